@@ -1,0 +1,198 @@
+import { isUtf8 } from "node:buffer";
+import canonicalize from "canonicalize";
+import { getRule, rules, type RuleId } from "../rules/index.js";
+import type { RecordVisit, RuleContext, RuleHandlers } from "../rules/define.js";
+import { scanJson } from "./json-scan.js";
+import type { LockContext } from "./lock-context.js";
+import { LineSplitter, type Line } from "./lines.js";
+import { sortProblems, type Problem, type RuleSetting, type Severity } from "./problem.js";
+import type { RecordSchemaCheck } from "./schema-validator.js";
+import { interpolate } from "./text.js";
+
+export interface FileCheckOptions {
+  /** The file as shown in problems (relative, POSIX). */
+  file: string;
+  schemaCheck: RecordSchemaCheck;
+  /** Severity per rule id; rules not named keep their default. */
+  ruleSettings?: Partial<Record<RuleId, RuleSetting>>;
+  lock?: LockContext;
+}
+
+export interface FileResult {
+  path: string;
+  records: number;
+  problems: Problem[];
+}
+
+/** A streaming check of one JSONL file: push its bytes in chunks of any size, then call `end()`. */
+export interface FileCheck {
+  push(chunk: Uint8Array): void;
+  end(): FileResult;
+}
+
+const decoder = new TextDecoder("utf-8");
+
+/** Resolves the severity of every rule from its default and the settings. */
+export function resolveSeverities(settings: Partial<Record<string, RuleSetting>> = {}): Map<string, Severity> {
+  const severities = new Map<string, Severity>();
+  for (const rule of rules) {
+    const setting = settings[rule.id] ?? rule.meta.defaultSeverity;
+    if (setting !== "off") severities.set(rule.id, setting);
+  }
+  return severities;
+}
+
+/** Starts the check of one file. Holds one line at a time plus the per-dataset identifier sets. */
+export function createFileCheck(options: FileCheckOptions): FileCheck {
+  const severities = resolveSeverities(options.ruleSettings);
+  const problems: Problem[] = [];
+  const fileName = options.file.slice(options.file.lastIndexOf("/") + 1);
+  let records = 0;
+
+  const report = (ruleId: RuleId, messageId: string, data: Record<string, unknown>, line: number, pointer: string, column?: number) => {
+    const severity = severities.get(ruleId);
+    if (severity === undefined) return;
+    const template = getRule(ruleId)?.messages[messageId] ?? messageId;
+    const problem: Problem = { ruleId, messageId, data, message: interpolate(template, data), severity, file: options.file, line, pointer };
+    if (column !== undefined) problem.column = column;
+    problems.push(problem);
+  };
+
+  const handlers: RuleHandlers[] = [];
+  for (const rule of rules) {
+    const create = (rule as { create?: (context: RuleContext) => RuleHandlers }).create;
+    if (!create || !severities.has(rule.id)) continue;
+    if (rule.scope === "manifest" && !options.lock) continue;
+    const context: RuleContext = {
+      fileName,
+      lock: options.lock,
+      report: (r) => report(rule.id, r.messageId, r.data ?? {}, r.line, r.pointer, r.column),
+    };
+    handlers.push(create(context));
+  }
+  const recordHandlers = handlers.flatMap((h) => (h.record ? [h.record.bind(h)] : []));
+
+  const checkLine = (line: Line) => {
+    const n = line.number;
+    let bytes = line.bytes;
+    if (!line.terminated) report("final-newline", "missing", {}, n, "");
+    if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+      report("bom", "bom", {}, n, "", 1);
+      bytes = bytes.subarray(3);
+    }
+    if (bytes[bytes.length - 1] === 0x0d) {
+      bytes = bytes.subarray(0, bytes.length - 1);
+      report("carriage-return", "crlf", {}, n, "");
+    }
+    if (isBlank(bytes)) {
+      report("blank-line", "blank", {}, n, "");
+      return;
+    }
+    if (!isUtf8(bytes)) {
+      const at = firstInvalidUtf8(bytes);
+      const column = decoder.decode(bytes.subarray(0, at)).length + 1;
+      report("invalid-utf8", "invalid", { byte: (bytes[at] ?? 0).toString(16).padStart(2, "0"), byteOffset: at }, n, "", column);
+      return;
+    }
+    const text = decoder.decode(bytes);
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      const scan = scanJson(text);
+      const error = scan.syntaxError ?? { index: 0, message: "not a JSON value" };
+      report("json-syntax", "invalid", { detail: error.message }, n, "", error.index + 1);
+      return;
+    }
+    if (value === null || typeof value !== "object" || Array.isArray(value)) {
+      const got = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
+      report("record-not-object", "notObject", { got }, n, "");
+      return;
+    }
+    records++;
+    checkCanonical(text, value, n);
+    const issues = options.schemaCheck(value);
+    for (const issue of issues) report("schema", issue.messageId, { detail: issue.message }, n, issue.pointer);
+    const visit: RecordVisit = { record: value as Record<string, unknown>, line: n, schemaValid: issues.length === 0 };
+    for (const handle of recordHandlers) handle(visit);
+  };
+
+  const checkCanonical = (text: string, value: unknown, n: number) => {
+    let canonical: string;
+    try {
+      canonical = canonicalize(value) ?? "";
+    } catch (error) {
+      const reason = error instanceof RangeError ? "it is nested too deeply" : error instanceof Error ? error.message.toLowerCase() : String(error);
+      report("non-canonical", "notRepresentable", { reason }, n, "");
+      return;
+    }
+    if (canonical === text) return;
+    const scan = scanJson(text);
+    if (scan.duplicates.length > 0) {
+      for (const d of scan.duplicates) report("duplicate-key", "duplicate", { key: d.key, firstColumn: d.firstIndex + 1 }, n, d.pointer, d.index + 1);
+      return;
+    }
+    const found = scan.nonCanonical;
+    const column = found ? found.index + 1 : firstDifference(text, canonical) + 1;
+    report(
+      "non-canonical",
+      "nonCanonical",
+      { reason: found?.reason ?? "bytes differ from the canonical serialisation", expected: found?.expected ?? "the RFC 8785 serialisation of the record" },
+      n,
+      found?.pointer ?? "",
+      column,
+    );
+  };
+
+  const splitter = new LineSplitter(checkLine);
+  return {
+    push: (chunk) => splitter.push(chunk),
+    end() {
+      splitter.end();
+      for (const h of handlers) h.end?.();
+      return { path: options.file, records, problems: sortProblems(problems) };
+    },
+  };
+}
+
+function isBlank(bytes: Uint8Array): boolean {
+  for (const b of bytes) if (b !== 0x20 && b !== 0x09) return false;
+  return true;
+}
+
+function firstDifference(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return i;
+}
+
+/** Byte offset of the first byte that breaks UTF-8 (RFC 3629: no overlongs, no surrogates, ≤ U+10FFFF). */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i]!;
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    let need: number;
+    let min: number;
+    let max = 0xbf;
+    if (b >= 0xc2 && b <= 0xdf) (need = 1), (min = 0x80);
+    else if (b === 0xe0) (need = 2), (min = 0xa0);
+    else if (b === 0xed) (need = 2), (min = 0x80), (max = 0x9f);
+    else if (b >= 0xe1 && b <= 0xef) (need = 2), (min = 0x80);
+    else if (b === 0xf0) (need = 3), (min = 0x90);
+    else if (b >= 0xf1 && b <= 0xf3) (need = 3), (min = 0x80);
+    else if (b === 0xf4) (need = 3), (min = 0x80), (max = 0x8f);
+    else return i;
+    const second = bytes[i + 1];
+    if (second === undefined || second < min || second > max) return i;
+    for (let k = 2; k <= need; k++) {
+      const next = bytes[i + k];
+      if (next === undefined || next < 0x80 || next > 0xbf) return i;
+    }
+    i += need + 1;
+  }
+  return bytes.length;
+}

@@ -1,0 +1,39 @@
+/** The one problem shape every rule produces and every formatter renders. */
+
+export type Severity = "error" | "warning";
+export type RuleSetting = Severity | "off";
+
+export interface Problem {
+  ruleId: string;
+  messageId: string;
+  data: Record<string, unknown>;
+  message: string;
+  severity: Severity;
+  /** The file as given, POSIX separators. */
+  file: string;
+  /** 1-based line; 0 for a problem of the file as a whole. */
+  line: number;
+  /** 1-based column in UTF-16 code units of the line's text, where it helps. */
+  column?: number;
+  /** RFC 6901 pointer into the line's record; "" for the whole record or a line-level problem. */
+  pointer: string;
+}
+
+/** Orders problems by file, line, column, rule, then the order they were found in. */
+export function sortProblems(problems: Problem[]): Problem[] {
+  return problems
+    .map((problem, index) => ({ problem, index }))
+    .sort((a, b) =>
+      compare(a.problem.file, b.problem.file) ||
+      a.problem.line - b.problem.line ||
+      (a.problem.column ?? 0) - (b.problem.column ?? 0) ||
+      compare(a.problem.ruleId, b.problem.ruleId) ||
+      a.index - b.index,
+    )
+    .map(({ problem }) => problem);
+}
+
+/** Code-unit string comparison, the same on every machine and locale. */
+export function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

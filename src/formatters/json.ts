@@ -1,0 +1,28 @@
+import { shownProblems, type Formatter } from "./types.js";
+
+/**
+ * The JSON contract of brief section 6: `{ files: [{ path, records, problems: [{ line, column?, ruleId,
+ * severity, message, pointer }] }], summary: { files, records, errors, warnings } }`. Fields are only
+ * ever added: `error` on a file that could not be read, `problemsOmitted` when --max-problems cut the list.
+ */
+export const formatJson: Formatter = (report, { maxProblems }) => {
+  const files = report.files.map((file) => {
+    const { shown, omitted } = shownProblems(file, maxProblems);
+    const problems = shown.map((p) => ({
+      line: p.line,
+      ...(p.column !== undefined ? { column: p.column } : {}),
+      ruleId: p.ruleId,
+      severity: p.severity,
+      message: p.message,
+      pointer: p.pointer,
+    }));
+    return {
+      path: file.path,
+      records: file.records,
+      problems,
+      ...(omitted > 0 ? { problemsOmitted: omitted } : {}),
+      ...(file.error !== undefined ? { error: file.error } : {}),
+    };
+  });
+  return `${JSON.stringify({ files, summary: report.summary }, null, 2)}\n`;
+};

@@ -1,0 +1,34 @@
+import { plural, shownProblems, type Formatter } from "./types.js";
+
+/** Human output grouped by file, with a summary line; coloured when the context's colour is on. */
+export const formatStylish: Formatter = (report, { color, maxProblems }) => {
+  const out: string[] = [];
+  for (const file of report.files) {
+    if (file.problems.length === 0 && file.error === undefined) continue;
+    out.push(color.underline(file.path));
+    if (file.error !== undefined) out.push(`  ${color.red("error")}  ${file.error}`);
+    const { shown, omitted } = shownProblems(file, maxProblems);
+    const width = Math.max(...shown.map((p) => `${p.line}:${p.column ?? 0}`.length), 3);
+    for (const p of shown) {
+      const where = `${p.line}:${p.column ?? 0}`.padEnd(width);
+      const severity = p.severity === "error" ? color.red("error  ") : color.yellow("warning");
+      const pointer = p.pointer === "" ? "" : color.dim(` at ${p.pointer}`);
+      out.push(`  ${color.dim(where)}  ${severity}  ${p.message}${pointer}  ${color.dim(p.ruleId)}`);
+    }
+    if (omitted > 0) out.push(color.dim(`  … and ${plural(omitted, "more problem")} in this file (shown: --max-problems ${maxProblems})`));
+    out.push("");
+  }
+  const { files, records, errors, warnings } = report.summary;
+  const unreadable = report.files.filter((f) => f.error !== undefined).length;
+  const scope = `${plural(files, "file")}, ${plural(records, "record")}`;
+  const total = errors + warnings;
+  if (total === 0 && unreadable === 0) {
+    out.push(color.green(`✔ ${scope}: no problems`));
+  } else {
+    const parts = [`${plural(total, "problem")} (${plural(errors, "error")}, ${plural(warnings, "warning")})`];
+    if (unreadable > 0) parts.push(`${plural(unreadable, "file")} could not be read`);
+    const line = `✖ ${parts.join("; ")} in ${scope}`;
+    out.push(errors > 0 || unreadable > 0 ? color.red.bold(line) : color.yellow.bold(line));
+  }
+  return `${out.join("\n")}\n`;
+};

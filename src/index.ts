@@ -1,0 +1,13 @@
+export { validate, exitCodeFor, summarize } from "./node/validate.js";
+export type { ValidateOptions, Report, FileReport, Summary } from "./node/validate.js";
+export { createFileCheck, resolveSeverities } from "./core/check-file.js";
+export type { FileCheck, FileCheckOptions, FileResult } from "./core/check-file.js";
+export type { Problem, Severity, RuleSetting } from "./core/problem.js";
+export { buildRecordSchema, DEFAULT_LEGISLATION_HOST, SCHEMA_VERSION } from "./core/schema.js";
+export { compileRecordSchema } from "./core/schema-validator.js";
+export { deriveCitationTargetId, deriveTextDigest, CITATION_TARGET_ID_FRAMING } from "./core/digest.js";
+export { rules, ruleIds, getRule } from "./rules/index.js";
+export type { RuleId } from "./rules/index.js";
+export { formatters, FORMAT_NAMES } from "./formatters/index.js";
+export { main } from "./cli/main.js";
+export { OperationalError } from "./node/errors.js";

@@ -1,0 +1,66 @@
+import { readFile, stat } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { buildRecordSchema, DEFAULT_LEGISLATION_HOST, isValidLegislationHost } from "../core/schema.js";
+import { compileRecordSchema, SchemaCompileError, type RecordSchemaCheck } from "../core/schema-validator.js";
+import { OperationalError } from "./errors.js";
+
+/** Where a repository keeps its own copy of the schema (reference section 1, item 5). */
+export const REPOSITORY_SCHEMA_PATH = ".tooling/schemas/citation-targets.schema.json";
+
+export interface SchemaSource {
+  kind: "option" | "repository" | "bundled";
+  /** The file the schema came from; absent for the bundled schema. */
+  path?: string;
+  legislationHost?: string;
+}
+
+export interface LoadedSchema {
+  source: SchemaSource;
+  check: RecordSchemaCheck;
+}
+
+const exists = async (path: string) => (await stat(path).catch(() => undefined))?.isFile() ?? false;
+const isDirectory = async (path: string) => (await stat(path).catch(() => undefined)) !== undefined;
+
+/** The repository's schema file, looked for from `cwd` up to the repository root (the folder holding `.git`). */
+export async function findRepositorySchema(cwd: string): Promise<string | undefined> {
+  let folder = resolve(cwd);
+  for (;;) {
+    const candidate = join(folder, REPOSITORY_SCHEMA_PATH);
+    if (await exists(candidate)) return candidate;
+    if (await isDirectory(join(folder, ".git"))) return undefined;
+    const parent = dirname(folder);
+    if (parent === folder) return undefined;
+    folder = parent;
+  }
+}
+
+/** Chooses and compiles the schema: `--schema` file, else the repository's, else the bundled one for the host. */
+export async function loadSchema(options: { schemaPath?: string; legislationHost?: string; cwd: string }): Promise<LoadedSchema> {
+  const host = options.legislationHost ?? DEFAULT_LEGISLATION_HOST;
+  if (!isValidLegislationHost(host)) throw new OperationalError(`invalid legislation host "${host}": expected a lowercase host name such as ${DEFAULT_LEGISLATION_HOST}`);
+  const path = options.schemaPath ? resolve(options.cwd, options.schemaPath) : await findRepositorySchema(options.cwd);
+  const source: SchemaSource = options.schemaPath ? { kind: "option", path: path! } : path ? { kind: "repository", path } : { kind: "bundled", legislationHost: host };
+  let schema: unknown;
+  if (path) {
+    let text: string;
+    try {
+      text = await readFile(path, "utf8");
+    } catch (error) {
+      throw new OperationalError(`cannot read schema ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    }
+    try {
+      schema = JSON.parse(text);
+    } catch (error) {
+      throw new OperationalError(`schema ${path} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  } else {
+    schema = buildRecordSchema(host);
+  }
+  try {
+    return { source, check: compileRecordSchema(schema) };
+  } catch (error) {
+    if (error instanceof SchemaCompileError) throw new OperationalError(`${path ?? "bundled schema"}: ${error.message}`);
+    throw error;
+  }
+}

@@ -1,0 +1,108 @@
+import { createReadStream } from "node:fs";
+import { createFileCheck } from "../core/check-file.js";
+import type { LockContext } from "../core/lock-context.js";
+import type { Problem, RuleSetting } from "../core/problem.js";
+import type { RecordSchemaCheck } from "../core/schema-validator.js";
+import type { RuleId } from "../rules/index.js";
+import { DEFAULT_PATTERN, expandInputs, type InputFile } from "./files.js";
+import { loadSchema, type SchemaSource } from "./schema-source.js";
+
+export interface ValidateOptions {
+  /** Files, directories or globs; default `.tooling/citation-targets/*.jsonl`. */
+  patterns?: string[];
+  cwd?: string;
+  /** A schema file that replaces the repository's and the bundled one. */
+  schema?: string;
+  /** Host that `sourceTextUrl` must be on (bundled schema only); default www.legislation.gov.au. */
+  legislationHost?: string;
+  /** Per-rule severity: "error", "warning" or "off". */
+  rules?: Partial<Record<RuleId, RuleSetting>>;
+  /** Do not fail when a pattern matches no file. */
+  allowUnmatched?: boolean;
+  /** Checks files against a lock manifest (see the manifest rules). */
+  lock?: LockContext;
+}
+
+export interface FileReport {
+  path: string;
+  records: number;
+  problems: Problem[];
+  /** Set when the file could not be read; its problems are then incomplete. */
+  error?: string;
+}
+
+export interface Summary {
+  files: number;
+  records: number;
+  errors: number;
+  warnings: number;
+}
+
+export interface Report {
+  files: FileReport[];
+  summary: Summary;
+  schemaSource: SchemaSource;
+}
+
+const CHUNK_SIZE = 1 << 20;
+const FILES_AT_ONCE = 8;
+
+/** Validates JSONL files and resolves to a report; throws OperationalError only for bad options, schema or patterns. */
+export async function validate(options: ValidateOptions = {}): Promise<Report> {
+  const cwd = options.cwd ?? process.cwd();
+  const schema = await loadSchema({ cwd, ...(options.schema ? { schemaPath: options.schema } : {}), ...(options.legislationHost ? { legislationHost: options.legislationHost } : {}) });
+  const inputs = await expandInputs(options.patterns?.length ? options.patterns : [DEFAULT_PATTERN], cwd, options.allowUnmatched);
+  const files: FileReport[] = new Array(inputs.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < inputs.length) {
+      const index = next++;
+      files[index] = await validateFile(inputs[index]!, { ...options, schemaCheck: schema.check });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(FILES_AT_ONCE, inputs.length) }, worker));
+  return { files, summary: summarize(files), schemaSource: schema.source };
+}
+
+async function validateFile(input: InputFile, options: ValidateOptions & { schemaCheck: RecordSchemaCheck }): Promise<FileReport> {
+  const check = createFileCheck({
+    file: input.display,
+    schemaCheck: options.schemaCheck,
+    ...(options.rules ? { ruleSettings: options.rules } : {}),
+    ...(options.lock ? { lock: options.lock } : {}),
+  });
+  try {
+    const stream = createReadStream(input.absolute, { highWaterMark: CHUNK_SIZE });
+    for await (const chunk of stream) check.push(chunk as Buffer);
+  } catch (error) {
+    const result = check.end();
+    return { ...result, error: describeIoError(error, input.display) };
+  }
+  return check.end();
+}
+
+function describeIoError(error: unknown, path: string): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return `cannot read ${path}: no such file`;
+  if (code === "EISDIR") return `cannot read ${path}: it is a directory`;
+  if (code === "EACCES" || code === "EPERM") return `cannot read ${path}: permission denied`;
+  return `cannot read ${path}: ${code ?? (error instanceof Error ? error.message : String(error))}`;
+}
+
+/** Counts files, records, errors and warnings. */
+export function summarize(files: FileReport[]): Summary {
+  let records = 0;
+  let errors = 0;
+  let warnings = 0;
+  for (const file of files) {
+    records += file.records;
+    for (const problem of file.problems) problem.severity === "error" ? errors++ : warnings++;
+  }
+  return { files: files.length, records, errors, warnings };
+}
+
+/** 2 when a file could not be read, 1 when any error was found, else 0 (warnings alone pass). */
+export function exitCodeFor(report: Report): 0 | 1 | 2 {
+  if (report.files.some((file) => file.error !== undefined)) return 2;
+  return report.summary.errors > 0 ? 1 : 0;
+}

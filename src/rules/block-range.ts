@@ -1,0 +1,44 @@
+import { defineRule, integerField, isMarkdownArtifact, stringField } from "./define.js";
+
+export const blockRange = defineRule({
+  id: "block-range",
+  scope: "dataset",
+  meta: {
+    description: "Block ranges are well formed (0 ≤ start ≤ end) and, per artifact, contiguous from 0 without overlap; only an artifact with no blocks has an empty range.",
+    defaultSeverity: "error",
+  },
+  messages: {
+    negative: "sourceArtifactBlockStartIndex is {{start}}: expected 0 or more",
+    reversed: "block range [{{start}}, {{end}}) ends before it starts: expected sourceArtifactBlockEndExclusive ≥ sourceArtifactBlockStartIndex",
+    notContiguous: "block range of {{path}} starts at {{start}}: expected {{expected}}, where the artifact's previous target ended (line {{previousLine}})",
+    notFromZero: "first target of {{path}} starts at block {{start}}: expected 0",
+    empty: "empty block range [{{start}}, {{end}}) in {{path}}: only an artifact with no blocks has an empty (single) target",
+  },
+  create(context) {
+    let current: { path: string; end: number; line: number; empty: boolean } | undefined;
+    return {
+      record({ record, line }) {
+        if (!isMarkdownArtifact(record)) return;
+        const start = integerField(record, "sourceArtifactBlockStartIndex");
+        const end = integerField(record, "sourceArtifactBlockEndExclusive");
+        const path = stringField(record, "artifactRelativePath");
+        if (start === undefined || end === undefined || path === undefined) return;
+        if (start < 0) {
+          context.report({ messageId: "negative", data: { start }, line, pointer: "/sourceArtifactBlockStartIndex" });
+        } else if (end < start) {
+          context.report({ messageId: "reversed", data: { start, end }, line, pointer: "/sourceArtifactBlockEndExclusive" });
+        } else if (current?.path === path) {
+          if (start !== current.end) {
+            context.report({ messageId: "notContiguous", data: { path, start, expected: current.end, previousLine: current.line }, line, pointer: "/sourceArtifactBlockStartIndex" });
+          } else if (current.empty || end === start) {
+            const at = current.empty ? current.line : line;
+            context.report({ messageId: "empty", data: { path, start: current.empty ? current.end : start, end: current.empty ? current.end : end }, line: at, pointer: "/sourceArtifactBlockEndExclusive" });
+          }
+        } else if (start !== 0) {
+          context.report({ messageId: "notFromZero", data: { path, start }, line, pointer: "/sourceArtifactBlockStartIndex" });
+        }
+        current = { path, end: Math.max(end, start), line, empty: end === start };
+      },
+    };
+  },
+});

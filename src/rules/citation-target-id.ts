@@ -1,0 +1,24 @@
+import { deriveCitationTargetId } from "../core/digest.js";
+import { defineRule, stringField } from "./define.js";
+
+export const citationTargetId = defineRule({
+  id: "citation-target-id",
+  scope: "record",
+  meta: {
+    description: "citationTargetId is SHA-256 of \"citation-target-id/v1\" NUL datasetDigest NUL citationAddress.",
+    defaultSeverity: "error",
+  },
+  messages: { mismatch: "citationTargetId is {{actual}} but the derivation from datasetDigest and citationAddress gives {{expected}}" },
+  create(context) {
+    return {
+      record({ record, line }) {
+        const datasetDigest = stringField(record, "datasetDigest");
+        const address = stringField(record, "citationAddress");
+        const actual = stringField(record, "citationTargetId");
+        if (datasetDigest === undefined || address === undefined || actual === undefined) return;
+        const expected = deriveCitationTargetId(datasetDigest, address);
+        if (actual !== expected) context.report({ messageId: "mismatch", data: { actual, expected }, line, pointer: "/citationTargetId" });
+      },
+    };
+  },
+});

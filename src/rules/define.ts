@@ -1,0 +1,86 @@
+import type { Severity } from "../core/problem.js";
+import type { LockContext } from "../core/lock-context.js";
+
+/** A parsed line that holds a JSON object; rules guard the types of the fields they read. */
+export type TargetRecord = Record<string, unknown>;
+
+export interface RecordVisit {
+  record: TargetRecord;
+  /** 1-based line of the record in its file. */
+  line: number;
+  /** True when the record passed the schema. */
+  schemaValid: boolean;
+}
+
+export interface RuleReport {
+  messageId: string;
+  data?: Record<string, unknown>;
+  line: number;
+  column?: number;
+  pointer: string;
+}
+
+export interface RuleContext {
+  /** The file's base name, e.g. `privacy-act-1988.jsonl`. */
+  readonly fileName: string;
+  /** The lock manifest the file is checked against, when one is in force. */
+  readonly lock: LockContext | undefined;
+  report(report: RuleReport): void;
+}
+
+export interface RuleHandlers {
+  record?(visit: RecordVisit): void;
+  /** Called once after the last line. */
+  end?(): void;
+}
+
+/**
+ * `line` rules are checked by the reader itself (they decide whether a line is a record at all);
+ * `record` rules look at one record at a time; `dataset` rules keep state across the file;
+ * `manifest` rules need a lock manifest and are inert without one.
+ */
+export type RuleScope = "line" | "record" | "dataset" | "manifest";
+
+export interface RuleMeta {
+  description: string;
+  defaultSeverity: Severity;
+}
+
+export interface Rule<Id extends string = string> {
+  id: Id;
+  scope: RuleScope;
+  meta: RuleMeta;
+  messages: Record<string, string>;
+  create?(context: RuleContext): RuleHandlers;
+}
+
+/** Identity with types: declares one rule. */
+export function defineRule<const Id extends string>(rule: Rule<Id>): Rule<Id> {
+  return rule;
+}
+
+/** The field as a string, or undefined when absent or of another type. */
+export function stringField(record: TargetRecord, key: string): string | undefined {
+  const value = record[key];
+  return typeof value === "string" ? value : undefined;
+}
+
+/** The field as an integer, or undefined when absent or of another type. */
+export function integerField(record: TargetRecord, key: string): number | undefined {
+  const value = record[key];
+  return typeof value === "number" && Number.isInteger(value) ? value : undefined;
+}
+
+/** The field as an array of strings, or undefined. */
+export function stringArrayField(record: TargetRecord, key: string): string[] | undefined {
+  const value = record[key];
+  return Array.isArray(value) && value.every((item) => typeof item === "string") ? (value as string[]) : undefined;
+}
+
+export function isMarkdownArtifact(record: TargetRecord): boolean {
+  return record.targetKind === "markdown-artifact";
+}
+
+export function isStructuralContainer(record: TargetRecord): boolean {
+  return record.targetKind === "structural-container";
+}

@@ -1,0 +1,8 @@
+import { defineRule } from "./define.js";
+
+export const finalNewline = defineRule({
+  id: "final-newline",
+  scope: "line",
+  meta: { description: "A non-empty file ends with a newline after its last record.", defaultSeverity: "error" },
+  messages: { missing: "the last line has no newline after it: expected every record followed by \"\\n\"" },
+});

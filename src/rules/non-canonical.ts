@@ -1,0 +1,14 @@
+import { defineRule } from "./define.js";
+
+export const nonCanonical = defineRule({
+  id: "non-canonical",
+  scope: "line",
+  meta: {
+    description: "Every line is the RFC 8785 (JCS) canonical JSON of its record: sorted keys, no whitespace, canonical escapes and numbers.",
+    defaultSeverity: "error",
+  },
+  messages: {
+    nonCanonical: "not in canonical form (RFC 8785): {{reason}}; expected {{expected}}",
+    notRepresentable: "record cannot be canonicalised: {{reason}}",
+  },
+});

@@ -1,0 +1,22 @@
+import { deriveTextDigest } from "../core/digest.js";
+import { defineRule, isMarkdownArtifact, isStructuralContainer, stringField } from "./define.js";
+
+export const textDigest = defineRule({
+  id: "text-digest",
+  scope: "record",
+  meta: { description: "textDigest is the SHA-256 of `markdown` (markdown-artifact) or of `headingText` (structural-container).", defaultSeverity: "error" },
+  messages: { mismatch: "textDigest is {{actual}} but the SHA-256 of {{source}} is {{expected}}" },
+  create(context) {
+    return {
+      record({ record, line }) {
+        const source = isMarkdownArtifact(record) ? "markdown" : isStructuralContainer(record) ? "headingText" : undefined;
+        if (source === undefined) return;
+        const text = stringField(record, source);
+        const actual = stringField(record, "textDigest");
+        if (text === undefined || actual === undefined) return;
+        const expected = deriveTextDigest(text);
+        if (actual !== expected) context.report({ messageId: "mismatch", data: { actual, expected, source }, line, pointer: "/textDigest" });
+      },
+    };
+  },
+});
