@@ -1,13 +1,18 @@
 import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import type { RuleSetting } from "../core/problem.js";
-import { buildRecordSchema, DEFAULT_LEGISLATION_HOST, formatSchema, isValidLegislationHost } from "../core/schema.js";
+import { DatasetError } from "../core/generate.js";
+import { DEFAULT_MANIFEST_NAME, type ArtifactKind, type IndexKind } from "../core/manifest.js";
+import { buildRecordSchema, DEFAULT_LEGISLATION_HOST, formatSchema, isValidLegislationHost, MARKDOWN_ARTIFACT_KINDS, SOURCE_INDEX_KINDS } from "../core/schema.js";
 import { colorLevel, createColor } from "../formatters/color.js";
 import { FORMAT_NAMES, formatters, type FormatName } from "../formatters/index.js";
 import { rules, ruleIds, type RuleId } from "../rules/index.js";
 import { OperationalError } from "../node/errors.js";
-import { DEFAULT_PATTERN } from "../node/files.js";
+import { DEFAULT_PATTERN, displayPath } from "../node/files.js";
+import { checkGenerated, generate } from "../node/generate.js";
+import { lock } from "../node/lock.js";
 import { exitCodeFor, validate } from "../node/validate.js";
 import { writeFileAtomic } from "../node/write.js";
 
@@ -98,6 +103,77 @@ export async function main(context: MainContext): Promise<number> {
       else stdout.write(text);
     });
 
+  program
+    .command("lock")
+    .summary("write or refresh a dataset's lock manifest")
+    .description(
+      "Walk a dataset directory of markdown files and write its lock manifest: the dataset fields, every artifact in document order\n" +
+        "with the sha256 of its bytes, and datasetDigest. Rerun, it refreshes the digests and keeps kinds, index kinds and the order\n" +
+        "set before. Order: index.md (then README.md) first in each folder, then names in natural order; or --order FILE.",
+    )
+    .argument("<datasetDir>", "the dataset root")
+    .option("--slug <slug>", "dataset slug (the JSONL is named <slug>.jsonl)")
+    .option("--title-id <id>", "the legal title's identifier")
+    .option("--name <name>", "the title's name, e.g. \"Privacy Act 1988\"")
+    .option("--version-date <date>", "the version's date, YYYY-MM-DD")
+    .option("--source-text-url <url>", "https address of the published text")
+    .option("-o, --output <file>", `where to write the manifest (default <datasetDir>/${DEFAULT_MANIFEST_NAME}); elsewhere, datasetRoot records the way back`)
+    .option("--order <file>", "explicit document order: a text file with every artifact path, one per line")
+    .option("--kind <path=kind>", `an artifact's kind: ${MARKDOWN_ARTIFACT_KINDS.join(", ")} (repeatable)`, collectPair(MARKDOWN_ARTIFACT_KINDS), {})
+    .option("--index-kind <path=kind>", `an artifact's index kind: ${SOURCE_INDEX_KINDS.join(", ")} (repeatable)`, collectPair(SOURCE_INDEX_KINDS), {})
+    .option("--source-document <path=source>", "an artifact's sourceDocumentPath (repeatable)", collectPair(), {})
+    .option("--ignore <glob>", "markdown files that are not artifacts (repeatable)", (v: string, p: string[]) => [...p, v], [] as string[])
+    .option("--check", "write nothing; exit 1 when the manifest is missing or not up to date")
+    .action(async (dir: string, options: LockCliOptions) => {
+      const order = options.order ? (await readFile(resolve(context.cwd, options.order), "utf8")).split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#")) : undefined;
+      const result = await lock({
+        dir,
+        cwd: context.cwd,
+        kinds: options.kind as Record<string, ArtifactKind>,
+        indexKinds: options.indexKind as Record<string, IndexKind>,
+        sourceDocumentPaths: options.sourceDocument,
+        ignore: options.ignore,
+        ...(options.output ? { output: options.output } : {}),
+        ...(order ? { order } : {}),
+        ...(options.check ? { check: true } : {}),
+        ...pick(options, ["slug", "titleId", "name", "versionDate", "sourceTextUrl"]),
+      });
+      const shown = displayPath(result.path, context.cwd);
+      const count = `${result.manifest.artifacts.length} artifacts, datasetDigest ${result.manifest.datasetDigest}`;
+      if (options.check) {
+        stderr.write(result.changed ? `${shown} is not up to date (${count}): run citation-targets lock\n` : `${shown} is up to date (${count})\n`);
+        exitCode = result.changed ? 1 : 0;
+      } else {
+        stderr.write(`${result.changed ? "wrote" : "unchanged"} ${shown} (${count})\n`);
+      }
+    });
+
+  program
+    .command("generate")
+    .summary("generate a dataset's JSONL from its lock manifest")
+    .description(
+      "Generate the citation-targets JSONL of a dataset from its lock manifest and the markdown artifacts it pins. Every artifact is\n" +
+        "verified against its sha256 before anything is written; the output is canonical and byte-identical on every run.",
+    )
+    .argument("<manifest>", "the lock manifest (citation-targets.lock.json)")
+    .option("-o, --output <file>", "write the JSONL to FILE (atomically: a temporary file, then a rename); default stdout")
+    .option("--check <file>", "write nothing; exit 1 and name the first differing record when FILE is not exactly what would be generated")
+    .action(async (manifest: string, options: { output?: string; check?: string }) => {
+      if (options.check && options.output) throw new OperationalError("--check and --output exclude each other");
+      if (options.check) {
+        const result = await checkGenerated({ manifest, cwd: context.cwd, check: options.check });
+        if (result.difference) {
+          stderr.write(`${options.check}: not up to date: ${result.difference.message}\n`);
+          exitCode = 1;
+        } else {
+          stderr.write(`${options.check} is up to date (${result.records} records)\n`);
+        }
+        return;
+      }
+      const result = await generate({ manifest, cwd: context.cwd, write: (text) => stdout.write(text), ...(options.output ? { output: options.output } : {}) });
+      if (result.output) stderr.write(`wrote ${displayPath(result.output, context.cwd)} (${result.records} records)\n`);
+    });
+
   try {
     if (context.argv.length === 0) {
       program.outputHelp();
@@ -109,6 +185,10 @@ export async function main(context: MainContext): Promise<number> {
     if (error instanceof CommanderError) {
       return error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help" ? 0 : 2;
     }
+    if (error instanceof DatasetError) {
+      stderr.write(`citation-targets: ${error.problems.length === 1 ? error.problems[0] : `${error.problems.length} problems:\n${error.problems.map((p) => `  ${p}`).join("\n")}`}\n`);
+      return 1;
+    }
     if (error instanceof OperationalError) {
       stderr.write(`citation-targets: ${error.message}\n`);
       return 2;
@@ -117,6 +197,37 @@ export async function main(context: MainContext): Promise<number> {
     stderr.write(`citation-targets: ${code ? `${code}: ` : ""}${error instanceof Error ? error.message : String(error)}\n`);
     return 2;
   }
+}
+
+interface LockCliOptions {
+  slug?: string;
+  titleId?: string;
+  name?: string;
+  versionDate?: string;
+  sourceTextUrl?: string;
+  output?: string;
+  order?: string;
+  kind: Record<string, string>;
+  indexKind: Record<string, string>;
+  sourceDocument: Record<string, string>;
+  ignore: string[];
+  check?: boolean;
+}
+
+function pick<T extends object, K extends keyof T>(object: T, keys: K[]): Partial<Pick<T, K>> {
+  return Object.fromEntries(keys.filter((k) => object[k] !== undefined).map((k) => [k, object[k]])) as Partial<Pick<T, K>>;
+}
+
+/** A repeatable PATH=VALUE option, VALUE checked against `allowed` when given. */
+function collectPair(allowed?: readonly string[]) {
+  return (value: string, previous: Record<string, string>): Record<string, string> => {
+    const at = value.lastIndexOf("=");
+    if (at <= 0) throw new InvalidArgumentError("expected PATH=VALUE");
+    const key = value.slice(0, at);
+    const v = value.slice(at + 1);
+    if (allowed && !allowed.includes(v)) throw new InvalidArgumentError(`"${v}" is not one of ${allowed.join(", ")}`);
+    return { ...previous, [key]: v };
+  };
 }
 
 interface ValidateCliOptions {

@@ -1,10 +1,14 @@
-/** The dataset lock manifest (brief section 4). */
+/** The dataset lock manifest (brief section 4; docs/spec.md, "Lock manifest"). */
+
+import canonicalize from "canonicalize";
+import { MARKDOWN_ARTIFACT_KINDS, SOURCE_INDEX_KINDS } from "./schema.js";
+import { sha256Hex } from "./digest.js";
 
 export const LOCK_VERSION = 1;
 export const DEFAULT_MANIFEST_NAME = "citation-targets.lock.json";
 
-export type ArtifactKind = "file" | "directory-index" | "document-frontmatter" | "document-contents" | "document-preamble";
-export type IndexKind = "body-block" | "body-div";
+export type ArtifactKind = (typeof MARKDOWN_ARTIFACT_KINDS)[number];
+export type IndexKind = (typeof SOURCE_INDEX_KINDS)[number];
 
 export interface ManifestArtifact {
   path: string;
@@ -21,6 +25,84 @@ export interface LockManifest {
   name: string;
   versionDate: string;
   sourceTextUrl: string;
+  /** Where the artifacts are, relative to the manifest's folder; "." when absent. Not part of the digest. */
+  datasetRoot?: string;
   artifacts: ManifestArtifact[];
   datasetDigest: string;
+}
+
+/** The members that do not enter datasetDigest: the digest itself, and where the dataset happens to be stored. */
+const UNDIGESTED = new Set(["datasetDigest", "datasetRoot"]);
+
+/** datasetDigest: lowercase hex SHA-256 of the JCS bytes of the manifest without `datasetDigest` (and `datasetRoot`). */
+export function computeDatasetDigest(manifest: Omit<LockManifest, "datasetDigest"> | LockManifest): string {
+  const content = Object.fromEntries(Object.entries(manifest).filter(([key]) => !UNDIGESTED.has(key)));
+  return sha256Hex(canonicalize(content) ?? "");
+}
+
+/** The manifest as written by `lock`: members in a fixed order, two-space indentation, final newline. */
+export function formatManifest(manifest: LockManifest): string {
+  const ordered = {
+    lockVersion: manifest.lockVersion,
+    slug: manifest.slug,
+    titleId: manifest.titleId,
+    name: manifest.name,
+    versionDate: manifest.versionDate,
+    sourceTextUrl: manifest.sourceTextUrl,
+    ...(manifest.datasetRoot !== undefined ? { datasetRoot: manifest.datasetRoot } : {}),
+    artifacts: manifest.artifacts.map((a) => ({
+      path: a.path,
+      sha256: a.sha256,
+      ...(a.kind !== undefined ? { kind: a.kind } : {}),
+      ...(a.indexKind !== undefined ? { indexKind: a.indexKind } : {}),
+      ...(a.sourceDocumentPath !== undefined ? { sourceDocumentPath: a.sourceDocumentPath } : {}),
+    })),
+    datasetDigest: manifest.datasetDigest,
+  };
+  return `${JSON.stringify(ordered, null, 2)}\n`;
+}
+
+const SHA256 = { type: "string", pattern: "^[0-9a-f]{64}$" };
+const ARTIFACT_PATH = {
+  type: "string",
+  minLength: 4,
+  pattern: "^(?!/)(?![\\s\\S]*//)(?!(?:[\\s\\S]*/)?\\.\\.(?:/|$))[^\\u0000\\r\\n\\\\]*\\.md$",
+  description: "relative POSIX path ending in .md: no leading slash, no empty or '..' segment, no NUL, CR, LF or backslash",
+};
+
+/** JSON Schema (2020-12) of the lock manifest; shipped as schemas/citation-targets.lock.schema.json. */
+export function buildManifestSchema(): Record<string, unknown> {
+  return {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:citation-targets:schema:lock:1",
+    title: "citation-targets dataset lock manifest",
+    type: "object",
+    required: ["lockVersion", "slug", "titleId", "name", "versionDate", "sourceTextUrl", "artifacts", "datasetDigest"],
+    additionalProperties: false,
+    properties: {
+      lockVersion: { const: LOCK_VERSION },
+      slug: { type: "string", pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$" },
+      titleId: { type: "string", minLength: 1 },
+      name: { type: "string", minLength: 1 },
+      versionDate: { type: "string", pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$", format: "date" },
+      sourceTextUrl: { type: "string", pattern: "^https://[^\\s/]+/\\S+$" },
+      datasetRoot: { type: "string", minLength: 1, pattern: "^[^\\u0000\\r\\n\\\\]+$" },
+      artifacts: {
+        type: "array",
+        items: {
+          type: "object",
+          required: ["path", "sha256"],
+          additionalProperties: false,
+          properties: {
+            path: ARTIFACT_PATH,
+            sha256: SHA256,
+            kind: { enum: [...MARKDOWN_ARTIFACT_KINDS] },
+            indexKind: { enum: [...SOURCE_INDEX_KINDS] },
+            sourceDocumentPath: { type: "string", minLength: 1 },
+          },
+        },
+      },
+      datasetDigest: SHA256,
+    },
+  };
 }

@@ -1,0 +1,90 @@
+/**
+ * citationAddress: the grammar, its formatter and its parser (docs/spec.md, "citationAddress").
+ *
+ *   markdown-artifact:    <slug> "/" <escaped artifact path> "#" <local coordinate>
+ *   structural-container: <slug> "/" <escaped directory path> "/"
+ *
+ * The path is NFC-normalised and percent-encoded outside letters, digits, marks and `-._~/`, so
+ * `#`, `%`, spaces and controls never appear raw; that makes the form injective and parseable.
+ */
+
+export type TargetKind = "markdown-artifact" | "structural-container";
+
+export interface AddressParts {
+  slug: string;
+  targetKind: TargetKind;
+  /** The artifact path (markdown-artifact) or the directory path (structural-container), unescaped. */
+  path: string;
+  /** The local coordinate; present for markdown-artifact only. */
+  local?: string;
+}
+
+export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/** The local coordinate of the text before an artifact's first heading (and of an artifact without blocks). */
+export const TOP_LOCAL = "_top";
+
+/** One segment of a local coordinate: a designation key or a slug; `~N` (N ≥ 2) may follow the last. */
+const LOCAL_SEGMENT = "[\\p{L}\\p{N}\\p{M}§.-]+";
+const LOCAL_PATTERN = new RegExp(`^(?:${TOP_LOCAL}|${LOCAL_SEGMENT}(?:/${LOCAL_SEGMENT})*)(?:~[1-9][0-9]*)?$`, "u");
+const SAFE_PATH_CHARACTER = /[\p{L}\p{N}\p{M}\-._~/]/u;
+
+/** True when `local` is a well-formed local coordinate. */
+export function isLocalCoordinate(local: string): boolean {
+  return LOCAL_PATTERN.test(local) && !/(?:^|\/)\.{1,2}(?:\/|~|$)/.test(local) && !/~1$/.test(local);
+}
+
+/** Percent-encodes a path for an address: NFC, then every character outside letters, digits, marks and `-._~/` as UTF-8 `%XX`. */
+export function escapePath(path: string): string {
+  let out = "";
+  for (const character of path.normalize("NFC")) {
+    if (SAFE_PATH_CHARACTER.test(character)) out += character;
+    else for (const byte of new TextEncoder().encode(character)) out += `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
+  }
+  return out;
+}
+
+/** Reverses escapePath; undefined for a malformed escape. */
+export function unescapePath(escaped: string): string | undefined {
+  if (/%(?![0-9A-F]{2})/.test(escaped)) return undefined;
+  for (const character of escaped) if (character !== "%" && !SAFE_PATH_CHARACTER.test(character)) return undefined;
+  try {
+    const path = decodeURIComponent(escaped);
+    return escapePath(path) === escaped ? path : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Formats an address from its parts; throws on parts that no address can carry. */
+export function formatAddress(parts: AddressParts): string {
+  if (!SLUG_PATTERN.test(parts.slug)) throw new Error(`invalid slug ${JSON.stringify(parts.slug)}`);
+  if (parts.path === "" || parts.path.startsWith("/") || parts.path.endsWith("/")) throw new Error(`invalid path ${JSON.stringify(parts.path)}`);
+  if (parts.targetKind === "structural-container") return `${parts.slug}/${escapePath(parts.path)}/`;
+  if (parts.local === undefined || !isLocalCoordinate(parts.local)) throw new Error(`invalid local coordinate ${JSON.stringify(parts.local)}`);
+  return `${parts.slug}/${escapePath(parts.path)}#${parts.local}`;
+}
+
+/** Parses an address into its parts; undefined when it is not in the grammar. `formatAddress(parseAddress(a)) === a`. */
+export function parseAddress(address: string): AddressParts | undefined {
+  const slash = address.indexOf("/");
+  if (slash <= 0) return undefined;
+  const slug = address.slice(0, slash);
+  if (!SLUG_PATTERN.test(slug)) return undefined;
+  const rest = address.slice(slash + 1);
+  const hash = rest.indexOf("#");
+  if (hash === -1) {
+    if (!rest.endsWith("/") || rest.length < 2) return undefined;
+    const path = unescapePath(rest.slice(0, -1));
+    if (path === undefined || !isValidPath(path)) return undefined;
+    return { slug, targetKind: "structural-container", path };
+  }
+  const path = unescapePath(rest.slice(0, hash));
+  const local = rest.slice(hash + 1);
+  if (path === undefined || !isValidPath(path) || !isLocalCoordinate(local)) return undefined;
+  return { slug, targetKind: "markdown-artifact", path, local };
+}
+
+function isValidPath(path: string): boolean {
+  return path !== "" && !path.startsWith("/") && !path.endsWith("/") && !path.includes("//");
+}

@@ -1,0 +1,203 @@
+/**
+ * Deterministic generation of citation-target records from a lock manifest and its artifacts
+ * (docs/spec.md, "Generation"). Pure: the artifact bytes come through `read`, so the same
+ * manifest and bytes give the same records on every machine. Memory grows with the largest
+ * artifact, not the dataset: records are yielded one artifact at a time.
+ */
+
+import canonicalize from "canonicalize";
+import { formatAddress } from "./address.js";
+import { assignLocalCoordinates } from "./designation.js";
+import { deriveCitationTargetId, deriveTextDigest, sha256Hex } from "./digest.js";
+import { computeDatasetDigest, type LockManifest, type ManifestArtifact } from "./manifest.js";
+import { ArtifactError, parseArtifact } from "./markdown.js";
+import { SCHEMA_VERSION } from "./schema.js";
+
+export type ArtifactReader = (path: string) => Promise<Uint8Array>;
+export type OutputRecord = Record<string, string | number | string[]>;
+
+/** A dataset that cannot be generated; `problems` names each file or path at fault. */
+export class DatasetError extends Error {
+  override name = "DatasetError";
+  constructor(readonly problems: string[]) {
+    super(problems.join("\n"));
+  }
+}
+
+const INDEX_FILES = new Set(["index.md", "README.md"]);
+const fatalDecoder = new TextDecoder("utf-8", { fatal: true });
+
+/** The folder of a POSIX path ("" for the root). */
+export function dirnameOf(path: string): string {
+  const slash = path.lastIndexOf("/");
+  return slash === -1 ? "" : path.slice(0, slash);
+}
+
+/** Every folder of a POSIX path from the outermost in: "a/b/c.md" → ["a", "a/b"]. */
+export function folderChain(path: string): string[] {
+  const segments = path.split("/").slice(0, -1);
+  return segments.map((_, i) => segments.slice(0, i + 1).join("/"));
+}
+
+/** The effective kind of an artifact: as set, else `file`. */
+export function artifactKind(artifact: ManifestArtifact) {
+  return artifact.kind ?? "file";
+}
+
+/** Checks what can be checked without reading artifacts: paths, duplicates, directory contiguity, one index per folder. */
+export function planDataset(manifest: LockManifest): string[] {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  const closed = new Set<string>();
+  const indexes = new Map<string, string>();
+  let open: string[] = [];
+  for (const artifact of manifest.artifacts) {
+    const path = artifact.path;
+    if (seen.has(path)) problems.push(`${path}: listed twice in the manifest`);
+    seen.add(path);
+    if (path.normalize("NFC") !== path) problems.push(`${path}: the path is not in Unicode NFC; rename the file`);
+    const stem = path.slice(path.lastIndexOf("/") + 1, -3);
+    if (path.split("/").some((s) => s === "" || s === "." || s === "..") || !path.endsWith(".md") || /[\u0000\r\n\\]/.test(path) || stem === "" || stem === "." || stem === "..") {
+      problems.push(`${path}: not a relative POSIX path to a .md file inside the dataset root`);
+      continue;
+    }
+    const chain = folderChain(path);
+    open = open.filter((folder, i) => {
+      if (chain[i] === folder) return true;
+      closed.add(folder);
+      return false;
+    });
+    for (const folder of chain.slice(open.length)) {
+      if (closed.has(folder)) problems.push(`${path}: folder "${folder}" is not contiguous in document order (its artifacts must follow each other)`);
+      open.push(folder);
+    }
+    if (artifactKind(artifact) === "directory-index") {
+      const folder = dirnameOf(path);
+      const other = indexes.get(folder);
+      if (other !== undefined) problems.push(`${path}: folder "${folder || "."}" already has a directory-index artifact (${other})`);
+      else indexes.set(folder, path);
+    }
+  }
+  return problems;
+}
+
+/** One record as its canonical JSONL line (RFC 8785 + "\n"). */
+export function serializeRecord(record: OutputRecord): string {
+  return `${canonicalize(record)}\n`;
+}
+
+interface OpenFolder {
+  path: string;
+  headingText: string;
+}
+
+/**
+ * Yields the dataset's records in file order. Verifies each artifact's sha256 and UTF-8 as it
+ * reads it and throws DatasetError on the first fault (the caller writes nothing then).
+ */
+export async function* generateRecords(manifest: LockManifest, read: ArtifactReader): AsyncGenerator<OutputRecord> {
+  const planned = planDataset(manifest);
+  if (planned.length > 0) throw new DatasetError(planned);
+  const datasetDigest = computeDatasetDigest(manifest);
+  if (manifest.datasetDigest !== datasetDigest) {
+    throw new DatasetError([`manifest datasetDigest is ${manifest.datasetDigest} but its content digests to ${datasetDigest}: run \`citation-targets lock\` to refresh it`]);
+  }
+  const common = {
+    datasetDigest,
+    name: manifest.name,
+    schemaVersion: SCHEMA_VERSION,
+    slug: manifest.slug,
+    sourceTextUrl: manifest.sourceTextUrl,
+    textDigestAlgorithm: "sha256",
+    titleId: manifest.titleId,
+    versionDate: manifest.versionDate,
+  };
+  const indexOf = new Map<string, ManifestArtifact>();
+  for (const artifact of manifest.artifacts) if (artifactKind(artifact) === "directory-index") indexOf.set(dirnameOf(artifact.path), artifact);
+
+  const readText = async (artifact: ManifestArtifact): Promise<string> => {
+    const bytes = await read(artifact.path);
+    const digest = sha256Hex(bytes);
+    if (digest !== artifact.sha256) throw new DatasetError([`${artifact.path}: sha256 is ${digest} but the manifest pins ${artifact.sha256}`]);
+    try {
+      return fatalDecoder.decode(bytes);
+    } catch {
+      throw new DatasetError([`${artifact.path}: not valid UTF-8`]);
+    }
+  };
+  const parse = (artifact: ManifestArtifact, text: string) => {
+    try {
+      return parseArtifact(text, artifact.indexKind ?? "body-block");
+    } catch (error) {
+      if (error instanceof ArtifactError) throw new DatasetError([`${artifact.path}: ${error.message}`]);
+      throw error;
+    }
+  };
+
+  const open: OpenFolder[] = [];
+  let documentOrder = 0;
+  let preorder = 0;
+  for (const artifact of manifest.artifacts) {
+    const parsed = parse(artifact, await readText(artifact));
+    const chain = folderChain(artifact.path);
+    while (open.length > 0 && chain[open.length - 1] !== open[open.length - 1]!.path) open.pop();
+    for (const folder of chain.slice(open.length)) {
+      const index = indexOf.get(folder);
+      let headingText = folder.slice(folder.lastIndexOf("/") + 1);
+      if (index !== undefined) {
+        const heading = index === artifact ? parsed.firstHeading : parse(index, await readText(index)).firstHeading;
+        if (heading !== undefined) headingText = heading;
+      }
+      const citationAddress = formatAddress({ slug: manifest.slug, targetKind: "structural-container", path: folder });
+      yield {
+        ...common,
+        artifactRelativePath: folder,
+        canonicalPath: folder,
+        citationAddress,
+        citationTargetId: deriveCitationTargetId(datasetDigest, citationAddress),
+        headingText,
+        headingTrail: open.map((f) => f.headingText),
+        sourceArtifactKind: "structural-container",
+        structuralPath: folder.split("/"),
+        structuralPreorderIndex: preorder++,
+        targetKind: "structural-container",
+        textDigest: deriveTextDigest(headingText),
+      };
+      open.push({ path: folder, headingText });
+    }
+    // A directory-index artifact supplies its folder's heading itself, so its trail stops at the folder's parent.
+    const folderTrail = (artifactKind(artifact) === "directory-index" ? open.slice(0, -1) : open).map((f) => f.headingText);
+    const fileName = artifact.path.slice(artifact.path.lastIndexOf("/") + 1);
+    const baseSegments = [...chain.map((f) => f.slice(f.lastIndexOf("/") + 1)), ...(INDEX_FILES.has(fileName) ? [] : [fileName.slice(0, -3)])];
+    const locals = assignLocalCoordinates(parsed.targets.map((t) => t.heading));
+    const headingStack: { depth: number; text: string }[] = [];
+    const text = parsed.body;
+    for (const [i, target] of parsed.targets.entries()) {
+      if (target.heading) while (headingStack.length > 0 && headingStack[headingStack.length - 1]!.depth >= target.heading.depth) headingStack.pop();
+      const markdown = text.slice(target.start - parsed.bodyStart, target.end - parsed.bodyStart);
+      const local = locals[i]!;
+      const citationAddress = formatAddress({ slug: manifest.slug, targetKind: "markdown-artifact", path: artifact.path, local });
+      const structuralPath = [...baseSegments, ...local.split("/")];
+      yield {
+        ...common,
+        artifactRelativePath: artifact.path,
+        canonicalPath: structuralPath.join("/"),
+        citationAddress,
+        citationTargetId: deriveCitationTargetId(datasetDigest, citationAddress),
+        documentOrder: documentOrder++,
+        headingText: target.heading?.text ?? "",
+        headingTrail: [...folderTrail, ...headingStack.map((h) => h.text)],
+        markdown,
+        sourceArtifactBlockEndExclusive: target.blockEnd,
+        sourceArtifactBlockStartIndex: target.blockStart,
+        sourceArtifactKind: artifactKind(artifact),
+        sourceDocumentPath: artifact.sourceDocumentPath ?? artifact.path,
+        sourceIndexKind: artifact.indexKind ?? "body-block",
+        structuralPath,
+        targetKind: "markdown-artifact",
+        textDigest: deriveTextDigest(markdown),
+      };
+      if (target.heading) headingStack.push(target.heading);
+    }
+  }
+}
