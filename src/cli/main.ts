@@ -72,6 +72,8 @@ export async function main(context: MainContext): Promise<number> {
     .addOption(new Option("-f, --format <format>", "output format").choices(FORMAT_NAMES).default("stylish"))
     .option("--schema <file>", "validate against this JSON Schema instead of the repository's or the bundled one")
     .option("--legislation-host <host>", "host sourceTextUrl must be on (bundled schema)", parseHost, DEFAULT_LEGISLATION_HOST)
+    .option("--lock <manifest>", "also check the files against this lock manifest (default: <name>.lock.json beside each <name>.jsonl, when present)")
+    .option("--no-lock", "do not look for a lock manifest beside each file")
     .option("--max-problems <n>", "show at most N problems per file (all are still counted)", parseCount)
     .option("--rule <rule=severity>", "set a rule's severity: error, warning or off (repeatable)", collectRule, {})
     .option("--quiet", "report errors only, not warnings")
@@ -232,6 +234,7 @@ function collectPair(allowed?: readonly string[]) {
 
 interface ValidateCliOptions {
   format: FormatName;
+  lock?: string | boolean;
   schema?: string;
   legislationHost: string;
   maxProblems?: number;
@@ -250,6 +253,7 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
     legislationHost: options.legislationHost,
     rules: options.rule,
     allowUnmatched: !options.errorOnUnmatchedPattern,
+    ...(options.lock !== undefined && options.lock !== true ? { lock: options.lock } : {}),
     ...(options.schema ? { schema: options.schema } : {}),
   });
   if (options.quiet) {

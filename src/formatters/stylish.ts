@@ -8,12 +8,13 @@ export const formatStylish: Formatter = (report, { color, maxProblems }) => {
     out.push(color.underline(file.path));
     if (file.error !== undefined) out.push(`  ${color.red("error")}  ${file.error}`);
     const { shown, omitted } = shownProblems(file, maxProblems);
-    const width = Math.max(...shown.map((p) => `${p.line}:${p.column ?? 0}`.length), 3);
+    const where = (p: { line: number; column?: number }) => (p.column === undefined ? `${p.line}` : `${p.line}:${p.column}`);
+    const width = Math.max(...shown.map((p) => where(p).length), 3);
     for (const p of shown) {
-      const where = `${p.line}:${p.column ?? 0}`.padEnd(width);
+      const at = where(p).padEnd(width);
       const severity = p.severity === "error" ? color.red("error  ") : color.yellow("warning");
       const pointer = p.pointer === "" ? "" : color.dim(` at ${p.pointer}`);
-      out.push(`  ${color.dim(where)}  ${severity}  ${p.message}${pointer}  ${color.dim(p.ruleId)}`);
+      out.push(`  ${color.dim(at)}  ${severity}  ${p.message}${pointer}  ${color.dim(p.ruleId)}`);
     }
     if (omitted > 0) out.push(color.dim(`  … and ${plural(omitted, "more problem")} in this file (shown: --max-problems ${maxProblems})`));
     out.push("");

@@ -4,7 +4,10 @@ import type { LockContext } from "../core/lock-context.js";
 import type { Problem, RuleSetting } from "../core/problem.js";
 import type { RecordSchemaCheck } from "../core/schema-validator.js";
 import type { RuleId } from "../rules/index.js";
-import { DEFAULT_PATTERN, expandInputs, type InputFile } from "./files.js";
+import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
+import { DEFAULT_PATTERN, displayPath, expandInputs, type InputFile } from "./files.js";
+import { loadLockContext } from "./manifest-io.js";
 import { loadSchema, type SchemaSource } from "./schema-source.js";
 
 export interface ValidateOptions {
@@ -19,8 +22,11 @@ export interface ValidateOptions {
   rules?: Partial<Record<RuleId, RuleSetting>>;
   /** Do not fail when a pattern matches no file. */
   allowUnmatched?: boolean;
-  /** Checks files against a lock manifest (see the manifest rules). */
-  lock?: LockContext;
+  /**
+   * A lock manifest to check every file against (the manifest rules). Without it, a file
+   * `<name>.jsonl` is checked against `<name>.lock.json` beside it when that exists; `false` turns that off.
+   */
+  lock?: string | false;
 }
 
 export interface FileReport {
@@ -52,24 +58,32 @@ export async function validate(options: ValidateOptions = {}): Promise<Report> {
   const cwd = options.cwd ?? process.cwd();
   const schema = await loadSchema({ cwd, ...(options.schema ? { schemaPath: options.schema } : {}), ...(options.legislationHost ? { legislationHost: options.legislationHost } : {}) });
   const inputs = await expandInputs(options.patterns?.length ? options.patterns : [DEFAULT_PATTERN], cwd, options.allowUnmatched);
+  const explicitLock = typeof options.lock === "string" ? await loadLockContext(resolve(cwd, options.lock), displayPath(resolve(cwd, options.lock), cwd)) : undefined;
+  const lockFor = async (input: InputFile): Promise<LockContext | undefined> => {
+    if (explicitLock || options.lock === false) return explicitLock;
+    const sibling = input.absolute.replace(/\.jsonl$/, "") + ".lock.json";
+    if (sibling === input.absolute || !(await stat(sibling).catch(() => undefined))?.isFile()) return undefined;
+    return loadLockContext(sibling, displayPath(sibling, cwd));
+  };
   const files: FileReport[] = new Array(inputs.length);
   let next = 0;
   const worker = async () => {
     while (next < inputs.length) {
       const index = next++;
-      files[index] = await validateFile(inputs[index]!, { ...options, schemaCheck: schema.check });
+      const input = inputs[index]!;
+      files[index] = await validateFile(input, { ...options, schemaCheck: schema.check, lockContext: await lockFor(input) });
     }
   };
   await Promise.all(Array.from({ length: Math.min(FILES_AT_ONCE, inputs.length) }, worker));
   return { files, summary: summarize(files), schemaSource: schema.source };
 }
 
-async function validateFile(input: InputFile, options: ValidateOptions & { schemaCheck: RecordSchemaCheck }): Promise<FileReport> {
+async function validateFile(input: InputFile, options: ValidateOptions & { schemaCheck: RecordSchemaCheck; lockContext: LockContext | undefined }): Promise<FileReport> {
   const check = createFileCheck({
     file: input.display,
     schemaCheck: options.schemaCheck,
     ...(options.rules ? { ruleSettings: options.rules } : {}),
-    ...(options.lock ? { lock: options.lock } : {}),
+    ...(options.lockContext ? { lock: options.lockContext } : {}),
   });
   try {
     const stream = createReadStream(input.absolute, { highWaterMark: CHUNK_SIZE });

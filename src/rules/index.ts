@@ -1,4 +1,13 @@
 import { blankLine } from "./blank-line.js";
+import { citationAddress } from "./citation-address.js";
+import { lockArtifactBody } from "./lock-artifact-body.js";
+import { lockArtifacts } from "./lock-artifacts.js";
+import { lockDatasetDigest } from "./lock-dataset-digest.js";
+import { lockDatasetFields } from "./lock-dataset-fields.js";
+import { lockManifestDigest } from "./lock-manifest-digest.js";
+import { parentContainer } from "./parent-container.js";
+import { recordOrder } from "./record-order.js";
+import { structuralPath } from "./structural-path.js";
 import { blockRange } from "./block-range.js";
 import { bom } from "./bom.js";
 import { carriageReturn } from "./carriage-return.js";
@@ -42,6 +51,15 @@ export const rules = [
   documentOrder,
   structuralPreorderIndex,
   blockRange,
+  citationAddress,
+  structuralPath,
+  parentContainer,
+  recordOrder,
+  lockManifestDigest,
+  lockDatasetDigest,
+  lockDatasetFields,
+  lockArtifacts,
+  lockArtifactBody,
 ] as const;
 
 export type RuleId = (typeof rules)[number]["id"];

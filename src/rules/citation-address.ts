@@ -1,0 +1,40 @@
+import { formatAddress, parseAddress, type TargetKind } from "../core/address.js";
+import { quote } from "../core/text.js";
+import { defineRule, stringField } from "./define.js";
+
+export const citationAddress = defineRule({
+  id: "citation-address",
+  scope: "record",
+  meta: {
+    description: "citationAddress is in the grammar and equals the address recomputed from the record's slug, targetKind, artifactRelativePath and local coordinate.",
+    defaultSeverity: "error",
+  },
+  messages: {
+    malformed: "citationAddress {{value}} is not in the address grammar: expected <slug>/<artifact path>#<local coordinate> or <slug>/<folder path>/",
+    mismatch: "citationAddress {{value}} does not match the record's own coordinates: expected {{expected}}",
+  },
+  create(context) {
+    return {
+      record({ record, line }) {
+        const value = stringField(record, "citationAddress");
+        const slug = stringField(record, "slug");
+        const path = stringField(record, "artifactRelativePath");
+        const kind = record.targetKind;
+        if (value === undefined) return;
+        const parts = parseAddress(value);
+        if (parts === undefined) {
+          context.report({ messageId: "malformed", data: { value: quote(value) }, line, pointer: "/citationAddress" });
+          return;
+        }
+        if (slug === undefined || path === undefined || (kind !== "markdown-artifact" && kind !== "structural-container")) return;
+        let expected: string;
+        try {
+          expected = formatAddress({ slug, targetKind: kind as TargetKind, path, ...(kind === "markdown-artifact" ? { local: parts.local ?? "" } : {}) });
+        } catch {
+          return; // the slug or path itself is invalid: the schema reports it
+        }
+        if (expected !== value) context.report({ messageId: "mismatch", data: { value: quote(value), expected: quote(expected) }, line, pointer: "/citationAddress" });
+      },
+    };
+  },
+});

@@ -1,0 +1,41 @@
+import { createHash, type Hash } from "node:crypto";
+import { defineRule, isMarkdownArtifact, stringField } from "./define.js";
+
+export const lockArtifactBody = defineRule({
+  id: "lock-artifact-body",
+  scope: "manifest",
+  meta: {
+    description: "With the artifact files at hand, the markdown of each artifact's targets, concatenated in order, is exactly its body: nothing lost, nothing added.",
+    defaultSeverity: "error",
+  },
+  messages: {
+    differs: "the markdown of the targets of \"{{path}}\" (lines {{firstLine}}–{{lastLine}}) does not concatenate to the artifact's body: the body's sha256 is {{expected}}, the concatenation's {{actual}}",
+  },
+  create(context) {
+    let current: { path: string; hash: Hash; firstLine: number; lastLine: number } | undefined;
+    const finish = () => {
+      if (!current) return;
+      const expected = context.lock!.bodyDigests.get(current.path);
+      const actual = current.hash.digest("hex");
+      if (expected !== undefined && actual !== expected) {
+        context.report({ messageId: "differs", data: { path: current.path, firstLine: current.firstLine, lastLine: current.lastLine, expected, actual }, line: current.firstLine, pointer: "/markdown" });
+      }
+      current = undefined;
+    };
+    return {
+      record({ record, line }) {
+        if (!isMarkdownArtifact(record)) return;
+        const path = stringField(record, "artifactRelativePath");
+        const markdown = stringField(record, "markdown");
+        if (path === undefined || markdown === undefined) return;
+        if (current?.path !== path) {
+          finish();
+          current = { path, hash: createHash("sha256"), firstLine: line, lastLine: line };
+        }
+        current.hash.update(markdown);
+        current.lastLine = line;
+      },
+      end: finish,
+    };
+  },
+});

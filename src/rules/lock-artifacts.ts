@@ -1,0 +1,60 @@
+import { quote } from "../core/text.js";
+import { defineRule, isMarkdownArtifact, stringField } from "./define.js";
+
+export const lockArtifacts = defineRule({
+  id: "lock-artifacts",
+  scope: "manifest",
+  meta: {
+    description: "The markdown-artifact records cover exactly the manifest's artifacts, in the manifest's order, with the manifest's kind, index kind and source document path.",
+    defaultSeverity: "error",
+  },
+  messages: {
+    unknown: "artifact \"{{path}}\" is not in lock manifest {{manifest}}",
+    order: "artifact \"{{path}}\" comes before \"{{expected}}\" here, but after it in the manifest: expected the manifest's document order",
+    uncovered: "lock manifest artifact \"{{path}}\" has no target in this file: expected every artifact covered",
+    field: "{{field}} is {{actual}} but the manifest gives {{expected}} for \"{{path}}\"",
+  },
+  create(context) {
+    const manifest = context.lock!.manifest;
+    const position = new Map(manifest.artifacts.map((a, i) => [a.path, i]));
+    const covered = new Set<string>();
+    let current: string | undefined;
+    let next = 0;
+    return {
+      record({ record, line }) {
+        if (!isMarkdownArtifact(record)) return;
+        const path = stringField(record, "artifactRelativePath");
+        if (path === undefined) return;
+        const at = position.get(path);
+        if (at === undefined) {
+          if (path !== current) context.report({ messageId: "unknown", data: { path, manifest: context.lock!.manifestPath }, line, pointer: "/artifactRelativePath" });
+          current = path;
+          return;
+        }
+        if (path !== current) {
+          if (at < next && !covered.has(path)) {
+            context.report({ messageId: "order", data: { path, expected: manifest.artifacts[next]?.path ?? "the end" }, line, pointer: "/artifactRelativePath" });
+          }
+          next = Math.max(next, at + 1);
+          covered.add(path);
+          current = path;
+          const artifact = manifest.artifacts[at]!;
+          const expected: Record<string, string> = {
+            sourceArtifactKind: artifact.kind ?? "file",
+            sourceIndexKind: artifact.indexKind ?? "body-block",
+            sourceDocumentPath: artifact.sourceDocumentPath ?? artifact.path,
+          };
+          for (const [field, value] of Object.entries(expected)) {
+            const actual = stringField(record, field);
+            if (actual !== undefined && actual !== value) context.report({ messageId: "field", data: { field, actual: quote(actual), expected: quote(value), path }, line, pointer: `/${field}` });
+          }
+        }
+      },
+      end() {
+        for (const artifact of manifest.artifacts) {
+          if (!covered.has(artifact.path)) context.report({ messageId: "uncovered", data: { path: artifact.path }, line: 0, pointer: "" });
+        }
+      },
+    };
+  },
+});

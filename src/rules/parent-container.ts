@@ -1,0 +1,50 @@
+import { dirnameOf } from "../core/generate.js";
+import { defineRule, isMarkdownArtifact, isStructuralContainer, stringArrayField, stringField } from "./define.js";
+
+const show = (trail: string[]) => JSON.stringify(trail);
+
+export const parentContainer = defineRule({
+  id: "parent-container",
+  scope: "dataset",
+  meta: {
+    description: "Every record inside a folder follows that folder's structural-container record, and its headingTrail continues the container's trail and heading.",
+    defaultSeverity: "error",
+  },
+  messages: {
+    missing: "no structural-container record for folder \"{{folder}}\" before this line: expected the container of every folder before its first descendant",
+    trail: "headingTrail is {{actual}}: expected {{expected}} (from the container of \"{{folder}}\" on line {{containerLine}})",
+    trailPrefix: "headingTrail is {{actual}}: expected it to start with {{expected}} (from the container of \"{{folder}}\" on line {{containerLine}})",
+    rootTrail: "headingTrail is {{actual}}: expected [] for a container at the dataset root",
+  },
+  create(context) {
+    const containers = new Map<string, { heading: string; trail: string[]; line: number }>();
+    return {
+      record({ record, line }) {
+        const path = stringField(record, "artifactRelativePath");
+        const trail = stringArrayField(record, "headingTrail");
+        if (path === undefined) return;
+        const container = isStructuralContainer(record);
+        if (!container && !isMarkdownArtifact(record)) return;
+        const folder = dirnameOf(path);
+        const parent = folder === "" ? undefined : containers.get(folder);
+        if (folder !== "" && parent === undefined) context.report({ messageId: "missing", data: { folder }, line, pointer: "/artifactRelativePath" });
+        if (trail !== undefined) {
+          if (container) {
+            const expected = parent ? [...parent.trail, parent.heading] : folder === "" ? [] : undefined;
+            if (expected !== undefined && show(expected) !== show(trail)) {
+              context.report(parent ? { messageId: "trail", data: { actual: show(trail), expected: show(expected), folder, containerLine: parent.line }, line, pointer: "/headingTrail" } : { messageId: "rootTrail", data: { actual: show(trail) }, line, pointer: "/headingTrail" });
+            }
+          } else if (parent) {
+            // A directory-index artifact supplies its folder's heading itself: its trail continues the folder's own trail.
+            const expected = record.sourceArtifactKind === "directory-index" ? parent.trail : [...parent.trail, parent.heading];
+            if (show(trail.slice(0, expected.length)) !== show(expected)) {
+              context.report({ messageId: "trailPrefix", data: { actual: show(trail), expected: show(expected), folder, containerLine: parent.line }, line, pointer: "/headingTrail" });
+            }
+          }
+        }
+        const heading = stringField(record, "headingText");
+        if (container && heading !== undefined && trail !== undefined && !containers.has(path)) containers.set(path, { heading, trail, line });
+      },
+    };
+  },
+});

@@ -1,0 +1,47 @@
+import { parseAddress } from "../core/address.js";
+import { folderChain } from "../core/generate.js";
+import { defineRule, isMarkdownArtifact, isStructuralContainer, stringArrayField, stringField } from "./define.js";
+
+const INDEX_FILES = new Set(["index.md", "README.md"]);
+const show = (segments: string[]) => JSON.stringify(segments);
+
+/** The structuralPath a record must have: its folder segments, its file stem (not for index.md/README.md), its local coordinate's segments. */
+export function expectedStructuralPath(record: Record<string, unknown>): string[] | undefined {
+  const path = stringField(record, "artifactRelativePath");
+  if (path === undefined) return undefined;
+  if (isStructuralContainer(record)) return path.split("/");
+  const parts = parseAddress(stringField(record, "citationAddress") ?? "");
+  if (!isMarkdownArtifact(record) || parts?.local === undefined) return undefined;
+  const fileName = path.slice(path.lastIndexOf("/") + 1);
+  const folders = folderChain(path).map((f) => f.slice(f.lastIndexOf("/") + 1));
+  return [...folders, ...(INDEX_FILES.has(fileName) ? [] : [fileName.slice(0, -3)]), ...parts.local.split("/")];
+}
+
+export const structuralPath = defineRule({
+  id: "structural-path",
+  scope: "record",
+  meta: {
+    description: "structuralPath is the record's folder segments, file stem and local coordinate segments, and canonicalPath is structuralPath joined with \"/\".",
+    defaultSeverity: "error",
+  },
+  messages: {
+    segments: "structuralPath is {{actual}}: expected {{expected}}",
+    canonical: "canonicalPath is \"{{actual}}\" but structuralPath joins to \"{{expected}}\"",
+  },
+  create(context) {
+    return {
+      record({ record, line }) {
+        const segments = stringArrayField(record, "structuralPath");
+        if (segments === undefined) return;
+        const expected = expectedStructuralPath(record);
+        if (expected !== undefined && show(expected) !== show(segments)) {
+          context.report({ messageId: "segments", data: { actual: show(segments), expected: show(expected) }, line, pointer: "/structuralPath" });
+        }
+        const canonical = stringField(record, "canonicalPath");
+        if (canonical !== undefined && canonical !== segments.join("/")) {
+          context.report({ messageId: "canonical", data: { actual: canonical, expected: segments.join("/") }, line, pointer: "/canonicalPath" });
+        }
+      },
+    };
+  },
+});
