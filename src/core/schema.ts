@@ -11,7 +11,7 @@ export function isValidLegislationHost(host: string): boolean {
 }
 
 function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /** The `pattern` for `sourceTextUrl`: https, exactly this host, then `/` and at least one more character. */
