@@ -11,6 +11,7 @@ export const citationAddress = defineRule({
   },
   messages: {
     malformed: "citationAddress {{value}} is not in the address grammar: expected <slug>/<artifact path>#<local coordinate> or <slug>/<folder path>/",
+    kind: "citationAddress {{value}} is the address of a {{addressKind}}, but the record is a {{kind}}",
     mismatch: "citationAddress {{value}} does not match the record's own coordinates: expected {{expected}}",
   },
   create(context) {
@@ -27,6 +28,10 @@ export const citationAddress = defineRule({
           return;
         }
         if (slug === undefined || path === undefined || (kind !== "markdown-artifact" && kind !== "structural-container")) return;
+        if (parts.targetKind !== kind) {
+          context.report({ messageId: "kind", data: { value: quote(value), addressKind: parts.targetKind, kind }, line, pointer: "/citationAddress" });
+          return;
+        }
         let expected: string;
         try {
           expected = formatAddress({ slug, targetKind: kind as TargetKind, path, ...(kind === "markdown-artifact" ? { local: parts.local ?? "" } : {}) });

@@ -10,7 +10,7 @@ export const lockArtifacts = defineRule({
   },
   messages: {
     unknown: "artifact \"{{path}}\" is not in lock manifest {{manifest}}",
-    order: "artifact \"{{path}}\" comes before \"{{expected}}\" here, but after it in the manifest: expected the manifest's document order",
+    order: "artifact \"{{path}}\" comes after \"{{expected}}\" here, but before it in the manifest: expected the manifest's document order",
     uncovered: "lock manifest artifact \"{{path}}\" has no target in this file: expected every artifact covered",
     field: "{{field}} is {{actual}} but the manifest gives {{expected}} for \"{{path}}\"",
   },
@@ -19,7 +19,7 @@ export const lockArtifacts = defineRule({
     const position = new Map(manifest.artifacts.map((a, i) => [a.path, i]));
     const covered = new Set<string>();
     let current: string | undefined;
-    let next = 0;
+    let previous = -1;
     return {
       record({ record, line }) {
         if (!isMarkdownArtifact(record)) return;
@@ -32,10 +32,10 @@ export const lockArtifacts = defineRule({
           return;
         }
         if (path !== current) {
-          if (at < next && !covered.has(path)) {
-            context.report({ messageId: "order", data: { path, expected: manifest.artifacts[next]?.path ?? "the end" }, line, pointer: "/artifactRelativePath" });
+          if (at < previous && !covered.has(path)) {
+            context.report({ messageId: "order", data: { path, expected: manifest.artifacts[previous]!.path }, line, pointer: "/artifactRelativePath" });
           }
-          next = Math.max(next, at + 1);
+          previous = at;
           covered.add(path);
           current = path;
           const artifact = manifest.artifacts[at]!;
