@@ -1,0 +1,153 @@
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { escapePath, formatAddress, isLocalCoordinate, parseAddress, unescapePath, type AddressParts } from "../src/core/address.js";
+import { assignLocalCoordinates, designate, germanOrdinal, slugify } from "../src/core/designation.js";
+
+describe("designations", () => {
+  test.each([
+    ["13 Interferences with privacy", "section", "13"],
+    ["6A Breach of an Australian Privacy Principle", "section", "6a"],
+    ["6AA Meaning of responsible person", "section", "6aa"],
+    ["80UA Something", "section", "80ua"],
+    ["5 (repealed)", "section", "5"],
+    ["1.1", "section", "1.1"],
+    ["Part IIIA—Credit reporting", "unit", "part-iiia"],
+    ["Part 1—Preliminary", "unit", "part-1"],
+    ["PART 2—COLLECTION", "unit", "part-2"],
+    ["Division 1—Preliminary", "unit", "division-1"],
+    ["Subdivision A—Introduction", "unit", "subdivision-a"],
+    ["Chapter 2—Something", "unit", "chapter-2"],
+    ["Schedule 2", "annex", "schedule-2"],
+    ["Schedule 1—Australian Privacy Principles", "annex", "schedule-1"],
+    ["Endnote 1—About the endnotes", "annex", "endnote-1"],
+    ["§ 2a Leistungen an Beteiligte", "paragraph", "§-2a"],
+    ["§ 4", "paragraph", "§-4"],
+    ["§ 7.08 Wache und Aufsicht", "paragraph", "§-7.08"],
+    ["§ 1.22a Anordnungen", "paragraph", "§-1.22a"],
+    ["§ 6 (weggefallen)", "paragraph", "§-6"],
+    ["Art 2 - Aufhebung der Verordnung", "article", "art-2"],
+    ["Art. 229 Übergangsvorschriften", "article", "art-229"],
+    ["Artikel 3", "article", "art-3"],
+    ["Erstes Kapitel - Allgemeine Vorschriften", "unit", "kapitel-1"],
+    ["Erster Abschnitt - Anwendungsbereich", "unit", "abschnitt-1"],
+    ["Zweiter Teil - Verfahren", "unit", "teil-2"],
+    ["Achter Titel - Kauf", "unit", "titel-8"],
+    ["Dreiundzwanzigster Abschnitt", "unit", "abschnitt-23"],
+    ["Abschnitt 2 - Verfahren", "unit", "abschnitt-2"],
+    ["2. Abschnitt", "unit", "abschnitt-2"],
+    ["Abschnitt I. - Allgemeines", "unit", "abschnitt-i"],
+    ["Unterabschnitt 1 - (weggefallen)", "unit", "unterabschnitt-1"],
+    ["Anlage 1 (zu § 5 Absatz 2)", "annex", "anlage-1"],
+    ["Anlage (zu § 3)", "annex", "anlage"],
+    ["Anlage 3 (weggefallen)", "annex", "anlage-3"],
+    ["Eingangsformel", "none", "eingangsformel"],
+    ["Schlußformel", "none", "schlußformel"],
+    ["Begründung:", "none", "begründung"],
+    ["Teil des Verfahrens", "none", "teil-des-verfahrens"],
+    ["Part of the problem", "none", "part-of-the-problem"],
+    ["(XXXX) §§ 3 bis 13 (weggefallen)", "none", "xxxx-3-bis-13-weggefallen"],
+    ["* * *", "none", "heading"],
+  ])("%j → %s %s", (text, kind, key) => {
+    expect(designate(text)).toMatchObject({ kind, key });
+  });
+
+  test("ordinal words", () => {
+    expect([germanOrdinal("Erstes"), germanOrdinal("Zwölfter"), germanOrdinal("Siebente"), germanOrdinal("Einundvierzigster"), germanOrdinal("Neue")]).toEqual([1, 12, 7, 41, undefined]);
+  });
+
+  test("slugs are NFC, lower case, at most 48 characters and never empty", () => {
+    expect(slugify("Gesetz u\u0308ber das Verfahren")).toBe("gesetz-über-das-verfahren");
+    expect(slugify("A".repeat(30) + " " + "B".repeat(30)).length).toBeLessThanOrEqual(48);
+    expect(slugify("!!!")).toBe("heading");
+  });
+});
+
+describe("local coordinates", () => {
+  const h = (text: string, depth = 2) => ({ text, depth });
+
+  test("sections and articles are flat; units carry their chain; repeats under another unit stay apart", () => {
+    expect(
+      assignLocalCoordinates([h("Erster Teil", 2), h("Abschnitt 1", 3), h("§ 1 A", 4), h("Abschnitt 2", 3), h("§ 2 B", 4), h("Zweiter Teil", 2), h("Abschnitt 1", 3), h("§ 3 C", 4)]),
+    ).toEqual(["teil-1", "teil-1/abschnitt-1", "§-1", "teil-1/abschnitt-2", "§-2", "teil-2", "teil-2/abschnitt-1", "§-3"]);
+  });
+
+  test("a § inside an article is qualified by it, even on the same heading level", () => {
+    expect(assignLocalCoordinates([h("§ 1 X"), h("Art 229 Y"), h("§ 1 Z"), h("§ 2 W"), h("Art 230 V"), h("§ 1 U")])).toEqual(["§-1", "art-229", "art-229/§-1", "art-229/§-2", "art-230", "art-230/§-1"]);
+  });
+
+  test("an annex captures a section only when its number was used before", () => {
+    expect(assignLocalCoordinates([h("§ 1"), h("§ 2"), h("Anlage 2 (weggefallen)"), h("§ 3"), h("Anlage 3"), h("§ 1 Muster")])).toEqual(["§-1", "§-2", "anlage-2", "§-3", "anlage-3", "anlage-3/§-1"]);
+  });
+
+  test("undesignated headings are qualified by the enclosing provision, never by a unit", () => {
+    expect(assignLocalCoordinates([h("Abschnitt 1", 2), h("Vorbemerkung", 3), h("§ 3 X", 3), h("*Begründung:*", 4), h("Schlussformel", 2)])).toEqual(["abschnitt-1", "vorbemerkung", "§-3", "§-3/begründung", "schlussformel"]);
+  });
+
+  test("the text before the first heading is _top; true repeats get ~2, ~3 in document order", () => {
+    expect(assignLocalCoordinates([undefined, h("§ 37"), h("§ 37"), h("(XXXX)"), h("(XXXX)"), h("(XXXX)")])).toEqual(["_top", "§-37", "§-37~2", "xxxx", "xxxx~2", "xxxx~3"]);
+  });
+
+  test("a long setext 'heading' does not cut a section off from its unit", () => {
+    expect(assignLocalCoordinates([h("Teil 1", 2), h("Ein sehr langer Absatz, der wegen einer Linie darunter eine Überschrift ist", 2), h("Abschnitt 1", 3)])).toEqual([
+      "teil-1",
+      "ein-sehr-langer-absatz-der-wegen-einer-linie",
+      "teil-1/abschnitt-1",
+    ]);
+  });
+});
+
+describe("the address grammar", () => {
+  test("examples", () => {
+    expect(formatAddress({ slug: "privacy-act-1988", targetKind: "markdown-artifact", path: "part-iii/section-13.md", local: "13" })).toBe("privacy-act-1988/part-iii/section-13.md#13");
+    expect(formatAddress({ slug: "privacy-act-1988", targetKind: "structural-container", path: "part-iii/division-1" })).toBe("privacy-act-1988/part-iii/division-1/");
+    expect(formatAddress({ slug: "bgb", targetKind: "markdown-artifact", path: "BGB Teil #1/100% fertig.md", local: "§-2a" })).toBe("bgb/BGB%20Teil%20%231/100%25%20fertig.md#§-2a");
+  });
+
+  test("escaping is NFC and reversible", () => {
+    expect(escapePath("Gesetz u\u0308ber.md")).toBe("Gesetz über.md".replace(" ", "%20"));
+    expect(unescapePath("a%2Fb")).toBeUndefined(); // "/" must stay raw: the escaped form is not canonical
+    expect(unescapePath("a%2")).toBeUndefined();
+    expect(unescapePath("a%20b")).toBe("a b");
+  });
+
+  test.each(["", "privacy", "Privacy/a.md#1", "p/a.md#", "p/a.md#1~1", "p/a.md#../x", "p//", "p/a//b/", "p/a.md#x y", "p/a%zz.md#1", "p//a.md#1"])("%j is not an address", (address) => {
+    expect(parseAddress(address)).toBeUndefined();
+  });
+
+  test("local coordinates", () => {
+    expect(["13", "_top", "art-229/§-1", "teil-1/kapitel-2/abschnitt-1", "§-7.08", "xxxx~3"].every(isLocalCoordinate)).toBe(true);
+    expect(["", "a//b", "_other", "a/", "..", "a~1", "a~0"].some(isLocalCoordinate)).toBe(false);
+  });
+
+  const segment = fc.string({ minLength: 1, maxLength: 8 }).filter((s) => !s.includes("/") && s !== "." && s !== ".." && s.normalize("NFC") === s && !/[\u0000\r\n]/.test(s));
+  const path = fc.array(segment, { minLength: 1, maxLength: 4 }).map((segments) => segments.join("/"));
+  const slug = fc.stringMatching(/^[a-z0-9]{1,6}(?:-[a-z0-9]{1,6}){0,2}$/);
+  const local = fc.oneof(
+    fc.constant("_top"),
+    fc.tuple(fc.array(fc.stringMatching(/^[a-z0-9§][a-z0-9§.-]{0,6}$/).filter((s) => !/^\.+$/.test(s) && !s.includes("..")), { minLength: 1, maxLength: 3 }), fc.option(fc.integer({ min: 2, max: 99 }))).map(([segments, tie]) => `${segments.join("/")}${tie ? `~${tie}` : ""}`),
+  );
+  const parts: fc.Arbitrary<AddressParts> = fc.oneof(
+    fc.record({ slug, targetKind: fc.constant("markdown-artifact" as const), path: path.map((p) => `${p}.md`), local }),
+    fc.record({ slug, targetKind: fc.constant("structural-container" as const), path }),
+  );
+
+  test("round trip: parse(format(parts)) is parts, and format(parse(address)) is the address", () => {
+    fc.assert(
+      fc.property(parts, (p) => {
+        const address = formatAddress(p);
+        expect(parseAddress(address)).toEqual(p);
+        expect(formatAddress(parseAddress(address)!)).toBe(address);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test("injective: different parts never give the same address", () => {
+    fc.assert(
+      fc.property(parts, parts, (a, b) => {
+        if (formatAddress(a) === formatAddress(b)) expect(a).toEqual(b);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
