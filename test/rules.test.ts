@@ -176,7 +176,7 @@ describe("cross-record rules", () => {
 
 describe("lock manifest rules", () => {
   const manifest = (): LockManifest => JSON.parse(readFileSync(`${repoRoot}.tooling/citation-targets/privacy-act-1988.lock.json`, "utf8")) as LockManifest;
-  const context = (m: LockManifest, bodyDigests = new Map<string, string>()): LockContext => ({ manifest: m, manifestPath: "privacy-act-1988.lock.json", computedDigest: computeDatasetDigest(m), bodyDigests });
+  const context = (m: LockManifest, bodyDigests = new Map<string, string>()): LockContext => ({ manifest: m, manifestPath: "privacy-act-1988.lock.json", computedDigest: computeDatasetDigest(m), bodyDigests, changedArtifacts: new Map<string, string>() });
 
   test("a file generated from the manifest passes", () => {
     expect(run(base(), { lock: context(manifest()) }).problems).toEqual([]);

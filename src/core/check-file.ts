@@ -71,6 +71,10 @@ export function createFileCheck(options: FileCheckOptions): FileCheck {
     handlers.push(create(context));
   }
   const recordHandlers = handlers.flatMap((h) => (h.record ? [h.record.bind(h)] : []));
+  const skipHandlers = handlers.flatMap((h) => (h.skipped ? [h.skipped.bind(h)] : []));
+  const skip = (n: number) => {
+    for (const handle of skipHandlers) handle(n);
+  };
 
   const checkLine = (line: Line) => {
     const n = line.number;
@@ -86,13 +90,13 @@ export function createFileCheck(options: FileCheckOptions): FileCheck {
     }
     if (isBlank(bytes)) {
       report("blank-line", "blank", {}, n, "");
-      return;
+      return skip(n);
     }
     if (!isUtf8(bytes)) {
       const at = firstInvalidUtf8(bytes);
       const column = decoder.decode(bytes.subarray(0, at)).length + 1;
       report("invalid-utf8", "invalid", { byte: (bytes[at] ?? 0).toString(16).padStart(2, "0"), byteOffset: at }, n, "", column);
-      return;
+      return skip(n);
     }
     const text = decoder.decode(bytes);
     let value: unknown;
@@ -102,12 +106,12 @@ export function createFileCheck(options: FileCheckOptions): FileCheck {
       const scan = scanJson(text);
       const error = scan.syntaxError ?? { index: 0, message: "not a JSON value" };
       report("json-syntax", "invalid", { detail: error.message }, n, "", error.index + 1);
-      return;
+      return skip(n);
     }
     if (value === null || typeof value !== "object" || Array.isArray(value)) {
       const got = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
       report("record-not-object", "notObject", { got }, n, "");
-      return;
+      return skip(n);
     }
     records++;
     checkCanonical(text, value, n);

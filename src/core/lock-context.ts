@@ -9,4 +9,6 @@ export interface LockContext {
   computedDigest: string;
   /** Artifact path → SHA-256 of its body, for the artifacts whose files are present and match their sha256. */
   bodyDigests: Map<string, string>;
+  /** Artifact path → SHA-256 of its file, for the artifacts whose files are present but no longer match the manifest. */
+  changedArtifacts: Map<string, string>;
 }

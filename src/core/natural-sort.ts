@@ -7,6 +7,7 @@ const CHUNK = /(\d+)|(\D+)/g;
 export function compareNatural(a: string, b: string): number {
   const ca = a.match(CHUNK) ?? [];
   const cb = b.match(CHUNK) ?? [];
+  let caseOrder = 0;
   for (let i = 0; i < Math.min(ca.length, cb.length); i++) {
     const x = ca[i]!;
     const y = cb[i]!;
@@ -22,10 +23,10 @@ export function compareNatural(a: string, b: string): number {
     const xl = x.toLowerCase();
     const yl = y.toLowerCase();
     if (xl !== yl) return xl < yl ? -1 : 1;
-    return x < y ? -1 : 1;
+    if (caseOrder === 0) caseOrder = x < y ? -1 : 1;
   }
   if (ca.length !== cb.length) return ca.length - cb.length;
-  return a < b ? -1 : a > b ? 1 : 0;
+  return caseOrder !== 0 ? caseOrder : a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Orders artifact paths: folder by folder, `index.md` then `README.md` first in their folder, then names naturally. */
@@ -43,7 +44,8 @@ export function comparePaths(a: string, b: string): number {
       if (yi === -1) return -1;
       return xi - yi;
     }
-    return compareNatural(x, y);
+    const stem = (name: string, last: boolean) => (last && name.endsWith(".md") ? name.slice(0, -3) : name);
+    return compareNatural(stem(x, i === sa.length - 1), stem(y, i === sb.length - 1)) || compareNatural(x, y);
   }
   return sa.length - sb.length;
 }

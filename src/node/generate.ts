@@ -39,7 +39,7 @@ export interface CheckResult {
 }
 
 async function prepare(options: GenerateOptions) {
-  const loaded = await loadManifest(resolve(options.cwd ?? process.cwd(), options.manifest));
+  const loaded = await loadManifest(options.manifest, options.cwd);
   const problems = await verifyArtifacts(loaded);
   if (problems.length > 0) throw new DatasetError(problems);
   const read = async (path: string) => readFile(await resolveArtifact(loaded.root, path));

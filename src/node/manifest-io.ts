@@ -22,8 +22,8 @@ export interface LoadedManifest {
 }
 
 /** Reads and checks a lock manifest against its schema; throws OperationalError naming what is wrong. */
-export async function loadManifest(path: string): Promise<LoadedManifest> {
-  const absolute = resolve(path);
+export async function loadManifest(path: string, cwd = process.cwd()): Promise<LoadedManifest> {
+  const absolute = resolve(cwd, path);
   let text: string;
   try {
     text = await readFile(absolute, "utf8");
@@ -87,15 +87,20 @@ export async function verifyArtifacts(loaded: LoadedManifest): Promise<string[]>
 export async function loadLockContext(manifestPath: string, shownPath: string): Promise<LockContext> {
   const loaded = await loadManifest(manifestPath);
   const bodyDigests = new Map<string, string>();
+  const changedArtifacts = new Map<string, string>();
   for (const artifact of loaded.manifest.artifacts) {
     try {
       const bytes = await readFile(await resolveArtifact(loaded.root, artifact.path));
-      if (sha256Hex(bytes) !== artifact.sha256) continue;
+      const digest = sha256Hex(bytes);
+      if (digest !== artifact.sha256) {
+        changedArtifacts.set(artifact.path, digest);
+        continue;
+      }
       const body = parseArtifact(new TextDecoder("utf-8", { fatal: true }).decode(bytes), artifact.indexKind ?? "body-block").body;
       bodyDigests.set(artifact.path, sha256Hex(body));
     } catch {
       // absent, unreadable or unparsable: the body check is skipped for it, the coverage checks still run
     }
   }
-  return { manifest: loaded.manifest, manifestPath: shownPath, computedDigest: computeDatasetDigest(loaded.manifest), bodyDigests };
+  return { manifest: loaded.manifest, manifestPath: shownPath, computedDigest: computeDatasetDigest(loaded.manifest), bodyDigests, changedArtifacts };
 }

@@ -15,7 +15,7 @@ export const blockRange = defineRule({
     empty: "empty block range [{{start}}, {{end}}) in {{path}}: only an artifact with no blocks has an empty (single) target",
   },
   create(context) {
-    let current: { path: string; end: number; line: number; empty: boolean } | undefined;
+    let current: { path: string; end: number; line: number; empty: boolean; afterSkip?: boolean } | undefined;
     return {
       record({ record, line }) {
         if (!isMarkdownArtifact(record)) return;
@@ -28,7 +28,7 @@ export const blockRange = defineRule({
         } else if (end < start) {
           context.report({ messageId: "reversed", data: { start, end }, line, pointer: "/sourceArtifactBlockEndExclusive" });
         } else if (current?.path === path) {
-          if (start !== current.end) {
+          if (start !== current.end && !current.afterSkip) {
             context.report({ messageId: "notContiguous", data: { path, start, expected: current.end, previousLine: current.line }, line, pointer: "/sourceArtifactBlockStartIndex" });
           } else if (current.empty || end === start) {
             const at = current.empty ? current.line : line;
@@ -38,6 +38,9 @@ export const blockRange = defineRule({
           context.report({ messageId: "notFromZero", data: { path, start }, line, pointer: "/sourceArtifactBlockStartIndex" });
         }
         current = { path, end: Math.max(end, start), line, empty: end === start };
+      },
+      skipped() {
+        if (current) current.afterSkip = true; // the unreadable line may have been a target of this artifact
       },
     };
   },

@@ -30,6 +30,8 @@ export interface RuleContext {
 
 export interface RuleHandlers {
   record?(visit: RecordVisit): void;
+  /** Called for a line that could not be read as a record (blank, not UTF-8, not JSON, not an object). */
+  skipped?(line: number): void;
   /** Called once after the last line. */
   end?(): void;
 }

@@ -3,7 +3,8 @@ import { integerField, type RuleContext, type RuleHandlers, type TargetRecord } 
 /**
  * Handlers that check `field` counts 0, 1, 2, … over the records `select` picks, in file order.
  * After a wrong value the count continues from whichever of the two readings the next record
- * confirms (the old count, or the wrong value's), so one bad value or one gap is one report.
+ * confirms (the old count, or the wrong value's), so one bad value or one gap is one report. A line
+ * that is not a record may or may not have been one of these: both readings stay open.
  */
 export function checkCountsFromZero(context: RuleContext, select: (record: TargetRecord) => boolean, field: string): RuleHandlers {
   let candidates = [0];
@@ -21,6 +22,9 @@ export function checkCountsFromZero(context: RuleContext, select: (record: Targe
       }
       context.report({ messageId: "gap", data: { actual, expected: candidates[0] }, line, pointer: `/${field}` });
       candidates = [candidates[0]! + 1, actual + 1];
+    },
+    skipped() {
+      candidates = [...new Set([...candidates, ...candidates.map((c) => c + 1)])];
     },
   };
 }
