@@ -1,0 +1,45 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { main } from "../src/cli/main.js";
+import { generate } from "../src/node/generate.js";
+import { rules } from "../src/rules/index.js";
+import { check, repoRoot } from "./helpers/records.js";
+
+const spec = () => readFile(join(repoRoot, "docs/spec.md"), "utf8");
+const readme = () => readFile(join(repoRoot, "README.md"), "utf8");
+
+async function help(command: string): Promise<string> {
+  let out = "";
+  await main({ argv: [command, "--help"], cwd: repoRoot, env: {}, stdout: { write: (s: string) => (out += s) }, stderr: { write: () => true } });
+  return out;
+}
+
+describe("docs", () => {
+  test("every rule has its section in docs/spec.md, and nothing else claims to be a rule", async () => {
+    const text = await spec();
+    const anchors = [...text.matchAll(/<a id="rule-([a-z0-9-]+)"><\/a>\n### ([a-z0-9-]+)/g)].map((m) => [m[1], m[2]]);
+    expect(anchors.map(([a]) => a)).toEqual(rules.map((r) => r.id));
+    for (const [anchor, heading] of anchors) expect(heading).toBe(anchor);
+  });
+
+  test("the worked example of docs/spec.md is what generate produces", async () => {
+    let out = "";
+    await generate({ manifest: join(repoRoot, "fixtures/datasets/example-act/citation-targets.lock.json"), write: (t) => (out += t) });
+    const block = /```jsonl\n([\s\S]*?)```/.exec(await spec())![1];
+    expect(block).toBe(out);
+    expect(check(out, { file: "example-act.jsonl" }).problems).toEqual([]);
+  });
+
+  test.each(["validate", "lock", "generate", "schema"])("README documents every option of %s", async (command) => {
+    const text = await readme();
+    const options = [...(await help(command)).matchAll(/^\s+(?:-\w, )?(--[a-z-]+)/gm)].map((m) => m[1]!).filter((o) => o !== "--help");
+    expect(options.length).toBeGreaterThan(0);
+    for (const option of options) expect(text, `${command} ${option}`).toMatch(new RegExp(`\`[^\`\n]*${option}(?![a-z-])[^\`\n]*\``));
+  });
+
+  test("README lists every rule id", async () => {
+    const text = await readme();
+    for (const rule of rules) expect(text).toContain(`\`${rule.id}\``);
+  });
+});

@@ -1,0 +1,108 @@
+import { describe, expect, test } from "vitest";
+import type { Problem } from "../src/core/problem.js";
+import { createColor } from "../src/formatters/color.js";
+import { colorLevel } from "../src/formatters/color.js";
+import { FORMAT_NAMES, formatters } from "../src/formatters/index.js";
+import type { Report } from "../src/node/validate.js";
+
+const problem = (line: number, ruleId: string, message: string, extra: Partial<Problem> = {}): Problem => ({
+  ruleId,
+  messageId: "m",
+  data: {},
+  message,
+  severity: "error",
+  file: "data/a,b:c.jsonl",
+  line,
+  pointer: "",
+  ...extra,
+});
+
+/** One canonical problem set, run through every formatter. */
+const report: Report = {
+  files: [
+    {
+      path: "data/a,b:c.jsonl",
+      records: 3,
+      problems: [
+        problem(1, "json-syntax", "invalid JSON: unexpected end", { column: 7 }),
+        problem(2, "text-digest", "textDigest is 00 but the SHA-256 of markdown is ff", { pointer: "/textDigest" }),
+        problem(3, "non-canonical", "100% not canonical\nsecond line", { severity: "warning", column: 2 }),
+      ],
+    },
+    { path: "ok.jsonl", records: 5, problems: [] },
+    { path: "gone.jsonl", records: 0, problems: [], error: "cannot read gone.jsonl: no such file" },
+  ],
+  summary: { files: 3, records: 8, errors: 2, warnings: 1 },
+  schemaSource: { kind: "bundled", legislationHost: "www.legislation.gov.au" },
+};
+const plain = { color: createColor(0) };
+
+describe("formatters", () => {
+  test("every format name has a formatter", () => {
+    expect(Object.keys(formatters).sort()).toEqual([...FORMAT_NAMES].sort());
+  });
+
+  test("stylish: grouped by file, line:column, severity, pointer, rule, summary", () => {
+    expect(formatters.stylish(report, plain)).toBe(
+      [
+        "data/a,b:c.jsonl",
+        "  1:7  error    invalid JSON: unexpected end  json-syntax",
+        "  2    error    textDigest is 00 but the SHA-256 of markdown is ff at /textDigest  text-digest",
+        "  3:2  warning  100% not canonical\nsecond line  non-canonical",
+        "",
+        "gone.jsonl",
+        "  error  cannot read gone.jsonl: no such file",
+        "",
+        "✖ 3 problems (2 errors, 1 warning); 1 file could not be read in 3 files, 8 records",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  test("json: the brief's contract, fields only added", () => {
+    const parsed = JSON.parse(formatters.json(report, plain));
+    expect(parsed).toEqual({
+      files: [
+        {
+          path: "data/a,b:c.jsonl",
+          records: 3,
+          problems: [
+            { line: 1, column: 7, ruleId: "json-syntax", severity: "error", message: "invalid JSON: unexpected end", pointer: "" },
+            { line: 2, ruleId: "text-digest", severity: "error", message: "textDigest is 00 but the SHA-256 of markdown is ff", pointer: "/textDigest" },
+            { line: 3, column: 2, ruleId: "non-canonical", severity: "warning", message: "100% not canonical\nsecond line", pointer: "" },
+          ],
+        },
+        { path: "ok.jsonl", records: 5, problems: [] },
+        { path: "gone.jsonl", records: 0, problems: [], error: "cannot read gone.jsonl: no such file" },
+      ],
+      summary: { files: 3, records: 8, errors: 2, warnings: 1 },
+    });
+  });
+
+  test("github: workflow commands with escaped properties and data", () => {
+    expect(formatters.github(report, plain).split("\n")).toEqual([
+      "::error file=data/a%2Cb%3Ac.jsonl,line=1,col=7,title=json-syntax::invalid JSON: unexpected end",
+      "::error file=data/a%2Cb%3Ac.jsonl,line=2,title=text-digest::textDigest is 00 but the SHA-256 of markdown is ff (at /textDigest)",
+      "::warning file=data/a%2Cb%3Ac.jsonl,line=3,col=2,title=non-canonical::100%25 not canonical%0Asecond line",
+      "::error file=gone.jsonl,title=io-error::cannot read gone.jsonl: no such file",
+      "3 files, 8 records: 2 errors, 1 warnings",
+      "",
+    ]);
+  });
+
+  test("every formatter honours --max-problems", () => {
+    for (const name of FORMAT_NAMES) {
+      const text = formatters[name](report, { ...plain, maxProblems: 1 });
+      expect(text, name).not.toContain("textDigest is 00");
+    }
+  });
+
+  test("colour only on a TTY; NO_COLOR and FORCE_COLOR decide first", () => {
+    expect(colorLevel({}, false)).toBe(0);
+    expect(colorLevel({}, true)).toBe(1);
+    expect(colorLevel({ NO_COLOR: "1" }, true)).toBe(0);
+    expect(colorLevel({ FORCE_COLOR: "1" }, false)).toBe(1);
+    expect(colorLevel({ FORCE_COLOR: "0" }, true)).toBe(0);
+    expect(colorLevel({ FORCE_COLOR: "1" }, true, false)).toBe(0);
+  });
+});
