@@ -98,7 +98,7 @@ export function createFileCheck(options: FileCheckOptions): FileCheck {
       report("invalid-utf8", "invalid", { byte: (bytes[at] ?? 0).toString(16).padStart(2, "0"), byteOffset: at }, n, "", column);
       return skip(n);
     }
-    const text = decoder.decode(bytes);
+    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8");
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -122,6 +122,7 @@ export function createFileCheck(options: FileCheckOptions): FileCheck {
   };
 
   const checkCanonical = (text: string, value: unknown, n: number) => {
+    if (isCanonicalFast(text, value)) return;
     let canonical: string;
     try {
       canonical = canonicalize(value) ?? "";
@@ -157,6 +158,35 @@ export function createFileCheck(options: FileCheckOptions): FileCheck {
       return { path: options.file, records, problems: sortProblems(problems) };
     },
   };
+}
+
+/**
+ * The fast path of the canonical-form check, exact without building the canonical text: when
+ * `JSON.stringify` (native, ECMAScript number and string forms, members in parse order) gives the
+ * line back, the line has no white space, canonical escapes and canonical numbers; it is then
+ * canonical exactly when every object's member names are in UTF-16 order and no `\ud…` escape
+ * (a lone surrogate, which I-JSON forbids) occurs. Integer-like names, which V8 reorders, and
+ * deep nesting take the slow path.
+ */
+function isCanonicalFast(text: string, value: unknown): boolean {
+  try {
+    return JSON.stringify(value) === text && !text.includes("\\ud") && membersSorted(value);
+  } catch {
+    return false;
+  }
+}
+
+function membersSorted(value: unknown): boolean {
+  if (value === null || typeof value !== "object") return true;
+  if (Array.isArray(value)) return value.every(membersSorted);
+  let previous: string | undefined;
+  for (const key in value as Record<string, unknown>) {
+    if (previous !== undefined && !(previous < key)) return false;
+    if (/^(?:0|[1-9][0-9]*)$/.test(key)) return false;
+    if (!membersSorted((value as Record<string, unknown>)[key])) return false;
+    previous = key;
+  }
+  return true;
 }
 
 function isBlank(bytes: Uint8Array): boolean {

@@ -25,6 +25,7 @@ export class DatasetError extends Error {
 }
 
 const INDEX_FILES = new Set(["index.md", "README.md"]);
+const READ_AHEAD = 8;
 const fatalDecoder = new TextDecoder("utf-8", { fatal: true });
 
 /** The folder of a POSIX path ("" for the root). */
@@ -115,8 +116,21 @@ export async function* generateRecords(manifest: LockManifest, read: ArtifactRea
   const indexOf = new Map<string, ManifestArtifact>();
   for (const artifact of manifest.artifacts) if (artifactKind(artifact) === "directory-index") indexOf.set(dirnameOf(artifact.path), artifact);
 
+  // Reads run a few artifacts ahead of parsing, so that I/O and parsing overlap; memory stays at a few artifacts.
+  const pending = new Map<string, Promise<Uint8Array>>();
+  const readAhead = (from: number) => {
+    for (let i = from; i < Math.min(from + READ_AHEAD, manifest.artifacts.length); i++) {
+      const path = manifest.artifacts[i]!.path;
+      if (pending.has(path)) continue;
+      const bytes = read(path);
+      bytes.catch(() => undefined); // a read that fails is reported when its artifact's turn comes, not as an unhandled rejection
+      pending.set(path, bytes);
+    }
+  };
   const readText = async (artifact: ManifestArtifact): Promise<string> => {
-    const bytes = await read(artifact.path);
+    const queued = pending.get(artifact.path);
+    pending.delete(artifact.path);
+    const bytes = await (queued ?? read(artifact.path));
     const digest = sha256Hex(bytes);
     if (digest !== artifact.sha256) throw new DatasetError([`${artifact.path}: sha256 is ${digest} but the manifest pins ${artifact.sha256}`]);
     try {
@@ -137,7 +151,8 @@ export async function* generateRecords(manifest: LockManifest, read: ArtifactRea
   const open: OpenFolder[] = [];
   let documentOrder = 0;
   let preorder = 0;
-  for (const artifact of manifest.artifacts) {
+  for (const [position, artifact] of manifest.artifacts.entries()) {
+    readAhead(position);
     const parsed = parse(artifact, await readText(artifact));
     const chain = folderChain(artifact.path);
     while (open.length > 0 && chain[open.length - 1] !== open[open.length - 1]!.path) open.pop();

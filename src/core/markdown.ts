@@ -43,6 +43,8 @@ export function headingPlainText(heading: Heading): string {
   return toString(heading).replace(/\s+/gu, " ").trim();
 }
 
+const PARSE_OPTIONS = { extensions: [frontmatter(["yaml"])], mdastExtensions: [frontmatterFromMarkdown(["yaml"])] };
+
 interface Block {
   start: number;
   heading: Heading | undefined;
@@ -50,7 +52,7 @@ interface Block {
 
 /** Parses `text` as CommonMark with YAML front matter and cuts its body into targets. */
 export function parseArtifact(text: string, indexKind: IndexKind = "body-block"): ParsedArtifact {
-  const tree: Root = fromMarkdown(text, { extensions: [frontmatter(["yaml"])], mdastExtensions: [frontmatterFromMarkdown(["yaml"])] });
+  const tree: Root = fromMarkdown(text, PARSE_OPTIONS);
   let bodyStart = 0;
   let nodes = tree.children;
   const first = nodes[0];

@@ -6,6 +6,7 @@ import { DatasetError, dirnameOf, planDataset } from "../core/generate.js";
 import { computeDatasetDigest, DEFAULT_MANIFEST_NAME, formatManifest, LOCK_VERSION, type ArtifactKind, type IndexKind, type LockManifest, type ManifestArtifact } from "../core/manifest.js";
 import { comparePaths } from "../core/natural-sort.js";
 import { sha256Hex } from "../core/digest.js";
+import { mapWithLimit } from "./concurrency.js";
 import { OperationalError } from "./errors.js";
 import { loadManifest } from "./manifest-io.js";
 import { writeFileAtomic } from "./write.js";
@@ -54,7 +55,8 @@ export async function lock(options: LockOptions): Promise<LockResult> {
   const output = resolve(cwd, options.output ?? join(options.dir, DEFAULT_MANIFEST_NAME));
   const existing = (await stat(output).catch(() => undefined)) ? (await loadManifest(output)).manifest : undefined;
 
-  const paths = await findArtifacts(root, options.ignore ?? []);
+  const digests = await findArtifacts(root, options.ignore ?? []);
+  const paths = [...digests.keys()];
   if (paths.length === 0) throw new OperationalError(`no markdown files under ${options.dir}`);
   const order = orderPaths(paths, existing, options.order);
   const previous = new Map(existing?.artifacts.map((a) => [a.path, a]) ?? []);
@@ -65,14 +67,13 @@ export async function lock(options: LockOptions): Promise<LockResult> {
 
   const artifacts: ManifestArtifact[] = [];
   for (const path of order) {
-    const bytes = await readFile(join(root, ...path.split("/")));
     const before = previous.get(path);
     const kind = options.kinds?.[path] ?? before?.kind ?? inferKind(path, present);
     const indexKind = options.indexKinds?.[path] ?? before?.indexKind;
     const sourceDocumentPath = options.sourceDocumentPaths?.[path] ?? before?.sourceDocumentPath;
     artifacts.push({
       path,
-      sha256: sha256Hex(bytes),
+      sha256: digests.get(path)!,
       ...(kind !== "file" ? { kind } : {}),
       ...(indexKind !== undefined && indexKind !== "body-block" ? { indexKind } : {}),
       ...(sourceDocumentPath !== undefined ? { sourceDocumentPath } : {}),
@@ -112,38 +113,37 @@ function inferKind(path: string, present: Set<string>): ArtifactKind {
   return "file";
 }
 
-/** Every `*.md` under root (dot folders, node_modules and ignored globs left out), refusing escapes and non-UTF-8 files. */
-async function findArtifacts(root: string, ignore: string[]): Promise<string[]> {
+/**
+ * Every `*.md` under root (dot folders, node_modules and ignored globs left out), in natural order,
+ * with the sha256 of its bytes; each file is read once. Refuses escapes and non-UTF-8 files, naming each.
+ */
+async function findArtifacts(root: string, ignore: string[]): Promise<Map<string, string>> {
   const entries = await fg("**/*.md", { cwd: root, dot: false, onlyFiles: false, followSymbolicLinks: false, ignore: ["**/node_modules/**", ...ignore] });
   const realRoot = await realpath(root);
-  const problems: string[] = [];
-  const paths: string[] = [];
-  for (const path of entries) {
+  const inspect = async (path: string): Promise<{ problem?: string; digest?: string }> => {
+    if (/[\u0000\r\n\\]/.test(path)) return { problem: `${JSON.stringify(path)}: the name has a NUL, CR, LF or backslash` };
     const absolute = join(root, ...path.split("/"));
     const info = await lstat(absolute);
     if (info.isSymbolicLink()) {
       const target = await realpath(absolute).catch(() => undefined);
-      if (target === undefined) {
-        problems.push(`${path}: a symbolic link to nothing`);
-        continue;
-      }
-      if (!target.startsWith(realRoot + sep)) {
-        problems.push(`${path}: a symbolic link to ${target}, outside the dataset root`);
-        continue;
-      }
-      if (!(await stat(target)).isFile()) continue;
+      if (target === undefined) return { problem: `${path}: a symbolic link to nothing` };
+      if (!target.startsWith(realRoot + sep)) return { problem: `${path}: a symbolic link to ${target}, outside the dataset root` };
+      if (!(await stat(target)).isFile()) return {};
     } else if (!info.isFile()) {
-      continue;
+      return {};
     }
-    if (/[\u0000\r\n\\]/.test(path)) {
-      problems.push(`${JSON.stringify(path)}: the name has a NUL, CR, LF or backslash`);
-      continue;
-    }
-    if (!isUtf8(await readFile(absolute))) problems.push(`${path}: not valid UTF-8`);
-    paths.push(path);
-  }
+    const bytes = await readFile(absolute);
+    return isUtf8(bytes) ? { digest: sha256Hex(bytes) } : { problem: `${path}: not valid UTF-8` };
+  };
+  const results = await mapWithLimit(entries.sort(comparePaths), 16, inspect);
+  const problems = results.flatMap((r) => (r.problem ? [r.problem] : []));
   if (problems.length > 0) throw new DatasetError(problems);
-  return paths.sort(comparePaths);
+  const digests = new Map<string, string>();
+  entries.forEach((path, i) => {
+    const digest = results[i]!.digest;
+    if (digest !== undefined) digests.set(path, digest);
+  });
+  return digests;
 }
 
 /** The document order: explicit when given, else the previous manifest's order with new files put in their natural place. */

@@ -7,6 +7,7 @@ import type { RuleId } from "../rules/index.js";
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { DEFAULT_PATTERN, displayPath, expandInputs, type InputFile } from "./files.js";
+import { mapWithLimit } from "./concurrency.js";
 import { loadLockContext } from "./manifest-io.js";
 import { loadSchema, type SchemaSource } from "./schema-source.js";
 
@@ -65,16 +66,7 @@ export async function validate(options: ValidateOptions = {}): Promise<Report> {
     if (sibling === input.absolute || !(await stat(sibling).catch(() => undefined))?.isFile()) return undefined;
     return loadLockContext(sibling, displayPath(sibling, cwd));
   };
-  const files: FileReport[] = new Array(inputs.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < inputs.length) {
-      const index = next++;
-      const input = inputs[index]!;
-      files[index] = await validateFile(input, { ...options, schemaCheck: schema.check, lockContext: await lockFor(input) });
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(FILES_AT_ONCE, inputs.length) }, worker));
+  const files = await mapWithLimit(inputs, FILES_AT_ONCE, async (input) => validateFile(input, { ...options, schemaCheck: schema.check, lockContext: await lockFor(input) }));
   return { files, summary: summarize(files), schemaSource: schema.source };
 }
 
