@@ -130,4 +130,4 @@ if (which === "startup" || which === "all") {
   say(`start-up (median of 7): bare node ${bare.toFixed(0)} ms; validate of an empty file ${validateEmpty.toFixed(0)} ms (+${(validateEmpty - bare).toFixed(0)} ms)`);
 }
 
-if (process.env.BENCH_WRITE) writeFileSync(join(root, "bench/last-run.txt"), `${lines.join("\n")}\n`);
+if (process.env.BENCH_WRITE) writeFileSync(join(data, "last-run.txt"), `${lines.join("\n")}\n`);

@@ -5,6 +5,7 @@ import { DatasetError } from "../src/core/generate.js";
 import { compareNatural, comparePaths } from "../src/core/natural-sort.js";
 import { computeDatasetDigest } from "../src/core/manifest.js";
 import { lock } from "../src/node/lock.js";
+import { generate } from "../src/node/generate.js";
 import { OperationalError } from "../src/node/errors.js";
 import { tempDir, writeTree } from "./helpers/datasets.js";
 
@@ -103,5 +104,29 @@ describe("lock", () => {
     const { readdir } = await import("node:fs/promises");
     expect((await readdir(dir)).sort()).toEqual(["a.md", "citation-targets.lock.json"]);
     await writeFile(join(dir, "b.md"), "# B\n");
+  });
+});
+
+describe("generate refuses a manifest that points outside its root", () => {
+  test("a '..' path fails the manifest schema", async () => {
+    await writeTree(dir, { "a.md": "# A\n" });
+    const { manifest } = await lock({ dir, ...META });
+    manifest.artifacts[0]!.path = "../a.md";
+    await writeFile(join(dir, "bad.lock.json"), JSON.stringify(manifest));
+    await expect(generate({ manifest: join(dir, "bad.lock.json") })).rejects.toThrow(/does not match its schema:\n {2}\/artifacts\/0\/path/);
+  });
+
+  test("an artifact that is a symbolic link out of the root is named", async () => {
+    const root = join(dir, "dataset");
+    await writeTree(root, { "a.md": "# A\n" });
+    const { manifest } = await lock({ dir: root, ...META });
+    await writeTree(dir, { "outside.md": "# A\n" });
+    const { rm } = await import("node:fs/promises");
+    await rm(join(root, "a.md"));
+    await symlink(join(dir, "outside.md"), join(root, "a.md"));
+    const error = await generate({ manifest: join(root, "citation-targets.lock.json") }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DatasetError);
+    expect((error as DatasetError).problems[0]).toMatch(/^a\.md: resolves to .*outside\.md, outside the dataset root/);
+    expect(manifest.artifacts).toHaveLength(1);
   });
 });

@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { DatasetError } from "../core/errors.js";
 import type { RuleSetting } from "../core/problem.js";
-import { DatasetError } from "../core/generate.js";
 import { DEFAULT_MANIFEST_NAME, type ArtifactKind, type IndexKind } from "../core/manifest.js";
 import { buildRecordSchema, DEFAULT_LEGISLATION_HOST, formatSchema, isValidLegislationHost, MARKDOWN_ARTIFACT_KINDS, SOURCE_INDEX_KINDS } from "../core/schema.js";
 import { colorLevel, createColor } from "../formatters/color.js";
@@ -11,8 +11,6 @@ import { FORMAT_NAMES, formatters, type FormatName } from "../formatters/index.j
 import { rules, ruleIds, type RuleId } from "../rules/index.js";
 import { OperationalError } from "../node/errors.js";
 import { DEFAULT_PATTERN, displayPath } from "../node/files.js";
-import { checkGenerated, generate } from "../node/generate.js";
-import { lock } from "../node/lock.js";
 import { exitCodeFor, validate } from "../node/validate.js";
 import { writeFileAtomic } from "../node/write.js";
 
@@ -128,6 +126,7 @@ export async function main(context: MainContext): Promise<number> {
     .option("--check", "write nothing; exit 1 when the manifest is missing or not up to date")
     .action(async (dir: string, options: LockCliOptions) => {
       const order = options.order ? (await readFile(resolve(context.cwd, options.order), "utf8")).split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#")) : undefined;
+      const { lock } = await import("../node/lock.js");
       const result = await lock({
         dir,
         cwd: context.cwd,
@@ -162,6 +161,7 @@ export async function main(context: MainContext): Promise<number> {
     .option("--check <file>", "write nothing; exit 1 and name the first differing record when FILE is not exactly what would be generated")
     .action(async (manifest: string, options: { output?: string; check?: string }) => {
       if (options.check && options.output) throw new OperationalError("--check and --output exclude each other");
+      const { checkGenerated, generate } = await import("../node/generate.js");
       if (options.check) {
         const result = await checkGenerated({ manifest, cwd: context.cwd, check: options.check });
         if (result.difference) {
@@ -188,7 +188,8 @@ export async function main(context: MainContext): Promise<number> {
       return error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help" ? 0 : 2;
     }
     if (error instanceof DatasetError) {
-      stderr.write(`citation-targets: ${error.problems.length === 1 ? error.problems[0] : `${error.problems.length} problems:\n${error.problems.map((p) => `  ${p}`).join("\n")}`}\n`);
+      const { problems } = error;
+      stderr.write(`citation-targets: ${problems.length === 1 ? problems[0] : `${problems.length} problems:\n${problems.map((p) => `  ${p}`).join("\n")}`}\n`);
       return 1;
     }
     if (error instanceof OperationalError) {

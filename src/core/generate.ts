@@ -12,33 +12,18 @@ import { deriveCitationTargetId, deriveTextDigest, sha256Hex } from "./digest.js
 import { computeDatasetDigest, type LockManifest, type ManifestArtifact } from "./manifest.js";
 import { ArtifactError, parseArtifact } from "./markdown.js";
 import { SCHEMA_VERSION } from "./schema.js";
+import { DatasetError } from "./errors.js";
+import { dirnameOf, folderChain } from "./paths.js";
+
+export { DatasetError } from "./errors.js";
+export { dirnameOf, folderChain } from "./paths.js";
 
 export type ArtifactReader = (path: string) => Promise<Uint8Array>;
 export type OutputRecord = Record<string, string | number | string[]>;
 
-/** A dataset that cannot be generated; `problems` names each file or path at fault. */
-export class DatasetError extends Error {
-  override name = "DatasetError";
-  constructor(readonly problems: string[]) {
-    super(problems.join("\n"));
-  }
-}
-
 const INDEX_FILES = new Set(["index.md", "README.md"]);
 const READ_AHEAD = 8;
 const fatalDecoder = new TextDecoder("utf-8", { fatal: true });
-
-/** The folder of a POSIX path ("" for the root). */
-export function dirnameOf(path: string): string {
-  const slash = path.lastIndexOf("/");
-  return slash === -1 ? "" : path.slice(0, slash);
-}
-
-/** Every folder of a POSIX path from the outermost in: "a/b/c.md" → ["a", "a/b"]. */
-export function folderChain(path: string): string[] {
-  const segments = path.split("/").slice(0, -1);
-  return segments.map((_, i) => segments.slice(0, i + 1).join("/"));
-}
 
 /** The effective kind of an artifact: as set, else `file`. */
 export function artifactKind(artifact: ManifestArtifact) {

@@ -6,7 +6,6 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { buildManifestSchema, computeDatasetDigest, type LockManifest } from "../core/manifest.js";
 import type { LockContext } from "../core/lock-context.js";
-import { parseArtifact } from "../core/markdown.js";
 import { sha256Hex } from "../core/digest.js";
 import { OperationalError } from "./errors.js";
 
@@ -74,7 +73,9 @@ export async function verifyArtifacts(loaded: LoadedManifest): Promise<string[]>
       if (digest !== artifact.sha256) problems.push(`${artifact.path}: sha256 is ${digest} but the manifest pins ${artifact.sha256}`);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      problems.push(code === "ENOENT" ? `${artifact.path}: missing (no such file under ${loaded.root})` : `${artifact.path}: ${error instanceof Error ? error.message : String(error)}`);
+      if (code === "ENOENT") problems.push(`${artifact.path}: missing (no such file under ${loaded.root})`);
+      else if (error instanceof OperationalError) problems.push(error.message); // already names the artifact
+      else problems.push(`${artifact.path}: ${code ?? (error instanceof Error ? error.message : String(error))}`);
     }
   }
   return problems;
@@ -86,6 +87,7 @@ export async function verifyArtifacts(loaded: LoadedManifest): Promise<string[]>
  */
 export async function loadLockContext(manifestPath: string, shownPath: string): Promise<LockContext> {
   const loaded = await loadManifest(manifestPath);
+  const { parseArtifact } = await import("../core/markdown.js"); // the markdown parser loads only when a manifest is in force
   const bodyDigests = new Map<string, string>();
   const changedArtifacts = new Map<string, string>();
   for (const artifact of loaded.manifest.artifacts) {

@@ -1,4 +1,4 @@
-import { dirnameOf } from "../core/generate.js";
+import { dirnameOf } from "../core/paths.js";
 import { defineRule, isMarkdownArtifact, isStructuralContainer, stringArrayField, stringField } from "./define.js";
 
 const show = (trail: string[]) => JSON.stringify(trail);

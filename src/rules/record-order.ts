@@ -1,4 +1,4 @@
-import { folderChain } from "../core/generate.js";
+import { folderChain } from "../core/paths.js";
 import { defineRule, isMarkdownArtifact, isStructuralContainer, stringField } from "./define.js";
 
 export const recordOrder = defineRule({

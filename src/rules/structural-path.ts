@@ -1,5 +1,5 @@
 import { parseAddress } from "../core/address.js";
-import { folderChain } from "../core/generate.js";
+import { folderChain } from "../core/paths.js";
 import { defineRule, isMarkdownArtifact, isStructuralContainer, stringArrayField, stringField } from "./define.js";
 
 const INDEX_FILES = new Set(["index.md", "README.md"]);
