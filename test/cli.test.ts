@@ -141,6 +141,17 @@ describe("validate through main()", () => {
     ]);
   });
 
+  test("a broken lock manifest beside one file is that file's error; the file and the others are still checked", async () => {
+    await writeFile(join(dir, "a.jsonl"), "[1]\n");
+    await writeFile(join(dir, "a.lock.json"), "{ not json");
+    await writeFile(join(dir, "b.jsonl"), "[2]\n");
+    const { code, stdout } = await cli(["validate", "--format", "json", "a.jsonl", "b.jsonl"], dir);
+    expect(code).toBe(2);
+    const report = JSON.parse(stdout);
+    expect(report.files[0]).toMatchObject({ path: "a.jsonl", problems: [expect.objectContaining({ ruleId: "record-not-object" })], error: expect.stringContaining("lock manifest") });
+    expect(report.files[1].problems).toHaveLength(1);
+  });
+
   test("a schema that does not compile is a configuration error", async () => {
     await writeFile(join(dir, "bad-schema.json"), JSON.stringify({ type: "object", properties: { a: { type: "strin" } } }));
     await writeFile(join(dir, "x.jsonl"), "");

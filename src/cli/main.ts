@@ -265,6 +265,7 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
     const source = report.schemaSource;
     const where = source.kind === "bundled" ? `bundled schema (legislation host ${source.legislationHost})` : `${source.kind === "option" ? "--schema" : "repository schema"} ${source.path}`;
     context.stderr.write(`citation-targets: schema: ${where}\n`);
+    for (const file of report.files) if (file.lockManifest) context.stderr.write(`citation-targets: ${file.path}: checked against lock manifest ${file.lockManifest}\n`);
   }
   const color = createColor(options.format === "stylish" ? colorLevel(context.env, context.stdout.isTTY, options.color) : 0);
   context.stdout.write(formatters[options.format](report, { color, ...(options.maxProblems !== undefined ? { maxProblems: options.maxProblems } : {}) }));

@@ -8,6 +8,7 @@ import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { DEFAULT_PATTERN, displayPath, expandInputs, type InputFile } from "./files.js";
 import { mapWithLimit } from "./concurrency.js";
+import { OperationalError } from "./errors.js";
 import { loadLockContext } from "./manifest-io.js";
 import { loadSchema, type SchemaSource } from "./schema-source.js";
 
@@ -36,6 +37,8 @@ export interface FileReport {
   problems: Problem[];
   /** Set when the file could not be read; its problems are then incomplete. */
   error?: string;
+  /** The lock manifest the file was checked against, as shown in messages. */
+  lockManifest?: string;
 }
 
 export interface Summary {
@@ -66,7 +69,19 @@ export async function validate(options: ValidateOptions = {}): Promise<Report> {
     if (sibling === input.absolute || !(await stat(sibling).catch(() => undefined))?.isFile()) return undefined;
     return loadLockContext(sibling, displayPath(sibling, cwd));
   };
-  const files = await mapWithLimit(inputs, FILES_AT_ONCE, async (input) => validateFile(input, { ...options, schemaCheck: schema.check, lockContext: await lockFor(input) }));
+  const files = await mapWithLimit(inputs, FILES_AT_ONCE, async (input) => {
+    let lockContext: LockContext | undefined;
+    try {
+      lockContext = await lockFor(input);
+    } catch (error) {
+      // A broken manifest beside one file is that file's I/O error: the file is still checked without it, and so are the others.
+      if (!(error instanceof OperationalError)) throw error;
+      const report = await validateFile(input, { ...options, schemaCheck: schema.check, lockContext: undefined });
+      return { ...report, error: error.message };
+    }
+    const report = await validateFile(input, { ...options, schemaCheck: schema.check, lockContext });
+    return lockContext ? { ...report, lockManifest: lockContext.manifestPath } : report;
+  });
   return { files, summary: summarize(files), schemaSource: schema.source };
 }
 
