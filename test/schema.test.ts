@@ -194,3 +194,35 @@ describe("constrained fields", () => {
     expect(() => buildRecordSchema("Www.Example.org")).toThrow(/invalid legislation host/);
   });
 });
+
+describe("the precompiled validator (npm run build)", () => {
+  test("was built from the current schema and reports exactly what a runtime compile reports", async () => {
+    const { recordCheckFrom } = await import("../src/core/schema-issues.js");
+    const generated = (await import("../dist/generated/record-validator.js")) as { schemaText: string; validate: Parameters<typeof recordCheckFrom>[0] };
+    expect(generated.schemaText).toBe(JSON.stringify(buildRecordSchema()));
+    const precompiled = recordCheckFrom(generated.validate);
+    const runtime = compileRecordSchema(buildRecordSchema());
+    const records: unknown[] = [md(), container(), {}, { targetKind: "x" }, { ...md(), slug: "Bad", versionDate: "2023-02-29", extra: 1 }, { ...container(), artifactRelativePath: "/a//../b" }];
+    for (const record of records) expect(precompiled(record)).toEqual(runtime(record));
+  });
+});
+
+describe("calendar dates", () => {
+  test("the versionDate pattern agrees with the proleptic Gregorian calendar", async () => {
+    const { CALENDAR_DATE } = await import("../src/core/schema.js");
+    const pattern = new RegExp(CALENDAR_DATE, "u");
+    const fc = (await import("fast-check")).default;
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 }), (y, m, d) => {
+        const date = new Date(0);
+        date.setUTCFullYear(y, m - 1, d);
+        const real = m >= 1 && m <= 12 && d >= 1 && date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+        const text = `${String(y).padStart(4, "0")}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
+        expect(pattern.test(text)).toBe(real);
+      }),
+      { numRuns: 5000 },
+    );
+    for (const leap of ["2000-02-29", "2024-02-29", "2400-02-29"]) expect(pattern.test(leap)).toBe(true);
+    for (const notLeap of ["1900-02-29", "2023-02-29", "2100-02-29"]) expect(pattern.test(notLeap)).toBe(false);
+  });
+});

@@ -6,7 +6,7 @@ import { scanJson } from "./json-scan.js";
 import type { LockContext } from "./lock-context.js";
 import { LineSplitter, type Line } from "./lines.js";
 import { sortProblems, type Problem, type RuleSetting, type Severity } from "./problem.js";
-import type { RecordSchemaCheck } from "./schema-validator.js";
+import type { RecordSchemaCheck } from "./schema-issues.js";
 import { interpolate } from "./text.js";
 
 export interface FileCheckOptions {

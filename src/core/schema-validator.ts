@@ -1,130 +1,34 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { describeValue } from "./text.js";
+import { recordCheckFrom, type RecordSchemaCheck } from "./schema-issues.js";
+
+export type { RecordSchemaCheck, SchemaIssue } from "./schema-issues.js";
+export { recordCheckFrom } from "./schema-issues.js";
 
 // ajv-formats ships CommonJS with `exports.default`; under NodeNext the default import is the module object.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
-
-/** One schema violation, already phrased for a reader. */
-export interface SchemaIssue {
-  pointer: string;
-  messageId: "missing" | "additional" | "invalid";
-  message: string;
-}
-
-/** Checks one parsed record against the compiled schema. */
-export type RecordSchemaCheck = (record: unknown) => SchemaIssue[];
 
 /** Thrown when a schema cannot be compiled; the CLI reports it as a configuration error. */
 export class SchemaCompileError extends Error {
   override name = "SchemaCompileError";
 }
 
-/** Compiles `schema` with Ajv in strict mode, the discriminator on, and every format of ajv-formats. */
-export function compileRecordSchema(schema: unknown): RecordSchemaCheck {
-  const ajv = new Ajv2020({ strict: true, allErrors: true, verbose: true, discriminator: true });
+/** The Ajv options of every record validator, the precompiled one included. */
+export const AJV_OPTIONS = { strict: true, allErrors: true, verbose: true, discriminator: true } as const;
+
+/** Compiles any schema with Ajv 2020-12 in strict mode with every format of ajv-formats; throws SchemaCompileError. */
+export function compileSchema(schema: unknown, options: Record<string, unknown> = {}): ValidateFunction {
+  const ajv = new Ajv2020({ strict: true, ...options });
   addFormats(ajv);
-  let validate: ValidateFunction;
   try {
-    validate = ajv.compile(schema as object);
+    return ajv.compile(schema as object);
   } catch (error) {
     throw new SchemaCompileError(`the schema does not compile: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return (record) => (validate(record) ? [] : toIssues(validate.errors ?? [], record));
 }
 
-function appendPointer(pointer: string, key: string): string {
-  return `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+/** Compiles a record schema with the discriminator on and every error kept (AJV_OPTIONS). */
+export function compileRecordSchema(schema: unknown): RecordSchemaCheck {
+  return recordCheckFrom(compileSchema(schema, AJV_OPTIONS));
 }
 
-function fieldName(pointer: string): string {
-  if (pointer === "") return "the record";
-  const last = pointer.slice(pointer.lastIndexOf("/") + 1).replace(/~1/g, "/").replace(/~0/g, "~");
-  return /^[0-9]+$/.test(last) ? `${pointer.slice(1)}` : last;
-}
-
-function toIssues(errors: ErrorObject[], record: unknown): SchemaIssue[] {
-  const issues: SchemaIssue[] = [];
-  const seen = new Set<string>();
-  const push = (issue: SchemaIssue) => {
-    const key = `${issue.pointer}\u0000${issue.message}`;
-    if (!seen.has(key)) {
-      seen.add(key);
-      issues.push(issue);
-    }
-  };
-  for (const error of errors) {
-    const params = error.params as Record<string, unknown>;
-    const described = (error.parentSchema as { description?: string } | undefined)?.description;
-    switch (error.keyword) {
-      case "discriminator":
-        push(targetKindIssue(record));
-        break;
-      case "required": {
-        if (error.instancePath === "" && params.missingProperty === "targetKind") {
-          push(targetKindIssue(record));
-          break;
-        }
-        const pointer = appendPointer(error.instancePath, String(params.missingProperty));
-        push({ pointer, messageId: "missing", message: `missing required field "${params.missingProperty}"${variantSuffix(record)}` });
-        break;
-      }
-      case "additionalProperties": {
-        const pointer = appendPointer(error.instancePath, String(params.additionalProperty));
-        push({ pointer, messageId: "additional", message: `unexpected field "${params.additionalProperty}": the ${variantName(record)} record allows no other fields` });
-        break;
-      }
-      case "type":
-        push({ pointer: error.instancePath, messageId: "invalid", message: `${fieldName(error.instancePath)} must be ${article(String(params.type))}, got ${describeValue(error.data)}` });
-        break;
-      case "const":
-        push({ pointer: error.instancePath, messageId: "invalid", message: `${fieldName(error.instancePath)} is ${describeValue(error.data)}: expected ${JSON.stringify(params.allowedValue)}` });
-        break;
-      case "enum":
-        if (error.instancePath === "/targetKind") {
-          push(targetKindIssue(record));
-          break;
-        }
-        push({
-          pointer: error.instancePath,
-          messageId: "invalid",
-          message: `${fieldName(error.instancePath)} is ${describeValue(error.data)}: expected one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`,
-        });
-        break;
-      case "if":
-      case "allOf":
-      case "oneOf":
-      case "anyOf":
-        break; // the clause that failed inside has its own error
-      default:
-        push({
-          pointer: error.instancePath,
-          messageId: "invalid",
-          message: `${fieldName(error.instancePath)} ${described ?? error.message ?? "is invalid"}, got ${describeValue(error.data)}`,
-        });
-    }
-  }
-  return issues;
-}
-
-function targetKindIssue(record: unknown): SchemaIssue {
-  const value = (record as Record<string, unknown>).targetKind;
-  const expected = 'expected "markdown-artifact" or "structural-container"';
-  return value === undefined
-    ? { pointer: "/targetKind", messageId: "missing", message: `missing required field "targetKind": ${expected}` }
-    : { pointer: "/targetKind", messageId: "invalid", message: `targetKind is ${describeValue(value)}: ${expected}` };
-}
-
-function variantName(record: unknown): string {
-  const kind = (record as Record<string, unknown> | null)?.targetKind;
-  return typeof kind === "string" ? kind : "citation-target";
-}
-
-function variantSuffix(record: unknown): string {
-  const kind = (record as Record<string, unknown> | null)?.targetKind;
-  return typeof kind === "string" ? ` (every field of a ${kind} record is required)` : "";
-}
-
-function article(type: string): string {
-  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
-}

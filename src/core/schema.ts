@@ -19,11 +19,20 @@ export function sourceTextUrlPattern(host: string): string {
   return `^https://${escapeRegExp(host)}/[^\\s\\u0000-\\u001f\\u007f]+$`;
 }
 
+/**
+ * A real Gregorian date as a pattern rather than `format: "date"`: JSON Schema 2020-12 treats
+ * `format` as an annotation, so other validators would not enforce it; a pattern binds everyone.
+ * Months of 31 and of 30 days, 1–28 February, and 29 February in leap years (÷4, not ÷100 unless ÷400).
+ */
+export const CALENDAR_DATE =
+  "^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))" +
+  "|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)-02-29)$";
+
 // Each clause carries a `description`: the validator turns it into the "expected" half of a message.
 const relativePath = {
   type: "string",
   allOf: [
-    { minLength: 1, description: "must not be empty" },
+    { pattern: "^[\\s\\S]", description: "must not be empty" },
     { pattern: "^(?!/)", description: "must not start with a slash" },
     { pattern: "^(?![\\s\\S]*//)", description: "must not contain an empty segment (\"//\")" },
     { pattern: "^(?!(?:[\\s\\S]*/)?\\.\\.(?:/|$))", description: "must not contain a \"..\" segment" },
@@ -67,7 +76,7 @@ function sharedFields(host: string): Record<string, unknown> {
       type: "string",
       allOf: [
         { pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$", description: "must have the form YYYY-MM-DD" },
-        { format: "date", description: "must be a real calendar date" },
+        { pattern: CALENDAR_DATE, description: "must be a real calendar date" },
       ],
     },
   };

@@ -1,10 +1,12 @@
 import { stat } from "node:fs/promises";
 import { isAbsolute, relative, resolve, sep } from "node:path";
-import fg from "fast-glob";
 import { compare } from "../core/problem.js";
 import { OperationalError } from "./errors.js";
 
 export const DEFAULT_PATTERN = ".tooling/citation-targets/*.jsonl";
+
+/** Characters that make a pattern a glob (fast-glob's syntax); a path without them is a literal file. */
+const GLOB_SYNTAX = /[*?[\]{}()!]/;
 
 export interface InputFile {
   /** Absolute path for reading. */
@@ -36,10 +38,11 @@ export async function expandInputs(patterns: string[], cwd: string, allowUnmatch
       continue;
     }
     const isDirectory = info?.isDirectory() ?? false;
-    if (!isDirectory && !fg.isDynamicPattern(pattern)) {
+    if (!isDirectory && !GLOB_SYNTAX.test(pattern)) {
       add(absolute); // reading it reports the problem with this very file
       continue;
     }
+    const { default: fg } = await import("fast-glob"); // tens of ms of start-up: only when a pattern is expanded
     const glob = isDirectory ? `${fg.convertPathToPattern(pattern.replace(/[\\/]+$/, ""))}/**/*.jsonl` : pattern;
     let matches: string[];
     try {

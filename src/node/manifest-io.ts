@@ -2,15 +2,13 @@ import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { readFile, realpath } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
+import type { ValidateFunction } from "ajv/dist/2020.js";
 import { buildManifestSchema, computeDatasetDigest, type LockManifest } from "../core/manifest.js";
 import type { LockContext } from "../core/lock-context.js";
 import { sha256Hex } from "../core/digest.js";
 import { OperationalError } from "./errors.js";
 
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
-let validateManifest: ReturnType<Ajv2020["compile"]> | undefined;
+let validateManifest: ValidateFunction | undefined;
 
 export interface LoadedManifest {
   manifest: LockManifest;
@@ -36,9 +34,8 @@ export async function loadManifest(path: string, cwd = process.cwd()): Promise<L
     throw new OperationalError(`lock manifest ${path} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (!validateManifest) {
-    const ajv = new Ajv2020({ strict: true, allErrors: true });
-    addFormats(ajv);
-    validateManifest = ajv.compile(buildManifestSchema());
+    const { compileSchema } = await import("../core/schema-validator.js"); // Ajv loads only when a manifest is read
+    validateManifest = compileSchema(buildManifestSchema(), { allErrors: true });
   }
   if (!validateManifest(data)) {
     const details = (validateManifest.errors ?? []).slice(0, 10).map((e) => `  ${e.instancePath || "/"} ${e.message}${e.params && "additionalProperty" in e.params ? ` (${String(e.params.additionalProperty)})` : ""}`);

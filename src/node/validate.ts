@@ -2,7 +2,7 @@ import { createReadStream } from "node:fs";
 import { createFileCheck } from "../core/check-file.js";
 import type { LockContext } from "../core/lock-context.js";
 import type { Problem, RuleSetting } from "../core/problem.js";
-import type { RecordSchemaCheck } from "../core/schema-validator.js";
+import type { RecordSchemaCheck } from "../core/schema-issues.js";
 import type { RuleId } from "../rules/index.js";
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
