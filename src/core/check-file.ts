@@ -4,7 +4,7 @@ import { getRule, rules, type RuleId } from "../rules/index.js";
 import type { RecordVisit, RuleContext, RuleHandlers } from "../rules/define.js";
 import { scanJson } from "./json-scan.js";
 import type { LockContext } from "./lock-context.js";
-import { LineSplitter, type Line } from "./lines.js";
+import { LineReader, type Line, type TextLine } from "./lines.js";
 import { sortProblems, type Problem, type RuleSetting, type Severity } from "./problem.js";
 import type { RecordSchemaCheck } from "./schema-issues.js";
 import { interpolate } from "./text.js";
@@ -31,6 +31,7 @@ export interface FileCheck {
 }
 
 const decoder = new TextDecoder("utf-8");
+const decode = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8");
 
 /** Resolves the severity of every rule from its default and the settings. */
 export function resolveSeverities(settings: Partial<Record<string, RuleSetting>> = {}): Map<string, Severity> {
@@ -76,9 +77,10 @@ export function createFileCheck(options: FileCheckOptions): FileCheck {
     for (const handle of skipHandlers) handle(n);
   };
 
-  const checkLine = (line: Line) => {
-    const n = line.number;
+  /** A line that is not valid UTF-8: named with the column of its first bad byte, then skipped. */
+  const checkBytes = (line: Line) => {
     let bytes = line.bytes;
+    const n = line.number;
     if (!line.terminated) report("final-newline", "missing", {}, n, "");
     if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
       report("bom", "bom", {}, n, "", 1);
@@ -88,17 +90,28 @@ export function createFileCheck(options: FileCheckOptions): FileCheck {
       bytes = bytes.subarray(0, bytes.length - 1);
       report("carriage-return", "crlf", {}, n, "");
     }
-    if (isBlank(bytes)) {
+    if (isUtf8(bytes)) return checkText({ text: decode(bytes), number: n, terminated: true });
+    const at = firstInvalidUtf8(bytes);
+    const column = decoder.decode(bytes.subarray(0, at)).length + 1;
+    report("invalid-utf8", "invalid", { byte: (bytes[at] ?? 0).toString(16).padStart(2, "0"), byteOffset: at }, n, "", column);
+    skip(n);
+  };
+
+  const checkText = ({ text: raw, number: n, terminated }: TextLine) => {
+    let text = raw;
+    if (!terminated) report("final-newline", "missing", {}, n, "");
+    if (text.charCodeAt(0) === 0xfeff) {
+      report("bom", "bom", {}, n, "", 1);
+      text = text.slice(1);
+    }
+    if (text.charCodeAt(text.length - 1) === 0x0d) {
+      text = text.slice(0, -1);
+      report("carriage-return", "crlf", {}, n, "");
+    }
+    if (/^[ \t]*$/.test(text)) {
       report("blank-line", "blank", {}, n, "");
       return skip(n);
     }
-    if (!isUtf8(bytes)) {
-      const at = firstInvalidUtf8(bytes);
-      const column = decoder.decode(bytes.subarray(0, at)).length + 1;
-      report("invalid-utf8", "invalid", { byte: (bytes[at] ?? 0).toString(16).padStart(2, "0"), byteOffset: at }, n, "", column);
-      return skip(n);
-    }
-    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8");
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -149,11 +162,11 @@ export function createFileCheck(options: FileCheckOptions): FileCheck {
     );
   };
 
-  const splitter = new LineSplitter(checkLine);
+  const reader = new LineReader(checkText, checkBytes, isUtf8, decode);
   return {
-    push: (chunk) => splitter.push(chunk),
+    push: (chunk) => reader.push(chunk),
     end() {
-      splitter.end();
+      reader.end();
       for (const h of handlers) h.end?.();
       return { path: options.file, records, problems: sortProblems(problems) };
     },
@@ -186,11 +199,6 @@ function membersSorted(value: unknown): boolean {
     if (!membersSorted((value as Record<string, unknown>)[key])) return false;
     previous = key;
   }
-  return true;
-}
-
-function isBlank(bytes: Uint8Array): boolean {
-  for (const b of bytes) if (b !== 0x20 && b !== 0x09) return false;
   return true;
 }
 

@@ -66,3 +66,76 @@ function concat(parts: Uint8Array[], length: number): Uint8Array {
   }
   return out;
 }
+
+/** A line known to be valid UTF-8, already decoded (without its LF). */
+export interface TextLine {
+  text: string;
+  number: number;
+  terminated: boolean;
+}
+
+/**
+ * A push-style reader that decodes whole runs of complete lines at once: each chunk's complete
+ * lines are checked for UTF-8 in one call and decoded in one call (much cheaper than per line).
+ * A run that is not valid UTF-8 is handed over line by line as bytes, so the bad line can be
+ * named and its neighbours still read.
+ */
+export class LineReader {
+  private pending: Uint8Array[] = [];
+  private pendingLength = 0;
+  private number = 0;
+
+  constructor(
+    private readonly onText: (line: TextLine) => void,
+    private readonly onBytes: (line: Line) => void,
+    private readonly isUtf8: (bytes: Uint8Array) => boolean,
+    private readonly decode: (bytes: Uint8Array) => string,
+  ) {}
+
+  push(chunk: Uint8Array): void {
+    const last = chunk.lastIndexOf(0x0a);
+    if (last === -1) {
+      this.pending.push(chunk);
+      this.pendingLength += chunk.length;
+      return;
+    }
+    this.pending.push(chunk.subarray(0, last + 1));
+    const run = concat(this.pending, this.pendingLength + last + 1);
+    this.pending = last + 1 < chunk.length ? [chunk.subarray(last + 1)] : [];
+    this.pendingLength = chunk.length - last - 1;
+    this.read(run);
+  }
+
+  /** Reads a last line that has no LF after it. */
+  end(): void {
+    if (this.pendingLength === 0) return;
+    const run = concat(this.pending, this.pendingLength);
+    this.pending = [];
+    this.pendingLength = 0;
+    this.read(run);
+  }
+
+  private read(run: Uint8Array): void {
+    if (this.isUtf8(run)) {
+      const text = this.decode(run);
+      let start = 0;
+      while (start < text.length) {
+        const newline = text.indexOf("\n", start);
+        const end = newline === -1 ? text.length : newline;
+        this.onText({ text: text.slice(start, end), number: ++this.number, terminated: newline !== -1 });
+        start = end + 1;
+      }
+      return;
+    }
+    const splitter = new LineSplitter((line) => this.onBytes({ ...line, number: this.number + line.number }));
+    splitter.push(run);
+    splitter.end();
+    this.number += countLines(run);
+  }
+}
+
+function countLines(bytes: Uint8Array): number {
+  let count = 0;
+  for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) count++;
+  return bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a ? count + 1 : count;
+}

@@ -1,6 +1,6 @@
-import { formatAddress, parseAddress, type TargetKind } from "../core/address.js";
+import { formatAddress, type TargetKind } from "../core/address.js";
 import { quote } from "../core/text.js";
-import { defineRule, stringField } from "./define.js";
+import { addressOf, defineRule, stringField } from "./define.js";
 
 export const citationAddress = defineRule({
   id: "citation-address",
@@ -22,7 +22,7 @@ export const citationAddress = defineRule({
         const path = stringField(record, "artifactRelativePath");
         const kind = record.targetKind;
         if (value === undefined) return;
-        const parts = parseAddress(value);
+        const parts = addressOf(record);
         if (parts === undefined) {
           context.report({ messageId: "malformed", data: { value: quote(value) }, line, pointer: "/citationAddress" });
           return;

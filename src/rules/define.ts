@@ -1,3 +1,4 @@
+import { parseAddress, type AddressParts } from "../core/address.js";
 import type { Severity } from "../core/problem.js";
 import type { LockContext } from "../core/lock-context.js";
 
@@ -59,6 +60,17 @@ export interface Rule<Id extends string = string> {
 /** Identity with types: declares one rule. */
 export function defineRule<const Id extends string>(rule: Rule<Id>): Rule<Id> {
   return rule;
+}
+
+const parsedAddresses = new WeakMap<TargetRecord, AddressParts | undefined>();
+
+/** The record's citationAddress parsed (undefined when absent or not in the grammar), parsed once per record for all rules. */
+export function addressOf(record: TargetRecord): AddressParts | undefined {
+  if (parsedAddresses.has(record)) return parsedAddresses.get(record);
+  const value = record.citationAddress;
+  const parts = typeof value === "string" ? parseAddress(value) : undefined;
+  parsedAddresses.set(record, parts);
+  return parts;
 }
 
 /** The field as a string, or undefined when absent or of another type. */

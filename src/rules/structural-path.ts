@@ -1,16 +1,16 @@
-import { parseAddress } from "../core/address.js";
 import { folderChain } from "../core/paths.js";
-import { defineRule, isMarkdownArtifact, isStructuralContainer, stringArrayField, stringField } from "./define.js";
+import { addressOf, defineRule, isMarkdownArtifact, isStructuralContainer, stringArrayField, stringField } from "./define.js";
 
 const INDEX_FILES = new Set(["index.md", "README.md"]);
 const show = (segments: string[]) => JSON.stringify(segments);
+const sameSegments = (a: string[], b: string[]) => a.length === b.length && a.every((segment, i) => segment === b[i]);
 
 /** The structuralPath a record must have: its folder segments, its file stem (not for index.md/README.md), its local coordinate's segments. */
 export function expectedStructuralPath(record: Record<string, unknown>): string[] | undefined {
   const path = stringField(record, "artifactRelativePath");
   if (path === undefined) return undefined;
   if (isStructuralContainer(record)) return path.split("/");
-  const parts = parseAddress(stringField(record, "citationAddress") ?? "");
+  const parts = addressOf(record);
   if (!isMarkdownArtifact(record) || parts?.local === undefined) return undefined;
   const fileName = path.slice(path.lastIndexOf("/") + 1);
   const folders = folderChain(path).map((f) => f.slice(f.lastIndexOf("/") + 1));
@@ -34,7 +34,7 @@ export const structuralPath = defineRule({
         const segments = stringArrayField(record, "structuralPath");
         if (segments === undefined) return;
         const expected = expectedStructuralPath(record);
-        if (expected !== undefined && show(expected) !== show(segments)) {
+        if (expected !== undefined && !sameSegments(expected, segments)) {
           context.report({ messageId: "segments", data: { actual: show(segments), expected: show(expected) }, line, pointer: "/structuralPath" });
         }
         const canonical = stringField(record, "canonicalPath");
