@@ -117,6 +117,20 @@ describe("cross-record rules", () => {
     expect(problemsOf(gap, "document-order").length).toBe(1);
   });
 
+  test("document-order after unreadable lines accepts each reading, and says which it expected", () => {
+    const records = base();
+    const mdLines = records.flatMap((r, i) => (r.targetKind === "markdown-artifact" ? [i] : []));
+    const text = toJsonl(records).split("\n");
+    text.splice(mdLines[2]!, 0, "{broken", "[1]"); // two unreadable lines before the third target
+    expect(check(text.join("\n")).problems.filter((p) => p.ruleId === "document-order")).toEqual([]);
+    const jumped = base();
+    jumped[mdLines[2]!]!.documentOrder = 9;
+    const jumpedText = toJsonl(jumped).split("\n");
+    jumpedText.splice(mdLines[2]!, 0, "{broken", "[1]");
+    const problems = check(jumpedText.join("\n")).problems.filter((p) => p.ruleId === "document-order");
+    expect(problems.map((p) => p.message)).toEqual(["documentOrder is 9: expected 2 to 4 (markdown-artifact records are numbered from 0 in file order)"]);
+  });
+
   test("structural-preorder-index counts containers from 0", () => {
     const records = base();
     const first = records.findIndex((r) => r.targetKind === "structural-container");
