@@ -77,7 +77,9 @@ describe("the lossless partition", () => {
     fc.constantFrom("Some text.\n", "(a) a Minister; or\n", "| a | b |\n|---|---|\n| 1 | 2 |\n", "Begriff\n: Definition\n", "```\n# not a heading\n```\n", "<div class=\"x\">\n", "</div>\n", "<table><tr><td>x</td></tr></table>\n", "    indented code\n", "> quote\n", "- item\n", "\n", "\r\n", "   \n", "*emph* and **strong**\n"),
     fc.string({ maxLength: 20 }),
   );
-  const markdown = fc.tuple(fc.boolean(), fc.array(fragment, { maxLength: 25 })).map(([front, parts]) => `${front ? "---\ntitle: x\n---\n" : ""}${parts.join("")}`);
+  const markdown = fc
+    .tuple(fc.boolean(), fc.boolean(), fc.array(fragment, { maxLength: 25 }))
+    .map(([bom, front, parts]) => `${bom ? "\uFEFF" : ""}${front ? "---\ntitle: x\n---\n" : ""}${parts.join("")}`);
 
   test.each(["body-block", "body-div"] as const)("%s: targets concatenate to the body, ranges are contiguous from 0", (indexKind) => {
     fc.assert(
@@ -90,11 +92,21 @@ describe("the lossless partition", () => {
           expect(parsed.targets[i]!.blockStart).toBe(parsed.targets[i - 1]!.blockEnd);
           expect(parsed.targets[i]!.blockEnd).toBeGreaterThan(parsed.targets[i]!.blockStart);
           expect(parsed.targets[i]!.heading).toBeDefined();
+          // each cut falls exactly at the start of its heading block: not on a line ending, and the slice parses as that heading
+          const slice = text.slice(parsed.targets[i]!.start, parsed.targets[i]!.end);
+          expect(slice).not.toMatch(/^[\r\n]/);
+          expect(parseArtifact(slice, indexKind).targets[0]!.heading).toEqual(parsed.targets[i]!.heading);
         }
         expect(parsed.targets[parsed.targets.length - 1]!.blockEnd).toBe(parsed.blockCount);
       }),
       { numRuns: 400 },
     );
+  });
+
+  test("a byte order mark does not shift the cuts", () => {
+    const text = "\uFEFF# A\n\ntext\n\n# B\n\nmore\n";
+    expect(parseArtifact(text).targets.map((t) => text.slice(t.start, t.end))).toEqual(["\uFEFF# A\n\ntext\n\n", "# B\n\nmore\n"]);
+    expect(parseArtifact("\uFEFF---\na: 1\n---\n# A\n\n# B\n").body).toBe("# A\n\n# B\n");
   });
 
   test("front matter is cut off, an empty body is one empty target", () => {

@@ -52,7 +52,10 @@ interface Block {
 
 /** Parses `text` as CommonMark with YAML front matter and cuts its body into targets. */
 export function parseArtifact(text: string, indexKind: IndexKind = "body-block"): ParsedArtifact {
-  const tree: Root = fromMarkdown(text, PARSE_OPTIONS);
+  // micromark drops a leading byte order mark and counts offsets without it: parse without it, shift back.
+  const shift = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const tree: Root = fromMarkdown(shift ? text.slice(1) : text, PARSE_OPTIONS);
+  const offset = (node: { position?: { start: { offset?: number }; end: { offset?: number } } }, at: "start" | "end") => node.position![at].offset! + shift;
   let bodyStart = 0;
   let nodes = tree.children;
   const first = nodes[0];
@@ -63,12 +66,12 @@ export function parseArtifact(text: string, indexKind: IndexKind = "body-block")
       const line = (error.linePos?.[0]?.line ?? 0) + 1; // +1 for the opening "---"
       throw new ArtifactError(`front matter is not valid YAML (line ${line}): ${error.message.split("\n")[0]}`);
     }
-    bodyStart = first.position!.end.offset!;
+    bodyStart = offset(first, "end");
     if (text.startsWith("\r\n", bodyStart)) bodyStart += 2;
     else if (text[bodyStart] === "\n" || text[bodyStart] === "\r") bodyStart += 1;
     nodes = nodes.slice(1);
   }
-  const blocks = indexKind === "body-div" ? divBlocks(nodes) : nodes.map((node) => ({ start: node.position!.start.offset!, heading: node.type === "heading" ? node : undefined }));
+  const blocks = indexKind === "body-div" ? divBlocks(nodes, shift) : nodes.map((node) => ({ start: offset(node, "start"), heading: node.type === "heading" ? node : undefined }));
   const targets: TargetCut[] = [];
   blocks.forEach((block, index) => {
     if (block.heading === undefined && targets.length > 0) return;
@@ -95,12 +98,12 @@ const DIV_CLOSE = /<\/div\s*>/gi;
  * top-level block outside a div is a block of its own. A div block is a heading block when one of
  * its top-level blocks is a heading; the first such heading is the target's heading.
  */
-function divBlocks(nodes: RootContent[]): Block[] {
+function divBlocks(nodes: RootContent[], shift: number): Block[] {
   const blocks: Block[] = [];
   let open: Block | undefined;
   let depth = 0;
   for (const node of nodes) {
-    const start = node.position!.start.offset!;
+    const start = node.position!.start.offset! + shift;
     if (open === undefined) {
       const balance = node.type === "html" ? divBalance(node) : 0;
       if (balance > 0) {
