@@ -17,6 +17,14 @@ import { writeFileAtomic } from "../node/write.js";
 export interface OutputStream {
   write(chunk: string): unknown;
   isTTY?: boolean;
+  /** A Node stream's `once`, for waiting on "drain" when `write` returns false. */
+  once?(event: "drain", listener: () => void): unknown;
+}
+
+/** Writes to a stream and, when its buffer is full, waits until it drains (so a slow pipe does not fill memory). */
+function writeAndDrain(stream: OutputStream, text: string): Promise<void> | undefined {
+  if (stream.write(text) !== false || !stream.once) return undefined;
+  return new Promise((resolve) => stream.once!("drain", resolve));
 }
 
 export interface MainContext {
@@ -125,7 +133,7 @@ export async function main(context: MainContext): Promise<number> {
     .option("--ignore <glob>", "markdown files that are not artifacts (repeatable)", (v: string, p: string[]) => [...p, v], [] as string[])
     .option("--check", "write nothing; exit 1 when the manifest is missing or not up to date")
     .action(async (dir: string, options: LockCliOptions) => {
-      const order = options.order ? (await readFile(resolve(context.cwd, options.order), "utf8")).split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#")) : undefined;
+      const order = options.order ? await readOrderFile(resolve(context.cwd, options.order), options.order) : undefined;
       const { lock } = await import("../node/lock.js");
       const result = await lock({
         dir,
@@ -172,7 +180,7 @@ export async function main(context: MainContext): Promise<number> {
         }
         return;
       }
-      const result = await generate({ manifest, cwd: context.cwd, write: (text) => stdout.write(text), ...(options.output ? { output: options.output } : {}) });
+      const result = await generate({ manifest, cwd: context.cwd, write: (text) => writeAndDrain(stdout, text), ...(options.output ? { output: options.output } : {}) });
       if (result.output) stderr.write(`wrote ${displayPath(result.output, context.cwd)} (${result.records} records)\n`);
     });
 
@@ -215,6 +223,20 @@ interface LockCliOptions {
   sourceDocument: Record<string, string>;
   ignore: string[];
   check?: boolean;
+}
+
+/** An order file: one artifact path per line; blank lines and `#` comments ignored. */
+async function readOrderFile(path: string, shown: string): Promise<string[]> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    throw new OperationalError(`cannot read order file ${shown}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  return text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !line.startsWith("#"));
 }
 
 function pick<T extends object, K extends keyof T>(object: T, keys: K[]): Partial<Pick<T, K>> {

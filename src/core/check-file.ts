@@ -43,7 +43,7 @@ export function resolveSeverities(settings: Partial<Record<string, RuleSetting>>
   return severities;
 }
 
-/** Starts the check of one file. Holds one line at a time plus the per-dataset identifier sets. */
+/** Starts the check of one file. Holds one chunk of complete lines (or one longer line) plus the per-dataset identifier sets. */
 export function createFileCheck(options: FileCheckOptions): FileCheck {
   const severities = resolveSeverities(options.ruleSettings);
   const problems: Problem[] = [];

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { open, readFile, rename, rm } from "node:fs/promises";
+import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import canonicalize from "canonicalize";
 import { DatasetError, generateRecords, serializeRecord, type OutputRecord } from "../core/generate.js";
@@ -13,8 +13,8 @@ export interface GenerateOptions {
   cwd?: string;
   /** Write the JSONL here (atomically); without it, records go to `write`. */
   output?: string;
-  /** Receives the JSONL text when there is no output file (the CLI passes stdout). */
-  write?: (text: string) => void;
+  /** Receives the JSONL text when there is no output file (the CLI passes stdout); may return a promise to apply backpressure. */
+  write?: (text: string) => unknown;
 }
 
 export interface GenerateResult {
@@ -70,6 +70,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   if (!options.output) return { records: await pipeRecords(records, (text) => options.write?.(text)) };
   const output = resolve(options.cwd ?? process.cwd(), options.output);
   const temporary = join(dirname(output), `.${basename(output)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  await mkdir(dirname(output), { recursive: true });
   const handle = await open(temporary, "wx");
   try {
     const count = await pipeRecords(records, (text) => handle.write(text));
