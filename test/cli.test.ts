@@ -101,6 +101,15 @@ describe("validate through main()", () => {
     expect((await cli(["validate", "--max-problems", "1", "x.jsonl"], dir)).stdout).toContain("… and 3 more problems in this file");
   });
 
+  test("at most 10,000 problems are kept per file; the rest are counted", async () => {
+    await writeFile(join(dir, "x.jsonl"), "[1]\n".repeat(10_050));
+    const report = JSON.parse((await cli(["validate", "--format", "json", "x.jsonl"], dir)).stdout);
+    expect(report.files[0].problems).toHaveLength(10_000);
+    expect(report.files[0].problemsOmitted).toBe(50);
+    expect(report.summary.errors).toBe(10_050);
+    expect((await cli(["validate", "x.jsonl"], dir)).stdout).toContain("… and 50 more problems in this file (not shown: at most 10,000 are kept per file)");
+  });
+
   test("--rule downgrades to a warning: warnings alone exit 0; --quiet hides them", async () => {
     await writeFile(join(dir, "x.jsonl"), '{"b":1,"a":2}\n');
     const warned = await cli(["validate", "--rule", "non-canonical=warning", "--rule", "schema=off", "x.jsonl"], dir);

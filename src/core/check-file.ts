@@ -22,7 +22,12 @@ export interface FileResult {
   path: string;
   records: number;
   problems: Problem[];
+  /** Problems counted but not kept, once STORED_PROBLEMS_LIMIT were kept (a file of garbage must not fill memory). */
+  unstored: { errors: number; warnings: number };
 }
+
+/** How many problems of one file are kept; the rest are counted. Problems found at the end of the file are always kept. */
+export const STORED_PROBLEMS_LIMIT = 10_000;
 
 /** A streaming check of one JSONL file: push its bytes in chunks of any size, then call `end()`. */
 export interface FileCheck {
@@ -47,12 +52,18 @@ export function resolveSeverities(settings: Partial<Record<string, RuleSetting>>
 export function createFileCheck(options: FileCheckOptions): FileCheck {
   const severities = resolveSeverities(options.ruleSettings);
   const problems: Problem[] = [];
+  const unstored = { errors: 0, warnings: 0 };
+  let ended = false;
   const fileName = options.file.slice(options.file.lastIndexOf("/") + 1);
   let records = 0;
 
   const report = (ruleId: RuleId, messageId: string, data: Record<string, unknown>, line: number, pointer: string, column?: number) => {
     const severity = severities.get(ruleId);
     if (severity === undefined) return;
+    if (problems.length >= STORED_PROBLEMS_LIMIT && !ended) {
+      severity === "error" ? unstored.errors++ : unstored.warnings++;
+      return;
+    }
     const template = getRule(ruleId)?.messages[messageId] ?? messageId;
     const problem: Problem = { ruleId, messageId, data, message: interpolate(template, data), severity, file: options.file, line, pointer };
     if (column !== undefined) problem.column = column;
@@ -167,8 +178,9 @@ export function createFileCheck(options: FileCheckOptions): FileCheck {
     push: (chunk) => reader.push(chunk),
     end() {
       reader.end();
+      ended = true;
       for (const h of handlers) h.end?.();
-      return { path: options.file, records, problems: sortProblems(problems) };
+      return { path: options.file, records, problems: sortProblems(problems), unstored };
     },
   };
 }

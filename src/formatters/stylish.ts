@@ -16,7 +16,10 @@ export const formatStylish: Formatter = (report, { color, maxProblems }) => {
       const pointer = p.pointer === "" ? "" : color.dim(` at ${p.pointer}`);
       out.push(`  ${color.dim(at)}  ${severity}  ${p.message}${pointer}  ${color.dim(p.ruleId)}`);
     }
-    if (omitted > 0) out.push(color.dim(`  … and ${plural(omitted, "more problem")} in this file (shown: --max-problems ${maxProblems})`));
+    if (omitted > 0) {
+      const why = maxProblems !== undefined && shown.length === maxProblems ? `--max-problems ${maxProblems}` : "at most 10,000 are kept per file";
+      out.push(color.dim(`  … and ${plural(omitted, "more problem")} in this file (not shown: ${why})`));
+    }
     out.push("");
   }
   const { files, records, errors, warnings } = report.summary;

@@ -12,8 +12,9 @@ export type Formatter = (report: Report, context: FormatContext) => string;
 
 /** The problems of a file that are shown, and how many were left out. */
 export function shownProblems(file: FileReport, maxProblems: number | undefined): { shown: Problem[]; omitted: number } {
-  if (maxProblems === undefined || file.problems.length <= maxProblems) return { shown: file.problems, omitted: 0 };
-  return { shown: file.problems.slice(0, maxProblems), omitted: file.problems.length - maxProblems };
+  const unstored = (file.unstored?.errors ?? 0) + (file.unstored?.warnings ?? 0);
+  const shown = maxProblems === undefined || file.problems.length <= maxProblems ? file.problems : file.problems.slice(0, maxProblems);
+  return { shown, omitted: file.problems.length - shown.length + unstored };
 }
 
 export function plural(count: number, word: string): string {

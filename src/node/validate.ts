@@ -35,6 +35,8 @@ export interface FileReport {
   path: string;
   records: number;
   problems: Problem[];
+  /** Problems counted but not kept (more than 10,000 in the file). */
+  unstored?: { errors: number; warnings: number };
   /** Set when the file could not be read; its problems are then incomplete. */
   error?: string;
   /** The lock manifest the file was checked against, as shown in messages. */
@@ -118,6 +120,8 @@ export function summarize(files: FileReport[]): Summary {
   for (const file of files) {
     records += file.records;
     for (const problem of file.problems) problem.severity === "error" ? errors++ : warnings++;
+    errors += file.unstored?.errors ?? 0;
+    warnings += file.unstored?.warnings ?? 0;
   }
   return { files: files.length, records, errors, warnings };
 }
