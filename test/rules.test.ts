@@ -242,3 +242,55 @@ describe("rule settings", () => {
     expect(problemsOf(records, "text-digest", { rules: { "text-digest": "warning" } })[0]!.severity).toBe("warning");
   });
 });
+
+describe("derivation and manifest messages say what is wrong and what was expected", () => {
+  const manifest = (): LockManifest => JSON.parse(readFileSync(`${repoRoot}.tooling/citation-targets/privacy-act-1988.lock.json`, "utf8")) as LockManifest;
+
+  test("citation-address gives the address recomputed from the record's coordinates", () => {
+    const records = base();
+    const at = lineOf(records, "privacy-act-1988/part-i/section-1.md#1");
+    records[at - 1]!.citationAddress = "privacy-act-1988/part-i/section-one.md#1";
+    refresh(records[at - 1]!);
+    expect(problemsOf(records, "citation-address")[0]!.message).toBe(
+      'citationAddress "privacy-act-1988/part-i/section-one.md#1" does not match the record\'s own coordinates: expected "privacy-act-1988/part-i/section-1.md#1"',
+    );
+  });
+
+  test("parent-container names the container and its line", () => {
+    const records = base();
+    const at = lineOf(records, "privacy-act-1988/part-iii/division-1/");
+    records[at - 1]!.headingTrail = [];
+    expect(problemsOf(records, "parent-container")[0]!.message).toBe(
+      `headingTrail is []: expected ["Part III—Information privacy"] (from the container of "part-iii" on line ${lineOf(records, "privacy-act-1988/part-iii/")})`,
+    );
+  });
+
+  test("record-order says which folder was left and where", () => {
+    const records = base();
+    const target = records.splice(lineOf(records, "privacy-act-1988/part-i/section-1.md#1") - 1, 1)[0]!;
+    records.splice(lineOf(records, "privacy-act-1988/part-iii/index.md#part-iii"), 0, target);
+    const problem = problemsOf(records, "record-order").find((p) => p.messageId === "folderSplit")!;
+    expect(problem.message).toMatch(/^record inside folder "part-i", which the file left on line \d+: expected each folder's records together$/);
+  });
+
+  test("lock-dataset-fields and lock-dataset-digest name the manifest and its value", () => {
+    const m = manifest();
+    m.titleId = "C2004A99999";
+    m.datasetDigest = computeDatasetDigest(m);
+    const lock = { manifest: m, manifestPath: "privacy-act-1988.lock.json", computedDigest: computeDatasetDigest(m), bodyDigests: new Map<string, string>(), changedArtifacts: new Map<string, string>() };
+    const problems = run(base(), { lock }).problems;
+    expect(problems.find((p) => p.ruleId === "lock-dataset-fields")!.message).toBe('titleId is "C2004A03712" but lock manifest privacy-act-1988.lock.json has "C2004A99999"');
+    expect(problems.find((p) => p.ruleId === "lock-dataset-digest")!.message).toBe(
+      `datasetDigest is ${base()[0]!.datasetDigest} but lock manifest privacy-act-1988.lock.json has ${m.datasetDigest}: regenerate the file from the manifest`,
+    );
+  });
+
+  test("lock-artifacts names the artifact the manifest does not list", () => {
+    const m = manifest();
+    m.artifacts = m.artifacts.filter((a) => a.path !== "preamble.md");
+    m.datasetDigest = computeDatasetDigest(m);
+    const lock = { manifest: m, manifestPath: "x.lock.json", computedDigest: m.datasetDigest, bodyDigests: new Map<string, string>(), changedArtifacts: new Map<string, string>() };
+    const problems = run(base(), { lock }).problems.filter((p) => p.ruleId === "lock-artifacts");
+    expect(problems).toEqual([expect.objectContaining({ line: lineOf(base(), "privacy-act-1988/preamble.md#_top"), pointer: "/artifactRelativePath", message: 'artifact "preamble.md" is not in lock manifest x.lock.json' })]);
+  });
+});
