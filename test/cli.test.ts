@@ -60,6 +60,12 @@ describe("the built bin", () => {
     expect(report.summary).toEqual({ files: 1, records: 41, errors: 2, warnings: 0 });
   });
 
+  test("the library is importable by its package name and returns data", async () => {
+    const script = `import("citation-targets").then(async (m) => { const r = await m.validate({ patterns: [".tooling/citation-targets/*.jsonl"] }); console.log(JSON.stringify({ names: ["validate", "generate", "lock", "checkGenerated", "generateRecords", "parseAddress"].map((n) => typeof m[n]), summary: r.summary, exit: m.exitCodeFor(r) })); })`;
+    const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: repoRoot });
+    expect(JSON.parse(stdout)).toEqual({ names: Array(6).fill("function"), summary: { files: 2, records: 63, errors: 0, warnings: 0 }, exit: 0 });
+  });
+
   test("--version and --help exit 0; no command exits 2 with help", async () => {
     expect((await child(["--version"])).stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
     const help = await child(["validate", "--help"]);
