@@ -44,6 +44,21 @@ describe("the built bin", () => {
     for (const file of report.files) expect(Object.keys(file)).toEqual(["path", "records", "problems"]);
   });
 
+  test("files spread over worker threads give the same report, in the same order", async () => {
+    const good = await readFile(join(repoRoot, ".tooling/citation-targets/mvfg.jsonl"), "utf8");
+    for (let i = 0; i < 6; i++) await writeFile(join(dir, `f${i}.jsonl`), i % 2 ? good : `${good}[${i}]\n`);
+    await writeFile(join(dir, "mvfg.jsonl"), good);
+    const one = await child(["validate", "--format", "json", "--no-lock", "--jobs", "1", "*.jsonl"], dir);
+    const two = await child(["validate", "--format", "json", "--no-lock", "--jobs", "2", "--verbose", "*.jsonl"], dir);
+    expect(two.code).toBe(1);
+    expect(two.stderr).toMatch(/checked in \d+ ms with 2 worker threads/);
+    expect(two.stdout).toBe(one.stdout);
+    // six files are not named after their slug, three have a line that is not a record
+    expect(JSON.parse(two.stdout).summary).toEqual({ files: 7, records: 147, errors: 9, warnings: 0 });
+    const many = await child(["validate", "--format", "json", "--no-lock", "--jobs", "2", "--schema", "missing.json", "*.jsonl"], dir);
+    expect(many.code).toBe(2);
+  });
+
   test("reports problems in the JSON contract and exits 1", async () => {
     const lines = (await readFile(join(repoRoot, ".tooling/citation-targets/privacy-act-1988.jsonl"), "utf8")).split("\n");
     lines[2] = lines[2]!.replace('"textDigestAlgorithm":"sha256"', '"textDigestAlgorithm":"md5"');

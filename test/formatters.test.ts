@@ -34,6 +34,7 @@ const report: Report = {
   ],
   summary: { files: 3, records: 8, errors: 2, warnings: 1 },
   schemaSource: { kind: "bundled", legislationHost: "www.legislation.gov.au" },
+  threads: 1,
 };
 const plain = { color: createColor(0) };
 

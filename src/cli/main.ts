@@ -42,6 +42,11 @@ function parseCount(value: string): number {
   return Number(value);
 }
 
+function parsePositive(value: string): number {
+  if (!/^[1-9][0-9]*$/.test(value)) throw new InvalidArgumentError("expected a whole number, 1 or more");
+  return Number(value);
+}
+
 function parseHost(value: string): string {
   if (!isValidLegislationHost(value)) throw new InvalidArgumentError(`expected a lowercase host name such as ${DEFAULT_LEGISLATION_HOST}`);
   return value;
@@ -82,6 +87,7 @@ export async function main(context: MainContext): Promise<number> {
     .option("--no-lock", "do not look for a lock manifest beside each file")
     .option("--max-problems <n>", "show at most N problems per file (all are still counted)", parseCount)
     .option("--rule <rule=severity>", "set a rule's severity: error, warning or off (repeatable)", collectRule, {})
+    .option("--jobs <n>", "worker threads to spread files over (default: one per core for 200+ files or 32+ MB, else 1)", parsePositive)
     .option("--quiet", "report errors only, not warnings")
     .option("--no-error-on-unmatched-pattern", "do not fail when a pattern matches no file")
     .option("--color", "force colour on")
@@ -257,6 +263,7 @@ function collectPair(allowed?: readonly string[]) {
 
 interface ValidateCliOptions {
   format: FormatName;
+  jobs?: number;
   lock?: string | boolean;
   schema?: string;
   legislationHost: string;
@@ -276,6 +283,7 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
     legislationHost: options.legislationHost,
     rules: options.rule,
     allowUnmatched: !options.errorOnUnmatchedPattern,
+    ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
     ...(options.lock !== undefined && options.lock !== true ? { lock: options.lock } : {}),
     ...(options.schema ? { schema: options.schema } : {}),
   });
@@ -291,6 +299,9 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
   }
   const color = createColor(options.format === "stylish" ? colorLevel(context.env, context.stdout.isTTY, options.color) : 0);
   context.stdout.write(formatters[options.format](report, { color, ...(options.maxProblems !== undefined ? { maxProblems: options.maxProblems } : {}) }));
-  if (options.verbose) context.stderr.write(`citation-targets: checked in ${Math.round(performance.now() - started)} ms\n`);
+  if (options.verbose) {
+    const threads = report.threads > 1 ? ` with ${report.threads} worker threads` : "";
+    context.stderr.write(`citation-targets: checked in ${Math.round(performance.now() - started)} ms${threads}\n`);
+  }
   return exitCodeFor(report);
 }

@@ -5,7 +5,10 @@ import type { Problem, RuleSetting } from "../core/problem.js";
 import type { RecordSchemaCheck } from "../core/schema-issues.js";
 import type { RuleId } from "../rules/index.js";
 import { stat } from "node:fs/promises";
+import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
 import { DEFAULT_PATTERN, displayPath, expandInputs, type InputFile } from "./files.js";
 import { mapWithLimit } from "./concurrency.js";
 import { OperationalError } from "./errors.js";
@@ -24,6 +27,8 @@ export interface ValidateOptions {
   rules?: Partial<Record<RuleId, RuleSetting>>;
   /** Do not fail when a pattern matches no file. */
   allowUnmatched?: boolean;
+  /** Worker threads to spread files over; default: one per core for 200+ files or 32+ MB, else 1. */
+  jobs?: number;
   /**
    * A lock manifest to check every file against (the manifest rules). Without it, a file
    * `<name>.jsonl` is checked against `<name>.lock.json` beside it when that exists; `false` turns that off.
@@ -54,16 +59,33 @@ export interface Report {
   files: FileReport[];
   summary: Summary;
   schemaSource: SchemaSource;
+  /** Threads the files were checked in: 1, or the number of worker threads. */
+  threads: number;
 }
 
 const CHUNK_SIZE = 1 << 20;
 const FILES_AT_ONCE = 8;
+const FILES_AT_ONCE_PER_WORKER = 4;
 
 /** Validates JSONL files and resolves to a report; throws OperationalError only for bad options, schema or patterns. */
 export async function validate(options: ValidateOptions = {}): Promise<Report> {
   const cwd = options.cwd ?? process.cwd();
-  const schema = await loadSchema({ cwd, ...(options.schema ? { schemaPath: options.schema } : {}), ...(options.legislationHost ? { legislationHost: options.legislationHost } : {}) });
+  const { schemaSource, check } = await createFileValidator({ ...options, cwd });
   const inputs = await expandInputs(options.patterns?.length ? options.patterns : [DEFAULT_PATTERN], cwd, options.allowUnmatched);
+  const jobs = await chooseJobs(inputs, options.jobs);
+  const inWorkers = jobs > 1 ? await validateInWorkers(inputs, { ...options, cwd }, jobs) : undefined;
+  const files = inWorkers ?? (await mapWithLimit(inputs, FILES_AT_ONCE, check));
+  return { files, summary: summarize(files), schemaSource, threads: inWorkers ? jobs : 1 };
+}
+
+/**
+ * Everything needed to check one file after another: the schema (loaded once), the rule
+ * settings and the lock manifest in force. Worker threads each build their own from the same
+ * options, which is why the options are plain data.
+ */
+export async function createFileValidator(options: ValidateOptions & { cwd: string }): Promise<{ schemaSource: SchemaSource; check: (input: InputFile) => Promise<FileReport> }> {
+  const { cwd } = options;
+  const schema = await loadSchema({ cwd, ...(options.schema ? { schemaPath: options.schema } : {}), ...(options.legislationHost ? { legislationHost: options.legislationHost } : {}) });
   const explicitLock = typeof options.lock === "string" ? await loadLockContext(resolve(cwd, options.lock), displayPath(resolve(cwd, options.lock), cwd)) : undefined;
   const lockFor = async (input: InputFile): Promise<LockContext | undefined> => {
     if (explicitLock || options.lock === false) return explicitLock;
@@ -71,7 +93,7 @@ export async function validate(options: ValidateOptions = {}): Promise<Report> {
     if (sibling === input.absolute || !(await stat(sibling).catch(() => undefined))?.isFile()) return undefined;
     return loadLockContext(sibling, displayPath(sibling, cwd));
   };
-  const files = await mapWithLimit(inputs, FILES_AT_ONCE, async (input) => {
+  const check = async (input: InputFile): Promise<FileReport> => {
     let lockContext: LockContext | undefined;
     try {
       lockContext = await lockFor(input);
@@ -83,8 +105,70 @@ export async function validate(options: ValidateOptions = {}): Promise<Report> {
     }
     const report = await validateFile(input, { ...options, schemaCheck: schema.check, lockContext });
     return lockContext ? { ...report, lockManifest: lockContext.manifestPath } : report;
-  });
-  return { files, summary: summarize(files), schemaSource: schema.source };
+  };
+  return { schemaSource: schema.source, check };
+}
+
+/** Worker threads pay off for many files or much data: 200 files, or 32 MB in all. */
+const WORKERS_FROM_FILES = 200;
+const WORKERS_FROM_BYTES = 32 * 2 ** 20;
+
+async function chooseJobs(inputs: InputFile[], jobs: number | undefined): Promise<number> {
+  if (jobs !== undefined) return Math.max(1, Math.min(jobs, inputs.length));
+  const cores = availableParallelism();
+  if (cores < 2 || inputs.length < 2) return 1;
+  if (inputs.length >= WORKERS_FROM_FILES) return Math.min(cores, inputs.length);
+  let bytes = 0;
+  for (const input of inputs) bytes += (await stat(input.absolute).catch(() => undefined))?.size ?? 0;
+  return bytes >= WORKERS_FROM_BYTES ? Math.min(cores, inputs.length) : 1;
+}
+
+/**
+ * Spreads whole files over worker threads, each asking for the next file when it is done, and puts
+ * the reports back in input order. Undefined when the worker script is not built (tests run the
+ * TypeScript sources), so the caller checks in this thread instead.
+ */
+async function validateInWorkers(inputs: InputFile[], options: ValidateOptions & { cwd: string }, jobs: number): Promise<FileReport[] | undefined> {
+  const script = new URL("./validate-worker.js", import.meta.url);
+  if (!(await stat(fileURLToPath(script)).catch(() => undefined))) return undefined;
+  const files: FileReport[] = new Array(inputs.length);
+  let next = 0;
+  const { patterns: _patterns, ...workerOptions } = options;
+  await Promise.all(
+    Array.from({ length: jobs }, () =>
+      new Promise<void>((done, fail) => {
+        const worker = new Worker(script, { workerData: workerOptions });
+        let inFlight = 0;
+        let closed = false;
+        const send = () => {
+          if (next < inputs.length) {
+            inFlight++;
+            worker.postMessage({ index: next, input: inputs[next++] });
+          } else if (inFlight === 0 && !closed) {
+            closed = true;
+            worker.postMessage(null);
+          }
+        };
+        worker.on("message", (message: { ready?: true; index?: number; report?: FileReport; error?: { name: string; message: string } }) => {
+          if (message.error) {
+            fail(message.error.name === "OperationalError" ? new OperationalError(message.error.message) : new Error(message.error.message));
+            void worker.terminate();
+            return;
+          }
+          if (message.index !== undefined) {
+            files[message.index] = message.report!;
+            inFlight--;
+            send();
+          } else {
+            for (let i = 0; i < FILES_AT_ONCE_PER_WORKER; i++) send(); // ready: a few files in flight, so reads overlap checks
+          }
+        });
+        worker.on("error", fail);
+        worker.on("exit", () => done());
+      }),
+    ),
+  );
+  return files;
 }
 
 async function validateFile(input: InputFile, options: ValidateOptions & { schemaCheck: RecordSchemaCheck; lockContext: LockContext | undefined }): Promise<FileReport> {
