@@ -28,6 +28,7 @@ export const TOP_LOCAL = "_top";
 const LOCAL_SEGMENT = "[\\p{L}\\p{N}\\p{M}§.-]+";
 const LOCAL_PATTERN = new RegExp(`^(?:${TOP_LOCAL}|${LOCAL_SEGMENT}(?:/${LOCAL_SEGMENT})*)(?:~[1-9][0-9]*)?$`, "u");
 const SAFE_PATH_CHARACTER = /[\p{L}\p{N}\p{M}\-._~/]/u;
+const ASCII_SAFE_PATH = /^[A-Za-z0-9\-._~/]*$/;
 
 /** True when `local` is a well-formed local coordinate. */
 export function isLocalCoordinate(local: string): boolean {
@@ -36,6 +37,7 @@ export function isLocalCoordinate(local: string): boolean {
 
 /** Percent-encodes a path for an address: NFC, then every character outside letters, digits, marks and `-._~/` as UTF-8 `%XX`. */
 export function escapePath(path: string): string {
+  if (ASCII_SAFE_PATH.test(path)) return path; // the common case: nothing to normalise or escape
   let out = "";
   for (const character of path.normalize("NFC")) {
     if (SAFE_PATH_CHARACTER.test(character)) out += character;
@@ -46,6 +48,7 @@ export function escapePath(path: string): string {
 
 /** Reverses escapePath; undefined for a malformed escape. */
 export function unescapePath(escaped: string): string | undefined {
+  if (ASCII_SAFE_PATH.test(escaped)) return escaped;
   if (/%(?![0-9A-F]{2})/.test(escaped)) return undefined;
   for (const character of escaped) if (character !== "%" && !SAFE_PATH_CHARACTER.test(character)) return undefined;
   try {

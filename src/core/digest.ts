@@ -1,8 +1,11 @@
-import { createHash } from "node:crypto";
+import * as crypto from "node:crypto";
+
+// crypto.hash (Node 20.12+) is a one-shot digest about twice as fast as createHash for short inputs.
+const oneShot = (crypto as { hash?: (algorithm: string, data: string | Uint8Array, encoding: "hex") => string }).hash;
 
 /** Lowercase hex SHA-256 of the UTF-8 bytes of `text` (or of the bytes given). */
 export function sha256Hex(data: string | Uint8Array): string {
-  return createHash("sha256").update(data).digest("hex");
+  return oneShot ? oneShot("sha256", data, "hex") : crypto.createHash("sha256").update(data).digest("hex");
 }
 
 /** The framing of citationTargetId, versioned: changing it is the breaking change `digest-framing-changed`. */
