@@ -4,6 +4,7 @@ import { createColor } from "../src/formatters/color.js";
 import { colorLevel } from "../src/formatters/color.js";
 import { FORMAT_NAMES, formatters } from "../src/formatters/index.js";
 import type { Report } from "../src/node/validate.js";
+import { rules } from "../src/rules/index.js";
 
 const problem = (line: number, ruleId: string, message: string, extra: Partial<Problem> = {}): Problem => ({
   ruleId,
@@ -89,6 +90,25 @@ describe("formatters", () => {
       "3 files, 8 records: 2 errors, 1 warnings",
       "",
     ]);
+  });
+
+  test("sarif: SARIF 2.1.0 with every rule described, one result per problem, unreadable files as notifications", () => {
+    const log = JSON.parse(formatters.sarif(report, { ...plain, toolVersion: "9.9.9" }));
+    expect(log.version).toBe("2.1.0");
+    const run = log.runs[0];
+    expect(run.tool.driver).toMatchObject({ name: "citation-targets", version: "9.9.9" });
+    expect(run.tool.driver.rules.map((r: { id: string }) => r.id)).toEqual(rules.map((r) => r.id));
+    expect(run.results).toHaveLength(3);
+    expect(run.results[0]).toEqual({
+      ruleId: "json-syntax",
+      ruleIndex: rules.findIndex((r) => r.id === "json-syntax"),
+      level: "error",
+      message: { text: "invalid JSON: unexpected end" },
+      locations: [{ physicalLocation: { artifactLocation: { uri: "data/a,b:c.jsonl" }, region: { startLine: 1, startColumn: 7 } } }],
+      properties: { pointer: "", messageId: "m" },
+    });
+    expect(run.results[2].level).toBe("warning");
+    expect(run.invocations[0]).toMatchObject({ executionSuccessful: false, toolExecutionNotifications: [{ level: "error", message: { text: "cannot read gone.jsonl: no such file" } }] });
   });
 
   test("every formatter honours --max-problems", () => {

@@ -298,7 +298,7 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
     for (const file of report.files) if (file.lockManifest) context.stderr.write(`citation-targets: ${file.path}: checked against lock manifest ${file.lockManifest}\n`);
   }
   const color = createColor(options.format === "stylish" ? colorLevel(context.env, context.stdout.isTTY, options.color) : 0);
-  context.stdout.write(formatters[options.format](report, { color, ...(options.maxProblems !== undefined ? { maxProblems: options.maxProblems } : {}) }));
+  context.stdout.write(formatters[options.format](report, { color, toolVersion: packageJson.version, ...(options.maxProblems !== undefined ? { maxProblems: options.maxProblems } : {}) }));
   if (options.verbose) {
     const threads = report.threads > 1 ? ` with ${report.threads} worker threads` : "";
     context.stderr.write(`citation-targets: checked in ${Math.round(performance.now() - started)} ms${threads}\n`);

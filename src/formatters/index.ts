@@ -1,9 +1,10 @@
 import { formatGithub } from "./github.js";
 import { formatJson } from "./json.js";
+import { formatSarif } from "./sarif.js";
 import { formatStylish } from "./stylish.js";
 import type { Formatter } from "./types.js";
 
-export const FORMAT_NAMES = ["stylish", "json", "github"] as const;
+export const FORMAT_NAMES = ["stylish", "json", "github", "sarif"] as const;
 export type FormatName = (typeof FORMAT_NAMES)[number];
 
 /** Every format name has its formatter; the compiler proves none is missing. */
@@ -11,6 +12,7 @@ export const formatters = {
   stylish: formatStylish,
   json: formatJson,
   github: formatGithub,
+  sarif: formatSarif,
 } satisfies Record<FormatName, Formatter>;
 
 export type { FormatContext, Formatter } from "./types.js";

@@ -6,6 +6,8 @@ export interface FormatContext {
   color: ChalkInstance;
   /** Show at most this many problems per file; the summary still counts them all. */
   maxProblems?: number;
+  /** The tool's version, for formats that name the tool (SARIF). */
+  toolVersion?: string;
 }
 
 export type Formatter = (report: Report, context: FormatContext) => string;

@@ -1,0 +1,54 @@
+import type { Log, ReportingDescriptor, Result } from "sarif";
+import { getRule, ruleDocsUrl, rules } from "../rules/index.js";
+import { shownProblems, type Formatter } from "./types.js";
+
+/**
+ * SARIF 2.1.0, for code-scanning dashboards: one run, every registered rule as a reporting
+ * descriptor (with its default level and documentation), one result per problem with the file,
+ * line and column, and the JSON Pointer as a property. Unreadable files are tool notifications.
+ */
+export const formatSarif: Formatter = (report, { maxProblems, toolVersion }) => {
+  const descriptors: ReportingDescriptor[] = rules.map((rule) => ({
+    id: rule.id,
+    shortDescription: { text: rule.meta.description },
+    help: { text: `See ${ruleDocsUrl(rule.id)} in the citation-targets package.` },
+    defaultConfiguration: { level: rule.meta.defaultSeverity },
+  }));
+  const index = new Map<string, number>(rules.map((rule, i) => [rule.id, i]));
+  const results: Result[] = [];
+  for (const file of report.files) {
+    for (const p of shownProblems(file, maxProblems).shown) {
+      const region = p.line > 0 ? { region: { startLine: p.line, ...(p.column !== undefined ? { startColumn: p.column } : {}) } } : {};
+      results.push({
+        ruleId: p.ruleId,
+        ...(index.has(p.ruleId) ? { ruleIndex: index.get(p.ruleId)! } : {}),
+        level: p.severity,
+        message: { text: p.message },
+        locations: [{ physicalLocation: { artifactLocation: { uri: encodeURI(p.file) }, ...region } }],
+        properties: { pointer: p.pointer, messageId: p.messageId, ...(getRule(p.ruleId) ? {} : { unknownRule: true }) },
+      });
+    }
+  }
+  const unreadable = report.files.filter((f) => f.error !== undefined);
+  const log: Log = {
+    $schema: "https://json.schemastore.org/sarif-2.1.0.json",
+    version: "2.1.0",
+    runs: [
+      {
+        tool: { driver: { name: "citation-targets", ...(toolVersion ? { version: toolVersion } : {}), rules: descriptors } },
+        results,
+        invocations: [
+          {
+            executionSuccessful: unreadable.length === 0,
+            toolExecutionNotifications: unreadable.map((f) => ({
+              level: "error" as const,
+              message: { text: f.error! },
+              locations: [{ physicalLocation: { artifactLocation: { uri: encodeURI(f.path) } } }],
+            })),
+          },
+        ],
+      },
+    ],
+  };
+  return `${JSON.stringify(log, null, 2)}\n`;
+};
