@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { DatasetError } from "../core/errors.js";
 import type { RuleSetting } from "../core/problem.js";
@@ -81,6 +81,8 @@ export async function main(context: MainContext): Promise<number> {
     )
     .argument("[paths...]", "files, directories (every *.jsonl below) or globs")
     .addOption(new Option("-f, --format <format>", "output format").choices(FORMAT_NAMES).default("stylish"))
+    .option("--config <file>", "read settings from this config file (default: .citation-targets.json, citation-targets.config.json or package.json#citation-targets, from here up to the repository root)")
+    .option("--no-config", "read no config file")
     .option("--schema <file>", "validate against this JSON Schema instead of the repository's or the bundled one")
     .option("--legislation-host <host>", "host sourceTextUrl must be on (bundled schema)", parseHost, DEFAULT_LEGISLATION_HOST)
     .option("--lock <manifest>", "also check the files against this lock manifest (default: <name>.lock.json beside each <name>.jsonl, when present)")
@@ -101,8 +103,8 @@ export async function main(context: MainContext): Promise<number> {
         `Rules: ${rules.map((r) => r.id).join(", ")}\n\n` +
         `Examples:\n  citation-targets validate\n  citation-targets validate .tooling/citation-targets/*.jsonl --format json\n  citation-targets validate data/ --rule non-canonical=warning --max-problems 20`,
     )
-    .action(async (paths: string[], options: ValidateCliOptions) => {
-      exitCode = await runValidate(paths, options, context);
+    .action(async (paths: string[], options: ValidateCliOptions, command: Command) => {
+      exitCode = await runValidate(paths, options, context, (name) => command.getOptionValueSource(name) === "cli");
     });
 
   program
@@ -263,6 +265,7 @@ function collectPair(allowed?: readonly string[]) {
 
 interface ValidateCliOptions {
   format: FormatName;
+  config?: string | boolean;
   jobs?: number;
   lock?: string | boolean;
   schema?: string;
@@ -275,30 +278,39 @@ interface ValidateCliOptions {
   verbose?: boolean;
 }
 
-async function runValidate(paths: string[], options: ValidateCliOptions, context: MainContext): Promise<number> {
+async function runValidate(paths: string[], options: ValidateCliOptions, context: MainContext, given: (option: string) => boolean): Promise<number> {
   const started = performance.now();
+  const { findConfig, loadConfig } = await import("../node/config.js");
+  const loaded = options.config === false ? undefined : typeof options.config === "string" ? await loadConfig(resolve(context.cwd, options.config)) : await findConfig(context.cwd);
+  const config = loaded?.config ?? {};
+  const fromConfig = paths.length === 0 && config.patterns !== undefined;
+  const lock = options.lock !== undefined && options.lock !== true ? options.lock : config.lock;
+  const schema = options.schema ?? config.schema;
+  const maxProblems = options.maxProblems ?? config.maxProblems;
   const report = await validate({
-    patterns: paths,
+    patterns: fromConfig ? config.patterns! : paths,
     cwd: context.cwd,
-    legislationHost: options.legislationHost,
-    rules: options.rule,
+    ...(fromConfig ? { patternsCwd: dirname(loaded!.path) } : {}),
+    legislationHost: given("legislationHost") ? options.legislationHost : (config.legislationHost ?? options.legislationHost),
+    rules: { ...config.rules, ...options.rule },
     allowUnmatched: !options.errorOnUnmatchedPattern,
     ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
-    ...(options.lock !== undefined && options.lock !== true ? { lock: options.lock } : {}),
-    ...(options.schema ? { schema: options.schema } : {}),
+    ...(lock !== undefined ? { lock } : {}),
+    ...(schema ? { schema } : {}),
   });
   if (options.quiet) {
     for (const file of report.files) file.problems = file.problems.filter((p) => p.severity === "error");
     report.summary.warnings = 0;
   }
   if (options.verbose) {
+    if (loaded) context.stderr.write(`citation-targets: config: ${loaded.path}\n`);
     const source = report.schemaSource;
     const where = source.kind === "bundled" ? `bundled schema (legislation host ${source.legislationHost})` : `${source.kind === "option" ? "--schema" : "repository schema"} ${source.path}`;
     context.stderr.write(`citation-targets: schema: ${where}\n`);
     for (const file of report.files) if (file.lockManifest) context.stderr.write(`citation-targets: ${file.path}: checked against lock manifest ${file.lockManifest}\n`);
   }
   const color = createColor(options.format === "stylish" ? colorLevel(context.env, context.stdout.isTTY, options.color) : 0);
-  context.stdout.write(formatters[options.format](report, { color, toolVersion: packageJson.version, ...(options.maxProblems !== undefined ? { maxProblems: options.maxProblems } : {}) }));
+  context.stdout.write(formatters[options.format](report, { color, toolVersion: packageJson.version, ...(maxProblems !== undefined ? { maxProblems } : {}) }));
   if (options.verbose) {
     const threads = report.threads > 1 ? ` with ${report.threads} worker threads` : "";
     context.stderr.write(`citation-targets: checked in ${Math.round(performance.now() - started)} ms${threads}\n`);

@@ -27,11 +27,11 @@ export function displayPath(absolute: string, cwd: string): string {
  * A literal path is used as it is (a missing one is reported when it is read); a directory means
  * every `*.jsonl` below it; a glob that matches nothing is an error unless `allowUnmatched`.
  */
-export async function expandInputs(patterns: string[], cwd: string, allowUnmatched = false): Promise<InputFile[]> {
+export async function expandInputs(patterns: string[], cwd: string, allowUnmatched = false, base = cwd): Promise<InputFile[]> {
   const found = new Map<string, InputFile>();
   const add = (absolute: string) => found.set(absolute, { absolute, display: displayPath(absolute, cwd) });
   for (const pattern of patterns) {
-    const absolute = resolve(cwd, pattern);
+    const absolute = resolve(base, pattern);
     const info = await stat(absolute).catch(() => undefined);
     if (info?.isFile()) {
       add(absolute);
@@ -46,12 +46,12 @@ export async function expandInputs(patterns: string[], cwd: string, allowUnmatch
     const glob = isDirectory ? `${fg.convertPathToPattern(pattern.replace(/[\\/]+$/, ""))}/**/*.jsonl` : pattern;
     let matches: string[];
     try {
-      matches = await fg(glob, { cwd, absolute: true, onlyFiles: true, dot: true, followSymbolicLinks: true });
+      matches = await fg(glob, { cwd: base, absolute: true, onlyFiles: true, dot: true, followSymbolicLinks: true });
     } catch (error) {
       throw new OperationalError(`bad pattern "${pattern}": ${error instanceof Error ? error.message : String(error)}`);
     }
     if (matches.length === 0 && !allowUnmatched) {
-      throw new OperationalError(`no files match "${pattern}" (relative to ${cwd})`);
+      throw new OperationalError(`no files match "${pattern}" (relative to ${base})`);
     }
     for (const match of matches) add(resolve(match));
   }

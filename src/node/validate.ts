@@ -19,6 +19,8 @@ export interface ValidateOptions {
   /** Files, directories or globs; default `.tooling/citation-targets/*.jsonl`. */
   patterns?: string[];
   cwd?: string;
+  /** The folder patterns are relative to, when not cwd (patterns from a config file); paths are still shown relative to cwd. */
+  patternsCwd?: string;
   /** A schema file that replaces the repository's and the bundled one. */
   schema?: string;
   /** Host that `sourceTextUrl` must be on (bundled schema only); default www.legislation.gov.au. */
@@ -71,7 +73,7 @@ const FILES_AT_ONCE_PER_WORKER = 4;
 export async function validate(options: ValidateOptions = {}): Promise<Report> {
   const cwd = options.cwd ?? process.cwd();
   const { schemaSource, check } = await createFileValidator({ ...options, cwd });
-  const inputs = await expandInputs(options.patterns?.length ? options.patterns : [DEFAULT_PATTERN], cwd, options.allowUnmatched);
+  const inputs = await expandInputs(options.patterns?.length ? options.patterns : [DEFAULT_PATTERN], cwd, options.allowUnmatched, options.patternsCwd);
   const jobs = await chooseJobs(inputs, options.jobs);
   const inWorkers = jobs > 1 ? await validateInWorkers(inputs, { ...options, cwd }, jobs) : undefined;
   const files = inWorkers ?? (await mapWithLimit(inputs, FILES_AT_ONCE, check));
@@ -133,7 +135,7 @@ async function validateInWorkers(inputs: InputFile[], options: ValidateOptions &
   if (!(await stat(fileURLToPath(script)).catch(() => undefined))) return undefined;
   const files: FileReport[] = new Array(inputs.length);
   let next = 0;
-  const { patterns: _patterns, ...workerOptions } = options;
+  const { patterns: _patterns, patternsCwd: _patternsCwd, ...workerOptions } = options;
   await Promise.all(
     Array.from({ length: jobs }, () =>
       new Promise<void>((done, fail) => {

@@ -1,0 +1,126 @@
+import { readFile, stat } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import type { RuleSetting } from "../core/problem.js";
+import { ruleIds } from "../rules/index.js";
+import { OperationalError } from "./errors.js";
+
+/** What a config file may set for `validate`; every member is optional, and command-line flags win. */
+export interface Config {
+  /** Files, directories or globs to validate when none are named, relative to the config file. */
+  patterns?: string[];
+  legislationHost?: string;
+  /** A schema file, relative to the config file. */
+  schema?: string;
+  /** A lock manifest for every file (relative to the config file), or false to look for none. */
+  lock?: string | false;
+  rules?: Partial<Record<string, RuleSetting>>;
+  maxProblems?: number;
+}
+
+export interface LoadedConfig {
+  /** Absolute path of the file the config came from. */
+  path: string;
+  config: Config;
+}
+
+/**
+ * Where a config is looked for, in each folder from the working directory up to the repository root
+ * (the folder holding `.git`): the first entry of this table that exists wins.
+ */
+export const CONFIG_FILES: readonly { name: string; key?: string }[] = [
+  { name: ".citation-targets.json" },
+  { name: "citation-targets.config.json" },
+  { name: "package.json", key: "citation-targets" },
+];
+
+/** JSON Schema (2020-12) of the config; shipped as schemas/citation-targets.config.schema.json. */
+export function buildConfigSchema(): Record<string, unknown> {
+  return {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:citation-targets:schema:config:1",
+    title: "citation-targets configuration",
+    description: "Settings for `citation-targets validate`. Paths are relative to the config file. Command-line flags win over these.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
+      $schema: { type: "string" },
+      patterns: { type: "array", items: { type: "string", minLength: 1 }, minItems: 1, description: "files, directories or globs to validate when none are named" },
+      legislationHost: { type: "string", pattern: "^[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?(?::[0-9]{1,5})?$", description: "the host sourceTextUrl must be on (bundled schema)" },
+      schema: { type: "string", minLength: 1, description: "a JSON Schema file to validate records against" },
+      lock: { oneOf: [{ type: "string", minLength: 1 }, { const: false }], description: "a lock manifest for every file, or false to look for none" },
+      rules: {
+        type: "object",
+        propertyNames: { enum: [...ruleIds] },
+        additionalProperties: { enum: ["error", "warning", "off"] },
+        description: "severity per rule id",
+      },
+      maxProblems: { type: "integer", minimum: 0, description: "show at most this many problems per file" },
+    },
+  };
+}
+
+const isFile = async (path: string) => (await stat(path).catch(() => undefined))?.isFile() ?? false;
+const isDirectory = async (path: string) => (await stat(path).catch(() => undefined))?.isDirectory() ?? false;
+
+/** The config found from `cwd` up to the repository root, if any. */
+export async function findConfig(cwd: string): Promise<LoadedConfig | undefined> {
+  let folder = resolve(cwd);
+  for (;;) {
+    for (const entry of CONFIG_FILES) {
+      const path = join(folder, entry.name);
+      if (!(await isFile(path))) continue;
+      if (entry.key === undefined) return loadConfig(path);
+      const data = await readJson(path);
+      if (data !== null && typeof data === "object" && entry.key in data) return checkConfig(path, (data as Record<string, unknown>)[entry.key]);
+    }
+    if (await isDirectory(join(folder, ".git"))) return undefined;
+    const parent = dirname(folder);
+    if (parent === folder) return undefined;
+    folder = parent;
+  }
+}
+
+/** Reads and checks one config file (a `package.json` is read for its "citation-targets" member). */
+export async function loadConfig(path: string): Promise<LoadedConfig> {
+  const absolute = resolve(path);
+  const data = await readJson(absolute);
+  if (absolute.endsWith("package.json") && data !== null && typeof data === "object") return checkConfig(absolute, (data as Record<string, unknown>)["citation-targets"] ?? {});
+  return checkConfig(absolute, data);
+}
+
+async function readJson(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    throw new OperationalError(`cannot read config ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new OperationalError(`config ${path} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+async function checkConfig(path: string, data: unknown): Promise<LoadedConfig> {
+  const { compileSchema } = await import("../core/schema-validator.js");
+  const check = compileSchema(buildConfigSchema(), { allErrors: true });
+  if (!check(data)) {
+    const details = (check.errors ?? []).slice(0, 10).map((e) => {
+      const extra = e.params && "additionalProperty" in e.params ? ` (${String(e.params.additionalProperty)})` : e.params && "propertyName" in e.params ? ` (${String(e.params.propertyName)})` : "";
+      return `  ${e.instancePath || "/"} ${e.message}${extra}`;
+    });
+    throw new OperationalError(`config ${path} is not valid:\n${details.join("\n")}`);
+  }
+  const config = data as Config;
+  const base = dirname(path);
+  const relative = (p: string) => resolve(base, p);
+  return {
+    path,
+    config: {
+      ...config,
+      ...(config.schema !== undefined ? { schema: relative(config.schema) } : {}),
+      ...(typeof config.lock === "string" ? { lock: relative(config.lock) } : {}),
+    },
+  };
+}

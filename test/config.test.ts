@@ -1,0 +1,71 @@
+import { mkdir, readFile, readdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { main } from "../src/cli/main.js";
+import { formatSchema } from "../src/core/schema.js";
+import { buildConfigSchema, findConfig, loadConfig } from "../src/node/config.js";
+import { OperationalError } from "../src/node/errors.js";
+import { tempDir } from "./helpers/datasets.js";
+import { repoRoot } from "./helpers/records.js";
+
+let dir: string;
+let cleanup: () => Promise<void>;
+beforeEach(async () => ({ dir, cleanup } = await tempDir()));
+afterEach(async () => cleanup());
+
+async function cli(argv: string[], cwd: string) {
+  let stdout = "";
+  let stderr = "";
+  const code = await main({ argv, cwd, env: {}, stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } });
+  return { code, stdout, stderr };
+}
+
+describe("config", () => {
+  test("schemas/ holds the config schema the code builds", async () => {
+    expect(await readFile(join(repoRoot, "schemas/citation-targets.config.schema.json"), "utf8")).toBe(formatSchema(buildConfigSchema()));
+  });
+
+  test("every example config in docs/examples passes the schema", async () => {
+    const examples = (await readdir(join(repoRoot, "docs/examples"))).filter((f) => f.endsWith(".json"));
+    expect(examples.length).toBeGreaterThan(1);
+    for (const example of examples) await expect(loadConfig(join(repoRoot, "docs/examples", example))).resolves.toHaveProperty("config");
+  });
+
+  test("discovery: the first entry of the table in the nearest folder wins, up to the repository root", async () => {
+    await mkdir(join(dir, ".git"));
+    await mkdir(join(dir, "a/b"), { recursive: true });
+    await writeFile(join(dir, "package.json"), JSON.stringify({ "citation-targets": { maxProblems: 1 } }));
+    await writeFile(join(dir, "a/package.json"), JSON.stringify({ name: "no-config-here" }));
+    expect((await findConfig(join(dir, "a/b")))?.path).toBe(join(dir, "package.json"));
+    await writeFile(join(dir, "a/citation-targets.config.json"), JSON.stringify({ maxProblems: 2 }));
+    await writeFile(join(dir, "a/.citation-targets.json"), JSON.stringify({ maxProblems: 3 }));
+    expect(await findConfig(join(dir, "a/b"))).toEqual({ path: join(dir, "a/.citation-targets.json"), config: { maxProblems: 3 } });
+    await mkdir(join(dir, "a/b/.git"));
+    expect(await findConfig(join(dir, "a/b"))).toBeUndefined();
+  });
+
+  test("an invalid config is a configuration error that names the path and the member", async () => {
+    await writeFile(join(dir, ".citation-targets.json"), JSON.stringify({ rules: { "no-such-rule": "error", "text-digest": "fatal" }, colour: true }));
+    const error = await loadConfig(join(dir, ".citation-targets.json")).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OperationalError);
+    expect((error as Error).message).toMatch(/is not valid:\n/);
+    expect((error as Error).message).toContain("(colour)");
+    expect((error as Error).message).toContain("no-such-rule");
+    expect((await cli(["validate"], dir)).code).toBe(2);
+  });
+
+  test("validate applies the config; flags win; --no-config ignores it", async () => {
+    await mkdir(join(dir, "data"));
+    await writeFile(join(dir, "data/x.jsonl"), '{"b":1,"a":2}\n');
+    await writeFile(join(dir, ".citation-targets.json"), JSON.stringify({ patterns: ["data/*.jsonl"], rules: { "non-canonical": "warning", schema: "off" } }));
+    await mkdir(join(dir, "sub"));
+    const fromConfig = await cli(["validate", "--format", "json", "--verbose"], join(dir, "sub"));
+    expect(fromConfig.code).toBe(0);
+    expect(JSON.parse(fromConfig.stdout).files[0]).toMatchObject({ path: join(dir, "data/x.jsonl"), problems: [{ ruleId: "non-canonical", severity: "warning" }] });
+    expect(fromConfig.stderr).toContain(`config: ${join(dir, ".citation-targets.json")}`);
+    const flagWins = await cli(["validate", "--format", "json", "--rule", "non-canonical=error", "data/x.jsonl"], dir);
+    expect(flagWins.code).toBe(1);
+    const noConfig = await cli(["validate", "--format", "json", "--no-config", "data/x.jsonl"], dir);
+    expect(JSON.parse(noConfig.stdout).summary.errors).toBeGreaterThan(1);
+  });
+});
