@@ -195,7 +195,18 @@ describe("constrained fields", () => {
   });
 });
 
-describe("the precompiled validator (npm run build)", () => {
+describe("the precompiled validators (npm run build)", () => {
+  test("the manifest and config validators were built from the current schemas", async () => {
+    const { loadPrecompiled } = await import("../src/node/precompiled.js");
+    const { buildConfigSchema } = await import("../src/node/config.js");
+    // src/ has no generated/ folder beside it, so load from dist/ the way the built CLI does
+    for (const [name, schema] of [["manifest", buildManifestSchema()], ["config", buildConfigSchema()]] as const) {
+      const generated = (await import(`../dist/generated/${name}-validator.js`)) as { schemaText: string };
+      expect(generated.schemaText, name).toBe(JSON.stringify(schema));
+    }
+    expect(await loadPrecompiled("record", buildRecordSchema())).toBeUndefined(); // from src/: none, so the caller compiles
+  });
+
   test("was built from the current schema and reports exactly what a runtime compile reports", async () => {
     const { recordCheckFrom } = await import("../src/core/schema-issues.js");
     const generated = (await import("../dist/generated/record-validator.js")) as { schemaText: string; validate: Parameters<typeof recordCheckFrom>[0] };

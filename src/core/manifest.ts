@@ -1,7 +1,7 @@
 /** The dataset lock manifest (brief section 4; docs/spec.md, "Lock manifest"). */
 
 import canonicalize from "canonicalize";
-import { MARKDOWN_ARTIFACT_KINDS, SOURCE_INDEX_KINDS } from "./schema.js";
+import { CALENDAR_DATE, MARKDOWN_ARTIFACT_KINDS, NON_EMPTY_STRING, SOURCE_INDEX_KINDS } from "./schema.js";
 import { sha256Hex } from "./digest.js";
 
 export const LOCK_VERSION = 1;
@@ -62,10 +62,10 @@ export function formatManifest(manifest: LockManifest): string {
   return `${JSON.stringify(ordered, null, 2)}\n`;
 }
 
+// Patterns rather than `minLength`/`format`, so the schema precompiles to a standalone validator with no runtime imports.
 const SHA256 = { type: "string", pattern: "^[0-9a-f]{64}$" };
 const ARTIFACT_PATH = {
   type: "string",
-  minLength: 4,
   pattern: "^(?!/)(?![\\s\\S]*//)(?!(?:[\\s\\S]*/)?\\.\\.(?:/|$))[^\\u0000\\r\\n\\\\]*\\.md$",
   description: "relative POSIX path ending in .md: no leading slash, no empty or '..' segment, no NUL, CR, LF or backslash",
 };
@@ -82,11 +82,11 @@ export function buildManifestSchema(): Record<string, unknown> {
     properties: {
       lockVersion: { const: LOCK_VERSION },
       slug: { type: "string", pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$" },
-      titleId: { type: "string", minLength: 1 },
-      name: { type: "string", minLength: 1 },
-      versionDate: { type: "string", pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$", format: "date" },
+      titleId: NON_EMPTY_STRING,
+      name: NON_EMPTY_STRING,
+      versionDate: { type: "string", pattern: CALENDAR_DATE },
       sourceTextUrl: { type: "string", pattern: "^https://[^\\s/]+/\\S+$" },
-      datasetRoot: { type: "string", minLength: 1, pattern: "^[^\\u0000\\r\\n\\\\]+$" },
+      datasetRoot: { type: "string", pattern: "^[^\\u0000\\r\\n\\\\]+$" },
       artifacts: {
         type: "array",
         items: {
@@ -98,7 +98,7 @@ export function buildManifestSchema(): Record<string, unknown> {
             sha256: SHA256,
             kind: { enum: [...MARKDOWN_ARTIFACT_KINDS] },
             indexKind: { enum: [...SOURCE_INDEX_KINDS] },
-            sourceDocumentPath: { type: "string", minLength: 1 },
+            sourceDocumentPath: NON_EMPTY_STRING,
           },
         },
       },

@@ -1,5 +1,6 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
+import { AJV_OPTIONS } from "./ajv-options.js";
 import { recordCheckFrom, type RecordSchemaCheck } from "./schema-issues.js";
 
 export type { RecordSchemaCheck, SchemaIssue } from "./schema-issues.js";
@@ -13,8 +14,7 @@ export class SchemaCompileError extends Error {
   override name = "SchemaCompileError";
 }
 
-/** The Ajv options of every record validator, the precompiled one included. */
-export const AJV_OPTIONS = { strict: true, allErrors: true, verbose: true, discriminator: true } as const;
+export { AJV_OPTIONS, MANIFEST_AJV_OPTIONS } from "./ajv-options.js";
 
 /** Compiles any schema with Ajv 2020-12 in strict mode with every format of ajv-formats; throws SchemaCompileError. */
 export function compileSchema(schema: unknown, options: Record<string, unknown> = {}): ValidateFunction {

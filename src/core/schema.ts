@@ -28,6 +28,9 @@ export const CALENDAR_DATE =
   "^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))" +
   "|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)-02-29)$";
 
+/** A nonempty string, as a pattern: `minLength` would make a standalone validator import Ajv's runtime. */
+export const NON_EMPTY_STRING = { type: "string", pattern: "^[\\s\\S]" } as const;
+
 // Each clause carries a `description`: the validator turns it into the "expected" half of a message.
 const relativePath = {
   type: "string",

@@ -1,8 +1,11 @@
 import { readFile, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import type { RuleSetting } from "../core/problem.js";
+import { NON_EMPTY_STRING } from "../core/schema.js";
 import { ruleIds } from "../rules/index.js";
 import { OperationalError } from "./errors.js";
+import { loadPrecompiled } from "./precompiled.js";
+import { MANIFEST_AJV_OPTIONS } from "../core/ajv-options.js";
 
 /** What a config file may set for `validate`; every member is optional, and command-line flags win. */
 export interface Config {
@@ -33,6 +36,7 @@ export const CONFIG_FILES: readonly { name: string; key?: string }[] = [
   { name: "package.json", key: "citation-targets" },
 ];
 
+
 /** JSON Schema (2020-12) of the config; shipped as schemas/citation-targets.config.schema.json. */
 export function buildConfigSchema(): Record<string, unknown> {
   return {
@@ -44,10 +48,10 @@ export function buildConfigSchema(): Record<string, unknown> {
     additionalProperties: false,
     properties: {
       $schema: { type: "string" },
-      patterns: { type: "array", items: { type: "string", minLength: 1 }, minItems: 1, description: "files, directories or globs to validate when none are named" },
+      patterns: { type: "array", items: NON_EMPTY_STRING, minItems: 1, description: "files, directories or globs to validate when none are named" },
       legislationHost: { type: "string", pattern: "^[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?(?::[0-9]{1,5})?$", description: "the host sourceTextUrl must be on (bundled schema)" },
-      schema: { type: "string", minLength: 1, description: "a JSON Schema file to validate records against" },
-      lock: { oneOf: [{ type: "string", minLength: 1 }, { const: false }], description: "a lock manifest for every file, or false to look for none" },
+      schema: { ...NON_EMPTY_STRING, description: "a JSON Schema file to validate records against" },
+      lock: { oneOf: [NON_EMPTY_STRING, { const: false }], description: "a lock manifest for every file, or false to look for none" },
       rules: {
         type: "object",
         propertyNames: { enum: [...ruleIds] },
@@ -103,8 +107,8 @@ async function readJson(path: string): Promise<unknown> {
 }
 
 async function checkConfig(path: string, data: unknown): Promise<LoadedConfig> {
-  const { compileSchema } = await import("../core/schema-validator.js");
-  const check = compileSchema(buildConfigSchema(), { allErrors: true });
+  const schema = buildConfigSchema();
+  const check = (await loadPrecompiled("config", schema)) ?? (await import("../core/schema-validator.js")).compileSchema(schema, MANIFEST_AJV_OPTIONS);
   if (!check(data)) {
     const details = (check.errors ?? []).slice(0, 10).map((e) => {
       const extra = e.params && "additionalProperty" in e.params ? ` (${String(e.params.additionalProperty)})` : e.params && "propertyName" in e.params ? ` (${String(e.params.propertyName)})` : "";

@@ -7,6 +7,8 @@ import { buildManifestSchema, computeDatasetDigest, type LockManifest } from "..
 import type { LockContext } from "../core/lock-context.js";
 import { sha256Hex } from "../core/digest.js";
 import { OperationalError } from "./errors.js";
+import { loadPrecompiled } from "./precompiled.js";
+import { MANIFEST_AJV_OPTIONS } from "../core/ajv-options.js";
 
 let validateManifest: ValidateFunction | undefined;
 
@@ -34,8 +36,8 @@ export async function loadManifest(path: string, cwd = process.cwd()): Promise<L
     throw new OperationalError(`lock manifest ${path} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (!validateManifest) {
-    const { compileSchema } = await import("../core/schema-validator.js"); // Ajv loads only when a manifest is read
-    validateManifest = compileSchema(buildManifestSchema(), { allErrors: true });
+    const schema = buildManifestSchema();
+    validateManifest = (await loadPrecompiled("manifest", schema)) ?? (await import("../core/schema-validator.js")).compileSchema(schema, MANIFEST_AJV_OPTIONS);
   }
   if (!validateManifest(data)) {
     const details = (validateManifest.errors ?? []).slice(0, 10).map((e) => `  ${e.instancePath || "/"} ${e.message}${e.params && "additionalProperty" in e.params ? ` (${String(e.params.additionalProperty)})` : ""}`);

@@ -2,7 +2,7 @@ import { readFile, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { buildRecordSchema, DEFAULT_LEGISLATION_HOST, isValidLegislationHost } from "../core/schema.js";
 import { recordCheckFrom, type RecordSchemaCheck } from "../core/schema-issues.js";
-import type { ValidateFunction } from "ajv/dist/2020.js";
+import { loadPrecompiled } from "./precompiled.js";
 import { OperationalError } from "./errors.js";
 
 /** Where a repository keeps its own copy of the schema (reference section 1, item 5). */
@@ -57,8 +57,8 @@ export async function loadSchema(options: { schemaPath?: string; legislationHost
     }
   } else {
     schema = buildRecordSchema(host);
-    const precompiled = host === DEFAULT_LEGISLATION_HOST ? await loadPrecompiled(schema) : undefined;
-    if (precompiled) return { source, check: precompiled };
+    const precompiled = host === DEFAULT_LEGISLATION_HOST ? await loadPrecompiled("record", schema) : undefined;
+    if (precompiled) return { source, check: recordCheckFrom(precompiled) };
   }
   const { compileRecordSchema, SchemaCompileError } = await import("../core/schema-validator.js"); // Ajv loads only when a schema must be compiled
   try {
@@ -66,19 +66,5 @@ export async function loadSchema(options: { schemaPath?: string; legislationHost
   } catch (error) {
     if (error instanceof SchemaCompileError) throw new OperationalError(`${path ?? "bundled schema"}: ${error.message}`);
     throw error;
-  }
-}
-
-/**
- * The standalone validator `npm run build` precompiles for the bundled schema and default host
- * (scripts/build-validator.js), when it exists and was built from exactly this schema; else undefined,
- * and the schema is compiled at run time.
- */
-async function loadPrecompiled(schema: unknown): Promise<RecordSchemaCheck | undefined> {
-  try {
-    const module = (await import(new URL("../generated/record-validator.js", import.meta.url).href)) as { schemaText: string; validate: ValidateFunction };
-    return module.schemaText === JSON.stringify(schema) ? recordCheckFrom(module.validate) : undefined;
-  } catch {
-    return undefined;
   }
 }
