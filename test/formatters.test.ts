@@ -127,3 +127,51 @@ describe("formatters", () => {
     expect(colorLevel({ FORCE_COLOR: "1" }, true, false)).toBe(0);
   });
 });
+
+describe("progress", () => {
+  test("only on a TTY, never in CI or on a dumb terminal", async () => {
+    const { progressEnabled } = await import("../src/cli/progress.js");
+    expect(progressEnabled({}, true)).toBe(true);
+    expect(progressEnabled({}, false)).toBe(false);
+    expect(progressEnabled({}, undefined)).toBe(false);
+    expect(progressEnabled({ CI: "true" }, true)).toBe(false);
+    expect(progressEnabled({ TERM: "dumb" }, true)).toBe(false);
+  });
+
+  test("shown after half a second, redrawn at most every 100 ms, erased at the end", async () => {
+    const { createProgressLine } = await import("../src/cli/progress.js");
+    let t = 0;
+    const out: string[] = [];
+    const line = createProgressLine((s) => out.push(s), () => t);
+    const p = (bytesDone: number) => ({ files: 2, filesDone: 1, bytes: 20e6, bytesDone });
+    line.update(p(1e6));
+    t = 600;
+    line.update(p(5e6));
+    t = 650;
+    line.update(p(6e6));
+    t = 750;
+    line.update(p(10e6));
+    line.done();
+    expect(out).toEqual(["\rchecking 1/2 files, 5.0/20 MB (25%)\u001b[K", "\rchecking 1/2 files, 10/20 MB (50%)\u001b[K", "\r\u001b[K"]);
+  });
+
+  test("nothing is drawn or erased for a short run", async () => {
+    const { createProgressLine } = await import("../src/cli/progress.js");
+    const out: string[] = [];
+    const line = createProgressLine((s) => out.push(s), () => 0);
+    line.update({ files: 1, filesDone: 1, bytes: 1, bytesDone: 1 });
+    line.done();
+    expect(out).toEqual([]);
+  });
+
+  test("validate reports progress up to every byte and file", async () => {
+    const { validate } = await import("../src/node/validate.js");
+    const { repoRoot } = await import("./helpers/records.js");
+    const seen: { filesDone: number; bytesDone: number; bytes: number }[] = [];
+    await validate({ cwd: repoRoot, lock: false, jobs: 1, onProgress: (p) => seen.push(p) });
+    const last = seen[seen.length - 1]!;
+    expect(last.filesDone).toBe(2);
+    expect(last.bytesDone).toBe(last.bytes);
+    expect(seen.every((p, i) => i === 0 || p.bytesDone >= seen[i - 1]!.bytesDone)).toBe(true);
+  });
+});

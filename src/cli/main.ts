@@ -7,6 +7,7 @@ import type { RuleSetting } from "../core/problem.js";
 import { DEFAULT_MANIFEST_NAME, type ArtifactKind, type IndexKind } from "../core/manifest.js";
 import { buildRecordSchema, DEFAULT_LEGISLATION_HOST, formatSchema, isValidLegislationHost, MARKDOWN_ARTIFACT_KINDS, SOURCE_INDEX_KINDS } from "../core/schema.js";
 import { colorLevel, createColor } from "../formatters/color.js";
+import { createProgressLine, progressEnabled, type Progress } from "./progress.js";
 import { FORMAT_NAMES, formatters, type FormatName } from "../formatters/index.js";
 import { rules, ruleIds, type RuleId } from "../rules/index.js";
 import { OperationalError } from "../node/errors.js";
@@ -287,7 +288,9 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
   const lock = options.lock !== undefined && options.lock !== true ? options.lock : config.lock;
   const schema = options.schema ?? config.schema;
   const maxProblems = options.maxProblems ?? config.maxProblems;
+  const progress = progressEnabled(context.env, context.stderr.isTTY) ? createProgressLine((text) => context.stderr.write(text)) : undefined;
   const report = await validate({
+    ...(progress ? { onProgress: (p: Progress) => progress.update(p) } : {}),
     patterns: fromConfig ? config.patterns! : paths,
     cwd: context.cwd,
     ...(fromConfig ? { patternsCwd: dirname(loaded!.path) } : {}),
@@ -298,6 +301,7 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
     ...(lock !== undefined ? { lock } : {}),
     ...(schema ? { schema } : {}),
   });
+  progress?.done();
   if (options.quiet) {
     for (const file of report.files) file.problems = file.problems.filter((p) => p.severity === "error");
     report.summary.warnings = 0;

@@ -29,6 +29,8 @@ export interface ValidateOptions {
   rules?: Partial<Record<RuleId, RuleSetting>>;
   /** Do not fail when a pattern matches no file. */
   allowUnmatched?: boolean;
+  /** Called as the run advances (after each chunk read, or each file done in worker threads). */
+  onProgress?: (progress: { files: number; filesDone: number; bytes: number; bytesDone: number }) => void;
   /** Worker threads to spread files over; default: one per core for 200+ files or 32+ MB, else 1. */
   jobs?: number;
   /**
@@ -75,8 +77,15 @@ export async function validate(options: ValidateOptions = {}): Promise<Report> {
   const { schemaSource, check } = await createFileValidator({ ...options, cwd });
   const inputs = await expandInputs(options.patterns?.length ? options.patterns : [DEFAULT_PATTERN], cwd, options.allowUnmatched, options.patternsCwd);
   const jobs = await chooseJobs(inputs, options.jobs);
-  const inWorkers = jobs > 1 ? await validateInWorkers(inputs, { ...options, cwd }, jobs) : undefined;
-  const files = inWorkers ?? (await mapWithLimit(inputs, FILES_AT_ONCE, check));
+  const progress = options.onProgress ? await startProgress(inputs, options.onProgress) : undefined;
+  const inWorkers = jobs > 1 ? await validateInWorkers(inputs, { ...options, cwd }, jobs, progress) : undefined;
+  const files =
+    inWorkers ??
+    (await mapWithLimit(inputs, FILES_AT_ONCE, async (input) => {
+      const report = await check(input, progress?.read);
+      progress?.fileDone();
+      return report;
+    }));
   return { files, summary: summarize(files), schemaSource, threads: inWorkers ? jobs : 1 };
 }
 
@@ -85,7 +94,7 @@ export async function validate(options: ValidateOptions = {}): Promise<Report> {
  * settings and the lock manifest in force. Worker threads each build their own from the same
  * options, which is why the options are plain data.
  */
-export async function createFileValidator(options: ValidateOptions & { cwd: string }): Promise<{ schemaSource: SchemaSource; check: (input: InputFile) => Promise<FileReport> }> {
+export async function createFileValidator(options: ValidateOptions & { cwd: string }): Promise<{ schemaSource: SchemaSource; check: (input: InputFile, onRead?: (bytes: number) => void) => Promise<FileReport> }> {
   const { cwd } = options;
   const schema = await loadSchema({ cwd, ...(options.schema ? { schemaPath: options.schema } : {}), ...(options.legislationHost ? { legislationHost: options.legislationHost } : {}) });
   const explicitLock = typeof options.lock === "string" ? await loadLockContext(resolve(cwd, options.lock), displayPath(resolve(cwd, options.lock), cwd)) : undefined;
@@ -95,20 +104,43 @@ export async function createFileValidator(options: ValidateOptions & { cwd: stri
     if (sibling === input.absolute || !(await stat(sibling).catch(() => undefined))?.isFile()) return undefined;
     return loadLockContext(sibling, displayPath(sibling, cwd));
   };
-  const check = async (input: InputFile): Promise<FileReport> => {
+  const check = async (input: InputFile, onRead?: (bytes: number) => void): Promise<FileReport> => {
     let lockContext: LockContext | undefined;
     try {
       lockContext = await lockFor(input);
     } catch (error) {
       // A broken manifest beside one file is that file's I/O error: the file is still checked without it, and so are the others.
       if (!(error instanceof OperationalError)) throw error;
-      const report = await validateFile(input, { ...options, schemaCheck: schema.check, lockContext: undefined });
+      const report = await validateFile(input, { ...options, schemaCheck: schema.check, lockContext: undefined, onRead });
       return { ...report, error: error.message };
     }
-    const report = await validateFile(input, { ...options, schemaCheck: schema.check, lockContext });
+    const report = await validateFile(input, { ...options, schemaCheck: schema.check, lockContext, onRead });
     return lockContext ? { ...report, lockManifest: lockContext.manifestPath } : report;
   };
   return { schemaSource: schema.source, check };
+}
+
+interface ProgressTracker {
+  read(bytes: number): void;
+  fileDone(bytesOfFile?: number): void;
+}
+
+/** Sizes every input once, then reports progress after each read or finished file. */
+async function startProgress(inputs: InputFile[], onProgress: NonNullable<ValidateOptions["onProgress"]>): Promise<ProgressTracker> {
+  let bytes = 0;
+  for (const input of inputs) bytes += (await stat(input.absolute).catch(() => undefined))?.size ?? 0;
+  const state = { files: inputs.length, filesDone: 0, bytes, bytesDone: 0 };
+  return {
+    read(n) {
+      state.bytesDone += n;
+      onProgress({ ...state });
+    },
+    fileDone(bytesOfFile = 0) {
+      state.filesDone++;
+      state.bytesDone += bytesOfFile;
+      onProgress({ ...state });
+    },
+  };
 }
 
 /** Worker threads pay off for many files or much data: 200 files, or 32 MB in all. */
@@ -130,12 +162,13 @@ async function chooseJobs(inputs: InputFile[], jobs: number | undefined): Promis
  * the reports back in input order. Undefined when the worker script is not built (tests run the
  * TypeScript sources), so the caller checks in this thread instead.
  */
-async function validateInWorkers(inputs: InputFile[], options: ValidateOptions & { cwd: string }, jobs: number): Promise<FileReport[] | undefined> {
+async function validateInWorkers(inputs: InputFile[], options: ValidateOptions & { cwd: string }, jobs: number, progress?: ProgressTracker): Promise<FileReport[] | undefined> {
   const script = new URL("./validate-worker.js", import.meta.url);
   if (!(await stat(fileURLToPath(script)).catch(() => undefined))) return undefined;
   const files: FileReport[] = new Array(inputs.length);
   let next = 0;
-  const { patterns: _patterns, patternsCwd: _patternsCwd, ...workerOptions } = options;
+  const { patterns: _patterns, patternsCwd: _patternsCwd, onProgress: _onProgress, ...workerOptions } = options;
+  const sizes = progress ? await Promise.all(inputs.map(async (input) => (await stat(input.absolute).catch(() => undefined))?.size ?? 0)) : [];
   await Promise.all(
     Array.from({ length: jobs }, () =>
       new Promise<void>((done, fail) => {
@@ -160,6 +193,7 @@ async function validateInWorkers(inputs: InputFile[], options: ValidateOptions &
           if (message.index !== undefined) {
             files[message.index] = message.report!;
             inFlight--;
+            progress?.fileDone(sizes[message.index]);
             send();
           } else {
             for (let i = 0; i < FILES_AT_ONCE_PER_WORKER; i++) send(); // ready: a few files in flight, so reads overlap checks
@@ -173,7 +207,7 @@ async function validateInWorkers(inputs: InputFile[], options: ValidateOptions &
   return files;
 }
 
-async function validateFile(input: InputFile, options: ValidateOptions & { schemaCheck: RecordSchemaCheck; lockContext: LockContext | undefined }): Promise<FileReport> {
+async function validateFile(input: InputFile, options: ValidateOptions & { schemaCheck: RecordSchemaCheck; lockContext: LockContext | undefined; onRead?: ((bytes: number) => void) | undefined }): Promise<FileReport> {
   const check = createFileCheck({
     file: input.display,
     schemaCheck: options.schemaCheck,
@@ -182,7 +216,10 @@ async function validateFile(input: InputFile, options: ValidateOptions & { schem
   });
   try {
     const stream = createReadStream(input.absolute, { highWaterMark: CHUNK_SIZE });
-    for await (const chunk of stream) check.push(chunk as Buffer);
+    for await (const chunk of stream) {
+      check.push(chunk as Buffer);
+      options.onRead?.((chunk as Buffer).length);
+    }
   } catch (error) {
     const result = check.end();
     return { ...result, error: describeIoError(error, input.display) };
