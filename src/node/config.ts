@@ -1,9 +1,10 @@
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import type { RuleSetting } from "../core/problem.js";
 import { NON_EMPTY_STRING } from "../core/schema.js";
 import { ruleIds } from "../rules/index.js";
 import { OperationalError } from "./errors.js";
+import { readJsonFile } from "./json-file.js";
 import { loadPrecompiled } from "./precompiled.js";
 import { MANIFEST_AJV_OPTIONS } from "../core/ajv-options.js";
 
@@ -74,7 +75,7 @@ export async function findConfig(cwd: string): Promise<LoadedConfig | undefined>
       const path = join(folder, entry.name);
       if (!(await isFile(path))) continue;
       if (entry.key === undefined) return loadConfig(path);
-      const data = await readJson(path);
+      const data = await readJsonFile(path, "config");
       if (data !== null && typeof data === "object" && entry.key in data) return checkConfig(path, (data as Record<string, unknown>)[entry.key]);
     }
     if (await isDirectory(join(folder, ".git"))) return undefined;
@@ -87,23 +88,9 @@ export async function findConfig(cwd: string): Promise<LoadedConfig | undefined>
 /** Reads and checks one config file (a `package.json` is read for its "citation-targets" member). */
 export async function loadConfig(path: string): Promise<LoadedConfig> {
   const absolute = resolve(path);
-  const data = await readJson(absolute);
+  const data = await readJsonFile(absolute, "config");
   if (absolute.endsWith("package.json") && data !== null && typeof data === "object") return checkConfig(absolute, (data as Record<string, unknown>)["citation-targets"] ?? {});
   return checkConfig(absolute, data);
-}
-
-async function readJson(path: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    throw new OperationalError(`cannot read config ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new OperationalError(`config ${path} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
-  }
 }
 
 async function checkConfig(path: string, data: unknown): Promise<LoadedConfig> {

@@ -7,6 +7,7 @@ import { buildManifestSchema, computeDatasetDigest, type LockManifest } from "..
 import type { LockContext } from "../core/lock-context.js";
 import { sha256Hex } from "../core/digest.js";
 import { OperationalError } from "./errors.js";
+import { readJsonFile } from "./json-file.js";
 import { loadPrecompiled } from "./precompiled.js";
 import { MANIFEST_AJV_OPTIONS } from "../core/ajv-options.js";
 
@@ -23,18 +24,7 @@ export interface LoadedManifest {
 /** Reads and checks a lock manifest against its schema; throws OperationalError naming what is wrong. */
 export async function loadManifest(path: string, cwd = process.cwd()): Promise<LoadedManifest> {
   const absolute = resolve(cwd, path);
-  let text: string;
-  try {
-    text = await readFile(absolute, "utf8");
-  } catch (error) {
-    throw new OperationalError(`cannot read lock manifest ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new OperationalError(`lock manifest ${path} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  const data = await readJsonFile(absolute, "lock manifest", path);
   if (!validateManifest) {
     const schema = buildManifestSchema();
     validateManifest = (await loadPrecompiled("manifest", schema)) ?? (await import("../core/schema-validator.js")).compileSchema(schema, MANIFEST_AJV_OPTIONS);

@@ -1,9 +1,10 @@
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { buildRecordSchema, DEFAULT_LEGISLATION_HOST, isValidLegislationHost } from "../core/schema.js";
 import { recordCheckFrom, type RecordSchemaCheck } from "../core/schema-issues.js";
 import { loadPrecompiled } from "./precompiled.js";
 import { OperationalError } from "./errors.js";
+import { readJsonFile } from "./json-file.js";
 
 /** Where a repository keeps its own copy of the schema (reference section 1, item 5). */
 export const REPOSITORY_SCHEMA_PATH = ".tooling/schemas/citation-targets.schema.json";
@@ -44,17 +45,7 @@ export async function loadSchema(options: { schemaPath?: string; legislationHost
   const source: SchemaSource = options.schemaPath ? { kind: "option", path: path! } : path ? { kind: "repository", path } : { kind: "bundled", legislationHost: host };
   let schema: unknown;
   if (path) {
-    let text: string;
-    try {
-      text = await readFile(path, "utf8");
-    } catch (error) {
-      throw new OperationalError(`cannot read schema ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-    }
-    try {
-      schema = JSON.parse(text);
-    } catch (error) {
-      throw new OperationalError(`schema ${path} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
-    }
+    schema = await readJsonFile(path, "schema");
   } else {
     schema = buildRecordSchema(host);
     const precompiled = host === DEFAULT_LEGISLATION_HOST ? await loadPrecompiled("record", schema) : undefined;
