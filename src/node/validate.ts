@@ -76,9 +76,11 @@ export async function validate(options: ValidateOptions = {}): Promise<Report> {
   const cwd = options.cwd ?? process.cwd();
   const { schemaSource, check } = await createFileValidator({ ...options, cwd });
   const inputs = await expandInputs(options.patterns?.length ? options.patterns : [DEFAULT_PATTERN], cwd, options.allowUnmatched, options.patternsCwd);
-  const jobs = await chooseJobs(inputs, options.jobs);
-  const progress = options.onProgress ? await startProgress(inputs, options.onProgress) : undefined;
-  const inWorkers = jobs > 1 ? await validateInWorkers(inputs, { ...options, cwd }, jobs, progress) : undefined;
+  // File sizes, read once, when the choice of threads or the progress needs them.
+  const sizes = options.onProgress || options.jobs === undefined ? await sizesOf(inputs) : undefined;
+  const jobs = chooseJobs(inputs, options.jobs, sizes);
+  const progress = options.onProgress ? startProgress(inputs, sizes!, options.onProgress) : undefined;
+  const inWorkers = jobs > 1 ? await validateInWorkers(inputs, { ...options, cwd }, jobs, progress && { tracker: progress, sizes: sizes! }) : undefined;
   const files =
     inWorkers ??
     (await mapWithLimit(inputs, FILES_AT_ONCE, async (input) => {
@@ -125,11 +127,13 @@ interface ProgressTracker {
   fileDone(bytesOfFile?: number): void;
 }
 
-/** Sizes every input once, then reports progress after each read or finished file. */
-async function startProgress(inputs: InputFile[], onProgress: NonNullable<ValidateOptions["onProgress"]>): Promise<ProgressTracker> {
-  let bytes = 0;
-  for (const input of inputs) bytes += (await stat(input.absolute).catch(() => undefined))?.size ?? 0;
-  const state = { files: inputs.length, filesDone: 0, bytes, bytesDone: 0 };
+async function sizesOf(inputs: InputFile[]): Promise<number[]> {
+  return mapWithLimit(inputs, 32, async (input) => (await stat(input.absolute).catch(() => undefined))?.size ?? 0);
+}
+
+/** Reports progress after each read or finished file. */
+function startProgress(inputs: InputFile[], sizes: number[], onProgress: NonNullable<ValidateOptions["onProgress"]>): ProgressTracker {
+  const state = { files: inputs.length, filesDone: 0, bytes: sizes.reduce((a, b) => a + b, 0), bytesDone: 0 };
   return {
     read(n) {
       state.bytesDone += n;
@@ -147,14 +151,12 @@ async function startProgress(inputs: InputFile[], onProgress: NonNullable<Valida
 const WORKERS_FROM_FILES = 200;
 const WORKERS_FROM_BYTES = 32 * 2 ** 20;
 
-async function chooseJobs(inputs: InputFile[], jobs: number | undefined): Promise<number> {
+function chooseJobs(inputs: InputFile[], jobs: number | undefined, sizes: number[] | undefined): number {
   if (jobs !== undefined) return Math.max(1, Math.min(jobs, inputs.length));
   const cores = availableParallelism();
   if (cores < 2 || inputs.length < 2) return 1;
-  if (inputs.length >= WORKERS_FROM_FILES) return Math.min(cores, inputs.length);
-  let bytes = 0;
-  for (const input of inputs) bytes += (await stat(input.absolute).catch(() => undefined))?.size ?? 0;
-  return bytes >= WORKERS_FROM_BYTES ? Math.min(cores, inputs.length) : 1;
+  const bytes = (sizes ?? []).reduce((a, b) => a + b, 0);
+  return inputs.length >= WORKERS_FROM_FILES || bytes >= WORKERS_FROM_BYTES ? Math.min(cores, inputs.length) : 1;
 }
 
 /**
@@ -162,13 +164,17 @@ async function chooseJobs(inputs: InputFile[], jobs: number | undefined): Promis
  * the reports back in input order. Undefined when the worker script is not built (tests run the
  * TypeScript sources), so the caller checks in this thread instead.
  */
-async function validateInWorkers(inputs: InputFile[], options: ValidateOptions & { cwd: string }, jobs: number, progress?: ProgressTracker): Promise<FileReport[] | undefined> {
+async function validateInWorkers(
+  inputs: InputFile[],
+  options: ValidateOptions & { cwd: string },
+  jobs: number,
+  progress?: { tracker: ProgressTracker; sizes: number[] },
+): Promise<FileReport[] | undefined> {
   const script = new URL("./validate-worker.js", import.meta.url);
   if (!(await stat(fileURLToPath(script)).catch(() => undefined))) return undefined;
   const files: FileReport[] = new Array(inputs.length);
   let next = 0;
   const { patterns: _patterns, patternsCwd: _patternsCwd, onProgress: _onProgress, ...workerOptions } = options;
-  const sizes = progress ? await Promise.all(inputs.map(async (input) => (await stat(input.absolute).catch(() => undefined))?.size ?? 0)) : [];
   await Promise.all(
     Array.from({ length: jobs }, () =>
       new Promise<void>((done, fail) => {
@@ -193,7 +199,7 @@ async function validateInWorkers(inputs: InputFile[], options: ValidateOptions &
           if (message.index !== undefined) {
             files[message.index] = message.report!;
             inFlight--;
-            progress?.fileDone(sizes[message.index]);
+            progress?.tracker.fileDone(progress.sizes[message.index]);
             send();
           } else {
             for (let i = 0; i < FILES_AT_ONCE_PER_WORKER; i++) send(); // ready: a few files in flight, so reads overlap checks
