@@ -1,13 +1,34 @@
 #!/usr/bin/env node
 import { main } from "../dist/cli/main.js";
 
+/**
+ * A reader that goes away early (`citation-targets validate | head -1`) closes the pipe: like git,
+ * stop writing to it quietly, with no stack trace, and finish with the exit code the run earns.
+ */
+function quietOnClosedPipe(stream) {
+  let closed = false;
+  stream.on("error", (error) => {
+    if (error.code !== "EPIPE") throw error;
+    closed = true;
+    stream.emit("drain"); // release a writer waiting for the pipe to drain
+  });
+  return {
+    write: (text) => (closed ? true : stream.write(text)),
+    once: (event, listener) => stream.once(event, listener),
+    get isTTY() {
+      return stream.isTTY;
+    },
+  };
+}
+
 try {
   process.exitCode = await main({
     argv: process.argv.slice(2),
     cwd: process.cwd(),
     env: process.env,
-    stdout: process.stdout,
-    stderr: process.stderr,
+    stdout: quietOnClosedPipe(process.stdout),
+    stderr: quietOnClosedPipe(process.stderr),
+    stdin: process.stdin,
   });
 } catch (error) {
   process.stderr.write(`citation-targets: ${error instanceof Error ? error.message : String(error)}\n`);

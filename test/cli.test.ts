@@ -136,7 +136,7 @@ describe("validate through main()", () => {
     const warned = await cli(["validate", "--rule", "non-canonical=warning", "--rule", "schema=off", "x.jsonl"], dir);
     expect(warned.code).toBe(0);
     expect(warned.stdout).toContain("1 problem (0 errors, 1 warning)");
-    expect((await cli(["validate", "--quiet", "--rule", "non-canonical=warning", "--rule", "schema=off", "x.jsonl"], dir)).stdout).toContain("no problems");
+    expect((await cli(["validate", "--quiet", "--rule", "non-canonical=warning", "--rule", "schema=off", "x.jsonl"], dir)).stdout).toBe("✔ 1 file, 1 record: no errors (1 warning not shown: --quiet)\n");
   });
 
   test("usage, configuration and I/O errors exit 2 with a message, never a stack trace", async () => {
@@ -166,7 +166,7 @@ describe("validate through main()", () => {
     const report = JSON.parse(stdout);
     expect(report.files.map((f: { path: string; error?: string; problems: unknown[] }) => [f.path, f.error, f.problems.length])).toEqual([
       ["bad.jsonl", undefined, 1],
-      ["gone.jsonl", "cannot read gone.jsonl: no such file", 0],
+      ["gone.jsonl", "cannot read gone.jsonl: no such file or folder", 0],
       ["ok.jsonl", undefined, 0],
     ]);
   });
@@ -245,6 +245,7 @@ describe("schema, lock and generate through main()", () => {
     expect((await cli(["lock", "privacy-act-1988", "-o", manifest, "--check"], dir)).code).toBe(1);
     const check = await cli(["generate", manifest, "--check", out], dir);
     expect(check.code).toBe(1);
-    expect(check.stderr).toContain("part-i/section-1.md: sha256 is");
+    expect(check.stderr).toContain("citation-targets:   part-i/section-1.md: changed since the lock manifest was written");
+    expect(check.stderr).toContain(`run \`citation-targets update ${manifest}\` to refresh it and regenerate`);
   });
 });

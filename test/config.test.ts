@@ -61,7 +61,7 @@ describe("config", () => {
     await mkdir(join(dir, "sub"));
     const fromConfig = await cli(["validate", "--format", "json", "--verbose"], join(dir, "sub"));
     expect(fromConfig.code).toBe(0);
-    expect(JSON.parse(fromConfig.stdout).files[0]).toMatchObject({ path: join(dir, "data/x.jsonl"), problems: [{ ruleId: "non-canonical", severity: "warning" }] });
+    expect(JSON.parse(fromConfig.stdout).files[0]).toMatchObject({ path: "../data/x.jsonl", problems: [{ ruleId: "non-canonical", severity: "warning" }] });
     expect(fromConfig.stderr).toContain(`config: ${join(dir, ".citation-targets.json")}`);
     const flagWins = await cli(["validate", "--format", "json", "--rule", "non-canonical=error", "data/x.jsonl"], dir);
     expect(flagWins.code).toBe(1);

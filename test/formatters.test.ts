@@ -31,7 +31,7 @@ const report: Report = {
       ],
     },
     { path: "ok.jsonl", records: 5, problems: [] },
-    { path: "gone.jsonl", records: 0, problems: [], error: "cannot read gone.jsonl: no such file" },
+    { path: "gone.jsonl", records: 0, problems: [], error: "cannot read gone.jsonl: no such file or folder" },
   ],
   summary: { files: 3, records: 8, errors: 2, warnings: 1 },
   schemaSource: { kind: "bundled", legislationHost: "www.legislation.gov.au" },
@@ -53,7 +53,7 @@ describe("formatters", () => {
         "  3:2  warning  100% not canonical\nsecond line  non-canonical",
         "",
         "gone.jsonl",
-        "  error  cannot read gone.jsonl: no such file",
+        "  error  cannot read gone.jsonl: no such file or folder",
         "",
         "✖ 3 problems (2 errors, 1 warning); 1 file could not be read in 3 files, 8 records",
         "",
@@ -75,7 +75,7 @@ describe("formatters", () => {
           ],
         },
         { path: "ok.jsonl", records: 5, problems: [] },
-        { path: "gone.jsonl", records: 0, problems: [], error: "cannot read gone.jsonl: no such file" },
+        { path: "gone.jsonl", records: 0, problems: [], error: "cannot read gone.jsonl: no such file or folder" },
       ],
       summary: { files: 3, records: 8, errors: 2, warnings: 1 },
     });
@@ -86,8 +86,8 @@ describe("formatters", () => {
       "::error file=data/a%2Cb%3Ac.jsonl,line=1,col=7,title=json-syntax::invalid JSON: unexpected end",
       "::error file=data/a%2Cb%3Ac.jsonl,line=2,title=text-digest::textDigest is 00 but the SHA-256 of markdown is ff (at /textDigest)",
       "::warning file=data/a%2Cb%3Ac.jsonl,line=3,col=2,title=non-canonical::100%25 not canonical%0Asecond line",
-      "::error file=gone.jsonl,title=io-error::cannot read gone.jsonl: no such file",
-      "3 files, 8 records: 2 errors, 1 warnings",
+      "::error file=gone.jsonl,title=io-error::cannot read gone.jsonl: no such file or folder",
+      "3 files, 8 records: 2 errors, 1 warning",
       "",
     ]);
   });
@@ -108,7 +108,7 @@ describe("formatters", () => {
       properties: { pointer: "", messageId: "m" },
     });
     expect(run.results[2].level).toBe("warning");
-    expect(run.invocations[0]).toMatchObject({ executionSuccessful: false, toolExecutionNotifications: [{ level: "error", message: { text: "cannot read gone.jsonl: no such file" } }] });
+    expect(run.invocations[0]).toMatchObject({ executionSuccessful: false, toolExecutionNotifications: [{ level: "error", message: { text: "cannot read gone.jsonl: no such file or folder" } }] });
   });
 
   test("every formatter honours --max-problems", () => {

@@ -190,7 +190,7 @@ describe("cross-record rules", () => {
 
 describe("lock manifest rules", () => {
   const manifest = (): LockManifest => JSON.parse(readFileSync(`${repoRoot}.tooling/citation-targets/privacy-act-1988.lock.json`, "utf8")) as LockManifest;
-  const context = (m: LockManifest, bodyDigests = new Map<string, string>()): LockContext => ({ manifest: m, manifestPath: "privacy-act-1988.lock.json", computedDigest: computeDatasetDigest(m), bodyDigests, changedArtifacts: new Map<string, string>() });
+  const context = (m: LockManifest, bodyDigests = new Map<string, string>()): LockContext => ({ manifest: m, manifestPath: "privacy-act-1988.lock.json", computedDigest: computeDatasetDigest(m), bodyDigests, changedArtifacts: new Map<string, string>(), missingArtifacts: [], unlistedFiles: [] });
 
   test("a file generated from the manifest passes", () => {
     expect(run(base(), { lock: context(manifest()) }).problems).toEqual([]);
@@ -200,7 +200,7 @@ describe("lock manifest rules", () => {
     const m = manifest();
     m.name = "Privacy Act 1988 (Cth)";
     const problems = problemsOf(base(), "lock-manifest-digest", { lock: context(m) });
-    expect(problems).toEqual([expect.objectContaining({ line: 0, message: expect.stringContaining("run `citation-targets lock`") })]);
+    expect(problems).toEqual([expect.objectContaining({ line: 0, message: expect.stringContaining("(it was edited by hand): run `citation-targets update privacy-act-1988.lock.json` to refresh it and regenerate") })]);
   });
 
   test("lock-dataset-digest and lock-dataset-fields", () => {
@@ -277,11 +277,11 @@ describe("derivation and manifest messages say what is wrong and what was expect
     const m = manifest();
     m.titleId = "C2004A99999";
     m.datasetDigest = computeDatasetDigest(m);
-    const lock = { manifest: m, manifestPath: "privacy-act-1988.lock.json", computedDigest: computeDatasetDigest(m), bodyDigests: new Map<string, string>(), changedArtifacts: new Map<string, string>() };
+    const lock = { manifest: m, manifestPath: "privacy-act-1988.lock.json", computedDigest: computeDatasetDigest(m), bodyDigests: new Map<string, string>(), changedArtifacts: new Map<string, string>(), missingArtifacts: [], unlistedFiles: [] };
     const problems = run(base(), { lock }).problems;
     expect(problems.find((p) => p.ruleId === "lock-dataset-fields")!.message).toBe('titleId is "C2004A03712" but lock manifest privacy-act-1988.lock.json has "C2004A99999"');
     expect(problems.find((p) => p.ruleId === "lock-dataset-digest")!.message).toBe(
-      `datasetDigest is ${base()[0]!.datasetDigest} but lock manifest privacy-act-1988.lock.json has ${m.datasetDigest}: regenerate the file from the manifest`,
+      `datasetDigest is ${base()[0]!.datasetDigest} but lock manifest privacy-act-1988.lock.json has ${m.datasetDigest}: the manifest changed since this file was generated; regenerate it with \`citation-targets generate privacy-act-1988.lock.json -o privacy-act-1988.jsonl\``,
     );
   });
 
@@ -289,7 +289,7 @@ describe("derivation and manifest messages say what is wrong and what was expect
     const m = manifest();
     m.artifacts = m.artifacts.filter((a) => a.path !== "preamble.md");
     m.datasetDigest = computeDatasetDigest(m);
-    const lock = { manifest: m, manifestPath: "x.lock.json", computedDigest: m.datasetDigest, bodyDigests: new Map<string, string>(), changedArtifacts: new Map<string, string>() };
+    const lock = { manifest: m, manifestPath: "x.lock.json", computedDigest: m.datasetDigest, bodyDigests: new Map<string, string>(), changedArtifacts: new Map<string, string>(), missingArtifacts: [], unlistedFiles: [] };
     const problems = run(base(), { lock }).problems.filter((p) => p.ruleId === "lock-artifacts");
     expect(problems).toEqual([expect.objectContaining({ line: lineOf(base(), "privacy-act-1988/preamble.md#_top"), pointer: "/artifactRelativePath", message: 'artifact "preamble.md" is not in lock manifest x.lock.json' })]);
   });

@@ -10,10 +10,14 @@ import { colorLevel, createColor } from "../formatters/color.js";
 import { createProgressLine, progressEnabled, type Progress } from "./progress.js";
 import { FORMAT_NAMES, formatters, type FormatName } from "../formatters/index.js";
 import { rules, ruleIds, type RuleId } from "../rules/index.js";
-import { OperationalError } from "../node/errors.js";
-import { DEFAULT_PATTERN, displayPath } from "../node/files.js";
-import { exitCodeFor, validate } from "../node/validate.js";
+import { describeIoError, OperationalError } from "../node/errors.js";
+import { shellQuote } from "../node/manifest-io.js";
+import type { ManifestChanges } from "../node/lock.js";
+import type { RecordChanges } from "../node/record-changes.js";
+import { DEFAULT_MANIFEST_PATTERN, DEFAULT_PATTERN, displayPath } from "../node/files.js";
+import { exitCodeFor, onlyErrors, validate } from "../node/validate.js";
 import { writeFileAtomic } from "../node/write.js";
+
 
 export interface OutputStream {
   write(chunk: string): unknown;
@@ -34,6 +38,19 @@ export interface MainContext {
   env: Record<string, string | undefined>;
   stdout: OutputStream;
   stderr: OutputStream;
+  /** Standard input, for `validate -` (the bin passes process.stdin). */
+  stdin?: AsyncIterable<Uint8Array>;
+}
+
+const PREFIX = "citation-targets: ";
+
+/** Puts the program's name before every line of a message for stderr, as git and npm do, so that it stands out in a CI log. */
+export function prefixLines(text: string): string {
+  const body = text.endsWith("\n") ? text.slice(0, -1) : text;
+  return `${body
+    .split("\n")
+    .map((line) => (line.startsWith(PREFIX) ? line : `${PREFIX}${line}`))
+    .join("\n")}\n`;
 }
 
 const packageJson = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
@@ -63,11 +80,13 @@ function collectRule(value: string, previous: Partial<Record<RuleId, RuleSetting
 
 /** Runs the CLI; resolves to the exit code. Only the bin touches `process`. */
 export async function main(context: MainContext): Promise<number> {
-  const { stdout, stderr } = context;
+  const { stdout } = context;
+  /** Every line the program writes to stderr carries its name. */
+  const stderr = { write: (text: string) => context.stderr.write(prefixLines(text)), isTTY: context.stderr.isTTY };
   let exitCode = 0;
   const program = new Command()
     .name("citation-targets")
-    .description("Validate, generate, lock and diff citation-targets JSONL datasets of published legislation.")
+    .description("Validate, lock, generate and update citation-targets JSONL datasets of published legislation.")
     .version(packageJson.version, "-V, --version")
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride()
@@ -80,7 +99,7 @@ export async function main(context: MainContext): Promise<number> {
       `Check citation-targets JSONL files: line form (UTF-8, LF, canonical JSON), the record schema, and every file-level and cross-record rule.\n` +
         `With no paths, checks ${DEFAULT_PATTERN}.`,
     )
-    .argument("[paths...]", "files, directories (every *.jsonl below) or globs")
+    .argument("[paths...]", "files, directories (every *.jsonl below) or globs; - for standard input")
     .addOption(new Option("-f, --format <format>", "output format").choices(FORMAT_NAMES).default("stylish"))
     .option("--config <file>", "read settings from this config file (default: .citation-targets.json, citation-targets.config.json or package.json#citation-targets, from here up to the repository root)")
     .option("--no-config", "read no config file")
@@ -91,6 +110,8 @@ export async function main(context: MainContext): Promise<number> {
     .option("--max-problems <n>", "show at most N problems per file (all are still counted)", parseCount)
     .option("--rule <rule=severity>", "set a rule's severity: error, warning or off (repeatable)", collectRule, {})
     .option("--jobs <n>", "worker threads to spread files over (default: one per core for 200+ files or 32+ MB, else 1)", parsePositive)
+    .option("--stdin", "check standard input instead of files (the same as the path -)")
+    .option("--stdin-filename <path>", "the path standard input stands for: its name is checked against the slug, and <name>.lock.json beside it is used")
     .option("--quiet", "report errors only, not warnings")
     .option("--no-error-on-unmatched-pattern", "do not fail when a pattern matches no file")
     .option("--color", "force colour on")
@@ -102,7 +123,7 @@ export async function main(context: MainContext): Promise<number> {
         `working directory up to the repository root, else the bundled schema for --legislation-host.\n\n` +
         `Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage, configuration or I/O error.\n\n` +
         `Rules: ${rules.map((r) => r.id).join(", ")}\n\n` +
-        `Examples:\n  citation-targets validate\n  citation-targets validate .tooling/citation-targets/*.jsonl --format json\n  citation-targets validate data/ --rule non-canonical=warning --max-problems 20`,
+        `Examples:\n  citation-targets validate\n  citation-targets validate .tooling/citation-targets/*.jsonl --format json\n  citation-targets validate data/ --rule non-canonical=warning --max-problems 20\n  git show HEAD:.tooling/citation-targets/x.jsonl | citation-targets validate - --stdin-filename .tooling/citation-targets/x.jsonl`,
     )
     .action(async (paths: string[], options: ValidateCliOptions, command: Command) => {
       exitCode = await runValidate(paths, options, context, (name) => command.getOptionValueSource(name) === "cli");
@@ -159,10 +180,16 @@ export async function main(context: MainContext): Promise<number> {
       const shown = displayPath(result.path, context.cwd);
       const count = `${result.manifest.artifacts.length} artifacts, datasetDigest ${result.manifest.datasetDigest}`;
       if (options.check) {
-        stderr.write(result.changed ? `${shown} is not up to date (${count}): run citation-targets lock\n` : `${shown} is up to date (${count})\n`);
+        if (result.changed) {
+          const refresh = ["citation-targets", ...context.argv.filter((arg) => arg !== "--check")].map(shellQuote).join(" ");
+          stderr.write(`${shown} is not up to date (${count}):\n${describeManifestChanges(result.changes).map((line) => `  ${line}\n`).join("")}hint: run \`${refresh}\` to refresh it, or \`citation-targets update ${shellQuote(shown)}\` to refresh it and regenerate the JSONL\n`);
+        } else {
+          stderr.write(`${shown} is up to date (${count})\n`);
+        }
         exitCode = result.changed ? 1 : 0;
       } else {
-        stderr.write(`${result.changed ? "wrote" : "unchanged"} ${shown} (${count})\n`);
+        const what = result.changed ? describeManifestChanges(result.changes).map((line) => `  ${line}\n`).join("") : "";
+        stderr.write(`${result.changed ? "wrote" : "unchanged"} ${shown} (${count})\n${what}`);
       }
     });
 
@@ -182,7 +209,10 @@ export async function main(context: MainContext): Promise<number> {
       if (options.check) {
         const result = await checkGenerated({ manifest, cwd: context.cwd, check: options.check });
         if (result.difference) {
-          stderr.write(`${options.check}: not up to date: ${result.difference.message}\n`);
+          const lines = [`${options.check} is not up to date: ${result.cause ?? "it differs from what would be generated"}`, `  first difference: ${result.difference.message}`];
+          if (result.changes) lines.push(...describeRecordChanges(result.changes).map((line) => `  ${line}`));
+          lines.push(`hint: run \`citation-targets generate ${shellQuote(manifest)} -o ${shellQuote(options.check)}\` to regenerate it`);
+          stderr.write(`${lines.join("\n")}\n`);
           exitCode = 1;
         } else {
           stderr.write(`${options.check} is up to date (${result.records} records)\n`);
@@ -193,9 +223,43 @@ export async function main(context: MainContext): Promise<number> {
       if (result.output) stderr.write(`wrote ${displayPath(result.output, context.cwd)} (${result.records} records)\n`);
     });
 
+  program
+    .command("update")
+    .summary("refresh lock manifests and regenerate their JSONL in one step")
+    .description(
+      "After amending the law: re-lock each dataset (new, renamed and deleted files, changed digests; kinds, order and ignores kept) and\n" +
+        "regenerate its JSONL (<name>.jsonl beside <name>.lock.json), then say what changed: artifacts, and records added, removed and\n" +
+        "changed by citation address. Atomic: on any error nothing is written. With no manifests, updates every\n" +
+        `${DEFAULT_MANIFEST_PATTERN} of the repository.`,
+    )
+    .argument("[manifests...]", "lock manifests (<name>.lock.json)")
+    .option("--check", "write nothing; exit 1 when anything would change (for CI)")
+    .addHelpText("after", `\nExit codes: 0 up to date (or updated), 1 --check found changes or a dataset is at fault, 2 usage or I/O error.\n\nExamples:\n  citation-targets update\n  citation-targets update .tooling/citation-targets/privacy-act-1988.lock.json\n  citation-targets update --check`)
+    .action(async (manifests: string[], options: { check?: boolean }) => {
+      const { update, upToDate } = await import("../node/update.js");
+      const results = await update({ manifests, cwd: context.cwd, ...(options.check ? { check: true } : {}) });
+      const out: string[] = [];
+      for (const result of results) {
+        if (upToDate(result)) {
+          out.push(`${result.slug}: up to date (${result.manifest}, ${result.output})`);
+          continue;
+        }
+        out.push(`${result.slug}: ${options.check ? "not up to date" : "updated"}`);
+        out.push(...describeManifestChanges(result.artifacts).map((line) => `  ${line}`));
+        out.push(...describeRecordChanges(result.records).map((line) => `  ${line}`));
+        const files = [result.manifestChanged ? result.manifest : undefined, result.outputChanged ? result.output : undefined].filter((f) => f !== undefined);
+        if (files.length > 0) out.push(`  ${options.check ? "would write" : "wrote"} ${files.join(" and ")}`);
+      }
+      stdout.write(`${out.join("\n")}\n`);
+      if (options.check && results.some((r) => !upToDate(r))) {
+        stderr.write(`not up to date: run \`citation-targets update${manifests.map((m) => ` ${shellQuote(m)}`).join("")}\` to refresh and regenerate\n`);
+        exitCode = 1;
+      }
+    });
+
   try {
     if (context.argv.length === 0) {
-      program.outputHelp();
+      stderr.write(`missing command: usage: citation-targets <validate|lock|generate|update|schema> [options]\nrun \`citation-targets --help\` for the commands, \`citation-targets <command> --help\` for their options\n`);
       return 2;
     }
     await program.parseAsync(context.argv, { from: "user" });
@@ -206,15 +270,16 @@ export async function main(context: MainContext): Promise<number> {
     }
     if (error instanceof DatasetError) {
       const { problems } = error;
-      stderr.write(`citation-targets: ${problems.length === 1 ? problems[0] : `${problems.length} problems:\n${problems.map((p) => `  ${p}`).join("\n")}`}\n`);
+      stderr.write(`${problems.length === 1 ? problems[0] : `${problems.length} problems:\n${problems.map((p) => `  ${p}`).join("\n")}`}\n`);
       return 1;
     }
     if (error instanceof OperationalError) {
-      stderr.write(`citation-targets: ${error.message}\n`);
+      stderr.write(`${error.message}\n`);
       return 2;
     }
     const code = (error as NodeJS.ErrnoException).code;
-    stderr.write(`citation-targets: ${code ? `${code}: ` : ""}${error instanceof Error ? error.message : String(error)}\n`);
+    const { syscall, path } = error as NodeJS.ErrnoException;
+    stderr.write(`${code ? describeIoError(error, syscall ?? "access", path ?? "a file") : error instanceof Error ? error.message : String(error)}\n`);
     return 2;
   }
 }
@@ -274,6 +339,8 @@ interface ValidateCliOptions {
   maxProblems?: number;
   rule: Partial<Record<RuleId, RuleSetting>>;
   quiet?: boolean;
+  stdin?: boolean;
+  stdinFilename?: string;
   errorOnUnmatchedPattern: boolean;
   color?: boolean;
   verbose?: boolean;
@@ -288,10 +355,15 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
   const lock = options.lock !== undefined && options.lock !== true ? options.lock : config.lock;
   const schema = options.schema ?? config.schema;
   const maxProblems = options.maxProblems ?? config.maxProblems;
+  const fromStdin = options.stdin === true || paths.includes("-");
+  if (fromStdin && paths.some((p) => p !== "-")) throw new OperationalError("standard input (-, --stdin) cannot be checked together with files: name one or the other");
+  if (options.stdinFilename !== undefined && !fromStdin) throw new OperationalError("--stdin-filename names standard input: use it with - or --stdin");
+  if (fromStdin && !context.stdin) throw new OperationalError("no standard input to read");
   const progress = progressEnabled(context.env, context.stderr.isTTY) ? createProgressLine((text) => context.stderr.write(text)) : undefined;
-  const report = await validate({
+  const checked = await validate({
+    ...(fromStdin ? { stdin: { stream: context.stdin!, ...(options.stdinFilename !== undefined ? { name: options.stdinFilename } : {}) } } : {}),
     ...(progress ? { onProgress: (p: Progress) => progress.update(p) } : {}),
-    patterns: fromConfig ? config.patterns! : paths,
+    patterns: fromStdin ? [] : fromConfig ? config.patterns! : paths,
     cwd: context.cwd,
     ...(fromConfig ? { patternsCwd: dirname(loaded!.path) } : {}),
     legislationHost: given("legislationHost") ? options.legislationHost : (config.legislationHost ?? options.legislationHost),
@@ -302,16 +374,16 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
     ...(schema ? { schema } : {}),
   });
   progress?.done();
-  if (options.quiet) {
-    for (const file of report.files) file.problems = file.problems.filter((p) => p.severity === "error");
-    report.summary.warnings = 0;
-  }
+  const report = options.quiet ? onlyErrors(checked) : checked;
   if (options.verbose) {
     if (loaded) context.stderr.write(`citation-targets: config: ${loaded.path}\n`);
     const source = report.schemaSource;
     const where = source.kind === "bundled" ? `bundled schema (legislation host ${source.legislationHost})` : `${source.kind === "option" ? "--schema" : "repository schema"} ${source.path}`;
     context.stderr.write(`citation-targets: schema: ${where}\n`);
     for (const file of report.files) if (file.lockManifest) context.stderr.write(`citation-targets: ${file.path}: checked against lock manifest ${file.lockManifest}\n`);
+    for (const skipped of new Set(report.files.flatMap((f) => (f.artifactChecksSkipped ? [f.artifactChecksSkipped] : [])))) {
+      context.stderr.write(`citation-targets: artifact checks skipped: ${skipped} (the records are still checked against the manifest)\n`);
+    }
   }
   const color = createColor(options.format === "stylish" ? colorLevel(context.env, context.stdout.isTTY, options.color) : 0);
   context.stdout.write(formatters[options.format](report, { color, toolVersion: packageJson.version, ...(maxProblems !== undefined ? { maxProblems } : {}) }));
@@ -320,4 +392,36 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
     context.stderr.write(`citation-targets: checked in ${Math.round(performance.now() - started)} ms${threads}\n`);
   }
   return exitCodeFor(report);
+}
+
+const SHOWN_PATHS = 5;
+
+/** A list cut to its first few entries: "a, b, c and 7 more". */
+function firstFew(items: readonly string[]): string {
+  const shown = items.slice(0, SHOWN_PATHS).join(", ");
+  return items.length > SHOWN_PATHS ? `${shown} and ${items.length - SHOWN_PATHS} more` : shown;
+}
+
+/** What a lock refresh changed, a line per kind of change. */
+function describeManifestChanges(changes: ManifestChanges): string[] {
+  if (changes.created) return [`new manifest with ${changes.added.length} artifacts`];
+  const lines: string[] = [];
+  const counts = [`${changes.added.length} added`, `${changes.removed.length} removed`, `${changes.changed.length} changed`];
+  if (changes.rearranged.length > 0) counts.push(`${changes.rearranged.length} with a new place or kind`);
+  lines.push(`artifacts: ${counts.join(", ")}`);
+  if (changes.added.length > 0) lines.push(`  added:   ${firstFew(changes.added)}`);
+  if (changes.removed.length > 0) lines.push(`  removed: ${firstFew(changes.removed)}`);
+  if (changes.changed.length > 0) lines.push(`  changed: ${firstFew(changes.changed)}`);
+  if (changes.rearranged.length > 0) lines.push(`  moved or re-kinded: ${firstFew(changes.rearranged)}`);
+  if (changes.fields.length > 0) lines.push(`dataset fields changed: ${changes.fields.join(", ")}`);
+  return lines;
+}
+
+/** What regenerating changes, by citation address. */
+function describeRecordChanges(changes: RecordChanges): string[] {
+  const lines = [`records: ${changes.added.length} added, ${changes.removed.length} removed, ${changes.changed.length} changed (${changes.before} before, ${changes.after} after)`];
+  if (changes.added.length > 0) lines.push(`  added:   ${firstFew(changes.added)}`);
+  if (changes.removed.length > 0) lines.push(`  removed: ${firstFew(changes.removed)}`);
+  if (changes.changed.length > 0) lines.push(`  changed: ${firstFew(changes.changed)}`);
+  return lines;
 }

@@ -16,6 +16,8 @@ export interface FileCheckOptions {
   /** Severity per rule id; rules not named keep their default. */
   ruleSettings?: Partial<Record<RuleId, RuleSetting>>;
   lock?: LockContext;
+  /** The file has no name of its own (standard input without --stdin-filename): the file-name rule is not run. */
+  fileNameUnknown?: boolean;
 }
 
 export interface FileResult {
@@ -75,8 +77,10 @@ export function createFileCheck(options: FileCheckOptions): FileCheck {
     const create = (rule as { create?: (context: RuleContext) => RuleHandlers }).create;
     if (!create || !severities.has(rule.id)) continue;
     if (rule.scope === "manifest" && !options.lock) continue;
+    if (rule.id === "file-name" && options.fileNameUnknown) continue;
     const context: RuleContext = {
       fileName,
+      file: options.file,
       lock: options.lock,
       report: (r) => report(rule.id, r.messageId, r.data ?? {}, r.line, r.pointer, r.column),
     };

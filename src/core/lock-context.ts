@@ -11,4 +11,12 @@ export interface LockContext {
   bodyDigests: Map<string, string>;
   /** Artifact path → SHA-256 of its file, for the artifacts whose files are present but no longer match the manifest. */
   changedArtifacts: Map<string, string>;
+  /** Artifacts the manifest lists whose files are not in the dataset folder. */
+  missingArtifacts: string[];
+  /** Markdown files in the dataset folder that the manifest does not list (nor ignores). */
+  unlistedFiles: string[];
+  /** The dataset folder as shown in messages, when it is there. */
+  datasetRoot?: string;
+  /** Why the artifact checks were skipped, when they were (the dataset folder is not there). */
+  artifactsSkipped?: string;
 }

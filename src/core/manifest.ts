@@ -27,14 +27,16 @@ export interface LockManifest {
   sourceTextUrl: string;
   /** Where the artifacts are, relative to the manifest's folder; "." when absent. Not part of the digest. */
   datasetRoot?: string;
+  /** Globs (relative to the dataset root) of markdown files that are not artifacts: `lock` and `validate` leave them out. Not part of the digest. */
+  ignore?: string[];
   artifacts: ManifestArtifact[];
   datasetDigest: string;
 }
 
-/** The members that do not enter datasetDigest: the digest itself, and where the dataset happens to be stored. */
-const UNDIGESTED = new Set(["datasetDigest", "datasetRoot"]);
+/** The members that do not enter datasetDigest: the digest itself, where the dataset happens to be stored, and which files the walk leaves out. */
+const UNDIGESTED = new Set(["datasetDigest", "datasetRoot", "ignore"]);
 
-/** datasetDigest: lowercase hex SHA-256 of the JCS bytes of the manifest without `datasetDigest` (and `datasetRoot`). */
+/** datasetDigest: lowercase hex SHA-256 of the JCS bytes of the manifest without `datasetDigest` (and `datasetRoot`, `ignore`). */
 export function computeDatasetDigest(manifest: Omit<LockManifest, "datasetDigest"> | LockManifest): string {
   const content = Object.fromEntries(Object.entries(manifest).filter(([key]) => !UNDIGESTED.has(key)));
   return sha256Hex(canonicalize(content) ?? "");
@@ -50,6 +52,7 @@ export function formatManifest(manifest: LockManifest): string {
     versionDate: manifest.versionDate,
     sourceTextUrl: manifest.sourceTextUrl,
     ...(manifest.datasetRoot !== undefined ? { datasetRoot: manifest.datasetRoot } : {}),
+    ...(manifest.ignore !== undefined ? { ignore: manifest.ignore } : {}),
     artifacts: manifest.artifacts.map((a) => ({
       path: a.path,
       sha256: a.sha256,
@@ -87,6 +90,7 @@ export function buildManifestSchema(): Record<string, unknown> {
       versionDate: { type: "string", pattern: CALENDAR_DATE },
       sourceTextUrl: { type: "string", pattern: "^https://[^\\s/]+/\\S+$" },
       datasetRoot: { type: "string", pattern: "^[^\\u0000\\r\\n\\\\]+$" },
+      ignore: { type: "array", items: NON_EMPTY_STRING, description: "globs (relative to the dataset root) of markdown files that are not artifacts; not digested" },
       artifacts: {
         type: "array",
         items: {

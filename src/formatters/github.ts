@@ -1,4 +1,4 @@
-import { shownProblems, type Formatter } from "./types.js";
+import { plural, shownProblems, type Formatter } from "./types.js";
 
 const escapeData = (text: string) => text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
 const escapeProperty = (text: string) => escapeData(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
@@ -20,6 +20,6 @@ export const formatGithub: Formatter = (report, { maxProblems }) => {
     if (omitted > 0) out.push(`::notice file=${escapeProperty(file.path)},title=max-problems::${omitted} more problems in this file not shown`);
   }
   const { files, records, errors, warnings } = report.summary;
-  out.push(`${files} files, ${records} records: ${errors} errors, ${warnings} warnings`);
+  out.push(`${plural(files, "file")}, ${plural(records, "record")}: ${plural(errors, "error")}, ${plural(warnings, "warning")}`);
   return `${out.join("\n")}\n`;
 };

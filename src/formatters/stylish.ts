@@ -26,8 +26,9 @@ export const formatStylish: Formatter = (report, { color, maxProblems }) => {
   const unreadable = report.files.filter((f) => f.error !== undefined).length;
   const scope = `${plural(files, "file")}, ${plural(records, "record")}`;
   const total = errors + warnings;
+  const hidden = report.hiddenWarnings ?? 0;
   if (total === 0 && unreadable === 0) {
-    out.push(color.green(`✔ ${scope}: no problems`));
+    out.push(color.green(hidden > 0 ? `✔ ${scope}: no errors (${plural(hidden, "warning")} not shown: --quiet)` : `✔ ${scope}: no problems`));
   } else {
     const parts = [`${plural(total, "problem")} (${plural(errors, "error")}, ${plural(warnings, "warning")})`];
     if (unreadable > 0) parts.push(`${plural(unreadable, "file")} could not be read`);

@@ -4,6 +4,7 @@ import type { RuleSetting } from "../core/problem.js";
 import { NON_EMPTY_STRING } from "../core/schema.js";
 import { ruleIds } from "../rules/index.js";
 import { OperationalError } from "./errors.js";
+import { foldersUpToRoot } from "./files.js";
 import { readJsonFile } from "./json-file.js";
 import { loadPrecompiled } from "./precompiled.js";
 import { MANIFEST_AJV_OPTIONS } from "../core/ajv-options.js";
@@ -65,12 +66,10 @@ export function buildConfigSchema(): Record<string, unknown> {
 }
 
 const isFile = async (path: string) => (await stat(path).catch(() => undefined))?.isFile() ?? false;
-const isDirectory = async (path: string) => (await stat(path).catch(() => undefined))?.isDirectory() ?? false;
 
 /** The config found from `cwd` up to the repository root, if any. */
 export async function findConfig(cwd: string): Promise<LoadedConfig | undefined> {
-  let folder = resolve(cwd);
-  for (;;) {
+  for (const folder of (await foldersUpToRoot(cwd)).folders) {
     for (const entry of CONFIG_FILES) {
       const path = join(folder, entry.name);
       if (!(await isFile(path))) continue;
@@ -78,11 +77,8 @@ export async function findConfig(cwd: string): Promise<LoadedConfig | undefined>
       const data = await readJsonFile(path, "config");
       if (data !== null && typeof data === "object" && entry.key in data) return checkConfig(path, (data as Record<string, unknown>)[entry.key]);
     }
-    if (await isDirectory(join(folder, ".git"))) return undefined;
-    const parent = dirname(folder);
-    if (parent === folder) return undefined;
-    folder = parent;
   }
+  return undefined;
 }
 
 /** Reads and checks one config file (a `package.json` is read for its "citation-targets" member). */

@@ -1,25 +1,37 @@
 import { stat } from "node:fs/promises";
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { compare } from "../core/problem.js";
 import { OperationalError } from "./errors.js";
 
+/** What `validate` checks when no paths are named, relative to the repository root. */
 export const DEFAULT_PATTERN = ".tooling/citation-targets/*.jsonl";
+/** The lock manifests `update` refreshes when none are named, relative to the repository root. */
+export const DEFAULT_MANIFEST_PATTERN = ".tooling/citation-targets/*.lock.json";
 
 /** Characters that make a pattern a glob (fast-glob's syntax); a path without them is a literal file. */
 const GLOB_SYNTAX = /[*?[\]{}()!]/;
 
 export interface InputFile {
-  /** Absolute path for reading. */
+  /** Absolute path for reading (for standard input: of the name it was given, if any). */
   absolute: string;
   /** Path shown in output: relative to cwd with POSIX separators when inside it. */
   display: string;
+  /** Read from standard input; `display` is the name given with --stdin-filename, or `<stdin>`. */
+  stdin?: boolean;
 }
 
-/** The path as shown to users: relative to `cwd` with `/` separators when inside it, else absolute. */
+/** How standard input is shown when no name is given for it. */
+export const STDIN_NAME = "<stdin>";
+
+/**
+ * The path as shown to users: relative to `cwd` with `/` separators, as git shows it (`../x` from a
+ * subfolder); absolute when it shares no folder with `cwd` but the file system's root.
+ */
 export function displayPath(absolute: string, cwd: string): string {
   const rel = relative(cwd, absolute);
-  const shown = rel === "" || rel.startsWith("..") || isAbsolute(rel) ? absolute : rel;
-  return shown.split(sep).join("/");
+  const firstFolder = (path: string) => resolve(path).split(sep)[1];
+  const unrelated = rel.startsWith("..") && firstFolder(cwd) !== firstFolder(absolute);
+  return (rel === "" || isAbsolute(rel) || unrelated ? absolute : rel).split(sep).join("/");
 }
 
 /**
@@ -56,4 +68,26 @@ export async function expandInputs(patterns: string[], cwd: string, allowUnmatch
     for (const match of matches) add(resolve(match));
   }
   return [...found.values()].sort((a, b) => compare(a.display, b.display));
+}
+
+/**
+ * The folders from `cwd` up to the repository root, nearest first: the root is the first folder
+ * that holds `.git` (a folder, or a file as in a worktree or submodule); without one, up to the
+ * file system's root. Every upward search (config, repository schema, default patterns) uses this.
+ */
+export async function foldersUpToRoot(cwd: string): Promise<{ folders: string[]; root: string | undefined }> {
+  const folders: string[] = [];
+  let folder = resolve(cwd);
+  for (;;) {
+    folders.push(folder);
+    if (await stat(join(folder, ".git")).catch(() => undefined)) return { folders, root: folder };
+    const parent = dirname(folder);
+    if (parent === folder) return { folders, root: undefined };
+    folder = parent;
+  }
+}
+
+/** The repository root above `cwd` (the nearest folder holding `.git`), or undefined outside a repository. */
+export async function findRepositoryRoot(cwd: string): Promise<string | undefined> {
+  return (await foldersUpToRoot(cwd)).root;
 }

@@ -1,11 +1,14 @@
-import { randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
-import { basename, dirname, join, resolve } from "node:path";
+import { readFile, stat } from "node:fs/promises";
+import { resolve } from "node:path";
 import canonicalize from "canonicalize";
 import { DatasetError, generateRecords, serializeRecord, type OutputRecord } from "../core/generate.js";
 import { LineSplitter, type Line } from "../core/lines.js";
-import { loadManifest, resolveArtifact, verifyArtifacts } from "./manifest-io.js";
+import { describeIoError, OperationalError } from "./errors.js";
+import { loadManifest, resolveArtifact, shellQuote, verifyArtifacts } from "./manifest-io.js";
+import { readOldRecords, RecordComparer, type RecordChanges } from "./record-changes.js";
+import { openAtomic, type AtomicFile } from "./write.js";
 
 export interface GenerateOptions {
   /** Path of the lock manifest. */
@@ -35,24 +38,31 @@ export interface CheckDifference {
 
 export interface CheckResult {
   records: number;
+  /** The first line that differs, when the file is not up to date. */
   difference?: CheckDifference;
+  /** Why it differs, in a sentence: the manifest changed since the file was generated, or the file was edited. */
+  cause?: string;
+  /** What regenerating would change, by address (only when the file differs). */
+  changes?: RecordChanges;
 }
 
 async function prepare(options: GenerateOptions) {
-  const loaded = await loadManifest(options.manifest, options.cwd);
-  const problems = await verifyArtifacts(loaded);
+  const shown = options.manifest;
+  const loaded = await loadManifest(options.manifest, options.cwd, shown);
+  const problems = await verifyArtifacts(loaded, shown);
   if (problems.length > 0) throw new DatasetError(problems);
   const read = async (path: string) => readFile(await resolveArtifact(loaded.root, path));
-  return generateRecords(loaded.manifest, read);
+  return { loaded, records: generateRecords(loaded.manifest, read) };
 }
 
 const FLUSH_AT = 1 << 20;
 
 /** Serialises records to `write` in chunks of about 1 MiB; resolves to the record count. */
-async function pipeRecords(records: AsyncIterable<OutputRecord>, write: (text: string) => unknown): Promise<number> {
+async function pipeRecords(records: AsyncIterable<OutputRecord>, write: (text: string) => unknown, each?: (record: OutputRecord) => void): Promise<number> {
   let count = 0;
   let buffer = "";
   for await (const record of records) {
+    each?.(record);
     buffer += serializeRecord(record);
     count++;
     if (buffer.length >= FLUSH_AT) {
@@ -64,37 +74,78 @@ async function pipeRecords(records: AsyncIterable<OutputRecord>, write: (text: s
   return count;
 }
 
-/** Generates the dataset's JSONL; every artifact is verified first, and a file is written atomically or not at all. */
-export async function generate(options: GenerateOptions): Promise<GenerateResult> {
-  const records = await prepare(options);
-  if (!options.output) return { records: await pipeRecords(records, (text) => options.write?.(text)) };
-  const output = resolve(options.cwd ?? process.cwd(), options.output);
-  const temporary = join(dirname(output), `.${basename(output)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
-  await mkdir(dirname(output), { recursive: true });
-  const handle = await open(temporary, "wx");
+/** Serialises records into `file` (when given) and resolves to the SHA-256 of the bytes, so a caller can tell whether they differ from a file's. */
+export async function writeRecordsAtomicTo(records: AsyncIterable<OutputRecord>, file: AtomicFile | undefined, each?: (record: OutputRecord) => void): Promise<string> {
+  const hash = createHash("sha256");
+  await pipeRecords(
+    records,
+    async (text) => {
+      hash.update(text);
+      await file?.write(text);
+    },
+    each,
+  );
+  return hash.digest("hex");
+}
+
+/** Writes records to `output` atomically: all of it, or (on any error) nothing. */
+export async function writeRecordsAtomic(records: AsyncIterable<OutputRecord>, output: string, each?: (record: OutputRecord) => void): Promise<number> {
+  const file = await openAtomic(output);
   try {
-    const count = await pipeRecords(records, (text) => handle.write(text));
-    await handle.sync();
-    await handle.close();
-    await rename(temporary, output);
-    return { records: count, output };
+    const count = await pipeRecords(records, (text) => file.write(text), each);
+    await file.commit();
+    return count;
   } catch (error) {
-    await handle.close().catch(() => undefined);
-    await rm(temporary, { force: true });
+    await file.abort();
     throw error;
   }
 }
 
-/** Compares FILE with what would be generated, record by record; reports the first difference. Writes nothing. */
+/** Generates the dataset's JSONL; every artifact is verified first, and a file is written atomically or not at all. */
+export async function generate(options: GenerateOptions): Promise<GenerateResult> {
+  const { records } = await prepare(options);
+  if (!options.output) return { records: await pipeRecords(records, (text) => options.write?.(text)) };
+  const output = resolve(options.cwd ?? process.cwd(), options.output);
+  return { records: await writeRecordsAtomic(records, output), output };
+}
+
+/**
+ * Compares FILE with what would be generated. Writes nothing. When it differs, says where first,
+ * why (the manifest changed since, or the file was edited), and what regenerating would change.
+ */
 export async function checkGenerated(options: GenerateOptions & { check: string }): Promise<CheckResult> {
-  const records = (await prepare(options))[Symbol.asyncIterator]();
+  const checkPath = resolve(options.cwd ?? process.cwd(), options.check);
+  const info = await stat(checkPath).catch((error: unknown) => {
+    throw new OperationalError(`${describeIoError(error, "read", options.check)}${(error as NodeJS.ErrnoException).code === "ENOENT" ? ` (to create it: citation-targets generate ${shellQuote(options.manifest)} -o ${shellQuote(options.check)})` : ""}`);
+  });
+  if (!info.isFile()) throw new OperationalError(`cannot read ${options.check}: it is a folder, not a file`);
+  const { loaded, records: generated } = await prepare(options);
+  const first = await firstDifference(generated, checkPath);
+  if (!first.difference) return first;
+  // Second pass: classify every record by address (generation is deterministic, so this sees the same records).
+  const old = await readOldRecords(checkPath);
+  const comparer = new RecordComparer(old);
+  const { records } = await prepare(options);
+  for await (const record of records) comparer.add(record);
+  const manifestDigest = loaded.manifest.datasetDigest;
+  const cause =
+    old?.datasetDigest !== undefined && old.datasetDigest !== manifestDigest
+      ? `the lock manifest changed since the file was generated (the file has datasetDigest ${old.datasetDigest.slice(0, 12)}…, the manifest ${manifestDigest.slice(0, 12)}…)`
+      : old?.datasetDigest === undefined
+        ? "the file holds no record generated from this manifest"
+        : "the file was edited after it was generated (its datasetDigest is the manifest's, but its records are not what generate writes)";
+  return { ...first, cause, changes: comparer.finish() };
+}
+
+async function firstDifference(records: AsyncIterable<OutputRecord>, checkPath: string): Promise<CheckResult> {
+  const iterator = records[Symbol.asyncIterator]();
   const lines: Line[] = [];
   const splitter = new LineSplitter((line) => lines.push(line));
   const decoder = new TextDecoder();
   let count = 0;
   let lineNumber = 0;
   const compareNext = async (line: Line | undefined): Promise<CheckDifference | undefined> => {
-    const next = await records.next();
+    const next = await iterator.next();
     lineNumber++;
     if (next.done) {
       return line ? { line: lineNumber, message: `line ${lineNumber} is extra: nothing would be generated after line ${lineNumber - 1}` } : undefined;
@@ -107,23 +158,25 @@ export async function checkGenerated(options: GenerateOptions & { check: string 
     if (actual === expected) return undefined;
     return describeDifference(lineNumber, next.value, actual);
   };
-  const stream = createReadStream(resolve(options.cwd ?? process.cwd(), options.check));
-  for await (const chunk of stream) {
+  const stop = async (difference: CheckDifference) => {
+    await iterator.return?.(undefined);
+    return { records: count, difference };
+  };
+  for await (const chunk of createReadStream(checkPath)) {
     splitter.push(chunk as Buffer);
     while (lines.length > 0) {
       const difference = await compareNext(lines.shift());
-      if (difference) return { records: count, difference };
+      if (difference) return stop(difference);
     }
   }
   splitter.end();
   for (const line of lines) {
     const difference = await compareNext(line);
-    if (difference) return { records: count, difference };
+    if (difference) return stop(difference);
   }
   const difference = await compareNext(undefined);
-  return difference ? { records: count, difference } : { records: count };
+  return difference ? stop(difference) : { records: count };
 }
-
 function describeDifference(line: number, expected: OutputRecord, actual: string): CheckDifference {
   const address = String(expected.citationAddress);
   let parsed: Record<string, unknown>;

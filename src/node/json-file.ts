@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { OperationalError } from "./errors.js";
+import { describeIoError, OperationalError } from "./errors.js";
 
 /** Reads and parses a JSON file; `what` names it in the OperationalError for an unreadable file or bad JSON ("lock manifest", "schema", "config"). */
 export async function readJsonFile(path: string, what: string, shown: string = path): Promise<unknown> {
@@ -7,11 +7,27 @@ export async function readJsonFile(path: string, what: string, shown: string = p
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    throw new OperationalError(`cannot read ${what} ${shown}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new OperationalError(describeIoError(error, `read ${what}`, shown));
   }
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new OperationalError(`${what} ${shown} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new OperationalError(`${what} ${shown} is not valid JSON: ${describeJsonError(text, error)}`);
   }
+}
+
+/** JSON.parse's complaint with its "at position N" turned into line:column (1-based). */
+export function describeJsonError(text: string, error: unknown): string {
+  const message = (error instanceof Error ? error.message : String(error)).replace(/^JSON\.parse: /, "");
+  const match = /^(.*?)(?: in JSON)? at position (\d+)(?: \(line \d+ column \d+\))?$/s.exec(message);
+  if (text.trim() === "") return "the file is empty";
+  if (!match) return /end of JSON input/.test(message) ? `${where(text, text.length)}: the file ends in the middle of a value` : message.replace(/ in JSON$/, "");
+  return `${where(text, Number(match[2]))}: ${match[1]!.replace(/ in JSON$/, "")}`;
+}
+
+function where(text: string, position: number): string {
+  const before = text.slice(0, position);
+  const line = before.split("\n").length;
+  const column = position - before.lastIndexOf("\n");
+  return `line ${line}, column ${column}`;
 }

@@ -1,12 +1,9 @@
-import { isUtf8 } from "node:buffer";
-import { lstat, readFile, realpath, stat } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import fg from "fast-glob";
 import { DatasetError, dirnameOf, planDataset } from "../core/generate.js";
 import { computeDatasetDigest, DEFAULT_MANIFEST_NAME, formatManifest, LOCK_VERSION, type ArtifactKind, type IndexKind, type LockManifest, type ManifestArtifact } from "../core/manifest.js";
 import { comparePaths } from "../core/natural-sort.js";
-import { sha256Hex } from "../core/digest.js";
-import { mapWithLimit } from "./concurrency.js";
+import { digestDatasetFiles } from "./dataset-files.js";
 import { OperationalError } from "./errors.js";
 import { loadManifest } from "./manifest-io.js";
 import { writeFileAtomic } from "./write.js";
@@ -42,6 +39,24 @@ export interface LockResult {
   /** False when the file already held exactly these bytes. */
   changed: boolean;
   written: boolean;
+  /** What changed against the manifest that was there before (everything is `added` when there was none). */
+  changes: ManifestChanges;
+}
+
+/** The difference between two manifests of one dataset, artifact by artifact. */
+export interface ManifestChanges {
+  /** True when there was no manifest before. */
+  created: boolean;
+  /** Artifacts new in the manifest, in document order. */
+  added: string[];
+  /** Artifacts the manifest no longer lists. */
+  removed: string[];
+  /** Artifacts whose bytes changed (sha256). */
+  changed: string[];
+  /** Kept artifacts that now stand elsewhere relative to each other, or whose kind, index kind or source document path changed. */
+  rearranged: string[];
+  /** Dataset fields whose value changed (slug, titleId, name, versionDate, sourceTextUrl). */
+  fields: string[];
 }
 
 const METADATA = ["slug", "titleId", "name", "versionDate", "sourceTextUrl"] as const;
@@ -53,9 +68,11 @@ export async function lock(options: LockOptions): Promise<LockResult> {
   const root = resolve(cwd, options.dir);
   if (!(await stat(root).catch(() => undefined))?.isDirectory()) throw new OperationalError(`dataset directory ${options.dir} does not exist or is not a directory`);
   const output = resolve(cwd, options.output ?? join(options.dir, DEFAULT_MANIFEST_NAME));
-  const existing = (await stat(output).catch(() => undefined)) ? (await loadManifest(output)).manifest : undefined;
+  const existing = (await stat(output).catch(() => undefined)) ? (await loadManifest(output, cwd, options.output ?? join(options.dir, DEFAULT_MANIFEST_NAME))).manifest : undefined;
 
-  const digests = await findArtifacts(root, options.ignore ?? []);
+  // --ignore globs are kept in the manifest, so that a refresh and validate leave the same files out.
+  const ignore = [...new Set([...(existing?.ignore ?? []), ...(options.ignore ?? [])])];
+  const digests = await digestDatasetFiles(root, ignore);
   const paths = [...digests.keys()];
   if (paths.length === 0) throw new OperationalError(`no markdown files under ${options.dir}`);
   const order = orderPaths(paths, existing, options.order);
@@ -93,6 +110,7 @@ export async function lock(options: LockOptions): Promise<LockResult> {
     lockVersion: LOCK_VERSION,
     ...metadata,
     ...(datasetRootFromManifest !== "" ? { datasetRoot: datasetRootFromManifest } : {}),
+    ...(ignore.length > 0 ? { ignore } : {}),
     artifacts,
   };
   const manifest: LockManifest = { ...content, datasetDigest: computeDatasetDigest(content) };
@@ -102,7 +120,31 @@ export async function lock(options: LockOptions): Promise<LockResult> {
   const old = await readFile(output, "utf8").catch(() => undefined);
   const changed = old !== text;
   if (changed && !options.check) await writeFileAtomic(output, text);
-  return { manifest, path: output, text, changed, written: changed && !options.check };
+  return { manifest, path: output, text, changed, written: changed && !options.check, changes: compareManifests(existing, manifest) };
+}
+
+/** What differs between the manifest before and after a refresh. */
+export function compareManifests(before: LockManifest | undefined, after: LockManifest): ManifestChanges {
+  const old = new Map(before?.artifacts.map((a, i) => [a.path, { artifact: a, at: i }]) ?? []);
+  const now = new Set(after.artifacts.map((a) => a.path));
+  const added: string[] = [];
+  const changed: string[] = [];
+  const rearranged: string[] = [];
+  let lastKept = -1;
+  for (const artifact of after.artifacts) {
+    const was = old.get(artifact.path);
+    if (was === undefined) {
+      added.push(artifact.path);
+      continue;
+    }
+    if (was.artifact.sha256 !== artifact.sha256) changed.push(artifact.path);
+    const moved = was.at < lastKept;
+    lastKept = Math.max(lastKept, was.at);
+    if (moved || was.artifact.kind !== artifact.kind || was.artifact.indexKind !== artifact.indexKind || was.artifact.sourceDocumentPath !== artifact.sourceDocumentPath) rearranged.push(artifact.path);
+  }
+  const removed = (before?.artifacts ?? []).map((a) => a.path).filter((path) => !now.has(path));
+  const fields = before ? METADATA.filter((key) => before[key] !== after[key]) : [];
+  return { created: before === undefined, added, removed, changed, rearranged, fields };
 }
 
 function inferKind(path: string, present: Set<string>): ArtifactKind {
@@ -111,39 +153,6 @@ function inferKind(path: string, present: Set<string>): ArtifactKind {
   if (path === `${folder}/index.md`) return "directory-index";
   if (path === `${folder}/README.md` && !present.has(`${folder}/index.md`)) return "directory-index";
   return "file";
-}
-
-/**
- * Every `*.md` under root (dot folders, node_modules and ignored globs left out), in natural order,
- * with the sha256 of its bytes; each file is read once. Refuses escapes and non-UTF-8 files, naming each.
- */
-async function findArtifacts(root: string, ignore: string[]): Promise<Map<string, string>> {
-  const entries = await fg("**/*.md", { cwd: root, dot: false, onlyFiles: false, followSymbolicLinks: false, ignore: ["**/node_modules/**", ...ignore] });
-  const realRoot = await realpath(root);
-  const inspect = async (path: string): Promise<{ problem?: string; digest?: string }> => {
-    if (/[\u0000\r\n\\]/.test(path)) return { problem: `${JSON.stringify(path)}: the name has a NUL, CR, LF or backslash` };
-    const absolute = join(root, ...path.split("/"));
-    const info = await lstat(absolute);
-    if (info.isSymbolicLink()) {
-      const target = await realpath(absolute).catch(() => undefined);
-      if (target === undefined) return { problem: `${path}: a symbolic link to nothing` };
-      if (!target.startsWith(realRoot + sep)) return { problem: `${path}: a symbolic link to ${target}, outside the dataset root` };
-      if (!(await stat(target)).isFile()) return {};
-    } else if (!info.isFile()) {
-      return {};
-    }
-    const bytes = await readFile(absolute);
-    return isUtf8(bytes) ? { digest: sha256Hex(bytes) } : { problem: `${path}: not valid UTF-8` };
-  };
-  const results = await mapWithLimit(entries.sort(comparePaths), 16, inspect);
-  const problems = results.flatMap((r) => (r.problem ? [r.problem] : []));
-  if (problems.length > 0) throw new DatasetError(problems);
-  const digests = new Map<string, string>();
-  entries.forEach((path, i) => {
-    const digest = results[i]!.digest;
-    if (digest !== undefined) digests.set(path, digest);
-  });
-  return digests;
 }
 
 /** The document order: explicit when given, else the previous manifest's order with new files put in their natural place. */
@@ -164,13 +173,46 @@ function orderPaths(paths: string[], existing: LockManifest | undefined, explici
   if (!existing) return paths;
   const order = existing.artifacts.map((a) => a.path).filter((p) => present.has(p));
   const known = new Set(order);
-  for (const path of paths) {
-    if (known.has(path)) continue;
-    // after the last kept path that sorts before it naturally
-    let at = 0;
-    for (let i = 0; i < order.length; i++) if (comparePaths(order[i]!, path) < 0) at = i + 1;
-    order.splice(at, 0, path);
-    known.add(path);
-  }
+  for (const path of paths) if (!known.has(path)) insertInPlace(order, path);
   return order;
+}
+
+/**
+ * Puts a new path where it belongs in its folder: right after the run of its nearest preceding
+ * sibling in natural order (a file, or a whole subfolder), else right before the run of its
+ * nearest following sibling. A path whose folder has no kept files yet is placed the same way
+ * one folder up, as a new subfolder among that folder's children. The explicit order of the rest
+ * is kept as it is.
+ */
+export function insertInPlace(order: string[], path: string): void {
+  if (order.length === 0) {
+    order.push(path);
+    return;
+  }
+  const segments = path.split("/");
+  for (let depth = segments.length - 1; depth >= 0; depth--) {
+    const prefix = depth === 0 ? "" : `${segments.slice(0, depth).join("/")}/`;
+    // The children of this folder as they stand in the order: name → first and last position of its run.
+    const runs = new Map<string, { first: number; last: number; key: string }>();
+    order.forEach((other, i) => {
+      if (!other.startsWith(prefix)) return;
+      const rest = other.slice(prefix.length);
+      const slash = rest.indexOf("/");
+      const name = slash === -1 ? rest : rest.slice(0, slash);
+      const run = runs.get(name);
+      if (run) run.last = i;
+      else runs.set(name, { first: i, last: i, key: slash === -1 ? other : `${prefix}${name}/_` });
+    });
+    if (runs.size === 0) continue;
+    const own = depth === segments.length - 1 ? path : `${prefix}${segments[depth]}/_`;
+    let before: { last: number; key: string } | undefined;
+    let after: { first: number; key: string } | undefined;
+    for (const run of runs.values()) {
+      const side = comparePaths(run.key, own);
+      if (side < 0 && (before === undefined || comparePaths(run.key, before.key) > 0)) before = run;
+      if (side > 0 && (after === undefined || comparePaths(run.key, after.key) < 0)) after = run;
+    }
+    order.splice(before ? before.last + 1 : after!.first, 0, path);
+    return;
+  }
 }

@@ -1,12 +1,14 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { readFile, realpath } from "node:fs/promises";
+import { readFile, realpath, stat } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
 import type { ValidateFunction } from "ajv/dist/2020.js";
 import { buildManifestSchema, computeDatasetDigest, type LockManifest } from "../core/manifest.js";
 import type { LockContext } from "../core/lock-context.js";
 import { sha256Hex } from "../core/digest.js";
-import { OperationalError } from "./errors.js";
+import { describeIoError, OperationalError } from "./errors.js";
+import { listDatasetFiles } from "./dataset-files.js";
+import { displayPath } from "./files.js";
 import { readJsonFile } from "./json-file.js";
 import { loadPrecompiled } from "./precompiled.js";
 import { MANIFEST_AJV_OPTIONS } from "../core/ajv-options.js";
@@ -22,16 +24,16 @@ export interface LoadedManifest {
 }
 
 /** Reads and checks a lock manifest against its schema; throws OperationalError naming what is wrong. */
-export async function loadManifest(path: string, cwd = process.cwd()): Promise<LoadedManifest> {
+export async function loadManifest(path: string, cwd = process.cwd(), shown = path): Promise<LoadedManifest> {
   const absolute = resolve(cwd, path);
-  const data = await readJsonFile(absolute, "lock manifest", path);
+  const data = await readJsonFile(absolute, "lock manifest", shown);
   if (!validateManifest) {
     const schema = buildManifestSchema();
     validateManifest = (await loadPrecompiled("manifest", schema)) ?? (await import("../core/schema-validator.js")).compileSchema(schema, MANIFEST_AJV_OPTIONS);
   }
   if (!validateManifest(data)) {
     const details = (validateManifest.errors ?? []).slice(0, 10).map((e) => `  ${e.instancePath || "/"} ${e.message}${e.params && "additionalProperty" in e.params ? ` (${String(e.params.additionalProperty)})` : ""}`);
-    throw new OperationalError(`lock manifest ${path} does not match its schema:\n${details.join("\n")}`);
+    throw new OperationalError(`lock manifest ${shown} does not match its schema:\n${details.join("\n")}`);
   }
   const manifest = data as LockManifest;
   return { manifest, path: absolute, root: resolve(dirname(absolute), manifest.datasetRoot ?? ".") };
@@ -52,46 +54,67 @@ export async function hashFile(path: string): Promise<string> {
   return hash.digest("hex");
 }
 
-/** Checks every artifact exists inside the root and matches its sha256; returns one line per fault. */
-export async function verifyArtifacts(loaded: LoadedManifest): Promise<string[]> {
+/** Checks every artifact exists inside the root and matches its sha256; returns one line per fault, each naming the artifact and the fix. */
+export async function verifyArtifacts(loaded: LoadedManifest, shownManifest: string): Promise<string[]> {
   const problems: string[] = [];
+  const changed: string[] = [];
   for (const artifact of loaded.manifest.artifacts) {
     try {
       const file = await resolveArtifact(loaded.root, artifact.path);
       const digest = await hashFile(file);
-      if (digest !== artifact.sha256) problems.push(`${artifact.path}: sha256 is ${digest} but the manifest pins ${artifact.sha256}`);
+      if (digest !== artifact.sha256) changed.push(artifact.path);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === "ENOENT") problems.push(`${artifact.path}: missing (no such file under ${loaded.root})`);
+      if (code === "ENOENT") problems.push(`${artifact.path}: missing: the lock manifest lists it, but there is no such file under ${loaded.root}`);
       else if (error instanceof OperationalError) problems.push(error.message); // already names the artifact
-      else problems.push(`${artifact.path}: ${code ?? (error instanceof Error ? error.message : String(error))}`);
+      else problems.push(`${artifact.path}: ${describeIoError(error, "read", artifact.path)}`);
     }
   }
+  for (const path of changed) problems.push(`${path}: changed since the lock manifest was written (its sha256 is no longer the one pinned)`);
+  if (changed.length > 0 || problems.some((p) => p.includes(": missing: "))) problems.push(`the lock manifest ${shownManifest} is out of date: run \`citation-targets update ${shellQuote(shownManifest)}\` to refresh it and regenerate`);
   return problems;
+}
+
+/** Quotes an argument for a POSIX shell when it needs it, so that printed commands can be pasted. */
+export function shellQuote(arg: string): string {
+  return /^[A-Za-z0-9_./:=@%+,-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`;
 }
 
 /**
  * The context the manifest rules check a file against. Each present artifact whose bytes match the
  * manifest is read once and reduced to the digest of its body, so memory stays at one artifact.
+ * The dataset folder is walked for markdown files the manifest does not list.
  */
-export async function loadLockContext(manifestPath: string, shownPath: string): Promise<LockContext> {
-  const loaded = await loadManifest(manifestPath);
+export async function loadLockContext(manifestPath: string, shownPath: string, cwd = process.cwd()): Promise<LockContext> {
+  const loaded = await loadManifest(manifestPath, cwd, shownPath);
   const { parseArtifact } = await import("../core/markdown.js"); // the markdown parser loads only when a manifest is in force
   const bodyDigests = new Map<string, string>();
   const changedArtifacts = new Map<string, string>();
+  const missingArtifacts: string[] = [];
+  const context = { manifest: loaded.manifest, manifestPath: shownPath, computedDigest: computeDatasetDigest(loaded.manifest), bodyDigests, changedArtifacts, missingArtifacts, unlistedFiles: [] as string[] };
+  const shownRoot = displayPath(loaded.root, cwd);
+  if (!(await stat(loaded.root).catch(() => undefined))?.isDirectory()) return { ...context, artifactsSkipped: `the dataset folder ${shownRoot} (datasetRoot of ${shownPath}) is not there` };
   for (const artifact of loaded.manifest.artifacts) {
+    let bytes: Buffer;
     try {
-      const bytes = await readFile(await resolveArtifact(loaded.root, artifact.path));
-      const digest = sha256Hex(bytes);
-      if (digest !== artifact.sha256) {
-        changedArtifacts.set(artifact.path, digest);
-        continue;
-      }
+      bytes = await readFile(await resolveArtifact(loaded.root, artifact.path));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") missingArtifacts.push(artifact.path);
+      continue; // unreadable or outside the root: the body check is skipped for it, the coverage checks still run
+    }
+    const digest = sha256Hex(bytes);
+    if (digest !== artifact.sha256) {
+      changedArtifacts.set(artifact.path, digest);
+      continue;
+    }
+    try {
       const body = parseArtifact(new TextDecoder("utf-8", { fatal: true }).decode(bytes), artifact.indexKind ?? "body-block").body;
       bodyDigests.set(artifact.path, sha256Hex(body));
     } catch {
-      // absent, unreadable or unparsable: the body check is skipped for it, the coverage checks still run
+      // not UTF-8 or bad front matter: generate reports it; the body check is skipped
     }
   }
-  return { manifest: loaded.manifest, manifestPath: shownPath, computedDigest: computeDatasetDigest(loaded.manifest), bodyDigests, changedArtifacts };
+  const listed = new Set(loaded.manifest.artifacts.map((a) => a.path));
+  const unlistedFiles = (await listDatasetFiles(loaded.root, loaded.manifest.ignore)).filter((path) => !listed.has(path));
+  return { ...context, unlistedFiles, datasetRoot: shownRoot };
 }

@@ -1,10 +1,11 @@
 import { stat } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { buildRecordSchema, DEFAULT_LEGISLATION_HOST, isValidLegislationHost } from "../core/schema.js";
 import { recordCheckFrom, type RecordSchemaCheck } from "../core/schema-issues.js";
 import { loadPrecompiled } from "./precompiled.js";
 import { OperationalError } from "./errors.js";
 import { readJsonFile } from "./json-file.js";
+import { foldersUpToRoot } from "./files.js";
 
 /** Where a repository keeps its own copy of the schema (reference section 1, item 5). */
 export const REPOSITORY_SCHEMA_PATH = ".tooling/schemas/citation-targets.schema.json";
@@ -22,19 +23,14 @@ export interface LoadedSchema {
 }
 
 const exists = async (path: string) => (await stat(path).catch(() => undefined))?.isFile() ?? false;
-const isDirectory = async (path: string) => (await stat(path).catch(() => undefined)) !== undefined;
 
 /** The repository's schema file, looked for from `cwd` up to the repository root (the folder holding `.git`). */
 export async function findRepositorySchema(cwd: string): Promise<string | undefined> {
-  let folder = resolve(cwd);
-  for (;;) {
+  for (const folder of (await foldersUpToRoot(cwd)).folders) {
     const candidate = join(folder, REPOSITORY_SCHEMA_PATH);
     if (await exists(candidate)) return candidate;
-    if (await isDirectory(join(folder, ".git"))) return undefined;
-    const parent = dirname(folder);
-    if (parent === folder) return undefined;
-    folder = parent;
   }
+  return undefined;
 }
 
 /** Chooses and compiles the schema: `--schema` file, else the repository's, else the bundled one for the host. */

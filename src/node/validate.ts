@@ -9,9 +9,9 @@ import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import { DEFAULT_PATTERN, displayPath, expandInputs, type InputFile } from "./files.js";
+import { DEFAULT_PATTERN, displayPath, expandInputs, findRepositoryRoot, STDIN_NAME, type InputFile } from "./files.js";
 import { mapWithLimit } from "./concurrency.js";
-import { OperationalError } from "./errors.js";
+import { describeIoError, OperationalError } from "./errors.js";
 import { loadLockContext } from "./manifest-io.js";
 import { loadSchema, type SchemaSource } from "./schema-source.js";
 
@@ -38,6 +38,8 @@ export interface ValidateOptions {
    * `<name>.jsonl` is checked against `<name>.lock.json` beside it when that exists; `false` turns that off.
    */
   lock?: string | false;
+  /** Check these bytes (standard input) instead of files; `name` is the path they stand for (display, file-name rule, lock manifest beside it). */
+  stdin?: { stream: AsyncIterable<Uint8Array>; name?: string };
 }
 
 export interface FileReport {
@@ -50,6 +52,8 @@ export interface FileReport {
   error?: string;
   /** The lock manifest the file was checked against, as shown in messages. */
   lockManifest?: string;
+  /** Why the artifact checks of the lock manifest were skipped (its dataset folder is not there), when they were. */
+  artifactChecksSkipped?: string;
 }
 
 export interface Summary {
@@ -65,6 +69,8 @@ export interface Report {
   schemaSource: SchemaSource;
   /** Threads the files were checked in: 1, or the number of worker threads. */
   threads: number;
+  /** Warnings left out by `onlyErrors` (--quiet), so that the summary can say so. */
+  hiddenWarnings?: number;
 }
 
 const CHUNK_SIZE = 1 << 20;
@@ -75,10 +81,14 @@ const FILES_AT_ONCE_PER_WORKER = 4;
 export async function validate(options: ValidateOptions = {}): Promise<Report> {
   const cwd = options.cwd ?? process.cwd();
   const { schemaSource, check } = await createFileValidator({ ...options, cwd });
-  const inputs = await expandInputs(options.patterns?.length ? options.patterns : [DEFAULT_PATTERN], cwd, options.allowUnmatched, options.patternsCwd);
+  const inputs = options.stdin
+    ? [stdinInput(options.stdin.name, cwd)]
+    : options.patterns?.length
+      ? await expandInputs(options.patterns, cwd, options.allowUnmatched, options.patternsCwd)
+      : await expandInputs([DEFAULT_PATTERN], cwd, options.allowUnmatched, (await findRepositoryRoot(cwd)) ?? cwd); // like git: the default is the repository's, from any subfolder
   // File sizes, read once, when the choice of threads or the progress needs them.
   const sizes = options.onProgress || options.jobs === undefined ? await sizesOf(inputs) : undefined;
-  const jobs = chooseJobs(inputs, options.jobs, sizes);
+  const jobs = options.stdin ? 1 : chooseJobs(inputs, options.jobs, sizes);
   const progress = options.onProgress ? startProgress(inputs, sizes!, options.onProgress) : undefined;
   const inWorkers = jobs > 1 ? await validateInWorkers(inputs, { ...options, cwd }, jobs, progress && { tracker: progress, sizes: sizes! }) : undefined;
   const files =
@@ -99,12 +109,13 @@ export async function validate(options: ValidateOptions = {}): Promise<Report> {
 export async function createFileValidator(options: ValidateOptions & { cwd: string }): Promise<{ schemaSource: SchemaSource; check: (input: InputFile, onRead?: (bytes: number) => void) => Promise<FileReport> }> {
   const { cwd } = options;
   const schema = await loadSchema({ cwd, ...(options.schema ? { schemaPath: options.schema } : {}), ...(options.legislationHost ? { legislationHost: options.legislationHost } : {}) });
-  const explicitLock = typeof options.lock === "string" ? await loadLockContext(resolve(cwd, options.lock), displayPath(resolve(cwd, options.lock), cwd)) : undefined;
+  const explicitLock = typeof options.lock === "string" ? await loadLockContext(resolve(cwd, options.lock), displayPath(resolve(cwd, options.lock), cwd), cwd) : undefined;
   const lockFor = async (input: InputFile): Promise<LockContext | undefined> => {
     if (explicitLock || options.lock === false) return explicitLock;
+    if (input.stdin && input.display === STDIN_NAME) return undefined;
     const sibling = input.absolute.replace(/\.jsonl$/, "") + ".lock.json";
     if (sibling === input.absolute || !(await stat(sibling).catch(() => undefined))?.isFile()) return undefined;
-    return loadLockContext(sibling, displayPath(sibling, cwd));
+    return loadLockContext(sibling, displayPath(sibling, cwd), cwd);
   };
   const check = async (input: InputFile, onRead?: (bytes: number) => void): Promise<FileReport> => {
     let lockContext: LockContext | undefined;
@@ -117,7 +128,8 @@ export async function createFileValidator(options: ValidateOptions & { cwd: stri
       return { ...report, error: error.message };
     }
     const report = await validateFile(input, { ...options, schemaCheck: schema.check, lockContext, onRead });
-    return lockContext ? { ...report, lockManifest: lockContext.manifestPath } : report;
+    if (!lockContext) return report;
+    return { ...report, lockManifest: lockContext.manifestPath, ...(lockContext.artifactsSkipped !== undefined ? { artifactChecksSkipped: lockContext.artifactsSkipped } : {}) };
   };
   return { schemaSource: schema.source, check };
 }
@@ -216,29 +228,38 @@ async function validateInWorkers(
 async function validateFile(input: InputFile, options: ValidateOptions & { schemaCheck: RecordSchemaCheck; lockContext: LockContext | undefined; onRead?: ((bytes: number) => void) | undefined }): Promise<FileReport> {
   const check = createFileCheck({
     file: input.display,
+    ...(input.stdin && input.display === STDIN_NAME ? { fileNameUnknown: true } : {}),
     schemaCheck: options.schemaCheck,
     ...(options.rules ? { ruleSettings: options.rules } : {}),
     ...(options.lockContext ? { lock: options.lockContext } : {}),
   });
   try {
-    const stream = createReadStream(input.absolute, { highWaterMark: CHUNK_SIZE });
+    const stream = input.stdin && options.stdin ? options.stdin.stream : createReadStream(input.absolute, { highWaterMark: CHUNK_SIZE });
     for await (const chunk of stream) {
       check.push(chunk as Buffer);
       options.onRead?.((chunk as Buffer).length);
     }
   } catch (error) {
     const result = check.end();
-    return { ...result, error: describeIoError(error, input.display) };
+    return { ...result, error: describeIoError(error, "read", input.display) };
   }
   return check.end();
 }
 
-function describeIoError(error: unknown, path: string): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === "ENOENT") return `cannot read ${path}: no such file`;
-  if (code === "EISDIR") return `cannot read ${path}: it is a directory`;
-  if (code === "EACCES" || code === "EPERM") return `cannot read ${path}: permission denied`;
-  return `cannot read ${path}: ${code ?? (error instanceof Error ? error.message : String(error))}`;
+function stdinInput(name: string | undefined, cwd: string): InputFile {
+  if (name === undefined) return { absolute: resolve(cwd, STDIN_NAME), display: STDIN_NAME, stdin: true };
+  const absolute = resolve(cwd, name);
+  return { absolute, display: displayPath(absolute, cwd), stdin: true };
+}
+
+/** The report with warnings left out (--quiet): a new report, counted as if the warnings had never been found, with how many were hidden. */
+export function onlyErrors(report: Report): Report {
+  const files = report.files.map((file) => ({
+    ...file,
+    problems: file.problems.filter((p) => p.severity === "error"),
+    ...(file.unstored ? { unstored: { errors: file.unstored.errors, warnings: 0 } } : {}),
+  }));
+  return { ...report, files, summary: summarize(files), hiddenWarnings: report.summary.warnings + (report.hiddenWarnings ?? 0) };
 }
 
 /** Counts files, records, errors and warnings. */

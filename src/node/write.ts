@@ -1,22 +1,54 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, open, rename, rm } from "node:fs/promises";
+import { mkdir, open, rename, rm, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+
+/**
+ * A file being written atomically: bytes go to a temporary file in the target's folder
+ * (`.<name>.<pid>.<random>.tmp`, a dot file that no `*.jsonl` or `*.lock.json` pattern matches), which
+ * `commit` syncs and renames over the target, so no reader ever sees half a file. `abort` removes it.
+ */
+export interface AtomicFile {
+  /** The final path. */
+  readonly path: string;
+  write(data: string | Uint8Array): Promise<void>;
+  /** Syncs, closes and renames the temporary file over the target. */
+  commit(): Promise<void>;
+  /** Closes and removes the temporary file; the target is untouched. Safe to call more than once. */
+  abort(): Promise<void>;
+}
+
+/** Opens an atomic writer for `path`, creating its folder. */
+export async function openAtomic(path: string): Promise<AtomicFile> {
+  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  await mkdir(dirname(path), { recursive: true });
+  let handle: FileHandle | undefined = await open(temporary, "wx");
+  return {
+    path,
+    async write(data) {
+      await handle!.writeFile(data); // writeFile writes all of it, from the current position
+    },
+    async commit() {
+      await handle!.sync();
+      await handle!.close();
+      handle = undefined;
+      await rename(temporary, path);
+    },
+    async abort() {
+      await handle?.close().catch(() => undefined);
+      handle = undefined;
+      await rm(temporary, { force: true });
+    },
+  };
+}
 
 /** Writes `data` to `path` (creating its folder) through a temporary file in the same folder and a rename, so no reader ever sees half a file. */
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
-  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
-  await mkdir(dirname(path), { recursive: true });
+  const file = await openAtomic(path);
   try {
-    const handle = await open(temporary, "wx");
-    try {
-      await handle.writeFile(data);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temporary, path);
+    await file.write(data);
+    await file.commit();
   } catch (error) {
-    await rm(temporary, { force: true });
+    await file.abort();
     throw error;
   }
 }

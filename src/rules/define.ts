@@ -24,6 +24,8 @@ export interface RuleReport {
 export interface RuleContext {
   /** The file's base name, e.g. `privacy-act-1988.jsonl`. */
   readonly fileName: string;
+  /** The file as shown in problems (relative, POSIX), for the commands messages suggest. */
+  readonly file: string;
   /** The lock manifest the file is checked against, when one is in force. */
   readonly lock: LockContext | undefined;
   report(report: RuleReport): void;
@@ -97,4 +99,19 @@ export function isMarkdownArtifact(record: TargetRecord): boolean {
 
 export function isStructuralContainer(record: TargetRecord): boolean {
   return record.targetKind === "structural-container";
+}
+
+/** The command that regenerates the checked file, with the user's paths when a lock manifest is in force; for "how to fix" hints. */
+export function regenerateCommand(context: RuleContext): string {
+  const manifest = context.lock?.manifestPath ?? "<manifest>";
+  return `\`citation-targets generate ${shellWord(manifest)} -o ${shellWord(context.file)}\``;
+}
+
+/** The command that refreshes the lock manifest and regenerates the file in one step. */
+export function updateCommand(context: RuleContext): string {
+  return `\`citation-targets update ${shellWord(context.lock?.manifestPath ?? "<manifest>")}\``;
+}
+
+function shellWord(arg: string): string {
+  return /^[A-Za-z0-9_./:=@%+,<>-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`;
 }

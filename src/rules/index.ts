@@ -4,6 +4,7 @@ import { lockArtifactBody } from "./lock-artifact-body.js";
 import { lockArtifacts } from "./lock-artifacts.js";
 import { lockDatasetDigest } from "./lock-dataset-digest.js";
 import { lockDatasetFields } from "./lock-dataset-fields.js";
+import { lockDatasetFiles } from "./lock-dataset-files.js";
 import { lockManifestDigest } from "./lock-manifest-digest.js";
 import { parentContainer } from "./parent-container.js";
 import { recordOrder } from "./record-order.js";
@@ -60,6 +61,7 @@ export const rules = [
   lockDatasetFields,
   lockArtifacts,
   lockArtifactBody,
+  lockDatasetFiles,
 ] as const;
 
 export type RuleId = (typeof rules)[number]["id"];

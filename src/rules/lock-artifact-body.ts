@@ -1,5 +1,5 @@
 import { createHash, type Hash } from "node:crypto";
-import { defineRule, isMarkdownArtifact, stringField } from "./define.js";
+import { defineRule, isMarkdownArtifact, regenerateCommand, stringField, updateCommand } from "./define.js";
 
 export const lockArtifactBody = defineRule({
   id: "lock-artifact-body",
@@ -9,8 +9,8 @@ export const lockArtifactBody = defineRule({
     defaultSeverity: "error",
   },
   messages: {
-    changed: "artifact \"{{path}}\" has changed since the lock manifest was written (its sha256 is now {{actual}}, the manifest pins {{pinned}}): run `citation-targets lock`, then `generate`",
-    differs: "the markdown of the targets of \"{{path}}\" (lines {{firstLine}}–{{lastLine}}) does not concatenate to the artifact's body: the body's sha256 is {{expected}}, the concatenation's {{actual}}",
+    changed: "artifact \"{{path}}\" has changed since the lock manifest was written (its sha256 is now {{actual}}, the manifest pins {{pinned}}): run {{fix}} to refresh the lock and regenerate this file",
+    differs: "the markdown of the targets of \"{{path}}\" (lines {{firstLine}}–{{lastLine}}) does not concatenate to the artifact's body: the body's sha256 is {{expected}}, the concatenation's {{actual}}: this file was not generated from the artifact as it is; regenerate it with {{fix}}",
   },
   create(context) {
     let current: { path: string; hash: Hash; firstLine: number; lastLine: number } | undefined;
@@ -20,12 +20,12 @@ export const lockArtifactBody = defineRule({
       const changed = lock.changedArtifacts.get(current.path);
       if (changed !== undefined) {
         const pinned = lock.manifest.artifacts.find((a) => a.path === current!.path)?.sha256;
-        context.report({ messageId: "changed", data: { path: current.path, actual: changed, pinned }, line: current.firstLine, pointer: "/artifactRelativePath" });
+        context.report({ messageId: "changed", data: { path: current.path, actual: changed, pinned, fix: updateCommand(context) }, line: current.firstLine, pointer: "/artifactRelativePath" });
       }
       const expected = lock.bodyDigests.get(current.path);
       const actual = current.hash.digest("hex");
       if (expected !== undefined && actual !== expected) {
-        context.report({ messageId: "differs", data: { path: current.path, firstLine: current.firstLine, lastLine: current.lastLine, expected, actual }, line: current.firstLine, pointer: "/markdown" });
+        context.report({ messageId: "differs", data: { path: current.path, firstLine: current.firstLine, lastLine: current.lastLine, expected, actual, fix: regenerateCommand(context) }, line: current.firstLine, pointer: "/markdown" });
       }
       current = undefined;
     };

@@ -1,11 +1,11 @@
 import { deriveTextDigest } from "../core/digest.js";
-import { defineRule, isMarkdownArtifact, isStructuralContainer, stringField } from "./define.js";
+import { defineRule, isMarkdownArtifact, isStructuralContainer, regenerateCommand, stringField } from "./define.js";
 
 export const textDigest = defineRule({
   id: "text-digest",
   scope: "record",
   meta: { description: "textDigest is the SHA-256 of `markdown` (markdown-artifact) or of `headingText` (structural-container).", defaultSeverity: "error" },
-  messages: { mismatch: "textDigest is {{actual}} but the SHA-256 of {{source}} is {{expected}}" },
+  messages: { mismatch: "textDigest is {{actual}} but the SHA-256 of {{source}} is {{expected}}: the record was edited after it was generated; regenerate the file with {{fix}}" },
   create(context) {
     return {
       record({ record, line }) {
@@ -15,7 +15,7 @@ export const textDigest = defineRule({
         const actual = stringField(record, "textDigest");
         if (text === undefined || actual === undefined) return;
         const expected = deriveTextDigest(text);
-        if (actual !== expected) context.report({ messageId: "mismatch", data: { actual, expected, source }, line, pointer: "/textDigest" });
+        if (actual !== expected) context.report({ messageId: "mismatch", data: { actual, expected, source, fix: regenerateCommand(context) }, line, pointer: "/textDigest" });
       },
     };
   },

@@ -1,0 +1,56 @@
+import { isUtf8 } from "node:buffer";
+import { lstat, readFile, realpath, stat } from "node:fs/promises";
+import { join, sep } from "node:path";
+import fg from "fast-glob";
+import { DatasetError } from "../core/errors.js";
+import { comparePaths } from "../core/natural-sort.js";
+import { sha256Hex } from "../core/digest.js";
+import { mapWithLimit } from "./concurrency.js";
+
+/** What the dataset walk always leaves out, whatever the manifest's `ignore` says: dot folders (by fast-glob's `dot: false`) and these. */
+export const ALWAYS_IGNORED = ["**/node_modules/**"];
+
+/**
+ * The markdown files of a dataset folder: every `*.md` below `root` except dot folders,
+ * `node_modules` and the `ignore` globs, as POSIX paths in natural order. This one walk serves
+ * `lock` (what to lock) and `validate` (which files the manifest does not list).
+ */
+export async function listDatasetFiles(root: string, ignore: readonly string[] = []): Promise<string[]> {
+  const entries = await fg("**/*.md", { cwd: root, dot: false, onlyFiles: false, followSymbolicLinks: false, ignore: [...ALWAYS_IGNORED, ...ignore] });
+  return entries.sort(comparePaths);
+}
+
+/**
+ * Every markdown file of the dataset with the sha256 of its bytes; each file is read once.
+ * Refuses, naming each file, names with NUL, CR, LF or a backslash, links that lead out of the
+ * root or to nothing, and files that are not UTF-8. Entries that are neither files nor links to
+ * files (a folder named `x.md`) are left out.
+ */
+export async function digestDatasetFiles(root: string, ignore: readonly string[] = []): Promise<Map<string, string>> {
+  const entries = await listDatasetFiles(root, ignore);
+  const realRoot = await realpath(root);
+  const inspect = async (path: string): Promise<{ problem?: string; digest?: string }> => {
+    if (/[\u0000\r\n\\]/.test(path)) return { problem: `${JSON.stringify(path)}: the name has a NUL, CR, LF or backslash` };
+    const absolute = join(root, ...path.split("/"));
+    const info = await lstat(absolute);
+    if (info.isSymbolicLink()) {
+      const target = await realpath(absolute).catch(() => undefined);
+      if (target === undefined) return { problem: `${path}: a symbolic link to nothing` };
+      if (!target.startsWith(realRoot + sep)) return { problem: `${path}: a symbolic link to ${target}, outside the dataset root` };
+      if (!(await stat(target)).isFile()) return {};
+    } else if (!info.isFile()) {
+      return {};
+    }
+    const bytes = await readFile(absolute);
+    return isUtf8(bytes) ? { digest: sha256Hex(bytes) } : { problem: `${path}: not valid UTF-8` };
+  };
+  const results = await mapWithLimit(entries, 16, inspect);
+  const problems = results.flatMap((r) => (r.problem ? [r.problem] : []));
+  if (problems.length > 0) throw new DatasetError(problems);
+  const digests = new Map<string, string>();
+  entries.forEach((path, i) => {
+    const digest = results[i]!.digest;
+    if (digest !== undefined) digests.set(path, digest);
+  });
+  return digests;
+}

@@ -1,0 +1,25 @@
+import { defineRule, updateCommand } from "./define.js";
+
+export const lockDatasetFiles = defineRule({
+  id: "lock-dataset-files",
+  scope: "manifest",
+  meta: {
+    description: "With the dataset folder at hand, it holds exactly the manifest's artifacts: none missing (deleted or renamed), and no markdown file the manifest does not list or ignore (new or renamed).",
+    defaultSeverity: "error",
+  },
+  messages: {
+    missing: "artifact \"{{path}}\" is in lock manifest {{manifest}} but not in the dataset folder {{root}} (deleted or renamed?): run {{fix}} to refresh the lock and regenerate this file",
+    unlisted: "markdown file \"{{path}}\" in the dataset folder {{root}} is not in lock manifest {{manifest}} (new or renamed?): run {{fix}} to add it, or leave it out with `citation-targets lock --ignore GLOB`",
+  },
+  create(context) {
+    return {
+      end() {
+        const lock = context.lock!;
+        if (lock.datasetRoot === undefined) return;
+        const data = { manifest: lock.manifestPath, root: lock.datasetRoot, fix: updateCommand(context) };
+        for (const path of lock.missingArtifacts) context.report({ messageId: "missing", data: { ...data, path }, line: 0, pointer: "" });
+        for (const path of lock.unlistedFiles) context.report({ messageId: "unlisted", data: { ...data, path }, line: 0, pointer: "" });
+      },
+    };
+  },
+});
