@@ -7,6 +7,7 @@ import type { RuleSetting } from "../core/problem.js";
 import { DEFAULT_MANIFEST_NAME, type ArtifactKind, type IndexKind } from "../core/manifest.js";
 import { buildRecordSchema, DEFAULT_LEGISLATION_HOST, formatSchema, isValidLegislationHost, MARKDOWN_ARTIFACT_KINDS, SOURCE_INDEX_KINDS } from "../core/schema.js";
 import { colorLevel, createColor } from "../formatters/color.js";
+import { unknownRuleMessage } from "../core/text.js";
 import { createProgressLine, progressEnabled, type Progress } from "./progress.js";
 import { FORMAT_NAMES, formatters, type FormatName } from "../formatters/index.js";
 import { rules, ruleIds, type RuleId } from "../rules/index.js";
@@ -74,7 +75,7 @@ function collectRule(value: string, previous: Partial<Record<RuleId, RuleSetting
   const match = /^([a-z0-9-]+)[=:](error|warning|off)$/.exec(value);
   if (!match) throw new InvalidArgumentError('expected RULE=SEVERITY, e.g. "non-canonical=warning" (severity: error, warning or off)');
   const id = match[1]!;
-  if (!(ruleIds as readonly string[]).includes(id)) throw new InvalidArgumentError(`unknown rule "${id}"; rules: ${ruleIds.join(", ")}`);
+  if (!(ruleIds as readonly string[]).includes(id)) throw new InvalidArgumentError(unknownRuleMessage(id, ruleIds));
   return { ...previous, [id]: match[2] as RuleSetting };
 }
 

@@ -4,6 +4,7 @@ import type { RuleSetting } from "../core/problem.js";
 import { NON_EMPTY_STRING } from "../core/schema.js";
 import { ruleIds } from "../rules/index.js";
 import { OperationalError } from "./errors.js";
+import { unknownRuleMessage } from "../core/text.js";
 import { foldersUpToRoot } from "./files.js";
 import { readJsonFile } from "./json-file.js";
 import { loadPrecompiled } from "./precompiled.js";
@@ -90,6 +91,12 @@ export async function loadConfig(path: string): Promise<LoadedConfig> {
 }
 
 async function checkConfig(path: string, data: unknown): Promise<LoadedConfig> {
+  // Misspelled rule ids first, with a suggestion: Ajv would only say the property name is not in the enum.
+  const rules = (data as { rules?: unknown } | null)?.rules;
+  if (rules !== null && typeof rules === "object" && !Array.isArray(rules)) {
+    const unknown = Object.keys(rules).filter((id) => !(ruleIds as readonly string[]).includes(id));
+    if (unknown.length > 0) throw new OperationalError(`config ${path} is not valid:\n${unknown.map((id) => `  /rules: ${unknownRuleMessage(id, ruleIds)}`).join("\n")}`);
+  }
   const schema = buildConfigSchema();
   const check = (await loadPrecompiled("config", schema)) ?? (await import("../core/schema-validator.js")).compileSchema(schema, MANIFEST_AJV_OPTIONS);
   if (!check(data)) {
