@@ -51,5 +51,5 @@ export function closest(word: string, candidates: readonly string[]): string | u
 /** `unknown rule "x"` with a "did you mean" when one rule is close. */
 export function unknownRuleMessage(id: string, ruleIds: readonly string[]): string {
   const suggestion = closest(id, ruleIds);
-  return `unknown rule "${id}"${suggestion ? `: did you mean "${suggestion}"?` : ""} (rules: ${ruleIds.join(", ")})`;
+  return `unknown rule "${id}"${suggestion ? `: did you mean "${suggestion}"?` : ` (rules: ${ruleIds.join(", ")})`}`;
 }

@@ -91,19 +91,18 @@ export async function loadConfig(path: string): Promise<LoadedConfig> {
 }
 
 async function checkConfig(path: string, data: unknown): Promise<LoadedConfig> {
-  // Misspelled rule ids first, with a suggestion: Ajv would only say the property name is not in the enum.
+  // Misspelled rule ids get a suggestion: Ajv would only say that the property name is not in the enum.
   const rules = (data as { rules?: unknown } | null)?.rules;
-  if (rules !== null && typeof rules === "object" && !Array.isArray(rules)) {
-    const unknown = Object.keys(rules).filter((id) => !(ruleIds as readonly string[]).includes(id));
-    if (unknown.length > 0) throw new OperationalError(`config ${path} is not valid:\n${unknown.map((id) => `  /rules: ${unknownRuleMessage(id, ruleIds)}`).join("\n")}`);
-  }
+  const unknownRules = rules !== null && typeof rules === "object" && !Array.isArray(rules) ? Object.keys(rules).filter((id) => !(ruleIds as readonly string[]).includes(id)) : [];
+  const ruleLines = unknownRules.map((id) => `  /rules: ${unknownRuleMessage(id, ruleIds)}`);
   const schema = buildConfigSchema();
   const check = (await loadPrecompiled("config", schema)) ?? (await import("../core/schema-validator.js")).compileSchema(schema, MANIFEST_AJV_OPTIONS);
   if (!check(data)) {
-    const details = (check.errors ?? []).slice(0, 10).map((e) => {
+    const ajvErrors = (check.errors ?? []).filter((e) => !(unknownRules.length > 0 && e.instancePath === "/rules" && (e.keyword === "propertyNames" || e.propertyName !== undefined)) && !(e.propertyName !== undefined && unknownRules.includes(e.propertyName)));
+    const details = [...ruleLines, ...ajvErrors.slice(0, 10).map((e) => {
       const extra = e.params && "additionalProperty" in e.params ? ` (${String(e.params.additionalProperty)})` : e.params && "propertyName" in e.params ? ` (${String(e.params.propertyName)})` : "";
       return `  ${e.instancePath || "/"} ${e.message}${extra}`;
-    });
+    })];
     throw new OperationalError(`config ${path} is not valid:\n${details.join("\n")}`);
   }
   const config = data as Config;
