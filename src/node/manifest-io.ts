@@ -8,10 +8,16 @@ import type { LockContext } from "../core/lock-context.js";
 import { sha256Hex } from "../core/digest.js";
 import { describeIoError, OperationalError } from "./errors.js";
 import { listDatasetFiles } from "./dataset-files.js";
+import { mapWithLimit } from "./concurrency.js";
+import { bodyStartOfBytes } from "../core/front-matter.js";
+import { isUtf8 } from "node:buffer";
 import { displayPath } from "./files.js";
 import { readJsonFile } from "./json-file.js";
 import { loadPrecompiled } from "./precompiled.js";
 import { MANIFEST_AJV_OPTIONS } from "../core/ajv-options.js";
+
+/** Artifacts read at once by the lock checks of validate. */
+const ARTIFACTS_AT_ONCE = 8;
 
 let validateManifest: ValidateFunction | undefined;
 
@@ -87,33 +93,34 @@ export function shellQuote(arg: string): string {
  */
 export async function loadLockContext(manifestPath: string, shownPath: string, cwd = process.cwd()): Promise<LockContext> {
   const loaded = await loadManifest(manifestPath, cwd, shownPath);
-  const { parseArtifact } = await import("../core/markdown.js"); // the markdown parser loads only when a manifest is in force
   const bodyDigests = new Map<string, string>();
   const changedArtifacts = new Map<string, string>();
   const missingArtifacts: string[] = [];
   const context = { manifest: loaded.manifest, manifestPath: shownPath, computedDigest: computeDatasetDigest(loaded.manifest), bodyDigests, changedArtifacts, missingArtifacts, unlistedFiles: [] as string[] };
   const shownRoot = displayPath(loaded.root, cwd);
   if (!(await stat(loaded.root).catch(() => undefined))?.isDirectory()) return { ...context, artifactsSkipped: `the dataset folder ${shownRoot} (datasetRoot of ${shownPath}) is not there` };
-  for (const artifact of loaded.manifest.artifacts) {
+  // No markdown parse: the body is the bytes after the front matter, whose end a scan of its fences finds.
+  // A few files are read at once, so reads overlap hashing; memory stays at a few artifacts.
+  const outcomes = await mapWithLimit(loaded.manifest.artifacts, ARTIFACTS_AT_ONCE, async (artifact) => {
     let bytes: Buffer;
     try {
       bytes = await readFile(await resolveArtifact(loaded.root, artifact.path));
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") missingArtifacts.push(artifact.path);
-      continue; // unreadable or outside the root: the body check is skipped for it, the coverage checks still run
+      // unreadable or outside the root: the body check is skipped for it, the coverage checks still run
+      return (error as NodeJS.ErrnoException).code === "ENOENT" ? ({ missing: true } as const) : undefined;
     }
     const digest = sha256Hex(bytes);
-    if (digest !== artifact.sha256) {
-      changedArtifacts.set(artifact.path, digest);
-      continue;
-    }
-    try {
-      const body = parseArtifact(new TextDecoder("utf-8", { fatal: true }).decode(bytes), artifact.indexKind ?? "body-block").body;
-      bodyDigests.set(artifact.path, sha256Hex(body));
-    } catch {
-      // not UTF-8 or bad front matter: generate reports it; the body check is skipped
-    }
-  }
+    if (digest !== artifact.sha256) return { changed: digest };
+    if (!isUtf8(bytes)) return undefined; // generate refuses it; the body check is skipped
+    return { body: sha256Hex(bytes.subarray(bodyStartOfBytes(bytes))) };
+  });
+  loaded.manifest.artifacts.forEach((artifact, i) => {
+    const outcome = outcomes[i];
+    if (outcome === undefined) return;
+    if ("missing" in outcome) missingArtifacts.push(artifact.path);
+    else if (outcome.changed !== undefined) changedArtifacts.set(artifact.path, outcome.changed);
+    else if (outcome.body !== undefined) bodyDigests.set(artifact.path, outcome.body);
+  });
   const listed = new Set(loaded.manifest.artifacts.map((a) => a.path));
   const unlistedFiles = (await listDatasetFiles(loaded.root, loaded.manifest.ignore)).filter((path) => !listed.has(path));
   return { ...context, unlistedFiles, datasetRoot: shownRoot };

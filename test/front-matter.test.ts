@@ -1,0 +1,55 @@
+/**
+ * The front matter scan (used where no markdown parse is needed: the lock checks of validate)
+ * against the reference, micromark with micromark-extension-frontmatter, which the spec names.
+ */
+import fc from "fast-check";
+import { fromMarkdown } from "mdast-util-from-markdown";
+import { frontmatterFromMarkdown } from "mdast-util-frontmatter";
+import { frontmatter } from "micromark-extension-frontmatter";
+import { describe, expect, test } from "vitest";
+import { bodyStartOf, bodyStartOfBytes, findFrontMatter } from "../src/core/front-matter.js";
+
+const OPTIONS = { extensions: [frontmatter(["yaml"])], mdastExtensions: [frontmatterFromMarkdown(["yaml"])] };
+
+/** Body start and YAML value by the reference parser (offsets shifted back over a BOM, which micromark drops). */
+function reference(text: string): { bodyStart: number; value?: string } {
+  const shift = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const first = fromMarkdown(shift ? text.slice(1) : text, OPTIONS).children[0];
+  if (first?.type !== "yaml") return { bodyStart: 0 };
+  let end = first.position!.end.offset! + shift;
+  if (text.startsWith("\r\n", end)) end += 2;
+  else if (text[end] === "\n" || text[end] === "\r") end += 1;
+  return { bodyStart: end, value: first.value };
+}
+
+const PIECES = ["---", "--- ", "---\t", "----", "-- -", "\n", "\r\n", "\r", "title: Gesetz", "jurabk: BGB", "# § 1", "\t", " ", "\ufeff", "- a", "", "x", "ä", "…", "  ---"];
+
+describe("front matter scan", () => {
+  test("finds the body where the reference parser does, over generated documents", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...PIECES), { maxLength: 14 }), (parts) => {
+        const text = parts.join("");
+        const expected = reference(text);
+        expect(bodyStartOf(text)).toBe(expected.bodyStart);
+        expect(findFrontMatter(text)?.value).toBe(expected.value);
+        // The byte scan agrees, at the UTF-8 offset of the same place.
+        expect(bodyStartOfBytes(Buffer.from(text))).toBe(Buffer.byteLength(text.slice(0, expected.bodyStart)));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  test.each([
+    ["no front matter", "# Title\n", 0],
+    ["closed", "---\ntitle: x\n---\n# Title\n", 17],
+    ["closed with CRLF and trailing blanks", "---  \r\na: 1\r\n--- \t\r\nBody", 20],
+    ["empty value", "---\n---\nBody", 8],
+    ["never closed: not front matter", "---\ntitle: x\n", 0],
+    ["four dashes do not open it", "----\na: 1\n---\n", 0],
+    ["closed at the end of the text", "---\na: 1\n---", 12],
+    ["after a byte order mark", "\ufeff---\na: 1\n---\nB", 14],
+  ])("%s", (_, text, bodyStart) => {
+    expect(bodyStartOf(text)).toBe(bodyStart);
+    expect(reference(text).bodyStart).toBe(bodyStart);
+  });
+});
