@@ -10,7 +10,7 @@ import { formatAddress } from "./address.js";
 import { assignLocalCoordinates } from "./designation.js";
 import { deriveCitationTargetId, deriveTextDigest, sha256Hex } from "./digest.js";
 import { computeDatasetDigest, type LockManifest, type ManifestArtifact } from "./manifest.js";
-import { ArtifactError, parseArtifact } from "./markdown.js";
+import { ArtifactError, parseArtifact, type ParsedArtifact } from "./markdown.js";
 import { SCHEMA_VERSION } from "./schema.js";
 import { DatasetError } from "./errors.js";
 import { dirnameOf, folderChain } from "./paths.js";
@@ -77,11 +77,63 @@ interface OpenFolder {
   headingText: string;
 }
 
+/** An artifact read, verified, decoded and cut into targets. */
+export interface ParsedSource {
+  text: string;
+  parsed: ParsedArtifact;
+}
+
+/**
+ * Gives the artifact at a position of the manifest, parsed. Positions are asked for in order, except
+ * that a folder's directory-index may be asked for early (for the folder's heading) and again at its
+ * turn; an implementation may work ahead (read-ahead, worker threads), holding a bounded number.
+ */
+export type ArtifactSource = (position: number, early?: boolean) => Promise<ParsedSource>;
+
+/** Verifies an artifact's bytes against the manifest, decodes them (UTF-8, fatal) and parses them; throws DatasetError naming the artifact. */
+export function parseArtifactBytes(artifact: ManifestArtifact, bytes: Uint8Array): ParsedSource {
+  const digest = sha256Hex(bytes);
+  if (digest !== artifact.sha256) throw new DatasetError([`${artifact.path}: changed since the lock manifest was written (its sha256 is ${digest}, the manifest pins ${artifact.sha256})`]);
+  let text: string;
+  try {
+    text = fatalDecoder.decode(bytes);
+  } catch {
+    throw new DatasetError([`${artifact.path}: not valid UTF-8`]);
+  }
+  try {
+    return { text, parsed: parseArtifact(text, artifact.indexKind ?? "body-block") };
+  } catch (error) {
+    if (error instanceof ArtifactError) throw new DatasetError([`${artifact.path}: ${error.message}`]);
+    throw error;
+  }
+}
+
+/** The source of one thread: reads run a few artifacts ahead of parsing, so that I/O and parsing overlap; memory stays at a few artifacts. */
+export function readingSource(manifest: LockManifest, read: ArtifactReader): ArtifactSource {
+  const pending = new Map<number, Promise<Uint8Array>>();
+  const readAt = (position: number) => {
+    const bytes = read(manifest.artifacts[position]!.path);
+    bytes.catch(() => undefined); // a read that fails is reported when its artifact's turn comes, not as an unhandled rejection
+    return bytes;
+  };
+  return async (position) => {
+    for (let i = position + 1; i < Math.min(position + 1 + READ_AHEAD, manifest.artifacts.length); i++) if (!pending.has(i)) pending.set(i, readAt(i));
+    const queued = pending.get(position);
+    pending.delete(position);
+    return parseArtifactBytes(manifest.artifacts[position]!, await (queued ?? readAt(position)));
+  };
+}
+
 /**
  * Yields the dataset's records in file order. Verifies each artifact's sha256 and UTF-8 as it
  * reads it and throws DatasetError on the first fault (the caller writes nothing then).
  */
 export async function* generateRecords(manifest: LockManifest, read: ArtifactReader): AsyncGenerator<OutputRecord> {
+  yield* generateRecordsFrom(manifest, readingSource(manifest, read));
+}
+
+/** Yields the dataset's records in file order, the artifacts coming parsed from `source` (one thread, or worker threads: the same records). */
+export async function* generateRecordsFrom(manifest: LockManifest, source: ArtifactSource): AsyncGenerator<OutputRecord> {
   const planned = planDataset(manifest);
   if (planned.length > 0) throw new DatasetError(planned);
   const datasetDigest = computeDatasetDigest(manifest);
@@ -98,54 +150,23 @@ export async function* generateRecords(manifest: LockManifest, read: ArtifactRea
     titleId: manifest.titleId,
     versionDate: manifest.versionDate,
   };
-  const indexOf = new Map<string, ManifestArtifact>();
-  for (const artifact of manifest.artifacts) if (artifactKind(artifact) === "directory-index") indexOf.set(dirnameOf(artifact.path), artifact);
-
-  // Reads run a few artifacts ahead of parsing, so that I/O and parsing overlap; memory stays at a few artifacts.
-  const pending = new Map<string, Promise<Uint8Array>>();
-  const readAhead = (from: number) => {
-    for (let i = from; i < Math.min(from + READ_AHEAD, manifest.artifacts.length); i++) {
-      const path = manifest.artifacts[i]!.path;
-      if (pending.has(path)) continue;
-      const bytes = read(path);
-      bytes.catch(() => undefined); // a read that fails is reported when its artifact's turn comes, not as an unhandled rejection
-      pending.set(path, bytes);
-    }
-  };
-  const readText = async (artifact: ManifestArtifact): Promise<string> => {
-    const queued = pending.get(artifact.path);
-    pending.delete(artifact.path);
-    const bytes = await (queued ?? read(artifact.path));
-    const digest = sha256Hex(bytes);
-    if (digest !== artifact.sha256) throw new DatasetError([`${artifact.path}: sha256 is ${digest} but the manifest pins ${artifact.sha256}`]);
-    try {
-      return fatalDecoder.decode(bytes);
-    } catch {
-      throw new DatasetError([`${artifact.path}: not valid UTF-8`]);
-    }
-  };
-  const parse = (artifact: ManifestArtifact, text: string) => {
-    try {
-      return parseArtifact(text, artifact.indexKind ?? "body-block");
-    } catch (error) {
-      if (error instanceof ArtifactError) throw new DatasetError([`${artifact.path}: ${error.message}`]);
-      throw error;
-    }
-  };
+  const indexOf = new Map<string, number>();
+  manifest.artifacts.forEach((artifact, position) => {
+    if (artifactKind(artifact) === "directory-index") indexOf.set(dirnameOf(artifact.path), position);
+  });
 
   const open: OpenFolder[] = [];
   let documentOrder = 0;
   let preorder = 0;
   for (const [position, artifact] of manifest.artifacts.entries()) {
-    readAhead(position);
-    const parsed = parse(artifact, await readText(artifact));
+    const { parsed } = await source(position);
     const chain = folderChain(artifact.path);
     while (open.length > 0 && chain[open.length - 1] !== open[open.length - 1]!.path) open.pop();
     for (const folder of chain.slice(open.length)) {
       const index = indexOf.get(folder);
       let headingText = folder.slice(folder.lastIndexOf("/") + 1);
       if (index !== undefined) {
-        const heading = index === artifact ? parsed.firstHeading : parse(index, await readText(index)).firstHeading;
+        const heading = index === position ? parsed.firstHeading : (await source(index, true)).parsed.firstHeading;
         if (heading !== undefined) headingText = heading;
       }
       const citationAddress = formatAddress({ slug: manifest.slug, targetKind: "structural-container", path: folder });

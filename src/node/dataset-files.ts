@@ -26,9 +26,10 @@ export async function listDatasetFiles(root: string, ignore: readonly string[] =
  * root or to nothing, and files that are not UTF-8. Entries that are neither files nor links to
  * files (a folder named `x.md`) are left out.
  */
-export async function digestDatasetFiles(root: string, ignore: readonly string[] = []): Promise<Map<string, string>> {
+export async function digestDatasetFiles(root: string, ignore: readonly string[] = []): Promise<{ digests: Map<string, string>; bytes: number }> {
   const entries = await listDatasetFiles(root, ignore);
   const realRoot = await realpath(root);
+  let bytes = 0;
   const inspect = async (path: string): Promise<{ problem?: string; digest?: string }> => {
     if (/[\u0000\r\n\\]/.test(path)) return { problem: `${JSON.stringify(path)}: the name has a NUL, CR, LF or backslash` };
     const absolute = join(root, ...path.split("/"));
@@ -41,8 +42,9 @@ export async function digestDatasetFiles(root: string, ignore: readonly string[]
     } else if (!info.isFile()) {
       return {};
     }
-    const bytes = await readFile(absolute);
-    return isUtf8(bytes) ? { digest: sha256Hex(bytes) } : { problem: `${path}: not valid UTF-8` };
+    const content = await readFile(absolute);
+    bytes += content.length;
+    return isUtf8(content) ? { digest: sha256Hex(content) } : { problem: `${path}: not valid UTF-8` };
   };
   const results = await mapWithLimit(entries, 16, inspect);
   const problems = results.flatMap((r) => (r.problem ? [r.problem] : []));
@@ -52,5 +54,5 @@ export async function digestDatasetFiles(root: string, ignore: readonly string[]
     const digest = results[i]!.digest;
     if (digest !== undefined) digests.set(path, digest);
   });
-  return digests;
+  return { digests, bytes };
 }

@@ -41,6 +41,8 @@ export interface LockResult {
   written: boolean;
   /** What changed against the manifest that was there before (everything is `added` when there was none). */
   changes: ManifestChanges;
+  /** The artifacts' total size in bytes. */
+  bytes: number;
 }
 
 /** The difference between two manifests of one dataset, artifact by artifact. */
@@ -72,7 +74,7 @@ export async function lock(options: LockOptions): Promise<LockResult> {
 
   // --ignore globs are kept in the manifest, so that a refresh and validate leave the same files out.
   const ignore = [...new Set([...(existing?.ignore ?? []), ...(options.ignore ?? [])])];
-  const digests = await digestDatasetFiles(root, ignore);
+  const { digests, bytes } = await digestDatasetFiles(root, ignore);
   const paths = [...digests.keys()];
   if (paths.length === 0) throw new OperationalError(`no markdown files under ${options.dir}`);
   const order = orderPaths(paths, existing, options.order);
@@ -120,7 +122,7 @@ export async function lock(options: LockOptions): Promise<LockResult> {
   const old = await readFile(output, "utf8").catch(() => undefined);
   const changed = old !== text;
   if (changed && !options.check) await writeFileAtomic(output, text);
-  return { manifest, path: output, text, changed, written: changed && !options.check, changes: compareManifests(existing, manifest) };
+  return { manifest, path: output, text, changed, written: changed && !options.check, changes: compareManifests(existing, manifest), bytes };
 }
 
 /** What differs between the manifest before and after a refresh. */

@@ -16,6 +16,9 @@ import { readJsonFile } from "./json-file.js";
 import { loadPrecompiled } from "./precompiled.js";
 import { MANIFEST_AJV_OPTIONS } from "../core/ajv-options.js";
 
+/** Changed artifacts named one by one before the rest are counted. */
+const LISTED_AT_MOST = 20;
+
 /** Artifacts read at once by the lock checks of validate. */
 const ARTIFACTS_AT_ONCE = 8;
 
@@ -53,32 +56,46 @@ export async function resolveArtifact(root: string, path: string): Promise<strin
   return real;
 }
 
-/** sha256 of a file's bytes, streamed. */
-export async function hashFile(path: string): Promise<string> {
+/** sha256 and size of a file's bytes, streamed. */
+export async function hashFile(path: string): Promise<{ digest: string; size: number }> {
   const hash = createHash("sha256");
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return hash.digest("hex");
+  let size = 0;
+  for await (const chunk of createReadStream(path)) {
+    hash.update(chunk as Buffer);
+    size += (chunk as Buffer).length;
+  }
+  return { digest: hash.digest("hex"), size };
 }
 
-/** Checks every artifact exists inside the root and matches its sha256; returns one line per fault, each naming the artifact and the fix. */
-export async function verifyArtifacts(loaded: LoadedManifest, shownManifest: string): Promise<string[]> {
+/**
+ * Checks every artifact exists inside the root and matches its sha256 (8 files at a time); returns
+ * one line per fault, each naming the artifact, then the fix, and the artifacts' total size.
+ */
+export async function verifyArtifacts(loaded: LoadedManifest, shownManifest: string): Promise<{ problems: string[]; bytes: number }> {
   const problems: string[] = [];
   const changed: string[] = [];
-  for (const artifact of loaded.manifest.artifacts) {
+  let bytes = 0;
+  const outcomes = await mapWithLimit(loaded.manifest.artifacts, ARTIFACTS_AT_ONCE, async (artifact) => {
     try {
       const file = await resolveArtifact(loaded.root, artifact.path);
-      const digest = await hashFile(file);
-      if (digest !== artifact.sha256) changed.push(artifact.path);
+      const { digest, size } = await hashFile(file);
+      bytes += size;
+      return digest !== artifact.sha256 ? { changed: true } : {};
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === "ENOENT") problems.push(`${artifact.path}: missing: the lock manifest lists it, but there is no such file under ${loaded.root}`);
-      else if (error instanceof OperationalError) problems.push(error.message); // already names the artifact
-      else problems.push(`${artifact.path}: ${describeIoError(error, "read", artifact.path)}`);
+      if (code === "ENOENT") return { problem: `${artifact.path}: missing: the lock manifest lists it, but there is no such file under ${loaded.root}` };
+      if (error instanceof OperationalError) return { problem: error.message }; // already names the artifact
+      return { problem: `${artifact.path}: ${describeIoError(error, "read", artifact.path)}` };
     }
-  }
-  for (const path of changed) problems.push(`${path}: changed since the lock manifest was written (its sha256 is no longer the one pinned)`);
+  });
+  outcomes.forEach((outcome, i) => {
+    if (outcome.problem !== undefined) problems.push(outcome.problem);
+    if (outcome.changed) changed.push(loaded.manifest.artifacts[i]!.path);
+  });
+  for (const path of changed.slice(0, LISTED_AT_MOST)) problems.push(`${path}: changed since the lock manifest was written (its sha256 is no longer the one pinned)`);
+  if (changed.length > LISTED_AT_MOST) problems.push(`… and ${changed.length - LISTED_AT_MOST} more artifacts changed since the lock manifest was written`);
   if (changed.length > 0 || problems.some((p) => p.includes(": missing: "))) problems.push(`the lock manifest ${shownManifest} is out of date: run \`citation-targets update ${shellQuote(shownManifest)}\` to refresh it and regenerate`);
-  return problems;
+  return { problems, bytes };
 }
 
 /** Quotes an argument for a POSIX shell when it needs it, so that printed commands can be pasted. */

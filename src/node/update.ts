@@ -5,14 +5,14 @@
  */
 import { readFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
-import { DatasetError, generateRecords } from "../core/generate.js";
+import { DatasetError } from "../core/generate.js";
 import { DEFAULT_MANIFEST_NAME } from "../core/manifest.js";
 import { sha256Hex } from "../core/digest.js";
 import { OperationalError } from "./errors.js";
 import { DEFAULT_MANIFEST_PATTERN, displayPath, findRepositoryRoot } from "./files.js";
-import { writeRecordsAtomicTo } from "./generate.js";
+import { defaultJobs, recordsOf, writeRecordsAtomicTo } from "./generate.js";
 import { lock, type ManifestChanges } from "./lock.js";
-import { loadManifest, resolveArtifact } from "./manifest-io.js";
+import { loadManifest } from "./manifest-io.js";
 import { noRecordChanges, readOldRecords, RecordComparer, type RecordChanges } from "./record-changes.js";
 import { openAtomic, type AtomicFile } from "./write.js";
 
@@ -23,6 +23,8 @@ export interface UpdateOptions {
   cwd?: string;
   /** Compute only; write nothing. */
   check?: boolean;
+  /** Worker threads to parse the markdown in (default as for generate). */
+  jobs?: number;
 }
 
 export interface DatasetUpdate {
@@ -80,12 +82,12 @@ export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate
       const output = outputFor(manifestPath, locked.manifest.slug);
       const old = await readOldRecords(output);
       const comparer = new RecordComparer(old);
-      const read = async (path: string) => readFile(await resolveArtifact(loaded.root, path));
       const file = options.check ? undefined : await openAtomic(output);
       if (file) pending.push(file);
       let digest: string;
       try {
-        digest = await writeRecordsAtomicTo(generateRecords(locked.manifest, read), file, (record) => comparer.add(record));
+        const { records } = await recordsOf(locked.manifest, loaded.root, options.jobs ?? defaultJobs(locked.bytes, locked.manifest.artifacts.length));
+        digest = await writeRecordsAtomicTo(records, file, (record) => comparer.add(record));
       } catch (error) {
         if (!(error instanceof DatasetError)) throw error;
         problems.push(...error.problems.map((p) => `${shownManifest}: ${p}`));

@@ -1,0 +1,92 @@
+/**
+ * generate with worker threads: the markdown is parsed in parallel, the records built in document
+ * order in one thread, so the output must be byte-identical to a one-thread run. Run through the
+ * built bin, where the worker script exists.
+ */
+import { execFile } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { lock } from "../src/node/lock.js";
+import { copyFixture, tempDir, writeTree } from "./helpers/datasets.js";
+import { repoRoot } from "./helpers/records.js";
+
+const run = promisify(execFile);
+const bin = join(repoRoot, "bin/citation-targets.js");
+
+async function ct(args: string[], cwd: string) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { cwd, maxBuffer: 256 * 2 ** 20 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+let dir: string;
+let cleanup: () => Promise<void>;
+beforeEach(async () => ({ dir, cleanup } = await tempDir()));
+afterEach(async () => cleanup());
+
+/** A German-style law: front matter, units, § sections with numbered paragraphs, a table, a footnote separator. */
+function law(n: number, sections: number): string {
+  const parts = [`---\ntitle: "Gesetz Nr. ${n}"\njurabk: G${n}\n---\n\n# Gesetz über Beispiele Nr. ${n}\n`];
+  for (let s = 1; s <= sections; s++) {
+    if (s % 7 === 1) parts.push(`\n## Abschnitt ${Math.ceil(s / 7)} - Allgemeines\n`);
+    parts.push(`\n### § ${s} Regelung ${s}\n\n(1) Für die Zwecke dieses Gesetzes gilt Folgendes.\n\n(2) Es gelten:\n\n1. erstens,\n2. zweitens.\n`);
+    if (s % 5 === 0) parts.push(`\n| Gruppe | Betrag |\n|---|---|\n| A | ${s},00 € |\n\nFußnote zu § ${s}\n-----\n`);
+  }
+  return parts.join("");
+}
+
+describe("generate in worker threads", () => {
+  test.each([1, 2, 3])("--jobs %i gives the committed bytes of both example datasets", async (jobs) => {
+    for (const slug of ["privacy-act-1988", "mvfg"]) {
+      const manifest = `.tooling/citation-targets/${slug}.lock.json`;
+      const result = await ct(["generate", manifest, "--jobs", String(jobs), "--verbose"], repoRoot);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe(await readFile(join(repoRoot, `.tooling/citation-targets/${slug}.jsonl`), "utf8"));
+      const artifacts = (JSON.parse(await readFile(join(repoRoot, manifest), "utf8")) as { artifacts: unknown[] }).artifacts.length;
+      const threads = Math.min(jobs, artifacts); // never more threads than artifacts
+      expect(result.stderr).toContain(threads === 1 ? "parsed in 1 thread" : `parsed in ${threads} worker threads`);
+    }
+  });
+
+  test("a larger tree, with directory indexes placed last in their folders (read early for the folder headings): identical bytes in 1 and 2 threads", async () => {
+    const files: Record<string, string> = {};
+    const order: string[] = [];
+    for (let p = 1; p <= 6; p++) {
+      const folder = `teil-${p}`;
+      for (let l = 1; l <= 8; l++) {
+        files[`${folder}/gesetz-${l}.md`] = law(p * 100 + l, 3 + ((p * l) % 30));
+        order.push(`${folder}/gesetz-${l}.md`);
+      }
+      files[`${folder}/index.md`] = `## Teil ${p} - Sammlung ${p}\n\nEinleitung.\n`;
+      order.push(`${folder}/index.md`); // after its siblings: the record builder asks for it before its turn
+    }
+    const root = join(dir, "data");
+    await writeTree(root, files);
+    await lock({ dir: root, output: join(dir, "t.lock.json"), order, slug: "sammlung", titleId: "S1", name: "Sammlung", versionDate: "2024-01-01", sourceTextUrl: "https://www.legislation.gov.au/S1/text" });
+    const one = await ct(["generate", "t.lock.json", "--jobs", "1"], dir);
+    const two = await ct(["generate", "t.lock.json", "--jobs", "2"], dir);
+    expect(one.code).toBe(0);
+    expect(two.stdout).toBe(one.stdout);
+    expect(one.stdout.split("\n").length).toBeGreaterThan(500);
+    // And what it generates is valid.
+    await writeTree(dir, { "sammlung.jsonl": one.stdout });
+    expect(await ct(["validate", "--no-lock", "sammlung.jsonl"], dir)).toMatchObject({ code: 0 });
+  });
+
+  test("a changed artifact found by a worker stops the run, naming it, and nothing is written", async () => {
+    const root = await copyFixture("privacy-act-1988", dir);
+    const manifest = JSON.parse(await readFile(join(repoRoot, ".tooling/citation-targets/privacy-act-1988.lock.json"), "utf8"));
+    await writeTree(dir, { "m.lock.json": JSON.stringify({ ...manifest, datasetRoot: "privacy-act-1988" }) });
+    await writeTree(root, { "part-iii/division-1/section-13.md": "### 13 Changed\n" });
+    const result = await ct(["generate", "m.lock.json", "--jobs", "2", "-o", "out.jsonl"], dir);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("part-iii/division-1/section-13.md: changed since the lock manifest was written");
+    await expect(readFile(join(dir, "out.jsonl"))).rejects.toThrow();
+  });
+});
