@@ -8,6 +8,7 @@ import { DEFAULT_MANIFEST_NAME, type ArtifactKind, type IndexKind } from "../cor
 import { buildRecordSchema, DEFAULT_LEGISLATION_HOST, formatSchema, isValidLegislationHost, MARKDOWN_ARTIFACT_KINDS, SOURCE_INDEX_KINDS } from "../core/schema.js";
 import { colorLevel, createColor } from "../formatters/color.js";
 import { unknownRuleMessage } from "../core/text.js";
+import { MANIFEST_DATASET_FIELDS } from "../core/model.js";
 import { createProgressLine, progressEnabled, type Progress } from "./progress.js";
 import { FORMAT_NAMES, formatters, type FormatName } from "../formatters/index.js";
 import { rules, ruleIds, type RuleId } from "../rules/index.js";
@@ -176,7 +177,7 @@ export async function main(context: MainContext): Promise<number> {
         ...(options.output ? { output: options.output } : {}),
         ...(order ? { order } : {}),
         ...(options.check ? { check: true } : {}),
-        ...pick(options, ["slug", "titleId", "name", "versionDate", "sourceTextUrl"]),
+        ...pick(options, [...MANIFEST_DATASET_FIELDS]),
       });
       const shown = displayPath(result.path, context.cwd);
       const count = `${result.manifest.artifacts.length} artifacts, datasetDigest ${result.manifest.datasetDigest}`;

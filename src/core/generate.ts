@@ -14,6 +14,7 @@ import { ArtifactError, parseArtifact, type ParsedArtifact } from "./markdown.js
 import { SCHEMA_VERSION } from "./schema.js";
 import { DatasetError } from "./errors.js";
 import { dirnameOf, folderChain } from "./paths.js";
+import { artifactRecordFields, artifactTrailBase, containerStructuralPath, targetStructuralPath } from "./model.js";
 
 export { DatasetError } from "./errors.js";
 export { dirnameOf, folderChain } from "./paths.js";
@@ -21,13 +22,12 @@ export { dirnameOf, folderChain } from "./paths.js";
 export type ArtifactReader = (path: string) => Promise<Uint8Array>;
 export type OutputRecord = Record<string, string | number | string[]>;
 
-const INDEX_FILES = new Set(["index.md", "README.md"]);
 const READ_AHEAD = 8;
 const fatalDecoder = new TextDecoder("utf-8", { fatal: true });
 
 /** The effective kind of an artifact: as set, else `file`. */
 export function artifactKind(artifact: ManifestArtifact) {
-  return artifact.kind ?? "file";
+  return artifactRecordFields(artifact).sourceArtifactKind;
 }
 
 /** Checks what can be checked without reading artifacts: paths, duplicates, directory contiguity, one index per folder. */
@@ -179,17 +179,16 @@ export async function* generateRecordsFrom(manifest: LockManifest, source: Artif
         headingText,
         headingTrail: open.map((f) => f.headingText),
         sourceArtifactKind: "structural-container",
-        structuralPath: folder.split("/"),
+        structuralPath: containerStructuralPath(folder),
         structuralPreorderIndex: preorder++,
         targetKind: "structural-container",
         textDigest: deriveTextDigest(headingText),
       };
       open.push({ path: folder, headingText });
     }
-    // A directory-index artifact supplies its folder's heading itself, so its trail stops at the folder's parent.
-    const folderTrail = (artifactKind(artifact) === "directory-index" ? open.slice(0, -1) : open).map((f) => f.headingText);
-    const fileName = artifact.path.slice(artifact.path.lastIndexOf("/") + 1);
-    const baseSegments = [...chain.map((f) => f.slice(f.lastIndexOf("/") + 1)), ...(INDEX_FILES.has(fileName) ? [] : [fileName.slice(0, -3)])];
+    const fields = artifactRecordFields(artifact);
+    const innermost = open[open.length - 1];
+    const folderTrail = innermost ? artifactTrailBase(fields.sourceArtifactKind, open.slice(0, -1).map((f) => f.headingText), innermost.headingText) : [];
     const locals = assignLocalCoordinates(parsed.targets.map((t) => t.heading));
     const headingStack: { depth: number; text: string }[] = [];
     const text = parsed.body;
@@ -198,7 +197,7 @@ export async function* generateRecordsFrom(manifest: LockManifest, source: Artif
       const markdown = text.slice(target.start - parsed.bodyStart, target.end - parsed.bodyStart);
       const local = locals[i]!;
       const citationAddress = formatAddress({ slug: manifest.slug, targetKind: "markdown-artifact", path: artifact.path, local });
-      const structuralPath = [...baseSegments, ...local.split("/")];
+      const structuralPath = targetStructuralPath(artifact.path, local);
       yield {
         ...common,
         artifactRelativePath: artifact.path,
@@ -211,9 +210,9 @@ export async function* generateRecordsFrom(manifest: LockManifest, source: Artif
         markdown,
         sourceArtifactBlockEndExclusive: target.blockEnd,
         sourceArtifactBlockStartIndex: target.blockStart,
-        sourceArtifactKind: artifactKind(artifact),
-        sourceDocumentPath: artifact.sourceDocumentPath ?? artifact.path,
-        sourceIndexKind: artifact.indexKind ?? "body-block",
+        sourceArtifactKind: fields.sourceArtifactKind,
+        sourceDocumentPath: fields.sourceDocumentPath,
+        sourceIndexKind: fields.sourceIndexKind,
         structuralPath,
         targetKind: "markdown-artifact",
         textDigest: deriveTextDigest(markdown),

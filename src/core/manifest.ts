@@ -3,6 +3,7 @@
 import canonicalize from "canonicalize";
 import { CALENDAR_DATE, MARKDOWN_ARTIFACT_KINDS, NON_EMPTY_STRING, SOURCE_INDEX_KINDS } from "./schema.js";
 import { sha256Hex } from "./digest.js";
+import { MANIFEST_DATASET_FIELDS, SLUG_PATTERN } from "./model.js";
 
 export const LOCK_VERSION = 1;
 export const DEFAULT_MANIFEST_NAME = "citation-targets.lock.json";
@@ -80,11 +81,11 @@ export function buildManifestSchema(): Record<string, unknown> {
     $id: "urn:citation-targets:schema:lock:1",
     title: "citation-targets dataset lock manifest",
     type: "object",
-    required: ["lockVersion", "slug", "titleId", "name", "versionDate", "sourceTextUrl", "artifacts", "datasetDigest"],
+    required: ["lockVersion", ...MANIFEST_DATASET_FIELDS, "artifacts", "datasetDigest"],
     additionalProperties: false,
     properties: {
       lockVersion: { const: LOCK_VERSION },
-      slug: { type: "string", pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$" },
+      slug: { type: "string", pattern: SLUG_PATTERN },
       titleId: NON_EMPTY_STRING,
       name: NON_EMPTY_STRING,
       versionDate: { type: "string", pattern: CALENDAR_DATE },

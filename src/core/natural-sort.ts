@@ -1,6 +1,8 @@
 /** Natural ordering of dataset paths (docs/spec.md, "Lock manifest"): deterministic, locale-free. */
 
-const INDEX_NAMES = ["index.md", "README.md"];
+import { INDEX_FILE_NAMES } from "./model.js";
+
+const INDEX_NAMES: readonly string[] = INDEX_FILE_NAMES;
 const CHUNK = /(\d+)|(\D+)/g;
 
 /** Compares two names so that digit runs compare by value: "s-2.md" < "s-10.md". Code-unit order otherwise, case folded first. */

@@ -1,9 +1,11 @@
 /** The JSON Schema of a citation-target record (reference section 2.7), built for one legislation host. */
 
+import { LEGISLATION_HOST_PATTERN, SLUG_PATTERN } from "./model.js";
+
 export const DEFAULT_LEGISLATION_HOST = "www.legislation.gov.au";
 export const SCHEMA_VERSION = "1.0.0";
 
-const HOST_PATTERN = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?$/;
+const HOST_PATTERN = new RegExp(LEGISLATION_HOST_PATTERN);
 
 /** True when `host` is a lowercase DNS host name, optionally with a port. */
 export function isValidLegislationHost(host: string): boolean {
@@ -63,7 +65,7 @@ function sharedFields(host: string): Record<string, unknown> {
     schemaVersion: { type: "string" },
     slug: {
       type: "string",
-      pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$",
+      pattern: SLUG_PATTERN,
       description: "must be lowercase alphanumeric groups joined by single hyphens",
     },
     sourceTextUrl: {

@@ -5,6 +5,7 @@ import { NON_EMPTY_STRING } from "../core/schema.js";
 import { ruleIds } from "../rules/index.js";
 import { OperationalError } from "./errors.js";
 import { unknownRuleMessage } from "../core/text.js";
+import { LEGISLATION_HOST_PATTERN } from "../core/model.js";
 import { foldersUpToRoot } from "./files.js";
 import { readJsonFile } from "./json-file.js";
 import { loadPrecompiled } from "./precompiled.js";
@@ -52,7 +53,7 @@ export function buildConfigSchema(): Record<string, unknown> {
     properties: {
       $schema: { type: "string" },
       patterns: { type: "array", items: NON_EMPTY_STRING, minItems: 1, description: "files, directories or globs to validate when none are named" },
-      legislationHost: { type: "string", pattern: "^[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?(?::[0-9]{1,5})?$", description: "the host sourceTextUrl must be on (bundled schema)" },
+      legislationHost: { type: "string", pattern: LEGISLATION_HOST_PATTERN, description: "the host sourceTextUrl must be on (bundled schema)" },
       schema: { ...NON_EMPTY_STRING, description: "a JSON Schema file to validate records against" },
       lock: { oneOf: [NON_EMPTY_STRING, { const: false }], description: "a lock manifest for every file, or false to look for none" },
       rules: {

@@ -3,6 +3,7 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 import { DatasetError, dirnameOf, planDataset } from "../core/generate.js";
 import { computeDatasetDigest, DEFAULT_MANIFEST_NAME, formatManifest, LOCK_VERSION, type ArtifactKind, type IndexKind, type LockManifest, type ManifestArtifact } from "../core/manifest.js";
 import { comparePaths } from "../core/natural-sort.js";
+import { INDEX_FILE_NAMES, MANIFEST_DATASET_FIELDS, type ManifestDatasetField } from "../core/model.js";
 import { digestDatasetFiles } from "./dataset-files.js";
 import { OperationalError } from "./errors.js";
 import { loadManifest } from "./manifest-io.js";
@@ -61,8 +62,8 @@ export interface ManifestChanges {
   fields: string[];
 }
 
-const METADATA = ["slug", "titleId", "name", "versionDate", "sourceTextUrl"] as const;
-const FLAG: Record<(typeof METADATA)[number], string> = { slug: "--slug", titleId: "--title-id", name: "--name", versionDate: "--version-date", sourceTextUrl: "--source-text-url" };
+const METADATA = MANIFEST_DATASET_FIELDS;
+const FLAG: Record<ManifestDatasetField, string> = { slug: "--slug", titleId: "--title-id", name: "--name", versionDate: "--version-date", sourceTextUrl: "--source-text-url" };
 
 /** Walks a dataset directory and writes (or refreshes) its lock manifest; refuses escaping paths and non-UTF-8 files. */
 export async function lock(options: LockOptions): Promise<LockResult> {
@@ -152,8 +153,9 @@ export function compareManifests(before: LockManifest | undefined, after: LockMa
 function inferKind(path: string, present: Set<string>): ArtifactKind {
   const folder = dirnameOf(path);
   if (folder === "") return "file";
-  if (path === `${folder}/index.md`) return "directory-index";
-  if (path === `${folder}/README.md` && !present.has(`${folder}/index.md`)) return "directory-index";
+  const [index, readme] = INDEX_FILE_NAMES;
+  if (path === `${folder}/${index}`) return "directory-index";
+  if (path === `${folder}/${readme}` && !present.has(`${folder}/${index}`)) return "directory-index";
   return "file";
 }
 

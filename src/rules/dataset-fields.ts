@@ -1,8 +1,7 @@
 import { quote } from "../core/text.js";
 import { defineRule } from "./define.js";
 
-/** The dataset-level fields every record of one file repeats with one value. */
-export const DATASET_FIELDS = ["slug", "titleId", "name", "versionDate", "sourceTextUrl", "datasetDigest", "schemaVersion"] as const;
+import { RECORD_DATASET_FIELDS } from "../core/model.js";
 
 export const datasetFields = defineRule({
   id: "dataset-fields",
@@ -13,7 +12,7 @@ export const datasetFields = defineRule({
     const first = new Map<string, { value: string; line: number }>();
     return {
       record({ record, line }) {
-        for (const field of DATASET_FIELDS) {
+        for (const field of RECORD_DATASET_FIELDS) {
           const value = record[field];
           if (typeof value !== "string") continue;
           const seen = first.get(field);

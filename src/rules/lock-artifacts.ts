@@ -1,4 +1,5 @@
 import { quote } from "../core/text.js";
+import { artifactRecordFields } from "../core/model.js";
 import { defineRule, isMarkdownArtifact, stringField } from "./define.js";
 
 export const lockArtifacts = defineRule({
@@ -39,11 +40,7 @@ export const lockArtifacts = defineRule({
           covered.add(path);
           current = path;
           const artifact = manifest.artifacts[at]!;
-          const expected: Record<string, string> = {
-            sourceArtifactKind: artifact.kind ?? "file",
-            sourceIndexKind: artifact.indexKind ?? "body-block",
-            sourceDocumentPath: artifact.sourceDocumentPath ?? artifact.path,
-          };
+          const expected: Record<string, string> = artifactRecordFields(artifact);
           for (const [field, value] of Object.entries(expected)) {
             const actual = stringField(record, field);
             if (actual !== undefined && actual !== value) context.report({ messageId: "field", data: { field, actual: quote(actual), expected: quote(value), path }, line, pointer: `/${field}` });

@@ -1,7 +1,7 @@
 import { quote } from "../core/text.js";
 import { defineRule, stringField } from "./define.js";
 
-const FIELDS = ["slug", "titleId", "name", "versionDate", "sourceTextUrl"] as const;
+import { MANIFEST_DATASET_FIELDS as FIELDS } from "../core/model.js";
 
 export const lockDatasetFields = defineRule({
   id: "lock-dataset-fields",

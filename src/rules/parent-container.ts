@@ -1,4 +1,5 @@
 import { dirnameOf } from "../core/paths.js";
+import { artifactTrailBase } from "../core/model.js";
 import { defineRule, isMarkdownArtifact, isStructuralContainer, stringArrayField, stringField } from "./define.js";
 
 const show = (trail: string[]) => JSON.stringify(trail);
@@ -35,8 +36,7 @@ export const parentContainer = defineRule({
               context.report(parent ? { messageId: "trail", data: { actual: show(trail), expected: show(expected), folder, containerLine: parent.line }, line, pointer: "/headingTrail" } : { messageId: "rootTrail", data: { actual: show(trail) }, line, pointer: "/headingTrail" });
             }
           } else if (parent) {
-            // A directory-index artifact supplies its folder's heading itself: its trail continues the folder's own trail.
-            const expected = record.sourceArtifactKind === "directory-index" ? parent.trail : [...parent.trail, parent.heading];
+            const expected = artifactTrailBase(record.sourceArtifactKind === "directory-index" ? "directory-index" : "file", parent.trail, parent.heading);
             if (show(trail.slice(0, expected.length)) !== show(expected)) {
               context.report({ messageId: "trailPrefix", data: { actual: show(trail), expected: show(expected), folder, containerLine: parent.line }, line, pointer: "/headingTrail" });
             }

@@ -1,7 +1,6 @@
-import { folderChain } from "../core/paths.js";
+import { containerStructuralPath, targetStructuralPath } from "../core/model.js";
 import { addressOf, defineRule, isMarkdownArtifact, isStructuralContainer, stringArrayField, stringField } from "./define.js";
 
-const INDEX_FILES = new Set(["index.md", "README.md"]);
 const show = (segments: string[]) => JSON.stringify(segments);
 const sameSegments = (a: string[], b: string[]) => a.length === b.length && a.every((segment, i) => segment === b[i]);
 
@@ -9,12 +8,10 @@ const sameSegments = (a: string[], b: string[]) => a.length === b.length && a.ev
 export function expectedStructuralPath(record: Record<string, unknown>): string[] | undefined {
   const path = stringField(record, "artifactRelativePath");
   if (path === undefined) return undefined;
-  if (isStructuralContainer(record)) return path.split("/");
+  if (isStructuralContainer(record)) return containerStructuralPath(path);
   const parts = addressOf(record);
   if (!isMarkdownArtifact(record) || parts?.local === undefined) return undefined;
-  const fileName = path.slice(path.lastIndexOf("/") + 1);
-  const folders = folderChain(path).map((f) => f.slice(f.lastIndexOf("/") + 1));
-  return [...folders, ...(INDEX_FILES.has(fileName) ? [] : [fileName.slice(0, -3)]), ...parts.local.split("/")];
+  return targetStructuralPath(path, parts.local);
 }
 
 export const structuralPath = defineRule({

@@ -1,0 +1,58 @@
+/**
+ * The model's constants and derivations, in one place (docs/spec.md, sections 4 and 6): `generate`
+ * uses each derivation to produce a field, and the rule that checks the field uses the same one.
+ * A change to the model is made here.
+ */
+import type { ArtifactKind, IndexKind, ManifestArtifact } from "./manifest.js";
+
+/** The file names that stand for their folder: first in its order, no stem in paths, a folder's `directory-index`. In this order. */
+export const INDEX_FILE_NAMES = ["index.md", "README.md"] as const;
+
+/** True for `index.md` and `README.md`. */
+export function isIndexFileName(name: string): boolean {
+  return name === INDEX_FILE_NAMES[0] || name === INDEX_FILE_NAMES[1];
+}
+
+/** A dataset slug: lowercase alphanumeric groups joined by single hyphens. */
+export const SLUG_PATTERN = "^[a-z0-9]+(?:-[a-z0-9]+)*$";
+export const SLUG_REGEXP = new RegExp(SLUG_PATTERN);
+
+/** A legislation host: a lowercase DNS host name, optionally with a port. */
+export const LEGISLATION_HOST_PATTERN = "^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?$";
+
+/** The dataset fields a lock manifest holds and every record repeats. */
+export const MANIFEST_DATASET_FIELDS = ["slug", "titleId", "name", "versionDate", "sourceTextUrl"] as const;
+export type ManifestDatasetField = (typeof MANIFEST_DATASET_FIELDS)[number];
+
+/** The fields every record of one file repeats with one value: the manifest's, and the two the generator adds. */
+export const RECORD_DATASET_FIELDS = [...MANIFEST_DATASET_FIELDS, "datasetDigest", "schemaVersion"] as const;
+
+/** The record fields an artifact's manifest entry decides, with the manifest's defaults applied. */
+export function artifactRecordFields(artifact: ManifestArtifact): { sourceArtifactKind: ArtifactKind; sourceIndexKind: IndexKind; sourceDocumentPath: string } {
+  return {
+    sourceArtifactKind: artifact.kind ?? "file",
+    sourceIndexKind: artifact.indexKind ?? "body-block",
+    sourceDocumentPath: artifact.sourceDocumentPath ?? artifact.path,
+  };
+}
+
+/** The structuralPath of a structural container: its folder's segments. */
+export function containerStructuralPath(folder: string): string[] {
+  return folder.split("/");
+}
+
+/** The structuralPath of a markdown-artifact target: folder segments, the file's stem (none for index.md/README.md), then the local coordinate's segments. */
+export function targetStructuralPath(artifactPath: string, local: string): string[] {
+  const segments = artifactPath.split("/");
+  const fileName = segments.pop()!;
+  return [...segments, ...(isIndexFileName(fileName) ? [] : [fileName.slice(0, -3)]), ...local.split("/")];
+}
+
+/**
+ * How a markdown-artifact target's headingTrail starts inside its folder: the folder's own trail and
+ * heading, except in a directory-index artifact, which supplies its folder's heading itself, so its
+ * trail continues the folder's own trail.
+ */
+export function artifactTrailBase(kind: ArtifactKind, folderTrail: readonly string[], folderHeading: string): string[] {
+  return kind === "directory-index" ? [...folderTrail] : [...folderTrail, folderHeading];
+}
