@@ -1,7 +1,9 @@
-export { validate, exitCodeFor, summarize } from "./node/validate.js";
-export type { ValidateOptions, Report, FileReport, Summary } from "./node/validate.js";
-export { createFileCheck, resolveSeverities } from "./core/check-file.js";
-export type { FileCheck, FileCheckOptions, FileResult } from "./core/check-file.js";
+export { validate } from "./node/validate.js";
+export type { ValidateOptions } from "./node/validate.js";
+export { exitCodeFor, summarize, onlyErrors } from "./core/report.js";
+export type { Report, FileReport, Summary, SchemaSource, RuleDescriptor } from "./core/report.js";
+export { createFileCheck, resolveSeverities } from "./engine/check-file.js";
+export type { FileCheck, FileCheckOptions, FileResult } from "./engine/check-file.js";
 export type { Problem, Severity, RuleSetting } from "./core/problem.js";
 export { buildRecordSchema, DEFAULT_LEGISLATION_HOST, SCHEMA_VERSION } from "./core/schema.js";
 export { compileRecordSchema } from "./core/schema-validator.js";
@@ -9,14 +11,12 @@ export { deriveCitationTargetId, deriveTextDigest, CITATION_TARGET_ID_FRAMING } 
 export { rules, ruleIds, getRule } from "./rules/index.js";
 export type { RuleId } from "./rules/index.js";
 export { formatters, FORMAT_NAMES } from "./formatters/index.js";
-export { main } from "./cli/main.js";
 export { OperationalError } from "./node/errors.js";
 export { lock } from "./node/lock.js";
 export type { LockOptions, LockResult, ManifestChanges } from "./node/lock.js";
 export { update } from "./node/update.js";
 export type { UpdateOptions, DatasetUpdate } from "./node/update.js";
 export type { RecordChanges } from "./node/record-changes.js";
-export { onlyErrors } from "./node/validate.js";
 export { generate, checkGenerated } from "./node/generate.js";
 export type { GenerateOptions, GenerateResult, CheckResult, CheckDifference } from "./node/generate.js";
 export { loadManifest, loadLockContext } from "./node/manifest-io.js";

@@ -4,7 +4,7 @@ import { createColor } from "../src/formatters/color.js";
 import { colorLevel } from "../src/formatters/color.js";
 import { FORMAT_NAMES, formatters } from "../src/formatters/index.js";
 import type { Report } from "../src/node/validate.js";
-import { rules } from "../src/rules/index.js";
+import { ruleDocsUrl, rules } from "../src/rules/index.js";
 
 const problem = (line: number, ruleId: string, message: string, extra: Partial<Problem> = {}): Problem => ({
   ruleId,
@@ -36,6 +36,7 @@ const report: Report = {
   summary: { files: 3, records: 8, errors: 2, warnings: 1 },
   schemaSource: { kind: "bundled", legislationHost: "www.legislation.gov.au" },
   threads: 1,
+  rules: rules.map((rule) => ({ id: rule.id, description: rule.meta.description, defaultSeverity: rule.meta.defaultSeverity, docs: ruleDocsUrl(rule.id) })),
 };
 const plain = { color: createColor(0) };
 

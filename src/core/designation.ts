@@ -1,7 +1,7 @@
 /**
  * Designations of legislative headings and the local coordinates built from them
- * (docs/spec.md, "Local coordinate"). The strategy is "kind-aware" (strategy D of
- * heading-patterns.md): articles and sections are flat, a § inside an article is qualified by
+ * (docs/spec.md, "Local coordinate"). The strategy is "kind-aware" (docs/spec.md, "Local
+ * coordinate: scope"): articles and sections are flat, a § inside an article is qualified by
  * it, structural units carry the chain of their enclosing units, undesignated headings are
  * qualified by their nearest designated provision, and a repeat gets a `~N` tie-break last.
  */

@@ -1,4 +1,4 @@
-/** The dataset lock manifest (brief section 4; docs/spec.md, "Lock manifest"). */
+/** The dataset lock manifest (docs/spec.md, section 8, "Lock manifest"). */
 
 import canonicalize from "canonicalize";
 import { CALENDAR_DATE, MARKDOWN_ARTIFACT_KINDS, NON_EMPTY_STRING, SOURCE_INDEX_KINDS } from "./schema.js";

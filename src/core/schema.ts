@@ -1,4 +1,4 @@
-/** The JSON Schema of a citation-target record (reference section 2.7), built for one legislation host. */
+/** The JSON Schema of a citation-target record (docs/spec.md, section 1, "Records"), built for one legislation host. */
 
 import { LEGISLATION_HOST_PATTERN, SLUG_PATTERN } from "./model.js";
 

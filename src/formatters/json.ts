@@ -1,7 +1,7 @@
 import { shownProblems, type Formatter } from "./types.js";
 
 /**
- * The JSON contract of brief section 6: `{ files: [{ path, records, problems: [{ line, column?, ruleId,
+ * The JSON contract (README, "validate"; docs/spec.md, section 12): `{ files: [{ path, records, problems: [{ line, column?, ruleId,
  * severity, message, pointer }] }], summary: { files, records, errors, warnings } }`. Fields are only
  * ever added: `error` on a file that could not be read, `problemsOmitted` when --max-problems cut the list.
  */

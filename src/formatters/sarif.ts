@@ -1,5 +1,4 @@
 import type { Log, ReportingDescriptor, Result } from "sarif";
-import { getRule, ruleDocsUrl, rules } from "../rules/index.js";
 import { shownProblems, type Formatter } from "./types.js";
 
 /**
@@ -8,13 +7,13 @@ import { shownProblems, type Formatter } from "./types.js";
  * line and column, and the JSON Pointer as a property. Unreadable files are tool notifications.
  */
 export const formatSarif: Formatter = (report, { maxProblems, toolVersion }) => {
-  const descriptors: ReportingDescriptor[] = rules.map((rule) => ({
+  const descriptors: ReportingDescriptor[] = report.rules.map((rule) => ({
     id: rule.id,
-    shortDescription: { text: rule.meta.description },
-    help: { text: `See ${ruleDocsUrl(rule.id)} in the citation-targets package.` },
-    defaultConfiguration: { level: rule.meta.defaultSeverity },
+    shortDescription: { text: rule.description },
+    help: { text: `See ${rule.docs} in the citation-targets package.` },
+    defaultConfiguration: { level: rule.defaultSeverity },
   }));
-  const index = new Map<string, number>(rules.map((rule, i) => [rule.id, i]));
+  const index = new Map<string, number>(report.rules.map((rule, i) => [rule.id, i]));
   const results: Result[] = [];
   for (const file of report.files) {
     for (const p of shownProblems(file, maxProblems).shown) {
@@ -25,7 +24,7 @@ export const formatSarif: Formatter = (report, { maxProblems, toolVersion }) => 
         level: p.severity,
         message: { text: p.message },
         locations: [{ physicalLocation: { artifactLocation: { uri: encodeURI(p.file) }, ...region } }],
-        properties: { pointer: p.pointer, messageId: p.messageId, ...(getRule(p.ruleId) ? {} : { unknownRule: true }) },
+        properties: { pointer: p.pointer, messageId: p.messageId, ...(index.has(p.ruleId) ? {} : { unknownRule: true }) },
       });
     }
   }

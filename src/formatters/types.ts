@@ -1,6 +1,6 @@
 import type { ChalkInstance } from "chalk";
 import type { Problem } from "../core/problem.js";
-import type { FileReport, Report } from "../node/validate.js";
+import type { FileReport, Report } from "../core/report.js";
 
 export interface FormatContext {
   color: ChalkInstance;

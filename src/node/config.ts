@@ -8,8 +8,7 @@ import { unknownRuleMessage } from "../core/text.js";
 import { LEGISLATION_HOST_PATTERN } from "../core/model.js";
 import { foldersUpToRoot } from "./files.js";
 import { readJsonFile } from "./json-file.js";
-import { loadPrecompiled } from "./precompiled.js";
-import { MANIFEST_AJV_OPTIONS } from "../core/ajv-options.js";
+import { describeAjvErrors, jsonFileValidator } from "./precompiled.js";
 
 /** What a config file may set for `validate`; every member is optional, and command-line flags win. */
 export interface Config {
@@ -97,13 +96,10 @@ async function checkConfig(path: string, data: unknown): Promise<LoadedConfig> {
   const unknownRules = rules !== null && typeof rules === "object" && !Array.isArray(rules) ? Object.keys(rules).filter((id) => !(ruleIds as readonly string[]).includes(id)) : [];
   const ruleLines = unknownRules.map((id) => `  /rules: ${unknownRuleMessage(id, ruleIds)}`);
   const schema = buildConfigSchema();
-  const check = (await loadPrecompiled("config", schema)) ?? (await import("../core/schema-validator.js")).compileSchema(schema, MANIFEST_AJV_OPTIONS);
+  const check = await jsonFileValidator("config", schema);
   if (!check(data)) {
     const ajvErrors = (check.errors ?? []).filter((e) => !(unknownRules.length > 0 && e.instancePath === "/rules" && (e.keyword === "propertyNames" || e.propertyName !== undefined)) && !(e.propertyName !== undefined && unknownRules.includes(e.propertyName)));
-    const details = [...ruleLines, ...ajvErrors.slice(0, 10).map((e) => {
-      const extra = e.params && "additionalProperty" in e.params ? ` (${String(e.params.additionalProperty)})` : e.params && "propertyName" in e.params ? ` (${String(e.params.propertyName)})` : "";
-      return `  ${e.instancePath || "/"} ${e.message}${extra}`;
-    })];
+    const details = [...ruleLines, ...describeAjvErrors(ajvErrors)];
     throw new OperationalError(`config ${path} is not valid:\n${details.join("\n")}`);
   }
   const config = data as Config;

@@ -13,8 +13,7 @@ import { bodyStartOfBytes } from "../core/front-matter.js";
 import { isUtf8 } from "node:buffer";
 import { displayPath } from "./files.js";
 import { readJsonFile } from "./json-file.js";
-import { loadPrecompiled } from "./precompiled.js";
-import { MANIFEST_AJV_OPTIONS } from "../core/ajv-options.js";
+import { describeAjvErrors, jsonFileValidator } from "./precompiled.js";
 
 /** Changed artifacts named one by one before the rest are counted. */
 const LISTED_AT_MOST = 20;
@@ -38,10 +37,10 @@ export async function loadManifest(path: string, cwd = process.cwd(), shown = pa
   const data = await readJsonFile(absolute, "lock manifest", shown);
   if (!validateManifest) {
     const schema = buildManifestSchema();
-    validateManifest = (await loadPrecompiled("manifest", schema)) ?? (await import("../core/schema-validator.js")).compileSchema(schema, MANIFEST_AJV_OPTIONS);
+    validateManifest = await jsonFileValidator("manifest", schema);
   }
   if (!validateManifest(data)) {
-    const details = (validateManifest.errors ?? []).slice(0, 10).map((e) => `  ${e.instancePath || "/"} ${e.message}${e.params && "additionalProperty" in e.params ? ` (${String(e.params.additionalProperty)})` : ""}`);
+    const details = describeAjvErrors(validateManifest.errors ?? []);
     throw new OperationalError(`lock manifest ${shown} does not match its schema:\n${details.join("\n")}`);
   }
   const manifest = data as LockManifest;

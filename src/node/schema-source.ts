@@ -7,15 +7,11 @@ import { OperationalError } from "./errors.js";
 import { readJsonFile } from "./json-file.js";
 import { foldersUpToRoot } from "./files.js";
 
-/** Where a repository keeps its own copy of the schema (reference section 1, item 5). */
+/** Where a repository keeps its own copy of the schema (docs/spec.md, rule "schema"). */
 export const REPOSITORY_SCHEMA_PATH = ".tooling/schemas/citation-targets.schema.json";
 
-export interface SchemaSource {
-  kind: "option" | "repository" | "bundled";
-  /** The file the schema came from; absent for the bundled schema. */
-  path?: string;
-  legislationHost?: string;
-}
+export type { SchemaSource } from "../core/report.js";
+import type { SchemaSource } from "../core/report.js";
 
 export interface LoadedSchema {
   source: SchemaSource;

@@ -1,18 +1,17 @@
 import { createReadStream } from "node:fs";
-import { createFileCheck } from "../core/check-file.js";
+import { createFileCheck } from "../engine/check-file.js";
 import type { LockContext } from "../core/lock-context.js";
-import type { Problem, RuleSetting } from "../core/problem.js";
+import type { RuleSetting } from "../core/problem.js";
 import type { RecordSchemaCheck } from "../core/schema-issues.js";
-import type { RuleId } from "../rules/index.js";
+import { ruleDocsUrl, rules, type RuleId } from "../rules/index.js";
+import { summarize, type FileReport, type Report, type RuleDescriptor } from "../core/report.js";
 import { stat } from "node:fs/promises";
-import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { Worker } from "node:worker_threads";
 import { DEFAULT_PATTERN, displayPath, expandInputs, findRepositoryRoot, STDIN_NAME, type InputFile } from "./files.js";
 import { mapWithLimit } from "./concurrency.js";
 import { describeIoError, OperationalError } from "./errors.js";
 import { loadLockContext } from "./manifest-io.js";
+import { chooseJobs, sizesOf, startProgress, validateInWorkers } from "./validate-workers.js";
 import { loadSchema, type SchemaSource } from "./schema-source.js";
 
 export interface ValidateOptions {
@@ -42,40 +41,11 @@ export interface ValidateOptions {
   stdin?: { stream: AsyncIterable<Uint8Array>; name?: string };
 }
 
-export interface FileReport {
-  path: string;
-  records: number;
-  problems: Problem[];
-  /** Problems counted but not kept (more than 10,000 in the file). */
-  unstored?: { errors: number; warnings: number };
-  /** Set when the file could not be read; its problems are then incomplete. */
-  error?: string;
-  /** The lock manifest the file was checked against, as shown in messages. */
-  lockManifest?: string;
-  /** Why the artifact checks of the lock manifest were skipped (its dataset folder is not there), when they were. */
-  artifactChecksSkipped?: string;
-}
-
-export interface Summary {
-  files: number;
-  records: number;
-  errors: number;
-  warnings: number;
-}
-
-export interface Report {
-  files: FileReport[];
-  summary: Summary;
-  schemaSource: SchemaSource;
-  /** Threads the files were checked in: 1, or the number of worker threads. */
-  threads: number;
-  /** Warnings left out by `onlyErrors` (--quiet), so that the summary can say so. */
-  hiddenWarnings?: number;
-}
+export type { FileReport, Report, Summary } from "../core/report.js";
+export { exitCodeFor, onlyErrors, summarize } from "../core/report.js";
 
 const CHUNK_SIZE = 1 << 20;
 const FILES_AT_ONCE = 8;
-const FILES_AT_ONCE_PER_WORKER = 4;
 
 /** Validates JSONL files and resolves to a report; throws OperationalError only for bad options, schema or patterns. */
 export async function validate(options: ValidateOptions = {}): Promise<Report> {
@@ -98,7 +68,7 @@ export async function validate(options: ValidateOptions = {}): Promise<Report> {
       progress?.fileDone();
       return report;
     }));
-  return { files, summary: summarize(files), schemaSource, threads: inWorkers ? jobs : 1 };
+  return { files, summary: summarize(files), schemaSource, threads: inWorkers ? jobs : 1, rules: ruleDescriptors() };
 }
 
 /**
@@ -134,99 +104,9 @@ export async function createFileValidator(options: ValidateOptions & { cwd: stri
   return { schemaSource: schema.source, check };
 }
 
-interface ProgressTracker {
-  read(bytes: number): void;
-  fileDone(bytesOfFile?: number): void;
-}
-
-async function sizesOf(inputs: InputFile[]): Promise<number[]> {
-  return mapWithLimit(inputs, 32, async (input) => (await stat(input.absolute).catch(() => undefined))?.size ?? 0);
-}
-
-/** Reports progress after each read or finished file. */
-function startProgress(inputs: InputFile[], sizes: number[], onProgress: NonNullable<ValidateOptions["onProgress"]>): ProgressTracker {
-  const state = { files: inputs.length, filesDone: 0, bytes: sizes.reduce((a, b) => a + b, 0), bytesDone: 0 };
-  return {
-    read(n) {
-      state.bytesDone += n;
-      onProgress({ ...state });
-    },
-    fileDone(bytesOfFile = 0) {
-      state.filesDone++;
-      state.bytesDone += bytesOfFile;
-      onProgress({ ...state });
-    },
-  };
-}
-
-/** Worker threads pay off for many files or much data: 200 files, or 32 MB in all. */
-const WORKERS_FROM_FILES = 200;
-const WORKERS_FROM_BYTES = 32 * 2 ** 20;
-
-function chooseJobs(inputs: InputFile[], jobs: number | undefined, sizes: number[] | undefined): number {
-  if (jobs !== undefined) return Math.max(1, Math.min(jobs, inputs.length));
-  const cores = availableParallelism();
-  if (cores < 2 || inputs.length < 2) return 1;
-  const bytes = (sizes ?? []).reduce((a, b) => a + b, 0);
-  return inputs.length >= WORKERS_FROM_FILES || bytes >= WORKERS_FROM_BYTES ? Math.min(cores, inputs.length) : 1;
-}
-
-/**
- * Spreads whole files over worker threads, each asking for the next file when it is done, and puts
- * the reports back in input order. Undefined when the worker script is not built (tests run the
- * TypeScript sources), so the caller checks in this thread instead.
- */
-async function validateInWorkers(
-  inputs: InputFile[],
-  options: ValidateOptions & { cwd: string },
-  jobs: number,
-  progress?: { tracker: ProgressTracker; sizes: number[] },
-): Promise<FileReport[] | undefined> {
-  const script = new URL("./validate-worker.js", import.meta.url);
-  if (!(await stat(fileURLToPath(script)).catch(() => undefined))) return undefined;
-  const files: FileReport[] = new Array(inputs.length);
-  let next = 0;
-  const { patterns: _patterns, patternsCwd: _patternsCwd, onProgress: _onProgress, ...workerOptions } = options;
-  await Promise.all(
-    Array.from({ length: jobs }, () =>
-      new Promise<void>((done, fail) => {
-        const worker = new Worker(script, { workerData: workerOptions });
-        let inFlight = 0;
-        let closed = false;
-        const send = () => {
-          if (next < inputs.length) {
-            inFlight++;
-            worker.postMessage({ index: next, input: inputs[next++] });
-          } else if (inFlight === 0 && !closed) {
-            closed = true;
-            worker.postMessage(null);
-          }
-        };
-        worker.on("message", (message: { ready?: true; index?: number; report?: FileReport; error?: { name: string; message: string } }) => {
-          if (message.error) {
-            fail(message.error.name === "OperationalError" ? new OperationalError(message.error.message) : new Error(message.error.message));
-            void worker.terminate();
-            return;
-          }
-          if (message.index !== undefined) {
-            files[message.index] = message.report!;
-            inFlight--;
-            progress?.tracker.fileDone(progress.sizes[message.index]);
-            send();
-          } else {
-            for (let i = 0; i < FILES_AT_ONCE_PER_WORKER; i++) send(); // ready: a few files in flight, so reads overlap checks
-          }
-        });
-        worker.on("error", fail);
-        worker.on("exit", () => done());
-      }),
-    ),
-  );
-  return files;
-}
-
 async function validateFile(input: InputFile, options: ValidateOptions & { schemaCheck: RecordSchemaCheck; lockContext: LockContext | undefined; onRead?: ((bytes: number) => void) | undefined }): Promise<FileReport> {
   const check = createFileCheck({
+    rules,
     file: input.display,
     ...(input.stdin && input.display === STDIN_NAME ? { fileNameUnknown: true } : {}),
     schemaCheck: options.schemaCheck,
@@ -252,32 +132,7 @@ function stdinInput(name: string | undefined, cwd: string): InputFile {
   return { absolute, display: displayPath(absolute, cwd), stdin: true };
 }
 
-/** The report with warnings left out (--quiet): a new report, counted as if the warnings had never been found, with how many were hidden. */
-export function onlyErrors(report: Report): Report {
-  const files = report.files.map((file) => ({
-    ...file,
-    problems: file.problems.filter((p) => p.severity === "error"),
-    ...(file.unstored ? { unstored: { errors: file.unstored.errors, warnings: 0 } } : {}),
-  }));
-  return { ...report, files, summary: summarize(files), hiddenWarnings: report.summary.warnings + (report.hiddenWarnings ?? 0) };
-}
-
-/** Counts files, records, errors and warnings. */
-export function summarize(files: FileReport[]): Summary {
-  let records = 0;
-  let errors = 0;
-  let warnings = 0;
-  for (const file of files) {
-    records += file.records;
-    for (const problem of file.problems) problem.severity === "error" ? errors++ : warnings++;
-    errors += file.unstored?.errors ?? 0;
-    warnings += file.unstored?.warnings ?? 0;
-  }
-  return { files: files.length, records, errors, warnings };
-}
-
-/** 2 when a file could not be read, 1 when any error was found, else 0 (warnings alone pass). */
-export function exitCodeFor(report: Report): 0 | 1 | 2 {
-  if (report.files.some((file) => file.error !== undefined)) return 2;
-  return report.summary.errors > 0 ? 1 : 0;
+/** The registry's rules as the report describes them. */
+function ruleDescriptors(): RuleDescriptor[] {
+  return rules.map((rule) => ({ id: rule.id, description: rule.meta.description, defaultSeverity: rule.meta.defaultSeverity, docs: ruleDocsUrl(rule.id) }));
 }

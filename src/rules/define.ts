@@ -1,6 +1,8 @@
 import { parseAddress, type AddressParts } from "../core/address.js";
+import { analyseCanonical, type CanonicalVerdict } from "../core/canonical.js";
 import type { Severity } from "../core/problem.js";
 import type { LockContext } from "../core/lock-context.js";
+import type { RecordSchemaCheck } from "../core/schema-issues.js";
 
 /** A parsed line that holds a JSON object; rules guard the types of the fields they read. */
 export type TargetRecord = Record<string, unknown>;
@@ -13,25 +15,52 @@ export interface RecordVisit {
   schemaValid: boolean;
 }
 
-export interface RuleReport {
-  messageId: string;
+export interface RuleReport<MessageId extends string = string> {
+  messageId: MessageId;
   data?: Record<string, unknown>;
   line: number;
   column?: number;
   pointer: string;
 }
 
-export interface RuleContext {
+export interface RuleContext<MessageId extends string = string> {
   /** The file's base name, e.g. `privacy-act-1988.jsonl`. */
   readonly fileName: string;
   /** The file as shown in problems (relative, POSIX), for the commands messages suggest. */
   readonly file: string;
   /** The lock manifest the file is checked against, when one is in force. */
   readonly lock: LockContext | undefined;
-  report(report: RuleReport): void;
+  /** The record schema in force (for the schema rule). */
+  readonly schemaCheck: RecordSchemaCheck;
+  report(report: RuleReport<MessageId>): void;
 }
 
+/**
+ * One line on its way to becoming a record. The line rules' `line` hooks run in their `lineOrder`;
+ * each may report, narrow the line (strip a BOM or CR, decode, parse) or stop it: a stopped line is
+ * not a record. A line from a run that is not valid UTF-8 comes as `bytes` until a hook decodes it.
+ */
+export interface LineState {
+  /** 1-based line number. */
+  readonly number: number;
+  /** False only for a last line without LF. */
+  readonly terminated: boolean;
+  bytes?: Uint8Array;
+  text?: string;
+  /** The parsed JSON value, once json-syntax has parsed the text. */
+  value?: unknown;
+  /** Whether the record matched the schema, once the schema rule has checked it. */
+  schemaValid?: boolean;
+  /** Work shared between hooks of one line (the canonical-form rules share their scan). */
+  memo: Record<string, unknown>;
+}
+
+/** "stop": the line is not a record; the rules after this one do not see it. */
+export type LineVerdict = "stop" | undefined;
+
 export interface RuleHandlers {
+  /** For line rules: looks at (and may narrow or stop) each line before it becomes a record. */
+  line?(state: LineState): LineVerdict;
   record?(visit: RecordVisit): void;
   /** Called for a line that could not be read as a record (blank, not UTF-8, not JSON, not an object). */
   skipped?(line: number): void;
@@ -49,18 +78,20 @@ export type RuleScope = "line" | "record" | "dataset" | "manifest";
 export interface RuleMeta {
   description: string;
   defaultSeverity: Severity;
+  /** For line rules: where the `line` hook runs among the others, lowest first (the order the reader needs, not the order of the docs). */
+  lineOrder?: number;
 }
 
-export interface Rule<Id extends string = string> {
+export interface Rule<Id extends string = string, MessageId extends string = string> {
   id: Id;
   scope: RuleScope;
   meta: RuleMeta;
-  messages: Record<string, string>;
-  create?(context: RuleContext): RuleHandlers;
+  messages: Record<MessageId, string>;
+  create?(context: RuleContext<MessageId>): RuleHandlers;
 }
 
-/** Identity with types: declares one rule. */
-export function defineRule<const Id extends string>(rule: Rule<Id>): Rule<Id> {
+/** Identity with types: declares one rule; `context.report` accepts only the rule's own message ids. */
+export function defineRule<const Id extends string, const MessageId extends string>(rule: Rule<Id, MessageId>): Rule<Id, MessageId> {
   return rule;
 }
 
@@ -114,4 +145,9 @@ export function updateCommand(context: RuleContext): string {
 
 function shellWord(arg: string): string {
   return /^[A-Za-z0-9_./:=@%+,<>-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`;
+}
+
+/** The canonical-form analysis of a parsed line, made once and shared by the rules that need it. */
+export function canonicalVerdict(state: LineState): CanonicalVerdict {
+  return ((state.memo.canonical as CanonicalVerdict | undefined) ??= analyseCanonical(state.text!, state.value));
 }

@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import canonicalize from "canonicalize";
-import { createFileCheck, type FileResult } from "../../src/core/check-file.js";
+import { createFileCheck, type FileResult } from "../../src/engine/check-file.js";
+import { rules as registry } from "../../src/rules/index.js";
 import type { LockContext } from "../../src/core/lock-context.js";
 import type { RuleSetting } from "../../src/core/problem.js";
 import { buildRecordSchema } from "../../src/core/schema.js";
@@ -49,6 +50,7 @@ export function check(
 ): FileResult {
   const bytes = typeof content === "string" ? new TextEncoder().encode(content) : content;
   const run = createFileCheck({
+    rules: registry,
     file: options.file ?? "privacy-act-1988.jsonl",
     schemaCheck,
     ...(options.rules ? { ruleSettings: options.rules } : {}),

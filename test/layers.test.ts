@@ -1,0 +1,69 @@
+/**
+ * The layers point one way: cli → node → engine / rules → core, with formatters on core alone
+ * (CONTRIBUTING.md, "Layers"). This test reads every import of src/ and fails on one that points
+ * the wrong way, naming the file and the import.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { describe, expect, test } from "vitest";
+import { repoRoot } from "./helpers/records.js";
+
+const src = join(repoRoot, "src");
+
+function filesUnder(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? filesUnder(join(folder, entry.name)) : entry.name.endsWith(".ts") ? [join(folder, entry.name)] : []));
+}
+
+/** Every module a file imports (static, re-export and dynamic), as written. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  return [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+"([^"]+)"|import\("([^"]+)"\)/g)].map((m) => (m[1] ?? m[2])!);
+}
+
+/** The layer of a file under src/: its first folder ("index" for src/index.ts). */
+const layerOf = (file: string) => relative(src, file).split("/")[0]!.replace(/\.ts$/, "");
+
+/** What each layer may import from src/, by layer (and, for the engine, never the rule registry). */
+const ALLOWED: Record<string, readonly string[]> = {
+  core: ["core"],
+  rules: ["core", "rules"],
+  engine: ["core", "engine", "rules"],
+  formatters: ["core", "formatters"],
+  node: ["core", "rules", "engine", "formatters", "node"],
+  cli: ["core", "rules", "engine", "formatters", "node", "cli"],
+  index: ["core", "rules", "engine", "formatters", "node"],
+};
+
+/** Node built-ins that do I/O or start threads: the core does neither. */
+const IO_MODULES = ["node:fs", "node:fs/promises", "node:child_process", "node:worker_threads", "node:net", "node:http", "node:https", "node:process"];
+
+describe("layers", () => {
+  const files = filesUnder(src);
+  test("every file of src/ belongs to a known layer", () => {
+    expect(files.length).toBeGreaterThan(50);
+    for (const file of files) expect(Object.keys(ALLOWED), relative(repoRoot, file)).toContain(layerOf(file));
+  });
+
+  test.each(Object.keys(ALLOWED))("%s imports only from the layers below it", (layer) => {
+    const wrong: string[] = [];
+    for (const file of files.filter((f) => layerOf(f) === layer)) {
+      for (const specifier of importsOf(file)) {
+        if (layer === "core" && IO_MODULES.includes(specifier)) wrong.push(`${relative(repoRoot, file)} imports ${specifier} (the core does no I/O)`);
+        if (!specifier.startsWith(".")) continue;
+        const target = resolve(dirname(file), specifier);
+        const targetLayer = layerOf(target.replace(/\.js$/, ".ts"));
+        if (!ALLOWED[layer]!.includes(targetLayer)) wrong.push(`${relative(repoRoot, file)} imports ${specifier} (${layer} → ${targetLayer})`);
+        if (layer === "engine" && relative(src, target) === "rules/index.js") wrong.push(`${relative(repoRoot, file)} imports the rule registry: the engine is given its rules`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  test("the check itself catches a wrong import", () => {
+    // A fake core file that imports the node layer: the same test logic must flag it.
+    const fake = join(src, "core", "fake.ts");
+    const target = resolve(dirname(fake), "../node/files.js");
+    expect(ALLOWED.core!.includes(layerOf(target.replace(/\.js$/, ".ts")))).toBe(false);
+    expect(importsOf(join(src, "engine", "check-file.ts"))).toContain("../rules/define.js");
+  });
+});
