@@ -57,7 +57,7 @@ describe("designations", () => {
 
   test("slugs are NFC, lower case, at most 48 characters and never empty", () => {
     expect(slugify("Gesetz u\u0308ber das Verfahren")).toBe("gesetz-über-das-verfahren");
-    expect(slugify("A".repeat(30) + " " + "B".repeat(30)).length).toBeLessThanOrEqual(48);
+    expect(slugify(`${"A".repeat(30)} ${"B".repeat(30)}`).length).toBeLessThanOrEqual(48);
     expect(slugify("!!!")).toBe("heading");
   });
 });
@@ -66,13 +66,27 @@ describe("local coordinates", () => {
   const h = (text: string, depth = 2) => ({ text, depth });
 
   test("sections and articles are flat; units carry their chain; repeats under another unit stay apart", () => {
-    expect(
-      assignLocalCoordinates([h("Erster Teil", 2), h("Abschnitt 1", 3), h("§ 1 A", 4), h("Abschnitt 2", 3), h("§ 2 B", 4), h("Zweiter Teil", 2), h("Abschnitt 1", 3), h("§ 3 C", 4)]),
-    ).toEqual(["teil-1", "teil-1/abschnitt-1", "§-1", "teil-1/abschnitt-2", "§-2", "teil-2", "teil-2/abschnitt-1", "§-3"]);
+    expect(assignLocalCoordinates([h("Erster Teil", 2), h("Abschnitt 1", 3), h("§ 1 A", 4), h("Abschnitt 2", 3), h("§ 2 B", 4), h("Zweiter Teil", 2), h("Abschnitt 1", 3), h("§ 3 C", 4)])).toEqual([
+      "teil-1",
+      "teil-1/abschnitt-1",
+      "§-1",
+      "teil-1/abschnitt-2",
+      "§-2",
+      "teil-2",
+      "teil-2/abschnitt-1",
+      "§-3",
+    ]);
   });
 
   test("a § inside an article is qualified by it, even on the same heading level", () => {
-    expect(assignLocalCoordinates([h("§ 1 X"), h("Art 229 Y"), h("§ 1 Z"), h("§ 2 W"), h("Art 230 V"), h("§ 1 U")])).toEqual(["§-1", "art-229", "art-229/§-1", "art-229/§-2", "art-230", "art-230/§-1"]);
+    expect(assignLocalCoordinates([h("§ 1 X"), h("Art 229 Y"), h("§ 1 Z"), h("§ 2 W"), h("Art 230 V"), h("§ 1 U")])).toEqual([
+      "§-1",
+      "art-229",
+      "art-229/§-1",
+      "art-229/§-2",
+      "art-230",
+      "art-230/§-1",
+    ]);
   });
 
   test("an annex captures a section only when its number was used before", () => {
@@ -80,7 +94,13 @@ describe("local coordinates", () => {
   });
 
   test("undesignated headings are qualified by the enclosing provision, never by a unit", () => {
-    expect(assignLocalCoordinates([h("Abschnitt 1", 2), h("Vorbemerkung", 3), h("§ 3 X", 3), h("*Begründung:*", 4), h("Schlussformel", 2)])).toEqual(["abschnitt-1", "vorbemerkung", "§-3", "§-3/begründung", "schlussformel"]);
+    expect(assignLocalCoordinates([h("Abschnitt 1", 2), h("Vorbemerkung", 3), h("§ 3 X", 3), h("*Begründung:*", 4), h("Schlussformel", 2)])).toEqual([
+      "abschnitt-1",
+      "vorbemerkung",
+      "§-3",
+      "§-3/begründung",
+      "schlussformel",
+    ]);
   });
 
   test("the text before the first heading is _top; true repeats get ~2, ~3 in document order", () => {
@@ -124,7 +144,15 @@ describe("the address grammar", () => {
   const slug = fc.stringMatching(/^[a-z0-9]{1,6}(?:-[a-z0-9]{1,6}){0,2}$/);
   const local = fc.oneof(
     fc.constant("_top"),
-    fc.tuple(fc.array(fc.stringMatching(/^[a-z0-9§][a-z0-9§.-]{0,6}$/).filter((s) => !/^\.+$/.test(s) && !s.includes("..")), { minLength: 1, maxLength: 3 }), fc.option(fc.integer({ min: 2, max: 99 }))).map(([segments, tie]) => `${segments.join("/")}${tie ? `~${tie}` : ""}`),
+    fc
+      .tuple(
+        fc.array(
+          fc.stringMatching(/^[a-z0-9§][a-z0-9§.-]{0,6}$/).filter((s) => !/^\.+$/.test(s) && !s.includes("..")),
+          { minLength: 1, maxLength: 3 },
+        ),
+        fc.option(fc.integer({ min: 2, max: 99 })),
+      )
+      .map(([segments, tie]) => `${segments.join("/")}${tie ? `~${tie}` : ""}`),
   );
   const parts: fc.Arbitrary<AddressParts> = fc.oneof(
     fc.record({ slug, targetKind: fc.constant("markdown-artifact" as const), path: path.map((p) => `${p}.md`), local }),

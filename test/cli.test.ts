@@ -70,7 +70,7 @@ describe("the built bin", () => {
     expect(report.files[0].path).toBe("privacy-act-1988.jsonl");
     expect(report.files[0].problems).toEqual([
       { line: 3, ruleId: "schema", severity: "error", message: 'textDigestAlgorithm is "md5": expected "sha256"', pointer: "/textDigestAlgorithm" },
-      { line: 5, column: 2, ruleId: "json-syntax", severity: "error", message: "invalid JSON: unexpected \"n\": expected a quoted key", pointer: "" },
+      { line: 5, column: 2, ruleId: "json-syntax", severity: "error", message: 'invalid JSON: unexpected "n": expected a quoted key', pointer: "" },
     ]);
     expect(report.summary).toEqual({ files: 1, records: 41, errors: 2, warnings: 0 });
   });
@@ -109,7 +109,9 @@ describe("validate through main()", () => {
     await writeFile(join(dir, "x.jsonl"), '{"b":1,"a":2}\n');
     const { code, stdout } = await cli(["validate", "--format", "github", "--rule", "schema=off", "x.jsonl"], dir);
     expect(code).toBe(1);
-    expect(stdout.split("\n")[0]).toBe("::error file=x.jsonl,line=1,col=8,title=non-canonical::not in canonical form (RFC 8785): keys not in sorted order (\"a\" comes after \"b\"); expected keys sorted by UTF-16 code units (at /a)");
+    expect(stdout.split("\n")[0]).toBe(
+      '::error file=x.jsonl,line=1,col=8,title=non-canonical::not in canonical form (RFC 8785): keys not in sorted order ("a" comes after "b"); expected keys sorted by UTF-16 code units (at /a)',
+    );
   });
 
   test("--max-problems caps what is shown, not what is counted", async () => {
@@ -136,7 +138,9 @@ describe("validate through main()", () => {
     const warned = await cli(["validate", "--rule", "non-canonical=warning", "--rule", "schema=off", "x.jsonl"], dir);
     expect(warned.code).toBe(0);
     expect(warned.stdout).toContain("1 problem (0 errors, 1 warning)");
-    expect((await cli(["validate", "--quiet", "--rule", "non-canonical=warning", "--rule", "schema=off", "x.jsonl"], dir)).stdout).toBe("✔ 1 file, 1 record: no errors (1 warning not shown: --quiet)\n");
+    expect((await cli(["validate", "--quiet", "--rule", "non-canonical=warning", "--rule", "schema=off", "x.jsonl"], dir)).stdout).toBe(
+      "✔ 1 file, 1 record: no errors (1 warning not shown: --quiet)\n",
+    );
   });
 
   test("usage, configuration and I/O errors exit 2 with a message, never a stack trace", async () => {
@@ -225,9 +229,37 @@ describe("schema, lock and generate through main()", () => {
     await mkdir(join(dir, ".tooling/citation-targets"), { recursive: true });
     await cp(join(repoRoot, ".tooling/citation-targets/privacy-act-1988.lock.json"), join(dir, "committed.lock.json"));
     const manifest = ".tooling/citation-targets/privacy-act-1988.lock.json";
-    const locked = await cli(["lock", "privacy-act-1988", "-o", manifest, "--slug", "privacy-act-1988", "--title-id", "C2004A03712", "--name", "Privacy Act 1988", "--version-date", "2024-06-10", "--source-text-url", "https://www.legislation.gov.au/C2004A03712/2024-06-10/text", "--order", join(repoRoot, "fixtures/datasets/privacy-act-1988.order"), "--kind", "front-matter.md=document-frontmatter", "--kind", "contents.md=document-contents", "--kind", "preamble.md=document-preamble"], dir);
+    const locked = await cli(
+      [
+        "lock",
+        "privacy-act-1988",
+        "-o",
+        manifest,
+        "--slug",
+        "privacy-act-1988",
+        "--title-id",
+        "C2004A03712",
+        "--name",
+        "Privacy Act 1988",
+        "--version-date",
+        "2024-06-10",
+        "--source-text-url",
+        "https://www.legislation.gov.au/C2004A03712/2024-06-10/text",
+        "--order",
+        join(repoRoot, "fixtures/datasets/privacy-act-1988.order"),
+        "--kind",
+        "front-matter.md=document-frontmatter",
+        "--kind",
+        "contents.md=document-contents",
+        "--kind",
+        "preamble.md=document-preamble",
+      ],
+      dir,
+    );
     expect(locked).toMatchObject({ code: 0 });
-    expect(await readFile(join(dir, manifest), "utf8")).toBe(await readFile(join(dir, "committed.lock.json"), "utf8").then((t) => t.replace("../../fixtures/datasets/privacy-act-1988", "../../privacy-act-1988")));
+    expect(await readFile(join(dir, manifest), "utf8")).toBe(
+      await readFile(join(dir, "committed.lock.json"), "utf8").then((t) => t.replace("../../fixtures/datasets/privacy-act-1988", "../../privacy-act-1988")),
+    );
     expect((await cli(["lock", "privacy-act-1988", "-o", manifest, "--check"], dir)).code).toBe(0);
 
     const out = ".tooling/citation-targets/privacy-act-1988.jsonl";
@@ -241,7 +273,9 @@ describe("schema, lock and generate through main()", () => {
     await writeFile(join(root, "part-i/section-1.md"), "### 1 Short title\n\nThis Act may be cited as the Privacy Act.\n");
     const stale = await cli(["validate", "--format", "json"], dir);
     expect(stale.code).toBe(1);
-    expect(JSON.parse(stale.stdout).files[0].problems).toEqual([expect.objectContaining({ ruleId: "lock-artifact-body", line: 6, message: expect.stringContaining('artifact "part-i/section-1.md" has changed since the lock manifest was written') })]);
+    expect(JSON.parse(stale.stdout).files[0].problems).toEqual([
+      expect.objectContaining({ ruleId: "lock-artifact-body", line: 6, message: expect.stringContaining('artifact "part-i/section-1.md" has changed since the lock manifest was written') }),
+    ]);
     expect((await cli(["lock", "privacy-act-1988", "-o", manifest, "--check"], dir)).code).toBe(1);
     const check = await cli(["generate", manifest, "--check", out], dir);
     expect(check.code).toBe(1);

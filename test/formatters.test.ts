@@ -143,7 +143,10 @@ describe("progress", () => {
     const { createProgressLine } = await import("../src/cli/progress.js");
     let t = 0;
     const out: string[] = [];
-    const line = createProgressLine((s) => out.push(s), () => t);
+    const line = createProgressLine(
+      (s) => out.push(s),
+      () => t,
+    );
     const p = (bytesDone: number) => ({ files: 2, filesDone: 1, bytes: 20e6, bytesDone });
     line.update(p(1e6));
     t = 600;
@@ -159,7 +162,10 @@ describe("progress", () => {
   test("nothing is drawn or erased for a short run", async () => {
     const { createProgressLine } = await import("../src/cli/progress.js");
     const out: string[] = [];
-    const line = createProgressLine((s) => out.push(s), () => 0);
+    const line = createProgressLine(
+      (s) => out.push(s),
+      () => 0,
+    );
     line.update({ files: 1, filesDone: 1, bytes: 1, bytesDone: 1 });
     line.done();
     expect(out).toEqual([]);

@@ -68,7 +68,16 @@ describe("generate in worker threads", () => {
     }
     const root = join(dir, "data");
     await writeTree(root, files);
-    await lock({ dir: root, output: join(dir, "t.lock.json"), order, slug: "sammlung", titleId: "S1", name: "Sammlung", versionDate: "2024-01-01", sourceTextUrl: "https://www.legislation.gov.au/S1/text" });
+    await lock({
+      dir: root,
+      output: join(dir, "t.lock.json"),
+      order,
+      slug: "sammlung",
+      titleId: "S1",
+      name: "Sammlung",
+      versionDate: "2024-01-01",
+      sourceTextUrl: "https://www.legislation.gov.au/S1/text",
+    });
     const one = await ct(["generate", "t.lock.json", "--jobs", "1"], dir);
     const two = await ct(["generate", "t.lock.json", "--jobs", "2"], dir);
     expect(one.code).toBe(0);

@@ -60,7 +60,7 @@ describe("the committed fixtures", () => {
       const file = join(root, artifact.path);
       const original = await readFile(file);
       const changed = Buffer.from(original);
-      changed[changed.length - 2] ^= 0x01;
+      changed[changed.length - 2]! ^= 0x01;
       await writeFile(file, changed);
       const output = join(dir, "out.jsonl");
       await expect(generate({ manifest: join(dir, "manifest.json"), output })).rejects.toThrow(new RegExp(`${artifact.path.replace(/[.]/g, "\\.")}: changed since the lock manifest was written`));
@@ -74,7 +74,27 @@ describe("the committed fixtures", () => {
 describe("the lossless partition", () => {
   const fragment = fc.oneof(
     fc.constantFrom("# Title\n", "## § 1 Anwendungsbereich\n", "### 13 Interferences with privacy\n", "Heading\n-------\n", "Para\n===\n", "#### Part IIIA—Credit\n"),
-    fc.constantFrom("Some text.\n", "(a) a Minister; or\n", "| a | b |\n|---|---|\n| 1 | 2 |\n", "Begriff\n: Definition\n", "```\n# not a heading\n```\n", "<div class=\"x\">\n", "</div>\n", "<table><tr><td>x</td></tr></table>\n", "    indented code\n", "> quote\n", "- item\n", "\n", "\r\n", "   \n", "*emph* and **strong**\n", "😀 Emoji § ü\n", "old\rmac\r# Heading\r", "\ttabbed\n", "nul\u0000char\n"),
+    fc.constantFrom(
+      "Some text.\n",
+      "(a) a Minister; or\n",
+      "| a | b |\n|---|---|\n| 1 | 2 |\n",
+      "Begriff\n: Definition\n",
+      "```\n# not a heading\n```\n",
+      '<div class="x">\n',
+      "</div>\n",
+      "<table><tr><td>x</td></tr></table>\n",
+      "    indented code\n",
+      "> quote\n",
+      "- item\n",
+      "\n",
+      "\r\n",
+      "   \n",
+      "*emph* and **strong**\n",
+      "😀 Emoji § ü\n",
+      "old\rmac\r# Heading\r",
+      "\ttabbed\n",
+      "nul\u0000char\n",
+    ),
     fc.string({ maxLength: 20 }),
   );
   const markdown = fc
@@ -116,12 +136,33 @@ describe("the lossless partition", () => {
 });
 
 describe("generate → validate", () => {
-  const headings = ["13 Interferences with privacy", "6AA Meaning", "§ 2a Leistungen", "Art 3 - Übergang", "Eingangsformel", "Erster Abschnitt", "Part IIIA—Credit reporting", "Division 1—Preliminary", "§ 1 Anwendungsbereich", "Anlage 1 (zu § 5)", "*Begründung:*", "1.1", "Schedule 2"];
-  const file = fc.tuple(fc.option(fc.constantFrom(...headings), { nil: undefined }), fc.array(fc.tuple(fc.integer({ min: 1, max: 6 }), fc.constantFrom(...headings), fc.constantFrom("Text.\n", "", "(a) item\n\n(b) item\n")), { maxLength: 6 })).map(
-    ([lead, sections]) => `${lead ? `${lead} as a paragraph\n\n` : ""}${sections.map(([depth, h, body]) => `${"#".repeat(depth)} ${h}\n\n${body}`).join("\n")}`,
-  );
+  const headings = [
+    "13 Interferences with privacy",
+    "6AA Meaning",
+    "§ 2a Leistungen",
+    "Art 3 - Übergang",
+    "Eingangsformel",
+    "Erster Abschnitt",
+    "Part IIIA—Credit reporting",
+    "Division 1—Preliminary",
+    "§ 1 Anwendungsbereich",
+    "Anlage 1 (zu § 5)",
+    "*Begründung:*",
+    "1.1",
+    "Schedule 2",
+  ];
+  const file = fc
+    .tuple(
+      fc.option(fc.constantFrom(...headings), { nil: undefined }),
+      fc.array(fc.tuple(fc.integer({ min: 1, max: 6 }), fc.constantFrom(...headings), fc.constantFrom("Text.\n", "", "(a) item\n\n(b) item\n")), { maxLength: 6 }),
+    )
+    .map(([lead, sections]) => `${lead ? `${lead} as a paragraph\n\n` : ""}${sections.map(([depth, h, body]) => `${"#".repeat(depth)} ${h}\n\n${body}`).join("\n")}`);
   const name = fc.constantFrom("part-1", "part-2", "division-1", "schedule-1", "a", "b b", "c#1");
-  const tree = fc.dictionary(fc.array(name, { maxLength: 2 }).chain((folders) => fc.constantFrom("index.md", "section-1.md", "section-2.md", "section-10.md", "notes.md").map((f) => [...folders, f].join("/"))), file, { minKeys: 1, maxKeys: 8 });
+  const tree = fc.dictionary(
+    fc.array(name, { maxLength: 2 }).chain((folders) => fc.constantFrom("index.md", "section-1.md", "section-2.md", "section-10.md", "notes.md").map((f) => [...folders, f].join("/"))),
+    file,
+    { minKeys: 1, maxKeys: 8 },
+  );
 
   test("arbitrary datasets generate clean, deterministic files", async () => {
     let run = 0;
@@ -183,13 +224,21 @@ describe("address stability on the fixtures", () => {
     await compare("privacy-act-1988", (root) => editFile(join(root, "part-iii/division-1/section-13.md"), (t) => t.replace("breaches an Australian", "contravenes an Australian")));
   });
   test("retitling a designated section", async () => {
-    await compare("privacy-act-1988", (root) => editFile(join(root, "part-iii/division-1/section-13.md"), (t) => t.replace("13 Interferences with privacy", "13 Interference with the privacy of individuals")), {
-      "part-iii/division-1/section-13.md|13 Interferences with privacy": "part-iii/division-1/section-13.md|13 Interference with the privacy of individuals",
-    });
+    await compare(
+      "privacy-act-1988",
+      (root) => editFile(join(root, "part-iii/division-1/section-13.md"), (t) => t.replace("13 Interferences with privacy", "13 Interference with the privacy of individuals")),
+      {
+        "part-iii/division-1/section-13.md|13 Interferences with privacy": "part-iii/division-1/section-13.md|13 Interference with the privacy of individuals",
+      },
+    );
   });
   test("single file: inserting a § and a unit", async () => {
     await compare("mvfg", (root) =>
-      editFile(join(root, "mvfg.md"), (t) => t.replace("### Zweiter Abschnitt", '<div class="jnnorm">\n\n#### § 2b Neue Leistungen\n\nText.\n\n</div>\n\n### Zweiter Abschnitt').replace("## Zweites Kapitel", "### Dritter Abschnitt - Neu\n\n## Zweites Kapitel")),
+      editFile(join(root, "mvfg.md"), (t) =>
+        t
+          .replace("### Zweiter Abschnitt", '<div class="jnnorm">\n\n#### § 2b Neue Leistungen\n\nText.\n\n</div>\n\n### Zweiter Abschnitt')
+          .replace("## Zweites Kapitel", "### Dritter Abschnitt - Neu\n\n## Zweites Kapitel"),
+      ),
     );
   });
   test("single file: deleting a §", async () => {
@@ -197,9 +246,19 @@ describe("address stability on the fixtures", () => {
   });
   test("single file: amending a § and retitling it and a unit", async () => {
     const mvfg = "mvfg.md|";
-    await compare("mvfg", (root) => editFile(join(root, "mvfg.md"), (t) => t.replace("§ 3 Örtliche Zuständigkeit", "§ 3 Zuständigkeit").replace("Jede Behörde leistet", "Jede Stelle leistet").replace("Erster Abschnitt - Anwendungsbereich", "Erster Abschnitt - Geltungsbereich")), {
-      [`${mvfg}§ 3 Örtliche Zuständigkeit`]: `${mvfg}§ 3 Zuständigkeit`,
-      [`${mvfg}Erster Abschnitt - Anwendungsbereich`]: `${mvfg}Erster Abschnitt - Geltungsbereich`,
-    });
+    await compare(
+      "mvfg",
+      (root) =>
+        editFile(join(root, "mvfg.md"), (t) =>
+          t
+            .replace("§ 3 Örtliche Zuständigkeit", "§ 3 Zuständigkeit")
+            .replace("Jede Behörde leistet", "Jede Stelle leistet")
+            .replace("Erster Abschnitt - Anwendungsbereich", "Erster Abschnitt - Geltungsbereich"),
+        ),
+      {
+        [`${mvfg}§ 3 Örtliche Zuständigkeit`]: `${mvfg}§ 3 Zuständigkeit`,
+        [`${mvfg}Erster Abschnitt - Anwendungsbereich`]: `${mvfg}Erster Abschnitt - Geltungsbereich`,
+      },
+    );
   });
 });

@@ -6,7 +6,10 @@ import { LineSplitter, type Line } from "../src/core/lines.js";
 import { check, sampleRecord, summary, toJsonl } from "./helpers/records.js";
 
 const good = () => toJsonl([sampleRecord("markdown-artifact", 0)]).trimEnd();
-const lineProblems = (text: string | Uint8Array) => check(text).problems.filter((p) => ["invalid-utf8", "bom", "carriage-return", "blank-line", "final-newline", "json-syntax", "record-not-object", "duplicate-key", "non-canonical"].includes(p.ruleId));
+const lineProblems = (text: string | Uint8Array) =>
+  check(text).problems.filter((p) =>
+    ["invalid-utf8", "bom", "carriage-return", "blank-line", "final-newline", "json-syntax", "record-not-object", "duplicate-key", "non-canonical"].includes(p.ruleId),
+  );
 
 describe("line splitting", () => {
   test("line numbers, offsets and the last unterminated line, whatever the chunking", () => {
@@ -182,7 +185,8 @@ describe("RFC 8785 canonical form", () => {
   });
 
   test("property sorting by UTF-16 code units (RFC 8785 section 3.2.3)", () => {
-    const input = '{"\\u20ac":"Euro Sign","\\r":"Carriage Return","\\ufb33":"Hebrew Letter Dalet With Dagesh","1":"One","\\ud83d\\ude00":"Emoji: Grinning Face","\\u0080":"Control","\\u00f6":"Latin Small Letter O With Diaeresis"}';
+    const input =
+      '{"\\u20ac":"Euro Sign","\\r":"Carriage Return","\\ufb33":"Hebrew Letter Dalet With Dagesh","1":"One","\\ud83d\\ude00":"Emoji: Grinning Face","\\u0080":"Control","\\u00f6":"Latin Small Letter O With Diaeresis"}';
     const keys = [...canonicalize(JSON.parse(input))!.matchAll(/"([^"]*)":"[^"]*"/g)].map((m) => m[1]);
     expect(keys).toEqual(["\\r", "1", "\u0080", "\u00f6", "\u20ac", "\ud83d\ude00", "\ufb33"]);
   });

@@ -19,14 +19,30 @@ const META = { slug: "test-act", titleId: "T1", name: "Test Act", versionDate: "
 describe("ordering", () => {
   test("natural order: numbers by value, index.md then README.md first in their folder", () => {
     const paths = ["part-2/section-10.md", "part-10/index.md", "part-2/section-2.md", "part-2/README.md", "part-2/index.md", "contents.md", "part-2/section-2a.md", "Part-3/a.md"];
-    expect([...paths].sort(comparePaths)).toEqual(["contents.md", "part-2/index.md", "part-2/README.md", "part-2/section-2.md", "part-2/section-2a.md", "part-2/section-10.md", "Part-3/a.md", "part-10/index.md"]);
+    expect([...paths].sort(comparePaths)).toEqual([
+      "contents.md",
+      "part-2/index.md",
+      "part-2/README.md",
+      "part-2/section-2.md",
+      "part-2/section-2a.md",
+      "part-2/section-10.md",
+      "Part-3/a.md",
+      "part-10/index.md",
+    ]);
     expect(compareNatural("s-007.md", "s-7.md")).toBeGreaterThan(0);
   });
 });
 
 describe("lock", () => {
   test("writes the manifest: order, digests, inferred kinds, datasetDigest", async () => {
-    await writeTree(dir, { "part-1/index.md": "# Part 1\n", "part-1/section-10.md": "# 10 X\n", "part-1/section-9.md": "# 9 Y\n", "contents.md": "# Contents\n", ".hidden/x.md": "no", "node_modules/y.md": "no" });
+    await writeTree(dir, {
+      "part-1/index.md": "# Part 1\n",
+      "part-1/section-10.md": "# 10 X\n",
+      "part-1/section-9.md": "# 9 Y\n",
+      "contents.md": "# Contents\n",
+      ".hidden/x.md": "no",
+      "node_modules/y.md": "no",
+    });
     const result = await lock({ dir, ...META });
     expect(result.written).toBe(true);
     const manifest = JSON.parse(await readFile(join(dir, "citation-targets.lock.json"), "utf8"));

@@ -114,8 +114,10 @@ describe("messages in plain words", () => {
     const stale = await cli(["generate", MANIFEST, "--check", JSONL], root);
     expect(stale.code).toBe(1);
     const lines = stale.stderr.split("\n");
-    expect(lines[0]).toMatch(/^citation-targets: \.tooling\/citation-targets\/privacy-act-1988\.jsonl is not up to date: the lock manifest changed since the file was generated \(the file has datasetDigest [0-9a-f]{12}…, the manifest [0-9a-f]{12}…\)$/);
-    expect(lines[1]).toMatch(/^citation-targets:   first difference: line 1, record privacy-act-1988\/front-matter\.md#privacy-act-1988: citationTargetId differs/);
+    expect(lines[0]).toMatch(
+      /^citation-targets: \.tooling\/citation-targets\/privacy-act-1988\.jsonl is not up to date: the lock manifest changed since the file was generated \(the file has datasetDigest [0-9a-f]{12}…, the manifest [0-9a-f]{12}…\)$/,
+    );
+    expect(lines[1]).toMatch(/^citation-targets: {3}first difference: line 1, record privacy-act-1988\/front-matter\.md#privacy-act-1988: citationTargetId differs/);
     expect(lines.slice(2)).toEqual([
       "citation-targets:   records: 1 added, 0 removed, 0 changed (42 before, 43 after)",
       "citation-targets:     added:   privacy-act-1988/part-i/section-7.md#7",
@@ -137,7 +139,11 @@ describe("messages in plain words", () => {
 describe("the command line", () => {
   test("with no arguments: a usage line on stderr, nothing on stdout, exit 2", async () => {
     const result = await cli([]);
-    expect(result).toEqual({ code: 2, stdout: "", stderr: expect.stringMatching(/^citation-targets: missing command: usage: citation-targets <validate\|lock\|generate\|update\|schema> \[options\]\n/) });
+    expect(result).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: expect.stringMatching(/^citation-targets: missing command: usage: citation-targets <validate\|lock\|generate\|update\|schema> \[options\]\n/),
+    });
   });
 
   test("every stderr line carries the program's name, usage errors included", async () => {

@@ -111,7 +111,9 @@ describe("cross-record rules", () => {
     const records = base();
     const mdLines = records.flatMap((r, i) => (r.targetKind === "markdown-artifact" ? [i] : []));
     records[mdLines[4]!]!.documentOrder = 40;
-    expect(problemsOf(records, "document-order").map((p) => [p.line, p.message])).toEqual([[mdLines[4]! + 1, "documentOrder is 40: expected 4 (markdown-artifact records are numbered from 0 in file order)"]]);
+    expect(problemsOf(records, "document-order").map((p) => [p.line, p.message])).toEqual([
+      [mdLines[4]! + 1, "documentOrder is 40: expected 4 (markdown-artifact records are numbered from 0 in file order)"],
+    ]);
     const gap = base();
     gap.splice(mdLines[2]!, 1);
     expect(problemsOf(gap, "document-order").length).toBe(1);
@@ -161,8 +163,11 @@ describe("cross-record rules", () => {
   test("parent-container: a missing container and an inconsistent trail", () => {
     const records = base();
     const containerLine = records.findIndex((r) => r.citationAddress === "privacy-act-1988/part-iii/division-1/");
-    const removed = records.filter((_, i) => i !== containerLine).map((r, i) => ({ ...r, ...(r.targetKind === "structural-container" ? {} : {}) , _i: i }));
-    const problems = problemsOf(removed.map(({ _i, ...r }) => r), "parent-container");
+    const removed = records.filter((_, i) => i !== containerLine).map((r, i) => ({ ...r, ...(r.targetKind === "structural-container" ? {} : {}), _i: i }));
+    const problems = problemsOf(
+      removed.map(({ _i, ...r }) => r),
+      "parent-container",
+    );
     expect(problems[0]).toMatchObject({ line: containerLine + 1, pointer: "/artifactRelativePath", messageId: "missing" });
 
     const trail = base();
@@ -190,7 +195,15 @@ describe("cross-record rules", () => {
 
 describe("lock manifest rules", () => {
   const manifest = (): LockManifest => JSON.parse(readFileSync(`${repoRoot}.tooling/citation-targets/privacy-act-1988.lock.json`, "utf8")) as LockManifest;
-  const context = (m: LockManifest, bodyDigests = new Map<string, string>()): LockContext => ({ manifest: m, manifestPath: "privacy-act-1988.lock.json", computedDigest: computeDatasetDigest(m), bodyDigests, changedArtifacts: new Map<string, string>(), missingArtifacts: [], unlistedFiles: [] });
+  const context = (m: LockManifest, bodyDigests = new Map<string, string>()): LockContext => ({
+    manifest: m,
+    manifestPath: "privacy-act-1988.lock.json",
+    computedDigest: computeDatasetDigest(m),
+    bodyDigests,
+    changedArtifacts: new Map<string, string>(),
+    missingArtifacts: [],
+    unlistedFiles: [],
+  });
 
   test("a file generated from the manifest passes", () => {
     expect(run(base(), { lock: context(manifest()) }).problems).toEqual([]);
@@ -200,7 +213,9 @@ describe("lock manifest rules", () => {
     const m = manifest();
     m.name = "Privacy Act 1988 (Cth)";
     const problems = problemsOf(base(), "lock-manifest-digest", { lock: context(m) });
-    expect(problems).toEqual([expect.objectContaining({ line: 0, message: expect.stringContaining("(it was edited by hand): run `citation-targets update privacy-act-1988.lock.json` to refresh it and regenerate") })]);
+    expect(problems).toEqual([
+      expect.objectContaining({ line: 0, message: expect.stringContaining("(it was edited by hand): run `citation-targets update privacy-act-1988.lock.json` to refresh it and regenerate") }),
+    ]);
   });
 
   test("lock-dataset-digest and lock-dataset-fields", () => {
@@ -277,7 +292,15 @@ describe("derivation and manifest messages say what is wrong and what was expect
     const m = manifest();
     m.titleId = "C2004A99999";
     m.datasetDigest = computeDatasetDigest(m);
-    const lock = { manifest: m, manifestPath: "privacy-act-1988.lock.json", computedDigest: computeDatasetDigest(m), bodyDigests: new Map<string, string>(), changedArtifacts: new Map<string, string>(), missingArtifacts: [], unlistedFiles: [] };
+    const lock = {
+      manifest: m,
+      manifestPath: "privacy-act-1988.lock.json",
+      computedDigest: computeDatasetDigest(m),
+      bodyDigests: new Map<string, string>(),
+      changedArtifacts: new Map<string, string>(),
+      missingArtifacts: [],
+      unlistedFiles: [],
+    };
     const problems = run(base(), { lock }).problems;
     expect(problems.find((p) => p.ruleId === "lock-dataset-fields")!.message).toBe('titleId is "C2004A03712" but lock manifest privacy-act-1988.lock.json has "C2004A99999"');
     expect(problems.find((p) => p.ruleId === "lock-dataset-digest")!.message).toBe(
@@ -289,8 +312,18 @@ describe("derivation and manifest messages say what is wrong and what was expect
     const m = manifest();
     m.artifacts = m.artifacts.filter((a) => a.path !== "preamble.md");
     m.datasetDigest = computeDatasetDigest(m);
-    const lock = { manifest: m, manifestPath: "x.lock.json", computedDigest: m.datasetDigest, bodyDigests: new Map<string, string>(), changedArtifacts: new Map<string, string>(), missingArtifacts: [], unlistedFiles: [] };
+    const lock = {
+      manifest: m,
+      manifestPath: "x.lock.json",
+      computedDigest: m.datasetDigest,
+      bodyDigests: new Map<string, string>(),
+      changedArtifacts: new Map<string, string>(),
+      missingArtifacts: [],
+      unlistedFiles: [],
+    };
     const problems = run(base(), { lock }).problems.filter((p) => p.ruleId === "lock-artifacts");
-    expect(problems).toEqual([expect.objectContaining({ line: lineOf(base(), "privacy-act-1988/preamble.md#_top"), pointer: "/artifactRelativePath", message: 'artifact "preamble.md" is not in lock manifest x.lock.json' })]);
+    expect(problems).toEqual([
+      expect.objectContaining({ line: lineOf(base(), "privacy-act-1988/preamble.md#_top"), pointer: "/artifactRelativePath", message: 'artifact "preamble.md" is not in lock manifest x.lock.json' }),
+    ]);
   });
 });

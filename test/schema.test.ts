@@ -16,8 +16,53 @@ function schemaProblems(broken: Rec, kind: "markdown-artifact" | "structural-con
   return check(text).problems.filter((p) => p.ruleId === "schema");
 }
 
-const MD_FIELDS = ["artifactRelativePath", "canonicalPath", "citationAddress", "citationTargetId", "datasetDigest", "documentOrder", "headingText", "headingTrail", "markdown", "name", "schemaVersion", "slug", "sourceArtifactBlockEndExclusive", "sourceArtifactBlockStartIndex", "sourceArtifactKind", "sourceDocumentPath", "sourceIndexKind", "sourceTextUrl", "structuralPath", "targetKind", "textDigest", "textDigestAlgorithm", "titleId", "versionDate"];
-const CONTAINER_FIELDS = ["artifactRelativePath", "canonicalPath", "citationAddress", "citationTargetId", "datasetDigest", "headingText", "headingTrail", "name", "schemaVersion", "slug", "sourceArtifactKind", "sourceTextUrl", "structuralPath", "structuralPreorderIndex", "targetKind", "textDigest", "textDigestAlgorithm", "titleId", "versionDate"];
+const MD_FIELDS = [
+  "artifactRelativePath",
+  "canonicalPath",
+  "citationAddress",
+  "citationTargetId",
+  "datasetDigest",
+  "documentOrder",
+  "headingText",
+  "headingTrail",
+  "markdown",
+  "name",
+  "schemaVersion",
+  "slug",
+  "sourceArtifactBlockEndExclusive",
+  "sourceArtifactBlockStartIndex",
+  "sourceArtifactKind",
+  "sourceDocumentPath",
+  "sourceIndexKind",
+  "sourceTextUrl",
+  "structuralPath",
+  "targetKind",
+  "textDigest",
+  "textDigestAlgorithm",
+  "titleId",
+  "versionDate",
+];
+const CONTAINER_FIELDS = [
+  "artifactRelativePath",
+  "canonicalPath",
+  "citationAddress",
+  "citationTargetId",
+  "datasetDigest",
+  "headingText",
+  "headingTrail",
+  "name",
+  "schemaVersion",
+  "slug",
+  "sourceArtifactKind",
+  "sourceTextUrl",
+  "structuralPath",
+  "structuralPreorderIndex",
+  "targetKind",
+  "textDigest",
+  "textDigestAlgorithm",
+  "titleId",
+  "versionDate",
+];
 
 describe("the bundled schema", () => {
   test("schemas/ holds exactly what the code builds", () => {
@@ -78,7 +123,11 @@ describe.each([
     const record = make();
     record.headingTrail = ["Part I", 7];
     record.structuralPath = [null];
-    expect(schemaProblems(record, kind).map((p) => p.pointer).sort()).toEqual(["/headingTrail/1", "/structuralPath/0"]);
+    expect(
+      schemaProblems(record, kind)
+        .map((p) => p.pointer)
+        .sort(),
+    ).toEqual(["/headingTrail/1", "/structuralPath/0"]);
   });
 });
 
@@ -95,12 +144,25 @@ describe("constrained fields", () => {
   ];
   test.each(pathCases)("artifactRelativePath: %s", (_, value, expected) => {
     const problems = schemaProblems({ ...md(), artifactRelativePath: value });
-    expect(problems.filter((p) => p.pointer === "/artifactRelativePath").map((p) => p.message).join("\n")).toContain(expected);
+    expect(
+      problems
+        .filter((p) => p.pointer === "/artifactRelativePath")
+        .map((p) => p.message)
+        .join("\n"),
+    ).toContain(expected);
   });
   test.each(pathCases)("canonicalPath: %s (both variants)", (_, value, expected) => {
-    for (const [record, kind] of [[md(), "markdown-artifact"], [container(), "structural-container"]] as const) {
+    for (const [record, kind] of [
+      [md(), "markdown-artifact"],
+      [container(), "structural-container"],
+    ] as const) {
       const problems = schemaProblems({ ...record, canonicalPath: value.replace(/\.md$/, "") }, kind);
-      expect(problems.filter((p) => p.pointer === "/canonicalPath").map((p) => p.message).join("\n")).toContain(expected);
+      expect(
+        problems
+          .filter((p) => p.pointer === "/canonicalPath")
+          .map((p) => p.message)
+          .join("\n"),
+      ).toContain(expected);
     }
   });
   test.each(pathCases.filter(([name]) => name !== "empty"))("container artifactRelativePath: %s", (_, value, expected) => {
@@ -134,7 +196,11 @@ describe("constrained fields", () => {
     ["20230201", "must have the form YYYY-MM-DD"],
     ["2023-02-01T00:00:00Z", "must have the form YYYY-MM-DD"],
   ])("versionDate %j is rejected", (versionDate, expected) => {
-    expect(schemaProblems({ ...md(), versionDate }).map((p) => p.message).join("\n")).toContain(expected);
+    expect(
+      schemaProblems({ ...md(), versionDate })
+        .map((p) => p.message)
+        .join("\n"),
+    ).toContain(expected);
   });
   test("versionDate on a leap day is accepted", () => {
     expect(schemaProblems({ ...md(), versionDate: "2024-02-29" })).toEqual([]);
@@ -200,7 +266,10 @@ describe("the precompiled validators (npm run build)", () => {
     const { loadPrecompiled } = await import("../src/node/precompiled.js");
     const { buildConfigSchema } = await import("../src/node/config.js");
     // src/ has no generated/ folder beside it, so load from dist/ the way the built CLI does
-    for (const [name, schema] of [["manifest", buildManifestSchema()], ["config", buildConfigSchema()]] as const) {
+    for (const [name, schema] of [
+      ["manifest", buildManifestSchema()],
+      ["config", buildConfigSchema()],
+    ] as const) {
       const generated = (await import(`../dist/generated/${name}-validator.js`)) as { schemaText: string };
       expect(generated.schemaText, name).toBe(JSON.stringify(schema));
     }
@@ -209,7 +278,8 @@ describe("the precompiled validators (npm run build)", () => {
 
   test("was built from the current schema and reports exactly what a runtime compile reports", async () => {
     const { recordCheckFrom } = await import("../src/core/schema-issues.js");
-    const generated = (await import("../dist/generated/record-validator.js")) as { schemaText: string; validate: Parameters<typeof recordCheckFrom>[0] };
+    const modulePath = "../dist/generated/record-validator.js"; // built by `npm run build`; a variable, so that type-checking the tests does not need it
+    const generated = (await import(modulePath)) as { schemaText: string; validate: Parameters<typeof recordCheckFrom>[0] };
     expect(generated.schemaText).toBe(JSON.stringify(buildRecordSchema()));
     const precompiled = recordCheckFrom(generated.validate);
     const runtime = compileRecordSchema(buildRecordSchema());

@@ -20,7 +20,6 @@ import { DEFAULT_MANIFEST_PATTERN, DEFAULT_PATTERN, displayPath } from "../node/
 import { exitCodeFor, onlyErrors, validate } from "../node/validate.js";
 import { writeFileAtomic } from "../node/write.js";
 
-
 export interface OutputStream {
   write(chunk: string): unknown;
   isTTY?: boolean;
@@ -98,12 +97,14 @@ export async function main(context: MainContext): Promise<number> {
     .command("validate")
     .summary("check citation-targets JSONL files")
     .description(
-      `Check citation-targets JSONL files: line form (UTF-8, LF, canonical JSON), the record schema, and every file-level and cross-record rule.\n` +
-        `With no paths, checks ${DEFAULT_PATTERN}.`,
+      `Check citation-targets JSONL files: line form (UTF-8, LF, canonical JSON), the record schema, and every file-level and cross-record rule.\n` + `With no paths, checks ${DEFAULT_PATTERN}.`,
     )
     .argument("[paths...]", "files, directories (every *.jsonl below) or globs; - for standard input")
     .addOption(new Option("-f, --format <format>", "output format").choices(FORMAT_NAMES).default("stylish"))
-    .option("--config <file>", "read settings from this config file (default: .citation-targets.json, citation-targets.config.json or package.json#citation-targets, from here up to the repository root)")
+    .option(
+      "--config <file>",
+      "read settings from this config file (default: .citation-targets.json, citation-targets.config.json or package.json#citation-targets, from here up to the repository root)",
+    )
     .option("--no-config", "read no config file")
     .option("--schema <file>", "validate against this JSON Schema instead of the repository's or the bundled one")
     .option("--legislation-host <host>", "host sourceTextUrl must be on (bundled schema)", parseHost, DEFAULT_LEGISLATION_HOST)
@@ -154,7 +155,7 @@ export async function main(context: MainContext): Promise<number> {
     .argument("<datasetDir>", "the dataset root")
     .option("--slug <slug>", "dataset slug (the JSONL is named <slug>.jsonl)")
     .option("--title-id <id>", "the legal title's identifier")
-    .option("--name <name>", "the title's name, e.g. \"Privacy Act 1988\"")
+    .option("--name <name>", 'the title\'s name, e.g. "Privacy Act 1988"')
     .option("--version-date <date>", "the version's date, YYYY-MM-DD")
     .option("--source-text-url <url>", "https address of the published text")
     .option("-o, --output <file>", `where to write the manifest (default <datasetDir>/${DEFAULT_MANIFEST_NAME}); elsewhere, datasetRoot records the way back`)
@@ -184,13 +185,21 @@ export async function main(context: MainContext): Promise<number> {
       if (options.check) {
         if (result.changed) {
           const refresh = ["citation-targets", ...context.argv.filter((arg) => arg !== "--check")].map(shellQuote).join(" ");
-          stderr.write(`${shown} is not up to date (${count}):\n${describeManifestChanges(result.changes).map((line) => `  ${line}\n`).join("")}hint: run \`${refresh}\` to refresh it, or \`citation-targets update ${shellQuote(shown)}\` to refresh it and regenerate the JSONL\n`);
+          stderr.write(
+            `${shown} is not up to date (${count}):\n${describeManifestChanges(result.changes)
+              .map((line) => `  ${line}\n`)
+              .join("")}hint: run \`${refresh}\` to refresh it, or \`citation-targets update ${shellQuote(shown)}\` to refresh it and regenerate the JSONL\n`,
+          );
         } else {
           stderr.write(`${shown} is up to date (${count})\n`);
         }
         exitCode = result.changed ? 1 : 0;
       } else {
-        const what = result.changed ? describeManifestChanges(result.changes).map((line) => `  ${line}\n`).join("") : "";
+        const what = result.changed
+          ? describeManifestChanges(result.changes)
+              .map((line) => `  ${line}\n`)
+              .join("")
+          : "";
         stderr.write(`${result.changed ? "wrote" : "unchanged"} ${shown} (${count})\n${what}`);
       }
     });
@@ -224,7 +233,13 @@ export async function main(context: MainContext): Promise<number> {
         }
         return;
       }
-      const result = await generate({ manifest, cwd: context.cwd, write: (text) => writeAndDrain(stdout, text), ...(options.output ? { output: options.output } : {}), ...(options.jobs !== undefined ? { jobs: options.jobs } : {}) });
+      const result = await generate({
+        manifest,
+        cwd: context.cwd,
+        write: (text) => writeAndDrain(stdout, text),
+        ...(options.output ? { output: options.output } : {}),
+        ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
+      });
       if (result.output) stderr.write(`wrote ${displayPath(result.output, context.cwd)} (${result.records} records)\n`);
       if (options.verbose) stderr.write(`generated in ${Math.round(performance.now() - started)} ms, markdown parsed in ${result.threads === 1 ? "1 thread" : `${result.threads} worker threads`}\n`);
     });
@@ -241,7 +256,10 @@ export async function main(context: MainContext): Promise<number> {
     .argument("[manifests...]", "lock manifests (<name>.lock.json)")
     .option("--check", "write nothing; exit 1 when anything would change (for CI)")
     .option("--jobs <n>", "threads to parse the markdown in (default as for generate)", parsePositive)
-    .addHelpText("after", `\nExit codes: 0 up to date (or updated), 1 --check found changes or a dataset is at fault, 2 usage or I/O error.\n\nExamples:\n  citation-targets update\n  citation-targets update .tooling/citation-targets/privacy-act-1988.lock.json\n  citation-targets update --check`)
+    .addHelpText(
+      "after",
+      `\nExit codes: 0 up to date (or updated), 1 --check found changes or a dataset is at fault, 2 usage or I/O error.\n\nExamples:\n  citation-targets update\n  citation-targets update .tooling/citation-targets/privacy-act-1988.lock.json\n  citation-targets update --check`,
+    )
     .action(async (manifests: string[], options: { check?: boolean; jobs?: number }) => {
       const { update, upToDate } = await import("../node/update.js");
       const results = await update({ manifests, cwd: context.cwd, ...(options.check ? { check: true } : {}), ...(options.jobs !== undefined ? { jobs: options.jobs } : {}) });
@@ -266,7 +284,9 @@ export async function main(context: MainContext): Promise<number> {
 
   try {
     if (context.argv.length === 0) {
-      stderr.write(`missing command: usage: citation-targets <validate|lock|generate|update|schema> [options]\nrun \`citation-targets --help\` for the commands, \`citation-targets <command> --help\` for their options\n`);
+      stderr.write(
+        `missing command: usage: citation-targets <validate|lock|generate|update|schema> [options]\nrun \`citation-targets --help\` for the commands, \`citation-targets <command> --help\` for their options\n`,
+      );
       return 2;
     }
     await program.parseAsync(context.argv, { from: "user" });

@@ -22,8 +22,26 @@ const UNIT_WORDS = ["buch", "teil", "kapitel", "abschnitt", "unterabschnitt", "t
 const ANNEX_WORDS = ["anlage", "anhang", "schedule", "appendix", "annex", "attachment", "endnote"];
 
 const ORDINAL_UNITS: Record<string, number> = {
-  erst: 1, zweit: 2, dritt: 3, viert: 4, fünft: 5, sechst: 6, siebt: 7, siebent: 7, acht: 8, neunt: 9,
-  zehnt: 10, elft: 11, zwölft: 12, dreizehnt: 13, vierzehnt: 14, fünfzehnt: 15, sechzehnt: 16, siebzehnt: 17, achtzehnt: 18, neunzehnt: 19,
+  erst: 1,
+  zweit: 2,
+  dritt: 3,
+  viert: 4,
+  fünft: 5,
+  sechst: 6,
+  siebt: 7,
+  siebent: 7,
+  acht: 8,
+  neunt: 9,
+  zehnt: 10,
+  elft: 11,
+  zwölft: 12,
+  dreizehnt: 13,
+  vierzehnt: 14,
+  fünfzehnt: 15,
+  sechzehnt: 16,
+  siebzehnt: 17,
+  achtzehnt: 18,
+  neunzehnt: 19,
 };
 const ORDINAL_ONES: Record<string, number> = { ein: 1, zwei: 2, drei: 3, vier: 4, fünf: 5, sechs: 6, sieben: 7, acht: 8, neun: 9 };
 const ORDINAL_TENS: Record<string, number> = { zwanzig: 20, dreißig: 30, vierzig: 40, fünfzig: 50, sechzig: 60, siebzig: 70, achtzig: 80, neunzig: 90 };
@@ -58,7 +76,11 @@ export function normalizeHeading(text: string): string {
 
 /** A slug of text: NFC, lower case, runs of anything but letters, digits and marks become "-"; at most 48 characters. */
 export function slugify(text: string): string {
-  let slug = text.normalize("NFC").toLowerCase().replace(/[^\p{L}\p{N}\p{M}]+/gu, "-").replace(/^-+|-+$/g, "");
+  let slug = text
+    .normalize("NFC")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\p{M}]+/gu, "-")
+    .replace(/^-+|-+$/g, "");
   if (slug.length > MAX_SLUG_LENGTH) {
     const cut = slug.slice(0, MAX_SLUG_LENGTH);
     const boundary = cut.lastIndexOf("-");
@@ -111,6 +133,7 @@ export function assignLocalCoordinates(headings: (HeadingInput | undefined)[]): 
   let article: string | undefined;
   let provision: { local: string; depth: number } | undefined;
   const usedFlat = new Set<string>();
+  // biome-ignore lint/suspicious/useIterableCallbackReturn: every case of the switch returns (TypeScript checks that it is exhaustive)
   const raw = headings.map((heading) => {
     if (heading === undefined) return TOP_LOCAL;
     const d = designate(heading.text);

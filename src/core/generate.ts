@@ -188,7 +188,13 @@ export async function* generateRecordsFrom(manifest: LockManifest, source: Artif
     }
     const fields = artifactRecordFields(artifact);
     const innermost = open[open.length - 1];
-    const folderTrail = innermost ? artifactTrailBase(fields.sourceArtifactKind, open.slice(0, -1).map((f) => f.headingText), innermost.headingText) : [];
+    const folderTrail = innermost
+      ? artifactTrailBase(
+          fields.sourceArtifactKind,
+          open.slice(0, -1).map((f) => f.headingText),
+          innermost.headingText,
+        )
+      : [];
     const locals = assignLocalCoordinates(parsed.targets.map((t) => t.heading));
     const headingStack: { depth: number; text: string }[] = [];
     const text = parsed.body;

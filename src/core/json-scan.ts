@@ -120,7 +120,10 @@ export function scanJson(text: string): ScanResult {
     if (c === "-" || (c !== undefined && c >= "0" && c <= "9")) {
       NUMBER.lastIndex = i;
       const match = NUMBER.exec(text);
-      if (!match) return fail(`invalid number at ${describeAt(i)}`), false;
+      if (!match) {
+        fail(`invalid number at ${describeAt(i)}`);
+        return false;
+      }
       const token = match[0];
       const canonical = JSON.stringify(Number(token));
       if (canonical !== token) nonCanonical(i, pointer, "number not in canonical form", canonical);

@@ -23,12 +23,13 @@ export interface Problem {
 export function sortProblems(problems: Problem[]): Problem[] {
   return problems
     .map((problem, index) => ({ problem, index }))
-    .sort((a, b) =>
-      compare(a.problem.file, b.problem.file) ||
-      a.problem.line - b.problem.line ||
-      (a.problem.column ?? 0) - (b.problem.column ?? 0) ||
-      compare(a.problem.ruleId, b.problem.ruleId) ||
-      a.index - b.index,
+    .sort(
+      (a, b) =>
+        compare(a.problem.file, b.problem.file) ||
+        a.problem.line - b.problem.line ||
+        (a.problem.column ?? 0) - (b.problem.column ?? 0) ||
+        compare(a.problem.ruleId, b.problem.ruleId) ||
+        a.index - b.index,
     )
     .map(({ problem }) => problem);
 }

@@ -22,7 +22,10 @@ function appendPointer(pointer: string, key: string): string {
 
 function fieldName(pointer: string): string {
   if (pointer === "") return "the record";
-  const last = pointer.slice(pointer.lastIndexOf("/") + 1).replace(/~1/g, "/").replace(/~0/g, "~");
+  const last = pointer
+    .slice(pointer.lastIndexOf("/") + 1)
+    .replace(/~1/g, "/")
+    .replace(/~0/g, "~");
   return /^[0-9]+$/.test(last) ? `${pointer.slice(1)}` : last;
 }
 

@@ -31,4 +31,3 @@ export function compileSchema(schema: unknown, options: Record<string, unknown> 
 export function compileRecordSchema(schema: unknown): RecordSchemaCheck {
   return recordCheckFrom(compileSchema(schema, AJV_OPTIONS));
 }
-

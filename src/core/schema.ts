@@ -39,8 +39,8 @@ const relativePath = {
   allOf: [
     { pattern: "^[\\s\\S]", description: "must not be empty" },
     { pattern: "^(?!/)", description: "must not start with a slash" },
-    { pattern: "^(?![\\s\\S]*//)", description: "must not contain an empty segment (\"//\")" },
-    { pattern: "^(?!(?:[\\s\\S]*/)?\\.\\.(?:/|$))", description: "must not contain a \"..\" segment" },
+    { pattern: "^(?![\\s\\S]*//)", description: 'must not contain an empty segment ("//")' },
+    { pattern: "^(?!(?:[\\s\\S]*/)?\\.\\.(?:/|$))", description: 'must not contain a ".." segment' },
     { pattern: "^[^\\u0000\\r\\n]*$", description: "must not contain NUL, CR or LF" },
   ],
 };
@@ -75,7 +75,7 @@ function sharedFields(host: string): Record<string, unknown> {
     },
     structuralPath: stringArray,
     textDigest: { $ref: "#/$defs/sha256Hex" },
-    textDigestAlgorithm: { const: "sha256", description: "must be \"sha256\"" },
+    textDigestAlgorithm: { const: "sha256", description: 'must be "sha256"' },
     titleId: { type: "string" },
     versionDate: {
       type: "string",
@@ -87,13 +87,7 @@ function sharedFields(host: string): Record<string, unknown> {
   };
 }
 
-export const MARKDOWN_ARTIFACT_KINDS = [
-  "file",
-  "directory-index",
-  "document-frontmatter",
-  "document-contents",
-  "document-preamble",
-] as const;
+export const MARKDOWN_ARTIFACT_KINDS = ["file", "directory-index", "document-frontmatter", "document-contents", "document-preamble"] as const;
 export const SOURCE_INDEX_KINDS = ["body-block", "body-div"] as const;
 
 /** Builds the record schema (JSON Schema 2020-12) with `sourceTextUrl` pinned to `host`. */
@@ -104,10 +98,7 @@ export function buildRecordSchema(host: string = DEFAULT_LEGISLATION_HOST): Reco
     ...shared,
     artifactRelativePath: {
       type: "string",
-      allOf: [
-        { $ref: "#/$defs/relativePath" },
-        { pattern: "\\.md$", description: "must end in \".md\"" },
-      ],
+      allOf: [{ $ref: "#/$defs/relativePath" }, { pattern: "\\.md$", description: 'must end in ".md"' }],
     },
     documentOrder: { type: "integer" },
     markdown: { type: "string" },
@@ -121,7 +112,7 @@ export function buildRecordSchema(host: string = DEFAULT_LEGISLATION_HOST): Reco
   const structuralContainer = {
     ...shared,
     artifactRelativePath: { $ref: "#/$defs/relativePath" },
-    sourceArtifactKind: { const: "structural-container", description: "must be \"structural-container\"" },
+    sourceArtifactKind: { const: "structural-container", description: 'must be "structural-container"' },
     structuralPreorderIndex: { type: "integer" },
     targetKind: { const: "structural-container" },
   };

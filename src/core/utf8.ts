@@ -7,17 +7,10 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
       i++;
       continue;
     }
-    let need: number;
-    let min: number;
-    let max = 0xbf;
-    if (b >= 0xc2 && b <= 0xdf) (need = 1), (min = 0x80);
-    else if (b === 0xe0) (need = 2), (min = 0xa0);
-    else if (b === 0xed) (need = 2), (min = 0x80), (max = 0x9f);
-    else if (b >= 0xe1 && b <= 0xef) (need = 2), (min = 0x80);
-    else if (b === 0xf0) (need = 3), (min = 0x90);
-    else if (b >= 0xf1 && b <= 0xf3) (need = 3), (min = 0x80);
-    else if (b === 0xf4) (need = 3), (min = 0x80), (max = 0x8f);
-    else return i;
+    // How many continuation bytes follow the lead byte, and the range the first of them must be in.
+    const lead = leadByte(b);
+    if (lead === undefined) return i;
+    const { need, min, max } = lead;
     const second = bytes[i + 1];
     if (second === undefined || second < min || second > max) return i;
     for (let k = 2; k <= need; k++) {
@@ -27,4 +20,16 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
     i += need + 1;
   }
   return bytes.length;
+}
+
+/** The shape of a UTF-8 sequence by its lead byte (RFC 3629, table 3-7 of Unicode): undefined for a byte that cannot lead one. */
+function leadByte(b: number): { need: number; min: number; max: number } | undefined {
+  if (b >= 0xc2 && b <= 0xdf) return { need: 1, min: 0x80, max: 0xbf };
+  if (b === 0xe0) return { need: 2, min: 0xa0, max: 0xbf };
+  if (b === 0xed) return { need: 2, min: 0x80, max: 0x9f };
+  if (b >= 0xe1 && b <= 0xef) return { need: 2, min: 0x80, max: 0xbf };
+  if (b === 0xf0) return { need: 3, min: 0x90, max: 0xbf };
+  if (b >= 0xf1 && b <= 0xf3) return { need: 3, min: 0x80, max: 0xbf };
+  if (b === 0xf4) return { need: 3, min: 0x80, max: 0x8f };
+  return undefined;
 }

@@ -39,7 +39,6 @@ export const CONFIG_FILES: readonly { name: string; key?: string }[] = [
   { name: "package.json", key: "citation-targets" },
 ];
 
-
 /** JSON Schema (2020-12) of the config; shipped as schemas/citation-targets.config.schema.json. */
 export function buildConfigSchema(): Record<string, unknown> {
   return {
@@ -98,7 +97,11 @@ async function checkConfig(path: string, data: unknown): Promise<LoadedConfig> {
   const schema = buildConfigSchema();
   const check = await jsonFileValidator("config", schema);
   if (!check(data)) {
-    const ajvErrors = (check.errors ?? []).filter((e) => !(unknownRules.length > 0 && e.instancePath === "/rules" && (e.keyword === "propertyNames" || e.propertyName !== undefined)) && !(e.propertyName !== undefined && unknownRules.includes(e.propertyName)));
+    const ajvErrors = (check.errors ?? []).filter(
+      (e) =>
+        !(unknownRules.length > 0 && e.instancePath === "/rules" && (e.keyword === "propertyNames" || e.propertyName !== undefined)) &&
+        !(e.propertyName !== undefined && unknownRules.includes(e.propertyName)),
+    );
     const details = [...ruleLines, ...describeAjvErrors(ajvErrors)];
     throw new OperationalError(`config ${path} is not valid:\n${details.join("\n")}`);
   }

@@ -152,7 +152,9 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
 export async function checkGenerated(options: GenerateOptions & { check: string }): Promise<CheckResult> {
   const checkPath = resolve(options.cwd ?? process.cwd(), options.check);
   const info = await stat(checkPath).catch((error: unknown) => {
-    throw new OperationalError(`${describeIoError(error, "read", options.check)}${(error as NodeJS.ErrnoException).code === "ENOENT" ? ` (to create it: citation-targets generate ${shellQuote(options.manifest)} -o ${shellQuote(options.check)})` : ""}`);
+    throw new OperationalError(
+      `${describeIoError(error, "read", options.check)}${(error as NodeJS.ErrnoException).code === "ENOENT" ? ` (to create it: citation-targets generate ${shellQuote(options.manifest)} -o ${shellQuote(options.check)})` : ""}`,
+    );
   });
   if (!info.isFile()) throw new OperationalError(`cannot read ${options.check}: it is a folder, not a file`);
   const { loaded, records: generated } = await prepare(options);

@@ -143,7 +143,8 @@ export function compareManifests(before: LockManifest | undefined, after: LockMa
     if (was.artifact.sha256 !== artifact.sha256) changed.push(artifact.path);
     const moved = was.at < lastKept;
     lastKept = Math.max(lastKept, was.at);
-    if (moved || was.artifact.kind !== artifact.kind || was.artifact.indexKind !== artifact.indexKind || was.artifact.sourceDocumentPath !== artifact.sourceDocumentPath) rearranged.push(artifact.path);
+    if (moved || was.artifact.kind !== artifact.kind || was.artifact.indexKind !== artifact.indexKind || was.artifact.sourceDocumentPath !== artifact.sourceDocumentPath)
+      rearranged.push(artifact.path);
   }
   const removed = (before?.artifacts ?? []).map((a) => a.path).filter((path) => !now.has(path));
   const fields = before ? METADATA.filter((key) => before[key] !== after[key]) : [];

@@ -93,7 +93,8 @@ export async function verifyArtifacts(loaded: LoadedManifest, shownManifest: str
   });
   for (const path of changed.slice(0, LISTED_AT_MOST)) problems.push(`${path}: changed since the lock manifest was written (its sha256 is no longer the one pinned)`);
   if (changed.length > LISTED_AT_MOST) problems.push(`… and ${changed.length - LISTED_AT_MOST} more artifacts changed since the lock manifest was written`);
-  if (changed.length > 0 || problems.some((p) => p.includes(": missing: "))) problems.push(`the lock manifest ${shownManifest} is out of date: run \`citation-targets update ${shellQuote(shownManifest)}\` to refresh it and regenerate`);
+  if (changed.length > 0 || problems.some((p) => p.includes(": missing: ")))
+    problems.push(`the lock manifest ${shownManifest} is out of date: run \`citation-targets update ${shellQuote(shownManifest)}\` to refresh it and regenerate`);
   return { problems, bytes };
 }
 
@@ -112,7 +113,15 @@ export async function loadLockContext(manifestPath: string, shownPath: string, c
   const bodyDigests = new Map<string, string>();
   const changedArtifacts = new Map<string, string>();
   const missingArtifacts: string[] = [];
-  const context = { manifest: loaded.manifest, manifestPath: shownPath, computedDigest: computeDatasetDigest(loaded.manifest), bodyDigests, changedArtifacts, missingArtifacts, unlistedFiles: [] as string[] };
+  const context = {
+    manifest: loaded.manifest,
+    manifestPath: shownPath,
+    computedDigest: computeDatasetDigest(loaded.manifest),
+    bodyDigests,
+    changedArtifacts,
+    missingArtifacts,
+    unlistedFiles: [] as string[],
+  };
   const shownRoot = displayPath(loaded.root, cwd);
   if (!(await stat(loaded.root).catch(() => undefined))?.isDirectory()) return { ...context, artifactsSkipped: `the dataset folder ${shownRoot} (datasetRoot of ${shownPath}) is not there` };
   // No markdown parse: the body is the bytes after the front matter, whose end a scan of its fences finds.

@@ -11,11 +11,10 @@ import { sha256Hex } from "../core/digest.js";
 import { OperationalError } from "./errors.js";
 import { DEFAULT_MANIFEST_PATTERN, displayPath, findRepositoryRoot } from "./files.js";
 import { defaultJobs, recordsOf, writeRecordsAtomicTo } from "./generate.js";
-import { lock, type ManifestChanges } from "./lock.js";
+import { lock, type LockResult, type ManifestChanges } from "./lock.js";
 import { loadManifest } from "./manifest-io.js";
 import { noRecordChanges, readOldRecords, RecordComparer, type RecordChanges } from "./record-changes.js";
 import { openAtomic, type AtomicFile } from "./write.js";
-
 
 export interface UpdateOptions {
   /** Lock manifests; default every `*.lock.json` in `.tooling/citation-targets/` of the repository. */
@@ -53,7 +52,8 @@ async function manifestsToUpdate(options: UpdateOptions, cwd: string): Promise<s
   const root = (await findRepositoryRoot(cwd)) ?? cwd;
   const { default: fg } = await import("fast-glob");
   const found = await fg(DEFAULT_MANIFEST_PATTERN, { cwd: root, absolute: true, onlyFiles: true, dot: true });
-  if (found.length === 0) throw new OperationalError(`no lock manifests match ${DEFAULT_MANIFEST_PATTERN} in ${displayPath(root, cwd) || "."}: name them, e.g. citation-targets update path/to/<slug>.lock.json`);
+  if (found.length === 0)
+    throw new OperationalError(`no lock manifests match ${DEFAULT_MANIFEST_PATTERN} in ${displayPath(root, cwd) || "."}: name them, e.g. citation-targets update path/to/<slug>.lock.json`);
   return found.sort();
 }
 
@@ -71,7 +71,7 @@ export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate
     for (const manifestPath of manifests) {
       const shownManifest = displayPath(manifestPath, cwd);
       const loaded = await loadManifest(manifestPath, cwd, shownManifest);
-      let locked;
+      let locked: LockResult;
       try {
         locked = await lock({ dir: loaded.root, output: manifestPath, cwd, check: true });
       } catch (error) {

@@ -69,38 +69,40 @@ export async function validateInWorkers(
   let next = 0;
   const { patterns: _patterns, patternsCwd: _patternsCwd, onProgress: _onProgress, ...workerOptions } = options;
   await Promise.all(
-    Array.from({ length: jobs }, () =>
-      new Promise<void>((done, fail) => {
-        const worker = new Worker(script, { workerData: workerOptions });
-        let inFlight = 0;
-        let closed = false;
-        const send = () => {
-          if (next < inputs.length) {
-            inFlight++;
-            worker.postMessage({ index: next, input: inputs[next++] });
-          } else if (inFlight === 0 && !closed) {
-            closed = true;
-            worker.postMessage(null);
-          }
-        };
-        worker.on("message", (message: { ready?: true; index?: number; report?: FileReport; error?: { name: string; message: string } }) => {
-          if (message.error) {
-            fail(message.error.name === "OperationalError" ? new OperationalError(message.error.message) : new Error(message.error.message));
-            void worker.terminate();
-            return;
-          }
-          if (message.index !== undefined) {
-            files[message.index] = message.report!;
-            inFlight--;
-            progress?.tracker.fileDone(progress.sizes[message.index]);
-            send();
-          } else {
-            for (let i = 0; i < FILES_AT_ONCE_PER_WORKER; i++) send(); // ready: a few files in flight, so reads overlap checks
-          }
-        });
-        worker.on("error", fail);
-        worker.on("exit", () => done());
-      }),
+    Array.from(
+      { length: jobs },
+      () =>
+        new Promise<void>((done, fail) => {
+          const worker = new Worker(script, { workerData: workerOptions });
+          let inFlight = 0;
+          let closed = false;
+          const send = () => {
+            if (next < inputs.length) {
+              inFlight++;
+              worker.postMessage({ index: next, input: inputs[next++] });
+            } else if (inFlight === 0 && !closed) {
+              closed = true;
+              worker.postMessage(null);
+            }
+          };
+          worker.on("message", (message: { ready?: true; index?: number; report?: FileReport; error?: { name: string; message: string } }) => {
+            if (message.error) {
+              fail(message.error.name === "OperationalError" ? new OperationalError(message.error.message) : new Error(message.error.message));
+              void worker.terminate();
+              return;
+            }
+            if (message.index !== undefined) {
+              files[message.index] = message.report!;
+              inFlight--;
+              progress?.tracker.fileDone(progress.sizes[message.index]);
+              send();
+            } else {
+              for (let i = 0; i < FILES_AT_ONCE_PER_WORKER; i++) send(); // ready: a few files in flight, so reads overlap checks
+            }
+          });
+          worker.on("error", fail);
+          worker.on("exit", () => done());
+        }),
     ),
   );
   return files;

@@ -76,14 +76,16 @@ export async function validate(options: ValidateOptions = {}): Promise<Report> {
  * settings and the lock manifest in force. Worker threads each build their own from the same
  * options, which is why the options are plain data.
  */
-export async function createFileValidator(options: ValidateOptions & { cwd: string }): Promise<{ schemaSource: SchemaSource; check: (input: InputFile, onRead?: (bytes: number) => void) => Promise<FileReport> }> {
+export async function createFileValidator(
+  options: ValidateOptions & { cwd: string },
+): Promise<{ schemaSource: SchemaSource; check: (input: InputFile, onRead?: (bytes: number) => void) => Promise<FileReport> }> {
   const { cwd } = options;
   const schema = await loadSchema({ cwd, ...(options.schema ? { schemaPath: options.schema } : {}), ...(options.legislationHost ? { legislationHost: options.legislationHost } : {}) });
   const explicitLock = typeof options.lock === "string" ? await loadLockContext(resolve(cwd, options.lock), displayPath(resolve(cwd, options.lock), cwd), cwd) : undefined;
   const lockFor = async (input: InputFile): Promise<LockContext | undefined> => {
     if (explicitLock || options.lock === false) return explicitLock;
     if (input.stdin && input.display === STDIN_NAME) return undefined;
-    const sibling = input.absolute.replace(/\.jsonl$/, "") + ".lock.json";
+    const sibling = `${input.absolute.replace(/\.jsonl$/, "")}.lock.json`;
     if (sibling === input.absolute || !(await stat(sibling).catch(() => undefined))?.isFile()) return undefined;
     return loadLockContext(sibling, displayPath(sibling, cwd), cwd);
   };
@@ -104,7 +106,10 @@ export async function createFileValidator(options: ValidateOptions & { cwd: stri
   return { schemaSource: schema.source, check };
 }
 
-async function validateFile(input: InputFile, options: ValidateOptions & { schemaCheck: RecordSchemaCheck; lockContext: LockContext | undefined; onRead?: ((bytes: number) => void) | undefined }): Promise<FileReport> {
+async function validateFile(
+  input: InputFile,
+  options: ValidateOptions & { schemaCheck: RecordSchemaCheck; lockContext: LockContext | undefined; onRead?: ((bytes: number) => void) | undefined },
+): Promise<FileReport> {
   const check = createFileCheck({
     rules,
     file: input.display,

@@ -32,7 +32,12 @@ export const blockRange = defineRule({
             context.report({ messageId: "notContiguous", data: { path, start, expected: current.end, previousLine: current.line }, line, pointer: "/sourceArtifactBlockStartIndex" });
           } else if (current.empty || end === start) {
             const at = current.empty ? current.line : line;
-            context.report({ messageId: "empty", data: { path, start: current.empty ? current.end : start, end: current.empty ? current.end : end }, line: at, pointer: "/sourceArtifactBlockEndExclusive" });
+            context.report({
+              messageId: "empty",
+              data: { path, start: current.empty ? current.end : start, end: current.empty ? current.end : end },
+              line: at,
+              pointer: "/sourceArtifactBlockEndExclusive",
+            });
           }
         } else if (start !== 0) {
           context.report({ messageId: "notFromZero", data: { path, start }, line, pointer: "/sourceArtifactBlockStartIndex" });

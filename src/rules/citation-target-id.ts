@@ -5,7 +5,7 @@ export const citationTargetId = defineRule({
   id: "citation-target-id",
   scope: "record",
   meta: {
-    description: "citationTargetId is SHA-256 of \"citation-target-id/v1\" NUL datasetDigest NUL citationAddress.",
+    description: 'citationTargetId is SHA-256 of "citation-target-id/v1" NUL datasetDigest NUL citationAddress.',
     defaultSeverity: "error",
   },
   messages: { mismatch: "citationTargetId is {{actual}} but the derivation from datasetDigest and citationAddress gives {{expected}}" },

@@ -149,5 +149,7 @@ function shellWord(arg: string): string {
 
 /** The canonical-form analysis of a parsed line, made once and shared by the rules that need it. */
 export function canonicalVerdict(state: LineState): CanonicalVerdict {
-  return ((state.memo.canonical as CanonicalVerdict | undefined) ??= analyseCanonical(state.text!, state.value));
+  const memo = state.memo as { canonical?: CanonicalVerdict };
+  memo.canonical ??= analyseCanonical(state.text!, state.value);
+  return memo.canonical;
 }

@@ -4,7 +4,7 @@ export const fileName = defineRule({
   id: "file-name",
   scope: "dataset",
   meta: { description: "The file is named `<slug>.jsonl` after the slug of its records.", defaultSeverity: "error" },
-  messages: { mismatch: "file is named \"{{fileName}}\" but its records have slug \"{{slug}}\": expected \"{{expected}}\"" },
+  messages: { mismatch: 'file is named "{{fileName}}" but its records have slug "{{slug}}": expected "{{expected}}"' },
   create(context) {
     let checked = false;
     return {

@@ -4,7 +4,7 @@ export const finalNewline = defineRule({
   id: "final-newline",
   scope: "line",
   meta: { description: "A non-empty file ends with a newline after its last record.", defaultSeverity: "error", lineOrder: 10 },
-  messages: { missing: "the last line has no newline after it: expected every record followed by \"\\n\"" },
+  messages: { missing: 'the last line has no newline after it: expected every record followed by "\\n"' },
   create(context) {
     return {
       line(state) {

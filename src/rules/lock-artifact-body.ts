@@ -9,8 +9,10 @@ export const lockArtifactBody = defineRule({
     defaultSeverity: "error",
   },
   messages: {
-    changed: "artifact \"{{path}}\" has changed since the lock manifest was written (its sha256 is now {{actual}}, the manifest pins {{pinned}}): run {{fix}} to refresh the lock and regenerate this file",
-    differs: "the markdown of the targets of \"{{path}}\" (lines {{firstLine}}–{{lastLine}}) does not concatenate to the artifact's body: the body's sha256 is {{expected}}, the concatenation's {{actual}}: this file was not generated from the artifact as it is; regenerate it with {{fix}}",
+    changed:
+      'artifact "{{path}}" has changed since the lock manifest was written (its sha256 is now {{actual}}, the manifest pins {{pinned}}): run {{fix}} to refresh the lock and regenerate this file',
+    differs:
+      "the markdown of the targets of \"{{path}}\" (lines {{firstLine}}–{{lastLine}}) does not concatenate to the artifact's body: the body's sha256 is {{expected}}, the concatenation's {{actual}}: this file was not generated from the artifact as it is; regenerate it with {{fix}}",
   },
   create(context) {
     let current: { path: string; hash: Hash; firstLine: number; lastLine: number } | undefined;
@@ -25,7 +27,12 @@ export const lockArtifactBody = defineRule({
       const expected = lock.bodyDigests.get(current.path);
       const actual = current.hash.digest("hex");
       if (expected !== undefined && actual !== expected) {
-        context.report({ messageId: "differs", data: { path: current.path, firstLine: current.firstLine, lastLine: current.lastLine, expected, actual, fix: regenerateCommand(context) }, line: current.firstLine, pointer: "/markdown" });
+        context.report({
+          messageId: "differs",
+          data: { path: current.path, firstLine: current.firstLine, lastLine: current.lastLine, expected, actual, fix: regenerateCommand(context) },
+          line: current.firstLine,
+          pointer: "/markdown",
+        });
       }
       current = undefined;
     };

@@ -10,10 +10,10 @@ export const lockArtifacts = defineRule({
     defaultSeverity: "error",
   },
   messages: {
-    unknown: "artifact \"{{path}}\" is not in lock manifest {{manifest}}",
-    order: "artifact \"{{path}}\" comes after \"{{expected}}\" here, but before it in the manifest: expected the manifest's document order",
-    uncovered: "lock manifest artifact \"{{path}}\" has no target in this file: expected every artifact covered",
-    field: "{{field}} is {{actual}} but the manifest gives {{expected}} for \"{{path}}\"",
+    unknown: 'artifact "{{path}}" is not in lock manifest {{manifest}}',
+    order: 'artifact "{{path}}" comes after "{{expected}}" here, but before it in the manifest: expected the manifest\'s document order',
+    uncovered: 'lock manifest artifact "{{path}}" has no target in this file: expected every artifact covered',
+    field: '{{field}} is {{actual}} but the manifest gives {{expected}} for "{{path}}"',
   },
   create(context) {
     const manifest = context.lock!.manifest;

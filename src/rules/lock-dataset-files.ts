@@ -4,12 +4,14 @@ export const lockDatasetFiles = defineRule({
   id: "lock-dataset-files",
   scope: "manifest",
   meta: {
-    description: "With the dataset folder at hand, it holds exactly the manifest's artifacts: none missing (deleted or renamed), and no markdown file the manifest does not list or ignore (new or renamed).",
+    description:
+      "With the dataset folder at hand, it holds exactly the manifest's artifacts: none missing (deleted or renamed), and no markdown file the manifest does not list or ignore (new or renamed).",
     defaultSeverity: "error",
   },
   messages: {
-    missing: "artifact \"{{path}}\" is in lock manifest {{manifest}} but not in the dataset folder {{root}} (deleted or renamed?): run {{fix}} to refresh the lock and regenerate this file",
-    unlisted: "markdown file \"{{path}}\" in the dataset folder {{root}} is not in lock manifest {{manifest}} (new or renamed?): run {{fix}} to add it, or leave it out with `citation-targets lock --ignore GLOB`",
+    missing: 'artifact "{{path}}" is in lock manifest {{manifest}} but not in the dataset folder {{root}} (deleted or renamed?): run {{fix}} to refresh the lock and regenerate this file',
+    unlisted:
+      'markdown file "{{path}}" in the dataset folder {{root}} is not in lock manifest {{manifest}} (new or renamed?): run {{fix}} to add it, or leave it out with `citation-targets lock --ignore GLOB`',
   },
   create(context) {
     return {

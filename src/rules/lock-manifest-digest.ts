@@ -10,7 +10,12 @@ export const lockManifestDigest = defineRule({
       end() {
         const lock = context.lock!;
         if (lock.manifest.datasetDigest !== lock.computedDigest) {
-          context.report({ messageId: "stale", data: { manifest: lock.manifestPath, recorded: lock.manifest.datasetDigest, computed: lock.computedDigest, fix: updateCommand(context) }, line: 0, pointer: "" });
+          context.report({
+            messageId: "stale",
+            data: { manifest: lock.manifestPath, recorded: lock.manifest.datasetDigest, computed: lock.computedDigest, fix: updateCommand(context) },
+            line: 0,
+            pointer: "",
+          });
         }
       },
     };

@@ -12,9 +12,9 @@ export const parentContainer = defineRule({
     defaultSeverity: "error",
   },
   messages: {
-    missing: "no structural-container record for folder \"{{folder}}\" before this line: expected the container of every folder before its first descendant",
-    trail: "headingTrail is {{actual}}: expected {{expected}} (from the container of \"{{folder}}\" on line {{containerLine}})",
-    trailPrefix: "headingTrail is {{actual}}: expected it to start with {{expected}} (from the container of \"{{folder}}\" on line {{containerLine}})",
+    missing: 'no structural-container record for folder "{{folder}}" before this line: expected the container of every folder before its first descendant',
+    trail: 'headingTrail is {{actual}}: expected {{expected}} (from the container of "{{folder}}" on line {{containerLine}})',
+    trailPrefix: 'headingTrail is {{actual}}: expected it to start with {{expected}} (from the container of "{{folder}}" on line {{containerLine}})',
     rootTrail: "headingTrail is {{actual}}: expected [] for a container at the dataset root",
   },
   create(context) {
@@ -33,7 +33,11 @@ export const parentContainer = defineRule({
           if (container) {
             const expected = parent ? [...parent.trail, parent.heading] : folder === "" ? [] : undefined;
             if (expected !== undefined && show(expected) !== show(trail)) {
-              context.report(parent ? { messageId: "trail", data: { actual: show(trail), expected: show(expected), folder, containerLine: parent.line }, line, pointer: "/headingTrail" } : { messageId: "rootTrail", data: { actual: show(trail) }, line, pointer: "/headingTrail" });
+              context.report(
+                parent
+                  ? { messageId: "trail", data: { actual: show(trail), expected: show(expected), folder, containerLine: parent.line }, line, pointer: "/headingTrail" }
+                  : { messageId: "rootTrail", data: { actual: show(trail) }, line, pointer: "/headingTrail" },
+              );
             }
           } else if (parent) {
             const expected = artifactTrailBase(record.sourceArtifactKind === "directory-index" ? "directory-index" : "file", parent.trail, parent.heading);

@@ -9,9 +9,9 @@ export const recordOrder = defineRule({
     defaultSeverity: "error",
   },
   messages: {
-    childless: "the container of \"{{folder}}\" (line {{containerLine}}) is not followed by a descendant: expected its first descendant right after it",
-    folderSplit: "record inside folder \"{{folder}}\", which the file left on line {{leftLine}}: expected each folder's records together",
-    artifactSplit: "target of \"{{path}}\", whose targets stopped on line {{lastLine}}: expected each artifact's targets together",
+    childless: 'the container of "{{folder}}" (line {{containerLine}}) is not followed by a descendant: expected its first descendant right after it',
+    folderSplit: 'record inside folder "{{folder}}", which the file left on line {{leftLine}}: expected each folder\'s records together',
+    artifactSplit: 'target of "{{path}}", whose targets stopped on line {{lastLine}}: expected each artifact\'s targets together',
   },
   create(context) {
     let pending: { folder: string; line: number } | undefined;

@@ -6,7 +6,7 @@ export const schemaVersion = defineRule({
   id: "schema-version",
   scope: "record",
   meta: { description: `Every record carries schemaVersion "${SCHEMA_VERSION}", the version this tool reads.`, defaultSeverity: "error" },
-  messages: { unsupported: "schemaVersion is {{value}}: expected \"{{expected}}\"" },
+  messages: { unsupported: 'schemaVersion is {{value}}: expected "{{expected}}"' },
   create(context) {
     return {
       record({ record, line }) {

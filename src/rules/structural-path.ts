@@ -18,12 +18,12 @@ export const structuralPath = defineRule({
   id: "structural-path",
   scope: "record",
   meta: {
-    description: "structuralPath is the record's folder segments, file stem and local coordinate segments, and canonicalPath is structuralPath joined with \"/\".",
+    description: 'structuralPath is the record\'s folder segments, file stem and local coordinate segments, and canonicalPath is structuralPath joined with "/".',
     defaultSeverity: "error",
   },
   messages: {
     segments: "structuralPath is {{actual}}: expected {{expected}}",
-    canonical: "canonicalPath is \"{{actual}}\" but structuralPath joins to \"{{expected}}\"",
+    canonical: 'canonicalPath is "{{actual}}" but structuralPath joins to "{{expected}}"',
   },
   create(context) {
     return {
