@@ -97,7 +97,7 @@ export async function main(context: MainContext): Promise<number> {
     .command("validate")
     .summary("check citation-targets JSONL files")
     .description(
-      `Check citation-targets JSONL files: line form (UTF-8, LF, canonical JSON), the record schema, and every file-level and cross-record rule.\n` + `With no paths, checks ${DEFAULT_PATTERN}.`,
+      `Check citation-targets JSONL files: line form (UTF-8, LF, canonical JSON), the record schema, and every file-level and cross-record rule.\nWith no paths, checks ${DEFAULT_PATTERN}.`,
     )
     .argument("[paths...]", "files, directories (every *.jsonl below) or globs; - for standard input")
     .addOption(new Option("-f, --format <format>", "output format").choices(FORMAT_NAMES).default("stylish"))
