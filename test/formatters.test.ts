@@ -1,8 +1,14 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import AjvDraft04 from "ajv-draft-04";
+import addFormats from "ajv-formats";
 import { describe, expect, test } from "vitest";
+import { repoRoot } from "./helpers/records.js";
 import type { Problem } from "../src/core/problem.js";
 import { createColor } from "../src/formatters/color.js";
 import { colorLevel } from "../src/formatters/color.js";
 import { FORMAT_NAMES, formatters } from "../src/formatters/index.js";
+import { excerptOf } from "../src/core/text.js";
 import type { Report } from "../src/node/validate.js";
 import { ruleDocsUrl, rules } from "../src/rules/index.js";
 
@@ -112,6 +118,30 @@ describe("formatters", () => {
     expect(run.invocations[0]).toMatchObject({ executionSuccessful: false, toolExecutionNotifications: [{ level: "error", message: { text: "cannot read gone.jsonl: no such file or folder" } }] });
   });
 
+  test("sarif: valid against the SARIF 2.1.0 JSON Schema, every rule with a helpUri to its section of docs/spec.md", () => {
+    const sarifSchema = JSON.parse(readFileSync(join(repoRoot, "test/data/sarif-2.1.0-rtm.5.json"), "utf8"));
+    const ajv = new AjvDraft04({ allErrors: true, strict: false, validateFormats: true, unicodeRegExp: false }); // the schema has a language pattern that is not valid with the u flag;
+    addFormats(ajv as never);
+    const check = ajv.compile(sarifSchema);
+    const log = JSON.parse(formatters.sarif(report, { ...plain, toolVersion: "9.9.9" }));
+    expect(check(log), JSON.stringify(check.errors, null, 1)).toBe(true);
+    // The schema does catch a broken log.
+    expect(check({ ...log, runs: [{ ...log.runs[0], results: [{ level: "fatal" }] }] })).toBe(false);
+    for (const rule of log.runs[0].tool.driver.rules) expect(rule.helpUri).toBe(`https://unpkg.com/citation-targets@9.9.9/docs/spec.md#rule-${rule.id}`);
+  });
+
+  test("junit: a suite per file, a failure per error, warnings as output, unreadable files as errors; special characters escaped", () => {
+    const xml = formatters.junit(report, plain);
+    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="citation-targets" tests="')).toBe(true);
+    expect(xml).toContain('<testsuite name="data/a,b:c.jsonl" tests="3" failures="2" errors="0">');
+    expect(xml).toContain('<failure type="json-syntax" message="invalid JSON: unexpected end">data/a,b:c.jsonl:1:7: invalid JSON: unexpected end</failure>');
+    expect(xml).toContain("<system-out>warning: data/a,b:c.jsonl:3:2: 100% not canonical\nsecond line</system-out>");
+    expect(xml).toContain('<testcase classname="gone.jsonl" name="read"><error type="io-error" message="cannot read gone.jsonl: no such file or folder"/></testcase>');
+    expect(xml).toContain('<testsuite name="ok.jsonl" tests="1" failures="0" errors="0">\n    <testcase classname="ok.jsonl" name="valid"/>');
+    const tricky = formatters.junit({ ...report, files: [{ path: "x.jsonl", records: 1, problems: [problem(1, "schema", 'a <b> & "c" \u0001')] }] }, plain);
+    expect(tricky).toContain('message="a &lt;b&gt; &amp; &quot;c&quot; \ufffd"');
+  });
+
   test("every formatter honours --max-problems", () => {
     for (const name of FORMAT_NAMES) {
       const text = formatters[name](report, { ...plain, maxProblems: 1 });
@@ -180,5 +210,32 @@ describe("progress", () => {
     expect(last.filesDone).toBe(2);
     expect(last.bytesDone).toBe(last.bytes);
     expect(seen.every((p, i) => i === 0 || p.bytesDone >= seen[i - 1]!.bytesDone)).toBe(true);
+  });
+});
+
+describe("code frames", () => {
+  test("stylish shows the excerpt of a problem under it, with a caret at the column", () => {
+    const framed: Report = {
+      ...report,
+      files: [{ path: "x.jsonl", records: 1, problems: [problem(4, "non-canonical", "not canonical", { column: 8, excerpt: { text: '{"a":1, "b":2}', column: 8 } })] }],
+      summary: { files: 1, records: 1, errors: 1, warnings: 0 },
+    };
+    expect(formatters.stylish(framed, plain).split("\n").slice(1, 4)).toEqual([
+      "  4:8  error    not in canonical form  non-canonical".replace("not in canonical form", "not canonical"),
+      '       │ {"a":1, "b":2}',
+      "       │        ^",
+    ]);
+  });
+
+  test("an excerpt of a long line is a window around the column, cut with an ellipsis, control characters shown as U+FFFD", () => {
+    const line = `{"markdown":"${"x".repeat(5000)}\u0001y","z":1}`;
+    const at = line.indexOf("\u0001") + 1;
+    const excerpt = excerptOf(line, at);
+    expect(excerpt.text.length).toBeLessThanOrEqual(74);
+    expect(excerpt.text.startsWith("…")).toBe(true);
+    expect(excerpt.text.endsWith("…")).toBe(false);
+    expect(excerpt.text[excerpt.column! - 1]).toBe("\ufffd");
+    expect(excerptOf("short", 3)).toEqual({ text: "short", column: 3 });
+    expect(excerptOf("y".repeat(200)).text).toBe(`${"y".repeat(72)}…`);
   });
 });

@@ -17,6 +17,7 @@ import { shellQuote } from "../node/manifest-io.js";
 import type { ManifestChanges } from "../node/lock.js";
 import type { RecordChanges } from "../node/record-changes.js";
 import { DEFAULT_MANIFEST_PATTERN, DEFAULT_PATTERN, displayPath } from "../node/files.js";
+import { REPOSITORY_SCHEMA_PATH } from "../node/schema-source.js";
 import { exitCodeFor, onlyErrors, validate } from "../node/validate.js";
 import { writeFileAtomic } from "../node/write.js";
 
@@ -66,6 +67,12 @@ function parsePositive(value: string): number {
   return Number(value);
 }
 
+function parseShard(value: string): { index: number; count: number } {
+  const match = /^([1-9][0-9]*)\/([1-9][0-9]*)$/.exec(value);
+  if (!match || Number(match[1]) > Number(match[2])) throw new InvalidArgumentError("expected i/n with 1 ≤ i ≤ n, e.g. 2/4");
+  return { index: Number(match[1]), count: Number(match[2]) };
+}
+
 function parseHost(value: string): string {
   if (!isValidLegislationHost(value)) throw new InvalidArgumentError(`expected a lowercase host name such as ${DEFAULT_LEGISLATION_HOST}`);
   return value;
@@ -96,11 +103,12 @@ export async function main(context: MainContext): Promise<number> {
   program
     .command("validate")
     .summary("check citation-targets JSONL files")
-    .description(
-      `Check citation-targets JSONL files: line form (UTF-8, LF, canonical JSON), the record schema, and every file-level and cross-record rule.\nWith no paths, checks ${DEFAULT_PATTERN}.`,
-    )
+    .description(`Check citation-targets JSONL files: line form (UTF-8, LF, canonical JSON), the record schema, and every file-level and cross-record rule.\nWith no paths, checks ${DEFAULT_PATTERN}.`)
     .argument("[paths...]", "files, directories (every *.jsonl below) or globs; - for standard input")
-    .addOption(new Option("-f, --format <format>", "output format").choices(FORMAT_NAMES).default("stylish"))
+    .addOption(new Option("-f, --format <format>", "output format (default: github when GITHUB_ACTIONS=true, else stylish)").choices(FORMAT_NAMES))
+    .option("-o, --output-file <file>", "write the report in the chosen format to FILE (atomically); the terminal still gets the stylish report")
+    .option("--shard <i/n>", "check only shard i of n (split by a hash of each path), for a CI matrix", parseShard)
+    .option("--print-config", "print the effective settings and where each came from (default, config file, command line), then exit")
     .option(
       "--config <file>",
       "read settings from this config file (default: .citation-targets.json, citation-targets.config.json or package.json#citation-targets, from here up to the repository root)",
@@ -357,7 +365,10 @@ function collectPair(allowed?: readonly string[]) {
 }
 
 interface ValidateCliOptions {
-  format: FormatName;
+  format?: FormatName;
+  outputFile?: string;
+  shard?: { index: number; count: number };
+  printConfig?: boolean;
   config?: string | boolean;
   jobs?: number;
   lock?: string | boolean;
@@ -386,6 +397,37 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
   if (fromStdin && paths.some((p) => p !== "-")) throw new OperationalError("standard input (-, --stdin) cannot be checked together with files: name one or the other");
   if (options.stdinFilename !== undefined && !fromStdin) throw new OperationalError("--stdin-filename names standard input: use it with - or --stdin");
   if (fromStdin && !context.stdin) throw new OperationalError("no standard input to read");
+  const format: FormatName = options.format ?? (context.env.GITHUB_ACTIONS === "true" ? "github" : "stylish");
+  if (options.printConfig) {
+    const from = (cli: boolean, inConfig: boolean) => (cli ? "command line" : inConfig && loaded ? `config ${displayPath(loaded.path, context.cwd)}` : "default");
+    const ruleSources = Object.fromEntries(
+      rules.map((rule) => {
+        const cli = options.rule[rule.id as RuleId];
+        const fromFile = config.rules?.[rule.id];
+        return [rule.id, { value: cli ?? fromFile ?? rule.meta.defaultSeverity, from: from(cli !== undefined, fromFile !== undefined) }];
+      }),
+    );
+    const settings = {
+      config: loaded ? displayPath(loaded.path, context.cwd) : null,
+      settings: {
+        patterns: {
+          value: fromStdin ? ["-"] : paths.length > 0 ? paths : (config.patterns ?? [DEFAULT_PATTERN]),
+          from: fromStdin || paths.length > 0 ? "command line" : from(false, config.patterns !== undefined),
+        },
+        format: { value: format, from: options.format ? "command line" : context.env.GITHUB_ACTIONS === "true" ? "GITHUB_ACTIONS=true" : "default" },
+        legislationHost: {
+          value: given("legislationHost") ? options.legislationHost : (config.legislationHost ?? options.legislationHost),
+          from: from(given("legislationHost"), config.legislationHost !== undefined),
+        },
+        schema: { value: schema ?? `${REPOSITORY_SCHEMA_PATH} of the repository if present, else the bundled schema`, from: from(options.schema !== undefined, config.schema !== undefined) },
+        lock: { value: lock ?? "<name>.lock.json beside each <name>.jsonl, when present", from: from(options.lock !== undefined && options.lock !== true, config.lock !== undefined) },
+        maxProblems: { value: maxProblems ?? null, from: from(options.maxProblems !== undefined, config.maxProblems !== undefined) },
+        rules: ruleSources,
+      },
+    };
+    context.stdout.write(`${JSON.stringify(settings, null, 2)}\n`);
+    return 0;
+  }
   const progress = progressEnabled(context.env, context.stderr.isTTY) ? createProgressLine((text) => context.stderr.write(text)) : undefined;
   const checked = await validate({
     ...(fromStdin ? { stdin: { stream: context.stdin!, ...(options.stdinFilename !== undefined ? { name: options.stdinFilename } : {}) } } : {}),
@@ -399,6 +441,7 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
     ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
     ...(lock !== undefined ? { lock } : {}),
     ...(schema ? { schema } : {}),
+    ...(options.shard ? { shard: options.shard } : {}),
   });
   progress?.done();
   const report = options.quiet ? onlyErrors(checked) : checked;
@@ -412,8 +455,15 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
       context.stderr.write(`citation-targets: artifact checks skipped: ${skipped} (the records are still checked against the manifest)\n`);
     }
   }
-  const color = createColor(options.format === "stylish" ? colorLevel(context.env, context.stdout.isTTY, options.color) : 0);
-  context.stdout.write(formatters[options.format](report, { color, toolVersion: packageJson.version, ...(maxProblems !== undefined ? { maxProblems } : {}) }));
+  const formatContext = { toolVersion: packageJson.version, ...(maxProblems !== undefined ? { maxProblems } : {}) };
+  if (options.outputFile) {
+    // The chosen report to the file; the terminal gets the stylish report all the same.
+    await writeFileAtomic(resolve(context.cwd, options.outputFile), formatters[format](report, { ...formatContext, color: createColor(0) }));
+    context.stdout.write(formatters.stylish(report, { ...formatContext, color: createColor(colorLevel(context.env, context.stdout.isTTY, options.color)) }));
+  } else {
+    const color = createColor(format === "stylish" ? colorLevel(context.env, context.stdout.isTTY, options.color) : 0);
+    context.stdout.write(formatters[format](report, { ...formatContext, color }));
+  }
   if (options.verbose) {
     const threads = report.threads > 1 ? ` with ${report.threads} worker threads` : "";
     context.stderr.write(`citation-targets: checked in ${Math.round(performance.now() - started)} ms${threads}\n`);

@@ -17,6 +17,13 @@ export interface Problem {
   column?: number;
   /** RFC 6901 pointer into the line's record; "" for the whole record or a line-level problem. */
   pointer: string;
+  /** A short piece of the line (or of the value at `pointer`) to show under the message, cut to a readable width; `column` is 1-based in `text`. */
+  excerpt?: Excerpt;
+}
+
+export interface Excerpt {
+  text: string;
+  column?: number;
 }
 
 /** Orders problems by file, line, column, rule, then the order they were found in. */

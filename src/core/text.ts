@@ -53,3 +53,32 @@ export function unknownRuleMessage(id: string, ruleIds: readonly string[]): stri
   const suggestion = closest(id, ruleIds);
   return `unknown rule "${id}"${suggestion ? `: did you mean "${suggestion}"?` : ` (rules: ${ruleIds.join(", ")})`}`;
 }
+
+/** How many characters of a line an excerpt keeps. */
+const EXCERPT_WIDTH = 72;
+
+/**
+ * A readable piece of `text` for a code frame: around `column` (1-based) when given, else its
+ * start, at most EXCERPT_WIDTH characters, with "…" where it was cut; control characters shown
+ * as U+FFFD. Kept small, because a problem is stored with it (a line can be megabytes long).
+ */
+export function excerptOf(text: string, column?: number): { text: string; column?: number } {
+  const at = column === undefined ? 0 : Math.max(0, Math.min(column - 1, text.length));
+  const start = Math.max(0, Math.min(at - Math.floor(EXCERPT_WIDTH / 3), text.length - EXCERPT_WIDTH));
+  const end = Math.min(text.length, start + EXCERPT_WIDTH);
+  const head = start > 0 ? "…" : "";
+  const piece = `${head}${text.slice(start, end)}${end < text.length ? "…" : ""}`.replace(/[\u0000-\u001f\u007f]/g, "\ufffd");
+  return column === undefined ? { text: piece } : { text: piece, column: at - start + head.length + 1 };
+}
+
+/** The value at an RFC 6901 pointer, or undefined when there is none. */
+export function valueAtPointer(value: unknown, pointer: string): unknown {
+  if (pointer === "") return value;
+  let current = value;
+  for (const raw of pointer.slice(1).split("/")) {
+    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (current === null || typeof current !== "object" || !Object.hasOwn(current, key)) return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}

@@ -7,7 +7,7 @@
 import { isUtf8 } from "node:buffer";
 import type { LockContext } from "../core/lock-context.js";
 import { LineReader, type Line, type TextLine } from "../core/lines.js";
-import { sortProblems, type Problem, type RuleSetting, type Severity } from "../core/problem.js";
+import { sortProblems, type Excerpt, type Problem, type RuleSetting, type Severity } from "../core/problem.js";
 import type { RecordSchemaCheck } from "../core/schema-issues.js";
 import { interpolate } from "../core/text.js";
 import type { LineState, LineVerdict, RecordVisit, Rule, RuleContext, RuleHandlers } from "../rules/define.js";
@@ -63,7 +63,7 @@ export function createFileCheck(options: FileCheckOptions): FileCheck {
   const fileName = options.file.slice(options.file.lastIndexOf("/") + 1);
   let records = 0;
 
-  const report = (rule: Rule, messageId: string, data: Record<string, unknown>, line: number, pointer: string, column?: number) => {
+  const report = (rule: Rule, messageId: string, data: Record<string, unknown>, line: number, pointer: string, column?: number, excerpt?: Excerpt) => {
     const severity = severities.get(rule.id);
     if (severity === undefined) return;
     const template = rule.messages[messageId];
@@ -74,6 +74,7 @@ export function createFileCheck(options: FileCheckOptions): FileCheck {
     }
     const problem: Problem = { ruleId: rule.id, messageId, data, message: interpolate(template, data), severity, file: options.file, line, pointer };
     if (column !== undefined) problem.column = column;
+    if (excerpt !== undefined) problem.excerpt = excerpt;
     problems.push(problem);
   };
 
@@ -91,7 +92,7 @@ export function createFileCheck(options: FileCheckOptions): FileCheck {
       file: options.file,
       lock: options.lock,
       schemaCheck: options.schemaCheck,
-      report: (r) => report(rule, r.messageId, r.data ?? {}, r.line, r.pointer, r.column),
+      report: (r) => report(rule, r.messageId, r.data ?? {}, r.line, r.pointer, r.column, r.excerpt),
     };
     const created = rule.create(context);
     if (created.line) lineHooks.push({ order: rule.meta.lineOrder ?? Number.MAX_SAFE_INTEGER, hook: created.line.bind(created) });

@@ -1,10 +1,11 @@
 import { formatGithub } from "./github.js";
 import { formatJson } from "./json.js";
+import { formatJunit } from "./junit.js";
 import { formatSarif } from "./sarif.js";
 import { formatStylish } from "./stylish.js";
 import type { Formatter } from "./types.js";
 
-export const FORMAT_NAMES = ["stylish", "json", "github", "sarif"] as const;
+export const FORMAT_NAMES = ["stylish", "json", "github", "sarif", "junit"] as const;
 export type FormatName = (typeof FORMAT_NAMES)[number];
 
 /** Every format name has its formatter; the compiler proves none is missing. */
@@ -13,6 +14,7 @@ export const formatters = {
   json: formatJson,
   github: formatGithub,
   sarif: formatSarif,
+  junit: formatJunit,
 } satisfies Record<FormatName, Formatter>;
 
 export type { FormatContext, Formatter } from "./types.js";

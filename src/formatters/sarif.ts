@@ -1,6 +1,9 @@
 import type { Log, ReportingDescriptor, Result } from "sarif";
 import { shownProblems, type Formatter } from "./types.js";
 
+/** Where the published package's files are served, so that a rule's helpUri opens its section of docs/spec.md for the version that reported it. */
+const PACKAGE_FILES = "https://unpkg.com/citation-targets";
+
 /**
  * SARIF 2.1.0, for code-scanning dashboards: one run, every registered rule as a reporting
  * descriptor (with its default level and documentation), one result per problem with the file,
@@ -11,6 +14,7 @@ export const formatSarif: Formatter = (report, { maxProblems, toolVersion }) => 
     id: rule.id,
     shortDescription: { text: rule.description },
     help: { text: `See ${rule.docs} in the citation-targets package.` },
+    helpUri: `${PACKAGE_FILES}@${toolVersion ?? "latest"}/${rule.docs}`,
     defaultConfiguration: { level: rule.defaultSeverity },
   }));
   const index = new Map<string, number>(report.rules.map((rule, i) => [rule.id, i]));

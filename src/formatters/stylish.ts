@@ -15,6 +15,12 @@ export const formatStylish: Formatter = (report, { color, maxProblems }) => {
       const severity = p.severity === "error" ? color.red("error  ") : color.yellow("warning");
       const pointer = p.pointer === "" ? "" : color.dim(` at ${p.pointer}`);
       out.push(`  ${color.dim(at)}  ${severity}  ${p.message}${pointer}  ${color.dim(p.ruleId)}`);
+      if (p.excerpt) {
+        // A short code frame: the offending piece of the line, with a caret under the column.
+        const indent = " ".repeat(width + 4);
+        out.push(`${indent}${color.dim("│")} ${p.excerpt.text}`);
+        if (p.excerpt.column !== undefined) out.push(`${indent}${color.dim("│")} ${" ".repeat(p.excerpt.column - 1)}${color.red("^")}`);
+      }
     }
     if (omitted > 0) {
       const why = maxProblems !== undefined && shown.length === maxProblems ? `--max-problems ${maxProblems}` : "at most 10,000 are kept per file";

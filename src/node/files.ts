@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { compare } from "../core/problem.js";
@@ -90,4 +91,13 @@ export async function foldersUpToRoot(cwd: string): Promise<{ folders: string[];
 /** The repository root above `cwd` (the nearest folder holding `.git`), or undefined outside a repository. */
 export async function findRepositoryRoot(cwd: string): Promise<string | undefined> {
   return (await foldersUpToRoot(cwd)).root;
+}
+
+/**
+ * The shard (0-based, of `count`) a file belongs to in a CI matrix: by a hash of its path as shown
+ * (relative, POSIX), so every shard job of the same checkout puts each file in exactly one shard,
+ * whatever the order files are found in.
+ */
+export function shardOf(display: string, count: number): number {
+  return createHash("sha256").update(display).digest().readUInt32BE(0) % count;
 }

@@ -7,7 +7,7 @@ import { ruleDocsUrl, rules, type RuleId } from "../rules/index.js";
 import { summarize, type FileReport, type Report, type RuleDescriptor } from "../core/report.js";
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { DEFAULT_PATTERN, displayPath, expandInputs, findRepositoryRoot, STDIN_NAME, type InputFile } from "./files.js";
+import { DEFAULT_PATTERN, displayPath, expandInputs, findRepositoryRoot, shardOf, STDIN_NAME, type InputFile } from "./files.js";
 import { mapWithLimit } from "./concurrency.js";
 import { describeIoError, OperationalError } from "./errors.js";
 import { loadLockContext } from "./manifest-io.js";
@@ -37,6 +37,8 @@ export interface ValidateOptions {
    * `<name>.jsonl` is checked against `<name>.lock.json` beside it when that exists; `false` turns that off.
    */
   lock?: string | false;
+  /** Check only the files of shard `index` (1-based) of `count`, split by a hash of each path: for a CI matrix. */
+  shard?: { index: number; count: number };
   /** Check these bytes (standard input) instead of files; `name` is the path they stand for (display, file-name rule, lock manifest beside it). */
   stdin?: { stream: AsyncIterable<Uint8Array>; name?: string };
 }
@@ -51,11 +53,16 @@ const FILES_AT_ONCE = 8;
 export async function validate(options: ValidateOptions = {}): Promise<Report> {
   const cwd = options.cwd ?? process.cwd();
   const { schemaSource, check } = await createFileValidator({ ...options, cwd });
-  const inputs = options.stdin
+  const matched = options.stdin
     ? [stdinInput(options.stdin.name, cwd)]
     : options.patterns?.length
       ? await expandInputs(options.patterns, cwd, options.allowUnmatched, options.patternsCwd)
       : await expandInputs([DEFAULT_PATTERN], cwd, options.allowUnmatched, (await findRepositoryRoot(cwd)) ?? cwd); // like git: the default is the repository's, from any subfolder
+  const shard = options.shard;
+  if (shard && (!Number.isInteger(shard.count) || shard.count < 1 || !Number.isInteger(shard.index) || shard.index < 1 || shard.index > shard.count)) {
+    throw new OperationalError(`invalid shard ${shard.index}/${shard.count}: expected i/n with 1 ≤ i ≤ n`);
+  }
+  const inputs = shard ? matched.filter((input) => shardOf(input.display, shard.count) === shard.index - 1) : matched;
   // File sizes, read once, when the choice of threads or the progress needs them.
   const sizes = options.onProgress || options.jobs === undefined ? await sizesOf(inputs) : undefined;
   const jobs = options.stdin ? 1 : chooseJobs(inputs, options.jobs, sizes);

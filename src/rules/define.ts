@@ -1,6 +1,6 @@
 import { parseAddress, type AddressParts } from "../core/address.js";
 import { analyseCanonical, type CanonicalVerdict } from "../core/canonical.js";
-import type { Severity } from "../core/problem.js";
+import type { Excerpt, Severity } from "../core/problem.js";
 import type { LockContext } from "../core/lock-context.js";
 import type { RecordSchemaCheck } from "../core/schema-issues.js";
 
@@ -21,6 +21,8 @@ export interface RuleReport<MessageId extends string = string> {
   line: number;
   column?: number;
   pointer: string;
+  /** A piece of the line to show under the message (see `excerptOf`). */
+  excerpt?: Excerpt;
 }
 
 export interface RuleContext<MessageId extends string = string> {

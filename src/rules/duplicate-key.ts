@@ -1,3 +1,4 @@
+import { excerptOf } from "../core/text.js";
 import { canonicalVerdict, defineRule } from "./define.js";
 
 export const duplicateKey = defineRule({
@@ -12,7 +13,14 @@ export const duplicateKey = defineRule({
         const verdict = canonicalVerdict(state);
         if (verdict.kind !== "duplicates") return undefined;
         for (const d of verdict.duplicates)
-          context.report({ messageId: "duplicate", data: { key: d.key, firstColumn: d.firstIndex + 1 }, line: state.number, column: d.index + 1, pointer: d.pointer });
+          context.report({
+            messageId: "duplicate",
+            data: { key: d.key, firstColumn: d.firstIndex + 1 },
+            line: state.number,
+            column: d.index + 1,
+            pointer: d.pointer,
+            excerpt: excerptOf(state.text!, d.index + 1),
+          });
         return undefined;
       },
     };

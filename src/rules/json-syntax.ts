@@ -1,4 +1,5 @@
 import { scanJson } from "../core/json-scan.js";
+import { excerptOf } from "../core/text.js";
 import { defineRule } from "./define.js";
 
 export const jsonSyntax = defineRule({
@@ -15,7 +16,7 @@ export const jsonSyntax = defineRule({
         } catch {
           // JSON.parse gives no usable position: a position-reporting scan finds the error's column.
           const error = scanJson(state.text!).syntaxError ?? { index: 0, message: "not a JSON value" };
-          context.report({ messageId: "invalid", data: { detail: error.message }, line: state.number, column: error.index + 1, pointer: "" });
+          context.report({ messageId: "invalid", data: { detail: error.message }, line: state.number, column: error.index + 1, pointer: "", excerpt: excerptOf(state.text!, error.index + 1) });
           return "stop";
         }
       },

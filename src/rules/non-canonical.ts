@@ -1,3 +1,4 @@
+import { excerptOf } from "../core/text.js";
 import { canonicalVerdict, defineRule } from "./define.js";
 
 export const nonCanonical = defineRule({
@@ -25,6 +26,7 @@ export const nonCanonical = defineRule({
           line: state.number,
           column: verdict.column,
           pointer: found?.pointer ?? "",
+          excerpt: excerptOf(state.text!, verdict.column),
         });
         return undefined;
       },

@@ -1,3 +1,4 @@
+import { excerptOf, valueAtPointer } from "../core/text.js";
 import { defineRule } from "./define.js";
 
 export const schema = defineRule({
@@ -10,7 +11,11 @@ export const schema = defineRule({
       // Runs even when off: the record rules are told whether the record passed.
       line(state) {
         const issues = context.schemaCheck(state.value);
-        for (const issue of issues) context.report({ messageId: issue.messageId, data: { detail: issue.message }, line: state.number, pointer: issue.pointer });
+        for (const issue of issues) {
+          const value = issue.messageId === "missing" ? undefined : valueAtPointer(state.value, issue.pointer);
+          const excerpt = value === undefined ? undefined : excerptOf(JSON.stringify(value) ?? "");
+          context.report({ messageId: issue.messageId, data: { detail: issue.message }, line: state.number, pointer: issue.pointer, ...(excerpt ? { excerpt } : {}) });
+        }
         state.schemaValid = issues.length === 0;
         return undefined;
       },
