@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, open, rename, rm, type FileHandle } from "node:fs/promises";
+import { mkdir, open, readdir, rename, rm, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
 /**
@@ -17,10 +17,11 @@ export interface AtomicFile {
   abort(): Promise<void>;
 }
 
-/** Opens an atomic writer for `path`, creating its folder. */
+/** Opens an atomic writer for `path`, creating its folder; first removes what an interrupted earlier write to the same path left behind. */
 export async function openAtomic(path: string): Promise<AtomicFile> {
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
   await mkdir(dirname(path), { recursive: true });
+  await removeStaleTemporaries(path);
   let handle: FileHandle | undefined = await open(temporary, "wx");
   return {
     path,
@@ -51,4 +52,32 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
     await file.abort();
     throw error;
   }
+}
+
+/** True while a process with this id runs (on this machine). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM"; // it runs, as another user
+  }
+}
+
+/**
+ * Removes the temporary files of earlier writes to `path` whose process is gone (killed, or the
+ * machine stopped): `.<name>.<pid>.<8 hex>.tmp` in the same folder. A temporary file of a write still
+ * running is left alone.
+ */
+export async function removeStaleTemporaries(path: string): Promise<string[]> {
+  const name = basename(path);
+  const pattern = new RegExp(`^\\.${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\.([0-9]+)\\.[0-9a-f]{8}\\.tmp$`);
+  const removed: string[] = [];
+  for (const entry of await readdir(dirname(path)).catch(() => [] as string[])) {
+    const match = pattern.exec(entry);
+    if (!match || isRunning(Number(match[1]))) continue;
+    await rm(join(dirname(path), entry), { force: true });
+    removed.push(entry);
+  }
+  return removed;
 }
