@@ -1,0 +1,143 @@
+/**
+ * The promises of SECURITY.md that a test can hold: no network, no writes outside the named
+ * outputs, and paths with spaces, #, % and non-ASCII names working end to end.
+ */
+import { execFile, execFileSync } from "node:child_process";
+import { cp, mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { tempDir } from "./helpers/datasets.js";
+import { repoRoot } from "./helpers/records.js";
+
+const run = promisify(execFile);
+const bin = join(repoRoot, "bin/citation-targets.js");
+const preload = join(repoRoot, "test/helpers/no-network.mjs");
+
+const unshareWorks = (() => {
+  try {
+    execFileSync("unshare", ["-n", "true"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** Runs the built bin with the no-network preload, and inside a new network namespace (no interface but loopback) where the system allows it. */
+async function isolated(args: string[], cwd: string) {
+  const command = unshareWorks ? "unshare" : process.execPath;
+  const argv = unshareWorks ? ["-n", process.execPath, "--import", preload, bin, ...args] : ["--import", preload, bin, ...args];
+  try {
+    const { stdout, stderr } = await run(command, argv, { cwd, env: { ...process.env, NO_COLOR: "1" }, maxBuffer: 64 * 2 ** 20 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+async function listFiles(root: string): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (folder: string): Promise<void> => {
+    for (const entry of await readdir(folder, { withFileTypes: true })) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) await walk(path);
+      else out.push(relative(root, path));
+    }
+  };
+  await walk(root);
+  return out.sort();
+}
+
+let dir: string;
+let cleanup: () => Promise<void>;
+beforeAll(async () => ({ dir, cleanup } = await tempDir()));
+afterAll(async () => cleanup());
+
+describe("no network, no writes outside the named outputs", () => {
+  test(`every command runs with networking disabled and opens no socket${unshareWorks ? " (in a fresh network namespace, and with net and dns refused)" : " (net and dns refused; unshare is not available here)"}`, async () => {
+    const root = join(dir, "offline");
+    await mkdir(join(root, ".git"), { recursive: true });
+    await cp(join(repoRoot, "fixtures"), join(root, "fixtures"), { recursive: true });
+    await cp(join(repoRoot, ".tooling"), join(root, ".tooling"), { recursive: true });
+    await writeFile(join(root, "fixtures/datasets/privacy-act-1988/part-i/section-7.md"), "### 7 New\n\nText.\n");
+    const before = await listFiles(root);
+    const steps: [string[], number, string[]][] = [
+      [["validate"], 1, []],
+      [["validate", "--format", "sarif", "--jobs", "2", "--no-lock"], 0, []],
+      [["lock", "fixtures/datasets/privacy-act-1988", "-o", ".tooling/citation-targets/privacy-act-1988.lock.json", "--check"], 1, []],
+      [["update", "--check"], 1, []],
+      [["update"], 0, []],
+      [["generate", ".tooling/citation-targets/mvfg.lock.json", "-o", "out/mvfg.jsonl", "--jobs", "2"], 0, ["out/mvfg.jsonl"]],
+      [["generate", ".tooling/citation-targets/privacy-act-1988.lock.json", "--check", ".tooling/citation-targets/privacy-act-1988.jsonl"], 0, []],
+      [["schema", "-o", "out/schema.json"], 0, ["out/schema.json"]],
+      [["validate", "--format", "junit", "--output-file", "out/report.xml"], 0, ["out/report.xml"]],
+    ];
+    const expected = new Set(before);
+    for (const [args, code, outputs] of steps) {
+      const result = await isolated(args, root);
+      expect(result.stderr, args.join(" ")).not.toContain("NETWORK-USE");
+      expect(result.code, `${args.join(" ")}: ${result.stderr}`).toBe(code);
+      for (const output of outputs) expected.add(output);
+      expect(await listFiles(root), args.join(" ")).toEqual([...expected].sort());
+    }
+  });
+
+  test("the preload does catch a network use (the test can fail)", async () => {
+    const probe = join(dir, "probe.mjs");
+    await writeFile(probe, 'import net from "node:net"; try { net.connect(9, "127.0.0.1"); } catch {}');
+    const { stderr } = await run(process.execPath, ["--import", preload, probe]).catch((e: { stderr: string }) => e);
+    expect(stderr).toContain("NETWORK-USE: net.connect");
+  });
+});
+
+describe("paths", () => {
+  test("a dataset and files whose names have spaces, #, % and non-ASCII characters work end to end", async () => {
+    const root = join(dir, "Gesetze # 100% Übersicht");
+    await mkdir(join(root, ".git"), { recursive: true });
+    await cp(join(repoRoot, "fixtures/datasets/privacy-act-1988"), join(root, "Daten sätze/privacy act"), { recursive: true });
+    await rename(join(root, "Daten sätze/privacy act/part-i"), join(root, "Daten sätze/privacy act/Teil Ä #1 %20"));
+    const order = (await readFile(join(repoRoot, "fixtures/datasets/privacy-act-1988.order"), "utf8")).replaceAll("part-i/", "Teil Ä #1 %20/");
+    await writeFile(join(root, "order.txt"), order);
+    const ct = (args: string[]) => isolated(args, root);
+    const manifest = ".tooling/citation-targets/privacy-act-1988.lock.json";
+    const locked = await ct([
+      "lock",
+      "Daten sätze/privacy act",
+      "-o",
+      manifest,
+      "--order",
+      "order.txt",
+      "--slug",
+      "privacy-act-1988",
+      "--title-id",
+      "C2004A03712",
+      "--name",
+      "Privacy Act 1988",
+      "--version-date",
+      "2024-06-10",
+      "--source-text-url",
+      "https://www.legislation.gov.au/C2004A03712/2024-06-10/text",
+      "--kind",
+      "front-matter.md=document-frontmatter",
+      "--kind",
+      "contents.md=document-contents",
+      "--kind",
+      "preamble.md=document-preamble",
+    ]);
+    expect(locked.code, locked.stderr).toBe(0);
+    expect((await ct(["generate", manifest, "-o", ".tooling/citation-targets/privacy-act-1988.jsonl"])).code).toBe(0);
+    const validated = await ct(["validate", "--format", "json"]);
+    expect(validated.code, validated.stdout).toBe(0);
+    const text = await readFile(join(root, ".tooling/citation-targets/privacy-act-1988.jsonl"), "utf8");
+    expect(text).toContain('"artifactRelativePath":"Teil Ä #1 %20/section-1.md"');
+    // The escaped path in the address round-trips (docs/spec.md, "citationAddress").
+    expect(text).toMatch(/"citationAddress":"privacy-act-1988\/Teil%20Ä%20%231%20%2520\/section-1\.md#1"/); // letters stay, the rest is %-escaped
+    await writeFile(join(root, "Daten sätze/privacy act/Teil Ä #1 %20/section-7.md"), "### 7 New\n");
+    const stale = await ct(["validate"]);
+    expect(stale.code).toBe(1);
+    expect(stale.stdout).toContain('markdown file "Teil Ä #1 %20/section-7.md"');
+    expect((await ct(["update"])).code).toBe(0);
+    expect((await ct(["validate"])).code).toBe(0);
+  });
+});
