@@ -1,0 +1,77 @@
+/**
+ * `citation-targets diff`: the change kinds between two versions, as a CI gate (docs/diff-draft.md).
+ * Registered on the program by `registerDiffCommand`; usage and I/O problems are OperationalErrors
+ * (the program prints them and exits 2), the gate sets exit code 0 or 1.
+ */
+import { readFileSync } from "node:fs";
+import { type Command, Option } from "commander";
+import { ADDITIVE_KINDS, BREAKING_KINDS, diffExitCode, FAIL_ON_LEVELS, type FailOn } from "../core/diff.js";
+import { colorLevel, createColor } from "../formatters/color.js";
+import { DIFF_FORMAT_NAMES, type DiffFormatName, diffFormatters } from "../formatters/diff.js";
+import { diff } from "../node/diff.js";
+
+export interface DiffCommandContext {
+  cwd: string;
+  stdout: { write(s: string): unknown; isTTY?: boolean };
+  stderr: { write(s: string): unknown };
+  env: Record<string, string | undefined>;
+}
+
+interface DiffCliOptions {
+  against?: string;
+  schema?: boolean;
+  approvals?: string;
+  failOn: FailOn;
+  format: DiffFormatName;
+  color?: boolean;
+  verbose?: boolean;
+}
+
+const packageJson = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+
+/** Adds the `diff` command to the program. */
+export function registerDiffCommand(program: Command, context: DiffCommandContext, setExitCode: (code: number) => void): void {
+  program
+    .command("diff")
+    .summary("report additive and breaking changes between two versions (a CI gate)")
+    .description(
+      "Compare two versions of citation-targets files, matching records by citationAddress, and report every change with its kind\n" +
+        "and class (docs/spec.md, section 12). The old version is a file, a folder (files paired by name, <slug>.jsonl), or a git\n" +
+        "revision (--against REV: the working tree's files against the same paths at REV, read with git; a shallow clone works\n" +
+        "when REV is in it). --schema compares two record JSON Schemas.",
+    )
+    .argument("[paths...]", "OLD NEW (files or folders); with --against, working-tree files or folders (default: .tooling/citation-targets/*.jsonl and the repository schema)")
+    .option("--against <rev>", "compare the working tree with the same paths at this git revision (e.g. origin/main)")
+    .option("--schema", "the paths are record JSON Schemas (files ending in .schema.json are taken as schemas anyway)")
+    .option("--approvals <file>", 'a reviewed JSON file approving breaking changes: {"approvals": [{"address": …, "reason": …}]}')
+    .addOption(new Option("--fail-on <level>", "which changes fail the run (exit 1)").choices(FAIL_ON_LEVELS).default("breaking"))
+    .addOption(new Option("-f, --format <format>", "output format").choices(DIFF_FORMAT_NAMES).default("stylish"))
+    .option("--color", "force colour on")
+    .option("--no-color", "force colour off")
+    .option("--verbose", "say on stderr what was compared and how long it took")
+    .addHelpText(
+      "after",
+      `\nChange kinds. Breaking: ${BREAKING_KINDS.join(", ")}.\nAdditive: ${ADDITIVE_KINDS.join(", ")}.\n\n` +
+        `Exit codes: 0 the gate passes, 1 it fails (--fail-on), 2 usage or I/O error (a missing file, a revision not in the clone).\n\n` +
+        `Examples:\n  citation-targets diff old/privacy-act-1988.jsonl .tooling/citation-targets/privacy-act-1988.jsonl\n  citation-targets diff released/ .tooling/citation-targets/\n` +
+        `  citation-targets diff --against origin/main --format github --approvals .tooling/citation-targets/approvals.json\n  citation-targets diff --schema old.schema.json schemas/citation-targets.schema.json`,
+    )
+    .action(async (paths: string[], options: DiffCliOptions) => {
+      const started = performance.now();
+      const report = await diff({
+        cwd: context.cwd,
+        paths,
+        failOn: options.failOn,
+        ...(options.against !== undefined ? { against: options.against } : {}),
+        ...(options.schema ? { schema: true } : {}),
+        ...(options.approvals !== undefined ? { approvals: options.approvals } : {}),
+      });
+      const color = createColor(options.format === "stylish" ? colorLevel(context.env, context.stdout.isTTY, options.color) : 0);
+      context.stdout.write(diffFormatters[options.format](report, { color, toolVersion: packageJson.version }));
+      if (options.verbose) {
+        const against = report.against ? ` against ${report.against.revision} (${report.against.commit.slice(0, 12)})` : "";
+        context.stderr.write(`citation-targets: compared ${report.pairs.length} ${report.pairs.length === 1 ? "pair" : "pairs"}${against} in ${Math.round(performance.now() - started)} ms\n`);
+      }
+      setExitCode(diffExitCode(report));
+    });
+}

@@ -1,0 +1,440 @@
+/**
+ * The record half of `diff`: two versions of one dataset file, matched by citationAddress
+ * (docs/spec.md, section 8, "What changed, by address"; section 12). Pure: the caller streams the
+ * records in, in three passes:
+ *
+ *   1. every old record (`addOld`): kept as address → a row of 64-bit digests, one per compared field;
+ *   2. every new record (`addNew`): compared field by field with its old row, as it streams past;
+ *      `endNew()` then settles what was removed, the fields added to or removed from a variant, and the
+ *      likely moves;
+ *   3. only when something was changed or removed: the old records again (`addOldDetail`), to fetch the
+ *      old values of the changed fields and the heading of each removed record.
+ *
+ * Memory: the address map and the digest rows (about 8 bytes per compared field and record), plus
+ * what is reported. Never a whole record of the old file.
+ */
+import * as crypto from "node:crypto";
+import canonicalize from "canonicalize";
+import { parseAddress } from "./address.js";
+import { deriveCitationTargetId } from "./digest.js";
+import { classOf, designationOf, type DiffChange, type FieldChange, type LikelyMove, MAX_MOVES, type MoveEvidence, sortChanges, VALUE_LIMIT } from "./diff.js";
+import { buildRecordSchema } from "./schema.js";
+
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: "buffer") => Buffer }).hash;
+const digestOf = (text: string): Buffer => (oneShot ? oneShot("sha256", text, "buffer") : crypto.createHash("sha256").update(text).digest());
+
+/** Every field either variant of the bundled schema has, in the schema's (sorted) order. */
+export function schemaFieldNames(): string[] {
+  const defs = (buildRecordSchema() as { $defs: Record<string, { properties?: Record<string, unknown> }> }).$defs;
+  const names = new Set<string>();
+  for (const variant of ["markdownArtifact", "structuralContainer"]) for (const name of Object.keys(defs[variant]?.properties ?? {})) names.add(name);
+  return [...names].sort();
+}
+
+export interface RecordDiffOptions {
+  /** Fields that are not compared: the version-scoped and positional ones (UNCOMPARED_FIELDS). */
+  uncompared: readonly string[];
+  /** How the old and new file are shown (for the line of each change). */
+  oldFile: string;
+  newFile: string;
+}
+
+type Row = number;
+
+interface Candidate {
+  address: string;
+  row: Row;
+  line: number;
+  targetKind: string;
+  headingText?: string;
+  fields: string[];
+  /** New values of the changed fields, as reported. */
+  after: Map<string, Reported>;
+  before?: Map<string, Reported>;
+}
+
+interface Added {
+  address: string;
+  line: number;
+  digest0: number;
+  digest1: number;
+  headingText?: string;
+}
+
+interface Removed {
+  address: string;
+  row: Row;
+  line: number;
+  headingText?: string;
+  likelyMoves?: LikelyMove[];
+  otherMoveCandidates?: number;
+}
+
+/** Per record variant: the fields seen in it, and how many records it had. */
+type FieldSets = Map<string, { fields: Set<string>; records: number }>;
+
+/** A value as reported: itself, or only its length (markdown, long strings); nothing when absent. */
+interface Reported {
+  value?: unknown;
+  length?: number;
+}
+
+function reported(field: string, value: unknown): Reported {
+  if (value === undefined) return {};
+  if (typeof value === "string" && (field === "markdown" || value.length > VALUE_LIMIT)) return { length: value.length };
+  return { value };
+}
+
+export class RecordDiff {
+  private readonly known: string[];
+  private readonly slot = new Map<string, number>();
+  private readonly uncompared: Set<string>;
+  private readonly width: number;
+  private readonly textDigestSlot: number;
+  private rows = new Uint32Array(0);
+  private lines = new Int32Array(0);
+  private seen = new Uint8Array(0);
+  private count = 0;
+  private readonly old = new Map<string, Row>();
+  /** Unknown compared fields (not in the schema) of old rows: rare, so kept apart. */
+  private readonly extras = new Map<Row, Map<string, string>>();
+  private readonly lastValue: unknown[];
+  private readonly lastDigest: Uint32Array;
+  private readonly scratch: Uint32Array;
+  private readonly oldFields: FieldSets = new Map();
+  private readonly newFields: FieldSets = new Map();
+  private readonly framing = { old: { derived: 0, other: 0 }, new: { derived: 0, other: 0 } };
+  private readonly added: Added[] = [];
+  private readonly addedSet = new Set<string>();
+  private candidates: Candidate[] = [];
+  private removed: Removed[] = [];
+  private readonly fieldChanges: DiffChange[] = [];
+  private readonly details = new Map<string, Candidate | Removed>();
+  private readonly warnings: string[] = [];
+  private duplicatesOld = 0;
+  private duplicatesNew = 0;
+  private newRecords = 0;
+  private firstOld?: { slug?: unknown; titleId?: unknown };
+  private firstNew?: { slug?: unknown; titleId?: unknown };
+  private phase: "old" | "new" | "detail" | "done" = "old";
+
+  constructor(private readonly options: RecordDiffOptions) {
+    this.uncompared = new Set(options.uncompared);
+    this.known = schemaFieldNames().filter((name) => !this.uncompared.has(name));
+    for (const [index, name] of this.known.entries()) this.slot.set(name, index);
+    this.width = this.known.length * 2;
+    this.textDigestSlot = this.slot.get("textDigest")!;
+    this.lastValue = new Array(this.known.length);
+    this.lastDigest = new Uint32Array(this.width);
+    this.scratch = new Uint32Array(this.width);
+  }
+
+  /** Digests every known compared field of `record` into `scratch` (0,0 for an absent field). */
+  private digestRow(record: Record<string, unknown>): void {
+    for (let k = 0; k < this.known.length; k++) {
+      const value = record[this.known[k]!];
+      if (value === undefined) {
+        this.scratch[2 * k] = 0;
+        this.scratch[2 * k + 1] = 0;
+        continue;
+      }
+      if (typeof value === "string" && value === this.lastValue[k]) {
+        this.scratch[2 * k] = this.lastDigest[2 * k]!;
+        this.scratch[2 * k + 1] = this.lastDigest[2 * k + 1]!;
+        continue;
+      }
+      const digest = digestOf(typeof value === "string" ? `s${value}` : `j${canonicalize(value) ?? ""}`);
+      const d0 = digest.readUInt32LE(0) || 1; // never 0,0: that means absent
+      const d1 = digest.readUInt32LE(4);
+      this.scratch[2 * k] = d0;
+      this.scratch[2 * k + 1] = d1;
+      if (typeof value === "string") {
+        this.lastValue[k] = value;
+        this.lastDigest[2 * k] = d0;
+        this.lastDigest[2 * k + 1] = d1;
+      }
+    }
+  }
+
+  /** Unknown compared fields of a record (field → digest), or undefined when it has none. */
+  private extraFields(record: Record<string, unknown>): Map<string, string> | undefined {
+    let extra: Map<string, string> | undefined;
+    for (const key of Object.keys(record)) {
+      if (this.slot.has(key) || this.uncompared.has(key)) continue;
+      extra ??= new Map();
+      extra.set(key, digestOf(`j${canonicalize(record[key]) ?? ""}`).toString("hex", 0, 8));
+    }
+    return extra;
+  }
+
+  private track(sets: FieldSets, record: Record<string, unknown>, which: "old" | "new"): void {
+    const kind = String(record.targetKind);
+    let entry = sets.get(kind);
+    if (!entry) {
+      entry = { fields: new Set(), records: 0 };
+      sets.set(kind, entry);
+    }
+    entry.records++;
+    for (const key of Object.keys(record)) entry.fields.add(key);
+    const { datasetDigest, citationAddress, citationTargetId } = record;
+    if (typeof datasetDigest === "string" && typeof citationAddress === "string" && typeof citationTargetId === "string") {
+      if (deriveCitationTargetId(datasetDigest, citationAddress) === citationTargetId) this.framing[which].derived++;
+      else this.framing[which].other++;
+    }
+  }
+
+  private grow(): void {
+    if (this.count < this.lines.length) return;
+    const capacity = Math.max(1024, this.lines.length * 2);
+    const rows = new Uint32Array(capacity * this.width);
+    rows.set(this.rows);
+    this.rows = rows;
+    const lines = new Int32Array(capacity);
+    lines.set(this.lines);
+    this.lines = lines;
+    const seen = new Uint8Array(capacity);
+    seen.set(this.seen);
+    this.seen = seen;
+  }
+
+  /** Pass 1: a record of the old file, with a string citationAddress. */
+  addOld(record: Record<string, unknown>, line: number): void {
+    const address = record.citationAddress as string;
+    this.firstOld ??= { slug: record.slug, titleId: record.titleId };
+    if (this.old.has(address)) {
+      this.duplicatesOld++;
+      return;
+    }
+    this.track(this.oldFields, record, "old");
+    this.grow();
+    const row = this.count++;
+    this.digestRow(record);
+    this.rows.set(this.scratch, row * this.width);
+    this.lines[row] = line;
+    const extra = this.extraFields(record);
+    if (extra) this.extras.set(row, extra);
+    this.old.set(address, row);
+  }
+
+  /** Pass 2: a record of the new file, with a string citationAddress. */
+  addNew(record: Record<string, unknown>, line: number): void {
+    if (this.phase === "old") this.phase = "new";
+    const address = record.citationAddress as string;
+    this.firstNew ??= { slug: record.slug, titleId: record.titleId };
+    const row = this.old.get(address);
+    if (row === undefined) {
+      if (this.addedSet.has(address)) {
+        this.duplicatesNew++;
+        return;
+      }
+      this.track(this.newFields, record, "new");
+      this.newRecords++;
+      this.addedSet.add(address);
+      this.digestRow(record);
+      this.added.push({
+        address,
+        line,
+        digest0: this.scratch[2 * this.textDigestSlot]!,
+        digest1: this.scratch[2 * this.textDigestSlot + 1]!,
+        ...(typeof record.headingText === "string" ? { headingText: record.headingText } : {}),
+      });
+      return;
+    }
+    if (this.seen[row]) {
+      this.duplicatesNew++;
+      return;
+    }
+    this.seen[row] = 1;
+    this.track(this.newFields, record, "new");
+    this.newRecords++;
+    this.digestRow(record);
+    const base = row * this.width;
+    const fields: string[] = [];
+    for (let k = 0; k < this.known.length; k++) {
+      if (this.rows[base + 2 * k] !== this.scratch[2 * k] || this.rows[base + 2 * k + 1] !== this.scratch[2 * k + 1]) fields.push(this.known[k]!);
+    }
+    const before = this.extras.get(row);
+    const after = this.extraFields(record);
+    if (before || after) {
+      for (const key of new Set([...(before?.keys() ?? []), ...(after?.keys() ?? [])])) if (before?.get(key) !== after?.get(key)) fields.push(key);
+    }
+    if (fields.length === 0) return;
+    const values = new Map<string, Reported>();
+    for (const field of fields) values.set(field, reported(field, record[field]));
+    this.candidates.push({
+      address,
+      row,
+      line,
+      targetKind: String(record.targetKind),
+      ...(typeof record.headingText === "string" ? { headingText: record.headingText } : {}),
+      fields,
+      after: values,
+    });
+  }
+
+  /**
+   * After pass 2: settles removed records, fields added to or removed from a variant (not counted as
+   * record changes), and likely moves. Returns true when pass 3 (`addOldDetail`) is needed.
+   */
+  endNew(): boolean {
+    this.phase = "detail";
+    for (const [address, row] of this.old) if (!this.seen[row]) this.removed.push({ address, row, line: this.lines[row]! });
+    // Fields a whole variant gained or lost: reported once, and not as a change of every record.
+    const gained = new Map<string, Set<string>>();
+    const lost = new Map<string, Set<string>>();
+    for (const [kind, before] of this.oldFields) {
+      const after = this.newFields.get(kind);
+      if (!after) continue;
+      const add = [...after.fields].filter((f) => !before.fields.has(f)).sort();
+      const remove = [...before.fields].filter((f) => !after.fields.has(f)).sort();
+      gained.set(kind, new Set(add));
+      lost.set(kind, new Set(remove));
+      for (const field of remove) this.fieldChanges.push(this.fieldChange("field-removed", kind, field));
+      for (const field of add) this.fieldChanges.push(this.fieldChange("field-added", kind, field));
+    }
+    this.candidates = this.candidates.filter((candidate) => {
+      candidate.fields = candidate.fields.filter((f) => !gained.get(candidate.targetKind)?.has(f) && !lost.get(candidate.targetKind)?.has(f));
+      return candidate.fields.length > 0;
+    });
+    this.findMoves();
+    for (const candidate of this.candidates) this.details.set(candidate.address, candidate);
+    for (const removed of this.removed) this.details.set(removed.address, removed);
+    return this.details.size > 0;
+  }
+
+  private fieldChange(kind: "field-added" | "field-removed", targetKind: string, field: string): DiffChange {
+    return {
+      kind,
+      class: classOf(kind),
+      pointer: `/${field.replace(/~/g, "~0").replace(/\//g, "~1")}`,
+      targetKind,
+      message: `field "${field}" ${kind === "field-added" ? "added to" : "removed from"} the ${targetKind} records`,
+    };
+  }
+
+  /** For each removed address: added addresses with the same textDigest or the same designation, strongest first. */
+  private findMoves(): void {
+    if (this.removed.length === 0 || this.added.length === 0) return;
+    const byDigest = new Map<string, number[]>();
+    const byDesignation = new Map<string, number[]>();
+    const push = (map: Map<string, number[]>, key: string, index: number) => {
+      const list = map.get(key);
+      if (list) list.push(index);
+      else map.set(key, [index]);
+    };
+    this.added.forEach((added, index) => {
+      if (added.digest0 !== 0 || added.digest1 !== 0) push(byDigest, `${added.digest0}:${added.digest1}`, index);
+      const parts = parseAddress(added.address);
+      const designation = parts && designationOf(parts);
+      if (designation !== undefined) push(byDesignation, designation, index);
+    });
+    for (const removed of this.removed) {
+      const base = removed.row * this.width + 2 * this.textDigestSlot;
+      const d0 = this.rows[base]!;
+      const d1 = this.rows[base + 1]!;
+      const evidence = new Map<number, MoveEvidence[]>();
+      if (d0 !== 0 || d1 !== 0) for (const index of byDigest.get(`${d0}:${d1}`) ?? []) evidence.set(index, ["textDigest"]);
+      const parts = parseAddress(removed.address);
+      const designation = parts && designationOf(parts);
+      if (designation !== undefined) {
+        for (const index of byDesignation.get(designation) ?? []) {
+          const by = evidence.get(index);
+          if (by) by.push("designation");
+          else evidence.set(index, ["designation"]);
+        }
+      }
+      if (evidence.size === 0) continue;
+      const ranked = [...evidence].sort(([a, byA], [b, byB]) => byB.length - byA.length || (byA[0] === "textDigest" ? 0 : 1) - (byB[0] === "textDigest" ? 0 : 1) || a - b);
+      removed.likelyMoves = ranked.slice(0, MAX_MOVES).map(([index, by]) => ({ address: this.added[index]!.address, by }));
+      if (ranked.length > MAX_MOVES) removed.otherMoveCandidates = ranked.length - MAX_MOVES;
+    }
+  }
+
+  /** Pass 3: an old record again; only the changed and removed ones are looked at. */
+  addOldDetail(record: Record<string, unknown>): void {
+    const entry = this.details.get(record.citationAddress as string);
+    if (!entry) return;
+    if ("fields" in entry) {
+      if (entry.before) return; // a duplicate line: the first one counts
+      entry.before = new Map(entry.fields.map((field) => [field, reported(field, record[field])]));
+    } else if (entry.headingText === undefined && typeof record.headingText === "string") {
+      entry.headingText = record.headingText;
+    }
+  }
+
+  /** The changes, ordered (docs/diff-draft.md), with the warnings and record counts. */
+  finish(): { changes: DiffChange[]; warnings: string[]; before: number; after: number } {
+    if (this.phase !== "detail") this.endNew();
+    this.phase = "done";
+    const { oldFile, newFile } = this.options;
+    const changes: DiffChange[] = [...this.fieldChanges];
+    for (const removed of this.removed) {
+      const moves = removed.likelyMoves;
+      const moveText = moves ? `; likely moved to ${moves.map((m) => `${m.address} (same ${m.by.join(" and ")})`).join(", ")}` : "";
+      changes.push({
+        kind: "record-removed",
+        class: "breaking",
+        address: removed.address,
+        message: `${removed.address} removed${moveText}`,
+        file: oldFile,
+        line: removed.line,
+        ...(removed.headingText !== undefined ? { headingText: removed.headingText } : {}),
+        ...(moves ? { likelyMoves: moves } : {}),
+        ...(removed.otherMoveCandidates ? { otherMoveCandidates: removed.otherMoveCandidates } : {}),
+      });
+    }
+    for (const candidate of this.candidates) {
+      const fields = candidate.fields.map((field) => fieldChange(field, candidate.before?.get(field) ?? {}, candidate.after.get(field) ?? {}));
+      changes.push({
+        kind: "record-changed",
+        class: "breaking",
+        address: candidate.address,
+        message: `${candidate.address}: ${candidate.fields.join(", ")} changed`,
+        fields,
+        file: newFile,
+        line: candidate.line,
+        ...(candidate.headingText !== undefined ? { headingText: candidate.headingText } : {}),
+      });
+    }
+    for (const added of this.added) {
+      changes.push({
+        kind: "record-added",
+        class: "additive",
+        address: added.address,
+        message: `${added.address} added`,
+        file: newFile,
+        line: added.line,
+        ...(added.headingText !== undefined ? { headingText: added.headingText } : {}),
+      });
+    }
+    const { old, new: now } = this.framing;
+    if (old.derived > 0 && old.other === 0 && now.other > 0 && now.derived === 0) {
+      changes.push({
+        kind: "digest-framing-changed",
+        class: "breaking",
+        pointer: "/citationTargetId",
+        message: "citationTargetId is no longer derived with the citation-target-id/v1 framing (docs/spec.md, section 3): the old file's ids are, the new file's are not",
+      });
+    }
+    if (this.duplicatesOld > 0) this.warnings.push(`${oldFile}: ${this.duplicatesOld} duplicate citationAddress lines ignored (the first of each counts)`);
+    if (this.duplicatesNew > 0) this.warnings.push(`${newFile}: ${this.duplicatesNew} duplicate citationAddress lines ignored (the first of each counts)`);
+    if (this.firstOld && this.firstNew) {
+      if (this.firstOld.titleId !== this.firstNew.titleId) {
+        this.warnings.push(`the files are of different titles (titleId ${JSON.stringify(this.firstOld.titleId)} and ${JSON.stringify(this.firstNew.titleId)})`);
+      } else if (this.firstOld.slug !== this.firstNew.slug) {
+        this.warnings.push(`the slug changed (${JSON.stringify(this.firstOld.slug)} → ${JSON.stringify(this.firstNew.slug)}): every address changes with it`);
+      }
+    }
+    return { changes: sortChanges(changes), warnings: this.warnings, before: this.old.size, after: this.newRecords };
+  }
+}
+
+function fieldChange(field: string, before: Reported, after: Reported): FieldChange {
+  return {
+    field,
+    ...("value" in before ? { before: before.value } : {}),
+    ...("value" in after ? { after: after.value } : {}),
+    ...(before.length !== undefined ? { beforeLength: before.length } : {}),
+    ...(after.length !== undefined ? { afterLength: after.length } : {}),
+  };
+}

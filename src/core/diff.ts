@@ -1,0 +1,274 @@
+/**
+ * What `diff` reports between two versions: the change kinds of docs/spec.md, section 12
+ * ("Versioning and compatibility"), their classes, the report every diff formatter renders, the
+ * approvals of breaking changes, and the gate (`--fail-on`). Pure: no I/O.
+ */
+
+/** Additive changes: a consumer of the old version keeps working. */
+export const ADDITIVE_KINDS = ["enum-value-added", "field-added", "record-added"] as const;
+/** Breaking changes: a consumer of the old version may break. */
+export const BREAKING_KINDS = [
+  "contract-digest-changed",
+  "digest-framing-changed",
+  "enum-value-removed",
+  "field-removed",
+  "path-pattern-changed",
+  "record-changed",
+  "record-removed",
+  "schema-digest-changed",
+] as const;
+/** Every change kind, in the order reports list them: breaking first, then additive. */
+export const CHANGE_KINDS = [...BREAKING_KINDS, ...ADDITIVE_KINDS] as const;
+
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
+export type ChangeClass = "additive" | "breaking";
+
+/** What `--fail-on` fails on: breaking changes (default), any change, or nothing. */
+export const FAIL_ON_LEVELS = ["breaking", "any", "none"] as const;
+export type FailOn = (typeof FAIL_ON_LEVELS)[number];
+
+const ADDITIVE = new Set<string>(ADDITIVE_KINDS);
+
+export function classOf(kind: ChangeKind): ChangeClass {
+  return ADDITIVE.has(kind) ? "additive" : "breaking";
+}
+
+/** One line per kind, for help texts and SARIF rule descriptors. */
+export const CHANGE_KIND_DESCRIPTIONS: Record<ChangeKind, string> = {
+  "contract-digest-changed": "the contract digest changed for a reason no finer kind names (the address grammar version the schema declares)",
+  "digest-framing-changed": "the framing of citationTargetId (citation-target-id/v1) changed",
+  "enum-value-removed": "a value was removed from an enum (or const) of the schema",
+  "field-removed": "a field was removed from a record variant",
+  "path-pattern-changed": "a path pattern changed: the dataset file's path pattern, or a pattern of a path field (the shared path rule)",
+  "record-changed": "a record kept its citationAddress but a compared field changed (text, heading, trail, paths, kinds…)",
+  "record-removed": "a citationAddress is gone",
+  "schema-digest-changed": "the schema's canonical bytes changed in a way no finer kind names",
+  "enum-value-added": "a value was added to an enum (or const) of the schema",
+  "field-added": "a field was added to a record variant",
+  "record-added": "a new citationAddress",
+};
+
+/** One field of a changed record: its value before and after (strings longer than VALUE_LIMIT and `markdown`: their lengths only). */
+export interface FieldChange {
+  field: string;
+  /** Absent when the field was absent, or when only the length is given. */
+  before?: unknown;
+  after?: unknown;
+  /** Lengths in UTF-16 code units, for `markdown` and long strings. */
+  beforeLength?: number;
+  afterLength?: number;
+}
+
+/** Strings longer than this are reported by length only (markdown always). */
+export const VALUE_LIMIT = 200;
+
+/** Why a removed address is likely the same target as an added one. */
+export type MoveEvidence = "textDigest" | "designation";
+
+export interface LikelyMove {
+  /** The added address the removed target likely went to. */
+  address: string;
+  /** What they share: the same textDigest, the same designation (last segment of the local coordinate), or both. */
+  by: MoveEvidence[];
+}
+
+export interface DiffChange {
+  kind: ChangeKind;
+  class: ChangeClass;
+  /** The citation address, for record kinds. */
+  address?: string;
+  /** JSON Pointer: into the schema for schema kinds, into a record for the field and framing kinds of a JSONL pair. */
+  pointer?: string;
+  /** The record variant a field kind of a JSONL pair is about. */
+  targetKind?: string;
+  /** One line, self-contained. */
+  message: string;
+  /** record-changed: every compared field that changed. */
+  fields?: FieldChange[];
+  /** schema-digest-changed: the schema pointers no finer kind explains (at most MAX_POINTERS). */
+  pointers?: string[];
+  /** Enum kinds: the value; pattern and digest kinds: before and after. */
+  value?: unknown;
+  before?: unknown;
+  after?: unknown;
+  /** record-removed: the added addresses it likely moved to (at most MAX_MOVES, strongest first). */
+  likelyMoves?: LikelyMove[];
+  /** record-removed: further candidates not listed. */
+  otherMoveCandidates?: number;
+  /** The file and 1-based line the record is on: the new file, or the old one for record-removed. */
+  file?: string;
+  line?: number;
+  /** headingText of the record (the old one for record-removed), to recognise it. */
+  headingText?: string;
+  /** Set when an approval matched. */
+  approved?: { reason: string };
+}
+
+export const MAX_MOVES = 3;
+export const MAX_POINTERS = 10;
+
+export interface DigestPair {
+  before: string;
+  after: string;
+}
+
+/** One compared pair: two versions of one dataset file, or of the record schema. */
+export interface DiffPair {
+  type: "records" | "schema";
+  /** How the old and new side are shown: a path, or `<rev>:<path>` for a git revision. */
+  old: string;
+  new: string;
+  /** A side that does not exist (a dataset added or deleted): all its records are added or removed. */
+  oldMissing?: boolean;
+  newMissing?: boolean;
+  /** records: how many records each side holds (lines with a citationAddress). */
+  records?: { before: number; after: number };
+  /** schema: the digests of docs/diff-draft.md ("Digests"); shown whether or not they changed. */
+  digests?: { schema: DigestPair; contract: DigestPair };
+  changes: DiffChange[];
+  /** Lines that are not records, duplicate addresses, files of different titles… */
+  warnings: string[];
+}
+
+export interface DiffSummary {
+  pairs: number;
+  changes: number;
+  breaking: number;
+  additive: number;
+  approved: number;
+  /** Changes that fail the gate: not approved and of a class --fail-on names. */
+  failing: number;
+  byKind: Partial<Record<ChangeKind, number>>;
+  failOn: FailOn;
+  passed: boolean;
+}
+
+export interface DiffReport {
+  /** The git revision compared against, when there was one (as given, with its commit). */
+  against?: { revision: string; commit: string };
+  pairs: DiffPair[];
+  summary: DiffSummary;
+  /** Approvals that matched nothing, and other notes for the reader. */
+  warnings: string[];
+}
+
+/** One reviewed approval: which change(s) it covers and why they are right. */
+export interface Approval {
+  reason: string;
+  kind?: ChangeKind;
+  address?: string;
+  pointer?: string;
+}
+
+const APPROVAL_MEMBERS = new Set(["reason", "kind", "address", "pointer"]);
+
+/**
+ * Reads an approvals document: `{ "approvals": [ { "address"?, "pointer"?, "kind"?, "reason" } ] }`
+ * (docs/diff-draft.md, "Approvals"). Returns the approvals, or the problems, one line each.
+ */
+export function parseApprovals(document: unknown): { approvals: Approval[]; problems: string[] } {
+  const problems: string[] = [];
+  const approvals: Approval[] = [];
+  if (document === null || typeof document !== "object" || Array.isArray(document)) return { approvals, problems: ['expected an object {"approvals": [...]}'] };
+  for (const key of Object.keys(document)) if (key !== "approvals" && key !== "$schema") problems.push(`unknown member "${key}" (expected "approvals")`);
+  const list = (document as { approvals?: unknown }).approvals;
+  if (!Array.isArray(list)) return { approvals, problems: [...problems, '"approvals" must be an array'] };
+  list.forEach((entry, index) => {
+    const at = `approvals[${index}]`;
+    if (entry === null || typeof entry !== "object" || Array.isArray(entry)) {
+      problems.push(`${at}: expected an object with "reason" and "address", "pointer" or "kind"`);
+      return;
+    }
+    const e = entry as Record<string, unknown>;
+    for (const key of Object.keys(e)) if (!APPROVAL_MEMBERS.has(key)) problems.push(`${at}: unknown member "${key}" (expected reason, address, pointer, kind)`);
+    if (typeof e.reason !== "string" || e.reason.trim() === "") problems.push(`${at}: "reason" must be a non-empty string: say why the change is right`);
+    for (const key of ["address", "pointer"] as const) if (e[key] !== undefined && typeof e[key] !== "string") problems.push(`${at}: "${key}" must be a string`);
+    if (e.kind !== undefined && !(CHANGE_KINDS as readonly unknown[]).includes(e.kind)) problems.push(`${at}: "kind" must be one of ${CHANGE_KINDS.join(", ")}`);
+    if (e.address === undefined && e.pointer === undefined && e.kind === undefined) problems.push(`${at}: name what it approves: "address", "pointer" or "kind"`);
+    if (e.address !== undefined && e.pointer !== undefined) problems.push(`${at}: "address" and "pointer" exclude each other`);
+    approvals.push({
+      reason: typeof e.reason === "string" ? e.reason : "",
+      ...(typeof e.kind === "string" ? { kind: e.kind as ChangeKind } : {}),
+      ...(typeof e.address === "string" ? { address: e.address } : {}),
+      ...(typeof e.pointer === "string" ? { pointer: e.pointer } : {}),
+    });
+  });
+  return { approvals: problems.length > 0 ? [] : approvals, problems };
+}
+
+function approves(approval: Approval, change: DiffChange): boolean {
+  if (approval.kind !== undefined && approval.kind !== change.kind) return false;
+  if (approval.address !== undefined && approval.address !== change.address) return false;
+  if (approval.pointer !== undefined && approval.pointer !== change.pointer) return false;
+  return true;
+}
+
+/** Describes an approval for a warning: `{"address":"…","kind":"record-removed"}`. */
+export function describeApproval(approval: Approval): string {
+  const { reason: _reason, ...what } = approval;
+  return JSON.stringify(what);
+}
+
+/** Marks every change an approval matches (the first matching approval's reason); returns the approvals that matched nothing. */
+export function applyApprovals(pairs: DiffPair[], approvals: readonly Approval[]): Approval[] {
+  const used = new Set<number>();
+  for (const pair of pairs) {
+    for (const change of pair.changes) {
+      approvals.forEach((approval, index) => {
+        if (!approves(approval, change)) return;
+        used.add(index);
+        if (!change.approved) change.approved = { reason: approval.reason };
+      });
+    }
+  }
+  return approvals.filter((_, index) => !used.has(index));
+}
+
+/** True when the change fails the gate. */
+export function failsGate(change: DiffChange, failOn: FailOn): boolean {
+  if (change.approved) return false;
+  return failOn === "any" || (failOn === "breaking" && change.class === "breaking");
+}
+
+/** Counts by class and kind, approved and failing, and whether the gate passed. */
+export function summarizeDiff(pairs: readonly DiffPair[], failOn: FailOn): DiffSummary {
+  const byKind: Partial<Record<ChangeKind, number>> = {};
+  let breaking = 0;
+  let additive = 0;
+  let approved = 0;
+  let failing = 0;
+  let changes = 0;
+  for (const pair of pairs) {
+    for (const change of pair.changes) {
+      changes++;
+      byKind[change.kind] = (byKind[change.kind] ?? 0) + 1;
+      change.class === "breaking" ? breaking++ : additive++;
+      if (change.approved) approved++;
+      if (failsGate(change, failOn)) failing++;
+    }
+  }
+  const ordered: Partial<Record<ChangeKind, number>> = {};
+  for (const kind of CHANGE_KINDS) if (byKind[kind] !== undefined) ordered[kind] = byKind[kind];
+  return { pairs: pairs.length, changes, breaking, additive, approved, failing, byKind: ordered, failOn, passed: failing === 0 };
+}
+
+/** 0 when the gate passed, 1 when it failed. (Usage and I/O errors, 2, never make a report.) */
+export function diffExitCode(report: DiffReport): 0 | 1 {
+  return report.summary.passed ? 0 : 1;
+}
+
+/** Orders a pair's changes: by kind (breaking first, as CHANGE_KINDS), then by line, then as found. */
+export function sortChanges(changes: DiffChange[]): DiffChange[] {
+  const rank = new Map<string, number>(CHANGE_KINDS.map((kind, index) => [kind, index]));
+  return changes
+    .map((change, index) => ({ change, index }))
+    .sort((a, b) => rank.get(a.change.kind)! - rank.get(b.change.kind)! || (a.change.line ?? 0) - (b.change.line ?? 0) || a.index - b.index)
+    .map(({ change }) => change);
+}
+
+/** The designation of an address: the last segment of its local coordinate without a `~N` tie-break; for a container, its folder's name. Undefined for `_top`. */
+export function designationOf(parts: { targetKind: string; path: string; local?: string }): string | undefined {
+  const source = parts.targetKind === "structural-container" || parts.local === undefined ? parts.path : parts.local;
+  const last = source.slice(source.lastIndexOf("/") + 1).replace(/~[0-9]+$/, "");
+  return last === "_top" || last === "" ? undefined : last;
+}

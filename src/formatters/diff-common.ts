@@ -1,0 +1,80 @@
+/** What the diff formats share: their context, how loud a change is, and how fields, moves and the summary read. */
+import type { ChalkInstance } from "chalk";
+import type { DiffChange, DiffReport, FieldChange } from "../core/diff.js";
+import { failsGate } from "../core/diff.js";
+
+export interface DiffFormatContext {
+  color: ChalkInstance;
+  /** The tool's version, for formats that name the tool (SARIF). */
+  toolVersion?: string;
+}
+
+export type DiffFormatter = (report: DiffReport, context: DiffFormatContext) => string;
+
+/** How loud a change is: it fails the gate (error), it is breaking but does not (warning: approved or --fail-on none), or it is additive (note). */
+export function changeLevel(change: DiffChange, report: DiffReport): "error" | "warning" | "note" {
+  if (failsGate(change, report.summary.failOn)) return "error";
+  return change.class === "breaking" ? "warning" : "note";
+}
+
+const MAX_SHOWN = 60;
+
+/** A value for a one-line message: strings quoted and cut, arrays and others as JSON, absent as "(absent)". */
+export function showValue(value: unknown): string {
+  if (value === undefined) return "(absent)";
+  const text = JSON.stringify(value);
+  return text.length > MAX_SHOWN + 2 ? `${text.slice(0, MAX_SHOWN)}…${text.endsWith('"') ? '"' : ""}` : text;
+}
+
+/** One changed field in words: `headingText: "6 Interpretation" → "6 Definitions and interpretation"`, `markdown: 52 → 80 characters`. */
+export function describeField(field: FieldChange): string {
+  if (field.beforeLength !== undefined || field.afterLength !== undefined) {
+    const side = (length: number | undefined, value: unknown) => (length !== undefined ? String(length) : value === undefined ? "(absent)" : showValue(value));
+    return `${field.field}: ${side(field.beforeLength, field.before)} → ${side(field.afterLength, field.after)} characters`;
+  }
+  if (field.field === "textDigest" && typeof field.before === "string" && typeof field.after === "string") return `textDigest: ${field.before.slice(0, 12)}… → ${field.after.slice(0, 12)}…`;
+  if (Array.isArray(field.before) && Array.isArray(field.after)) {
+    // A trail or path: the common start is left out, so the part that changed shows.
+    const before = field.before;
+    const after = field.after;
+    let common = 0;
+    while (common < before.length && common < after.length && JSON.stringify(before[common]) === JSON.stringify(after[common])) common++;
+    const show = (items: unknown[]) => `[${[...(common > 0 ? ["…"] : []), ...items.slice(common).map(showValue)].join(", ")}]`;
+    return `${field.field}: ${show(before)} → ${show(after)}`;
+  }
+  return `${field.field}: ${showValue(field.before)} → ${showValue(field.after)}`;
+}
+
+/** The likely moves of a removed record, in words. */
+export function describeMoves(change: DiffChange): string | undefined {
+  if (!change.likelyMoves) return undefined;
+  const listed = change.likelyMoves.map((move) => `${move.address} (same ${move.by.join(" and ")})`).join(", ");
+  return `likely moved to ${listed}${change.otherMoveCandidates ? ` and ${change.otherMoveCandidates} more candidates` : ""}`;
+}
+
+export function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+/** The compact summary: counts by class and kind, approvals, and the gate. */
+export function summaryLine(report: DiffReport): string {
+  const { summary } = report;
+  let before = 0;
+  let after = 0;
+  for (const pair of report.pairs) {
+    before += pair.records?.before ?? 0;
+    after += pair.records?.after ?? 0;
+  }
+  const scope = `${plural(summary.pairs, "file")}, ${before} → ${after} records`;
+  if (summary.changes === 0) return `✔ no changes (${scope})`;
+  const kinds = (cls: "breaking" | "additive") =>
+    Object.entries(summary.byKind)
+      .filter(([kind]) => report.pairs.some((p) => p.changes.some((c) => c.kind === kind && c.class === cls)))
+      .map(([kind, count]) => `${kind} ${count}`)
+      .join(", ");
+  const breaking = summary.breaking > 0 ? `${summary.breaking} breaking (${kinds("breaking")})` : "0 breaking";
+  const additive = summary.additive > 0 ? `${summary.additive} additive (${kinds("additive")})` : "0 additive";
+  const approved = summary.approved > 0 ? `; ${summary.approved} approved` : "";
+  const gate = summary.passed ? `the gate passes (--fail-on ${summary.failOn})` : `${summary.failing} ${summary.failing === 1 ? "fails" : "fail"} the gate (--fail-on ${summary.failOn})`;
+  return `${summary.passed ? "✔" : "✖"} ${plural(summary.changes, "change")} (${scope}): ${breaking}, ${additive}${approved}; ${gate}`;
+}

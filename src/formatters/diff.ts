@@ -1,0 +1,18 @@
+/** The formats of `diff`, the same four as validate's: every format name has its formatter. */
+import type { DiffFormatter } from "./diff-common.js";
+import { formatDiffGithub } from "./diff-github.js";
+import { formatDiffJson } from "./diff-json.js";
+import { formatDiffSarif } from "./diff-sarif.js";
+import { formatDiffStylish } from "./diff-stylish.js";
+
+export const DIFF_FORMAT_NAMES = ["stylish", "json", "github", "sarif"] as const;
+export type DiffFormatName = (typeof DIFF_FORMAT_NAMES)[number];
+
+export const diffFormatters = {
+  stylish: formatDiffStylish,
+  json: formatDiffJson,
+  github: formatDiffGithub,
+  sarif: formatDiffSarif,
+} satisfies Record<DiffFormatName, DiffFormatter>;
+
+export type { DiffFormatContext, DiffFormatter } from "./diff-common.js";
