@@ -130,7 +130,7 @@ describe("validate through main()", () => {
     expect(report.files[0].problems).toHaveLength(10_000);
     expect(report.files[0].problemsOmitted).toBe(50);
     expect(report.summary.errors).toBe(10_050);
-    expect((await cli(["validate", "x.jsonl"], dir)).stdout).toContain("… and 50 more problems in this file (not shown: at most 10,000 are kept per file)");
+    expect((await cli(["validate", "x.jsonl"], dir)).stdout).toContain("… and 50 more problems in this file (not shown: the rest were counted, not kept: raise --max-stored-problems to see them)");
   });
 
   test("--rule downgrades to a warning: warnings alone exit 0; --quiet hides them", async () => {

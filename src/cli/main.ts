@@ -123,6 +123,9 @@ export async function main(context: MainContext): Promise<number> {
     .option("--jobs <n>", "worker threads to spread files over (default: one per core for 200+ files or 32+ MB, else 1)", parsePositive)
     .option("--stdin", "check standard input instead of files (the same as the path -)")
     .option("--stdin-filename <path>", "the path standard input stands for: its name is checked against the slug, and <name>.lock.json beside it is used")
+    .option("--max-line-bytes <n>", "the longest line kept, in bytes (default 67108864, 64 MiB); a longer one is a line-length problem, never held in memory", parsePositive)
+    .option("--max-depth <n>", "the deepest nesting of arrays and objects in a record (default 64)", parsePositive)
+    .option("--max-stored-problems <n>", "problems kept per file (default 10000); the rest are counted", parsePositive)
     .option("--quiet", "report errors only, not warnings")
     .option("--no-error-on-unmatched-pattern", "do not fail when a pattern matches no file")
     .option("--color", "force colour on")
@@ -173,6 +176,7 @@ export async function main(context: MainContext): Promise<number> {
     .option("--source-document <path=source>", "an artifact's sourceDocumentPath (repeatable)", collectPair(), {})
     .option("--ignore <glob>", "markdown files that are not artifacts (repeatable)", (v: string, p: string[]) => [...p, v], [] as string[])
     .option("--check", "write nothing; exit 1 when the manifest is missing or not up to date")
+    .option("--max-artifact-bytes <n>", "the largest markdown file read, in bytes (default 67108864, 64 MiB); a larger one is refused, named", parsePositive)
     .action(async (dir: string, options: LockCliOptions) => {
       const order = options.order ? await readOrderFile(resolve(context.cwd, options.order), options.order) : undefined;
       const { lock } = await import("../node/lock.js");
@@ -186,6 +190,7 @@ export async function main(context: MainContext): Promise<number> {
         ...(options.output ? { output: options.output } : {}),
         ...(order ? { order } : {}),
         ...(options.check ? { check: true } : {}),
+        ...(options.maxArtifactBytes !== undefined ? { maxArtifactBytes: options.maxArtifactBytes } : {}),
         ...pick(options, [...MANIFEST_DATASET_FIELDS]),
       });
       const shown = displayPath(result.path, context.cwd);
@@ -223,13 +228,15 @@ export async function main(context: MainContext): Promise<number> {
     .option("-o, --output <file>", "write the JSONL to FILE (atomically: a temporary file, then a rename); default stdout")
     .option("--check <file>", "write nothing; exit 1 when FILE is not exactly what would be generated, saying why, what would change by address, and how to fix it")
     .option("--jobs <n>", "threads to parse the markdown in (default: one per core, at most 4, for 4 MB of markdown or more; else 1); the output is the same", parsePositive)
+    .option("--max-artifact-bytes <n>", "the largest markdown file read, in bytes (default 67108864, 64 MiB); a larger one is refused, named", parsePositive)
     .option("--verbose", "say how many threads parsed the markdown and how long it took (stderr)")
-    .action(async (manifest: string, options: { output?: string; check?: string; jobs?: number; verbose?: boolean }) => {
+    .action(async (manifest: string, options: { output?: string; check?: string; jobs?: number; verbose?: boolean; maxArtifactBytes?: number }) => {
+      const caps = options.maxArtifactBytes !== undefined ? { maxArtifactBytes: options.maxArtifactBytes } : {};
       const started = performance.now();
       if (options.check && options.output) throw new OperationalError("--check and --output exclude each other");
       const { checkGenerated, generate } = await import("../node/generate.js");
       if (options.check) {
-        const result = await checkGenerated({ manifest, cwd: context.cwd, check: options.check, ...(options.jobs !== undefined ? { jobs: options.jobs } : {}) });
+        const result = await checkGenerated({ manifest, cwd: context.cwd, check: options.check, ...caps, ...(options.jobs !== undefined ? { jobs: options.jobs } : {}) });
         if (result.difference) {
           const lines = [`${options.check} is not up to date: ${result.cause ?? "it differs from what would be generated"}`, `  first difference: ${result.difference.message}`];
           if (result.changes) lines.push(...describeRecordChanges(result.changes).map((line) => `  ${line}`));
@@ -245,6 +252,7 @@ export async function main(context: MainContext): Promise<number> {
         manifest,
         cwd: context.cwd,
         write: (text) => writeAndDrain(stdout, text),
+        ...caps,
         ...(options.output ? { output: options.output } : {}),
         ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
       });
@@ -264,13 +272,20 @@ export async function main(context: MainContext): Promise<number> {
     .argument("[manifests...]", "lock manifests (<name>.lock.json)")
     .option("--check", "write nothing; exit 1 when anything would change (for CI)")
     .option("--jobs <n>", "threads to parse the markdown in (default as for generate)", parsePositive)
+    .option("--max-artifact-bytes <n>", "the largest markdown file read, in bytes (default 67108864, 64 MiB)", parsePositive)
     .addHelpText(
       "after",
       `\nExit codes: 0 up to date (or updated), 1 --check found changes or a dataset is at fault, 2 usage or I/O error.\n\nExamples:\n  citation-targets update\n  citation-targets update .tooling/citation-targets/privacy-act-1988.lock.json\n  citation-targets update --check`,
     )
-    .action(async (manifests: string[], options: { check?: boolean; jobs?: number }) => {
+    .action(async (manifests: string[], options: { check?: boolean; jobs?: number; maxArtifactBytes?: number }) => {
       const { update, upToDate } = await import("../node/update.js");
-      const results = await update({ manifests, cwd: context.cwd, ...(options.check ? { check: true } : {}), ...(options.jobs !== undefined ? { jobs: options.jobs } : {}) });
+      const results = await update({
+        manifests,
+        cwd: context.cwd,
+        ...(options.check ? { check: true } : {}),
+        ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
+        ...(options.maxArtifactBytes !== undefined ? { maxArtifactBytes: options.maxArtifactBytes } : {}),
+      });
       const out: string[] = [];
       for (const result of results) {
         if (upToDate(result)) {
@@ -332,6 +347,7 @@ interface LockCliOptions {
   sourceDocument: Record<string, string>;
   ignore: string[];
   check?: boolean;
+  maxArtifactBytes?: number;
 }
 
 /** An order file: one artifact path per line; blank lines and `#` comments ignored. */
@@ -369,6 +385,9 @@ interface ValidateCliOptions {
   outputFile?: string;
   shard?: { index: number; count: number };
   printConfig?: boolean;
+  maxLineBytes?: number;
+  maxDepth?: number;
+  maxStoredProblems?: number;
   config?: string | boolean;
   jobs?: number;
   lock?: string | boolean;
@@ -442,6 +461,11 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
     ...(lock !== undefined ? { lock } : {}),
     ...(schema ? { schema } : {}),
     ...(options.shard ? { shard: options.shard } : {}),
+    limits: {
+      ...(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {}),
+      ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
+      ...(options.maxStoredProblems !== undefined ? { maxStoredProblems: options.maxStoredProblems } : {}),
+    },
   });
   progress?.done();
   const report = options.quiet ? onlyErrors(checked) : checked;

@@ -9,6 +9,8 @@ export interface Line {
   offset: number;
   /** False only for a last line that has no LF after it. */
   terminated: boolean;
+  /** Set (to the line's length in bytes) when the line is longer than the reader's cap: its bytes were not kept. */
+  overlong?: number;
 }
 
 /** A push-style line splitter: feed chunks, receive lines; call `end()` once at the end of input. */
@@ -84,19 +86,39 @@ export class LineReader {
   private pending: Uint8Array[] = [];
   private pendingLength = 0;
   private number = 0;
+  /** Bytes of the current line dropped so far, once it is longer than the cap; -1 while not dropping. */
+  private dropped = -1;
 
   constructor(
     private readonly onText: (line: TextLine) => void,
     private readonly onBytes: (line: Line) => void,
     private readonly isUtf8: (bytes: Uint8Array) => boolean,
     private readonly decode: (bytes: Uint8Array) => string,
+    /** The longest line, in bytes, that is kept; a longer one is handed over as `overlong` without its bytes, so memory stays bounded. */
+    private readonly maxLineBytes = Number.POSITIVE_INFINITY,
   ) {}
 
-  push(chunk: Uint8Array): void {
+  push(input: Uint8Array): void {
+    let chunk = input;
+    if (this.dropped >= 0) {
+      // Inside an overlong line: skip to its end.
+      const newline = chunk.indexOf(0x0a);
+      if (newline === -1) {
+        this.dropped += chunk.length;
+        return;
+      }
+      this.emitOverlong(this.dropped + newline, true);
+      chunk = chunk.subarray(newline + 1);
+    }
     const last = chunk.lastIndexOf(0x0a);
     if (last === -1) {
       this.pending.push(chunk);
       this.pendingLength += chunk.length;
+      if (this.pendingLength > this.maxLineBytes) {
+        this.dropped = this.pendingLength;
+        this.pending = [];
+        this.pendingLength = 0;
+      }
       return;
     }
     this.pending.push(chunk.subarray(0, last + 1));
@@ -104,10 +126,19 @@ export class LineReader {
     this.pending = last + 1 < chunk.length ? [chunk.subarray(last + 1)] : [];
     this.pendingLength = chunk.length - last - 1;
     this.read(run);
+    if (this.pendingLength > this.maxLineBytes) {
+      this.dropped = this.pendingLength;
+      this.pending = [];
+      this.pendingLength = 0;
+    }
   }
 
   /** Reads a last line that has no LF after it. */
   end(): void {
+    if (this.dropped >= 0) {
+      this.emitOverlong(this.dropped, false);
+      return;
+    }
     if (this.pendingLength === 0) return;
     const run = concat(this.pending, this.pendingLength);
     this.pending = [];
@@ -115,19 +146,33 @@ export class LineReader {
     this.read(run);
   }
 
+  private emitOverlong(length: number, terminated: boolean): void {
+    this.dropped = -1;
+    this.onBytes({ bytes: new Uint8Array(0), number: ++this.number, offset: -1, terminated, overlong: length });
+  }
+
   private read(run: Uint8Array): void {
     if (this.isUtf8(run)) {
       const text = this.decode(run);
       let start = 0;
+      const capped = Number.isFinite(this.maxLineBytes);
       while (start < text.length) {
         const newline = text.indexOf("\n", start);
         const end = newline === -1 ? text.length : newline;
-        this.onText({ text: text.slice(start, end), number: ++this.number, terminated: newline !== -1 });
+        const line = text.slice(start, end);
+        // A line of a run can still be longer than the cap (the run was read whole): its length in bytes decides.
+        const bytes = capped && line.length * 3 > this.maxLineBytes ? Buffer.byteLength(line) : 0;
+        if (bytes > this.maxLineBytes) this.onBytes({ bytes: new Uint8Array(0), number: ++this.number, offset: -1, terminated: newline !== -1, overlong: bytes });
+        else this.onText({ text: line, number: ++this.number, terminated: newline !== -1 });
         start = end + 1;
       }
       return;
     }
-    const splitter = new LineSplitter((line) => this.onBytes({ ...line, number: this.number + line.number }));
+    const splitter = new LineSplitter((line) => {
+      const number = this.number + line.number;
+      if (line.bytes.length > this.maxLineBytes) this.onBytes({ bytes: new Uint8Array(0), number, offset: line.offset, terminated: line.terminated, overlong: line.bytes.length });
+      else this.onBytes({ ...line, number });
+    });
     splitter.push(run);
     splitter.end();
     this.number += countLines(run);

@@ -1,6 +1,8 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
+import { RE2JS } from "re2js";
 import { AJV_OPTIONS } from "./ajv-options.js";
+import { buildRecordSchema } from "./schema.js";
 import { recordCheckFrom, type RecordSchemaCheck } from "./schema-issues.js";
 
 export type { RecordSchemaCheck, SchemaIssue } from "./schema-issues.js";
@@ -27,7 +29,48 @@ export function compileSchema(schema: unknown, options: Record<string, unknown> 
   }
 }
 
-/** Compiles a record schema with the discriminator on and every error kept (AJV_OPTIONS). */
+/** The patterns of the bundled record schema: written and reviewed here, matched in linear time by the native engine (anchored, no nested ambiguity). */
+const REVIEWED_PATTERNS = new Set<string>();
+function collectPatterns(value: unknown): void {
+  if (value === null || typeof value !== "object") return;
+  for (const [key, child] of Object.entries(value)) {
+    if (key === "pattern" && typeof child === "string") REVIEWED_PATTERNS.add(child);
+    else collectPatterns(child);
+  }
+}
+collectPatterns(buildRecordSchema());
+
+/**
+ * The regular expression engine for schemas from outside (`--schema`, a repository's schema): the
+ * bundled schema's own patterns run natively; any other runs on RE2 (re2js), which matches in time
+ * linear in the input, so a catastrophic pattern cannot hang validation; a pattern RE2 cannot run
+ * (lookaround, backreferences) is refused with a clear message.
+ */
+const boundedRegExp = Object.assign(
+  (pattern: string, flags: string) => {
+    if (REVIEWED_PATTERNS.has(pattern)) return new RegExp(pattern, flags);
+    let compiled: RE2JS;
+    try {
+      // ECMAScript's \uXXXX is RE2's \x{XXXX}; everything else of the JSON Schema regex dialect RE2 reads as it is, or refuses.
+      compiled = RE2JS.compile(pattern.replace(/(?<!\\)((?:\\\\)*)\\u([0-9a-fA-F]{4})/g, "$1\\x{$2}"));
+    } catch (error) {
+      throw new SchemaCompileError(
+        `the pattern ${JSON.stringify(pattern)} cannot be matched in bounded time (${error instanceof Error ? error.message : String(error)}): rewrite it without lookaround or backreferences, which RE2 does not support`,
+      );
+    }
+    // Ajv keys compiled patterns by their toString(): it must name the pattern.
+    return { test: (text: string) => compiled.test(text), toString: () => `re2:/${pattern}/${flags}` };
+  },
+  { code: "boundedRegExp" },
+);
+
+/** Compiles a record schema with the discriminator on and every error kept (AJV_OPTIONS), its patterns matched in bounded time. */
 export function compileRecordSchema(schema: unknown): RecordSchemaCheck {
-  return recordCheckFrom(compileSchema(schema, AJV_OPTIONS));
+  try {
+    return recordCheckFrom(compileSchema(schema, { ...AJV_OPTIONS, code: { regExp: boundedRegExp } }));
+  } catch (error) {
+    if (error instanceof SchemaCompileError && error.message.includes("cannot be matched in bounded time"))
+      throw new SchemaCompileError(error.message.replace(/^the schema does not compile: (?:.*?: )?(?=the pattern)/, ""));
+    throw error;
+  }
 }

@@ -10,7 +10,7 @@ import { LineReader, type Line, type TextLine } from "../core/lines.js";
 import { sortProblems, type Excerpt, type Problem, type RuleSetting, type Severity } from "../core/problem.js";
 import type { RecordSchemaCheck } from "../core/schema-issues.js";
 import { interpolate } from "../core/text.js";
-import type { LineState, LineVerdict, RecordVisit, Rule, RuleContext, RuleHandlers } from "../rules/define.js";
+import { DEFAULT_LIMITS, type Limits, type LineState, type LineVerdict, type RecordVisit, type Rule, type RuleContext, type RuleHandlers } from "../rules/define.js";
 
 export interface FileCheckOptions {
   /** The rules to run (the registry's `rules`, or a selection). */
@@ -21,6 +21,8 @@ export interface FileCheckOptions {
   /** Severity per rule id; rules not named keep their default. */
   ruleSettings?: Partial<Record<string, RuleSetting>>;
   lock?: LockContext;
+  /** Caps on line length, nesting depth and problems kept (defaults: DEFAULT_LIMITS). */
+  limits?: Partial<Limits>;
   /** The file has no name of its own (standard input without --stdin-filename): the file-name rule is not run. */
   fileNameUnknown?: boolean;
 }
@@ -33,8 +35,8 @@ export interface FileResult {
   unstored: { errors: number; warnings: number };
 }
 
-/** How many problems of one file are kept; the rest are counted. Problems found at the end of the file are always kept. */
-export const STORED_PROBLEMS_LIMIT = 10_000;
+/** How many problems of one file are kept by default; the rest are counted. Problems found at the end of the file are always kept. */
+export const STORED_PROBLEMS_LIMIT = DEFAULT_LIMITS.maxStoredProblems;
 
 /** A streaming check of one JSONL file: push its bytes in chunks of any size, then call `end()`. */
 export interface FileCheck {
@@ -57,6 +59,7 @@ export function resolveSeverities(rules: readonly Rule[], settings: Partial<Reco
 /** Starts the check of one file. */
 export function createFileCheck(options: FileCheckOptions): FileCheck {
   const severities = resolveSeverities(options.rules, options.ruleSettings);
+  const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
   const problems: Problem[] = [];
   const unstored = { errors: 0, warnings: 0 };
   let ended = false;
@@ -68,7 +71,7 @@ export function createFileCheck(options: FileCheckOptions): FileCheck {
     if (severity === undefined) return;
     const template = rule.messages[messageId];
     if (template === undefined) throw new Error(`rule ${rule.id} reported an unknown messageId "${messageId}"`);
-    if (problems.length >= STORED_PROBLEMS_LIMIT && !ended) {
+    if (problems.length >= limits.maxStoredProblems && !ended) {
       severity === "error" ? unstored.errors++ : unstored.warnings++;
       return;
     }
@@ -92,6 +95,7 @@ export function createFileCheck(options: FileCheckOptions): FileCheck {
       file: options.file,
       lock: options.lock,
       schemaCheck: options.schemaCheck,
+      limits,
       report: (r) => report(rule, r.messageId, r.data ?? {}, r.line, r.pointer, r.column, r.excerpt),
     };
     const created = rule.create(context);
@@ -114,9 +118,9 @@ export function createFileCheck(options: FileCheckOptions): FileCheck {
     for (const handle of recordHandlers) handle(visit);
   };
   const onText = ({ text, number, terminated }: TextLine) => checkLine({ text, number, terminated, memo: {} });
-  const onBytes = ({ bytes, number, terminated }: Line) => checkLine({ bytes, number, terminated, memo: {} });
+  const onBytes = ({ bytes, number, terminated, overlong }: Line) => checkLine(overlong === undefined ? { bytes, number, terminated, memo: {} } : { number, terminated, overlong, memo: {} });
 
-  const reader = new LineReader(onText, onBytes, isUtf8, decode);
+  const reader = new LineReader(onText, onBytes, isUtf8, decode, limits.maxLineBytes);
   return {
     push: (chunk) => reader.push(chunk),
     end() {

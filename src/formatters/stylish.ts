@@ -23,7 +23,7 @@ export const formatStylish: Formatter = (report, { color, maxProblems }) => {
       }
     }
     if (omitted > 0) {
-      const why = maxProblems !== undefined && shown.length === maxProblems ? `--max-problems ${maxProblems}` : "at most 10,000 are kept per file";
+      const why = maxProblems !== undefined && shown.length === maxProblems ? `--max-problems ${maxProblems}` : "the rest were counted, not kept: raise --max-stored-problems to see them";
       out.push(color.dim(`  … and ${plural(omitted, "more problem")} in this file (not shown: ${why})`));
     }
     out.push("");

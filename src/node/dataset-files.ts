@@ -7,6 +7,14 @@ import { comparePaths } from "../core/natural-sort.js";
 import { sha256Hex } from "../core/digest.js";
 import { mapWithLimit } from "./concurrency.js";
 
+/** The largest artifact `lock`, `generate` and `update` read, by default: 64 MiB (the largest real statute is about 2 MB). */
+export const DEFAULT_MAX_ARTIFACT_BYTES = 64 * 2 ** 20;
+
+/** The problem of an artifact over the cap. */
+export function tooLarge(path: string, size: number, max: number): string {
+  return `${path}: ${size} bytes, more than the cap of ${max} bytes for one artifact (raise it with --max-artifact-bytes)`;
+}
+
 /** What the dataset walk always leaves out, whatever the manifest's `ignore` says: dot folders (by fast-glob's `dot: false`) and these. */
 export const ALWAYS_IGNORED = ["**/node_modules/**"];
 
@@ -26,7 +34,7 @@ export async function listDatasetFiles(root: string, ignore: readonly string[] =
  * root or to nothing, and files that are not UTF-8. Entries that are neither files nor links to
  * files (a folder named `x.md`) are left out.
  */
-export async function digestDatasetFiles(root: string, ignore: readonly string[] = []): Promise<{ digests: Map<string, string>; bytes: number }> {
+export async function digestDatasetFiles(root: string, ignore: readonly string[] = [], maxArtifactBytes = DEFAULT_MAX_ARTIFACT_BYTES): Promise<{ digests: Map<string, string>; bytes: number }> {
   const entries = await listDatasetFiles(root, ignore);
   const realRoot = await realpath(root);
   let bytes = 0;
@@ -42,6 +50,8 @@ export async function digestDatasetFiles(root: string, ignore: readonly string[]
     } else if (!info.isFile()) {
       return {};
     }
+    const size = (await stat(absolute)).size;
+    if (size > maxArtifactBytes) return { problem: tooLarge(path, size, maxArtifactBytes) };
     const content = await readFile(absolute);
     bytes += content.length;
     return isUtf8(content) ? { digest: sha256Hex(content) } : { problem: `${path}: not valid UTF-8` };

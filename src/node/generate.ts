@@ -21,6 +21,8 @@ export interface GenerateOptions {
   output?: string;
   /** Receives the JSONL text when there is no output file (the CLI passes stdout); may return a promise to apply backpressure. */
   write?: (text: string) => unknown;
+  /** The largest artifact read, in bytes (default 64 MiB); a larger one is refused, named. */
+  maxArtifactBytes?: number;
   /** Worker threads to parse the markdown in; default one per core (at most 4) for 4 MB of markdown or more, else 1. The output is the same. */
   jobs?: number;
 }
@@ -66,7 +68,7 @@ function chooseJobs(jobs: number | undefined, bytes: number, artifacts: number):
 async function prepare(options: GenerateOptions) {
   const shown = options.manifest;
   const loaded = await loadManifest(options.manifest, options.cwd, shown);
-  const { problems, bytes } = await verifyArtifacts(loaded, shown);
+  const { problems, bytes } = await verifyArtifacts(loaded, shown, options.maxArtifactBytes);
   if (problems.length > 0) throw new DatasetError(problems);
   return { loaded, ...(await recordsOf(loaded.manifest, loaded.root, chooseJobs(options.jobs, bytes, loaded.manifest.artifacts.length))) };
 }

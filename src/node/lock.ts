@@ -29,6 +29,8 @@ export interface LockOptions {
   ignore?: string[];
   /** Compute only; write nothing. */
   check?: boolean;
+  /** The largest artifact read, in bytes (default 64 MiB); a larger one is refused, named. */
+  maxArtifactBytes?: number;
 }
 
 export interface LockResult {
@@ -75,7 +77,7 @@ export async function lock(options: LockOptions): Promise<LockResult> {
 
   // --ignore globs are kept in the manifest, so that a refresh and validate leave the same files out.
   const ignore = [...new Set([...(existing?.ignore ?? []), ...(options.ignore ?? [])])];
-  const { digests, bytes } = await digestDatasetFiles(root, ignore);
+  const { digests, bytes } = await digestDatasetFiles(root, ignore, options.maxArtifactBytes);
   const paths = [...digests.keys()];
   if (paths.length === 0) throw new OperationalError(`no markdown files under ${options.dir}`);
   const order = orderPaths(paths, existing, options.order);

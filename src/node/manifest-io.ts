@@ -7,7 +7,7 @@ import { buildManifestSchema, computeDatasetDigest, type LockManifest } from "..
 import type { LockContext } from "../core/lock-context.js";
 import { sha256Hex } from "../core/digest.js";
 import { describeIoError, OperationalError } from "./errors.js";
-import { listDatasetFiles } from "./dataset-files.js";
+import { DEFAULT_MAX_ARTIFACT_BYTES, listDatasetFiles, tooLarge } from "./dataset-files.js";
 import { mapWithLimit } from "./concurrency.js";
 import { bodyStartOfBytes } from "../core/front-matter.js";
 import { isUtf8 } from "node:buffer";
@@ -70,13 +70,15 @@ export async function hashFile(path: string): Promise<{ digest: string; size: nu
  * Checks every artifact exists inside the root and matches its sha256 (8 files at a time); returns
  * one line per fault, each naming the artifact, then the fix, and the artifacts' total size.
  */
-export async function verifyArtifacts(loaded: LoadedManifest, shownManifest: string): Promise<{ problems: string[]; bytes: number }> {
+export async function verifyArtifacts(loaded: LoadedManifest, shownManifest: string, maxArtifactBytes = DEFAULT_MAX_ARTIFACT_BYTES): Promise<{ problems: string[]; bytes: number }> {
   const problems: string[] = [];
   const changed: string[] = [];
   let bytes = 0;
   const outcomes = await mapWithLimit(loaded.manifest.artifacts, ARTIFACTS_AT_ONCE, async (artifact) => {
     try {
       const file = await resolveArtifact(loaded.root, artifact.path);
+      const length = (await stat(file)).size;
+      if (length > maxArtifactBytes) return { problem: tooLarge(artifact.path, length, maxArtifactBytes) };
       const { digest, size } = await hashFile(file);
       bytes += size;
       return digest !== artifact.sha256 ? { changed: true } : {};

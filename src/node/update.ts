@@ -24,6 +24,8 @@ export interface UpdateOptions {
   check?: boolean;
   /** Worker threads to parse the markdown in (default as for generate). */
   jobs?: number;
+  /** The largest artifact read, in bytes (default 64 MiB). */
+  maxArtifactBytes?: number;
 }
 
 export interface DatasetUpdate {
@@ -73,7 +75,7 @@ export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate
       const loaded = await loadManifest(manifestPath, cwd, shownManifest);
       let locked: LockResult;
       try {
-        locked = await lock({ dir: loaded.root, output: manifestPath, cwd, check: true });
+        locked = await lock({ dir: loaded.root, output: manifestPath, cwd, check: true, ...(options.maxArtifactBytes !== undefined ? { maxArtifactBytes: options.maxArtifactBytes } : {}) });
       } catch (error) {
         if (!(error instanceof DatasetError)) throw error;
         problems.push(...error.problems.map((p) => `${shownManifest}: ${p}`));

@@ -4,6 +4,7 @@ import type { LockContext } from "../core/lock-context.js";
 import type { RuleSetting } from "../core/problem.js";
 import type { RecordSchemaCheck } from "../core/schema-issues.js";
 import { ruleDocsUrl, rules, type RuleId } from "../rules/index.js";
+import type { Limits } from "../rules/define.js";
 import { summarize, type FileReport, type Report, type RuleDescriptor } from "../core/report.js";
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
@@ -37,6 +38,8 @@ export interface ValidateOptions {
    * `<name>.jsonl` is checked against `<name>.lock.json` beside it when that exists; `false` turns that off.
    */
   lock?: string | false;
+  /** Caps on line length, nesting depth and problems kept per file (docs/spec.md, "Limits"). */
+  limits?: Partial<Limits>;
   /** Check only the files of shard `index` (1-based) of `count`, split by a hash of each path: for a CI matrix. */
   shard?: { index: number; count: number };
   /** Check these bytes (standard input) instead of files; `name` is the path they stand for (display, file-name rule, lock manifest beside it). */
@@ -124,6 +127,7 @@ async function validateFile(
     schemaCheck: options.schemaCheck,
     ...(options.rules ? { ruleSettings: options.rules } : {}),
     ...(options.lockContext ? { lock: options.lockContext } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
   });
   try {
     const stream = input.stdin && options.stdin ? options.stdin.stream : createReadStream(input.absolute, { highWaterMark: CHUNK_SIZE });

@@ -34,6 +34,8 @@ export interface RuleContext<MessageId extends string = string> {
   readonly lock: LockContext | undefined;
   /** The record schema in force (for the schema rule). */
   readonly schemaCheck: RecordSchemaCheck;
+  /** The caps in force (for the line-length and nesting-depth rules). */
+  readonly limits: Limits;
   report(report: RuleReport<MessageId>): void;
 }
 
@@ -51,11 +53,25 @@ export interface LineState {
   text?: string;
   /** The parsed JSON value, once json-syntax has parsed the text. */
   value?: unknown;
+  /** Set, to the line's length in bytes, when the line was longer than the cap and its bytes were not kept. */
+  overlong?: number;
   /** Whether the record matched the schema, once the schema rule has checked it. */
   schemaValid?: boolean;
   /** Work shared between hooks of one line (the canonical-form rules share their scan). */
   memo: Record<string, unknown>;
 }
+
+/** Resource caps of a check (docs/spec.md, "Limits"); each can be raised from the command line. */
+export interface Limits {
+  /** The longest line kept, in bytes. */
+  maxLineBytes: number;
+  /** The deepest nesting of arrays and objects in a record. */
+  maxDepth: number;
+  /** Problems kept per file; the rest are counted. */
+  maxStoredProblems: number;
+}
+
+export const DEFAULT_LIMITS: Limits = { maxLineBytes: 64 * 2 ** 20, maxDepth: 64, maxStoredProblems: 10_000 };
 
 /** "stop": the line is not a record; the rules after this one do not see it. */
 export type LineVerdict = "stop" | undefined;

@@ -21,6 +21,8 @@ import { fileName } from "./file-name.js";
 import { finalNewline } from "./final-newline.js";
 import { invalidUtf8 } from "./invalid-utf8.js";
 import { jsonSyntax } from "./json-syntax.js";
+import { lineLength } from "./line-length.js";
+import { nestingDepthRule } from "./nesting-depth.js";
 import { nonCanonical } from "./non-canonical.js";
 import { recordNotObject } from "./record-not-object.js";
 import { schema } from "./schema.js";
@@ -32,6 +34,7 @@ import { uniqueCitationTargetId } from "./unique-citation-target-id.js";
 
 /** Every rule, in the order they are documented and run. */
 export const rules = [
+  lineLength,
   invalidUtf8,
   bom,
   carriageReturn,
@@ -39,6 +42,7 @@ export const rules = [
   finalNewline,
   jsonSyntax,
   recordNotObject,
+  nestingDepthRule,
   duplicateKey,
   nonCanonical,
   schema,

@@ -1,0 +1,130 @@
+/** Documented caps (docs/spec.md, "Limits"): exceeding one is a problem on that line or file, never a crash or unbounded memory. */
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { main } from "../src/cli/main.js";
+import { createFileCheck } from "../src/engine/check-file.js";
+import { lock } from "../src/node/lock.js";
+import { rules } from "../src/rules/index.js";
+import { nestingDepth } from "../src/rules/nesting-depth.js";
+import { tempDir, writeTree } from "./helpers/datasets.js";
+import { fixtureRecords, schemaCheck } from "./helpers/records.js";
+
+async function cli(argv: string[], cwd: string) {
+  let stdout = "";
+  let stderr = "";
+  const code = await main({ argv, cwd, env: {}, stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } });
+  return { code, stdout, stderr };
+}
+
+let dir: string;
+let cleanup: () => Promise<void>;
+beforeEach(async () => ({ dir, cleanup } = await tempDir()));
+afterEach(async () => cleanup());
+
+const encoder = new TextEncoder();
+
+describe("line length", () => {
+  test("a line over the cap is one problem, its bytes are never held, and the lines after it are read", () => {
+    const check = createFileCheck({ rules, file: "privacy-act-1988.jsonl", schemaCheck, limits: { maxLineBytes: 1000 } });
+    const good = `${JSON.stringify(fixtureRecords("privacy-act-1988")[0]).length}`;
+    expect(Number(good)).toBeGreaterThan(0);
+    check.push(encoder.encode('{"a":"'));
+    for (let i = 0; i < 50; i++) check.push(encoder.encode("x".repeat(100))); // 5,000 bytes in small chunks: more than the cap
+    check.push(encoder.encode('"}\nnot json\n'));
+    check.push(encoder.encode(`{"b":"${"y".repeat(2000)}"}\n`)); // over the cap inside one chunk
+    const result = check.end();
+    expect(result.problems.filter((p) => p.ruleId === "line-length").map((p) => [p.line, p.message])).toEqual([
+      [1, "line is 5008 bytes long, more than the cap of 1000 bytes: it was skipped (raise the cap with --max-line-bytes)"],
+      [3, "line is 2008 bytes long, more than the cap of 1000 bytes: it was skipped (raise the cap with --max-line-bytes)"],
+    ]);
+    expect(result.problems.some((p) => p.ruleId === "json-syntax" && p.line === 2)).toBe(true);
+  });
+
+  test("a last overlong line without a newline is reported too; --max-line-bytes sets the cap", async () => {
+    await writeFile(join(dir, "x.jsonl"), `{"a":"${"z".repeat(300)}"}`);
+    const result = await cli(["validate", "--no-lock", "--format", "json", "--max-line-bytes", "100", "x.jsonl"], dir);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout).files[0].problems.map((p: { ruleId: string }) => p.ruleId)).toEqual(["line-length"]);
+  });
+});
+
+describe("nesting depth", () => {
+  test("a value nested past the cap is one problem and is not handed to the rules that recurse", async () => {
+    const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+    await writeFile(join(dir, "x.jsonl"), `{"a":${deep}}\n{"b":[[1]]}\n`);
+    const result = await cli(["validate", "--no-lock", "--format", "json", "--rule", "schema=off", "x.jsonl"], dir);
+    const problems = JSON.parse(result.stdout).files[0].problems as { line: number; ruleId: string; message: string }[];
+    expect(problems.filter((p) => p.line === 1)).toEqual([
+      expect.objectContaining({ ruleId: "nesting-depth", message: "the value nests arrays and objects more than 64 deep: it was skipped (raise the cap with --max-depth)" }),
+    ]);
+    const lower = await cli(["validate", "--no-lock", "--format", "json", "--rule", "schema=off", "--max-depth", "2", "x.jsonl"], dir);
+    expect(
+      JSON.parse(lower.stdout)
+        .files[0].problems.filter((p: { ruleId: string }) => p.ruleId === "nesting-depth")
+        .map((p: { line: number }) => p.line),
+    ).toEqual([1, 2]);
+  });
+
+  test("the depth is measured without recursion", () => {
+    expect(nestingDepth({ a: [1, { b: 2 }] }, 64)).toBe(3);
+    expect(nestingDepth("x", 64)).toBe(0);
+    let value: unknown = 1;
+    for (let i = 0; i < 200_000; i++) value = [value];
+    expect(nestingDepth(value, 64)).toBe(Number.POSITIVE_INFINITY);
+  });
+});
+
+describe("problems kept per file", () => {
+  test("--max-stored-problems keeps that many and counts the rest", async () => {
+    await writeFile(join(dir, "x.jsonl"), "nope\n".repeat(30));
+    const result = await cli(["validate", "--no-lock", "--format", "json", "--max-stored-problems", "10", "x.jsonl"], dir);
+    const file = JSON.parse(result.stdout).files[0];
+    expect(file.problems).toHaveLength(10);
+    expect(file.problemsOmitted).toBe(20);
+    expect(JSON.parse(result.stdout).summary.errors).toBe(30);
+  });
+});
+
+describe("artifact size", () => {
+  test("lock and generate refuse an artifact over the cap, naming it", async () => {
+    await writeTree(dir, { "small.md": "# Small\n", "big.md": `# Big\n\n${"Text. ".repeat(400)}\n` });
+    const meta = { slug: "t", titleId: "T", name: "T", versionDate: "2024-01-01", sourceTextUrl: "https://www.legislation.gov.au/T/text" };
+    await expect(lock({ dir, ...meta, maxArtifactBytes: 1000 })).rejects.toThrow("big.md: 2408 bytes, more than the cap of 1000 bytes for one artifact (raise it with --max-artifact-bytes)");
+    await lock({ dir, ...meta });
+    const refused = await cli(["generate", "citation-targets.lock.json", "--max-artifact-bytes", "1000"], dir);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("big.md: 2408 bytes, more than the cap of 1000 bytes");
+    expect((await cli(["generate", "citation-targets.lock.json"], dir)).code).toBe(0);
+  });
+});
+
+describe("user schemas", () => {
+  test("a catastrophic pattern runs in bounded time; one that needs backtracking features is refused clearly", async () => {
+    const { buildRecordSchema } = await import("../src/core/schema.js");
+    const schema = buildRecordSchema() as Record<string, unknown>;
+    const set = (value: unknown, pattern: string) => {
+      if (value === null || typeof value !== "object") return;
+      for (const [key, child] of Object.entries(value)) {
+        if (key === "titleId" && child !== null && typeof child === "object" && !Array.isArray(child)) (child as { pattern?: string }).pattern = pattern;
+        else set(child, pattern);
+      }
+    };
+    const evil = structuredClone(schema);
+    set(evil, "^(a+)+$");
+    await writeFile(join(dir, "evil.schema.json"), JSON.stringify(evil));
+    const record = { ...fixtureRecords("privacy-act-1988")[1]!, titleId: `${"a".repeat(100_000)}!` };
+    await writeFile(join(dir, "privacy-act-1988.jsonl"), `${JSON.stringify(record)}\n`);
+    const started = performance.now();
+    const result = await cli(["validate", "--no-lock", "--format", "json", "--schema", "evil.schema.json", "--rule", "non-canonical=off", "privacy-act-1988.jsonl"], dir);
+    expect(performance.now() - started).toBeLessThan(20_000); // a backtracking engine would not finish at all
+    expect(JSON.parse(result.stdout).files[0].problems.map((p: { pointer: string }) => p.pointer)).toContain("/titleId");
+    const lookaround = structuredClone(schema);
+    set(lookaround, "^(?!x)\\\\w+$");
+    await writeFile(join(dir, "lookaround.schema.json"), JSON.stringify(lookaround));
+    const refused = await cli(["validate", "--no-lock", "--schema", "lookaround.schema.json", "privacy-act-1988.jsonl"], dir);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("cannot be matched in bounded time");
+    expect(refused.stderr).toContain("rewrite it without lookaround or backreferences");
+  });
+});
