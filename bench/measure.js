@@ -16,7 +16,11 @@ if (kind === "baseline") {
   for await (const chunk of createReadStream(target, { highWaterMark: 1 << 20, encoding: "utf8" })) {
     const lines = (rest + chunk).split("\n");
     rest = lines.pop();
-    for (const line of lines) if (line) JSON.parse(line), records++;
+    for (const line of lines) {
+      if (!line) continue;
+      JSON.parse(line);
+      records++;
+    }
   }
   console.log(JSON.stringify({ seconds: seconds(), maxRssMb: peak(), records }));
 } else if (kind === "validate") {

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Benchmarks (never timed tests): each figure is reported as a ratio to a baseline measured in the same run.
-//   node bench/run.js [validate|generate|startup|all]   env: BENCH_MB (validate file size, default 256)
+//   node bench/run.js [validate|generate|startup|realistic|all]   env: BENCH_MB (validate file size, default 256)
+//   node bench/run.js realistic [--quick] [...]   every step on a synthetic federal-law corpus (bench/realistic.js;
+//     env BENCH_CORPUS_MB, default 150; --quick or BENCH_QUICK=1: 15 MB, under 2 minutes)
 // Data is generated under bench/data/ (git-ignored). Each measurement runs in a child process so that
 // its peak memory (maxRSS) is its own.
 import { execFileSync, spawnSync } from "node:child_process";
@@ -36,11 +38,30 @@ async function writeJsonl(file, mb) {
     const markdown = `## § ${i + 1} Section ${i + 1}\n\n${body}\n\n`;
     const address = `bench/code.md#${local}`;
     const line = `${canonicalize({
-      artifactRelativePath: "code.md", canonicalPath: `code/${local}`, citationAddress: address, citationTargetId: deriveCitationTargetId(DIGEST, address),
-      datasetDigest: DIGEST, documentOrder: i, headingText: `§ ${i + 1} Section ${i + 1}`, headingTrail: [], markdown, name: "Bench Act", schemaVersion: "1.0.0",
-      slug: "bench", sourceArtifactBlockEndExclusive: 2 * i + 2, sourceArtifactBlockStartIndex: 2 * i, sourceArtifactKind: "file", sourceDocumentPath: "code.md",
-      sourceIndexKind: "body-block", sourceTextUrl: URL_, structuralPath: ["code", local], targetKind: "markdown-artifact", textDigest: deriveTextDigest(markdown),
-      textDigestAlgorithm: "sha256", titleId: "B1", versionDate: "2024-07-01",
+      artifactRelativePath: "code.md",
+      canonicalPath: `code/${local}`,
+      citationAddress: address,
+      citationTargetId: deriveCitationTargetId(DIGEST, address),
+      datasetDigest: DIGEST,
+      documentOrder: i,
+      headingText: `§ ${i + 1} Section ${i + 1}`,
+      headingTrail: [],
+      markdown,
+      name: "Bench Act",
+      schemaVersion: "1.0.0",
+      slug: "bench",
+      sourceArtifactBlockEndExclusive: 2 * i + 2,
+      sourceArtifactBlockStartIndex: 2 * i,
+      sourceArtifactKind: "file",
+      sourceDocumentPath: "code.md",
+      sourceIndexKind: "body-block",
+      sourceTextUrl: URL_,
+      structuralPath: ["code", local],
+      targetKind: "markdown-artifact",
+      textDigest: deriveTextDigest(markdown),
+      textDigestAlgorithm: "sha256",
+      titleId: "B1",
+      versionDate: "2024-07-01",
     })}\n`;
     bytes += Buffer.byteLength(line);
     if (!out.write(line)) await new Promise((r) => out.once("drain", r));
@@ -104,12 +125,16 @@ if (which === "generate" || which === "all") {
   writeSingleFileCode(code, 700);
   const codeSize = statSync(join(code, "code.md")).size / 1e6;
   const single = measure("generate", [code]);
-  say(`generate, single-file code ${codeSize.toFixed(1)} MB, ${single.records} records: lock ${single.lockSeconds.toFixed(2)} s, generate ${single.generateSeconds.toFixed(2)} s, peak RSS ${single.maxRssMb} MB`);
+  say(
+    `generate, single-file code ${codeSize.toFixed(1)} MB, ${single.records} records: lock ${single.lockSeconds.toFixed(2)} s, generate ${single.generateSeconds.toFixed(2)} s, peak RSS ${single.maxRssMb} MB`,
+  );
   for (const files of [3000, 30000]) {
     const tree = join(data, `tree-${files}`);
     writeTreeDataset(tree, files);
     const result = measure("generate", [tree]);
-    say(`generate, tree of ${files} section files, ${result.records} records: lock ${result.lockSeconds.toFixed(2)} s, generate ${result.generateSeconds.toFixed(2)} s (${((result.generateSeconds / files) * 1e6).toFixed(0)} µs per file), peak RSS ${result.maxRssMb} MB`);
+    say(
+      `generate, tree of ${files} section files, ${result.records} records: lock ${result.lockSeconds.toFixed(2)} s, generate ${result.generateSeconds.toFixed(2)} s (${((result.generateSeconds / files) * 1e6).toFixed(0)} µs per file), peak RSS ${result.maxRssMb} MB`,
+    );
   }
 }
 
@@ -128,6 +153,12 @@ if (which === "startup" || which === "all") {
   const bare = time(["-e", "0"]);
   const validateEmpty = time([join(root, "bin/citation-targets.js"), "validate", "--no-lock", empty]);
   say(`start-up (median of 7): bare node ${bare.toFixed(0)} ms; validate of an empty file ${validateEmpty.toFixed(0)} ms (+${(validateEmpty - bare).toFixed(0)} ms)`);
+}
+
+if (which === "realistic" || which === "all") {
+  // Its own script and child processes; arguments after the mode are passed on (e.g. --quick, --mb 30).
+  const child = spawnSync(process.execPath, [join(root, "bench/realistic.js"), ...process.argv.slice(3)], { stdio: "inherit" });
+  if (child.status !== 0) process.exitCode = child.status ?? 1;
 }
 
 if (process.env.BENCH_WRITE) writeFileSync(join(data, "last-run.txt"), `${lines.join("\n")}\n`);
