@@ -1,0 +1,110 @@
+/**
+ * Fuzzing (FUZZING.md): arbitrary bytes and arbitrary mutations of valid records go to validate,
+ * which never throws and puts every problem on a line of the file. `npm run fuzz` runs the same
+ * properties for much longer (FUZZ_RUNS); the suite runs a short campaign.
+ */
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { createFileCheck } from "../src/engine/check-file.js";
+import { rules } from "../src/rules/index.js";
+import { fixtureRecords, schemaCheck } from "./helpers/records.js";
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
+/** Long campaigns need more than the suite's per-test time. */
+const TIMEOUT = Math.max(60_000, RUNS * 100);
+const encoder = new TextEncoder();
+
+/** Checks bytes in chunks of the given sizes; returns the result, or the error it threw. */
+function checkBytes(bytes: Uint8Array, chunk: number, limits?: { maxLineBytes?: number; maxDepth?: number }) {
+  const check = createFileCheck({ rules, file: "privacy-act-1988.jsonl", schemaCheck, ...(limits ? { limits } : {}) });
+  for (let i = 0; i < bytes.length; i += chunk) check.push(bytes.subarray(i, i + chunk));
+  return check.end();
+}
+
+/** Lines of a file as validate numbers them: LF-terminated, plus a last one without LF. */
+function lineCount(bytes: Uint8Array): number {
+  let count = 0;
+  for (const byte of bytes) if (byte === 0x0a) count++;
+  return bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a ? count + 1 : count;
+}
+
+function expectWellFormed(bytes: Uint8Array, result: ReturnType<typeof checkBytes>) {
+  const lines = lineCount(bytes);
+  for (const problem of result.problems) {
+    expect(problem.line).toBeGreaterThanOrEqual(0);
+    expect(problem.line).toBeLessThanOrEqual(lines);
+    expect(problem.message).not.toMatch(/\{\{\w+\}\}/); // every placeholder filled
+    if (problem.column !== undefined) expect(problem.column).toBeGreaterThanOrEqual(1);
+  }
+  expect(result.records).toBeLessThanOrEqual(lines);
+}
+
+const valid = fixtureRecords("privacy-act-1988");
+const validText = `${valid.map((r) => JSON.stringify(r)).join("\n")}\n`;
+
+/** A mutation of one valid record: a field removed, retyped, replaced by a hostile value, or the line's bytes cut, doubled or spliced. */
+const hostileValue = fc.oneof(
+  fc.constantFrom(null, true, -0, 1e308, 2 ** 53 + 1, "", "\u0000", "\ud800", "x".repeat(5000), "__proto__", [], {}, { __proto__: null }, [[[[[[]]]]]]),
+  fc.jsonValue({ maxDepth: 4 }),
+  fc.string({ unit: "binary", maxLength: 40 }),
+);
+
+describe("fuzzing validate", () => {
+  test("arbitrary bytes: no throw, every problem on a line of the file", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 2000 }), fc.integer({ min: 1, max: 300 }), (bytes, chunk) => {
+        expectWellFormed(bytes, checkBytes(bytes, chunk));
+      }),
+      { numRuns: RUNS },
+    );
+  }, TIMEOUT);
+
+  test("arbitrary text made of JSON pieces and line breaks: no throw, lines in range", () => {
+    const piece = fc.constantFrom('{"a":1}', "{", "}", "[", "]", '"', "\\", "\\u", "\ud83d", "\n", "\r\n", "\ufeff", " ", ",", ":", "1e400", '"__proto__":1', "null", '{"a":1,"a":2}');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 60 }), fc.integer({ min: 1, max: 64 }), (pieces, chunk) => {
+        const bytes = encoder.encode(pieces.join(""));
+        expectWellFormed(bytes, checkBytes(bytes, chunk, { maxLineBytes: 64, maxDepth: 8 }));
+      }),
+      { numRuns: RUNS },
+    );
+  }, TIMEOUT);
+
+  test("arbitrary mutations of valid records: no throw, lines in range, and the untouched lines stay clean of line-level problems", () => {
+    const fields = Object.keys(valid[5]!);
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: valid.length - 1 }),
+        fc.oneof(
+          fc.record({ kind: fc.constant("delete" as const), field: fc.constantFrom(...fields) }),
+          fc.record({ kind: fc.constant("set" as const), field: fc.constantFrom(...fields, "__proto__", "extra"), value: hostileValue }),
+          fc.record({ kind: fc.constant("bytes" as const), at: fc.nat(), insert: fc.uint8Array({ maxLength: 8 }) }),
+        ),
+        fc.integer({ min: 1, max: 4096 }),
+        (index, mutation, chunk) => {
+          const lines = validText.split("\n");
+          const record = { ...valid[index]! } as Record<string, unknown>;
+          let line: Uint8Array;
+          if (mutation.kind === "delete") delete record[mutation.field];
+          if (mutation.kind === "set") Object.defineProperty(record, mutation.field, { value: mutation.value, enumerable: true, configurable: true, writable: true });
+          if (mutation.kind === "bytes") {
+            const original = encoder.encode(lines[index]!);
+            const at = mutation.at % (original.length + 1);
+            line = new Uint8Array([...original.subarray(0, at), ...mutation.insert, ...original.subarray(at)]);
+          } else {
+            line = encoder.encode(JSON.stringify(record) ?? "null");
+          }
+          const before = encoder.encode(lines.slice(0, index).map((l) => `${l}\n`).join(""));
+          const after = encoder.encode(lines.slice(index + 1).join("\n"));
+          const bytes = new Uint8Array([...before, ...line, 0x0a, ...after]);
+          const result = checkBytes(bytes, chunk);
+          expectWellFormed(bytes, result);
+          const lineLevel = new Set(["invalid-utf8", "bom", "carriage-return", "blank-line", "json-syntax", "record-not-object", "duplicate-key", "line-length", "nesting-depth"]);
+          const inserted = mutation.kind === "bytes" ? mutation.insert.filter((b) => b === 0x0a).length : 0;
+          for (const problem of result.problems) if (lineLevel.has(problem.ruleId)) expect(problem.line - 1 >= index && problem.line - 1 <= index + inserted, `${problem.ruleId} on line ${problem.line}`).toBe(true);
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  }, TIMEOUT);
+});
