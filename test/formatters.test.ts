@@ -1,9 +1,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import AjvDraft04 from "ajv-draft-04";
-import addFormats from "ajv-formats";
+import AjvDraft04Module from "ajv-draft-04";
+import addFormatsModule from "ajv-formats";
 import { describe, expect, test } from "vitest";
 import { repoRoot } from "./helpers/records.js";
+
+// Both ship CommonJS with `exports.default`; under NodeNext the default import is the module object.
+const AjvDraft04 = ((AjvDraft04Module as unknown as { default?: unknown }).default ?? AjvDraft04Module) as typeof import("ajv-draft-04").default;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as typeof import("ajv-formats").default;
 import type { Problem } from "../src/core/problem.js";
 import { createColor } from "../src/formatters/color.js";
 import { colorLevel } from "../src/formatters/color.js";
