@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Benchmark of `diff` (never a timed test). After `npm run build`:
 //   node bench/diff-bench.js            two ~100 MB versions of one dataset file (env BENCH_DIFF_MB sets the size)
-// Writes under bench/data/diff/ (git-ignored): old.jsonl, a synthetic act of parts, divisions and section
+// Writes under bench/data/diff-<MB>/ (git-ignored): old.jsonl, a synthetic act of parts, divisions and section
 // files, and new.jsonl, the next version of it: sections amended, retitled, repealed, inserted and moved
 // (renamed file, same text), every positional and version-scoped field shifted as a regeneration would.
 // Then, each in its own child process so that each peak RSS is its own:
@@ -17,7 +17,8 @@ import { fileURLToPath } from "node:url";
 import canonicalize from "canonicalize";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const data = join(root, "bench/data/diff");
+const MB = Number(process.env.BENCH_DIFF_MB ?? 100);
+const data = join(root, `bench/data/diff-${MB}`);
 
 if (process.argv[2] === "--child") {
   const [, , , what, ...args] = process.argv;
@@ -40,14 +41,14 @@ if (process.argv[2] === "--child") {
     const { createColor } = await import("../dist/formatters/color.js");
     const report = what === "git" ? await diff({ cwd: args[0], against: "HEAD" }) : await diff({ paths: args });
     const json = diffFormatters.json(report, { color: createColor(0) });
-    result = { summary: report.summary, reportBytes: json.length };
+    const moves = report.pairs.flatMap((pair) => pair.changes).filter((change) => change.likelyMoves).length;
+    result = { summary: report.summary, moves, reportBytes: json.length };
   }
   const usage = process.resourceUsage();
   console.log(JSON.stringify({ ...result, seconds: (performance.now() - started) / 1000, maxRssMb: Math.round(usage.maxRSS / 1024) }));
   process.exit(0);
 }
 
-const MB = Number(process.env.BENCH_DIFF_MB ?? 100);
 const { deriveCitationTargetId, deriveTextDigest } = await import("../dist/index.js");
 const URL_ = (date) => `https://www.legislation.gov.au/C2099A00001/${date}/text`;
 const BODY =
@@ -62,7 +63,8 @@ function* version(count, edit) {
     const part = Math.floor((i - 1) / 1000) + 1;
     const division = Math.floor(((i - 1) % 1000) / 100) + 1;
     if ((i - 1) % 1000 === 0) yield { container: `part-${part}`, heading: `Part ${part}—Heading of part ${part}`, trail: [], preorder: preorder++ };
-    if ((i - 1) % 100 === 0) yield { container: `part-${part}/division-${division}`, heading: `Division ${division}—Heading of division ${division}`, trail: [`Part ${part}—Heading of part ${part}`], preorder: preorder++ };
+    if ((i - 1) % 100 === 0)
+      yield { container: `part-${part}/division-${division}`, heading: `Division ${division}—Heading of division ${division}`, trail: [`Part ${part}—Heading of part ${part}`], preorder: preorder++ };
     const what = edit(i);
     if (what === "removed") continue;
     const trail = [`Part ${part}—Heading of part ${part}`, `Division ${division}—Heading of division ${division}`];
@@ -83,7 +85,16 @@ function* version(count, edit) {
 }
 
 function record(target, datasetDigest, date) {
-  const shared = { datasetDigest, name: "Benchmark Act 2099", schemaVersion: "1.0.0", slug: "bench", sourceTextUrl: URL_(date), textDigestAlgorithm: "sha256", titleId: "C2099A00001", versionDate: date };
+  const shared = {
+    datasetDigest,
+    name: "Benchmark Act 2099",
+    schemaVersion: "1.0.0",
+    slug: "bench",
+    sourceTextUrl: URL_(date),
+    textDigestAlgorithm: "sha256",
+    titleId: "C2099A00001",
+    versionDate: date,
+  };
   if (target.container) {
     const address = `bench/${target.container}/`;
     return {
@@ -137,7 +148,12 @@ const EDITS = (i) => (i % 997 === 0 ? "removed" : i % 1009 === 0 ? "inserted" : 
 // Sections per MB, measured on a small sample.
 const sample = join(data, "sample.jsonl");
 mkdirSync(data, { recursive: true });
-await write(sample, version(1000, () => undefined), "a".repeat(64), "2099-01-01");
+await write(
+  sample,
+  version(1000, () => undefined),
+  "a".repeat(64),
+  "2099-01-01",
+);
 const sections = Math.round((1000 * MB * 1e6) / statSync(sample).size);
 rmSync(sample);
 const oldFile = join(data, "old.jsonl");
@@ -146,7 +162,12 @@ const stamp = join(data, `built-${sections}`);
 if (!existsSync(stamp)) {
   rmSync(data, { recursive: true, force: true });
   mkdirSync(data, { recursive: true });
-  await write(oldFile, version(sections, () => undefined), "a".repeat(64), "2099-01-01");
+  await write(
+    oldFile,
+    version(sections, () => undefined),
+    "a".repeat(64),
+    "2099-01-01",
+  );
   await write(newFile, version(sections, EDITS), "b".repeat(64), "2099-07-01");
   createWriteStream(stamp).end();
 }
@@ -166,7 +187,9 @@ const result = measure("diff", oldFile, newFile);
 const counts = Object.entries(result.summary.byKind)
   .map(([kind, n]) => `${kind} ${n}`)
   .join(", ");
-console.log(`  diff old new:         ${result.seconds.toFixed(2)} s, peak RSS ${result.maxRssMb} MB, ${(baseline.seconds / result.seconds).toFixed(2)}x the baseline; ${counts}`);
+console.log(
+  `  diff old new:         ${result.seconds.toFixed(2)} s, peak RSS ${result.maxRssMb} MB, ${(baseline.seconds / result.seconds).toFixed(2)}x the baseline; ${counts} (${result.moves} with a likely move)`,
+);
 
 // The same pair with the old file read from git.
 const repository = join(data, "repository");

@@ -138,6 +138,26 @@ describe("the schema diff", () => {
     );
   });
 
+  test("the digests of the bundled schema: the vectors of docs/diff-draft.md (checked with Python's json and hashlib)", () => {
+    const { contract } = contractOf(schema);
+    expect(contract.schemaDigest).toBe("e1f6fda9861bd3e3630e3d77b4e2c608b9b0d29a887458432c5911ceca8ece3b");
+    expect(contractDigest(contract)).toBe("faa527878c7f309d41c12da37c17a055fb91305f7295eda56bc6cb677be9002d");
+  });
+
+  test("stylish: the digests under the file, the change, the summary", async () => {
+    const report = await diff({ cwd: fixtures, schema: true, paths: ["schema/field-added/old.schema.json", "schema/field-added/new.schema.json"] });
+    expect(diffFormatters.stylish(report, { color: plain })).toBe(
+      [
+        "schema/field-added/new.schema.json  (against schema/field-added/old.schema.json)",
+        "  schema digest e1f6fda9861b… → fcce1934b0ca…, contract digest faa527878c7f… → 700934c36ba7…",
+        '  additive  field-added  field "sourceLanguage" added to markdown-artifact record (/$defs/markdownArtifact/properties/sourceLanguage)',
+        "",
+        "✔ 1 change (1 schema): 0 breaking, 1 additive (field-added 1); the gate passes (--fail-on breaking)",
+        "",
+      ].join("\n"),
+    );
+  });
+
   test("the contract of the bundled schema: the v1 framing and grammar, the dataset path pattern from its description", () => {
     expect(contractOf(schema)).toEqual({
       contract: {

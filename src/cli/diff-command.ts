@@ -35,9 +35,9 @@ export function registerDiffCommand(program: Command, context: DiffCommandContex
     .command("diff")
     .summary("report additive and breaking changes between two versions (a CI gate)")
     .description(
-      "Compare two versions of citation-targets files, matching records by citationAddress, and report every change with its kind\n" +
-        "and class (docs/spec.md, section 12). The old version is a file, a folder (files paired by name, <slug>.jsonl), or a git\n" +
-        "revision (--against REV: the working tree's files against the same paths at REV, read with git; a shallow clone works\n" +
+      "Compare two versions of citation-targets files, matching records by citationAddress, and report every change with its kind " +
+        "and class (docs/spec.md, section 12). The old version is a file, a folder (files paired by name, <slug>.jsonl), or a git " +
+        "revision (--against REV: the working tree's files against the same paths at REV, read with git; a shallow clone works " +
         "when REV is in it). --schema compares two record JSON Schemas.",
     )
     .argument("[paths...]", "OLD NEW (files or folders); with --against, working-tree files or folders (default: .tooling/citation-targets/*.jsonl and the repository schema)")

@@ -22,6 +22,12 @@ import { buildRecordSchema } from "./schema.js";
 
 const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: "buffer") => Buffer }).hash;
 const digestOf = (text: string): Buffer => (oneShot ? oneShot("sha256", text, "buffer") : crypto.createHash("sha256").update(text).digest());
+/** A string value that is a SHA-256 in lowercase hex, behind its "s" tag. */
+const HEX_DIGEST = /^s[0-9a-f]{64}$/;
+/** Keeps a hex digest's 64 bits apart from the SHA-256 of a string that happens to start with them. */
+const HEX_TAG = 0x5a5a5a5a;
+/** The records of each side whose citationTargetId is checked against the v1 framing: enough to tell a framing that changed for the whole file. */
+const FRAMING_SAMPLE = 1000;
 
 /** Every field either variant of the bundled schema has, in the schema's (sorted) order. */
 export function schemaFieldNames(): string[] {
@@ -98,7 +104,7 @@ export class RecordDiff {
   private readonly old = new Map<string, Row>();
   /** Unknown compared fields (not in the schema) of old rows: rare, so kept apart. */
   private readonly extras = new Map<Row, Map<string, string>>();
-  private readonly lastValue: unknown[];
+  private readonly lastText: (string | undefined)[];
   private readonly lastDigest: Uint32Array;
   private readonly scratch: Uint32Array;
   private readonly oldFields: FieldSets = new Map();
@@ -120,16 +126,22 @@ export class RecordDiff {
 
   constructor(private readonly options: RecordDiffOptions) {
     this.uncompared = new Set(options.uncompared);
-    this.known = schemaFieldNames().filter((name) => !this.uncompared.has(name));
+    // citationAddress is the key: matched records have the same one.
+    this.known = schemaFieldNames().filter((name) => !this.uncompared.has(name) && name !== "citationAddress");
     for (const [index, name] of this.known.entries()) this.slot.set(name, index);
     this.width = this.known.length * 2;
     this.textDigestSlot = this.slot.get("textDigest")!;
-    this.lastValue = new Array(this.known.length);
+    this.lastText = new Array(this.known.length);
     this.lastDigest = new Uint32Array(this.width);
     this.scratch = new Uint32Array(this.width);
   }
 
-  /** Digests every known compared field of `record` into `scratch` (0,0 for an absent field). */
+  /**
+   * Digests every known compared field of `record` into `scratch` (0,0 for an absent field): the first
+   * 64 bits of the SHA-256 of its canonical JSON (so that no crafted value can pass for another), or,
+   * for a value that is itself a SHA-256 in hex (textDigest), its first 64 bits. A field whose text is
+   * the previous record's (dataset fields, trails) reuses its digest.
+   */
   private digestRow(record: Record<string, unknown>): void {
     for (let k = 0; k < this.known.length; k++) {
       const value = record[this.known[k]!];
@@ -138,21 +150,29 @@ export class RecordDiff {
         this.scratch[2 * k + 1] = 0;
         continue;
       }
-      if (typeof value === "string" && value === this.lastValue[k]) {
+      // Strings are tagged "s", everything else is its JCS text tagged "j" (an array of strings: JSON.stringify's text is its JCS).
+      const text = typeof value === "string" ? `s${value}` : `j${Array.isArray(value) && value.every((item) => typeof item === "string") ? JSON.stringify(value) : (canonicalize(value) ?? "")}`;
+      if (text === this.lastText[k]) {
         this.scratch[2 * k] = this.lastDigest[2 * k]!;
         this.scratch[2 * k + 1] = this.lastDigest[2 * k + 1]!;
         continue;
       }
-      const digest = digestOf(typeof value === "string" ? `s${value}` : `j${canonicalize(value) ?? ""}`);
-      const d0 = digest.readUInt32LE(0) || 1; // never 0,0: that means absent
-      const d1 = digest.readUInt32LE(4);
+      let d0: number;
+      let d1: number;
+      if (text.length === 65 && HEX_DIGEST.test(text)) {
+        d0 = Number.parseInt(text.slice(1, 9), 16) ^ HEX_TAG;
+        d1 = Number.parseInt(text.slice(9, 17), 16);
+      } else {
+        const digest = digestOf(text);
+        d0 = digest.readUInt32LE(0);
+        d1 = digest.readUInt32LE(4);
+      }
+      if (d0 === 0 && d1 === 0) d0 = 1; // 0,0 means absent
       this.scratch[2 * k] = d0;
       this.scratch[2 * k + 1] = d1;
-      if (typeof value === "string") {
-        this.lastValue[k] = value;
-        this.lastDigest[2 * k] = d0;
-        this.lastDigest[2 * k + 1] = d1;
-      }
+      this.lastText[k] = text;
+      this.lastDigest[2 * k] = d0;
+      this.lastDigest[2 * k + 1] = d1;
     }
   }
 
@@ -160,7 +180,7 @@ export class RecordDiff {
   private extraFields(record: Record<string, unknown>): Map<string, string> | undefined {
     let extra: Map<string, string> | undefined;
     for (const key of Object.keys(record)) {
-      if (this.slot.has(key) || this.uncompared.has(key)) continue;
+      if (this.slot.has(key) || this.uncompared.has(key) || key === "citationAddress") continue;
       extra ??= new Map();
       extra.set(key, digestOf(`j${canonicalize(record[key]) ?? ""}`).toString("hex", 0, 8));
     }
@@ -176,10 +196,12 @@ export class RecordDiff {
     }
     entry.records++;
     for (const key of Object.keys(record)) entry.fields.add(key);
+    const framing = this.framing[which];
+    if (framing.derived + framing.other >= FRAMING_SAMPLE) return;
     const { datasetDigest, citationAddress, citationTargetId } = record;
     if (typeof datasetDigest === "string" && typeof citationAddress === "string" && typeof citationTargetId === "string") {
-      if (deriveCitationTargetId(datasetDigest, citationAddress) === citationTargetId) this.framing[which].derived++;
-      else this.framing[which].other++;
+      if (deriveCitationTargetId(datasetDigest, citationAddress) === citationTargetId) framing.derived++;
+      else framing.other++;
     }
   }
 

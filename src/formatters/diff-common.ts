@@ -61,11 +61,18 @@ export function summaryLine(report: DiffReport): string {
   const { summary } = report;
   let before = 0;
   let after = 0;
+  let files = 0;
+  let schemas = 0;
   for (const pair of report.pairs) {
+    if (pair.type === "schema") {
+      schemas++;
+      continue;
+    }
+    files++;
     before += pair.records?.before ?? 0;
     after += pair.records?.after ?? 0;
   }
-  const scope = `${plural(summary.pairs, "file")}, ${before} → ${after} records`;
+  const scope = [...(files > 0 ? [`${plural(files, "file")}, ${before} → ${after} records`] : []), ...(schemas > 0 ? [plural(schemas, "schema")] : [])].join("; ");
   if (summary.changes === 0) return `✔ no changes (${scope})`;
   const kinds = (cls: "breaking" | "additive") =>
     Object.entries(summary.byKind)
