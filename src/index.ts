@@ -29,3 +29,7 @@ export { parseAddress, formatAddress, escapePath, TOP_LOCAL } from "./core/addre
 export type { AddressParts, TargetKind } from "./core/address.js";
 export { designate, assignLocalCoordinates, slugify } from "./core/designation.js";
 export { parseArtifact } from "./core/markdown.js";
+export { diff } from "./node/diff.js";
+export type { DiffOptions } from "./node/diff.js";
+export { CHANGE_KINDS, ADDITIVE_KINDS, BREAKING_KINDS, classOf, diffExitCode } from "./core/diff.js";
+export type { ChangeKind, ChangeClass, FailOn, DiffReport, DiffChange, DiffPair, DiffSummary } from "./core/diff.js";

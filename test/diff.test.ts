@@ -138,7 +138,7 @@ describe("the schema diff", () => {
     );
   });
 
-  test("the digests of the bundled schema: the vectors of docs/diff-draft.md (checked with Python's json and hashlib)", () => {
+  test("the digests of the bundled schema: the vectors of docs/spec.md, section 12.3 (checked with Python's json and hashlib)", () => {
     const { contract } = contractOf(schema);
     expect(contract.schemaDigest).toBe("e1f6fda9861bd3e3630e3d77b4e2c608b9b0d29a887458432c5911ceca8ece3b");
     expect(contractDigest(contract)).toBe("faa527878c7f309d41c12da37c17a055fb91305f7295eda56bc6cb677be9002d");

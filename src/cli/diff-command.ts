@@ -1,5 +1,5 @@
 /**
- * `citation-targets diff`: the change kinds between two versions, as a CI gate (docs/diff-draft.md).
+ * `citation-targets diff`: the change kinds between two versions, as a CI gate (docs/spec.md, section 12).
  * Registered on the program by `registerDiffCommand`; usage and I/O problems are OperationalErrors
  * (the program prints them and exits 2), the gate sets exit code 0 or 1.
  */
@@ -7,8 +7,7 @@ import { readFileSync } from "node:fs";
 import { type Command, Option } from "commander";
 import { ADDITIVE_KINDS, BREAKING_KINDS, diffExitCode, FAIL_ON_LEVELS, type FailOn } from "../core/diff.js";
 import { colorLevel, createColor } from "../formatters/color.js";
-import { DIFF_FORMAT_NAMES, type DiffFormatName, diffFormatters } from "../formatters/diff.js";
-import { diff } from "../node/diff.js";
+import { DIFF_FORMAT_NAMES, type DiffFormatName } from "../formatters/diff-names.js";
 
 export interface DiffCommandContext {
   cwd: string;
@@ -58,6 +57,8 @@ export function registerDiffCommand(program: Command, context: DiffCommandContex
     )
     .action(async (paths: string[], options: DiffCliOptions) => {
       const started = performance.now();
+      // Loaded only when diff runs, so that the other commands start without it.
+      const [{ diff }, { diffFormatters }] = await Promise.all([import("../node/diff.js"), import("../formatters/diff.js")]);
       const report = await diff({
         cwd: context.cwd,
         paths,

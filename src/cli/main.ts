@@ -9,6 +9,7 @@ import { buildRecordSchema, DEFAULT_LEGISLATION_HOST, formatSchema, isValidLegis
 import { colorLevel, createColor } from "../formatters/color.js";
 import { unknownRuleMessage } from "../core/text.js";
 import { MANIFEST_DATASET_FIELDS } from "../core/model.js";
+import { registerDiffCommand } from "./diff-command.js";
 import { createProgressLine, progressEnabled, type Progress } from "./progress.js";
 import { FORMAT_NAMES, formatters, type FormatName } from "../formatters/index.js";
 import { rules, ruleIds, type RuleId } from "../rules/index.js";
@@ -94,7 +95,7 @@ export async function main(context: MainContext): Promise<number> {
   let exitCode = 0;
   const program = new Command()
     .name("citation-targets")
-    .description("Validate, lock, generate and update citation-targets JSONL datasets of published legislation.")
+    .description("Validate, lock, generate, update and diff citation-targets JSONL datasets of published legislation.")
     .version(packageJson.version, "-V, --version")
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride()
@@ -305,10 +306,14 @@ export async function main(context: MainContext): Promise<number> {
       }
     });
 
+  registerDiffCommand(program, { cwd: context.cwd, stdout, stderr, env: context.env }, (code) => {
+    exitCode = code;
+  });
+
   try {
     if (context.argv.length === 0) {
       stderr.write(
-        `missing command: usage: citation-targets <validate|lock|generate|update|schema> [options]\nrun \`citation-targets --help\` for the commands, \`citation-targets <command> --help\` for their options\n`,
+        `missing command: usage: citation-targets <validate|lock|generate|update|diff|schema> [options]\nrun \`citation-targets --help\` for the commands, \`citation-targets <command> --help\` for their options\n`,
       );
       return 2;
     }

@@ -384,7 +384,7 @@ export class RecordDiff {
     }
   }
 
-  /** The changes, ordered (docs/diff-draft.md), with the warnings and record counts. */
+  /** The changes, ordered (docs/spec.md, section 12), with the warnings and record counts. */
   finish(): { changes: DiffChange[]; warnings: string[]; before: number; after: number } {
     if (this.phase !== "detail") this.endNew();
     this.phase = "done";

@@ -1,6 +1,6 @@
 /**
  * The schema half of `diff`: two versions of the record JSON Schema, and the contract around it
- * (docs/diff-draft.md, "Schema changes" and "Digests"). Pure: works on parsed JSON.
+ * (docs/spec.md, sections 12.2 and 12.3). Pure: works on parsed JSON.
  *
  * The walk pairs the two schemas keyword by keyword and names each difference by the finest kind
  * that fits: a property added to or removed from a `properties` object (field-added, field-removed),

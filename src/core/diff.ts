@@ -123,7 +123,7 @@ export interface DiffPair {
   newMissing?: boolean;
   /** records: how many records each side holds (lines with a citationAddress). */
   records?: { before: number; after: number };
-  /** schema: the digests of docs/diff-draft.md ("Digests"); shown whether or not they changed. */
+  /** schema: the digests of docs/spec.md, section 12.3; shown whether or not they changed. */
   digests?: { schema: DigestPair; contract: DigestPair };
   changes: DiffChange[];
   /** Lines that are not records, duplicate addresses, files of different titles… */
@@ -164,7 +164,7 @@ const APPROVAL_MEMBERS = new Set(["reason", "kind", "address", "pointer"]);
 
 /**
  * Reads an approvals document: `{ "approvals": [ { "address"?, "pointer"?, "kind"?, "reason" } ] }`
- * (docs/diff-draft.md, "Approvals"). Returns the approvals, or the problems, one line each.
+ * (README, "diff", approvals). Returns the approvals, or the problems, one line each.
  */
 export function parseApprovals(document: unknown): { approvals: Approval[]; problems: string[] } {
   const problems: string[] = [];

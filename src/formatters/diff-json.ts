@@ -1,7 +1,7 @@
 import type { DiffFormatter } from "./diff-common.js";
 
 /**
- * The JSON contract of `diff --format json` (docs/diff-draft.md): `{ against?, pairs: [{ type, old, new,
+ * The JSON contract of `diff --format json` (docs/spec.md, section 12): `{ against?, pairs: [{ type, old, new,
  * oldMissing?, newMissing?, records?, digests?, changes: [...], warnings }], summary, warnings }`.
  * Fields are only ever added.
  */

@@ -5,8 +5,9 @@ import { formatDiffJson } from "./diff-json.js";
 import { formatDiffSarif } from "./diff-sarif.js";
 import { formatDiffStylish } from "./diff-stylish.js";
 
-export const DIFF_FORMAT_NAMES = ["stylish", "json", "github", "sarif"] as const;
-export type DiffFormatName = (typeof DIFF_FORMAT_NAMES)[number];
+import type { DiffFormatName } from "./diff-names.js";
+
+export { DIFF_FORMAT_NAMES, type DiffFormatName } from "./diff-names.js";
 
 export const diffFormatters = {
   stylish: formatDiffStylish,

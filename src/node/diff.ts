@@ -1,6 +1,6 @@
 /**
  * `diff`: what changed between two versions of citation-targets files, by change kind and class
- * (docs/spec.md, section 12; docs/diff-draft.md). Finds the pairs (two files, two folders matched by
+ * (docs/spec.md, section 12). Finds the pairs (two files, two folders matched by
  * file name, or the working tree against a git revision), streams each pair through the core's
  * RecordDiff or diffSchemas, applies the approvals and the gate.
  */
@@ -35,7 +35,7 @@ export interface DiffOptions {
   against?: string;
   /** The paths are record JSON Schemas. */
   schema?: boolean;
-  /** A reviewed approvals file (docs/diff-draft.md, "Approvals"). */
+  /** A reviewed approvals file (README, "diff", approvals). */
   approvals?: string;
   /** Which changes fail the run: breaking (default), any, none. */
   failOn?: FailOn;
