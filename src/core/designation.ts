@@ -2,24 +2,34 @@
  * Designations of legislative headings and the local coordinates built from them
  * (docs/spec.md, "Local coordinate"). The strategy is "kind-aware" (docs/spec.md, "Local
  * coordinate: scope"): articles and sections are flat, a § inside an article is qualified by
- * it, structural units carry the chain of their enclosing units, undesignated headings are
- * qualified by their nearest designated provision, and a repeat gets a `~N` tie-break last.
+ * it, structural units carry the chain of their enclosing units, numbered items, empty headings
+ * and the undesignated headings of annexes are qualified by the designated heading they belong
+ * to, a repeated undesignated heading of the body by its provision or unit, and a repeat that no
+ * rule separates gets a `~N` tie-break last.
  */
 
 import { TOP_LOCAL } from "./address.js";
 
-export type DesignationKind = "paragraph" | "article" | "section" | "unit" | "annex" | "none";
+export type DesignationKind = "paragraph" | "article" | "section" | "unit" | "annex" | "item" | "none";
 
 export interface Designation {
   kind: DesignationKind;
-  /** The key: `§-2a`, `art-3`, `13`, `part-iiia`, `anlage-1`, or a slug for `none`. */
+  /** The key: `§-2a`, `§§-3-bis-13`, `art-3`, `13`, `part-iiia`, `anlage-1`, `anlage-i-kap-x-d-ii-abschnitt-ii`, `iv` (item `IV.`), or a slug for `none`. */
   key: string;
   /** For units and annexes: the unit word in lower case (`part`, `abschnitt`). */
   word?: string;
+  /** For items: the rank of the numbering style in the German outline (`A.` 0, `I.` 1, `1.` 2, `a)` 3, `aa)` 4, `aaa)` 5). */
+  rank?: number;
+  /** True when the heading is only its designation, perhaps with remarks in brackets: `§ 3`, `Anlage 1 (zu § 5)`, `IV.`. */
+  bare?: boolean;
 }
 
 const UNIT_WORDS = ["buch", "teil", "kapitel", "abschnitt", "unterabschnitt", "titel", "untertitel", "abteilung", "unterabteilung", "book", "volume", "chapter", "part", "division", "subdivision"];
 const ANNEX_WORDS = ["anlage", "anhang", "schedule", "appendix", "annex", "attachment", "endnote"];
+/** Pay-grade words: units of pay tables, whose numerals have a letter and a number (`Besoldungsgruppe A 13`). */
+const GROUP_WORDS = ["bundesbesoldungsordnung", "besoldungsordnung", "besoldungsgruppe", "entgeltgruppe", "vergütungsgruppe", "lohngruppe", "gehaltsgruppe"];
+/** Words that continue a compound annex designation: `Anlage I Kap. X Sachgebiet D Abschnitt II Nr. 3`. */
+const PART_WORDS = ["kap", "kapitel", "sachgebiet", "abschnitt", "unterabschnitt", "teil", "titel", "nr", "nummer"];
 
 const ORDINAL_UNITS: Record<string, number> = {
   erst: 1,
@@ -57,15 +67,27 @@ export function germanOrdinal(word: string): number | undefined {
 
 /** A word in its usual spellings: "part", "Part", "PART". */
 const spellings = (words: string[]) => words.flatMap((w) => [w, w[0]!.toUpperCase() + w.slice(1), w.toUpperCase()]).join("|");
-const NUMERAL = "(\\d+(?:\\.\\d+)*[A-Za-z]{0,3}|[IVXLCDM]+[A-Z]{0,3}|[A-Z])";
+/** Digits (`1`, `5.1`, `2a`), a capital letter with digits (`D2a`, `C3`), a roman numeral (`IIIA`), or one capital letter. */
+const NUMERAL = "(\\d+(?:\\.\\d+)*[A-Za-z]{0,3}|[A-Z]\\d+[a-z]{0,3}|[IVXLCDM]+[A-Z]{0,3}|[A-Z])";
 const AFTER = "(?=$|[\\s.:,;()\\u2013\\u2014-])";
 const WORD_THEN_NUMBER = new RegExp(`^(${spellings([...UNIT_WORDS, ...ANNEX_WORDS])})\\.?\\s*${NUMERAL}${AFTER}`, "u");
 const NUMBER_THEN_WORD = new RegExp(`^(\\d+)\\.\\s*(${spellings(UNIT_WORDS)})${AFTER}`, "u");
 const ORDINAL_THEN_WORD = new RegExp(`^(\\p{L}+)\\s+(${spellings(UNIT_WORDS)})${AFTER}`, "u");
 const BARE_ANNEX = new RegExp(`^(${spellings(ANNEX_WORDS)})${AFTER}`, "u");
+const GROUP = new RegExp(`^(${spellings(GROUP_WORDS)})\\s+([A-Z]{1,2} ?\\d{1,2}[a-z]?|\\d{1,2}[a-z]?|[IVX]+[a-z]?|[A-Z])${AFTER}`, "u");
+/** One more part of a compound annex designation: a part word and its numeral, or (after a part word) a bare numeral. */
+const PART = new RegExp(`^ (${spellings(PART_WORDS)})\\.? ?(\\d+[a-z]{0,3}|[IVXLCDM]+[a-z]{0,3}|[A-Z]\\d*[a-z]{0,3})(?=$|[\\s,;:()\\u2013\\u2014])`, "u");
+const BARE_PART = /^ (\d+[a-z]{0,3}|[IVXLCDM]+|[A-Z])(?=$|[\s,;:()\u2013\u2014])/u;
 const PARAGRAPH = /^§\s*(\d+(?:\.\d+)*[a-zA-Z]{0,3})(?=$|[\s.:,;()\u2013\u2014-])/u;
-const ARTICLE = new RegExp(`^(?:${spellings(["art", "artikel", "article"])})\\.?\\s*(\\d+[a-z]{0,3}|[IVXLCDM]+)${AFTER}`, "u");
+const PARAGRAPH_RANGE = /^§§\s*(\d+(?:\.\d+)*[a-zA-Z]{0,3})\s*(?:bis|-|\u2013)\s*(\d+(?:\.\d+)*[a-zA-Z]{0,3})(?=$|[\s.:,;()\u2013\u2014-])/u;
+const ARTICLE_WORD = `(?:${spellings(["art", "artikel", "article"])})\\.?`;
+const ARTICLE = new RegExp(`^${ARTICLE_WORD}\\s*(\\d+[a-z]{0,3}|[IVXLCDM]+)${AFTER}`, "u");
+const ARTICLE_RANGE = new RegExp(`^${ARTICLE_WORD}\\s*(\\d+[a-z]{0,3})\\s*(?:bis|-|\\u2013)\\s*(?:${ARTICLE_WORD}\\s*)?(\\d+[a-z]{0,3})${AFTER}`, "u");
 const SECTION = /^(\d+[A-Z]{0,4}(?:\.\d+[A-Z]{0,4})*)(?=$|\s)/u;
+/** Numbered items of the German outline: `A.`, `IV.`, `1.`, `2)`, `a)`, `aa)`, `aaa)`. */
+const ITEM = /^(?:([A-Z])\.|([IVXLCDM]{1,7})\.|(\d{1,3})[.)]|([a-z])\)|([a-z])\5\)|([a-z])\6\6\))(?=$|\s)/u;
+/** The rest of a heading that is only its designation: white space, punctuation and remarks in brackets. */
+const BARE_REST = /^(?:[\s.:,;\u2013\u2014-]|\([^()]*\))*$/u;
 
 const MAX_SLUG_LENGTH = 48;
 
@@ -89,26 +111,54 @@ export function slugify(text: string): string {
   return slug === "" ? "heading" : slug;
 }
 
+/** True when a heading has no letter or digit: `#` alone, `# **`, `# * * *`. */
+export function isEmptyHeading(text: string): boolean {
+  return !/[\p{L}\p{N}]/u.test(text);
+}
+
 /** Classifies one heading's plain text and returns its designation (or slug). */
 export function designate(headingText: string): Designation {
   const text = normalizeHeading(headingText);
-  let m = PARAGRAPH.exec(text);
-  if (m) return { kind: "paragraph", key: `§-${m[1]!.toLowerCase()}` };
+  const bare = (m: RegExpExecArray, end = m[0].length) => BARE_REST.test(text.slice(end));
+  let m = PARAGRAPH_RANGE.exec(text);
+  if (m) return { kind: "paragraph", key: `§§-${m[1]!.toLowerCase()}-bis-${m[2]!.toLowerCase()}`, bare: bare(m) };
+  m = PARAGRAPH.exec(text);
+  if (m) return { kind: "paragraph", key: `§-${m[1]!.toLowerCase()}`, bare: bare(m) };
+  m = ARTICLE_RANGE.exec(text);
+  if (m) return { kind: "article", key: `art-${m[1]!.toLowerCase()}-bis-${m[2]!.toLowerCase()}`, bare: bare(m) };
   m = ARTICLE.exec(text);
-  if (m) return { kind: "article", key: `art-${m[1]!.toLowerCase()}` };
+  if (m) return { kind: "article", key: `art-${m[1]!.toLowerCase()}`, bare: bare(m) };
   m = WORD_THEN_NUMBER.exec(text);
-  if (m) return unitOrAnnex(m[1]!, m[2]!);
+  if (m) {
+    const d = unitOrAnnex(m[1]!, m[2]!);
+    if (d.kind !== "annex") return { ...d, bare: bare(m) };
+    const compound = compoundAnnex(text, m[0].length);
+    return { ...d, key: [d.key, ...compound.parts].join("-"), bare: bare(m, compound.end) };
+  }
+  m = GROUP.exec(text);
+  if (m) {
+    const word = m[1]!.toLowerCase();
+    return { kind: "unit", key: `${word}-${m[2]!.toLowerCase().replace(" ", "-")}`, word, bare: bare(m) };
+  }
   m = NUMBER_THEN_WORD.exec(text);
-  if (m) return unitOrAnnex(m[2]!, m[1]!);
+  if (m) return { ...unitOrAnnex(m[2]!, m[1]!), bare: bare(m) };
   m = ORDINAL_THEN_WORD.exec(text);
   if (m) {
     const n = germanOrdinal(m[1]!);
-    if (n !== undefined) return unitOrAnnex(m[2]!, String(n));
+    if (n !== undefined) return { ...unitOrAnnex(m[2]!, String(n)), bare: bare(m) };
   }
   m = BARE_ANNEX.exec(text);
-  if (m) return { kind: "annex", key: m[1]!.toLowerCase(), word: m[1]!.toLowerCase() };
+  if (m) return { kind: "annex", key: m[1]!.toLowerCase(), word: m[1]!.toLowerCase(), bare: bare(m) };
   m = SECTION.exec(text);
-  if (m) return { kind: "section", key: m[1]!.toLowerCase() };
+  if (m) return { kind: "section", key: m[1]!.toLowerCase(), bare: bare(m) };
+  m = ITEM.exec(text);
+  if (m) {
+    const rank = m.slice(1).findIndex((g) => g !== undefined);
+    const numeral = m[rank + 1]!.toLowerCase();
+    // A single I, V or X with a dot is a roman numeral (other capitals are letters: A., B., C.); aa) and aaa) repeat their letter.
+    const itemRank = rank === 0 && /^[IVX]$/.test(m[1]!) ? 1 : rank;
+    return { kind: "item", key: rank === 4 ? numeral.repeat(2) : rank === 5 ? numeral.repeat(3) : numeral, rank: itemRank, bare: bare(m) };
+  }
   return { kind: "none", key: slugify(text) };
 }
 
@@ -118,63 +168,139 @@ function unitOrAnnex(word: string, numeral: string): Designation {
   return ANNEX_WORDS.includes(w) ? { kind: "annex", key, word: w } : { kind: "unit", key, word: w };
 }
 
+/** The further parts of a compound annex designation from `start`: `Kap X`, `D`, `II`, `Abschnitt II` → ["kap-x", "d", "ii", "abschnitt-ii"]. */
+function compoundAnnex(text: string, start: number): { parts: string[]; end: number } {
+  const parts: string[] = [];
+  let end = start;
+  for (;;) {
+    const rest = text.slice(end);
+    const word = PART.exec(rest);
+    if (word) {
+      parts.push(`${word[1]!.toLowerCase()}-${word[2]!.toLowerCase()}`);
+      end += word[0].length;
+      continue;
+    }
+    const numeral = parts.length > 0 ? BARE_PART.exec(rest) : null;
+    if (!numeral) return { parts, end };
+    parts.push(numeral[1]!.toLowerCase());
+    end += numeral[0].length;
+  }
+}
+
 export interface HeadingInput {
   text: string;
   depth: number;
 }
 
+interface Scope {
+  /** The local as emitted (with its tie-break, if it needed one). */
+  local: string;
+  depth: number;
+}
+
+/** `${scope}/${own}`, or undefined when there is no scope or it needed a tie-break (a `~N` is allowed only at the end of a local). */
+function under(scope: string | undefined, own: string): string | undefined {
+  return scope === undefined || scope.includes("~") ? undefined : `${scope}/${own}`;
+}
+
 /**
  * The local coordinate of each target of one artifact, in order. `headings[i]` is the heading that
- * opens target i, or undefined for the text before the first heading.
+ * opens target i, or undefined for the text before the first heading. Every local depends only on
+ * its own heading and the headings before it (docs/spec.md, "Local coordinate: scope").
  */
 export function assignLocalCoordinates(headings: (HeadingInput | undefined)[]): string[] {
-  const units: { word: string; key: string; depth: number }[] = [];
-  let annex: string | undefined;
+  const units: { word: string; key: string; depth: number; local: string }[] = [];
+  let annex: (Scope & { key: string }) | undefined;
   let article: string | undefined;
-  let provision: { local: string; depth: number } | undefined;
+  let provision: (Scope & { raw: string; german: boolean }) | undefined;
+  const items: { rank: number; key: string; depth: number }[] = [];
+  let lastDesignated: string | undefined;
+  let previous: { local: string; depth: number; bare: boolean } | undefined;
   const usedFlat = new Set<string>();
-  // biome-ignore lint/suspicious/useIterableCallbackReturn: every case of the switch returns (TypeScript checks that it is exhaustive)
-  const raw = headings.map((heading) => {
-    if (heading === undefined) return TOP_LOCAL;
+  const seenText = new Set<string>();
+  const seen = new Map<string, number>();
+  const emit = (local: string) => {
+    const count = (seen.get(local) ?? 0) + 1;
+    seen.set(local, count);
+    return count === 1 ? local : `${local}~${count}`;
+  };
+  /** The innermost designated scope in document order: the open provision, else the innermost open unit or annex. */
+  const context = () => provision?.local ?? units[units.length - 1]?.local;
+
+  return headings.map((heading) => {
+    if (heading === undefined) return emit(TOP_LOCAL);
     const d = designate(heading.text);
+    let local: string;
     switch (d.kind) {
       case "annex":
+        local = emit(d.key);
         units.length = 0;
-        units.push({ word: d.word!, key: d.key, depth: heading.depth });
-        annex = d.key;
+        units.push({ word: d.word!, key: d.key, depth: heading.depth, local });
+        annex = { local, depth: heading.depth, key: d.key };
         article = undefined;
         provision = undefined;
-        return d.key;
+        items.length = 0;
+        break;
       case "unit": {
         const same = units.findIndex((u) => u.word === d.word);
         if (same !== -1) units.length = same;
         // An annex stays open until the next annex, whatever the heading levels say.
-        while (units.length > 0 && units[units.length - 1]!.depth >= heading.depth && units[units.length - 1]!.key !== annex) units.pop();
-        const local = [...units.map((u) => u.key), d.key].join("/");
-        units.push({ word: d.word!, key: d.key, depth: heading.depth });
+        while (units.length > 0 && units[units.length - 1]!.depth >= heading.depth && !(annex !== undefined && units.length === 1)) units.pop();
+        local = emit([...units.map((u) => u.key), d.key].join("/"));
+        units.push({ word: d.word!, key: d.key, depth: heading.depth, local });
         article = undefined;
         provision = undefined;
-        return local;
+        items.length = 0;
+        break;
       }
+      case "section":
       case "article":
-      case "paragraph":
-      case "section": {
-        let local = d.key;
-        if (d.kind === "paragraph" && article !== undefined) local = `${article}/${d.key}`;
-        else if (annex !== undefined && usedFlat.has(d.key)) local = `${annex}/${d.key}`;
+      case "paragraph": {
+        if (d.kind === "section" && provision?.german) {
+          // A numbered paragraph (`1.1`, `2.3.1 …`) inside a § or an article is an item of it.
+          local = emit(under(provision.local, d.key) ?? d.key);
+          items.length = 0;
+          break;
+        }
+        let raw = d.key;
+        if (d.kind === "paragraph" && article !== undefined) raw = `${article}/${d.key}`;
+        else if (annex !== undefined && usedFlat.has(d.key)) raw = `${annex.key}/${d.key}`;
         usedFlat.add(d.key);
-        if (d.kind === "article") article = local;
-        provision = { local, depth: heading.depth };
-        return local;
+        if (d.kind === "article") article = raw;
+        local = emit(raw);
+        provision = { local, depth: heading.depth, raw, german: d.kind !== "section" };
+        items.length = 0;
+        break;
       }
-      case "none":
-        return provision !== undefined && provision.depth < heading.depth ? `${provision.local}/${d.key}` : d.key;
+      case "item": {
+        while (items.length > 0 && items[items.length - 1]!.rank >= d.rank!) items.pop();
+        const chain = [...items.map((i) => i.key), d.key].join("/");
+        local = emit(under(context(), chain) ?? chain);
+        items.push({ rank: d.rank!, key: d.key, depth: heading.depth });
+        break;
+      }
+      case "none": {
+        const slug = d.key;
+        if (isEmptyHeading(heading.text)) {
+          // An empty heading is named after the designated heading it follows.
+          local = emit(under(lastDesignated, "heading") ?? "heading");
+          break;
+        }
+        let raw: string | undefined;
+        if (previous?.bare && previous.depth === heading.depth) raw = under(previous.local, slug);
+        if (raw === undefined && provision !== undefined && provision.depth < heading.depth) raw = `${provision.raw}/${slug}`;
+        if (raw === undefined && (annex !== undefined || seenText.has(slug))) {
+          const inner = items.filter((i) => i.depth < heading.depth).map((i) => i.key);
+          raw = under(context(), [...inner, slug].join("/"));
+        }
+        seenText.add(slug);
+        local = emit(raw ?? slug);
+        break;
+      }
     }
-  });
-  const seen = new Map<string, number>();
-  return raw.map((local) => {
-    const count = (seen.get(local) ?? 0) + 1;
-    seen.set(local, count);
-    return count === 1 ? local : `${local}~${count}`;
+    if (d.kind !== "none") lastDesignated = local;
+    // A bare § , article, section or item scopes a title heading that follows it on the same level.
+    previous = { local, depth: heading.depth, bare: d.kind !== "none" && d.kind !== "unit" && d.kind !== "annex" && d.bare === true };
+    return local;
   });
 }
