@@ -2,7 +2,8 @@ import { readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { DatasetError, serializeRecord, type OutputRecord } from "../src/core/generate.js";
+import canonicalize from "canonicalize";
+import { DatasetError, generateLinesFrom, linesInThread, readingSource, serializeRecord, type OutputRecord } from "../src/core/generate.js";
 import { deriveCitationTargetId } from "../src/core/digest.js";
 import { parseArtifact } from "../src/core/markdown.js";
 import { checkGenerated, generate } from "../src/node/generate.js";
@@ -174,11 +175,17 @@ describe("generate → validate", () => {
         const second = await lockAndGenerate(root);
         const text = first.records.map(serializeRecord).join("");
         expect(second.records.map(serializeRecord).join("")).toBe(text);
+        // The fast serialisation is the RFC 8785 one, and the line path (what generate writes) gives the same bytes.
+        expect(first.records.map((r) => `${canonicalize(r)}\n`).join("")).toBe(text);
+        const lines: string[] = [];
+        const read = (path: string) => readFile(join(root, ...path.split("/")));
+        for await (const line of generateLinesFrom(first.manifest, linesInThread(first.manifest, readingSource(first.manifest, read)))) lines.push(line);
+        expect(lines.join("")).toBe(text);
         const result = check(text, { file: "test-act.jsonl" });
         expect(result.problems).toEqual([]);
         await rm(root, { recursive: true, force: true });
       }),
-      { numRuns: 25 },
+      { numRuns: 40 },
     );
   });
 });

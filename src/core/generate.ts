@@ -67,9 +67,17 @@ export function planDataset(manifest: LockManifest): string[] {
   return problems;
 }
 
+/**
+ * Records the generator built with their members already in RFC 8785 order (UTF-16 code-unit
+ * order of the names) and with only strings, integers and arrays of strings as values: for them
+ * `JSON.stringify` is the canonical form (JCS serialises strings and integers as ECMAScript does),
+ * about five times faster than a general canonicaliser. A test proves the two equal.
+ */
+const inCanonicalOrder = new WeakSet<OutputRecord>();
+
 /** One record as its canonical JSONL line (RFC 8785 + "\n"). */
 export function serializeRecord(record: OutputRecord): string {
-  return `${canonicalize(record)}\n`;
+  return `${inCanonicalOrder.has(record) ? JSON.stringify(record) : canonicalize(record)}\n`;
 }
 
 interface OpenFolder {
@@ -132,15 +140,27 @@ export async function* generateRecords(manifest: LockManifest, read: ArtifactRea
   yield* generateRecordsFrom(manifest, readingSource(manifest, read));
 }
 
-/** Yields the dataset's records in file order, the artifacts coming parsed from `source` (one thread, or worker threads: the same records). */
-export async function* generateRecordsFrom(manifest: LockManifest, source: ArtifactSource): AsyncGenerator<OutputRecord> {
+/** The fields every record of the dataset repeats. */
+interface Common {
+  datasetDigest: string;
+  name: string;
+  schemaVersion: string;
+  slug: string;
+  sourceTextUrl: string;
+  textDigestAlgorithm: string;
+  titleId: string;
+  versionDate: string;
+}
+
+/** Checks the manifest as generation needs it and gives the fields every record repeats. */
+function datasetCommon(manifest: LockManifest): Common {
   const planned = planDataset(manifest);
   if (planned.length > 0) throw new DatasetError(planned);
   const datasetDigest = computeDatasetDigest(manifest);
   if (manifest.datasetDigest !== datasetDigest) {
     throw new DatasetError([`manifest datasetDigest is ${manifest.datasetDigest} but its content digests to ${datasetDigest}: run \`citation-targets lock\` to refresh it`]);
   }
-  const common = {
+  return {
     datasetDigest,
     name: manifest.name,
     schemaVersion: SCHEMA_VERSION,
@@ -150,80 +170,234 @@ export async function* generateRecordsFrom(manifest: LockManifest, source: Artif
     titleId: manifest.titleId,
     versionDate: manifest.versionDate,
   };
+}
+
+/** The fields of a markdown-artifact target that depend on its artifact alone, not on what comes before it in the dataset. */
+interface TargetFields {
+  canonicalPath: string;
+  citationAddress: string;
+  citationTargetId: string;
+  headingText: string;
+  /** The headings above the target inside its artifact (the end of its headingTrail). */
+  ownTrail: string[];
+  markdown: string;
+  blockEnd: number;
+  blockStart: number;
+  structuralPath: string[];
+  textDigest: string;
+}
+
+/** The targets of one parsed artifact, with their locals, addresses, paths, trails inside the artifact and digests. */
+function targetFieldsOf(common: Common, artifact: ManifestArtifact, parsed: ParsedArtifact): TargetFields[] {
+  const locals = assignLocalCoordinates(parsed.targets.map((t) => t.heading));
+  const headingStack: { depth: number; text: string }[] = [];
+  const fields: TargetFields[] = [];
+  for (const [i, target] of parsed.targets.entries()) {
+    if (target.heading) while (headingStack.length > 0 && headingStack[headingStack.length - 1]!.depth >= target.heading.depth) headingStack.pop();
+    const markdown = parsed.body.slice(target.start - parsed.bodyStart, target.end - parsed.bodyStart);
+    const local = locals[i]!;
+    const citationAddress = formatAddress({ slug: common.slug, targetKind: "markdown-artifact", path: artifact.path, local });
+    const structuralPath = targetStructuralPath(artifact.path, local);
+    fields.push({
+      canonicalPath: structuralPath.join("/"),
+      citationAddress,
+      citationTargetId: deriveCitationTargetId(common.datasetDigest, citationAddress),
+      headingText: target.heading?.text ?? "",
+      ownTrail: headingStack.map((h) => h.text),
+      markdown,
+      blockEnd: target.blockEnd,
+      blockStart: target.blockStart,
+      structuralPath,
+      textDigest: deriveTextDigest(markdown),
+    });
+    if (target.heading) headingStack.push(target.heading);
+  }
+  return fields;
+}
+
+/** One step of the walk over the dataset: a folder's container record, or an artifact with the trail its folders give it. */
+type WalkStep<T> = { container: OutputRecord } | { artifact: ManifestArtifact; data: T; folderTrail: string[] };
+
+/**
+ * Walks the manifest's artifacts in order, opening and closing folders: yields the container record
+ * of each folder entered (its heading from its directory-index, read early when it comes later),
+ * then the artifact itself, from `source`, with the trail of its folders.
+ */
+async function* walkDataset<T extends { firstHeading: string | undefined }>(
+  manifest: LockManifest,
+  common: Common,
+  source: (position: number, early?: boolean) => Promise<T>,
+): AsyncGenerator<WalkStep<T>> {
   const indexOf = new Map<string, number>();
   manifest.artifacts.forEach((artifact, position) => {
     if (artifactKind(artifact) === "directory-index") indexOf.set(dirnameOf(artifact.path), position);
   });
-
   const open: OpenFolder[] = [];
-  let documentOrder = 0;
   let preorder = 0;
   for (const [position, artifact] of manifest.artifacts.entries()) {
-    const { parsed } = await source(position);
+    const data = await source(position);
     const chain = folderChain(artifact.path);
     while (open.length > 0 && chain[open.length - 1] !== open[open.length - 1]!.path) open.pop();
     for (const folder of chain.slice(open.length)) {
       const index = indexOf.get(folder);
       let headingText = folder.slice(folder.lastIndexOf("/") + 1);
       if (index !== undefined) {
-        const heading = index === position ? parsed.firstHeading : (await source(index, true)).parsed.firstHeading;
+        const heading = index === position ? data.firstHeading : (await source(index, true)).firstHeading;
         if (heading !== undefined) headingText = heading;
       }
-      const citationAddress = formatAddress({ slug: manifest.slug, targetKind: "structural-container", path: folder });
-      yield {
-        ...common,
+      const citationAddress = formatAddress({ slug: common.slug, targetKind: "structural-container", path: folder });
+      // Members in canonical (code-unit) order: see serializeRecord.
+      const container: OutputRecord = {
         artifactRelativePath: folder,
         canonicalPath: folder,
         citationAddress,
-        citationTargetId: deriveCitationTargetId(datasetDigest, citationAddress),
+        citationTargetId: deriveCitationTargetId(common.datasetDigest, citationAddress),
+        datasetDigest: common.datasetDigest,
         headingText,
         headingTrail: open.map((f) => f.headingText),
+        name: common.name,
+        schemaVersion: common.schemaVersion,
+        slug: common.slug,
         sourceArtifactKind: "structural-container",
+        sourceTextUrl: common.sourceTextUrl,
         structuralPath: containerStructuralPath(folder),
         structuralPreorderIndex: preorder++,
         targetKind: "structural-container",
         textDigest: deriveTextDigest(headingText),
+        textDigestAlgorithm: common.textDigestAlgorithm,
+        titleId: common.titleId,
+        versionDate: common.versionDate,
       };
+      inCanonicalOrder.add(container);
+      yield { container };
       open.push({ path: folder, headingText });
     }
-    const fields = artifactRecordFields(artifact);
     const innermost = open[open.length - 1];
     const folderTrail = innermost
       ? artifactTrailBase(
-          fields.sourceArtifactKind,
+          artifactKind(artifact),
           open.slice(0, -1).map((f) => f.headingText),
           innermost.headingText,
         )
       : [];
-    const locals = assignLocalCoordinates(parsed.targets.map((t) => t.heading));
-    const headingStack: { depth: number; text: string }[] = [];
-    const text = parsed.body;
-    for (const [i, target] of parsed.targets.entries()) {
-      if (target.heading) while (headingStack.length > 0 && headingStack[headingStack.length - 1]!.depth >= target.heading.depth) headingStack.pop();
-      const markdown = text.slice(target.start - parsed.bodyStart, target.end - parsed.bodyStart);
-      const local = locals[i]!;
-      const citationAddress = formatAddress({ slug: manifest.slug, targetKind: "markdown-artifact", path: artifact.path, local });
-      const structuralPath = targetStructuralPath(artifact.path, local);
-      yield {
-        ...common,
-        artifactRelativePath: artifact.path,
-        canonicalPath: structuralPath.join("/"),
-        citationAddress,
-        citationTargetId: deriveCitationTargetId(datasetDigest, citationAddress),
+    yield { artifact, data, folderTrail };
+  }
+}
+
+/** Yields the dataset's records in file order, the artifacts coming parsed from `source` (one thread, or worker threads: the same records). */
+export async function* generateRecordsFrom(manifest: LockManifest, source: ArtifactSource): AsyncGenerator<OutputRecord> {
+  const common = datasetCommon(manifest);
+  let documentOrder = 0;
+  const parsedSource = async (position: number, early?: boolean) => {
+    const { parsed } = await source(position, early);
+    return { parsed, firstHeading: parsed.firstHeading };
+  };
+  for await (const step of walkDataset(manifest, common, parsedSource)) {
+    if ("container" in step) {
+      yield step.container;
+      continue;
+    }
+    const fields = artifactRecordFields(step.artifact);
+    for (const target of targetFieldsOf(common, step.artifact, step.data.parsed)) {
+      // Members in canonical (code-unit) order: see serializeRecord.
+      const record: OutputRecord = {
+        artifactRelativePath: step.artifact.path,
+        canonicalPath: target.canonicalPath,
+        citationAddress: target.citationAddress,
+        citationTargetId: target.citationTargetId,
+        datasetDigest: common.datasetDigest,
         documentOrder: documentOrder++,
-        headingText: target.heading?.text ?? "",
-        headingTrail: [...folderTrail, ...headingStack.map((h) => h.text)],
-        markdown,
+        headingText: target.headingText,
+        headingTrail: [...step.folderTrail, ...target.ownTrail],
+        markdown: target.markdown,
+        name: common.name,
+        schemaVersion: common.schemaVersion,
+        slug: common.slug,
         sourceArtifactBlockEndExclusive: target.blockEnd,
         sourceArtifactBlockStartIndex: target.blockStart,
         sourceArtifactKind: fields.sourceArtifactKind,
         sourceDocumentPath: fields.sourceDocumentPath,
         sourceIndexKind: fields.sourceIndexKind,
-        structuralPath,
+        sourceTextUrl: common.sourceTextUrl,
+        structuralPath: target.structuralPath,
         targetKind: "markdown-artifact",
-        textDigest: deriveTextDigest(markdown),
+        textDigest: target.textDigest,
+        textDigestAlgorithm: common.textDigestAlgorithm,
+        titleId: common.titleId,
+        versionDate: common.versionDate,
       };
-      if (target.heading) headingStack.push(target.heading);
+      inCanonicalOrder.add(record);
+      yield record;
+    }
+  }
+}
+
+/**
+ * An artifact's targets as their canonical JSON lines, each cut where the parts that depend on the
+ * rest of the dataset go: `before + documentOrder + between + [folder trail, ownTrail] + after`.
+ * Worker threads make these, so that the main thread only joins strings.
+ */
+export interface ArtifactLines {
+  firstHeading: string | undefined;
+  targets: { before: string; between: string; ownTrail: string; after: string }[];
+}
+
+/** Serialises an artifact's targets into ArtifactLines: the same bytes as serializeRecord of the records generateRecordsFrom builds (tested). */
+export function artifactLines(manifest: LockManifest, artifact: ManifestArtifact, parsed: ParsedArtifact): ArtifactLines {
+  const common = commonOf(manifest);
+  const fields = artifactRecordFields(artifact);
+  const q = JSON.stringify;
+  const path = q(artifact.path);
+  const shared = `,"name":${q(common.name)},"schemaVersion":${q(common.schemaVersion)},"slug":${q(common.slug)}`;
+  const kinds = `,"sourceArtifactKind":${q(fields.sourceArtifactKind)},"sourceDocumentPath":${q(fields.sourceDocumentPath)},"sourceIndexKind":${q(fields.sourceIndexKind)},"sourceTextUrl":${q(common.sourceTextUrl)}`;
+  const end = `,"textDigestAlgorithm":${q(common.textDigestAlgorithm)},"titleId":${q(common.titleId)},"versionDate":${q(common.versionDate)}}\n`;
+  const targets = targetFieldsOf(common, artifact, parsed).map((t) => ({
+    before: `{"artifactRelativePath":${path},"canonicalPath":${q(t.canonicalPath)},"citationAddress":${q(t.citationAddress)},"citationTargetId":${q(t.citationTargetId)},"datasetDigest":${q(common.datasetDigest)},"documentOrder":`,
+    between: `,"headingText":${q(t.headingText)},"headingTrail":[`,
+    ownTrail: t.ownTrail.map((text) => q(text)).join(","),
+    after: `],"markdown":${q(t.markdown)}${shared},"sourceArtifactBlockEndExclusive":${t.blockEnd},"sourceArtifactBlockStartIndex":${t.blockStart}${kinds},"structuralPath":${q(t.structuralPath)},"targetKind":"markdown-artifact","textDigest":${q(t.textDigest)}${end}`,
+  }));
+  return { firstHeading: parsed.firstHeading, targets };
+}
+
+/** The common fields, for a manifest already checked (the workers' side: the main thread has run datasetCommon). */
+function commonOf(manifest: LockManifest): Common {
+  return {
+    datasetDigest: manifest.datasetDigest,
+    name: manifest.name,
+    schemaVersion: SCHEMA_VERSION,
+    slug: manifest.slug,
+    sourceTextUrl: manifest.sourceTextUrl,
+    textDigestAlgorithm: "sha256",
+    titleId: manifest.titleId,
+    versionDate: manifest.versionDate,
+  };
+}
+
+/** Gives an artifact's lines: made in this thread from an ArtifactSource, or by worker threads. */
+export type LineSource = (position: number, early?: boolean) => Promise<ArtifactLines>;
+
+/** A LineSource that serialises in this thread, from parsed artifacts. */
+export function linesInThread(manifest: LockManifest, source: ArtifactSource): LineSource {
+  return async (position, early) => {
+    const { parsed } = await source(position, early);
+    return early ? { firstHeading: parsed.firstHeading, targets: [] } : artifactLines(manifest, manifest.artifacts[position]!, parsed);
+  };
+}
+
+/** Yields the dataset's JSONL lines in file order: byte for byte `serializeRecord` of generateRecordsFrom's records, at a fraction of the cost. */
+export async function* generateLinesFrom(manifest: LockManifest, source: LineSource): AsyncGenerator<string> {
+  const common = datasetCommon(manifest);
+  let documentOrder = 0;
+  for await (const step of walkDataset(manifest, common, source)) {
+    if ("container" in step) {
+      yield serializeRecord(step.container);
+      continue;
+    }
+    const folderTrail = step.folderTrail.map((text) => JSON.stringify(text)).join(",");
+    for (const t of step.data.targets) {
+      const trail = folderTrail === "" ? t.ownTrail : t.ownTrail === "" ? folderTrail : `${folderTrail},${t.ownTrail}`;
+      yield `${t.before}${documentOrder++}${t.between}${trail}${t.after}`;
     }
   }
 }

@@ -7,28 +7,27 @@
 import { stat } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import { DatasetError, type ArtifactSource, type ParsedSource } from "../core/generate.js";
+import { type ArtifactLines, DatasetError, type LineSource } from "../core/generate.js";
 import type { LockManifest } from "../core/manifest.js";
-import type { ParsedArtifact } from "../core/markdown.js";
 import { OperationalError } from "./errors.js";
 
 /** Artifacts in flight per worker: enough to keep each busy while the main thread builds records. */
 const WINDOW_PER_WORKER = 4;
 
 export interface ArtifactPool {
-  source: ArtifactSource;
+  source: LineSource;
   close(): Promise<void>;
 }
 
-type Reply = { position: number; text: string; cuts: Omit<ParsedArtifact, "body"> } | { position: number; problems: string[]; operational: boolean };
+type Reply = { position: number; lines: ArtifactLines } | { position: number; problems: string[]; operational: boolean };
 
 /** Starts `jobs` workers over the manifest's artifacts; undefined when the worker script is not built (tests run the TypeScript sources). */
 export async function startArtifactPool(manifest: LockManifest, root: string, jobs: number): Promise<ArtifactPool | undefined> {
   const script = new URL("./generate-worker.js", import.meta.url);
   if (!(await stat(fileURLToPath(script)).catch(() => undefined))) return undefined;
-  const workers = Array.from({ length: jobs }, () => new Worker(script, { workerData: { root } }));
-  const waiting = new Map<number, { resolve: (value: ParsedSource) => void; reject: (error: Error) => void }>();
-  const results = new Map<number, Promise<ParsedSource>>();
+  const workers = Array.from({ length: jobs }, () => new Worker(script, { workerData: { root, manifest } }));
+  const waiting = new Map<number, { resolve: (value: ArtifactLines) => void; reject: (error: Error) => void }>();
+  const results = new Map<number, Promise<ArtifactLines>>();
   const load = workers.map(() => 0);
   let failure: Error | undefined;
   for (const [w, worker] of workers.entries()) {
@@ -39,8 +38,7 @@ export async function startArtifactPool(manifest: LockManifest, root: string, jo
       if ("problems" in reply) {
         waiter?.reject(reply.operational ? new OperationalError(reply.problems.join("\n")) : new DatasetError(reply.problems));
       } else {
-        const parsed: ParsedArtifact = { ...reply.cuts, body: reply.text.slice(reply.cuts.bodyStart) };
-        waiter?.resolve({ text: reply.text, parsed });
+        waiter?.resolve(reply.lines);
       }
     });
     worker.on("error", (error) => {
@@ -51,7 +49,7 @@ export async function startArtifactPool(manifest: LockManifest, root: string, jo
   }
   const dispatch = (position: number) => {
     if (results.has(position) || position >= manifest.artifacts.length) return;
-    const promise = new Promise<ParsedSource>((resolve, reject) => {
+    const promise = new Promise<ArtifactLines>((resolve, reject) => {
       if (failure) return reject(failure);
       waiting.set(position, { resolve, reject });
     });
@@ -59,10 +57,10 @@ export async function startArtifactPool(manifest: LockManifest, root: string, jo
     results.set(position, promise);
     const w = load.indexOf(Math.min(...load)); // the least busy worker
     load[w]!++;
-    workers[w]!.postMessage({ position, artifact: manifest.artifacts[position] });
+    workers[w]!.postMessage({ position });
   };
   const window = jobs * WINDOW_PER_WORKER;
-  const source: ArtifactSource = async (position, early = false) => {
+  const source: LineSource = async (position, early = false) => {
     dispatch(position);
     if (early) return results.get(position)!; // a directory-index asked for its folder's heading: kept until its own turn
     for (let i = position + 1; i < position + window; i++) dispatch(i);

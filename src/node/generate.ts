@@ -5,7 +5,7 @@ import { resolve } from "node:path";
 import canonicalize from "canonicalize";
 import { availableParallelism } from "node:os";
 import type { LockManifest } from "../core/manifest.js";
-import { DatasetError, generateRecordsFrom, readingSource, serializeRecord, type OutputRecord } from "../core/generate.js";
+import { DatasetError, generateLinesFrom, linesInThread, readingSource, type OutputRecord } from "../core/generate.js";
 import { startArtifactPool } from "./generate-pool.js";
 import { LineSplitter, type Line } from "../core/lines.js";
 import { describeIoError, OperationalError } from "./errors.js";
@@ -70,22 +70,26 @@ async function prepare(options: GenerateOptions) {
   const loaded = await loadManifest(options.manifest, options.cwd, shown);
   const { problems, bytes } = await verifyArtifacts(loaded, shown, options.maxArtifactBytes);
   if (problems.length > 0) throw new DatasetError(problems);
-  return { loaded, ...(await recordsOf(loaded.manifest, loaded.root, chooseJobs(options.jobs, bytes, loaded.manifest.artifacts.length))) };
+  return { loaded, ...(await linesOf(loaded.manifest, loaded.root, chooseJobs(options.jobs, bytes, loaded.manifest.artifacts.length))) };
 }
 
-/** The dataset's records, the markdown parsed in `jobs` threads (worker threads when more than one and built; the records are the same). */
-export async function recordsOf(manifest: LockManifest, root: string, jobs: number): Promise<{ records: AsyncGenerator<OutputRecord>; threads: number }> {
+/**
+ * The dataset's JSONL lines, the markdown parsed and serialised in `jobs` threads (worker threads
+ * when more than one and built); the lines are joined in document order in this thread, so they
+ * are the same whatever the number.
+ */
+export async function linesOf(manifest: LockManifest, root: string, jobs: number): Promise<{ lines: AsyncGenerator<string>; threads: number }> {
   const pool = jobs > 1 ? await startArtifactPool(manifest, root, jobs) : undefined;
   const read = async (path: string) => readFile(await resolveArtifact(root, path));
-  const source = pool?.source ?? readingSource(manifest, read);
-  async function* records() {
+  const source = pool?.source ?? linesInThread(manifest, readingSource(manifest, read));
+  async function* lines() {
     try {
-      yield* generateRecordsFrom(manifest, source);
+      yield* generateLinesFrom(manifest, source);
     } finally {
       await pool?.close();
     }
   }
-  return { records: records(), threads: pool ? jobs : 1 };
+  return { lines: lines(), threads: pool ? jobs : 1 };
 }
 
 /** The default threads for a dataset of this many bytes and artifacts. */
@@ -95,13 +99,13 @@ export function defaultJobs(bytes: number, artifacts: number): number {
 
 const FLUSH_AT = 1 << 20;
 
-/** Serialises records to `write` in chunks of about 1 MiB; resolves to the record count. */
-async function pipeRecords(records: AsyncIterable<OutputRecord>, write: (text: string) => unknown, each?: (record: OutputRecord) => void): Promise<number> {
+/** Writes lines to `write` in chunks of about 1 MiB; resolves to the line count. */
+async function pipeLines(lines: AsyncIterable<string>, write: (text: string) => unknown, each?: (line: string) => void): Promise<number> {
   let count = 0;
   let buffer = "";
-  for await (const record of records) {
-    each?.(record);
-    buffer += serializeRecord(record);
+  for await (const line of lines) {
+    each?.(line);
+    buffer += line;
     count++;
     if (buffer.length >= FLUSH_AT) {
       await write(buffer);
@@ -112,11 +116,11 @@ async function pipeRecords(records: AsyncIterable<OutputRecord>, write: (text: s
   return count;
 }
 
-/** Serialises records into `file` (when given) and resolves to the SHA-256 of the bytes, so a caller can tell whether they differ from a file's. */
-export async function writeRecordsAtomicTo(records: AsyncIterable<OutputRecord>, file: AtomicFile | undefined, each?: (record: OutputRecord) => void): Promise<string> {
+/** Writes lines into `file` (when given) and resolves to the SHA-256 of the bytes, so a caller can tell whether they differ from a file's. */
+export async function writeLinesTo(lines: AsyncIterable<string>, file: AtomicFile | undefined, each?: (line: string) => void): Promise<string> {
   const hash = createHash("sha256");
-  await pipeRecords(
-    records,
+  await pipeLines(
+    lines,
     async (text) => {
       hash.update(text);
       await file?.write(text);
@@ -126,11 +130,11 @@ export async function writeRecordsAtomicTo(records: AsyncIterable<OutputRecord>,
   return hash.digest("hex");
 }
 
-/** Writes records to `output` atomically: all of it, or (on any error) nothing. */
-export async function writeRecordsAtomic(records: AsyncIterable<OutputRecord>, output: string, each?: (record: OutputRecord) => void): Promise<number> {
+/** Writes lines to `output` atomically: all of it, or (on any error) nothing. */
+export async function writeLinesAtomic(lines: AsyncIterable<string>, output: string): Promise<number> {
   const file = await openAtomic(output);
   try {
-    const count = await pipeRecords(records, (text) => file.write(text), each);
+    const count = await pipeLines(lines, (text) => file.write(text));
     await file.commit();
     return count;
   } catch (error) {
@@ -141,10 +145,10 @@ export async function writeRecordsAtomic(records: AsyncIterable<OutputRecord>, o
 
 /** Generates the dataset's JSONL; every artifact is verified first, and a file is written atomically or not at all. */
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
-  const { records, threads } = await prepare(options);
-  if (!options.output) return { records: await pipeRecords(records, (text) => options.write?.(text)), threads };
+  const { lines, threads } = await prepare(options);
+  if (!options.output) return { records: await pipeLines(lines, (text) => options.write?.(text)), threads };
   const output = resolve(options.cwd ?? process.cwd(), options.output);
-  return { records: await writeRecordsAtomic(records, output), output, threads };
+  return { records: await writeLinesAtomic(lines, output), output, threads };
 }
 
 /**
@@ -159,14 +163,14 @@ export async function checkGenerated(options: GenerateOptions & { check: string 
     );
   });
   if (!info.isFile()) throw new OperationalError(`cannot read ${options.check}: it is a folder, not a file`);
-  const { loaded, records: generated } = await prepare(options);
+  const { loaded, lines: generated } = await prepare(options);
   const first = await firstDifference(generated, checkPath);
   if (!first.difference) return first;
   // Second pass: classify every record by address (generation is deterministic, so this sees the same records).
   const old = await readOldRecords(checkPath);
   const comparer = new RecordComparer(old);
-  const { records } = await prepare(options);
-  for await (const record of records) comparer.add(record);
+  const { lines } = await prepare(options);
+  for await (const line of lines) comparer.add(JSON.parse(line) as Record<string, unknown>);
   const manifestDigest = loaded.manifest.datasetDigest;
   const cause =
     old?.datasetDigest !== undefined && old.datasetDigest !== manifestDigest
@@ -177,8 +181,8 @@ export async function checkGenerated(options: GenerateOptions & { check: string 
   return { ...first, cause, changes: comparer.finish() };
 }
 
-async function firstDifference(records: AsyncIterable<OutputRecord>, checkPath: string): Promise<CheckResult> {
-  const iterator = records[Symbol.asyncIterator]();
+async function firstDifference(generated: AsyncIterable<string>, checkPath: string): Promise<CheckResult> {
+  const iterator = generated[Symbol.asyncIterator]();
   const lines: Line[] = [];
   const splitter = new LineSplitter((line) => lines.push(line));
   const decoder = new TextDecoder();
@@ -191,12 +195,13 @@ async function firstDifference(records: AsyncIterable<OutputRecord>, checkPath: 
       return line ? { line: lineNumber, message: `line ${lineNumber} is extra: nothing would be generated after line ${lineNumber - 1}` } : undefined;
     }
     count++;
-    const expected = serializeRecord(next.value);
-    const address = String(next.value.citationAddress);
-    if (!line) return { line: lineNumber, address, message: `the file ends at line ${lineNumber - 1}: expected a record for ${address} on line ${lineNumber}` };
-    const actual = decoder.decode(line.bytes) + (line.terminated ? "\n" : "");
+    const expected = next.value;
+    const actual = line ? decoder.decode(line.bytes) + (line.terminated ? "\n" : "") : undefined;
     if (actual === expected) return undefined;
-    return describeDifference(lineNumber, next.value, actual);
+    const record = JSON.parse(expected) as OutputRecord;
+    const address = String(record.citationAddress);
+    if (actual === undefined) return { line: lineNumber, address, message: `the file ends at line ${lineNumber - 1}: expected a record for ${address} on line ${lineNumber}` };
+    return describeDifference(lineNumber, record, actual);
   };
   const stop = async (difference: CheckDifference) => {
     await iterator.return?.(undefined);

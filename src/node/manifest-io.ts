@@ -47,11 +47,20 @@ export async function loadManifest(path: string, cwd = process.cwd(), shown = pa
   return { manifest, path: absolute, root: resolve(dirname(absolute), manifest.datasetRoot ?? ".") };
 }
 
+/** The real path of each dataset root, resolved once per run (a realpath costs several system calls). */
+const realRoots = new Map<string, Promise<string>>();
+
 /** The absolute path of an artifact, refusing one that leaves the root through a symbolic link. */
 export async function resolveArtifact(root: string, path: string): Promise<string> {
   const absolute = join(root, ...path.split("/"));
-  const [real, realRoot] = await Promise.all([realpath(absolute), realpath(root)]);
-  if (real !== realRoot && !real.startsWith(realRoot + sep)) throw new OperationalError(`${path}: resolves to ${real}, outside the dataset root ${realRoot}`);
+  let realRoot = realRoots.get(root);
+  if (realRoot === undefined) {
+    realRoot = realpath(root);
+    realRoot.catch(() => realRoots.delete(root));
+    realRoots.set(root, realRoot);
+  }
+  const [real, resolvedRoot] = await Promise.all([realpath(absolute), realRoot]);
+  if (real !== resolvedRoot && !real.startsWith(resolvedRoot + sep)) throw new OperationalError(`${path}: resolves to ${real}, outside the dataset root ${resolvedRoot}`);
   return real;
 }
 

@@ -10,7 +10,7 @@ import { DEFAULT_MANIFEST_NAME } from "../core/manifest.js";
 import { sha256Hex } from "../core/digest.js";
 import { OperationalError } from "./errors.js";
 import { DEFAULT_MANIFEST_PATTERN, displayPath, findRepositoryRoot } from "./files.js";
-import { defaultJobs, recordsOf, writeRecordsAtomicTo } from "./generate.js";
+import { defaultJobs, linesOf, writeLinesTo } from "./generate.js";
 import { lock, type LockResult, type ManifestChanges } from "./lock.js";
 import { loadManifest } from "./manifest-io.js";
 import { noRecordChanges, readOldRecords, RecordComparer, type RecordChanges } from "./record-changes.js";
@@ -88,8 +88,8 @@ export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate
       if (file) pending.push(file);
       let digest: string;
       try {
-        const { records } = await recordsOf(locked.manifest, loaded.root, options.jobs ?? defaultJobs(locked.bytes, locked.manifest.artifacts.length));
-        digest = await writeRecordsAtomicTo(records, file, (record) => comparer.add(record));
+        const { lines } = await linesOf(locked.manifest, loaded.root, options.jobs ?? defaultJobs(locked.bytes, locked.manifest.artifacts.length));
+        digest = await writeLinesTo(lines, file, (line) => comparer.add(JSON.parse(line) as Record<string, unknown>));
       } catch (error) {
         if (!(error instanceof DatasetError)) throw error;
         problems.push(...error.problems.map((p) => `${shownManifest}: ${p}`));
