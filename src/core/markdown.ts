@@ -1,16 +1,16 @@
 /**
  * Parsing an artifact and cutting its body into targets (docs/spec.md, "Blocks and targets").
- * CommonMark via mdast-util-from-markdown (micromark) with YAML front matter; the front matter is
- * parsed with `yaml` so that a broken one is reported, not silently cut into the body.
+ * CommonMark 0.31.2 with YAML front matter, with micromark (mdast-util-from-markdown) as the
+ * reference semantics: the top-level blocks come from markdown-it's block parser made to agree
+ * with micromark (src/core/markdown-blocks.ts; test/markdown-differential.test.ts compares the
+ * two), the front matter is found as micromark-extension-frontmatter finds it (src/core/front-matter.ts)
+ * and parsed with `yaml`, so that a broken one is reported, not silently cut into the body.
  */
 
-import type { Heading, Html, Root, RootContent } from "mdast";
-import { fromMarkdown } from "mdast-util-from-markdown";
-import { frontmatterFromMarkdown } from "mdast-util-frontmatter";
-import { toString } from "mdast-util-to-string";
-import { frontmatter } from "micromark-extension-frontmatter";
 import { parseDocument } from "yaml";
+import { findFrontMatter, type FrontMatter } from "./front-matter.js";
 import type { IndexKind } from "./manifest.js";
+import { topLevelBlocks, type TopLevelBlock } from "./markdown-blocks.js";
 
 export interface TargetCut {
   /** Offsets into the artifact text: markdown = text.slice(start, end). */
@@ -38,45 +38,71 @@ export class ArtifactError extends Error {
   override name = "ArtifactError";
 }
 
-/** The plain text of a heading: markup removed, whitespace collapsed, trimmed. */
-export function headingPlainText(heading: Heading): string {
-  return toString(heading).replace(/\s+/gu, " ").trim();
+/** The plain text of a heading (its inline content's text, as mdast-util-to-string gives it): white space collapsed, trimmed. */
+export function headingPlainText(text: string): string {
+  return text.replace(/\s+/gu, " ").trim();
 }
 
-const PARSE_OPTIONS = { extensions: [frontmatter(["yaml"])], mdastExtensions: [frontmatterFromMarkdown(["yaml"])] };
+/**
+ * Whether `text` opens front matter at `from` (a line `---`, spaces or tabs, a line ending). When
+ * such a fence is never closed, micromark's document tokenizer has taken every line for the still
+ * open front matter (a "concrete" construct, inside which no container may start) by the time it
+ * fails at the end of the file, and only the flow is tokenized again: the document has no block
+ * quotes and no lists.
+ */
+function opensFrontMatter(text: string, from: number): boolean {
+  if (!text.startsWith("---", from)) return false;
+  let pos = from + 3;
+  while (text.charCodeAt(pos) === 0x20 || text.charCodeAt(pos) === 0x09) pos++;
+  return text[pos] === "\n" || text[pos] === "\r";
+}
 
 interface Block {
   start: number;
-  heading: Heading | undefined;
+  heading: { depth: number; text: string } | undefined;
 }
 
-/** Parses `text` as CommonMark with YAML front matter and cuts its body into targets. */
-export function parseArtifact(text: string, indexKind: IndexKind = "body-block"): ParsedArtifact {
-  // micromark drops a leading byte order mark and counts offsets without it: parse without it, shift back.
+/** An artifact read into its front matter and the top-level blocks of its body. */
+export interface ArtifactBlocks {
+  frontMatter: FrontMatter | undefined;
+  /** Offset where the body starts (after the front matter and its line ending). */
+  bodyStart: number;
+  /** The top-level blocks of the body, offsets into the whole text. */
+  blocks: TopLevelBlock[];
+}
+
+/**
+ * Reads `text` as CommonMark with YAML front matter: the front matter (which must be valid YAML,
+ * else `ArtifactError`) and the top-level blocks of the body, as micromark reads them.
+ */
+export function readArtifact(text: string): ArtifactBlocks {
+  // A leading byte order mark is not markdown (micromark drops it): it stays in the text, before the front matter or the first target.
   const shift = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const tree: Root = fromMarkdown(shift ? text.slice(1) : text, PARSE_OPTIONS);
-  const offset = (node: { position?: { start: { offset?: number }; end: { offset?: number } } }, at: "start" | "end") => node.position![at].offset! + shift;
-  let bodyStart = 0;
-  let nodes = tree.children;
-  const first = nodes[0];
-  if (first?.type === "yaml") {
-    const yaml = parseDocument(first.value);
+  const frontMatter = findFrontMatter(text, shift);
+  if (frontMatter) {
+    // micromark reads NUL as U+FFFD
+    const yaml = parseDocument(frontMatter.value.replace(/\0/g, "\uFFFD"));
     if (yaml.errors.length > 0) {
       const error = yaml.errors[0]!;
       const line = (error.linePos?.[0]?.line ?? 0) + 1; // +1 for the opening "---"
       throw new ArtifactError(`front matter is not valid YAML (line ${line}): ${error.message.split("\n")[0]}`);
     }
-    bodyStart = offset(first, "end");
-    if (text.startsWith("\r\n", bodyStart)) bodyStart += 2;
-    else if (text[bodyStart] === "\n" || text[bodyStart] === "\r") bodyStart += 1;
-    nodes = nodes.slice(1);
   }
-  const blocks = indexKind === "body-div" ? divBlocks(nodes, shift) : nodes.map((node) => ({ start: offset(node, "start"), heading: node.type === "heading" ? node : undefined }));
+  const bodyStart = frontMatter?.bodyStart ?? 0;
+  const parseFrom = frontMatter ? bodyStart : shift;
+  const containers = frontMatter !== undefined || !opensFrontMatter(text, shift);
+  return { frontMatter, bodyStart, blocks: topLevelBlocks(text.slice(parseFrom), parseFrom, containers) };
+}
+
+/** Parses `text` as CommonMark with YAML front matter and cuts its body into targets. */
+export function parseArtifact(text: string, indexKind: IndexKind = "body-block"): ParsedArtifact {
+  const { bodyStart, blocks: nodes } = readArtifact(text);
+  const blocks = indexKind === "body-div" ? divBlocks(nodes) : nodes.map((node) => ({ start: node.start, heading: node.heading }));
   const targets: TargetCut[] = [];
   blocks.forEach((block, index) => {
     if (block.heading === undefined && targets.length > 0) return;
     const cut: TargetCut = { start: targets.length === 0 ? bodyStart : block.start, end: text.length, blockStart: index, blockEnd: blocks.length };
-    if (block.heading) cut.heading = { text: headingPlainText(block.heading), depth: block.heading.depth };
+    if (block.heading) cut.heading = { text: headingPlainText(block.heading.text), depth: block.heading.depth };
     const previous = targets[targets.length - 1];
     if (previous) {
       previous.end = cut.start;
@@ -98,25 +124,24 @@ const DIV_CLOSE = /<\/div\s*>/gi;
  * top-level block outside a div is a block of its own. A div block is a heading block when one of
  * its top-level blocks is a heading; the first such heading is the target's heading.
  */
-function divBlocks(nodes: RootContent[], shift: number): Block[] {
+function divBlocks(nodes: TopLevelBlock[]): Block[] {
   const blocks: Block[] = [];
   let open: Block | undefined;
   let depth = 0;
   for (const node of nodes) {
-    const start = node.position!.start.offset! + shift;
     if (open === undefined) {
-      const balance = node.type === "html" ? divBalance(node) : 0;
+      const balance = node.html === undefined ? 0 : divBalance(node.html);
       if (balance > 0) {
-        open = { start, heading: undefined };
+        open = { start: node.start, heading: undefined };
         depth = balance;
         blocks.push(open);
       } else {
-        blocks.push({ start, heading: node.type === "heading" ? node : undefined });
+        blocks.push({ start: node.start, heading: node.heading });
       }
       continue;
     }
-    if (node.type === "heading" && open.heading === undefined) open.heading = node;
-    if (node.type === "html") depth += divBalance(node);
+    if (node.heading && open.heading === undefined) open.heading = node.heading;
+    if (node.html !== undefined) depth += divBalance(node.html);
     if (depth <= 0) {
       open = undefined;
       depth = 0;
@@ -125,6 +150,6 @@ function divBlocks(nodes: RootContent[], shift: number): Block[] {
   return blocks;
 }
 
-function divBalance(node: Html): number {
-  return (node.value.match(DIV_OPEN)?.length ?? 0) - (node.value.match(DIV_CLOSE)?.length ?? 0);
+function divBalance(html: string): number {
+  return (html.match(DIV_OPEN)?.length ?? 0) - (html.match(DIV_CLOSE)?.length ?? 0);
 }
