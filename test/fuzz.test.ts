@@ -50,61 +50,79 @@ const hostileValue = fc.oneof(
 );
 
 describe("fuzzing validate", () => {
-  test("arbitrary bytes: no throw, every problem on a line of the file", () => {
-    fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 2000 }), fc.integer({ min: 1, max: 300 }), (bytes, chunk) => {
-        expectWellFormed(bytes, checkBytes(bytes, chunk));
-      }),
-      { numRuns: RUNS },
-    );
-  }, TIMEOUT);
+  test(
+    "arbitrary bytes: no throw, every problem on a line of the file",
+    () => {
+      fc.assert(
+        fc.property(fc.uint8Array({ maxLength: 2000 }), fc.integer({ min: 1, max: 300 }), (bytes, chunk) => {
+          expectWellFormed(bytes, checkBytes(bytes, chunk));
+        }),
+        { numRuns: RUNS },
+      );
+    },
+    TIMEOUT,
+  );
 
-  test("arbitrary text made of JSON pieces and line breaks: no throw, lines in range", () => {
-    const piece = fc.constantFrom('{"a":1}', "{", "}", "[", "]", '"', "\\", "\\u", "\ud83d", "\n", "\r\n", "\ufeff", " ", ",", ":", "1e400", '"__proto__":1', "null", '{"a":1,"a":2}');
-    fc.assert(
-      fc.property(fc.array(piece, { maxLength: 60 }), fc.integer({ min: 1, max: 64 }), (pieces, chunk) => {
-        const bytes = encoder.encode(pieces.join(""));
-        expectWellFormed(bytes, checkBytes(bytes, chunk, { maxLineBytes: 64, maxDepth: 8 }));
-      }),
-      { numRuns: RUNS },
-    );
-  }, TIMEOUT);
+  test(
+    "arbitrary text made of JSON pieces and line breaks: no throw, lines in range",
+    () => {
+      const piece = fc.constantFrom('{"a":1}', "{", "}", "[", "]", '"', "\\", "\\u", "\ud83d", "\n", "\r\n", "\ufeff", " ", ",", ":", "1e400", '"__proto__":1', "null", '{"a":1,"a":2}');
+      fc.assert(
+        fc.property(fc.array(piece, { maxLength: 60 }), fc.integer({ min: 1, max: 64 }), (pieces, chunk) => {
+          const bytes = encoder.encode(pieces.join(""));
+          expectWellFormed(bytes, checkBytes(bytes, chunk, { maxLineBytes: 64, maxDepth: 8 }));
+        }),
+        { numRuns: RUNS },
+      );
+    },
+    TIMEOUT,
+  );
 
-  test("arbitrary mutations of valid records: no throw, lines in range, and the untouched lines stay clean of line-level problems", () => {
-    const fields = Object.keys(valid[5]!);
-    fc.assert(
-      fc.property(
-        fc.integer({ min: 0, max: valid.length - 1 }),
-        fc.oneof(
-          fc.record({ kind: fc.constant("delete" as const), field: fc.constantFrom(...fields) }),
-          fc.record({ kind: fc.constant("set" as const), field: fc.constantFrom(...fields, "__proto__", "extra"), value: hostileValue }),
-          fc.record({ kind: fc.constant("bytes" as const), at: fc.nat(), insert: fc.uint8Array({ maxLength: 8 }) }),
+  test(
+    "arbitrary mutations of valid records: no throw, lines in range, and the untouched lines stay clean of line-level problems",
+    () => {
+      const fields = Object.keys(valid[5]!);
+      fc.assert(
+        fc.property(
+          fc.integer({ min: 0, max: valid.length - 1 }),
+          fc.oneof(
+            fc.record({ kind: fc.constant("delete" as const), field: fc.constantFrom(...fields) }),
+            fc.record({ kind: fc.constant("set" as const), field: fc.constantFrom(...fields, "__proto__", "extra"), value: hostileValue }),
+            fc.record({ kind: fc.constant("bytes" as const), at: fc.nat(), insert: fc.uint8Array({ maxLength: 8 }) }),
+          ),
+          fc.integer({ min: 1, max: 4096 }),
+          (index, mutation, chunk) => {
+            const lines = validText.split("\n");
+            const record = { ...valid[index]! } as Record<string, unknown>;
+            let line: Uint8Array;
+            if (mutation.kind === "delete") delete record[mutation.field];
+            if (mutation.kind === "set") Object.defineProperty(record, mutation.field, { value: mutation.value, enumerable: true, configurable: true, writable: true });
+            if (mutation.kind === "bytes") {
+              const original = encoder.encode(lines[index]!);
+              const at = mutation.at % (original.length + 1);
+              line = new Uint8Array([...original.subarray(0, at), ...mutation.insert, ...original.subarray(at)]);
+            } else {
+              line = encoder.encode(JSON.stringify(record) ?? "null");
+            }
+            const before = encoder.encode(
+              lines
+                .slice(0, index)
+                .map((l) => `${l}\n`)
+                .join(""),
+            );
+            const after = encoder.encode(lines.slice(index + 1).join("\n"));
+            const bytes = new Uint8Array([...before, ...line, 0x0a, ...after]);
+            const result = checkBytes(bytes, chunk);
+            expectWellFormed(bytes, result);
+            const lineLevel = new Set(["invalid-utf8", "bom", "carriage-return", "blank-line", "json-syntax", "record-not-object", "duplicate-key", "line-length", "nesting-depth"]);
+            const inserted = mutation.kind === "bytes" ? mutation.insert.filter((b) => b === 0x0a).length : 0;
+            for (const problem of result.problems)
+              if (lineLevel.has(problem.ruleId)) expect(problem.line - 1 >= index && problem.line - 1 <= index + inserted, `${problem.ruleId} on line ${problem.line}`).toBe(true);
+          },
         ),
-        fc.integer({ min: 1, max: 4096 }),
-        (index, mutation, chunk) => {
-          const lines = validText.split("\n");
-          const record = { ...valid[index]! } as Record<string, unknown>;
-          let line: Uint8Array;
-          if (mutation.kind === "delete") delete record[mutation.field];
-          if (mutation.kind === "set") Object.defineProperty(record, mutation.field, { value: mutation.value, enumerable: true, configurable: true, writable: true });
-          if (mutation.kind === "bytes") {
-            const original = encoder.encode(lines[index]!);
-            const at = mutation.at % (original.length + 1);
-            line = new Uint8Array([...original.subarray(0, at), ...mutation.insert, ...original.subarray(at)]);
-          } else {
-            line = encoder.encode(JSON.stringify(record) ?? "null");
-          }
-          const before = encoder.encode(lines.slice(0, index).map((l) => `${l}\n`).join(""));
-          const after = encoder.encode(lines.slice(index + 1).join("\n"));
-          const bytes = new Uint8Array([...before, ...line, 0x0a, ...after]);
-          const result = checkBytes(bytes, chunk);
-          expectWellFormed(bytes, result);
-          const lineLevel = new Set(["invalid-utf8", "bom", "carriage-return", "blank-line", "json-syntax", "record-not-object", "duplicate-key", "line-length", "nesting-depth"]);
-          const inserted = mutation.kind === "bytes" ? mutation.insert.filter((b) => b === 0x0a).length : 0;
-          for (const problem of result.problems) if (lineLevel.has(problem.ruleId)) expect(problem.line - 1 >= index && problem.line - 1 <= index + inserted, `${problem.ruleId} on line ${problem.line}`).toBe(true);
-        },
-      ),
-      { numRuns: RUNS },
-    );
-  }, TIMEOUT);
+        { numRuns: RUNS },
+      );
+    },
+    TIMEOUT,
+  );
 });

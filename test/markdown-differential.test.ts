@@ -14,7 +14,7 @@ import fc from "fast-check";
 import type { Heading, Html, Root, RootContent } from "mdast";
 import { fromMarkdown } from "mdast-util-from-markdown";
 import { frontmatterFromMarkdown } from "mdast-util-frontmatter";
-import { toString } from "mdast-util-to-string";
+import { toString as mdastToString } from "mdast-util-to-string";
 import { frontmatter } from "micromark-extension-frontmatter";
 import { parseDocument } from "yaml";
 import { describe, expect, test } from "vitest";
@@ -36,7 +36,7 @@ function referenceTree(text: string): { tree: Root; shift: number } {
 }
 
 function referenceHeadingText(heading: Heading): string {
-  return toString(heading).replace(/\s+/gu, " ").trim();
+  return mdastToString(heading).replace(/\s+/gu, " ").trim();
 }
 
 function referenceParseArtifact(text: string, indexKind: IndexKind, parsed = referenceTree(text)): ParsedArtifact {
@@ -175,7 +175,7 @@ function disagreement(text: string): string | undefined {
   return undefined;
 }
 
-const escape = (text: string) => JSON.stringify(text).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+const escapeText = (text: string) => JSON.stringify(text).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
 // ---------------------------------------------------------------------------------------------
 // Disagreements allowed, each with the reason; docs/spec.md section 5 says which reading wins.
@@ -205,7 +205,7 @@ describe("markdown-it reads as micromark reads", () => {
       for (const text of variants) {
         count++;
         const difference = disagreement(text);
-        if (difference) failures.push(`example ${example.number} (${example.section}) ${escape(text)}: ${difference}`);
+        if (difference) failures.push(`example ${example.number} (${example.section}) ${escapeText(text)}: ${difference}`);
       }
     }
     expect(spec.tests.length).toBe(652);
@@ -219,11 +219,48 @@ describe("markdown-it reads as micromark reads", () => {
   const line = fc.constantFrom(
     ...["# Heading", "## § 1 Titel", "#", "# #", "###### x ######", "####### no", "#\tTab", "Setext", "===", "---", "-----", "-", "- ", "***", "* * *", "___", "_ _ _"],
     ...["para text", "more *emph* and **strong**", "*", "**", "***", "_a_", "__", "***a", "*a**", "a*", "_", "# *", "# **", "## _ _", "# ***"],
-    ...["[foo]", "[foo][]", "[foo][bar]", "[Foo Bar]", "[x]: /url", "[foo]: /u 'title'", "[foo]:", "/url", "'title'", '"t"', "(t)", "[bar]: <x y>", "[ba\\]r]: /u", "[\u00a0]: /u", "[a\tb]: /u", "# [foo] and [bar][]"],
+    ...[
+      "[foo]",
+      "[foo][]",
+      "[foo][bar]",
+      "[Foo Bar]",
+      "[x]: /url",
+      "[foo]: /u 'title'",
+      "[foo]:",
+      "/url",
+      "'title'",
+      '"t"',
+      "(t)",
+      "[bar]: <x y>",
+      "[ba\\]r]: /u",
+      "[\u00a0]: /u",
+      "[a\tb]: /u",
+      "# [foo] and [bar][]",
+    ],
     ...["- item", "* item", "+ item", "1. one", "2) two", "10. ten", "1.", "100. x", "  - nested", "    - deep", "   1. x", "     code?", "    indented", "\tindented", "  \tmixed", " \t x"],
     ...["> quote", ">", "> > nested", ">\tq", "> - item", "> # h", "> ```", "    > not a quote", "lazy line"],
     ...["```", "```js", "~~~", "````", "``` ```", "code", "    ```"],
-    ...["<div>", "</div>", '<div class="x">', "<DIV>", "<pre>", "</pre>", "<script>", "</script>", "<style>", "<textarea>", "<!-- c", "-->", "<!-- x -->", "<?php", "?>", "<!DOCTYPE html>", "<![CDATA[", "]]>", "]]]>"],
+    ...[
+      "<div>",
+      "</div>",
+      '<div class="x">',
+      "<DIV>",
+      "<pre>",
+      "</pre>",
+      "<script>",
+      "</script>",
+      "<style>",
+      "<textarea>",
+      "<!-- c",
+      "-->",
+      "<!-- x -->",
+      "<?php",
+      "?>",
+      "<!DOCTYPE html>",
+      "<![CDATA[",
+      "]]>",
+      "]]]>",
+    ],
     ...['<a href="x">', "<a>", "</a>", "<x-y>", "<a href=foo/>", "<a href=foo/bar>", "<x\u00a0y>", "<table><tr><td>x</td></tr></table>", "<div/>", "<custom-el attr=1>"],
     ...["`code`", "``", "` a `", "<http://x.y>", "<a!b@c.d>", "<foo@bar.com>", "![img](u)", '![*a*](u "t")', "[link](http://a (b(c)))", "&amp; &copy; &#35; &#x26; &bogus;", "\\*not\\*", "a  ", "b\\"],
     ...["&nbsp;x", "\u00a0", "😀 § ü", "nul\u0000x", "|a|b|", "|---|---|", "Begriff", ": Definition", "", "", "", "   ", "\t"],
@@ -261,7 +298,7 @@ describe("markdown-it reads as micromark reads", () => {
     fc.assert(
       fc.property(documents, (text) => {
         const difference = disagreement(text);
-        if (difference) throw new Error(`${escape(text)}: ${difference}`);
+        if (difference) throw new Error(`${escapeText(text)}: ${difference}`);
       }),
       { numRuns: 2500 },
     );
@@ -302,7 +339,13 @@ describe("markdown-it reads as micromark reads", () => {
   });
 
   test("no stack overflow at any depth: the nesting limits hold", () => {
-    for (const text of [`${"- ".repeat(5000)}a\n`, `${"> ".repeat(5000)}a\n`, `${"> - 1. ".repeat(2000)}a\n`, `# ${"[".repeat(5000)}a${"](u)".repeat(5000)}\n`, `# ${"![".repeat(5000)}a${"](u)".repeat(5000)}\n`]) {
+    for (const text of [
+      `${"- ".repeat(5000)}a\n`,
+      `${"> ".repeat(5000)}a\n`,
+      `${"> - 1. ".repeat(2000)}a\n`,
+      `# ${"[".repeat(5000)}a${"](u)".repeat(5000)}\n`,
+      `# ${"![".repeat(5000)}a${"](u)".repeat(5000)}\n`,
+    ]) {
       expect(parseArtifact(text).blockCount).toBeGreaterThan(0);
     }
   });

@@ -249,16 +249,21 @@ export async function main(context: MainContext): Promise<number> {
         }
         return;
       }
-      const result = await generate({
+      const generateOptions = {
         manifest,
         cwd: context.cwd,
-        write: (text) => writeAndDrain(stdout, text),
+        write: (text: string) => writeAndDrain(stdout, text),
         ...caps,
-        ...(options.output ? { output: options.output } : {}),
         ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
-      });
+      };
+      const { generateBounded } = await import("../node/run-bounded.js");
+      const result = options.output ? await generateBounded({ ...generateOptions, output: options.output }) : await generate(generateOptions);
       if (result.output) stderr.write(`wrote ${displayPath(result.output, context.cwd)} (${result.records} records)\n`);
-      if (options.verbose) stderr.write(`generated in ${Math.round(performance.now() - started)} ms, markdown parsed in ${result.threads === 1 ? "1 thread" : `${result.threads} worker threads`}\n`);
+      const threads = result.threads ?? 1;
+      if (options.verbose)
+        stderr.write(
+          `generated in ${Math.round(performance.now() - started)} ms, markdown parsed in ${threads === 1 ? "1 thread" : `${threads} threads (this one and ${threads - 1} worker${threads === 2 ? "" : "s"})`}\n`,
+        );
     });
 
   program
@@ -279,8 +284,8 @@ export async function main(context: MainContext): Promise<number> {
       `\nExit codes: 0 up to date (or updated), 1 --check found changes or a dataset is at fault, 2 usage or I/O error.\n\nExamples:\n  citation-targets update\n  citation-targets update .tooling/citation-targets/privacy-act-1988.lock.json\n  citation-targets update --check`,
     )
     .action(async (manifests: string[], options: { check?: boolean; jobs?: number; maxArtifactBytes?: number }) => {
-      const { update, upToDate } = await import("../node/update.js");
-      const results = await update({
+      const [{ upToDate }, { updateBounded }] = await Promise.all([import("../node/update.js"), import("../node/run-bounded.js")]);
+      const results = await updateBounded({
         manifests,
         cwd: context.cwd,
         ...(options.check ? { check: true } : {}),

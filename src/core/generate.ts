@@ -5,6 +5,7 @@
  * artifact, not the dataset: records are yielded one artifact at a time.
  */
 
+import { isUtf8 } from "node:buffer";
 import canonicalize from "canonicalize";
 import { formatAddress } from "./address.js";
 import { assignLocalCoordinates } from "./designation.js";
@@ -23,7 +24,6 @@ export type ArtifactReader = (path: string) => Promise<Uint8Array>;
 export type OutputRecord = Record<string, string | number | string[]>;
 
 const READ_AHEAD = 8;
-const fatalDecoder = new TextDecoder("utf-8", { fatal: true });
 
 /** The effective kind of an artifact: as set, else `file`. */
 export function artifactKind(artifact: ManifestArtifact) {
@@ -102,12 +102,8 @@ export type ArtifactSource = (position: number, early?: boolean) => Promise<Pars
 export function parseArtifactBytes(artifact: ManifestArtifact, bytes: Uint8Array): ParsedSource {
   const digest = sha256Hex(bytes);
   if (digest !== artifact.sha256) throw new DatasetError([`${artifact.path}: changed since the lock manifest was written (its sha256 is ${digest}, the manifest pins ${artifact.sha256})`]);
-  let text: string;
-  try {
-    text = fatalDecoder.decode(bytes);
-  } catch {
-    throw new DatasetError([`${artifact.path}: not valid UTF-8`]);
-  }
+  if (!isUtf8(bytes)) throw new DatasetError([`${artifact.path}: not valid UTF-8`]);
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8"); // valid UTF-8: the same as a fatal decode, faster
   try {
     return { text, parsed: parseArtifact(text, artifact.indexKind ?? "body-block") };
   } catch (error) {
@@ -387,17 +383,24 @@ export function linesInThread(manifest: LockManifest, source: ArtifactSource): L
 
 /** Yields the dataset's JSONL lines in file order: byte for byte `serializeRecord` of generateRecordsFrom's records, at a fraction of the cost. */
 export async function* generateLinesFrom(manifest: LockManifest, source: LineSource): AsyncGenerator<string> {
+  for await (const batch of generateLineBatchesFrom(manifest, source)) yield* batch;
+}
+
+/** The same lines, a batch per container or artifact: one step of the async iteration per artifact rather than per line (fewer allocations on the main thread). */
+export async function* generateLineBatchesFrom(manifest: LockManifest, source: LineSource): AsyncGenerator<string[]> {
   const common = datasetCommon(manifest);
   let documentOrder = 0;
   for await (const step of walkDataset(manifest, common, source)) {
     if ("container" in step) {
-      yield serializeRecord(step.container);
+      yield [serializeRecord(step.container)];
       continue;
     }
     const folderTrail = step.folderTrail.map((text) => JSON.stringify(text)).join(",");
+    const batch: string[] = [];
     for (const t of step.data.targets) {
       const trail = folderTrail === "" ? t.ownTrail : t.ownTrail === "" ? folderTrail : `${folderTrail},${t.ownTrail}`;
-      yield `${t.before}${documentOrder++}${t.between}${trail}${t.after}`;
+      batch.push(`${t.before}${documentOrder++}${t.between}${trail}${t.after}`);
     }
+    yield batch;
   }
 }

@@ -19,4 +19,10 @@ export interface LockContext {
   datasetRoot?: string;
   /** Why the artifact checks were skipped, when they were (the dataset folder is not there). */
   artifactsSkipped?: string;
+  /**
+   * Settles when the facts about the artifact files above (digests, missing, unlisted, skipped) are
+   * filled in: they are gathered while the file is checked, and the rules read them only at the
+   * end, so the caller awaits this before ending the check. Absent: the facts are there already.
+   */
+  ready?: Promise<void>;
 }

@@ -751,7 +751,6 @@ function htmlInline(state: StateInline, silent: boolean): boolean {
   return true;
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // markdown-it's blockquote rule (markdown-it 15, MIT), with one change: a line continues the block
 // quote only when its `>` is indented less than 4 columns (markdown-it takes a `>` after any

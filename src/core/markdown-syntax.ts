@@ -284,7 +284,9 @@ export function scanAutolink(src: string, pos: number, max: number): number {
 /** micromark-util-html-tag-name. */
 const HTML_RAW_NAMES = new Set(["pre", "script", "style", "textarea"]);
 const HTML_BLOCK_NAMES = new Set(
-  "address article aside base basefont blockquote body caption center col colgroup dd details dialog dir div dl dt fieldset figcaption figure footer form frame frameset h1 h2 h3 h4 h5 h6 head header hr html iframe legend li link main menu menuitem nav noframes ol optgroup option p param search section summary table tbody td tfoot th thead title tr track ul".split(" "),
+  "address article aside base basefont blockquote body caption center col colgroup dd details dialog dir div dl dt fieldset figcaption figure footer form frame frameset h1 h2 h3 h4 h5 h6 head header hr html iframe legend li link main menu menuitem nav noframes ol optgroup option p param search section summary table tbody td tfoot th thead title tr track ul".split(
+    " ",
+  ),
 );
 
 /** The kind of a raw HTML block (the CommonMark start conditions 1 to 7), and where its end condition is looked for on its first line. */
@@ -318,7 +320,7 @@ export function htmlFlowStart(src: string, pos: number, max: number): HtmlFlowSt
   if (!isAlpha(c)) return undefined;
   const nameStart = p;
   do p++;
-  while (c = at(src, p, max), c === DASH || isAlphanumeric(c));
+  while (((c = at(src, p, max)), c === DASH || isAlphanumeric(c)));
   if (!(c === EOF || c === SLASH || c === GREATER || isWhitespace(c))) return undefined;
   const name = src.slice(nameStart, p).toLowerCase();
   if (c !== SLASH && !closing && HTML_RAW_NAMES.has(name)) return { kind: 1, after: p };
@@ -557,12 +559,12 @@ export function scanHtmlText(src: string, pos: number, max: number, memo: HtmlTe
     p++;
     if (!isAlpha(at(src, p, max))) return -1;
     do p++;
-    while (c = at(src, p, max), c === DASH || isAlphanumeric(c));
+    while (((c = at(src, p, max)), c === DASH || isAlphanumeric(c)));
     p = skipWhitespace(src, p, max);
     return at(src, p, max) === GREATER ? p + 1 : -1;
   } else if (isAlpha(c)) {
     do p++;
-    while (c = at(src, p, max), c === DASH || isAlphanumeric(c));
+    while (((c = at(src, p, max)), c === DASH || isAlphanumeric(c)));
     if (!(c === SLASH || c === GREATER || isWhitespace(c))) return -1;
     state = Html.TagOpenBetween;
   } else return -1;

@@ -11,8 +11,21 @@ import { type ArtifactLines, DatasetError, type LineSource } from "../core/gener
 import type { LockManifest } from "../core/manifest.js";
 import { OperationalError } from "./errors.js";
 
-/** Artifacts in flight per worker: enough to keep each busy while the main thread builds records. */
-const WINDOW_PER_WORKER = 4;
+/**
+ * How far the workers may run ahead of the main thread: at most this many bytes of markdown (their
+ * lines take about twice that), and this many artifacts. Far enough that a long statute on one
+ * worker does not leave the others idle; bounded, so that memory does not grow with the corpus.
+ */
+const AHEAD_BYTES = 16 * 2 ** 20;
+const AHEAD_ARTIFACTS = 512;
+
+/**
+ * A worker holds one artifact's tokens and lines at a time: a small young generation and a capped
+ * old one make V8 collect them as it goes rather than grow the heap after the machine's memory
+ * (peak RSS), at no measurable cost in time. The cap is far above what an artifact within the
+ * size cap needs.
+ */
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 1024 };
 
 export interface ArtifactPool {
   source: LineSource;
@@ -21,18 +34,35 @@ export interface ArtifactPool {
 
 type Reply = { position: number; lines: ArtifactLines } | { position: number; problems: string[]; operational: boolean };
 
-/** Starts `jobs` workers over the manifest's artifacts; undefined when the worker script is not built (tests run the TypeScript sources). */
-export async function startArtifactPool(manifest: LockManifest, root: string, jobs: number): Promise<ArtifactPool | undefined> {
+/**
+ * The share of the markdown this thread parses itself, next to its workers: it also joins the lines
+ * in order and writes them, so it takes less than a worker. With `jobs` threads in all, there are
+ * `jobs - 1` workers: one isolate fewer in memory than `jobs` workers and an idle coordinator.
+ */
+const OWN_SHARE = 0.6;
+
+/**
+ * Spreads the artifacts over `jobs` threads: this one and `jobs - 1` workers; undefined when the
+ * worker script is not built (tests run the TypeScript sources). `inThread` makes the lines of the
+ * artifacts this thread takes.
+ */
+export async function startArtifactPool(manifest: LockManifest, root: string, jobs: number, sizes: readonly number[], inThread: LineSource): Promise<ArtifactPool | undefined> {
   const script = new URL("./generate-worker.js", import.meta.url);
-  if (!(await stat(fileURLToPath(script)).catch(() => undefined))) return undefined;
-  const workers = Array.from({ length: jobs }, () => new Worker(script, { workerData: { root, manifest } }));
+  if (jobs < 2 || !(await stat(fileURLToPath(script)).catch(() => undefined))) return undefined;
+  const workers = Array.from({ length: jobs - 1 }, () => new Worker(script, { workerData: { root, manifest }, resourceLimits: WORKER_LIMITS }));
+  /** Positions this thread parses itself, when their turn comes, and the bytes of markdown they hold. */
+  const own = new Set<number>();
+  let ownLoad = 0;
   const waiting = new Map<number, { resolve: (value: ArtifactLines) => void; reject: (error: Error) => void }>();
   const results = new Map<number, Promise<ArtifactLines>>();
+  /** An artifact's size; where it is not known (update), a large one is assumed, so that memory stays bounded. */
+  const sizeOf = (position: number) => sizes[position] ?? 256 * 1024;
+  /** Bytes of markdown each worker has been given and not yet answered. */
   const load = workers.map(() => 0);
   let failure: Error | undefined;
   for (const [w, worker] of workers.entries()) {
     worker.on("message", (reply: Reply) => {
-      load[w]!--;
+      load[w]! -= sizeOf(reply.position);
       const waiter = waiting.get(reply.position);
       waiting.delete(reply.position);
       if ("problems" in reply) {
@@ -48,24 +78,41 @@ export async function startArtifactPool(manifest: LockManifest, root: string, jo
     });
   }
   const dispatch = (position: number) => {
-    if (results.has(position) || position >= manifest.artifacts.length) return;
+    if (results.has(position) || own.has(position) || position >= manifest.artifacts.length) return;
+    const least = Math.min(...load);
+    if (ownLoad + sizeOf(position) <= OWN_SHARE * (least + sizeOf(position))) {
+      own.add(position);
+      ownLoad += sizeOf(position);
+      aheadBytes += sizeOf(position);
+      return;
+    }
     const promise = new Promise<ArtifactLines>((resolve, reject) => {
       if (failure) return reject(failure);
       waiting.set(position, { resolve, reject });
     });
     promise.catch(() => undefined); // rejections surface when the position's turn comes
     results.set(position, promise);
-    const w = load.indexOf(Math.min(...load)); // the least busy worker
-    load[w]!++;
+    const w = load.indexOf(least); // the worker with the least markdown to get through
+    load[w]! += sizeOf(position);
+    aheadBytes += sizeOf(position);
     workers[w]!.postMessage({ position });
   };
-  const window = jobs * WINDOW_PER_WORKER;
+  let aheadBytes = 0;
+  let next = 0;
   const source: LineSource = async (position, early = false) => {
     dispatch(position);
-    if (early) return results.get(position)!; // a directory-index asked for its folder's heading: kept until its own turn
-    for (let i = position + 1; i < position + window; i++) dispatch(i);
-    const result = await results.get(position)!;
-    results.delete(position);
+    if (early) return own.has(position) ? inThread(position, true) : results.get(position)!; // a directory-index asked for its folder's heading: kept until its own turn
+    next = Math.max(next, position + 1);
+    while (next < manifest.artifacts.length && next - position < AHEAD_ARTIFACTS && aheadBytes < AHEAD_BYTES) dispatch(next++);
+    let result: ArtifactLines;
+    if (own.delete(position)) {
+      result = await inThread(position);
+      ownLoad -= sizeOf(position);
+    } else {
+      result = await results.get(position)!;
+      results.delete(position);
+    }
+    aheadBytes -= sizeOf(position);
     return result;
   };
   return {

@@ -1,15 +1,15 @@
 import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
+import { createReadStream, readFileSync } from "node:fs";
+import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import canonicalize from "canonicalize";
 import { availableParallelism } from "node:os";
 import type { LockManifest } from "../core/manifest.js";
-import { DatasetError, generateLinesFrom, linesInThread, readingSource, type OutputRecord } from "../core/generate.js";
+import { DatasetError, generateLineBatchesFrom, linesInThread, parseArtifactBytes, type OutputRecord } from "../core/generate.js";
 import { startArtifactPool } from "./generate-pool.js";
 import { LineSplitter, type Line } from "../core/lines.js";
 import { describeIoError, OperationalError } from "./errors.js";
-import { loadManifest, resolveArtifact, shellQuote, verifyArtifacts } from "./manifest-io.js";
+import { loadManifest, resolveArtifactSync, shellQuote, verifyArtifacts } from "./manifest-io.js";
 import { readOldRecords, RecordComparer, type RecordChanges } from "./record-changes.js";
 import { openAtomic, type AtomicFile } from "./write.js";
 
@@ -68,9 +68,9 @@ function chooseJobs(jobs: number | undefined, bytes: number, artifacts: number):
 async function prepare(options: GenerateOptions) {
   const shown = options.manifest;
   const loaded = await loadManifest(options.manifest, options.cwd, shown);
-  const { problems, bytes } = await verifyArtifacts(loaded, shown, options.maxArtifactBytes);
+  const { problems, bytes, sizes } = await verifyArtifacts(loaded, shown, options.maxArtifactBytes);
   if (problems.length > 0) throw new DatasetError(problems);
-  return { loaded, ...(await linesOf(loaded.manifest, loaded.root, chooseJobs(options.jobs, bytes, loaded.manifest.artifacts.length))) };
+  return { loaded, ...(await linesOf(loaded.manifest, loaded.root, chooseJobs(options.jobs, bytes, loaded.manifest.artifacts.length), sizes)) };
 }
 
 /**
@@ -78,13 +78,14 @@ async function prepare(options: GenerateOptions) {
  * when more than one and built); the lines are joined in document order in this thread, so they
  * are the same whatever the number.
  */
-export async function linesOf(manifest: LockManifest, root: string, jobs: number): Promise<{ lines: AsyncGenerator<string>; threads: number }> {
-  const pool = jobs > 1 ? await startArtifactPool(manifest, root, jobs) : undefined;
-  const read = async (path: string) => readFile(await resolveArtifact(root, path));
-  const source = pool?.source ?? linesInThread(manifest, readingSource(manifest, read));
+export async function linesOf(manifest: LockManifest, root: string, jobs: number, sizes: readonly number[] = []): Promise<{ lines: AsyncGenerator<string[]>; threads: number }> {
+  // Synchronous reads, when an artifact's turn comes: the files are small and many, and this thread would wait for each anyway.
+  const inThread = linesInThread(manifest, async (position) => parseArtifactBytes(manifest.artifacts[position]!, readFileSync(resolveArtifactSync(root, manifest.artifacts[position]!.path))));
+  const pool = jobs > 1 ? await startArtifactPool(manifest, root, jobs, sizes, inThread) : undefined;
+  const source = pool?.source ?? inThread;
   async function* lines() {
     try {
-      yield* generateLinesFrom(manifest, source);
+      yield* generateLineBatchesFrom(manifest, source);
     } finally {
       await pool?.close();
     }
@@ -100,13 +101,15 @@ export function defaultJobs(bytes: number, artifacts: number): number {
 const FLUSH_AT = 1 << 20;
 
 /** Writes lines to `write` in chunks of about 1 MiB; resolves to the line count. */
-async function pipeLines(lines: AsyncIterable<string>, write: (text: string) => unknown, each?: (line: string) => void): Promise<number> {
+async function pipeLines(batches: AsyncIterable<string[]>, write: (text: string) => unknown, each?: (line: string) => void): Promise<number> {
   let count = 0;
   let buffer = "";
-  for await (const line of lines) {
-    each?.(line);
-    buffer += line;
-    count++;
+  for await (const batch of batches) {
+    for (const line of batch) {
+      each?.(line);
+      buffer += line;
+    }
+    count += batch.length;
     if (buffer.length >= FLUSH_AT) {
       await write(buffer);
       buffer = "";
@@ -117,7 +120,7 @@ async function pipeLines(lines: AsyncIterable<string>, write: (text: string) => 
 }
 
 /** Writes lines into `file` (when given) and resolves to the SHA-256 of the bytes, so a caller can tell whether they differ from a file's. */
-export async function writeLinesTo(lines: AsyncIterable<string>, file: AtomicFile | undefined, each?: (line: string) => void): Promise<string> {
+export async function writeLinesTo(lines: AsyncIterable<string[]>, file: AtomicFile | undefined, each?: (line: string) => void): Promise<string> {
   const hash = createHash("sha256");
   await pipeLines(
     lines,
@@ -131,7 +134,7 @@ export async function writeLinesTo(lines: AsyncIterable<string>, file: AtomicFil
 }
 
 /** Writes lines to `output` atomically: all of it, or (on any error) nothing. */
-export async function writeLinesAtomic(lines: AsyncIterable<string>, output: string): Promise<number> {
+export async function writeLinesAtomic(lines: AsyncIterable<string[]>, output: string): Promise<number> {
   const file = await openAtomic(output);
   try {
     const count = await pipeLines(lines, (text) => file.write(text));
@@ -170,7 +173,7 @@ export async function checkGenerated(options: GenerateOptions & { check: string 
   const old = await readOldRecords(checkPath);
   const comparer = new RecordComparer(old);
   const { lines } = await prepare(options);
-  for await (const line of lines) comparer.add(JSON.parse(line) as Record<string, unknown>);
+  for await (const batch of lines) for (const line of batch) comparer.add(JSON.parse(line) as Record<string, unknown>);
   const manifestDigest = loaded.manifest.datasetDigest;
   const cause =
     old?.datasetDigest !== undefined && old.datasetDigest !== manifestDigest
@@ -181,8 +184,11 @@ export async function checkGenerated(options: GenerateOptions & { check: string 
   return { ...first, cause, changes: comparer.finish() };
 }
 
-async function firstDifference(generated: AsyncIterable<string>, checkPath: string): Promise<CheckResult> {
-  const iterator = generated[Symbol.asyncIterator]();
+async function firstDifference(batches: AsyncIterable<string[]>, checkPath: string): Promise<CheckResult> {
+  async function* each() {
+    for await (const batch of batches) yield* batch;
+  }
+  const iterator = each();
   const lines: Line[] = [];
   const splitter = new LineSplitter((line) => lines.push(line));
   const decoder = new TextDecoder();

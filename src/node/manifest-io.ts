@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import { createReadStream, readFileSync, realpathSync, statSync } from "node:fs";
 import { readFile, realpath, stat } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
 import type { ValidateFunction } from "ajv/dist/2020.js";
@@ -64,6 +66,22 @@ export async function resolveArtifact(root: string, path: string): Promise<strin
   return real;
 }
 
+/**
+ * The same, synchronously: for the passes over every artifact of a dataset, where thousands of
+ * small files make the promise API's per-call cost (a FileHandle, several round trips) dominate.
+ */
+export function resolveArtifactSync(root: string, path: string): string {
+  let realRoot = realRootsSync.get(root);
+  if (realRoot === undefined) {
+    realRoot = realpathSync(root);
+    realRootsSync.set(root, realRoot);
+  }
+  const real = realpathSync(join(root, ...path.split("/")));
+  if (real !== realRoot && !real.startsWith(realRoot + sep)) throw new OperationalError(`${path}: resolves to ${real}, outside the dataset root ${realRoot}`);
+  return real;
+}
+const realRootsSync = new Map<string, string>();
+
 /** sha256 and size of a file's bytes, streamed. */
 export async function hashFile(path: string): Promise<{ digest: string; size: number }> {
   const hash = createHash("sha256");
@@ -79,18 +97,21 @@ export async function hashFile(path: string): Promise<{ digest: string; size: nu
  * Checks every artifact exists inside the root and matches its sha256 (8 files at a time); returns
  * one line per fault, each naming the artifact, then the fix, and the artifacts' total size.
  */
-export async function verifyArtifacts(loaded: LoadedManifest, shownManifest: string, maxArtifactBytes = DEFAULT_MAX_ARTIFACT_BYTES): Promise<{ problems: string[]; bytes: number }> {
+export async function verifyArtifacts(loaded: LoadedManifest, shownManifest: string, maxArtifactBytes = DEFAULT_MAX_ARTIFACT_BYTES): Promise<{ problems: string[]; bytes: number; sizes: number[] }> {
   const problems: string[] = [];
   const changed: string[] = [];
   let bytes = 0;
-  const outcomes = await mapWithLimit(loaded.manifest.artifacts, ARTIFACTS_AT_ONCE, async (artifact) => {
+  // One pass, synchronously: each file is small, and a sequential read of each beats the promise API's overhead.
+  const sizes: number[] = [];
+  const outcomes = loaded.manifest.artifacts.map((artifact, position): { problem?: string; changed?: boolean } => {
     try {
-      const file = await resolveArtifact(loaded.root, artifact.path);
-      const length = (await stat(file)).size;
+      const file = resolveArtifactSync(loaded.root, artifact.path);
+      const length = statSync(file).size;
       if (length > maxArtifactBytes) return { problem: tooLarge(artifact.path, length, maxArtifactBytes) };
-      const { digest, size } = await hashFile(file);
-      bytes += size;
-      return digest !== artifact.sha256 ? { changed: true } : {};
+      const content = readFileSync(file);
+      bytes += content.length;
+      sizes[position] = content.length;
+      return sha256Hex(content) !== artifact.sha256 ? { changed: true } : {};
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "ENOENT") return { problem: `${artifact.path}: missing: the lock manifest lists it, but there is no such file under ${loaded.root}` };
@@ -106,7 +127,7 @@ export async function verifyArtifacts(loaded: LoadedManifest, shownManifest: str
   if (changed.length > LISTED_AT_MOST) problems.push(`… and ${changed.length - LISTED_AT_MOST} more artifacts changed since the lock manifest was written`);
   if (changed.length > 0 || problems.some((p) => p.includes(": missing: ")))
     problems.push(`the lock manifest ${shownManifest} is out of date: run \`citation-targets update ${shellQuote(shownManifest)}\` to refresh it and regenerate`);
-  return { problems, bytes };
+  return { problems, bytes, sizes };
 }
 
 /** Quotes an argument for a POSIX shell when it needs it, so that printed commands can be pasted. */
@@ -114,33 +135,58 @@ export function shellQuote(arg: string): string {
   return /^[A-Za-z0-9_./:=@%+,-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`;
 }
 
-/**
- * The context the manifest rules check a file against. Each present artifact whose bytes match the
- * manifest is read once and reduced to the digest of its body, so memory stays at one artifact.
- * The dataset folder is walked for markdown files the manifest does not list.
- */
+/** The context the manifest rules check a file against, with every fact about the artifact files in (see openLockContext). */
 export async function loadLockContext(manifestPath: string, shownPath: string, cwd = process.cwd()): Promise<LockContext> {
+  const context = await openLockContext(manifestPath, shownPath, cwd);
+  await context.ready;
+  return context;
+}
+
+/**
+ * The context the manifest rules check a file against, as soon as the manifest is read: the facts
+ * about the artifact files (each present artifact read once, its file and body digested off the
+ * main thread; the dataset folder walked for markdown files the manifest does not list) are
+ * gathered in the background, while the JSONL is checked; `ready` settles when they are in, and
+ * the caller awaits it before ending the check (validate does).
+ */
+export async function openLockContext(manifestPath: string, shownPath: string, cwd = process.cwd()): Promise<LockContext> {
   const loaded = await loadManifest(manifestPath, cwd, shownPath);
-  const bodyDigests = new Map<string, string>();
-  const changedArtifacts = new Map<string, string>();
-  const missingArtifacts: string[] = [];
-  const context = {
+  const context: LockContext = {
     manifest: loaded.manifest,
     manifestPath: shownPath,
     computedDigest: computeDatasetDigest(loaded.manifest),
-    bodyDigests,
-    changedArtifacts,
-    missingArtifacts,
-    unlistedFiles: [] as string[],
+    bodyDigests: new Map<string, string>(),
+    changedArtifacts: new Map<string, string>(),
+    missingArtifacts: [],
+    unlistedFiles: [],
   };
-  const shownRoot = displayPath(loaded.root, cwd);
-  if (!(await stat(loaded.root).catch(() => undefined))?.isDirectory()) return { ...context, artifactsSkipped: `the dataset folder ${shownRoot} (datasetRoot of ${shownPath}) is not there` };
-  // No markdown parse: the body is the bytes after the front matter, whose end a scan of its fences finds.
-  // A few files are read at once, so reads overlap hashing; memory stays at a few artifacts.
-  const outcomes = await mapWithLimit(loaded.manifest.artifacts, ARTIFACTS_AT_ONCE, async (artifact) => {
+  context.ready = gatherArtifactFacts(context, loaded, cwd);
+  context.ready.catch(() => undefined); // a failure surfaces where the caller awaits it
+  return context;
+}
+
+/** What is known of a manifest's artifact files, as plain data (it crosses from a worker thread). */
+export interface ArtifactFacts {
+  skipped?: string;
+  datasetRoot?: string;
+  missing: string[];
+  changed: [string, string][];
+  bodies: [string, string][];
+  unlisted: string[];
+}
+
+/**
+ * Reads every artifact of the manifest once: missing or not, its sha256 against the manifest's,
+ * and the digest of its body (the bytes after the front matter: no markdown parse); then walks
+ * the dataset folder for markdown files the manifest does not list. Memory: a few artifacts.
+ */
+export async function collectArtifactFacts(manifest: LockManifest, root: string, shownRoot: string, manifestPath: string): Promise<ArtifactFacts> {
+  const facts: ArtifactFacts = { missing: [], changed: [], bodies: [], unlisted: [] };
+  if (!(await stat(root).catch(() => undefined))?.isDirectory()) return { ...facts, skipped: `the dataset folder ${shownRoot} (datasetRoot of ${manifestPath}) is not there` };
+  const outcomes = await mapWithLimit(manifest.artifacts, ARTIFACTS_AT_ONCE, async (artifact) => {
     let bytes: Buffer;
     try {
-      bytes = await readFile(await resolveArtifact(loaded.root, artifact.path));
+      bytes = await readFile(await resolveArtifact(root, artifact.path));
     } catch (error) {
       // unreadable or outside the root: the body check is skipped for it, the coverage checks still run
       return (error as NodeJS.ErrnoException).code === "ENOENT" ? ({ missing: true } as const) : undefined;
@@ -150,14 +196,39 @@ export async function loadLockContext(manifestPath: string, shownPath: string, c
     if (!isUtf8(bytes)) return undefined; // generate refuses it; the body check is skipped
     return { body: sha256Hex(bytes.subarray(bodyStartOfBytes(bytes))) };
   });
-  loaded.manifest.artifacts.forEach((artifact, i) => {
+  manifest.artifacts.forEach((artifact, i) => {
     const outcome = outcomes[i];
     if (outcome === undefined) return;
-    if ("missing" in outcome) missingArtifacts.push(artifact.path);
-    else if (outcome.changed !== undefined) changedArtifacts.set(artifact.path, outcome.changed);
-    else if (outcome.body !== undefined) bodyDigests.set(artifact.path, outcome.body);
+    if ("missing" in outcome) facts.missing.push(artifact.path);
+    else if (outcome.changed !== undefined) facts.changed.push([artifact.path, outcome.changed]);
+    else if (outcome.body !== undefined) facts.bodies.push([artifact.path, outcome.body]);
   });
-  const listed = new Set(loaded.manifest.artifacts.map((a) => a.path));
-  const unlistedFiles = (await listDatasetFiles(loaded.root, loaded.manifest.ignore)).filter((path) => !listed.has(path));
-  return { ...context, unlistedFiles, datasetRoot: shownRoot };
+  const listed = new Set(manifest.artifacts.map((a) => a.path));
+  facts.unlisted = (await listDatasetFiles(root, manifest.ignore)).filter((path) => !listed.has(path));
+  return { ...facts, datasetRoot: shownRoot };
+}
+
+/** The facts, gathered in a worker thread when the worker script is built (so that the main thread checks lines meanwhile on the other core), else here. */
+async function artifactFactsOf(manifest: LockManifest, root: string, shownRoot: string, manifestPath: string): Promise<ArtifactFacts> {
+  const script = new URL("./lock-facts-worker.js", import.meta.url);
+  if (!(await stat(fileURLToPath(script)).catch(() => undefined))) return collectArtifactFacts(manifest, root, shownRoot, manifestPath);
+  return new Promise((resolvePromise, reject) => {
+    const worker = new Worker(script, { workerData: { manifest, root, shownRoot, manifestPath } });
+    worker.once("message", (message: { facts?: ArtifactFacts; error?: string }) => {
+      if (message.facts) resolvePromise(message.facts);
+      else reject(new Error(message.error ?? "the artifact facts worker failed"));
+      void worker.terminate();
+    });
+    worker.once("error", reject);
+  });
+}
+
+async function gatherArtifactFacts(context: LockContext, loaded: LoadedManifest, cwd: string): Promise<void> {
+  const facts = await artifactFactsOf(loaded.manifest, loaded.root, displayPath(loaded.root, cwd), context.manifestPath);
+  if (facts.skipped !== undefined) context.artifactsSkipped = facts.skipped;
+  if (facts.datasetRoot !== undefined) context.datasetRoot = facts.datasetRoot;
+  context.missingArtifacts.push(...facts.missing);
+  for (const [path, digest] of facts.changed) context.changedArtifacts.set(path, digest);
+  for (const [path, digest] of facts.bodies) context.bodyDigests.set(path, digest);
+  context.unlistedFiles.push(...facts.unlisted);
 }

@@ -11,7 +11,7 @@ import { resolve } from "node:path";
 import { DEFAULT_PATTERN, displayPath, expandInputs, findRepositoryRoot, shardOf, STDIN_NAME, type InputFile } from "./files.js";
 import { mapWithLimit } from "./concurrency.js";
 import { describeIoError, OperationalError } from "./errors.js";
-import { loadLockContext } from "./manifest-io.js";
+import { openLockContext } from "./manifest-io.js";
 import { chooseJobs, sizesOf, startProgress, validateInWorkers } from "./validate-workers.js";
 import { loadSchema, type SchemaSource } from "./schema-source.js";
 
@@ -91,13 +91,13 @@ export async function createFileValidator(
 ): Promise<{ schemaSource: SchemaSource; check: (input: InputFile, onRead?: (bytes: number) => void) => Promise<FileReport> }> {
   const { cwd } = options;
   const schema = await loadSchema({ cwd, ...(options.schema ? { schemaPath: options.schema } : {}), ...(options.legislationHost ? { legislationHost: options.legislationHost } : {}) });
-  const explicitLock = typeof options.lock === "string" ? await loadLockContext(resolve(cwd, options.lock), displayPath(resolve(cwd, options.lock), cwd), cwd) : undefined;
+  const explicitLock = typeof options.lock === "string" ? await openLockContext(resolve(cwd, options.lock), displayPath(resolve(cwd, options.lock), cwd), cwd) : undefined;
   const lockFor = async (input: InputFile): Promise<LockContext | undefined> => {
     if (explicitLock || options.lock === false) return explicitLock;
     if (input.stdin && input.display === STDIN_NAME) return undefined;
     const sibling = `${input.absolute.replace(/\.jsonl$/, "")}.lock.json`;
     if (sibling === input.absolute || !(await stat(sibling).catch(() => undefined))?.isFile()) return undefined;
-    return loadLockContext(sibling, displayPath(sibling, cwd), cwd);
+    return openLockContext(sibling, displayPath(sibling, cwd), cwd);
   };
   const check = async (input: InputFile, onRead?: (bytes: number) => void): Promise<FileReport> => {
     let lockContext: LockContext | undefined;
@@ -136,10 +136,23 @@ async function validateFile(
       options.onRead?.((chunk as Buffer).length);
     }
   } catch (error) {
+    await lockFacts(options.lockContext);
     const result = check.end();
     return { ...result, error: describeIoError(error, "read", input.display) };
   }
+  await lockFacts(options.lockContext);
   return check.end();
+}
+
+/** Waits for the facts about the artifact files, gathered while the file was read; if gathering them failed, the artifact checks are skipped, saying why. */
+async function lockFacts(lock: LockContext | undefined): Promise<void> {
+  if (!lock?.ready) return;
+  try {
+    await lock.ready;
+  } catch (error) {
+    lock.artifactsSkipped = `the artifact files could not be read (${error instanceof Error ? error.message : String(error)})`;
+    lock.datasetRoot = undefined;
+  }
 }
 
 function stdinInput(name: string | undefined, cwd: string): InputFile {

@@ -15,26 +15,39 @@ export const lockArtifactBody = defineRule({
       "the markdown of the targets of \"{{path}}\" (lines {{firstLine}}–{{lastLine}}) does not concatenate to the artifact's body: the body's sha256 is {{expected}}, the concatenation's {{actual}}: this file was not generated from the artifact as it is; regenerate it with {{fix}}",
   },
   create(context) {
+    // Each artifact's run of records is digested as it streams by; the comparison with the files waits
+    // for the end, when the facts about the files (gathered meanwhile) are in: one entry per artifact.
+    const runs: { path: string; firstLine: number; lastLine: number; digest: string }[] = [];
     let current: { path: string; hash: Hash; firstLine: number; lastLine: number } | undefined;
     const finish = () => {
       if (!current) return;
-      const lock = context.lock!;
-      const changed = lock.changedArtifacts.get(current.path);
-      if (changed !== undefined) {
-        const pinned = lock.manifest.artifacts.find((a) => a.path === current!.path)?.sha256;
-        context.report({ messageId: "changed", data: { path: current.path, actual: changed, pinned, fix: updateCommand(context) }, line: current.firstLine, pointer: "/artifactRelativePath" });
-      }
-      const expected = lock.bodyDigests.get(current.path);
-      const actual = current.hash.digest("hex");
-      if (expected !== undefined && actual !== expected) {
-        context.report({
-          messageId: "differs",
-          data: { path: current.path, firstLine: current.firstLine, lastLine: current.lastLine, expected, actual, fix: regenerateCommand(context) },
-          line: current.firstLine,
-          pointer: "/markdown",
-        });
-      }
+      runs.push({ path: current.path, firstLine: current.firstLine, lastLine: current.lastLine, digest: current.hash.digest("hex") });
       current = undefined;
+    };
+    const compare = () => {
+      finish();
+      const lock = context.lock!;
+      const pinnedOf = new Map(lock.manifest.artifacts.map((a) => [a.path, a.sha256]));
+      for (const run of runs) {
+        const changed = lock.changedArtifacts.get(run.path);
+        if (changed !== undefined) {
+          context.report({
+            messageId: "changed",
+            data: { path: run.path, actual: changed, pinned: pinnedOf.get(run.path), fix: updateCommand(context) },
+            line: run.firstLine,
+            pointer: "/artifactRelativePath",
+          });
+        }
+        const expected = lock.bodyDigests.get(run.path);
+        if (expected !== undefined && run.digest !== expected) {
+          context.report({
+            messageId: "differs",
+            data: { path: run.path, firstLine: run.firstLine, lastLine: run.lastLine, expected, actual: run.digest, fix: regenerateCommand(context) },
+            line: run.firstLine,
+            pointer: "/markdown",
+          });
+        }
+      }
     };
     return {
       record({ record, line }) {
@@ -49,7 +62,7 @@ export const lockArtifactBody = defineRule({
         current.hash.update(markdown);
         current.lastLine = line;
       },
-      end: finish,
+      end: compare,
     };
   },
 });
