@@ -53,6 +53,21 @@ describe("the committed fixtures", () => {
     expect((await checkGenerated({ manifest: tooling("privacy-act-1988.lock.json"), check: join(dir, "short.jsonl") })).difference?.message).toContain("the file ends at line 41");
   });
 
+  test("with an output file, every changed artifact is named, not only the first one met, and nothing is written", async () => {
+    const root = await copyFixture("privacy-act-1988", dir);
+    const manifest = await fixtureManifest("privacy-act-1988");
+    await writeFile(join(dir, "manifest.json"), JSON.stringify({ ...manifest, datasetRoot: "privacy-act-1988" }));
+    await writeFile(join(root, "part-i/section-2.md"), "### 2 Changed\n");
+    await writeFile(join(root, "schedule-1/index.md"), "## Changed\n");
+    const output = join(dir, "out.jsonl");
+    const error = await generate({ manifest: join(dir, "manifest.json"), output }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DatasetError);
+    const problems = (error as DatasetError).problems.join("\n");
+    expect(problems).toContain("part-i/section-2.md: changed since the lock manifest was written");
+    expect(problems).toContain("schedule-1/index.md: changed since the lock manifest was written");
+    await expect(stat(output)).rejects.toThrow();
+  });
+
   test("a one-byte change in any artifact stops generate before anything is written, naming the file", async () => {
     const root = await copyFixture("privacy-act-1988", dir);
     const manifest = await fixtureManifest("privacy-act-1988");

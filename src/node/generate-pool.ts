@@ -20,12 +20,13 @@ const AHEAD_BYTES = 16 * 2 ** 20;
 const AHEAD_ARTIFACTS = 512;
 
 /**
- * A worker holds one artifact's tokens and lines at a time: a small young generation and a capped
- * old one make V8 collect them as it goes rather than grow the heap after the machine's memory
- * (peak RSS), at no measurable cost in time. The cap is far above what an artifact within the
- * size cap needs.
+ * A worker holds one artifact's tokens and lines at a time: a capped old generation makes V8
+ * collect them as it goes rather than grow the heap after the machine's memory (peak RSS); the
+ * young generation is sized by measurement (150 MB corpus: 8 MB spent 17 % of the time in GC,
+ * 32 MB was 15 % faster for 30 MB more at peak, 64 MB no faster). The cap is far above what an
+ * artifact within the size cap needs.
  */
-const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 1024 };
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 32, maxOldGenerationSizeMb: 1024 };
 
 export interface ArtifactPool {
   source: LineSource;

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { createReadStream, readFileSync } from "node:fs";
+import { createReadStream, readFileSync, statSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import canonicalize from "canonicalize";
@@ -9,7 +9,8 @@ import { DatasetError, generateLineBatchesFrom, linesInThread, parseArtifactByte
 import { startArtifactPool } from "./generate-pool.js";
 import { LineSplitter, type Line } from "../core/lines.js";
 import { describeIoError, OperationalError } from "./errors.js";
-import { loadManifest, resolveArtifactSync, shellQuote, verifyArtifacts } from "./manifest-io.js";
+import { DEFAULT_MAX_ARTIFACT_BYTES } from "./dataset-files.js";
+import { type LoadedManifest, loadManifest, resolveArtifactSync, shellQuote, verifyArtifacts } from "./manifest-io.js";
 import { readOldRecords, RecordComparer, type RecordChanges } from "./record-changes.js";
 import { openAtomic, type AtomicFile } from "./write.js";
 
@@ -65,12 +66,48 @@ function chooseJobs(jobs: number | undefined, bytes: number, artifacts: number):
   return Math.max(1, Math.min(availableParallelism(), 4, artifacts));
 }
 
-async function prepare(options: GenerateOptions) {
+/**
+ * The lines to write. With `verifyFirst` (stdout, --check), every artifact is verified before the
+ * first line. Without (an output file, written atomically), each is verified as it is read, and
+ * only when one fails are they all verified, so that every fault is named all the same and nothing
+ * is written: one pass over the files fewer.
+ */
+async function prepare(options: GenerateOptions, verifyFirst = true) {
   const shown = options.manifest;
   const loaded = await loadManifest(options.manifest, options.cwd, shown);
-  const { problems, bytes, sizes } = await verifyArtifacts(loaded, shown, options.maxArtifactBytes);
-  if (problems.length > 0) throw new DatasetError(problems);
-  return { loaded, ...(await linesOf(loaded.manifest, loaded.root, chooseJobs(options.jobs, bytes, loaded.manifest.artifacts.length), sizes)) };
+  const verifyAll = async () => {
+    const verified = await verifyArtifacts(loaded, shown, options.maxArtifactBytes);
+    if (verified.problems.length > 0) throw new DatasetError(verified.problems);
+    return verified;
+  };
+  const { bytes, sizes } = verifyFirst ? await verifyAll() : ((await sizesOf(loaded, options.maxArtifactBytes)) ?? (await verifyAll()));
+  const { lines, threads } = await linesOf(loaded.manifest, loaded.root, chooseJobs(options.jobs, bytes, loaded.manifest.artifacts.length), sizes);
+  async function* checked() {
+    try {
+      yield* lines;
+    } catch (error) {
+      if (!verifyFirst && error instanceof DatasetError) await verifyAll(); // throws naming every fault, when there are several
+      throw error;
+    }
+  }
+  return { loaded, lines: checked(), threads };
+}
+
+/** The artifacts' sizes from the file system; undefined when one is missing, outside the root or over the cap (verifyArtifacts then says which). */
+async function sizesOf(loaded: LoadedManifest, maxArtifactBytes = DEFAULT_MAX_ARTIFACT_BYTES): Promise<{ bytes: number; sizes: number[] } | undefined> {
+  const sizes: number[] = [];
+  let bytes = 0;
+  try {
+    for (const artifact of loaded.manifest.artifacts) {
+      const size = statSync(resolveArtifactSync(loaded.root, artifact.path)).size;
+      if (size > maxArtifactBytes) return undefined;
+      sizes.push(size);
+      bytes += size;
+    }
+  } catch {
+    return undefined;
+  }
+  return { bytes, sizes };
 }
 
 /**
@@ -148,7 +185,7 @@ export async function writeLinesAtomic(lines: AsyncIterable<string[]>, output: s
 
 /** Generates the dataset's JSONL; every artifact is verified first, and a file is written atomically or not at all. */
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
-  const { lines, threads } = await prepare(options);
+  const { lines, threads } = await prepare(options, options.output === undefined);
   if (!options.output) return { records: await pipeLines(lines, (text) => options.write?.(text)), threads };
   const output = resolve(options.cwd ?? process.cwd(), options.output);
   return { records: await writeLinesAtomic(lines, output), output, threads };
