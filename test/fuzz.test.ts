@@ -5,9 +5,16 @@
  */
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DatasetError, generateRecords, serializeRecord } from "../src/core/generate.js";
 import { createFileCheck } from "../src/engine/check-file.js";
+import { lock } from "../src/node/lock.js";
+import { readFile } from "node:fs/promises";
+import { writeTree } from "./helpers/datasets.js";
 import { rules } from "../src/rules/index.js";
-import { fixtureRecords, schemaCheck } from "./helpers/records.js";
+import { check, fixtureRecords, schemaCheck } from "./helpers/records.js";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 /** Long campaigns need more than the suite's per-test time. */
@@ -122,6 +129,69 @@ describe("fuzzing validate", () => {
         ),
         { numRuns: RUNS },
       );
+    },
+    TIMEOUT,
+  );
+});
+
+describe("fuzzing lock and generate", () => {
+  const frontMatter = fc.constantFrom(
+    "",
+    "---\ntitle: Gesetz\n---\n",
+    "---\ntitle: [unclosed\n---\n",
+    "---\na: &a [x, y]\nb: [*a, *a, *a]\n---\n",
+    `---\nx: &x [1]\nmany: [${Array(1100).fill("*x").join(",")}]\n---\n`,
+    "---\nnever closed\n",
+    "\ufeff---\nk: v\n---\n",
+    "---\r\nk: v\r\n---\r\n",
+    "---\nk: \u0000\n---\n",
+  );
+  const block = fc.constantFrom(
+    "# § 1 Eins\n",
+    "## Abschnitt 1\n",
+    "Text.\n",
+    "\n",
+    "- a\n  - b\n",
+    "| a | b |\n|---|---|\n| 1 | 2 |\n",
+    "Fußnote\n-----\n",
+    "<div>\n",
+    "</div>\n",
+    "```\ncode\n",
+    "> zitat\n",
+    "#\n",
+    "\r\n",
+    "\u0000",
+  );
+  const file = fc.tuple(frontMatter, fc.array(block, { maxLength: 12 })).map(([fm, blocks]) => fm + blocks.join(""));
+  const tree = fc.dictionary(fc.constantFrom("a/index.md", "a/b.md", "c.md", "d/e/index.md", "d/e/f.md", "README.md"), file, { minKeys: 1, maxKeys: 5 });
+
+  test(
+    "arbitrary markdown trees, hostile front matter included, come out valid or are refused with a message naming the file",
+    async () => {
+      const base = await mkdtemp(join(tmpdir(), "citation-targets-fuzz-"));
+      let run = 0;
+      try {
+        await fc.assert(
+          fc.asyncProperty(tree, async (files) => {
+            const root = join(base, `d${run++}`);
+            await writeTree(root, files);
+            const locked = await lock({ dir: root, slug: "t", titleId: "T", name: "T", versionDate: "2024-01-01", sourceTextUrl: "https://www.legislation.gov.au/T/text" });
+            const lines: string[] = [];
+            try {
+              for await (const record of generateRecords(locked.manifest, (path) => readFile(join(root, ...path.split("/"))))) lines.push(serializeRecord(record));
+            } catch (error) {
+              expect(error).toBeInstanceOf(DatasetError);
+              for (const problem of (error as DatasetError).problems) expect(Object.keys(files).some((path) => problem.startsWith(`${path}: `))).toBe(true);
+              return;
+            }
+            expect(check(lines.join(""), { file: "t.jsonl" }).problems).toEqual([]);
+            await rm(root, { recursive: true, force: true });
+          }),
+          { numRuns: Math.max(20, Math.round(RUNS / 10)) },
+        );
+      } finally {
+        await rm(base, { recursive: true, force: true });
+      }
     },
     TIMEOUT,
   );

@@ -128,3 +128,20 @@ describe("user schemas", () => {
     expect(refused.stderr).toContain("rewrite it without lookaround or backreferences");
   });
 });
+
+describe("YAML aliases in front matter", () => {
+  test("an alias bomb is refused by count, never expanded; --max-yaml-aliases raises the cap", async () => {
+    let yaml = 'a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n';
+    for (let i = 1; i <= 9; i++) yaml += `a${i}: &a${i} [${Array(9).fill(`*a${i - 1}`).join(",")}]\n`; // 9^9 strings if expanded
+    yaml += `many: [${Array(1200).fill("*a0").join(",")}]\n`;
+    await writeTree(dir, { "gesetz/index.md": `---\n${yaml}---\n# Gesetz\n\n## § 1 Eins\n\nText.\n` });
+    const meta = { slug: "t", titleId: "T", name: "T", versionDate: "2024-01-01", sourceTextUrl: "https://www.legislation.gov.au/T/text" };
+    await lock({ dir, ...meta });
+    const refused = await cli(["generate", "citation-targets.lock.json", "-o", "t.jsonl"], dir);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("gesetz/index.md: front matter has more than 1000 YAML aliases, the cap (raise it with --max-yaml-aliases)");
+    const raised = await cli(["generate", "citation-targets.lock.json", "-o", "t.jsonl", "--max-yaml-aliases", "2000"], dir);
+    expect(raised.code, raised.stderr).toBe(0);
+    expect((await cli(["validate", "--no-lock", "t.jsonl"], dir)).code).toBe(0);
+  });
+});

@@ -230,9 +230,13 @@ export async function main(context: MainContext): Promise<number> {
     .option("--check <file>", "write nothing; exit 1 when FILE is not exactly what would be generated, saying why, what would change by address, and how to fix it")
     .option("--jobs <n>", "threads to parse the markdown in (default: one per core, at most 4, for 4 MB of markdown or more; else 1); the output is the same", parsePositive)
     .option("--max-artifact-bytes <n>", "the largest markdown file read, in bytes (default 67108864, 64 MiB); a larger one is refused, named", parsePositive)
+    .option("--max-yaml-aliases <n>", "the most YAML aliases a front matter may hold (default 1000); more is refused, named", parsePositive)
     .option("--verbose", "say how many threads parsed the markdown and how long it took (stderr)")
-    .action(async (manifest: string, options: { output?: string; check?: string; jobs?: number; verbose?: boolean; maxArtifactBytes?: number }) => {
-      const caps = options.maxArtifactBytes !== undefined ? { maxArtifactBytes: options.maxArtifactBytes } : {};
+    .action(async (manifest: string, options: { output?: string; check?: string; jobs?: number; verbose?: boolean; maxArtifactBytes?: number; maxYamlAliases?: number }) => {
+      const caps = {
+        ...(options.maxArtifactBytes !== undefined ? { maxArtifactBytes: options.maxArtifactBytes } : {}),
+        ...(options.maxYamlAliases !== undefined ? { maxYamlAliases: options.maxYamlAliases } : {}),
+      };
       const started = performance.now();
       if (options.check && options.output) throw new OperationalError("--check and --output exclude each other");
       const { checkGenerated, generate } = await import("../node/generate.js");
@@ -279,11 +283,12 @@ export async function main(context: MainContext): Promise<number> {
     .option("--check", "write nothing; exit 1 when anything would change (for CI)")
     .option("--jobs <n>", "threads to parse the markdown in (default as for generate)", parsePositive)
     .option("--max-artifact-bytes <n>", "the largest markdown file read, in bytes (default 67108864, 64 MiB)", parsePositive)
+    .option("--max-yaml-aliases <n>", "the most YAML aliases a front matter may hold (default 1000)", parsePositive)
     .addHelpText(
       "after",
       `\nExit codes: 0 up to date (or updated), 1 --check found changes or a dataset is at fault, 2 usage or I/O error.\n\nExamples:\n  citation-targets update\n  citation-targets update .tooling/citation-targets/privacy-act-1988.lock.json\n  citation-targets update --check`,
     )
-    .action(async (manifests: string[], options: { check?: boolean; jobs?: number; maxArtifactBytes?: number }) => {
+    .action(async (manifests: string[], options: { check?: boolean; jobs?: number; maxArtifactBytes?: number; maxYamlAliases?: number }) => {
       const [{ upToDate }, { updateBounded }] = await Promise.all([import("../node/update.js"), import("../node/run-bounded.js")]);
       const results = await updateBounded({
         manifests,
@@ -291,6 +296,7 @@ export async function main(context: MainContext): Promise<number> {
         ...(options.check ? { check: true } : {}),
         ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
         ...(options.maxArtifactBytes !== undefined ? { maxArtifactBytes: options.maxArtifactBytes } : {}),
+        ...(options.maxYamlAliases !== undefined ? { maxYamlAliases: options.maxYamlAliases } : {}),
       });
       const out: string[] = [];
       for (const result of results) {

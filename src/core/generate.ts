@@ -11,7 +11,7 @@ import { formatAddress } from "./address.js";
 import { assignLocalCoordinates } from "./designation.js";
 import { deriveCitationTargetId, deriveTextDigest, sha256Hex } from "./digest.js";
 import { computeDatasetDigest, type LockManifest, type ManifestArtifact } from "./manifest.js";
-import { ArtifactError, parseArtifact, type ParsedArtifact } from "./markdown.js";
+import { type ArtifactLimits, ArtifactError, parseArtifact, type ParsedArtifact } from "./markdown.js";
 import { SCHEMA_VERSION } from "./schema.js";
 import { DatasetError } from "./errors.js";
 import { dirnameOf, folderChain } from "./paths.js";
@@ -99,13 +99,13 @@ export interface ParsedSource {
 export type ArtifactSource = (position: number, early?: boolean) => Promise<ParsedSource>;
 
 /** Verifies an artifact's bytes against the manifest, decodes them (UTF-8, fatal) and parses them; throws DatasetError naming the artifact. */
-export function parseArtifactBytes(artifact: ManifestArtifact, bytes: Uint8Array): ParsedSource {
+export function parseArtifactBytes(artifact: ManifestArtifact, bytes: Uint8Array, limits: ArtifactLimits = {}): ParsedSource {
   const digest = sha256Hex(bytes);
   if (digest !== artifact.sha256) throw new DatasetError([`${artifact.path}: changed since the lock manifest was written (its sha256 is ${digest}, the manifest pins ${artifact.sha256})`]);
   if (!isUtf8(bytes)) throw new DatasetError([`${artifact.path}: not valid UTF-8`]);
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8"); // valid UTF-8: the same as a fatal decode, faster
   try {
-    return { text, parsed: parseArtifact(text, artifact.indexKind ?? "body-block") };
+    return { text, parsed: parseArtifact(text, artifact.indexKind ?? "body-block", limits) };
   } catch (error) {
     if (error instanceof ArtifactError) throw new DatasetError([`${artifact.path}: ${error.message}`]);
     throw error;

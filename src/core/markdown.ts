@@ -7,7 +7,15 @@
  * and parsed with `yaml`, so that a broken one is reported, not silently cut into the body.
  */
 
-import { parseDocument } from "yaml";
+import { parseDocument, visit } from "yaml";
+
+/** Caps on reading an artifact (docs/spec.md, section 13). */
+export interface ArtifactLimits {
+  /** The most YAML aliases a front matter may hold (default 1000). */
+  maxYamlAliases?: number;
+}
+
+export const DEFAULT_MAX_YAML_ALIASES = 1000;
 import { findFrontMatter, type FrontMatter } from "./front-matter.js";
 import type { IndexKind } from "./manifest.js";
 import { topLevelBlocks, type TopLevelBlock } from "./markdown-blocks.js";
@@ -75,7 +83,7 @@ export interface ArtifactBlocks {
  * Reads `text` as CommonMark with YAML front matter: the front matter (which must be valid YAML,
  * else `ArtifactError`) and the top-level blocks of the body, as micromark reads them.
  */
-export function readArtifact(text: string): ArtifactBlocks {
+export function readArtifact(text: string, options: ArtifactLimits = {}): ArtifactBlocks {
   // A leading byte order mark is not markdown (micromark drops it): it stays in the text, before the front matter or the first target.
   const shift = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const frontMatter = findFrontMatter(text, shift);
@@ -87,6 +95,16 @@ export function readArtifact(text: string): ArtifactBlocks {
       const line = (error.linePos?.[0]?.line ?? 0) + 1; // +1 for the opening "---"
       throw new ArtifactError(`front matter is not valid YAML (line ${line}): ${error.message.split("\n")[0]}`);
     }
+    // Aliases are never expanded (the front matter is only checked), so an alias bomb cannot blow up memory; their number is capped all the same, since each costs parse time.
+    const maxAliases = options.maxYamlAliases ?? DEFAULT_MAX_YAML_ALIASES;
+    let aliases = 0;
+    visit(yaml, {
+      Alias() {
+        aliases++;
+        return aliases > maxAliases ? visit.BREAK : undefined;
+      },
+    });
+    if (aliases > maxAliases) throw new ArtifactError(`front matter has more than ${maxAliases} YAML aliases, the cap (raise it with --max-yaml-aliases)`);
   }
   const bodyStart = frontMatter?.bodyStart ?? 0;
   const parseFrom = frontMatter ? bodyStart : shift;
@@ -95,8 +113,8 @@ export function readArtifact(text: string): ArtifactBlocks {
 }
 
 /** Parses `text` as CommonMark with YAML front matter and cuts its body into targets. */
-export function parseArtifact(text: string, indexKind: IndexKind = "body-block"): ParsedArtifact {
-  const { bodyStart, blocks: nodes } = readArtifact(text);
+export function parseArtifact(text: string, indexKind: IndexKind = "body-block", options: ArtifactLimits = {}): ParsedArtifact {
+  const { bodyStart, blocks: nodes } = readArtifact(text, options);
   const blocks = indexKind === "body-div" ? divBlocks(nodes) : nodes.map((node) => ({ start: node.start, heading: node.heading }));
   const targets: TargetCut[] = [];
   blocks.forEach((block, index) => {

@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { type ArtifactLines, DatasetError, type LineSource } from "../core/generate.js";
 import type { LockManifest } from "../core/manifest.js";
+import type { ArtifactLimits } from "../core/markdown.js";
 import { OperationalError } from "./errors.js";
 
 /**
@@ -47,10 +48,10 @@ const OWN_SHARE = 0.6;
  * worker script is not built (tests run the TypeScript sources). `inThread` makes the lines of the
  * artifacts this thread takes.
  */
-export async function startArtifactPool(manifest: LockManifest, root: string, jobs: number, sizes: readonly number[], inThread: LineSource): Promise<ArtifactPool | undefined> {
+export async function startArtifactPool(manifest: LockManifest, root: string, jobs: number, sizes: readonly number[], inThread: LineSource, limits: ArtifactLimits = {}): Promise<ArtifactPool | undefined> {
   const script = new URL("./generate-worker.js", import.meta.url);
   if (jobs < 2 || !(await stat(fileURLToPath(script)).catch(() => undefined))) return undefined;
-  const workers = Array.from({ length: jobs - 1 }, () => new Worker(script, { workerData: { root, manifest }, resourceLimits: WORKER_LIMITS }));
+  const workers = Array.from({ length: jobs - 1 }, () => new Worker(script, { workerData: { root, manifest, limits }, resourceLimits: WORKER_LIMITS }));
   /** Positions this thread parses itself, when their turn comes, and the bytes of markdown they hold. */
   const own = new Set<number>();
   let ownLoad = 0;

@@ -6,6 +6,7 @@ import canonicalize from "canonicalize";
 import { availableParallelism } from "node:os";
 import type { LockManifest } from "../core/manifest.js";
 import { DatasetError, generateLineBatchesFrom, linesInThread, parseArtifactBytes, type OutputRecord } from "../core/generate.js";
+import type { ArtifactLimits } from "../core/markdown.js";
 import { startArtifactPool } from "./generate-pool.js";
 import { LineSplitter, type Line } from "../core/lines.js";
 import { describeIoError, OperationalError } from "./errors.js";
@@ -24,6 +25,8 @@ export interface GenerateOptions {
   write?: (text: string) => unknown;
   /** The largest artifact read, in bytes (default 64 MiB); a larger one is refused, named. */
   maxArtifactBytes?: number;
+  /** The most YAML aliases an artifact's front matter may hold (default 1000); more is refused, named. */
+  maxYamlAliases?: number;
   /** Worker threads to parse the markdown in; default one per core (at most 4) for 4 MB of markdown or more, else 1. The output is the same. */
   jobs?: number;
 }
@@ -81,7 +84,8 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
     return verified;
   };
   const { bytes, sizes } = verifyFirst ? await verifyAll() : ((await sizesOf(loaded, options.maxArtifactBytes)) ?? (await verifyAll()));
-  const { lines, threads } = await linesOf(loaded.manifest, loaded.root, chooseJobs(options.jobs, bytes, loaded.manifest.artifacts.length), sizes);
+  const limits = options.maxYamlAliases !== undefined ? { maxYamlAliases: options.maxYamlAliases } : {};
+  const { lines, threads } = await linesOf(loaded.manifest, loaded.root, chooseJobs(options.jobs, bytes, loaded.manifest.artifacts.length), sizes, limits);
   async function* checked() {
     try {
       yield* lines;
@@ -115,10 +119,10 @@ async function sizesOf(loaded: LoadedManifest, maxArtifactBytes = DEFAULT_MAX_AR
  * when more than one and built); the lines are joined in document order in this thread, so they
  * are the same whatever the number.
  */
-export async function linesOf(manifest: LockManifest, root: string, jobs: number, sizes: readonly number[] = []): Promise<{ lines: AsyncGenerator<string[]>; threads: number }> {
+export async function linesOf(manifest: LockManifest, root: string, jobs: number, sizes: readonly number[] = [], limits: ArtifactLimits = {}): Promise<{ lines: AsyncGenerator<string[]>; threads: number }> {
   // Synchronous reads, when an artifact's turn comes: the files are small and many, and this thread would wait for each anyway.
-  const inThread = linesInThread(manifest, async (position) => parseArtifactBytes(manifest.artifacts[position]!, readFileSync(resolveArtifactSync(root, manifest.artifacts[position]!.path))));
-  const pool = jobs > 1 ? await startArtifactPool(manifest, root, jobs, sizes, inThread) : undefined;
+  const inThread = linesInThread(manifest, async (position) => parseArtifactBytes(manifest.artifacts[position]!, readFileSync(resolveArtifactSync(root, manifest.artifacts[position]!.path)), limits));
+  const pool = jobs > 1 ? await startArtifactPool(manifest, root, jobs, sizes, inThread, limits) : undefined;
   const source = pool?.source ?? inThread;
   async function* lines() {
     try {

@@ -26,6 +26,8 @@ export interface UpdateOptions {
   jobs?: number;
   /** The largest artifact read, in bytes (default 64 MiB). */
   maxArtifactBytes?: number;
+  /** The most YAML aliases an artifact's front matter may hold (default 1000). */
+  maxYamlAliases?: number;
 }
 
 export interface DatasetUpdate {
@@ -88,7 +90,8 @@ export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate
       if (file) pending.push(file);
       let digest: string;
       try {
-        const { lines } = await linesOf(locked.manifest, loaded.root, options.jobs ?? defaultJobs(locked.bytes, locked.manifest.artifacts.length));
+        const limits = options.maxYamlAliases !== undefined ? { maxYamlAliases: options.maxYamlAliases } : {};
+        const { lines } = await linesOf(locked.manifest, loaded.root, options.jobs ?? defaultJobs(locked.bytes, locked.manifest.artifacts.length), [], limits);
         digest = await writeLinesTo(lines, file, (line) => comparer.add(JSON.parse(line) as Record<string, unknown>));
       } catch (error) {
         if (!(error instanceof DatasetError)) throw error;
