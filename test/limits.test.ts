@@ -132,7 +132,10 @@ describe("user schemas", () => {
 describe("YAML aliases in front matter", () => {
   test("an alias bomb is refused by count, never expanded; --max-yaml-aliases raises the cap", async () => {
     let yaml = 'a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n';
-    for (let i = 1; i <= 9; i++) yaml += `a${i}: &a${i} [${Array(9).fill(`*a${i - 1}`).join(",")}]\n`; // 9^9 strings if expanded
+    for (let i = 1; i <= 9; i++)
+      yaml += `a${i}: &a${i} [${Array(9)
+        .fill(`*a${i - 1}`)
+        .join(",")}]\n`; // 9^9 strings if expanded
     yaml += `many: [${Array(1200).fill("*a0").join(",")}]\n`;
     await writeTree(dir, { "gesetz/index.md": `---\n${yaml}---\n# Gesetz\n\n## § 1 Eins\n\nText.\n` });
     const meta = { slug: "t", titleId: "T", name: "T", versionDate: "2024-01-01", sourceTextUrl: "https://www.legislation.gov.au/T/text" };

@@ -48,7 +48,14 @@ const OWN_SHARE = 0.6;
  * worker script is not built (tests run the TypeScript sources). `inThread` makes the lines of the
  * artifacts this thread takes.
  */
-export async function startArtifactPool(manifest: LockManifest, root: string, jobs: number, sizes: readonly number[], inThread: LineSource, limits: ArtifactLimits = {}): Promise<ArtifactPool | undefined> {
+export async function startArtifactPool(
+  manifest: LockManifest,
+  root: string,
+  jobs: number,
+  sizes: readonly number[],
+  inThread: LineSource,
+  limits: ArtifactLimits = {},
+): Promise<ArtifactPool | undefined> {
   const script = new URL("./generate-worker.js", import.meta.url);
   if (jobs < 2 || !(await stat(fileURLToPath(script)).catch(() => undefined))) return undefined;
   const workers = Array.from({ length: jobs - 1 }, () => new Worker(script, { workerData: { root, manifest, limits }, resourceLimits: WORKER_LIMITS }));

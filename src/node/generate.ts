@@ -119,7 +119,13 @@ async function sizesOf(loaded: LoadedManifest, maxArtifactBytes = DEFAULT_MAX_AR
  * when more than one and built); the lines are joined in document order in this thread, so they
  * are the same whatever the number.
  */
-export async function linesOf(manifest: LockManifest, root: string, jobs: number, sizes: readonly number[] = [], limits: ArtifactLimits = {}): Promise<{ lines: AsyncGenerator<string[]>; threads: number }> {
+export async function linesOf(
+  manifest: LockManifest,
+  root: string,
+  jobs: number,
+  sizes: readonly number[] = [],
+  limits: ArtifactLimits = {},
+): Promise<{ lines: AsyncGenerator<string[]>; threads: number }> {
   // Synchronous reads, when an artifact's turn comes: the files are small and many, and this thread would wait for each anyway.
   const inThread = linesInThread(manifest, async (position) => parseArtifactBytes(manifest.artifacts[position]!, readFileSync(resolveArtifactSync(root, manifest.artifacts[position]!.path)), limits));
   const pool = jobs > 1 ? await startArtifactPool(manifest, root, jobs, sizes, inThread, limits) : undefined;
