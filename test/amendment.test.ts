@@ -4,29 +4,18 @@
  * step `validate` must name the stale file; after `update` (and after the manual `lock` +
  * `generate`) it must be clean, and only the affected citation addresses may have changed.
  */
-import { execFile } from "node:child_process";
 import { cp, mkdir, readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { tempDir } from "./helpers/datasets.js";
+import { runBin } from "./helpers/bin.js";
 import { repoRoot } from "./helpers/records.js";
 
-const run = promisify(execFile);
-const bin = join(repoRoot, "bin/citation-targets.js");
 const MANIFEST = ".tooling/citation-targets/privacy-act-1988.lock.json";
 const JSONL = ".tooling/citation-targets/privacy-act-1988.jsonl";
 const DATASET = "fixtures/datasets/privacy-act-1988";
 
-async function ct(args: string[], cwd: string) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { cwd, env: { ...process.env, NO_COLOR: "1", CI: "true" } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const ct = (args: string[], cwd: string) => runBin(args, cwd, { CI: "true" });
 
 interface JsonProblem {
   ruleId: string;

@@ -5,10 +5,10 @@ import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { main } from "../src/cli/main.js";
 import { copyFixture, tempDir } from "./helpers/datasets.js";
+import { runBin } from "./helpers/bin.js";
 import { repoRoot } from "./helpers/records.js";
 
 const run = promisify(execFile);
-const bin = join(repoRoot, "bin/citation-targets.js");
 
 async function cli(argv: string[], cwd = repoRoot, env: Record<string, string | undefined> = {}) {
   let stdout = "";
@@ -17,16 +17,7 @@ async function cli(argv: string[], cwd = repoRoot, env: Record<string, string | 
   return { code, stdout, stderr };
 }
 
-/** Runs the built bin as a child process; resolves with its exit code and output. */
-async function child(args: string[], cwd = repoRoot) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { cwd, env: { ...process.env, NO_COLOR: "1" } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const child = (args: string[], cwd = repoRoot) => runBin(args, cwd);
 
 let dir: string;
 let cleanup: () => Promise<void>;

@@ -3,26 +3,17 @@
  * empty folder; and the hooks of .pre-commit-hooks.yaml under the real pre-commit framework
  * (installed by .ci/run; skipped, saying why, where it is not installed). Both reach the npm registry.
  */
-import { execFile, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { cp, mkdir, readFile, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { tempDir } from "./helpers/datasets.js";
+import { runCommand } from "./helpers/bin.js";
 import { repoRoot } from "./helpers/records.js";
 
-const run = promisify(execFile);
 const MINUTES = 60_000;
 
-async function sh(file: string, args: string[], cwd: string, env: Record<string, string> = {}) {
-  try {
-    const { stdout, stderr } = await run(file, args, { cwd, env: { ...process.env, NO_COLOR: "1", ...env }, maxBuffer: 64 * 2 ** 20 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const sh = runCommand;
 
 let dir: string;
 let cleanup: () => Promise<void>;

@@ -3,27 +3,15 @@
  * order in one thread, so the output must be byte-identical to a one-thread run. Run through the
  * built bin, where the worker script exists.
  */
-import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { lock } from "../src/node/lock.js";
 import { copyFixture, tempDir, writeTree } from "./helpers/datasets.js";
+import { runBin } from "./helpers/bin.js";
 import { repoRoot } from "./helpers/records.js";
 
-const run = promisify(execFile);
-const bin = join(repoRoot, "bin/citation-targets.js");
-
-async function ct(args: string[], cwd: string) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { cwd, maxBuffer: 256 * 2 ** 20 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const ct = (args: string[], cwd: string) => runBin(args, cwd);
 
 let dir: string;
 let cleanup: () => Promise<void>;

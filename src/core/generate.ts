@@ -156,16 +156,7 @@ function datasetCommon(manifest: LockManifest): Common {
   if (manifest.datasetDigest !== datasetDigest) {
     throw new DatasetError([`manifest datasetDigest is ${manifest.datasetDigest} but its content digests to ${datasetDigest}: run \`citation-targets lock\` to refresh it`]);
   }
-  return {
-    datasetDigest,
-    name: manifest.name,
-    schemaVersion: SCHEMA_VERSION,
-    slug: manifest.slug,
-    sourceTextUrl: manifest.sourceTextUrl,
-    textDigestAlgorithm: "sha256",
-    titleId: manifest.titleId,
-    versionDate: manifest.versionDate,
-  };
+  return commonOf(manifest);
 }
 
 /** The fields of a markdown-artifact target that depend on its artifact alone, not on what comes before it in the dataset. */
@@ -356,7 +347,7 @@ export function artifactLines(manifest: LockManifest, artifact: ManifestArtifact
   return { firstHeading: parsed.firstHeading, targets };
 }
 
-/** The common fields, for a manifest already checked (the workers' side: the main thread has run datasetCommon). */
+/** The common fields, for a manifest already checked (datasetCommon; on the workers' side the main thread has run it). */
 function commonOf(manifest: LockManifest): Common {
   return {
     datasetDigest: manifest.datasetDigest,
