@@ -3,11 +3,9 @@
  * README, "Regenerate after amending the law"). Everything is computed into temporary files
  * first; only when every dataset succeeded are they renamed into place.
  */
-import { readFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { DatasetError } from "../core/generate.js";
 import { DEFAULT_MANIFEST_NAME } from "../core/manifest.js";
-import { sha256Hex } from "../core/digest.js";
 import { OperationalError } from "./errors.js";
 import { DEFAULT_MANIFEST_PATTERN, displayPath, findRepositoryRoot } from "./files.js";
 import { defaultJobs, linesOf, writeLinesTo } from "./generate.js";
@@ -98,8 +96,7 @@ export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate
         problems.push(...error.problems.map((p) => `${shownManifest}: ${p}`));
         continue;
       }
-      const oldBytes = await readFile(output).catch(() => undefined);
-      const outputChanged = oldBytes === undefined || sha256Hex(oldBytes) !== digest;
+      const outputChanged = old === undefined || old.fileDigest !== digest;
       if (file && !outputChanged) {
         pending.splice(pending.indexOf(file), 1);
         await file.abort();
