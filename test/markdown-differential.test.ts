@@ -32,7 +32,9 @@ const PARSE_OPTIONS = { extensions: [frontmatter(["yaml"])], mdastExtensions: [f
 
 function referenceTree(text: string): { tree: Root; shift: number } {
   const shift = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  return { tree: fromMarkdown(shift ? text.slice(1) : text, PARSE_OPTIONS), shift };
+  // micromark drops one leading BOM and counts offsets without it; given the text as it is (slicing
+  // the BOM off first would let it drop a second one, which is text).
+  return { tree: fromMarkdown(text, PARSE_OPTIONS), shift };
 }
 
 function referenceHeadingText(heading: Heading): string {

@@ -82,3 +82,8 @@ export function valueAtPointer(value: unknown, pointer: string): unknown {
   }
   return current;
 }
+
+/** Quotes an argument for a POSIX shell when it needs it, so that printed commands can be pasted. */
+export function shellQuote(arg: string): string {
+  return /^[A-Za-z0-9_./:=@%+,-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`;
+}

@@ -3,7 +3,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { artifactLines, DatasetError, parseArtifactBytes } from "../core/generate.js";
 import type { LockManifest } from "../core/manifest.js";
 import type { ArtifactLimits } from "../core/markdown.js";
-import { resolveArtifactSync } from "./manifest-io.js";
+import { resolveArtifact } from "./manifest-io.js";
 
 // One worker of `generate`: reads, verifies and parses the artifacts the main thread asks for, and
 // sends back each one's targets already serialised (ArtifactLines), so that the main thread only
@@ -20,7 +20,7 @@ port.on("message", (message: { position: number } | null) => {
   const artifact = manifest.artifacts[position]!;
   try {
     // Synchronous: this thread does nothing else, and the files are small and many.
-    const { parsed } = parseArtifactBytes(artifact, readFileSync(resolveArtifactSync(root, artifact.path)), limits);
+    const { parsed } = parseArtifactBytes(artifact, readFileSync(resolveArtifact(root, artifact.path)), limits);
     port.postMessage({ position, lines: artifactLines(manifest, artifact, parsed) });
   } catch (error) {
     const problems = error instanceof DatasetError ? error.problems : [`${artifact.path}: ${error instanceof Error ? error.message : String(error)}`];

@@ -11,7 +11,7 @@ import { startArtifactPool } from "./generate-pool.js";
 import { LineSplitter, type Line } from "../core/lines.js";
 import { describeIoError, OperationalError } from "./errors.js";
 import { DEFAULT_MAX_ARTIFACT_BYTES } from "./dataset-files.js";
-import { type LoadedManifest, loadManifest, resolveArtifactSync, shellQuote, verifyArtifacts } from "./manifest-io.js";
+import { type LoadedManifest, loadManifest, resolveArtifact, shellQuote, verifyArtifacts } from "./manifest-io.js";
 import { readOldRecords, RecordComparer, type RecordChanges } from "./record-changes.js";
 import { openAtomic, type AtomicFile } from "./write.js";
 
@@ -103,7 +103,7 @@ async function sizesOf(loaded: LoadedManifest, maxArtifactBytes = DEFAULT_MAX_AR
   let bytes = 0;
   try {
     for (const artifact of loaded.manifest.artifacts) {
-      const size = statSync(resolveArtifactSync(loaded.root, artifact.path)).size;
+      const size = statSync(resolveArtifact(loaded.root, artifact.path)).size;
       if (size > maxArtifactBytes) return undefined;
       sizes.push(size);
       bytes += size;
@@ -127,7 +127,7 @@ export async function linesOf(
   limits: ArtifactLimits = {},
 ): Promise<{ lines: AsyncGenerator<string[]>; threads: number }> {
   // Synchronous reads, when an artifact's turn comes: the files are small and many, and this thread would wait for each anyway.
-  const inThread = linesInThread(manifest, async (position) => parseArtifactBytes(manifest.artifacts[position]!, readFileSync(resolveArtifactSync(root, manifest.artifacts[position]!.path)), limits));
+  const inThread = linesInThread(manifest, async (position) => parseArtifactBytes(manifest.artifacts[position]!, readFileSync(resolveArtifact(root, manifest.artifacts[position]!.path)), limits));
   const pool = jobs > 1 ? await startArtifactPool(manifest, root, jobs, sizes, inThread, limits) : undefined;
   const source = pool?.source ?? inThread;
   async function* lines() {

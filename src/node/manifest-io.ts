@@ -1,8 +1,8 @@
-import { createHash } from "node:crypto";
+import { isUtf8 } from "node:buffer";
+import { readFileSync, realpathSync, statSync } from "node:fs";
+import { stat } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import { createReadStream, readFileSync, realpathSync, statSync } from "node:fs";
-import { readFile, realpath, stat } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
 import type { ValidateFunction } from "ajv/dist/2020.js";
 import { buildManifestSchema, computeDatasetDigest, type LockManifest } from "../core/manifest.js";
@@ -10,18 +10,14 @@ import type { LockContext } from "../core/lock-context.js";
 import { sha256Hex } from "../core/digest.js";
 import { describeIoError, OperationalError } from "./errors.js";
 import { DEFAULT_MAX_ARTIFACT_BYTES, listDatasetFiles, tooLarge } from "./dataset-files.js";
-import { mapWithLimit } from "./concurrency.js";
 import { bodyStartOfBytes } from "../core/front-matter.js";
-import { isUtf8 } from "node:buffer";
+import { shellQuote } from "../core/text.js";
 import { displayPath } from "./files.js";
 import { readJsonFile } from "./json-file.js";
 import { describeAjvErrors, jsonFileValidator } from "./precompiled.js";
 
 /** Changed artifacts named one by one before the rest are counted. */
 const LISTED_AT_MOST = 20;
-
-/** Artifacts read at once by the lock checks of validate. */
-const ARTIFACTS_AT_ONCE = 8;
 
 let validateManifest: ValidateFunction | undefined;
 
@@ -50,51 +46,26 @@ export async function loadManifest(path: string, cwd = process.cwd(), shown = pa
 }
 
 /** The real path of each dataset root, resolved once per run (a realpath costs several system calls). */
-const realRoots = new Map<string, Promise<string>>();
-
-/** The absolute path of an artifact, refusing one that leaves the root through a symbolic link. */
-export async function resolveArtifact(root: string, path: string): Promise<string> {
-  const absolute = join(root, ...path.split("/"));
-  let realRoot = realRoots.get(root);
-  if (realRoot === undefined) {
-    realRoot = realpath(root);
-    realRoot.catch(() => realRoots.delete(root));
-    realRoots.set(root, realRoot);
-  }
-  const [real, resolvedRoot] = await Promise.all([realpath(absolute), realRoot]);
-  if (real !== resolvedRoot && !real.startsWith(resolvedRoot + sep)) throw new OperationalError(`${path}: resolves to ${real}, outside the dataset root ${resolvedRoot}`);
-  return real;
-}
+const realRoots = new Map<string, string>();
 
 /**
- * The same, synchronously: for the passes over every artifact of a dataset, where thousands of
- * small files make the promise API's per-call cost (a FileHandle, several round trips) dominate.
+ * The absolute path of an artifact, refusing one that leaves the root through a symbolic link.
+ * Synchronous: it serves the passes over every artifact of a dataset, where thousands of small
+ * files make the promise API's per-call cost (a FileHandle, several round trips) dominate.
  */
-export function resolveArtifactSync(root: string, path: string): string {
-  let realRoot = realRootsSync.get(root);
+export function resolveArtifact(root: string, path: string): string {
+  let realRoot = realRoots.get(root);
   if (realRoot === undefined) {
     realRoot = realpathSync(root);
-    realRootsSync.set(root, realRoot);
+    realRoots.set(root, realRoot);
   }
   const real = realpathSync(join(root, ...path.split("/")));
   if (real !== realRoot && !real.startsWith(realRoot + sep)) throw new OperationalError(`${path}: resolves to ${real}, outside the dataset root ${realRoot}`);
   return real;
 }
-const realRootsSync = new Map<string, string>();
-
-/** sha256 and size of a file's bytes, streamed. */
-export async function hashFile(path: string): Promise<{ digest: string; size: number }> {
-  const hash = createHash("sha256");
-  let size = 0;
-  for await (const chunk of createReadStream(path)) {
-    hash.update(chunk as Buffer);
-    size += (chunk as Buffer).length;
-  }
-  return { digest: hash.digest("hex"), size };
-}
 
 /**
- * Checks every artifact exists inside the root and matches its sha256 (8 files at a time); returns
+ * Checks every artifact exists inside the root and matches its sha256; returns
  * one line per fault, each naming the artifact, then the fix, and the artifacts' total size.
  */
 export async function verifyArtifacts(loaded: LoadedManifest, shownManifest: string, maxArtifactBytes = DEFAULT_MAX_ARTIFACT_BYTES): Promise<{ problems: string[]; bytes: number; sizes: number[] }> {
@@ -105,7 +76,7 @@ export async function verifyArtifacts(loaded: LoadedManifest, shownManifest: str
   const sizes: number[] = [];
   const outcomes = loaded.manifest.artifacts.map((artifact, position): { problem?: string; changed?: boolean } => {
     try {
-      const file = resolveArtifactSync(loaded.root, artifact.path);
+      const file = resolveArtifact(loaded.root, artifact.path);
       const length = statSync(file).size;
       if (length > maxArtifactBytes) return { problem: tooLarge(artifact.path, length, maxArtifactBytes) };
       const content = readFileSync(file);
@@ -130,10 +101,7 @@ export async function verifyArtifacts(loaded: LoadedManifest, shownManifest: str
   return { problems, bytes, sizes };
 }
 
-/** Quotes an argument for a POSIX shell when it needs it, so that printed commands can be pasted. */
-export function shellQuote(arg: string): string {
-  return /^[A-Za-z0-9_./:=@%+,-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`;
-}
+export { shellQuote } from "../core/text.js";
 
 /** The context the manifest rules check a file against, with every fact about the artifact files in (see openLockContext). */
 export async function loadLockContext(manifestPath: string, shownPath: string, cwd = process.cwd()): Promise<LockContext> {
@@ -183,10 +151,11 @@ export interface ArtifactFacts {
 export async function collectArtifactFacts(manifest: LockManifest, root: string, shownRoot: string, manifestPath: string): Promise<ArtifactFacts> {
   const facts: ArtifactFacts = { missing: [], changed: [], bodies: [], unlisted: [] };
   if (!(await stat(root).catch(() => undefined))?.isDirectory()) return { ...facts, skipped: `the dataset folder ${shownRoot} (datasetRoot of ${manifestPath}) is not there` };
-  const outcomes = await mapWithLimit(manifest.artifacts, ARTIFACTS_AT_ONCE, async (artifact) => {
+  // One synchronous pass (this runs in its own thread): each file is read once.
+  const outcomes = manifest.artifacts.map((artifact) => {
     let bytes: Buffer;
     try {
-      bytes = await readFile(await resolveArtifact(root, artifact.path));
+      bytes = readFileSync(resolveArtifact(root, artifact.path));
     } catch (error) {
       // unreadable or outside the root: the body check is skipped for it, the coverage checks still run
       return (error as NodeJS.ErrnoException).code === "ENOENT" ? ({ missing: true } as const) : undefined;

@@ -1,5 +1,6 @@
 import { parseAddress, type AddressParts } from "../core/address.js";
 import { analyseCanonical, type CanonicalVerdict } from "../core/canonical.js";
+import { shellQuote } from "../core/text.js";
 import type { Excerpt, Severity } from "../core/problem.js";
 import type { LockContext } from "../core/lock-context.js";
 import type { RecordSchemaCheck } from "../core/schema-issues.js";
@@ -152,17 +153,13 @@ export function isStructuralContainer(record: TargetRecord): boolean {
 
 /** The command that regenerates the checked file, with the user's paths when a lock manifest is in force; for "how to fix" hints. */
 export function regenerateCommand(context: RuleContext): string {
-  const manifest = context.lock?.manifestPath ?? "<manifest>";
-  return `\`citation-targets generate ${shellWord(manifest)} -o ${shellWord(context.file)}\``;
+  const manifest = context.lock ? shellQuote(context.lock.manifestPath) : "<manifest>";
+  return `\`citation-targets generate ${manifest} -o ${shellQuote(context.file)}\``;
 }
 
 /** The command that refreshes the lock manifest and regenerates the file in one step. */
 export function updateCommand(context: RuleContext): string {
-  return `\`citation-targets update ${shellWord(context.lock?.manifestPath ?? "<manifest>")}\``;
-}
-
-function shellWord(arg: string): string {
-  return /^[A-Za-z0-9_./:=@%+,<>-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`;
+  return `\`citation-targets update ${context.lock ? shellQuote(context.lock.manifestPath) : "<manifest>"}\``;
 }
 
 /** The canonical-form analysis of a parsed line, made once and shared by the rules that need it. */
