@@ -7,10 +7,10 @@
 import { isUtf8 } from "node:buffer";
 import type { LockContext } from "../core/lock-context.js";
 import { LineReader, type Line, type TextLine } from "../core/lines.js";
-import { sortProblems, type Excerpt, type Problem, type RuleSetting, type Severity } from "../core/problem.js";
+import { sortProblems, type Problem, type RuleSetting, type Severity } from "../core/problem.js";
 import type { RecordSchemaCheck } from "../core/schema-issues.js";
 import { interpolate } from "../core/text.js";
-import { DEFAULT_LIMITS, type Limits, type LineState, type LineVerdict, type RecordVisit, type Rule, type RuleContext, type RuleHandlers } from "../rules/define.js";
+import { DEFAULT_LIMITS, type Limits, type LineState, type LineVerdict, type RecordVisit, type Rule, type RuleContext } from "../rules/define.js";
 
 export interface FileCheckOptions {
   /** The rules to run (the registry's `rules`, or a selection). */
@@ -58,76 +58,159 @@ export function resolveSeverities(rules: readonly Rule[], settings: Partial<Reco
 
 /** Starts the check of one file. */
 export function createFileCheck(options: FileCheckOptions): FileCheck {
-  const severities = resolveSeverities(options.rules, options.ruleSettings);
-  const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
-  const problems: Problem[] = [];
-  const unstored = { errors: 0, warnings: 0 };
-  let ended = false;
-  const fileName = options.file.slice(options.file.lastIndexOf("/") + 1);
+  const rules = startRules(options, "all");
   let records = 0;
+  const reader = readLines(rules, (state) => {
+    if (!rules.runLine(state)) return;
+    records++;
+    rules.visit({ record: state.value as Record<string, unknown>, line: state.number, schemaValid: state.schemaValid ?? true });
+  });
+  return {
+    push: (chunk) => reader.push(chunk),
+    end() {
+      reader.end();
+      rules.end();
+      return { path: options.file, records, problems: sortProblems(rules.sink.problems), unstored: rules.sink.unstored };
+    },
+  };
+}
 
-  const report = (rule: Rule, messageId: string, data: Record<string, unknown>, line: number, pointer: string, column?: number, excerpt?: Excerpt) => {
-    const severity = severities.get(rule.id);
-    if (severity === undefined) return;
-    const template = rule.messages[messageId];
-    if (template === undefined) throw new Error(`rule ${rule.id} reported an unknown messageId "${messageId}"`);
-    if (problems.length >= limits.maxStoredProblems && !ended) {
-      severity === "error" ? unstored.errors++ : unstored.warnings++;
+/**
+ * Which rules one instance runs: all of them (one thread), those that look at one line or record
+ * at a time (a range of a file checked apart), or those that keep state across the file (run over
+ * the ranges' summaries, in file order).
+ */
+export type Part = "all" | "range" | "merge";
+
+/**
+ * Where a problem stands in the order a one-thread check reports it: by the line being read when it
+ * was reported, then within that line, line hooks by `lineOrder`, then record handlers by the
+ * rule's place in the list. A check of a file in ranges puts its problems back in this order.
+ */
+const RECORD_RANK = 1_000;
+export const RANKS_PER_LINE = 2_048;
+
+/**
+ * The problems of a check, in the order they were reported, each with its key (see RECORD_RANK);
+ * past the cap, problems are only counted, except those of the end of the file, which are always kept.
+ */
+export class ProblemSink {
+  readonly problems: Problem[] = [];
+  readonly keys: number[] = [];
+  readonly unstored = { errors: 0, warnings: 0 };
+  /** The line being read (0 before the first; set by the reader). */
+  at = 0;
+  /** Where the problems of the end of the file start, once it is reached. */
+  endFrom: number | undefined;
+  constructor(private readonly limit: number) {}
+
+  add(problem: Problem, rank: number): void {
+    if (this.endFrom === undefined && this.problems.length >= this.limit) {
+      problem.severity === "error" ? this.unstored.errors++ : this.unstored.warnings++;
       return;
     }
-    const problem: Problem = { ruleId: rule.id, messageId, data, message: interpolate(template, data), severity, file: options.file, line, pointer };
-    if (column !== undefined) problem.column = column;
-    if (excerpt !== undefined) problem.excerpt = excerpt;
-    problems.push(problem);
-  };
+    this.problems.push(problem);
+    this.keys.push(this.at * RANKS_PER_LINE + rank);
+  }
 
+  startEnd(): void {
+    this.endFrom = this.problems.length;
+  }
+}
+
+export interface StartedRules {
+  sink: ProblemSink;
+  limits: Limits;
+  /** Runs the line hooks; false when one stopped the line (then the skip handlers have run). */
+  runLine(state: LineState): boolean;
+  visit(visit: RecordVisit): void;
+  skip(line: number): void;
+  end(): void;
+  /** The dataset and manifest rules that run (for a range: the fields they read). */
+  crossRecordRules: Rule[];
+}
+
+export function startRules(options: FileCheckOptions, part: Part): StartedRules {
+  const severities = resolveSeverities(options.rules, options.ruleSettings);
+  const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const sink = new ProblemSink(limits.maxStoredProblems);
+  const fileName = options.file.slice(options.file.lastIndexOf("/") + 1);
   const lineHooks: { order: number; hook: (state: LineState) => LineVerdict }[] = [];
-  const handlers: RuleHandlers[] = [];
-  for (const rule of options.rules) {
-    if (!rule.create) continue;
-    if (rule.scope === "manifest" && !options.lock) continue;
-    if (rule.id === "file-name" && options.fileNameUnknown) continue;
+  const recordHandlers: ((visit: RecordVisit) => void)[] = [];
+  const skipHandlers: ((line: number) => void)[] = [];
+  const endHandlers: (() => void)[] = [];
+  const crossRecordRules: Rule[] = [];
+  options.rules.forEach((rule, index) => {
+    if (!rule.create) return;
+    if (rule.scope === "manifest" && !options.lock) return;
+    if (rule.id === "file-name" && options.fileNameUnknown) return;
     const isLineRule = rule.scope === "line";
     // Line rules run even when off, since the reader needs them (a line that is not JSON is no record); their reports are dropped.
-    if (!isLineRule && !severities.has(rule.id)) continue;
+    if (!isLineRule && !severities.has(rule.id)) return;
+    const crossRecord = rule.scope === "dataset" || rule.scope === "manifest";
+    if (part === "merge" ? !crossRecord : part === "range" && crossRecord) {
+      if (crossRecord) crossRecordRules.push(rule);
+      return;
+    }
+    if (crossRecord) crossRecordRules.push(rule);
+    const rank = isLineRule ? (rule.meta.lineOrder ?? RECORD_RANK - 1) : RECORD_RANK + index;
+    const severity = severities.get(rule.id);
     const context: RuleContext = {
       fileName,
       file: options.file,
       lock: options.lock,
       schemaCheck: options.schemaCheck,
       limits,
-      report: (r) => report(rule, r.messageId, r.data ?? {}, r.line, r.pointer, r.column, r.excerpt),
+      report({ messageId, data = {}, line, pointer, column, excerpt }) {
+        if (severity === undefined) return;
+        const template = rule.messages[messageId];
+        if (template === undefined) throw new Error(`rule ${rule.id} reported an unknown messageId "${messageId}"`);
+        const problem: Problem = { ruleId: rule.id, messageId, data, message: interpolate(template, data), severity, file: options.file, line, pointer };
+        if (column !== undefined) problem.column = column;
+        if (excerpt !== undefined) problem.excerpt = excerpt;
+        sink.add(problem, rank);
+      },
     };
     const created = rule.create(context);
     if (created.line) lineHooks.push({ order: rule.meta.lineOrder ?? Number.MAX_SAFE_INTEGER, hook: created.line.bind(created) });
-    handlers.push(created);
-  }
+    if (created.record) recordHandlers.push(created.record.bind(created));
+    if (created.skipped) skipHandlers.push(created.skipped.bind(created));
+    if (created.end) endHandlers.push(created.end.bind(created));
+  });
   const hooks = lineHooks.sort((a, b) => a.order - b.order).map((h) => h.hook);
-  const recordHandlers = handlers.flatMap((h) => (h.record ? [h.record.bind(h)] : []));
-  const skipHandlers = handlers.flatMap((h) => (h.skipped ? [h.skipped.bind(h)] : []));
-
-  const checkLine = (state: LineState) => {
-    for (const hook of hooks) {
-      if (hook(state) === "stop") {
-        for (const handle of skipHandlers) handle(state.number);
-        return;
-      }
-    }
-    records++;
-    const visit: RecordVisit = { record: state.value as Record<string, unknown>, line: state.number, schemaValid: state.schemaValid ?? true };
-    for (const handle of recordHandlers) handle(visit);
+  const skip = (line: number) => {
+    sink.at = line;
+    for (const handle of skipHandlers) handle(line);
   };
-  const onText = ({ text, number, terminated }: TextLine) => checkLine({ text, number, terminated, memo: {} });
-  const onBytes = ({ bytes, number, terminated, overlong }: Line) => checkLine(overlong === undefined ? { bytes, number, terminated, memo: {} } : { number, terminated, overlong, memo: {} });
-
-  const reader = new LineReader(onText, onBytes, isUtf8, decode, limits.maxLineBytes);
   return {
-    push: (chunk) => reader.push(chunk),
+    sink,
+    limits,
+    crossRecordRules,
+    runLine(state) {
+      sink.at = state.number;
+      for (const hook of hooks) {
+        if (hook(state) === "stop") {
+          skip(state.number);
+          return false;
+        }
+      }
+      return true;
+    },
+    visit(visit) {
+      sink.at = visit.line;
+      for (const handle of recordHandlers) handle(visit);
+    },
+    skip,
     end() {
-      reader.end();
-      ended = true;
-      for (const h of handlers) h.end?.();
-      return { path: options.file, records, problems: sortProblems(problems), unstored };
+      sink.startEnd();
+      for (const handle of endHandlers) handle();
     },
   };
+}
+
+/** A line reader that hands each line, as a LineState, to `onLine`. */
+export function readLines(rules: StartedRules, onLine: (state: LineState) => void): LineReader {
+  const onText = ({ text, number, terminated }: TextLine) => onLine({ text, number, terminated, memo: {} });
+  const onBytes = ({ bytes, number, terminated, overlong }: Line) => onLine(overlong === undefined ? { bytes, number, terminated, memo: {} } : { number, terminated, overlong, memo: {} });
+  return new LineReader(onText, onBytes, isUtf8, decode, rules.limits.maxLineBytes);
 }

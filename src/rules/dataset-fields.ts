@@ -6,7 +6,11 @@ import { RECORD_DATASET_FIELDS } from "../core/model.js";
 export const datasetFields = defineRule({
   id: "dataset-fields",
   scope: "dataset",
-  meta: { description: "Dataset-level fields (slug, titleId, name, versionDate, sourceTextUrl, datasetDigest, schemaVersion) are identical in every record.", defaultSeverity: "error" },
+  meta: {
+    description: "Dataset-level fields (slug, titleId, name, versionDate, sourceTextUrl, datasetDigest, schemaVersion) are identical in every record.",
+    defaultSeverity: "error",
+    reads: RECORD_DATASET_FIELDS,
+  },
   messages: { differs: "{{field}} is {{value}} but line {{firstLine}} has {{first}}: expected one value for the whole dataset" },
   create(context) {
     const first = new Map<string, { value: string; line: number }>();

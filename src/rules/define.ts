@@ -99,6 +99,12 @@ export interface RuleMeta {
   defaultSeverity: Severity;
   /** For line rules: where the `line` hook runs among the others, lowest first (the order the reader needs, not the order of the docs). */
   lineOrder?: number;
+  /**
+   * For dataset and manifest rules: every record field the rule reads. When a file is checked in
+   * ranges on several threads, these fields (and only these) travel from the range's thread to the
+   * thread that runs the rule over the whole file; a test holds each rule to its list.
+   */
+  reads?: readonly string[];
 }
 
 export interface Rule<Id extends string = string, MessageId extends string = string> {

@@ -7,6 +7,7 @@ export const lockArtifactBody = defineRule({
   meta: {
     description: "With the artifact files at hand, each still matches the manifest's sha256, and the markdown of its targets, concatenated in order, is exactly its body: nothing lost, nothing added.",
     defaultSeverity: "error",
+    reads: ["targetKind", "artifactRelativePath", "markdown"],
   },
   messages: {
     changed:

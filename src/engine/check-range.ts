@@ -1,0 +1,171 @@
+/**
+ * One file checked in line-aligned byte ranges, on several threads, with exactly the problems, line
+ * numbers and order of a one-thread check (docs/spec.md, "Checking one file on several threads").
+ *
+ * Each range's thread runs the rules that look at one line or one record at a time (the line and
+ * record rules, most of the work) and summarises each record for the rules that keep state across
+ * the file (dataset and manifest rules): the few fields those rules read (`meta.reads`), with a
+ * field equal to the previous record's sent as a bit. One merge, on the coordinating thread, runs
+ * those rules over the summaries in file order, then puts every problem back in the order a
+ * one-thread check reports it (see ProblemSink) and applies the cap on problems kept.
+ */
+import { sortProblems, type Problem } from "../core/problem.js";
+import type { RecordVisit } from "../rules/define.js";
+import { RANKS_PER_LINE, readLines, startRules, type FileCheckOptions, type FileResult } from "./check-file.js";
+
+/** The summaries of one range's records and unreadable lines, in line order (see `encodeVisit`). */
+export interface VisitBatch {
+  rows: unknown[];
+}
+
+/** What a range's thread found, besides the summaries. Lines are numbered from 1 within the range. */
+export interface RangeSummary {
+  lines: number;
+  records: number;
+  problems: Problem[];
+  /** Each problem's place in the one-thread order (ProblemSink), within the range. */
+  keys: number[];
+  unstored: { errors: number; warnings: number };
+}
+
+export interface RangeCheck {
+  push(chunk: Uint8Array): void;
+  end(): RangeSummary;
+}
+
+/** The fields the file's cross-record rules read: what each record's summary carries. */
+export function crossRecordFields(options: FileCheckOptions): string[] {
+  const fields = new Set<string>();
+  for (const rule of startRules(options, "merge").crossRecordRules) {
+    if (rule.meta.reads === undefined) throw new Error(`rule ${rule.id} keeps state across records but does not declare the fields it reads (meta.reads)`);
+    for (const field of rule.meta.reads) fields.add(field);
+  }
+  return [...fields].sort();
+}
+
+const BATCH_ROWS = 4_096;
+/** Row flags: the line was a record; it passed the schema; then one bit per field, set when the field equals the previous record's. */
+const RECORD = 1;
+const SCHEMA_VALID = 2;
+const FIRST_FIELD_BIT = 4;
+const MAX_FIELDS = 28;
+
+/**
+ * Checks one range of a file: the line and record rules, with problems numbered within the range;
+ * each record's summary for `fields` goes to `onVisits` in batches, in line order.
+ */
+export function createRangeCheck(options: FileCheckOptions, fields: readonly string[], onVisits: (batch: VisitBatch) => void): RangeCheck {
+  if (fields.length > MAX_FIELDS) throw new Error(`cross-record rules read ${fields.length} fields; at most ${MAX_FIELDS} are supported`);
+  const rules = startRules(options, "range");
+  const previous: unknown[] = new Array(fields.length).fill(undefined);
+  let rows: unknown[] = [];
+  let rowCount = 0;
+  let records = 0;
+  let lines = 0;
+  const flush = () => {
+    if (rowCount === 0) return;
+    onVisits({ rows });
+    rows = [];
+    rowCount = 0;
+  };
+  const reader = readLines(rules, (state) => {
+    lines = state.number;
+    if (rules.runLine(state)) {
+      records++;
+      const record = state.value as Record<string, unknown>;
+      rules.visit({ record, line: state.number, schemaValid: state.schemaValid ?? true });
+      let flags = RECORD | (state.schemaValid === false ? 0 : SCHEMA_VALID);
+      const at = rows.length;
+      rows.push(state.number, 0);
+      for (let i = 0; i < fields.length; i++) {
+        const value = Object.hasOwn(record, fields[i]!) ? record[fields[i]!] : undefined;
+        if (value === previous[i] && (value === undefined || typeof value !== "object")) flags |= FIRST_FIELD_BIT << i;
+        else rows.push(value);
+        previous[i] = value;
+      }
+      rows[at + 1] = flags;
+    } else {
+      rows.push(state.number, 0);
+    }
+    if (++rowCount >= BATCH_ROWS) flush();
+  });
+  return {
+    push: (chunk) => reader.push(chunk),
+    end() {
+      reader.end();
+      flush();
+      const { problems, keys, unstored } = rules.sink;
+      return { lines, records, problems, keys, unstored };
+    },
+  };
+}
+
+/** Puts the ranges of one file back together: feed each range's batches, then its summary, range after range in file order. */
+export interface RangeMerge {
+  addVisits(batch: VisitBatch): void;
+  /** Closes the current range: its problems join the file's, and the next range's lines follow its last. */
+  endRange(summary: RangeSummary): void;
+  end(): FileResult;
+}
+
+export function createRangeMerge(options: FileCheckOptions, fields: readonly string[]): RangeMerge {
+  const rules = startRules(options, "merge");
+  const { sink } = rules;
+  const previous: unknown[] = new Array(fields.length).fill(undefined);
+  // The problems so far in one-thread order, cut to the cap as a one-thread check cuts them. Each
+  // source (a range, the cross-record rules) kept at least the first `limit` of its own, so the
+  // first `limit` of all are among them; the cross-record rules' problems up to the end of a range
+  // are all in when the range closes, since their keys follow the lines they were reported at.
+  const merged: Problem[] = [];
+  const unstored = { errors: 0, warnings: 0 };
+  const limit = rules.limits.maxStoredProblems;
+  let taken = 0; // cross-record problems merged so far
+  const keep = (problem: Problem) => {
+    if (merged.length < limit) merged.push(problem);
+    else problem.severity === "error" ? unstored.errors++ : unstored.warnings++;
+  };
+  let offset = 0;
+  let records = 0;
+  return {
+    addVisits({ rows }) {
+      let at = 0;
+      while (at < rows.length) {
+        const line = offset + (rows[at++] as number);
+        const flags = rows[at++] as number;
+        if ((flags & RECORD) === 0) {
+          rules.skip(line);
+          continue;
+        }
+        const record: Record<string, unknown> = {};
+        for (let i = 0; i < fields.length; i++) {
+          const value = flags & (FIRST_FIELD_BIT << i) ? previous[i] : rows[at++];
+          previous[i] = value;
+          if (value !== undefined) record[fields[i]!] = value;
+        }
+        const visit: RecordVisit = { record, line, schemaValid: (flags & SCHEMA_VALID) !== 0 };
+        rules.visit(visit);
+      }
+    },
+    endRange(summary) {
+      const shift = offset * RANKS_PER_LINE;
+      summary.problems.forEach((problem, i) => {
+        const key = summary.keys[i]! + shift;
+        while (taken < sink.problems.length && sink.keys[taken]! < key) keep(sink.problems[taken++]!);
+        keep(offset === 0 || problem.line === 0 ? problem : { ...problem, line: problem.line + offset });
+      });
+      while (taken < sink.problems.length) keep(sink.problems[taken++]!);
+      unstored.errors += summary.unstored.errors;
+      unstored.warnings += summary.unstored.warnings;
+      offset += summary.lines;
+      records += summary.records;
+    },
+    end() {
+      while (taken < sink.problems.length) keep(sink.problems[taken++]!);
+      rules.end();
+      unstored.errors += sink.unstored.errors;
+      unstored.warnings += sink.unstored.warnings;
+      const problems = merged.concat(sink.problems.slice(taken));
+      return { path: options.file, records, problems: sortProblems(problems), unstored };
+    },
+  };
+}
