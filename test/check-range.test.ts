@@ -135,6 +135,17 @@ describe("a file checked in ranges", () => {
     }
   });
 
+  test("a range that starts with a record lacking fields the record before the cut had (found by fast-check)", () => {
+    const lines = toJsonl(fixtureRecords("privacy-act-1988")).split("\n");
+    lines[4] = "not json";
+    lines[5] = "{}";
+    const text = encoder.encode(lines.join("\n"));
+    const options = optionsFor({ limits: { maxStoredProblems: 2 } });
+    const expected = oneThread(text, options);
+    expect(expected.unstored.errors).toBeGreaterThan(0);
+    for (const cut of boundaries(text).slice(0, 8)) expect(inRanges(text, [cut], options, 1)).toEqual(expected);
+  });
+
   test("the cap on problems kept counts the dropped ones by severity, as in one thread", () => {
     const options = optionsFor({ limits: { maxStoredProblems: 3 }, ruleSettings: { "record-order": "warning", "text-digest": "warning" } });
     const expected = oneThread(bytes, options);
@@ -151,6 +162,7 @@ describe("a file checked in ranges", () => {
       const handlers = rule.create!({
         fileName: "privacy-act-1988.jsonl",
         file: "privacy-act-1988.jsonl",
+        manifestPath: undefined,
         lock: options.lock,
         schemaCheck,
         limits: { maxLineBytes: 1e9, maxDepth: 64, maxStoredProblems: 1e4 },

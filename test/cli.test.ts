@@ -50,6 +50,26 @@ describe("the built bin", () => {
     expect(many.code).toBe(2);
   });
 
+  test("one file cut into ranges over worker threads gives the one-thread report, with and without the lock manifest beside it", async () => {
+    const lines = (await readFile(join(repoRoot, ".tooling/citation-targets/privacy-act-1988.jsonl"), "utf8")).split("\n");
+    lines[3] = lines[3]!.replace(/"documentOrder":\d+/, '"documentOrder":9');
+    lines[9] = "not json";
+    lines[15] = lines[15]!.replace(/"textDigest":"[0-9a-f]/, '"textDigest":"x');
+    lines[22] = lines[30]!;
+    lines[36] = `${lines[36]}\r`;
+    await writeFile(join(dir, "privacy-act-1988.jsonl"), lines.join("\n"));
+    await cp(join(repoRoot, ".tooling/citation-targets/privacy-act-1988.lock.json"), join(dir, "privacy-act-1988.lock.json"));
+    for (const lock of [[], ["--no-lock"]]) {
+      const args = ["validate", "--format", "json", ...lock, "privacy-act-1988.jsonl"];
+      const one = await child([...args, "--jobs", "1"], dir);
+      const split = await child([...args, "--jobs", "2", "--range-bytes", "4000", "--verbose"], dir);
+      expect(split.stderr).toMatch(/with 2 worker threads/);
+      expect(split.stdout).toBe(one.stdout);
+      expect(one.code).toBe(1);
+      expect(new Set(JSON.parse(one.stdout).files[0].problems.map((p: { ruleId: string }) => p.ruleId)).size).toBeGreaterThanOrEqual(6);
+    }
+  });
+
   test("reports problems in the JSON contract and exits 1", async () => {
     const lines = (await readFile(join(repoRoot, ".tooling/citation-targets/privacy-act-1988.jsonl"), "utf8")).split("\n");
     lines[2] = lines[2]!.replace('"textDigestAlgorithm":"sha256"', '"textDigestAlgorithm":"md5"');

@@ -121,7 +121,8 @@ export async function main(context: MainContext): Promise<number> {
     .option("--no-lock", "do not look for a lock manifest beside each file")
     .option("--max-problems <n>", "show at most N problems per file (all are still counted)", parseCount)
     .option("--rule <rule=severity>", "set a rule's severity: error, warning or off (repeatable)", collectRule, {})
-    .option("--jobs <n>", "worker threads to spread files over (default: one per core for 200+ files or 32+ MB, else 1)", parsePositive)
+    .option("--jobs <n>", "worker threads to spread the work over (default: one per core for 200+ files or 32+ MB in all, else 1); the report is the same", parsePositive)
+    .option("--range-bytes <n>", "with more than one thread, check a file larger than N bytes in line-aligned ranges of about N bytes, on every thread (default 16777216, 16 MiB)", parsePositive)
     .option("--stdin", "check standard input instead of files (the same as the path -)")
     .option("--stdin-filename <path>", "the path standard input stands for: its name is checked against the slug, and <name>.lock.json beside it is used")
     .option("--max-line-bytes <n>", "the longest line kept, in bytes (default 67108864, 64 MiB); a longer one is a line-length problem, never held in memory", parsePositive)
@@ -406,6 +407,7 @@ interface ValidateCliOptions {
   maxStoredProblems?: number;
   config?: string | boolean;
   jobs?: number;
+  rangeBytes?: number;
   lock?: string | boolean;
   schema?: string;
   legislationHost: string;
@@ -474,6 +476,7 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
     rules: { ...config.rules, ...options.rule },
     allowUnmatched: !options.errorOnUnmatchedPattern,
     ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
+    ...(options.rangeBytes !== undefined ? { rangeBytes: options.rangeBytes } : {}),
     ...(lock !== undefined ? { lock } : {}),
     ...(schema ? { schema } : {}),
     ...(options.shard ? { shard: options.shard } : {}),

@@ -21,6 +21,8 @@ export interface FileCheckOptions {
   /** Severity per rule id; rules not named keep their default. */
   ruleSettings?: Partial<Record<string, RuleSetting>>;
   lock?: LockContext;
+  /** The lock manifest as named in messages; default: `lock`'s. Set without `lock` where the manifest rules do not run (a range of a file). */
+  manifestPath?: string;
   /** Caps on line length, nesting depth and problems kept (defaults: DEFAULT_LIMITS). */
   limits?: Partial<Limits>;
   /** The file has no name of its own (standard input without --stdin-filename): the file-name rule is not run. */
@@ -159,6 +161,7 @@ export function startRules(options: FileCheckOptions, part: Part): StartedRules 
       fileName,
       file: options.file,
       lock: options.lock,
+      manifestPath: options.manifestPath ?? options.lock?.manifestPath,
       schemaCheck: options.schemaCheck,
       limits,
       report({ messageId, data = {}, line, pointer, column, excerpt }) {

@@ -56,7 +56,10 @@ const MAX_FIELDS = 28;
  */
 export function createRangeCheck(options: FileCheckOptions, fields: readonly string[], onVisits: (batch: VisitBatch) => void): RangeCheck {
   if (fields.length > MAX_FIELDS) throw new Error(`cross-record rules read ${fields.length} fields; at most ${MAX_FIELDS} are supported`);
-  const rules = startRules(options, "range");
+  // The line and record rules need no lock manifest, only its name for their messages.
+  const { lock, ...rest } = options;
+  const manifestPath = options.manifestPath ?? lock?.manifestPath;
+  const rules = startRules(manifestPath === undefined ? rest : { ...rest, manifestPath }, "range");
   const previous: unknown[] = new Array(fields.length).fill(undefined);
   let rows: unknown[] = [];
   let rowCount = 0;
@@ -158,6 +161,7 @@ export function createRangeMerge(options: FileCheckOptions, fields: readonly str
       unstored.warnings += summary.unstored.warnings;
       offset += summary.lines;
       records += summary.records;
+      previous.fill(undefined); // each range's summaries start afresh
     },
     end() {
       while (taken < sink.problems.length) keep(sink.problems[taken++]!);

@@ -1,19 +1,22 @@
 /**
- * How validate spreads work: the progress it reports, and whole files over worker threads (the
- * worker protocol: the main thread hands each worker the next file, the worker answers with the
- * file's report; reports are put back in input order).
+ * How validate spreads work over worker threads, and the progress it reports. The main thread cuts
+ * the work into tasks, in input order: a batch of small whole files, or one line-aligned byte range
+ * of a large file (docs/spec.md, "Checking one file on several threads"). Each worker takes the next
+ * task when it is done with one (two in flight, so reads overlap checks) and answers a batch with
+ * its files' reports, a range with its records' summaries as it goes and then the range's problems.
+ * The main thread merges each large file's ranges in file order, running the cross-record rules
+ * over the summaries, and puts the reports back in input order.
  */
-import { stat } from "node:fs/promises";
+import { open, stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
+import { createRangeMerge, crossRecordFields, type RangeMerge, type RangeSummary, type VisitBatch } from "../engine/check-range.js";
 import type { FileReport } from "../core/report.js";
 import { mapWithLimit } from "./concurrency.js";
 import { OperationalError } from "./errors.js";
 import type { InputFile } from "./files.js";
-import type { ValidateOptions } from "./validate.js";
-
-const FILES_AT_ONCE_PER_WORKER = 4;
+import { lockFacts, type FileValidator, type PreparedFile, type ValidateOptions } from "./validate.js";
 
 export interface ProgressTracker {
   read(bytes: number): void;
@@ -43,67 +46,212 @@ export function startProgress(inputs: InputFile[], sizes: number[], onProgress: 
 /** Worker threads pay off for many files or much data: 200 files, or 32 MB in all. */
 const WORKERS_FROM_FILES = 200;
 const WORKERS_FROM_BYTES = 32 * 2 ** 20;
+/** A file larger than this is checked in ranges of about this size, on every thread, by default. */
+export const DEFAULT_RANGE_BYTES = 16 * 2 ** 20;
+/** Small files travel to a worker in batches of up to this many, or this many bytes. */
+const FILES_PER_TASK = 64;
+const BYTES_PER_TASK = 4 * 2 ** 20;
+const TASKS_IN_FLIGHT_PER_WORKER = 2;
 
-export function chooseJobs(inputs: InputFile[], jobs: number | undefined, sizes: number[] | undefined): number {
-  if (jobs !== undefined) return Math.max(1, Math.min(jobs, inputs.length));
-  const cores = availableParallelism();
-  if (cores < 2 || inputs.length < 2) return 1;
+export function chooseJobs(inputs: InputFile[], jobs: number | undefined, sizes: number[] | undefined, rangeBytes = DEFAULT_RANGE_BYTES): number {
   const bytes = (sizes ?? []).reduce((a, b) => a + b, 0);
-  return inputs.length >= WORKERS_FROM_FILES || bytes >= WORKERS_FROM_BYTES ? Math.min(cores, inputs.length) : 1;
+  const splittable = (sizes ?? []).some((size) => size > rangeBytes);
+  if (jobs !== undefined) return Math.max(1, inputs.length > 1 || splittable ? jobs : 1);
+  const cores = availableParallelism();
+  if (cores < 2) return 1;
+  return inputs.length >= WORKERS_FROM_FILES || bytes >= WORKERS_FROM_BYTES ? cores : 1;
+}
+
+export type Task =
+  | { kind: "files"; items: { index: number; input: InputFile }[] }
+  | { kind: "range"; index: number; input: InputFile; range: number; start: number; end: number; fields: string[]; manifestPath?: string };
+
+/** What a worker answers: for a task, in order of `id`. */
+export type WorkerMessage =
+  | { ready: true }
+  | { id: number; reports: FileReport[] }
+  | { id: number; visits: VisitBatch }
+  | { id: number; summary: RangeSummary; error?: string }
+  | { error: { name: string; message: string } };
+
+/** One large file on its way through the ranges: merged range after range, in file order. */
+interface SplitFile {
+  prepared: PreparedFile;
+  merge: RangeMerge;
+  ranges: number;
+  /** The range being merged; later ranges' messages wait. */
+  current: number;
+  waiting: Map<number, { batches: VisitBatch[]; summary?: RangeSummary }>;
+  error?: string;
 }
 
 /**
- * Spreads whole files over worker threads, each asking for the next file when it is done, and puts
- * the reports back in input order. Undefined when the worker script is not built (tests run the
- * TypeScript sources), so the caller checks in this thread instead.
+ * Checks the inputs over `jobs` worker threads (started as there are tasks for them) and gives the
+ * reports in input order. Undefined when the worker script is not built (tests run the TypeScript
+ * sources), so the caller checks in this thread instead.
  */
 export async function validateInWorkers(
   inputs: InputFile[],
   options: ValidateOptions & { cwd: string },
+  validator: FileValidator,
   jobs: number,
-  progress?: { tracker: ProgressTracker; sizes: number[] },
+  sizes: number[],
+  progress?: ProgressTracker,
 ): Promise<FileReport[] | undefined> {
   const script = new URL("./validate-worker.js", import.meta.url);
   if (!(await stat(fileURLToPath(script)).catch(() => undefined))) return undefined;
+  const rangeBytes = options.rangeBytes ?? DEFAULT_RANGE_BYTES;
   const files: FileReport[] = new Array(inputs.length);
+  const split = new Map<number, SplitFile>();
+  const tasks: Task[] = [];
+  let batch: { index: number; input: InputFile }[] = [];
+  let batchBytes = 0;
+  const closeBatch = () => {
+    if (batch.length > 0) tasks.push({ kind: "files", items: batch });
+    batch = [];
+    batchBytes = 0;
+  };
+  for (const [index, input] of inputs.entries()) {
+    const size = sizes[index] ?? 0;
+    const cuts = size > rangeBytes ? await lineAlignedCuts(input.absolute, size, rangeBytes).catch(() => undefined) : undefined;
+    if (cuts && cuts.length > 2) {
+      closeBatch();
+      const prepared = await validator.prepare(input);
+      const fields = crossRecordFields(prepared.checkOptions);
+      split.set(index, { prepared, merge: createRangeMerge(prepared.checkOptions, fields), ranges: cuts.length - 1, current: 0, waiting: new Map() });
+      const manifestPath = prepared.checkOptions.lock?.manifestPath;
+      for (let range = 0; range + 1 < cuts.length; range++) {
+        tasks.push({ kind: "range", index, input, range, start: cuts[range]!, end: cuts[range + 1]!, fields, ...(manifestPath !== undefined ? { manifestPath } : {}) });
+      }
+      continue;
+    }
+    batch.push({ index, input });
+    batchBytes += size;
+    if (batch.length >= FILES_PER_TASK || batchBytes >= BYTES_PER_TASK) closeBatch();
+  }
+  closeBatch();
+
+  const finishSplit = async (index: number, file: SplitFile) => {
+    await lockFacts(file.prepared.checkOptions.lock);
+    const result = file.merge.end();
+    files[index] = validator.finish(file.prepared, file.error !== undefined ? { ...result, error: file.error } : result);
+    split.delete(index);
+    progress?.fileDone();
+  };
+  /** Merges what has arrived of the file's current range, and of the ranges after it once each is complete. */
+  const advance = async (index: number, file: SplitFile) => {
+    for (let waiting = file.waiting.get(file.current); waiting; waiting = file.waiting.get(file.current)) {
+      for (const visits of waiting.batches) file.merge.addVisits(visits);
+      waiting.batches = [];
+      if (!waiting.summary) return;
+      file.merge.endRange(waiting.summary);
+      file.waiting.delete(file.current);
+      if (++file.current === file.ranges) await finishSplit(index, file);
+    }
+  };
+
   let next = 0;
-  const { patterns: _patterns, patternsCwd: _patternsCwd, onProgress: _onProgress, ...workerOptions } = options;
-  await Promise.all(
-    Array.from(
-      { length: jobs },
-      () =>
-        new Promise<void>((done, fail) => {
-          const worker = new Worker(script, { workerData: workerOptions });
-          let inFlight = 0;
-          let closed = false;
-          const send = () => {
-            if (next < inputs.length) {
-              inFlight++;
-              worker.postMessage({ index: next, input: inputs[next++] });
-            } else if (inFlight === 0 && !closed) {
-              closed = true;
-              worker.postMessage(null);
-            }
-          };
-          worker.on("message", (message: { ready?: true; index?: number; report?: FileReport; error?: { name: string; message: string } }) => {
-            if (message.error) {
-              fail(message.error.name === "OperationalError" ? new OperationalError(message.error.message) : new Error(message.error.message));
-              void worker.terminate();
-              return;
-            }
-            if (message.index !== undefined) {
-              files[message.index] = message.report!;
-              inFlight--;
-              progress?.tracker.fileDone(progress.sizes[message.index]);
-              send();
-            } else {
-              for (let i = 0; i < FILES_AT_ONCE_PER_WORKER; i++) send(); // ready: a few files in flight, so reads overlap checks
-            }
-          });
-          worker.on("error", fail);
-          worker.on("exit", () => done());
-        }),
-    ),
-  );
+  const workers = Math.min(jobs, tasks.length);
+  const pending: Promise<void>[] = [];
+  await new Promise<void>((done, fail) => {
+    let running = 0;
+    let failed = false;
+    const start = () => {
+      running++;
+      const worker = new Worker(script, { workerData: workerOptionsOf(options) });
+      const inFlight = new Map<number, Task>();
+      let closed = false;
+      const send = () => {
+        if (next < tasks.length) {
+          const id = next++;
+          inFlight.set(id, tasks[id]!);
+          worker.postMessage({ id, task: tasks[id] });
+        } else if (inFlight.size === 0 && !closed) {
+          closed = true;
+          worker.postMessage(null);
+        }
+      };
+      worker.on("message", (message: WorkerMessage) => {
+        if ("error" in message && !("id" in message)) {
+          failed = true;
+          fail(message.error.name === "OperationalError" ? new OperationalError(message.error.message) : new Error(message.error.message));
+          void worker.terminate();
+          return;
+        }
+        if ("ready" in message) {
+          for (let i = 0; i < TASKS_IN_FLIGHT_PER_WORKER; i++) send();
+          return;
+        }
+        const task = inFlight.get(message.id)!;
+        if ("reports" in message) {
+          for (const [i, report] of message.reports.entries()) {
+            const { index } = (task as Extract<Task, { kind: "files" }>).items[i]!;
+            files[index] = report;
+            progress?.fileDone(sizes[index]);
+          }
+        } else if (task.kind === "range") {
+          const file = split.get(task.index)!;
+          const waiting = file.waiting.get(task.range) ?? { batches: [] };
+          file.waiting.set(task.range, waiting);
+          if ("visits" in message) waiting.batches.push(message.visits);
+          else if ("summary" in message) {
+            waiting.summary = message.summary;
+            if (message.error !== undefined) file.error ??= message.error;
+            progress?.read(task.end - task.start);
+          }
+          if (task.range === file.current) pending.push(advance(task.index, file).catch(fail));
+          if (!("summary" in message)) return;
+        }
+        inFlight.delete(message.id);
+        send();
+      });
+      worker.on("error", (error) => {
+        failed = true;
+        fail(error);
+      });
+      worker.on("exit", () => {
+        if (--running === 0 && !failed) done();
+      });
+    };
+    if (workers === 0) done();
+    for (let i = 0; i < workers; i++) start();
+  });
+  await Promise.all(pending);
   return files;
+}
+
+/** The options a worker builds its own file validator from: plain data, without what only the main thread uses. */
+function workerOptionsOf(options: ValidateOptions & { cwd: string }): ValidateOptions & { cwd: string } {
+  const { patterns: _patterns, patternsCwd: _patternsCwd, onProgress: _onProgress, stdin: _stdin, ...rest } = options;
+  return rest;
+}
+
+/**
+ * Byte offsets that cut the file into ranges of about `rangeBytes`, each just after a line feed:
+ * [0, …, size]. A line longer than a range makes its range longer; a file with fewer line feeds has fewer ranges.
+ */
+export async function lineAlignedCuts(path: string, size: number, rangeBytes: number): Promise<number[]> {
+  const handle = await open(path, "r");
+  try {
+    const cuts = [0];
+    const buffer = Buffer.alloc(64 * 1024);
+    let at = rangeBytes;
+    while (at < size) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, at);
+      if (bytesRead === 0) break;
+      const newline = buffer.subarray(0, bytesRead).indexOf(0x0a);
+      if (newline === -1) {
+        at += bytesRead;
+        continue;
+      }
+      const cut = at + newline + 1;
+      if (cut >= size) break;
+      cuts.push(cut);
+      at = cut + rangeBytes;
+    }
+    cuts.push(size);
+    return cuts;
+  } finally {
+    await handle.close();
+  }
 }

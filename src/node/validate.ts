@@ -1,12 +1,10 @@
-import { createReadStream } from "node:fs";
-import { createFileCheck } from "../engine/check-file.js";
+import { createFileCheck, type FileCheckOptions, type FileResult } from "../engine/check-file.js";
 import type { LockContext } from "../core/lock-context.js";
 import type { RuleSetting } from "../core/problem.js";
-import type { RecordSchemaCheck } from "../core/schema-issues.js";
 import { ruleDocsUrl, rules, type RuleId } from "../rules/index.js";
 import type { Limits } from "../rules/define.js";
 import { summarize, type FileReport, type Report, type RuleDescriptor } from "../core/report.js";
-import { stat } from "node:fs/promises";
+import { open, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { DEFAULT_PATTERN, displayPath, expandInputs, findRepositoryRoot, shardOf, STDIN_NAME, type InputFile } from "./files.js";
 import { mapWithLimit } from "./concurrency.js";
@@ -33,6 +31,8 @@ export interface ValidateOptions {
   onProgress?: (progress: { files: number; filesDone: number; bytes: number; bytesDone: number }) => void;
   /** Worker threads to spread files over; default: one per core for 200+ files or 32+ MB, else 1. */
   jobs?: number;
+  /** With more than one thread, a file larger than this many bytes is checked in line-aligned ranges of about this size on every thread; default 16 MiB. */
+  rangeBytes?: number;
   /**
    * A lock manifest to check every file against (the manifest rules). Without it, a file
    * `<name>.jsonl` is checked against `<name>.lock.json` beside it when that exists; `false` turns that off.
@@ -55,7 +55,7 @@ const FILES_AT_ONCE = 8;
 /** Validates JSONL files and resolves to a report; throws OperationalError only for bad options, schema or patterns. */
 export async function validate(options: ValidateOptions = {}): Promise<Report> {
   const cwd = options.cwd ?? process.cwd();
-  const { schemaSource, check } = await createFileValidator({ ...options, cwd });
+  const validator = await createFileValidator({ ...options, cwd });
   const matched = options.stdin
     ? [stdinInput(options.stdin.name, cwd)]
     : options.patterns?.length
@@ -66,19 +66,36 @@ export async function validate(options: ValidateOptions = {}): Promise<Report> {
     throw new OperationalError(`invalid shard ${shard.index}/${shard.count}: expected i/n with 1 ≤ i ≤ n`);
   }
   const inputs = shard ? matched.filter((input) => shardOf(input.display, shard.count) === shard.index - 1) : matched;
-  // File sizes, read once, when the choice of threads or the progress needs them.
-  const sizes = options.onProgress || options.jobs === undefined ? await sizesOf(inputs) : undefined;
-  const jobs = options.stdin ? 1 : chooseJobs(inputs, options.jobs, sizes);
+  // File sizes, read once, for the choice of threads, the ranges and the progress.
+  const sizes = options.jobs === 1 && !options.onProgress ? undefined : await sizesOf(inputs);
+  const jobs = options.stdin ? 1 : chooseJobs(inputs, options.jobs, sizes, options.rangeBytes);
   const progress = options.onProgress ? startProgress(inputs, sizes!, options.onProgress) : undefined;
-  const inWorkers = jobs > 1 ? await validateInWorkers(inputs, { ...options, cwd }, jobs, progress && { tracker: progress, sizes: sizes! }) : undefined;
+  const inWorkers = jobs > 1 ? await validateInWorkers(inputs, { ...options, cwd }, validator, jobs, sizes!, progress) : undefined;
   const files =
     inWorkers ??
     (await mapWithLimit(inputs, FILES_AT_ONCE, async (input) => {
-      const report = await check(input, progress?.read);
+      const report = await validator.check(input, progress?.read);
       progress?.fileDone();
       return report;
     }));
-  return { files, summary: summarize(files), schemaSource, threads: inWorkers ? jobs : 1, rules: ruleDescriptors() };
+  return { files, summary: summarize(files), schemaSource: validator.schemaSource, threads: inWorkers ? jobs : 1, rules: ruleDescriptors() };
+}
+
+/** One file's check, ready to run: the engine's options (with the lock manifest in force, if any), and why a manifest beside it could not be read. */
+export interface PreparedFile {
+  input: InputFile;
+  checkOptions: FileCheckOptions;
+  lockError?: string;
+}
+
+export interface FileValidator {
+  schemaSource: SchemaSource;
+  /** Checks one whole file in this thread. */
+  check(input: InputFile, onRead?: (bytes: number) => void): Promise<FileReport>;
+  /** Opens the lock manifest in force for the file (unless told not to: a range of a file needs none) and settles the engine's options. */
+  prepare(input: InputFile, how?: { withoutLock?: boolean }): Promise<PreparedFile>;
+  /** The report of a prepared file from the engine's result, once the artifact facts of its manifest are in. */
+  finish(prepared: PreparedFile, result: FileResult & { error?: string }): FileReport;
 }
 
 /**
@@ -86,9 +103,7 @@ export async function validate(options: ValidateOptions = {}): Promise<Report> {
  * settings and the lock manifest in force. Worker threads each build their own from the same
  * options, which is why the options are plain data.
  */
-export async function createFileValidator(
-  options: ValidateOptions & { cwd: string },
-): Promise<{ schemaSource: SchemaSource; check: (input: InputFile, onRead?: (bytes: number) => void) => Promise<FileReport> }> {
+export async function createFileValidator(options: ValidateOptions & { cwd: string }): Promise<FileValidator> {
   const { cwd } = options;
   const schema = await loadSchema({ cwd, ...(options.schema ? { schemaPath: options.schema } : {}), ...(options.legislationHost ? { legislationHost: options.legislationHost } : {}) });
   const explicitLock = typeof options.lock === "string" ? await openLockContext(resolve(cwd, options.lock), displayPath(resolve(cwd, options.lock), cwd), cwd) : undefined;
@@ -99,53 +114,78 @@ export async function createFileValidator(
     if (sibling === input.absolute || !(await stat(sibling).catch(() => undefined))?.isFile()) return undefined;
     return openLockContext(sibling, displayPath(sibling, cwd), cwd);
   };
-  const check = async (input: InputFile, onRead?: (bytes: number) => void): Promise<FileReport> => {
-    let lockContext: LockContext | undefined;
+  const prepare = async (input: InputFile, how: { withoutLock?: boolean } = {}): Promise<PreparedFile> => {
+    const checkOptions: FileCheckOptions = {
+      rules,
+      file: input.display,
+      ...(input.stdin && input.display === STDIN_NAME ? { fileNameUnknown: true } : {}),
+      schemaCheck: schema.check,
+      ...(options.rules ? { ruleSettings: options.rules } : {}),
+      ...(options.limits ? { limits: options.limits } : {}),
+    };
+    if (how.withoutLock) return { input, checkOptions };
     try {
-      lockContext = await lockFor(input);
+      const lock = await lockFor(input);
+      return { input, checkOptions: lock ? { ...checkOptions, lock } : checkOptions };
     } catch (error) {
       // A broken manifest beside one file is that file's I/O error: the file is still checked without it, and so are the others.
       if (!(error instanceof OperationalError)) throw error;
-      const report = await validateFile(input, { ...options, schemaCheck: schema.check, lockContext: undefined, onRead });
-      return { ...report, error: error.message };
+      return { input, checkOptions, lockError: error.message };
     }
-    const report = await validateFile(input, { ...options, schemaCheck: schema.check, lockContext, onRead });
-    if (!lockContext) return report;
-    return { ...report, lockManifest: lockContext.manifestPath, ...(lockContext.artifactsSkipped !== undefined ? { artifactChecksSkipped: lockContext.artifactsSkipped } : {}) };
   };
-  return { schemaSource: schema.source, check };
+  const finish = (prepared: PreparedFile, result: FileResult & { error?: string }): FileReport => {
+    const lock = prepared.checkOptions.lock;
+    const report: FileReport = prepared.lockError !== undefined ? { ...result, error: prepared.lockError } : result;
+    if (!lock) return report;
+    return { ...report, lockManifest: lock.manifestPath, ...(lock.artifactsSkipped !== undefined ? { artifactChecksSkipped: lock.artifactsSkipped } : {}) };
+  };
+  const check = async (input: InputFile, onRead?: (bytes: number) => void): Promise<FileReport> => {
+    const prepared = await prepare(input);
+    return finish(prepared, await validateFile(prepared, options.stdin?.stream, onRead));
+  };
+  return { schemaSource: schema.source, check, prepare, finish };
 }
 
-async function validateFile(
-  input: InputFile,
-  options: ValidateOptions & { schemaCheck: RecordSchemaCheck; lockContext: LockContext | undefined; onRead?: ((bytes: number) => void) | undefined },
-): Promise<FileReport> {
-  const check = createFileCheck({
-    rules,
-    file: input.display,
-    ...(input.stdin && input.display === STDIN_NAME ? { fileNameUnknown: true } : {}),
-    schemaCheck: options.schemaCheck,
-    ...(options.rules ? { ruleSettings: options.rules } : {}),
-    ...(options.lockContext ? { lock: options.lockContext } : {}),
-    ...(options.limits ? { limits: options.limits } : {}),
-  });
+/** Small files are read in one call, larger ones streamed in chunks. */
+const READ_WHOLE_BELOW = 1 << 20;
+
+async function validateFile(prepared: PreparedFile, stdin: AsyncIterable<Uint8Array> | undefined, onRead?: (bytes: number) => void): Promise<FileResult & { error?: string }> {
+  const { input, checkOptions } = prepared;
+  const check = createFileCheck(checkOptions);
   try {
-    const stream = input.stdin && options.stdin ? options.stdin.stream : createReadStream(input.absolute, { highWaterMark: CHUNK_SIZE });
-    for await (const chunk of stream) {
-      check.push(chunk as Buffer);
-      options.onRead?.((chunk as Buffer).length);
+    if (input.stdin && stdin) {
+      for await (const chunk of stdin) {
+        check.push(chunk);
+        onRead?.(chunk.length);
+      }
+    } else {
+      const handle = await open(input.absolute, "r");
+      try {
+        const { size } = await handle.stat();
+        if (size < READ_WHOLE_BELOW) {
+          const bytes = await handle.readFile();
+          check.push(bytes);
+          onRead?.(bytes.length);
+        } else {
+          for await (const chunk of handle.createReadStream({ highWaterMark: CHUNK_SIZE, autoClose: false })) {
+            check.push(chunk as Buffer);
+            onRead?.((chunk as Buffer).length);
+          }
+        }
+      } finally {
+        await handle.close();
+      }
     }
   } catch (error) {
-    await lockFacts(options.lockContext);
-    const result = check.end();
-    return { ...result, error: describeIoError(error, "read", input.display) };
+    await lockFacts(checkOptions.lock);
+    return { ...check.end(), error: describeIoError(error, "read", input.display) };
   }
-  await lockFacts(options.lockContext);
+  await lockFacts(checkOptions.lock);
   return check.end();
 }
 
 /** Waits for the facts about the artifact files, gathered while the file was read; if gathering them failed, the artifact checks are skipped, saying why. */
-async function lockFacts(lock: LockContext | undefined): Promise<void> {
+export async function lockFacts(lock: LockContext | undefined): Promise<void> {
   if (!lock?.ready) return;
   try {
     await lock.ready;

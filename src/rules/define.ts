@@ -33,6 +33,8 @@ export interface RuleContext<MessageId extends string = string> {
   readonly file: string;
   /** The lock manifest the file is checked against, when one is in force. */
   readonly lock: LockContext | undefined;
+  /** The lock manifest in force, as shown in messages (also where the manifest rules do not run: a range of a file checked apart). */
+  readonly manifestPath: string | undefined;
   /** The record schema in force (for the schema rule). */
   readonly schemaCheck: RecordSchemaCheck;
   /** The caps in force (for the line-length and nesting-depth rules). */
@@ -159,13 +161,13 @@ export function isStructuralContainer(record: TargetRecord): boolean {
 
 /** The command that regenerates the checked file, with the user's paths when a lock manifest is in force; for "how to fix" hints. */
 export function regenerateCommand(context: RuleContext): string {
-  const manifest = context.lock ? shellQuote(context.lock.manifestPath) : "<manifest>";
+  const manifest = context.manifestPath !== undefined ? shellQuote(context.manifestPath) : "<manifest>";
   return `\`citation-targets generate ${manifest} -o ${shellQuote(context.file)}\``;
 }
 
 /** The command that refreshes the lock manifest and regenerates the file in one step. */
 export function updateCommand(context: RuleContext): string {
-  return `\`citation-targets update ${context.lock ? shellQuote(context.lock.manifestPath) : "<manifest>"}\``;
+  return `\`citation-targets update ${context.manifestPath !== undefined ? shellQuote(context.manifestPath) : "<manifest>"}\``;
 }
 
 /** The canonical-form analysis of a parsed line, made once and shared by the rules that need it. */
