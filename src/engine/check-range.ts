@@ -139,11 +139,12 @@ export function createRangeMerge(options: FileCheckOptions, fields: readonly str
           rules.skip(line);
           continue;
         }
+        // Every field is set, absent ones to undefined, so that all records share one shape (the rules read fields by value, never by presence).
         const record: Record<string, unknown> = {};
         for (let i = 0; i < fields.length; i++) {
           const value = flags & (FIRST_FIELD_BIT << i) ? previous[i] : rows[at++];
           previous[i] = value;
-          if (value !== undefined) record[fields[i]!] = value;
+          record[fields[i]!] = value;
         }
         const visit: RecordVisit = { record, line, schemaValid: (flags & SCHEMA_VALID) !== 0 };
         rules.visit(visit);

@@ -86,8 +86,8 @@ interface SplitFile {
 }
 
 /**
- * Checks the inputs over `jobs` worker threads (started as there are tasks for them) and gives the
- * reports in input order. Undefined when the worker script is not built (tests run the TypeScript
+ * Checks the inputs over at most `jobs` worker threads (no more than there are tasks for) and gives
+ * the reports in input order, with the number of threads used. Undefined when the worker script is not built (tests run the TypeScript
  * sources), so the caller checks in this thread instead.
  */
 export async function validateInWorkers(
@@ -97,13 +97,15 @@ export async function validateInWorkers(
   jobs: number,
   sizes: number[],
   progress?: ProgressTracker,
-): Promise<FileReport[] | undefined> {
+): Promise<{ files: FileReport[]; threads: number } | undefined> {
   const script = new URL("./validate-worker.js", import.meta.url);
   if (!(await stat(fileURLToPath(script)).catch(() => undefined))) return undefined;
   const rangeBytes = options.rangeBytes ?? DEFAULT_RANGE_BYTES;
   const files: FileReport[] = new Array(inputs.length);
   const split = new Map<number, SplitFile>();
   const tasks: Task[] = [];
+  // Batches small enough that every thread gets several, large enough that messages are few.
+  const filesPerTask = Math.max(1, Math.min(FILES_PER_TASK, Math.ceil(inputs.length / (jobs * 4))));
   let batch: { index: number; input: InputFile }[] = [];
   let batchBytes = 0;
   const closeBatch = () => {
@@ -127,7 +129,7 @@ export async function validateInWorkers(
     }
     batch.push({ index, input });
     batchBytes += size;
-    if (batch.length >= FILES_PER_TASK || batchBytes >= BYTES_PER_TASK) closeBatch();
+    if (batch.length >= filesPerTask || batchBytes >= BYTES_PER_TASK) closeBatch();
   }
   closeBatch();
 
@@ -151,7 +153,8 @@ export async function validateInWorkers(
   };
 
   let next = 0;
-  const workers = Math.min(jobs, tasks.length);
+  // No more workers than there is work for: each starts with two tasks.
+  const workers = Math.min(jobs, Math.ceil(tasks.length / TASKS_IN_FLIGHT_PER_WORKER));
   const pending: Promise<void>[] = [];
   await new Promise<void>((done, fail) => {
     let running = 0;
@@ -217,7 +220,7 @@ export async function validateInWorkers(
     for (let i = 0; i < workers; i++) start();
   });
   await Promise.all(pending);
-  return files;
+  return { files, threads: workers };
 }
 
 /** The options a worker builds its own file validator from: plain data, without what only the main thread uses. */

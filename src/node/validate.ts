@@ -72,13 +72,13 @@ export async function validate(options: ValidateOptions = {}): Promise<Report> {
   const progress = options.onProgress ? startProgress(inputs, sizes!, options.onProgress) : undefined;
   const inWorkers = jobs > 1 ? await validateInWorkers(inputs, { ...options, cwd }, validator, jobs, sizes!, progress) : undefined;
   const files =
-    inWorkers ??
+    inWorkers?.files ??
     (await mapWithLimit(inputs, FILES_AT_ONCE, async (input) => {
       const report = await validator.check(input, progress?.read);
       progress?.fileDone();
       return report;
     }));
-  return { files, summary: summarize(files), schemaSource: validator.schemaSource, threads: inWorkers ? jobs : 1, rules: ruleDescriptors() };
+  return { files, summary: summarize(files), schemaSource: validator.schemaSource, threads: inWorkers?.threads ?? 1, rules: ruleDescriptors() };
 }
 
 /** One file's check, ready to run: the engine's options (with the lock manifest in force, if any), and why a manifest beside it could not be read. */
