@@ -121,11 +121,20 @@ export class LineReader {
       }
       return;
     }
-    this.pending.push(chunk.subarray(0, last + 1));
-    const run = concat(this.pending, this.pendingLength + last + 1);
-    this.pending = last + 1 < chunk.length ? [chunk.subarray(last + 1)] : [];
-    this.pendingLength = chunk.length - last - 1;
-    this.read(run);
+    if (this.pendingLength > 0) {
+      // The line begun in the chunks before ends in this one: it alone is joined, so the rest of the chunk is read where it lies, uncopied.
+      const first = chunk.indexOf(0x0a);
+      this.pending.push(chunk.subarray(0, first + 1));
+      const line = concat(this.pending, this.pendingLength + first + 1);
+      this.pending = [];
+      this.pendingLength = 0;
+      this.read(line);
+      chunk = chunk.subarray(first + 1);
+    }
+    const end = chunk.lastIndexOf(0x0a) + 1; // complete lines end here
+    this.pending = end < chunk.length ? [chunk.subarray(end)] : [];
+    this.pendingLength = chunk.length - end;
+    if (end > 0) this.read(chunk.subarray(0, end));
     if (this.pendingLength > this.maxLineBytes) {
       this.dropped = this.pendingLength;
       this.pending = [];
