@@ -1,6 +1,13 @@
 #!/usr/bin/env node
 // Benchmarks (never timed tests): each figure is reported as a ratio to a baseline measured in the same run.
-//   node bench/run.js [validate|generate|startup|realistic|all]   env: BENCH_MB (validate file size, default 256)
+//   node bench/run.js [peers] [--quick|--full] [...]   THE DEFAULT (npm run bench; npm run bench:full or
+//     npm run bench -- --full): validate against the baseline (read, split, JSON.parse) and
+//     @sourcemeta/jsonschema on a big file (quick 125 MB, full 1 GB), a 100 MB file and many small
+//     dataset files (quick 1,000, full 5,000), alternating runs, median; see bench/validate-bench.js
+//     (its options: --reps N, --no-peer, --only big,100mb,files, --regenerate). Quick: under 2 minutes
+//     once its data is made (the first run makes it: about a minute more; full: several minutes more).
+//   node bench/run.js validate|generate|startup|all   env: BENCH_MB (validate file size, default 256): the
+//     older figures on toy data (validate: createFileCheck in-process on one synthetic file)
 //   node bench/run.js realistic [--quick] [...]   every step on a synthetic federal-law corpus (bench/realistic.js;
 //     env BENCH_CORPUS_MB, default 150; --quick or BENCH_QUICK=1: 15 MB, under 2 minutes)
 // Data is generated under bench/data/ (git-ignored). Each measurement runs in a child process so that
@@ -15,7 +22,8 @@ import { deriveCitationTargetId, deriveTextDigest } from "../dist/index.js";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const data = join(root, "bench/data");
-const which = process.argv[2] ?? "all";
+const first = process.argv[2];
+const which = first === undefined || first.startsWith("--") ? "peers" : first;
 const MB = Number(process.env.BENCH_MB ?? 256);
 mkdirSync(data, { recursive: true });
 
@@ -107,6 +115,12 @@ const say = (text) => {
   lines.push(text);
   console.log(text);
 };
+
+if (which === "peers") {
+  // Its own script and child processes; the arguments after the mode (or all of them) are passed on.
+  const child = spawnSync(process.execPath, [join(root, "bench/validate-bench.js"), ...process.argv.slice(first === "peers" ? 3 : 2)], { stdio: "inherit" });
+  process.exit(child.status ?? 1);
+}
 
 if (which === "validate" || which === "all") {
   const file = join(data, "bench.jsonl");
