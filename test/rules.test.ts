@@ -249,6 +249,17 @@ describe("lock manifest rules", () => {
   });
 });
 
+describe("one bad line does not cascade", () => {
+  test.each(["privacy-act-1988", "mvfg"] as const)("%s: any one line unreadable is that line's problem only", (slug) => {
+    const lines = toJsonl(fixtureRecords(slug)).split("\n");
+    for (let at = 0; at < lines.length - 1; at++) {
+      const damaged = lines.map((line, i) => (i === at ? "not json" : line)).join("\n");
+      const problems = check(damaged, { file: `${slug}.jsonl` }).problems;
+      expect(problems.map((p) => `${p.line} ${p.ruleId}`), `line ${at + 1}`).toEqual([`${at + 1} json-syntax`]);
+    }
+  });
+});
+
 describe("rule settings", () => {
   test("a rule can be turned off or downgraded to a warning", () => {
     const records = base();

@@ -16,7 +16,9 @@ export const blockRange = defineRule({
     empty: "empty block range [{{start}}, {{end}}) in {{path}}: only an artifact with no blocks has an empty (single) target",
   },
   create(context) {
-    let current: { path: string; end: number; line: number; empty: boolean; afterSkip?: boolean } | undefined;
+    let current: { path: string; end: number; line: number; empty: boolean } | undefined;
+    // An unreadable line since the last record may have been a target of this artifact or the first of the next: its start is then not checked.
+    let afterSkip = false;
     return {
       record({ record, line }) {
         if (!isMarkdownArtifact(record)) return;
@@ -29,7 +31,7 @@ export const blockRange = defineRule({
         } else if (end < start) {
           context.report({ messageId: "reversed", data: { start, end }, line, pointer: "/sourceArtifactBlockEndExclusive" });
         } else if (current?.path === path) {
-          if (start !== current.end && !current.afterSkip) {
+          if (start !== current.end && !afterSkip) {
             context.report({ messageId: "notContiguous", data: { path, start, expected: current.end, previousLine: current.line }, line, pointer: "/sourceArtifactBlockStartIndex" });
           } else if (current.empty || end === start) {
             const at = current.empty ? current.line : line;
@@ -40,13 +42,14 @@ export const blockRange = defineRule({
               pointer: "/sourceArtifactBlockEndExclusive",
             });
           }
-        } else if (start !== 0) {
+        } else if (start !== 0 && !afterSkip) {
           context.report({ messageId: "notFromZero", data: { path, start }, line, pointer: "/sourceArtifactBlockStartIndex" });
         }
         current = { path, end: Math.max(end, start), line, empty: end === start };
+        afterSkip = false;
       },
       skipped() {
-        if (current) current.afterSkip = true; // the unreadable line may have been a target of this artifact
+        afterSkip = true;
       },
     };
   },

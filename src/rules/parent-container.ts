@@ -20,7 +20,14 @@ export const parentContainer = defineRule({
   },
   create(context) {
     const containers = new Map<string, { heading: string; trail: string[]; line: number }>();
+    // A container comes right before its first descendant, so unreadable lines just before a record may
+    // have been the containers of its folder and of the folders above it: those are not reported missing.
+    const unknown = new Set<string>();
+    let afterSkip = false;
     return {
+      skipped() {
+        afterSkip = true;
+      },
       record({ record, line }) {
         const path = stringField(record, "artifactRelativePath");
         const trail = stringArrayField(record, "headingTrail");
@@ -28,8 +35,12 @@ export const parentContainer = defineRule({
         const container = isStructuralContainer(record);
         if (!container && !isMarkdownArtifact(record)) return;
         const folder = dirnameOf(path);
+        if (afterSkip) {
+          for (let above = folder; above !== "" && !containers.has(above); above = dirnameOf(above)) unknown.add(above);
+          afterSkip = false;
+        }
         const parent = folder === "" ? undefined : containers.get(folder);
-        if (folder !== "" && parent === undefined) context.report({ messageId: "missing", data: { folder }, line, pointer: "/artifactRelativePath" });
+        if (folder !== "" && parent === undefined && !unknown.has(folder)) context.report({ messageId: "missing", data: { folder }, line, pointer: "/artifactRelativePath" });
         if (trail !== undefined) {
           if (container) {
             const expected = parent ? [...parent.trail, parent.heading] : folder === "" ? [] : undefined;
