@@ -43,7 +43,7 @@ export interface Report {
   files: FileReport[];
   summary: Summary;
   schemaSource: SchemaSource;
-  /** Threads the files were checked in: 1, or the number of worker threads. */
+  /** Threads the files were checked in: 1, or this one and the worker threads. */
   threads: number;
   /** Every rule the run knows, in order. */
   rules: readonly RuleDescriptor[];

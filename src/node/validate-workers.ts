@@ -7,14 +7,15 @@
  * The main thread merges each large file's ranges in file order, running the cross-record rules
  * over the summaries, and puts the reports back in input order.
  */
+import { createReadStream } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import { createRangeMerge, crossRecordFields, type RangeMerge, type RangeSummary, type VisitBatch } from "../engine/check-range.js";
+import { createRangeCheck, createRangeMerge, crossRecordFields, type RangeMerge, type RangeSummary, type VisitBatch } from "../engine/check-range.js";
 import type { FileReport } from "../core/report.js";
 import { mapWithLimit } from "./concurrency.js";
-import { OperationalError } from "./errors.js";
+import { describeIoError, OperationalError } from "./errors.js";
 import type { InputFile } from "./files.js";
 import { lockFacts, type FileValidator, type PreparedFile, type ValidateOptions } from "./validate.js";
 
@@ -65,14 +66,6 @@ export function chooseJobs(inputs: InputFile[], jobs: number | undefined, sizes:
 export type Task =
   | { kind: "files"; items: { index: number; input: InputFile }[] }
   | { kind: "range"; index: number; input: InputFile; range: number; start: number; end: number; fields: string[]; manifestPath?: string };
-
-/** What a worker answers: for a task, in order of `id`. */
-export type WorkerMessage =
-  | { ready: true }
-  | { id: number; reports: FileReport[] }
-  | { id: number; visits: VisitBatch }
-  | { id: number; summary: RangeSummary; error?: string }
-  | { error: { name: string; message: string } };
 
 /** One large file on its way through the ranges: merged range after range, in file order. */
 interface SplitFile {
@@ -152,16 +145,49 @@ export async function validateInWorkers(
     }
   };
 
-  let next = 0;
-  // No more workers than there is work for: each starts with two tasks.
-  const workers = Math.min(jobs, Math.ceil(tasks.length / TASKS_IN_FLIGHT_PER_WORKER));
   const pending: Promise<void>[] = [];
-  await new Promise<void>((done, fail) => {
+  /** Takes in what a thread did for a task: reports of whole files, or a range's summaries and then its problems. True when the task is done. */
+  const receive = (task: Task, message: TaskResult): boolean => {
+    if ("reports" in message) {
+      for (const [i, report] of message.reports.entries()) {
+        const { index } = (task as Extract<Task, { kind: "files" }>).items[i]!;
+        files[index] = report;
+        progress?.fileDone(sizes[index]);
+      }
+      return true;
+    }
+    const { index, range, start, end } = task as Extract<Task, { kind: "range" }>;
+    const file = split.get(index)!;
+    const waiting = file.waiting.get(range) ?? { batches: [] };
+    file.waiting.set(range, waiting);
+    if ("visits" in message) waiting.batches.push(message.visits);
+    else {
+      waiting.summary = message.summary;
+      if (message.readError !== undefined) file.error ??= message.readError;
+      progress?.read(end - start);
+    }
+    if (range === file.current) pending.push(advance(index, file));
+    return "summary" in message;
+  };
+
+  // This thread takes tasks too, besides jobs - 1 workers (no more than there is work for), so that
+  // the threads match the cores; it merges the ranges between its own chunks.
+  let next = 0;
+  const workers = Math.min(jobs - 1, Math.max(0, Math.ceil((tasks.length - 1) / TASKS_IN_FLIGHT_PER_WORKER)));
+  const started: Worker[] = [];
+  const here = async () => {
+    for (let id = next++; id < tasks.length; id = next++) {
+      const task = tasks[id]!;
+      if (task.kind === "files") receive(task, { reports: await checkFiles(validator, task) });
+      else receive(task, await checkRange(validator, task, (visits) => receive(task, { visits })));
+    }
+  };
+  const inWorkers = new Promise<void>((done, fail) => {
     let running = 0;
-    let failed = false;
     const start = () => {
       running++;
       const worker = new Worker(script, { workerData: workerOptionsOf(options) });
+      started.push(worker);
       const inFlight = new Map<number, Task>();
       let closed = false;
       const send = () => {
@@ -175,52 +201,60 @@ export async function validateInWorkers(
         }
       };
       worker.on("message", (message: WorkerMessage) => {
-        if ("error" in message && !("id" in message)) {
-          failed = true;
+        if ("error" in message) {
           fail(message.error.name === "OperationalError" ? new OperationalError(message.error.message) : new Error(message.error.message));
           void worker.terminate();
-          return;
-        }
-        if ("ready" in message) {
+        } else if ("ready" in message) {
           for (let i = 0; i < TASKS_IN_FLIGHT_PER_WORKER; i++) send();
-          return;
+        } else if (receive(inFlight.get(message.id)!, message)) {
+          inFlight.delete(message.id);
+          send();
         }
-        const task = inFlight.get(message.id)!;
-        if ("reports" in message) {
-          for (const [i, report] of message.reports.entries()) {
-            const { index } = (task as Extract<Task, { kind: "files" }>).items[i]!;
-            files[index] = report;
-            progress?.fileDone(sizes[index]);
-          }
-        } else if (task.kind === "range") {
-          const file = split.get(task.index)!;
-          const waiting = file.waiting.get(task.range) ?? { batches: [] };
-          file.waiting.set(task.range, waiting);
-          if ("visits" in message) waiting.batches.push(message.visits);
-          else if ("summary" in message) {
-            waiting.summary = message.summary;
-            if (message.error !== undefined) file.error ??= message.error;
-            progress?.read(task.end - task.start);
-          }
-          if (task.range === file.current) pending.push(advance(task.index, file).catch(fail));
-          if (!("summary" in message)) return;
-        }
-        inFlight.delete(message.id);
-        send();
       });
-      worker.on("error", (error) => {
-        failed = true;
-        fail(error);
-      });
+      worker.on("error", fail);
       worker.on("exit", () => {
-        if (--running === 0 && !failed) done();
+        if (--running === 0) done();
       });
     };
     if (workers === 0) done();
     for (let i = 0; i < workers; i++) start();
   });
-  await Promise.all(pending);
-  return { files, threads: workers };
+  try {
+    await Promise.all([here(), inWorkers]);
+    for (let settled = 0; settled < pending.length; settled = pending.length) await Promise.all(pending.slice(settled));
+  } catch (error) {
+    await Promise.all(started.map((worker) => worker.terminate()));
+    throw error;
+  }
+  return { files, threads: workers + 1 };
+}
+
+/** What a thread answers for a task: all at once for a batch of files; for a range, summaries as it goes, then the range's problems. */
+export type TaskResult = { reports: FileReport[] } | { visits: VisitBatch } | { summary: RangeSummary; readError?: string };
+
+/** What a worker posts: ready, a task's result (by task id), or a failure that ends the run. */
+export type WorkerMessage = { ready: true } | ({ id: number } & TaskResult) | { error: { name: string; message: string } };
+
+/** Files of a batch read at once, so that reads overlap checks. */
+const FILES_AT_ONCE = 4;
+
+/** Checks a batch of whole files. */
+export function checkFiles(validator: FileValidator, task: Extract<Task, { kind: "files" }>): Promise<FileReport[]> {
+  return mapWithLimit(task.items, FILES_AT_ONCE, (item) => validator.check(item.input));
+}
+
+/** Checks one range of a large file: the line and record rules, handing each batch of record summaries to `onVisits`. */
+export async function checkRange(validator: FileValidator, task: Extract<Task, { kind: "range" }>, onVisits: (visits: VisitBatch) => void): Promise<{ summary: RangeSummary; readError?: string }> {
+  // The range rules need no lock manifest (the manifest rules run where the ranges are merged), only its name for messages.
+  const { checkOptions } = await validator.prepare(task.input, { withoutLock: true });
+  const check = createRangeCheck(task.manifestPath !== undefined ? { ...checkOptions, manifestPath: task.manifestPath } : checkOptions, task.fields, onVisits);
+  let readError: string | undefined;
+  try {
+    for await (const chunk of createReadStream(task.input.absolute, { start: task.start, end: task.end - 1, highWaterMark: 1 << 20 })) check.push(chunk as Buffer);
+  } catch (caught) {
+    readError = describeIoError(caught, "read", task.input.display);
+  }
+  return { summary: check.end(), ...(readError !== undefined ? { readError } : {}) };
 }
 
 /** The options a worker builds its own file validator from: plain data, without what only the main thread uses. */

@@ -30,7 +30,7 @@ export interface ValidateOptions {
   allowUnmatched?: boolean;
   /** Called as the run advances (after each chunk read, or each file done in worker threads). */
   onProgress?: (progress: { files: number; filesDone: number; bytes: number; bytesDone: number }) => void;
-  /** Worker threads to spread files over; default: one per core for 200+ files or 32+ MB, else 1. */
+  /** Threads to spread the work over (this one and jobs - 1 workers); default: one per core for 200+ files or 32+ MB, else 1. */
   jobs?: number;
   /** With more than one thread, a file larger than this many bytes is checked in line-aligned ranges of about this size on every thread; default 16 MiB. */
   rangeBytes?: number;
