@@ -32,6 +32,8 @@ export const citationAddress = defineRule({
           context.report({ messageId: "kind", data: { value: quote(value), addressKind: parts.targetKind, kind }, line, pointer: "/citationAddress" });
           return;
         }
+        // The common case, without formatting the address again: it parsed to this very slug and path, and an address is its parts formatted.
+        if (parts.slug === slug && parts.path === path) return;
         let expected: string;
         try {
           expected = formatAddress({ slug, targetKind: kind as TargetKind, path, ...(kind === "markdown-artifact" ? { local: parts.local ?? "" } : {}) });
