@@ -173,6 +173,6 @@ export function updateCommand(context: RuleContext): string {
 /** The canonical-form analysis of a parsed line, made once and shared by the rules that need it. */
 export function canonicalVerdict(state: LineState): CanonicalVerdict {
   const memo = state.memo as { canonical?: CanonicalVerdict };
-  memo.canonical ??= analyseCanonical(state.text!, state.value);
+  memo.canonical ??= analyseCanonical(state.text!, state.value, true); // the text was decoded from valid UTF-8: no lone surrogate
   return memo.canonical;
 }
