@@ -60,8 +60,8 @@ if (kind === "baseline") {
   }
   console.log(JSON.stringify({ seconds: seconds(), maxRssMb: peak(), records, files: files.length, bytes }));
 } else if (kind === "validate") {
-  const { buildRecordSchema, compileRecordSchema, createFileCheck } = await import("../dist/index.js");
-  const check = createFileCheck({ file: "bench.jsonl", schemaCheck: compileRecordSchema(buildRecordSchema()) });
+  const { buildRecordSchema, compileRecordSchema, createFileCheck, rules } = await import("../dist/index.js");
+  const check = createFileCheck({ rules, file: "bench.jsonl", schemaCheck: compileRecordSchema(buildRecordSchema()) });
   for await (const chunk of createReadStream(target, { highWaterMark: 1 << 20 })) check.push(chunk);
   const result = check.end();
   console.log(JSON.stringify({ seconds: seconds(), maxRssMb: peak(), records: result.records, problems: result.problems.length }));
