@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { main } from "../src/cli/main.js";
 import { copyFixture, tempDir } from "./helpers/datasets.js";
-import { runBin } from "./helpers/bin.js";
+import { runBin, runCommand } from "./helpers/bin.js";
 import { repoRoot } from "./helpers/records.js";
 
 const run = promisify(execFile);
@@ -68,6 +68,15 @@ describe("the built bin", () => {
       expect(one.code).toBe(1);
       expect(new Set(JSON.parse(one.stdout).files[0].problems.map((p: { ruleId: string }) => p.ruleId)).size).toBeGreaterThanOrEqual(6);
     }
+  });
+
+  test("validate of named files loads none of the heavy libraries (start-up: glob, markdown, YAML and schema compilers load only when needed)", async () => {
+    const file = join(repoRoot, ".tooling/citation-targets/mvfg.jsonl");
+    const traced = await runCommand(process.execPath, ["--import", join(repoRoot, "test/helpers/trace-loads.mjs"), join(repoRoot, "bin/citation-targets.js"), "validate", "--no-lock", file], dir);
+    expect(traced.code).toBe(0);
+    const loaded = traced.stderr.split("\n").filter((line) => line.startsWith("LOADED "));
+    expect(loaded.some((line) => line.includes("/dist/rules/index.js"))).toBe(true); // the trace works
+    for (const heavy of ["fast-glob", "markdown-it", "/yaml/", "/ajv/", "re2js"]) expect(loaded.filter((line) => line.includes(heavy)), heavy).toEqual([]);
   });
 
   test("reports problems in the JSON contract and exits 1", async () => {

@@ -1,7 +1,6 @@
 import { isUtf8 } from "node:buffer";
 import { lstat, readFile, realpath, stat } from "node:fs/promises";
 import { join, sep } from "node:path";
-import fg from "fast-glob";
 import { DatasetError } from "../core/errors.js";
 import { comparePaths } from "../core/natural-sort.js";
 import { sha256Hex } from "../core/digest.js";
@@ -24,6 +23,7 @@ export const ALWAYS_IGNORED = ["**/node_modules/**"];
  * `lock` (what to lock) and `validate` (which files the manifest does not list).
  */
 export async function listDatasetFiles(root: string, ignore: readonly string[] = []): Promise<string[]> {
+  const { default: fg } = await import("fast-glob"); // tens of ms of start-up: only when a dataset folder is walked
   const entries = await fg("**/*.md", { cwd: root, dot: false, onlyFiles: false, followSymbolicLinks: false, ignore: [...ALWAYS_IGNORED, ...ignore] });
   return entries.sort(comparePaths);
 }
