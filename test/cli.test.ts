@@ -76,7 +76,11 @@ describe("the built bin", () => {
     expect(traced.code).toBe(0);
     const loaded = traced.stderr.split("\n").filter((line) => line.startsWith("LOADED "));
     expect(loaded.some((line) => line.includes("/dist/rules/index.js"))).toBe(true); // the trace works
-    for (const heavy of ["fast-glob", "markdown-it", "/yaml/", "/ajv/", "re2js"]) expect(loaded.filter((line) => line.includes(heavy)), heavy).toEqual([]);
+    for (const heavy of ["fast-glob", "markdown-it", "/yaml/", "/ajv/", "re2js"])
+      expect(
+        loaded.filter((line) => line.includes(heavy)),
+        heavy,
+      ).toEqual([]);
   });
 
   test("reports problems in the JSON contract and exits 1", async () => {

@@ -255,7 +255,10 @@ describe("one bad line does not cascade", () => {
     for (let at = 0; at < lines.length - 1; at++) {
       const damaged = lines.map((line, i) => (i === at ? "not json" : line)).join("\n");
       const problems = check(damaged, { file: `${slug}.jsonl` }).problems;
-      expect(problems.map((p) => `${p.line} ${p.ruleId}`), `line ${at + 1}`).toEqual([`${at + 1} json-syntax`]);
+      expect(
+        problems.map((p) => `${p.line} ${p.ruleId}`),
+        `line ${at + 1}`,
+      ).toEqual([`${at + 1} json-syntax`]);
     }
   });
 });
