@@ -48,7 +48,7 @@ export function startProgress(inputs: InputFile[], sizes: number[], onProgress: 
 const WORKERS_FROM_FILES = 200;
 const WORKERS_FROM_BYTES = 32 * 2 ** 20;
 /** A file larger than this is checked in ranges of about this size, on every thread, by default. */
-export const DEFAULT_RANGE_BYTES = 16 * 2 ** 20;
+export const DEFAULT_RANGE_BYTES = 4 * 2 ** 20;
 /** Small files travel to a worker in batches of up to this many, or this many bytes. */
 const FILES_PER_TASK = 64;
 const BYTES_PER_TASK = 4 * 2 ** 20;

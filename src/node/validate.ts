@@ -32,7 +32,7 @@ export interface ValidateOptions {
   onProgress?: (progress: { files: number; filesDone: number; bytes: number; bytesDone: number }) => void;
   /** Threads to spread the work over (this one and jobs - 1 workers); default: one per core for 200+ files or 32+ MB, else 1. */
   jobs?: number;
-  /** With more than one thread, a file larger than this many bytes is checked in line-aligned ranges of about this size on every thread; default 16 MiB. */
+  /** With more than one thread, a file larger than this many bytes is checked in line-aligned ranges of about this size on every thread; default 4 MiB. */
   rangeBytes?: number;
   /**
    * A lock manifest to check every file against (the manifest rules). Without it, a file
