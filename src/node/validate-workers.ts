@@ -180,6 +180,9 @@ export async function validateInWorkers(
       const task = tasks[id]!;
       if (task.kind === "files") receive(task, { reports: await checkFiles(validator, task) });
       else receive(task, await checkRange(validator, task, (visits) => receive(task, { visits })));
+      // Small files are read synchronously, so a batch may never leave this thread's microtasks: let the
+      // workers' messages in before taking the next task, or they would wait for their next tasks until this thread had done them all.
+      await new Promise((resolve) => setImmediate(resolve));
     }
   };
   const inWorkers = new Promise<void>((done, fail) => {
