@@ -54,6 +54,7 @@ const FILES_PER_TASK = 64;
 const BYTES_PER_TASK = 4 * 2 ** 20;
 const TASKS_IN_FLIGHT_PER_WORKER = 2;
 
+/** The threads a run uses: as asked (but one for a single file too small to cut into ranges), else one per core when there is enough work. */
 export function chooseJobs(inputs: InputFile[], jobs: number | undefined, sizes: number[] | undefined, rangeBytes = DEFAULT_RANGE_BYTES): number {
   const bytes = (sizes ?? []).reduce((a, b) => a + b, 0);
   const splittable = (sizes ?? []).some((size) => size > rangeBytes);
@@ -79,9 +80,10 @@ interface SplitFile {
 }
 
 /**
- * Checks the inputs over at most `jobs` worker threads (no more than there are tasks for) and gives
- * the reports in input order, with the number of threads used. Undefined when the worker script is not built (tests run the TypeScript
- * sources), so the caller checks in this thread instead.
+ * Checks the inputs in `jobs` threads, this one and at most `jobs - 1` workers (no more than there
+ * are tasks for), and gives the reports in input order, with the number of threads used. Undefined
+ * when the worker script is not built (tests run the TypeScript sources): the caller checks in this
+ * thread instead.
  */
 export async function validateInWorkers(
   inputs: InputFile[],
