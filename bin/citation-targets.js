@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { main } from "../dist/cli/main.js";
+import { main } from "../dist/node/cli.js";
 
 /**
  * A reader that goes away early (`citation-targets validate | head -1`) closes the pipe: like git,

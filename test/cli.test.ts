@@ -75,7 +75,7 @@ describe("the built bin", () => {
     const traced = await runCommand(process.execPath, ["--import", join(repoRoot, "test/helpers/trace-loads.mjs"), join(repoRoot, "bin/citation-targets.js"), "validate", "--no-lock", file], dir);
     expect(traced.code).toBe(0);
     const loaded = traced.stderr.split("\n").filter((line) => line.startsWith("LOADED "));
-    expect(loaded.some((line) => line.includes("/dist/rules/index.js"))).toBe(true); // the trace works
+    expect(loaded.some((line) => line.includes("/dist/node/cli.js"))).toBe(true); // the trace works, on the bundled command line
     for (const heavy of ["fast-glob", "markdown-it", "/yaml/", "/ajv/", "re2js"])
       expect(
         loaded.filter((line) => line.includes(heavy)),
