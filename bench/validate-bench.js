@@ -366,6 +366,24 @@ function contenders(input, peer, schema) {
     { id: "validate", label: "validate --no-lock (every rule, own thread count)", command: process.execPath, args: [rel(cli), "validate", "--no-lock", ...input.paths.map(rel)] },
     { id: "validate-j1", label: "validate --no-lock --jobs 1 (every rule, one core)", command: process.execPath, args: [rel(cli), "validate", "--no-lock", "--jobs", "1", ...input.paths.map(rel)] },
   ];
+  if (input.key !== "files") {
+    // The same without the two uniqueness rules, whose identifier sets are the one part of memory that grows with the file: what is left must stay flat.
+    const noSets = ["--rule", "unique-citation-address=off", "--rule", "unique-citation-target-id=off"];
+    list.push(
+      {
+        id: "validate-nosets",
+        label: "validate --no-lock, uniqueness rules off (own thread count)",
+        command: process.execPath,
+        args: [rel(cli), "validate", "--no-lock", ...noSets, ...input.paths.map(rel)],
+      },
+      {
+        id: "validate-j1-nosets",
+        label: "validate --no-lock --jobs 1, uniqueness rules off",
+        command: process.execPath,
+        args: [rel(cli), "validate", "--no-lock", "--jobs", "1", ...noSets, ...input.paths.map(rel)],
+      },
+    );
+  }
   if (peer.binary) {
     list.push({ id: "peer", label: `@sourcemeta/jsonschema ${peer.version} validate (schema only)`, command: peer.binary, args: ["validate", schema, ...input.peerArgs], cwd: input.peerCwd });
     list.push({
@@ -558,6 +576,16 @@ const target = (text, met, detail) => targets.push({ text, met, detail });
       `peak RSS flat from 100 MB to ${full ? "1 GB" : "the big file"} apart from the identifier sets (growth ≤ the sets' growth + ${slack} MB)`,
       growth <= allowance + slack && growthJ1 <= allowance + slack,
       `validate ${fmt(m.maxRssMb, 0)} → ${fmt(b.maxRssMb, 0)} MB (+${fmt(growth, 0)}), --jobs 1 ${fmt(mj.maxRssMb, 0)} → ${fmt(bj.maxRssMb, 0)} MB (+${fmt(growthJ1, 0)}); the two identifier sets (Map<address|id, line>) take ${fmt(idsets["100mb"].idsetsMb, 0)} → ${fmt(idsets.big.idsetsMb, 0)} MB of heap (+${fmt(allowance, 0)})`,
+    );
+  }
+  const [bn, mn] = [row("big", "validate-nosets"), row("100mb", "validate-nosets")];
+  const [bjn, mjn] = [row("big", "validate-j1-nosets"), row("100mb", "validate-j1-nosets")];
+  if (bn && mn && bjn && mjn) {
+    const slack = 32;
+    target(
+      `peak RSS flat from 100 MB to ${full ? "1 GB" : "the big file"} without the identifier sets (uniqueness rules off; growth ≤ ${slack} MB)`,
+      bn.maxRssMb - mn.maxRssMb <= slack && bjn.maxRssMb - mjn.maxRssMb <= slack,
+      `validate ${fmt(mn.maxRssMb, 0)} → ${fmt(bn.maxRssMb, 0)} MB (+${fmt(bn.maxRssMb - mn.maxRssMb, 0)}), --jobs 1 ${fmt(mjn.maxRssMb, 0)} → ${fmt(bjn.maxRssMb, 0)} MB (+${fmt(bjn.maxRssMb - mjn.maxRssMb, 0)})`,
     );
   }
   target("start-up within 100 ms of bare node", startup.differenceMs <= 100, `+${fmt(startup.differenceMs, 0)} ms`);
