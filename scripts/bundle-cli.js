@@ -7,7 +7,7 @@
 // validators in dist/generated/, package.json) is the same bundled or not. Packages stay external,
 // and the library (dist/index.js) and the workers are not bundled.
 import { readdirSync, rmSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "rolldown";
 
@@ -18,7 +18,7 @@ for (const name of readdirSync(out)) if (name === "cli.js" || name.startsWith("c
 await build({
   input: { cli: join(root, "dist/cli/main.js") },
   platform: "node",
-  external: (id) => !id.startsWith(".") && !id.startsWith("/"),
+  external: (id) => !id.startsWith(".") && !isAbsolute(id),
   logLevel: "warn",
   output: { dir: out, format: "esm", entryFileNames: "[name].js", chunkFileNames: "cli-[name]-[hash].js" },
 });

@@ -70,6 +70,26 @@ describe("the built bin", () => {
     }
   });
 
+  test("a read error part-way through a file cut into ranges ends the file there, as in one thread; a crashed worker is named", async () => {
+    // Over 1 MiB, so that one thread streams it too (a smaller file is read in one call, all or nothing).
+    const copies = Array.from({ length: 30 }, () => readFile(join(repoRoot, ".tooling/citation-targets/privacy-act-1988.jsonl"), "utf8"));
+    await writeFile(join(dir, "privacy-act-1988.jsonl"), (await Promise.all(copies)).join(""));
+    const failing = ["--import", join(repoRoot, "test/helpers/fail-reads.mjs"), join(repoRoot, "bin/citation-targets.js"), "validate", "--format", "json", "--no-lock", "privacy-act-1988.jsonl"];
+    const env = { FAIL_READ_FILE: "privacy-act-1988.jsonl", FAIL_READ_AT: "800000" };
+    const one = await runCommand(process.execPath, [...failing, "--jobs", "1"], dir, env);
+    const split = await runCommand(process.execPath, [...failing, "--jobs", "2", "--range-bytes", "100000"], dir, env);
+    expect(one.code).toBe(2);
+    const report = JSON.parse(one.stdout).files[0];
+    expect(report.error).toMatch(/cannot read privacy-act-1988\.jsonl/);
+    expect(report.records).toBeGreaterThan(400);
+    expect(report.records).toBeLessThan(30 * 42);
+    expect(split.stdout).toBe(one.stdout);
+    expect(split.code).toBe(2);
+    const crashed = await runCommand(process.execPath, [...failing, "--jobs", "2", "--range-bytes", "100000"], dir, { FAIL_READ_FILE: "privacy-act-1988.jsonl", FAIL_READ_WORKER_EXIT: "1" });
+    expect(crashed.code).toBe(2);
+    expect(crashed.stderr).toMatch(/^citation-targets: a worker thread stopped \(exit code 3\) with \d+ tasks? undone\n$/);
+  });
+
   test("validate of named files loads none of the heavy libraries (start-up: glob, markdown, YAML and schema compilers load only when needed)", async () => {
     const file = join(repoRoot, ".tooling/citation-targets/mvfg.jsonl");
     const traced = await runCommand(process.execPath, ["--import", join(repoRoot, "test/helpers/trace-loads.mjs"), join(repoRoot, "bin/citation-targets.js"), "validate", "--no-lock", file], dir);

@@ -121,7 +121,7 @@ export async function main(context: MainContext): Promise<number> {
     .option("--no-lock", "do not look for a lock manifest beside each file")
     .option("--max-problems <n>", "show at most N problems per file (all are still counted)", parseCount)
     .option("--rule <rule=severity>", "set a rule's severity: error, warning or off (repeatable)", collectRule, {})
-    .option("--jobs <n>", "threads to spread the work over, this one and n - 1 workers (default: one per core for 200+ files or 32+ MB in all, else 1); the report is the same", parsePositive)
+    .option("--jobs <n>", "threads to spread the work over, this one and n - 1 workers (default: one per core for 200+ files or 32+ MiB in all, else 1); the report is the same", parsePositive)
     .option("--range-bytes <n>", "with more than one thread, check a file larger than N bytes in line-aligned ranges of about N bytes, on every thread (default 4194304, 4 MiB)", parsePositive)
     .option("--stdin", "check standard input instead of files (the same as the path -)")
     .option("--stdin-filename <path>", "the path standard input stands for: its name is checked against the slug, and <name>.lock.json beside it is used")

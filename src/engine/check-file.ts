@@ -182,6 +182,8 @@ export function startRules(options: FileCheckOptions, part: Part): StartedRules 
       },
     };
     const created = rule.create(context);
+    // A range of a file is checked apart and never sees the end of the file: only the cross-record rules may act there.
+    if (created.end && !crossRecord) throw new Error(`rule ${rule.id} has an end handler but scope "${rule.scope}": only dataset and manifest rules may keep state across lines`);
     if (created.line) lineHooks.push({ order: rule.meta.lineOrder ?? Number.MAX_SAFE_INTEGER, hook: created.line.bind(created) });
     if (created.record) recordHandlers.push(created.record.bind(created));
     if (created.skipped) skipHandlers.push(created.skipped.bind(created));

@@ -13,7 +13,11 @@ import { sortProblems, type Problem } from "../core/problem.js";
 import type { RecordVisit } from "../rules/define.js";
 import { RANKS_PER_LINE, readLines, startRules, type FileCheckOptions, type FileResult } from "./check-file.js";
 
-/** The summaries of one range's records and unreadable lines, in line order (see `encodeVisit`). */
+/**
+ * The summaries of one range's lines, in line order, flat: for each line its number within the range
+ * and its flags (RECORD, SCHEMA_VALID, one bit per field equal to the previous record's), then, for a
+ * record, the value of each field whose bit is not set (undefined for an absent field).
+ */
 export interface VisitBatch {
   rows: unknown[];
 }

@@ -72,6 +72,7 @@ export type Task =
 interface SplitFile {
   prepared: PreparedFile;
   merge: RangeMerge;
+  /** How many ranges the file has; fewer once a read error has ended it. */
   ranges: number;
   /** The range being merged; later ranges' messages wait. */
   current: number;
@@ -159,17 +160,30 @@ export async function validateInWorkers(
       return true;
     }
     const { index, range, start, end } = task as Extract<Task, { kind: "range" }>;
-    const file = split.get(index)!;
+    const file = split.get(index);
+    if (file === undefined || range >= file.ranges) return "summary" in message; // a range after a read error: the file ended before it
     const waiting = file.waiting.get(range) ?? { batches: [] };
     file.waiting.set(range, waiting);
     if ("visits" in message) waiting.batches.push(message.visits);
     else {
       waiting.summary = message.summary;
-      if (message.readError !== undefined) file.error ??= message.readError;
       progress?.read(end - start);
+      if (message.readError !== undefined) {
+        // As in one thread, the file ends where it could not be read: the ranges after this one are dropped.
+        file.error ??= message.readError;
+        file.ranges = Math.min(file.ranges, range + 1);
+        for (const later of file.waiting.keys()) if (later > range) file.waiting.delete(later);
+      }
     }
     if (range === file.current) pending.push(advance(index, file));
     return "summary" in message;
+  };
+  /** False for a range of a file that has ended (a read error before it): it is not checked. */
+  const live = (task: Task) => task.kind === "files" || task.range < (split.get(task.index)?.ranges ?? 0);
+  /** The next task worth doing, or undefined when there is none left. */
+  const take = (): number | undefined => {
+    while (next < tasks.length && !live(tasks[next]!)) next++;
+    return next < tasks.length ? next++ : undefined;
   };
 
   // This thread takes tasks too, besides jobs - 1 workers (no more than there is work for), so that
@@ -178,7 +192,7 @@ export async function validateInWorkers(
   const workers = Math.min(jobs - 1, Math.max(0, Math.ceil((tasks.length - 1) / TASKS_IN_FLIGHT_PER_WORKER)));
   const started: Worker[] = [];
   const here = async () => {
-    for (let id = next++; id < tasks.length; id = next++) {
+    for (let id = take(); id !== undefined; id = take()) {
       const task = tasks[id]!;
       if (task.kind === "files") receive(task, { reports: await checkFiles(validator, task) });
       else receive(task, await checkRange(validator, task, (visits) => receive(task, { visits })));
@@ -196,8 +210,8 @@ export async function validateInWorkers(
       const inFlight = new Map<number, Task>();
       let closed = false;
       const send = () => {
-        if (next < tasks.length) {
-          const id = next++;
+        const id = take();
+        if (id !== undefined) {
           inFlight.set(id, tasks[id]!);
           worker.postMessage({ id, task: tasks[id] });
         } else if (inFlight.size === 0 && !closed) {
@@ -217,8 +231,10 @@ export async function validateInWorkers(
         }
       });
       worker.on("error", fail);
-      worker.on("exit", () => {
-        if (--running === 0) done();
+      worker.on("exit", (code) => {
+        // A worker that stops on its own (not after the null that closes it) leaves its tasks undone: the run cannot finish.
+        if (!closed) fail(new Error(`a worker thread stopped (exit code ${code}) with ${inFlight.size} task${inFlight.size === 1 ? "" : "s"} undone`));
+        else if (--running === 0) done();
       });
     };
     if (workers === 0) done();
@@ -228,6 +244,7 @@ export async function validateInWorkers(
     await Promise.all([here(), inWorkers]);
     for (let settled = 0; settled < pending.length; settled = pending.length) await Promise.all(pending.slice(settled));
   } catch (error) {
+    next = tasks.length; // this thread takes no more tasks
     await Promise.all(started.map((worker) => worker.terminate()));
     throw error;
   }
@@ -240,12 +257,12 @@ export type TaskResult = { reports: FileReport[] } | { visits: VisitBatch } | { 
 /** What a worker posts: ready, a task's result (by task id), or a failure that ends the run. */
 export type WorkerMessage = { ready: true } | ({ id: number } & TaskResult) | { error: { name: string; message: string } };
 
-/** Files of a batch read at once, so that reads overlap checks. */
-const FILES_AT_ONCE = 4;
+/** Files of a batch in flight at once in one thread, so that reads overlap checks. */
+const BATCH_FILES_IN_FLIGHT = 4;
 
 /** Checks a batch of whole files. */
 export function checkFiles(validator: FileValidator, task: Extract<Task, { kind: "files" }>): Promise<FileReport[]> {
-  return mapWithLimit(task.items, FILES_AT_ONCE, (item) => validator.check(item.input));
+  return mapWithLimit(task.items, BATCH_FILES_IN_FLIGHT, (item) => validator.check(item.input));
 }
 
 /** Checks one range of a large file: the line and record rules, handing each batch of record summaries to `onVisits`. */
@@ -276,7 +293,7 @@ export async function lineAlignedCuts(path: string, size: number, rangeBytes: nu
   const handle = await open(path, "r");
   try {
     const cuts = [0];
-    const buffer = Buffer.alloc(64 * 1024);
+    const buffer = Buffer.alloc(Math.min(64 * 1024, Math.max(rangeBytes, 4096))); // tiny ranges (tests) read little per cut
     let at = rangeBytes;
     while (at < size) {
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, at);

@@ -28,7 +28,7 @@ export interface ValidateOptions {
   rules?: Partial<Record<RuleId, RuleSetting>>;
   /** Do not fail when a pattern matches no file. */
   allowUnmatched?: boolean;
-  /** Called as the run advances (after each chunk read, or each file done in worker threads). */
+  /** Called as the run advances (after each chunk read, each file done in a batch, each range of a large file checked). */
   onProgress?: (progress: { files: number; filesDone: number; bytes: number; bytesDone: number }) => void;
   /** Threads to spread the work over (this one and jobs - 1 workers); default: one per core for 200+ files or 32+ MB, else 1. */
   jobs?: number;
