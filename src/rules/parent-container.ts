@@ -3,6 +3,8 @@ import { artifactTrailBase } from "../core/model.js";
 import { defineRule, isMarkdownArtifact, isStructuralContainer, stringArrayField, stringField } from "./define.js";
 
 const show = (trail: string[]) => JSON.stringify(trail);
+/** Whether `trail` starts with `prefix` (equal when of the same length): compared item by item, not through JSON.stringify (0.6 µs a record). */
+const startsWith = (trail: string[], prefix: string[]) => trail.length >= prefix.length && prefix.every((item, i) => trail[i] === item);
 
 export const parentContainer = defineRule({
   id: "parent-container",
@@ -44,7 +46,7 @@ export const parentContainer = defineRule({
         if (trail !== undefined) {
           if (container) {
             const expected = parent ? [...parent.trail, parent.heading] : folder === "" ? [] : undefined;
-            if (expected !== undefined && show(expected) !== show(trail)) {
+            if (expected !== undefined && !(trail.length === expected.length && startsWith(trail, expected))) {
               context.report(
                 parent
                   ? { messageId: "trail", data: { actual: show(trail), expected: show(expected), folder, containerLine: parent.line }, line, pointer: "/headingTrail" }
@@ -53,7 +55,7 @@ export const parentContainer = defineRule({
             }
           } else if (parent) {
             const expected = artifactTrailBase(record.sourceArtifactKind === "directory-index" ? "directory-index" : "file", parent.trail, parent.heading);
-            if (show(trail.slice(0, expected.length)) !== show(expected)) {
+            if (!startsWith(trail, expected)) {
               context.report({ messageId: "trailPrefix", data: { actual: show(trail), expected: show(expected), folder, containerLine: parent.line }, line, pointer: "/headingTrail" });
             }
           }
