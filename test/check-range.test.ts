@@ -10,7 +10,7 @@ import type { LockContext } from "../src/core/lock-context.js";
 import { computeDatasetDigest, type LockManifest } from "../src/core/manifest.js";
 import type { Limits } from "../src/rules/define.js";
 import { createFileCheck, type FileCheckOptions, type FileResult } from "../src/engine/check-file.js";
-import { createRangeCheck, createRangeMerge, crossRecordFields, type RangeSummary, type VisitBatch } from "../src/engine/check-range.js";
+import { createRangeCheck, createRangeMerge, rangePlan, type RangeSummary, type VisitBatch } from "../src/engine/check-range.js";
 import { rules } from "../src/rules/index.js";
 import { fixtureRecords, repoRoot, schemaCheck, toJsonl, type Rec } from "./helpers/records.js";
 
@@ -34,13 +34,13 @@ function lineStart(bytes: Uint8Array, at: number): number {
 
 /** Checks `bytes` in the ranges between `cuts` (byte offsets, moved to line starts), passing every message through structuredClone as a worker would. */
 function inRanges(bytes: Uint8Array, cuts: number[], options: FileCheckOptions, chunkSize = 7): FileResult {
-  const fields = crossRecordFields(options);
-  const merge = createRangeMerge(options, fields);
+  const plan = structuredClone(rangePlan(options));
+  const merge = createRangeMerge(options, plan);
   const starts = [...new Set([0, ...cuts.map((cut) => lineStart(bytes, Math.min(cut, bytes.length)))])].sort((a, b) => a - b);
   starts.forEach((start, i) => {
     const end = starts[i + 1] ?? bytes.length;
     const batches: VisitBatch[] = [];
-    const range = createRangeCheck(options, fields, (batch) => batches.push(structuredClone(batch)));
+    const range = createRangeCheck(options, plan, (batch) => batches.push(structuredClone(batch)));
     for (let at = start; at < end; at += chunkSize) range.push(bytes.subarray(at, Math.min(at + chunkSize, end)));
     const summary: RangeSummary = structuredClone(range.end());
     for (const batch of batches) merge.addVisits(batch);
@@ -87,7 +87,8 @@ function damaged(): Uint8Array {
   return out;
 }
 
-function lockContext(): LockContext {
+/** A lock manifest for the damaged fixture; with `everyBody`, every artifact's body digest differs, so that every run's digest is shown in a problem. */
+function lockContext(everyBody = false): LockContext {
   const manifest = JSON.parse(readFileSync(`${repoRoot}.tooling/citation-targets/privacy-act-1988.lock.json`, "utf8")) as LockManifest;
   manifest.artifacts = manifest.artifacts.filter((a) => a.path !== "endnotes.md");
   manifest.versionDate = "2024-07-01";
@@ -97,7 +98,7 @@ function lockContext(): LockContext {
     manifest,
     manifestPath: "privacy-act-1988.lock.json",
     computedDigest: computeDatasetDigest(manifest),
-    bodyDigests: new Map([["part-i/section-6.md", "4f0b3bd1f3d2a9a6a5a1b5a3c7e4d9f6e2b1c0a9d8e7f6a5b4c3d2e1f0a9b8c7"]]),
+    bodyDigests: everyBody ? new Map(manifest.artifacts.map((a) => [a.path, "0".repeat(64)])) : new Map([["part-i/section-6.md", "4f0b3bd1f3d2a9a6a5a1b5a3c7e4d9f6e2b1c0a9d8e7f6a5b4c3d2e1f0a9b8c7"]]),
     changedArtifacts: new Map([["part-ii/section-12.md", "1".repeat(64)]]),
     missingArtifacts: ["gone.md"],
     unlistedFiles: ["new.md"],
@@ -117,6 +118,7 @@ describe("a file checked in ranges", () => {
   test.each([
     ["without a lock manifest", {}],
     ["with a lock manifest", { lock: lockContext() }],
+    ["with a lock manifest whose every body digest differs (each run's digest is shown)", { lock: lockContext(true) }],
     ["with a cap of 5 problems", { limits: { maxStoredProblems: 5 } as Partial<Limits> }],
     ["with rules off and downgraded", { ruleSettings: { "unique-citation-address": "off", "record-order": "warning", "json-syntax": "off" } as const }],
   ])("one cut at every line boundary, %s, gives the one-thread result", (_name, extra) => {
@@ -237,7 +239,7 @@ describe("random damage, random cuts (fast-check)", () => {
   test("any damage, any cuts, any chunk size: the one-thread result", () => {
     fc.assert(
       fc.property(arbitraryFile, ({ bytes, cuts, chunk, cap, lock }) => {
-        const options = optionsFor({ limits: { maxStoredProblems: cap }, ...(lock ? { lock: lockContext() } : {}) });
+        const options = optionsFor({ limits: { maxStoredProblems: cap }, ...(lock ? { lock: lockContext(true) } : {}) });
         const scaled = cuts.map((cut) => Math.floor((cut / 20_000) * bytes.length));
         expect(inRanges(bytes, scaled, options, chunk)).toEqual(oneThread(bytes, options));
       }),

@@ -137,9 +137,19 @@ export interface StartedRules {
   end(): void;
   /** The dataset and manifest rules that run (for a range: the fields they read). */
   crossRecordRules: Rule[];
+  /** In a range: the summaries of the rules that sum up a range themselves (`createRange`), by rule id. */
+  rangeSummaries(): Record<string, unknown>;
+  /** In the merge: hands each such rule its summary of a range. */
+  mergeRange(summaries: Record<string, unknown>, lineOffset: number): void;
 }
 
-export function startRules(options: FileCheckOptions, part: Part): StartedRules {
+/** What a range's thread does for the cross-record rules: the fields to summarise each record by, and the rules that sum up a range themselves. */
+export interface RangePlan {
+  fields: string[];
+  rangeRules: string[];
+}
+
+export function startRules(options: FileCheckOptions, part: Part, rangeRules: readonly string[] = []): StartedRules {
   const severities = resolveSeverities(options.rules, options.ruleSettings);
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
   const sink = new ProblemSink(limits.maxStoredProblems);
@@ -149,15 +159,19 @@ export function startRules(options: FileCheckOptions, part: Part): StartedRules 
   const skipHandlers: ((line: number) => void)[] = [];
   const endHandlers: (() => void)[] = [];
   const crossRecordRules: Rule[] = [];
+  const rangeEnds = new Map<string, () => unknown>();
+  const rangeMerges = new Map<string, (summary: unknown, lineOffset: number) => void>();
   options.rules.forEach((rule, index) => {
     if (!rule.create) return;
-    if (rule.scope === "manifest" && !options.lock) return;
+    if (rule.scope === "manifest" && !options.lock && !(part === "range" && rangeRules.includes(rule.id))) return;
     if (rule.id === "file-name" && options.fileNameUnknown) return;
     const isLineRule = rule.scope === "line";
     // Line rules run even when off, since the reader needs them (a line that is not JSON is no record); their reports are dropped.
     if (!isLineRule && !severities.has(rule.id)) return;
     const crossRecord = rule.scope === "dataset" || rule.scope === "manifest";
-    if (part === "merge" ? !crossRecord : part === "range" && crossRecord) {
+    const summedUp = part !== "all" && crossRecord && rule.createRange !== undefined;
+    if (part === "range" && summedUp && !rangeRules.includes(rule.id)) return; // not in force where the ranges are merged
+    if (part === "merge" ? !crossRecord : part === "range" && crossRecord && !summedUp) {
       if (crossRecord) crossRecordRules.push(rule);
       return;
     }
@@ -181,12 +195,25 @@ export function startRules(options: FileCheckOptions, part: Part): StartedRules 
         sink.add(problem, rank);
       },
     };
+    if (summedUp && part === "range") {
+      // A rule that sums up a range itself: its range handlers, which report nothing (the rule reports at the end of the file).
+      const range = rule.createRange!({ ...context, report: () => {} });
+      recordHandlers.push(range.record.bind(range));
+      if (range.skipped) skipHandlers.push(range.skipped.bind(range));
+      rangeEnds.set(rule.id, range.end.bind(range));
+      return;
+    }
     const created = rule.create(context);
     // A range of a file is checked apart and never sees the end of the file: only the cross-record rules may act there.
     if (created.end && !crossRecord) throw new Error(`rule ${rule.id} has an end handler but scope "${rule.scope}": only dataset and manifest rules may keep state across lines`);
     if (created.line) lineHooks.push({ order: rule.meta.lineOrder ?? Number.MAX_SAFE_INTEGER, hook: created.line.bind(created) });
-    if (created.record) recordHandlers.push(created.record.bind(created));
-    if (created.skipped) skipHandlers.push(created.skipped.bind(created));
+    if (summedUp) {
+      if (!created.range) throw new Error(`rule ${rule.id} has createRange but its handlers have no range handler`);
+      rangeMerges.set(rule.id, created.range.bind(created));
+    } else {
+      if (created.record) recordHandlers.push(created.record.bind(created));
+      if (created.skipped) skipHandlers.push(created.skipped.bind(created));
+    }
     if (created.end) endHandlers.push(created.end.bind(created));
   });
   const hooks = lineHooks.sort((a, b) => a.order - b.order).map((h) => h.hook);
@@ -216,6 +243,10 @@ export function startRules(options: FileCheckOptions, part: Part): StartedRules 
     end() {
       sink.startEnd();
       for (const handle of endHandlers) handle();
+    },
+    rangeSummaries: () => Object.fromEntries([...rangeEnds].map(([id, end]) => [id, end()])),
+    mergeRange(summaries, lineOffset) {
+      for (const [id, merge] of rangeMerges) merge(summaries[id], lineOffset);
     },
   };
 }

@@ -11,7 +11,9 @@
  */
 import { sortProblems, type Problem } from "../core/problem.js";
 import type { RecordVisit } from "../rules/define.js";
-import { RANKS_PER_LINE, readLines, startRules, type FileCheckOptions, type FileResult } from "./check-file.js";
+import { RANKS_PER_LINE, readLines, startRules, type FileCheckOptions, type FileResult, type RangePlan } from "./check-file.js";
+
+export type { RangePlan } from "./check-file.js";
 
 /**
  * The summaries of one range's lines, in line order, flat: for each line its number within the range
@@ -30,6 +32,8 @@ export interface RangeSummary {
   /** Each problem's place in the one-thread order (ProblemSink), within the range. */
   keys: number[];
   unstored: { errors: number; warnings: number };
+  /** The summaries of the rules that sum up a range themselves (`createRange`), by rule id. */
+  rules: Record<string, unknown>;
 }
 
 export interface RangeCheck {
@@ -37,14 +41,22 @@ export interface RangeCheck {
   end(): RangeSummary;
 }
 
-/** The fields the file's cross-record rules read: what each record's summary carries. */
-export function crossRecordFields(options: FileCheckOptions): string[] {
+/**
+ * What the ranges of this file carry for its cross-record rules: the fields they read (`meta.reads`),
+ * except those of the rules that sum up a range themselves (`createRange`), which are named instead.
+ */
+export function rangePlan(options: FileCheckOptions): RangePlan {
   const fields = new Set<string>();
+  const rangeRules: string[] = [];
   for (const rule of startRules(options, "merge").crossRecordRules) {
+    if (rule.createRange) {
+      rangeRules.push(rule.id);
+      continue;
+    }
     if (rule.meta.reads === undefined) throw new Error(`rule ${rule.id} keeps state across records but does not declare the fields it reads (meta.reads)`);
     for (const field of rule.meta.reads) fields.add(field);
   }
-  return [...fields].sort();
+  return { fields: [...fields].sort(), rangeRules };
 }
 
 const BATCH_ROWS = 4_096;
@@ -58,12 +70,13 @@ const MAX_FIELDS = 28;
  * Checks one range of a file: the line and record rules, with problems numbered within the range;
  * each record's summary for `fields` goes to `onVisits` in batches, in line order.
  */
-export function createRangeCheck(options: FileCheckOptions, fields: readonly string[], onVisits: (batch: VisitBatch) => void): RangeCheck {
+export function createRangeCheck(options: FileCheckOptions, plan: RangePlan, onVisits: (batch: VisitBatch) => void): RangeCheck {
+  const { fields } = plan;
   if (fields.length > MAX_FIELDS) throw new Error(`cross-record rules read ${fields.length} fields; at most ${MAX_FIELDS} are supported`);
   // The line and record rules need no lock manifest, only its name for their messages.
   const { lock, ...rest } = options;
   const manifestPath = options.manifestPath ?? lock?.manifestPath;
-  const rules = startRules(manifestPath === undefined ? rest : { ...rest, manifestPath }, "range");
+  const rules = startRules(manifestPath === undefined ? rest : { ...rest, manifestPath }, "range", plan.rangeRules);
   const previous: unknown[] = new Array(fields.length).fill(undefined);
   let rows: unknown[] = [];
   let rowCount = 0;
@@ -102,7 +115,7 @@ export function createRangeCheck(options: FileCheckOptions, fields: readonly str
       reader.end();
       flush();
       const { problems, keys, unstored } = rules.sink;
-      return { lines, records, problems, keys, unstored };
+      return { lines, records, problems, keys, unstored, rules: rules.rangeSummaries() };
     },
   };
 }
@@ -115,7 +128,8 @@ export interface RangeMerge {
   end(): FileResult;
 }
 
-export function createRangeMerge(options: FileCheckOptions, fields: readonly string[]): RangeMerge {
+export function createRangeMerge(options: FileCheckOptions, plan: RangePlan): RangeMerge {
+  const { fields } = plan;
   const rules = startRules(options, "merge");
   const { sink } = rules;
   const previous: unknown[] = new Array(fields.length).fill(undefined);
@@ -155,6 +169,7 @@ export function createRangeMerge(options: FileCheckOptions, fields: readonly str
       }
     },
     endRange(summary) {
+      rules.mergeRange(summary.rules, offset);
       const shift = offset * RANKS_PER_LINE;
       summary.problems.forEach((problem, i) => {
         const key = summary.keys[i]! + shift;

@@ -12,7 +12,7 @@ import { open, stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import { createRangeCheck, createRangeMerge, crossRecordFields, type RangeMerge, type RangeSummary, type VisitBatch } from "../engine/check-range.js";
+import { createRangeCheck, createRangeMerge, rangePlan, type RangeMerge, type RangePlan, type RangeSummary, type VisitBatch } from "../engine/check-range.js";
 import type { FileReport } from "../core/report.js";
 import { mapWithLimit } from "./concurrency.js";
 import { describeIoError, OperationalError } from "./errors.js";
@@ -66,7 +66,7 @@ export function chooseJobs(inputs: InputFile[], jobs: number | undefined, sizes:
 
 export type Task =
   | { kind: "files"; items: { index: number; input: InputFile }[] }
-  | { kind: "range"; index: number; input: InputFile; range: number; start: number; end: number; fields: string[]; manifestPath?: string };
+  | { kind: "range"; index: number; input: InputFile; range: number; start: number; end: number; plan: RangePlan; manifestPath?: string };
 
 /** One large file on its way through the ranges: merged range after range, in file order. */
 interface SplitFile {
@@ -115,11 +115,11 @@ export async function validateInWorkers(
     if (cuts && cuts.length > 2) {
       closeBatch();
       const prepared = await validator.prepare(input);
-      const fields = crossRecordFields(prepared.checkOptions);
-      split.set(index, { prepared, merge: createRangeMerge(prepared.checkOptions, fields), ranges: cuts.length - 1, current: 0, waiting: new Map() });
+      const plan = rangePlan(prepared.checkOptions);
+      split.set(index, { prepared, merge: createRangeMerge(prepared.checkOptions, plan), ranges: cuts.length - 1, current: 0, waiting: new Map() });
       const manifestPath = prepared.checkOptions.lock?.manifestPath;
       for (let range = 0; range + 1 < cuts.length; range++) {
-        tasks.push({ kind: "range", index, input, range, start: cuts[range]!, end: cuts[range + 1]!, fields, ...(manifestPath !== undefined ? { manifestPath } : {}) });
+        tasks.push({ kind: "range", index, input, range, start: cuts[range]!, end: cuts[range + 1]!, plan, ...(manifestPath !== undefined ? { manifestPath } : {}) });
       }
       continue;
     }
@@ -269,7 +269,7 @@ export function checkFiles(validator: FileValidator, task: Extract<Task, { kind:
 export async function checkRange(validator: FileValidator, task: Extract<Task, { kind: "range" }>, onVisits: (visits: VisitBatch) => void): Promise<{ summary: RangeSummary; readError?: string }> {
   // The range rules need no lock manifest (the manifest rules run where the ranges are merged), only its name for messages.
   const { checkOptions } = await validator.prepare(task.input, { withoutLock: true });
-  const check = createRangeCheck(task.manifestPath !== undefined ? { ...checkOptions, manifestPath: task.manifestPath } : checkOptions, task.fields, onVisits);
+  const check = createRangeCheck(task.manifestPath !== undefined ? { ...checkOptions, manifestPath: task.manifestPath } : checkOptions, task.plan, onVisits);
   let readError: string | undefined;
   try {
     for await (const chunk of createReadStream(task.input.absolute, { start: task.start, end: task.end - 1, highWaterMark: 1 << 20 })) check.push(chunk as Buffer);

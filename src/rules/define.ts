@@ -87,6 +87,16 @@ export interface RuleHandlers {
   skipped?(line: number): void;
   /** Called once after the last line. */
   end?(): void;
+  /** For a rule with `createRange`, where a file is checked in ranges: each range's summary, in file order, in place of the range's records; `lineOffset` is the number of lines before the range. */
+  range?(summary: unknown, lineOffset: number): void;
+}
+
+/** What a rule with `createRange` does in the thread of one range of a file: it sees the range's records and unreadable lines, and sums them up. */
+export interface RangeHandlers {
+  record(visit: RecordVisit): void;
+  skipped?(line: number): void;
+  /** The range's summary, as plain data (it crosses threads), lines numbered from 1 within the range. */
+  end(): unknown;
 }
 
 /**
@@ -115,6 +125,13 @@ export interface Rule<Id extends string = string, MessageId extends string = str
   meta: RuleMeta;
   messages: Record<MessageId, string>;
   create?(context: RuleContext<MessageId>): RuleHandlers;
+  /**
+   * For a dataset or manifest rule whose work per record is heavy, or whose fields are large: that
+   * work done in the thread of each range of a file checked in ranges, summed up per range and handed
+   * to the `range` handler of `create`'s handlers (docs/spec.md, section 14). Such a rule reports only
+   * at the end of the file.
+   */
+  createRange?(context: RuleContext<MessageId>): RangeHandlers;
 }
 
 /** Identity with types: declares one rule; `context.report` accepts only the rule's own message ids. */

@@ -52,18 +52,86 @@ export const lockArtifactBody = defineRule({
     };
     return {
       record({ record, line }) {
-        if (!isMarkdownArtifact(record)) return;
-        const path = stringField(record, "artifactRelativePath");
-        const markdown = stringField(record, "markdown");
-        if (path === undefined || markdown === undefined) return;
-        if (current?.path !== path) {
+        const target = targetOf(record);
+        if (target === undefined) return;
+        if (current?.path !== target.path) {
           finish();
-          current = { path, hash: createHash("sha256"), firstLine: line, lastLine: line };
+          current = { path: target.path, hash: createHash("sha256"), firstLine: line, lastLine: line };
         }
-        current.hash.update(markdown);
+        current.hash.update(target.markdown);
         current.lastLine = line;
+      },
+      // A range's runs, in order: a run begun in the range before continues it (same artifact).
+      range(summary, lineOffset) {
+        for (const [i, run] of (summary as RangeRuns).runs.entries()) {
+          if (i === 0 && run.texts && current?.path === run.path) {
+            for (const text of run.texts) current.hash.update(text);
+            current.lastLine = lineOffset + run.lastLine;
+            continue;
+          }
+          finish();
+          if (run.texts) {
+            current = { path: run.path, hash: createHash("sha256"), firstLine: lineOffset + run.firstLine, lastLine: lineOffset + run.lastLine };
+            for (const text of run.texts) current.hash.update(text);
+          } else {
+            runs.push({ path: run.path, firstLine: lineOffset + run.firstLine, lastLine: lineOffset + run.lastLine, digest: run.digest! });
+          }
+        }
       },
       end: compare,
     };
   },
+  // In a range: a run wholly inside it (another artifact's target before and after) is digested there;
+  // the first and last runs, which a range boundary may cut, travel whole (their markdown) to be joined.
+  createRange() {
+    const runs: RangeRun[] = [];
+    let current: (RangeRun & { hash: Hash; texts: string[] }) | undefined;
+    const finish = () => {
+      if (!current) return;
+      const { hash, texts, ...run } = current;
+      runs.push(runs.length === 0 ? { ...run, texts } : { ...run, digest: hash.digest("hex") });
+      current = undefined;
+    };
+    return {
+      record({ record, line }) {
+        const target = targetOf(record);
+        if (target === undefined) return;
+        if (current?.path !== target.path) {
+          finish();
+          current = { path: target.path, firstLine: line, lastLine: line, hash: createHash("sha256"), texts: [] };
+        }
+        current.hash.update(target.markdown);
+        current.texts.push(target.markdown);
+        current.lastLine = line;
+      },
+      end(): RangeRuns {
+        if (current) {
+          const { hash: _hash, ...last } = current;
+          runs.push(last); // the last run: the next range may continue it
+          current = undefined;
+        }
+        return { runs };
+      },
+    };
+  },
 });
+
+/** A run of one artifact's targets within a range: its digest, or, where a range boundary may cut it, its markdown. Lines are the range's. */
+interface RangeRun {
+  path: string;
+  firstLine: number;
+  lastLine: number;
+  digest?: string;
+  texts?: string[];
+}
+interface RangeRuns {
+  runs: RangeRun[];
+}
+
+/** The artifact and markdown of a markdown-artifact record that has both; other records do not break a run. */
+function targetOf(record: Record<string, unknown>): { path: string; markdown: string } | undefined {
+  if (!isMarkdownArtifact(record)) return undefined;
+  const path = stringField(record, "artifactRelativePath");
+  const markdown = stringField(record, "markdown");
+  return path === undefined || markdown === undefined ? undefined : { path, markdown };
+}
