@@ -20,6 +20,7 @@ import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { ensureCorpus } from "./corpus.js";
+import { CORPUS_DATASET_FLAGS, CORPUS_SLUG } from "./dataset-flags.js";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const data = join(root, "bench/data/realistic");
@@ -34,19 +35,8 @@ const seed = option("--seed") ?? "realistic-1";
 const cli = resolve(option("--cli") ?? process.env.BENCH_CLI ?? join(root, "bin/citation-targets.js"));
 const sizes = args.includes("--no-half") ? [mb] : [mb, mb / 2];
 const runs = Number(option("--runs") ?? 1);
-const SLUG = "bundesrecht";
-const DATASET_FLAGS = [
-  "--slug",
-  SLUG,
-  "--title-id",
-  "BUND",
-  "--name",
-  "Bundesrecht (synthetisch)",
-  "--version-date",
-  "2024-12-31",
-  "--source-text-url",
-  "https://www.legislation.gov.au/BUND/2024-12-31/text",
-];
+const SLUG = CORPUS_SLUG;
+
 const hook = pathToFileURL(join(root, "bench/rss-hook.js")).href;
 mkdirSync(data, { recursive: true });
 
@@ -124,7 +114,7 @@ for (const size of sizes) {
 
   const baseline = step("baseline: markdown-it 15 commonmark parse + SHA-256 per file (1 thread)", join(root, "bench/markdown-baseline.js"), [dir], "corpus");
   const found = baseline.stdout ? JSON.parse(baseline.stdout.trim().split("\n").pop()) : {};
-  step("lock (first time, dataset flags)", cli, ["lock", dir, ...DATASET_FLAGS, "-o", manifest], "corpus", () => rmSync(manifest, { force: true }));
+  step("lock (first time, dataset flags)", cli, ["lock", dir, ...CORPUS_DATASET_FLAGS, "-o", manifest], "corpus", () => rmSync(manifest, { force: true }));
   if (existsSync(manifest)) {
     const artifacts = JSON.parse(readFileSync(manifest, "utf8")).artifacts.length;
     if (artifacts !== corpus.files) fail(`${name}: the manifest lists ${artifacts} artifacts, the corpus has ${corpus.files} files`);

@@ -34,6 +34,7 @@ import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { ensureCorpus } from "./corpus.js";
+import { CORPUS_DATASET_FLAGS } from "./dataset-flags.js";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const data = join(root, "bench/data");
@@ -89,18 +90,7 @@ const FILES = { key: "files", title: full ? "5,000 dataset files of 10–200 KB"
 const FILES_CORPUS_MB = 200; // ~8,850 laws, of which ~6,400 give 10–200 KB of JSONL
 const MIN_FILE = 10_000;
 const MAX_FILE = 200_000;
-const DATASET_FLAGS = [
-  "--slug",
-  "bundesrecht",
-  "--title-id",
-  "BUND",
-  "--name",
-  "Bundesrecht (synthetisch)",
-  "--version-date",
-  "2024-12-31",
-  "--source-text-url",
-  "https://www.legislation.gov.au/BUND/2024-12-31/text",
-];
+
 mkdirSync(work, { recursive: true });
 
 const TIME = existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;
@@ -211,7 +201,7 @@ function ensureJsonl(input) {
     rmSync(outDir, { recursive: true, force: true });
     mkdirSync(outDir, { recursive: true });
     const manifest = join(outDir, "bundesrecht.lock.json");
-    const locked = runSync("lock", process.execPath, [cli, "lock", corpusDir, ...DATASET_FLAGS, "-o", manifest]);
+    const locked = runSync("lock", process.execPath, [cli, "lock", corpusDir, ...CORPUS_DATASET_FLAGS, "-o", manifest]);
     const generated = runSync("generate", process.execPath, [cli, "generate", manifest, "-o", jsonl]);
     const records = Number(/\((\d+) records\)/.exec(generated.stdout + generated.stderr)?.[1] ?? Number.NaN);
     writeFileSync(

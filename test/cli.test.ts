@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { main } from "../src/cli/main.js";
-import { copyFixture, tempDir } from "./helpers/datasets.js";
+import { copyFixture, PRIVACY_ACT_LOCK_FLAGS, tempDir } from "./helpers/datasets.js";
 import { runBin, runCommand } from "./helpers/bin.js";
 import { repoRoot } from "./helpers/records.js";
 
@@ -273,33 +273,7 @@ describe("schema, lock and generate through main()", () => {
     await mkdir(join(dir, ".tooling/citation-targets"), { recursive: true });
     await cp(join(repoRoot, ".tooling/citation-targets/privacy-act-1988.lock.json"), join(dir, "committed.lock.json"));
     const manifest = ".tooling/citation-targets/privacy-act-1988.lock.json";
-    const locked = await cli(
-      [
-        "lock",
-        "privacy-act-1988",
-        "-o",
-        manifest,
-        "--slug",
-        "privacy-act-1988",
-        "--title-id",
-        "C2004A03712",
-        "--name",
-        "Privacy Act 1988",
-        "--version-date",
-        "2024-06-10",
-        "--source-text-url",
-        "https://www.legislation.gov.au/C2004A03712/2024-06-10/text",
-        "--order",
-        join(repoRoot, "fixtures/datasets/privacy-act-1988.order"),
-        "--kind",
-        "front-matter.md=document-frontmatter",
-        "--kind",
-        "contents.md=document-contents",
-        "--kind",
-        "preamble.md=document-preamble",
-      ],
-      dir,
-    );
+    const locked = await cli(["lock", "privacy-act-1988", "-o", manifest, "--order", join(repoRoot, "fixtures/datasets/privacy-act-1988.order"), ...PRIVACY_ACT_LOCK_FLAGS], dir);
     expect(locked).toMatchObject({ code: 0 });
     expect(await readFile(join(dir, manifest), "utf8")).toBe(
       await readFile(join(dir, "committed.lock.json"), "utf8").then((t) => t.replace("../../fixtures/datasets/privacy-act-1988", "../../privacy-act-1988")),

@@ -7,7 +7,7 @@ import { cp, mkdir, readdir, readFile, rename, writeFile } from "node:fs/promise
 import { join, relative } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { tempDir } from "./helpers/datasets.js";
+import { PRIVACY_ACT_LOCK_FLAGS, tempDir } from "./helpers/datasets.js";
 import { repoRoot } from "./helpers/records.js";
 
 const run = promisify(execFile);
@@ -101,30 +101,7 @@ describe("paths", () => {
     await writeFile(join(root, "order.txt"), order);
     const ct = (args: string[]) => isolated(args, root);
     const manifest = ".tooling/citation-targets/privacy-act-1988.lock.json";
-    const locked = await ct([
-      "lock",
-      "Daten sätze/privacy act",
-      "-o",
-      manifest,
-      "--order",
-      "order.txt",
-      "--slug",
-      "privacy-act-1988",
-      "--title-id",
-      "C2004A03712",
-      "--name",
-      "Privacy Act 1988",
-      "--version-date",
-      "2024-06-10",
-      "--source-text-url",
-      "https://www.legislation.gov.au/C2004A03712/2024-06-10/text",
-      "--kind",
-      "front-matter.md=document-frontmatter",
-      "--kind",
-      "contents.md=document-contents",
-      "--kind",
-      "preamble.md=document-preamble",
-    ]);
+    const locked = await ct(["lock", "Daten sätze/privacy act", "-o", manifest, "--order", "order.txt", ...PRIVACY_ACT_LOCK_FLAGS]);
     expect(locked.code, locked.stderr).toBe(0);
     expect((await ct(["generate", manifest, "-o", ".tooling/citation-targets/privacy-act-1988.jsonl"])).code).toBe(0);
     const validated = await ct(["validate", "--format", "json"]);

@@ -18,18 +18,11 @@ export const lockArtifactBody = defineRule({
   create(context) {
     // Each artifact's run of records is digested as it streams by; the comparison with the files waits
     // for the end, when the facts about the files (gathered meanwhile) are in: one entry per artifact.
-    const runs: { path: string; firstLine: number; lastLine: number; digest: string }[] = [];
-    let current: { path: string; hash: Hash; firstLine: number; lastLine: number } | undefined;
-    const finish = () => {
-      if (!current) return;
-      runs.push({ path: current.path, firstLine: current.firstLine, lastLine: current.lastLine, digest: current.hash.digest("hex") });
-      current = undefined;
-    };
+    const runs = new Runs();
     const compare = () => {
-      finish();
       const lock = context.lock!;
       const pinnedOf = new Map(lock.manifest.artifacts.map((a) => [a.path, a.sha256]));
-      for (const run of runs) {
+      for (const run of runs.finished()) {
         const changed = lock.changedArtifacts.get(run.path);
         if (changed !== undefined) {
           context.report({
@@ -53,29 +46,14 @@ export const lockArtifactBody = defineRule({
     return {
       record({ record, line }) {
         const target = targetOf(record);
-        if (target === undefined) return;
-        if (current?.path !== target.path) {
-          finish();
-          current = { path: target.path, hash: createHash("sha256"), firstLine: line, lastLine: line };
-        }
-        current.hash.update(target.markdown);
-        current.lastLine = line;
+        if (target) runs.add(target.path, target.markdown, line, line);
       },
-      // A range's runs, in order: a run begun in the range before continues it (same artifact).
+      // A range's runs, in order: those with their markdown are joined (the first may continue the run
+      // before, of the same artifact); those with a digest lay wholly inside the range.
       range(summary, lineOffset) {
-        for (const [i, run] of (summary as RangeRuns).runs.entries()) {
-          if (i === 0 && run.texts && current?.path === run.path) {
-            for (const text of run.texts) current.hash.update(text);
-            current.lastLine = lineOffset + run.lastLine;
-            continue;
-          }
-          finish();
-          if (run.texts) {
-            current = { path: run.path, hash: createHash("sha256"), firstLine: lineOffset + run.firstLine, lastLine: lineOffset + run.lastLine };
-            for (const text of run.texts) current.hash.update(text);
-          } else {
-            runs.push({ path: run.path, firstLine: lineOffset + run.firstLine, lastLine: lineOffset + run.lastLine, digest: run.digest! });
-          }
+        for (const run of (summary as RangeRuns).runs) {
+          if (run.texts) for (const text of run.texts) runs.add(run.path, text, lineOffset + run.firstLine, lineOffset + run.lastLine);
+          else runs.addDigested({ path: run.path, firstLine: lineOffset + run.firstLine, lastLine: lineOffset + run.lastLine, digest: run.digest! });
         }
       },
       end: compare,
@@ -84,37 +62,72 @@ export const lockArtifactBody = defineRule({
   // In a range: a run wholly inside it (another artifact's target before and after) is digested there;
   // the first and last runs, which a range boundary may cut, travel whole (their markdown) to be joined.
   createRange() {
-    const runs: RangeRun[] = [];
-    let current: (RangeRun & { hash: Hash; texts: string[] }) | undefined;
-    const finish = () => {
-      if (!current) return;
-      const { hash, texts, ...run } = current;
-      runs.push(runs.length === 0 ? { ...run, texts } : { ...run, digest: hash.digest("hex") });
-      current = undefined;
-    };
+    const runs = new Runs(true);
     return {
       record({ record, line }) {
         const target = targetOf(record);
-        if (target === undefined) return;
-        if (current?.path !== target.path) {
-          finish();
-          current = { path: target.path, firstLine: line, lastLine: line, hash: createHash("sha256"), texts: [] };
-        }
-        current.hash.update(target.markdown);
-        current.texts.push(target.markdown);
-        current.lastLine = line;
+        if (target) runs.add(target.path, target.markdown, line, line);
       },
       end(): RangeRuns {
-        if (current) {
-          const { hash: _hash, ...last } = current;
-          runs.push(last); // the last run: the next range may continue it
-          current = undefined;
-        }
-        return { runs };
+        const last = runs.open();
+        const done = runs.finished().map(({ texts, digest, ...run }, i): RangeRun => (i === 0 ? { ...run, texts: texts! } : { ...run, digest }));
+        return { runs: last ? [...done, last] : done };
       },
     };
   },
 });
+
+interface DigestedRun {
+  path: string;
+  firstLine: number;
+  lastLine: number;
+  digest: string;
+  texts?: string[];
+}
+
+/** The runs of consecutive targets of one artifact, each digested as its markdown streams by (and the markdown kept, when asked). */
+class Runs {
+  private readonly done: DigestedRun[] = [];
+  private current: { path: string; firstLine: number; lastLine: number; hash: Hash; texts: string[] | undefined } | undefined;
+  constructor(private readonly keepTexts = false) {}
+
+  /** One more piece of an artifact's markdown; a new artifact ends the run before. `firstLine` counts only for a new run. */
+  add(path: string, text: string, firstLine: number, lastLine: number): void {
+    if (this.current?.path !== path) {
+      this.finish();
+      this.current = { path, firstLine, lastLine, hash: createHash("sha256"), texts: this.keepTexts ? [] : undefined };
+    }
+    this.current.hash.update(text);
+    this.current.texts?.push(text);
+    this.current.lastLine = lastLine;
+  }
+
+  /** A whole run digested elsewhere. */
+  addDigested(run: DigestedRun): void {
+    this.finish();
+    this.done.push(run);
+  }
+
+  /** The runs ended so far, and the open one ended. */
+  finished(): DigestedRun[] {
+    this.finish();
+    return this.done;
+  }
+
+  /** The open run, taken out unfinished (its markdown, for the next range to continue). */
+  open(): RangeRun | undefined {
+    const run = this.current;
+    this.current = undefined;
+    return run && { path: run.path, firstLine: run.firstLine, lastLine: run.lastLine, texts: run.texts ?? [] };
+  }
+
+  private finish(): void {
+    if (!this.current) return;
+    const { hash, texts, ...run } = this.current;
+    this.done.push({ ...run, digest: hash.digest("hex"), ...(texts ? { texts } : {}) });
+    this.current = undefined;
+  }
+}
 
 /** A run of one artifact's targets within a range: its digest, or, where a range boundary may cut it, its markdown. Lines are the range's. */
 interface RangeRun {

@@ -40,3 +40,23 @@ export async function lockAndGenerate(root: string, options: Partial<LockOptions
   for await (const record of generateRecords(result.manifest, (path) => readFile(join(root, ...path.split("/"))))) records.push(record);
   return { manifest: result.manifest, records };
 }
+
+/** The `lock` flags that give the privacy-act-1988 fixture its committed manifest: the dataset fields and the kinds of its document files. */
+export const PRIVACY_ACT_LOCK_FLAGS = [
+  "--slug",
+  "privacy-act-1988",
+  "--title-id",
+  "C2004A03712",
+  "--name",
+  "Privacy Act 1988",
+  "--version-date",
+  "2024-06-10",
+  "--source-text-url",
+  "https://www.legislation.gov.au/C2004A03712/2024-06-10/text",
+  "--kind",
+  "front-matter.md=document-frontmatter",
+  "--kind",
+  "contents.md=document-contents",
+  "--kind",
+  "preamble.md=document-preamble",
+];
