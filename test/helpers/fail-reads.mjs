@@ -1,7 +1,9 @@
 // Loaded with `node --import` (worker threads inherit it): fails reads on purpose, for the tests of
 // what validate does then. FAIL_READ_FILE names the file (a path suffix); with FAIL_READ_AT=<byte>,
 // every read stream over that byte ends with EIO there; with FAIL_READ_WORKER_EXIT=1, a worker thread
-// that opens the file exits at once, as a crashed worker would.
+// that opens the file exits at once, as a crashed worker would; with FAIL_WORKER_START=1, every worker
+// thread exits as it starts, before it can take a task (a crash that does not depend on which thread
+// happens to take which task).
 import fs from "node:fs";
 import module from "node:module";
 import { Readable } from "node:stream";
@@ -10,6 +12,7 @@ import { isMainThread } from "node:worker_threads";
 const file = process.env.FAIL_READ_FILE ?? "";
 const at = Number(process.env.FAIL_READ_AT ?? Number.NaN);
 const exitWorker = process.env.FAIL_READ_WORKER_EXIT === "1";
+if (process.env.FAIL_WORKER_START === "1" && !isMainThread) process.exit(3);
 const targeted = (path) => file !== "" && String(path).endsWith(file);
 const { createReadStream, readFileSync } = fs;
 
