@@ -42,7 +42,7 @@ describe("the built bin", () => {
     const one = await child(["validate", "--format", "json", "--no-lock", "--jobs", "1", "*.jsonl"], dir);
     const two = await child(["validate", "--format", "json", "--no-lock", "--jobs", "2", "--verbose", "*.jsonl"], dir);
     expect(two.code).toBe(1);
-    expect(two.stderr).toMatch(/checked in \d+ ms in 2 threads \(this one and 1 worker\)/);
+    expect(two.stderr).toMatch(/checked in \d+ ms in 2 worker threads/);
     expect(two.stdout).toBe(one.stdout);
     // six files are not named after their slug, three have a line that is not a record
     expect(JSON.parse(two.stdout).summary).toEqual({ files: 7, records: 147, errors: 9, warnings: 0 });
@@ -50,45 +50,14 @@ describe("the built bin", () => {
     expect(many.code).toBe(2);
   });
 
-  test("one file cut into ranges over worker threads gives the one-thread report, with and without the lock manifest beside it", async () => {
-    const lines = (await readFile(join(repoRoot, ".tooling/citation-targets/privacy-act-1988.jsonl"), "utf8")).split("\n");
-    lines[3] = lines[3]!.replace(/"documentOrder":\d+/, '"documentOrder":9');
-    lines[9] = "not json";
-    lines[15] = lines[15]!.replace(/"textDigest":"[0-9a-f]/, '"textDigest":"x');
-    lines[22] = lines[30]!;
-    lines[36] = `${lines[36]}\r`;
-    await writeFile(join(dir, "privacy-act-1988.jsonl"), lines.join("\n"));
-    await cp(join(repoRoot, ".tooling/citation-targets/privacy-act-1988.lock.json"), join(dir, "privacy-act-1988.lock.json"));
-    for (const lock of [[], ["--no-lock"]]) {
-      const args = ["validate", "--format", "json", ...lock, "privacy-act-1988.jsonl"];
-      const one = await child([...args, "--jobs", "1"], dir);
-      const split = await child([...args, "--jobs", "2", "--range-bytes", "4000", "--verbose"], dir);
-      expect(split.stderr).toMatch(/in 2 threads/);
-      expect(split.stdout).toBe(one.stdout);
-      expect(one.code).toBe(1);
-      expect(new Set(JSON.parse(one.stdout).files[0].problems.map((p: { ruleId: string }) => p.ruleId)).size).toBeGreaterThanOrEqual(6);
-    }
-  });
-
-  test("a read error part-way through a file cut into ranges ends the file there, as in one thread; a crashed worker is named", async () => {
-    // Over 1 MiB, so that one thread streams it too (a smaller file is read in one call, all or nothing).
-    const copies = Array.from({ length: 30 }, () => readFile(join(repoRoot, ".tooling/citation-targets/privacy-act-1988.jsonl"), "utf8"));
-    await writeFile(join(dir, "privacy-act-1988.jsonl"), (await Promise.all(copies)).join(""));
-    const failing = ["--import", join(repoRoot, "test/helpers/fail-reads.mjs"), join(repoRoot, "bin/citation-targets.js"), "validate", "--format", "json", "--no-lock", "privacy-act-1988.jsonl"];
-    const env = { FAIL_READ_FILE: "privacy-act-1988.jsonl", FAIL_READ_AT: "800000" };
-    const one = await runCommand(process.execPath, [...failing, "--jobs", "1"], dir, env);
-    const split = await runCommand(process.execPath, [...failing, "--jobs", "2", "--range-bytes", "100000"], dir, env);
-    expect(one.code).toBe(2);
-    const report = JSON.parse(one.stdout).files[0];
-    expect(report.error).toMatch(/cannot read privacy-act-1988\.jsonl/);
-    expect(report.records).toBeGreaterThan(400);
-    expect(report.records).toBeLessThan(30 * 42);
-    expect(split.stdout).toBe(one.stdout);
-    expect(split.code).toBe(2);
-    // The worker crashes as it starts, so the crash does not depend on whether it takes a range before this thread has checked them all.
-    const crashed = await runCommand(process.execPath, [...failing, "--jobs", "2", "--range-bytes", "100000"], dir, { FAIL_WORKER_START: "1" });
+  test("a worker thread that crashes ends the run with exit 2, naming it, and no stack trace", async () => {
+    const good = await readFile(join(repoRoot, ".tooling/citation-targets/mvfg.jsonl"), "utf8");
+    for (let i = 0; i < 6; i++) await writeFile(join(dir, `f${i}.jsonl`), good);
+    // Every worker exits as it starts, before it can take a task: the crash does not depend on scheduling.
+    const args = ["--import", join(repoRoot, "test/helpers/fail-reads.mjs"), join(repoRoot, "bin/citation-targets.js"), "validate", "--no-lock", "--jobs", "2", "*.jsonl"];
+    const crashed = await runCommand(process.execPath, args, dir, { FAIL_WORKER_START: "1" });
     expect(crashed.code).toBe(2);
-    expect(crashed.stderr).toMatch(/^citation-targets: a worker thread stopped \(exit code 3\) with \d+ tasks? undone\n$/);
+    expect(crashed.stderr).toMatch(/^citation-targets: a worker thread stopped: .+\n$/);
   });
 
   test("validate of named files loads none of the heavy libraries (start-up: glob, markdown, YAML and schema compilers load only when needed)", async () => {

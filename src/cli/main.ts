@@ -121,8 +121,8 @@ export async function main(context: MainContext): Promise<number> {
     .option("--no-lock", "do not look for a lock manifest beside each file")
     .option("--max-problems <n>", "show at most N problems per file (all are still counted)", parseCount)
     .option("--rule <rule=severity>", "set a rule's severity: error, warning or off (repeatable)", collectRule, {})
-    .option("--jobs <n>", "threads to spread the work over, this one and n - 1 workers (default: one per core for 200+ files or 32+ MiB in all, else 1); the report is the same", parsePositive)
-    .option("--range-bytes <n>", "with more than one thread, check a file larger than N bytes in line-aligned ranges of about N bytes, on every thread (default 4194304, 4 MiB)", parsePositive)
+    .option("--jobs <n>", "worker threads to spread the files over (default: one per core for 200+ files or 32+ MiB in all, else none: this thread; at most 4 per core); the report is the same", parsePositive)
+    .option("--staged", "check the JSONL files of the datasets that what git has staged belongs to (JSONL, lock manifests, markdown), for a pre-commit hook")
     .option("--stdin", "check standard input instead of files (the same as the path -)")
     .option("--stdin-filename <path>", "the path standard input stands for: its name is checked against the slug, and <name>.lock.json beside it is used")
     .option("--max-line-bytes <n>", "the longest line kept, in bytes (default 67108864, 64 MiB); a longer one is a line-length problem, never held in memory", parsePositive)
@@ -261,13 +261,12 @@ export async function main(context: MainContext): Promise<number> {
         ...caps,
         ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
       };
-      const { generateBounded } = await import("../node/run-bounded.js");
-      const result = options.output ? await generateBounded({ ...generateOptions, output: options.output }) : await generate(generateOptions);
+      const result = options.output ? await generate({ ...generateOptions, output: options.output }) : await generate(generateOptions);
       if (result.output) stderr.write(`wrote ${displayPath(result.output, context.cwd)} (${result.records} records)\n`);
       const threads = result.threads ?? 1;
       if (options.verbose)
         stderr.write(
-          `generated in ${Math.round(performance.now() - started)} ms, markdown parsed in ${threads === 1 ? "1 thread" : `${threads} threads (this one and ${threads - 1} worker${threads === 2 ? "" : "s"})`}\n`,
+          `generated in ${Math.round(performance.now() - started)} ms, markdown parsed in ${threads === 1 ? "this thread" : `${threads} worker threads`}\n`,
         );
     });
 
@@ -281,18 +280,32 @@ export async function main(context: MainContext): Promise<number> {
         `${DEFAULT_MANIFEST_PATTERN} of the repository.`,
     )
     .argument("[manifests...]", "lock manifests (<name>.lock.json)")
-    .option("--check", "write nothing; exit 1 when anything would change (for CI)")
-    .option("--jobs <n>", "threads to parse the markdown in (default as for generate)", parsePositive)
+    .option("--check", "write no manifest or JSONL; exit 1 when anything would change (for CI)")
+    .option("--staged", "only the datasets that what git has staged belongs to (lock manifests, JSONL, markdown; deletions too), for a pre-commit hook")
+    .option("--jobs <n>", "worker threads (default: one per core; at most 4 per core): many datasets are spread over them whole, a few large ones artifact by artifact", parsePositive)
+    .option("--no-cache", "regenerate every dataset: do not use or write the cache")
+    .option("--cache-location <file>", "the cache file (default node_modules/.cache/citation-targets/update.json of the repository, when it has node_modules)")
     .option("--max-artifact-bytes <n>", "the largest markdown file read, in bytes (default 67108864, 64 MiB)", parsePositive)
     .option("--max-yaml-aliases <n>", "the most YAML aliases a front matter may hold (default 1000)", parsePositive)
     .addHelpText(
       "after",
       `\nExit codes: 0 up to date (or updated), 1 --check found changes or a dataset is at fault, 2 usage or I/O error.\n\nExamples:\n  citation-targets update\n  citation-targets update .tooling/citation-targets/privacy-act-1988.lock.json\n  citation-targets update --check`,
     )
-    .action(async (manifests: string[], options: { check?: boolean; jobs?: number; maxArtifactBytes?: number; maxYamlAliases?: number }) => {
-      const [{ upToDate }, { updateBounded }] = await Promise.all([import("../node/update.js"), import("../node/run-bounded.js")]);
-      const results = await updateBounded({
+    .action(async (named: string[], options: { check?: boolean; staged?: boolean; jobs?: number; cache: boolean; cacheLocation?: string; maxArtifactBytes?: number; maxYamlAliases?: number }) => {
+      const { upToDate, update } = await import("../node/update.js");
+      let manifests = named;
+      if (options.staged) {
+        if (named.length > 0) throw new OperationalError("--staged chooses the datasets itself: name no manifests with it");
+        const { stagedDatasets } = await import("../node/staged.js");
+        manifests = (await stagedDatasets(context.cwd)).manifests.map((manifest) => displayPath(manifest, context.cwd));
+        if (manifests.length === 0) {
+          stderr.write("citation-targets: nothing staged belongs to a dataset: nothing to check\n");
+          return;
+        }
+      }
+      const results = await update({
         manifests,
+        ...(options.cache === false ? { cache: false as const } : options.cacheLocation !== undefined ? { cache: options.cacheLocation } : {}),
         cwd: context.cwd,
         ...(options.check ? { check: true } : {}),
         ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
@@ -407,7 +420,7 @@ interface ValidateCliOptions {
   maxStoredProblems?: number;
   config?: string | boolean;
   jobs?: number;
-  rangeBytes?: number;
+  staged?: boolean;
   lock?: string | boolean;
   schema?: string;
   legislationHost: string;
@@ -465,18 +478,39 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
     context.stdout.write(`${JSON.stringify(settings, null, 2)}\n`);
     return 0;
   }
+  let stagedFiles: string[] | undefined;
+  if (options.staged) {
+    if (fromStdin || paths.length > 0) throw new OperationalError("--staged chooses the files itself: name no paths with it");
+    const { stagedDatasets } = await import("../node/staged.js");
+    const { outputFor } = await import("../node/update-dataset.js");
+    const found = await stagedDatasets(context.cwd);
+    const { readFileSync } = await import("node:fs");
+    const outputs = found.manifests.flatMap((manifest) => {
+      try {
+        const slug = (JSON.parse(readFileSync(manifest, "utf8")) as { slug?: unknown }).slug;
+        return typeof slug === "string" ? [outputFor(manifest, slug)] : [];
+      } catch {
+        return [];
+      }
+    });
+    const { existsSync } = await import("node:fs");
+    stagedFiles = [...new Set([...found.jsonl, ...outputs.filter((path) => existsSync(path))])].sort();
+    if (stagedFiles.length === 0) {
+      context.stderr.write("citation-targets: nothing staged belongs to a dataset: nothing to check\n");
+      return 0;
+    }
+  }
   const progress = progressEnabled(context.env, context.stderr.isTTY) ? createProgressLine((text) => context.stderr.write(text)) : undefined;
   const checked = await validate({
     ...(fromStdin ? { stdin: { stream: context.stdin!, ...(options.stdinFilename !== undefined ? { name: options.stdinFilename } : {}) } } : {}),
     ...(progress ? { onProgress: (p: Progress) => progress.update(p) } : {}),
-    patterns: fromStdin ? [] : fromConfig ? config.patterns! : paths,
+    patterns: stagedFiles ?? (fromStdin ? [] : fromConfig ? config.patterns! : paths),
     cwd: context.cwd,
-    ...(fromConfig ? { patternsCwd: dirname(loaded!.path) } : {}),
+    ...(fromConfig && !stagedFiles ? { patternsCwd: dirname(loaded!.path) } : {}),
     legislationHost: given("legislationHost") ? options.legislationHost : (config.legislationHost ?? options.legislationHost),
     rules: { ...config.rules, ...options.rule },
     allowUnmatched: !options.errorOnUnmatchedPattern,
     ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
-    ...(options.rangeBytes !== undefined ? { rangeBytes: options.rangeBytes } : {}),
     ...(lock !== undefined ? { lock } : {}),
     ...(schema ? { schema } : {}),
     ...(options.shard ? { shard: options.shard } : {}),
@@ -508,7 +542,7 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
     context.stdout.write(formatters[format](report, { ...formatContext, color }));
   }
   if (options.verbose) {
-    const threads = report.threads > 1 ? ` in ${report.threads} threads (this one and ${report.threads - 1} worker${report.threads === 2 ? "" : "s"})` : "";
+    const threads = report.threads > 1 ? ` in ${report.threads} worker threads` : "";
     context.stderr.write(`citation-targets: checked in ${Math.round(performance.now() - started)} ms${threads}\n`);
   }
   return exitCodeFor(report);

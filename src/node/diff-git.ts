@@ -3,7 +3,9 @@
  * streamed from its standard output, so no clone or checkout is made and a shallow CI checkout works
  * as long as the revision is in it. When it is not, the error says so and gives the fetch command.
  */
-import { spawn } from "node:child_process";
+import { type ChildProcessByStdio, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import type { Readable, Writable } from "node:stream";
 import { OperationalError } from "./errors.js";
 
 interface GitResult {
@@ -64,12 +66,6 @@ export async function resolveRevision(root: string, revision: string): Promise<s
   throw new OperationalError(`revision ${revision} is not in this clone: ${why}. Fetch it, then run again:\n  ${fetchCommand(revision, remotes, shallow)}`);
 }
 
-/** True when `path` (relative to the top folder, POSIX) is a file at the commit. */
-export async function existsAt(root: string, commit: string, path: string): Promise<boolean> {
-  const result = await runGit(["cat-file", "-t", `${commit}:${path}`], root);
-  return result.code === 0 && result.stdout.trim() === "blob";
-}
-
 /** The files directly in folder `dir` at the commit (POSIX paths relative to the top folder). */
 export async function filesAt(root: string, commit: string, dir: string): Promise<string[]> {
   const result = await runGit(["ls-tree", "-z", "--full-tree", `${commit}`, "--", `${dir.replace(/\/+$/, "")}/`], root);
@@ -100,4 +96,102 @@ export async function* gitBlob(root: string, commit: string, path: string): Asyn
   }
   const code = await closed;
   if (code !== 0) throw new OperationalError(`cannot read ${path} at ${commit.slice(0, 12)} with git: ${Buffer.concat(err).toString("utf8").trim() || `git exited with ${code}`}`);
+}
+
+/** A file in a tree at a commit: its blob id and size. */
+export interface TreeEntry {
+  blob: string;
+  size: number;
+}
+
+/** Every file below `dir` at the commit (recursively, POSIX paths relative to the top folder), with its blob id and size: one git process. */
+export async function treeAt(root: string, commit: string, dir: string): Promise<Map<string, TreeEntry>> {
+  const folder = dir.replace(/\/+$/, "");
+  const result = await runGit(["ls-tree", "-r", "-z", "--long", "--full-tree", commit, ...(folder === "" ? [] : ["--", `${folder}/`])], root);
+  const entries = new Map<string, TreeEntry>();
+  if (result.code !== 0) return entries;
+  for (const entry of result.stdout.split("\0")) {
+    const tab = entry.indexOf("\t");
+    if (tab === -1) continue;
+    const [, type, blob, size] = entry.slice(0, tab).split(/ +/);
+    if (type === "blob" && blob !== undefined) entries.set(entry.slice(tab + 1), { blob, size: Number(size) });
+  }
+  return entries;
+}
+
+/** The id git gives a file's bytes as a blob (SHA-1 of "blob <size>\0" and the bytes; the repository's object format). */
+export function blobId(bytes: Uint8Array, format: "sha1" | "sha256" = "sha1"): string {
+  return createHash(format).update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
+}
+
+/**
+ * One `git cat-file --batch` process for a run: blobs are asked for one after another, by id, and
+ * read whole (they are dataset files of a few megabytes; a larger one is streamed by gitBlob).
+ */
+export class BlobReader {
+  private readonly child: ChildProcessByStdio<Writable, Readable, Readable>;
+  private buffer: Buffer = Buffer.alloc(0);
+  private waiting: (() => void) | undefined;
+  private ended = false;
+  private failure: Error | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(root: string) {
+    this.child = spawn("git", ["cat-file", "--batch"], { cwd: root, stdio: ["pipe", "pipe", "pipe"] });
+    this.child.on("error", (error) => {
+      this.failure = gitMissing(error);
+      this.wake();
+    });
+    this.child.stdout.on("data", (chunk: Buffer) => {
+      this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+      this.wake();
+    });
+    this.child.stdout.on("end", () => {
+      this.ended = true;
+      this.wake();
+    });
+    this.child.stderr.resume();
+  }
+
+  private wake() {
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    waiting?.();
+  }
+
+  /** Waits until the buffer holds at least `bytes` bytes, or a line feed when `bytes` is undefined. */
+  private async fill(bytes?: number): Promise<void> {
+    while (bytes === undefined ? this.buffer.indexOf(0x0a) === -1 : this.buffer.length < bytes) {
+      if (this.failure) throw this.failure;
+      if (this.ended) throw new OperationalError("git cat-file --batch ended before its answer");
+      await new Promise<void>((resolve) => {
+        this.waiting = resolve;
+      });
+    }
+  }
+
+  /** The bytes of a blob. */
+  read(blob: string, label: string): Promise<Buffer> {
+    const next = this.queue.then(async () => {
+      this.child.stdin.write(`${blob}\n`);
+      await this.fill();
+      const newline = this.buffer.indexOf(0x0a);
+      const header = this.buffer.subarray(0, newline).toString("utf8");
+      this.buffer = this.buffer.subarray(newline + 1);
+      const [, type, size] = header.split(" ");
+      if (type !== "blob") throw new OperationalError(`cannot read ${label} with git: ${header}`);
+      const length = Number(size);
+      await this.fill(length + 1);
+      const bytes = Buffer.from(this.buffer.subarray(0, length));
+      this.buffer = this.buffer.subarray(length + 1);
+      return bytes;
+    });
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  close(): void {
+    this.child.stdin.end();
+    if (this.child.exitCode === null) this.child.kill();
+  }
 }

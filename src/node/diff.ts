@@ -6,14 +6,14 @@
  */
 import { isUtf8 } from "node:buffer";
 import { createReadStream } from "node:fs";
-import { readdir, stat } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import { basename, join, relative, resolve, sep } from "node:path";
 import { applyApprovals, type Approval, describeApproval, type DiffPair, type DiffReport, type FailOn, parseApprovals, summarizeDiff } from "../core/diff.js";
 import { RecordDiff } from "../core/diff-records.js";
 import { diffSchemas } from "../core/diff-schema.js";
 import { LineReader } from "../core/lines.js";
 import { buildRecordSchema } from "../core/schema.js";
-import { existsAt, filesAt, gitBlob, gitTopLevel, resolveRevision } from "./diff-git.js";
+import { BlobReader, blobId, filesAt, gitBlob, gitTopLevel, resolveRevision, type TreeEntry, treeAt } from "./diff-git.js";
 import { describeIoError, OperationalError } from "./errors.js";
 import { DEFAULT_PATTERN, displayPath } from "./files.js";
 import { readJsonFile } from "./json-file.js";
@@ -52,6 +52,8 @@ export interface DiffTarget {
   type: "records" | "schema";
   old: DiffSide;
   new: DiffSide;
+  /** Both sides hold the same bytes (the working tree file's blob id is the revision's): nothing to compare; the count of records. */
+  identical?: { records: number };
 }
 
 const isSchemaPath = (path: string) => path.endsWith(".schema.json");
@@ -201,20 +203,54 @@ async function localTargets(paths: string[], cwd: string, schema: boolean): Prom
 const posix = (path: string) => path.split(sep).join("/");
 
 /** The working tree's files against the same paths at a revision, read with git. */
-async function gitTargets(revision: string, paths: string[], cwd: string, schema: boolean): Promise<{ targets: DiffTarget[]; commit: string }> {
+async function gitTargets(revision: string, paths: string[], cwd: string, schema: boolean): Promise<{ targets: DiffTarget[]; commit: string; close: () => void }> {
   const root = await gitTopLevel(cwd);
   const commit = await resolveRevision(root, revision);
   const targets: DiffTarget[] = [];
+  // The revision's side: one ls-tree per folder for the blob ids, one cat-file --batch for the blobs.
+  const trees = new Map<string, Map<string, TreeEntry>>();
+  const treeOf = async (dir: string) => {
+    let tree = trees.get(dir);
+    if (tree === undefined) {
+      tree = await treeAt(root, commit, dir);
+      trees.set(dir, tree);
+    }
+    return tree;
+  };
+  const entryAt = async (rel: string) => (await treeOf(rel.includes("/") ? rel.slice(0, rel.lastIndexOf("/")) : "")).get(rel);
+  let reader: BlobReader | undefined;
   const add = async (rel: string, type: "records" | "schema") => {
     const absolute = join(root, ...rel.split("/"));
     const label = `${revision}:${rel}`;
-    const at = await existsAt(root, commit, rel);
-    targets.push({ type, old: at ? { label, missing: false, open: () => gitBlob(root, commit, rel) } : missingSide(label), new: await fileSide(absolute, displayPath(absolute, cwd)) });
+    const at = await entryAt(rel);
+    const now = await fileSide(absolute, displayPath(absolute, cwd));
+    let old: DiffSide = missingSide(label);
+    if (at !== undefined) {
+      const { blob, size } = at;
+      old =
+        size > WHOLE_BLOB_UP_TO
+          ? { label, missing: false, open: () => gitBlob(root, commit, rel) }
+          : {
+              label,
+              missing: false,
+              async *open() {
+                reader ??= new BlobReader(root);
+                yield await reader.read(blob, label);
+              },
+            };
+    }
+    const target: DiffTarget = { type, old, new: now };
+    if (at !== undefined && !now.missing && type === "records" && at.size <= WHOLE_BLOB_UP_TO) {
+      const bytes = await readFile(absolute).catch(() => undefined);
+      if (bytes !== undefined && blobId(bytes, at.blob.length === 64 ? "sha256" : "sha1") === at.blob) target.identical = { records: countLines(bytes) };
+    }
+    targets.push(target);
   };
+  const close = () => reader?.close();
   const folder = async (rel: string, shown: string) => {
     const absolute = join(root, ...rel.split("/"));
     const here = (await kindOf(absolute)) === "folder" ? (await jsonlIn(absolute)).map((name) => `${rel}/${name}`) : [];
-    const there = (await filesAt(root, commit, rel)).filter((path) => path.endsWith(".jsonl"));
+    const there = [...(await treeOf(rel)).keys()].filter((path) => path.endsWith(".jsonl") && !path.slice(rel.length + 1).includes("/"));
     const all = [...new Set([...here, ...there])].sort();
     if (all.length === 0) throw new OperationalError(`no *.jsonl files in ${shown}, in the working tree or at ${revision}`);
     for (const path of all) await add(path, "records");
@@ -224,9 +260,9 @@ async function gitTargets(revision: string, paths: string[], cwd: string, schema
     else {
       await folder(DEFAULT_FOLDER, DEFAULT_PATTERN);
       const schemaHere = (await kindOf(join(root, ...REPOSITORY_SCHEMA_PATH.split("/")))) === "file";
-      if (schemaHere || (await existsAt(root, commit, REPOSITORY_SCHEMA_PATH))) await add(REPOSITORY_SCHEMA_PATH, "schema");
+      if (schemaHere || (await entryAt(REPOSITORY_SCHEMA_PATH)) !== undefined) await add(REPOSITORY_SCHEMA_PATH, "schema");
     }
-    return { targets, commit };
+    return { targets, commit, close };
   }
   for (const path of paths) {
     const absolute = resolve(cwd, path);
@@ -235,11 +271,21 @@ async function gitTargets(revision: string, paths: string[], cwd: string, schema
     const type = schema || isSchemaPath(rel) ? "schema" : "records";
     const kind = await kindOf(absolute);
     if (kind === "folder") await folder(rel, path);
-    else if (kind === "file" || (await existsAt(root, commit, rel))) await add(rel, type);
+    else if (kind === "file" || (await entryAt(rel)) !== undefined) await add(rel, type);
     else if ((await filesAt(root, commit, rel)).length > 0) await folder(rel, path);
     else throw new OperationalError(`cannot read ${path}: no such file or folder in the working tree or at ${revision}`);
   }
-  return { targets, commit };
+  return { targets, commit, close };
+}
+
+/** A blob up to this size is read whole through the run's cat-file --batch; a larger one is streamed by a git process of its own. */
+const WHOLE_BLOB_UP_TO = 64 * 2 ** 20;
+
+/** The lines of a file: its line feeds, and one more when the last line has none. */
+function countLines(bytes: Uint8Array): number {
+  let count = 0;
+  for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) count++;
+  return bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a ? count + 1 : count;
 }
 
 /** Reads and checks an approvals file; an OperationalError (exit 2) names every problem. */
@@ -257,17 +303,28 @@ export async function diff(options: DiffOptions = {}): Promise<DiffReport> {
   const approvals = options.approvals !== undefined ? await loadApprovals(options.approvals, cwd) : [];
   let targets: DiffTarget[];
   let against: DiffReport["against"];
+  let close = () => {};
   if (options.against !== undefined) {
     const found = await gitTargets(options.against, options.paths ?? [], cwd, options.schema ?? false);
     targets = found.targets;
+    close = found.close;
     against = { revision: options.against, commit: found.commit };
   } else {
     targets = await localTargets(options.paths ?? [], cwd, options.schema ?? false);
   }
   const pairs: DiffPair[] = [];
-  for (const target of targets) {
-    if (target.old.missing && target.new.missing) throw new OperationalError(`cannot read ${target.new.label}: it is neither in the old nor in the new version`);
-    pairs.push(target.type === "schema" ? await diffSchemaSides(target.old, target.new) : await diffRecordSides(target.old, target.new));
+  try {
+    for (const target of targets) {
+      if (target.old.missing && target.new.missing) throw new OperationalError(`cannot read ${target.new.label}: it is neither in the old nor in the new version`);
+      if (target.identical) {
+        const { records } = target.identical;
+        pairs.push({ type: "records", old: target.old.label, new: target.new.label, records: { before: records, after: records }, changes: [], warnings: [] });
+        continue;
+      }
+      pairs.push(target.type === "schema" ? await diffSchemaSides(target.old, target.new) : await diffRecordSides(target.old, target.new));
+    }
+  } finally {
+    close();
   }
   const unmatched = applyApprovals(pairs, approvals);
   const warnings = unmatched.map((approval) => `approval ${describeApproval(approval)} matches no change (is it still needed?)`);

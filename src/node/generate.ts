@@ -7,7 +7,8 @@ import { availableParallelism } from "node:os";
 import type { LockManifest } from "../core/manifest.js";
 import { DatasetError, generateLineBatchesFrom, linesInThread, parseArtifactBytes, type OutputRecord } from "../core/generate.js";
 import type { ArtifactLimits } from "../core/markdown.js";
-import { startArtifactPool } from "./generate-pool.js";
+import { poolLineSource } from "./generate-pool.js";
+import { checkJobs, createPool, type WorkPool } from "./pool.js";
 import { LineSplitter, type Line } from "../core/lines.js";
 import { describeIoError, OperationalError } from "./errors.js";
 import { DEFAULT_MAX_ARTIFACT_BYTES } from "./dataset-files.js";
@@ -27,7 +28,7 @@ export interface GenerateOptions {
   maxArtifactBytes?: number;
   /** The most YAML aliases an artifact's front matter may hold (default 1000); more is refused, named. */
   maxYamlAliases?: number;
-  /** Worker threads to parse the markdown in; default one per core (at most 4) for 4 MB of markdown or more, else 1. The output is the same. */
+  /** Threads to parse the markdown in (one pool for the run); default one per core (at most 4) for 4 MB of markdown or more, else 1 (this thread). The output is the same. */
   jobs?: number;
 }
 
@@ -64,7 +65,7 @@ const WORKERS_FROM_BYTES = 4 * 2 ** 20;
 
 /** The threads to parse with: as asked, else one per core (at most 4) for 4 MB of markdown or more, else 1. */
 function chooseJobs(jobs: number | undefined, bytes: number, artifacts: number): number {
-  if (jobs !== undefined) return Math.max(1, Math.min(jobs, artifacts));
+  if (jobs !== undefined) return Math.max(1, Math.min(checkJobs(jobs)!, artifacts));
   if (bytes < WORKERS_FROM_BYTES || artifacts < 2) return 1;
   return Math.max(1, Math.min(availableParallelism(), 4, artifacts));
 }
@@ -85,16 +86,19 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
   };
   const { bytes, sizes } = verifyFirst ? await verifyAll() : ((await sizesOf(loaded, options.maxArtifactBytes)) ?? (await verifyAll()));
   const limits = options.maxYamlAliases !== undefined ? { maxYamlAliases: options.maxYamlAliases } : {};
-  const { lines, threads } = await linesOf(loaded.manifest, loaded.root, chooseJobs(options.jobs, bytes, loaded.manifest.artifacts.length), sizes, limits);
+  const pool = await createPool(chooseJobs(options.jobs, bytes, loaded.manifest.artifacts.length));
+  const lines = linesOf(loaded.manifest, loaded.root, pool, sizes, limits);
   async function* checked() {
     try {
       yield* lines;
     } catch (error) {
       if (!verifyFirst && error instanceof DatasetError) await verifyAll(); // throws naming every fault, when there are several
       throw error;
+    } finally {
+      await pool.close();
     }
   }
-  return { loaded, lines: checked(), threads };
+  return { loaded, lines: checked(), threads: pool.threads };
 }
 
 /** The artifacts' sizes from the file system; undefined when one is missing, outside the root or over the cap (verifyArtifacts then says which). */
@@ -115,29 +119,15 @@ async function sizesOf(loaded: LoadedManifest, maxArtifactBytes = DEFAULT_MAX_AR
 }
 
 /**
- * The dataset's JSONL lines, the markdown parsed and serialised in `jobs` threads (worker threads
- * when more than one and built); the lines are joined in document order in this thread, so they
- * are the same whatever the number.
+ * The dataset's JSONL lines, the markdown parsed and serialised in the pool's threads (in this thread
+ * when the pool has one); the lines are joined in document order in this thread, so they are the
+ * same whatever the number.
  */
-export async function linesOf(
-  manifest: LockManifest,
-  root: string,
-  jobs: number,
-  sizes: readonly number[] = [],
-  limits: ArtifactLimits = {},
-): Promise<{ lines: AsyncGenerator<string[]>; threads: number }> {
+export function linesOf(manifest: LockManifest, root: string, pool: WorkPool | undefined, sizes: readonly number[] = [], limits: ArtifactLimits = {}): AsyncGenerator<string[]> {
   // Synchronous reads, when an artifact's turn comes: the files are small and many, and this thread would wait for each anyway.
   const inThread = linesInThread(manifest, async (position) => parseArtifactBytes(manifest.artifacts[position]!, readFileSync(resolveArtifact(root, manifest.artifacts[position]!.path)), limits));
-  const pool = jobs > 1 ? await startArtifactPool(manifest, root, jobs, sizes, inThread, limits) : undefined;
-  const source = pool?.source ?? inThread;
-  async function* lines() {
-    try {
-      yield* generateLineBatchesFrom(manifest, source);
-    } finally {
-      await pool?.close();
-    }
-  }
-  return { lines: lines(), threads: pool ? jobs : 1 };
+  const source = pool && pool.threads > 1 ? poolLineSource(manifest, root, pool, sizes, limits) : inThread;
+  return generateLineBatchesFrom(manifest, source);
 }
 
 /** The default threads for a dataset of this many bytes and artifacts. */

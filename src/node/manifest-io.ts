@@ -1,8 +1,6 @@
 import { isUtf8 } from "node:buffer";
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { stat } from "node:fs/promises";
-import { fileURLToPath } from "node:url";
-import { Worker } from "node:worker_threads";
 import { dirname, join, resolve, sep } from "node:path";
 import type { ValidateFunction } from "ajv/dist/2020.js";
 import { buildManifestSchema, computeDatasetDigest, type LockManifest } from "../core/manifest.js";
@@ -112,10 +110,10 @@ export async function loadLockContext(manifestPath: string, shownPath: string, c
 
 /**
  * The context the manifest rules check a file against, as soon as the manifest is read: the facts
- * about the artifact files (each present artifact read once, its file and body digested off the
- * main thread; the dataset folder walked for markdown files the manifest does not list) are
- * gathered in the background, while the JSONL is checked; `ready` settles when they are in, and
- * the caller awaits it before ending the check (validate does).
+ * about the artifact files (each present artifact read once, its file and body digested; the dataset
+ * folder walked for markdown files the manifest does not list) are gathered in the same thread,
+ * which is the thread that checks the file (a file and its dataset are one task of the pool);
+ * `ready` settles when they are in, and the caller awaits it before ending the check.
  */
 export async function openLockContext(manifestPath: string, shownPath: string, cwd = process.cwd()): Promise<LockContext> {
   const loaded = await loadManifest(manifestPath, cwd, shownPath);
@@ -133,7 +131,7 @@ export async function openLockContext(manifestPath: string, shownPath: string, c
   return context;
 }
 
-/** What is known of a manifest's artifact files, as plain data (it crosses from a worker thread). */
+/** What is known of a manifest's artifact files. */
 export interface ArtifactFacts {
   skipped?: string;
   datasetRoot?: string;
@@ -151,7 +149,7 @@ export interface ArtifactFacts {
 export async function collectArtifactFacts(manifest: LockManifest, root: string, shownRoot: string, manifestPath: string): Promise<ArtifactFacts> {
   const facts: ArtifactFacts = { missing: [], changed: [], bodies: [], unlisted: [] };
   if (!(await stat(root).catch(() => undefined))?.isDirectory()) return { ...facts, skipped: `the dataset folder ${shownRoot} (datasetRoot of ${manifestPath}) is not there` };
-  // One synchronous pass (this runs in its own thread): each file is read once.
+  // One synchronous pass (the files are small and many; the promise API's per-call cost would dominate): each file is read once.
   const outcomes = manifest.artifacts.map((artifact) => {
     let bytes: Buffer;
     try {
@@ -177,23 +175,8 @@ export async function collectArtifactFacts(manifest: LockManifest, root: string,
   return { ...facts, datasetRoot: shownRoot };
 }
 
-/** The facts, gathered in a worker thread when the worker script is built (so that the main thread checks lines meanwhile on the other core), else here. */
-async function artifactFactsOf(manifest: LockManifest, root: string, shownRoot: string, manifestPath: string): Promise<ArtifactFacts> {
-  const script = new URL("./lock-facts-worker.js", import.meta.url);
-  if (!(await stat(fileURLToPath(script)).catch(() => undefined))) return collectArtifactFacts(manifest, root, shownRoot, manifestPath);
-  return new Promise((resolvePromise, reject) => {
-    const worker = new Worker(script, { workerData: { manifest, root, shownRoot, manifestPath } });
-    worker.once("message", (message: { facts?: ArtifactFacts; error?: string }) => {
-      if (message.facts) resolvePromise(message.facts);
-      else reject(new Error(message.error ?? "the artifact facts worker failed"));
-      void worker.terminate();
-    });
-    worker.once("error", reject);
-  });
-}
-
 async function gatherArtifactFacts(context: LockContext, loaded: LoadedManifest, cwd: string): Promise<void> {
-  const facts = await artifactFactsOf(loaded.manifest, loaded.root, displayPath(loaded.root, cwd), context.manifestPath);
+  const facts = await collectArtifactFacts(loaded.manifest, loaded.root, displayPath(loaded.root, cwd), context.manifestPath);
   if (facts.skipped !== undefined) context.artifactsSkipped = facts.skipped;
   if (facts.datasetRoot !== undefined) context.datasetRoot = facts.datasetRoot;
   context.missingArtifacts.push(...facts.missing);

@@ -1,51 +1,38 @@
 /**
- * `update`: re-lock and regenerate datasets in one step, atomically (docs/spec.md, "Generation";
- * README, "Regenerate after amending the law"). Everything is computed into temporary files
- * first; only when every dataset succeeded are they renamed into place.
+ * `update`: re-lock and regenerate datasets in one step, atomically across the run (docs/spec.md,
+ * "Generation"; README, "update"). Each dataset is computed into temporary files (update-dataset.ts),
+ * many datasets side by side as tasks of the run's pool; only when every dataset succeeded are the
+ * files renamed into place. Every fault of every dataset is reported, named, and then nothing is
+ * written. The cache (update-cache.ts) spares regenerating a dataset whose JSONL is known to be what
+ * its manifest generates.
  */
-import { basename, dirname, join, resolve } from "node:path";
+import { availableParallelism } from "node:os";
+import { resolve } from "node:path";
 import { DatasetError } from "../core/generate.js";
-import { DEFAULT_MANIFEST_NAME } from "../core/manifest.js";
 import { OperationalError } from "./errors.js";
 import { DEFAULT_MANIFEST_PATTERN, displayPath, findRepositoryRoot } from "./files.js";
-import { defaultJobs, linesOf, writeLinesTo } from "./generate.js";
-import { lock, type LockResult, type ManifestChanges } from "./lock.js";
-import { loadManifest } from "./manifest-io.js";
-import { noRecordChanges, readOldRecords, RecordComparer, type RecordChanges } from "./record-changes.js";
-import { openAtomic, type AtomicFile } from "./write.js";
+import { checkJobs, createPool, type TaskFailure } from "./pool.js";
+import { noRecordChanges } from "./record-changes.js";
+import { cacheLocation, openCache, type UpdateCache } from "./update-cache.js";
+import { type DatasetTask, type DatasetTaskResult, type DatasetUpdate, updateOneDataset } from "./update-dataset.js";
+import { discardTemporary, renameInto } from "./write.js";
+
+export { type DatasetUpdate, outputFor } from "./update-dataset.js";
 
 export interface UpdateOptions {
   /** Lock manifests; default every `*.lock.json` in `.tooling/citation-targets/` of the repository. */
   manifests?: string[];
   cwd?: string;
-  /** Compute only; write nothing. */
+  /** Compute only; write no manifest or JSONL (the cache is still written). */
   check?: boolean;
-  /** Worker threads to parse the markdown in (default as for generate). */
+  /** Threads for the run's pool (default: one per core). */
   jobs?: number;
   /** The largest artifact read, in bytes (default 64 MiB). */
   maxArtifactBytes?: number;
   /** The most YAML aliases an artifact's front matter may hold (default 1000). */
   maxYamlAliases?: number;
-}
-
-export interface DatasetUpdate {
-  slug: string;
-  /** The manifest and the JSONL as shown (relative to cwd). */
-  manifest: string;
-  output: string;
-  artifacts: ManifestChanges;
-  records: RecordChanges;
-  /** Whether the manifest's bytes or the JSONL's bytes would change (or did). */
-  manifestChanged: boolean;
-  outputChanged: boolean;
-  written: boolean;
-}
-
-/** The JSONL a manifest generates: `<name>.jsonl` beside `<name>.lock.json`; `<slug>.jsonl` beside a manifest named `citation-targets.lock.json`. */
-export function outputFor(manifestPath: string, slug: string): string {
-  const name = basename(manifestPath);
-  if (name === DEFAULT_MANIFEST_NAME || !name.endsWith(".lock.json")) return join(dirname(manifestPath), `${slug}.jsonl`);
-  return join(dirname(manifestPath), `${name.slice(0, -".lock.json".length)}.jsonl`);
+  /** The cache file; default `node_modules/.cache/citation-targets/update.json` of the repository when it has `node_modules`; false for none. */
+  cache?: string | false;
 }
 
 /** Finds the manifests to update: the named ones, else those of the default pattern at the repository root. */
@@ -60,70 +47,80 @@ async function manifestsToUpdate(options: UpdateOptions, cwd: string): Promise<s
 }
 
 /**
+ * Datasets go to the pool whole when there are at least this many per thread; with fewer (one large
+ * dataset, say), they are done one after another here, the pool parsing each one's artifacts.
+ */
+const DATASETS_PER_THREAD = 2;
+
+/**
  * Re-locks each dataset (its manifest's datasetRoot, keeping kinds, order and ignores) and
- * regenerates its JSONL. On any error nothing is written; with `check`, nothing is ever written.
+ * regenerates its JSONL. On any error in any dataset nothing is written, and every error is
+ * reported; with `check`, no manifest or JSONL is ever written.
  */
 export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate[]> {
   const cwd = options.cwd ?? process.cwd();
   const manifests = await manifestsToUpdate(options, cwd);
-  const pending: AtomicFile[] = [];
-  const results: DatasetUpdate[] = [];
-  const problems: string[] = [];
+  const location = await cacheLocation(cwd, options.cache);
+  const cache: UpdateCache | undefined = location !== undefined ? openCache(location) : undefined;
+  const jobs = checkJobs(options.jobs) ?? availableParallelism();
+  const limits = options.maxYamlAliases !== undefined ? { maxYamlAliases: options.maxYamlAliases } : {};
+  const taskOf = (manifestPath: string): DatasetTask => {
+    const entry = cache?.get(manifestPath);
+    return {
+      manifestPath,
+      cwd,
+      check: options.check ?? false,
+      ...(options.maxArtifactBytes !== undefined ? { maxArtifactBytes: options.maxArtifactBytes } : {}),
+      limits,
+      ...(cache ? { cache: { generator: cache.generator, ...(entry ? { entry } : {}) } } : {}),
+    };
+  };
+  const pool = await createPool(jobs);
+  const outcomes: (DatasetTaskResult | TaskFailure)[] = new Array(manifests.length);
   try {
-    for (const manifestPath of manifests) {
-      const shownManifest = displayPath(manifestPath, cwd);
-      const loaded = await loadManifest(manifestPath, cwd, shownManifest);
-      let locked: LockResult;
-      try {
-        locked = await lock({ dir: loaded.root, output: manifestPath, cwd, check: true, ...(options.maxArtifactBytes !== undefined ? { maxArtifactBytes: options.maxArtifactBytes } : {}) });
-      } catch (error) {
-        if (!(error instanceof DatasetError)) throw error;
-        problems.push(...error.problems.map((p) => `${shownManifest}: ${p}`));
-        continue;
-      }
-      const output = outputFor(manifestPath, locked.manifest.slug);
-      const old = await readOldRecords(output);
-      const comparer = new RecordComparer(old);
-      const file = options.check ? undefined : await openAtomic(output);
-      if (file) pending.push(file);
-      let digest: string;
-      try {
-        const limits = options.maxYamlAliases !== undefined ? { maxYamlAliases: options.maxYamlAliases } : {};
-        const { lines } = await linesOf(locked.manifest, loaded.root, options.jobs ?? defaultJobs(locked.bytes, locked.manifest.artifacts.length), [], limits);
-        digest = await writeLinesTo(lines, file, (line) => comparer.add(JSON.parse(line) as Record<string, unknown>));
-      } catch (error) {
-        if (!(error instanceof DatasetError)) throw error;
-        problems.push(...error.problems.map((p) => `${shownManifest}: ${p}`));
-        continue;
-      }
-      const outputChanged = old === undefined || old.fileDigest !== digest;
-      if (file && !outputChanged) {
-        pending.splice(pending.indexOf(file), 1);
-        await file.abort();
-      }
-      if (locked.changed && !options.check) {
-        const manifestFile = await openAtomic(manifestPath);
-        pending.push(manifestFile);
-        await manifestFile.write(locked.text);
-      }
-      results.push({
-        slug: locked.manifest.slug,
-        manifest: shownManifest,
-        output: displayPath(output, cwd),
-        artifacts: locked.changes,
-        records: comparer.finish(),
-        manifestChanged: locked.changed,
-        outputChanged,
-        written: !options.check && (locked.changed || outputChanged),
-      });
+    if (manifests.length >= DATASETS_PER_THREAD * pool.threads && pool.threads > 1) {
+      await Promise.all(
+        manifests.map(async (manifestPath, i) => {
+          outcomes[i] = await pool.run("updateDataset", taskOf(manifestPath));
+        }),
+      );
+    } else {
+      const { failureOf } = await import("./worker.js");
+      for (const [i, manifestPath] of manifests.entries()) outcomes[i] = await updateOneDataset(taskOf(manifestPath), pool).catch(failureOf);
     }
-    if (problems.length > 0) throw new DatasetError(problems);
-    for (const file of pending) await file.commit();
-    pending.length = 0;
-    return results;
+  } catch (error) {
+    await discardAll(outcomes);
+    throw error;
   } finally {
-    for (const file of pending) await file.abort();
+    await pool.close();
   }
+  const failures = outcomes.filter((outcome): outcome is TaskFailure => "failed" in outcome);
+  if (failures.length > 0) {
+    await discardAll(outcomes);
+    const operational = failures.filter((f) => f.failed.kind !== "dataset");
+    const problems = failures.flatMap((f) => f.failed.problems ?? [f.failed.message]);
+    if (operational.length > 0) throw new OperationalError(`${problems.join("\n")}\nnothing was written`);
+    throw new DatasetError(problems);
+  }
+  const done = outcomes as DatasetTaskResult[];
+  const pending = done.flatMap((outcome) => outcome.temporaries);
+  try {
+    for (const [i, { temporary, path }] of pending.entries()) {
+      await renameInto(temporary, path);
+      pending[i] = { temporary: "", path };
+    }
+  } finally {
+    for (const { temporary } of pending) if (temporary !== "") await discardTemporary(temporary);
+  }
+  if (cache) {
+    for (const [i, outcome] of done.entries()) if (outcome.cacheEntry) cache.set(manifests[i]!, outcome.cacheEntry);
+    await cache.save();
+  }
+  return done.map((outcome) => outcome.update);
+}
+
+async function discardAll(outcomes: (DatasetTaskResult | TaskFailure | undefined)[]): Promise<void> {
+  for (const outcome of outcomes) if (outcome && "temporaries" in outcome) for (const { temporary } of outcome.temporaries) await discardTemporary(temporary);
 }
 
 /** True when an update found nothing to change. */

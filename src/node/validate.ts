@@ -11,7 +11,8 @@ import { DEFAULT_PATTERN, displayPath, expandInputs, findRepositoryRoot, shardOf
 import { mapWithLimit } from "./concurrency.js";
 import { describeIoError, OperationalError } from "./errors.js";
 import { openLockContext } from "./manifest-io.js";
-import { chooseJobs, sizesOf, startProgress, validateInWorkers } from "./validate-workers.js";
+import { checkJobs } from "./pool.js";
+import { chooseJobs, sizesOf, startProgress, validateInPool } from "./validate-workers.js";
 import { loadSchema, type SchemaSource } from "./schema-source.js";
 
 export interface ValidateOptions {
@@ -28,12 +29,10 @@ export interface ValidateOptions {
   rules?: Partial<Record<RuleId, RuleSetting>>;
   /** Do not fail when a pattern matches no file. */
   allowUnmatched?: boolean;
-  /** Called as the run advances (after each chunk read, each file done in a batch, each range of a large file checked). */
+  /** Called as the run advances (after each chunk read in this thread, each file done). */
   onProgress?: (progress: { files: number; filesDone: number; bytes: number; bytesDone: number }) => void;
-  /** Threads to spread the work over (this one and jobs - 1 workers); default: one per core for 200+ files or 32+ MB, else 1. */
+  /** Worker threads to spread the files over (one pool for the run); default: one per core for 200+ files or 32+ MB, else 1 (this thread). A file is never split. */
   jobs?: number;
-  /** With more than one thread, a file larger than this many bytes is checked in line-aligned ranges of about this size on every thread; default 4 MiB. */
-  rangeBytes?: number;
   /**
    * A lock manifest to check every file against (the manifest rules). Without it, a file
    * `<name>.jsonl` is checked against `<name>.lock.json` beside it when that exists; `false` turns that off.
@@ -69,9 +68,9 @@ export async function validate(options: ValidateOptions = {}): Promise<Report> {
   const inputs = shard ? matched.filter((input) => shardOf(input.display, shard.count) === shard.index - 1) : matched;
   // File sizes, read once, for the choice of threads, the ranges and the progress.
   const sizes = options.jobs === 1 && !options.onProgress ? undefined : await sizesOf(inputs);
-  const jobs = options.stdin ? 1 : chooseJobs(inputs, options.jobs, sizes, options.rangeBytes);
+  const jobs = options.stdin ? 1 : chooseJobs(inputs, checkJobs(options.jobs), sizes);
   const progress = options.onProgress ? startProgress(inputs, sizes!, options.onProgress) : undefined;
-  const inWorkers = jobs > 1 ? await validateInWorkers(inputs, { ...options, cwd }, validator, jobs, sizes!, progress) : undefined;
+  const inWorkers = jobs > 1 ? await validateInPool(inputs, { ...options, cwd }, jobs, sizes!, progress) : undefined;
   const files =
     inWorkers?.files ??
     (await mapWithLimit(inputs, FILES_AT_ONCE, async (input) => {
@@ -93,8 +92,8 @@ export interface FileValidator {
   schemaSource: SchemaSource;
   /** Checks one whole file in this thread. */
   check(input: InputFile, onRead?: (bytes: number) => void): Promise<FileReport>;
-  /** Opens the lock manifest in force for the file (unless told not to: a range of a file needs none) and settles the engine's options. */
-  prepare(input: InputFile, how?: { withoutLock?: boolean }): Promise<PreparedFile>;
+  /** Opens the lock manifest in force for the file and settles the engine's options. */
+  prepare(input: InputFile): Promise<PreparedFile>;
   /** The report of a prepared file from the engine's result, once the artifact facts of its manifest are in. */
   finish(prepared: PreparedFile, result: FileResult & { error?: string }): FileReport;
 }
@@ -115,7 +114,7 @@ export async function createFileValidator(options: ValidateOptions & { cwd: stri
     if (sibling === input.absolute || !(await stat(sibling).catch(() => undefined))?.isFile()) return undefined;
     return openLockContext(sibling, displayPath(sibling, cwd), cwd);
   };
-  const prepare = async (input: InputFile, how: { withoutLock?: boolean } = {}): Promise<PreparedFile> => {
+  const prepare = async (input: InputFile): Promise<PreparedFile> => {
     const checkOptions: FileCheckOptions = {
       rules,
       file: input.display,
@@ -124,7 +123,6 @@ export async function createFileValidator(options: ValidateOptions & { cwd: stri
       ...(options.rules ? { ruleSettings: options.rules } : {}),
       ...(options.limits ? { limits: options.limits } : {}),
     };
-    if (how.withoutLock) return { input, checkOptions };
     try {
       const lock = await lockFor(input);
       return { input, checkOptions: lock ? { ...checkOptions, lock } : checkOptions };

@@ -15,6 +15,12 @@ export interface AtomicFile {
   commit(): Promise<void>;
   /** Closes and removes the temporary file; the target is untouched. Safe to call more than once. */
   abort(): Promise<void>;
+  /**
+   * Syncs and closes the temporary file and gives its path, for the caller to rename over the target
+   * later (`renameInto`) or remove (`discardTemporary`): a worker thread writes, the main thread
+   * renames every dataset's files only once all of them are written.
+   */
+  detach(): Promise<string>;
 }
 
 /** Opens an atomic writer for `path`, creating its folder; first removes what an interrupted earlier write to the same path left behind. */
@@ -39,7 +45,23 @@ export async function openAtomic(path: string): Promise<AtomicFile> {
       handle = undefined;
       await rm(temporary, { force: true });
     },
+    async detach() {
+      await handle!.sync();
+      await handle!.close();
+      handle = undefined;
+      return temporary;
+    },
   };
+}
+
+/** Renames a detached temporary file (AtomicFile.detach) over its target. */
+export async function renameInto(temporary: string, path: string): Promise<void> {
+  await rename(temporary, path);
+}
+
+/** Removes a detached temporary file; the target is untouched. */
+export async function discardTemporary(temporary: string): Promise<void> {
+  await rm(temporary, { force: true });
 }
 
 /** Writes `data` to `path` (creating its folder) through a temporary file in the same folder and a rename, so no reader ever sees half a file. */

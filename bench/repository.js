@@ -1,0 +1,174 @@
+#!/usr/bin/env node
+// The publisher's repository benchmark (issue "thousands of datasets"): the realistic corpus
+// (bench/corpus.js, German-style federal law, one folder per law) laid out as one dataset per law, as
+// publishers keep it: `laws/<law>/index.md`, and `.tooling/citation-targets/<law>.lock.json` (datasetRoot
+// back to the law) with `<law>.jsonl` beside it, committed in a git repository. Every command runs
+// end to end as a user runs it (the built CLI, a child process each, peak RSS measured), beside its
+// baselines in the same run:
+//   - read + split + JSON.parse of every JSONL on one thread (bench/jsonl-baseline.js);
+//   - markdown-it parsing every markdown file once on one thread (bench/markdown-baseline.js).
+// Then one law is amended and staged, and the pre-commit hooks, `update` and `diff --against HEAD` run.
+//
+//   node bench/repository.js [--mb 150] [--seed realistic-1] [--runs 1]
+//   env: BENCH_CORPUS_MB
+// Results: stdout (a markdown table) and bench/data/repository-<mb>mb.last-run.json.
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, totalmem } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { CORPUS_VERSION, ensureCorpus } from "./corpus.js";
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i === -1 ? fallback : args[i + 1];
+};
+const mb = Number(option("--mb", process.env.BENCH_CORPUS_MB ?? 150));
+const seed = option("--seed", "realistic-1");
+const runs = Number(option("--runs", 1));
+const cli = join(root, "bin/citation-targets.js");
+const hook = pathToFileURL(join(root, "bench/rss-hook.js")).href;
+const repo = join(root, "bench/data", `repository-${mb}mb`);
+const laws = join(repo, "laws");
+const tooling = join(repo, ".tooling/citation-targets");
+const git = (...gitArgs) => execFileSync("git", gitArgs, { cwd: repo, encoding: "utf8", maxBuffer: 1 << 28 });
+
+/** Runs a command in a child process; its wall time, peak RSS and exit code. */
+function run(label, command, commandArgs, { expect = [0], env = {} } = {}) {
+  const rssFile = join(repo, `.rss-${process.pid}.json`);
+  const times = [];
+  let result;
+  let rss = 0;
+  for (let i = 0; i < runs; i++) {
+    const started = process.hrtime.bigint();
+    result = spawnSync(process.execPath, ["--import", hook, command, ...commandArgs], {
+      cwd: repo,
+      encoding: "utf8",
+      maxBuffer: 1 << 28,
+      env: { ...process.env, ...env, BENCH_RSS_FILE: rssFile, CI: "true", NO_COLOR: "1" },
+    });
+    times.push(Number(process.hrtime.bigint() - started) / 1e9);
+    rss = Math.max(rss, JSON.parse(readFileSync(rssFile, "utf8")).maxRssMb);
+  }
+  rmSync(rssFile, { force: true });
+  times.sort((a, b) => a - b);
+  const seconds = times[Math.floor(times.length / 2)];
+  const ok = expect.includes(result.status);
+  const row = { label, seconds, rssMb: Math.round(rss), code: result.status, ok };
+  console.error(`${ok ? "ok" : "FAILED"} ${label}: ${seconds.toFixed(2)} s, ${row.rssMb} MB, exit ${result.status}`);
+  if (!ok) console.error(result.stdout.slice(0, 2000), result.stderr.slice(0, 2000));
+  return { ...row, stdout: result.stdout, stderr: result.stderr };
+}
+
+// ---------------------------------------------------------------- the repository, built once and cached
+function buildRepository() {
+  const stamp = join(repo, ".bench-stamp.json");
+  const wanted = { corpus: CORPUS_VERSION, mb, seed, layout: 1 };
+  if (existsSync(stamp) && JSON.stringify(JSON.parse(readFileSync(stamp, "utf8"))) === JSON.stringify(wanted)) {
+    git("checkout", "-q", "--", ".");
+    git("reset", "-q", "--hard", "bench-base");
+    return;
+  }
+  rmSync(repo, { recursive: true, force: true });
+  mkdirSync(tooling, { recursive: true });
+  git("init", "-q"); // first: the commands find the repository's root from its .git
+  ensureCorpus({ mb, seed, dir: laws });
+  rmSync(`${laws}.json`, { force: true });
+  return import(pathToFileURL(join(root, "dist/index.js")).href).then(async ({ lock }) => {
+    const names = readdirSync(laws).sort();
+    for (const name of names) {
+      const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+      await lock({
+        dir: join(laws, name),
+        cwd: repo,
+        output: join(tooling, `${slug}.lock.json`),
+        slug,
+        titleId: name.toUpperCase().replace(/-/g, "").slice(0, 20) || "X",
+        name: `Gesetz ${name}`,
+        versionDate: "2024-12-31",
+        sourceTextUrl: `https://www.legislation.gov.au/${name}/2024-12-31/text`,
+      });
+    }
+    const first = spawnSync(process.execPath, [cli, "update", "--no-cache"], { cwd: repo, encoding: "utf8", maxBuffer: 1 << 28 });
+    if (first.status !== 0) throw new Error(`update failed: ${first.stderr}`);
+    git("config", "user.email", "bench@example.org");
+    git("config", "user.name", "bench");
+    writeFileSync(join(repo, ".gitignore"), ".rss-*\n.bench-stamp.json\nnode_modules/\n");
+    git("add", "-A");
+    git("commit", "-q", "-m", "corpus");
+    git("tag", "bench-base");
+    writeFileSync(stamp, JSON.stringify(wanted));
+  });
+}
+
+await buildRepository();
+const names = readdirSync(laws).sort();
+const jsonlBytes = readdirSync(tooling)
+  .filter((n) => n.endsWith(".jsonl"))
+  .reduce((sum, n) => sum + readFileSync(join(tooling, n)).length, 0);
+const markdownBytes = names.reduce((sum, n) => sum + readFileSync(join(laws, n, "index.md")).length, 0);
+console.error(`repository: ${names.length} datasets, ${(markdownBytes / 1e6).toFixed(1)} MB markdown, ${(jsonlBytes / 1e6).toFixed(1)} MB JSONL`);
+rmSync(join(repo, "node_modules"), { recursive: true, force: true });
+
+const rows = {};
+const step = (key, label, command, commandArgs, options) => {
+  rows[key] = run(label, command, commandArgs, options);
+  return rows[key];
+};
+step("baselineJson", "baseline: read + split + JSON.parse, one thread", join(root, "bench/jsonl-baseline.js"), [tooling]);
+step("baselineMarkdown", "baseline: markdown-it parse of every markdown file, one thread", join(root, "bench/markdown-baseline.js"), [laws]);
+step("validateNoLock1", "validate --no-lock --jobs 1", cli, ["validate", "--no-lock", "--jobs", "1"]);
+step("validateNoLock", "validate --no-lock", cli, ["validate", "--no-lock"]);
+step("validate", "validate (each file with its lock manifest)", cli, ["validate"]);
+step("updateCheckCold", "update --check --no-cache (cold)", cli, ["update", "--check", "--no-cache"]);
+mkdirSync(join(repo, "node_modules"), { recursive: true }); // the default cache lives in node_modules/.cache
+step("updateCheckFill", "update --check (cache empty: fills it)", cli, ["update", "--check"]);
+step("updateCheckWarm", "update --check (cache warm)", cli, ["update", "--check"]);
+
+// One law amended: a sentence added to the middle law's text, then staged, as a user commits it.
+const amended = names[Math.floor(names.length / 2)];
+const amendedPath = join(laws, amended, "index.md");
+writeFileSync(amendedPath, `${readFileSync(amendedPath, "utf8")}\nEin neuer Satz, angefügt durch das Änderungsgesetz.\n`);
+git("add", "-A");
+step("hookUpdateStagedStale", "hook: update --check --staged (amended markdown staged, JSONL stale: exits 1)", cli, ["update", "--check", "--staged"], { expect: [1] });
+step("updateAfterAmendment", "update after one amended law (cache warm)", cli, ["update"]);
+git("add", "-A");
+const amendedSlug = amended.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+step("hookValidate", "hook: validate <the staged JSONL>", cli, ["validate", `.tooling/citation-targets/${amendedSlug}.jsonl`]);
+step("hookUpdateStaged", "hook: update --check --staged", cli, ["update", "--check", "--staged"]);
+step("diffAgainstHead", "diff --against HEAD (one law changed; exits 1: a breaking change)", cli, ["diff", "--against", "HEAD"], { expect: [1] });
+git("reset", "-q", "--hard", "bench-base");
+
+const r = (key) => rows[key].seconds;
+const throughput = (key) => jsonlBytes / 1e6 / r(key);
+const ratios = {
+  "validate --no-lock --jobs 1, throughput vs the JSON baseline (≥ 0.55)": throughput("validateNoLock1") / throughput("baselineJson"),
+  "validate --no-lock (default threads), throughput vs the JSON baseline": throughput("validateNoLock") / throughput("baselineJson"),
+  "validate with locks, time vs validate --no-lock (≤ 1.3)": r("validate") / r("validateNoLock"),
+  "update --check cold, time vs markdown-it parse on one thread (≤ 1.0)": r("updateCheckCold") / r("baselineMarkdown"),
+  "update --check warm, time vs cold": r("updateCheckWarm") / r("updateCheckCold"),
+  "update after one amendment, time vs update --check cold": r("updateAfterAmendment") / r("updateCheckCold"),
+  "both hooks, time vs update --check cold (≤ 0.15)": (r("hookValidate") + r("hookUpdateStaged")) / r("updateCheckCold"),
+  "diff --against HEAD, one law changed, time vs validate --no-lock (≤ 1.5)": r("diffAgainstHead") / r("validateNoLock"),
+};
+const maxRss = Math.max(...Object.entries(rows).filter(([k]) => !k.startsWith("baseline")).map(([, row]) => row.rssMb));
+const lines = [];
+lines.push(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? "?"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}; runs per step: ${runs} (median)`);
+lines.push(`Repository: ${names.length} datasets, ${(markdownBytes / 1e6).toFixed(1)} MB markdown, ${(jsonlBytes / 1e6).toFixed(1)} MB JSONL; amended: laws/${amended}/index.md`);
+lines.push("");
+lines.push("| step | seconds | peak RSS MB | exit |");
+lines.push("|---|---:|---:|---:|");
+for (const row of Object.values(rows)) lines.push(`| ${row.label} | ${row.seconds.toFixed(2)} | ${row.rssMb} | ${row.code}${row.ok ? "" : " (unexpected)"} |`);
+lines.push("");
+lines.push("| ratio | value |");
+lines.push("|---|---:|");
+for (const [label, value] of Object.entries(ratios)) lines.push(`| ${label} | ${value.toFixed(2)} |`);
+lines.push(`| peak RSS of any command, MB (≤ 400) | ${maxRss} |`);
+console.log(lines.join("\n"));
+writeFileSync(
+  join(root, "bench/data", `repository-${mb}mb.last-run.json`),
+  `${JSON.stringify({ rows: Object.fromEntries(Object.entries(rows).map(([k, v]) => [k, { label: v.label, seconds: v.seconds, rssMb: v.rssMb, code: v.code }])), ratios, maxRss }, null, 2)}\n`,
+);
+if (Object.values(rows).some((row) => !row.ok)) process.exitCode = 1;

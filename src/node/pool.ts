@@ -1,0 +1,113 @@
+/**
+ * The one pool of worker threads of a run (docs/spec.md, "Worker threads"). Every kind of work
+ * (checking a batch of JSONL files, updating a dataset, parsing a batch of artifacts) goes to the same
+ * pool, started once per run on the first task and closed when the run ends: no thread, process or
+ * pool is started per file or per dataset. The pool is Piscina, with one worker entry
+ * (`worker.ts`) whose exported functions are the kinds of task.
+ *
+ * When the worker script is not built (the test suite runs the TypeScript sources), or the run has
+ * one thread, the same functions run in this thread, in the same order, so the results are the same.
+ */
+import { stat } from "node:fs/promises";
+import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
+import { OperationalError } from "./errors.js";
+import type { TaskName, Tasks } from "./worker.js";
+
+/** The most threads a run may ask for: four per core (more only costs memory). */
+export function maxJobs(): number {
+  return 4 * availableParallelism();
+}
+
+/** Checks a `--jobs` value: a whole number from 1 to four per core. */
+export function checkJobs(jobs: number | undefined): number | undefined {
+  if (jobs === undefined) return undefined;
+  if (!Number.isInteger(jobs) || jobs < 1) throw new OperationalError(`--jobs ${jobs}: expected a whole number of threads, 1 or more`);
+  return Math.min(jobs, maxJobs());
+}
+
+/**
+ * A worker holds what one task needs (a batch of files, a dataset's artifacts): a capped old
+ * generation makes V8 collect as it goes instead of growing the heap after the machine's memory,
+ * and the young generation is sized for throughput (bench/RESULTS.md). The cap is far above what a
+ * task within the size caps needs.
+ */
+export const WORKER_LIMITS = { maxYoungGenerationSizeMb: 32, maxOldGenerationSizeMb: 1024 };
+
+/** What a task returns when it fails: its error as plain data (classes do not cross threads). */
+export interface TaskFailure {
+  failed: { kind: "dataset" | "operational" | "other"; message: string; problems?: string[] };
+}
+
+export interface WorkPool {
+  /** Threads that do the work: 1 when everything runs in this thread. */
+  readonly threads: number;
+  run<N extends TaskName>(name: N, task: Parameters<Tasks[N]>[0]): Promise<Awaited<ReturnType<Tasks[N]>>>;
+  close(): Promise<void>;
+}
+
+interface PiscinaLike {
+  run(task: unknown, options: { name: string }): Promise<unknown>;
+  destroy(): Promise<void>;
+}
+
+/**
+ * A pool of `jobs` worker threads, started on its first task; with `jobs` 1, or when the worker
+ * script is not built, the tasks run in this thread.
+ */
+export async function createPool(jobs: number): Promise<WorkPool> {
+  const script = new URL("./worker.js", import.meta.url);
+  const built = jobs > 1 && (await stat(fileURLToPath(script)).catch(() => undefined)) !== undefined;
+  if (!built) {
+    const tasks = (await import("./worker.js")).tasks;
+    return {
+      threads: 1,
+      run: (name, task) => (tasks[name] as (task: unknown) => Promise<never>)(task),
+      close: async () => {},
+    };
+  }
+  let pool: PiscinaLike | undefined;
+  let failure: Error | undefined;
+  const start = async (): Promise<PiscinaLike> => {
+    const { Piscina } = await import("piscina");
+    return new Piscina({
+      filename: script.href,
+      minThreads: jobs,
+      maxThreads: jobs,
+      idleTimeout: 60_000,
+      resourceLimits: WORKER_LIMITS,
+      // Two tasks at once in a worker, so that one's waits for the file system overlap the other's work.
+      concurrentTasksPerWorker: 2,
+      // Every worker takes the next task when it is done with one; a queue of any length (the run bounds what it submits).
+      maxQueue: Number.POSITIVE_INFINITY,
+    }) as PiscinaLike;
+  };
+  let starting: Promise<PiscinaLike> | undefined;
+  return {
+    threads: jobs,
+    async run(name, task) {
+      if (failure) throw failure;
+      starting ??= start();
+      pool ??= await starting;
+      try {
+        return (await pool.run(task, { name })) as never;
+      } catch (error) {
+        failure = workerFailure(error);
+        throw failure;
+      }
+    },
+    async close() {
+      const started = pool ?? (starting ? await starting : undefined);
+      await started?.destroy();
+    },
+  };
+}
+
+/** A worker that stopped or ran out of memory ends the run, saying so (its tasks return their own errors as data). */
+function workerFailure(error: unknown): Error {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ERR_WORKER_OUT_OF_MEMORY")
+    return new OperationalError(`a worker thread ran out of memory (its heap is capped at ${WORKER_LIMITS.maxOldGenerationSizeMb} MiB): lower --max-artifact-bytes, or run with --jobs 1`);
+  const message = error instanceof Error ? error.message : String(error);
+  return new OperationalError(`a worker thread stopped: ${message}`);
+}

@@ -1,0 +1,98 @@
+/**
+ * What is staged, mapped to the datasets it belongs to (`update --staged`, `validate --staged`; the
+ * pre-commit hooks). Git is asked once for every staged path, deletions included (pre-commit passes no
+ * deleted file, and skips a hook whose pattern matches nothing staged). A staged lock manifest is its
+ * dataset; a staged JSONL (added, changed or deleted) belongs to the manifest beside it; a staged
+ * markdown file belongs to every dataset whose folder holds it (each manifest's datasetRoot).
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { DEFAULT_MANIFEST_NAME } from "../core/manifest.js";
+import { runGit } from "./diff-git.js";
+import { OperationalError } from "./errors.js";
+import { DEFAULT_PATTERN } from "./files.js";
+
+/** The folder of the default pattern: `.tooling/citation-targets`. */
+const DEFAULT_FOLDER = DEFAULT_PATTERN.slice(0, DEFAULT_PATTERN.lastIndexOf("/"));
+
+export interface StagedDatasets {
+  /** The repository's top folder. */
+  root: string;
+  /** Every staged path (POSIX, relative to the top folder). */
+  staged: string[];
+  /** Absolute paths of the lock manifests of the datasets that staged paths belong to, sorted. */
+  manifests: string[];
+  /** Absolute paths of the staged JSONL files that are still in the working tree, sorted. */
+  jsonl: string[];
+}
+
+/** Asks git for the staged paths and maps them to datasets; an OperationalError outside a repository. */
+export async function stagedDatasets(cwd: string): Promise<StagedDatasets> {
+  const top = await runGit(["rev-parse", "--show-toplevel"], cwd);
+  if (top.code !== 0) throw new OperationalError(`--staged: not in a git repository (${cwd}): it checks what is staged for the next commit`);
+  const root = top.stdout.trim();
+  const diff = await runGit(["-c", "core.quotePath=false", "diff", "--cached", "--name-only", "--no-renames", "-z"], root);
+  if (diff.code !== 0) throw new OperationalError(`--staged: git could not list the staged files: ${diff.stderr.trim()}`);
+  const staged = diff.stdout.split("\0").filter((path) => path !== "");
+  return { root, staged, ...datasetsOf(root, staged) };
+}
+
+const isFile = (path: string) => statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
+
+/** Maps repository-relative paths to the lock manifests of their datasets, and the JSONL files among them. */
+export function datasetsOf(root: string, paths: string[]): { manifests: string[]; jsonl: string[] } {
+  const manifests = new Set<string>();
+  const jsonl = new Set<string>();
+  const markdown: string[] = [];
+  for (const path of paths) {
+    const absolute = join(root, ...path.split("/"));
+    if (path.endsWith(".lock.json")) {
+      if (isFile(absolute)) manifests.add(absolute);
+    } else if (path.endsWith(".jsonl")) {
+      const beside = `${absolute.slice(0, -".jsonl".length)}.lock.json`;
+      if (isFile(beside)) manifests.add(beside);
+      if (isFile(absolute)) jsonl.add(absolute);
+    } else if (/\.(md|markdown)$/i.test(path)) markdown.push(absolute);
+  }
+  if (markdown.length > 0) for (const manifest of manifestsHolding(root, markdown)) manifests.add(manifest);
+  return { manifests: [...manifests].sort(), jsonl: [...jsonl].sort() };
+}
+
+/**
+ * The manifests whose dataset folder holds one of the files: those of the default folder (their
+ * datasetRoot read from each), and a `citation-targets.lock.json` in a folder above a file.
+ */
+function manifestsHolding(root: string, files: string[]): string[] {
+  const found = new Set<string>();
+  /** Dataset folder (absolute) → the manifests of the default folder whose datasetRoot it is. */
+  const byFolder = new Map<string, string[]>();
+  const folder = join(root, ...DEFAULT_FOLDER.split("/"));
+  let names: string[] = [];
+  try {
+    names = readdirSync(folder).filter((name) => name.endsWith(".lock.json"));
+  } catch {
+    // no default folder
+  }
+  for (const name of names) {
+    const manifest = join(folder, name);
+    let datasetRoot: unknown;
+    try {
+      datasetRoot = (JSON.parse(readFileSync(manifest, "utf8")) as { datasetRoot?: unknown }).datasetRoot;
+    } catch {
+      found.add(manifest); // an unreadable manifest: update names its fault
+      continue;
+    }
+    const dataset = join(folder, typeof datasetRoot === "string" ? datasetRoot : ".");
+    byFolder.set(dataset, [...(byFolder.get(dataset) ?? []), manifest]);
+  }
+  // Each folder above each file, up to the top folder: a dataset folder of the default folder's manifests, or one holding its own manifest.
+  for (const file of files) {
+    for (let dir = dirname(file); ; dir = dirname(dir)) {
+      for (const manifest of byFolder.get(dir) ?? []) found.add(manifest);
+      const own = join(dir, DEFAULT_MANIFEST_NAME);
+      if (isFile(own)) found.add(own);
+      if (dir === root || dirname(dir) === dir || relative(root, dir).startsWith("..")) break;
+    }
+  }
+  return [...found];
+}

@@ -1,0 +1,86 @@
+/**
+ * The one worker entry of the pool (pool.ts): each exported function is a kind of task. A task's
+ * input and result are plain data; errors a user acts on come back as data (`TaskFailure`), so
+ * that their kind (a dataset problem, an operational error) survives the crossing. The same
+ * functions run in the main thread when the run has one thread.
+ */
+import { readFileSync } from "node:fs";
+import { DatasetError } from "../core/errors.js";
+import type { ArtifactLines } from "../core/generate.js";
+import type { LockManifest, ManifestArtifact } from "../core/manifest.js";
+import type { ArtifactLimits } from "../core/markdown.js";
+import type { FileReport } from "../core/report.js";
+import { OperationalError } from "./errors.js";
+import type { InputFile } from "./files.js";
+import type { TaskFailure } from "./pool.js";
+import type { DatasetTask, DatasetTaskResult } from "./update-dataset.js";
+import type { FileValidator, ValidateOptions } from "./validate.js";
+
+// Each kind of task loads its modules when it first runs, so that a worker that only validates never
+// loads the markdown parser, and one that only generates never compiles a schema.
+
+/** Validators built in this thread, by their options (a run sends the same options with every batch). */
+const validators = new Map<string, Promise<FileValidator>>();
+
+/** Files of a batch in flight at once in one thread, so that one's reads overlap another's checks. */
+const FILES_IN_FLIGHT = 4;
+
+/** Checks a batch of whole JSONL files, one after another, each with the lock manifest in force. */
+async function validateFiles(task: { options: ValidateOptions & { cwd: string }; items: InputFile[] }): Promise<FileReport[]> {
+  const key = JSON.stringify(task.options);
+  let validator = validators.get(key);
+  if (validator === undefined) {
+    const { createFileValidator } = await import("./validate.js");
+    validator = createFileValidator(task.options);
+    validators.set(key, validator);
+    if (validators.size > 4) validators.delete(validators.keys().next().value!);
+  }
+  const ready = await validator;
+  const { mapWithLimit } = await import("./concurrency.js");
+  return mapWithLimit(task.items, FILES_IN_FLIGHT, (input) => ready.check(input));
+}
+
+/** The dataset-level part of a manifest: what a record needs besides its artifact (artifactLines reads no other field). */
+export type DatasetFields = Omit<LockManifest, "artifacts" | "ignore">;
+
+/** One artifact's lines, or why it could not be parsed. */
+export type ArtifactResult = { lines: ArtifactLines } | { problems: string[]; operational: boolean };
+
+/** Reads, parses and serialises a batch of artifacts of one dataset (generate of a large dataset). */
+async function artifactBatch(task: { root: string; fields: DatasetFields; artifacts: ManifestArtifact[]; limits: ArtifactLimits }): Promise<ArtifactResult[]> {
+  const manifest = { ...task.fields, artifacts: [] } as LockManifest;
+  const [{ artifactLines, parseArtifactBytes }, { resolveArtifact }] = await Promise.all([import("../core/generate.js"), import("./manifest-io.js")]);
+  return task.artifacts.map((artifact) => {
+    try {
+      const { parsed } = parseArtifactBytes(artifact, readFileSync(resolveArtifact(task.root, artifact.path)), task.limits);
+      return { lines: artifactLines(manifest, artifact, parsed) };
+    } catch (error) {
+      if (error instanceof DatasetError) return { problems: error.problems, operational: false };
+      return { problems: [`${artifact.path}: ${error instanceof Error ? error.message : String(error)}`], operational: true };
+    }
+  });
+}
+
+/** Re-locks and regenerates one whole dataset (update), writing into a temporary file that the main thread renames. */
+async function updateDataset(task: DatasetTask): Promise<DatasetTaskResult | TaskFailure> {
+  try {
+    const { updateOneDataset } = await import("./update-dataset.js");
+    return await updateOneDataset(task);
+  } catch (error) {
+    return failureOf(error);
+  }
+}
+
+/** An error as plain data. */
+export function failureOf(error: unknown): TaskFailure {
+  if (error instanceof DatasetError) return { failed: { kind: "dataset", message: error.message, problems: error.problems } };
+  if (error instanceof OperationalError) return { failed: { kind: "operational", message: error.message } };
+  return { failed: { kind: "other", message: error instanceof Error ? error.message : String(error) } };
+}
+
+/** The kinds of task, by name. */
+export const tasks = { validateFiles, artifactBatch, updateDataset };
+export type Tasks = typeof tasks;
+export type TaskName = keyof Tasks;
+
+export { validateFiles, artifactBatch, updateDataset };
