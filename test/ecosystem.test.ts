@@ -7,7 +7,8 @@ import { execFileSync } from "node:child_process";
 import { cp, mkdir, readFile, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { tempDir } from "./helpers/datasets.js";
+import { lock } from "../src/node/lock.js";
+import { tempDir, writeTree } from "./helpers/datasets.js";
 import { runCommand } from "./helpers/bin.js";
 import { repoRoot } from "./helpers/records.js";
 
@@ -55,6 +56,9 @@ const preCommit = (() => {
 })();
 if (!preCommit) console.warn("skipping the pre-commit test: the pre-commit framework is not installed here (.ci/run installs it with apt-get)");
 
+/** Laws beside the example datasets in the hooked repository. */
+const LAWS = 40;
+
 describe.skipIf(!preCommit)("the pre-commit hooks, with the real framework", () => {
   test(
     "a commit of a bad file is refused with the problem shown; the fixed file is accepted; a markdown change without update is refused",
@@ -67,6 +71,23 @@ describe.skipIf(!preCommit)("the pre-commit hooks, with the real framework", () 
       await git("init", "-q", ".");
       await cp(join(repoRoot, ".tooling"), join(user, ".tooling"), { recursive: true });
       await cp(join(repoRoot, "fixtures/datasets"), join(user, "fixtures/datasets"), { recursive: true });
+      // Many datasets beside the two examples, one per law, as publishers keep them.
+      const laws: Record<string, string> = {};
+      for (let n = 1; n <= LAWS; n++) laws[`laws/law-${n}/index.md`] = `# Gesetz ${n}\n\n## § 1 Zweck\n\nText ${n}.\n\n## § 2 Geltung\n\nText.\n`;
+      await writeTree(user, laws);
+      for (let n = 1; n <= LAWS; n++) {
+        await lock({
+          dir: join(user, `laws/law-${n}`),
+          cwd: user,
+          output: join(user, `.tooling/citation-targets/law-${n}.lock.json`),
+          slug: `law-${n}`,
+          titleId: `G${n}`,
+          name: `Gesetz ${n}`,
+          versionDate: "2024-12-31",
+          sourceTextUrl: `https://www.legislation.gov.au/G${n}/2024-12-31/text`,
+        });
+      }
+      expect((await sh(process.execPath, [join(repoRoot, "bin/citation-targets.js"), "update", "--no-cache"], user)).code).toBe(0);
       await writeFile(
         join(user, ".pre-commit-config.yaml"),
         `repos:\n  - repo: ${repoRoot}\n    rev: ${head}\n    hooks:\n      - id: citation-targets\n      - id: citation-targets-generate-check\n`,
@@ -94,10 +115,19 @@ describe.skipIf(!preCommit)("the pre-commit hooks, with the real framework", () 
       const stale = await git("commit", "-q", "-m", "amend without update");
       expect(stale.code).not.toBe(0);
       expect(stale.stdout + stale.stderr).toContain("privacy-act-1988: not up to date");
+      // Only the staged dataset was looked at: no other dataset is named, up to date or not.
+      expect(stale.stdout + stale.stderr).not.toMatch(/mvfg|law-\d+/);
       expect((await sh("npx", ["--prefix", repoRoot, "citation-targets", "update"], user)).code).toBe(0);
       await git("add", ".");
       const updated = await git("commit", "-q", "-m", "amend with update");
       expect(updated.code, updated.stdout + updated.stderr).toBe(0);
+
+      // A staged deletion of a published JSONL: pre-commit passes no deleted file, the generate-check hook asks git.
+      await git("rm", "-q", ".tooling/citation-targets/law-3.jsonl");
+      const deleted = await git("commit", "-q", "-m", "delete a published file");
+      expect(deleted.code).not.toBe(0);
+      expect(deleted.stdout + deleted.stderr).toContain("law-3: not up to date");
+      expect(deleted.stdout + deleted.stderr).not.toMatch(/law-[124-9]|mvfg|privacy/);
     },
     8 * MINUTES,
   );
