@@ -326,7 +326,8 @@ export async function main(context: MainContext): Promise<number> {
       }
       stdout.write(`${out.join("\n")}\n`);
       if (options.check && results.some((r) => !upToDate(r))) {
-        stderr.write(`not up to date: run \`citation-targets update${manifests.map((m) => ` ${shellQuote(m)}`).join("")}\` to refresh and regenerate\n`);
+        const stale = named.length > 0 || options.staged ? results.filter((r) => !upToDate(r)).map((r) => ` ${shellQuote(r.manifest)}`) : [];
+        stderr.write(`not up to date: run \`citation-targets update${stale.join("")}\` to refresh and regenerate\n`);
         exitCode = 1;
       }
     });

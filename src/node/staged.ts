@@ -3,11 +3,11 @@
  * pre-commit hooks). Git is asked once for every staged path, deletions included (pre-commit passes no
  * deleted file, and skips a hook whose pattern matches nothing staged). A staged lock manifest is its
  * dataset; a staged JSONL (added, changed or deleted) belongs to the manifest beside it; a staged
- * markdown file belongs to every dataset whose folder holds it (each manifest's datasetRoot).
+ * markdown file belongs to every dataset whose folder holds it (each manifest's datasetRoot). Only the
+ * lock manifests of `.tooling/citation-targets/` count, as for `update` with no manifests named.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { DEFAULT_MANIFEST_NAME } from "../core/manifest.js";
 import { runGit } from "./diff-git.js";
 import { OperationalError } from "./errors.js";
 import { DEFAULT_PATTERN } from "./files.js";
@@ -47,8 +47,8 @@ export function datasetsOf(root: string, paths: string[]): { manifests: string[]
   for (const path of paths) {
     const absolute = join(root, ...path.split("/"));
     if (path.endsWith(".lock.json")) {
-      if (isFile(absolute)) manifests.add(absolute);
-    } else if (path.endsWith(".jsonl")) {
+      if (isFile(absolute) && dirname(path) === DEFAULT_FOLDER) manifests.add(absolute);
+    } else if (path.endsWith(".jsonl") && dirname(path) === DEFAULT_FOLDER) {
       const beside = `${absolute.slice(0, -".jsonl".length)}.lock.json`;
       if (isFile(beside)) manifests.add(beside);
       if (isFile(absolute)) jsonl.add(absolute);
@@ -59,8 +59,8 @@ export function datasetsOf(root: string, paths: string[]): { manifests: string[]
 }
 
 /**
- * The manifests whose dataset folder holds one of the files: those of the default folder (their
- * datasetRoot read from each), and a `citation-targets.lock.json` in a folder above a file.
+ * The manifests of the default folder (the ones `update` refreshes when none are named) whose
+ * dataset folder (their datasetRoot) holds one of the files.
  */
 function manifestsHolding(root: string, files: string[]): string[] {
   const found = new Set<string>();
@@ -85,12 +85,10 @@ function manifestsHolding(root: string, files: string[]): string[] {
     const dataset = join(folder, typeof datasetRoot === "string" ? datasetRoot : ".");
     byFolder.set(dataset, [...(byFolder.get(dataset) ?? []), manifest]);
   }
-  // Each folder above each file, up to the top folder: a dataset folder of the default folder's manifests, or one holding its own manifest.
+  // Each folder above each file, up to the top folder, that is a dataset folder of one of those manifests.
   for (const file of files) {
     for (let dir = dirname(file); ; dir = dirname(dir)) {
       for (const manifest of byFolder.get(dir) ?? []) found.add(manifest);
-      const own = join(dir, DEFAULT_MANIFEST_NAME);
-      if (isFile(own)) found.add(own);
       if (dir === root || dirname(dir) === dir || relative(root, dir).startsWith("..")) break;
     }
   }
