@@ -1,6 +1,5 @@
 import { isUtf8 } from "node:buffer";
 import { readFileSync, realpathSync, statSync } from "node:fs";
-import { stat } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
 import type { ValidateFunction } from "ajv/dist/2020.js";
 import { buildManifestSchema, computeDatasetDigest, type LockManifest } from "../core/manifest.js";
@@ -148,7 +147,7 @@ export interface ArtifactFacts {
  */
 export async function collectArtifactFacts(manifest: LockManifest, root: string, shownRoot: string, manifestPath: string): Promise<ArtifactFacts> {
   const facts: ArtifactFacts = { missing: [], changed: [], bodies: [], unlisted: [] };
-  if (!(await stat(root).catch(() => undefined))?.isDirectory()) return { ...facts, skipped: `the dataset folder ${shownRoot} (datasetRoot of ${manifestPath}) is not there` };
+  if (!statSync(root, { throwIfNoEntry: false })?.isDirectory()) return { ...facts, skipped: `the dataset folder ${shownRoot} (datasetRoot of ${manifestPath}) is not there` };
   // One synchronous pass (the files are small and many; the promise API's per-call cost would dominate): each file is read once.
   const outcomes = manifest.artifacts.map((artifact) => {
     let bytes: Buffer;
