@@ -1,4 +1,4 @@
-import { readFile, stat } from "node:fs/promises";
+import { readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { DatasetError, dirnameOf, planDataset } from "../core/generate.js";
 import { computeDatasetDigest, DEFAULT_MANIFEST_NAME, formatManifest, LOCK_VERSION, type ArtifactKind, type IndexKind, type LockManifest, type ManifestArtifact } from "../core/manifest.js";
@@ -71,9 +71,10 @@ const FLAG: Record<ManifestDatasetField, string> = { slug: "--slug", titleId: "-
 export async function lock(options: LockOptions): Promise<LockResult> {
   const cwd = options.cwd ?? process.cwd();
   const root = resolve(cwd, options.dir);
-  if (!(await stat(root).catch(() => undefined))?.isDirectory()) throw new OperationalError(`dataset directory ${options.dir} does not exist or is not a directory`);
+  // Synchronous calls: update re-locks thousands of small datasets a run, and the promise API's per-call cost would dominate.
+  if (!statSync(root, { throwIfNoEntry: false })?.isDirectory()) throw new OperationalError(`dataset directory ${options.dir} does not exist or is not a directory`);
   const output = resolve(cwd, options.output ?? join(options.dir, DEFAULT_MANIFEST_NAME));
-  const existing = (await stat(output).catch(() => undefined)) ? (await loadManifest(output, cwd, options.output ?? join(options.dir, DEFAULT_MANIFEST_NAME))).manifest : undefined;
+  const existing = statSync(output, { throwIfNoEntry: false }) ? (await loadManifest(output, cwd, options.output ?? join(options.dir, DEFAULT_MANIFEST_NAME))).manifest : undefined;
 
   // --ignore globs are kept in the manifest, so that a refresh and validate leave the same files out.
   const ignore = [...new Set([...(existing?.ignore ?? []), ...(options.ignore ?? [])])];
@@ -122,7 +123,12 @@ export async function lock(options: LockOptions): Promise<LockResult> {
   const problems = planDataset(manifest);
   if (problems.length > 0) throw new DatasetError(problems);
   const text = formatManifest(manifest);
-  const old = await readFile(output, "utf8").catch(() => undefined);
+  let old: string | undefined;
+  try {
+    old = readFileSync(output, "utf8");
+  } catch {
+    old = undefined;
+  }
   const changed = old !== text;
   if (changed && !options.check) await writeFileAtomic(output, text);
   return { manifest, path: output, text, changed, written: changed && !options.check, changes: compareManifests(existing, manifest), bytes };

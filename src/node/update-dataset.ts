@@ -100,7 +100,8 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Prom
   const old = fingerprintsFirst ? await readOldRecords(output) : size === undefined ? undefined : { fileDigest: await fileDigest(output) };
   const comparer = fingerprintsFirst ? new RecordComparer(old as OldRecords) : undefined;
   const kept: string[] = [];
-  const file = task.check ? undefined : await openAtomic(output);
+  // A large JSONL streams into its temporary file as it is generated; a small one is written from the lines kept, only when it changed.
+  const file = task.check || !fingerprintsFirst ? undefined : await openAtomic(output);
   let digest: string;
   let records = 0;
   try {
@@ -127,7 +128,7 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Prom
   if (file) {
     if (outputChanged) temporaries.push({ temporary: await file.detach(), path: output });
     else await file.abort();
-  }
+  } else if (outputChanged && !task.check) temporaries.push(await writeTemporary(output, kept.join("")));
   if (locked.changed && !task.check) temporaries.push(await writeTemporary(manifestPath, locked.text));
   return {
     update: { ...base, records: changes, outputChanged, written: !task.check && (locked.changed || outputChanged) },

@@ -23,11 +23,17 @@ export interface AtomicFile {
   detach(): Promise<string>;
 }
 
+/** Targets whose stale temporaries this thread has removed already: once a run is enough (a folder of thousands of datasets is read once per target, not once per write). */
+const swept = new Set<string>();
+
 /** Opens an atomic writer for `path`, creating its folder; first removes what an interrupted earlier write to the same path left behind. */
 export async function openAtomic(path: string): Promise<AtomicFile> {
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
   await mkdir(dirname(path), { recursive: true });
-  await removeStaleTemporaries(path);
+  if (!swept.has(path)) {
+    swept.add(path);
+    await removeStaleTemporaries(path);
+  }
   let handle: FileHandle | undefined = await open(temporary, "wx");
   return {
     path,
