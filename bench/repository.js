@@ -79,7 +79,10 @@ function buildRepository() {
   return import(pathToFileURL(join(root, "dist/index.js")).href).then(async ({ lock }) => {
     const names = readdirSync(laws).sort();
     for (const name of names) {
-      const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+      const slug = name
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, "-")
+        .replace(/^-|-$/g, "");
       await lock({
         dir: join(laws, name),
         cwd: repo,
@@ -135,7 +138,10 @@ git("add", "-A");
 step("hookUpdateStagedStale", "hook: update --check --staged (amended markdown staged, JSONL stale: exits 1)", cli, ["update", "--check", "--staged"], { expect: [1] });
 step("updateAfterAmendment", "update after one amended law (cache warm)", cli, ["update"]);
 git("add", "-A");
-const amendedSlug = amended.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+const amendedSlug = amended
+  .toLowerCase()
+  .replace(/[^a-z0-9]+/g, "-")
+  .replace(/^-|-$/g, "");
 step("hookValidate", "hook: validate <the staged JSONL>", cli, ["validate", `.tooling/citation-targets/${amendedSlug}.jsonl`]);
 step("hookUpdateStaged", "hook: update --check --staged", cli, ["update", "--check", "--staged"]);
 step("diffAgainstHead", "diff --against HEAD (one law changed; exits 1: a breaking change)", cli, ["diff", "--against", "HEAD"], { expect: [1] });
@@ -153,7 +159,11 @@ const ratios = {
   "both hooks, time vs update --check cold (≤ 0.15)": (r("hookValidate") + r("hookUpdateStaged")) / r("updateCheckCold"),
   "diff --against HEAD, one law changed, time vs validate --no-lock (≤ 1.5)": r("diffAgainstHead") / r("validateNoLock"),
 };
-const maxRss = Math.max(...Object.entries(rows).filter(([k]) => !k.startsWith("baseline")).map(([, row]) => row.rssMb));
+const maxRss = Math.max(
+  ...Object.entries(rows)
+    .filter(([k]) => !k.startsWith("baseline"))
+    .map(([, row]) => row.rssMb),
+);
 const lines = [];
 lines.push(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? "?"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}; runs per step: ${runs} (median)`);
 lines.push(`Repository: ${names.length} datasets, ${(markdownBytes / 1e6).toFixed(1)} MB markdown, ${(jsonlBytes / 1e6).toFixed(1)} MB JSONL; amended: laws/${amended}/index.md`);

@@ -36,19 +36,16 @@ function build(root: string, entries: Entry[]): void {
 describe("the dataset walk", () => {
   test("a plain walk finds what fast-glob finds, on random trees", () => {
     fc.assert(
-      fc.property(
-        fc.array(fc.record({ kind: fc.constantFrom("file", "folder", "link-file", "link-folder"), path: fc.array(name, { minLength: 1, maxLength: 4 }) }), { maxLength: 25 }),
-        (entries) => {
-          const root = mkdtempSync(join(tmpdir(), "walk-"));
-          try {
-            writeFileSync(join(root, "target.md"), "# t\n");
-            build(root, entries as Entry[]);
-            expect(walkMarkdown(root).sort(comparePaths)).toEqual(fastGlob(root));
-          } finally {
-            rmSync(root, { recursive: true, force: true });
-          }
-        },
-      ),
+      fc.property(fc.array(fc.record({ kind: fc.constantFrom("file", "folder", "link-file", "link-folder"), path: fc.array(name, { minLength: 1, maxLength: 4 }) }), { maxLength: 25 }), (entries) => {
+        const root = mkdtempSync(join(tmpdir(), "walk-"));
+        try {
+          writeFileSync(join(root, "target.md"), "# t\n");
+          build(root, entries as Entry[]);
+          expect(walkMarkdown(root).sort(comparePaths)).toEqual(fastGlob(root));
+        } finally {
+          rmSync(root, { recursive: true, force: true });
+        }
+      }),
       { numRuns: 150 },
     );
   });

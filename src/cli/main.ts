@@ -121,7 +121,11 @@ export async function main(context: MainContext): Promise<number> {
     .option("--no-lock", "do not look for a lock manifest beside each file")
     .option("--max-problems <n>", "show at most N problems per file (all are still counted)", parseCount)
     .option("--rule <rule=severity>", "set a rule's severity: error, warning or off (repeatable)", collectRule, {})
-    .option("--jobs <n>", "worker threads to spread the files over (default: one per core for 200+ files or 32+ MiB in all, else none: this thread; at most 4 per core); the report is the same", parsePositive)
+    .option(
+      "--jobs <n>",
+      "worker threads to spread the files over (default: one per core for 200+ files or 32+ MiB in all, else none: this thread; at most 4 per core); the report is the same",
+      parsePositive,
+    )
     .option("--staged", "check the JSONL files of the datasets that what git has staged belongs to (JSONL, lock manifests, markdown), for a pre-commit hook")
     .option("--stdin", "check standard input instead of files (the same as the path -)")
     .option("--stdin-filename <path>", "the path standard input stands for: its name is checked against the slug, and <name>.lock.json beside it is used")
@@ -264,10 +268,7 @@ export async function main(context: MainContext): Promise<number> {
       const result = options.output ? await generate({ ...generateOptions, output: options.output }) : await generate(generateOptions);
       if (result.output) stderr.write(`wrote ${displayPath(result.output, context.cwd)} (${result.records} records)\n`);
       const threads = result.threads ?? 1;
-      if (options.verbose)
-        stderr.write(
-          `generated in ${Math.round(performance.now() - started)} ms, markdown parsed in ${threads === 1 ? "this thread" : `${threads} worker threads`}\n`,
-        );
+      if (options.verbose) stderr.write(`generated in ${Math.round(performance.now() - started)} ms, markdown parsed in ${threads === 1 ? "this thread" : `${threads} worker threads`}\n`);
     });
 
   program

@@ -87,7 +87,9 @@ export function openCache(path: string): UpdateCache {
 
 /** The key of a manifest's output: the generator, the manifest's bytes and the limits. */
 export function cacheKey(generator: string, manifestText: string, limits: ArtifactLimits): string {
-  return createHash("sha256").update(`${generator}\0${JSON.stringify(limits)}\0${manifestText}`).digest("hex");
+  return createHash("sha256")
+    .update(`${generator}\0${JSON.stringify(limits)}\0${manifestText}`)
+    .digest("hex");
 }
 
 let identity: string | undefined;
@@ -109,7 +111,12 @@ export function generatorIdentity(): string {
   const hash = createHash("sha256");
   const here = dirname(fileURLToPath(import.meta.url));
   const core = join(here, "..", "core");
-  for (const name of readdirSync(core).sort()) if (/\.(js|ts)$/.test(name)) hash.update(`${name}\0`).update(readFileSync(join(core, name))).update("\0");
+  for (const name of readdirSync(core).sort())
+    if (/\.(js|ts)$/.test(name))
+      hash
+        .update(`${name}\0`)
+        .update(readFileSync(join(core, name)))
+        .update("\0");
   hash.update(versionAt(join(here, "..", "..", "package.json")));
   const require = createRequire(import.meta.url);
   for (const name of ["markdown-it", "yaml"]) {
