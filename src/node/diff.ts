@@ -5,8 +5,8 @@
  * RecordDiff or diffSchemas, applies the approvals and the gate.
  */
 import { isUtf8 } from "node:buffer";
-import { createReadStream } from "node:fs";
-import { readdir, readFile, stat } from "node:fs/promises";
+import { createReadStream, readFileSync, statSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import { basename, join, relative, resolve, sep } from "node:path";
 import { applyApprovals, type Approval, describeApproval, type DiffPair, type DiffReport, type FailOn, parseApprovals, summarizeDiff } from "../core/diff.js";
 import { RecordDiff } from "../core/diff-records.js";
@@ -59,7 +59,7 @@ export interface DiffTarget {
 const isSchemaPath = (path: string) => path.endsWith(".schema.json");
 
 async function kindOf(path: string): Promise<"file" | "folder" | undefined> {
-  const info = await stat(path).catch(() => undefined);
+  const info = statSync(path, { throwIfNoEntry: false }); // synchronous: thousands of dataset files a run
   return info?.isFile() ? "file" : info?.isDirectory() ? "folder" : undefined;
 }
 
@@ -193,9 +193,10 @@ async function localTargets(paths: string[], cwd: string, schema: boolean): Prom
   const pair = async (o: string, n: string): Promise<DiffTarget> => {
     const target: DiffTarget = { type, old: await fileSide(o, displayPath(o, cwd)), new: await fileSide(n, displayPath(n, cwd)) };
     // Two files with the same bytes are not parsed: nothing changed (many datasets, few of them amended).
-    if (type === "records" && !target.old.missing && !target.new.missing) {
-      const [before, after] = await Promise.all([readFile(o).catch(() => undefined), readFile(n).catch(() => undefined)]);
-      if (before !== undefined && after !== undefined && before.length <= WHOLE_BLOB_UP_TO && before.equals(after)) target.identical = { records: countLines(after) };
+    const size = statSync(o, { throwIfNoEntry: false })?.size;
+    if (type === "records" && !target.old.missing && !target.new.missing && size !== undefined && size <= WHOLE_BLOB_UP_TO && statSync(n, { throwIfNoEntry: false })?.size === size) {
+      const [before, after] = [readWhole(o), readWhole(n)];
+      if (before !== undefined && after !== undefined && before.equals(after)) target.identical = { records: countLines(after) };
     }
     return target;
   };
@@ -248,8 +249,9 @@ async function gitTargets(revision: string, paths: string[], cwd: string, schema
             };
     }
     const target: DiffTarget = { type, old, new: now };
-    if (at !== undefined && !now.missing && type === "records" && at.size <= WHOLE_BLOB_UP_TO) {
-      const bytes = await readFile(absolute).catch(() => undefined);
+    // Same size first (a file of another size is not the same blob), so that a large file is never read whole.
+    if (at !== undefined && !now.missing && type === "records" && at.size <= WHOLE_BLOB_UP_TO && statSync(absolute, { throwIfNoEntry: false })?.size === at.size) {
+      const bytes = readWhole(absolute);
       if (bytes !== undefined && blobId(bytes, at.blob.length === 64 ? "sha256" : "sha1") === at.blob) target.identical = { records: countLines(bytes) };
     }
     targets.push(target);
@@ -288,6 +290,15 @@ async function gitTargets(revision: string, paths: string[], cwd: string, schema
 
 /** A blob up to this size is read whole through the run's cat-file --batch; a larger one is streamed by a git process of its own. */
 const WHOLE_BLOB_UP_TO = 64 * 2 ** 20;
+
+/** A dataset file's bytes, read in one synchronous call (thousands a run); undefined when it cannot be read (the full comparison then says why). */
+function readWhole(path: string): Buffer | undefined {
+  try {
+    return readFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
 
 /** The lines of a file: its line feeds, and one more when the last line has none. */
 function countLines(bytes: Uint8Array): number {
