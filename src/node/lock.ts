@@ -6,7 +6,7 @@ import { comparePaths } from "../core/natural-sort.js";
 import { INDEX_FILE_NAMES, MANIFEST_DATASET_FIELDS, type ManifestDatasetField } from "../core/model.js";
 import { digestDatasetFiles } from "./dataset-files.js";
 import { OperationalError } from "./errors.js";
-import { loadManifest } from "./manifest-io.js";
+import { type LoadedManifest, loadManifest } from "./manifest-io.js";
 import { writeFileAtomic } from "./write.js";
 
 export interface LockOptions {
@@ -68,13 +68,14 @@ const METADATA = MANIFEST_DATASET_FIELDS;
 const FLAG: Record<ManifestDatasetField, string> = { slug: "--slug", titleId: "--title-id", name: "--name", versionDate: "--version-date", sourceTextUrl: "--source-text-url" };
 
 /** Walks a dataset directory and writes (or refreshes) its lock manifest; refuses escaping paths and non-UTF-8 files. */
-export async function lock(options: LockOptions): Promise<LockResult> {
+export async function lock(options: LockOptions, preloaded?: LoadedManifest): Promise<LockResult> {
   const cwd = options.cwd ?? process.cwd();
   const root = resolve(cwd, options.dir);
   // Synchronous calls: update re-locks thousands of small datasets a run, and the promise API's per-call cost would dominate.
   if (!statSync(root, { throwIfNoEntry: false })?.isDirectory()) throw new OperationalError(`dataset directory ${options.dir} does not exist or is not a directory`);
   const output = resolve(cwd, options.output ?? join(options.dir, DEFAULT_MANIFEST_NAME));
-  const existing = statSync(output, { throwIfNoEntry: false }) ? (await loadManifest(output, cwd, options.output ?? join(options.dir, DEFAULT_MANIFEST_NAME))).manifest : undefined;
+  // `preloaded`: the manifest at `output`, already read and checked by the caller (update reads each once).
+  const existing = preloaded?.path === output ? preloaded.manifest : statSync(output, { throwIfNoEntry: false }) ? (await loadManifest(output, cwd, options.output ?? join(options.dir, DEFAULT_MANIFEST_NAME))).manifest : undefined;
 
   // --ignore globs are kept in the manifest, so that a refresh and validate leave the same files out.
   const ignore = [...new Set([...(existing?.ignore ?? []), ...(options.ignore ?? [])])];

@@ -71,7 +71,7 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Prom
   const loaded = await loadManifest(manifestPath, cwd, shownManifest);
   let locked: LockResult;
   try {
-    locked = await lock({ dir: loaded.root, output: manifestPath, cwd, check: true, ...(task.maxArtifactBytes !== undefined ? { maxArtifactBytes: task.maxArtifactBytes } : {}) });
+    locked = await lock({ dir: loaded.root, output: manifestPath, cwd, check: true, ...(task.maxArtifactBytes !== undefined ? { maxArtifactBytes: task.maxArtifactBytes } : {}) }, loaded);
   } catch (error) {
     if (error instanceof DatasetError) throw new DatasetError(error.problems.map((p) => `${shownManifest}: ${p}`));
     throw error;
