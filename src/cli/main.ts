@@ -13,7 +13,7 @@ import { registerDiffCommand } from "./diff-command.js";
 import { createProgressLine, progressEnabled, type Progress } from "./progress.js";
 import { FORMAT_NAMES, formatters, type FormatName } from "../formatters/index.js";
 import { rules, ruleIds, type RuleId } from "../rules/index.js";
-import { describeIoError, OperationalError } from "../node/errors.js";
+import { describeUnexpectedIoError, OperationalError } from "../node/errors.js";
 import { shellQuote } from "../node/manifest-io.js";
 import type { ManifestChanges } from "../node/lock.js";
 import type { RecordChanges } from "../node/record-changes.js";
@@ -345,8 +345,7 @@ export async function main(context: MainContext): Promise<number> {
       return 2;
     }
     const code = (error as NodeJS.ErrnoException).code;
-    const { syscall, path } = error as NodeJS.ErrnoException;
-    stderr.write(`${code ? describeIoError(error, syscall ?? "access", path ?? "a file") : error instanceof Error ? error.message : String(error)}\n`);
+    stderr.write(`${code ? describeUnexpectedIoError(error) : error instanceof Error ? error.message : String(error)}\n`);
     return 2;
   }
 }
@@ -500,9 +499,9 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
   }
   const formatContext = { toolVersion: packageJson.version, ...(maxProblems !== undefined ? { maxProblems } : {}) };
   if (options.outputFile) {
-    // The chosen report to the file; the terminal gets the stylish report all the same.
-    await writeFileAtomic(resolve(context.cwd, options.outputFile), formatters[format](report, { ...formatContext, color: createColor(0) }));
+    // The chosen report to the file; the terminal gets the stylish report all the same (first, so a file that cannot be written does not hide it).
     context.stdout.write(formatters.stylish(report, { ...formatContext, color: createColor(colorLevel(context.env, context.stdout.isTTY, options.color)) }));
+    await writeFileAtomic(resolve(context.cwd, options.outputFile), formatters[format](report, { ...formatContext, color: createColor(0) }));
   } else {
     const color = createColor(format === "stylish" ? colorLevel(context.env, context.stdout.isTTY, options.color) : 0);
     context.stdout.write(formatters[format](report, { ...formatContext, color }));

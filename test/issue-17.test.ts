@@ -1,0 +1,109 @@
+/** Issue #17, items 2 to 10: what a new user hits, each as it should behave now. */
+import { execFileSync } from "node:child_process";
+import { chmod, cp, mkdir, open, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { main } from "../src/cli/main.js";
+import { describeUnexpectedIoError } from "../src/node/errors.js";
+import { runBin, runCommand, bin } from "./helpers/bin.js";
+import { tempDir } from "./helpers/datasets.js";
+import { repoRoot } from "./helpers/records.js";
+
+const MVFG_MANIFEST = join(repoRoot, ".tooling/citation-targets/mvfg.lock.json");
+const MVFG_JSONL = join(repoRoot, ".tooling/citation-targets/mvfg.jsonl");
+
+async function cli(argv: string[], cwd = repoRoot) {
+  let stdout = "";
+  let stderr = "";
+  const code = await main({ argv, cwd, env: {}, stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } });
+  return { code, stdout, stderr };
+}
+
+let dir: string;
+let cleanup: () => Promise<void>;
+beforeEach(async () => ({ dir, cleanup } = await tempDir()));
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await chmod(dir, 0o755).catch(() => undefined);
+  await cleanup();
+});
+
+/** Root may write anywhere: as root, run the built bin as nobody (setpriv), so that a folder's permissions apply. */
+const isRoot = process.getuid?.() === 0;
+function hasSetpriv(): boolean {
+  try {
+    execFileSync("setpriv", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+const canDropRoot = !isRoot || hasSetpriv();
+function runUnprivileged(args: string[], cwd: string) {
+  if (!isRoot) return runBin(args, cwd);
+  return runCommand("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, bin, ...args], cwd);
+}
+
+/** A folder nobody may write in (readable by all, so that another user can run in it). */
+async function readOnlyFolder(name: string): Promise<string> {
+  await chmod(dir, 0o755);
+  const folder = join(dir, name);
+  await mkdir(folder, { recursive: true });
+  await chmod(folder, 0o555);
+  return folder;
+}
+
+describe("item 2: every I/O error names its path", () => {
+  test.runIf(canDropRoot)("generate -o into a read-only folder names the file and the folder", async () => {
+    const folder = await readOnlyFolder("ro");
+    const result = await runUnprivileged(["generate", MVFG_MANIFEST, "-o", join(folder, "x.jsonl")], dir);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`citation-targets: cannot write ${join(folder, "x.jsonl")}: permission denied (cannot create a file in ${folder})\n`);
+  });
+
+  test.runIf(canDropRoot)("update with a read-only .tooling/citation-targets names the file it could not write", async () => {
+    await chmod(dir, 0o755);
+    await mkdir(join(dir, ".git"));
+    await cp(join(repoRoot, "fixtures"), join(dir, "fixtures"), { recursive: true });
+    await cp(join(repoRoot, ".tooling"), join(dir, ".tooling"), { recursive: true });
+    const markdown = join(dir, "fixtures/datasets/mvfg/mvfg.md");
+    await writeFile(markdown, `${await readFile(markdown, "utf8")}\nNeu.\n`);
+    await chmod(join(dir, ".tooling/citation-targets"), 0o555);
+    const result = await runUnprivileged(["update", ".tooling/citation-targets/mvfg.lock.json"], dir);
+    expect(result.code).toBe(2);
+    const folder = join(dir, ".tooling/citation-targets");
+    expect(result.stderr).toBe(`citation-targets: cannot write ${join(folder, "mvfg.jsonl")}: permission denied (cannot create a file in ${folder})\n`);
+  });
+
+  test.runIf(canDropRoot)("validate -o into a read-only folder shows the report, then names the report file (not its temporary file)", async () => {
+    const folder = await readOnlyFolder("reports");
+    const result = await runUnprivileged(["validate", MVFG_JSONL, "--format", "json", "-o", join(folder, "r.json")], dir);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toContain("✔ 1 file, 21 records: no problems");
+    expect(result.stderr).toBe(`citation-targets: cannot write ${join(folder, "r.json")}: permission denied (cannot create a file in ${folder})\n`);
+  });
+
+  test("generate -o onto a folder names it", async () => {
+    const result = await cli(["generate", MVFG_MANIFEST, "-o", dir]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`citation-targets: cannot write ${dir}: it is a folder, not a file\n`);
+  });
+
+  test("a full disk names the file being written (injected: the write fails with ENOSPC, as a file handle's does, without a path)", async () => {
+    const handle = await open(MVFG_JSONL, "r");
+    const prototype = Object.getPrototypeOf(handle) as { writeFile: (...args: unknown[]) => Promise<void> };
+    await handle.close();
+    vi.spyOn(prototype, "writeFile").mockRejectedValue(Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC", syscall: "write" }));
+    const output = join(dir, "x.jsonl");
+    const result = await cli(["generate", MVFG_MANIFEST, "-o", output]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`citation-targets: cannot write ${output}: no space left on the device\n`);
+  });
+
+  test("an I/O error that reaches the top names its path in plain words, never a bare code", () => {
+    const systemError = Object.assign(new Error("Path is a directory: rm returned EISDIR (is a directory) /x/y"), { code: "ERR_FS_EISDIR", syscall: "rm", path: "/x/y" });
+    expect(describeUnexpectedIoError(systemError)).toBe("cannot rm /x/y: it is a folder, not a file");
+    // An error that crossed a thread keeps only its message: the path is taken from it.
+    expect(describeUnexpectedIoError(Object.assign(new Error("EACCES: permission denied, open '/a/b.jsonl'"), { code: "EACCES" }))).toBe("cannot access /a/b.jsonl: permission denied");
+  });
+});
