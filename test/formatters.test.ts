@@ -66,7 +66,7 @@ describe("formatters", () => {
         "gone.jsonl",
         "  error  cannot read gone.jsonl: no such file or folder",
         "",
-        "✖ 3 problems (2 errors, 1 warning); 1 file could not be read in 3 files, 8 records",
+        "✖ 3 problems (2 errors, 1 warning) in 3 files, 8 records; 1 of 3 files could not be read",
         "",
       ].join("\n"),
     );
@@ -88,7 +88,7 @@ describe("formatters", () => {
         { path: "ok.jsonl", records: 5, problems: [] },
         { path: "gone.jsonl", records: 0, problems: [], error: "cannot read gone.jsonl: no such file or folder" },
       ],
-      summary: { files: 3, records: 8, errors: 2, warnings: 1 },
+      summary: { files: 3, records: 8, errors: 2, warnings: 1, unreadable: 1 },
     });
   });
 
@@ -98,7 +98,7 @@ describe("formatters", () => {
       "::error file=data/a%2Cb%3Ac.jsonl,line=2,title=text-digest::textDigest is 00 but the SHA-256 of markdown is ff (at /textDigest)",
       "::warning file=data/a%2Cb%3Ac.jsonl,line=3,col=2,title=non-canonical::100%25 not canonical%0Asecond line",
       "::error file=gone.jsonl,title=io-error::cannot read gone.jsonl: no such file or folder",
-      "3 files, 8 records: 2 errors, 1 warning",
+      "3 files, 8 records: 2 errors, 1 warning; 1 could not be read",
       "",
     ]);
   });

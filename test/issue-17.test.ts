@@ -107,3 +107,37 @@ describe("item 2: every I/O error names its path", () => {
     expect(describeUnexpectedIoError(Object.assign(new Error("EACCES: permission denied, open '/a/b.jsonl'"), { code: "EACCES" }))).toBe("cannot access /a/b.jsonl: permission denied");
   });
 });
+
+describe("item 3: summaries", () => {
+  test("--quiet with errors still counts the warnings it hides, in the stylish and the JSON summary", async () => {
+    await writeFile(join(dir, "x.jsonl"), '{ "a": 1 }\nnot json\n');
+    const args = ["validate", "--no-lock", "--rule", "non-canonical=warning", "--quiet", "x.jsonl"];
+    const stylish = await cli(args, dir);
+    expect(stylish.stdout).toContain("✖ 2 problems (2 errors; 1 warning not shown: --quiet) in 1 file, 1 record\n");
+    const json = JSON.parse((await cli([...args, "--format", "json"], dir)).stdout);
+    expect(json.summary).toEqual({ files: 1, records: 1, errors: 2, warnings: 0, unreadable: 0, hiddenWarnings: 1 });
+    expect((await cli([...args, "--format", "github"], dir)).stdout).toContain("1 file, 1 record: 2 errors, 1 warning not shown (--quiet)\n");
+  });
+
+  test("a file that cannot be read is said plainly, and counted in a field of its own", async () => {
+    const stylish = await cli(["validate", "nothere.jsonl"], dir);
+    expect(stylish.code).toBe(2);
+    expect(stylish.stdout).toBe("nothere.jsonl\n  error  cannot read nothere.jsonl: no such file or folder\n\n✖ 1 of 1 file could not be read; no problems in the 0 records read\n");
+    const json = JSON.parse((await cli(["validate", "nothere.jsonl", "--format", "json"], dir)).stdout);
+    expect(json.summary).toEqual({ files: 1, records: 0, errors: 0, warnings: 0, unreadable: 1 });
+  });
+
+  test("lock of one artifact says 1 artifact; a hint is said after the problems and not counted as one", async () => {
+    await writeFile(join(dir, "only.md"), "# Title\n\nText.\n");
+    const flags = ["--slug", "one", "--title-id", "T1", "--name", "One Act", "--version-date", "2024-01-01", "--source-text-url", "https://www.legislation.gov.au/T1"];
+    const locked = await cli(["lock", ".", "-o", "one.lock.json", ...flags], dir);
+    expect(locked.stderr).toMatch(/^citation-targets: wrote one\.lock\.json \(1 artifact, datasetDigest [0-9a-f]{64}\)\ncitation-targets: {3}new manifest with 1 artifact\n$/);
+    await writeFile(join(dir, "only.md"), "# Title\n\nOther text.\n");
+    const generated = await cli(["generate", "one.lock.json"], dir);
+    expect(generated.code).toBe(1);
+    expect(generated.stderr).toBe(
+      "citation-targets: only.md: changed since the lock manifest was written (its sha256 is no longer the one pinned)\n" +
+        "citation-targets: hint: the lock manifest one.lock.json is out of date: run `citation-targets update one.lock.json` to refresh it and regenerate\n",
+    );
+  });
+});

@@ -12,6 +12,7 @@ import { MANIFEST_DATASET_FIELDS } from "../core/model.js";
 import { registerDiffCommand } from "./diff-command.js";
 import { createProgressLine, progressEnabled, type Progress } from "./progress.js";
 import { FORMAT_NAMES, formatters, type FormatName } from "../formatters/index.js";
+import { plural } from "../formatters/types.js";
 import { rules, ruleIds, type RuleId } from "../rules/index.js";
 import { describeUnexpectedIoError, OperationalError } from "../node/errors.js";
 import { shellQuote } from "../node/manifest-io.js";
@@ -196,7 +197,7 @@ export async function main(context: MainContext): Promise<number> {
         ...pick(options, [...MANIFEST_DATASET_FIELDS]),
       });
       const shown = displayPath(result.path, context.cwd);
-      const count = `${result.manifest.artifacts.length} artifacts, datasetDigest ${result.manifest.datasetDigest}`;
+      const count = `${plural(result.manifest.artifacts.length, "artifact")}, datasetDigest ${result.manifest.datasetDigest}`;
       if (options.check) {
         if (result.changed) {
           const refresh = ["citation-targets", ...context.argv.filter((arg) => arg !== "--check")].map(shellQuote).join(" ");
@@ -250,7 +251,7 @@ export async function main(context: MainContext): Promise<number> {
           stderr.write(`${lines.join("\n")}\n`);
           exitCode = 1;
         } else {
-          stderr.write(`${options.check} is up to date (${result.records} records)\n`);
+          stderr.write(`${options.check} is up to date (${plural(result.records, "record")})\n`);
         }
         return;
       }
@@ -263,7 +264,7 @@ export async function main(context: MainContext): Promise<number> {
       };
       const { generateBounded } = await import("../node/run-bounded.js");
       const result = options.output ? await generateBounded({ ...generateOptions, output: options.output }) : await generate(generateOptions);
-      if (result.output) stderr.write(`wrote ${displayPath(result.output, context.cwd)} (${result.records} records)\n`);
+      if (result.output) stderr.write(`wrote ${displayPath(result.output, context.cwd)} (${plural(result.records, "record")})\n`);
       const threads = result.threads ?? 1;
       if (options.verbose)
         stderr.write(
@@ -336,8 +337,7 @@ export async function main(context: MainContext): Promise<number> {
       return error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help" ? 0 : 2;
     }
     if (error instanceof DatasetError) {
-      const { problems } = error;
-      stderr.write(`${problems.length === 1 ? problems[0] : `${problems.length} problems:\n${problems.map((p) => `  ${p}`).join("\n")}`}\n`);
+      stderr.write(describeDatasetProblems(error.problems));
       return 1;
     }
     if (error instanceof OperationalError) {
@@ -513,6 +513,18 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
   return exitCodeFor(report);
 }
 
+/**
+ * A dataset's faults, counted: a hint ("hint: …") is said after them and not counted, and "… and N
+ * more" counts as the N faults it stands for.
+ */
+function describeDatasetProblems(problems: readonly string[]): string {
+  const hints = problems.filter((p) => p.startsWith("hint: "));
+  const faults = problems.filter((p) => !p.startsWith("hint: "));
+  const count = faults.reduce((sum, p) => sum + Number(/^… and ([0-9]+) more /.exec(p)?.[1] ?? 1), 0);
+  const body = faults.length === 1 && count === 1 ? faults[0] : `${plural(count, "problem")}:\n${faults.map((p) => `  ${p}`).join("\n")}`;
+  return `${[body, ...hints].join("\n")}\n`;
+}
+
 const SHOWN_PATHS = 5;
 
 /** A list cut to its first few entries: "a, b, c and 7 more". */
@@ -523,7 +535,7 @@ function firstFew(items: readonly string[]): string {
 
 /** What a lock refresh changed, a line per kind of change. */
 function describeManifestChanges(changes: ManifestChanges): string[] {
-  if (changes.created) return [`new manifest with ${changes.added.length} artifacts`];
+  if (changes.created) return [`new manifest with ${plural(changes.added.length, "artifact")}`];
   const lines: string[] = [];
   const counts = [`${changes.added.length} added`, `${changes.removed.length} removed`, `${changes.changed.length} changed`];
   if (changes.rearranged.length > 0) counts.push(`${changes.rearranged.length} with a new place or kind`);

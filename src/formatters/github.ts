@@ -20,6 +20,9 @@ export const formatGithub: Formatter = (report, { maxProblems }) => {
     if (omitted > 0) out.push(`::notice file=${escapeProperty(file.path)},title=max-problems::${omitted} more problems in this file not shown`);
   }
   const { files, records, errors, warnings } = report.summary;
-  out.push(`${plural(files, "file")}, ${plural(records, "record")}: ${plural(errors, "error")}, ${plural(warnings, "warning")}`);
+  const hidden = report.hiddenWarnings ?? 0;
+  const unreadable = report.files.filter((file) => file.error !== undefined).length;
+  const counts = `${plural(errors, "error")}, ${hidden > 0 ? `${plural(hidden, "warning")} not shown (--quiet)` : plural(warnings, "warning")}`;
+  out.push(`${plural(files, "file")}, ${plural(records, "record")}: ${counts}${unreadable > 0 ? `; ${unreadable} could not be read` : ""}`);
   return `${out.join("\n")}\n`;
 };
