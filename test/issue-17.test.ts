@@ -141,3 +141,42 @@ describe("item 3: summaries", () => {
     );
   });
 });
+
+describe("item 4: the wrong kind of file", () => {
+  test("validate of a markdown file says once what it looks like and what validate expects, then lists only a few", async () => {
+    const result = await cli(["validate", "fixtures/datasets/mvfg/mvfg.md", "--format", "json"]);
+    expect(result.code).toBe(1);
+    const [file] = JSON.parse(result.stdout).files;
+    expect(file.problems).toHaveLength(4);
+    expect(file.problems[0]).toEqual({
+      line: 0,
+      ruleId: "json-syntax",
+      severity: "error",
+      pointer: "",
+      message:
+        "this file looks like markdown (*.md), not a citation-targets JSONL file (one JSON record per line, named <slug>.jsonl, e.g. .tooling/citation-targets/*.jsonl): no line is a record; the first 3 of its 158 problems follow, the rest are not listed",
+    });
+    expect(file.problems.slice(1).map((p: { line: number }) => p.line)).toEqual([1, 2, 3]);
+  });
+
+  test("a glob over several markdown files lists a few problems of each, not thousands", async () => {
+    const result = await cli(["validate", "fixtures/datasets/privacy-act-1988/**/*.md", "--format", "json"]);
+    const { files, summary } = JSON.parse(result.stdout);
+    expect(files.length).toBeGreaterThan(4);
+    for (const file of files) expect(file.problems.length).toBeLessThanOrEqual(4);
+    expect(summary.errors).toBeLessThanOrEqual(4 * files.length);
+  });
+
+  test("a JSONL file is still checked line by line, however broken", async () => {
+    await writeFile(join(dir, "bad.jsonl"), "not json\n".repeat(10));
+    expect(JSON.parse((await cli(["validate", "--no-lock", "bad.jsonl", "--format", "json"], dir)).stdout).summary.errors).toBe(10);
+  });
+
+  test("update of a JSONL file says it is not a lock manifest and names the one beside it", async () => {
+    const result = await cli(["update", ".tooling/citation-targets/mvfg.jsonl"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      "citation-targets: .tooling/citation-targets/mvfg.jsonl is not a lock manifest: it looks like JSON Lines (*.jsonl: a JSON value per line), and a lock manifest is one JSON document; the lock manifest of .tooling/citation-targets/mvfg.jsonl is .tooling/citation-targets/mvfg.lock.json\n",
+    );
+  });
+});

@@ -3,6 +3,7 @@ import type { LockContext } from "../core/lock-context.js";
 import type { RuleSetting } from "../core/problem.js";
 import { ruleDocsUrl, rules, type RuleId } from "../rules/index.js";
 import type { Limits } from "../rules/define.js";
+import { collapseWrongKind } from "../core/file-kind.js";
 import { summarize, type FileReport, type Report, type RuleDescriptor } from "../core/report.js";
 import { createReadStream, readFileSync, statSync } from "node:fs";
 import { stat } from "node:fs/promises";
@@ -72,13 +73,14 @@ export async function validate(options: ValidateOptions = {}): Promise<Report> {
   const jobs = options.stdin ? 1 : chooseJobs(inputs, options.jobs, sizes, options.rangeBytes);
   const progress = options.onProgress ? startProgress(inputs, sizes!, options.onProgress) : undefined;
   const inWorkers = jobs > 1 ? await validateInWorkers(inputs, { ...options, cwd }, validator, jobs, sizes!, progress) : undefined;
-  const files =
+  const checked =
     inWorkers?.files ??
     (await mapWithLimit(inputs, FILES_AT_ONCE, async (input) => {
       const report = await validator.check(input, progress?.read);
       progress?.fileDone();
       return report;
     }));
+  const files = checked.map(collapseWrongKind); // a markdown file given by mistake: said once, not a problem per line
   return { files, summary: summarize(files), schemaSource: validator.schemaSource, threads: inWorkers?.threads ?? 1, rules: ruleDescriptors() };
 }
 
