@@ -180,3 +180,70 @@ describe("item 4: the wrong kind of file", () => {
     );
   });
 });
+
+describe("item 6: paths CI can map", () => {
+  /** A repository with a broken dataset file, and a subfolder to run from. */
+  async function repositoryWithProblem(): Promise<string> {
+    await mkdir(join(dir, ".git"));
+    await mkdir(join(dir, ".tooling/citation-targets"), { recursive: true });
+    await mkdir(join(dir, "docs/sub"), { recursive: true });
+    await writeFile(join(dir, ".tooling/citation-targets/x.jsonl"), "not json\n");
+    return join(dir, "docs/sub");
+  }
+
+  test("from a subfolder, SARIF uris are relative to the repository root (with a uriBaseId) and annotations name the file from the root", async () => {
+    const sub = await repositoryWithProblem();
+    const sarif = JSON.parse((await cli(["validate", "--no-lock", "--format", "sarif"], sub)).stdout);
+    expect(sarif.runs[0].results[0].locations[0].physicalLocation.artifactLocation).toEqual({ uri: ".tooling/citation-targets/x.jsonl", uriBaseId: "%SRCROOT%" });
+    const github = (await cli(["validate", "--no-lock", "--format", "github"], sub)).stdout;
+    expect(github.split("\n")[0]).toMatch(/^::error file=\.tooling\/citation-targets\/x\.jsonl,line=1,col=1,title=json-syntax::/);
+    // The stylish report still shows paths from where the user is.
+    expect((await cli(["validate", "--no-lock"], sub)).stdout.split("\n")[0]).toBe("../../.tooling/citation-targets/x.jsonl");
+  });
+
+  test("diff from a subfolder: annotations and SARIF name the new file from the repository root", async () => {
+    const sub = await repositoryWithProblem();
+    const lines = (await readFile(MVFG_JSONL, "utf8")).split("\n");
+    await mkdir(join(dir, "old"));
+    await writeFile(join(dir, "old/mvfg.jsonl"), `${lines.slice(0, -2).join("\n")}\n`);
+    await writeFile(join(dir, ".tooling/citation-targets/mvfg.jsonl"), lines.join("\n"));
+    const args = ["diff", "../../old/mvfg.jsonl", "../../.tooling/citation-targets/mvfg.jsonl"];
+    expect((await cli([...args, "--format", "github"], sub)).stdout.split("\n")[0]).toMatch(/^::notice file=\.tooling\/citation-targets\/mvfg\.jsonl,line=21,/);
+    const sarif = JSON.parse((await cli([...args, "--format", "sarif"], sub)).stdout);
+    expect(sarif.runs[0].results[0].locations[0].physicalLocation.artifactLocation).toEqual({ uri: ".tooling/citation-targets/mvfg.jsonl", uriBaseId: "%SRCROOT%" });
+  });
+
+  test("--shard puts each file in the same shard from the root and from a subfolder", async () => {
+    const sub = await repositoryWithProblem();
+    for (let i = 0; i < 12; i++) await writeFile(join(dir, `.tooling/citation-targets/f${i}.jsonl`), "");
+    const shards = async (cwd: string) => {
+      const out: string[][] = [];
+      for (let i = 1; i <= 3; i++) {
+        const { files } = JSON.parse((await cli(["validate", "--no-lock", "--format", "json", "--shard", `${i}/3`], cwd)).stdout);
+        out.push(files.map((f: { path: string }) => f.path.replace(/^(\.\.\/)+/, "")));
+      }
+      return out;
+    };
+    const fromRoot = await shards(dir);
+    expect(await shards(sub)).toEqual(fromRoot);
+    expect(fromRoot.flat().sort()).toHaveLength(13);
+  });
+});
+
+describe("item 7: links that work", () => {
+  test("SARIF has no helpUri while package.json names no repository", async () => {
+    const packageJson = JSON.parse(await readFile(join(repoRoot, "package.json"), "utf8"));
+    const sarif = JSON.parse((await cli(["validate", "--format", "sarif"])).stdout);
+    for (const rule of sarif.runs[0].tool.driver.rules)
+      expect(rule.helpUri).toBe(packageJson.repository === undefined ? undefined : expect.stringMatching(/^https:\/\/.*\/blob\/HEAD\/docs\/spec\.md#rule-/));
+  });
+
+  test("a repository field becomes the https address of the repository", async () => {
+    const { publicRepositoryUrl } = await import("../src/formatters/sarif.js");
+    expect(publicRepositoryUrl({ type: "git", url: "git+https://github.com/o/r.git" })).toBe("https://github.com/o/r");
+    expect(publicRepositoryUrl("github:o/r")).toBe("https://github.com/o/r");
+    expect(publicRepositoryUrl("o/r")).toBe("https://github.com/o/r");
+    expect(publicRepositoryUrl({ url: "git@github.com:o/r.git" })).toBeUndefined();
+    expect(publicRepositoryUrl(undefined)).toBeUndefined();
+  });
+});

@@ -18,7 +18,8 @@ import { describeUnexpectedIoError, OperationalError } from "../node/errors.js";
 import { shellQuote } from "../node/manifest-io.js";
 import type { ManifestChanges } from "../node/lock.js";
 import type { RecordChanges } from "../node/record-changes.js";
-import { DEFAULT_MANIFEST_PATTERN, DEFAULT_PATTERN, displayPath } from "../node/files.js";
+import { cwdInRepository, DEFAULT_MANIFEST_PATTERN, DEFAULT_PATTERN, displayPath } from "../node/files.js";
+import { publicRepositoryUrl } from "../formatters/sarif.js";
 import { REPOSITORY_SCHEMA_PATH } from "../node/schema-source.js";
 import { exitCodeFor, onlyErrors, validate } from "../node/validate.js";
 import { writeFileAtomic } from "../node/write.js";
@@ -57,7 +58,7 @@ export function prefixLines(text: string): string {
     .join("\n")}\n`;
 }
 
-const packageJson = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+const packageJson = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string; repository?: unknown };
 
 function parseCount(value: string): number {
   if (!/^[0-9]+$/.test(value)) throw new InvalidArgumentError("expected a whole number, 0 or more");
@@ -380,6 +381,10 @@ async function readOrderFile(path: string, shown: string): Promise<string[]> {
     .filter((line) => line !== "" && !line.startsWith("#"));
 }
 
+function dropUndefined<T extends object>(object: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(object).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
+}
+
 function pick<T extends object, K extends keyof T>(object: T, keys: K[]): Partial<Pick<T, K>> {
   return Object.fromEntries(keys.filter((k) => object[k] !== undefined).map((k) => [k, object[k]])) as Partial<Pick<T, K>>;
 }
@@ -497,7 +502,8 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
       context.stderr.write(`citation-targets: artifact checks skipped: ${skipped} (the records are still checked against the manifest)\n`);
     }
   }
-  const formatContext = { toolVersion: packageJson.version, ...(maxProblems !== undefined ? { maxProblems } : {}) };
+  const ciPaths = { cwdInRepository: await cwdInRepository(context.cwd), repositoryUrl: publicRepositoryUrl(packageJson.repository) }; // SARIF and GitHub annotations: paths from the repository root
+  const formatContext = { toolVersion: packageJson.version, ...(maxProblems !== undefined ? { maxProblems } : {}), ...dropUndefined(ciPaths) };
   if (options.outputFile) {
     // The chosen report to the file; the terminal gets the stylish report all the same (first, so a file that cannot be written does not hide it).
     context.stdout.write(formatters.stylish(report, { ...formatContext, color: createColor(colorLevel(context.env, context.stdout.isTTY, options.color)) }));

@@ -7,6 +7,8 @@ export interface DiffFormatContext {
   color: ChalkInstance;
   /** The tool's version, for formats that name the tool (SARIF). */
   toolVersion?: string;
+  /** Where the working directory is in the repository (see FormatContext): SARIF and GitHub annotations give paths from the repository root. */
+  cwdInRepository?: string;
 }
 
 export type DiffFormatter = (report: DiffReport, context: DiffFormatContext) => string;

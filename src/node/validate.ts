@@ -8,7 +8,7 @@ import { summarize, type FileReport, type Report, type RuleDescriptor } from "..
 import { createReadStream, readFileSync, statSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { DEFAULT_PATTERN, displayPath, expandInputs, findRepositoryRoot, shardOf, STDIN_NAME, type InputFile } from "./files.js";
+import { DEFAULT_PATTERN, displayPath, expandInputs, findRepositoryRoot, shardKey, shardOf, STDIN_NAME, type InputFile } from "./files.js";
 import { mapWithLimit } from "./concurrency.js";
 import { describeIoError, OperationalError } from "./errors.js";
 import { openLockContext } from "./manifest-io.js";
@@ -67,7 +67,8 @@ export async function validate(options: ValidateOptions = {}): Promise<Report> {
   if (shard && (!Number.isInteger(shard.count) || shard.count < 1 || !Number.isInteger(shard.index) || shard.index < 1 || shard.index > shard.count)) {
     throw new OperationalError(`invalid shard ${shard.index}/${shard.count}: expected i/n with 1 ≤ i ≤ n`);
   }
-  const inputs = shard ? matched.filter((input) => shardOf(input.display, shard.count) === shard.index - 1) : matched;
+  const root = shard ? await findRepositoryRoot(cwd) : undefined; // the split does not depend on the folder it runs from
+  const inputs = shard ? matched.filter((input) => shardOf(shardKey(input.absolute, root), shard.count) === shard.index - 1) : matched;
   // File sizes, read once, for the choice of threads, the ranges and the progress.
   const sizes = options.jobs === 1 && !options.onProgress ? undefined : await sizesOf(inputs);
   const jobs = options.stdin ? 1 : chooseJobs(inputs, options.jobs, sizes, options.rangeBytes);
