@@ -247,3 +247,50 @@ describe("item 7: links that work", () => {
     expect(publicRepositoryUrl(undefined)).toBeUndefined();
   });
 });
+
+describe("item 8: diff shows the change", () => {
+  /** mvfg's records, with a change made to the new copy. */
+  async function pair(change: (records: Record<string, unknown>[]) => void): Promise<void> {
+    const records = (await readFile(MVFG_JSONL, "utf8"))
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    await writeFile(join(dir, "old.jsonl"), `${records.map((r) => JSON.stringify(r)).join("\n")}\n`);
+    change(records);
+    await writeFile(join(dir, "new.jsonl"), `${records.map((r) => JSON.stringify(r)).join("\n")}\n`);
+  }
+
+  test("two long values that differ only at the end: the part that differs shows", async () => {
+    const long = "§ 2 Aufklärung über die Rechte der Beteiligten im Verwaltungsverfahren nach diesem Ge";
+    await pair((records) => {
+      const record = records.find((r) => r.targetKind === "markdown-artifact" && typeof r.headingText === "string")!;
+      record.headingText = `${long}setze`;
+    });
+    const old = (await readFile(join(dir, "old.jsonl"), "utf8")).split("\n");
+    const index = old.findIndex((line) => line.includes('"targetKind":"markdown-artifact"') && line.includes('"headingText":'));
+    const record = JSON.parse(old[index]!);
+    record.headingText = `${long}setz`;
+    old[index] = JSON.stringify(record);
+    await writeFile(join(dir, "old.jsonl"), old.join("\n"));
+    const result = await cli(["diff", "old.jsonl", "new.jsonl"], dir);
+    expect(result.stdout).toContain('headingText: "…iesem Gesetz" → "…iesem Gesetze"');
+  });
+
+  test("two files that are not JSONL of records are a usage error, not 'no changes'", async () => {
+    await writeFile(join(dir, "a.md"), "# A\n\ntext\n");
+    await writeFile(join(dir, "b.md"), "# B\n\nother\n");
+    const result = await cli(["diff", "a.md", "b.md"], dir);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toBe(
+      "citation-targets: a.md is not a citation-targets JSONL file: none of its 3 lines is a record (it looks like markdown (*.md)); diff compares JSONL files of records, or two record JSON Schemas with --schema\n",
+    );
+  });
+
+  test("two different laws get a warning; a failing gate names --approvals", async () => {
+    const result = await cli(["diff", ".tooling/citation-targets/mvfg.jsonl", ".tooling/citation-targets/privacy-act-1988.jsonl"]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('warning  the files are of different titles (titleId "BJNR012530976" and "C2004A03712")');
+    expect(result.stdout).toMatch(/fail the gate \(--fail-on breaking\)\nhint: .*--approvals FILE/);
+  });
+});
