@@ -294,3 +294,36 @@ describe("item 8: diff shows the change", () => {
     expect(result.stdout).toMatch(/fail the gate \(--fail-on breaking\)\nhint: .*--approvals FILE/);
   });
 });
+
+describe("item 9: the library checks its options and loads the commands when first used", () => {
+  test("validate with an unknown rule or severity throws OperationalError naming both", async () => {
+    const library = await import("../src/index.js");
+    const call = library.validate({ rules: { bogus: "error", "non-canonical": "loud" } as never, cwd: repoRoot });
+    await expect(call).rejects.toBeInstanceOf(library.OperationalError);
+    await expect(call).rejects.toThrow(`validate: rules: unknown rule "bogus" (rules: ${library.ruleIds.join(", ")}); rule "non-canonical": severity "loud" is not one of "error", "warning", "off"`);
+  });
+
+  test("generate and checkGenerated with a wrong or missing option throw OperationalError, not TypeError", async () => {
+    const library = await import("../src/index.js");
+    await expect(library.generate({ manifest: 42 } as never)).rejects.toThrow(new library.OperationalError("generate: manifest: expected a non-empty string, got 42"));
+    await expect(library.checkGenerated({ manifest: MVFG_MANIFEST } as never)).rejects.toThrow(new library.OperationalError("checkGenerated: check is required"));
+    await expect(library.generate({ manifest: MVFG_MANIFEST, jobs: 0 })).rejects.toThrow(new library.OperationalError("generate: jobs: expected a whole number, 1 or more, got 0"));
+    await expect(library.validate({ pattern: ["x"] } as never)).rejects.toThrow(/^validate: unknown option "pattern" \(options: patterns, /);
+    await expect(library.diff({ failOn: "all" } as never)).rejects.toThrow(new library.OperationalError('diff: failOn: expected one of "breaking", "any", "none", got "all"'));
+  });
+
+  test("importing the built library loads none of the commands' modules, nor the file walker", async () => {
+    const traced = await runCommand(
+      process.execPath,
+      ["--import", join(repoRoot, "test/helpers/trace-loads.mjs"), "--input-type=module", "-e", `await import(${JSON.stringify(join(repoRoot, "dist/index.js"))});`],
+      dir,
+    );
+    const loaded = traced.stderr.split("\n").filter((line) => line.startsWith("LOADED "));
+    expect(loaded.some((line) => line.endsWith("/dist/index.js"))).toBe(true);
+    for (const module of ["/dist/node/validate.js", "/dist/node/generate.js", "/dist/node/lock.js", "/dist/node/update.js", "/dist/node/diff.js", "/dist/node/validate-workers.js", "fast-glob"])
+      expect(
+        loaded.filter((line) => line.includes(module)),
+        module,
+      ).toEqual([]);
+  });
+});
