@@ -327,3 +327,45 @@ describe("item 9: the library checks its options and loads the commands when fir
       ).toEqual([]);
   });
 });
+
+describe("item 10: install and help", () => {
+  test("the prepare step of a checkout whose build tools are not installed says to run npm ci there", async () => {
+    const checkout = join(dir, "checkout");
+    await mkdir(join(checkout, "scripts"), { recursive: true });
+    await cp(join(repoRoot, "scripts/prepare.js"), join(checkout, "scripts/prepare.js"));
+    await writeFile(join(checkout, "package.json"), JSON.stringify({ type: "module" }));
+    const result = await runCommand(process.execPath, ["scripts/prepare.js"], checkout);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe("citation-targets: this checkout is not built and its build tools are not installed: run `npm ci` in it first (that installs them and builds), then install it again\n");
+  });
+
+  test("packing takes the prepare script out of the tarball's package.json and puts package.json back byte for byte", async () => {
+    const before = await readFile(join(repoRoot, "package.json"), "utf8");
+    const copy = join(dir, "pkg");
+    await mkdir(join(copy, "scripts"), { recursive: true });
+    await cp(join(repoRoot, "scripts/pack-manifest.js"), join(copy, "scripts/pack-manifest.js"));
+    await writeFile(join(copy, "package.json"), before);
+    expect((await runCommand(process.execPath, ["scripts/pack-manifest.js", "strip"], copy)).code).toBe(0);
+    const stripped = JSON.parse(await readFile(join(copy, "package.json"), "utf8"));
+    expect(stripped.scripts.prepare).toBeUndefined();
+    expect(stripped.scripts.build).toBe(JSON.parse(before).scripts.build);
+    expect((await runCommand(process.execPath, ["scripts/pack-manifest.js", "restore"], copy)).code).toBe(0);
+    expect(await readFile(join(copy, "package.json"), "utf8")).toBe(before);
+    expect(JSON.parse(before).scripts).toMatchObject({ prepack: expect.stringContaining("pack-manifest.js strip"), postpack: "node scripts/pack-manifest.js restore" });
+  });
+
+  test("the pre-commit recipe pins no tag that does not exist", async () => {
+    const readme = await readFile(join(repoRoot, "README.md"), "utf8");
+    expect(readme).not.toMatch(/rev: v\d/);
+    expect(readme).toMatch(/rev: [0-9a-f]{40} /);
+  });
+
+  test.each(["lock", "generate", "update"])("%s --help is wrapped once (no short line mid-sentence) and shows no empty default", async (command) => {
+    const { stdout } = await cli([command, "--help"]);
+    expect(stdout).not.toMatch(/\(default: (\{\}|\[\])\)/);
+    expect((await cli(["validate", "--help"])).stdout).not.toContain("(default: {})");
+    const description = stdout.split("\n\n")[1]!.split("\n");
+    // Wrapped once, at 80 columns: a line ends only where the next line's first word would not have fitted.
+    description.slice(0, -1).forEach((line, i) => expect(line.length + 1 + description[i + 1]!.split(" ")[0]!.length, line).toBeGreaterThan(80));
+  });
+});

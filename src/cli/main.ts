@@ -81,7 +81,7 @@ function parseHost(value: string): string {
   return value;
 }
 
-function collectRule(value: string, previous: Partial<Record<RuleId, RuleSetting>>): Partial<Record<RuleId, RuleSetting>> {
+function collectRule(value: string, previous: Partial<Record<RuleId, RuleSetting>> = {}): Partial<Record<RuleId, RuleSetting>> {
   const match = /^([a-z0-9-]+)[=:](error|warning|off)$/.exec(value);
   if (!match) throw new InvalidArgumentError('expected RULE=SEVERITY, e.g. "non-canonical=warning" (severity: error, warning or off)');
   const id = match[1]!;
@@ -122,7 +122,7 @@ export async function main(context: MainContext): Promise<number> {
     .option("--lock <manifest>", "also check the files against this lock manifest (default: <name>.lock.json beside each <name>.jsonl, when present)")
     .option("--no-lock", "do not look for a lock manifest beside each file")
     .option("--max-problems <n>", "show at most N problems per file (all are still counted)", parseCount)
-    .option("--rule <rule=severity>", "set a rule's severity: error, warning or off (repeatable)", collectRule, {})
+    .option("--rule <rule=severity>", "set a rule's severity: error, warning or off (repeatable)", collectRule)
     .option("--jobs <n>", "threads to spread the work over, this one and n - 1 workers (default: one per core for 200+ files or 32+ MiB in all, else 1); the report is the same", parsePositive)
     .option("--range-bytes <n>", "with more than one thread, check a file larger than N bytes in line-aligned ranges of about N bytes, on every thread (default 4194304, 4 MiB)", parsePositive)
     .option("--stdin", "check standard input instead of files (the same as the path -)")
@@ -163,9 +163,7 @@ export async function main(context: MainContext): Promise<number> {
     .command("lock")
     .summary("write or refresh a dataset's lock manifest")
     .description(
-      "Walk a dataset directory of markdown files and write its lock manifest: the dataset fields, every artifact in document order\n" +
-        "with the sha256 of its bytes, and datasetDigest. Rerun, it refreshes the digests and keeps kinds, index kinds and the order\n" +
-        "set before. Order: index.md (then README.md) first in each folder, then names in natural order; or --order FILE.",
+      "Walk a dataset directory of markdown files and write its lock manifest: the dataset fields, every artifact in document order with the sha256 of its bytes, and datasetDigest. Rerun, it refreshes the digests and keeps kinds, index kinds and the order set before. Order: index.md (then README.md) first in each folder, then names in natural order; or --order FILE.",
     )
     .argument("<datasetDir>", "the dataset root")
     .option("--slug <slug>", "dataset slug (the JSONL is named <slug>.jsonl)")
@@ -175,10 +173,10 @@ export async function main(context: MainContext): Promise<number> {
     .option("--source-text-url <url>", "https address of the published text")
     .option("-o, --output <file>", `where to write the manifest (default <datasetDir>/${DEFAULT_MANIFEST_NAME}); elsewhere, datasetRoot records the way back`)
     .option("--order <file>", "explicit document order: a text file with every artifact path, one per line")
-    .option("--kind <path=kind>", `an artifact's kind: ${MARKDOWN_ARTIFACT_KINDS.join(", ")} (repeatable)`, collectPair(MARKDOWN_ARTIFACT_KINDS), {})
-    .option("--index-kind <path=kind>", `an artifact's index kind: ${SOURCE_INDEX_KINDS.join(", ")} (repeatable)`, collectPair(SOURCE_INDEX_KINDS), {})
-    .option("--source-document <path=source>", "an artifact's sourceDocumentPath (repeatable)", collectPair(), {})
-    .option("--ignore <glob>", "markdown files that are not artifacts (repeatable)", (v: string, p: string[]) => [...p, v], [] as string[])
+    .option("--kind <path=kind>", `an artifact's kind: ${MARKDOWN_ARTIFACT_KINDS.join(", ")} (repeatable)`, collectPair(MARKDOWN_ARTIFACT_KINDS))
+    .option("--index-kind <path=kind>", `an artifact's index kind: ${SOURCE_INDEX_KINDS.join(", ")} (repeatable)`, collectPair(SOURCE_INDEX_KINDS))
+    .option("--source-document <path=source>", "an artifact's sourceDocumentPath (repeatable)", collectPair())
+    .option("--ignore <glob>", "markdown files that are not artifacts (repeatable)", (v: string, p: string[] = []) => [...p, v])
     .option("--check", "write nothing; exit 1 when the manifest is missing or not up to date")
     .option("--max-artifact-bytes <n>", "the largest markdown file read, in bytes (default 67108864, 64 MiB); a larger one is refused, named", parsePositive)
     .action(async (dir: string, options: LockCliOptions) => {
@@ -187,10 +185,10 @@ export async function main(context: MainContext): Promise<number> {
       const result = await lock({
         dir,
         cwd: context.cwd,
-        kinds: options.kind as Record<string, ArtifactKind>,
-        indexKinds: options.indexKind as Record<string, IndexKind>,
-        sourceDocumentPaths: options.sourceDocument,
-        ignore: options.ignore,
+        kinds: (options.kind ?? {}) as Record<string, ArtifactKind>, // the repeatable options have no default, so that --help shows none
+        indexKinds: (options.indexKind ?? {}) as Record<string, IndexKind>,
+        sourceDocumentPaths: options.sourceDocument ?? {},
+        ignore: options.ignore ?? [],
         ...(options.output ? { output: options.output } : {}),
         ...(order ? { order } : {}),
         ...(options.check ? { check: true } : {}),
@@ -225,8 +223,7 @@ export async function main(context: MainContext): Promise<number> {
     .command("generate")
     .summary("generate a dataset's JSONL from its lock manifest")
     .description(
-      "Generate the citation-targets JSONL of a dataset from its lock manifest and the markdown artifacts it pins. Every artifact is\n" +
-        "verified against its sha256 before anything is written; the output is canonical and byte-identical on every run.",
+      "Generate the citation-targets JSONL of a dataset from its lock manifest and the markdown artifacts it pins. Every artifact is verified against its sha256 before anything is written; the output is canonical and byte-identical on every run.",
     )
     .argument("<manifest>", "the lock manifest (citation-targets.lock.json)")
     .option("-o, --output <file>", "write the JSONL to FILE (atomically: a temporary file, then a rename); default stdout")
@@ -277,10 +274,7 @@ export async function main(context: MainContext): Promise<number> {
     .command("update")
     .summary("refresh lock manifests and regenerate their JSONL in one step")
     .description(
-      "After amending the law: re-lock each dataset (new, renamed and deleted files, changed digests; kinds, order and ignores kept) and\n" +
-        "regenerate its JSONL (<name>.jsonl beside <name>.lock.json), then say what changed: artifacts, and records added, removed and\n" +
-        "changed by citation address. Atomic: on any error nothing is written. With no manifests, updates every\n" +
-        `${DEFAULT_MANIFEST_PATTERN} of the repository.`,
+      `After amending the law: re-lock each dataset (new, renamed and deleted files, changed digests; kinds, order and ignores kept) and regenerate its JSONL (<name>.jsonl beside <name>.lock.json), then say what changed: artifacts, and records added, removed and changed by citation address. Atomic: on any error nothing is written. With no manifests, updates every ${DEFAULT_MANIFEST_PATTERN} of the repository.`,
     )
     .argument("[manifests...]", "lock manifests (<name>.lock.json)")
     .option("--check", "write nothing; exit 1 when anything would change (for CI)")
@@ -359,10 +353,10 @@ interface LockCliOptions {
   sourceTextUrl?: string;
   output?: string;
   order?: string;
-  kind: Record<string, string>;
-  indexKind: Record<string, string>;
-  sourceDocument: Record<string, string>;
-  ignore: string[];
+  kind?: Record<string, string>;
+  indexKind?: Record<string, string>;
+  sourceDocument?: Record<string, string>;
+  ignore?: string[];
   check?: boolean;
   maxArtifactBytes?: number;
 }
@@ -391,7 +385,7 @@ function pick<T extends object, K extends keyof T>(object: T, keys: K[]): Partia
 
 /** A repeatable PATH=VALUE option, VALUE checked against `allowed` when given. */
 function collectPair(allowed?: readonly string[]) {
-  return (value: string, previous: Record<string, string>): Record<string, string> => {
+  return (value: string, previous: Record<string, string> = {}): Record<string, string> => {
     const at = value.lastIndexOf("=");
     if (at <= 0) throw new InvalidArgumentError("expected PATH=VALUE");
     const key = value.slice(0, at);
@@ -416,7 +410,7 @@ interface ValidateCliOptions {
   schema?: string;
   legislationHost: string;
   maxProblems?: number;
-  rule: Partial<Record<RuleId, RuleSetting>>;
+  rule?: Partial<Record<RuleId, RuleSetting>>;
   quiet?: boolean;
   stdin?: boolean;
   stdinFilename?: string;
@@ -443,7 +437,7 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
     const from = (cli: boolean, inConfig: boolean) => (cli ? "command line" : inConfig && loaded ? `config ${displayPath(loaded.path, context.cwd)}` : "default");
     const ruleSources = Object.fromEntries(
       rules.map((rule) => {
-        const cli = options.rule[rule.id as RuleId];
+        const cli = options.rule?.[rule.id as RuleId];
         const fromFile = config.rules?.[rule.id];
         return [rule.id, { value: cli ?? fromFile ?? rule.meta.defaultSeverity, from: from(cli !== undefined, fromFile !== undefined) }];
       }),
