@@ -369,3 +369,54 @@ describe("item 10: install and help", () => {
     description.slice(0, -1).forEach((line, i) => expect(line.length + 1 + description[i + 1]!.split(" ")[0]!.length, line).toBeGreaterThan(80));
   });
 });
+
+describe("item 5: no follow-on errors that send you the wrong way", () => {
+  /** A repository holding a copy of the example data. */
+  async function repository(): Promise<string> {
+    await mkdir(join(dir, ".git"));
+    await cp(join(repoRoot, "fixtures"), join(dir, "fixtures"), { recursive: true });
+    await cp(join(repoRoot, ".tooling"), join(dir, ".tooling"), { recursive: true });
+    return dir;
+  }
+  const rulesOf = (stdout: string) => new Set((JSON.parse(stdout).files as { problems: { ruleId: string }[] }[]).flatMap((f) => f.problems.map((p) => p.ruleId)));
+
+  test("lines skipped for --max-line-bytes or --max-depth bring no lock-artifact-body or lock-artifacts problem", async () => {
+    expect(rulesOf((await cli(["validate", "--format", "json", "--max-line-bytes", "1000"])).stdout)).toEqual(new Set(["line-length"]));
+    expect(rulesOf((await cli(["validate", "--format", "json", "--max-depth", "1"])).stdout)).toEqual(new Set(["nesting-depth"]));
+  });
+
+  test("a record whose markdown was edited (its textDigest fixed) is reported on its own line", async () => {
+    await repository();
+    const { deriveTextDigest, serializeRecord } = await import("../src/index.js");
+    const path = join(dir, ".tooling/citation-targets/mvfg.jsonl");
+    const lines = (await readFile(path, "utf8")).split("\n");
+    const record = JSON.parse(lines[7]!);
+    record.markdown = record.markdown.replace(/[a-zäöü]+/, "Edited");
+    record.textDigest = deriveTextDigest(record.markdown);
+    lines[7] = serializeRecord(record).trimEnd();
+    await writeFile(path, lines.join("\n"));
+    const { files } = JSON.parse((await cli(["validate", "--format", "json"], dir)).stdout);
+    const problems = files.flatMap((f: { problems: unknown[] }) => f.problems);
+    expect(problems).toEqual([
+      expect.objectContaining({ ruleId: "lock-artifact-body", line: 8, message: expect.stringContaining(`(the first target that differs is on line 8: ${record.citationAddress})`) }),
+    ]);
+  });
+
+  test("a markdown file whose name is not in NFC is told to be renamed first, not to run update (which refuses it)", async () => {
+    await repository();
+    const nfd = "Übergang.md".normalize("NFD");
+    await writeFile(join(dir, "fixtures/datasets/mvfg", nfd), "# Übergang\n");
+    const { files } = JSON.parse((await cli(["validate", "--format", "json"], dir)).stdout);
+    const messages = files.flatMap((f: { problems: { message: string }[] }) => f.problems.map((p) => p.message));
+    expect(messages).toEqual([expect.stringContaining(`its name is not in Unicode NFC, which lock and update refuse: rename it to its NFC form ("${nfd.normalize("NFC")}"), then run`)]);
+  });
+
+  test("update after a hand-duplicated line says why the file changes", async () => {
+    await repository();
+    const path = join(dir, ".tooling/citation-targets/mvfg.jsonl");
+    const lines = (await readFile(path, "utf8")).trimEnd().split("\n");
+    await writeFile(path, `${[...lines, lines[2]].join("\n")}\n`);
+    const result = await cli(["update", ".tooling/citation-targets/mvfg.lock.json"], dir);
+    expect(result.stdout).toContain("  records: 0 added, 0 removed, 0 changed (21 before, 21 after)\n    the old file repeated an address on 1 line (edited by hand?): dropped\n");
+  });
+});

@@ -554,5 +554,8 @@ function describeRecordChanges(changes: RecordChanges): string[] {
   if (changes.added.length > 0) lines.push(`  added:   ${firstFew(changes.added)}`);
   if (changes.removed.length > 0) lines.push(`  removed: ${firstFew(changes.removed)}`);
   if (changes.changed.length > 0) lines.push(`  changed: ${firstFew(changes.changed)}`);
+  // Why the file changes when no record does: lines regenerating drops.
+  if (changes.duplicates) lines.push(`  the old file repeated an address on ${plural(changes.duplicates, "line")} (edited by hand?): dropped`);
+  if (changes.unreadable) lines.push(`  the old file had ${plural(changes.unreadable, "line")} that ${changes.unreadable === 1 ? "is" : "are"} not a record: dropped`);
   return lines;
 }

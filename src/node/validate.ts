@@ -11,6 +11,7 @@ import { resolve } from "node:path";
 import { DEFAULT_PATTERN, displayPath, expandInputs, findRepositoryRoot, shardKey, shardOf, STDIN_NAME, type InputFile } from "./files.js";
 import { mapWithLimit } from "./concurrency.js";
 import { describeIoError, OperationalError } from "./errors.js";
+import { locateEditedTargets } from "./locate-edits.js";
 import { openLockContext } from "./manifest-io.js";
 import { chooseJobs, sizesOf, startProgress, validateInWorkers } from "./validate-workers.js";
 import { loadSchema, type SchemaSource } from "./schema-source.js";
@@ -81,7 +82,8 @@ export async function validate(options: ValidateOptions = {}): Promise<Report> {
       progress?.fileDone();
       return report;
     }));
-  const files = checked.map(collapseWrongKind); // a markdown file given by mistake: said once, not a problem per line
+  const located = await Promise.all(checked.map((file) => locateEditedTargets(file, cwd))); // an edited target: its own line
+  const files = located.map(collapseWrongKind); // a markdown file given by mistake: said once, not a problem per line
   return { files, summary: summarize(files), schemaSource: validator.schemaSource, threads: inWorkers?.threads ?? 1, rules: ruleDescriptors() };
 }
 
