@@ -366,7 +366,7 @@ describe("item 10: install and help", () => {
     expect((await cli(["validate", "--help"])).stdout).not.toContain("(default: {})");
     const description = stdout.split("\n\n")[1]!.split("\n");
     // Wrapped once, at 80 columns: a line ends only where the next line's first word would not have fitted.
-    description.slice(0, -1).forEach((line, i) => expect(line.length + 1 + description[i + 1]!.split(" ")[0]!.length, line).toBeGreaterThan(80));
+    for (let i = 0; i + 1 < description.length; i++) expect(description[i]!.length + 1 + description[i + 1]!.split(" ")[0]!.length, description[i]).toBeGreaterThan(80);
   });
 });
 
