@@ -100,6 +100,12 @@ describe("item 2: every I/O error names its path", () => {
     expect(result.stderr).toBe(`citation-targets: cannot write ${output}: no space left on the device\n`);
   });
 
+  test("lock --order with a missing file names it in plain words", async () => {
+    const result = await cli(["lock", ".", "--order", "nope.txt"], dir);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe("citation-targets: cannot read order file nope.txt: no such file or folder\n");
+  });
+
   test("an I/O error that reaches the top names its path in plain words, never a bare code", () => {
     const systemError = Object.assign(new Error("Path is a directory: rm returned EISDIR (is a directory) /x/y"), { code: "ERR_FS_EISDIR", syscall: "rm", path: "/x/y" });
     expect(describeUnexpectedIoError(systemError)).toBe("cannot rm /x/y: it is a folder, not a file");

@@ -14,7 +14,7 @@ import { createProgressLine, progressEnabled, type Progress } from "./progress.j
 import { FORMAT_NAMES, formatters, type FormatName } from "../formatters/index.js";
 import { plural } from "../formatters/types.js";
 import { rules, ruleIds, type RuleId } from "../rules/index.js";
-import { describeUnexpectedIoError, OperationalError } from "../node/errors.js";
+import { describeIoError, describeUnexpectedIoError, OperationalError } from "../node/errors.js";
 import { shellQuote } from "../node/manifest-io.js";
 import type { ManifestChanges } from "../node/lock.js";
 import type { RecordChanges } from "../node/record-changes.js";
@@ -367,7 +367,7 @@ async function readOrderFile(path: string, shown: string): Promise<string[]> {
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    throw new OperationalError(`cannot read order file ${shown}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new OperationalError(describeIoError(error, "read order file", shown));
   }
   return text
     .split(/\r?\n/)
