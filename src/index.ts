@@ -1,5 +1,23 @@
-export { validate } from "./node/validate.js";
-export type { ValidateOptions } from "./node/validate.js";
+import type { ValidateOptions } from "./node/validate.js";
+import type { Report } from "./core/report.js";
+import type { LockOptions, LockResult } from "./node/lock.js";
+import type { DatasetUpdate, UpdateOptions } from "./node/update.js";
+import type { CheckResult, GenerateOptions, GenerateResult } from "./node/generate.js";
+import type { DiffOptions } from "./node/diff.js";
+import type { DiffReport } from "./core/diff.js";
+import type { LoadedManifest } from "./node/manifest-io.js";
+import type { LockContext } from "./core/lock-context.js";
+import { checkCheckGeneratedOptions, checkDiffOptions, checkGenerateOptions, checkValidateOptions } from "./node/check-options.js";
+
+// The commands load their modules (the file walkers, thread pools, parsers and Ajv they need) when
+// first called, not when the library is imported; their options are checked first.
+
+/** Validates JSONL files (see ValidateOptions); throws OperationalError for a bad option, schema or pattern. */
+export async function validate(options: ValidateOptions = {}): Promise<Report> {
+  checkValidateOptions(options);
+  return (await import("./node/validate.js")).validate(options);
+}
+export type { ValidateOptions };
 export { exitCodeFor, summarize, onlyErrors } from "./core/report.js";
 export type { Report, FileReport, Summary, SchemaSource, RuleDescriptor } from "./core/report.js";
 export { createFileCheck, resolveSeverities } from "./engine/check-file.js";
@@ -12,15 +30,38 @@ export { rules, ruleIds, getRule } from "./rules/index.js";
 export type { RuleId } from "./rules/index.js";
 export { formatters, FORMAT_NAMES } from "./formatters/index.js";
 export { OperationalError } from "./node/errors.js";
-export { lock } from "./node/lock.js";
+/** Writes or refreshes a dataset's lock manifest. */
+export async function lock(options: LockOptions): Promise<LockResult> {
+  return (await import("./node/lock.js")).lock(options);
+}
 export type { LockOptions, LockResult, ManifestChanges } from "./node/lock.js";
-export { update } from "./node/update.js";
+/** Refreshes lock manifests and regenerates their JSONL. */
+export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate[]> {
+  return (await import("./node/update.js")).update(options);
+}
 export type { UpdateOptions, DatasetUpdate } from "./node/update.js";
 export type { RecordChanges } from "./node/record-changes.js";
-export { generate, checkGenerated } from "./node/generate.js";
+/** Generates a dataset's JSONL from its lock manifest; throws OperationalError for a bad option. */
+export async function generate(options: GenerateOptions): Promise<GenerateResult> {
+  checkGenerateOptions(options);
+  return (await import("./node/generate.js")).generate(options);
+}
+/** Compares a file with what would be generated; throws OperationalError for a bad option. */
+export async function checkGenerated(options: GenerateOptions & { check: string }): Promise<CheckResult> {
+  checkCheckGeneratedOptions(options);
+  return (await import("./node/generate.js")).checkGenerated(options);
+}
 export type { GenerateOptions, GenerateResult, CheckResult, CheckDifference } from "./node/generate.js";
-export { loadManifest, loadLockContext } from "./node/manifest-io.js";
-export { generateRecords, serializeRecord, planDataset, DatasetError } from "./core/generate.js";
+/** Reads and checks a lock manifest. */
+export async function loadManifest(path: string, cwd?: string, shown?: string): Promise<LoadedManifest> {
+  return (await import("./node/manifest-io.js")).loadManifest(path, cwd, shown);
+}
+/** The context the manifest rules check a file against. */
+export async function loadLockContext(manifestPath: string, shownPath: string, cwd?: string): Promise<LockContext> {
+  return (await import("./node/manifest-io.js")).loadLockContext(manifestPath, shownPath, cwd);
+}
+export { generateRecords, serializeRecord, planDataset } from "./core/generate.js";
+export { DatasetError } from "./core/errors.js";
 export type { OutputRecord, ArtifactReader } from "./core/generate.js";
 export { computeDatasetDigest, buildManifestSchema, formatManifest, DEFAULT_MANIFEST_NAME } from "./core/manifest.js";
 export type { LockManifest, ManifestArtifact, ArtifactKind, IndexKind } from "./core/manifest.js";
@@ -29,7 +70,11 @@ export { parseAddress, formatAddress, escapePath, TOP_LOCAL } from "./core/addre
 export type { AddressParts, TargetKind } from "./core/address.js";
 export { designate, assignLocalCoordinates, slugify } from "./core/designation.js";
 export { parseArtifact } from "./core/markdown.js";
-export { diff } from "./node/diff.js";
+/** Compares two versions of citation-targets files; throws OperationalError for a bad option. */
+export async function diff(options: DiffOptions = {}): Promise<DiffReport> {
+  checkDiffOptions(options);
+  return (await import("./node/diff.js")).diff(options);
+}
 export type { DiffOptions } from "./node/diff.js";
 export { CHANGE_KINDS, ADDITIVE_KINDS, BREAKING_KINDS, classOf, diffExitCode } from "./core/diff.js";
 export type { ChangeKind, ChangeClass, FailOn, DiffReport, DiffChange, DiffPair, DiffSummary } from "./core/diff.js";

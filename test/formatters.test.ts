@@ -66,7 +66,7 @@ describe("formatters", () => {
         "gone.jsonl",
         "  error  cannot read gone.jsonl: no such file or folder",
         "",
-        "✖ 3 problems (2 errors, 1 warning); 1 file could not be read in 3 files, 8 records",
+        "✖ 3 problems (2 errors, 1 warning) in 3 files, 8 records; 1 of 3 files could not be read",
         "",
       ].join("\n"),
     );
@@ -88,7 +88,7 @@ describe("formatters", () => {
         { path: "ok.jsonl", records: 5, problems: [] },
         { path: "gone.jsonl", records: 0, problems: [], error: "cannot read gone.jsonl: no such file or folder" },
       ],
-      summary: { files: 3, records: 8, errors: 2, warnings: 1 },
+      summary: { files: 3, records: 8, errors: 2, warnings: 1, unreadable: 1 },
     });
   });
 
@@ -98,7 +98,7 @@ describe("formatters", () => {
       "::error file=data/a%2Cb%3Ac.jsonl,line=2,title=text-digest::textDigest is 00 but the SHA-256 of markdown is ff (at /textDigest)",
       "::warning file=data/a%2Cb%3Ac.jsonl,line=3,col=2,title=non-canonical::100%25 not canonical%0Asecond line",
       "::error file=gone.jsonl,title=io-error::cannot read gone.jsonl: no such file or folder",
-      "3 files, 8 records: 2 errors, 1 warning",
+      "3 files, 8 records: 2 errors, 1 warning; 1 could not be read",
       "",
     ]);
   });
@@ -122,7 +122,7 @@ describe("formatters", () => {
     expect(run.invocations[0]).toMatchObject({ executionSuccessful: false, toolExecutionNotifications: [{ level: "error", message: { text: "cannot read gone.jsonl: no such file or folder" } }] });
   });
 
-  test("sarif: valid against the SARIF 2.1.0 JSON Schema, every rule with a helpUri to its section of docs/spec.md", () => {
+  test("sarif: valid against the SARIF 2.1.0 JSON Schema; a helpUri to each rule's section of docs/spec.md only with a public repository", () => {
     const sarifSchema = JSON.parse(readFileSync(join(repoRoot, "test/data/sarif-2.1.0-rtm.5.json"), "utf8"));
     const ajv = new AjvDraft04({ allErrors: true, strict: false, validateFormats: true, unicodeRegExp: false }); // the schema has a language pattern that is not valid with the u flag;
     addFormats(ajv as never);
@@ -131,7 +131,10 @@ describe("formatters", () => {
     expect(check(log), JSON.stringify(check.errors, null, 1)).toBe(true);
     // The schema does catch a broken log.
     expect(check({ ...log, runs: [{ ...log.runs[0], results: [{ level: "fatal" }] }] })).toBe(false);
-    for (const rule of log.runs[0].tool.driver.rules) expect(rule.helpUri).toBe(`https://unpkg.com/citation-targets@9.9.9/docs/spec.md#rule-${rule.id}`);
+    for (const rule of log.runs[0].tool.driver.rules) expect(rule.helpUri).toBeUndefined(); // no repository: no link to a place that may not exist
+    const linked = JSON.parse(formatters.sarif(report, { ...plain, toolVersion: "9.9.9", repositoryUrl: "https://github.com/o/citation-targets", cwdInRepository: "sub" }));
+    expect(check(linked), JSON.stringify(check.errors, null, 1)).toBe(true);
+    for (const rule of linked.runs[0].tool.driver.rules) expect(rule.helpUri).toBe(`https://github.com/o/citation-targets/blob/HEAD/docs/spec.md#rule-${rule.id}`);
   });
 
   test("junit: a suite per file, a failure per error, warnings as output, unreadable files as errors; special characters escaped", () => {

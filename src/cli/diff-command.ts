@@ -8,6 +8,7 @@ import { type Command, Option } from "commander";
 import { ADDITIVE_KINDS, BREAKING_KINDS, diffExitCode, FAIL_ON_LEVELS, type FailOn } from "../core/diff.js";
 import { colorLevel, createColor } from "../formatters/color.js";
 import { DIFF_FORMAT_NAMES, type DiffFormatName } from "../formatters/diff-names.js";
+import { cwdInRepository } from "../node/files.js";
 
 export interface DiffCommandContext {
   cwd: string;
@@ -68,7 +69,8 @@ export function registerDiffCommand(program: Command, context: DiffCommandContex
         ...(options.approvals !== undefined ? { approvals: options.approvals } : {}),
       });
       const color = createColor(options.format === "stylish" ? colorLevel(context.env, context.stdout.isTTY, options.color) : 0);
-      context.stdout.write(diffFormatters[options.format](report, { color, toolVersion: packageJson.version }));
+      const where = await cwdInRepository(context.cwd);
+      context.stdout.write(diffFormatters[options.format](report, { color, toolVersion: packageJson.version, ...(where !== undefined ? { cwdInRepository: where } : {}) }));
       if (options.verbose) {
         const against = report.against ? ` against ${report.against.revision} (${report.against.commit.slice(0, 12)})` : "";
         context.stderr.write(`citation-targets: compared ${report.pairs.length} ${report.pairs.length === 1 ? "pair" : "pairs"}${against} in ${Math.round(performance.now() - started)} ms\n`);

@@ -12,12 +12,14 @@ import { MANIFEST_DATASET_FIELDS } from "../core/model.js";
 import { registerDiffCommand } from "./diff-command.js";
 import { createProgressLine, progressEnabled, type Progress } from "./progress.js";
 import { FORMAT_NAMES, formatters, type FormatName } from "../formatters/index.js";
+import { plural } from "../formatters/types.js";
 import { rules, ruleIds, type RuleId } from "../rules/index.js";
-import { describeIoError, OperationalError } from "../node/errors.js";
+import { describeIoError, describeUnexpectedIoError, OperationalError } from "../node/errors.js";
 import { shellQuote } from "../node/manifest-io.js";
 import type { ManifestChanges } from "../node/lock.js";
 import type { RecordChanges } from "../node/record-changes.js";
-import { DEFAULT_MANIFEST_PATTERN, DEFAULT_PATTERN, displayPath } from "../node/files.js";
+import { cwdInRepository, DEFAULT_MANIFEST_PATTERN, DEFAULT_PATTERN, displayPath } from "../node/files.js";
+import { publicRepositoryUrl } from "../formatters/sarif.js";
 import { REPOSITORY_SCHEMA_PATH } from "../node/schema-source.js";
 import { exitCodeFor, onlyErrors, validate } from "../node/validate.js";
 import { writeFileAtomic } from "../node/write.js";
@@ -56,7 +58,7 @@ export function prefixLines(text: string): string {
     .join("\n")}\n`;
 }
 
-const packageJson = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+const packageJson = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string; repository?: unknown };
 
 function parseCount(value: string): number {
   if (!/^[0-9]+$/.test(value)) throw new InvalidArgumentError("expected a whole number, 0 or more");
@@ -79,7 +81,7 @@ function parseHost(value: string): string {
   return value;
 }
 
-function collectRule(value: string, previous: Partial<Record<RuleId, RuleSetting>>): Partial<Record<RuleId, RuleSetting>> {
+function collectRule(value: string, previous: Partial<Record<RuleId, RuleSetting>> = {}): Partial<Record<RuleId, RuleSetting>> {
   const match = /^([a-z0-9-]+)[=:](error|warning|off)$/.exec(value);
   if (!match) throw new InvalidArgumentError('expected RULE=SEVERITY, e.g. "non-canonical=warning" (severity: error, warning or off)');
   const id = match[1]!;
@@ -120,7 +122,7 @@ export async function main(context: MainContext): Promise<number> {
     .option("--lock <manifest>", "also check the files against this lock manifest (default: <name>.lock.json beside each <name>.jsonl, when present)")
     .option("--no-lock", "do not look for a lock manifest beside each file")
     .option("--max-problems <n>", "show at most N problems per file (all are still counted)", parseCount)
-    .option("--rule <rule=severity>", "set a rule's severity: error, warning or off (repeatable)", collectRule, {})
+    .option("--rule <rule=severity>", "set a rule's severity: error, warning or off (repeatable)", collectRule)
     .option(
       "--jobs <n>",
       "worker threads to spread the files over (default: one per core for 200+ files or 32+ MiB in all, else none: this thread; at most 4 per core); the report is the same",
@@ -165,9 +167,7 @@ export async function main(context: MainContext): Promise<number> {
     .command("lock")
     .summary("write or refresh a dataset's lock manifest")
     .description(
-      "Walk a dataset directory of markdown files and write its lock manifest: the dataset fields, every artifact in document order\n" +
-        "with the sha256 of its bytes, and datasetDigest. Rerun, it refreshes the digests and keeps kinds, index kinds and the order\n" +
-        "set before. Order: index.md (then README.md) first in each folder, then names in natural order; or --order FILE.",
+      "Walk a dataset directory of markdown files and write its lock manifest: the dataset fields, every artifact in document order with the sha256 of its bytes, and datasetDigest. Rerun, it refreshes the digests and keeps kinds, index kinds and the order set before. Order: index.md (then README.md) first in each folder, then names in natural order; or --order FILE.",
     )
     .argument("<datasetDir>", "the dataset root")
     .option("--slug <slug>", "dataset slug (the JSONL is named <slug>.jsonl)")
@@ -177,10 +177,10 @@ export async function main(context: MainContext): Promise<number> {
     .option("--source-text-url <url>", "https address of the published text")
     .option("-o, --output <file>", `where to write the manifest (default <datasetDir>/${DEFAULT_MANIFEST_NAME}); elsewhere, datasetRoot records the way back`)
     .option("--order <file>", "explicit document order: a text file with every artifact path, one per line")
-    .option("--kind <path=kind>", `an artifact's kind: ${MARKDOWN_ARTIFACT_KINDS.join(", ")} (repeatable)`, collectPair(MARKDOWN_ARTIFACT_KINDS), {})
-    .option("--index-kind <path=kind>", `an artifact's index kind: ${SOURCE_INDEX_KINDS.join(", ")} (repeatable)`, collectPair(SOURCE_INDEX_KINDS), {})
-    .option("--source-document <path=source>", "an artifact's sourceDocumentPath (repeatable)", collectPair(), {})
-    .option("--ignore <glob>", "markdown files that are not artifacts (repeatable)", (v: string, p: string[]) => [...p, v], [] as string[])
+    .option("--kind <path=kind>", `an artifact's kind: ${MARKDOWN_ARTIFACT_KINDS.join(", ")} (repeatable)`, collectPair(MARKDOWN_ARTIFACT_KINDS))
+    .option("--index-kind <path=kind>", `an artifact's index kind: ${SOURCE_INDEX_KINDS.join(", ")} (repeatable)`, collectPair(SOURCE_INDEX_KINDS))
+    .option("--source-document <path=source>", "an artifact's sourceDocumentPath (repeatable)", collectPair())
+    .option("--ignore <glob>", "markdown files that are not artifacts (repeatable)", (v: string, p: string[] = []) => [...p, v])
     .option("--check", "write nothing; exit 1 when the manifest is missing or not up to date")
     .option("--max-artifact-bytes <n>", "the largest markdown file read, in bytes (default 67108864, 64 MiB); a larger one is refused, named", parsePositive)
     .action(async (dir: string, options: LockCliOptions) => {
@@ -189,10 +189,10 @@ export async function main(context: MainContext): Promise<number> {
       const result = await lock({
         dir,
         cwd: context.cwd,
-        kinds: options.kind as Record<string, ArtifactKind>,
-        indexKinds: options.indexKind as Record<string, IndexKind>,
-        sourceDocumentPaths: options.sourceDocument,
-        ignore: options.ignore,
+        kinds: (options.kind ?? {}) as Record<string, ArtifactKind>, // the repeatable options have no default, so that --help shows none
+        indexKinds: (options.indexKind ?? {}) as Record<string, IndexKind>,
+        sourceDocumentPaths: options.sourceDocument ?? {},
+        ignore: options.ignore ?? [],
         ...(options.output ? { output: options.output } : {}),
         ...(order ? { order } : {}),
         ...(options.check ? { check: true } : {}),
@@ -200,7 +200,7 @@ export async function main(context: MainContext): Promise<number> {
         ...pick(options, [...MANIFEST_DATASET_FIELDS]),
       });
       const shown = displayPath(result.path, context.cwd);
-      const count = `${result.manifest.artifacts.length} artifacts, datasetDigest ${result.manifest.datasetDigest}`;
+      const count = `${plural(result.manifest.artifacts.length, "artifact")}, datasetDigest ${result.manifest.datasetDigest}`;
       if (options.check) {
         if (result.changed) {
           const refresh = ["citation-targets", ...context.argv.filter((arg) => arg !== "--check")].map(shellQuote).join(" ");
@@ -227,8 +227,7 @@ export async function main(context: MainContext): Promise<number> {
     .command("generate")
     .summary("generate a dataset's JSONL from its lock manifest")
     .description(
-      "Generate the citation-targets JSONL of a dataset from its lock manifest and the markdown artifacts it pins. Every artifact is\n" +
-        "verified against its sha256 before anything is written; the output is canonical and byte-identical on every run.",
+      "Generate the citation-targets JSONL of a dataset from its lock manifest and the markdown artifacts it pins. Every artifact is verified against its sha256 before anything is written; the output is canonical and byte-identical on every run.",
     )
     .argument("<manifest>", "the lock manifest (citation-targets.lock.json)")
     .option("-o, --output <file>", "write the JSONL to FILE (atomically: a temporary file, then a rename); default stdout")
@@ -254,7 +253,7 @@ export async function main(context: MainContext): Promise<number> {
           stderr.write(`${lines.join("\n")}\n`);
           exitCode = 1;
         } else {
-          stderr.write(`${options.check} is up to date (${result.records} records)\n`);
+          stderr.write(`${options.check} is up to date (${plural(result.records, "record")})\n`);
         }
         return;
       }
@@ -266,7 +265,7 @@ export async function main(context: MainContext): Promise<number> {
         ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
       };
       const result = options.output ? await generate({ ...generateOptions, output: options.output }) : await generate(generateOptions);
-      if (result.output) stderr.write(`wrote ${displayPath(result.output, context.cwd)} (${result.records} records)\n`);
+      if (result.output) stderr.write(`wrote ${displayPath(result.output, context.cwd)} (${plural(result.records, "record")})\n`);
       const threads = result.threads ?? 1;
       if (options.verbose) stderr.write(`generated in ${Math.round(performance.now() - started)} ms, markdown parsed in ${threads === 1 ? "this thread" : `${threads} worker threads`}\n`);
     });
@@ -275,10 +274,7 @@ export async function main(context: MainContext): Promise<number> {
     .command("update")
     .summary("refresh lock manifests and regenerate their JSONL in one step")
     .description(
-      "After amending the law: re-lock each dataset (new, renamed and deleted files, changed digests; kinds, order and ignores kept) and\n" +
-        "regenerate its JSONL (<name>.jsonl beside <name>.lock.json), then say what changed: artifacts, and records added, removed and\n" +
-        "changed by citation address. Atomic: on any error nothing is written. With no manifests, updates every\n" +
-        `${DEFAULT_MANIFEST_PATTERN} of the repository.`,
+      `After amending the law: re-lock each dataset (new, renamed and deleted files, changed digests; kinds, order and ignores kept) and regenerate its JSONL (<name>.jsonl beside <name>.lock.json), then say what changed: artifacts, and records added, removed and changed by citation address. Atomic: on any error nothing is written. With no manifests, updates every ${DEFAULT_MANIFEST_PATTERN} of the repository.`,
     )
     .argument("[manifests...]", "lock manifests (<name>.lock.json)")
     .option("--check", "write no manifest or JSONL; exit 1 when anything would change (for CI)")
@@ -351,8 +347,7 @@ export async function main(context: MainContext): Promise<number> {
       return error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help" ? 0 : 2;
     }
     if (error instanceof DatasetError) {
-      const { problems } = error;
-      stderr.write(`${problems.length === 1 ? problems[0] : `${problems.length} problems:\n${problems.map((p) => `  ${p}`).join("\n")}`}\n`);
+      stderr.write(describeDatasetProblems(error.problems));
       return 1;
     }
     if (error instanceof OperationalError) {
@@ -360,8 +355,7 @@ export async function main(context: MainContext): Promise<number> {
       return 2;
     }
     const code = (error as NodeJS.ErrnoException).code;
-    const { syscall, path } = error as NodeJS.ErrnoException;
-    stderr.write(`${code ? describeIoError(error, syscall ?? "access", path ?? "a file") : error instanceof Error ? error.message : String(error)}\n`);
+    stderr.write(`${code ? describeUnexpectedIoError(error) : error instanceof Error ? error.message : String(error)}\n`);
     return 2;
   }
 }
@@ -374,10 +368,10 @@ interface LockCliOptions {
   sourceTextUrl?: string;
   output?: string;
   order?: string;
-  kind: Record<string, string>;
-  indexKind: Record<string, string>;
-  sourceDocument: Record<string, string>;
-  ignore: string[];
+  kind?: Record<string, string>;
+  indexKind?: Record<string, string>;
+  sourceDocument?: Record<string, string>;
+  ignore?: string[];
   check?: boolean;
   maxArtifactBytes?: number;
 }
@@ -388,12 +382,16 @@ async function readOrderFile(path: string, shown: string): Promise<string[]> {
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    throw new OperationalError(`cannot read order file ${shown}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new OperationalError(describeIoError(error, "read order file", shown));
   }
   return text
     .split(/\r?\n/)
     .map((line) => line.trim())
     .filter((line) => line !== "" && !line.startsWith("#"));
+}
+
+function dropUndefined<T extends object>(object: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(object).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
 }
 
 function pick<T extends object, K extends keyof T>(object: T, keys: K[]): Partial<Pick<T, K>> {
@@ -402,7 +400,7 @@ function pick<T extends object, K extends keyof T>(object: T, keys: K[]): Partia
 
 /** A repeatable PATH=VALUE option, VALUE checked against `allowed` when given. */
 function collectPair(allowed?: readonly string[]) {
-  return (value: string, previous: Record<string, string>): Record<string, string> => {
+  return (value: string, previous: Record<string, string> = {}): Record<string, string> => {
     const at = value.lastIndexOf("=");
     if (at <= 0) throw new InvalidArgumentError("expected PATH=VALUE");
     const key = value.slice(0, at);
@@ -427,7 +425,7 @@ interface ValidateCliOptions {
   schema?: string;
   legislationHost: string;
   maxProblems?: number;
-  rule: Partial<Record<RuleId, RuleSetting>>;
+  rule?: Partial<Record<RuleId, RuleSetting>>;
   quiet?: boolean;
   stdin?: boolean;
   stdinFilename?: string;
@@ -454,7 +452,7 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
     const from = (cli: boolean, inConfig: boolean) => (cli ? "command line" : inConfig && loaded ? `config ${displayPath(loaded.path, context.cwd)}` : "default");
     const ruleSources = Object.fromEntries(
       rules.map((rule) => {
-        const cli = options.rule[rule.id as RuleId];
+        const cli = options.rule?.[rule.id as RuleId];
         const fromFile = config.rules?.[rule.id];
         return [rule.id, { value: cli ?? fromFile ?? rule.meta.defaultSeverity, from: from(cli !== undefined, fromFile !== undefined) }];
       }),
@@ -534,11 +532,12 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
       context.stderr.write(`citation-targets: artifact checks skipped: ${skipped} (the records are still checked against the manifest)\n`);
     }
   }
-  const formatContext = { toolVersion: packageJson.version, ...(maxProblems !== undefined ? { maxProblems } : {}) };
+  const ciPaths = { cwdInRepository: await cwdInRepository(context.cwd), repositoryUrl: publicRepositoryUrl(packageJson.repository) }; // SARIF and GitHub annotations: paths from the repository root
+  const formatContext = { toolVersion: packageJson.version, ...(maxProblems !== undefined ? { maxProblems } : {}), ...dropUndefined(ciPaths) };
   if (options.outputFile) {
-    // The chosen report to the file; the terminal gets the stylish report all the same.
-    await writeFileAtomic(resolve(context.cwd, options.outputFile), formatters[format](report, { ...formatContext, color: createColor(0) }));
+    // The chosen report to the file; the terminal gets the stylish report all the same (first, so a file that cannot be written does not hide it).
     context.stdout.write(formatters.stylish(report, { ...formatContext, color: createColor(colorLevel(context.env, context.stdout.isTTY, options.color)) }));
+    await writeFileAtomic(resolve(context.cwd, options.outputFile), formatters[format](report, { ...formatContext, color: createColor(0) }));
   } else {
     const color = createColor(format === "stylish" ? colorLevel(context.env, context.stdout.isTTY, options.color) : 0);
     context.stdout.write(formatters[format](report, { ...formatContext, color }));
@@ -548,6 +547,18 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
     context.stderr.write(`citation-targets: checked in ${Math.round(performance.now() - started)} ms${threads}\n`);
   }
   return exitCodeFor(report);
+}
+
+/**
+ * A dataset's faults, counted: a hint ("hint: …") is said after them and not counted, and "… and N
+ * more" counts as the N faults it stands for.
+ */
+function describeDatasetProblems(problems: readonly string[]): string {
+  const hints = problems.filter((p) => p.startsWith("hint: "));
+  const faults = problems.filter((p) => !p.startsWith("hint: "));
+  const count = faults.reduce((sum, p) => sum + Number(/^… and ([0-9]+) more /.exec(p)?.[1] ?? 1), 0);
+  const body = faults.length === 1 && count === 1 ? faults[0] : `${plural(count, "problem")}:\n${faults.map((p) => `  ${p}`).join("\n")}`;
+  return `${[body, ...hints].join("\n")}\n`;
 }
 
 const SHOWN_PATHS = 5;
@@ -560,7 +571,7 @@ function firstFew(items: readonly string[]): string {
 
 /** What a lock refresh changed, a line per kind of change. */
 function describeManifestChanges(changes: ManifestChanges): string[] {
-  if (changes.created) return [`new manifest with ${changes.added.length} artifacts`];
+  if (changes.created) return [`new manifest with ${plural(changes.added.length, "artifact")}`];
   const lines: string[] = [];
   const counts = [`${changes.added.length} added`, `${changes.removed.length} removed`, `${changes.changed.length} changed`];
   if (changes.rearranged.length > 0) counts.push(`${changes.rearranged.length} with a new place or kind`);
@@ -579,5 +590,8 @@ function describeRecordChanges(changes: RecordChanges): string[] {
   if (changes.added.length > 0) lines.push(`  added:   ${firstFew(changes.added)}`);
   if (changes.removed.length > 0) lines.push(`  removed: ${firstFew(changes.removed)}`);
   if (changes.changed.length > 0) lines.push(`  changed: ${firstFew(changes.changed)}`);
+  // Why the file changes when no record does: lines regenerating drops.
+  if (changes.duplicates) lines.push(`  the old file repeated an address on ${plural(changes.duplicates, "line")} (edited by hand?): dropped`);
+  if (changes.unreadable) lines.push(`  the old file had ${plural(changes.unreadable, "line")} that ${changes.unreadable === 1 ? "is" : "are"} not a record: dropped`);
   return lines;
 }

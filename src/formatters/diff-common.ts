@@ -7,6 +7,8 @@ export interface DiffFormatContext {
   color: ChalkInstance;
   /** The tool's version, for formats that name the tool (SARIF). */
   toolVersion?: string;
+  /** Where the working directory is in the repository (see FormatContext): SARIF and GitHub annotations give paths from the repository root. */
+  cwdInRepository?: string;
 }
 
 export type DiffFormatter = (report: DiffReport, context: DiffFormatContext) => string;
@@ -42,7 +44,33 @@ export function describeField(field: FieldChange): string {
     const show = (items: unknown[]) => `[${[...(common > 0 ? ["…"] : []), ...items.slice(common).map(showValue)].join(", ")}]`;
     return `${field.field}: ${show(before)} → ${show(after)}`;
   }
+  if (typeof field.before === "string" && typeof field.after === "string") {
+    const [before, after] = showDifference(field.before, field.after);
+    return `${field.field}: ${before} → ${after}`;
+  }
   return `${field.field}: ${showValue(field.before)} → ${showValue(field.after)}`;
+}
+
+/** Characters shown before the first difference of two long strings. */
+const CONTEXT = 12;
+
+/**
+ * Two strings for a one-line message, cut so that the part that differs shows: when the first
+ * difference lies past what showValue would show, both start a little before it ("…").
+ */
+export function showDifference(before: string, after: string): [string, string] {
+  const a = Array.from(before); // code points, so that a cut never splits a surrogate pair
+  const b = Array.from(after);
+  let common = 0;
+  while (common < a.length && common < b.length && a[common] === b[common]) common++;
+  if (common + CONTEXT < MAX_SHOWN) return [showValue(before), showValue(after)];
+  const from = common - CONTEXT;
+  const cut = (chars: string[]) => {
+    const rest = chars.slice(from);
+    const shown = JSON.stringify(rest.slice(0, MAX_SHOWN).join("")).slice(1, -1);
+    return `"…${shown}${rest.length > MAX_SHOWN ? "…" : ""}"`;
+  };
+  return [cut(a), cut(b)];
 }
 
 /** The likely moves of a removed record, in words. */

@@ -1,3 +1,4 @@
+import { repositoryPath } from "./types.js";
 import { changeLevel, type DiffFormatter, describeField, describeMoves, summaryLine } from "./diff-common.js";
 
 const escapeData = (text: string) => text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
@@ -9,10 +10,10 @@ const COMMAND = { error: "error", warning: "warning", note: "notice" } as const;
  * record where there is one): `::error` when it fails the gate, `::warning` when it is breaking but
  * approved (or the gate is off), `::notice` when it is additive. Then the summary.
  */
-export const formatDiffGithub: DiffFormatter = (report) => {
+export const formatDiffGithub: DiffFormatter = (report, { cwdInRepository }) => {
   const out: string[] = [];
   for (const pair of report.pairs) {
-    const file = pair.newMissing ? undefined : pair.new.replace(/ \(bundled schema\)$/, "");
+    const file = pair.newMissing ? undefined : repositoryPath(pair.new.replace(/ \(bundled schema\)$/, ""), cwdInRepository).path; // GitHub places an annotation by its path from the repository root
     for (const change of pair.changes) {
       const properties: string[] = [];
       if (file !== undefined) properties.push(`file=${escapeProperty(file)}`);

@@ -1,6 +1,8 @@
 import type { Log, ReportingDescriptor, Result } from "sarif";
 import { CHANGE_KIND_DESCRIPTIONS, CHANGE_KINDS, classOf } from "../core/diff.js";
 import { changeLevel, type DiffFormatter, summaryLine } from "./diff-common.js";
+import { SARIF_URI_BASE } from "./sarif.js";
+import { repositoryPath } from "./types.js";
 
 /**
  * SARIF 2.1.0: every change kind as a reporting descriptor (breaking kinds default to error, additive
@@ -8,7 +10,11 @@ import { changeLevel, type DiffFormatter, summaryLine } from "./diff-common.js";
  * citation address as a logical location), approved changes carrying an external suppression with
  * the approval's reason, and the warnings as tool notifications.
  */
-export const formatDiffSarif: DiffFormatter = (report, { toolVersion }) => {
+export const formatDiffSarif: DiffFormatter = (report, { toolVersion, cwdInRepository }) => {
+  const location = (shown: string) => {
+    const { path, inRepository } = repositoryPath(shown, cwdInRepository); // from the repository root, which code scanning maps
+    return { uri: encodeURI(path), ...(inRepository ? { uriBaseId: SARIF_URI_BASE } : {}) };
+  };
   const rules: ReportingDescriptor[] = CHANGE_KINDS.map((kind) => ({
     id: kind,
     shortDescription: { text: CHANGE_KIND_DESCRIPTIONS[kind] },
@@ -30,7 +36,7 @@ export const formatDiffSarif: DiffFormatter = (report, { toolVersion }) => {
         message: { text: message },
         locations: [
           {
-            physicalLocation: { artifactLocation: { uri: encodeURI(file) }, ...region },
+            physicalLocation: { artifactLocation: location(file), ...region },
             ...(change.address !== undefined ? { logicalLocations: [{ fullyQualifiedName: change.address, kind: "element" }] } : {}),
           },
         ],

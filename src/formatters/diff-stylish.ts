@@ -45,5 +45,13 @@ export const formatDiffStylish: DiffFormatter = (report, { color }) => {
   if (report.warnings.length > 0) out.push("");
   const line = summaryLine(report);
   out.push(report.summary.passed ? color.green(line) : color.red.bold(line));
+  if (!report.summary.passed) {
+    // A failing gate says how to let intended changes through.
+    out.push(
+      color.dim(
+        'hint: if these changes are intended (a section repealed, a subdivision renumbered), approve each in a reviewed JSON file and pass it with --approvals FILE (README, "Approvals"); --fail-on sets which changes fail',
+      ),
+    );
+  }
   return `${out.join("\n")}\n`;
 };

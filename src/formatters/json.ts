@@ -3,7 +3,8 @@ import { shownProblems, type Formatter } from "./types.js";
 /**
  * The JSON contract (README, "validate"; docs/spec.md, section 12): `{ files: [{ path, records, problems: [{ line, column?, ruleId,
  * severity, message, pointer }] }], summary: { files, records, errors, warnings } }`. Fields are only
- * ever added: `error` on a file that could not be read, `problemsOmitted` when --max-problems cut the list.
+ * ever added: `error` on a file that could not be read, `problemsOmitted` when --max-problems cut the list,
+ * `summary.unreadable` (the files that could not be read), `summary.hiddenWarnings` (with --quiet: the warnings left out).
  */
 export const formatJson: Formatter = (report, { maxProblems }) => {
   const files = report.files.map((file) => {
@@ -24,5 +25,10 @@ export const formatJson: Formatter = (report, { maxProblems }) => {
       ...(file.error !== undefined ? { error: file.error } : {}),
     };
   });
-  return `${JSON.stringify({ files, summary: report.summary }, null, 2)}\n`;
+  const summary = {
+    ...report.summary,
+    unreadable: report.files.filter((file) => file.error !== undefined).length,
+    ...(report.hiddenWarnings !== undefined ? { hiddenWarnings: report.hiddenWarnings } : {}),
+  };
+  return `${JSON.stringify({ files, summary }, null, 2)}\n`;
 };

@@ -1,22 +1,37 @@
 import type { Log, ReportingDescriptor, Result } from "sarif";
-import { shownProblems, type Formatter } from "./types.js";
+import { repositoryPath, shownProblems, type Formatter } from "./types.js";
 
-/** Where the published package's files are served, so that a rule's helpUri opens its section of docs/spec.md for the version that reported it. */
-const PACKAGE_FILES = "https://unpkg.com/citation-targets";
+/** The base SARIF's uris are relative to: the repository root (a consumer such as GitHub code scanning maps it to its checkout). */
+export const SARIF_URI_BASE = "%SRCROOT%";
+
+/** package.json's `repository` as an https address to link to ("git+https://github.com/o/r.git" → "https://github.com/o/r"); undefined when it names none. */
+export function publicRepositoryUrl(repository: unknown): string | undefined {
+  const url = typeof repository === "string" ? repository : (repository as { url?: unknown } | undefined)?.url;
+  if (typeof url !== "string") return undefined;
+  const github = /^github:([\w.-]+\/[\w.-]+)$/.exec(url) ?? /^([\w.-]+\/[\w.-]+)$/.exec(url);
+  if (github) return `https://github.com/${github[1]!.replace(/\.git$/, "")}`;
+  const https = /^(?:git\+)?(https:\/\/[^\s#]+?)(?:\.git)?\/?$/.exec(url);
+  return https?.[1];
+}
 
 /**
  * SARIF 2.1.0, for code-scanning dashboards: one run, every registered rule as a reporting
  * descriptor (with its default level and documentation), one result per problem with the file,
  * line and column, and the JSON Pointer as a property. Unreadable files are tool notifications.
  */
-export const formatSarif: Formatter = (report, { maxProblems, toolVersion }) => {
+export const formatSarif: Formatter = (report, { maxProblems, toolVersion, cwdInRepository, repositoryUrl }) => {
   const descriptors: ReportingDescriptor[] = report.rules.map((rule) => ({
     id: rule.id,
     shortDescription: { text: rule.description },
     help: { text: `See ${rule.docs} in the citation-targets package.` },
-    helpUri: `${PACKAGE_FILES}@${toolVersion ?? "latest"}/${rule.docs}`,
+    // Only where the documentation is known to be published: the package's repository, when package.json names one.
+    ...(repositoryUrl !== undefined ? { helpUri: `${repositoryUrl}/blob/HEAD/${rule.docs}` } : {}),
     defaultConfiguration: { level: rule.defaultSeverity },
   }));
+  const location = (shown: string) => {
+    const { path, inRepository } = repositoryPath(shown, cwdInRepository);
+    return { uri: encodeURI(path), ...(inRepository ? { uriBaseId: SARIF_URI_BASE } : {}) };
+  };
   const index = new Map<string, number>(report.rules.map((rule, i) => [rule.id, i]));
   const results: Result[] = [];
   for (const file of report.files) {
@@ -27,7 +42,7 @@ export const formatSarif: Formatter = (report, { maxProblems, toolVersion }) => 
         ...(index.has(p.ruleId) ? { ruleIndex: index.get(p.ruleId)! } : {}),
         level: p.severity,
         message: { text: p.message },
-        locations: [{ physicalLocation: { artifactLocation: { uri: encodeURI(p.file) }, ...region } }],
+        locations: [{ physicalLocation: { artifactLocation: location(p.file), ...region } }],
         properties: { pointer: p.pointer, messageId: p.messageId, ...(index.has(p.ruleId) ? {} : { unknownRule: true }) },
       });
     }
@@ -46,7 +61,7 @@ export const formatSarif: Formatter = (report, { maxProblems, toolVersion }) => 
             toolExecutionNotifications: unreadable.map((f) => ({
               level: "error" as const,
               message: { text: f.error! },
-              locations: [{ physicalLocation: { artifactLocation: { uri: encodeURI(f.path) } } }],
+              locations: [{ physicalLocation: { artifactLocation: location(f.path) } }],
             })),
           },
         ],

@@ -36,9 +36,12 @@ export const formatStylish: Formatter = (report, { color, maxProblems }) => {
   if (total === 0 && unreadable === 0) {
     out.push(color.green(hidden > 0 ? `✔ ${scope}: no errors (${plural(hidden, "warning")} not shown: --quiet)` : `✔ ${scope}: no problems`));
   } else {
-    const parts = [`${plural(total, "problem")} (${plural(errors, "error")}, ${plural(warnings, "warning")})`];
-    if (unreadable > 0) parts.push(`${plural(unreadable, "file")} could not be read`);
-    const line = `✖ ${parts.join("; ")} in ${scope}`;
+    // With --quiet, the warnings left out are still counted, so that the summary never says "0 warnings" of a file that has some.
+    const counts = hidden > 0 ? `${plural(errors, "error")}; ${plural(hidden, "warning")} not shown: --quiet` : `${plural(errors, "error")}, ${plural(warnings, "warning")}`;
+    const problems = `${plural(total, "problem")} (${counts})`;
+    // A file that could not be read is not a problem found in it: it is said on its own.
+    const notRead = `${unreadable} of ${plural(files, "file")} could not be read`;
+    const line = unreadable === 0 ? `✖ ${problems} in ${scope}` : total === 0 ? `✖ ${notRead}; no problems in the ${plural(records, "record")} read` : `✖ ${problems} in ${scope}; ${notRead}`;
     out.push(errors > 0 || unreadable > 0 ? color.red.bold(line) : color.yellow.bold(line));
   }
   return `${out.join("\n")}\n`;

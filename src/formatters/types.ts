@@ -1,3 +1,4 @@
+import { posix } from "node:path";
 import type { ChalkInstance } from "chalk";
 import type { Problem } from "../core/problem.js";
 import type { FileReport, Report } from "../core/report.js";
@@ -8,6 +9,24 @@ export interface FormatContext {
   maxProblems?: number;
   /** The tool's version, for formats that name the tool (SARIF). */
   toolVersion?: string;
+  /**
+   * Where the working directory is in the repository, POSIX, relative to its root ("" at the root,
+   * "docs/sub" below it): formats read by CI (SARIF, GitHub annotations) then give paths from the
+   * repository root, which is all a code-scanning dashboard or an annotation can place.
+   */
+  cwdInRepository?: string;
+  /** The package's public repository (https), when package.json names one: SARIF's helpUri then points at the rule's section there. */
+  repositoryUrl?: string;
+}
+
+/**
+ * A path as shown (relative to the working directory) made relative to the repository root, when
+ * the context knows where that is and the file is inside it; else the path as shown.
+ */
+export function repositoryPath(shown: string, cwdInRepository: string | undefined): { path: string; inRepository: boolean } {
+  if (cwdInRepository === undefined || posix.isAbsolute(shown) || shown === "-" || shown === "<stdin>") return { path: shown, inRepository: false };
+  const path = posix.normalize(posix.join(cwdInRepository, shown));
+  return path === ".." || path.startsWith("../") ? { path: shown, inRepository: false } : { path, inRepository: true };
 }
 
 export type Formatter = (report: Report, context: FormatContext) => string;

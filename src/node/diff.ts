@@ -11,6 +11,7 @@ import { basename, join, relative, resolve, sep } from "node:path";
 import { applyApprovals, type Approval, describeApproval, type DiffPair, type DiffReport, type FailOn, parseApprovals, summarizeDiff } from "../core/diff.js";
 import { RecordDiff } from "../core/diff-records.js";
 import { diffSchemas } from "../core/diff-schema.js";
+import { looksLike } from "../core/file-kind.js";
 import { LineReader } from "../core/lines.js";
 import { buildRecordSchema } from "../core/schema.js";
 import { BlobReader, blobId, filesAt, gitBlob, gitTopLevel, resolveRevision, type TreeEntry, treeAt } from "./diff-git.js";
@@ -124,8 +125,23 @@ export async function diffRecordSides(old: DiffSide, now: DiffSide): Promise<Dif
         `${side.label}: ${count} ${count === 1 ? "line is" : "lines are"} not a record with a citationAddress and ${count === 1 ? "was" : "were"} not compared (run citation-targets validate)`,
       );
   };
-  if (!old.missing) unreadable(old, (await readRecords(old, (record, line) => diff.addOld(record, line))).unreadable);
-  if (!now.missing) unreadable(now, (await readRecords(now, (record, line) => diff.addNew(record, line))).unreadable);
+  /** Reads one side; a side with lines but not one record is not a dataset file at all, and comparing it would say "no changes". */
+  const read = async (side: DiffSide, add: (record: Record<string, unknown>, line: number) => void) => {
+    let records = 0;
+    const { unreadable: count } = await readRecords(side, (record, line) => {
+      records++;
+      add(record, line);
+    });
+    if (records === 0 && count > 0) {
+      const kind = looksLike(side.label);
+      throw new OperationalError(
+        `${side.label} is not a citation-targets JSONL file: none of its ${count} ${count === 1 ? "line is a record" : "lines is a record"}${kind !== undefined && !kind.startsWith("JSON Lines") ? ` (it looks like ${kind})` : ""}; diff compares JSONL files of records, or two record JSON Schemas with --schema`,
+      );
+    }
+    unreadable(side, count);
+  };
+  if (!old.missing) await read(old, (record, line) => diff.addOld(record, line));
+  if (!now.missing) await read(now, (record, line) => diff.addNew(record, line));
   if (diff.endNew() && !old.missing) await readRecords(old, (record) => diff.addOldDetail(record));
   const result = diff.finish();
   return {

@@ -15,6 +15,11 @@ const IO_WORDS: Record<string, string> = {
   EIO: "input/output error",
   ENOSPC: "no space left on the device",
   EROFS: "read-only file system",
+  EDQUOT: "the disk quota is used up",
+  EFBIG: "the file is too large",
+  EEXIST: "it already exists",
+  EBUSY: "it is busy",
+  ERR_FS_EISDIR: "it is a folder, not a file",
 };
 
 /** Plain words for a failed file operation: "cannot read <path>: no such file or folder". */
@@ -22,4 +27,23 @@ export function describeIoError(error: unknown, verb: string, path: string): str
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const words = code !== undefined ? (IO_WORDS[code] ?? code) : error instanceof Error ? error.message : String(error);
   return `cannot ${verb} ${path}: ${words}`;
+}
+
+/** An OperationalError for a failed file operation, naming the path; it keeps the error's code (ENOENT, EACCES…) for callers that test it. */
+export function ioError(error: unknown, verb: string, path: string, note = ""): OperationalError {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return Object.assign(new OperationalError(`${describeIoError(error, verb, path)}${note}`, { cause: error }), code !== undefined ? { code } : {});
+}
+
+/**
+ * Plain words for an I/O error that reached the top without a path of its own: the path Node put in
+ * its message ("EACCES: permission denied, open '/x'") when it has one, else what the error says.
+ */
+export function describeUnexpectedIoError(error: unknown): string {
+  const { code, syscall, path, dest } = error as NodeJS.ErrnoException & { dest?: string };
+  const message = error instanceof Error ? error.message : String(error);
+  const named = path ?? /, [a-z]+ '(.*?)'(?: -> '.*')?$/.exec(message)?.[1];
+  const verb = syscall === "open" || syscall === undefined ? "access" : syscall;
+  if (named !== undefined) return describeIoError(error, verb, dest !== undefined ? `${named} (to ${dest})` : named);
+  return `${code !== undefined ? (IO_WORDS[code] ?? code) : "error"}: ${message}`;
 }

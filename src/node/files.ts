@@ -93,11 +93,27 @@ export async function findRepositoryRoot(cwd: string): Promise<string | undefine
   return (await foldersUpToRoot(cwd)).root;
 }
 
+/** Where `cwd` is in its repository, POSIX, relative to the root ("" at the root); undefined outside a repository. */
+export async function cwdInRepository(cwd: string): Promise<string | undefined> {
+  const root = await findRepositoryRoot(cwd);
+  return root === undefined ? undefined : relative(root, resolve(cwd)).split(sep).join("/");
+}
+
 /**
- * The shard (0-based, of `count`) a file belongs to in a CI matrix: by a hash of its path as shown
- * (relative, POSIX), so every shard job of the same checkout puts each file in exactly one shard,
- * whatever the order files are found in.
+ * The path that decides a file's shard: relative to the repository root (POSIX) when the file is
+ * inside it, so that the split is the same from whichever folder the shard jobs run; else the
+ * absolute path.
  */
-export function shardOf(display: string, count: number): number {
-  return createHash("sha256").update(display).digest().readUInt32BE(0) % count;
+export function shardKey(absolute: string, root: string | undefined): string {
+  const rel = root === undefined ? "" : relative(root, absolute);
+  return (root === undefined || rel.startsWith("..") || isAbsolute(rel) ? absolute : rel).split(sep).join("/");
+}
+
+/**
+ * The shard (0-based, of `count`) a file belongs to in a CI matrix: by a hash of its path from the
+ * repository root (shardKey), so every shard job of the same checkout puts each file in exactly one
+ * shard, whatever the order files are found in and wherever the job runs from.
+ */
+export function shardOf(key: string, count: number): number {
+  return createHash("sha256").update(key).digest().readUInt32BE(0) % count;
 }

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { looksLike } from "../core/file-kind.js";
 import { describeIoError, OperationalError } from "./errors.js";
 
 /** Reads and parses a JSON file; `what` names it in the OperationalError for an unreadable file or bad JSON ("lock manifest", "schema", "config"). */
@@ -12,6 +13,12 @@ export async function readJsonFile(path: string, what: string, shown: string = p
   try {
     return JSON.parse(text);
   } catch (error) {
+    const kind = looksLike(shown, text);
+    if (kind !== undefined && !shown.toLowerCase().endsWith(".json")) {
+      // The wrong kind of file (a JSONL file where a manifest belongs): say so, not where its second line breaks JSON.
+      const sibling = what === "lock manifest" && shown.endsWith(".jsonl") ? `; the lock manifest of ${shown} is ${shown.replace(/\.jsonl$/, ".lock.json")}` : "";
+      throw new OperationalError(`${shown} is not a ${what}: it looks like ${kind}, and a ${what} is one JSON document${sibling}`);
+    }
     throw new OperationalError(`${what} ${shown} is not valid JSON: ${describeJsonError(text, error)}`);
   }
 }

@@ -75,7 +75,12 @@ export async function lock(options: LockOptions, preloaded?: LoadedManifest): Pr
   if (!statSync(root, { throwIfNoEntry: false })?.isDirectory()) throw new OperationalError(`dataset directory ${options.dir} does not exist or is not a directory`);
   const output = resolve(cwd, options.output ?? join(options.dir, DEFAULT_MANIFEST_NAME));
   // `preloaded`: the manifest at `output`, already read and checked by the caller (update reads each once).
-  const existing = preloaded?.path === output ? preloaded.manifest : statSync(output, { throwIfNoEntry: false }) ? (await loadManifest(output, cwd, options.output ?? join(options.dir, DEFAULT_MANIFEST_NAME))).manifest : undefined;
+  const existing =
+    preloaded?.path === output
+      ? preloaded.manifest
+      : statSync(output, { throwIfNoEntry: false })
+        ? (await loadManifest(output, cwd, options.output ?? join(options.dir, DEFAULT_MANIFEST_NAME))).manifest
+        : undefined;
 
   // --ignore globs are kept in the manifest, so that a refresh and validate leave the same files out.
   const ignore = [...new Set([...(existing?.ignore ?? []), ...(options.ignore ?? [])])];

@@ -94,7 +94,7 @@ export async function verifyArtifacts(loaded: LoadedManifest, shownManifest: str
   for (const path of changed.slice(0, LISTED_AT_MOST)) problems.push(`${path}: changed since the lock manifest was written (its sha256 is no longer the one pinned)`);
   if (changed.length > LISTED_AT_MOST) problems.push(`… and ${changed.length - LISTED_AT_MOST} more artifacts changed since the lock manifest was written`);
   if (changed.length > 0 || problems.some((p) => p.includes(": missing: ")))
-    problems.push(`the lock manifest ${shownManifest} is out of date: run \`citation-targets update ${shellQuote(shownManifest)}\` to refresh it and regenerate`);
+    problems.push(`hint: the lock manifest ${shownManifest} is out of date: run \`citation-targets update ${shellQuote(shownManifest)}\` to refresh it and regenerate`);
   return { problems, bytes, sizes };
 }
 

@@ -51,6 +51,10 @@ export interface RecordChanges {
   added: string[];
   removed: string[];
   changed: string[];
+  /** Lines of the old file that repeated an address already seen (kept by nobody: regenerating drops them), when there were any. */
+  duplicates?: number;
+  /** Lines of the old file that were not a record with a citationAddress, when there were any. */
+  unreadable?: number;
 }
 
 export interface OldRecords {
@@ -62,6 +66,8 @@ export interface OldRecords {
   datasetDigest?: string;
   /** Lines that were not a JSON record with a citationAddress. */
   unreadable: number;
+  /** Lines whose citationAddress an earlier line already had. */
+  duplicates?: number;
 }
 
 /** Reads a JSONL file's records as address → fingerprint; undefined when the file does not exist. Memory: one entry per address. */
@@ -69,6 +75,7 @@ export async function readOldRecords(path: string): Promise<OldRecords | undefin
   const fingerprints = new Map<string, string>();
   let datasetDigest: string | undefined;
   let unreadable = 0;
+  let duplicates = 0;
   const decoder = new TextDecoder();
   const splitter = new LineSplitter((line) => {
     let record: unknown;
@@ -84,6 +91,7 @@ export async function readOldRecords(path: string): Promise<OldRecords | undefin
       return;
     }
     if (datasetDigest === undefined && typeof (record as { datasetDigest?: unknown }).datasetDigest === "string") datasetDigest = (record as { datasetDigest: string }).datasetDigest;
+    if (fingerprints.has(address)) duplicates++;
     fingerprints.set(address, recordFingerprint(record as Record<string, unknown>));
   });
   const file = createHash("sha256");
@@ -97,7 +105,7 @@ export async function readOldRecords(path: string): Promise<OldRecords | undefin
     throw error;
   }
   splitter.end();
-  return { fingerprints, unreadable, fileDigest: file.digest("hex"), ...(datasetDigest !== undefined ? { datasetDigest } : {}) };
+  return { fingerprints, unreadable, ...(duplicates > 0 ? { duplicates } : {}), fileDigest: file.digest("hex"), ...(datasetDigest !== undefined ? { datasetDigest } : {}) };
 }
 
 /** Compares new records, fed one by one, against the old file's. */
@@ -107,7 +115,15 @@ export class RecordComparer {
 
   constructor(old: OldRecords | undefined) {
     this.remaining = new Map(old?.fingerprints);
-    this.changes = { before: old?.fingerprints.size ?? 0, after: 0, added: [], removed: [], changed: [] };
+    this.changes = {
+      before: old?.fingerprints.size ?? 0,
+      after: 0,
+      added: [],
+      removed: [],
+      changed: [],
+      ...(old?.duplicates ? { duplicates: old.duplicates } : {}),
+      ...(old?.unreadable ? { unreadable: old.unreadable } : {}),
+    };
   }
 
   add(record: Record<string, unknown>): void {

@@ -3,12 +3,14 @@ import type { LockContext } from "../core/lock-context.js";
 import type { RuleSetting } from "../core/problem.js";
 import { ruleDocsUrl, rules, type RuleId } from "../rules/index.js";
 import type { Limits } from "../rules/define.js";
+import { collapseWrongKind } from "../core/file-kind.js";
 import { summarize, type FileReport, type Report, type RuleDescriptor } from "../core/report.js";
 import { createReadStream, readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { DEFAULT_PATTERN, displayPath, expandInputs, findRepositoryRoot, shardOf, STDIN_NAME, type InputFile } from "./files.js";
+import { DEFAULT_PATTERN, displayPath, expandInputs, findRepositoryRoot, shardKey, shardOf, STDIN_NAME, type InputFile } from "./files.js";
 import { mapWithLimit } from "./concurrency.js";
 import { describeIoError, OperationalError } from "./errors.js";
+import { locateEditedTargets } from "./locate-edits.js";
 import { openLockContext } from "./manifest-io.js";
 import { checkJobs } from "./pool.js";
 import { chooseJobs, sizesOf, startProgress, validateInPool } from "./validate-workers.js";
@@ -64,19 +66,22 @@ export async function validate(options: ValidateOptions = {}): Promise<Report> {
   if (shard && (!Number.isInteger(shard.count) || shard.count < 1 || !Number.isInteger(shard.index) || shard.index < 1 || shard.index > shard.count)) {
     throw new OperationalError(`invalid shard ${shard.index}/${shard.count}: expected i/n with 1 ≤ i ≤ n`);
   }
-  const inputs = shard ? matched.filter((input) => shardOf(input.display, shard.count) === shard.index - 1) : matched;
+  const root = shard ? await findRepositoryRoot(cwd) : undefined; // the split does not depend on the folder it runs from
+  const inputs = shard ? matched.filter((input) => shardOf(shardKey(input.absolute, root), shard.count) === shard.index - 1) : matched;
   // File sizes, read once, for the choice of threads, the ranges and the progress.
   const sizes = options.jobs === 1 && !options.onProgress ? undefined : await sizesOf(inputs);
   const jobs = options.stdin ? 1 : chooseJobs(inputs, checkJobs(options.jobs), sizes);
   const progress = options.onProgress ? startProgress(inputs, sizes!, options.onProgress) : undefined;
   const inWorkers = jobs > 1 ? await validateInPool(inputs, { ...options, cwd }, jobs, sizes!, progress) : undefined;
-  const files =
+  const checked =
     inWorkers?.files ??
     (await mapWithLimit(inputs, FILES_AT_ONCE, async (input) => {
       const report = await validator.check(input, progress?.read);
       progress?.fileDone();
       return report;
     }));
+  const located = await Promise.all(checked.map((file) => locateEditedTargets(file, cwd))); // an edited target: its own line
+  const files = located.map(collapseWrongKind); // a markdown file given by mistake: said once, not a problem per line
   return { files, summary: summarize(files), schemaSource: validator.schemaSource, threads: inWorkers?.threads ?? 1, rules: ruleDescriptors() };
 }
 

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, open, readdir, rename, rm, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { ioError } from "./errors.js";
 
 /**
  * A file being written atomically: bytes go to a temporary file in the target's folder
@@ -26,35 +27,52 @@ export interface AtomicFile {
 /** Targets whose stale temporaries this thread has removed already: once a run is enough (a folder of thousands of datasets is read once per target, not once per write). */
 const swept = new Set<string>();
 
+/**
+ * Runs one step of an atomic write; a failure becomes an OperationalError that names the target (never
+ * only the hidden temporary file, and never no path at all, as a failed write on a file handle would).
+ */
+async function step<T>(path: string, run: () => Promise<T>, note = ""): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw ioError(error, "write", path, note);
+  }
+}
+
 /** Opens an atomic writer for `path`, creating its folder; first removes what an interrupted earlier write to the same path left behind. */
 export async function openAtomic(path: string): Promise<AtomicFile> {
-  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
-  await mkdir(dirname(path), { recursive: true });
+  const folder = dirname(path);
+  const temporary = join(folder, `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  await step(path, () => mkdir(folder, { recursive: true }), ` (cannot create its folder ${folder})`);
   if (!swept.has(path)) {
     swept.add(path);
     await removeStaleTemporaries(path);
   }
-  let handle: FileHandle | undefined = await open(temporary, "wx");
+  let handle: FileHandle | undefined = await step(path, () => open(temporary, "wx"), ` (cannot create a file in ${folder})`);
   return {
     path,
     async write(data) {
-      await handle!.writeFile(data); // writeFile writes all of it, from the current position
+      await step(path, () => handle!.writeFile(data)); // writeFile writes all of it, from the current position
     },
     async commit() {
-      await handle!.sync();
-      await handle!.close();
-      handle = undefined;
-      await rename(temporary, path);
+      await step(path, async () => {
+        await handle!.sync();
+        await handle!.close();
+        handle = undefined;
+        await rename(temporary, path);
+      });
     },
     async abort() {
       await handle?.close().catch(() => undefined);
       handle = undefined;
-      await rm(temporary, { force: true });
+      await rm(temporary, { force: true, recursive: false }).catch(() => undefined); // what is left is removed by the next write to the same path
     },
     async detach() {
-      await handle!.sync();
-      await handle!.close();
-      handle = undefined;
+      await step(path, async () => {
+        await handle!.sync();
+        await handle!.close();
+        handle = undefined;
+      });
       return temporary;
     },
   };
@@ -62,7 +80,7 @@ export async function openAtomic(path: string): Promise<AtomicFile> {
 
 /** Renames a detached temporary file (AtomicFile.detach) over its target. */
 export async function renameInto(temporary: string, path: string): Promise<void> {
-  await rename(temporary, path);
+  await step(path, () => rename(temporary, path));
 }
 
 /** Removes a detached temporary file; the target is untouched. */

@@ -19,6 +19,9 @@ export const lockArtifactBody = defineRule({
     // Each artifact's run of records is digested as it streams by; the comparison with the files waits
     // for the end, when the facts about the files (gathered meanwhile) are in: one entry per artifact.
     const runs = new Runs();
+    // Lines that are not records (too long, too deep, not JSON…): their markdown is missing from the
+    // concatenation, so "regenerate it" would be a follow-on of those lines' own problems; not said then.
+    let skipped = 0;
     const compare = () => {
       const lock = context.lock!;
       const pinnedOf = new Map(lock.manifest.artifacts.map((a) => [a.path, a.sha256]));
@@ -33,7 +36,7 @@ export const lockArtifactBody = defineRule({
           });
         }
         const expected = lock.bodyDigests.get(run.path);
-        if (expected !== undefined && run.digest !== expected) {
+        if (expected !== undefined && run.digest !== expected && skipped === 0) {
           context.report({
             messageId: "differs",
             data: { path: run.path, firstLine: run.firstLine, lastLine: run.lastLine, expected, actual: run.digest, fix: regenerateCommand(context) },
@@ -48,9 +51,13 @@ export const lockArtifactBody = defineRule({
         const target = targetOf(record);
         if (target) runs.add(target.path, target.markdown, line, line);
       },
+      skipped() {
+        skipped++;
+      },
       // A range's runs, in order: those with their markdown are joined (the first may continue the run
       // before, of the same artifact); those with a digest lay wholly inside the range.
       range(summary, lineOffset) {
+        skipped += (summary as RangeRuns).skipped;
         for (const run of (summary as RangeRuns).runs) {
           if (run.texts) for (const text of run.texts) runs.add(run.path, text, lineOffset + run.firstLine, lineOffset + run.lastLine);
           else runs.addDigested({ path: run.path, firstLine: lineOffset + run.firstLine, lastLine: lineOffset + run.lastLine, digest: run.digest! });
@@ -63,15 +70,19 @@ export const lockArtifactBody = defineRule({
   // the first and last runs, which a range boundary may cut, travel whole (their markdown) to be joined.
   createRange() {
     const runs = new Runs(true);
+    let skipped = 0;
     return {
       record({ record, line }) {
         const target = targetOf(record);
         if (target) runs.add(target.path, target.markdown, line, line);
       },
+      skipped() {
+        skipped++;
+      },
       end(): RangeRuns {
         const last = runs.open();
         const done = runs.finished().map(({ texts, digest, ...run }, i): RangeRun => (i === 0 ? { ...run, texts: texts! } : { ...run, digest }));
-        return { runs: last ? [...done, last] : done };
+        return { runs: last ? [...done, last] : done, skipped };
       },
     };
   },
@@ -139,6 +150,8 @@ interface RangeRun {
 }
 interface RangeRuns {
   runs: RangeRun[];
+  /** Lines of the range that were not records. */
+  skipped: number;
 }
 
 /** The artifact and markdown of a markdown-artifact record that has both; other records do not break a run. */

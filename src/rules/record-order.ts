@@ -24,6 +24,10 @@ export const recordOrder = defineRule({
       if (pending) context.report({ messageId: "childless", data: { folder: pending.folder, containerLine: pending.line }, line: pending.line, pointer: "" });
     };
     return {
+      // A line that is not a record (too long, too deep, not JSON…) may be the container's descendant: not "childless" then.
+      skipped() {
+        pending = undefined;
+      },
       record({ record, line }) {
         const path = stringField(record, "artifactRelativePath");
         if (path === undefined || (!isStructuralContainer(record) && !isMarkdownArtifact(record))) return;
