@@ -3,7 +3,7 @@
  * HEAD, read with git itself; and in a shallow single-branch clone (`git clone --depth 1 file://…`),
  * where a missing revision is an error that gives the fetch command, which then makes it work.
  */
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -105,7 +105,8 @@ describe("diff --against in a full repository", () => {
 
   test("a revision that does not exist, a path that is nowhere, and no repository at all are usage errors", async () => {
     await expect(diff({ cwd: origin, against: "no-such-branch" })).rejects.toThrow(
-      "revision no-such-branch is not in this clone: no branch, tag or commit of that name is in this repository. Fetch it, then run again:\n  git fetch --depth=1 origin no-such-branch:no-such-branch",
+      // this repository has no remote: there is nothing to fetch from, and no fetch command is suggested
+      "revision no-such-branch is not in this repository: no branch, tag or commit of that name, and no remote to fetch it from. Check the name (git branch -a, git tag, git log --oneline)",
     );
     await expect(diff({ cwd: origin, against: "main", paths: ["nowhere.jsonl"] })).rejects.toThrow("cannot read nowhere.jsonl: no such file or folder in the working tree or at main");
     const outside = join(dir, "not-a-repository");
@@ -178,7 +179,27 @@ describe("fetch commands", () => {
     ["HEAD~3", ["origin"], true, "git fetch --deepen=3"],
     ["HEAD^^", ["origin"], false, "git fetch origin"],
     ["v1.2.0", ["origin"], true, "git fetch --depth=1 origin v1.2.0:v1.2.0"],
+    // a branch name may hold what a shell would run: every name is quoted
+    ["x$(touch pwned);y", ["origin"], false, "git fetch --depth=1 origin 'x$(touch pwned);y:x$(touch pwned);y'"],
+    ["origin/a;b", ["origin"], true, "git fetch --depth=1 origin '+refs/heads/a;b:refs/remotes/origin/a;b'"],
   ] as const)("%s", (revision, remotes, shallow, expected) => {
     expect(fetchCommand(revision, remotes, shallow)).toBe(expected);
+  });
+});
+
+describe("a revision that is not there", () => {
+  test("in a repository with no remote, diff says so and suggests no fetch", async () => {
+    const { dir, cleanup } = await tempDir();
+    try {
+      execFileSync("git", ["init", "-q"], { cwd: dir });
+      execFileSync("git", ["-c", "user.email=t@example.org", "-c", "user.name=t", "commit", "-q", "--allow-empty", "-m", "empty"], { cwd: dir });
+      const error = await diff({ cwd: dir, against: "nosuchrev" }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(OperationalError);
+      expect((error as Error).message).toBe(
+        "revision nosuchrev is not in this repository: no branch, tag or commit of that name, and no remote to fetch it from. Check the name (git branch -a, git tag, git log --oneline)",
+      );
+    } finally {
+      await cleanup();
+    }
   });
 });

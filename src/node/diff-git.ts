@@ -6,6 +6,7 @@
 import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
+import { shellQuote } from "../core/text.js";
 import { OperationalError } from "./errors.js";
 
 interface GitResult {
@@ -41,18 +42,18 @@ export async function gitTopLevel(cwd: string): Promise<string> {
   return result.stdout.trim();
 }
 
-/** The command that brings a missing revision into the clone. */
+/** The command that brings a missing revision into the clone, with every name quoted for the shell (a branch name may hold `$(…)` or `;`). */
 export function fetchCommand(revision: string, remotes: readonly string[], shallow: boolean): string {
-  const remote = remotes.includes("origin") ? "origin" : (remotes[0] ?? "origin");
+  const remote = shellQuote(remotes.includes("origin") ? "origin" : (remotes[0] ?? "origin"));
   if (/^[0-9a-f]{7,40}$/i.test(revision)) return `git fetch --depth=1 ${remote} ${revision}`;
   const tracking = /^([^/]+)\/(.+)$/.exec(revision);
-  if (tracking && remotes.includes(tracking[1]!)) return `git fetch --depth=1 ${tracking[1]} +refs/heads/${tracking[2]}:refs/remotes/${tracking[1]}/${tracking[2]}`;
+  if (tracking && remotes.includes(tracking[1]!)) return `git fetch --depth=1 ${shellQuote(tracking[1]!)} ${shellQuote(`+refs/heads/${tracking[2]}:refs/remotes/${tracking[1]}/${tracking[2]}`)}`;
   const ancestry = /^(.*?)((?:[~^][0-9]*)+)$/.exec(revision);
   if (ancestry) {
     const steps = [...ancestry[2]!.matchAll(/([~^])([0-9]*)/g)].reduce((sum, m) => sum + (m[1] === "~" ? Number(m[2] || 1) : 1), 0);
     return shallow ? `git fetch --deepen=${steps}` : `git fetch ${remote}`;
   }
-  return `git fetch --depth=1 ${remote} ${revision}:${revision}`;
+  return `git fetch --depth=1 ${remote} ${shellQuote(`${revision}:${revision}`)}`;
 }
 
 /** The commit a revision names; when the clone does not have it, an OperationalError that says how to fetch it. */
@@ -62,6 +63,11 @@ export async function resolveRevision(root: string, revision: string): Promise<s
   if (result.code === 0) return result.stdout.trim();
   const shallow = (await runGit(["rev-parse", "--is-shallow-repository"], root)).stdout.trim() === "true";
   const remotes = (await runGit(["remote"], root)).stdout.split("\n").filter((line) => line !== "");
+  if (remotes.length === 0)
+    // Nothing to fetch from: a fetch command would only send the user the wrong way.
+    throw new OperationalError(
+      `revision ${revision} is not in this repository: no branch, tag or commit of that name, and no remote to fetch it from. Check the name (git branch -a, git tag, git log --oneline)`,
+    );
   const why = shallow ? "this clone is shallow (a CI checkout fetches only the commit it builds)" : "no branch, tag or commit of that name is in this repository";
   throw new OperationalError(`revision ${revision} is not in this clone: ${why}. Fetch it, then run again:\n  ${fetchCommand(revision, remotes, shallow)}`);
 }
