@@ -10,6 +10,7 @@ import { availableParallelism } from "node:os";
 import type { FileReport } from "../core/report.js";
 import { mapWithLimit } from "./concurrency.js";
 import type { InputFile } from "./files.js";
+import { OperationalError } from "./errors.js";
 import { createPool } from "./pool.js";
 import type { ValidateOptions } from "./validate.js";
 
@@ -88,6 +89,7 @@ export async function validateInPool(
     await Promise.all(
       batches.map(async (indexes) => {
         const reports = await pool.run("validateFiles", { options: workerOptions, items: indexes.map((index) => inputs[index]!) });
+        if ("failed" in reports) throw reports.failed.kind === "other" ? new Error(reports.failed.message) : new OperationalError(reports.failed.message);
         for (const [i, report] of reports.entries()) {
           files[indexes[i]!] = report;
           progress?.fileDone(sizes[indexes[i]!]);

@@ -26,7 +26,15 @@ const validators = new Map<string, Promise<FileValidator>>();
 const FILES_IN_FLIGHT = 4;
 
 /** Checks a batch of whole JSONL files, one after another, each with the lock manifest in force. */
-async function validateFiles(task: { options: ValidateOptions & { cwd: string }; items: InputFile[] }): Promise<FileReport[]> {
+async function validateFiles(task: { options: ValidateOptions & { cwd: string }; items: InputFile[] }): Promise<FileReport[] | TaskFailure> {
+  try {
+    return await checkFiles(task);
+  } catch (error) {
+    return failureOf(error);
+  }
+}
+
+async function checkFiles(task: { options: ValidateOptions & { cwd: string }; items: InputFile[] }): Promise<FileReport[]> {
   const key = JSON.stringify(task.options);
   let validator = validators.get(key);
   if (validator === undefined) {
