@@ -14,7 +14,7 @@
 // Results: stdout (a markdown table) and bench/data/repository-<mb>mb.last-run.json.
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
+import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { CORPUS_VERSION, ensureCorpus } from "./corpus.js";
@@ -37,6 +37,7 @@ const git = (...gitArgs) => execFileSync("git", gitArgs, { cwd: repo, encoding: 
 
 /** Runs a command in a child process; its wall time, peak RSS and exit code. */
 function run(label, command, commandArgs, { expect = [0], env = {} } = {}) {
+  const load1 = loadavg()[0]; // other work on the machine skews the figures: each row says how busy it was
   const rssFile = join(repo, `.rss-${process.pid}.json`);
   const times = [];
   let result;
@@ -56,7 +57,7 @@ function run(label, command, commandArgs, { expect = [0], env = {} } = {}) {
   times.sort((a, b) => a - b);
   const seconds = times[Math.floor(times.length / 2)];
   const ok = expect.includes(result.status);
-  const row = { label, seconds, rssMb: Math.round(rss), code: result.status, ok };
+  const row = { label, seconds, rssMb: Math.round(rss), code: result.status, ok, load: load1 };
   console.error(`${ok ? "ok" : "FAILED"} ${label}: ${seconds.toFixed(2)} s, ${row.rssMb} MB, exit ${result.status}`);
   if (!ok) console.error(result.stdout.slice(0, 2000), result.stderr.slice(0, 2000));
   return { ...row, stdout: result.stdout, stderr: result.stderr };
@@ -168,9 +169,9 @@ const lines = [];
 lines.push(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? "?"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}; runs per step: ${runs} (median)`);
 lines.push(`Repository: ${names.length} datasets, ${(markdownBytes / 1e6).toFixed(1)} MB markdown, ${(jsonlBytes / 1e6).toFixed(1)} MB JSONL; amended: laws/${amended}/index.md`);
 lines.push("");
-lines.push("| step | seconds | peak RSS MB | exit |");
-lines.push("|---|---:|---:|---:|");
-for (const row of Object.values(rows)) lines.push(`| ${row.label} | ${row.seconds.toFixed(2)} | ${row.rssMb} | ${row.code}${row.ok ? "" : " (unexpected)"} |`);
+lines.push("| step | seconds | peak RSS MB | exit | load (1 min) before |");
+lines.push("|---|---:|---:|---:|---:|");
+for (const row of Object.values(rows)) lines.push(`| ${row.label} | ${row.seconds.toFixed(2)} | ${row.rssMb} | ${row.code}${row.ok ? "" : " (unexpected)"} | ${row.load.toFixed(2)} |`);
 lines.push("");
 lines.push("| ratio | value |");
 lines.push("|---|---:|");
