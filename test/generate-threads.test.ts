@@ -38,7 +38,7 @@ describe("generate in worker threads", () => {
       expect(result.stdout).toBe(await readFile(join(repoRoot, `.tooling/citation-targets/${slug}.jsonl`), "utf8"));
       const artifacts = (JSON.parse(await readFile(join(repoRoot, manifest), "utf8")) as { artifacts: unknown[] }).artifacts.length;
       const threads = Math.min(jobs, artifacts); // never more threads than artifacts
-      expect(result.stderr).toContain(threads === 1 ? "parsed in this thread" : `parsed in ${threads} worker threads`);
+      expect(result.stderr).toContain(threads === 1 ? "parsed in this thread" : `parsed in ${threads} threads (this one and ${threads - 1} worker thread${threads === 2 ? "" : "s"})`);
     }
   });
 

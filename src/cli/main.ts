@@ -267,7 +267,10 @@ export async function main(context: MainContext): Promise<number> {
       const result = options.output ? await generate({ ...generateOptions, output: options.output }) : await generate(generateOptions);
       if (result.output) stderr.write(`wrote ${displayPath(result.output, context.cwd)} (${plural(result.records, "record")})\n`);
       const threads = result.threads ?? 1;
-      if (options.verbose) stderr.write(`generated in ${Math.round(performance.now() - started)} ms, markdown parsed in ${threads === 1 ? "this thread" : `${threads} worker threads`}\n`);
+      if (options.verbose)
+        stderr.write(
+          `generated in ${Math.round(performance.now() - started)} ms, markdown parsed in ${threads === 1 ? "this thread" : `${threads} threads (this one and ${plural(threads - 1, "worker thread")})`}\n`,
+        );
     });
 
   program

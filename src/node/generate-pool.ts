@@ -1,7 +1,7 @@
 /**
  * generate of one large dataset over the run's pool (docs/spec.md, "Generation"): artifacts are read
- * and parsed in the pool's threads, in batches of neighbours, a bounded window ahead of the record
- * builder, which takes them in document order. The records are built in this thread from the same
+ * and parsed in the pool's workers, in batches of neighbours, and in this thread for its share, a
+ * bounded window ahead of the record builder, which takes them in document order. The records are built in this thread from the same
  * parses, so the output is byte-identical to a one-thread run; memory holds at most the window's
  * artifacts.
  */
@@ -23,35 +23,65 @@ const AHEAD_ARTIFACTS = 512;
 const BATCH_BYTES = 256 * 1024;
 const BATCH_ARTIFACTS = 32;
 
-/** The lines of the dataset's artifacts, parsed in the pool: a LineSource for generateLineBatchesFrom. */
-export function poolLineSource(manifest: LockManifest, root: string, pool: WorkPool, sizes: readonly number[], limits: ArtifactLimits = {}): LineSource {
+/**
+ * The share of the markdown this thread parses itself, next to the pool's workers: it also joins the
+ * lines in order and writes them, so it takes less than a worker.
+ */
+const OWN_SHARE = 0.6;
+
+/**
+ * The lines of the dataset's artifacts, parsed in the pool's workers and, when the pool was made
+ * with this thread working too, here (`inThread`): a LineSource for generateLineBatchesFrom.
+ */
+export function poolLineSource(manifest: LockManifest, root: string, pool: WorkPool, sizes: readonly number[], inThread: LineSource, limits: ArtifactLimits = {}): LineSource {
   const { artifacts, ignore: _ignore, ...fields } = manifest;
   const datasetFields: DatasetFields = fields;
   /** An artifact's size; where it is not known, a large one is assumed, so that memory stays bounded. */
   const sizeOf = (position: number) => sizes[position] ?? 256 * 1024;
   const results = new Map<number, Promise<ArtifactLines>>();
+  /** Positions this thread parses itself when their turn comes. */
+  const own = new Set<number>();
+  const mainWorks = pool.threads > pool.workers;
+  let ownLoad = 0;
+  /** Bytes of markdown sent to the workers and not yet answered. */
+  let poolLoad = 0;
   let dispatched = 0;
   let aheadBytes = 0;
-  /** Sends the next batch of neighbours, from the first position not yet sent. */
+  /** Sends the next batch of neighbours, from the first position not yet sent, to the workers or to this thread. */
   const dispatchBatch = () => {
     const first = dispatched;
     let bytes = 0;
     while (dispatched < artifacts.length && dispatched - first < BATCH_ARTIFACTS && (dispatched === first || bytes + sizeOf(dispatched) <= BATCH_BYTES)) bytes += sizeOf(dispatched++);
     aheadBytes += bytes;
+    if (mainWorks && ownLoad + bytes <= OWN_SHARE * (poolLoad / pool.workers + bytes)) {
+      ownLoad += bytes;
+      for (let position = first; position < dispatched; position++) own.add(position);
+      return;
+    }
+    poolLoad += bytes;
     const batch = pool.run("artifactBatch", { root, fields: datasetFields, artifacts: artifacts.slice(first, dispatched), limits });
-    batch.catch(() => undefined); // surfaces when a position of it is awaited
+    const answered = batch.finally(() => {
+      poolLoad -= bytes;
+    });
+    answered.catch(() => undefined); // surfaces when a position of it is awaited
     for (let position = first; position < dispatched; position++) {
-      const result = batch.then((answers) => lineOf(answers[position - first]!));
+      const result = answered.then((answers) => lineOf(answers[position - first]!));
       result.catch(() => undefined);
       results.set(position, result);
     }
   };
   return async (position, early = false) => {
     while (dispatched <= position) dispatchBatch();
-    if (early) return results.get(position)!; // a directory-index asked for its folder's heading: kept until its own turn
+    if (early) return own.has(position) ? inThread(position, true) : results.get(position)!; // a directory-index asked for its folder's heading: kept until its own turn
     while (dispatched < artifacts.length && dispatched - position < AHEAD_ARTIFACTS && aheadBytes < AHEAD_BYTES) dispatchBatch();
-    const result = await results.get(position)!;
-    results.delete(position);
+    let result: ArtifactLines;
+    if (own.delete(position)) {
+      result = await inThread(position);
+      ownLoad -= sizeOf(position);
+    } else {
+      result = await results.get(position)!;
+      results.delete(position);
+    }
     aheadBytes -= sizeOf(position);
     return result;
   };

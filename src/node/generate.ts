@@ -86,7 +86,8 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
   };
   const { bytes, sizes } = verifyFirst ? await verifyAll() : ((await sizesOf(loaded, options.maxArtifactBytes)) ?? (await verifyAll()));
   const limits = options.maxYamlAliases !== undefined ? { maxYamlAliases: options.maxYamlAliases } : {};
-  const pool = await createPool(chooseJobs(options.jobs, bytes, loaded.manifest.artifacts.length));
+  // This thread parses its share too: with N threads, N - 1 workers.
+  const pool = await createPool(chooseJobs(options.jobs, bytes, loaded.manifest.artifacts.length), { mainWorks: true });
   const lines = linesOf(loaded.manifest, loaded.root, pool, sizes, limits);
   async function* checked() {
     try {
@@ -126,7 +127,7 @@ async function sizesOf(loaded: LoadedManifest, maxArtifactBytes = DEFAULT_MAX_AR
 export function linesOf(manifest: LockManifest, root: string, pool: WorkPool | undefined, sizes: readonly number[] = [], limits: ArtifactLimits = {}): AsyncGenerator<string[]> {
   // Synchronous reads, when an artifact's turn comes: the files are small and many, and this thread would wait for each anyway.
   const inThread = linesInThread(manifest, async (position) => parseArtifactBytes(manifest.artifacts[position]!, readFileSync(resolveArtifact(root, manifest.artifacts[position]!.path)), limits));
-  const source = pool && pool.threads > 1 ? poolLineSource(manifest, root, pool, sizes, limits) : inThread;
+  const source = pool && pool.workers > 0 ? poolLineSource(manifest, root, pool, sizes, inThread, limits) : inThread;
   return generateLineBatchesFrom(manifest, source);
 }
 

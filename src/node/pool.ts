@@ -40,8 +40,10 @@ export interface TaskFailure {
 }
 
 export interface WorkPool {
-  /** Threads that do the work: 1 when everything runs in this thread. */
+  /** Threads that do the work, this one included when it works too: 1 when everything runs in this thread. */
   readonly threads: number;
+  /** Worker threads: 0 when everything runs in this thread. */
+  readonly workers: number;
   run<N extends TaskName>(name: N, task: Parameters<Tasks[N]>[0]): Promise<Awaited<ReturnType<Tasks[N]>>>;
   close(): Promise<void>;
 }
@@ -52,16 +54,20 @@ interface PiscinaLike {
 }
 
 /**
- * A pool of `jobs` worker threads, started on its first task; with `jobs` 1, or when the worker
- * script is not built, the tasks run in this thread.
+ * A pool for a run of `threads` threads, started on its first task. By default this thread only
+ * hands out work and the pool has `threads` workers; with `mainWorks`, this thread does its share
+ * too and the pool has `threads - 1`. With one thread, or when the worker script is not built, the
+ * tasks run in this thread.
  */
-export async function createPool(jobs: number): Promise<WorkPool> {
+export async function createPool(threads: number, { mainWorks = false }: { mainWorks?: boolean } = {}): Promise<WorkPool> {
   const script = new URL("./worker.js", import.meta.url);
-  const built = jobs > 1 && (await stat(fileURLToPath(script)).catch(() => undefined)) !== undefined;
+  const jobs = mainWorks ? threads - 1 : threads;
+  const built = threads > 1 && jobs >= 1 && (await stat(fileURLToPath(script)).catch(() => undefined)) !== undefined;
   if (!built) {
     const tasks = (await import("./worker.js")).tasks;
     return {
       threads: 1,
+      workers: 0,
       run: (name, task) => (tasks[name] as (task: unknown) => Promise<never>)(task),
       close: async () => {},
     };
@@ -84,7 +90,8 @@ export async function createPool(jobs: number): Promise<WorkPool> {
   };
   let starting: Promise<PiscinaLike> | undefined;
   return {
-    threads: jobs,
+    threads,
+    workers: jobs,
     async run(name, task) {
       if (failure) throw failure;
       starting ??= start();

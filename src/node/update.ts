@@ -75,10 +75,12 @@ export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate
       ...(cache ? { cache: { generator: cache.generator, ...(entry ? { entry } : {}) } } : {}),
     };
   };
-  const pool = await createPool(jobs);
+  // Many datasets: whole datasets go to `jobs` workers. A few: this thread takes them in turn and parses its share of each one's artifacts beside `jobs - 1` workers.
+  const wholeDatasets = manifests.length >= DATASETS_PER_THREAD * jobs && jobs > 1;
+  const pool = await createPool(jobs, { mainWorks: !wholeDatasets });
   const outcomes: (DatasetTaskResult | TaskFailure)[] = new Array(manifests.length);
   try {
-    if (manifests.length >= DATASETS_PER_THREAD * pool.threads && pool.threads > 1) {
+    if (wholeDatasets && pool.workers > 0) {
       await Promise.all(
         manifests.map(async (manifestPath, i) => {
           outcomes[i] = await pool.run("updateDataset", taskOf(manifestPath));
