@@ -17,7 +17,7 @@ import type { ArtifactResult, DatasetFields } from "./worker.js";
  * take about twice that), and this many artifacts. Far enough that a long statute in one thread does
  * not leave the others idle; bounded, so that memory does not grow with the corpus.
  */
-const AHEAD_BYTES = 16 * 2 ** 20;
+const AHEAD_BYTES = 4 * 2 ** 20;
 const AHEAD_ARTIFACTS = 512;
 /** Neighbouring artifacts travel in one task up to this many bytes of markdown, or this many artifacts. */
 const BATCH_BYTES = 256 * 1024;
