@@ -19,7 +19,7 @@ import { frontmatter } from "micromark-extension-frontmatter";
 import { parseDocument } from "yaml";
 import { describe, expect, test } from "vitest";
 import type { IndexKind } from "../src/core/manifest.js";
-import { MAX_NESTING } from "../src/core/markdown-blocks.js";
+import { MAX_NESTING } from "../src/core/markdown/parser.js";
 import { ArtifactError, parseArtifact, readArtifact, type ParsedArtifact, type TargetCut } from "../src/core/markdown.js";
 
 const require = createRequire(import.meta.url);
