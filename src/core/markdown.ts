@@ -58,6 +58,7 @@ export interface ReadBlock {
   start: number;
   heading?: { depth: number; text: string };
   html?: string;
+  definition?: true;
 }
 
 /** An artifact read into its front matter and the top-level blocks of its body. */
@@ -114,10 +115,11 @@ export function readArtifact(text: string, options: ArtifactLimits = {}): Artifa
   return {
     frontMatter: read.frontMatter,
     bodyStart: read.bodyStart,
-    blocks: blocks.map(({ start, heading, html }) => {
+    blocks: blocks.map(({ start, heading, html, definition }) => {
       const block: ReadBlock = { start };
       if (heading) block.heading = { depth: heading.depth, text: headingText(heading.content, references) };
       if (html !== undefined) block.html = html;
+      if (definition) block.definition = definition;
       return block;
     }),
   };

@@ -15,6 +15,8 @@ export interface TopLevelBlock {
   heading?: { depth: number; content: string };
   /** Set for a raw HTML block: the source it spans, up to its last line's end. */
   html?: string;
+  /** Set for a link reference definition. */
+  definition?: true;
 }
 
 /** What a scan leaves for the heading texts, and a count of its work. */
@@ -70,10 +72,10 @@ function blockOf(
   body: string,
   offset: number,
 ): TopLevelBlock {
-  const first = tokens[0];
-  // No token: link reference definitions.
-  if (first === undefined) return { start: position(state, line, state.tShift[line]!) };
+  const first = tokens[0]!;
   switch (first.type) {
+    case "reference_definition":
+      return { start: position(state, line, state.tShift[line]!), definition: true };
     case "code_block":
       return { start: position(state, line, 0) };
     case "html_block": {

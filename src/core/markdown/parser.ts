@@ -19,7 +19,7 @@ export const MAX_NESTING = { block: 1000, inline: 100 };
 
 /** What the hand-off rule reports to: set on the environment of one parse. */
 export interface BlockVisitor {
-  /** A top-level block starts on `startLine`; `tokens` are all of its block tokens (none for link reference definitions). */
+  /** A top-level block starts on `startLine`; `tokens` are all of its block tokens. */
   block(state: StateBlock, startLine: number, tokens: Token[]): void;
 }
 
@@ -38,9 +38,8 @@ export interface VisitedEnv extends Env {
  * The hand-off rule. markdown-it tries its block rules, in order, at every line where a block may
  * start; this rule comes first and always declines. At the top level (token level 0), every
  * earlier top-level block is finished by then: it hands the tokens of the last one to the visitor
- * and empties the token list, so that tokens never pile up over a document. Lines a top-level
- * rule consumed without a token are link reference definitions (markdown-it keeps them in
- * `env.references`). Inside containers it only counts the tokens held, against MAX_BLOCK_TOKENS.
+ * and empties the token list, so that tokens never pile up over a document. Inside containers it
+ * only counts the tokens held, against MAX_BLOCK_TOKENS.
  */
 function blockHandOff(state: StateBlock, startLine: number, _endLine: number, silent: boolean): boolean {
   const env = state.env as unknown as VisitedEnv;
