@@ -98,6 +98,35 @@ describe("our use of markdown-it's tokens agrees with its full parse", () => {
     );
   });
 
+  // The body is parsed in pieces that end where a top-level block starts (src/core/markdown/blocks.ts): any piece length reads the same.
+  test.each([
+    ["block structure", structure],
+    ["headings and their text", headings],
+  ])("generated documents read in pieces of 1, 7 and 64 code units read as in one: %s (1,000 runs)", (_, documents) => {
+    fc.assert(
+      fc.property(documents, fc.constantFrom(1, 7, 64), (text, pieceLength) => {
+        let whole: unknown;
+        try {
+          whole = readArtifact(text);
+        } catch (error) {
+          if (error instanceof ArtifactError) return;
+          throw error;
+        }
+        expect(readArtifact(text, {}, pieceLength)).toEqual(whole);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  test("every CommonMark example, one after another in one document, read in pieces reads as in one", () => {
+    for (const separator of ["\n\n", "\n", "\r\n"]) {
+      const text = spec.tests.map((example) => example.markdown.replace(/\u2192/g, "\t")).join(separator);
+      const whole = readArtifact(text);
+      expect(whole.blocks.length).toBeGreaterThan(500);
+      for (const pieceLength of [1, 100, 4096]) expect(readArtifact(text, {}, pieceLength)).toEqual(whole);
+    }
+  });
+
   test("a heading may use a definition that comes after it", () => {
     const read = readArtifact("# [a] and [b][]\n\npara\n\n[a]: /u\n[b]: /v\n");
     expect(read.blocks.map((block) => block.heading?.text)).toEqual(["a and b", undefined, undefined, undefined]);

@@ -13,9 +13,9 @@ import { findFrontMatter, type FrontMatter } from "./front-matter.js";
 import type { IndexKind } from "./manifest.js";
 import { type BlockScan, scanTopLevelBlocks, type TopLevelBlock } from "./markdown/blocks.js";
 import { collapseWhiteSpace, headingText } from "./markdown/heading-text.js";
-import { ArtifactError, type ArtifactLimits, DEFAULT_MAX_HEADINGS, DEFAULT_MAX_YAML_ALIASES } from "./markdown/limits.js";
+import { ArtifactError, type ArtifactLimits, DEFAULT_MAX_HEADING_LENGTH, DEFAULT_MAX_HEADINGS, DEFAULT_MAX_YAML_ALIASES } from "./markdown/limits.js";
 
-export { ArtifactError, type ArtifactLimits, DEFAULT_MAX_HEADINGS, DEFAULT_MAX_YAML_ALIASES, MAX_BLOCK_TOKENS } from "./markdown/limits.js";
+export { ArtifactError, type ArtifactLimits, DEFAULT_MAX_HEADING_LENGTH, DEFAULT_MAX_HEADINGS, DEFAULT_MAX_YAML_ALIASES, MAX_BLOCK_LINES, MAX_BLOCK_TOKENS } from "./markdown/limits.js";
 
 export interface TargetCut {
   /** Offsets into the artifact text: markdown = text.slice(start, end). */
@@ -98,20 +98,27 @@ function readFrontMatter(text: string, options: ArtifactLimits): { frontMatter: 
   return { frontMatter, bodyStart, parseFrom: frontMatter ? bodyStart : shift, containers: frontMatter !== undefined || !opensFrontMatter(text, shift) };
 }
 
-/** Scans the body of `text` for its top-level blocks, calling `visit` with each. */
-function scanBody(text: string, read: { parseFrom: number; containers: boolean }, visit: (block: TopLevelBlock) => void): BlockScan {
-  return scanTopLevelBlocks(text.slice(read.parseFrom), read.parseFrom, read.containers, visit);
+/** Scans the body of `text` for its top-level blocks, calling `visit` with each (a heading longer than the cap is refused). */
+function scanBody(text: string, read: { parseFrom: number; containers: boolean }, options: ArtifactLimits, visit: (block: TopLevelBlock) => void, pieceLength?: number): BlockScan {
+  const maxLength = options.maxHeadingLength ?? DEFAULT_MAX_HEADING_LENGTH;
+  const checked = (block: TopLevelBlock) => {
+    if (block.heading !== undefined && block.heading.content.length > maxLength) {
+      throw new ArtifactError(`the heading at offset ${block.start} is longer than ${maxLength} characters, the cap (raise it with --max-heading-length)`);
+    }
+    visit(block);
+  };
+  return scanTopLevelBlocks(text.slice(read.parseFrom), read.parseFrom, read.containers, checked, pieceLength);
 }
 
 /**
  * Reads `text` as CommonMark with YAML front matter: the front matter (which must be valid YAML,
  * else `ArtifactError`) and every top-level block of the body (held together: for tests and tools,
- * `parseArtifact` streams them).
+ * `parseArtifact` streams them). `pieceLength` is for tests: see src/core/markdown/blocks.ts.
  */
-export function readArtifact(text: string, options: ArtifactLimits = {}): ArtifactBlocks {
+export function readArtifact(text: string, options: ArtifactLimits = {}, pieceLength?: number): ArtifactBlocks {
   const read = readFrontMatter(text, options);
   const blocks: TopLevelBlock[] = [];
-  const { references } = scanBody(text, read, (block) => blocks.push(block));
+  const { references } = scanBody(text, read, options, (block) => blocks.push(block), pieceLength);
   return {
     frontMatter: read.frontMatter,
     bodyStart: read.bodyStart,
@@ -149,7 +156,7 @@ export function parseArtifact(text: string, indexKind: IndexKind = "body-block",
     if (heading !== undefined) headings.push({ target, depth: heading.depth, content: heading.content });
   };
   const visit = indexKind === "body-div" ? divBlocks(cut) : (block: TopLevelBlock | undefined) => block && cut(block.start, block.heading);
-  const { references } = scanBody(text, read, visit);
+  const { references } = scanBody(text, read, options, visit);
   visit(undefined);
   const last = targets[targets.length - 1];
   if (last) last.blockEnd = blockCount;

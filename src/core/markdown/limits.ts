@@ -10,6 +10,8 @@ export interface ArtifactLimits {
   maxYamlAliases?: number;
   /** The most headings (targets) one artifact may have (default DEFAULT_MAX_HEADINGS). */
   maxHeadings?: number;
+  /** The longest inline content of a heading, in UTF-16 code units (default DEFAULT_MAX_HEADING_LENGTH). */
+  maxHeadingLength?: number;
 }
 
 export const DEFAULT_MAX_YAML_ALIASES = 1000;
@@ -26,3 +28,17 @@ export const DEFAULT_MAX_HEADINGS = 100_000;
  * with a larger one is refused, named.
  */
 export const MAX_BLOCK_TOKENS = 1_000_000;
+
+/**
+ * The most lines one top-level block may span. The body is parsed in pieces that end where a
+ * top-level block starts (src/core/markdown/blocks.ts); a block is parsed whole, and markdown-it
+ * holds five numbers per line of it.
+ */
+export const MAX_BLOCK_LINES = 1_000_000;
+
+/**
+ * The longest inline content of a heading, in UTF-16 code units. markdown-it holds a token per
+ * delimiter of a heading's inline content while it pairs them (up to about 250 bytes per code
+ * unit); a statute's longest heading is a few hundred.
+ */
+export const DEFAULT_MAX_HEADING_LENGTH = 65_536;

@@ -32,6 +32,8 @@ export interface VisitedEnv extends Env {
   pending?: number;
   /** The most tokens held at once (a count of work the tests read). */
   peakTokens: number;
+  /** The body's line number of the first line parsed (for messages). */
+  firstLine: number;
 }
 
 /**
@@ -47,7 +49,7 @@ function blockHandOff(state: StateBlock, startLine: number, _endLine: number, si
   const held = state.tokens.length;
   if (held > env.peakTokens) env.peakTokens = held;
   if (held > MAX_BLOCK_TOKENS) {
-    throw new ArtifactError(`a top-level block from line ${(env.pending ?? 0) + 1} of the body has more than ${MAX_BLOCK_TOKENS} block tokens, the cap`);
+    throw new ArtifactError(`a top-level block from line ${env.firstLine + (env.pending ?? 0) + 1} of the body has more than ${MAX_BLOCK_TOKENS} block tokens, the cap`);
   }
   if (state.level !== 0) return false;
   flushPending(state);
