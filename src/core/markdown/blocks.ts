@@ -47,7 +47,7 @@ export const PIECE_LENGTH = 1 << 20;
  * is parsed in pieces: from a start, about PIECE_LENGTH code units to a line end. Every top-level
  * block of the piece but the last is whole and goes to `visit`; the last may go on past the
  * piece, so the next piece starts where it starts. A piece with a single block start is parsed
- * again twice as long, up to MAX_BLOCK_LINES lines.
+ * again twice as long; such a grown piece may hold at most MAX_BLOCK_LINES lines.
  */
 export function scanTopLevelBlocks(body: string, offset: number, containers: boolean, visit: (block: TopLevelBlock) => void, pieceLength = PIECE_LENGTH): BlockScan {
   const parser = containers ? blockParser : flatBlockParser;
@@ -57,7 +57,7 @@ export function scanTopLevelBlocks(body: string, offset: number, containers: boo
   let firstLine = 0;
   while (from < body.length) {
     const end = pieceEnd(body, from + length);
-    const piece = readPiece(body.slice(from, end));
+    const piece = readPiece(from === 0 && end === body.length ? body : body.slice(from, end));
     const last = end === body.length;
     const blocks: TopLevelBlock[] = [];
     const pieceFrom = from;
@@ -68,6 +68,10 @@ export function scanTopLevelBlocks(body: string, offset: number, containers: boo
     };
     const env: VisitedEnv = { visitor, peakTokens: 0, firstLine };
     const state = new parser.block.State(piece.src, parser, env, []);
+    // A piece grown for one block: that block's lines are held at once.
+    if (length > pieceLength && state.lineMax > MAX_BLOCK_LINES) {
+      throw new ArtifactError(`a top-level block from line ${firstLine + 1} of the body has more than ${MAX_BLOCK_LINES} lines, the cap`);
+    }
     scan.pieces++;
     if (state.lineMax > scan.peakLines) scan.peakLines = state.lineMax;
     parser.block.tokenize(state, state.line, state.lineMax);
@@ -77,9 +81,6 @@ export function scanTopLevelBlocks(body: string, offset: number, containers: boo
       flushPending(state);
     } else if (blocks.length === 0) {
       // One block start only: the block may go on past the piece.
-      if (state.lineMax - pending > MAX_BLOCK_LINES) {
-        throw new ArtifactError(`a top-level block from line ${firstLine + pending + 1} of the body has more than ${MAX_BLOCK_LINES} lines, the cap`);
-      }
       length *= 2;
       continue;
     }

@@ -30,9 +30,9 @@ export const DEFAULT_MAX_HEADINGS = 100_000;
 export const MAX_BLOCK_TOKENS = 1_000_000;
 
 /**
- * The most lines one top-level block may span. The body is parsed in pieces that end where a
- * top-level block starts (src/core/markdown/blocks.ts); a block is parsed whole, and markdown-it
- * holds five numbers per line of it.
+ * The most lines one top-level block may span when it is longer than a piece of the body (about
+ * 1 MiB: src/core/markdown/blocks.ts). Such a block is parsed whole, and markdown-it holds five
+ * numbers per line of it.
  */
 export const MAX_BLOCK_LINES = 1_000_000;
 
