@@ -1,11 +1,15 @@
 /**
- * The markdown reader of src/core/markdown.ts (markdown-it, made to read as micromark reads)
- * against the parser it replaced, micromark (mdast-util-from-markdown with the YAML front matter
- * extension), which stays here, and only here, as the reference (docs/spec.md, "Blocks and
- * targets"): for every example of the CommonMark 0.31.2 spec and for generated documents built from
- * the hard cases, both must give the same front matter, body start, top-level block starts,
- * headings (depth and plain text) and raw HTML values, and the same `parseArtifact` result for
- * both index kinds. The only disagreements allowed are named in ALLOWED below.
+ * Our markdown reading (src/core/markdown.ts: markdown-it's rules, unchanged) against an
+ * independent one, micromark (mdast-util-from-markdown with the YAML front matter extension, and
+ * mdast-util-to-string for heading text), kept here, and only here, as the oracle (docs/spec.md,
+ * "Blocks and targets"): for every example of the CommonMark 0.31.2 spec and for generated
+ * documents, both must give the same front matter, body start, top-level block starts, headings
+ * (depth and plain text) and raw HTML values, and the same `parseArtifact` result for both index
+ * kinds. Where markdown-it reads CommonMark otherwise than micromark, the case is named in
+ * ALLOWED below (and in docs/spec.md, section 5) and pinned: it must still disagree, and our
+ * reading is the one given. The generated documents compared here leave out the pieces that
+ * make such a case (test/helpers/markdown-documents.ts, DIVERGENT_PIECES); all of them are
+ * compared with markdown-it's own full parse in test/markdown-it-oracle.test.ts.
  */
 
 import { createRequire } from "node:module";
@@ -19,8 +23,9 @@ import { frontmatter } from "micromark-extension-frontmatter";
 import { parseDocument } from "yaml";
 import { describe, expect, test } from "vitest";
 import type { IndexKind } from "../src/core/manifest.js";
-import { MAX_NESTING } from "../src/core/markdown-blocks.js";
 import { ArtifactError, parseArtifact, readArtifact, type ParsedArtifact, type TargetCut } from "../src/core/markdown.js";
+import { MAX_NESTING } from "../src/core/markdown/parser.js";
+import { type BlockView, commonHeadings, commonStructure, DIVERGENT_PIECES, escapeText, htmlValue, ourView, type View } from "./helpers/markdown-documents.js";
 
 const require = createRequire(import.meta.url);
 const spec = require("commonmark-spec") as { tests: { markdown: string; number: number; section: string }[] };
@@ -106,14 +111,6 @@ function referenceDivBlocks(nodes: RootContent[], shift: number): { start: numbe
 // ---------------------------------------------------------------------------------------------
 // The comparison
 
-interface BlockView {
-  start: number;
-  heading?: { depth: number; text: string };
-  html?: string;
-}
-
-type View = { error: string } | { frontMatter: string | undefined; bodyStart: number; blocks: BlockView[] };
-
 function referenceView(text: string, parsed = referenceTree(text)): View {
   const { tree, shift } = parsed;
   let nodes = tree.children;
@@ -129,22 +126,10 @@ function referenceView(text: string, parsed = referenceTree(text)): View {
   const blocks = nodes.map((node) => {
     const view: BlockView = { start: node.position!.start.offset! + shift };
     if (node.type === "heading") view.heading = { depth: node.depth, text: referenceHeadingText(node) };
-    if (node.type === "html") view.html = node.value;
+    if (node.type === "html") view.html = htmlValue(node.value);
     return view;
   });
   return { frontMatter, bodyStart, blocks };
-}
-
-function view(text: string): View {
-  const read = readArtifact(text);
-  const blocks = read.blocks.map((block) => {
-    const view: BlockView = { start: block.start };
-    if (block.heading) view.heading = { depth: block.heading.depth, text: block.heading.text.replace(/\s+/gu, " ").trim() };
-    // micromark reads NUL as U+FFFD in values
-    if (block.html !== undefined) view.html = block.html.replace(/\0/g, "\uFFFD");
-    return view;
-  });
-  return { frontMatter: read.frontMatter?.value.replace(/\0/g, "\uFFFD"), bodyStart: read.bodyStart, blocks };
 }
 
 function attempt<T>(fn: () => T): T | { error: string } {
@@ -160,7 +145,7 @@ function attempt<T>(fn: () => T): T | { error: string } {
 function disagreement(text: string): string | undefined {
   const tree = referenceTree(text);
   const expected = attempt(() => referenceView(text, tree));
-  const actual = attempt(() => view(text));
+  const actual = attempt(() => ourView(text));
   if ("error" in expected || "error" in actual) {
     // an invalid front matter: both must refuse it the same way
     const expectedError = attempt(() => referenceParseArtifact(text, "body-block", tree));
@@ -177,29 +162,183 @@ function disagreement(text: string): string | undefined {
   return undefined;
 }
 
-const escapeText = (text: string) => JSON.stringify(text).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
-
 // ---------------------------------------------------------------------------------------------
-// Disagreements allowed, each with the reason; docs/spec.md section 5 says which reading wins.
+// Disagreements allowed, each named with the reason; docs/spec.md section 5 lists them. `ours` pins
+// our reading: the block starts, with each heading's text.
 
-const ALLOWED: { name: string; text: string; reason: string }[] = [
+type Reading = (number | [number, string])[];
+
+const ALLOWED: { name: string; text: string; ours: Reading; reason: string }[] = [
+  {
+    name: "a setext heading after link reference definitions starts after them (CommonMark example 215)",
+    text: "[x]: /u\n[y]: /v\nfoo\n===\n",
+    ours: [0, 8, [16, "foo"]],
+    reason: "micromark starts the heading where the definitions start (one construct, its content); markdown-it's heading starts on its first line",
+  },
+  {
+    name: "lines after a link reference definition start blocks of their own",
+    text: "[a]: /u\n    code\n\n[b]: /u\n2. x\n\n> [c]: /u\nbar\n",
+    ours: [0, 8, 18, 26, 32, 42],
+    reason: "micromark reads the lines after definitions as the rest of one paragraph (indented code, a list item numbered 2 and a lazy line cannot interrupt it); markdown-it reads them afresh",
+  },
+  {
+    name: "an empty list item after a link reference definition",
+    text: "[foo]: /u\n*\n===\n",
+    ours: [0, 10, 12],
+    reason: "for micromark the definition's paragraph goes on (an empty item cannot interrupt it) and `===` underlines it; for markdown-it `*` starts a list",
+  },
+  {
+    name: "indented code that starts on a lazy line",
+    text: "> # h\n    b\n    c\n",
+    ours: [0, 6],
+    reason: "micromark ends such a code block after its first line; markdown-it does not",
+  },
+  {
+    name: "a complete HTML tag on a lazy paragraph line",
+    text: "> a\n<x-y>\nb\n",
+    ours: [0],
+    reason: "micromark lets an HTML block of kind 7 interrupt the lazy line; markdown-it keeps the line in the paragraph, as CommonMark says kind 7 cannot interrupt a paragraph",
+  },
+  {
+    name: "a list item opened in a container on the line after a paragraph",
+    text: "$\n> - \ncode\n",
+    ours: [0, 2, 7],
+    reason:
+      "micromark reads the empty item as interrupting the paragraph (which it may not) and the block quote holds the paragraph `-`, with `code` lazy; markdown-it opens the block quote with an empty list",
+  },
+  {
+    name: "a lazy line indented 4 columns",
+    text: "100. a\n    # b\n",
+    ours: [0, 7],
+    reason: "micromark measures the line from the container it continues (4 columns: paragraph text); markdown-it from the list item's content (a heading after the list)",
+  },
+  {
+    name: "`    >` after a block quote",
+    text: "> # h\n    > b\n",
+    ours: [0],
+    reason: "markdown-it lets the indented `>` continue the block quote; micromark reads indented code",
+  },
+  {
+    name: "a list over blank lines after an empty item",
+    text: "1. \n\n   \n1. # Heading\n",
+    ours: [0, 9],
+    reason: "micromark goes on with the list; markdown-it ends it at the blank lines after the empty item",
+  },
+  {
+    name: "a line indented 4 columns after an empty list item and a blank line",
+    text: "*\n\n    # Heading\n\n    indented\n",
+    ours: [0, 3],
+    reason: "micromark ends the list and reads indented code; markdown-it keeps the lines in the list item",
+  },
+  {
+    name: "emphasis: the rule of three",
+    text: "__**_\n**__**\n===\n",
+    ours: [[0, "** **_**"]],
+    reason: "the two count what is left of a delimiter run differently",
+  },
+  {
+    name: "emphasis: an opener before a NUL",
+    text: "# ***\u0000*\n",
+    ours: [[0, "**\uFFFD"]],
+    reason: "micromark keeps every marker of a partly used opener as text before a NUL; markdown-it pairs one",
+  },
+  {
+    name: "emphasis next to a character outside the Basic Multilingual Plane",
+    text: "# a*😀*\n",
+    ours: [[0, "a*😀*"]],
+    reason:
+      "micromark classifies one UTF-16 code unit at a time (a surrogate is neither white space nor punctuation); markdown-it classifies the code point (😀 is a symbol, punctuation for CommonMark 0.31.2)",
+  },
+  {
+    name: "`]]]>` and a CDATA block",
+    text: "<![CDATA[\nx]]]>\ny\n\n# h\n",
+    ours: [0, 16, [19, "h"]],
+    reason: "markdown-it ends the block at `]]>` inside `]]]>`; micromark does not and the block runs to the end",
+  },
+  {
+    name: "`(` in a `(…)` link title",
+    text: "# [a](b (c(d)))\n",
+    ours: [[0, "[a](b (c(d)))"]],
+    reason: "micromark allows the `(`; markdown-it does not, and reads no link",
+  },
+  {
+    name: "an unclosed full reference",
+    text: "[foo]: /u\n\n# [foo][bar\n",
+    ours: [0, [11, "foo[bar"]],
+    reason: "markdown-it reads `[foo]` as a shortcut reference; micromark reads no link",
+  },
+  {
+    name: "a shortcut reference followed by `[`",
+    text: "[foo]: /u\n\n# ![foo][\n",
+    ours: [0, [11, "foo["]],
+    reason: "markdown-it reads an image; micromark reads text",
+  },
+  {
+    name: "a shortcut reference followed by `(` at the end",
+    text: "[ss]: /s\n\n# [ss](\n",
+    ours: [0, [10, "[ss]("]],
+    reason: "micromark reads the reference; markdown-it, having failed at an inline link, reads text",
+  },
+  {
+    name: "a link destination that ends in `\\)` with lines after it",
+    text: "[a](b\\)\n\\[FOO]\n===\n[foo]: /u\n\n",
+    ours: [[0, "a"], 19],
+    reason: "markdown-it reads a link over the lines; micromark reads text",
+  },
+  {
+    name: "`!` in an e-mail autolink",
+    text: "# <a!b@c.d>\n",
+    ours: [[0, "a!b@c.d"]],
+    reason: "markdown-it's e-mail autolink allows `!`; micromark's does not",
+  },
+  {
+    name: "U+007F in a URI autolink",
+    text: "# <ab:x\u007f>\n",
+    ours: [[0, "ab:x\u007f"]],
+    reason: "markdown-it reads an autolink; for micromark U+007F (an ASCII control character) ends it",
+  },
+  {
+    name: "`/` in an unquoted attribute value",
+    text: "<a href=foo/bar>\n# h\n",
+    ours: [0],
+    reason: "markdown-it reads a complete tag and an HTML block that takes the next line; micromark ends the value at `/` and reads a paragraph and a heading",
+  },
+  {
+    name: "Unicode white space in or after a tag",
+    text: "<x\u00a0y>\n\n</a>\u00a0\n",
+    ours: [0, 7],
+    reason: "markdown-it reads HTML blocks (its white space is JavaScript's); micromark reads paragraphs (ASCII white space only)",
+  },
+  {
+    name: "a link label with U+00A0",
+    text: "[a b]: /w\n\n# [a\u00a0b]\n",
+    ours: [0, [11, "a b"]],
+    reason: "markdown-it collapses all Unicode white space when it matches labels; micromark only ASCII white space",
+  },
   {
     name: `list items nested more than ${MAX_NESTING.block / 2} deep`,
     text: `${"- ".repeat(MAX_NESTING.block / 2 + 5)}a\n\nb\n`,
-    reason: "markdown-it recurses once per container and stops at its nesting limit (the innermost item takes the rest of the document); micromark has no limit",
+    ours: [0],
+    reason: "markdown-it stops at its nesting limit (the innermost item takes the rest of the document); micromark has no limit",
   },
   {
     name: `links and images nested more than ${MAX_NESTING.inline} deep in a heading`,
     text: `# ${"![".repeat(MAX_NESTING.inline + 5)}a${"](u)".repeat(MAX_NESTING.inline + 5)}\n`,
-    reason: "markdown-it stops parsing brackets at its inline nesting limit, which keeps headings of bracket soup linear; micromark has no limit",
+    ours: [[0, `${"![".repeat(MAX_NESTING.inline + 1)}a${"](u)".repeat(MAX_NESTING.inline + 1)}`]],
+    reason: "markdown-it stops parsing brackets at its inline nesting limit (the innermost ones are text); micromark has no limit",
   },
 ];
 
+function reading(text: string): Reading {
+  return readArtifact(text).blocks.map((block) => (block.heading ? [block.start, block.heading.text.replace(/\s+/gu, " ").trim()] : block.start));
+}
+
 // ---------------------------------------------------------------------------------------------
 
-describe("markdown-it reads as micromark reads", () => {
+describe("markdown-it reads as micromark reads, but where named", () => {
   test("every example of the CommonMark 0.31.2 spec, as is, with CRLF, with CR, after a BOM and front matter, after an unclosed front matter fence", () => {
     const failures: string[] = [];
+    const disagreeing = new Set<number>();
     let count = 0;
     for (const example of spec.tests) {
       const markdown = example.markdown.replace(/\u2192/g, "\t"); // the spec writes tabs as →
@@ -207,96 +346,23 @@ describe("markdown-it reads as micromark reads", () => {
       for (const text of variants) {
         count++;
         const difference = disagreement(text);
-        if (difference) failures.push(`example ${example.number} (${example.section}) ${escapeText(text)}: ${difference}`);
+        if (difference) {
+          disagreeing.add(example.number);
+          if (example.number !== 215) failures.push(`example ${example.number} (${example.section}) ${escapeText(text)}: ${difference}`);
+        }
       }
     }
     expect(spec.tests.length).toBe(652);
     expect(count).toBe(652 * 5);
     expect(failures.slice(0, 10)).toEqual([]);
+    // the one example named in ALLOWED
+    expect([...disagreeing]).toEqual([215]);
   });
 
-  // Documents built from the hard cases: containers and lazy lines, code, HTML of all 7 kinds,
-  // setext headings (`-----` under a paragraph), definitions (used in headings), tabs, line
-  // endings, BOM and front matter, empty headings and headings of emphasis markers only.
-  const line = fc.constantFrom(
-    ...["# Heading", "## § 1 Titel", "#", "# #", "###### x ######", "####### no", "#\tTab", "Setext", "===", "---", "-----", "-", "- ", "***", "* * *", "___", "_ _ _"],
-    ...["para text", "more *emph* and **strong**", "*", "**", "***", "_a_", "__", "***a", "*a**", "a*", "_", "# *", "# **", "## _ _", "# ***"],
-    ...[
-      "[foo]",
-      "[foo][]",
-      "[foo][bar]",
-      "[Foo Bar]",
-      "[x]: /url",
-      "[foo]: /u 'title'",
-      "[foo]:",
-      "/url",
-      "'title'",
-      '"t"',
-      "(t)",
-      "[bar]: <x y>",
-      "[ba\\]r]: /u",
-      "[\u00a0]: /u",
-      "[a\tb]: /u",
-      "# [foo] and [bar][]",
-    ],
-    ...["- item", "* item", "+ item", "1. one", "2) two", "10. ten", "1.", "100. x", "  - nested", "    - deep", "   1. x", "     code?", "    indented", "\tindented", "  \tmixed", " \t x"],
-    ...["> quote", ">", "> > nested", ">\tq", "> - item", "> # h", "> ```", "    > not a quote", "lazy line"],
-    ...["```", "```js", "~~~", "````", "``` ```", "code", "    ```"],
-    ...[
-      "<div>",
-      "</div>",
-      '<div class="x">',
-      "<DIV>",
-      "<pre>",
-      "</pre>",
-      "<script>",
-      "</script>",
-      "<style>",
-      "<textarea>",
-      "<!-- c",
-      "-->",
-      "<!-- x -->",
-      "<?php",
-      "?>",
-      "<!DOCTYPE html>",
-      "<![CDATA[",
-      "]]>",
-      "]]]>",
-    ],
-    ...['<a href="x">', "<a>", "</a>", "<x-y>", "<a href=foo/>", "<a href=foo/bar>", "<x\u00a0y>", "<table><tr><td>x</td></tr></table>", "<div/>", "<custom-el attr=1>"],
-    ...["`code`", "``", "` a `", "<http://x.y>", "<a!b@c.d>", "<foo@bar.com>", "![img](u)", '![*a*](u "t")', "[link](http://a (b(c)))", "&amp; &copy; &#35; &#x26; &bogus;", "\\*not\\*", "a  ", "b\\"],
-    ...["&nbsp;x", "\u00a0", "😀 § ü", "nul\u0000x", "|a|b|", "|---|---|", "Begriff", ": Definition", "", "", "", "   ", "\t"],
-  );
-  const lineEnding = fc.constantFrom("\n", "\n", "\n", "\r\n", "\r");
-  const prefix = fc.constantFrom("", "", "", " ", "  ", "   ", "    ", "> ", "- ", "1. ", "\t");
-  const frontMatter = fc.constantFrom("", "", "---\ntitle: x\n---\n", "---\n---\n", "---\na: [\n---\n", "--- \r\nb: 1\r\n---\t\r\n", "---\nno close\n", "---\na: \u0000\n---\n");
-  const structure = fc
-    .tuple(fc.boolean(), frontMatter, fc.array(fc.tuple(prefix, fc.oneof({ weight: 5, arbitrary: line }, { weight: 1, arbitrary: fc.string({ maxLength: 6 }) }), lineEnding), { maxLength: 14 }))
-    .map(([bom, front, lines]) => `${bom ? "\uFEFF" : ""}${front}${lines.map(([p, l, e]) => p + l + e).join("")}`);
-
-  const inlinePiece = fc.constantFrom(
-    ...["*", "**", "_", "__", "***", "a", "b c", " ", "  ", "\t", "[", "]", "[foo]", "[Foo]", "[bar]", "[foo][]", "[foo][bar]", "[x][foo]", "[foo][ba[r]]", "[foo][bar", "![", "![foo]", "![a *b*](u)"],
-    ...["](u)", "(u)", '(u "t")', "(<u v>)", "(u (t(x)))", "( u )", "[a](b\\)", "`", "``", "` ` ", "`a`", "<", ">", "<a>", "</a>", '<a href="x">', "<a b=c/d>", "<a\u00a0b>"],
-    ...["<!-- c -->", "<!-->", "<?x?>", "<!X y>", "<![CDATA[ ]]]>", "<http://a.b>", "<a!b@c.d>", "<a@b.c>", "<ab:x\u007f>", "&amp;", "&nbsp;", "&#x41;", "&#0;", "&bogus;", "&ampx;"],
-    ...["\\*", "\\[", "\\", "\\a", "§", "ü", "😀", "\u00a0", "\u2028", "\u3000", "!", ".", ",", '"', "'", "(", ")", "-", "\u0000", "\u00ad", "\u200b"],
-    ...["[\u00a0]", "[a\u00a0b]", "[a b]", "[ foo ]", "[FOO]", "[ẞ]", "[ß]", "[ss]"],
-  );
-  const inline = fc.array(inlinePiece, { maxLength: 8 }).map((pieces) => pieces.join(""));
-  const definition = fc.constantFrom("[foo]: /u", "[bar]: /v 'T'", "[a b]: /w", "[\u00a0]: /x", "[a\u00a0b]: /y", "[ẞ]: /z", "[ss]: /s", "[FOO]: /f", "[x]:\n/u", "[ba[r]]: /q");
-  const headingBlock = fc.oneof(
-    fc.tuple(fc.integer({ min: 1, max: 6 }), inline, fc.constantFrom("", " #", " ##")).map(([depth, text, close]) => `${"#".repeat(depth)} ${text}${close}`),
-    fc.tuple(inline, inline, fc.constantFrom("===", "---", "-", "=", "-----")).map(([a, b, underline]) => `${a}\n${b}\n${underline}`),
-    fc.tuple(inline, fc.constantFrom("===", "---")).map(([a, underline]) => `${a}  \n${a}\\\n${a}\n${underline}`),
-    inline,
-    definition,
-    fc.tuple(definition, inline, fc.constantFrom("===", "---", "")).map(([d, text, underline]) => `${d}\n${text}\n${underline}`),
-  );
-  const headings = fc.array(fc.tuple(headingBlock, fc.constantFrom("\n", "\n\n", "\r\n", "\n\n\n")), { maxLength: 8 }).map((blocks) => blocks.map(([b, e]) => b + e).join(""));
-
   test.each([
-    ["block structure", structure],
-    ["headings and their text", headings],
-  ])("generated documents: %s (2,500 runs)", (_, documents) => {
+    ["block structure", commonStructure],
+    ["headings and their text", commonHeadings],
+  ])("generated documents without the pieces of a named disagreement: %s (2,500 runs)", (_, documents) => {
     fc.assert(
       fc.property(documents, (text) => {
         const difference = disagreement(text);
@@ -306,31 +372,17 @@ describe("markdown-it reads as micromark reads", () => {
     );
   });
 
-  // micromark behaviours that plain markdown-it does not have; each is reproduced (src/core/markdown-blocks.ts) and pinned here.
+  test("the pieces left out are few", () => {
+    expect(DIVERGENT_PIECES.size).toBeLessThanOrEqual(40);
+  });
+
   test.each([
-    ["definitions followed by `    code`, `2. x` or a lazy line stay one paragraph", "[a]: /u\n    code\n\n[b]: /u\n2. x\n\n> [c]: /u\nbar\n", [0, 12, 18, 26, 32]],
-    ["a setext heading after definitions starts where they start", "[x]: /u\n[y]: /v\nfoo\n===\n", [0, 8, 0]],
-    ["an underline after definitions only is read afresh, as interrupting them", "[a]: /u\n- \n- # H\n", [0, 8, 11]],
     ["an unclosed front matter fence: no block quotes or lists in the whole document", "---\n> q\n- x\n\n1. y\n", [0, 4, 13]],
-    ["indented code that starts on a lazy line ends after that line", "> # h\n    b\n    c\n", [0, 6, 12]],
-    ["an HTML block of kind 7 interrupts a lazy paragraph line", "> a\n<x-y>\nb\n", [0, 10]],
-    ["… and stays outside the container when it is the last line, without line ending", "> a\n<x-y>", [0, 4]],
     ["after indented code a list item must be able to interrupt a paragraph", "    !\n\n- \n  b\n\n2. c\n", [0, 7, 15]],
-    ["… as after a paragraph, in every container opened on that line", "$\n> - \ncode\n", [0, 2]],
-    ["a lazy line is measured from the container it continues", "100. a\n    # b\n", [0]],
-    ["`    >` does not continue a block quote", "> # h\n    > b\n", [0, 6]],
-    ["a list goes on over blank lines after an empty item", "1. \n\n   \n1. # Heading\n", [0]],
-    ["the rule of three counts what is left of the runs", "# ****\\[***<![CDATA[ ]]]>\n", [0]],
-    ["an emphasis opener before a NUL keeps its markers as text", "# ***\u0000*\n", [0]],
-    ["`]]]>` does not close a CDATA block", "<![CDATA[\nx]]]>\ny\n\n# h\n", [0]],
-    ["`(` is allowed in a `(…)` title", "# [a](b (c(d)))\n", [0]],
-    ["an unclosed full reference is not a link", "[foo]: /u\n\n# [foo][bar\n", [0, 11]],
-    ["`<a!b@c.d>` is not an autolink (no `!` in micromark's atext)", "# <a!b@c.d>\n", [0]],
-    ["a raw HTML tag ends an unquoted value at `/`", "<a href=foo/bar>\n# h\n", [0, 17]],
-  ])("%s", (_, text, starts) => {
+    ["a heading may use a definition that comes after it", "# [a]\n\n[a]: /u\n", [0, 7]],
+  ])("agreed: %s", (_, text, starts) => {
     expect(disagreement(text)).toBeUndefined();
-    const blocks = (referenceView(text) as { blocks: BlockView[] }).blocks;
-    expect(blocks.map((block) => block.start)).toEqual(starts);
+    expect((referenceView(text) as { blocks: BlockView[] }).blocks.map((block) => block.start)).toEqual(starts);
   });
 
   test("every named character reference decodes as in micromark", () => {
@@ -352,7 +404,8 @@ describe("markdown-it reads as micromark reads", () => {
     }
   });
 
-  test.each(ALLOWED)("allowed disagreement: $name", ({ text }) => {
+  test.each(ALLOWED)("allowed disagreement: $name", ({ text, ours }) => {
     expect(disagreement(text)).toBeDefined();
+    expect(reading(text)).toEqual(ours);
   });
 });

@@ -1,24 +1,21 @@
 /**
  * Parsing an artifact and cutting its body into targets (docs/spec.md, "Blocks and targets").
- * CommonMark 0.31.2 with YAML front matter, with micromark (mdast-util-from-markdown) as the
- * reference semantics: the top-level blocks come from markdown-it's block parser made to agree
- * with micromark (src/core/markdown-blocks.ts; test/markdown-differential.test.ts compares the
- * two), the front matter is found as micromark-extension-frontmatter finds it (src/core/front-matter.ts)
- * and parsed with `yaml`, so that a broken one is reported, not silently cut into the body.
+ * CommonMark 0.31.2 as markdown-it reads it (src/core/markdown/parser.ts), with YAML front matter
+ * found by src/core/front-matter.ts and parsed with `yaml`, so that a broken one is reported, not
+ * silently cut into the body. The top-level blocks come one at a time from
+ * src/core/markdown/blocks.ts; heading texts from src/core/markdown/heading-text.ts.
+ * test/markdown-differential.test.ts compares the result with micromark and with markdown-it's
+ * full parse.
  */
 
 import { parseDocument, visit } from "yaml";
-
-/** Caps on reading an artifact (docs/spec.md, section 13). */
-export interface ArtifactLimits {
-  /** The most YAML aliases a front matter may hold (default 1000). */
-  maxYamlAliases?: number;
-}
-
-export const DEFAULT_MAX_YAML_ALIASES = 1000;
 import { findFrontMatter, type FrontMatter } from "./front-matter.js";
 import type { IndexKind } from "./manifest.js";
-import { topLevelBlocks, type TopLevelBlock } from "./markdown-blocks.js";
+import { type BlockScan, scanTopLevelBlocks, type TopLevelBlock } from "./markdown/blocks.js";
+import { collapseWhiteSpace, headingText } from "./markdown/heading-text.js";
+import { ArtifactError, type ArtifactLimits, DEFAULT_MAX_HEADING_LENGTH, DEFAULT_MAX_HEADINGS, DEFAULT_MAX_YAML_ALIASES } from "./markdown/limits.js";
+
+export { ArtifactError, type ArtifactLimits, DEFAULT_MAX_HEADING_LENGTH, DEFAULT_MAX_HEADINGS, DEFAULT_MAX_YAML_ALIASES, MAX_BLOCK_LINES, MAX_BLOCK_TOKENS } from "./markdown/limits.js";
 
 export interface TargetCut {
   /** Offsets into the artifact text: markdown = text.slice(start, end). */
@@ -41,22 +38,13 @@ export interface ParsedArtifact {
   firstHeading: string | undefined;
 }
 
-/** Thrown for an artifact that cannot be cut: its front matter is not valid YAML. */
-export class ArtifactError extends Error {
-  override name = "ArtifactError";
-}
-
-/** The plain text of a heading (its inline content's text, as mdast-util-to-string gives it): white space collapsed, trimmed. */
-export function headingPlainText(text: string): string {
-  return text.replace(/\s+/gu, " ").trim();
-}
+/** The plain text of a heading as a target carries it: white space collapsed, trimmed. */
+export const headingPlainText = collapseWhiteSpace;
 
 /**
  * Whether `text` opens front matter at `from` (a line `---`, spaces or tabs, a line ending). When
- * such a fence is never closed, micromark's document tokenizer has taken every line for the still
- * open front matter (a "concrete" construct, inside which no container may start) by the time it
- * fails at the end of the file, and only the flow is tokenized again: the document has no block
- * quotes and no lists.
+ * such a fence is never closed, the body is read without block quotes and lists (docs/spec.md,
+ * "Front matter").
  */
 function opensFrontMatter(text: string, from: number): boolean {
   if (!text.startsWith("---", from)) return false;
@@ -65,9 +53,12 @@ function opensFrontMatter(text: string, from: number): boolean {
   return text[pos] === "\n" || text[pos] === "\r";
 }
 
-interface Block {
+/** A top-level block with its heading's text (not yet collapsed). */
+export interface ReadBlock {
   start: number;
-  heading: { depth: number; text: string } | undefined;
+  heading?: { depth: number; text: string };
+  html?: string;
+  definition?: true;
 }
 
 /** An artifact read into its front matter and the top-level blocks of its body. */
@@ -76,19 +67,16 @@ export interface ArtifactBlocks {
   /** Offset where the body starts (after the front matter and its line ending). */
   bodyStart: number;
   /** The top-level blocks of the body, offsets into the whole text. */
-  blocks: TopLevelBlock[];
+  blocks: ReadBlock[];
 }
 
-/**
- * Reads `text` as CommonMark with YAML front matter: the front matter (which must be valid YAML,
- * else `ArtifactError`) and the top-level blocks of the body, as micromark reads them.
- */
-export function readArtifact(text: string, options: ArtifactLimits = {}): ArtifactBlocks {
-  // A leading byte order mark is not markdown (micromark drops it): it stays in the text, before the front matter or the first target.
+/** The front matter of `text` (checked to be YAML, else `ArtifactError`), and where its body is parsed from. */
+function readFrontMatter(text: string, options: ArtifactLimits): { frontMatter: FrontMatter | undefined; bodyStart: number; parseFrom: number; containers: boolean } {
+  // A leading byte order mark is not markdown: it stays in the text, before the front matter or the first target.
   const shift = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const frontMatter = findFrontMatter(text, shift);
   if (frontMatter) {
-    // micromark reads NUL as U+FFFD
+    // NUL reads as U+FFFD, as in the body
     const yaml = parseDocument(frontMatter.value.replace(/\0/g, "\uFFFD"));
     if (yaml.errors.length > 0) {
       const error = yaml.errors[0]!;
@@ -107,65 +95,115 @@ export function readArtifact(text: string, options: ArtifactLimits = {}): Artifa
     if (aliases > maxAliases) throw new ArtifactError(`front matter has more than ${maxAliases} YAML aliases, the cap (raise it with --max-yaml-aliases)`);
   }
   const bodyStart = frontMatter?.bodyStart ?? 0;
-  const parseFrom = frontMatter ? bodyStart : shift;
-  const containers = frontMatter !== undefined || !opensFrontMatter(text, shift);
-  return { frontMatter, bodyStart, blocks: topLevelBlocks(text.slice(parseFrom), parseFrom, containers) };
+  return { frontMatter, bodyStart, parseFrom: frontMatter ? bodyStart : shift, containers: frontMatter !== undefined || !opensFrontMatter(text, shift) };
 }
 
-/** Parses `text` as CommonMark with YAML front matter and cuts its body into targets. */
+/** Scans the body of `text` for its top-level blocks, calling `visit` with each (a heading longer than the cap is refused). */
+function scanBody(text: string, read: { parseFrom: number; containers: boolean }, options: ArtifactLimits, visit: (block: TopLevelBlock) => void, pieceLength?: number): BlockScan {
+  const maxLength = options.maxHeadingLength ?? DEFAULT_MAX_HEADING_LENGTH;
+  const checked = (block: TopLevelBlock) => {
+    if (block.heading !== undefined && block.heading.content.length > maxLength) {
+      throw new ArtifactError(`the heading at offset ${block.start} is longer than ${maxLength} characters, the cap on heading length`);
+    }
+    visit(block);
+  };
+  return scanTopLevelBlocks(text.slice(read.parseFrom), read.parseFrom, read.containers, checked, pieceLength);
+}
+
+/**
+ * Reads `text` as CommonMark with YAML front matter: the front matter (which must be valid YAML,
+ * else `ArtifactError`) and every top-level block of the body (held together: for tests and tools,
+ * `parseArtifact` streams them). `pieceLength` is for tests: see src/core/markdown/blocks.ts.
+ */
+export function readArtifact(text: string, options: ArtifactLimits = {}, pieceLength?: number): ArtifactBlocks {
+  const read = readFrontMatter(text, options);
+  const blocks: TopLevelBlock[] = [];
+  const { references } = scanBody(text, read, options, (block) => blocks.push(block), pieceLength);
+  return {
+    frontMatter: read.frontMatter,
+    bodyStart: read.bodyStart,
+    blocks: blocks.map(({ start, heading, html, definition }) => {
+      const block: ReadBlock = { start };
+      if (heading) block.heading = { depth: heading.depth, text: headingText(heading.content, references) };
+      if (html !== undefined) block.html = html;
+      if (definition) block.definition = definition;
+      return block;
+    }),
+  };
+}
+
+/** Parses `text` as CommonMark with YAML front matter and cuts its body into targets, block by block as the parser finds them. */
 export function parseArtifact(text: string, indexKind: IndexKind = "body-block", options: ArtifactLimits = {}): ParsedArtifact {
-  const { bodyStart, blocks: nodes } = readArtifact(text, options);
-  const blocks = indexKind === "body-div" ? divBlocks(nodes) : nodes.map((node) => ({ start: node.start, heading: node.heading }));
+  const read = readFrontMatter(text, options);
+  const maxHeadings = options.maxHeadings ?? DEFAULT_MAX_HEADINGS;
   const targets: TargetCut[] = [];
-  blocks.forEach((block, index) => {
-    if (block.heading === undefined && targets.length > 0) return;
-    const cut: TargetCut = { start: targets.length === 0 ? bodyStart : block.start, end: text.length, blockStart: index, blockEnd: blocks.length };
-    if (block.heading) cut.heading = { text: headingPlainText(block.heading.text), depth: block.heading.depth };
+  /** The heading of each target that has one, until the body's link reference definitions are all known. */
+  const headings: { target: TargetCut; depth: number; content: string }[] = [];
+  let blockCount = 0;
+  const cut = (start: number, heading: TopLevelBlock["heading"]) => {
+    const index = blockCount++;
+    if (heading === undefined && targets.length > 0) return;
+    if (heading !== undefined && headings.length === maxHeadings) {
+      throw new ArtifactError(`the body has more than ${maxHeadings} headings, the cap on headings per artifact`);
+    }
+    const target: TargetCut = { start: targets.length === 0 ? read.bodyStart : start, end: text.length, blockStart: index, blockEnd: index + 1 };
     const previous = targets[targets.length - 1];
     if (previous) {
-      previous.end = cut.start;
+      previous.end = target.start;
       previous.blockEnd = index;
     }
-    targets.push(cut);
-  });
-  if (targets.length === 0) targets.push({ start: bodyStart, end: text.length, blockStart: 0, blockEnd: 0 });
-  const firstHeading = targets.find((t) => t.heading)?.heading?.text;
-  return { bodyStart, body: text.slice(bodyStart), blockCount: blocks.length, targets, firstHeading };
+    targets.push(target);
+    if (heading !== undefined) headings.push({ target, depth: heading.depth, content: heading.content });
+  };
+  const visit = indexKind === "body-div" ? divBlocks(cut) : (block: TopLevelBlock | undefined) => block && cut(block.start, block.heading);
+  const { references } = scanBody(text, read, options, visit);
+  visit(undefined);
+  const last = targets[targets.length - 1];
+  if (last) last.blockEnd = blockCount;
+  else targets.push({ start: read.bodyStart, end: text.length, blockStart: 0, blockEnd: 0 });
+  // A heading may use a definition that comes after it: the texts are read once the whole body is.
+  for (const { target, depth, content } of headings) target.heading = { text: collapseWhiteSpace(headingText(content, references)), depth };
+  return { bodyStart: read.bodyStart, body: text.slice(read.bodyStart), blockCount, targets, firstHeading: headings[0]?.target.heading?.text };
 }
 
 const DIV_OPEN = /<div(?=[\s>/])/gi;
 const DIV_CLOSE = /<\/div\s*>/gi;
 
 /**
- * body-div blocks: a top-level HTML block that opens a `<div>` starts a block that runs to the
- * top-level HTML block closing it (nested divs counted), with every block between; any other
- * top-level block outside a div is a block of its own. A div block is a heading block when one of
- * its top-level blocks is a heading; the first such heading is the target's heading.
+ * body-div blocks, from the top-level blocks one at a time: a top-level HTML block that opens a
+ * `<div>` starts a block that runs to the top-level HTML block closing it (nested divs counted),
+ * with every block between; any other top-level block outside a div is a block of its own. A div
+ * block is a heading block when one of its top-level blocks is a heading; the first such heading
+ * is the target's heading. Each block goes to `cut` once it is whole (a div block when it closes,
+ * or at the end of the body, which the visitor is told by `undefined`).
  */
-function divBlocks(nodes: TopLevelBlock[]): Block[] {
-  const blocks: Block[] = [];
-  let open: Block | undefined;
+function divBlocks(cut: (start: number, heading: TopLevelBlock["heading"]) => void): (block: TopLevelBlock | undefined) => void {
+  let open: { start: number; heading: TopLevelBlock["heading"] } | undefined;
   let depth = 0;
-  for (const node of nodes) {
+  return (node) => {
+    if (node === undefined) {
+      if (open !== undefined) cut(open.start, open.heading);
+      open = undefined;
+      return;
+    }
     if (open === undefined) {
       const balance = node.html === undefined ? 0 : divBalance(node.html);
       if (balance > 0) {
         open = { start: node.start, heading: undefined };
         depth = balance;
-        blocks.push(open);
       } else {
-        blocks.push({ start: node.start, heading: node.heading });
+        cut(node.start, node.heading);
       }
-      continue;
+      return;
     }
     if (node.heading && open.heading === undefined) open.heading = node.heading;
     if (node.html !== undefined) depth += divBalance(node.html);
     if (depth <= 0) {
+      cut(open.start, open.heading);
       open = undefined;
       depth = 0;
     }
-  }
-  return blocks;
+  };
 }
 
 function divBalance(html: string): number {
