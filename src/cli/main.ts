@@ -1,5 +1,4 @@
 import { readFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { DatasetError } from "../core/errors.js";
@@ -380,7 +379,8 @@ interface LockCliOptions {
 async function readOrderFile(path: string, shown: string): Promise<string[]> {
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    const { readRegularFileSync } = await import("../node/regular-file.js");
+    text = readRegularFileSync(path).toString("utf8");
   } catch (error) {
     throw new OperationalError(describeIoError(error, "read order file", shown));
   }

@@ -4,6 +4,7 @@ import { join, sep } from "node:path";
 import { DatasetError } from "../core/errors.js";
 import { comparePaths } from "../core/natural-sort.js";
 import { sha256Hex } from "../core/digest.js";
+import { describeIoError, OperationalError } from "./errors.js";
 
 /** The largest artifact `lock`, `generate` and `update` read, by default: 64 MiB (the largest real statute is about 2 MB). */
 export const DEFAULT_MAX_ARTIFACT_BYTES = 64 * 2 ** 20;
@@ -39,22 +40,27 @@ export async function listDatasetFiles(root: string, ignore: readonly string[] =
  */
 export function walkMarkdown(root: string): string[] {
   const found: string[] = [];
-  const walk = (folder: string, prefix: string) => {
+  // An explicit stack, not recursion: a folder of any depth or size is walked in bounded stack.
+  const pending: [string, string][] = [[root, ""]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [folder, prefix] = next;
     let entries: Dirent[];
     try {
       entries = readdirSync(folder, { withFileTypes: true });
     } catch (error) {
       if (prefix === "") throw error;
-      return; // an unreadable subfolder: fast-glob leaves it out too
+      // An unreadable subfolder may hold artifacts: the walk cannot say what the dataset holds (fast-glob throws too).
+      throw Object.assign(new OperationalError(describeIoError(error, "read the folder", prefix.slice(0, -1))), { code: (error as NodeJS.ErrnoException).code });
     }
+    const folders: [string, string][] = [];
     for (const entry of entries) {
       const name = entry.name;
       if (name.startsWith(".")) continue;
       if (name.endsWith(".md")) found.push(prefix + name);
-      if (entry.isDirectory() && name !== "node_modules") walk(join(folder, name), `${prefix}${name}/`);
+      if (entry.isDirectory() && name !== "node_modules") folders.push([join(folder, name), `${prefix}${name}/`]);
     }
-  };
-  walk(root, "");
+    for (let i = folders.length - 1; i >= 0; i--) pending.push(folders[i]!);
+  }
   return found;
 }
 

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { createReadStream, readFileSync, statSync } from "node:fs";
+import { createReadStream, statSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import canonicalize from "canonicalize";
@@ -15,6 +15,7 @@ import { DEFAULT_MAX_ARTIFACT_BYTES } from "./dataset-files.js";
 import { type LoadedManifest, loadManifest, resolveArtifact, shellQuote, verifyArtifacts } from "./manifest-io.js";
 import { readOldRecords, RecordComparer, type RecordChanges } from "./record-changes.js";
 import { openAtomic, type AtomicFile } from "./write.js";
+import { readRegularFileSync } from "./regular-file.js";
 
 export interface GenerateOptions {
   /** Path of the lock manifest. */
@@ -125,7 +126,9 @@ async function sizesOf(loaded: LoadedManifest, maxArtifactBytes = DEFAULT_MAX_AR
  */
 export function linesOf(manifest: LockManifest, root: string, pool: WorkPool | undefined, sizes: readonly number[] = [], limits: ArtifactLimits = {}): AsyncGenerator<string[]> {
   // Synchronous reads, when an artifact's turn comes: the files are small and many, and this thread would wait for each anyway.
-  const inThread = linesInThread(manifest, async (position) => parseArtifactBytes(manifest.artifacts[position]!, readFileSync(resolveArtifact(root, manifest.artifacts[position]!.path)), limits));
+  const inThread = linesInThread(manifest, async (position) =>
+    parseArtifactBytes(manifest.artifacts[position]!, readRegularFileSync(resolveArtifact(root, manifest.artifacts[position]!.path)), limits),
+  );
   const source = pool && pool.threads > 1 ? poolLineSource(manifest, root, pool, sizes, limits) : inThread;
   return generateLineBatchesFrom(manifest, source);
 }

@@ -1,5 +1,5 @@
 import { isUtf8 } from "node:buffer";
-import { readFileSync, realpathSync, statSync } from "node:fs";
+import { closeSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
 import type { ValidateFunction } from "ajv/dist/2020.js";
 import { buildManifestSchema, computeDatasetDigest, type LockManifest } from "../core/manifest.js";
@@ -11,6 +11,7 @@ import { bodyStartOfBytes } from "../core/front-matter.js";
 import { shellQuote } from "../core/text.js";
 import { displayPath } from "./files.js";
 import { readJsonFile } from "./json-file.js";
+import { openRegularSync, readRegularFileSync } from "./regular-file.js";
 import { describeAjvErrors, jsonFileValidator } from "./precompiled.js";
 
 /** Changed artifacts named one by one before the rest are counted. */
@@ -74,9 +75,14 @@ export async function verifyArtifacts(loaded: LoadedManifest, shownManifest: str
   const outcomes = loaded.manifest.artifacts.map((artifact, position): { problem?: string; changed?: boolean } => {
     try {
       const file = resolveArtifact(loaded.root, artifact.path);
-      const length = statSync(file).size;
-      if (length > maxArtifactBytes) return { problem: tooLarge(artifact.path, length, maxArtifactBytes) };
-      const content = readFileSync(file);
+      const { fd, info } = openRegularSync(file);
+      let content: Buffer;
+      try {
+        if (info.size > maxArtifactBytes) return { problem: tooLarge(artifact.path, info.size, maxArtifactBytes) };
+        content = readFileSync(fd);
+      } finally {
+        closeSync(fd);
+      }
       bytes += content.length;
       sizes[position] = content.length;
       return sha256Hex(content) !== artifact.sha256 ? { changed: true } : {};
@@ -133,6 +139,8 @@ export async function openLockContext(manifestPath: string, shownPath: string, c
 /** What is known of a manifest's artifact files. */
 export interface ArtifactFacts {
   skipped?: string;
+  /** Why some of the artifact checks could not run (an artifact or a folder that cannot be read): an error on the file checked, never a pass. */
+  failed?: string;
   datasetRoot?: string;
   missing: string[];
   changed: [string, string][];
@@ -140,22 +148,29 @@ export interface ArtifactFacts {
   unlisted: string[];
 }
 
+/** The causes named one by one when artifact checks could not run, before the rest are counted. */
+const CAUSES_LISTED = 20;
+
 /**
  * Reads every artifact of the manifest once: missing or not, its sha256 against the manifest's,
  * and the digest of its body (the bytes after the front matter: no markdown parse); then walks
  * the dataset folder for markdown files the manifest does not list. Memory: a few artifacts.
+ * An artifact that cannot be read (other than missing) or a folder that cannot be walked makes
+ * `failed` say so, naming each: the check could not run, so it must not pass.
  */
 export async function collectArtifactFacts(manifest: LockManifest, root: string, shownRoot: string, manifestPath: string): Promise<ArtifactFacts> {
   const facts: ArtifactFacts = { missing: [], changed: [], bodies: [], unlisted: [] };
   if (!statSync(root, { throwIfNoEntry: false })?.isDirectory()) return { ...facts, skipped: `the dataset folder ${shownRoot} (datasetRoot of ${manifestPath}) is not there` };
+  const causes: string[] = [];
   // One synchronous pass (the files are small and many; the promise API's per-call cost would dominate): each file is read once.
   const outcomes = manifest.artifacts.map((artifact) => {
     let bytes: Buffer;
     try {
-      bytes = readFileSync(resolveArtifact(root, artifact.path));
+      bytes = readRegularFileSync(resolveArtifact(root, artifact.path), artifact.path);
     } catch (error) {
-      // unreadable or outside the root: the body check is skipped for it, the coverage checks still run
-      return (error as NodeJS.ErrnoException).code === "ENOENT" ? ({ missing: true } as const) : undefined;
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return { missing: true } as const;
+      causes.push(error instanceof OperationalError ? error.message : `${artifact.path}: ${describeIoError(error, "read", artifact.path)}`);
+      return undefined;
     }
     const digest = sha256Hex(bytes);
     if (digest !== artifact.sha256) return { changed: digest };
@@ -170,16 +185,27 @@ export async function collectArtifactFacts(manifest: LockManifest, root: string,
     else if (outcome.body !== undefined) facts.bodies.push([artifact.path, outcome.body]);
   });
   const listed = new Set(manifest.artifacts.map((a) => a.path));
-  facts.unlisted = (await listDatasetFiles(root, manifest.ignore)).filter((path) => !listed.has(path));
+  try {
+    facts.unlisted = (await listDatasetFiles(root, manifest.ignore)).filter((path) => !listed.has(path));
+  } catch (error) {
+    causes.push(error instanceof OperationalError ? error.message : describeIoError(error, "walk the dataset folder", shownRoot));
+  }
+  if (causes.length > 0) {
+    const named = causes.slice(0, CAUSES_LISTED);
+    if (causes.length > CAUSES_LISTED) named.push(`… and ${causes.length - CAUSES_LISTED} more`);
+    return { ...facts, failed: `the artifact checks of ${manifestPath} (dataset folder ${shownRoot}) could not run: ${named.join("; ")}` };
+  }
   return { ...facts, datasetRoot: shownRoot };
 }
 
 async function gatherArtifactFacts(context: LockContext, loaded: LoadedManifest, cwd: string): Promise<void> {
   const facts = await collectArtifactFacts(loaded.manifest, loaded.root, displayPath(loaded.root, cwd), context.manifestPath);
   if (facts.skipped !== undefined) context.artifactsSkipped = facts.skipped;
+  if (facts.failed !== undefined) context.artifactsFailed = facts.failed;
   if (facts.datasetRoot !== undefined) context.datasetRoot = facts.datasetRoot;
-  context.missingArtifacts.push(...facts.missing);
+  // Loops, not push(...list): a list of 100,000 paths spread into arguments overflows the stack.
+  for (const path of facts.missing) context.missingArtifacts.push(path);
   for (const [path, digest] of facts.changed) context.changedArtifacts.set(path, digest);
   for (const [path, digest] of facts.bodies) context.bodyDigests.set(path, digest);
-  context.unlistedFiles.push(...facts.unlisted);
+  for (const path of facts.unlisted) context.unlistedFiles.push(path);
 }

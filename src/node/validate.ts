@@ -5,7 +5,7 @@ import { ruleDocsUrl, rules, type RuleId } from "../rules/index.js";
 import type { Limits } from "../rules/define.js";
 import { collapseWrongKind } from "../core/file-kind.js";
 import { summarize, type FileReport, type Report, type RuleDescriptor } from "../core/report.js";
-import { createReadStream, readFileSync, statSync } from "node:fs";
+import { closeSync, createReadStream, readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { DEFAULT_PATTERN, displayPath, expandInputs, findRepositoryRoot, shardKey, shardOf, STDIN_NAME, type InputFile } from "./files.js";
 import { mapWithLimit } from "./concurrency.js";
@@ -13,6 +13,7 @@ import { describeIoError, OperationalError } from "./errors.js";
 import { locateEditedTargets } from "./locate-edits.js";
 import { openLockContext } from "./manifest-io.js";
 import { checkJobs } from "./pool.js";
+import { openRegularSync } from "./regular-file.js";
 import { chooseJobs, sizesOf, startProgress, validateInPool } from "./validate-workers.js";
 import { loadSchema, type SchemaSource } from "./schema-source.js";
 
@@ -138,7 +139,9 @@ export async function createFileValidator(options: ValidateOptions & { cwd: stri
   };
   const finish = (prepared: PreparedFile, result: FileResult & { error?: string }): FileReport => {
     const lock = prepared.checkOptions.lock;
-    const report: FileReport = prepared.lockError !== undefined ? { ...result, error: prepared.lockError } : result;
+    const failed = prepared.checkOptions.lock?.artifactsFailed;
+    const error = [result.error, prepared.lockError, failed].filter((e) => e !== undefined).join("; ");
+    const report: FileReport = error !== "" ? { ...result, error } : result;
     if (!lock) return report;
     return { ...report, lockManifest: lock.manifestPath, ...(lock.artifactsSkipped !== undefined ? { artifactChecksSkipped: lock.artifactsSkipped } : {}) };
   };
@@ -164,13 +167,19 @@ async function validateFile(prepared: PreparedFile, stdin: AsyncIterable<Uint8Ar
     } else {
       // A small file is read in one synchronous call (a promise per open, stat, read and close cost
       // more than the read itself, 5,000 files of 30 KB: 1.8 s of 4.6); a larger one is streamed.
-      const size = statSync(input.absolute).size;
-      if (size < READ_WHOLE_BELOW) {
-        const bytes = readFileSync(input.absolute);
+      // Opened once without blocking and checked on the descriptor: only a regular file is read (a device or a FIFO is refused, named).
+      const { fd, info } = openRegularSync(input.absolute);
+      if (info.size < READ_WHOLE_BELOW) {
+        let bytes: Buffer;
+        try {
+          bytes = readFileSync(fd);
+        } finally {
+          closeSync(fd);
+        }
         check.push(bytes);
         onRead?.(bytes.length);
       } else {
-        for await (const chunk of createReadStream(input.absolute, { highWaterMark: CHUNK_SIZE })) {
+        for await (const chunk of createReadStream("", { fd, highWaterMark: CHUNK_SIZE })) {
           check.push(chunk as Buffer);
           onRead?.((chunk as Buffer).length);
         }
@@ -184,15 +193,19 @@ async function validateFile(prepared: PreparedFile, stdin: AsyncIterable<Uint8Ar
   return check.end();
 }
 
-/** Waits for the facts about the artifact files, gathered while the file was read; if gathering them failed, the artifact checks are skipped, saying why. */
+/**
+ * Waits for the facts about the artifact files, gathered while the file was read. A check that could
+ * not run (gathering failed, or an artifact or folder could not be read) is an error on the file,
+ * with the cause: never a silent pass.
+ */
 export async function lockFacts(lock: LockContext | undefined): Promise<void> {
   if (!lock?.ready) return;
   try {
     await lock.ready;
   } catch (error) {
-    lock.artifactsSkipped = `the artifact files could not be read (${error instanceof Error ? error.message : String(error)})`;
-    lock.datasetRoot = undefined;
+    lock.artifactsFailed = `the artifact checks of ${lock.manifestPath} could not run: ${error instanceof Error ? error.message : String(error)}`;
   }
+  if (lock.artifactsFailed !== undefined) lock.datasetRoot = undefined;
 }
 
 function stdinInput(name: string | undefined, cwd: string): InputFile {
