@@ -1,6 +1,7 @@
 /** Issue #20: trusted with other people's data. Each item's promises (SECURITY.md names these tests). */
-import { execFileSync } from "node:child_process";
-import { chmod, cp, mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { chmod, cp, mkdir, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { main } from "../src/cli/main.js";
@@ -119,3 +120,114 @@ describe("item 4: only regular files are read", () => {
     expect(generated.stderr).toContain("not a regular file");
   });
 });
+
+const FIELDS = ["--title-id", "T1", "--name", "Test Act", "--version-date", "2024-01-01", "--source-text-url", "https://www.legislation.gov.au/T1/2024-01-01/text"];
+const DATASETS = 9;
+
+/** A repository of nine datasets (d1 … d9, each a copy of the mvfg markdown), locked and generated; then every dataset's markdown amended, so that an update changes all eighteen files. */
+async function nineDatasets(root: string): Promise<void> {
+  await mkdir(join(root, ".git"), { recursive: true });
+  for (let i = 1; i <= DATASETS; i++) {
+    await cp(join(repoRoot, "fixtures/datasets/mvfg"), join(root, `fixtures/d${i}`), { recursive: true });
+    expect((await cli(["lock", `fixtures/d${i}`, "-o", `.tooling/citation-targets/d${i}.lock.json`, "--slug", `d${i}`, ...FIELDS], root)).code).toBe(0);
+  }
+  expect((await cli(["update", "--no-cache"], root)).code).toBe(0);
+  for (let i = 1; i <= DATASETS; i++) await writeFile(join(root, `fixtures/d${i}/mvfg.md`), `${await readFile(join(root, `fixtures/d${i}/mvfg.md`), "utf8")}\nNeu ${i}.\n`);
+}
+
+/** The eighteen dataset files' contents, by name. */
+async function datasetFiles(root: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for (let i = 1; i <= DATASETS; i++) for (const name of [`d${i}.jsonl`, `d${i}.lock.json`]) files.set(name, await readFile(join(root, ".tooling/citation-targets", name), "utf8"));
+  return files;
+}
+
+/** "old" when every dataset file is as before, "new" when every one is as a full update writes it; anything else is a torn update. */
+function stateOf(now: Map<string, string>, old: Map<string, string>, fresh: Map<string, string>): string {
+  const names = [...now.keys()];
+  if (names.every((name) => now.get(name) === old.get(name))) return "old";
+  if (names.every((name) => now.get(name) === fresh.get(name))) return "new";
+  return `torn: ${names.filter((name) => now.get(name) === fresh.get(name)).join(", ")} new`;
+}
+
+async function restore(root: string, files: Map<string, string>): Promise<void> {
+  for (const [name, text] of files) await writeFile(join(root, ".tooling/citation-targets", name), text);
+}
+
+const failRenames = join(repoRoot, "test/helpers/fail-renames.mjs");
+const JOURNAL = ".citation-targets-update.journal.json";
+
+describe("item 3: update is all or nothing across datasets", () => {
+  test("a rename failing on the third file (injected EIO) restores the two renamed before it: nothing is written, nothing is left", async () => {
+    await nineDatasets(dir);
+    const old = await datasetFiles(dir);
+    const result = await runCommand(process.execPath, ["--import", failRenames, bin, "update", "--no-cache"], dir, { FAIL_RENAME_AT: "3" });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/cannot write .*: input\/output error\ncitation-targets: nothing was written\n$/);
+    expect(stateOf(await datasetFiles(dir), old, old)).toBe("old");
+    const leftovers = (await readdir(join(dir, ".tooling/citation-targets"))).filter((name) => name.startsWith("."));
+    expect(leftovers).toEqual([]);
+    expect(existsSync(join(dir, JOURNAL))).toBe(false);
+  });
+
+  test("when restoring fails too, the journal stays: every command names it, and update --recover rolls it back", async () => {
+    await nineDatasets(dir);
+    const old = await datasetFiles(dir);
+    const result = await runCommand(process.execPath, ["--import", failRenames, bin, "update", "--no-cache"], dir, { FAIL_RENAME_FROM: "3" });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("could not be restored");
+    expect(result.stderr).toContain("citation-targets update --recover");
+    expect(existsSync(join(dir, JOURNAL))).toBe(true);
+    const pending = `citation-targets: an interrupted update left its journal ${JOURNAL}: the datasets it names are half renamed until \`citation-targets update --recover\` completes it (nothing else runs until then)\n`;
+    for (const argv of [["validate"], ["generate", ".tooling/citation-targets/d1.lock.json"], ["lock", "fixtures/d1"], ["diff", "a.jsonl", "b.jsonl"], ["update", "--check"]]) {
+      const refused = await cli(argv, dir);
+      expect(refused.code, argv.join(" ")).toBe(2);
+      expect(refused.stderr, argv.join(" ")).toBe(pending);
+    }
+    const recovered = await cli(["update", "--recover"], dir);
+    expect(recovered.code).toBe(0);
+    expect(recovered.stderr).toBe(`citation-targets: completed the interrupted update of ${JOURNAL}: 18 files restored as they were (rolled back)\n`);
+    expect(stateOf(await datasetFiles(dir), old, old)).toBe("old");
+    expect((await readdir(join(dir, ".tooling/citation-targets"))).filter((name) => name.startsWith("."))).toEqual([]);
+    expect((await cli(["update", "--recover"], dir)).stderr).toBe("citation-targets: no interrupted update to complete\n");
+  });
+
+  test("SIGTERM, SIGINT and SIGKILL at spread-out moments: after the run (and, after a SIGKILL, the next one) every dataset is old or every one new", async () => {
+    await nineDatasets(dir);
+    const old = await datasetFiles(dir);
+    expect((await cli(["update", "--no-cache"], dir)).code).toBe(0);
+    const fresh = await datasetFiles(dir);
+    await restore(dir, old);
+    // The moments are spread over how long a whole run takes here (measured once, never asserted), start-up included.
+    const started = performance.now();
+    await runAndSignal(["update", "--check", "--no-cache"], dir, 60_000, "SIGKILL");
+    const whole = performance.now() - started;
+    const signals: NodeJS.Signals[] = ["SIGTERM", "SIGINT", "SIGKILL"];
+    const seen = new Set<string>();
+    for (const [i, share] of [0.1, 0.95, 0.5, 0.85, 0.3, 1.0, 0.7, 0.9, 0.6, 0.8, 0.97, 0.75].entries()) {
+      const ms = Math.round(whole * share);
+      await runAndSignal(["update", "--no-cache"], dir, ms, signals[i % 3]!);
+      if (existsSync(join(dir, JOURNAL))) {
+        seen.add("journal");
+        expect((await cli(["validate"], dir)).code).toBe(2);
+        expect((await cli(["update", "--recover"], dir)).code).toBe(0);
+      }
+      const state = stateOf(await datasetFiles(dir), old, fresh);
+      expect(state).not.toMatch(/^torn/);
+      seen.add(state);
+      await restore(dir, old);
+    }
+  }, 120_000);
+});
+
+/** Runs the built bin and sends it `signal` after `ms` milliseconds (unless it is done by then). */
+function runAndSignal(args: string[], cwd: string, ms: number, signal: NodeJS.Signals): Promise<void> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [bin, ...args], { cwd, stdio: "ignore" });
+    const timer = setTimeout(() => child.kill(signal), ms);
+    child.on("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}

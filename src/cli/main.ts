@@ -48,6 +48,9 @@ export interface MainContext {
 
 const PREFIX = "citation-targets: ";
 
+/** The commands that refuse to run while an interrupted update's journal is pending (update completes it, or refuses with --check). */
+const GATED_COMMANDS = new Set(["validate", "lock", "generate", "diff"]);
+
 /** Puts the program's name before every line of a message for stderr, as git and npm do, so that it stands out in a CI log. */
 export function prefixLines(text: string): string {
   const body = text.endsWith("\n") ? text.slice(0, -1) : text;
@@ -283,50 +286,69 @@ export async function main(context: MainContext): Promise<number> {
     .option("--cache-location <file>", "the cache file (default node_modules/.cache/citation-targets/update.json of the repository, when it has node_modules)")
     .option("--max-artifact-bytes <n>", "the largest markdown file read, in bytes (default 67108864, 64 MiB)", parsePositive)
     .option("--max-yaml-aliases <n>", "the most YAML aliases a front matter may hold (default 1000)", parsePositive)
+    .option("--recover", "only complete an update that was interrupted (its journal at the repository root): roll its renames forward, or back, then exit")
     .addHelpText(
       "after",
       `\nExit codes: 0 up to date (or updated), 1 --check found changes or a dataset is at fault, 2 usage or I/O error.\n\nExamples:\n  citation-targets update\n  citation-targets update .tooling/citation-targets/privacy-act-1988.lock.json\n  citation-targets update --check`,
     )
-    .action(async (named: string[], options: { check?: boolean; staged?: boolean; jobs?: number; cache: boolean; cacheLocation?: string; maxArtifactBytes?: number; maxYamlAliases?: number }) => {
-      const { upToDate, update } = await import("../node/update.js");
-      let manifests = named;
-      if (options.staged) {
-        if (named.length > 0) throw new OperationalError("--staged chooses the datasets itself: name no manifests with it");
-        const { stagedDatasets } = await import("../node/staged.js");
-        manifests = (await stagedDatasets(context.cwd)).manifests.map((manifest) => displayPath(manifest, context.cwd));
-        if (manifests.length === 0) {
-          stderr.write("citation-targets: nothing staged belongs to a dataset: nothing to check\n");
-          return;
+    .action(
+      async (
+        named: string[],
+        options: { check?: boolean; staged?: boolean; jobs?: number; cache: boolean; cacheLocation?: string; maxArtifactBytes?: number; maxYamlAliases?: number; recover?: boolean },
+      ) => {
+        const { upToDate, update } = await import("../node/update.js");
+        if (options.recover && (options.check || options.staged || named.length > 0))
+          throw new OperationalError("--recover only completes an interrupted update: name no manifests, --check or --staged with it");
+        if (!options.check) {
+          const { journalPath, recoverJournal } = await import("../node/journal.js");
+          const journal = await journalPath(context.cwd);
+          const recovered = recoverJournal(journal);
+          if (recovered)
+            stderr.write(
+              `completed the interrupted update of ${displayPath(journal, context.cwd)}: ${plural(recovered.files, "file")} ${recovered.direction === "forward" ? "renamed into place (rolled forward)" : "restored as they were (rolled back)"}\n`,
+            );
+          else if (options.recover) stderr.write("no interrupted update to complete\n");
+          if (options.recover) return;
         }
-      }
-      const results = await update({
-        manifests,
-        ...(options.cache === false ? { cache: false as const } : options.cacheLocation !== undefined ? { cache: options.cacheLocation } : {}),
-        cwd: context.cwd,
-        ...(options.check ? { check: true } : {}),
-        ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
-        ...(options.maxArtifactBytes !== undefined ? { maxArtifactBytes: options.maxArtifactBytes } : {}),
-        ...(options.maxYamlAliases !== undefined ? { maxYamlAliases: options.maxYamlAliases } : {}),
-      });
-      const out: string[] = [];
-      for (const result of results) {
-        if (upToDate(result)) {
-          out.push(`${result.slug}: up to date (${result.manifest}, ${result.output})`);
-          continue;
+        let manifests = named;
+        if (options.staged) {
+          if (named.length > 0) throw new OperationalError("--staged chooses the datasets itself: name no manifests with it");
+          const { stagedDatasets } = await import("../node/staged.js");
+          manifests = (await stagedDatasets(context.cwd)).manifests.map((manifest) => displayPath(manifest, context.cwd));
+          if (manifests.length === 0) {
+            stderr.write("citation-targets: nothing staged belongs to a dataset: nothing to check\n");
+            return;
+          }
         }
-        out.push(`${result.slug}: ${options.check ? "not up to date" : "updated"}`);
-        out.push(...describeManifestChanges(result.artifacts).map((line) => `  ${line}`));
-        out.push(...describeRecordChanges(result.records).map((line) => `  ${line}`));
-        const files = [result.manifestChanged ? result.manifest : undefined, result.outputChanged ? result.output : undefined].filter((f) => f !== undefined);
-        if (files.length > 0) out.push(`  ${options.check ? "would write" : "wrote"} ${files.join(" and ")}`);
-      }
-      stdout.write(`${out.join("\n")}\n`);
-      if (options.check && results.some((r) => !upToDate(r))) {
-        const stale = named.length > 0 || options.staged ? results.filter((r) => !upToDate(r)).map((r) => ` ${shellQuote(r.manifest)}`) : [];
-        stderr.write(`not up to date: run \`citation-targets update${stale.join("")}\` to refresh and regenerate\n`);
-        exitCode = 1;
-      }
-    });
+        const results = await update({
+          manifests,
+          ...(options.cache === false ? { cache: false as const } : options.cacheLocation !== undefined ? { cache: options.cacheLocation } : {}),
+          cwd: context.cwd,
+          ...(options.check ? { check: true } : {}),
+          ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
+          ...(options.maxArtifactBytes !== undefined ? { maxArtifactBytes: options.maxArtifactBytes } : {}),
+          ...(options.maxYamlAliases !== undefined ? { maxYamlAliases: options.maxYamlAliases } : {}),
+        });
+        const out: string[] = [];
+        for (const result of results) {
+          if (upToDate(result)) {
+            out.push(`${result.slug}: up to date (${result.manifest}, ${result.output})`);
+            continue;
+          }
+          out.push(`${result.slug}: ${options.check ? "not up to date" : "updated"}`);
+          out.push(...describeManifestChanges(result.artifacts).map((line) => `  ${line}`));
+          out.push(...describeRecordChanges(result.records).map((line) => `  ${line}`));
+          const files = [result.manifestChanged ? result.manifest : undefined, result.outputChanged ? result.output : undefined].filter((f) => f !== undefined);
+          if (files.length > 0) out.push(`  ${options.check ? "would write" : "wrote"} ${files.join(" and ")}`);
+        }
+        stdout.write(`${out.join("\n")}\n`);
+        if (options.check && results.some((r) => !upToDate(r))) {
+          const stale = named.length > 0 || options.staged ? results.filter((r) => !upToDate(r)).map((r) => ` ${shellQuote(r.manifest)}`) : [];
+          stderr.write(`not up to date: run \`citation-targets update${stale.join("")}\` to refresh and regenerate\n`);
+          exitCode = 1;
+        }
+      },
+    );
 
   registerDiffCommand(program, { cwd: context.cwd, stdout, stderr, env: context.env }, (code) => {
     exitCode = code;
@@ -338,6 +360,15 @@ export async function main(context: MainContext): Promise<number> {
         `missing command: usage: citation-targets <validate|lock|generate|update|diff|schema> [options]\nrun \`citation-targets --help\` for the commands, \`citation-targets <command> --help\` for their options\n`,
       );
       return 2;
+    }
+    if (GATED_COMMANDS.has(context.argv[0] ?? "") && !context.argv.some((arg) => arg === "--help" || arg === "-h")) {
+      // An interrupted update leaves datasets half renamed: every command says so, and what completes it, before it reads any.
+      const { pendingJournal } = await import("../node/journal.js");
+      const pending = await pendingJournal(context.cwd);
+      if (pending !== undefined) {
+        stderr.write(`${pending}\n`);
+        return 2;
+      }
     }
     await program.parseAsync(context.argv, { from: "user" });
     return exitCode;

@@ -6,6 +6,7 @@
  * written. The cache (update-cache.ts) spares regenerating a dataset whose JSONL is known to be what
  * its manifest generates.
  */
+import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { DatasetError } from "../core/generate.js";
@@ -15,7 +16,8 @@ import { checkJobs, createPool, type TaskFailure } from "./pool.js";
 import { noRecordChanges } from "./record-changes.js";
 import { cacheLocation, openCache, type UpdateCache } from "./update-cache.js";
 import { type DatasetTask, type DatasetTaskResult, type DatasetUpdate, updateOneDataset } from "./update-dataset.js";
-import { discardTemporary, renameInto } from "./write.js";
+import { journalPath, pendingJournal, recoverJournal, renameAll } from "./journal.js";
+import { discardTemporary } from "./write.js";
 
 export { type DatasetUpdate, outputFor } from "./update-dataset.js";
 
@@ -59,6 +61,11 @@ const DATASETS_PER_THREAD = 2;
  */
 export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate[]> {
   const cwd = options.cwd ?? process.cwd();
+  const journal = await journalPath(cwd);
+  if (options.check) {
+    const pending = await pendingJournal(cwd);
+    if (pending !== undefined) throw new OperationalError(pending);
+  } else recoverJournal(journal); // an interrupted run is completed before anything else
   const manifests = await manifestsToUpdate(options, cwd);
   const location = await cacheLocation(cwd, options.cache);
   const cache: UpdateCache | undefined = location !== undefined ? openCache(location) : undefined;
@@ -103,14 +110,15 @@ export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate
     throw new DatasetError(problems);
   }
   const done = outcomes as DatasetTaskResult[];
-  const pending = done.flatMap((outcome) => outcome.temporaries);
+  // All or nothing across every dataset, also when interrupted: through the journal (journal.ts).
   try {
-    for (const [i, { temporary, path }] of pending.entries()) {
-      await renameInto(temporary, path);
-      pending[i] = { temporary: "", path };
-    }
-  } finally {
-    for (const { temporary } of pending) if (temporary !== "") await discardTemporary(temporary);
+    renameAll(
+      done.flatMap((outcome) => outcome.temporaries),
+      journal,
+    );
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new OperationalError(existsSync(journal) ? message : `${message}\nnothing was written`);
   }
   if (cache) {
     for (const [i, outcome] of done.entries()) if (outcome.cacheEntry) cache.set(manifests[i]!, outcome.cacheEntry);
