@@ -169,7 +169,7 @@ function finish(journal: string, entries: readonly Entry[], direction: Journal["
   syncFolder(dirname(journal));
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** Completes the journal at `journal` if there is one; says what it did (undefined: there was none). */
 export function recoverJournal(journal: string): { direction: Journal["direction"]; files: number } | undefined {
@@ -187,7 +187,7 @@ export function recoverJournal(journal: string): { direction: Journal["direction
   // The journal is a file in the repository: it may only rename a dataset's own temporaries and backups, beside their targets, below its folder.
   const root = dirname(journal);
   const sibling = (path: unknown, target: string, suffix: string) =>
-    typeof path === "string" && dirname(path) === dirname(target) && new RegExp(`^\\.${escape(basename(target))}\\.[0-9]+\\.[0-9a-f]{8}\\.${suffix}$`).test(basename(path));
+    typeof path === "string" && dirname(path) === dirname(target) && new RegExp(`^\\.${escapeRegExp(basename(target))}\\.[0-9]+\\.[0-9a-f]{8}\\.${suffix}$`).test(basename(path));
   for (const entry of data.entries) {
     const target = typeof entry?.target === "string" ? resolve(entry.target) : "";
     const inside = target.startsWith(root + sep) && entry.target === target;
