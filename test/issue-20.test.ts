@@ -1,7 +1,7 @@
 /** Issue #20: trusted with other people's data. Each item's promises (SECURITY.md names these tests). */
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { chmod, cp, mkdir, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { chmod, cp, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { main } from "../src/cli/main.js";
@@ -231,3 +231,47 @@ function runAndSignal(args: string[], cwd: string, ms: number, signal: NodeJS.Si
     });
   });
 }
+
+describe("item 5: outputs never over inputs", () => {
+  test("generate -o onto its manifest or an artifact, and validate --output-file onto the file checked, are refused, naming the input; nothing changes", async () => {
+    await repository();
+    const manifest = await readFile(join(dir, MANIFEST), "utf8");
+    const markdown = await readFile(join(dir, "fixtures/datasets/mvfg/mvfg.md"), "utf8");
+    const jsonl = await readFile(join(dir, JSONL), "utf8");
+    const overManifest = await cli(["generate", MANIFEST, "-o", MANIFEST], dir);
+    expect(overManifest.code).toBe(2);
+    expect(overManifest.stderr).toBe(`citation-targets: refusing to write ${MANIFEST}: it is the lock manifest ${MANIFEST}, an input of this run; write the output elsewhere\n`);
+    const overArtifact = await cli(["generate", MANIFEST, "-o", "fixtures/datasets/mvfg/mvfg.md"], dir);
+    expect(overArtifact.code).toBe(2);
+    expect(overArtifact.stderr).toContain(`it is the artifact mvfg.md of ${MANIFEST}, an input of this run`);
+    const overChecked = await cli(["validate", JSONL, "--output-file", JSONL], dir);
+    expect(overChecked.code).toBe(2);
+    expect(overChecked.stderr).toContain(`refusing to write ${JSONL}: it is the file checked ${JSONL}, an input of this run`);
+    const overLock = await cli(["validate", JSONL, "--output-file", MANIFEST], dir);
+    expect(overLock.stderr).toContain(`it is the lock manifest ${MANIFEST}, an input of this run`);
+    expect(await readFile(join(dir, MANIFEST), "utf8")).toBe(manifest);
+    expect(await readFile(join(dir, "fixtures/datasets/mvfg/mvfg.md"), "utf8")).toBe(markdown);
+    expect(await readFile(join(dir, JSONL), "utf8")).toBe(jsonl);
+  });
+
+  test("a replaced output keeps its mode and group", async () => {
+    await repository();
+    const output = join(dir, "out.jsonl");
+    await writeFile(output, "old\n");
+    await chmod(output, 0o664);
+    if (isRoot) execFileSync("chown", ["0:65534", output]);
+    expect((await cli(["generate", MANIFEST, "-o", "out.jsonl"], dir)).code).toBe(0);
+    const info = await stat(output);
+    expect(info.mode & 0o777).toBe(0o664);
+    if (isRoot) expect(info.gid).toBe(65534);
+  });
+
+  test("a folder named like a stale temporary file does not stop generate -o", async () => {
+    await repository();
+    await mkdir(join(dir, "out/.x.jsonl.999999999.0123abcd.tmp"), { recursive: true });
+    const result = await cli(["generate", MANIFEST, "-o", "out/x.jsonl"], dir);
+    expect(result.stderr).toBe("citation-targets: wrote out/x.jsonl (21 records)\n");
+    expect(result.code).toBe(0);
+    expect(existsSync(join(dir, "out/.x.jsonl.999999999.0123abcd.tmp"))).toBe(true);
+  });
+});

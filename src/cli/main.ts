@@ -566,6 +566,15 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
   const ciPaths = { cwdInRepository: await cwdInRepository(context.cwd), repositoryUrl: publicRepositoryUrl(packageJson.repository) }; // SARIF and GitHub annotations: paths from the repository root
   const formatContext = { toolVersion: packageJson.version, ...(maxProblems !== undefined ? { maxProblems } : {}), ...dropUndefined(ciPaths) };
   if (options.outputFile) {
+    // Never over an input of the run: a file checked, its lock manifest, the schema or the config.
+    const { refuseOverInputs } = await import("../node/write.js");
+    const inputs = report.files.flatMap((file) => [
+      { path: resolve(context.cwd, file.path), what: `the file checked ${file.path}` },
+      ...(file.lockManifest ? [{ path: resolve(context.cwd, file.lockManifest), what: `the lock manifest ${file.lockManifest}` }] : []),
+    ]);
+    if (schema) inputs.push({ path: resolve(context.cwd, schema), what: "the schema" });
+    if (loaded) inputs.push({ path: loaded.path, what: "the config" });
+    refuseOverInputs(resolve(context.cwd, options.outputFile), inputs, options.outputFile);
     // The chosen report to the file; the terminal gets the stylish report all the same (first, so a file that cannot be written does not hide it).
     context.stdout.write(formatters.stylish(report, { ...formatContext, color: createColor(colorLevel(context.env, context.stdout.isTTY, options.color)) }));
     await writeFileAtomic(resolve(context.cwd, options.outputFile), formatters[format](report, { ...formatContext, color: createColor(0) }));

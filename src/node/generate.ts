@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { createReadStream, statSync } from "node:fs";
 import { stat } from "node:fs/promises";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import canonicalize from "canonicalize";
 import { availableParallelism } from "node:os";
 import type { LockManifest } from "../core/manifest.js";
@@ -14,7 +14,7 @@ import { describeIoError, OperationalError } from "./errors.js";
 import { DEFAULT_MAX_ARTIFACT_BYTES } from "./dataset-files.js";
 import { type LoadedManifest, loadManifest, resolveArtifact, shellQuote, verifyArtifacts } from "./manifest-io.js";
 import { readOldRecords, RecordComparer, type RecordChanges } from "./record-changes.js";
-import { openAtomic, type AtomicFile } from "./write.js";
+import { openAtomic, refuseOverInputs, type AtomicFile } from "./write.js";
 import { readRegularFileSync } from "./regular-file.js";
 
 export interface GenerateOptions {
@@ -80,6 +80,13 @@ function chooseJobs(jobs: number | undefined, bytes: number, artifacts: number):
 async function prepare(options: GenerateOptions, verifyFirst = true) {
   const shown = options.manifest;
   const loaded = await loadManifest(options.manifest, options.cwd, shown);
+  // lock refuses an empty dataset; so does generate, rather than write an empty file.
+  if (loaded.manifest.artifacts.length === 0) throw new DatasetError([`${shown}: the lock manifest lists no artifacts: there is nothing to generate (lock refuses an empty dataset too)`]);
+  if (options.output !== undefined) {
+    const inputs = [{ path: loaded.path, what: `the lock manifest ${shown}` }];
+    for (const artifact of loaded.manifest.artifacts) inputs.push({ path: join(loaded.root, ...artifact.path.split("/")), what: `the artifact ${artifact.path} of ${shown}` });
+    refuseOverInputs(resolve(options.cwd ?? process.cwd(), options.output), inputs, options.output);
+  }
   const verifyAll = async () => {
     const verified = await verifyArtifacts(loaded, shown, options.maxArtifactBytes);
     if (verified.problems.length > 0) throw new DatasetError(verified.problems);
