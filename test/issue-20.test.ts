@@ -3,7 +3,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { chmod, cp, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { afterEach, beforeEach, describe, expect, onTestFinished, test } from "vitest";
 import { main } from "../src/cli/main.js";
 import { bin, runCommand } from "./helpers/bin.js";
 import { tempDir } from "./helpers/datasets.js";
@@ -274,4 +274,207 @@ describe("item 5: outputs never over inputs", () => {
     expect(result.code).toBe(0);
     expect(existsSync(join(dir, "out/.x.jsonl.999999999.0123abcd.tmp"))).toBe(true);
   });
+});
+
+describe("item 2: datasets and patterns are confined to the repository", () => {
+  async function outsideData(): Promise<string> {
+    const elsewhere = join(dir, "elsewhere");
+    await mkdir(elsewhere, { recursive: true });
+    await cp(join(repoRoot, "fixtures/datasets/mvfg/mvfg.md"), join(elsewhere, "mvfg.md"));
+    await writeFile(join(elsewhere, "pin.md"), "PIN 1234\n");
+    return elsewhere;
+  }
+
+  test("a datasetRoot leading out of the repository is refused by validate, update and generate, naming it; nothing outside is listed or copied", async () => {
+    const root = join(dir, "repo");
+    await mkdir(root);
+    await outsideData();
+    await mkdir(join(root, ".git"));
+    await mkdir(join(root, ".tooling/citation-targets"), { recursive: true });
+    const manifest = JSON.parse(await readFile(join(repoRoot, MANIFEST), "utf8"));
+    await writeFile(join(root, MANIFEST), JSON.stringify({ ...manifest, datasetRoot: "../../../elsewhere" }));
+    await cp(join(repoRoot, JSONL), join(root, JSONL));
+    const expected = `outside the repository ${root}: datasets are confined to the repository (--allow-outside-repository allows more)`;
+    const validated = await cli(["validate", JSONL], root);
+    expect(validated.code).toBe(2);
+    expect(validated.stdout).toContain(`lock manifest ${MANIFEST}: its dataset folder (datasetRoot "../../../elsewhere") is ${join(dir, "elsewhere")}, ${expected}`);
+    expect(validated.stdout).not.toContain("pin.md");
+    const updated = await cli(["update"], root);
+    expect(updated.code).toBe(2);
+    expect(updated.stderr).toContain(expected);
+    expect(await readFile(join(root, JSONL), "utf8")).not.toContain("PIN");
+    const generated = await cli(["generate", MANIFEST], root);
+    expect(generated.code).toBe(2);
+    expect(generated.stdout).toBe("");
+    // The flag allows it, and says so.
+    const allowed = await cli(["validate", JSONL, "--allow-outside-repository"], root);
+    expect(allowed.stderr).toContain("--allow-outside-repository: dataset folders and patterns may lead outside the repository");
+    expect(allowed.stdout).toContain("pin.md");
+  });
+
+  test('a committed symbolic link in place of the dataset folder, and datasetRoot "/", are refused', async () => {
+    await repository();
+    const other = await tempDir();
+    const elsewhere = join(other.dir, "elsewhere");
+    await cp(join(dir, "fixtures/datasets/mvfg"), elsewhere, { recursive: true });
+    onTestFinished(other.cleanup);
+    await rm(join(dir, "fixtures/datasets/mvfg"), { recursive: true });
+    await symlink(elsewhere, join(dir, "fixtures/datasets/mvfg"));
+    const linked = await cli(["validate", JSONL], dir);
+    expect(linked.code).toBe(2);
+    expect(linked.stdout).toContain(`is ${elsewhere}, outside the repository`);
+    expect((await cli(["update"], dir)).code).toBe(2);
+    const manifest = JSON.parse(await readFile(join(dir, MANIFEST), "utf8"));
+    await writeFile(join(dir, MANIFEST), JSON.stringify({ ...manifest, datasetRoot: "/" }));
+    const slash = await cli(["validate", JSONL, "--format", "json"], dir);
+    expect(slash.code).toBe(2);
+    const report = JSON.parse(slash.stdout);
+    expect(report.files[0].error).toContain('(datasetRoot "/") is /, outside the repository');
+    expect(report.files[0].problems.filter((p: { ruleId: string }) => p.ruleId === "lock-dataset-files")).toEqual([]);
+  });
+
+  test("config patterns that lead out of the repository (.., an absolute path, a symbolic link) are refused, naming them", async () => {
+    await repository();
+    await outsideData();
+    const inner = join(dir, "inner");
+    await mkdir(join(inner, ".git"), { recursive: true });
+    await cp(join(repoRoot, JSONL), join(dir, "elsewhere/x.jsonl"));
+    for (const pattern of ["../elsewhere/*.jsonl", join(dir, "elsewhere/*.jsonl"), "../**/*.jsonl"]) {
+      await writeFile(join(inner, ".citation-targets.json"), JSON.stringify({ patterns: [pattern] }));
+      const result = await cli(["validate", "--no-lock"], inner);
+      expect(result.code, pattern).toBe(2);
+      expect(result.stderr, pattern).toBe(
+        `citation-targets: pattern "${pattern}" leads outside the repository ${inner}: patterns from a config are confined to the repository (--allow-outside-repository allows more)\n`,
+      );
+    }
+    await symlink(join(dir, "elsewhere"), join(inner, "data"));
+    await writeFile(join(inner, ".citation-targets.json"), JSON.stringify({ patterns: ["**/*.jsonl"] }));
+    const linked = await cli(["validate", "--no-lock"], inner);
+    expect(linked.code).toBe(2);
+    expect(linked.stderr).toContain(`data/x.jsonl is outside the repository ${inner} (it resolves to ${join(dir, "elsewhere/x.jsonl")})`);
+  });
+
+  test("a repository file whose name starts with two dots is inside the repository (diff, shard keys, shown paths)", async () => {
+    await repository();
+    await cp(join(dir, JSONL), join(dir, "..mvfg.jsonl"));
+    const { isInside, shardKey, displayPath } = await import("../src/node/files.js");
+    expect(isInside(dir, join(dir, "..mvfg.jsonl"))).toBe(true);
+    expect(isInside(dir, join(dir, "../x"))).toBe(false);
+    expect(shardKey(join(dir, "..mvfg.jsonl"), dir)).toBe("..mvfg.jsonl");
+    expect(displayPath(join(dir, "..mvfg.jsonl"), dir)).toBe("..mvfg.jsonl");
+    const git = join(dir, "g");
+    await mkdir(git);
+    await cp(join(repoRoot, JSONL), join(git, "..mvfg.jsonl"));
+    const env = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
+    for (const args of [
+      ["init", "-q"],
+      ["add", "."],
+      ["commit", "-qm", "x"],
+    ])
+      execFileSync("git", args, { cwd: git, env, stdio: "ignore" });
+    const diffed = await cli(["diff", "--against", "HEAD", "..mvfg.jsonl"], git);
+    expect(diffed.stderr).not.toContain("not inside the repository");
+    expect(diffed.code).toBe(0);
+  });
+});
+
+describe("item 4: bounded inputs", () => {
+  test("brace expansion is counted, not performed: a pattern from the command line, a config or a manifest's ignore over the cap is refused", async () => {
+    const { braceExpansions, MAX_BRACE_EXPANSIONS } = await import("../src/node/globs.js");
+    expect(braceExpansions("{a,b}".repeat(20))).toBe(2 ** 20);
+    expect(braceExpansions("*.jsonl")).toBe(1);
+    expect(braceExpansions("{a,{b,c}}/{x,y}")).toBe(6);
+    expect(braceExpansions("{1..100}")).toBe(100);
+    expect(braceExpansions("\\{a,b}")).toBe(1);
+    expect(braceExpansions("{a,b")).toBe(2);
+    const bomb = "{a,b}".repeat(20);
+    const fromCli = await cli(["validate", `${bomb}.jsonl`], dir);
+    expect(fromCli.code).toBe(2);
+    expect(fromCli.stderr).toBe(`citation-targets: pattern "${bomb}.jsonl": its braces expand to ${2 ** 20} patterns, more than the cap of ${MAX_BRACE_EXPANSIONS}: write fewer alternatives\n`);
+    await writeFile(join(dir, ".citation-targets.json"), JSON.stringify({ patterns: [`${bomb}.jsonl`] }));
+    expect((await cli(["validate"], dir)).stderr).toContain("more than the cap");
+    await rm(join(dir, ".citation-targets.json"));
+    await repository();
+    const manifest = JSON.parse(await readFile(join(dir, MANIFEST), "utf8"));
+    await writeFile(join(dir, MANIFEST), JSON.stringify({ ...manifest, ignore: [bomb] })); // ignore is not digested: the manifest stays valid
+    const validated = await cli(["validate", JSONL], dir);
+    expect(validated.code).toBe(2);
+    expect(validated.stdout).toContain(`ignore glob "${bomb}": its braces expand to ${2 ** 20} patterns`);
+    const updated = await cli(["update"], dir);
+    expect(updated.code).toBe(2);
+    expect(updated.stderr).toContain("more than the cap");
+  });
+
+  test("a manifest listing 100,000 missing artifacts: validate does not crash, generate names 20 and counts the rest", async () => {
+    await repository();
+    const manifest = JSON.parse(await readFile(join(dir, MANIFEST), "utf8"));
+    const artifacts = Array.from({ length: 100_000 }, (_, i) => ({ path: `missing-${i}.md`, sha256: "0".repeat(64) }));
+    await writeFile(join(dir, MANIFEST), JSON.stringify({ ...manifest, artifacts: [...manifest.artifacts, ...artifacts] }));
+    const validated = await cli(["validate", JSONL, "--format", "json", "--max-problems", "5"], dir);
+    expect(validated.code).toBe(1);
+    expect(JSON.parse(validated.stdout).files[0].error).toBeUndefined();
+    const generated = await cli(["generate", MANIFEST], dir);
+    expect(generated.code).toBe(1);
+    const lines = generated.stderr.trimEnd().split("\n");
+    expect(lines.length).toBeLessThan(30);
+    expect(generated.stderr).toContain("missing-19.md: missing");
+    expect(generated.stderr).not.toContain("missing-20.md: missing");
+    expect(generated.stderr).toContain("… and 99980 more artifacts missing");
+  }, 60_000);
+
+  test("--jobs over four per core is lowered, with a note on stderr", async () => {
+    await repository();
+    const { maxJobs } = await import("../src/node/pool.js");
+    const result = await cli(["generate", MANIFEST, "--jobs", "100000"], dir);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(`citation-targets: --jobs 100000: lowered to ${maxJobs()} (four threads per core; more only costs memory)\n`);
+    expect((await cli(["validate", JSONL, "--jobs", "100000"], dir)).stderr).toContain("lowered to");
+    expect((await cli(["update", "--check", "--jobs", "100000"], dir)).stderr).toContain("lowered to");
+    expect((await cli(["generate", MANIFEST, "--jobs", String(maxJobs())], dir)).stderr).toBe("");
+  });
+});
+
+describe("item 6: smaller", () => {
+  test("generate refuses a manifest with no artifacts, naming it", async () => {
+    await repository();
+    const manifest = JSON.parse(await readFile(join(dir, MANIFEST), "utf8"));
+    await writeFile(join(dir, MANIFEST), JSON.stringify({ ...manifest, artifacts: [] }));
+    const result = await cli(["generate", MANIFEST, "-o", "out.jsonl"], dir);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`citation-targets: ${MANIFEST}: the lock manifest lists no artifacts: there is nothing to generate (lock refuses an empty dataset too)\n`);
+    expect(existsSync(join(dir, "out.jsonl"))).toBe(false);
+  });
+
+  test("lock never pins an outside file while an artifact is swapped between a file and a link to it (bounded loop)", async () => {
+    const root = join(dir, "dataset");
+    await mkdir(root);
+    await writeFile(join(root, "a.md"), "# Inside\n");
+    const outside = join(dir, "outside.md");
+    await writeFile(outside, "# Outside: a secret\n");
+    const { sha256Hex } = await import("../src/core/digest.js");
+    const outsideDigest = sha256Hex(Buffer.from("# Outside: a secret\n"));
+    const { lock } = await import("../src/node/lock.js");
+    // A separate process swaps a.md between a regular file and a link to the outside file, as fast as it can, until killed.
+    const swapper = spawn(
+      process.execPath,
+      [
+        "-e",
+        `const fs = require("fs"); const p = require("path"); const r = ${JSON.stringify(root)};
+         for (;;) { fs.symlinkSync(${JSON.stringify(outside)}, p.join(r, ".l")); fs.renameSync(p.join(r, ".l"), p.join(r, "a.md"));
+                    fs.writeFileSync(p.join(r, ".f"), "# Inside\\n"); fs.renameSync(p.join(r, ".f"), p.join(r, "a.md")); }`,
+      ],
+      { stdio: "ignore" },
+    );
+    try {
+      for (let i = 0; i < 150; i++) {
+        const result = await lock({ dir: root, check: true, slug: "s", titleId: "T1", name: "N", versionDate: "2024-01-01", sourceTextUrl: "https://www.legislation.gov.au/T1" }).catch(
+          (error: unknown) => error,
+        );
+        if (result instanceof Error) continue; // refused (a link out of the root, or replaced while read): never pinned
+        expect((result as { manifest: { artifacts: { sha256: string }[] } }).manifest.artifacts.map((a) => a.sha256)).not.toContain(outsideDigest);
+      }
+    } finally {
+      swapper.kill("SIGKILL");
+    }
+  }, 60_000);
 });

@@ -22,6 +22,7 @@ import { publicRepositoryUrl } from "../formatters/sarif.js";
 import { REPOSITORY_SCHEMA_PATH } from "../node/schema-source.js";
 import { exitCodeFor, onlyErrors, validate } from "../node/validate.js";
 import { writeFileAtomic } from "../node/write.js";
+import { maxJobs } from "../node/pool.js";
 
 export interface OutputStream {
   write(chunk: string): unknown;
@@ -47,6 +48,15 @@ export interface MainContext {
 }
 
 const PREFIX = "citation-targets: ";
+
+/** What --allow-outside-repository says on stderr, every time. */
+const OUTSIDE_NOTE = "--allow-outside-repository: dataset folders and patterns may lead outside the repository; files there are read\n";
+
+/** The note when a --jobs value was lowered to the cap (four threads per core). */
+function noteJobs(jobs: number | undefined, stderr: OutputStream): void {
+  const max = maxJobs();
+  if (jobs !== undefined && Number.isInteger(jobs) && jobs > max) stderr.write(`--jobs ${jobs}: lowered to ${max} (four threads per core; more only costs memory)\n`);
+}
 
 /** The commands that refuse to run while an interrupted update's journal is pending (update completes it, or refuses with --check). */
 const GATED_COMMANDS = new Set(["validate", "lock", "generate", "diff"]);
@@ -141,6 +151,7 @@ export async function main(context: MainContext): Promise<number> {
     .option("--color", "force colour on")
     .option("--no-color", "force colour off")
     .option("--verbose", "say which schema is used and how long the run took (stderr)")
+    .option("--allow-outside-repository", "let lock manifests' dataset folders (and, for validate, config patterns) lead outside the repository (default: confined to it, symbolic links resolved)")
     .addHelpText(
       "after",
       `\nSchema: --schema FILE when given, else .tooling/schemas/citation-targets.schema.json found from the\n` +
@@ -238,39 +249,48 @@ export async function main(context: MainContext): Promise<number> {
     .option("--max-artifact-bytes <n>", "the largest markdown file read, in bytes (default 67108864, 64 MiB); a larger one is refused, named", parsePositive)
     .option("--max-yaml-aliases <n>", "the most YAML aliases a front matter may hold (default 1000); more is refused, named", parsePositive)
     .option("--verbose", "say how many threads parsed the markdown and how long it took (stderr)")
-    .action(async (manifest: string, options: { output?: string; check?: string; jobs?: number; verbose?: boolean; maxArtifactBytes?: number; maxYamlAliases?: number }) => {
-      const caps = {
-        ...(options.maxArtifactBytes !== undefined ? { maxArtifactBytes: options.maxArtifactBytes } : {}),
-        ...(options.maxYamlAliases !== undefined ? { maxYamlAliases: options.maxYamlAliases } : {}),
-      };
-      const started = performance.now();
-      if (options.check && options.output) throw new OperationalError("--check and --output exclude each other");
-      const { checkGenerated, generate } = await import("../node/generate.js");
-      if (options.check) {
-        const result = await checkGenerated({ manifest, cwd: context.cwd, check: options.check, ...caps, ...(options.jobs !== undefined ? { jobs: options.jobs } : {}) });
-        if (result.difference) {
-          const lines = [`${options.check} is not up to date: ${result.cause ?? "it differs from what would be generated"}`, `  first difference: ${result.difference.message}`];
-          if (result.changes) lines.push(...describeRecordChanges(result.changes).map((line) => `  ${line}`));
-          lines.push(`hint: run \`citation-targets generate ${shellQuote(manifest)} -o ${shellQuote(options.check)}\` to regenerate it`);
-          stderr.write(`${lines.join("\n")}\n`);
-          exitCode = 1;
-        } else {
-          stderr.write(`${options.check} is up to date (${plural(result.records, "record")})\n`);
+    .option("--allow-outside-repository", "let lock manifests' dataset folders (and, for validate, config patterns) lead outside the repository (default: confined to it, symbolic links resolved)")
+    .action(
+      async (
+        manifest: string,
+        options: { output?: string; check?: string; jobs?: number; verbose?: boolean; maxArtifactBytes?: number; maxYamlAliases?: number; allowOutsideRepository?: boolean },
+      ) => {
+        if (options.allowOutsideRepository) stderr.write(OUTSIDE_NOTE);
+        noteJobs(options.jobs, stderr);
+        const caps = {
+          ...(options.allowOutsideRepository ? { allowOutsideRepository: true } : {}),
+          ...(options.maxArtifactBytes !== undefined ? { maxArtifactBytes: options.maxArtifactBytes } : {}),
+          ...(options.maxYamlAliases !== undefined ? { maxYamlAliases: options.maxYamlAliases } : {}),
+        };
+        const started = performance.now();
+        if (options.check && options.output) throw new OperationalError("--check and --output exclude each other");
+        const { checkGenerated, generate } = await import("../node/generate.js");
+        if (options.check) {
+          const result = await checkGenerated({ manifest, cwd: context.cwd, check: options.check, ...caps, ...(options.jobs !== undefined ? { jobs: options.jobs } : {}) });
+          if (result.difference) {
+            const lines = [`${options.check} is not up to date: ${result.cause ?? "it differs from what would be generated"}`, `  first difference: ${result.difference.message}`];
+            if (result.changes) lines.push(...describeRecordChanges(result.changes).map((line) => `  ${line}`));
+            lines.push(`hint: run \`citation-targets generate ${shellQuote(manifest)} -o ${shellQuote(options.check)}\` to regenerate it`);
+            stderr.write(`${lines.join("\n")}\n`);
+            exitCode = 1;
+          } else {
+            stderr.write(`${options.check} is up to date (${plural(result.records, "record")})\n`);
+          }
+          return;
         }
-        return;
-      }
-      const generateOptions = {
-        manifest,
-        cwd: context.cwd,
-        write: (text: string) => writeAndDrain(stdout, text),
-        ...caps,
-        ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
-      };
-      const result = options.output ? await generate({ ...generateOptions, output: options.output }) : await generate(generateOptions);
-      if (result.output) stderr.write(`wrote ${displayPath(result.output, context.cwd)} (${plural(result.records, "record")})\n`);
-      const threads = result.threads ?? 1;
-      if (options.verbose) stderr.write(`generated in ${Math.round(performance.now() - started)} ms, markdown parsed in ${threads === 1 ? "this thread" : `${threads} worker threads`}\n`);
-    });
+        const generateOptions = {
+          manifest,
+          cwd: context.cwd,
+          write: (text: string) => writeAndDrain(stdout, text),
+          ...caps,
+          ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
+        };
+        const result = options.output ? await generate({ ...generateOptions, output: options.output }) : await generate(generateOptions);
+        if (result.output) stderr.write(`wrote ${displayPath(result.output, context.cwd)} (${plural(result.records, "record")})\n`);
+        const threads = result.threads ?? 1;
+        if (options.verbose) stderr.write(`generated in ${Math.round(performance.now() - started)} ms, markdown parsed in ${threads === 1 ? "this thread" : `${threads} worker threads`}\n`);
+      },
+    );
 
   program
     .command("update")
@@ -286,6 +306,7 @@ export async function main(context: MainContext): Promise<number> {
     .option("--cache-location <file>", "the cache file (default node_modules/.cache/citation-targets/update.json of the repository, when it has node_modules)")
     .option("--max-artifact-bytes <n>", "the largest markdown file read, in bytes (default 67108864, 64 MiB)", parsePositive)
     .option("--max-yaml-aliases <n>", "the most YAML aliases a front matter may hold (default 1000)", parsePositive)
+    .option("--allow-outside-repository", "let lock manifests' dataset folders (and, for validate, config patterns) lead outside the repository (default: confined to it, symbolic links resolved)")
     .option("--recover", "only complete an update that was interrupted (its journal at the repository root): roll its renames forward, or back, then exit")
     .addHelpText(
       "after",
@@ -294,8 +315,20 @@ export async function main(context: MainContext): Promise<number> {
     .action(
       async (
         named: string[],
-        options: { check?: boolean; staged?: boolean; jobs?: number; cache: boolean; cacheLocation?: string; maxArtifactBytes?: number; maxYamlAliases?: number; recover?: boolean },
+        options: {
+          check?: boolean;
+          staged?: boolean;
+          jobs?: number;
+          cache: boolean;
+          cacheLocation?: string;
+          maxArtifactBytes?: number;
+          maxYamlAliases?: number;
+          recover?: boolean;
+          allowOutsideRepository?: boolean;
+        },
       ) => {
+        if (options.allowOutsideRepository) stderr.write(OUTSIDE_NOTE);
+        noteJobs(options.jobs, stderr);
         const { upToDate, update } = await import("../node/update.js");
         if (options.recover && (options.check || options.staged || named.length > 0))
           throw new OperationalError("--recover only completes an interrupted update: name no manifests, --check or --staged with it");
@@ -328,6 +361,7 @@ export async function main(context: MainContext): Promise<number> {
           ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
           ...(options.maxArtifactBytes !== undefined ? { maxArtifactBytes: options.maxArtifactBytes } : {}),
           ...(options.maxYamlAliases !== undefined ? { maxYamlAliases: options.maxYamlAliases } : {}),
+          ...(options.allowOutsideRepository ? { allowOutsideRepository: true } : {}),
         });
         const out: string[] = [];
         for (const result of results) {
@@ -442,6 +476,7 @@ function collectPair(allowed?: readonly string[]) {
 }
 
 interface ValidateCliOptions {
+  allowOutsideRepository?: boolean;
   format?: FormatName;
   outputFile?: string;
   shard?: { index: number; count: number };
@@ -531,13 +566,16 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
       return 0;
     }
   }
+  if (options.allowOutsideRepository) context.stderr.write(prefixLines(OUTSIDE_NOTE));
+  noteJobs(options.jobs, { write: (text: string) => context.stderr.write(prefixLines(text)) });
   const progress = progressEnabled(context.env, context.stderr.isTTY) ? createProgressLine((text) => context.stderr.write(text)) : undefined;
   const checked = await validate({
     ...(fromStdin ? { stdin: { stream: context.stdin!, ...(options.stdinFilename !== undefined ? { name: options.stdinFilename } : {}) } } : {}),
     ...(progress ? { onProgress: (p: Progress) => progress.update(p) } : {}),
     patterns: stagedFiles ?? (fromStdin ? [] : fromConfig ? config.patterns! : paths),
     cwd: context.cwd,
-    ...(fromConfig && !stagedFiles ? { patternsCwd: dirname(loaded!.path) } : {}),
+    ...(fromConfig && !stagedFiles ? { patternsCwd: dirname(loaded!.path), confinePatterns: true } : {}),
+    ...(options.allowOutsideRepository ? { allowOutsideRepository: true } : {}),
     legislationHost: given("legislationHost") ? options.legislationHost : (config.legislationHost ?? options.legislationHost),
     rules: { ...config.rules, ...options.rule },
     allowUnmatched: !options.errorOnUnmatchedPattern,

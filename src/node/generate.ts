@@ -29,6 +29,8 @@ export interface GenerateOptions {
   maxArtifactBytes?: number;
   /** The most YAML aliases an artifact's front matter may hold (default 1000); more is refused, named. */
   maxYamlAliases?: number;
+  /** Let the manifest's dataset folder lead outside the repository (default: confined to it; SECURITY.md). */
+  allowOutsideRepository?: boolean;
   /** Threads to parse the markdown in (one pool for the run); default one per core (at most 4) for 4 MB of markdown or more, else 1 (this thread). The output is the same. */
   jobs?: number;
 }
@@ -79,7 +81,7 @@ function chooseJobs(jobs: number | undefined, bytes: number, artifacts: number):
  */
 async function prepare(options: GenerateOptions, verifyFirst = true) {
   const shown = options.manifest;
-  const loaded = await loadManifest(options.manifest, options.cwd, shown);
+  const loaded = await loadManifest(options.manifest, options.cwd, shown, { allowOutsideRepository: options.allowOutsideRepository ?? false });
   // lock refuses an empty dataset; so does generate, rather than write an empty file.
   if (loaded.manifest.artifacts.length === 0) throw new DatasetError([`${shown}: the lock manifest lists no artifacts: there is nothing to generate (lock refuses an empty dataset too)`]);
   if (options.output !== undefined) {

@@ -9,7 +9,7 @@ import { describeIoError, OperationalError } from "./errors.js";
 import { DEFAULT_MAX_ARTIFACT_BYTES, listDatasetFiles, tooLarge } from "./dataset-files.js";
 import { bodyStartOfBytes } from "../core/front-matter.js";
 import { shellQuote } from "../core/text.js";
-import { displayPath } from "./files.js";
+import { ALLOW_OUTSIDE_FLAG, confinementRoot, displayPath, isInside, realPathOf } from "./files.js";
 import { readJsonFile } from "./json-file.js";
 import { openRegularSync, readRegularFileSync } from "./regular-file.js";
 import { describeAjvErrors, jsonFileValidator } from "./precompiled.js";
@@ -27,8 +27,17 @@ export interface LoadedManifest {
   root: string;
 }
 
-/** Reads and checks a lock manifest against its schema; throws OperationalError naming what is wrong. */
-export async function loadManifest(path: string, cwd = process.cwd(), shown = path): Promise<LoadedManifest> {
+/** How a manifest is read: `allowOutsideRepository` lets its datasetRoot lead out of the repository that holds it (SECURITY.md). */
+export interface ManifestReadOptions {
+  allowOutsideRepository?: boolean;
+}
+
+/**
+ * Reads and checks a lock manifest against its schema; throws OperationalError naming what is wrong.
+ * Its dataset folder must really be (symbolic links resolved) inside the repository that holds the
+ * manifest, or the working directory outside a repository, unless `allowOutsideRepository`.
+ */
+export async function loadManifest(path: string, cwd = process.cwd(), shown = path, options: ManifestReadOptions = {}): Promise<LoadedManifest> {
   const absolute = resolve(cwd, path);
   const data = await readJsonFile(absolute, "lock manifest", shown);
   if (!validateManifest) {
@@ -40,7 +49,16 @@ export async function loadManifest(path: string, cwd = process.cwd(), shown = pa
     throw new OperationalError(`lock manifest ${shown} does not match its schema:\n${details.join("\n")}`);
   }
   const manifest = data as LockManifest;
-  return { manifest, path: absolute, root: resolve(dirname(absolute), manifest.datasetRoot ?? ".") };
+  const root = resolve(dirname(absolute), manifest.datasetRoot ?? ".");
+  if (!options.allowOutsideRepository) {
+    const confined = await confinementRoot(dirname(absolute), cwd);
+    const real = realPathOf(root);
+    if (!isInside(confined, real))
+      throw new OperationalError(
+        `lock manifest ${shown}: its dataset folder (datasetRoot ${JSON.stringify(manifest.datasetRoot ?? ".")}) is ${real}, outside the repository ${confined}: datasets are confined to the repository (${ALLOW_OUTSIDE_FLAG} allows more)`,
+      );
+  }
+  return { manifest, path: absolute, root };
 }
 
 /** The real path of each dataset root, resolved once per run (a realpath costs several system calls). */
@@ -72,7 +90,7 @@ export async function verifyArtifacts(loaded: LoadedManifest, shownManifest: str
   let bytes = 0;
   // One pass, synchronously: each file is small, and a sequential read of each beats the promise API's overhead.
   const sizes: number[] = [];
-  const outcomes = loaded.manifest.artifacts.map((artifact, position): { problem?: string; changed?: boolean } => {
+  const outcomes = loaded.manifest.artifacts.map((artifact, position): { problem?: string; changed?: boolean; missing?: boolean } => {
     try {
       const file = resolveArtifact(loaded.root, artifact.path);
       const { fd, info } = openRegularSync(file);
@@ -88,18 +106,23 @@ export async function verifyArtifacts(loaded: LoadedManifest, shownManifest: str
       return sha256Hex(content) !== artifact.sha256 ? { changed: true } : {};
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === "ENOENT") return { problem: `${artifact.path}: missing: the lock manifest lists it, but there is no such file under ${loaded.root}` };
+      if (code === "ENOENT") return { problem: `${artifact.path}: missing: the lock manifest lists it, but there is no such file under ${loaded.root}`, missing: true };
       if (error instanceof OperationalError) return { problem: error.message }; // already names the artifact
       return { problem: `${artifact.path}: ${describeIoError(error, "read", artifact.path)}` };
     }
   });
+  let missing = 0;
   outcomes.forEach((outcome, i) => {
-    if (outcome.problem !== undefined) problems.push(outcome.problem);
+    if (outcome.missing) {
+      // Like the changed ones: the first few named, the rest counted (a manifest may list a million).
+      if (++missing <= LISTED_AT_MOST) problems.push(outcome.problem!);
+    } else if (outcome.problem !== undefined) problems.push(outcome.problem);
     if (outcome.changed) changed.push(loaded.manifest.artifacts[i]!.path);
   });
+  if (missing > LISTED_AT_MOST) problems.push(`… and ${missing - LISTED_AT_MOST} more artifacts missing`);
   for (const path of changed.slice(0, LISTED_AT_MOST)) problems.push(`${path}: changed since the lock manifest was written (its sha256 is no longer the one pinned)`);
   if (changed.length > LISTED_AT_MOST) problems.push(`… and ${changed.length - LISTED_AT_MOST} more artifacts changed since the lock manifest was written`);
-  if (changed.length > 0 || problems.some((p) => p.includes(": missing: ")))
+  if (changed.length > 0 || missing > 0)
     problems.push(`hint: the lock manifest ${shownManifest} is out of date: run \`citation-targets update ${shellQuote(shownManifest)}\` to refresh it and regenerate`);
   return { problems, bytes, sizes };
 }
@@ -107,8 +130,8 @@ export async function verifyArtifacts(loaded: LoadedManifest, shownManifest: str
 export { shellQuote } from "../core/text.js";
 
 /** The context the manifest rules check a file against, with every fact about the artifact files in (see openLockContext). */
-export async function loadLockContext(manifestPath: string, shownPath: string, cwd = process.cwd()): Promise<LockContext> {
-  const context = await openLockContext(manifestPath, shownPath, cwd);
+export async function loadLockContext(manifestPath: string, shownPath: string, cwd = process.cwd(), options: ManifestReadOptions = {}): Promise<LockContext> {
+  const context = await openLockContext(manifestPath, shownPath, cwd, options);
   await context.ready;
   return context;
 }
@@ -120,8 +143,8 @@ export async function loadLockContext(manifestPath: string, shownPath: string, c
  * which is the thread that checks the file (a file and its dataset are one task of the pool);
  * `ready` settles when they are in, and the caller awaits it before ending the check.
  */
-export async function openLockContext(manifestPath: string, shownPath: string, cwd = process.cwd()): Promise<LockContext> {
-  const loaded = await loadManifest(manifestPath, cwd, shownPath);
+export async function openLockContext(manifestPath: string, shownPath: string, cwd = process.cwd(), options: ManifestReadOptions = {}): Promise<LockContext> {
+  const loaded = await loadManifest(manifestPath, cwd, shownPath, options);
   const context: LockContext = {
     manifest: loaded.manifest,
     manifestPath: shownPath,

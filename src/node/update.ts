@@ -33,6 +33,8 @@ export interface UpdateOptions {
   maxArtifactBytes?: number;
   /** The most YAML aliases an artifact's front matter may hold (default 1000). */
   maxYamlAliases?: number;
+  /** Let manifests' dataset folders lead outside the repository (default: confined to it; SECURITY.md). */
+  allowOutsideRepository?: boolean;
   /** The cache file; default `node_modules/.cache/citation-targets/update.json` of the repository when it has `node_modules`; false for none. */
   cache?: string | false;
 }
@@ -77,6 +79,7 @@ export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate
       manifestPath,
       cwd,
       check: options.check ?? false,
+      ...(options.allowOutsideRepository ? { allowOutsideRepository: true } : {}),
       ...(options.maxArtifactBytes !== undefined ? { maxArtifactBytes: options.maxArtifactBytes } : {}),
       limits,
       ...(cache ? { cache: { generator: cache.generator, ...(entry ? { entry } : {}) } } : {}),

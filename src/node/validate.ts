@@ -7,7 +7,7 @@ import { collapseWrongKind } from "../core/file-kind.js";
 import { summarize, type FileReport, type Report, type RuleDescriptor } from "../core/report.js";
 import { closeSync, createReadStream, readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { DEFAULT_PATTERN, displayPath, expandInputs, findRepositoryRoot, shardKey, shardOf, STDIN_NAME, type InputFile } from "./files.js";
+import { confinementRoot, DEFAULT_PATTERN, displayPath, expandInputs, findRepositoryRoot, shardKey, shardOf, STDIN_NAME, type InputFile } from "./files.js";
 import { mapWithLimit } from "./concurrency.js";
 import { describeIoError, OperationalError } from "./errors.js";
 import { locateEditedTargets } from "./locate-edits.js";
@@ -44,6 +44,10 @@ export interface ValidateOptions {
   limits?: Partial<Limits>;
   /** Check only the files of shard `index` (1-based) of `count`, split by a hash of each path: for a CI matrix. */
   shard?: { index: number; count: number };
+  /** Let lock manifests' dataset folders, config patterns and the default pattern lead outside the repository (default: confined to it; SECURITY.md). */
+  allowOutsideRepository?: boolean;
+  /** The patterns come from a config (or are the default): confine what they match to the repository unless allowOutsideRepository. */
+  confinePatterns?: boolean;
   /** Check these bytes (standard input) instead of files; `name` is the path they stand for (display, file-name rule, lock manifest beside it). */
   stdin?: { stream: AsyncIterable<Uint8Array>; name?: string };
 }
@@ -58,11 +62,14 @@ const FILES_AT_ONCE = 8;
 export async function validate(options: ValidateOptions = {}): Promise<Report> {
   const cwd = options.cwd ?? process.cwd();
   const validator = await createFileValidator({ ...options, cwd });
+  // A config's patterns stay in the repository that holds the config (outside one, the config's folder); the default pattern in the working directory's.
+  const patternsBase = options.patternsCwd ?? cwd;
+  const confineTo = options.allowOutsideRepository ? undefined : await confinementRoot(patternsBase, patternsBase);
   const matched = options.stdin
     ? [stdinInput(options.stdin.name, cwd)]
     : options.patterns?.length
-      ? await expandInputs(options.patterns, cwd, options.allowUnmatched, options.patternsCwd)
-      : await expandInputs([DEFAULT_PATTERN], cwd, options.allowUnmatched, (await findRepositoryRoot(cwd)) ?? cwd); // like git: the default is the repository's, from any subfolder
+      ? await expandInputs(options.patterns, cwd, options.allowUnmatched, options.patternsCwd, options.confinePatterns ? confineTo : undefined)
+      : await expandInputs([DEFAULT_PATTERN], cwd, options.allowUnmatched, (await findRepositoryRoot(cwd)) ?? cwd, confineTo); // like git: the default is the repository's, from any subfolder
   const shard = options.shard;
   if (shard && (!Number.isInteger(shard.count) || shard.count < 1 || !Number.isInteger(shard.index) || shard.index < 1 || shard.index > shard.count)) {
     throw new OperationalError(`invalid shard ${shard.index}/${shard.count}: expected i/n with 1 ≤ i ≤ n`);
@@ -111,13 +118,14 @@ export interface FileValidator {
 export async function createFileValidator(options: ValidateOptions & { cwd: string }): Promise<FileValidator> {
   const { cwd } = options;
   const schema = await loadSchema({ cwd, ...(options.schema ? { schemaPath: options.schema } : {}), ...(options.legislationHost ? { legislationHost: options.legislationHost } : {}) });
-  const explicitLock = typeof options.lock === "string" ? await openLockContext(resolve(cwd, options.lock), displayPath(resolve(cwd, options.lock), cwd), cwd) : undefined;
+  const confinement = { allowOutsideRepository: options.allowOutsideRepository ?? false };
+  const explicitLock = typeof options.lock === "string" ? await openLockContext(resolve(cwd, options.lock), displayPath(resolve(cwd, options.lock), cwd), cwd, confinement) : undefined;
   const lockFor = async (input: InputFile): Promise<LockContext | undefined> => {
     if (explicitLock || options.lock === false) return explicitLock;
     if (input.stdin && input.display === STDIN_NAME) return undefined;
     const sibling = `${input.absolute.replace(/\.jsonl$/, "")}.lock.json`;
     if (sibling === input.absolute || !statSync(sibling, { throwIfNoEntry: false })?.isFile()) return undefined; // one synchronous call: thousands of files a run
-    return openLockContext(sibling, displayPath(sibling, cwd), cwd);
+    return openLockContext(sibling, displayPath(sibling, cwd), cwd, confinement);
   };
   const prepare = async (input: InputFile): Promise<PreparedFile> => {
     const checkOptions: FileCheckOptions = {
