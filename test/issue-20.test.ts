@@ -118,6 +118,9 @@ describe("item 4: only regular files are read", () => {
     expect(generated.code).not.toBe(0);
     expect(generated.stderr).toContain("mvfg.md");
     expect(generated.stderr).toContain("not a regular file");
+    const updated = await cli(["update"], dir);
+    expect(updated.code).toBe(1);
+    expect(updated.stderr).toContain(`${MANIFEST}: mvfg.md: a FIFO (named pipe), not a regular file`);
   });
 });
 

@@ -6,6 +6,7 @@ import { comparePaths } from "../core/natural-sort.js";
 import { sha256Hex } from "../core/digest.js";
 import { describeIoError, OperationalError } from "./errors.js";
 import { checkBraces } from "./globs.js";
+import { fileKind } from "./regular-file.js";
 
 /** The largest artifact `lock`, `generate` and `update` read, by default: 64 MiB (the largest real statute is about 2 MB). */
 export const DEFAULT_MAX_ARTIFACT_BYTES = 64 * 2 ** 20;
@@ -101,9 +102,10 @@ export async function digestDatasetFiles(root: string, ignore: readonly string[]
         return { problem: `${path}: a symbolic link to nothing` };
       }
       if (!opened.startsWith(realRoot + sep)) return { problem: `${path}: a symbolic link to ${opened}, outside the dataset root` };
-      if (!statSync(opened).isFile()) return {};
+      const target = statSync(opened);
+      if (!target.isFile()) return target.isDirectory() ? {} : { problem: `${path}: a symbolic link to ${fileKind(target)}, not a regular file` };
     } else if (!info.isFile()) {
-      return {};
+      return info.isDirectory() ? {} : { problem: `${path}: ${fileKind(info)}, not a regular file` }; // a FIFO or a device is never read: it would block or never end
     } else opened = absolute;
     let fd: number;
     try {
