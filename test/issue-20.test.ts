@@ -195,6 +195,18 @@ describe("item 3: update is all or nothing across datasets", () => {
     expect((await cli(["update", "--recover"], dir)).stderr).toBe("citation-targets: no interrupted update to complete\n");
   });
 
+  test.each(["SIGTERM", "SIGINT"])("%s in the middle of the renames (sent by the process itself before the third) waits until every rename is done, then ends the run", async (signal) => {
+    await nineDatasets(dir);
+    const old = await datasetFiles(dir);
+    const child = spawn(process.execPath, ["--import", failRenames, bin, "update", "--no-cache"], { cwd: dir, stdio: "ignore", env: { ...process.env, SIGNAL_RENAME_AT: "3", SIGNAL_RENAME: signal } });
+    const ended = await new Promise<string | null>((resolve) => child.on("exit", (_code, received) => resolve(received)));
+    expect(ended).toBe(signal);
+    const now = await datasetFiles(dir);
+    for (const [name, text] of now) expect(text, name).not.toBe(old.get(name)); // every dataset new
+    expect(existsSync(join(dir, JOURNAL))).toBe(false);
+    expect((await readdir(join(dir, ".tooling/citation-targets"))).filter((name) => name.startsWith("."))).toEqual([]);
+  });
+
   test("SIGTERM, SIGINT and SIGKILL at spread-out moments: after the run (and, after a SIGKILL, the next one) every dataset is old or every one new", async () => {
     await nineDatasets(dir);
     const old = await datasetFiles(dir);

@@ -335,7 +335,7 @@ export async function main(context: MainContext): Promise<number> {
         if (!options.check) {
           const { journalPath, recoverJournal } = await import("../node/journal.js");
           const journal = await journalPath(context.cwd);
-          const recovered = recoverJournal(journal);
+          const recovered = await recoverJournal(journal);
           if (recovered)
             stderr.write(
               `completed the interrupted update of ${displayPath(journal, context.cwd)}: ${plural(recovered.files, "file")} ${recovered.direction === "forward" ? "renamed into place (rolled forward)" : "restored as they were (rolled back)"}\n`,

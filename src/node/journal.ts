@@ -84,8 +84,12 @@ function backupName(target: string): string {
   return join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString("hex")}.bak`);
 }
 
-/** Holds SIGINT and SIGTERM back while `run` runs, then delivers the first one that came (the default action: the process ends). */
-function holdingSignals<T>(run: () => T): T {
+/**
+ * Holds SIGINT and SIGTERM back while `run` runs (synchronously), then delivers the first one that
+ * came (the default action: the process ends). A signal that arrives during `run` reaches its
+ * listener only when the event loop turns, so the listeners stay until it has turned.
+ */
+async function holdingSignals<T>(run: () => T): Promise<T> {
   let received: NodeJS.Signals | undefined;
   const hold = (signal: NodeJS.Signals) => {
     received ??= signal;
@@ -95,6 +99,8 @@ function holdingSignals<T>(run: () => T): T {
   try {
     return run();
   } finally {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await new Promise((resolve) => setImmediate(resolve));
     process.off("SIGINT", hold);
     process.off("SIGTERM", hold);
     if (received !== undefined) process.kill(process.pid, received);
@@ -102,9 +108,9 @@ function holdingSignals<T>(run: () => T): T {
 }
 
 /** Renames the temporaries, all of them or (a rename failed) none, through the journal at `journal`. */
-export function renameAll(pairs: readonly { temporary: string; path: string }[], journal: string): void {
+export async function renameAll(pairs: readonly { temporary: string; path: string }[], journal: string): Promise<void> {
   if (pairs.length === 0) return;
-  holdingSignals(() => {
+  await holdingSignals(() => {
     const entries: Entry[] = pairs.map(({ temporary, path }) => ({ temporary, target: path }));
     try {
       for (const entry of entries) {
@@ -172,7 +178,7 @@ function finish(journal: string, entries: readonly Entry[], direction: Journal["
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** Completes the journal at `journal` if there is one; says what it did (undefined: there was none). */
-export function recoverJournal(journal: string): { direction: Journal["direction"]; files: number } | undefined {
+export async function recoverJournal(journal: string): Promise<{ direction: Journal["direction"]; files: number } | undefined> {
   let data: Journal;
   try {
     data = JSON.parse(readFileSync(journal, "utf8")) as Journal;
@@ -195,7 +201,7 @@ export function recoverJournal(journal: string): { direction: Journal["direction
       throw new OperationalError(`${journal} names ${JSON.stringify(entry?.target)}, which no update of this repository writes: restore the datasets it names with git, then remove it`);
   }
   try {
-    holdingSignals(() => finish(journal, data.entries, data.direction));
+    await holdingSignals(() => finish(journal, data.entries, data.direction));
   } catch (error) {
     throw ioError(error, "complete the interrupted update of", journal);
   }

@@ -67,7 +67,7 @@ export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate
   if (options.check) {
     const pending = await pendingJournal(cwd);
     if (pending !== undefined) throw new OperationalError(pending);
-  } else recoverJournal(journal); // an interrupted run is completed before anything else
+  } else await recoverJournal(journal); // an interrupted run is completed before anything else
   const manifests = await manifestsToUpdate(options, cwd);
   const location = await cacheLocation(cwd, options.cache);
   const cache: UpdateCache | undefined = location !== undefined ? openCache(location) : undefined;
@@ -115,7 +115,7 @@ export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate
   const done = outcomes as DatasetTaskResult[];
   // All or nothing across every dataset, also when interrupted: through the journal (journal.ts).
   try {
-    renameAll(
+    await renameAll(
       done.flatMap((outcome) => outcome.temporaries),
       journal,
     );

@@ -1,7 +1,9 @@
 // Loaded with `node --import`: fails renames on purpose, for the tests of update's all-or-nothing
 // renames (test/issue-20.test.ts). Only renames onto a dataset file count (a destination ending in
 // .jsonl or .lock.json). FAIL_RENAME_AT=<n>: the n-th such rename fails with EIO; FAIL_RENAME_FROM=<n>:
-// the n-th and every later one fail (so that restoring the renamed targets fails too).
+// the n-th and every later one fail (so that restoring the renamed targets fails too);
+// SIGNAL_RENAME_AT=<n> with SIGNAL_RENAME=<SIGTERM|SIGINT>: the process sends itself that signal just
+// before the n-th such rename (a signal during the renames, at a moment that does not depend on timing).
 import fs from "node:fs";
 import module from "node:module";
 
@@ -10,7 +12,13 @@ const from = Number(process.env.FAIL_RENAME_FROM ?? Number.NaN);
 let count = 0;
 const { renameSync, promises } = fs;
 const renameAsync = promises.rename;
-const counts = (to) => /\.(jsonl|lock\.json)$/.test(String(to)) && ++count > 0 && (count === at || count >= from);
+const signalAt = Number(process.env.SIGNAL_RENAME_AT ?? Number.NaN);
+const counts = (to) => {
+  if (!/\.(jsonl|lock\.json)$/.test(String(to))) return false;
+  count++;
+  if (count === signalAt) process.kill(process.pid, process.env.SIGNAL_RENAME ?? "SIGTERM");
+  return count === at || count >= from;
+};
 const eio = (from, to) => Object.assign(new Error(`EIO: i/o error, rename '${from}' -> '${to}'`), { code: "EIO", syscall: "rename", path: String(from), dest: String(to) });
 
 fs.renameSync = function (oldPath, newPath) {
