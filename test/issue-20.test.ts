@@ -195,6 +195,22 @@ describe("item 3: update is all or nothing across datasets", () => {
     expect((await cli(["update", "--recover"], dir)).stderr).toBe("citation-targets: no interrupted update to complete\n");
   });
 
+  test("a journal that names anything but this tool's temporaries beside targets in the repository is refused, and nothing is renamed", async () => {
+    await repository();
+    const outside = join(dir, "..", "victim.jsonl");
+    for (const entry of [
+      { temporary: join(dir, "x"), target: outside },
+      { temporary: join(dir, "elsewhere/.mvfg.jsonl.1.0123abcd.tmp"), target: join(dir, JSONL) },
+      { temporary: join(dir, ".tooling/citation-targets/.mvfg.jsonl.1.0123abcd.tmp"), target: join(dir, JSONL), backup: "/etc/passwd" },
+    ]) {
+      await writeFile(join(dir, JOURNAL), JSON.stringify({ journal: "citation-targets update", version: 1, direction: "back", entries: [entry] }));
+      const result = await cli(["update", "--recover"], dir);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain("which no update of this repository writes");
+      expect(existsSync(join(dir, JSONL))).toBe(true);
+    }
+  });
+
   test.each(["SIGTERM", "SIGINT"])("%s in the middle of the renames (sent by the process itself before the third) waits until every rename is done, then ends the run", async (signal) => {
     await nineDatasets(dir);
     const old = await datasetFiles(dir);
