@@ -60,7 +60,7 @@ describe("the committed fixtures", () => {
     await writeFile(join(root, "part-i/section-2.md"), "### 2 Changed\n");
     await writeFile(join(root, "schedule-1/index.md"), "## Changed\n");
     const output = join(dir, "out.jsonl");
-    const error = await generate({ manifest: join(dir, "manifest.json"), output }).catch((e: unknown) => e);
+    const error = await generate({ manifest: join(dir, "manifest.json"), output, cwd: dir }).catch((e: unknown) => e); // outside a repository, datasets are confined to the working directory
     expect(error).toBeInstanceOf(DatasetError);
     const problems = (error as DatasetError).problems.join("\n");
     expect(problems).toContain("part-i/section-2.md: changed since the lock manifest was written");
@@ -79,8 +79,10 @@ describe("the committed fixtures", () => {
       changed[changed.length - 2]! ^= 0x01;
       await writeFile(file, changed);
       const output = join(dir, "out.jsonl");
-      await expect(generate({ manifest: join(dir, "manifest.json"), output })).rejects.toThrow(new RegExp(`${artifact.path.replace(/[.]/g, "\\.")}: changed since the lock manifest was written`));
-      await expect(checkGenerated({ manifest: join(dir, "manifest.json"), check: tooling("privacy-act-1988.jsonl") })).rejects.toBeInstanceOf(DatasetError);
+      await expect(generate({ manifest: join(dir, "manifest.json"), output, cwd: dir })).rejects.toThrow(
+        new RegExp(`${artifact.path.replace(/[.]/g, "\\.")}: changed since the lock manifest was written`),
+      );
+      await expect(checkGenerated({ manifest: join(dir, "manifest.json"), check: tooling("privacy-act-1988.jsonl"), cwd: dir })).rejects.toBeInstanceOf(DatasetError);
       await expect(stat(output)).rejects.toThrow();
       await writeFile(file, original);
     }

@@ -140,7 +140,7 @@ describe("generate refuses a manifest that points outside its root", () => {
     const { rm } = await import("node:fs/promises");
     await rm(join(root, "a.md"));
     await symlink(join(dir, "outside.md"), join(root, "a.md"));
-    const error = await generate({ manifest: join(root, "citation-targets.lock.json") }).catch((e: unknown) => e);
+    const error = await generate({ manifest: join(root, "citation-targets.lock.json"), cwd: dir }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DatasetError);
     expect((error as DatasetError).problems[0]).toMatch(/^a\.md: resolves to .*outside\.md, outside the dataset root/);
     expect(manifest.artifacts).toHaveLength(1);

@@ -5,6 +5,7 @@
  * run; --check modes write nothing at all.
  */
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { cp, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -89,8 +90,11 @@ describe("SIGKILL at random moments", () => {
     const newJsonl = await readFile(join(reference, JSONL), "utf8");
     for (const ms of delays(10, 700)) {
       await runAndKill(["update", MANIFEST], root, ms);
-      expect([oldManifest, newManifest]).toContain(await readFile(manifestPath, "utf8"));
-      expect([oldJsonl, newJsonl]).toContain(await readFile(jsonlPath, "utf8"));
+      // A kill during the renames leaves the journal: the next run completes it (test/issue-20.test.ts, item 3).
+      if (existsSync(join(root, ".citation-targets-update.journal.json"))) expect((await cli(["update", "--recover"], root)).code).toBe(0);
+      const manifestNow = await readFile(manifestPath, "utf8");
+      expect([oldManifest, newManifest]).toContain(manifestNow);
+      expect(await readFile(jsonlPath, "utf8")).toBe(manifestNow === oldManifest ? oldJsonl : newJsonl);
       await writeFile(manifestPath, oldManifest);
       await writeFile(jsonlPath, oldJsonl);
       await runAndKill(["lock", "fixtures/datasets/privacy-act-1988", "-o", MANIFEST], root, ms);

@@ -1,5 +1,4 @@
 import { readFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { DatasetError } from "../core/errors.js";
@@ -23,6 +22,7 @@ import { publicRepositoryUrl } from "../formatters/sarif.js";
 import { REPOSITORY_SCHEMA_PATH } from "../node/schema-source.js";
 import { exitCodeFor, onlyErrors, validate } from "../node/validate.js";
 import { writeFileAtomic } from "../node/write.js";
+import { maxJobs } from "../node/pool.js";
 
 export interface OutputStream {
   write(chunk: string): unknown;
@@ -48,6 +48,18 @@ export interface MainContext {
 }
 
 const PREFIX = "citation-targets: ";
+
+/** What --allow-outside-repository says on stderr, every time. */
+const OUTSIDE_NOTE = "--allow-outside-repository: dataset folders and patterns may lead outside the repository; files there are read\n";
+
+/** The note when a --jobs value was lowered to the cap (four threads per core). */
+function noteJobs(jobs: number | undefined, stderr: OutputStream): void {
+  const max = maxJobs();
+  if (jobs !== undefined && Number.isInteger(jobs) && jobs > max) stderr.write(`--jobs ${jobs}: lowered to ${max} (four threads per core; more only costs memory)\n`);
+}
+
+/** The commands that refuse to run while an interrupted update's journal is pending (update completes it, or refuses with --check). */
+const GATED_COMMANDS = new Set(["validate", "lock", "generate", "diff"]);
 
 /** Puts the program's name before every line of a message for stderr, as git and npm do, so that it stands out in a CI log. */
 export function prefixLines(text: string): string {
@@ -139,6 +151,7 @@ export async function main(context: MainContext): Promise<number> {
     .option("--color", "force colour on")
     .option("--no-color", "force colour off")
     .option("--verbose", "say which schema is used and how long the run took (stderr)")
+    .option("--allow-outside-repository", "let lock manifests' dataset folders (and, for validate, config patterns) lead outside the repository (default: confined to it, symbolic links resolved)")
     .addHelpText(
       "after",
       `\nSchema: --schema FILE when given, else .tooling/schemas/citation-targets.schema.json found from the\n` +
@@ -236,42 +249,51 @@ export async function main(context: MainContext): Promise<number> {
     .option("--max-artifact-bytes <n>", "the largest markdown file read, in bytes (default 67108864, 64 MiB); a larger one is refused, named", parsePositive)
     .option("--max-yaml-aliases <n>", "the most YAML aliases a front matter may hold (default 1000); more is refused, named", parsePositive)
     .option("--verbose", "say how many threads parsed the markdown and how long it took (stderr)")
-    .action(async (manifest: string, options: { output?: string; check?: string; jobs?: number; verbose?: boolean; maxArtifactBytes?: number; maxYamlAliases?: number }) => {
-      const caps = {
-        ...(options.maxArtifactBytes !== undefined ? { maxArtifactBytes: options.maxArtifactBytes } : {}),
-        ...(options.maxYamlAliases !== undefined ? { maxYamlAliases: options.maxYamlAliases } : {}),
-      };
-      const started = performance.now();
-      if (options.check && options.output) throw new OperationalError("--check and --output exclude each other");
-      const { checkGenerated, generate } = await import("../node/generate.js");
-      if (options.check) {
-        const result = await checkGenerated({ manifest, cwd: context.cwd, check: options.check, ...caps, ...(options.jobs !== undefined ? { jobs: options.jobs } : {}) });
-        if (result.difference) {
-          const lines = [`${options.check} is not up to date: ${result.cause ?? "it differs from what would be generated"}`, `  first difference: ${result.difference.message}`];
-          if (result.changes) lines.push(...describeRecordChanges(result.changes).map((line) => `  ${line}`));
-          lines.push(`hint: run \`citation-targets generate ${shellQuote(manifest)} -o ${shellQuote(options.check)}\` to regenerate it`);
-          stderr.write(`${lines.join("\n")}\n`);
-          exitCode = 1;
-        } else {
-          stderr.write(`${options.check} is up to date (${plural(result.records, "record")})\n`);
+    .option("--allow-outside-repository", "let lock manifests' dataset folders (and, for validate, config patterns) lead outside the repository (default: confined to it, symbolic links resolved)")
+    .action(
+      async (
+        manifest: string,
+        options: { output?: string; check?: string; jobs?: number; verbose?: boolean; maxArtifactBytes?: number; maxYamlAliases?: number; allowOutsideRepository?: boolean },
+      ) => {
+        if (options.allowOutsideRepository) stderr.write(OUTSIDE_NOTE);
+        noteJobs(options.jobs, stderr);
+        const caps = {
+          ...(options.allowOutsideRepository ? { allowOutsideRepository: true } : {}),
+          ...(options.maxArtifactBytes !== undefined ? { maxArtifactBytes: options.maxArtifactBytes } : {}),
+          ...(options.maxYamlAliases !== undefined ? { maxYamlAliases: options.maxYamlAliases } : {}),
+        };
+        const started = performance.now();
+        if (options.check && options.output) throw new OperationalError("--check and --output exclude each other");
+        const { checkGenerated, generate } = await import("../node/generate.js");
+        if (options.check) {
+          const result = await checkGenerated({ manifest, cwd: context.cwd, check: options.check, ...caps, ...(options.jobs !== undefined ? { jobs: options.jobs } : {}) });
+          if (result.difference) {
+            const lines = [`${options.check} is not up to date: ${result.cause ?? "it differs from what would be generated"}`, `  first difference: ${result.difference.message}`];
+            if (result.changes) lines.push(...describeRecordChanges(result.changes).map((line) => `  ${line}`));
+            lines.push(`hint: run \`citation-targets generate ${shellQuote(manifest)} -o ${shellQuote(options.check)}\` to regenerate it`);
+            stderr.write(`${lines.join("\n")}\n`);
+            exitCode = 1;
+          } else {
+            stderr.write(`${options.check} is up to date (${plural(result.records, "record")})\n`);
+          }
+          return;
         }
-        return;
-      }
-      const generateOptions = {
-        manifest,
-        cwd: context.cwd,
-        write: (text: string) => writeAndDrain(stdout, text),
-        ...caps,
-        ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
-      };
-      const result = options.output ? await generate({ ...generateOptions, output: options.output }) : await generate(generateOptions);
-      if (result.output) stderr.write(`wrote ${displayPath(result.output, context.cwd)} (${plural(result.records, "record")})\n`);
-      const threads = result.threads ?? 1;
-      if (options.verbose)
-        stderr.write(
-          `generated in ${Math.round(performance.now() - started)} ms, markdown parsed in ${threads === 1 ? "this thread" : `${threads} threads (this one and ${plural(threads - 1, "worker thread")})`}\n`,
-        );
-    });
+        const generateOptions = {
+          manifest,
+          cwd: context.cwd,
+          write: (text: string) => writeAndDrain(stdout, text),
+          ...caps,
+          ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
+        };
+        const result = options.output ? await generate({ ...generateOptions, output: options.output }) : await generate(generateOptions);
+        if (result.output) stderr.write(`wrote ${displayPath(result.output, context.cwd)} (${plural(result.records, "record")})\n`);
+        const threads = result.threads ?? 1;
+        if (options.verbose)
+          stderr.write(
+            `generated in ${Math.round(performance.now() - started)} ms, markdown parsed in ${threads === 1 ? "this thread" : `${threads} threads (this one and ${plural(threads - 1, "worker thread")})`}\n`,
+          );
+      },
+    );
 
   program
     .command("update")
@@ -287,50 +309,83 @@ export async function main(context: MainContext): Promise<number> {
     .option("--cache-location <file>", "the cache file (default node_modules/.cache/citation-targets/update.json of the repository, when it has node_modules)")
     .option("--max-artifact-bytes <n>", "the largest markdown file read, in bytes (default 67108864, 64 MiB)", parsePositive)
     .option("--max-yaml-aliases <n>", "the most YAML aliases a front matter may hold (default 1000)", parsePositive)
+    .option("--allow-outside-repository", "let lock manifests' dataset folders (and, for validate, config patterns) lead outside the repository (default: confined to it, symbolic links resolved)")
+    .option("--recover", "only complete an update that was interrupted (its journal at the repository root): roll its renames forward, or back, then exit")
     .addHelpText(
       "after",
       `\nExit codes: 0 up to date (or updated), 1 --check found changes or a dataset is at fault, 2 usage or I/O error.\n\nExamples:\n  citation-targets update\n  citation-targets update .tooling/citation-targets/privacy-act-1988.lock.json\n  citation-targets update --check`,
     )
-    .action(async (named: string[], options: { check?: boolean; staged?: boolean; jobs?: number; cache: boolean; cacheLocation?: string; maxArtifactBytes?: number; maxYamlAliases?: number }) => {
-      const { upToDate, update } = await import("../node/update.js");
-      let manifests = named;
-      if (options.staged) {
-        if (named.length > 0) throw new OperationalError("--staged chooses the datasets itself: name no manifests with it");
-        const { stagedDatasets } = await import("../node/staged.js");
-        manifests = (await stagedDatasets(context.cwd)).manifests.map((manifest) => displayPath(manifest, context.cwd));
-        if (manifests.length === 0) {
-          stderr.write("citation-targets: nothing staged belongs to a dataset: nothing to check\n");
-          return;
+    .action(
+      async (
+        named: string[],
+        options: {
+          check?: boolean;
+          staged?: boolean;
+          jobs?: number;
+          cache: boolean;
+          cacheLocation?: string;
+          maxArtifactBytes?: number;
+          maxYamlAliases?: number;
+          recover?: boolean;
+          allowOutsideRepository?: boolean;
+        },
+      ) => {
+        if (options.allowOutsideRepository) stderr.write(OUTSIDE_NOTE);
+        noteJobs(options.jobs, stderr);
+        const { upToDate, update } = await import("../node/update.js");
+        if (options.recover && (options.check || options.staged || named.length > 0))
+          throw new OperationalError("--recover only completes an interrupted update: name no manifests, --check or --staged with it");
+        if (!options.check) {
+          const { journalPath, recoverJournal } = await import("../node/journal.js");
+          const journal = await journalPath(context.cwd);
+          const recovered = await recoverJournal(journal);
+          if (recovered)
+            stderr.write(
+              `completed the interrupted update of ${displayPath(journal, context.cwd)}: ${plural(recovered.files, "file")} ${recovered.direction === "forward" ? "renamed into place (rolled forward)" : "restored as they were (rolled back)"}\n`,
+            );
+          else if (options.recover) stderr.write("no interrupted update to complete\n");
+          if (options.recover) return;
         }
-      }
-      const results = await update({
-        manifests,
-        ...(options.cache === false ? { cache: false as const } : options.cacheLocation !== undefined ? { cache: options.cacheLocation } : {}),
-        cwd: context.cwd,
-        ...(options.check ? { check: true } : {}),
-        ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
-        ...(options.maxArtifactBytes !== undefined ? { maxArtifactBytes: options.maxArtifactBytes } : {}),
-        ...(options.maxYamlAliases !== undefined ? { maxYamlAliases: options.maxYamlAliases } : {}),
-      });
-      const out: string[] = [];
-      for (const result of results) {
-        if (upToDate(result)) {
-          out.push(`${result.slug}: up to date (${result.manifest}, ${result.output})`);
-          continue;
+        let manifests = named;
+        if (options.staged) {
+          if (named.length > 0) throw new OperationalError("--staged chooses the datasets itself: name no manifests with it");
+          const { stagedDatasets } = await import("../node/staged.js");
+          manifests = (await stagedDatasets(context.cwd)).manifests.map((manifest) => displayPath(manifest, context.cwd));
+          if (manifests.length === 0) {
+            stderr.write("citation-targets: nothing staged belongs to a dataset: nothing to check\n");
+            return;
+          }
         }
-        out.push(`${result.slug}: ${options.check ? "not up to date" : "updated"}`);
-        out.push(...describeManifestChanges(result.artifacts).map((line) => `  ${line}`));
-        out.push(...describeRecordChanges(result.records).map((line) => `  ${line}`));
-        const files = [result.manifestChanged ? result.manifest : undefined, result.outputChanged ? result.output : undefined].filter((f) => f !== undefined);
-        if (files.length > 0) out.push(`  ${options.check ? "would write" : "wrote"} ${files.join(" and ")}`);
-      }
-      stdout.write(`${out.join("\n")}\n`);
-      if (options.check && results.some((r) => !upToDate(r))) {
-        const stale = named.length > 0 || options.staged ? results.filter((r) => !upToDate(r)).map((r) => ` ${shellQuote(r.manifest)}`) : [];
-        stderr.write(`not up to date: run \`citation-targets update${stale.join("")}\` to refresh and regenerate\n`);
-        exitCode = 1;
-      }
-    });
+        const results = await update({
+          manifests,
+          ...(options.cache === false ? { cache: false as const } : options.cacheLocation !== undefined ? { cache: options.cacheLocation } : {}),
+          cwd: context.cwd,
+          ...(options.check ? { check: true } : {}),
+          ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
+          ...(options.maxArtifactBytes !== undefined ? { maxArtifactBytes: options.maxArtifactBytes } : {}),
+          ...(options.maxYamlAliases !== undefined ? { maxYamlAliases: options.maxYamlAliases } : {}),
+          ...(options.allowOutsideRepository ? { allowOutsideRepository: true } : {}),
+        });
+        const out: string[] = [];
+        for (const result of results) {
+          if (upToDate(result)) {
+            out.push(`${result.slug}: up to date (${result.manifest}, ${result.output})`);
+            continue;
+          }
+          out.push(`${result.slug}: ${options.check ? "not up to date" : "updated"}`);
+          out.push(...describeManifestChanges(result.artifacts).map((line) => `  ${line}`));
+          out.push(...describeRecordChanges(result.records).map((line) => `  ${line}`));
+          const files = [result.manifestChanged ? result.manifest : undefined, result.outputChanged ? result.output : undefined].filter((f) => f !== undefined);
+          if (files.length > 0) out.push(`  ${options.check ? "would write" : "wrote"} ${files.join(" and ")}`);
+        }
+        stdout.write(`${out.join("\n")}\n`);
+        if (options.check && results.some((r) => !upToDate(r))) {
+          const stale = named.length > 0 || options.staged ? results.filter((r) => !upToDate(r)).map((r) => ` ${shellQuote(r.manifest)}`) : [];
+          stderr.write(`not up to date: run \`citation-targets update${stale.join("")}\` to refresh and regenerate\n`);
+          exitCode = 1;
+        }
+      },
+    );
 
   registerDiffCommand(program, { cwd: context.cwd, stdout, stderr, env: context.env }, (code) => {
     exitCode = code;
@@ -342,6 +397,15 @@ export async function main(context: MainContext): Promise<number> {
         `missing command: usage: citation-targets <validate|lock|generate|update|diff|schema> [options]\nrun \`citation-targets --help\` for the commands, \`citation-targets <command> --help\` for their options\n`,
       );
       return 2;
+    }
+    if (GATED_COMMANDS.has(context.argv[0] ?? "") && !context.argv.some((arg) => arg === "--help" || arg === "-h")) {
+      // An interrupted update leaves datasets half renamed: every command says so, and what completes it, before it reads any.
+      const { pendingJournal } = await import("../node/journal.js");
+      const pending = await pendingJournal(context.cwd);
+      if (pending !== undefined) {
+        stderr.write(`${pending}\n`);
+        return 2;
+      }
     }
     await program.parseAsync(context.argv, { from: "user" });
     return exitCode;
@@ -383,7 +447,8 @@ interface LockCliOptions {
 async function readOrderFile(path: string, shown: string): Promise<string[]> {
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    const { readRegularFileSync } = await import("../node/regular-file.js");
+    text = readRegularFileSync(path).toString("utf8");
   } catch (error) {
     throw new OperationalError(describeIoError(error, "read order file", shown));
   }
@@ -414,6 +479,7 @@ function collectPair(allowed?: readonly string[]) {
 }
 
 interface ValidateCliOptions {
+  allowOutsideRepository?: boolean;
   format?: FormatName;
   outputFile?: string;
   shard?: { index: number; count: number };
@@ -503,13 +569,16 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
       return 0;
     }
   }
+  if (options.allowOutsideRepository) context.stderr.write(prefixLines(OUTSIDE_NOTE));
+  noteJobs(options.jobs, { write: (text: string) => context.stderr.write(prefixLines(text)) });
   const progress = progressEnabled(context.env, context.stderr.isTTY) ? createProgressLine((text) => context.stderr.write(text)) : undefined;
   const checked = await validate({
     ...(fromStdin ? { stdin: { stream: context.stdin!, ...(options.stdinFilename !== undefined ? { name: options.stdinFilename } : {}) } } : {}),
     ...(progress ? { onProgress: (p: Progress) => progress.update(p) } : {}),
     patterns: stagedFiles ?? (fromStdin ? [] : fromConfig ? config.patterns! : paths),
     cwd: context.cwd,
-    ...(fromConfig && !stagedFiles ? { patternsCwd: dirname(loaded!.path) } : {}),
+    ...(fromConfig && !stagedFiles ? { patternsCwd: dirname(loaded!.path), confinePatterns: true } : {}),
+    ...(options.allowOutsideRepository ? { allowOutsideRepository: true } : {}),
     legislationHost: given("legislationHost") ? options.legislationHost : (config.legislationHost ?? options.legislationHost),
     rules: { ...config.rules, ...options.rule },
     allowUnmatched: !options.errorOnUnmatchedPattern,
@@ -538,6 +607,15 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
   const ciPaths = { cwdInRepository: await cwdInRepository(context.cwd), repositoryUrl: publicRepositoryUrl(packageJson.repository) }; // SARIF and GitHub annotations: paths from the repository root
   const formatContext = { toolVersion: packageJson.version, ...(maxProblems !== undefined ? { maxProblems } : {}), ...dropUndefined(ciPaths) };
   if (options.outputFile) {
+    // Never over an input of the run: a file checked, its lock manifest, the schema or the config.
+    const { refuseOverInputs } = await import("../node/write.js");
+    const inputs = report.files.flatMap((file) => [
+      { path: resolve(context.cwd, file.path), what: `the file checked ${file.path}` },
+      ...(file.lockManifest ? [{ path: resolve(context.cwd, file.lockManifest), what: `the lock manifest ${file.lockManifest}` }] : []),
+    ]);
+    if (schema) inputs.push({ path: resolve(context.cwd, schema), what: "the schema" });
+    if (loaded) inputs.push({ path: loaded.path, what: "the config" });
+    refuseOverInputs(resolve(context.cwd, options.outputFile), inputs, options.outputFile);
     // The chosen report to the file; the terminal gets the stylish report all the same (first, so a file that cannot be written does not hide it).
     context.stdout.write(formatters.stylish(report, { ...formatContext, color: createColor(colorLevel(context.env, context.stdout.isTTY, options.color)) }));
     await writeFileAtomic(resolve(context.cwd, options.outputFile), formatters[format](report, { ...formatContext, color: createColor(0) }));

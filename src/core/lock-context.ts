@@ -19,6 +19,8 @@ export interface LockContext {
   datasetRoot?: string;
   /** Why the artifact checks were skipped, when they were (the dataset folder is not there). */
   artifactsSkipped?: string;
+  /** Why some artifact checks could not run (a file or folder that cannot be read): the file checked gets an error, never a pass. */
+  artifactsFailed?: string;
   /**
    * Settles when the facts about the artifact files above (digests, missing, unlisted, skipped) are
    * filled in: they are gathered while the file is checked, and the rules read them only at the

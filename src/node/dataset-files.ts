@@ -1,9 +1,12 @@
 import { isUtf8 } from "node:buffer";
-import { type Dirent, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { closeSync, constants, type Dirent, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { join, sep } from "node:path";
 import { DatasetError } from "../core/errors.js";
 import { comparePaths } from "../core/natural-sort.js";
 import { sha256Hex } from "../core/digest.js";
+import { describeIoError, OperationalError } from "./errors.js";
+import { checkBraces } from "./globs.js";
+import { fileKind } from "./regular-file.js";
 
 /** The largest artifact `lock`, `generate` and `update` read, by default: 64 MiB (the largest real statute is about 2 MB). */
 export const DEFAULT_MAX_ARTIFACT_BYTES = 64 * 2 ** 20;
@@ -22,6 +25,7 @@ export const ALWAYS_IGNORED = ["**/node_modules/**"];
  * `lock` (what to lock) and `validate` (which files the manifest does not list).
  */
 export async function listDatasetFiles(root: string, ignore: readonly string[] = []): Promise<string[]> {
+  for (const glob of ignore) checkBraces(glob, "ignore glob"); // a manifest's ignore is not digested: bound it here
   if (ignore.length === 0) return walkMarkdown(root).sort(comparePaths);
   const { default: fg } = await import("fast-glob"); // tens of ms of start-up: only when a dataset folder has ignore globs
   // The synchronous walk: a dataset folder is small, and a publisher's repository has thousands (the asynchronous one's queue costs more than the walk).
@@ -39,23 +43,37 @@ export async function listDatasetFiles(root: string, ignore: readonly string[] =
  */
 export function walkMarkdown(root: string): string[] {
   const found: string[] = [];
-  const walk = (folder: string, prefix: string) => {
+  // An explicit stack, not recursion: a folder of any depth or size is walked in bounded stack.
+  const pending: [string, string][] = [[root, ""]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [folder, prefix] = next;
     let entries: Dirent[];
     try {
       entries = readdirSync(folder, { withFileTypes: true });
     } catch (error) {
       if (prefix === "") throw error;
-      return; // an unreadable subfolder: fast-glob leaves it out too
+      // An unreadable subfolder may hold artifacts: the walk cannot say what the dataset holds (fast-glob throws too).
+      throw Object.assign(new OperationalError(describeIoError(error, "read the folder", prefix.slice(0, -1))), { code: (error as NodeJS.ErrnoException).code });
     }
+    const folders: [string, string][] = [];
     for (const entry of entries) {
       const name = entry.name;
       if (name.startsWith(".")) continue;
       if (name.endsWith(".md")) found.push(prefix + name);
-      if (entry.isDirectory() && name !== "node_modules") walk(join(folder, name), `${prefix}${name}/`);
+      if (entry.isDirectory() && name !== "node_modules") folders.push([join(folder, name), `${prefix}${name}/`]);
     }
-  };
-  walk(root, "");
+    for (let i = folders.length - 1; i >= 0; i--) pending.push(folders[i]!);
+  }
   return found;
+}
+
+/** The path of the file a descriptor is open on, where the system says (Linux: /proc/self/fd); undefined elsewhere. */
+function openedPath(fd: number): string | undefined {
+  try {
+    return readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -73,23 +91,42 @@ export async function digestDatasetFiles(root: string, ignore: readonly string[]
     if (/[\u0000\r\n\\]/.test(path)) return { problem: `${JSON.stringify(path)}: the name has a NUL, CR, LF or backslash` };
     const absolute = join(root, ...path.split("/"));
     const info = lstatSync(absolute);
+    // The file read is the file checked: opened without following a link (a link is resolved and checked first, its
+    // target opened the same way), and, where the system says which file a descriptor is, that file is inside the root.
+    // A swap between a file and a link to an outside file while lock runs can never pin the outside file.
+    let opened: string;
     if (info.isSymbolicLink()) {
-      let target: string;
       try {
-        target = realpathSync(absolute);
+        opened = realpathSync(absolute);
       } catch {
         return { problem: `${path}: a symbolic link to nothing` };
       }
-      if (!target.startsWith(realRoot + sep)) return { problem: `${path}: a symbolic link to ${target}, outside the dataset root` };
-      if (!statSync(target).isFile()) return {};
+      if (!opened.startsWith(realRoot + sep)) return { problem: `${path}: a symbolic link to ${opened}, outside the dataset root` };
+      const target = statSync(opened);
+      if (!target.isFile()) return target.isDirectory() ? {} : { problem: `${path}: a symbolic link to ${fileKind(target)}, not a regular file` };
     } else if (!info.isFile()) {
-      return {};
+      return info.isDirectory() ? {} : { problem: `${path}: ${fileKind(info)}, not a regular file` }; // a FIFO or a device is never read: it would block or never end
+    } else opened = absolute;
+    let fd: number;
+    try {
+      fd = openSync(opened, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ELOOP" || code === "ENOENT") return { problem: `${path}: replaced while lock read it (now a symbolic link or gone): run lock again` };
+      throw error;
     }
-    const size = statSync(absolute).size;
-    if (size > maxArtifactBytes) return { problem: tooLarge(path, size, maxArtifactBytes) };
-    const content = readFileSync(absolute);
-    bytes += content.length;
-    return isUtf8(content) ? { digest: sha256Hex(content) } : { problem: `${path}: not valid UTF-8` };
+    try {
+      const opens = fstatSync(fd);
+      if (!opens.isFile()) return { problem: `${path}: replaced while lock read it (now not a regular file): run lock again` };
+      const real = openedPath(fd);
+      if (real !== undefined && !real.startsWith(realRoot + sep)) return { problem: `${path}: resolves to ${real}, outside the dataset root` };
+      if (opens.size > maxArtifactBytes) return { problem: tooLarge(path, opens.size, maxArtifactBytes) };
+      const content = readFileSync(fd);
+      bytes += content.length;
+      return isUtf8(content) ? { digest: sha256Hex(content) } : { problem: `${path}: not valid UTF-8` };
+    } finally {
+      closeSync(fd);
+    }
   };
   const results = entries.map(inspect);
   const problems = results.flatMap((r) => (r.problem ? [r.problem] : []));

@@ -16,7 +16,7 @@ import { LineReader } from "../core/lines.js";
 import { buildRecordSchema } from "../core/schema.js";
 import { BlobReader, blobId, filesAt, gitBlob, gitTopLevel, resolveRevision, type TreeEntry, treeAt } from "./diff-git.js";
 import { describeIoError, OperationalError } from "./errors.js";
-import { DEFAULT_PATTERN, displayPath } from "./files.js";
+import { DEFAULT_PATTERN, displayPath, isInside } from "./files.js";
 import { readJsonFile } from "./json-file.js";
 import { UNCOMPARED_FIELDS } from "./record-changes.js";
 import { REPOSITORY_SCHEMA_PATH } from "./schema-source.js";
@@ -293,7 +293,7 @@ async function gitTargets(revision: string, paths: string[], cwd: string, schema
   for (const path of paths) {
     const absolute = resolve(cwd, path);
     const rel = posix(relative(root, absolute));
-    if (rel.startsWith("..") || rel === "") throw new OperationalError(`${path} is not inside the repository (${root})`);
+    if (!isInside(root, absolute) || rel === "") throw new OperationalError(`${path} is not inside the repository (${root})`);
     const type = schema || isSchemaPath(rel) ? "schema" : "records";
     const kind = await kindOf(absolute);
     if (kind === "folder") await folder(rel, path);

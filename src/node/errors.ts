@@ -25,7 +25,8 @@ const IO_WORDS: Record<string, string> = {
 /** Plain words for a failed file operation: "cannot read <path>: no such file or folder". */
 export function describeIoError(error: unknown, verb: string, path: string): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  const words = code !== undefined ? (IO_WORDS[code] ?? code) : error instanceof Error ? error.message : String(error);
+  // ENOTREG (regular-file.ts): a file that is not regular, its kind in the message.
+  const words = code !== undefined && code !== "ENOTREG" ? (IO_WORDS[code] ?? code) : error instanceof Error ? error.message : String(error);
   return `cannot ${verb} ${path}: ${words}`;
 }
 

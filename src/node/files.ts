@@ -1,8 +1,10 @@
 import { createHash } from "node:crypto";
+import { realpathSync } from "node:fs";
 import { stat } from "node:fs/promises";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { compare } from "../core/problem.js";
 import { OperationalError } from "./errors.js";
+import { checkBraces } from "./globs.js";
 
 /** What `validate` checks when no paths are named, relative to the repository root. */
 export const DEFAULT_PATTERN = ".tooling/citation-targets/*.jsonl";
@@ -31,7 +33,7 @@ export const STDIN_NAME = "<stdin>";
 export function displayPath(absolute: string, cwd: string): string {
   const rel = relative(cwd, absolute);
   const firstFolder = (path: string) => resolve(path).split(sep)[1];
-  const unrelated = rel.startsWith("..") && firstFolder(cwd) !== firstFolder(absolute);
+  const unrelated = !isInside(cwd, absolute) && firstFolder(cwd) !== firstFolder(absolute);
   return (rel === "" || isAbsolute(rel) || unrelated ? absolute : rel).split(sep).join("/");
 }
 
@@ -40,10 +42,20 @@ export function displayPath(absolute: string, cwd: string): string {
  * A literal path is used as it is (a missing one is reported when it is read); a directory means
  * every `*.jsonl` below it; a glob that matches nothing is an error unless `allowUnmatched`.
  */
-export async function expandInputs(patterns: string[], cwd: string, allowUnmatched = false, base = cwd): Promise<InputFile[]> {
+export async function expandInputs(patterns: string[], cwd: string, allowUnmatched = false, base = cwd, confineTo?: string): Promise<InputFile[]> {
   const found = new Map<string, InputFile>();
-  const add = (absolute: string) => found.set(absolute, { absolute, display: displayPath(absolute, cwd) });
+  const add = (absolute: string) => {
+    // Patterns from a config or the default: every file found must really be in the repository (a symbolic link included).
+    if (confineTo !== undefined && !isInside(confineTo, realPathOf(absolute)))
+      throw new OperationalError(
+        `${displayPath(absolute, cwd)} is outside the repository ${confineTo} (it resolves to ${realPathOf(absolute)}): patterns are confined to the repository (${ALLOW_OUTSIDE_FLAG} allows more)`,
+      );
+    found.set(absolute, { absolute, display: displayPath(absolute, cwd) });
+  };
   for (const pattern of patterns) {
+    checkBraces(pattern);
+    if (confineTo !== undefined && (isAbsolute(pattern) || pattern.split(/[\\/]/).includes("..") || !isInside(confineTo, realPathOf(resolve(base, pattern.split(/[*?[\]{}()!]/)[0]!)))))
+      throw new OperationalError(`pattern "${pattern}" leads outside the repository ${confineTo}: patterns from a config are confined to the repository (${ALLOW_OUTSIDE_FLAG} allows more)`);
     const absolute = resolve(base, pattern);
     const info = await stat(absolute).catch(() => undefined);
     if (info?.isFile()) {
@@ -88,6 +100,42 @@ export async function foldersUpToRoot(cwd: string): Promise<{ folders: string[];
   }
 }
 
+/** True when `path` is `root` or below it (lexically: resolve symbolic links first). A name that merely starts with two dots (`..mvfg.jsonl`) is inside. */
+export function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return !(rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel));
+}
+
+/** The real path of a path, resolving every symbolic link; of its nearest existing parent (plus the rest) when it does not exist. */
+export function realPathOf(path: string): string {
+  const absolute = resolve(path);
+  try {
+    return realpathSync(absolute);
+  } catch {
+    const parent = dirname(absolute);
+    return parent === absolute ? absolute : join(realPathOf(parent), basename(absolute));
+  }
+}
+
+/** Repository roots found, by the folder the search started from (a run reads thousands of manifests of one folder). */
+const repositoryRoots = new Map<string, Promise<string | undefined>>();
+
+/**
+ * The folder datasets and patterns are confined to (SECURITY.md): the repository that holds `folder`
+ * (the nearest folder with `.git`), else the working directory; real path, symbolic links resolved.
+ */
+export async function confinementRoot(folder: string, cwd: string): Promise<string> {
+  let found = repositoryRoots.get(folder);
+  if (found === undefined) {
+    found = findRepositoryRoot(folder);
+    repositoryRoots.set(folder, found);
+  }
+  return realPathOf((await found) ?? cwd);
+}
+
+/** The flag that lifts the confinement, as messages name it. */
+export const ALLOW_OUTSIDE_FLAG = "--allow-outside-repository";
+
 /** The repository root above `cwd` (the nearest folder holding `.git`), or undefined outside a repository. */
 export async function findRepositoryRoot(cwd: string): Promise<string | undefined> {
   return (await foldersUpToRoot(cwd)).root;
@@ -106,7 +154,7 @@ export async function cwdInRepository(cwd: string): Promise<string | undefined> 
  */
 export function shardKey(absolute: string, root: string | undefined): string {
   const rel = root === undefined ? "" : relative(root, absolute);
-  return (root === undefined || rel.startsWith("..") || isAbsolute(rel) ? absolute : rel).split(sep).join("/");
+  return (root === undefined || !isInside(root, absolute) ? absolute : rel).split(sep).join("/");
 }
 
 /**

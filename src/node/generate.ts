@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { createReadStream, readFileSync, statSync } from "node:fs";
+import { createReadStream, statSync } from "node:fs";
 import { stat } from "node:fs/promises";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import canonicalize from "canonicalize";
 import { availableParallelism } from "node:os";
 import type { LockManifest } from "../core/manifest.js";
@@ -14,7 +14,8 @@ import { describeIoError, OperationalError } from "./errors.js";
 import { DEFAULT_MAX_ARTIFACT_BYTES } from "./dataset-files.js";
 import { type LoadedManifest, loadManifest, resolveArtifact, shellQuote, verifyArtifacts } from "./manifest-io.js";
 import { readOldRecords, RecordComparer, type RecordChanges } from "./record-changes.js";
-import { openAtomic, type AtomicFile } from "./write.js";
+import { openAtomic, refuseOverInputs, type AtomicFile } from "./write.js";
+import { readRegularFileSync } from "./regular-file.js";
 
 export interface GenerateOptions {
   /** Path of the lock manifest. */
@@ -28,6 +29,8 @@ export interface GenerateOptions {
   maxArtifactBytes?: number;
   /** The most YAML aliases an artifact's front matter may hold (default 1000); more is refused, named. */
   maxYamlAliases?: number;
+  /** Let the manifest's dataset folder lead outside the repository (default: confined to it; SECURITY.md). */
+  allowOutsideRepository?: boolean;
   /** Threads to parse the markdown in (one pool for the run); default one per core (at most 4) for 4 MB of markdown or more, else 1 (this thread). The output is the same. */
   jobs?: number;
 }
@@ -78,7 +81,14 @@ function chooseJobs(jobs: number | undefined, bytes: number, artifacts: number):
  */
 async function prepare(options: GenerateOptions, verifyFirst = true) {
   const shown = options.manifest;
-  const loaded = await loadManifest(options.manifest, options.cwd, shown);
+  const loaded = await loadManifest(options.manifest, options.cwd, shown, { allowOutsideRepository: options.allowOutsideRepository ?? false });
+  // lock refuses an empty dataset; so does generate, rather than write an empty file.
+  if (loaded.manifest.artifacts.length === 0) throw new DatasetError([`${shown}: the lock manifest lists no artifacts: there is nothing to generate (lock refuses an empty dataset too)`]);
+  if (options.output !== undefined) {
+    const inputs = [{ path: loaded.path, what: `the lock manifest ${shown}` }];
+    for (const artifact of loaded.manifest.artifacts) inputs.push({ path: join(loaded.root, ...artifact.path.split("/")), what: `the artifact ${artifact.path} of ${shown}` });
+    refuseOverInputs(resolve(options.cwd ?? process.cwd(), options.output), inputs, options.output);
+  }
   const verifyAll = async () => {
     const verified = await verifyArtifacts(loaded, shown, options.maxArtifactBytes);
     if (verified.problems.length > 0) throw new DatasetError(verified.problems);
@@ -126,7 +136,9 @@ async function sizesOf(loaded: LoadedManifest, maxArtifactBytes = DEFAULT_MAX_AR
  */
 export function linesOf(manifest: LockManifest, root: string, pool: WorkPool | undefined, sizes: readonly number[] = [], limits: ArtifactLimits = {}): AsyncGenerator<string[]> {
   // Synchronous reads, when an artifact's turn comes: the files are small and many, and this thread would wait for each anyway.
-  const inThread = linesInThread(manifest, async (position) => parseArtifactBytes(manifest.artifacts[position]!, readFileSync(resolveArtifact(root, manifest.artifacts[position]!.path)), limits));
+  const inThread = linesInThread(manifest, async (position) =>
+    parseArtifactBytes(manifest.artifacts[position]!, readRegularFileSync(resolveArtifact(root, manifest.artifacts[position]!.path)), limits),
+  );
   const source = pool && pool.workers > 0 ? poolLineSource(manifest, root, pool, sizes, inThread, limits) : inThread;
   return generateLineBatchesFrom(manifest, source);
 }

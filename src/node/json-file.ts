@@ -1,12 +1,12 @@
-import { readFileSync } from "node:fs";
 import { looksLike } from "../core/file-kind.js";
 import { describeIoError, OperationalError } from "./errors.js";
+import { readRegularFileSync } from "./regular-file.js";
 
 /** Reads and parses a JSON file; `what` names it in the OperationalError for an unreadable file or bad JSON ("lock manifest", "schema", "config"). */
 export async function readJsonFile(path: string, what: string, shown: string = path): Promise<unknown> {
   let text: string;
   try {
-    text = readFileSync(path, "utf8"); // small files, read in one call: the promise API costs more than the read (thousands of manifests a run)
+    text = readRegularFileSync(path).toString("utf8"); // small files, read in one call: the promise API costs more than the read (thousands of manifests a run)
   } catch (error) {
     throw new OperationalError(describeIoError(error, `read ${what}`, shown));
   }

@@ -19,7 +19,7 @@ export async function locateEditedTargets(file: FileReport, cwd: string): Promis
   if (file.lockManifest === undefined || file.error !== undefined || !file.problems.some(isDiffers)) return file;
   try {
     const { generateRecords } = await import("../core/generate.js"); // the markdown and YAML parsers: only on this rare path, not at start-up
-    const loaded = await loadManifest(resolve(cwd, file.lockManifest), cwd, file.lockManifest);
+    const loaded = await loadManifest(resolve(cwd, file.lockManifest), cwd, file.lockManifest, { allowOutsideRepository: true }); // validate has checked it;
     const wanted = new Set(file.problems.filter(isDiffers).map((p) => String(p.data.path)));
     const expected = new Map<string, string>(); // citationAddress → markdown, for the artifacts in question
     for await (const record of generateRecords(loaded.manifest, (path) => readFile(resolveArtifact(loaded.root, path)))) {

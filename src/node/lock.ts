@@ -79,7 +79,7 @@ export async function lock(options: LockOptions, preloaded?: LoadedManifest): Pr
     preloaded?.path === output
       ? preloaded.manifest
       : statSync(output, { throwIfNoEntry: false })
-        ? (await loadManifest(output, cwd, options.output ?? join(options.dir, DEFAULT_MANIFEST_NAME))).manifest
+        ? (await loadManifest(output, cwd, options.output ?? join(options.dir, DEFAULT_MANIFEST_NAME), { allowOutsideRepository: true })).manifest // its datasetRoot is rewritten, never followed
         : undefined;
 
   // --ignore globs are kept in the manifest, so that a refresh and validate leave the same files out.

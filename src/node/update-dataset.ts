@@ -42,6 +42,8 @@ export interface DatasetTask {
   check: boolean;
   maxArtifactBytes?: number;
   limits: ArtifactLimits;
+  /** Let the manifest's dataset folder lead outside the repository (SECURITY.md). */
+  allowOutsideRepository?: boolean;
   /** What the cache knew of this manifest, and the generator's identity (update-cache.ts); absent: no cache. */
   cache?: { generator: string; entry?: CacheEntry };
 }
@@ -68,7 +70,7 @@ const COMPARE_BY_DIGEST_UP_TO = 8 * 2 ** 20;
 export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Promise<DatasetTaskResult> {
   const { manifestPath, cwd } = task;
   const shownManifest = displayPath(manifestPath, cwd);
-  const loaded = await loadManifest(manifestPath, cwd, shownManifest);
+  const loaded = await loadManifest(manifestPath, cwd, shownManifest, { allowOutsideRepository: task.allowOutsideRepository ?? false });
   let locked: LockResult;
   try {
     locked = await lock({ dir: loaded.root, output: manifestPath, cwd, check: true, ...(task.maxArtifactBytes !== undefined ? { maxArtifactBytes: task.maxArtifactBytes } : {}) }, loaded);

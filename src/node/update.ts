@@ -6,6 +6,7 @@
  * written. The cache (update-cache.ts) spares regenerating a dataset whose JSONL is known to be what
  * its manifest generates.
  */
+import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { DatasetError } from "../core/generate.js";
@@ -15,7 +16,8 @@ import { checkJobs, createPool, type TaskFailure } from "./pool.js";
 import { noRecordChanges } from "./record-changes.js";
 import { cacheLocation, openCache, type UpdateCache } from "./update-cache.js";
 import { type DatasetTask, type DatasetTaskResult, type DatasetUpdate, updateOneDataset } from "./update-dataset.js";
-import { discardTemporary, renameInto } from "./write.js";
+import { journalPath, pendingJournal, recoverJournal, renameAll } from "./journal.js";
+import { discardTemporary } from "./write.js";
 
 export { type DatasetUpdate, outputFor } from "./update-dataset.js";
 
@@ -31,6 +33,8 @@ export interface UpdateOptions {
   maxArtifactBytes?: number;
   /** The most YAML aliases an artifact's front matter may hold (default 1000). */
   maxYamlAliases?: number;
+  /** Let manifests' dataset folders lead outside the repository (default: confined to it; SECURITY.md). */
+  allowOutsideRepository?: boolean;
   /** The cache file; default `node_modules/.cache/citation-targets/update.json` of the repository when it has `node_modules`; false for none. */
   cache?: string | false;
 }
@@ -59,6 +63,11 @@ const DATASETS_PER_THREAD = 2;
  */
 export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate[]> {
   const cwd = options.cwd ?? process.cwd();
+  const journal = await journalPath(cwd);
+  if (options.check) {
+    const pending = await pendingJournal(cwd);
+    if (pending !== undefined) throw new OperationalError(pending);
+  } else await recoverJournal(journal); // an interrupted run is completed before anything else
   const manifests = await manifestsToUpdate(options, cwd);
   const location = await cacheLocation(cwd, options.cache);
   const cache: UpdateCache | undefined = location !== undefined ? openCache(location) : undefined;
@@ -70,6 +79,7 @@ export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate
       manifestPath,
       cwd,
       check: options.check ?? false,
+      ...(options.allowOutsideRepository ? { allowOutsideRepository: true } : {}),
       ...(options.maxArtifactBytes !== undefined ? { maxArtifactBytes: options.maxArtifactBytes } : {}),
       limits,
       ...(cache ? { cache: { generator: cache.generator, ...(entry ? { entry } : {}) } } : {}),
@@ -105,14 +115,15 @@ export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate
     throw new DatasetError(problems);
   }
   const done = outcomes as DatasetTaskResult[];
-  const pending = done.flatMap((outcome) => outcome.temporaries);
+  // All or nothing across every dataset, also when interrupted: through the journal (journal.ts).
   try {
-    for (const [i, { temporary, path }] of pending.entries()) {
-      await renameInto(temporary, path);
-      pending[i] = { temporary: "", path };
-    }
-  } finally {
-    for (const { temporary } of pending) if (temporary !== "") await discardTemporary(temporary);
+    await renameAll(
+      done.flatMap((outcome) => outcome.temporaries),
+      journal,
+    );
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new OperationalError(existsSync(journal) ? message : `${message}\nnothing was written`);
   }
   if (cache) {
     for (const [i, outcome] of done.entries()) if (outcome.cacheEntry) cache.set(manifests[i]!, outcome.cacheEntry);

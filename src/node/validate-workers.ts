@@ -104,6 +104,6 @@ export async function validateInPool(
 
 /** The options a worker builds its own file validator from: plain data, without what only the main thread uses. */
 function workerOptionsOf(options: ValidateOptions & { cwd: string }): ValidateOptions & { cwd: string } {
-  const { patterns: _patterns, patternsCwd: _patternsCwd, onProgress: _onProgress, stdin: _stdin, jobs: _jobs, shard: _shard, ...rest } = options;
+  const { patterns: _patterns, patternsCwd: _patternsCwd, confinePatterns: _confinePatterns, onProgress: _onProgress, stdin: _stdin, jobs: _jobs, shard: _shard, ...rest } = options;
   return rest;
 }

@@ -5,14 +5,15 @@ import { ruleDocsUrl, rules, type RuleId } from "../rules/index.js";
 import type { Limits } from "../rules/define.js";
 import { collapseWrongKind } from "../core/file-kind.js";
 import { summarize, type FileReport, type Report, type RuleDescriptor } from "../core/report.js";
-import { createReadStream, readFileSync, statSync } from "node:fs";
+import { closeSync, createReadStream, readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { DEFAULT_PATTERN, displayPath, expandInputs, findRepositoryRoot, shardKey, shardOf, STDIN_NAME, type InputFile } from "./files.js";
+import { confinementRoot, DEFAULT_PATTERN, displayPath, expandInputs, findRepositoryRoot, shardKey, shardOf, STDIN_NAME, type InputFile } from "./files.js";
 import { mapWithLimit } from "./concurrency.js";
 import { describeIoError, OperationalError } from "./errors.js";
 import { locateEditedTargets } from "./locate-edits.js";
 import { openLockContext } from "./manifest-io.js";
 import { checkJobs } from "./pool.js";
+import { openRegularSync } from "./regular-file.js";
 import { chooseJobs, sizesOf, startProgress, validateInPool } from "./validate-workers.js";
 import { loadSchema, type SchemaSource } from "./schema-source.js";
 
@@ -43,6 +44,10 @@ export interface ValidateOptions {
   limits?: Partial<Limits>;
   /** Check only the files of shard `index` (1-based) of `count`, split by a hash of each path: for a CI matrix. */
   shard?: { index: number; count: number };
+  /** Let lock manifests' dataset folders, config patterns and the default pattern lead outside the repository (default: confined to it; SECURITY.md). */
+  allowOutsideRepository?: boolean;
+  /** The patterns come from a config (or are the default): confine what they match to the repository unless allowOutsideRepository. */
+  confinePatterns?: boolean;
   /** Check these bytes (standard input) instead of files; `name` is the path they stand for (display, file-name rule, lock manifest beside it). */
   stdin?: { stream: AsyncIterable<Uint8Array>; name?: string };
 }
@@ -57,11 +62,14 @@ const FILES_AT_ONCE = 8;
 export async function validate(options: ValidateOptions = {}): Promise<Report> {
   const cwd = options.cwd ?? process.cwd();
   const validator = await createFileValidator({ ...options, cwd });
+  // A config's patterns stay in the repository that holds the config (outside one, the config's folder); the default pattern in the working directory's.
+  const patternsBase = options.patternsCwd ?? cwd;
+  const confineTo = options.allowOutsideRepository ? undefined : await confinementRoot(patternsBase, patternsBase);
   const matched = options.stdin
     ? [stdinInput(options.stdin.name, cwd)]
     : options.patterns?.length
-      ? await expandInputs(options.patterns, cwd, options.allowUnmatched, options.patternsCwd)
-      : await expandInputs([DEFAULT_PATTERN], cwd, options.allowUnmatched, (await findRepositoryRoot(cwd)) ?? cwd); // like git: the default is the repository's, from any subfolder
+      ? await expandInputs(options.patterns, cwd, options.allowUnmatched, options.patternsCwd, options.confinePatterns ? confineTo : undefined)
+      : await expandInputs([DEFAULT_PATTERN], cwd, options.allowUnmatched, (await findRepositoryRoot(cwd)) ?? cwd, confineTo); // like git: the default is the repository's, from any subfolder
   const shard = options.shard;
   if (shard && (!Number.isInteger(shard.count) || shard.count < 1 || !Number.isInteger(shard.index) || shard.index < 1 || shard.index > shard.count)) {
     throw new OperationalError(`invalid shard ${shard.index}/${shard.count}: expected i/n with 1 ≤ i ≤ n`);
@@ -110,13 +118,14 @@ export interface FileValidator {
 export async function createFileValidator(options: ValidateOptions & { cwd: string }): Promise<FileValidator> {
   const { cwd } = options;
   const schema = await loadSchema({ cwd, ...(options.schema ? { schemaPath: options.schema } : {}), ...(options.legislationHost ? { legislationHost: options.legislationHost } : {}) });
-  const explicitLock = typeof options.lock === "string" ? await openLockContext(resolve(cwd, options.lock), displayPath(resolve(cwd, options.lock), cwd), cwd) : undefined;
+  const confinement = { allowOutsideRepository: options.allowOutsideRepository ?? false };
+  const explicitLock = typeof options.lock === "string" ? await openLockContext(resolve(cwd, options.lock), displayPath(resolve(cwd, options.lock), cwd), cwd, confinement) : undefined;
   const lockFor = async (input: InputFile): Promise<LockContext | undefined> => {
     if (explicitLock || options.lock === false) return explicitLock;
     if (input.stdin && input.display === STDIN_NAME) return undefined;
     const sibling = `${input.absolute.replace(/\.jsonl$/, "")}.lock.json`;
     if (sibling === input.absolute || !statSync(sibling, { throwIfNoEntry: false })?.isFile()) return undefined; // one synchronous call: thousands of files a run
-    return openLockContext(sibling, displayPath(sibling, cwd), cwd);
+    return openLockContext(sibling, displayPath(sibling, cwd), cwd, confinement);
   };
   const prepare = async (input: InputFile): Promise<PreparedFile> => {
     const checkOptions: FileCheckOptions = {
@@ -138,7 +147,9 @@ export async function createFileValidator(options: ValidateOptions & { cwd: stri
   };
   const finish = (prepared: PreparedFile, result: FileResult & { error?: string }): FileReport => {
     const lock = prepared.checkOptions.lock;
-    const report: FileReport = prepared.lockError !== undefined ? { ...result, error: prepared.lockError } : result;
+    const failed = prepared.checkOptions.lock?.artifactsFailed;
+    const error = [result.error, prepared.lockError, failed].filter((e) => e !== undefined).join("; ");
+    const report: FileReport = error !== "" ? { ...result, error } : result;
     if (!lock) return report;
     return { ...report, lockManifest: lock.manifestPath, ...(lock.artifactsSkipped !== undefined ? { artifactChecksSkipped: lock.artifactsSkipped } : {}) };
   };
@@ -164,13 +175,19 @@ async function validateFile(prepared: PreparedFile, stdin: AsyncIterable<Uint8Ar
     } else {
       // A small file is read in one synchronous call (a promise per open, stat, read and close cost
       // more than the read itself, 5,000 files of 30 KB: 1.8 s of 4.6); a larger one is streamed.
-      const size = statSync(input.absolute).size;
-      if (size < READ_WHOLE_BELOW) {
-        const bytes = readFileSync(input.absolute);
+      // Opened once without blocking and checked on the descriptor: only a regular file is read (a device or a FIFO is refused, named).
+      const { fd, info } = openRegularSync(input.absolute);
+      if (info.size < READ_WHOLE_BELOW) {
+        let bytes: Buffer;
+        try {
+          bytes = readFileSync(fd);
+        } finally {
+          closeSync(fd);
+        }
         check.push(bytes);
         onRead?.(bytes.length);
       } else {
-        for await (const chunk of createReadStream(input.absolute, { highWaterMark: CHUNK_SIZE })) {
+        for await (const chunk of createReadStream("", { fd, highWaterMark: CHUNK_SIZE })) {
           check.push(chunk as Buffer);
           onRead?.((chunk as Buffer).length);
         }
@@ -184,15 +201,19 @@ async function validateFile(prepared: PreparedFile, stdin: AsyncIterable<Uint8Ar
   return check.end();
 }
 
-/** Waits for the facts about the artifact files, gathered while the file was read; if gathering them failed, the artifact checks are skipped, saying why. */
+/**
+ * Waits for the facts about the artifact files, gathered while the file was read. A check that could
+ * not run (gathering failed, or an artifact or folder could not be read) is an error on the file,
+ * with the cause: never a silent pass.
+ */
 export async function lockFacts(lock: LockContext | undefined): Promise<void> {
   if (!lock?.ready) return;
   try {
     await lock.ready;
   } catch (error) {
-    lock.artifactsSkipped = `the artifact files could not be read (${error instanceof Error ? error.message : String(error)})`;
-    lock.datasetRoot = undefined;
+    lock.artifactsFailed = `the artifact checks of ${lock.manifestPath} could not run: ${error instanceof Error ? error.message : String(error)}`;
   }
+  if (lock.artifactsFailed !== undefined) lock.datasetRoot = undefined;
 }
 
 function stdinInput(name: string | undefined, cwd: string): InputFile {

@@ -4,7 +4,6 @@
  * that their kind (a dataset problem, an operational error) survives the crossing. The same
  * functions run in the main thread when the run has one thread.
  */
-import { readFileSync } from "node:fs";
 import { DatasetError } from "../core/errors.js";
 import type { ArtifactLines } from "../core/generate.js";
 import type { LockManifest, ManifestArtifact } from "../core/manifest.js";
@@ -57,10 +56,14 @@ export type ArtifactResult = { lines: ArtifactLines } | { problems: string[]; op
 /** Reads, parses and serialises a batch of artifacts of one dataset (generate of a large dataset). */
 async function artifactBatch(task: { root: string; fields: DatasetFields; artifacts: ManifestArtifact[]; limits: ArtifactLimits }): Promise<ArtifactResult[]> {
   const manifest = { ...task.fields, artifacts: [] } as LockManifest;
-  const [{ artifactLines, parseArtifactBytes }, { resolveArtifact }] = await Promise.all([import("../core/generate.js"), import("./manifest-io.js")]);
+  const [{ artifactLines, parseArtifactBytes }, { resolveArtifact }, { readRegularFileSync }] = await Promise.all([
+    import("../core/generate.js"),
+    import("./manifest-io.js"),
+    import("./regular-file.js"),
+  ]);
   return task.artifacts.map((artifact) => {
     try {
-      const { parsed } = parseArtifactBytes(artifact, readFileSync(resolveArtifact(task.root, artifact.path)), task.limits);
+      const { parsed } = parseArtifactBytes(artifact, readRegularFileSync(resolveArtifact(task.root, artifact.path)), task.limits);
       return { lines: artifactLines(manifest, artifact, parsed) };
     } catch (error) {
       if (error instanceof DatasetError) return { problems: error.problems, operational: false };

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
+import { lstatSync, statSync } from "node:fs";
 import { mkdir, open, readdir, rename, rm, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { ioError } from "./errors.js";
+import { ioError, OperationalError } from "./errors.js";
 
 /**
  * A file being written atomically: bytes go to a temporary file in the target's folder
@@ -39,16 +40,45 @@ async function step<T>(path: string, run: () => Promise<T>, note = ""): Promise<
   }
 }
 
+/**
+ * Refuses to write `output` when it is one of the run's inputs (the same file, by device and inode, so
+ * also through a link): `generate M -o M` would destroy what it reads. Names the input.
+ */
+export function refuseOverInputs(output: string, inputs: Iterable<{ path: string; what: string }>, shown = output): void {
+  const target = statSync(output, { throwIfNoEntry: false });
+  if (target === undefined) return;
+  for (const input of inputs) {
+    const info = statSync(input.path, { throwIfNoEntry: false });
+    if (info !== undefined && info.dev === target.dev && info.ino === target.ino)
+      throw new OperationalError(`refusing to write ${shown}: it is ${input.what}, an input of this run; write the output elsewhere`);
+  }
+}
+
 /** Opens an atomic writer for `path`, creating its folder; first removes what an interrupted earlier write to the same path left behind. */
 export async function openAtomic(path: string): Promise<AtomicFile> {
   const folder = dirname(path);
-  const temporary = join(folder, `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
   await step(path, () => mkdir(folder, { recursive: true }), ` (cannot create its folder ${folder})`);
   if (!swept.has(path)) {
     swept.add(path);
     await removeStaleTemporaries(path);
   }
-  let handle: FileHandle | undefined = await step(path, () => open(temporary, "wx"), ` (cannot create a file in ${folder})`);
+  // A fresh random name each try: a name taken by anything (a committed folder named like a temporary file) is passed over.
+  let temporary = "";
+  let handle: FileHandle | undefined;
+  for (let attempt = 0; handle === undefined; attempt++) {
+    temporary = join(folder, `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+    try {
+      handle = await open(temporary, "wx");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST" || attempt >= 8) throw ioError(error, "write", path, ` (cannot create a file in ${folder})`);
+    }
+  }
+  // A replaced file keeps its mode and group (664 stays 664): the temporary file takes them before it is renamed over it.
+  const existing = statSync(path, { throwIfNoEntry: false });
+  if (existing?.isFile()) {
+    await handle.chmod(existing.mode & 0o7777).catch(() => undefined);
+    await handle.chown(existing.uid, existing.gid).catch(() => handle!.chown(-1, existing.gid).catch(() => undefined));
+  }
   return {
     path,
     async write(data) {
@@ -122,6 +152,7 @@ export async function removeStaleTemporaries(path: string): Promise<string[]> {
   for (const entry of await readdir(dirname(path)).catch(() => [] as string[])) {
     const match = pattern.exec(entry);
     if (!match || isRunning(Number(match[1]))) continue;
+    if (!lstatSync(join(dirname(path), entry), { throwIfNoEntry: false })?.isFile()) continue; // only a file this tool wrote: never a folder or a link named like one
     await rm(join(dirname(path), entry), { force: true });
     removed.push(entry);
   }
