@@ -7,6 +7,8 @@ import type { DiffOptions } from "./node/diff.js";
 import type { DiffReport } from "./core/diff.js";
 import type { LoadedManifest } from "./node/manifest-io.js";
 import type { LockContext } from "./core/lock-context.js";
+import type { ArtifactReader, OutputRecord } from "./core/generate.js";
+import type { LockManifest } from "./core/manifest.js";
 import { checkCheckGeneratedOptions, checkDiffOptions, checkGenerateOptions, checkValidateOptions } from "./node/check-options.js";
 
 // The commands load their modules (the file walkers, thread pools, parsers and Ajv they need) when
@@ -24,7 +26,6 @@ export { createFileCheck, resolveSeverities } from "./engine/check-file.js";
 export type { FileCheck, FileCheckOptions, FileResult } from "./engine/check-file.js";
 export type { Problem, Severity, RuleSetting } from "./core/problem.js";
 export { buildRecordSchema, DEFAULT_LEGISLATION_HOST, SCHEMA_VERSION } from "./core/schema.js";
-export { compileRecordSchema } from "./core/schema-validator.js";
 export { deriveCitationTargetId, deriveTextDigest, CITATION_TARGET_ID_FRAMING } from "./core/digest.js";
 export { rules, ruleIds, getRule } from "./rules/index.js";
 export type { RuleId } from "./rules/index.js";
@@ -60,7 +61,14 @@ export async function loadManifest(path: string, cwd?: string, shown?: string): 
 export async function loadLockContext(manifestPath: string, shownPath: string, cwd?: string): Promise<LockContext> {
   return (await import("./node/manifest-io.js")).loadLockContext(manifestPath, shownPath, cwd);
 }
-export { generateRecords, serializeRecord, planDataset } from "./core/generate.js";
+/**
+ * Yields a dataset's records in file order from its manifest, reading each artifact through `read`
+ * (the markdown parser is loaded on the first call). The synchronous core, with the parsers in its
+ * import, is `citation-targets/core` (parseArtifact, serializeRecord, planDataset, compileRecordSchema…).
+ */
+export async function* generateRecords(manifest: LockManifest, read: ArtifactReader): AsyncGenerator<OutputRecord> {
+  yield* (await import("./core/generate.js")).generateRecords(manifest, read);
+}
 export { DatasetError } from "./core/errors.js";
 export type { OutputRecord, ArtifactReader } from "./core/generate.js";
 export { computeDatasetDigest, buildManifestSchema, formatManifest, DEFAULT_MANIFEST_NAME } from "./core/manifest.js";
@@ -69,7 +77,6 @@ export type { LockContext } from "./core/lock-context.js";
 export { parseAddress, formatAddress, escapePath, TOP_LOCAL } from "./core/address.js";
 export type { AddressParts, TargetKind } from "./core/address.js";
 export { designate, assignLocalCoordinates, slugify } from "./core/designation.js";
-export { parseArtifact } from "./core/markdown.js";
 /** Compares two versions of citation-targets files; throws OperationalError for a bad option. */
 export async function diff(options: DiffOptions = {}): Promise<DiffReport> {
   checkDiffOptions(options);

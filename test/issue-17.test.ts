@@ -303,6 +303,20 @@ describe("item 8: diff shows the change", () => {
 });
 
 describe("item 9: the library checks its options and loads the commands when first used", () => {
+  test("citation-targets/core holds the synchronous core, and generateRecords of the main entry gives its records", async () => {
+    const [library, core] = await Promise.all([import("../src/index.js"), import("../src/core-api.js")]);
+    const manifest = JSON.parse(await readFile(MVFG_MANIFEST, "utf8"));
+    const read = (path: string) => readFile(join(repoRoot, "fixtures/datasets/mvfg", path));
+    const viaMain: unknown[] = [];
+    for await (const record of library.generateRecords(manifest, read)) viaMain.push(record);
+    const viaCore: unknown[] = [];
+    for await (const record of core.generateRecords(manifest, read)) viaCore.push(record);
+    expect(viaMain).toEqual(viaCore);
+    expect(viaMain.length).toBeGreaterThan(5);
+    expect(typeof core.parseArtifact).toBe("function");
+    expect(typeof core.compileRecordSchema).toBe("function");
+  });
+
   test("validate with an unknown rule or severity throws OperationalError naming both", async () => {
     const library = await import("../src/index.js");
     const call = library.validate({ rules: { bogus: "error", "non-canonical": "loud" } as never, cwd: repoRoot });
@@ -327,7 +341,20 @@ describe("item 9: the library checks its options and loads the commands when fir
     );
     const loaded = traced.stderr.split("\n").filter((line) => line.startsWith("LOADED "));
     expect(loaded.some((line) => line.endsWith("/dist/index.js"))).toBe(true);
-    for (const module of ["/dist/node/validate.js", "/dist/node/generate.js", "/dist/node/lock.js", "/dist/node/update.js", "/dist/node/diff.js", "/dist/node/validate-workers.js", "fast-glob"])
+    for (const module of [
+      "/dist/node/validate.js",
+      "/dist/node/generate.js",
+      "/dist/node/lock.js",
+      "/dist/node/update.js",
+      "/dist/node/diff.js",
+      "/dist/node/validate-workers.js",
+      "fast-glob",
+      "markdown-it",
+      "/yaml/",
+      "/ajv/",
+      "re2js",
+      "piscina",
+    ])
       expect(
         loaded.filter((line) => line.includes(module)),
         module,
@@ -394,7 +421,7 @@ describe("item 5: no follow-on errors that send you the wrong way", () => {
 
   test("a record whose markdown was edited (its textDigest fixed) is reported on its own line", async () => {
     await repository();
-    const { deriveTextDigest, serializeRecord } = await import("../src/index.js");
+    const { deriveTextDigest, serializeRecord } = await import("../src/core-api.js");
     const path = join(dir, ".tooling/citation-targets/mvfg.jsonl");
     const lines = (await readFile(path, "utf8")).split("\n");
     const record = JSON.parse(lines[7]!);

@@ -32,6 +32,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   node: ["core", "rules", "engine", "formatters", "node"],
   cli: ["core", "rules", "engine", "formatters", "node", "cli"],
   index: ["core", "rules", "engine", "formatters", "node"],
+  "core-api": ["core", "rules", "engine"],
 };
 
 /** Node built-ins that do I/O or start threads: the core does neither. */
