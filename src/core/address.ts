@@ -25,15 +25,18 @@ import { SLUG_REGEXP as SLUG_PATTERN } from "./model.js";
 /** The local coordinate of the text before an artifact's first heading (and of an artifact without blocks). */
 export const TOP_LOCAL = "_top";
 
-/** One segment of a local coordinate: a designation key or a slug; `~N` (N ≥ 2) may follow the last. */
-const LOCAL_SEGMENT = "[\\p{L}\\p{N}\\p{M}§.-]+";
-const LOCAL_PATTERN = new RegExp(`^(?:${TOP_LOCAL}|${LOCAL_SEGMENT}(?:/${LOCAL_SEGMENT})*)(?:~[1-9][0-9]*)?$`, "u");
+/** One segment of a local coordinate: a designation key (`art-r*123-4`) or a slug. */
+const LOCAL_SEGMENT = "[\\p{L}\\p{N}\\p{M}§.*-]+";
+/** A qualifier that tells apart siblings with one designation (`~dispositions-générales`): a segment that is not only digits. */
+const QUALIFIER = `~(?![0-9]+(?:~|$))${LOCAL_SEGMENT}`;
+/** Segments, then qualifiers, then a positional tie-break `~N` (N ≥ 2) among truly identical siblings. */
+const LOCAL_PATTERN = new RegExp(`^(?:${TOP_LOCAL}|${LOCAL_SEGMENT}(?:/${LOCAL_SEGMENT})*)(?:${QUALIFIER})*(?:~[1-9][0-9]*)?$`, "u");
 const SAFE_PATH_CHARACTER = /[\p{L}\p{N}\p{M}\-._~/]/u;
 const ASCII_SAFE_PATH = /^[A-Za-z0-9\-._~/]*$/;
 
 /** True when `local` is a well-formed local coordinate. */
 export function isLocalCoordinate(local: string): boolean {
-  return LOCAL_PATTERN.test(local) && !/(?:^|\/)\.{1,2}(?:\/|~|$)/.test(local) && !/~1$/.test(local);
+  return LOCAL_PATTERN.test(local) && !/(?:^|[/~])\.{1,2}(?:\/|~|$)/.test(local) && !/~1$/.test(local);
 }
 
 /** Percent-encodes a path for an address: NFC, then every character outside letters, digits, marks and `-._~/` as UTF-8 `%XX`. */

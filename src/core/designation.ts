@@ -9,6 +9,11 @@
  */
 
 import { TOP_LOCAL } from "./address.js";
+import { ALL_ANNEX_WORDS, ALL_NAME_WORDS, ALL_ORDINALS, ALL_PREFIXES, ALL_PROVISIONS, ALL_UNIT_WORDS, LATIN_SUFFIXES } from "./legal-systems.js";
+
+function byLength(words: string[]): string[] {
+  return [...words].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
+}
 
 export type DesignationKind = "paragraph" | "article" | "section" | "unit" | "annex" | "item" | "none";
 
@@ -22,10 +27,12 @@ export interface Designation {
   rank?: number;
   /** True when the heading is only its designation, perhaps with remarks in brackets: `§ 3`, `Anlage 1 (zu § 5)`, `IV.`. */
   bare?: boolean;
+  /** The heading text after the designation (the title), or the whole text for `none`: what tells apart two headings with one designation. */
+  rest?: string;
 }
 
-const UNIT_WORDS = ["buch", "teil", "kapitel", "abschnitt", "unterabschnitt", "titel", "untertitel", "abteilung", "unterabteilung", "book", "volume", "chapter", "part", "division", "subdivision"];
-const ANNEX_WORDS = ["anlage", "anhang", "schedule", "appendix", "annex", "attachment", "endnote"];
+const UNIT_WORDS = byLength(ALL_UNIT_WORDS);
+const ANNEX_WORDS = byLength(ALL_ANNEX_WORDS);
 /** Pay-grade words: units of pay tables, whose numerals have a letter and a number (`Besoldungsgruppe A 13`). */
 const GROUP_WORDS = ["bundesbesoldungsordnung", "besoldungsordnung", "besoldungsgruppe", "entgeltgruppe", "vergütungsgruppe", "lohngruppe", "gehaltsgruppe"];
 /** Words that continue a compound annex designation: `Anlage I Kap. X Sachgebiet D Abschnitt II Nr. 3`. */
@@ -67,8 +74,14 @@ export function germanOrdinal(word: string): number | undefined {
 
 /** A word in its usual spellings: "part", "Part", "PART". */
 const spellings = (words: string[]) => words.flatMap((w) => [w, w[0]!.toUpperCase() + w.slice(1), w.toUpperCase()]).join("|");
-/** Digits (`1`, `5.1`, `2a`), a capital letter with digits (`D2a`, `C3`), a roman numeral (`IIIA`), or one capital letter. */
-const NUMERAL = "(\\d+(?:\\.\\d+)*[A-Za-z]{0,3}|[A-Z]\\d+[a-z]{0,3}|[IVXLCDM]+[A-Z]{0,3}|[A-Z])";
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** Words standing where a number would (`unique`, `préliminaire`) and ordinal words after their unit (`premier`, `primo`). */
+const NAMES = byLength([...ALL_NAME_WORDS, ...Object.keys(ALL_ORDINALS)]);
+/**
+ * Digits (`1`, `5.1`, `2a`), `1er`/`Ier` (French "premier"), a capital letter with digits (`D2a`, `C3`), a roman numeral
+ * (`IIIA`), one capital letter, or a name or ordinal word (`unique`, `premier`).
+ */
+const NUMERAL = `(1(?:er|re|ère)|[IVX]+(?:er|re)|\\d+(?:\\.\\d+)*[A-Za-z]{0,3}|[A-Z]\\d+[a-z]{0,3}|[IVXLCDM]+[A-Z]{0,3}|[A-Z]|${spellings(NAMES)})`;
 const AFTER = "(?=$|[\\s.:,;()\\u2013\\u2014-])";
 const WORD_THEN_NUMBER = new RegExp(`^(${spellings([...UNIT_WORDS, ...ANNEX_WORDS])})\\.?\\s*${NUMERAL}${AFTER}`, "u");
 const NUMBER_THEN_WORD = new RegExp(`^(\\d+)\\.\\s*(${spellings(UNIT_WORDS)})${AFTER}`, "u");
@@ -80,10 +93,23 @@ const PART = new RegExp(`^ (${spellings(PART_WORDS)})\\.? ?(\\d+[a-z]{0,3}|[IVXL
 const BARE_PART = /^ (\d+[a-z]{0,3}|[IVXLCDM]+|[A-Z])(?=$|[\s,;:()\u2013\u2014])/u;
 const PARAGRAPH = /^§\s*(\d+(?:\.\d+)*[a-zA-Z]{0,3})(?=$|[\s.:,;()\u2013\u2014-])/u;
 const PARAGRAPH_RANGE = /^§§\s*(\d+(?:\.\d+)*[a-zA-Z]{0,3})\s*(?:bis|-|\u2013)\s*(\d+(?:\.\d+)*[a-zA-Z]{0,3})(?=$|[\s.:,;()\u2013\u2014-])/u;
-const ARTICLE_WORD = `(?:${spellings(["art", "artikel", "article"])})\\.?`;
-const ARTICLE = new RegExp(`^${ARTICLE_WORD}\\s*(\\d+[a-z]{0,3}|[IVXLCDM]+)${AFTER}`, "u");
-const ARTICLE_RANGE = new RegExp(`^${ARTICLE_WORD}\\s*(\\d+[a-z]{0,3})\\s*(?:bis|-|\\u2013)\\s*(?:${ARTICLE_WORD}\\s*)?(\\d+[a-z]{0,3})${AFTER}`, "u");
-const SECTION = /^(\d+[A-Z]{0,4}(?:\.\d+[A-Z]{0,4})*)(?=$|\s)/u;
+const PROVISION_WORD = `(${spellings(ALL_PROVISIONS.map((p) => p.word))})\\.?`;
+const PREFIX = `(?:${ALL_PREFIXES.map(escapeRegExp).join("|")})`;
+/**
+ * An article number: a letter prefix glued to a hyphenated or decimal number (`L111-1`, `R*123-4`, `16-1-1`, `1.2`,
+ * `15e`), `1er`/`Ier`, a roman numeral, or a name or ordinal word (`unique`, `premier`, `único`).
+ */
+const ARTICLE_NUMBER = `(${PREFIX}\\.?\\s?\\d+(?:-\\d+)*[a-z]{0,3}|1(?:er|re|ère)|[IVX]+(?:er|re)|\\d+(?:[-.]\\d+)*[a-z]{0,3}|[IVXLCDM]+|${spellings(NAMES)})`;
+const ARTICLE_RANGE = new RegExp(`^${PROVISION_WORD}\\s*(\\d+[a-z]{0,3})(?:\\s*(?:bis|\\u2013)\\s*|\\s+-\\s*)(?:${PROVISION_WORD}\\s*)?(\\d+[a-z]{0,3})${AFTER}`, "u");
+const ARTICLE = new RegExp(`^${PROVISION_WORD}\\s*${ARTICLE_NUMBER}${AFTER}`, "u");
+/** `Article Annexe I`: an annex of a French code, headed like an article. */
+const ARTICLE_ANNEX = new RegExp(`^(?:${spellings(["article"])})\\s+(?=(?:${spellings(ANNEX_WORDS)})${AFTER})`, "u");
+const LATIN = byLength(LATIN_SUFFIXES).join("|");
+/** A suffix of an inserted provision: a Latin word after a space, a hyphen or nothing (`6 bis`, `1-bis`), not a range (`2 bis 26`). */
+const LATIN_SUFFIX = new RegExp(`^[\\s-]?(${LATIN}|${LATIN.toUpperCase()})${AFTER}(?!\\s*\\d)`, "u");
+/** A letter of an inserted article after a space (`Art. 62 b`, `Article 38-0 A`), not an item (`a)`). */
+const LETTER_SUFFIX = /^\s([A-Za-z])(?=$|\s*[.:,;\u2013\u2014-]|\s+[^\s)])/u;
+const SECTION = /^(\d+[A-Z]{0,4}(?:\.\d+[A-Z]{0,4})*)(?=$|\s(?!\s*:))/u;
 /** Numbered items of the German outline: `A.`, `IV.`, `1.`, `2)`, `a)`, `aa)`, `aaa)`. */
 const ITEM = /^(?:([A-Z])\.|([IVXLCDM]{1,7})\.|(\d{1,3})[.)]|([a-z])\)|([a-z])\5\)|([a-z])\6\6\))(?=$|\s)/u;
 /** The rest of a heading that is only its designation: white space, punctuation and remarks in brackets. */
@@ -94,6 +120,23 @@ const MAX_SLUG_LENGTH = 48;
 /** Normalises heading text for designations: NFC, whitespace collapsed, trimmed. */
 export function normalizeHeading(text: string): string {
   return text.normalize("NFC").replace(/\s+/gu, " ").trim();
+}
+
+/**
+ * The text a designation is read from: normalised, without footnote references (`[^7]`), superscripts
+ * (`<sup>45</sup>`), other inline HTML tags and left-over emphasis markers (`**Art. ****12**`); a `*` glued to a
+ * letter prefix (`R*123-4`) stays.
+ */
+export function designationText(text: string): string {
+  if (!/[[<*]/.test(text)) return normalizeHeading(text);
+  return normalizeHeading(
+    text
+      .replace(/\[\^[^\]\s]*\]/gu, " ")
+      .replace(/<sup\b[^>]*>[\s\S]*?<\/sup>/giu, " ")
+      .replace(/<\/?[A-Za-z][^<>]*>/gu, " ")
+      .replace(/\*{2,}/gu, "")
+      .replace(/(?<!\b[RD])\*/gu, ""),
+  );
 }
 
 /** A slug of text: NFC, lower case, runs of anything but letters, digits and marks become "-"; at most 48 characters. */
@@ -116,55 +159,102 @@ export function isEmptyHeading(text: string): boolean {
   return !/[\p{L}\p{N}]/u.test(text);
 }
 
+/** A numeral as a key part: `Ier`/`1er` and ordinal words as their number, `unique` as itself, everything else lower-cased. */
+function numeralKey(numeral: string): string {
+  const lower = numeral.toLowerCase();
+  if (/^1(?:er|re|ère)$/.test(lower)) return "1";
+  if (/^[ivx]+(?:er|re)$/.test(lower)) return lower.replace(/(?:er|re)$/, "");
+  const ordinal = ALL_ORDINALS[lower];
+  return ordinal !== undefined ? String(ordinal) : lower;
+}
+
+/** The Latin suffixes after `end` (`bis`, `ter`, …; at most two): their key parts and where they end. */
+function latinSuffixes(text: string, end: number): { parts: string[]; end: number } {
+  const parts: string[] = [];
+  while (parts.length < 2) {
+    const m = LATIN_SUFFIX.exec(text.slice(end));
+    if (!m) break;
+    parts.push(m[1]!.toLowerCase());
+    end += m[0].length;
+  }
+  return { parts, end };
+}
+
 /** Classifies one heading's plain text and returns its designation (or slug). */
 export function designate(headingText: string): Designation {
-  const text = normalizeHeading(headingText);
+  const text = designationText(headingText);
   const bare = (m: RegExpExecArray, end = m[0].length) => BARE_REST.test(text.slice(end));
+  const rest = (end: number) => text.slice(end);
   let m = PARAGRAPH_RANGE.exec(text);
-  if (m) return { kind: "paragraph", key: `§§-${m[1]!.toLowerCase()}-bis-${m[2]!.toLowerCase()}`, bare: bare(m) };
+  if (m) return { kind: "paragraph", key: `§§-${m[1]!.toLowerCase()}-bis-${m[2]!.toLowerCase()}`, bare: bare(m), rest: rest(m[0].length) };
   m = PARAGRAPH.exec(text);
-  if (m) return { kind: "paragraph", key: `§-${m[1]!.toLowerCase()}`, bare: bare(m) };
+  if (m) {
+    const suffix = latinSuffixes(text, m[0].length);
+    return { kind: "paragraph", key: [`§-${m[1]!.toLowerCase()}`, ...suffix.parts].join("-"), bare: bare(m, suffix.end), rest: rest(suffix.end) };
+  }
   m = ARTICLE_RANGE.exec(text);
-  if (m) return { kind: "article", key: `art-${m[1]!.toLowerCase()}-bis-${m[2]!.toLowerCase()}`, bare: bare(m) };
+  if (m) return { kind: "article", key: `${provisionKey(m[1]!)}-${m[2]!.toLowerCase()}-bis-${m[4]!.toLowerCase()}`, bare: bare(m), rest: rest(m[0].length) };
   m = ARTICLE.exec(text);
-  if (m) return { kind: "article", key: `art-${m[1]!.toLowerCase()}`, bare: bare(m) };
+  if (m) {
+    let key = `${provisionKey(m[1]!)}-${numeralKey(m[2]!).replace(/^([a-z*]+)[.\s]+(?=\d)/u, "$1")}`;
+    let end = m[0].length;
+    const letter = LETTER_SUFFIX.exec(text.slice(end));
+    // A lower-case letter after any article word (Swiss `Art. 62 b`); a capital only after `Article` (French `Article 38-0 A`).
+    if (letter && /\d$/.test(key) && (/[a-z]/.test(letter[1]!) || /^article$/i.test(m[1]!))) {
+      key += letter[1]!.toLowerCase();
+      end += letter[0].length;
+    }
+    const suffix = latinSuffixes(text, end);
+    return { kind: "article", key: [key, ...suffix.parts].join("-"), bare: bare(m, suffix.end), rest: rest(suffix.end) };
+  }
+  const annexArticle = ARTICLE_ANNEX.exec(text);
+  if (annexArticle) return { ...designate(text.slice(annexArticle[0].length)) };
   m = WORD_THEN_NUMBER.exec(text);
   if (m) {
     const d = unitOrAnnex(m[1]!, m[2]!);
-    if (d.kind !== "annex") return { ...d, bare: bare(m) };
+    if (d.kind !== "annex") {
+      const suffix = latinSuffixes(text, m[0].length);
+      return { ...d, key: [d.key, ...suffix.parts].join("-"), bare: bare(m, suffix.end), rest: rest(suffix.end) };
+    }
     const compound = compoundAnnex(text, m[0].length);
-    return { ...d, key: [d.key, ...compound.parts].join("-"), bare: bare(m, compound.end) };
+    return { ...d, key: [d.key, ...compound.parts].join("-"), bare: bare(m, compound.end), rest: rest(compound.end) };
   }
   m = GROUP.exec(text);
   if (m) {
     const word = m[1]!.toLowerCase();
-    return { kind: "unit", key: `${word}-${m[2]!.toLowerCase().replace(" ", "-")}`, word, bare: bare(m) };
+    return { kind: "unit", key: `${word}-${m[2]!.toLowerCase().replace(" ", "-")}`, word, bare: bare(m), rest: rest(m[0].length) };
   }
   m = NUMBER_THEN_WORD.exec(text);
-  if (m) return { ...unitOrAnnex(m[2]!, m[1]!), bare: bare(m) };
+  if (m) return { ...unitOrAnnex(m[2]!, m[1]!), bare: bare(m), rest: rest(m[0].length) };
   m = ORDINAL_THEN_WORD.exec(text);
   if (m) {
     const n = germanOrdinal(m[1]!);
-    if (n !== undefined) return { ...unitOrAnnex(m[2]!, String(n)), bare: bare(m) };
+    if (n !== undefined) return { ...unitOrAnnex(m[2]!, String(n)), bare: bare(m), rest: rest(m[0].length) };
   }
   m = BARE_ANNEX.exec(text);
-  if (m) return { kind: "annex", key: m[1]!.toLowerCase(), word: m[1]!.toLowerCase(), bare: bare(m) };
+  if (m) return { kind: "annex", key: m[1]!.toLowerCase(), word: m[1]!.toLowerCase(), bare: bare(m), rest: rest(m[0].length) };
   m = SECTION.exec(text);
-  if (m) return { kind: "section", key: m[1]!.toLowerCase(), bare: bare(m) };
+  if (m) return { kind: "section", key: m[1]!.toLowerCase(), bare: bare(m), rest: rest(m[0].length) };
   m = ITEM.exec(text);
   if (m) {
     const rank = m.slice(1).findIndex((g) => g !== undefined);
     const numeral = m[rank + 1]!.toLowerCase();
     // A single I, V or X with a dot is a roman numeral (other capitals are letters: A., B., C.); aa) and aaa) repeat their letter.
     const itemRank = rank === 0 && /^[IVX]$/.test(m[1]!) ? 1 : rank;
-    return { kind: "item", key: rank === 4 ? numeral.repeat(2) : rank === 5 ? numeral.repeat(3) : numeral, rank: itemRank, bare: bare(m) };
+    return { kind: "item", key: rank === 4 ? numeral.repeat(2) : rank === 5 ? numeral.repeat(3) : numeral, rank: itemRank, bare: bare(m), rest: rest(m[0].length) };
   }
-  return { kind: "none", key: slugify(text) };
+  return { kind: "none", key: slugify(text), rest: text };
+}
+
+/** The key prefix of a provision word: `Art.` → `art`, `Disposición adicional` → `disposición-adicional`. */
+function provisionKey(word: string): string {
+  const lower = word.toLowerCase();
+  return ALL_PROVISIONS.find((p) => p.word === lower)?.key ?? lower;
 }
 
 function unitOrAnnex(word: string, numeral: string): Designation {
   const w = word.toLowerCase();
-  const key = `${w}-${numeral.toLowerCase()}`;
+  const key = `${w}-${numeralKey(numeral)}`;
   return ANNEX_WORDS.includes(w) ? { kind: "annex", key, word: w } : { kind: "unit", key, word: w };
 }
 
@@ -219,7 +309,10 @@ export function assignLocalCoordinates(headings: (HeadingInput | undefined)[]): 
   const usedFlat = new Set<string>();
   const seenText = new Set<string>();
   const seen = new Map<string, number>();
+  /** The local of each target before ties are resolved (resolveTies). */
+  const raws: string[] = [];
   const emit = (local: string) => {
+    raws.push(local);
     const count = (seen.get(local) ?? 0) + 1;
     seen.set(local, count);
     return count === 1 ? local : `${local}~${count}`;
@@ -227,8 +320,11 @@ export function assignLocalCoordinates(headings: (HeadingInput | undefined)[]): 
   /** The innermost designated scope in document order: the open provision, else the innermost open unit or annex. */
   const context = () => provision?.local ?? units[units.length - 1]?.local;
 
-  return headings.map((heading) => {
-    if (heading === undefined) return emit(TOP_LOCAL);
+  headings.forEach((heading) => {
+    if (heading === undefined) {
+      emit(TOP_LOCAL);
+      return;
+    }
     const d = designate(heading.text);
     let local: string;
     switch (d.kind) {
@@ -301,6 +397,88 @@ export function assignLocalCoordinates(headings: (HeadingInput | undefined)[]): 
     if (d.kind !== "none") lastDesignated = local;
     // A bare § , article, section or item scopes a title heading that follows it on the same level.
     previous = { local, depth: heading.depth, bare: d.kind !== "none" && d.kind !== "unit" && d.kind !== "annex" && d.bare === true };
-    return local;
   });
+  return resolveTies(headings, raws);
+}
+
+/** A heading's identity for ties: its text and the texts of its ancestor headings in the artifact (docs/spec.md, "Ties"). */
+function identities(headings: (HeadingInput | undefined)[]): { text: string; ancestors: string[]; key: string }[] {
+  const open: { text: string; depth: number }[] = [];
+  return headings.map((heading) => {
+    if (heading === undefined) return { text: "", ancestors: [], key: "" };
+    while (open.length > 0 && open[open.length - 1]!.depth >= heading.depth) open.pop();
+    const text = normalizeHeading(heading.text);
+    const ancestors = open.map((o) => o.text);
+    open.push({ text, depth: heading.depth });
+    return { text, ancestors, key: [text, ...ancestors].join("\u0000") };
+  });
+}
+
+/** A qualifier part: the designation key of a heading, else the slug of its text; never only digits (a `~N` is a positional tie-break). */
+function qualifierPart(text: string, title: boolean): string {
+  const d = designate(text);
+  const rest = (d.rest ?? "").trim();
+  const part = !title ? d.key : rest === "" ? "heading" : slugify(rest);
+  return /^[0-9]+$/.test(part) ? `n${part}` : part;
+}
+
+/**
+ * Resolves the locals that several targets of one artifact share (docs/spec.md, "Ties"). When all of them are truly
+ * identical (the same heading text and the same ancestor headings), the second and later get a positional `~N`. When
+ * they are not, every one of them is qualified by what tells it apart, as `~` parts: its title (the text after the
+ * designation), then, if the titles are the same, its ancestors from the innermost outwards (`art-1~titre-ii~heading`);
+ * identical ones among them then take `~N` after their qualifier.
+ */
+function resolveTies(headings: (HeadingInput | undefined)[], raws: string[]): string[] {
+  const groups = new Map<string, number[]>();
+  raws.forEach((raw, i) => {
+    const group = groups.get(raw);
+    if (group) group.push(i);
+    else groups.set(raw, [i]);
+  });
+  const out = [...raws];
+  let ids: ReturnType<typeof identities> | undefined;
+  const positional = (members: number[], base: (i: number) => string) => {
+    const count = new Map<string, number>();
+    for (const i of members) {
+      const local = base(i);
+      const n = (count.get(local) ?? 0) + 1;
+      count.set(local, n);
+      out[i] = n === 1 ? local : `${local}~${n}`;
+    }
+  };
+  for (const [raw, members] of groups) {
+    if (members.length < 2) continue;
+    ids ??= identities(headings);
+    const distinct = new Map<string, number>();
+    for (const i of members) if (!distinct.has(ids[i]!.key)) distinct.set(ids[i]!.key, i);
+    if (distinct.size === 1) {
+      positional(members, () => raw);
+      continue;
+    }
+    // The qualifier parts of one representative per identity, for k = 0 (title), 1 (innermost ancestor, title), …
+    const candidate = (i: number, k: number): string => {
+      const id = ids![i]!;
+      const parts = [qualifierPart(id.text, true)];
+      for (let j = 1; j <= k; j++) {
+        const ancestor = id.ancestors[id.ancestors.length - j];
+        parts.unshift(ancestor === undefined ? "top" : qualifierPart(ancestor, false));
+      }
+      return parts.join("~");
+    };
+    const representatives = [...distinct.values()];
+    const maxK = Math.max(...representatives.map((i) => ids![i]!.ancestors.length));
+    const qualifier = new Map<string, string>();
+    for (const i of representatives) {
+      let chosen: string | undefined;
+      for (let k = 0; k <= maxK && chosen === undefined; k++) {
+        const mine = candidate(i, k);
+        if (representatives.every((o) => o === i || candidate(o, k) !== mine)) chosen = mine;
+      }
+      // Texts that differ only in what a slug drops (case, punctuation): the slug of the whole text, then position.
+      qualifier.set(ids[i]!.key, chosen ?? slugify(ids[i]!.text));
+    }
+    positional(members, (i) => `${raw}~${qualifier.get(ids![i]!.key)!}`);
+  }
+  return out;
 }
