@@ -29,8 +29,8 @@ export const TOP_LOCAL = "_top";
 const LOCAL_SEGMENT = "[\\p{L}\\p{N}\\p{M}§.*-]+";
 /** A qualifier that tells apart siblings with one designation (`~dispositions-générales`): a segment that is not only digits. */
 const QUALIFIER = `~(?![0-9]+(?:~|$))${LOCAL_SEGMENT}`;
-/** Segments, then qualifiers, then a positional tie-break `~N` (N ≥ 2) among truly identical siblings. */
-const LOCAL_PATTERN = new RegExp(`^(?:${TOP_LOCAL}|${LOCAL_SEGMENT}(?:/${LOCAL_SEGMENT})*)(?:${QUALIFIER})*(?:~[1-9][0-9]*)?$`, "u");
+/** Segments, each with its qualifiers, then a positional tie-break `~N` (N ≥ 2) among truly identical siblings. */
+const LOCAL_PATTERN = new RegExp(`^(?:${TOP_LOCAL}|${LOCAL_SEGMENT}(?:${QUALIFIER})*(?:/${LOCAL_SEGMENT}(?:${QUALIFIER})*)*)(?:~[1-9][0-9]*)?$`, "u");
 const SAFE_PATH_CHARACTER = /[\p{L}\p{N}\p{M}\-._~/]/u;
 const ASCII_SAFE_PATH = /^[A-Za-z0-9\-._~/]*$/;
 

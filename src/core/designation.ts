@@ -309,8 +309,9 @@ export function assignLocalCoordinates(headings: (HeadingInput | undefined)[]): 
   const usedFlat = new Set<string>();
   const seenText = new Set<string>();
   const seen = new Map<string, number>();
-  /** The local of each target before ties are resolved (resolveTies). */
+  /** The local of each target before ties are resolved, and the open unit or annex it was emitted in (resolveTies). */
   const raws: string[] = [];
+  const scopes: (string | undefined)[] = [];
   const emit = (local: string) => {
     raws.push(local);
     const count = (seen.get(local) ?? 0) + 1;
@@ -326,6 +327,8 @@ export function assignLocalCoordinates(headings: (HeadingInput | undefined)[]): 
       return;
     }
     const d = designate(heading.text);
+    const unitScope = units[units.length - 1]?.local;
+    scopes[raws.length] = d.kind === "article" || d.kind === "paragraph" || d.kind === "section" ? unitScope : undefined;
     let local: string;
     switch (d.kind) {
       case "annex":
@@ -398,7 +401,7 @@ export function assignLocalCoordinates(headings: (HeadingInput | undefined)[]): 
     // A bare § , article, section or item scopes a title heading that follows it on the same level.
     previous = { local, depth: heading.depth, bare: d.kind !== "none" && d.kind !== "unit" && d.kind !== "annex" && d.bare === true };
   });
-  return resolveTies(headings, raws);
+  return resolveTies(headings, raws, scopes);
 }
 
 /** A heading's identity for ties: its text and the texts of its ancestor headings in the artifact (docs/spec.md, "Ties"). */
@@ -423,62 +426,94 @@ function qualifierPart(text: string, title: boolean): string {
 }
 
 /**
- * Resolves the locals that several targets of one artifact share (docs/spec.md, "Ties"). When all of them are truly
- * identical (the same heading text and the same ancestor headings), the second and later get a positional `~N`. When
- * they are not, every one of them is qualified by what tells it apart, as `~` parts: its title (the text after the
- * designation), then, if the titles are the same, its ancestors from the innermost outwards (`art-1~titre-ii~heading`);
- * identical ones among them then take `~N` after their qualifier.
+ * Resolves the locals that several targets of one artifact share (docs/spec.md, "Ties"), shortest first. When all of
+ * them are truly identical (the same heading text and the same ancestor headings), the second and later get a
+ * positional `~N`. When they are not, every one of them gets the first of these forms that no other of them has: a
+ * flat provision qualified by the unit it stands in (`livre-ii/titre-ii/chapitre-i/art-unique`), its title after a `~`
+ * (`art-5~procédure`), or its ancestor headings from the innermost outwards (`art-1~übergangsbestimmungen-…`);
+ * identical ones among them then take `~N`. The locals below a resolved one (`teil-1/…`) follow their owner, the
+ * nearest member of its group before them. A local that still repeats after all this gets `~N`.
  */
-function resolveTies(headings: (HeadingInput | undefined)[], raws: string[]): string[] {
-  const groups = new Map<string, number[]>();
-  raws.forEach((raw, i) => {
-    const group = groups.get(raw);
-    if (group) group.push(i);
-    else groups.set(raw, [i]);
-  });
+function resolveTies(headings: (HeadingInput | undefined)[], raws: string[], scopes: (string | undefined)[]): string[] {
   const out = [...raws];
   let ids: ReturnType<typeof identities> | undefined;
-  const positional = (members: number[], base: (i: number) => string) => {
-    const count = new Map<string, number>();
-    for (const i of members) {
-      const local = base(i);
-      const n = (count.get(local) ?? 0) + 1;
-      count.set(local, n);
-      out[i] = n === 1 ? local : `${local}~${n}`;
-    }
-  };
-  for (const [raw, members] of groups) {
-    if (members.length < 2) continue;
-    ids ??= identities(headings);
-    const distinct = new Map<string, number>();
-    for (const i of members) if (!distinct.has(ids[i]!.key)) distinct.set(ids[i]!.key, i);
-    if (distinct.size === 1) {
-      positional(members, () => raw);
-      continue;
-    }
-    // The qualifier parts of one representative per identity, for k = 0 (title), 1 (innermost ancestor, title), …
-    const candidate = (i: number, k: number): string => {
-      const id = ids![i]!;
-      const parts = [qualifierPart(id.text, true)];
-      for (let j = 1; j <= k; j++) {
-        const ancestor = id.ancestors[id.ancestors.length - j];
-        parts.unshift(ancestor === undefined ? "top" : qualifierPart(ancestor, false));
+  const depthOf = (local: string) => local.split("/").length;
+  const maxDepth = Math.max(0, ...raws.map(depthOf));
+  for (let level = 1; level <= maxDepth; level++) {
+    const groups = new Map<string, number[]>();
+    out.forEach((raw, i) => {
+      if (depthOf(raw) !== level) return;
+      const group = groups.get(raw);
+      if (group) group.push(i);
+      else groups.set(raw, [i]);
+    });
+    for (const [raw, members] of groups) {
+      if (members.length < 2) continue;
+      ids ??= identities(headings);
+      const distinct = new Map<string, number>();
+      for (const i of members) if (!distinct.has(ids[i]!.key)) distinct.set(ids[i]!.key, i);
+      const resolved = distinct.size === 1 ? undefined : tellApart(raw, ids, scopes, [...distinct.values()]);
+      const count = new Map<string, number>();
+      for (const i of members) {
+        const local = resolved === undefined ? raw : resolved.get(ids[i]!.key)!;
+        const n = (count.get(local) ?? 0) + 1;
+        count.set(local, n);
+        out[i] = n === 1 ? local : `${local}~${n}`;
       }
-      return parts.join("~");
-    };
-    const representatives = [...distinct.values()];
-    const maxK = Math.max(...representatives.map((i) => ids![i]!.ancestors.length));
-    const qualifier = new Map<string, string>();
-    for (const i of representatives) {
-      let chosen: string | undefined;
-      for (let k = 0; k <= maxK && chosen === undefined; k++) {
-        const mine = candidate(i, k);
-        if (representatives.every((o) => o === i || candidate(o, k) !== mine)) chosen = mine;
+      if (resolved === undefined) continue;
+      // The locals below a resolved one follow their owner: the nearest member before them.
+      for (let j = 0; j < out.length; j++) {
+        if (!out[j]!.startsWith(`${raw}/`)) continue;
+        let owner: number | undefined;
+        for (const i of members) if (i < j) owner = i;
+        // (An owner with a positional tie-break qualifies nothing: a `~N` may only end a local.)
+        if (owner !== undefined && !/~[0-9]+$/.test(out[owner]!)) out[j] = out[owner]! + out[j]!.slice(raw.length);
       }
-      // Texts that differ only in what a slug drops (case, punctuation): the slug of the whole text, then position.
-      qualifier.set(ids[i]!.key, chosen ?? slugify(ids[i]!.text));
     }
-    positional(members, (i) => `${raw}~${qualifier.get(ids![i]!.key)!}`);
   }
-  return out;
+  // The last resort, for a resolved local that meets another one: document order.
+  const seen = new Map<string, number>();
+  return out.map((local) => {
+    const n = (seen.get(local) ?? 0) + 1;
+    seen.set(local, n);
+    return n === 1 ? local : `${local}~${n}`;
+  });
+}
+
+/** For one representative of each identity in a group of non-identical targets with one local: the first form that no other has. */
+function tellApart(raw: string, ids: { text: string; ancestors: string[]; key: string }[], scopes: (string | undefined)[], representatives: number[]): Map<string, string> {
+  const noDigits = (part: string) => (/^[0-9]+$/.test(part) ? `n${part}` : part);
+  const title = (i: number) => {
+    const rest = (designate(ids[i]!.text).rest ?? "").trim();
+    return rest === "" ? undefined : noDigits(slugify(rest));
+  };
+  const maxK = Math.max(...representatives.map((i) => ids[i]!.ancestors.length));
+  /** Stage 0: the unit scope; 1: the title; then k = 1, 2, … ancestors (keys, then full slugs) and the title. */
+  const forms = (i: number): (string | undefined)[] => {
+    const id = ids[i]!;
+    const scope = scopes[i];
+    const list: (string | undefined)[] = [scope === undefined || scope.includes("~") ? undefined : `${scope}/${raw}`];
+    const own = title(i);
+    list.push(own === undefined ? undefined : `${raw}~${own}`);
+    for (let k = 1; k <= maxK; k++) {
+      for (const full of [false, true]) {
+        const parts: string[] = own === undefined ? [] : [own];
+        for (let j = 1; j <= k; j++) {
+          const ancestor = id.ancestors[id.ancestors.length - j];
+          parts.unshift(ancestor === undefined ? "top" : noDigits(full ? slugify(designationText(ancestor)) : designate(ancestor).key));
+        }
+        list.push(`${raw}~${parts.join("~")}`);
+      }
+    }
+    return list;
+  };
+  const all = new Map(representatives.map((i) => [i, forms(i)]));
+  const chosen = new Map<string, string>();
+  for (const i of representatives) {
+    const mine = all.get(i)!;
+    const stage = mine.findIndex((form, s) => form !== undefined && representatives.every((o) => o === i || all.get(o)![s] !== form));
+    // Texts that differ only in what a slug drops (case, punctuation): the slug of the whole text, then position.
+    chosen.set(ids[i]!.key, stage === -1 ? `${raw}~${noDigits(slugify(designationText(ids[i]!.text)))}` : mine[stage]!);
+  }
+  return chosen;
 }
