@@ -98,7 +98,7 @@ describe("scope rules for the new shapes", () => {
     ]);
   });
 
-  test("a repeated undesignated heading of the body is qualified by the provision or unit before it, in document order", () => {
+  test("a repeated undesignated heading of the body is qualified by the provision or unit before it, every occurrence (the first too)", () => {
     expect(
       assignLocalCoordinates([
         h("Abschnitt 1", 2),
@@ -111,7 +111,7 @@ describe("scope rules for the new shapes", () => {
         h("Fußnote", 2),
         h("Schlussformel", 2),
       ]),
-    ).toEqual(["abschnitt-1", "vorbemerkung", "§-2", "fußnote", "abschnitt-2", "abschnitt-2/vorbemerkung", "§-3", "§-3/fußnote", "schlussformel"]);
+    ).toEqual(["abschnitt-1", "abschnitt-1/vorbemerkung", "§-2", "§-2/fußnote", "abschnitt-2", "abschnitt-2/vorbemerkung", "§-3", "§-3/fußnote", "schlussformel"]);
   });
 
   test("numbered items are qualified by their designated ancestor and by the items of higher rank", () => {

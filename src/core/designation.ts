@@ -189,8 +189,16 @@ export function designate(headingText: string): Designation {
   if (m) return { kind: "paragraph", key: `§§-${m[1]!.toLowerCase()}-bis-${m[2]!.toLowerCase()}`, bare: bare(m), rest: rest(m[0].length) };
   m = PARAGRAPH.exec(text);
   if (m) {
-    const suffix = latinSuffixes(text, m[0].length);
-    return { kind: "paragraph", key: [`§-${m[1]!.toLowerCase()}`, ...suffix.parts].join("-"), bare: bare(m, suffix.end), rest: rest(suffix.end) };
+    let key = `§-${m[1]!.toLowerCase()}`;
+    let end = m[0].length;
+    // A lower-case letter after a space: `§ 2 b` is § 2b.
+    const letter = /\d$/.test(key) ? LETTER_SUFFIX.exec(text.slice(end)) : null;
+    if (letter && /[a-z]/.test(letter[1]!)) {
+      key += letter[1]!;
+      end += letter[0].length;
+    }
+    const suffix = latinSuffixes(text, end);
+    return { kind: "paragraph", key: [key, ...suffix.parts].join("-"), bare: bare(m, suffix.end), rest: rest(suffix.end) };
   }
   m = ARTICLE_RANGE.exec(text);
   if (m) return { kind: "article", key: `${provisionKey(m[1]!)}-${m[2]!.toLowerCase()}-bis-${m[4]!.toLowerCase()}`, bare: bare(m), rest: rest(m[0].length) };
@@ -307,7 +315,13 @@ export function assignLocalCoordinates(headings: (HeadingInput | undefined)[]): 
   let lastDesignated: string | undefined;
   let previous: { local: string; depth: number; bare: boolean } | undefined;
   const usedFlat = new Set<string>();
-  const seenText = new Set<string>();
+  // Rule 6.4: the slugs of undesignated headings that occur more than once in the artifact (every occurrence is qualified).
+  const slugCount = new Map<string, number>();
+  for (const heading of headings) {
+    if (heading === undefined || isEmptyHeading(heading.text)) continue;
+    const d = designate(heading.text);
+    if (d.kind === "none") slugCount.set(d.key, (slugCount.get(d.key) ?? 0) + 1);
+  }
   const seen = new Map<string, number>();
   /** The local of each target before ties are resolved, and the open unit or annex it was emitted in (resolveTies). */
   const raws: string[] = [];
@@ -388,11 +402,10 @@ export function assignLocalCoordinates(headings: (HeadingInput | undefined)[]): 
         let raw: string | undefined;
         if (previous?.bare && previous.depth === heading.depth) raw = under(previous.local, slug);
         if (raw === undefined && provision !== undefined && provision.depth < heading.depth) raw = `${provision.raw}/${slug}`;
-        if (raw === undefined && (annex !== undefined || seenText.has(slug))) {
+        if (raw === undefined && (annex !== undefined || (slugCount.get(slug) ?? 0) > 1)) {
           const inner = items.filter((i) => i.depth < heading.depth).map((i) => i.key);
           raw = under(context(), [...inner, slug].join("/"));
         }
-        seenText.add(slug);
         local = emit(raw ?? slug);
         break;
       }
@@ -404,13 +417,13 @@ export function assignLocalCoordinates(headings: (HeadingInput | undefined)[]): 
   return resolveTies(headings, raws, scopes);
 }
 
-/** A heading's identity for ties: its text and the texts of its ancestor headings in the artifact (docs/spec.md, "Ties"). */
+/** A heading's identity for ties: its plain text (as designations read it) and that of its ancestor headings in the artifact (docs/spec.md, "Ties"). */
 function identities(headings: (HeadingInput | undefined)[]): { text: string; ancestors: string[]; key: string }[] {
   const open: { text: string; depth: number }[] = [];
   return headings.map((heading) => {
     if (heading === undefined) return { text: "", ancestors: [], key: "" };
     while (open.length > 0 && open[open.length - 1]!.depth >= heading.depth) open.pop();
-    const text = normalizeHeading(heading.text);
+    const text = designationText(heading.text);
     const ancestors = open.map((o) => o.text);
     open.push({ text, depth: heading.depth });
     return { text, ancestors, key: [text, ...ancestors].join("\u0000") };
