@@ -140,16 +140,16 @@ export function designationText(text: string): string {
 }
 
 /** A slug of text: NFC, lower case, runs of anything but letters, digits and marks become "-"; at most 48 characters. */
-export function slugify(text: string): string {
+export function slugify(text: string, maxLength = MAX_SLUG_LENGTH): string {
   let slug = text
     .normalize("NFC")
     .toLowerCase()
     .replace(/[^\p{L}\p{N}\p{M}]+/gu, "-")
     .replace(/^-+|-+$/g, "");
-  if (slug.length > MAX_SLUG_LENGTH) {
-    const cut = slug.slice(0, MAX_SLUG_LENGTH);
+  if (slug.length > maxLength) {
+    const cut = slug.slice(0, maxLength);
     const boundary = cut.lastIndexOf("-");
-    slug = boundary > MAX_SLUG_LENGTH / 2 ? cut.slice(0, boundary) : cut;
+    slug = boundary > maxLength / 2 ? cut.slice(0, boundary) : cut;
   }
   return slug === "" ? "heading" : slug;
 }
@@ -525,8 +525,8 @@ function tellApart(raw: string, ids: { text: string; ancestors: string[]; key: s
   for (const i of representatives) {
     const mine = all.get(i)!;
     const stage = mine.findIndex((form, s) => form !== undefined && representatives.every((o) => o === i || all.get(o)![s] !== form));
-    // Texts that differ only in what a slug drops (case, punctuation): the slug of the whole text, then position.
-    chosen.set(ids[i]!.key, stage === -1 ? `${raw}~${noDigits(slugify(designationText(ids[i]!.text)))}` : mine[stage]!);
+    // Titles that a cut slug cannot tell apart: the slug of the whole text, uncut (then, for texts that differ only in case or punctuation, position).
+    chosen.set(ids[i]!.key, stage === -1 ? `${raw}~${noDigits(slugify(designationText(ids[i]!.text), Number.POSITIVE_INFINITY))}` : mine[stage]!);
   }
   return chosen;
 }

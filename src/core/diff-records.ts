@@ -97,8 +97,9 @@ const POSITIONAL = /~[1-9][0-9]*$/;
 /**
  * The addresses whose positional tie-break (`~N`, docs/spec.md, "Ties") may now name another of its truly identical
  * siblings: every address of a tie group (an address and its `~2`, `~3`, … forms) that is in both versions, when the
- * number of the group's addresses changed. A sibling inserted or deleted among identical ones shifts the `~N` of
- * the ones after it; `diff` reports them as breaking so that such a shift is never silent.
+ * number of the group's addresses changed, and every address below one of them (`…#art-92/fussnoten`). A sibling
+ * inserted or deleted among identical ones shifts the `~N` of the ones after it; `diff` reports them as breaking so
+ * that such a shift is never silent.
  */
 export function tieBreakShifts(before: Iterable<string>, after: Iterable<string>): string[] {
   const old = new Set(before);
@@ -117,11 +118,24 @@ export function tieBreakShifts(before: Iterable<string>, after: Iterable<string>
   };
   const was = count(old);
   const is = count(now);
+  const changed = new Set([...bases].filter((base) => was.get(base) !== is.get(base)));
+  if (changed.size === 0) return [];
   const shifted: string[] = [];
   for (const address of old) {
     if (!now.has(address)) continue;
     const base = POSITIONAL.test(address) ? address.replace(POSITIONAL, "") : address;
-    if (bases.has(base) && was.get(base) !== is.get(base)) shifted.push(address);
+    if (changed.has(base)) {
+      shifted.push(address);
+      continue;
+    }
+    // The addresses below a shifted one (`…#art-92/fussnoten` below `…#art-92`) moved with it.
+    const hash = address.indexOf("#");
+    for (let slash = address.indexOf("/", hash + 1); hash !== -1 && slash !== -1; slash = address.indexOf("/", slash + 1)) {
+      if (changed.has(address.slice(0, slash))) {
+        shifted.push(address);
+        break;
+      }
+    }
   }
   return shifted.sort();
 }
