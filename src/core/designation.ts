@@ -430,14 +430,6 @@ function identities(headings: (HeadingInput | undefined)[]): { text: string; anc
   });
 }
 
-/** A qualifier part: the designation key of a heading, else the slug of its text; never only digits (a `~N` is a positional tie-break). */
-function qualifierPart(text: string, title: boolean): string {
-  const d = designate(text);
-  const rest = (d.rest ?? "").trim();
-  const part = !title ? d.key : rest === "" ? "heading" : slugify(rest);
-  return /^[0-9]+$/.test(part) ? `n${part}` : part;
-}
-
 /**
  * Resolves the locals that several targets of one artifact share (docs/spec.md, "Ties"), shortest first. When all of
  * them are truly identical (the same heading text and the same ancestor headings), the second and later get a
