@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { isLocalCoordinate } from "../src/core/address.js";
+import { formatLocal, isLocalCoordinate, parseLocal } from "../src/core/address.js";
 import { assignLocalCoordinates, designate, designationText, type HeadingInput } from "../src/core/designation.js";
 import { tieBreakShifts } from "../src/core/diff-records.js";
 import { parseArtifact } from "../src/core/markdown.js";
@@ -60,6 +60,7 @@ describe("expected addresses of each fixture", () => {
     const expected = readFileSync(join(repoRoot, "test/fixtures-systems", `${name.replace(/\.md$/, "")}.expected.tsv`), "utf8").trimEnd();
     expect(actual).toBe(expected);
     expect(targets.filter((t) => !isLocalCoordinate(t.local)).map((t) => t.local)).toEqual([]);
+    for (const t of targets) expect(formatLocal(parseLocal(t.local)!)).toBe(t.local);
     expect(new Set(targets.map((t) => t.local)).size).toBe(targets.length);
     expect(
       tiesOutsideIdentical(

@@ -39,6 +39,34 @@ export function isLocalCoordinate(local: string): boolean {
   return LOCAL_PATTERN.test(local) && !/(?:^|[/~])\.{1,2}(?:\/|~|$)/.test(local) && !/~1$/.test(local);
 }
 
+/** The parts of a local coordinate: its segments, each a key with the qualifiers that tell it apart, and a positional tie-break. */
+export interface LocalParts {
+  segments: { key: string; qualifiers: string[] }[];
+  /** The positional tie-break among truly identical siblings (2 or more), if any. */
+  tie?: number;
+}
+
+/** Parses a local coordinate into its parts (`art-1~übergangsbestimmungen/§-2~3`); undefined when it is not one. `formatLocal(parseLocal(l)) === l`. */
+export function parseLocal(local: string): LocalParts | undefined {
+  if (!isLocalCoordinate(local)) return undefined;
+  const tie = /~([1-9][0-9]*)$/.exec(local);
+  const body = tie ? local.slice(0, tie.index) : local;
+  const segments = body.split("/").map((segment) => {
+    const [key, ...qualifiers] = segment.split("~");
+    return { key: key!, qualifiers };
+  });
+  return tie ? { segments, tie: Number(tie[1]) } : { segments };
+}
+
+/** Formats a local coordinate from its parts; throws on parts that no local can carry. */
+export function formatLocal(parts: LocalParts): string {
+  const local = parts.segments.map((s) => [s.key, ...s.qualifiers].join("~")).join("/") + (parts.tie === undefined ? "" : `~${parts.tie}`);
+  const back = parseLocal(local);
+  if (back === undefined || JSON.stringify(back) !== JSON.stringify(parts.tie === undefined ? { segments: parts.segments } : parts))
+    throw new Error(`invalid local coordinate parts ${JSON.stringify(parts)}`);
+  return local;
+}
+
 /** Percent-encodes a path for an address: NFC, then every character outside letters, digits, marks and `-._~/` as UTF-8 `%XX`. */
 export function escapePath(path: string): string {
   if (ASCII_SAFE_PATH.test(path)) return path; // the common case: nothing to normalise or escape
