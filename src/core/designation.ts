@@ -489,9 +489,19 @@ function resolveTies(headings: (HeadingInput | undefined)[], raws: string[], sco
 function tellApart(raw: string, ids: { text: string; ancestors: string[]; key: string }[], scopes: (string | undefined)[], representatives: number[]): Map<string, string> {
   const noDigits = (part: string) => (/^[0-9]+$/.test(part) ? `n${part}` : part);
   const title = (i: number) => {
-    const rest = (designate(ids[i]!.text).rest ?? "").trim();
-    return rest === "" ? undefined : noDigits(slugify(rest));
+    const d = designate(ids[i]!.text);
+    const rest = (d.rest ?? "").trim();
+    // An undesignated heading's text is its local already: it has no title apart from it.
+    return rest === "" || d.kind === "none" ? undefined : noDigits(slugify(rest, widths.get(i) ?? MAX_SLUG_LENGTH));
   };
+  // Titles whose cut slugs collide are slugged uncut.
+  const widths = new Map<number, number>();
+  const cut = new Map<string, number>();
+  for (const i of representatives) {
+    const slug = slugify(designate(ids[i]!.text).rest ?? "");
+    cut.set(slug, (cut.get(slug) ?? 0) + 1);
+  }
+  for (const i of representatives) if ((cut.get(slugify(designate(ids[i]!.text).rest ?? "")) ?? 0) > 1) widths.set(i, Number.POSITIVE_INFINITY);
   const maxK = Math.max(...representatives.map((i) => ids[i]!.ancestors.length));
   /** Stage 0: the unit scope; 1: the title; then k = 1, 2, … ancestors (keys, then full slugs) and the title. */
   const forms = (i: number): (string | undefined)[] => {
