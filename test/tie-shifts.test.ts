@@ -38,9 +38,11 @@ describe("RecordDiff", () => {
 
   test("an identical sibling inserted before the others: the shifted addresses are breaking record-changed, even with equal fields", () => {
     const diff = new RecordDiff({ uncompared: UNCOMPARED_FIELDS, oldFile: "old.jsonl", newFile: "new.jsonl" });
-    [record("art-2", "a"), record("art-2~2", "b")].forEach((r, i) => diff.addOld(r, i + 1));
-    [record("art-2", "a"), record("art-2~2", "b"), record("art-2~3", "c")].forEach((r, i) => diff.addNew(r, i + 1));
-    if (diff.endNew()) [record("art-2", "a"), record("art-2~2", "b")].forEach((r) => diff.addOldDetail(r));
+    const before = [record("art-2", "a"), record("art-2~2", "b")];
+    const after = [...before, record("art-2~3", "c")];
+    for (const [i, r] of before.entries()) diff.addOld(r, i + 1);
+    for (const [i, r] of after.entries()) diff.addNew(r, i + 1);
+    if (diff.endNew()) for (const r of before) diff.addOldDetail(r);
     const { changes } = diff.finish();
     expect(changes.map((c) => [c.kind, c.class, c.address, c.fields])).toEqual([
       ["record-changed", "breaking", a("art-2"), []],
