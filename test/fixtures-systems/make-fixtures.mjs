@@ -25,7 +25,12 @@ const roman = (n) => {
     [1, "I"],
   ];
   let s = "";
-  for (const [v, r] of table) while (n >= v) (s += r), (n -= v);
+  for (const [v, r] of table) {
+    while (n >= v) {
+      s += r;
+      n -= v;
+    }
+  }
   return s;
 };
 const LATIN = ["bis", "ter", "quater", "quinquies", "sexies"];
