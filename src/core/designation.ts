@@ -316,10 +316,11 @@ export function assignLocalCoordinates(headings: (HeadingInput | undefined)[]): 
   let previous: { local: string; depth: number; bare: boolean } | undefined;
   const usedFlat = new Set<string>();
   // Rule 6.4: the slugs of undesignated headings that occur more than once in the artifact (every occurrence is qualified).
+  const designations = headings.map((heading) => (heading === undefined ? undefined : designate(heading.text)));
   const slugCount = new Map<string, number>();
-  for (const heading of headings) {
-    if (heading === undefined || isEmptyHeading(heading.text)) continue;
-    const d = designate(heading.text);
+  for (const [i, heading] of headings.entries()) {
+    const d = designations[i];
+    if (heading === undefined || d === undefined || isEmptyHeading(heading.text)) continue;
     if (d.kind === "none") slugCount.set(d.key, (slugCount.get(d.key) ?? 0) + 1);
   }
   const seen = new Map<string, number>();
@@ -335,12 +336,12 @@ export function assignLocalCoordinates(headings: (HeadingInput | undefined)[]): 
   /** The innermost designated scope in document order: the open provision, else the innermost open unit or annex. */
   const context = () => provision?.local ?? units[units.length - 1]?.local;
 
-  headings.forEach((heading) => {
+  headings.forEach((heading, index) => {
     if (heading === undefined) {
       emit(TOP_LOCAL);
       return;
     }
-    const d = designate(heading.text);
+    const d = designations[index]!;
     const unitScope = units[units.length - 1]?.local;
     scopes[raws.length] = d.kind === "article" || d.kind === "paragraph" || d.kind === "section" ? unitScope : undefined;
     let local: string;
@@ -467,10 +468,11 @@ function resolveTies(headings: (HeadingInput | undefined)[], raws: string[], sco
       }
       if (resolved === undefined) continue;
       // The locals below a resolved one follow their owner: the nearest member before them.
+      let next = 0;
       for (let j = 0; j < out.length; j++) {
+        while (next < members.length && members[next]! < j) next++;
         if (!out[j]!.startsWith(`${raw}/`)) continue;
-        let owner: number | undefined;
-        for (const i of members) if (i < j) owner = i;
+        const owner = next === 0 ? undefined : members[next - 1];
         // (An owner with a positional tie-break qualifies nothing: a `~N` may only end a local.)
         if (owner !== undefined && !/~[0-9]+$/.test(out[owner]!)) out[j] = out[owner]! + out[j]!.slice(raw.length);
       }
@@ -523,10 +525,13 @@ function tellApart(raw: string, ids: { text: string; ancestors: string[]; key: s
     return list;
   };
   const all = new Map(representatives.map((i) => [i, forms(i)]));
+  // How many representatives have each form at each stage: a form is unique where it counts 1.
+  const counts = new Map<string, number>();
+  for (const list of all.values()) for (const [stage, form] of list.entries()) if (form !== undefined) counts.set(`${stage}\u0000${form}`, (counts.get(`${stage}\u0000${form}`) ?? 0) + 1);
   const chosen = new Map<string, string>();
   for (const i of representatives) {
     const mine = all.get(i)!;
-    const stage = mine.findIndex((form, s) => form !== undefined && representatives.every((o) => o === i || all.get(o)![s] !== form));
+    const stage = mine.findIndex((form, s) => form !== undefined && counts.get(`${s}\u0000${form}`) === 1);
     // Titles that a cut slug cannot tell apart: the slug of the whole text, uncut (then, for texts that differ only in case or punctuation, position).
     chosen.set(ids[i]!.key, stage === -1 ? `${raw}~${noDigits(slugify(designationText(ids[i]!.text), Number.POSITIVE_INFINITY))}` : mine[stage]!);
   }
