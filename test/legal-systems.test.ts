@@ -107,7 +107,7 @@ describe("expected addresses of each fixture", () => {
 });
 
 /** One edit of a fixture: insert `insert` before the line `before`, delete the target at `remove`, or replace the line `line`. */
-type Edit = { name: string; before: string; insert: string } | { name: string; remove: string } | { name: string; line: string; replace: string; keepsOwn?: boolean };
+type Edit = { name: string; before: string; insert: string } | { name: string; remove: string; until?: string } | { name: string; line: string; replace: string; keepsOwn?: boolean };
 
 const scenarios: Record<string, Edit[]> = {
   "fr-code.md": [
@@ -134,6 +134,12 @@ const scenarios: Record<string, Edit[]> = {
     { name: "insert a lettered article between two", before: "###### **Art. 7**", insert: "###### **Art. 6** a\n\nText.\n\n" },
     { name: "repeal an article", remove: "###### **Art. 3**" },
     { name: "retitle a unit", line: "#### 1. Abschnitt: Strafbestimmungen", replace: "#### 1. Abschnitt: Allgemeines", keepsOwn: true },
+    {
+      name: "add the transitional provisions of a new amendment (Art. 1 restarts again)",
+      before: "## Anhang 1",
+      insert: "### Übergangsbestimmungen zur Änderung vom 3. Mai 2024\n\n###### **Art. 1**\n\nText.\n\n###### **Art. 2**\n\nText.\n\n",
+    },
+    { name: "drop the transitional provisions of an amendment", remove: "### Übergangsbestimmungen zur Änderung vom 5. Juni 2019", until: "## Anhang 1" },
   ],
   "au.md": [
     { name: "insert a section between two", before: "##### 3 Application", insert: "##### 2B New section\n\nText.\n\n" },
@@ -193,7 +199,7 @@ describe("an amendment scenario per system: every other address is unchanged, an
       } else if ("remove" in edit) {
         start = lineStart(text, edit.remove);
         const next = before.find((t) => t.start > start);
-        end = next?.start ?? text.length;
+        end = edit.until === undefined ? (next?.start ?? text.length) : lineStart(text, edit.until);
         insert = "";
       } else {
         start = lineStart(text, edit.line);

@@ -524,14 +524,38 @@ function tellApart(raw: string, ids: { text: string; ancestors: string[]; key: s
     }
     return list;
   };
+  /**
+   * The form a target has by itself, whoever its siblings are: the unit it stands in when its innermost ancestor heading
+   * is designated (or it has none), else that ancestor's slug (`art-1~übergangsbestimmungen-…`), else its title. A
+   * sibling inserted or deleted then changes it only when the two would have the same one.
+   */
+  const own = (i: number): string | undefined => {
+    const id = ids[i]!;
+    const inner = id.ancestors[id.ancestors.length - 1];
+    const designated = inner === undefined || designate(inner).kind !== "none";
+    const scope = scopes[i];
+    if (designated && scope !== undefined && !scope.includes("~")) return `${scope}/${raw}`;
+    if (!designated) return `${raw}~${noDigits(slugify(designationText(inner!)))}`;
+    const t = title(i);
+    return t === undefined ? undefined : `${raw}~${t}`;
+  };
+  const owns = new Map(representatives.map((i) => [i, own(i)]));
+  const ownCount = new Map<string, number>();
+  for (const form of owns.values()) if (form !== undefined) ownCount.set(form, (ownCount.get(form) ?? 0) + 1);
+  const taken = new Set([...owns.values()].filter((form) => form !== undefined && ownCount.get(form) === 1));
   const all = new Map(representatives.map((i) => [i, forms(i)]));
   // How many representatives have each form at each stage: a form is unique where it counts 1.
   const counts = new Map<string, number>();
   for (const list of all.values()) for (const [stage, form] of list.entries()) if (form !== undefined) counts.set(`${stage}\u0000${form}`, (counts.get(`${stage}\u0000${form}`) ?? 0) + 1);
   const chosen = new Map<string, string>();
   for (const i of representatives) {
+    const form = owns.get(i);
+    if (form !== undefined && ownCount.get(form) === 1) {
+      chosen.set(ids[i]!.key, form);
+      continue;
+    }
     const mine = all.get(i)!;
-    const stage = mine.findIndex((form, s) => form !== undefined && counts.get(`${s}\u0000${form}`) === 1);
+    const stage = mine.findIndex((form, s) => form !== undefined && counts.get(`${s}\u0000${form}`) === 1 && !taken.has(form));
     // Titles that a cut slug cannot tell apart: the slug of the whole text, uncut (then, for texts that differ only in case or punctuation, position).
     chosen.set(ids[i]!.key, stage === -1 ? `${raw}~${noDigits(slugify(designationText(ids[i]!.text), Number.POSITIVE_INFINITY))}` : mine[stage]!);
   }
