@@ -104,7 +104,7 @@ describe("local coordinates", () => {
   });
 
   test("the text before the first heading is _top; true repeats get ~2, ~3 in document order", () => {
-    expect(assignLocalCoordinates([undefined, h("§ 37"), h("§ 37"), h("(XXXX)"), h("(XXXX)"), h("(XXXX)")])).toEqual(["_top", "§-37", "§-37~2", "xxxx", "xxxx~2", "xxxx~3"]);
+    expect(assignLocalCoordinates([undefined, h("§ 37"), h("§ 37"), h("(XXXX)"), h("(XXXX)"), h("(XXXX)")])).toEqual(["_top", "§-37", "§-37~2", "§-37/xxxx", "§-37/xxxx~2", "§-37/xxxx~3"]);
   });
 
   test("a long setext 'heading' does not cut a section off from its unit", () => {

@@ -148,8 +148,8 @@ describe("scope rules for the new shapes", () => {
     ]);
   });
 
-  test("a scope that needed a tie-break qualifies nothing: its children fall back to their own key", () => {
-    expect(assignLocalCoordinates([h("Anlage"), h("Muster", 3), h("Anlage"), h("Muster", 3), h("1.", 3)])).toEqual(["anlage", "anlage/muster", "anlage~2", "muster", "1"]);
+  test("a scope that needed a tie-break qualifies its children as its local without the tie-break; identical children then take theirs", () => {
+    expect(assignLocalCoordinates([h("Anlage"), h("Muster", 3), h("Anlage"), h("Muster", 3), h("1.", 3)])).toEqual(["anlage", "anlage/muster", "anlage~2", "anlage/muster~2", "anlage/1"]);
   });
 });
 

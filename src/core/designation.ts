@@ -296,9 +296,9 @@ interface Scope {
   depth: number;
 }
 
-/** `${scope}/${own}`, or undefined when there is no scope or it needed a tie-break (a `~N` is allowed only at the end of a local). */
+/** `${scope}/${own}` with the scope's tie-break dropped (a `~N` is allowed only at the end of a local; "Ties" resolves what then repeats), or undefined without a scope. */
 function under(scope: string | undefined, own: string): string | undefined {
-  return scope === undefined || scope.includes("~") ? undefined : `${scope}/${own}`;
+  return scope === undefined ? undefined : `${scope.replace(/~[0-9]+$/, "")}/${own}`;
 }
 
 /**
