@@ -131,7 +131,9 @@ function write(name, lines) {
         const count = 3 + rnd(6);
         for (let i = 0; i < count; i++) {
           article++;
-          const style = rnd(20);
+          // Noise, footnote references and superscripts in the bold designation (every few articles, whatever the generator draws).
+          const drawn = rnd(20);
+          const style = article % 9 === 4 ? 1 : article % 11 === 6 ? 2 : drawn;
           const heading = style === 0 ? `**Art. ****${article}**` : style === 1 ? `**Art. ${article}**[^${article}]` : style === 2 ? `**Art. ${article}**<sup>${article}</sup>` : `**Art. ${article}**`;
           lines.push(`###### ${heading}`, "", `${pick(TITLES)}`, "", `Text von Art. ${article}.`, "");
           if (rnd(5) === 0) {
