@@ -149,7 +149,8 @@ const scenarios: Record<string, Edit[]> = {
     { name: "retitle a subdivision", line: "#### Subdivision B—Interpretation", replace: "#### Subdivision B—Definitions", keepsOwn: true },
   ],
   "at.md": [
-    { name: "insert a § between two", before: "#### § 2a Verweisungen", insert: "#### § 2 b Neu\n\nText.\n\n" },
+    { name: "insert a lettered § (written with a space)", before: "#### § 2a Verweisungen", insert: "#### § 2 b Neu\n\nText.\n\n" },
+    { name: "insert an Artikel between the last one and the annex", before: "## Anlage 1", insert: "## Artikel III\n\n### § 1 Schlussbestimmung\n\nText.\n\n" },
     { name: "repeal a §", remove: "#### § 3 Zuständigkeit" },
     { name: "retitle a Hauptstück", line: "### 1. Hauptstück - Allgemeine Bestimmungen", replace: "### 1. Hauptstück - Allgemeines", keepsOwn: true },
   ],
