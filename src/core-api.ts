@@ -16,7 +16,7 @@ export { buildRecordSchema, DEFAULT_LEGISLATION_HOST, SCHEMA_VERSION } from "./c
 export { deriveCitationTargetId, deriveTextDigest, CITATION_TARGET_ID_FRAMING } from "./core/digest.js";
 export { computeDatasetDigest, buildManifestSchema, formatManifest, DEFAULT_MANIFEST_NAME } from "./core/manifest.js";
 export type { LockManifest, ManifestArtifact, ArtifactKind, IndexKind } from "./core/manifest.js";
-export { parseAddress, formatAddress, escapePath, TOP_LOCAL } from "./core/address.js";
+export { parseAddress, formatAddress, parseLocal, formatLocal, escapePath, TOP_LOCAL } from "./core/address.js";
 export type { AddressParts, TargetKind } from "./core/address.js";
 export { designate, assignLocalCoordinates, slugify } from "./core/designation.js";
 export { DatasetError } from "./core/errors.js";

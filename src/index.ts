@@ -74,8 +74,8 @@ export type { OutputRecord, ArtifactReader } from "./core/generate.js";
 export { computeDatasetDigest, buildManifestSchema, formatManifest, DEFAULT_MANIFEST_NAME } from "./core/manifest.js";
 export type { LockManifest, ManifestArtifact, ArtifactKind, IndexKind } from "./core/manifest.js";
 export type { LockContext } from "./core/lock-context.js";
-export { parseAddress, formatAddress, escapePath, TOP_LOCAL } from "./core/address.js";
-export type { AddressParts, TargetKind } from "./core/address.js";
+export { parseAddress, formatAddress, parseLocal, formatLocal, escapePath, TOP_LOCAL } from "./core/address.js";
+export type { AddressParts, LocalParts, TargetKind } from "./core/address.js";
 export { designate, assignLocalCoordinates, slugify } from "./core/designation.js";
 /** Compares two versions of citation-targets files; throws OperationalError for a bad option. */
 export async function diff(options: DiffOptions = {}): Promise<DiffReport> {

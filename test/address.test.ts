@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { escapePath, formatAddress, isLocalCoordinate, parseAddress, unescapePath, type AddressParts } from "../src/core/address.js";
+import { escapePath, formatAddress, formatLocal, isLocalCoordinate, parseAddress, parseLocal, unescapePath, type AddressParts } from "../src/core/address.js";
 import { assignLocalCoordinates, designate, germanOrdinal, slugify } from "../src/core/designation.js";
 
 describe("designations", () => {
@@ -104,7 +104,7 @@ describe("local coordinates", () => {
   });
 
   test("the text before the first heading is _top; true repeats get ~2, ~3 in document order", () => {
-    expect(assignLocalCoordinates([undefined, h("§ 37"), h("§ 37"), h("(XXXX)"), h("(XXXX)"), h("(XXXX)")])).toEqual(["_top", "§-37", "§-37~2", "xxxx", "xxxx~2", "xxxx~3"]);
+    expect(assignLocalCoordinates([undefined, h("§ 37"), h("§ 37"), h("(XXXX)"), h("(XXXX)"), h("(XXXX)")])).toEqual(["_top", "§-37", "§-37~2", "§-37/xxxx", "§-37/xxxx~2", "§-37/xxxx~3"]);
   });
 
   test("a long setext 'heading' does not cut a section off from its unit", () => {
@@ -154,6 +154,36 @@ describe("the address grammar", () => {
       )
       .map(([segments, tie]) => `${segments.join("/")}${tie ? `~${tie}` : ""}`),
   );
+  /** Locals of every form of the legal-system grammar (docs/spec.md, section 7): keys, qualifiers, a positional tie-break. */
+  const key = fc.stringMatching(
+    /^(?:art-(?:[lrd]\*?|lo)?[0-9]{1,4}(?:-[0-9]{1,2}){0,2}[a-z]?(?:-bis|-septdecies)?|§-[0-9]{1,3}[a-z]?|titre-(?:i|iv-bis|préliminaire)|chapitre-unique|disposición-adicional-[0-9]|[0-9]{1,2}(?:\.[0-9])?|fussnoten)$/,
+  );
+  const qualifier = fc.stringMatching(/^[a-zäéöü][a-z0-9äéöü.-]{0,10}$/).filter((s) => !/^\.+$/.test(s) && !s.includes(".."));
+  const legalLocal = fc
+    .tuple(fc.array(fc.record({ key, qualifiers: fc.array(qualifier, { maxLength: 2 }) }), { minLength: 1, maxLength: 3 }), fc.option(fc.integer({ min: 2, max: 99 }), { nil: undefined }))
+    .map(([segments, tie]) => (tie === undefined ? { segments } : { segments, tie }));
+
+  test("locals of the legal-system grammar parse back into their parts, and format from them", () => {
+    fc.assert(
+      fc.property(legalLocal, fc.constantFrom("fr/code.md", "ch/sr 210.md"), (parts, path) => {
+        const local = formatLocal(parts);
+        expect(parseLocal(local)).toEqual(parts);
+        const address = formatAddress({ slug: "code", targetKind: "markdown-artifact", path, local });
+        expect(parseAddress(address)).toEqual({ slug: "code", targetKind: "markdown-artifact", path, local });
+      }),
+      { numRuns: 1000 },
+    );
+    expect(parseLocal("art-1~übergangsbestimmungen/§-2~3")).toEqual({
+      segments: [
+        { key: "art-1", qualifiers: ["übergangsbestimmungen"] },
+        { key: "§-2", qualifiers: [] },
+      ],
+      tie: 3,
+    });
+    expect(parseLocal("art-r*111-2")).toEqual({ segments: [{ key: "art-r*111-2", qualifiers: [] }] });
+    expect(parseLocal("art-1~2~3")).toBeUndefined(); // a qualifier is never only digits
+  });
+
   const parts: fc.Arbitrary<AddressParts> = fc.oneof(
     fc.record({ slug, targetKind: fc.constant("markdown-artifact" as const), path: path.map((p) => `${p}.md`), local }),
     fc.record({ slug, targetKind: fc.constant("structural-container" as const), path }),

@@ -25,15 +25,46 @@ import { SLUG_REGEXP as SLUG_PATTERN } from "./model.js";
 /** The local coordinate of the text before an artifact's first heading (and of an artifact without blocks). */
 export const TOP_LOCAL = "_top";
 
-/** One segment of a local coordinate: a designation key or a slug; `~N` (N ≥ 2) may follow the last. */
-const LOCAL_SEGMENT = "[\\p{L}\\p{N}\\p{M}§.-]+";
-const LOCAL_PATTERN = new RegExp(`^(?:${TOP_LOCAL}|${LOCAL_SEGMENT}(?:/${LOCAL_SEGMENT})*)(?:~[1-9][0-9]*)?$`, "u");
+/** One segment of a local coordinate: a designation key (`art-r*123-4`) or a slug. */
+const LOCAL_SEGMENT = "[\\p{L}\\p{N}\\p{M}§.*-]+";
+/** A qualifier that tells apart siblings with one designation (`~dispositions-générales`): a segment that is not only digits. */
+const QUALIFIER = `~(?![0-9]+(?:~|$))${LOCAL_SEGMENT}`;
+/** Segments, each with its qualifiers, then a positional tie-break `~N` (N ≥ 2) among truly identical siblings. */
+const LOCAL_PATTERN = new RegExp(`^(?:${TOP_LOCAL}|${LOCAL_SEGMENT}(?:${QUALIFIER})*(?:/${LOCAL_SEGMENT}(?:${QUALIFIER})*)*)(?:~[1-9][0-9]*)?$`, "u");
 const SAFE_PATH_CHARACTER = /[\p{L}\p{N}\p{M}\-._~/]/u;
 const ASCII_SAFE_PATH = /^[A-Za-z0-9\-._~/]*$/;
 
 /** True when `local` is a well-formed local coordinate. */
 export function isLocalCoordinate(local: string): boolean {
-  return LOCAL_PATTERN.test(local) && !/(?:^|\/)\.{1,2}(?:\/|~|$)/.test(local) && !/~1$/.test(local);
+  return LOCAL_PATTERN.test(local) && !/(?:^|[/~])\.{1,2}(?:\/|~|$)/.test(local) && !/~1$/.test(local);
+}
+
+/** The parts of a local coordinate: its segments, each a key with the qualifiers that tell it apart, and a positional tie-break. */
+export interface LocalParts {
+  segments: { key: string; qualifiers: string[] }[];
+  /** The positional tie-break among truly identical siblings (2 or more), if any. */
+  tie?: number;
+}
+
+/** Parses a local coordinate into its parts (`art-1~übergangsbestimmungen/§-2~3`); undefined when it is not one. `formatLocal(parseLocal(l)) === l`. */
+export function parseLocal(local: string): LocalParts | undefined {
+  if (!isLocalCoordinate(local)) return undefined;
+  const tie = /~([1-9][0-9]*)$/.exec(local);
+  const body = tie ? local.slice(0, tie.index) : local;
+  const segments = body.split("/").map((segment) => {
+    const [key, ...qualifiers] = segment.split("~");
+    return { key: key!, qualifiers };
+  });
+  return tie ? { segments, tie: Number(tie[1]) } : { segments };
+}
+
+/** Formats a local coordinate from its parts; throws on parts that no local can carry. */
+export function formatLocal(parts: LocalParts): string {
+  const local = parts.segments.map((s) => [s.key, ...s.qualifiers].join("~")).join("/") + (parts.tie === undefined ? "" : `~${parts.tie}`);
+  const back = parseLocal(local);
+  if (back === undefined || JSON.stringify(back) !== JSON.stringify(parts.tie === undefined ? { segments: parts.segments } : parts))
+    throw new Error(`invalid local coordinate parts ${JSON.stringify(parts)}`);
+  return local;
 }
 
 /** Percent-encodes a path for an address: NFC, then every character outside letters, digits, marks and `-._~/` as UTF-8 `%XX`. */

@@ -269,6 +269,7 @@ export function sortChanges(changes: DiffChange[]): DiffChange[] {
 /** The designation of an address: the last segment of its local coordinate without a `~N` tie-break; for a container, its folder's name. Undefined for `_top`. */
 export function designationOf(parts: { targetKind: string; path: string; local?: string }): string | undefined {
   const source = parts.targetKind === "structural-container" || parts.local === undefined ? parts.path : parts.local;
-  const last = source.slice(source.lastIndexOf("/") + 1).replace(/~[0-9]+$/, "");
+  // Without its qualifiers and tie-break (docs/spec.md, section 7, "Ties"): `art-1~titre-ii` and `art-1~2` are designated `art-1`.
+  const last = source.slice(source.lastIndexOf("/") + 1).replace(/~.*$/, "");
   return last === "_top" || last === "" ? undefined : last;
 }
