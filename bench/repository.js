@@ -64,9 +64,11 @@ function run(label, command, commandArgs, { expect = [0], env = {} } = {}) {
 }
 
 // ---------------------------------------------------------------- the repository, built once and cached
-function buildRepository() {
+async function buildRepository() {
   const stamp = join(repo, ".bench-stamp.json");
-  const wanted = { corpus: CORPUS_VERSION, mb, seed, layout: 1 };
+  // The generator's identity too: JSONL made by an older generator would not be up to date.
+  const { generatorIdentity } = await import(pathToFileURL(join(root, "dist/node/update-cache.js")).href);
+  const wanted = { corpus: CORPUS_VERSION, mb, seed, layout: 1, generator: generatorIdentity() };
   if (existsSync(stamp) && JSON.stringify(JSON.parse(readFileSync(stamp, "utf8"))) === JSON.stringify(wanted)) {
     git("checkout", "-q", "--", ".");
     git("reset", "-q", "--hard", "bench-base");

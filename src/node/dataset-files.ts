@@ -84,7 +84,7 @@ function openedPath(fd: number): string | undefined {
  */
 export async function digestDatasetFiles(root: string, ignore: readonly string[] = [], maxArtifactBytes = DEFAULT_MAX_ARTIFACT_BYTES): Promise<{ digests: Map<string, string>; bytes: number }> {
   const entries = await listDatasetFiles(root, ignore);
-  const realRoot = realpathSync(root);
+  const realRoot = realpathSync.native(root);
   let bytes = 0;
   // Synchronous: each file is small, and the promise API's per-call cost (a FileHandle, several round trips) would dominate.
   const inspect = (path: string): { problem?: string; digest?: string } => {
@@ -97,7 +97,7 @@ export async function digestDatasetFiles(root: string, ignore: readonly string[]
     let opened: string;
     if (info.isSymbolicLink()) {
       try {
-        opened = realpathSync(absolute);
+        opened = realpathSync.native(absolute);
       } catch {
         return { problem: `${path}: a symbolic link to nothing` };
       }

@@ -110,7 +110,7 @@ export function isInside(root: string, path: string): boolean {
 export function realPathOf(path: string): string {
   const absolute = resolve(path);
   try {
-    return realpathSync(absolute);
+    return realpathSync.native(absolute);
   } catch {
     const parent = dirname(absolute);
     return parent === absolute ? absolute : join(realPathOf(parent), basename(absolute));

@@ -72,10 +72,10 @@ const realRoots = new Map<string, string>();
 export function resolveArtifact(root: string, path: string): string {
   let realRoot = realRoots.get(root);
   if (realRoot === undefined) {
-    realRoot = realpathSync(root);
+    realRoot = realpathSync.native(root);
     realRoots.set(root, realRoot);
   }
-  const real = realpathSync(join(root, ...path.split("/")));
+  const real = realpathSync.native(join(root, ...path.split("/")));
   if (real !== realRoot && !real.startsWith(realRoot + sep)) throw new OperationalError(`${path}: resolves to ${real}, outside the dataset root ${realRoot}`);
   return real;
 }

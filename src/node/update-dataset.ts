@@ -16,7 +16,7 @@ import { defaultJobs, linesOf, writeLinesTo } from "./generate.js";
 import { lock, type LockResult, type ManifestChanges } from "./lock.js";
 import { loadManifest } from "./manifest-io.js";
 import type { WorkPool } from "./pool.js";
-import { type OldRecords, readOldRecords, RecordComparer, type RecordChanges } from "./record-changes.js";
+import { readOldRecords, RecordComparer, type RecordChanges } from "./record-changes.js";
 import { type CacheEntry, cacheKey } from "./update-cache.js";
 import { openAtomic } from "./write.js";
 
@@ -63,8 +63,8 @@ export function outputFor(manifestPath: string, slug: string): string {
   return join(dirname(manifestPath), `${name.slice(0, -".lock.json".length)}.jsonl`);
 }
 
-/** The largest JSONL compared by digest before its records are read (update-dataset's memory: its generated lines). */
-const COMPARE_BY_DIGEST_UP_TO = 8 * 2 ** 20;
+/** The largest JSONL compared byte for byte with the lines generated, kept in memory meanwhile (a larger one is compared record by record as it streams). */
+const COMPARE_BYTES_UP_TO = 8 * 2 ** 20;
 
 /** Updates one dataset; throws DatasetError or OperationalError naming what is wrong. */
 export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Promise<DatasetTaskResult> {
@@ -95,51 +95,79 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Prom
     };
   }
 
-  // A JSONL up to this size is compared by its digest first, its records parsed only when the bytes differ (the lines
-  // generated are kept meanwhile); a larger one is read as address → fingerprint first, so that memory stays bounded.
+  const threaded = pool && defaultJobs(locked.bytes, locked.manifest.artifacts.length) > 1 ? pool : undefined;
+  const lines = linesOf(locked.manifest, loaded.root, threaded, [], task.limits);
+  const wrapped = async (work: () => Promise<void>) => {
+    try {
+      await work();
+    } catch (error) {
+      if (error instanceof DatasetError) throw new DatasetError(error.problems.map((p) => `${shownManifest}: ${p}`));
+      throw error;
+    }
+  };
   const size = statSync(output, { throwIfNoEntry: false })?.size;
-  const fingerprintsFirst = size !== undefined && size > COMPARE_BY_DIGEST_UP_TO;
-  const old = fingerprintsFirst ? await readOldRecords(output) : size === undefined ? undefined : { fileDigest: await fileDigest(output) };
-  const comparer = fingerprintsFirst ? new RecordComparer(old as OldRecords) : undefined;
-  const kept: string[] = [];
-  // A large JSONL streams into its temporary file as it is generated; a small one is written from the lines kept, only when it changed.
-  const file = task.check || !fingerprintsFirst ? undefined : await openAtomic(output);
-  let digest: string;
-  let records = 0;
-  try {
-    const threaded = pool && defaultJobs(locked.bytes, locked.manifest.artifacts.length) > 1 ? pool : undefined;
-    digest = await writeLinesTo(linesOf(locked.manifest, loaded.root, threaded, [], task.limits), file, (line) => {
-      records++;
-      if (comparer) comparer.add(JSON.parse(line) as Record<string, unknown>);
-      else kept.push(line);
-    });
-  } catch (error) {
-    await file?.abort();
-    if (error instanceof DatasetError) throw new DatasetError(error.problems.map((p) => `${shownManifest}: ${p}`));
-    throw error;
-  }
   let changes: RecordChanges;
-  if (comparer) changes = comparer.finish();
-  else if (old !== undefined && old.fileDigest === digest) changes = { before: records, after: records, added: [], removed: [], changed: [] };
-  else {
-    const compare = new RecordComparer(old === undefined ? undefined : await readOldRecords(output));
-    for (const line of kept) compare.add(JSON.parse(line) as Record<string, unknown>);
-    changes = compare.finish();
+  let outputChanged: boolean;
+  let digest: string | undefined;
+  let records = 0;
+  if (size === undefined || size <= COMPARE_BYTES_UP_TO) {
+    // A small JSONL (a publisher's dataset): the lines generated are kept and compared with the file's bytes, byte for
+    // byte (no digest of either, unless the cache needs the new one); its records are parsed only when the bytes differ.
+    const kept: string[] = [];
+    await wrapped(async () => {
+      for await (const batch of lines) for (const line of batch) kept.push(line);
+    });
+    records = kept.length;
+    const bytes = Buffer.from(kept.join(""), "utf8");
+    const before = size === undefined ? undefined : readWhole(output);
+    outputChanged = before === undefined || !before.equals(bytes);
+    if (key !== undefined) digest = createHash("sha256").update(bytes).digest("hex");
+    if (!outputChanged) changes = { before: records, after: records, added: [], removed: [], changed: [] };
+    else {
+      const compare = new RecordComparer(before === undefined ? undefined : await readOldRecords(output));
+      for (const line of kept) compare.add(JSON.parse(line) as Record<string, unknown>);
+      changes = compare.finish();
+      if (!task.check) temporaries.push(await writeTemporary(output, bytes));
+    }
+  } else {
+    // A large JSONL: read as address → fingerprint first and compared record by record as the new one streams into its temporary file, so that memory stays bounded.
+    const old = await readOldRecords(output);
+    const comparer = new RecordComparer(old);
+    const file = task.check ? undefined : await openAtomic(output);
+    await wrapped(async () => {
+      digest = await writeLinesTo(lines, file, (line) => {
+        records++;
+        comparer.add(JSON.parse(line) as Record<string, unknown>);
+      });
+    }).catch(async (error: unknown) => {
+      await file?.abort();
+      throw error;
+    });
+    changes = comparer.finish();
+    outputChanged = old === undefined || old.fileDigest !== digest;
+    if (file) {
+      if (outputChanged) temporaries.push({ temporary: await file.detach(), path: output });
+      else await file.abort();
+    }
   }
-  const outputChanged = old === undefined || old.fileDigest !== digest;
-  if (file) {
-    if (outputChanged) temporaries.push({ temporary: await file.detach(), path: output });
-    else await file.abort();
-  } else if (outputChanged && !task.check) temporaries.push(await writeTemporary(output, kept.join("")));
   if (locked.changed && !task.check) temporaries.push(await writeTemporary(manifestPath, locked.text));
   return {
     update: { ...base, records: changes, outputChanged, written: !task.check && (locked.changed || outputChanged) },
     temporaries,
-    ...(key !== undefined ? { cacheEntry: { key, output: digest, records } } : {}),
+    ...(key !== undefined && digest !== undefined ? { cacheEntry: { key, output: digest, records } } : {}),
   };
 }
 
-async function writeTemporary(path: string, text: string): Promise<{ temporary: string; path: string }> {
+/** A file's bytes in one call; undefined when it cannot be read (it is then rewritten, and its reading reported by validate). */
+function readWhole(path: string): Buffer | undefined {
+  try {
+    return readFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+async function writeTemporary(path: string, text: string | Uint8Array): Promise<{ temporary: string; path: string }> {
   const file = await openAtomic(path);
   try {
     await file.write(text);
@@ -154,7 +182,7 @@ async function writeTemporary(path: string, text: string): Promise<{ temporary: 
 async function fileDigest(path: string): Promise<string | undefined> {
   const size = statSync(path, { throwIfNoEntry: false })?.size;
   if (size === undefined) return undefined;
-  if (size <= COMPARE_BY_DIGEST_UP_TO) {
+  if (size <= COMPARE_BYTES_UP_TO) {
     try {
       return createHash("sha256").update(readFileSync(path)).digest("hex");
     } catch {
