@@ -9,6 +9,7 @@
  */
 
 import { parseDocument, visit } from "yaml";
+import { isSimpleYamlMap } from "./simple-yaml.js";
 import { findFrontMatter, type FrontMatter } from "./front-matter.js";
 import type { IndexKind } from "./manifest.js";
 import { type BlockScan, scanTopLevelBlocks, type TopLevelBlock } from "./markdown/blocks.js";
@@ -75,7 +76,7 @@ function readFrontMatter(text: string, options: ArtifactLimits): { frontMatter: 
   // A leading byte order mark is not markdown: it stays in the text, before the front matter or the first target.
   const shift = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const frontMatter = findFrontMatter(text, shift);
-  if (frontMatter) {
+  if (frontMatter && !isSimpleYamlMap(frontMatter.value)) {
     // NUL reads as U+FFFD, as in the body
     const yaml = parseDocument(frontMatter.value.replace(/\0/g, "\uFFFD"));
     if (yaml.errors.length > 0) {
