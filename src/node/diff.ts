@@ -47,6 +47,10 @@ export interface DiffSide {
   label: string;
   missing: boolean;
   open(): AsyncIterable<Uint8Array>;
+  /** Starts reading the side ahead of its turn (a blob asked of git while earlier pairs are compared). */
+  prefetch?(): void;
+  /** Lets go of what was read (the pair is done). */
+  release?(): void;
 }
 
 export interface DiffTarget {
@@ -66,13 +70,17 @@ async function kindOf(path: string): Promise<"file" | "folder" | undefined> {
 
 /** A file on disk; `missing` when it is not there. */
 export async function fileSide(absolute: string, label: string): Promise<DiffSide> {
-  const missing = (await kindOf(absolute)) !== "file";
+  const info = statSync(absolute, { throwIfNoEntry: false });
+  const missing = !info?.isFile();
+  // A dataset file is read in one call (thousands a run); a large one is streamed.
+  const whole = info !== undefined && info.size <= WHOLE_BLOB_UP_TO;
   return {
     label,
     missing,
     async *open() {
       try {
-        for await (const chunk of createReadStream(absolute)) yield chunk as Buffer;
+        if (whole) yield readFileSync(absolute);
+        else for await (const chunk of createReadStream(absolute)) yield chunk as Buffer;
       } catch (error) {
         throw new OperationalError(describeIoError(error, "read", label));
       }
@@ -255,14 +263,10 @@ async function gitTargets(revision: string, paths: string[], cwd: string, schema
       old =
         size > WHOLE_BLOB_UP_TO
           ? { label, missing: false, open: () => gitBlob(root, commit, rel) }
-          : {
-              label,
-              missing: false,
-              async *open() {
-                reader ??= new BlobReader(root);
-                yield await reader.read(blob, label);
-              },
-            };
+          : blobSide(label, () => {
+              reader ??= new BlobReader(root);
+              return reader.read(blob, label);
+            });
     }
     const target: DiffTarget = { type, old, new: now };
     // Same size first (a file of another size is not the same blob), so that a large file is never read whole.
@@ -303,6 +307,30 @@ async function gitTargets(revision: string, paths: string[], cwd: string, schema
   }
   return { targets, commit, close };
 }
+
+/** A side read whole from git's batch, once (the comparison may read it twice), and asked for ahead of its turn. */
+function blobSide(label: string, fetch: () => Promise<Buffer>): DiffSide {
+  let bytes: Promise<Buffer> | undefined;
+  const get = () => {
+    bytes ??= fetch();
+    bytes.catch(() => undefined); // surfaces when the side is read
+    return bytes;
+  };
+  return {
+    label,
+    missing: false,
+    async *open() {
+      yield await get();
+    },
+    prefetch: () => void get(),
+    release: () => {
+      bytes = undefined;
+    },
+  };
+}
+
+/** Pairs whose old side is asked of git ahead of their turn: enough to keep git busy while the pairs before are compared. */
+const PREFETCH_PAIRS = 16;
 
 /** A blob up to this size is read whole through the run's cat-file --batch; a larger one is streamed by a git process of its own. */
 const WHOLE_BLOB_UP_TO = 64 * 2 ** 20;
@@ -349,7 +377,8 @@ export async function diff(options: DiffOptions = {}): Promise<DiffReport> {
   }
   const pairs: DiffPair[] = [];
   try {
-    for (const target of targets) {
+    for (const [i, target] of targets.entries()) {
+      for (let ahead = i; ahead < Math.min(targets.length, i + PREFETCH_PAIRS); ahead++) if (!targets[ahead]!.identical) targets[ahead]!.old.prefetch?.();
       if (target.old.missing && target.new.missing) throw new OperationalError(`cannot read ${target.new.label}: it is neither in the old nor in the new version`);
       if (target.identical) {
         const { records } = target.identical;
@@ -357,6 +386,7 @@ export async function diff(options: DiffOptions = {}): Promise<DiffReport> {
         continue;
       }
       pairs.push(target.type === "schema" ? await diffSchemaSides(target.old, target.new) : await diffRecordSides(target.old, target.new));
+      target.old.release?.();
     }
   } finally {
     close();
