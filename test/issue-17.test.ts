@@ -1,11 +1,9 @@
-/** Issue #17, items 2 to 10: what a new user hits, each as it should behave now. */
-import { execFileSync } from "node:child_process";
 import { chmod, cp, mkdir, open, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { main } from "../src/cli/main.js";
 import { describeUnexpectedIoError } from "../src/node/errors.js";
-import { runBin, runCommand, bin } from "./helpers/bin.js";
+import { canDropRoot, runCommand, runUnprivileged } from "./helpers/bin.js";
 import { tempDir } from "./helpers/datasets.js";
 import { repoRoot } from "./helpers/records.js";
 
@@ -27,22 +25,6 @@ afterEach(async () => {
   await chmod(dir, 0o755).catch(() => undefined);
   await cleanup();
 });
-
-/** Root may write anywhere: as root, run the built bin as nobody (setpriv), so that a folder's permissions apply. */
-const isRoot = process.getuid?.() === 0;
-function hasSetpriv(): boolean {
-  try {
-    execFileSync("setpriv", ["--version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
-const canDropRoot = !isRoot || hasSetpriv();
-function runUnprivileged(args: string[], cwd: string) {
-  if (!isRoot) return runBin(args, cwd);
-  return runCommand("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, bin, ...args], cwd);
-}
 
 /** A folder nobody may write in (readable by all, so that another user can run in it). */
 async function readOnlyFolder(name: string): Promise<string> {

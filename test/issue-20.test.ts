@@ -5,7 +5,7 @@ import { chmod, cp, mkdir, readdir, readFile, rm, stat, symlink, writeFile } fro
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, onTestFinished, test } from "vitest";
 import { main } from "../src/cli/main.js";
-import { bin, runCommand } from "./helpers/bin.js";
+import { bin, canDropRoot, isRoot, runCommand, runUnprivileged } from "./helpers/bin.js";
 import { tempDir } from "./helpers/datasets.js";
 import { repoRoot } from "./helpers/records.js";
 
@@ -36,22 +36,6 @@ async function repository(): Promise<string> {
 
 const MANIFEST = ".tooling/citation-targets/mvfg.lock.json";
 const JSONL = ".tooling/citation-targets/mvfg.jsonl";
-
-/** Root reads everything: as root, the built bin runs as nobody (setpriv), so that a folder's permissions apply. */
-const isRoot = process.getuid?.() === 0;
-function hasSetpriv(): boolean {
-  try {
-    execFileSync("setpriv", ["--version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
-const canDropRoot = !isRoot || hasSetpriv();
-function runUnprivileged(args: string[], cwd: string) {
-  if (!isRoot) return runCommand(process.execPath, [bin, ...args], cwd);
-  return runCommand("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, bin, ...args], cwd);
-}
 
 describe("item 1: validate never passes with a check that could not run", () => {
   test.runIf(canDropRoot)("an unreadable subfolder next to a tampered artifact is an error on the file, naming the folder (run as another user)", async () => {

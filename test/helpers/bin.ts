@@ -1,5 +1,5 @@
 /** Runs the built bin as a child process, as a user would; resolves with its exit code and output (never rejects). */
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { repoRoot } from "./records.js";
@@ -20,4 +20,22 @@ export async function runCommand(file: string, args: string[], cwd: string, env:
     const e = error as { code: number; stdout: string; stderr: string };
     return { code: e.code, stdout: e.stdout, stderr: e.stderr };
   }
+}
+
+/** Root may read and write anywhere: as root, tests that need a folder's permissions to apply run the built bin as nobody (setpriv). */
+export const isRoot = process.getuid?.() === 0;
+function hasSetpriv(): boolean {
+  try {
+    execFileSync("setpriv", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+/** True when the bin can run as a user whose permissions apply (not root, or root with setpriv). */
+export const canDropRoot = !isRoot || hasSetpriv();
+/** Runs the built bin as an ordinary user: as it is when not root, else as nobody through setpriv. */
+export function runUnprivileged(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  if (!isRoot) return runBin(args, cwd);
+  return runCommand("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, bin, ...args], cwd);
 }
