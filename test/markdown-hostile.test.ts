@@ -35,7 +35,7 @@ describe("headings of emphasis markers (was quadratic)", () => {
 
   test("a heading longer than the cap is refused, named, before its inline content is parsed", () => {
     const text = `# ${"*a_".repeat(400_000)}\n`; // 1.2 MB
-    expect(refusal(() => parseArtifact(text))).toBe(`the heading at offset 0 is longer than ${DEFAULT_MAX_HEADING_LENGTH} characters, the cap on heading length`);
+    expect(refusal(() => parseArtifact(text))).toBe(`the heading at offset 0 is longer than ${DEFAULT_MAX_HEADING_LENGTH} characters, the cap on heading length (raise it with --max-heading-length)`);
     expect(parseArtifact(text, "body-block", { maxHeadingLength: text.length }).targets).toHaveLength(1);
   });
 });
@@ -43,7 +43,7 @@ describe("headings of emphasis markers (was quadratic)", () => {
 describe("many headings in one artifact", () => {
   test("a million `# N Section N` headings are refused at the headings cap, named", () => {
     const text = Array.from({ length: 1_000_000 }, (_, i) => `# ${i} Section ${i}\n`).join("");
-    expect(refusal(() => parseArtifact(text))).toBe(`the body has more than ${DEFAULT_MAX_HEADINGS} headings, the cap on headings per artifact`);
+    expect(refusal(() => parseArtifact(text))).toBe(`the body has more than ${DEFAULT_MAX_HEADINGS} headings, the cap on headings per artifact (raise it with --max-headings)`);
   });
 
   test("the cap counts targets: at the cap the artifact is read, one more is refused", () => {
@@ -65,8 +65,23 @@ describe("many headings in one artifact", () => {
     await lock({ dir, slug: "t", titleId: "T", name: "T", versionDate: "2024-01-01", sourceTextUrl: "https://www.legislation.gov.au/T/text" });
     const refused = await cli(["generate", "citation-targets.lock.json", "-o", "t.jsonl"], dir);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(`gesetz/anlage.md: the body has more than ${DEFAULT_MAX_HEADINGS} headings, the cap on headings per artifact`);
+    expect(refused.stderr).toContain(`gesetz/anlage.md: the body has more than ${DEFAULT_MAX_HEADINGS} headings, the cap on headings per artifact (raise it with --max-headings)`);
     expect((await readdir(dir)).sort()).toEqual(["citation-targets.lock.json", "gesetz"]);
+  });
+
+  test("generate and update take the caps from --max-headings and --max-heading-length", async () => {
+    await writeTree(dir, { "gesetz/index.md": "# Gesetz\n\n## § 1 Zweck\n\nText.\n\n## § 2 Geltung\n\nText.\n" });
+    await lock({ dir, slug: "t", titleId: "T", name: "T", versionDate: "2024-01-01", sourceTextUrl: "https://www.legislation.gov.au/T/text" });
+    const few = await cli(["generate", "citation-targets.lock.json", "--max-headings", "2"], dir);
+    expect(few.code).toBe(1);
+    expect(few.stderr).toContain("gesetz/index.md: the body has more than 2 headings, the cap on headings per artifact (raise it with --max-headings)");
+    expect((await cli(["generate", "citation-targets.lock.json", "--max-headings", "3"], dir)).code).toBe(0);
+    const short = await cli(["generate", "citation-targets.lock.json", "--max-heading-length", "5"], dir);
+    expect(short.code).toBe(1);
+    expect(short.stderr).toContain("the cap on heading length (raise it with --max-heading-length)");
+    const updated = await cli(["update", "citation-targets.lock.json", "--check", "--no-cache", "--max-headings", "2"], dir);
+    expect(updated.code).toBe(1);
+    expect(updated.stderr).toContain("the cap on headings per artifact (raise it with --max-headings)");
   });
 });
 

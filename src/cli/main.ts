@@ -248,12 +248,24 @@ export async function main(context: MainContext): Promise<number> {
     .option("--jobs <n>", "threads to parse the markdown in (default: one per core, at most 4, for 4 MB of markdown or more; else 1); the output is the same", parsePositive)
     .option("--max-artifact-bytes <n>", "the largest markdown file read, in bytes (default 67108864, 64 MiB); a larger one is refused, named", parsePositive)
     .option("--max-yaml-aliases <n>", "the most YAML aliases a front matter may hold (default 1000); more is refused, named", parsePositive)
+    .option("--max-headings <n>", "the most headings one markdown file may have (default 100000); more is refused, named", parsePositive)
+    .option("--max-heading-length <n>", "the longest inline content of a heading, in UTF-16 code units (default 65536); longer is refused, named", parsePositive)
     .option("--verbose", "say how many threads parsed the markdown and how long it took (stderr)")
     .option("--allow-outside-repository", "let lock manifests' dataset folders (and, for validate, config patterns) lead outside the repository (default: confined to it, symbolic links resolved)")
     .action(
       async (
         manifest: string,
-        options: { output?: string; check?: string; jobs?: number; verbose?: boolean; maxArtifactBytes?: number; maxYamlAliases?: number; allowOutsideRepository?: boolean },
+        options: {
+          output?: string;
+          check?: string;
+          jobs?: number;
+          verbose?: boolean;
+          maxArtifactBytes?: number;
+          maxYamlAliases?: number;
+          maxHeadings?: number;
+          maxHeadingLength?: number;
+          allowOutsideRepository?: boolean;
+        },
       ) => {
         if (options.allowOutsideRepository) stderr.write(OUTSIDE_NOTE);
         noteJobs(options.jobs, stderr);
@@ -261,6 +273,8 @@ export async function main(context: MainContext): Promise<number> {
           ...(options.allowOutsideRepository ? { allowOutsideRepository: true } : {}),
           ...(options.maxArtifactBytes !== undefined ? { maxArtifactBytes: options.maxArtifactBytes } : {}),
           ...(options.maxYamlAliases !== undefined ? { maxYamlAliases: options.maxYamlAliases } : {}),
+          ...(options.maxHeadings !== undefined ? { maxHeadings: options.maxHeadings } : {}),
+          ...(options.maxHeadingLength !== undefined ? { maxHeadingLength: options.maxHeadingLength } : {}),
         };
         const started = performance.now();
         if (options.check && options.output) throw new OperationalError("--check and --output exclude each other");
@@ -309,6 +323,8 @@ export async function main(context: MainContext): Promise<number> {
     .option("--cache-location <file>", "the cache file (default node_modules/.cache/citation-targets/update.json of the repository, when it has node_modules)")
     .option("--max-artifact-bytes <n>", "the largest markdown file read, in bytes (default 67108864, 64 MiB)", parsePositive)
     .option("--max-yaml-aliases <n>", "the most YAML aliases a front matter may hold (default 1000)", parsePositive)
+    .option("--max-headings <n>", "the most headings one markdown file may have (default 100000); more is refused, named", parsePositive)
+    .option("--max-heading-length <n>", "the longest inline content of a heading, in UTF-16 code units (default 65536); longer is refused, named", parsePositive)
     .option("--allow-outside-repository", "let lock manifests' dataset folders (and, for validate, config patterns) lead outside the repository (default: confined to it, symbolic links resolved)")
     .option("--recover", "only complete an update that was interrupted (its journal at the repository root): roll its renames forward, or back, then exit")
     .addHelpText(
@@ -326,6 +342,8 @@ export async function main(context: MainContext): Promise<number> {
           cacheLocation?: string;
           maxArtifactBytes?: number;
           maxYamlAliases?: number;
+          maxHeadings?: number;
+          maxHeadingLength?: number;
           recover?: boolean;
           allowOutsideRepository?: boolean;
         },
@@ -364,6 +382,8 @@ export async function main(context: MainContext): Promise<number> {
           ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
           ...(options.maxArtifactBytes !== undefined ? { maxArtifactBytes: options.maxArtifactBytes } : {}),
           ...(options.maxYamlAliases !== undefined ? { maxYamlAliases: options.maxYamlAliases } : {}),
+          ...(options.maxHeadings !== undefined ? { maxHeadings: options.maxHeadings } : {}),
+          ...(options.maxHeadingLength !== undefined ? { maxHeadingLength: options.maxHeadingLength } : {}),
           ...(options.allowOutsideRepository ? { allowOutsideRepository: true } : {}),
         });
         const out: string[] = [];

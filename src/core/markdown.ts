@@ -104,7 +104,7 @@ function scanBody(text: string, read: { parseFrom: number; containers: boolean }
   const maxLength = options.maxHeadingLength ?? DEFAULT_MAX_HEADING_LENGTH;
   const checked = (block: TopLevelBlock) => {
     if (block.heading !== undefined && block.heading.content.length > maxLength) {
-      throw new ArtifactError(`the heading at offset ${block.start} is longer than ${maxLength} characters, the cap on heading length`);
+      throw new ArtifactError(`the heading at offset ${block.start} is longer than ${maxLength} characters, the cap on heading length (raise it with --max-heading-length)`);
     }
     visit(block);
   };
@@ -145,7 +145,7 @@ export function parseArtifact(text: string, indexKind: IndexKind = "body-block",
     const index = blockCount++;
     if (heading === undefined && targets.length > 0) return;
     if (heading !== undefined && headings.length === maxHeadings) {
-      throw new ArtifactError(`the body has more than ${maxHeadings} headings, the cap on headings per artifact`);
+      throw new ArtifactError(`the body has more than ${maxHeadings} headings, the cap on headings per artifact (raise it with --max-headings)`);
     }
     const target: TargetCut = { start: targets.length === 0 ? read.bodyStart : start, end: text.length, blockStart: index, blockEnd: index + 1 };
     const previous = targets[targets.length - 1];

@@ -75,7 +75,17 @@ const VALIDATE: Record<string, Check> = {
   stdin: object({ stream: expect((v) => typeof v === "object" && v !== null && Symbol.asyncIterator in v, "an async iterable of bytes"), name: string }),
 };
 
-const GENERATE: Record<string, Check> = { manifest: string, cwd: string, output: string, write: func, maxArtifactBytes: positive, maxYamlAliases: positive, jobs: positive };
+const GENERATE: Record<string, Check> = {
+  manifest: string,
+  cwd: string,
+  output: string,
+  write: func,
+  maxArtifactBytes: positive,
+  maxYamlAliases: positive,
+  maxHeadings: positive,
+  maxHeadingLength: positive,
+  jobs: positive,
+};
 
 export function checkValidateOptions(options: unknown): void {
   check("validate", options, VALIDATE);

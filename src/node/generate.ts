@@ -29,6 +29,10 @@ export interface GenerateOptions {
   maxArtifactBytes?: number;
   /** The most YAML aliases an artifact's front matter may hold (default 1000); more is refused, named. */
   maxYamlAliases?: number;
+  /** The most headings (targets) one artifact may have (default 100,000); more is refused, named. */
+  maxHeadings?: number;
+  /** The longest inline content of a heading, in UTF-16 code units (default 65,536); longer is refused, named. */
+  maxHeadingLength?: number;
   /** Let the manifest's dataset folder lead outside the repository (default: confined to it; SECURITY.md). */
   allowOutsideRepository?: boolean;
   /** Threads to parse the markdown in (one pool for the run); default one per core (at most 4) for 4 MB of markdown or more, else 1 (this thread). The output is the same. */
@@ -95,7 +99,11 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
     return verified;
   };
   const { bytes, sizes } = verifyFirst ? await verifyAll() : ((await sizesOf(loaded, options.maxArtifactBytes)) ?? (await verifyAll()));
-  const limits = options.maxYamlAliases !== undefined ? { maxYamlAliases: options.maxYamlAliases } : {};
+  const limits = {
+    ...(options.maxYamlAliases !== undefined ? { maxYamlAliases: options.maxYamlAliases } : {}),
+    ...(options.maxHeadings !== undefined ? { maxHeadings: options.maxHeadings } : {}),
+    ...(options.maxHeadingLength !== undefined ? { maxHeadingLength: options.maxHeadingLength } : {}),
+  };
   // This thread parses its share too: with N threads, N - 1 workers.
   const pool = await createPool(chooseJobs(options.jobs, bytes, loaded.manifest.artifacts.length), { mainWorks: true });
   const lines = linesOf(loaded.manifest, loaded.root, pool, sizes, limits);

@@ -33,6 +33,10 @@ export interface UpdateOptions {
   maxArtifactBytes?: number;
   /** The most YAML aliases an artifact's front matter may hold (default 1000). */
   maxYamlAliases?: number;
+  /** The most headings (targets) one artifact may have (default 100,000); more is refused, named. */
+  maxHeadings?: number;
+  /** The longest inline content of a heading, in UTF-16 code units (default 65,536); longer is refused, named. */
+  maxHeadingLength?: number;
   /** Let manifests' dataset folders lead outside the repository (default: confined to it; SECURITY.md). */
   allowOutsideRepository?: boolean;
   /** The cache file; default `node_modules/.cache/citation-targets/update.json` of the repository when it has `node_modules`; false for none. */
@@ -72,7 +76,11 @@ export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate
   const location = await cacheLocation(cwd, options.cache);
   const cache: UpdateCache | undefined = location !== undefined ? openCache(location) : undefined;
   const jobs = checkJobs(options.jobs) ?? availableParallelism();
-  const limits = options.maxYamlAliases !== undefined ? { maxYamlAliases: options.maxYamlAliases } : {};
+  const limits = {
+    ...(options.maxYamlAliases !== undefined ? { maxYamlAliases: options.maxYamlAliases } : {}),
+    ...(options.maxHeadings !== undefined ? { maxHeadings: options.maxHeadings } : {}),
+    ...(options.maxHeadingLength !== undefined ? { maxHeadingLength: options.maxHeadingLength } : {}),
+  };
   const taskOf = (manifestPath: string): DatasetTask => {
     const entry = cache?.get(manifestPath);
     return {
