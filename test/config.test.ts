@@ -1,10 +1,10 @@
 import { mkdir, readFile, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { main } from "../src/cli/main.js";
 import { formatSchema } from "../src/core/schema.js";
 import { buildConfigSchema, findConfig, loadConfig } from "../src/node/config.js";
 import { OperationalError } from "../src/node/errors.js";
+import { runMain } from "./helpers/bin.js";
 import { tempDir } from "./helpers/datasets.js";
 import { repoRoot } from "./helpers/records.js";
 
@@ -13,12 +13,7 @@ let cleanup: () => Promise<void>;
 beforeEach(async () => ({ dir, cleanup } = await tempDir()));
 afterEach(async () => cleanup());
 
-async function cli(argv: string[], cwd: string) {
-  let stdout = "";
-  let stderr = "";
-  const code = await main({ argv, cwd, env: {}, stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } });
-  return { code, stdout, stderr };
-}
+const cli = runMain;
 
 describe("config", () => {
   test("schemas/ holds the config schema the code builds", async () => {

@@ -1,21 +1,15 @@
 import { chmod, cp, mkdir, open, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { main } from "../src/cli/main.js";
 import { describeUnexpectedIoError } from "../src/node/errors.js";
-import { canDropRoot, runCommand, runUnprivileged } from "./helpers/bin.js";
+import { canDropRoot, runCommand, runUnprivileged, runMain } from "./helpers/bin.js";
 import { tempDir } from "./helpers/datasets.js";
 import { repoRoot } from "./helpers/records.js";
 
 const MVFG_MANIFEST = join(repoRoot, ".tooling/citation-targets/mvfg.lock.json");
 const MVFG_JSONL = join(repoRoot, ".tooling/citation-targets/mvfg.jsonl");
 
-async function cli(argv: string[], cwd = repoRoot) {
-  let stdout = "";
-  let stderr = "";
-  const code = await main({ argv, cwd, env: {}, stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } });
-  return { code, stdout, stderr };
-}
+const cli = (argv: string[], cwd = repoRoot) => runMain(argv, cwd);
 
 let dir: string;
 let cleanup: () => Promise<void>;

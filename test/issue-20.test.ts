@@ -4,17 +4,11 @@ import { existsSync } from "node:fs";
 import { chmod, cp, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, onTestFinished, test } from "vitest";
-import { main } from "../src/cli/main.js";
-import { bin, canDropRoot, isRoot, runCommand, runUnprivileged } from "./helpers/bin.js";
+import { bin, canDropRoot, isRoot, runCommand, runUnprivileged, runMain } from "./helpers/bin.js";
 import { tempDir } from "./helpers/datasets.js";
 import { repoRoot } from "./helpers/records.js";
 
-async function cli(argv: string[], cwd: string) {
-  let stdout = "";
-  let stderr = "";
-  const code = await main({ argv, cwd, env: {}, stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } });
-  return { code, stdout, stderr };
-}
+const cli = runMain;
 
 let dir: string;
 let cleanup: () => Promise<void>;

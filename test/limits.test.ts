@@ -2,20 +2,15 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { main } from "../src/cli/main.js";
 import { createFileCheck } from "../src/engine/check-file.js";
 import { lock } from "../src/node/lock.js";
 import { rules } from "../src/rules/index.js";
 import { nestingDepth } from "../src/rules/nesting-depth.js";
+import { runMain } from "./helpers/bin.js";
 import { tempDir, writeTree } from "./helpers/datasets.js";
 import { fixtureRecords, schemaCheck } from "./helpers/records.js";
 
-async function cli(argv: string[], cwd: string) {
-  let stdout = "";
-  let stderr = "";
-  const code = await main({ argv, cwd, env: {}, stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } });
-  return { code, stdout, stderr };
-}
+const cli = runMain;
 
 let dir: string;
 let cleanup: () => Promise<void>;

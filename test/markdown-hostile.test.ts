@@ -7,10 +7,10 @@
 
 import { readdir } from "node:fs/promises";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { main } from "../src/cli/main.js";
 import { ArtifactError, DEFAULT_MAX_HEADING_LENGTH, DEFAULT_MAX_HEADINGS, MAX_BLOCK_LINES, MAX_BLOCK_TOKENS, parseArtifact, readArtifact } from "../src/core/markdown.js";
 import { PIECE_LENGTH, scanTopLevelBlocks } from "../src/core/markdown/blocks.js";
 import { lock } from "../src/node/lock.js";
+import { runMain } from "./helpers/bin.js";
 import { tempDir, writeTree } from "./helpers/datasets.js";
 
 const refusal = (fn: () => unknown) => {
@@ -121,9 +121,4 @@ let cleanup: () => Promise<void>;
 beforeEach(async () => ({ dir, cleanup } = await tempDir()));
 afterEach(async () => cleanup());
 
-async function cli(argv: string[], cwd: string) {
-  let stdout = "";
-  let stderr = "";
-  const code = await main({ argv, cwd, env: {}, stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } });
-  return { code, stdout, stderr };
-}
+const cli = runMain;

@@ -9,8 +9,8 @@ import { existsSync } from "node:fs";
 import { cp, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { main } from "../src/cli/main.js";
 import { removeStaleTemporaries } from "../src/node/write.js";
+import { runMain } from "./helpers/bin.js";
 import { tempDir } from "./helpers/datasets.js";
 import { repoRoot } from "./helpers/records.js";
 
@@ -30,12 +30,7 @@ function runAndKill(args: string[], cwd: string, ms: number): Promise<void> {
   });
 }
 
-async function cli(argv: string[], cwd: string) {
-  let stdout = "";
-  let stderr = "";
-  const code = await main({ argv, cwd, env: {}, stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } });
-  return { code, stdout, stderr };
-}
+const cli = runMain;
 
 /** A deterministic sequence of delays, spread over the life of a run (start-up included). */
 const delays = (n: number, max: number) => Array.from({ length: n }, (_, i) => Math.round(((i * 7919) % n) * (max / n)) + 5);

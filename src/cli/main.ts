@@ -260,22 +260,11 @@ export async function main(context: MainContext): Promise<number> {
           check?: string;
           jobs?: number;
           verbose?: boolean;
-          maxArtifactBytes?: number;
-          maxYamlAliases?: number;
-          maxHeadings?: number;
-          maxHeadingLength?: number;
-          allowOutsideRepository?: boolean;
-        },
+        } & ArtifactCapOptions,
       ) => {
         if (options.allowOutsideRepository) stderr.write(OUTSIDE_NOTE);
         noteJobs(options.jobs, stderr);
-        const caps = {
-          ...(options.allowOutsideRepository ? { allowOutsideRepository: true } : {}),
-          ...(options.maxArtifactBytes !== undefined ? { maxArtifactBytes: options.maxArtifactBytes } : {}),
-          ...(options.maxYamlAliases !== undefined ? { maxYamlAliases: options.maxYamlAliases } : {}),
-          ...(options.maxHeadings !== undefined ? { maxHeadings: options.maxHeadings } : {}),
-          ...(options.maxHeadingLength !== undefined ? { maxHeadingLength: options.maxHeadingLength } : {}),
-        };
+        const caps = artifactCaps(options);
         const started = performance.now();
         if (options.check && options.output) throw new OperationalError("--check and --output exclude each other");
         const { checkGenerated, generate } = await import("../node/generate.js");
@@ -340,13 +329,8 @@ export async function main(context: MainContext): Promise<number> {
           jobs?: number;
           cache: boolean;
           cacheLocation?: string;
-          maxArtifactBytes?: number;
-          maxYamlAliases?: number;
-          maxHeadings?: number;
-          maxHeadingLength?: number;
           recover?: boolean;
-          allowOutsideRepository?: boolean;
-        },
+        } & ArtifactCapOptions,
       ) => {
         if (options.allowOutsideRepository) stderr.write(OUTSIDE_NOTE);
         noteJobs(options.jobs, stderr);
@@ -380,11 +364,7 @@ export async function main(context: MainContext): Promise<number> {
           cwd: context.cwd,
           ...(options.check ? { check: true } : {}),
           ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
-          ...(options.maxArtifactBytes !== undefined ? { maxArtifactBytes: options.maxArtifactBytes } : {}),
-          ...(options.maxYamlAliases !== undefined ? { maxYamlAliases: options.maxYamlAliases } : {}),
-          ...(options.maxHeadings !== undefined ? { maxHeadings: options.maxHeadings } : {}),
-          ...(options.maxHeadingLength !== undefined ? { maxHeadingLength: options.maxHeadingLength } : {}),
-          ...(options.allowOutsideRepository ? { allowOutsideRepository: true } : {}),
+          ...artifactCaps(options),
         });
         const out: string[] = [];
         for (const result of results) {
@@ -495,6 +475,25 @@ function collectPair(allowed?: readonly string[]) {
     const v = value.slice(at + 1);
     if (allowed && !allowed.includes(v)) throw new InvalidArgumentError(`"${v}" is not one of ${allowed.join(", ")}`);
     return { ...previous, [key]: v };
+  };
+}
+
+/** The caps on reading artifacts (and the confinement) that generate and update share, as given on the command line. */
+interface ArtifactCapOptions {
+  maxArtifactBytes?: number;
+  maxYamlAliases?: number;
+  maxHeadings?: number;
+  maxHeadingLength?: number;
+  allowOutsideRepository?: boolean;
+}
+
+function artifactCaps(options: ArtifactCapOptions): ArtifactCapOptions {
+  return {
+    ...(options.allowOutsideRepository ? { allowOutsideRepository: true } : {}),
+    ...(options.maxArtifactBytes !== undefined ? { maxArtifactBytes: options.maxArtifactBytes } : {}),
+    ...(options.maxYamlAliases !== undefined ? { maxYamlAliases: options.maxYamlAliases } : {}),
+    ...(options.maxHeadings !== undefined ? { maxHeadings: options.maxHeadings } : {}),
+    ...(options.maxHeadingLength !== undefined ? { maxHeadingLength: options.maxHeadingLength } : {}),
   };
 }
 

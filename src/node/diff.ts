@@ -5,7 +5,7 @@
  * RecordDiff or diffSchemas, applies the approvals and the gate.
  */
 import { isUtf8 } from "node:buffer";
-import { createReadStream, readFileSync, statSync } from "node:fs";
+import { createReadStream, statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { basename, join, relative, resolve, sep } from "node:path";
 import { applyApprovals, type Approval, describeApproval, type DiffPair, type DiffReport, type FailOn, parseApprovals, summarizeDiff } from "../core/diff.js";
@@ -16,6 +16,7 @@ import { LineReader } from "../core/lines.js";
 import { buildRecordSchema } from "../core/schema.js";
 import { BlobReader, blobId, filesAt, gitBlob, gitTopLevel, resolveRevision, type TreeEntry, treeAt } from "./diff-git.js";
 import { describeIoError, OperationalError } from "./errors.js";
+import { readRegularFileSync, readRegularIfPresent } from "./regular-file.js";
 import { DEFAULT_PATTERN, displayPath, isInside } from "./files.js";
 import { readJsonFile } from "./json-file.js";
 import { UNCOMPARED_FIELDS } from "./record-changes.js";
@@ -79,7 +80,7 @@ export async function fileSide(absolute: string, label: string): Promise<DiffSid
     missing,
     async *open() {
       try {
-        if (whole) yield readFileSync(absolute);
+        if (whole) yield readRegularFileSync(absolute);
         else for await (const chunk of createReadStream(absolute)) yield chunk as Buffer;
       } catch (error) {
         throw new OperationalError(describeIoError(error, "read", label));
@@ -219,7 +220,7 @@ async function localTargets(paths: string[], cwd: string, schema: boolean): Prom
     // Two files with the same bytes are not parsed: nothing changed (many datasets, few of them amended).
     const size = statSync(o, { throwIfNoEntry: false })?.size;
     if (type === "records" && !target.old.missing && !target.new.missing && size !== undefined && size <= WHOLE_BLOB_UP_TO && statSync(n, { throwIfNoEntry: false })?.size === size) {
-      const [before, after] = [readWhole(o), readWhole(n)];
+      const [before, after] = [readRegularIfPresent(o), readRegularIfPresent(n)];
       if (before !== undefined && after !== undefined && before.equals(after)) target.identical = { records: countLines(after) };
     }
     return target;
@@ -271,7 +272,7 @@ async function gitTargets(revision: string, paths: string[], cwd: string, schema
     const target: DiffTarget = { type, old, new: now };
     // Same size first (a file of another size is not the same blob), so that a large file is never read whole.
     if (at !== undefined && !now.missing && type === "records" && at.size <= WHOLE_BLOB_UP_TO && statSync(absolute, { throwIfNoEntry: false })?.size === at.size) {
-      const bytes = readWhole(absolute);
+      const bytes = readRegularIfPresent(absolute);
       if (bytes !== undefined && blobId(bytes, at.blob.length === 64 ? "sha256" : "sha1") === at.blob) target.identical = { records: countLines(bytes) };
     }
     targets.push(target);
@@ -334,15 +335,6 @@ const PREFETCH_PAIRS = 16;
 
 /** A blob up to this size is read whole through the run's cat-file --batch; a larger one is streamed by a git process of its own. */
 const WHOLE_BLOB_UP_TO = 64 * 2 ** 20;
-
-/** A dataset file's bytes, read in one synchronous call (thousands a run); undefined when it cannot be read (the full comparison then says why). */
-function readWhole(path: string): Buffer | undefined {
-  try {
-    return readFileSync(path);
-  } catch {
-    return undefined;
-  }
-}
 
 /** The lines of a file: its line feeds, and one more when the last line has none. */
 function countLines(bytes: Uint8Array): number {

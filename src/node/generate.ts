@@ -99,11 +99,7 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
     return verified;
   };
   const { bytes, sizes } = verifyFirst ? await verifyAll() : ((await sizesOf(loaded, options.maxArtifactBytes)) ?? (await verifyAll()));
-  const limits = {
-    ...(options.maxYamlAliases !== undefined ? { maxYamlAliases: options.maxYamlAliases } : {}),
-    ...(options.maxHeadings !== undefined ? { maxHeadings: options.maxHeadings } : {}),
-    ...(options.maxHeadingLength !== undefined ? { maxHeadingLength: options.maxHeadingLength } : {}),
-  };
+  const limits = limitsOf(options);
   // This thread parses its share too: with N threads, N - 1 workers.
   const pool = await createPool(chooseJobs(options.jobs, bytes, loaded.manifest.artifacts.length), { mainWorks: true });
   const lines = linesOf(loaded.manifest, loaded.root, pool, sizes, limits);
@@ -118,6 +114,15 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
     }
   }
   return { loaded, lines: checked(), threads: pool.threads };
+}
+
+/** The limits on reading one artifact, from the options that set them (generate's and update's). */
+export function limitsOf(options: Pick<GenerateOptions, "maxYamlAliases" | "maxHeadings" | "maxHeadingLength">): ArtifactLimits {
+  return {
+    ...(options.maxYamlAliases !== undefined ? { maxYamlAliases: options.maxYamlAliases } : {}),
+    ...(options.maxHeadings !== undefined ? { maxHeadings: options.maxHeadings } : {}),
+    ...(options.maxHeadingLength !== undefined ? { maxHeadingLength: options.maxHeadingLength } : {}),
+  };
 }
 
 /** The artifacts' sizes from the file system; undefined when one is missing, outside the root or over the cap (verifyArtifacts then says which). */

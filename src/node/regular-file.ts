@@ -51,3 +51,12 @@ export function readRegularFileSync(path: string, _shown?: string, noFollow = fa
     closeSync(fd);
   }
 }
+
+/** A regular file's bytes in one call; undefined when it is not there, not a regular file or cannot be read (the caller compares in full, or rewrites it). */
+export function readRegularIfPresent(path: string): Buffer | undefined {
+  try {
+    return readRegularFileSync(path);
+  } catch {
+    return undefined;
+  }
+}

@@ -6,7 +6,7 @@
  * of the run succeeded (update.ts).
  */
 import { createHash } from "node:crypto";
-import { createReadStream, readFileSync, statSync } from "node:fs";
+import { createReadStream, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { DatasetError } from "../core/generate.js";
 import { DEFAULT_MANIFEST_NAME } from "../core/manifest.js";
@@ -18,6 +18,7 @@ import { loadManifest } from "./manifest-io.js";
 import type { WorkPool } from "./pool.js";
 import { readOldRecords, RecordComparer, type RecordChanges } from "./record-changes.js";
 import { type CacheEntry, cacheKey } from "./update-cache.js";
+import { readRegularFileSync, readRegularIfPresent } from "./regular-file.js";
 import { openAtomic } from "./write.js";
 
 export interface DatasetUpdate {
@@ -119,7 +120,7 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Prom
     });
     records = kept.length;
     const bytes = Buffer.from(kept.join(""), "utf8");
-    const before = size === undefined ? undefined : readWhole(output);
+    const before = size === undefined ? undefined : readRegularIfPresent(output);
     outputChanged = before === undefined || !before.equals(bytes);
     if (key !== undefined) digest = createHash("sha256").update(bytes).digest("hex");
     if (!outputChanged) changes = { before: records, after: records, added: [], removed: [], changed: [] };
@@ -158,15 +159,6 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Prom
   };
 }
 
-/** A file's bytes in one call; undefined when it cannot be read (it is then rewritten, and its reading reported by validate). */
-function readWhole(path: string): Buffer | undefined {
-  try {
-    return readFileSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
 async function writeTemporary(path: string, text: string | Uint8Array): Promise<{ temporary: string; path: string }> {
   const file = await openAtomic(path);
   try {
@@ -184,7 +176,7 @@ async function fileDigest(path: string): Promise<string | undefined> {
   if (size === undefined) return undefined;
   if (size <= COMPARE_BYTES_UP_TO) {
     try {
-      return createHash("sha256").update(readFileSync(path)).digest("hex");
+      return createHash("sha256").update(readRegularFileSync(path)).digest("hex");
     } catch {
       return undefined;
     }

@@ -16,6 +16,7 @@ import { checkJobs, createPool, type TaskFailure } from "./pool.js";
 import { noRecordChanges } from "./record-changes.js";
 import { cacheLocation, openCache, type UpdateCache } from "./update-cache.js";
 import { type DatasetTask, type DatasetTaskResult, type DatasetUpdate, updateOneDataset } from "./update-dataset.js";
+import { limitsOf } from "./generate.js";
 import { journalPath, pendingJournal, recoverJournal, renameAll } from "./journal.js";
 import { discardTemporary } from "./write.js";
 
@@ -76,11 +77,7 @@ export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate
   const location = await cacheLocation(cwd, options.cache);
   const cache: UpdateCache | undefined = location !== undefined ? openCache(location) : undefined;
   const jobs = checkJobs(options.jobs) ?? availableParallelism();
-  const limits = {
-    ...(options.maxYamlAliases !== undefined ? { maxYamlAliases: options.maxYamlAliases } : {}),
-    ...(options.maxHeadings !== undefined ? { maxHeadings: options.maxHeadings } : {}),
-    ...(options.maxHeadingLength !== undefined ? { maxHeadingLength: options.maxHeadingLength } : {}),
-  };
+  const limits = limitsOf(options);
   const taskOf = (manifestPath: string): DatasetTask => {
     const entry = cache?.get(manifestPath);
     return {

@@ -39,3 +39,12 @@ export function runUnprivileged(args: string[], cwd: string): Promise<{ code: nu
   if (!isRoot) return runBin(args, cwd);
   return runCommand("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, bin, ...args], cwd);
 }
+
+/** Runs the command line in this process (no child, no build needed), collecting what it writes; resolves with its exit code. */
+export async function runMain(argv: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { main } = await import("../../src/cli/main.js");
+  let stdout = "";
+  let stderr = "";
+  const code = await main({ argv, cwd, env: {}, stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } });
+  return { code, stdout, stderr };
+}
