@@ -97,7 +97,9 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Prom
   }
 
   const threaded = pool && defaultJobs(locked.bytes, locked.manifest.artifacts.length) > 1 ? pool : undefined;
-  const lines = linesOf(locked.manifest, loaded.root, threaded, [], task.limits);
+  // The artifacts' sizes, so that the pool's batches and window ahead are measured in bytes (unknown sizes count as large ones).
+  const sizes = threaded ? locked.manifest.artifacts.map((artifact) => statSync(join(loaded.root, ...artifact.path.split("/")), { throwIfNoEntry: false })?.size ?? 0) : [];
+  const lines = linesOf(locked.manifest, loaded.root, threaded, sizes, task.limits);
   const wrapped = async (work: () => Promise<void>) => {
     try {
       await work();
