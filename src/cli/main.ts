@@ -109,7 +109,7 @@ export async function main(context: MainContext): Promise<number> {
   let exitCode = 0;
   const program = new Command()
     .name("citation-targets")
-    .description("Validate, lock, generate, update and diff citation-targets JSONL datasets of published legislation.")
+    .description("Validate, lock, adopt, generate, update and diff citation-targets JSONL datasets of published legislation.")
     .version(packageJson.version, "-V, --version")
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride()
@@ -673,6 +673,7 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
     return 0;
   }
   let stagedFiles: string[] | undefined;
+  let stagedManifests: string[] | undefined;
   if (options.staged) {
     if (fromStdin || paths.length > 0) throw new OperationalError("--staged chooses the files itself: name no paths with it");
     const { stagedDatasets } = await import("../node/staged.js");
@@ -689,7 +690,8 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
     });
     const { existsSync } = await import("node:fs");
     stagedFiles = [...new Set([...found.jsonl, ...outputs.filter((path) => existsSync(path))])].sort();
-    if (stagedFiles.length === 0) {
+    stagedManifests = found.manifests;
+    if (stagedFiles.length === 0 && stagedManifests.length === 0) {
       context.stderr.write("citation-targets: nothing staged belongs to a dataset: nothing to check\n");
       return 0;
     }
@@ -701,6 +703,7 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
     ...(fromStdin ? { stdin: { stream: context.stdin!, ...(options.stdinFilename !== undefined ? { name: options.stdinFilename } : {}) } } : {}),
     ...(progress ? { onProgress: (p: Progress) => progress.update(p) } : {}),
     patterns: stagedFiles ?? (fromStdin ? [] : fromConfig ? config.patterns! : paths),
+    ...(stagedManifests ? { manifests: stagedManifests } : {}),
     cwd: context.cwd,
     ...(fromConfig && !stagedFiles ? { patternsCwd: dirname(loaded!.path), confinePatterns: true } : {}),
     ...(options.allowOutsideRepository ? { allowOutsideRepository: true } : {}),
