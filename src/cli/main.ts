@@ -198,7 +198,7 @@ export async function main(context: MainContext): Promise<number> {
     .option("--source-document <path=source>", "an artifact's sourceDocumentPath (repeatable)", collectPair())
     .option("--ignore <glob>", "markdown files that are not artifacts (repeatable)", (v: string, p: string[] = []) => [...p, v])
     .option("--check", "write nothing; exit 1 when the manifest is missing or not up to date")
-    .addOption(new Option("-f, --format <format>", "report format on stdout: text (default: on stderr) or json (docs/spec.md, section 16)").choices(["text", "json"]).default("text"))
+    .addOption(new Option("-f, --format <format>", "report format on stdout: text (default: on stderr) or json (docs/spec.md, section 15)").choices(["text", "json"]).default("text"))
     .option("--max-artifact-bytes <n>", "the largest markdown file read, in bytes (default 67108864, 64 MiB); a larger one is refused, named", parsePositive)
     .addHelpText(
       "after",
@@ -264,7 +264,7 @@ export async function main(context: MainContext): Promise<number> {
     .option("--max-headings <n>", "the most headings one markdown file may have (default 100000); more is refused, named", parsePositive)
     .option("--max-heading-length <n>", "the longest inline content of a heading, in UTF-16 code units (default 65536); longer is refused, named", parsePositive)
     .option("--verbose", "say how many threads parsed the markdown and how long it took (stderr)")
-    .addOption(new Option("-f, --format <format>", "the --check report: text (default: on stderr) or json (on stdout; docs/spec.md, section 16)").choices(["text", "json"]).default("text"))
+    .addOption(new Option("-f, --format <format>", "the --check report: text (default: on stderr) or json (on stdout; docs/spec.md, section 15)").choices(["text", "json"]).default("text"))
     .option("--allow-outside-repository", "let lock manifests' dataset folders (and, for validate, config patterns) lead outside the repository (default: confined to it, symbolic links resolved)")
     .action(
       async (
@@ -340,7 +340,7 @@ export async function main(context: MainContext): Promise<number> {
     .option("--version-date <date|template>", "a new version: set versionDate in every manifest updated (YYYY-MM-DD, or a template such as '{front.stand}')")
     .option("--source-text-url <url|template>", "a new version: set sourceTextUrl (one manifest; for several, a template such as 'https://host/{front.slug}/2024-06-01')")
     .option("--name <name|template>", "set the title's name (a law renamed by the amendment)")
-    .addOption(new Option("-f, --format <format>", "report format on stdout: text (default) or json (docs/spec.md, section 16)").choices(["text", "json"]).default("text"))
+    .addOption(new Option("-f, --format <format>", "report format on stdout: text (default) or json (docs/spec.md, section 15)").choices(["text", "json"]).default("text"))
     .addHelpText(
       "after",
       `\nA new published version: set --version-date (and --source-text-url); update warns when the markdown changed and they did not. Templates: ${TEMPLATE_HELP}.\n\nExit codes: 0 up to date (or updated), 1 --check found changes or a dataset is at fault, 2 usage or I/O error.\n\nExamples:\n  citation-targets update\n  citation-targets update .tooling/citation-targets/privacy-act-1988.lock.json --version-date 2024-06-01 --source-text-url https://www.legislation.gov.au/C2004A03712/2024-06-01/text\n  citation-targets update --check`,
@@ -426,7 +426,7 @@ export async function main(context: MainContext): Promise<number> {
     .option("--version-date <date|template>", "e.g. 2024-06-01 or '{front.stand}'")
     .option("--source-text-url <template>", "e.g. 'https://www.gesetze-im-internet.de/{front.slug}/' (values are percent-encoded)")
     .option("--check", "write nothing; exit 1 when anything would be written")
-    .addOption(new Option("-f, --format <format>", "report format on stdout: text (default) or json (docs/spec.md, section 16)").choices(["text", "json"]).default("text"))
+    .addOption(new Option("-f, --format <format>", "report format on stdout: text (default) or json (docs/spec.md, section 15)").choices(["text", "json"]).default("text"))
     .option("--config <file>", "read adopt's templates from this config file (default: the one validate finds)")
     .option("--no-config", "read no config file")
     .option("--jobs <n>", "worker threads (default: one per core)", parsePositive)

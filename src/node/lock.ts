@@ -139,13 +139,6 @@ export async function lock(options: LockOptions, preloaded?: LoadedManifest): Pr
     else metadata[key] = value;
   }
   if (missing.length > 0) throw new OperationalError(`no manifest to refresh at ${displayPath(output, cwd)}: give ${missing.join(", ")}`);
-  const stem = manifestStem(output);
-  if (stem !== undefined && stem !== metadata.slug)
-    throw new OperationalError(
-      `${displayPath(output, cwd)} would hold slug ${JSON.stringify(metadata.slug)}, but its JSONL is named after the manifest (${stem}.jsonl) and a JSONL must be named after its slug (validate's file-name rule): ${
-        existing && existing.slug !== metadata.slug ? `put back slug ${JSON.stringify(existing.slug)}, or ` : ""
-      }move the pair to ${metadata.slug}.lock.json and ${metadata.slug}.jsonl (git mv), then run the command again`,
-    );
   const datasetRootFromManifest = relative(dirname(output), root).split(sep).join("/");
   const content: Omit<LockManifest, "datasetDigest"> = {
     lockVersion: LOCK_VERSION,
@@ -192,6 +185,17 @@ export function compareManifests(before: LockManifest | undefined, after: LockMa
   const removed = (before?.artifacts ?? []).map((a) => a.path).filter((path) => !now.has(path));
   const fields = before ? METADATA.filter((key) => before[key] !== after[key]) : [];
   return { created: before === undefined, added, removed, changed, rearranged, fields };
+}
+
+/**
+ * Why `update` may not write this manifest with this slug: its JSONL is named after the manifest
+ * (`<name>.jsonl` beside `<name>.lock.json`), and a JSONL must be named after its slug (the file-name
+ * rule), so a slug edited in the manifest would give a JSONL validate rejects. Undefined when they agree.
+ */
+export function slugConflict(output: string, slug: string, cwd: string): string | undefined {
+  const stem = manifestStem(output);
+  if (stem === undefined || stem === slug) return undefined;
+  return `${displayPath(output, cwd)} holds slug ${JSON.stringify(slug)}, but its JSONL is named after the manifest (${stem}.jsonl) and a JSONL must be named after its slug (validate's file-name rule): set the slug back to ${JSON.stringify(stem)}, or move the pair to ${slug}.lock.json and ${slug}.jsonl (git mv), then run the command again`;
 }
 
 /** `<name>` of a manifest named `<name>.lock.json` (whose JSONL is `<name>.jsonl`); undefined for `citation-targets.lock.json`, whose JSONL is named after its slug. */

@@ -17,7 +17,8 @@ import { MANIFEST_DATASET_FIELDS, type ManifestDatasetField } from "../core/mode
 import { shellQuote } from "../core/text.js";
 import { fillFieldTemplates } from "./dataset-context.js";
 import { defaultJobs, linesOf, writeLinesTo } from "./generate.js";
-import { FieldsError, lock, type LockResult, type ManifestChanges } from "./lock.js";
+import { FieldsError, lock, type LockResult, type ManifestChanges, slugConflict } from "./lock.js";
+import { OperationalError } from "./errors.js";
 import { loadManifest } from "./manifest-io.js";
 import type { WorkPool } from "./pool.js";
 import { readOldRecords, RecordComparer, type RecordChanges } from "./record-changes.js";
@@ -108,6 +109,8 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Prom
     if (error instanceof FieldsError || error instanceof TemplateError) throw new DatasetError(error.message.split("\n").map((p) => `${shownManifest}: ${p}`));
     throw error;
   }
+  const conflict = slugConflict(manifestPath, locked.manifest.slug, cwd);
+  if (conflict !== undefined) throw new OperationalError(conflict);
   const output = outputFor(manifestPath, locked.manifest.slug);
   const before = loaded?.manifest;
   const fields: FieldChange[] = before
