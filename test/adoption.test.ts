@@ -8,6 +8,8 @@ import { chmod, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { writeCorpus } from "../bench/corpus.js";
+import { formatProgress } from "../src/cli/progress.js";
+import { checkDatasetFields, datasetSlug, dateProblem, fillTemplate, TemplateError, urlProblem } from "../src/core/dataset-fields.js";
 import { lock, FieldsError } from "../src/node/lock.js";
 import { runCommand, runMain } from "./helpers/bin.js";
 import { tempDir, writeTree } from "./helpers/datasets.js";
@@ -454,4 +456,75 @@ describe("README: 'Adopting a corpus' and 'Publishing a new version', run as wri
       await cleanup();
     }
   }, 60_000);
+});
+
+describe("what adopt and update show on the way", () => {
+  test("the progress line counts datasets (drawn only on a terminal, as validate's)", () => {
+    expect(formatProgress({ files: 6636, filesDone: 120, bytes: 0, bytesDone: 0, verb: "adopting", unit: "dataset" })).toBe("adopting 120/6636 datasets (1%)");
+    expect(formatProgress({ files: 4, filesDone: 1, bytes: 2e6, bytesDone: 1e6 })).toBe("checking 1/4 files, 1.0/2.0 MB (50%)");
+  });
+
+  test("validate --verbose says where it looked for a file's lock manifest when there is none", async () => {
+    const { dir, cleanup } = await repository();
+    try {
+      await writeTree(dir, { "laws/gg/index.md": "# Grundgesetz\n\n## Art 1\n\nText.\n" });
+      const adopted = await runMain(["adopt", "laws/*", "--title-id", "GG", "--name", "Grundgesetz", "--version-date", "2024-01-01", "--source-text-url", `https://${HOST}/gg/`], dir);
+      expect(adopted.code, adopted.stderr).toBe(0);
+      await rm(join(dir, ".tooling/citation-targets/gg.lock.json"));
+      const result = await runMain(["validate", "--legislation-host", HOST, "--verbose"], dir);
+      expect(result.code).toBe(0);
+      expect(result.stderr).toContain(".tooling/citation-targets/gg.jsonl: no lock manifest (looked for .tooling/citation-targets/gg.lock.json beside it; --lock FILE names one)");
+    } finally {
+      await cleanup();
+    }
+  });
+});
+
+describe("field templates and checks (core/dataset-fields.ts)", () => {
+  const context = { folder: "sgb_5", path: "laws/sgb_5", front: { Title: "SGB V", jurabk: "SGB 5", n: 5, d: new Date("2024-03-01T00:00:00Z"), tags: ["a"] }, frontSource: "laws/sgb_5/index.md" };
+  test.each([
+    ["{folder}", "sgb_5"],
+    ["{path}", "laws/sgb_5"],
+    ["{front.jurabk|slug}", "sgb-5"],
+    ["{front.jurabk | lower | slug}", "sgb-5"],
+    ["{front.jurabk|upper}", "SGB 5"],
+    ["{front.n}", "5"],
+    ["{front.d}", "2024-03-01"],
+    ["{{literal}} {folder}", "{literal} sgb_5"],
+    ["Straße", "Straße"],
+  ])("%s → %s", (template, expected) => {
+    expect(fillTemplate(template, context)).toBe(expected);
+  });
+
+  test("in a URL each value is percent-encoded, the template itself is not", () => {
+    expect(fillTemplate("https://h.example/{front.jurabk}/ä", context, true)).toBe("https://h.example/SGB%205/ä");
+  });
+
+  test.each([
+    ["{front.stand}", 'has no "stand" (it has "Title", "jurabk", "n", "d", "tags")'],
+    ["{front.tags}", "is a list or a map"],
+    ["{nope}", "unknown placeholder {nope}"],
+    ["{folder|shout}", "unknown filter |shout"],
+    ["{folder", '"{" without its "}"'],
+    ["a}b", 'a lone "}"'],
+  ])("%s is refused: %s", (template, message) => {
+    expect(() => fillTemplate(template, context)).toThrow(TemplateError);
+    expect(() => fillTemplate(template, context)).toThrow(message);
+  });
+
+  test("datasetSlug: German and other letters made ASCII, runs of anything else one hyphen", () => {
+    expect(datasetSlug("Straßenverkehrs-Ordnung (StVO) §§ 1–3")).toBe("strassenverkehrs-ordnung-stvo-1-3");
+    expect(datasetSlug("Código Civil")).toBe("codigo-civil");
+    expect(datasetSlug("___")).toBe("");
+  });
+
+  test("dateProblem and urlProblem accept what the schema accepts and say why not otherwise", () => {
+    for (const date of ["2024-02-29", "2000-02-29", "1999-12-31"]) expect(dateProblem(date)).toBeUndefined();
+    expect(dateProblem("1900-02-29")).toBe("not a real calendar date: February 1900 has 28 days");
+    expect(dateProblem("2024-04-31")).toBe("not a real calendar date: April 2024 has 30 days");
+    expect(urlProblem("https://h.example/x")).toBeUndefined();
+    expect(urlProblem("https://h.example")).toContain("nothing after the host");
+    expect(urlProblem("https://h.example/a b")).toContain("no spaces");
+    expect(checkDatasetFields({ slug: "ok-1", titleId: "T", name: "N", versionDate: "2024-01-01", sourceTextUrl: "https://h.example/x" })).toEqual([]);
+  });
 });

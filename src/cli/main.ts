@@ -727,7 +727,11 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
     const source = report.schemaSource;
     const where = source.kind === "bundled" ? `bundled schema (legislation host ${source.legislationHost})` : `${source.kind === "option" ? "--schema" : "repository schema"} ${source.path}`;
     context.stderr.write(`citation-targets: schema: ${where}\n`);
-    for (const file of report.files) if (file.lockManifest) context.stderr.write(`citation-targets: ${file.path}: checked against lock manifest ${file.lockManifest}\n`);
+    for (const file of report.files) {
+      if (file.lockManifest) context.stderr.write(`citation-targets: ${file.path}: checked against lock manifest ${file.lockManifest}\n`);
+      else if (lock === undefined && file.path.endsWith(".jsonl"))
+        context.stderr.write(`citation-targets: ${file.path}: no lock manifest (looked for ${file.path.slice(0, -".jsonl".length)}.lock.json beside it; --lock FILE names one)\n`);
+    }
     for (const skipped of new Set(report.files.flatMap((f) => (f.artifactChecksSkipped ? [f.artifactChecksSkipped] : [])))) {
       context.stderr.write(`citation-targets: artifact checks skipped: ${skipped} (the records are still checked against the manifest)\n`);
     }
