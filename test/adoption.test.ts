@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { writeCorpus } from "../bench/corpus.js";
 import { formatProgress } from "../src/cli/progress.js";
 import { checkDatasetFields, datasetSlug, dateProblem, fillTemplate, TemplateError, urlProblem } from "../src/core/dataset-fields.js";
+import { templateContext } from "../src/node/dataset-context.js";
 import { lock, FieldsError } from "../src/node/lock.js";
 import { runCommand, runMain } from "./helpers/bin.js";
 import { tempDir, writeTree } from "./helpers/datasets.js";
@@ -526,5 +527,27 @@ describe("field templates and checks (core/dataset-fields.ts)", () => {
     expect(urlProblem("https://h.example")).toContain("nothing after the host");
     expect(urlProblem("https://h.example/a b")).toContain("no spaces");
     expect(checkDatasetFields({ slug: "ok-1", titleId: "T", name: "N", versionDate: "2024-01-01", sourceTextUrl: "https://h.example/x" })).toEqual([]);
+  });
+});
+
+describe("the front matter read for templates", () => {
+  test("only the head of a large law is read, and a front matter longer than that is still read whole", async () => {
+    const { dir, cleanup } = await tempDir();
+    try {
+      const body = "\n# Gesetz\n\n".concat("Text. ".repeat(50_000));
+      const long = "x".repeat(100_000);
+      await writeTree(dir, {
+        "a/index.md": `---\nslug: a\nTitle: A\n---${body}`,
+        "b/index.md": `---\nslug: b\nhinweis: ${long}\nTitle: B\n---${body}`,
+        "c/index.md": `---\nslug: c\nTitle: never closed\n${body}`,
+        "d/README.md": "# D without front matter\n",
+      });
+      expect((await templateContext(join(dir, "a"), dir)).front).toEqual({ slug: "a", Title: "A" });
+      expect((await templateContext(join(dir, "b"), dir)).front).toEqual({ slug: "b", hinweis: long, Title: "B" });
+      expect((await templateContext(join(dir, "c"), dir)).front).toBeUndefined();
+      expect(await templateContext(join(dir, "d"), dir)).toMatchObject({ folder: "d", path: "d", front: undefined, frontSource: "d/README.md" });
+    } finally {
+      await cleanup();
+    }
   });
 });

@@ -3,7 +3,7 @@
  * folder's name and path from the repository root, and the front matter of its first document
  * (the root `index.md`, else the root `README.md`, else its first markdown file in document order).
  */
-import { readFileSync, statSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
 import { parse } from "yaml";
 import { type DatasetFields, fillTemplate, isTemplate, type TemplateContext, TemplateError } from "../core/dataset-fields.js";
@@ -23,9 +23,7 @@ export async function frontDocument(root: string): Promise<string | undefined> {
 
 /** The front matter of a markdown file as a map, undefined when it has none; throws TemplateError when it is not YAML or not a map. */
 export function readFrontMatter(file: string, shown: string): Record<string, unknown> | undefined {
-  const size = statSync(file).size;
-  if (size > FRONT_DOCUMENT_BYTES) throw new TemplateError(`${shown} is larger than ${FRONT_DOCUMENT_BYTES} bytes: its front matter is not read for templates`);
-  const found = findFrontMatter(readFileSync(file, "utf8"));
+  const found = findFrontMatter(headOf(file, shown));
   if (found === undefined) return undefined;
   let value: unknown;
   try {
@@ -36,6 +34,30 @@ export function readFrontMatter(file: string, shown: string): Record<string, unk
   if (value === null || value === undefined) return {};
   if (typeof value !== "object" || Array.isArray(value)) throw new TemplateError(`the front matter of ${shown} is not a map of keys and values`);
   return value as Record<string, unknown>;
+}
+
+/** The first bytes read of a document for its front matter: enough for any front matter seen in real law. */
+const HEAD_BYTES = 64 * 1024;
+
+/**
+ * The start of a document, as text, holding its front matter when it has one: its first 64 KiB, or
+ * all of it when a front matter opens there and does not close (a corpus of thousands of laws is not
+ * read whole to fill templates). A partial last character is left out.
+ */
+function headOf(file: string, shown: string): string {
+  const fd = openSync(file, "r");
+  try {
+    const size = fstatSync(fd).size;
+    const head = Buffer.alloc(Math.min(size, HEAD_BYTES));
+    const read = readSync(fd, head, 0, head.length, 0);
+    const text = new TextDecoder().decode(head.subarray(0, read)).replace(/\uFFFD$/, "");
+    if (read === size || !/^\uFEFF?---[ \t]*\r?\n/.test(text) || findFrontMatter(text) !== undefined) return text;
+    if (size > FRONT_DOCUMENT_BYTES)
+      throw new TemplateError(`${shown} is larger than ${FRONT_DOCUMENT_BYTES} bytes and its front matter does not close in its first ${HEAD_BYTES}: it is not read for templates`);
+    return readFileSync(fd, "utf8");
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** The template context of a dataset folder (absolute `root`); `repository` is where `{path}` starts (default: the repository holding it). */

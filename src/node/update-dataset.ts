@@ -64,6 +64,8 @@ export interface DatasetTask {
   allowOutsideRepository?: boolean;
   /** What the cache knew of this manifest, and the generator's identity (update-cache.ts); absent: no cache. */
   cache?: { generator: string; entry?: CacheEntry };
+  /** The stale temporaries of the manifest and of its JSONL were removed by the caller, once per folder (write.ts, removeStaleTemporariesOf). */
+  swept?: boolean;
   /** A dataset being adopted: its folder (absolute), used when the manifest is not there yet. */
   dir?: string;
   /** Dataset fields to set, as values. */
@@ -74,7 +76,7 @@ export interface DatasetTask {
 
 export interface DatasetTaskResult {
   update: DatasetUpdate;
-  /** Temporary files written, each to be renamed over its target once the whole run succeeded. */
+  /** Temporary files written (not yet synced: update.ts syncs them all side by side), each to be renamed over its target once the whole run succeeded. */
   temporaries: { temporary: string; path: string }[];
   /** What the cache should know of this manifest now. */
   cacheEntry?: CacheEntry;
@@ -139,7 +141,7 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Prom
   const known = task.cache?.entry;
   if (key !== undefined && known !== undefined && known.key === key && (await fileDigest(output)) === known.output) {
     const records: RecordChanges = { before: known.records, after: known.records, added: [], removed: [], changed: [] };
-    if (locked.changed && !task.check) temporaries.push(await writeTemporary(manifestPath, locked.text));
+    if (locked.changed && !task.check) temporaries.push(await writeTemporary(manifestPath, locked.text, task.swept));
     return {
       update: { ...base, records, outputChanged: false, written: !task.check && locked.changed, cached: true },
       temporaries,
@@ -181,13 +183,13 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Prom
       const compare = new RecordComparer(before === undefined ? undefined : await readOldRecords(output));
       for (const line of kept) compare.add(JSON.parse(line) as Record<string, unknown>);
       changes = compare.finish();
-      if (!task.check) temporaries.push(await writeTemporary(output, bytes));
+      if (!task.check) temporaries.push(await writeTemporary(output, bytes, task.swept));
     }
   } else {
     // A large JSONL: read as address → fingerprint first and compared record by record as the new one streams into its temporary file, so that memory stays bounded.
     const old = await readOldRecords(output);
     const comparer = new RecordComparer(old);
-    const file = task.check ? undefined : await openAtomic(output);
+    const file = task.check ? undefined : await openAtomic(output, { sweep: task.swept !== true });
     await wrapped(async () => {
       digest = await writeLinesTo(lines, file, (line) => {
         records++;
@@ -200,11 +202,11 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Prom
     changes = comparer.finish();
     outputChanged = old === undefined || old.fileDigest !== digest;
     if (file) {
-      if (outputChanged) temporaries.push({ temporary: await file.detach(), path: output });
+      if (outputChanged) temporaries.push({ temporary: await file.detach({ sync: false }), path: output });
       else await file.abort();
     }
   }
-  if (locked.changed && !task.check) temporaries.push(await writeTemporary(manifestPath, locked.text));
+  if (locked.changed && !task.check) temporaries.push(await writeTemporary(manifestPath, locked.text, task.swept));
   return {
     update: { ...base, records: changes, outputChanged, written: !task.check && (locked.changed || outputChanged) },
     temporaries,
@@ -212,11 +214,11 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Prom
   };
 }
 
-async function writeTemporary(path: string, text: string | Uint8Array): Promise<{ temporary: string; path: string }> {
-  const file = await openAtomic(path);
+async function writeTemporary(path: string, text: string | Uint8Array, swept = false): Promise<{ temporary: string; path: string }> {
+  const file = await openAtomic(path, { sweep: !swept });
   try {
     await file.write(text);
-    return { temporary: await file.detach(), path };
+    return { temporary: await file.detach({ sync: false }), path };
   } catch (error) {
     await file.abort();
     throw error;

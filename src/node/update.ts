@@ -8,7 +8,7 @@
  */
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { type DatasetFields, isTemplate } from "../core/dataset-fields.js";
 import { DEFAULT_MANIFEST_NAME } from "../core/manifest.js";
 import { DatasetError } from "../core/generate.js";
@@ -20,7 +20,7 @@ import { cacheLocation, openCache, type UpdateCache } from "./update-cache.js";
 import { type DatasetTask, type DatasetTaskResult, type DatasetUpdate, updateOneDataset } from "./update-dataset.js";
 import { limitsOf } from "./generate.js";
 import { journalPath, pendingJournal, recoverJournal, renameAll } from "./journal.js";
-import { discardTemporary } from "./write.js";
+import { discardTemporary, removeStaleTemporariesOf, syncFiles } from "./write.js";
 
 export { type DatasetUpdate, outputFor } from "./update-dataset.js";
 
@@ -104,6 +104,10 @@ export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate
   const location = await cacheLocation(cwd, options.cache);
   const cache: UpdateCache | undefined = location !== undefined ? openCache(location) : undefined;
   const jobs = checkJobs(options.jobs) ?? availableParallelism();
+  // The stale temporaries of every `<name>.lock.json` and `<name>.jsonl` written, each folder read once (not once per dataset).
+  const sweepable = options.check ? [] : manifests.filter((manifest) => basename(manifest) !== DEFAULT_MANIFEST_NAME && manifest.endsWith(".lock.json"));
+  await removeStaleTemporariesOf(sweepable.flatMap((manifest) => [manifest, `${manifest.slice(0, -".lock.json".length)}.jsonl`]));
+  const swept = new Set(sweepable);
   const limits = limitsOf(options);
   const taskOf = (manifestPath: string): DatasetTask => {
     const entry = cache?.get(manifestPath);
@@ -114,6 +118,7 @@ export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate
       manifestPath,
       cwd,
       check: options.check ?? false,
+      ...(swept.has(manifestPath) ? { swept: true } : {}),
       ...(options.allowOutsideRepository ? { allowOutsideRepository: true } : {}),
       ...(options.maxArtifactBytes !== undefined ? { maxArtifactBytes: options.maxArtifactBytes } : {}),
       limits,
@@ -157,6 +162,12 @@ export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate
   const done = outcomes as DatasetTaskResult[];
   // All or nothing across every dataset, also when interrupted: through the journal (journal.ts).
   try {
+    try {
+      await syncFiles(done.flatMap((outcome) => outcome.temporaries));
+    } catch (error) {
+      await discardAll(done);
+      throw error;
+    }
     await renameAll(
       done.flatMap((outcome) => outcome.temporaries),
       journal,

@@ -20,9 +20,11 @@ export interface AtomicFile {
   /**
    * Syncs and closes the temporary file and gives its path, for the caller to rename over the target
    * later (`renameInto`) or remove (`discardTemporary`): a worker thread writes, the main thread
-   * renames every dataset's files only once all of them are written.
+   * renames every dataset's files only once all of them are written. With `sync: false` the caller
+   * syncs it before the rename (`syncFiles`: thousands of small files synced side by side, not one
+   * after another).
    */
-  detach(): Promise<string>;
+  detach(options?: { sync?: boolean }): Promise<string>;
 }
 
 /** Targets whose stale temporaries this thread has removed already: once a run is enough (a folder of thousands of datasets is read once per target, not once per write). */
@@ -55,10 +57,10 @@ export function refuseOverInputs(output: string, inputs: Iterable<{ path: string
 }
 
 /** Opens an atomic writer for `path`, creating its folder; first removes what an interrupted earlier write to the same path left behind. */
-export async function openAtomic(path: string): Promise<AtomicFile> {
+export async function openAtomic(path: string, options: { sweep?: boolean } = {}): Promise<AtomicFile> {
   const folder = dirname(path);
   await step(path, () => mkdir(folder, { recursive: true }), ` (cannot create its folder ${folder})`);
-  if (!swept.has(path)) {
+  if (options.sweep !== false && !swept.has(path)) {
     swept.add(path);
     await removeStaleTemporaries(path);
   }
@@ -97,15 +99,41 @@ export async function openAtomic(path: string): Promise<AtomicFile> {
       handle = undefined;
       await rm(temporary, { force: true, recursive: false }).catch(() => undefined); // what is left is removed by the next write to the same path
     },
-    async detach() {
+    async detach(options = {}) {
       await step(path, async () => {
-        await handle!.sync();
+        if (options.sync !== false) await handle!.sync();
         await handle!.close();
         handle = undefined;
       });
       return temporary;
     },
   };
+}
+
+/** How many files `syncFiles` syncs at once (the thread pool of libuv runs four; more queue). */
+const SYNC_AT_ONCE = 16;
+
+/**
+ * Writes each file's data to the disk (fdatasync), many side by side: done before a journal is
+ * written for the renames, so a temporary file renamed into place is on the disk as the journal
+ * says (SECURITY.md). `shown` names the target in an error.
+ */
+export async function syncFiles(files: readonly { temporary: string; path: string }[]): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < files.length; i = next++) {
+      const { temporary, path } = files[i]!;
+      await step(path, async () => {
+        const handle = await open(temporary, "r+");
+        try {
+          await handle.datasync();
+        } finally {
+          await handle.close();
+        }
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(SYNC_AT_ONCE, files.length) }, worker));
 }
 
 /** Renames a detached temporary file (AtomicFile.detach) over its target. */
@@ -146,15 +174,30 @@ function isRunning(pid: number): boolean {
  * running is left alone.
  */
 export async function removeStaleTemporaries(path: string): Promise<string[]> {
-  const name = basename(path);
-  const pattern = new RegExp(`^\\.${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\.([0-9]+)\\.[0-9a-f]{8}\\.tmp$`);
-  const removed: string[] = [];
-  for (const entry of await readdir(dirname(path)).catch(() => [] as string[])) {
-    const match = pattern.exec(entry);
-    if (!match || isRunning(Number(match[1]))) continue;
-    if (!lstatSync(join(dirname(path), entry), { throwIfNoEntry: false })?.isFile()) continue; // only a file this tool wrote: never a folder or a link named like one
-    await rm(join(dirname(path), entry), { force: true });
-    removed.push(entry);
+  return (await removeStaleTemporariesOf([path])).get(path) ?? [];
+}
+
+/** A temporary file's name: `.<target>.<pid>.<8 hex>.tmp`. */
+const TEMPORARY = /^\.(.+)\.([0-9]+)\.[0-9a-f]{8}\.tmp$/;
+
+/**
+ * `removeStaleTemporaries` for many targets, each folder read once: a run that writes thousands of
+ * datasets into one folder (adopt, a new version of every law) sweeps it once, before it writes
+ * (its writers then open with `sweep: false`). Returns what was removed, by target.
+ */
+export async function removeStaleTemporariesOf(paths: readonly string[]): Promise<Map<string, string[]>> {
+  const removed = new Map<string, string[]>();
+  const byFolder = new Map<string, Set<string>>();
+  for (const path of paths) byFolder.set(dirname(path), (byFolder.get(dirname(path)) ?? new Set()).add(basename(path)));
+  for (const [folder, names] of byFolder) {
+    for (const entry of await readdir(folder).catch(() => [] as string[])) {
+      const match = TEMPORARY.exec(entry);
+      if (!match || !names.has(match[1]!) || isRunning(Number(match[2]))) continue;
+      if (!lstatSync(join(folder, entry), { throwIfNoEntry: false })?.isFile()) continue; // only a file this tool wrote: never a folder or a link named like one
+      await rm(join(folder, entry), { force: true });
+      const target = join(folder, match[1]!);
+      removed.set(target, [...(removed.get(target) ?? []), entry]);
+    }
   }
   return removed;
 }
