@@ -11,7 +11,7 @@ import { DatasetError } from "../core/generate.js";
 import { DEFAULT_MANIFEST_NAME } from "../core/manifest.js";
 import { MANIFEST_DATASET_FIELDS, type ManifestDatasetField } from "../core/model.js";
 import { comparePaths } from "../core/natural-sort.js";
-import { templateContext } from "./dataset-context.js";
+import { detached, templateContext } from "./dataset-context.js";
 import { OperationalError } from "./errors.js";
 import { displayPath, findRepositoryRoot, isInside } from "./files.js";
 import { datasetRootOf, MANIFEST_FOLDER } from "./lock.js";
@@ -94,7 +94,7 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
       fields = {};
       for (const field of MANIFEST_DATASET_FIELDS) {
         const template = templates[field] ?? (field === "slug" ? slugTemplate(context) : undefined);
-        if (template !== undefined) fields[field] = fillTemplate(template, context, field === "sourceTextUrl");
+        if (template !== undefined) fields[field] = detached(fillTemplate(template, context, field === "sourceTextUrl"));
       }
     } catch (error) {
       if (error instanceof TemplateError || error instanceof OperationalError) {
