@@ -154,6 +154,13 @@ export function slugify(text: string, maxLength = MAX_SLUG_LENGTH): string {
   return slug === "" ? "heading" : slug;
 }
 
+/** A heading that only marks its designation repealed: `Anlage 2 (weggefallen)`, `Schedule 3—(Repealed)`, `Annexe II (abrogée)`. */
+const REPEALED = /[([—–-]\s*(?:weggefallen|aufgehoben|repealed|abrogée?s?|abrogat[oa]|derogad[oa]|omitted)\s*[)\]]?\s*$/iu;
+
+export function isRepealedHeading(text: string): boolean {
+  return REPEALED.test(text.replace(/[*_]/g, "").trim());
+}
+
 /** True when a heading has no letter or digit: `#` alone, `# **`, `# * * *`. */
 export function isEmptyHeading(text: string): boolean {
   return !/[\p{L}\p{N}]/u.test(text);
@@ -308,15 +315,22 @@ function under(scope: string | undefined, own: string): string | undefined {
  */
 export function assignLocalCoordinates(headings: (HeadingInput | undefined)[]): string[] {
   const units: { word: string; key: string; depth: number; local: string }[] = [];
-  let annex: (Scope & { key: string }) | undefined;
+  let annex: (Scope & { key: string; qualifies: boolean }) | undefined;
+  const designations = headings.map((heading) => (heading === undefined ? undefined : designate(heading.text)));
+  /**
+   * An annex qualifies the articles, §§ and sections in it, so that none can take the address of one
+   * of the body deleted outright. Except the artifact's own subject: an annex that is the artifact's
+   * first heading and its only annex (a file that is a schedule) keeps them flat.
+   */
+  const firstHeading = headings.findIndex((heading) => heading !== undefined);
+  const annexes = headings.filter((heading, i) => heading !== undefined && designations[i]?.kind === "annex" && !isRepealedHeading(heading.text)).length;
+  const subjectAnnex = firstHeading !== -1 && designations[firstHeading]?.kind === "annex" && annexes === 1 ? firstHeading : -1;
   let article: string | undefined;
   let provision: (Scope & { raw: string; german: boolean }) | undefined;
   const items: { rank: number; key: string; depth: number }[] = [];
   let lastDesignated: string | undefined;
   let previous: { local: string; depth: number; bare: boolean } | undefined;
-  const usedFlat = new Set<string>();
   // Rule 6.4: the slugs of undesignated headings that occur more than once in the artifact (every occurrence is qualified).
-  const designations = headings.map((heading) => (heading === undefined ? undefined : designate(heading.text)));
   const slugCount = new Map<string, number>();
   for (const [i, heading] of headings.entries()) {
     const d = designations[i];
@@ -349,8 +363,13 @@ export function assignLocalCoordinates(headings: (HeadingInput | undefined)[]): 
       case "annex":
         local = emit(d.key);
         units.length = 0;
-        units.push({ word: d.word!, key: d.key, depth: heading.depth, local });
-        annex = { local, depth: heading.depth, key: d.key };
+        if (isRepealedHeading(heading.text)) {
+          // `Anlage 2 (weggefallen)` between § 2 and § 3: a place holder, which opens no annex and captures nothing after it.
+          annex = undefined;
+        } else {
+          units.push({ word: d.word!, key: d.key, depth: heading.depth, local });
+          annex = { local, depth: heading.depth, key: d.key, qualifies: index !== subjectAnnex };
+        }
         article = undefined;
         provision = undefined;
         items.length = 0;
@@ -378,8 +397,7 @@ export function assignLocalCoordinates(headings: (HeadingInput | undefined)[]): 
         }
         let raw = d.key;
         if (d.kind === "paragraph" && article !== undefined) raw = `${article}/${d.key}`;
-        else if (annex !== undefined && usedFlat.has(d.key)) raw = `${annex.key}/${d.key}`;
-        usedFlat.add(d.key);
+        else if (annex?.qualifies) raw = `${annex.key}/${d.key}`;
         if (d.kind === "article") article = raw;
         local = emit(raw);
         provision = { local, depth: heading.depth, raw, german: d.kind !== "section" };
