@@ -82,7 +82,7 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
   const problems: string[] = [];
   const adopted: { manifest: string; dir: string; fields: Partial<DatasetFields> }[] = [];
   const bySlug = new Map<string, string>();
-  for (const [i, dir] of folders.entries()) {
+  for (const dir of folders) {
     const shown = displayPath(dir, cwd) || ".";
     if (!isInside(repository, dir)) {
       problems.push(`${shown}: outside the repository ${repository}`);
