@@ -9,6 +9,7 @@ import { colorLevel, createColor } from "../formatters/color.js";
 import { unknownRuleMessage } from "../core/text.js";
 import { MANIFEST_DATASET_FIELDS } from "../core/model.js";
 import { registerDiffCommand } from "./diff-command.js";
+import { registerViewCommand } from "./view-command.js";
 import { createProgressLine, progressEnabled, type Progress } from "./progress.js";
 import { FORMAT_NAMES, formatters, type FormatName } from "../formatters/index.js";
 import { plural } from "../formatters/types.js";
@@ -390,11 +391,12 @@ export async function main(context: MainContext): Promise<number> {
   registerDiffCommand(program, { cwd: context.cwd, stdout, stderr, env: context.env }, (code) => {
     exitCode = code;
   });
+  registerViewCommand(program, { cwd: context.cwd, stdout, stderr });
 
   try {
     if (context.argv.length === 0) {
       stderr.write(
-        `missing command: usage: citation-targets <validate|lock|generate|update|diff|schema> [options]\nrun \`citation-targets --help\` for the commands, \`citation-targets <command> --help\` for their options\n`,
+        `missing command: usage: citation-targets <validate|lock|generate|update|diff|view|schema> [options]\nrun \`citation-targets --help\` for the commands, \`citation-targets <command> --help\` for their options\n`,
       );
       return 2;
     }
