@@ -644,6 +644,12 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
     const color = createColor(format === "stylish" ? colorLevel(context.env, context.stdout.isTTY, options.color) : 0);
     context.stdout.write(formatters[format](report, { ...formatContext, color }));
   }
+  // In GitHub Actions: a short summary on the job's page (docs/spec.md, section 17).
+  if (context.env.GITHUB_STEP_SUMMARY) {
+    const [{ appendStepSummary }, { validateStepSummary }] = await Promise.all([import("../node/step-summary.js"), import("../formatters/step-summary.js")]);
+    const warning = await appendStepSummary(context.env, () => validateStepSummary(report));
+    if (warning !== undefined) context.stderr.write(prefixLines(`${warning}\n`));
+  }
   if (options.verbose) {
     const threads = report.threads > 1 ? ` in ${report.threads} worker threads` : "";
     context.stderr.write(`citation-targets: checked in ${Math.round(performance.now() - started)} ms${threads}\n`);
