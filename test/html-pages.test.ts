@@ -82,16 +82,17 @@ describe("view: a dataset as a page", () => {
     expect(document.querySelectorAll("li.hit")).toHaveLength(0);
     expect(document.getElementById("status")!.textContent).toBe(`${expected.length} targets`);
 
-    // A text on demand: empty and hidden until asked for, then the record's markdown exactly.
+    // A text on demand: not in the tree until asked for, then the record's markdown exactly.
     const button = paragraph1.querySelector<HTMLButtonElement>("button.tx")!;
-    const pre = document.getElementById(button.getAttribute("aria-controls")!)!;
-    expect(pre.hidden).toBe(true);
-    expect(pre.textContent).toBe("");
+    expect(paragraph1.querySelector("pre")).toBeNull();
+    expect(button.getAttribute("aria-expanded")).toBe("false");
     button.click();
+    const pre = document.getElementById(button.getAttribute("aria-controls")!)!;
+    expect(pre.parentElement).toBe(paragraph1);
     expect(pre.hidden).toBe(false);
     expect(pre.textContent).toBe(expected[3]!.markdown);
     expect(button.getAttribute("aria-expanded")).toBe("true");
-    expect(button.textContent).toBe("Hide text of mvfg/mvfg.md#§-1");
+    expect(button.textContent).toBe("Hide text");
     button.click();
     expect(pre.hidden).toBe(true);
     expect(button.getAttribute("aria-expanded")).toBe("false");

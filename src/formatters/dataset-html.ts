@@ -65,37 +65,47 @@ const STYLE = `
 #status{margin-left:.6rem}
 ul.tree,ul.tree ul{list-style:none;margin:0;padding-left:1.3rem}
 ul.tree{padding-left:0}
-ul.tree li{margin:.15rem 0}
+ul.tree li{margin:.15rem 0;content-visibility:auto;contain-intrinsic-size:auto 2.6em}
 .row{padding:.15rem .3rem;border-radius:3px}
 .row .heading{font-weight:600;margin-right:.4rem}
 .row .meta{font-size:.85em}
 .row .trail{margin-left:.5rem}
 li.hit>.row{background:#fff5c2}
-li.context>.row{opacity:1}
 .kind{font-size:.8em}
 `;
 
-/** The page's script: text on demand, search by address or heading. Plain ES2017, no library. */
+/**
+ * The page's script: text on demand, search by address or heading. Plain ES2017, no library. The
+ * texts are parsed when the first one is asked for, and a text's `<pre>` made then.
+ */
 const SCRIPT = `(() => {
-  const data = JSON.parse(document.getElementById("data").textContent);
+  const parent = JSON.parse(document.getElementById("parents").textContent);
   const rows = Array.from(document.querySelectorAll("li[data-i]"));
-  const parent = data.parent;
   const input = document.getElementById("q");
   const status = document.getElementById("status");
+  const total = status.textContent;
+  let texts;
   let keys;
   document.querySelector("main").addEventListener("click", (event) => {
     const button = event.target.closest("button.tx");
     if (!button) return;
-    const i = Number(button.dataset.i);
-    const pre = document.getElementById("x" + i);
-    if (pre.dataset.filled !== "1") {
-      pre.textContent = data.texts ? data.texts[i] : "";
-      pre.dataset.filled = "1";
+    const li = button.closest("li");
+    const i = Number(li.dataset.i);
+    let pre = document.getElementById("x" + i);
+    if (!pre) {
+      if (texts === undefined) texts = JSON.parse(document.getElementById("texts").textContent);
+      pre = document.createElement("pre");
+      pre.className = "text";
+      pre.id = "x" + i;
+      pre.hidden = true;
+      pre.textContent = texts[i];
+      li.querySelector(".row").after(pre);
+      button.setAttribute("aria-controls", pre.id);
     }
     const open = pre.hidden;
     pre.hidden = !open;
     button.setAttribute("aria-expanded", String(open));
-    button.querySelector(".verb").textContent = open ? "Hide text" : "Show text";
+    button.textContent = open ? "Hide text" : "Show text";
   });
   function search() {
     const q = input.value.trim().toLowerCase();
@@ -113,28 +123,24 @@ const SCRIPT = `(() => {
     for (let i = n - 1; i >= 0; i--) if (shown[i] && parent[i] >= 0) shown[parent[i]] = 1;
     for (let i = 0; i < n; i++) {
       const row = rows[i];
-      if (row.hidden === !shown[i] && row.classList.contains("hit") === (hit[i] === 1)) continue;
-      row.hidden = !shown[i];
-      row.classList.toggle("hit", hit[i] === 1);
+      if (row.hidden !== !shown[i]) row.hidden = !shown[i];
+      if (row.classList.contains("hit") !== (hit[i] === 1)) row.classList.toggle("hit", hit[i] === 1);
     }
-    status.textContent = q === "" ? data.total : matches + (matches === 1 ? " target matches" : " targets match") + " \\u201c" + input.value.trim() + "\\u201d";
+    status.textContent = q === "" ? total : matches + (matches === 1 ? " target matches" : " targets match") + " \\u201c" + input.value.trim() + "\\u201d";
   }
   input.addEventListener("input", search);
   document.getElementById("search").addEventListener("submit", (event) => { event.preventDefault(); search(); });
   if (input.value !== "") search();
 })();`;
 
-function row(target: ViewTarget, index: number): string {
+function row(target: ViewTarget): string {
   const container = target.kind === "structural-container";
   const heading = target.heading !== "" ? escapeHtml(target.heading) : '<span class="muted">(no heading)</span>';
   const kind = container ? '<span class="badge kind muted">container</span>' : "";
-  const button =
-    target.text !== undefined && target.text !== ""
-      ? ` <button type="button" class="tx" data-i="${index}" aria-expanded="false" aria-controls="x${index}"><span class="verb">Show text</span><span class="sr-only"> of ${escapeHtml(target.address)}</span></button>`
-      : "";
+  // The text's <pre> is made by the script when the text is first asked for.
+  const button = target.text !== undefined && target.text !== "" ? '<button type="button" class="tx" aria-expanded="false">Show text</button>' : "";
   const trail = target.trail.length > 0 ? ` <span class="trail">in ${target.trail.map(escapeHtml).join(" › ")}</span>` : "";
-  const pre = button !== "" ? `<pre class="text" id="x${index}" hidden></pre>` : "";
-  return `<div class="row">${kind}<span class="heading">${heading}</span>${button}<div class="meta muted"><code class="addr">${escapeHtml(target.address)}</code>${trail}</div></div>${pre}`;
+  return `<div class="row">${kind}<span class="heading">${heading}</span>${button}<div class="meta muted"><code class="addr">${escapeHtml(target.address)}</code>${trail}</div></div>`;
 }
 
 /** The tree as nested lists: each target's `<li>` holds the `<ul>` of the targets it holds. */
@@ -144,7 +150,7 @@ function tree(targets: readonly ViewTarget[], parents: readonly number[]): strin
   for (const [index, parent] of parents.entries()) (parent >= 0 ? children[parent]! : roots).push(index);
   const render = (index: number): string => {
     const below = children[index]!;
-    return `<li data-i="${index}">${row(targets[index]!, index)}${below.length > 0 ? `\n<ul>\n${below.map(render).join("\n")}\n</ul>` : ""}</li>`;
+    return `<li data-i="${index}">${row(targets[index]!)}${below.length > 0 ? `\n<ul>\n${below.map(render).join("\n")}\n</ul>` : ""}</li>`;
   };
   return `<ul class="tree">\n${roots.map(render).join("\n")}\n</ul>`;
 }
@@ -185,7 +191,7 @@ export function renderDatasetPage(view: DatasetView): string {
     header,
     main,
     footer: `<p class="muted">Made by citation-targets${view.toolVersion !== undefined ? ` ${escapeHtml(view.toolVersion)}` : ""}. The page needs no network.</p>`,
-    data: { parent: parents, total, texts: view.textsOmitted ? null : view.targets.map((t) => t.text ?? "") },
+    data: { parents, ...(view.textsOmitted ? {} : { texts: view.targets.map((t) => t.text ?? "") }) },
     script: SCRIPT,
   });
 }

@@ -64,14 +64,16 @@ export interface PageParts {
   main: string;
   /** The inline script, if the page has one (run after the body is parsed). */
   script?: string;
-  /** Data for the script, embedded as JSON (`<script type="application/json" id="data">`). */
-  data?: unknown;
+  /** Data for the script, embedded as JSON, one `<script type="application/json" id="…">` per entry (parsed when the script needs it). */
+  data?: Record<string, unknown>;
   footer?: string;
 }
 
 /** A whole page: one HTML document, its style and script inline. */
 export function renderPage(parts: PageParts): string {
-  const data = parts.data !== undefined ? `<script type="application/json" id="data">${jsonForScript(parts.data)}</script>\n` : "";
+  const data = Object.entries(parts.data ?? {})
+    .map(([id, value]) => `<script type="application/json" id="${id}">${jsonForScript(value)}</script>\n`)
+    .join("");
   const script = parts.script !== undefined ? `<script>${parts.script}</script>\n` : "";
   return (
     `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n` +
