@@ -36,7 +36,7 @@ export function registerViewCommand(program: Command, context: ViewCommandContex
     )
     .argument("<file>", "the dataset's JSONL file (<slug>.jsonl)")
     .option("-o, --output <file>", "write the page to FILE (atomically) instead of standard output")
-    .option("--max-text-bytes <n>", "the most bytes of text the page holds (default 33554432, 32 MiB); past it, the texts are left out and the tree and search kept", parsePositive)
+    .option("--max-text-bytes <n>", "the most bytes of text the page holds (default 16777216, 16 MiB); past it, the texts are left out and the tree and search kept", parsePositive)
     .addHelpText("after", "\nExit codes: 0 written, 2 usage or I/O error.\n\nExamples:\n  citation-targets view .tooling/citation-targets/mvfg.jsonl -o mvfg.html")
     .action(async (file: string, options: ViewCliOptions) => {
       const { viewDataset } = await import("../node/view.js");

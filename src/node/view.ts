@@ -11,10 +11,11 @@ import { OperationalError } from "./errors.js";
 import { displayPath } from "./files.js";
 
 /**
- * The most bytes of text a page holds by default (32 MiB). A page of a larger dataset keeps its tree
- * and search and leaves the texts out; README ("view") says how the page scales up to the limit.
+ * The most bytes of text a page holds by default (16 MiB, about seven times the largest German law):
+ * up to it the page loads in about a second in Chromium (bench/html-view.js). A page of a larger
+ * dataset keeps its tree and search and leaves the texts out; README ("view") gives the figures.
  */
-export const DEFAULT_MAX_TEXT_BYTES = 32 * 2 ** 20;
+export const DEFAULT_MAX_TEXT_BYTES = 16 * 2 ** 20;
 
 export interface ViewOptions {
   cwd?: string;
