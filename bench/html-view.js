@@ -55,7 +55,9 @@ const { html, view } = await viewDataset({ cwd: work, path: jsonl });
 const renderMs = performance.now() - started;
 const markdownBytes = view.targets.reduce((sum, t) => sum + Buffer.byteLength(t.text ?? ""), 0);
 const sections = view.targets.filter((t) => /^§/.test(t.heading)).length;
-console.error(`law: ${view.targets.length} targets (${sections} sections), ${(markdownBytes / 1e6).toFixed(2)} MB of markdown; page ${(html.length / 1e6).toFixed(2)} MB, rendered by view in ${renderMs.toFixed(0)} ms`);
+console.error(
+  `law: ${view.targets.length} targets (${sections} sections), ${(markdownBytes / 1e6).toFixed(2)} MB of markdown; page ${(html.length / 1e6).toFixed(2)} MB, rendered by view in ${renderMs.toFixed(0)} ms`,
+);
 
 /** The law's targets `times` over, each copy's addresses made unique; past view's default --max-text-bytes, without the texts, as view writes it. */
 function scaled(times) {

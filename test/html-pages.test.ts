@@ -204,7 +204,11 @@ describe("diff --format html: an amendment as a page", () => {
     expect(classes).toEqual([...Array(7).fill("breaking"), ...Array(5).fill("additive")]);
     // The word diff of section 1: the added sentence, inserted; nothing removed.
     const s1 = privacy.querySelector('[data-address="privacy-act-1988/part-i/section-1.md#1"]')!;
-    expect(Array.from(s1.querySelectorAll("pre.wdiff ins")).map((e) => e.textContent).join("")).toBe(`\n${AMENDED_SENTENCE}\n`);
+    expect(
+      Array.from(s1.querySelectorAll("pre.wdiff ins"))
+        .map((e) => e.textContent)
+        .join(""),
+    ).toBe(`\n${AMENDED_SENTENCE}\n`);
     expect(s1.querySelectorAll("pre.wdiff del")).toHaveLength(0);
     // Section 6: the heading word replaced, in the text too.
     const s6 = privacy.querySelector('[data-address="privacy-act-1988/part-i/section-6.md#6"]')!;

@@ -84,9 +84,7 @@ describe("diff's job summary", () => {
     const markdown = await readFile(summary, "utf8");
     const lines = markdown.split("\n");
     expect(lines[0]).toMatch(/^### citation-targets diff against `HEAD` \([0-9a-f]{12}\): ✖ 7 changes fail the gate$/);
-    expect(lines[2]).toBe(
-      "✖ 13 changes (2 files, 63 → 63 records): 8 breaking (record-changed 3, record-removed 5), 5 additive (record-added 5); 1 approved; 7 fail the gate (--fail-on breaking)",
-    );
+    expect(lines[2]).toBe("✖ 13 changes (2 files, 63 → 63 records): 8 breaking (record-changed 3, record-removed 5), 5 additive (record-added 5); 1 approved; 7 fail the gate (--fail-on breaking)");
     const rows = tableRows(markdown);
     expect(rows).toHaveLength(SUMMARY_ROWS);
     expect(rows.map((row) => row.split(" | ")[0])).toEqual([...Array(8).fill("| breaking"), "| additive", "| additive"]);

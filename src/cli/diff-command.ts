@@ -72,7 +72,10 @@ export function registerDiffCommand(program: Command, context: DiffCommandContex
         ...(options.approvals !== undefined ? { approvals: options.approvals } : {}),
       });
       const where = await cwdInRepository(context.cwd);
-      const inputs = [...paths.map((path) => ({ path: resolve(context.cwd, path), what: `the compared ${path}` })), ...(options.approvals !== undefined ? [{ path: resolve(context.cwd, options.approvals), what: "the approvals file" }] : [])];
+      const inputs = [
+        ...paths.map((path) => ({ path: resolve(context.cwd, path), what: `the compared ${path}` })),
+        ...(options.approvals !== undefined ? [{ path: resolve(context.cwd, options.approvals), what: "the approvals file" }] : []),
+      ];
       await writeDiffOutput(
         report,
         { format: options.format, inputs, ...(options.outputFile !== undefined ? { outputFile: options.outputFile } : {}), ...(options.color !== undefined ? { color: options.color } : {}) },

@@ -110,7 +110,7 @@ export async function main(context: MainContext): Promise<number> {
   let exitCode = 0;
   const program = new Command()
     .name("citation-targets")
-    .description("Validate, lock, generate, update and diff citation-targets JSONL datasets of published legislation.")
+    .description("Validate, lock, generate, update, diff and view citation-targets JSONL datasets of published legislation.")
     .version(packageJson.version, "-V, --version")
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride()

@@ -117,14 +117,19 @@ export function renderDiffPage(report: DiffReport, context: HtmlDiffContext): st
   if (kinds.length > 0) {
     main.push(
       `<h2 id="kinds">Changes by kind</h2>\n<table aria-labelledby="kinds"><thead><tr><th scope="col">kind</th><th scope="col">class</th><th scope="col">changes</th></tr></thead><tbody>` +
-        kinds.map(([kind, n]) => `<tr><td>${kind}</td><td>${report.pairs.some((p) => p.changes.some((c) => c.kind === kind && c.class === "breaking")) ? "breaking" : "additive"}</td><td>${n}</td></tr>`).join("") +
+        kinds
+          .map(([kind, n]) => `<tr><td>${kind}</td><td>${report.pairs.some((p) => p.changes.some((c) => c.kind === kind && c.class === "breaking")) ? "breaking" : "additive"}</td><td>${n}</td></tr>`)
+          .join("") +
         "</tbody></table>",
     );
   }
   const approved = report.pairs.flatMap((pair) => pair.changes.filter((c) => c.approved).map((c) => ({ pair, change: c })));
   if (approved.length > 0 || report.warnings.length > 0) {
     const rows = approved
-      .map(({ change }) => `<tr><td>${change.address !== undefined ? `<code>${escapeHtml(change.address)}</code>` : escapeHtml(change.pointer ?? change.message)}</td><td>${change.kind}</td><td>${escapeHtml(change.approved!.reason)}</td></tr>`)
+      .map(
+        ({ change }) =>
+          `<tr><td>${change.address !== undefined ? `<code>${escapeHtml(change.address)}</code>` : escapeHtml(change.pointer ?? change.message)}</td><td>${change.kind}</td><td>${escapeHtml(change.approved!.reason)}</td></tr>`,
+      )
       .join("");
     main.push(
       `<h2 id="approvals">Approvals that apply</h2>\n` +
@@ -137,7 +142,10 @@ export function renderDiffPage(report: DiffReport, context: HtmlDiffContext): st
   if (sections.length > 1) {
     main.push(
       `<nav class="toc" aria-label="Datasets that changed"><h2>Datasets that changed</h2><ul>${sections
-        .map(({ pair, index }) => `<li><a href="#pair-${index}">${escapeHtml(pair.new)}</a> (${plural(pair.changes.length, "change")}, ${pair.changes.filter((c) => c.class === "breaking").length} breaking)</li>`)
+        .map(
+          ({ pair, index }) =>
+            `<li><a href="#pair-${index}">${escapeHtml(pair.new)}</a> (${plural(pair.changes.length, "change")}, ${pair.changes.filter((c) => c.class === "breaking").length} breaking)</li>`,
+        )
         .join("")}</ul></nav>`,
     );
   }

@@ -42,7 +42,8 @@ export async function viewDataset(options: ViewOptions): Promise<ViewResult> {
   const shown = displayPath(absolute, cwd);
   const info = statSync(absolute, { throwIfNoEntry: false });
   if (info === undefined) throw new OperationalError(`cannot read ${options.path}: no such file or folder`);
-  if (!info.isFile()) throw new OperationalError(`cannot read ${options.path}: ${info.isDirectory() ? "it is a folder, not a file: name one dataset file (<slug>.jsonl)" : "it is not a regular file"}`);
+  if (!info.isFile())
+    throw new OperationalError(`cannot read ${options.path}: ${info.isDirectory() ? "it is a folder, not a file: name one dataset file (<slug>.jsonl)" : "it is not a regular file"}`);
   const limit = options.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES;
   const targets: ViewTarget[] = [];
   let first: Record<string, unknown> | undefined;
@@ -67,7 +68,10 @@ export async function viewDataset(options: ViewOptions): Promise<ViewResult> {
     );
   }
   const warnings: string[] = [];
-  if (unreadable > 0) warnings.push(`${shown}: ${unreadable} ${unreadable === 1 ? "line is" : "lines are"} not a record with a citationAddress and ${unreadable === 1 ? "is" : "are"} not shown (run citation-targets validate)`);
+  if (unreadable > 0)
+    warnings.push(
+      `${shown}: ${unreadable} ${unreadable === 1 ? "line is" : "lines are"} not a record with a citationAddress and ${unreadable === 1 ? "is" : "are"} not shown (run citation-targets validate)`,
+    );
   const omitted = bytes > limit;
   if (omitted) {
     warnings.push(`${shown}: the texts hold ${bytes} bytes, more than --max-text-bytes ${limit}: the page leaves them out (the tree and the search are complete)`);

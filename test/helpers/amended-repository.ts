@@ -26,7 +26,8 @@ export async function amendedRepository(dir: string, name = "repo"): Promise<str
   const root = join(dir, name);
   await mkdir(join(root, ".tooling/citation-targets"), { recursive: true });
   await cp(join(repoRoot, "fixtures/datasets"), join(root, "fixtures/datasets"), { recursive: true });
-  for (const slug of SLUGS) for (const ext of [".lock.json", ".jsonl"]) await cp(join(repoRoot, ".tooling/citation-targets", `${slug}${ext}`), join(root, ".tooling/citation-targets", `${slug}${ext}`));
+  for (const slug of SLUGS)
+    for (const ext of [".lock.json", ".jsonl"]) await cp(join(repoRoot, ".tooling/citation-targets", `${slug}${ext}`), join(root, ".tooling/citation-targets", `${slug}${ext}`));
   await git(root, "init", "-q", "-b", "main");
   await git(root, "add", "-A");
   await git(root, "commit", "-q", "-m", "base");
