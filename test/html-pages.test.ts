@@ -160,8 +160,11 @@ describe("view: a dataset as a page", () => {
     await writeFile(join(dir, "notes.jsonl"), "hello\nworld\n");
     const notRecords = await run(["view", "notes.jsonl"], dir);
     expect(notRecords).toMatchObject({ code: 2, stderr: "citation-targets: notes.jsonl is not a citation-targets JSONL file: none of its 2 lines is a record with a citationAddress\n" });
-    const over = await run(["view", "notes.jsonl", "-o", "notes.jsonl"], dir);
-    expect(over.code).toBe(2);
+    await cp(join(repoRoot, ".tooling/citation-targets/mvfg.jsonl"), join(dir, "copy.jsonl"));
+    const over = await run(["view", "copy.jsonl", "-o", "copy.jsonl"], dir);
+    expect(over).toMatchObject({ code: 2, stderr: "citation-targets: refusing to write copy.jsonl: it is the dataset file, an input of this run; write the output elsewhere\n" });
+    const overCompared = await run(["diff", join(repoRoot, ".tooling/citation-targets/mvfg.jsonl"), "copy.jsonl", "--format", "html", "--output-file", "copy.jsonl"], dir);
+    expect(overCompared).toMatchObject({ code: 2, stdout: "", stderr: "citation-targets: refusing to write copy.jsonl: it is the compared copy.jsonl, an input of this run; write the output elsewhere\n" });
     const bad = await run(["view", "notes.jsonl", "--max-text-bytes", "0"], dir);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("expected a whole number, 1 or more");

@@ -2,7 +2,8 @@
  * A git repository holding both example datasets, committed, then amended in the working tree
  * (a section inserted, one repealed, a subdivision renumbered, a section amended, one retitled,
  * and in the German code a paragraph amended) and regenerated with the library: what
- * `diff --against HEAD` and the HTML pages are tested on. An approvals file approves the repeal.
+ * `diff --against HEAD` and the HTML pages are tested on. An approvals file approves the repeal. The
+ * commit has fixed dates, so its id, and the screenshots that show it, are the same every run.
  */
 import { execFile } from "node:child_process";
 import { cp, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
@@ -12,7 +13,7 @@ import { update } from "../../src/node/update.js";
 import { repoRoot } from "./records.js";
 
 const exec = promisify(execFile);
-const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.org", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.org", GIT_CONFIG_NOSYSTEM: "1" };
+const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.org", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.org", GIT_CONFIG_NOSYSTEM: "1", GIT_AUTHOR_DATE: "2025-01-01T00:00:00Z", GIT_COMMITTER_DATE: "2025-01-01T00:00:00Z" };
 const git = async (cwd: string, ...args: string[]) => (await exec("git", args, { cwd, env: GIT_ENV })).stdout.trim();
 
 export const SLUGS = ["mvfg", "privacy-act-1988"] as const;
