@@ -164,7 +164,11 @@ describe("view: a dataset as a page", () => {
     const over = await run(["view", "copy.jsonl", "-o", "copy.jsonl"], dir);
     expect(over).toMatchObject({ code: 2, stderr: "citation-targets: refusing to write copy.jsonl: it is the dataset file, an input of this run; write the output elsewhere\n" });
     const overCompared = await run(["diff", join(repoRoot, ".tooling/citation-targets/mvfg.jsonl"), "copy.jsonl", "--format", "html", "--output-file", "copy.jsonl"], dir);
-    expect(overCompared).toMatchObject({ code: 2, stdout: "", stderr: "citation-targets: refusing to write copy.jsonl: it is the compared copy.jsonl, an input of this run; write the output elsewhere\n" });
+    expect(overCompared).toMatchObject({
+      code: 2,
+      stdout: "",
+      stderr: "citation-targets: refusing to write copy.jsonl: it is the compared copy.jsonl, an input of this run; write the output elsewhere\n",
+    });
     const bad = await run(["view", "notes.jsonl", "--max-text-bytes", "0"], dir);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("expected a whole number, 1 or more");

@@ -13,7 +13,16 @@ import { update } from "../../src/node/update.js";
 import { repoRoot } from "./records.js";
 
 const exec = promisify(execFile);
-const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.org", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.org", GIT_CONFIG_NOSYSTEM: "1", GIT_AUTHOR_DATE: "2025-01-01T00:00:00Z", GIT_COMMITTER_DATE: "2025-01-01T00:00:00Z" };
+const GIT_ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: "t",
+  GIT_AUTHOR_EMAIL: "t@example.org",
+  GIT_COMMITTER_NAME: "t",
+  GIT_COMMITTER_EMAIL: "t@example.org",
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_AUTHOR_DATE: "2025-01-01T00:00:00Z",
+  GIT_COMMITTER_DATE: "2025-01-01T00:00:00Z",
+};
 const git = async (cwd: string, ...args: string[]) => (await exec("git", args, { cwd, env: GIT_ENV })).stdout.trim();
 
 export const SLUGS = ["mvfg", "privacy-act-1988"] as const;
