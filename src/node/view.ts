@@ -48,10 +48,16 @@ export async function viewDataset(options: ViewOptions): Promise<ViewResult> {
   const targets: ViewTarget[] = [];
   let first: Record<string, unknown> | undefined;
   let bytes = 0;
+  let omitted = false;
   const { unreadable } = await readRecords(await fileSide(absolute, shown), (record) => {
     first ??= record;
     const markdown = text(record.markdown);
     if (markdown !== undefined) bytes += Buffer.byteLength(markdown);
+    if (!omitted && bytes > limit) {
+      // Past the limit no text is kept, those read before included: memory holds the tree, never the dataset's texts.
+      omitted = true;
+      for (const target of targets) delete target.text;
+    }
     const trail = Array.isArray(record.headingTrail) ? record.headingTrail.filter((t): t is string => typeof t === "string") : [];
     targets.push({
       address: record.citationAddress as string,
@@ -59,7 +65,7 @@ export async function viewDataset(options: ViewOptions): Promise<ViewResult> {
       heading: text(record.headingText) ?? "",
       trail,
       artifact: text(record.artifactRelativePath) ?? "",
-      ...(markdown !== undefined ? { text: markdown } : {}),
+      ...(markdown !== undefined && !omitted ? { text: markdown } : {}),
     });
   });
   if (targets.length === 0) {
@@ -72,11 +78,7 @@ export async function viewDataset(options: ViewOptions): Promise<ViewResult> {
     warnings.push(
       `${shown}: ${unreadable} ${unreadable === 1 ? "line is" : "lines are"} not a record with a citationAddress and ${unreadable === 1 ? "is" : "are"} not shown (run citation-targets validate)`,
     );
-  const omitted = bytes > limit;
-  if (omitted) {
-    warnings.push(`${shown}: the texts hold ${bytes} bytes, more than --max-text-bytes ${limit}: the page leaves them out (the tree and the search are complete)`);
-    for (const target of targets) delete target.text;
-  }
+  if (omitted) warnings.push(`${shown}: the texts hold ${bytes} bytes, more than --max-text-bytes ${limit}: the page leaves them out (the tree and the search are complete)`);
   const dataset = first ?? {};
   const view: DatasetView = {
     file: shown,
