@@ -372,6 +372,18 @@ const examples = {
     (ws) => unlink(ws.path(`${DATASET}/part-i/section-2a.md`)),
     (ws) => ws.update(),
   ),
+  "lock-pair": inWorkspace(
+    // the slug edited in the manifest by hand, to rename the dataset
+    (ws) =>
+      ws.editManifest((m) => {
+        m.slug = "privacy-act";
+      }),
+    (ws) =>
+      ws.editManifest((m) => {
+        m.slug = SLUG;
+      }),
+    ["lock-manifest-digest", "lock-dataset-fields"],
+  ),
 } satisfies Record<RuleId, Example>;
 
 const specText = () => readFile(join(repoRoot, "docs/spec.md"), "utf8");

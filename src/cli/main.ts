@@ -8,6 +8,7 @@ import { buildRecordSchema, DEFAULT_LEGISLATION_HOST, formatSchema, isValidLegis
 import { colorLevel, createColor } from "../formatters/color.js";
 import { unknownRuleMessage } from "../core/text.js";
 import { MANIFEST_DATASET_FIELDS } from "../core/model.js";
+import { TEMPLATE_HELP } from "../core/dataset-fields.js";
 import { registerDiffCommand } from "./diff-command.js";
 import { registerViewCommand } from "./view-command.js";
 import { createProgressLine, progressEnabled, type Progress } from "./progress.js";
@@ -16,9 +17,8 @@ import { plural } from "../formatters/types.js";
 import { rules, ruleIds, type RuleId } from "../rules/index.js";
 import { describeIoError, describeUnexpectedIoError, OperationalError } from "../node/errors.js";
 import { shellQuote } from "../node/manifest-io.js";
-import type { ManifestChanges } from "../node/lock.js";
-import type { RecordChanges } from "../node/record-changes.js";
-import { cwdInRepository, DEFAULT_MANIFEST_PATTERN, DEFAULT_PATTERN, displayPath } from "../node/files.js";
+import { describeManifestChanges, describeRecordChanges, describeUpdates, generateCheckJson, lockJson, updatesJson } from "./dataset-reports.js";
+import { cwdInRepository, DEFAULT_MANIFEST_PATTERN, DEFAULT_PATTERN, displayPath, MANIFEST_FOLDER } from "../node/files.js";
 import { publicRepositoryUrl } from "../formatters/sarif.js";
 import { REPOSITORY_SCHEMA_PATH } from "../node/schema-source.js";
 import { exitCodeFor, onlyErrors, validate } from "../node/validate.js";
@@ -110,7 +110,7 @@ export async function main(context: MainContext): Promise<number> {
   let exitCode = 0;
   const program = new Command()
     .name("citation-targets")
-    .description("Validate, lock, generate, update, diff and view citation-targets JSONL datasets of published legislation.")
+    .description("Validate, lock, adopt, generate, update, diff and view citation-targets JSONL datasets of published legislation.")
     .version(packageJson.version, "-V, --version")
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride()
@@ -189,14 +189,22 @@ export async function main(context: MainContext): Promise<number> {
     .option("--name <name>", 'the title\'s name, e.g. "Privacy Act 1988"')
     .option("--version-date <date>", "the version's date, YYYY-MM-DD")
     .option("--source-text-url <url>", "https address of the published text")
-    .option("-o, --output <file>", `where to write the manifest (default <datasetDir>/${DEFAULT_MANIFEST_NAME}); elsewhere, datasetRoot records the way back`)
+    .option(
+      "-o, --output <file>",
+      `where to write the manifest (default: <datasetDir>/${DEFAULT_MANIFEST_NAME} when it is there; else, in a git repository, ${MANIFEST_FOLDER}/<slug>.lock.json at its root; else <datasetDir>/${DEFAULT_MANIFEST_NAME}); away from the dataset, datasetRoot records the way back`,
+    )
     .option("--order <file>", "explicit document order: a text file with every artifact path, one per line")
     .option("--kind <path=kind>", `an artifact's kind: ${MARKDOWN_ARTIFACT_KINDS.join(", ")} (repeatable)`, collectPair(MARKDOWN_ARTIFACT_KINDS))
     .option("--index-kind <path=kind>", `an artifact's index kind: ${SOURCE_INDEX_KINDS.join(", ")} (repeatable)`, collectPair(SOURCE_INDEX_KINDS))
     .option("--source-document <path=source>", "an artifact's sourceDocumentPath (repeatable)", collectPair())
     .option("--ignore <glob>", "markdown files that are not artifacts (repeatable)", (v: string, p: string[] = []) => [...p, v])
     .option("--check", "write nothing; exit 1 when the manifest is missing or not up to date")
+    .addOption(new Option("-f, --format <format>", "report format on stdout: text (default: on stderr) or json (docs/spec.md, section 15)").choices(["text", "json"]).default("text"))
     .option("--max-artifact-bytes <n>", "the largest markdown file read, in bytes (default 67108864, 64 MiB); a larger one is refused, named", parsePositive)
+    .addHelpText(
+      "after",
+      `\nFields: --slug lowercase a-z0-9 groups joined by hyphens; --version-date a real date YYYY-MM-DD; --source-text-url https://host/path (a path after the host); --title-id and --name not empty.\nFor a whole corpus at once, see \`citation-targets adopt --help\`.\n\nExamples:\n  citation-targets lock laws/privacy-act --slug privacy-act-1988 --title-id C2004A03712 --name "Privacy Act 1988" --version-date 2024-06-01 --source-text-url https://www.legislation.gov.au/C2004A03712/latest/text\n  citation-targets lock laws/privacy-act --check`,
+    )
     .action(async (dir: string, options: LockCliOptions) => {
       const order = options.order ? await readOrderFile(resolve(context.cwd, options.order), options.order) : undefined;
       const { lock } = await import("../node/lock.js");
@@ -215,6 +223,11 @@ export async function main(context: MainContext): Promise<number> {
       });
       const shown = displayPath(result.path, context.cwd);
       const count = `${plural(result.manifest.artifacts.length, "artifact")}, datasetDigest ${result.manifest.datasetDigest}`;
+      if (options.format === "json") {
+        stdout.write(lockJson(result, shown, options.check === true, result.previous));
+        if (options.check) exitCode = result.changed ? 1 : 0;
+        return;
+      }
       if (options.check) {
         if (result.changed) {
           const refresh = ["citation-targets", ...context.argv.filter((arg) => arg !== "--check")].map(shellQuote).join(" ");
@@ -252,12 +265,14 @@ export async function main(context: MainContext): Promise<number> {
     .option("--max-headings <n>", "the most headings one markdown file may have (default 100000); more is refused, named", parsePositive)
     .option("--max-heading-length <n>", "the longest inline content of a heading, in UTF-16 code units (default 65536); longer is refused, named", parsePositive)
     .option("--verbose", "say how many threads parsed the markdown and how long it took (stderr)")
+    .addOption(new Option("-f, --format <format>", "the --check report: text (default: on stderr) or json (on stdout; docs/spec.md, section 15)").choices(["text", "json"]).default("text"))
     .option("--allow-outside-repository", "let lock manifests' dataset folders (and, for validate, config patterns) lead outside the repository (default: confined to it, symbolic links resolved)")
     .action(
       async (
         manifest: string,
         options: {
           output?: string;
+          format: "text" | "json";
           check?: string;
           jobs?: number;
           verbose?: boolean;
@@ -268,9 +283,15 @@ export async function main(context: MainContext): Promise<number> {
         const caps = artifactCaps(options);
         const started = performance.now();
         if (options.check && options.output) throw new OperationalError("--check and --output exclude each other");
+        if (options.format === "json" && !options.check) throw new OperationalError("--format json is the report of --check (generate writes the JSONL itself)");
         const { checkGenerated, generate } = await import("../node/generate.js");
         if (options.check) {
           const result = await checkGenerated({ manifest, cwd: context.cwd, check: options.check, ...caps, ...(options.jobs !== undefined ? { jobs: options.jobs } : {}) });
+          if (options.format === "json") {
+            stdout.write(generateCheckJson(result, options.check));
+            exitCode = result.difference ? 1 : 0;
+            return;
+          }
           if (result.difference) {
             const lines = [`${options.check} is not up to date: ${result.cause ?? "it differs from what would be generated"}`, `  first difference: ${result.difference.message}`];
             if (result.changes) lines.push(...describeRecordChanges(result.changes).map((line) => `  ${line}`));
@@ -317,9 +338,13 @@ export async function main(context: MainContext): Promise<number> {
     .option("--max-heading-length <n>", "the longest inline content of a heading, in UTF-16 code units (default 65536); longer is refused, named", parsePositive)
     .option("--allow-outside-repository", "let lock manifests' dataset folders (and, for validate, config patterns) lead outside the repository (default: confined to it, symbolic links resolved)")
     .option("--recover", "only complete an update that was interrupted (its journal at the repository root): roll its renames forward, or back, then exit")
+    .option("--version-date <date|template>", "a new version: set versionDate in every manifest updated (YYYY-MM-DD, or a template such as '{front.stand}')")
+    .option("--source-text-url <url|template>", "a new version: set sourceTextUrl (one manifest; for several, a template such as 'https://host/{front.slug}/2024-06-01')")
+    .option("--name <name|template>", "set the title's name (a law renamed by the amendment)")
+    .addOption(new Option("-f, --format <format>", "report format on stdout: text (default) or json (docs/spec.md, section 15)").choices(["text", "json"]).default("text"))
     .addHelpText(
       "after",
-      `\nExit codes: 0 up to date (or updated), 1 --check found changes or a dataset is at fault, 2 usage or I/O error.\n\nExamples:\n  citation-targets update\n  citation-targets update .tooling/citation-targets/privacy-act-1988.lock.json\n  citation-targets update --check`,
+      `\nA new published version: set --version-date (and --source-text-url); update warns when the markdown changed and they did not. Templates: ${TEMPLATE_HELP}.\n\nExit codes: 0 up to date (or updated), 1 --check found changes or a dataset is at fault, 2 usage or I/O error.\n\nExamples:\n  citation-targets update\n  citation-targets update .tooling/citation-targets/privacy-act-1988.lock.json --version-date 2024-06-01 --source-text-url https://www.legislation.gov.au/C2004A03712/2024-06-01/text\n  citation-targets update --check`,
     )
     .action(
       async (
@@ -331,6 +356,10 @@ export async function main(context: MainContext): Promise<number> {
           cache: boolean;
           cacheLocation?: string;
           recover?: boolean;
+          versionDate?: string;
+          sourceTextUrl?: string;
+          name?: string;
+          format: "text" | "json";
         } & ArtifactCapOptions,
       ) => {
         if (options.allowOutsideRepository) stderr.write(OUTSIDE_NOTE);
@@ -359,32 +388,108 @@ export async function main(context: MainContext): Promise<number> {
             return;
           }
         }
+        const set = pick(options, ["versionDate", "sourceTextUrl", "name"]);
+        const progress = progressEnabled(context.env, context.stderr.isTTY) ? createProgressLine((text) => context.stderr.write(text)) : undefined;
         const results = await update({
           manifests,
+          ...(Object.keys(set).length > 0 ? { set } : {}),
+          ...(progress ? { onProgress: (done: number, total: number) => progress.update({ files: total, filesDone: done, bytes: 0, bytesDone: 0, verb: "updating", unit: "dataset" }) } : {}),
           ...(options.cache === false ? { cache: false as const } : options.cacheLocation !== undefined ? { cache: options.cacheLocation } : {}),
           cwd: context.cwd,
           ...(options.check ? { check: true } : {}),
           ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
           ...artifactCaps(options),
         });
-        const out: string[] = [];
-        for (const result of results) {
-          if (upToDate(result)) {
-            out.push(`${result.slug}: up to date (${result.manifest}, ${result.output})`);
-            continue;
-          }
-          out.push(`${result.slug}: ${options.check ? "not up to date" : "updated"}`);
-          out.push(...describeManifestChanges(result.artifacts).map((line) => `  ${line}`));
-          out.push(...describeRecordChanges(result.records).map((line) => `  ${line}`));
-          const files = [result.manifestChanged ? result.manifest : undefined, result.outputChanged ? result.output : undefined].filter((f) => f !== undefined);
-          if (files.length > 0) out.push(`  ${options.check ? "would write" : "wrote"} ${files.join(" and ")}`);
+        progress?.done();
+        if (options.format === "json") stdout.write(updatesJson("update", results, options.check === true));
+        else {
+          stdout.write(`${describeUpdates(results, options.check === true).join("\n")}\n`);
+          for (const warning of results.flatMap((r) => r.warnings)) stderr.write(`warning: ${warning}\n`);
         }
-        stdout.write(`${out.join("\n")}\n`);
         if (options.check && results.some((r) => !upToDate(r))) {
           const stale = named.length > 0 || options.staged ? results.filter((r) => !upToDate(r)).map((r) => ` ${shellQuote(r.manifest)}`) : [];
           stderr.write(`not up to date: run \`citation-targets update${stale.join("")}\` to refresh and regenerate\n`);
           exitCode = 1;
         }
+      },
+    );
+
+  program
+    .command("adopt")
+    .summary("lock and generate a whole corpus: one dataset per folder, fields from front matter")
+    .description(
+      `Bring many dataset folders under citation targets in one command: for each folder, its fields are filled from templates (the folder's name and path, and the front matter of its index.md), and its lock manifest and JSONL are written to ${MANIFEST_FOLDER}/<slug>.lock.json and <slug>.jsonl at the repository root. All or nothing: every fault of every folder is named, and then nothing is written. Rerun, it refreshes what it wrote (the same as update, with the fields filled again).`,
+    )
+    .argument("[datasets...]", "dataset folders, or globs of them (e.g. 'laws/*'); default: adopt.datasets of the config")
+    .option("--slug <template>", "default: '{front.slug}' when the front matter has a slug, else '{folder|slug}'")
+    .option("--title-id <template>", "e.g. '{front.jurabk}'")
+    .option("--name <template>", "e.g. '{front.Title}'")
+    .option("--version-date <date|template>", "e.g. 2024-06-01 or '{front.stand}'")
+    .option("--source-text-url <template>", "e.g. 'https://www.gesetze-im-internet.de/{front.slug}/' (values are percent-encoded)")
+    .option("--check", "write nothing; exit 1 when anything would be written")
+    .addOption(new Option("-f, --format <format>", "report format on stdout: text (default) or json (docs/spec.md, section 15)").choices(["text", "json"]).default("text"))
+    .option("--config <file>", "read adopt's templates from this config file (default: the one validate finds)")
+    .option("--no-config", "read no config file")
+    .option("--jobs <n>", "worker threads (default: one per core)", parsePositive)
+    .option("--no-cache", "do not use or write update's cache")
+    .option("--max-artifact-bytes <n>", "the largest markdown file read, in bytes (default 67108864, 64 MiB)", parsePositive)
+    .option("--max-yaml-aliases <n>", "the most YAML aliases a front matter may hold (default 1000)", parsePositive)
+    .option("--max-headings <n>", "the most headings one markdown file may have (default 100000)", parsePositive)
+    .option("--max-heading-length <n>", "the longest inline content of a heading, in UTF-16 code units (default 65536)", parsePositive)
+    .addHelpText(
+      "after",
+      `\nTemplates: ${TEMPLATE_HELP}. A flag wins over the config's adopt.<field>.\n\nExit codes: 0 adopted (or, with --check, nothing to write), 1 --check found something to write or a folder is at fault, 2 usage or I/O error.\n\nExamples:\n  citation-targets adopt 'laws/*' --title-id '{front.jurabk}' --name '{front.Title}' --version-date 2024-06-01 --source-text-url 'https://www.gesetze-im-internet.de/{front.slug}/'\n  citation-targets adopt            (folders and templates from the config's "adopt")`,
+    )
+    .action(
+      async (
+        named: string[],
+        options: {
+          slug?: string;
+          titleId?: string;
+          name?: string;
+          versionDate?: string;
+          sourceTextUrl?: string;
+          check?: boolean;
+          format: "text" | "json";
+          config?: string | boolean;
+          jobs?: number;
+          cache: boolean;
+        } & ArtifactCapOptions,
+      ) => {
+        noteJobs(options.jobs, stderr);
+        const { findConfig, loadConfig } = await import("../node/config.js");
+        const loaded = options.config === false ? undefined : typeof options.config === "string" ? await loadConfig(resolve(context.cwd, options.config)) : await findConfig(context.cwd);
+        const fromConfig = loaded?.config.adopt ?? {};
+        const templates = { ...pick(fromConfig, [...MANIFEST_DATASET_FIELDS]), ...pick(options, [...MANIFEST_DATASET_FIELDS]) };
+        const datasets = named.length > 0 ? named : (fromConfig.datasets ?? []);
+        const { adopt } = await import("../node/adopt.js");
+        const progress = progressEnabled(context.env, context.stderr.isTTY) ? createProgressLine((text) => context.stderr.write(text)) : undefined;
+        const result = await adopt({
+          datasets,
+          templates,
+          cwd: context.cwd,
+          ...(options.check ? { check: true } : {}),
+          ...(options.cache === false ? { cache: false as const } : {}),
+          ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
+          ...artifactCaps(options),
+          ...(progress ? { onProgress: (done: number, total: number) => progress.update({ files: total, filesDone: done, bytes: 0, bytesDone: 0, verb: "adopting", unit: "dataset" }) } : {}),
+        });
+        progress?.done();
+        const changed = result.updates.filter((r) => r.manifestChanged || r.outputChanged);
+        if (options.format === "json") stdout.write(updatesJson("adopt", result.updates, options.check === true));
+        else {
+          const created = result.updates.filter((r) => r.artifacts.created).length;
+          stdout.write(
+            `${options.check ? "would adopt" : "adopted"} ${plural(result.updates.length, "dataset")} in ${displayPath(result.folder, context.cwd) || "."}: ${created} new, ${changed.length - created} refreshed, ${result.updates.length - changed.length} up to date\n`,
+          );
+          const details = describeUpdates(
+            result.updates.filter((r) => !r.artifacts.created && (r.manifestChanged || r.outputChanged)),
+            options.check === true,
+          );
+          if (details.length > 0) stdout.write(`${details.join("\n")}\n`);
+          if (!options.check && changed.length > 0) stdout.write(`next: citation-targets validate\n`);
+        }
+        if (options.check && changed.length > 0) exitCode = 1;
       },
     );
 
@@ -396,7 +501,7 @@ export async function main(context: MainContext): Promise<number> {
   try {
     if (context.argv.length === 0) {
       stderr.write(
-        `missing command: usage: citation-targets <validate|lock|generate|update|diff|view|schema> [options]\nrun \`citation-targets --help\` for the commands, \`citation-targets <command> --help\` for their options\n`,
+        `missing command: usage: citation-targets <validate|lock|adopt|generate|update|diff|view|schema> [options]\nrun \`citation-targets --help\` for the commands, \`citation-targets <command> --help\` for their options\n`,
       );
       return 2;
     }
@@ -442,6 +547,7 @@ interface LockCliOptions {
   sourceDocument?: Record<string, string>;
   ignore?: string[];
   check?: boolean;
+  format: "text" | "json";
   maxArtifactBytes?: number;
 }
 
@@ -569,6 +675,7 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
     return 0;
   }
   let stagedFiles: string[] | undefined;
+  let stagedManifests: string[] | undefined;
   if (options.staged) {
     if (fromStdin || paths.length > 0) throw new OperationalError("--staged chooses the files itself: name no paths with it");
     const { stagedDatasets } = await import("../node/staged.js");
@@ -585,7 +692,8 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
     });
     const { existsSync } = await import("node:fs");
     stagedFiles = [...new Set([...found.jsonl, ...outputs.filter((path) => existsSync(path))])].sort();
-    if (stagedFiles.length === 0) {
+    stagedManifests = found.manifests;
+    if (stagedFiles.length === 0 && stagedManifests.length === 0) {
       context.stderr.write("citation-targets: nothing staged belongs to a dataset: nothing to check\n");
       return 0;
     }
@@ -597,6 +705,7 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
     ...(fromStdin ? { stdin: { stream: context.stdin!, ...(options.stdinFilename !== undefined ? { name: options.stdinFilename } : {}) } } : {}),
     ...(progress ? { onProgress: (p: Progress) => progress.update(p) } : {}),
     patterns: stagedFiles ?? (fromStdin ? [] : fromConfig ? config.patterns! : paths),
+    ...(stagedManifests ? { manifests: stagedManifests } : {}),
     cwd: context.cwd,
     ...(fromConfig && !stagedFiles ? { patternsCwd: dirname(loaded!.path), confinePatterns: true } : {}),
     ...(options.allowOutsideRepository ? { allowOutsideRepository: true } : {}),
@@ -620,7 +729,11 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
     const source = report.schemaSource;
     const where = source.kind === "bundled" ? `bundled schema (legislation host ${source.legislationHost})` : `${source.kind === "option" ? "--schema" : "repository schema"} ${source.path}`;
     context.stderr.write(`citation-targets: schema: ${where}\n`);
-    for (const file of report.files) if (file.lockManifest) context.stderr.write(`citation-targets: ${file.path}: checked against lock manifest ${file.lockManifest}\n`);
+    for (const file of report.files) {
+      if (file.lockManifest) context.stderr.write(`citation-targets: ${file.path}: checked against lock manifest ${file.lockManifest}\n`);
+      else if (lock === undefined && file.path.endsWith(".jsonl"))
+        context.stderr.write(`citation-targets: ${file.path}: no lock manifest (looked for ${file.path.slice(0, -".jsonl".length)}.lock.json beside it; --lock FILE names one)\n`);
+    }
     for (const skipped of new Set(report.files.flatMap((f) => (f.artifactChecksSkipped ? [f.artifactChecksSkipped] : [])))) {
       context.stderr.write(`citation-targets: artifact checks skipped: ${skipped} (the records are still checked against the manifest)\n`);
     }
@@ -644,7 +757,7 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
     const color = createColor(format === "stylish" ? colorLevel(context.env, context.stdout.isTTY, options.color) : 0);
     context.stdout.write(formatters[format](report, { ...formatContext, color }));
   }
-  // In GitHub Actions: a short summary on the job's page (docs/spec.md, section 17).
+  // In GitHub Actions: a short summary on the job's page (docs/spec.md, section 18).
   if (context.env.GITHUB_STEP_SUMMARY) {
     const [{ appendStepSummary }, { validateStepSummary }] = await Promise.all([import("../node/step-summary.js"), import("../formatters/step-summary.js")]);
     const warning = await appendStepSummary(context.env, () => validateStepSummary(report));
@@ -667,39 +780,4 @@ function describeDatasetProblems(problems: readonly string[]): string {
   const count = faults.reduce((sum, p) => sum + Number(/^… and ([0-9]+) more /.exec(p)?.[1] ?? 1), 0);
   const body = faults.length === 1 && count === 1 ? faults[0] : `${plural(count, "problem")}:\n${faults.map((p) => `  ${p}`).join("\n")}`;
   return `${[body, ...hints].join("\n")}\n`;
-}
-
-const SHOWN_PATHS = 5;
-
-/** A list cut to its first few entries: "a, b, c and 7 more". */
-function firstFew(items: readonly string[]): string {
-  const shown = items.slice(0, SHOWN_PATHS).join(", ");
-  return items.length > SHOWN_PATHS ? `${shown} and ${items.length - SHOWN_PATHS} more` : shown;
-}
-
-/** What a lock refresh changed, a line per kind of change. */
-function describeManifestChanges(changes: ManifestChanges): string[] {
-  if (changes.created) return [`new manifest with ${plural(changes.added.length, "artifact")}`];
-  const lines: string[] = [];
-  const counts = [`${changes.added.length} added`, `${changes.removed.length} removed`, `${changes.changed.length} changed`];
-  if (changes.rearranged.length > 0) counts.push(`${changes.rearranged.length} with a new place or kind`);
-  lines.push(`artifacts: ${counts.join(", ")}`);
-  if (changes.added.length > 0) lines.push(`  added:   ${firstFew(changes.added)}`);
-  if (changes.removed.length > 0) lines.push(`  removed: ${firstFew(changes.removed)}`);
-  if (changes.changed.length > 0) lines.push(`  changed: ${firstFew(changes.changed)}`);
-  if (changes.rearranged.length > 0) lines.push(`  moved or re-kinded: ${firstFew(changes.rearranged)}`);
-  if (changes.fields.length > 0) lines.push(`dataset fields changed: ${changes.fields.join(", ")}`);
-  return lines;
-}
-
-/** What regenerating changes, by citation address. */
-function describeRecordChanges(changes: RecordChanges): string[] {
-  const lines = [`records: ${changes.added.length} added, ${changes.removed.length} removed, ${changes.changed.length} changed (${changes.before} before, ${changes.after} after)`];
-  if (changes.added.length > 0) lines.push(`  added:   ${firstFew(changes.added)}`);
-  if (changes.removed.length > 0) lines.push(`  removed: ${firstFew(changes.removed)}`);
-  if (changes.changed.length > 0) lines.push(`  changed: ${firstFew(changes.changed)}`);
-  // Why the file changes when no record does: lines regenerating drops.
-  if (changes.duplicates) lines.push(`  the old file repeated an address on ${plural(changes.duplicates, "line")} (edited by hand?): dropped`);
-  if (changes.unreadable) lines.push(`  the old file had ${plural(changes.unreadable, "line")} that ${changes.unreadable === 1 ? "is" : "are"} not a record: dropped`);
-  return lines;
 }

@@ -5,6 +5,9 @@ export interface Progress {
   filesDone: number;
   bytes: number;
   bytesDone: number;
+  /** What is being done (default "checking") and to what (default "file"). */
+  verb?: string;
+  unit?: string;
 }
 
 const SHOW_AFTER_MS = 500;
@@ -19,7 +22,8 @@ export function progressEnabled(env: Record<string, string | undefined>, stderrI
 export function formatProgress(p: Progress): string {
   const mb = (bytes: number) => (bytes / 1e6).toFixed(bytes < 1e7 ? 1 : 0);
   const percent = p.bytes > 0 ? Math.floor((p.bytesDone / p.bytes) * 100) : Math.floor((p.filesDone / Math.max(p.files, 1)) * 100);
-  return `checking ${p.filesDone}/${p.files} files, ${mb(p.bytesDone)}/${mb(p.bytes)} MB (${percent}%)`;
+  const counted = `${p.verb ?? "checking"} ${p.filesDone}/${p.files} ${p.unit ?? "file"}s`;
+  return p.bytes > 0 ? `${counted}, ${mb(p.bytesDone)}/${mb(p.bytes)} MB (${percent}%)` : `${counted} (${percent}%)`;
 }
 
 /** Draws the line after half a second, redraws at most ten times a second, and erases it when done. */

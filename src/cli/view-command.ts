@@ -1,5 +1,5 @@
 /**
- * `citation-targets view`: one dataset as one self-contained HTML page (docs/spec.md, section 16).
+ * `citation-targets view`: one dataset as one self-contained HTML page (docs/spec.md, section 17).
  * Registered on the program by `registerViewCommand`; problems are OperationalErrors (exit 2).
  */
 import { readFileSync } from "node:fs";
@@ -32,7 +32,7 @@ export function registerViewCommand(program: Command, context: ViewCommandContex
     .description(
       "Write one self-contained HTML page for a dataset file: its containers and targets as a tree in document order, each with its " +
         "citation address, heading and trail, its text on demand, and a search by address or heading. Styles and script are inline: the " +
-        "page needs no network (docs/spec.md, section 16).",
+        "page needs no network (docs/spec.md, section 17).",
     )
     .argument("<file>", "the dataset's JSONL file (<slug>.jsonl)")
     .option("-o, --output <file>", "write the page to FILE (atomically) instead of standard output")

@@ -1,5 +1,5 @@
 /**
- * One dataset as one self-contained HTML page (`citation-targets view`, docs/spec.md, section 16):
+ * One dataset as one self-contained HTML page (`citation-targets view`, docs/spec.md, section 17):
  * the tree of containers and targets in document order, each with its citation address, heading
  * and trail, its text on demand, and a search by address or heading. Pure: records in, a string out.
  *

@@ -1,5 +1,5 @@
 /**
- * `diff --format html`: an amendment as one self-contained page (docs/spec.md, section 16). The
+ * `diff --format html`: an amendment as one self-contained page (docs/spec.md, section 17). The
  * gate's verdict and the counts first; then the approvals that apply; then one section per dataset
  * that changed, datasets with breaking changes first, each change by citation address with its
  * kind and class (breaking first, as the report orders them), its likely moves, its changed

@@ -1,6 +1,6 @@
 /**
  * The Markdown that `validate` and `diff` append to a GitHub Actions job summary (the file
- * `GITHUB_STEP_SUMMARY` names; docs/spec.md, section 17): a heading with the verdict, the counts,
+ * `GITHUB_STEP_SUMMARY` names; docs/spec.md, section 18): a heading with the verdict, the counts,
  * and the first problems or changes as a table, with a note of how many more. Pure.
  */
 import type { DiffChange, DiffReport } from "../core/diff.js";

@@ -1,5 +1,5 @@
 import { stat } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 import type { RuleSetting } from "../core/problem.js";
 import { NON_EMPTY_STRING } from "../core/schema.js";
 import { ruleIds } from "../rules/index.js";
@@ -21,6 +21,17 @@ export interface Config {
   lock?: string | false;
   rules?: Partial<Record<string, RuleSetting>>;
   maxProblems?: number;
+  /** `adopt`'s dataset folders (globs, relative to the config file) and a template per dataset field (docs/spec.md, "Field templates"). */
+  adopt?: AdoptConfig;
+}
+
+export interface AdoptConfig {
+  datasets?: string[];
+  slug?: string;
+  titleId?: string;
+  name?: string;
+  versionDate?: string;
+  sourceTextUrl?: string;
 }
 
 export interface LoadedConfig {
@@ -61,8 +72,26 @@ export function buildConfigSchema(): Record<string, unknown> {
         description: "severity per rule id",
       },
       maxProblems: { type: "integer", minimum: 0, description: "show at most this many problems per file" },
+      adopt: {
+        type: "object",
+        additionalProperties: false,
+        description: "adopt: the dataset folders, and a template per dataset field: {folder}, {path}, {front.KEY}, filters |slug |lower |upper |trim",
+        properties: {
+          datasets: { type: "array", items: NON_EMPTY_STRING, minItems: 1, description: "dataset folders or globs of them, relative to the config file" },
+          slug: { ...NON_EMPTY_STRING, description: "default: {front.slug} when the front matter has a slug, else {folder|slug}" },
+          titleId: NON_EMPTY_STRING,
+          name: NON_EMPTY_STRING,
+          versionDate: NON_EMPTY_STRING,
+          sourceTextUrl: NON_EMPTY_STRING,
+        },
+      },
     },
   };
+}
+
+/** A folder or glob relative to the config file, as a path or glob absolute (fast-glob takes forward slashes). */
+function relativeGlob(base: string, pattern: string): string {
+  return resolve(base, pattern).split(sep).join("/");
 }
 
 const isFile = async (path: string) => (await stat(path).catch(() => undefined))?.isFile() ?? false;
@@ -114,6 +143,7 @@ async function checkConfig(path: string, data: unknown): Promise<LoadedConfig> {
       ...config,
       ...(config.schema !== undefined ? { schema: relative(config.schema) } : {}),
       ...(typeof config.lock === "string" ? { lock: relative(config.lock) } : {}),
+      ...(config.adopt?.datasets !== undefined ? { adopt: { ...config.adopt, datasets: config.adopt.datasets.map((d) => relativeGlob(base, d)) } } : {}),
     },
   };
 }

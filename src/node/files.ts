@@ -9,6 +9,9 @@ import { checkBraces } from "./globs.js";
 /** What `validate` checks when no paths are named, relative to the repository root. */
 export const DEFAULT_PATTERN = ".tooling/citation-targets/*.jsonl";
 /** The lock manifests `update` refreshes when none are named, relative to the repository root. */
+/** The folder of a repository (from its root) where the JSONL files and their lock manifests live. */
+export const MANIFEST_FOLDER = ".tooling/citation-targets";
+
 export const DEFAULT_MANIFEST_PATTERN = ".tooling/citation-targets/*.lock.json";
 
 /** Characters that make a pattern a glob (fast-glob's syntax); a path without them is a literal file. */

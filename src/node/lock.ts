@@ -1,11 +1,13 @@
-import { readFileSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { checkDatasetFields, type FieldProblem } from "../core/dataset-fields.js";
 import { DatasetError, dirnameOf, planDataset } from "../core/generate.js";
 import { computeDatasetDigest, DEFAULT_MANIFEST_NAME, formatManifest, LOCK_VERSION, type ArtifactKind, type IndexKind, type LockManifest, type ManifestArtifact } from "../core/manifest.js";
 import { comparePaths } from "../core/natural-sort.js";
 import { INDEX_FILE_NAMES, MANIFEST_DATASET_FIELDS, type ManifestDatasetField } from "../core/model.js";
 import { digestDatasetFiles } from "./dataset-files.js";
 import { OperationalError } from "./errors.js";
+import { displayPath, findRepositoryRoot, MANIFEST_FOLDER } from "./files.js";
 import { type LoadedManifest, loadManifest } from "./manifest-io.js";
 import { writeFileAtomic } from "./write.js";
 
@@ -13,7 +15,12 @@ export interface LockOptions {
   /** The dataset directory to walk. */
   dir: string;
   cwd?: string;
-  /** Where to write the manifest; default `<dir>/citation-targets.lock.json`. */
+  /**
+   * Where to write the manifest. Default (docs/spec.md, "Where a manifest lives"): a manifest already in
+   * the dataset folder (`<dir>/citation-targets.lock.json`) is refreshed there; inside a git repository,
+   * `.tooling/citation-targets/<slug>.lock.json` at its root (the one whose datasetRoot is this folder,
+   * when no slug is given); outside one, `<dir>/citation-targets.lock.json`.
+   */
   output?: string;
   slug?: string;
   titleId?: string;
@@ -33,6 +40,14 @@ export interface LockOptions {
   maxArtifactBytes?: number;
 }
 
+/** The dataset fields given are not what a manifest may hold: each problem names the field (and, from the command line, its flag). */
+export class FieldsError extends OperationalError {
+  override name = "FieldsError";
+  constructor(readonly problems: FieldProblem[]) {
+    super(problems.map((p) => `${FLAG[p.field]} ${JSON.stringify(p.value)}: ${p.message}`).join("\n"));
+  }
+}
+
 export interface LockResult {
   manifest: LockManifest;
   /** Absolute path of the manifest. */
@@ -46,6 +61,8 @@ export interface LockResult {
   changes: ManifestChanges;
   /** The artifacts' total size in bytes. */
   bytes: number;
+  /** The manifest that was there before, when there was one. */
+  previous?: LockManifest;
 }
 
 /** The difference between two manifests of one dataset, artifact by artifact. */
@@ -73,13 +90,17 @@ export async function lock(options: LockOptions, preloaded?: LoadedManifest): Pr
   const root = resolve(cwd, options.dir);
   // Synchronous calls: update re-locks thousands of small datasets a run, and the promise API's per-call cost would dominate.
   if (!statSync(root, { throwIfNoEntry: false })?.isDirectory()) throw new OperationalError(`dataset directory ${options.dir} does not exist or is not a directory`);
-  const output = resolve(cwd, options.output ?? join(options.dir, DEFAULT_MANIFEST_NAME));
+  // Refused at once, in plain words, before any file is read: a manifest every later command would reject is never written.
+  const given = Object.fromEntries(METADATA.filter((key) => options[key] !== undefined).map((key) => [key, options[key]]));
+  const fieldProblems = checkDatasetFields(given);
+  if (fieldProblems.length > 0) throw new FieldsError(fieldProblems);
+  const output = options.output !== undefined ? resolve(cwd, options.output) : await defaultManifestPath(root, cwd, options.slug);
   // `preloaded`: the manifest at `output`, already read and checked by the caller (update reads each once).
   const existing =
     preloaded?.path === output
       ? preloaded.manifest
       : statSync(output, { throwIfNoEntry: false })
-        ? (await loadManifest(output, cwd, options.output ?? join(options.dir, DEFAULT_MANIFEST_NAME), { allowOutsideRepository: true })).manifest // its datasetRoot is rewritten, never followed
+        ? (await loadManifest(output, cwd, displayPath(output, cwd), { allowOutsideRepository: true })).manifest // its datasetRoot is rewritten, never followed
         : undefined;
 
   // --ignore globs are kept in the manifest, so that a refresh and validate leave the same files out.
@@ -97,7 +118,8 @@ export async function lock(options: LockOptions, preloaded?: LoadedManifest): Pr
   const artifacts: ManifestArtifact[] = [];
   for (const path of order) {
     const before = previous.get(path);
-    const kind = options.kinds?.[path] ?? before?.kind ?? inferKind(path, present);
+    // A kept artifact keeps its kind, "file" included (which the manifest leaves unwritten); only a new one's is inferred.
+    const kind = options.kinds?.[path] ?? (before ? (before.kind ?? "file") : inferKind(path, present));
     const indexKind = options.indexKinds?.[path] ?? before?.indexKind;
     const sourceDocumentPath = options.sourceDocumentPaths?.[path] ?? before?.sourceDocumentPath;
     artifacts.push({
@@ -116,7 +138,7 @@ export async function lock(options: LockOptions, preloaded?: LoadedManifest): Pr
     if (value === undefined) missing.push(FLAG[key]);
     else metadata[key] = value;
   }
-  if (missing.length > 0) throw new OperationalError(`no manifest to refresh at ${output}: give ${missing.join(", ")}`);
+  if (missing.length > 0) throw new OperationalError(`no manifest to refresh at ${displayPath(output, cwd)}: give ${missing.join(", ")}`);
   const datasetRootFromManifest = relative(dirname(output), root).split(sep).join("/");
   const content: Omit<LockManifest, "datasetDigest"> = {
     lockVersion: LOCK_VERSION,
@@ -137,7 +159,7 @@ export async function lock(options: LockOptions, preloaded?: LoadedManifest): Pr
   }
   const changed = old !== text;
   if (changed && !options.check) await writeFileAtomic(output, text);
-  return { manifest, path: output, text, changed, written: changed && !options.check, changes: compareManifests(existing, manifest), bytes };
+  return { manifest, path: output, text, changed, written: changed && !options.check, changes: compareManifests(existing, manifest), bytes, ...(existing ? { previous: existing } : {}) };
 }
 
 /** What differs between the manifest before and after a refresh. */
@@ -163,6 +185,68 @@ export function compareManifests(before: LockManifest | undefined, after: LockMa
   const removed = (before?.artifacts ?? []).map((a) => a.path).filter((path) => !now.has(path));
   const fields = before ? METADATA.filter((key) => before[key] !== after[key]) : [];
   return { created: before === undefined, added, removed, changed, rearranged, fields };
+}
+
+/**
+ * Why `update` may not write this manifest with this slug: its JSONL is named after the manifest
+ * (`<name>.jsonl` beside `<name>.lock.json`), and a JSONL must be named after its slug (the file-name
+ * rule), so a slug edited in the manifest would give a JSONL validate rejects. Undefined when they agree.
+ */
+export function slugConflict(output: string, slug: string, cwd: string): string | undefined {
+  const stem = manifestStem(output);
+  if (stem === undefined || stem === slug) return undefined;
+  return `${displayPath(output, cwd)} holds slug ${JSON.stringify(slug)}, but its JSONL is named after the manifest (${stem}.jsonl) and a JSONL must be named after its slug (validate's file-name rule): set the slug back to ${JSON.stringify(stem)}, or move the pair to ${slug}.lock.json and ${slug}.jsonl (git mv), then run the command again`;
+}
+
+/** `<name>` of a manifest named `<name>.lock.json` (whose JSONL is `<name>.jsonl`); undefined for `citation-targets.lock.json`, whose JSONL is named after its slug. */
+export function manifestStem(path: string): string | undefined {
+  const name = basename(path);
+  if (name === DEFAULT_MANIFEST_NAME || !name.endsWith(".lock.json")) return undefined;
+  return name.slice(0, -".lock.json".length);
+}
+
+export { MANIFEST_FOLDER };
+
+/** Where `lock` writes a manifest when no output is named (LockOptions.output). */
+export async function defaultManifestPath(root: string, cwd: string, slug: string | undefined): Promise<string> {
+  const inFolder = join(root, DEFAULT_MANIFEST_NAME);
+  if (statSync(inFolder, { throwIfNoEntry: false })?.isFile()) return inFolder;
+  const repository = await findRepositoryRoot(root);
+  if (repository === undefined) return inFolder;
+  const folder = join(repository, ...MANIFEST_FOLDER.split("/"));
+  if (slug !== undefined) {
+    const path = join(folder, `${slug}.lock.json`);
+    const other = statSync(path, { throwIfNoEntry: false }) ? datasetRootOf(path) : undefined;
+    if (other !== undefined && other !== root)
+      throw new OperationalError(
+        `${displayPath(path, cwd)} already belongs to another dataset (${displayPath(other, cwd) || "."}): a slug names one dataset; choose another --slug, or name the manifest with -o`,
+      );
+    return path;
+  }
+  // No slug: the manifest whose datasetRoot is this folder, when there is one.
+  let names: string[] = [];
+  try {
+    names = readdirSync(folder).filter((name) => name.endsWith(".lock.json"));
+  } catch {
+    names = [];
+  }
+  for (const name of names.sort()) {
+    const path = join(folder, name);
+    if (datasetRootOf(path) === root) return path;
+  }
+  throw new OperationalError(
+    `no manifest of ${displayPath(root, cwd) || "."} in ${displayPath(folder, cwd) || MANIFEST_FOLDER} (nor ${displayPath(inFolder, cwd)}): give --slug (and the other fields) to write one, or -o to name it`,
+  );
+}
+
+/** The dataset folder a manifest points to (absolute), or undefined when it cannot be read as one. */
+export function datasetRootOf(path: string): string | undefined {
+  try {
+    const data = JSON.parse(readFileSync(path, "utf8")) as { datasetRoot?: unknown };
+    return resolve(dirname(path), typeof data.datasetRoot === "string" ? data.datasetRoot : ".");
+  } catch {
+    return undefined;
+  }
 }
 
 function inferKind(path: string, present: Set<string>): ArtifactKind {

@@ -5,6 +5,8 @@ import type { ValidateFunction } from "ajv/dist/2020.js";
 import { buildManifestSchema, computeDatasetDigest, type LockManifest } from "../core/manifest.js";
 import type { LockContext } from "../core/lock-context.js";
 import { sha256Hex } from "../core/digest.js";
+import { checkDatasetFields } from "../core/dataset-fields.js";
+import { MANIFEST_DATASET_FIELDS } from "../core/model.js";
 import { describeIoError, OperationalError } from "./errors.js";
 import { DEFAULT_MAX_ARTIFACT_BYTES, listDatasetFiles, tooLarge } from "./dataset-files.js";
 import { bodyStartOfBytes } from "../core/front-matter.js";
@@ -45,7 +47,11 @@ export async function loadManifest(path: string, cwd = process.cwd(), shown = pa
     validateManifest = await jsonFileValidator("manifest", schema);
   }
   if (!validateManifest(data)) {
-    const details = describeAjvErrors(validateManifest.errors ?? []);
+    // The dataset fields are told in plain words (the patterns are not for people); the rest as the schema says.
+    const record = data !== null && typeof data === "object" && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
+    const fields = checkDatasetFields(Object.fromEntries(MANIFEST_DATASET_FIELDS.filter((key) => key in record).map((key) => [key, record[key]])));
+    const told = new Set(fields.map((p) => `/${p.field}`));
+    const details = [...fields.map((p) => `  /${p.field} ${JSON.stringify(p.value)}: ${p.message}`), ...describeAjvErrors((validateManifest.errors ?? []).filter((e) => !told.has(e.instancePath)))];
     throw new OperationalError(`lock manifest ${shown} does not match its schema:\n${details.join("\n")}`);
   }
   const manifest = data as LockManifest;

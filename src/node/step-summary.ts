@@ -1,6 +1,6 @@
 /**
  * Appends to a GitHub Actions job summary: the file `GITHUB_STEP_SUMMARY` names (docs/spec.md,
- * section 17). The runner reads that file after the step and renders it on the job's page; every
+ * section 18). The runner reads that file after the step and renders it on the job's page; every
  * step of a job appends to its own file, so this is the one write of the tool that appends instead
  * of writing a temporary file and renaming it (a rename would drop what earlier commands of the
  * step wrote).

@@ -6,14 +6,19 @@
  * of the run succeeded (update.ts).
  */
 import { createHash } from "node:crypto";
-import { createReadStream, statSync } from "node:fs";
+import { createReadStream, existsSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { DatasetError } from "../core/generate.js";
 import { DEFAULT_MANIFEST_NAME } from "../core/manifest.js";
 import type { ArtifactLimits } from "../core/markdown.js";
 import { displayPath } from "./files.js";
+import { type DatasetFields, TemplateError } from "../core/dataset-fields.js";
+import { MANIFEST_DATASET_FIELDS, type ManifestDatasetField } from "../core/model.js";
+import { shellQuote } from "../core/text.js";
+import { fillFieldTemplates } from "./dataset-context.js";
 import { defaultJobs, linesOf, writeLinesTo } from "./generate.js";
-import { lock, type LockResult, type ManifestChanges } from "./lock.js";
+import { FieldsError, lock, type LockResult, type ManifestChanges, slugConflict } from "./lock.js";
+import { OperationalError } from "./errors.js";
 import { loadManifest } from "./manifest-io.js";
 import type { WorkPool } from "./pool.js";
 import { readOldRecords, RecordComparer, type RecordChanges } from "./record-changes.js";
@@ -34,6 +39,18 @@ export interface DatasetUpdate {
   written: boolean;
   /** True when the JSONL was known to be what generate writes from the cache, without generating it. */
   cached?: boolean;
+  /** Dataset fields whose value changed, with both values (none for a new manifest). */
+  fields: FieldChange[];
+  /** The dataset digest before (the old manifest's; absent for a new one) and after: when it changes, so does every record's datasetDigest and citationTargetId. */
+  datasetDigest: { before?: string; after: string };
+  /** What the user should know but that stops nothing (e.g. the markdown changed and the version date did not). */
+  warnings: string[];
+}
+
+export interface FieldChange {
+  field: ManifestDatasetField;
+  before: string;
+  after: string;
 }
 
 export interface DatasetTask {
@@ -47,6 +64,12 @@ export interface DatasetTask {
   allowOutsideRepository?: boolean;
   /** What the cache knew of this manifest, and the generator's identity (update-cache.ts); absent: no cache. */
   cache?: { generator: string; entry?: CacheEntry };
+  /** A dataset being adopted: its folder (absolute), used when the manifest is not there yet. */
+  dir?: string;
+  /** Dataset fields to set, as values. */
+  fields?: Partial<DatasetFields>;
+  /** Dataset fields to set, as templates filled from the dataset's folder and front matter (dataset-context.ts). */
+  templates?: Partial<DatasetFields>;
 }
 
 export interface DatasetTaskResult {
@@ -71,16 +94,44 @@ const COMPARE_BYTES_UP_TO = 8 * 2 ** 20;
 export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Promise<DatasetTaskResult> {
   const { manifestPath, cwd } = task;
   const shownManifest = displayPath(manifestPath, cwd);
-  const loaded = await loadManifest(manifestPath, cwd, shownManifest, { allowOutsideRepository: task.allowOutsideRepository ?? false });
+  const adopting = task.dir !== undefined && !existsSync(manifestPath);
+  const loaded = adopting ? undefined : await loadManifest(manifestPath, cwd, shownManifest, { allowOutsideRepository: task.allowOutsideRepository ?? false });
+  const root = loaded?.root ?? task.dir!;
   let locked: LockResult;
   try {
-    locked = await lock({ dir: loaded.root, output: manifestPath, cwd, check: true, ...(task.maxArtifactBytes !== undefined ? { maxArtifactBytes: task.maxArtifactBytes } : {}) }, loaded);
+    const filled = task.templates ? await fillFieldTemplates(task.templates, root, cwd) : {};
+    locked = await lock(
+      { dir: root, output: manifestPath, cwd, check: true, ...task.fields, ...filled, ...(task.maxArtifactBytes !== undefined ? { maxArtifactBytes: task.maxArtifactBytes } : {}) },
+      loaded,
+    );
   } catch (error) {
     if (error instanceof DatasetError) throw new DatasetError(error.problems.map((p) => `${shownManifest}: ${p}`));
+    if (error instanceof FieldsError || error instanceof TemplateError) throw new DatasetError(error.message.split("\n").map((p) => `${shownManifest}: ${p}`));
     throw error;
   }
+  const conflict = slugConflict(manifestPath, locked.manifest.slug, cwd);
+  if (conflict !== undefined) throw new OperationalError(conflict);
   const output = outputFor(manifestPath, locked.manifest.slug);
-  const base = { slug: locked.manifest.slug, manifest: shownManifest, output: displayPath(output, cwd), artifacts: locked.changes, manifestChanged: locked.changed };
+  const before = loaded?.manifest;
+  const fields: FieldChange[] = before
+    ? MANIFEST_DATASET_FIELDS.filter((key) => before[key] !== locked.manifest[key]).map((field) => ({ field, before: before[field], after: locked.manifest[field] }))
+    : [];
+  const warnings: string[] = [];
+  const { added, removed, changed } = locked.changes;
+  if (before && added.length + removed.length + changed.length > 0 && !fields.some((f) => f.field === "versionDate" || f.field === "sourceTextUrl"))
+    warnings.push(
+      `${locked.manifest.slug}: the markdown changed, but versionDate (${before.versionDate}) and sourceTextUrl did not: if this is a new published version, set them (citation-targets update ${shellQuote(shownManifest)} --version-date YYYY-MM-DD --source-text-url URL)`,
+    );
+  const base = {
+    slug: locked.manifest.slug,
+    manifest: shownManifest,
+    output: displayPath(output, cwd),
+    artifacts: locked.changes,
+    manifestChanged: locked.changed,
+    fields,
+    datasetDigest: { ...(before ? { before: before.datasetDigest } : {}), after: locked.manifest.datasetDigest },
+    warnings,
+  };
   const temporaries: DatasetTaskResult["temporaries"] = [];
   const key = task.cache ? cacheKey(task.cache.generator, locked.text, task.limits) : undefined;
 
@@ -98,8 +149,8 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Prom
 
   const threaded = pool && defaultJobs(locked.bytes, locked.manifest.artifacts.length) > 1 ? pool : undefined;
   // The artifacts' sizes, so that the pool's batches and window ahead are measured in bytes (unknown sizes count as large ones).
-  const sizes = threaded ? locked.manifest.artifacts.map((artifact) => statSync(join(loaded.root, ...artifact.path.split("/")), { throwIfNoEntry: false })?.size ?? 0) : [];
-  const lines = linesOf(locked.manifest, loaded.root, threaded, sizes, task.limits);
+  const sizes = threaded ? locked.manifest.artifacts.map((artifact) => statSync(join(root, ...artifact.path.split("/")), { throwIfNoEntry: false })?.size ?? 0) : [];
+  const lines = linesOf(locked.manifest, root, threaded, sizes, task.limits);
   const wrapped = async (work: () => Promise<void>) => {
     try {
       await work();

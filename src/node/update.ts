@@ -8,7 +8,9 @@
  */
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
+import { type DatasetFields, isTemplate } from "../core/dataset-fields.js";
+import { DEFAULT_MANIFEST_NAME } from "../core/manifest.js";
 import { DatasetError } from "../core/generate.js";
 import { OperationalError } from "./errors.js";
 import { DEFAULT_MANIFEST_PATTERN, displayPath, findRepositoryRoot } from "./files.js";
@@ -42,16 +44,36 @@ export interface UpdateOptions {
   allowOutsideRepository?: boolean;
   /** The cache file; default `node_modules/.cache/citation-targets/update.json` of the repository when it has `node_modules`; false for none. */
   cache?: string | false;
+  /**
+   * Dataset fields to set in every manifest updated (a new version's versionDate and sourceTextUrl, say):
+   * values, or templates filled from each dataset's folder and front matter (docs/spec.md, "Field templates").
+   */
+  set?: Partial<DatasetFields>;
+  /** Datasets being adopted (`adopt`): the manifest to write, the dataset folder, and its fields; updated with the manifests, all or nothing. */
+  datasets?: AdoptedDataset[];
+  /** Called as datasets are done (a progress display): how many of how many. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface AdoptedDataset {
+  /** Where the manifest goes (absolute, or relative to cwd); its JSONL goes beside it. */
+  manifest: string;
+  /** The dataset folder (absolute, or relative to cwd). */
+  dir: string;
+  fields: Partial<DatasetFields>;
 }
 
 /** Finds the manifests to update: the named ones, else those of the default pattern at the repository root. */
 async function manifestsToUpdate(options: UpdateOptions, cwd: string): Promise<string[]> {
   if (options.manifests && options.manifests.length > 0) return options.manifests.map((m) => resolve(cwd, m));
+  if (options.datasets !== undefined) return [];
   const root = (await findRepositoryRoot(cwd)) ?? cwd;
   const { default: fg } = await import("fast-glob");
   const found = await fg(DEFAULT_MANIFEST_PATTERN, { cwd: root, absolute: true, onlyFiles: true, dot: true });
   if (found.length === 0)
-    throw new OperationalError(`no lock manifests match ${DEFAULT_MANIFEST_PATTERN} in ${displayPath(root, cwd) || "."}: name them, e.g. citation-targets update path/to/<slug>.lock.json`);
+    throw new OperationalError(
+      `no lock manifests match ${DEFAULT_MANIFEST_PATTERN} in ${displayPath(root, cwd) || "."} (looked in ${join(root, ...DEFAULT_MANIFEST_PATTERN.split("/").slice(0, -1))}): name them (a manifest inside a dataset folder too, e.g. citation-targets update laws/x/${DEFAULT_MANIFEST_NAME}), or write them with lock or adopt`,
+    );
   return found.sort();
 }
 
@@ -73,14 +95,22 @@ export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate
     const pending = await pendingJournal(cwd);
     if (pending !== undefined) throw new OperationalError(pending);
   } else await recoverJournal(journal); // an interrupted run is completed before anything else
-  const manifests = await manifestsToUpdate(options, cwd);
+  const adopted = new Map((options.datasets ?? []).map((d) => [resolve(cwd, d.manifest), d]));
+  const manifests = [...(await manifestsToUpdate(options, cwd)), ...adopted.keys()];
+  if (options.set?.sourceTextUrl !== undefined && !isTemplate(options.set.sourceTextUrl) && manifests.length > 1)
+    throw new OperationalError(
+      `--source-text-url ${options.set.sourceTextUrl} would give ${manifests.length} datasets one address: name one manifest, or use a template such as "https://host/{front.slug}/" (README, "Publishing a new version")`,
+    );
   const location = await cacheLocation(cwd, options.cache);
   const cache: UpdateCache | undefined = location !== undefined ? openCache(location) : undefined;
   const jobs = checkJobs(options.jobs) ?? availableParallelism();
   const limits = limitsOf(options);
   const taskOf = (manifestPath: string): DatasetTask => {
     const entry = cache?.get(manifestPath);
+    const adopting = adopted.get(manifestPath);
     return {
+      ...(adopting ? { dir: resolve(cwd, adopting.dir), fields: adopting.fields } : {}),
+      ...(options.set ? { templates: options.set } : {}),
       manifestPath,
       cwd,
       check: options.check ?? false,
@@ -94,16 +124,21 @@ export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate
   const wholeDatasets = manifests.length >= DATASETS_PER_THREAD * jobs && jobs > 1;
   const pool = await createPool(jobs, { mainWorks: !wholeDatasets });
   const outcomes: (DatasetTaskResult | TaskFailure)[] = new Array(manifests.length);
+  let finished = 0;
   try {
     if (wholeDatasets && pool.workers > 0) {
       await Promise.all(
         manifests.map(async (manifestPath, i) => {
           outcomes[i] = await pool.run("updateDataset", taskOf(manifestPath));
+          options.onProgress?.(++finished, manifests.length);
         }),
       );
     } else {
       const { failureOf } = await import("./worker.js");
-      for (const [i, manifestPath] of manifests.entries()) outcomes[i] = await updateOneDataset(taskOf(manifestPath), pool).catch(failureOf);
+      for (const [i, manifestPath] of manifests.entries()) {
+        outcomes[i] = await updateOneDataset(taskOf(manifestPath), pool).catch(failureOf);
+        options.onProgress?.(++finished, manifests.length);
+      }
     }
   } catch (error) {
     await discardAll(outcomes);

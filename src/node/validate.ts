@@ -1,4 +1,6 @@
-import { createFileCheck, type FileCheckOptions, type FileResult } from "../engine/check-file.js";
+import { createFileCheck, type FileCheckOptions, type FileResult, resolveSeverities } from "../engine/check-file.js";
+import { lockPair } from "../rules/lock-pair.js";
+import { foldersOf, manifestsWithoutJsonl, orphanReports } from "./orphan-manifests.js";
 import type { LockContext } from "../core/lock-context.js";
 import type { RuleSetting } from "../core/problem.js";
 import { ruleDocsUrl, rules, type RuleId } from "../rules/index.js";
@@ -50,6 +52,11 @@ export interface ValidateOptions {
   confinePatterns?: boolean;
   /** Check these bytes (standard input) instead of files; `name` is the path they stand for (display, file-name rule, lock manifest beside it). */
   stdin?: { stream: AsyncIterable<Uint8Array>; name?: string };
+  /**
+   * Lock manifests to hold to their JSONL besides those of the folders checked (--staged: the staged
+   * datasets'). Given with no patterns, no file is checked but these manifests.
+   */
+  manifests?: string[];
 }
 
 export type { FileReport, Report, Summary } from "../core/report.js";
@@ -67,9 +74,11 @@ export async function validate(options: ValidateOptions = {}): Promise<Report> {
   const confineTo = options.allowOutsideRepository ? undefined : await confinementRoot(patternsBase, patternsBase);
   const matched = options.stdin
     ? [stdinInput(options.stdin.name, cwd)]
-    : options.patterns?.length
-      ? await expandInputs(options.patterns, cwd, options.allowUnmatched, options.patternsCwd, options.confinePatterns ? confineTo : undefined)
-      : await expandInputs([DEFAULT_PATTERN], cwd, options.allowUnmatched, (await findRepositoryRoot(cwd)) ?? cwd, confineTo); // like git: the default is the repository's, from any subfolder
+    : options.manifests !== undefined && !options.patterns?.length
+      ? []
+      : options.patterns?.length
+        ? await expandInputs(options.patterns, cwd, options.allowUnmatched, options.patternsCwd, options.confinePatterns ? confineTo : undefined)
+        : await expandInputs([DEFAULT_PATTERN], cwd, options.allowUnmatched, (await findRepositoryRoot(cwd)) ?? cwd, confineTo); // like git: the default is the repository's, from any subfolder
   const shard = options.shard;
   if (shard && (!Number.isInteger(shard.count) || shard.count < 1 || !Number.isInteger(shard.index) || shard.index < 1 || shard.index > shard.count)) {
     throw new OperationalError(`invalid shard ${shard.index}/${shard.count}: expected i/n with 1 ≤ i ≤ n`);
@@ -90,6 +99,13 @@ export async function validate(options: ValidateOptions = {}): Promise<Report> {
     }));
   const located = await Promise.all(checked.map((file) => locateEditedTargets(file, cwd))); // an edited target: its own line
   const files = located.map(collapseWrongKind); // a markdown file given by mistake: said once, not a problem per line
+  if (!options.stdin && options.lock === undefined) {
+    // A manifest whose JSONL is gone (git rm): reported on the manifest, under lock-pair.
+    const orphans = manifestsWithoutJsonl(foldersOf(inputs.map((input) => input.absolute)), options.manifests ?? []).filter(
+      (manifest) => !shard || shardOf(shardKey(`${manifest.slice(0, -".lock.json".length)}.jsonl`, root), shard.count) === shard.index - 1,
+    );
+    files.push(...orphanReports(orphans, cwd, resolveSeverities([lockPair], options.rules).get(lockPair.id)));
+  }
   return { files, summary: summarize(files), schemaSource: validator.schemaSource, threads: inWorkers?.threads ?? 1, rules: ruleDescriptors() };
 }
 

@@ -1,5 +1,5 @@
 /**
- * `view`: one dataset file as one self-contained HTML page (docs/spec.md, section 16). Streams the
+ * `view`: one dataset file as one self-contained HTML page (docs/spec.md, section 17). Streams the
  * records (the page holds their addresses, headings, trails and, up to a limit, their texts) and
  * renders them with the pure formatter.
  */

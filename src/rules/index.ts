@@ -6,6 +6,7 @@ import { lockDatasetDigest } from "./lock-dataset-digest.js";
 import { lockDatasetFields } from "./lock-dataset-fields.js";
 import { lockDatasetFiles } from "./lock-dataset-files.js";
 import { lockManifestDigest } from "./lock-manifest-digest.js";
+import { lockPair } from "./lock-pair.js";
 import { parentContainer } from "./parent-container.js";
 import { recordOrder } from "./record-order.js";
 import { structuralPath } from "./structural-path.js";
@@ -66,6 +67,7 @@ export const rules = [
   lockArtifacts,
   lockArtifactBody,
   lockDatasetFiles,
+  lockPair,
 ] as const;
 
 export type RuleId = (typeof rules)[number]["id"];

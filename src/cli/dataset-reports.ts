@@ -1,0 +1,164 @@
+/**
+ * What `lock`, `generate --check`, `update` and `adopt` report, as text and as JSON (docs/spec.md,
+ * "Reports of lock, generate, update and adopt"). The JSON shapes are kept stable as validate's is:
+ * members are added, never renamed or removed.
+ */
+import type { LockManifest } from "../core/manifest.js";
+import { MANIFEST_DATASET_FIELDS } from "../core/model.js";
+import { plural } from "../formatters/types.js";
+import type { CheckResult } from "../node/generate.js";
+import type { LockResult, ManifestChanges } from "../node/lock.js";
+import type { RecordChanges } from "../node/record-changes.js";
+import type { DatasetUpdate } from "../node/update-dataset.js";
+
+/** The version of the JSON reports of this file (`reportVersion`); raised only if a member had to change meaning. */
+export const DATASET_REPORT_VERSION = 1;
+
+const SHOWN_PATHS = 5;
+
+/** A list cut to its first few entries: "a, b, c and 7 more". */
+export function firstFew(items: readonly string[]): string {
+  const shown = items.slice(0, SHOWN_PATHS).join(", ");
+  return items.length > SHOWN_PATHS ? `${shown} and ${items.length - SHOWN_PATHS} more` : shown;
+}
+
+/** What a lock refresh changed, a line per kind of change. */
+export function describeManifestChanges(changes: ManifestChanges): string[] {
+  if (changes.created) return [`new manifest with ${plural(changes.added.length, "artifact")}`];
+  const lines: string[] = [];
+  const counts = [`${changes.added.length} added`, `${changes.removed.length} removed`, `${changes.changed.length} changed`];
+  if (changes.rearranged.length > 0) counts.push(`${changes.rearranged.length} with a new place or kind`);
+  lines.push(`artifacts: ${counts.join(", ")}`);
+  if (changes.added.length > 0) lines.push(`  added:   ${firstFew(changes.added)}`);
+  if (changes.removed.length > 0) lines.push(`  removed: ${firstFew(changes.removed)}`);
+  if (changes.changed.length > 0) lines.push(`  changed: ${firstFew(changes.changed)}`);
+  if (changes.rearranged.length > 0) lines.push(`  moved or re-kinded: ${firstFew(changes.rearranged)}`);
+  if (changes.fields.length > 0) lines.push(`dataset fields changed: ${changes.fields.join(", ")}`);
+  return lines;
+}
+
+/** What regenerating changes, by citation address. */
+export function describeRecordChanges(changes: RecordChanges): string[] {
+  const lines = [`records: ${changes.added.length} added, ${changes.removed.length} removed, ${changes.changed.length} changed (${changes.before} before, ${changes.after} after)`];
+  if (changes.added.length > 0) lines.push(`  added:   ${firstFew(changes.added)}`);
+  if (changes.removed.length > 0) lines.push(`  removed: ${firstFew(changes.removed)}`);
+  if (changes.changed.length > 0) lines.push(`  changed: ${firstFew(changes.changed)}`);
+  // Why the file changes when no record does: lines regenerating drops.
+  if (changes.duplicates) lines.push(`  the old file repeated an address on ${plural(changes.duplicates, "line")} (edited by hand?): dropped`);
+  if (changes.unreadable) lines.push(`  the old file had ${plural(changes.unreadable, "line")} that ${changes.unreadable === 1 ? "is" : "are"} not a record: dropped`);
+  return lines;
+}
+
+/** Records whose datasetDigest and citationTargetId change with the dataset digest: every record kept, when the digest changed. */
+export function reidentified(result: DatasetUpdate): number {
+  const { before, after } = result.datasetDigest;
+  return before !== undefined && before !== after ? result.records.after - result.records.added.length : 0;
+}
+
+/** True when an update found nothing to change. */
+function isUpToDate(result: DatasetUpdate): boolean {
+  return !result.manifestChanged && !result.outputChanged && result.records.added.length + result.records.removed.length + result.records.changed.length === 0;
+}
+
+/** The text report of `update` and `adopt`: one block per dataset. */
+export function describeUpdates(results: readonly DatasetUpdate[], check: boolean): string[] {
+  const out: string[] = [];
+  for (const result of results) {
+    if (isUpToDate(result)) {
+      out.push(`${result.slug}: up to date (${result.manifest}, ${result.output})`);
+      continue;
+    }
+    out.push(`${result.slug}: ${check ? "not up to date" : "updated"}`);
+    out.push(...describeManifestChanges({ ...result.artifacts, fields: [] }).map((line) => `  ${line}`));
+    for (const change of result.fields) out.push(`  ${change.field}: ${change.before} → ${change.after}`);
+    out.push(...describeRecordChanges(result.records).map((line) => `  ${line}`));
+    const again = reidentified(result);
+    if (again > 0)
+      out.push(
+        `  datasetDigest ${result.datasetDigest.before!.slice(0, 12)}… → ${result.datasetDigest.after.slice(0, 12)}…: the datasetDigest and citationTargetId of every record changed with it (${plural(again, "record")} kept by address)`,
+      );
+    const files = [result.manifestChanged ? result.manifest : undefined, result.outputChanged ? result.output : undefined].filter((f) => f !== undefined);
+    if (files.length > 0) out.push(`  ${check ? "would write" : "wrote"} ${files.join(" and ")}`);
+  }
+  return out;
+}
+
+function artifactsJson(changes: ManifestChanges) {
+  return { created: changes.created, added: changes.added, removed: changes.removed, changed: changes.changed, rearranged: changes.rearranged };
+}
+
+function recordsJson(changes: RecordChanges) {
+  return {
+    before: changes.before,
+    after: changes.after,
+    added: changes.added,
+    removed: changes.removed,
+    changed: changes.changed,
+    ...(changes.duplicates ? { duplicates: changes.duplicates } : {}),
+    ...(changes.unreadable ? { unreadable: changes.unreadable } : {}),
+  };
+}
+
+/** `update --format json` and `adopt --format json`: one JSON document. */
+export function updatesJson(command: "update" | "adopt", results: readonly DatasetUpdate[], check: boolean): string {
+  const datasets = results.map((result) => ({
+    slug: result.slug,
+    manifest: result.manifest,
+    output: result.output,
+    status: isUpToDate(result) ? "up-to-date" : "changed",
+    written: result.written,
+    manifestChanged: result.manifestChanged,
+    outputChanged: result.outputChanged,
+    artifacts: artifactsJson(result.artifacts),
+    fields: result.fields,
+    datasetDigest: result.datasetDigest,
+    records: { ...recordsJson(result.records), reidentified: reidentified(result) },
+    warnings: result.warnings,
+  }));
+  const summary = {
+    datasets: results.length,
+    upToDate: datasets.filter((d) => d.status === "up-to-date").length,
+    changed: datasets.filter((d) => d.status === "changed").length,
+    written: datasets.filter((d) => d.written).length,
+    warnings: results.reduce((sum, r) => sum + r.warnings.length, 0),
+  };
+  return `${JSON.stringify({ reportVersion: DATASET_REPORT_VERSION, command, check, datasets, summary }, null, 2)}\n`;
+}
+
+/** `lock --format json` (with or without --check). */
+export function lockJson(result: LockResult, shown: string, check: boolean, before: LockManifest | undefined): string {
+  const fields = before ? MANIFEST_DATASET_FIELDS.filter((key) => before[key] !== result.manifest[key]).map((field) => ({ field, before: before[field], after: result.manifest[field] })) : [];
+  return `${JSON.stringify(
+    {
+      reportVersion: DATASET_REPORT_VERSION,
+      command: "lock",
+      check,
+      manifest: shown,
+      status: result.changed ? "changed" : "up-to-date",
+      written: result.written,
+      artifacts: result.manifest.artifacts.length,
+      datasetDigest: { ...(before ? { before: before.datasetDigest } : {}), after: result.manifest.datasetDigest },
+      changes: { ...artifactsJson(result.changes), fields },
+    },
+    null,
+    2,
+  )}\n`;
+}
+
+/** `generate --check FILE --format json`. */
+export function generateCheckJson(result: CheckResult, file: string): string {
+  return `${JSON.stringify(
+    {
+      reportVersion: DATASET_REPORT_VERSION,
+      command: "generate",
+      check: file,
+      status: result.difference ? "changed" : "up-to-date",
+      records: result.records,
+      ...(result.cause !== undefined ? { cause: result.cause } : {}),
+      ...(result.difference ? { firstDifference: result.difference } : {}),
+      ...(result.changes ? { changes: recordsJson(result.changes) } : {}),
+    },
+    null,
+    2,
+  )}\n`;
+}

@@ -1,0 +1,530 @@
+/**
+ * Issue 21: adopting a whole corpus, publishing new versions, choices that are not undone, and
+ * machine-readable reports. A corpus of realistic German-style laws (bench/corpus.js: front matter
+ * with Title, jurabk, slug and date; tables, lists, deep hierarchies) in a git repository.
+ */
+import { existsSync } from "node:fs";
+import { chmod, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { writeCorpus } from "../bench/corpus.js";
+import { formatProgress } from "../src/cli/progress.js";
+import { checkDatasetFields, datasetSlug, dateProblem, fillTemplate, TemplateError, urlProblem } from "../src/core/dataset-fields.js";
+import { lock, FieldsError } from "../src/node/lock.js";
+import { runCommand, runMain } from "./helpers/bin.js";
+import { tempDir, writeTree } from "./helpers/datasets.js";
+import { repoRoot } from "./helpers/records.js";
+
+const HOST = "www.gesetze-im-internet.de";
+const ADOPT = ["adopt", "laws/*", "--title-id", "{front.jurabk}", "--name", "{front.Title}", "--version-date", "{front.date}", "--source-text-url", `https://${HOST}/{front.slug}/`];
+const git = (args: string[], cwd: string) => runCommand("git", ["-c", "user.email=t@example.org", "-c", "user.name=t", "-c", "commit.gpgsign=false", ...args], cwd);
+
+async function repository(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const made = await tempDir();
+  await git(["init", "-q"], made.dir);
+  return made;
+}
+
+/** Inserts a new section before the first level-2 heading of a law. */
+async function amend(file: string, heading: string): Promise<void> {
+  const text = await readFile(file, "utf8");
+  const at = text.indexOf("\n## ");
+  await writeFile(file, `${text.slice(0, at)}\n## ${heading}\n\nNeu eingefügter Text.\n${text.slice(at)}`);
+}
+
+describe("adopting a corpus, amending it, publishing a new version (end to end)", () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  let laws: string[];
+  beforeAll(async () => {
+    ({ dir, cleanup } = await repository());
+    writeCorpus({ mb: 0.6, seed: "issue-21", dir: join(dir, "laws") });
+    laws = (await readdir(join(dir, "laws"))).sort();
+  }, 60_000);
+  afterAll(() => cleanup());
+
+  test("one command adopts every law: a manifest and a JSONL each, in .tooling/citation-targets/, and validate is clean", async () => {
+    expect(laws.length).toBeGreaterThanOrEqual(24);
+    const adopted = await runMain([...ADOPT, "--format", "json"], dir);
+    expect(adopted.stderr).toBe("");
+    expect(adopted.code).toBe(0);
+    const report = JSON.parse(adopted.stdout);
+    expect(report.command).toBe("adopt");
+    expect(report.summary).toMatchObject({ datasets: laws.length, changed: laws.length, written: laws.length });
+    const files = await readdir(join(dir, ".tooling/citation-targets"));
+    expect(files.filter((f) => f.endsWith(".lock.json"))).toHaveLength(laws.length);
+    expect(files.filter((f) => f.endsWith(".jsonl"))).toHaveLength(laws.length);
+    // sgb_5's front matter slug is not a dataset slug: the default template made it one; its address keeps the real one.
+    const sgb = JSON.parse(await readFile(join(dir, ".tooling/citation-targets/sgb-5.lock.json"), "utf8"));
+    expect(sgb).toMatchObject({ slug: "sgb-5", titleId: "SGB 5", sourceTextUrl: `https://${HOST}/sgb_5/`, datasetRoot: "../../laws/sgb_5" });
+    const validated = await runMain(["validate", "--legislation-host", HOST, "--format", "json"], dir);
+    expect(validated.code, validated.stdout.slice(0, 2000)).toBe(0);
+    expect(JSON.parse(validated.stdout).summary).toMatchObject({ files: laws.length, errors: 0, warnings: 0 });
+    // Run again: nothing to write.
+    const again = await runMain([...ADOPT, "--check"], dir);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(`would adopt ${laws.length} datasets in .tooling/citation-targets: 0 new, 0 refreshed, ${laws.length} up to date`);
+    expect((await git(["add", "-A"], dir)).code).toBe(0);
+    expect((await git(["commit", "-qm", "adopt"], dir)).code).toBe(0);
+  }, 120_000);
+
+  test("three laws amended, one of them a new version: update reports each, the version fields, and warns for the two others", async () => {
+    // A small law, the giant SGB 5 (2.2 MB), and another.
+    const others = laws.filter((law) => law !== "sgb_5");
+    const [first, second, third] = [others[0]!, laws.includes("sgb_5") ? "sgb_5" : others[2]!, others[1]!];
+    for (const law of [first!, second!, third]) await amend(join(dir, "laws", law, "index.md"), `Neuer Abschnitt ${law}`);
+    const checked = await runMain(["update", "--check", "--format", "json"], dir);
+    expect(checked.code).toBe(1);
+    const stale = JSON.parse(checked.stdout);
+    expect(stale.summary).toMatchObject({ datasets: laws.length, changed: 3, written: 0, warnings: 3 });
+
+    // The new version of one law: its date and address set with update.
+    const slug = (law: string) => law.replace(/_/g, "-");
+    const manifest = `.tooling/citation-targets/${slug(first!)}.lock.json`;
+    const versioned = await runMain(["update", manifest, "--version-date", "2025-01-01", "--source-text-url", `https://${HOST}/${first}/2025-01-01`, "--format", "json"], dir);
+    expect(versioned.code, versioned.stderr).toBe(0);
+    const [one] = JSON.parse(versioned.stdout).datasets;
+    expect(one.fields.map((f: { field: string }) => f.field)).toEqual(["versionDate", "sourceTextUrl"]);
+    expect(one.fields[0]).toMatchObject({ field: "versionDate", after: "2025-01-01" });
+    expect(one.warnings).toEqual([]);
+    expect(one.records.added).toEqual([`${first}/index.md#neuer-abschnitt-${first}`]);
+    expect(one.records.reidentified).toBe(one.records.after - 1);
+    expect(one.datasetDigest.before).not.toBe(one.datasetDigest.after);
+
+    // The other two: updated together, and warned that their version did not change.
+    const rest = await runMain(["update"], dir);
+    expect(rest.code).toBe(0);
+    expect(rest.stdout).toContain(`${slug(second!)}: updated`);
+    expect(rest.stdout).toMatch(/datasetDigest [0-9a-f]{12}… → [0-9a-f]{12}…: the datasetDigest and citationTargetId of every record changed with it/);
+    const warnings = rest.stderr.split("\n").filter((line) => line.includes("warning:"));
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]).toContain("the markdown changed, but versionDate");
+    expect(warnings.join("\n")).not.toContain(slug(first!));
+
+    const validated = await runMain(["validate", "--legislation-host", HOST], dir);
+    expect(validated.code, validated.stdout).toBe(0);
+    const diff = await runMain(["diff", "--against", "HEAD", "--format", "json"], dir);
+    expect(diff.code, diff.stderr).toBe(0); // additions only: the gate passes
+    const compared = JSON.parse(diff.stdout);
+    const changed = compared.pairs.filter((pair: { changes: unknown[] }) => pair.changes.length > 0);
+    expect(changed).toHaveLength(3);
+    // A new section is additive; the new version's identifiers changing is said per record.
+    expect(compared.summary.breaking).toBe(0);
+  }, 120_000);
+});
+
+describe("lock refuses invalid fields at once, in plain words (item 2)", () => {
+  const good = ["--slug", "gg", "--title-id", "GG", "--name", "Grundgesetz", "--version-date", "2022-01-01", "--source-text-url", "https://www.gesetze-im-internet.de/gg/"];
+  const withFlag = (flag: string, value: string) => {
+    const args = [...good];
+    args[args.indexOf(flag) + 1] = value;
+    return args;
+  };
+  test.each([
+    ["--slug", "Bad Slug", /--slug "Bad Slug": a slug is lowercase letters a–z and digits, in groups joined by single hyphens \(e\.g\. bad-slug\)/],
+    ["--title-id", "", /--title-id "": empty/],
+    ["--name", "  ", /--name " {2}": empty/],
+    ["--version-date", "2022-13-01", /--version-date "2022-13-01": not a real calendar date: there is no month 13/],
+    ["--version-date", "2022-02-30", /--version-date "2022-02-30": not a real calendar date: February 2022 has 28 days/],
+    ["--version-date", "1.2.2022", /--version-date "1\.2\.2022": not a date written YYYY-MM-DD/],
+    ["--source-text-url", "https://www.gesetze-im-internet.de/", /--source-text-url "https:\/\/www\.gesetze-im-internet\.de\/": nothing after the host/],
+    ["--source-text-url", "http://example.org/x", /not an https address/],
+  ])("%s %j is refused, naming the flag and the rule; nothing is written", async (flag, value, message) => {
+    const { dir, cleanup } = await tempDir();
+    try {
+      await writeTree(dir, { "gg/index.md": "# Grundgesetz\n\n## Art 1\n\nText.\n" });
+      const result = await runMain(["lock", "gg", ...withFlag(flag, value)], dir);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(message);
+      expect(result.stderr).not.toMatch(/must match pattern|\^\(\?:/);
+      expect(existsSync(join(dir, "gg/citation-targets.lock.json"))).toBe(false);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  test("the library's lock() refuses too, with every problem as data", async () => {
+    const { dir, cleanup } = await tempDir();
+    try {
+      await writeTree(dir, { "index.md": "# A\n" });
+      const refused = lock({ dir, slug: "Bad", titleId: "T", name: "N", versionDate: "2021-02-29", sourceTextUrl: "https://h.example/" });
+      await expect(refused).rejects.toBeInstanceOf(FieldsError);
+      const error = (await refused.catch((e: unknown) => e)) as FieldsError;
+      expect(error.problems.map((p) => p.field)).toEqual(["slug", "versionDate", "sourceTextUrl"]);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  test("generate of a hand-edited manifest names the field in plain words, not the pattern", async () => {
+    const { dir, cleanup } = await tempDir();
+    try {
+      await writeTree(dir, { "gg/index.md": "# Grundgesetz\n" });
+      expect((await runMain(["lock", "gg", ...good], dir)).code).toBe(0);
+      const path = join(dir, "gg/citation-targets.lock.json");
+      await writeFile(path, (await readFile(path, "utf8")).replace('"2022-01-01"', '"2022-13-01"'));
+      const result = await runMain(["generate", "gg/citation-targets.lock.json"], dir);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('/versionDate "2022-13-01": not a real calendar date: there is no month 13');
+      expect(result.stderr).not.toContain("must match pattern");
+    } finally {
+      await cleanup();
+    }
+  });
+});
+
+describe("where lock writes a manifest (item 3)", () => {
+  const fields = ["--title-id", "GG", "--name", "Grundgesetz", "--version-date", "2022-01-01", "--source-text-url", "https://www.gesetze-im-internet.de/gg/"];
+
+  test("in a git repository: .tooling/citation-targets/<slug>.lock.json with datasetRoot, found by update and validate; a refresh finds it without --slug", async () => {
+    const { dir, cleanup } = await repository();
+    try {
+      await writeTree(dir, { "laws/gg/index.md": "# Grundgesetz\n\n## Art 1\n\nText.\n" });
+      const locked = await runMain(["lock", "laws/gg", "--slug", "gg", ...fields], dir);
+      expect(locked.code, locked.stderr).toBe(0);
+      expect(locked.stderr).toContain("wrote .tooling/citation-targets/gg.lock.json");
+      const manifest = JSON.parse(await readFile(join(dir, ".tooling/citation-targets/gg.lock.json"), "utf8"));
+      expect(manifest.datasetRoot).toBe("../../laws/gg");
+      expect(existsSync(join(dir, "laws/gg/citation-targets.lock.json"))).toBe(false);
+      expect((await runMain(["update"], dir)).code).toBe(0);
+      expect((await runMain(["validate", "--legislation-host", HOST], dir)).code).toBe(0);
+      const refreshed = await runMain(["lock", "laws/gg", "--check"], dir);
+      expect(refreshed.code).toBe(0);
+      expect(refreshed.stderr).toContain(".tooling/citation-targets/gg.lock.json is up to date");
+      // Another folder may not take the same slug.
+      await writeTree(dir, { "laws/gg2/index.md": "# Grundgesetz 2\n" });
+      const taken = await runMain(["lock", "laws/gg2", "--slug", "gg", ...fields], dir);
+      expect(taken.code).toBe(2);
+      expect(taken.stderr).toContain(".tooling/citation-targets/gg.lock.json already belongs to another dataset (laws/gg)");
+    } finally {
+      await cleanup();
+    }
+  });
+
+  test("outside a repository: the dataset folder; a manifest already in a dataset folder is refreshed where it is", async () => {
+    const { dir, cleanup } = await tempDir();
+    try {
+      await writeTree(dir, { "gg/index.md": "# Grundgesetz\n" });
+      expect((await runMain(["lock", "gg", "--slug", "gg", ...fields], dir)).code).toBe(0);
+      expect(existsSync(join(dir, "gg/citation-targets.lock.json"))).toBe(true);
+      await git(["init", "-q"], dir); // now in a repository: the manifest in the folder is still the one refreshed
+      await writeTree(dir, { "gg/art-2.md": "# Art 2\n" });
+      const refreshed = await runMain(["lock", "gg"], dir);
+      expect(refreshed.code, refreshed.stderr).toBe(0);
+      expect(refreshed.stderr).toContain("wrote gg/citation-targets.lock.json");
+      expect(existsSync(join(dir, ".tooling"))).toBe(false);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  test("update with no manifests says where it looked and what to do", async () => {
+    const { dir, cleanup } = await repository();
+    try {
+      await writeTree(dir, { "gg/citation-targets.lock.json": "{}" });
+      const result = await runMain(["update"], dir);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`no lock manifests match .tooling/citation-targets/*.lock.json`);
+      expect(result.stderr).toContain(`(looked in ${join(dir, ".tooling/citation-targets")})`);
+      expect(result.stderr).toContain("citation-targets update laws/x/citation-targets.lock.json");
+    } finally {
+      await cleanup();
+    }
+  });
+});
+
+describe("choices that are kept (items 5 and 6)", () => {
+  const flags = ["--slug", "gg", "--title-id", "GG", "--name", "Grundgesetz", "--version-date", "2022-01-01", "--source-text-url", "https://www.gesetze-im-internet.de/gg/"];
+
+  test("--kind gg/index.md=file survives a refresh (a kind equal to the default is not re-inferred), and update --check stays up to date", async () => {
+    const { dir, cleanup } = await repository();
+    try {
+      await writeTree(dir, { "laws/index.md": "# Gesetze\n", "laws/gg/index.md": "# Grundgesetz\n\n## Art 1\n\nText.\n", "laws/gg/art-2.md": "# Art 2\n" });
+      expect((await runMain(["lock", "laws", ...flags, "--kind", "gg/index.md=file"], dir)).code).toBe(0);
+      expect((await runMain(["update"], dir)).code).toBe(0);
+      await writeTree(dir, { "laws/gg/art-3.md": "# Art 3\n" });
+      const refreshed = await runMain(["lock", "laws"], dir);
+      expect(refreshed.code, refreshed.stderr).toBe(0);
+      const manifest = JSON.parse(await readFile(join(dir, ".tooling/citation-targets/gg.lock.json"), "utf8"));
+      const kinds = Object.fromEntries(manifest.artifacts.map((a: { path: string; kind?: string }) => [a.path, a.kind ?? "file"]));
+      expect(kinds).toEqual({ "index.md": "file", "gg/index.md": "file", "gg/art-2.md": "file", "gg/art-3.md": "file" });
+      expect((await runMain(["update"], dir)).code).toBe(0);
+      expect((await runMain(["update", "--check"], dir)).code).toBe(0);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  test("a slug edited in the manifest: update refuses, naming the conflict, and writes nothing; validate names it too", async () => {
+    const { dir, cleanup } = await repository();
+    try {
+      await writeTree(dir, { "laws/gg/index.md": "# Grundgesetz\n" });
+      expect((await runMain(["lock", "laws/gg", ...flags], dir)).code).toBe(0);
+      expect((await runMain(["update"], dir)).code).toBe(0);
+      const path = join(dir, ".tooling/citation-targets/gg.lock.json");
+      await writeFile(path, (await readFile(path, "utf8")).replace('"slug": "gg"', '"slug": "grundgesetz"'));
+      const jsonl = await readFile(join(dir, ".tooling/citation-targets/gg.jsonl"), "utf8");
+      const refused = await runMain(["update"], dir);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('.tooling/citation-targets/gg.lock.json holds slug "grundgesetz", but its JSONL is named after the manifest (gg.jsonl)');
+      expect(refused.stderr).toContain('set the slug back to "gg", or move the pair to grundgesetz.lock.json and grundgesetz.jsonl');
+      expect(refused.stderr).toContain("nothing was written");
+      expect(await readFile(join(dir, ".tooling/citation-targets/gg.jsonl"), "utf8")).toBe(jsonl);
+      expect(existsSync(join(dir, ".tooling/citation-targets/grundgesetz.jsonl"))).toBe(false);
+      const validated = await runMain(["validate", "--legislation-host", HOST, "--format", "json"], dir);
+      const ids = JSON.parse(validated.stdout).files[0].problems.map((p: { ruleId: string }) => p.ruleId);
+      expect(ids).toContain("lock-pair");
+    } finally {
+      await cleanup();
+    }
+  });
+});
+
+describe("a manifest without its JSONL is a validate problem (item 7)", () => {
+  test("git rm of a published JSONL: validate and validate --staged report lock-pair on the manifest; update --check --staged fails", async () => {
+    const { dir, cleanup } = await repository();
+    try {
+      await writeTree(dir, { "laws/gg/index.md": "# Grundgesetz\n\n## Art 1\n\nText.\n", "laws/bgb/index.md": "# BGB\n\n## § 1\n\nText.\n" });
+      const adopted = await runMain(["adopt", "laws/*", "--title-id", "{folder|upper}", "--name", "{folder}", "--version-date", "2024-01-01", "--source-text-url", `https://${HOST}/{folder}/`], dir);
+      expect(adopted.code, adopted.stderr).toBe(0);
+      await git(["add", "-A"], dir);
+      await git(["commit", "-qm", "adopt"], dir);
+      expect((await git(["rm", "-q", ".tooling/citation-targets/gg.jsonl"], dir)).code).toBe(0);
+      for (const args of [["validate"], ["validate", "--staged"]]) {
+        const result = await runMain([...args, "--legislation-host", HOST, "--format", "json"], dir);
+        expect(result.code, args.join(" ")).toBe(1);
+        const report = JSON.parse(result.stdout);
+        const orphan = report.files.find((f: { path: string }) => f.path === ".tooling/citation-targets/gg.lock.json");
+        expect(orphan.problems).toEqual([
+          expect.objectContaining({ ruleId: "lock-pair", severity: "error", line: 0, pointer: "", message: expect.stringContaining('has no JSONL: "gg.jsonl" is not there') }),
+        ]);
+      }
+      expect((await runMain(["update", "--check", "--staged"], dir)).code).toBe(1);
+      // The rule can be turned off like any other.
+      expect((await runMain(["validate", "--legislation-host", HOST, "--rule", "lock-pair=off"], dir)).code).toBe(0);
+      // Withdrawn for good: the manifest removed too, and all is clean.
+      await rm(join(dir, ".tooling/citation-targets/gg.lock.json"));
+      expect((await runMain(["validate", "--legislation-host", HOST], dir)).code).toBe(0);
+    } finally {
+      await cleanup();
+    }
+  });
+});
+
+describe("adopt's templates and refusals", () => {
+  test("without templates it says which fields need one and what the front matter offers", async () => {
+    const { dir, cleanup } = await repository();
+    try {
+      await writeTree(dir, { "laws/gg/index.md": "---\nTitle: Grundgesetz\njurabk: GG\nslug: gg\n---\n# Grundgesetz\n" });
+      const result = await runMain(["adopt", "laws/*"], dir);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain("titleId: give --title-id, or adopt.titleId in the config");
+      expect(result.stderr).toContain("the front matter of laws/gg/index.md offers {front.Title}, {front.jurabk}, {front.slug}");
+    } finally {
+      await cleanup();
+    }
+  });
+
+  test("templates from the config; every faulty folder named, and nothing written", async () => {
+    const { dir, cleanup } = await repository();
+    try {
+      await writeTree(dir, {
+        ".citation-targets.json": JSON.stringify({
+          adopt: { datasets: ["laws/*"], titleId: "{front.jurabk}", name: "{front.Title}", versionDate: "{front.stand}", sourceTextUrl: `https://${HOST}/{front.slug}/` },
+        }),
+        "laws/a/index.md": "---\nTitle: A-Gesetz\njurabk: AG\nslug: a\nstand: 2024-05-01\n---\n# A\n",
+        "laws/b/index.md": "---\nTitle: B-Gesetz\njurabk: BG\nslug: b\n---\n# B\n",
+        "laws/c/index.md": "---\nTitle: C-Gesetz\njurabk: CG\nslug: a\nstand: 2024-05-01\n---\n# C\n",
+        "laws/d/index.md": "---\nTitle: D-Gesetz\njurabk: DG\nslug: d\nstand: 2024-02-30\n---\n# D\n",
+      });
+      const result = await runMain(["adopt"], dir);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('laws/b: template "{front.stand}": the front matter of laws/b/index.md has no "stand"');
+      expect(result.stderr).toContain('laws/c: slug "a" is also the slug of laws/a');
+      expect(result.stderr).toContain('laws/d: versionDate "2024-02-30": not a real calendar date: February 2024 has 29 days');
+      expect(existsSync(join(dir, ".tooling"))).toBe(false);
+      // Fixed, and a flag wins over the config.
+      await rm(join(dir, "laws/c"), { recursive: true });
+      await rm(join(dir, "laws/d"), { recursive: true });
+      const fixed = await runMain(["adopt", "--version-date", "2024-06-01"], dir);
+      expect(fixed.code, fixed.stderr).toBe(0);
+      expect(JSON.parse(await readFile(join(dir, ".tooling/citation-targets/b.lock.json"), "utf8")).versionDate).toBe("2024-06-01");
+    } finally {
+      await cleanup();
+    }
+  });
+});
+
+describe("update sets the version fields (new versions)", () => {
+  test("--source-text-url without a template refuses several datasets; a template fills each from its own front matter", async () => {
+    const { dir, cleanup } = await repository();
+    try {
+      await writeTree(dir, {
+        "laws/a/index.md": "---\nslug: a_x\n---\n# A\n",
+        "laws/b/index.md": "---\nslug: b_y\n---\n# B\n",
+      });
+      const adopted = await runMain(["adopt", "laws/*", "--title-id", "{folder}", "--name", "{folder}", "--version-date", "2024-01-01", "--source-text-url", "https://h.example/{front.slug}/"], dir);
+      expect(adopted.code, adopted.stderr).toBe(0);
+      const one = await runMain(["update", "--source-text-url", "https://h.example/x/2025"], dir);
+      expect(one.code).toBe(2);
+      expect(one.stderr).toContain("would give 2 datasets one address");
+      const each = await runMain(["update", "--version-date", "2025-03-01", "--source-text-url", "https://h.example/{front.slug}/2025-03-01", "--format", "json"], dir);
+      expect(each.code, each.stderr).toBe(0);
+      const report = JSON.parse(each.stdout);
+      expect(report.datasets.map((d: { fields: { field: string; after: string }[] }) => d.fields.map((f) => f.after))).toEqual([
+        ["2025-03-01", "https://h.example/a_x/2025-03-01"],
+        ["2025-03-01", "https://h.example/b_y/2025-03-01"],
+      ]);
+      expect(report.datasets.every((d: { records: { reidentified: number; after: number } }) => d.records.reidentified === d.records.after)).toBe(true);
+      // The text report says it too.
+      const text = await runMain(["update", "--version-date", "2025-04-01", "--check"], dir);
+      expect(text.stdout).toContain("versionDate: 2025-03-01 → 2025-04-01");
+      expect(text.stdout).toContain("the datasetDigest and citationTargetId of every record changed with it");
+      const bad = await runMain(["update", "--version-date", "2025-02-29"], dir);
+      expect(bad.code).toBe(1);
+      expect(bad.stderr).toContain('--version-date "2025-02-29": not a real calendar date: February 2025 has 28 days');
+    } finally {
+      await cleanup();
+    }
+  });
+});
+
+describe("machine-readable reports of lock --check and generate --check", () => {
+  test("lock --check --format json and generate --check --format json: the documented shapes, exit 1 when stale", async () => {
+    const { dir, cleanup } = await tempDir();
+    try {
+      await writeTree(dir, { "gg/index.md": "# Grundgesetz\n\n## Art 1\n\nText.\n" });
+      const flags = ["--slug", "gg", "--title-id", "GG", "--name", "Grundgesetz", "--version-date", "2022-01-01", "--source-text-url", "https://h.example/gg/"];
+      expect((await runMain(["lock", "gg", ...flags], dir)).code).toBe(0);
+      expect((await runMain(["generate", "gg/citation-targets.lock.json", "-o", "gg.jsonl"], dir)).code).toBe(0);
+      const fresh = await runMain(["lock", "gg", "--check", "--format", "json"], dir);
+      expect(fresh.code).toBe(0);
+      expect(JSON.parse(fresh.stdout)).toMatchObject({ reportVersion: 1, command: "lock", check: true, status: "up-to-date", written: false, artifacts: 1 });
+      await writeTree(dir, { "gg/art-2.md": "# Art 2\n" });
+      const stale = await runMain(["lock", "gg", "--check", "--format", "json", "--version-date", "2023-01-01"], dir);
+      expect(stale.code).toBe(1);
+      expect(JSON.parse(stale.stdout)).toMatchObject({
+        status: "changed",
+        changes: { created: false, added: ["art-2.md"], removed: [], changed: [], fields: [{ field: "versionDate", before: "2022-01-01", after: "2023-01-01" }] },
+      });
+      expect((await runMain(["lock", "gg"], dir)).code).toBe(0);
+      const generated = await runMain(["generate", "gg/citation-targets.lock.json", "--check", "gg.jsonl", "--format", "json"], dir);
+      expect(generated.code).toBe(1);
+      expect(JSON.parse(generated.stdout)).toMatchObject({
+        reportVersion: 1,
+        command: "generate",
+        check: "gg.jsonl",
+        status: "changed",
+        cause: expect.stringContaining("the lock manifest changed"),
+        changes: { added: ["gg/art-2.md#art-2"], removed: [] },
+      });
+    } finally {
+      await cleanup();
+    }
+  });
+});
+
+describe("README: 'Adopting a corpus' and 'Publishing a new version', run as written", () => {
+  test("every sh block runs in turn (citation-targets on PATH), and prints the text block that follows it", async () => {
+    const readme = await readFile(join(repoRoot, "README.md"), "utf8");
+    const start = readme.indexOf("\n## Adopting a corpus\n");
+    const end = readme.indexOf("\n## Commands\n");
+    expect(start).toBeGreaterThan(0);
+    expect(end).toBeGreaterThan(start);
+    const blocks = [...readme.slice(start, end).matchAll(/```(sh|text)\n([\s\S]*?)```/g)].map((m) => ({ kind: m[1]!, body: m[2]! }));
+    expect(blocks.filter((b) => b.kind === "sh")).toHaveLength(4);
+    const { dir, cleanup } = await tempDir();
+    try {
+      const shims = join(dir, "bin");
+      await writeTree(shims, { "citation-targets": `#!/bin/sh\nexec "${process.execPath}" "${join(repoRoot, "bin/citation-targets.js")}" "$@"\n` });
+      await chmod(join(shims, "citation-targets"), 0o755);
+      const env = { PATH: `${shims}:${process.env.PATH}`, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.org", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.org", CI: "" };
+      let output: string | undefined;
+      for (const block of blocks) {
+        if (block.kind === "sh") {
+          // The first block makes my-laws and goes into it; the others run there.
+          const cwd = existsSync(join(dir, "my-laws")) ? join(dir, "my-laws") : dir;
+          const run = await runCommand("bash", ["-c", `exec 2>&1\n${block.body}`], cwd, env);
+          output = run.stdout;
+        } else {
+          expect(output, "a text block follows an sh block").toBeDefined();
+          expect(output!.trimEnd()).toBe(block.body.trimEnd());
+          output = undefined;
+        }
+      }
+    } finally {
+      await cleanup();
+    }
+  }, 60_000);
+});
+
+describe("what adopt and update show on the way", () => {
+  test("the progress line counts datasets (drawn only on a terminal, as validate's)", () => {
+    expect(formatProgress({ files: 6636, filesDone: 120, bytes: 0, bytesDone: 0, verb: "adopting", unit: "dataset" })).toBe("adopting 120/6636 datasets (1%)");
+    expect(formatProgress({ files: 4, filesDone: 1, bytes: 2e6, bytesDone: 1e6 })).toBe("checking 1/4 files, 1.0/2.0 MB (50%)");
+  });
+
+  test("validate --verbose says where it looked for a file's lock manifest when there is none", async () => {
+    const { dir, cleanup } = await repository();
+    try {
+      await writeTree(dir, { "laws/gg/index.md": "# Grundgesetz\n\n## Art 1\n\nText.\n" });
+      const adopted = await runMain(["adopt", "laws/*", "--title-id", "GG", "--name", "Grundgesetz", "--version-date", "2024-01-01", "--source-text-url", `https://${HOST}/gg/`], dir);
+      expect(adopted.code, adopted.stderr).toBe(0);
+      await rm(join(dir, ".tooling/citation-targets/gg.lock.json"));
+      const result = await runMain(["validate", "--legislation-host", HOST, "--verbose"], dir);
+      expect(result.code).toBe(0);
+      expect(result.stderr).toContain(".tooling/citation-targets/gg.jsonl: no lock manifest (looked for .tooling/citation-targets/gg.lock.json beside it; --lock FILE names one)");
+    } finally {
+      await cleanup();
+    }
+  });
+});
+
+describe("field templates and checks (core/dataset-fields.ts)", () => {
+  const context = { folder: "sgb_5", path: "laws/sgb_5", front: { Title: "SGB V", jurabk: "SGB 5", n: 5, d: new Date("2024-03-01T00:00:00Z"), tags: ["a"] }, frontSource: "laws/sgb_5/index.md" };
+  test.each([
+    ["{folder}", "sgb_5"],
+    ["{path}", "laws/sgb_5"],
+    ["{front.jurabk|slug}", "sgb-5"],
+    ["{front.jurabk | lower | slug}", "sgb-5"],
+    ["{front.jurabk|upper}", "SGB 5"],
+    ["{front.n}", "5"],
+    ["{front.d}", "2024-03-01"],
+    ["{{literal}} {folder}", "{literal} sgb_5"],
+    ["Straße", "Straße"],
+  ])("%s → %s", (template, expected) => {
+    expect(fillTemplate(template, context)).toBe(expected);
+  });
+
+  test("in a URL each value is percent-encoded, the template itself is not", () => {
+    expect(fillTemplate("https://h.example/{front.jurabk}/ä", context, true)).toBe("https://h.example/SGB%205/ä");
+  });
+
+  test.each([
+    ["{front.stand}", 'has no "stand" (it has "Title", "jurabk", "n", "d", "tags")'],
+    ["{front.tags}", "is a list or a map"],
+    ["{nope}", "unknown placeholder {nope}"],
+    ["{folder|shout}", "unknown filter |shout"],
+    ["{folder", '"{" without its "}"'],
+    ["a}b", 'a lone "}"'],
+  ])("%s is refused: %s", (template, message) => {
+    expect(() => fillTemplate(template, context)).toThrow(TemplateError);
+    expect(() => fillTemplate(template, context)).toThrow(message);
+  });
+
+  test("datasetSlug: German and other letters made ASCII, runs of anything else one hyphen", () => {
+    expect(datasetSlug("Straßenverkehrs-Ordnung (StVO) §§ 1–3")).toBe("strassenverkehrs-ordnung-stvo-1-3");
+    expect(datasetSlug("Código Civil")).toBe("codigo-civil");
+    expect(datasetSlug("___")).toBe("");
+  });
+
+  test("dateProblem and urlProblem accept what the schema accepts and say why not otherwise", () => {
+    for (const date of ["2024-02-29", "2000-02-29", "1999-12-31"]) expect(dateProblem(date)).toBeUndefined();
+    expect(dateProblem("1900-02-29")).toBe("not a real calendar date: February 1900 has 28 days");
+    expect(dateProblem("2024-04-31")).toBe("not a real calendar date: April 2024 has 30 days");
+    expect(urlProblem("https://h.example/x")).toBeUndefined();
+    expect(urlProblem("https://h.example")).toContain("nothing after the host");
+    expect(urlProblem("https://h.example/a b")).toContain("no spaces");
+    expect(checkDatasetFields({ slug: "ok-1", titleId: "T", name: "N", versionDate: "2024-01-01", sourceTextUrl: "https://h.example/x" })).toEqual([]);
+  });
+});
