@@ -31,7 +31,7 @@ describe("docs", () => {
     expect(check(out, { file: "example-act.jsonl" }).problems).toEqual([]);
   });
 
-  test.each(["validate", "lock", "generate", "update", "diff", "schema"])("README documents every option of %s", async (command) => {
+  test.each(["validate", "lock", "generate", "update", "diff", "view", "schema"])("README documents every option of %s", async (command) => {
     const text = await readme();
     const options = [...(await help(command)).matchAll(/^\s+(?:-\w, )?(--[a-z-]+)/gm)].map((m) => m[1]!).filter((o) => o !== "--help");
     expect(options.length).toBeGreaterThan(0);

@@ -142,7 +142,7 @@ describe("the command line", () => {
     expect(result).toEqual({
       code: 2,
       stdout: "",
-      stderr: expect.stringMatching(/^citation-targets: missing command: usage: citation-targets <validate\|lock\|adopt\|generate\|update\|diff\|schema> \[options\]\n/),
+      stderr: expect.stringMatching(/^citation-targets: missing command: usage: citation-targets <validate\|lock\|adopt\|generate\|update\|diff\|view\|schema> \[options\]\n/),
     });
   });
 
@@ -158,8 +158,8 @@ describe("the command line", () => {
   test("the description advertises only commands that exist", async () => {
     const help = (await cli(["--help"])).stdout;
     const listed = [...help.matchAll(/^ {2}([a-z]+)\b/gm)].map((m) => m[1]);
-    expect(listed).toEqual(["validate", "schema", "lock", "generate", "update", "adopt", "diff", "help"]);
-    for (const command of ["validate", "lock", "adopt", "generate", "update", "diff", "schema"]) expect(help).toContain(command);
+    expect(listed).toEqual(["validate", "schema", "lock", "generate", "update", "adopt", "diff", "view", "help"]);
+    for (const command of ["validate", "lock", "adopt", "generate", "update", "diff", "view", "schema"]) expect(help).toContain(command);
   });
 
   test("run from a subfolder, validate and update find the repository's files, shown relative to it", async () => {

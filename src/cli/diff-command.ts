@@ -4,11 +4,12 @@
  * (the program prints them and exits 2), the gate sets exit code 0 or 1.
  */
 import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { type Command, Option } from "commander";
 import { ADDITIVE_KINDS, BREAKING_KINDS, diffExitCode, FAIL_ON_LEVELS, type FailOn } from "../core/diff.js";
-import { colorLevel, createColor } from "../formatters/color.js";
 import { DIFF_FORMAT_NAMES, type DiffFormatName } from "../formatters/diff-names.js";
 import { cwdInRepository } from "../node/files.js";
+import { writeDiffOutput } from "./diff-output.js";
 
 export interface DiffCommandContext {
   cwd: string;
@@ -23,6 +24,7 @@ interface DiffCliOptions {
   approvals?: string;
   failOn: FailOn;
   format: DiffFormatName;
+  outputFile?: string;
   color?: boolean;
   verbose?: boolean;
 }
@@ -46,6 +48,7 @@ export function registerDiffCommand(program: Command, context: DiffCommandContex
     .option("--approvals <file>", 'a reviewed JSON file approving breaking changes: {"approvals": [{"address": …, "reason": …}]}')
     .addOption(new Option("--fail-on <level>", "which changes fail the run (exit 1)").choices(FAIL_ON_LEVELS).default("breaking"))
     .addOption(new Option("-f, --format <format>", "output format").choices(DIFF_FORMAT_NAMES).default("stylish"))
+    .option("-o, --output-file <file>", "write the report in the chosen format to FILE (atomically); the terminal still gets the stylish report")
     .option("--color", "force colour on")
     .option("--no-color", "force colour off")
     .option("--verbose", "say on stderr what was compared and how long it took")
@@ -54,12 +57,12 @@ export function registerDiffCommand(program: Command, context: DiffCommandContex
       `\nChange kinds. Breaking: ${BREAKING_KINDS.join(", ")}.\nAdditive: ${ADDITIVE_KINDS.join(", ")}.\n\n` +
         `Exit codes: 0 the gate passes, 1 it fails (--fail-on), 2 usage or I/O error (a missing file, a revision not in the clone).\n\n` +
         `Examples:\n  citation-targets diff old/privacy-act-1988.jsonl .tooling/citation-targets/privacy-act-1988.jsonl\n  citation-targets diff released/ .tooling/citation-targets/\n` +
-        `  citation-targets diff --against origin/main --format github --approvals .tooling/citation-targets/approvals.json\n  citation-targets diff --schema old.schema.json schemas/citation-targets.schema.json`,
+        `  citation-targets diff --against origin/main --format github --approvals .tooling/citation-targets/approvals.json\n  citation-targets diff --schema old.schema.json schemas/citation-targets.schema.json\n  citation-targets diff --against origin/main --format html --output-file amendment.html`,
     )
     .action(async (paths: string[], options: DiffCliOptions) => {
       const started = performance.now();
       // Loaded only when diff runs, so that the other commands start without it.
-      const [{ diff }, { diffFormatters }] = await Promise.all([import("../node/diff.js"), import("../formatters/diff.js")]);
+      const { diff } = await import("../node/diff.js");
       const report = await diff({
         cwd: context.cwd,
         paths,
@@ -68,9 +71,17 @@ export function registerDiffCommand(program: Command, context: DiffCommandContex
         ...(options.schema ? { schema: true } : {}),
         ...(options.approvals !== undefined ? { approvals: options.approvals } : {}),
       });
-      const color = createColor(options.format === "stylish" ? colorLevel(context.env, context.stdout.isTTY, options.color) : 0);
       const where = await cwdInRepository(context.cwd);
-      context.stdout.write(diffFormatters[options.format](report, { color, toolVersion: packageJson.version, ...(where !== undefined ? { cwdInRepository: where } : {}) }));
+      const inputs = [
+        ...paths.map((path) => ({ path: resolve(context.cwd, path), what: `the compared ${path}` })),
+        ...(options.approvals !== undefined ? [{ path: resolve(context.cwd, options.approvals), what: "the approvals file" }] : []),
+      ];
+      await writeDiffOutput(
+        report,
+        { format: options.format, inputs, ...(options.outputFile !== undefined ? { outputFile: options.outputFile } : {}), ...(options.color !== undefined ? { color: options.color } : {}) },
+        context,
+        { toolVersion: packageJson.version, ...(where !== undefined ? { cwdInRepository: where } : {}) },
+      );
       if (options.verbose) {
         const against = report.against ? ` against ${report.against.revision} (${report.against.commit.slice(0, 12)})` : "";
         context.stderr.write(`citation-targets: compared ${report.pairs.length} ${report.pairs.length === 1 ? "pair" : "pairs"}${against} in ${Math.round(performance.now() - started)} ms\n`);

@@ -10,6 +10,7 @@ import { unknownRuleMessage } from "../core/text.js";
 import { MANIFEST_DATASET_FIELDS } from "../core/model.js";
 import { TEMPLATE_HELP } from "../core/dataset-fields.js";
 import { registerDiffCommand } from "./diff-command.js";
+import { registerViewCommand } from "./view-command.js";
 import { createProgressLine, progressEnabled, type Progress } from "./progress.js";
 import { FORMAT_NAMES, formatters, type FormatName } from "../formatters/index.js";
 import { plural } from "../formatters/types.js";
@@ -109,7 +110,7 @@ export async function main(context: MainContext): Promise<number> {
   let exitCode = 0;
   const program = new Command()
     .name("citation-targets")
-    .description("Validate, lock, adopt, generate, update and diff citation-targets JSONL datasets of published legislation.")
+    .description("Validate, lock, adopt, generate, update, diff and view citation-targets JSONL datasets of published legislation.")
     .version(packageJson.version, "-V, --version")
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride()
@@ -495,11 +496,12 @@ export async function main(context: MainContext): Promise<number> {
   registerDiffCommand(program, { cwd: context.cwd, stdout, stderr, env: context.env }, (code) => {
     exitCode = code;
   });
+  registerViewCommand(program, { cwd: context.cwd, stdout, stderr });
 
   try {
     if (context.argv.length === 0) {
       stderr.write(
-        `missing command: usage: citation-targets <validate|lock|adopt|generate|update|diff|schema> [options]\nrun \`citation-targets --help\` for the commands, \`citation-targets <command> --help\` for their options\n`,
+        `missing command: usage: citation-targets <validate|lock|adopt|generate|update|diff|view|schema> [options]\nrun \`citation-targets --help\` for the commands, \`citation-targets <command> --help\` for their options\n`,
       );
       return 2;
     }
@@ -754,6 +756,12 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
   } else {
     const color = createColor(format === "stylish" ? colorLevel(context.env, context.stdout.isTTY, options.color) : 0);
     context.stdout.write(formatters[format](report, { ...formatContext, color }));
+  }
+  // In GitHub Actions: a short summary on the job's page (docs/spec.md, section 18).
+  if (context.env.GITHUB_STEP_SUMMARY) {
+    const [{ appendStepSummary }, { validateStepSummary }] = await Promise.all([import("../node/step-summary.js"), import("../formatters/step-summary.js")]);
+    const warning = await appendStepSummary(context.env, () => validateStepSummary(report));
+    if (warning !== undefined) context.stderr.write(prefixLines(`${warning}\n`));
   }
   if (options.verbose) {
     const threads = report.threads > 1 ? ` in ${report.threads} worker threads` : "";

@@ -1,0 +1,50 @@
+/**
+ * Where `diff`'s report goes: standard output in the chosen format, or, with `--output-file`, the
+ * chosen format to the file (atomically) and the stylish report to the terminal, as validate does;
+ * for `--format html`, the texts of the changed targets are read for the word diff; and, in GitHub
+ * Actions, a short summary appended to the job summary (GITHUB_STEP_SUMMARY).
+ */
+import { resolve } from "node:path";
+import type { DiffReport } from "../core/diff.js";
+import { colorLevel, createColor } from "../formatters/color.js";
+import type { DiffFormatContext } from "../formatters/diff-common.js";
+import type { DiffFormatName } from "../formatters/diff-names.js";
+
+export interface DiffOutputContext {
+  cwd: string;
+  stdout: { write(s: string): unknown; isTTY?: boolean };
+  stderr: { write(s: string): unknown };
+  env: Record<string, string | undefined>;
+}
+
+export interface DiffOutputOptions {
+  format: DiffFormatName;
+  outputFile?: string;
+  color?: boolean;
+  /** The inputs of the run (the approvals file, the files compared), which the output file must not be. */
+  inputs: { path: string; what: string }[];
+}
+
+/** Writes the report as the options say, and the job summary when GITHUB_STEP_SUMMARY is set. */
+export async function writeDiffOutput(report: DiffReport, options: DiffOutputOptions, context: DiffOutputContext, base: Omit<DiffFormatContext, "color">): Promise<void> {
+  const { diffFormatters } = await import("../formatters/diff.js");
+  const render = async (format: DiffFormatName, color: DiffFormatContext["color"]): Promise<string> => {
+    if (format !== "html") return diffFormatters[format](report, { ...base, color });
+    const [{ collectDiffTexts }, { renderDiffPage }] = await Promise.all([import("../node/diff-texts.js"), import("../formatters/diff-html.js")]);
+    return renderDiffPage(report, { ...base, color, texts: await collectDiffTexts(report, context.cwd) });
+  };
+  if (options.outputFile !== undefined) {
+    const { refuseOverInputs, writeFileAtomic } = await import("../node/write.js");
+    const output = resolve(context.cwd, options.outputFile);
+    refuseOverInputs(output, options.inputs, options.outputFile);
+    // The terminal report first, so that a file that cannot be written does not hide it.
+    context.stdout.write(await render("stylish", createColor(colorLevel(context.env, context.stdout.isTTY, options.color))));
+    await writeFileAtomic(output, await render(options.format, createColor(0)));
+  } else {
+    context.stdout.write(await render(options.format, createColor(options.format === "stylish" ? colorLevel(context.env, context.stdout.isTTY, options.color) : 0)));
+  }
+  if (!context.env.GITHUB_STEP_SUMMARY) return;
+  const [{ appendStepSummary }, { diffStepSummary }] = await Promise.all([import("../node/step-summary.js"), import("../formatters/step-summary.js")]);
+  const warning = await appendStepSummary(context.env, () => diffStepSummary(report));
+  if (warning !== undefined) context.stderr.write(`${warning}\n`);
+}

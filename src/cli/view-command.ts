@@ -1,0 +1,60 @@
+/**
+ * `citation-targets view`: one dataset as one self-contained HTML page (docs/spec.md, section 17).
+ * Registered on the program by `registerViewCommand`; problems are OperationalErrors (exit 2).
+ */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { type Command, InvalidArgumentError } from "commander";
+
+export interface ViewCommandContext {
+  cwd: string;
+  stdout: { write(s: string): unknown };
+  stderr: { write(s: string): unknown };
+}
+
+interface ViewCliOptions {
+  output?: string;
+  maxTextBytes?: number;
+}
+
+const packageJson = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+
+function parsePositive(value: string): number {
+  if (!/^[1-9][0-9]*$/.test(value)) throw new InvalidArgumentError("expected a whole number, 1 or more");
+  return Number(value);
+}
+
+/** Adds the `view` command to the program. */
+export function registerViewCommand(program: Command, context: ViewCommandContext): void {
+  program
+    .command("view")
+    .summary("write one dataset as a self-contained HTML page (tree, texts, search)")
+    .description(
+      "Write one self-contained HTML page for a dataset file: its containers and targets as a tree in document order, each with its " +
+        "citation address, heading and trail, its text on demand, and a search by address or heading. Styles and script are inline: the " +
+        "page needs no network (docs/spec.md, section 17).",
+    )
+    .argument("<file>", "the dataset's JSONL file (<slug>.jsonl)")
+    .option("-o, --output <file>", "write the page to FILE (atomically) instead of standard output")
+    .option("--max-text-bytes <n>", "the most bytes of text the page holds (default 16777216, 16 MiB); past it, the texts are left out and the tree and search kept", parsePositive)
+    .addHelpText("after", "\nExit codes: 0 written, 2 usage or I/O error.\n\nExamples:\n  citation-targets view .tooling/citation-targets/mvfg.jsonl -o mvfg.html")
+    .action(async (file: string, options: ViewCliOptions) => {
+      const { viewDataset } = await import("../node/view.js");
+      const result = await viewDataset({
+        cwd: context.cwd,
+        path: file,
+        toolVersion: packageJson.version,
+        ...(options.maxTextBytes !== undefined ? { maxTextBytes: options.maxTextBytes } : {}),
+      });
+      for (const warning of result.warnings) context.stderr.write(`${warning}\n`);
+      if (options.output === undefined) {
+        context.stdout.write(result.html);
+        return;
+      }
+      const { refuseOverInputs, writeFileAtomic } = await import("../node/write.js");
+      const output = resolve(context.cwd, options.output);
+      refuseOverInputs(output, [{ path: resolve(context.cwd, file), what: "the dataset file" }], options.output);
+      await writeFileAtomic(output, result.html);
+      context.stderr.write(`wrote ${options.output} (${result.view.targets.length} ${result.view.targets.length === 1 ? "target" : "targets"})\n`);
+    });
+}

@@ -1,0 +1,197 @@
+/**
+ * One dataset as one self-contained HTML page (`citation-targets view`, docs/spec.md, section 17):
+ * the tree of containers and targets in document order, each with its citation address, heading
+ * and trail, its text on demand, and a search by address or heading. Pure: records in, a string out.
+ *
+ * The tree is markup, so that it shows before any script runs; the texts are one JSON array in the
+ * page, put into a target's `<pre>` only when its text is asked for (a closed text costs the browser
+ * nothing to lay out). The search walks an array of keys and a parent index, never the DOM tree.
+ */
+import { escapeHtml, plural, renderPage } from "./html-common.js";
+
+/** One record as the page shows it. */
+export interface ViewTarget {
+  address: string;
+  kind: "markdown-artifact" | "structural-container" | string;
+  heading: string;
+  trail: string[];
+  /** The folder of a container, or the artifact file of a markdown target (`part-i/section-1.md`). */
+  artifact: string;
+  /** The target's markdown; absent for a container. */
+  text?: string;
+}
+
+export interface DatasetView {
+  /** The JSONL file the page was made from, as shown to the user. */
+  file: string;
+  slug?: string;
+  name?: string;
+  titleId?: string;
+  versionDate?: string;
+  targets: ViewTarget[];
+  /** Set when the texts were left out (larger than the limit): the page keeps the tree and the search. */
+  textsOmitted?: { bytes: number; limit: number };
+  /** The tool's version, named in the footer. */
+  toolVersion?: string;
+}
+
+/**
+ * The parent of each target, or -1: the nearest target before it that holds it. A container holds
+ * the targets of the files below its folder; a markdown target holds the later targets of the same
+ * file whose heading trail continues its own trail and heading. Records are in document order (a
+ * pre-order of the tree), so a stack of open targets finds each parent in one pass.
+ */
+export function parentsOf(targets: readonly ViewTarget[]): number[] {
+  const parents: number[] = [];
+  const stack: number[] = [];
+  const holds = (p: ViewTarget, t: ViewTarget): boolean => {
+    if (p.kind === "structural-container") return t.artifact.startsWith(`${p.artifact}/`);
+    if (p.artifact !== t.artifact || t.trail.length <= p.trail.length) return false;
+    for (let k = 0; k < p.trail.length; k++) if (t.trail[k] !== p.trail[k]) return false;
+    return t.trail[p.trail.length] === p.heading;
+  };
+  for (const [index, target] of targets.entries()) {
+    while (stack.length > 0 && !holds(targets[stack[stack.length - 1]!]!, target)) stack.pop();
+    parents.push(stack.length > 0 ? stack[stack.length - 1]! : -1);
+    stack.push(index);
+  }
+  return parents;
+}
+
+const STYLE = `
+.search{position:sticky;top:0;background:#fff;padding:.6rem 0;border-bottom:1px solid var(--line);z-index:1}
+.search label{font-weight:600;margin-right:.5rem}
+.search input{font:inherit;width:min(32rem,100%);padding:.3rem .5rem;border:1px solid #767676;border-radius:4px}
+#status{margin-left:.6rem}
+ul.tree,ul.tree ul{list-style:none;margin:0;padding-left:1.3rem}
+ul.tree{padding-left:0}
+ul.tree li{margin:.15rem 0;content-visibility:auto;contain-intrinsic-size:auto 2.6em}
+.row{padding:.15rem .3rem;border-radius:3px}
+.row .heading{font-weight:600;margin-right:.4rem}
+.row .meta{font-size:.85em}
+.row .trail{margin-left:.5rem}
+li.hit>.row{background:#fff5c2}
+.kind{font-size:.8em}
+`;
+
+/**
+ * The page's script: text on demand, search by address or heading. Plain ES2017, no library. The
+ * texts are parsed when the first one is asked for, and a text's `<pre>` made then.
+ */
+const SCRIPT = `(() => {
+  const parent = JSON.parse(document.getElementById("parents").textContent);
+  const rows = Array.from(document.querySelectorAll("li[data-i]"));
+  const input = document.getElementById("q");
+  const status = document.getElementById("status");
+  const total = status.textContent;
+  let texts;
+  let keys;
+  document.querySelector("main").addEventListener("click", (event) => {
+    const button = event.target.closest("button.tx");
+    if (!button) return;
+    const li = button.closest("li");
+    const i = Number(li.dataset.i);
+    let pre = document.getElementById("x" + i);
+    if (!pre) {
+      if (texts === undefined) texts = JSON.parse(document.getElementById("texts").textContent);
+      pre = document.createElement("pre");
+      pre.className = "text";
+      pre.id = "x" + i;
+      pre.hidden = true;
+      pre.textContent = texts[i];
+      li.querySelector(".row").after(pre);
+      button.setAttribute("aria-controls", pre.id);
+    }
+    const open = pre.hidden;
+    pre.hidden = !open;
+    button.setAttribute("aria-expanded", String(open));
+    button.textContent = open ? "Hide text" : "Show text";
+  });
+  function search() {
+    const q = input.value.trim().toLowerCase();
+    if (!keys) keys = rows.map((row) => (row.querySelector(".addr").textContent + "\\n" + row.querySelector(".heading").textContent).toLowerCase());
+    const n = rows.length;
+    const shown = new Uint8Array(n);
+    const hit = new Uint8Array(n);
+    let matches = 0;
+    for (let i = 0; i < n; i++) {
+      if (q === "" || keys[i].includes(q)) {
+        shown[i] = 1;
+        if (q !== "") { hit[i] = 1; matches++; }
+      }
+    }
+    for (let i = n - 1; i >= 0; i--) if (shown[i] && parent[i] >= 0) shown[parent[i]] = 1;
+    for (let i = 0; i < n; i++) {
+      const row = rows[i];
+      if (row.hidden !== !shown[i]) row.hidden = !shown[i];
+      if (row.classList.contains("hit") !== (hit[i] === 1)) row.classList.toggle("hit", hit[i] === 1);
+    }
+    status.textContent = q === "" ? total : matches + (matches === 1 ? " target matches" : " targets match") + " \\u201c" + input.value.trim() + "\\u201d";
+  }
+  input.addEventListener("input", search);
+  document.getElementById("search").addEventListener("submit", (event) => { event.preventDefault(); search(); });
+  if (input.value !== "") search();
+})();`;
+
+function row(target: ViewTarget): string {
+  const container = target.kind === "structural-container";
+  const heading = target.heading !== "" ? escapeHtml(target.heading) : '<span class="muted">(no heading)</span>';
+  const kind = container ? '<span class="badge kind muted">container</span>' : "";
+  // The text's <pre> is made by the script when the text is first asked for.
+  const button = target.text !== undefined && target.text !== "" ? '<button type="button" class="tx" aria-expanded="false">Show text</button>' : "";
+  const trail = target.trail.length > 0 ? ` <span class="trail">in ${target.trail.map(escapeHtml).join(" › ")}</span>` : "";
+  return `<div class="row">${kind}<span class="heading">${heading}</span>${button}<div class="meta muted"><code class="addr">${escapeHtml(target.address)}</code>${trail}</div></div>`;
+}
+
+/** The tree as nested lists: each target's `<li>` holds the `<ul>` of the targets it holds. */
+function tree(targets: readonly ViewTarget[], parents: readonly number[]): string {
+  const children: number[][] = targets.map(() => []);
+  const roots: number[] = [];
+  for (const [index, parent] of parents.entries()) (parent >= 0 ? children[parent]! : roots).push(index);
+  const render = (index: number): string => {
+    const below = children[index]!;
+    return `<li data-i="${index}">${row(targets[index]!)}${below.length > 0 ? `\n<ul>\n${below.map(render).join("\n")}\n</ul>` : ""}</li>`;
+  };
+  return `<ul class="tree">\n${roots.map(render).join("\n")}\n</ul>`;
+}
+
+/** The whole page for one dataset. */
+export function renderDatasetPage(view: DatasetView): string {
+  const parents = parentsOf(view.targets);
+  const containers = view.targets.filter((t) => t.kind === "structural-container").length;
+  const markdown = view.targets.length - containers;
+  const artifacts = new Set(view.targets.filter((t) => t.kind !== "structural-container").map((t) => t.artifact)).size;
+  const textBytes = view.targets.reduce((sum, t) => sum + (t.text !== undefined ? Buffer.byteLength(t.text) : 0), 0);
+  const title = view.name ?? view.slug ?? view.file;
+  const facts = [
+    view.slug !== undefined ? `slug <code>${escapeHtml(view.slug)}</code>` : undefined,
+    view.titleId !== undefined ? `title <code>${escapeHtml(view.titleId)}</code>` : undefined,
+    view.versionDate !== undefined ? `version of ${escapeHtml(view.versionDate)}` : undefined,
+    `from <code>${escapeHtml(view.file)}</code>`,
+  ].filter((f) => f !== undefined);
+  const omitted = view.textsOmitted
+    ? `<p role="note" class="verdict fail">The texts are left out: they hold ${view.textsOmitted.bytes} bytes, more than the limit of ${view.textsOmitted.limit} (--max-text-bytes). The tree and the search are complete.</p>`
+    : "";
+  const header =
+    `<h1>${escapeHtml(title)}</h1>\n<p class="muted">${facts.join(" · ")}</p>\n` +
+    `<ul class="counts" aria-label="Counts">` +
+    `<li data-count="targets"><strong>${view.targets.length}</strong> ${view.targets.length === 1 ? "target" : "targets"}</li>` +
+    `<li data-count="markdown"><strong>${markdown}</strong> markdown</li>` +
+    `<li data-count="containers"><strong>${containers}</strong> ${containers === 1 ? "container" : "containers"}</li>` +
+    `<li data-count="artifacts"><strong>${artifacts}</strong> ${artifacts === 1 ? "artifact file" : "artifact files"}</li>` +
+    `<li data-count="text-bytes"><strong>${textBytes}</strong> bytes of text</li></ul>\n${omitted}`;
+  const total = plural(view.targets.length, "target");
+  const main =
+    `<form class="search" id="search" role="search"><label for="q">Search by address or heading</label>` +
+    `<input id="q" type="search" autocomplete="off" spellcheck="false"><span id="status" class="muted" role="status" aria-live="polite">${total}</span></form>\n` +
+    `<h2 id="tree-heading">Targets in document order</h2>\n<nav aria-labelledby="tree-heading">\n${tree(view.targets, parents)}\n</nav>`;
+  return renderPage({
+    title: `${title}: citation targets`,
+    style: STYLE,
+    header,
+    main,
+    footer: `<p class="muted">Made by citation-targets${view.toolVersion !== undefined ? ` ${escapeHtml(view.toolVersion)}` : ""}. The page needs no network.</p>`,
+    data: { parents, ...(view.textsOmitted ? {} : { texts: view.targets.map((t) => t.text ?? "") }) },
+    script: SCRIPT,
+  });
+}
