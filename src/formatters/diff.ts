@@ -1,7 +1,8 @@
-/** The formats of `diff`, the same four as validate's: every format name has its formatter. */
+/** The formats of `diff`: every format name has its formatter. */
 import type { DiffFormatter } from "./diff-common.js";
 import { formatDiffGithub } from "./diff-github.js";
 import { formatDiffJson } from "./diff-json.js";
+import { formatDiffJunit } from "./diff-junit.js";
 import { formatDiffSarif } from "./diff-sarif.js";
 import { formatDiffStylish } from "./diff-stylish.js";
 
@@ -14,6 +15,7 @@ export const diffFormatters = {
   json: formatDiffJson,
   github: formatDiffGithub,
   sarif: formatDiffSarif,
+  junit: formatDiffJunit,
 } satisfies Record<DiffFormatName, DiffFormatter>;
 
 export type { DiffFormatContext, DiffFormatter } from "./diff-common.js";
