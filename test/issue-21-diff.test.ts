@@ -108,3 +108,126 @@ describe("diff --format junit", () => {
     expect(passed.stdout).toContain('failures="0"');
   });
 });
+
+describe("diff --write-approvals", () => {
+  /** An old and a new file: section 1 repealed, section 2 amended, section 1A inserted. */
+  async function amended(): Promise<void> {
+    const old = await readFile(join(fixtures, "records/record-changed/old.jsonl"), "utf8");
+    const changed = (await readFile(join(fixtures, "records/record-changed/new.jsonl"), "utf8")).split("\n");
+    await writeFile(join(dir, "old.jsonl"), old);
+    await writeFile(join(dir, "new.jsonl"), changed.filter((line) => !line.includes('"citationAddress":"example-act/part-1/section-1.md#1"')).join("\n"));
+  }
+  const args = ["diff", "old.jsonl", "new.jsonl"];
+
+  test("writes an entry per unapproved breaking change, by address and kind, with a placeholder reason that approves nothing", async () => {
+    await amended();
+    const first = await runMain([...args, "--write-approvals", "approvals.json"], dir);
+    expect(first.code).toBe(1); // the gate still fails: nothing is approved yet
+    expect(first.stderr).toContain("citation-targets: wrote approvals.json: 2 approvals to review\n");
+    expect(first.stderr).toContain('each new reason is a placeholder ("TODO: …") and approves nothing');
+    const text = await readFile(join(dir, "approvals.json"), "utf8");
+    expect(text).toBe(
+      [
+        "{",
+        '  "approvals": [',
+        '    { "address": "example-act/part-1/section-2.md#2", "kind": "record-changed", "reason": "TODO: say why this change is right (e.g. the amending Act), then remove TODO" },',
+        '    { "address": "example-act/part-1/section-1.md#1", "kind": "record-removed", "reason": "TODO: say why this change is right (e.g. the amending Act), then remove TODO" }',
+        "  ]",
+        "}",
+        "",
+      ].join("\n"),
+    );
+    // Passed as it is, it approves nothing: the gate fails and each placeholder is named.
+    const unedited = await runMain([...args, "--approvals", "approvals.json", "--format", "json"], dir);
+    expect(unedited.code).toBe(1);
+    const report = JSON.parse(unedited.stdout);
+    expect(report.summary).toMatchObject({ breaking: 2, approved: 0, failing: 2, passed: false });
+    expect(report.warnings).toEqual([
+      'approval {"kind":"record-changed","address":"example-act/part-1/section-2.md#2"} has the placeholder reason "TODO: say why this change is right (e.g. the amending Act), then remove TODO": it approves nothing until its reason says why the change is right',
+      'approval {"kind":"record-removed","address":"example-act/part-1/section-1.md#1"} has the placeholder reason "TODO: say why this change is right (e.g. the amending Act), then remove TODO": it approves nothing until its reason says why the change is right',
+    ]);
+    // One reason edited: that change passes, the other still fails.
+    await writeFile(join(dir, "approvals.json"), text.replace(/"reason": "TODO[^"]*"/, '"reason": "amended by Act No. 3, 2025"'));
+    const half = JSON.parse((await runMain([...args, "--approvals", "approvals.json", "--format", "json"], dir)).stdout);
+    expect(half.summary).toMatchObject({ approved: 1, failing: 1, passed: false });
+    expect(half.pairs[0].changes[0].approved).toEqual({ reason: "amended by Act No. 3, 2025" });
+    // Both edited: the gate passes.
+    await writeFile(join(dir, "approvals.json"), text.replace(/"reason": "TODO[^"]*"/g, '"reason": "Act No. 3, 2025"'));
+    expect((await runMain([...args, "--approvals", "approvals.json"], dir)).code).toBe(0);
+  });
+
+  test("an existing file: its entries (and $schema) kept first, placeholders not repeated, new changes appended; nothing to add leaves it as it was", async () => {
+    await amended();
+    const existing = {
+      $schema: "./approvals.schema.json",
+      approvals: [
+        { reason: "repealed by Act No. 3, 2025", kind: "record-removed", address: "example-act/part-1/section-1.md#1" },
+        { address: "example-act/somewhere-else.md#9", reason: "kept although stale" },
+      ],
+    };
+    await writeFile(join(dir, "approvals.json"), JSON.stringify(existing));
+    const run = await runMain([...args, "--approvals", "approvals.json", "--write-approvals", "approvals.json"], dir);
+    expect(run.stderr).toContain("wrote approvals.json: 1 approval to review; kept the 2 entries it had\n");
+    const written = await readFile(join(dir, "approvals.json"), "utf8");
+    expect(written.split("\n").slice(0, 6)).toEqual([
+      "{",
+      '  "$schema": "./approvals.schema.json",',
+      '  "approvals": [',
+      '    { "address": "example-act/part-1/section-1.md#1", "kind": "record-removed", "reason": "repealed by Act No. 3, 2025" },',
+      '    { "address": "example-act/somewhere-else.md#9", "reason": "kept although stale" },',
+      '    { "address": "example-act/part-1/section-2.md#2", "kind": "record-changed", "reason": "TODO: say why this change is right (e.g. the amending Act), then remove TODO" }',
+    ]);
+    // Run again: the placeholder entry names the change already, so nothing is added and the bytes stay.
+    const again = await runMain([...args, "--approvals", "approvals.json", "--write-approvals", "approvals.json"], dir);
+    expect(again.stderr).toContain("approvals.json: nothing to add: every change that needs an approval is approved or named there (left as it was)\n");
+    expect(await readFile(join(dir, "approvals.json"), "utf8")).toBe(written);
+  });
+
+  test("additive changes only with --fail-on any; a schema change by pointer and kind; nothing to approve writes no file", async () => {
+    await cp(join(fixtures, "records/record-added/old.jsonl"), join(dir, "a-old.jsonl"));
+    await cp(join(fixtures, "records/record-added/new.jsonl"), join(dir, "a-new.jsonl"));
+    const none = await runMain(["diff", "a-old.jsonl", "a-new.jsonl", "--write-approvals", "out/approvals.json"], dir);
+    expect(none.code).toBe(0);
+    expect(none.stderr).toContain("out/approvals.json: nothing to add: every change that needs an approval is approved (not written)\n");
+    await expect(readFile(join(dir, "out/approvals.json"), "utf8")).rejects.toMatchObject({ code: "ENOENT" });
+    await runMain(["diff", "--fail-on", "any", "a-old.jsonl", "a-new.jsonl", "--write-approvals", "out/approvals.json"], dir);
+    expect(await readFile(join(dir, "out/approvals.json"), "utf8")).toContain('{ "address": "example-act/part-1/section-1a.md#1a", "kind": "record-added", "reason": "TODO:');
+    const schema = await runMain(
+      ["diff", "--schema", join(fixtures, "schema/field-removed/old.schema.json"), join(fixtures, "schema/field-removed/new.schema.json"), "--write-approvals", "s.json"],
+      dir,
+    );
+    expect(schema.code).toBe(1);
+    expect(await readFile(join(dir, "s.json"), "utf8")).toMatch(/\{ "pointer": "\/\$defs\/[^"]+", "kind": "field-removed", "reason": "TODO:/);
+  });
+
+  test("refusals: a malformed existing file is named and left alone; never over a compared file", async () => {
+    await amended();
+    await writeFile(join(dir, "approvals.json"), '{"approvals": [{"address": "x", "reason": "ok", "because": 1}]}');
+    const bad = await runMain([...args, "--write-approvals", "approvals.json"], dir);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('citation-targets: approvals file approvals.json is not valid, so it was not written:\ncitation-targets:   approvals[0]: unknown member "because"');
+    expect(await readFile(join(dir, "approvals.json"), "utf8")).toBe('{"approvals": [{"address": "x", "reason": "ok", "because": 1}]}');
+    const over = await runMain([...args, "--write-approvals", "new.jsonl"], dir);
+    expect(over.code).toBe(2);
+    expect(over.stderr).toContain("refusing to write new.jsonl: it is the compared file new.jsonl, an input of this run");
+  });
+
+  test("a reason that starts with TODO (any case) approves nothing, written by hand or not", async () => {
+    await amended();
+    await writeFile(
+      join(dir, "a.json"),
+      JSON.stringify({
+        approvals: [
+          { kind: "record-removed", reason: "todo ask the drafter" },
+          { kind: "record-changed", reason: "Amended; TODO later: link" },
+        ],
+      }),
+    );
+    const report = JSON.parse((await runMain([...args, "--approvals", "a.json", "--format", "json"], dir)).stdout);
+    expect(report.summary).toMatchObject({ approved: 1, failing: 1 });
+    expect(report.pairs[0].changes.map((c: { kind: string; approved?: unknown }) => [c.kind, c.approved !== undefined])).toEqual([
+      ["record-changed", true],
+      ["record-removed", false],
+    ]);
+  });
+});
