@@ -247,3 +247,17 @@ describe("--print-config says which schema is used", () => {
     });
   });
 });
+
+describe("the other formats say it once too", () => {
+  test("sarif carries repeated in the result's properties; github and junit one annotation and one failure for the 20 records", async () => {
+    await writeFile(join(dir, FILE), german());
+    const sarif = JSON.parse((await runMain(["validate", "--format", "sarif"], dir)).stdout);
+    expect(sarif.runs[0].results).toHaveLength(2);
+    expect(sarif.runs[0].results[1].properties).toEqual({ pointer: "/sourceTextUrl", messageId: "repeated", repeated: { records: 20, firstLine: 1, lastLine: 21 } });
+    const github = (await runMain(["validate", "--format", "github"], dir)).stdout.split("\n").filter((line) => line.startsWith("::error"));
+    expect(github).toHaveLength(2);
+    expect(github[1]).toContain("line=2,");
+    const junit = (await runMain(["validate", "--format", "junit"], dir)).stdout;
+    expect(junit).toContain('<testsuite name=".tooling/citation-targets/mvfg.jsonl" tests="2" failures="2" errors="0">');
+  });
+});
