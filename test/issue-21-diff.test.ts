@@ -231,3 +231,17 @@ describe("diff --write-approvals", () => {
     ]);
   });
 });
+
+describe("the library", () => {
+  test("writeApprovals writes what --write-approvals writes; a bad argument is an OperationalError", async () => {
+    const library = await import("../src/index.js");
+    const report = await library.diff({ cwd: fixtures, paths: ["records/record-removed/old.jsonl", "records/record-removed/new.jsonl"] });
+    const written = await library.writeApprovals(report, "approvals.json", dir);
+    expect(written).toMatchObject({ written: true, kept: 0, added: [{ kind: "record-removed", reason: library.PLACEHOLDER_REASON }] });
+    expect(library.isPlaceholderReason(library.PLACEHOLDER_REASON)).toBe(true);
+    expect(library.isPlaceholderReason("repealed; TODO: cite")).toBe(false);
+    expect(JSON.parse(await readFile(join(dir, "approvals.json"), "utf8")).approvals).toHaveLength(1);
+    await expect(library.writeApprovals(report, "" as string, dir)).rejects.toThrow(new library.OperationalError('writeApprovals: file: expected a non-empty string, got ""'));
+    await expect(library.writeApprovals({} as never, "a.json", dir)).rejects.toBeInstanceOf(library.OperationalError);
+  });
+});
