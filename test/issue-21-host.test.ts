@@ -124,7 +124,9 @@ describe("a German publisher's first validate", () => {
     // The right host, but nothing after it: no word about hosts.
     await writeFile(
       join(dir, FILE),
-      german((records) => records.forEach((r) => (r.sourceTextUrl = "https://www.legislation.gov.au/"))),
+      german((records) => {
+        for (const record of records) record.sourceTextUrl = "https://www.legislation.gov.au/";
+      }),
     );
     const message = JSON.parse((await runMain(["validate", "--format", "json", "--no-config", "--schema", "mine.schema.json"], dir)).stdout).files[0].problems[0].message;
     expect(message).toBe('sourceTextUrl must be an https address on www.legislation.gov.au followed by a path (https://www.legislation.gov.au/…), got "https://www.legislation.gov.au/"');
