@@ -13,7 +13,7 @@ import { createRangeCheck, createRangeMerge, rangePlan, type VisitBatch } from "
 import { rules } from "../src/rules/index.js";
 import { runBin, runMain } from "./helpers/bin.js";
 import { tempDir } from "./helpers/datasets.js";
-import { fixtureRecords, type Rec, schemaCheck, toJsonl } from "./helpers/records.js";
+import { fixtureRecords, type Rec, repoRoot, schemaCheck, toJsonl } from "./helpers/records.js";
 
 const GERMAN = "https://www.gesetze-im-internet.de/mvfg/";
 const FIX =
@@ -261,5 +261,14 @@ describe("the other formats say it once too", () => {
     expect(github[1]).toContain("line=2,");
     const junit = (await runMain(["validate", "--format", "junit"], dir)).stdout;
     expect(junit).toContain('<testsuite name=".tooling/citation-targets/mvfg.jsonl" tests="2" failures="2" errors="0">');
+  });
+});
+
+describe("README, as written", () => {
+  test("the German example of 'Said once per file' is what validate prints", async () => {
+    const readme = await readFile(join(repoRoot, "README.md"), "utf8");
+    const block = /\*\*Said once per file\.\*\*[\s\S]*?```text\n([\s\S]*?)```/.exec(readme)![1];
+    await writeFile(join(dir, FILE), german());
+    expect((await runMain(["validate"], dir)).stdout).toBe(block);
   });
 });
