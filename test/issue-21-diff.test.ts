@@ -210,6 +210,9 @@ describe("diff --write-approvals", () => {
     const over = await runMain([...args, "--write-approvals", "new.jsonl"], dir);
     expect(over.code).toBe(2);
     expect(over.stderr).toContain("refusing to write new.jsonl: it is the compared file new.jsonl, an input of this run");
+    const old = await runMain([...args, "--write-approvals", "old.jsonl"], dir);
+    expect(old.code).toBe(2);
+    expect(old.stderr).toContain("refusing to write old.jsonl: it is the compared file old.jsonl, an input of this run");
   });
 
   test("a reason that starts with TODO (any case) approves nothing, written by hand or not", async () => {

@@ -25,10 +25,11 @@ export interface WrittenApprovals {
  */
 export async function writeApprovals(report: DiffReport, file: string, cwd: string): Promise<WrittenApprovals> {
   const path = resolve(cwd, file);
-  // Never over a file the report compared (its new side, in the working tree).
+  // Never over a file the report compared (a side at a git revision, "<rev>:<path>", is no file here and is passed over).
+  const sides = report.pairs.flatMap((pair) => [...(pair.oldMissing ? [] : [pair.old]), ...(pair.newMissing ? [] : [pair.new])]);
   refuseOverInputs(
     path,
-    report.pairs.filter((pair) => !pair.newMissing).map((pair) => ({ path: resolve(cwd, pair.new.replace(/ \(bundled schema\)$/, "")), what: `the compared file ${pair.new}` })),
+    sides.map((side) => ({ path: resolve(cwd, side.replace(/ \(bundled schema\)$/, "")), what: `the compared file ${side}` })),
     file,
   );
   let existing: Approval[] = [];
