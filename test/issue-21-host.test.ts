@@ -272,3 +272,18 @@ describe("README, as written", () => {
     expect((await runMain(["validate"], dir)).stdout).toBe(block);
   });
 });
+
+describe("writing the schema (or approvals) where no folder can be made", () => {
+  test.runIf(process.platform === "linux")("under /proc: an error naming the folder at once, not the endless retry of Node's recursive mkdir", async () => {
+    const started = performance.now();
+    const result = await runMain(["schema", "-o", "/proc/citation-targets-nope/x.json"], dir);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe("citation-targets: cannot write /proc/citation-targets-nope/x.json: no such file or folder (cannot create its folder /proc/citation-targets-nope)\n");
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  test("missing folders are made, level by level", async () => {
+    expect((await runMain(["schema", "-o", "a/b/c/schema.json"], dir)).code).toBe(0);
+    expect(await readFile(join(dir, "a/b/c/schema.json"), "utf8")).toBe(formatSchema(buildRecordSchema()));
+  });
+});
