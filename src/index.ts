@@ -5,10 +5,12 @@ import type { DatasetUpdate, UpdateOptions } from "./node/update.js";
 import type { CheckResult, GenerateOptions, GenerateResult } from "./node/generate.js";
 import type { DiffOptions } from "./node/diff.js";
 import type { DiffReport } from "./core/diff.js";
+import type { WrittenApprovals } from "./node/approvals-file.js";
 import type { LoadedManifest } from "./node/manifest-io.js";
 import type { LockContext } from "./core/lock-context.js";
 import type { ArtifactReader, OutputRecord } from "./core/generate.js";
 import type { LockManifest } from "./core/manifest.js";
+import { OperationalError } from "./node/errors.js";
 import { checkCheckGeneratedOptions, checkDiffOptions, checkGenerateOptions, checkValidateOptions } from "./node/check-options.js";
 
 // The commands load their modules (the file walkers, thread pools, parsers and Ajv they need) when
@@ -83,5 +85,18 @@ export async function diff(options: DiffOptions = {}): Promise<DiffReport> {
   return (await import("./node/diff.js")).diff(options);
 }
 export type { DiffOptions } from "./node/diff.js";
+/**
+ * Writes an approvals file for a diff report (`diff --write-approvals FILE`): an entry with a
+ * placeholder reason, which approves nothing until it is replaced, for each breaking change no
+ * approval covers, after the entries FILE already holds. Throws OperationalError for a bad argument,
+ * an invalid existing file or a write that fails.
+ */
+export async function writeApprovals(report: DiffReport, file: string, cwd: string = process.cwd()): Promise<WrittenApprovals> {
+  if (typeof file !== "string" || file === "") throw new OperationalError(`writeApprovals: file: expected a non-empty string, got ${JSON.stringify(file)}`);
+  if (report === null || typeof report !== "object" || !Array.isArray((report as { pairs?: unknown }).pairs)) throw new OperationalError("writeApprovals: report: expected the report of diff()");
+  return (await import("./node/approvals-file.js")).writeApprovals(report, file, cwd);
+}
+export type { WrittenApprovals } from "./node/approvals-file.js";
+export { PLACEHOLDER_REASON, isPlaceholderReason } from "./core/diff.js";
 export { CHANGE_KINDS, ADDITIVE_KINDS, BREAKING_KINDS, classOf, diffExitCode } from "./core/diff.js";
 export type { ChangeKind, ChangeClass, FailOn, DiffReport, DiffChange, DiffPair, DiffSummary } from "./core/diff.js";

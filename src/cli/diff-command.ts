@@ -8,6 +8,7 @@ import { resolve } from "node:path";
 import { type Command, Option } from "commander";
 import { ADDITIVE_KINDS, BREAKING_KINDS, diffExitCode, FAIL_ON_LEVELS, type FailOn } from "../core/diff.js";
 import { DIFF_FORMAT_NAMES, type DiffFormatName } from "../formatters/diff-names.js";
+import type { DiffReport } from "../core/diff.js";
 import { cwdInRepository } from "../node/files.js";
 import { writeDiffOutput } from "./diff-output.js";
 
@@ -22,6 +23,7 @@ interface DiffCliOptions {
   against?: string;
   schema?: boolean;
   approvals?: string;
+  writeApprovals?: string;
   failOn: FailOn;
   format: DiffFormatName;
   outputFile?: string;
@@ -46,6 +48,10 @@ export function registerDiffCommand(program: Command, context: DiffCommandContex
     .option("--against <rev>", "compare the working tree with the same paths at this git revision (e.g. origin/main)")
     .option("--schema", "the paths are record JSON Schemas (files ending in .schema.json are taken as schemas anyway)")
     .option("--approvals <file>", 'a reviewed JSON file approving breaking changes: {"approvals": [{"address": …, "reason": …}]}')
+    .option(
+      "--write-approvals <file>",
+      'write an approvals file for the breaking changes no approval covers yet, each with a placeholder reason ("TODO: …") that approves nothing until a reviewer replaces it; entries already in FILE are kept',
+    )
     .addOption(new Option("--fail-on <level>", "which changes fail the run (exit 1)").choices(FAIL_ON_LEVELS).default("breaking"))
     .addOption(new Option("-f, --format <format>", "output format").choices(DIFF_FORMAT_NAMES).default("stylish"))
     .option("-o, --output-file <file>", "write the report in the chosen format to FILE (atomically); the terminal still gets the stylish report")
@@ -82,10 +88,29 @@ export function registerDiffCommand(program: Command, context: DiffCommandContex
         context,
         { toolVersion: packageJson.version, ...(where !== undefined ? { cwdInRepository: where } : {}) },
       );
+      if (options.writeApprovals !== undefined) await writeApprovalsFile(report, options.writeApprovals, context);
       if (options.verbose) {
         const against = report.against ? ` against ${report.against.revision} (${report.against.commit.slice(0, 12)})` : "";
         context.stderr.write(`citation-targets: compared ${report.pairs.length} ${report.pairs.length === 1 ? "pair" : "pairs"}${against} in ${Math.round(performance.now() - started)} ms\n`);
       }
       setExitCode(diffExitCode(report));
     });
+}
+
+/** --write-approvals: merges the entries the report needs into the file and says on stderr what it did and what the reviewer must do. */
+async function writeApprovalsFile(report: DiffReport, file: string, context: DiffCommandContext): Promise<void> {
+  const { writeApprovals } = await import("../node/approvals-file.js");
+  const result = await writeApprovals(report, file, context.cwd);
+  const kept = result.kept > 0 ? `; kept the ${result.kept === 1 ? "entry" : `${result.kept} entries`} it had` : "";
+  if (!result.written) {
+    context.stderr.write(
+      `citation-targets: ${file}: nothing to add: every change that needs an approval is approved${result.kept > 0 ? " or named there" : ""} (${result.kept > 0 ? "left as it was" : "not written"})\n`,
+    );
+    return;
+  }
+  const count = result.added.length === 1 ? "1 approval" : `${result.added.length} approvals`;
+  context.stderr.write(
+    `citation-targets: wrote ${file}: ${count} to review${kept}\n` +
+      `citation-targets: each new reason is a placeholder ("TODO: …") and approves nothing: replace it with why the change is right (e.g. "repealed by Act No. 12, 2025"), commit the file, and pass it with --approvals ${file}\n`,
+  );
 }

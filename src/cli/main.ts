@@ -168,13 +168,21 @@ export async function main(context: MainContext): Promise<number> {
   program
     .command("schema")
     .summary("print or write the record JSON Schema")
-    .description("Print the citation-target record JSON Schema (2020-12) with the legislation host filled in, or write it to a file.")
-    .option("--legislation-host <host>", "host sourceTextUrl must be on", parseHost, DEFAULT_LEGISLATION_HOST)
+    .description(
+      "Print the citation-target record JSON Schema (2020-12) with the legislation host filled in, or write it to a file. The host: --legislation-host, else the config's legislationHost (the config validate reads), else www.legislation.gov.au.",
+    )
+    .option("--legislation-host <host>", "host sourceTextUrl must be on (default: the config's legislationHost, else www.legislation.gov.au)", parseHost)
     .option("-o, --output <file>", "write the schema to FILE (atomically) instead of stdout")
-    .action(async (options: { legislationHost: string; output?: string }) => {
-      const text = formatSchema(buildRecordSchema(options.legislationHost));
-      if (options.output) await writeFileAtomic(resolve(context.cwd, options.output), text);
-      else stdout.write(text);
+    .option("--config <file>", "read legislationHost from this config file instead of the one found (as validate does)")
+    .option("--no-config", "read no config file")
+    .action(async (options: { legislationHost?: string; output?: string; config?: string | boolean }) => {
+      const { hostSetting } = await import("../node/config.js");
+      const { host, from } = await hostSetting(options.legislationHost, options.config, context.cwd);
+      const text = formatSchema(buildRecordSchema(host));
+      if (options.output) {
+        await writeFileAtomic(resolve(context.cwd, options.output), text);
+        stderr.write(`wrote ${options.output}: the record schema for legislation host ${host} (${from})\n`);
+      } else stdout.write(text);
     });
 
   program
@@ -645,6 +653,7 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
   if (fromStdin && !context.stdin) throw new OperationalError("no standard input to read");
   const format: FormatName = options.format ?? (context.env.GITHUB_ACTIONS === "true" ? "github" : "stylish");
   if (options.printConfig) {
+    const host = given("legislationHost") ? options.legislationHost : (config.legislationHost ?? options.legislationHost);
     const from = (cli: boolean, inConfig: boolean) => (cli ? "command line" : inConfig && loaded ? `config ${displayPath(loaded.path, context.cwd)}` : "default");
     const ruleSources = Object.fromEntries(
       rules.map((rule) => {
@@ -662,10 +671,10 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
         },
         format: { value: format, from: options.format ? "command line" : context.env.GITHUB_ACTIONS === "true" ? "GITHUB_ACTIONS=true" : "default" },
         legislationHost: {
-          value: given("legislationHost") ? options.legislationHost : (config.legislationHost ?? options.legislationHost),
+          value: host,
           from: from(given("legislationHost"), config.legislationHost !== undefined),
         },
-        schema: { value: schema ?? `${REPOSITORY_SCHEMA_PATH} of the repository if present, else the bundled schema`, from: from(options.schema !== undefined, config.schema !== undefined) },
+        schema: await schemaInForce(schema, options.schema !== undefined, host, context.cwd, from(options.schema !== undefined, config.schema !== undefined)),
         lock: { value: lock ?? "<name>.lock.json beside each <name>.jsonl, when present", from: from(options.lock !== undefined && options.lock !== true, config.lock !== undefined) },
         maxProblems: { value: maxProblems ?? null, from: from(options.maxProblems !== undefined, config.maxProblems !== undefined) },
         rules: ruleSources,
@@ -768,6 +777,25 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
     context.stderr.write(`citation-targets: checked in ${Math.round(performance.now() - started)} ms${threads}\n`);
   }
   return exitCodeFor(report);
+}
+
+/**
+ * The schema validate will use, for --print-config: its file (as shown) or "bundled", where that came
+ * from, and in words which it is (the order of loadSchema: --schema or the config's, else the
+ * repository's, else the bundled schema for the legislation host, which applies to that one only).
+ */
+async function schemaInForce(schema: string | undefined, fromFlag: boolean, host: string, cwd: string, from: string): Promise<{ value: string; from: string; used: string }> {
+  if (schema !== undefined) {
+    const shown = displayPath(resolve(cwd, schema), cwd);
+    return { value: shown, from, used: `${shown}, named by ${fromFlag ? "--schema" : 'the config\'s "schema"'} (legislationHost does not apply to it)` };
+  }
+  const { findRepositorySchema } = await import("../node/schema-source.js");
+  const repository = await findRepositorySchema(cwd);
+  if (repository !== undefined) {
+    const shown = displayPath(repository, cwd);
+    return { value: shown, from: "repository", used: `the repository's schema ${shown} (found from here up to the repository root; legislationHost does not apply to it)` };
+  }
+  return { value: "bundled", from: "default", used: `the bundled schema, built for legislation host ${host} (no ${REPOSITORY_SCHEMA_PATH} from here up to the repository root)` };
 }
 
 /**

@@ -196,7 +196,19 @@ export function parseApprovals(document: unknown): { approvals: Approval[]; prob
   return { approvals: problems.length > 0 ? [] : approvals, problems };
 }
 
-function approves(approval: Approval, change: DiffChange): boolean {
+/**
+ * The reason `diff --write-approvals` gives each entry it writes: a placeholder for a reviewer to
+ * replace. A reason that starts with "TODO" approves nothing (see applyApprovals).
+ */
+export const PLACEHOLDER_REASON = "TODO: say why this change is right (e.g. the amending Act), then remove TODO";
+
+/** True for a reason still to be written: one that starts with "TODO" (any case), as --write-approvals leaves it. */
+export function isPlaceholderReason(reason: string): boolean {
+  return /^\s*todo\b/i.test(reason);
+}
+
+/** True when the approval names the change (its kind, address and pointer, as far as it gives them). */
+export function approves(approval: Approval, change: DiffChange): boolean {
   if (approval.kind !== undefined && approval.kind !== change.kind) return false;
   if (approval.address !== undefined && approval.address !== change.address) return false;
   if (approval.pointer !== undefined && approval.pointer !== change.pointer) return false;
@@ -209,7 +221,11 @@ export function describeApproval(approval: Approval): string {
   return JSON.stringify(what);
 }
 
-/** Marks every change an approval matches (the first matching approval's reason); returns the approvals that matched nothing. */
+/**
+ * Marks every change an approval matches (the first matching approval's reason); returns the approvals
+ * that matched nothing. An approval whose reason is a placeholder (isPlaceholderReason) matches but
+ * approves nothing: the change still fails the gate until a reviewer writes why it is right.
+ */
 export function applyApprovals(pairs: DiffPair[], approvals: readonly Approval[]): Approval[] {
   const used = new Set<number>();
   for (const pair of pairs) {
@@ -217,11 +233,22 @@ export function applyApprovals(pairs: DiffPair[], approvals: readonly Approval[]
       approvals.forEach((approval, index) => {
         if (!approves(approval, change)) return;
         used.add(index);
-        if (!change.approved) change.approved = { reason: approval.reason };
+        if (!change.approved && !isPlaceholderReason(approval.reason)) change.approved = { reason: approval.reason };
       });
     }
   }
   return approvals.filter((_, index) => !used.has(index));
+}
+
+/** The warnings about an approvals file: each approval that matched nothing, and each that matched but still has a placeholder reason. */
+export function approvalWarnings(approvals: readonly Approval[], unmatched: readonly Approval[]): string[] {
+  const stale = new Set(unmatched);
+  return approvals.flatMap((approval) => {
+    if (stale.has(approval)) return [`approval ${describeApproval(approval)} matches no change (is it still needed?)`];
+    if (isPlaceholderReason(approval.reason))
+      return [`approval ${describeApproval(approval)} has the placeholder reason ${JSON.stringify(approval.reason)}: it approves nothing until its reason says why the change is right`];
+    return [];
+  });
 }
 
 /** True when the change fails the gate. */

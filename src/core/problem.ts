@@ -19,6 +19,18 @@ export interface Problem {
   pointer: string;
   /** A short piece of the line (or of the value at `pointer`) to show under the message, cut to a readable width; `column` is 1-based in `text`. */
   excerpt?: Excerpt;
+  /**
+   * Set on a problem that stands for the same problem on more records (a rule's `meta.foldRepeats`,
+   * docs/spec.md, section 11): how many more records, the line of the first (which has the problem
+   * in full), and the last line. The problem's own line is the first of those records.
+   */
+  repeated?: Repeated;
+}
+
+export interface Repeated {
+  records: number;
+  firstLine: number;
+  lastLine: number;
 }
 
 export interface Excerpt {

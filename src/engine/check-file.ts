@@ -99,9 +99,63 @@ export type Part = "all" | "range" | "merge";
 const RECORD_RANK = 1_000;
 export const RANKS_PER_LINE = 2_048;
 
+/** The most distinct problems a check remembers for folding (a file whose every record has its own wrong slug folds nothing, and must not fill memory). */
+const MAX_FOLD_KEYS = 1_000;
+
+/**
+ * The problems rules say once per file (`meta.foldRepeats`): the first of each (rule, pointer,
+ * message) passes as it is; the second becomes one problem with the rule's `repeated` message,
+ * which every later one (or a range's own folded problem, when a file is checked in ranges) adds
+ * its records and last line to.
+ */
+export class RepeatFolds {
+  private readonly pointers = new Map<string, Set<string>>();
+  private readonly templates = new Map<string, string>();
+  private readonly seen = new Map<string, { firstLine: number; folded?: Problem }>();
+
+  constructor(rules: readonly Rule[]) {
+    for (const rule of rules) {
+      const template = (rule.messages as Record<string, string>).repeated;
+      if (rule.meta.foldRepeats === undefined) continue;
+      if (template === undefined) throw new Error(`rule ${rule.id} folds repeated problems (meta.foldRepeats) but has no "repeated" message`);
+      this.pointers.set(rule.id, new Set(rule.meta.foldRepeats));
+      this.templates.set(rule.id, template);
+    }
+  }
+
+  /** The problem to keep: the problem itself, the folded problem a first repeat makes, or undefined when an earlier fold took it. */
+  take(problem: Problem): Problem | undefined {
+    if (this.pointers.size === 0 || !this.pointers.get(problem.ruleId)?.has(problem.pointer)) return problem;
+    const message = problem.repeated ? String(problem.data.of) : problem.message;
+    const key = `${problem.ruleId}\u0000${problem.pointer}\u0000${message}`;
+    const fold = this.seen.get(key);
+    if (fold === undefined) {
+      if (!problem.repeated && this.seen.size < MAX_FOLD_KEYS) this.seen.set(key, { firstLine: problem.line });
+      return problem;
+    }
+    const records = problem.repeated?.records ?? 1;
+    const lastLine = problem.repeated?.lastLine ?? problem.line;
+    const created = fold.folded === undefined;
+    if (fold.folded === undefined) {
+      const { excerpt: _excerpt, column: _column, ...rest } = problem;
+      fold.folded = { ...rest, messageId: "repeated", data: { of: message }, repeated: { records: 0, firstLine: fold.firstLine, lastLine } };
+    }
+    const folded = fold.folded;
+    const repeated = folded.repeated!;
+    repeated.records += records;
+    repeated.lastLine = lastLine;
+    const more = `${repeated.records} more ${repeated.records === 1 ? "record" : "records"}`;
+    const lines = repeated.lastLine === folded.line ? `line ${folded.line}` : `lines ${folded.line} to ${repeated.lastLine}`;
+    folded.data = { field: folded.pointer.slice(1), firstLine: repeated.firstLine, records: repeated.records, more, lines, of: message };
+    folded.message = interpolate(this.templates.get(folded.ruleId)!, folded.data);
+    return created ? folded : undefined;
+  }
+}
+
 /**
  * The problems of a check, in the order they were reported, each with its key (see RECORD_RANK);
  * past the cap, problems are only counted, except those of the end of the file, which are always kept.
+ * Problems a rule says once per file are folded first (RepeatFolds).
  */
 export class ProblemSink {
   readonly problems: Problem[] = [];
@@ -111,9 +165,14 @@ export class ProblemSink {
   at = 0;
   /** Where the problems of the end of the file start, once it is reached. */
   endFrom: number | undefined;
-  constructor(private readonly limit: number) {}
+  constructor(
+    private readonly limit: number,
+    private readonly folds?: RepeatFolds,
+  ) {}
 
-  add(problem: Problem, rank: number): void {
+  add(reported: Problem, rank: number): void {
+    const problem = this.folds ? this.folds.take(reported) : reported;
+    if (problem === undefined) return;
     if (this.endFrom === undefined && this.problems.length >= this.limit) {
       problem.severity === "error" ? this.unstored.errors++ : this.unstored.warnings++;
       return;
@@ -152,7 +211,7 @@ export interface RangePlan {
 export function startRules(options: FileCheckOptions, part: Part, rangeRules: readonly string[] = []): StartedRules {
   const severities = resolveSeverities(options.rules, options.ruleSettings);
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
-  const sink = new ProblemSink(limits.maxStoredProblems);
+  const sink = new ProblemSink(limits.maxStoredProblems, new RepeatFolds(options.rules));
   const fileName = options.file.slice(options.file.lastIndexOf("/") + 1);
   const lineHooks: { order: number; hook: (state: LineState) => LineVerdict }[] = [];
   const recordHandlers: ((visit: RecordVisit) => void)[] = [];

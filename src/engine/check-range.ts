@@ -11,7 +11,7 @@
  */
 import { sortProblems, type Problem } from "../core/problem.js";
 import type { RecordVisit } from "../rules/define.js";
-import { RANKS_PER_LINE, readLines, startRules, type FileCheckOptions, type FileResult, type RangePlan } from "./check-file.js";
+import { RANKS_PER_LINE, RepeatFolds, readLines, startRules, type FileCheckOptions, type FileResult, type RangePlan } from "./check-file.js";
 
 export type { RangePlan } from "./check-file.js";
 
@@ -141,7 +141,11 @@ export function createRangeMerge(options: FileCheckOptions, plan: RangePlan): Ra
   const unstored = { errors: 0, warnings: 0 };
   const limit = rules.limits.maxStoredProblems;
   let taken = 0; // cross-record problems merged so far
-  const keep = (problem: Problem) => {
+  // Problems said once per file were folded in each range apart: fold the ranges' together, as one thread would have.
+  const folds = new RepeatFolds(options.rules);
+  const keep = (reported: Problem) => {
+    const problem = folds.take(reported);
+    if (problem === undefined) return;
     if (merged.length < limit) merged.push(problem);
     else problem.severity === "error" ? unstored.errors++ : unstored.warnings++;
   };
@@ -174,7 +178,9 @@ export function createRangeMerge(options: FileCheckOptions, plan: RangePlan): Ra
       summary.problems.forEach((problem, i) => {
         const key = summary.keys[i]! + shift;
         while (taken < sink.problems.length && sink.keys[taken]! < key) keep(sink.problems[taken++]!);
-        keep(offset === 0 || problem.line === 0 ? problem : { ...problem, line: problem.line + offset });
+        const shifted = offset === 0 || problem.line === 0 ? problem : { ...problem, line: problem.line + offset };
+        if (shifted.repeated && offset > 0) shifted.repeated = { ...shifted.repeated, firstLine: shifted.repeated.firstLine + offset, lastLine: shifted.repeated.lastLine + offset };
+        keep(shifted);
       });
       while (taken < sink.problems.length) keep(sink.problems[taken++]!);
       unstored.errors += summary.unstored.errors;

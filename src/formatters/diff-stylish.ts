@@ -49,7 +49,7 @@ export const formatDiffStylish: DiffFormatter = (report, { color }) => {
     // A failing gate says how to let intended changes through.
     out.push(
       color.dim(
-        'hint: if these changes are intended (a section repealed, a subdivision renumbered), approve each in a reviewed JSON file and pass it with --approvals FILE (README, "Approvals"); --fail-on sets which changes fail',
+        'hint: if these changes are intended (a section repealed, a subdivision renumbered), approve each in a reviewed JSON file (--write-approvals FILE writes one for you to fill in) and pass it with --approvals FILE (README, "Approvals"); --fail-on sets which changes fail',
       ),
     );
   }

@@ -1,8 +1,9 @@
-/** The formats of `diff`, validate's four and html: every format name has its formatter. */
+/** The formats of `diff`, validate's four, junit and html: every format name has its formatter. */
 import type { DiffFormatter } from "./diff-common.js";
 import { formatDiffGithub } from "./diff-github.js";
 import { formatDiffHtml } from "./diff-html.js";
 import { formatDiffJson } from "./diff-json.js";
+import { formatDiffJunit } from "./diff-junit.js";
 import { formatDiffSarif } from "./diff-sarif.js";
 import { formatDiffStylish } from "./diff-stylish.js";
 
@@ -15,6 +16,7 @@ export const diffFormatters = {
   json: formatDiffJson,
   github: formatDiffGithub,
   sarif: formatDiffSarif,
+  junit: formatDiffJunit,
   html: formatDiffHtml,
 } satisfies Record<DiffFormatName, DiffFormatter>;
 

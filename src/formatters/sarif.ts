@@ -43,7 +43,7 @@ export const formatSarif: Formatter = (report, { maxProblems, toolVersion, cwdIn
         level: p.severity,
         message: { text: p.message },
         locations: [{ physicalLocation: { artifactLocation: location(p.file), ...region } }],
-        properties: { pointer: p.pointer, messageId: p.messageId, ...(index.has(p.ruleId) ? {} : { unknownRule: true }) },
+        properties: { pointer: p.pointer, messageId: p.messageId, ...(p.repeated ? { repeated: p.repeated } : {}), ...(index.has(p.ruleId) ? {} : { unknownRule: true }) },
       });
     }
   }

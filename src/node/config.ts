@@ -1,12 +1,12 @@
 import { stat } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
 import type { RuleSetting } from "../core/problem.js";
-import { NON_EMPTY_STRING } from "../core/schema.js";
+import { DEFAULT_LEGISLATION_HOST, NON_EMPTY_STRING } from "../core/schema.js";
 import { ruleIds } from "../rules/index.js";
 import { OperationalError } from "./errors.js";
 import { unknownRuleMessage } from "../core/text.js";
 import { LEGISLATION_HOST_PATTERN } from "../core/model.js";
-import { foldersUpToRoot } from "./files.js";
+import { displayPath, foldersUpToRoot } from "./files.js";
 import { readJsonFile } from "./json-file.js";
 import { describeAjvErrors, jsonFileValidator } from "./precompiled.js";
 
@@ -146,4 +146,17 @@ async function checkConfig(path: string, data: unknown): Promise<LoadedConfig> {
       ...(config.adopt?.datasets !== undefined ? { adopt: { ...config.adopt, datasets: config.adopt.datasets.map((d) => relativeGlob(base, d)) } } : {}),
     },
   };
+}
+
+/**
+ * The legislation host of `schema` and where it came from: the flag, else the config's
+ * `legislationHost` (the config validate reads: `--config FILE`, none with `--no-config`, else the
+ * one found), else the default.
+ */
+export async function hostSetting(flag: string | undefined, config: string | boolean | undefined, cwd: string): Promise<{ host: string; from: string }> {
+  if (flag !== undefined) return { host: flag, from: "--legislation-host" };
+  const loaded = config === false ? undefined : typeof config === "string" ? await loadConfig(resolve(cwd, config)) : await findConfig(cwd);
+  const host = loaded?.config.legislationHost;
+  if (host !== undefined && loaded !== undefined) return { host, from: `legislationHost of the config ${displayPath(loaded.path, cwd)}` };
+  return { host: DEFAULT_LEGISLATION_HOST, from: "the default" };
 }

@@ -8,7 +8,7 @@ import { isUtf8 } from "node:buffer";
 import { createReadStream, statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { basename, join, relative, resolve, sep } from "node:path";
-import { applyApprovals, type Approval, describeApproval, type DiffPair, type DiffReport, type FailOn, parseApprovals, summarizeDiff } from "../core/diff.js";
+import { applyApprovals, type Approval, approvalWarnings, type DiffPair, type DiffReport, type FailOn, parseApprovals, summarizeDiff } from "../core/diff.js";
 import { RecordDiff } from "../core/diff-records.js";
 import { diffSchemas } from "../core/diff-schema.js";
 import { looksLike } from "../core/file-kind.js";
@@ -384,6 +384,6 @@ export async function diff(options: DiffOptions = {}): Promise<DiffReport> {
     close();
   }
   const unmatched = applyApprovals(pairs, approvals);
-  const warnings = unmatched.map((approval) => `approval ${describeApproval(approval)} matches no change (is it still needed?)`);
+  const warnings = approvalWarnings(approvals, unmatched);
   return { ...(against ? { against } : {}), pairs, summary: summarizeDiff(pairs, failOn), warnings };
 }

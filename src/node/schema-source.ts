@@ -5,7 +5,8 @@ import { recordCheckFrom, type RecordSchemaCheck } from "../core/schema-issues.j
 import { loadPrecompiled } from "./precompiled.js";
 import { OperationalError } from "./errors.js";
 import { readJsonFile } from "./json-file.js";
-import { foldersUpToRoot } from "./files.js";
+import { displayPath, foldersUpToRoot } from "./files.js";
+import { withHostFix } from "../core/host-hint.js";
 
 /** Where a repository keeps its own copy of the schema (docs/spec.md, rule "schema"). */
 export const REPOSITORY_SCHEMA_PATH = ".tooling/schemas/citation-targets.schema.json";
@@ -35,17 +36,19 @@ export async function loadSchema(options: { schemaPath?: string; legislationHost
   if (!isValidLegislationHost(host)) throw new OperationalError(`invalid legislation host "${host}": expected a lowercase host name such as ${DEFAULT_LEGISLATION_HOST}`);
   const path = options.schemaPath ? resolve(options.cwd, options.schemaPath) : await findRepositorySchema(options.cwd);
   const source: SchemaSource = options.schemaPath ? { kind: "option", path: path! } : path ? { kind: "repository", path } : { kind: "bundled", legislationHost: host };
+  // A sourceTextUrl on another host gets the fix in its problem (the flag and config key, or the schema file to rebuild).
+  const fixed = (check: RecordSchemaCheck): LoadedSchema => ({ source, check: withHostFix(check, source, path ? displayPath(path, options.cwd) : undefined) });
   let schema: unknown;
   if (path) {
     schema = await readJsonFile(path, "schema");
   } else {
     schema = buildRecordSchema(host);
     const precompiled = host === DEFAULT_LEGISLATION_HOST ? await loadPrecompiled("record", schema) : undefined;
-    if (precompiled) return { source, check: recordCheckFrom(precompiled) };
+    if (precompiled) return fixed(recordCheckFrom(precompiled));
   }
   const { compileRecordSchema, SchemaCompileError } = await import("../core/schema-validator.js"); // Ajv loads only when a schema must be compiled
   try {
-    return { source, check: compileRecordSchema(schema) };
+    return fixed(compileRecordSchema(schema));
   } catch (error) {
     if (error instanceof SchemaCompileError) throw new OperationalError(`${path ?? "bundled schema"}: ${error.message}`);
     throw error;

@@ -43,6 +43,27 @@ async function step<T>(path: string, run: () => Promise<T>, note = ""): Promise<
 }
 
 /**
+ * Creates a folder and the folders above it that are missing, one level at a time. Not
+ * `mkdir(folder, { recursive: true })`: under /proc (and other file systems that answer ENOENT for a
+ * child that cannot exist) Node's recursive mkdir retries the parent and the child for ever
+ * (nodejs/node, a spin at 100 % CPU), so `schema -o /proc/x/y.json` would hang instead of failing.
+ */
+async function makeFolder(folder: string): Promise<void> {
+  const missing: string[] = [];
+  for (let at = folder; statSync(at, { throwIfNoEntry: false }) === undefined; at = dirname(at)) {
+    missing.push(at);
+    if (dirname(at) === at) break;
+  }
+  for (const level of missing.reverse()) {
+    try {
+      await mkdir(level);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error; // made meanwhile by another writer: fine
+    }
+  }
+}
+
+/**
  * Refuses to write `output` when it is one of the run's inputs (the same file, by device and inode, so
  * also through a link): `generate M -o M` would destroy what it reads. Names the input.
  */
@@ -59,7 +80,7 @@ export function refuseOverInputs(output: string, inputs: Iterable<{ path: string
 /** Opens an atomic writer for `path`, creating its folder; first removes what an interrupted earlier write to the same path left behind. */
 export async function openAtomic(path: string, options: { sweep?: boolean } = {}): Promise<AtomicFile> {
   const folder = dirname(path);
-  await step(path, () => mkdir(folder, { recursive: true }), ` (cannot create its folder ${folder})`);
+  await step(path, () => makeFolder(folder), ` (cannot create its folder ${folder})`);
   if (options.sweep !== false && !swept.has(path)) {
     swept.add(path);
     await removeStaleTemporaries(path);

@@ -117,6 +117,15 @@ export interface RuleMeta {
    * thread that runs the rule over the whole file; a test holds each rule to its list.
    */
   reads?: readonly string[];
+  /**
+   * JSON Pointers at which the rule's problem, when the same (same message) on a later record, is said
+   * once per file: the first record's problem as it is, the later ones folded into one problem, on
+   * the line of the second, with the rule's `repeated` message (data: `field`, `firstLine`, `records`,
+   * `more` ("20 more records"), `lines` ("lines 2 to 21"), `of`: the message repeated). For the
+   * dataset-level fields, which are the same on every record, so that one wrong value is one
+   * problem, not one per record (docs/spec.md, rule "schema").
+   */
+  foldRepeats?: readonly string[];
 }
 
 export interface Rule<Id extends string = string, MessageId extends string = string> {

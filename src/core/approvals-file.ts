@@ -1,0 +1,68 @@
+/**
+ * The approvals file `diff --write-approvals` writes (README, "Approvals"; docs/spec.md, section
+ * 12.4): an entry per change that fails the gate for want of an approval, with a placeholder
+ * reason, after the entries the file already holds. Pure: the Node side reads and writes the file.
+ */
+import { type Approval, approves, type DiffChange, type DiffReport, PLACEHOLDER_REASON } from "./diff.js";
+
+/**
+ * The changes that need an approval: every breaking change not approved (whatever `--fail-on` says,
+ * so that `--fail-on none` can still write them), and with `--fail-on any` every other change not approved.
+ */
+function needsApproval(change: DiffChange, report: DiffReport): boolean {
+  return !change.approved && (change.class === "breaking" || report.summary.failOn === "any");
+}
+
+/**
+ * The entry for one change, as narrow as the change allows: its address and kind (a record change:
+ * the kind too, so that a later change of another kind at the address is not approved with it), its
+ * pointer and kind (a schema change), or only its kind (a change with neither, such as the framing).
+ */
+export function approvalFor(change: DiffChange, reason: string = PLACEHOLDER_REASON): Approval {
+  if (change.address !== undefined) return { address: change.address, kind: change.kind, reason };
+  if (change.pointer !== undefined) return { pointer: change.pointer, kind: change.kind, reason };
+  return { kind: change.kind, reason };
+}
+
+/**
+ * The entries to add for a report, in the report's order (pairs by name, changes by kind then line):
+ * one per change that needs an approval and that no entry of `existing` names already (a placeholder
+ * entry too: it is there to be edited, not repeated), none twice.
+ */
+export function approvalsToAdd(report: DiffReport, existing: readonly Approval[]): Approval[] {
+  const added: Approval[] = [];
+  const seen = new Set<string>();
+  for (const pair of report.pairs) {
+    for (const change of pair.changes) {
+      if (!needsApproval(change, report) || existing.some((approval) => approves(approval, change))) continue;
+      const entry = approvalFor(change);
+      const key = JSON.stringify([entry.address, entry.pointer, entry.kind]);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      added.push(entry);
+    }
+  }
+  return added;
+}
+
+/** One entry on one line, its members in a fixed order: address or pointer, kind, reason. */
+function formatEntry(approval: Approval): string {
+  const ordered: Record<string, string> = {};
+  if (approval.address !== undefined) ordered.address = approval.address;
+  if (approval.pointer !== undefined) ordered.pointer = approval.pointer;
+  if (approval.kind !== undefined) ordered.kind = approval.kind;
+  ordered.reason = approval.reason;
+  return `{ ${Object.entries(ordered)
+    .map(([key, value]) => `${JSON.stringify(key)}: ${JSON.stringify(value)}`)
+    .join(", ")} }`;
+}
+
+/**
+ * The file's text: `{ "$schema"?, "approvals": [...] }`, an entry a line (so that a review sees one
+ * line per approval, and a diff of the file one line per entry added or edited), final newline.
+ */
+export function formatApprovalsFile(approvals: readonly Approval[], schema?: string): string {
+  const head = schema !== undefined ? `  "$schema": ${JSON.stringify(schema)},\n` : "";
+  if (approvals.length === 0) return `{\n${head}  "approvals": []\n}\n`;
+  return `{\n${head}  "approvals": [\n${approvals.map((a) => `    ${formatEntry(a)}`).join(",\n")}\n  ]\n}\n`;
+}
