@@ -429,7 +429,7 @@ export async function main(context: MainContext): Promise<number> {
       `Bring many dataset folders under citation targets in one command: for each folder, its fields are filled from templates (the folder's name and path, and the front matter of its index.md), and its lock manifest and JSONL are written to ${MANIFEST_FOLDER}/<slug>.lock.json and <slug>.jsonl at the repository root. All or nothing: every fault of every folder is named, and then nothing is written. Rerun, it refreshes what it wrote (the same as update, with the fields filled again).`,
     )
     .argument("[datasets...]", "dataset folders, or globs of them (e.g. 'laws/*'); default: adopt.datasets of the config")
-    .option("--slug <template>", "default: '{front.slug}' when the front matter has a slug, else '{folder|slug}'")
+    .option("--slug <template>", "default: '{front.slug|slug}' when the front matter has a slug, else '{folder|slug}'")
     .option("--title-id <template>", "e.g. '{front.jurabk}'")
     .option("--name <template>", "e.g. '{front.Title}'")
     .option("--version-date <date|template>", "e.g. 2024-06-01 or '{front.stand}'")

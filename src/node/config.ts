@@ -78,7 +78,7 @@ export function buildConfigSchema(): Record<string, unknown> {
         description: "adopt: the dataset folders, and a template per dataset field: {folder}, {path}, {front.KEY}, filters |slug |lower |upper |trim",
         properties: {
           datasets: { type: "array", items: NON_EMPTY_STRING, minItems: 1, description: "dataset folders or globs of them, relative to the config file" },
-          slug: { ...NON_EMPTY_STRING, description: "default: {front.slug} when the front matter has a slug, else {folder|slug}" },
+          slug: { ...NON_EMPTY_STRING, description: "default: {front.slug|slug} when the front matter has a slug, else {folder|slug}" },
           titleId: NON_EMPTY_STRING,
           name: NON_EMPTY_STRING,
           versionDate: NON_EMPTY_STRING,
