@@ -3,7 +3,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { formatLocal, isLocalCoordinate, parseLocal } from "../src/core/address.js";
-import { assignLocalCoordinates, designate, designationText, type HeadingInput } from "../src/core/designation.js";
+import { assignLocalCoordinates, designationText, type HeadingInput } from "../src/core/designation.js";
 import { tieBreakShifts } from "../src/core/diff-records.js";
 import { parseArtifact } from "../src/core/markdown.js";
 import { repoRoot } from "./helpers/records.js";
