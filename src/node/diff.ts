@@ -451,8 +451,13 @@ async function compareInPool(targets: DiffTarget[], threads: number): Promise<Di
     const { tasks, slots, transfer } = batch;
     batch = { tasks: [], slots: [], bytes: 0, transfer: [] };
     const done = pool.run("diffPairs", { pairs: tasks }, transfer).then(
-      (answers) => slots.forEach((slot, i) => resolvers[slot]!(answers[i])),
-      (error: unknown) => slots.forEach((slot) => resolvers[slot]!({ failed: { kind: "operational", message: error instanceof Error ? error.message : String(error) } })),
+      (answers) => {
+        for (const [i, slot] of slots.entries()) resolvers[slot]!(answers[i]);
+      },
+      (error: unknown) => {
+        // The pool failed (a worker stopped): every pair of the batch ends with its error.
+        for (const slot of slots) resolvers[slot]!({ failed: { kind: "operational", message: error instanceof Error ? error.message : String(error) } });
+      },
     );
     inFlight.push(done);
     if (inFlight.length > pool.workers) await inFlight.shift();
