@@ -414,8 +414,8 @@ describe("baselines on disk", () => {
     const now = records.filter((_, i) => i !== 2 && i !== 4).map((r, i) => (i === 0 ? { ...r, headingText: "Changed" } : r));
     const compare = (only: boolean) => {
       const diff = new RecordDiff({ uncompared: UNCOMPARED_FIELDS, oldFile: "old.jsonl", newFile: "new.jsonl" });
-      old.forEach((record, i) => diff.addOld(record, i + 1));
-      now.forEach((record, i) => diff.addNew(record, i + 1));
+      for (const [i, record] of old.entries()) diff.addOld(record, i + 1);
+      for (const [i, record] of now.entries()) diff.addNew(record, i + 1);
       expect(diff.endNew()).toBe(true);
       const lines = diff.detailLines();
       old.forEach((record, i) => {
