@@ -130,8 +130,19 @@ export async function confinementRoot(folder: string, cwd: string): Promise<stri
     found = findRepositoryRoot(folder);
     repositoryRoots.set(folder, found);
   }
-  return realPathOf((await found) ?? cwd);
+  const root = await found;
+  if (root === undefined) return realPathOf(cwd);
+  // The repository root's real path, once per root like the root itself (every manifest of a run asks).
+  let real = realRepositoryRoots.get(root);
+  if (real === undefined) {
+    real = realPathOf(root);
+    realRepositoryRoots.set(root, real);
+  }
+  return real;
 }
+
+/** Real paths of the repository roots found. */
+const realRepositoryRoots = new Map<string, string>();
 
 /** The flag that lifts the confinement, as messages name it. */
 export const ALLOW_OUTSIDE_FLAG = "--allow-outside-repository";

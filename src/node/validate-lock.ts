@@ -1,5 +1,6 @@
 import { isUtf8 } from "node:buffer";
-import { statSync } from "node:fs";
+import { closeSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { join, sep } from "node:path";
 import { computeDatasetDigest, type LockManifest } from "../core/manifest.js";
 import type { LockContext } from "../core/lock-context.js";
 import { sha256Hex } from "../core/digest.js";
@@ -8,7 +9,7 @@ import { listDatasetFiles } from "./dataset-files.js";
 import { describeIoError, OperationalError } from "./errors.js";
 import { displayPath } from "./files.js";
 import { loadManifest, type ManifestReadOptions, resolveArtifact } from "./manifest-io.js";
-import { readRegularFileSync } from "./regular-file.js";
+import { openRegularSync, readRegularFileSync } from "./regular-file.js";
 
 /**
  * The bodies a dataset keeps as bytes for `lock-artifact-body` to compare with, in all (a publisher's
@@ -62,7 +63,7 @@ async function gatherFacts(context: LockContext, manifest: LockManifest, root: s
   for (const artifact of manifest.artifacts) {
     let bytes: Buffer;
     try {
-      bytes = readRegularFileSync(resolveArtifact(root, artifact.path), artifact.path);
+      bytes = readInside(root, artifact.path) ?? readRegularFileSync(resolveArtifact(root, artifact.path), artifact.path);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") context.missingArtifacts.push(artifact.path);
       else causes.push(error instanceof OperationalError ? error.message : `${artifact.path}: ${describeIoError(error, "read", artifact.path)}`);
@@ -92,4 +93,40 @@ async function gatherFacts(context: LockContext, manifest: LockManifest, root: s
     return;
   }
   context.datasetRoot = shownRoot;
+}
+
+/** The real path of each dataset root met in this thread (a realpath costs a system call per folder of the path). */
+const realRoots = new Map<string, string>();
+
+/**
+ * An artifact's bytes when it is a regular file inside the dataset root: opened (links followed), then
+ * checked where the system says the descriptor is (Linux: /proc/self/fd), one system call where the
+ * path's realpath costs one per folder. Undefined when that cannot be said or anything is amiss (not
+ * there, not regular, outside the root): the caller then takes the path `openLockContext` takes
+ * (resolveArtifact), which says what is wrong in the same words.
+ */
+function readInside(root: string, path: string): Buffer | undefined {
+  let realRoot = realRoots.get(root);
+  if (realRoot === undefined) {
+    realRoot = realpathSync.native(root);
+    realRoots.set(root, realRoot);
+  }
+  let opened: { fd: number; info: { size: number } };
+  try {
+    opened = openRegularSync(join(root, ...path.split("/")));
+  } catch {
+    return undefined;
+  }
+  try {
+    let real: string;
+    try {
+      real = readlinkSync(`/proc/self/fd/${opened.fd}`);
+    } catch {
+      return undefined;
+    }
+    if (!real.startsWith(realRoot + sep)) return undefined;
+    return readFileSync(opened.fd);
+  } finally {
+    closeSync(opened.fd);
+  }
 }
