@@ -460,7 +460,7 @@ async function compareInPool(targets: DiffTarget[], threads: number): Promise<Di
       },
     );
     inFlight.push(done);
-    if (inFlight.length > pool.workers) await inFlight.shift();
+    if (inFlight.length >= 4 * pool.workers) await inFlight.shift();
   };
   try {
     for (const [i, target] of targets.entries()) {
