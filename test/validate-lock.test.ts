@@ -4,7 +4,7 @@
  * `openLockContext` (manifest-io) gathers, fault for fault and word for word.
  */
 import { execFileSync } from "node:child_process";
-import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, test } from "vitest";
 import { sha256Hex } from "../src/core/digest.js";
@@ -86,6 +86,25 @@ test("a dataset folder that is not there: skipped, the same words", async () => 
   await lockDataset({ "index.md": "# G\n" });
   await rm(join(dir, "law"), { recursive: true });
   const [ours, theirs] = await factsBothWays();
+  expect(ours).toEqual(theirs);
+  expect((ours as { skipped: string }).skipped).toContain("is not there");
+});
+
+test("a dataset folder that is a file, a link to nothing or a link to the folder: the same facts", async () => {
+  await lockDataset({ "index.md": "# G\n", "a.md": "# A\n" });
+  await rename(join(dir, "law"), join(dir, "real-law"));
+  await symlink("real-law", join(dir, "law")); // a link to the folder: read through it
+  let [ours, theirs] = await factsBothWays();
+  expect(ours).toEqual(theirs);
+  expect(ours).toMatchObject({ missing: [], changed: [], datasetRoot: "law" });
+  await rm(join(dir, "law"));
+  await symlink("nowhere", join(dir, "law")); // a link to nothing
+  [ours, theirs] = await factsBothWays();
+  expect(ours).toEqual(theirs);
+  expect((ours as { skipped: string }).skipped).toContain("is not there");
+  await rm(join(dir, "law"));
+  await writeFile(join(dir, "law"), "not a folder\n"); // a file
+  [ours, theirs] = await factsBothWays();
   expect(ours).toEqual(theirs);
   expect((ours as { skipped: string }).skipped).toContain("is not there");
 });
