@@ -103,6 +103,13 @@ describe("a repository of many datasets", () => {
     }
     const compared = JSON.parse((await ct(["diff", "--against", "HEAD", "--format", "json", "--jobs", "2"])).stdout) as { pairs: { changes: { kind: string }[] }[] };
     expect(compared.pairs.filter((pair) => pair.changes.some((change) => change.kind === "record-removed"))).toHaveLength(DATASETS);
+    // Two files that are no JSONL: the run stops with the first one's error, in input order, whatever the threads.
+    await writeFile(join(repo, ".tooling/citation-targets", `${slugOf(120)}.jsonl`), "just text\n");
+    await writeFile(join(repo, ".tooling/citation-targets", `${slugOf(60)}.jsonl`), "other text\n");
+    const stopped = [await ct(["diff", "--against", "HEAD", "--jobs", "1"]), await ct(["diff", "--against", "HEAD", "--jobs", "2"])];
+    expect(stopped.map((result) => result.code)).toEqual([2, 2]);
+    expect(stopped[1]!.stderr).toBe(stopped[0]!.stderr);
+    expect(stopped[0]!.stderr).toContain(`${slugOf(60)}.jsonl is not a citation-targets JSONL file`);
     reset();
     await writeFile(join(repo, "laws", slugOf(7), "index.md"), `${law(7)}\nNeu.\n`);
     await writeFile(edited, (await readFile(edited, "utf8")).replace(/"textDigest":"[0-9a-f]{4}/, '"textDigest":"0000'));
