@@ -406,6 +406,31 @@ describe("baselines on disk", () => {
     await expect(diff({ cwd: dir, schema: true, paths: ["bad.schema.json", "bad.schema.json"] })).rejects.toThrow("schema bad.schema.json is not valid JSON");
   });
 
+  test("pass 3 parses only the old lines it looks at (detailLines): the report is the one every old line gives", async () => {
+    const records = await exampleRecords();
+    // A removed address whose first line has no heading and whose duplicate has one; a changed record; a removed one.
+    const { headingText: _, ...headless } = records[2]!;
+    const old = [...records.slice(0, 2), headless, ...records.slice(3), records[2]!];
+    const now = records.filter((_, i) => i !== 2 && i !== 4).map((r, i) => (i === 0 ? { ...r, headingText: "Changed" } : r));
+    const compare = (only: boolean) => {
+      const diff = new RecordDiff({ uncompared: UNCOMPARED_FIELDS, oldFile: "old.jsonl", newFile: "new.jsonl" });
+      for (const [i, record] of old.entries()) diff.addOld(record, i + 1);
+      for (const [i, record] of now.entries()) diff.addNew(record, i + 1);
+      expect(diff.endNew()).toBe(true);
+      const lines = diff.detailLines();
+      old.forEach((record, i) => {
+        if (!only || lines.has(i + 1)) diff.addOldDetail(record);
+      });
+      return { result: diff.finish(), looked: lines.size };
+    };
+    const every = compare(false);
+    const some = compare(true);
+    expect(some.result).toEqual(every.result);
+    expect(some.looked).toBeLessThan(old.length);
+    expect(every.result.changes.map((c) => c.kind).sort()).toEqual(["record-changed", "record-removed", "record-removed"]);
+    expect(every.result.changes.find((c) => c.address === records[2]!.citationAddress)).toMatchObject({ headingText: records[2]!.headingText });
+  });
+
   test("lines that are not records, duplicate addresses and another title are warnings, not changes", async () => {
     const records = await exampleRecords();
     const other = records.map((r) => ({ ...r, titleId: "C2099A00009" }));

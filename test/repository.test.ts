@@ -87,6 +87,33 @@ describe("a repository of many datasets", () => {
       expect(two.stdout, args.join(" ")).toBe(one.stdout);
       expect(two.stderr, args.join(" ")).toBe(one.stderr);
     }
+    // diff: every dataset changed (its last record dropped), so that every pair is compared, over the pool with --jobs 2.
+    reset();
+    for (const name of (await readdir(join(repo, ".tooling/citation-targets"))).filter((n) => n.endsWith(".jsonl"))) {
+      const path = join(repo, ".tooling/citation-targets", name);
+      const text = await readFile(path, "utf8");
+      await writeFile(path, text.slice(0, text.lastIndexOf("\n", text.length - 2) + 1));
+    }
+    for (const format of ["json", "stylish"]) {
+      const one = await ct(["diff", "--against", "HEAD", "--format", format, "--jobs", "1"]);
+      const two = await ct(["diff", "--against", "HEAD", "--format", format, "--jobs", "2"]);
+      expect(one.code).toBe(1);
+      expect(two.stdout).toBe(one.stdout);
+      expect(two.stderr).toBe(one.stderr);
+    }
+    const compared = JSON.parse((await ct(["diff", "--against", "HEAD", "--format", "json", "--jobs", "2"])).stdout) as { pairs: { changes: { kind: string }[] }[] };
+    expect(compared.pairs.filter((pair) => pair.changes.some((change) => change.kind === "record-removed"))).toHaveLength(DATASETS);
+    // Two files that are no JSONL: the run stops with the first one's error, in input order, whatever the threads.
+    await writeFile(join(repo, ".tooling/citation-targets", `${slugOf(120)}.jsonl`), "just text\n");
+    await writeFile(join(repo, ".tooling/citation-targets", `${slugOf(60)}.jsonl`), "other text\n");
+    const stopped = [await ct(["diff", "--against", "HEAD", "--jobs", "1"]), await ct(["diff", "--against", "HEAD", "--jobs", "2"])];
+    expect(stopped.map((result) => result.code)).toEqual([2, 2]);
+    expect(stopped[1]!.stderr).toBe(stopped[0]!.stderr);
+    expect(stopped[0]!.stderr).toContain(`${slugOf(60)}.jsonl is not a citation-targets JSONL file`);
+    reset();
+    await writeFile(join(repo, "laws", slugOf(7), "index.md"), `${law(7)}\nNeu.\n`);
+    await writeFile(edited, (await readFile(edited, "utf8")).replace(/"textDigest":"[0-9a-f]{4}/, '"textDigest":"0000'));
+    await writeFile(broken, `${await readFile(broken, "utf8")}{not json\n`);
     const validated = JSON.parse((await ct(["validate", "--format", "json", "--jobs", "2"])).stdout) as { summary: { files: number }; files: { path: string; problems: { ruleId: string }[] }[] };
     expect(validated.summary.files).toBe(DATASETS);
     const faulty = validated.files.filter((file) => file.problems.length > 0).map((file) => file.path);

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { deriveCitationTargetId } from "../src/core/digest.js";
+import { deriveCitationTargetId, sha256Hex } from "../src/core/digest.js";
+import { bodyStartOfBytes } from "../src/core/front-matter.js";
 import type { LockContext } from "../src/core/lock-context.js";
 import { computeDatasetDigest, type LockManifest } from "../src/core/manifest.js";
 import { check, fixtureRecords, refresh, summary, toJsonl, type Rec } from "./helpers/records.js";
@@ -246,6 +247,72 @@ describe("lock manifest rules", () => {
     const bodies = new Map([["part-i/section-6.md", digest]]);
     const problems = problemsOf(records, "lock-artifact-body", { lock: context(manifest(), bodies) });
     expect(problems).toEqual([expect.objectContaining({ line: at, pointer: "/markdown", message: expect.stringContaining(`the body's sha256 is ${digest}`) })]);
+  });
+});
+
+describe("lock-artifact-body: bodies compared as bytes (validate) and as digests give the same problems", () => {
+  const manifest = (): LockManifest => JSON.parse(readFileSync(`${repoRoot}.tooling/citation-targets/privacy-act-1988.lock.json`, "utf8")) as LockManifest;
+  const bodies = new Map(
+    manifest().artifacts.map((a) => {
+      const bytes = readFileSync(`${repoRoot}fixtures/datasets/privacy-act-1988/${a.path}`);
+      return [a.path, bytes.subarray(bodyStartOfBytes(bytes))] as const;
+    }),
+  );
+  const lockWith = (kind: "bytes" | "digests"): LockContext => ({
+    manifest: manifest(),
+    manifestPath: "privacy-act-1988.lock.json",
+    computedDigest: computeDatasetDigest(manifest()),
+    bodyDigests: kind === "digests" ? new Map([...bodies].map(([path, body]) => [path, sha256Hex(body)])) : new Map(),
+    ...(kind === "bytes" ? { bodyBytes: new Map(bodies) } : {}),
+    changedArtifacts: new Map<string, string>(),
+    missingArtifacts: [],
+    unlistedFiles: [],
+  });
+  const section6 = "privacy-act-1988/part-i/section-6.md#6";
+  // canonicalize refuses a lone surrogate: a marker stands for it, written as the escape JSON allows.
+  const LONE = "<lone surrogate>";
+  const problemsWith = (records: Rec[], lock: LockContext) => check(toJsonl(records).replaceAll(LONE, "\\ud800"), { lock }).problems.filter((p) => p.ruleId === "lock-artifact-body");
+  /** Changes the markdown of section 6, its artifact's only target. */
+  const markdownOf = (records: Rec[], change: (markdown: string) => string) => {
+    const record = records[lineOf(records, section6) - 1]!;
+    record.markdown = change(String(record.markdown));
+  };
+  const edits: [string, (records: Rec[]) => void][] = [
+    ["nothing", () => undefined],
+    ["a line of markdown lost", (r) => markdownOf(r, (m) => m.replace(/\n[^\n]+\n/, "\n"))],
+    ["a letter changed to a longer UTF-8 one", (r) => markdownOf(r, (m) => m.replace("a", "ä"))],
+    ["text added after an artifact's last target", (r) => markdownOf(r, (m) => `${m}more\n`)],
+    ["a lone surrogate added (JSON can say one; its UTF-8 is U+FFFD's)", (r) => markdownOf(r, (m) => `${m}${LONE}`)],
+    ["a long markdown (past the reused buffer)", (r) => markdownOf(r, (m) => `${m}${"x".repeat(40_000)}`)],
+    ["a very long markdown (its own buffer)", (r) => markdownOf(r, (m) => `${m}${"é".repeat(400_000)}`)],
+    ["an artifact's last target dropped (the concatenation is short)", (r) => void r.splice(lineOf(r, "privacy-act-1988/endnotes.md#endnote-3") - 1, 1)],
+    ["an artifact's targets split in two runs", (r) => r.splice(lineOf(r, section6), 0, ...r.splice(lineOf(r, "privacy-act-1988/endnotes.md#endnote-3") - 1, 1))],
+  ];
+  test.each(edits)("%s", (_, edit) => {
+    const records = base();
+    edit(records);
+    records.forEach(refresh);
+    const fast = problemsWith(records, lockWith("bytes"));
+    expect(fast).toEqual(problemsWith(records, lockWith("digests")));
+    // The digests named are the body's and the concatenation's, however the difference was found.
+    for (const problem of fast) {
+      const path = String(problem.data?.path);
+      const concatenation = records
+        .slice(Number(problem.data?.firstLine) - 1, Number(problem.data?.lastLine))
+        .map((r) => String(r.markdown).replaceAll(LONE, "\ud800"))
+        .join("");
+      expect(problem.data).toMatchObject({ expected: sha256Hex(bodies.get(path)!), actual: sha256Hex(concatenation) });
+    }
+  });
+
+  test("the edits are found", () => {
+    const found = edits.map(([name, edit]) => {
+      const records = base();
+      edit(records);
+      records.forEach(refresh);
+      return [name, problemsWith(records, lockWith("bytes")).length];
+    });
+    expect(found.filter(([, n]) => n === 0).map(([name]) => name)).toEqual(["nothing"]);
   });
 });
 

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { type Command, Option } from "commander";
+import { type Command, InvalidArgumentError, Option } from "commander";
 import { ADDITIVE_KINDS, BREAKING_KINDS, diffExitCode, FAIL_ON_LEVELS, type FailOn } from "../core/diff.js";
 import { DIFF_FORMAT_NAMES, type DiffFormatName } from "../formatters/diff-names.js";
 import type { DiffReport } from "../core/diff.js";
@@ -29,6 +29,7 @@ interface DiffCliOptions {
   outputFile?: string;
   color?: boolean;
   verbose?: boolean;
+  jobs?: number;
 }
 
 const packageJson = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
@@ -58,6 +59,14 @@ export function registerDiffCommand(program: Command, context: DiffCommandContex
     .option("--color", "force colour on")
     .option("--no-color", "force colour off")
     .option("--verbose", "say on stderr what was compared and how long it took")
+    .option(
+      "--jobs <n>",
+      "worker threads to compare the pairs on (default: one per core when 32+ pairs differ, else none: this thread; at most 4 per core); the report is the same",
+      (value: string) => {
+        if (!/^[1-9][0-9]*$/.test(value)) throw new InvalidArgumentError("expected a whole number, 1 or more");
+        return Number(value);
+      },
+    )
     .addHelpText(
       "after",
       `\nChange kinds. Breaking: ${BREAKING_KINDS.join(", ")}.\nAdditive: ${ADDITIVE_KINDS.join(", ")}.\n\n` +
@@ -76,6 +85,7 @@ export function registerDiffCommand(program: Command, context: DiffCommandContex
         ...(options.against !== undefined ? { against: options.against } : {}),
         ...(options.schema ? { schema: true } : {}),
         ...(options.approvals !== undefined ? { approvals: options.approvals } : {}),
+        ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
       });
       const where = await cwdInRepository(context.cwd);
       const inputs = [

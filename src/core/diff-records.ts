@@ -29,8 +29,16 @@ const HEX_TAG = 0x5a5a5a5a;
 /** The records of each side whose citationTargetId is checked against the v1 framing: enough to tell a framing that changed for the whole file. */
 const FRAMING_SAMPLE = 1000;
 
+/** The schema's field names, built once (a diff of thousands of datasets builds a RecordDiff per pair). */
+let fieldNames: readonly string[] | undefined;
+
 /** Every field either variant of the bundled schema has, in the schema's (sorted) order. */
 export function schemaFieldNames(): string[] {
+  fieldNames ??= namesInSchema();
+  return [...fieldNames];
+}
+
+function namesInSchema(): string[] {
   const defs = (buildRecordSchema() as { $defs: Record<string, { properties?: Record<string, unknown> }> }).$defs;
   const names = new Set<string>();
   for (const variant of ["markdownArtifact", "structuralContainer"]) for (const name of Object.keys(defs[variant]?.properties ?? {})) names.add(name);
@@ -167,6 +175,8 @@ export class RecordDiff {
   private readonly details = new Map<string, Candidate | Removed>();
   private readonly warnings: string[] = [];
   private duplicatesOld = 0;
+  /** The old lines of duplicate addresses (rare): pass 3 looks at them too. */
+  private readonly duplicateLines: number[] = [];
   private duplicatesNew = 0;
   private newRecords = 0;
   private firstOld?: { slug?: unknown; titleId?: unknown };
@@ -274,6 +284,7 @@ export class RecordDiff {
     this.firstOld ??= { slug: record.slug, titleId: record.titleId };
     if (this.old.has(address)) {
       this.duplicatesOld++;
+      this.duplicateLines.push(line);
       return;
     }
     this.track(this.oldFields, record, "old");
@@ -419,6 +430,16 @@ export class RecordDiff {
       removed.likelyMoves = ranked.slice(0, MAX_MOVES).map(([index, by]) => ({ address: this.added[index]!.address, by }));
       if (ranked.length > MAX_MOVES) removed.otherMoveCandidates = ranked.length - MAX_MOVES;
     }
+  }
+
+  /**
+   * The old lines pass 3 looks at: the first line of each changed or removed address, and the lines of
+   * duplicate addresses. The caller may leave every other line unparsed (addOldDetail ignores them).
+   */
+  detailLines(): Set<number> {
+    const lines = new Set<number>(this.duplicateLines);
+    for (const entry of this.details.values()) lines.add(this.lines[entry.row]!);
+    return lines;
   }
 
   /** Pass 3: an old record again; only the changed and removed ones are looked at. */

@@ -9,6 +9,12 @@ export interface LockContext {
   computedDigest: string;
   /** Artifact path → SHA-256 of its body, for the artifacts whose files are present and match their sha256. */
   bodyDigests: Map<string, string>;
+  /**
+   * Artifact path → the bytes of its body, for such artifacts kept whole rather than digested (validate keeps
+   * a dataset's bodies up to a few MiB): the rule compares the targets' markdown with them, and digests
+   * them only when they differ. An artifact is in this map or in `bodyDigests`, never both.
+   */
+  bodyBytes?: Map<string, Uint8Array>;
   /** Artifact path → SHA-256 of its file, for the artifacts whose files are present but no longer match the manifest. */
   changedArtifacts: Map<string, string>;
   /** Artifacts the manifest lists whose files are not in the dataset folder. */

@@ -136,7 +136,9 @@ export function blobId(bytes: Uint8Array, format: "sha1" | "sha256" = "sha1"): s
  */
 export class BlobReader {
   private readonly child: ChildProcessByStdio<Writable, Readable, Readable>;
-  private buffer: Buffer = Buffer.alloc(0);
+  /** What git wrote that is not taken yet, in the chunks it came in (joined only once, into each blob). */
+  private chunks: Buffer[] = [];
+  private length = 0;
   private waiting: (() => void) | undefined;
   private ended = false;
   private failure: Error | undefined;
@@ -149,13 +151,16 @@ export class BlobReader {
       this.wake();
     });
     this.child.stdout.on("data", (chunk: Buffer) => {
-      this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+      this.chunks.push(chunk);
+      this.length += chunk.length;
       this.wake();
     });
     this.child.stdout.on("end", () => {
       this.ended = true;
       this.wake();
     });
+    // Git gone: writing to it fails, and the answer that never comes says so (fill).
+    this.child.stdin.on("error", () => undefined);
     this.child.stderr.resume();
   }
 
@@ -165,9 +170,36 @@ export class BlobReader {
     waiting?.();
   }
 
-  /** Waits until the buffer holds at least `bytes` bytes, or a line feed when `bytes` is undefined. */
+  /** Where the first line feed not taken is, or -1. */
+  private lineEnd(): number {
+    let offset = 0;
+    for (const chunk of this.chunks) {
+      const at = chunk.indexOf(0x0a);
+      if (at !== -1) return offset + at;
+      offset += chunk.length;
+    }
+    return -1;
+  }
+
+  /** The first `count` bytes not taken, in a buffer of their own. */
+  private take(count: number): Buffer {
+    const bytes = Buffer.allocUnsafeSlow(count);
+    let at = 0;
+    while (at < count) {
+      const chunk = this.chunks[0]!;
+      const part = Math.min(chunk.length, count - at);
+      chunk.copy(bytes, at, 0, part);
+      at += part;
+      if (part === chunk.length) this.chunks.shift();
+      else this.chunks[0] = chunk.subarray(part);
+    }
+    this.length -= count;
+    return bytes;
+  }
+
+  /** Waits until at least `bytes` bytes are there not taken, or a line feed when `bytes` is undefined. */
   private async fill(bytes?: number): Promise<void> {
-    while (bytes === undefined ? this.buffer.indexOf(0x0a) === -1 : this.buffer.length < bytes) {
+    while (bytes === undefined ? this.lineEnd() === -1 : this.length < bytes) {
       if (this.failure) throw this.failure;
       if (this.ended) throw new OperationalError("git cat-file --batch ended before its answer");
       await new Promise<void>((resolve) => {
@@ -176,20 +208,24 @@ export class BlobReader {
     }
   }
 
-  /** The bytes of a blob. */
+  /**
+   * The bytes of a blob, in a buffer of its own (it can be moved to a worker thread). The request is written
+   * at once, so that git answers the blobs asked ahead one after another without waiting for each to be
+   * taken (git answers in the order asked; the answers are taken in that order).
+   */
   read(blob: string, label: string): Promise<Buffer> {
+    this.child.stdin.write(`${blob}\n`);
     const next = this.queue.then(async () => {
-      this.child.stdin.write(`${blob}\n`);
       await this.fill();
-      const newline = this.buffer.indexOf(0x0a);
-      const header = this.buffer.subarray(0, newline).toString("utf8");
-      this.buffer = this.buffer.subarray(newline + 1);
+      const header = this.take(this.lineEnd() + 1)
+        .toString("utf8")
+        .trimEnd();
       const [, type, size] = header.split(" ");
       if (type !== "blob") throw new OperationalError(`cannot read ${label} with git: ${header}`);
       const length = Number(size);
       await this.fill(length + 1);
-      const bytes = Buffer.from(this.buffer.subarray(0, length));
-      this.buffer = this.buffer.subarray(length + 1);
+      const bytes = this.take(length);
+      this.take(1); // the line feed after the blob
       return bytes;
     });
     this.queue = next.catch(() => undefined);

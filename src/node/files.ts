@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { realpathSync } from "node:fs";
+import { lstatSync, realpathSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { compare } from "../core/problem.js";
@@ -47,9 +47,28 @@ export function displayPath(absolute: string, cwd: string): string {
  */
 export async function expandInputs(patterns: string[], cwd: string, allowUnmatched = false, base = cwd, confineTo?: string): Promise<InputFile[]> {
   const found = new Map<string, InputFile>();
+  // The real path of each folder met, for this call: thousands of files of one folder cost one realpath, and an lstat each.
+  const realFolders = new Map<string, string>();
+  const realPathOfFile = (absolute: string): string => {
+    let link: boolean;
+    try {
+      link = lstatSync(absolute, { throwIfNoEntry: false })?.isSymbolicLink() ?? false;
+    } catch {
+      return realPathOf(absolute); // cannot tell (a folder that cannot be searched): realPathOf says what it can
+    }
+    if (link) return realPathOf(absolute);
+    // Not a link (or not there): its real path is its folder's, and its name (what realPathOf gives, folder by folder).
+    const folder = dirname(absolute);
+    let real = realFolders.get(folder);
+    if (real === undefined) {
+      real = realPathOf(folder);
+      realFolders.set(folder, real);
+    }
+    return join(real, basename(absolute));
+  };
   const add = (absolute: string) => {
     // Patterns from a config or the default: every file found must really be in the repository (a symbolic link included).
-    if (confineTo !== undefined && !isInside(confineTo, realPathOf(absolute)))
+    if (confineTo !== undefined && !isInside(confineTo, realPathOfFile(absolute)))
       throw new OperationalError(
         `${displayPath(absolute, cwd)} is outside the repository ${confineTo} (it resolves to ${realPathOf(absolute)}): patterns are confined to the repository (${ALLOW_OUTSIDE_FLAG} allows more)`,
       );
@@ -133,8 +152,19 @@ export async function confinementRoot(folder: string, cwd: string): Promise<stri
     found = findRepositoryRoot(folder);
     repositoryRoots.set(folder, found);
   }
-  return realPathOf((await found) ?? cwd);
+  const root = await found;
+  if (root === undefined) return realPathOf(cwd);
+  // The repository root's real path, once per root like the root itself (every manifest of a run asks).
+  let real = realRepositoryRoots.get(root);
+  if (real === undefined) {
+    real = realPathOf(root);
+    realRepositoryRoots.set(root, real);
+  }
+  return real;
 }
+
+/** Real paths of the repository roots found. */
+const realRepositoryRoots = new Map<string, string>();
 
 /** The flag that lifts the confinement, as messages name it. */
 export const ALLOW_OUTSIDE_FLAG = "--allow-outside-repository";

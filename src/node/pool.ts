@@ -44,12 +44,13 @@ export interface WorkPool {
   readonly threads: number;
   /** Worker threads: 0 when everything runs in this thread. */
   readonly workers: number;
-  run<N extends TaskName>(name: N, task: Parameters<Tasks[N]>[0]): Promise<Awaited<ReturnType<Tasks[N]>>>;
+  /** Runs a task; the buffers in `transfer` are moved to the worker, not copied (they are unusable here after). */
+  run<N extends TaskName>(name: N, task: Parameters<Tasks[N]>[0], transfer?: ArrayBuffer[]): Promise<Awaited<ReturnType<Tasks[N]>>>;
   close(): Promise<void>;
 }
 
 interface PiscinaLike {
-  run(task: unknown, options: { name: string }): Promise<unknown>;
+  run(task: unknown, options: { name: string; transferList?: ArrayBuffer[] }): Promise<unknown>;
   destroy(): Promise<void>;
 }
 
@@ -92,12 +93,12 @@ export async function createPool(threads: number, { mainWorks = false }: { mainW
   return {
     threads,
     workers: jobs,
-    async run(name, task) {
+    async run(name, task, transfer) {
       if (failure) throw failure;
       starting ??= start();
       pool ??= await starting;
       try {
-        return (await pool.run(task, { name })) as never;
+        return (await pool.run(task, { name, ...(transfer?.length ? { transferList: transfer } : {}) })) as never;
       } catch (error) {
         failure = workerFailure(error);
         throw failure;

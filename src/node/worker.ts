@@ -5,11 +5,13 @@
  * functions run in the main thread when the run has one thread.
  */
 import { DatasetError } from "../core/errors.js";
+import type { DiffPair } from "../core/diff.js";
 import type { ArtifactLines } from "../core/generate.js";
 import type { LockManifest, ManifestArtifact } from "../core/manifest.js";
 import type { ArtifactLimits } from "../core/markdown.js";
 import type { FileReport } from "../core/report.js";
 import { OperationalError } from "./errors.js";
+import type { PairTask } from "./diff.js";
 import type { InputFile } from "./files.js";
 import type { TaskFailure } from "./pool.js";
 import type { DatasetTask, DatasetTaskResult } from "./update-dataset.js";
@@ -82,6 +84,21 @@ async function updateDataset(task: DatasetTask): Promise<DatasetTaskResult | Tas
   }
 }
 
+/** Compares a batch of dataset file pairs (diff), in order; the first that fails ends the batch with its error. */
+async function diffPairs(task: { pairs: PairTask[] }): Promise<(DiffPair | TaskFailure)[]> {
+  const { comparePairTask } = await import("./diff.js");
+  const results: (DiffPair | TaskFailure)[] = [];
+  for (const pair of task.pairs) {
+    try {
+      results.push(await comparePairTask(pair));
+    } catch (error) {
+      results.push(failureOf(error));
+      break;
+    }
+  }
+  return results;
+}
+
 /** An error as plain data. */
 export function failureOf(error: unknown): TaskFailure {
   if (error instanceof DatasetError) return { failed: { kind: "dataset", message: error.message, problems: error.problems } };
@@ -90,8 +107,8 @@ export function failureOf(error: unknown): TaskFailure {
 }
 
 /** The kinds of task, by name. */
-export const tasks = { validateFiles, artifactBatch, updateDataset };
+export const tasks = { validateFiles, artifactBatch, updateDataset, diffPairs };
 export type Tasks = typeof tasks;
 export type TaskName = keyof Tasks;
 
-export { validateFiles, artifactBatch, updateDataset };
+export { validateFiles, artifactBatch, updateDataset, diffPairs };

@@ -1,0 +1,156 @@
+import { isUtf8 } from "node:buffer";
+import { closeSync, constants, openSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { join, sep } from "node:path";
+import { computeDatasetDigest, type LockManifest } from "../core/manifest.js";
+import type { LockContext } from "../core/lock-context.js";
+import { sha256Hex } from "../core/digest.js";
+import { bodyStartOfBytes } from "../core/front-matter.js";
+import { listDatasetFiles } from "./dataset-files.js";
+import { describeIoError, OperationalError } from "./errors.js";
+import { displayPath } from "./files.js";
+import { loadManifest, type ManifestReadOptions, resolveArtifact } from "./manifest-io.js";
+import { openRegularSync, readRegularFileSync } from "./regular-file.js";
+
+/**
+ * The bodies a dataset keeps as bytes for `lock-artifact-body` to compare with, in all (a publisher's
+ * datasets are one law each, a few MiB at most); past it, the rest are digested, so a huge dataset holds no more.
+ */
+const KEEP_BODIES_UP_TO = 8 * 2 ** 20;
+
+/** The causes named one by one when artifact checks could not run, before the rest are counted. */
+const CAUSES_LISTED = 20;
+
+/**
+ * The lock context validate checks a file against, with the facts about the artifact files in before
+ * the file is read (each artifact read once and its file digested; the dataset folder walked): what
+ * `openLockContext` gives, except that a body is kept as bytes (`bodyBytes`, up to KEEP_BODIES_UP_TO a
+ * dataset) instead of being digested. `lock-artifact-body` compares the targets' markdown with those
+ * bytes and digests both only when they differ, so one SHA-256 pass over the artifacts is left of three,
+ * with the same problems (docs/spec.md, section 14). `ready` carries a failure to gather, as there.
+ */
+export async function openValidateLock(manifestPath: string, shownPath: string, cwd: string, options: ManifestReadOptions = {}): Promise<LockContext> {
+  const loaded = await loadManifest(manifestPath, cwd, shownPath, options);
+  const context: LockContext = {
+    manifest: loaded.manifest,
+    manifestPath: shownPath,
+    computedDigest: computeDatasetDigest(loaded.manifest),
+    bodyDigests: new Map<string, string>(),
+    bodyBytes: new Map<string, Uint8Array>(),
+    changedArtifacts: new Map<string, string>(),
+    missingArtifacts: [],
+    unlistedFiles: [],
+  };
+  const ready = gatherFacts(context, loaded.manifest, loaded.root, displayPath(loaded.root, cwd));
+  context.ready = ready;
+  await ready.catch(() => undefined); // a failure surfaces where the caller awaits `ready`
+  return context;
+}
+
+/**
+ * Reads every artifact of the manifest once: missing or not, its sha256 against the manifest's, and
+ * its body kept (or digested: the bytes after the front matter, no markdown parse); then walks the
+ * dataset folder for markdown files the manifest does not list. An artifact that cannot be read
+ * (other than missing) or a folder that cannot be walked makes `artifactsFailed` say so, naming each.
+ */
+async function gatherFacts(context: LockContext, manifest: LockManifest, root: string, shownRoot: string): Promise<void> {
+  const realRoot = realFolder(root);
+  if (realRoot === null || (realRoot === undefined && !statSync(root, { throwIfNoEntry: false })?.isDirectory())) {
+    context.artifactsSkipped = `the dataset folder ${shownRoot} (datasetRoot of ${context.manifestPath}) is not there`;
+    return;
+  }
+  if (realRoot !== undefined) realRoots.set(root, realRoot);
+  const causes: string[] = [];
+  let kept = 0;
+  // Synchronous: the files are small and many, and the promise API's per-call cost would dominate.
+  for (const artifact of manifest.artifacts) {
+    let bytes: Buffer;
+    try {
+      bytes = readInside(root, artifact.path) ?? readRegularFileSync(resolveArtifact(root, artifact.path), artifact.path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") context.missingArtifacts.push(artifact.path);
+      else causes.push(error instanceof OperationalError ? error.message : `${artifact.path}: ${describeIoError(error, "read", artifact.path)}`);
+      continue;
+    }
+    const digest = sha256Hex(bytes);
+    if (digest !== artifact.sha256) context.changedArtifacts.set(artifact.path, digest);
+    else if (isUtf8(bytes)) {
+      // Not UTF-8: generate refuses it; the body check is skipped.
+      const body = bytes.subarray(bodyStartOfBytes(bytes));
+      if (kept + body.length <= KEEP_BODIES_UP_TO) {
+        context.bodyBytes!.set(artifact.path, body);
+        kept += body.length;
+      } else context.bodyDigests.set(artifact.path, sha256Hex(body));
+    }
+  }
+  const listed = new Set(manifest.artifacts.map((a) => a.path));
+  try {
+    for (const path of await listDatasetFiles(root, manifest.ignore)) if (!listed.has(path)) context.unlistedFiles.push(path);
+  } catch (error) {
+    causes.push(error instanceof OperationalError ? error.message : describeIoError(error, "walk the dataset folder", shownRoot));
+  }
+  if (causes.length > 0) {
+    const named = causes.slice(0, CAUSES_LISTED);
+    if (causes.length > CAUSES_LISTED) named.push(`… and ${causes.length - CAUSES_LISTED} more`);
+    context.artifactsFailed = `the artifact checks of ${context.manifestPath} (dataset folder ${shownRoot}) could not run: ${named.join("; ")}`;
+    return;
+  }
+  context.datasetRoot = shownRoot;
+}
+
+/** The real path of each dataset root met in this thread (a realpath costs a system call per folder of the path). */
+const realRoots = new Map<string, string>();
+
+/**
+ * A dataset folder's real path, from the folder opened (links followed) and where /proc/self/fd says it
+ * is: three system calls where a stat and a realpath cost one per folder of the path. `null` when it is
+ * not there (as the stat would say); undefined when that cannot be told this way (another error, not a
+ * folder, no /proc): the caller then asks as `openLockContext` does.
+ */
+function realFolder(root: string): string | null | undefined {
+  let fd: number;
+  try {
+    fd = openSync(root, constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT" ? null : undefined;
+  }
+  try {
+    return readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * An artifact's bytes when it is a regular file inside the dataset root: opened (links followed), then
+ * checked where the system says the descriptor is (Linux: /proc/self/fd), one system call where the
+ * path's realpath costs one per folder. Undefined when that cannot be said or anything is amiss (not
+ * there, not regular, outside the root): the caller then takes the path `openLockContext` takes
+ * (resolveArtifact), which says what is wrong in the same words.
+ */
+function readInside(root: string, path: string): Buffer | undefined {
+  let realRoot = realRoots.get(root);
+  if (realRoot === undefined) {
+    realRoot = realpathSync.native(root);
+    realRoots.set(root, realRoot);
+  }
+  let opened: { fd: number; info: { size: number } };
+  try {
+    opened = openRegularSync(join(root, ...path.split("/")));
+  } catch {
+    return undefined;
+  }
+  try {
+    let real: string;
+    try {
+      real = readlinkSync(`/proc/self/fd/${opened.fd}`);
+    } catch {
+      return undefined;
+    }
+    if (!real.startsWith(realRoot + sep)) return undefined;
+    return readFileSync(opened.fd);
+  } finally {
+    closeSync(opened.fd);
+  }
+}

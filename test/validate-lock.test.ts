@@ -1,0 +1,110 @@
+/**
+ * validate gathers a lock manifest's artifact facts itself (src/node/validate-lock.ts): each artifact
+ * read once through its descriptor, its body kept as bytes. The facts must be the ones
+ * `openLockContext` (manifest-io) gathers, fault for fault and word for word.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdir, rename, rm, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, expect, test } from "vitest";
+import { sha256Hex } from "../src/core/digest.js";
+import type { LockContext } from "../src/core/lock-context.js";
+import { lock } from "../src/node/lock.js";
+import { loadLockContext } from "../src/node/manifest-io.js";
+import { openValidateLock } from "../src/node/validate-lock.js";
+import { tempDir, writeTree } from "./helpers/datasets.js";
+
+let dir: string;
+let cleanup: () => Promise<void>;
+beforeEach(async () => {
+  ({ dir, cleanup } = await tempDir());
+  await mkdir(join(dir, ".git"));
+});
+afterEach(async () => cleanup());
+
+const MANIFEST = ".tooling/citation-targets/test-act.lock.json";
+
+/** The facts both ways, the bodies as the digests the rule compares with. */
+async function factsBothWays(): Promise<[unknown, unknown]> {
+  const shown = (context: LockContext) => ({
+    missing: context.missingArtifacts,
+    changed: [...context.changedArtifacts],
+    unlisted: context.unlistedFiles,
+    bodies: [...context.bodyDigests, ...[...(context.bodyBytes ?? new Map<string, Uint8Array>())].map(([path, bytes]) => [path, sha256Hex(bytes)] as const)].sort(),
+    datasetRoot: context.datasetRoot,
+    skipped: context.artifactsSkipped,
+    failed: context.artifactsFailed,
+  });
+  const theirs = await loadLockContext(join(dir, MANIFEST), MANIFEST, dir);
+  const ours = await openValidateLock(join(dir, MANIFEST), MANIFEST, dir);
+  await ours.ready?.catch(() => undefined);
+  return [shown(ours), shown(theirs)];
+}
+
+async function lockDataset(files: Record<string, string>) {
+  await writeTree(join(dir, "law"), files);
+  await lock({
+    dir: join(dir, "law"),
+    cwd: dir,
+    output: join(dir, MANIFEST),
+    slug: "test-act",
+    titleId: "T1",
+    name: "Test Act",
+    versionDate: "2024-01-01",
+    sourceTextUrl: "https://www.legislation.gov.au/T1/text",
+  });
+}
+
+test("a dataset as locked: every body kept, nothing else", async () => {
+  await lockDataset({ "index.md": "---\ntitle: T\n---\n# Gesetz\n\nText.\n", "part-1/a.md": "# § 1 Eins\n\nä ö ü\n" });
+  const [ours, theirs] = await factsBothWays();
+  expect(ours).toEqual(theirs);
+  expect(ours).toMatchObject({ missing: [], changed: [], unlisted: [], datasetRoot: "law" });
+});
+
+test("missing, changed, unlisted, linked inside, linked outside, a FIFO and a file that is not UTF-8: the same facts, in the same words", async () => {
+  await lockDataset({ "index.md": "# G\n", "a.md": "# A\n", "b.md": "# B\n", "c.md": "# C\n", "d.md": "# D\n", "e.md": "# E\n", "f.md": "# F\n", "inside/target.md": "# T\n" });
+  await rm(join(dir, "law/a.md")); // missing
+  await writeFile(join(dir, "law/b.md"), "# B changed\n"); // changed
+  await writeFile(join(dir, "law/new.md"), "# New\n"); // unlisted
+  await rm(join(dir, "law/c.md"));
+  await symlink("inside/target.md", join(dir, "law/c.md")); // a link inside the root: changed (other bytes), read through the link
+  await writeFile(join(dir, "outside.md"), "# D\n");
+  await rm(join(dir, "law/d.md"));
+  await symlink("../outside.md", join(dir, "law/d.md")); // a link out of the root: refused by name
+  await rm(join(dir, "law/e.md"));
+  execFileSync("mkfifo", [join(dir, "law/e.md")]); // not a regular file: refused by name, never read
+  await writeFile(join(dir, "law/f.md"), Buffer.from([0x23, 0x20, 0xff, 0x0a])); // changed, and not UTF-8
+  const [ours, theirs] = await factsBothWays();
+  expect(ours).toEqual(theirs);
+  expect(ours).toMatchObject({ missing: ["a.md"], unlisted: ["new.md"], datasetRoot: undefined });
+  expect((ours as { failed: string }).failed).toContain("d.md: resolves to");
+  expect((ours as { failed: string }).failed).toContain("e.md");
+});
+
+test("a dataset folder that is not there: skipped, the same words", async () => {
+  await lockDataset({ "index.md": "# G\n" });
+  await rm(join(dir, "law"), { recursive: true });
+  const [ours, theirs] = await factsBothWays();
+  expect(ours).toEqual(theirs);
+  expect((ours as { skipped: string }).skipped).toContain("is not there");
+});
+
+test("a dataset folder that is a file, a link to nothing or a link to the folder: the same facts", async () => {
+  await lockDataset({ "index.md": "# G\n", "a.md": "# A\n" });
+  await rename(join(dir, "law"), join(dir, "real-law"));
+  await symlink("real-law", join(dir, "law")); // a link to the folder: read through it
+  let [ours, theirs] = await factsBothWays();
+  expect(ours).toEqual(theirs);
+  expect(ours).toMatchObject({ missing: [], changed: [], datasetRoot: "law" });
+  await rm(join(dir, "law"));
+  await symlink("nowhere", join(dir, "law")); // a link to nothing
+  [ours, theirs] = await factsBothWays();
+  expect(ours).toEqual(theirs);
+  expect((ours as { skipped: string }).skipped).toContain("is not there");
+  await rm(join(dir, "law"));
+  await writeFile(join(dir, "law"), "not a folder\n"); // a file
+  [ours, theirs] = await factsBothWays();
+  expect(ours).toEqual(theirs);
+  expect((ours as { skipped: string }).skipped).toContain("is not there");
+});
