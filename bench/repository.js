@@ -13,7 +13,7 @@
 //   env: BENCH_CORPUS_MB
 // Results: stdout (a markdown table) and bench/data/repository-<mb>mb.last-run.json.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -36,16 +36,16 @@ const tooling = join(repo, ".tooling/citation-targets");
 const git = (...gitArgs) => execFileSync("git", gitArgs, { cwd: repo, encoding: "utf8", maxBuffer: 1 << 28 });
 
 /** Runs a command in a child process; its wall time, peak RSS and exit code. */
-function run(label, command, commandArgs, { expect = [0], env = {} } = {}) {
+function run(label, command, commandArgs, { expect = [0], env = {}, cwd = repo, times: repeat = runs } = {}) {
   const load1 = loadavg()[0]; // other work on the machine skews the figures: each row says how busy it was
   const rssFile = join(repo, `.rss-${process.pid}.json`);
   const times = [];
   let result;
   let rss = 0;
-  for (let i = 0; i < runs; i++) {
+  for (let i = 0; i < repeat; i++) {
     const started = process.hrtime.bigint();
     result = spawnSync(process.execPath, ["--import", hook, command, ...commandArgs], {
-      cwd: repo,
+      cwd,
       encoding: "utf8",
       maxBuffer: 1 << 28,
       env: { ...process.env, ...env, BENCH_RSS_FILE: rssFile, CI: "true", NO_COLOR: "1" },
@@ -159,6 +159,19 @@ for (const name of readdirSync(tooling).filter((n) => n.endsWith(".jsonl"))) {
 step("diffAllChanged", "diff --against HEAD (every dataset changed: its last record dropped; exits 1)", cli, ["diff", "--against", "HEAD", "--format", "json"], { expect: [1] });
 git("reset", "-q", "--hard", "bench-base");
 
+// Adoption (issue 21): the same laws in a new repository with no manifests yet, adopted in one command (once: a second
+// run would only refresh). Copying the laws is not timed.
+const adoptRepo = join(root, "bench/data", `repository-${mb}mb-adopt`);
+rmSync(adoptRepo, { recursive: true, force: true });
+mkdirSync(adoptRepo, { recursive: true });
+execFileSync("git", ["init", "-q"], { cwd: adoptRepo });
+cpSync(laws, join(adoptRepo, "laws"), { recursive: true });
+const adoptArgs = ["adopt", "laws/*", "--title-id", "{folder|upper}", "--name", "Gesetz {folder}", "--version-date", "2024-12-31"];
+adoptArgs.push("--source-text-url", "https://www.legislation.gov.au/{folder}/2024-12-31/text", "--no-cache");
+step("adopt", "adopt 'laws/*' (a new repository: every dataset locked and generated, once)", cli, adoptArgs, { cwd: adoptRepo, times: 1 });
+step("adoptCheck", "adopt --check right after (every dataset up to date)", cli, [...adoptArgs, "--check"], { cwd: adoptRepo });
+rmSync(adoptRepo, { recursive: true, force: true });
+
 const r = (key) => rows[key].seconds;
 const throughput = (key) => jsonlBytes / 1e6 / r(key);
 const ratios = {
@@ -171,6 +184,7 @@ const ratios = {
   "both hooks, time vs update --check cold (≤ 0.15)": (r("hookValidate") + r("hookUpdateStaged")) / r("updateCheckCold"),
   "diff --against HEAD, one law changed, time vs validate --no-lock (near-instant)": r("diffAgainstHead") / r("validateNoLock"),
   "diff --against HEAD, every dataset changed, time vs validate --no-lock (≤ 1.5)": r("diffAllChanged") / r("validateNoLock"),
+  "adopt of every law, time vs update --check cold (the same work, plus writing every manifest and JSONL)": r("adopt") / r("updateCheckCold"),
 };
 const maxRss = Math.max(
   ...Object.entries(rows)
