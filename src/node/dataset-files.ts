@@ -82,8 +82,15 @@ function openedPath(fd: number): string | undefined {
  * root or to nothing, and files that are not UTF-8. Entries that are neither files nor links to
  * files (a folder named `x.md`) are left out.
  */
-export async function digestDatasetFiles(root: string, ignore: readonly string[] = [], maxArtifactBytes = DEFAULT_MAX_ARTIFACT_BYTES): Promise<{ digests: Map<string, string>; bytes: number }> {
+export async function digestDatasetFiles(
+  root: string,
+  ignore: readonly string[] = [],
+  maxArtifactBytes = DEFAULT_MAX_ARTIFACT_BYTES,
+  keepUpTo = 0,
+): Promise<{ digests: Map<string, string>; bytes: number; contents?: Map<string, Buffer> }> {
   const entries = await listDatasetFiles(root, ignore);
+  // With keepUpTo, the bytes read are kept for the caller (update generates from the very bytes it digested, not a second read), while they add up to no more than that.
+  let contents = keepUpTo > 0 ? new Map<string, Buffer>() : undefined;
   const realRoot = realpathSync.native(root);
   let bytes = 0;
   // Synchronous: each file is small, and the promise API's per-call cost (a FileHandle, several round trips) would dominate.
@@ -123,6 +130,10 @@ export async function digestDatasetFiles(root: string, ignore: readonly string[]
       if (opens.size > maxArtifactBytes) return { problem: tooLarge(path, opens.size, maxArtifactBytes) };
       const content = readFileSync(fd);
       bytes += content.length;
+      if (contents !== undefined) {
+        if (bytes <= keepUpTo) contents.set(path, content);
+        else contents = undefined;
+      }
       return isUtf8(content) ? { digest: sha256Hex(content) } : { problem: `${path}: not valid UTF-8` };
     } finally {
       closeSync(fd);
@@ -136,5 +147,5 @@ export async function digestDatasetFiles(root: string, ignore: readonly string[]
     const digest = results[i]!.digest;
     if (digest !== undefined) digests.set(path, digest);
   });
-  return { digests, bytes };
+  return { digests, bytes, ...(contents !== undefined ? { contents } : {}) };
 }

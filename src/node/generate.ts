@@ -147,11 +147,20 @@ async function sizesOf(loaded: LoadedManifest, maxArtifactBytes = DEFAULT_MAX_AR
  * when the pool has one); the lines are joined in document order in this thread, so they are the
  * same whatever the number.
  */
-export function linesOf(manifest: LockManifest, root: string, pool: WorkPool | undefined, sizes: readonly number[] = [], limits: ArtifactLimits = {}): AsyncGenerator<string[]> {
+export function linesOf(
+  manifest: LockManifest,
+  root: string,
+  pool: WorkPool | undefined,
+  sizes: readonly number[] = [],
+  limits: ArtifactLimits = {},
+  contents?: ReadonlyMap<string, Uint8Array>,
+): AsyncGenerator<string[]> {
   // Synchronous reads, when an artifact's turn comes: the files are small and many, and this thread would wait for each anyway.
-  const inThread = linesInThread(manifest, async (position) =>
-    parseArtifactBytes(manifest.artifacts[position]!, readRegularFileSync(resolveArtifact(root, manifest.artifacts[position]!.path)), limits),
-  );
+  // Bytes the caller read and digested already (update's lock pass) are not read again.
+  const inThread = linesInThread(manifest, async (position) => {
+    const artifact = manifest.artifacts[position]!;
+    return parseArtifactBytes(artifact, contents?.get(artifact.path) ?? readRegularFileSync(resolveArtifact(root, artifact.path)), limits);
+  });
   const source = pool && pool.workers > 0 ? poolLineSource(manifest, root, pool, sizes, inThread, limits) : inThread;
   return generateLineBatchesFrom(manifest, source);
 }

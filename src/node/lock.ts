@@ -38,6 +38,8 @@ export interface LockOptions {
   check?: boolean;
   /** The largest artifact read, in bytes (default 64 MiB); a larger one is refused, named. */
   maxArtifactBytes?: number;
+  /** Keep the artifacts' bytes in the result (`contents`) when they add up to no more than this many bytes (update generates from them). */
+  keepContents?: number;
 }
 
 /** The dataset fields given are not what a manifest may hold: each problem names the field (and, from the command line, its flag). */
@@ -63,6 +65,8 @@ export interface LockResult {
   bytes: number;
   /** The manifest that was there before, when there was one. */
   previous?: LockManifest;
+  /** The bytes of each artifact, as digested (with `keepContents`, when they fit). */
+  contents?: Map<string, Buffer>;
 }
 
 /** The difference between two manifests of one dataset, artifact by artifact. */
@@ -105,7 +109,7 @@ export async function lock(options: LockOptions, preloaded?: LoadedManifest): Pr
 
   // --ignore globs are kept in the manifest, so that a refresh and validate leave the same files out.
   const ignore = [...new Set([...(existing?.ignore ?? []), ...(options.ignore ?? [])])];
-  const { digests, bytes } = await digestDatasetFiles(root, ignore, options.maxArtifactBytes);
+  const { digests, bytes, contents } = await digestDatasetFiles(root, ignore, options.maxArtifactBytes, options.keepContents);
   const paths = [...digests.keys()];
   if (paths.length === 0) throw new OperationalError(`no markdown files under ${options.dir}`);
   const order = orderPaths(paths, existing, options.order);
@@ -159,7 +163,17 @@ export async function lock(options: LockOptions, preloaded?: LoadedManifest): Pr
   }
   const changed = old !== text;
   if (changed && !options.check) await writeFileAtomic(output, text);
-  return { manifest, path: output, text, changed, written: changed && !options.check, changes: compareManifests(existing, manifest), bytes, ...(existing ? { previous: existing } : {}) };
+  return {
+    manifest,
+    path: output,
+    text,
+    changed,
+    written: changed && !options.check,
+    changes: compareManifests(existing, manifest),
+    bytes,
+    ...(existing ? { previous: existing } : {}),
+    ...(contents ? { contents } : {}),
+  };
 }
 
 /** What differs between the manifest before and after a refresh. */

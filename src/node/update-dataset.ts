@@ -89,6 +89,9 @@ export function outputFor(manifestPath: string, slug: string): string {
   return join(dirname(manifestPath), `${name.slice(0, -".lock.json".length)}.jsonl`);
 }
 
+/** A dataset's markdown up to this size is read once: the lock pass keeps the bytes it digested, and generation parses them. */
+const KEEP_CONTENTS_UP_TO = 8 * 2 ** 20;
+
 /** The largest JSONL compared byte for byte with the lines generated, kept in memory meanwhile (a larger one is compared record by record as it streams). */
 const COMPARE_BYTES_UP_TO = 8 * 2 ** 20;
 
@@ -103,7 +106,16 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Prom
   try {
     const filled = task.templates ? await fillFieldTemplates(task.templates, root, cwd) : {};
     locked = await lock(
-      { dir: root, output: manifestPath, cwd, check: true, ...task.fields, ...filled, ...(task.maxArtifactBytes !== undefined ? { maxArtifactBytes: task.maxArtifactBytes } : {}) },
+      {
+        dir: root,
+        output: manifestPath,
+        cwd,
+        check: true,
+        keepContents: KEEP_CONTENTS_UP_TO,
+        ...task.fields,
+        ...filled,
+        ...(task.maxArtifactBytes !== undefined ? { maxArtifactBytes: task.maxArtifactBytes } : {}),
+      },
       loaded,
     );
   } catch (error) {
@@ -152,7 +164,7 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Prom
   const threaded = pool && defaultJobs(locked.bytes, locked.manifest.artifacts.length) > 1 ? pool : undefined;
   // The artifacts' sizes, so that the pool's batches and window ahead are measured in bytes (unknown sizes count as large ones).
   const sizes = threaded ? locked.manifest.artifacts.map((artifact) => statSync(join(root, ...artifact.path.split("/")), { throwIfNoEntry: false })?.size ?? 0) : [];
-  const lines = linesOf(locked.manifest, root, threaded, sizes, task.limits);
+  const lines = linesOf(locked.manifest, root, threaded, sizes, task.limits, threaded ? undefined : locked.contents);
   const wrapped = async (work: () => Promise<void>) => {
     try {
       await work();
