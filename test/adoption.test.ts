@@ -4,7 +4,7 @@
  * with Title, jurabk, slug and date; tables, lists, deep hierarchies) in a git repository.
  */
 import { existsSync } from "node:fs";
-import { chmod, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { writeCorpus } from "../bench/corpus.js";
@@ -340,7 +340,7 @@ describe("adopt's templates and refusals", () => {
       });
       const result = await runMain(["adopt"], dir);
       expect(result.code).toBe(1);
-      expect(result.stderr).toContain('laws/b: template "{front.stand}": the front matter of laws/b/index.md has no "stand"');
+      expect(result.stderr).toContain('laws/b: versionDate: template "{front.stand}": the front matter of laws/b/index.md has no "stand"');
       expect(result.stderr).toContain('laws/c: slug "a" is also the slug of laws/a');
       expect(result.stderr).toContain('laws/d: versionDate "2024-02-30": not a real calendar date: February 2024 has 29 days');
       expect(existsSync(join(dir, ".tooling"))).toBe(false);
@@ -546,6 +546,84 @@ describe("the front matter read for templates", () => {
       expect((await templateContext(join(dir, "b"), dir)).front).toEqual({ slug: "b", hinweis: long, Title: "B" });
       expect((await templateContext(join(dir, "c"), dir)).front).toBeUndefined();
       expect(await templateContext(join(dir, "d"), dir)).toMatchObject({ folder: "d", path: "d", front: undefined, frontSource: "d/README.md" });
+    } finally {
+      await cleanup();
+    }
+  });
+});
+
+describe("found by trying it as a new user", () => {
+  const flags = ["--title-id", "{folder|upper}", "--name", "{folder}", "--version-date", "{front.stand}", "--source-text-url", `https://${HOST}/{folder}/`];
+
+  test("rerunning adopt after adding a law keeps a version set with update (the templates fill new datasets only)", async () => {
+    const { dir, cleanup } = await repository();
+    try {
+      await writeTree(dir, { "laws/gg/index.md": "---\nstand: 2022-12-19\n---\n# GG\n\n## Art 1\n\nText.\n" });
+      expect((await runMain(["adopt", "laws/*", ...flags], dir)).code).toBe(0);
+      expect((await runMain(["update", "--version-date", "2024-07-19"], dir)).code).toBe(0);
+      await writeTree(dir, { "laws/bgb/index.md": "---\nstand: 2023-01-01\n---\n# BGB\n\n## § 1\n\nText.\n" });
+      const again = await runMain(["adopt", "laws/*", ...flags, "--format", "json"], dir);
+      expect(again.code, again.stderr).toBe(0);
+      const report = JSON.parse(again.stdout);
+      expect(report.datasets.map((d: { slug: string; status: string }) => [d.slug, d.status])).toEqual([
+        ["bgb", "changed"],
+        ["gg", "up-to-date"],
+      ]);
+      expect(JSON.parse(await readFile(join(dir, ".tooling/citation-targets/gg.lock.json"), "utf8")).versionDate).toBe("2024-07-19");
+    } finally {
+      await cleanup();
+    }
+  });
+
+  test("update warns when a version date goes back; a dataset folder that moved is named with the fix", async () => {
+    const { dir, cleanup } = await repository();
+    try {
+      await writeTree(dir, { "laws/gg/index.md": "---\nstand: 2022-12-19\n---\n# GG\n\n## Art 1\n\nText.\n" });
+      expect((await runMain(["adopt", "laws/*", ...flags], dir)).code).toBe(0);
+      const back = await runMain(["update", "--version-date", "2021-01-01"], dir);
+      expect(back.code).toBe(0);
+      expect(back.stderr).toContain("warning: gg: versionDate goes back, from 2022-12-19 to 2021-01-01");
+      await rename(join(dir, "laws/gg"), join(dir, "laws/grundgesetz"));
+      const moved = await runMain(["update"], dir);
+      expect(moved.code).toBe(2);
+      expect(moved.stderr).toContain(
+        '.tooling/citation-targets/gg.lock.json: its dataset folder laws/gg (datasetRoot "../../laws/gg") is not there: if the law\'s folder moved or was renamed, set datasetRoot',
+      );
+      const adopted = await runMain(["adopt", "laws/*", ...flags, "--slug", "gg"], dir);
+      expect(adopted.code).toBe(1);
+      expect(adopted.stderr).toContain(
+        'laws/grundgesetz: .tooling/citation-targets/gg.lock.json already belongs to laws/gg, which is not there any more: if the law moved here, set "datasetRoot": "../../laws/grundgesetz"',
+      );
+    } finally {
+      await cleanup();
+    }
+  });
+
+  test("adopt names every fault of a folder in one run, and an empty folder as such", async () => {
+    const { dir, cleanup } = await repository();
+    try {
+      await writeTree(dir, { "laws/a/index.md": "---\nstand: 2022-02-30\n---\n# A\n", "laws/leer/notes.txt": "no markdown here\n" });
+      const result = await runMain(["adopt", "laws/*", ...flags, "--name", "{front.title}"], dir);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('laws/a: name: template "{front.title}": the front matter of laws/a/index.md has no "title"');
+      expect(result.stderr).toContain('laws/a: versionDate "2022-02-30": not a real calendar date: February 2022 has 28 days');
+      expect(result.stderr).toContain("laws/leer: no markdown files: not a dataset folder");
+    } finally {
+      await cleanup();
+    }
+  });
+
+  test("generate --check against another dataset's file says so, and does not suggest regenerating over it", async () => {
+    const { dir, cleanup } = await repository();
+    try {
+      await writeTree(dir, { "laws/gg/index.md": "---\nstand: 2022-12-19\n---\n# GG\n\n## Art 1\n\nText.\n", "laws/bgb/index.md": "---\nstand: 2022-12-19\n---\n# BGB\n" });
+      expect((await runMain(["adopt", "laws/*", ...flags], dir)).code).toBe(0);
+      const result = await runMain(["generate", ".tooling/citation-targets/gg.lock.json", "--check", ".tooling/citation-targets/bgb.jsonl"], dir);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain("is named after another slug (bgb), and this manifest's slug is gg: it is another dataset's file, or the wrong manifest");
+      expect(result.stderr).not.toContain("-o .tooling/citation-targets/bgb.jsonl");
+      const json = await runMain(["generate", ".tooling/citation-targets/gg.lock.json", "--check", ".tooling/citation-targets/bgb.jsonl", "--format", "json"], dir);
+      expect(JSON.parse(json.stdout)).toMatchObject({ status: "changed", otherDataset: true });
     } finally {
       await cleanup();
     }

@@ -157,6 +157,7 @@ export function generateCheckJson(result: CheckResult, file: string): string {
       ...(result.cause !== undefined ? { cause: result.cause } : {}),
       ...(result.difference ? { firstDifference: result.difference } : {}),
       ...(result.changes ? { changes: recordsJson(result.changes) } : {}),
+      ...(result.otherDataset ? { otherDataset: true } : {}),
     },
     null,
     2,

@@ -303,7 +303,11 @@ export async function main(context: MainContext): Promise<number> {
           if (result.difference) {
             const lines = [`${options.check} is not up to date: ${result.cause ?? "it differs from what would be generated"}`, `  first difference: ${result.difference.message}`];
             if (result.changes) lines.push(...describeRecordChanges(result.changes).map((line) => `  ${line}`));
-            lines.push(`hint: run \`citation-targets generate ${shellQuote(manifest)} -o ${shellQuote(options.check)}\` to regenerate it`);
+            lines.push(
+              result.otherDataset
+                ? "hint: do not regenerate it from this manifest (that would replace another dataset's records); check the manifest that names its slug, or this manifest's own file"
+                : `hint: run \`citation-targets generate ${shellQuote(manifest)} -o ${shellQuote(options.check)}\` to regenerate it`,
+            );
             stderr.write(`${lines.join("\n")}\n`);
             exitCode = 1;
           } else {

@@ -4,14 +4,14 @@
  * the folder and its front matter; every manifest and JSONL is written by `update`'s machinery
  * (one pool, all or nothing, every fault named) into `.tooling/citation-targets/`.
  */
-import { statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { readdirSync, statSync } from "node:fs";
+import { dirname, join, relative as relativePath, resolve, sep } from "node:path";
 import { checkDatasetFields, type DatasetFields, fillTemplate, TEMPLATE_HELP, type TemplateContext, TemplateError } from "../core/dataset-fields.js";
 import { DatasetError } from "../core/generate.js";
 import { DEFAULT_MANIFEST_NAME } from "../core/manifest.js";
 import { MANIFEST_DATASET_FIELDS, type ManifestDatasetField } from "../core/model.js";
 import { comparePaths } from "../core/natural-sort.js";
-import { detached, templateContext } from "./dataset-context.js";
+import { detached, frontDocument, templateContext } from "./dataset-context.js";
 import { OperationalError } from "./errors.js";
 import { displayPath, findRepositoryRoot, isInside } from "./files.js";
 import { datasetRootOf, MANIFEST_FOLDER } from "./lock.js";
@@ -55,6 +55,27 @@ async function datasetFolders(patterns: string[], cwd: string): Promise<string[]
   return [...found].sort(comparePaths);
 }
 
+/** The manifests of the tooling folder by the dataset folder (absolute) their datasetRoot points to. */
+function manifestsByRoot(folder: string): Map<string, string> {
+  const byRoot = new Map<string, string>();
+  let names: string[] = [];
+  try {
+    names = readdirSync(folder).filter((name) => name.endsWith(".lock.json"));
+  } catch {
+    return byRoot;
+  }
+  for (const name of names.sort()) {
+    const root = datasetRootOf(join(folder, name));
+    if (root !== undefined && !byRoot.has(root)) byRoot.set(root, join(folder, name));
+  }
+  return byRoot;
+}
+
+/** A manifest's datasetRoot for a dataset folder: the folder relative to the manifest's, POSIX. */
+function relativeRoot(manifest: string, dir: string): string {
+  return relativePath(dirname(manifest), dir).split(sep).join("/");
+}
+
 /** Writes (or, with `check`, computes) a manifest and a JSONL for every dataset folder named; all or nothing. */
 export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
   const cwd = options.cwd ?? process.cwd();
@@ -82,32 +103,51 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
   const problems: string[] = [];
   const adopted: { manifest: string; dir: string; fields: Partial<DatasetFields> }[] = [];
   const bySlug = new Map<string, string>();
+  // The manifests there already, by the dataset folder they point to: a folder adopted before keeps its manifest and its fields.
+  const known = manifestsByRoot(folder);
   for (const dir of folders) {
     const shown = displayPath(dir, cwd) || ".";
     if (!isInside(repository, dir)) {
       problems.push(`${shown}: outside the repository ${repository}`);
       continue;
     }
-    let fields: Partial<DatasetFields>;
-    try {
-      const context = await templateContext(dir, repository);
-      fields = {};
-      for (const field of MANIFEST_DATASET_FIELDS) {
-        const template = templates[field] ?? (field === "slug" ? slugTemplate(context) : undefined);
-        if (template !== undefined) fields[field] = detached(fillTemplate(template, context, field === "sourceTextUrl"));
-      }
-    } catch (error) {
-      if (error instanceof TemplateError || error instanceof OperationalError) {
-        problems.push(`${shown}: ${error.message}`);
-        continue;
-      }
-      throw error;
-    }
-    const faults = checkDatasetFields(fields);
-    if (faults.length > 0) {
-      problems.push(...faults.map((f) => `${shown}: ${f.field} ${JSON.stringify(f.value)}: ${f.message}`));
+    // A manifest already in the dataset folder, or one of the tooling folder for it, is refreshed where it is, as update
+    // refreshes it: its fields stay as they are (a version set with update --version-date is not undone by the templates).
+    const inFolder = join(dir, DEFAULT_MANIFEST_NAME);
+    const existing = statSync(inFolder, { throwIfNoEntry: false })?.isFile() ? inFolder : known.get(dir);
+    if (existing !== undefined) {
+      adopted.push({ manifest: existing, dir, fields: {} });
       continue;
     }
+    if ((await frontDocument(dir)) === undefined) {
+      problems.push(`${shown}: no markdown files: not a dataset folder (leave it out of the folders given)`);
+      continue;
+    }
+    const fields: Partial<DatasetFields> = {};
+    let faulty = false;
+    let context: TemplateContext;
+    try {
+      context = await templateContext(dir, repository);
+    } catch (error) {
+      if (!(error instanceof TemplateError || error instanceof OperationalError)) throw error;
+      problems.push(`${shown}: ${error.message}`);
+      continue;
+    }
+    // Every field's fault, not only the first: one run names them all.
+    for (const field of MANIFEST_DATASET_FIELDS) {
+      const template = templates[field] ?? (field === "slug" ? slugTemplate(context) : undefined);
+      if (template === undefined) continue;
+      try {
+        fields[field] = detached(fillTemplate(template, context, field === "sourceTextUrl"));
+      } catch (error) {
+        if (!(error instanceof TemplateError)) throw error;
+        problems.push(`${shown}: ${field}: ${error.message}`);
+        faulty = true;
+      }
+    }
+    const faults = checkDatasetFields(fields);
+    problems.push(...faults.map((f) => `${shown}: ${f.field} ${JSON.stringify(f.value)}: ${f.message}`));
+    if (faulty || faults.length > 0) continue;
     const slug = fields.slug!;
     const other = bySlug.get(slug);
     if (other !== undefined) {
@@ -115,15 +155,19 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
       continue;
     }
     bySlug.set(slug, shown);
-    // A manifest already in the dataset folder is refreshed where it is; otherwise the dataset's goes into the tooling folder.
-    const inFolder = join(dir, DEFAULT_MANIFEST_NAME);
-    const manifest = statSync(inFolder, { throwIfNoEntry: false })?.isFile() ? inFolder : join(folder, `${slug}.lock.json`);
-    if (manifest !== inFolder && statSync(manifest, { throwIfNoEntry: false })) {
+    const manifest = join(folder, `${slug}.lock.json`);
+    if (statSync(manifest, { throwIfNoEntry: false })) {
       const root = datasetRootOf(manifest);
-      if (root !== dir) {
-        problems.push(`${shown}: ${displayPath(manifest, cwd)} already belongs to ${root === undefined ? "a manifest that cannot be read" : displayPath(root, cwd) || "."}: a slug names one dataset`);
-        continue;
-      }
+      const gone = root !== undefined && !statSync(root, { throwIfNoEntry: false })?.isDirectory();
+      const relative = relativeRoot(manifest, dir);
+      problems.push(
+        `${shown}: ${displayPath(manifest, cwd)} already belongs to ${root === undefined ? "a manifest that cannot be read" : displayPath(root, cwd) || "."}${
+          gone
+            ? `, which is not there any more: if the law moved here, set "datasetRoot": ${JSON.stringify(relative)} in ${displayPath(manifest, cwd)} and run adopt again`
+            : ": a slug names one dataset"
+        }`,
+      );
+      continue;
     }
     adopted.push({ manifest, dir, fields });
   }

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { createReadStream, statSync } from "node:fs";
 import { stat } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import canonicalize from "canonicalize";
 import { availableParallelism } from "node:os";
 import type { LockManifest } from "../core/manifest.js";
@@ -65,6 +65,8 @@ export interface CheckResult {
   cause?: string;
   /** What regenerating would change, by address (only when the file differs). */
   changes?: RecordChanges;
+  /** The file is named after another slug: another dataset's file (or the wrong manifest), never to be regenerated from this one. */
+  otherDataset?: boolean;
 }
 
 /** Worker threads pay off from this much markdown: below it, starting them costs more than they save. */
@@ -247,6 +249,16 @@ export async function checkGenerated(options: GenerateOptions & { check: string 
   const { lines } = await prepare(options);
   for await (const batch of lines) for (const line of batch) comparer.add(JSON.parse(line) as Record<string, unknown>);
   const manifestDigest = loaded.manifest.datasetDigest;
+  // A file named after another slug is another dataset's: regenerating this manifest over it would destroy that one.
+  const ownName = `${loaded.manifest.slug}.jsonl`;
+  const otherName = basename(checkPath).endsWith(".jsonl") && basename(checkPath) !== ownName ? basename(checkPath) : undefined;
+  if (otherName !== undefined)
+    return {
+      ...first,
+      cause: `${options.check} is named after another slug (${otherName.slice(0, -".jsonl".length)}), and this manifest's slug is ${loaded.manifest.slug}: it is another dataset's file, or the wrong manifest; this manifest's JSONL is ${ownName}`,
+      changes: comparer.finish(),
+      otherDataset: true,
+    };
   const cause =
     old?.datasetDigest !== undefined && old.datasetDigest !== manifestDigest
       ? `the lock manifest changed since the file was generated (the file has datasetDigest ${old.datasetDigest.slice(0, 12)}…, the manifest ${manifestDigest.slice(0, 12)}…)`

@@ -102,6 +102,10 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Prom
   const adopting = task.dir !== undefined && !existsSync(manifestPath);
   const loaded = adopting ? undefined : await loadManifest(manifestPath, cwd, shownManifest, { allowOutsideRepository: task.allowOutsideRepository ?? false });
   const root = loaded?.root ?? task.dir!;
+  if (loaded !== undefined && !statSync(root, { throwIfNoEntry: false })?.isDirectory())
+    throw new OperationalError(
+      `${shownManifest}: its dataset folder ${displayPath(root, cwd) || "."} (datasetRoot ${JSON.stringify(loaded.manifest.datasetRoot ?? ".")}) is not there: if the law's folder moved or was renamed, set datasetRoot in ${shownManifest} to its new place (relative to the manifest's folder) and run update again; if the law was withdrawn, remove the manifest and its JSONL (git rm)`,
+    );
   let locked: LockResult;
   try {
     const filled = task.templates ? await fillFieldTemplates(task.templates, root, cwd) : {};
@@ -131,6 +135,11 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Prom
     ? MANIFEST_DATASET_FIELDS.filter((key) => before[key] !== locked.manifest[key]).map((field) => ({ field, before: before[field], after: locked.manifest[field] }))
     : [];
   const warnings: string[] = [];
+  const dated = fields.find((f) => f.field === "versionDate");
+  if (dated !== undefined && dated.after < dated.before)
+    warnings.push(
+      `${locked.manifest.slug}: versionDate goes back, from ${dated.before} to ${dated.after}: a new version is dated after the one it replaces (was a template filled from an older front-matter date?)`,
+    );
   const { added, removed, changed } = locked.changes;
   if (before && added.length + removed.length + changed.length > 0 && !fields.some((f) => f.field === "versionDate" || f.field === "sourceTextUrl"))
     warnings.push(
