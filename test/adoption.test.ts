@@ -40,6 +40,7 @@ describe("adopting a corpus, amending it, publishing a new version (end to end)"
   beforeAll(async () => {
     ({ dir, cleanup } = await repository());
     writeCorpus({ mb: 0.6, seed: "issue-21", dir: join(dir, "laws") });
+    await writeTree(dir, { ".citation-targets.json": JSON.stringify({ legislationHost: HOST }) });
     laws = (await readdir(join(dir, "laws"))).sort();
   }, 60_000);
   afterAll(() => cleanup());
@@ -553,6 +554,25 @@ describe("the front matter read for templates", () => {
 });
 
 describe("found by trying it as a new user", () => {
+  test("a sourceTextUrl on another host than the legislation host in force is warned of when update or adopt writes it", async () => {
+    const { dir, cleanup } = await repository();
+    try {
+      await writeTree(dir, { "laws/gg/index.md": "---\nstand: 2022-12-19\n---\n# GG\n" });
+      const adopted = await runMain(["adopt", "laws/*", "--title-id", "GG", "--name", "GG", "--version-date", "2022-12-19", "--source-text-url", `https://${HOST}/gg/`], dir);
+      expect(adopted.code).toBe(0);
+      expect(adopted.stderr).toContain(
+        `warning: gg: sourceTextUrl https://${HOST}/gg/ is on ${HOST}, not on the legislation host www.legislation.gov.au (the default; no config sets legislationHost)`,
+      );
+      await writeTree(dir, { ".citation-targets.json": JSON.stringify({ legislationHost: HOST }) });
+      const moved = await runMain(["update", "--source-text-url", "https://www.legifrance.gouv.fr/codes/x/"], dir);
+      expect(moved.code).toBe(0);
+      expect(moved.stderr).toContain(`not on the legislation host ${HOST} (the config .citation-targets.json): validate will reject its records`);
+      expect((await runMain(["update", "--source-text-url", `https://${HOST}/gg/2`], dir)).stderr).not.toContain("warning");
+    } finally {
+      await cleanup();
+    }
+  });
+
   const flags = ["--title-id", "{folder|upper}", "--name", "{folder}", "--version-date", "{front.stand}", "--source-text-url", `https://${HOST}/{folder}/`];
 
   test("rerunning adopt after adding a law keeps a version set with update (the templates fill new datasets only)", async () => {

@@ -18,6 +18,7 @@ import { rules, ruleIds, type RuleId } from "../rules/index.js";
 import { describeIoError, describeUnexpectedIoError, OperationalError } from "../node/errors.js";
 import { shellQuote } from "../node/manifest-io.js";
 import { describeManifestChanges, describeRecordChanges, describeUpdates, generateCheckJson, lockJson, updatesJson } from "./dataset-reports.js";
+import type { DatasetUpdate } from "../node/update-dataset.js";
 import { cwdInRepository, DEFAULT_MANIFEST_PATTERN, DEFAULT_PATTERN, displayPath, MANIFEST_FOLDER } from "../node/files.js";
 import { publicRepositoryUrl } from "../formatters/sarif.js";
 import { REPOSITORY_SCHEMA_PATH } from "../node/schema-source.js";
@@ -100,6 +101,29 @@ function collectRule(value: string, previous: Partial<Record<RuleId, RuleSetting
   const id = match[1]!;
   if (!(ruleIds as readonly string[]).includes(id)) throw new InvalidArgumentError(unknownRuleMessage(id, ruleIds));
   return { ...previous, [id]: match[2] as RuleSetting };
+}
+
+/**
+ * A sourceTextUrl that update or adopt wrote on another host than the legislation host in force
+ * (the config's, else the default) is warned of: validate would reject every record of it. Not
+ * when the repository has a schema file of its own (validate's message then says what to do).
+ */
+async function addHostWarnings(results: DatasetUpdate[], cwd: string): Promise<void> {
+  const written = results.filter((r) => r.artifacts.created || r.fields.some((f) => f.field === "sourceTextUrl"));
+  if (written.length === 0) return;
+  const { findRepositorySchema } = await import("../node/schema-source.js");
+  if ((await findRepositorySchema(cwd)) !== undefined) return;
+  const { findConfig } = await import("../node/config.js");
+  const config = await findConfig(cwd).catch(() => undefined);
+  const host = config?.config.legislationHost ?? DEFAULT_LEGISLATION_HOST;
+  const from = config?.config.legislationHost !== undefined ? `the config ${displayPath(config.path, cwd)}` : "the default; no config sets legislationHost";
+  for (const result of written) {
+    const own = /^https:\/\/([^/?#]+)\//.exec(result.sourceTextUrl)?.[1];
+    if (own !== undefined && own !== host)
+      result.warnings.push(
+        `${result.slug}: sourceTextUrl ${result.sourceTextUrl} is on ${own}, not on the legislation host ${host} (${from}): validate will reject its records; if your legislation is published on ${own}, set "legislationHost": "${own}" in the config (one host for the repository)`,
+      );
+  }
 }
 
 /** Runs the CLI; resolves to the exit code. Only the bin touches `process`. */
@@ -413,6 +437,7 @@ export async function main(context: MainContext): Promise<number> {
           ...artifactCaps(options),
         });
         progress?.done();
+        await addHostWarnings(results, context.cwd);
         if (options.format === "json") stdout.write(updatesJson("update", results, options.check === true));
         else {
           stdout.write(`${describeUpdates(results, options.check === true).join("\n")}\n`);
@@ -487,6 +512,7 @@ export async function main(context: MainContext): Promise<number> {
           ...(progress ? { onProgress: (done: number, total: number) => progress.update({ files: total, filesDone: done, bytes: 0, bytesDone: 0, verb: "adopting", unit: "dataset" }) } : {}),
         });
         progress?.done();
+        await addHostWarnings(result.updates, context.cwd);
         const changed = result.updates.filter((r) => r.manifestChanged || r.outputChanged);
         if (options.format === "json") stdout.write(updatesJson("adopt", result.updates, options.check === true));
         else {
@@ -500,6 +526,7 @@ export async function main(context: MainContext): Promise<number> {
           );
           if (details.length > 0) stdout.write(`${details.join("\n")}\n`);
           if (!options.check && changed.length > 0) stdout.write(`next: citation-targets validate\n`);
+          for (const warning of result.updates.flatMap((r) => r.warnings)) stderr.write(`warning: ${warning}\n`);
         }
         if (options.check && changed.length > 0) exitCode = 1;
       },

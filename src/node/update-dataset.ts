@@ -45,6 +45,8 @@ export interface DatasetUpdate {
   datasetDigest: { before?: string; after: string };
   /** What the user should know but that stops nothing (e.g. the markdown changed and the version date did not). */
   warnings: string[];
+  /** The manifest's sourceTextUrl (after the update). */
+  sourceTextUrl: string;
 }
 
 export interface FieldChange {
@@ -154,6 +156,7 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Prom
     fields,
     datasetDigest: { ...(before ? { before: before.datasetDigest } : {}), after: locked.manifest.datasetDigest },
     warnings,
+    sourceTextUrl: locked.manifest.sourceTextUrl,
   };
   const temporaries: DatasetTaskResult["temporaries"] = [];
   const key = task.cache ? cacheKey(task.cache.generator, locked.text, task.limits) : undefined;
