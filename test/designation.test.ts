@@ -250,3 +250,33 @@ describe("the test vectors of docs/spec.md, section 7", () => {
     expect(assignLocalCoordinates(headings)).toEqual(locals);
   });
 });
+
+describe("Australian Acts numbered by chapter (Fair Work Act, ITAA 1997)", () => {
+  const act = (parts: string[]) => assignLocalCoordinates(parts.map((text) => ({ text, depth: text.startsWith("Chapter") ? 2 : text.startsWith("Part") ? 3 : 4 })));
+  test("hyphenated Parts, Divisions and sections are one numeral each", () => {
+    expect(designate("Part 1-1—Introduction")).toMatchObject({ kind: "unit", key: "part-1-1" });
+    expect(designate("Part 2-1--Core provisions")).toMatchObject({ kind: "unit", key: "part-2-1" });
+    expect(designate("Division 6-A—Ordinary income")).toMatchObject({ kind: "unit", key: "division-6-a" });
+    expect(designate("6-5 Income according to ordinary concepts (ordinary income)")).toMatchObject({ kind: "section", key: "6-5" });
+    expect(designate("995-1 Definitions")).toMatchObject({ kind: "section", key: "995-1" });
+    // a dash after the number is still a dash
+    expect(designate("Part 1--Preliminary")).toMatchObject({ kind: "unit", key: "part-1" });
+  });
+
+  test("inserting Part 2-2 and retitling Part 1-1 move no address", () => {
+    const before = act(["Chapter 1—Introduction", "Part 1-1—Introduction", "6-5 Income", "Part 1-2—Definitions", "Chapter 2—Terms", "Part 2-1—Core provisions", "12-1 Coverage"]);
+    expect(before).toEqual(["chapter-1", "chapter-1/part-1-1", "6-5", "chapter-1/part-1-2", "chapter-2", "chapter-2/part-2-1", "12-1"]);
+    const after = act([
+      "Chapter 1—Introduction",
+      "Part 1-1—Preliminary",
+      "6-5 Income",
+      "Part 1-2—Definitions",
+      "Chapter 2—Terms",
+      "Part 2-1—Core provisions",
+      "12-1 Coverage",
+      "Part 2-2—The National Employment Standards",
+      "61-1 Standards",
+    ]);
+    expect(after.slice(0, before.length)).toEqual(before);
+  });
+});

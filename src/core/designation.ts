@@ -109,7 +109,10 @@ const LATIN = byLength(LATIN_SUFFIXES).join("|");
 const LATIN_SUFFIX = new RegExp(`^[\\s-]?(${LATIN}|${LATIN.toUpperCase()})${AFTER}(?!\\s*\\d)`, "u");
 /** A letter of an inserted article after a space (`Art. 62 b`, `Article 38-0 A`), not an item (`a)`). */
 const LETTER_SUFFIX = /^\s([A-Za-z])(?=$|\s*[.:,;\u2013\u2014-]|\s+[^\s)])/u;
-const SECTION = /^(\d+[A-Z]{0,4}(?:\.\d+[A-Z]{0,4})*)(?=$|\s(?!\s*:))/u;
+/** A section number: `13`, `6A`, `12.3`, and the hyphenated numbers of Australian Acts (`6-5`, `995-1`: Division 6, section 5). */
+const SECTION = /^(\d+[A-Z]{0,4}(?:\.\d+[A-Z]{0,4})*|\d+[A-Z]{0,4}-\d+[A-Z]{0,4})(?=$|\s(?!\s*:))/u;
+/** The second half of a hyphenated unit number (`Part 1-1`, `Division 6-A`), before a space, a dash or the end. */
+const HYPHENATED = /^-(\d+[A-Z]{0,3}|[A-Z])(?=$|\s|[\u2013\u2014]|--)/u;
 /** Numbered items of the German outline: `A.`, `IV.`, `1.`, `2)`, `a)`, `aa)`, `aaa)`. */
 const ITEM = /^(?:([A-Z])\.|([IVXLCDM]{1,7})\.|(\d{1,3})[.)]|([a-z])\)|([a-z])\5\)|([a-z])\6\6\))(?=$|\s)/u;
 /** The rest of a heading that is only its designation: white space, punctuation and remarks in brackets. */
@@ -228,6 +231,12 @@ export function designate(headingText: string): Designation {
   if (m) {
     const d = unitOrAnnex(m[1]!, m[2]!);
     if (d.kind !== "annex") {
+      // `Part 1-1`, `Division 6-A` (Australian Acts numbered by chapter): the hyphenated number is one numeral.
+      const hyphen = /^\d/.test(m[2]!) ? HYPHENATED.exec(text.slice(m[0].length)) : null;
+      if (hyphen) {
+        const end = m[0].length + hyphen[0].length;
+        return { ...d, key: `${d.key}-${hyphen[1]!.toLowerCase()}`, bare: bare(m, end), rest: rest(end) };
+      }
       const suffix = latinSuffixes(text, m[0].length);
       return { ...d, key: [d.key, ...suffix.parts].join("-"), bare: bare(m, suffix.end), rest: rest(suffix.end) };
     }
