@@ -383,7 +383,7 @@ describe("update sets the version fields (new versions)", () => {
       expect(text.stdout).toContain("versionDate: 2025-03-01 → 2025-04-01");
       expect(text.stdout).toContain("the datasetDigest and citationTargetId of every record changed with it");
       const bad = await runMain(["update", "--version-date", "2025-02-29"], dir);
-      expect(bad.code).toBe(1);
+      expect(bad.code).toBe(2); // a flag's value: a usage error, as for lock
       expect(bad.stderr).toContain('--version-date "2025-02-29": not a real calendar date: February 2025 has 28 days');
     } finally {
       await cleanup();
@@ -532,6 +532,16 @@ describe("field templates and checks (core/dataset-fields.ts)", () => {
 });
 
 describe("the front matter read for templates", () => {
+  test("values are taken as written: an unquoted 172.010 stays 172.010, a date stays its text", async () => {
+    const { dir, cleanup } = await tempDir();
+    try {
+      await writeTree(dir, { "sr/index.md": "---\njurabk: 172.010\nstand: 2024-03-01\nflag: yes\n---\n# SR\n" });
+      expect((await templateContext(join(dir, "sr"), dir)).front).toEqual({ jurabk: "172.010", stand: "2024-03-01", flag: "yes" });
+    } finally {
+      await cleanup();
+    }
+  });
+
   test("only the head of a large law is read, and a front matter longer than that is still read whole", async () => {
     const { dir, cleanup } = await tempDir();
     try {

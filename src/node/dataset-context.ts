@@ -27,7 +27,8 @@ export function readFrontMatter(file: string, shown: string): Record<string, unk
   if (found === undefined) return undefined;
   let value: unknown;
   try {
-    value = parse(found.value, { maxAliasCount: 100, prettyErrors: false });
+    // The failsafe schema: every value as it is written (`172.010` stays `172.010`, a date stays its text), never a number or a date.
+    value = parse(found.value, { maxAliasCount: 100, prettyErrors: false, schema: "failsafe" });
   } catch (error) {
     throw new TemplateError(`the front matter of ${shown} is not valid YAML: ${(error as Error).message.split("\n")[0]}`);
   }
