@@ -127,7 +127,13 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Prom
   } catch (error) {
     if (error instanceof DatasetError) throw new DatasetError(error.problems.map((p) => `${shownManifest}: ${p}`));
     // A field a flag set wrong is a usage error (exit 2), as for lock; a template the dataset's front matter cannot fill is the dataset's fault (exit 1).
-    if (error instanceof FieldsError) throw new OperationalError(error.message.split("\n").map((p) => `${shownManifest}: ${p}`).join("\n"));
+    if (error instanceof FieldsError)
+      throw new OperationalError(
+        error.message
+          .split("\n")
+          .map((p) => `${shownManifest}: ${p}`)
+          .join("\n"),
+      );
     if (error instanceof TemplateError) throw new DatasetError(error.message.split("\n").map((p) => `${shownManifest}: ${p}`));
     throw error;
   }
