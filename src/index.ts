@@ -61,7 +61,7 @@ export async function loadManifest(path: string, cwd?: string, shown?: string): 
 }
 /** The context the manifest rules check a file against. */
 export async function loadLockContext(manifestPath: string, shownPath: string, cwd?: string): Promise<LockContext> {
-  return (await import("./node/manifest-io.js")).loadLockContext(manifestPath, shownPath, cwd);
+  return (await import("./node/validate-lock.js")).loadLockContext(manifestPath, shownPath, cwd);
 }
 /**
  * Yields a dataset's records in file order from its manifest, reading each artifact through `read`

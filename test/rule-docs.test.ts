@@ -16,7 +16,7 @@ import { createColor } from "../src/formatters/color.js";
 import { formatStylish } from "../src/formatters/stylish.js";
 import { generate } from "../src/node/generate.js";
 import { lock } from "../src/node/lock.js";
-import { loadLockContext } from "../src/node/manifest-io.js";
+import { loadLockContext } from "../src/node/validate-lock.js";
 import { update } from "../src/node/update.js";
 import { type RuleId, ruleIds } from "../src/rules/index.js";
 import { check, fixtureRecords, type Rec, refresh, repoRoot, toJsonl } from "./helpers/records.js";

@@ -1,7 +1,7 @@
 /**
- * validate gathers a lock manifest's artifact facts itself (src/node/validate-lock.ts): each artifact
- * read once through its descriptor, its body kept as bytes. The facts must be the ones
- * `openLockContext` (manifest-io) gathers, fault for fault and word for word.
+ * validate keeps the artifacts' bodies as bytes (src/node/validate-lock.ts, `keepBodies`); the library
+ * digests them. The facts must be the same both ways, fault for fault and word for word, the bodies
+ * as the digests the rule compares with.
  */
 import { execFileSync } from "node:child_process";
 import { mkdir, rename, rm, symlink, writeFile } from "node:fs/promises";
@@ -10,8 +10,7 @@ import { afterEach, beforeEach, expect, test } from "vitest";
 import { sha256Hex } from "../src/core/digest.js";
 import type { LockContext } from "../src/core/lock-context.js";
 import { lock } from "../src/node/lock.js";
-import { loadLockContext } from "../src/node/manifest-io.js";
-import { openValidateLock } from "../src/node/validate-lock.js";
+import { loadLockContext, openLockContext } from "../src/node/validate-lock.js";
 import { tempDir, writeTree } from "./helpers/datasets.js";
 
 let dir: string;
@@ -36,7 +35,7 @@ async function factsBothWays(): Promise<[unknown, unknown]> {
     failed: context.artifactsFailed,
   });
   const theirs = await loadLockContext(join(dir, MANIFEST), MANIFEST, dir);
-  const ours = await openValidateLock(join(dir, MANIFEST), MANIFEST, dir);
+  const ours = await openLockContext(join(dir, MANIFEST), MANIFEST, dir, { keepBodies: true });
   await ours.ready?.catch(() => undefined);
   return [shown(ours), shown(theirs)];
 }

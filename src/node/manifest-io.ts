@@ -1,19 +1,16 @@
-import { isUtf8 } from "node:buffer";
-import { closeSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { closeSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
 import type { ValidateFunction } from "ajv/dist/2020.js";
-import { buildManifestSchema, computeDatasetDigest, type LockManifest } from "../core/manifest.js";
-import type { LockContext } from "../core/lock-context.js";
+import { buildManifestSchema, type LockManifest } from "../core/manifest.js";
 import { sha256Hex } from "../core/digest.js";
 import { checkDatasetFields } from "../core/dataset-fields.js";
 import { MANIFEST_DATASET_FIELDS } from "../core/model.js";
 import { describeIoError, OperationalError } from "./errors.js";
-import { DEFAULT_MAX_ARTIFACT_BYTES, listDatasetFiles, tooLarge } from "./dataset-files.js";
-import { bodyStartOfBytes } from "../core/front-matter.js";
+import { DEFAULT_MAX_ARTIFACT_BYTES, tooLarge } from "./dataset-files.js";
 import { shellQuote } from "../core/text.js";
-import { ALLOW_OUTSIDE_FLAG, confinementRoot, displayPath, isInside, realPathOf } from "./files.js";
+import { ALLOW_OUTSIDE_FLAG, confinementRoot, isInside, realPathOf } from "./files.js";
 import { readJsonFile } from "./json-file.js";
-import { openRegularSync, readRegularFileSync } from "./regular-file.js";
+import { openRegularSync } from "./regular-file.js";
 import { describeAjvErrors, jsonFileValidator } from "./precompiled.js";
 
 /** Changed artifacts named one by one before the rest are counted. */
@@ -134,107 +131,3 @@ export async function verifyArtifacts(loaded: LoadedManifest, shownManifest: str
 }
 
 export { shellQuote } from "../core/text.js";
-
-/** The context the manifest rules check a file against, with every fact about the artifact files in (see openLockContext). */
-export async function loadLockContext(manifestPath: string, shownPath: string, cwd = process.cwd(), options: ManifestReadOptions = {}): Promise<LockContext> {
-  const context = await openLockContext(manifestPath, shownPath, cwd, options);
-  await context.ready;
-  return context;
-}
-
-/**
- * The context the manifest rules check a file against, as soon as the manifest is read: the facts
- * about the artifact files (each present artifact read once, its file and body digested; the dataset
- * folder walked for markdown files the manifest does not list) are gathered in the same thread,
- * which is the thread that checks the file (a file and its dataset are one task of the pool);
- * `ready` settles when they are in, and the caller awaits it before ending the check.
- */
-export async function openLockContext(manifestPath: string, shownPath: string, cwd = process.cwd(), options: ManifestReadOptions = {}): Promise<LockContext> {
-  const loaded = await loadManifest(manifestPath, cwd, shownPath, options);
-  const context: LockContext = {
-    manifest: loaded.manifest,
-    manifestPath: shownPath,
-    computedDigest: computeDatasetDigest(loaded.manifest),
-    bodyDigests: new Map<string, string>(),
-    changedArtifacts: new Map<string, string>(),
-    missingArtifacts: [],
-    unlistedFiles: [],
-  };
-  context.ready = gatherArtifactFacts(context, loaded, cwd);
-  context.ready.catch(() => undefined); // a failure surfaces where the caller awaits it
-  return context;
-}
-
-/** What is known of a manifest's artifact files. */
-export interface ArtifactFacts {
-  skipped?: string;
-  /** Why some of the artifact checks could not run (an artifact or a folder that cannot be read): an error on the file checked, never a pass. */
-  failed?: string;
-  datasetRoot?: string;
-  missing: string[];
-  changed: [string, string][];
-  bodies: [string, string][];
-  unlisted: string[];
-}
-
-/** The causes named one by one when artifact checks could not run, before the rest are counted. */
-const CAUSES_LISTED = 20;
-
-/**
- * Reads every artifact of the manifest once: missing or not, its sha256 against the manifest's,
- * and the digest of its body (the bytes after the front matter: no markdown parse); then walks
- * the dataset folder for markdown files the manifest does not list. Memory: a few artifacts.
- * An artifact that cannot be read (other than missing) or a folder that cannot be walked makes
- * `failed` say so, naming each: the check could not run, so it must not pass.
- */
-export async function collectArtifactFacts(manifest: LockManifest, root: string, shownRoot: string, manifestPath: string): Promise<ArtifactFacts> {
-  const facts: ArtifactFacts = { missing: [], changed: [], bodies: [], unlisted: [] };
-  if (!statSync(root, { throwIfNoEntry: false })?.isDirectory()) return { ...facts, skipped: `the dataset folder ${shownRoot} (datasetRoot of ${manifestPath}) is not there` };
-  const causes: string[] = [];
-  // One synchronous pass (the files are small and many; the promise API's per-call cost would dominate): each file is read once.
-  const outcomes = manifest.artifacts.map((artifact) => {
-    let bytes: Buffer;
-    try {
-      bytes = readRegularFileSync(resolveArtifact(root, artifact.path), artifact.path);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return { missing: true } as const;
-      causes.push(error instanceof OperationalError ? error.message : `${artifact.path}: ${describeIoError(error, "read", artifact.path)}`);
-      return undefined;
-    }
-    const digest = sha256Hex(bytes);
-    if (digest !== artifact.sha256) return { changed: digest };
-    if (!isUtf8(bytes)) return undefined; // generate refuses it; the body check is skipped
-    return { body: sha256Hex(bytes.subarray(bodyStartOfBytes(bytes))) };
-  });
-  manifest.artifacts.forEach((artifact, i) => {
-    const outcome = outcomes[i];
-    if (outcome === undefined) return;
-    if ("missing" in outcome) facts.missing.push(artifact.path);
-    else if (outcome.changed !== undefined) facts.changed.push([artifact.path, outcome.changed]);
-    else if (outcome.body !== undefined) facts.bodies.push([artifact.path, outcome.body]);
-  });
-  const listed = new Set(manifest.artifacts.map((a) => a.path));
-  try {
-    facts.unlisted = (await listDatasetFiles(root, manifest.ignore)).filter((path) => !listed.has(path));
-  } catch (error) {
-    causes.push(error instanceof OperationalError ? error.message : describeIoError(error, "walk the dataset folder", shownRoot));
-  }
-  if (causes.length > 0) {
-    const named = causes.slice(0, CAUSES_LISTED);
-    if (causes.length > CAUSES_LISTED) named.push(`… and ${causes.length - CAUSES_LISTED} more`);
-    return { ...facts, failed: `the artifact checks of ${manifestPath} (dataset folder ${shownRoot}) could not run: ${named.join("; ")}` };
-  }
-  return { ...facts, datasetRoot: shownRoot };
-}
-
-async function gatherArtifactFacts(context: LockContext, loaded: LoadedManifest, cwd: string): Promise<void> {
-  const facts = await collectArtifactFacts(loaded.manifest, loaded.root, displayPath(loaded.root, cwd), context.manifestPath);
-  if (facts.skipped !== undefined) context.artifactsSkipped = facts.skipped;
-  if (facts.failed !== undefined) context.artifactsFailed = facts.failed;
-  if (facts.datasetRoot !== undefined) context.datasetRoot = facts.datasetRoot;
-  // Loops, not push(...list): a list of 100,000 paths spread into arguments overflows the stack.
-  for (const path of facts.missing) context.missingArtifacts.push(path);
-  for (const [path, digest] of facts.changed) context.changedArtifacts.set(path, digest);
-  for (const [path, digest] of facts.bodies) context.bodyDigests.set(path, digest);
-  for (const path of facts.unlisted) context.unlistedFiles.push(path);
-}

@@ -21,28 +21,36 @@ const KEEP_BODIES_UP_TO = 8 * 2 ** 20;
 const CAUSES_LISTED = 20;
 
 /**
- * The lock context validate checks a file against, with the facts about the artifact files in before
- * the file is read (each artifact read once and its file digested; the dataset folder walked): what
- * `openLockContext` gives, except that a body is kept as bytes (`bodyBytes`, up to KEEP_BODIES_UP_TO a
- * dataset) instead of being digested. `lock-artifact-body` compares the targets' markdown with those
+ * The lock context a file is checked against, with the facts about the artifact files in before the
+ * file is read (each artifact read once and its file digested; the dataset folder walked). With
+ * `keepBodies` (validate), an artifact's body is kept as bytes (`bodyBytes`, up to KEEP_BODIES_UP_TO a
+ * dataset) instead of being digested: `lock-artifact-body` compares the targets' markdown with those
  * bytes and digests both only when they differ, so one SHA-256 pass over the artifacts is left of three,
- * with the same problems (docs/spec.md, section 14). `ready` carries a failure to gather, as there.
+ * with the same problems (docs/spec.md, section 14). Without (the library), every body is digested.
+ * `ready` carries a failure to gather; the caller awaits it before ending the check.
  */
-export async function openValidateLock(manifestPath: string, shownPath: string, cwd: string, options: ManifestReadOptions = {}): Promise<LockContext> {
+export async function openLockContext(manifestPath: string, shownPath: string, cwd = process.cwd(), options: ManifestReadOptions & { keepBodies?: boolean } = {}): Promise<LockContext> {
   const loaded = await loadManifest(manifestPath, cwd, shownPath, options);
   const context: LockContext = {
     manifest: loaded.manifest,
     manifestPath: shownPath,
     computedDigest: computeDatasetDigest(loaded.manifest),
     bodyDigests: new Map<string, string>(),
-    bodyBytes: new Map<string, Uint8Array>(),
+    ...(options.keepBodies ? { bodyBytes: new Map<string, Uint8Array>() } : {}),
     changedArtifacts: new Map<string, string>(),
     missingArtifacts: [],
     unlistedFiles: [],
   };
-  const ready = gatherFacts(context, loaded.manifest, loaded.root, displayPath(loaded.root, cwd));
+  const ready = gatherFacts(context, loaded.manifest, loaded.root, displayPath(loaded.root, cwd), options.keepBodies ? KEEP_BODIES_UP_TO : 0);
   context.ready = ready;
   await ready.catch(() => undefined); // a failure surfaces where the caller awaits `ready`
+  return context;
+}
+
+/** The context the manifest rules check a file against, with every fact about the artifact files in. */
+export async function loadLockContext(manifestPath: string, shownPath: string, cwd = process.cwd(), options: ManifestReadOptions = {}): Promise<LockContext> {
+  const context = await openLockContext(manifestPath, shownPath, cwd, options);
+  await context.ready;
   return context;
 }
 
@@ -52,7 +60,7 @@ export async function openValidateLock(manifestPath: string, shownPath: string, 
  * dataset folder for markdown files the manifest does not list. An artifact that cannot be read
  * (other than missing) or a folder that cannot be walked makes `artifactsFailed` say so, naming each.
  */
-async function gatherFacts(context: LockContext, manifest: LockManifest, root: string, shownRoot: string): Promise<void> {
+async function gatherFacts(context: LockContext, manifest: LockManifest, root: string, shownRoot: string, keepUpTo: number): Promise<void> {
   const realRoot = realFolder(root);
   if (realRoot === null || (realRoot === undefined && !statSync(root, { throwIfNoEntry: false })?.isDirectory())) {
     context.artifactsSkipped = `the dataset folder ${shownRoot} (datasetRoot of ${context.manifestPath}) is not there`;
@@ -76,7 +84,7 @@ async function gatherFacts(context: LockContext, manifest: LockManifest, root: s
     else if (isUtf8(bytes)) {
       // Not UTF-8: generate refuses it; the body check is skipped.
       const body = bytes.subarray(bodyStartOfBytes(bytes));
-      if (kept + body.length <= KEEP_BODIES_UP_TO) {
+      if (kept + body.length <= keepUpTo) {
         context.bodyBytes!.set(artifact.path, body);
         kept += body.length;
       } else context.bodyDigests.set(artifact.path, sha256Hex(body));
@@ -104,7 +112,7 @@ const realRoots = new Map<string, string>();
  * A dataset folder's real path, from the folder opened (links followed) and where /proc/self/fd says it
  * is: three system calls where a stat and a realpath cost one per folder of the path. `null` when it is
  * not there (as the stat would say); undefined when that cannot be told this way (another error, not a
- * folder, no /proc): the caller then asks as `openLockContext` does.
+ * folder, no /proc): the caller then asks with a stat.
  */
 function realFolder(root: string): string | null | undefined {
   let fd: number;
@@ -126,8 +134,8 @@ function realFolder(root: string): string | null | undefined {
  * An artifact's bytes when it is a regular file inside the dataset root: opened (links followed), then
  * checked where the system says the descriptor is (Linux: /proc/self/fd), one system call where the
  * path's realpath costs one per folder. Undefined when that cannot be said or anything is amiss (not
- * there, not regular, outside the root): the caller then takes the path `openLockContext` takes
- * (resolveArtifact), which says what is wrong in the same words.
+ * there, not regular, outside the root): the caller then resolves the path (resolveArtifact), which
+ * says what is wrong.
  */
 function readInside(root: string, path: string): Buffer | undefined {
   let realRoot = realRoots.get(root);

@@ -13,7 +13,7 @@ import { confinementRoot, DEFAULT_PATTERN, displayPath, expandInputs, findReposi
 import { mapWithLimit } from "./concurrency.js";
 import { describeIoError, OperationalError } from "./errors.js";
 import { locateEditedTargets } from "./locate-edits.js";
-import { openValidateLock } from "./validate-lock.js";
+import { openLockContext } from "./validate-lock.js";
 import { checkJobs } from "./pool.js";
 import { openRegularSync } from "./regular-file.js";
 import { chooseJobs, sizesOf, startProgress, validateInPool } from "./validate-workers.js";
@@ -134,14 +134,14 @@ export interface FileValidator {
 export async function createFileValidator(options: ValidateOptions & { cwd: string }): Promise<FileValidator> {
   const { cwd } = options;
   const schema = await loadSchema({ cwd, ...(options.schema ? { schemaPath: options.schema } : {}), ...(options.legislationHost ? { legislationHost: options.legislationHost } : {}) });
-  const confinement = { allowOutsideRepository: options.allowOutsideRepository ?? false };
-  const explicitLock = typeof options.lock === "string" ? await openValidateLock(resolve(cwd, options.lock), displayPath(resolve(cwd, options.lock), cwd), cwd, confinement) : undefined;
+  const confinement = { allowOutsideRepository: options.allowOutsideRepository ?? false, keepBodies: true };
+  const explicitLock = typeof options.lock === "string" ? await openLockContext(resolve(cwd, options.lock), displayPath(resolve(cwd, options.lock), cwd), cwd, confinement) : undefined;
   const lockFor = async (input: InputFile): Promise<LockContext | undefined> => {
     if (explicitLock || options.lock === false) return explicitLock;
     if (input.stdin && input.display === STDIN_NAME) return undefined;
     const sibling = `${input.absolute.replace(/\.jsonl$/, "")}.lock.json`;
     if (sibling === input.absolute || !statSync(sibling, { throwIfNoEntry: false })?.isFile()) return undefined; // one synchronous call: thousands of files a run
-    return openValidateLock(sibling, displayPath(sibling, cwd), cwd, confinement);
+    return openLockContext(sibling, displayPath(sibling, cwd), cwd, confinement);
   };
   const prepare = async (input: InputFile): Promise<PreparedFile> => {
     const checkOptions: FileCheckOptions = {
