@@ -292,10 +292,10 @@ export async function main(context: MainContext): Promise<number> {
     .option("-o, --output <file>", "write the JSONL to FILE (atomically: a temporary file, then a rename); default stdout")
     .option("--check <file>", "write nothing; exit 1 when FILE is not exactly what would be generated, saying why, what would change by address, and how to fix it")
     .option("--jobs <n>", "threads to parse the markdown in (default: one per core, at most 4, for 4 MB of markdown or more; else 1); the output is the same", parsePositive)
-    .option("--max-artifact-bytes <n>", "the largest markdown file read, in bytes (default 67108864, 64 MiB); a larger one is refused, named", parsePositive)
-    .option("--max-yaml-aliases <n>", "the most YAML aliases a front matter may hold (default 1000); more is refused, named", parsePositive)
-    .option("--max-headings <n>", "the most headings one markdown file may have (default 100000); more is refused, named", parsePositive)
-    .option("--max-heading-length <n>", "the longest inline content of a heading, in UTF-16 code units (default 65536); longer is refused, named", parsePositive)
+    .addOption(capOption("maxArtifactBytes"))
+    .addOption(capOption("maxYamlAliases"))
+    .addOption(capOption("maxHeadings"))
+    .addOption(capOption("maxHeadingLength"))
     .option("--verbose", "say how many threads parsed the markdown and how long it took (stderr)")
     .addOption(new Option("-f, --format <format>", "the --check report: text (default: on stderr) or json (on stdout; docs/spec.md, section 15)").choices(["text", "json"]).default("text"))
     .option("--allow-outside-repository", "let lock manifests' dataset folders (and, for validate, config patterns) lead outside the repository (default: confined to it, symbolic links resolved)")
@@ -368,10 +368,10 @@ export async function main(context: MainContext): Promise<number> {
     .option("--jobs <n>", "worker threads (default: one per core; at most 4 per core): many datasets are spread over them whole, a few large ones artifact by artifact", parsePositive)
     .option("--no-cache", "regenerate every dataset: do not use or write the cache")
     .option("--cache-location <file>", "the cache file (default node_modules/.cache/citation-targets/update.json of the repository, when it has node_modules)")
-    .option("--max-artifact-bytes <n>", "the largest markdown file read, in bytes (default 67108864, 64 MiB)", parsePositive)
-    .option("--max-yaml-aliases <n>", "the most YAML aliases a front matter may hold (default 1000)", parsePositive)
-    .option("--max-headings <n>", "the most headings one markdown file may have (default 100000); more is refused, named", parsePositive)
-    .option("--max-heading-length <n>", "the longest inline content of a heading, in UTF-16 code units (default 65536); longer is refused, named", parsePositive)
+    .addOption(capOption("maxArtifactBytes"))
+    .addOption(capOption("maxYamlAliases"))
+    .addOption(capOption("maxHeadings"))
+    .addOption(capOption("maxHeadingLength"))
     .option("--allow-outside-repository", "let lock manifests' dataset folders (and, for validate, config patterns) lead outside the repository (default: confined to it, symbolic links resolved)")
     .option("--recover", "only complete an update that was interrupted (its journal at the repository root): roll its renames forward, or back, then exit")
     .option("--version-date <date|template>", "a new version: set versionDate in every manifest updated (YYYY-MM-DD, or a template such as '{front.stand}')")
@@ -469,10 +469,10 @@ export async function main(context: MainContext): Promise<number> {
     .option("--no-config", "read no config file")
     .option("--jobs <n>", "worker threads (default: one per core)", parsePositive)
     .option("--no-cache", "do not use or write update's cache")
-    .option("--max-artifact-bytes <n>", "the largest markdown file read, in bytes (default 67108864, 64 MiB)", parsePositive)
-    .option("--max-yaml-aliases <n>", "the most YAML aliases a front matter may hold (default 1000)", parsePositive)
-    .option("--max-headings <n>", "the most headings one markdown file may have (default 100000)", parsePositive)
-    .option("--max-heading-length <n>", "the longest inline content of a heading, in UTF-16 code units (default 65536)", parsePositive)
+    .addOption(capOption("maxArtifactBytes"))
+    .addOption(capOption("maxYamlAliases"))
+    .addOption(capOption("maxHeadings"))
+    .addOption(capOption("maxHeadingLength"))
     .addHelpText(
       "after",
       `\nTemplates: ${TEMPLATE_HELP}. A flag wins over the config's adopt.<field>.\n\nExit codes: 0 adopted (or, with --check, nothing to write), 1 --check found something to write or a folder is at fault, 2 usage or I/O error.\n\nExamples:\n  citation-targets adopt 'laws/*' --title-id '{front.jurabk}' --name '{front.Title}' --version-date 2024-06-01 --source-text-url 'https://www.gesetze-im-internet.de/{front.slug}/'\n  citation-targets adopt            (folders and templates from the config's "adopt")`,
@@ -623,6 +623,20 @@ function collectPair(allowed?: readonly string[]) {
     if (allowed && !allowed.includes(v)) throw new InvalidArgumentError(`"${v}" is not one of ${allowed.join(", ")}`);
     return { ...previous, [key]: v };
   };
+}
+
+/** The caps on reading artifacts that generate, update and adopt share (docs/spec.md, section 13): one text each. */
+const CAP_OPTIONS = {
+  maxArtifactBytes: ["--max-artifact-bytes <n>", "the largest markdown file read, in bytes (default 67108864, 64 MiB); a larger one is refused, named"],
+  maxYamlAliases: ["--max-yaml-aliases <n>", "the most YAML aliases a front matter may hold (default 1000); more is refused, named"],
+  maxHeadings: ["--max-headings <n>", "the most headings one markdown file may have (default 100000); more is refused, named"],
+  maxHeadingLength: ["--max-heading-length <n>", "the longest inline content of a heading, in UTF-16 code units (default 65536); longer is refused, named"],
+} as const;
+
+/** A fresh option for one of the caps (an Option belongs to one command). */
+function capOption(name: keyof typeof CAP_OPTIONS): Option {
+  const [flags, description] = CAP_OPTIONS[name];
+  return new Option(flags, description).argParser(parsePositive);
 }
 
 /** The caps on reading artifacts (and the confinement) that generate and update share, as given on the command line. */
