@@ -198,7 +198,8 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Prom
   let outputChanged: boolean;
   let digest: string | undefined;
   let records = 0;
-  if (size === undefined || size <= COMPARE_BYTES_UP_TO) {
+  // With no JSONL yet, its size is judged by the markdown's (a JSONL is about twice its markdown): a large new dataset streams too.
+  if (size !== undefined ? size <= COMPARE_BYTES_UP_TO : locked.bytes * 2 <= COMPARE_BYTES_UP_TO) {
     // A small JSONL (a publisher's dataset): the lines generated are kept and compared with the file's bytes, byte for
     // byte (no digest of either, unless the cache needs the new one); its records are parsed only when the bytes differ.
     const kept: string[] = [];
