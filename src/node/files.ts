@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { lstatSync, realpathSync } from "node:fs";
+import { lstatSync, readFileSync, realpathSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { compare } from "../core/problem.js";
@@ -197,4 +197,14 @@ export function shardKey(absolute: string, root: string | undefined): string {
  */
 export function shardOf(key: string, count: number): number {
   return createHash("sha256").update(key).digest().readUInt32BE(0) % count;
+}
+
+/** The dataset folder a manifest points to (absolute), or undefined when it cannot be read as one. */
+export function datasetRootOf(path: string): string | undefined {
+  try {
+    const data = JSON.parse(readFileSync(path, "utf8")) as { datasetRoot?: unknown };
+    return resolve(dirname(path), typeof data.datasetRoot === "string" ? data.datasetRoot : ".");
+  } catch {
+    return undefined;
+  }
 }

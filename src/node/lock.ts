@@ -7,7 +7,7 @@ import { comparePaths } from "../core/natural-sort.js";
 import { INDEX_FILE_NAMES, MANIFEST_DATASET_FIELDS, type ManifestDatasetField } from "../core/model.js";
 import { digestDatasetFiles } from "./dataset-files.js";
 import { OperationalError } from "./errors.js";
-import { displayPath, findRepositoryRoot, MANIFEST_FOLDER } from "./files.js";
+import { datasetRootOf, displayPath, findRepositoryRoot, MANIFEST_FOLDER } from "./files.js";
 import { type LoadedManifest, loadManifest } from "./manifest-io.js";
 import { writeFileAtomic } from "./write.js";
 
@@ -219,7 +219,7 @@ export function manifestStem(path: string): string | undefined {
   return name.slice(0, -".lock.json".length);
 }
 
-export { MANIFEST_FOLDER };
+export { datasetRootOf, MANIFEST_FOLDER };
 
 /** Where `lock` writes a manifest when no output is named (LockOptions.output). */
 export async function defaultManifestPath(root: string, cwd: string, slug: string | undefined): Promise<string> {
@@ -251,16 +251,6 @@ export async function defaultManifestPath(root: string, cwd: string, slug: strin
   throw new OperationalError(
     `no manifest of ${displayPath(root, cwd) || "."} in ${displayPath(folder, cwd) || MANIFEST_FOLDER} (nor ${displayPath(inFolder, cwd)}): give --slug (and the other fields) to write one, or -o to name it`,
   );
-}
-
-/** The dataset folder a manifest points to (absolute), or undefined when it cannot be read as one. */
-export function datasetRootOf(path: string): string | undefined {
-  try {
-    const data = JSON.parse(readFileSync(path, "utf8")) as { datasetRoot?: unknown };
-    return resolve(dirname(path), typeof data.datasetRoot === "string" ? data.datasetRoot : ".");
-  } catch {
-    return undefined;
-  }
 }
 
 function inferKind(path: string, present: Set<string>): ArtifactKind {

@@ -6,11 +6,11 @@
  * markdown file belongs to every dataset whose folder holds it (each manifest's datasetRoot). Only the
  * lock manifests of `.tooling/citation-targets/` count, as for `update` with no manifests named.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { runGit } from "./diff-git.js";
 import { OperationalError } from "./errors.js";
-import { DEFAULT_PATTERN } from "./files.js";
+import { datasetRootOf, DEFAULT_PATTERN } from "./files.js";
 
 /** The folder of the default pattern: `.tooling/citation-targets`. */
 const DEFAULT_FOLDER = DEFAULT_PATTERN.slice(0, DEFAULT_PATTERN.lastIndexOf("/"));
@@ -75,14 +75,11 @@ function manifestsHolding(root: string, files: string[]): string[] {
   }
   for (const name of names) {
     const manifest = join(folder, name);
-    let datasetRoot: unknown;
-    try {
-      datasetRoot = (JSON.parse(readFileSync(manifest, "utf8")) as { datasetRoot?: unknown }).datasetRoot;
-    } catch {
+    const dataset = datasetRootOf(manifest);
+    if (dataset === undefined) {
       found.add(manifest); // an unreadable manifest: update names its fault
       continue;
     }
-    const dataset = join(folder, typeof datasetRoot === "string" ? datasetRoot : ".");
     byFolder.set(dataset, [...(byFolder.get(dataset) ?? []), manifest]);
   }
   // Each folder above each file, up to the top folder, that is a dataset folder of one of those manifests.
