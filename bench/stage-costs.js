@@ -18,7 +18,8 @@ import { analyseCanonical } from "../dist/core/canonical.js";
 import { recordCheckFrom } from "../dist/core/schema-issues.js";
 import { validate as precompiledRecordValidate } from "../dist/generated/record-validator.js";
 import { createFileCheck, deriveCitationTargetId, deriveTextDigest, parseAddress, rules } from "../dist/index.js";
-import { addressOf, DEFAULT_LIMITS } from "../dist/rules/define.js";
+import { nestingDepth } from "../dist/engine/read-records.js";
+import { addressOf } from "../dist/rules/define.js";
 
 const args = process.argv.slice(2);
 const repsAt = args.indexOf("--reps");
@@ -26,8 +27,8 @@ const reps = repsAt === -1 ? 3 : Number(args.splice(repsAt, 2)[1]);
 const file = args[0] ?? new URL("data/realistic/out-75mb/bundesrecht.jsonl", import.meta.url).pathname;
 const RUN_BYTES = 1 << 20;
 const schemaCheck = recordCheckFrom(precompiledRecordValidate);
-/** Rules measured as stages of their own (or, for json-syntax, the parse): not timed again as rules. */
-const OWN_STAGES = new Set(["json-syntax", "duplicate-key", "non-canonical", "schema", "text-digest", "citation-target-id"]);
+/** Rules measured as stages of their own: not timed again as rules. */
+const OWN_STAGES = new Set(["text-digest", "citation-target-id"]);
 
 /** The canonical-form fast path before issue #8: serialise the parsed record again and compare, then walk its members. */
 function canonicalByStringify(text, value) {
@@ -53,11 +54,8 @@ function membersSorted(value) {
 
 /** Each rule of `scope`, created with a context that drops its reports; manifest rules (no lock) and the rules of OWN_STAGES left out. */
 function createRules(scopes) {
-  const context = { fileName: "bundesrecht.jsonl", file: "bundesrecht.jsonl", lock: undefined, manifestPath: undefined, schemaCheck, limits: DEFAULT_LIMITS, report() {} };
-  return rules
-    .filter((rule) => scopes.includes(rule.scope) && rule.create && !OWN_STAGES.has(rule.id))
-    .map((rule) => ({ id: rule.id, order: rule.meta.lineOrder ?? 0, handlers: rule.create(context) }))
-    .sort((a, b) => a.order - b.order);
+  const context = { fileName: "bundesrecht.jsonl", file: "bundesrecht.jsonl", lock: undefined, manifestPath: undefined, report() {} };
+  return rules.filter((rule) => scopes.includes(rule.scope) && rule.create && !OWN_STAGES.has(rule.id)).map((rule) => ({ id: rule.id, handlers: rule.create(context) }));
 }
 
 /** The runs of complete lines of the file, about RUN_BYTES each; `onRun` gets each, with the time its read took. */
@@ -87,7 +85,6 @@ function readRuns(onRun) {
 /** One pass over the file, every stage in turn on each run; returns ns per stage and the record count. */
 function stagePass() {
   const ns = new Map();
-  const lineRules = createRules(["line"]);
   const recordRules = createRules(["record", "dataset"]);
   let records = 0;
   let lineNumber = 0;
@@ -113,6 +110,9 @@ function stagePass() {
       return out;
     });
     const values = timed("JSON.parse", () => lines.map((line) => JSON.parse(line)));
+    timed("nesting depth", () => {
+      for (const value of values) nestingDepth(value, 64);
+    });
     records += lines.length;
     timed("canonical form, old (JSON.stringify)", () => {
       for (let i = 0; i < lines.length; i++) if (!canonicalByStringify(lines[i], values[i])) throw new Error(`line ${lineNumber + i + 1} is not canonical: measure a clean file`);
@@ -137,13 +137,6 @@ function stagePass() {
     });
     // The rules below find each address parsed already (addressOf keeps it per record), as in the engine after the first rule that needs it.
     for (const value of values) addressOf(value);
-    const states = lines.map((line, i) => ({ text: line, value: values[i], number: lineNumber + i + 1, terminated: true, memo: {} }));
-    for (const { id, handlers } of lineRules) {
-      if (!handlers.line) continue;
-      timed(`line rule ${id}`, () => {
-        for (const state of states) handlers.line(state);
-      });
-    }
     const visits = values.map((record, i) => ({ record, line: lineNumber + i + 1, schemaValid: true }));
     for (const { id, handlers } of recordRules) {
       if (!handlers.record) continue;
@@ -182,7 +175,7 @@ const perRecord = (ns) => ns / records;
 const share = (ns) => `${((100 * ns) / full).toFixed(1)}%`;
 const rows = [...best].map(([name, ns]) => [name, perRecord(ns), share(ns)]);
 const baseline = ["read (1 MiB runs)", "UTF-8 decode", "split lines", "JSON.parse"].reduce((sum, name) => sum + (best.get(name) ?? 0), 0);
-const ruleTotal = [...best].filter(([name]) => name.startsWith("rule ") || name.startsWith("line rule ")).reduce((sum, [, ns]) => sum + ns, 0);
+const ruleTotal = [...best].filter(([name]) => name.startsWith("rule ")).reduce((sum, [, ns]) => sum + ns, 0);
 /** Rows that measure an alternative to another row: not part of the sum. */
 const ALTERNATIVES = ["canonical form, old (JSON.stringify)", "canonical form, new, text known well formed", "UTF-8 decode via UTF-16 (transcode)"];
 const stageTotal = [...best].filter(([name]) => !ALTERNATIVES.includes(name)).reduce((sum, [, ns]) => sum + ns, 0);

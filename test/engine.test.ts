@@ -42,6 +42,44 @@ describe("the rule contract", () => {
     check.push(new TextEncoder().encode('not json\n{"a":1}'));
     expect(check.end().problems.map((p) => `${p.line} ${p.ruleId}`)).toEqual(["1 json-syntax", "2 final-newline"]);
   });
+
+  test("reading does not depend on the rules given: without any reading rule, a line that is not JSON is still no record, and a BOM is still taken off", () => {
+    const seen: string[] = [];
+    const spy = defineRule({
+      id: "spy",
+      scope: "record",
+      meta: { description: "spy", defaultSeverity: "error" },
+      messages: { seen: "seen" },
+      create: () => ({
+        record: ({ record, line, schemaValid }) => void seen.push(`${line} ${JSON.stringify(record)} ${schemaValid}`),
+        skipped: (line) => void seen.push(`${line} skipped`),
+      }),
+    });
+    for (const given of [[spy], [...rules.filter((rule) => rule.scope === "reading"), spy]]) {
+      seen.length = 0;
+      const check = createFileCheck({ rules: given, file: "x.jsonl", schemaCheck, ruleSettings: { "json-syntax": "off", bom: "off" } });
+      check.push(new TextEncoder().encode('not json\n\ufeff{"a":1}\n\n[1]\n'));
+      expect(check.end()).toMatchObject({
+        records: 1,
+        problems:
+          given.length === 1
+            ? []
+            : [
+                { line: 2, ruleId: "schema" },
+                { line: 3, ruleId: "blank-line" },
+                { line: 4, ruleId: "record-not-object" },
+              ],
+      });
+      expect(seen).toEqual(["1 skipped", '2 {"a":1} false', "3 skipped", "4 skipped"]);
+    }
+  });
+
+  test("a rule of scope reading names a problem the reader finds, and has no handlers", () => {
+    const stray = defineRule({ id: "tabs", scope: "reading", meta: { description: "tabs", defaultSeverity: "error" }, messages: { tab: "tab" } });
+    expect(() => createFileCheck({ rules: [stray], file: "x.jsonl", schemaCheck })).toThrow('rule tabs has scope "reading", but the reader finds only the problems of line-length, final-newline');
+    const withCode = { ...rules.find((rule) => rule.id === "bom")!, create: () => ({}) };
+    expect(() => createFileCheck({ rules: [withCode], file: "x.jsonl", schemaCheck })).toThrow('rule bom has scope "reading"');
+  });
 });
 
 describe("--quiet", () => {

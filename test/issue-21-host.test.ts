@@ -9,7 +9,6 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { buildRecordSchema, formatSchema } from "../src/core/schema.js";
 import { createFileCheck, type FileCheckOptions, type FileResult } from "../src/engine/check-file.js";
-import { createRangeCheck, createRangeMerge, rangePlan, type VisitBatch } from "../src/engine/check-range.js";
 import { rules } from "../src/rules/index.js";
 import { runBin, runMain } from "./helpers/bin.js";
 import { tempDir } from "./helpers/datasets.js";
@@ -142,47 +141,32 @@ describe("a German publisher's first validate", () => {
   });
 });
 
-describe("folding is the engine's: before the cap, and the same when a file is checked in ranges", () => {
-  const options: FileCheckOptions = { rules, file: "mvfg.jsonl", schemaCheck };
-  const oneThread = (bytes: Uint8Array, extra: Partial<FileCheckOptions> = {}): FileResult => {
-    const check = createFileCheck({ ...options, ...extra });
-    check.push(bytes);
-    return check.end();
-  };
-  const inRanges = (bytes: Uint8Array, cuts: number[]): FileResult => {
-    const plan = structuredClone(rangePlan(options));
-    const merge = createRangeMerge(options, plan);
-    const starts = [0, ...cuts];
-    starts.forEach((start, i) => {
-      const end = starts[i + 1] ?? bytes.length;
-      const batches: VisitBatch[] = [];
-      const range = createRangeCheck(options, plan, (batch) => batches.push(structuredClone(batch)));
-      range.push(bytes.subarray(start, end));
-      const summary = structuredClone(range.end());
-      for (const batch of batches) merge.addVisits(batch);
-      merge.endRange(summary);
-    });
-    return merge.end();
-  };
+describe("folding is the engine's: before the cap", () => {
   const bytes = new TextEncoder().encode(
     german((records) => {
       records[12]!.sourceTextUrl = "https://www.gesetze-im-internet.de/x/";
     }),
   );
-  const lineStarts = [0];
-  for (let i = bytes.indexOf(0x0a); i !== -1 && i + 1 < bytes.length; i = bytes.indexOf(0x0a, i + 1)) lineStarts.push(i + 1);
+  const check = (extra: Partial<FileCheckOptions> = {}): FileResult => {
+    const run = createFileCheck({ rules, file: "mvfg.jsonl", schemaCheck, ...extra });
+    run.push(bytes);
+    return run.end();
+  };
 
   test("the cap counts the folded problem once", () => {
-    const capped = oneThread(bytes, { limits: { maxStoredProblems: 2 } });
+    const capped = check({ limits: { maxStoredProblems: 2 } });
     expect(capped.problems.map((p) => p.line)).toEqual([1, 2]);
     expect(capped.unstored).toEqual({ errors: 2, warnings: 0 }); // line 13: dataset-fields and its own schema problem
   });
 
-  test.each([[[1]], [[2]], [[5, 13]], [[1, 2, 3]], [[13, 14]], [[20]]])("cut at lines %j: the problems of one thread", (cutLines) => {
-    const expected = oneThread(bytes);
-    expect(expected.problems.find((p) => p.repeated)?.repeated).toEqual({ records: 19, firstLine: 1, lastLine: 21 });
-    const cuts = cutLines.map((line) => lineStarts[line]!);
-    expect(inRanges(bytes, cuts)).toEqual(expected);
+  test("the folded problem stands for every later record with the same problem, whatever the chunks", () => {
+    const whole = check();
+    expect(whole.problems.find((p) => p.repeated)?.repeated).toEqual({ records: 19, firstLine: 1, lastLine: 21 });
+    for (const size of [1, 7, 4096]) {
+      const run = createFileCheck({ rules, file: "mvfg.jsonl", schemaCheck });
+      for (let at = 0; at < bytes.length; at += size) run.push(bytes.subarray(at, at + size));
+      expect(run.end()).toEqual(whole);
+    }
   });
 });
 

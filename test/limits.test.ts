@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { createFileCheck } from "../src/engine/check-file.js";
 import { lock } from "../src/node/lock.js";
 import { rules } from "../src/rules/index.js";
-import { nestingDepth } from "../src/rules/nesting-depth.js";
+import { nestingDepth } from "../src/engine/read-records.js";
 import { runMain } from "./helpers/bin.js";
 import { tempDir, writeTree } from "./helpers/datasets.js";
 import { fixtureRecords, schemaCheck } from "./helpers/records.js";

@@ -9,16 +9,16 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { formatAddress, parseAddress, type TargetKind } from "../src/core/address.js";
 import { containerStructuralPath, targetStructuralPath } from "../src/core/model.js";
-import { DEFAULT_LIMITS, type Rule, type RuleContext, type RuleReport } from "../src/rules/define.js";
+import type { Rule, RuleContext, RuleReport } from "../src/rules/define.js";
 import { citationAddress } from "../src/rules/citation-address.js";
 import { structuralPath } from "../src/rules/structural-path.js";
 import { quote } from "../src/core/text.js";
-import { fixtureRecords, schemaCheck, type Rec } from "./helpers/records.js";
+import { fixtureRecords, type Rec } from "./helpers/records.js";
 
 /** The reports of `rule` for one record. */
 function reportsOf(rule: Rule, record: Rec): Omit<RuleReport, "line">[] {
   const reports: RuleReport[] = [];
-  const context: RuleContext = { fileName: "x.jsonl", file: "x.jsonl", lock: undefined, manifestPath: undefined, schemaCheck, limits: DEFAULT_LIMITS, report: (r) => reports.push(r) };
+  const context: RuleContext = { fileName: "x.jsonl", file: "x.jsonl", lock: undefined, manifestPath: undefined, report: (r) => reports.push(r) };
   const handlers = rule.create!(context);
   handlers.record!({ record, line: 1, schemaValid: true });
   return reports.map(({ line: _, ...rest }) => rest);

@@ -1,4 +1,5 @@
 /** Splits a byte stream into lines at LF, without holding more than the current line. */
+import { decodeUtf8, isUtf8 } from "./utf8.js";
 
 export interface Line {
   /** The line's bytes without the terminating LF. */
@@ -76,11 +77,15 @@ export interface TextLine {
   terminated: boolean;
 }
 
+/** How many bytes of complete lines are decoded in one call (a longer line goes whole). */
+const PIECE_BYTES = 1 << 16;
+
 /**
- * A push-style reader that decodes whole runs of complete lines at once: each chunk's complete
- * lines are checked for UTF-8 in one call and decoded in one call (much cheaper than per line).
- * A run that is not valid UTF-8 is handed over line by line as bytes, so the bad line can be
- * named and its neighbours still read.
+ * A push-style reader that decodes runs of complete lines at once: each chunk's complete lines are
+ * checked for UTF-8 in one call and decoded in pieces of about 64 KiB (much cheaper than per line;
+ * pieces of this size decode faster than whole megabytes, and the decoder's copies outside the heap
+ * stay small, see decodeUtf8). A run that is not valid UTF-8 is handed over line by line as bytes,
+ * so the bad line can be named and its neighbours still read.
  */
 export class LineReader {
   private pending: Uint8Array[] = [];
@@ -92,8 +97,6 @@ export class LineReader {
   constructor(
     private readonly onText: (line: TextLine) => void,
     private readonly onBytes: (line: Line) => void,
-    private readonly isUtf8: (bytes: Uint8Array) => boolean,
-    private readonly decode: (bytes: Uint8Array) => string,
     /** The longest line, in bytes, that is kept; a longer one is handed over as `overlong` without its bytes, so memory stays bounded. */
     private readonly maxLineBytes = Number.POSITIVE_INFINITY,
   ) {}
@@ -160,20 +163,20 @@ export class LineReader {
     this.onBytes({ bytes: new Uint8Array(0), number: ++this.number, offset: -1, terminated, overlong: length });
   }
 
+  /**
+   * Reads complete lines (the last one may lack its LF at the end of the input): checked for UTF-8
+   * together, then decoded a piece at a time; when they are not valid UTF-8, handed over as bytes.
+   */
   private read(run: Uint8Array): void {
-    if (this.isUtf8(run)) {
-      const text = this.decode(run);
-      let start = 0;
-      const capped = Number.isFinite(this.maxLineBytes);
-      while (start < text.length) {
-        const newline = text.indexOf("\n", start);
-        const end = newline === -1 ? text.length : newline;
-        const line = text.slice(start, end);
-        // A line of a run can still be longer than the cap (the run was read whole): its length in bytes decides.
-        const bytes = capped && line.length * 3 > this.maxLineBytes ? Buffer.byteLength(line) : 0;
-        if (bytes > this.maxLineBytes) this.onBytes({ bytes: new Uint8Array(0), number: ++this.number, offset: -1, terminated: newline !== -1, overlong: bytes });
-        else this.onText({ text: line, number: ++this.number, terminated: newline !== -1 });
-        start = end + 1;
+    if (isUtf8(run)) {
+      for (let start = 0; start < run.length; ) {
+        let end = run.length;
+        if (start + PIECE_BYTES < run.length) {
+          end = run.lastIndexOf(0x0a, start + PIECE_BYTES - 1) + 1;
+          if (end <= start) end = run.indexOf(0x0a, start + PIECE_BYTES) + 1 || run.length; // one line longer than a piece
+        }
+        this.readText(decodeUtf8(run.subarray(start, end)));
+        start = end;
       }
       return;
     }
@@ -185,6 +188,22 @@ export class LineReader {
     splitter.push(run);
     splitter.end();
     this.number += countLines(run);
+  }
+
+  /** Hands over the lines of decoded text. */
+  private readText(text: string): void {
+    let start = 0;
+    const capped = Number.isFinite(this.maxLineBytes);
+    while (start < text.length) {
+      const newline = text.indexOf("\n", start);
+      const end = newline === -1 ? text.length : newline;
+      const line = text.slice(start, end);
+      // A line of a run can still be longer than the cap (the run was read whole): its length in bytes decides.
+      const bytes = capped && line.length * 3 > this.maxLineBytes ? Buffer.byteLength(line) : 0;
+      if (bytes > this.maxLineBytes) this.onBytes({ bytes: new Uint8Array(0), number: ++this.number, offset: -1, terminated: newline !== -1, overlong: bytes });
+      else this.onText({ text: line, number: ++this.number, terminated: newline !== -1 });
+      start = end + 1;
+    }
   }
 }
 

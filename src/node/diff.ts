@@ -4,7 +4,6 @@
  * file name, or the working tree against a git revision), streams each pair through the core's
  * RecordDiff or diffSchemas, applies the approvals and the gate.
  */
-import { isUtf8 } from "node:buffer";
 import { createReadStream, statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { availableParallelism } from "node:os";
@@ -152,10 +151,6 @@ export async function readRecords(side: DiffSide, onRecord: (record: Record<stri
       onRecord(record as Record<string, unknown>, line.number);
     },
     () => unreadable++,
-    (bytes) => isUtf8(bytes),
-    // V8's decoder: it makes the string directly, where the transcoder validate uses makes a UTF-16 copy
-    // first, outside the heap (diff reads every file twice over: peak memory 456 → 390 MB on bench:repository).
-    (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8"),
   );
   for await (const chunk of side.open()) reader.push(chunk);
   reader.end();

@@ -6,7 +6,6 @@ export const blockRange = defineRule({
   meta: {
     description: "Block ranges are well formed (0 ≤ start ≤ end) and, per artifact, contiguous from 0 without overlap; only an artifact with no blocks has an empty range.",
     defaultSeverity: "error",
-    reads: ["targetKind", "artifactRelativePath", "sourceArtifactBlockStartIndex", "sourceArtifactBlockEndExclusive"],
   },
   messages: {
     negative: "sourceArtifactBlockStartIndex is {{start}}: expected 0 or more",

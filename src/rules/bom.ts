@@ -1,21 +1,9 @@
 import { defineRule } from "./define.js";
 
+/** A problem of reading (src/engine/read-records.ts): a byte order mark is taken off the line, which is still read. */
 export const bom = defineRule({
   id: "bom",
-  scope: "line",
-  meta: { description: "No byte order mark at the start of the file or of a line.", defaultSeverity: "error", lineOrder: 20 },
+  scope: "reading",
+  meta: { description: "No byte order mark at the start of the file or of a line.", defaultSeverity: "error" },
   messages: { bom: "line starts with a byte order mark (U+FEFF): expected UTF-8 without BOM" },
-  create(context) {
-    return {
-      // Reported, then taken off, so that the record behind it is still read.
-      line(state) {
-        const { bytes, text } = state;
-        if (bytes !== undefined && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) state.bytes = bytes.subarray(3);
-        else if (text !== undefined && text.charCodeAt(0) === 0xfeff) state.text = text.slice(1);
-        else return undefined;
-        context.report({ messageId: "bom", line: state.number, column: 1, pointer: "" });
-        return undefined;
-      },
-    };
-  },
 });

@@ -9,7 +9,6 @@ export const datasetFields = defineRule({
   meta: {
     description: "Dataset-level fields (slug, titleId, name, versionDate, sourceTextUrl, datasetDigest, schemaVersion) are identical in every record.",
     defaultSeverity: "error",
-    reads: RECORD_DATASET_FIELDS,
   },
   messages: { differs: "{{field}} is {{value}} but line {{firstLine}} has {{first}}: expected one value for the whole dataset" },
   create(context) {

@@ -3,7 +3,7 @@ import { defineRule, stringField } from "./define.js";
 export const fileName = defineRule({
   id: "file-name",
   scope: "dataset",
-  meta: { description: "The file is named `<slug>.jsonl` after the slug of its records.", defaultSeverity: "error", reads: ["slug"] },
+  meta: { description: "The file is named `<slug>.jsonl` after the slug of its records.", defaultSeverity: "error" },
   messages: { mismatch: 'file is named "{{fileName}}" but its records have slug "{{slug}}": expected "{{expected}}"' },
   create(context) {
     let checked = false;

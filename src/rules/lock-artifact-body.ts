@@ -8,7 +8,6 @@ export const lockArtifactBody = defineRule({
   meta: {
     description: "With the artifact files at hand, each still matches the manifest's sha256, and the markdown of its targets, concatenated in order, is exactly its body: nothing lost, nothing added.",
     defaultSeverity: "error",
-    reads: ["targetKind", "artifactRelativePath", "markdown"],
   },
   messages: {
     changed:
@@ -21,7 +20,7 @@ export const lockArtifactBody = defineRule({
     // where the body's bytes are not at hand); the comparison with the files waits for the end, when the
     // facts about the files (gathered meanwhile) are in: one entry per artifact.
     const lock = context.lock!;
-    const runs = new Runs(false, (path) => lock.bodyBytes?.get(path));
+    const runs = new Runs((path) => lock.bodyBytes?.get(path));
     // Lines that are not records (too long, too deep, not JSON…): their markdown is missing from the
     // concatenation, so "regenerate it" would be a follow-on of those lines' own problems; not said then.
     let skipped = 0;
@@ -53,41 +52,12 @@ export const lockArtifactBody = defineRule({
     return {
       record({ record, line }) {
         const target = targetOf(record);
-        if (target) runs.add(target.path, target.markdown, line, line);
+        if (target) runs.add(target.path, target.markdown, line);
       },
       skipped() {
         skipped++;
-      },
-      // A range's runs, in order: those with their markdown are joined (the first may continue the run
-      // before, of the same artifact); those with a digest lay wholly inside the range.
-      range(summary, lineOffset) {
-        skipped += (summary as RangeRuns).skipped;
-        for (const run of (summary as RangeRuns).runs) {
-          if (run.texts) for (const text of run.texts) runs.add(run.path, text, lineOffset + run.firstLine, lineOffset + run.lastLine);
-          else runs.addDigested({ path: run.path, firstLine: lineOffset + run.firstLine, lastLine: lineOffset + run.lastLine, digest: run.digest! });
-        }
       },
       end: compare,
-    };
-  },
-  // In a range: a run wholly inside it (another artifact's target before and after) is digested there;
-  // the first and last runs, which a range boundary may cut, travel whole (their markdown) to be joined.
-  createRange() {
-    const runs = new Runs(true);
-    let skipped = 0;
-    return {
-      record({ record, line }) {
-        const target = targetOf(record);
-        if (target) runs.add(target.path, target.markdown, line, line);
-      },
-      skipped() {
-        skipped++;
-      },
-      end(): RangeRuns {
-        const last = runs.open();
-        const done = runs.finished().map(({ texts, digest, ...run }, i): RangeRun => (i === 0 ? { ...run, texts: texts! } : { ...run, digest: digest! }));
-        return { runs: last ? [...done, last] : done, skipped };
-      },
     };
   },
 });
@@ -98,7 +68,6 @@ interface DigestedRun {
   lastLine: number;
   /** The SHA-256 of the run's markdown; undefined when it was compared with the body's bytes and is exactly them. */
   digest: string | undefined;
-  texts?: string[];
 }
 
 interface OpenRun {
@@ -110,30 +79,26 @@ interface OpenRun {
   matched: number;
   /** The digest so far: from the start when there is no body to compare with, else from where the markdown left it. */
   hash: Hash | undefined;
-  texts: string[] | undefined;
 }
 
 /**
  * The runs of consecutive targets of one artifact, each checked as its markdown streams by: compared
  * with the body's bytes when `bodyOf` has them (a byte comparison costs a fraction of a SHA-256 pass, and
- * the body need not be digested at all when they agree), else digested (and the markdown kept, when asked).
+ * the body need not be digested at all when they agree), else digested.
  * A run that leaves the body is digested from there on, the bytes it matched first, so its digest is the
  * one the digesting path gives: the messages do not depend on the path.
  */
 class Runs {
   private readonly done: DigestedRun[] = [];
   private current: OpenRun | undefined;
-  constructor(
-    private readonly keepTexts = false,
-    private readonly bodyOf: (path: string) => Uint8Array | undefined = () => undefined,
-  ) {}
+  constructor(private readonly bodyOf: (path: string) => Uint8Array | undefined) {}
 
-  /** One more piece of an artifact's markdown; a new artifact ends the run before. `firstLine` counts only for a new run. */
-  add(path: string, text: string, firstLine: number, lastLine: number): void {
+  /** The markdown of the next target, on `line`; a new artifact ends the run before. */
+  add(path: string, text: string, line: number): void {
     if (this.current?.path !== path) {
       this.finish();
-      const body = this.keepTexts ? undefined : this.bodyOf(path);
-      this.current = { path, firstLine, lastLine, body, matched: 0, hash: body ? undefined : createHash("sha256"), texts: this.keepTexts ? [] : undefined };
+      const body = this.bodyOf(path);
+      this.current = { path, firstLine: line, lastLine: line, body, matched: 0, hash: body ? undefined : createHash("sha256") };
     }
     const run = this.current;
     if (run.hash) run.hash.update(text);
@@ -144,14 +109,7 @@ class Runs {
       if (end <= body.length && Buffer.compare(bytes, body.subarray(run.matched, end)) === 0) run.matched = end;
       else run.hash = createHash("sha256").update(body.subarray(0, run.matched)).update(bytes);
     }
-    run.texts?.push(text);
-    run.lastLine = lastLine;
-  }
-
-  /** A whole run digested elsewhere. */
-  addDigested(run: DigestedRun): void {
-    this.finish();
-    this.done.push(run);
+    run.lastLine = line;
   }
 
   /** The runs ended so far, and the open one ended. */
@@ -160,19 +118,12 @@ class Runs {
     return this.done;
   }
 
-  /** The open run, taken out unfinished (its markdown, for the next range to continue). */
-  open(): RangeRun | undefined {
-    const run = this.current;
-    this.current = undefined;
-    return run && { path: run.path, firstLine: run.firstLine, lastLine: run.lastLine, texts: run.texts ?? [] };
-  }
-
   private finish(): void {
     const run = this.current;
     if (!run) return;
-    const { path, firstLine, lastLine, texts } = run;
+    const { path, firstLine, lastLine } = run;
     const digest = run.hash ? run.hash.digest("hex") : run.matched === run.body!.length ? undefined : sha256Hex(run.body!.subarray(0, run.matched));
-    this.done.push({ path, firstLine, lastLine, digest, ...(texts ? { texts } : {}) });
+    this.done.push({ path, firstLine, lastLine, digest });
     this.current = undefined;
   }
 }
@@ -187,20 +138,6 @@ function utf8Of(text: string): Uint8Array {
     scratch = Buffer.allocUnsafe(1 << 20);
   }
   return scratch.subarray(0, scratch.write(text, "utf8"));
-}
-
-/** A run of one artifact's targets within a range: its digest, or, where a range boundary may cut it, its markdown. Lines are the range's. */
-interface RangeRun {
-  path: string;
-  firstLine: number;
-  lastLine: number;
-  digest?: string;
-  texts?: string[];
-}
-interface RangeRuns {
-  runs: RangeRun[];
-  /** Lines of the range that were not records. */
-  skipped: number;
 }
 
 /** The artifact and markdown of a markdown-artifact record that has both; other records do not break a run. */

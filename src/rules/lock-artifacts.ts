@@ -8,7 +8,6 @@ export const lockArtifacts = defineRule({
   meta: {
     description: "The markdown-artifact records cover exactly the manifest's artifacts, in the manifest's order, with the manifest's kind, index kind and source document path.",
     defaultSeverity: "error",
-    reads: ["targetKind", "artifactRelativePath", "sourceArtifactKind", "sourceIndexKind", "sourceDocumentPath"],
   },
   messages: {
     unknown: 'artifact "{{path}}" is not in lock manifest {{manifest}}',

@@ -3,7 +3,7 @@ import { defineRule, regenerateCommand, stringField } from "./define.js";
 export const lockDatasetDigest = defineRule({
   id: "lock-dataset-digest",
   scope: "manifest",
-  meta: { description: "Records carry the datasetDigest of the lock manifest they were generated from.", defaultSeverity: "error", reads: ["datasetDigest"] },
+  meta: { description: "Records carry the datasetDigest of the lock manifest they were generated from.", defaultSeverity: "error" },
   messages: { mismatch: "datasetDigest is {{actual}} but lock manifest {{manifest}} has {{expected}}: the manifest changed since this file was generated; regenerate it with {{fix}}" },
   create(context) {
     let reported = false;

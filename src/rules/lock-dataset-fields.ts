@@ -6,7 +6,7 @@ import { MANIFEST_DATASET_FIELDS as FIELDS } from "../core/model.js";
 export const lockDatasetFields = defineRule({
   id: "lock-dataset-fields",
   scope: "manifest",
-  meta: { description: "slug, titleId, name, versionDate and sourceTextUrl agree with the lock manifest.", defaultSeverity: "error", reads: FIELDS },
+  meta: { description: "slug, titleId, name, versionDate and sourceTextUrl agree with the lock manifest.", defaultSeverity: "error" },
   messages: { mismatch: "{{field}} is {{actual}} but lock manifest {{manifest}} has {{expected}}" },
   create(context) {
     const reported = new Set<string>();

@@ -7,7 +7,6 @@ export const lockDatasetFiles = defineRule({
     description:
       "With the dataset folder at hand, it holds exactly the manifest's artifacts: none missing (deleted or renamed), and no markdown file the manifest does not list or ignore (new or renamed).",
     defaultSeverity: "error",
-    reads: [],
   },
   messages: {
     missing: 'artifact "{{path}}" is in lock manifest {{manifest}} but not in the dataset folder {{root}} (deleted or renamed?): run {{fix}} to refresh the lock and regenerate this file',

@@ -12,7 +12,6 @@ export const lockPair = defineRule({
   meta: {
     description: "A JSONL and its lock manifest are a pair named after one slug: the manifest names this file's slug, and no manifest of the folders checked is without its JSONL.",
     defaultSeverity: "error",
-    reads: [],
   },
   messages: {
     otherSlug:

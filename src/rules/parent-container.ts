@@ -12,7 +12,6 @@ export const parentContainer = defineRule({
   meta: {
     description: "Every record inside a folder follows that folder's structural-container record, and its headingTrail continues the container's trail and heading.",
     defaultSeverity: "error",
-    reads: ["targetKind", "artifactRelativePath", "headingTrail", "headingText", "sourceArtifactKind"],
   },
   messages: {
     missing: 'no structural-container record for folder "{{folder}}" before this line: expected the container of every folder before its first descendant',

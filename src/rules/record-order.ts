@@ -7,7 +7,6 @@ export const recordOrder = defineRule({
   meta: {
     description: "Records read like a table of contents: each container immediately before its first descendant, each folder's records together, each artifact's targets together.",
     defaultSeverity: "error",
-    reads: ["targetKind", "artifactRelativePath"],
   },
   messages: {
     childless: 'the container of "{{folder}}" (line {{containerLine}}) is not followed by a descendant: expected its first descendant right after it',

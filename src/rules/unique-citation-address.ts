@@ -5,7 +5,7 @@ import { checkUnique } from "./unique.js";
 export const uniqueCitationAddress = defineRule({
   id: "unique-citation-address",
   scope: "dataset",
-  meta: { description: "No two records of a file share a citationAddress.", defaultSeverity: "error", reads: ["citationAddress"] },
+  meta: { description: "No two records of a file share a citationAddress.", defaultSeverity: "error" },
   messages: { duplicate: "citationAddress {{value}} is already used on line {{firstLine}}: expected each address once in the dataset" },
   create: (context) => checkUnique(context, "citationAddress", quote),
 });
