@@ -56,3 +56,8 @@ export function targetStructuralPath(artifactPath: string, local: string): strin
 export function artifactTrailBase(kind: ArtifactKind, folderTrail: readonly string[], folderHeading: string): string[] {
   return kind === "directory-index" ? [...folderTrail] : [...folderTrail, folderHeading];
 }
+
+/** The canonicalPath of a record: its structuralPath joined with "/". */
+export function canonicalPathOf(structuralPath: readonly string[]): string {
+  return structuralPath.join("/");
+}
