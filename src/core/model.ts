@@ -45,7 +45,10 @@ export function containerStructuralPath(folder: string): string[] {
 export function targetStructuralPath(artifactPath: string, local: string): string[] {
   const segments = artifactPath.split("/");
   const fileName = segments.pop()!;
-  return [...segments, ...(isIndexFileName(fileName) ? [] : [fileName.slice(0, -3)]), ...local.split("/")];
+  if (!isIndexFileName(fileName)) segments.push(fileName.slice(0, -3));
+  if (local.includes("/")) segments.push(...local.split("/"));
+  else segments.push(local);
+  return segments;
 }
 
 /**
