@@ -60,6 +60,17 @@ describe("layers", () => {
     expect(wrong).toEqual([]);
   });
 
+  test("in the core, only core/bytes.ts uses Node: no other core file imports a node: module or names Buffer or crypto", () => {
+    const wrong: string[] = [];
+    for (const file of files.filter((f) => layerOf(f) === "core" && relative(src, f) !== "core/bytes.ts")) {
+      for (const specifier of importsOf(file)) if (specifier.startsWith("node:")) wrong.push(`${relative(repoRoot, file)} imports ${specifier}`);
+      const code = readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "");
+      for (const name of ["Buffer", "crypto"]) if (new RegExp(`\\b${name}\\b`).test(code)) wrong.push(`${relative(repoRoot, file)} uses ${name}`);
+    }
+    expect(wrong).toEqual([]);
+    expect(importsOf(join(src, "core", "bytes.ts"))).toEqual(expect.arrayContaining(["node:crypto", "node:buffer"]));
+  });
+
   test("the check itself catches a wrong import", () => {
     // A fake core file that imports the node layer: the same test logic must flag it.
     const fake = join(src, "core", "fake.ts");

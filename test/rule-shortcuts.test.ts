@@ -1,9 +1,11 @@
 /**
- * The record rules that skip work in the common case (issue #8) report exactly what the plain
- * computation reports: citation-address returns early when the address parsed to the record's own
- * slug and path, structural-path compares joined strings before building segment arrays. Each is run
- * beside a copy of the computation it stands in for, on the committed records and on fast-check
- * records made to hit every branch (NFD paths, escapes, "/" inside segments, index files, bad slugs).
+ * citation-address and structural-path report exactly what the plain computation reports. They once
+ * skipped work in the common case (issue #8: citation-address returned early when the address parsed
+ * to the record's own slug and path, structural-path compared joined strings before building segment
+ * arrays); since issue #23 they call the derivations generate uses (formatAddress, the structuralPath
+ * of core/model.ts), made fast instead, and this test holds them to the reports they gave. Each is
+ * run beside the plain computation, on the committed records and on fast-check records made to hit
+ * every branch (NFD paths, escapes, "/" inside segments, index files, bad slugs).
  */
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";

@@ -34,9 +34,30 @@ const LOCAL_PATTERN = new RegExp(`^(?:${TOP_LOCAL}|${LOCAL_SEGMENT}(?:${QUALIFIE
 const SAFE_PATH_CHARACTER = /[\p{L}\p{N}\p{M}\-._~/]/u;
 const ASCII_SAFE_PATH = /^[A-Za-z0-9\-._~/]*$/;
 
+/**
+ * The last slug, local coordinate and path seen well-formed (and the path's escaped form): one
+ * dataset repeats its slug and an artifact its path on every record, and validate parses an address
+ * and formats it back, asking twice in a row. Remembering the last answer makes the one derivation as
+ * cheap as a shortcut around it.
+ */
+let lastSlug = "";
+let lastLocal = "";
+let lastPath = "";
+let lastEscaped = "";
+
+function isSlug(slug: string): boolean {
+  if (slug === lastSlug && slug !== "") return true;
+  if (!SLUG_PATTERN.test(slug)) return false;
+  lastSlug = slug;
+  return true;
+}
+
 /** True when `local` is a well-formed local coordinate. */
 export function isLocalCoordinate(local: string): boolean {
-  return LOCAL_PATTERN.test(local) && !/(?:^|[/~])\.{1,2}(?:\/|~|$)/.test(local) && !/~1$/.test(local);
+  if (local === lastLocal && local !== "") return true;
+  if (!LOCAL_PATTERN.test(local) || /(?:^|[/~])\.{1,2}(?:\/|~|$)/.test(local) || /~1$/.test(local)) return false;
+  lastLocal = local;
+  return true;
 }
 
 /** The parts of a local coordinate: its segments, each a key with the qualifiers that tell it apart, and a positional tie-break. */
@@ -69,12 +90,15 @@ export function formatLocal(parts: LocalParts): string {
 
 /** Percent-encodes a path for an address: NFC, then every character outside letters, digits, marks and `-._~/` as UTF-8 `%XX`. */
 export function escapePath(path: string): string {
+  if (path === lastPath && path !== "") return lastEscaped;
   if (ASCII_SAFE_PATH.test(path)) return path; // the common case: nothing to normalise or escape
   let out = "";
   for (const character of path.normalize("NFC")) {
     if (SAFE_PATH_CHARACTER.test(character)) out += character;
     else for (const byte of new TextEncoder().encode(character)) out += `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
   }
+  lastPath = path;
+  lastEscaped = out;
   return out;
 }
 
@@ -93,7 +117,7 @@ export function unescapePath(escaped: string): string | undefined {
 
 /** Formats an address from its parts; throws on parts that no address can carry. */
 export function formatAddress(parts: AddressParts): string {
-  if (!SLUG_PATTERN.test(parts.slug)) throw new Error(`invalid slug ${JSON.stringify(parts.slug)}`);
+  if (!isSlug(parts.slug)) throw new Error(`invalid slug ${JSON.stringify(parts.slug)}`);
   if (parts.path === "" || parts.path.startsWith("/") || parts.path.endsWith("/")) throw new Error(`invalid path ${JSON.stringify(parts.path)}`);
   if (parts.targetKind === "structural-container") return `${parts.slug}/${escapePath(parts.path)}/`;
   if (parts.local === undefined || !isLocalCoordinate(parts.local)) throw new Error(`invalid local coordinate ${JSON.stringify(parts.local)}`);
@@ -105,7 +129,7 @@ export function parseAddress(address: string): AddressParts | undefined {
   const slash = address.indexOf("/");
   if (slash <= 0) return undefined;
   const slug = address.slice(0, slash);
-  if (!SLUG_PATTERN.test(slug)) return undefined;
+  if (!isSlug(slug)) return undefined;
   const rest = address.slice(slash + 1);
   const hash = rest.indexOf("#");
   if (hash === -1) {

@@ -13,15 +13,13 @@
  * Memory: the address map and the digest rows (about 8 bytes per compared field and record), plus
  * what is reported. Never a whole record of the old file.
  */
-import * as crypto from "node:crypto";
 import canonicalize from "canonicalize";
 import { parseAddress } from "./address.js";
+import { sha256Bytes, sha256Hex } from "./bytes.js";
 import { deriveCitationTargetId } from "./digest.js";
 import { classOf, designationOf, type DiffChange, type FieldChange, type LikelyMove, MAX_MOVES, type MoveEvidence, sortChanges, VALUE_LIMIT } from "./diff.js";
 import { buildRecordSchema } from "./schema.js";
 
-const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: "buffer") => Buffer }).hash;
-const digestOf = (text: string): Buffer => (oneShot ? oneShot("sha256", text, "buffer") : crypto.createHash("sha256").update(text).digest());
 /** A string value that is a SHA-256 in lowercase hex, behind its "s" tag. */
 const HEX_DIGEST = /^s[0-9a-f]{64}$/;
 /** Keeps a hex digest's 64 bits apart from the SHA-256 of a string that happens to start with them. */
@@ -222,9 +220,9 @@ export class RecordDiff {
         d0 = Number.parseInt(text.slice(1, 9), 16) ^ HEX_TAG;
         d1 = Number.parseInt(text.slice(9, 17), 16);
       } else {
-        const digest = digestOf(text);
-        d0 = digest.readUInt32LE(0);
-        d1 = digest.readUInt32LE(4);
+        const digest = sha256Bytes(text);
+        d0 = (digest[0]! | (digest[1]! << 8) | (digest[2]! << 16) | (digest[3]! << 24)) >>> 0;
+        d1 = (digest[4]! | (digest[5]! << 8) | (digest[6]! << 16) | (digest[7]! << 24)) >>> 0;
       }
       if (d0 === 0 && d1 === 0) d0 = 1; // 0,0 means absent
       this.scratch[2 * k] = d0;
@@ -241,7 +239,7 @@ export class RecordDiff {
     for (const key of Object.keys(record)) {
       if (this.slot.has(key) || this.uncompared.has(key) || key === "citationAddress") continue;
       extra ??= new Map();
-      extra.set(key, digestOf(`j${canonicalize(record[key]) ?? ""}`).toString("hex", 0, 8));
+      extra.set(key, sha256Hex(`j${canonicalize(record[key]) ?? ""}`).slice(0, 16));
     }
     return extra;
   }

@@ -1,12 +1,8 @@
-import * as crypto from "node:crypto";
+/** The digests of the model (docs/spec.md, section 3): citationTargetId and textDigest, on the one SHA-256 of bytes.ts. */
+import { sha256Hex } from "./bytes.js";
 
-// crypto.hash (Node 20.12+) is a one-shot digest about twice as fast as createHash for short inputs.
-const oneShot = (crypto as { hash?: (algorithm: string, data: string | Uint8Array, encoding: "hex") => string }).hash;
-
-/** Lowercase hex SHA-256 of the UTF-8 bytes of `text` (or of the bytes given). */
-export function sha256Hex(data: string | Uint8Array): string {
-  return oneShot ? oneShot("sha256", data, "hex") : crypto.createHash("sha256").update(data).digest("hex");
-}
+/** Lowercase hex SHA-256 of the UTF-8 bytes of a string (or of the bytes given); the same function as bytes.ts's, for callers outside the core. */
+export { sha256Hex };
 
 /** The framing of citationTargetId, versioned: changing it is the breaking change `digest-framing-changed`. */
 export const CITATION_TARGET_ID_FRAMING = "citation-target-id/v1";

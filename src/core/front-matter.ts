@@ -5,6 +5,7 @@
  * line ending or the end of the text. Without such a closing line there is no front matter.
  * No markdown parse is needed to find where the body starts.
  */
+import { decodeLatin1 } from "./bytes.js";
 
 export interface FrontMatter {
   /** The YAML between the fences: from after the opening line's ending up to the closing fence's line ending. */
@@ -65,5 +66,5 @@ export function bodyStartOf(text: string): number {
 export function bodyStartOfBytes(bytes: Uint8Array): number {
   if (bytes[0] !== 0x2d && bytes[0] !== 0xef) return 0; // neither "-" nor the first byte of a BOM: no front matter
   const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-  return findFrontMatter(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("latin1"), bom)?.bodyStart ?? 0;
+  return findFrontMatter(decodeLatin1(bytes), bom)?.bodyStart ?? 0;
 }

@@ -5,9 +5,8 @@
  * artifact, not the dataset: records are yielded one artifact at a time.
  */
 
-import { isUtf8 } from "node:buffer";
-import canonicalize from "canonicalize";
 import { formatAddress } from "./address.js";
+import { decodeUtf8, isUtf8 } from "./bytes.js";
 import { assignLocalCoordinates } from "./designation.js";
 import { deriveCitationTargetId, deriveTextDigest, sha256Hex } from "./digest.js";
 import { computeDatasetDigest, type LockManifest, type ManifestArtifact } from "./manifest.js";
@@ -15,13 +14,14 @@ import { type ArtifactLimits, ArtifactError, parseArtifact, type ParsedArtifact 
 import { SCHEMA_VERSION } from "./schema.js";
 import { DatasetError } from "./errors.js";
 import { dirnameOf, folderChain } from "./paths.js";
-import { artifactRecordFields, artifactTrailBase, containerStructuralPath, targetStructuralPath } from "./model.js";
+import { artifactRecordFields, artifactTrailBase, canonicalPathOf, containerStructuralPath, targetStructuralPath } from "./model.js";
+import { type OutputRecord, serializeRecord, serializeRecordCut, valueJson } from "./record-line.js";
 
 export { DatasetError } from "./errors.js";
 export { dirnameOf, folderChain } from "./paths.js";
+export { type OutputRecord, serializeRecord } from "./record-line.js";
 
 export type ArtifactReader = (path: string) => Promise<Uint8Array>;
-export type OutputRecord = Record<string, string | number | string[]>;
 
 const READ_AHEAD = 8;
 
@@ -67,19 +67,6 @@ export function planDataset(manifest: LockManifest): string[] {
   return problems;
 }
 
-/**
- * Records the generator built with their members already in RFC 8785 order (UTF-16 code-unit
- * order of the names) and with only strings, integers and arrays of strings as values: for them
- * `JSON.stringify` is the canonical form (JCS serialises strings and integers as ECMAScript does),
- * about five times faster than a general canonicaliser. A test proves the two equal.
- */
-const inCanonicalOrder = new WeakSet<OutputRecord>();
-
-/** One record as its canonical JSONL line (RFC 8785 + "\n"). */
-export function serializeRecord(record: OutputRecord): string {
-  return `${inCanonicalOrder.has(record) ? JSON.stringify(record) : canonicalize(record)}\n`;
-}
-
 interface OpenFolder {
   path: string;
   headingText: string;
@@ -103,7 +90,7 @@ export function parseArtifactBytes(artifact: ManifestArtifact, bytes: Uint8Array
   const digest = sha256Hex(bytes);
   if (digest !== artifact.sha256) throw new DatasetError([`${artifact.path}: changed since the lock manifest was written (its sha256 is ${digest}, the manifest pins ${artifact.sha256})`]);
   if (!isUtf8(bytes)) throw new DatasetError([`${artifact.path}: not valid UTF-8`]);
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8"); // valid UTF-8: the same as a fatal decode, faster
+  const text = decodeUtf8(bytes);
   try {
     return { text, parsed: parseArtifact(text, artifact.indexKind ?? "body-block", limits) };
   } catch (error) {
@@ -159,47 +146,68 @@ function datasetCommon(manifest: LockManifest): Common {
   return commonOf(manifest);
 }
 
-/** The fields of a markdown-artifact target that depend on its artifact alone, not on what comes before it in the dataset. */
-interface TargetFields {
-  canonicalPath: string;
-  citationAddress: string;
-  citationTargetId: string;
-  headingText: string;
+/** The members of a markdown-artifact target's record that only the whole dataset decides: its place in the dataset, and the trail of the folders above its artifact. */
+const DATASET_PLACED = ["documentOrder", "headingTrail"];
+
+/**
+ * Every string of a generated record is well-formed UTF-16 (no lone surrogate): the manifest's
+ * strings passed the canonicaliser of its datasetDigest (datasetCommon), the markdown was decoded from
+ * valid UTF-8 and is cut at line starts, and the addresses passed their grammar. So the serialiser
+ * is told so, and skips that pass over every string (what a general caller's records need).
+ */
+const WELL_FORMED = true;
+
+/** A markdown-artifact target's record as its artifact alone decides it: `documentOrder` 0 and `headingTrail` its `ownTrail`, for the walk over the dataset to set. */
+interface ArtifactTarget {
+  record: OutputRecord;
   /** The headings above the target inside its artifact (the end of its headingTrail). */
   ownTrail: string[];
-  markdown: string;
-  blockEnd: number;
-  blockStart: number;
-  structuralPath: string[];
-  textDigest: string;
 }
 
-/** The targets of one parsed artifact, with their locals, addresses, paths, trails inside the artifact and digests. */
-function targetFieldsOf(common: Common, artifact: ManifestArtifact, parsed: ParsedArtifact): TargetFields[] {
+/** The targets of one parsed artifact as records: their locals, addresses, paths, trails inside the artifact and digests. */
+function artifactTargets(common: Common, artifact: ManifestArtifact, parsed: ParsedArtifact): ArtifactTarget[] {
+  const fields = artifactRecordFields(artifact);
   const locals = assignLocalCoordinates(parsed.targets.map((t) => t.heading));
   const headingStack: { depth: number; text: string }[] = [];
-  const fields: TargetFields[] = [];
+  const targets: ArtifactTarget[] = [];
   for (const [i, target] of parsed.targets.entries()) {
     if (target.heading) while (headingStack.length > 0 && headingStack[headingStack.length - 1]!.depth >= target.heading.depth) headingStack.pop();
     const markdown = parsed.body.slice(target.start - parsed.bodyStart, target.end - parsed.bodyStart);
     const local = locals[i]!;
     const citationAddress = formatAddress({ slug: common.slug, targetKind: "markdown-artifact", path: artifact.path, local });
     const structuralPath = targetStructuralPath(artifact.path, local);
-    fields.push({
-      canonicalPath: structuralPath.join("/"),
+    const ownTrail = headingStack.map((h) => h.text);
+    // Members in canonical (code-unit) order, so that the serialiser need not sort them.
+    const record: OutputRecord = {
+      artifactRelativePath: artifact.path,
+      canonicalPath: canonicalPathOf(structuralPath),
       citationAddress,
       citationTargetId: deriveCitationTargetId(common.datasetDigest, citationAddress),
+      datasetDigest: common.datasetDigest,
+      documentOrder: 0,
       headingText: target.heading?.text ?? "",
-      ownTrail: headingStack.map((h) => h.text),
+      headingTrail: ownTrail,
       markdown,
-      blockEnd: target.blockEnd,
-      blockStart: target.blockStart,
+      name: common.name,
+      schemaVersion: common.schemaVersion,
+      slug: common.slug,
+      sourceArtifactBlockEndExclusive: target.blockEnd,
+      sourceArtifactBlockStartIndex: target.blockStart,
+      sourceArtifactKind: fields.sourceArtifactKind,
+      sourceDocumentPath: fields.sourceDocumentPath,
+      sourceIndexKind: fields.sourceIndexKind,
+      sourceTextUrl: common.sourceTextUrl,
       structuralPath,
+      targetKind: "markdown-artifact",
       textDigest: deriveTextDigest(markdown),
-    });
+      textDigestAlgorithm: common.textDigestAlgorithm,
+      titleId: common.titleId,
+      versionDate: common.versionDate,
+    };
+    targets.push({ record, ownTrail });
     if (target.heading) headingStack.push(target.heading);
   }
-  return fields;
+  return targets;
 }
 
 /** One step of the walk over the dataset: a folder's container record, or an artifact with the trail its folders give it. */
@@ -233,10 +241,11 @@ async function* walkDataset<T extends { firstHeading: string | undefined }>(
         if (heading !== undefined) headingText = heading;
       }
       const citationAddress = formatAddress({ slug: common.slug, targetKind: "structural-container", path: folder });
-      // Members in canonical (code-unit) order: see serializeRecord.
+      const structuralPath = containerStructuralPath(folder);
+      // Members in canonical (code-unit) order, so that the serialiser need not sort them.
       const container: OutputRecord = {
         artifactRelativePath: folder,
-        canonicalPath: folder,
+        canonicalPath: canonicalPathOf(structuralPath),
         citationAddress,
         citationTargetId: deriveCitationTargetId(common.datasetDigest, citationAddress),
         datasetDigest: common.datasetDigest,
@@ -247,7 +256,7 @@ async function* walkDataset<T extends { firstHeading: string | undefined }>(
         slug: common.slug,
         sourceArtifactKind: "structural-container",
         sourceTextUrl: common.sourceTextUrl,
-        structuralPath: containerStructuralPath(folder),
+        structuralPath,
         structuralPreorderIndex: preorder++,
         targetKind: "structural-container",
         textDigest: deriveTextDigest(headingText),
@@ -255,7 +264,6 @@ async function* walkDataset<T extends { firstHeading: string | undefined }>(
         titleId: common.titleId,
         versionDate: common.versionDate,
       };
-      inCanonicalOrder.add(container);
       yield { container };
       open.push({ path: folder, headingText });
     }
@@ -284,65 +292,30 @@ export async function* generateRecordsFrom(manifest: LockManifest, source: Artif
       yield step.container;
       continue;
     }
-    const fields = artifactRecordFields(step.artifact);
-    for (const target of targetFieldsOf(common, step.artifact, step.data.parsed)) {
-      // Members in canonical (code-unit) order: see serializeRecord.
-      const record: OutputRecord = {
-        artifactRelativePath: step.artifact.path,
-        canonicalPath: target.canonicalPath,
-        citationAddress: target.citationAddress,
-        citationTargetId: target.citationTargetId,
-        datasetDigest: common.datasetDigest,
-        documentOrder: documentOrder++,
-        headingText: target.headingText,
-        headingTrail: [...step.folderTrail, ...target.ownTrail],
-        markdown: target.markdown,
-        name: common.name,
-        schemaVersion: common.schemaVersion,
-        slug: common.slug,
-        sourceArtifactBlockEndExclusive: target.blockEnd,
-        sourceArtifactBlockStartIndex: target.blockStart,
-        sourceArtifactKind: fields.sourceArtifactKind,
-        sourceDocumentPath: fields.sourceDocumentPath,
-        sourceIndexKind: fields.sourceIndexKind,
-        sourceTextUrl: common.sourceTextUrl,
-        structuralPath: target.structuralPath,
-        targetKind: "markdown-artifact",
-        textDigest: target.textDigest,
-        textDigestAlgorithm: common.textDigestAlgorithm,
-        titleId: common.titleId,
-        versionDate: common.versionDate,
-      };
-      inCanonicalOrder.add(record);
+    for (const { record, ownTrail } of artifactTargets(common, step.artifact, step.data.parsed)) {
+      record.documentOrder = documentOrder++;
+      record.headingTrail = [...step.folderTrail, ...ownTrail];
       yield record;
     }
   }
 }
 
 /**
- * An artifact's targets as their canonical JSON lines, each cut where the parts that depend on the
- * rest of the dataset go: `before + documentOrder + between + [folder trail, ownTrail] + after`.
- * Worker threads make these, so that the main thread only joins strings.
+ * An artifact's targets as their canonical JSON lines, each cut where the members that only the
+ * whole dataset decides go (serializeRecordCut): `parts[0] + documentOrder + parts[1] + headingTrail
+ * + parts[2]`, the headingTrail being the folders' trail followed by `ownTrail` (the JSON of the
+ * target's own). Worker threads make these, so that the main thread only joins strings.
  */
 export interface ArtifactLines {
   firstHeading: string | undefined;
-  targets: { before: string; between: string; ownTrail: string; after: string }[];
+  targets: { parts: string[]; ownTrail: string }[];
 }
 
-/** Serialises an artifact's targets into ArtifactLines: the same bytes as serializeRecord of the records generateRecordsFrom builds (tested). */
+/** Serialises an artifact's targets into ArtifactLines, with the one serialiser: the same bytes as serializeRecord of the records generateRecordsFrom builds. */
 export function artifactLines(manifest: LockManifest, artifact: ManifestArtifact, parsed: ParsedArtifact): ArtifactLines {
-  const common = commonOf(manifest);
-  const fields = artifactRecordFields(artifact);
-  const q = JSON.stringify;
-  const path = q(artifact.path);
-  const shared = `,"name":${q(common.name)},"schemaVersion":${q(common.schemaVersion)},"slug":${q(common.slug)}`;
-  const kinds = `,"sourceArtifactKind":${q(fields.sourceArtifactKind)},"sourceDocumentPath":${q(fields.sourceDocumentPath)},"sourceIndexKind":${q(fields.sourceIndexKind)},"sourceTextUrl":${q(common.sourceTextUrl)}`;
-  const end = `,"textDigestAlgorithm":${q(common.textDigestAlgorithm)},"titleId":${q(common.titleId)},"versionDate":${q(common.versionDate)}}\n`;
-  const targets = targetFieldsOf(common, artifact, parsed).map((t) => ({
-    before: `{"artifactRelativePath":${path},"canonicalPath":${q(t.canonicalPath)},"citationAddress":${q(t.citationAddress)},"citationTargetId":${q(t.citationTargetId)},"datasetDigest":${q(common.datasetDigest)},"documentOrder":`,
-    between: `,"headingText":${q(t.headingText)},"headingTrail":[`,
-    ownTrail: t.ownTrail.map((text) => q(text)).join(","),
-    after: `],"markdown":${q(t.markdown)}${shared},"sourceArtifactBlockEndExclusive":${t.blockEnd},"sourceArtifactBlockStartIndex":${t.blockStart}${kinds},"structuralPath":${q(t.structuralPath)},"targetKind":"markdown-artifact","textDigest":${q(t.textDigest)}${end}`,
+  const targets = artifactTargets(commonOf(manifest), artifact, parsed).map(({ record, ownTrail }) => ({
+    parts: serializeRecordCut(record, DATASET_PLACED, WELL_FORMED),
+    ownTrail: valueJson(ownTrail, WELL_FORMED),
   }));
   return { firstHeading: parsed.firstHeading, targets };
 }
@@ -386,11 +359,11 @@ export async function* generateLineBatchesFrom(manifest: LockManifest, source: L
       yield [serializeRecord(step.container)];
       continue;
     }
-    const folderTrail = step.folderTrail.map((text) => JSON.stringify(text)).join(",");
+    const folderTrail = valueJson(step.folderTrail, WELL_FORMED);
     const batch: string[] = [];
-    for (const t of step.data.targets) {
-      const trail = folderTrail === "" ? t.ownTrail : t.ownTrail === "" ? folderTrail : `${folderTrail},${t.ownTrail}`;
-      batch.push(`${t.before}${documentOrder++}${t.between}${trail}${t.after}`);
+    for (const { parts, ownTrail } of step.data.targets) {
+      const trail = folderTrail === "[]" ? ownTrail : ownTrail === "[]" ? folderTrail : `${folderTrail.slice(0, -1)},${ownTrail.slice(1)}`;
+      batch.push(`${parts[0]}${valueJson(documentOrder++)}${parts[1]}${trail}${parts[2]}`);
     }
     yield batch;
   }

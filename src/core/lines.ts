@@ -1,5 +1,5 @@
 /** Splits a byte stream into lines at LF, without holding more than the current line. */
-import { decodeUtf8, isUtf8 } from "./utf8.js";
+import { decodeUtf8, isUtf8, utf8ByteLength } from "./bytes.js";
 
 export interface Line {
   /** The line's bytes without the terminating LF. */
@@ -199,7 +199,7 @@ export class LineReader {
       const end = newline === -1 ? text.length : newline;
       const line = text.slice(start, end);
       // A line of a run can still be longer than the cap (the run was read whole): its length in bytes decides.
-      const bytes = capped && line.length * 3 > this.maxLineBytes ? Buffer.byteLength(line) : 0;
+      const bytes = capped && line.length * 3 > this.maxLineBytes ? utf8ByteLength(line) : 0;
       if (bytes > this.maxLineBytes) this.onBytes({ bytes: new Uint8Array(0), number: ++this.number, offset: -1, terminated: newline !== -1, overlong: bytes });
       else this.onText({ text: line, number: ++this.number, terminated: newline !== -1 });
       start = end + 1;

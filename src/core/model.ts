@@ -41,11 +41,23 @@ export function containerStructuralPath(folder: string): string[] {
   return folder.split("/");
 }
 
+/** The last artifact path a structuralPath was derived for, and its segments (folders, then the stem but for index files): an artifact's targets come together. */
+let lastArtifactPath: string | undefined;
+let lastArtifactSegments: readonly string[] = [];
+
 /** The structuralPath of a markdown-artifact target: folder segments, the file's stem (none for index.md/README.md), then the local coordinate's segments. */
 export function targetStructuralPath(artifactPath: string, local: string): string[] {
-  const segments = artifactPath.split("/");
-  const fileName = segments.pop()!;
-  return [...segments, ...(isIndexFileName(fileName) ? [] : [fileName.slice(0, -3)]), ...local.split("/")];
+  if (artifactPath !== lastArtifactPath) {
+    const segments = artifactPath.split("/");
+    const fileName = segments.pop()!;
+    if (!isIndexFileName(fileName)) segments.push(fileName.slice(0, -3));
+    lastArtifactPath = artifactPath;
+    lastArtifactSegments = segments;
+  }
+  const segments = lastArtifactSegments.slice();
+  if (local.includes("/")) segments.push(...local.split("/"));
+  else segments.push(local);
+  return segments;
 }
 
 /**
@@ -55,4 +67,9 @@ export function targetStructuralPath(artifactPath: string, local: string): strin
  */
 export function artifactTrailBase(kind: ArtifactKind, folderTrail: readonly string[], folderHeading: string): string[] {
   return kind === "directory-index" ? [...folderTrail] : [...folderTrail, folderHeading];
+}
+
+/** The canonicalPath of a record: its structuralPath joined with "/". */
+export function canonicalPathOf(structuralPath: readonly string[]): string {
+  return structuralPath.join("/");
 }

@@ -2,21 +2,7 @@
  * UTF-8 (RFC 3629), in one place: the check, the decoder every reader of JSON Lines uses, and the
  * position of the first bad byte.
  */
-import { transcode } from "node:buffer";
-
-/** True when the bytes are valid UTF-8 (no overlongs, no surrogates, nothing above U+10FFFF). */
-export { isUtf8 } from "node:buffer";
-
-/**
- * Valid UTF-8 to a string: the string `Buffer#toString("utf8")` gives (a test holds it to that),
- * made through UTF-16 (the transcoder, then a copy), which is several times faster than V8's UTF-8
- * decoder on legislation, whose text is mostly but not all ASCII (bench/stage-costs.js). The
- * transcoder's copy lies outside the heap until it is collected: give it pieces of tens of kilobytes,
- * not megabytes (LineReader does), or those copies pile up in memory.
- */
-export const decodeUtf8: (bytes: Uint8Array) => string = process.versions.icu
-  ? (bytes) => transcode(bytes, "utf8", "ucs2").toString("utf16le")
-  : (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8"); // a Node built without ICU has no transcoder
+export { decodeUtf8, isUtf8 } from "./bytes.js";
 
 /** Byte offset of the first byte that breaks UTF-8 (RFC 3629: no overlongs, no surrogates, ≤ U+10FFFF); the length when none does. */
 export function firstInvalidUtf8(bytes: Uint8Array): number {

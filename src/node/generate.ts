@@ -3,12 +3,11 @@ import { createReadStream, statSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import canonicalize from "canonicalize";
-import { availableParallelism } from "node:os";
 import type { LockManifest } from "../core/manifest.js";
 import { DatasetError, generateLineBatchesFrom, linesInThread, parseArtifactBytes, type OutputRecord } from "../core/generate.js";
 import type { ArtifactLimits } from "../core/markdown.js";
 import { poolLineSource } from "./generate-pool.js";
-import { checkJobs, createPool, type WorkPool } from "./pool.js";
+import { checkJobs, chooseJobs, createPool, type ThreadPolicy, type WorkPool } from "./pool.js";
 import { LineSplitter, type Line } from "../core/lines.js";
 import { describeIoError, OperationalError } from "./errors.js";
 import { DEFAULT_MAX_ARTIFACT_BYTES } from "./dataset-files.js";
@@ -69,15 +68,8 @@ export interface CheckResult {
   otherDataset?: boolean;
 }
 
-/** Worker threads pay off from this much markdown: below it, starting them costs more than they save. */
-const WORKERS_FROM_BYTES = 4 * 2 ** 20;
-
-/** The threads to parse with: as asked, else one per core (at most 4) for 4 MB of markdown or more, else 1. */
-function chooseJobs(jobs: number | undefined, bytes: number, artifacts: number): number {
-  if (jobs !== undefined) return Math.max(1, Math.min(checkJobs(jobs)!, artifacts));
-  if (bytes < WORKERS_FROM_BYTES || artifacts < 2) return 1;
-  return Math.max(1, Math.min(availableParallelism(), 4, artifacts));
-}
+/** Worker threads pay off from 4 MB of markdown (below it, starting them costs more than they save); one per core, at most 4. */
+const GENERATE_THREADS: ThreadPolicy = { fromBytes: 4 * 2 ** 20, most: 4 };
 
 /**
  * The lines to write. With `verifyFirst` (stdout, --check), every artifact is verified before the
@@ -103,7 +95,7 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
   const { bytes, sizes } = verifyFirst ? await verifyAll() : ((await sizesOf(loaded, options.maxArtifactBytes)) ?? (await verifyAll()));
   const limits = limitsOf(options);
   // This thread parses its share too: with N threads, N - 1 workers.
-  const pool = await createPool(chooseJobs(options.jobs, bytes, loaded.manifest.artifacts.length), { mainWorks: true });
+  const pool = await createPool(chooseJobs(checkJobs(options.jobs), { items: loaded.manifest.artifacts.length, bytes }, GENERATE_THREADS), { mainWorks: true });
   const lines = linesOf(loaded.manifest, loaded.root, pool, sizes, limits);
   async function* checked() {
     try {
@@ -169,7 +161,7 @@ export function linesOf(
 
 /** The default threads for a dataset of this many bytes and artifacts. */
 export function defaultJobs(bytes: number, artifacts: number): number {
-  return chooseJobs(undefined, bytes, artifacts);
+  return chooseJobs(undefined, { items: artifacts, bytes }, GENERATE_THREADS);
 }
 
 const FLUSH_AT = 1 << 20;

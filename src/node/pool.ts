@@ -19,6 +19,25 @@ export function maxJobs(): number {
   return 4 * availableParallelism();
 }
 
+/** When a kind of work pays for worker threads by default: from this many bytes (or this many items) of it; at most `most` threads. */
+export interface ThreadPolicy {
+  fromBytes: number;
+  fromItems?: number;
+  most?: number;
+}
+
+/**
+ * The threads a run uses for `items` pieces of work of `bytes` in all: as asked (a `--jobs` value,
+ * checked), but no more than there are pieces (a piece is never split); else, when the policy says
+ * there is enough work for threads to pay off, one per core (at most the policy's most), else one.
+ */
+export function chooseJobs(asked: number | undefined, work: { items: number; bytes: number }, policy: ThreadPolicy): number {
+  if (work.items < 2) return 1;
+  if (asked !== undefined) return Math.min(asked, work.items);
+  const enough = work.bytes >= policy.fromBytes || (policy.fromItems !== undefined && work.items >= policy.fromItems);
+  return enough ? Math.min(availableParallelism(), policy.most ?? Number.POSITIVE_INFINITY, work.items) : 1;
+}
+
 /** Checks a `--jobs` value: a whole number from 1 to four per core. */
 export function checkJobs(jobs: number | undefined): number | undefined {
   if (jobs === undefined) return undefined;

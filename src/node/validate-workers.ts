@@ -6,12 +6,11 @@
  * number of threads (docs/spec.md, "Worker threads").
  */
 import { stat } from "node:fs/promises";
-import { availableParallelism } from "node:os";
 import type { FileReport } from "../core/report.js";
 import { mapWithLimit } from "./concurrency.js";
 import type { InputFile } from "./files.js";
 import { OperationalError } from "./errors.js";
-import { createPool } from "./pool.js";
+import { createPool, type ThreadPolicy } from "./pool.js";
 import type { ValidateOptions } from "./validate.js";
 
 export interface ProgressTracker {
@@ -39,22 +38,11 @@ export function startProgress(inputs: InputFile[], sizes: number[], onProgress: 
   };
 }
 
-/** Worker threads pay off for many files or much data: 200 files, or 32 MB in all. */
-const WORKERS_FROM_FILES = 200;
-const WORKERS_FROM_BYTES = 32 * 2 ** 20;
+/** Worker threads pay off for many files or much data: 200 files, or 32 MB in all; one per core. */
+export const VALIDATE_THREADS: ThreadPolicy = { fromItems: 200, fromBytes: 32 * 2 ** 20 };
 /** Small files travel to a worker in batches of up to this many, or this many bytes. */
 const FILES_PER_TASK = 64;
 const BYTES_PER_TASK = 4 * 2 ** 20;
-
-/** The threads a run uses: as asked (but one for a single file: a file is never split), else one per core when there is enough work. */
-export function chooseJobs(inputs: InputFile[], jobs: number | undefined, sizes: number[] | undefined): number {
-  if (inputs.length < 2) return 1;
-  if (jobs !== undefined) return Math.max(1, Math.min(jobs, inputs.length));
-  const cores = availableParallelism();
-  if (cores < 2) return 1;
-  const bytes = (sizes ?? []).reduce((a, b) => a + b, 0);
-  return inputs.length >= WORKERS_FROM_FILES || bytes >= WORKERS_FROM_BYTES ? Math.min(cores, inputs.length) : 1;
-}
 
 /**
  * Checks the inputs over a pool of `jobs` threads and gives the reports in input order, with the

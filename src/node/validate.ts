@@ -14,9 +14,9 @@ import { mapWithLimit } from "./concurrency.js";
 import { describeIoError, OperationalError } from "./errors.js";
 import { locateEditedTargets } from "./locate-edits.js";
 import { openLockContext } from "./validate-lock.js";
-import { checkJobs } from "./pool.js";
+import { checkJobs, chooseJobs } from "./pool.js";
 import { openRegularSync } from "./regular-file.js";
-import { chooseJobs, sizesOf, startProgress, validateInPool } from "./validate-workers.js";
+import { sizesOf, startProgress, VALIDATE_THREADS, validateInPool } from "./validate-workers.js";
 import { loadSchema, type SchemaSource } from "./schema-source.js";
 
 export interface ValidateOptions {
@@ -87,7 +87,7 @@ export async function validate(options: ValidateOptions = {}): Promise<Report> {
   const inputs = shard ? matched.filter((input) => shardOf(shardKey(input.absolute, root), shard.count) === shard.index - 1) : matched;
   // File sizes, read once, for the choice of threads, the ranges and the progress.
   const sizes = options.jobs === 1 && !options.onProgress ? undefined : await sizesOf(inputs);
-  const jobs = options.stdin ? 1 : chooseJobs(inputs, checkJobs(options.jobs), sizes);
+  const jobs = options.stdin ? 1 : chooseJobs(checkJobs(options.jobs), { items: inputs.length, bytes: (sizes ?? []).reduce((a, b) => a + b, 0) }, VALIDATE_THREADS);
   const progress = options.onProgress ? startProgress(inputs, sizes!, options.onProgress) : undefined;
   const inWorkers = jobs > 1 ? await validateInPool(inputs, { ...options, cwd }, jobs, sizes!, progress) : undefined;
   const checked =

@@ -1,4 +1,4 @@
-import { formatAddress, type TargetKind } from "../core/address.js";
+import { formatAddress } from "../core/address.js";
 import { quote } from "../core/text.js";
 import { addressOf, defineRule, stringField } from "./define.js";
 
@@ -32,11 +32,10 @@ export const citationAddress = defineRule({
           context.report({ messageId: "kind", data: { value: quote(value), addressKind: parts.targetKind, kind }, line, pointer: "/citationAddress" });
           return;
         }
-        // The common case, without formatting the address again: it parsed to this very slug and path, and an address is its parts formatted.
-        if (parts.slug === slug && parts.path === path) return;
         let expected: string;
         try {
-          expected = formatAddress({ slug, targetKind: kind as TargetKind, path, ...(kind === "markdown-artifact" ? { local: parts.local ?? "" } : {}) });
+          // The derivation generate uses: the address formatted from the record's own slug, kind and path, and the local coordinate it carries.
+          expected = formatAddress(kind === "markdown-artifact" ? { slug, targetKind: kind, path, local: parts.local ?? "" } : { slug, targetKind: kind, path });
         } catch {
           return; // the slug or path itself is invalid: the schema reports it
         }

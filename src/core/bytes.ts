@@ -1,0 +1,55 @@
+/**
+ * The one module of src/core that uses Node's `crypto` and `Buffer`: SHA-256, and the conversions
+ * between bytes and text that the core needs. Everything else in the core is plain ECMAScript over
+ * `Uint8Array` and strings (test/layers.test.ts holds it to that).
+ */
+import { isUtf8 as nodeIsUtf8, transcode } from "node:buffer";
+import * as crypto from "node:crypto";
+
+// crypto.hash (Node 20.12+) is a one-shot digest, faster than createHash for short inputs (bench/RESULTS.md).
+const oneShot = (crypto as { hash?: OneShot }).hash;
+
+interface OneShot {
+  (algorithm: string, data: string | Uint8Array, encoding: "hex"): string;
+  (algorithm: string, data: string | Uint8Array, encoding: "buffer"): Uint8Array;
+}
+
+/** SHA-256 of the UTF-8 bytes of `data` (or of the bytes given), as lowercase hex. */
+export function sha256Hex(data: string | Uint8Array): string {
+  return oneShot ? oneShot("sha256", data, "hex") : crypto.createHash("sha256").update(data).digest("hex");
+}
+
+/** SHA-256 of the UTF-8 bytes of `data` (or of the bytes given), as its 32 bytes. */
+export function sha256Bytes(data: string | Uint8Array): Uint8Array {
+  return oneShot ? oneShot("sha256", data, "buffer") : crypto.createHash("sha256").update(data).digest();
+}
+
+/** True when the bytes are well-formed UTF-8. */
+export function isUtf8(bytes: Uint8Array): boolean {
+  return nodeIsUtf8(bytes);
+}
+
+/** Up to this many bytes are decoded through the transcoder; a larger text by V8's decoder. */
+const TRANSCODE_UP_TO = 2 ** 20;
+
+/**
+ * Bytes known to be well-formed UTF-8 (isUtf8), as text: the string `Buffer#toString("utf8")` gives
+ * (a test holds it to that). Up to 1 MiB it is made through UTF-16 (the transcoder, then a copy),
+ * several times faster than V8's UTF-8 decoder on legislation, whose text is mostly but not all ASCII
+ * (bench/stage-costs.js). The transcoder's copy lies outside the heap until it is collected, so a
+ * larger text takes V8's decoder: give this pieces of tens of kilobytes (LineReader does).
+ */
+export function decodeUtf8(bytes: Uint8Array): string {
+  if (process.versions.icu && bytes.length <= TRANSCODE_UP_TO) return transcode(bytes, "utf8", "ucs2").toString("utf16le");
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8"); // a Node built without ICU has no transcoder
+}
+
+/** Bytes read one byte to one character (Latin-1): offsets in the text are offsets in the bytes. */
+export function decodeLatin1(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("latin1");
+}
+
+/** The length of `text` in UTF-8 bytes. */
+export function utf8ByteLength(text: string): number {
+  return Buffer.byteLength(text, "utf8");
+}
