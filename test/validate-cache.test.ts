@@ -7,7 +7,7 @@
  * never kept; a cache that cannot be read or written is no error.
  */
 import { existsSync } from "node:fs";
-import { appendFile, mkdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, readFile, rename, rm, stat, symlink, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { createColor } from "../src/formatters/color.js";
@@ -217,6 +217,31 @@ describe("the cache of validate (the library, in this thread)", () => {
     expect(run.use).toMatchObject({ reused: DATASETS - 1 });
   }, 30_000);
 
+  test("the dataset folders moved out of the repository and linked back (their own fingerprints unchanged): refused as without the cache", async () => {
+    ({ dir, cleanup } = await makeRepository());
+    const outside = await tempDir();
+    try {
+      await cached();
+      expect((await cached()).use).toMatchObject({ reused: DATASETS });
+      const before = await stat(join(dir, "laws/law-1"), { bigint: true });
+      await rename(join(dir, "laws"), join(outside.dir, "laws"));
+      await symlink(join(outside.dir, "laws"), join(dir, "laws"));
+      const after = await stat(join(dir, "laws/law-1"), { bigint: true });
+      expect([after.ino, after.ctimeNs, after.mtimeNs]).toEqual([before.ino, before.ctimeNs, before.mtimeNs]); // only an ancestor changed
+      const run = await cached();
+      expect(run.printed).toBe(await uncached());
+      expect(run.report.files.every((file) => file.error?.includes("outside the repository"))).toBe(true);
+      expect(run.use).toMatchObject({ reused: 0, stored: 0 });
+      // Allowed out, the same folders are the same datasets: taken from the cache kept under that setting.
+      await cached({ allowOutsideRepository: true });
+      const allowed = await cached({ allowOutsideRepository: true });
+      expect(allowed.use).toMatchObject({ reused: DATASETS });
+      expect(allowed.printed).toBe(await uncached({ allowOutsideRepository: true }));
+    } finally {
+      await outside.cleanup();
+    }
+  }, 30_000);
+
   test("an outcome of files changed just before the run (racily clean) is not kept", async () => {
     ({ dir, cleanup } = await makeRepository());
     let use: CacheUse | undefined;
@@ -238,7 +263,7 @@ describe("the cache of validate (the library, in this thread)", () => {
     }
     // Entries of the right key but the wrong shape are not trusted either.
     const good = JSON.parse(await readFile(join(dir, CACHE), "utf8")) as { entries: Record<string, unknown> };
-    for (const name of Object.keys(good.entries)) good.entries[name] = { jsonl: "x", manifest: 2, root: ".", realRoot: "/", folders: {}, artifacts: [] };
+    for (const name of Object.keys(good.entries)) good.entries[name] = { jsonl: "x", manifest: 2, root: ".", folders: {}, artifacts: [] };
     await writeFile(join(dir, CACHE), JSON.stringify(good));
     expect((await cached()).use).toMatchObject({ reused: 0, stored: DATASETS });
     // A cache that cannot be written (its folder would be under a file): the run is what it is without it.

@@ -4,7 +4,7 @@
  * file's bytes, its metadata or, for a folder, its entries changes its ctime; a file put in its place
  * has another inode.
  */
-import { type BigIntStats, fstatSync, realpathSync, statSync } from "node:fs";
+import { type BigIntStats, fstatSync, statSync } from "node:fs";
 
 /** A file's stat fingerprint: `size:mtimeNs:ctimeNs:ino:dev`. */
 export type Fingerprint = string;
@@ -31,9 +31,8 @@ export function fingerprintAt(path: string): Fingerprint | undefined {
  * through) and each folder's the walk lists (just before it is listed).
  */
 export class DatasetPrints {
-  /** The dataset folder (absolute, as the manifest's datasetRoot resolves) and its real path. */
+  /** The dataset folder (absolute, as the manifest's datasetRoot resolves). */
   root: string | undefined;
-  realRoot: string | undefined;
   readonly folders: Record<string, Fingerprint> = {};
   readonly artifacts: Record<string, Fingerprint> = {};
   /** False once anything could not be fingerprinted: the outcome is then not kept. */
@@ -48,11 +47,10 @@ export class DatasetPrints {
     else this.folders[name] = print;
   }
 
-  /** The dataset folder, opened (links followed) on `fd`; its real path as the system says, or asked for. */
-  openedRoot(root: string, fd: number | undefined, real: string | undefined): void {
+  /** The dataset folder, opened (links followed) on `fd` when it could be. */
+  openedRoot(root: string, fd: number | undefined): void {
     try {
       this.folders[""] = fingerprintOf(fd !== undefined ? fstatSync(fd, { bigint: true }) : statSync(root, { bigint: true }));
-      this.realRoot = real ?? realpathSync.native(root);
     } catch {
       this.complete = false;
     }

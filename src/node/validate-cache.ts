@@ -5,8 +5,9 @@
  * all, with the stat fingerprint (size, mtime and ctime in nanoseconds, inode, device) of every file
  * they read: the JSONL, the manifest, each artifact, and each folder the dataset walk listed. A run that
  * finds every fingerprint unchanged, under the same key (this tool's code and the settings that decide
- * the lock-side checks) and the dataset folder at the same real path, knows what those checks would say
- * (nothing) without reading an artifact; the JSONL itself is still checked in full by every other rule.
+ * the lock-side checks), with the dataset folder still really inside the repository, knows what those
+ * checks would say (nothing) without reading an artifact; the JSONL itself is still checked in full by
+ * every other rule.
  *
  * Only clean outcomes are kept: any problem, or a check that could not run, is checked again on every
  * run. A fingerprint taken less than SETTLE_MS before the run started is not trusted ("racily clean",
@@ -15,8 +16,8 @@
  * an error.
  */
 import { createHash } from "node:crypto";
-import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { lstatSync, readdirSync, readFileSync, realpathSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Problem, RuleSetting } from "../core/problem.js";
 import { resolveSeverities } from "../engine/check-file.js";
@@ -35,9 +36,8 @@ export interface LockVerdict {
   /** The fingerprints of the JSONL and of the lock manifest beside it. */
   jsonl: Fingerprint;
   manifest: Fingerprint;
-  /** The dataset folder (the manifest's datasetRoot resolved) and its real path (links resolved). */
+  /** The dataset folder (the manifest's datasetRoot resolved). */
   root: string;
-  realRoot: string;
   /** Each folder the walk listed, by its path from the root ("" for the root, else POSIX without a final slash). */
   folders: Record<string, Fingerprint>;
   /** Each artifact, by its path from the root (the manifest's). */
@@ -69,36 +69,45 @@ export function isSettled(verdict: LockVerdict, settledBefore: bigint): boolean 
 }
 
 /**
- * True when a verdict still holds for a JSONL and the manifest beside it (their fingerprints now):
- * every fingerprint unchanged (the dataset folder's taken on the folder opened, whose real path must be
- * the one recorded, and inside `confinedTo` when the datasets are confined). Any error: it does not hold.
+ * The real path of a dataset folder (links resolved) and its fingerprint, for a verdict: one lstat when
+ * the folder itself is no link (its real path is then its parent's, asked once a run in `realParents`,
+ * and its name); undefined when it is not a folder or cannot be had.
  */
-export function verdictHolds(verdict: LockVerdict, jsonl: Fingerprint | undefined, manifest: Fingerprint, confinedTo: string | undefined): boolean {
-  if (jsonl === undefined || verdict.jsonl !== jsonl || verdict.manifest !== manifest) return false;
-  if (confinedTo !== undefined) {
-    const rel = relative(confinedTo, verdict.realRoot);
-    if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return false;
-  }
-  // The dataset folder: the one recorded, at the same real path (a moved or re-linked folder is checked again).
-  let fd: number;
+function folderNow(root: string, realParents: Map<string, string>): { print: Fingerprint; real: string } | undefined {
   try {
-    fd = openSync(verdict.root, constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | (constants.O_NONBLOCK ?? 0));
-  } catch {
-    return false;
-  }
-  try {
-    if (fingerprintOf(fstatSync(fd, { bigint: true })) !== verdict.folders[""]) return false;
-    let real: string;
-    try {
-      real = readlinkSync(`/proc/self/fd/${fd}`);
-    } catch {
-      real = realpathSync.native(verdict.root);
+    const info = lstatSync(root, { bigint: true, throwIfNoEntry: false });
+    if (info === undefined) return undefined;
+    if (info.isSymbolicLink()) {
+      const print = fingerprintAt(root);
+      return print === undefined ? undefined : { print, real: realpathSync.native(root) };
     }
-    if (real !== verdict.realRoot) return false;
+    if (!info.isDirectory()) return undefined;
+    const parent = dirname(root);
+    let realParent = realParents.get(parent);
+    if (realParent === undefined) {
+      realParent = realpathSync.native(parent);
+      realParents.set(parent, realParent);
+    }
+    return { print: fingerprintOf(info), real: join(realParent, basename(root)) };
   } catch {
-    return false;
-  } finally {
-    closeSync(fd);
+    return undefined;
+  }
+}
+
+/**
+ * True when a verdict still holds for a JSONL and the manifest beside it (their fingerprints now):
+ * every fingerprint unchanged, and the dataset folder really inside `confinedTo` when datasets are
+ * confined (the same folder reached another way, an ancestor moved or linked, would be refused).
+ * `realParents` holds the real paths of the dataset folders' parents met in this run. Any error: it
+ * does not hold.
+ */
+export function verdictHolds(verdict: LockVerdict, jsonl: Fingerprint | undefined, manifest: Fingerprint, confinedTo: string | undefined, realParents: Map<string, string>): boolean {
+  if (jsonl === undefined || verdict.jsonl !== jsonl || verdict.manifest !== manifest) return false;
+  const folder = folderNow(verdict.root, realParents);
+  if (folder === undefined || folder.print !== verdict.folders[""]) return false;
+  if (confinedTo !== undefined) {
+    const rel = relative(confinedTo, folder.real);
+    if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return false;
   }
   for (const [name, print] of Object.entries(verdict.folders)) if (name !== "" && fingerprintAt(join(verdict.root, ...name.split("/"))) !== print) return false;
   for (const [path, print] of Object.entries(verdict.artifacts)) if (fingerprintAt(join(verdict.root, ...path.split("/"))) !== print) return false;
@@ -165,7 +174,17 @@ export function openValidateCache(path: string, key: string): ValidateCache {
     const name = absolute.slice(parent.length + (parent.endsWith(sep) ? 0 : 1));
     return way === "" ? name : `${way}/${name}`;
   };
-  const fromName = (name: string) => resolve(folder, ...name.split("/"));
+  const places = new Map<string, string>();
+  const fromName = (name: string) => {
+    const cut = name.lastIndexOf("/");
+    const way = cut === -1 ? "" : name.slice(0, cut);
+    let place = places.get(way);
+    if (place === undefined) {
+      place = resolve(folder, ...way.split("/"));
+      places.set(way, place);
+    }
+    return join(place, name.slice(cut + 1));
+  };
   let entries: Record<string, unknown> = {};
   try {
     const data = JSON.parse(readFileSync(path, "utf8")) as { version?: unknown; key?: unknown; entries?: unknown };
@@ -206,7 +225,7 @@ export function openValidateCache(path: string, key: string): ValidateCache {
 function isVerdict(value: unknown): value is LockVerdict {
   if (value === null || typeof value !== "object") return false;
   const v = value as Record<string, unknown>;
-  const strings = ["jsonl", "manifest", "root", "realRoot"].every((field) => typeof v[field] === "string");
+  const strings = ["jsonl", "manifest", "root"].every((field) => typeof v[field] === "string");
   const maps = [v.folders, v.artifacts].every((map) => map !== null && typeof map === "object" && !Array.isArray(map) && Object.values(map).every((print) => typeof print === "string"));
   return strings && maps && typeof (v.folders as Record<string, unknown>)[""] === "string";
 }
@@ -217,7 +236,7 @@ let identity: string | undefined;
 const here = dirname(fileURLToPath(import.meta.url));
 
 /** Modules of src/node (as built) that decide a lock-side outcome: what reads the manifest, the artifacts and the dataset folder, and this cache. */
-const NODE_MODULES = ["validate", "validate-lock", "validate-cache", "dataset-files", "manifest-io", "files", "regular-file", "json-file", "globs", "precompiled"];
+const NODE_MODULES = ["validate", "validate-lock", "validate-cache", "fingerprints", "dataset-files", "manifest-io", "files", "regular-file", "json-file", "globs", "precompiled"];
 
 /** The modules (`.js`, `.ts`) below a folder, by path from it, in a fixed order. */
 function modulesBelow(folder: string, prefix = ""): string[] {

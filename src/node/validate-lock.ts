@@ -75,7 +75,7 @@ async function gatherFacts(context: LockContext, manifest: LockManifest, root: s
     return;
   }
   if (realRoot !== undefined) realRoots.set(root, realRoot);
-  else prints?.openedRoot(root, undefined, undefined);
+  else prints?.openedRoot(root, undefined);
   const causes: string[] = [];
   let kept = 0;
   // Synchronous: the files are small and many, and the promise API's per-call cost would dominate.
@@ -138,7 +138,7 @@ function realFolder(root: string, prints?: DatasetPrints): string | null | undef
     } catch {
       real = undefined;
     }
-    prints?.openedRoot(root, fd, real); // the folder's fingerprint, taken on the folder opened, before it is listed
+    prints?.openedRoot(root, fd); // the folder's fingerprint, taken on the folder opened, before it is listed
     return real;
   } finally {
     closeSync(fd);

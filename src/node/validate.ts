@@ -215,6 +215,7 @@ export async function createFileValidator(options: ValidateOptions & { cwd: stri
   const confinement = { allowOutsideRepository: options.allowOutsideRepository ?? false, keepBodies: true };
   const explicitLock = typeof options.lock === "string" ? await openLockContext(resolve(cwd, options.lock), displayPath(resolve(cwd, options.lock), cwd), cwd, confinement) : undefined;
   const cacheInUse = options.useVerdicts === true; // never with an explicit or no lock manifest, nor for standard input
+  const realParents = new Map<string, string>(); // the real paths of the dataset folders' parents, asked once a run
   const prepare = async (input: FileToCheck): Promise<PreparedFile> => {
     const checkOptions: FileCheckOptions = {
       rules,
@@ -229,7 +230,8 @@ export async function createFileValidator(options: ValidateOptions & { cwd: stri
     // One synchronous call: thousands of files a run. With the cache in use, its fingerprint too, taken before the manifest is read.
     const manifestInfo = sibling === input.absolute ? undefined : statSync(sibling, { throwIfNoEntry: false, bigint: cacheInUse });
     if (!manifestInfo?.isFile()) return { input, checkOptions, ...(cacheInUse ? { cached: {} } : {}) };
-    const shown = displayPath(sibling, cwd);
+    // As displayPath shows it: the file's own way with the other name (path.relative costs microseconds a file).
+    const shown = input.display.endsWith(".jsonl") ? `${input.display.slice(0, -".jsonl".length)}.lock.json` : displayPath(sibling, cwd);
     let cached: PreparedFile["cached"];
     if (cacheInUse) {
       const jsonl = fingerprintAt(input.absolute);
@@ -237,7 +239,7 @@ export async function createFileValidator(options: ValidateOptions & { cwd: stri
       if (input.verdict !== undefined) {
         const confinedTo = options.allowOutsideRepository ? undefined : await confinementRoot(dirname(sibling), cwd);
         // The verdict holds: the lock-side checks would find nothing; they are not run, and the report is the same.
-        if (verdictHolds(input.verdict, jsonl, manifest, confinedTo)) return { input, checkOptions: { ...checkOptions, manifestPath: shown }, cached: { held: shown } };
+        if (verdictHolds(input.verdict, jsonl, manifest, confinedTo, realParents)) return { input, checkOptions: { ...checkOptions, manifestPath: shown }, cached: { held: shown } };
       }
       cached = jsonl !== undefined ? { pending: { jsonl, manifest, prints: new DatasetPrints() } } : {};
     }
@@ -276,13 +278,12 @@ export async function createFileValidator(options: ValidateOptions & { cwd: stri
  */
 function verdictOf(pending: PendingVerdict, lock: LockContext, report: FileReport): LockVerdict | null {
   const { prints } = pending;
-  if (lock.artifactsSkipped !== undefined || lock.artifactsFailed !== undefined || !prints.complete || prints.realRoot === undefined || prints.root === undefined) return null;
+  if (lock.artifactsSkipped !== undefined || lock.artifactsFailed !== undefined || !prints.complete || prints.root === undefined) return null;
   if (!lockSideClean(report)) return null;
   return {
     jsonl: pending.jsonl,
     manifest: pending.manifest,
     root: prints.root,
-    realRoot: prints.realRoot,
     folders: prints.folders,
     artifacts: prints.artifacts,
   };
