@@ -50,22 +50,19 @@ export const SETTLE_MS = 2000;
 /** The rules whose problems are lock-side: any of them on a file, and its outcome is not kept. */
 export const LOCK_RULE_IDS: ReadonlySet<string> = new Set(rules.filter((rule) => rule.scope === "manifest").map((rule) => rule.id));
 
-/** The later of a fingerprint's mtime and ctime, in nanoseconds. */
-function newestOf(print: Fingerprint): bigint {
-  const [, mtime, ctime] = print.split(":");
-  try {
-    const m = BigInt(mtime ?? "0");
-    const c = BigInt(ctime ?? "0");
-    return m > c ? m : c;
-  } catch {
-    return BigInt(Number.MAX_SAFE_INTEGER) * 1_000_000n; // not a fingerprint: never trusted
-  }
+/** True when a whole number written in decimal (no sign, no leading zero) is less than another: by length, then digit by digit. */
+function lessThan(a: string, b: string): boolean {
+  return a.length !== b.length ? a.length < b.length : a < b;
 }
 
-/** True when every fingerprint of the verdict was taken of a file left alone since `settledBefore` (ns since the epoch). */
+/** True when every fingerprint of the verdict was taken of a file left alone (mtime and ctime) since `settledBefore` (ns since the epoch). */
 export function isSettled(verdict: LockVerdict, settledBefore: bigint): boolean {
+  const before = settledBefore.toString();
   const prints = [verdict.jsonl, verdict.manifest, ...Object.values(verdict.folders), ...Object.values(verdict.artifacts)];
-  return prints.every((print) => newestOf(print) < settledBefore);
+  return prints.every((print) => {
+    const [, mtime, ctime] = print.split(":");
+    return mtime !== undefined && ctime !== undefined && /^\d+$/.test(mtime) && /^\d+$/.test(ctime) && lessThan(mtime, before) && lessThan(ctime, before);
+  });
 }
 
 /**
@@ -201,10 +198,8 @@ export function openValidateCache(path: string, key: string): ValidateCache {
       return isVerdict(stored) ? { ...stored, root: fromName(stored.root) } : undefined;
     },
     set(jsonl, verdict) {
-      const stored: LockVerdict = { ...verdict, root: toName(verdict.root) };
-      const name = toName(jsonl);
-      if (JSON.stringify(entries[name]) === JSON.stringify(stored)) return;
-      entries[name] = stored;
+      // A verdict is stored only for a file checked in full, which the one kept (if any) did not hold for: always new.
+      entries[toName(jsonl)] = { ...verdict, root: toName(verdict.root) };
       changed = true;
     },
     delete(jsonl) {
