@@ -69,8 +69,12 @@ export interface ValidateOptions {
   cacheSettleMs?: number;
   /** Told, at the end of a run that used the cache, what it took from it and stored (--verbose). */
   onCache?: (use: CacheUse) => void;
-  /** Set by validate for the threads that check files: the cache is in use (verdicts come with the files; fingerprints are taken). */
-  useVerdicts?: boolean;
+  /**
+   * Set by validate for the threads that check files when the cache is in use (verdicts come with the
+   * files; fingerprints are taken): a name of the run, so that what a thread learns of the file system
+   * in one run (the real paths of folders) is never taken for another's.
+   */
+  cacheRun?: string;
 }
 
 /** What a run took from the cache and stored in it. */
@@ -104,6 +108,9 @@ export { exitCodeFor, onlyErrors, summarize } from "../core/report.js";
 const CHUNK_SIZE = 1 << 20;
 const FILES_AT_ONCE = 8;
 
+/** Runs of validate in this process, to name each. */
+let runs = 0;
+
 /** Validates JSONL files and resolves to a report; throws OperationalError only for bad options, schema or patterns. */
 export async function validate(options: ValidateOptions = {}): Promise<Report> {
   const startedMs = Date.now(); // what the cache trusts: files left alone since well before this
@@ -111,7 +118,8 @@ export async function validate(options: ValidateOptions = {}): Promise<Report> {
   // The cache of lock-side outcomes: only where each file's own manifest is looked for, in files (not standard input).
   const cacheFile = options.stdin || options.lock !== undefined ? undefined : await validateCacheLocation(cwd, options.cache);
   const cache = cacheFile !== undefined ? openValidateCache(cacheFile, verdictKey(options)) : undefined;
-  const validator = await createFileValidator({ ...options, cwd, ...(cache ? { useVerdicts: true } : {}) });
+  const cacheRun = cache ? `${process.pid}.${startedMs}.${++runs}` : undefined;
+  const validator = await createFileValidator({ ...options, cwd, ...(cacheRun ? { cacheRun } : {}) });
   // A config's patterns stay in the repository that holds the config (outside one, the config's folder); the default pattern in the working directory's.
   const patternsBase = options.patternsCwd ?? cwd;
   const confineTo = options.allowOutsideRepository ? undefined : await confinementRoot(patternsBase, patternsBase);
@@ -133,7 +141,7 @@ export async function validate(options: ValidateOptions = {}): Promise<Report> {
   const jobs = options.stdin ? 1 : chooseJobs(inputs, checkJobs(options.jobs), sizes);
   const progress = options.onProgress ? startProgress(inputs, sizes!, options.onProgress) : undefined;
   const items: FileToCheck[] = cache ? inputs.map((input) => withVerdict(input, cache.get(input.absolute))) : inputs;
-  const inWorkers = jobs > 1 ? await validateInPool(items, { ...options, cwd, ...(cache ? { useVerdicts: true } : {}) }, jobs, sizes!, progress) : undefined;
+  const inWorkers = jobs > 1 ? await validateInPool(items, { ...options, cwd, ...(cacheRun ? { cacheRun } : {}) }, jobs, sizes!, progress) : undefined;
   const outcomes =
     inWorkers?.files ??
     (await mapWithLimit(items, FILES_AT_ONCE, async (item) => {
@@ -214,7 +222,7 @@ export async function createFileValidator(options: ValidateOptions & { cwd: stri
   const schema = await loadSchema({ cwd, ...(options.schema ? { schemaPath: options.schema } : {}), ...(options.legislationHost ? { legislationHost: options.legislationHost } : {}) });
   const confinement = { allowOutsideRepository: options.allowOutsideRepository ?? false, keepBodies: true };
   const explicitLock = typeof options.lock === "string" ? await openLockContext(resolve(cwd, options.lock), displayPath(resolve(cwd, options.lock), cwd), cwd, confinement) : undefined;
-  const cacheInUse = options.useVerdicts === true; // never with an explicit or no lock manifest, nor for standard input
+  const cacheInUse = options.cacheRun !== undefined; // never with an explicit or no lock manifest, nor for standard input
   const realParents = new Map<string, string>(); // the real paths of the dataset folders' parents, asked once a run
   const prepare = async (input: FileToCheck): Promise<PreparedFile> => {
     const checkOptions: FileCheckOptions = {
