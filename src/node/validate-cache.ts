@@ -180,7 +180,8 @@ export function openValidateCache(path: string, key: string): ValidateCache {
       place = resolve(folder, ...way.split("/"));
       places.set(way, place);
     }
-    return join(place, name.slice(cut + 1));
+    const last = name.slice(cut + 1);
+    return last === "" || last === "." || last === ".." ? join(place, last) : `${place}${place.endsWith(sep) ? "" : sep}${last}`;
   };
   let entries: Record<string, unknown> = {};
   try {
@@ -220,9 +221,9 @@ export function openValidateCache(path: string, key: string): ValidateCache {
 function isVerdict(value: unknown): value is LockVerdict {
   if (value === null || typeof value !== "object") return false;
   const v = value as Record<string, unknown>;
-  const strings = ["jsonl", "manifest", "root"].every((field) => typeof v[field] === "string");
-  const maps = [v.folders, v.artifacts].every((map) => map !== null && typeof map === "object" && !Array.isArray(map) && Object.values(map).every((print) => typeof print === "string"));
-  return strings && maps && typeof (v.folders as Record<string, unknown>)[""] === "string";
+  const map = (m: unknown) => m !== null && typeof m === "object" && !Array.isArray(m);
+  // The fingerprints are compared with strings (anything else differs): their own types need no check.
+  return typeof v.jsonl === "string" && typeof v.manifest === "string" && typeof v.root === "string" && map(v.folders) && map(v.artifacts);
 }
 
 let identity: string | undefined;
