@@ -55,9 +55,8 @@ function lessThan(a: string, b: string): boolean {
   return a.length !== b.length ? a.length < b.length : a < b;
 }
 
-/** True when every fingerprint of the verdict was taken of a file left alone (mtime and ctime) since `settledBefore` (ns since the epoch). */
-export function isSettled(verdict: LockVerdict, settledBefore: bigint): boolean {
-  const before = settledBefore.toString();
+/** True when every fingerprint of the verdict was taken of a file left alone (mtime and ctime) since `before` (ns since the epoch, in decimal). */
+export function isSettled(verdict: LockVerdict, before: string): boolean {
   const prints = [verdict.jsonl, verdict.manifest, ...Object.values(verdict.folders), ...Object.values(verdict.artifacts)];
   return prints.every((print) => {
     const [, mtime, ctime] = print.split(":");

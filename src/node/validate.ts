@@ -72,9 +72,10 @@ export interface ValidateOptions {
   /**
    * Set by validate for the threads that check files when the cache is in use (verdicts come with the
    * files; fingerprints are taken): a name of the run, so that what a thread learns of the file system
-   * in one run (the real paths of folders) is never taken for another's.
+   * in one run (the real paths of folders) is never taken for another's, and the moment (ns since the
+   * epoch, in decimal) before which a file must have been left alone for its verdict to be kept.
    */
-  cacheRun?: string;
+  cacheRun?: { name: string; settledBefore: string };
 }
 
 /** What a run took from the cache and stored in it. */
@@ -118,7 +119,9 @@ export async function validate(options: ValidateOptions = {}): Promise<Report> {
   // The cache of lock-side outcomes: only where each file's own manifest is looked for, in files (not standard input).
   const cacheFile = options.stdin || options.lock !== undefined ? undefined : await validateCacheLocation(cwd, options.cache);
   const cache = cacheFile !== undefined ? openValidateCache(cacheFile, verdictKey(options)) : undefined;
-  const cacheRun = cache ? `${process.pid}.${startedMs}.${++runs}` : undefined;
+  // Files changed since shortly before the run are not trusted (racily clean): their verdicts are not kept.
+  const settledBefore = (BigInt(startedMs - (options.cacheSettleMs ?? SETTLE_MS)) * 1_000_000n).toString();
+  const cacheRun = cache ? { name: `${process.pid}.${startedMs}.${++runs}`, settledBefore } : undefined;
   const validator = await createFileValidator({ ...options, cwd, ...(cacheRun ? { cacheRun } : {}) });
   // A config's patterns stay in the repository that holds the config (outside one, the config's folder); the default pattern in the working directory's.
   const patternsBase = options.patternsCwd ?? cwd;
@@ -150,13 +153,12 @@ export async function validate(options: ValidateOptions = {}): Promise<Report> {
       return outcome;
     }));
   if (cache) {
-    // Written once, at the end: a verdict whose files were all left alone since well before the run (not racily clean).
-    const settledBefore = BigInt(startedMs - (options.cacheSettleMs ?? SETTLE_MS)) * 1_000_000n;
+    // Written once, at the end.
     const use: CacheUse = { path: cache.path, files: inputs.length, reused: 0, stored: 0 };
     outcomes.forEach(({ verdict }, i) => {
       if (verdict === undefined)
         use.reused++; // the verdict held: it stands
-      else if (verdict !== null && isSettled(verdict, settledBefore)) {
+      else if (verdict !== null) {
         cache.set(inputs[i]!.absolute, verdict);
         use.stored++;
       } else cache.delete(inputs[i]!.absolute);
@@ -271,7 +273,7 @@ export async function createFileValidator(options: ValidateOptions & { cwd: stri
     if (!lock) return cached ? { report, verdict: null } : { report };
     const full: FileReport = { ...report, lockManifest: lock.manifestPath, ...(lock.artifactsSkipped !== undefined ? { artifactChecksSkipped: lock.artifactsSkipped } : {}) };
     if (cached === undefined) return { report: full };
-    return { report: full, verdict: cached.pending ? verdictOf(cached.pending, lock, full) : null };
+    return { report: full, verdict: cached.pending ? verdictOf(cached.pending, lock, full, options.cacheRun!.settledBefore) : null };
   };
   const check = async (input: FileToCheck, onRead?: (bytes: number) => void): Promise<CheckedFile> => {
     const prepared = await prepare(input);
@@ -282,19 +284,21 @@ export async function createFileValidator(options: ValidateOptions & { cwd: stri
 
 /**
  * The verdict a file's check earns: its lock-side checks all ran (the dataset folder there, every
- * artifact and folder read and fingerprinted) and found no problem at all; else null (forget it).
+ * artifact and folder read and fingerprinted) and found no problem at all, and every file they read
+ * was left alone since `settledBefore`; else null (forget it).
  */
-function verdictOf(pending: PendingVerdict, lock: LockContext, report: FileReport): LockVerdict | null {
+function verdictOf(pending: PendingVerdict, lock: LockContext, report: FileReport, settledBefore: string): LockVerdict | null {
   const { prints } = pending;
   if (lock.artifactsSkipped !== undefined || lock.artifactsFailed !== undefined || !prints.complete || prints.root === undefined) return null;
   if (!lockSideClean(report)) return null;
-  return {
+  const verdict: LockVerdict = {
     jsonl: pending.jsonl,
     manifest: pending.manifest,
     root: prints.root,
     folders: prints.folders,
     artifacts: prints.artifacts,
   };
+  return isSettled(verdict, settledBefore) ? verdict : null;
 }
 
 /** Small files are read in one call, larger ones streamed in chunks. */
