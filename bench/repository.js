@@ -7,6 +7,7 @@
 // baselines in the same run:
 //   - read + split + JSON.parse of every JSONL on one thread (bench/jsonl-baseline.js);
 //   - markdown-it parsing every markdown file once on one thread (bench/markdown-baseline.js).
+// validate runs cold (no node_modules, so no cache) and, once node_modules is there, fills its cache and runs warm.
 // Then one law is amended and staged, and the pre-commit hooks, `update` and `diff --against HEAD` run.
 //
 //   node bench/repository.js [--mb 150] [--seed realistic-1] [--runs 1]
@@ -128,11 +129,13 @@ step("baselineJson", "baseline: read + split + JSON.parse, one thread", join(roo
 step("baselineMarkdown", "baseline: markdown-it parse of every markdown file, one thread", join(root, "bench/markdown-baseline.js"), [laws]);
 step("validateNoLock1", "validate --no-lock --jobs 1", cli, ["validate", "--no-lock", "--jobs", "1"]);
 step("validateNoLock", "validate --no-lock", cli, ["validate", "--no-lock"]);
-step("validate", "validate (each file with its lock manifest)", cli, ["validate"]);
+step("validate", "validate (each file with its lock manifest; no cache: cold)", cli, ["validate"]);
 step("updateCheckCold", "update --check --no-cache (cold)", cli, ["update", "--check", "--no-cache"]);
 mkdirSync(join(repo, "node_modules"), { recursive: true }); // the default cache lives in node_modules/.cache
 step("updateCheckFill", "update --check (cache empty: fills it)", cli, ["update", "--check"]);
 step("updateCheckWarm", "update --check (cache warm)", cli, ["update", "--check"]);
+step("validateCacheFill", "validate (cache empty: fills it)", cli, ["validate"], { times: 1 });
+step("validateWarm", "validate (cache warm)", cli, ["validate"]);
 
 // One law amended: a sentence added to the middle law's text, then staged, as a user commits it.
 const amended = names[Math.floor(names.length / 2)];
@@ -177,7 +180,8 @@ const throughput = (key) => jsonlBytes / 1e6 / r(key);
 const ratios = {
   "validate --no-lock --jobs 1, throughput vs the JSON baseline (≥ 0.55)": throughput("validateNoLock1") / throughput("baselineJson"),
   "validate --no-lock (default threads), throughput vs the JSON baseline": throughput("validateNoLock") / throughput("baselineJson"),
-  "validate with locks, time vs validate --no-lock (≤ 1.3)": r("validate") / r("validateNoLock"),
+  "validate with locks, cold (no cache), time vs validate --no-lock": r("validate") / r("validateNoLock"),
+  "validate with locks, cache warm, time vs validate --no-lock (≤ 1.3)": r("validateWarm") / r("validateNoLock"),
   "update --check cold, time vs markdown-it parse on one thread (≤ 1.0)": r("updateCheckCold") / r("baselineMarkdown"),
   "update --check warm, time vs cold": r("updateCheckWarm") / r("updateCheckCold"),
   "update after one amendment, time vs update --check cold": r("updateAfterAmendment") / r("updateCheckCold"),

@@ -22,7 +22,7 @@ import type { DatasetUpdate } from "../node/update-dataset.js";
 import { cwdInRepository, DEFAULT_MANIFEST_PATTERN, DEFAULT_PATTERN, displayPath, MANIFEST_FOLDER } from "../node/files.js";
 import { publicRepositoryUrl } from "../formatters/sarif.js";
 import { REPOSITORY_SCHEMA_PATH } from "../node/schema-source.js";
-import { exitCodeFor, onlyErrors, validate } from "../node/validate.js";
+import { type CacheUse, exitCodeFor, onlyErrors, validate } from "../node/validate.js";
 import { writeFileAtomic } from "../node/write.js";
 import { maxJobs } from "../node/pool.js";
 
@@ -166,6 +166,8 @@ export async function main(context: MainContext): Promise<number> {
       parsePositive,
     )
     .option("--staged", "check the JSONL files of the datasets that what git has staged belongs to (JSONL, lock manifests, markdown), for a pre-commit hook")
+    .option("--no-cache", "check every dataset's artifacts: do not use or write the cache of lock-side outcomes")
+    .option("--cache-location <file>", "the cache file (default node_modules/.cache/citation-targets/validate.json of the repository, when it has node_modules)")
     .option("--stdin", "check standard input instead of files (the same as the path -)")
     .option("--stdin-filename <path>", "the path standard input stands for: its name is checked against the slug, and <name>.lock.json beside it is used")
     .option("--max-line-bytes <n>", "the longest line kept, in bytes (default 67108864, 64 MiB); a longer one is a line-length problem, never held in memory", parsePositive)
@@ -670,6 +672,8 @@ interface ValidateCliOptions {
   config?: string | boolean;
   jobs?: number;
   staged?: boolean;
+  cache: boolean;
+  cacheLocation?: string;
   lock?: string | boolean;
   schema?: string;
   legislationHost: string;
@@ -755,6 +759,7 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
   if (options.allowOutsideRepository) context.stderr.write(prefixLines(OUTSIDE_NOTE));
   noteJobs(options.jobs, { write: (text: string) => context.stderr.write(prefixLines(text)) });
   const progress = progressEnabled(context.env, context.stderr.isTTY) ? createProgressLine((text) => context.stderr.write(text)) : undefined;
+  let cacheUse: CacheUse | undefined;
   const checked = await validate({
     ...(fromStdin ? { stdin: { stream: context.stdin!, ...(options.stdinFilename !== undefined ? { name: options.stdinFilename } : {}) } } : {}),
     ...(progress ? { onProgress: (p: Progress) => progress.update(p) } : {}),
@@ -767,6 +772,8 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
     rules: { ...config.rules, ...options.rule },
     allowUnmatched: !options.errorOnUnmatchedPattern,
     ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
+    ...(options.cache === false ? { cache: false as const } : options.cacheLocation !== undefined ? { cache: options.cacheLocation } : {}),
+    ...(options.verbose ? { onCache: (use: CacheUse) => (cacheUse = use) } : {}),
     ...(lock !== undefined ? { lock } : {}),
     ...(schema ? { schema } : {}),
     ...(options.shard ? { shard: options.shard } : {}),
@@ -791,6 +798,10 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
     for (const skipped of new Set(report.files.flatMap((f) => (f.artifactChecksSkipped ? [f.artifactChecksSkipped] : [])))) {
       context.stderr.write(`citation-targets: artifact checks skipped: ${skipped} (the records are still checked against the manifest)\n`);
     }
+    if (cacheUse)
+      context.stderr.write(
+        `citation-targets: cache ${displayPath(cacheUse.path, context.cwd)}: the lock-side checks of ${cacheUse.reused} of ${plural(cacheUse.files, "file")} taken from it (their artifacts not read); ${plural(cacheUse.stored, "clean outcome")} stored\n`,
+      );
   }
   const ciPaths = { cwdInRepository: await cwdInRepository(context.cwd), repositoryUrl: publicRepositoryUrl(packageJson.repository) }; // SARIF and GitHub annotations: paths from the repository root
   const formatContext = { toolVersion: packageJson.version, ...(maxProblems !== undefined ? { maxProblems } : {}), ...dropUndefined(ciPaths) };

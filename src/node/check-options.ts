@@ -70,6 +70,8 @@ const VALIDATE: Record<string, Check> = {
   jobs: positive,
   rangeBytes: positive,
   lock: stringOrFalse,
+  cache: stringOrFalse,
+  onCache: func,
   limits: object({ maxLineBytes: positive, maxDepth: positive, maxStoredProblems: positive }),
   shard: object({ index: positive, count: positive }),
   stdin: object({ stream: expect((v) => typeof v === "object" && v !== null && Symbol.asyncIterator in v, "an async iterable of bytes"), name: string }),

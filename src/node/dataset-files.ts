@@ -19,14 +19,20 @@ export function tooLarge(path: string, size: number, max: number): string {
 /** What the dataset walk always leaves out, whatever the manifest's `ignore` says: dot folders (by fast-glob's `dot: false`) and these. */
 export const ALWAYS_IGNORED = ["**/node_modules/**"];
 
+/** Told of each folder of a dataset walk just before it is listed: its path, and its path from the root ("" for the root, else ending in "/"). */
+export type FolderVisit = (folder: string, prefix: string) => void;
+
 /**
  * The markdown files of a dataset folder: every `*.md` below `root` except dot folders,
  * `node_modules` and the `ignore` globs, as POSIX paths in natural order. This one walk serves
- * `lock` (what to lock) and `validate` (which files the manifest does not list).
+ * `lock` (what to lock) and `validate` (which files the manifest does not list). `onFolder` is told of
+ * every folder before it is listed (validate's cache fingerprints them).
  */
-export async function listDatasetFiles(root: string, ignore: readonly string[] = []): Promise<string[]> {
+export async function listDatasetFiles(root: string, ignore: readonly string[] = [], onFolder?: FolderVisit): Promise<string[]> {
   for (const glob of ignore) checkBraces(glob, "ignore glob"); // a manifest's ignore is not digested: bound it here
-  if (ignore.length === 0) return walkMarkdown(root).sort(comparePaths);
+  if (ignore.length === 0) return walkMarkdown(root, onFolder).sort(comparePaths);
+  // Every folder fast-glob may list is told first (a superset: those its ignore globs leave out too).
+  if (onFolder) visitFolders(root, onFolder);
   const { default: fg } = await import("fast-glob"); // tens of ms of start-up: only when a dataset folder has ignore globs
   // The synchronous walk: a dataset folder is small, and a publisher's repository has thousands (the asynchronous one's queue costs more than the walk).
   const entries = fg.sync("**/*.md", { cwd: root, dot: false, onlyFiles: false, followSymbolicLinks: false, ignore: [...ALWAYS_IGNORED, ...ignore] });
@@ -41,12 +47,13 @@ export async function listDatasetFiles(root: string, ignore: readonly string[] =
  * repository of thousands of datasets pays on every validate (bench/RESULTS.md); test/dataset-files.test.ts
  * holds the two to the same answer.
  */
-export function walkMarkdown(root: string): string[] {
+export function walkMarkdown(root: string, onFolder?: FolderVisit): string[] {
   const found: string[] = [];
   // An explicit stack, not recursion: a folder of any depth or size is walked in bounded stack.
   const pending: [string, string][] = [[root, ""]];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     const [folder, prefix] = next;
+    onFolder?.(folder, prefix);
     let entries: Dirent[];
     try {
       entries = readdirSync(folder, { withFileTypes: true });
@@ -65,6 +72,28 @@ export function walkMarkdown(root: string): string[] {
     for (let i = folders.length - 1; i >= 0; i--) pending.push(folders[i]!);
   }
   return found;
+}
+
+/**
+ * Tells `onFolder` of every folder walkMarkdown would list, without listing markdown: a folder that
+ * cannot be read is told and not entered (fast-glob, which then lists the dataset, says whether that
+ * is an error: not when the ignore globs leave it out).
+ */
+function visitFolders(root: string, onFolder: FolderVisit): void {
+  const pending: [string, string][] = [[root, ""]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [folder, prefix] = next;
+    onFolder(folder, prefix);
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(folder, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      if (entry.isDirectory() && !entry.name.startsWith(".") && entry.name !== "node_modules") pending.push([join(folder, entry.name), `${prefix}${entry.name}/`]);
+    }
+  }
 }
 
 /** The path of the file a descriptor is open on, where the system says (Linux: /proc/self/fd); undefined elsewhere. */

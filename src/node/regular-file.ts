@@ -6,10 +6,10 @@
  * check and the read cannot slip through), and refused by name when it is not a regular file.
  * Standard input is read only when asked for with `-`.
  */
-import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from "node:fs";
+import { type BigIntStats, closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from "node:fs";
 
 /** What a file that is not regular is, in plain words. */
-export function fileKind(info: Stats): string {
+export function fileKind(info: Stats | BigIntStats): string {
   if (info.isDirectory()) return "a folder";
   if (info.isCharacterDevice()) return "a character device";
   if (info.isBlockDevice()) return "a block device";
@@ -20,7 +20,7 @@ export function fileKind(info: Stats): string {
 }
 
 /** The error for a file that is not regular: its message is the plain words, its code ENOTREG (for callers that test it). */
-export function notRegular(info: Stats): Error {
+export function notRegular(info: Stats | BigIntStats): Error {
   return Object.assign(new Error(`it is ${fileKind(info)}, not a regular file: only regular files are read`), { code: "ENOTREG" });
 }
 
@@ -29,11 +29,13 @@ function readFlags(noFollow: boolean): number {
   return constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (noFollow ? (constants.O_NOFOLLOW ?? 0) : 0);
 }
 
-/** Opens a file for reading and checks, on the opened descriptor, that it is regular; returns the descriptor and its stats. */
-export function openRegularSync(path: string, noFollow = false): { fd: number; info: Stats } {
+/** Opens a file for reading and checks, on the opened descriptor, that it is regular; returns the descriptor and its stats (with `bigint`, in nanoseconds). */
+export function openRegularSync(path: string, noFollow?: boolean): { fd: number; info: Stats };
+export function openRegularSync(path: string, noFollow: boolean, bigint: true): { fd: number; info: BigIntStats };
+export function openRegularSync(path: string, noFollow = false, bigint = false): { fd: number; info: Stats | BigIntStats } {
   const fd = openSync(path, readFlags(noFollow));
   try {
-    const info = fstatSync(fd);
+    const info = bigint ? fstatSync(fd, { bigint: true }) : fstatSync(fd);
     if (!info.isFile()) throw notRegular(info);
     return { fd, info };
   } catch (error) {

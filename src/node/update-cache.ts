@@ -6,7 +6,7 @@
  * not regenerated. The manifest's bytes hold every artifact's sha256, so any change to the markdown,
  * the manifest or the generator's code misses the cache. A cache that cannot be read is ignored.
  */
-import { createHash } from "node:crypto";
+import { createHash, type Hash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -38,16 +38,16 @@ export interface UpdateCache {
 }
 
 /**
- * The cache file in force: `location` when given, else `node_modules/.cache/citation-targets/update.json`
- * of the repository (the folder with `.git`, else cwd) when it has a `node_modules` folder; undefined
- * when there is none, or when `location` is false (`--no-cache`).
+ * The cache file in force: `location` when given, else `node_modules/.cache/citation-targets/<name>`
+ * (update.json, validate.json) of the repository (the folder with `.git`, else cwd) when it has a
+ * `node_modules` folder; undefined when there is none, or when `location` is false (`--no-cache`).
  */
-export async function cacheLocation(cwd: string, location: string | false | undefined): Promise<string | undefined> {
+export async function cacheLocation(cwd: string, location: string | false | undefined, name = "update.json"): Promise<string | undefined> {
   if (location === false) return undefined;
   if (location !== undefined) return resolve(cwd, location);
   const root = (await findRepositoryRoot(cwd)) ?? cwd;
   if (!(await stat(join(root, "node_modules")).catch(() => undefined))?.isDirectory()) return undefined;
-  return join(root, "node_modules", ".cache", "citation-targets", "update.json");
+  return join(root, "node_modules", ".cache", "citation-targets", name);
 }
 
 /** Opens the cache at `path` (empty when it is not there or not readable). Entries are kept by manifest path relative to the cache's folder. */
@@ -94,7 +94,8 @@ export function cacheKey(generator: string, manifestText: string, limits: Artifa
 
 let identity: string | undefined;
 
-function versionAt(path: string): string {
+/** A package.json's version, then NUL (`?` when it cannot be read). */
+export function versionAt(path: string): string {
   try {
     return `${(JSON.parse(readFileSync(path, "utf8")) as { version?: string }).version ?? ""}\0`;
   } catch {
@@ -118,8 +119,15 @@ export function generatorIdentity(): string {
         .update(readFileSync(join(core, name)))
         .update("\0");
   hash.update(versionAt(join(here, "..", "..", "package.json")));
+  hashPackageVersions(hash, ["markdown-it", "yaml"]);
+  identity = hash.digest("hex");
+  return identity;
+}
+
+/** Adds each package's name and installed version to `hash` (`?` for one that is not installed). */
+export function hashPackageVersions(hash: Hash, names: readonly string[]): void {
   const require = createRequire(import.meta.url);
-  for (const name of ["markdown-it", "yaml"]) {
+  for (const name of names) {
     let folder: string;
     try {
       folder = dirname(require.resolve(name));
@@ -130,6 +138,4 @@ export function generatorIdentity(): string {
     while (basename(folder) !== name && dirname(folder) !== folder) folder = dirname(folder);
     hash.update(`${name}\0${versionAt(join(folder, "package.json"))}`);
   }
-  identity = hash.digest("hex");
-  return identity;
 }

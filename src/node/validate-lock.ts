@@ -1,5 +1,5 @@
 import { isUtf8 } from "node:buffer";
-import { closeSync, constants, openSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { type BigIntStats, closeSync, constants, openSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { join, sep } from "node:path";
 import { computeDatasetDigest, type LockManifest } from "../core/manifest.js";
 import type { LockContext } from "../core/lock-context.js";
@@ -10,6 +10,7 @@ import { describeIoError, OperationalError } from "./errors.js";
 import { displayPath } from "./files.js";
 import { loadManifest, type ManifestReadOptions, resolveArtifact } from "./manifest-io.js";
 import { openRegularSync, readRegularFileSync } from "./regular-file.js";
+import { type DatasetPrints, fingerprintAt, fingerprintOf } from "./fingerprints.js";
 
 /**
  * The bodies a dataset keeps as bytes for `lock-artifact-body` to compare with, in all (a publisher's
@@ -29,7 +30,12 @@ const CAUSES_LISTED = 20;
  * with the same problems (docs/spec.md, section 14). Without (the library), every body is digested.
  * `ready` carries a failure to gather; the caller awaits it before ending the check.
  */
-export async function openLockContext(manifestPath: string, shownPath: string, cwd = process.cwd(), options: ManifestReadOptions & { keepBodies?: boolean } = {}): Promise<LockContext> {
+export async function openLockContext(
+  manifestPath: string,
+  shownPath: string,
+  cwd = process.cwd(),
+  options: ManifestReadOptions & { keepBodies?: boolean; prints?: DatasetPrints } = {},
+): Promise<LockContext> {
   const loaded = await loadManifest(manifestPath, cwd, shownPath, options);
   const context: LockContext = {
     manifest: loaded.manifest,
@@ -41,7 +47,7 @@ export async function openLockContext(manifestPath: string, shownPath: string, c
     missingArtifacts: [],
     unlistedFiles: [],
   };
-  const ready = gatherFacts(context, loaded.manifest, loaded.root, displayPath(loaded.root, cwd), options.keepBodies ? KEEP_BODIES_UP_TO : 0);
+  const ready = gatherFacts(context, loaded.manifest, loaded.root, displayPath(loaded.root, cwd), options.keepBodies ? KEEP_BODIES_UP_TO : 0, options.prints);
   context.ready = ready;
   await ready.catch(() => undefined); // a failure surfaces where the caller awaits `ready`
   return context;
@@ -59,21 +65,24 @@ export async function loadLockContext(manifestPath: string, shownPath: string, c
  * its body kept (or digested: the bytes after the front matter, no markdown parse); then walks the
  * dataset folder for markdown files the manifest does not list. An artifact that cannot be read
  * (other than missing) or a folder that cannot be walked makes `artifactsFailed` say so, naming each.
+ * With `prints` (validate's cache), the fingerprint of each file and folder read is taken before it is read.
  */
-async function gatherFacts(context: LockContext, manifest: LockManifest, root: string, shownRoot: string, keepUpTo: number): Promise<void> {
-  const realRoot = realFolder(root);
+async function gatherFacts(context: LockContext, manifest: LockManifest, root: string, shownRoot: string, keepUpTo: number, prints?: DatasetPrints): Promise<void> {
+  if (prints) prints.root = root;
+  const realRoot = realFolder(root, prints);
   if (realRoot === null || (realRoot === undefined && !statSync(root, { throwIfNoEntry: false })?.isDirectory())) {
     context.artifactsSkipped = `the dataset folder ${shownRoot} (datasetRoot of ${context.manifestPath}) is not there`;
     return;
   }
   if (realRoot !== undefined) realRoots.set(root, realRoot);
+  else prints?.openedRoot(root, undefined);
   const causes: string[] = [];
   let kept = 0;
   // Synchronous: the files are small and many, and the promise API's per-call cost would dominate.
   for (const artifact of manifest.artifacts) {
     let bytes: Buffer;
     try {
-      bytes = readInside(root, artifact.path) ?? readRegularFileSync(resolveArtifact(root, artifact.path), artifact.path);
+      bytes = readInside(root, artifact.path, prints) ?? readOutsideShortcut(root, artifact.path, prints);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") context.missingArtifacts.push(artifact.path);
       else causes.push(error instanceof OperationalError ? error.message : `${artifact.path}: ${describeIoError(error, "read", artifact.path)}`);
@@ -92,7 +101,8 @@ async function gatherFacts(context: LockContext, manifest: LockManifest, root: s
   }
   const listed = new Set(manifest.artifacts.map((a) => a.path));
   try {
-    for (const path of await listDatasetFiles(root, manifest.ignore)) if (!listed.has(path)) context.unlistedFiles.push(path);
+    const onFolder = prints ? prints.folder.bind(prints) : undefined;
+    for (const path of await listDatasetFiles(root, manifest.ignore, onFolder)) if (!listed.has(path)) context.unlistedFiles.push(path);
   } catch (error) {
     causes.push(error instanceof OperationalError ? error.message : describeIoError(error, "walk the dataset folder", shownRoot));
   }
@@ -114,7 +124,7 @@ const realRoots = new Map<string, string>();
  * not there (as the stat would say); undefined when that cannot be told this way (another error, not a
  * folder, no /proc): the caller then asks with a stat.
  */
-function realFolder(root: string): string | null | undefined {
+function realFolder(root: string, prints?: DatasetPrints): string | null | undefined {
   let fd: number;
   try {
     fd = openSync(root, constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | (constants.O_NONBLOCK ?? 0));
@@ -122,12 +132,24 @@ function realFolder(root: string): string | null | undefined {
     return (error as NodeJS.ErrnoException).code === "ENOENT" ? null : undefined;
   }
   try {
-    return readlinkSync(`/proc/self/fd/${fd}`);
-  } catch {
-    return undefined;
+    let real: string | undefined;
+    try {
+      real = readlinkSync(`/proc/self/fd/${fd}`);
+    } catch {
+      real = undefined;
+    }
+    prints?.openedRoot(root, fd); // the folder's fingerprint, taken on the folder opened, before it is listed
+    return real;
   } finally {
     closeSync(fd);
   }
+}
+
+/** An artifact read through its resolved path (where readInside cannot say), fingerprinted first when asked. */
+function readOutsideShortcut(root: string, path: string, prints: DatasetPrints | undefined): Buffer {
+  const absolute = resolveArtifact(root, path);
+  prints?.artifact(path, fingerprintAt(join(root, ...path.split("/"))));
+  return readRegularFileSync(absolute, path);
 }
 
 /**
@@ -137,15 +159,15 @@ function realFolder(root: string): string | null | undefined {
  * there, not regular, outside the root): the caller then resolves the path (resolveArtifact), which
  * says what is wrong.
  */
-function readInside(root: string, path: string): Buffer | undefined {
+function readInside(root: string, path: string, prints?: DatasetPrints): Buffer | undefined {
   let realRoot = realRoots.get(root);
   if (realRoot === undefined) {
     realRoot = realpathSync.native(root);
     realRoots.set(root, realRoot);
   }
-  let opened: { fd: number; info: { size: number } };
+  let opened: { fd: number; info: { size: number | bigint } };
   try {
-    opened = openRegularSync(join(root, ...path.split("/")));
+    opened = prints ? openRegularSync(join(root, ...path.split("/")), false, true) : openRegularSync(join(root, ...path.split("/")));
   } catch {
     return undefined;
   }
@@ -157,6 +179,7 @@ function readInside(root: string, path: string): Buffer | undefined {
       return undefined;
     }
     if (!real.startsWith(realRoot + sep)) return undefined;
+    if (prints) prints.artifact(path, fingerprintOf(opened.info as BigIntStats)); // taken on the file opened, before it is read
     return readFileSync(opened.fd);
   } finally {
     closeSync(opened.fd);

@@ -6,12 +6,11 @@
  * number of threads (docs/spec.md, "Worker threads").
  */
 import { stat } from "node:fs/promises";
-import type { FileReport } from "../core/report.js";
 import { mapWithLimit } from "./concurrency.js";
 import type { InputFile } from "./files.js";
 import { OperationalError } from "./errors.js";
 import { createPool, type ThreadPolicy } from "./pool.js";
-import type { ValidateOptions } from "./validate.js";
+import type { CheckedFile, FileToCheck, ValidateOptions } from "./validate.js";
 
 export interface ProgressTracker {
   read(bytes: number): void;
@@ -50,13 +49,13 @@ const BYTES_PER_TASK = 4 * 2 ** 20;
  * enough that messages are few; a large file is a batch of its own.
  */
 export async function validateInPool(
-  inputs: InputFile[],
+  inputs: FileToCheck[],
   options: ValidateOptions & { cwd: string },
   jobs: number,
   sizes: number[],
   progress?: ProgressTracker,
-): Promise<{ files: FileReport[]; threads: number }> {
-  const files: FileReport[] = new Array(inputs.length);
+): Promise<{ files: CheckedFile[]; threads: number }> {
+  const files: CheckedFile[] = new Array(inputs.length);
   const filesPerTask = Math.max(1, Math.min(FILES_PER_TASK, Math.ceil(inputs.length / (jobs * 4))));
   const batches: number[][] = [];
   let batch: number[] = [];
@@ -92,6 +91,18 @@ export async function validateInPool(
 
 /** The options a worker builds its own file validator from: plain data, without what only the main thread uses. */
 function workerOptionsOf(options: ValidateOptions & { cwd: string }): ValidateOptions & { cwd: string } {
-  const { patterns: _patterns, patternsCwd: _patternsCwd, confinePatterns: _confinePatterns, onProgress: _onProgress, stdin: _stdin, jobs: _jobs, shard: _shard, ...rest } = options;
+  const {
+    patterns: _patterns,
+    patternsCwd: _patternsCwd,
+    confinePatterns: _confinePatterns,
+    onProgress: _onProgress,
+    stdin: _stdin,
+    jobs: _jobs,
+    shard: _shard,
+    cache: _cache,
+    cacheSettleMs: _cacheSettleMs,
+    onCache: _onCache,
+    ...rest
+  } = options;
   return rest;
 }

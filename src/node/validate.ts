@@ -7,8 +7,10 @@ import { ruleDocsUrl, rules, type RuleId } from "../rules/index.js";
 import type { Limits } from "../rules/define.js";
 import { collapseWrongKind } from "../core/file-kind.js";
 import { summarize, type FileReport, type Report, type RuleDescriptor } from "../core/report.js";
-import { closeSync, createReadStream, readFileSync, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { type BigIntStats, closeSync, createReadStream, readFileSync, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { DatasetPrints, type Fingerprint, fingerprintAt, fingerprintOf } from "./fingerprints.js";
+import { isSettled, type LockVerdict, lockSideClean, openValidateCache, SETTLE_MS, validateCacheLocation, verdictHolds, verdictKey } from "./validate-cache.js";
 import { confinementRoot, DEFAULT_PATTERN, displayPath, expandInputs, findRepositoryRoot, shardKey, shardOf, STDIN_NAME, type InputFile } from "./files.js";
 import { mapWithLimit } from "./concurrency.js";
 import { describeIoError, OperationalError } from "./errors.js";
@@ -57,6 +59,48 @@ export interface ValidateOptions {
    * datasets'). Given with no patterns, no file is checked but these manifests.
    */
   manifests?: string[];
+  /**
+   * The cache of lock-side outcomes (validate-cache.ts): its file, or false for none (`--no-cache`).
+   * Default: `node_modules/.cache/citation-targets/validate.json` of the repository when it has
+   * `node_modules`. Not used with `lock` given or false, nor for standard input.
+   */
+  cache?: string | false;
+  /** How long (ms) a file must have been left alone before the run for its outcome to be cached; default SETTLE_MS (2 s). For tests. */
+  cacheSettleMs?: number;
+  /** Told, at the end of a run that used the cache, what it took from it and stored (--verbose). */
+  onCache?: (use: CacheUse) => void;
+  /**
+   * Set by validate for the threads that check files when the cache is in use (verdicts come with the
+   * files; fingerprints are taken): a name of the run, so that what a thread learns of the file system
+   * in one run (the real paths of folders) is never taken for another's, and the moment (ns since the
+   * epoch, in decimal) before which a file must have been left alone for its verdict to be kept.
+   */
+  cacheRun?: { name: string; settledBefore: string };
+}
+
+/** What a run took from the cache and stored in it. */
+export interface CacheUse {
+  /** The cache file. */
+  path: string;
+  /** Files checked. */
+  files: number;
+  /** Files whose lock-side checks the cache's verdict stood for. */
+  reused: number;
+  /** Verdicts stored: files whose lock-side checks ran and found no problem, left alone since well before the run. */
+  stored: number;
+}
+
+/** A file to check, with the cache's verdict on its lock-side checks when there is one. */
+export type FileToCheck = InputFile & { verdict?: LockVerdict };
+
+/**
+ * A file's report, and what the cache learns of it: undefined when nothing (no cache in use, or its
+ * verdict held and stands), null when it must forget the file (checked again, not clean), or the new
+ * verdict (clean).
+ */
+export interface CheckedFile {
+  report: FileReport;
+  verdict?: LockVerdict | null;
 }
 
 export type { FileReport, Report, Summary } from "../core/report.js";
@@ -65,10 +109,20 @@ export { exitCodeFor, onlyErrors, summarize } from "../core/report.js";
 const CHUNK_SIZE = 1 << 20;
 const FILES_AT_ONCE = 8;
 
+/** Runs of validate in this process, to name each. */
+let runs = 0;
+
 /** Validates JSONL files and resolves to a report; throws OperationalError only for bad options, schema or patterns. */
 export async function validate(options: ValidateOptions = {}): Promise<Report> {
+  const startedMs = Date.now(); // what the cache trusts: files left alone since well before this
   const cwd = options.cwd ?? process.cwd();
-  const validator = await createFileValidator({ ...options, cwd });
+  // The cache of lock-side outcomes: only where each file's own manifest is looked for, in files (not standard input).
+  const cacheFile = options.stdin || options.lock !== undefined ? undefined : await validateCacheLocation(cwd, options.cache);
+  const cache = cacheFile !== undefined ? openValidateCache(cacheFile, verdictKey(options)) : undefined;
+  // Files changed since shortly before the run are not trusted (racily clean): their verdicts are not kept.
+  const settledBefore = (BigInt(startedMs - (options.cacheSettleMs ?? SETTLE_MS)) * 1_000_000n).toString();
+  const cacheRun = cache ? { name: `${process.pid}.${startedMs}.${++runs}`, settledBefore } : undefined;
+  const validator = await createFileValidator({ ...options, cwd, ...(cacheRun ? { cacheRun } : {}) });
   // A config's patterns stay in the repository that holds the config (outside one, the config's folder); the default pattern in the working directory's.
   const patternsBase = options.patternsCwd ?? cwd;
   const confineTo = options.allowOutsideRepository ? undefined : await confinementRoot(patternsBase, patternsBase);
@@ -89,14 +143,30 @@ export async function validate(options: ValidateOptions = {}): Promise<Report> {
   const sizes = options.jobs === 1 && !options.onProgress ? undefined : await sizesOf(inputs);
   const jobs = options.stdin ? 1 : chooseJobs(checkJobs(options.jobs), { items: inputs.length, bytes: (sizes ?? []).reduce((a, b) => a + b, 0) }, VALIDATE_THREADS);
   const progress = options.onProgress ? startProgress(inputs, sizes!, options.onProgress) : undefined;
-  const inWorkers = jobs > 1 ? await validateInPool(inputs, { ...options, cwd }, jobs, sizes!, progress) : undefined;
-  const checked =
+  const items: FileToCheck[] = cache ? inputs.map((input) => withVerdict(input, cache.get(input.absolute))) : inputs;
+  const inWorkers = jobs > 1 ? await validateInPool(items, { ...options, cwd, ...(cacheRun ? { cacheRun } : {}) }, jobs, sizes!, progress) : undefined;
+  const outcomes =
     inWorkers?.files ??
-    (await mapWithLimit(inputs, FILES_AT_ONCE, async (input) => {
-      const report = await validator.check(input, progress?.read);
+    (await mapWithLimit(items, FILES_AT_ONCE, async (item) => {
+      const outcome = await validator.check(item, progress?.read);
       progress?.fileDone();
-      return report;
+      return outcome;
     }));
+  if (cache) {
+    // Written once, at the end.
+    const use: CacheUse = { path: cache.path, files: inputs.length, reused: 0, stored: 0 };
+    outcomes.forEach(({ verdict }, i) => {
+      if (verdict === undefined)
+        use.reused++; // the verdict held: it stands
+      else if (verdict !== null) {
+        cache.set(inputs[i]!.absolute, verdict);
+        use.stored++;
+      } else cache.delete(inputs[i]!.absolute);
+    });
+    await cache.save();
+    options.onCache?.(use);
+  }
+  const checked = outcomes.map((outcome) => outcome.report);
   const located = await Promise.all(checked.map((file) => locateEditedTargets(file, cwd))); // an edited target: its own line
   const files = located.map(collapseWrongKind); // a markdown file given by mistake: said once, not a problem per line
   if (!options.stdin && options.lock === undefined) {
@@ -109,21 +179,39 @@ export async function validate(options: ValidateOptions = {}): Promise<Report> {
   return { files, summary: summarize(files), schemaSource: validator.schemaSource, threads: inWorkers?.threads ?? 1, rules: ruleDescriptors() };
 }
 
+/** A file with its verdict, without an empty one (the object crosses to the worker threads). */
+function withVerdict(input: InputFile, verdict: LockVerdict | undefined): FileToCheck {
+  return verdict === undefined ? input : { ...input, verdict };
+}
+
 /** One file's check, ready to run: the engine's options (with the lock manifest in force, if any), and why a manifest beside it could not be read. */
 export interface PreparedFile {
   input: InputFile;
   checkOptions: FileCheckOptions;
   lockError?: string;
+  /**
+   * Set when the cache is in use: `held`, the lock manifest (as shown) whose lock-side checks the
+   * cache's verdict says are clean (they are not run); else what this run's verdict will hold if the
+   * file's lock-side checks are clean (none when one cannot be made: the cache forgets the file).
+   */
+  cached?: { held: string } | { pending?: PendingVerdict };
+}
+
+/** What a file's verdict holds besides the fingerprints of its dataset: those of the JSONL and its manifest, taken before they are read. */
+interface PendingVerdict {
+  jsonl: Fingerprint;
+  manifest: Fingerprint;
+  prints: DatasetPrints;
 }
 
 export interface FileValidator {
   schemaSource: SchemaSource;
   /** Checks one whole file in this thread. */
-  check(input: InputFile, onRead?: (bytes: number) => void): Promise<FileReport>;
-  /** Opens the lock manifest in force for the file and settles the engine's options. */
-  prepare(input: InputFile): Promise<PreparedFile>;
+  check(input: FileToCheck, onRead?: (bytes: number) => void): Promise<CheckedFile>;
+  /** Opens the lock manifest in force for the file (or finds the cache's verdict on it still holds) and settles the engine's options. */
+  prepare(input: FileToCheck): Promise<PreparedFile>;
   /** The report of a prepared file from the engine's result, once the artifact facts of its manifest are in. */
-  finish(prepared: PreparedFile, result: FileResult & { error?: string }): FileReport;
+  finish(prepared: PreparedFile, result: FileResult & { error?: string }): CheckedFile;
 }
 
 /**
@@ -136,14 +224,9 @@ export async function createFileValidator(options: ValidateOptions & { cwd: stri
   const schema = await loadSchema({ cwd, ...(options.schema ? { schemaPath: options.schema } : {}), ...(options.legislationHost ? { legislationHost: options.legislationHost } : {}) });
   const confinement = { allowOutsideRepository: options.allowOutsideRepository ?? false, keepBodies: true };
   const explicitLock = typeof options.lock === "string" ? await openLockContext(resolve(cwd, options.lock), displayPath(resolve(cwd, options.lock), cwd), cwd, confinement) : undefined;
-  const lockFor = async (input: InputFile): Promise<LockContext | undefined> => {
-    if (explicitLock || options.lock === false) return explicitLock;
-    if (input.stdin && input.display === STDIN_NAME) return undefined;
-    const sibling = `${input.absolute.replace(/\.jsonl$/, "")}.lock.json`;
-    if (sibling === input.absolute || !statSync(sibling, { throwIfNoEntry: false })?.isFile()) return undefined; // one synchronous call: thousands of files a run
-    return openLockContext(sibling, displayPath(sibling, cwd), cwd, confinement);
-  };
-  const prepare = async (input: InputFile): Promise<PreparedFile> => {
+  const cacheInUse = options.cacheRun !== undefined; // never with an explicit or no lock manifest, nor for standard input
+  const realParents = new Map<string, string>(); // the real paths of the dataset folders' parents, asked once a run
+  const prepare = async (input: FileToCheck): Promise<PreparedFile> => {
     const checkOptions: FileCheckOptions = {
       rules,
       file: input.display,
@@ -152,28 +235,70 @@ export async function createFileValidator(options: ValidateOptions & { cwd: stri
       ...(options.rules ? { ruleSettings: options.rules } : {}),
       ...(options.limits ? { limits: options.limits } : {}),
     };
+    if (explicitLock || options.lock === false || (input.stdin && input.display === STDIN_NAME)) return { input, checkOptions: explicitLock ? { ...checkOptions, lock: explicitLock } : checkOptions };
+    const sibling = `${input.absolute.replace(/\.jsonl$/, "")}.lock.json`;
+    // One synchronous call: thousands of files a run. With the cache in use, its fingerprint too, taken before the manifest is read.
+    const manifestInfo = sibling === input.absolute ? undefined : statSync(sibling, { throwIfNoEntry: false, bigint: cacheInUse });
+    if (!manifestInfo?.isFile()) return { input, checkOptions, ...(cacheInUse ? { cached: {} } : {}) };
+    // As displayPath shows it: the file's own way with the other name (path.relative costs microseconds a file).
+    const shown = input.display.endsWith(".jsonl") ? `${input.display.slice(0, -".jsonl".length)}.lock.json` : displayPath(sibling, cwd);
+    let cached: PreparedFile["cached"];
+    if (cacheInUse) {
+      const jsonl = fingerprintAt(input.absolute);
+      const manifest = fingerprintOf(manifestInfo as BigIntStats);
+      if (input.verdict !== undefined) {
+        const confinedTo = options.allowOutsideRepository ? undefined : await confinementRoot(dirname(sibling), cwd);
+        // The verdict holds: the lock-side checks would find nothing; they are not run, and the report is the same.
+        if (verdictHolds(input.verdict, jsonl, manifest, confinedTo, realParents)) return { input, checkOptions: { ...checkOptions, manifestPath: shown }, cached: { held: shown } };
+      }
+      cached = jsonl !== undefined ? { pending: { jsonl, manifest, prints: new DatasetPrints() } } : {};
+    }
+    const prints = cached && "pending" in cached ? cached.pending?.prints : undefined;
     try {
-      const lock = await lockFor(input);
-      return { input, checkOptions: lock ? { ...checkOptions, lock } : checkOptions };
+      const lock = await openLockContext(sibling, shown, cwd, prints ? { ...confinement, prints } : confinement);
+      return { input, checkOptions: { ...checkOptions, lock }, ...(cached ? { cached } : {}) };
     } catch (error) {
       // A broken manifest beside one file is that file's I/O error: the file is still checked without it, and so are the others.
       if (!(error instanceof OperationalError)) throw error;
-      return { input, checkOptions, lockError: error.message };
+      return { input, checkOptions, lockError: error.message, ...(cached ? { cached } : {}) };
     }
   };
-  const finish = (prepared: PreparedFile, result: FileResult & { error?: string }): FileReport => {
+  const finish = (prepared: PreparedFile, result: FileResult & { error?: string }): CheckedFile => {
     const lock = prepared.checkOptions.lock;
     const failed = prepared.checkOptions.lock?.artifactsFailed;
     const error = [result.error, prepared.lockError, failed].filter((e) => e !== undefined).join("; ");
     const report: FileReport = error !== "" ? { ...result, error } : result;
-    if (!lock) return report;
-    return { ...report, lockManifest: lock.manifestPath, ...(lock.artifactsSkipped !== undefined ? { artifactChecksSkipped: lock.artifactsSkipped } : {}) };
+    const cached = prepared.cached;
+    if (cached !== undefined && "held" in cached) return { report: { ...report, lockManifest: cached.held } };
+    if (!lock) return cached ? { report, verdict: null } : { report };
+    const full: FileReport = { ...report, lockManifest: lock.manifestPath, ...(lock.artifactsSkipped !== undefined ? { artifactChecksSkipped: lock.artifactsSkipped } : {}) };
+    if (cached === undefined) return { report: full };
+    return { report: full, verdict: cached.pending ? verdictOf(cached.pending, lock, full, options.cacheRun!.settledBefore) : null };
   };
-  const check = async (input: InputFile, onRead?: (bytes: number) => void): Promise<FileReport> => {
+  const check = async (input: FileToCheck, onRead?: (bytes: number) => void): Promise<CheckedFile> => {
     const prepared = await prepare(input);
     return finish(prepared, await validateFile(prepared, options.stdin?.stream, onRead));
   };
   return { schemaSource: schema.source, check, prepare, finish };
+}
+
+/**
+ * The verdict a file's check earns: its lock-side checks all ran (the dataset folder there, every
+ * artifact and folder read and fingerprinted) and found no problem at all, and every file they read
+ * was left alone since `settledBefore`; else null (forget it).
+ */
+function verdictOf(pending: PendingVerdict, lock: LockContext, report: FileReport, settledBefore: string): LockVerdict | null {
+  const { prints } = pending;
+  if (lock.artifactsSkipped !== undefined || lock.artifactsFailed !== undefined || !prints.complete || prints.root === undefined) return null;
+  if (!lockSideClean(report)) return null;
+  const verdict: LockVerdict = {
+    jsonl: pending.jsonl,
+    manifest: pending.manifest,
+    root: prints.root,
+    folders: prints.folders,
+    artifacts: prints.artifacts,
+  };
+  return isSettled(verdict, settledBefore) ? verdict : null;
 }
 
 /** Small files are read in one call, larger ones streamed in chunks. */

@@ -9,13 +9,11 @@ import type { DiffPair } from "../core/diff.js";
 import type { ArtifactLines } from "../core/generate.js";
 import type { LockManifest, ManifestArtifact } from "../core/manifest.js";
 import type { ArtifactLimits } from "../core/markdown.js";
-import type { FileReport } from "../core/report.js";
 import { OperationalError } from "./errors.js";
 import type { PairTask } from "./diff.js";
-import type { InputFile } from "./files.js";
 import type { TaskFailure } from "./pool.js";
 import type { DatasetTask, DatasetTaskResult } from "./update-dataset.js";
-import type { FileValidator, ValidateOptions } from "./validate.js";
+import type { CheckedFile, FileToCheck, FileValidator, ValidateOptions } from "./validate.js";
 
 // Each kind of task loads its modules when it first runs, so that a worker that only validates never
 // loads the markdown parser, and one that only generates never compiles a schema.
@@ -26,8 +24,8 @@ const validators = new Map<string, Promise<FileValidator>>();
 /** Files of a batch in flight at once in one thread, so that one's reads overlap another's checks. */
 const FILES_IN_FLIGHT = 4;
 
-/** Checks a batch of whole JSONL files, one after another, each with the lock manifest in force. */
-async function validateFiles(task: { options: ValidateOptions & { cwd: string }; items: InputFile[] }): Promise<FileReport[] | TaskFailure> {
+/** Checks a batch of whole JSONL files, one after another, each with the lock manifest in force (and the cache's verdict on it, if any). */
+async function validateFiles(task: { options: ValidateOptions & { cwd: string }; items: FileToCheck[] }): Promise<CheckedFile[] | TaskFailure> {
   try {
     return await checkFiles(task);
   } catch (error) {
@@ -35,7 +33,7 @@ async function validateFiles(task: { options: ValidateOptions & { cwd: string };
   }
 }
 
-async function checkFiles(task: { options: ValidateOptions & { cwd: string }; items: InputFile[] }): Promise<FileReport[]> {
+async function checkFiles(task: { options: ValidateOptions & { cwd: string }; items: FileToCheck[] }): Promise<CheckedFile[]> {
   const key = JSON.stringify(task.options);
   let validator = validators.get(key);
   if (validator === undefined) {
