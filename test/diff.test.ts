@@ -18,7 +18,7 @@ import { createColor } from "../src/formatters/color.js";
 import { diffFormatters } from "../src/formatters/diff.js";
 import { diff } from "../src/node/diff.js";
 import { OperationalError } from "../src/node/errors.js";
-import { UNCOMPARED_FIELDS } from "../src/node/record-changes.js";
+import { UNCOMPARED_FIELDS } from "../src/core/record-fingerprint.js";
 import { tempDir } from "./helpers/datasets.js";
 import { type Rec, repoRoot } from "./helpers/records.js";
 
@@ -213,6 +213,7 @@ function recordDiff(before: Rec[], after: Rec[]) {
   for (const [i, record] of before.entries()) diff.addOld(record, i + 1);
   for (const [i, record] of after.entries()) diff.addNew(record, i + 1);
   if (diff.endNew()) for (const record of before) diff.addOldDetail(record);
+  if (diff.endOldDetail()) for (const [i, record] of after.entries()) diff.addNewDetail(record, i + 1);
   return diff.finish();
 }
 
@@ -406,7 +407,7 @@ describe("baselines on disk", () => {
     await expect(diff({ cwd: dir, schema: true, paths: ["bad.schema.json", "bad.schema.json"] })).rejects.toThrow("schema bad.schema.json is not valid JSON");
   });
 
-  test("pass 3 parses only the old lines it looks at (detailLines): the report is the one every old line gives", async () => {
+  test("passes 3 and 4 parse only the lines they look at (detailLines, newDetailLines): the report is the one every line gives", async () => {
     const records = await exampleRecords();
     // A removed address whose first line has no heading and whose duplicate has one; a changed record; a removed one.
     const { headingText: _, ...headless } = records[2]!;
@@ -414,14 +415,20 @@ describe("baselines on disk", () => {
     const now = records.filter((_, i) => i !== 2 && i !== 4).map((r, i) => (i === 0 ? { ...r, headingText: "Changed" } : r));
     const compare = (only: boolean) => {
       const diff = new RecordDiff({ uncompared: UNCOMPARED_FIELDS, oldFile: "old.jsonl", newFile: "new.jsonl" });
-      for (const [i, record] of old.entries()) diff.addOld(record, i + 1);
+      // Lines too long to keep: the old side is digested, and the changed record's fields found in passes 3 and 4.
+      for (const [i, record] of old.entries()) diff.addOld(record, i + 1, 2 ** 30);
       for (const [i, record] of now.entries()) diff.addNew(record, i + 1);
       expect(diff.endNew()).toBe(true);
       const lines = diff.detailLines();
       old.forEach((record, i) => {
         if (!only || lines.has(i + 1)) diff.addOldDetail(record);
       });
-      return { result: diff.finish(), looked: lines.size };
+      expect(diff.endOldDetail()).toBe(true);
+      const newLines = diff.newDetailLines();
+      now.forEach((record, i) => {
+        if (!only || newLines.has(i + 1)) diff.addNewDetail(record, i + 1);
+      });
+      return { result: diff.finish(), looked: lines.size + newLines.size };
     };
     const every = compare(false);
     const some = compare(true);

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { RecordDiff, tieBreakShifts } from "../src/core/diff-records.js";
-import { UNCOMPARED_FIELDS } from "../src/node/record-changes.js";
+import { UNCOMPARED_FIELDS } from "../src/core/record-fingerprint.js";
 
 /** diff reports positional addresses whose truly identical siblings changed in number (docs/spec.md, sections 7 "Ties" and 12). */
 
@@ -43,6 +43,7 @@ describe("RecordDiff", () => {
     for (const [i, r] of before.entries()) diff.addOld(r, i + 1);
     for (const [i, r] of after.entries()) diff.addNew(r, i + 1);
     if (diff.endNew()) for (const r of before) diff.addOldDetail(r);
+    if (diff.endOldDetail()) for (const [i, r] of after.entries()) diff.addNewDetail(r, i + 1);
     const { changes } = diff.finish();
     expect(changes.map((c) => [c.kind, c.class, c.address, c.fields])).toEqual([
       ["record-changed", "breaking", a("art-2"), []],

@@ -3,29 +3,83 @@
  * (docs/spec.md, section 8, "What changed, by address"; section 12). Pure: the caller streams the
  * records in, in three passes:
  *
- *   1. every old record (`addOld`): kept as address → a row of 64-bit digests, one per compared field;
- *   2. every new record (`addNew`): compared field by field with its old row, as it streams past;
+ *   1. every old record (`addOld`): kept as address → its fingerprint (the first 64 bits of the SHA-256
+ *      of its compared fields, `comparedText`) and its textDigest's 64 bits (for likely moves);
+ *   2. every new record (`addNew`): its fingerprint compared with its old one as it streams past; a
+ *      record whose fingerprint differs is a candidate, its compared fields digested one by one;
  *      `endNew()` then settles what was removed, the fields added to or removed from a variant, and the
  *      likely moves;
- *   3. only when something was changed or removed: the old records again (`addOldDetail`), to fetch the
- *      old values of the changed fields and the heading of each removed record.
+ *   3. only when something was changed or removed: the old lines of those records again
+ *      (`addOldDetail`), to name the fields that differ, with their old values, and the heading of each
+ *      removed record;
+ *   4. only when a record changed: its new line again (`addNewDetail`), for the new values.
  *
- * Memory: the address map and the digest rows (about 8 bytes per compared field and record), plus
- * what is reported. Never a whole record of the old file.
+ * One digest per record side where nothing changed, so that a diff of thousands of datasets costs
+ * little more than reading them; the field-by-field digests only for the records that differ.
+ * Memory: the address map and 16 bytes a record, plus a row of field digests a changed record and
+ * what is reported. Never a whole record of either file.
  */
 import canonicalize from "canonicalize";
 import { parseAddress } from "./address.js";
 import { sha256Bytes, sha256Hex } from "./bytes.js";
 import { deriveCitationTargetId } from "./digest.js";
 import { classOf, designationOf, type DiffChange, type FieldChange, type LikelyMove, MAX_MOVES, type MoveEvidence, sortChanges, VALUE_LIMIT } from "./diff.js";
+import { comparedText } from "./record-fingerprint.js";
 import { buildRecordSchema } from "./schema.js";
 
+/** The 32-bit word (little-endian) of a digest at byte `at`. */
+function wordAt(digest: Uint8Array, at: number): number {
+  return (digest[at]! | (digest[at + 1]! << 8) | (digest[at + 2]! << 16) | (digest[at + 3]! << 24)) >>> 0;
+}
 /** A string value that is a SHA-256 in lowercase hex, behind its "s" tag. */
 const HEX_DIGEST = /^s[0-9a-f]{64}$/;
 /** Keeps a hex digest's 64 bits apart from the SHA-256 of a string that happens to start with them. */
 const HEX_TAG = 0x5a5a5a5a;
 /** The records of each side whose citationTargetId is checked against the v1 framing: enough to tell a framing that changed for the whole file. */
 const FRAMING_SAMPLE = 1000;
+/** Words of an old row: its fingerprint (2), its textDigest's digest (2). */
+const ROW = 4;
+/**
+ * An old side up to this many characters of lines is kept as its records, and each new record is
+ * compared with its old one field by field, with no digest at all: the datasets of a publisher's
+ * repository (one law each, a few MiB at most). Past it, the records kept so far are digested and
+ * let go, and the rest of the file is compared through digests, so a huge file holds no more.
+ */
+const KEEP_OLD_UP_TO = 8 * 2 ** 20;
+
+/** A sampled record's framing inputs. */
+type FramingSample = [datasetDigest: string, citationAddress: string, citationTargetId: string];
+
+/**
+ * Whether the framing of citationTargetId changed (docs/spec.md, section 12.1): the old file's first
+ * FRAMING_SAMPLE records are all derived with the v1 framing, and none of the new file's first ones
+ * is. The new side is looked at first, as its records come, and only until one of them is derived
+ * (the usual case: one digest a file); the old side's sample is kept, unhashed, and derived only when
+ * the new side's says the framing may have changed.
+ */
+class Framing {
+  private readonly old: FramingSample[] = [];
+  private newSeen = 0;
+  private newDerived = false;
+
+  add(which: "old" | "new", record: Record<string, unknown>): void {
+    const { datasetDigest, citationAddress, citationTargetId } = record;
+    if (typeof datasetDigest !== "string" || typeof citationAddress !== "string" || typeof citationTargetId !== "string") return;
+    if (which === "old") {
+      if (this.old.length < FRAMING_SAMPLE) this.old.push([datasetDigest, citationAddress, citationTargetId]);
+      return;
+    }
+    if (this.newDerived || this.newSeen >= FRAMING_SAMPLE) return;
+    this.newSeen++;
+    if (deriveCitationTargetId(datasetDigest, citationAddress) === citationTargetId) this.newDerived = true;
+  }
+
+  /** True when the old sample is all v1 and the new one has records, none of them v1. */
+  changed(): boolean {
+    if (this.newDerived || this.newSeen === 0 || this.old.length === 0) return false;
+    return this.old.every(([datasetDigest, address, id]) => deriveCitationTargetId(datasetDigest, address) === id);
+  }
+}
 
 /** The schema's field names, built once (a diff of thousands of datasets builds a RecordDiff per pair). */
 let fieldNames: readonly string[] | undefined;
@@ -53,16 +107,23 @@ export interface RecordDiffOptions {
 
 type Row = number;
 
+/** A matched record whose fingerprint changed. */
 interface Candidate {
   address: string;
   row: Row;
+  /** Its line in the new file. */
   line: number;
   targetKind: string;
   headingText?: string;
-  fields: string[];
-  /** New values of the changed fields, as reported. */
-  after: Map<string, Reported>;
+  /** Its known compared fields in the new file, digested (two words each), when its old record is not kept. */
+  digests?: Uint32Array;
+  /** Its unknown compared fields in the new file (field → digest). */
+  extras?: Map<string, string>;
+  /** The fields that differ (pass 3), then without those a variant gained or lost as a whole. */
+  fields?: string[];
+  /** Old values of those fields (pass 3) and new ones (pass 4), as reported. */
   before?: Map<string, Reported>;
+  after?: Map<string, Reported>;
 }
 
 interface Added {
@@ -150,27 +211,34 @@ export class RecordDiff {
   private readonly known: string[];
   private readonly slot = new Map<string, number>();
   private readonly uncompared: Set<string>;
+  /** Two 32-bit words a known compared field in a row of field digests. */
   private readonly width: number;
   private readonly textDigestSlot: number;
+  /** Per old row: its fingerprint and its textDigest's digest, two words each (ROW words). */
   private rows = new Uint32Array(0);
   private lines = new Int32Array(0);
   private seen = new Uint8Array(0);
   private count = 0;
   private readonly old = new Map<string, Row>();
-  /** Unknown compared fields (not in the schema) of old rows: rare, so kept apart. */
-  private readonly extras = new Map<Row, Map<string, string>>();
+  /** The old records, by row, while the old side is small enough to keep (KEEP_OLD_UP_TO); then undefined. */
+  private kept: Record<string, unknown>[] | undefined = [];
+  private keptLength = 0;
   private readonly lastText: (string | undefined)[];
   private readonly lastDigest: Uint32Array;
   private readonly scratch: Uint32Array;
   private readonly oldFields: FieldSets = new Map();
   private readonly newFields: FieldSets = new Map();
-  private readonly framing = { old: { derived: 0, other: 0 }, new: { derived: 0, other: 0 } };
+  private readonly framing = new Framing();
   private readonly added: Added[] = [];
   private readonly addedSet = new Set<string>();
   private candidates: Candidate[] = [];
   private removed: Removed[] = [];
   private readonly fieldChanges: DiffChange[] = [];
   private readonly details = new Map<string, Candidate | Removed>();
+  /** The new line of each changed record (pass 4). */
+  private readonly newDetails = new Map<string, Candidate>();
+  private gained = new Map<string, Set<string>>();
+  private lost = new Map<string, Set<string>>();
   private readonly warnings: string[] = [];
   private duplicatesOld = 0;
   /** The old lines of duplicate addresses (rare): pass 3 looks at them too. */
@@ -179,7 +247,7 @@ export class RecordDiff {
   private newRecords = 0;
   private firstOld?: { slug?: unknown; titleId?: unknown };
   private firstNew?: { slug?: unknown; titleId?: unknown };
-  private phase: "old" | "new" | "detail" | "done" = "old";
+  private phase: "old" | "new" | "old-detail" | "new-detail" | "done" = "old";
 
   constructor(private readonly options: RecordDiffOptions) {
     this.uncompared = new Set(options.uncompared);
@@ -193,44 +261,54 @@ export class RecordDiff {
     this.scratch = new Uint32Array(this.width);
   }
 
+  /** The first 64 bits of the SHA-256 of the record's compared fields (`comparedText`), into `out` at `at`. */
+  private fingerprint(record: Record<string, unknown>, out: Uint32Array, at: number): void {
+    const digest = sha256Bytes(comparedText(record, this.uncompared));
+    out[at] = wordAt(digest, 0);
+    out[at + 1] = wordAt(digest, 4);
+  }
+
   /**
-   * Digests every known compared field of `record` into `scratch` (0,0 for an absent field): the first
+   * Digests the known compared field `k` of `record` into `out` at `at` (0,0 when absent): the first
    * 64 bits of the SHA-256 of its canonical JSON (so that no crafted value can pass for another), or,
    * for a value that is itself a SHA-256 in hex (textDigest), its first 64 bits. A field whose text is
-   * the previous record's (dataset fields, trails) reuses its digest.
+   * the one digested before (dataset fields, trails) reuses its digest.
    */
-  private digestRow(record: Record<string, unknown>): void {
-    for (let k = 0; k < this.known.length; k++) {
-      const value = record[this.known[k]!];
-      if (value === undefined) {
-        this.scratch[2 * k] = 0;
-        this.scratch[2 * k + 1] = 0;
-        continue;
-      }
-      // Strings are tagged "s", everything else is its JCS text tagged "j" (an array of strings: JSON.stringify's text is its JCS).
-      const text = typeof value === "string" ? `s${value}` : `j${Array.isArray(value) && value.every((item) => typeof item === "string") ? JSON.stringify(value) : (canonicalize(value) ?? "")}`;
-      if (text === this.lastText[k]) {
-        this.scratch[2 * k] = this.lastDigest[2 * k]!;
-        this.scratch[2 * k + 1] = this.lastDigest[2 * k + 1]!;
-        continue;
-      }
-      let d0: number;
-      let d1: number;
-      if (text.length === 65 && HEX_DIGEST.test(text)) {
-        d0 = Number.parseInt(text.slice(1, 9), 16) ^ HEX_TAG;
-        d1 = Number.parseInt(text.slice(9, 17), 16);
-      } else {
-        const digest = sha256Bytes(text);
-        d0 = (digest[0]! | (digest[1]! << 8) | (digest[2]! << 16) | (digest[3]! << 24)) >>> 0;
-        d1 = (digest[4]! | (digest[5]! << 8) | (digest[6]! << 16) | (digest[7]! << 24)) >>> 0;
-      }
-      if (d0 === 0 && d1 === 0) d0 = 1; // 0,0 means absent
-      this.scratch[2 * k] = d0;
-      this.scratch[2 * k + 1] = d1;
-      this.lastText[k] = text;
-      this.lastDigest[2 * k] = d0;
-      this.lastDigest[2 * k + 1] = d1;
+  private digestField(record: Record<string, unknown>, k: number, out: Uint32Array, at: number): void {
+    const value = record[this.known[k]!];
+    if (value === undefined) {
+      out[at] = 0;
+      out[at + 1] = 0;
+      return;
     }
+    const text = typeof value === "string" ? `s${value}` : valueText(value);
+    if (text === this.lastText[k]) {
+      out[at] = this.lastDigest[2 * k]!;
+      out[at + 1] = this.lastDigest[2 * k + 1]!;
+      return;
+    }
+    let d0: number;
+    let d1: number;
+    if (text.length === 65 && HEX_DIGEST.test(text)) {
+      d0 = Number.parseInt(text.slice(1, 9), 16) ^ HEX_TAG;
+      d1 = Number.parseInt(text.slice(9, 17), 16);
+    } else {
+      const digest = sha256Bytes(text);
+      d0 = wordAt(digest, 0);
+      d1 = wordAt(digest, 4);
+    }
+    if (d0 === 0 && d1 === 0) d0 = 1; // 0,0 means absent
+    out[at] = d0;
+    out[at + 1] = d1;
+    this.lastText[k] = text;
+    this.lastDigest[2 * k] = d0;
+    this.lastDigest[2 * k + 1] = d1;
+  }
+
+  /** Every known compared field of `record`, digested into a new row. */
+  private digestFields(record: Record<string, unknown>): Uint32Array {
+    for (let k = 0; k < this.known.length; k++) this.digestField(record, k, this.scratch, 2 * k);
+    return this.scratch.slice();
   }
 
   /** Unknown compared fields of a record (field → digest), or undefined when it has none. */
@@ -253,19 +331,13 @@ export class RecordDiff {
     }
     entry.records++;
     for (const key of Object.keys(record)) entry.fields.add(key);
-    const framing = this.framing[which];
-    if (framing.derived + framing.other >= FRAMING_SAMPLE) return;
-    const { datasetDigest, citationAddress, citationTargetId } = record;
-    if (typeof datasetDigest === "string" && typeof citationAddress === "string" && typeof citationTargetId === "string") {
-      if (deriveCitationTargetId(datasetDigest, citationAddress) === citationTargetId) framing.derived++;
-      else framing.other++;
-    }
+    this.framing.add(which, record);
   }
 
   private grow(): void {
     if (this.count < this.lines.length) return;
     const capacity = Math.max(1024, this.lines.length * 2);
-    const rows = new Uint32Array(capacity * this.width);
+    const rows = new Uint32Array(capacity * ROW);
     rows.set(this.rows);
     this.rows = rows;
     const lines = new Int32Array(capacity);
@@ -276,8 +348,8 @@ export class RecordDiff {
     this.seen = seen;
   }
 
-  /** Pass 1: a record of the old file, with a string citationAddress. */
-  addOld(record: Record<string, unknown>, line: number): void {
+  /** Pass 1: a record of the old file, with a string citationAddress (and the length of its line, when the caller has it). */
+  addOld(record: Record<string, unknown>, line: number, length = 0): void {
     const address = record.citationAddress as string;
     this.firstOld ??= { slug: record.slug, titleId: record.titleId };
     if (this.old.has(address)) {
@@ -288,12 +360,45 @@ export class RecordDiff {
     this.track(this.oldFields, record, "old");
     this.grow();
     const row = this.count++;
-    this.digestRow(record);
-    this.rows.set(this.scratch, row * this.width);
+    if (this.kept) {
+      this.keptLength += length;
+      if (this.keptLength > KEEP_OLD_UP_TO) this.letGo();
+    }
+    if (this.kept) this.kept[row] = record;
+    else this.fingerprint(record, this.rows, row * ROW);
+    this.digestField(record, this.textDigestSlot, this.rows, row * ROW + 2);
     this.lines[row] = line;
-    const extra = this.extraFields(record);
-    if (extra) this.extras.set(row, extra);
     this.old.set(address, row);
+  }
+
+  /** The old side is too large to keep: the records kept so far are digested and let go. */
+  private letGo(): void {
+    for (const [row, record] of (this.kept ?? []).entries()) this.fingerprint(record, this.rows, row * ROW);
+    this.kept = undefined;
+  }
+
+  /** Whether two values of a field are equal as the digests would tell: their JCS texts are. */
+  private same(a: unknown, b: unknown): boolean {
+    if (a === b) return true;
+    if (a === undefined || b === undefined || typeof a === "string" || typeof b === "string") return false;
+    if (Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => typeof item === "string" && item === b[i])) return true;
+    return valueText(a) === valueText(b);
+  }
+
+  /** The compared fields that differ between an old and a new record: the known ones in the schema's order, then the others. */
+  private differingFields(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
+    const fields: string[] = [];
+    for (const name of this.known) if (!this.same(before[name], after[name])) fields.push(name);
+    let others: Set<string> | undefined;
+    for (const record of [before, after]) {
+      for (const key of Object.keys(record)) {
+        if (this.slot.has(key) || this.uncompared.has(key) || key === "citationAddress") continue;
+        others ??= new Set();
+        others.add(key);
+      }
+    }
+    for (const key of others ?? []) if (!this.same(before[key], after[key])) fields.push(key);
+    return fields;
   }
 
   /** Pass 2: a record of the new file, with a string citationAddress. */
@@ -310,12 +415,12 @@ export class RecordDiff {
       this.track(this.newFields, record, "new");
       this.newRecords++;
       this.addedSet.add(address);
-      this.digestRow(record);
+      this.digestField(record, this.textDigestSlot, this.scratch, 0);
       this.added.push({
         address,
         line,
-        digest0: this.scratch[2 * this.textDigestSlot]!,
-        digest1: this.scratch[2 * this.textDigestSlot + 1]!,
+        digest0: this.scratch[0]!,
+        digest1: this.scratch[1]!,
         ...(typeof record.headingText === "string" ? { headingText: record.headingText } : {}),
       });
       return;
@@ -327,28 +432,33 @@ export class RecordDiff {
     this.seen[row] = 1;
     this.track(this.newFields, record, "new");
     this.newRecords++;
-    this.digestRow(record);
-    const base = row * this.width;
-    const fields: string[] = [];
-    for (let k = 0; k < this.known.length; k++) {
-      if (this.rows[base + 2 * k] !== this.scratch[2 * k] || this.rows[base + 2 * k + 1] !== this.scratch[2 * k + 1]) fields.push(this.known[k]!);
+    const old = this.kept?.[row];
+    if (old) {
+      const fields = this.differingFields(old, record);
+      if (fields.length === 0) return;
+      this.candidates.push({
+        address,
+        row,
+        line,
+        targetKind: String(record.targetKind),
+        ...(typeof record.headingText === "string" ? { headingText: record.headingText } : {}),
+        fields,
+        before: new Map(fields.map((field) => [field, reported(field, old[field])])),
+        after: new Map(fields.map((field) => [field, reported(field, record[field])])),
+      });
+      return;
     }
-    const before = this.extras.get(row);
-    const after = this.extraFields(record);
-    if (before || after) {
-      for (const key of new Set([...(before?.keys() ?? []), ...(after?.keys() ?? [])])) if (before?.get(key) !== after?.get(key)) fields.push(key);
-    }
-    if (fields.length === 0) return;
-    const values = new Map<string, Reported>();
-    for (const field of fields) values.set(field, reported(field, record[field]));
+    this.fingerprint(record, this.scratch, 0);
+    if (this.rows[row * ROW] === this.scratch[0] && this.rows[row * ROW + 1] === this.scratch[1]) return;
+    const extras = this.extraFields(record);
     this.candidates.push({
       address,
       row,
       line,
       targetKind: String(record.targetKind),
       ...(typeof record.headingText === "string" ? { headingText: record.headingText } : {}),
-      fields,
-      after: values,
+      digests: this.digestFields(record),
+      ...(extras ? { extras } : {}),
     });
   }
 
@@ -357,27 +467,21 @@ export class RecordDiff {
    * record changes), and likely moves. Returns true when pass 3 (`addOldDetail`) is needed.
    */
   endNew(): boolean {
-    this.phase = "detail";
+    this.phase = "old-detail";
     for (const [address, row] of this.old) if (!this.seen[row]) this.removed.push({ address, row, line: this.lines[row]! });
     // Fields a whole variant gained or lost: reported once, and not as a change of every record.
-    const gained = new Map<string, Set<string>>();
-    const lost = new Map<string, Set<string>>();
     for (const [kind, before] of this.oldFields) {
       const after = this.newFields.get(kind);
       if (!after) continue;
       const add = [...after.fields].filter((f) => !before.fields.has(f)).sort();
       const remove = [...before.fields].filter((f) => !after.fields.has(f)).sort();
-      gained.set(kind, new Set(add));
-      lost.set(kind, new Set(remove));
+      this.gained.set(kind, new Set(add));
+      this.lost.set(kind, new Set(remove));
       for (const field of remove) this.fieldChanges.push(this.fieldChange("field-removed", kind, field));
       for (const field of add) this.fieldChanges.push(this.fieldChange("field-added", kind, field));
     }
-    this.candidates = this.candidates.filter((candidate) => {
-      candidate.fields = candidate.fields.filter((f) => !gained.get(candidate.targetKind)?.has(f) && !lost.get(candidate.targetKind)?.has(f));
-      return candidate.fields.length > 0;
-    });
     this.findMoves();
-    for (const candidate of this.candidates) this.details.set(candidate.address, candidate);
+    for (const candidate of this.candidates) if (!candidate.fields) this.details.set(candidate.address, candidate);
     for (const removed of this.removed) this.details.set(removed.address, removed);
     return this.details.size > 0;
   }
@@ -409,9 +513,8 @@ export class RecordDiff {
       if (designation !== undefined) push(byDesignation, designation, index);
     });
     for (const removed of this.removed) {
-      const base = removed.row * this.width + 2 * this.textDigestSlot;
-      const d0 = this.rows[base]!;
-      const d1 = this.rows[base + 1]!;
+      const d0 = this.rows[removed.row * ROW + 2]!;
+      const d1 = this.rows[removed.row * ROW + 3]!;
       const evidence = new Map<number, MoveEvidence[]>();
       if (d0 !== 0 || d1 !== 0) for (const index of byDigest.get(`${d0}:${d1}`) ?? []) evidence.set(index, ["textDigest"]);
       const parts = parseAddress(removed.address);
@@ -444,17 +547,55 @@ export class RecordDiff {
   addOldDetail(record: Record<string, unknown>): void {
     const entry = this.details.get(record.citationAddress as string);
     if (!entry) return;
-    if ("fields" in entry) {
-      if (entry.before) return; // a duplicate line: the first one counts
-      entry.before = new Map(entry.fields.map((field) => [field, reported(field, record[field])]));
+    if ("targetKind" in entry) {
+      if (entry.fields || !entry.digests) return; // a duplicate line: the first one counts
+      const before = this.digestFields(record);
+      const fields: string[] = [];
+      for (let k = 0; k < this.known.length; k++) {
+        if (before[2 * k] !== entry.digests[2 * k] || before[2 * k + 1] !== entry.digests[2 * k + 1]) fields.push(this.known[k]!);
+      }
+      const was = this.extraFields(record);
+      const is = entry.extras;
+      if (was || is) {
+        for (const key of new Set([...(was?.keys() ?? []), ...(is?.keys() ?? [])])) if (was?.get(key) !== is?.get(key)) fields.push(key);
+      }
+      entry.fields = fields;
+      entry.before = new Map(fields.map((field) => [field, reported(field, record[field])]));
     } else if (entry.headingText === undefined && typeof record.headingText === "string") {
       entry.headingText = record.headingText;
     }
   }
 
+  /**
+   * After pass 3: the fields of each changed record, without those its variant gained or lost as a
+   * whole. Returns true when pass 4 (`addNewDetail`) is needed for the new values.
+   */
+  endOldDetail(): boolean {
+    if (this.phase === "old" || this.phase === "new") this.endNew();
+    this.phase = "new-detail";
+    this.candidates = this.candidates.filter((candidate) => {
+      candidate.fields = (candidate.fields ?? []).filter((f) => !this.gained.get(candidate.targetKind)?.has(f) && !this.lost.get(candidate.targetKind)?.has(f));
+      return candidate.fields.length > 0;
+    });
+    for (const candidate of this.candidates) if (!candidate.after) this.newDetails.set(candidate.address, candidate);
+    return this.newDetails.size > 0;
+  }
+
+  /** The new lines pass 4 looks at: the line of each changed record. */
+  newDetailLines(): Set<number> {
+    return new Set([...this.newDetails.values()].map((candidate) => candidate.line));
+  }
+
+  /** Pass 4: a new record again; only the changed ones are looked at, for their new values. */
+  addNewDetail(record: Record<string, unknown>, line: number): void {
+    const candidate = this.newDetails.get(record.citationAddress as string);
+    if (!candidate || candidate.line !== line || candidate.after) return;
+    candidate.after = new Map(candidate.fields!.map((field) => [field, reported(field, record[field])]));
+  }
+
   /** The changes, ordered (docs/spec.md, section 12), with the warnings and record counts. */
   finish(): { changes: DiffChange[]; warnings: string[]; before: number; after: number } {
-    if (this.phase !== "detail") this.endNew();
+    if (this.phase !== "new-detail") this.endOldDetail();
     this.phase = "done";
     const { oldFile, newFile } = this.options;
     const changes: DiffChange[] = [...this.fieldChanges];
@@ -474,12 +615,12 @@ export class RecordDiff {
       });
     }
     for (const candidate of this.candidates) {
-      const fields = candidate.fields.map((field) => fieldChange(field, candidate.before?.get(field) ?? {}, candidate.after.get(field) ?? {}));
+      const fields = candidate.fields!.map((field) => fieldChange(field, candidate.before?.get(field) ?? {}, candidate.after?.get(field) ?? {}));
       changes.push({
         kind: "record-changed",
         class: "breaking",
         address: candidate.address,
-        message: `${candidate.address}: ${candidate.fields.join(", ")} changed`,
+        message: `${candidate.address}: ${candidate.fields!.join(", ")} changed`,
         fields,
         file: newFile,
         line: candidate.line,
@@ -513,8 +654,7 @@ export class RecordDiff {
         line: this.lines[row]!,
       });
     }
-    const { old, new: now } = this.framing;
-    if (old.derived > 0 && old.other === 0 && now.other > 0 && now.derived === 0) {
+    if (this.framing.changed()) {
       changes.push({
         kind: "digest-framing-changed",
         class: "breaking",
@@ -533,6 +673,11 @@ export class RecordDiff {
     }
     return { changes: sortChanges(changes), warnings: this.warnings, before: this.old.size, after: this.newRecords };
   }
+}
+
+/** The text a value other than a string is digested as: its JCS text tagged "j" (strings are tagged "s"; an array of strings: JSON.stringify's text is its JCS). */
+function valueText(value: unknown): string {
+  return `j${Array.isArray(value) && value.every((item) => typeof item === "string") ? JSON.stringify(value) : (canonicalize(value) ?? "")}`;
 }
 
 function fieldChange(field: string, before: Reported, after: Reported): FieldChange {

@@ -20,7 +20,7 @@ import { readRegularFileSync, readRegularIfPresent } from "./regular-file.js";
 import { DEFAULT_PATTERN, displayPath, isInside } from "./files.js";
 import { readJsonFile } from "./json-file.js";
 import { checkJobs, createPool, type TaskFailure } from "./pool.js";
-import { UNCOMPARED_FIELDS } from "./record-changes.js";
+import { UNCOMPARED_FIELDS } from "../core/record-fingerprint.js";
 import { REPOSITORY_SCHEMA_PATH } from "./schema-source.js";
 
 /** The folder of the default pattern: `.tooling/citation-targets`. */
@@ -131,7 +131,7 @@ export async function comparePairTask(task: PairTask): Promise<DiffPair> {
 }
 
 /** Streams the records of a side: each line that is a JSON object with a string citationAddress; counts the others. */
-export async function readRecords(side: DiffSide, onRecord: (record: Record<string, unknown>, line: number) => void, only?: ReadonlySet<number>): Promise<{ unreadable: number }> {
+export async function readRecords(side: DiffSide, onRecord: (record: Record<string, unknown>, line: number, text: string) => void, only?: ReadonlySet<number>): Promise<{ unreadable: number }> {
   let unreadable = 0;
   const reader = new LineReader(
     (line) => {
@@ -148,7 +148,7 @@ export async function readRecords(side: DiffSide, onRecord: (record: Record<stri
         unreadable++;
         return;
       }
-      onRecord(record as Record<string, unknown>, line.number);
+      onRecord(record as Record<string, unknown>, line.number, text);
     },
     () => unreadable++,
   );
@@ -157,7 +157,7 @@ export async function readRecords(side: DiffSide, onRecord: (record: Record<stri
   return { unreadable };
 }
 
-/** Compares two versions of one dataset file: three streaming passes at most (src/core/diff-records.ts). */
+/** Compares two versions of one dataset file: four streaming passes at most (src/core/diff-records.ts). */
 export async function diffRecordSides(old: DiffSide, now: DiffSide): Promise<DiffPair> {
   const diff = new RecordDiff({ uncompared: UNCOMPARED_FIELDS, oldFile: old.label, newFile: now.label });
   const warnings: string[] = [];
@@ -168,11 +168,11 @@ export async function diffRecordSides(old: DiffSide, now: DiffSide): Promise<Dif
       );
   };
   /** Reads one side; a side with lines but not one record is not a dataset file at all, and comparing it would say "no changes". */
-  const read = async (side: DiffSide, add: (record: Record<string, unknown>, line: number) => void) => {
+  const read = async (side: DiffSide, add: (record: Record<string, unknown>, line: number, text: string) => void) => {
     let records = 0;
-    const { unreadable: count } = await readRecords(side, (record, line) => {
+    const { unreadable: count } = await readRecords(side, (record, line, text) => {
       records++;
-      add(record, line);
+      add(record, line, text);
     });
     if (records === 0 && count > 0) {
       const kind = looksLike(side.label);
@@ -182,10 +182,11 @@ export async function diffRecordSides(old: DiffSide, now: DiffSide): Promise<Dif
     }
     unreadable(side, count);
   };
-  if (!old.missing) await read(old, (record, line) => diff.addOld(record, line));
+  if (!old.missing) await read(old, (record, line, text) => diff.addOld(record, line, text.length));
   if (!now.missing) await read(now, (record, line) => diff.addNew(record, line));
-  // Pass 3 parses only the lines it looks at: a changed dataset's old side is not parsed twice over.
+  // Passes 3 and 4 parse only the lines they look at: those of the records that changed or went.
   if (diff.endNew() && !old.missing) await readRecords(old, (record) => diff.addOldDetail(record), diff.detailLines());
+  if (diff.endOldDetail() && !now.missing) await readRecords(now, (record, line) => diff.addNewDetail(record, line), diff.newDetailLines());
   const result = diff.finish();
   return {
     type: "records",

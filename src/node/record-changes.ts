@@ -4,43 +4,15 @@
  */
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import canonicalize from "canonicalize";
 import { sha256Hex } from "../core/digest.js";
 import { LineSplitter } from "../core/lines.js";
+import { comparedText } from "../core/record-fingerprint.js";
 
-/**
- * Fields left out when deciding whether a record changed: the version-scoped ones change with every
- * version of the dataset, and the positional ones shift whenever anything is inserted before the record.
- */
-export const UNCOMPARED_FIELDS: readonly string[] = [
-  "datasetDigest",
-  "citationTargetId",
-  "versionDate",
-  "sourceTextUrl",
-  "documentOrder",
-  "structuralPreorderIndex",
-  "sourceArtifactBlockStartIndex",
-  "sourceArtifactBlockEndExclusive",
-];
-const UNCOMPARED = new Set(UNCOMPARED_FIELDS);
+export { UNCOMPARED_FIELDS } from "../core/record-fingerprint.js";
 
-/**
- * The SHA-256 of a record without the uncompared fields. A record's values are strings, numbers
- * and arrays of strings: JSON.stringify with the member names sorted is then as deterministic as
- * RFC 8785 and several times faster; anything else (a nested object, in a broken file) takes the
- * canonicaliser.
- */
+/** The SHA-256 of a record's compared fields (`comparedText`): equal exactly when no compared field changed. */
 export function recordFingerprint(record: Record<string, unknown>): string {
-  const keys = Object.keys(record)
-    .filter((key) => !UNCOMPARED.has(key))
-    .sort();
-  const flat = keys.every((key) => {
-    const value = record[key];
-    return value === null || typeof value !== "object" || (Array.isArray(value) && value.every((item) => item === null || typeof item !== "object"));
-  });
-  const kept: Record<string, unknown> = Object.create(null); // no prototype: a "__proto__" member stays a member
-  for (const key of keys) kept[key] = record[key]; // inserted in sorted order, so JSON.stringify writes them so
-  return sha256Hex((flat ? JSON.stringify(kept) : canonicalize(kept)) ?? "");
+  return sha256Hex(comparedText(record));
 }
 
 export interface RecordChanges {
