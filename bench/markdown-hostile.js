@@ -23,7 +23,7 @@ const CASES = {
 };
 
 if (args[0] === "--case") {
-  const { parseArtifact } = await import(pathToFileURL(join(dist, "core/markdown.js")).href);
+  const { parseArtifact } = await import(pathToFileURL(join(dist, "core/markdown/targets.js")).href);
   const text = new Function(`return ${CASES[args[1]]}`)();
   const started = process.hrtime.bigint();
   let outcome;

@@ -14,8 +14,8 @@
 // canonical check told the text is well formed, a UTF-8 decode through UTF-16); the sum leaves them out.
 import { isUtf8, transcode } from "node:buffer";
 import { closeSync, openSync, readSync } from "node:fs";
-import { analyseCanonical } from "../dist/core/canonical.js";
-import { recordCheckFrom } from "../dist/core/schema-issues.js";
+import { analyseCanonical } from "../dist/core/json/canonical.js";
+import { recordCheckFrom } from "../dist/core/schema/schema-issues.js";
 import { validate as precompiledRecordValidate } from "../dist/generated/record-validator.js";
 import { createFileCheck, deriveCitationTargetId, deriveTextDigest, parseAddress, rules } from "../dist/index.js";
 import { nestingDepth } from "../dist/engine/read-records.js";

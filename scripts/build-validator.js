@@ -8,9 +8,9 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import standaloneModule from "ajv/dist/standalone/index.js";
-import { buildManifestSchema } from "../dist/core/manifest.js";
-import { buildRecordSchema } from "../dist/core/schema.js";
-import { AJV_OPTIONS, MANIFEST_AJV_OPTIONS } from "../dist/core/ajv-options.js";
+import { buildManifestSchema } from "../dist/core/lock/manifest.js";
+import { buildRecordSchema } from "../dist/core/schema/schema.js";
+import { AJV_OPTIONS, MANIFEST_AJV_OPTIONS } from "../dist/core/schema/ajv-options.js";
 import { buildConfigSchema } from "../dist/node/config.js";
 
 const standaloneCode = standaloneModule.default ?? standaloneModule;

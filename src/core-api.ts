@@ -4,19 +4,19 @@
  * with its import; the main entry (`citation-targets`) loads them only when a command first needs
  * them. Everything here is also what the commands use.
  */
-export { parseArtifact } from "./core/markdown.js";
-export { generateRecords, serializeRecord, planDataset } from "./core/generate.js";
-export type { OutputRecord, ArtifactReader } from "./core/generate.js";
-export { compileRecordSchema } from "./core/schema-validator.js";
+export { parseArtifact } from "./core/markdown/targets.js";
+export { generateRecords, serializeRecord, planDataset } from "./core/records/generate.js";
+export type { OutputRecord, ArtifactReader } from "./core/records/generate.js";
+export { compileRecordSchema } from "./core/schema/schema-validator.js";
 export { createFileCheck, resolveSeverities } from "./engine/check-file.js";
 export type { FileCheck, FileCheckOptions, FileResult } from "./engine/check-file.js";
 export { rules, ruleIds, getRule } from "./rules/index.js";
 export type { RuleId } from "./rules/index.js";
-export { buildRecordSchema, DEFAULT_LEGISLATION_HOST, SCHEMA_VERSION } from "./core/schema.js";
+export { buildRecordSchema, DEFAULT_LEGISLATION_HOST, SCHEMA_VERSION } from "./core/schema/schema.js";
 export { deriveCitationTargetId, deriveTextDigest, CITATION_TARGET_ID_FRAMING } from "./core/digest.js";
-export { computeDatasetDigest, buildManifestSchema, formatManifest, DEFAULT_MANIFEST_NAME } from "./core/manifest.js";
-export type { LockManifest, ManifestArtifact, ArtifactKind, IndexKind } from "./core/manifest.js";
-export { parseAddress, formatAddress, parseLocal, formatLocal, escapePath, TOP_LOCAL } from "./core/address.js";
-export type { AddressParts, TargetKind } from "./core/address.js";
-export { designate, assignLocalCoordinates, slugify } from "./core/designation.js";
+export { computeDatasetDigest, buildManifestSchema, formatManifest, DEFAULT_MANIFEST_NAME } from "./core/lock/manifest.js";
+export type { LockManifest, ManifestArtifact, ArtifactKind, IndexKind } from "./core/lock/manifest.js";
+export { parseAddress, formatAddress, parseLocal, formatLocal, escapePath, TOP_LOCAL } from "./core/address/address.js";
+export type { AddressParts, TargetKind } from "./core/address/address.js";
+export { designate, assignLocalCoordinates, slugify } from "./core/address/designation.js";
 export { DatasetError } from "./core/errors.js";

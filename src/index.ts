@@ -1,15 +1,15 @@
 import type { ValidateOptions } from "./node/validate.js";
-import type { Report } from "./core/report.js";
+import type { Report } from "./core/report/report.js";
 import type { LockOptions, LockResult } from "./node/lock.js";
 import type { DatasetUpdate, UpdateOptions } from "./node/update.js";
 import type { CheckResult, GenerateOptions, GenerateResult } from "./node/generate.js";
 import type { DiffOptions } from "./node/diff.js";
-import type { DiffReport } from "./core/diff.js";
+import type { DiffReport } from "./core/diff/diff.js";
 import type { WrittenApprovals } from "./node/approvals-file.js";
 import type { LoadedManifest } from "./node/manifest-io.js";
-import type { LockContext } from "./core/lock-context.js";
-import type { ArtifactReader, OutputRecord } from "./core/generate.js";
-import type { LockManifest } from "./core/manifest.js";
+import type { LockContext } from "./core/lock/lock-context.js";
+import type { ArtifactReader, OutputRecord } from "./core/records/generate.js";
+import type { LockManifest } from "./core/lock/manifest.js";
 import { OperationalError } from "./node/errors.js";
 import { checkCheckGeneratedOptions, checkDiffOptions, checkGenerateOptions, checkValidateOptions } from "./node/check-options.js";
 
@@ -22,12 +22,12 @@ export async function validate(options: ValidateOptions = {}): Promise<Report> {
   return (await import("./node/validate.js")).validate(options);
 }
 export type { ValidateOptions };
-export { exitCodeFor, summarize, onlyErrors } from "./core/report.js";
-export type { Report, FileReport, Summary, SchemaSource, RuleDescriptor } from "./core/report.js";
+export { exitCodeFor, summarize, onlyErrors } from "./core/report/report.js";
+export type { Report, FileReport, Summary, SchemaSource, RuleDescriptor } from "./core/report/report.js";
 export { createFileCheck, resolveSeverities } from "./engine/check-file.js";
 export type { FileCheck, FileCheckOptions, FileResult } from "./engine/check-file.js";
-export type { Problem, Severity, RuleSetting } from "./core/problem.js";
-export { buildRecordSchema, DEFAULT_LEGISLATION_HOST, SCHEMA_VERSION } from "./core/schema.js";
+export type { Problem, Severity, RuleSetting } from "./core/report/problem.js";
+export { buildRecordSchema, DEFAULT_LEGISLATION_HOST, SCHEMA_VERSION } from "./core/schema/schema.js";
 export { deriveCitationTargetId, deriveTextDigest, CITATION_TARGET_ID_FRAMING } from "./core/digest.js";
 export { rules, ruleIds, getRule } from "./rules/index.js";
 export type { RuleId } from "./rules/index.js";
@@ -69,16 +69,16 @@ export async function loadLockContext(manifestPath: string, shownPath: string, c
  * import, is `citation-targets/core` (parseArtifact, serializeRecord, planDataset, compileRecordSchema…).
  */
 export async function* generateRecords(manifest: LockManifest, read: ArtifactReader): AsyncGenerator<OutputRecord> {
-  yield* (await import("./core/generate.js")).generateRecords(manifest, read);
+  yield* (await import("./core/records/generate.js")).generateRecords(manifest, read);
 }
 export { DatasetError } from "./core/errors.js";
-export type { OutputRecord, ArtifactReader } from "./core/generate.js";
-export { computeDatasetDigest, buildManifestSchema, formatManifest, DEFAULT_MANIFEST_NAME } from "./core/manifest.js";
-export type { LockManifest, ManifestArtifact, ArtifactKind, IndexKind } from "./core/manifest.js";
-export type { LockContext } from "./core/lock-context.js";
-export { parseAddress, formatAddress, parseLocal, formatLocal, escapePath, TOP_LOCAL } from "./core/address.js";
-export type { AddressParts, LocalParts, TargetKind } from "./core/address.js";
-export { designate, assignLocalCoordinates, slugify } from "./core/designation.js";
+export type { OutputRecord, ArtifactReader } from "./core/records/generate.js";
+export { computeDatasetDigest, buildManifestSchema, formatManifest, DEFAULT_MANIFEST_NAME } from "./core/lock/manifest.js";
+export type { LockManifest, ManifestArtifact, ArtifactKind, IndexKind } from "./core/lock/manifest.js";
+export type { LockContext } from "./core/lock/lock-context.js";
+export { parseAddress, formatAddress, parseLocal, formatLocal, escapePath, TOP_LOCAL } from "./core/address/address.js";
+export type { AddressParts, LocalParts, TargetKind } from "./core/address/address.js";
+export { designate, assignLocalCoordinates, slugify } from "./core/address/designation.js";
 /** Compares two versions of citation-targets files; throws OperationalError for a bad option. */
 export async function diff(options: DiffOptions = {}): Promise<DiffReport> {
   checkDiffOptions(options);
@@ -97,6 +97,6 @@ export async function writeApprovals(report: DiffReport, file: string, cwd: stri
   return (await import("./node/approvals-file.js")).writeApprovals(report, file, cwd);
 }
 export type { WrittenApprovals } from "./node/approvals-file.js";
-export { PLACEHOLDER_REASON, isPlaceholderReason } from "./core/diff.js";
-export { CHANGE_KINDS, ADDITIVE_KINDS, BREAKING_KINDS, classOf, diffExitCode } from "./core/diff.js";
-export type { ChangeKind, ChangeClass, FailOn, DiffReport, DiffChange, DiffPair, DiffSummary } from "./core/diff.js";
+export { PLACEHOLDER_REASON, isPlaceholderReason } from "./core/diff/diff.js";
+export { CHANGE_KINDS, ADDITIVE_KINDS, BREAKING_KINDS, classOf, diffExitCode } from "./core/diff/diff.js";
+export type { ChangeKind, ChangeClass, FailOn, DiffReport, DiffChange, DiffPair, DiffSummary } from "./core/diff/diff.js";

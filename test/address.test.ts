@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { escapePath, formatAddress, formatLocal, isLocalCoordinate, parseAddress, parseLocal, unescapePath, type AddressParts } from "../src/core/address.js";
-import { assignLocalCoordinates, designate, germanOrdinal, slugify } from "../src/core/designation.js";
+import { escapePath, formatAddress, formatLocal, isLocalCoordinate, parseAddress, parseLocal, unescapePath, type AddressParts } from "../src/core/address/address.js";
+import { assignLocalCoordinates, designate, germanOrdinal, slugify } from "../src/core/address/designation.js";
 
 describe("designations", () => {
   test.each([

@@ -17,7 +17,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { analyseCanonical, analyseCanonicalFully, isCanonicalText } from "../src/core/canonical.js";
+import { analyseCanonical, analyseCanonicalFully, isCanonicalText } from "../src/core/json/canonical.js";
 import { repoRoot } from "./helpers/records.js";
 
 type Shortcut = (text: string, wellFormed?: boolean) => boolean;
@@ -442,7 +442,7 @@ describe("these inputs catch a wrong shortcut", () => {
     ["accepts anything after the value", "if (depth === 0) return i === length;", "if (depth === 0) return true;"],
     ["keeps a stale closing quote", "if (quote < from) quote = next(text, '\"', from);", "if (quote < 0) quote = next(text, '\"', from);"],
   ];
-  const source = readFileSync(join(repoRoot, "src/core/canonical.ts"), "utf8").replace('from "./json-scan.js"', `from ${JSON.stringify(join(repoRoot, "src/core/json-scan.ts"))}`);
+  const source = readFileSync(join(repoRoot, "src/core/json/canonical.ts"), "utf8").replace('from "./json-scan.js"', `from ${JSON.stringify(join(repoRoot, "src/core/json/json-scan.ts"))}`);
   let dir: string;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "canonical-mutants-"));

@@ -11,7 +11,7 @@ import fc from "fast-check";
 import fg from "fast-glob";
 import { describe, expect, test } from "vitest";
 import { ALWAYS_IGNORED, listDatasetFiles, walkMarkdown } from "../src/node/dataset-files.js";
-import { comparePaths } from "../src/core/natural-sort.js";
+import { comparePaths } from "../src/core/address/natural-sort.js";
 
 const fastGlob = (root: string) => fg.sync("**/*.md", { cwd: root, dot: false, onlyFiles: false, followSymbolicLinks: false, ignore: ALWAYS_IGNORED }).sort(comparePaths);
 

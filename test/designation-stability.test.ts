@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { assignLocalCoordinates } from "../src/core/designation.js";
-import { parseArtifact } from "../src/core/markdown.js";
+import { assignLocalCoordinates } from "../src/core/address/designation.js";
+import { parseArtifact } from "../src/core/markdown/targets.js";
 import { repoRoot } from "./helpers/records.js";
 
 /**

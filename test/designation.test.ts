@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { isLocalCoordinate } from "../src/core/address.js";
-import { assignLocalCoordinates, designate, isEmptyHeading } from "../src/core/designation.js";
+import { isLocalCoordinate } from "../src/core/address/address.js";
+import { assignLocalCoordinates, designate, isEmptyHeading } from "../src/core/address/designation.js";
 import { repoRoot } from "./helpers/records.js";
 
 /** The designation grammar and scope rules of docs/spec.md, section 7, beyond test/address.test.ts. */

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { RecordDiff } from "../src/core/diff-records.js";
-import { UNCOMPARED_FIELDS } from "../src/core/record-fingerprint.js";
+import { RecordDiff } from "../src/core/diff/diff-records.js";
+import { UNCOMPARED_FIELDS } from "../src/core/records/record-fingerprint.js";
 
 type Rec = Record<string, unknown>;
 

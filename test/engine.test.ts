@@ -2,7 +2,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { onlyErrors, type Report } from "../src/core/report.js";
+import { onlyErrors, type Report } from "../src/core/report/report.js";
 import { createFileCheck } from "../src/engine/check-file.js";
 import { findConfig } from "../src/node/config.js";
 import { findRepositorySchema } from "../src/node/schema-source.js";

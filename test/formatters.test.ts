@@ -8,7 +8,7 @@ import { repoRoot } from "./helpers/records.js";
 // Both ship CommonJS with `exports.default`; under NodeNext the default import is the module object.
 const AjvDraft04 = ((AjvDraft04Module as unknown as { default?: unknown }).default ?? AjvDraft04Module) as typeof import("ajv-draft-04").default;
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as typeof import("ajv-formats").default;
-import type { Problem } from "../src/core/problem.js";
+import type { Problem } from "../src/core/report/problem.js";
 import { createColor } from "../src/formatters/color.js";
 import { colorLevel } from "../src/formatters/color.js";
 import { FORMAT_NAMES, formatters } from "../src/formatters/index.js";

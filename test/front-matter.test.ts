@@ -7,7 +7,7 @@ import { fromMarkdown } from "mdast-util-from-markdown";
 import { frontmatterFromMarkdown } from "mdast-util-frontmatter";
 import { frontmatter } from "micromark-extension-frontmatter";
 import { describe, expect, test } from "vitest";
-import { bodyStartOf, bodyStartOfBytes, findFrontMatter } from "../src/core/front-matter.js";
+import { bodyStartOf, bodyStartOfBytes, findFrontMatter } from "../src/core/markdown/front-matter.js";
 
 const OPTIONS = { extensions: [frontmatter(["yaml"])], mdastExtensions: [frontmatterFromMarkdown(["yaml"])] };
 

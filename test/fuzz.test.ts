@@ -8,7 +8,7 @@ import { describe, expect, test } from "vitest";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DatasetError, generateRecords, serializeRecord } from "../src/core/generate.js";
+import { DatasetError, generateRecords, serializeRecord } from "../src/core/records/generate.js";
 import { createFileCheck } from "../src/engine/check-file.js";
 import { lock } from "../src/node/lock.js";
 import { readFile } from "node:fs/promises";

@@ -6,7 +6,7 @@
 import { cp, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import type { DiffReport } from "../src/core/diff.js";
+import type { DiffReport } from "../src/core/diff/diff.js";
 import { createColor } from "../src/formatters/color.js";
 import { diffFormatters } from "../src/formatters/diff.js";
 import { diff } from "../src/node/diff.js";

@@ -7,7 +7,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { buildRecordSchema, formatSchema } from "../src/core/schema.js";
+import { buildRecordSchema, formatSchema } from "../src/core/schema/schema.js";
 import { createFileCheck, type FileCheckOptions, type FileResult } from "../src/engine/check-file.js";
 import { rules } from "../src/rules/index.js";
 import { runBin, runMain } from "./helpers/bin.js";

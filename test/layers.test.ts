@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, test } from "vitest";
+import { modulesBelow } from "../src/node/update-cache.js";
 import { repoRoot } from "./helpers/records.js";
 
 const src = join(repoRoot, "src");
@@ -35,6 +36,14 @@ const ALLOWED: Record<string, readonly string[]> = {
   "core-api": ["core", "rules", "engine"],
 };
 
+/**
+ * The core's concepts, one folder each (CONTRIBUTING.md, "Layers"), and the few modules every one
+ * of them uses, at the top of src/core. A core folder may import any other (the core is one layer),
+ * never a layer above it.
+ */
+const CORE_FOLDERS = ["address", "diff", "json", "lock", "markdown", "records", "report", "schema"];
+const CORE_TOP = ["bytes.ts", "digest.ts", "errors.ts", "lines.ts", "model.ts", "paths.ts", "text.ts", "utf8.ts"];
+
 /** Node built-ins that do I/O or start threads: the core does neither. */
 const IO_MODULES = ["node:fs", "node:fs/promises", "node:child_process", "node:worker_threads", "node:net", "node:http", "node:https", "node:process"];
 
@@ -60,6 +69,31 @@ describe("layers", () => {
     expect(wrong).toEqual([]);
   });
 
+  test("every file of src/core is one of its top modules or in one of its concept folders, one level deep", () => {
+    const wrong: string[] = [];
+    for (const file of files.filter((f) => layerOf(f) === "core")) {
+      const parts = relative(join(src, "core"), file).split("/");
+      const known = parts.length === 1 ? CORE_TOP.includes(parts[0]!) : parts.length === 2 && CORE_FOLDERS.includes(parts[0]!);
+      if (!known) wrong.push(relative(repoRoot, file));
+    }
+    expect(wrong).toEqual([]);
+    for (const folder of CORE_FOLDERS)
+      expect(
+        files.some((f) => relative(join(src, "core"), f).startsWith(`${folder}/`)),
+        folder,
+      ).toBe(true);
+  });
+
+  test("the caches' identities read every module of the core, its folders included", () => {
+    const below = modulesBelow(join(src, "core"));
+    for (const folder of CORE_FOLDERS)
+      expect(
+        below.some((name) => name.startsWith(`${folder}/`)),
+        folder,
+      ).toBe(true);
+    expect(below.length).toBe(files.filter((f) => layerOf(f) === "core").length);
+  });
+
   test("in the core, only core/bytes.ts uses Node: no other core file imports a node: module or names Buffer or crypto", () => {
     const wrong: string[] = [];
     for (const file of files.filter((f) => layerOf(f) === "core" && relative(src, f) !== "core/bytes.ts")) {
@@ -77,5 +111,10 @@ describe("layers", () => {
     const target = resolve(dirname(fake), "../node/files.js");
     expect(ALLOWED.core!.includes(layerOf(target.replace(/\.js$/, ".ts")))).toBe(false);
     expect(importsOf(join(src, "engine", "check-file.ts"))).toContain("../rules/define.js");
+    // The same from a core folder, one level deeper.
+    const deeper = join(src, "core", "records", "fake.ts");
+    expect(layerOf(resolve(dirname(deeper), "../../node/files.js").replace(/\.js$/, ".ts"))).toBe("node");
+    expect(ALLOWED.core!.includes(layerOf(resolve(dirname(deeper), "../../node/files.js").replace(/\.js$/, ".ts")))).toBe(false);
+    expect(layerOf(resolve(dirname(deeper), "../address/address.js").replace(/\.js$/, ".ts"))).toBe("core");
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { compareLegal, comparePaths, legalSortKey } from "../src/core/natural-sort.js";
+import { compareLegal, comparePaths, legalSortKey } from "../src/core/address/natural-sort.js";
 
 /** Default document order reads legal numbering (docs/spec.md, section 8, "Natural order"). */
 

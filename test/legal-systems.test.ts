@@ -2,10 +2,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { formatLocal, isLocalCoordinate, parseLocal } from "../src/core/address.js";
-import { assignLocalCoordinates, designationText, type HeadingInput } from "../src/core/designation.js";
-import { tieBreakShifts } from "../src/core/diff-records.js";
-import { parseArtifact } from "../src/core/markdown.js";
+import { formatLocal, isLocalCoordinate, parseLocal } from "../src/core/address/address.js";
+import { assignLocalCoordinates, designationText, type HeadingInput } from "../src/core/address/designation.js";
+import { tieBreakShifts } from "../src/core/diff/diff-records.js";
+import { parseArtifact } from "../src/core/markdown/targets.js";
 import { repoRoot } from "./helpers/records.js";
 
 /**

@@ -96,7 +96,7 @@ describe("artifact size", () => {
 
 describe("user schemas", () => {
   test("a catastrophic pattern runs in bounded time; one that needs backtracking features is refused clearly", async () => {
-    const { buildRecordSchema } = await import("../src/core/schema.js");
+    const { buildRecordSchema } = await import("../src/core/schema/schema.js");
     const schema = buildRecordSchema() as Record<string, unknown>;
     const set = (value: unknown, pattern: string) => {
       if (value === null || typeof value !== "object") return;

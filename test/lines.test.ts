@@ -1,7 +1,7 @@
 import canonicalize from "canonicalize";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { scanJson } from "../src/core/json-scan.js";
+import { scanJson } from "../src/core/json/json-scan.js";
 import { LineSplitter, type Line } from "../src/core/lines.js";
 import { check, sampleRecord, summary, toJsonl } from "./helpers/records.js";
 

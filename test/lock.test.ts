@@ -1,9 +1,9 @@
 import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { DatasetError } from "../src/core/generate.js";
-import { compareNatural, comparePaths } from "../src/core/natural-sort.js";
-import { computeDatasetDigest } from "../src/core/manifest.js";
+import { DatasetError } from "../src/core/records/generate.js";
+import { compareNatural, comparePaths } from "../src/core/address/natural-sort.js";
+import { computeDatasetDigest } from "../src/core/lock/manifest.js";
 import { lock } from "../src/node/lock.js";
 import { generate } from "../src/node/generate.js";
 import { OperationalError } from "../src/node/errors.js";

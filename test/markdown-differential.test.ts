@@ -1,5 +1,5 @@
 /**
- * Our markdown reading (src/core/markdown.ts: markdown-it's rules, unchanged) against an
+ * Our markdown reading (src/core/markdown/targets.ts: markdown-it's rules, unchanged) against an
  * independent one, micromark (mdast-util-from-markdown with the YAML front matter extension, and
  * mdast-util-to-string for heading text), kept here, and only here, as the oracle (docs/spec.md,
  * "Blocks and targets"): for every example of the CommonMark 0.31.2 spec and for generated
@@ -22,8 +22,8 @@ import { toString as mdastToString } from "mdast-util-to-string";
 import { frontmatter } from "micromark-extension-frontmatter";
 import { parseDocument } from "yaml";
 import { describe, expect, test } from "vitest";
-import type { IndexKind } from "../src/core/manifest.js";
-import { ArtifactError, parseArtifact, readArtifact, type ParsedArtifact, type TargetCut } from "../src/core/markdown.js";
+import type { IndexKind } from "../src/core/lock/manifest.js";
+import { ArtifactError, parseArtifact, readArtifact, type ParsedArtifact, type TargetCut } from "../src/core/markdown/targets.js";
 import { MAX_NESTING } from "../src/core/markdown/parser.js";
 import { type BlockView, commonHeadings, commonStructure, DIVERGENT_PIECES, escapeText, htmlValue, ourView, type View } from "./helpers/markdown-documents.js";
 
@@ -31,7 +31,7 @@ const require = createRequire(import.meta.url);
 const spec = require("commonmark-spec") as { tests: { markdown: string; number: number; section: string }[] };
 
 // ---------------------------------------------------------------------------------------------
-// The reference: micromark, as src/core/markdown.ts used it before (parseArtifact verbatim).
+// The reference: micromark, as src/core/markdown/targets.ts used it before (parseArtifact verbatim).
 
 const PARSE_OPTIONS = { extensions: [frontmatter(["yaml"])], mdastExtensions: [frontmatterFromMarkdown(["yaml"])] };
 

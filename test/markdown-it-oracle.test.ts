@@ -12,7 +12,7 @@ import fc from "fast-check";
 import MarkdownIt from "markdown-it";
 import type { Token } from "markdown-it";
 import { describe, expect, test } from "vitest";
-import { ArtifactError, readArtifact } from "../src/core/markdown.js";
+import { ArtifactError, readArtifact } from "../src/core/markdown/targets.js";
 import { textOf } from "../src/core/markdown/heading-text.js";
 import { MAX_NESTING } from "../src/core/markdown/parser.js";
 import { type BlockView, collapsed, escapeText, headings, htmlValue, ourView, structure, type View } from "./helpers/markdown-documents.js";

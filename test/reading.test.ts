@@ -11,7 +11,7 @@ import { cp, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { RuleSetting } from "../src/core/problem.js";
+import type { RuleSetting } from "../src/core/report/problem.js";
 import { createFileCheck } from "../src/engine/check-file.js";
 import { READING_RULE_IDS } from "../src/engine/read-records.js";
 import { rules } from "../src/rules/index.js";

@@ -1,5 +1,5 @@
 /**
- * The one record serialiser (src/core/record-line.ts) against the general RFC 8785 canonicaliser
+ * The one record serialiser (src/core/records/record-line.ts) against the general RFC 8785 canonicaliser
  * the project uses elsewhere (`canonicalize`): on every record tried, serializeRecord gives
  * `canonicalize(record)` and "\n", or throws the error canonicalize throws. The records: the shapes
  * the generator makes (strings, integers, arrays of strings, members in order or not) and what a
@@ -10,8 +10,8 @@
 import canonicalize from "canonicalize";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { serializeRecord, serializeRecordCut, valueJson } from "../src/core/record-line.js";
-import type { OutputRecord } from "../src/core/record-line.js";
+import { serializeRecord, serializeRecordCut, valueJson } from "../src/core/records/record-line.js";
+import type { OutputRecord } from "../src/core/records/record-line.js";
 import { fixtureRecords } from "./helpers/records.js";
 
 /** What a serialiser gives for a record: its text, or the message of what it threw. */

@@ -10,8 +10,8 @@ import { cp, mkdir, mkdtemp, readFile, rm, unlink, writeFile } from "node:fs/pro
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { LockContext } from "../src/core/lock-context.js";
-import type { Report } from "../src/core/report.js";
+import type { LockContext } from "../src/core/lock/lock-context.js";
+import type { Report } from "../src/core/report/report.js";
 import { createColor } from "../src/formatters/color.js";
 import { formatStylish } from "../src/formatters/stylish.js";
 import { generate } from "../src/node/generate.js";

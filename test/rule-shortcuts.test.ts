@@ -9,7 +9,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { formatAddress, parseAddress, type TargetKind } from "../src/core/address.js";
+import { formatAddress, parseAddress, type TargetKind } from "../src/core/address/address.js";
 import { containerStructuralPath, targetStructuralPath } from "../src/core/model.js";
 import type { Rule, RuleContext, RuleReport } from "../src/rules/define.js";
 import { citationAddress } from "../src/rules/citation-address.js";

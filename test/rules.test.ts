@@ -1,8 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { deriveCitationTargetId, sha256Hex } from "../src/core/digest.js";
-import { bodyStartOfBytes } from "../src/core/front-matter.js";
-import type { LockContext } from "../src/core/lock-context.js";
-import { computeDatasetDigest, type LockManifest } from "../src/core/manifest.js";
+import { bodyStartOfBytes } from "../src/core/markdown/front-matter.js";
+import type { LockContext } from "../src/core/lock/lock-context.js";
+import { computeDatasetDigest, type LockManifest } from "../src/core/lock/manifest.js";
 import { check, fixtureRecords, refresh, summary, toJsonl, type Rec } from "./helpers/records.js";
 import { readFileSync } from "node:fs";
 import { repoRoot } from "./helpers/records.js";

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import canonicalize from "canonicalize";
 import { describe, expect, test } from "vitest";
-import { buildManifestSchema } from "../src/core/manifest.js";
-import { buildRecordSchema, formatSchema } from "../src/core/schema.js";
-import { compileRecordSchema } from "../src/core/schema-validator.js";
+import { buildManifestSchema } from "../src/core/lock/manifest.js";
+import { buildRecordSchema, formatSchema } from "../src/core/schema/schema.js";
+import { compileRecordSchema } from "../src/core/schema/schema-validator.js";
 import { check, repoRoot, sampleRecord, type Rec } from "./helpers/records.js";
 
 const md = () => sampleRecord("markdown-artifact", 5);
@@ -277,7 +277,7 @@ describe("the precompiled validators (npm run build)", () => {
   });
 
   test("was built from the current schema and reports exactly what a runtime compile reports", async () => {
-    const { recordCheckFrom } = await import("../src/core/schema-issues.js");
+    const { recordCheckFrom } = await import("../src/core/schema/schema-issues.js");
     const modulePath = "../dist/generated/record-validator.js"; // built by `npm run build`; a variable, so that type-checking the tests does not need it
     const generated = (await import(modulePath)) as { schemaText: string; validate: Parameters<typeof recordCheckFrom>[0] };
     expect(generated.schemaText).toBe(JSON.stringify(buildRecordSchema()));
@@ -290,7 +290,7 @@ describe("the precompiled validators (npm run build)", () => {
 
 describe("calendar dates", () => {
   test("the versionDate pattern agrees with the proleptic Gregorian calendar", async () => {
-    const { CALENDAR_DATE } = await import("../src/core/schema.js");
+    const { CALENDAR_DATE } = await import("../src/core/schema/schema.js");
     const pattern = new RegExp(CALENDAR_DATE, "u");
     const fc = (await import("fast-check")).default;
     fc.assert(

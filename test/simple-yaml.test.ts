@@ -1,12 +1,12 @@
 /**
- * The fast path of front matter (src/core/simple-yaml.ts): whatever it accepts must be valid YAML
+ * The fast path of front matter (src/core/markdown/simple-yaml.ts): whatever it accepts must be valid YAML
  * with no alias, as the YAML parser reads it; what publishers' front matter looks like must be
  * accepted (or the fast path would never be taken); anything doubtful must go to the parser.
  */
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { parseDocument, visit } from "yaml";
-import { isSimpleYamlMap } from "../src/core/simple-yaml.js";
+import { isSimpleYamlMap } from "../src/core/markdown/simple-yaml.js";
 
 function parserAccepts(text: string): boolean {
   const document = parseDocument(text);

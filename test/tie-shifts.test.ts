@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { RecordDiff, tieBreakShifts } from "../src/core/diff-records.js";
-import { UNCOMPARED_FIELDS } from "../src/core/record-fingerprint.js";
+import { RecordDiff, tieBreakShifts } from "../src/core/diff/diff-records.js";
+import { UNCOMPARED_FIELDS } from "../src/core/records/record-fingerprint.js";
 
 /** diff reports positional addresses whose truly identical siblings changed in number (docs/spec.md, sections 7 "Ties" and 12). */
 

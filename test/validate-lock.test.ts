@@ -8,7 +8,7 @@ import { mkdir, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, test } from "vitest";
 import { sha256Hex } from "../src/core/digest.js";
-import type { LockContext } from "../src/core/lock-context.js";
+import type { LockContext } from "../src/core/lock/lock-context.js";
 import { lock } from "../src/node/lock.js";
 import { loadLockContext, openLockContext } from "../src/node/validate-lock.js";
 import { tempDir, writeTree } from "./helpers/datasets.js";

@@ -3,7 +3,7 @@
  * "Reports of lock, generate, update and adopt"). The JSON shapes are kept stable as validate's is:
  * members are added, never renamed or removed.
  */
-import type { LockManifest } from "../core/manifest.js";
+import type { LockManifest } from "../core/lock/manifest.js";
 import { MANIFEST_DATASET_FIELDS } from "../core/model.js";
 import { plural } from "../formatters/types.js";
 import type { CheckResult } from "../node/generate.js";

@@ -6,9 +6,9 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { type Command, InvalidArgumentError, Option } from "commander";
-import { ADDITIVE_KINDS, BREAKING_KINDS, diffExitCode, FAIL_ON_LEVELS, type FailOn } from "../core/diff.js";
+import { ADDITIVE_KINDS, BREAKING_KINDS, diffExitCode, FAIL_ON_LEVELS, type FailOn } from "../core/diff/diff.js";
 import { DIFF_FORMAT_NAMES, type DiffFormatName } from "../formatters/diff-names.js";
-import type { DiffReport } from "../core/diff.js";
+import type { DiffReport } from "../core/diff/diff.js";
 import { cwdInRepository } from "../node/files.js";
 import { writeDiffOutput } from "./diff-output.js";
 

@@ -5,7 +5,7 @@
  * Actions, a short summary appended to the job summary (GITHUB_STEP_SUMMARY).
  */
 import { resolve } from "node:path";
-import type { DiffReport } from "../core/diff.js";
+import type { DiffReport } from "../core/diff/diff.js";
 import { colorLevel, createColor } from "../formatters/color.js";
 import type { DiffFormatContext } from "../formatters/diff-common.js";
 import type { DiffFormatName } from "../formatters/diff-names.js";

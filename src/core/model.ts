@@ -3,7 +3,7 @@
  * uses each derivation to produce a field, and the rule that checks the field uses the same one.
  * A change to the model is made here.
  */
-import type { ArtifactKind, IndexKind, ManifestArtifact } from "./manifest.js";
+import type { ArtifactKind, IndexKind, ManifestArtifact } from "./lock/manifest.js";
 
 /** The file names that stand for their folder: first in its order, no stem in paths, a folder's `directory-index`. In this order. */
 export const INDEX_FILE_NAMES = ["index.md", "README.md"] as const;

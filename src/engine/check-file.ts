@@ -5,9 +5,9 @@
  * the rules' order. Holds one piece of complete lines (or one longer line) plus what the rules keep
  * across the file.
  */
-import type { LockContext } from "../core/lock-context.js";
-import { sortProblems, type Problem, type RuleSetting, type Severity } from "../core/problem.js";
-import type { RecordSchemaCheck } from "../core/schema-issues.js";
+import type { LockContext } from "../core/lock/lock-context.js";
+import { sortProblems, type Problem, type RuleSetting, type Severity } from "../core/report/problem.js";
+import type { RecordSchemaCheck } from "../core/schema/schema-issues.js";
 import { interpolate } from "../core/text.js";
 import { DEFAULT_LIMITS, type Limits, type RecordVisit, type Rule, type RuleReport } from "../rules/define.js";
 import { createRecordReader, READING_RULE_IDS, type ReadingRuleId } from "./read-records.js";

@@ -21,10 +21,10 @@
  * silences its problems. Work that serves only a silenced rule is left undone (the comparison with
  * the canonical form, the column of a JSON error or of a bad byte).
  */
-import { analyseCanonical } from "../core/canonical.js";
-import { scanJson } from "../core/json-scan.js";
+import { analyseCanonical } from "../core/json/canonical.js";
+import { scanJson } from "../core/json/json-scan.js";
 import { type Line, LineReader, type TextLine } from "../core/lines.js";
-import type { RecordSchemaCheck } from "../core/schema-issues.js";
+import type { RecordSchemaCheck } from "../core/schema/schema-issues.js";
 import { excerptOf, valueAtPointer } from "../core/text.js";
 import { decodeUtf8, firstInvalidUtf8, isUtf8 } from "../core/utf8.js";
 import type { blankLine } from "../rules/blank-line.js";

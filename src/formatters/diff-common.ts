@@ -1,7 +1,7 @@
 /** What the diff formats share: their context, how loud a change is, and how fields, moves and the summary read. */
 import type { ChalkInstance } from "chalk";
-import type { DiffChange, DiffReport, FieldChange } from "../core/diff.js";
-import { failsGate } from "../core/diff.js";
+import type { DiffChange, DiffReport, FieldChange } from "../core/diff/diff.js";
+import { failsGate } from "../core/diff/diff.js";
 
 export interface DiffFormatContext {
   color: ChalkInstance;

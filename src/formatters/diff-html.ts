@@ -6,7 +6,7 @@
  * fields and, when the caller passed the texts, the changed text as a word-level diff.
  */
 import { diffWordsWithSpace } from "diff";
-import type { DiffChange, DiffPair, DiffReport } from "../core/diff.js";
+import type { DiffChange, DiffPair, DiffReport } from "../core/diff/diff.js";
 import { changeLevel, type DiffFormatContext, type DiffFormatter, describeField, summaryLine } from "./diff-common.js";
 import { escapeHtml, plural, renderPage } from "./html-common.js";
 

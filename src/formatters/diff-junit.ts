@@ -1,4 +1,4 @@
-import type { DiffChange, DiffPair } from "../core/diff.js";
+import type { DiffChange, DiffPair } from "../core/diff/diff.js";
 import { changeLevel, type DiffFormatter, describeField, describeMoves } from "./diff-common.js";
 import { type JunitCase, type JunitSuite, renderJunit } from "./junit-xml.js";
 

@@ -1,5 +1,5 @@
 import type { Log, ReportingDescriptor, Result } from "sarif";
-import { CHANGE_KIND_DESCRIPTIONS, CHANGE_KINDS, classOf } from "../core/diff.js";
+import { CHANGE_KIND_DESCRIPTIONS, CHANGE_KINDS, classOf } from "../core/diff/diff.js";
 import { changeLevel, type DiffFormatter, summaryLine } from "./diff-common.js";
 import { SARIF_URI_BASE } from "./sarif.js";
 import { repositoryPath } from "./types.js";

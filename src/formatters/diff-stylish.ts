@@ -1,4 +1,4 @@
-import type { DiffChange, DiffPair } from "../core/diff.js";
+import type { DiffChange, DiffPair } from "../core/diff/diff.js";
 import { changeLevel, type DiffFormatter, describeField, describeMoves, summaryLine } from "./diff-common.js";
 
 function header(pair: DiffPair): string {

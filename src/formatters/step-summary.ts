@@ -3,8 +3,8 @@
  * `GITHUB_STEP_SUMMARY` names; docs/spec.md, section 18): a heading with the verdict, the counts,
  * and the first problems or changes as a table, with a note of how many more. Pure.
  */
-import type { DiffChange, DiffReport } from "../core/diff.js";
-import type { Report } from "../core/report.js";
+import type { DiffChange, DiffReport } from "../core/diff/diff.js";
+import type { Report } from "../core/report/report.js";
 import { changeLevel, summaryLine } from "./diff-common.js";
 import { plural } from "./types.js";
 

@@ -1,7 +1,7 @@
 import { posix } from "node:path";
 import type { ChalkInstance } from "chalk";
-import type { Problem } from "../core/problem.js";
-import type { FileReport, Report } from "../core/report.js";
+import type { Problem } from "../core/report/problem.js";
+import type { FileReport, Report } from "../core/report/report.js";
 
 export interface FormatContext {
   color: ChalkInstance;

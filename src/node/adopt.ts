@@ -6,11 +6,11 @@
  */
 import { readdirSync, statSync } from "node:fs";
 import { dirname, join, relative as relativePath, resolve, sep } from "node:path";
-import { checkDatasetFields, type DatasetFields, fillTemplate, TEMPLATE_HELP, type TemplateContext, TemplateError } from "../core/dataset-fields.js";
-import { DatasetError } from "../core/generate.js";
-import { DEFAULT_MANIFEST_NAME } from "../core/manifest.js";
+import { checkDatasetFields, type DatasetFields, fillTemplate, TEMPLATE_HELP, type TemplateContext, TemplateError } from "../core/records/dataset-fields.js";
+import { DatasetError } from "../core/records/generate.js";
+import { DEFAULT_MANIFEST_NAME } from "../core/lock/manifest.js";
 import { MANIFEST_DATASET_FIELDS, type ManifestDatasetField } from "../core/model.js";
-import { comparePaths } from "../core/natural-sort.js";
+import { comparePaths } from "../core/address/natural-sort.js";
 import { detached, frontDocument, templateContext } from "./dataset-context.js";
 import { OperationalError } from "./errors.js";
 import { displayPath, findRepositoryRoot, isInside } from "./files.js";

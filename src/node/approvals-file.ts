@@ -1,8 +1,8 @@
-/** `diff --write-approvals FILE`: merges the entries a report needs into FILE and writes it atomically (src/core/approvals-file.ts). */
+/** `diff --write-approvals FILE`: merges the entries a report needs into FILE and writes it atomically (src/core/diff/approvals-file.ts). */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { approvalsToAdd, formatApprovalsFile } from "../core/approvals-file.js";
-import { type Approval, type DiffReport, parseApprovals } from "../core/diff.js";
+import { approvalsToAdd, formatApprovalsFile } from "../core/diff/approvals-file.js";
+import { type Approval, type DiffReport, parseApprovals } from "../core/diff/diff.js";
 import { OperationalError } from "./errors.js";
 import { readJsonFile } from "./json-file.js";
 import { refuseOverInputs, writeFileAtomic } from "./write.js";

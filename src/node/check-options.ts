@@ -3,7 +3,7 @@
  * cast) gets an OperationalError naming the option and what it expects, never a TypeError from deep
  * inside, and never a misspelled rule or severity silently ignored. The CLI checks its own flags.
  */
-import { FAIL_ON_LEVELS } from "../core/diff.js";
+import { FAIL_ON_LEVELS } from "../core/diff/diff.js";
 import { unknownRuleMessage } from "../core/text.js";
 import { ruleIds } from "../rules/index.js";
 import { OperationalError } from "./errors.js";

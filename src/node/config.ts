@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
-import type { RuleSetting } from "../core/problem.js";
-import { DEFAULT_LEGISLATION_HOST, NON_EMPTY_STRING } from "../core/schema.js";
+import type { RuleSetting } from "../core/report/problem.js";
+import { DEFAULT_LEGISLATION_HOST, NON_EMPTY_STRING } from "../core/schema/schema.js";
 import { ruleIds } from "../rules/index.js";
 import { OperationalError } from "./errors.js";
 import { unknownRuleMessage } from "../core/text.js";

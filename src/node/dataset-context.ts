@@ -6,8 +6,8 @@
 import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
 import { parse } from "yaml";
-import { type DatasetFields, fillTemplate, isTemplate, type TemplateContext, TemplateError } from "../core/dataset-fields.js";
-import { findFrontMatter } from "../core/front-matter.js";
+import { type DatasetFields, fillTemplate, isTemplate, type TemplateContext, TemplateError } from "../core/records/dataset-fields.js";
+import { findFrontMatter } from "../core/markdown/front-matter.js";
 import { INDEX_FILE_NAMES, MANIFEST_DATASET_FIELDS } from "../core/model.js";
 import { listDatasetFiles } from "./dataset-files.js";
 import { findRepositoryRoot } from "./files.js";

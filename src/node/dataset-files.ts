@@ -2,7 +2,7 @@ import { isUtf8 } from "node:buffer";
 import { closeSync, constants, type Dirent, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { join, sep } from "node:path";
 import { DatasetError } from "../core/errors.js";
-import { comparePaths } from "../core/natural-sort.js";
+import { comparePaths } from "../core/address/natural-sort.js";
 import { sha256Hex } from "../core/digest.js";
 import { describeIoError, OperationalError } from "./errors.js";
 import { checkBraces } from "./globs.js";

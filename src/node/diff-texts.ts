@@ -1,12 +1,12 @@
 /**
  * The texts `diff --format html` shows as word diffs: the old and new markdown of every target
  * whose text changed (record-changed with a changed `markdown`). The report keeps only their
- * lengths (src/core/diff.ts, VALUE_LIMIT), so the pairs whose text changed are read once more,
+ * lengths (src/core/diff/diff.ts, VALUE_LIMIT), so the pairs whose text changed are read once more,
  * and only those targets' texts are kept. A side at a git revision (`<rev>:<path>`, from
  * `--against`) is read from git; any other is a file, as the report shows it from `cwd`.
  */
 import { resolve } from "node:path";
-import type { DiffPair, DiffReport } from "../core/diff.js";
+import type { DiffPair, DiffReport } from "../core/diff/diff.js";
 import { type DiffTexts, type TextPair, textKey } from "../formatters/diff-html.js";
 import { type DiffSide, fileSide, readRecords } from "./diff.js";
 import { gitBlob, gitTopLevel } from "./diff-git.js";

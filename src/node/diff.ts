@@ -8,19 +8,19 @@ import { createReadStream, statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { basename, join, relative, resolve, sep } from "node:path";
-import { applyApprovals, type Approval, approvalWarnings, type DiffPair, type DiffReport, type FailOn, parseApprovals, summarizeDiff } from "../core/diff.js";
-import { RecordDiff } from "../core/diff-records.js";
-import { diffSchemas } from "../core/diff-schema.js";
-import { looksLike } from "../core/file-kind.js";
+import { applyApprovals, type Approval, approvalWarnings, type DiffPair, type DiffReport, type FailOn, parseApprovals, summarizeDiff } from "../core/diff/diff.js";
+import { RecordDiff } from "../core/diff/diff-records.js";
+import { diffSchemas } from "../core/diff/diff-schema.js";
+import { looksLike } from "../core/report/file-kind.js";
 import { LineReader } from "../core/lines.js";
-import { buildRecordSchema } from "../core/schema.js";
+import { buildRecordSchema } from "../core/schema/schema.js";
 import { BlobReader, blobId, filesAt, gitBlob, gitTopLevel, resolveRevision, type TreeEntry, treeAt } from "./diff-git.js";
 import { describeIoError, OperationalError } from "./errors.js";
 import { readRegularFileSync, readRegularIfPresent } from "./regular-file.js";
 import { DEFAULT_PATTERN, displayPath, isInside } from "./files.js";
 import { readJsonFile } from "./json-file.js";
 import { checkJobs, createPool, type TaskFailure } from "./pool.js";
-import { UNCOMPARED_FIELDS } from "../core/record-fingerprint.js";
+import { UNCOMPARED_FIELDS } from "../core/records/record-fingerprint.js";
 import { REPOSITORY_SCHEMA_PATH } from "./schema-source.js";
 
 /** The folder of the default pattern: `.tooling/citation-targets`. */
@@ -157,7 +157,7 @@ export async function readRecords(side: DiffSide, onRecord: (record: Record<stri
   return { unreadable };
 }
 
-/** Compares two versions of one dataset file: four streaming passes at most (src/core/diff-records.ts). */
+/** Compares two versions of one dataset file: four streaming passes at most (src/core/diff/diff-records.ts). */
 export async function diffRecordSides(old: DiffSide, now: DiffSide): Promise<DiffPair> {
   const diff = new RecordDiff({ uncompared: UNCOMPARED_FIELDS, oldFile: old.label, newFile: now.label });
   const warnings: string[] = [];

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { lstatSync, readFileSync, realpathSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { compare } from "../core/problem.js";
+import { compare } from "../core/report/problem.js";
 import { OperationalError } from "./errors.js";
 import { checkBraces } from "./globs.js";
 

@@ -5,9 +5,9 @@
  * parses, so the output is byte-identical to a one-thread run; memory holds at most the window's
  * artifacts.
  */
-import { type ArtifactLines, DatasetError, type LineSource } from "../core/generate.js";
-import type { LockManifest } from "../core/manifest.js";
-import type { ArtifactLimits } from "../core/markdown.js";
+import { type ArtifactLines, DatasetError, type LineSource } from "../core/records/generate.js";
+import type { LockManifest } from "../core/lock/manifest.js";
+import type { ArtifactLimits } from "../core/markdown/targets.js";
 import { OperationalError } from "./errors.js";
 import type { WorkPool } from "./pool.js";
 import type { ArtifactResult, DatasetFields } from "./worker.js";

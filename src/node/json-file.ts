@@ -1,4 +1,4 @@
-import { looksLike } from "../core/file-kind.js";
+import { looksLike } from "../core/report/file-kind.js";
 import { describeIoError, OperationalError } from "./errors.js";
 import { readRegularFileSync } from "./regular-file.js";
 

@@ -8,8 +8,8 @@ import { createReadStream } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { LineSplitter } from "../core/lines.js";
-import { sortProblems, type Problem } from "../core/problem.js";
-import type { FileReport } from "../core/report.js";
+import { sortProblems, type Problem } from "../core/report/problem.js";
+import type { FileReport } from "../core/report/report.js";
 import { loadManifest, resolveArtifact } from "./manifest-io.js";
 
 const isDiffers = (p: Problem) => p.ruleId === "lock-artifact-body" && p.messageId === "differs";
@@ -18,7 +18,7 @@ const isDiffers = (p: Problem) => p.ruleId === "lock-artifact-body" && p.message
 export async function locateEditedTargets(file: FileReport, cwd: string): Promise<FileReport> {
   if (file.lockManifest === undefined || file.error !== undefined || !file.problems.some(isDiffers)) return file;
   try {
-    const { generateRecords } = await import("../core/generate.js"); // the markdown and YAML parsers: only on this rare path, not at start-up
+    const { generateRecords } = await import("../core/records/generate.js"); // the markdown and YAML parsers: only on this rare path, not at start-up
     const loaded = await loadManifest(resolve(cwd, file.lockManifest), cwd, file.lockManifest, { allowOutsideRepository: true }); // validate has checked it;
     const wanted = new Set(file.problems.filter(isDiffers).map((p) => String(p.data.path)));
     const expected = new Map<string, string>(); // citationAddress → markdown, for the artifacts in question

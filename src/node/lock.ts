@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { checkDatasetFields, type FieldProblem } from "../core/dataset-fields.js";
-import { DatasetError, dirnameOf, planDataset } from "../core/generate.js";
-import { computeDatasetDigest, DEFAULT_MANIFEST_NAME, formatManifest, LOCK_VERSION, type ArtifactKind, type IndexKind, type LockManifest, type ManifestArtifact } from "../core/manifest.js";
-import { comparePaths } from "../core/natural-sort.js";
+import { checkDatasetFields, type FieldProblem } from "../core/records/dataset-fields.js";
+import { DatasetError, dirnameOf, planDataset } from "../core/records/generate.js";
+import { computeDatasetDigest, DEFAULT_MANIFEST_NAME, formatManifest, LOCK_VERSION, type ArtifactKind, type IndexKind, type LockManifest, type ManifestArtifact } from "../core/lock/manifest.js";
+import { comparePaths } from "../core/address/natural-sort.js";
 import { INDEX_FILE_NAMES, MANIFEST_DATASET_FIELDS, type ManifestDatasetField } from "../core/model.js";
 import { digestDatasetFiles } from "./dataset-files.js";
 import { OperationalError } from "./errors.js";

@@ -6,10 +6,10 @@
  */
 import { type Dirent, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import type { Problem, Severity } from "../core/problem.js";
-import type { FileReport } from "../core/report.js";
+import type { Problem, Severity } from "../core/report/problem.js";
+import type { FileReport } from "../core/report/report.js";
 import { interpolate } from "../core/text.js";
-import { DEFAULT_MANIFEST_NAME } from "../core/manifest.js";
+import { DEFAULT_MANIFEST_NAME } from "../core/lock/manifest.js";
 import { lockPair } from "../rules/lock-pair.js";
 import { displayPath } from "./files.js";
 

@@ -21,7 +21,7 @@ export async function loadPrecompiled(name: PrecompiledName, schema: unknown): P
 export async function jsonFileValidator(name: "manifest" | "config", schema: Record<string, unknown>): Promise<ValidateFunction> {
   const precompiled = await loadPrecompiled(name, schema);
   if (precompiled) return precompiled;
-  const [{ compileSchema }, { MANIFEST_AJV_OPTIONS }] = await Promise.all([import("../core/schema-validator.js"), import("../core/ajv-options.js")]);
+  const [{ compileSchema }, { MANIFEST_AJV_OPTIONS }] = await Promise.all([import("../core/schema/schema-validator.js"), import("../core/schema/ajv-options.js")]);
   return compileSchema(schema, MANIFEST_AJV_OPTIONS);
 }
 

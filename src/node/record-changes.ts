@@ -6,9 +6,9 @@ import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { sha256Hex } from "../core/digest.js";
 import { LineSplitter } from "../core/lines.js";
-import { comparedText } from "../core/record-fingerprint.js";
+import { comparedText } from "../core/records/record-fingerprint.js";
 
-export { UNCOMPARED_FIELDS } from "../core/record-fingerprint.js";
+export { UNCOMPARED_FIELDS } from "../core/records/record-fingerprint.js";
 
 /** The SHA-256 of a record's compared fields (`comparedText`): equal exactly when no compared field changed. */
 export function recordFingerprint(record: Record<string, unknown>): string {

@@ -1,18 +1,18 @@
 import { stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { buildRecordSchema, DEFAULT_LEGISLATION_HOST, isValidLegislationHost } from "../core/schema.js";
-import { recordCheckFrom, type RecordSchemaCheck } from "../core/schema-issues.js";
+import { buildRecordSchema, DEFAULT_LEGISLATION_HOST, isValidLegislationHost } from "../core/schema/schema.js";
+import { recordCheckFrom, type RecordSchemaCheck } from "../core/schema/schema-issues.js";
 import { loadPrecompiled } from "./precompiled.js";
 import { OperationalError } from "./errors.js";
 import { readJsonFile } from "./json-file.js";
 import { displayPath, foldersUpToRoot } from "./files.js";
-import { withHostFix } from "../core/host-hint.js";
+import { withHostFix } from "../core/schema/host-hint.js";
 
 /** Where a repository keeps its own copy of the schema (docs/spec.md, rule "schema"). */
 export const REPOSITORY_SCHEMA_PATH = ".tooling/schemas/citation-targets.schema.json";
 
-export type { SchemaSource } from "../core/report.js";
-import type { SchemaSource } from "../core/report.js";
+export type { SchemaSource } from "../core/report/report.js";
+import type { SchemaSource } from "../core/report/report.js";
 
 export interface LoadedSchema {
   source: SchemaSource;
@@ -46,7 +46,7 @@ export async function loadSchema(options: { schemaPath?: string; legislationHost
     const precompiled = host === DEFAULT_LEGISLATION_HOST ? await loadPrecompiled("record", schema) : undefined;
     if (precompiled) return fixed(recordCheckFrom(precompiled));
   }
-  const { compileRecordSchema, SchemaCompileError } = await import("../core/schema-validator.js"); // Ajv loads only when a schema must be compiled
+  const { compileRecordSchema, SchemaCompileError } = await import("../core/schema/schema-validator.js"); // Ajv loads only when a schema must be compiled
   try {
     return fixed(compileRecordSchema(schema));
   } catch (error) {

@@ -8,11 +8,11 @@
 import { createHash } from "node:crypto";
 import { createReadStream, existsSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { DatasetError } from "../core/generate.js";
-import { DEFAULT_MANIFEST_NAME } from "../core/manifest.js";
-import type { ArtifactLimits } from "../core/markdown.js";
+import { DatasetError } from "../core/records/generate.js";
+import { DEFAULT_MANIFEST_NAME } from "../core/lock/manifest.js";
+import type { ArtifactLimits } from "../core/markdown/targets.js";
 import { displayPath } from "./files.js";
-import { type DatasetFields, TemplateError } from "../core/dataset-fields.js";
+import { type DatasetFields, TemplateError } from "../core/records/dataset-fields.js";
 import { MANIFEST_DATASET_FIELDS, type ManifestDatasetField } from "../core/model.js";
 import { shellQuote } from "../core/text.js";
 import { fillFieldTemplates } from "./dataset-context.js";

@@ -9,9 +9,9 @@
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, join, resolve } from "node:path";
-import { type DatasetFields, isTemplate } from "../core/dataset-fields.js";
-import { DEFAULT_MANIFEST_NAME } from "../core/manifest.js";
-import { DatasetError } from "../core/generate.js";
+import { type DatasetFields, isTemplate } from "../core/records/dataset-fields.js";
+import { DEFAULT_MANIFEST_NAME } from "../core/lock/manifest.js";
+import { DatasetError } from "../core/records/generate.js";
 import { OperationalError } from "./errors.js";
 import { DEFAULT_MANIFEST_PATTERN, displayPath, findRepositoryRoot } from "./files.js";
 import { checkJobs, createPool, type TaskFailure } from "./pool.js";

@@ -16,15 +16,15 @@
  * an error.
  */
 import { createHash } from "node:crypto";
-import { lstatSync, readdirSync, readFileSync, realpathSync } from "node:fs";
+import { lstatSync, readFileSync, realpathSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Problem, RuleSetting } from "../core/problem.js";
+import type { Problem, RuleSetting } from "../core/report/problem.js";
 import { resolveSeverities } from "../engine/check-file.js";
 import { DEFAULT_LIMITS, type Limits } from "../rules/define.js";
 import { rules } from "../rules/index.js";
 import { type Fingerprint, fingerprintAt, fingerprintOf } from "./fingerprints.js";
-import { cacheLocation, hashPackageVersions, versionAt } from "./update-cache.js";
+import { cacheLocation, hashPackageVersions, modulesBelow, versionAt } from "./update-cache.js";
 import { writeFileAtomic } from "./write.js";
 
 /**
@@ -230,17 +230,6 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 /** Modules of src/node (as built) that decide a lock-side outcome: what reads the manifest, the artifacts and the dataset folder, and this cache. */
 const NODE_MODULES = ["validate", "validate-lock", "validate-cache", "fingerprints", "dataset-files", "manifest-io", "files", "regular-file", "json-file", "globs", "precompiled"];
-
-/** The modules (`.js`, `.ts`) below a folder, by path from it, in a fixed order. */
-function modulesBelow(folder: string, prefix = ""): string[] {
-  const found: string[] = [];
-  for (const entry of readdirSync(join(folder, prefix), { withFileTypes: true })) {
-    const path = `${prefix}${entry.name}`;
-    if (entry.isDirectory()) found.push(...modulesBelow(folder, `${path}/`));
-    else if (/\.(js|ts)$/.test(entry.name) && !entry.name.endsWith(".d.ts")) found.push(path);
-  }
-  return found.sort();
-}
 
 /**
  * This tool's identity for the lock-side checks: the SHA-256 of the code that decides them (every

@@ -1,10 +1,10 @@
 import { isUtf8 } from "node:buffer";
 import { type BigIntStats, closeSync, constants, openSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { join, sep } from "node:path";
-import { computeDatasetDigest, type LockManifest } from "../core/manifest.js";
-import type { LockContext } from "../core/lock-context.js";
+import { computeDatasetDigest, type LockManifest } from "../core/lock/manifest.js";
+import type { LockContext } from "../core/lock/lock-context.js";
 import { sha256Hex } from "../core/digest.js";
-import { bodyStartOfBytes } from "../core/front-matter.js";
+import { bodyStartOfBytes } from "../core/markdown/front-matter.js";
 import { listDatasetFiles } from "./dataset-files.js";
 import { describeIoError, OperationalError } from "./errors.js";
 import { displayPath } from "./files.js";

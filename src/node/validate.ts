@@ -1,12 +1,12 @@
 import { createFileCheck, type FileCheckOptions, type FileResult, resolveSeverities } from "../engine/check-file.js";
 import { lockPair } from "../rules/lock-pair.js";
 import { foldersOf, manifestsWithoutJsonl, orphanReports } from "./orphan-manifests.js";
-import type { LockContext } from "../core/lock-context.js";
-import type { RuleSetting } from "../core/problem.js";
+import type { LockContext } from "../core/lock/lock-context.js";
+import type { RuleSetting } from "../core/report/problem.js";
 import { ruleDocsUrl, rules, type RuleId } from "../rules/index.js";
 import type { Limits } from "../rules/define.js";
-import { collapseWrongKind } from "../core/file-kind.js";
-import { summarize, type FileReport, type Report, type RuleDescriptor } from "../core/report.js";
+import { collapseWrongKind } from "../core/report/file-kind.js";
+import { summarize, type FileReport, type Report, type RuleDescriptor } from "../core/report/report.js";
 import { type BigIntStats, closeSync, createReadStream, readFileSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { DatasetPrints, type Fingerprint, fingerprintAt, fingerprintOf } from "./fingerprints.js";
@@ -103,8 +103,8 @@ export interface CheckedFile {
   verdict?: LockVerdict | null;
 }
 
-export type { FileReport, Report, Summary } from "../core/report.js";
-export { exitCodeFor, onlyErrors, summarize } from "../core/report.js";
+export type { FileReport, Report, Summary } from "../core/report/report.js";
+export { exitCodeFor, onlyErrors, summarize } from "../core/report/report.js";
 
 const CHUNK_SIZE = 1 << 20;
 const FILES_AT_ONCE = 8;

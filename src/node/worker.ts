@@ -5,10 +5,10 @@
  * functions run in the main thread when the run has one thread.
  */
 import { DatasetError } from "../core/errors.js";
-import type { DiffPair } from "../core/diff.js";
-import type { ArtifactLines } from "../core/generate.js";
-import type { LockManifest, ManifestArtifact } from "../core/manifest.js";
-import type { ArtifactLimits } from "../core/markdown.js";
+import type { DiffPair } from "../core/diff/diff.js";
+import type { ArtifactLines } from "../core/records/generate.js";
+import type { LockManifest, ManifestArtifact } from "../core/lock/manifest.js";
+import type { ArtifactLimits } from "../core/markdown/targets.js";
 import { OperationalError } from "./errors.js";
 import type { PairTask } from "./diff.js";
 import type { TaskFailure } from "./pool.js";
@@ -57,7 +57,7 @@ export type ArtifactResult = { lines: ArtifactLines } | { problems: string[]; op
 async function artifactBatch(task: { root: string; fields: DatasetFields; artifacts: ManifestArtifact[]; limits: ArtifactLimits }): Promise<ArtifactResult[]> {
   const manifest = { ...task.fields, artifacts: [] } as LockManifest;
   const [{ artifactLines, parseArtifactBytes }, { resolveArtifact }, { readRegularFileSync }] = await Promise.all([
-    import("../core/generate.js"),
+    import("../core/records/generate.js"),
     import("./manifest-io.js"),
     import("./regular-file.js"),
   ]);

@@ -1,4 +1,4 @@
-import { formatAddress } from "../core/address.js";
+import { formatAddress } from "../core/address/address.js";
 import { quote } from "../core/text.js";
 import { addressOf, defineRule, stringField } from "./define.js";
 

@@ -1,7 +1,7 @@
-import { parseAddress, type AddressParts } from "../core/address.js";
+import { parseAddress, type AddressParts } from "../core/address/address.js";
 import { shellQuote } from "../core/text.js";
-import type { Excerpt, Severity } from "../core/problem.js";
-import type { LockContext } from "../core/lock-context.js";
+import type { Excerpt, Severity } from "../core/report/problem.js";
+import type { LockContext } from "../core/lock/lock-context.js";
 
 /** A parsed line that holds a JSON object; rules guard the types of the fields they read. */
 export type TargetRecord = Record<string, unknown>;

@@ -1,4 +1,4 @@
-import { SCHEMA_VERSION } from "../core/schema.js";
+import { SCHEMA_VERSION } from "../core/schema/schema.js";
 import { quote } from "../core/text.js";
 import { defineRule, stringField } from "./define.js";
 

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import canonicalize from "canonicalize";
 import { lock, generateRecords, buildRecordSchema } from "../../dist/index.js";
-import { formatSchema } from "../../dist/core/schema.js";
+import { formatSchema } from "../../dist/core/schema/schema.js";
 import { sha256Hex } from "../../dist/core/digest.js";
 
 const repo = fileURLToPath(new URL("../../", import.meta.url));

@@ -1,8 +1,8 @@
 import { cp, mkdtemp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { generateRecords, type OutputRecord } from "../../src/core/generate.js";
-import type { LockManifest } from "../../src/core/manifest.js";
+import { generateRecords, type OutputRecord } from "../../src/core/records/generate.js";
+import type { LockManifest } from "../../src/core/lock/manifest.js";
 import { lock, type LockOptions } from "../../src/node/lock.js";
 import { repoRoot } from "./records.js";
 

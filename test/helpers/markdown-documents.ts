@@ -5,7 +5,7 @@
  */
 
 import fc from "fast-check";
-import { readArtifact } from "../../src/core/markdown.js";
+import { readArtifact } from "../../src/core/markdown/targets.js";
 
 export interface BlockView {
   start: number;

@@ -3,10 +3,10 @@ import { fileURLToPath } from "node:url";
 import canonicalize from "canonicalize";
 import { createFileCheck, type FileResult } from "../../src/engine/check-file.js";
 import { rules as registry } from "../../src/rules/index.js";
-import type { LockContext } from "../../src/core/lock-context.js";
-import type { RuleSetting } from "../../src/core/problem.js";
-import { buildRecordSchema } from "../../src/core/schema.js";
-import { compileRecordSchema } from "../../src/core/schema-validator.js";
+import type { LockContext } from "../../src/core/lock/lock-context.js";
+import type { RuleSetting } from "../../src/core/report/problem.js";
+import { buildRecordSchema } from "../../src/core/schema/schema.js";
+import { compileRecordSchema } from "../../src/core/schema/schema-validator.js";
 import { deriveCitationTargetId, deriveTextDigest } from "../../src/core/digest.js";
 
 export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));

@@ -1,6 +1,6 @@
 /** The JSON Schema of a citation-target record (docs/spec.md, section 1, "Records"), built for one legislation host. */
 
-import { LEGISLATION_HOST_PATTERN, SLUG_PATTERN } from "./model.js";
+import { LEGISLATION_HOST_PATTERN, SLUG_PATTERN } from "../model.js";
 
 export const DEFAULT_LEGISLATION_HOST = "www.legislation.gov.au";
 export const SCHEMA_VERSION = "1.0.0";

@@ -20,12 +20,12 @@
  * what is reported. Never a whole record of either file.
  */
 import canonicalize from "canonicalize";
-import { parseAddress } from "./address.js";
-import { sha256Bytes, sha256Hex } from "./bytes.js";
-import { deriveCitationTargetId } from "./digest.js";
+import { parseAddress } from "../address/address.js";
+import { sha256Bytes, sha256Hex } from "../bytes.js";
+import { deriveCitationTargetId } from "../digest.js";
 import { classOf, designationOf, type DiffChange, type FieldChange, type LikelyMove, MAX_MOVES, type MoveEvidence, sortChanges, VALUE_LIMIT } from "./diff.js";
-import { comparedText } from "./record-fingerprint.js";
-import { buildRecordSchema } from "./schema.js";
+import { comparedText } from "../records/record-fingerprint.js";
+import { buildRecordSchema } from "../schema/schema.js";
 
 /** The 32-bit word (little-endian) of a digest at byte `at`. */
 function wordAt(digest: Uint8Array, at: number): number {

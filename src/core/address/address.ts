@@ -19,8 +19,8 @@ export interface AddressParts {
   local?: string;
 }
 
-export { SLUG_REGEXP as SLUG_PATTERN } from "./model.js";
-import { SLUG_REGEXP as SLUG_PATTERN } from "./model.js";
+export { SLUG_REGEXP as SLUG_PATTERN } from "../model.js";
+import { SLUG_REGEXP as SLUG_PATTERN } from "../model.js";
 
 /** The local coordinate of the text before an artifact's first heading (and of an artifact without blocks). */
 export const TOP_LOCAL = "_top";

@@ -1,5 +1,5 @@
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
-import { describeValue } from "./text.js";
+import { describeValue } from "../text.js";
 
 /** One schema violation, already phrased for a reader. */
 export interface SchemaIssue {

@@ -3,7 +3,7 @@
  * what each must be, told in plain words (docs/spec.md, "The lock manifest"), and the templates
  * that `adopt` and `update` fill them from (docs/spec.md, "Field templates").
  */
-import { type ManifestDatasetField, SLUG_REGEXP } from "./model.js";
+import { type ManifestDatasetField, SLUG_REGEXP } from "../model.js";
 
 export type DatasetFields = Record<ManifestDatasetField, string>;
 

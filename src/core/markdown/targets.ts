@@ -1,7 +1,7 @@
 /**
  * Parsing an artifact and cutting its body into targets (docs/spec.md, "Blocks and targets").
  * CommonMark 0.31.2 as markdown-it reads it (src/core/markdown/parser.ts), with YAML front matter
- * found by src/core/front-matter.ts and parsed with `yaml`, so that a broken one is reported, not
+ * found by src/core/markdown/front-matter.ts and parsed with `yaml`, so that a broken one is reported, not
  * silently cut into the body. The top-level blocks come one at a time from
  * src/core/markdown/blocks.ts; heading texts from src/core/markdown/heading-text.ts.
  * test/markdown-differential.test.ts compares the result with micromark and with markdown-it's
@@ -11,12 +11,12 @@
 import { parseDocument, visit } from "yaml";
 import { isSimpleYamlMap } from "./simple-yaml.js";
 import { findFrontMatter, type FrontMatter } from "./front-matter.js";
-import type { IndexKind } from "./manifest.js";
-import { type BlockScan, scanTopLevelBlocks, type TopLevelBlock } from "./markdown/blocks.js";
-import { collapseWhiteSpace, headingText } from "./markdown/heading-text.js";
-import { ArtifactError, type ArtifactLimits, DEFAULT_MAX_HEADING_LENGTH, DEFAULT_MAX_HEADINGS, DEFAULT_MAX_YAML_ALIASES } from "./markdown/limits.js";
+import type { IndexKind } from "../lock/manifest.js";
+import { type BlockScan, scanTopLevelBlocks, type TopLevelBlock } from "./blocks.js";
+import { collapseWhiteSpace, headingText } from "./heading-text.js";
+import { ArtifactError, type ArtifactLimits, DEFAULT_MAX_HEADING_LENGTH, DEFAULT_MAX_HEADINGS, DEFAULT_MAX_YAML_ALIASES } from "./limits.js";
 
-export { ArtifactError, type ArtifactLimits, DEFAULT_MAX_HEADING_LENGTH, DEFAULT_MAX_HEADINGS, DEFAULT_MAX_YAML_ALIASES, MAX_BLOCK_LINES, MAX_BLOCK_TOKENS } from "./markdown/limits.js";
+export { ArtifactError, type ArtifactLimits, DEFAULT_MAX_HEADING_LENGTH, DEFAULT_MAX_HEADINGS, DEFAULT_MAX_YAML_ALIASES, MAX_BLOCK_LINES, MAX_BLOCK_TOKENS } from "./limits.js";
 
 export interface TargetCut {
   /** Offsets into the artifact text: markdown = text.slice(start, end). */

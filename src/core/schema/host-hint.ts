@@ -4,10 +4,10 @@
  * host is told the flag and the config key that set it, with the host their records have, or that
  * the schema in force is a file that --legislation-host does not change.
  */
-import type { SchemaSource } from "./report.js";
+import type { SchemaSource } from "../report/report.js";
 import type { RecordSchemaCheck } from "./schema-issues.js";
 import { isValidLegislationHost, sourceTextUrlPattern } from "./schema.js";
-import { shellQuote } from "./text.js";
+import { shellQuote } from "../text.js";
 
 /** The host of a `sourceTextUrl` when the bundled schema built for that host would accept it (https, a valid host, a path); else undefined. */
 export function legislationHostOf(url: unknown): string | undefined {

@@ -1,9 +1,9 @@
 /** The dataset lock manifest (docs/spec.md, section 8, "Lock manifest"). */
 
 import canonicalize from "canonicalize";
-import { CALENDAR_DATE, MARKDOWN_ARTIFACT_KINDS, NON_EMPTY_STRING, SOURCE_INDEX_KINDS } from "./schema.js";
-import { sha256Hex } from "./digest.js";
-import { MANIFEST_DATASET_FIELDS, SLUG_PATTERN } from "./model.js";
+import { CALENDAR_DATE, MARKDOWN_ARTIFACT_KINDS, NON_EMPTY_STRING, SOURCE_INDEX_KINDS } from "../schema/schema.js";
+import { sha256Hex } from "../digest.js";
+import { MANIFEST_DATASET_FIELDS, SLUG_PATTERN } from "../model.js";
 
 export const LOCK_VERSION = 1;
 export const DEFAULT_MANIFEST_NAME = "citation-targets.lock.json";

@@ -2,7 +2,7 @@
 
 import { germanOrdinal } from "./designation.js";
 import { ALL_ANNEX_WORDS, ALL_ORDINALS, ALL_PROVISIONS, ALL_UNIT_WORDS, LATIN_SUFFIXES } from "./legal-systems.js";
-import { INDEX_FILE_NAMES } from "./model.js";
+import { INDEX_FILE_NAMES } from "../model.js";
 
 const INDEX_NAMES: readonly string[] = INDEX_FILE_NAMES;
 const CHUNK = /(\d+)|(\D+)/g;

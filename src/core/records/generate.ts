@@ -5,20 +5,20 @@
  * artifact, not the dataset: records are yielded one artifact at a time.
  */
 
-import { formatAddress } from "./address.js";
-import { decodeUtf8, isUtf8 } from "./bytes.js";
-import { assignLocalCoordinates } from "./designation.js";
-import { deriveCitationTargetId, deriveTextDigest, sha256Hex } from "./digest.js";
-import { computeDatasetDigest, type LockManifest, type ManifestArtifact } from "./manifest.js";
-import { type ArtifactLimits, ArtifactError, parseArtifact, type ParsedArtifact } from "./markdown.js";
-import { SCHEMA_VERSION } from "./schema.js";
-import { DatasetError } from "./errors.js";
-import { dirnameOf, folderChain } from "./paths.js";
-import { artifactRecordFields, artifactTrailBase, canonicalPathOf, containerStructuralPath, targetStructuralPath } from "./model.js";
+import { formatAddress } from "../address/address.js";
+import { decodeUtf8, isUtf8 } from "../bytes.js";
+import { assignLocalCoordinates } from "../address/designation.js";
+import { deriveCitationTargetId, deriveTextDigest, sha256Hex } from "../digest.js";
+import { computeDatasetDigest, type LockManifest, type ManifestArtifact } from "../lock/manifest.js";
+import { type ArtifactLimits, ArtifactError, parseArtifact, type ParsedArtifact } from "../markdown/targets.js";
+import { SCHEMA_VERSION } from "../schema/schema.js";
+import { DatasetError } from "../errors.js";
+import { dirnameOf, folderChain } from "../paths.js";
+import { artifactRecordFields, artifactTrailBase, canonicalPathOf, containerStructuralPath, targetStructuralPath } from "../model.js";
 import { type OutputRecord, serializeRecord, serializeRecordCut, valueJson } from "./record-line.js";
 
-export { DatasetError } from "./errors.js";
-export { dirnameOf, folderChain } from "./paths.js";
+export { DatasetError } from "../errors.js";
+export { dirnameOf, folderChain } from "../paths.js";
 export { type OutputRecord, serializeRecord } from "./record-line.js";
 
 export type ArtifactReader = (path: string) => Promise<Uint8Array>;

@@ -5,7 +5,7 @@
  * line ending or the end of the text. Without such a closing line there is no front matter.
  * No markdown parse is needed to find where the body starts.
  */
-import { decodeLatin1 } from "./bytes.js";
+import { decodeLatin1 } from "../bytes.js";
 
 export interface FrontMatter {
   /** The YAML between the fences: from after the opening line's ending up to the closing fence's line ending. */
