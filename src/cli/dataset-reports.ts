@@ -1,5 +1,6 @@
 /**
- * What `lock`, `generate --check`, `update` and `adopt` report, as text and as JSON (docs/spec.md,
+ * What `lock`, `generate --check`, `update` and `adopt` report, as text and as JSON, and the text of a
+ * dataset's faults (`DatasetError`) (docs/spec.md,
  * "Reports of lock, generate, update and adopt"). The JSON shapes are kept stable as validate's is:
  * members are added, never renamed or removed.
  */
@@ -8,6 +9,7 @@ import { MANIFEST_DATASET_FIELDS } from "../core/model.js";
 import { plural } from "../formatters/types.js";
 import type { CheckResult } from "../node/generate.js";
 import type { LockResult, ManifestChanges } from "../node/lock.js";
+import { shellQuote } from "../node/manifest-io.js";
 import type { RecordChanges } from "../node/record-changes.js";
 import type { DatasetUpdate } from "../node/update-dataset.js";
 
@@ -81,6 +83,58 @@ export function describeUpdates(results: readonly DatasetUpdate[], check: boolea
     if (files.length > 0) out.push(`  ${check ? "would write" : "wrote"} ${files.join(" and ")}`);
   }
   return out;
+}
+
+/** The text report of `lock` (standard error): what it wrote, or with `--check` whether the manifest is up to date and the command (`refresh`) that refreshes it. */
+export function lockText(result: LockResult, shown: string, check: boolean, refresh: string): string {
+  const count = `${plural(result.manifest.artifacts.length, "artifact")}, datasetDigest ${result.manifest.datasetDigest}`;
+  const changes = result.changed
+    ? describeManifestChanges(result.changes)
+        .map((line) => `  ${line}\n`)
+        .join("")
+    : "";
+  if (!check) return `${result.changed ? "wrote" : "unchanged"} ${shown} (${count})\n${changes}`;
+  if (!result.changed) return `${shown} is up to date (${count})\n`;
+  return `${shown} is not up to date (${count}):\n${changes}hint: run \`${refresh}\` to refresh it, or \`citation-targets update ${shellQuote(shown)}\` to refresh it and regenerate the JSONL\n`;
+}
+
+/** The text report of `generate --check FILE` (standard error), `manifest` as given on the command line. */
+export function generateCheckText(result: CheckResult, file: string, manifest: string): string {
+  if (!result.difference) return `${file} is up to date (${plural(result.records, "record")})\n`;
+  const lines = [`${file} is not up to date: ${result.cause ?? "it differs from what would be generated"}`, `  first difference: ${result.difference.message}`];
+  if (result.changes) lines.push(...describeRecordChanges(result.changes).map((line) => `  ${line}`));
+  lines.push(
+    result.otherDataset
+      ? "hint: do not regenerate it from this manifest (that would replace another dataset's records); check the manifest that names its slug, or this manifest's own file"
+      : `hint: run \`citation-targets generate ${shellQuote(manifest)} -o ${shellQuote(file)}\` to regenerate it`,
+  );
+  return `${lines.join("\n")}\n`;
+}
+
+/** The text report of `adopt` (standard output): the counts, then a block per refreshed dataset, then what to run next. */
+export function adoptText(updates: readonly DatasetUpdate[], folder: string, check: boolean): string {
+  const changed = updates.filter((r) => r.manifestChanged || r.outputChanged);
+  const created = updates.filter((r) => r.artifacts.created).length;
+  let text = `${check ? "would adopt" : "adopted"} ${plural(updates.length, "dataset")} in ${folder}: ${created} new, ${changed.length - created} refreshed, ${updates.length - changed.length} up to date\n`;
+  const details = describeUpdates(
+    updates.filter((r) => !r.artifacts.created && (r.manifestChanged || r.outputChanged)),
+    check,
+  );
+  if (details.length > 0) text += `${details.join("\n")}\n`;
+  if (!check && changed.length > 0) text += "next: citation-targets validate\n";
+  return text;
+}
+
+/**
+ * A dataset's faults, counted: a hint ("hint: …") is said after them and not counted, and "… and N
+ * more" counts as the N faults it stands for.
+ */
+export function describeDatasetProblems(problems: readonly string[]): string {
+  const hints = problems.filter((p) => p.startsWith("hint: "));
+  const faults = problems.filter((p) => !p.startsWith("hint: "));
+  const count = faults.reduce((sum, p) => sum + Number(/^… and ([0-9]+) more /.exec(p)?.[1] ?? 1), 0);
+  const body = faults.length === 1 && count === 1 ? faults[0] : `${plural(count, "problem")}:\n${faults.map((p) => `  ${p}`).join("\n")}`;
+  return `${[body, ...hints].join("\n")}\n`;
 }
 
 function artifactsJson(changes: ManifestChanges) {

@@ -17,7 +17,7 @@ import { plural } from "../formatters/types.js";
 import { rules, ruleIds, type RuleId } from "../rules/index.js";
 import { describeIoError, describeUnexpectedIoError, OperationalError } from "../node/errors.js";
 import { shellQuote } from "../node/manifest-io.js";
-import { describeManifestChanges, describeRecordChanges, describeUpdates, generateCheckJson, lockJson, updatesJson } from "./dataset-reports.js";
+import { adoptText, describeDatasetProblems, describeUpdates, generateCheckJson, generateCheckText, lockJson, lockText, updatesJson } from "./dataset-reports.js";
 import type { DatasetUpdate } from "../node/update-dataset.js";
 import { cwdInRepository, DEFAULT_MANIFEST_PATTERN, DEFAULT_PATTERN, displayPath, MANIFEST_FOLDER } from "../node/files.js";
 import { publicRepositoryUrl } from "../formatters/sarif.js";
@@ -256,32 +256,14 @@ export async function main(context: MainContext): Promise<number> {
         ...pick(options, [...MANIFEST_DATASET_FIELDS]),
       });
       const shown = displayPath(result.path, context.cwd);
-      const count = `${plural(result.manifest.artifacts.length, "artifact")}, datasetDigest ${result.manifest.datasetDigest}`;
       if (options.format === "json") {
         stdout.write(lockJson(result, shown, options.check === true, result.previous));
         if (options.check) exitCode = result.changed ? 1 : 0;
         return;
       }
-      if (options.check) {
-        if (result.changed) {
-          const refresh = ["citation-targets", ...context.argv.filter((arg) => arg !== "--check")].map(shellQuote).join(" ");
-          stderr.write(
-            `${shown} is not up to date (${count}):\n${describeManifestChanges(result.changes)
-              .map((line) => `  ${line}\n`)
-              .join("")}hint: run \`${refresh}\` to refresh it, or \`citation-targets update ${shellQuote(shown)}\` to refresh it and regenerate the JSONL\n`,
-          );
-        } else {
-          stderr.write(`${shown} is up to date (${count})\n`);
-        }
-        exitCode = result.changed ? 1 : 0;
-      } else {
-        const what = result.changed
-          ? describeManifestChanges(result.changes)
-              .map((line) => `  ${line}\n`)
-              .join("")
-          : "";
-        stderr.write(`${result.changed ? "wrote" : "unchanged"} ${shown} (${count})\n${what}`);
-      }
+      const refresh = ["citation-targets", ...context.argv.filter((arg) => arg !== "--check")].map(shellQuote).join(" ");
+      stderr.write(lockText(result, shown, options.check === true, refresh));
+      if (options.check) exitCode = result.changed ? 1 : 0;
     });
 
   program
@@ -326,19 +308,8 @@ export async function main(context: MainContext): Promise<number> {
             exitCode = result.difference ? 1 : 0;
             return;
           }
-          if (result.difference) {
-            const lines = [`${options.check} is not up to date: ${result.cause ?? "it differs from what would be generated"}`, `  first difference: ${result.difference.message}`];
-            if (result.changes) lines.push(...describeRecordChanges(result.changes).map((line) => `  ${line}`));
-            lines.push(
-              result.otherDataset
-                ? "hint: do not regenerate it from this manifest (that would replace another dataset's records); check the manifest that names its slug, or this manifest's own file"
-                : `hint: run \`citation-targets generate ${shellQuote(manifest)} -o ${shellQuote(options.check)}\` to regenerate it`,
-            );
-            stderr.write(`${lines.join("\n")}\n`);
-            exitCode = 1;
-          } else {
-            stderr.write(`${options.check} is up to date (${plural(result.records, "record")})\n`);
-          }
+          stderr.write(generateCheckText(result, options.check, manifest));
+          if (result.difference) exitCode = 1;
           return;
         }
         const generateOptions = {
@@ -518,16 +489,7 @@ export async function main(context: MainContext): Promise<number> {
         const changed = result.updates.filter((r) => r.manifestChanged || r.outputChanged);
         if (options.format === "json") stdout.write(updatesJson("adopt", result.updates, options.check === true));
         else {
-          const created = result.updates.filter((r) => r.artifacts.created).length;
-          stdout.write(
-            `${options.check ? "would adopt" : "adopted"} ${plural(result.updates.length, "dataset")} in ${displayPath(result.folder, context.cwd) || "."}: ${created} new, ${changed.length - created} refreshed, ${result.updates.length - changed.length} up to date\n`,
-          );
-          const details = describeUpdates(
-            result.updates.filter((r) => !r.artifacts.created && (r.manifestChanged || r.outputChanged)),
-            options.check === true,
-          );
-          if (details.length > 0) stdout.write(`${details.join("\n")}\n`);
-          if (!options.check && changed.length > 0) stdout.write(`next: citation-targets validate\n`);
+          stdout.write(adoptText(result.updates, displayPath(result.folder, context.cwd) || ".", options.check === true));
           for (const warning of result.updates.flatMap((r) => r.warnings)) stderr.write(`warning: ${warning}\n`);
         }
         if (options.check && changed.length > 0) exitCode = 1;
@@ -852,16 +814,4 @@ async function schemaInForce(schema: string | undefined, fromFlag: boolean, host
     return { value: shown, from: "repository", used: `the repository's schema ${shown} (found from here up to the repository root; legislationHost does not apply to it)` };
   }
   return { value: "bundled", from: "default", used: `the bundled schema, built for legislation host ${host} (no ${REPOSITORY_SCHEMA_PATH} from here up to the repository root)` };
-}
-
-/**
- * A dataset's faults, counted: a hint ("hint: …") is said after them and not counted, and "… and N
- * more" counts as the N faults it stands for.
- */
-function describeDatasetProblems(problems: readonly string[]): string {
-  const hints = problems.filter((p) => p.startsWith("hint: "));
-  const faults = problems.filter((p) => !p.startsWith("hint: "));
-  const count = faults.reduce((sum, p) => sum + Number(/^… and ([0-9]+) more /.exec(p)?.[1] ?? 1), 0);
-  const body = faults.length === 1 && count === 1 ? faults[0] : `${plural(count, "problem")}:\n${faults.map((p) => `  ${p}`).join("\n")}`;
-  return `${[body, ...hints].join("\n")}\n`;
 }
