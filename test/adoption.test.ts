@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { writeCorpus } from "../bench/corpus.js";
 import { formatProgress } from "../src/cli/progress.js";
-import { checkDatasetFields, datasetSlug, dateProblem, fillTemplate, TemplateError, urlProblem } from "../src/core/records/dataset-fields.js";
+import { checkDatasetFields, datasetSlug, dateProblem, fillTemplate, TemplateError, urlProblem } from "../src/core/lock/dataset-fields.js";
 import { templateContext } from "../src/node/dataset-context.js";
 import { lock, FieldsError } from "../src/node/lock.js";
 import { runCommand, runMain } from "./helpers/bin.js";
@@ -482,7 +482,7 @@ describe("what adopt and update show on the way", () => {
   });
 });
 
-describe("field templates and checks (core/records/dataset-fields.ts)", () => {
+describe("field templates and checks (core/lock/dataset-fields.ts)", () => {
   const context = { folder: "sgb_5", path: "laws/sgb_5", front: { Title: "SGB V", jurabk: "SGB 5", n: 5, d: new Date("2024-03-01T00:00:00Z"), tags: ["a"] }, frontSource: "laws/sgb_5/index.md" };
   test.each([
     ["{folder}", "sgb_5"],

@@ -8,7 +8,7 @@ import { buildRecordSchema, DEFAULT_LEGISLATION_HOST, formatSchema, isValidLegis
 import { colorLevel, createColor } from "../formatters/color.js";
 import { unknownRuleMessage } from "../core/text.js";
 import { MANIFEST_DATASET_FIELDS } from "../core/model.js";
-import { TEMPLATE_HELP } from "../core/records/dataset-fields.js";
+import { TEMPLATE_HELP } from "../core/lock/dataset-fields.js";
 import { registerDiffCommand } from "./diff-command.js";
 import { registerViewCommand } from "./view-command.js";
 import { createProgressLine, progressEnabled, type Progress } from "./progress.js";

@@ -6,7 +6,7 @@
  */
 import { readdirSync, statSync } from "node:fs";
 import { dirname, join, relative as relativePath, resolve, sep } from "node:path";
-import { checkDatasetFields, type DatasetFields, fillTemplate, TEMPLATE_HELP, type TemplateContext, TemplateError } from "../core/records/dataset-fields.js";
+import { checkDatasetFields, type DatasetFields, fillTemplate, TEMPLATE_HELP, type TemplateContext, TemplateError } from "../core/lock/dataset-fields.js";
 import { DatasetError } from "../core/records/generate.js";
 import { DEFAULT_MANIFEST_NAME } from "../core/lock/manifest.js";
 import { MANIFEST_DATASET_FIELDS, type ManifestDatasetField } from "../core/model.js";

@@ -6,7 +6,7 @@
 import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
 import { parse } from "yaml";
-import { type DatasetFields, fillTemplate, isTemplate, type TemplateContext, TemplateError } from "../core/records/dataset-fields.js";
+import { type DatasetFields, fillTemplate, isTemplate, type TemplateContext, TemplateError } from "../core/lock/dataset-fields.js";
 import { findFrontMatter } from "../core/markdown/front-matter.js";
 import { INDEX_FILE_NAMES, MANIFEST_DATASET_FIELDS } from "../core/model.js";
 import { listDatasetFiles } from "./dataset-files.js";

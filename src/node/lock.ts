@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { checkDatasetFields, type FieldProblem } from "../core/records/dataset-fields.js";
+import { checkDatasetFields, type FieldProblem } from "../core/lock/dataset-fields.js";
 import { DatasetError, dirnameOf, planDataset } from "../core/records/generate.js";
 import { computeDatasetDigest, DEFAULT_MANIFEST_NAME, formatManifest, LOCK_VERSION, type ArtifactKind, type IndexKind, type LockManifest, type ManifestArtifact } from "../core/lock/manifest.js";
 import { comparePaths } from "../core/address/natural-sort.js";

@@ -3,7 +3,7 @@ import { dirname, join, resolve, sep } from "node:path";
 import type { ValidateFunction } from "ajv/dist/2020.js";
 import { buildManifestSchema, type LockManifest } from "../core/lock/manifest.js";
 import { sha256Hex } from "../core/digest.js";
-import { checkDatasetFields } from "../core/records/dataset-fields.js";
+import { checkDatasetFields } from "../core/lock/dataset-fields.js";
 import { MANIFEST_DATASET_FIELDS } from "../core/model.js";
 import { describeIoError, OperationalError } from "./errors.js";
 import { DEFAULT_MAX_ARTIFACT_BYTES, tooLarge } from "./dataset-files.js";

@@ -12,7 +12,7 @@ import { DatasetError } from "../core/records/generate.js";
 import { DEFAULT_MANIFEST_NAME } from "../core/lock/manifest.js";
 import type { ArtifactLimits } from "../core/markdown/targets.js";
 import { displayPath } from "./files.js";
-import { type DatasetFields, TemplateError } from "../core/records/dataset-fields.js";
+import { type DatasetFields, TemplateError } from "../core/lock/dataset-fields.js";
 import { MANIFEST_DATASET_FIELDS, type ManifestDatasetField } from "../core/model.js";
 import { shellQuote } from "../core/text.js";
 import { fillFieldTemplates } from "./dataset-context.js";

@@ -9,7 +9,7 @@
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, join, resolve } from "node:path";
-import { type DatasetFields, isTemplate } from "../core/records/dataset-fields.js";
+import { type DatasetFields, isTemplate } from "../core/lock/dataset-fields.js";
 import { DEFAULT_MANIFEST_NAME } from "../core/lock/manifest.js";
 import { DatasetError } from "../core/records/generate.js";
 import { OperationalError } from "./errors.js";
