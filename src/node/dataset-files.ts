@@ -43,8 +43,8 @@ export async function listDatasetFiles(root: string, ignore: readonly string[] =
  * What fast-glob's `**\/*.md` finds with `dot: false`, `onlyFiles: false`, `followSymbolicLinks: false`
  * and `**\/node_modules/**` ignored, by a plain walk: entries named `*.md` (files, links, folders),
  * no name starting with a dot, no folder named node_modules descended into, no link followed.
- * A dataset without ignore globs is walked this way: fast-glob costs about 0.15 ms a folder, which a
- * repository of thousands of datasets pays on every validate (bench/RESULTS.md); test/dataset-files.test.ts
+ * A dataset without ignore globs is walked this way: fast-glob's cost a folder is paid by a repository
+ * of thousands of datasets on every validate (bench/RESULTS.md, issue 18); test/dataset-files.test.ts
  * holds the two to the same answer.
  */
 export function walkMarkdown(root: string, onFolder?: FolderVisit): string[] {

@@ -315,7 +315,7 @@ async function validateFile(prepared: PreparedFile, stdin: AsyncIterable<Uint8Ar
       }
     } else {
       // A small file is read in one synchronous call (a promise per open, stat, read and close cost
-      // more than the read itself, 5,000 files of 30 KB: 1.8 s of 4.6); a larger one is streamed.
+      // more than the read itself: bench/RESULTS.md, "many files"); a larger one is streamed.
       // Opened once without blocking and checked on the descriptor: only a regular file is read (a device or a FIFO is refused, named).
       const { fd, info } = openRegularSync(input.absolute);
       if (info.size < READ_WHOLE_BELOW) {

@@ -12,7 +12,8 @@ import { displayPath } from "./files.js";
 
 /**
  * The most bytes of text a page holds by default (16 MiB, about seven times the largest German law):
- * up to it the page loads in about a second in Chromium (bench/html-view.js). A page of a larger
+ * up to it the page loads quickly in Chromium (bench/html-view.js; bench/RESULTS.md, "The dataset
+ * page in Chromium"). A page of a larger
  * dataset keeps its tree and search and leaves the texts out; README ("view") gives the figures.
  */
 export const DEFAULT_MAX_TEXT_BYTES = 16 * 2 ** 20;
