@@ -7,6 +7,13 @@ export interface CorpusDescription {
   bytes: number;
   digest: string;
 }
-/** Writes a corpus of German-style laws of about `mb` megabytes into `dir` (replacing it), one `<slug>/index.md` per law. */
+/**
+ * Writes a corpus of German-style laws of about `mb` megabytes into `dir` (replacing it), one `<slug>/index.md` per
+ * law.
+ */
 export function writeCorpus(options: { mb: number; seed: string; dir: string }): CorpusDescription;
-export function ensureCorpus(options: { mb: number; seed: string; dir: string }): CorpusDescription & { cached?: boolean };
+export function ensureCorpus(options: {
+  mb: number;
+  seed: string;
+  dir: string;
+}): CorpusDescription & { cached?: boolean };

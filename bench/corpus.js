@@ -183,7 +183,14 @@ const LAW_KINDS = [
   { weight: 22, kind: "gesetz", make: (s) => [`Gesetz über ${article(s)} ${s}`, "G"] },
   { weight: 10, kind: "gesetz", make: (s) => [`${s}gesetz`, "G"] },
   { weight: 8, kind: "verordnung", make: (s) => [`Verordnung zur Durchführung des ${s}gesetzes`, "DV"] },
-  { weight: 7, kind: "aenderung", make: (s, r) => [`${r.pick(["Erste", "Zweite", "Dritte", "Vierte", "Fünfte", "Zwölfte"])} Verordnung zur Änderung der ${s}verordnung`, "ÄndV"] },
+  {
+    weight: 7,
+    kind: "aenderung",
+    make: (s, r) => [
+      `${r.pick(["Erste", "Zweite", "Dritte", "Vierte", "Fünfte", "Zwölfte"])} Verordnung zur Änderung der ${s}verordnung`,
+      "ÄndV",
+    ],
+  },
   {
     weight: 6,
     kind: "vertrag",
@@ -193,12 +200,36 @@ const LAW_KINDS = [
     ],
   },
   { weight: 6, kind: "verordnung", make: (s) => [`Verordnung über die Berufsausbildung im Bereich ${s}`, "AusbV"] },
-  { weight: 4, kind: "verordnung", make: (s) => [`Verordnung über die Prüfung zum anerkannten Fortbildungsabschluss Geprüfter Fachwirt für ${s}`, "FachwPrV"] },
-  { weight: 3, kind: "artikel", make: (s) => [`Gesetz zur Modernisierung des ${s}rechts und zur Änderung weiterer Vorschriften`, "ModG"] },
+  {
+    weight: 4,
+    kind: "verordnung",
+    make: (s) => [
+      `Verordnung über die Prüfung zum anerkannten Fortbildungsabschluss Geprüfter Fachwirt für ${s}`,
+      "FachwPrV",
+    ],
+  },
+  {
+    weight: 3,
+    kind: "artikel",
+    make: (s) => [`Gesetz zur Modernisierung des ${s}rechts und zur Änderung weiterer Vorschriften`, "ModG"],
+  },
   { weight: 2, kind: "gesetz", make: (s) => [`Einführungsgesetz zum ${s}gesetz`, "EG"] },
   { weight: 2, kind: "bekanntmachung", make: (s) => [`Bekanntmachung über ${article(s)} ${s}`, "Bek"] },
 ];
-const MONTHS = ["Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober", "November", "Dezember"];
+const MONTHS = [
+  "Januar",
+  "Februar",
+  "März",
+  "April",
+  "Mai",
+  "Juni",
+  "Juli",
+  "August",
+  "September",
+  "Oktober",
+  "November",
+  "Dezember",
+];
 const COUNTRIES = [
   "der Französischen Republik",
   "dem Königreich der Niederlande",
@@ -275,12 +306,24 @@ const OBJECTS = [
   "die Bußgeldbescheide",
   "die Rücknahme oder den Widerruf der Erlaubnis",
 ];
-const TAILS = ["zu treffen", "vorzulegen", "festzusetzen", "zu übermitteln", "bekannt zu geben", "zu erstatten", "anzuzeigen", "zu gewährleisten", "zu berücksichtigen", "zu veröffentlichen"];
+const TAILS = [
+  "zu treffen",
+  "vorzulegen",
+  "festzusetzen",
+  "zu übermitteln",
+  "bekannt zu geben",
+  "zu erstatten",
+  "anzuzeigen",
+  "zu gewährleisten",
+  "zu berücksichtigen",
+  "zu veröffentlichen",
+];
 const REFS = [
   () => `nach § ${n3()} Abs. ${n1()} Satz ${n1()}`,
   () => `im Sinne des § ${n3()} Nr. ${n1()}`,
   () => `gemäß Artikel ${n2()} der Verordnung (EU) ${R.int(2000, 2024)}/${R.int(1, 2600)}`,
-  () => `in der Fassung der Bekanntmachung vom ${R.int(1, 28)}. ${R.pick(MONTHS)} ${R.int(1950, 2023)} (BGBl. I S. ${R.int(1, 4200)})`,
+  () =>
+    `in der Fassung der Bekanntmachung vom ${R.int(1, 28)}. ${R.pick(MONTHS)} ${R.int(1950, 2023)} (BGBl. I S. ${R.int(1, 4200)})`,
   () => `unbeschadet des § ${n3()}${R.pick(["", "a", "b"])}`,
   () => `nach Maßgabe der Absätze ${n1()} bis ${n1() + 3}`,
   () => `im Sinne des Artikels ${n2()} Absatz ${n1()} Buchstabe ${R.pick(["a", "b", "c", "d"])}`,
@@ -437,7 +480,28 @@ function ordinal(n, gender) {
   }
   return stem + (gender === "n" ? "es" : gender === "f" ? "e" : "er");
 }
-const ROMAN = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV", "XV", "XVI", "XVII", "XVIII", "XIX", "XX"];
+const ROMAN = [
+  "I",
+  "II",
+  "III",
+  "IV",
+  "V",
+  "VI",
+  "VII",
+  "VIII",
+  "IX",
+  "X",
+  "XI",
+  "XII",
+  "XIII",
+  "XIV",
+  "XV",
+  "XVI",
+  "XVII",
+  "XVIII",
+  "XIX",
+  "XX",
+];
 const roman = (n) => ROMAN[(n - 1) % ROMAN.length] + (n > 20 ? "X".repeat(Math.floor((n - 1) / 20)) : "");
 
 // The PRNG of the law being written (module state keeps the generators short).
@@ -454,8 +518,10 @@ function sentence() {
   parts.push(R.pick(TAILS));
   let s = parts.join(" ");
   if (R.chance(0.35)) s += `, ${R.pick(CLAUSES)}`;
-  if (R.chance(0.04)) s += ` (${R.pick(["„Ausbildungsnachweis“", "„Fachkraft für Lagerlogistik“", "Anzeige", "„Schlussbescheid“"])})`;
-  if (R.chance(0.03)) s += ` [BGBl. I S. ${R.int(1, 3999)}](https://www.bgbl.de/xaver/bgbl/start.xav?startbk=Bundesanzeiger_BGBl&jumpTo=bgbl1${R.int(10, 23)}s${R.int(1, 3999)}.pdf)`;
+  if (R.chance(0.04))
+    s += ` (${R.pick(["„Ausbildungsnachweis“", "„Fachkraft für Lagerlogistik“", "Anzeige", "„Schlussbescheid“"])})`;
+  if (R.chance(0.03))
+    s += ` [BGBl. I S. ${R.int(1, 3999)}](https://www.bgbl.de/xaver/bgbl/start.xav?startbk=Bundesanzeiger_BGBl&jumpTo=bgbl1${R.int(10, 23)}s${R.int(1, 3999)}.pdf)`;
   return `${s}.`;
 }
 
@@ -494,8 +560,14 @@ function payTable() {
   const rows = [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`];
   const grade = R.pick(["A", "B", "R", "W", "E"]);
   const first = R.int(2, 9);
-  for (let g = first; g < first + R.int(3, 12); g++) rows.push(`| ${grade} ${g} | ${Array.from({ length: steps }, () => money()).join(" | ")} |`);
-  const caption = R.pick(["(Monatsbeträge in Euro)", "(Monatsbeträge in Euro)", "(Jahresbeträge in Euro)", "Gültig ab 1. März 2024\n\n(Monatsbeträge in Euro)"]);
+  for (let g = first; g < first + R.int(3, 12); g++)
+    rows.push(`| ${grade} ${g} | ${Array.from({ length: steps }, () => money()).join(" | ")} |`);
+  const caption = R.pick([
+    "(Monatsbeträge in Euro)",
+    "(Monatsbeträge in Euro)",
+    "(Jahresbeträge in Euro)",
+    "Gültig ab 1. März 2024\n\n(Monatsbeträge in Euro)",
+  ]);
   return `${R.pick(["Grundgehaltssätze", "Familienzuschlag", "Amtszulagen", "Anwärtergrundbetrag"])}\n\n${caption}\n\n${rows.join("\n")}`;
 }
 
@@ -524,16 +596,32 @@ function sectionBody(law) {
     if (R.chance(0.12)) blocks.push(...itemList(law));
     if (R.chance(0.03)) blocks.push(R.chance(0.4) && law.pay ? payTable() : plainTable());
     if (R.chance(0.01)) blocks.push(`> ${wrap(`„${prose(1).slice(0, -1)}“`, w, "> ")}`);
-    if (R.chance(0.008)) blocks.push(`<!-- ${R.pick(["Änderung durch Art. 3 G v. 12.6.2024 noch nicht berücksichtigt", "Stand: amtliche Fassung", "Textnachweis ab: 1.1.1980"])} -->`);
-    if (R.chance(0.008)) blocks.push(`    ${R.pick(["Muster", "Formblatt", "Vordruck"])} ${R.int(1, 12)}\n    Name, Vorname: ..................\n    Anschrift:     ..................`);
+    if (R.chance(0.008))
+      blocks.push(
+        `<!-- ${R.pick(["Änderung durch Art. 3 G v. 12.6.2024 noch nicht berücksichtigt", "Stand: amtliche Fassung", "Textnachweis ab: 1.1.1980"])} -->`,
+      );
+    if (R.chance(0.008))
+      blocks.push(
+        `    ${R.pick(["Muster", "Formblatt", "Vordruck"])} ${R.int(1, 12)}\n    Name, Vorname: ..................\n    Anschrift:     ..................`,
+      );
   }
   if (R.chance(0.025)) {
     // A footnote separator straight under a paragraph line: CommonMark reads the paragraph as a setext heading.
     const note = R.chance(0.3)
       ? wrap(`(${absaetze + 1}) ${prose(2)}`, w)
-      : R.pick(["(+++ Textnachweis ab: 1.1.1980 +++)", "Fußnote", "(+++ Zur Anwendung vgl. § 12 +++)", `(${absaetze + 1}) Die Vorschrift tritt am 1. Januar 2025 außer Kraft.`]);
+      : R.pick([
+          "(+++ Textnachweis ab: 1.1.1980 +++)",
+          "Fußnote",
+          "(+++ Zur Anwendung vgl. § 12 +++)",
+          `(${absaetze + 1}) Die Vorschrift tritt am 1. Januar 2025 außer Kraft.`,
+        ]);
     blocks.push(`${note}\n-----`);
-    blocks.push(wrap(`${R.pick(["§ 3 Abs. 3 Kursivdruck:", "Fußnote:", "Zur Anwendung:"])} Aufgrund offensichtlicher Unrichtigkeit wurde das Wort „Maßnahme“ durch das Wort „Maßnahmen“ ersetzt.`, w));
+    blocks.push(
+      wrap(
+        `${R.pick(["§ 3 Abs. 3 Kursivdruck:", "Fußnote:", "Zur Anwendung:"])} Aufgrund offensichtlicher Unrichtigkeit wurde das Wort „Maßnahme“ durch das Wort „Maßnahmen“ ersetzt.`,
+        w,
+      ),
+    );
   }
   return blocks;
 }
@@ -573,7 +661,9 @@ function itemList(law) {
     const lines = [];
     for (let i = 1; i <= count; i++) {
       lines.push(`${i}. ${item()}`);
-      if (R.chance(0.3)) for (let j = 0; j < R.int(1, 3); j++) lines.push(`   - ${item()}`, ...(R.chance(0.2) ? [`     - ${item()}`] : []));
+      if (R.chance(0.3))
+        for (let j = 0; j < R.int(1, 3); j++)
+          lines.push(`   - ${item()}`, ...(R.chance(0.2) ? [`     - ${item()}`] : []));
     }
     out.push(lines.join("\n"));
   } else {
@@ -616,12 +706,22 @@ function unitHeading(law, word, n, level) {
 }
 
 function frontMatter(law) {
-  const lines = ["---", `Title: ${law.title}`, `jurabk: ${law.jurabk}`, "layout: default", `origslug: ${law.slug}`, `slug: ${law.slug}`];
+  const lines = [
+    "---",
+    `Title: ${law.title}`,
+    `jurabk: ${law.jurabk}`,
+    "layout: default",
+    `origslug: ${law.slug}`,
+    `slug: ${law.slug}`,
+  ];
   if (R.chance(0.7)) lines.push(`date: "${law.date}"`);
   else lines.push(`date: ${law.date}`);
   lines.push(`ausfertigung: ${law.ausfertigung}`);
   if (R.chance(0.6)) lines.push(`fundstelle: "BGBl I: ${law.ausfertigung.slice(0, 4)}, ${R.int(1, 3999)}"`);
-  if (R.chance(0.5)) lines.push(`stand: 'Zuletzt geändert durch Art. ${R.int(1, 40)} G v. ${R.int(1, 28)}.${R.int(1, 12)}.${R.int(2000, 2024)} I ${R.int(1, 3999)}'`);
+  if (R.chance(0.5))
+    lines.push(
+      `stand: 'Zuletzt geändert durch Art. ${R.int(1, 40)} G v. ${R.int(1, 28)}.${R.int(1, 12)}.${R.int(2000, 2024)} I ${R.int(1, 3999)}'`,
+    );
   if (R.chance(0.25))
     lines.push(
       "hinweis: |",
@@ -629,7 +729,10 @@ function frontMatter(law) {
       "  textlich nachgewiesen, dokumentarisch noch nicht abschließend bearbeitet",
     );
   if (R.chance(0.2)) lines.push("amtabk: >-", `  ${law.jurabk}`, `  ${law.ausfertigung.slice(0, 4)}`);
-  if (R.chance(0.3)) lines.push(`tags: [${R.pick(["Verwaltungsrecht", "Sozialrecht", "Steuerrecht", "Verkehrsrecht", "Berufsbildung"])}, Bundesrecht]`);
+  if (R.chance(0.3))
+    lines.push(
+      `tags: [${R.pick(["Verwaltungsrecht", "Sozialrecht", "Steuerrecht", "Verkehrsrecht", "Berufsbildung"])}, Bundesrecht]`,
+    );
   if (R.chance(0.5)) lines.push(""); // a blank line before the closing fence, as in the corpus
   lines.push("---");
   return lines.join("\n");
@@ -645,12 +748,22 @@ function writeLaw(law, size) {
   };
   push(frontMatter(law));
   push(heading(1, law.heading));
-  const meta = [`Ausfertigungsdatum\n:   ${law.ausfertigung}`, `Fundstelle\n:   BGBl I: ${law.ausfertigung.slice(0, 4)}, ${R.int(1, 3999)}`];
-  if (R.chance(0.5)) meta.push(`Zuletzt geändert durch\n:   Art. ${R.int(1, 30)} G v. ${R.int(1, 28)}.${R.int(1, 12)}.${R.int(2000, 2024)} I ${R.int(1, 3999)}`);
+  const meta = [
+    `Ausfertigungsdatum\n:   ${law.ausfertigung}`,
+    `Fundstelle\n:   BGBl I: ${law.ausfertigung.slice(0, 4)}, ${R.int(1, 3999)}`,
+  ];
+  if (R.chance(0.5))
+    meta.push(
+      `Zuletzt geändert durch\n:   Art. ${R.int(1, 30)} G v. ${R.int(1, 28)}.${R.int(1, 12)}.${R.int(2000, 2024)} I ${R.int(1, 3999)}`,
+    );
   for (const m of meta) push(m);
-  if (R.chance(0.3)) push(`(+++ Textnachweis ab: ${R.int(1, 28)}.${R.int(1, 12)}.${R.int(1970, 2020)} +++)\n(+++ Zur Anwendung vgl. § ${R.int(1, 40)} +++)`);
+  if (R.chance(0.3))
+    push(
+      `(+++ Textnachweis ab: ${R.int(1, 28)}.${R.int(1, 12)}.${R.int(1970, 2020)} +++)\n(+++ Zur Anwendung vgl. § ${R.int(1, 40)} +++)`,
+    );
 
-  const annexShare = law.kind === "verordnung" ? (R.chance(0.5) ? R.float() * 0.5 : 0) : R.chance(0.2) ? R.float() * 0.3 : 0;
+  const annexShare =
+    law.kind === "verordnung" ? (R.chance(0.5) ? R.float() * 0.5 : 0) : R.chance(0.2) ? R.float() * 0.3 : 0;
   const bodyBudget = size * (1 - annexShare);
   const sectionSize = 600 + R.int(0, 2400);
   const sections = Math.max(1, Math.round((bodyBudget - bytes) / sectionSize));
@@ -674,7 +787,14 @@ function writeLaw(law, size) {
   }
 
   // Units: how many sections per unit at each level, from the innermost outwards.
-  const levels = sections < 15 ? [] : sections < 60 ? law.hierarchy.slice(-1) : sections < 300 ? law.hierarchy.slice(-2) : law.hierarchy;
+  const levels =
+    sections < 15
+      ? []
+      : sections < 60
+        ? law.hierarchy.slice(-1)
+        : sections < 300
+          ? law.hierarchy.slice(-2)
+          : law.hierarchy;
   const counters = levels.map(() => 0);
   const perUnit = levels.map((_, i) => {
     let p = 1;
@@ -723,7 +843,10 @@ function writeLaw(law, size) {
           changes.push(
             `${i}.  § ${n3()} wird wie folgt geändert:\n\n    a)  In Absatz ${n1()} Satz ${n1()} wird die Angabe „${R.int(2000, 2023)}“ durch die Angabe „${R.int(2024, 2030)}“ ersetzt.\n\n    b)  Absatz ${n1()} wird aufgehoben.`,
           );
-          if (R.chance(0.3)) changes.push(`    c)  Nach Absatz ${n1()} wird folgender Absatz ${n1()}a eingefügt:\n\n        „(${n1()}a) ${wrap(sentence(), law.width, "        ")}“`);
+          if (R.chance(0.3))
+            changes.push(
+              `    c)  Nach Absatz ${n1()} wird folgender Absatz ${n1()}a eingefügt:\n\n        „(${n1()}a) ${wrap(sentence(), law.width, "        ")}“`,
+            );
         }
         push(changes.join("\n\n"));
         if (R.chance(0.2)) {
@@ -754,7 +877,16 @@ function writeLaw(law, size) {
     }
     const title = law.firstSections?.[provision - 1] ?? R.pick(SECTION_TITLES);
     const shape = R.float();
-    push(heading(depth, shape < 0.01 ? `§ ${provision} *${title}*` : shape < 0.06 && !law.firstSections ? `§ ${provision}` : `§ ${provision} ${title}`));
+    push(
+      heading(
+        depth,
+        shape < 0.01
+          ? `§ ${provision} *${title}*`
+          : shape < 0.06 && !law.firstSections
+            ? `§ ${provision}`
+            : `§ ${provision} ${title}`,
+      ),
+    );
     for (const b of sectionBody(law)) push(b);
     if (R.chance(0.06)) {
       // inserted sections: § 7a, § 7b
@@ -774,15 +906,26 @@ function writeLaw(law, size) {
   while (bytes < size) {
     annex++;
     const form = R.float();
-    const zu = R.chance(0.7) ? ` (zu § ${R.int(1, Math.max(1, provision))}${R.chance(0.3) ? ` Abs. ${n1()}` : ""})` : "";
+    const zu = R.chance(0.7)
+      ? ` (zu § ${R.int(1, Math.max(1, provision))}${R.chance(0.3) ? ` Abs. ${n1()}` : ""})`
+      : "";
     if (form < 0.08) push(heading(2, `Anlage D${annex}${R.pick(["a", "b", ""])}${zu}`));
-    else if (form < 0.14) push(heading(2, `Anlage ${roman(annex)} Kap ${roman(R.int(1, 20))} ${R.pick(["A", "B", "C", "D", "E"])} ${roman(R.int(1, 4))} Abschnitt ${roman(R.int(1, 4))}`));
+    else if (form < 0.14)
+      push(
+        heading(
+          2,
+          `Anlage ${roman(annex)} Kap ${roman(R.int(1, 20))} ${R.pick(["A", "B", "C", "D", "E"])} ${roman(R.int(1, 4))} Abschnitt ${roman(R.int(1, 4))}`,
+        ),
+      );
     else if (form < 0.2) push(heading(2, annex === 1 ? "Anhang" : `Anhang ${annex}`));
     else if (form < 0.24) {
       push(heading(2, R.chance(0.5) ? "Anlage (weggefallen)" : `Anlage ${annex} (weggefallen)`));
       continue;
     } else push(heading(2, `Anlage ${annex}${zu}`));
-    if (R.chance(0.4)) push(`${R.pick(["Fundstelle", "Fundstelle des Originaltextes"])}: BGBl. I ${R.int(1970, 2024)}, ${R.int(1, 3999)} - ${R.int(1, 3999)}`);
+    if (R.chance(0.4))
+      push(
+        `${R.pick(["Fundstelle", "Fundstelle des Originaltextes"])}: BGBl. I ${R.int(1970, 2024)}, ${R.int(1, 3999)} - ${R.int(1, 3999)}`,
+      );
     const annexBudget = Math.min(size, bytes + (size - bytes) / (R.chance(0.5) ? 1 : R.int(2, 4)) + 1);
     let own = 0;
     let item = 0;
@@ -802,7 +945,9 @@ function writeLaw(law, size) {
       } else if (roll < 0.85) {
         push(...itemList(law));
       } else {
-        push(heading(3, R.pick(["Vorbemerkung", "Allgemeine Hinweise", "*Erläuterungen*", "Muster", "Teil A", "Teil B"])));
+        push(
+          heading(3, R.pick(["Vorbemerkung", "Allgemeine Hinweise", "*Erläuterungen*", "Muster", "Teil A", "Teil B"])),
+        );
         push(wrap(prose(R.int(2, 6)), law.width));
       }
     }
@@ -817,8 +962,20 @@ function writeLaw(law, size) {
 // ---------------------------------------------------------------- giants (fixed titles)
 
 const GIANTS = [
-  { bytes: 2_200_000, title: "Sozialgesetzbuch (SGB) Fünftes Buch (V) - Gesetzliche Krankenversicherung", jurabk: "SGB 5", slug: "sgb_5", hierarchy: ["kapitel", "abschnitt", "titel"] },
-  { bytes: 1_850_000, title: "Einkommensteuergesetz", jurabk: "EStG", slug: "estg", hierarchy: ["abschnitt", "unterabschnitt"] },
+  {
+    bytes: 2_200_000,
+    title: "Sozialgesetzbuch (SGB) Fünftes Buch (V) - Gesetzliche Krankenversicherung",
+    jurabk: "SGB 5",
+    slug: "sgb_5",
+    hierarchy: ["kapitel", "abschnitt", "titel"],
+  },
+  {
+    bytes: 1_850_000,
+    title: "Einkommensteuergesetz",
+    jurabk: "EStG",
+    slug: "estg",
+    hierarchy: ["abschnitt", "unterabschnitt"],
+  },
   {
     bytes: 1_600_000,
     title: "Bürgerliches Gesetzbuch",
@@ -828,11 +985,41 @@ const GIANTS = [
     firstUnits: ["Allgemeiner Teil", "Personen", "Natürliche Personen, Verbraucher, Unternehmer", "Rechtsfähigkeit"],
     firstSections: ["Beginn der Rechtsfähigkeit", "Eintritt der Volljährigkeit"],
   },
-  { bytes: 1_400_000, title: "Sozialgesetzbuch (SGB) Sechstes Buch (VI) - Gesetzliche Rentenversicherung", jurabk: "SGB 6", slug: "sgb_6", hierarchy: ["kapitel", "abschnitt", "unterabschnitt"] },
-  { bytes: 1_250_000, title: "Handelsgesetzbuch", jurabk: "HGB", slug: "hgb", hierarchy: ["buch", "abschnitt", "unterabschnitt", "titel"] },
-  { bytes: 1_100_000, title: "Zivilprozessordnung", jurabk: "ZPO", slug: "zpo", hierarchy: ["buch", "abschnitt", "titel", "untertitel"] },
-  { bytes: 1_050_000, title: "Abgabenordnung", jurabk: "AO", slug: "ao_1977", hierarchy: ["teil", "abschnitt", "unterabschnitt"] },
-  { bytes: 1_000_000, title: "Sozialgesetzbuch (SGB) Drittes Buch (III) - Arbeitsförderung", jurabk: "SGB 3", slug: "sgb_3", hierarchy: ["kapitel", "abschnitt", "unterabschnitt"] },
+  {
+    bytes: 1_400_000,
+    title: "Sozialgesetzbuch (SGB) Sechstes Buch (VI) - Gesetzliche Rentenversicherung",
+    jurabk: "SGB 6",
+    slug: "sgb_6",
+    hierarchy: ["kapitel", "abschnitt", "unterabschnitt"],
+  },
+  {
+    bytes: 1_250_000,
+    title: "Handelsgesetzbuch",
+    jurabk: "HGB",
+    slug: "hgb",
+    hierarchy: ["buch", "abschnitt", "unterabschnitt", "titel"],
+  },
+  {
+    bytes: 1_100_000,
+    title: "Zivilprozessordnung",
+    jurabk: "ZPO",
+    slug: "zpo",
+    hierarchy: ["buch", "abschnitt", "titel", "untertitel"],
+  },
+  {
+    bytes: 1_050_000,
+    title: "Abgabenordnung",
+    jurabk: "AO",
+    slug: "ao_1977",
+    hierarchy: ["teil", "abschnitt", "unterabschnitt"],
+  },
+  {
+    bytes: 1_000_000,
+    title: "Sozialgesetzbuch (SGB) Drittes Buch (III) - Arbeitsförderung",
+    jurabk: "SGB 3",
+    slug: "sgb_3",
+    hierarchy: ["kapitel", "abschnitt", "unterabschnitt"],
+  },
 ];
 
 function translit(text) {
@@ -855,7 +1042,8 @@ export function planCorpus(mb, seed) {
   const giantBytes = giants.reduce((s, g) => s + g.bytes, 0);
   // Log-normal-ish body: median 10 KB, sigma 1.25, clipped to [600 B, 950 KB], scaled to the target total.
   const raw = [];
-  for (let i = giants.length; i < count; i++) raw.push(Math.min(950_000, Math.max(600, 10_000 * exp(1.25 * rng.normal()))));
+  for (let i = giants.length; i < count; i++)
+    raw.push(Math.min(950_000, Math.max(600, 10_000 * exp(1.25 * rng.normal()))));
   const factor = (target - giantBytes) / raw.reduce((s, x) => s + x, 0);
   const used = new Set(giants.map((g) => g.slug));
   const laws = giants.map((g) => ({ ...g, kind: "gesetz", giant: true }));
@@ -879,7 +1067,14 @@ export function planCorpus(mb, seed) {
       for (let n = 2; used.has(slug); n++) slug = `${base}_${n}`;
     }
     used.add(slug);
-    laws.push({ bytes: Math.max(600, Math.round(bytes * factor)), title, jurabk, slug, kind: kind.kind, hierarchy: rng.pick(HIERARCHIES) });
+    laws.push({
+      bytes: Math.max(600, Math.round(bytes * factor)),
+      title,
+      jurabk,
+      slug,
+      kind: kind.kind,
+      hierarchy: rng.pick(HIERARCHIES),
+    });
   }
   // Giants at deterministic places among the others.
   const order = laws.map((law, i) => ({ law, key: rng.u32() + i / 1e6 }));
@@ -932,7 +1127,14 @@ export function writeCorpus({ mb, seed, dir }) {
     seed,
     files: entries.length,
     bytes: total,
-    sizes: { min: sizes[0], median: quantile(sizes, 0.5), p90: quantile(sizes, 0.9), p99: quantile(sizes, 0.99), max: sizes[sizes.length - 1], over1MB: sizes.filter((s) => s >= 1e6).length },
+    sizes: {
+      min: sizes[0],
+      median: quantile(sizes, 0.5),
+      p90: quantile(sizes, 0.9),
+      p99: quantile(sizes, 0.99),
+      max: sizes[sizes.length - 1],
+      over1MB: sizes.filter((s) => s >= 1e6).length,
+    },
     digest: digest.digest("hex"),
   };
 }

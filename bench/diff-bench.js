@@ -45,15 +45,21 @@ if (process.argv[2] === "--child") {
     result = { summary: report.summary, moves, reportBytes: json.length };
   }
   const usage = process.resourceUsage();
-  console.log(JSON.stringify({ ...result, seconds: (performance.now() - started) / 1000, maxRssMb: Math.round(usage.maxRSS / 1024) }));
+  console.log(
+    JSON.stringify({
+      ...result,
+      seconds: (performance.now() - started) / 1000,
+      maxRssMb: Math.round(usage.maxRSS / 1024),
+    }),
+  );
   process.exit(0);
 }
 
 const { deriveCitationTargetId, deriveTextDigest } = await import("../dist/index.js");
 const URL_ = (date) => `https://www.legislation.gov.au/C2099A00001/${date}/text`;
-const BODY =
-  "(1) A person must not engage in conduct that contravenes a requirement of this section unless the person holds an authorisation. ".repeat(6) +
-  "\n\n(2) Subsection (1) does not apply to conduct engaged in under a law of a State or Territory.\n";
+const SENTENCE =
+  "(1) A person must not engage in conduct that contravenes a requirement of this section unless the person holds an authorisation. ";
+const BODY = `${SENTENCE.repeat(6)}\n\n(2) Subsection (1) does not apply to conduct engaged in under a law of a State or Territory.\n`;
 
 /** The records of one version, in file order; `edit(i)` says what the version does to section i. */
 function* version(count, edit) {
@@ -62,16 +68,34 @@ function* version(count, edit) {
   for (let i = 1; i <= count; i++) {
     const part = Math.floor((i - 1) / 1000) + 1;
     const division = Math.floor(((i - 1) % 1000) / 100) + 1;
-    if ((i - 1) % 1000 === 0) yield { container: `part-${part}`, heading: `Part ${part}—Heading of part ${part}`, trail: [], preorder: preorder++ };
+    if ((i - 1) % 1000 === 0)
+      yield {
+        container: `part-${part}`,
+        heading: `Part ${part}—Heading of part ${part}`,
+        trail: [],
+        preorder: preorder++,
+      };
     if ((i - 1) % 100 === 0)
-      yield { container: `part-${part}/division-${division}`, heading: `Division ${division}—Heading of division ${division}`, trail: [`Part ${part}—Heading of part ${part}`], preorder: preorder++ };
+      yield {
+        container: `part-${part}/division-${division}`,
+        heading: `Division ${division}—Heading of division ${division}`,
+        trail: [`Part ${part}—Heading of part ${part}`],
+        preorder: preorder++,
+      };
     const what = edit(i);
     if (what === "removed") continue;
     const trail = [`Part ${part}—Heading of part ${part}`, `Division ${division}—Heading of division ${division}`];
     const file = what === "moved" ? `section-${i}-renumbered.md` : `section-${i}.md`;
     const heading = what === "retitled" ? `${i} Section ${i} as retitled` : `${i} Section ${i}`;
     const body = what === "amended" ? `${BODY}\n(3) This subsection was inserted by the amending Act.\n` : BODY;
-    yield { path: `part-${part}/division-${division}/${file}`, local: String(i), heading, trail, markdown: `##### ${heading}\n\n${body}`, documentOrder: documentOrder++ };
+    yield {
+      path: `part-${part}/division-${division}/${file}`,
+      local: String(i),
+      heading,
+      trail,
+      markdown: `##### ${heading}\n\n${body}`,
+      documentOrder: documentOrder++,
+    };
     if (what === "inserted")
       yield {
         path: `part-${part}/division-${division}/section-${i}a.md`,
@@ -138,12 +162,24 @@ function record(target, datasetDigest, date) {
 async function write(file, targets, datasetDigest, date) {
   const out = createWriteStream(file);
   for (const target of targets) {
-    if (!out.write(`${canonicalize(record(target, datasetDigest, date))}\n`)) await new Promise((r) => out.once("drain", r));
+    if (!out.write(`${canonicalize(record(target, datasetDigest, date))}\n`))
+      await new Promise((r) => out.once("drain", r));
   }
   await new Promise((r) => out.end(r));
 }
 
-const EDITS = (i) => (i % 997 === 0 ? "removed" : i % 1009 === 0 ? "inserted" : i % 1000 === 500 ? "amended" : i % 2003 === 7 ? "retitled" : i % 4999 === 0 ? "moved" : undefined);
+const EDITS = (i) =>
+  i % 997 === 0
+    ? "removed"
+    : i % 1009 === 0
+      ? "inserted"
+      : i % 1000 === 500
+        ? "amended"
+        : i % 2003 === 7
+          ? "retitled"
+          : i % 4999 === 0
+            ? "moved"
+            : undefined;
 
 // Sections per MB, measured on a small sample.
 const sample = join(data, "sample.jsonl");
@@ -173,16 +209,23 @@ if (!existsSync(stamp)) {
 }
 
 function measure(...args) {
-  const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--child", ...args], { encoding: "utf8", maxBuffer: 1 << 26 });
+  const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--child", ...args], {
+    encoding: "utf8",
+    maxBuffer: 1 << 26,
+  });
   if (child.status !== 0) throw new Error(`${args[0]} failed: ${child.stderr}`);
   return JSON.parse(child.stdout.trim().split("\n").pop());
 }
 
 const sizes = `${(statSync(oldFile).size / 1e6).toFixed(0)} MB and ${(statSync(newFile).size / 1e6).toFixed(0)} MB`;
-console.log(`machine: ${cpus()[0]?.model ?? "unknown CPU"}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`);
+console.log(
+  `machine: ${cpus()[0]?.model ?? "unknown CPU"}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+);
 console.log(`two versions of one dataset file, ${sizes}, ${sections} sections`);
 const baseline = measure("baseline", oldFile, newFile);
-console.log(`  baseline (read both, split lines, JSON.parse): ${baseline.seconds.toFixed(2)} s, peak RSS ${baseline.maxRssMb} MB (${baseline.records} records)`);
+console.log(
+  `  baseline (read both, split lines, JSON.parse): ${baseline.seconds.toFixed(2)} s, peak RSS ${baseline.maxRssMb} MB (${baseline.records} records)`,
+);
 const result = measure("diff", oldFile, newFile);
 const counts = Object.entries(result.summary.byKind)
   .map(([kind, n]) => `${kind} ${n}`)
@@ -194,7 +237,13 @@ console.log(
 // The same pair with the old file read from git.
 const repository = join(data, "repository");
 const tracked = join(repository, ".tooling/citation-targets/bench.jsonl");
-const env = { ...process.env, GIT_AUTHOR_NAME: "bench", GIT_AUTHOR_EMAIL: "bench@example.org", GIT_COMMITTER_NAME: "bench", GIT_COMMITTER_EMAIL: "bench@example.org" };
+const env = {
+  ...process.env,
+  GIT_AUTHOR_NAME: "bench",
+  GIT_AUTHOR_EMAIL: "bench@example.org",
+  GIT_COMMITTER_NAME: "bench",
+  GIT_COMMITTER_EMAIL: "bench@example.org",
+};
 if (!existsSync(join(repository, ".git"))) {
   mkdirSync(dirname(tracked), { recursive: true });
   execFileSync("git", ["init", "-q", "-b", "main"], { cwd: repository, env });
@@ -204,4 +253,6 @@ if (!existsSync(join(repository, ".git"))) {
 }
 execFileSync("cp", [newFile, tracked]);
 const git = measure("git", repository);
-console.log(`  diff --against HEAD:  ${git.seconds.toFixed(2)} s, peak RSS ${git.maxRssMb} MB (the old file streamed from git cat-file, twice)`);
+console.log(
+  `  diff --against HEAD:  ${git.seconds.toFixed(2)} s, peak RSS ${git.maxRssMb} MB (the old file streamed from git cat-file, twice)`,
+);

@@ -59,14 +59,23 @@ console.error(
   `law: ${view.targets.length} targets (${sections} sections), ${(markdownBytes / 1e6).toFixed(2)} MB of markdown; page ${(html.length / 1e6).toFixed(2)} MB, rendered by view in ${renderMs.toFixed(0)} ms`,
 );
 
-/** The law's targets `times` over, each copy's addresses made unique; past view's default --max-text-bytes, without the texts, as view writes it. */
+/**
+ * The law's targets `times` over, each copy's addresses made unique; past view's default --max-text-bytes, without the
+ * texts, as view writes it.
+ */
 function scaled(times) {
   if (times === 1) return html;
   const bytes = markdownBytes * times;
   const omitted = bytes > DEFAULT_MAX_TEXT_BYTES;
   const targets = [];
-  for (let copy = 0; copy < times; copy++) for (const t of view.targets) targets.push({ ...t, address: `${t.address}~copy-${copy}`, ...(omitted ? { text: undefined } : {}) });
-  return renderDatasetPage({ ...view, targets, ...(omitted ? { textsOmitted: { bytes, limit: DEFAULT_MAX_TEXT_BYTES } } : {}) });
+  for (let copy = 0; copy < times; copy++)
+    for (const t of view.targets)
+      targets.push({ ...t, address: `${t.address}~copy-${copy}`, ...(omitted ? { text: undefined } : {}) });
+  return renderDatasetPage({
+    ...view,
+    targets,
+    ...(omitted ? { textsOmitted: { bytes, limit: DEFAULT_MAX_TEXT_BYTES } } : {}),
+  });
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -141,4 +150,17 @@ try {
 } finally {
   await browser.close();
 }
-console.log(JSON.stringify({ chromium: executablePath, runs, law: { targets: view.targets.length, sections, markdownBytes, pageBytes: html.length, viewMs: Math.round(renderMs) }, rows }));
+console.log(
+  JSON.stringify({
+    chromium: executablePath,
+    runs,
+    law: {
+      targets: view.targets.length,
+      sections,
+      markdownBytes,
+      pageBytes: html.length,
+      viewMs: Math.round(renderMs),
+    },
+    rows,
+  }),
+);

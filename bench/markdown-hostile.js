@@ -38,7 +38,11 @@ if (args[0] === "--case") {
 } else {
   console.log(`| input | time | peak RSS | outcome |\n|---|---|---|---|`);
   for (const name of Object.keys(CASES)) {
-    const child = spawnSync(process.execPath, ["--max-old-space-size=1024", fileURLToPath(import.meta.url), "--case", name, "--dist", dist], { encoding: "utf8", timeout: 300_000 });
+    const child = spawnSync(
+      process.execPath,
+      ["--max-old-space-size=1024", fileURLToPath(import.meta.url), "--case", name, "--dist", dist],
+      { encoding: "utf8", timeout: 300_000 },
+    );
     const line = child.stdout.trim().split("\n").pop();
     if (child.status !== 0 || !line) {
       console.log(

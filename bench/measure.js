@@ -17,7 +17,9 @@ const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
 function jsonlFiles(paths) {
   const files = [];
   const walk = (dir) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    )) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
       else if (entry.isFile() && entry.name.endsWith(".jsonl")) files.push(path);
@@ -64,11 +66,21 @@ if (kind === "baseline") {
   const check = createFileCheck({ rules, file: "bench.jsonl", schemaCheck: compileRecordSchema(buildRecordSchema()) });
   for await (const chunk of createReadStream(target, { highWaterMark: 1 << 20 })) check.push(chunk);
   const result = check.end();
-  console.log(JSON.stringify({ seconds: seconds(), maxRssMb: peak(), records: result.records, problems: result.problems.length }));
+  console.log(
+    JSON.stringify({ seconds: seconds(), maxRssMb: peak(), records: result.records, problems: result.problems.length }),
+  );
 } else if (kind === "generate") {
   const { generateRecords, lock, serializeRecord } = await import("../dist/index.js");
   const t0 = seconds();
-  const { manifest } = await lock({ dir: target, slug: "bench", titleId: "B1", name: "Bench", versionDate: "2024-07-01", sourceTextUrl: "https://www.legislation.gov.au/B1/text", check: true });
+  const { manifest } = await lock({
+    dir: target,
+    slug: "bench",
+    titleId: "B1",
+    name: "Bench",
+    versionDate: "2024-07-01",
+    sourceTextUrl: "https://www.legislation.gov.au/B1/text",
+    check: true,
+  });
   const t1 = seconds();
   let records = 0;
   let bytes = 0;
@@ -76,5 +88,7 @@ if (kind === "baseline") {
     bytes += serializeRecord(record).length;
     records++;
   }
-  console.log(JSON.stringify({ lockSeconds: t1 - t0, generateSeconds: seconds() - t1, maxRssMb: peak(), records, bytes }));
+  console.log(
+    JSON.stringify({ lockSeconds: t1 - t0, generateSeconds: seconds() - t1, maxRssMb: peak(), records, bytes }),
+  );
 }

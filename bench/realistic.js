@@ -3,9 +3,9 @@
 // shaped like German federal law (bench/corpus.js: one `index.md` per law folder, one dataset), on the
 // full corpus and on one of half its size, each step in its own child process with its peak RSS.
 //
-//   node bench/realistic.js [--quick] [--mb 150] [--no-half] [--runs 1] [--cli path/to/bin/citation-targets.js] [--label text]
-//   node bench/run.js realistic [--quick]          (npm run bench runs it too)
-//   env: BENCH_CORPUS_MB (default 150; --quick: 15), BENCH_QUICK=1, BENCH_CLI
+// node bench/realistic.js [--quick] [--mb 150] [--no-half] [--runs 1] [--cli path/to/bin/citation-targets.js] [--label
+// text] node bench/run.js realistic [--quick] (npm run bench runs it too) env: BENCH_CORPUS_MB (default 150; --quick:
+// 15), BENCH_QUICK=1, BENCH_CLI
 //
 // Steps, per corpus: `lock` (first time, with the dataset flags), `lock --check` (refresh, up to date),
 // `generate -o <slug>.jsonl`, `validate --no-lock`, `validate` (finds <slug>.lock.json beside the JSONL),
@@ -48,7 +48,9 @@ const fail = (text) => {
   console.log(`FAILED: ${text}`);
 };
 
-/** Runs `node [--import hook] script ...args` in a child; wall time from the parent, peak RSS and CPU from the child. */
+/**
+ * Runs `node [--import hook] script ...args` in a child; wall time from the parent, peak RSS and CPU from the child.
+ */
 function run(label, script, scriptArgs) {
   const expectStatus = 0;
   loads.push(loadavg()[0]);
@@ -64,9 +66,24 @@ function run(label, script, scriptArgs) {
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const usage = existsSync(rssFile) ? JSON.parse(readFileSync(rssFile, "utf8")) : {};
   rmSync(rssFile, { force: true });
-  const command = `node ${[script, ...scriptArgs].map((a) => (/[\s"]/.test(a) ? JSON.stringify(a) : a)).join(" ")}`.replaceAll(`${root}/`, "");
-  if (child.status !== expectStatus) fail(`${label}: exit ${child.status ?? child.signal} (expected ${expectStatus}): ${command}\n${(child.stderr || child.stdout).slice(0, 4000)}`);
-  return { label, seconds, maxRssMb: usage.maxRssMb, cpuSeconds: (usage.userSeconds ?? 0) + (usage.systemSeconds ?? 0), stdout: child.stdout, stderr: child.stderr, command };
+  const command =
+    `node ${[script, ...scriptArgs].map((a) => (/[\s"]/.test(a) ? JSON.stringify(a) : a)).join(" ")}`.replaceAll(
+      `${root}/`,
+      "",
+    );
+  if (child.status !== expectStatus)
+    fail(
+      `${label}: exit ${child.status ?? child.signal} (expected ${expectStatus}): ${command}\n${(child.stderr || child.stdout).slice(0, 4000)}`,
+    );
+  return {
+    label,
+    seconds,
+    maxRssMb: usage.maxRssMb,
+    cpuSeconds: (usage.userSeconds ?? 0) + (usage.systemSeconds ?? 0),
+    stdout: child.stdout,
+    stderr: child.stderr,
+    command,
+  };
 }
 
 async function sha256File(file) {
@@ -76,7 +93,13 @@ async function sha256File(file) {
 }
 
 const machine = `${cpus()[0]?.model ?? "unknown CPU"}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
-const gitHead = option("--label") ?? (spawnSync("git", ["describe", "--always", "--dirty"], { cwd: dirname(dirname(cli)), encoding: "utf8" }).stdout?.trim() || "unknown");
+const gitHead =
+  option("--label") ??
+  (spawnSync("git", ["describe", "--always", "--dirty"], {
+    cwd: dirname(dirname(cli)),
+    encoding: "utf8",
+  }).stdout?.trim() ||
+    "unknown");
 console.log(
   `realistic benchmark (${runs} run${runs > 1 ? "s" : ""} per step): ${machine}; CLI ${cli.replace(`${root}/`, "")} (commit ${gitHead}); corpus ${sizes.map((s) => `${s} MB`).join(" and ")}, seed ${seed}`,
 );
@@ -104,27 +127,48 @@ for (const size of sizes) {
       return run(label, script, scriptArgs);
     });
     const byTime = [...all].sort((a, b) => a.seconds - b.seconds);
-    const result = { ...byTime[Math.floor((runs - 1) / 2)], maxRssMb: Math.max(...all.map((r) => r.maxRssMb ?? NaN)), per };
-    if (runs > 1) result.spread = { seconds: [byTime[0].seconds, byTime[runs - 1].seconds], maxRssMb: [Math.min(...all.map((r) => r.maxRssMb)), result.maxRssMb] };
+    const result = {
+      ...byTime[Math.floor((runs - 1) / 2)],
+      maxRssMb: Math.max(...all.map((r) => r.maxRssMb ?? NaN)),
+      per,
+    };
+    if (runs > 1)
+      result.spread = {
+        seconds: [byTime[0].seconds, byTime[runs - 1].seconds],
+        maxRssMb: [Math.min(...all.map((r) => r.maxRssMb)), result.maxRssMb],
+      };
     steps.push(result);
-    const spread = result.spread ? ` (${runs} runs: ${result.spread.seconds.map((x) => x.toFixed(2)).join("–")} s, ${result.spread.maxRssMb.map((x) => x.toFixed(0)).join("–")} MB)` : "";
+    const spread = result.spread
+      ? ` (${runs} runs: ${result.spread.seconds.map((x) => x.toFixed(2)).join("–")} s, ${result.spread.maxRssMb.map((x) => x.toFixed(0)).join("–")} MB)`
+      : "";
     console.log(`  ${label}: ${result.seconds.toFixed(2)} s, peak RSS ${result.maxRssMb?.toFixed(0)} MB${spread}`);
     return result;
   };
 
-  const baseline = step("baseline: markdown-it 15 commonmark parse + SHA-256 per file (1 thread)", join(root, "bench/markdown-baseline.js"), [dir], "corpus");
+  const baseline = step(
+    "baseline: markdown-it 15 commonmark parse + SHA-256 per file (1 thread)",
+    join(root, "bench/markdown-baseline.js"),
+    [dir],
+    "corpus",
+  );
   const found = baseline.stdout ? JSON.parse(baseline.stdout.trim().split("\n").pop()) : {};
-  step("lock (first time, dataset flags)", cli, ["lock", dir, ...CORPUS_DATASET_FLAGS, "-o", manifest], "corpus", () => rmSync(manifest, { force: true }));
+  step("lock (first time, dataset flags)", cli, ["lock", dir, ...CORPUS_DATASET_FLAGS, "-o", manifest], "corpus", () =>
+    rmSync(manifest, { force: true }),
+  );
   if (existsSync(manifest)) {
     const artifacts = JSON.parse(readFileSync(manifest, "utf8")).artifacts.length;
-    if (artifacts !== corpus.files) fail(`${name}: the manifest lists ${artifacts} artifacts, the corpus has ${corpus.files} files`);
+    if (artifacts !== corpus.files)
+      fail(`${name}: the manifest lists ${artifacts} artifacts, the corpus has ${corpus.files} files`);
   }
   step("lock --check (refresh, up to date)", cli, ["lock", dir, "--check", "-o", manifest], "corpus");
   const generated = step("generate", cli, ["generate", manifest, "-o", jsonl], "corpus");
   const jsonlBytes = existsSync(jsonl) ? statSync(jsonl).size : 0;
   const records = Number(/\((\d+) records\)/.exec(generated.stdout + generated.stderr)?.[1] ?? NaN);
   const expected = corpus.files + found.targets; // one structural container per law folder, one record per target
-  if (records !== expected) fail(`${name}: generate wrote ${records} records; markdown-it finds ${found.targets} targets in ${corpus.files} folders, so ${expected} were expected`);
+  if (records !== expected)
+    fail(
+      `${name}: generate wrote ${records} records; markdown-it finds ${found.targets} targets in ${corpus.files} folders, so ${expected} were expected`,
+    );
   const validations = {};
   for (const [key, label, flags] of [
     ["noLock", "validate --no-lock", ["--no-lock"]],
@@ -141,8 +185,12 @@ for (const size of sizes) {
     }
     const { summary } = report;
     if (summary.errors !== 0 || summary.warnings !== 0 || summary.records !== records) {
-      const problems = report.files.flatMap((f) => f.problems.slice(0, 5).map((p) => `${f.path}:${p.line} ${p.ruleId} ${p.message}`));
-      fail(`${name}: ${label}: ${summary.errors} errors, ${summary.warnings} warnings, ${summary.records} records (generated ${records})\n    ${problems.join("\n    ")}`);
+      const problems = report.files.flatMap((f) =>
+        f.problems.slice(0, 5).map((p) => `${f.path}:${p.line} ${p.ruleId} ${p.message}`),
+      );
+      fail(
+        `${name}: ${label}: ${summary.errors} errors, ${summary.warnings} warnings, ${summary.records} records (generated ${records})\n    ${problems.join("\n    ")}`,
+      );
     }
   }
   results.push({
@@ -173,7 +221,9 @@ for (const size of sizes) {
 
 // ---------------------------------------------------------------- report
 const fmt = (x, digits = 2) => (x === undefined || Number.isNaN(x) ? "–" : x.toFixed(digits));
-console.log(`\n## realistic corpus: ${machine}, CLI at commit ${gitHead}${runs > 1 ? `, median of ${runs} runs (peak RSS: the highest)` : ""}\n`);
+console.log(
+  `\n## realistic corpus: ${machine}, CLI at commit ${gitHead}${runs > 1 ? `, median of ${runs} runs (peak RSS: the highest)` : ""}\n`,
+);
 for (const r of results) {
   console.log(
     `${r.name}: ${r.corpus.files} laws, ${fmt(r.corpusMb, 1)} MB markdown (median ${fmt(r.corpus.sizes.median / 1e3, 1)} KB, p90 ${fmt(r.corpus.sizes.p90 / 1e3, 1)} KB, max ${fmt(r.corpus.sizes.max / 1e6)} MB), ${r.found.headings} headings, ${r.found.blocks} top-level blocks; ${r.records} records, ${fmt(r.jsonlMb, 1)} MB JSONL (sha256 ${r.jsonlSha256?.slice(0, 16)}…)\n`,
@@ -181,17 +231,32 @@ for (const r of results) {
   console.log("| step | time | MB/s | peak RSS | CPU |");
   console.log("|---|---|---|---|---|");
   for (const s of r.steps)
-    console.log(`| ${s.label} | ${fmt(s.seconds)} s | ${fmt(s.mbPerSecond, 1)}${s.per === "jsonl" ? " (of JSONL)" : ""} | ${fmt(s.maxRssMb, 0)} MB | ${fmt(s.cpuSeconds, 1)} s |`);
+    console.log(
+      `| ${s.label} | ${fmt(s.seconds)} s | ${fmt(s.mbPerSecond, 1)}${s.per === "jsonl" ? " (of JSONL)" : ""} | ${fmt(s.maxRssMb, 0)} MB | ${fmt(s.cpuSeconds, 1)} s |`,
+    );
   console.log("");
 }
 console.log(`| ratio | target | ${results.map((r) => r.name).join(" | ")} |`);
 console.log(`|---|---|${results.map(() => "---").join("|")}|`);
-console.log(`| markdown-it time / generate time | ≥ 1.0 | ${results.map((r) => fmt(r.ratios.markdownItOverGenerate, 3)).join(" | ")} |`);
-console.log(`| validate with lock / validate --no-lock | ≤ 1.3 | ${results.map((r) => fmt(r.ratios.validateLockOverNoLock)).join(" | ")} |`);
-console.log(`| generate peak RSS | ≤ 300 MB | ${results.map((r) => `${fmt(r.ratios.generateRssMb, 0)} MB`).join(" | ")} |`);
+console.log(
+  `| markdown-it time / generate time | ≥ 1.0 | ${results.map((r) => fmt(r.ratios.markdownItOverGenerate, 3)).join(" | ")} |`,
+);
+console.log(
+  `| validate with lock / validate --no-lock | ≤ 1.3 | ${results.map((r) => fmt(r.ratios.validateLockOverNoLock)).join(" | ")} |`,
+);
+console.log(
+  `| generate peak RSS | ≤ 300 MB | ${results.map((r) => `${fmt(r.ratios.generateRssMb, 0)} MB`).join(" | ")} |`,
+);
 console.log(
   `\nload average (1 min) before the steps: ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} on ${cpus().length} cores${Math.max(...loads) > cpus().length / 2 ? " — other work was running: times are inflated" : ""}`,
 );
-console.log(failures.length === 0 ? "\nchecks: every step succeeded; validate found no problems; record counts match markdown-it's targets" : `\n${failures.length} check(s) FAILED (see above)`);
-writeFileSync(join(data, "last-run.json"), `${JSON.stringify({ machine, commit: gitHead, cli, seed, quick, runs, loads, results, failures }, null, 2)}\n`);
+console.log(
+  failures.length === 0
+    ? "\nchecks: every step succeeded; validate found no problems; record counts match markdown-it's targets"
+    : `\n${failures.length} check(s) FAILED (see above)`,
+);
+writeFileSync(
+  join(data, "last-run.json"),
+  `${JSON.stringify({ machine, commit: gitHead, cli, seed, quick, runs, loads, results, failures }, null, 2)}\n`,
+);
 process.exitCode = failures.length === 0 ? 0 : 1;

@@ -99,7 +99,11 @@ async function buildRepository() {
         sourceTextUrl: `https://www.legislation.gov.au/${name}/2024-12-31/text`,
       });
     }
-    const first = spawnSync(process.execPath, [cli, "update", "--no-cache"], { cwd: repo, encoding: "utf8", maxBuffer: 1 << 28 });
+    const first = spawnSync(process.execPath, [cli, "update", "--no-cache"], {
+      cwd: repo,
+      encoding: "utf8",
+      maxBuffer: 1 << 28,
+    });
     if (first.status !== 0) throw new Error(`update failed: ${first.stderr}`);
     git("config", "user.email", "bench@example.org");
     git("config", "user.name", "bench");
@@ -117,7 +121,9 @@ const jsonlBytes = readdirSync(tooling)
   .filter((n) => n.endsWith(".jsonl"))
   .reduce((sum, n) => sum + readFileSync(join(tooling, n)).length, 0);
 const markdownBytes = names.reduce((sum, n) => sum + readFileSync(join(laws, n, "index.md")).length, 0);
-console.error(`repository: ${names.length} datasets, ${(markdownBytes / 1e6).toFixed(1)} MB markdown, ${(jsonlBytes / 1e6).toFixed(1)} MB JSONL`);
+console.error(
+  `repository: ${names.length} datasets, ${(markdownBytes / 1e6).toFixed(1)} MB markdown, ${(jsonlBytes / 1e6).toFixed(1)} MB JSONL`,
+);
 rmSync(join(repo, "node_modules"), { recursive: true, force: true });
 
 const rows = {};
@@ -125,8 +131,15 @@ const step = (key, label, command, commandArgs, options) => {
   rows[key] = run(label, command, commandArgs, options);
   return rows[key];
 };
-step("baselineJson", "baseline: read + split + JSON.parse, one thread", join(root, "bench/jsonl-baseline.js"), [tooling]);
-step("baselineMarkdown", "baseline: markdown-it parse of every markdown file, one thread", join(root, "bench/markdown-baseline.js"), [laws]);
+step("baselineJson", "baseline: read + split + JSON.parse, one thread", join(root, "bench/jsonl-baseline.js"), [
+  tooling,
+]);
+step(
+  "baselineMarkdown",
+  "baseline: markdown-it parse of every markdown file, one thread",
+  join(root, "bench/markdown-baseline.js"),
+  [laws],
+);
 step("validateNoLock1", "validate --no-lock --jobs 1", cli, ["validate", "--no-lock", "--jobs", "1"]);
 step("validateNoLock", "validate --no-lock", cli, ["validate", "--no-lock"]);
 step("validate", "validate (each file with its lock manifest; no cache: cold)", cli, ["validate"]);
@@ -140,18 +153,36 @@ step("validateWarm", "validate (cache warm)", cli, ["validate"]);
 // One law amended: a sentence added to the middle law's text, then staged, as a user commits it.
 const amended = names[Math.floor(names.length / 2)];
 const amendedPath = join(laws, amended, "index.md");
-writeFileSync(amendedPath, `${readFileSync(amendedPath, "utf8")}\nEin neuer Satz, angefügt durch das Änderungsgesetz.\n`);
+writeFileSync(
+  amendedPath,
+  `${readFileSync(amendedPath, "utf8")}\nEin neuer Satz, angefügt durch das Änderungsgesetz.\n`,
+);
 git("add", "-A");
-step("hookUpdateStagedStale", "hook: update --check --staged (amended markdown staged, JSONL stale: exits 1)", cli, ["update", "--check", "--staged"], { expect: [1] });
+step(
+  "hookUpdateStagedStale",
+  "hook: update --check --staged (amended markdown staged, JSONL stale: exits 1)",
+  cli,
+  ["update", "--check", "--staged"],
+  { expect: [1] },
+);
 step("updateAfterAmendment", "update after one amended law (cache warm)", cli, ["update"]);
 git("add", "-A");
 const amendedSlug = amended
   .toLowerCase()
   .replace(/[^a-z0-9]+/g, "-")
   .replace(/^-|-$/g, "");
-step("hookValidate", "hook: validate <the staged JSONL>", cli, ["validate", `.tooling/citation-targets/${amendedSlug}.jsonl`]);
+step("hookValidate", "hook: validate <the staged JSONL>", cli, [
+  "validate",
+  `.tooling/citation-targets/${amendedSlug}.jsonl`,
+]);
 step("hookUpdateStaged", "hook: update --check --staged", cli, ["update", "--check", "--staged"]);
-step("diffAgainstHead", "diff --against HEAD (one law changed; exits 1: a breaking change)", cli, ["diff", "--against", "HEAD"], { expect: [1] });
+step(
+  "diffAgainstHead",
+  "diff --against HEAD (one law changed; exits 1: a breaking change)",
+  cli,
+  ["diff", "--against", "HEAD"],
+  { expect: [1] },
+);
 git("reset", "-q", "--hard", "bench-base");
 // Every dataset changed: the last record of each JSONL dropped in the working tree, so that no pair is identical
 // and diff reads and compares both sides of every file.
@@ -159,7 +190,13 @@ for (const name of readdirSync(tooling).filter((n) => n.endsWith(".jsonl"))) {
   const text = readFileSync(join(tooling, name), "utf8");
   writeFileSync(join(tooling, name), text.slice(0, text.lastIndexOf("\n", text.length - 2) + 1));
 }
-step("diffAllChanged", "diff --against HEAD (every dataset changed: its last record dropped; exits 1)", cli, ["diff", "--against", "HEAD", "--format", "json"], { expect: [1] });
+step(
+  "diffAllChanged",
+  "diff --against HEAD (every dataset changed: its last record dropped; exits 1)",
+  cli,
+  ["diff", "--against", "HEAD", "--format", "json"],
+  { expect: [1] },
+);
 git("reset", "-q", "--hard", "bench-base");
 
 // Adoption (issue 21): the same laws in a new repository with no manifests yet, adopted in one command (once: a second
@@ -169,26 +206,46 @@ rmSync(adoptRepo, { recursive: true, force: true });
 mkdirSync(adoptRepo, { recursive: true });
 execFileSync("git", ["init", "-q"], { cwd: adoptRepo });
 cpSync(laws, join(adoptRepo, "laws"), { recursive: true });
-const adoptArgs = ["adopt", "laws/*", "--title-id", "{folder|upper}", "--name", "Gesetz {folder}", "--version-date", "2024-12-31"];
+const adoptArgs = [
+  "adopt",
+  "laws/*",
+  "--title-id",
+  "{folder|upper}",
+  "--name",
+  "Gesetz {folder}",
+  "--version-date",
+  "2024-12-31",
+];
 adoptArgs.push("--source-text-url", "https://www.legislation.gov.au/{folder}/2024-12-31/text", "--no-cache");
-step("adopt", "adopt 'laws/*' (a new repository: every dataset locked and generated, once)", cli, adoptArgs, { cwd: adoptRepo, times: 1 });
-step("adoptCheck", "adopt --check right after (every dataset up to date)", cli, [...adoptArgs, "--check"], { cwd: adoptRepo });
+step("adopt", "adopt 'laws/*' (a new repository: every dataset locked and generated, once)", cli, adoptArgs, {
+  cwd: adoptRepo,
+  times: 1,
+});
+step("adoptCheck", "adopt --check right after (every dataset up to date)", cli, [...adoptArgs, "--check"], {
+  cwd: adoptRepo,
+});
 rmSync(adoptRepo, { recursive: true, force: true });
 
 const r = (key) => rows[key].seconds;
 const throughput = (key) => jsonlBytes / 1e6 / r(key);
 const ratios = {
-  "validate --no-lock --jobs 1, throughput vs the JSON baseline (≥ 0.55)": throughput("validateNoLock1") / throughput("baselineJson"),
-  "validate --no-lock (default threads), throughput vs the JSON baseline": throughput("validateNoLock") / throughput("baselineJson"),
+  "validate --no-lock --jobs 1, throughput vs the JSON baseline (≥ 0.55)":
+    throughput("validateNoLock1") / throughput("baselineJson"),
+  "validate --no-lock (default threads), throughput vs the JSON baseline":
+    throughput("validateNoLock") / throughput("baselineJson"),
   "validate with locks, cold (no cache), time vs validate --no-lock": r("validate") / r("validateNoLock"),
   "validate with locks, cache warm, time vs validate --no-lock (≤ 1.3)": r("validateWarm") / r("validateNoLock"),
   "update --check cold, time vs markdown-it parse on one thread (≤ 1.0)": r("updateCheckCold") / r("baselineMarkdown"),
   "update --check warm, time vs cold": r("updateCheckWarm") / r("updateCheckCold"),
   "update after one amendment, time vs update --check cold": r("updateAfterAmendment") / r("updateCheckCold"),
-  "both hooks, time vs update --check cold (≤ 0.15)": (r("hookValidate") + r("hookUpdateStaged")) / r("updateCheckCold"),
-  "diff --against HEAD, one law changed, time vs validate --no-lock (near-instant)": r("diffAgainstHead") / r("validateNoLock"),
-  "diff --against HEAD, every dataset changed, time vs validate --no-lock (≤ 1.5)": r("diffAllChanged") / r("validateNoLock"),
-  "adopt of every law, time vs update --check cold (the same work, plus writing every manifest and JSONL)": r("adopt") / r("updateCheckCold"),
+  "both hooks, time vs update --check cold (≤ 0.15)":
+    (r("hookValidate") + r("hookUpdateStaged")) / r("updateCheckCold"),
+  "diff --against HEAD, one law changed, time vs validate --no-lock (near-instant)":
+    r("diffAgainstHead") / r("validateNoLock"),
+  "diff --against HEAD, every dataset changed, time vs validate --no-lock (≤ 1.5)":
+    r("diffAllChanged") / r("validateNoLock"),
+  "adopt of every law, time vs update --check cold (the same work, plus writing every manifest and JSONL)":
+    r("adopt") / r("updateCheckCold"),
 };
 const maxRss = Math.max(
   ...Object.entries(rows)
@@ -196,12 +253,19 @@ const maxRss = Math.max(
     .map(([, row]) => row.rssMb),
 );
 const lines = [];
-lines.push(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? "?"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}; runs per step: ${runs} (median)`);
-lines.push(`Repository: ${names.length} datasets, ${(markdownBytes / 1e6).toFixed(1)} MB markdown, ${(jsonlBytes / 1e6).toFixed(1)} MB JSONL; amended: laws/${amended}/index.md`);
+lines.push(
+  `Machine: ${cpus().length} × ${cpus()[0]?.model ?? "?"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}; runs per step: ${runs} (median)`,
+);
+lines.push(
+  `Repository: ${names.length} datasets, ${(markdownBytes / 1e6).toFixed(1)} MB markdown, ${(jsonlBytes / 1e6).toFixed(1)} MB JSONL; amended: laws/${amended}/index.md`,
+);
 lines.push("");
 lines.push("| step | seconds | peak RSS MB | exit | load (1 min) before |");
 lines.push("|---|---:|---:|---:|---:|");
-for (const row of Object.values(rows)) lines.push(`| ${row.label} | ${row.seconds.toFixed(2)} | ${row.rssMb} | ${row.code}${row.ok ? "" : " (unexpected)"} | ${row.load.toFixed(2)} |`);
+for (const row of Object.values(rows))
+  lines.push(
+    `| ${row.label} | ${row.seconds.toFixed(2)} | ${row.rssMb} | ${row.code}${row.ok ? "" : " (unexpected)"} | ${row.load.toFixed(2)} |`,
+  );
 lines.push("");
 lines.push("| ratio | value |");
 lines.push("|---|---:|");

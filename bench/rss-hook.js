@@ -8,6 +8,13 @@ const file = process.env.BENCH_RSS_FILE;
 if (file && isMainThread) {
   process.on("exit", () => {
     const usage = process.resourceUsage();
-    writeFileSync(file, JSON.stringify({ maxRssMb: usage.maxRSS / 1024, userSeconds: usage.userCPUTime / 1e6, systemSeconds: usage.systemCPUTime / 1e6 }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        maxRssMb: usage.maxRSS / 1024,
+        userSeconds: usage.userCPUTime / 1e6,
+        systemSeconds: usage.systemCPUTime / 1e6,
+      }),
+    );
   });
 }

@@ -28,7 +28,10 @@ const MB = Number(process.env.BENCH_MB ?? 256);
 mkdirSync(data, { recursive: true });
 
 function measure(script, args = []) {
-  const child = spawnSync(process.execPath, [join(root, "bench/measure.js"), script, ...args], { encoding: "utf8", maxBuffer: 1 << 26 });
+  const child = spawnSync(process.execPath, [join(root, "bench/measure.js"), script, ...args], {
+    encoding: "utf8",
+    maxBuffer: 1 << 26,
+  });
   if (child.status !== 0) throw new Error(`${script} failed: ${child.stderr}`);
   return JSON.parse(child.stdout.trim().split("\n").pop());
 }
@@ -39,7 +42,10 @@ const URL_ = "https://www.legislation.gov.au/C2024A00001/2024-07-01/text";
 /** A valid citation-targets file of about `mb` megabytes: one artifact with N sections. */
 async function writeJsonl(file, mb) {
   const out = createWriteStream(file);
-  const body = "(1) A person must not do the thing described in this section unless the person holds a licence issued under Part 3. ".repeat(3);
+  const body =
+    "(1) A person must not do the thing described in this section unless the person holds a licence issued under Part 3. ".repeat(
+      3,
+    );
   let bytes = 0;
   for (let i = 0; bytes < mb * 1e6; i++) {
     const local = `§-${i + 1}`;
@@ -87,7 +93,9 @@ function writeSingleFileCode(dir, sections) {
     for (let a = 1; a <= 5 && n < sections; a++) {
       parts.push(`### Abschnitt ${a}\n`);
       for (let s = 0; s < 28 && n < sections; s++, n++) {
-        parts.push(`#### § ${n + 1} Vorschrift ${n + 1}\n\n(1) ${"Die Behörde entscheidet nach pflichtgemäßem Ermessen über den Antrag. ".repeat(35)}\n\n(2) Absatz zwei.\n`);
+        parts.push(
+          `#### § ${n + 1} Vorschrift ${n + 1}\n\n(1) ${"Die Behörde entscheidet nach pflichtgemäßem Ermessen über den Antrag. ".repeat(35)}\n\n(2) Absatz zwei.\n`,
+        );
       }
     }
   }
@@ -105,7 +113,10 @@ function writeTreeDataset(dir, files) {
       if (i % 1000 === 0) writeFileSync(join(dir, `part-${part}`, "index.md"), `## Part ${part}—Heading ${part}\n`);
       writeFileSync(join(folder, "index.md"), `### Division ${division}—Heading\n`);
     }
-    writeFileSync(join(folder, `section-${i + 1}.md`), `#### ${i + 1} Section ${i + 1}\n\n(1) A person must not do the thing in this section.\n`);
+    writeFileSync(
+      join(folder, `section-${i + 1}.md`),
+      `#### ${i + 1} Section ${i + 1}\n\n(1) A person must not do the thing in this section.\n`,
+    );
   }
 }
 
@@ -118,7 +129,11 @@ const say = (text) => {
 
 if (which === "peers") {
   // Its own script and child processes; the arguments after the mode (or all of them) are passed on.
-  const child = spawnSync(process.execPath, [join(root, "bench/validate-bench.js"), ...process.argv.slice(first === "peers" ? 3 : 2)], { stdio: "inherit" });
+  const child = spawnSync(
+    process.execPath,
+    [join(root, "bench/validate-bench.js"), ...process.argv.slice(first === "peers" ? 3 : 2)],
+    { stdio: "inherit" },
+  );
   process.exit(child.status ?? 1);
 }
 
@@ -129,8 +144,12 @@ if (which === "validate" || which === "all") {
   const baseline = measure("baseline", [file]);
   const full = measure("validate", [file]);
   say(`validate, one ${size.toFixed(0)} MB file (${full.records} records), one core:`);
-  say(`  baseline (read, split lines, JSON.parse): ${(size / baseline.seconds).toFixed(1)} MB/s, peak RSS ${baseline.maxRssMb} MB`);
-  say(`  full validate (every rule):               ${(size / full.seconds).toFixed(1)} MB/s, peak RSS ${full.maxRssMb} MB, problems ${full.problems}`);
+  say(
+    `  baseline (read, split lines, JSON.parse): ${(size / baseline.seconds).toFixed(1)} MB/s, peak RSS ${baseline.maxRssMb} MB`,
+  );
+  say(
+    `  full validate (every rule):               ${(size / full.seconds).toFixed(1)} MB/s, peak RSS ${full.maxRssMb} MB, problems ${full.problems}`,
+  );
   say(`  ratio to baseline: ${(baseline.seconds / full.seconds).toFixed(2)}x`);
 }
 
@@ -166,12 +185,16 @@ if (which === "startup" || which === "all") {
   };
   const bare = time(["-e", "0"]);
   const validateEmpty = time([join(root, "bin/citation-targets.js"), "validate", "--no-lock", empty]);
-  say(`start-up (median of 7): bare node ${bare.toFixed(0)} ms; validate of an empty file ${validateEmpty.toFixed(0)} ms (+${(validateEmpty - bare).toFixed(0)} ms)`);
+  say(
+    `start-up (median of 7): bare node ${bare.toFixed(0)} ms; validate of an empty file ${validateEmpty.toFixed(0)} ms (+${(validateEmpty - bare).toFixed(0)} ms)`,
+  );
 }
 
 if (which === "realistic" || which === "all") {
   // Its own script and child processes; arguments after the mode are passed on (e.g. --quick, --mb 30).
-  const child = spawnSync(process.execPath, [join(root, "bench/realistic.js"), ...process.argv.slice(3)], { stdio: "inherit" });
+  const child = spawnSync(process.execPath, [join(root, "bench/realistic.js"), ...process.argv.slice(3)], {
+    stdio: "inherit",
+  });
   if (child.status !== 0) process.exitCode = child.status ?? 1;
 }
 

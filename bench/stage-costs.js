@@ -30,7 +30,9 @@ const schemaCheck = recordCheckFrom(precompiledRecordValidate);
 /** Rules measured as stages of their own: not timed again as rules. */
 const OWN_STAGES = new Set(["text-digest", "citation-target-id"]);
 
-/** The canonical-form fast path before issue #8: serialise the parsed record again and compare, then walk its members. */
+/**
+ * The canonical-form fast path before issue #8: serialise the parsed record again and compare, then walk its members.
+ */
 function canonicalByStringify(text, value) {
   try {
     return JSON.stringify(value) === text && !text.includes("\\ud") && membersSorted(value);
@@ -52,10 +54,21 @@ function membersSorted(value) {
   return true;
 }
 
-/** Each rule of `scope`, created with a context that drops its reports; manifest rules (no lock) and the rules of OWN_STAGES left out. */
+/**
+ * Each rule of `scope`, created with a context that drops its reports; manifest rules (no lock) and the rules of
+ * OWN_STAGES left out.
+ */
 function createRules(scopes) {
-  const context = { fileName: "bundesrecht.jsonl", file: "bundesrecht.jsonl", lock: undefined, manifestPath: undefined, report() {} };
-  return rules.filter((rule) => scopes.includes(rule.scope) && rule.create && !OWN_STAGES.has(rule.id)).map((rule) => ({ id: rule.id, handlers: rule.create(context) }));
+  const context = {
+    fileName: "bundesrecht.jsonl",
+    file: "bundesrecht.jsonl",
+    lock: undefined,
+    manifestPath: undefined,
+    report() {},
+  };
+  return rules
+    .filter((rule) => scopes.includes(rule.scope) && rule.create && !OWN_STAGES.has(rule.id))
+    .map((rule) => ({ id: rule.id, handlers: rule.create(context) }));
 }
 
 /** The runs of complete lines of the file, about RUN_BYTES each; `onRun` gets each, with the time its read took. */
@@ -115,19 +128,26 @@ function stagePass() {
     });
     records += lines.length;
     timed("canonical form, old (JSON.stringify)", () => {
-      for (let i = 0; i < lines.length; i++) if (!canonicalByStringify(lines[i], values[i])) throw new Error(`line ${lineNumber + i + 1} is not canonical: measure a clean file`);
+      for (let i = 0; i < lines.length; i++)
+        if (!canonicalByStringify(lines[i], values[i]))
+          throw new Error(`line ${lineNumber + i + 1} is not canonical: measure a clean file`);
     });
     timed("canonical form, new (analyseCanonical)", () => {
-      for (let i = 0; i < lines.length; i++) if (analyseCanonical(lines[i], values[i]).kind !== "canonical") throw new Error(`line ${lineNumber + i + 1} is not canonical`);
+      for (let i = 0; i < lines.length; i++)
+        if (analyseCanonical(lines[i], values[i]).kind !== "canonical")
+          throw new Error(`line ${lineNumber + i + 1} is not canonical`);
     });
     timed("canonical form, new, text known well formed", () => {
-      for (let i = 0; i < lines.length; i++) if (analyseCanonical(lines[i], values[i], true).kind !== "canonical") throw new Error(`line ${lineNumber + i + 1} is not canonical`);
+      for (let i = 0; i < lines.length; i++)
+        if (analyseCanonical(lines[i], values[i], true).kind !== "canonical")
+          throw new Error(`line ${lineNumber + i + 1} is not canonical`);
     });
     timed("schema (precompiled Ajv)", () => {
       for (const value of values) schemaCheck(value);
     });
     timed("text-digest SHA-256", () => {
-      for (const value of values) deriveTextDigest(value.targetKind === "markdown-artifact" ? value.markdown : value.headingText);
+      for (const value of values)
+        deriveTextDigest(value.targetKind === "markdown-artifact" ? value.markdown : value.headingText);
     });
     timed("citation-target-id SHA-256", () => {
       for (const value of values) deriveCitationTargetId(value.datasetDigest, value.citationAddress);
@@ -135,7 +155,8 @@ function stagePass() {
     timed("address parse (parseAddress)", () => {
       for (const value of values) parseAddress(value.citationAddress);
     });
-    // The rules below find each address parsed already (addressOf keeps it per record), as in the engine after the first rule that needs it.
+    // The rules below find each address parsed already (addressOf keeps it per record), as in the engine after the
+    // first rule that needs it.
     for (const value of values) addressOf(value);
     const visits = values.map((record, i) => ({ record, line: lineNumber + i + 1, schemaValid: true }));
     for (const { id, handlers } of recordRules) {
@@ -149,7 +170,9 @@ function stagePass() {
   return { ns, records };
 }
 
-/** The full engine over the file: every rule, reports kept, as `validate` runs it on one thread without a lock manifest. */
+/**
+ * The full engine over the file: every rule, reports kept, as `validate` runs it on one thread without a lock manifest.
+ */
 function fullPass() {
   const check = createFileCheck({ rules, file: "bundesrecht.jsonl", schemaCheck });
   const started = process.hrtime.bigint();
@@ -174,10 +197,17 @@ for (let rep = 0; rep < reps; rep++) {
 const perRecord = (ns) => ns / records;
 const share = (ns) => `${((100 * ns) / full).toFixed(1)}%`;
 const rows = [...best].map(([name, ns]) => [name, perRecord(ns), share(ns)]);
-const baseline = ["read (1 MiB runs)", "UTF-8 decode", "split lines", "JSON.parse"].reduce((sum, name) => sum + (best.get(name) ?? 0), 0);
+const baseline = ["read (1 MiB runs)", "UTF-8 decode", "split lines", "JSON.parse"].reduce(
+  (sum, name) => sum + (best.get(name) ?? 0),
+  0,
+);
 const ruleTotal = [...best].filter(([name]) => name.startsWith("rule ")).reduce((sum, [, ns]) => sum + ns, 0);
 /** Rows that measure an alternative to another row: not part of the sum. */
-const ALTERNATIVES = ["canonical form, old (JSON.stringify)", "canonical form, new, text known well formed", "UTF-8 decode via UTF-16 (transcode)"];
+const ALTERNATIVES = [
+  "canonical form, old (JSON.stringify)",
+  "canonical form, new, text known well formed",
+  "UTF-8 decode via UTF-16 (transcode)",
+];
 const stageTotal = [...best].filter(([name]) => !ALTERNATIVES.includes(name)).reduce((sum, [, ns]) => sum + ns, 0);
 console.log(`${file}: ${records} records, lowest of ${reps} passes; full check reported ${problems} problems`);
 console.log(`${"stage".padEnd(44)} ${"ns/record".padStart(10)} ${"of full".padStart(8)}`);

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // validate against the baseline and a peer (issue item 4), in one run: what `npm run bench` runs.
 //
-//   node bench/validate-bench.js [--quick | --full] [--reps N] [--no-peer] [--only big,100mb,files] [--regenerate]
-//   npm run bench                 quick (the default): a 125 MB file, the 100 MB file, 1,000 small files; 3 repetitions
-//   npm run bench:full            (or npm run bench -- --full): a 1 GB file, the 100 MB file, 5,000 small files; 5 repetitions
+// node bench/validate-bench.js [--quick | --full] [--reps N] [--no-peer] [--only big,100mb,files] [--regenerate] npm
+// run bench quick (the default): a 125 MB file, the 100 MB file, 1,000 small files; 3 repetitions npm run bench:full
+// (or npm run bench -- --full): a 1 GB file, the 100 MB file, 5,000 small files; 5 repetitions
 //
 // Inputs (made once, cached under bench/data/validate/, remade when missing or when the corpus changed, or
 // with --regenerate): real output of the tool on the synthetic federal-law corpus of bench/corpus.js —
@@ -29,7 +29,17 @@
 // (and validate-last-quick-run.* or validate-last-full-run.*, the last run of each mode).
 // Exit code 1 when a check failed (a contender did not find the data clean, counts disagree, a crash).
 import { spawn, spawnSync } from "node:child_process";
-import { createReadStream, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  createReadStream,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -84,9 +94,15 @@ const regenerate = args.includes("--regenerate");
 const SEED = "realistic-1";
 // Markdown to JSONL is about 1 : 2.09 on this corpus (150.2 MB → 313.8 MB), so these corpus sizes give
 // about 1 GB, 125 MB and 100 MB of JSONL.
-const BIG = full ? { key: "big", title: "1 GB JSONL file", corpusMb: 480 } : { key: "big", title: "quick mode's stand-in for 1 GB", corpusMb: 60 };
+const BIG = full
+  ? { key: "big", title: "1 GB JSONL file", corpusMb: 480 }
+  : { key: "big", title: "quick mode's stand-in for 1 GB", corpusMb: 60 };
 const MID = { key: "100mb", title: "100 MB JSONL file", corpusMb: 48 };
-const FILES = { key: "files", title: full ? "5,000 dataset files of 10–200 KB" : "1,000 dataset files of 10–200 KB (quick mode; full: 5,000)", count: full ? 5000 : 1000 };
+const FILES = {
+  key: "files",
+  title: full ? "5,000 dataset files of 10–200 KB" : "1,000 dataset files of 10–200 KB (quick mode; full: 5,000)",
+  count: full ? 5000 : 1000,
+};
 const FILES_CORPUS_MB = 200; // ~8,850 laws, of which ~6,400 give 10–200 KB of JSONL
 const MIN_FILE = 10_000;
 const MAX_FILE = 200_000;
@@ -114,7 +130,11 @@ const rel = (path) => relative(root, path) || ".";
 const fmt = (x, digits = 2) => (x === undefined || x === null || Number.isNaN(x) ? "–" : x.toFixed(digits));
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? Number.NaN : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  return s.length === 0
+    ? Number.NaN
+    : s.length % 2
+      ? s[(s.length - 1) / 2]
+      : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
 // ---------------------------------------------------------------- running one child
@@ -138,7 +158,11 @@ function runOnce(command, commandArgs, { cwd = root } = {}) {
     } else rssSource = "proc";
     const load = loadavg()[0];
     const t0 = process.hrtime.bigint();
-    const child = spawn(file, argv, { cwd, env: { ...process.env, BENCH_RSS_FILE: rssFile, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(file, argv, {
+      cwd,
+      env: { ...process.env, BENCH_RSS_FILE: rssFile, NO_COLOR: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => {
@@ -182,7 +206,10 @@ function runSync(label, command, commandArgs, options = {}) {
   const t0 = process.hrtime.bigint();
   const child = spawnSync(command, commandArgs, { cwd: root, encoding: "utf8", maxBuffer: 1 << 26, ...options });
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-  if (child.status !== 0) throw new Error(`${label} failed (exit ${child.status ?? child.signal}): ${command} ${commandArgs.join(" ")}\n${(child.stderr || child.stdout || "").slice(0, 4000)}`);
+  if (child.status !== 0)
+    throw new Error(
+      `${label} failed (exit ${child.status ?? child.signal}): ${command} ${commandArgs.join(" ")}\n${(child.stderr || child.stdout || "").slice(0, 4000)}`,
+    );
   return { ...child, seconds };
 }
 
@@ -192,12 +219,21 @@ function runSync(label, command, commandArgs, options = {}) {
 function ensureJsonl(input) {
   const corpusDir = join(work, `corpus-${input.corpusMb}mb`);
   const corpus = ensureCorpus({ mb: input.corpusMb, seed: SEED, dir: corpusDir });
-  if (!corpus.cached) say(`  corpus ${rel(corpusDir)}: ${corpus.files} laws, ${fmt(corpus.bytes / 1e6, 1)} MB, written in ${fmt(corpus.generateSeconds, 1)} s`);
+  if (!corpus.cached)
+    say(
+      `  corpus ${rel(corpusDir)}: ${corpus.files} laws, ${fmt(corpus.bytes / 1e6, 1)} MB, written in ${fmt(corpus.generateSeconds, 1)} s`,
+    );
   const outDir = join(work, `jsonl-${input.corpusMb}mb`);
   const jsonl = join(outDir, "bundesrecht.jsonl");
   const metaFile = join(outDir, "meta.json");
   const meta = existsSync(metaFile) ? JSON.parse(readFileSync(metaFile, "utf8")) : undefined;
-  if (regenerate || !meta || meta.corpusDigest !== corpus.digest || !existsSync(jsonl) || statSync(jsonl).size !== meta.bytes) {
+  if (
+    regenerate ||
+    !meta ||
+    meta.corpusDigest !== corpus.digest ||
+    !existsSync(jsonl) ||
+    statSync(jsonl).size !== meta.bytes
+  ) {
     rmSync(outDir, { recursive: true, force: true });
     mkdirSync(outDir, { recursive: true });
     const manifest = join(outDir, "bundesrecht.lock.json");
@@ -208,10 +244,13 @@ function ensureJsonl(input) {
       metaFile,
       `${JSON.stringify({ corpusDigest: corpus.digest, corpusMb: input.corpusMb, corpusBytes: corpus.bytes, laws: corpus.files, records, bytes: statSync(jsonl).size, commit, made: new Date().toISOString() }, null, 2)}\n`,
     );
-    say(`  ${rel(jsonl)}: lock ${fmt(locked.seconds, 1)} s, generate ${fmt(generated.seconds, 1)} s (${fmt(corpus.bytes / 1e6 / generated.seconds, 1)} MB/s of markdown)`);
+    say(
+      `  ${rel(jsonl)}: lock ${fmt(locked.seconds, 1)} s, generate ${fmt(generated.seconds, 1)} s (${fmt(corpus.bytes / 1e6 / generated.seconds, 1)} MB/s of markdown)`,
+    );
   }
   const m = JSON.parse(readFileSync(metaFile, "utf8"));
-  const title = input.key === "big" && !full ? `${Math.round(m.bytes / 1e6)} MB JSONL file (${input.title})` : input.title;
+  const title =
+    input.key === "big" && !full ? `${Math.round(m.bytes / 1e6)} MB JSONL file (${input.title})` : input.title;
   return {
     ...input,
     title,
@@ -241,7 +280,10 @@ async function makeDatasetFile(lib, lawDir, slug) {
   const heading = /^# (.+)$/m.exec(text)?.[1] ?? slug;
   const { manifest } = await lib.lock({ dir: lawDir, ...datasetFields(slug, heading), check: true });
   const lines = [];
-  for await (const record of lib.generateRecords(manifest, (path) => lib.readArtifact(join(lawDir, ...path.split("/"))))) lines.push(lib.serializeRecord(record));
+  for await (const record of lib.generateRecords(manifest, (path) =>
+    lib.readArtifact(join(lawDir, ...path.split("/"))),
+  ))
+    lines.push(lib.serializeRecord(record));
   return { text: lines.join(""), records: lines.length };
 }
 
@@ -251,7 +293,13 @@ async function ensureFiles(input) {
   const corpusDir = join(work, `corpus-files-${FILES_CORPUS_MB}mb`);
   const corpus = ensureCorpus({ mb: FILES_CORPUS_MB, seed: "files-1", dir: corpusDir });
   let meta = existsSync(metaFile) ? JSON.parse(readFileSync(metaFile, "utf8")) : undefined;
-  if (regenerate || !meta || meta.corpusDigest !== corpus.digest || !existsSync(dir5000) || readdirSync(dir5000).length !== meta.files.length) {
+  if (
+    regenerate ||
+    !meta ||
+    meta.corpusDigest !== corpus.digest ||
+    !existsSync(dir5000) ||
+    readdirSync(dir5000).length !== meta.files.length
+  ) {
     const t0 = process.hrtime.bigint();
     const index = await import("../dist/index.js");
     const { readFile } = await import("node:fs/promises");
@@ -273,10 +321,20 @@ async function ensureFiles(input) {
       writeFileSync(join(dir5000, `${slug}.jsonl`), made.text);
       files.push({ name: `${slug}.jsonl`, bytes, records: made.records });
     }
-    if (files.length < 5000) throw new Error(`only ${files.length} laws of ${rel(corpusDir)} give 10–200 KB of JSONL; raise FILES_CORPUS_MB`);
-    meta = { corpusDigest: corpus.digest, lawsTried: files.length + skipped, skipped, files, seconds: Number(process.hrtime.bigint() - t0) / 1e9, commit };
+    if (files.length < 5000)
+      throw new Error(`only ${files.length} laws of ${rel(corpusDir)} give 10–200 KB of JSONL; raise FILES_CORPUS_MB`);
+    meta = {
+      corpusDigest: corpus.digest,
+      lawsTried: files.length + skipped,
+      skipped,
+      files,
+      seconds: Number(process.hrtime.bigint() - t0) / 1e9,
+      commit,
+    };
     writeFileSync(metaFile, `${JSON.stringify(meta)}\n`);
-    say(`  ${rel(dir5000)}: 5,000 datasets made in ${fmt(meta.seconds, 1)} s (${skipped} laws outside 10–200 KB skipped)`);
+    say(
+      `  ${rel(dir5000)}: 5,000 datasets made in ${fmt(meta.seconds, 1)} s (${skipped} laws outside 10–200 KB skipped)`,
+    );
   }
   let dir = dir5000;
   let chosen = meta.files;
@@ -285,7 +343,11 @@ async function ensureFiles(input) {
     const step = Math.round(5000 / input.count);
     chosen = meta.files.filter((_, i) => i % step === 0).slice(0, input.count);
     dir = join(work, `files-${input.count}`);
-    if (!existsSync(dir) || readdirSync(dir).length !== chosen.length || chosen.some((f) => !existsSync(join(dir, f.name)))) {
+    if (
+      !existsSync(dir) ||
+      readdirSync(dir).length !== chosen.length ||
+      chosen.some((f) => !existsSync(join(dir, f.name)))
+    ) {
       rmSync(dir, { recursive: true, force: true });
       mkdirSync(dir, { recursive: true });
       for (const f of chosen) linkSync(join(dir5000, f.name), join(dir, f.name));
@@ -299,7 +361,12 @@ async function ensureFiles(input) {
     bytes: sizes.reduce((s, x) => s + x, 0),
     records: chosen.reduce((s, f) => s + f.records, 0),
     files: chosen.length,
-    sizes: { min: sizes[0], median: median(sizes), p90: sizes[Math.floor(sizes.length * 0.9)], max: sizes[sizes.length - 1] },
+    sizes: {
+      min: sizes[0],
+      median: median(sizes),
+      p90: sizes[Math.floor(sizes.length * 0.9)],
+      max: sizes[sizes.length - 1],
+    },
     peerCwd: dir,
     peerArgs: chosen.map((f) => f.name),
   };
@@ -332,8 +399,15 @@ function ensurePeer() {
   if (!existsSync(join(pkgDir, "package.json"))) {
     mkdirSync(prefix, { recursive: true });
     const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-    const installed = spawnSync(npm, ["install", "--prefix", prefix, "--no-audit", "--no-fund", "@sourcemeta/jsonschema@16"], { encoding: "utf8" });
-    if (installed.status !== 0) return { skipped: `npm install --prefix ${rel(prefix)} @sourcemeta/jsonschema@16 failed: ${(installed.stderr || "").trim().split("\n").slice(-3).join(" / ")}` };
+    const installed = spawnSync(
+      npm,
+      ["install", "--prefix", prefix, "--no-audit", "--no-fund", "@sourcemeta/jsonschema@16"],
+      { encoding: "utf8" },
+    );
+    if (installed.status !== 0)
+      return {
+        skipped: `npm install --prefix ${rel(prefix)} @sourcemeta/jsonschema@16 failed: ${(installed.stderr || "").trim().split("\n").slice(-3).join(" / ")}`,
+      };
   }
   const version = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8")).version;
   // The npm package's bin is a node wrapper (npm/cli.js) around a native binary; the binary is run
@@ -342,7 +416,8 @@ function ensurePeer() {
   const musl = process.platform === "linux" && process.report?.getReport?.().header?.glibcVersionRuntime === undefined;
   const name = `jsonschema-${process.platform === "win32" ? "windows" : process.platform}-${arch}${musl ? "-musl" : ""}${process.platform === "win32" ? ".exe" : ""}`;
   const binary = join(pkgDir, "build/github-releases", name);
-  if (!existsSync(binary)) return { skipped: `@sourcemeta/jsonschema ${version} has no binary ${name} for this platform` };
+  if (!existsSync(binary))
+    return { skipped: `@sourcemeta/jsonschema ${version} has no binary ${name} for this platform` };
   const check = spawnSync(binary, ["version"], { encoding: "utf8" });
   if (check.status !== 0) return { skipped: `${rel(binary)} does not run here: ${check.stderr || check.error}` };
   return { version, binary, reported: check.stdout.trim() };
@@ -352,12 +427,28 @@ function ensurePeer() {
 
 function contenders(input, peer, schema) {
   const list = [
-    { id: "baseline", label: "baseline: read, split lines, JSON.parse (1 thread)", command: process.execPath, args: [join(root, "bench/measure.js"), "baseline", ...input.paths.map(rel)] },
-    { id: "validate", label: "validate --no-lock (every rule, own thread count)", command: process.execPath, args: [rel(cli), "validate", "--no-lock", ...input.paths.map(rel)] },
-    { id: "validate-j1", label: "validate --no-lock --jobs 1 (every rule, one core)", command: process.execPath, args: [rel(cli), "validate", "--no-lock", "--jobs", "1", ...input.paths.map(rel)] },
+    {
+      id: "baseline",
+      label: "baseline: read, split lines, JSON.parse (1 thread)",
+      command: process.execPath,
+      args: [join(root, "bench/measure.js"), "baseline", ...input.paths.map(rel)],
+    },
+    {
+      id: "validate",
+      label: "validate --no-lock (every rule, own thread count)",
+      command: process.execPath,
+      args: [rel(cli), "validate", "--no-lock", ...input.paths.map(rel)],
+    },
+    {
+      id: "validate-j1",
+      label: "validate --no-lock --jobs 1 (every rule, one core)",
+      command: process.execPath,
+      args: [rel(cli), "validate", "--no-lock", "--jobs", "1", ...input.paths.map(rel)],
+    },
   ];
   if (input.key !== "files") {
-    // The same without the two uniqueness rules, whose identifier sets are the one part of memory that grows with the file: what is left must stay flat.
+    // The same without the two uniqueness rules, whose identifier sets are the one part of memory that grows with the
+    // file: what is left must stay flat.
     const noSets = ["--rule", "unique-citation-address=off", "--rule", "unique-citation-target-id=off"];
     list.push(
       {
@@ -375,7 +466,13 @@ function contenders(input, peer, schema) {
     );
   }
   if (peer.binary) {
-    list.push({ id: "peer", label: `@sourcemeta/jsonschema ${peer.version} validate (schema only)`, command: peer.binary, args: ["validate", schema, ...input.peerArgs], cwd: input.peerCwd });
+    list.push({
+      id: "peer",
+      label: `@sourcemeta/jsonschema ${peer.version} validate (schema only)`,
+      command: peer.binary,
+      args: ["validate", schema, ...input.peerArgs],
+      cwd: input.peerCwd,
+    });
     list.push({
       id: "peer-fast",
       label: `@sourcemeta/jsonschema ${peer.version} validate --fast (schema only)`,
@@ -402,7 +499,9 @@ function verdict(id, run) {
   if (id.startsWith("validate")) {
     const records = Number(/([\d,]+) records?/.exec(text)?.[1]?.replaceAll(",", "") ?? Number.NaN);
     const files = Number(/([\d,]+) files?\b/.exec(text)?.[1]?.replaceAll(",", "") ?? Number.NaN);
-    const problems = /no problems/.test(text) ? 0 : Number(/([\d,]+) problems?/.exec(text)?.[1]?.replaceAll(",", "") ?? Number.NaN);
+    const problems = /no problems/.test(text)
+      ? 0
+      : Number(/([\d,]+) problems?/.exec(text)?.[1]?.replaceAll(",", "") ?? Number.NaN);
     return { problems, records, files };
   }
   const m = /(\d+) validated, (\d+) passed, (\d+) failed/.exec(text);
@@ -411,8 +510,12 @@ function verdict(id, run) {
 
 // ---------------------------------------------------------------- the run
 
-say(`validate against the baseline and @sourcemeta/jsonschema (${full ? "full" : "quick"} mode, ${reps} alternating repetitions, median)`);
-say(`machine: ${machine}; commit ${commit}${dirty ? " (src/ has uncommitted changes: the figures are of the working tree's dist/)" : ""}; ${new Date().toISOString()}`);
+say(
+  `validate against the baseline and @sourcemeta/jsonschema (${full ? "full" : "quick"} mode, ${reps} alternating repetitions, median)`,
+);
+say(
+  `machine: ${machine}; commit ${commit}${dirty ? " (src/ has uncommitted changes: the figures are of the working tree's dist/)" : ""}; ${new Date().toISOString()}`,
+);
 say(`peak RSS: ${TIME ? "/usr/bin/time -f %M" : "bench/rss-hook.js (node) and /proc VmHWM polling (native)"}`);
 say("");
 say("data:");
@@ -428,8 +531,12 @@ for (const input of inputs) {
   const sizes = input.sizes
     ? `; sizes min ${fmt(input.sizes.min / 1e3, 1)} KB, median ${fmt(input.sizes.median / 1e3, 1)} KB, p90 ${fmt(input.sizes.p90 / 1e3, 1)} KB, max ${fmt(input.sizes.max / 1e3, 1)} KB`
     : "";
-  const from = input.laws ? ` (one dataset: ${input.laws} laws, ${fmt(input.corpusMb, 1)} MB of markdown, lock + generate)` : "";
-  say(`  ${input.title}: ${input.display}, ${fmt(input.bytes / 1e6, 1)} MB, ${input.records.toLocaleString("en")} records${from}${sizes}`);
+  const from = input.laws
+    ? ` (one dataset: ${input.laws} laws, ${fmt(input.corpusMb, 1)} MB of markdown, lock + generate)`
+    : "";
+  say(
+    `  ${input.title}: ${input.display}, ${fmt(input.bytes / 1e6, 1)} MB, ${input.records.toLocaleString("en")} records${from}${sizes}`,
+  );
 }
 const peer = ensurePeer();
 say(
@@ -448,8 +555,15 @@ for (const input of inputs) {
     for (const c of list) {
       const run = await runOnce(c.command, c.args, { cwd: c.cwd });
       const found = verdict(c.id, run);
-      runs[c.id].push({ ...run, ...found, stdout: undefined, stderr: run.status === 0 ? undefined : `${run.stderr}\n${run.stdout}`.trim().slice(0, 2000) });
-      process.stdout.write(`${c.id} ${fmt(run.seconds)}s${r === reps - 1 && c === list[list.length - 1] ? "\n" : ", "}`);
+      runs[c.id].push({
+        ...run,
+        ...found,
+        stdout: undefined,
+        stderr: run.status === 0 ? undefined : `${run.stderr}\n${run.stdout}`.trim().slice(0, 2000),
+      });
+      process.stdout.write(
+        `${c.id} ${fmt(run.seconds)}s${r === reps - 1 && c === list[list.length - 1] ? "\n" : ", "}`,
+      );
     }
   }
   const rows = list.map((c) => {
@@ -468,15 +582,27 @@ for (const input of inputs) {
       problems: [...new Set(all.map((x) => x.problems))],
       records: [...new Set(all.map((x) => x.records))],
       loads: all.map((x) => x.load),
-      runs: all.map(({ seconds: s, maxRssMb, status, problems, records, load, stderr }) => ({ seconds: s, maxRssMb, status, problems, records, load, stderr })),
+      runs: all.map(({ seconds: s, maxRssMb, status, problems, records, load, stderr }) => ({
+        seconds: s,
+        maxRssMb,
+        status,
+        problems,
+        records,
+        load,
+        stderr,
+      })),
     };
   });
   const base = rows.find((r) => r.id === "baseline");
   for (const row of rows) {
     row.ratio = base.seconds / row.seconds;
     const bad = row.runs.find((x) => x.status !== 0 || x.problems !== 0);
-    if (bad) fail(`${input.title}: ${row.label}: exit ${bad.status}, problems ${bad.problems}${bad.stderr ? `\n    ${bad.stderr.split("\n").slice(0, 12).join("\n    ")}` : ""}`);
-    if (row.records.length !== 1 || row.records[0] !== input.records) fail(`${input.title}: ${row.label}: found ${row.records.join("/")} records; the data has ${input.records}`);
+    if (bad)
+      fail(
+        `${input.title}: ${row.label}: exit ${bad.status}, problems ${bad.problems}${bad.stderr ? `\n    ${bad.stderr.split("\n").slice(0, 12).join("\n    ")}` : ""}`,
+      );
+    if (row.records.length !== 1 || row.records[0] !== input.records)
+      fail(`${input.title}: ${row.label}: found ${row.records.join("/")} records; the data has ${input.records}`);
   }
   results.push({ input: { ...input, peerArgs: undefined, sizes: input.sizes }, rows });
 }
@@ -498,7 +624,11 @@ const idsets = {};
 for (const key of ["big", "100mb"]) {
   const input = inputs.find((i) => i.key === key);
   if (!input) continue;
-  const child = spawnSync(process.execPath, ["--expose-gc", fileURLToPath(import.meta.url), "--idsets", input.paths[0]], { encoding: "utf8", maxBuffer: 1 << 24 });
+  const child = spawnSync(
+    process.execPath,
+    ["--expose-gc", fileURLToPath(import.meta.url), "--idsets", input.paths[0]],
+    { encoding: "utf8", maxBuffer: 1 << 24 },
+  );
   idsets[key] = child.status === 0 ? JSON.parse(child.stdout.trim().split("\n").pop()) : undefined;
 }
 
@@ -507,10 +637,14 @@ for (const key of ["big", "100mb"]) {
 say("");
 say(`## validate against the baseline and @sourcemeta/jsonschema (${full ? "full" : "quick"} mode)`);
 say("");
-say(`${machine}; commit ${commit}${dirty ? " + uncommitted src/ changes" : ""}; ${reps} alternating runs per contender, median (peak RSS: median, highest in brackets)`);
+say(
+  `${machine}; commit ${commit}${dirty ? " + uncommitted src/ changes" : ""}; ${reps} alternating runs per contender, median (peak RSS: median, highest in brackets)`,
+);
 for (const { input, rows } of results) {
   say("");
-  say(`### ${input.title}: ${fmt(input.bytes / 1e6, 1)} MB, ${input.records.toLocaleString("en")} records, ${input.files.toLocaleString("en")} file${input.files > 1 ? "s" : ""}`);
+  say(
+    `### ${input.title}: ${fmt(input.bytes / 1e6, 1)} MB, ${input.records.toLocaleString("en")} records, ${input.files.toLocaleString("en")} file${input.files > 1 ? "s" : ""}`,
+  );
   say("");
   say("| contender | wall s (min–max) | MB/s | × baseline | peak RSS MB | exit | problems | records |");
   say("|---|---|---|---|---|---|---|---|");
@@ -543,16 +677,25 @@ const target = (text, met, detail) => targets.push({ text, met, detail });
   target(
     `both cores on the ${full ? "1 GB" : "big (quick: 125 MB)"} file: ≥ 1.0x the single-core baseline`,
     big ? big.ratio >= 1 : undefined,
-    big ? `${fmt(big.ratio)}x (${fmt(big.mbPerSecond, 1)} vs ${fmt(row("big", "baseline").mbPerSecond, 1)} MB/s)` : "not run",
+    big
+      ? `${fmt(big.ratio)}x (${fmt(big.mbPerSecond, 1)} vs ${fmt(row("big", "baseline").mbPerSecond, 1)} MB/s)`
+      : "not run",
   );
   for (const key of ["100mb", "files"]) {
     const ours = row(key, "validate");
     const theirs = row(key, "peer-fast");
-    const title = key === "100mb" ? "the 100 MB file" : `the ${FILES.count.toLocaleString("en")} files${full ? "" : " (full mode: 5,000)"}`;
+    const title =
+      key === "100mb"
+        ? "the 100 MB file"
+        : `the ${FILES.count.toLocaleString("en")} files${full ? "" : " (full mode: 5,000)"}`;
     target(
       `faster than @sourcemeta/jsonschema validate --fast on ${title}`,
       ours && theirs ? ours.seconds < theirs.seconds : undefined,
-      ours && theirs ? `${fmt(ours.seconds)} s vs ${fmt(theirs.seconds)} s (${fmt(theirs.seconds / ours.seconds)}x its speed)` : ours ? `peer not run (${peer.skipped})` : "input not run",
+      ours && theirs
+        ? `${fmt(ours.seconds)} s vs ${fmt(theirs.seconds)} s (${fmt(theirs.seconds / ours.seconds)}x its speed)`
+        : ours
+          ? `peer not run (${peer.skipped})`
+          : "input not run",
     );
   }
   const [b, m] = [row("big", "validate"), row("100mb", "validate")];
@@ -583,10 +726,15 @@ const target = (text, met, detail) => targets.push({ text, met, detail });
 say("");
 say("| target | met | figures |");
 say("|---|---|---|");
-for (const t of targets) say(`| ${t.text} | ${t.met === undefined ? "not measured" : t.met ? "yes" : "**no**"} | ${t.detail} |`);
+for (const t of targets)
+  say(`| ${t.text} | ${t.met === undefined ? "not measured" : t.met ? "yes" : "**no**"} | ${t.detail} |`);
 const minutes = (Date.now() - started) / 60000;
 say("");
-say(failures.length === 0 ? "checks: every contender exited 0 and found the data clean; record counts agree" : `${failures.length} check(s) FAILED (see above)`);
+say(
+  failures.length === 0
+    ? "checks: every contender exited 0 and found the data clean; record counts agree"
+    : `${failures.length} check(s) FAILED (see above)`,
+);
 say(`bench took ${fmt(minutes, 1)} min`);
 // validate-last-run.* is the latest run of either mode; validate-last-quick-run.* / validate-last-full-run.* per mode.
 const mode = full ? "full" : "quick";

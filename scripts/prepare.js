@@ -8,6 +8,8 @@ const root = new URL("../", import.meta.url);
 if (existsSync(new URL("node_modules/typescript/package.json", root))) {
   execSync("npm run build", { cwd: root, stdio: "inherit" });
 } else if (!existsSync(new URL("dist/index.js", root))) {
-  process.stderr.write("citation-targets: this checkout is not built and its build tools are not installed: run `npm ci` in it first (that installs them and builds), then install it again\n");
+  process.stderr.write(
+    "citation-targets: this checkout is not built and its build tools are not installed: run `npm ci` in it first (that installs them and builds), then install it again\n",
+  );
   process.exit(1);
 }

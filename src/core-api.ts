@@ -14,7 +14,12 @@ export { rules, ruleIds, getRule } from "./rules/index.js";
 export type { RuleId } from "./rules/index.js";
 export { buildRecordSchema, DEFAULT_LEGISLATION_HOST, SCHEMA_VERSION } from "./core/schema/schema.js";
 export { deriveCitationTargetId, deriveTextDigest, CITATION_TARGET_ID_FRAMING } from "./core/digest.js";
-export { computeDatasetDigest, buildManifestSchema, formatManifest, DEFAULT_MANIFEST_NAME } from "./core/lock/manifest.js";
+export {
+  computeDatasetDigest,
+  buildManifestSchema,
+  formatManifest,
+  DEFAULT_MANIFEST_NAME,
+} from "./core/lock/manifest.js";
 export type { LockManifest, ManifestArtifact, ArtifactKind, IndexKind } from "./core/lock/manifest.js";
 export { parseAddress, formatAddress, parseLocal, formatLocal, escapePath, TOP_LOCAL } from "./core/address/address.js";
 export type { AddressParts, TargetKind } from "./core/address/address.js";

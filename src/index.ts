@@ -11,7 +11,12 @@ import type { LockContext } from "./core/lock/lock-context.js";
 import type { ArtifactReader, OutputRecord } from "./core/records/generate.js";
 import type { LockManifest } from "./core/lock/manifest.js";
 import { OperationalError } from "./node/errors.js";
-import { checkCheckGeneratedOptions, checkDiffOptions, checkGenerateOptions, checkValidateOptions } from "./node/check-options.js";
+import {
+  checkCheckGeneratedOptions,
+  checkDiffOptions,
+  checkGenerateOptions,
+  checkValidateOptions,
+} from "./node/check-options.js";
 
 // The commands load their modules (the file walkers, thread pools, parsers and Ajv they need) when
 // first called, not when the library is imported; their options are checked first.
@@ -73,7 +78,12 @@ export async function* generateRecords(manifest: LockManifest, read: ArtifactRea
 }
 export { DatasetError } from "./core/errors.js";
 export type { OutputRecord, ArtifactReader } from "./core/records/generate.js";
-export { computeDatasetDigest, buildManifestSchema, formatManifest, DEFAULT_MANIFEST_NAME } from "./core/lock/manifest.js";
+export {
+  computeDatasetDigest,
+  buildManifestSchema,
+  formatManifest,
+  DEFAULT_MANIFEST_NAME,
+} from "./core/lock/manifest.js";
 export type { LockManifest, ManifestArtifact, ArtifactKind, IndexKind } from "./core/lock/manifest.js";
 export type { LockContext } from "./core/lock/lock-context.js";
 export { parseAddress, formatAddress, parseLocal, formatLocal, escapePath, TOP_LOCAL } from "./core/address/address.js";
@@ -91,12 +101,26 @@ export type { DiffOptions } from "./node/diff.js";
  * approval covers, after the entries FILE already holds. Throws OperationalError for a bad argument,
  * an invalid existing file or a write that fails.
  */
-export async function writeApprovals(report: DiffReport, file: string, cwd: string = process.cwd()): Promise<WrittenApprovals> {
-  if (typeof file !== "string" || file === "") throw new OperationalError(`writeApprovals: file: expected a non-empty string, got ${JSON.stringify(file)}`);
-  if (report === null || typeof report !== "object" || !Array.isArray((report as { pairs?: unknown }).pairs)) throw new OperationalError("writeApprovals: report: expected the report of diff()");
+export async function writeApprovals(
+  report: DiffReport,
+  file: string,
+  cwd: string = process.cwd(),
+): Promise<WrittenApprovals> {
+  if (typeof file !== "string" || file === "")
+    throw new OperationalError(`writeApprovals: file: expected a non-empty string, got ${JSON.stringify(file)}`);
+  if (report === null || typeof report !== "object" || !Array.isArray((report as { pairs?: unknown }).pairs))
+    throw new OperationalError("writeApprovals: report: expected the report of diff()");
   return (await import("./node/approvals-file.js")).writeApprovals(report, file, cwd);
 }
 export type { WrittenApprovals } from "./node/approvals-file.js";
 export { PLACEHOLDER_REASON, isPlaceholderReason } from "./core/diff/diff.js";
 export { CHANGE_KINDS, ADDITIVE_KINDS, BREAKING_KINDS, classOf, diffExitCode } from "./core/diff/diff.js";
-export type { ChangeKind, ChangeClass, FailOn, DiffReport, DiffChange, DiffPair, DiffSummary } from "./core/diff/diff.js";
+export type {
+  ChangeKind,
+  ChangeClass,
+  FailOn,
+  DiffReport,
+  DiffChange,
+  DiffPair,
+  DiffSummary,
+} from "./core/diff/diff.js";

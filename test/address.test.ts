@@ -1,6 +1,15 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { escapePath, formatAddress, formatLocal, isLocalCoordinate, parseAddress, parseLocal, unescapePath, type AddressParts } from "../src/core/address/address.js";
+import {
+  escapePath,
+  formatAddress,
+  formatLocal,
+  isLocalCoordinate,
+  parseAddress,
+  parseLocal,
+  unescapePath,
+  type AddressParts,
+} from "../src/core/address/address.js";
 import { assignLocalCoordinates, designate, germanOrdinal, slugify } from "../src/core/address/designation.js";
 
 describe("designations", () => {
@@ -52,7 +61,13 @@ describe("designations", () => {
   });
 
   test("ordinal words", () => {
-    expect([germanOrdinal("Erstes"), germanOrdinal("Zwölfter"), germanOrdinal("Siebente"), germanOrdinal("Einundvierzigster"), germanOrdinal("Neue")]).toEqual([1, 12, 7, 41, undefined]);
+    expect([
+      germanOrdinal("Erstes"),
+      germanOrdinal("Zwölfter"),
+      germanOrdinal("Siebente"),
+      germanOrdinal("Einundvierzigster"),
+      germanOrdinal("Neue"),
+    ]).toEqual([1, 12, 7, 41, undefined]);
   });
 
   test("slugs are NFC, lower case, at most 48 characters and never empty", () => {
@@ -66,7 +81,18 @@ describe("local coordinates", () => {
   const h = (text: string, depth = 2) => ({ text, depth });
 
   test("sections and articles are flat; units carry their chain; repeats under another unit stay apart", () => {
-    expect(assignLocalCoordinates([h("Erster Teil", 2), h("Abschnitt 1", 3), h("§ 1 A", 4), h("Abschnitt 2", 3), h("§ 2 B", 4), h("Zweiter Teil", 2), h("Abschnitt 1", 3), h("§ 3 C", 4)])).toEqual([
+    expect(
+      assignLocalCoordinates([
+        h("Erster Teil", 2),
+        h("Abschnitt 1", 3),
+        h("§ 1 A", 4),
+        h("Abschnitt 2", 3),
+        h("§ 2 B", 4),
+        h("Zweiter Teil", 2),
+        h("Abschnitt 1", 3),
+        h("§ 3 C", 4),
+      ]),
+    ).toEqual([
       "teil-1",
       "teil-1/abschnitt-1",
       "§-1",
@@ -79,48 +105,79 @@ describe("local coordinates", () => {
   });
 
   test("a § inside an article is qualified by it, even on the same heading level", () => {
-    expect(assignLocalCoordinates([h("§ 1 X"), h("Art 229 Y"), h("§ 1 Z"), h("§ 2 W"), h("Art 230 V"), h("§ 1 U")])).toEqual([
-      "§-1",
-      "art-229",
-      "art-229/§-1",
-      "art-229/§-2",
-      "art-230",
-      "art-230/§-1",
-    ]);
+    expect(
+      assignLocalCoordinates([h("§ 1 X"), h("Art 229 Y"), h("§ 1 Z"), h("§ 2 W"), h("Art 230 V"), h("§ 1 U")]),
+    ).toEqual(["§-1", "art-229", "art-229/§-1", "art-229/§-2", "art-230", "art-230/§-1"]);
   });
 
   test("an annex captures a section only when its number was used before", () => {
-    expect(assignLocalCoordinates([h("§ 1"), h("§ 2"), h("Anlage 2 (weggefallen)"), h("§ 3"), h("Anlage 3"), h("§ 1 Muster")])).toEqual(["§-1", "§-2", "anlage-2", "§-3", "anlage-3", "anlage-3/§-1"]);
+    expect(
+      assignLocalCoordinates([
+        h("§ 1"),
+        h("§ 2"),
+        h("Anlage 2 (weggefallen)"),
+        h("§ 3"),
+        h("Anlage 3"),
+        h("§ 1 Muster"),
+      ]),
+    ).toEqual(["§-1", "§-2", "anlage-2", "§-3", "anlage-3", "anlage-3/§-1"]);
   });
 
   test("undesignated headings are qualified by the enclosing provision, never by a unit", () => {
-    expect(assignLocalCoordinates([h("Abschnitt 1", 2), h("Vorbemerkung", 3), h("§ 3 X", 3), h("*Begründung:*", 4), h("Schlussformel", 2)])).toEqual([
-      "abschnitt-1",
-      "vorbemerkung",
-      "§-3",
-      "§-3/begründung",
-      "schlussformel",
-    ]);
+    expect(
+      assignLocalCoordinates([
+        h("Abschnitt 1", 2),
+        h("Vorbemerkung", 3),
+        h("§ 3 X", 3),
+        h("*Begründung:*", 4),
+        h("Schlussformel", 2),
+      ]),
+    ).toEqual(["abschnitt-1", "vorbemerkung", "§-3", "§-3/begründung", "schlussformel"]);
   });
 
   test("the text before the first heading is _top; true repeats get ~2, ~3 in document order", () => {
-    expect(assignLocalCoordinates([undefined, h("§ 37"), h("§ 37"), h("(XXXX)"), h("(XXXX)"), h("(XXXX)")])).toEqual(["_top", "§-37", "§-37~2", "§-37/xxxx", "§-37/xxxx~2", "§-37/xxxx~3"]);
+    expect(assignLocalCoordinates([undefined, h("§ 37"), h("§ 37"), h("(XXXX)"), h("(XXXX)"), h("(XXXX)")])).toEqual([
+      "_top",
+      "§-37",
+      "§-37~2",
+      "§-37/xxxx",
+      "§-37/xxxx~2",
+      "§-37/xxxx~3",
+    ]);
   });
 
   test("a long setext 'heading' does not cut a section off from its unit", () => {
-    expect(assignLocalCoordinates([h("Teil 1", 2), h("Ein sehr langer Absatz, der wegen einer Linie darunter eine Überschrift ist", 2), h("Abschnitt 1", 3)])).toEqual([
-      "teil-1",
-      "ein-sehr-langer-absatz-der-wegen-einer-linie",
-      "teil-1/abschnitt-1",
-    ]);
+    expect(
+      assignLocalCoordinates([
+        h("Teil 1", 2),
+        h("Ein sehr langer Absatz, der wegen einer Linie darunter eine Überschrift ist", 2),
+        h("Abschnitt 1", 3),
+      ]),
+    ).toEqual(["teil-1", "ein-sehr-langer-absatz-der-wegen-einer-linie", "teil-1/abschnitt-1"]);
   });
 });
 
 describe("the address grammar", () => {
   test("examples", () => {
-    expect(formatAddress({ slug: "privacy-act-1988", targetKind: "markdown-artifact", path: "part-iii/section-13.md", local: "13" })).toBe("privacy-act-1988/part-iii/section-13.md#13");
-    expect(formatAddress({ slug: "privacy-act-1988", targetKind: "structural-container", path: "part-iii/division-1" })).toBe("privacy-act-1988/part-iii/division-1/");
-    expect(formatAddress({ slug: "bgb", targetKind: "markdown-artifact", path: "BGB Teil #1/100% fertig.md", local: "§-2a" })).toBe("bgb/BGB%20Teil%20%231/100%25%20fertig.md#§-2a");
+    expect(
+      formatAddress({
+        slug: "privacy-act-1988",
+        targetKind: "markdown-artifact",
+        path: "part-iii/section-13.md",
+        local: "13",
+      }),
+    ).toBe("privacy-act-1988/part-iii/section-13.md#13");
+    expect(
+      formatAddress({ slug: "privacy-act-1988", targetKind: "structural-container", path: "part-iii/division-1" }),
+    ).toBe("privacy-act-1988/part-iii/division-1/");
+    expect(
+      formatAddress({
+        slug: "bgb",
+        targetKind: "markdown-artifact",
+        path: "BGB Teil #1/100% fertig.md",
+        local: "§-2a",
+      }),
+    ).toBe("bgb/BGB%20Teil%20%231/100%25%20fertig.md#§-2a");
   });
 
   test("escaping is NFC and reversible", () => {
@@ -130,16 +187,32 @@ describe("the address grammar", () => {
     expect(unescapePath("a%20b")).toBe("a b");
   });
 
-  test.each(["", "privacy", "Privacy/a.md#1", "p/a.md#", "p/a.md#1~1", "p/a.md#../x", "p//", "p/a//b/", "p/a.md#x y", "p/a%zz.md#1", "p//a.md#1"])("%j is not an address", (address) => {
+  test.each([
+    "",
+    "privacy",
+    "Privacy/a.md#1",
+    "p/a.md#",
+    "p/a.md#1~1",
+    "p/a.md#../x",
+    "p//",
+    "p/a//b/",
+    "p/a.md#x y",
+    "p/a%zz.md#1",
+    "p//a.md#1",
+  ])("%j is not an address", (address) => {
     expect(parseAddress(address)).toBeUndefined();
   });
 
   test("local coordinates", () => {
-    expect(["13", "_top", "art-229/§-1", "teil-1/kapitel-2/abschnitt-1", "§-7.08", "xxxx~3"].every(isLocalCoordinate)).toBe(true);
+    expect(
+      ["13", "_top", "art-229/§-1", "teil-1/kapitel-2/abschnitt-1", "§-7.08", "xxxx~3"].every(isLocalCoordinate),
+    ).toBe(true);
     expect(["", "a//b", "_other", "a/", "..", "a~1", "a~0"].some(isLocalCoordinate)).toBe(false);
   });
 
-  const segment = fc.string({ minLength: 1, maxLength: 8 }).filter((s) => !s.includes("/") && s !== "." && s !== ".." && s.normalize("NFC") === s && !/[\u0000\r\n]/.test(s));
+  const segment = fc
+    .string({ minLength: 1, maxLength: 8 })
+    .filter((s) => !s.includes("/") && s !== "." && s !== ".." && s.normalize("NFC") === s && !/[\u0000\r\n]/.test(s));
   const path = fc.array(segment, { minLength: 1, maxLength: 4 }).map((segments) => segments.join("/"));
   const slug = fc.stringMatching(/^[a-z0-9]{1,6}(?:-[a-z0-9]{1,6}){0,2}$/);
   const local = fc.oneof(
@@ -154,13 +227,21 @@ describe("the address grammar", () => {
       )
       .map(([segments, tie]) => `${segments.join("/")}${tie ? `~${tie}` : ""}`),
   );
-  /** Locals of every form of the legal-system grammar (docs/spec.md, section 7): keys, qualifiers, a positional tie-break. */
+  /**
+   * Locals of every form of the legal-system grammar (docs/spec.md, section 7): keys, qualifiers, a positional
+   * tie-break.
+   */
   const key = fc.stringMatching(
     /^(?:art-(?:[lrd]\*?|lo)?[0-9]{1,4}(?:-[0-9]{1,2}){0,2}[a-z]?(?:-bis|-septdecies)?|§-[0-9]{1,3}[a-z]?|titre-(?:i|iv-bis|préliminaire)|chapitre-unique|disposición-adicional-[0-9]|[0-9]{1,2}(?:\.[0-9])?|fussnoten)$/,
   );
-  const qualifier = fc.stringMatching(/^[a-zäéöü][a-z0-9äéöü.-]{0,10}$/).filter((s) => !/^\.+$/.test(s) && !s.includes(".."));
+  const qualifier = fc
+    .stringMatching(/^[a-zäéöü][a-z0-9äéöü.-]{0,10}$/)
+    .filter((s) => !/^\.+$/.test(s) && !s.includes(".."));
   const legalLocal = fc
-    .tuple(fc.array(fc.record({ key, qualifiers: fc.array(qualifier, { maxLength: 2 }) }), { minLength: 1, maxLength: 3 }), fc.option(fc.integer({ min: 2, max: 99 }), { nil: undefined }))
+    .tuple(
+      fc.array(fc.record({ key, qualifiers: fc.array(qualifier, { maxLength: 2 }) }), { minLength: 1, maxLength: 3 }),
+      fc.option(fc.integer({ min: 2, max: 99 }), { nil: undefined }),
+    )
     .map(([segments, tie]) => (tie === undefined ? { segments } : { segments, tie }));
 
   test("locals of the legal-system grammar parse back into their parts, and format from them", () => {

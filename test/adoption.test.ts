@@ -9,7 +9,14 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { writeCorpus } from "../bench/corpus.js";
 import { formatProgress } from "../src/cli/progress.js";
-import { checkDatasetFields, datasetSlug, dateProblem, fillTemplate, TemplateError, urlProblem } from "../src/core/lock/dataset-fields.js";
+import {
+  checkDatasetFields,
+  datasetSlug,
+  dateProblem,
+  fillTemplate,
+  TemplateError,
+  urlProblem,
+} from "../src/core/lock/dataset-fields.js";
 import { templateContext } from "../src/node/dataset-context.js";
 import { lock, FieldsError } from "../src/node/lock.js";
 import { runCommand, runMain } from "./helpers/bin.js";
@@ -17,8 +24,24 @@ import { tempDir, writeTree } from "./helpers/datasets.js";
 import { repoRoot } from "./helpers/records.js";
 
 const HOST = "www.gesetze-im-internet.de";
-const ADOPT = ["adopt", "laws/*", "--title-id", "{front.jurabk}", "--name", "{front.Title}", "--version-date", "{front.date}", "--source-text-url", `https://${HOST}/{front.slug}/`];
-const git = (args: string[], cwd: string) => runCommand("git", ["-c", "user.email=t@example.org", "-c", "user.name=t", "-c", "commit.gpgsign=false", ...args], cwd);
+const ADOPT = [
+  "adopt",
+  "laws/*",
+  "--title-id",
+  "{front.jurabk}",
+  "--name",
+  "{front.Title}",
+  "--version-date",
+  "{front.date}",
+  "--source-text-url",
+  `https://${HOST}/{front.slug}/`,
+];
+const git = (args: string[], cwd: string) =>
+  runCommand(
+    "git",
+    ["-c", "user.email=t@example.org", "-c", "user.name=t", "-c", "commit.gpgsign=false", ...args],
+    cwd,
+  );
 
 async function repository(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const made = await tempDir();
@@ -56,16 +79,24 @@ describe("adopting a corpus, amending it, publishing a new version (end to end)"
     const files = await readdir(join(dir, ".tooling/citation-targets"));
     expect(files.filter((f) => f.endsWith(".lock.json"))).toHaveLength(laws.length);
     expect(files.filter((f) => f.endsWith(".jsonl"))).toHaveLength(laws.length);
-    // sgb_5's front matter slug is not a dataset slug: the default template made it one; its address keeps the real one.
+    // sgb_5's front matter slug is not a dataset slug: the default template made it one; its address keeps the real
+    // one.
     const sgb = JSON.parse(await readFile(join(dir, ".tooling/citation-targets/sgb-5.lock.json"), "utf8"));
-    expect(sgb).toMatchObject({ slug: "sgb-5", titleId: "SGB 5", sourceTextUrl: `https://${HOST}/sgb_5/`, datasetRoot: "../../laws/sgb_5" });
+    expect(sgb).toMatchObject({
+      slug: "sgb-5",
+      titleId: "SGB 5",
+      sourceTextUrl: `https://${HOST}/sgb_5/`,
+      datasetRoot: "../../laws/sgb_5",
+    });
     const validated = await runMain(["validate", "--legislation-host", HOST, "--format", "json"], dir);
     expect(validated.code, validated.stdout.slice(0, 2000)).toBe(0);
     expect(JSON.parse(validated.stdout).summary).toMatchObject({ files: laws.length, errors: 0, warnings: 0 });
     // Run again: nothing to write.
     const again = await runMain([...ADOPT, "--check"], dir);
     expect(again.code).toBe(0);
-    expect(again.stdout).toContain(`would adopt ${laws.length} datasets in .tooling/citation-targets: 0 new, 0 refreshed, ${laws.length} up to date`);
+    expect(again.stdout).toContain(
+      `would adopt ${laws.length} datasets in .tooling/citation-targets: 0 new, 0 refreshed, ${laws.length} up to date`,
+    );
     expect((await git(["add", "-A"], dir)).code).toBe(0);
     expect((await git(["commit", "-qm", "adopt"], dir)).code).toBe(0);
   }, 120_000);
@@ -74,7 +105,8 @@ describe("adopting a corpus, amending it, publishing a new version (end to end)"
     // A small law, the giant SGB 5 (2.2 MB), and another.
     const others = laws.filter((law) => law !== "sgb_5");
     const [first, second, third] = [others[0]!, laws.includes("sgb_5") ? "sgb_5" : others[2]!, others[1]!];
-    for (const law of [first!, second!, third]) await amend(join(dir, "laws", law, "index.md"), `Neuer Abschnitt ${law}`);
+    for (const law of [first!, second!, third])
+      await amend(join(dir, "laws", law, "index.md"), `Neuer Abschnitt ${law}`);
     const checked = await runMain(["update", "--check", "--format", "json"], dir);
     expect(checked.code).toBe(1);
     const stale = JSON.parse(checked.stdout);
@@ -83,7 +115,19 @@ describe("adopting a corpus, amending it, publishing a new version (end to end)"
     // The new version of one law: its date and address set with update.
     const slug = (law: string) => law.replace(/_/g, "-");
     const manifest = `.tooling/citation-targets/${slug(first!)}.lock.json`;
-    const versioned = await runMain(["update", manifest, "--version-date", "2025-01-01", "--source-text-url", `https://${HOST}/${first}/2025-01-01`, "--format", "json"], dir);
+    const versioned = await runMain(
+      [
+        "update",
+        manifest,
+        "--version-date",
+        "2025-01-01",
+        "--source-text-url",
+        `https://${HOST}/${first}/2025-01-01`,
+        "--format",
+        "json",
+      ],
+      dir,
+    );
     expect(versioned.code, versioned.stderr).toBe(0);
     const [one] = JSON.parse(versioned.stdout).datasets;
     expect(one.fields.map((f: { field: string }) => f.field)).toEqual(["versionDate", "sourceTextUrl"]);
@@ -97,7 +141,9 @@ describe("adopting a corpus, amending it, publishing a new version (end to end)"
     const rest = await runMain(["update"], dir);
     expect(rest.code).toBe(0);
     expect(rest.stdout).toContain(`${slug(second!)}: updated`);
-    expect(rest.stdout).toMatch(/datasetDigest [0-9a-f]{12}… → [0-9a-f]{12}…: the datasetDigest and citationTargetId of every record changed with it/);
+    expect(rest.stdout).toMatch(
+      /datasetDigest [0-9a-f]{12}… → [0-9a-f]{12}…: the datasetDigest and citationTargetId of every record changed with it/,
+    );
     const warnings = rest.stderr.split("\n").filter((line) => line.includes("warning:"));
     expect(warnings).toHaveLength(2);
     expect(warnings[0]).toContain("the markdown changed, but versionDate");
@@ -116,20 +162,43 @@ describe("adopting a corpus, amending it, publishing a new version (end to end)"
 });
 
 describe("lock refuses invalid fields at once, in plain words (item 2)", () => {
-  const good = ["--slug", "gg", "--title-id", "GG", "--name", "Grundgesetz", "--version-date", "2022-01-01", "--source-text-url", "https://www.gesetze-im-internet.de/gg/"];
+  const good = [
+    "--slug",
+    "gg",
+    "--title-id",
+    "GG",
+    "--name",
+    "Grundgesetz",
+    "--version-date",
+    "2022-01-01",
+    "--source-text-url",
+    "https://www.gesetze-im-internet.de/gg/",
+  ];
   const withFlag = (flag: string, value: string) => {
     const args = [...good];
     args[args.indexOf(flag) + 1] = value;
     return args;
   };
   test.each([
-    ["--slug", "Bad Slug", /--slug "Bad Slug": a slug is lowercase letters a–z and digits, in groups joined by single hyphens \(e\.g\. bad-slug\)/],
+    [
+      "--slug",
+      "Bad Slug",
+      /--slug "Bad Slug": a slug is lowercase letters a–z and digits, in groups joined by single hyphens \(e\.g\. bad-slug\)/,
+    ],
     ["--title-id", "", /--title-id "": empty/],
     ["--name", "  ", /--name " {2}": empty/],
     ["--version-date", "2022-13-01", /--version-date "2022-13-01": not a real calendar date: there is no month 13/],
-    ["--version-date", "2022-02-30", /--version-date "2022-02-30": not a real calendar date: February 2022 has 28 days/],
+    [
+      "--version-date",
+      "2022-02-30",
+      /--version-date "2022-02-30": not a real calendar date: February 2022 has 28 days/,
+    ],
     ["--version-date", "1.2.2022", /--version-date "1\.2\.2022": not a date written YYYY-MM-DD/],
-    ["--source-text-url", "https://www.gesetze-im-internet.de/", /--source-text-url "https:\/\/www\.gesetze-im-internet\.de\/": nothing after the host/],
+    [
+      "--source-text-url",
+      "https://www.gesetze-im-internet.de/",
+      /--source-text-url "https:\/\/www\.gesetze-im-internet\.de\/": nothing after the host/,
+    ],
     ["--source-text-url", "http://example.org/x", /not an https address/],
   ])("%s %j is refused, naming the flag and the rule; nothing is written", async (flag, value, message) => {
     const { dir, cleanup } = await tempDir();
@@ -149,7 +218,14 @@ describe("lock refuses invalid fields at once, in plain words (item 2)", () => {
     const { dir, cleanup } = await tempDir();
     try {
       await writeTree(dir, { "index.md": "# A\n" });
-      const refused = lock({ dir, slug: "Bad", titleId: "T", name: "N", versionDate: "2021-02-29", sourceTextUrl: "https://h.example/" });
+      const refused = lock({
+        dir,
+        slug: "Bad",
+        titleId: "T",
+        name: "N",
+        versionDate: "2021-02-29",
+        sourceTextUrl: "https://h.example/",
+      });
       await expect(refused).rejects.toBeInstanceOf(FieldsError);
       const error = (await refused.catch((e: unknown) => e)) as FieldsError;
       expect(error.problems.map((p) => p.field)).toEqual(["slug", "versionDate", "sourceTextUrl"]);
@@ -176,7 +252,16 @@ describe("lock refuses invalid fields at once, in plain words (item 2)", () => {
 });
 
 describe("where lock writes a manifest (item 3)", () => {
-  const fields = ["--title-id", "GG", "--name", "Grundgesetz", "--version-date", "2022-01-01", "--source-text-url", "https://www.gesetze-im-internet.de/gg/"];
+  const fields = [
+    "--title-id",
+    "GG",
+    "--name",
+    "Grundgesetz",
+    "--version-date",
+    "2022-01-01",
+    "--source-text-url",
+    "https://www.gesetze-im-internet.de/gg/",
+  ];
 
   test("in a git repository: .tooling/citation-targets/<slug>.lock.json with datasetRoot, found by update and validate; a refresh finds it without --slug", async () => {
     const { dir, cleanup } = await repository();
@@ -197,7 +282,9 @@ describe("where lock writes a manifest (item 3)", () => {
       await writeTree(dir, { "laws/gg2/index.md": "# Grundgesetz 2\n" });
       const taken = await runMain(["lock", "laws/gg2", "--slug", "gg", ...fields], dir);
       expect(taken.code).toBe(2);
-      expect(taken.stderr).toContain(".tooling/citation-targets/gg.lock.json already belongs to another dataset (laws/gg)");
+      expect(taken.stderr).toContain(
+        ".tooling/citation-targets/gg.lock.json already belongs to another dataset (laws/gg)",
+      );
     } finally {
       await cleanup();
     }
@@ -236,20 +323,42 @@ describe("where lock writes a manifest (item 3)", () => {
 });
 
 describe("choices that are kept (items 5 and 6)", () => {
-  const flags = ["--slug", "gg", "--title-id", "GG", "--name", "Grundgesetz", "--version-date", "2022-01-01", "--source-text-url", "https://www.gesetze-im-internet.de/gg/"];
+  const flags = [
+    "--slug",
+    "gg",
+    "--title-id",
+    "GG",
+    "--name",
+    "Grundgesetz",
+    "--version-date",
+    "2022-01-01",
+    "--source-text-url",
+    "https://www.gesetze-im-internet.de/gg/",
+  ];
 
   test("--kind gg/index.md=file survives a refresh (a kind equal to the default is not re-inferred), and update --check stays up to date", async () => {
     const { dir, cleanup } = await repository();
     try {
-      await writeTree(dir, { "laws/index.md": "# Gesetze\n", "laws/gg/index.md": "# Grundgesetz\n\n## Art 1\n\nText.\n", "laws/gg/art-2.md": "# Art 2\n" });
+      await writeTree(dir, {
+        "laws/index.md": "# Gesetze\n",
+        "laws/gg/index.md": "# Grundgesetz\n\n## Art 1\n\nText.\n",
+        "laws/gg/art-2.md": "# Art 2\n",
+      });
       expect((await runMain(["lock", "laws", ...flags, "--kind", "gg/index.md=file"], dir)).code).toBe(0);
       expect((await runMain(["update"], dir)).code).toBe(0);
       await writeTree(dir, { "laws/gg/art-3.md": "# Art 3\n" });
       const refreshed = await runMain(["lock", "laws"], dir);
       expect(refreshed.code, refreshed.stderr).toBe(0);
       const manifest = JSON.parse(await readFile(join(dir, ".tooling/citation-targets/gg.lock.json"), "utf8"));
-      const kinds = Object.fromEntries(manifest.artifacts.map((a: { path: string; kind?: string }) => [a.path, a.kind ?? "file"]));
-      expect(kinds).toEqual({ "index.md": "file", "gg/index.md": "file", "gg/art-2.md": "file", "gg/art-3.md": "file" });
+      const kinds = Object.fromEntries(
+        manifest.artifacts.map((a: { path: string; kind?: string }) => [a.path, a.kind ?? "file"]),
+      );
+      expect(kinds).toEqual({
+        "index.md": "file",
+        "gg/index.md": "file",
+        "gg/art-2.md": "file",
+        "gg/art-3.md": "file",
+      });
       expect((await runMain(["update"], dir)).code).toBe(0);
       expect((await runMain(["update", "--check"], dir)).code).toBe(0);
     } finally {
@@ -268,8 +377,12 @@ describe("choices that are kept (items 5 and 6)", () => {
       const jsonl = await readFile(join(dir, ".tooling/citation-targets/gg.jsonl"), "utf8");
       const refused = await runMain(["update"], dir);
       expect(refused.code).toBe(2);
-      expect(refused.stderr).toContain('.tooling/citation-targets/gg.lock.json holds slug "grundgesetz", but its JSONL is named after the manifest (gg.jsonl)');
-      expect(refused.stderr).toContain('set the slug back to "gg", or move the pair to grundgesetz.lock.json and grundgesetz.jsonl');
+      expect(refused.stderr).toContain(
+        '.tooling/citation-targets/gg.lock.json holds slug "grundgesetz", but its JSONL is named after the manifest (gg.jsonl)',
+      );
+      expect(refused.stderr).toContain(
+        'set the slug back to "gg", or move the pair to grundgesetz.lock.json and grundgesetz.jsonl',
+      );
       expect(refused.stderr).toContain("nothing was written");
       expect(await readFile(join(dir, ".tooling/citation-targets/gg.jsonl"), "utf8")).toBe(jsonl);
       expect(existsSync(join(dir, ".tooling/citation-targets/grundgesetz.jsonl"))).toBe(false);
@@ -286,8 +399,25 @@ describe("a manifest without its JSONL is a validate problem (item 7)", () => {
   test("git rm of a published JSONL: validate and validate --staged report lock-pair on the manifest; update --check --staged fails", async () => {
     const { dir, cleanup } = await repository();
     try {
-      await writeTree(dir, { "laws/gg/index.md": "# Grundgesetz\n\n## Art 1\n\nText.\n", "laws/bgb/index.md": "# BGB\n\n## § 1\n\nText.\n" });
-      const adopted = await runMain(["adopt", "laws/*", "--title-id", "{folder|upper}", "--name", "{folder}", "--version-date", "2024-01-01", "--source-text-url", `https://${HOST}/{folder}/`], dir);
+      await writeTree(dir, {
+        "laws/gg/index.md": "# Grundgesetz\n\n## Art 1\n\nText.\n",
+        "laws/bgb/index.md": "# BGB\n\n## § 1\n\nText.\n",
+      });
+      const adopted = await runMain(
+        [
+          "adopt",
+          "laws/*",
+          "--title-id",
+          "{folder|upper}",
+          "--name",
+          "{folder}",
+          "--version-date",
+          "2024-01-01",
+          "--source-text-url",
+          `https://${HOST}/{folder}/`,
+        ],
+        dir,
+      );
       expect(adopted.code, adopted.stderr).toBe(0);
       await git(["add", "-A"], dir);
       await git(["commit", "-qm", "adopt"], dir);
@@ -298,7 +428,13 @@ describe("a manifest without its JSONL is a validate problem (item 7)", () => {
         const report = JSON.parse(result.stdout);
         const orphan = report.files.find((f: { path: string }) => f.path === ".tooling/citation-targets/gg.lock.json");
         expect(orphan.problems).toEqual([
-          expect.objectContaining({ ruleId: "lock-pair", severity: "error", line: 0, pointer: "", message: expect.stringContaining('has no JSONL: "gg.jsonl" is not there') }),
+          expect.objectContaining({
+            ruleId: "lock-pair",
+            severity: "error",
+            line: 0,
+            pointer: "",
+            message: expect.stringContaining('has no JSONL: "gg.jsonl" is not there'),
+          }),
         ]);
       }
       expect((await runMain(["update", "--check", "--staged"], dir)).code).toBe(1);
@@ -317,11 +453,15 @@ describe("adopt's templates and refusals", () => {
   test("without templates it says which fields need one and what the front matter offers", async () => {
     const { dir, cleanup } = await repository();
     try {
-      await writeTree(dir, { "laws/gg/index.md": "---\nTitle: Grundgesetz\njurabk: GG\nslug: gg\n---\n# Grundgesetz\n" });
+      await writeTree(dir, {
+        "laws/gg/index.md": "---\nTitle: Grundgesetz\njurabk: GG\nslug: gg\n---\n# Grundgesetz\n",
+      });
       const result = await runMain(["adopt", "laws/*"], dir);
       expect(result.code).toBe(2);
       expect(result.stderr).toContain("titleId: give --title-id, or adopt.titleId in the config");
-      expect(result.stderr).toContain("the front matter of laws/gg/index.md offers {front.Title}, {front.jurabk}, {front.slug}");
+      expect(result.stderr).toContain(
+        "the front matter of laws/gg/index.md offers {front.Title}, {front.jurabk}, {front.slug}",
+      );
     } finally {
       await cleanup();
     }
@@ -332,7 +472,13 @@ describe("adopt's templates and refusals", () => {
     try {
       await writeTree(dir, {
         ".citation-targets.json": JSON.stringify({
-          adopt: { datasets: ["laws/*"], titleId: "{front.jurabk}", name: "{front.Title}", versionDate: "{front.stand}", sourceTextUrl: `https://${HOST}/{front.slug}/` },
+          adopt: {
+            datasets: ["laws/*"],
+            titleId: "{front.jurabk}",
+            name: "{front.Title}",
+            versionDate: "{front.stand}",
+            sourceTextUrl: `https://${HOST}/{front.slug}/`,
+          },
         }),
         "laws/a/index.md": "---\nTitle: A-Gesetz\njurabk: AG\nslug: a\nstand: 2024-05-01\n---\n# A\n",
         "laws/b/index.md": "---\nTitle: B-Gesetz\njurabk: BG\nslug: b\n---\n# B\n",
@@ -341,16 +487,22 @@ describe("adopt's templates and refusals", () => {
       });
       const result = await runMain(["adopt"], dir);
       expect(result.code).toBe(1);
-      expect(result.stderr).toContain('laws/b: versionDate: template "{front.stand}": the front matter of laws/b/index.md has no "stand"');
+      expect(result.stderr).toContain(
+        'laws/b: versionDate: template "{front.stand}": the front matter of laws/b/index.md has no "stand"',
+      );
       expect(result.stderr).toContain('laws/c: slug "a" is also the slug of laws/a');
-      expect(result.stderr).toContain('laws/d: versionDate "2024-02-30": not a real calendar date: February 2024 has 29 days');
+      expect(result.stderr).toContain(
+        'laws/d: versionDate "2024-02-30": not a real calendar date: February 2024 has 29 days',
+      );
       expect(existsSync(join(dir, ".tooling"))).toBe(false);
       // Fixed, and a flag wins over the config.
       await rm(join(dir, "laws/c"), { recursive: true });
       await rm(join(dir, "laws/d"), { recursive: true });
       const fixed = await runMain(["adopt", "--version-date", "2024-06-01"], dir);
       expect(fixed.code, fixed.stderr).toBe(0);
-      expect(JSON.parse(await readFile(join(dir, ".tooling/citation-targets/b.lock.json"), "utf8")).versionDate).toBe("2024-06-01");
+      expect(JSON.parse(await readFile(join(dir, ".tooling/citation-targets/b.lock.json"), "utf8")).versionDate).toBe(
+        "2024-06-01",
+      );
     } finally {
       await cleanup();
     }
@@ -365,19 +517,50 @@ describe("update sets the version fields (new versions)", () => {
         "laws/a/index.md": "---\nslug: a_x\n---\n# A\n",
         "laws/b/index.md": "---\nslug: b_y\n---\n# B\n",
       });
-      const adopted = await runMain(["adopt", "laws/*", "--title-id", "{folder}", "--name", "{folder}", "--version-date", "2024-01-01", "--source-text-url", "https://h.example/{front.slug}/"], dir);
+      const adopted = await runMain(
+        [
+          "adopt",
+          "laws/*",
+          "--title-id",
+          "{folder}",
+          "--name",
+          "{folder}",
+          "--version-date",
+          "2024-01-01",
+          "--source-text-url",
+          "https://h.example/{front.slug}/",
+        ],
+        dir,
+      );
       expect(adopted.code, adopted.stderr).toBe(0);
       const one = await runMain(["update", "--source-text-url", "https://h.example/x/2025"], dir);
       expect(one.code).toBe(2);
       expect(one.stderr).toContain("would give 2 datasets one address");
-      const each = await runMain(["update", "--version-date", "2025-03-01", "--source-text-url", "https://h.example/{front.slug}/2025-03-01", "--format", "json"], dir);
+      const each = await runMain(
+        [
+          "update",
+          "--version-date",
+          "2025-03-01",
+          "--source-text-url",
+          "https://h.example/{front.slug}/2025-03-01",
+          "--format",
+          "json",
+        ],
+        dir,
+      );
       expect(each.code, each.stderr).toBe(0);
       const report = JSON.parse(each.stdout);
-      expect(report.datasets.map((d: { fields: { field: string; after: string }[] }) => d.fields.map((f) => f.after))).toEqual([
+      expect(
+        report.datasets.map((d: { fields: { field: string; after: string }[] }) => d.fields.map((f) => f.after)),
+      ).toEqual([
         ["2025-03-01", "https://h.example/a_x/2025-03-01"],
         ["2025-03-01", "https://h.example/b_y/2025-03-01"],
       ]);
-      expect(report.datasets.every((d: { records: { reidentified: number; after: number } }) => d.records.reidentified === d.records.after)).toBe(true);
+      expect(
+        report.datasets.every(
+          (d: { records: { reidentified: number; after: number } }) => d.records.reidentified === d.records.after,
+        ),
+      ).toBe(true);
       // The text report says it too.
       const text = await runMain(["update", "--version-date", "2025-04-01", "--check"], dir);
       expect(text.stdout).toContain("versionDate: 2025-03-01 → 2025-04-01");
@@ -396,21 +579,48 @@ describe("machine-readable reports of lock --check and generate --check", () => 
     const { dir, cleanup } = await tempDir();
     try {
       await writeTree(dir, { "gg/index.md": "# Grundgesetz\n\n## Art 1\n\nText.\n" });
-      const flags = ["--slug", "gg", "--title-id", "GG", "--name", "Grundgesetz", "--version-date", "2022-01-01", "--source-text-url", "https://h.example/gg/"];
+      const flags = [
+        "--slug",
+        "gg",
+        "--title-id",
+        "GG",
+        "--name",
+        "Grundgesetz",
+        "--version-date",
+        "2022-01-01",
+        "--source-text-url",
+        "https://h.example/gg/",
+      ];
       expect((await runMain(["lock", "gg", ...flags], dir)).code).toBe(0);
       expect((await runMain(["generate", "gg/citation-targets.lock.json", "-o", "gg.jsonl"], dir)).code).toBe(0);
       const fresh = await runMain(["lock", "gg", "--check", "--format", "json"], dir);
       expect(fresh.code).toBe(0);
-      expect(JSON.parse(fresh.stdout)).toMatchObject({ reportVersion: 1, command: "lock", check: true, status: "up-to-date", written: false, artifacts: 1 });
+      expect(JSON.parse(fresh.stdout)).toMatchObject({
+        reportVersion: 1,
+        command: "lock",
+        check: true,
+        status: "up-to-date",
+        written: false,
+        artifacts: 1,
+      });
       await writeTree(dir, { "gg/art-2.md": "# Art 2\n" });
       const stale = await runMain(["lock", "gg", "--check", "--format", "json", "--version-date", "2023-01-01"], dir);
       expect(stale.code).toBe(1);
       expect(JSON.parse(stale.stdout)).toMatchObject({
         status: "changed",
-        changes: { created: false, added: ["art-2.md"], removed: [], changed: [], fields: [{ field: "versionDate", before: "2022-01-01", after: "2023-01-01" }] },
+        changes: {
+          created: false,
+          added: ["art-2.md"],
+          removed: [],
+          changed: [],
+          fields: [{ field: "versionDate", before: "2022-01-01", after: "2023-01-01" }],
+        },
       });
       expect((await runMain(["lock", "gg"], dir)).code).toBe(0);
-      const generated = await runMain(["generate", "gg/citation-targets.lock.json", "--check", "gg.jsonl", "--format", "json"], dir);
+      const generated = await runMain(
+        ["generate", "gg/citation-targets.lock.json", "--check", "gg.jsonl", "--format", "json"],
+        dir,
+      );
       expect(generated.code).toBe(1);
       expect(JSON.parse(generated.stdout)).toMatchObject({
         reportVersion: 1,
@@ -433,14 +643,26 @@ describe("README: 'Adopting a corpus' and 'Publishing a new version', run as wri
     const end = readme.indexOf("\n## Commands\n");
     expect(start).toBeGreaterThan(0);
     expect(end).toBeGreaterThan(start);
-    const blocks = [...readme.slice(start, end).matchAll(/```(sh|text)\n([\s\S]*?)```/g)].map((m) => ({ kind: m[1]!, body: m[2]! }));
+    const blocks = [...readme.slice(start, end).matchAll(/```(sh|text)\n([\s\S]*?)```/g)].map((m) => ({
+      kind: m[1]!,
+      body: m[2]!,
+    }));
     expect(blocks.filter((b) => b.kind === "sh")).toHaveLength(4);
     const { dir, cleanup } = await tempDir();
     try {
       const shims = join(dir, "bin");
-      await writeTree(shims, { "citation-targets": `#!/bin/sh\nexec "${process.execPath}" "${join(repoRoot, "bin/citation-targets.js")}" "$@"\n` });
+      await writeTree(shims, {
+        "citation-targets": `#!/bin/sh\nexec "${process.execPath}" "${join(repoRoot, "bin/citation-targets.js")}" "$@"\n`,
+      });
       await chmod(join(shims, "citation-targets"), 0o755);
-      const env = { PATH: `${shims}:${process.env.PATH}`, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.org", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.org", CI: "" };
+      const env = {
+        PATH: `${shims}:${process.env.PATH}`,
+        GIT_AUTHOR_NAME: "t",
+        GIT_AUTHOR_EMAIL: "t@example.org",
+        GIT_COMMITTER_NAME: "t",
+        GIT_COMMITTER_EMAIL: "t@example.org",
+        CI: "",
+      };
       let output: string | undefined;
       for (const block of blocks) {
         if (block.kind === "sh") {
@@ -462,20 +684,40 @@ describe("README: 'Adopting a corpus' and 'Publishing a new version', run as wri
 
 describe("what adopt and update show on the way", () => {
   test("the progress line counts datasets (drawn only on a terminal, as validate's)", () => {
-    expect(formatProgress({ files: 6636, filesDone: 120, bytes: 0, bytesDone: 0, verb: "adopting", unit: "dataset" })).toBe("adopting 120/6636 datasets (1%)");
-    expect(formatProgress({ files: 4, filesDone: 1, bytes: 2e6, bytesDone: 1e6 })).toBe("checking 1/4 files, 1.0/2.0 MB (50%)");
+    expect(
+      formatProgress({ files: 6636, filesDone: 120, bytes: 0, bytesDone: 0, verb: "adopting", unit: "dataset" }),
+    ).toBe("adopting 120/6636 datasets (1%)");
+    expect(formatProgress({ files: 4, filesDone: 1, bytes: 2e6, bytesDone: 1e6 })).toBe(
+      "checking 1/4 files, 1.0/2.0 MB (50%)",
+    );
   });
 
   test("validate --verbose says where it looked for a file's lock manifest when there is none", async () => {
     const { dir, cleanup } = await repository();
     try {
       await writeTree(dir, { "laws/gg/index.md": "# Grundgesetz\n\n## Art 1\n\nText.\n" });
-      const adopted = await runMain(["adopt", "laws/*", "--title-id", "GG", "--name", "Grundgesetz", "--version-date", "2024-01-01", "--source-text-url", `https://${HOST}/gg/`], dir);
+      const adopted = await runMain(
+        [
+          "adopt",
+          "laws/*",
+          "--title-id",
+          "GG",
+          "--name",
+          "Grundgesetz",
+          "--version-date",
+          "2024-01-01",
+          "--source-text-url",
+          `https://${HOST}/gg/`,
+        ],
+        dir,
+      );
       expect(adopted.code, adopted.stderr).toBe(0);
       await rm(join(dir, ".tooling/citation-targets/gg.lock.json"));
       const result = await runMain(["validate", "--legislation-host", HOST, "--verbose"], dir);
       expect(result.code).toBe(0);
-      expect(result.stderr).toContain(".tooling/citation-targets/gg.jsonl: no lock manifest (looked for .tooling/citation-targets/gg.lock.json beside it; --lock FILE names one)");
+      expect(result.stderr).toContain(
+        ".tooling/citation-targets/gg.jsonl: no lock manifest (looked for .tooling/citation-targets/gg.lock.json beside it; --lock FILE names one)",
+      );
     } finally {
       await cleanup();
     }
@@ -483,7 +725,12 @@ describe("what adopt and update show on the way", () => {
 });
 
 describe("field templates and checks (core/lock/dataset-fields.ts)", () => {
-  const context = { folder: "sgb_5", path: "laws/sgb_5", front: { Title: "SGB V", jurabk: "SGB 5", n: 5, d: new Date("2024-03-01T00:00:00Z"), tags: ["a"] }, frontSource: "laws/sgb_5/index.md" };
+  const context = {
+    folder: "sgb_5",
+    path: "laws/sgb_5",
+    front: { Title: "SGB V", jurabk: "SGB 5", n: 5, d: new Date("2024-03-01T00:00:00Z"), tags: ["a"] },
+    frontSource: "laws/sgb_5/index.md",
+  };
   test.each([
     ["{folder}", "sgb_5"],
     ["{path}", "laws/sgb_5"],
@@ -527,7 +774,15 @@ describe("field templates and checks (core/lock/dataset-fields.ts)", () => {
     expect(urlProblem("https://h.example/x")).toBeUndefined();
     expect(urlProblem("https://h.example")).toContain("nothing after the host");
     expect(urlProblem("https://h.example/a b")).toContain("no spaces");
-    expect(checkDatasetFields({ slug: "ok-1", titleId: "T", name: "N", versionDate: "2024-01-01", sourceTextUrl: "https://h.example/x" })).toEqual([]);
+    expect(
+      checkDatasetFields({
+        slug: "ok-1",
+        titleId: "T",
+        name: "N",
+        versionDate: "2024-01-01",
+        sourceTextUrl: "https://h.example/x",
+      }),
+    ).toEqual([]);
   });
 });
 
@@ -536,7 +791,11 @@ describe("the front matter read for templates", () => {
     const { dir, cleanup } = await tempDir();
     try {
       await writeTree(dir, { "sr/index.md": "---\njurabk: 172.010\nstand: 2024-03-01\nflag: yes\n---\n# SR\n" });
-      expect((await templateContext(join(dir, "sr"), dir)).front).toEqual({ jurabk: "172.010", stand: "2024-03-01", flag: "yes" });
+      expect((await templateContext(join(dir, "sr"), dir)).front).toEqual({
+        jurabk: "172.010",
+        stand: "2024-03-01",
+        flag: "yes",
+      });
     } finally {
       await cleanup();
     }
@@ -556,7 +815,12 @@ describe("the front matter read for templates", () => {
       expect((await templateContext(join(dir, "a"), dir)).front).toEqual({ slug: "a", Title: "A" });
       expect((await templateContext(join(dir, "b"), dir)).front).toEqual({ slug: "b", hinweis: long, Title: "B" });
       expect((await templateContext(join(dir, "c"), dir)).front).toBeUndefined();
-      expect(await templateContext(join(dir, "d"), dir)).toMatchObject({ folder: "d", path: "d", front: undefined, frontSource: "d/README.md" });
+      expect(await templateContext(join(dir, "d"), dir)).toMatchObject({
+        folder: "d",
+        path: "d",
+        front: undefined,
+        frontSource: "d/README.md",
+      });
     } finally {
       await cleanup();
     }
@@ -568,7 +832,21 @@ describe("found by trying it as a new user", () => {
     const { dir, cleanup } = await repository();
     try {
       await writeTree(dir, { "laws/gg/index.md": "---\nstand: 2022-12-19\n---\n# GG\n" });
-      const adopted = await runMain(["adopt", "laws/*", "--title-id", "GG", "--name", "GG", "--version-date", "2022-12-19", "--source-text-url", `https://${HOST}/gg/`], dir);
+      const adopted = await runMain(
+        [
+          "adopt",
+          "laws/*",
+          "--title-id",
+          "GG",
+          "--name",
+          "GG",
+          "--version-date",
+          "2022-12-19",
+          "--source-text-url",
+          `https://${HOST}/gg/`,
+        ],
+        dir,
+      );
       expect(adopted.code).toBe(0);
       expect(adopted.stderr).toContain(
         `warning: gg: sourceTextUrl https://${HOST}/gg/ is on ${HOST}, not on the legislation host www.legislation.gov.au (the default; no config sets legislationHost)`,
@@ -576,14 +854,27 @@ describe("found by trying it as a new user", () => {
       await writeTree(dir, { ".citation-targets.json": JSON.stringify({ legislationHost: HOST }) });
       const moved = await runMain(["update", "--source-text-url", "https://www.legifrance.gouv.fr/codes/x/"], dir);
       expect(moved.code).toBe(0);
-      expect(moved.stderr).toContain(`not on the legislation host ${HOST} (the config .citation-targets.json): validate will reject its records`);
-      expect((await runMain(["update", "--source-text-url", `https://${HOST}/gg/2`], dir)).stderr).not.toContain("warning");
+      expect(moved.stderr).toContain(
+        `not on the legislation host ${HOST} (the config .citation-targets.json): validate will reject its records`,
+      );
+      expect((await runMain(["update", "--source-text-url", `https://${HOST}/gg/2`], dir)).stderr).not.toContain(
+        "warning",
+      );
     } finally {
       await cleanup();
     }
   });
 
-  const flags = ["--title-id", "{folder|upper}", "--name", "{folder}", "--version-date", "{front.stand}", "--source-text-url", `https://${HOST}/{folder}/`];
+  const flags = [
+    "--title-id",
+    "{folder|upper}",
+    "--name",
+    "{folder}",
+    "--version-date",
+    "{front.stand}",
+    "--source-text-url",
+    `https://${HOST}/{folder}/`,
+  ];
 
   test("rerunning adopt after adding a law keeps a version set with update (the templates fill new datasets only)", async () => {
     const { dir, cleanup } = await repository();
@@ -599,7 +890,9 @@ describe("found by trying it as a new user", () => {
         ["bgb", "changed"],
         ["gg", "up-to-date"],
       ]);
-      expect(JSON.parse(await readFile(join(dir, ".tooling/citation-targets/gg.lock.json"), "utf8")).versionDate).toBe("2024-07-19");
+      expect(JSON.parse(await readFile(join(dir, ".tooling/citation-targets/gg.lock.json"), "utf8")).versionDate).toBe(
+        "2024-07-19",
+      );
     } finally {
       await cleanup();
     }
@@ -632,11 +925,18 @@ describe("found by trying it as a new user", () => {
   test("adopt names every fault of a folder in one run, and an empty folder as such", async () => {
     const { dir, cleanup } = await repository();
     try {
-      await writeTree(dir, { "laws/a/index.md": "---\nstand: 2022-02-30\n---\n# A\n", "laws/leer/notes.txt": "no markdown here\n" });
+      await writeTree(dir, {
+        "laws/a/index.md": "---\nstand: 2022-02-30\n---\n# A\n",
+        "laws/leer/notes.txt": "no markdown here\n",
+      });
       const result = await runMain(["adopt", "laws/*", ...flags, "--name", "{front.title}"], dir);
       expect(result.code).toBe(1);
-      expect(result.stderr).toContain('laws/a: name: template "{front.title}": the front matter of laws/a/index.md has no "title"');
-      expect(result.stderr).toContain('laws/a: versionDate "2022-02-30": not a real calendar date: February 2022 has 28 days');
+      expect(result.stderr).toContain(
+        'laws/a: name: template "{front.title}": the front matter of laws/a/index.md has no "title"',
+      );
+      expect(result.stderr).toContain(
+        'laws/a: versionDate "2022-02-30": not a real calendar date: February 2022 has 28 days',
+      );
       expect(result.stderr).toContain("laws/leer: no markdown files: not a dataset folder");
     } finally {
       await cleanup();
@@ -646,13 +946,31 @@ describe("found by trying it as a new user", () => {
   test("generate --check against another dataset's file says so, and does not suggest regenerating over it", async () => {
     const { dir, cleanup } = await repository();
     try {
-      await writeTree(dir, { "laws/gg/index.md": "---\nstand: 2022-12-19\n---\n# GG\n\n## Art 1\n\nText.\n", "laws/bgb/index.md": "---\nstand: 2022-12-19\n---\n# BGB\n" });
+      await writeTree(dir, {
+        "laws/gg/index.md": "---\nstand: 2022-12-19\n---\n# GG\n\n## Art 1\n\nText.\n",
+        "laws/bgb/index.md": "---\nstand: 2022-12-19\n---\n# BGB\n",
+      });
       expect((await runMain(["adopt", "laws/*", ...flags], dir)).code).toBe(0);
-      const result = await runMain(["generate", ".tooling/citation-targets/gg.lock.json", "--check", ".tooling/citation-targets/bgb.jsonl"], dir);
+      const result = await runMain(
+        ["generate", ".tooling/citation-targets/gg.lock.json", "--check", ".tooling/citation-targets/bgb.jsonl"],
+        dir,
+      );
       expect(result.code).toBe(1);
-      expect(result.stderr).toContain("is named after another slug (bgb), and this manifest's slug is gg: it is another dataset's file, or the wrong manifest");
+      expect(result.stderr).toContain(
+        "is named after another slug (bgb), and this manifest's slug is gg: it is another dataset's file, or the wrong manifest",
+      );
       expect(result.stderr).not.toContain("-o .tooling/citation-targets/bgb.jsonl");
-      const json = await runMain(["generate", ".tooling/citation-targets/gg.lock.json", "--check", ".tooling/citation-targets/bgb.jsonl", "--format", "json"], dir);
+      const json = await runMain(
+        [
+          "generate",
+          ".tooling/citation-targets/gg.lock.json",
+          "--check",
+          ".tooling/citation-targets/bgb.jsonl",
+          "--format",
+          "json",
+        ],
+        dir,
+      );
       expect(JSON.parse(json.stdout)).toMatchObject({ status: "changed", otherDataset: true });
     } finally {
       await cleanup();

@@ -38,7 +38,9 @@ async function addresses(cwd: string): Promise<string[]> {
     .map((line) => (JSON.parse(line) as { citationAddress: string }).citationAddress);
 }
 
-/** A copy of the repository's example data, laid out as in a user's repository (with .git, so it is a repository root). */
+/**
+ * A copy of the repository's example data, laid out as in a user's repository (with .git, so it is a repository root).
+ */
 async function makeRepository(dir: string): Promise<string> {
   const root = join(dir, "repo");
   await mkdir(join(root, ".git"), { recursive: true });
@@ -66,33 +68,57 @@ describe("the amendment loop through the built CLI", () => {
     expect((await validateCopy(repo)).code).toBe(0);
 
     // 1. A new section file in a folder.
-    await writeFile(join(data, "part-i/section-7.md"), section("7", "Acts and practices of agencies", "(1) This section applies to acts and practices of agencies."));
+    await writeFile(
+      join(data, "part-i/section-7.md"),
+      section("7", "Acts and practices of agencies", "(1) This section applies to acts and practices of agencies."),
+    );
     let state = await validateCopy(repo);
     expect(state.code).toBe(1);
-    expect(state.problems).toEqual([expect.objectContaining({ ruleId: "lock-dataset-files", message: expect.stringContaining('markdown file "part-i/section-7.md"') })]);
+    expect(state.problems).toEqual([
+      expect.objectContaining({
+        ruleId: "lock-dataset-files",
+        message: expect.stringContaining('markdown file "part-i/section-7.md"'),
+      }),
+    ]);
     expect(state.problems[0]!.message).toContain(`run \`citation-targets update ${MANIFEST}\``);
 
     // 2. A renamed section file: the old name is missing, the new one unlisted.
     await rename(join(data, "part-i/section-2a.md"), join(data, "part-i/section-2b.md"));
     state = await validateCopy(repo);
     expect(state.problems.map((p) => p.message)).toEqual(
-      expect.arrayContaining([expect.stringContaining('artifact "part-i/section-2a.md" is in lock manifest'), expect.stringContaining('markdown file "part-i/section-2b.md"')]),
+      expect.arrayContaining([
+        expect.stringContaining('artifact "part-i/section-2a.md" is in lock manifest'),
+        expect.stringContaining('markdown file "part-i/section-2b.md"'),
+      ]),
     );
 
     // 3. A deleted (repealed) section file.
     await rm(join(data, "part-iii/division-1/section-13a.md"));
     state = await validateCopy(repo);
-    expect(state.problems.some((p) => p.message.includes('artifact "part-iii/division-1/section-13a.md" is in lock manifest'))).toBe(true);
+    expect(
+      state.problems.some((p) =>
+        p.message.includes('artifact "part-iii/division-1/section-13a.md" is in lock manifest'),
+      ),
+    ).toBe(true);
 
     // 4. An amended section: its text changes.
     const s1 = join(data, "part-i/section-1.md");
     await writeFile(s1, `${await readFile(s1, "utf8")}\nThis section was amended.\n`);
     state = await validateCopy(repo);
-    expect(state.problems.some((p) => p.ruleId === "lock-artifact-body" && p.message.includes('artifact "part-i/section-1.md" has changed since the lock manifest was written'))).toBe(true);
+    expect(
+      state.problems.some(
+        (p) =>
+          p.ruleId === "lock-artifact-body" &&
+          p.message.includes('artifact "part-i/section-1.md" has changed since the lock manifest was written'),
+      ),
+    ).toBe(true);
 
     // 5. A retitled section: its heading text changes, its designation does not.
     const s6 = join(data, "part-i/section-6.md");
-    await writeFile(s6, (await readFile(s6, "utf8")).replace("### 6 Interpretation", "### 6 Definitions and interpretation"));
+    await writeFile(
+      s6,
+      (await readFile(s6, "utf8")).replace("### 6 Interpretation", "### 6 Definitions and interpretation"),
+    );
     state = await validateCopy(repo);
     expect(state.problems.some((p) => p.message.includes('artifact "part-i/section-6.md" has changed'))).toBe(true);
     expect(state.problems).toHaveLength(6);
@@ -118,13 +144,25 @@ describe("the amendment loop through the built CLI", () => {
     const now = await addresses(repo);
     const gone = original.filter((a) => !now.includes(a));
     const added = now.filter((a) => !original.includes(a));
-    expect(gone).toEqual(["privacy-act-1988/part-i/section-2a.md#2a", "privacy-act-1988/part-iii/division-1/section-13a.md#13a"]);
+    expect(gone).toEqual([
+      "privacy-act-1988/part-i/section-2a.md#2a",
+      "privacy-act-1988/part-iii/division-1/section-13a.md#13a",
+    ]);
     expect(added).toEqual(["privacy-act-1988/part-i/section-2b.md#2a", "privacy-act-1988/part-i/section-7.md#7"]);
     // The amended and retitled sections keep their addresses, and the new section stands among its siblings.
     expect(now).toContain("privacy-act-1988/part-i/section-1.md#1");
     expect(now).toContain("privacy-act-1988/part-i/section-6.md#6");
-    const partI = now.filter((a) => a.startsWith("privacy-act-1988/part-i/section-")).map((a) => a.replace(/^privacy-act-1988\/part-i\//, "").replace(/#.*$/, ""));
-    expect([...new Set(partI)]).toEqual(["section-1.md", "section-2.md", "section-2b.md", "section-6.md", "section-6aa.md", "section-7.md"]);
+    const partI = now
+      .filter((a) => a.startsWith("privacy-act-1988/part-i/section-"))
+      .map((a) => a.replace(/^privacy-act-1988\/part-i\//, "").replace(/#.*$/, ""));
+    expect([...new Set(partI)]).toEqual([
+      "section-1.md",
+      "section-2.md",
+      "section-2b.md",
+      "section-6.md",
+      "section-6aa.md",
+      "section-7.md",
+    ]);
   });
 
   test("the manual lock + generate gives the same bytes as update", async () => {

@@ -33,13 +33,18 @@ function fullCheck(text: string): boolean {
 
 const isWellFormed = (text: string) => (text as string & { isWellFormed(): boolean }).isWellFormed();
 
-/** Whether the shortcut has to decide the value's texts itself: no member name JSON escapes, no lone surrogate, nesting up to 100. */
+/**
+ * Whether the shortcut has to decide the value's texts itself: no member name JSON escapes, no lone surrogate, nesting
+ * up to 100.
+ */
 function decidable(value: unknown, depth = 0): boolean {
   if (typeof value === "string") return isWellFormed(value);
   if (value === null || typeof value !== "object") return true;
   if (depth >= 100) return false;
   if (Array.isArray(value)) return value.every((item) => decidable(item, depth + 1));
-  return Object.entries(value).every(([key, item]) => JSON.stringify(key) === `"${key}"` && isWellFormed(key) && decidable(item, depth + 1));
+  return Object.entries(value).every(
+    ([key, item]) => JSON.stringify(key) === `"${key}"` && isWellFormed(key) && decidable(item, depth + 1),
+  );
 }
 
 /** The first way `shortcut` goes wrong on `text` (a JSON text), or undefined. */
@@ -48,8 +53,10 @@ function disagreement(text: string, shortcut: Shortcut = isCanonicalText): strin
   const full = fullCheck(text);
   const claimed = shortcut(text);
   if (claimed && !full) return "called canonical, but the full check refuses it";
-  if (!claimed && full && decidable(value)) return "not called canonical, though the full check accepts it and the shortcut decides such texts";
-  if (isWellFormed(text) && shortcut(text, true) !== claimed) return "a different answer when told the text is well formed";
+  if (!claimed && full && decidable(value))
+    return "not called canonical, though the full check accepts it and the shortcut decides such texts";
+  if (isWellFormed(text) && shortcut(text, true) !== claimed)
+    return "a different answer when told the text is well formed";
   return undefined;
 }
 
@@ -68,7 +75,10 @@ function parses(text: string): boolean {
   }
 }
 
-/** A JavaScript string literal's value (quotes or a template without `${`), or undefined when it uses an escape JSON lacks. */
+/**
+ * A JavaScript string literal's value (quotes or a template without `${`), or undefined when it uses an escape JSON
+ * lacks.
+ */
 function literalValue(literal: string): string | undefined {
   const body = literal.slice(1, -1).replace(/\\([\s\S])|["\n\r\t]/g, (whole, escaped: string | undefined) => {
     if (escaped === undefined) return JSON.stringify(whole).slice(1, -1);
@@ -124,11 +134,13 @@ function committedLines(): string[] {
         );
     }
   };
-  for (const dir of [".tooling", "fixtures", "test/fixtures-diff", "test/fixtures-addresses"]) walk(join(repoRoot, dir));
+  for (const dir of [".tooling", "fixtures", "test/fixtures-diff", "test/fixtures-addresses"])
+    walk(join(repoRoot, dir));
   return lines;
 }
 
-// Values: strings over an alphabet of every character class that matters (escapes, controls, surrogates), numbers of every form.
+// Values: strings over an alphabet of every character class that matters (escapes, controls, surrogates), numbers of
+// every form.
 const character = fc.constantFrom(
   "a",
   "b",
@@ -159,12 +171,37 @@ const character = fc.constantFrom(
   "\u0100",
   "\u0a1f",
 );
-const text = fc.oneof(fc.string({ unit: character, maxLength: 12 }), fc.string({ unit: "binary", maxLength: 12 }), fc.constantFrom("", "__proto__", "0", "1", "10", "-1", "a", "ab", "b"));
-const name = fc.oneof(fc.constantFrom("a", "b", "c", "ab", "B", "", "0", "1", "10", "é", "€", "\ud83d\ude00", "\uff61", "aa", "__proto__"), text);
+const text = fc.oneof(
+  fc.string({ unit: character, maxLength: 12 }),
+  fc.string({ unit: "binary", maxLength: 12 }),
+  fc.constantFrom("", "__proto__", "0", "1", "10", "-1", "a", "ab", "b"),
+);
+const name = fc.oneof(
+  fc.constantFrom("a", "b", "c", "ab", "B", "", "0", "1", "10", "é", "€", "\ud83d\ude00", "\uff61", "aa", "__proto__"),
+  text,
+);
 const number = fc.oneof(
   fc.integer(),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
-  fc.constantFrom(0, -0, 1, -1, 0.1, 1e21, 1e-7, 1e-6, 100, 2 ** 53, 2 ** 53 + 2, -(2 ** 53), 5e-324, 1.7976931348623157e308, 123456789012345, 1234567890123456, 12345678901234567000),
+  fc.constantFrom(
+    0,
+    -0,
+    1,
+    -1,
+    0.1,
+    1e21,
+    1e-7,
+    1e-6,
+    100,
+    2 ** 53,
+    2 ** 53 + 2,
+    -(2 ** 53),
+    5e-324,
+    1.7976931348623157e308,
+    123456789012345,
+    1234567890123456,
+    12345678901234567000,
+  ),
 );
 const { value: jsonValue } = fc.letrec<{ value: unknown }>((tie) => ({
   value: fc.oneof(
@@ -213,8 +250,18 @@ function serialise(value: unknown, depart: (kind: Departure) => boolean, random:
       const unit = pair ? s.slice(i, i + 2) : s[i]!;
       const canonical = JSON.stringify(unit).slice(1, -1);
       if (!depart("escape")) out += canonical;
-      else if (pair) out += random() < 0.5 ? `${hex(code, false)}${hex(s.charCodeAt(i + 1), false)}` : `${hex(code, true)}${hex(s.charCodeAt(i + 1), true)}`;
-      else out += pick([hex(code, false), hex(code, true), unit === "/" ? "\\/" : canonical, unit >= " " && unit !== '"' && unit !== "\\" ? unit : canonical]);
+      else if (pair)
+        out +=
+          random() < 0.5
+            ? `${hex(code, false)}${hex(s.charCodeAt(i + 1), false)}`
+            : `${hex(code, true)}${hex(s.charCodeAt(i + 1), true)}`;
+      else
+        out += pick([
+          hex(code, false),
+          hex(code, true),
+          unit === "/" ? "\\/" : canonical,
+          unit >= " " && unit !== '"' && unit !== "\\" ? unit : canonical,
+        ]);
       if (pair) i++;
     }
     return `"${out}"`;
@@ -222,7 +269,13 @@ function serialise(value: unknown, depart: (kind: Departure) => boolean, random:
   const writeNumber = (n: number) => {
     const canonical = JSON.stringify(n);
     if (!depart("number")) return canonical;
-    const forms = [`${canonical}e0`, `${canonical}E+0`, n.toExponential(), canonical.replace("e+", "E"), canonical.replace("e-", "e-0")];
+    const forms = [
+      `${canonical}e0`,
+      `${canonical}E+0`,
+      n.toExponential(),
+      canonical.replace("e+", "E"),
+      canonical.replace("e-", "e-0"),
+    ];
     if (Number.isInteger(n) && Math.abs(n) < 1e21) {
       forms.push(`${canonical}.0`, `${canonical}.00`, `${canonical}e-0`);
       // Another decimal that rounds to the same double, for integers past 2^53.
@@ -240,19 +293,27 @@ function serialise(value: unknown, depart: (kind: Departure) => boolean, random:
     let entries = Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     if (entries.length > 1 && depart("order")) {
       const at = Math.floor(random() * (entries.length - 1));
-      entries = random() < 0.5 ? entries.reverse() : [...entries.slice(0, at), entries[at + 1]!, entries[at]!, ...entries.slice(at + 2)];
+      entries =
+        random() < 0.5
+          ? entries.reverse()
+          : [...entries.slice(0, at), entries[at + 1]!, entries[at]!, ...entries.slice(at + 2)];
     }
     if (entries.length > 0 && depart("duplicate")) {
       const [key, item] = pick(entries);
       entries.splice(Math.floor(random() * (entries.length + 1)), 0, [key, random() < 0.5 ? item : null]);
     }
-    const members = entries.map(([key, item]) => `${space()}${writeString(key)}${space()}:${space()}${write(item)}${space()}`);
+    const members = entries.map(
+      ([key, item]) => `${space()}${writeString(key)}${space()}:${space()}${write(item)}${space()}`,
+    );
     return `{${members.join(",")}${members.length === 0 ? space() : ""}}`;
   };
   return `${space()}${write(value)}${space()}`;
 }
 
-/** The value written with exactly one departure of `kind`, at a place chosen at random among those it can be taken at (canonical when there is none). */
+/**
+ * The value written with exactly one departure of `kind`, at a place chosen at random among those it can be taken at
+ * (canonical when there is none).
+ */
 function withOneDeparture(value: unknown, kind: Departure, random: () => number): string {
   let places = 0;
   serialise(
@@ -268,7 +329,10 @@ function withOneDeparture(value: unknown, kind: Departure, random: () => number)
   return serialise(value, (k) => k === kind && place++ === chosen, random);
 }
 
-/** Records of every shape, and small ones, where one departure is likelier to land on the character or number that matters. */
+/**
+ * Records of every shape, and small ones, where one departure is likelier to land on the character or number that
+ * matters.
+ */
 const small = fc.oneof(fc.string({ unit: character, maxLength: 3 }), number, fc.constant(null));
 const recordOrValue = fc.oneof(
   fc.dictionary(name, jsonValue, { maxKeys: 8, noNullPrototype: true }),
@@ -276,12 +340,17 @@ const recordOrValue = fc.oneof(
   fc.dictionary(fc.constantFrom("a", "b", "é", "1"), small, { maxKeys: 3, noNullPrototype: true }),
   small,
 );
-/** A record (an object, as a line holds) or any JSON value, written canonically, with one departure, or with departures at a rate. */
-const serialised = fc.tuple(recordOrValue, fc.constantFrom(...DEPARTURES), fc.constantFrom(0, 0.01, 0.05, 0.2), fc.boolean(), fc.integer()).map(([value, kind, rate, one, seed]) => {
-  const random = randomSource(seed);
-  if (rate === 0) return serialise(value, () => false, random);
-  return one ? withOneDeparture(value, kind, random) : serialise(value, () => random() < rate, random);
-});
+/**
+ * A record (an object, as a line holds) or any JSON value, written canonically, with one departure, or with departures
+ * at a rate.
+ */
+const serialised = fc
+  .tuple(recordOrValue, fc.constantFrom(...DEPARTURES), fc.constantFrom(0, 0.01, 0.05, 0.2), fc.boolean(), fc.integer())
+  .map(([value, kind, rate, one, seed]) => {
+    const random = randomSource(seed);
+    if (rate === 0) return serialise(value, () => false, random);
+    return one ? withOneDeparture(value, kind, random) : serialise(value, () => random() < rate, random);
+  });
 
 /** Texts the generators write that are canonical JSON, for the shortcut's "calls canonical what it must" side. */
 const canonicalText = fc.dictionary(name, jsonValue, { maxKeys: 8, noNullPrototype: true }).map((value) => {
@@ -359,7 +428,9 @@ const EDGE_CASES = [
 
 /** Whether fast-check finds a text on which `shortcut` disagrees with the full check. */
 function caught(shortcut: Shortcut): boolean {
-  const inSuite = [...EDGE_CASES, ...linesOfTheSuite(), ...committedLines()].some((line) => disagreement(line, shortcut) !== undefined);
+  const inSuite = [...EDGE_CASES, ...linesOfTheSuite(), ...committedLines()].some(
+    (line) => disagreement(line, shortcut) !== undefined,
+  );
   const generated = fc.check(
     fc.property(serialised, (line) => disagreement(line, shortcut) === undefined),
     { numRuns: 20_000, seed: 8, endOnFailure: true },
@@ -382,7 +453,8 @@ describe("the canonical-form shortcut agrees with the full check", () => {
     for (const line of lines) {
       expect(isCanonicalText(line), line.slice(0, 80)).toBe(true);
       expectAgreement(line);
-      // The edits of fuzz.test.ts (and of the range test before it): white space, a duplicate member, a member moved, an escape, a number form.
+      // The edits of fuzz.test.ts (and of the range test before it): white space, a duplicate member, a member moved,
+      // an escape, a number form.
       const value = JSON.parse(line) as Record<string, unknown>;
       const [first] = Object.keys(value);
       expectAgreement(line.replace('{"', '{ "'));
@@ -418,7 +490,8 @@ describe("the canonical-form shortcut agrees with the full check", () => {
 });
 
 describe("these inputs catch a wrong shortcut", () => {
-  // Each mutant is isCanonicalText with one mistake a fast path could make, made in a copy of its source; every one must be caught.
+  // Each mutant is isCanonicalText with one mistake a fast path could make, made in a copy of its source; every one
+  // must be caught.
   const mutations: [string, string, string][] = [
     ["accepts a repeated member name", "return a === aEnd && b < bEnd;", "return a === aEnd && b <= bEnd;"],
     ["compares names by their first character only", "if (x !== y) return x < y;", "return x < y;"],
@@ -432,7 +505,7 @@ describe("these inputs catch a wrong shortcut", () => {
     ],
     ["accepts -0", "!(leadingZero && (digits > 1 || first > at))", "!(leadingZero && digits > 1)"],
     ["accepts integers past 2^53", "digits <= 15", "digits <= 20"],
-    ["accepts 1.0 for 1", "c !== 0x2e && ", ""],
+    ["accepts 1.0 for 1", "c !== 0x2e &&", ""],
     ["does not look for lone surrogates", "if (!wellFormed && !isWellFormed(text)) return false;", ""],
     [
       "accepts white space after a value",
@@ -440,9 +513,16 @@ describe("these inputs catch a wrong shortcut", () => {
       "if (after === 0x20) {\n        i++;\n        continue;\n      }\n      if (after !== (inArray ? 0x5d : 0x7d)) return false;",
     ],
     ["accepts anything after the value", "if (depth === 0) return i === length;", "if (depth === 0) return true;"],
-    ["keeps a stale closing quote", "if (quote < from) quote = next(text, '\"', from);", "if (quote < 0) quote = next(text, '\"', from);"],
+    [
+      "keeps a stale closing quote",
+      "if (quote < from) quote = next(text, '\"', from);",
+      "if (quote < 0) quote = next(text, '\"', from);",
+    ],
   ];
-  const source = readFileSync(join(repoRoot, "src/core/json/canonical.ts"), "utf8").replace('from "./json-scan.js"', `from ${JSON.stringify(join(repoRoot, "src/core/json/json-scan.ts"))}`);
+  const source = readFileSync(join(repoRoot, "src/core/json/canonical.ts"), "utf8").replace(
+    'from "./json-scan.js"',
+    `from ${JSON.stringify(join(repoRoot, "src/core/json/json-scan.ts"))}`,
+  );
   let dir: string;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "canonical-mutants-"));

@@ -10,7 +10,13 @@ import { repoRoot } from "./helpers/records.js";
 async function cli(argv: string[], cwd = repoRoot, env: Record<string, string | undefined> = {}) {
   let stdout = "";
   let stderr = "";
-  const code = await main({ argv, cwd, env, stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } });
+  const code = await main({
+    argv,
+    cwd,
+    env,
+    stdout: { write: (s: string) => (stdout += s) },
+    stderr: { write: (s: string) => (stderr += s) },
+  });
   return { code, stdout, stderr };
 }
 
@@ -33,7 +39,10 @@ describe("CI outputs", () => {
 
   test("--output-file writes the chosen report atomically while the terminal gets the stylish report", async () => {
     await writeFile(join(dir, "x.jsonl"), "not json\n");
-    const result = await cli(["validate", "--no-lock", "--format", "junit", "--output-file", "reports/citation-targets.xml", "x.jsonl"], dir);
+    const result = await cli(
+      ["validate", "--no-lock", "--format", "junit", "--output-file", "reports/citation-targets.xml", "x.jsonl"],
+      dir,
+    );
     expect(result.code).toBe(1);
     expect(result.stdout).toContain("json-syntax");
     expect(result.stdout).toContain("✖ 1 problem");
@@ -59,7 +68,10 @@ describe("CI outputs", () => {
   });
 
   test("--print-config shows each effective setting and where it came from", async () => {
-    await writeFile(join(dir, ".citation-targets.json"), JSON.stringify({ maxProblems: 5, rules: { "non-canonical": "warning" } }));
+    await writeFile(
+      join(dir, ".citation-targets.json"),
+      JSON.stringify({ maxProblems: 5, rules: { "non-canonical": "warning" } }),
+    );
     const result = await cli(["validate", "--print-config", "--rule", "bom=off", "data/*.jsonl"], dir);
     expect(result.code).toBe(0);
     const printed = JSON.parse(result.stdout);
@@ -67,7 +79,10 @@ describe("CI outputs", () => {
     expect(printed.settings.patterns).toEqual({ value: ["data/*.jsonl"], from: "command line" });
     expect(printed.settings.maxProblems).toEqual({ value: 5, from: "config .citation-targets.json" });
     expect(printed.settings.format).toEqual({ value: "stylish", from: "default" });
-    expect(printed.settings.rules["non-canonical"]).toEqual({ value: "warning", from: "config .citation-targets.json" });
+    expect(printed.settings.rules["non-canonical"]).toEqual({
+      value: "warning",
+      from: "config .citation-targets.json",
+    });
     expect(printed.settings.rules.bom).toEqual({ value: "off", from: "command line" });
     expect(printed.settings.rules.schema).toEqual({ value: "error", from: "default" });
     expect(Object.keys(printed.settings.rules)).toEqual(rules.map((r) => r.id));

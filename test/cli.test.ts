@@ -13,7 +13,13 @@ const run = promisify(execFile);
 async function cli(argv: string[], cwd = repoRoot, env: Record<string, string | undefined> = {}) {
   let stdout = "";
   let stderr = "";
-  const code = await main({ argv, cwd, env, stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } });
+  const code = await main({
+    argv,
+    cwd,
+    env,
+    stdout: { write: (s: string) => (stdout += s) },
+    stderr: { write: (s: string) => (stderr += s) },
+  });
   return { code, stdout, stderr };
 }
 
@@ -31,7 +37,10 @@ describe("the built bin", () => {
     const report = JSON.parse(stdout);
     expect(Object.keys(report)).toEqual(["files", "summary"]);
     expect(report.summary).toEqual({ files: 2, records: 63, errors: 0, warnings: 0, unreadable: 0 });
-    expect(report.files.map((f: { path: string }) => f.path)).toEqual([".tooling/citation-targets/mvfg.jsonl", ".tooling/citation-targets/privacy-act-1988.jsonl"]);
+    expect(report.files.map((f: { path: string }) => f.path)).toEqual([
+      ".tooling/citation-targets/mvfg.jsonl",
+      ".tooling/citation-targets/privacy-act-1988.jsonl",
+    ]);
     for (const file of report.files) expect(Object.keys(file)).toEqual(["path", "records", "problems"]);
   });
 
@@ -46,7 +55,10 @@ describe("the built bin", () => {
     expect(two.stdout).toBe(one.stdout);
     // six files are not named after their slug, three have a line that is not a record
     expect(JSON.parse(two.stdout).summary).toEqual({ files: 7, records: 147, errors: 9, warnings: 0, unreadable: 0 });
-    const many = await child(["validate", "--format", "json", "--no-lock", "--jobs", "2", "--schema", "missing.json", "*.jsonl"], dir);
+    const many = await child(
+      ["validate", "--format", "json", "--no-lock", "--jobs", "2", "--schema", "missing.json", "*.jsonl"],
+      dir,
+    );
     expect(many.code).toBe(2);
   });
 
@@ -54,7 +66,16 @@ describe("the built bin", () => {
     const good = await readFile(join(repoRoot, ".tooling/citation-targets/mvfg.jsonl"), "utf8");
     for (let i = 0; i < 6; i++) await writeFile(join(dir, `f${i}.jsonl`), good);
     // Every worker exits as it starts, before it can take a task: the crash does not depend on scheduling.
-    const args = ["--import", join(repoRoot, "test/helpers/fail-reads.mjs"), join(repoRoot, "bin/citation-targets.js"), "validate", "--no-lock", "--jobs", "2", "*.jsonl"];
+    const args = [
+      "--import",
+      join(repoRoot, "test/helpers/fail-reads.mjs"),
+      join(repoRoot, "bin/citation-targets.js"),
+      "validate",
+      "--no-lock",
+      "--jobs",
+      "2",
+      "*.jsonl",
+    ];
     const crashed = await runCommand(process.execPath, args, dir, { FAIL_WORKER_START: "1" });
     expect(crashed.code).toBe(2);
     expect(crashed.stderr).toMatch(/^citation-targets: a worker thread stopped: .+\n$/);
@@ -62,7 +83,18 @@ describe("the built bin", () => {
 
   test("validate of named files loads none of the heavy libraries (start-up: glob, markdown, YAML and schema compilers load only when needed)", async () => {
     const file = join(repoRoot, ".tooling/citation-targets/mvfg.jsonl");
-    const traced = await runCommand(process.execPath, ["--import", join(repoRoot, "test/helpers/trace-loads.mjs"), join(repoRoot, "bin/citation-targets.js"), "validate", "--no-lock", file], dir);
+    const traced = await runCommand(
+      process.execPath,
+      [
+        "--import",
+        join(repoRoot, "test/helpers/trace-loads.mjs"),
+        join(repoRoot, "bin/citation-targets.js"),
+        "validate",
+        "--no-lock",
+        file,
+      ],
+      dir,
+    );
     expect(traced.code).toBe(0);
     const loaded = traced.stderr.split("\n").filter((line) => line.startsWith("LOADED "));
     expect(loaded.some((line) => line.includes("/dist/node/cli.js"))).toBe(true); // the trace works, on the bundled command line
@@ -74,17 +106,35 @@ describe("the built bin", () => {
   });
 
   test("reports problems in the JSON contract and exits 1", async () => {
-    const lines = (await readFile(join(repoRoot, ".tooling/citation-targets/privacy-act-1988.jsonl"), "utf8")).split("\n");
+    const lines = (await readFile(join(repoRoot, ".tooling/citation-targets/privacy-act-1988.jsonl"), "utf8")).split(
+      "\n",
+    );
     lines[2] = lines[2]!.replace('"textDigestAlgorithm":"sha256"', '"textDigestAlgorithm":"md5"');
     lines[4] = "{not json";
     await writeFile(join(dir, "privacy-act-1988.jsonl"), lines.join("\n"));
-    const { code, stdout } = await child(["validate", "--format", "json", "--no-lock", join(dir, "privacy-act-1988.jsonl")], dir);
+    const { code, stdout } = await child(
+      ["validate", "--format", "json", "--no-lock", join(dir, "privacy-act-1988.jsonl")],
+      dir,
+    );
     expect(code).toBe(1);
     const report = JSON.parse(stdout);
     expect(report.files[0].path).toBe("privacy-act-1988.jsonl");
     expect(report.files[0].problems).toEqual([
-      { line: 3, ruleId: "schema", severity: "error", message: 'textDigestAlgorithm is "md5": expected "sha256"', pointer: "/textDigestAlgorithm" },
-      { line: 5, column: 2, ruleId: "json-syntax", severity: "error", message: 'invalid JSON: unexpected "n": expected a quoted key', pointer: "" },
+      {
+        line: 3,
+        ruleId: "schema",
+        severity: "error",
+        message: 'textDigestAlgorithm is "md5": expected "sha256"',
+        pointer: "/textDigestAlgorithm",
+      },
+      {
+        line: 5,
+        column: 2,
+        ruleId: "json-syntax",
+        severity: "error",
+        message: 'invalid JSON: unexpected "n": expected a quoted key',
+        pointer: "",
+      },
     ]);
     expect(report.summary).toEqual({ files: 1, records: 41, errors: 2, warnings: 0, unreadable: 0 });
   });
@@ -92,7 +142,11 @@ describe("the built bin", () => {
   test("the library is importable by its package name and returns data", async () => {
     const script = `import("citation-targets").then(async (m) => { const r = await m.validate({ patterns: [".tooling/citation-targets/*.jsonl"] }); console.log(JSON.stringify({ names: ["validate", "generate", "lock", "checkGenerated", "generateRecords", "parseAddress"].map((n) => typeof m[n]), summary: r.summary, exit: m.exitCodeFor(r) })); })`;
     const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: repoRoot });
-    expect(JSON.parse(stdout)).toEqual({ names: Array(6).fill("function"), summary: { files: 2, records: 63, errors: 0, warnings: 0 }, exit: 0 });
+    expect(JSON.parse(stdout)).toEqual({
+      names: Array(6).fill("function"),
+      summary: { files: 2, records: 63, errors: 0, warnings: 0 },
+      exit: 0,
+    });
   });
 
   test("--version and --help exit 0; no command exits 2 with help", async () => {
@@ -115,7 +169,13 @@ describe("validate through main()", () => {
     await writeFile(join(dir, "x.jsonl"), "[1]\n");
     expect((await cli(["validate", join(dir, "x.jsonl")], dir, { FORCE_COLOR: "1" })).stdout).toContain("\u001b[");
     let out = "";
-    await main({ argv: ["validate", join(dir, "x.jsonl")], cwd: dir, env: { NO_COLOR: "1" }, stdout: { write: (s: string) => (out += s), isTTY: true }, stderr: { write: () => true } });
+    await main({
+      argv: ["validate", join(dir, "x.jsonl")],
+      cwd: dir,
+      env: { NO_COLOR: "1" },
+      stdout: { write: (s: string) => (out += s), isTTY: true },
+      stderr: { write: () => true },
+    });
     expect(out).not.toContain("\u001b[");
   });
 
@@ -135,7 +195,9 @@ describe("validate through main()", () => {
     expect(report.files[0].problems).toHaveLength(2);
     expect(report.files[0].problemsOmitted).toBe(2);
     expect(report.summary.errors).toBe(4);
-    expect((await cli(["validate", "--max-problems", "1", "x.jsonl"], dir)).stdout).toContain("… and 3 more problems in this file");
+    expect((await cli(["validate", "--max-problems", "1", "x.jsonl"], dir)).stdout).toContain(
+      "… and 3 more problems in this file",
+    );
   });
 
   test("at most 10,000 problems are kept per file; the rest are counted", async () => {
@@ -144,7 +206,9 @@ describe("validate through main()", () => {
     expect(report.files[0].problems).toHaveLength(10_000);
     expect(report.files[0].problemsOmitted).toBe(50);
     expect(report.summary.errors).toBe(10_050);
-    expect((await cli(["validate", "x.jsonl"], dir)).stdout).toContain("… and 50 more problems in this file (not shown: the rest were counted, not kept: raise --max-stored-problems to see them)");
+    expect((await cli(["validate", "x.jsonl"], dir)).stdout).toContain(
+      "… and 50 more problems in this file (not shown: the rest were counted, not kept: raise --max-stored-problems to see them)",
+    );
   });
 
   test("--rule downgrades to a warning: warnings alone exit 0; --quiet hides them", async () => {
@@ -152,9 +216,10 @@ describe("validate through main()", () => {
     const warned = await cli(["validate", "--rule", "non-canonical=warning", "--rule", "schema=off", "x.jsonl"], dir);
     expect(warned.code).toBe(0);
     expect(warned.stdout).toContain("1 problem (0 errors, 1 warning)");
-    expect((await cli(["validate", "--quiet", "--rule", "non-canonical=warning", "--rule", "schema=off", "x.jsonl"], dir)).stdout).toBe(
-      "✔ 1 file, 1 record: no errors (1 warning not shown: --quiet)\n",
-    );
+    expect(
+      (await cli(["validate", "--quiet", "--rule", "non-canonical=warning", "--rule", "schema=off", "x.jsonl"], dir))
+        .stdout,
+    ).toBe("✔ 1 file, 1 record: no errors (1 warning not shown: --quiet)\n");
   });
 
   test("usage, configuration and I/O errors exit 2 with a message, never a stack trace", async () => {
@@ -182,7 +247,13 @@ describe("validate through main()", () => {
     const { code, stdout } = await cli(["validate", "--format", "json", "ok.jsonl", "gone.jsonl", "bad.jsonl"], dir);
     expect(code).toBe(2);
     const report = JSON.parse(stdout);
-    expect(report.files.map((f: { path: string; error?: string; problems: unknown[] }) => [f.path, f.error, f.problems.length])).toEqual([
+    expect(
+      report.files.map((f: { path: string; error?: string; problems: unknown[] }) => [
+        f.path,
+        f.error,
+        f.problems.length,
+      ]),
+    ).toEqual([
       ["bad.jsonl", undefined, 1],
       ["gone.jsonl", "cannot read gone.jsonl: no such file or folder", 0],
       ["ok.jsonl", undefined, 0],
@@ -196,12 +267,19 @@ describe("validate through main()", () => {
     const { code, stdout } = await cli(["validate", "--format", "json", "a.jsonl", "b.jsonl"], dir);
     expect(code).toBe(2);
     const report = JSON.parse(stdout);
-    expect(report.files[0]).toMatchObject({ path: "a.jsonl", problems: [expect.objectContaining({ ruleId: "record-not-object" })], error: expect.stringContaining("lock manifest") });
+    expect(report.files[0]).toMatchObject({
+      path: "a.jsonl",
+      problems: [expect.objectContaining({ ruleId: "record-not-object" })],
+      error: expect.stringContaining("lock manifest"),
+    });
     expect(report.files[1].problems).toHaveLength(1);
   });
 
   test("a schema that does not compile is a configuration error", async () => {
-    await writeFile(join(dir, "bad-schema.json"), JSON.stringify({ type: "object", properties: { a: { type: "strin" } } }));
+    await writeFile(
+      join(dir, "bad-schema.json"),
+      JSON.stringify({ type: "object", properties: { a: { type: "strin" } } }),
+    );
     await writeFile(join(dir, "x.jsonl"), "");
     const { code, stderr } = await cli(["validate", "--schema", "bad-schema.json", "x.jsonl"], dir);
     expect(code).toBe(2);
@@ -217,14 +295,20 @@ describe("validate through main()", () => {
     await writeFile(join(dir, "sub/x.jsonl"), "");
     const { stderr } = await cli(["validate", "--verbose", "x.jsonl"], join(dir, "sub"));
     expect(stderr).toContain(`schema: repository schema ${join(dir, ".tooling/schemas/citation-targets.schema.json")}`);
-    const bundled = await cli(["validate", "--verbose", "--no-lock", join(repoRoot, ".tooling/citation-targets/mvfg.jsonl")], repoRoot);
+    const bundled = await cli(
+      ["validate", "--verbose", "--no-lock", join(repoRoot, ".tooling/citation-targets/mvfg.jsonl")],
+      repoRoot,
+    );
     expect(bundled.stderr).toContain("schema: bundled schema (legislation host www.legislation.gov.au)");
   });
 
   test("the legislation host is a setting", async () => {
     const text = await readFile(join(repoRoot, ".tooling/citation-targets/mvfg.jsonl"), "utf8");
     await writeFile(join(dir, "mvfg.jsonl"), text);
-    const { code, stdout } = await cli(["validate", "--format", "json", "--legislation-host", "www.gesetze-im-internet.de", "mvfg.jsonl"], dir);
+    const { code, stdout } = await cli(
+      ["validate", "--format", "json", "--legislation-host", "www.gesetze-im-internet.de", "mvfg.jsonl"],
+      dir,
+    );
     expect(code).toBe(1);
     expect(JSON.parse(stdout).files[0].problems[0]).toMatchObject({ ruleId: "schema", pointer: "/sourceTextUrl" });
   });
@@ -243,10 +327,23 @@ describe("schema, lock and generate through main()", () => {
     await mkdir(join(dir, ".tooling/citation-targets"), { recursive: true });
     await cp(join(repoRoot, ".tooling/citation-targets/privacy-act-1988.lock.json"), join(dir, "committed.lock.json"));
     const manifest = ".tooling/citation-targets/privacy-act-1988.lock.json";
-    const locked = await cli(["lock", "privacy-act-1988", "-o", manifest, "--order", join(repoRoot, "fixtures/datasets/privacy-act-1988.order"), ...PRIVACY_ACT_LOCK_FLAGS], dir);
+    const locked = await cli(
+      [
+        "lock",
+        "privacy-act-1988",
+        "-o",
+        manifest,
+        "--order",
+        join(repoRoot, "fixtures/datasets/privacy-act-1988.order"),
+        ...PRIVACY_ACT_LOCK_FLAGS,
+      ],
+      dir,
+    );
     expect(locked).toMatchObject({ code: 0 });
     expect(await readFile(join(dir, manifest), "utf8")).toBe(
-      await readFile(join(dir, "committed.lock.json"), "utf8").then((t) => t.replace("../../fixtures/datasets/privacy-act-1988", "../../privacy-act-1988")),
+      await readFile(join(dir, "committed.lock.json"), "utf8").then((t) =>
+        t.replace("../../fixtures/datasets/privacy-act-1988", "../../privacy-act-1988"),
+      ),
     );
     expect((await cli(["lock", "privacy-act-1988", "-o", manifest, "--check"], dir)).code).toBe(0);
 
@@ -258,11 +355,20 @@ describe("schema, lock and generate through main()", () => {
     expect(printed.stdout).toBe(await readFile(join(dir, out), "utf8"));
 
     expect((await cli(["validate", "--format", "json"], dir)).code).toBe(0);
-    await writeFile(join(root, "part-i/section-1.md"), "### 1 Short title\n\nThis Act may be cited as the Privacy Act.\n");
+    await writeFile(
+      join(root, "part-i/section-1.md"),
+      "### 1 Short title\n\nThis Act may be cited as the Privacy Act.\n",
+    );
     const stale = await cli(["validate", "--format", "json"], dir);
     expect(stale.code).toBe(1);
     expect(JSON.parse(stale.stdout).files[0].problems).toEqual([
-      expect.objectContaining({ ruleId: "lock-artifact-body", line: 6, message: expect.stringContaining('artifact "part-i/section-1.md" has changed since the lock manifest was written') }),
+      expect.objectContaining({
+        ruleId: "lock-artifact-body",
+        line: 6,
+        message: expect.stringContaining(
+          'artifact "part-i/section-1.md" has changed since the lock manifest was written',
+        ),
+      }),
     ]);
     expect((await cli(["lock", "privacy-act-1988", "-o", manifest, "--check"], dir)).code).toBe(1);
     const check = await cli(["generate", manifest, "--check", out], dir);

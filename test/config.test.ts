@@ -17,13 +17,16 @@ const cli = runMain;
 
 describe("config", () => {
   test("schemas/ holds the config schema the code builds", async () => {
-    expect(await readFile(join(repoRoot, "schemas/citation-targets.config.schema.json"), "utf8")).toBe(formatSchema(buildConfigSchema()));
+    expect(await readFile(join(repoRoot, "schemas/citation-targets.config.schema.json"), "utf8")).toBe(
+      formatSchema(buildConfigSchema()),
+    );
   });
 
   test("every example config in docs/examples passes the schema", async () => {
     const examples = (await readdir(join(repoRoot, "docs/examples"))).filter((f) => f.endsWith(".json"));
     expect(examples.length).toBeGreaterThan(1);
-    for (const example of examples) await expect(loadConfig(join(repoRoot, "docs/examples", example))).resolves.toHaveProperty("config");
+    for (const example of examples)
+      await expect(loadConfig(join(repoRoot, "docs/examples", example))).resolves.toHaveProperty("config");
   });
 
   test("discovery: the first entry of the table in the nearest folder wins, up to the repository root", async () => {
@@ -34,13 +37,19 @@ describe("config", () => {
     expect((await findConfig(join(dir, "a/b")))?.path).toBe(join(dir, "package.json"));
     await writeFile(join(dir, "a/citation-targets.config.json"), JSON.stringify({ maxProblems: 2 }));
     await writeFile(join(dir, "a/.citation-targets.json"), JSON.stringify({ maxProblems: 3 }));
-    expect(await findConfig(join(dir, "a/b"))).toEqual({ path: join(dir, "a/.citation-targets.json"), config: { maxProblems: 3 } });
+    expect(await findConfig(join(dir, "a/b"))).toEqual({
+      path: join(dir, "a/.citation-targets.json"),
+      config: { maxProblems: 3 },
+    });
     await mkdir(join(dir, "a/b/.git"));
     expect(await findConfig(join(dir, "a/b"))).toBeUndefined();
   });
 
   test("an invalid config is a configuration error that names the path and the member", async () => {
-    await writeFile(join(dir, ".citation-targets.json"), JSON.stringify({ rules: { "no-such-rule": "error", "text-digest": "fatal" }, colour: true }));
+    await writeFile(
+      join(dir, ".citation-targets.json"),
+      JSON.stringify({ rules: { "no-such-rule": "error", "text-digest": "fatal" }, colour: true }),
+    );
     const error = await loadConfig(join(dir, ".citation-targets.json")).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OperationalError);
     expect((error as Error).message).toMatch(/is not valid:\n/);
@@ -52,11 +61,17 @@ describe("config", () => {
   test("validate applies the config; flags win; --no-config ignores it", async () => {
     await mkdir(join(dir, "data"));
     await writeFile(join(dir, "data/x.jsonl"), '{"b":1,"a":2}\n');
-    await writeFile(join(dir, ".citation-targets.json"), JSON.stringify({ patterns: ["data/*.jsonl"], rules: { "non-canonical": "warning", schema: "off" } }));
+    await writeFile(
+      join(dir, ".citation-targets.json"),
+      JSON.stringify({ patterns: ["data/*.jsonl"], rules: { "non-canonical": "warning", schema: "off" } }),
+    );
     await mkdir(join(dir, "sub"));
     const fromConfig = await cli(["validate", "--format", "json", "--verbose"], join(dir, "sub"));
     expect(fromConfig.code).toBe(0);
-    expect(JSON.parse(fromConfig.stdout).files[0]).toMatchObject({ path: "../data/x.jsonl", problems: [{ ruleId: "non-canonical", severity: "warning" }] });
+    expect(JSON.parse(fromConfig.stdout).files[0]).toMatchObject({
+      path: "../data/x.jsonl",
+      problems: [{ ruleId: "non-canonical", severity: "warning" }],
+    });
     expect(fromConfig.stderr).toContain(`config: ${join(dir, ".citation-targets.json")}`);
     const flagWins = await cli(["validate", "--format", "json", "--rule", "non-canonical=error", "data/x.jsonl"], dir);
     expect(flagWins.code).toBe(1);

@@ -13,10 +13,26 @@ import { describe, expect, test } from "vitest";
 import { ALWAYS_IGNORED, listDatasetFiles, walkMarkdown } from "../src/node/dataset-files.js";
 import { comparePaths } from "../src/core/address/natural-sort.js";
 
-const fastGlob = (root: string) => fg.sync("**/*.md", { cwd: root, dot: false, onlyFiles: false, followSymbolicLinks: false, ignore: ALWAYS_IGNORED }).sort(comparePaths);
+const fastGlob = (root: string) =>
+  fg
+    .sync("**/*.md", { cwd: root, dot: false, onlyFiles: false, followSymbolicLinks: false, ignore: ALWAYS_IGNORED })
+    .sort(comparePaths);
 
 type Entry = { kind: "file" | "folder" | "link-file" | "link-folder"; path: string[] };
-const name = fc.constantFrom("a", "b.md", ".hidden", ".x.md", "node_modules", "§ 1.md", "Teil 2", "index.md", "README.md", "c.markdown", "d.MD", "sub");
+const name = fc.constantFrom(
+  "a",
+  "b.md",
+  ".hidden",
+  ".x.md",
+  "node_modules",
+  "§ 1.md",
+  "Teil 2",
+  "index.md",
+  "README.md",
+  "c.markdown",
+  "d.MD",
+  "sub",
+);
 
 function build(root: string, entries: Entry[]): void {
   for (const entry of entries) {
@@ -36,16 +52,25 @@ function build(root: string, entries: Entry[]): void {
 describe("the dataset walk", () => {
   test("a plain walk finds what fast-glob finds, on random trees", () => {
     fc.assert(
-      fc.property(fc.array(fc.record({ kind: fc.constantFrom("file", "folder", "link-file", "link-folder"), path: fc.array(name, { minLength: 1, maxLength: 4 }) }), { maxLength: 25 }), (entries) => {
-        const root = mkdtempSync(join(tmpdir(), "walk-"));
-        try {
-          writeFileSync(join(root, "target.md"), "# t\n");
-          build(root, entries as Entry[]);
-          expect(walkMarkdown(root).sort(comparePaths)).toEqual(fastGlob(root));
-        } finally {
-          rmSync(root, { recursive: true, force: true });
-        }
-      }),
+      fc.property(
+        fc.array(
+          fc.record({
+            kind: fc.constantFrom("file", "folder", "link-file", "link-folder"),
+            path: fc.array(name, { minLength: 1, maxLength: 4 }),
+          }),
+          { maxLength: 25 },
+        ),
+        (entries) => {
+          const root = mkdtempSync(join(tmpdir(), "walk-"));
+          try {
+            writeFileSync(join(root, "target.md"), "# t\n");
+            build(root, entries as Entry[]);
+            expect(walkMarkdown(root).sort(comparePaths)).toEqual(fastGlob(root));
+          } finally {
+            rmSync(root, { recursive: true, force: true });
+          }
+        },
+      ),
       { numRuns: 150 },
     );
   });

@@ -63,7 +63,8 @@ function applyEdit(name: string, edit: Edit) {
   const before = targetsOf(text);
   const { start, end, insert } = apply(text, edit);
   const after = targetsOf(text.slice(0, start) + insert + text.slice(end));
-  // A target that starts outside [start, end) before, and outside [start, start + insert.length) after, is the same target.
+  // A target that starts outside [start, end) before, and outside [start, start + insert.length) after, is the same
+  // target.
   const kept = before.filter((t) => t.start < start || t.start >= end);
   const keptAfter = after.filter((t) => t.start < start || t.start >= start + insert.length);
   expect(keptAfter.length, "targets outside the edit").toBe(kept.length);
@@ -86,11 +87,17 @@ function checkStable(name: string, edit: Edit) {
 
 const patterns: Record<string, Edit[]> = {
   "annexed-agreement.md": [
-    { name: "insert a § and its title into an annexed agreement", line: "## § 3", after: "## Anlage 3 (zu § 3)", insert: "## § 2a\n\n## Zuschläge\n\nZuschläge werden gesondert gezahlt.\n\n" },
+    {
+      name: "insert a § and its title into an annexed agreement",
+      line: "## § 3",
+      after: "## Anlage 3 (zu § 3)",
+      insert: "## § 2a\n\n## Zuschläge\n\nZuschläge werden gesondert gezahlt.\n\n",
+    },
     {
       name: "insert a whole annexed agreement",
       line: "## Anlage 3 (zu § 3)",
-      insert: "## Anlage 2 (zu § 1)\n\nTarifvertrag vom 1. Juni 2018\n\n## § 1\n\n## Geltungsbereich\n\nWie Anlage 1.\n\n## § 2\n\n## Ausbildungsvergütung\n\n800 Euro.\n\n",
+      insert:
+        "## Anlage 2 (zu § 1)\n\nTarifvertrag vom 1. Juni 2018\n\n## § 1\n\n## Geltungsbereich\n\nWie Anlage 1.\n\n## § 2\n\n## Ausbildungsvergütung\n\n800 Euro.\n\n",
     },
     { name: "delete a § with its title", line: "## § 2", after: "## Anlage 1 (zu § 1)", until: "## § 3" },
     { name: "delete the first annexed agreement", line: "## Anlage 1 (zu § 1)", until: "## Anlage 3 (zu § 3)" },
@@ -100,8 +107,19 @@ const patterns: Record<string, Edit[]> = {
       replace: "Die Ausbildungsvergütung beträgt monatlich 850 Euro.",
     },
     { name: "retitle an annex", line: "## Anlage 3 (zu § 3)", replace: "## Anlage 3 (zu § 3 Satz 2)", keepsOwn: true },
-    { name: "retitle a bare § of the agreement", line: "## § 2", after: "## Anlage 8 (zu § 1)", replace: "## § 2 Urlaubsgeld", keepsOwn: true },
-    { name: "retitle a title heading (only its own address changes)", line: "## Ausbildungsvergütung", after: "## Anlage 3 (zu § 3)", replace: "## Höhe der Ausbildungsvergütung" },
+    {
+      name: "retitle a bare § of the agreement",
+      line: "## § 2",
+      after: "## Anlage 8 (zu § 1)",
+      replace: "## § 2 Urlaubsgeld",
+      keepsOwn: true,
+    },
+    {
+      name: "retitle a title heading (only its own address changes)",
+      line: "## Ausbildungsvergütung",
+      after: "## Anlage 3 (zu § 3)",
+      replace: "## Höhe der Ausbildungsvergütung",
+    },
   ],
   "pay-tables.md": [
     {
@@ -109,57 +127,200 @@ const patterns: Record<string, Edit[]> = {
       line: "### Bundesbesoldungsordnung W",
       insert: "### Bundesbesoldungsordnung R\n\n#### (Monatsbeträge in Euro)\n\n| R 1 | 5.000,00 |\n|---|---|\n\n",
     },
-    { name: "insert a pay grade", line: "### Besoldungsgruppe A 9", insert: "### Besoldungsgruppe A 7\n\n#### (Monatsbeträge in Euro)\n\nAnwärtergrundbetrag: 1.560,00\n\n" },
-    { name: "delete the first pay order and its caption", line: "### Bundesbesoldungsordnung A", until: "### Bundesbesoldungsordnung B" },
+    {
+      name: "insert a pay grade",
+      line: "### Besoldungsgruppe A 9",
+      insert: "### Besoldungsgruppe A 7\n\n#### (Monatsbeträge in Euro)\n\nAnwärtergrundbetrag: 1.560,00\n\n",
+    },
+    {
+      name: "delete the first pay order and its caption",
+      line: "### Bundesbesoldungsordnung A",
+      until: "### Bundesbesoldungsordnung B",
+    },
     { name: "delete a pay grade", line: "### Besoldungsgruppe A 5", until: "### Besoldungsgruppe A 6" },
     { name: "amend a table", line: "| B 1 | 7.424,29 |", replace: "| B 1 | 7.600,00 |" },
-    { name: "retitle an annex", line: "## Anlage IV (zu § 20 Absatz 2 Satz 1)", replace: "## Anlage IV (zu § 20 Absatz 2)", keepsOwn: true },
-    { name: "retitle a pay grade", line: "### Besoldungsgruppe A 6", replace: "### Besoldungsgruppe A 6 - Anwärter im mittleren Dienst", keepsOwn: true },
+    {
+      name: "retitle an annex",
+      line: "## Anlage IV (zu § 20 Absatz 2 Satz 1)",
+      replace: "## Anlage IV (zu § 20 Absatz 2)",
+      keepsOwn: true,
+    },
+    {
+      name: "retitle a pay grade",
+      line: "### Besoldungsgruppe A 6",
+      replace: "### Besoldungsgruppe A 6 - Anwärter im mittleren Dienst",
+      keepsOwn: true,
+    },
   ],
   "treaty-annexes.md": [
-    { name: "insert a compound annex", line: "## Anlage II Kap IV III Abschnitt III", insert: "## Anlage I Kap X D II Abschnitt IV\n\n### Maßgaben\n\nText.\n\n### 1.\n\nText.\n\n" },
-    { name: "insert an item", line: "## Anlage I Kap X D II Abschnitt III", insert: "### 3.\n\nDas Lebensmittelgesetz wird geändert.\n\n" },
-    { name: "delete the first compound annex", line: "## Anlage I Kap X D II Abschnitt II", until: "## Anlage I Kap X D II Abschnitt III" },
-    { name: "amend", line: "Das Tierseuchengesetz mit folgenden Maßgaben.", replace: "Das Tiergesundheitsgesetz mit folgenden Maßgaben." },
-    { name: "retitle a compound annex", line: "## Anlage II Kap IV III Abschnitt III", replace: "## Anlage II Kap IV III Abschnitt III - Gesundheitswesen", keepsOwn: true },
+    {
+      name: "insert a compound annex",
+      line: "## Anlage II Kap IV III Abschnitt III",
+      insert: "## Anlage I Kap X D II Abschnitt IV\n\n### Maßgaben\n\nText.\n\n### 1.\n\nText.\n\n",
+    },
+    {
+      name: "insert an item",
+      line: "## Anlage I Kap X D II Abschnitt III",
+      insert: "### 3.\n\nDas Lebensmittelgesetz wird geändert.\n\n",
+    },
+    {
+      name: "delete the first compound annex",
+      line: "## Anlage I Kap X D II Abschnitt II",
+      until: "## Anlage I Kap X D II Abschnitt III",
+    },
+    {
+      name: "amend",
+      line: "Das Tierseuchengesetz mit folgenden Maßgaben.",
+      replace: "Das Tiergesundheitsgesetz mit folgenden Maßgaben.",
+    },
+    {
+      name: "retitle a compound annex",
+      line: "## Anlage II Kap IV III Abschnitt III",
+      replace: "## Anlage II Kap IV III Abschnitt III - Gesundheitswesen",
+      keepsOwn: true,
+    },
   ],
   "letter-digit-annexes.md": [
-    { name: "insert a letter-digit annex with its form", line: "## Anlage D4c (zu § 3)", insert: "## Anlage D2c (zu § 3)\n\n### Muster eines Antrags\n\nAntrag auf Eintragung.\n\n" },
-    { name: "delete the first annex and its form", line: "## Anlage C3 (zu § 3 Absatz 2)", until: "## Anlage D1 (zu § 3)" },
-    { name: "amend a form", line: "Antrag auf Ersatzführerschein.", replace: "Antrag auf Ausstellung eines Ersatzführerscheins." },
-    { name: "retitle an annex", line: "## Anlage D2a (zu § 3)", replace: "## Anlage D2a (zu § 3 Absatz 1)", keepsOwn: true },
-    { name: "retitle a form title (only its own address changes)", line: "### Muster eines Antrags", after: "## Anlage D2b (zu § 3)", replace: "### Muster eines Antrags auf Ersatz" },
+    {
+      name: "insert a letter-digit annex with its form",
+      line: "## Anlage D4c (zu § 3)",
+      insert: "## Anlage D2c (zu § 3)\n\n### Muster eines Antrags\n\nAntrag auf Eintragung.\n\n",
+    },
+    {
+      name: "delete the first annex and its form",
+      line: "## Anlage C3 (zu § 3 Absatz 2)",
+      until: "## Anlage D1 (zu § 3)",
+    },
+    {
+      name: "amend a form",
+      line: "Antrag auf Ersatzführerschein.",
+      replace: "Antrag auf Ausstellung eines Ersatzführerscheins.",
+    },
+    {
+      name: "retitle an annex",
+      line: "## Anlage D2a (zu § 3)",
+      replace: "## Anlage D2a (zu § 3 Absatz 1)",
+      keepsOwn: true,
+    },
+    {
+      name: "retitle a form title (only its own address changes)",
+      line: "### Muster eines Antrags",
+      after: "## Anlage D2b (zu § 3)",
+      replace: "### Muster eines Antrags auf Ersatz",
+    },
   ],
   "empty-headings.md": [
-    { name: "insert a § after the empty heading of a §", line: "## Abschnitt 2 - Zwischenprüfung", insert: "### § 2a Ausbildungsrahmenplan\n\nText.\n\n###\n\nFußnote.\n\n" },
-    { name: "insert a unit with its empty heading", line: "## Abschnitt 3 - Abschlussprüfung", insert: "## Abschnitt 2a - Gestreckte Abschlussprüfung\n\n###\n\n### § 4a Teil 1\n\nText.\n\n" },
-    { name: "delete a § and its empty heading", line: "### § 2 Dauer der Berufsausbildung", until: "## Abschnitt 2 - Zwischenprüfung" },
-    { name: "delete an empty heading", line: "###", after: "## Abschnitt 2 - Zwischenprüfung", until: "### § 3 Zwischenprüfung" },
-    { name: "amend", line: "Fußnote: Kursivdruck in der Vorlage.", replace: "Fußnote: Kursivdruck und Fettdruck in der Vorlage." },
-    { name: "retitle the § an empty heading follows", line: "### § 2 Dauer der Berufsausbildung", replace: "### § 2 Ausbildungsdauer", keepsOwn: true },
-    { name: "retitle a unit", line: "## Abschnitt 2 - Zwischenprüfung", replace: "## Abschnitt 2 - Zwischenprüfung und Teil 1 der Abschlussprüfung", keepsOwn: true },
+    {
+      name: "insert a § after the empty heading of a §",
+      line: "## Abschnitt 2 - Zwischenprüfung",
+      insert: "### § 2a Ausbildungsrahmenplan\n\nText.\n\n###\n\nFußnote.\n\n",
+    },
+    {
+      name: "insert a unit with its empty heading",
+      line: "## Abschnitt 3 - Abschlussprüfung",
+      insert: "## Abschnitt 2a - Gestreckte Abschlussprüfung\n\n###\n\n### § 4a Teil 1\n\nText.\n\n",
+    },
+    {
+      name: "delete a § and its empty heading",
+      line: "### § 2 Dauer der Berufsausbildung",
+      until: "## Abschnitt 2 - Zwischenprüfung",
+    },
+    {
+      name: "delete an empty heading",
+      line: "###",
+      after: "## Abschnitt 2 - Zwischenprüfung",
+      until: "### § 3 Zwischenprüfung",
+    },
+    {
+      name: "amend",
+      line: "Fußnote: Kursivdruck in der Vorlage.",
+      replace: "Fußnote: Kursivdruck und Fettdruck in der Vorlage.",
+    },
+    {
+      name: "retitle the § an empty heading follows",
+      line: "### § 2 Dauer der Berufsausbildung",
+      replace: "### § 2 Ausbildungsdauer",
+      keepsOwn: true,
+    },
+    {
+      name: "retitle a unit",
+      line: "## Abschnitt 2 - Zwischenprüfung",
+      replace: "## Abschnitt 2 - Zwischenprüfung und Teil 1 der Abschlussprüfung",
+      keepsOwn: true,
+    },
   ],
   "numbered-items.md": [
-    { name: "insert an item into a §", line: "## § 2 Begriffsbestimmungen", insert: "### 3.\n\nPrüfpflichtige Arbeitsmittel nach Anhang 3.\n\n" },
-    { name: "insert a lettered item", line: "## § 3 Gefährdungsbeurteilung", insert: "#### c)\n\ndas Instandhalten.\n\n" },
-    { name: "insert a roman part into an annex", line: "## Anhang 2 (zu § 1)", insert: "### III.\n\nBesondere Vorschriften für Aufzüge.\n\n#### 1.\n\nText.\n\n" },
-    { name: "insert a §", line: "## § 3 Gefährdungsbeurteilung", insert: "## § 2a Grundpflichten\n\n### 1.\n\nText.\n\n" },
+    {
+      name: "insert an item into a §",
+      line: "## § 2 Begriffsbestimmungen",
+      insert: "### 3.\n\nPrüfpflichtige Arbeitsmittel nach Anhang 3.\n\n",
+    },
+    {
+      name: "insert a lettered item",
+      line: "## § 3 Gefährdungsbeurteilung",
+      insert: "#### c)\n\ndas Instandhalten.\n\n",
+    },
+    {
+      name: "insert a roman part into an annex",
+      line: "## Anhang 2 (zu § 1)",
+      insert: "### III.\n\nBesondere Vorschriften für Aufzüge.\n\n#### 1.\n\nText.\n\n",
+    },
+    {
+      name: "insert a §",
+      line: "## § 3 Gefährdungsbeurteilung",
+      insert: "## § 2a Grundpflichten\n\n### 1.\n\nText.\n\n",
+    },
     { name: "delete a roman part with its items", line: "### I.", until: "### II." },
     { name: "delete an item", line: "### 1.", after: "## § 1 Anwendungsbereich", until: "### 2." },
-    { name: "amend", line: "Selbstfahrende Arbeitsmittel müssen ausgerüstet sein.", replace: "Selbstfahrende Arbeitsmittel müssen mit Schutzeinrichtungen ausgerüstet sein." },
-    { name: "retitle a lettered item", line: "##### a) Selbstfahrende Arbeitsmittel", replace: "##### a) Selbstfahrende Flurförderzeuge", keepsOwn: true },
+    {
+      name: "amend",
+      line: "Selbstfahrende Arbeitsmittel müssen ausgerüstet sein.",
+      replace: "Selbstfahrende Arbeitsmittel müssen mit Schutzeinrichtungen ausgerüstet sein.",
+    },
+    {
+      name: "retitle a lettered item",
+      line: "##### a) Selbstfahrende Arbeitsmittel",
+      replace: "##### a) Selbstfahrende Flurförderzeuge",
+      keepsOwn: true,
+    },
   ],
   "ranges.md": [
     { name: "insert a §", line: "### §§ 15 bis 17 (weggefallen)", insert: "### § 14a Vertreter\n\nText.\n\n" },
-    { name: "insert an article", line: "## Art 28 bis 36 (weggefallen)", insert: "## Art 27a Änderung der Zustellungsverordnung\n\nText.\n\n" },
+    {
+      name: "insert an article",
+      line: "## Art 28 bis 36 (weggefallen)",
+      insert: "## Art 27a Änderung der Zustellungsverordnung\n\nText.\n\n",
+    },
     { name: "delete a range of §§", line: "### §§ 3 bis 13 (weggefallen)", until: "### § 14 Beteiligte" },
-    { name: "delete an article", line: "## Art 27 Änderung des Verwaltungszustellungsgesetzes", until: "## Art 28 bis 36 (weggefallen)" },
-    { name: "amend", line: "Dieses Gesetz tritt am Tag nach der Verkündung in Kraft.", replace: "Dieses Gesetz tritt am 1. Januar 2004 in Kraft." },
-    { name: "retitle a range of §§", line: "### §§ 3 bis 13 (weggefallen)", replace: "### §§ 3 bis 13 (aufgehoben)", keepsOwn: true },
-    { name: "retitle a range of articles", line: "## Art 2 bis 26 (weggefallen)", replace: "## Art 2 bis 26 (aufgehoben)", keepsOwn: true },
+    {
+      name: "delete an article",
+      line: "## Art 27 Änderung des Verwaltungszustellungsgesetzes",
+      until: "## Art 28 bis 36 (weggefallen)",
+    },
+    {
+      name: "amend",
+      line: "Dieses Gesetz tritt am Tag nach der Verkündung in Kraft.",
+      replace: "Dieses Gesetz tritt am 1. Januar 2004 in Kraft.",
+    },
+    {
+      name: "retitle a range of §§",
+      line: "### §§ 3 bis 13 (weggefallen)",
+      replace: "### §§ 3 bis 13 (aufgehoben)",
+      keepsOwn: true,
+    },
+    {
+      name: "retitle a range of articles",
+      line: "## Art 2 bis 26 (weggefallen)",
+      replace: "## Art 2 bis 26 (aufgehoben)",
+      keepsOwn: true,
+    },
   ],
   "repeated-titles.md": [
-    { name: "insert a § after a § with a footnote", line: "## Abschnitt 2 - Verfahren", insert: "### § 2a Stellvertretung\n\nText.\n\nFußnote\n-------\n\nText.\n\n" },
+    {
+      name: "insert a § after a § with a footnote",
+      line: "## Abschnitt 2 - Verfahren",
+      insert: "### § 2a Stellvertretung\n\nText.\n\nFußnote\n-------\n\nText.\n\n",
+    },
     {
       name: "insert a unit with its own Vorbemerkung",
       line: "## Abschnitt 3 - Schlussvorschriften",
@@ -167,10 +328,23 @@ const patterns: Record<string, Edit[]> = {
     },
     { name: "delete a § with its footnote", line: "### § 3 Vorsitz", until: "### § 4 Beschlussfassung" },
     { name: "delete a unit", line: "## Abschnitt 2 - Verfahren", until: "## Abschnitt 3 - Schlussvorschriften" },
-    { name: "amend", line: "Der Prüfungsausschuss wählt ein Mitglied, das den Vorsitz führt.", replace: "Der Prüfungsausschuss wählt ein Mitglied für den Vorsitz." },
+    {
+      name: "amend",
+      line: "Der Prüfungsausschuss wählt ein Mitglied, das den Vorsitz führt.",
+      replace: "Der Prüfungsausschuss wählt ein Mitglied für den Vorsitz.",
+    },
     { name: "retitle a §", line: "### § 3 Vorsitz", replace: "### § 3 Vorsitz und Stellvertretung", keepsOwn: true },
-    { name: "retitle a unit", line: "## Abschnitt 2 - Verfahren", replace: "## Abschnitt 2 - Prüfungsverfahren", keepsOwn: true },
-    { name: "retitle a title heading (only its own address changes)", line: "### Übergangsvorschrift", replace: "### Übergangsvorschriften" },
+    {
+      name: "retitle a unit",
+      line: "## Abschnitt 2 - Verfahren",
+      replace: "## Abschnitt 2 - Prüfungsverfahren",
+      keepsOwn: true,
+    },
+    {
+      name: "retitle a title heading (only its own address changes)",
+      line: "### Übergangsvorschrift",
+      replace: "### Übergangsvorschriften",
+    },
   ],
 };
 
@@ -192,8 +366,14 @@ for (const [name, edits] of Object.entries(patterns)) {
 
 describe("a repeated undesignated heading of the body: every occurrence is qualified, so none depends on the first", () => {
   test("deleting the first occurrence changes no other address", () => {
-    const { pairs } = applyEdit("repeated-titles.md", { name: "delete § 2 and its footnote", line: "### § 2 Zusammensetzung", until: "## Abschnitt 2 - Verfahren" });
-    const changed = pairs.filter(([a, b]) => a.local !== b.local).map(([a, b]) => `${a.heading}: ${a.local} → ${b.local}`);
+    const { pairs } = applyEdit("repeated-titles.md", {
+      name: "delete § 2 and its footnote",
+      line: "### § 2 Zusammensetzung",
+      until: "## Abschnitt 2 - Verfahren",
+    });
+    const changed = pairs
+      .filter(([a, b]) => a.local !== b.local)
+      .map(([a, b]) => `${a.heading}: ${a.local} → ${b.local}`);
     expect(changed).toEqual([]);
   });
 });

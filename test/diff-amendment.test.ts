@@ -19,7 +19,9 @@ let cleanup: () => Promise<void>;
 beforeAll(async () => ({ dir, cleanup } = await tempDir()));
 afterAll(async () => cleanup());
 
-/** A copy of the repository's example data (dataset, manifest, JSONL) under `dir/<name>`, laid out as in the repository. */
+/**
+ * A copy of the repository's example data (dataset, manifest, JSONL) under `dir/<name>`, laid out as in the repository.
+ */
 async function copyRepository(name: string): Promise<string> {
   const root = join(dir, name);
   await mkdir(join(root, ".tooling/citation-targets"), { recursive: true });
@@ -47,18 +49,27 @@ describe("a realistic amendment, diffed", () => {
     const root = await copyRepository("privacy");
     const data = join(root, "fixtures/datasets/privacy-act-1988");
     // Inserted: a new section 7.
-    await writeFile(join(data, "part-i/section-7.md"), "### 7 Acts and practices of agencies\n\n(1) This section applies to acts and practices of agencies.\n");
+    await writeFile(
+      join(data, "part-i/section-7.md"),
+      "### 7 Acts and practices of agencies\n\n(1) This section applies to acts and practices of agencies.\n",
+    );
     // Repealed: section 13A (its file deleted).
     await rm(join(data, "part-iii/division-1/section-13a.md"));
     // Renumbered: Subdivision A of Division 2 of Part IIIA becomes Subdivision B.
     await rename(join(data, "part-iiia/division-2/subdivision-a"), join(data, "part-iiia/division-2/subdivision-b"));
-    await writeFile(join(data, "part-iiia/division-2/subdivision-b/index.md"), "#### Subdivision B—Introduction and definitions\n");
+    await writeFile(
+      join(data, "part-iiia/division-2/subdivision-b/index.md"),
+      "#### Subdivision B—Introduction and definitions\n",
+    );
     // Amended: section 1 gains a sentence.
     const s1 = join(data, "part-i/section-1.md");
     await writeFile(s1, `${await readFile(s1, "utf8")}\nThis section was amended by Act No. 1, 2025.\n`);
     // Retitled: section 6.
     const s6 = join(data, "part-i/section-6.md");
-    await writeFile(s6, (await readFile(s6, "utf8")).replace("### 6 Interpretation", "### 6 Definitions and interpretation"));
+    await writeFile(
+      s6,
+      (await readFile(s6, "utf8")).replace("### 6 Interpretation", "### 6 Definitions and interpretation"),
+    );
     const output = await regenerate(root, "privacy-act-1988");
     const report = await diff({ cwd: root, paths: [".tooling/citation-targets/privacy-act-1988.jsonl", output] });
     expect(diffFormatters.stylish(report, { color: plain })).toBe(
@@ -98,13 +109,20 @@ describe("a realistic amendment, diffed", () => {
       message: "privacy-act-1988/part-i/section-1.md#1: markdown, textDigest changed",
       fields: [
         { field: "markdown", beforeLength: 68, afterLength: 114 },
-        { field: "textDigest", before: "830f75b7a2ba5c5915f11e3db45488e8a4f51baa5a43094babc57799b90802bf", after: "132a0582c3e20a4d3d2ef43e0e8f8003341d68e966d9e9b4b2c077669a15c0ab" },
+        {
+          field: "textDigest",
+          before: "830f75b7a2ba5c5915f11e3db45488e8a4f51baa5a43094babc57799b90802bf",
+          after: "132a0582c3e20a4d3d2ef43e0e8f8003341d68e966d9e9b4b2c077669a15c0ab",
+        },
       ],
       file: "new/privacy-act-1988.jsonl",
       line: 6,
       headingText: "1 Short title",
     });
-    expect(changes.find((c) => c.address === "privacy-act-1988/part-iii/division-1/section-13a.md#13a")).toMatchObject({ file: ".tooling/citation-targets/privacy-act-1988.jsonl", line: 16 });
+    expect(changes.find((c) => c.address === "privacy-act-1988/part-iii/division-1/section-13a.md#13a")).toMatchObject({
+      file: ".tooling/citation-targets/privacy-act-1988.jsonl",
+      line: 16,
+    });
     expect(report.summary).toEqual({
       pairs: 1,
       changes: 12,
@@ -122,7 +140,8 @@ describe("a realistic amendment, diffed", () => {
     const root = await copyRepository("mvfg");
     const file = join(root, "fixtures/datasets/mvfg/mvfg.md");
     let text = await readFile(file, "utf8");
-    const div = (id: string, heading: string, body: string) => `<div class="jnnorm" id="${id}">\n\n#### ${heading}\n\n${body}\n\n</div>\n\n`;
+    const div = (id: string, heading: string, body: string) =>
+      `<div class="jnnorm" id="${id}">\n\n#### ${heading}\n\n${body}\n\n</div>\n\n`;
     // Inserted: § 5 between § 4 and § 6.
     text = text.replace(
       '<div class="jnnorm" id="BJNR012530976BJNE000600000">',
@@ -135,11 +154,15 @@ describe("a realistic amendment, diffed", () => {
     // Amended: § 3.
     text = text.replace("Örtlich zuständig ist die Behörde,", "Örtlich zuständig ist ausschließlich die Behörde,");
     // Retitled: the Zweiter Abschnitt (the trails below it follow).
-    text = text.replace("### Zweiter Abschnitt - Verfahrensgrundsätze", "### Zweiter Abschnitt - Allgemeine Verfahrensgrundsätze");
+    text = text.replace(
+      "### Zweiter Abschnitt - Verfahrensgrundsätze",
+      "### Zweiter Abschnitt - Allgemeine Verfahrensgrundsätze",
+    );
     await writeFile(file, text);
     const output = await regenerate(root, "mvfg");
     const report = await diff({ cwd: root, paths: [".tooling/citation-targets/mvfg.jsonl", output] });
-    const trail = '                            headingTrail: […, "Zweiter Abschnitt - Verfahrensgrundsätze"] → […, "Zweiter Abschnitt - Allgemeine Verfahrensgrundsätze"]';
+    const trail =
+      '                            headingTrail: […, "Zweiter Abschnitt - Verfahrensgrundsätze"] → […, "Zweiter Abschnitt - Allgemeine Verfahrensgrundsätze"]';
     expect(diffFormatters.stylish(report, { color: plain })).toBe(
       [
         "new/mvfg.jsonl  (against .tooling/citation-targets/mvfg.jsonl, 21 → 21 records)",
@@ -181,18 +204,30 @@ describe("a realistic amendment, diffed", () => {
       join(root, "approvals.json"),
       JSON.stringify({
         approvals: [
-          { address: "privacy-act-1988/part-iii/division-1/section-13a.md#13a", kind: "record-removed", reason: "repealed by Act No. 1, 2025" },
+          {
+            address: "privacy-act-1988/part-iii/division-1/section-13a.md#13a",
+            kind: "record-removed",
+            reason: "repealed by Act No. 1, 2025",
+          },
           { address: "privacy-act-1988/part-i/section-1.md#1", reason: "amended by Act No. 1, 2025" },
           { address: "privacy-act-1988/part-i/section-2.md#2", reason: "left over from an earlier review" },
         ],
       }),
     );
-    const report = await diff({ cwd: root, paths: [".tooling/citation-targets/privacy-act-1988.jsonl", output], approvals: "approvals.json" });
+    const report = await diff({
+      cwd: root,
+      paths: [".tooling/citation-targets/privacy-act-1988.jsonl", output],
+      approvals: "approvals.json",
+    });
     expect(report.summary).toMatchObject({ changes: 2, breaking: 2, approved: 2, failing: 0, passed: true });
-    expect(report.warnings).toEqual(['approval {"address":"privacy-act-1988/part-i/section-2.md#2"} matches no change (is it still needed?)']);
+    expect(report.warnings).toEqual([
+      'approval {"address":"privacy-act-1988/part-i/section-2.md#2"} matches no change (is it still needed?)',
+    ]);
     const text = diffFormatters.stylish(report, { color: plain });
     expect(text).toContain("                            approved: repealed by Act No. 1, 2025\n");
-    expect(text).toContain('warning  approval {"address":"privacy-act-1988/part-i/section-2.md#2"} matches no change (is it still needed?)\n');
+    expect(text).toContain(
+      'warning  approval {"address":"privacy-act-1988/part-i/section-2.md#2"} matches no change (is it still needed?)\n',
+    );
     expect(text.trimEnd().split("\n").pop()).toBe(
       "✔ 2 changes (1 file, 42 → 41 records): 2 breaking (record-changed 1, record-removed 1), 0 additive; 2 approved; the gate passes (--fail-on breaking)",
     );

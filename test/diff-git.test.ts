@@ -20,7 +20,14 @@ import { tempDir } from "./helpers/datasets.js";
 import { repoRoot } from "./helpers/records.js";
 
 const exec = promisify(execFile);
-const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.org", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.org", GIT_CONFIG_NOSYSTEM: "1" };
+const GIT_ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: "t",
+  GIT_AUTHOR_EMAIL: "t@example.org",
+  GIT_COMMITTER_NAME: "t",
+  GIT_COMMITTER_EMAIL: "t@example.org",
+  GIT_CONFIG_NOSYSTEM: "1",
+};
 const git = async (cwd: string, ...args: string[]) => (await exec("git", args, { cwd, env: GIT_ENV })).stdout.trim();
 
 let dir: string;
@@ -29,14 +36,22 @@ let origin: string;
 let base: string;
 
 /** What a report says, compactly: each pair's labels and its changes as `kind address-or-pointer`. */
-const compact = (report: DiffReport) => report.pairs.map((pair) => ({ old: pair.old, new: pair.new, changes: pair.changes.map((c) => `${c.kind} ${c.address ?? c.pointer}`) }));
+const compact = (report: DiffReport) =>
+  report.pairs.map((pair) => ({
+    old: pair.old,
+    new: pair.new,
+    changes: pair.changes.map((c) => `${c.kind} ${c.address ?? c.pointer}`),
+  }));
 
 const EXPECTED_AGAINST_MAIN = (revision: string) => [
   { old: `${revision}:.tooling/citation-targets/mvfg.jsonl`, new: ".tooling/citation-targets/mvfg.jsonl", changes: [] },
   {
     old: `${revision}:.tooling/citation-targets/privacy-act-1988.jsonl`,
     new: ".tooling/citation-targets/privacy-act-1988.jsonl",
-    changes: ["record-removed privacy-act-1988/part-iii/division-1/section-13a.md#13a", "record-added privacy-act-1988/part-i/section-7.md#7"],
+    changes: [
+      "record-removed privacy-act-1988/part-iii/division-1/section-13a.md#13a",
+      "record-added privacy-act-1988/part-i/section-7.md#7",
+    ],
   },
   {
     old: `${revision}:.tooling/schemas/citation-targets.schema.json`,
@@ -61,9 +76,14 @@ beforeAll(async () => {
   await git(origin, "checkout", "-q", "-b", "feature");
   const data = join(origin, "fixtures/datasets/privacy-act-1988");
   await rm(join(data, "part-iii/division-1/section-13a.md"));
-  await writeFile(join(data, "part-i/section-7.md"), "### 7 Acts and practices of agencies\n\n(1) This section applies to acts and practices of agencies.\n");
+  await writeFile(
+    join(data, "part-i/section-7.md"),
+    "### 7 Acts and practices of agencies\n\n(1) This section applies to acts and practices of agencies.\n",
+  );
   await update({ cwd: origin });
-  const schema = buildRecordSchema() as { $defs: { markdownArtifact: { properties: { sourceArtifactKind: { enum: string[] } } } } };
+  const schema = buildRecordSchema() as {
+    $defs: { markdownArtifact: { properties: { sourceArtifactKind: { enum: string[] } } } };
+  };
   schema.$defs.markdownArtifact.properties.sourceArtifactKind.enum.push("document-appendix");
   await writeFile(join(origin, ".tooling/schemas/citation-targets.schema.json"), formatSchema(schema));
   await git(origin, "add", "-A");
@@ -80,8 +100,14 @@ describe("diff --against in a full repository", () => {
   });
 
   test("from a subfolder, against a commit, with named paths (relative to where one is)", async () => {
-    const report = await diff({ cwd: join(origin, "fixtures"), against: base.slice(0, 10), paths: ["../.tooling/citation-targets/privacy-act-1988.jsonl"] });
-    expect(compact(report)).toEqual([{ ...EXPECTED_AGAINST_MAIN(base.slice(0, 10))[1]!, new: "../.tooling/citation-targets/privacy-act-1988.jsonl" }]);
+    const report = await diff({
+      cwd: join(origin, "fixtures"),
+      against: base.slice(0, 10),
+      paths: ["../.tooling/citation-targets/privacy-act-1988.jsonl"],
+    });
+    expect(compact(report)).toEqual([
+      { ...EXPECTED_AGAINST_MAIN(base.slice(0, 10))[1]!, new: "../.tooling/citation-targets/privacy-act-1988.jsonl" },
+    ]);
   });
 
   test("uncommitted changes against HEAD: a deleted dataset is all removed, a new one all added", async () => {
@@ -91,7 +117,9 @@ describe("diff --against in a full repository", () => {
     await writeFile(join(origin, ".tooling/citation-targets/other.jsonl"), text.split("\n")[0]!.concat("\n"));
     try {
       const report = await diff({ cwd: origin, against: "HEAD" });
-      expect(report.pairs.map((p) => [p.new, p.oldMissing ?? false, p.newMissing ?? false, p.records, p.changes.length])).toEqual([
+      expect(
+        report.pairs.map((p) => [p.new, p.oldMissing ?? false, p.newMissing ?? false, p.records, p.changes.length]),
+      ).toEqual([
         [".tooling/citation-targets/mvfg.jsonl", false, true, { before: 21, after: 0 }, 21],
         [".tooling/citation-targets/other.jsonl", true, false, { before: 0, after: 1 }, 1],
         [".tooling/citation-targets/privacy-act-1988.jsonl", false, false, { before: 42, after: 42 }, 0],
@@ -108,7 +136,9 @@ describe("diff --against in a full repository", () => {
       // this repository has no remote: there is nothing to fetch from, and no fetch command is suggested
       "revision no-such-branch is not in this repository: no branch, tag or commit of that name, and no remote to fetch it from. Check the name (git branch -a, git tag, git log --oneline)",
     );
-    await expect(diff({ cwd: origin, against: "main", paths: ["nowhere.jsonl"] })).rejects.toThrow("cannot read nowhere.jsonl: no such file or folder in the working tree or at main");
+    await expect(diff({ cwd: origin, against: "main", paths: ["nowhere.jsonl"] })).rejects.toThrow(
+      "cannot read nowhere.jsonl: no such file or folder in the working tree or at main",
+    );
     const outside = join(dir, "not-a-repository");
     await mkdir(outside);
     await expect(diff({ cwd: outside, against: "main" })).rejects.toThrow(/^not in a git repository/);
@@ -119,16 +149,30 @@ describe("diff --against in a full repository", () => {
       let stdout = "";
       let code: number | undefined;
       const program = new Command().exitOverride();
-      registerDiffCommand(program, { cwd: origin, env: {}, stdout: { write: (s: string) => (stdout += s) }, stderr: { write: () => undefined } }, (c) => (code = c));
+      registerDiffCommand(
+        program,
+        { cwd: origin, env: {}, stdout: { write: (s: string) => (stdout += s) }, stderr: { write: () => undefined } },
+        (c) => (code = c),
+      );
       await program.parseAsync(argv, { from: "user" });
       return { code, stdout };
     };
     const failed = await run(["diff", "--against", "main", "--format", "github"]);
     expect(failed.code).toBe(1);
-    expect(failed.stdout).toContain("::error file=.tooling/citation-targets/privacy-act-1988.jsonl,title=record-removed (breaking)::privacy-act-1988/part-iii/division-1/section-13a.md#13a removed\n");
+    expect(failed.stdout).toContain(
+      "::error file=.tooling/citation-targets/privacy-act-1988.jsonl,title=record-removed (breaking)::privacy-act-1988/part-iii/division-1/section-13a.md#13a removed\n",
+    );
     await writeFile(
       join(dir, "approvals.json"),
-      JSON.stringify({ approvals: [{ address: "privacy-act-1988/part-iii/division-1/section-13a.md#13a", kind: "record-removed", reason: "repealed by Act No. 1, 2025" }] }),
+      JSON.stringify({
+        approvals: [
+          {
+            address: "privacy-act-1988/part-iii/division-1/section-13a.md#13a",
+            kind: "record-removed",
+            reason: "repealed by Act No. 1, 2025",
+          },
+        ],
+      }),
     );
     expect((await run(["diff", "--against", "main", "--approvals", join(dir, "approvals.json")])).code).toBe(0);
   });
@@ -150,7 +194,9 @@ describe("diff --against in a shallow CI checkout", () => {
     );
     expect(error).toBeInstanceOf(OperationalError);
     const message = (error as Error).message;
-    expect(message).toMatch(new RegExp(`^revision ${revision.replace(/[~^]/g, "\\$&")} is not in this clone: this clone is shallow`));
+    expect(message).toMatch(
+      new RegExp(`^revision ${revision.replace(/[~^]/g, "\\$&")} is not in this clone: this clone is shallow`),
+    );
     const command = message.split("\n").pop()!.trim();
     const [program, ...args] = command.split(" ");
     expect(program).toBe("git");
@@ -159,7 +205,9 @@ describe("diff --against in a shallow CI checkout", () => {
   }
 
   test("origin/main is not in a single-branch clone: the error gives the fetch command, and after it the diff works", async () => {
-    expect(await fetchAsTold("origin/main")).toBe("git fetch --depth=1 origin +refs/heads/main:refs/remotes/origin/main");
+    expect(await fetchAsTold("origin/main")).toBe(
+      "git fetch --depth=1 origin +refs/heads/main:refs/remotes/origin/main",
+    );
     const report = await diff({ cwd: clone, against: "origin/main" });
     expect(compact(report)).toEqual(EXPECTED_AGAINST_MAIN("origin/main"));
   });
@@ -174,7 +222,12 @@ describe("diff --against in a shallow CI checkout", () => {
 describe("fetch commands", () => {
   test.each([
     ["origin/main", ["origin"], true, "git fetch --depth=1 origin +refs/heads/main:refs/remotes/origin/main"],
-    ["upstream/release/2025", ["origin", "upstream"], true, "git fetch --depth=1 upstream +refs/heads/release/2025:refs/remotes/upstream/release/2025"],
+    [
+      "upstream/release/2025",
+      ["origin", "upstream"],
+      true,
+      "git fetch --depth=1 upstream +refs/heads/release/2025:refs/remotes/upstream/release/2025",
+    ],
     ["0123abcd", ["origin"], true, "git fetch --depth=1 origin 0123abcd"],
     ["HEAD~3", ["origin"], true, "git fetch --deepen=3"],
     ["HEAD^^", ["origin"], false, "git fetch origin"],
@@ -192,7 +245,11 @@ describe("a revision that is not there", () => {
     const { dir, cleanup } = await tempDir();
     try {
       execFileSync("git", ["init", "-q"], { cwd: dir });
-      execFileSync("git", ["-c", "user.email=t@example.org", "-c", "user.name=t", "commit", "-q", "--allow-empty", "-m", "empty"], { cwd: dir });
+      execFileSync(
+        "git",
+        ["-c", "user.email=t@example.org", "-c", "user.name=t", "commit", "-q", "--allow-empty", "-m", "empty"],
+        { cwd: dir },
+      );
       const error = await diff({ cwd: dir, against: "nosuchrev" }).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(OperationalError);
       expect((error as Error).message).toBe(

@@ -25,7 +25,16 @@ const edit = fc.oneof(
   fc.constant("remove"),
   fc.constant("duplicate"),
   fc.record({
-    field: fc.constantFrom("headingText", "markdown", "headingTrail", "textDigest", "extra", "versionDate", "documentOrder", "targetKind"),
+    field: fc.constantFrom(
+      "headingText",
+      "markdown",
+      "headingTrail",
+      "textDigest",
+      "extra",
+      "versionDate",
+      "documentOrder",
+      "targetKind",
+    ),
     value: fc.oneof(
       fc.string(),
       fc.integer(),
@@ -74,7 +83,13 @@ describe("RecordDiff: old records kept, or digested", () => {
     const after = [{ ...base(1), headingText: "§ 1a", documentOrder: 7 }, base(2)];
     for (const keep of [true, false]) {
       const { changes } = run(before, after, keep);
-      expect(changes).toEqual([expect.objectContaining({ kind: "record-changed", address: "act/index.md#1", fields: [{ field: "headingText", before: "§ 1", after: "§ 1a" }] })]);
+      expect(changes).toEqual([
+        expect.objectContaining({
+          kind: "record-changed",
+          address: "act/index.md#1",
+          fields: [{ field: "headingText", before: "§ 1", after: "§ 1a" }],
+        }),
+      ]);
     }
   });
 });

@@ -10,7 +10,17 @@ import { Command } from "commander";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { registerDiffCommand } from "../src/cli/diff-command.js";
 import { deriveCitationTargetId, deriveTextDigest } from "../src/core/digest.js";
-import { ADDITIVE_KINDS, applyApprovals, BREAKING_KINDS, CHANGE_KINDS, classOf, type DiffChange, type DiffReport, parseApprovals, summarizeDiff } from "../src/core/diff/diff.js";
+import {
+  ADDITIVE_KINDS,
+  applyApprovals,
+  BREAKING_KINDS,
+  CHANGE_KINDS,
+  classOf,
+  type DiffChange,
+  type DiffReport,
+  parseApprovals,
+  summarizeDiff,
+} from "../src/core/diff/diff.js";
 import { RecordDiff } from "../src/core/diff/diff-records.js";
 import { contractDigest, contractOf, diffSchemas, schemaDigest } from "../src/core/diff/diff-schema.js";
 import { buildRecordSchema } from "../src/core/schema/schema.js";
@@ -50,7 +60,8 @@ describe("the change kinds", () => {
       "record-removed",
       "schema-digest-changed",
     ]);
-    for (const kind of CHANGE_KINDS) expect(classOf(kind)).toBe((ADDITIVE_KINDS as readonly string[]).includes(kind) ? "additive" : "breaking");
+    for (const kind of CHANGE_KINDS)
+      expect(classOf(kind)).toBe((ADDITIVE_KINDS as readonly string[]).includes(kind) ? "additive" : "breaking");
   });
 });
 
@@ -61,7 +72,11 @@ describe("every change kind from a minimal pair of files", () => {
       "a section inserted: the records after it shift, and only the new one is reported",
       { address: "example-act/part-1/section-1a.md#1a", message: "example-act/part-1/section-1a.md#1a added" },
     ],
-    ["record-removed", "a section repealed", { address: "example-act/part-1/section-1.md#1", message: "example-act/part-1/section-1.md#1 removed", line: 3 }],
+    [
+      "record-removed",
+      "a section repealed",
+      { address: "example-act/part-1/section-1.md#1", message: "example-act/part-1/section-1.md#1 removed", line: 3 },
+    ],
     [
       "record-changed",
       "a section's text amended: one change, naming markdown and textDigest",
@@ -70,13 +85,29 @@ describe("every change kind from a minimal pair of files", () => {
         message: "example-act/part-1/section-2.md#2: markdown, textDigest changed",
         fields: [
           { field: "markdown", beforeLength: 32, afterLength: 71 },
-          { field: "textDigest", before: "8bc8dc11939b0b74dbc422167095bff8b5b6967fedb9f93b8761b47bbd842984", after: "5ded25d8370e432d2f0f0ca55d24af2e1dc9798c44bb49e33ac47b20abaebea9" },
+          {
+            field: "textDigest",
+            before: "8bc8dc11939b0b74dbc422167095bff8b5b6967fedb9f93b8761b47bbd842984",
+            after: "5ded25d8370e432d2f0f0ca55d24af2e1dc9798c44bb49e33ac47b20abaebea9",
+          },
         ],
       },
     ],
-    ["field-added", "every markdown-artifact record gains a field: one field-added, no record-changed", { pointer: "/sourceLanguage", targetKind: "markdown-artifact" }],
-    ["field-removed", "every markdown-artifact record loses a field", { pointer: "/sourceDocumentPath", targetKind: "markdown-artifact" }],
-    ["digest-framing-changed", "the new file's citationTargetIds use another framing", { pointer: "/citationTargetId" }],
+    [
+      "field-added",
+      "every markdown-artifact record gains a field: one field-added, no record-changed",
+      { pointer: "/sourceLanguage", targetKind: "markdown-artifact" },
+    ],
+    [
+      "field-removed",
+      "every markdown-artifact record loses a field",
+      { pointer: "/sourceDocumentPath", targetKind: "markdown-artifact" },
+    ],
+    [
+      "digest-framing-changed",
+      "the new file's citationTargetIds use another framing",
+      { pointer: "/citationTargetId" },
+    ],
   ];
   test.each(recordCases)("records: %s (%s)", async (kind, _what, expected) => {
     const report = await diff({ cwd: fixtures, paths: [`records/${kind}/old.jsonl`, `records/${kind}/new.jsonl`] });
@@ -89,18 +120,50 @@ describe("every change kind from a minimal pair of files", () => {
   const schemaCases: [string, Partial<DiffChange>][] = [
     [
       "field-added",
-      { pointer: "/$defs/markdownArtifact/properties/sourceLanguage", message: 'field "sourceLanguage" added to markdown-artifact record (/$defs/markdownArtifact/properties/sourceLanguage)' },
+      {
+        pointer: "/$defs/markdownArtifact/properties/sourceLanguage",
+        message:
+          'field "sourceLanguage" added to markdown-artifact record (/$defs/markdownArtifact/properties/sourceLanguage)',
+      },
     ],
     ["field-removed", { pointer: "/$defs/markdownArtifact/properties/sourceDocumentPath" }],
-    ["enum-value-added", { pointer: "/$defs/markdownArtifact/properties/sourceArtifactKind/enum", value: "document-appendix" }],
+    [
+      "enum-value-added",
+      { pointer: "/$defs/markdownArtifact/properties/sourceArtifactKind/enum", value: "document-appendix" },
+    ],
     ["enum-value-removed", { pointer: "/$defs/markdownArtifact/properties/sourceIndexKind/enum", value: "body-div" }],
-    ["path-pattern-changed", { pointer: "/$defs/markdownArtifact/properties/artifactRelativePath/allOf/1/pattern", before: "\\.md$", after: "\\.(?:md|markdown)$" }],
+    [
+      "path-pattern-changed",
+      {
+        pointer: "/$defs/markdownArtifact/properties/artifactRelativePath/allOf/1/pattern",
+        before: "\\.md$",
+        after: "\\.(?:md|markdown)$",
+      },
+    ],
     ["schema-digest-changed", { pointer: "", pointers: ["/$defs/structuralContainer/additionalProperties"] }],
-    ["digest-framing-changed", { pointer: "/$defs/markdownArtifact/properties/citationTargetId/description", before: "citation-target-id/v1", after: "citation-target-id/v2" }],
-    ["contract-digest-changed", { pointer: "/$defs/markdownArtifact/properties/citationAddress/description", before: "citation-address/v1", after: "citation-address/v2" }],
+    [
+      "digest-framing-changed",
+      {
+        pointer: "/$defs/markdownArtifact/properties/citationTargetId/description",
+        before: "citation-target-id/v1",
+        after: "citation-target-id/v2",
+      },
+    ],
+    [
+      "contract-digest-changed",
+      {
+        pointer: "/$defs/markdownArtifact/properties/citationAddress/description",
+        before: "citation-address/v1",
+        after: "citation-address/v2",
+      },
+    ],
   ];
   test.each(schemaCases)("schema: %s", async (kind, expected) => {
-    const report = await diff({ cwd: fixtures, schema: true, paths: [`schema/${kind}/old.schema.json`, `schema/${kind}/new.schema.json`] });
+    const report = await diff({
+      cwd: fixtures,
+      schema: true,
+      paths: [`schema/${kind}/old.schema.json`, `schema/${kind}/new.schema.json`],
+    });
     expect(onlyChange(report)).toMatchObject({ kind, class: classOf(kind as DiffChange["kind"]), ...expected });
     const { digests } = report.pairs[0]!;
     expect(digests!.schema.before).not.toBe(digests!.schema.after);
@@ -108,7 +171,10 @@ describe("every change kind from a minimal pair of files", () => {
   });
 
   test("files named *.schema.json are compared as schemas without --schema", async () => {
-    const report = await diff({ cwd: fixtures, paths: ["schema/enum-value-added/old.schema.json", "schema/enum-value-added/new.schema.json"] });
+    const report = await diff({
+      cwd: fixtures,
+      paths: ["schema/enum-value-added/old.schema.json", "schema/enum-value-added/new.schema.json"],
+    });
     expect(report.pairs[0]!.type).toBe("schema");
     expect(kinds(report)).toEqual(["enum-value-added"]);
   });
@@ -145,7 +211,11 @@ describe("the schema diff", () => {
   });
 
   test("stylish: the digests under the file, the change, the summary", async () => {
-    const report = await diff({ cwd: fixtures, schema: true, paths: ["schema/field-added/old.schema.json", "schema/field-added/new.schema.json"] });
+    const report = await diff({
+      cwd: fixtures,
+      schema: true,
+      paths: ["schema/field-added/old.schema.json", "schema/field-added/new.schema.json"],
+    });
     expect(diffFormatters.stylish(report, { color: plain })).toBe(
       [
         "schema/field-added/new.schema.json  (against schema/field-added/old.schema.json)",
@@ -173,7 +243,14 @@ describe("the schema diff", () => {
   test("another legislation host changes a pattern that is not a path's: schema-digest-changed names it", () => {
     const result = diffSchemas(schema, buildRecordSchema("legislation.example.org"));
     expect(result.changes.map((c) => [c.kind, c.pointers])).toEqual([
-      ["schema-digest-changed", ["/$defs/markdownArtifact/properties/sourceTextUrl/pattern", "/$defs/structuralContainer/properties/sourceTextUrl/pattern", "/description"]],
+      [
+        "schema-digest-changed",
+        [
+          "/$defs/markdownArtifact/properties/sourceTextUrl/pattern",
+          "/$defs/structuralContainer/properties/sourceTextUrl/pattern",
+          "/description",
+        ],
+      ],
     ]);
   });
 
@@ -191,7 +268,9 @@ describe("the schema diff", () => {
   test("a field made optional is a residual change; a major $id bump too, a minor one is not", () => {
     const optional = editable();
     optional.$defs.markdownArtifact.required = optional.$defs.markdownArtifact.required.filter((n) => n !== "markdown");
-    expect(diffSchemas(schema, optional).changes.map((c) => c.pointers)).toEqual([["/$defs/markdownArtifact/required"]]);
+    expect(diffSchemas(schema, optional).changes.map((c) => c.pointers)).toEqual([
+      ["/$defs/markdownArtifact/required"],
+    ]);
     const minor = { ...schema, $id: String(schema.$id).replace("1.0.0", "1.1.0") };
     expect(diffSchemas(schema, minor).changes).toEqual([]);
     const major = { ...schema, $id: String(schema.$id).replace("1.0.0", "2.0.0") };
@@ -232,7 +311,8 @@ describe("a record change", () => {
         kind: "record-changed",
         class: "breaking",
         address: "example-act/part-1/section-2.md#2",
-        message: "example-act/part-1/section-2.md#2: headingTrail, sourceArtifactKind, sourceDocumentPath, sourceIndexKind changed",
+        message:
+          "example-act/part-1/section-2.md#2: headingTrail, sourceArtifactKind, sourceDocumentPath, sourceIndexKind changed",
         fields: [
           { field: "headingTrail", before: ["Part 1—Preliminary"], after: ["Part 1—Introduction"] },
           { field: "sourceArtifactKind", before: "file", after: "document-preamble" },
@@ -257,8 +337,12 @@ describe("a record change", () => {
         versionDate: "2025-01-01",
         sourceTextUrl: "https://www.legislation.gov.au/C2024A00001/2025-01-01/text",
         ...(typeof r.documentOrder === "number" ? { documentOrder: r.documentOrder + 7 } : {}),
-        ...(typeof r.structuralPreorderIndex === "number" ? { structuralPreorderIndex: r.structuralPreorderIndex + 1 } : {}),
-        ...(typeof r.sourceArtifactBlockStartIndex === "number" ? { sourceArtifactBlockStartIndex: 9, sourceArtifactBlockEndExclusive: 10 } : {}),
+        ...(typeof r.structuralPreorderIndex === "number"
+          ? { structuralPreorderIndex: r.structuralPreorderIndex + 1 }
+          : {}),
+        ...(typeof r.sourceArtifactBlockStartIndex === "number"
+          ? { sourceArtifactBlockStartIndex: 9, sourceArtifactBlockEndExclusive: 10 }
+          : {}),
       };
     });
     expect(UNCOMPARED_FIELDS).toHaveLength(8);
@@ -281,7 +365,12 @@ describe("a record change", () => {
 describe("likely moves", () => {
   const move = (record: Rec, path: string, local: string): Rec => {
     const address = `example-act/${path}#${local}`;
-    return { ...record, artifactRelativePath: path, citationAddress: address, citationTargetId: deriveCitationTargetId(String(record.datasetDigest), address) };
+    return {
+      ...record,
+      artifactRelativePath: path,
+      citationAddress: address,
+      citationTargetId: deriveCitationTargetId(String(record.datasetDigest), address),
+    };
   };
 
   test("same textDigest and designation, elsewhere: a likely move next to the record-removed", async () => {
@@ -289,33 +378,66 @@ describe("likely moves", () => {
     const s1 = before[2]!;
     const after = [...before.slice(0, 2), move(s1, "part-2/section-1.md", "1"), ...before.slice(3)];
     const removed = recordDiff(before, after).changes.find((c) => c.kind === "record-removed")!;
-    expect(removed.likelyMoves).toEqual([{ address: "example-act/part-2/section-1.md#1", by: ["textDigest", "designation"] }]);
-    expect(removed.message).toBe("example-act/part-1/section-1.md#1 removed; likely moved to example-act/part-2/section-1.md#1 (same textDigest and designation)");
+    expect(removed.likelyMoves).toEqual([
+      { address: "example-act/part-2/section-1.md#1", by: ["textDigest", "designation"] },
+    ]);
+    expect(removed.message).toBe(
+      "example-act/part-1/section-1.md#1 removed; likely moved to example-act/part-2/section-1.md#1 (same textDigest and designation)",
+    );
   });
 
   test("only the designation (renumbered path, amended text), or only the textDigest (renumbered section, same text)", async () => {
     const before = await exampleRecords();
     const s1 = before[2]!;
-    const amended = { ...move(s1, "part-2/section-1.md", "1"), markdown: "## 1 Short title\n\nAmended.\n", textDigest: deriveTextDigest("## 1 Short title\n\nAmended.\n") };
-    let removed = recordDiff(before, [...before.slice(0, 2), amended, ...before.slice(3)]).changes.find((c) => c.kind === "record-removed")!;
+    const amended = {
+      ...move(s1, "part-2/section-1.md", "1"),
+      markdown: "## 1 Short title\n\nAmended.\n",
+      textDigest: deriveTextDigest("## 1 Short title\n\nAmended.\n"),
+    };
+    let removed = recordDiff(before, [...before.slice(0, 2), amended, ...before.slice(3)]).changes.find(
+      (c) => c.kind === "record-removed",
+    )!;
     expect(removed.likelyMoves).toEqual([{ address: "example-act/part-2/section-1.md#1", by: ["designation"] }]);
-    removed = recordDiff(before, [...before.slice(0, 2), move(s1, "part-1/section-1.md", "1a"), ...before.slice(3)]).changes.find((c) => c.kind === "record-removed")!;
+    removed = recordDiff(before, [
+      ...before.slice(0, 2),
+      move(s1, "part-1/section-1.md", "1a"),
+      ...before.slice(3),
+    ]).changes.find((c) => c.kind === "record-removed")!;
     expect(removed.likelyMoves).toEqual([{ address: "example-act/part-1/section-1.md#1a", by: ["textDigest"] }]);
   });
 
   test("no evidence, no hint; the designation of _top is not evidence", async () => {
     const before = await exampleRecords();
     const top = before[3]!;
-    const other = { ...move(top, "part-1/section-3.md", "_top"), markdown: "Other.\n", textDigest: deriveTextDigest("Other.\n") };
-    const removed = recordDiff(before, [...before.slice(0, 3), other, ...before.slice(4)]).changes.find((c) => c.kind === "record-removed")!;
+    const other = {
+      ...move(top, "part-1/section-3.md", "_top"),
+      markdown: "Other.\n",
+      textDigest: deriveTextDigest("Other.\n"),
+    };
+    const removed = recordDiff(before, [...before.slice(0, 3), other, ...before.slice(4)]).changes.find(
+      (c) => c.kind === "record-removed",
+    )!;
     expect(removed.likelyMoves).toBeUndefined();
   });
 });
 
 describe("approvals and the gate", () => {
   test("an approvals file is checked: every problem is named", () => {
-    expect(parseApprovals({ approvals: [{ address: "a/b.md#1", reason: "ok" }] })).toEqual({ approvals: [{ address: "a/b.md#1", reason: "ok" }], problems: [] });
-    expect(parseApprovals({ approvals: [{ address: "a", pointer: "/x", reason: "" }, { kind: "record-moved", reason: "x" }, { reason: "why" }, 3], extra: 1 }).problems).toEqual([
+    expect(parseApprovals({ approvals: [{ address: "a/b.md#1", reason: "ok" }] })).toEqual({
+      approvals: [{ address: "a/b.md#1", reason: "ok" }],
+      problems: [],
+    });
+    expect(
+      parseApprovals({
+        approvals: [
+          { address: "a", pointer: "/x", reason: "" },
+          { kind: "record-moved", reason: "x" },
+          { reason: "why" },
+          3,
+        ],
+        extra: 1,
+      }).problems,
+    ).toEqual([
       'unknown member "extra" (expected "approvals")',
       'approvals[0]: "reason" must be a non-empty string: say why the change is right',
       'approvals[0]: "address" and "pointer" exclude each other',
@@ -330,11 +452,21 @@ describe("approvals and the gate", () => {
     const removed = { cwd: fixtures, paths: ["records/record-removed/old.jsonl", "records/record-removed/new.jsonl"] };
     const added = { cwd: fixtures, paths: ["records/record-added/old.jsonl", "records/record-added/new.jsonl"] };
     expect((await diff(removed)).summary.passed).toBe(false);
-    expect((await diff({ ...removed, failOn: "none" })).summary).toMatchObject({ passed: true, failing: 0, breaking: 1 });
+    expect((await diff({ ...removed, failOn: "none" })).summary).toMatchObject({
+      passed: true,
+      failing: 0,
+      breaking: 1,
+    });
     expect((await diff(added)).summary.passed).toBe(true);
     expect((await diff({ ...added, failOn: "any" })).summary).toMatchObject({ passed: false, failing: 1 });
-    await writeFile(join(dir, "approvals.json"), JSON.stringify({ approvals: [{ kind: "record-added", reason: "new section 1A" }] }));
-    expect((await diff({ ...added, failOn: "any", approvals: join(dir, "approvals.json") })).summary).toMatchObject({ passed: true, approved: 1 });
+    await writeFile(
+      join(dir, "approvals.json"),
+      JSON.stringify({ approvals: [{ kind: "record-added", reason: "new section 1A" }] }),
+    );
+    expect((await diff({ ...added, failOn: "any", approvals: join(dir, "approvals.json") })).summary).toMatchObject({
+      passed: true,
+      approved: 1,
+    });
   });
 
   test("an approval by address covers its kinds there; by pointer, a schema change", () => {
@@ -356,13 +488,27 @@ describe("approvals and the gate", () => {
       { address: "x/a.md#1", kind: "record-changed", reason: "stale" },
     ]);
     expect(unmatched).toEqual([{ address: "x/a.md#1", kind: "record-changed", reason: "stale" }]);
-    expect(pairs[0]!.changes.map((c) => (c as DiffChange).approved)).toEqual([{ reason: "repealed" }, { reason: "dropped" }]);
-    expect(summarizeDiff(pairs, "breaking")).toMatchObject({ approved: 2, failing: 0, passed: true, byKind: { "field-removed": 1, "record-removed": 1 } });
+    expect(pairs[0]!.changes.map((c) => (c as DiffChange).approved)).toEqual([
+      { reason: "repealed" },
+      { reason: "dropped" },
+    ]);
+    expect(summarizeDiff(pairs, "breaking")).toMatchObject({
+      approved: 2,
+      failing: 0,
+      passed: true,
+      byKind: { "field-removed": 1, "record-removed": 1 },
+    });
   });
 
   test("a bad approvals file is a usage error naming the file", async () => {
     await writeFile(join(dir, "approvals.json"), '{"approvals": [{"address": "x"}]}');
-    await expect(diff({ cwd: dir, paths: [join(fixtures, "records/record-added/old.jsonl"), join(fixtures, "records/record-added/new.jsonl")], approvals: "approvals.json" })).rejects.toThrow(
+    await expect(
+      diff({
+        cwd: dir,
+        paths: [join(fixtures, "records/record-added/old.jsonl"), join(fixtures, "records/record-added/new.jsonl")],
+        approvals: "approvals.json",
+      }),
+    ).rejects.toThrow(
       'approvals file approvals.json is not valid:\n  approvals[0]: "reason" must be a non-empty string: say why the change is right',
     );
     await expect(diff({ cwd: dir, paths: ["a", "b"], approvals: "missing.json" })).rejects.toThrow(OperationalError);
@@ -376,7 +522,10 @@ describe("baselines on disk", () => {
     await cp(join(fixtures, "records/record-removed/old.jsonl"), join(dir, "old/example-act.jsonl"));
     await cp(join(fixtures, "records/record-removed/new.jsonl"), join(dir, "new/example-act.jsonl"));
     await cp(join(repoRoot, ".tooling/citation-targets/mvfg.jsonl"), join(dir, "old/mvfg.jsonl"));
-    await cp(join(repoRoot, ".tooling/citation-targets/privacy-act-1988.jsonl"), join(dir, "new/privacy-act-1988.jsonl"));
+    await cp(
+      join(repoRoot, ".tooling/citation-targets/privacy-act-1988.jsonl"),
+      join(dir, "new/privacy-act-1988.jsonl"),
+    );
   }
 
   test("two folders: files paired by name (<slug>.jsonl); one only in the old folder is all removed, one only in the new all added", async () => {
@@ -398,13 +547,21 @@ describe("baselines on disk", () => {
   });
 
   test("usage and I/O problems are OperationalErrors", async () => {
-    await expect(diff({ cwd: dir, paths: ["only-one.jsonl"] })).rejects.toThrow("diff needs two paths, old then new (got 1); or --against REV to compare with a git revision");
-    await expect(diff({ cwd: dir, paths: ["missing.jsonl", "other.jsonl"] })).rejects.toThrow("cannot read missing.jsonl: no such file or folder");
+    await expect(diff({ cwd: dir, paths: ["only-one.jsonl"] })).rejects.toThrow(
+      "diff needs two paths, old then new (got 1); or --against REV to compare with a git revision",
+    );
+    await expect(diff({ cwd: dir, paths: ["missing.jsonl", "other.jsonl"] })).rejects.toThrow(
+      "cannot read missing.jsonl: no such file or folder",
+    );
     await mkdir(join(dir, "empty-a"));
     await mkdir(join(dir, "empty-b"));
-    await expect(diff({ cwd: dir, paths: ["empty-a", "empty-b"] })).rejects.toThrow("no *.jsonl files in empty-a or empty-b");
+    await expect(diff({ cwd: dir, paths: ["empty-a", "empty-b"] })).rejects.toThrow(
+      "no *.jsonl files in empty-a or empty-b",
+    );
     await writeFile(join(dir, "bad.schema.json"), "{");
-    await expect(diff({ cwd: dir, schema: true, paths: ["bad.schema.json", "bad.schema.json"] })).rejects.toThrow("schema bad.schema.json is not valid JSON");
+    await expect(diff({ cwd: dir, schema: true, paths: ["bad.schema.json", "bad.schema.json"] })).rejects.toThrow(
+      "schema bad.schema.json is not valid JSON",
+    );
   });
 
   test("passes 3 and 4 parse only the lines they look at (detailLines, newDetailLines): the report is the one every line gives", async () => {
@@ -412,7 +569,9 @@ describe("baselines on disk", () => {
     // A removed address whose first line has no heading and whose duplicate has one; a changed record; a removed one.
     const { headingText: _, ...headless } = records[2]!;
     const old = [...records.slice(0, 2), headless, ...records.slice(3), records[2]!];
-    const now = records.filter((_, i) => i !== 2 && i !== 4).map((r, i) => (i === 0 ? { ...r, headingText: "Changed" } : r));
+    const now = records
+      .filter((_, i) => i !== 2 && i !== 4)
+      .map((r, i) => (i === 0 ? { ...r, headingText: "Changed" } : r));
     const compare = (only: boolean) => {
       const diff = new RecordDiff({ uncompared: UNCOMPARED_FIELDS, oldFile: "old.jsonl", newFile: "new.jsonl" });
       // Lines too long to keep: the old side is digested, and the changed record's fields found in passes 3 and 4.
@@ -434,14 +593,23 @@ describe("baselines on disk", () => {
     const some = compare(true);
     expect(some.result).toEqual(every.result);
     expect(some.looked).toBeLessThan(old.length);
-    expect(every.result.changes.map((c) => c.kind).sort()).toEqual(["record-changed", "record-removed", "record-removed"]);
-    expect(every.result.changes.find((c) => c.address === records[2]!.citationAddress)).toMatchObject({ headingText: records[2]!.headingText });
+    expect(every.result.changes.map((c) => c.kind).sort()).toEqual([
+      "record-changed",
+      "record-removed",
+      "record-removed",
+    ]);
+    expect(every.result.changes.find((c) => c.address === records[2]!.citationAddress)).toMatchObject({
+      headingText: records[2]!.headingText,
+    });
   });
 
   test("lines that are not records, duplicate addresses and another title are warnings, not changes", async () => {
     const records = await exampleRecords();
     const other = records.map((r) => ({ ...r, titleId: "C2099A00009" }));
-    await writeFile(join(dir, "a.jsonl"), `${records.map((r) => canonicalize(r)).join("\n")}\n{"broken"\n[1]\n${canonicalize(records[0])}\n`);
+    await writeFile(
+      join(dir, "a.jsonl"),
+      `${records.map((r) => canonicalize(r)).join("\n")}\n{"broken"\n[1]\n${canonicalize(records[0])}\n`,
+    );
     await writeFile(join(dir, "b.jsonl"), `${other.map((r) => canonicalize(r)).join("\n")}\n`);
     const report = await diff({ cwd: dir, paths: ["a.jsonl", "b.jsonl"] });
     expect(report.pairs[0]!.warnings).toEqual([
@@ -459,10 +627,23 @@ describe("the formats", () => {
     const { readFile } = await import("node:fs/promises");
     const lines = (await readFile(join(fixtures, "records/record-added/new.jsonl"), "utf8")).split("\n");
     await mkdir(join(dir, "new"));
-    await writeFile(join(dir, "new/example-act.jsonl"), lines.filter((line) => !line.includes('"citationAddress":"example-act/part-1/section-1.md#1"')).join("\n"));
+    await writeFile(
+      join(dir, "new/example-act.jsonl"),
+      lines.filter((line) => !line.includes('"citationAddress":"example-act/part-1/section-1.md#1"')).join("\n"),
+    );
     await cp(join(fixtures, "records/record-added/old.jsonl"), join(dir, "example-act.jsonl"));
-    await writeFile(join(dir, "approvals.json"), JSON.stringify({ approvals: [{ address: "example-act/part-1/section-1.md#1", reason: "repealed by Act No. 1, 2025" }] }));
-    return diff({ cwd: dir, paths: ["example-act.jsonl", "new/example-act.jsonl"], approvals: "approvals.json", failOn: "any" });
+    await writeFile(
+      join(dir, "approvals.json"),
+      JSON.stringify({
+        approvals: [{ address: "example-act/part-1/section-1.md#1", reason: "repealed by Act No. 1, 2025" }],
+      }),
+    );
+    return diff({
+      cwd: dir,
+      paths: ["example-act.jsonl", "new/example-act.jsonl"],
+      approvals: "approvals.json",
+      failOn: "any",
+    });
   }
 
   test("stylish: one line per change, details indented, the summary by class and kind", async () => {
@@ -485,7 +666,12 @@ describe("the formats", () => {
     const parsed = JSON.parse(diffFormatters.json(report, { color: plain }));
     expect(Object.keys(parsed)).toEqual(["pairs", "summary", "warnings"]);
     expect(parsed).toEqual(JSON.parse(JSON.stringify(report)));
-    expect(parsed.pairs[0].changes[0]).toMatchObject({ kind: "record-removed", class: "breaking", approved: { reason: "repealed by Act No. 1, 2025" }, line: 3 });
+    expect(parsed.pairs[0].changes[0]).toMatchObject({
+      kind: "record-removed",
+      class: "breaking",
+      approved: { reason: "repealed by Act No. 1, 2025" },
+      line: 3,
+    });
   });
 
   test("github: error when it fails the gate, warning when approved, notice when additive and passing", async () => {
@@ -511,12 +697,19 @@ describe("the formats", () => {
       suppressions: [{ kind: "external", justification: "repealed by Act No. 1, 2025" }],
       locations: [{ logicalLocations: [{ fullyQualifiedName: "example-act/part-1/section-1.md#1" }] }],
     });
-    expect(run.results[1]).toMatchObject({ ruleId: "record-added", level: "error", locations: [{ physicalLocation: { region: { startLine: 3 } } }] });
+    expect(run.results[1]).toMatchObject({
+      ruleId: "record-added",
+      level: "error",
+      locations: [{ physicalLocation: { region: { startLine: 3 } } }],
+    });
     expect(run.properties.summary).toMatchObject({ changes: 2, failing: 1, passed: false });
   });
 
   test("no changes", async () => {
-    const report = await diff({ cwd: fixtures, paths: ["records/record-added/old.jsonl", "records/record-removed/old.jsonl"] });
+    const report = await diff({
+      cwd: fixtures,
+      paths: ["records/record-added/old.jsonl", "records/record-removed/old.jsonl"],
+    });
     expect(diffFormatters.stylish(report, { color: plain })).toBe("✔ no changes (1 file, 6 → 6 records)\n");
     expect(diffFormatters.github(report, { color: plain })).toBe("✔ no changes (1 file, 6 → 6 records)\n");
   });
@@ -527,26 +720,57 @@ describe("the diff command", () => {
     let stdout = "";
     let stderr = "";
     let code: number | undefined;
-    const program = new Command().exitOverride().configureOutput({ writeOut: (s) => (stdout += s), writeErr: (s) => (stderr += s) });
-    registerDiffCommand(program, { cwd, env: {}, stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } }, (c) => (code = c));
+    const program = new Command()
+      .exitOverride()
+      .configureOutput({ writeOut: (s) => (stdout += s), writeErr: (s) => (stderr += s) });
+    registerDiffCommand(
+      program,
+      {
+        cwd,
+        env: {},
+        stdout: { write: (s: string) => (stdout += s) },
+        stderr: { write: (s: string) => (stderr += s) },
+      },
+      (c) => (code = c),
+    );
     await program.parseAsync(argv, { from: "user" });
     return { code, stdout, stderr };
   }
 
   test("exit code 0 when the gate passes, 1 when it fails; --format and --fail-on are honoured", async () => {
     expect((await run(["diff", "records/record-added/old.jsonl", "records/record-added/new.jsonl"])).code).toBe(0);
-    const failed = await run(["diff", "--format", "json", "records/record-removed/old.jsonl", "records/record-removed/new.jsonl"]);
+    const failed = await run([
+      "diff",
+      "--format",
+      "json",
+      "records/record-removed/old.jsonl",
+      "records/record-removed/new.jsonl",
+    ]);
     expect(failed.code).toBe(1);
     expect(JSON.parse(failed.stdout).summary).toMatchObject({ breaking: 1, passed: false });
-    expect((await run(["diff", "--fail-on", "none", "records/record-removed/old.jsonl", "records/record-removed/new.jsonl"])).code).toBe(0);
-    expect((await run(["diff", "--fail-on", "any", "records/record-added/old.jsonl", "records/record-added/new.jsonl"])).code).toBe(1);
-    const schema = await run(["diff", "--schema", "--verbose", "schema/field-added/old.schema.json", "schema/field-added/new.schema.json"]);
+    expect(
+      (await run(["diff", "--fail-on", "none", "records/record-removed/old.jsonl", "records/record-removed/new.jsonl"]))
+        .code,
+    ).toBe(0);
+    expect(
+      (await run(["diff", "--fail-on", "any", "records/record-added/old.jsonl", "records/record-added/new.jsonl"]))
+        .code,
+    ).toBe(1);
+    const schema = await run([
+      "diff",
+      "--schema",
+      "--verbose",
+      "schema/field-added/old.schema.json",
+      "schema/field-added/new.schema.json",
+    ]);
     expect(schema.code).toBe(0);
     expect(schema.stderr).toMatch(/^citation-targets: compared 1 pair in \d+ ms\n$/);
   });
 
   test("usage problems: OperationalError (the program prints it and exits 2), or commander's own error for a bad choice", async () => {
     await expect(run(["diff", "one.jsonl"])).rejects.toThrow(OperationalError);
-    await expect(run(["diff", "--fail-on", "sometimes", "a", "b"])).rejects.toMatchObject({ code: "commander.invalidArgument" });
+    await expect(run(["diff", "--fail-on", "sometimes", "a", "b"])).rejects.toMatchObject({
+      code: "commander.invalidArgument",
+    });
   });
 });

@@ -11,7 +11,13 @@ const readme = () => readFile(join(repoRoot, "README.md"), "utf8");
 
 async function help(command: string): Promise<string> {
   let out = "";
-  await main({ argv: [command, "--help"], cwd: repoRoot, env: {}, stdout: { write: (s: string) => (out += s) }, stderr: { write: () => true } });
+  await main({
+    argv: [command, "--help"],
+    cwd: repoRoot,
+    env: {},
+    stdout: { write: (s: string) => (out += s) },
+    stderr: { write: () => true },
+  });
   return out;
 }
 
@@ -25,18 +31,27 @@ describe("docs", () => {
 
   test("the worked example of docs/spec.md is what generate produces", async () => {
     let out = "";
-    await generate({ manifest: join(repoRoot, "fixtures/datasets/example-act/citation-targets.lock.json"), write: (t) => (out += t) });
+    await generate({
+      manifest: join(repoRoot, "fixtures/datasets/example-act/citation-targets.lock.json"),
+      write: (t) => (out += t),
+    });
     const block = /```jsonl\n([\s\S]*?)```/.exec(await spec())![1];
     expect(block).toBe(out);
     expect(check(out, { file: "example-act.jsonl" }).problems).toEqual([]);
   });
 
-  test.each(["validate", "lock", "generate", "update", "diff", "view", "schema"])("README documents every option of %s", async (command) => {
-    const text = await readme();
-    const options = [...(await help(command)).matchAll(/^\s+(?:-\w, )?(--[a-z-]+)/gm)].map((m) => m[1]!).filter((o) => o !== "--help");
-    expect(options.length).toBeGreaterThan(0);
-    for (const option of options) expect(text, `${command} ${option}`).toMatch(new RegExp(`\`[^\`\n]*${option}(?![a-z-])[^\`\n]*\``));
-  });
+  test.each(["validate", "lock", "generate", "update", "diff", "view", "schema"])(
+    "README documents every option of %s",
+    async (command) => {
+      const text = await readme();
+      const options = [...(await help(command)).matchAll(/^\s+(?:-\w, )?(--[a-z-]+)/gm)]
+        .map((m) => m[1]!)
+        .filter((o) => o !== "--help");
+      expect(options.length).toBeGreaterThan(0);
+      for (const option of options)
+        expect(text, `${command} ${option}`).toMatch(new RegExp(`\`[^\`\n]*${option}(?![a-z-])[^\`\n]*\``));
+    },
+  );
 
   test("README lists every rule id", async () => {
     const text = await readme();

@@ -40,7 +40,15 @@ describe("the npm tarball", () => {
       await cp(join(repoRoot, "fixtures"), join(user, "fixtures"), { recursive: true });
       const validated = await sh("npx", ["--no-install", "citation-targets", "validate"], user);
       expect(validated).toMatchObject({ code: 0, stdout: "✔ 2 files, 63 records: no problems\n" });
-      const lib = await sh(process.execPath, ["--input-type=module", "-e", 'import("citation-targets").then((m) => console.log(typeof m.validate, typeof m.update, "main" in m))'], user);
+      const lib = await sh(
+        process.execPath,
+        [
+          "--input-type=module",
+          "-e",
+          'import("citation-targets").then((m) => console.log(typeof m.validate, typeof m.update, "main" in m))',
+        ],
+        user,
+      );
       expect(lib.stdout.trim()).toBe("function function false");
     },
     5 * MINUTES,
@@ -54,7 +62,10 @@ const preCommit = (() => {
     return undefined;
   }
 })();
-if (!preCommit) console.warn("skipping the pre-commit test: the pre-commit framework is not installed here (.ci/run installs it with apt-get)");
+if (!preCommit)
+  console.warn(
+    "skipping the pre-commit test: the pre-commit framework is not installed here (.ci/run installs it with apt-get)",
+  );
 
 /** Laws beside the example datasets in the hooked repository. */
 const LAWS = 40;
@@ -66,14 +77,21 @@ describe.skipIf(!preCommit)("the pre-commit hooks, with the real framework", () 
       const head = (await sh("git", ["rev-parse", "HEAD"], repoRoot)).stdout.trim();
       const user = join(dir, "hooked");
       await mkdir(user);
-      const env = { PRE_COMMIT_HOME: join(dir, "pre-commit-home"), GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.org", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.org" };
+      const env = {
+        PRE_COMMIT_HOME: join(dir, "pre-commit-home"),
+        GIT_AUTHOR_NAME: "t",
+        GIT_AUTHOR_EMAIL: "t@example.org",
+        GIT_COMMITTER_NAME: "t",
+        GIT_COMMITTER_EMAIL: "t@example.org",
+      };
       const git = (...args: string[]) => sh("git", args, user, env);
       await git("init", "-q", ".");
       await cp(join(repoRoot, ".tooling"), join(user, ".tooling"), { recursive: true });
       await cp(join(repoRoot, "fixtures/datasets"), join(user, "fixtures/datasets"), { recursive: true });
       // Many datasets beside the two examples, one per law, as publishers keep them.
       const laws: Record<string, string> = {};
-      for (let n = 1; n <= LAWS; n++) laws[`laws/law-${n}/index.md`] = `# Gesetz ${n}\n\n## § 1 Zweck\n\nText ${n}.\n\n## § 2 Geltung\n\nText.\n`;
+      for (let n = 1; n <= LAWS; n++)
+        laws[`laws/law-${n}/index.md`] = `# Gesetz ${n}\n\n## § 1 Zweck\n\nText ${n}.\n\n## § 2 Geltung\n\nText.\n`;
       await writeTree(user, laws);
       for (let n = 1; n <= LAWS; n++) {
         await lock({
@@ -87,7 +105,9 @@ describe.skipIf(!preCommit)("the pre-commit hooks, with the real framework", () 
           sourceTextUrl: `https://www.legislation.gov.au/G${n}/2024-12-31/text`,
         });
       }
-      expect((await sh(process.execPath, [join(repoRoot, "bin/citation-targets.js"), "update", "--no-cache"], user)).code).toBe(0);
+      expect(
+        (await sh(process.execPath, [join(repoRoot, "bin/citation-targets.js"), "update", "--no-cache"], user)).code,
+      ).toBe(0);
       await writeFile(
         join(user, ".pre-commit-config.yaml"),
         `repos:\n  - repo: ${repoRoot}\n    rev: ${head}\n    hooks:\n      - id: citation-targets\n      - id: citation-targets-generate-check\n`,
@@ -110,7 +130,10 @@ describe.skipIf(!preCommit)("the pre-commit hooks, with the real framework", () 
       await git("add", ".");
       expect((await git("commit", "-q", "--allow-empty", "-m", "fixed")).code).toBe(0);
 
-      await writeFile(join(user, "fixtures/datasets/privacy-act-1988/part-i/section-1.md"), "### 1 Short title\n\nAmended.\n");
+      await writeFile(
+        join(user, "fixtures/datasets/privacy-act-1988/part-i/section-1.md"),
+        "### 1 Short title\n\nAmended.\n",
+      );
       await git("add", ".");
       const stale = await git("commit", "-q", "-m", "amend without update");
       expect(stale.code).not.toBe(0);

@@ -1,4 +1,7 @@
-/** The engine and the rule contract: typed message ids, rules given (not imported), --quiet as a pure filter, one upward search. */
+/**
+ * The engine and the rule contract: typed message ids, rules given (not imported), --quiet as a pure filter, one upward
+ * search.
+ */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
@@ -33,7 +36,9 @@ describe("the rule contract", () => {
       },
     });
     const check = createFileCheck({ rules: [misspelt], file: "x.jsonl", schemaCheck });
-    expect(() => check.push(new TextEncoder().encode("{}\n"))).toThrow('rule test-rule reported an unknown messageId "fonud"');
+    expect(() => check.push(new TextEncoder().encode("{}\n"))).toThrow(
+      'rule test-rule reported an unknown messageId "fonud"',
+    );
   });
 
   test("the engine runs the rules it is given, and only those", () => {
@@ -57,7 +62,12 @@ describe("the rule contract", () => {
     });
     for (const given of [[spy], [...rules.filter((rule) => rule.scope === "reading"), spy]]) {
       seen.length = 0;
-      const check = createFileCheck({ rules: given, file: "x.jsonl", schemaCheck, ruleSettings: { "json-syntax": "off", bom: "off" } });
+      const check = createFileCheck({
+        rules: given,
+        file: "x.jsonl",
+        schemaCheck,
+        ruleSettings: { "json-syntax": "off", bom: "off" },
+      });
       check.push(new TextEncoder().encode('not json\n\ufeff{"a":1}\n\n[1]\n'));
       expect(check.end()).toMatchObject({
         records: 1,
@@ -75,16 +85,34 @@ describe("the rule contract", () => {
   });
 
   test("a rule of scope reading names a problem the reader finds, and has no handlers", () => {
-    const stray = defineRule({ id: "tabs", scope: "reading", meta: { description: "tabs", defaultSeverity: "error" }, messages: { tab: "tab" } });
-    expect(() => createFileCheck({ rules: [stray], file: "x.jsonl", schemaCheck })).toThrow('rule tabs has scope "reading", but the reader finds only the problems of line-length, final-newline');
+    const stray = defineRule({
+      id: "tabs",
+      scope: "reading",
+      meta: { description: "tabs", defaultSeverity: "error" },
+      messages: { tab: "tab" },
+    });
+    expect(() => createFileCheck({ rules: [stray], file: "x.jsonl", schemaCheck })).toThrow(
+      'rule tabs has scope "reading", but the reader finds only the problems of line-length, final-newline',
+    );
     const withCode = { ...rules.find((rule) => rule.id === "bom")!, create: () => ({}) };
-    expect(() => createFileCheck({ rules: [withCode], file: "x.jsonl", schemaCheck })).toThrow('rule bom has scope "reading"');
+    expect(() => createFileCheck({ rules: [withCode], file: "x.jsonl", schemaCheck })).toThrow(
+      'rule bom has scope "reading"',
+    );
   });
 });
 
 describe("--quiet", () => {
   test("is a pure filter: the report is not changed, and hidden warnings are not counted as omitted problems", () => {
-    const warning = { ruleId: "non-canonical", messageId: "nonCanonical", data: {}, message: "w", severity: "warning" as const, file: "a.jsonl", line: 1, pointer: "" };
+    const warning = {
+      ruleId: "non-canonical",
+      messageId: "nonCanonical",
+      data: {},
+      message: "w",
+      severity: "warning" as const,
+      file: "a.jsonl",
+      line: 1,
+      pointer: "",
+    };
     const error = { ...warning, ruleId: "schema", severity: "error" as const, line: 2 };
     const report: Report = {
       files: [{ path: "a.jsonl", records: 2, problems: [warning, error], unstored: { errors: 1, warnings: 5 } }],
@@ -119,6 +147,8 @@ describe("the search up to the repository root", () => {
     await mkdir(join(repo, ".tooling/schemas"), { recursive: true });
     await writeFile(join(repo, ".tooling/schemas/citation-targets.schema.json"), "{}");
     expect((await findConfig(join(repo, "sub")))?.path).toBe(join(repo, ".citation-targets.json"));
-    expect(await findRepositorySchema(join(repo, "sub"))).toBe(join(repo, ".tooling/schemas/citation-targets.schema.json"));
+    expect(await findRepositorySchema(join(repo, "sub"))).toBe(
+      join(repo, ".tooling/schemas/citation-targets.schema.json"),
+    );
   });
 });

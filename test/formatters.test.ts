@@ -6,8 +6,10 @@ import { describe, expect, test } from "vitest";
 import { repoRoot } from "./helpers/records.js";
 
 // Both ship CommonJS with `exports.default`; under NodeNext the default import is the module object.
-const AjvDraft04 = ((AjvDraft04Module as unknown as { default?: unknown }).default ?? AjvDraft04Module) as typeof import("ajv-draft-04").default;
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as typeof import("ajv-formats").default;
+const AjvDraft04 = ((AjvDraft04Module as unknown as { default?: unknown }).default ??
+  AjvDraft04Module) as typeof import("ajv-draft-04").default;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
+  addFormatsModule) as typeof import("ajv-formats").default;
 import type { Problem } from "../src/core/report/problem.js";
 import { createColor } from "../src/formatters/color.js";
 import { colorLevel } from "../src/formatters/color.js";
@@ -46,7 +48,12 @@ const report: Report = {
   summary: { files: 3, records: 8, errors: 2, warnings: 1 },
   schemaSource: { kind: "bundled", legislationHost: "www.legislation.gov.au" },
   threads: 1,
-  rules: rules.map((rule) => ({ id: rule.id, description: rule.meta.description, defaultSeverity: rule.meta.defaultSeverity, docs: ruleDocsUrl(rule.id) })),
+  rules: rules.map((rule) => ({
+    id: rule.id,
+    description: rule.meta.description,
+    defaultSeverity: rule.meta.defaultSeverity,
+    docs: ruleDocsUrl(rule.id),
+  })),
 };
 const plain = { color: createColor(0) };
 
@@ -80,9 +87,29 @@ describe("formatters", () => {
           path: "data/a,b:c.jsonl",
           records: 3,
           problems: [
-            { line: 1, column: 7, ruleId: "json-syntax", severity: "error", message: "invalid JSON: unexpected end", pointer: "" },
-            { line: 2, ruleId: "text-digest", severity: "error", message: "textDigest is 00 but the SHA-256 of markdown is ff", pointer: "/textDigest" },
-            { line: 3, column: 2, ruleId: "non-canonical", severity: "warning", message: "100% not canonical\nsecond line", pointer: "" },
+            {
+              line: 1,
+              column: 7,
+              ruleId: "json-syntax",
+              severity: "error",
+              message: "invalid JSON: unexpected end",
+              pointer: "",
+            },
+            {
+              line: 2,
+              ruleId: "text-digest",
+              severity: "error",
+              message: "textDigest is 00 but the SHA-256 of markdown is ff",
+              pointer: "/textDigest",
+            },
+            {
+              line: 3,
+              column: 2,
+              ruleId: "non-canonical",
+              severity: "warning",
+              message: "100% not canonical\nsecond line",
+              pointer: "",
+            },
           ],
         },
         { path: "ok.jsonl", records: 5, problems: [] },
@@ -115,11 +142,20 @@ describe("formatters", () => {
       ruleIndex: rules.findIndex((r) => r.id === "json-syntax"),
       level: "error",
       message: { text: "invalid JSON: unexpected end" },
-      locations: [{ physicalLocation: { artifactLocation: { uri: "data/a,b:c.jsonl" }, region: { startLine: 1, startColumn: 7 } } }],
+      locations: [
+        {
+          physicalLocation: { artifactLocation: { uri: "data/a,b:c.jsonl" }, region: { startLine: 1, startColumn: 7 } },
+        },
+      ],
       properties: { pointer: "", messageId: "m" },
     });
     expect(run.results[2].level).toBe("warning");
-    expect(run.invocations[0]).toMatchObject({ executionSuccessful: false, toolExecutionNotifications: [{ level: "error", message: { text: "cannot read gone.jsonl: no such file or folder" } }] });
+    expect(run.invocations[0]).toMatchObject({
+      executionSuccessful: false,
+      toolExecutionNotifications: [
+        { level: "error", message: { text: "cannot read gone.jsonl: no such file or folder" } },
+      ],
+    });
   });
 
   test("sarif: valid against the SARIF 2.1.0 JSON Schema; a helpUri to each rule's section of docs/spec.md only with a public repository", () => {
@@ -132,20 +168,39 @@ describe("formatters", () => {
     // The schema does catch a broken log.
     expect(check({ ...log, runs: [{ ...log.runs[0], results: [{ level: "fatal" }] }] })).toBe(false);
     for (const rule of log.runs[0].tool.driver.rules) expect(rule.helpUri).toBeUndefined(); // no repository: no link to a place that may not exist
-    const linked = JSON.parse(formatters.sarif(report, { ...plain, toolVersion: "9.9.9", repositoryUrl: "https://github.com/o/citation-targets", cwdInRepository: "sub" }));
+    const linked = JSON.parse(
+      formatters.sarif(report, {
+        ...plain,
+        toolVersion: "9.9.9",
+        repositoryUrl: "https://github.com/o/citation-targets",
+        cwdInRepository: "sub",
+      }),
+    );
     expect(check(linked), JSON.stringify(check.errors, null, 1)).toBe(true);
-    for (const rule of linked.runs[0].tool.driver.rules) expect(rule.helpUri).toBe(`https://github.com/o/citation-targets/blob/HEAD/docs/spec.md#rule-${rule.id}`);
+    for (const rule of linked.runs[0].tool.driver.rules)
+      expect(rule.helpUri).toBe(`https://github.com/o/citation-targets/blob/HEAD/docs/spec.md#rule-${rule.id}`);
   });
 
   test("junit: a suite per file, a failure per error, warnings as output, unreadable files as errors; special characters escaped", () => {
     const xml = formatters.junit(report, plain);
-    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="citation-targets" tests="')).toBe(true);
+    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="citation-targets" tests="')).toBe(
+      true,
+    );
     expect(xml).toContain('<testsuite name="data/a,b:c.jsonl" tests="3" failures="2" errors="0">');
-    expect(xml).toContain('<failure type="json-syntax" message="invalid JSON: unexpected end">data/a,b:c.jsonl:1:7: invalid JSON: unexpected end</failure>');
+    expect(xml).toContain(
+      '<failure type="json-syntax" message="invalid JSON: unexpected end">data/a,b:c.jsonl:1:7: invalid JSON: unexpected end</failure>',
+    );
     expect(xml).toContain("<system-out>warning: data/a,b:c.jsonl:3:2: 100% not canonical\nsecond line</system-out>");
-    expect(xml).toContain('<testcase classname="gone.jsonl" name="read"><error type="io-error" message="cannot read gone.jsonl: no such file or folder"/></testcase>');
-    expect(xml).toContain('<testsuite name="ok.jsonl" tests="1" failures="0" errors="0">\n    <testcase classname="ok.jsonl" name="valid"/>');
-    const tricky = formatters.junit({ ...report, files: [{ path: "x.jsonl", records: 1, problems: [problem(1, "schema", 'a <b> & "c" \u0001')] }] }, plain);
+    expect(xml).toContain(
+      '<testcase classname="gone.jsonl" name="read"><error type="io-error" message="cannot read gone.jsonl: no such file or folder"/></testcase>',
+    );
+    expect(xml).toContain(
+      '<testsuite name="ok.jsonl" tests="1" failures="0" errors="0">\n    <testcase classname="ok.jsonl" name="valid"/>',
+    );
+    const tricky = formatters.junit(
+      { ...report, files: [{ path: "x.jsonl", records: 1, problems: [problem(1, "schema", 'a <b> & "c" \u0001')] }] },
+      plain,
+    );
     expect(tricky).toContain('message="a &lt;b&gt; &amp; &quot;c&quot; \ufffd"');
   });
 
@@ -193,7 +248,11 @@ describe("progress", () => {
     t = 750;
     line.update(p(10e6));
     line.done();
-    expect(out).toEqual(["\rchecking 1/2 files, 5.0/20 MB (25%)\u001b[K", "\rchecking 1/2 files, 10/20 MB (50%)\u001b[K", "\r\u001b[K"]);
+    expect(out).toEqual([
+      "\rchecking 1/2 files, 5.0/20 MB (25%)\u001b[K",
+      "\rchecking 1/2 files, 10/20 MB (50%)\u001b[K",
+      "\r\u001b[K",
+    ]);
   });
 
   test("nothing is drawn or erased for a short run", async () => {
@@ -224,7 +283,15 @@ describe("code frames", () => {
   test("stylish shows the excerpt of a problem under it, with a caret at the column", () => {
     const framed: Report = {
       ...report,
-      files: [{ path: "x.jsonl", records: 1, problems: [problem(4, "non-canonical", "not canonical", { column: 8, excerpt: { text: '{"a":1, "b":2}', column: 8 } })] }],
+      files: [
+        {
+          path: "x.jsonl",
+          records: 1,
+          problems: [
+            problem(4, "non-canonical", "not canonical", { column: 8, excerpt: { text: '{"a":1, "b":2}', column: 8 } }),
+          ],
+        },
+      ],
       summary: { files: 1, records: 1, errors: 1, warnings: 0 },
     };
     expect(formatters.stylish(framed, plain).split("\n").slice(1, 4)).toEqual([

@@ -26,7 +26,28 @@ function reference(text: string): { bodyStart: number; value?: string } {
   return { bodyStart: end, value: first.value };
 }
 
-const PIECES = ["---", "--- ", "---\t", "----", "-- -", "\n", "\r\n", "\r", "title: Gesetz", "jurabk: BGB", "# § 1", "\t", " ", "\ufeff", "- a", "", "x", "ä", "…", "  ---"];
+const PIECES = [
+  "---",
+  "--- ",
+  "---\t",
+  "----",
+  "-- -",
+  "\n",
+  "\r\n",
+  "\r",
+  "title: Gesetz",
+  "jurabk: BGB",
+  "# § 1",
+  "\t",
+  " ",
+  "\ufeff",
+  "- a",
+  "",
+  "x",
+  "ä",
+  "…",
+  "  ---",
+];
 
 describe("front matter scan", () => {
   test("finds the body where the reference parser does, over generated documents", () => {

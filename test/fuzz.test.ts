@@ -49,9 +49,27 @@ function expectWellFormed(bytes: Uint8Array, result: ReturnType<typeof checkByte
 const valid = fixtureRecords("privacy-act-1988");
 const validText = `${valid.map((r) => JSON.stringify(r)).join("\n")}\n`;
 
-/** A mutation of one valid record: a field removed, retyped, replaced by a hostile value, or the line's bytes cut, doubled or spliced. */
+/**
+ * A mutation of one valid record: a field removed, retyped, replaced by a hostile value, or the line's bytes cut,
+ * doubled or spliced.
+ */
 const hostileValue = fc.oneof(
-  fc.constantFrom(null, true, -0, 1e308, 2 ** 53 + 1, "", "\u0000", "\ud800", "x".repeat(5000), "__proto__", [], {}, { __proto__: null }, [[[[[[]]]]]]),
+  fc.constantFrom(
+    null,
+    true,
+    -0,
+    1e308,
+    2 ** 53 + 1,
+    "",
+    "\u0000",
+    "\ud800",
+    "x".repeat(5000),
+    "__proto__",
+    [],
+    {},
+    { __proto__: null },
+    [[[[[[]]]]]],
+  ),
   fc.jsonValue({ maxDepth: 4 }),
   fc.string({ unit: "binary", maxLength: 40 }),
 );
@@ -73,7 +91,27 @@ describe("fuzzing validate", () => {
   test(
     "arbitrary text made of JSON pieces and line breaks: no throw, lines in range",
     () => {
-      const piece = fc.constantFrom('{"a":1}', "{", "}", "[", "]", '"', "\\", "\\u", "\ud83d", "\n", "\r\n", "\ufeff", " ", ",", ":", "1e400", '"__proto__":1', "null", '{"a":1,"a":2}');
+      const piece = fc.constantFrom(
+        '{"a":1}',
+        "{",
+        "}",
+        "[",
+        "]",
+        '"',
+        "\\",
+        "\\u",
+        "\ud83d",
+        "\n",
+        "\r\n",
+        "\ufeff",
+        " ",
+        ",",
+        ":",
+        "1e400",
+        '"__proto__":1',
+        "null",
+        '{"a":1,"a":2}',
+      );
       fc.assert(
         fc.property(fc.array(piece, { maxLength: 60 }), fc.integer({ min: 1, max: 64 }), (pieces, chunk) => {
           const bytes = encoder.encode(pieces.join(""));
@@ -94,7 +132,11 @@ describe("fuzzing validate", () => {
           fc.integer({ min: 0, max: valid.length - 1 }),
           fc.oneof(
             fc.record({ kind: fc.constant("delete" as const), field: fc.constantFrom(...fields) }),
-            fc.record({ kind: fc.constant("set" as const), field: fc.constantFrom(...fields, "__proto__", "extra"), value: hostileValue }),
+            fc.record({
+              kind: fc.constant("set" as const),
+              field: fc.constantFrom(...fields, "__proto__", "extra"),
+              value: hostileValue,
+            }),
             fc.record({ kind: fc.constant("bytes" as const), at: fc.nat(), insert: fc.uint8Array({ maxLength: 8 }) }),
           ),
           fc.integer({ min: 1, max: 4096 }),
@@ -103,7 +145,13 @@ describe("fuzzing validate", () => {
             const record = { ...valid[index]! } as Record<string, unknown>;
             let line: Uint8Array;
             if (mutation.kind === "delete") delete record[mutation.field];
-            if (mutation.kind === "set") Object.defineProperty(record, mutation.field, { value: mutation.value, enumerable: true, configurable: true, writable: true });
+            if (mutation.kind === "set")
+              Object.defineProperty(record, mutation.field, {
+                value: mutation.value,
+                enumerable: true,
+                configurable: true,
+                writable: true,
+              });
             if (mutation.kind === "bytes") {
               const original = encoder.encode(lines[index]!);
               const at = mutation.at % (original.length + 1);
@@ -121,10 +169,24 @@ describe("fuzzing validate", () => {
             const bytes = new Uint8Array([...before, ...line, 0x0a, ...after]);
             const result = checkBytes(bytes, chunk);
             expectWellFormed(bytes, result);
-            const lineLevel = new Set(["invalid-utf8", "bom", "carriage-return", "blank-line", "json-syntax", "record-not-object", "duplicate-key", "line-length", "nesting-depth"]);
+            const lineLevel = new Set([
+              "invalid-utf8",
+              "bom",
+              "carriage-return",
+              "blank-line",
+              "json-syntax",
+              "record-not-object",
+              "duplicate-key",
+              "line-length",
+              "nesting-depth",
+            ]);
             const inserted = mutation.kind === "bytes" ? mutation.insert.filter((b) => b === 0x0a).length : 0;
             for (const problem of result.problems)
-              if (lineLevel.has(problem.ruleId)) expect(problem.line - 1 >= index && problem.line - 1 <= index + inserted, `${problem.ruleId} on line ${problem.line}`).toBe(true);
+              if (lineLevel.has(problem.ruleId))
+                expect(
+                  problem.line - 1 >= index && problem.line - 1 <= index + inserted,
+                  `${problem.ruleId} on line ${problem.line}`,
+                ).toBe(true);
           },
         ),
         { numRuns: RUNS },
@@ -163,7 +225,11 @@ describe("fuzzing lock and generate", () => {
     "\u0000",
   );
   const file = fc.tuple(frontMatter, fc.array(block, { maxLength: 12 })).map(([fm, blocks]) => fm + blocks.join(""));
-  const tree = fc.dictionary(fc.constantFrom("a/index.md", "a/b.md", "c.md", "d/e/index.md", "d/e/f.md", "README.md"), file, { minKeys: 1, maxKeys: 5 });
+  const tree = fc.dictionary(
+    fc.constantFrom("a/index.md", "a/b.md", "c.md", "d/e/index.md", "d/e/f.md", "README.md"),
+    file,
+    { minKeys: 1, maxKeys: 5 },
+  );
 
   test(
     "arbitrary markdown trees, hostile front matter included, come out valid or are refused with a message naming the file",
@@ -175,13 +241,24 @@ describe("fuzzing lock and generate", () => {
           fc.asyncProperty(tree, async (files) => {
             const root = join(base, `d${run++}`);
             await writeTree(root, files);
-            const locked = await lock({ dir: root, slug: "t", titleId: "T", name: "T", versionDate: "2024-01-01", sourceTextUrl: "https://www.legislation.gov.au/T/text" });
+            const locked = await lock({
+              dir: root,
+              slug: "t",
+              titleId: "T",
+              name: "T",
+              versionDate: "2024-01-01",
+              sourceTextUrl: "https://www.legislation.gov.au/T/text",
+            });
             const lines: string[] = [];
             try {
-              for await (const record of generateRecords(locked.manifest, (path) => readFile(join(root, ...path.split("/"))))) lines.push(serializeRecord(record));
+              for await (const record of generateRecords(locked.manifest, (path) =>
+                readFile(join(root, ...path.split("/"))),
+              ))
+                lines.push(serializeRecord(record));
             } catch (error) {
               expect(error).toBeInstanceOf(DatasetError);
-              for (const problem of (error as DatasetError).problems) expect(Object.keys(files).some((path) => problem.startsWith(`${path}: `))).toBe(true);
+              for (const problem of (error as DatasetError).problems)
+                expect(Object.keys(files).some((path) => problem.startsWith(`${path}: `))).toBe(true);
               return;
             }
             expect(check(lines.join(""), { file: "t.jsonl" }).problems).toEqual([]);

@@ -23,7 +23,9 @@ function law(n: number, sections: number): string {
   const parts = [`---\ntitle: "Gesetz Nr. ${n}"\njurabk: G${n}\n---\n\n# Gesetz über Beispiele Nr. ${n}\n`];
   for (let s = 1; s <= sections; s++) {
     if (s % 7 === 1) parts.push(`\n## Abschnitt ${Math.ceil(s / 7)} - Allgemeines\n`);
-    parts.push(`\n### § ${s} Regelung ${s}\n\n(1) Für die Zwecke dieses Gesetzes gilt Folgendes.\n\n(2) Es gelten:\n\n1. erstens,\n2. zweitens.\n`);
+    parts.push(
+      `\n### § ${s} Regelung ${s}\n\n(1) Für die Zwecke dieses Gesetzes gilt Folgendes.\n\n(2) Es gelten:\n\n1. erstens,\n2. zweitens.\n`,
+    );
     if (s % 5 === 0) parts.push(`\n| Gruppe | Betrag |\n|---|---|\n| A | ${s},00 € |\n\nFußnote zu § ${s}\n-----\n`);
   }
   return parts.join("");
@@ -36,9 +38,14 @@ describe("generate in worker threads", () => {
       const result = await ct(["generate", manifest, "--jobs", String(jobs), "--verbose"], repoRoot);
       expect(result.code).toBe(0);
       expect(result.stdout).toBe(await readFile(join(repoRoot, `.tooling/citation-targets/${slug}.jsonl`), "utf8"));
-      const artifacts = (JSON.parse(await readFile(join(repoRoot, manifest), "utf8")) as { artifacts: unknown[] }).artifacts.length;
+      const artifacts = (JSON.parse(await readFile(join(repoRoot, manifest), "utf8")) as { artifacts: unknown[] })
+        .artifacts.length;
       const threads = Math.min(jobs, artifacts); // never more threads than artifacts
-      expect(result.stderr).toContain(threads === 1 ? "parsed in this thread" : `parsed in ${threads} threads (this one and ${threads - 1} worker thread${threads === 2 ? "" : "s"})`);
+      expect(result.stderr).toContain(
+        threads === 1
+          ? "parsed in this thread"
+          : `parsed in ${threads} threads (this one and ${threads - 1} worker thread${threads === 2 ? "" : "s"})`,
+      );
     }
   });
 
@@ -78,7 +85,9 @@ describe("generate in worker threads", () => {
 
   test("a changed artifact found by a worker stops the run, naming it, and nothing is written", async () => {
     const root = await copyFixture("privacy-act-1988", dir);
-    const manifest = JSON.parse(await readFile(join(repoRoot, ".tooling/citation-targets/privacy-act-1988.lock.json"), "utf8"));
+    const manifest = JSON.parse(
+      await readFile(join(repoRoot, ".tooling/citation-targets/privacy-act-1988.lock.json"), "utf8"),
+    );
     await writeTree(dir, { "m.lock.json": JSON.stringify({ ...manifest, datasetRoot: "privacy-act-1988" }) });
     await writeTree(root, { "part-iii/division-1/section-13.md": "### 13 Changed\n" });
     const result = await ct(["generate", "m.lock.json", "--jobs", "2", "-o", "out.jsonl"], dir);

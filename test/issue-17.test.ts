@@ -34,31 +34,46 @@ describe("item 2: every I/O error names its path", () => {
     const folder = await readOnlyFolder("ro");
     const result = await runUnprivileged(["generate", MVFG_MANIFEST, "-o", join(folder, "x.jsonl")], dir);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`citation-targets: cannot write ${join(folder, "x.jsonl")}: permission denied (cannot create a file in ${folder})\n`);
+    expect(result.stderr).toBe(
+      `citation-targets: cannot write ${join(folder, "x.jsonl")}: permission denied (cannot create a file in ${folder})\n`,
+    );
   });
 
-  test.runIf(canDropRoot)("update with a read-only .tooling/citation-targets names the file it could not write", async () => {
-    await chmod(dir, 0o755);
-    await mkdir(join(dir, ".git"));
-    await cp(join(repoRoot, "fixtures"), join(dir, "fixtures"), { recursive: true });
-    await cp(join(repoRoot, ".tooling"), join(dir, ".tooling"), { recursive: true });
-    const markdown = join(dir, "fixtures/datasets/mvfg/mvfg.md");
-    await writeFile(markdown, `${await readFile(markdown, "utf8")}\nNeu.\n`);
-    await chmod(join(dir, ".tooling/citation-targets"), 0o555);
-    const result = await runUnprivileged(["update", ".tooling/citation-targets/mvfg.lock.json"], dir);
-    expect(result.code).toBe(2);
-    const folder = join(dir, ".tooling/citation-targets");
-    // update names every fault of every dataset, then says that it wrote nothing (all or nothing across datasets)
-    expect(result.stderr).toBe(`citation-targets: cannot write ${join(folder, "mvfg.jsonl")}: permission denied (cannot create a file in ${folder})\ncitation-targets: nothing was written\n`);
-  });
+  test.runIf(canDropRoot)(
+    "update with a read-only .tooling/citation-targets names the file it could not write",
+    async () => {
+      await chmod(dir, 0o755);
+      await mkdir(join(dir, ".git"));
+      await cp(join(repoRoot, "fixtures"), join(dir, "fixtures"), { recursive: true });
+      await cp(join(repoRoot, ".tooling"), join(dir, ".tooling"), { recursive: true });
+      const markdown = join(dir, "fixtures/datasets/mvfg/mvfg.md");
+      await writeFile(markdown, `${await readFile(markdown, "utf8")}\nNeu.\n`);
+      await chmod(join(dir, ".tooling/citation-targets"), 0o555);
+      const result = await runUnprivileged(["update", ".tooling/citation-targets/mvfg.lock.json"], dir);
+      expect(result.code).toBe(2);
+      const folder = join(dir, ".tooling/citation-targets");
+      // update names every fault of every dataset, then says that it wrote nothing (all or nothing across datasets)
+      expect(result.stderr).toBe(
+        `citation-targets: cannot write ${join(folder, "mvfg.jsonl")}: permission denied (cannot create a file in ${folder})\ncitation-targets: nothing was written\n`,
+      );
+    },
+  );
 
-  test.runIf(canDropRoot)("validate -o into a read-only folder shows the report, then names the report file (not its temporary file)", async () => {
-    const folder = await readOnlyFolder("reports");
-    const result = await runUnprivileged(["validate", MVFG_JSONL, "--format", "json", "-o", join(folder, "r.json")], dir);
-    expect(result.code).toBe(2);
-    expect(result.stdout).toContain("✔ 1 file, 21 records: no problems");
-    expect(result.stderr).toBe(`citation-targets: cannot write ${join(folder, "r.json")}: permission denied (cannot create a file in ${folder})\n`);
-  });
+  test.runIf(canDropRoot)(
+    "validate -o into a read-only folder shows the report, then names the report file (not its temporary file)",
+    async () => {
+      const folder = await readOnlyFolder("reports");
+      const result = await runUnprivileged(
+        ["validate", MVFG_JSONL, "--format", "json", "-o", join(folder, "r.json")],
+        dir,
+      );
+      expect(result.code).toBe(2);
+      expect(result.stdout).toContain("✔ 1 file, 21 records: no problems");
+      expect(result.stderr).toBe(
+        `citation-targets: cannot write ${join(folder, "r.json")}: permission denied (cannot create a file in ${folder})\n`,
+      );
+    },
+  );
 
   test("generate -o onto a folder names it", async () => {
     const result = await cli(["generate", MVFG_MANIFEST, "-o", dir]);
@@ -70,7 +85,9 @@ describe("item 2: every I/O error names its path", () => {
     const handle = await open(MVFG_JSONL, "r");
     const prototype = Object.getPrototypeOf(handle) as { writeFile: (...args: unknown[]) => Promise<void> };
     await handle.close();
-    vi.spyOn(prototype, "writeFile").mockRejectedValue(Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC", syscall: "write" }));
+    vi.spyOn(prototype, "writeFile").mockRejectedValue(
+      Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC", syscall: "write" }),
+    );
     const output = join(dir, "x.jsonl");
     const result = await cli(["generate", MVFG_MANIFEST, "-o", output]);
     expect(result.code).toBe(2);
@@ -84,10 +101,18 @@ describe("item 2: every I/O error names its path", () => {
   });
 
   test("an I/O error that reaches the top names its path in plain words, never a bare code", () => {
-    const systemError = Object.assign(new Error("Path is a directory: rm returned EISDIR (is a directory) /x/y"), { code: "ERR_FS_EISDIR", syscall: "rm", path: "/x/y" });
+    const systemError = Object.assign(new Error("Path is a directory: rm returned EISDIR (is a directory) /x/y"), {
+      code: "ERR_FS_EISDIR",
+      syscall: "rm",
+      path: "/x/y",
+    });
     expect(describeUnexpectedIoError(systemError)).toBe("cannot rm /x/y: it is a folder, not a file");
     // An error that crossed a thread keeps only its message: the path is taken from it.
-    expect(describeUnexpectedIoError(Object.assign(new Error("EACCES: permission denied, open '/a/b.jsonl'"), { code: "EACCES" }))).toBe("cannot access /a/b.jsonl: permission denied");
+    expect(
+      describeUnexpectedIoError(
+        Object.assign(new Error("EACCES: permission denied, open '/a/b.jsonl'"), { code: "EACCES" }),
+      ),
+    ).toBe("cannot access /a/b.jsonl: permission denied");
   });
 });
 
@@ -99,22 +124,39 @@ describe("item 3: summaries", () => {
     expect(stylish.stdout).toContain("✖ 2 problems (2 errors; 1 warning not shown: --quiet) in 1 file, 1 record\n");
     const json = JSON.parse((await cli([...args, "--format", "json"], dir)).stdout);
     expect(json.summary).toEqual({ files: 1, records: 1, errors: 2, warnings: 0, unreadable: 0, hiddenWarnings: 1 });
-    expect((await cli([...args, "--format", "github"], dir)).stdout).toContain("1 file, 1 record: 2 errors, 1 warning not shown (--quiet)\n");
+    expect((await cli([...args, "--format", "github"], dir)).stdout).toContain(
+      "1 file, 1 record: 2 errors, 1 warning not shown (--quiet)\n",
+    );
   });
 
   test("a file that cannot be read is said plainly, and counted in a field of its own", async () => {
     const stylish = await cli(["validate", "nothere.jsonl"], dir);
     expect(stylish.code).toBe(2);
-    expect(stylish.stdout).toBe("nothere.jsonl\n  error  cannot read nothere.jsonl: no such file or folder\n\n✖ 1 of 1 file could not be read; no problems in the 0 records read\n");
+    expect(stylish.stdout).toBe(
+      "nothere.jsonl\n  error  cannot read nothere.jsonl: no such file or folder\n\n✖ 1 of 1 file could not be read; no problems in the 0 records read\n",
+    );
     const json = JSON.parse((await cli(["validate", "nothere.jsonl", "--format", "json"], dir)).stdout);
     expect(json.summary).toEqual({ files: 1, records: 0, errors: 0, warnings: 0, unreadable: 1 });
   });
 
   test("lock of one artifact says 1 artifact; a hint is said after the problems and not counted as one", async () => {
     await writeFile(join(dir, "only.md"), "# Title\n\nText.\n");
-    const flags = ["--slug", "one", "--title-id", "T1", "--name", "One Act", "--version-date", "2024-01-01", "--source-text-url", "https://www.legislation.gov.au/T1"];
+    const flags = [
+      "--slug",
+      "one",
+      "--title-id",
+      "T1",
+      "--name",
+      "One Act",
+      "--version-date",
+      "2024-01-01",
+      "--source-text-url",
+      "https://www.legislation.gov.au/T1",
+    ];
     const locked = await cli(["lock", ".", "-o", "one.lock.json", ...flags], dir);
-    expect(locked.stderr).toMatch(/^citation-targets: wrote one\.lock\.json \(1 artifact, datasetDigest [0-9a-f]{64}\)\ncitation-targets: {3}new manifest with 1 artifact\n$/);
+    expect(locked.stderr).toMatch(
+      /^citation-targets: wrote one\.lock\.json \(1 artifact, datasetDigest [0-9a-f]{64}\)\ncitation-targets: {3}new manifest with 1 artifact\n$/,
+    );
     await writeFile(join(dir, "only.md"), "# Title\n\nOther text.\n");
     const generated = await cli(["generate", "one.lock.json"], dir);
     expect(generated.code).toBe(1);
@@ -152,7 +194,9 @@ describe("item 4: the wrong kind of file", () => {
 
   test("a JSONL file is still checked line by line, however broken", async () => {
     await writeFile(join(dir, "bad.jsonl"), "not json\n".repeat(10));
-    expect(JSON.parse((await cli(["validate", "--no-lock", "bad.jsonl", "--format", "json"], dir)).stdout).summary.errors).toBe(10);
+    expect(
+      JSON.parse((await cli(["validate", "--no-lock", "bad.jsonl", "--format", "json"], dir)).stdout).summary.errors,
+    ).toBe(10);
   });
 
   test("update of a JSONL file says it is not a lock manifest and names the one beside it", async () => {
@@ -177,11 +221,18 @@ describe("item 6: paths CI can map", () => {
   test("from a subfolder, SARIF uris are relative to the repository root (with a uriBaseId) and annotations name the file from the root", async () => {
     const sub = await repositoryWithProblem();
     const sarif = JSON.parse((await cli(["validate", "--no-lock", "--format", "sarif"], sub)).stdout);
-    expect(sarif.runs[0].results[0].locations[0].physicalLocation.artifactLocation).toEqual({ uri: ".tooling/citation-targets/x.jsonl", uriBaseId: "%SRCROOT%" });
+    expect(sarif.runs[0].results[0].locations[0].physicalLocation.artifactLocation).toEqual({
+      uri: ".tooling/citation-targets/x.jsonl",
+      uriBaseId: "%SRCROOT%",
+    });
     const github = (await cli(["validate", "--no-lock", "--format", "github"], sub)).stdout;
-    expect(github.split("\n")[0]).toMatch(/^::error file=\.tooling\/citation-targets\/x\.jsonl,line=1,col=1,title=json-syntax::/);
+    expect(github.split("\n")[0]).toMatch(
+      /^::error file=\.tooling\/citation-targets\/x\.jsonl,line=1,col=1,title=json-syntax::/,
+    );
     // The stylish report still shows paths from where the user is.
-    expect((await cli(["validate", "--no-lock"], sub)).stdout.split("\n")[0]).toBe("../../.tooling/citation-targets/x.jsonl");
+    expect((await cli(["validate", "--no-lock"], sub)).stdout.split("\n")[0]).toBe(
+      "../../.tooling/citation-targets/x.jsonl",
+    );
   });
 
   test("diff from a subfolder: annotations and SARIF name the new file from the repository root", async () => {
@@ -191,9 +242,14 @@ describe("item 6: paths CI can map", () => {
     await writeFile(join(dir, "old/mvfg.jsonl"), `${lines.slice(0, -2).join("\n")}\n`);
     await writeFile(join(dir, ".tooling/citation-targets/mvfg.jsonl"), lines.join("\n"));
     const args = ["diff", "../../old/mvfg.jsonl", "../../.tooling/citation-targets/mvfg.jsonl"];
-    expect((await cli([...args, "--format", "github"], sub)).stdout.split("\n")[0]).toMatch(/^::notice file=\.tooling\/citation-targets\/mvfg\.jsonl,line=21,/);
+    expect((await cli([...args, "--format", "github"], sub)).stdout.split("\n")[0]).toMatch(
+      /^::notice file=\.tooling\/citation-targets\/mvfg\.jsonl,line=21,/,
+    );
     const sarif = JSON.parse((await cli([...args, "--format", "sarif"], sub)).stdout);
-    expect(sarif.runs[0].results[0].locations[0].physicalLocation.artifactLocation).toEqual({ uri: ".tooling/citation-targets/mvfg.jsonl", uriBaseId: "%SRCROOT%" });
+    expect(sarif.runs[0].results[0].locations[0].physicalLocation.artifactLocation).toEqual({
+      uri: ".tooling/citation-targets/mvfg.jsonl",
+      uriBaseId: "%SRCROOT%",
+    });
   });
 
   test("--shard puts each file in the same shard from the root and from a subfolder", async () => {
@@ -202,7 +258,9 @@ describe("item 6: paths CI can map", () => {
     const shards = async (cwd: string) => {
       const out: string[][] = [];
       for (let i = 1; i <= 3; i++) {
-        const { files } = JSON.parse((await cli(["validate", "--no-lock", "--format", "json", "--shard", `${i}/3`], cwd)).stdout);
+        const { files } = JSON.parse(
+          (await cli(["validate", "--no-lock", "--format", "json", "--shard", `${i}/3`], cwd)).stdout,
+        );
         out.push(files.map((f: { path: string }) => f.path.replace(/^(\.\.\/)+/, "")));
       }
       return out;
@@ -218,7 +276,11 @@ describe("item 7: links that work", () => {
     const packageJson = JSON.parse(await readFile(join(repoRoot, "package.json"), "utf8"));
     const sarif = JSON.parse((await cli(["validate", "--format", "sarif"])).stdout);
     for (const rule of sarif.runs[0].tool.driver.rules)
-      expect(rule.helpUri).toBe(packageJson.repository === undefined ? undefined : expect.stringMatching(/^https:\/\/.*\/blob\/HEAD\/docs\/spec\.md#rule-/));
+      expect(rule.helpUri).toBe(
+        packageJson.repository === undefined
+          ? undefined
+          : expect.stringMatching(/^https:\/\/.*\/blob\/HEAD\/docs\/spec\.md#rule-/),
+      );
   });
 
   test("a repository field becomes the https address of the repository", async () => {
@@ -250,7 +312,9 @@ describe("item 8: diff shows the change", () => {
       record.headingText = `${long}setze`;
     });
     const old = (await readFile(join(dir, "old.jsonl"), "utf8")).split("\n");
-    const index = old.findIndex((line) => line.includes('"targetKind":"markdown-artifact"') && line.includes('"headingText":'));
+    const index = old.findIndex(
+      (line) => line.includes('"targetKind":"markdown-artifact"') && line.includes('"headingText":'),
+    );
     const record = JSON.parse(old[index]!);
     record.headingText = `${long}setz`;
     old[index] = JSON.stringify(record);
@@ -271,9 +335,15 @@ describe("item 8: diff shows the change", () => {
   });
 
   test("two different laws get a warning; a failing gate names --approvals", async () => {
-    const result = await cli(["diff", ".tooling/citation-targets/mvfg.jsonl", ".tooling/citation-targets/privacy-act-1988.jsonl"]);
+    const result = await cli([
+      "diff",
+      ".tooling/citation-targets/mvfg.jsonl",
+      ".tooling/citation-targets/privacy-act-1988.jsonl",
+    ]);
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain('warning  the files are of different titles (titleId "BJNR012530976" and "C2004A03712")');
+    expect(result.stdout).toContain(
+      'warning  the files are of different titles (titleId "BJNR012530976" and "C2004A03712")',
+    );
     expect(result.stdout).toMatch(/fail the gate \(--fail-on breaking\)\nhint: .*--approvals FILE/);
   });
 });
@@ -297,22 +367,40 @@ describe("item 9: the library checks its options and loads the commands when fir
     const library = await import("../src/index.js");
     const call = library.validate({ rules: { bogus: "error", "non-canonical": "loud" } as never, cwd: repoRoot });
     await expect(call).rejects.toBeInstanceOf(library.OperationalError);
-    await expect(call).rejects.toThrow(`validate: rules: unknown rule "bogus" (rules: ${library.ruleIds.join(", ")}); rule "non-canonical": severity "loud" is not one of "error", "warning", "off"`);
+    await expect(call).rejects.toThrow(
+      `validate: rules: unknown rule "bogus" (rules: ${library.ruleIds.join(", ")}); rule "non-canonical": severity "loud" is not one of "error", "warning", "off"`,
+    );
   });
 
   test("generate and checkGenerated with a wrong or missing option throw OperationalError, not TypeError", async () => {
     const library = await import("../src/index.js");
-    await expect(library.generate({ manifest: 42 } as never)).rejects.toThrow(new library.OperationalError("generate: manifest: expected a non-empty string, got 42"));
-    await expect(library.checkGenerated({ manifest: MVFG_MANIFEST } as never)).rejects.toThrow(new library.OperationalError("checkGenerated: check is required"));
-    await expect(library.generate({ manifest: MVFG_MANIFEST, jobs: 0 })).rejects.toThrow(new library.OperationalError("generate: jobs: expected a whole number, 1 or more, got 0"));
-    await expect(library.validate({ pattern: ["x"] } as never)).rejects.toThrow(/^validate: unknown option "pattern" \(options: patterns, /);
-    await expect(library.diff({ failOn: "all" } as never)).rejects.toThrow(new library.OperationalError('diff: failOn: expected one of "breaking", "any", "none", got "all"'));
+    await expect(library.generate({ manifest: 42 } as never)).rejects.toThrow(
+      new library.OperationalError("generate: manifest: expected a non-empty string, got 42"),
+    );
+    await expect(library.checkGenerated({ manifest: MVFG_MANIFEST } as never)).rejects.toThrow(
+      new library.OperationalError("checkGenerated: check is required"),
+    );
+    await expect(library.generate({ manifest: MVFG_MANIFEST, jobs: 0 })).rejects.toThrow(
+      new library.OperationalError("generate: jobs: expected a whole number, 1 or more, got 0"),
+    );
+    await expect(library.validate({ pattern: ["x"] } as never)).rejects.toThrow(
+      /^validate: unknown option "pattern" \(options: patterns, /,
+    );
+    await expect(library.diff({ failOn: "all" } as never)).rejects.toThrow(
+      new library.OperationalError('diff: failOn: expected one of "breaking", "any", "none", got "all"'),
+    );
   });
 
   test("importing the built library loads none of the commands' modules, nor the file walker", async () => {
     const traced = await runCommand(
       process.execPath,
-      ["--import", join(repoRoot, "test/helpers/trace-loads.mjs"), "--input-type=module", "-e", `await import(${JSON.stringify(join(repoRoot, "dist/index.js"))});`],
+      [
+        "--import",
+        join(repoRoot, "test/helpers/trace-loads.mjs"),
+        "--input-type=module",
+        "-e",
+        `await import(${JSON.stringify(join(repoRoot, "dist/index.js"))});`,
+      ],
       dir,
     );
     const loaded = traced.stderr.split("\n").filter((line) => line.startsWith("LOADED "));
@@ -346,7 +434,9 @@ describe("item 10: install and help", () => {
     await writeFile(join(checkout, "package.json"), JSON.stringify({ type: "module" }));
     const result = await runCommand(process.execPath, ["scripts/prepare.js"], checkout);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe("citation-targets: this checkout is not built and its build tools are not installed: run `npm ci` in it first (that installs them and builds), then install it again\n");
+    expect(result.stderr).toBe(
+      "citation-targets: this checkout is not built and its build tools are not installed: run `npm ci` in it first (that installs them and builds), then install it again\n",
+    );
   });
 
   test("packing takes the prepare script out of the tarball's package.json and puts package.json back byte for byte", async () => {
@@ -361,7 +451,10 @@ describe("item 10: install and help", () => {
     expect(stripped.scripts.build).toBe(JSON.parse(before).scripts.build);
     expect((await runCommand(process.execPath, ["scripts/pack-manifest.js", "restore"], copy)).code).toBe(0);
     expect(await readFile(join(copy, "package.json"), "utf8")).toBe(before);
-    expect(JSON.parse(before).scripts).toMatchObject({ prepack: expect.stringContaining("pack-manifest.js strip"), postpack: "node scripts/pack-manifest.js restore" });
+    expect(JSON.parse(before).scripts).toMatchObject({
+      prepack: expect.stringContaining("pack-manifest.js strip"),
+      postpack: "node scripts/pack-manifest.js restore",
+    });
   });
 
   test("the pre-commit recipe pins no tag that does not exist", async () => {
@@ -370,14 +463,20 @@ describe("item 10: install and help", () => {
     expect(readme).toMatch(/rev: [0-9a-f]{40} /);
   });
 
-  test.each(["lock", "generate", "update"])("%s --help is wrapped once (no short line mid-sentence) and shows no empty default", async (command) => {
-    const { stdout } = await cli([command, "--help"]);
-    expect(stdout).not.toMatch(/\(default: (\{\}|\[\])\)/);
-    expect((await cli(["validate", "--help"])).stdout).not.toContain("(default: {})");
-    const description = stdout.split("\n\n")[1]!.split("\n");
-    // Wrapped once, at 80 columns: a line ends only where the next line's first word would not have fitted.
-    for (let i = 0; i + 1 < description.length; i++) expect(description[i]!.length + 1 + description[i + 1]!.split(" ")[0]!.length, description[i]).toBeGreaterThan(80);
-  });
+  test.each(["lock", "generate", "update"])(
+    "%s --help is wrapped once (no short line mid-sentence) and shows no empty default",
+    async (command) => {
+      const { stdout } = await cli([command, "--help"]);
+      expect(stdout).not.toMatch(/\(default: (\{\}|\[\])\)/);
+      expect((await cli(["validate", "--help"])).stdout).not.toContain("(default: {})");
+      const description = stdout.split("\n\n")[1]!.split("\n");
+      // Wrapped once, at 80 columns: a line ends only where the next line's first word would not have fitted.
+      for (let i = 0; i + 1 < description.length; i++)
+        expect(description[i]!.length + 1 + description[i + 1]!.split(" ")[0]!.length, description[i]).toBeGreaterThan(
+          80,
+        );
+    },
+  );
 });
 
 describe("item 5: no follow-on errors that send you the wrong way", () => {
@@ -388,11 +487,20 @@ describe("item 5: no follow-on errors that send you the wrong way", () => {
     await cp(join(repoRoot, ".tooling"), join(dir, ".tooling"), { recursive: true });
     return dir;
   }
-  const rulesOf = (stdout: string) => new Set((JSON.parse(stdout).files as { problems: { ruleId: string }[] }[]).flatMap((f) => f.problems.map((p) => p.ruleId)));
+  const rulesOf = (stdout: string) =>
+    new Set(
+      (JSON.parse(stdout).files as { problems: { ruleId: string }[] }[]).flatMap((f) =>
+        f.problems.map((p) => p.ruleId),
+      ),
+    );
 
   test("lines skipped for --max-line-bytes or --max-depth bring no lock-artifact-body or lock-artifacts problem", async () => {
-    expect(rulesOf((await cli(["validate", "--format", "json", "--max-line-bytes", "1000"])).stdout)).toEqual(new Set(["line-length"]));
-    expect(rulesOf((await cli(["validate", "--format", "json", "--max-depth", "1"])).stdout)).toEqual(new Set(["nesting-depth"]));
+    expect(rulesOf((await cli(["validate", "--format", "json", "--max-line-bytes", "1000"])).stdout)).toEqual(
+      new Set(["line-length"]),
+    );
+    expect(rulesOf((await cli(["validate", "--format", "json", "--max-depth", "1"])).stdout)).toEqual(
+      new Set(["nesting-depth"]),
+    );
   });
 
   test("a record whose markdown was edited (its textDigest fixed) is reported on its own line", async () => {
@@ -408,7 +516,11 @@ describe("item 5: no follow-on errors that send you the wrong way", () => {
     const { files } = JSON.parse((await cli(["validate", "--format", "json"], dir)).stdout);
     const problems = files.flatMap((f: { problems: unknown[] }) => f.problems);
     expect(problems).toEqual([
-      expect.objectContaining({ ruleId: "lock-artifact-body", line: 8, message: expect.stringContaining(`(the first target that differs is on line 8: ${record.citationAddress})`) }),
+      expect.objectContaining({
+        ruleId: "lock-artifact-body",
+        line: 8,
+        message: expect.stringContaining(`(the first target that differs is on line 8: ${record.citationAddress})`),
+      }),
     ]);
   });
 
@@ -418,7 +530,11 @@ describe("item 5: no follow-on errors that send you the wrong way", () => {
     await writeFile(join(dir, "fixtures/datasets/mvfg", nfd), "# Übergang\n");
     const { files } = JSON.parse((await cli(["validate", "--format", "json"], dir)).stdout);
     const messages = files.flatMap((f: { problems: { message: string }[] }) => f.problems.map((p) => p.message));
-    expect(messages).toEqual([expect.stringContaining(`its name is not in Unicode NFC, which lock and update refuse: rename it to its NFC form ("${nfd.normalize("NFC")}"), then run`)]);
+    expect(messages).toEqual([
+      expect.stringContaining(
+        `its name is not in Unicode NFC, which lock and update refuse: rename it to its NFC form ("${nfd.normalize("NFC")}"), then run`,
+      ),
+    ]);
   });
 
   test("update after a hand-duplicated line says why the file changes", async () => {
@@ -427,6 +543,8 @@ describe("item 5: no follow-on errors that send you the wrong way", () => {
     const lines = (await readFile(path, "utf8")).trimEnd().split("\n");
     await writeFile(path, `${[...lines, lines[2]].join("\n")}\n`);
     const result = await cli(["update", ".tooling/citation-targets/mvfg.lock.json"], dir);
-    expect(result.stdout).toContain("  records: 0 added, 0 removed, 0 changed (21 before, 21 after)\n    the old file repeated an address on 1 line (edited by hand?): dropped\n");
+    expect(result.stdout).toContain(
+      "  records: 0 added, 0 removed, 0 changed (21 before, 21 after)\n    the old file repeated an address on 1 line (edited by hand?): dropped\n",
+    );
   });
 });

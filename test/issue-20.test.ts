@@ -18,12 +18,16 @@ afterEach(async () => {
   await cleanup();
 });
 
-/** A repository (a `.git` folder) holding the mvfg dataset: `.tooling/citation-targets/mvfg.{jsonl,lock.json}` and `fixtures/datasets/mvfg`. */
+/**
+ * A repository (a `.git` folder) holding the mvfg dataset: `.tooling/citation-targets/mvfg.{jsonl,lock.json}` and
+ * `fixtures/datasets/mvfg`.
+ */
 async function repository(): Promise<string> {
   await chmod(dir, 0o755);
   await mkdir(join(dir, ".git"));
   await mkdir(join(dir, ".tooling/citation-targets"), { recursive: true });
-  for (const name of ["mvfg.jsonl", "mvfg.lock.json"]) await cp(join(repoRoot, ".tooling/citation-targets", name), join(dir, ".tooling/citation-targets", name));
+  for (const name of ["mvfg.jsonl", "mvfg.lock.json"])
+    await cp(join(repoRoot, ".tooling/citation-targets", name), join(dir, ".tooling/citation-targets", name));
   await cp(join(repoRoot, "fixtures/datasets/mvfg"), join(dir, "fixtures/datasets/mvfg"), { recursive: true });
   return dir;
 }
@@ -32,18 +36,23 @@ const MANIFEST = ".tooling/citation-targets/mvfg.lock.json";
 const JSONL = ".tooling/citation-targets/mvfg.jsonl";
 
 describe("item 1: validate never passes with a check that could not run", () => {
-  test.runIf(canDropRoot)("an unreadable subfolder next to a tampered artifact is an error on the file, naming the folder (run as another user)", async () => {
-    await repository();
-    const markdown = join(dir, "fixtures/datasets/mvfg/mvfg.md");
-    await writeFile(markdown, `${await readFile(markdown, "utf8")}\nTampered.\n`);
-    await mkdir(join(dir, "fixtures/datasets/mvfg/drafts"));
-    await writeFile(join(dir, "fixtures/datasets/mvfg/drafts/draft.md"), "# Draft\n");
-    await chmod(join(dir, "fixtures/datasets/mvfg/drafts"), 0o000);
-    const result = await runUnprivileged(["validate", JSONL], dir);
-    expect(result.code).toBe(2);
-    expect(result.stdout).not.toContain("no problems");
-    expect(result.stdout).toContain(`the artifact checks of ${MANIFEST} (dataset folder fixtures/datasets/mvfg) could not run: cannot read the folder drafts: permission denied`);
-  });
+  test.runIf(canDropRoot)(
+    "an unreadable subfolder next to a tampered artifact is an error on the file, naming the folder (run as another user)",
+    async () => {
+      await repository();
+      const markdown = join(dir, "fixtures/datasets/mvfg/mvfg.md");
+      await writeFile(markdown, `${await readFile(markdown, "utf8")}\nTampered.\n`);
+      await mkdir(join(dir, "fixtures/datasets/mvfg/drafts"));
+      await writeFile(join(dir, "fixtures/datasets/mvfg/drafts/draft.md"), "# Draft\n");
+      await chmod(join(dir, "fixtures/datasets/mvfg/drafts"), 0o000);
+      const result = await runUnprivileged(["validate", JSONL], dir);
+      expect(result.code).toBe(2);
+      expect(result.stdout).not.toContain("no problems");
+      expect(result.stdout).toContain(
+        `the artifact checks of ${MANIFEST} (dataset folder fixtures/datasets/mvfg) could not run: cannot read the folder drafts: permission denied`,
+      );
+    },
+  );
 
   test.runIf(canDropRoot)("an unreadable artifact is an error on the file, naming it", async () => {
     await repository();
@@ -58,11 +67,17 @@ describe("item 1: validate never passes with a check that could not run", () => 
     const many = join(dir, "fixtures/datasets/mvfg/many");
     await mkdir(many);
     for (let i = 0; i < 20_000; i++) await writeFile(join(many, `f${i}.md`), "");
-    const result = await runCommand(process.execPath, ["--stack-size=120", bin, "validate", JSONL, "--format", "json"], dir);
+    const result = await runCommand(
+      process.execPath,
+      ["--stack-size=120", bin, "validate", JSONL, "--format", "json"],
+      dir,
+    );
     expect(result.stderr).toBe("");
     const report = JSON.parse(result.stdout);
     expect(report.files[0].error).toBeUndefined();
-    expect(report.files[0].problems.filter((p: { ruleId: string }) => p.ruleId === "lock-dataset-files").length).toBeGreaterThan(0);
+    expect(
+      report.files[0].problems.filter((p: { ruleId: string }) => p.ruleId === "lock-dataset-files").length,
+    ).toBeGreaterThan(0);
   }, 60_000);
 });
 
@@ -70,7 +85,9 @@ describe("item 4: only regular files are read", () => {
   test("validate /dev/zero, and a JSONL symlinked to it, are refused by name", async () => {
     const result = await cli(["validate", "--no-lock", "/dev/zero"], dir);
     expect(result.code).toBe(2);
-    expect(result.stdout).toContain("cannot read /dev/zero: it is a character device, not a regular file: only regular files are read");
+    expect(result.stdout).toContain(
+      "cannot read /dev/zero: it is a character device, not a regular file: only regular files are read",
+    );
     await symlink("/dev/zero", join(dir, "zero.jsonl"));
     const linked = await cli(["validate", "--no-lock", "zero.jsonl"], dir);
     expect(linked.code).toBe(2);
@@ -91,7 +108,9 @@ describe("item 4: only regular files are read", () => {
     execFileSync("mkfifo", [join(dir, "fixtures/datasets/mvfg/mvfg.md")]);
     const artifact = await cli(["validate", JSONL], dir);
     expect(artifact.code).toBe(2);
-    expect(artifact.stdout).toContain("could not run: mvfg.md: cannot read mvfg.md: it is a FIFO (named pipe), not a regular file");
+    expect(artifact.stdout).toContain(
+      "could not run: mvfg.md: cannot read mvfg.md: it is a FIFO (named pipe), not a regular file",
+    );
     const generated = await cli(["generate", MANIFEST], dir);
     expect(generated.code).not.toBe(0);
     expect(generated.stderr).toContain("mvfg.md");
@@ -102,28 +121,56 @@ describe("item 4: only regular files are read", () => {
   });
 });
 
-const FIELDS = ["--title-id", "T1", "--name", "Test Act", "--version-date", "2024-01-01", "--source-text-url", "https://www.legislation.gov.au/T1/2024-01-01/text"];
+const FIELDS = [
+  "--title-id",
+  "T1",
+  "--name",
+  "Test Act",
+  "--version-date",
+  "2024-01-01",
+  "--source-text-url",
+  "https://www.legislation.gov.au/T1/2024-01-01/text",
+];
 const DATASETS = 9;
 
-/** A repository of nine datasets (d1 … d9, each a copy of the mvfg markdown), locked and generated; then every dataset's markdown amended, so that an update changes all eighteen files. */
+/**
+ * A repository of nine datasets (d1 … d9, each a copy of the mvfg markdown), locked and generated; then every dataset's
+ * markdown amended, so that an update changes all eighteen files.
+ */
 async function nineDatasets(root: string): Promise<void> {
   await mkdir(join(root, ".git"), { recursive: true });
   for (let i = 1; i <= DATASETS; i++) {
     await cp(join(repoRoot, "fixtures/datasets/mvfg"), join(root, `fixtures/d${i}`), { recursive: true });
-    expect((await cli(["lock", `fixtures/d${i}`, "-o", `.tooling/citation-targets/d${i}.lock.json`, "--slug", `d${i}`, ...FIELDS], root)).code).toBe(0);
+    expect(
+      (
+        await cli(
+          ["lock", `fixtures/d${i}`, "-o", `.tooling/citation-targets/d${i}.lock.json`, "--slug", `d${i}`, ...FIELDS],
+          root,
+        )
+      ).code,
+    ).toBe(0);
   }
   expect((await cli(["update", "--no-cache"], root)).code).toBe(0);
-  for (let i = 1; i <= DATASETS; i++) await writeFile(join(root, `fixtures/d${i}/mvfg.md`), `${await readFile(join(root, `fixtures/d${i}/mvfg.md`), "utf8")}\nNeu ${i}.\n`);
+  for (let i = 1; i <= DATASETS; i++)
+    await writeFile(
+      join(root, `fixtures/d${i}/mvfg.md`),
+      `${await readFile(join(root, `fixtures/d${i}/mvfg.md`), "utf8")}\nNeu ${i}.\n`,
+    );
 }
 
 /** The eighteen dataset files' contents, by name. */
 async function datasetFiles(root: string): Promise<Map<string, string>> {
   const files = new Map<string, string>();
-  for (let i = 1; i <= DATASETS; i++) for (const name of [`d${i}.jsonl`, `d${i}.lock.json`]) files.set(name, await readFile(join(root, ".tooling/citation-targets", name), "utf8"));
+  for (let i = 1; i <= DATASETS; i++)
+    for (const name of [`d${i}.jsonl`, `d${i}.lock.json`])
+      files.set(name, await readFile(join(root, ".tooling/citation-targets", name), "utf8"));
   return files;
 }
 
-/** "old" when every dataset file is as before, "new" when every one is as a full update writes it; anything else is a torn update. */
+/**
+ * "old" when every dataset file is as before, "new" when every one is as a full update writes it; anything else is a
+ * torn update.
+ */
 function stateOf(now: Map<string, string>, old: Map<string, string>, fresh: Map<string, string>): string {
   const names = [...now.keys()];
   if (names.every((name) => now.get(name) === old.get(name))) return "old";
@@ -142,7 +189,9 @@ describe("item 3: update is all or nothing across datasets", () => {
   test("a rename failing on the third file (injected EIO) restores the two renamed before it: nothing is written, nothing is left", async () => {
     await nineDatasets(dir);
     const old = await datasetFiles(dir);
-    const result = await runCommand(process.execPath, ["--import", failRenames, bin, "update", "--no-cache"], dir, { FAIL_RENAME_AT: "3" });
+    const result = await runCommand(process.execPath, ["--import", failRenames, bin, "update", "--no-cache"], dir, {
+      FAIL_RENAME_AT: "3",
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/cannot write .*: input\/output error\ncitation-targets: nothing was written\n$/);
     expect(stateOf(await datasetFiles(dir), old, old)).toBe("old");
@@ -154,23 +203,35 @@ describe("item 3: update is all or nothing across datasets", () => {
   test("when restoring fails too, the journal stays: every command names it, and update --recover rolls it back", async () => {
     await nineDatasets(dir);
     const old = await datasetFiles(dir);
-    const result = await runCommand(process.execPath, ["--import", failRenames, bin, "update", "--no-cache"], dir, { FAIL_RENAME_FROM: "3" });
+    const result = await runCommand(process.execPath, ["--import", failRenames, bin, "update", "--no-cache"], dir, {
+      FAIL_RENAME_FROM: "3",
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("could not be restored");
     expect(result.stderr).toContain("citation-targets update --recover");
     expect(existsSync(join(dir, JOURNAL))).toBe(true);
     const pending = `citation-targets: an interrupted update left its journal ${JOURNAL}: the datasets it names are half renamed until \`citation-targets update --recover\` completes it (nothing else runs until then)\n`;
-    for (const argv of [["validate"], ["generate", ".tooling/citation-targets/d1.lock.json"], ["lock", "fixtures/d1"], ["diff", "a.jsonl", "b.jsonl"], ["update", "--check"]]) {
+    for (const argv of [
+      ["validate"],
+      ["generate", ".tooling/citation-targets/d1.lock.json"],
+      ["lock", "fixtures/d1"],
+      ["diff", "a.jsonl", "b.jsonl"],
+      ["update", "--check"],
+    ]) {
       const refused = await cli(argv, dir);
       expect(refused.code, argv.join(" ")).toBe(2);
       expect(refused.stderr, argv.join(" ")).toBe(pending);
     }
     const recovered = await cli(["update", "--recover"], dir);
     expect(recovered.code).toBe(0);
-    expect(recovered.stderr).toBe(`citation-targets: completed the interrupted update of ${JOURNAL}: 18 files restored as they were (rolled back)\n`);
+    expect(recovered.stderr).toBe(
+      `citation-targets: completed the interrupted update of ${JOURNAL}: 18 files restored as they were (rolled back)\n`,
+    );
     expect(stateOf(await datasetFiles(dir), old, old)).toBe("old");
     expect((await readdir(join(dir, ".tooling/citation-targets"))).filter((name) => name.startsWith("."))).toEqual([]);
-    expect((await cli(["update", "--recover"], dir)).stderr).toBe("citation-targets: no interrupted update to complete\n");
+    expect((await cli(["update", "--recover"], dir)).stderr).toBe(
+      "citation-targets: no interrupted update to complete\n",
+    );
   });
 
   test("a journal that names anything but this tool's temporaries beside targets in the repository is refused, and nothing is renamed", async () => {
@@ -179,9 +240,16 @@ describe("item 3: update is all or nothing across datasets", () => {
     for (const entry of [
       { temporary: join(dir, "x"), target: outside },
       { temporary: join(dir, "elsewhere/.mvfg.jsonl.1.0123abcd.tmp"), target: join(dir, JSONL) },
-      { temporary: join(dir, ".tooling/citation-targets/.mvfg.jsonl.1.0123abcd.tmp"), target: join(dir, JSONL), backup: "/etc/passwd" },
+      {
+        temporary: join(dir, ".tooling/citation-targets/.mvfg.jsonl.1.0123abcd.tmp"),
+        target: join(dir, JSONL),
+        backup: "/etc/passwd",
+      },
     ]) {
-      await writeFile(join(dir, JOURNAL), JSON.stringify({ journal: "citation-targets update", version: 1, direction: "back", entries: [entry] }));
+      await writeFile(
+        join(dir, JOURNAL),
+        JSON.stringify({ journal: "citation-targets update", version: 1, direction: "back", entries: [entry] }),
+      );
       const result = await cli(["update", "--recover"], dir);
       expect(result.code).toBe(2);
       expect(result.stderr).toContain("which no update of this repository writes");
@@ -189,17 +257,28 @@ describe("item 3: update is all or nothing across datasets", () => {
     }
   });
 
-  test.each(["SIGTERM", "SIGINT"])("%s in the middle of the renames (sent by the process itself before the third) waits until every rename is done, then ends the run", async (signal) => {
-    await nineDatasets(dir);
-    const old = await datasetFiles(dir);
-    const child = spawn(process.execPath, ["--import", failRenames, bin, "update", "--no-cache"], { cwd: dir, stdio: "ignore", env: { ...process.env, SIGNAL_RENAME_AT: "3", SIGNAL_RENAME: signal } });
-    const ended = await new Promise<string | null>((resolve) => child.on("exit", (_code, received) => resolve(received)));
-    expect(ended).toBe(signal);
-    const now = await datasetFiles(dir);
-    for (const [name, text] of now) expect(text, name).not.toBe(old.get(name)); // every dataset new
-    expect(existsSync(join(dir, JOURNAL))).toBe(false);
-    expect((await readdir(join(dir, ".tooling/citation-targets"))).filter((name) => name.startsWith("."))).toEqual([]);
-  });
+  test.each(["SIGTERM", "SIGINT"])(
+    "%s in the middle of the renames (sent by the process itself before the third) waits until every rename is done, then ends the run",
+    async (signal) => {
+      await nineDatasets(dir);
+      const old = await datasetFiles(dir);
+      const child = spawn(process.execPath, ["--import", failRenames, bin, "update", "--no-cache"], {
+        cwd: dir,
+        stdio: "ignore",
+        env: { ...process.env, SIGNAL_RENAME_AT: "3", SIGNAL_RENAME: signal },
+      });
+      const ended = await new Promise<string | null>((resolve) =>
+        child.on("exit", (_code, received) => resolve(received)),
+      );
+      expect(ended).toBe(signal);
+      const now = await datasetFiles(dir);
+      for (const [name, text] of now) expect(text, name).not.toBe(old.get(name)); // every dataset new
+      expect(existsSync(join(dir, JOURNAL))).toBe(false);
+      expect((await readdir(join(dir, ".tooling/citation-targets"))).filter((name) => name.startsWith("."))).toEqual(
+        [],
+      );
+    },
+  );
 
   test("SIGTERM, SIGINT and SIGKILL at spread-out moments: after the run (and, after a SIGKILL, the next one) every dataset is old or every one new", async () => {
     await nineDatasets(dir);
@@ -249,13 +328,17 @@ describe("item 5: outputs never over inputs", () => {
     const jsonl = await readFile(join(dir, JSONL), "utf8");
     const overManifest = await cli(["generate", MANIFEST, "-o", MANIFEST], dir);
     expect(overManifest.code).toBe(2);
-    expect(overManifest.stderr).toBe(`citation-targets: refusing to write ${MANIFEST}: it is the lock manifest ${MANIFEST}, an input of this run; write the output elsewhere\n`);
+    expect(overManifest.stderr).toBe(
+      `citation-targets: refusing to write ${MANIFEST}: it is the lock manifest ${MANIFEST}, an input of this run; write the output elsewhere\n`,
+    );
     const overArtifact = await cli(["generate", MANIFEST, "-o", "fixtures/datasets/mvfg/mvfg.md"], dir);
     expect(overArtifact.code).toBe(2);
     expect(overArtifact.stderr).toContain(`it is the artifact mvfg.md of ${MANIFEST}, an input of this run`);
     const overChecked = await cli(["validate", JSONL, "--output-file", JSONL], dir);
     expect(overChecked.code).toBe(2);
-    expect(overChecked.stderr).toContain(`refusing to write ${JSONL}: it is the file checked ${JSONL}, an input of this run`);
+    expect(overChecked.stderr).toContain(
+      `refusing to write ${JSONL}: it is the file checked ${JSONL}, an input of this run`,
+    );
     const overLock = await cli(["validate", JSONL, "--output-file", MANIFEST], dir);
     expect(overLock.stderr).toContain(`it is the lock manifest ${MANIFEST}, an input of this run`);
     expect(await readFile(join(dir, MANIFEST), "utf8")).toBe(manifest);
@@ -306,7 +389,9 @@ describe("item 2: datasets and patterns are confined to the repository", () => {
     const expected = `outside the repository ${root}: datasets are confined to the repository (--allow-outside-repository allows more)`;
     const validated = await cli(["validate", JSONL], root);
     expect(validated.code).toBe(2);
-    expect(validated.stdout).toContain(`lock manifest ${MANIFEST}: its dataset folder (datasetRoot "../../../elsewhere") is ${join(dir, "elsewhere")}, ${expected}`);
+    expect(validated.stdout).toContain(
+      `lock manifest ${MANIFEST}: its dataset folder (datasetRoot "../../../elsewhere") is ${join(dir, "elsewhere")}, ${expected}`,
+    );
     expect(validated.stdout).not.toContain("pin.md");
     const updated = await cli(["update"], root);
     expect(updated.code).toBe(2);
@@ -317,7 +402,9 @@ describe("item 2: datasets and patterns are confined to the repository", () => {
     expect(generated.stdout).toBe("");
     // The flag allows it, and says so.
     const allowed = await cli(["validate", JSONL, "--allow-outside-repository"], root);
-    expect(allowed.stderr).toContain("--allow-outside-repository: dataset folders and patterns may lead outside the repository");
+    expect(allowed.stderr).toContain(
+      "--allow-outside-repository: dataset folders and patterns may lead outside the repository",
+    );
     expect(allowed.stdout).toContain("pin.md");
   });
 
@@ -360,7 +447,9 @@ describe("item 2: datasets and patterns are confined to the repository", () => {
     await writeFile(join(inner, ".citation-targets.json"), JSON.stringify({ patterns: ["**/*.jsonl"] }));
     const linked = await cli(["validate", "--no-lock"], inner);
     expect(linked.code).toBe(2);
-    expect(linked.stderr).toContain(`data/x.jsonl is outside the repository ${inner} (it resolves to ${join(dir, "elsewhere/x.jsonl")})`);
+    expect(linked.stderr).toContain(
+      `data/x.jsonl is outside the repository ${inner} (it resolves to ${join(dir, "elsewhere/x.jsonl")})`,
+    );
   });
 
   test("a repository file whose name starts with two dots is inside the repository (diff, shard keys, shown paths)", async () => {
@@ -374,7 +463,13 @@ describe("item 2: datasets and patterns are confined to the repository", () => {
     const git = join(dir, "g");
     await mkdir(git);
     await cp(join(repoRoot, JSONL), join(git, "..mvfg.jsonl"));
-    const env = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
+    const env = {
+      ...process.env,
+      GIT_AUTHOR_NAME: "t",
+      GIT_AUTHOR_EMAIL: "t@t",
+      GIT_COMMITTER_NAME: "t",
+      GIT_COMMITTER_EMAIL: "t@t",
+    };
     for (const args of [
       ["init", "-q"],
       ["add", "."],
@@ -399,7 +494,9 @@ describe("item 4: bounded inputs", () => {
     const bomb = "{a,b}".repeat(20);
     const fromCli = await cli(["validate", `${bomb}.jsonl`], dir);
     expect(fromCli.code).toBe(2);
-    expect(fromCli.stderr).toBe(`citation-targets: pattern "${bomb}.jsonl": its braces expand to ${2 ** 20} patterns, more than the cap of ${MAX_BRACE_EXPANSIONS}: write fewer alternatives\n`);
+    expect(fromCli.stderr).toBe(
+      `citation-targets: pattern "${bomb}.jsonl": its braces expand to ${2 ** 20} patterns, more than the cap of ${MAX_BRACE_EXPANSIONS}: write fewer alternatives\n`,
+    );
     await writeFile(join(dir, ".citation-targets.json"), JSON.stringify({ patterns: [`${bomb}.jsonl`] }));
     expect((await cli(["validate"], dir)).stderr).toContain("more than the cap");
     await rm(join(dir, ".citation-targets.json"));
@@ -418,7 +515,10 @@ describe("item 4: bounded inputs", () => {
     await repository();
     const manifest = JSON.parse(await readFile(join(dir, MANIFEST), "utf8"));
     const artifacts = Array.from({ length: 100_000 }, (_, i) => ({ path: `missing-${i}.md`, sha256: "0".repeat(64) }));
-    await writeFile(join(dir, MANIFEST), JSON.stringify({ ...manifest, artifacts: [...manifest.artifacts, ...artifacts] }));
+    await writeFile(
+      join(dir, MANIFEST),
+      JSON.stringify({ ...manifest, artifacts: [...manifest.artifacts, ...artifacts] }),
+    );
     const validated = await cli(["validate", JSONL, "--format", "json", "--max-problems", "5"], dir);
     expect(validated.code).toBe(1);
     expect(JSON.parse(validated.stdout).files[0].error).toBeUndefined();
@@ -436,7 +536,9 @@ describe("item 4: bounded inputs", () => {
     const { maxJobs } = await import("../src/node/pool.js");
     const result = await cli(["generate", MANIFEST, "--jobs", "100000"], dir);
     expect(result.code).toBe(0);
-    expect(result.stderr).toBe(`citation-targets: --jobs 100000: lowered to ${maxJobs()} (four threads per core; more only costs memory)\n`);
+    expect(result.stderr).toBe(
+      `citation-targets: --jobs 100000: lowered to ${maxJobs()} (four threads per core; more only costs memory)\n`,
+    );
     expect((await cli(["validate", JSONL, "--jobs", "100000"], dir)).stderr).toContain("lowered to");
     expect((await cli(["update", "--check", "--jobs", "100000"], dir)).stderr).toContain("lowered to");
     expect((await cli(["generate", MANIFEST, "--jobs", String(maxJobs())], dir)).stderr).toBe("");
@@ -450,7 +552,9 @@ describe("item 6: smaller", () => {
     await writeFile(join(dir, MANIFEST), JSON.stringify({ ...manifest, artifacts: [] }));
     const result = await cli(["generate", MANIFEST, "-o", "out.jsonl"], dir);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe(`citation-targets: ${MANIFEST}: the lock manifest lists no artifacts: there is nothing to generate (lock refuses an empty dataset too)\n`);
+    expect(result.stderr).toBe(
+      `citation-targets: ${MANIFEST}: the lock manifest lists no artifacts: there is nothing to generate (lock refuses an empty dataset too)\n`,
+    );
     expect(existsSync(join(dir, "out.jsonl"))).toBe(false);
   });
 
@@ -463,7 +567,8 @@ describe("item 6: smaller", () => {
     const { sha256Hex } = await import("../src/core/digest.js");
     const outsideDigest = sha256Hex(Buffer.from("# Outside: a secret\n"));
     const { lock } = await import("../src/node/lock.js");
-    // A separate process swaps a.md between a regular file and a link to the outside file, as fast as it can, until killed.
+    // A separate process swaps a.md between a regular file and a link to the outside file, as fast as it can, until
+    // killed.
     const swapper = spawn(
       process.execPath,
       [
@@ -476,11 +581,19 @@ describe("item 6: smaller", () => {
     );
     try {
       for (let i = 0; i < 150; i++) {
-        const result = await lock({ dir: root, check: true, slug: "s", titleId: "T1", name: "N", versionDate: "2024-01-01", sourceTextUrl: "https://www.legislation.gov.au/T1" }).catch(
-          (error: unknown) => error,
-        );
+        const result = await lock({
+          dir: root,
+          check: true,
+          slug: "s",
+          titleId: "T1",
+          name: "N",
+          versionDate: "2024-01-01",
+          sourceTextUrl: "https://www.legislation.gov.au/T1",
+        }).catch((error: unknown) => error);
         if (result instanceof Error) continue; // refused (a link out of the root, or replaced while read): never pinned
-        expect((result as { manifest: { artifacts: { sha256: string }[] } }).manifest.artifacts.map((a) => a.sha256)).not.toContain(outsideDigest);
+        expect(
+          (result as { manifest: { artifacts: { sha256: string }[] } }).manifest.artifacts.map((a) => a.sha256),
+        ).not.toContain(outsideDigest);
       }
     } finally {
       swapper.kill("SIGKILL");

@@ -26,7 +26,10 @@ afterEach(async () => cleanup());
 async function sample(failOn: "breaking" | "any" = "any"): Promise<DiffReport> {
   const lines = (await readFile(join(fixtures, "records/record-added/new.jsonl"), "utf8")).split("\n");
   await mkdir(join(dir, "new"), { recursive: true });
-  await writeFile(join(dir, "new/example-act.jsonl"), lines.filter((line) => !line.includes('"citationAddress":"example-act/part-1/section-1.md#1"')).join("\n"));
+  await writeFile(
+    join(dir, "new/example-act.jsonl"),
+    lines.filter((line) => !line.includes('"citationAddress":"example-act/part-1/section-1.md#1"')).join("\n"),
+  );
   await cp(join(fixtures, "records/record-added/old.jsonl"), join(dir, "example-act.jsonl"));
   await writeFile(
     join(dir, "approvals.json"),
@@ -48,8 +51,14 @@ function cases(xml: string): string[] {
 describe("diff --format junit", () => {
   test("a suite per pair, a case per change: a failure when it fails the gate, skipped when approved; the counts add up", async () => {
     const xml = diffFormatters.junit(await sample(), { color: plain });
-    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="citation-targets diff" tests="3" failures="1" errors="0" skipped="1">\n')).toBe(true);
-    expect(xml).toContain('  <testsuite name="new/example-act.jsonl" tests="2" failures="1" errors="0" skipped="1">\n    <properties>\n');
+    expect(
+      xml.startsWith(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="citation-targets diff" tests="3" failures="1" errors="0" skipped="1">\n',
+      ),
+    ).toBe(true);
+    expect(xml).toContain(
+      '  <testsuite name="new/example-act.jsonl" tests="2" failures="1" errors="0" skipped="1">\n    <properties>\n',
+    );
     expect(xml).toContain('<property name="old" value="example-act.jsonl"/>');
     expect(xml).toContain('<property name="records" value="6 → 6"/>');
     const [removed, added, stale] = cases(xml);
@@ -65,7 +74,9 @@ describe("diff --format junit", () => {
     expect(added).toContain("at new/example-act.jsonl:3");
     // The approval that matched nothing: a passing case in the last suite.
     expect(xml).toContain('<testsuite name="warnings" tests="1" failures="0" errors="0">');
-    expect(stale).toContain("<system-out>warning: approval {&quot;address&quot;:&quot;example-act/gone.md#9&quot;} matches no change (is it still needed?)</system-out>");
+    expect(stale).toContain(
+      "<system-out>warning: approval {&quot;address&quot;:&quot;example-act/gone.md#9&quot;} matches no change (is it still needed?)</system-out>",
+    );
     expect(cases(xml)).toHaveLength(3);
   });
 
@@ -73,7 +84,10 @@ describe("diff --format junit", () => {
     const xml = diffFormatters.junit(await sample("breaking"), { color: plain });
     expect(xml).toContain('tests="3" failures="0" errors="0" skipped="1"');
     expect(cases(xml)[1]).toContain("<system-out>additive change, does not fail the gate (--fail-on breaking)\n");
-    const same = await diff({ cwd: fixtures, paths: ["records/record-added/old.jsonl", "records/record-removed/old.jsonl"] });
+    const same = await diff({
+      cwd: fixtures,
+      paths: ["records/record-added/old.jsonl", "records/record-removed/old.jsonl"],
+    });
     expect(diffFormatters.junit(same, { color: plain })).toBe(
       [
         '<?xml version="1.0" encoding="UTF-8"?>',
@@ -93,17 +107,29 @@ describe("diff --format junit", () => {
   });
 
   test("a schema pair: cases named by kind and pointer", async () => {
-    const report = await diff({ cwd: fixtures, schema: true, paths: ["schema/field-removed/old.schema.json", "schema/field-removed/new.schema.json"] });
+    const report = await diff({
+      cwd: fixtures,
+      schema: true,
+      paths: ["schema/field-removed/old.schema.json", "schema/field-removed/new.schema.json"],
+    });
     const xml = diffFormatters.junit(report, { color: plain });
     expect(xml).toContain('<property name="type" value="schema"/>');
-    expect(cases(xml).some((c) => /name="field-removed \/\$defs\/[^"]+"><failure type="field-removed"/.test(c))).toBe(true);
+    expect(cases(xml).some((c) => /name="field-removed \/\$defs\/[^"]+"><failure type="field-removed"/.test(c))).toBe(
+      true,
+    );
   });
 
   test("the command: --format junit on stdout, the gate's exit code", async () => {
-    const failed = await runMain(["diff", "--format", "junit", "records/record-removed/old.jsonl", "records/record-removed/new.jsonl"], fixtures);
+    const failed = await runMain(
+      ["diff", "--format", "junit", "records/record-removed/old.jsonl", "records/record-removed/new.jsonl"],
+      fixtures,
+    );
     expect(failed.code).toBe(1);
     expect(failed.stdout).toMatch(/^<\?xml[\s\S]*<failure type="record-removed"[\s\S]*<\/testsuites>\n$/);
-    const passed = await runMain(["diff", "--format", "junit", "records/record-added/old.jsonl", "records/record-added/new.jsonl"], fixtures);
+    const passed = await runMain(
+      ["diff", "--format", "junit", "records/record-added/old.jsonl", "records/record-added/new.jsonl"],
+      fixtures,
+    );
     expect(passed.code).toBe(0);
     expect(passed.stdout).toContain('failures="0"');
   });
@@ -115,7 +141,10 @@ describe("diff --write-approvals", () => {
     const old = await readFile(join(fixtures, "records/record-changed/old.jsonl"), "utf8");
     const changed = (await readFile(join(fixtures, "records/record-changed/new.jsonl"), "utf8")).split("\n");
     await writeFile(join(dir, "old.jsonl"), old);
-    await writeFile(join(dir, "new.jsonl"), changed.filter((line) => !line.includes('"citationAddress":"example-act/part-1/section-1.md#1"')).join("\n"));
+    await writeFile(
+      join(dir, "new.jsonl"),
+      changed.filter((line) => !line.includes('"citationAddress":"example-act/part-1/section-1.md#1"')).join("\n"),
+    );
   }
   const args = ["diff", "old.jsonl", "new.jsonl"];
 
@@ -147,8 +176,13 @@ describe("diff --write-approvals", () => {
       'approval {"kind":"record-removed","address":"example-act/part-1/section-1.md#1"} has the placeholder reason "TODO: say why this change is right (e.g. the amending Act), then remove TODO": it approves nothing until its reason says why the change is right',
     ]);
     // One reason edited: that change passes, the other still fails.
-    await writeFile(join(dir, "approvals.json"), text.replace(/"reason": "TODO[^"]*"/, '"reason": "amended by Act No. 3, 2025"'));
-    const half = JSON.parse((await runMain([...args, "--approvals", "approvals.json", "--format", "json"], dir)).stdout);
+    await writeFile(
+      join(dir, "approvals.json"),
+      text.replace(/"reason": "TODO[^"]*"/, '"reason": "amended by Act No. 3, 2025"'),
+    );
+    const half = JSON.parse(
+      (await runMain([...args, "--approvals", "approvals.json", "--format", "json"], dir)).stdout,
+    );
     expect(half.summary).toMatchObject({ approved: 1, failing: 1, passed: false });
     expect(half.pairs[0].changes[0].approved).toEqual({ reason: "amended by Act No. 3, 2025" });
     // Both edited: the gate passes.
@@ -179,7 +213,9 @@ describe("diff --write-approvals", () => {
     ]);
     // Run again: the placeholder entry names the change already, so nothing is added and the bytes stay.
     const again = await runMain([...args, "--approvals", "approvals.json", "--write-approvals", "approvals.json"], dir);
-    expect(again.stderr).toContain("approvals.json: nothing to add: every change that needs an approval is approved or named there (left as it was)\n");
+    expect(again.stderr).toContain(
+      "approvals.json: nothing to add: every change that needs an approval is approved or named there (left as it was)\n",
+    );
     expect(await readFile(join(dir, "approvals.json"), "utf8")).toBe(written);
   });
 
@@ -188,16 +224,32 @@ describe("diff --write-approvals", () => {
     await cp(join(fixtures, "records/record-added/new.jsonl"), join(dir, "a-new.jsonl"));
     const none = await runMain(["diff", "a-old.jsonl", "a-new.jsonl", "--write-approvals", "out/approvals.json"], dir);
     expect(none.code).toBe(0);
-    expect(none.stderr).toContain("out/approvals.json: nothing to add: every change that needs an approval is approved (not written)\n");
+    expect(none.stderr).toContain(
+      "out/approvals.json: nothing to add: every change that needs an approval is approved (not written)\n",
+    );
     await expect(readFile(join(dir, "out/approvals.json"), "utf8")).rejects.toMatchObject({ code: "ENOENT" });
-    await runMain(["diff", "--fail-on", "any", "a-old.jsonl", "a-new.jsonl", "--write-approvals", "out/approvals.json"], dir);
-    expect(await readFile(join(dir, "out/approvals.json"), "utf8")).toContain('{ "address": "example-act/part-1/section-1a.md#1a", "kind": "record-added", "reason": "TODO:');
+    await runMain(
+      ["diff", "--fail-on", "any", "a-old.jsonl", "a-new.jsonl", "--write-approvals", "out/approvals.json"],
+      dir,
+    );
+    expect(await readFile(join(dir, "out/approvals.json"), "utf8")).toContain(
+      '{ "address": "example-act/part-1/section-1a.md#1a", "kind": "record-added", "reason": "TODO:',
+    );
     const schema = await runMain(
-      ["diff", "--schema", join(fixtures, "schema/field-removed/old.schema.json"), join(fixtures, "schema/field-removed/new.schema.json"), "--write-approvals", "s.json"],
+      [
+        "diff",
+        "--schema",
+        join(fixtures, "schema/field-removed/old.schema.json"),
+        join(fixtures, "schema/field-removed/new.schema.json"),
+        "--write-approvals",
+        "s.json",
+      ],
       dir,
     );
     expect(schema.code).toBe(1);
-    expect(await readFile(join(dir, "s.json"), "utf8")).toMatch(/\{ "pointer": "\/\$defs\/[^"]+", "kind": "field-removed", "reason": "TODO:/);
+    expect(await readFile(join(dir, "s.json"), "utf8")).toMatch(
+      /\{ "pointer": "\/\$defs\/[^"]+", "kind": "field-removed", "reason": "TODO:/,
+    );
   });
 
   test("refusals: a malformed existing file is named and left alone; never over a compared file", async () => {
@@ -205,14 +257,22 @@ describe("diff --write-approvals", () => {
     await writeFile(join(dir, "approvals.json"), '{"approvals": [{"address": "x", "reason": "ok", "because": 1}]}');
     const bad = await runMain([...args, "--write-approvals", "approvals.json"], dir);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('citation-targets: approvals file approvals.json is not valid, so it was not written:\ncitation-targets:   approvals[0]: unknown member "because"');
-    expect(await readFile(join(dir, "approvals.json"), "utf8")).toBe('{"approvals": [{"address": "x", "reason": "ok", "because": 1}]}');
+    expect(bad.stderr).toContain(
+      'citation-targets: approvals file approvals.json is not valid, so it was not written:\ncitation-targets:   approvals[0]: unknown member "because"',
+    );
+    expect(await readFile(join(dir, "approvals.json"), "utf8")).toBe(
+      '{"approvals": [{"address": "x", "reason": "ok", "because": 1}]}',
+    );
     const over = await runMain([...args, "--write-approvals", "new.jsonl"], dir);
     expect(over.code).toBe(2);
-    expect(over.stderr).toContain("refusing to write new.jsonl: it is the compared file new.jsonl, an input of this run");
+    expect(over.stderr).toContain(
+      "refusing to write new.jsonl: it is the compared file new.jsonl, an input of this run",
+    );
     const old = await runMain([...args, "--write-approvals", "old.jsonl"], dir);
     expect(old.code).toBe(2);
-    expect(old.stderr).toContain("refusing to write old.jsonl: it is the compared file old.jsonl, an input of this run");
+    expect(old.stderr).toContain(
+      "refusing to write old.jsonl: it is the compared file old.jsonl, an input of this run",
+    );
   });
 
   test("a reason that starts with TODO (any case) approves nothing, written by hand or not", async () => {
@@ -228,7 +288,9 @@ describe("diff --write-approvals", () => {
     );
     const report = JSON.parse((await runMain([...args, "--approvals", "a.json", "--format", "json"], dir)).stdout);
     expect(report.summary).toMatchObject({ approved: 1, failing: 1 });
-    expect(report.pairs[0].changes.map((c: { kind: string; approved?: unknown }) => [c.kind, c.approved !== undefined])).toEqual([
+    expect(
+      report.pairs[0].changes.map((c: { kind: string; approved?: unknown }) => [c.kind, c.approved !== undefined]),
+    ).toEqual([
       ["record-changed", true],
       ["record-removed", false],
     ]);
@@ -238,13 +300,22 @@ describe("diff --write-approvals", () => {
 describe("the library", () => {
   test("writeApprovals writes what --write-approvals writes; a bad argument is an OperationalError", async () => {
     const library = await import("../src/index.js");
-    const report = await library.diff({ cwd: fixtures, paths: ["records/record-removed/old.jsonl", "records/record-removed/new.jsonl"] });
+    const report = await library.diff({
+      cwd: fixtures,
+      paths: ["records/record-removed/old.jsonl", "records/record-removed/new.jsonl"],
+    });
     const written = await library.writeApprovals(report, "approvals.json", dir);
-    expect(written).toMatchObject({ written: true, kept: 0, added: [{ kind: "record-removed", reason: library.PLACEHOLDER_REASON }] });
+    expect(written).toMatchObject({
+      written: true,
+      kept: 0,
+      added: [{ kind: "record-removed", reason: library.PLACEHOLDER_REASON }],
+    });
     expect(library.isPlaceholderReason(library.PLACEHOLDER_REASON)).toBe(true);
     expect(library.isPlaceholderReason("repealed; TODO: cite")).toBe(false);
     expect(JSON.parse(await readFile(join(dir, "approvals.json"), "utf8")).approvals).toHaveLength(1);
-    await expect(library.writeApprovals(report, "" as string, dir)).rejects.toThrow(new library.OperationalError('writeApprovals: file: expected a non-empty string, got ""'));
+    await expect(library.writeApprovals(report, "" as string, dir)).rejects.toThrow(
+      new library.OperationalError('writeApprovals: file: expected a non-empty string, got ""'),
+    );
     await expect(library.writeApprovals({} as never, "a.json", dir)).rejects.toBeInstanceOf(library.OperationalError);
   });
 });

@@ -28,7 +28,10 @@ beforeEach(async () => {
 });
 afterEach(async () => cleanup());
 
-/** The German example dataset (21 records) with its records pointing at gesetze-im-internet.de, as a German publisher's are. */
+/**
+ * The German example dataset (21 records) with its records pointing at gesetze-im-internet.de, as a German publisher's
+ * are.
+ */
 function german(edit: (records: Rec[]) => void = () => {}): string {
   const records = structuredClone(fixtureRecords("mvfg"));
   for (const record of records) record.sourceTextUrl = GERMAN;
@@ -43,7 +46,9 @@ describe("a German publisher's first validate", () => {
     const stylish = await runMain(["validate"], dir);
     expect(stylish.code).toBe(1);
     expect(stylish.stdout).toContain(`  1    error    ${REFUSED}${FIX} at /sourceTextUrl  schema\n`);
-    expect(stylish.stdout).toContain("  2    error    sourceTextUrl: the same problem as on line 1, on 20 more records (lines 2 to 21) at /sourceTextUrl  schema\n");
+    expect(stylish.stdout).toContain(
+      "  2    error    sourceTextUrl: the same problem as on line 1, on 20 more records (lines 2 to 21) at /sourceTextUrl  schema\n",
+    );
     expect(stylish.stdout).toContain("✖ 2 problems (2 errors, 0 warnings) in 1 file, 21 records");
     const json = JSON.parse((await runMain(["validate", "--format", "json"], dir)).stdout);
     expect(json.files[0].problems).toEqual([
@@ -60,7 +65,10 @@ describe("a German publisher's first validate", () => {
     expect(json.summary).toEqual({ files: 1, records: 21, errors: 2, warnings: 0, unreadable: 0 });
     // The fix works as said: the flag, or the config key.
     expect((await runMain(["validate", "--legislation-host", "www.gesetze-im-internet.de"], dir)).code).toBe(0);
-    await writeFile(join(dir, ".citation-targets.json"), JSON.stringify({ legislationHost: "www.gesetze-im-internet.de" }));
+    await writeFile(
+      join(dir, ".citation-targets.json"),
+      JSON.stringify({ legislationHost: "www.gesetze-im-internet.de" }),
+    );
     expect((await runMain(["validate"], dir)).code).toBe(0);
   });
 
@@ -73,7 +81,12 @@ describe("a German publisher's first validate", () => {
         records[9]!.textDigest = "0".repeat(64);
       }),
     );
-    const problems = JSON.parse((await runMain(["validate", "--format", "json"], dir)).stdout).files[0].problems as { line: number; ruleId: string; message: string; repeated?: unknown }[];
+    const problems = JSON.parse((await runMain(["validate", "--format", "json"], dir)).stdout).files[0].problems as {
+      line: number;
+      ruleId: string;
+      message: string;
+      repeated?: unknown;
+    }[];
     expect(problems.map((p) => [p.line, p.ruleId, p.repeated ?? null])).toEqual([
       [1, "schema", null],
       [2, "schema", { records: 19, firstLine: 1, lastLine: 21 }],
@@ -82,35 +95,76 @@ describe("a German publisher's first validate", () => {
       [8, "text-digest", null],
       [10, "text-digest", null],
     ]);
-    expect(problems[3]!.message).toContain('got "https://www.gesetze-im-internet.de/other/"; its host www.gesetze-im-internet.de is not the legislation host in force');
-    expect(problems[1]!.message).toBe("sourceTextUrl: the same problem as on line 1, on 19 more records (lines 2 to 21)");
+    expect(problems[3]!.message).toContain(
+      'got "https://www.gesetze-im-internet.de/other/"; its host www.gesetze-im-internet.de is not the legislation host in force',
+    );
+    expect(problems[1]!.message).toBe(
+      "sourceTextUrl: the same problem as on line 1, on 19 more records (lines 2 to 21)",
+    );
   });
 
   test("a missing dataset field folds too; one repeat says 'line', not 'lines'", async () => {
     const all = structuredClone(fixtureRecords("privacy-act-1988"));
-    const records = [all.find((r) => r.targetKind === "structural-container")!, all.find((r) => r.targetKind === "markdown-artifact")!];
+    const records = [
+      all.find((r) => r.targetKind === "structural-container")!,
+      all.find((r) => r.targetKind === "markdown-artifact")!,
+    ];
     for (const record of records) delete record.titleId;
     await writeFile(join(dir, ".tooling/citation-targets/two.jsonl"), toJsonl(records));
-    const problems = JSON.parse((await runMain(["validate", "--format", "json", "--rule", "file-name=off", ".tooling/citation-targets/two.jsonl"], dir)).stdout).files[0].problems;
-    expect(problems.filter((p: { ruleId: string }) => p.ruleId === "schema").map((p: { line: number; message: string }) => [p.line, p.message])).toEqual([
+    const problems = JSON.parse(
+      (
+        await runMain(
+          ["validate", "--format", "json", "--rule", "file-name=off", ".tooling/citation-targets/two.jsonl"],
+          dir,
+        )
+      ).stdout,
+    ).files[0].problems;
+    expect(
+      problems
+        .filter((p: { ruleId: string }) => p.ruleId === "schema")
+        .map((p: { line: number; message: string }) => [p.line, p.message]),
+    ).toEqual([
       [1, 'missing required field "titleId" (every field of a structural-container record is required)'],
       [2, 'missing required field "titleId" (every field of a markdown-artifact record is required)'],
     ]);
     // Same field, different message (the variant differs): not folded. Two records of one variant: folded, "line 3".
     const three = [records[1]!, structuredClone(records[1]!), structuredClone(records[1]!)];
     await writeFile(join(dir, ".tooling/citation-targets/two.jsonl"), toJsonl(three));
-    const folded = JSON.parse((await runMain(["validate", "--format", "json", "--rule", "file-name=off", ".tooling/citation-targets/two.jsonl"], dir)).stdout).files[0].problems;
-    expect(folded.find((p: { repeated?: unknown }) => p.repeated)).toMatchObject({ line: 2, message: "titleId: the same problem as on line 1, on 2 more records (lines 2 to 3)" });
+    const folded = JSON.parse(
+      (
+        await runMain(
+          ["validate", "--format", "json", "--rule", "file-name=off", ".tooling/citation-targets/two.jsonl"],
+          dir,
+        )
+      ).stdout,
+    ).files[0].problems;
+    expect(folded.find((p: { repeated?: unknown }) => p.repeated)).toMatchObject({
+      line: 2,
+      message: "titleId: the same problem as on line 1, on 2 more records (lines 2 to 3)",
+    });
     await writeFile(join(dir, ".tooling/citation-targets/two.jsonl"), toJsonl(three.slice(0, 2)));
-    const one = JSON.parse((await runMain(["validate", "--format", "json", "--rule", "file-name=off", ".tooling/citation-targets/two.jsonl"], dir)).stdout).files[0].problems;
-    expect(one.find((p: { repeated?: unknown }) => p.repeated)).toMatchObject({ line: 2, message: "titleId: the same problem as on line 1, on 1 more record (line 2)" });
+    const one = JSON.parse(
+      (
+        await runMain(
+          ["validate", "--format", "json", "--rule", "file-name=off", ".tooling/citation-targets/two.jsonl"],
+          dir,
+        )
+      ).stdout,
+    ).files[0].problems;
+    expect(one.find((p: { repeated?: unknown }) => p.repeated)).toMatchObject({
+      line: 2,
+      message: "titleId: the same problem as on line 1, on 1 more record (line 2)",
+    });
   });
 
   test("the fix names the schema in force: the repository's (with the command that rebuilds it) or --schema's; none for a URL on the right host", async () => {
     await writeFile(join(dir, FILE), german());
     await mkdir(join(dir, ".tooling/schemas"));
     await writeFile(join(dir, ".tooling/schemas/citation-targets.schema.json"), formatSchema(buildRecordSchema()));
-    const repository = await runMain(["validate", "--format", "json", "--legislation-host", "www.gesetze-im-internet.de"], join(dir, ".tooling"));
+    const repository = await runMain(
+      ["validate", "--format", "json", "--legislation-host", "www.gesetze-im-internet.de"],
+      join(dir, ".tooling"),
+    );
     expect(repository.code).toBe(1);
     expect(JSON.parse(repository.stdout).files[0].problems[0].message).toBe(
       `${REFUSED}; the repository's schema schemas/citation-targets.schema.json is used, and --legislation-host does not change it: if your legislation is published on www.gesetze-im-internet.de, rebuild it with \`citation-targets schema --legislation-host www.gesetze-im-internet.de -o schemas/citation-targets.schema.json\``,
@@ -127,8 +181,12 @@ describe("a German publisher's first validate", () => {
         for (const record of records) record.sourceTextUrl = "https://www.legislation.gov.au/";
       }),
     );
-    const message = JSON.parse((await runMain(["validate", "--format", "json", "--no-config", "--schema", "mine.schema.json"], dir)).stdout).files[0].problems[0].message;
-    expect(message).toBe('sourceTextUrl must be an https address on www.legislation.gov.au followed by a path (https://www.legislation.gov.au/…), got "https://www.legislation.gov.au/"');
+    const message = JSON.parse(
+      (await runMain(["validate", "--format", "json", "--no-config", "--schema", "mine.schema.json"], dir)).stdout,
+    ).files[0].problems[0].message;
+    expect(message).toBe(
+      'sourceTextUrl must be an https address on www.legislation.gov.au followed by a path (https://www.legislation.gov.au/…), got "https://www.legislation.gov.au/"',
+    );
   });
 
   test("the built command line says it too (worker threads included)", async () => {
@@ -174,13 +232,18 @@ describe("schema takes the config's legislationHost", () => {
   test("stdout and -o: the flag wins, then the config (found, --config FILE, none with --no-config), then the default; -o says which", async () => {
     const germanSchema = formatSchema(buildRecordSchema("www.gesetze-im-internet.de"));
     const australian = formatSchema(buildRecordSchema());
-    await writeFile(join(dir, ".citation-targets.json"), JSON.stringify({ legislationHost: "www.gesetze-im-internet.de" }));
+    await writeFile(
+      join(dir, ".citation-targets.json"),
+      JSON.stringify({ legislationHost: "www.gesetze-im-internet.de" }),
+    );
     await mkdir(join(dir, "sub"));
     expect((await runMain(["schema"], join(dir, "sub"))).stdout).toBe(germanSchema);
     expect((await runMain(["schema", "--no-config"], dir)).stdout).toBe(australian);
     expect((await runMain(["schema", "--legislation-host", "www.legislation.gov.au"], dir)).stdout).toBe(australian);
     await writeFile(join(dir, "other.json"), JSON.stringify({ legislationHost: "www.ris.bka.gv.at" }));
-    expect((await runMain(["schema", "--config", "other.json"], dir)).stdout).toBe(formatSchema(buildRecordSchema("www.ris.bka.gv.at")));
+    expect((await runMain(["schema", "--config", "other.json"], dir)).stdout).toBe(
+      formatSchema(buildRecordSchema("www.ris.bka.gv.at")),
+    );
     const written = await runMain(["schema", "-o", ".tooling/schemas/citation-targets.schema.json"], dir);
     expect(written.code).toBe(0);
     expect(written.stderr).toBe(
@@ -194,12 +257,15 @@ describe("schema takes the config's legislationHost", () => {
     await writeFile(join(dir, ".citation-targets.json"), JSON.stringify({ legislationHost: "Not A Host" }));
     const bad = await runMain(["schema"], dir);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/^citation-targets: config .*\.citation-targets\.json is not valid:\ncitation-targets: {3}\/legislationHost/);
+    expect(bad.stderr).toMatch(
+      /^citation-targets: config .*\.citation-targets\.json is not valid:\ncitation-targets: {3}\/legislationHost/,
+    );
   });
 });
 
 describe("--print-config says which schema is used", () => {
-  const printed = async (args: string[], cwd = dir) => JSON.parse((await runMain(["validate", "--print-config", ...args], cwd)).stdout).settings;
+  const printed = async (args: string[], cwd = dir) =>
+    JSON.parse((await runMain(["validate", "--print-config", ...args], cwd)).stdout).settings;
 
   test("bundled with its host, the repository's, --schema or the config's schema", async () => {
     expect((await printed([])).schema).toEqual({
@@ -207,11 +273,21 @@ describe("--print-config says which schema is used", () => {
       from: "default",
       used: "the bundled schema, built for legislation host www.legislation.gov.au (no .tooling/schemas/citation-targets.schema.json from here up to the repository root)",
     });
-    await writeFile(join(dir, ".citation-targets.json"), JSON.stringify({ legislationHost: "www.gesetze-im-internet.de" }));
+    await writeFile(
+      join(dir, ".citation-targets.json"),
+      JSON.stringify({ legislationHost: "www.gesetze-im-internet.de" }),
+    );
     const config = await printed([]);
-    expect(config.legislationHost).toEqual({ value: "www.gesetze-im-internet.de", from: "config .citation-targets.json" });
-    expect(config.schema.used).toBe("the bundled schema, built for legislation host www.gesetze-im-internet.de (no .tooling/schemas/citation-targets.schema.json from here up to the repository root)");
-    expect((await printed(["--legislation-host", "example.org"])).schema.used).toContain("built for legislation host example.org");
+    expect(config.legislationHost).toEqual({
+      value: "www.gesetze-im-internet.de",
+      from: "config .citation-targets.json",
+    });
+    expect(config.schema.used).toBe(
+      "the bundled schema, built for legislation host www.gesetze-im-internet.de (no .tooling/schemas/citation-targets.schema.json from here up to the repository root)",
+    );
+    expect((await printed(["--legislation-host", "example.org"])).schema.used).toContain(
+      "built for legislation host example.org",
+    );
     await mkdir(join(dir, ".tooling/schemas"));
     await writeFile(join(dir, ".tooling/schemas/citation-targets.schema.json"), formatSchema(buildRecordSchema()));
     await mkdir(join(dir, "sub"));
@@ -239,12 +315,20 @@ describe("the other formats say it once too", () => {
     await writeFile(join(dir, FILE), german());
     const sarif = JSON.parse((await runMain(["validate", "--format", "sarif"], dir)).stdout);
     expect(sarif.runs[0].results).toHaveLength(2);
-    expect(sarif.runs[0].results[1].properties).toEqual({ pointer: "/sourceTextUrl", messageId: "repeated", repeated: { records: 20, firstLine: 1, lastLine: 21 } });
-    const github = (await runMain(["validate", "--format", "github"], dir)).stdout.split("\n").filter((line) => line.startsWith("::error"));
+    expect(sarif.runs[0].results[1].properties).toEqual({
+      pointer: "/sourceTextUrl",
+      messageId: "repeated",
+      repeated: { records: 20, firstLine: 1, lastLine: 21 },
+    });
+    const github = (await runMain(["validate", "--format", "github"], dir)).stdout
+      .split("\n")
+      .filter((line) => line.startsWith("::error"));
     expect(github).toHaveLength(2);
     expect(github[1]).toContain("line=2,");
     const junit = (await runMain(["validate", "--format", "junit"], dir)).stdout;
-    expect(junit).toContain('<testsuite name=".tooling/citation-targets/mvfg.jsonl" tests="2" failures="2" errors="0">');
+    expect(junit).toContain(
+      '<testsuite name=".tooling/citation-targets/mvfg.jsonl" tests="2" failures="2" errors="0">',
+    );
   });
 });
 
@@ -258,13 +342,18 @@ describe("README, as written", () => {
 });
 
 describe("writing the schema (or approvals) where no folder can be made", () => {
-  test.runIf(process.platform === "linux")("under /proc: an error naming the folder at once, not the endless retry of Node's recursive mkdir", async () => {
-    const started = performance.now();
-    const result = await runMain(["schema", "-o", "/proc/citation-targets-nope/x.json"], dir);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toBe("citation-targets: cannot write /proc/citation-targets-nope/x.json: no such file or folder (cannot create its folder /proc/citation-targets-nope)\n");
-    expect(performance.now() - started).toBeLessThan(5_000);
-  });
+  test.runIf(process.platform === "linux")(
+    "under /proc: an error naming the folder at once, not the endless retry of Node's recursive mkdir",
+    async () => {
+      const started = performance.now();
+      const result = await runMain(["schema", "-o", "/proc/citation-targets-nope/x.json"], dir);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(
+        "citation-targets: cannot write /proc/citation-targets-nope/x.json: no such file or folder (cannot create its folder /proc/citation-targets-nope)\n",
+      );
+      expect(performance.now() - started).toBeLessThan(5_000);
+    },
+  );
 
   test("missing folders are made, level by level", async () => {
     expect((await runMain(["schema", "-o", "a/b/c/schema.json"], dir)).code).toBe(0);

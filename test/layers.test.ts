@@ -12,13 +12,21 @@ import { repoRoot } from "./helpers/records.js";
 const src = join(repoRoot, "src");
 
 function filesUnder(folder: string): string[] {
-  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? filesUnder(join(folder, entry.name)) : entry.name.endsWith(".ts") ? [join(folder, entry.name)] : []));
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory()
+      ? filesUnder(join(folder, entry.name))
+      : entry.name.endsWith(".ts")
+        ? [join(folder, entry.name)]
+        : [],
+  );
 }
 
 /** Every module a file imports (static, re-export and dynamic), as written. */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, "utf8");
-  return [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+"([^"]+)"|import\("([^"]+)"\)/g)].map((m) => (m[1] ?? m[2])!);
+  return [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+"([^"]+)"|import\("([^"]+)"\)/g)].map(
+    (m) => (m[1] ?? m[2])!,
+  );
 }
 
 /** The layer of a file under src/: its first folder ("index" for src/index.ts). */
@@ -45,7 +53,16 @@ const CORE_FOLDERS = ["address", "diff", "json", "lock", "markdown", "records", 
 const CORE_TOP = ["bytes.ts", "digest.ts", "errors.ts", "lines.ts", "model.ts", "paths.ts", "text.ts", "utf8.ts"];
 
 /** Node built-ins that do I/O or start threads: the core does neither. */
-const IO_MODULES = ["node:fs", "node:fs/promises", "node:child_process", "node:worker_threads", "node:net", "node:http", "node:https", "node:process"];
+const IO_MODULES = [
+  "node:fs",
+  "node:fs/promises",
+  "node:child_process",
+  "node:worker_threads",
+  "node:net",
+  "node:http",
+  "node:https",
+  "node:process",
+];
 
 describe("layers", () => {
   const files = filesUnder(src);
@@ -58,12 +75,15 @@ describe("layers", () => {
     const wrong: string[] = [];
     for (const file of files.filter((f) => layerOf(f) === layer)) {
       for (const specifier of importsOf(file)) {
-        if (layer === "core" && IO_MODULES.includes(specifier)) wrong.push(`${relative(repoRoot, file)} imports ${specifier} (the core does no I/O)`);
+        if (layer === "core" && IO_MODULES.includes(specifier))
+          wrong.push(`${relative(repoRoot, file)} imports ${specifier} (the core does no I/O)`);
         if (!specifier.startsWith(".")) continue;
         const target = resolve(dirname(file), specifier);
         const targetLayer = layerOf(target.replace(/\.js$/, ".ts"));
-        if (!ALLOWED[layer]!.includes(targetLayer)) wrong.push(`${relative(repoRoot, file)} imports ${specifier} (${layer} → ${targetLayer})`);
-        if (layer === "engine" && relative(src, target) === "rules/index.js") wrong.push(`${relative(repoRoot, file)} imports the rule registry: the engine is given its rules`);
+        if (!ALLOWED[layer]!.includes(targetLayer))
+          wrong.push(`${relative(repoRoot, file)} imports ${specifier} (${layer} → ${targetLayer})`);
+        if (layer === "engine" && relative(src, target) === "rules/index.js")
+          wrong.push(`${relative(repoRoot, file)} imports the rule registry: the engine is given its rules`);
       }
     }
     expect(wrong).toEqual([]);
@@ -73,7 +93,8 @@ describe("layers", () => {
     const wrong: string[] = [];
     for (const file of files.filter((f) => layerOf(f) === "core")) {
       const parts = relative(join(src, "core"), file).split("/");
-      const known = parts.length === 1 ? CORE_TOP.includes(parts[0]!) : parts.length === 2 && CORE_FOLDERS.includes(parts[0]!);
+      const known =
+        parts.length === 1 ? CORE_TOP.includes(parts[0]!) : parts.length === 2 && CORE_FOLDERS.includes(parts[0]!);
       if (!known) wrong.push(relative(repoRoot, file));
     }
     expect(wrong).toEqual([]);
@@ -97,9 +118,11 @@ describe("layers", () => {
   test("in the core, only core/bytes.ts uses Node: no other core file imports a node: module or names Buffer or crypto", () => {
     const wrong: string[] = [];
     for (const file of files.filter((f) => layerOf(f) === "core" && relative(src, f) !== "core/bytes.ts")) {
-      for (const specifier of importsOf(file)) if (specifier.startsWith("node:")) wrong.push(`${relative(repoRoot, file)} imports ${specifier}`);
+      for (const specifier of importsOf(file))
+        if (specifier.startsWith("node:")) wrong.push(`${relative(repoRoot, file)} imports ${specifier}`);
       const code = readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "");
-      for (const name of ["Buffer", "crypto"]) if (new RegExp(`\\b${name}\\b`).test(code)) wrong.push(`${relative(repoRoot, file)} uses ${name}`);
+      for (const name of ["Buffer", "crypto"])
+        if (new RegExp(`\\b${name}\\b`).test(code)) wrong.push(`${relative(repoRoot, file)} uses ${name}`);
     }
     expect(wrong).toEqual([]);
     expect(importsOf(join(src, "core", "bytes.ts"))).toEqual(expect.arrayContaining(["node:crypto", "node:buffer"]));
@@ -114,7 +137,9 @@ describe("layers", () => {
     // The same from a core folder, one level deeper.
     const deeper = join(src, "core", "records", "fake.ts");
     expect(layerOf(resolve(dirname(deeper), "../../node/files.js").replace(/\.js$/, ".ts"))).toBe("node");
-    expect(ALLOWED.core!.includes(layerOf(resolve(dirname(deeper), "../../node/files.js").replace(/\.js$/, ".ts")))).toBe(false);
+    expect(
+      ALLOWED.core!.includes(layerOf(resolve(dirname(deeper), "../../node/files.js").replace(/\.js$/, ".ts"))),
+    ).toBe(false);
     expect(layerOf(resolve(dirname(deeper), "../address/address.js").replace(/\.js$/, ".ts"))).toBe("core");
   });
 });

@@ -57,7 +57,10 @@ describe("expected addresses of each fixture", () => {
   test.each(FIXTURES)("%s", (name) => {
     const targets = targetsOf(fixture(name));
     const actual = targets.map((t) => `${t.local}\t${t.heading?.text ?? ""}`).join("\n");
-    const expected = readFileSync(join(repoRoot, "test/fixtures-systems", `${name.replace(/\.md$/, "")}.expected.tsv`), "utf8").trimEnd();
+    const expected = readFileSync(
+      join(repoRoot, "test/fixtures-systems", `${name.replace(/\.md$/, "")}.expected.tsv`),
+      "utf8",
+    ).trimEnd();
     expect(actual).toBe(expected);
     expect(targets.filter((t) => !isLocalCoordinate(t.local)).map((t) => t.local)).toEqual([]);
     for (const t of targets) expect(formatLocal(parseLocal(t.local)!)).toBe(t.local);
@@ -72,7 +75,19 @@ describe("expected addresses of each fixture", () => {
 
   test("the forms of the issue", () => {
     const locals = (texts: string[]) => assignLocalCoordinates(texts.map((text) => ({ text, depth: 2 })));
-    expect(locals(["Article 6", "Article 6-1", "Article 16-1", "Article 16-1-1", "Article 38-0 septdecies", "Article 38-0 A", "Article L111-1", "Article R*111-2", "Article LO111-3"])).toEqual([
+    expect(
+      locals([
+        "Article 6",
+        "Article 6-1",
+        "Article 16-1",
+        "Article 16-1-1",
+        "Article 38-0 septdecies",
+        "Article 38-0 A",
+        "Article L111-1",
+        "Article R*111-2",
+        "Article LO111-3",
+      ]),
+    ).toEqual([
       "art-6",
       "art-6-1",
       "art-16-1",
@@ -83,7 +98,20 @@ describe("expected addresses of each fixture", () => {
       "art-r*111-2",
       "art-lo111-3",
     ]);
-    expect(locals(["Art. 62", "Art. 62 a", "Art. 62 b", "Art. 62 c", "Article 6 bis", "Art. I[^1]", "Art. 12<sup>45</sup>", "Art. ****13 Titel", "1 : Impôt sur le revenu", "Article 1"])).toEqual([
+    expect(
+      locals([
+        "Art. 62",
+        "Art. 62 a",
+        "Art. 62 b",
+        "Art. 62 c",
+        "Article 6 bis",
+        "Art. I[^1]",
+        "Art. 12<sup>45</sup>",
+        "Art. ****13 Titel",
+        "1 : Impôt sur le revenu",
+        "Article 1",
+      ]),
+    ).toEqual([
       "art-62",
       "art-62a",
       "art-62b",
@@ -100,69 +128,182 @@ describe("expected addresses of each fixture", () => {
   test("inserting Art. 62b between Art. 62a and Art. 62c moves no address (the Swiss re-point of the issue)", () => {
     const before = ["**Art. 62**", "**Art. 62** a", "**Art. 62** c", "**Art. 63**"];
     const after = ["**Art. 62**", "**Art. 62** a", "**Art. 62** b", "**Art. 62** c", "**Art. 63**"];
-    const l = (texts: string[]) => assignLocalCoordinates(texts.map((text) => ({ text: text.replace(/\*\*/g, ""), depth: 6 })));
+    const l = (texts: string[]) =>
+      assignLocalCoordinates(texts.map((text) => ({ text: text.replace(/\*\*/g, ""), depth: 6 })));
     expect(l(before)).toEqual(["art-62", "art-62a", "art-62c", "art-63"]);
     expect(l(after)).toEqual(["art-62", "art-62a", "art-62b", "art-62c", "art-63"]);
   });
 });
 
-/** One edit of a fixture: insert `insert` before the line `before`, delete the target at `remove`, or replace the line `line`. */
-type Edit = { name: string; before: string; insert: string } | { name: string; remove: string; until?: string } | { name: string; line: string; replace: string; keepsOwn?: boolean };
+/**
+ * One edit of a fixture: insert `insert` before the line `before`, delete the target at `remove`, or replace the line
+ * `line`.
+ */
+type Edit =
+  | { name: string; before: string; insert: string }
+  | { name: string; remove: string; until?: string }
+  | { name: string; line: string; replace: string; keepsOwn?: boolean };
 
 const scenarios: Record<string, Edit[]> = {
   "fr-code.md": [
-    { name: "insert an article between two", before: "###### Article L111-3", insert: "###### Article L111-2-2\n\nTexte.\n\n" },
-    { name: "insert a bis article", before: "###### Article L121-2", insert: "###### Article L121-1 ter\n\nTexte.\n\n" },
+    {
+      name: "insert an article between two",
+      before: "###### Article L111-3",
+      insert: "###### Article L111-2-2\n\nTexte.\n\n",
+    },
+    {
+      name: "insert a bis article",
+      before: "###### Article L121-2",
+      insert: "###### Article L121-1 ter\n\nTexte.\n\n",
+    },
     { name: "repeal an article", remove: "###### Article L121-3" },
-    { name: "retitle a title", line: "### Titre II : Dispositions générales", replace: "### Titre II : Dispositions nouvelles", keepsOwn: true },
+    {
+      name: "retitle a title",
+      line: "### Titre II : Dispositions générales",
+      replace: "### Titre II : Dispositions nouvelles",
+      keepsOwn: true,
+    },
   ],
   "fr-civil.md": [
-    { name: "insert an article between two", before: "###### Article 16-2", insert: "###### Article 16-1-2\n\nTexte.\n\n" },
-    { name: "insert a ter article", before: "## Livre Ier : Des personnes", insert: "###### Article 6 ter\n\nTexte.\n\n" },
+    {
+      name: "insert an article between two",
+      before: "###### Article 16-2",
+      insert: "###### Article 16-1-2\n\nTexte.\n\n",
+    },
+    {
+      name: "insert a ter article",
+      before: "## Livre Ier : Des personnes",
+      insert: "###### Article 6 ter\n\nTexte.\n\n",
+    },
     { name: "repeal an article", remove: "###### Article 6-1" },
-    { name: "retitle a title", line: "### Titre Ier bis : De la nationalité française", replace: "### Titre Ier bis : De la nationalité", keepsOwn: true },
+    {
+      name: "retitle a title",
+      line: "### Titre Ier bis : De la nationalité française",
+      replace: "### Titre Ier bis : De la nationalité",
+      keepsOwn: true,
+    },
   ],
   "de.md": [
-    { name: "insert a § between two", before: "#### § 2 Allgemeine Vorschriften", insert: "#### § 1b Neue Vorschrift\n\nText.\n\n" },
+    {
+      name: "insert a § between two",
+      before: "#### § 2 Allgemeine Vorschriften",
+      insert: "#### § 1b Neue Vorschrift\n\nText.\n\n",
+    },
     { name: "insert a lettered §", before: "#### § 3 (weggefallen)", insert: "#### § 2b Eingefügt\n\nText.\n\n" },
     { name: "repeal a § (delete it)", remove: "#### § 1a Bußgeldvorschriften" },
-    { name: "repeal a § (keep its heading)", line: "#### § 4 Zuständigkeit", replace: "#### § 4 (weggefallen)", keepsOwn: true },
-    { name: "retitle a §", line: "#### § 2a Zuständigkeit", replace: "#### § 2a Örtliche Zuständigkeit", keepsOwn: true },
+    {
+      name: "repeal a § (keep its heading)",
+      line: "#### § 4 Zuständigkeit",
+      replace: "#### § 4 (weggefallen)",
+      keepsOwn: true,
+    },
+    {
+      name: "retitle a §",
+      line: "#### § 2a Zuständigkeit",
+      replace: "#### § 2a Örtliche Zuständigkeit",
+      keepsOwn: true,
+    },
   ],
   "ch.md": [
-    { name: "insert an article with its letter outside the bold", before: "###### **Art. 2**", insert: "###### **Art. 1** b\n\nText.\n\n" },
-    { name: "insert a lettered article between two", before: "###### **Art. 7**", insert: "###### **Art. 6** a\n\nText.\n\n" },
+    {
+      name: "insert an article with its letter outside the bold",
+      before: "###### **Art. 2**",
+      insert: "###### **Art. 1** b\n\nText.\n\n",
+    },
+    {
+      name: "insert a lettered article between two",
+      before: "###### **Art. 7**",
+      insert: "###### **Art. 6** a\n\nText.\n\n",
+    },
     { name: "repeal an article", remove: "###### **Art. 3**" },
-    { name: "retitle a unit", line: "#### 1. Abschnitt: Strafbestimmungen", replace: "#### 1. Abschnitt: Allgemeines", keepsOwn: true },
+    {
+      name: "retitle a unit",
+      line: "#### 1. Abschnitt: Strafbestimmungen",
+      replace: "#### 1. Abschnitt: Allgemeines",
+      keepsOwn: true,
+    },
     {
       name: "add the transitional provisions of a new amendment (Art. 1 restarts again)",
       before: "## Anhang 1",
-      insert: "### Übergangsbestimmungen zur Änderung vom 3. Mai 2024\n\n###### **Art. 1**\n\nText.\n\n###### **Art. 2**\n\nText.\n\n",
+      insert:
+        "### Übergangsbestimmungen zur Änderung vom 3. Mai 2024\n\n###### **Art. 1**\n\nText.\n\n###### **Art. 2**\n\nText.\n\n",
     },
-    { name: "drop the transitional provisions of an amendment", remove: "### Übergangsbestimmungen zur Änderung vom 5. Juni 2019", until: "## Anhang 1" },
+    {
+      name: "drop the transitional provisions of an amendment",
+      remove: "### Übergangsbestimmungen zur Änderung vom 5. Juni 2019",
+      until: "## Anhang 1",
+    },
   ],
   "au.md": [
-    { name: "insert a section between two", before: "##### 3 Application", insert: "##### 2B New section\n\nText.\n\n" },
+    {
+      name: "insert a section between two",
+      before: "##### 3 Application",
+      insert: "##### 2B New section\n\nText.\n\n",
+    },
     { name: "insert a lettered section", before: "##### 5 Offences", insert: "##### 4B Inserted\n\nText.\n\n" },
-    { name: "repeal a section (keep its heading)", line: "##### 6 Preliminary", replace: "##### 6 (repealed)", keepsOwn: true },
+    {
+      name: "repeal a section (keep its heading)",
+      line: "##### 6 Preliminary",
+      replace: "##### 6 (repealed)",
+      keepsOwn: true,
+    },
     { name: "repeal a section (delete it)", remove: "##### 15 Offences" },
-    { name: "retitle a subdivision", line: "#### Subdivision B—Interpretation", replace: "#### Subdivision B—Definitions", keepsOwn: true },
+    {
+      name: "retitle a subdivision",
+      line: "#### Subdivision B—Interpretation",
+      replace: "#### Subdivision B—Definitions",
+      keepsOwn: true,
+    },
   ],
   "at.md": [
-    { name: "insert a lettered § (written with a space)", before: "#### § 2a Verweisungen", insert: "#### § 2 b Neu\n\nText.\n\n" },
-    { name: "insert an Artikel between the last one and the annex", before: "## Anlage 1", insert: "## Artikel III\n\n### § 1 Schlussbestimmung\n\nText.\n\n" },
+    {
+      name: "insert a lettered § (written with a space)",
+      before: "#### § 2a Verweisungen",
+      insert: "#### § 2 b Neu\n\nText.\n\n",
+    },
+    {
+      name: "insert an Artikel between the last one and the annex",
+      before: "## Anlage 1",
+      insert: "## Artikel III\n\n### § 1 Schlussbestimmung\n\nText.\n\n",
+    },
     { name: "repeal a §", remove: "#### § 3 Zuständigkeit" },
-    { name: "retitle a Hauptstück", line: "### 1. Hauptstück - Allgemeine Bestimmungen", replace: "### 1. Hauptstück - Allgemeines", keepsOwn: true },
+    {
+      name: "retitle a Hauptstück",
+      line: "### 1. Hauptstück - Allgemeine Bestimmungen",
+      replace: "### 1. Hauptstück - Allgemeines",
+      keepsOwn: true,
+    },
   ],
   "es.md": [
-    { name: "insert an artículo bis", before: "##### Artículo 3. Garantías", insert: "##### Artículo 2 bis. Nuevo\n\nTexto.\n\n" },
-    { name: "insert a disposición between two", before: "## Disposición transitoria única. Procedimientos en curso", insert: "## Disposición adicional tercera. Nueva\n\nTexto.\n\n" },
+    {
+      name: "insert an artículo bis",
+      before: "##### Artículo 3. Garantías",
+      insert: "##### Artículo 2 bis. Nuevo\n\nTexto.\n\n",
+    },
+    {
+      name: "insert a disposición between two",
+      before: "## Disposición transitoria única. Procedimientos en curso",
+      insert: "## Disposición adicional tercera. Nueva\n\nTexto.\n\n",
+    },
     { name: "repeal an artículo", remove: "##### Artículo 4. Inicio" },
-    { name: "retitle a disposición", line: "## Disposición final segunda. Entrada en vigor", replace: "## Disposición final segunda. Vigencia", keepsOwn: true },
+    {
+      name: "retitle a disposición",
+      line: "## Disposición final segunda. Entrada en vigor",
+      replace: "## Disposición final segunda. Vigencia",
+      keepsOwn: true,
+    },
   ],
   "it.md": [
-    { name: "insert an articolo quater", before: "##### Art. 2 - Maggiore età", insert: "##### Art. 1-quater\n\nTesto.\n\n" },
-    { name: "insert an articolo bis between two", before: "##### Sezione II - Disposizioni speciali", insert: "###### Art. 3-bis\n\nTesto.\n\n" },
+    {
+      name: "insert an articolo quater",
+      before: "##### Art. 2 - Maggiore età",
+      insert: "##### Art. 1-quater\n\nTesto.\n\n",
+    },
+    {
+      name: "insert an articolo bis between two",
+      before: "##### Sezione II - Disposizioni speciali",
+      insert: "###### Art. 3-bis\n\nTesto.\n\n",
+    },
     { name: "repeal an articolo", remove: "##### Art. 1-ter" },
     { name: "retitle an articolo", line: "##### Art. 2 - Maggiore età", replace: "##### Art. 2 - Età", keepsOwn: true },
   ],
@@ -173,8 +314,16 @@ const scenarios: Record<string, Edit[]> = {
     { name: "retitle a section", line: "### 1 Short title", replace: "### 1 Short title and citation", keepsOwn: true },
   ],
   "us.md": [
-    { name: "insert a section between two", before: "#### § 202. Administration", insert: "#### § 201a. Findings\n\nText.\n\n" },
-    { name: "insert a lettered Sec.", before: "### Sec. 3. Authorization of appropriations.", insert: "### Sec. 2A. Findings.\n\nText.\n\n" },
+    {
+      name: "insert a section between two",
+      before: "#### § 202. Administration",
+      insert: "#### § 201a. Findings\n\nText.\n\n",
+    },
+    {
+      name: "insert a lettered Sec.",
+      before: "### Sec. 3. Authorization of appropriations.",
+      insert: "### Sec. 2A. Findings.\n\nText.\n\n",
+    },
     { name: "repeal a section", remove: "#### § 241. Research" },
     { name: "retitle a Sec.", line: "### SEC. 2. Definitions.", replace: "### SEC. 2. Terms.", keepsOwn: true },
   ],
@@ -212,14 +361,17 @@ describe("an amendment scenario per system: every other address is unchanged, an
       const keptAfter = after.filter((t) => t.start < start || t.start >= start + insert.length);
       expect(keptAfter.length).toBe(kept.length);
       // Every other target keeps its address.
-      expect(keptAfter.map((t) => `${t.heading?.text} → ${t.local}`)).toEqual(kept.map((t) => `${t.heading?.text} → ${t.local}`));
+      expect(keptAfter.map((t) => `${t.heading?.text} → ${t.local}`)).toEqual(
+        kept.map((t) => `${t.heading?.text} → ${t.local}`),
+      );
       // No new or edited target takes an address that named another target before.
       const owner = new Map(before.map((t) => [t.local, t.start]));
       for (const t of after.filter((t) => !(t.start < start || t.start >= start + insert.length))) {
         const was = owner.get(t.local);
         if (was !== undefined) expect(was, `${t.local} named another target`).toBe(start);
       }
-      if ("keepsOwn" in edit && edit.keepsOwn) expect(after.find((t) => t.start === start)!.local).toBe(before.find((t) => t.start === start)!.local);
+      if ("keepsOwn" in edit && edit.keepsOwn)
+        expect(after.find((t) => t.start === start)!.local).toBe(before.find((t) => t.start === start)!.local);
       expect(
         tiesOutsideIdentical(
           after.map((t) => t.heading),
@@ -236,7 +388,8 @@ test("deleting outright a section whose number a schedule reuses leaves the sche
   const before = targetsOf(text);
   const end = before.find((t) => t.start > start)!.start;
   const after = targetsOf(text.slice(0, start) + text.slice(end));
-  const clause = (targets: Target[]) => targets.find((t) => t.heading?.text.startsWith("7 Australian Example Principle"))!.local;
+  const clause = (targets: Target[]) =>
+    targets.find((t) => t.heading?.text.startsWith("7 Australian Example Principle"))!.local;
   expect([clause(before), clause(after)]).toEqual(["schedule-1/7", "schedule-1/7"]);
   expect(after.map((t) => t.local)).not.toContain("7");
 });
@@ -261,9 +414,16 @@ interface Tracked {
   heading: HeadingInput | undefined;
 }
 
-type Op = { kind: "insert"; at: number; from: number; variant: number } | { kind: "delete"; at: number } | { kind: "retitle"; at: number } | { kind: "renumber"; at: number; by: number };
+type Op =
+  | { kind: "insert"; at: number; from: number; variant: number }
+  | { kind: "delete"; at: number }
+  | { kind: "retitle"; at: number }
+  | { kind: "renumber"; at: number; by: number };
 
-/** A variant of a heading to insert: an identical sibling, the same designation with another title, a lettered or `bis` form, a new number. */
+/**
+ * A variant of a heading to insert: an identical sibling, the same designation with another title, a lettered or `bis`
+ * form, a new number.
+ */
 function variantOf(text: string, variant: number): string {
   switch (variant) {
     case 0:
@@ -288,7 +448,10 @@ function apply(list: Tracked[], ops: Op[], nextId: { value: number }): Tracked[]
       // A new sibling, right before or right after the heading it is made from (as amendments insert provisions).
       const index = 1 + (op.from % (out.length - 1));
       const from = out[index]!.heading!;
-      out.splice(index + (op.at % 2), 0, { id: nextId.value++, heading: { text: variantOf(from.text, op.variant), depth: from.depth } });
+      out.splice(index + (op.at % 2), 0, {
+        id: nextId.value++,
+        heading: { text: variantOf(from.text, op.variant), depth: from.depth },
+      });
     } else if (op.kind === "delete") {
       // A heading with everything below it (a repealed unit goes with its provisions).
       let end = at + 1;
@@ -301,7 +464,10 @@ function apply(list: Tracked[], ops: Op[], nextId: { value: number }): Tracked[]
       // Renumbering changes what the law cites: the renumbered heading is another target.
       const h = out[at]!.heading!;
       if (!/\d/.test(h.text)) continue;
-      out[at] = { id: nextId.value++, heading: { text: h.text.replace(/\d+/, (n) => String(Number(n) + op.by)), depth: h.depth } };
+      out[at] = {
+        id: nextId.value++,
+        heading: { text: h.text.replace(/\d+/, (n) => String(Number(n) + op.by)), depth: h.depth },
+      };
     }
   }
   return out;
@@ -341,19 +507,36 @@ describe("random amendment sequences: an old address names the same target, is r
           // Truly identical siblings whose number changed: diff reports the shift.
           if (reported.has(address(local))) return;
           const now = where.get(oldList[i]!.id);
-          // The law gave the designation of a target it removed (deleted or renumbered) to a new one: the citation moved with the law.
-          // Or the law gave the address of a scope to a new target (`art-91` renumbered from Art. 88): what is below it follows.
+          // The law gave the designation of a target it removed (deleted or renumbered) to a new one: the citation
+          // moved with the law. Or the law gave the address of a scope to a new target (`art-91` renumbered from Art.
+          // 88): what is below it follows.
           const oldAt = new Map(oldLocals.map((l, k) => [l, k]));
           for (let slash = local.indexOf("/"); slash !== -1; slash = local.indexOf("/", slash + 1)) {
             const scopeOld = oldAt.get(local.slice(0, slash));
             const scopeNew = at.get(local.slice(0, slash));
-            if (scopeOld !== undefined && scopeNew !== undefined && oldList[scopeOld]!.id !== newList[scopeNew]!.id && newList[scopeNew]!.id >= base.length) return;
+            if (
+              scopeOld !== undefined &&
+              scopeNew !== undefined &&
+              oldList[scopeOld]!.id !== newList[scopeNew]!.id &&
+              newList[scopeNew]!.id >= base.length
+            )
+              return;
           }
-          // Or it renamed one (retitled an undesignated heading, whose text is its designation) and a new heading took the old name.
+          // Or it renamed one (retitled an undesignated heading, whose text is its designation) and a new heading took
+          // the old name.
           const gone = now === undefined || newList[now]!.heading?.text !== oldList[i]!.heading?.text;
-          if (gone && (lineage(newList, j).some((k) => newList[k]!.id >= base.length) || newList[j]!.heading?.text === oldList[i]!.heading?.text)) return;
-          // Otherwise only truly identical siblings may swap addresses (diff then reports the other text as record-changed).
-          expect(now === undefined ? undefined : newIds[now], `${local} re-pointed from ${oldList[i]!.heading?.text} to ${newList[j]!.heading?.text}`).toBe(newIds[j]);
+          if (
+            gone &&
+            (lineage(newList, j).some((k) => newList[k]!.id >= base.length) ||
+              newList[j]!.heading?.text === oldList[i]!.heading?.text)
+          )
+            return;
+          // Otherwise only truly identical siblings may swap addresses (diff then reports the other text as
+          // record-changed).
+          expect(
+            now === undefined ? undefined : newIds[now],
+            `${local} re-pointed from ${oldList[i]!.heading?.text} to ${newList[j]!.heading?.text}`,
+          ).toBe(newIds[j]);
         });
       }),
       { numRuns: Number(process.env.SYSTEMS_RUNS ?? (name.length > 8 ? 40 : 60)) },

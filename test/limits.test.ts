@@ -1,4 +1,7 @@
-/** Documented caps (docs/spec.md, "Limits"): exceeding one is a problem on that line or file, never a crash or unbounded memory. */
+/**
+ * Documented caps (docs/spec.md, "Limits"): exceeding one is a problem on that line or file, never a crash or unbounded
+ * memory.
+ */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
@@ -21,7 +24,12 @@ const encoder = new TextEncoder();
 
 describe("line length", () => {
   test("a line over the cap is one problem, its bytes are never held, and the lines after it are read", () => {
-    const check = createFileCheck({ rules, file: "privacy-act-1988.jsonl", schemaCheck, limits: { maxLineBytes: 1000 } });
+    const check = createFileCheck({
+      rules,
+      file: "privacy-act-1988.jsonl",
+      schemaCheck,
+      limits: { maxLineBytes: 1000 },
+    });
     const good = `${JSON.stringify(fixtureRecords("privacy-act-1988")[0]).length}`;
     expect(Number(good)).toBeGreaterThan(0);
     check.push(encoder.encode('{"a":"'));
@@ -30,8 +38,14 @@ describe("line length", () => {
     check.push(encoder.encode(`{"b":"${"y".repeat(2000)}"}\n`)); // over the cap inside one chunk
     const result = check.end();
     expect(result.problems.filter((p) => p.ruleId === "line-length").map((p) => [p.line, p.message])).toEqual([
-      [1, "line is 5008 bytes long, more than the cap of 1000 bytes: it was skipped (raise the cap with --max-line-bytes)"],
-      [3, "line is 2008 bytes long, more than the cap of 1000 bytes: it was skipped (raise the cap with --max-line-bytes)"],
+      [
+        1,
+        "line is 5008 bytes long, more than the cap of 1000 bytes: it was skipped (raise the cap with --max-line-bytes)",
+      ],
+      [
+        3,
+        "line is 2008 bytes long, more than the cap of 1000 bytes: it was skipped (raise the cap with --max-line-bytes)",
+      ],
     ]);
     expect(result.problems.some((p) => p.ruleId === "json-syntax" && p.line === 2)).toBe(true);
   });
@@ -40,7 +54,9 @@ describe("line length", () => {
     await writeFile(join(dir, "x.jsonl"), `{"a":"${"z".repeat(300)}"}`);
     const result = await cli(["validate", "--no-lock", "--format", "json", "--max-line-bytes", "100", "x.jsonl"], dir);
     expect(result.code).toBe(1);
-    expect(JSON.parse(result.stdout).files[0].problems.map((p: { ruleId: string }) => p.ruleId)).toEqual(["line-length"]);
+    expect(JSON.parse(result.stdout).files[0].problems.map((p: { ruleId: string }) => p.ruleId)).toEqual([
+      "line-length",
+    ]);
   });
 });
 
@@ -51,9 +67,16 @@ describe("nesting depth", () => {
     const result = await cli(["validate", "--no-lock", "--format", "json", "--rule", "schema=off", "x.jsonl"], dir);
     const problems = JSON.parse(result.stdout).files[0].problems as { line: number; ruleId: string; message: string }[];
     expect(problems.filter((p) => p.line === 1)).toEqual([
-      expect.objectContaining({ ruleId: "nesting-depth", message: "the value nests arrays and objects more than 64 deep: it was skipped (raise the cap with --max-depth)" }),
+      expect.objectContaining({
+        ruleId: "nesting-depth",
+        message:
+          "the value nests arrays and objects more than 64 deep: it was skipped (raise the cap with --max-depth)",
+      }),
     ]);
-    const lower = await cli(["validate", "--no-lock", "--format", "json", "--rule", "schema=off", "--max-depth", "2", "x.jsonl"], dir);
+    const lower = await cli(
+      ["validate", "--no-lock", "--format", "json", "--rule", "schema=off", "--max-depth", "2", "x.jsonl"],
+      dir,
+    );
     expect(
       JSON.parse(lower.stdout)
         .files[0].problems.filter((p: { ruleId: string }) => p.ruleId === "nesting-depth")
@@ -73,7 +96,10 @@ describe("nesting depth", () => {
 describe("problems kept per file", () => {
   test("--max-stored-problems keeps that many and counts the rest", async () => {
     await writeFile(join(dir, "x.jsonl"), "nope\n".repeat(30));
-    const result = await cli(["validate", "--no-lock", "--format", "json", "--max-stored-problems", "10", "x.jsonl"], dir);
+    const result = await cli(
+      ["validate", "--no-lock", "--format", "json", "--max-stored-problems", "10", "x.jsonl"],
+      dir,
+    );
     const file = JSON.parse(result.stdout).files[0];
     expect(file.problems).toHaveLength(10);
     expect(file.problemsOmitted).toBe(20);
@@ -84,8 +110,16 @@ describe("problems kept per file", () => {
 describe("artifact size", () => {
   test("lock and generate refuse an artifact over the cap, naming it", async () => {
     await writeTree(dir, { "small.md": "# Small\n", "big.md": `# Big\n\n${"Text. ".repeat(400)}\n` });
-    const meta = { slug: "t", titleId: "T", name: "T", versionDate: "2024-01-01", sourceTextUrl: "https://www.legislation.gov.au/T/text" };
-    await expect(lock({ dir, ...meta, maxArtifactBytes: 1000 })).rejects.toThrow("big.md: 2408 bytes, more than the cap of 1000 bytes for one artifact (raise it with --max-artifact-bytes)");
+    const meta = {
+      slug: "t",
+      titleId: "T",
+      name: "T",
+      versionDate: "2024-01-01",
+      sourceTextUrl: "https://www.legislation.gov.au/T/text",
+    };
+    await expect(lock({ dir, ...meta, maxArtifactBytes: 1000 })).rejects.toThrow(
+      "big.md: 2408 bytes, more than the cap of 1000 bytes for one artifact (raise it with --max-artifact-bytes)",
+    );
     await lock({ dir, ...meta });
     const refused = await cli(["generate", "citation-targets.lock.json", "--max-artifact-bytes", "1000"], dir);
     expect(refused.code).toBe(1);
@@ -101,7 +135,8 @@ describe("user schemas", () => {
     const set = (value: unknown, pattern: string) => {
       if (value === null || typeof value !== "object") return;
       for (const [key, child] of Object.entries(value)) {
-        if (key === "titleId" && child !== null && typeof child === "object" && !Array.isArray(child)) (child as { pattern?: string }).pattern = pattern;
+        if (key === "titleId" && child !== null && typeof child === "object" && !Array.isArray(child))
+          (child as { pattern?: string }).pattern = pattern;
         else set(child, pattern);
       }
     };
@@ -111,13 +146,31 @@ describe("user schemas", () => {
     const record = { ...fixtureRecords("privacy-act-1988")[1]!, titleId: `${"a".repeat(100_000)}!` };
     await writeFile(join(dir, "privacy-act-1988.jsonl"), `${JSON.stringify(record)}\n`);
     const started = performance.now();
-    const result = await cli(["validate", "--no-lock", "--format", "json", "--schema", "evil.schema.json", "--rule", "non-canonical=off", "privacy-act-1988.jsonl"], dir);
+    const result = await cli(
+      [
+        "validate",
+        "--no-lock",
+        "--format",
+        "json",
+        "--schema",
+        "evil.schema.json",
+        "--rule",
+        "non-canonical=off",
+        "privacy-act-1988.jsonl",
+      ],
+      dir,
+    );
     expect(performance.now() - started).toBeLessThan(20_000); // a backtracking engine would not finish at all
-    expect(JSON.parse(result.stdout).files[0].problems.map((p: { pointer: string }) => p.pointer)).toContain("/titleId");
+    expect(JSON.parse(result.stdout).files[0].problems.map((p: { pointer: string }) => p.pointer)).toContain(
+      "/titleId",
+    );
     const lookaround = structuredClone(schema);
     set(lookaround, "^(?!x)\\\\w+$");
     await writeFile(join(dir, "lookaround.schema.json"), JSON.stringify(lookaround));
-    const refused = await cli(["validate", "--no-lock", "--schema", "lookaround.schema.json", "privacy-act-1988.jsonl"], dir);
+    const refused = await cli(
+      ["validate", "--no-lock", "--schema", "lookaround.schema.json", "privacy-act-1988.jsonl"],
+      dir,
+    );
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain("cannot be matched in bounded time");
     expect(refused.stderr).toContain("rewrite it without lookaround or backreferences");
@@ -133,12 +186,23 @@ describe("YAML aliases in front matter", () => {
         .join(",")}]\n`; // 9^9 strings if expanded
     yaml += `many: [${Array(1200).fill("*a0").join(",")}]\n`;
     await writeTree(dir, { "gesetz/index.md": `---\n${yaml}---\n# Gesetz\n\n## § 1 Eins\n\nText.\n` });
-    const meta = { slug: "t", titleId: "T", name: "T", versionDate: "2024-01-01", sourceTextUrl: "https://www.legislation.gov.au/T/text" };
+    const meta = {
+      slug: "t",
+      titleId: "T",
+      name: "T",
+      versionDate: "2024-01-01",
+      sourceTextUrl: "https://www.legislation.gov.au/T/text",
+    };
     await lock({ dir, ...meta });
     const refused = await cli(["generate", "citation-targets.lock.json", "-o", "t.jsonl"], dir);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain("gesetz/index.md: front matter has more than 1000 YAML aliases, the cap (raise it with --max-yaml-aliases)");
-    const raised = await cli(["generate", "citation-targets.lock.json", "-o", "t.jsonl", "--max-yaml-aliases", "2000"], dir);
+    expect(refused.stderr).toContain(
+      "gesetz/index.md: front matter has more than 1000 YAML aliases, the cap (raise it with --max-yaml-aliases)",
+    );
+    const raised = await cli(
+      ["generate", "citation-targets.lock.json", "-o", "t.jsonl", "--max-yaml-aliases", "2000"],
+      dir,
+    );
     expect(raised.code, raised.stderr).toBe(0);
     expect((await cli(["validate", "--no-lock", "t.jsonl"], dir)).code).toBe(0);
   });

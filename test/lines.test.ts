@@ -8,29 +8,43 @@ import { check, sampleRecord, summary, toJsonl } from "./helpers/records.js";
 const good = () => toJsonl([sampleRecord("markdown-artifact", 0)]).trimEnd();
 const lineProblems = (text: string | Uint8Array) =>
   check(text).problems.filter((p) =>
-    ["invalid-utf8", "bom", "carriage-return", "blank-line", "final-newline", "json-syntax", "record-not-object", "duplicate-key", "non-canonical"].includes(p.ruleId),
+    [
+      "invalid-utf8",
+      "bom",
+      "carriage-return",
+      "blank-line",
+      "final-newline",
+      "json-syntax",
+      "record-not-object",
+      "duplicate-key",
+      "non-canonical",
+    ].includes(p.ruleId),
   );
 
 describe("line splitting", () => {
   test("line numbers, offsets and the last unterminated line, whatever the chunking", () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ unit: "binary-ascii" }), { maxLength: 20 }), fc.integer({ min: 1, max: 7 }), (parts, size) => {
-        const text = parts.join("\n");
-        const bytes = new TextEncoder().encode(text);
-        const lines: Line[] = [];
-        const splitter = new LineSplitter((l) => lines.push({ ...l, bytes: l.bytes.slice() }));
-        for (let i = 0; i < bytes.length; i += size) splitter.push(bytes.subarray(i, i + size));
-        splitter.end();
-        const expected = text === "" ? [] : text.endsWith("\n") ? text.slice(0, -1).split("\n") : text.split("\n");
-        expect(lines.map((l) => new TextDecoder().decode(l.bytes))).toEqual(expected);
-        expect(lines.map((l) => l.number)).toEqual(expected.map((_, i) => i + 1));
-        let offset = 0;
-        for (const line of lines) {
-          expect(line.offset).toBe(offset);
-          offset += line.bytes.length + 1;
-        }
-        if (lines.length > 0) expect(lines[lines.length - 1]!.terminated).toBe(text.endsWith("\n"));
-      }),
+      fc.property(
+        fc.array(fc.string({ unit: "binary-ascii" }), { maxLength: 20 }),
+        fc.integer({ min: 1, max: 7 }),
+        (parts, size) => {
+          const text = parts.join("\n");
+          const bytes = new TextEncoder().encode(text);
+          const lines: Line[] = [];
+          const splitter = new LineSplitter((l) => lines.push({ ...l, bytes: l.bytes.slice() }));
+          for (let i = 0; i < bytes.length; i += size) splitter.push(bytes.subarray(i, i + size));
+          splitter.end();
+          const expected = text === "" ? [] : text.endsWith("\n") ? text.slice(0, -1).split("\n") : text.split("\n");
+          expect(lines.map((l) => new TextDecoder().decode(l.bytes))).toEqual(expected);
+          expect(lines.map((l) => l.number)).toEqual(expected.map((_, i) => i + 1));
+          let offset = 0;
+          for (const line of lines) {
+            expect(line.offset).toBe(offset);
+            offset += line.bytes.length + 1;
+          }
+          if (lines.length > 0) expect(lines[lines.length - 1]!.terminated).toBe(text.endsWith("\n"));
+        },
+      ),
     );
   });
 
@@ -50,7 +64,11 @@ describe("line-level problems", () => {
   });
 
   test("invalid UTF-8 is reported with line and column, and the next line is still checked", () => {
-    const bytes = new Uint8Array([...new TextEncoder().encode('{"a":"ü'), 0xff, ...new TextEncoder().encode('"}\n[1]\n')]);
+    const bytes = new Uint8Array([
+      ...new TextEncoder().encode('{"a":"ü'),
+      0xff,
+      ...new TextEncoder().encode('"}\n[1]\n'),
+    ]);
     expect(lineProblems(bytes).map((p) => [p.line, p.ruleId, p.column])).toEqual([
       [1, "invalid-utf8", 8],
       [2, "record-not-object", undefined],
@@ -75,7 +93,11 @@ describe("line-level problems", () => {
   });
 
   test("CR LF line endings are reported on each line", () => {
-    expect(summary(check(`${good()}\r\n${good().replace('"documentOrder":0', '"documentOrder":1')}\r\n`)).filter((s) => s.includes("carriage")).length).toBe(2);
+    expect(
+      summary(check(`${good()}\r\n${good().replace('"documentOrder":0', '"documentOrder":1')}\r\n`)).filter((s) =>
+        s.includes("carriage"),
+      ).length,
+    ).toBe(2);
   });
 
   test("blank and whitespace-only lines are reported", () => {
@@ -111,7 +133,10 @@ describe("line-level problems", () => {
     ["true", "a boolean"],
     ["null", "null"],
   ])("%s is not a record", (line, got) => {
-    expect(lineProblems(`${line}\n`)[0]).toMatchObject({ ruleId: "record-not-object", message: `line holds ${got}: expected one JSON object per line` });
+    expect(lineProblems(`${line}\n`)[0]).toMatchObject({
+      ruleId: "record-not-object",
+      message: `line holds ${got}: expected one JSON object per line`,
+    });
   });
 
   test("duplicate keys are reported with the pointer of the repeat, nested too", () => {
@@ -144,7 +169,10 @@ describe("line-level problems", () => {
   });
 
   test("a lone surrogate cannot be canonicalised", () => {
-    expect(lineProblems('{"a":"\\ud800"}\n')[0]).toMatchObject({ ruleId: "non-canonical", messageId: "notRepresentable" });
+    expect(lineProblems('{"a":"\\ud800"}\n')[0]).toMatchObject({
+      ruleId: "non-canonical",
+      messageId: "notRepresentable",
+    });
   });
 
   test("deeply nested values are reported, not a crash", () => {
@@ -202,9 +230,11 @@ describe("RFC 8785 canonical form", () => {
         const canonical = canonicalize(value)!;
         expect(lineProblems(`${canonical}\n`).filter((p) => p.ruleId === "non-canonical")).toEqual([]);
         const pretty = JSON.stringify(value, null, 1);
-        if (pretty !== canonical && !pretty.includes("\n")) expect(lineProblems(`${pretty}\n`).some((p) => p.ruleId === "non-canonical")).toBe(true);
+        if (pretty !== canonical && !pretty.includes("\n"))
+          expect(lineProblems(`${pretty}\n`).some((p) => p.ruleId === "non-canonical")).toBe(true);
         const reordered = JSON.stringify(Object.fromEntries(Object.entries(value).reverse()));
-        if (reordered !== canonical) expect(lineProblems(`${reordered}\n`).some((p) => p.ruleId === "non-canonical")).toBe(true);
+        if (reordered !== canonical)
+          expect(lineProblems(`${reordered}\n`).some((p) => p.ruleId === "non-canonical")).toBe(true);
       }),
       { numRuns: 300 },
     );

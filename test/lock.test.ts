@@ -14,11 +14,26 @@ let cleanup: () => Promise<void>;
 beforeEach(async () => ({ dir, cleanup } = await tempDir()));
 afterEach(async () => cleanup());
 
-const META = { slug: "test-act", titleId: "T1", name: "Test Act", versionDate: "2024-01-01", sourceTextUrl: "https://www.legislation.gov.au/T1/text" };
+const META = {
+  slug: "test-act",
+  titleId: "T1",
+  name: "Test Act",
+  versionDate: "2024-01-01",
+  sourceTextUrl: "https://www.legislation.gov.au/T1/text",
+};
 
 describe("ordering", () => {
   test("natural order: numbers by value, index.md then README.md first in their folder", () => {
-    const paths = ["part-2/section-10.md", "part-10/index.md", "part-2/section-2.md", "part-2/README.md", "part-2/index.md", "contents.md", "part-2/section-2a.md", "Part-3/a.md"];
+    const paths = [
+      "part-2/section-10.md",
+      "part-10/index.md",
+      "part-2/section-2.md",
+      "part-2/README.md",
+      "part-2/index.md",
+      "contents.md",
+      "part-2/section-2a.md",
+      "Part-3/a.md",
+    ];
     expect([...paths].sort(comparePaths)).toEqual([
       "contents.md",
       "part-2/index.md",
@@ -85,17 +100,24 @@ describe("lock", () => {
     await symlink(join(dir, "outside.md"), join(root, "link.md"));
     const error = await lock({ dir: root, ...META }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DatasetError);
-    expect((error as DatasetError).problems).toEqual(["bad.md: not valid UTF-8", expect.stringMatching(/^link\.md: a symbolic link to .*outside\.md, outside the dataset root$/)]);
+    expect((error as DatasetError).problems).toEqual([
+      "bad.md: not valid UTF-8",
+      expect.stringMatching(/^link\.md: a symbolic link to .*outside\.md, outside the dataset root$/),
+    ]);
   });
 
   test("a folder whose artifacts are not contiguous in an explicit order is refused", async () => {
     await writeTree(dir, { "p/a.md": "# A\n", "p/b.md": "# B\n", "q.md": "# Q\n" });
-    await expect(lock({ dir, ...META, order: ["p/a.md", "q.md", "p/b.md"] })).rejects.toThrow(/folder "p" is not contiguous/);
+    await expect(lock({ dir, ...META, order: ["p/a.md", "q.md", "p/b.md"] })).rejects.toThrow(
+      /folder "p" is not contiguous/,
+    );
   });
 
   test("an incomplete order list is refused", async () => {
     await writeTree(dir, { "a.md": "# A\n", "b.md": "# B\n" });
-    await expect(lock({ dir, ...META, order: ["a.md"] })).rejects.toThrow(/b\.md: an artifact missing from the order list/);
+    await expect(lock({ dir, ...META, order: ["a.md"] })).rejects.toThrow(
+      /b\.md: an artifact missing from the order list/,
+    );
   });
 
   test("the first lock needs every dataset field", async () => {
@@ -108,7 +130,11 @@ describe("lock", () => {
   test("a manifest elsewhere records the way back to the dataset", async () => {
     await writeTree(dir, { "data/a.md": "# A\n" });
     await mkdir(join(dir, ".tooling/citation-targets"), { recursive: true });
-    const result = await lock({ dir: join(dir, "data"), output: join(dir, ".tooling/citation-targets/test-act.lock.json"), ...META });
+    const result = await lock({
+      dir: join(dir, "data"),
+      output: join(dir, ".tooling/citation-targets/test-act.lock.json"),
+      ...META,
+    });
     expect(result.manifest.datasetRoot).toBe("../../data");
     const inPlace = await lock({ dir: join(dir, "data"), ...META });
     expect(inPlace.manifest.datasetDigest).toBe(result.manifest.datasetDigest);
@@ -129,7 +155,9 @@ describe("generate refuses a manifest that points outside its root", () => {
     const { manifest } = await lock({ dir, ...META });
     manifest.artifacts[0]!.path = "../a.md";
     await writeFile(join(dir, "bad.lock.json"), JSON.stringify(manifest));
-    await expect(generate({ manifest: join(dir, "bad.lock.json") })).rejects.toThrow(/does not match its schema:\n {2}\/artifacts\/0\/path/);
+    await expect(generate({ manifest: join(dir, "bad.lock.json") })).rejects.toThrow(
+      /does not match its schema:\n {2}\/artifacts\/0\/path/,
+    );
   });
 
   test("an artifact that is a symbolic link out of the root is named", async () => {
@@ -140,7 +168,9 @@ describe("generate refuses a manifest that points outside its root", () => {
     const { rm } = await import("node:fs/promises");
     await rm(join(root, "a.md"));
     await symlink(join(dir, "outside.md"), join(root, "a.md"));
-    const error = await generate({ manifest: join(root, "citation-targets.lock.json"), cwd: dir }).catch((e: unknown) => e);
+    const error = await generate({ manifest: join(root, "citation-targets.lock.json"), cwd: dir }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(DatasetError);
     expect((error as DatasetError).problems[0]).toMatch(/^a\.md: resolves to .*outside\.md, outside the dataset root/);
     expect(manifest.artifacts).toHaveLength(1);

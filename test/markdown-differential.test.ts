@@ -23,9 +23,24 @@ import { frontmatter } from "micromark-extension-frontmatter";
 import { parseDocument } from "yaml";
 import { describe, expect, test } from "vitest";
 import type { IndexKind } from "../src/core/lock/manifest.js";
-import { ArtifactError, parseArtifact, readArtifact, type ParsedArtifact, type TargetCut } from "../src/core/markdown/targets.js";
+import {
+  ArtifactError,
+  parseArtifact,
+  readArtifact,
+  type ParsedArtifact,
+  type TargetCut,
+} from "../src/core/markdown/targets.js";
 import { MAX_NESTING } from "../src/core/markdown/parser.js";
-import { type BlockView, commonHeadings, commonStructure, DIVERGENT_PIECES, escapeText, htmlValue, ourView, type View } from "./helpers/markdown-documents.js";
+import {
+  type BlockView,
+  commonHeadings,
+  commonStructure,
+  DIVERGENT_PIECES,
+  escapeText,
+  htmlValue,
+  ourView,
+  type View,
+} from "./helpers/markdown-documents.js";
 
 const require = createRequire(import.meta.url);
 const spec = require("commonmark-spec") as { tests: { markdown: string; number: number; section: string }[] };
@@ -48,7 +63,8 @@ function referenceHeadingText(heading: Heading): string {
 
 function referenceParseArtifact(text: string, indexKind: IndexKind, parsed = referenceTree(text)): ParsedArtifact {
   const { tree, shift } = parsed;
-  const offset = (node: { position?: { start: { offset?: number }; end: { offset?: number } } }, at: "start" | "end") => node.position![at].offset! + shift;
+  const offset = (node: { position?: { start: { offset?: number }; end: { offset?: number } } }, at: "start" | "end") =>
+    node.position![at].offset! + shift;
   let bodyStart = 0;
   let nodes = tree.children;
   const first = nodes[0];
@@ -64,11 +80,19 @@ function referenceParseArtifact(text: string, indexKind: IndexKind, parsed = ref
     else if (text[bodyStart] === "\n" || text[bodyStart] === "\r") bodyStart += 1;
     nodes = nodes.slice(1);
   }
-  const blocks = indexKind === "body-div" ? referenceDivBlocks(nodes, shift) : nodes.map((node) => ({ start: offset(node, "start"), heading: node.type === "heading" ? node : undefined }));
+  const blocks =
+    indexKind === "body-div"
+      ? referenceDivBlocks(nodes, shift)
+      : nodes.map((node) => ({ start: offset(node, "start"), heading: node.type === "heading" ? node : undefined }));
   const targets: TargetCut[] = [];
   blocks.forEach((block, index) => {
     if (block.heading === undefined && targets.length > 0) return;
-    const cut: TargetCut = { start: targets.length === 0 ? bodyStart : block.start, end: text.length, blockStart: index, blockEnd: blocks.length };
+    const cut: TargetCut = {
+      start: targets.length === 0 ? bodyStart : block.start,
+      end: text.length,
+      blockStart: index,
+      blockEnd: blocks.length,
+    };
     if (block.heading) cut.heading = { text: referenceHeadingText(block.heading), depth: block.heading.depth };
     const previous = targets[targets.length - 1];
     if (previous) {
@@ -86,7 +110,8 @@ function referenceDivBlocks(nodes: RootContent[], shift: number): { start: numbe
   const blocks: { start: number; heading: Heading | undefined }[] = [];
   let open: { start: number; heading: Heading | undefined } | undefined;
   let depth = 0;
-  const balance = (node: Html) => (node.value.match(/<div(?=[\s>/])/gi)?.length ?? 0) - (node.value.match(/<\/div\s*>/gi)?.length ?? 0);
+  const balance = (node: Html) =>
+    (node.value.match(/<div(?=[\s>/])/gi)?.length ?? 0) - (node.value.match(/<\/div\s*>/gi)?.length ?? 0);
   for (const node of nodes) {
     const start = node.position!.start.offset! + shift;
     if (open === undefined) {
@@ -150,10 +175,12 @@ function disagreement(text: string): string | undefined {
     // an invalid front matter: both must refuse it the same way
     const expectedError = attempt(() => referenceParseArtifact(text, "body-block", tree));
     const actualError = attempt(() => parseArtifact(text, "body-block"));
-    if (JSON.stringify(expectedError) !== JSON.stringify(actualError)) return `parseArtifact: micromark ${JSON.stringify(expectedError)}, ours ${JSON.stringify(actualError)}`;
+    if (JSON.stringify(expectedError) !== JSON.stringify(actualError))
+      return `parseArtifact: micromark ${JSON.stringify(expectedError)}, ours ${JSON.stringify(actualError)}`;
     return undefined;
   }
-  if (JSON.stringify(expected) !== JSON.stringify(actual)) return `blocks: micromark ${JSON.stringify(expected)}, ours ${JSON.stringify(actual)}`;
+  if (JSON.stringify(expected) !== JSON.stringify(actual))
+    return `blocks: micromark ${JSON.stringify(expected)}, ours ${JSON.stringify(actual)}`;
   for (const indexKind of ["body-block", "body-div"] as const) {
     const a = JSON.stringify(attempt(() => referenceParseArtifact(text, indexKind, tree)));
     const b = JSON.stringify(attempt(() => parseArtifact(text, indexKind)));
@@ -173,19 +200,22 @@ const ALLOWED: { name: string; text: string; ours: Reading; reason: string }[] =
     name: "a setext heading after link reference definitions starts after them (CommonMark example 215)",
     text: "[x]: /u\n[y]: /v\nfoo\n===\n",
     ours: [0, 8, [16, "foo"]],
-    reason: "micromark starts the heading where the definitions start (one construct, its content); markdown-it's heading starts on its first line",
+    reason:
+      "micromark starts the heading where the definitions start (one construct, its content); markdown-it's heading starts on its first line",
   },
   {
     name: "lines after a link reference definition start blocks of their own",
     text: "[a]: /u\n    code\n\n[b]: /u\n2. x\n\n> [c]: /u\nbar\n",
     ours: [0, 8, 18, 26, 32, 42],
-    reason: "micromark reads the lines after definitions as the rest of one paragraph (indented code, a list item numbered 2 and a lazy line cannot interrupt it); markdown-it reads them afresh",
+    reason:
+      "micromark reads the lines after definitions as the rest of one paragraph (indented code, a list item numbered 2 and a lazy line cannot interrupt it); markdown-it reads them afresh",
   },
   {
     name: "an empty list item after a link reference definition",
     text: "[foo]: /u\n*\n===\n",
     ours: [0, 10, 12],
-    reason: "for micromark the definition's paragraph goes on (an empty item cannot interrupt it) and `===` underlines it; for markdown-it `*` starts a list",
+    reason:
+      "for micromark the definition's paragraph goes on (an empty item cannot interrupt it) and `===` underlines it; for markdown-it `*` starts a list",
   },
   {
     name: "indented code that starts on a lazy line",
@@ -197,7 +227,8 @@ const ALLOWED: { name: string; text: string; ours: Reading; reason: string }[] =
     name: "a complete HTML tag on a lazy paragraph line",
     text: "> a\n<x-y>\nb\n",
     ours: [0],
-    reason: "micromark lets an HTML block of kind 7 interrupt the lazy line; markdown-it keeps the line in the paragraph, as CommonMark says kind 7 cannot interrupt a paragraph",
+    reason:
+      "micromark lets an HTML block of kind 7 interrupt the lazy line; markdown-it keeps the line in the paragraph, as CommonMark says kind 7 cannot interrupt a paragraph",
   },
   {
     name: "a list item opened in a container on the line after a paragraph",
@@ -210,7 +241,8 @@ const ALLOWED: { name: string; text: string; ours: Reading; reason: string }[] =
     name: "a lazy line indented 4 columns",
     text: "100. a\n    # b\n",
     ours: [0, 7],
-    reason: "micromark measures the line from the container it continues (4 columns: paragraph text); markdown-it from the list item's content (a heading after the list)",
+    reason:
+      "micromark measures the line from the container it continues (4 columns: paragraph text); markdown-it from the list item's content (a heading after the list)",
   },
   {
     name: "`    >` after a block quote",
@@ -301,13 +333,15 @@ const ALLOWED: { name: string; text: string; ours: Reading; reason: string }[] =
     name: "`/` in an unquoted attribute value",
     text: "<a href=foo/bar>\n# h\n",
     ours: [0],
-    reason: "markdown-it reads a complete tag and an HTML block that takes the next line; micromark ends the value at `/` and reads a paragraph and a heading",
+    reason:
+      "markdown-it reads a complete tag and an HTML block that takes the next line; micromark ends the value at `/` and reads a paragraph and a heading",
   },
   {
     name: "Unicode white space in or after a tag",
     text: "<x\u00a0y>\n\n</a>\u00a0\n",
     ours: [0, 7],
-    reason: "markdown-it reads HTML blocks (its white space is JavaScript's); micromark reads paragraphs (ASCII white space only)",
+    reason:
+      "markdown-it reads HTML blocks (its white space is JavaScript's); micromark reads paragraphs (ASCII white space only)",
   },
   {
     name: "a link label with U+00A0",
@@ -319,18 +353,22 @@ const ALLOWED: { name: string; text: string; ours: Reading; reason: string }[] =
     name: `list items nested more than ${MAX_NESTING.block / 2} deep`,
     text: `${"- ".repeat(MAX_NESTING.block / 2 + 5)}a\n\nb\n`,
     ours: [0],
-    reason: "markdown-it stops at its nesting limit (the innermost item takes the rest of the document); micromark has no limit",
+    reason:
+      "markdown-it stops at its nesting limit (the innermost item takes the rest of the document); micromark has no limit",
   },
   {
     name: `links and images nested more than ${MAX_NESTING.inline} deep in a heading`,
     text: `# ${"![".repeat(MAX_NESTING.inline + 5)}a${"](u)".repeat(MAX_NESTING.inline + 5)}\n`,
     ours: [[0, `${"![".repeat(MAX_NESTING.inline + 1)}a${"](u)".repeat(MAX_NESTING.inline + 1)}`]],
-    reason: "markdown-it stops parsing brackets at its inline nesting limit (the innermost ones are text); micromark has no limit",
+    reason:
+      "markdown-it stops parsing brackets at its inline nesting limit (the innermost ones are text); micromark has no limit",
   },
 ];
 
 function reading(text: string): Reading {
-  return readArtifact(text).blocks.map((block) => (block.heading ? [block.start, block.heading.text.replace(/\s+/gu, " ").trim()] : block.start));
+  return readArtifact(text).blocks.map((block) =>
+    block.heading ? [block.start, block.heading.text.replace(/\s+/gu, " ").trim()] : block.start,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -342,13 +380,20 @@ describe("markdown-it reads as micromark reads, but where named", () => {
     let count = 0;
     for (const example of spec.tests) {
       const markdown = example.markdown.replace(/\u2192/g, "\t"); // the spec writes tabs as →
-      const variants = [markdown, markdown.replace(/\n/g, "\r\n"), markdown.replace(/\n/g, "\r"), `\uFEFF---\ntitle: x\n---\n${markdown}`, `---\n${markdown}`];
+      const variants = [
+        markdown,
+        markdown.replace(/\n/g, "\r\n"),
+        markdown.replace(/\n/g, "\r"),
+        `\uFEFF---\ntitle: x\n---\n${markdown}`,
+        `---\n${markdown}`,
+      ];
       for (const text of variants) {
         count++;
         const difference = disagreement(text);
         if (difference) {
           disagreeing.add(example.number);
-          if (example.number !== 215) failures.push(`example ${example.number} (${example.section}) ${escapeText(text)}: ${difference}`);
+          if (example.number !== 215)
+            failures.push(`example ${example.number} (${example.section}) ${escapeText(text)}: ${difference}`);
         }
       }
     }
@@ -377,7 +422,11 @@ describe("markdown-it reads as micromark reads, but where named", () => {
   });
 
   test.each([
-    ["an unclosed front matter fence: no block quotes or lists in the whole document", "---\n> q\n- x\n\n1. y\n", [0, 4, 13]],
+    [
+      "an unclosed front matter fence: no block quotes or lists in the whole document",
+      "---\n> q\n- x\n\n1. y\n",
+      [0, 4, 13],
+    ],
     ["after indented code a list item must be able to interrupt a paragraph", "    !\n\n- \n  b\n\n2. c\n", [0, 7, 15]],
     ["a heading may use a definition that comes after it", "# [a]\n\n[a]: /u\n", [0, 7]],
   ])("agreed: %s", (_, text, starts) => {

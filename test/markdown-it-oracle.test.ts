@@ -15,15 +15,30 @@ import { describe, expect, test } from "vitest";
 import { ArtifactError, readArtifact } from "../src/core/markdown/targets.js";
 import { textOf } from "../src/core/markdown/heading-text.js";
 import { MAX_NESTING } from "../src/core/markdown/parser.js";
-import { type BlockView, collapsed, escapeText, headings, htmlValue, ourView, structure, type View } from "./helpers/markdown-documents.js";
+import {
+  type BlockView,
+  collapsed,
+  escapeText,
+  headings,
+  htmlValue,
+  ourView,
+  structure,
+  type View,
+} from "./helpers/markdown-documents.js";
 
 const require = createRequire(import.meta.url);
 const spec = require("commonmark-spec") as { tests: { markdown: string; number: number }[] };
 
 const full = new MarkdownIt("commonmark", { maxNesting: MAX_NESTING.block });
-const fullWithoutContainers = new MarkdownIt("commonmark", { maxNesting: MAX_NESTING.block }).disable(["blockquote", "list"]);
+const fullWithoutContainers = new MarkdownIt("commonmark", { maxNesting: MAX_NESTING.block }).disable([
+  "blockquote",
+  "list",
+]);
 
-/** markdown-it's full parse of the body of `text` (the front matter as readArtifact finds it), and the lines no top-level token covers. */
+/**
+ * markdown-it's full parse of the body of `text` (the front matter as readArtifact finds it), and the lines no
+ * top-level token covers.
+ */
 function fullView(text: string): { view: View; uncovered: Set<number>; lineStarts: number[] } {
   const read = readArtifact(text);
   const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
@@ -34,7 +49,8 @@ function fullView(text: string): { view: View; uncovered: Set<number>; lineStart
   // Line starts in the body as written (CR LF, CR and LF end a line).
   const lineStarts = [0];
   for (const match of body.matchAll(/\r\n|\r|\n/g)) lineStarts.push(match.index + match[0].length);
-  const lineText = (line: number) => body.slice(lineStarts[line], (lineStarts[line + 1] ?? body.length + 1) - 1).replace(/\r$/, "");
+  const lineText = (line: number) =>
+    body.slice(lineStarts[line], (lineStarts[line + 1] ?? body.length + 1) - 1).replace(/\r$/, "");
   const covered = new Set<number>();
   const blocks: BlockView[] = [];
   tokens.forEach((token, i) => {
@@ -44,13 +60,20 @@ function fullView(text: string): { view: View; uncovered: Set<number>; lineStart
     const indent = /^[ \t]*/.exec(lineText(first))![0].length;
     const column = token.type === "code_block" || token.type === "html_block" ? 0 : indent;
     const view: BlockView = { start: from + lineStarts[first]! + column };
-    if (token.type === "heading_open") view.heading = { depth: Number(token.tag.slice(1)), text: collapsed(textOf(tokens[i + 1]!.children!)) };
-    if (token.type === "html_block") view.html = htmlValue(body.slice(lineStarts[first], lineStarts[end - 1]! + lineText(end - 1).length));
+    if (token.type === "heading_open")
+      view.heading = { depth: Number(token.tag.slice(1)), text: collapsed(textOf(tokens[i + 1]!.children!)) };
+    if (token.type === "html_block")
+      view.html = htmlValue(body.slice(lineStarts[first], lineStarts[end - 1]! + lineText(end - 1).length));
     blocks.push(view);
   });
   const uncovered = new Set<number>();
-  for (let line = 0; line < lineStarts.length; line++) if (!covered.has(line) && lineText(line).trim() !== "") uncovered.add(from + lineStarts[line]!);
-  return { view: { frontMatter: read.frontMatter?.value.replace(/\0/g, "\uFFFD"), bodyStart: read.bodyStart, blocks }, uncovered, lineStarts };
+  for (let line = 0; line < lineStarts.length; line++)
+    if (!covered.has(line) && lineText(line).trim() !== "") uncovered.add(from + lineStarts[line]!);
+  return {
+    view: { frontMatter: read.frontMatter?.value.replace(/\0/g, "\uFFFD"), bodyStart: read.bodyStart, blocks },
+    uncovered,
+    lineStarts,
+  };
 }
 
 /** The first difference between our reading of `text` and markdown-it's full parse, or undefined. */
@@ -63,9 +86,13 @@ function difference(text: string): string | undefined {
   }
   const expected = fullView(text);
   const actual = ourView(text, false);
-  if (JSON.stringify(expected.view) !== JSON.stringify(actual)) return `full parse ${JSON.stringify(expected.view)}, ours ${JSON.stringify(actual)}`;
+  if (JSON.stringify(expected.view) !== JSON.stringify(actual))
+    return `full parse ${JSON.stringify(expected.view)}, ours ${JSON.stringify(actual)}`;
   for (const block of readArtifact(text).blocks) {
-    if (block.definition && ![...expected.uncovered].some((start) => block.start >= start && /^[ \t]*$/.test(text.slice(start, block.start)))) {
+    if (
+      block.definition &&
+      ![...expected.uncovered].some((start) => block.start >= start && /^[ \t]*$/.test(text.slice(start, block.start)))
+    ) {
       return `a definition at ${block.start} is not on a line markdown-it leaves without a token`;
     }
   }
@@ -77,7 +104,13 @@ describe("our use of markdown-it's tokens agrees with its full parse", () => {
     const failures: string[] = [];
     for (const example of spec.tests) {
       const markdown = example.markdown.replace(/\u2192/g, "\t");
-      for (const text of [markdown, markdown.replace(/\n/g, "\r\n"), markdown.replace(/\n/g, "\r"), `\uFEFF---\ntitle: x\n---\n${markdown}`, `---\n${markdown}`]) {
+      for (const text of [
+        markdown,
+        markdown.replace(/\n/g, "\r\n"),
+        markdown.replace(/\n/g, "\r"),
+        `\uFEFF---\ntitle: x\n---\n${markdown}`,
+        `---\n${markdown}`,
+      ]) {
         const found = difference(text);
         if (found) failures.push(`example ${example.number} ${escapeText(text)}: ${found}`);
       }
@@ -98,7 +131,8 @@ describe("our use of markdown-it's tokens agrees with its full parse", () => {
     );
   });
 
-  // The body is parsed in pieces that end where a top-level block starts (src/core/markdown/blocks.ts): any piece length reads the same.
+  // The body is parsed in pieces that end where a top-level block starts (src/core/markdown/blocks.ts): any piece
+  // length reads the same.
   test.each([
     ["block structure", structure],
     ["headings and their text", headings],

@@ -37,7 +37,9 @@ afterAll(async () => cleanup());
 
 describe("the expectation covers what it should", () => {
   test("every reading rule turned off by itself, all of them off, and every format", () => {
-    const offAlone = expected.runs.filter((run) => run.args.filter((a) => a.endsWith("=off")).length === 1).map((run) => run.args.find((a) => a.endsWith("=off")));
+    const offAlone = expected.runs
+      .filter((run) => run.args.filter((a) => a.endsWith("=off")).length === 1)
+      .map((run) => run.args.find((a) => a.endsWith("=off")));
     expect(offAlone).toEqual(expect.arrayContaining(READING_RULE_IDS.map((id) => `${id}=off`)));
     expect(expected.runs.some((run) => READING_RULE_IDS.every((id) => run.args.includes(`${id}=off`)))).toBe(true);
     const formats = new Set(expected.runs.map((run) => run.args[run.args.indexOf("--format") + 1]));
@@ -55,7 +57,9 @@ describe("the expectation covers what it should", () => {
 });
 
 describe("validate gives main's reports, byte for byte", () => {
-  test.each(expected.runs.map((run) => [run.args.filter((a) => a.startsWith("--") || a.includes("=")).join(" "), run] as const))("%s", async (_name, run) => {
+  test.each(
+    expected.runs.map((run) => [run.args.filter((a) => a.startsWith("--") || a.includes("=")).join(" "), run] as const),
+  )("%s", async (_name, run) => {
     const got = await runMain(run.args, dir);
     expect(got.stdout).toBe(run.stdout);
     expect(got.stderr).toBe(run.stderr);
@@ -64,11 +68,20 @@ describe("validate gives main's reports, byte for byte", () => {
 });
 
 describe("the engine gives main's results in any chunks", () => {
-  test.each(expected.engine.map((c) => [c.file, c.chunk, JSON.stringify(c.settings), c] as const))("%s in chunks of %i, %s", async (file, chunk, _settings, c) => {
-    const bytes = await readFile(join(data, "inputs", file));
-    const check = createFileCheck({ rules, file, schemaCheck, ruleSettings: c.settings, limits: { maxLineBytes: 300, maxDepth: 5 } });
-    for (let at = 0; at < bytes.length; at += chunk) check.push(bytes.subarray(at, at + chunk));
-    // Through JSON, as it was captured: an absent member and one set to undefined are the same.
-    expect(JSON.parse(JSON.stringify(check.end()))).toEqual(c.result);
-  });
+  test.each(expected.engine.map((c) => [c.file, c.chunk, JSON.stringify(c.settings), c] as const))(
+    "%s in chunks of %i, %s",
+    async (file, chunk, _settings, c) => {
+      const bytes = await readFile(join(data, "inputs", file));
+      const check = createFileCheck({
+        rules,
+        file,
+        schemaCheck,
+        ruleSettings: c.settings,
+        limits: { maxLineBytes: 300, maxDepth: 5 },
+      });
+      for (let at = 0; at < bytes.length; at += chunk) check.push(bytes.subarray(at, at + chunk));
+      // Through JSON, as it was captured: an absent member and one set to undefined are the same.
+      expect(JSON.parse(JSON.stringify(check.end()))).toEqual(c.result);
+    },
+  );
 });

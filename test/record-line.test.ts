@@ -1,11 +1,10 @@
 /**
- * The one record serialiser (src/core/records/record-line.ts) against the general RFC 8785 canonicaliser
- * the project uses elsewhere (`canonicalize`): on every record tried, serializeRecord gives
- * `canonicalize(record)` and "\n", or throws the error canonicalize throws. The records: the shapes
- * the generator makes (strings, integers, arrays of strings, members in order or not) and what a
- * caller of the library could pass (any code units in names and strings, lone surrogates included,
- * doubles, -0, NaN, Infinity, nested values, undefined, symbol, function and bigint members). And the cut lines the generator's
- * worker threads make are the same line once the cut values are put back.
+ * The one record serialiser (src/core/records/record-line.ts) against the general RFC 8785 canonicaliser the project
+ * uses elsewhere (`canonicalize`): on every record tried, serializeRecord gives `canonicalize(record)` and "\n", or
+ * throws the error canonicalize throws. The records: the shapes the generator makes (strings, integers, arrays of
+ * strings, members in order or not) and what a caller of the library could pass (any code units in names and strings,
+ * lone surrogates included, doubles, -0, NaN, Infinity, nested values, undefined, symbol, function and bigint members).
+ * And the cut lines the generator's worker threads make are the same line once the cut values are put back.
  */
 import canonicalize from "canonicalize";
 import fc from "fast-check";
@@ -31,22 +30,58 @@ function canonicalizeError(value: unknown): string {
 }
 
 /** Any string of UTF-16 code units, lone surrogates included. */
-const codeUnits = fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 8 }).map((units) => String.fromCharCode(...units));
-const text = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom("", "Ä§ü", 'a\u0000b\u001f"\\', "\ud800", "x\udc00", "😀", "\u2028\u2029"), codeUnits);
-const FIELD_NAMES = ["artifactRelativePath", "canonicalPath", "documentOrder", "headingTrail", "markdown", "structuralPath", "textDigest", "versionDate"];
-const name = fc.oneof(fc.constantFrom(...FIELD_NAMES), text, fc.constantFrom("10", "9", "__proto_", "b", "B", "é", "e\u0301"));
+const codeUnits = fc
+  .array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 8 })
+  .map((units) => String.fromCharCode(...units));
+const text = fc.oneof(
+  fc.string({ maxLength: 12 }),
+  fc.constantFrom("", "Ä§ü", 'a\u0000b\u001f"\\', "\ud800", "x\udc00", "😀", "\u2028\u2029"),
+  codeUnits,
+);
+const FIELD_NAMES = [
+  "artifactRelativePath",
+  "canonicalPath",
+  "documentOrder",
+  "headingTrail",
+  "markdown",
+  "structuralPath",
+  "textDigest",
+  "versionDate",
+];
+const name = fc.oneof(
+  fc.constantFrom(...FIELD_NAMES),
+  text,
+  fc.constantFrom("10", "9", "__proto_", "b", "B", "é", "e\u0301"),
+);
 /** The values the generator writes. */
 const flatValue = fc.oneof(text, fc.integer(), fc.nat(), fc.array(text, { maxLength: 4 }));
 /** And what else a caller could pass. */
 const anyValue = fc.oneof(
   { weight: 4, arbitrary: flatValue },
   fc.double(),
-  fc.constantFrom(-0, Number.NaN, Number.POSITIVE_INFINITY, 1e21, 5e-324, 2 ** 53, true, false, null, undefined, Symbol.for("s"), () => 1, 10n),
+  fc.constantFrom(
+    -0,
+    Number.NaN,
+    Number.POSITIVE_INFINITY,
+    1e21,
+    5e-324,
+    2 ** 53,
+    true,
+    false,
+    null,
+    undefined,
+    Symbol.for("s"),
+    () => 1,
+    10n,
+  ),
   fc.array(fc.oneof(text, fc.integer(), fc.constantFrom(null, undefined, true)), { maxLength: 3 }),
   fc.dictionary(text, fc.oneof(text, fc.integer(), fc.array(text, { maxLength: 2 })), { maxKeys: 3 }),
 );
 
-/** A record from name-value pairs, the members in the order given (Object.keys puts integer-like names first, ascending). */
+/**
+ * A record from name-value pairs, the members in the order given (Object.keys puts integer-like names first,
+ * ascending).
+ */
 const recordOf = (pairs: [string, unknown][]) => Object.fromEntries(pairs) as OutputRecord;
 const flatRecord = fc.array(fc.tuple(name, flatValue), { maxLength: 12 }).map(recordOf);
 const anyRecord = fc.array(fc.tuple(name, anyValue), { maxLength: 12 }).map(recordOf);
@@ -82,18 +117,33 @@ describe("serializeRecord", () => {
 
   test("gives canonicalize's text for what is not a plain record", () => {
     const dated = { toJSON: () => ({ b: 1, a: "x" }) };
-    for (const value of [dated, ["b", "a"], null] as unknown as OutputRecord[]) expect(serializeRecord(value)).toBe(`${canonicalize(value)}\n`);
+    for (const value of [dated, ["b", "a"], null] as unknown as OutputRecord[])
+      expect(serializeRecord(value)).toBe(`${canonicalize(value)}\n`);
   });
 
   test("records of one shape in a row, as the generator writes them, each cut or not, checked or not: each line is canonicalize's", () => {
     // Values from small pools, so that a member often repeats the last record's value and often does not.
-    const pooled = fc.oneof(fc.constantFrom("a", "b", "Ä", "\ud800", ""), fc.constantFrom(0, 1, 2 ** 31), fc.constantFrom(["x"], ["x", "y"], []), fc.constant(undefined));
+    const pooled = fc.oneof(
+      fc.constantFrom("a", "b", "Ä", "\ud800", ""),
+      fc.constantFrom(0, 1, 2 ** 31),
+      fc.constantFrom(["x"], ["x", "y"], []),
+      fc.constant(undefined),
+    );
     const shape = fc.uniqueArray(fc.constantFrom(...FIELD_NAMES), { minLength: 1 });
-    const rows = shape.chain((names) => fc.array(fc.tuple(fc.tuple(...names.map(() => pooled)), fc.subarray(names), fc.boolean()), { minLength: 1, maxLength: 20 }).map((rows) => ({ names, rows })));
+    const rows = shape.chain((names) =>
+      fc
+        .array(fc.tuple(fc.tuple(...names.map(() => pooled)), fc.subarray(names), fc.boolean()), {
+          minLength: 1,
+          maxLength: 20,
+        })
+        .map((rows) => ({ names, rows })),
+    );
     fc.assert(
       fc.property(rows, ({ names, rows }) => {
         for (const [values, cut, check] of rows) {
-          const record = Object.fromEntries([...names].sort().map((name) => [name, values[names.indexOf(name)]])) as OutputRecord;
+          const record = Object.fromEntries(
+            [...names].sort().map((name) => [name, values[names.indexOf(name)]]),
+          ) as OutputRecord;
           const expected = outcome(() => `${canonicalize(record)}\n`);
           // Unchecked only where no string holds a lone surrogate, as the caller promises then.
           const wellFormed = !check && "text" in expected;

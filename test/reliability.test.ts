@@ -33,7 +33,8 @@ function runAndKill(args: string[], cwd: string, ms: number): Promise<void> {
 const cli = runMain;
 
 /** A deterministic sequence of delays, spread over the life of a run (start-up included). */
-const delays = (n: number, max: number) => Array.from({ length: n }, (_, i) => Math.round(((i * 7919) % n) * (max / n)) + 5);
+const delays = (n: number, max: number) =>
+  Array.from({ length: n }, (_, i) => Math.round(((i * 7919) % n) * (max / n)) + 5);
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -61,7 +62,10 @@ describe("SIGKILL at random moments", () => {
       const now = await readFile(target, "utf8");
       expect([old, fresh]).toContain(now);
       // What a kill left behind is a dot file ending in .tmp: no *.jsonl pattern matches it.
-      for (const entry of await readdir(join(root, "out"))) expect(entry === "privacy-act-1988.jsonl" || /^\.privacy-act-1988\.jsonl\.\d+\.[0-9a-f]{8}\.tmp$/.test(entry)).toBe(true);
+      for (const entry of await readdir(join(root, "out")))
+        expect(
+          entry === "privacy-act-1988.jsonl" || /^\.privacy-act-1988\.jsonl\.\d+\.[0-9a-f]{8}\.tmp$/.test(entry),
+        ).toBe(true);
       await writeFile(target, old);
     }
     // The next normal run removes the leftovers and writes the new file.
@@ -86,7 +90,8 @@ describe("SIGKILL at random moments", () => {
     for (const ms of delays(10, 700)) {
       await runAndKill(["update", MANIFEST], root, ms);
       // A kill during the renames leaves the journal: the next run completes it (test/issue-20.test.ts, item 3).
-      if (existsSync(join(root, ".citation-targets-update.journal.json"))) expect((await cli(["update", "--recover"], root)).code).toBe(0);
+      if (existsSync(join(root, ".citation-targets-update.journal.json")))
+        expect((await cli(["update", "--recover"], root)).code).toBe(0);
       const manifestNow = await readFile(manifestPath, "utf8");
       expect([oldManifest, newManifest]).toContain(manifestNow);
       expect(await readFile(jsonlPath, "utf8")).toBe(manifestNow === oldManifest ? oldJsonl : newJsonl);
@@ -100,7 +105,9 @@ describe("SIGKILL at random moments", () => {
       if (schema !== undefined) expect(() => JSON.parse(schema)).not.toThrow();
     }
     // validate's default pattern never matches a leftover, and a normal run clears them.
-    const report = JSON.parse((await cli(["validate", "--format", "json", "--no-lock"], root)).stdout) as { files: { path: string }[] };
+    const report = JSON.parse((await cli(["validate", "--format", "json", "--no-lock"], root)).stdout) as {
+      files: { path: string }[];
+    };
     expect(report.files.map((f) => f.path)).toEqual([".tooling/citation-targets/mvfg.jsonl", JSONL]);
     expect((await cli(["update"], root)).code).toBe(0);
     expect((await readdir(join(root, ".tooling/citation-targets"))).filter((f) => f.endsWith(".tmp"))).toEqual([]);
@@ -112,7 +119,10 @@ describe("SIGKILL at random moments", () => {
 describe("--check modes write nothing", () => {
   test("lock --check, generate --check and update --check leave every file as it was", async () => {
     const root = await repository("check");
-    await writeFile(join(root, "fixtures/datasets/privacy-act-1988/part-i/section-1.md"), "### 1 Short title\n\nAmended.\n");
+    await writeFile(
+      join(root, "fixtures/datasets/privacy-act-1988/part-i/section-1.md"),
+      "### 1 Short title\n\nAmended.\n",
+    );
     const snapshot = async () => {
       const entries: string[] = [];
       const walk = async (folder: string): Promise<void> => {
@@ -139,6 +149,9 @@ describe("--check modes write nothing", () => {
     await writeFile(join(folder, ".x.jsonl.999999999.0000abcd.tmp"), "dead");
     await writeFile(join(folder, ".y.jsonl.999999999.0000abcd.tmp"), "another target");
     expect(await removeStaleTemporaries(join(folder, "x.jsonl"))).toEqual([".x.jsonl.999999999.0000abcd.tmp"]);
-    expect((await readdir(folder)).sort()).toEqual([`.x.jsonl.${process.pid}.0000abcd.tmp`, ".y.jsonl.999999999.0000abcd.tmp"]);
+    expect((await readdir(folder)).sort()).toEqual([
+      `.x.jsonl.${process.pid}.0000abcd.tmp`,
+      ".y.jsonl.999999999.0000abcd.tmp",
+    ]);
   });
 });

@@ -73,7 +73,10 @@ describe("a repository of many datasets", () => {
     // Faults in several datasets: a stale artifact, a hand-edited record, a broken line.
     await writeFile(join(repo, "laws", slugOf(7), "index.md"), `${law(7)}\nNeu.\n`);
     const edited = join(repo, ".tooling/citation-targets", `${slugOf(30)}.jsonl`);
-    await writeFile(edited, (await readFile(edited, "utf8")).replace(/"textDigest":"[0-9a-f]{4}/, '"textDigest":"0000'));
+    await writeFile(
+      edited,
+      (await readFile(edited, "utf8")).replace(/"textDigest":"[0-9a-f]{4}/, '"textDigest":"0000'),
+    );
     const broken = join(repo, ".tooling/citation-targets", `${slugOf(200)}.jsonl`);
     await writeFile(broken, `${await readFile(broken, "utf8")}{not json\n`);
     for (const args of [
@@ -87,7 +90,8 @@ describe("a repository of many datasets", () => {
       expect(two.stdout, args.join(" ")).toBe(one.stdout);
       expect(two.stderr, args.join(" ")).toBe(one.stderr);
     }
-    // diff: every dataset changed (its last record dropped), so that every pair is compared, over the pool with --jobs 2.
+    // diff: every dataset changed (its last record dropped), so that every pair is compared, over the pool with --jobs
+    // 2.
     reset();
     for (const name of (await readdir(join(repo, ".tooling/citation-targets"))).filter((n) => n.endsWith(".jsonl"))) {
       const path = join(repo, ".tooling/citation-targets", name);
@@ -101,23 +105,40 @@ describe("a repository of many datasets", () => {
       expect(two.stdout).toBe(one.stdout);
       expect(two.stderr).toBe(one.stderr);
     }
-    const compared = JSON.parse((await ct(["diff", "--against", "HEAD", "--format", "json", "--jobs", "2"])).stdout) as { pairs: { changes: { kind: string }[] }[] };
-    expect(compared.pairs.filter((pair) => pair.changes.some((change) => change.kind === "record-removed"))).toHaveLength(DATASETS);
+    const compared = JSON.parse(
+      (await ct(["diff", "--against", "HEAD", "--format", "json", "--jobs", "2"])).stdout,
+    ) as { pairs: { changes: { kind: string }[] }[] };
+    expect(
+      compared.pairs.filter((pair) => pair.changes.some((change) => change.kind === "record-removed")),
+    ).toHaveLength(DATASETS);
     // Two files that are no JSONL: the run stops with the first one's error, in input order, whatever the threads.
     await writeFile(join(repo, ".tooling/citation-targets", `${slugOf(120)}.jsonl`), "just text\n");
     await writeFile(join(repo, ".tooling/citation-targets", `${slugOf(60)}.jsonl`), "other text\n");
-    const stopped = [await ct(["diff", "--against", "HEAD", "--jobs", "1"]), await ct(["diff", "--against", "HEAD", "--jobs", "2"])];
+    const stopped = [
+      await ct(["diff", "--against", "HEAD", "--jobs", "1"]),
+      await ct(["diff", "--against", "HEAD", "--jobs", "2"]),
+    ];
     expect(stopped.map((result) => result.code)).toEqual([2, 2]);
     expect(stopped[1]!.stderr).toBe(stopped[0]!.stderr);
     expect(stopped[0]!.stderr).toContain(`${slugOf(60)}.jsonl is not a citation-targets JSONL file`);
     reset();
     await writeFile(join(repo, "laws", slugOf(7), "index.md"), `${law(7)}\nNeu.\n`);
-    await writeFile(edited, (await readFile(edited, "utf8")).replace(/"textDigest":"[0-9a-f]{4}/, '"textDigest":"0000'));
+    await writeFile(
+      edited,
+      (await readFile(edited, "utf8")).replace(/"textDigest":"[0-9a-f]{4}/, '"textDigest":"0000'),
+    );
     await writeFile(broken, `${await readFile(broken, "utf8")}{not json\n`);
-    const validated = JSON.parse((await ct(["validate", "--format", "json", "--jobs", "2"])).stdout) as { summary: { files: number }; files: { path: string; problems: { ruleId: string }[] }[] };
+    const validated = JSON.parse((await ct(["validate", "--format", "json", "--jobs", "2"])).stdout) as {
+      summary: { files: number };
+      files: { path: string; problems: { ruleId: string }[] }[];
+    };
     expect(validated.summary.files).toBe(DATASETS);
     const faulty = validated.files.filter((file) => file.problems.length > 0).map((file) => file.path);
-    expect(faulty).toEqual([`.tooling/citation-targets/${slugOf(7)}.jsonl`, `.tooling/citation-targets/${slugOf(30)}.jsonl`, `.tooling/citation-targets/${slugOf(200)}.jsonl`]);
+    expect(faulty).toEqual([
+      `.tooling/citation-targets/${slugOf(7)}.jsonl`,
+      `.tooling/citation-targets/${slugOf(30)}.jsonl`,
+      `.tooling/citation-targets/${slugOf(200)}.jsonl`,
+    ]);
     const checked = await ct(["update", "--check", "--no-cache", "--jobs", "2"]);
     expect(checked.stdout).toContain(`${slugOf(7)}: not up to date`);
     expect(checked.stdout).toContain(`${slugOf(30)}: not up to date`);
@@ -131,10 +152,16 @@ describe("a repository of many datasets", () => {
     const against = await ct(["diff", "--against", "HEAD", "--format", "json"]);
     // The old folder as it is at HEAD, compared file by file with no shortcut.
     const old = join(repo, "old");
-    execFileSync("sh", ["-c", `mkdir -p old && git archive HEAD .tooling/citation-targets | tar -x -C old`], { cwd: repo });
+    execFileSync("sh", ["-c", `mkdir -p old && git archive HEAD .tooling/citation-targets | tar -x -C old`], {
+      cwd: repo,
+    });
     const full = await ct(["diff", "old/.tooling/citation-targets", ".tooling/citation-targets", "--format", "json"]);
     expect(against.code).toBe(full.code);
-    const changes = (stdout: string) => (JSON.parse(stdout) as { pairs: { changes: unknown[]; records: unknown }[] }).pairs.map((pair) => [pair.changes, pair.records]);
+    const changes = (stdout: string) =>
+      (JSON.parse(stdout) as { pairs: { changes: unknown[]; records: unknown }[] }).pairs.map((pair) => [
+        pair.changes,
+        pair.records,
+      ]);
     expect(changes(against.stdout)).toEqual(changes(full.stdout));
     expect(changes(against.stdout).filter(([c]) => (c as unknown[]).length > 0)).toHaveLength(1);
     await rm(old, { recursive: true });
@@ -166,7 +193,10 @@ describe("a repository of many datasets", () => {
     expect(Object.keys(cache.entries)).toHaveLength(DATASETS);
     // An edited JSONL misses the cache: it is regenerated and the edit reported.
     const edited = join(repo, ".tooling/citation-targets", `${slugOf(5)}.jsonl`);
-    await writeFile(edited, (await readFile(edited, "utf8")).replace(/"textDigest":"[0-9a-f]{4}/, '"textDigest":"0000'));
+    await writeFile(
+      edited,
+      (await readFile(edited, "utf8")).replace(/"textDigest":"[0-9a-f]{4}/, '"textDigest":"0000'),
+    );
     const amended = join(repo, "laws", slugOf(6), "index.md");
     await writeFile(amended, `${law(6)}\nNeu.\n`);
     const warm = await ct(["update", "--check"]);
@@ -193,7 +223,9 @@ describe("a repository of many datasets", () => {
     expect(stale.stdout).not.toContain(slugOf(9));
     const validated = await ct(["validate", "--staged", "--format", "json"]);
     expect(validated.code).toBe(1);
-    expect((JSON.parse(validated.stdout) as { files: { path: string }[] }).files.map((f) => f.path)).toEqual([`.tooling/citation-targets/${slugOf(8)}.jsonl`]);
+    expect((JSON.parse(validated.stdout) as { files: { path: string }[] }).files.map((f) => f.path)).toEqual([
+      `.tooling/citation-targets/${slugOf(8)}.jsonl`,
+    ]);
     reset();
     git("rm", "-q", `.tooling/citation-targets/${slugOf(11)}.jsonl`);
     const deleted = await ct(["update", "--check", "--staged"]);
@@ -207,8 +239,12 @@ describe("a repository of many datasets", () => {
 /** Every file of the repository's tooling folder and its laws, with its bytes. */
 async function snapshot(): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
-  for (const folder of [".tooling/citation-targets", ...(await readdir(join(repo, "laws"))).map((name) => `laws/${name}`)]) {
-    for (const name of (await readdir(join(repo, folder))).sort()) out[`${folder}/${name}`] = (await readFile(join(repo, folder, name))).toString("base64");
+  for (const folder of [
+    ".tooling/citation-targets",
+    ...(await readdir(join(repo, "laws"))).map((name) => `laws/${name}`),
+  ]) {
+    for (const name of (await readdir(join(repo, folder))).sort())
+      out[`${folder}/${name}`] = (await readFile(join(repo, folder, name))).toString("base64");
   }
   return out;
 }

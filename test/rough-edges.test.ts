@@ -16,7 +16,14 @@ const JSONL = ".tooling/citation-targets/privacy-act-1988.jsonl";
 async function cli(argv: string[], cwd = repoRoot, stdin?: AsyncIterable<Uint8Array>) {
   let stdout = "";
   let stderr = "";
-  const code = await main({ argv, cwd, env: {}, stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) }, ...(stdin ? { stdin } : {}) });
+  const code = await main({
+    argv,
+    cwd,
+    env: {},
+    stdout: { write: (s: string) => (stdout += s) },
+    stderr: { write: (s: string) => (stderr += s) },
+    ...(stdin ? { stdin } : {}),
+  });
   return { code, stdout, stderr };
 }
 
@@ -39,9 +46,15 @@ async function repository(): Promise<string> {
 
 describe("a closed pipe", () => {
   /** Runs the built bin, reads its first chunk of stdout, then closes the pipe as `| head -1` does. */
-  function firstChunkThenClose(args: string[], cwd: string): Promise<{ code: number | null; stderr: string; first: string }> {
+  function firstChunkThenClose(
+    args: string[],
+    cwd: string,
+  ): Promise<{ code: number | null; stderr: string; first: string }> {
     return new Promise((resolve) => {
-      const child = spawn(process.execPath, [bin, ...args], { cwd, env: { ...process.env, NO_COLOR: "1", CI: "true" } });
+      const child = spawn(process.execPath, [bin, ...args], {
+        cwd,
+        env: { ...process.env, NO_COLOR: "1", CI: "true" },
+      });
       let stderr = "";
       let first = "";
       child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
@@ -53,14 +66,17 @@ describe("a closed pipe", () => {
     });
   }
 
-  test.each(["stylish", "json", "github", "sarif"])("validate --format %s | head -1 ends quietly with the run's exit code", async (format) => {
-    // Enough problems that the report is far larger than a pipe's buffer.
-    await writeFile(join(dir, "bad.jsonl"), "not json\n".repeat(4000));
-    const result = await firstChunkThenClose(["validate", "--format", format, "--no-lock", "bad.jsonl"], dir);
-    expect(result.first.length).toBeGreaterThan(0);
-    expect(result.stderr).toBe("");
-    expect(result.code).toBe(1);
-  });
+  test.each(["stylish", "json", "github", "sarif"])(
+    "validate --format %s | head -1 ends quietly with the run's exit code",
+    async (format) => {
+      // Enough problems that the report is far larger than a pipe's buffer.
+      await writeFile(join(dir, "bad.jsonl"), "not json\n".repeat(4000));
+      const result = await firstChunkThenClose(["validate", "--format", format, "--no-lock", "bad.jsonl"], dir);
+      expect(result.first.length).toBeGreaterThan(0);
+      expect(result.stderr).toBe("");
+      expect(result.code).toBe(1);
+    },
+  );
 
   test("generate to a closed pipe stops quietly", async () => {
     const result = await firstChunkThenClose(["generate", MANIFEST], repoRoot);
@@ -73,17 +89,25 @@ describe("messages in plain words", () => {
   test("generate --check of a missing file names it and says how to create it", async () => {
     const result = await cli(["generate", MANIFEST, "--check", "nope.jsonl"]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`citation-targets: cannot read nope.jsonl: no such file or folder (to create it: citation-targets generate ${MANIFEST} -o nope.jsonl)\n`);
+    expect(result.stderr).toBe(
+      `citation-targets: cannot read nope.jsonl: no such file or folder (to create it: citation-targets generate ${MANIFEST} -o nope.jsonl)\n`,
+    );
   });
 
   test("a missing manifest and a broken one: the path, plain words, line and column", async () => {
-    expect((await cli(["generate", "nope.lock.json"], dir)).stderr).toBe("citation-targets: cannot read lock manifest nope.lock.json: no such file or folder\n");
+    expect((await cli(["generate", "nope.lock.json"], dir)).stderr).toBe(
+      "citation-targets: cannot read lock manifest nope.lock.json: no such file or folder\n",
+    );
     await writeFile(join(dir, "broken.lock.json"), '{\n  "lockVersion": 1,\n  "slug" "x"\n}\n');
     const broken = await cli(["generate", "broken.lock.json"], dir);
     expect(broken.code).toBe(2);
-    expect(broken.stderr).toBe("citation-targets: lock manifest broken.lock.json is not valid JSON: line 3, column 10: Unexpected string\n");
+    expect(broken.stderr).toBe(
+      "citation-targets: lock manifest broken.lock.json is not valid JSON: line 3, column 10: Unexpected string\n",
+    );
     await writeFile(join(dir, "cut.lock.json"), '{\n  "lockVersion": ');
-    expect((await cli(["generate", "cut.lock.json"], dir)).stderr).toBe("citation-targets: lock manifest cut.lock.json is not valid JSON: line 2, column 18: the file ends in the middle of a value\n");
+    expect((await cli(["generate", "cut.lock.json"], dir)).stderr).toBe(
+      "citation-targets: lock manifest cut.lock.json is not valid JSON: line 2, column 18: the file ends in the middle of a value\n",
+    );
   });
 
   test("lock --check names what changed, appeared and vanished, and prints the refresh command with the user's paths", async () => {
@@ -117,7 +141,9 @@ describe("messages in plain words", () => {
     expect(lines[0]).toMatch(
       /^citation-targets: \.tooling\/citation-targets\/privacy-act-1988\.jsonl is not up to date: the lock manifest changed since the file was generated \(the file has datasetDigest [0-9a-f]{12}…, the manifest [0-9a-f]{12}…\)$/,
     );
-    expect(lines[1]).toMatch(/^citation-targets: {3}first difference: line 1, record privacy-act-1988\/front-matter\.md#privacy-act-1988: citationTargetId differs/);
+    expect(lines[1]).toMatch(
+      /^citation-targets: {3}first difference: line 1, record privacy-act-1988\/front-matter\.md#privacy-act-1988: citationTargetId differs/,
+    );
     expect(lines.slice(2)).toEqual([
       "citation-targets:   records: 1 added, 0 removed, 0 changed (42 before, 43 after)",
       "citation-targets:     added:   privacy-act-1988/part-i/section-7.md#7",
@@ -142,7 +168,9 @@ describe("the command line", () => {
     expect(result).toEqual({
       code: 2,
       stdout: "",
-      stderr: expect.stringMatching(/^citation-targets: missing command: usage: citation-targets <validate\|lock\|adopt\|generate\|update\|diff\|view\|schema> \[options\]\n/),
+      stderr: expect.stringMatching(
+        /^citation-targets: missing command: usage: citation-targets <validate\|lock\|adopt\|generate\|update\|diff\|view\|schema> \[options\]\n/,
+      ),
     });
   });
 
@@ -159,16 +187,22 @@ describe("the command line", () => {
     const help = (await cli(["--help"])).stdout;
     const listed = [...help.matchAll(/^ {2}([a-z]+)\b/gm)].map((m) => m[1]);
     expect(listed).toEqual(["validate", "schema", "lock", "generate", "update", "adopt", "diff", "view", "help"]);
-    for (const command of ["validate", "lock", "adopt", "generate", "update", "diff", "view", "schema"]) expect(help).toContain(command);
+    for (const command of ["validate", "lock", "adopt", "generate", "update", "diff", "view", "schema"])
+      expect(help).toContain(command);
   });
 
   test("run from a subfolder, validate and update find the repository's files, shown relative to it", async () => {
     const validated = await cli(["validate", "--format", "json"], join(repoRoot, "fixtures/datasets"));
     expect(validated.code).toBe(0);
-    expect(JSON.parse(validated.stdout).files.map((f: { path: string }) => f.path)).toEqual(["../../.tooling/citation-targets/mvfg.jsonl", "../../.tooling/citation-targets/privacy-act-1988.jsonl"]);
+    expect(JSON.parse(validated.stdout).files.map((f: { path: string }) => f.path)).toEqual([
+      "../../.tooling/citation-targets/mvfg.jsonl",
+      "../../.tooling/citation-targets/privacy-act-1988.jsonl",
+    ]);
     const checked = await cli(["update", "--check"], join(repoRoot, "fixtures/datasets"));
     expect(checked.code).toBe(0);
-    expect(checked.stdout).toContain("privacy-act-1988: up to date (../../.tooling/citation-targets/privacy-act-1988.lock.json, ../../.tooling/citation-targets/privacy-act-1988.jsonl)");
+    expect(checked.stdout).toContain(
+      "privacy-act-1988: up to date (../../.tooling/citation-targets/privacy-act-1988.lock.json, ../../.tooling/citation-targets/privacy-act-1988.jsonl)",
+    );
   });
 
   test("validate - and --stdin check standard input; --stdin-filename names it for the file-name rule and the lock manifest", async () => {
@@ -176,19 +210,32 @@ describe("the command line", () => {
     const plain = await cli(["validate", "-", "--format", "json"], repoRoot, bytesOf(text));
     expect(plain.code).toBe(0);
     expect(JSON.parse(plain.stdout).files).toEqual([{ path: "<stdin>", records: 42, problems: [] }]);
-    const named = await cli(["validate", "--stdin", "--stdin-filename", ".tooling/citation-targets/wrong-name.jsonl", "--format", "json"], repoRoot, bytesOf(text));
+    const named = await cli(
+      ["validate", "--stdin", "--stdin-filename", ".tooling/citation-targets/wrong-name.jsonl", "--format", "json"],
+      repoRoot,
+      bytesOf(text),
+    );
     expect(JSON.parse(named.stdout).files[0].problems.map((p: { ruleId: string }) => p.ruleId)).toEqual(["file-name"]);
-    const withLock = await cli(["validate", "-", "--stdin-filename", JSONL, "--verbose"], repoRoot, bytesOf(text.replace("Short title", "Short name")));
+    const withLock = await cli(
+      ["validate", "-", "--stdin-filename", JSONL, "--verbose"],
+      repoRoot,
+      bytesOf(text.replace("Short title", "Short name")),
+    );
     expect(withLock.code).toBe(1);
     expect(withLock.stderr).toContain(`${JSONL}: checked against lock manifest ${MANIFEST}`);
     expect(withLock.stdout).toContain("lock-artifact-body");
-    expect((await cli(["validate", "-", "x.jsonl"], repoRoot, bytesOf(text))).stderr).toContain("cannot be checked together with files");
+    expect((await cli(["validate", "-", "x.jsonl"], repoRoot, bytesOf(text))).stderr).toContain(
+      "cannot be checked together with files",
+    );
   });
 
   test("standard input through the built bin", async () => {
     const text = await readFile(join(repoRoot, JSONL));
     const result = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-      const child = spawn(process.execPath, [bin, "validate", "-"], { cwd: repoRoot, env: { ...process.env, NO_COLOR: "1" } });
+      const child = spawn(process.execPath, [bin, "validate", "-"], {
+        cwd: repoRoot,
+        env: { ...process.env, NO_COLOR: "1" },
+      });
       let stdout = "";
       child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
       child.on("close", (code) => resolve({ code, stdout }));
@@ -222,8 +269,24 @@ describe("the command line", () => {
 });
 
 describe("lock places new files where they belong", () => {
-  const META = { slug: "test-act", titleId: "T1", name: "Test Act", versionDate: "2024-01-01", sourceTextUrl: "https://www.legislation.gov.au/T1/text" };
-  const ORDER = ["front.md", "contents.md", "part-1/index.md", "part-1/s-1.md", "part-1/s-3.md", "part-2/index.md", "part-2/div-1/s-10.md", "part-2/div-3/s-30.md", "endnotes.md"];
+  const META = {
+    slug: "test-act",
+    titleId: "T1",
+    name: "Test Act",
+    versionDate: "2024-01-01",
+    sourceTextUrl: "https://www.legislation.gov.au/T1/text",
+  };
+  const ORDER = [
+    "front.md",
+    "contents.md",
+    "part-1/index.md",
+    "part-1/s-1.md",
+    "part-1/s-3.md",
+    "part-2/index.md",
+    "part-2/div-1/s-10.md",
+    "part-2/div-3/s-30.md",
+    "endnotes.md",
+  ];
 
   test.each([
     ["a section between its siblings", "part-1/s-2.md", 4],
@@ -241,7 +304,9 @@ describe("lock places new files where they belong", () => {
 
   test("a new file in a folder of an explicitly ordered dataset keeps the folder contiguous (the reported bug)", async () => {
     const root = await copyFixture("privacy-act-1988", dir);
-    const order = (await readFile(join(repoRoot, "fixtures/datasets/privacy-act-1988.order"), "utf8")).split("\n").filter((l) => l !== "" && !l.startsWith("#"));
+    const order = (await readFile(join(repoRoot, "fixtures/datasets/privacy-act-1988.order"), "utf8"))
+      .split("\n")
+      .filter((l) => l !== "" && !l.startsWith("#"));
     await lock({ dir: root, ...META, order, kinds: { "front-matter.md": "document-frontmatter" } });
     await writeTree(root, { "part-i/section-7.md": "### 7 New\n" });
     const { rename } = await import("node:fs/promises");
@@ -263,7 +328,11 @@ describe("lock places new files where they belong", () => {
       "part-iii/division-1/index.md",
     ]);
     expect(paths.at(-1)).toBe("endnotes.md");
-    expect(result.changes).toMatchObject({ added: ["part-i/section-6ab.md", "part-i/section-7.md", "part-ii/index.md", "part-ii/section-12.md"], removed: ["part-i/section-6aa.md"], changed: [] });
+    expect(result.changes).toMatchObject({
+      added: ["part-i/section-6ab.md", "part-i/section-7.md", "part-ii/index.md", "part-ii/section-12.md"],
+      removed: ["part-i/section-6aa.md"],
+      changed: [],
+    });
   });
 
   test("--ignore globs are kept in the manifest: a refresh and validate leave the same files out", async () => {
@@ -279,13 +348,29 @@ describe("lock places new files where they belong", () => {
 describe("update", () => {
   test("is atomic: when one dataset is at fault, nothing is written for any", async () => {
     const root = await repository();
-    const before = await Promise.all([MANIFEST, JSONL, ".tooling/citation-targets/mvfg.lock.json", ".tooling/citation-targets/mvfg.jsonl"].map((f) => readFile(join(root, f), "utf8")));
-    await writeFile(join(root, "fixtures/datasets/privacy-act-1988/part-i/section-1.md"), "### 1 Short title\n\nAmended.\n");
+    const before = await Promise.all(
+      [MANIFEST, JSONL, ".tooling/citation-targets/mvfg.lock.json", ".tooling/citation-targets/mvfg.jsonl"].map((f) =>
+        readFile(join(root, f), "utf8"),
+      ),
+    );
+    await writeFile(
+      join(root, "fixtures/datasets/privacy-act-1988/part-i/section-1.md"),
+      "### 1 Short title\n\nAmended.\n",
+    );
     await writeFile(join(root, "fixtures/datasets/mvfg/bad.md"), Buffer.from([0x23, 0x20, 0xff, 0x0a])); // not UTF-8
     await expect(update({ cwd: root })).rejects.toThrow(/bad\.md: not valid UTF-8/);
-    const after = await Promise.all([MANIFEST, JSONL, ".tooling/citation-targets/mvfg.lock.json", ".tooling/citation-targets/mvfg.jsonl"].map((f) => readFile(join(root, f), "utf8")));
+    const after = await Promise.all(
+      [MANIFEST, JSONL, ".tooling/citation-targets/mvfg.lock.json", ".tooling/citation-targets/mvfg.jsonl"].map((f) =>
+        readFile(join(root, f), "utf8"),
+      ),
+    );
     expect(after).toEqual(before);
-    expect((await readdir(join(root, ".tooling/citation-targets"))).sort()).toEqual(["mvfg.jsonl", "mvfg.lock.json", "privacy-act-1988.jsonl", "privacy-act-1988.lock.json"]);
+    expect((await readdir(join(root, ".tooling/citation-targets"))).sort()).toEqual([
+      "mvfg.jsonl",
+      "mvfg.lock.json",
+      "privacy-act-1988.jsonl",
+      "privacy-act-1988.lock.json",
+    ]);
     const cli1 = await cli(["update"], root);
     expect(cli1.code).toBe(1);
     expect(cli1.stderr).toContain("mvfg.lock.json: bad.md: not valid UTF-8");

@@ -74,7 +74,8 @@ class Workspace {
   static async create(root: string): Promise<Workspace> {
     const dir = await mkdtemp(join(root, "ws-"));
     await mkdir(join(dir, ".tooling/citation-targets"), { recursive: true });
-    for (const name of [`${SLUG}.jsonl`, `${SLUG}.lock.json`]) await cp(join(repoRoot, ".tooling/citation-targets", name), join(dir, ".tooling/citation-targets", name));
+    for (const name of [`${SLUG}.jsonl`, `${SLUG}.lock.json`])
+      await cp(join(repoRoot, ".tooling/citation-targets", name), join(dir, ".tooling/citation-targets", name));
     await cp(join(repoRoot, DATASET), join(dir, DATASET), { recursive: true });
     return new Workspace(dir);
   }
@@ -85,7 +86,11 @@ class Workspace {
 
   /** The JSONL checked against the manifest, as validate does (the lock context read from the files). */
   async input(): Promise<Input> {
-    return { text: await readFile(this.path(FILE)), file: FILE, lock: await loadLockContext(this.path(MANIFEST), MANIFEST, this.dir) };
+    return {
+      text: await readFile(this.path(FILE)),
+      file: FILE,
+      lock: await loadLockContext(this.path(MANIFEST), MANIFEST, this.dir),
+    };
   }
 
   /** An amendment of an artifact: a paragraph appended. */
@@ -133,7 +138,11 @@ afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 /** An example in a workspace: `make` brings about the bad situation, `fix` runs the section's fix on it. */
-function inWorkspace(make: (ws: Workspace) => Promise<unknown>, fix: (ws: Workspace) => Promise<unknown>, also?: RuleId[]): Example {
+function inWorkspace(
+  make: (ws: Workspace) => Promise<unknown>,
+  fix: (ws: Workspace) => Promise<unknown>,
+  also?: RuleId[],
+): Example {
   const state = async (fixed: boolean) => {
     const ws = await Workspace.create(scratch);
     await make(ws);
@@ -158,7 +167,11 @@ const examples = {
     // line 5 edited in an editor that saved it as Windows-1252, where — is the one byte 0x97
     bad: () => {
       const lines = fixtureLines();
-      const chunks = lines.map((line, i) => (i === 4 ? line.split("—").flatMap((part, j) => (j === 0 ? [utf8(part)] : [Uint8Array.of(0x97), utf8(part)])) : [utf8(line)]));
+      const chunks = lines.map((line, i) =>
+        i === 4
+          ? line.split("—").flatMap((part, j) => (j === 0 ? [utf8(part)] : [Uint8Array.of(0x97), utf8(part)]))
+          : [utf8(line)],
+      );
       const bytes = chunks.flatMap((parts) => [...parts, utf8("\n")]);
       return { text: Buffer.concat(bytes), file: FILE };
     },
@@ -198,7 +211,10 @@ const examples = {
     // line 42 with its headingTrail wrapped in 64 arrays
     bad: () => {
       const lines = fixtureLines();
-      lines[41] = lines[41]!.replace('"headingTrail":["Endnotes"]', `"headingTrail":${"[".repeat(64)}["Endnotes"]${"]".repeat(64)}`);
+      lines[41] = lines[41]!.replace(
+        '"headingTrail":["Endnotes"]',
+        `"headingTrail":${"[".repeat(64)}["Endnotes"]${"]".repeat(64)}`,
+      );
       return { text: `${lines.join("\n")}\n`, file: FILE };
     },
     fixed: () => jsonl(),
@@ -213,7 +229,10 @@ const examples = {
   },
   "non-canonical": {
     // Python's json.dumps(sort_keys=True, separators=(",", ":")): ensure_ascii escapes every non-ASCII character
-    bad: () => ({ text: toJsonl(base()).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`), file: FILE }),
+    bad: () => ({
+      text: toJsonl(base()).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`),
+      file: FILE,
+    }),
     fixed: () => jsonl(),
   },
   schema: {
@@ -267,7 +286,11 @@ const examples = {
       const records = base();
       const i = indexOf(records, address("endnotes.md#endnote-2"));
       const first = records[i - 1]!;
-      Object.assign(records[i]!, { citationAddress: first.citationAddress, canonicalPath: first.canonicalPath, structuralPath: first.structuralPath });
+      Object.assign(records[i]!, {
+        citationAddress: first.citationAddress,
+        canonicalPath: first.canonicalPath,
+        structuralPath: first.structuralPath,
+      });
       refresh(records[i]!);
       return jsonl(records);
     },
@@ -293,7 +316,14 @@ const examples = {
     fixed: () => jsonl(),
   },
   "structural-preorder-index": {
-    bad: () => jsonl(base().map((r) => (r.targetKind === "structural-container" ? { ...r, structuralPreorderIndex: Number(r.structuralPreorderIndex) + 1 } : r))),
+    bad: () =>
+      jsonl(
+        base().map((r) =>
+          r.targetKind === "structural-container"
+            ? { ...r, structuralPreorderIndex: Number(r.structuralPreorderIndex) + 1 }
+            : r,
+        ),
+      ),
     fixed: () => jsonl(),
   },
   "block-range": {
@@ -317,7 +347,10 @@ const examples = {
   "structural-path": {
     bad: () => {
       const records = base();
-      Object.assign(records[indexOf(records, address("part-i/index.md#part-i"))]!, { structuralPath: ["part-i", "index", "part-i"], canonicalPath: "part-i/index/part-i" });
+      Object.assign(records[indexOf(records, address("part-i/index.md#part-i"))]!, {
+        structuralPath: ["part-i", "index", "part-i"],
+        canonicalPath: "part-i/index/part-i",
+      });
       return jsonl(records);
     },
     fixed: () => jsonl(),
@@ -325,13 +358,16 @@ const examples = {
   "parent-container": {
     bad: () => {
       const records = base();
-      records[indexOf(records, address("part-iii/division-1/section-13.md#13"))]!.headingTrail = ["Division 1—Interferences with privacy"];
+      records[indexOf(records, address("part-iii/division-1/section-13.md#13"))]!.headingTrail = [
+        "Division 1—Interferences with privacy",
+      ];
       return jsonl(records);
     },
     fixed: () => jsonl(),
   },
   "record-order": {
-    // the record of part-i/section-6aa.md appended at the end of the file by hand, its documentOrder continuing the count
+    // the record of part-i/section-6aa.md appended at the end of the file by hand, its documentOrder continuing the
+    // count
     bad: () => {
       const records = base();
       const [moved] = records.splice(indexOf(records, address("part-i/section-6aa.md#6aa")), 1);
@@ -408,7 +444,8 @@ function docExample(section: string): DocExample {
   const bad = section.slice(section.indexOf("**Bad:**"), section.indexOf("**Fix:**"));
   const fences = [...bad.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((m) => ({ lang: m[1]!, body: m[2]! }));
   const last = fences.at(-1);
-  if (last === undefined || last.lang !== "text") throw new Error("the **Bad:** must end with the printed problem in a ```text block");
+  if (last === undefined || last.lang !== "text")
+    throw new Error("the **Bad:** must end with the printed problem in a ```text block");
   return {
     lines: fences
       .slice(0, -1)
@@ -474,7 +511,8 @@ describe("docs/spec.md, section 11: every rule has a bad example and its fix", (
       for (const also of example.also ?? []) expect(section, `the section names ${also}`).toContain(also);
       const own = result.problems.filter((p) => p.ruleId === id);
       expect(own.length, "problems of the rule").toBeGreaterThan(0);
-      // the printed line is one of the rule's problems (where a bad input gives one per line, the section shows one of them)
+      // the printed line is one of the rule's problems (where a bad input gives one per line, the section shows one of
+      // them)
       expect(own.map((p) => stylishLine(result, p))).toContainEqual(expect.stringMatching(pattern(documented.printed)));
       // each documented line of the bad input is a line of it, in order
       if (documented.lines.length === 0) return;

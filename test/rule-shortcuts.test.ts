@@ -20,7 +20,13 @@ import { fixtureRecords, type Rec } from "./helpers/records.js";
 /** The reports of `rule` for one record. */
 function reportsOf(rule: Rule, record: Rec): Omit<RuleReport, "line">[] {
   const reports: RuleReport[] = [];
-  const context: RuleContext = { fileName: "x.jsonl", file: "x.jsonl", lock: undefined, manifestPath: undefined, report: (r) => reports.push(r) };
+  const context: RuleContext = {
+    fileName: "x.jsonl",
+    file: "x.jsonl",
+    lock: undefined,
+    manifestPath: undefined,
+    report: (r) => reports.push(r),
+  };
   const handlers = rule.create!(context);
   handlers.record!({ record, line: 1, schemaValid: true });
   return reports.map(({ line: _, ...rest }) => rest);
@@ -36,21 +42,46 @@ function citationAddressPlainly(record: Rec): Omit<RuleReport, "line">[] {
   const kind = record.targetKind;
   if (value === undefined) return [];
   const parts = parseAddress(value);
-  if (parts === undefined) return [{ messageId: "malformed", data: { value: quote(value) }, pointer: "/citationAddress" }];
-  if (slug === undefined || path === undefined || (kind !== "markdown-artifact" && kind !== "structural-container")) return [];
-  if (parts.targetKind !== kind) return [{ messageId: "kind", data: { value: quote(value), addressKind: parts.targetKind, kind }, pointer: "/citationAddress" }];
+  if (parts === undefined)
+    return [{ messageId: "malformed", data: { value: quote(value) }, pointer: "/citationAddress" }];
+  if (slug === undefined || path === undefined || (kind !== "markdown-artifact" && kind !== "structural-container"))
+    return [];
+  if (parts.targetKind !== kind)
+    return [
+      {
+        messageId: "kind",
+        data: { value: quote(value), addressKind: parts.targetKind, kind },
+        pointer: "/citationAddress",
+      },
+    ];
   let expected: string;
   try {
-    expected = formatAddress({ slug, targetKind: kind as TargetKind, path, ...(kind === "markdown-artifact" ? { local: parts.local ?? "" } : {}) });
+    expected = formatAddress({
+      slug,
+      targetKind: kind as TargetKind,
+      path,
+      ...(kind === "markdown-artifact" ? { local: parts.local ?? "" } : {}),
+    });
   } catch {
     return [];
   }
-  return expected === value ? [] : [{ messageId: "mismatch", data: { value: quote(value), expected: quote(expected) }, pointer: "/citationAddress" }];
+  return expected === value
+    ? []
+    : [
+        {
+          messageId: "mismatch",
+          data: { value: quote(value), expected: quote(expected) },
+          pointer: "/citationAddress",
+        },
+      ];
 }
 
 /** structural-path as it was: the expected segments built and compared element by element. */
 function structuralPathPlainly(record: Rec): Omit<RuleReport, "line">[] {
-  const segments = Array.isArray(record.structuralPath) && record.structuralPath.every((s) => typeof s === "string") ? (record.structuralPath as string[]) : undefined;
+  const segments =
+    Array.isArray(record.structuralPath) && record.structuralPath.every((s) => typeof s === "string")
+      ? (record.structuralPath as string[])
+      : undefined;
   if (segments === undefined) return [];
   const reports: Omit<RuleReport, "line">[] = [];
   const path = str(record, "artifactRelativePath");
@@ -64,20 +95,52 @@ function structuralPathPlainly(record: Rec): Omit<RuleReport, "line">[] {
           ? targetStructuralPath(path, local)
           : undefined;
   if (expected !== undefined && !(expected.length === segments.length && expected.every((s, i) => s === segments[i]))) {
-    reports.push({ messageId: "segments", data: { actual: JSON.stringify(segments), expected: JSON.stringify(expected) }, pointer: "/structuralPath" });
+    reports.push({
+      messageId: "segments",
+      data: { actual: JSON.stringify(segments), expected: JSON.stringify(expected) },
+      pointer: "/structuralPath",
+    });
   }
   const canonical = str(record, "canonicalPath");
-  if (canonical !== undefined && canonical !== segments.join("/")) reports.push({ messageId: "canonical", data: { actual: canonical, expected: segments.join("/") }, pointer: "/canonicalPath" });
+  if (canonical !== undefined && canonical !== segments.join("/"))
+    reports.push({
+      messageId: "canonical",
+      data: { actual: canonical, expected: segments.join("/") },
+      pointer: "/canonicalPath",
+    });
   return reports;
 }
 
-const segment = fc.constantFrom("a", "b", "teil-1", "é", "e\u0301", "Ä", "%", "%41", " ", "#", "..", ".", "", "index.md", "README.md", "x.md", ".md", "a~b", "ü.md");
+const segment = fc.constantFrom(
+  "a",
+  "b",
+  "teil-1",
+  "é",
+  "e\u0301",
+  "Ä",
+  "%",
+  "%41",
+  " ",
+  "#",
+  "..",
+  ".",
+  "",
+  "index.md",
+  "README.md",
+  "x.md",
+  ".md",
+  "a~b",
+  "ü.md",
+);
 const path = fc.array(segment, { minLength: 1, maxLength: 4 }).map((segments) => segments.join("/"));
 const local = fc.constantFrom("_top", "§-1", "a/b", "x~2", "x~1", "a b", "teil-1/§-2", "", "..", "a//b");
 const slug = fc.constantFrom("bundesrecht", "a", "x-y", "Bad", "", "a--b");
 const kind = fc.constantFrom("markdown-artifact", "structural-container", "other");
 
-/** A record's coordinates and an address written from them or from coordinates near them, and a structuralPath and canonicalPath near the right ones. */
+/**
+ * A record's coordinates and an address written from them or from coordinates near them, and a structuralPath and
+ * canonicalPath near the right ones.
+ */
 const record = fc
   .record({
     slug,
@@ -95,17 +158,33 @@ const record = fc
     join: fc.boolean(),
   })
   .map((r) => {
-    const parts = r.own ? { slug: r.slug, path: r.path, local: r.local, kind: r.kind } : { slug: r.addressSlug, path: r.addressPath, local: r.addressLocal, kind: r.addressKind };
+    const parts = r.own
+      ? { slug: r.slug, path: r.path, local: r.local, kind: r.kind }
+      : { slug: r.addressSlug, path: r.addressPath, local: r.addressLocal, kind: r.addressKind };
     let address: string | undefined;
     try {
-      address = formatAddress({ slug: parts.slug, targetKind: parts.kind as TargetKind, path: parts.path, local: parts.local });
+      address = formatAddress({
+        slug: parts.slug,
+        targetKind: parts.kind as TargetKind,
+        path: parts.path,
+        local: parts.local,
+      });
     } catch {
       address = undefined;
     }
-    const out: Rec = { slug: r.slug, artifactRelativePath: r.path, targetKind: r.kind, citationAddress: r.rawAddress || address === undefined ? r.raw : address };
+    const out: Rec = {
+      slug: r.slug,
+      artifactRelativePath: r.path,
+      targetKind: r.kind,
+      citationAddress: r.rawAddress || address === undefined ? r.raw : address,
+    };
     // structuralPath: the right segments, or ones that join the same with a "/" inside a segment, or ones cut short.
-    const right = r.kind === "structural-container" ? containerStructuralPath(r.path) : targetStructuralPath(r.path, r.local);
-    const segments = r.join && right.length > 1 ? [right.slice(0, 2).join("/"), ...right.slice(2)] : right.slice(0, right.length - (r.cut % 2));
+    const right =
+      r.kind === "structural-container" ? containerStructuralPath(r.path) : targetStructuralPath(r.path, r.local);
+    const segments =
+      r.join && right.length > 1
+        ? [right.slice(0, 2).join("/"), ...right.slice(2)]
+        : right.slice(0, right.length - (r.cut % 2));
     out.structuralPath = segments;
     out.canonicalPath = r.cut === 3 ? "other" : segments.join("/");
     return out;
@@ -136,7 +215,8 @@ describe("the record rules' shortcuts report what the plain computation reports"
 
   test("the records reach every report of both rules", () => {
     const seen = new Set<string>();
-    for (const r of fc.sample(record, { numRuns: 5_000, seed: 1 })) for (const p of [...citationAddressPlainly(r), ...structuralPathPlainly(r)]) seen.add(p.messageId);
+    for (const r of fc.sample(record, { numRuns: 5_000, seed: 1 }))
+      for (const p of [...citationAddressPlainly(r), ...structuralPathPlainly(r)]) seen.add(p.messageId);
     expect([...seen].sort()).toEqual(["canonical", "kind", "malformed", "mismatch", "segments"]);
   });
 });

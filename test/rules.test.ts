@@ -11,7 +11,8 @@ const base = () => structuredClone(fixtureRecords("privacy-act-1988"));
 /** Line (1-based) of the record with this address. */
 const lineOf = (records: Rec[], address: string) => records.findIndex((r) => r.citationAddress === address) + 1;
 const run = (records: Rec[], options: Parameters<typeof check>[1] = {}) => check(toJsonl(records), options);
-const problemsOf = (records: Rec[], ruleId: string, options: Parameters<typeof check>[1] = {}) => run(records, options).problems.filter((p) => p.ruleId === ruleId);
+const problemsOf = (records: Rec[], ruleId: string, options: Parameters<typeof check>[1] = {}) =>
+  run(records, options).problems.filter((p) => p.ruleId === ruleId);
 
 test("the fixture itself is clean", () => {
   expect(run(base()).problems).toEqual([]);
@@ -21,21 +22,40 @@ test("the fixture itself is clean", () => {
 describe("file-level rules", () => {
   test("file-name: the file is named after the slug", () => {
     const [problem] = problemsOf(base(), "file-name", { file: ".tooling/citation-targets/privacy.jsonl" });
-    expect(problem).toMatchObject({ line: 1, pointer: "/slug", message: 'file is named "privacy.jsonl" but its records have slug "privacy-act-1988": expected "privacy-act-1988.jsonl"' });
+    expect(problem).toMatchObject({
+      line: 1,
+      pointer: "/slug",
+      message:
+        'file is named "privacy.jsonl" but its records have slug "privacy-act-1988": expected "privacy-act-1988.jsonl"',
+    });
   });
 
-  test.each(["slug", "titleId", "name", "versionDate", "sourceTextUrl", "datasetDigest", "schemaVersion"])("dataset-fields: %s differs on one record", (field) => {
-    const records = base();
-    records[6]![field] = field === "versionDate" ? "2024-06-11" : field === "datasetDigest" ? "f".repeat(64) : field === "sourceTextUrl" ? "https://www.legislation.gov.au/other" : "other";
-    refresh(records[6]!);
-    const problems = problemsOf(records, "dataset-fields");
-    expect(problems).toEqual([expect.objectContaining({ line: 7, pointer: `/${field}` })]);
-    expect(problems[0]!.message).toContain("but line 1 has");
-  });
+  test.each(["slug", "titleId", "name", "versionDate", "sourceTextUrl", "datasetDigest", "schemaVersion"])(
+    "dataset-fields: %s differs on one record",
+    (field) => {
+      const records = base();
+      records[6]![field] =
+        field === "versionDate"
+          ? "2024-06-11"
+          : field === "datasetDigest"
+            ? "f".repeat(64)
+            : field === "sourceTextUrl"
+              ? "https://www.legislation.gov.au/other"
+              : "other";
+      refresh(records[6]!);
+      const problems = problemsOf(records, "dataset-fields");
+      expect(problems).toEqual([expect.objectContaining({ line: 7, pointer: `/${field}` })]);
+      expect(problems[0]!.message).toContain("but line 1 has");
+    },
+  );
 
   test("schema-version: only 1.0.0 is read", () => {
     const records = base().map((r) => ({ ...r, schemaVersion: "2.0.0" }));
-    expect(problemsOf(records, "schema-version")[0]).toMatchObject({ line: 1, pointer: "/schemaVersion", message: 'schemaVersion is "2.0.0": expected "1.0.0"' });
+    expect(problemsOf(records, "schema-version")[0]).toMatchObject({
+      line: 1,
+      pointer: "/schemaVersion",
+      message: 'schemaVersion is "2.0.0": expected "1.0.0"',
+    });
   });
 });
 
@@ -55,14 +75,22 @@ describe("derivations", () => {
 
   test("citation-target-id: the worked vector of docs/spec.md (computed there with printf | sha256sum)", () => {
     const digest = "a19062794174cb4bfebbbddbcc2bd7b6192c144e17736ec7f7cc68a6d301d39d";
-    expect(deriveCitationTargetId(digest, "privacy-act-1988/part-iii/division-1/section-13.md#13")).toBe("03052cbfa8f0e052e72b0485c6ab8e5683108ac86f69a4c109ef72d2bbb0e35b");
+    expect(deriveCitationTargetId(digest, "privacy-act-1988/part-iii/division-1/section-13.md#13")).toBe(
+      "03052cbfa8f0e052e72b0485c6ab8e5683108ac86f69a4c109ef72d2bbb0e35b",
+    );
   });
 
   test("citation-target-id: a wrong id is reported with the expected one", () => {
     const records = base();
     const expected = records[5]!.citationTargetId;
     records[5]!.citationTargetId = "0".repeat(64);
-    expect(problemsOf(records, "citation-target-id")).toEqual([expect.objectContaining({ line: 6, pointer: "/citationTargetId", message: expect.stringContaining(String(expected)) })]);
+    expect(problemsOf(records, "citation-target-id")).toEqual([
+      expect.objectContaining({
+        line: 6,
+        pointer: "/citationTargetId",
+        message: expect.stringContaining(String(expected)),
+      }),
+    ]);
   });
 
   test.each([
@@ -78,7 +106,9 @@ describe("derivations", () => {
     const at = lineOf(records, "privacy-act-1988/part-iii/division-1/section-13.md#13");
     records[at - 1]!.citationAddress = change(String(records[at - 1]!.citationAddress));
     refresh(records[at - 1]!);
-    expect(problemsOf(records, "citation-address")).toEqual([expect.objectContaining({ line: at, pointer: "/citationAddress", messageId })]);
+    expect(problemsOf(records, "citation-address")).toEqual([
+      expect.objectContaining({ line: at, pointer: "/citationAddress", messageId }),
+    ]);
   });
 
   test("structural-path: segments and canonicalPath", () => {
@@ -92,7 +122,9 @@ describe("derivations", () => {
       [at, "/canonicalPath"],
       [at + 1, "/canonicalPath"],
     ]);
-    expect(problems[0]!.message).toBe('structuralPath is ["part-i","section-2","3"]: expected ["part-i","section-2","2"]');
+    expect(problems[0]!.message).toBe(
+      'structuralPath is ["part-i","section-2","3"]: expected ["part-i","section-2","2"]',
+    );
   });
 });
 
@@ -113,7 +145,10 @@ describe("cross-record rules", () => {
     const mdLines = records.flatMap((r, i) => (r.targetKind === "markdown-artifact" ? [i] : []));
     records[mdLines[4]!]!.documentOrder = 40;
     expect(problemsOf(records, "document-order").map((p) => [p.line, p.message])).toEqual([
-      [mdLines[4]! + 1, "documentOrder is 40: expected 4 (markdown-artifact records are numbered from 0 in file order)"],
+      [
+        mdLines[4]! + 1,
+        "documentOrder is 40: expected 4 (markdown-artifact records are numbered from 0 in file order)",
+      ],
     ]);
     const gap = base();
     gap.splice(mdLines[2]!, 1);
@@ -131,14 +166,18 @@ describe("cross-record rules", () => {
     const jumpedText = toJsonl(jumped).split("\n");
     jumpedText.splice(mdLines[2]!, 0, "{broken", "[1]");
     const problems = check(jumpedText.join("\n")).problems.filter((p) => p.ruleId === "document-order");
-    expect(problems.map((p) => p.message)).toEqual(["documentOrder is 9: expected 2 to 4 (markdown-artifact records are numbered from 0 in file order)"]);
+    expect(problems.map((p) => p.message)).toEqual([
+      "documentOrder is 9: expected 2 to 4 (markdown-artifact records are numbered from 0 in file order)",
+    ]);
   });
 
   test("structural-preorder-index counts containers from 0", () => {
     const records = base();
     const first = records.findIndex((r) => r.targetKind === "structural-container");
     records[first]!.structuralPreorderIndex = 1;
-    expect(problemsOf(records, "structural-preorder-index")).toEqual([expect.objectContaining({ line: first + 1, pointer: "/structuralPreorderIndex" })]);
+    expect(problemsOf(records, "structural-preorder-index")).toEqual([
+      expect.objectContaining({ line: first + 1, pointer: "/structuralPreorderIndex" }),
+    ]);
   });
 
   test.each([
@@ -155,7 +194,9 @@ describe("cross-record rules", () => {
     const records = base();
     const at = lineOf(records, "privacy-act-1988/schedule-1/index.md#1.1");
     records[at - 1]!.sourceArtifactBlockStartIndex = 5;
-    expect(problemsOf(records, "block-range")).toEqual([expect.objectContaining({ line: at, messageId: "notContiguous" })]);
+    expect(problemsOf(records, "block-range")).toEqual([
+      expect.objectContaining({ line: at, messageId: "notContiguous" }),
+    ]);
     const empty = base();
     empty[at - 1]!.sourceArtifactBlockEndExclusive = empty[at - 1]!.sourceArtifactBlockStartIndex;
     expect(problemsOf(empty, "block-range").map((p) => p.messageId)).toContain("empty");
@@ -164,17 +205,25 @@ describe("cross-record rules", () => {
   test("parent-container: a missing container and an inconsistent trail", () => {
     const records = base();
     const containerLine = records.findIndex((r) => r.citationAddress === "privacy-act-1988/part-iii/division-1/");
-    const removed = records.filter((_, i) => i !== containerLine).map((r, i) => ({ ...r, ...(r.targetKind === "structural-container" ? {} : {}), _i: i }));
+    const removed = records
+      .filter((_, i) => i !== containerLine)
+      .map((r, i) => ({ ...r, ...(r.targetKind === "structural-container" ? {} : {}), _i: i }));
     const problems = problemsOf(
       removed.map(({ _i, ...r }) => r),
       "parent-container",
     );
-    expect(problems[0]).toMatchObject({ line: containerLine + 1, pointer: "/artifactRelativePath", messageId: "missing" });
+    expect(problems[0]).toMatchObject({
+      line: containerLine + 1,
+      pointer: "/artifactRelativePath",
+      messageId: "missing",
+    });
 
     const trail = base();
     const at = lineOf(trail, "privacy-act-1988/part-iii/division-1/section-13.md#13");
     trail[at - 1]!.headingTrail = ["Part III—Information privacy", "Division 2—Something else"];
-    expect(problemsOf(trail, "parent-container")).toEqual([expect.objectContaining({ line: at, pointer: "/headingTrail", messageId: "trailPrefix" })]);
+    expect(problemsOf(trail, "parent-container")).toEqual([
+      expect.objectContaining({ line: at, pointer: "/headingTrail", messageId: "trailPrefix" }),
+    ]);
   });
 
   test("record-order: a container not followed by its descendant, a split folder, a split artifact", () => {
@@ -195,7 +244,8 @@ describe("cross-record rules", () => {
 });
 
 describe("lock manifest rules", () => {
-  const manifest = (): LockManifest => JSON.parse(readFileSync(`${repoRoot}.tooling/citation-targets/privacy-act-1988.lock.json`, "utf8")) as LockManifest;
+  const manifest = (): LockManifest =>
+    JSON.parse(readFileSync(`${repoRoot}.tooling/citation-targets/privacy-act-1988.lock.json`, "utf8")) as LockManifest;
   const context = (m: LockManifest, bodyDigests = new Map<string, string>()): LockContext => ({
     manifest: m,
     manifestPath: "privacy-act-1988.lock.json",
@@ -215,7 +265,12 @@ describe("lock manifest rules", () => {
     m.name = "Privacy Act 1988 (Cth)";
     const problems = problemsOf(base(), "lock-manifest-digest", { lock: context(m) });
     expect(problems).toEqual([
-      expect.objectContaining({ line: 0, message: expect.stringContaining("(it was edited by hand): run `citation-targets update privacy-act-1988.lock.json` to refresh it and regenerate") }),
+      expect.objectContaining({
+        line: 0,
+        message: expect.stringContaining(
+          "(it was edited by hand): run `citation-targets update privacy-act-1988.lock.json` to refresh it and regenerate",
+        ),
+      }),
     ]);
   });
 
@@ -246,12 +301,19 @@ describe("lock manifest rules", () => {
     const digest = "4f0b3bd1f3d2a9a6a5a1b5a3c7e4d9f6e2b1c0a9d8e7f6a5b4c3d2e1f0a9b8c7";
     const bodies = new Map([["part-i/section-6.md", digest]]);
     const problems = problemsOf(records, "lock-artifact-body", { lock: context(manifest(), bodies) });
-    expect(problems).toEqual([expect.objectContaining({ line: at, pointer: "/markdown", message: expect.stringContaining(`the body's sha256 is ${digest}`) })]);
+    expect(problems).toEqual([
+      expect.objectContaining({
+        line: at,
+        pointer: "/markdown",
+        message: expect.stringContaining(`the body's sha256 is ${digest}`),
+      }),
+    ]);
   });
 });
 
 describe("lock-artifact-body: bodies compared as bytes (validate) and as digests give the same problems", () => {
-  const manifest = (): LockManifest => JSON.parse(readFileSync(`${repoRoot}.tooling/citation-targets/privacy-act-1988.lock.json`, "utf8")) as LockManifest;
+  const manifest = (): LockManifest =>
+    JSON.parse(readFileSync(`${repoRoot}.tooling/citation-targets/privacy-act-1988.lock.json`, "utf8")) as LockManifest;
   const bodies = new Map(
     manifest().artifacts.map((a) => {
       const bytes = readFileSync(`${repoRoot}fixtures/datasets/privacy-act-1988/${a.path}`);
@@ -271,7 +333,10 @@ describe("lock-artifact-body: bodies compared as bytes (validate) and as digests
   const section6 = "privacy-act-1988/part-i/section-6.md#6";
   // canonicalize refuses a lone surrogate: a marker stands for it, written as the escape JSON allows.
   const LONE = "<lone surrogate>";
-  const problemsWith = (records: Rec[], lock: LockContext) => check(toJsonl(records).replaceAll(LONE, "\\ud800"), { lock }).problems.filter((p) => p.ruleId === "lock-artifact-body");
+  const problemsWith = (records: Rec[], lock: LockContext) =>
+    check(toJsonl(records).replaceAll(LONE, "\\ud800"), { lock }).problems.filter(
+      (p) => p.ruleId === "lock-artifact-body",
+    );
   /** Changes the markdown of section 6, its artifact's only target. */
   const markdownOf = (records: Rec[], change: (markdown: string) => string) => {
     const record = records[lineOf(records, section6) - 1]!;
@@ -285,8 +350,14 @@ describe("lock-artifact-body: bodies compared as bytes (validate) and as digests
     ["a lone surrogate added (JSON can say one; its UTF-8 is U+FFFD's)", (r) => markdownOf(r, (m) => `${m}${LONE}`)],
     ["a long markdown (past the reused buffer)", (r) => markdownOf(r, (m) => `${m}${"x".repeat(40_000)}`)],
     ["a very long markdown (its own buffer)", (r) => markdownOf(r, (m) => `${m}${"é".repeat(400_000)}`)],
-    ["an artifact's last target dropped (the concatenation is short)", (r) => void r.splice(lineOf(r, "privacy-act-1988/endnotes.md#endnote-3") - 1, 1)],
-    ["an artifact's targets split in two runs", (r) => r.splice(lineOf(r, section6), 0, ...r.splice(lineOf(r, "privacy-act-1988/endnotes.md#endnote-3") - 1, 1))],
+    [
+      "an artifact's last target dropped (the concatenation is short)",
+      (r) => void r.splice(lineOf(r, "privacy-act-1988/endnotes.md#endnote-3") - 1, 1),
+    ],
+    [
+      "an artifact's targets split in two runs",
+      (r) => r.splice(lineOf(r, section6), 0, ...r.splice(lineOf(r, "privacy-act-1988/endnotes.md#endnote-3") - 1, 1)),
+    ],
   ];
   test.each(edits)("%s", (_, edit) => {
     const records = base();
@@ -317,17 +388,20 @@ describe("lock-artifact-body: bodies compared as bytes (validate) and as digests
 });
 
 describe("one bad line does not cascade", () => {
-  test.each(["privacy-act-1988", "mvfg"] as const)("%s: any one line unreadable is that line's problem only", (slug) => {
-    const lines = toJsonl(fixtureRecords(slug)).split("\n");
-    for (let at = 0; at < lines.length - 1; at++) {
-      const damaged = lines.map((line, i) => (i === at ? "not json" : line)).join("\n");
-      const problems = check(damaged, { file: `${slug}.jsonl` }).problems;
-      expect(
-        problems.map((p) => `${p.line} ${p.ruleId}`),
-        `line ${at + 1}`,
-      ).toEqual([`${at + 1} json-syntax`]);
-    }
-  });
+  test.each(["privacy-act-1988", "mvfg"] as const)(
+    "%s: any one line unreadable is that line's problem only",
+    (slug) => {
+      const lines = toJsonl(fixtureRecords(slug)).split("\n");
+      for (let at = 0; at < lines.length - 1; at++) {
+        const damaged = lines.map((line, i) => (i === at ? "not json" : line)).join("\n");
+        const problems = check(damaged, { file: `${slug}.jsonl` }).problems;
+        expect(
+          problems.map((p) => `${p.line} ${p.ruleId}`),
+          `line ${at + 1}`,
+        ).toEqual([`${at + 1} json-syntax`]);
+      }
+    },
+  );
 });
 
 describe("rule settings", () => {
@@ -340,7 +414,8 @@ describe("rule settings", () => {
 });
 
 describe("derivation and manifest messages say what is wrong and what was expected", () => {
-  const manifest = (): LockManifest => JSON.parse(readFileSync(`${repoRoot}.tooling/citation-targets/privacy-act-1988.lock.json`, "utf8")) as LockManifest;
+  const manifest = (): LockManifest =>
+    JSON.parse(readFileSync(`${repoRoot}.tooling/citation-targets/privacy-act-1988.lock.json`, "utf8")) as LockManifest;
 
   test("citation-address gives the address recomputed from the record's coordinates", () => {
     const records = base();
@@ -366,7 +441,9 @@ describe("derivation and manifest messages say what is wrong and what was expect
     const target = records.splice(lineOf(records, "privacy-act-1988/part-i/section-1.md#1") - 1, 1)[0]!;
     records.splice(lineOf(records, "privacy-act-1988/part-iii/index.md#part-iii"), 0, target);
     const problem = problemsOf(records, "record-order").find((p) => p.messageId === "folderSplit")!;
-    expect(problem.message).toMatch(/^record inside folder "part-i", which the file left on line \d+: expected each folder's records together$/);
+    expect(problem.message).toMatch(
+      /^record inside folder "part-i", which the file left on line \d+: expected each folder's records together$/,
+    );
   });
 
   test("lock-dataset-fields and lock-dataset-digest name the manifest and its value", () => {
@@ -383,7 +460,9 @@ describe("derivation and manifest messages say what is wrong and what was expect
       unlistedFiles: [],
     };
     const problems = run(base(), { lock }).problems;
-    expect(problems.find((p) => p.ruleId === "lock-dataset-fields")!.message).toBe('titleId is "C2004A03712" but lock manifest privacy-act-1988.lock.json has "C2004A99999"');
+    expect(problems.find((p) => p.ruleId === "lock-dataset-fields")!.message).toBe(
+      'titleId is "C2004A03712" but lock manifest privacy-act-1988.lock.json has "C2004A99999"',
+    );
     expect(problems.find((p) => p.ruleId === "lock-dataset-digest")!.message).toBe(
       `datasetDigest is ${base()[0]!.datasetDigest} but lock manifest privacy-act-1988.lock.json has ${m.datasetDigest}: the manifest changed since this file was generated; regenerate it with \`citation-targets generate privacy-act-1988.lock.json -o privacy-act-1988.jsonl\``,
     );
@@ -404,7 +483,11 @@ describe("derivation and manifest messages say what is wrong and what was expect
     };
     const problems = run(base(), { lock }).problems.filter((p) => p.ruleId === "lock-artifacts");
     expect(problems).toEqual([
-      expect.objectContaining({ line: lineOf(base(), "privacy-act-1988/preamble.md#_top"), pointer: "/artifactRelativePath", message: 'artifact "preamble.md" is not in lock manifest x.lock.json' }),
+      expect.objectContaining({
+        line: lineOf(base(), "privacy-act-1988/preamble.md#_top"),
+        pointer: "/artifactRelativePath",
+        message: 'artifact "preamble.md" is not in lock manifest x.lock.json',
+      }),
     ]);
   });
 });

@@ -66,12 +66,19 @@ const CONTAINER_FIELDS = [
 
 describe("the bundled schema", () => {
   test("schemas/ holds exactly what the code builds", () => {
-    expect(readFileSync(`${repoRoot}schemas/citation-targets.schema.json`, "utf8")).toBe(formatSchema(buildRecordSchema()));
-    expect(readFileSync(`${repoRoot}schemas/citation-targets.lock.schema.json`, "utf8")).toBe(formatSchema(buildManifestSchema()));
+    expect(readFileSync(`${repoRoot}schemas/citation-targets.schema.json`, "utf8")).toBe(
+      formatSchema(buildRecordSchema()),
+    );
+    expect(readFileSync(`${repoRoot}schemas/citation-targets.lock.schema.json`, "utf8")).toBe(
+      formatSchema(buildManifestSchema()),
+    );
   });
 
   test("has the 43 field definitions of the reference, 24 + 19, all required, no others", () => {
-    const defs = buildRecordSchema().$defs as Record<string, { properties: Record<string, unknown>; required: string[]; additionalProperties: boolean }>;
+    const defs = buildRecordSchema().$defs as Record<
+      string,
+      { properties: Record<string, unknown>; required: string[]; additionalProperties: boolean }
+    >;
     expect(Object.keys(defs.markdownArtifact!.properties)).toEqual(MD_FIELDS);
     expect(Object.keys(defs.structuralContainer!.properties)).toEqual(CONTAINER_FIELDS);
     expect(MD_FIELDS.length + CONTAINER_FIELDS.length).toBe(43);
@@ -90,13 +97,16 @@ describe.each([
   ["markdown-artifact", MD_FIELDS, md],
   ["structural-container", CONTAINER_FIELDS, container],
 ] as const)("%s record", (kind, fields, make) => {
-  test.each(fields.filter((f) => f !== "targetKind"))("missing %s is reported on its line with its pointer", (field) => {
-    const record = make();
-    delete record[field];
-    const problems = schemaProblems(record, kind);
-    expect(problems).toContainEqual(expect.objectContaining({ line: 2, pointer: `/${field}`, messageId: "missing" }));
-    expect(problems.find((p) => p.pointer === `/${field}`)!.message).toContain(`missing required field "${field}"`);
-  });
+  test.each(fields.filter((f) => f !== "targetKind"))(
+    "missing %s is reported on its line with its pointer",
+    (field) => {
+      const record = make();
+      delete record[field];
+      const problems = schemaProblems(record, kind);
+      expect(problems).toContainEqual(expect.objectContaining({ line: 2, pointer: `/${field}`, messageId: "missing" }));
+      expect(problems.find((p) => p.pointer === `/${field}`)!.message).toContain(`missing required field "${field}"`);
+    },
+  );
 
   test.each(fields)("%s of the wrong type is reported with its pointer", (field) => {
     const record = make();
@@ -108,7 +118,9 @@ describe.each([
   test("an additional property is reported with its pointer", () => {
     const record = { ...make(), sectionNumber: "13" };
     const problems = schemaProblems(record, kind);
-    expect(problems).toEqual([expect.objectContaining({ line: 2, pointer: "/sectionNumber", messageId: "additional" })]);
+    expect(problems).toEqual([
+      expect.objectContaining({ line: 2, pointer: "/sectionNumber", messageId: "additional" }),
+    ]);
     expect(problems[0]!.message).toContain(`the ${kind} record allows no other fields`);
   });
 
@@ -116,7 +128,9 @@ describe.each([
     const record = make();
     if (kind === "markdown-artifact") record.structuralPreorderIndex = 0;
     else record.documentOrder = 0;
-    expect(schemaProblems(record, kind).map((p) => p.pointer)).toEqual([kind === "markdown-artifact" ? "/structuralPreorderIndex" : "/documentOrder"]);
+    expect(schemaProblems(record, kind).map((p) => p.pointer)).toEqual([
+      kind === "markdown-artifact" ? "/structuralPreorderIndex" : "/documentOrder",
+    ]);
   });
 
   test("array items of headingTrail and structuralPath must be strings", () => {
@@ -165,26 +179,41 @@ describe("constrained fields", () => {
       ).toContain(expected);
     }
   });
-  test.each(pathCases.filter(([name]) => name !== "empty"))("container artifactRelativePath: %s", (_, value, expected) => {
-    const problems = schemaProblems({ ...container(), artifactRelativePath: value.replace(/\.md$/, "") }, "structural-container");
-    expect(problems.find((p) => p.pointer === "/artifactRelativePath")?.message).toContain(expected);
-  });
+  test.each(pathCases.filter(([name]) => name !== "empty"))(
+    "container artifactRelativePath: %s",
+    (_, value, expected) => {
+      const problems = schemaProblems(
+        { ...container(), artifactRelativePath: value.replace(/\.md$/, "") },
+        "structural-container",
+      );
+      expect(problems.find((p) => p.pointer === "/artifactRelativePath")?.message).toContain(expected);
+    },
+  );
   test("a '..' inside a name is not a '..' segment", () => {
     expect(schemaProblems({ ...md(), artifactRelativePath: "part-i/a..b.md", canonicalPath: "x/..y/z" })).toEqual([]);
   });
   test("markdown-artifact artifactRelativePath must end in .md; a container's need not", () => {
-    expect(schemaProblems({ ...md(), artifactRelativePath: "part-i/section-1.txt" })[0]?.message).toContain('must end in ".md"');
+    expect(schemaProblems({ ...md(), artifactRelativePath: "part-i/section-1.txt" })[0]?.message).toContain(
+      'must end in ".md"',
+    );
     expect(schemaProblems({ ...container(), artifactRelativePath: "part-i" }, "structural-container")).toEqual([]);
   });
   test.each(["datasetDigest", "textDigest"])("%s must be 64 lowercase hex characters", (field) => {
     for (const bad of ["A".repeat(64), "a".repeat(63), "a".repeat(65), "g".repeat(64), ""]) {
       const problems = schemaProblems({ ...md(), [field]: bad });
-      expect(problems.find((p) => p.pointer === `/${field}`)?.message).toContain("must be 64 lowercase hexadecimal characters");
+      expect(problems.find((p) => p.pointer === `/${field}`)?.message).toContain(
+        "must be 64 lowercase hexadecimal characters",
+      );
     }
   });
-  test.each(["Privacy-act", "privacy--act", "-privacy", "privacy-", "privacy_act", "privacy act", ""])("slug %j is rejected", (slug) => {
-    expect(schemaProblems({ ...md(), slug }).find((p) => p.pointer === "/slug")?.message).toContain("lowercase alphanumeric groups joined by single hyphens");
-  });
+  test.each(["Privacy-act", "privacy--act", "-privacy", "privacy-", "privacy_act", "privacy act", ""])(
+    "slug %j is rejected",
+    (slug) => {
+      expect(schemaProblems({ ...md(), slug }).find((p) => p.pointer === "/slug")?.message).toContain(
+        "lowercase alphanumeric groups joined by single hyphens",
+      );
+    },
+  );
   test.each(["privacy-act-1988", "a", "2024", "x1-y2-z3"])("slug %j is accepted", (slug) => {
     expect(schemaProblems({ ...md(), slug })).toEqual([]);
   });
@@ -206,20 +235,31 @@ describe("constrained fields", () => {
     expect(schemaProblems({ ...md(), versionDate: "2024-02-29" })).toEqual([]);
   });
   test("textDigestAlgorithm must be sha256", () => {
-    expect(schemaProblems({ ...md(), textDigestAlgorithm: "sha512" })[0]).toMatchObject({ pointer: "/textDigestAlgorithm", message: expect.stringContaining('expected "sha256"') });
+    expect(schemaProblems({ ...md(), textDigestAlgorithm: "sha512" })[0]).toMatchObject({
+      pointer: "/textDigestAlgorithm",
+      message: expect.stringContaining('expected "sha256"'),
+    });
   });
   test.each([
     ["sourceArtifactKind", "structural-container"],
     ["sourceArtifactKind", "chapter"],
     ["sourceIndexKind", "body-section"],
   ])("markdown-artifact %s %j is not in the enum", (field, value) => {
-    expect(schemaProblems({ ...md(), [field]: value })[0]).toMatchObject({ pointer: `/${field}`, message: expect.stringContaining("expected one of") });
+    expect(schemaProblems({ ...md(), [field]: value })[0]).toMatchObject({
+      pointer: `/${field}`,
+      message: expect.stringContaining("expected one of"),
+    });
   });
-  test.each(["file", "directory-index", "document-frontmatter", "document-contents", "document-preamble"])("sourceArtifactKind %s is accepted", (value) => {
-    expect(schemaProblems({ ...md(), sourceArtifactKind: value })).toEqual([]);
-  });
+  test.each(["file", "directory-index", "document-frontmatter", "document-contents", "document-preamble"])(
+    "sourceArtifactKind %s is accepted",
+    (value) => {
+      expect(schemaProblems({ ...md(), sourceArtifactKind: value })).toEqual([]);
+    },
+  );
   test("a container's sourceArtifactKind must be structural-container", () => {
-    expect(schemaProblems({ ...container(), sourceArtifactKind: "file" }, "structural-container")[0]).toMatchObject({ pointer: "/sourceArtifactKind" });
+    expect(schemaProblems({ ...container(), sourceArtifactKind: "file" }, "structural-container")[0]).toMatchObject({
+      pointer: "/sourceArtifactKind",
+    });
   });
   test.each([
     ["missing", undefined, 'missing required field "targetKind"'],
@@ -229,7 +269,9 @@ describe("constrained fields", () => {
     if (value === undefined) delete record.targetKind;
     else record.targetKind = value;
     const problems = schemaProblems(record);
-    expect(problems).toEqual([expect.objectContaining({ pointer: "/targetKind", message: expect.stringContaining(expected) })]);
+    expect(problems).toEqual([
+      expect.objectContaining({ pointer: "/targetKind", message: expect.stringContaining(expected) }),
+    ]);
   });
   test("a record of one variant gets only its own variant's errors", () => {
     const record = md();
@@ -248,12 +290,16 @@ describe("constrained fields", () => {
     "https://www.legislation.gov.au/with space",
     " https://www.legislation.gov.au/x",
   ])("sourceTextUrl %j is rejected", (url) => {
-    expect(schemaProblems({ ...md(), sourceTextUrl: url }).find((p) => p.pointer === "/sourceTextUrl")?.message).toContain("must be an https address on www.legislation.gov.au");
+    expect(
+      schemaProblems({ ...md(), sourceTextUrl: url }).find((p) => p.pointer === "/sourceTextUrl")?.message,
+    ).toContain("must be an https address on www.legislation.gov.au");
   });
   test("sourceTextUrl on another configured host", () => {
     const check = compileRecordSchema(buildRecordSchema("www.gesetze-im-internet.de"));
     expect(check({ ...md(), sourceTextUrl: "https://www.gesetze-im-internet.de/vwvfg/" })).toEqual([]);
-    expect(check({ ...md(), sourceTextUrl: "https://www.legislation.gov.au/C2004A03712" })[0]?.pointer).toBe("/sourceTextUrl");
+    expect(check({ ...md(), sourceTextUrl: "https://www.legislation.gov.au/C2004A03712" })[0]?.pointer).toBe(
+      "/sourceTextUrl",
+    );
   });
   test("an invalid host is refused", () => {
     expect(() => buildRecordSchema("evil.example/path")).toThrow(/invalid legislation host/);
@@ -279,11 +325,21 @@ describe("the precompiled validators (npm run build)", () => {
   test("was built from the current schema and reports exactly what a runtime compile reports", async () => {
     const { recordCheckFrom } = await import("../src/core/schema/schema-issues.js");
     const modulePath = "../dist/generated/record-validator.js"; // built by `npm run build`; a variable, so that type-checking the tests does not need it
-    const generated = (await import(modulePath)) as { schemaText: string; validate: Parameters<typeof recordCheckFrom>[0] };
+    const generated = (await import(modulePath)) as {
+      schemaText: string;
+      validate: Parameters<typeof recordCheckFrom>[0];
+    };
     expect(generated.schemaText).toBe(JSON.stringify(buildRecordSchema()));
     const precompiled = recordCheckFrom(generated.validate);
     const runtime = compileRecordSchema(buildRecordSchema());
-    const records: unknown[] = [md(), container(), {}, { targetKind: "x" }, { ...md(), slug: "Bad", versionDate: "2023-02-29", extra: 1 }, { ...container(), artifactRelativePath: "/a//../b" }];
+    const records: unknown[] = [
+      md(),
+      container(),
+      {},
+      { targetKind: "x" },
+      { ...md(), slug: "Bad", versionDate: "2023-02-29", extra: 1 },
+      { ...container(), artifactRelativePath: "/a//../b" },
+    ];
     for (const record of records) expect(precompiled(record)).toEqual(runtime(record));
   });
 });
@@ -294,13 +350,24 @@ describe("calendar dates", () => {
     const pattern = new RegExp(CALENDAR_DATE, "u");
     const fc = (await import("fast-check")).default;
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 }), (y, m, d) => {
-        const date = new Date(0);
-        date.setUTCFullYear(y, m - 1, d);
-        const real = m >= 1 && m <= 12 && d >= 1 && date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
-        const text = `${String(y).padStart(4, "0")}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
-        expect(pattern.test(text)).toBe(real);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 9999 }),
+        fc.integer({ min: 0, max: 13 }),
+        fc.integer({ min: 0, max: 32 }),
+        (y, m, d) => {
+          const date = new Date(0);
+          date.setUTCFullYear(y, m - 1, d);
+          const real =
+            m >= 1 &&
+            m <= 12 &&
+            d >= 1 &&
+            date.getUTCFullYear() === y &&
+            date.getUTCMonth() === m - 1 &&
+            date.getUTCDate() === d;
+          const text = `${String(y).padStart(4, "0")}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
+          expect(pattern.test(text)).toBe(real);
+        },
+      ),
       { numRuns: 5000 },
     );
     for (const leap of ["2000-02-29", "2024-02-29", "2400-02-29"]) expect(pattern.test(leap)).toBe(true);

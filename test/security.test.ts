@@ -23,12 +23,21 @@ const unshareWorks = (() => {
   }
 })();
 
-/** Runs the built bin with the no-network preload, and inside a new network namespace (no interface but loopback) where the system allows it. */
+/**
+ * Runs the built bin with the no-network preload, and inside a new network namespace (no interface but loopback) where
+ * the system allows it.
+ */
 async function isolated(args: string[], cwd: string) {
   const command = unshareWorks ? "unshare" : process.execPath;
-  const argv = unshareWorks ? ["-n", process.execPath, "--import", preload, bin, ...args] : ["--import", preload, bin, ...args];
+  const argv = unshareWorks
+    ? ["-n", process.execPath, "--import", preload, bin, ...args]
+    : ["--import", preload, bin, ...args];
   try {
-    const { stdout, stderr } = await run(command, argv, { cwd, env: { ...process.env, NO_COLOR: "1" }, maxBuffer: 64 * 2 ** 20 });
+    const { stdout, stderr } = await run(command, argv, {
+      cwd,
+      env: { ...process.env, NO_COLOR: "1" },
+      maxBuffer: 64 * 2 ** 20,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
@@ -65,11 +74,34 @@ describe("no network, no writes outside the named outputs", () => {
     const steps: [string[], number, string[]][] = [
       [["validate"], 1, []],
       [["validate", "--format", "sarif", "--jobs", "2", "--no-lock"], 0, []],
-      [["lock", "fixtures/datasets/privacy-act-1988", "-o", ".tooling/citation-targets/privacy-act-1988.lock.json", "--check"], 1, []],
+      [
+        [
+          "lock",
+          "fixtures/datasets/privacy-act-1988",
+          "-o",
+          ".tooling/citation-targets/privacy-act-1988.lock.json",
+          "--check",
+        ],
+        1,
+        [],
+      ],
       [["update", "--check"], 1, []],
       [["update"], 0, []],
-      [["generate", ".tooling/citation-targets/mvfg.lock.json", "-o", "out/mvfg.jsonl", "--jobs", "2"], 0, ["out/mvfg.jsonl"]],
-      [["generate", ".tooling/citation-targets/privacy-act-1988.lock.json", "--check", ".tooling/citation-targets/privacy-act-1988.jsonl"], 0, []],
+      [
+        ["generate", ".tooling/citation-targets/mvfg.lock.json", "-o", "out/mvfg.jsonl", "--jobs", "2"],
+        0,
+        ["out/mvfg.jsonl"],
+      ],
+      [
+        [
+          "generate",
+          ".tooling/citation-targets/privacy-act-1988.lock.json",
+          "--check",
+          ".tooling/citation-targets/privacy-act-1988.jsonl",
+        ],
+        0,
+        [],
+      ],
       [["schema", "-o", "out/schema.json"], 0, ["out/schema.json"]],
       [["validate", "--format", "junit", "--output-file", "out/report.xml"], 0, ["out/report.xml"]],
     ];
@@ -95,13 +127,26 @@ describe("paths", () => {
   test("a dataset and files whose names have spaces, #, % and non-ASCII characters work end to end", async () => {
     const root = join(dir, "Gesetze # 100% Übersicht");
     await mkdir(join(root, ".git"), { recursive: true });
-    await cp(join(repoRoot, "fixtures/datasets/privacy-act-1988"), join(root, "Daten sätze/privacy act"), { recursive: true });
+    await cp(join(repoRoot, "fixtures/datasets/privacy-act-1988"), join(root, "Daten sätze/privacy act"), {
+      recursive: true,
+    });
     await rename(join(root, "Daten sätze/privacy act/part-i"), join(root, "Daten sätze/privacy act/Teil Ä #1 %20"));
-    const order = (await readFile(join(repoRoot, "fixtures/datasets/privacy-act-1988.order"), "utf8")).replaceAll("part-i/", "Teil Ä #1 %20/");
+    const order = (await readFile(join(repoRoot, "fixtures/datasets/privacy-act-1988.order"), "utf8")).replaceAll(
+      "part-i/",
+      "Teil Ä #1 %20/",
+    );
     await writeFile(join(root, "order.txt"), order);
     const ct = (args: string[]) => isolated(args, root);
     const manifest = ".tooling/citation-targets/privacy-act-1988.lock.json";
-    const locked = await ct(["lock", "Daten sätze/privacy act", "-o", manifest, "--order", "order.txt", ...PRIVACY_ACT_LOCK_FLAGS]);
+    const locked = await ct([
+      "lock",
+      "Daten sätze/privacy act",
+      "-o",
+      manifest,
+      "--order",
+      "order.txt",
+      ...PRIVACY_ACT_LOCK_FLAGS,
+    ]);
     expect(locked.code, locked.stderr).toBe(0);
     expect((await ct(["generate", manifest, "-o", ".tooling/citation-targets/privacy-act-1988.jsonl"])).code).toBe(0);
     const validated = await ct(["validate", "--format", "json"]);

@@ -19,7 +19,27 @@ function parserAccepts(text: string): boolean {
   return document.errors.length === 0 && aliases === 0;
 }
 
-const KEYS = ["Title", "jurabk", "slug", "date", "a", "_x", "key-1", "stand", "Title", "a b", "-x", "?", "<<", "k:", "k#", "", "x".repeat(1100), "ä", "1"];
+const KEYS = [
+  "Title",
+  "jurabk",
+  "slug",
+  "date",
+  "a",
+  "_x",
+  "key-1",
+  "stand",
+  "Title",
+  "a b",
+  "-x",
+  "?",
+  "<<",
+  "k:",
+  "k#",
+  "",
+  "x".repeat(1100),
+  "ä",
+  "1",
+];
 const VALUES = [
   "",
   "Abgabenordnung",
@@ -99,16 +119,42 @@ describe("front matter that needs no YAML parse", () => {
   });
 
   test("doubtful front matter goes to the parser", () => {
-    for (const text of ["a: b\na: c\n", "a: *x\n", "a:\n  - b\n", "# comment\na: b\n", "a: b\r\n", "a: &x b\n", " a: b\n", "a: b: c\n", "a: b #c\n", "a:b\n"])
+    for (const text of [
+      "a: b\na: c\n",
+      "a: *x\n",
+      "a:\n  - b\n",
+      "# comment\na: b\n",
+      "a: b\r\n",
+      "a: &x b\n",
+      " a: b\n",
+      "a: b: c\n",
+      "a: b #c\n",
+      "a:b\n",
+    ])
       expect(isSimpleYamlMap(text), text).toBe(false);
   });
 
   test("everything the fast path takes, the YAML parser reads without an error or an alias", () => {
     const line = fc.oneof(
       fc
-        .tuple(fc.constantFrom(...KEYS), fc.constantFrom(":", ": ", ":  ", " :"), fc.oneof(fc.constantFrom(...VALUES), fc.string({ maxLength: 12 })))
+        .tuple(
+          fc.constantFrom(...KEYS),
+          fc.constantFrom(":", ": ", ":  ", " :"),
+          fc.oneof(fc.constantFrom(...VALUES), fc.string({ maxLength: 12 })),
+        )
         .map(([key, colon, value]) => `${key}${colon}${value}`),
-      fc.constantFrom("", " ", "# c", "- x", "  indented: x", "  text: with # and : inside", "   three spaces", "  - x", "  \tx", "  a\u0085"),
+      fc.constantFrom(
+        "",
+        " ",
+        "# c",
+        "- x",
+        "  indented: x",
+        "  text: with # and : inside",
+        "   three spaces",
+        "  - x",
+        "  \tx",
+        "  a\u0085",
+      ),
     );
     fc.assert(
       fc.property(fc.array(line, { maxLength: 8 }), fc.boolean(), (lines, finalNewline) => {

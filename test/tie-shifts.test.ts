@@ -2,17 +2,21 @@ import { describe, expect, test } from "vitest";
 import { RecordDiff, tieBreakShifts } from "../src/core/diff/diff-records.js";
 import { UNCOMPARED_FIELDS } from "../src/core/records/record-fingerprint.js";
 
-/** diff reports positional addresses whose truly identical siblings changed in number (docs/spec.md, sections 7 "Ties" and 12). */
+/**
+ * diff reports positional addresses whose truly identical siblings changed in number (docs/spec.md, sections 7 "Ties"
+ * and 12).
+ */
 
 const a = (local: string) => `code/code.md#${local}`;
 
 describe("tieBreakShifts", () => {
   test("a tie group that grew: every address of it in both versions, and those below them", () => {
-    expect(tieBreakShifts([a("art-2"), a("art-2~2"), a("art-2/fussnoten"), a("art-3")], [a("art-2"), a("art-2~2"), a("art-2~3"), a("art-2/fussnoten"), a("art-3")])).toEqual([
-      a("art-2"),
-      a("art-2/fussnoten"),
-      a("art-2~2"),
-    ]);
+    expect(
+      tieBreakShifts(
+        [a("art-2"), a("art-2~2"), a("art-2/fussnoten"), a("art-3")],
+        [a("art-2"), a("art-2~2"), a("art-2~3"), a("art-2/fussnoten"), a("art-3")],
+      ),
+    ).toEqual([a("art-2"), a("art-2/fussnoten"), a("art-2~2")]);
   });
 
   test("a tie group that shrank to one", () => {

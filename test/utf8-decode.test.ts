@@ -1,4 +1,7 @@
-/** The one UTF-8 decoder (through UTF-16, for speed) gives exactly the string V8's UTF-8 decoder gives, alone and as the line reader uses it. */
+/**
+ * The one UTF-8 decoder (through UTF-16, for speed) gives exactly the string V8's UTF-8 decoder gives, alone and as the
+ * line reader uses it.
+ */
 import fc from "fast-check";
 import { expect, test } from "vitest";
 import { LineReader } from "../src/core/lines.js";
@@ -16,19 +19,24 @@ test("decodeUtf8 of any valid UTF-8 is the string Buffer#toString gives", () => 
 
 test("any valid UTF-8 line reaches the reader's caller as the string Buffer#toString gives, in pieces or whole, in any chunks", () => {
   fc.assert(
-    fc.property(fc.array(fc.string({ unit: "binary" }), { minLength: 1, maxLength: 8 }), fc.nat(40_000), fc.integer({ min: 1, max: 1 << 17 }), (lines, padding, chunk) => {
-      // A long line now and then, so that a run of lines is decoded in more than one piece (64 KiB).
-      const clean = lines.map((line, i) => (i === 1 ? "é".repeat(padding) : "") + line.replaceAll("\n", " "));
-      const bytes = Buffer.from(clean.map((line) => `${line}\n`).join(""), "utf8");
-      const seen: string[] = [];
-      const reader = new LineReader(
-        ({ text }) => seen.push(text),
-        () => seen.push("<bytes>"),
-      );
-      for (let at = 0; at < bytes.length; at += chunk) reader.push(bytes.subarray(at, at + chunk));
-      reader.end();
-      expect(seen).toEqual(bytes.toString("utf8").split("\n").slice(0, -1));
-    }),
+    fc.property(
+      fc.array(fc.string({ unit: "binary" }), { minLength: 1, maxLength: 8 }),
+      fc.nat(40_000),
+      fc.integer({ min: 1, max: 1 << 17 }),
+      (lines, padding, chunk) => {
+        // A long line now and then, so that a run of lines is decoded in more than one piece (64 KiB).
+        const clean = lines.map((line, i) => (i === 1 ? "é".repeat(padding) : "") + line.replaceAll("\n", " "));
+        const bytes = Buffer.from(clean.map((line) => `${line}\n`).join(""), "utf8");
+        const seen: string[] = [];
+        const reader = new LineReader(
+          ({ text }) => seen.push(text),
+          () => seen.push("<bytes>"),
+        );
+        for (let at = 0; at < bytes.length; at += chunk) reader.push(bytes.subarray(at, at + chunk));
+        reader.end();
+        expect(seen).toEqual(bytes.toString("utf8").split("\n").slice(0, -1));
+      },
+    ),
     { numRuns: 300 },
   );
 });

@@ -22,7 +22,8 @@ import { repoRoot } from "./helpers/records.js";
 /** A small law: front matter, a title, sections. */
 function law(n: number): string {
   const parts = [`---\ntitle: "Gesetz Nr. ${n}"\n---\n\n# Gesetz über Beispiele Nr. ${n}\n`];
-  for (let s = 1; s <= 2 + (n % 3); s++) parts.push(`\n## § ${s} Regelung ${s}\n\n(1) Für die Zwecke dieses Gesetzes gilt Folgendes.\n`);
+  for (let s = 1; s <= 2 + (n % 3); s++)
+    parts.push(`\n## § ${s} Regelung ${s}\n\n(1) Für die Zwecke dieses Gesetzes gilt Folgendes.\n`);
   return parts.join("");
 }
 
@@ -63,7 +64,9 @@ async function makeRepository(): Promise<{ dir: string; cleanup: () => Promise<v
   return made;
 }
 
-/** Waits past the clock's tick, so that files written before count as left alone before the run (with cacheSettleMs 0). */
+/**
+ * Waits past the clock's tick, so that files written before count as left alone before the run (with cacheSettleMs 0).
+ */
 const tick = () => new Promise((done) => setTimeout(done, 25));
 
 /** The report as the json and stylish formats print it: what must be byte-identical with and without the cache. */
@@ -77,8 +80,13 @@ describe("the cache of validate (the library, in this thread)", () => {
   let cleanup: () => Promise<void>;
   afterEach(async () => cleanup());
 
-  /** A run with the cache (default place, trusting files left alone before it), its report printed and what it did with the cache. */
-  async function cached(options: Partial<ValidateOptions> = {}): Promise<{ printed: string; use: CacheUse | undefined; report: Report }> {
+  /**
+   * A run with the cache (default place, trusting files left alone before it), its report printed and what it did with
+   * the cache.
+   */
+  async function cached(
+    options: Partial<ValidateOptions> = {},
+  ): Promise<{ printed: string; use: CacheUse | undefined; report: Report }> {
     await tick();
     let use: CacheUse | undefined;
     const report = await validate({ cwd: dir, cacheSettleMs: 0, onCache: (u) => (use = u), ...options });
@@ -102,7 +110,8 @@ describe("the cache of validate (the library, in this thread)", () => {
       entries: Record<string, { artifacts: Record<string, string>; folders: Record<string, string> }>;
     };
     expect(Object.keys(stored.entries)).toEqual([1, 2, 3, 4, 5].map((n) => `../../../${jsonlOf(n)}`));
-    // Every file the checks read is fingerprinted: the artifacts, and every folder the walk listed (law-3's drafts/ too, which its ignore globs leave out).
+    // Every file the checks read is fingerprinted: the artifacts, and every folder the walk listed (law-3's drafts/
+    // too, which its ignore globs leave out).
     expect(Object.keys(stored.entries[`../../../${jsonlOf(2)}`]!.artifacts)).toEqual(["index.md", "teil-2/index.md"]);
     expect(Object.keys(stored.entries[`../../../${jsonlOf(2)}`]!.folders)).toEqual(["", "teil-2"]);
     expect(Object.keys(stored.entries[`../../../${jsonlOf(3)}`]!.folders)).toEqual(["", "drafts"]);
@@ -117,9 +126,13 @@ describe("the cache of validate (the library, in this thread)", () => {
 
   test("with problems: a file whose lock-side checks are clean is kept and its other problems still reported; one with a lock-side problem is checked every time", async () => {
     ({ dir, cleanup } = await makeRepository());
-    // law-1: a record's textDigest edited (text-digest; the manifest rules do not read it). law-4: its artifact changed (lock-artifact-body).
+    // law-1: a record's textDigest edited (text-digest; the manifest rules do not read it). law-4: its artifact changed
+    // (lock-artifact-body).
     const edited = join(dir, jsonlOf(1));
-    await writeFile(edited, (await readFile(edited, "utf8")).replace(/"textDigest":"[0-9a-f]{4}/, '"textDigest":"0000'));
+    await writeFile(
+      edited,
+      (await readFile(edited, "utf8")).replace(/"textDigest":"[0-9a-f]{4}/, '"textDigest":"0000'),
+    );
     await appendFile(join(dir, "laws/law-4/index.md"), "\nNeu.\n");
     const without = await uncached();
     expect(without).toContain("text-digest");
@@ -160,7 +173,8 @@ describe("the cache of validate (the library, in this thread)", () => {
     expect(run.report.files[1]!.problems.map((p) => p.messageId)).toEqual(["unlisted"]);
     await rm(join(dir, "laws/law-2/teil-2/neu.md"));
 
-    // A markdown file added to the dataset folder; and one to the folder its ignore globs leave out (checked again, still clean).
+    // A markdown file added to the dataset folder; and one to the folder its ignore globs leave out (checked again,
+    // still clean).
     await writeFile(join(dir, "laws/law-5/neu.md"), "# Neu\n");
     await writeFile(join(dir, "laws/law-3/drafts/zweiter-entwurf.md"), "# Entwurf\n");
     run = await cached();
@@ -183,11 +197,17 @@ describe("the cache of validate (the library, in this thread)", () => {
     await utimes(manifest, future, future);
     run = await cached();
     expect(run.use).toMatchObject({ reused: 3 }); // law-2 (its artifact written anew) and law-4 checked again
-    await writeFile(manifest, (await readFile(manifest, "utf8")).replace('"name": "Gesetz Nr. 4"', '"name": "Gesetz Nummer 4"'));
+    await writeFile(
+      manifest,
+      (await readFile(manifest, "utf8")).replace('"name": "Gesetz Nr. 4"', '"name": "Gesetz Nummer 4"'),
+    );
     run = await cached();
     expect(run.printed).toBe(await uncached());
     expect(run.report.files[3]!.problems.map((p) => p.ruleId)).toContain("lock-dataset-fields");
-    await writeFile(manifest, (await readFile(manifest, "utf8")).replace('"name": "Gesetz Nummer 4"', '"name": "Gesetz Nr. 4"'));
+    await writeFile(
+      manifest,
+      (await readFile(manifest, "utf8")).replace('"name": "Gesetz Nummer 4"', '"name": "Gesetz Nr. 4"'),
+    );
 
     // Everything put back: clean, the same report as at first, and all of it cached again.
     run = await cached();
@@ -200,7 +220,9 @@ describe("the cache of validate (the library, in this thread)", () => {
     expect(run.printed).toBe(await uncached({ rules: { "lock-dataset-files": "warning" } }));
     await writeFile(join(dir, "laws/law-5/neu.md"), "# Neu\n");
     run = await cached({ rules: { "lock-dataset-files": "warning" } });
-    expect(run.report.files[4]!.problems.map((p) => `${p.ruleId} ${p.severity}`)).toEqual(["lock-dataset-files warning"]);
+    expect(run.report.files[4]!.problems.map((p) => `${p.ruleId} ${p.severity}`)).toEqual([
+      "lock-dataset-files warning",
+    ]);
     expect(run.printed).toBe(await uncached({ rules: { "lock-dataset-files": "warning" } }));
   }, 60_000);
 
@@ -209,7 +231,8 @@ describe("the cache of validate (the library, in this thread)", () => {
     await cached();
     const file = join(dir, jsonlOf(5));
     const text = await readFile(file, "utf8");
-    // The same size: a record's markdown changed by one letter (lock-artifact-body: it no longer concatenates to the artifact's body).
+    // The same size: a record's markdown changed by one letter (lock-artifact-body: it no longer concatenates to the
+    // artifact's body).
     await writeFile(file, text.replace("Für die Zwecke", "Für die Zwicke"));
     const run = await cached();
     expect(run.printed).toBe(await uncached());
@@ -255,7 +278,12 @@ describe("the cache of validate (the library, in this thread)", () => {
     ({ dir, cleanup } = await makeRepository());
     const without = await uncached();
     await mkdir(join(dir, "node_modules/.cache/citation-targets"), { recursive: true });
-    for (const broken of ["{ not json", "[]", '{"version":1,"key":"0","entries":{}}', JSON.stringify({ version: 1, entries: { [`../../../${jsonlOf(1)}`]: { jsonl: 1 } } })]) {
+    for (const broken of [
+      "{ not json",
+      "[]",
+      '{"version":1,"key":"0","entries":{}}',
+      JSON.stringify({ version: 1, entries: { [`../../../${jsonlOf(1)}`]: { jsonl: 1 } } }),
+    ]) {
       await writeFile(join(dir, CACHE), broken);
       const run = await cached();
       expect(run.printed).toBe(without);
@@ -263,7 +291,8 @@ describe("the cache of validate (the library, in this thread)", () => {
     }
     // Entries of the right key but the wrong shape are not trusted either.
     const good = JSON.parse(await readFile(join(dir, CACHE), "utf8")) as { entries: Record<string, unknown> };
-    for (const name of Object.keys(good.entries)) good.entries[name] = { jsonl: "x", manifest: 2, root: ".", folders: {}, artifacts: [] };
+    for (const name of Object.keys(good.entries))
+      good.entries[name] = { jsonl: "x", manifest: 2, root: ".", folders: {}, artifacts: [] };
     await writeFile(join(dir, CACHE), JSON.stringify(good));
     expect((await cached()).use).toMatchObject({ reused: 0, stored: DATASETS });
     // A cache that cannot be written (its folder would be under a file): the run is what it is without it.
@@ -277,13 +306,24 @@ describe("the cache of validate (the library, in this thread)", () => {
     ({ dir, cleanup } = await makeRepository());
     const calls: CacheUse[] = [];
     await tick();
-    await validate({ cwd: dir, cacheSettleMs: 0, lock: manifestOf(1), patterns: [jsonlOf(1)], onCache: (u) => calls.push(u) });
+    await validate({
+      cwd: dir,
+      cacheSettleMs: 0,
+      lock: manifestOf(1),
+      patterns: [jsonlOf(1)],
+      onCache: (u) => calls.push(u),
+    });
     await validate({ cwd: dir, cacheSettleMs: 0, lock: false, onCache: (u) => calls.push(u) });
     const bytes = await readFile(join(dir, jsonlOf(2)));
     const stdin = (async function* () {
       yield new Uint8Array(bytes);
     })();
-    const fromStdin = await validate({ cwd: dir, cacheSettleMs: 0, stdin: { stream: stdin, name: jsonlOf(2) }, onCache: (u) => calls.push(u) });
+    const fromStdin = await validate({
+      cwd: dir,
+      cacheSettleMs: 0,
+      stdin: { stream: stdin, name: jsonlOf(2) },
+      onCache: (u) => calls.push(u),
+    });
     expect(fromStdin.files[0]!.lockManifest).toBe(manifestOf(2));
     expect(calls).toEqual([]);
     expect(existsSync(join(dir, "node_modules/.cache"))).toBe(false);
@@ -300,11 +340,17 @@ describe("the cache of validate (the command, in worker threads)", () => {
   afterAll(async () => cleanup());
 
   const bin = join(repoRoot, "bin/citation-targets.js");
-  const ct = (args: string[], env: Record<string, string> = {}) => runCommand(process.execPath, [bin, ...args], dir, env);
+  const ct = (args: string[], env: Record<string, string> = {}) =>
+    runCommand(process.execPath, [bin, ...args], dir, env);
   /** The markdown files the command's thread opened (run it with --jobs 1). */
   async function markdownOpened(args: string[]): Promise<{ opened: number; stdout: string }> {
     const out = join(dir, "opened.txt");
-    const result = await runCommand(process.execPath, ["--import", join(repoRoot, "test/helpers/count-opens.mjs"), bin, ...args], dir, { COUNT_OPENS_FILE: out });
+    const result = await runCommand(
+      process.execPath,
+      ["--import", join(repoRoot, "test/helpers/count-opens.mjs"), bin, ...args],
+      dir,
+      { COUNT_OPENS_FILE: out },
+    );
     const opened = Number(await readFile(out, "utf8"));
     await rm(out);
     return { opened, stdout: result.stdout };
@@ -316,7 +362,9 @@ describe("the cache of validate (the command, in worker threads)", () => {
     expect(existsSync(join(dir, "node_modules/.cache"))).toBe(false);
     const cold = await ct(["validate", "--format", "json", "--verbose"]);
     expect(cold.stdout).toBe(without.stdout);
-    expect(cold.stderr).toContain(`cache ${CACHE}: the lock-side checks of 0 of ${DATASETS} files taken from it (their artifacts not read); ${DATASETS} clean outcomes stored`);
+    expect(cold.stderr).toContain(
+      `cache ${CACHE}: the lock-side checks of 0 of ${DATASETS} files taken from it (their artifacts not read); ${DATASETS} clean outcomes stored`,
+    );
     expect(existsSync(join(dir, CACHE))).toBe(true);
     const warm = await ct(["validate", "--format", "json", "--verbose"]);
     expect(warm.stdout).toBe(without.stdout);
@@ -325,7 +373,9 @@ describe("the cache of validate (the command, in worker threads)", () => {
     const opened = await markdownOpened(["validate", "--jobs", "1", "--format", "json"]);
     expect(opened.opened).toBe(0);
     expect(opened.stdout).toBe(without.stdout);
-    expect((await markdownOpened(["validate", "--jobs", "1", "--format", "json", "--no-cache"])).opened).toBeGreaterThanOrEqual(DATASETS + 1);
+    expect(
+      (await markdownOpened(["validate", "--jobs", "1", "--format", "json", "--no-cache"])).opened,
+    ).toBeGreaterThanOrEqual(DATASETS + 1);
   }, 60_000);
 
   test("--jobs 1 and --jobs 2 give the same report and write the same cache, cold and warm", async () => {

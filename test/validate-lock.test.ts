@@ -29,7 +29,12 @@ async function factsBothWays(): Promise<[unknown, unknown]> {
     missing: context.missingArtifacts,
     changed: [...context.changedArtifacts],
     unlisted: context.unlistedFiles,
-    bodies: [...context.bodyDigests, ...[...(context.bodyBytes ?? new Map<string, Uint8Array>())].map(([path, bytes]) => [path, sha256Hex(bytes)] as const)].sort(),
+    bodies: [
+      ...context.bodyDigests,
+      ...[...(context.bodyBytes ?? new Map<string, Uint8Array>())].map(
+        ([path, bytes]) => [path, sha256Hex(bytes)] as const,
+      ),
+    ].sort(),
     datasetRoot: context.datasetRoot,
     skipped: context.artifactsSkipped,
     failed: context.artifactsFailed,
@@ -62,7 +67,16 @@ test("a dataset as locked: every body kept, nothing else", async () => {
 });
 
 test("missing, changed, unlisted, linked inside, linked outside, a FIFO and a file that is not UTF-8: the same facts, in the same words", async () => {
-  await lockDataset({ "index.md": "# G\n", "a.md": "# A\n", "b.md": "# B\n", "c.md": "# C\n", "d.md": "# D\n", "e.md": "# E\n", "f.md": "# F\n", "inside/target.md": "# T\n" });
+  await lockDataset({
+    "index.md": "# G\n",
+    "a.md": "# A\n",
+    "b.md": "# B\n",
+    "c.md": "# C\n",
+    "d.md": "# D\n",
+    "e.md": "# E\n",
+    "f.md": "# F\n",
+    "inside/target.md": "# T\n",
+  });
   await rm(join(dir, "law/a.md")); // missing
   await writeFile(join(dir, "law/b.md"), "# B changed\n"); // changed
   await writeFile(join(dir, "law/new.md"), "# New\n"); // unlisted

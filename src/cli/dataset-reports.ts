@@ -28,7 +28,11 @@ export function firstFew(items: readonly string[]): string {
 export function describeManifestChanges(changes: ManifestChanges): string[] {
   if (changes.created) return [`new manifest with ${plural(changes.added.length, "artifact")}`];
   const lines: string[] = [];
-  const counts = [`${changes.added.length} added`, `${changes.removed.length} removed`, `${changes.changed.length} changed`];
+  const counts = [
+    `${changes.added.length} added`,
+    `${changes.removed.length} removed`,
+    `${changes.changed.length} changed`,
+  ];
   if (changes.rearranged.length > 0) counts.push(`${changes.rearranged.length} with a new place or kind`);
   lines.push(`artifacts: ${counts.join(", ")}`);
   if (changes.added.length > 0) lines.push(`  added:   ${firstFew(changes.added)}`);
@@ -41,17 +45,28 @@ export function describeManifestChanges(changes: ManifestChanges): string[] {
 
 /** What regenerating changes, by citation address. */
 export function describeRecordChanges(changes: RecordChanges): string[] {
-  const lines = [`records: ${changes.added.length} added, ${changes.removed.length} removed, ${changes.changed.length} changed (${changes.before} before, ${changes.after} after)`];
+  const lines = [
+    `records: ${changes.added.length} added, ${changes.removed.length} removed, ${changes.changed.length} changed (${changes.before} before, ${changes.after} after)`,
+  ];
   if (changes.added.length > 0) lines.push(`  added:   ${firstFew(changes.added)}`);
   if (changes.removed.length > 0) lines.push(`  removed: ${firstFew(changes.removed)}`);
   if (changes.changed.length > 0) lines.push(`  changed: ${firstFew(changes.changed)}`);
   // Why the file changes when no record does: lines regenerating drops.
-  if (changes.duplicates) lines.push(`  the old file repeated an address on ${plural(changes.duplicates, "line")} (edited by hand?): dropped`);
-  if (changes.unreadable) lines.push(`  the old file had ${plural(changes.unreadable, "line")} that ${changes.unreadable === 1 ? "is" : "are"} not a record: dropped`);
+  if (changes.duplicates)
+    lines.push(
+      `  the old file repeated an address on ${plural(changes.duplicates, "line")} (edited by hand?): dropped`,
+    );
+  if (changes.unreadable)
+    lines.push(
+      `  the old file had ${plural(changes.unreadable, "line")} that ${changes.unreadable === 1 ? "is" : "are"} not a record: dropped`,
+    );
   return lines;
 }
 
-/** Records whose datasetDigest and citationTargetId change with the dataset digest: every record kept, when the digest changed. */
+/**
+ * Records whose datasetDigest and citationTargetId change with the dataset digest: every record kept, when the digest
+ * changed.
+ */
 export function reidentified(result: DatasetUpdate): number {
   const { before, after } = result.datasetDigest;
   return before !== undefined && before !== after ? result.records.after - result.records.added.length : 0;
@@ -59,7 +74,11 @@ export function reidentified(result: DatasetUpdate): number {
 
 /** True when an update found nothing to change. */
 function isUpToDate(result: DatasetUpdate): boolean {
-  return !result.manifestChanged && !result.outputChanged && result.records.added.length + result.records.removed.length + result.records.changed.length === 0;
+  return (
+    !result.manifestChanged &&
+    !result.outputChanged &&
+    result.records.added.length + result.records.removed.length + result.records.changed.length === 0
+  );
 }
 
 /** The text report of `update` and `adopt`: one block per dataset. */
@@ -79,13 +98,19 @@ export function describeUpdates(results: readonly DatasetUpdate[], check: boolea
       out.push(
         `  datasetDigest ${result.datasetDigest.before!.slice(0, 12)}… → ${result.datasetDigest.after.slice(0, 12)}…: the datasetDigest and citationTargetId of every record changed with it (${plural(again, "record")} kept by address)`,
       );
-    const files = [result.manifestChanged ? result.manifest : undefined, result.outputChanged ? result.output : undefined].filter((f) => f !== undefined);
+    const files = [
+      result.manifestChanged ? result.manifest : undefined,
+      result.outputChanged ? result.output : undefined,
+    ].filter((f) => f !== undefined);
     if (files.length > 0) out.push(`  ${check ? "would write" : "wrote"} ${files.join(" and ")}`);
   }
   return out;
 }
 
-/** The text report of `lock` (standard error): what it wrote, or with `--check` whether the manifest is up to date and the command (`refresh`) that refreshes it. */
+/**
+ * The text report of `lock` (standard error): what it wrote, or with `--check` whether the manifest is up to date and
+ * the command (`refresh`) that refreshes it.
+ */
 export function lockText(result: LockResult, shown: string, check: boolean, refresh: string): string {
   const count = `${plural(result.manifest.artifacts.length, "artifact")}, datasetDigest ${result.manifest.datasetDigest}`;
   const changes = result.changed
@@ -101,7 +126,10 @@ export function lockText(result: LockResult, shown: string, check: boolean, refr
 /** The text report of `generate --check FILE` (standard error), `manifest` as given on the command line. */
 export function generateCheckText(result: CheckResult, file: string, manifest: string): string {
   if (!result.difference) return `${file} is up to date (${plural(result.records, "record")})\n`;
-  const lines = [`${file} is not up to date: ${result.cause ?? "it differs from what would be generated"}`, `  first difference: ${result.difference.message}`];
+  const lines = [
+    `${file} is not up to date: ${result.cause ?? "it differs from what would be generated"}`,
+    `  first difference: ${result.difference.message}`,
+  ];
   if (result.changes) lines.push(...describeRecordChanges(result.changes).map((line) => `  ${line}`));
   lines.push(
     result.otherDataset
@@ -111,7 +139,9 @@ export function generateCheckText(result: CheckResult, file: string, manifest: s
   return `${lines.join("\n")}\n`;
 }
 
-/** The text report of `adopt` (standard output): the counts, then a block per refreshed dataset, then what to run next. */
+/**
+ * The text report of `adopt` (standard output): the counts, then a block per refreshed dataset, then what to run next.
+ */
 export function adoptText(updates: readonly DatasetUpdate[], folder: string, check: boolean): string {
   const changed = updates.filter((r) => r.manifestChanged || r.outputChanged);
   const created = updates.filter((r) => r.artifacts.created).length;
@@ -133,12 +163,21 @@ export function describeDatasetProblems(problems: readonly string[]): string {
   const hints = problems.filter((p) => p.startsWith("hint: "));
   const faults = problems.filter((p) => !p.startsWith("hint: "));
   const count = faults.reduce((sum, p) => sum + Number(/^… and ([0-9]+) more /.exec(p)?.[1] ?? 1), 0);
-  const body = faults.length === 1 && count === 1 ? faults[0] : `${plural(count, "problem")}:\n${faults.map((p) => `  ${p}`).join("\n")}`;
+  const body =
+    faults.length === 1 && count === 1
+      ? faults[0]
+      : `${plural(count, "problem")}:\n${faults.map((p) => `  ${p}`).join("\n")}`;
   return `${[body, ...hints].join("\n")}\n`;
 }
 
 function artifactsJson(changes: ManifestChanges) {
-  return { created: changes.created, added: changes.added, removed: changes.removed, changed: changes.changed, rearranged: changes.rearranged };
+  return {
+    created: changes.created,
+    added: changes.added,
+    removed: changes.removed,
+    changed: changes.changed,
+    rearranged: changes.rearranged,
+  };
 }
 
 function recordsJson(changes: RecordChanges) {
@@ -181,7 +220,13 @@ export function updatesJson(command: "update" | "adopt", results: readonly Datas
 
 /** `lock --format json` (with or without --check). */
 export function lockJson(result: LockResult, shown: string, check: boolean, before: LockManifest | undefined): string {
-  const fields = before ? MANIFEST_DATASET_FIELDS.filter((key) => before[key] !== result.manifest[key]).map((field) => ({ field, before: before[field], after: result.manifest[field] })) : [];
+  const fields = before
+    ? MANIFEST_DATASET_FIELDS.filter((key) => before[key] !== result.manifest[key]).map((field) => ({
+        field,
+        before: before[field],
+        after: result.manifest[field],
+      }))
+    : [];
   return `${JSON.stringify(
     {
       reportVersion: DATASET_REPORT_VERSION,

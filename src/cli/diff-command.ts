@@ -32,10 +32,16 @@ interface DiffCliOptions {
   jobs?: number;
 }
 
-const packageJson = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+const packageJson = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+  version: string;
+};
 
 /** Adds the `diff` command to the program. */
-export function registerDiffCommand(program: Command, context: DiffCommandContext, setExitCode: (code: number) => void): void {
+export function registerDiffCommand(
+  program: Command,
+  context: DiffCommandContext,
+  setExitCode: (code: number) => void,
+): void {
   program
     .command("diff")
     .summary("report additive and breaking changes between two versions (a CI gate)")
@@ -45,17 +51,30 @@ export function registerDiffCommand(program: Command, context: DiffCommandContex
         "revision (--against REV: the working tree's files against the same paths at REV, read with git; a shallow clone works " +
         "when REV is in it). --schema compares two record JSON Schemas.",
     )
-    .argument("[paths...]", "OLD NEW (files or folders); with --against, working-tree files or folders (default: .tooling/citation-targets/*.jsonl and the repository schema)")
+    .argument(
+      "[paths...]",
+      "OLD NEW (files or folders); with --against, working-tree files or folders (default: .tooling/citation-targets/*.jsonl and the repository schema)",
+    )
     .option("--against <rev>", "compare the working tree with the same paths at this git revision (e.g. origin/main)")
     .option("--schema", "the paths are record JSON Schemas (files ending in .schema.json are taken as schemas anyway)")
-    .option("--approvals <file>", 'a reviewed JSON file approving breaking changes: {"approvals": [{"address": …, "reason": …}]}')
+    .option(
+      "--approvals <file>",
+      'a reviewed JSON file approving breaking changes: {"approvals": [{"address": …, "reason": …}]}',
+    )
     .option(
       "--write-approvals <file>",
       'write an approvals file for the breaking changes no approval covers yet, each with a placeholder reason ("TODO: …") that approves nothing until a reviewer replaces it; entries already in FILE are kept',
     )
-    .addOption(new Option("--fail-on <level>", "which changes fail the run (exit 1)").choices(FAIL_ON_LEVELS).default("breaking"))
+    .addOption(
+      new Option("--fail-on <level>", "which changes fail the run (exit 1)")
+        .choices(FAIL_ON_LEVELS)
+        .default("breaking"),
+    )
     .addOption(new Option("-f, --format <format>", "output format").choices(DIFF_FORMAT_NAMES).default("stylish"))
-    .option("-o, --output-file <file>", "write the report in the chosen format to FILE (atomically); the terminal still gets the stylish report")
+    .option(
+      "-o, --output-file <file>",
+      "write the report in the chosen format to FILE (atomically); the terminal still gets the stylish report",
+    )
     .option("--color", "force colour on")
     .option("--no-color", "force colour off")
     .option("--verbose", "say on stderr what was compared and how long it took")
@@ -90,24 +109,38 @@ export function registerDiffCommand(program: Command, context: DiffCommandContex
       const where = await cwdInRepository(context.cwd);
       const inputs = [
         ...paths.map((path) => ({ path: resolve(context.cwd, path), what: `the compared ${path}` })),
-        ...(options.approvals !== undefined ? [{ path: resolve(context.cwd, options.approvals), what: "the approvals file" }] : []),
+        ...(options.approvals !== undefined
+          ? [{ path: resolve(context.cwd, options.approvals), what: "the approvals file" }]
+          : []),
       ];
       await writeDiffOutput(
         report,
-        { format: options.format, inputs, ...(options.outputFile !== undefined ? { outputFile: options.outputFile } : {}), ...(options.color !== undefined ? { color: options.color } : {}) },
+        {
+          format: options.format,
+          inputs,
+          ...(options.outputFile !== undefined ? { outputFile: options.outputFile } : {}),
+          ...(options.color !== undefined ? { color: options.color } : {}),
+        },
         context,
         { toolVersion: packageJson.version, ...(where !== undefined ? { cwdInRepository: where } : {}) },
       );
       if (options.writeApprovals !== undefined) await writeApprovalsFile(report, options.writeApprovals, context);
       if (options.verbose) {
-        const against = report.against ? ` against ${report.against.revision} (${report.against.commit.slice(0, 12)})` : "";
-        context.stderr.write(`citation-targets: compared ${report.pairs.length} ${report.pairs.length === 1 ? "pair" : "pairs"}${against} in ${Math.round(performance.now() - started)} ms\n`);
+        const against = report.against
+          ? ` against ${report.against.revision} (${report.against.commit.slice(0, 12)})`
+          : "";
+        context.stderr.write(
+          `citation-targets: compared ${report.pairs.length} ${report.pairs.length === 1 ? "pair" : "pairs"}${against} in ${Math.round(performance.now() - started)} ms\n`,
+        );
       }
       setExitCode(diffExitCode(report));
     });
 }
 
-/** --write-approvals: merges the entries the report needs into the file and says on stderr what it did and what the reviewer must do. */
+/**
+ * --write-approvals: merges the entries the report needs into the file and says on stderr what it did and what the
+ * reviewer must do.
+ */
 async function writeApprovalsFile(report: DiffReport, file: string, context: DiffCommandContext): Promise<void> {
   const { writeApprovals } = await import("../node/approvals-file.js");
   const result = await writeApprovals(report, file, context.cwd);

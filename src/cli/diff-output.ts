@@ -26,11 +26,19 @@ export interface DiffOutputOptions {
 }
 
 /** Writes the report as the options say, and the job summary when GITHUB_STEP_SUMMARY is set. */
-export async function writeDiffOutput(report: DiffReport, options: DiffOutputOptions, context: DiffOutputContext, base: Omit<DiffFormatContext, "color">): Promise<void> {
+export async function writeDiffOutput(
+  report: DiffReport,
+  options: DiffOutputOptions,
+  context: DiffOutputContext,
+  base: Omit<DiffFormatContext, "color">,
+): Promise<void> {
   const { diffFormatters } = await import("../formatters/diff.js");
   const render = async (format: DiffFormatName, color: DiffFormatContext["color"]): Promise<string> => {
     if (format !== "html") return diffFormatters[format](report, { ...base, color });
-    const [{ collectDiffTexts }, { renderDiffPage }] = await Promise.all([import("../node/diff-texts.js"), import("../formatters/diff-html.js")]);
+    const [{ collectDiffTexts }, { renderDiffPage }] = await Promise.all([
+      import("../node/diff-texts.js"),
+      import("../formatters/diff-html.js"),
+    ]);
     return renderDiffPage(report, { ...base, color, texts: await collectDiffTexts(report, context.cwd) });
   };
   if (options.outputFile !== undefined) {
@@ -38,13 +46,23 @@ export async function writeDiffOutput(report: DiffReport, options: DiffOutputOpt
     const output = resolve(context.cwd, options.outputFile);
     refuseOverInputs(output, options.inputs, options.outputFile);
     // The terminal report first, so that a file that cannot be written does not hide it.
-    context.stdout.write(await render("stylish", createColor(colorLevel(context.env, context.stdout.isTTY, options.color))));
+    context.stdout.write(
+      await render("stylish", createColor(colorLevel(context.env, context.stdout.isTTY, options.color))),
+    );
     await writeFileAtomic(output, await render(options.format, createColor(0)));
   } else {
-    context.stdout.write(await render(options.format, createColor(options.format === "stylish" ? colorLevel(context.env, context.stdout.isTTY, options.color) : 0)));
+    context.stdout.write(
+      await render(
+        options.format,
+        createColor(options.format === "stylish" ? colorLevel(context.env, context.stdout.isTTY, options.color) : 0),
+      ),
+    );
   }
   if (!context.env.GITHUB_STEP_SUMMARY) return;
-  const [{ appendStepSummary }, { diffStepSummary }] = await Promise.all([import("../node/step-summary.js"), import("../formatters/step-summary.js")]);
+  const [{ appendStepSummary }, { diffStepSummary }] = await Promise.all([
+    import("../node/step-summary.js"),
+    import("../formatters/step-summary.js"),
+  ]);
   const warning = await appendStepSummary(context.env, () => diffStepSummary(report));
   if (warning !== undefined) context.stderr.write(`${warning}\n`);
 }

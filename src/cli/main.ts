@@ -4,7 +4,14 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 import { DatasetError } from "../core/errors.js";
 import type { RuleSetting } from "../core/report/problem.js";
 import { DEFAULT_MANIFEST_NAME, type ArtifactKind, type IndexKind } from "../core/lock/manifest.js";
-import { buildRecordSchema, DEFAULT_LEGISLATION_HOST, formatSchema, isValidLegislationHost, MARKDOWN_ARTIFACT_KINDS, SOURCE_INDEX_KINDS } from "../core/schema/schema.js";
+import {
+  buildRecordSchema,
+  DEFAULT_LEGISLATION_HOST,
+  formatSchema,
+  isValidLegislationHost,
+  MARKDOWN_ARTIFACT_KINDS,
+  SOURCE_INDEX_KINDS,
+} from "../core/schema/schema.js";
 import { colorLevel, createColor } from "../formatters/color.js";
 import { unknownRuleMessage } from "../core/text.js";
 import { MANIFEST_DATASET_FIELDS } from "../core/model.js";
@@ -17,9 +24,24 @@ import { plural } from "../formatters/types.js";
 import { rules, ruleIds, type RuleId } from "../rules/index.js";
 import { describeIoError, describeUnexpectedIoError, OperationalError } from "../node/errors.js";
 import { shellQuote } from "../node/manifest-io.js";
-import { adoptText, describeDatasetProblems, describeUpdates, generateCheckJson, generateCheckText, lockJson, lockText, updatesJson } from "./dataset-reports.js";
+import {
+  adoptText,
+  describeDatasetProblems,
+  describeUpdates,
+  generateCheckJson,
+  generateCheckText,
+  lockJson,
+  lockText,
+  updatesJson,
+} from "./dataset-reports.js";
 import type { DatasetUpdate } from "../node/update-dataset.js";
-import { cwdInRepository, DEFAULT_MANIFEST_PATTERN, DEFAULT_PATTERN, displayPath, MANIFEST_FOLDER } from "../node/files.js";
+import {
+  cwdInRepository,
+  DEFAULT_MANIFEST_PATTERN,
+  DEFAULT_PATTERN,
+  displayPath,
+  MANIFEST_FOLDER,
+} from "../node/files.js";
 import { publicRepositoryUrl } from "../formatters/sarif.js";
 import { REPOSITORY_SCHEMA_PATH } from "../node/schema-source.js";
 import { type CacheUse, exitCodeFor, onlyErrors, validate } from "../node/validate.js";
@@ -52,18 +74,26 @@ export interface MainContext {
 const PREFIX = "citation-targets: ";
 
 /** What --allow-outside-repository says on stderr, every time. */
-const OUTSIDE_NOTE = "--allow-outside-repository: dataset folders and patterns may lead outside the repository; files there are read\n";
+const OUTSIDE_NOTE =
+  "--allow-outside-repository: dataset folders and patterns may lead outside the repository; files there are read\n";
 
 /** The note when a --jobs value was lowered to the cap (four threads per core). */
 function noteJobs(jobs: number | undefined, stderr: OutputStream): void {
   const max = maxJobs();
-  if (jobs !== undefined && Number.isInteger(jobs) && jobs > max) stderr.write(`--jobs ${jobs}: lowered to ${max} (four threads per core; more only costs memory)\n`);
+  if (jobs !== undefined && Number.isInteger(jobs) && jobs > max)
+    stderr.write(`--jobs ${jobs}: lowered to ${max} (four threads per core; more only costs memory)\n`);
 }
 
-/** The commands that refuse to run while an interrupted update's journal is pending (update completes it, or refuses with --check). */
+/**
+ * The commands that refuse to run while an interrupted update's journal is pending (update completes it, or refuses
+ * with --check).
+ */
 const GATED_COMMANDS = new Set(["validate", "lock", "generate", "diff"]);
 
-/** Puts the program's name before every line of a message for stderr, as git and npm do, so that it stands out in a CI log. */
+/**
+ * Puts the program's name before every line of a message for stderr, as git and npm do, so that it stands out in a CI
+ * log.
+ */
 export function prefixLines(text: string): string {
   const body = text.endsWith("\n") ? text.slice(0, -1) : text;
   return `${body
@@ -72,7 +102,10 @@ export function prefixLines(text: string): string {
     .join("\n")}\n`;
 }
 
-const packageJson = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string; repository?: unknown };
+const packageJson = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+  version: string;
+  repository?: unknown;
+};
 
 function parseCount(value: string): number {
   if (!/^[0-9]+$/.test(value)) throw new InvalidArgumentError("expected a whole number, 0 or more");
@@ -86,18 +119,26 @@ function parsePositive(value: string): number {
 
 function parseShard(value: string): { index: number; count: number } {
   const match = /^([1-9][0-9]*)\/([1-9][0-9]*)$/.exec(value);
-  if (!match || Number(match[1]) > Number(match[2])) throw new InvalidArgumentError("expected i/n with 1 ≤ i ≤ n, e.g. 2/4");
+  if (!match || Number(match[1]) > Number(match[2]))
+    throw new InvalidArgumentError("expected i/n with 1 ≤ i ≤ n, e.g. 2/4");
   return { index: Number(match[1]), count: Number(match[2]) };
 }
 
 function parseHost(value: string): string {
-  if (!isValidLegislationHost(value)) throw new InvalidArgumentError(`expected a lowercase host name such as ${DEFAULT_LEGISLATION_HOST}`);
+  if (!isValidLegislationHost(value))
+    throw new InvalidArgumentError(`expected a lowercase host name such as ${DEFAULT_LEGISLATION_HOST}`);
   return value;
 }
 
-function collectRule(value: string, previous: Partial<Record<RuleId, RuleSetting>> = {}): Partial<Record<RuleId, RuleSetting>> {
+function collectRule(
+  value: string,
+  previous: Partial<Record<RuleId, RuleSetting>> = {},
+): Partial<Record<RuleId, RuleSetting>> {
   const match = /^([a-z0-9-]+)[=:](error|warning|off)$/.exec(value);
-  if (!match) throw new InvalidArgumentError('expected RULE=SEVERITY, e.g. "non-canonical=warning" (severity: error, warning or off)');
+  if (!match)
+    throw new InvalidArgumentError(
+      'expected RULE=SEVERITY, e.g. "non-canonical=warning" (severity: error, warning or off)',
+    );
   const id = match[1]!;
   if (!(ruleIds as readonly string[]).includes(id)) throw new InvalidArgumentError(unknownRuleMessage(id, ruleIds));
   return { ...previous, [id]: match[2] as RuleSetting };
@@ -116,7 +157,10 @@ async function addHostWarnings(results: DatasetUpdate[], cwd: string): Promise<v
   const { findConfig } = await import("../node/config.js");
   const config = await findConfig(cwd).catch(() => undefined);
   const host = config?.config.legislationHost ?? DEFAULT_LEGISLATION_HOST;
-  const from = config?.config.legislationHost !== undefined ? `the config ${displayPath(config.path, cwd)}` : "the default; no config sets legislationHost";
+  const from =
+    config?.config.legislationHost !== undefined
+      ? `the config ${displayPath(config.path, cwd)}`
+      : "the default; no config sets legislationHost";
   for (const result of written) {
     const own = /^https:\/\/([^/?#]+)\//.exec(result.sourceTextUrl)?.[1];
     if (own !== undefined && own !== host)
@@ -134,7 +178,9 @@ export async function main(context: MainContext): Promise<number> {
   let exitCode = 0;
   const program = new Command()
     .name("citation-targets")
-    .description("Validate, lock, adopt, generate, update, diff and view citation-targets JSONL datasets of published legislation.")
+    .description(
+      "Validate, lock, adopt, generate, update, diff and view citation-targets JSONL datasets of published legislation.",
+    )
     .version(packageJson.version, "-V, --version")
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride()
@@ -143,20 +189,41 @@ export async function main(context: MainContext): Promise<number> {
   program
     .command("validate")
     .summary("check citation-targets JSONL files")
-    .description(`Check citation-targets JSONL files: line form (UTF-8, LF, canonical JSON), the record schema, and every file-level and cross-record rule.\nWith no paths, checks ${DEFAULT_PATTERN}.`)
+    .description(
+      `Check citation-targets JSONL files: line form (UTF-8, LF, canonical JSON), the record schema, and every file-level and cross-record rule.\nWith no paths, checks ${DEFAULT_PATTERN}.`,
+    )
     .argument("[paths...]", "files, directories (every *.jsonl below) or globs; - for standard input")
-    .addOption(new Option("-f, --format <format>", "output format (default: github when GITHUB_ACTIONS=true, else stylish)").choices(FORMAT_NAMES))
-    .option("-o, --output-file <file>", "write the report in the chosen format to FILE (atomically); the terminal still gets the stylish report")
+    .addOption(
+      new Option(
+        "-f, --format <format>",
+        "output format (default: github when GITHUB_ACTIONS=true, else stylish)",
+      ).choices(FORMAT_NAMES),
+    )
+    .option(
+      "-o, --output-file <file>",
+      "write the report in the chosen format to FILE (atomically); the terminal still gets the stylish report",
+    )
     .option("--shard <i/n>", "check only shard i of n (split by a hash of each path), for a CI matrix", parseShard)
-    .option("--print-config", "print the effective settings and where each came from (default, config file, command line), then exit")
+    .option(
+      "--print-config",
+      "print the effective settings and where each came from (default, config file, command line), then exit",
+    )
     .option(
       "--config <file>",
       "read settings from this config file (default: .citation-targets.json, citation-targets.config.json or package.json#citation-targets, from here up to the repository root)",
     )
     .option("--no-config", "read no config file")
     .option("--schema <file>", "validate against this JSON Schema instead of the repository's or the bundled one")
-    .option("--legislation-host <host>", "host sourceTextUrl must be on (bundled schema)", parseHost, DEFAULT_LEGISLATION_HOST)
-    .option("--lock <manifest>", "also check the files against this lock manifest (default: <name>.lock.json beside each <name>.jsonl, when present)")
+    .option(
+      "--legislation-host <host>",
+      "host sourceTextUrl must be on (bundled schema)",
+      parseHost,
+      DEFAULT_LEGISLATION_HOST,
+    )
+    .option(
+      "--lock <manifest>",
+      "also check the files against this lock manifest (default: <name>.lock.json beside each <name>.jsonl, when present)",
+    )
     .option("--no-lock", "do not look for a lock manifest beside each file")
     .option("--max-problems <n>", "show at most N problems per file (all are still counted)", parseCount)
     .option("--rule <rule=severity>", "set a rule's severity: error, warning or off (repeatable)", collectRule)
@@ -165,12 +232,25 @@ export async function main(context: MainContext): Promise<number> {
       "worker threads to spread the files over (default: one per core for 200+ files or 32+ MiB in all, else none: this thread; at most 4 per core); the report is the same",
       parsePositive,
     )
-    .option("--staged", "check the JSONL files of the datasets that what git has staged belongs to (JSONL, lock manifests, markdown), for a pre-commit hook")
+    .option(
+      "--staged",
+      "check the JSONL files of the datasets that what git has staged belongs to (JSONL, lock manifests, markdown), for a pre-commit hook",
+    )
     .option("--no-cache", "check every dataset's artifacts: do not use or write the cache of lock-side outcomes")
-    .option("--cache-location <file>", "the cache file (default node_modules/.cache/citation-targets/validate.json of the repository, when it has node_modules)")
+    .option(
+      "--cache-location <file>",
+      "the cache file (default node_modules/.cache/citation-targets/validate.json of the repository, when it has node_modules)",
+    )
     .option("--stdin", "check standard input instead of files (the same as the path -)")
-    .option("--stdin-filename <path>", "the path standard input stands for: its name is checked against the slug, and <name>.lock.json beside it is used")
-    .option("--max-line-bytes <n>", "the longest line kept, in bytes (default 67108864, 64 MiB); a longer one is a line-length problem, never held in memory", parsePositive)
+    .option(
+      "--stdin-filename <path>",
+      "the path standard input stands for: its name is checked against the slug, and <name>.lock.json beside it is used",
+    )
+    .option(
+      "--max-line-bytes <n>",
+      "the longest line kept, in bytes (default 67108864, 64 MiB); a longer one is a line-length problem, never held in memory",
+      parsePositive,
+    )
     .option("--max-depth <n>", "the deepest nesting of arrays and objects in a record (default 64)", parsePositive)
     .option("--max-stored-problems <n>", "problems kept per file (default 10000); the rest are counted", parsePositive)
     .option("--quiet", "report errors only, not warnings")
@@ -178,7 +258,10 @@ export async function main(context: MainContext): Promise<number> {
     .option("--color", "force colour on")
     .option("--no-color", "force colour off")
     .option("--verbose", "say which schema is used and how long the run took (stderr)")
-    .option("--allow-outside-repository", "let lock manifests' dataset folders (and, for validate, config patterns) lead outside the repository (default: confined to it, symbolic links resolved)")
+    .option(
+      "--allow-outside-repository",
+      "let lock manifests' dataset folders (and, for validate, config patterns) lead outside the repository (default: confined to it, symbolic links resolved)",
+    )
     .addHelpText(
       "after",
       `\nSchema: --schema FILE when given, else .tooling/schemas/citation-targets.schema.json found from the\n` +
@@ -197,7 +280,11 @@ export async function main(context: MainContext): Promise<number> {
     .description(
       "Print the citation-target record JSON Schema (2020-12) with the legislation host filled in, or write it to a file. The host: --legislation-host, else the config's legislationHost (the config validate reads), else www.legislation.gov.au.",
     )
-    .option("--legislation-host <host>", "host sourceTextUrl must be on (default: the config's legislationHost, else www.legislation.gov.au)", parseHost)
+    .option(
+      "--legislation-host <host>",
+      "host sourceTextUrl must be on (default: the config's legislationHost, else www.legislation.gov.au)",
+      parseHost,
+    )
     .option("-o, --output <file>", "write the schema to FILE (atomically) instead of stdout")
     .option("--config <file>", "read legislationHost from this config file instead of the one found (as validate does)")
     .option("--no-config", "read no config file")
@@ -228,13 +315,35 @@ export async function main(context: MainContext): Promise<number> {
       `where to write the manifest (default: <datasetDir>/${DEFAULT_MANIFEST_NAME} when it is there; else, in a git repository, ${MANIFEST_FOLDER}/<slug>.lock.json at its root; else <datasetDir>/${DEFAULT_MANIFEST_NAME}); away from the dataset, datasetRoot records the way back`,
     )
     .option("--order <file>", "explicit document order: a text file with every artifact path, one per line")
-    .option("--kind <path=kind>", `an artifact's kind: ${MARKDOWN_ARTIFACT_KINDS.join(", ")} (repeatable)`, collectPair(MARKDOWN_ARTIFACT_KINDS))
-    .option("--index-kind <path=kind>", `an artifact's index kind: ${SOURCE_INDEX_KINDS.join(", ")} (repeatable)`, collectPair(SOURCE_INDEX_KINDS))
+    .option(
+      "--kind <path=kind>",
+      `an artifact's kind: ${MARKDOWN_ARTIFACT_KINDS.join(", ")} (repeatable)`,
+      collectPair(MARKDOWN_ARTIFACT_KINDS),
+    )
+    .option(
+      "--index-kind <path=kind>",
+      `an artifact's index kind: ${SOURCE_INDEX_KINDS.join(", ")} (repeatable)`,
+      collectPair(SOURCE_INDEX_KINDS),
+    )
     .option("--source-document <path=source>", "an artifact's sourceDocumentPath (repeatable)", collectPair())
-    .option("--ignore <glob>", "markdown files that are not artifacts (repeatable)", (v: string, p: string[] = []) => [...p, v])
+    .option("--ignore <glob>", "markdown files that are not artifacts (repeatable)", (v: string, p: string[] = []) => [
+      ...p,
+      v,
+    ])
     .option("--check", "write nothing; exit 1 when the manifest is missing or not up to date")
-    .addOption(new Option("-f, --format <format>", "report format on stdout: text (default: on stderr) or json (docs/spec.md, section 15)").choices(["text", "json"]).default("text"))
-    .option("--max-artifact-bytes <n>", "the largest markdown file read, in bytes (default 67108864, 64 MiB); a larger one is refused, named", parsePositive)
+    .addOption(
+      new Option(
+        "-f, --format <format>",
+        "report format on stdout: text (default: on stderr) or json (docs/spec.md, section 15)",
+      )
+        .choices(["text", "json"])
+        .default("text"),
+    )
+    .option(
+      "--max-artifact-bytes <n>",
+      "the largest markdown file read, in bytes (default 67108864, 64 MiB); a larger one is refused, named",
+      parsePositive,
+    )
     .addHelpText(
       "after",
       `\nFields: --slug lowercase a-z0-9 groups joined by hyphens; --version-date a real date YYYY-MM-DD; --source-text-url https://host/path (a path after the host); --title-id and --name not empty.\nFor a whole corpus at once, see \`citation-targets adopt --help\`.\n\nExamples:\n  citation-targets lock laws/privacy-act --slug privacy-act-1988 --title-id C2004A03712 --name "Privacy Act 1988" --version-date 2024-06-01 --source-text-url https://www.legislation.gov.au/C2004A03712/latest/text\n  citation-targets lock laws/privacy-act --check`,
@@ -261,7 +370,9 @@ export async function main(context: MainContext): Promise<number> {
         if (options.check) exitCode = result.changed ? 1 : 0;
         return;
       }
-      const refresh = ["citation-targets", ...context.argv.filter((arg) => arg !== "--check")].map(shellQuote).join(" ");
+      const refresh = ["citation-targets", ...context.argv.filter((arg) => arg !== "--check")]
+        .map(shellQuote)
+        .join(" ");
       stderr.write(lockText(result, shown, options.check === true, refresh));
       if (options.check) exitCode = result.changed ? 1 : 0;
     });
@@ -273,16 +384,36 @@ export async function main(context: MainContext): Promise<number> {
       "Generate the citation-targets JSONL of a dataset from its lock manifest and the markdown artifacts it pins. Every artifact is verified against its sha256 before anything is written; the output is canonical and byte-identical on every run.",
     )
     .argument("<manifest>", "the lock manifest (citation-targets.lock.json)")
-    .option("-o, --output <file>", "write the JSONL to FILE (atomically: a temporary file, then a rename); default stdout")
-    .option("--check <file>", "write nothing; exit 1 when FILE is not exactly what would be generated, saying why, what would change by address, and how to fix it")
-    .option("--jobs <n>", "threads to parse the markdown in (default: one per core, at most 4, for 4 MB of markdown or more; else 1); the output is the same", parsePositive)
+    .option(
+      "-o, --output <file>",
+      "write the JSONL to FILE (atomically: a temporary file, then a rename); default stdout",
+    )
+    .option(
+      "--check <file>",
+      "write nothing; exit 1 when FILE is not exactly what would be generated, saying why, what would change by address, and how to fix it",
+    )
+    .option(
+      "--jobs <n>",
+      "threads to parse the markdown in (default: one per core, at most 4, for 4 MB of markdown or more; else 1); the output is the same",
+      parsePositive,
+    )
     .addOption(capOption("maxArtifactBytes"))
     .addOption(capOption("maxYamlAliases"))
     .addOption(capOption("maxHeadings"))
     .addOption(capOption("maxHeadingLength"))
     .option("--verbose", "say how many threads parsed the markdown and how long it took (stderr)")
-    .addOption(new Option("-f, --format <format>", "the --check report: text (default: on stderr) or json (on stdout; docs/spec.md, section 15)").choices(["text", "json"]).default("text"))
-    .option("--allow-outside-repository", "let lock manifests' dataset folders (and, for validate, config patterns) lead outside the repository (default: confined to it, symbolic links resolved)")
+    .addOption(
+      new Option(
+        "-f, --format <format>",
+        "the --check report: text (default: on stderr) or json (on stdout; docs/spec.md, section 15)",
+      )
+        .choices(["text", "json"])
+        .default("text"),
+    )
+    .option(
+      "--allow-outside-repository",
+      "let lock manifests' dataset folders (and, for validate, config patterns) lead outside the repository (default: confined to it, symbolic links resolved)",
+    )
     .action(
       async (
         manifest: string,
@@ -299,10 +430,17 @@ export async function main(context: MainContext): Promise<number> {
         const caps = artifactCaps(options);
         const started = performance.now();
         if (options.check && options.output) throw new OperationalError("--check and --output exclude each other");
-        if (options.format === "json" && !options.check) throw new OperationalError("--format json is the report of --check (generate writes the JSONL itself)");
+        if (options.format === "json" && !options.check)
+          throw new OperationalError("--format json is the report of --check (generate writes the JSONL itself)");
         const { checkGenerated, generate } = await import("../node/generate.js");
         if (options.check) {
-          const result = await checkGenerated({ manifest, cwd: context.cwd, check: options.check, ...caps, ...(options.jobs !== undefined ? { jobs: options.jobs } : {}) });
+          const result = await checkGenerated({
+            manifest,
+            cwd: context.cwd,
+            check: options.check,
+            ...caps,
+            ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
+          });
           if (options.format === "json") {
             stdout.write(generateCheckJson(result, options.check));
             exitCode = result.difference ? 1 : 0;
@@ -319,8 +457,11 @@ export async function main(context: MainContext): Promise<number> {
           ...caps,
           ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
         };
-        const result = options.output ? await generate({ ...generateOptions, output: options.output }) : await generate(generateOptions);
-        if (result.output) stderr.write(`wrote ${displayPath(result.output, context.cwd)} (${plural(result.records, "record")})\n`);
+        const result = options.output
+          ? await generate({ ...generateOptions, output: options.output })
+          : await generate(generateOptions);
+        if (result.output)
+          stderr.write(`wrote ${displayPath(result.output, context.cwd)} (${plural(result.records, "record")})\n`);
         const threads = result.threads ?? 1;
         if (options.verbose)
           stderr.write(
@@ -337,20 +478,46 @@ export async function main(context: MainContext): Promise<number> {
     )
     .argument("[manifests...]", "lock manifests (<name>.lock.json)")
     .option("--check", "write no manifest or JSONL; exit 1 when anything would change (for CI)")
-    .option("--staged", "only the datasets that what git has staged belongs to (lock manifests, JSONL, markdown; deletions too), for a pre-commit hook")
-    .option("--jobs <n>", "worker threads (default: one per core; at most 4 per core): many datasets are spread over them whole, a few large ones artifact by artifact", parsePositive)
+    .option(
+      "--staged",
+      "only the datasets that what git has staged belongs to (lock manifests, JSONL, markdown; deletions too), for a pre-commit hook",
+    )
+    .option(
+      "--jobs <n>",
+      "worker threads (default: one per core; at most 4 per core): many datasets are spread over them whole, a few large ones artifact by artifact",
+      parsePositive,
+    )
     .option("--no-cache", "regenerate every dataset: do not use or write the cache")
-    .option("--cache-location <file>", "the cache file (default node_modules/.cache/citation-targets/update.json of the repository, when it has node_modules)")
+    .option(
+      "--cache-location <file>",
+      "the cache file (default node_modules/.cache/citation-targets/update.json of the repository, when it has node_modules)",
+    )
     .addOption(capOption("maxArtifactBytes"))
     .addOption(capOption("maxYamlAliases"))
     .addOption(capOption("maxHeadings"))
     .addOption(capOption("maxHeadingLength"))
-    .option("--allow-outside-repository", "let lock manifests' dataset folders (and, for validate, config patterns) lead outside the repository (default: confined to it, symbolic links resolved)")
-    .option("--recover", "only complete an update that was interrupted (its journal at the repository root): roll its renames forward, or back, then exit")
-    .option("--version-date <date|template>", "a new version: set versionDate in every manifest updated (YYYY-MM-DD, or a template such as '{front.stand}')")
-    .option("--source-text-url <url|template>", "a new version: set sourceTextUrl (one manifest; for several, a template such as 'https://host/{front.slug}/2024-06-01')")
+    .option(
+      "--allow-outside-repository",
+      "let lock manifests' dataset folders (and, for validate, config patterns) lead outside the repository (default: confined to it, symbolic links resolved)",
+    )
+    .option(
+      "--recover",
+      "only complete an update that was interrupted (its journal at the repository root): roll its renames forward, or back, then exit",
+    )
+    .option(
+      "--version-date <date|template>",
+      "a new version: set versionDate in every manifest updated (YYYY-MM-DD, or a template such as '{front.stand}')",
+    )
+    .option(
+      "--source-text-url <url|template>",
+      "a new version: set sourceTextUrl (one manifest; for several, a template such as 'https://host/{front.slug}/2024-06-01')",
+    )
     .option("--name <name|template>", "set the title's name (a law renamed by the amendment)")
-    .addOption(new Option("-f, --format <format>", "report format on stdout: text (default) or json (docs/spec.md, section 15)").choices(["text", "json"]).default("text"))
+    .addOption(
+      new Option("-f, --format <format>", "report format on stdout: text (default) or json (docs/spec.md, section 15)")
+        .choices(["text", "json"])
+        .default("text"),
+    )
     .addHelpText(
       "after",
       `\nA new published version: set --version-date (and --source-text-url); update warns when the markdown changed and they did not. Templates: ${TEMPLATE_HELP}.\n\nExit codes: 0 up to date (or updated), 1 --check found changes or a dataset is at fault, 2 usage or I/O error.\n\nExamples:\n  citation-targets update\n  citation-targets update .tooling/citation-targets/privacy-act-1988.lock.json --version-date 2024-06-01 --source-text-url https://www.legislation.gov.au/C2004A03712/2024-06-01/text\n  citation-targets update --check`,
@@ -375,7 +542,9 @@ export async function main(context: MainContext): Promise<number> {
         noteJobs(options.jobs, stderr);
         const { upToDate, update } = await import("../node/update.js");
         if (options.recover && (options.check || options.staged || named.length > 0))
-          throw new OperationalError("--recover only completes an interrupted update: name no manifests, --check or --staged with it");
+          throw new OperationalError(
+            "--recover only completes an interrupted update: name no manifests, --check or --staged with it",
+          );
         if (!options.check) {
           const { journalPath, recoverJournal } = await import("../node/journal.js");
           const journal = await journalPath(context.cwd);
@@ -389,21 +558,42 @@ export async function main(context: MainContext): Promise<number> {
         }
         let manifests = named;
         if (options.staged) {
-          if (named.length > 0) throw new OperationalError("--staged chooses the datasets itself: name no manifests with it");
+          if (named.length > 0)
+            throw new OperationalError("--staged chooses the datasets itself: name no manifests with it");
           const { stagedDatasets } = await import("../node/staged.js");
-          manifests = (await stagedDatasets(context.cwd)).manifests.map((manifest) => displayPath(manifest, context.cwd));
+          manifests = (await stagedDatasets(context.cwd)).manifests.map((manifest) =>
+            displayPath(manifest, context.cwd),
+          );
           if (manifests.length === 0) {
             stderr.write("citation-targets: nothing staged belongs to a dataset: nothing to check\n");
             return;
           }
         }
         const set = pick(options, ["versionDate", "sourceTextUrl", "name"]);
-        const progress = progressEnabled(context.env, context.stderr.isTTY) ? createProgressLine((text) => context.stderr.write(text)) : undefined;
+        const progress = progressEnabled(context.env, context.stderr.isTTY)
+          ? createProgressLine((text) => context.stderr.write(text))
+          : undefined;
         const results = await update({
           manifests,
           ...(Object.keys(set).length > 0 ? { set } : {}),
-          ...(progress ? { onProgress: (done: number, total: number) => progress.update({ files: total, filesDone: done, bytes: 0, bytesDone: 0, verb: "updating", unit: "dataset" }) } : {}),
-          ...(options.cache === false ? { cache: false as const } : options.cacheLocation !== undefined ? { cache: options.cacheLocation } : {}),
+          ...(progress
+            ? {
+                onProgress: (done: number, total: number) =>
+                  progress.update({
+                    files: total,
+                    filesDone: done,
+                    bytes: 0,
+                    bytesDone: 0,
+                    verb: "updating",
+                    unit: "dataset",
+                  }),
+              }
+            : {}),
+          ...(options.cache === false
+            ? { cache: false as const }
+            : options.cacheLocation !== undefined
+              ? { cache: options.cacheLocation }
+              : {}),
           cwd: context.cwd,
           ...(options.check ? { check: true } : {}),
           ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
@@ -417,7 +607,10 @@ export async function main(context: MainContext): Promise<number> {
           for (const warning of results.flatMap((r) => r.warnings)) stderr.write(`warning: ${warning}\n`);
         }
         if (options.check && results.some((r) => !upToDate(r))) {
-          const stale = named.length > 0 || options.staged ? results.filter((r) => !upToDate(r)).map((r) => ` ${shellQuote(r.manifest)}`) : [];
+          const stale =
+            named.length > 0 || options.staged
+              ? results.filter((r) => !upToDate(r)).map((r) => ` ${shellQuote(r.manifest)}`)
+              : [];
           stderr.write(`not up to date: run \`citation-targets update${stale.join("")}\` to refresh and regenerate\n`);
           exitCode = 1;
         }
@@ -430,14 +623,24 @@ export async function main(context: MainContext): Promise<number> {
     .description(
       `Bring many dataset folders under citation targets in one command: for each folder, its fields are filled from templates (the folder's name and path, and the front matter of its index.md), and its lock manifest and JSONL are written to ${MANIFEST_FOLDER}/<slug>.lock.json and <slug>.jsonl at the repository root. All or nothing: every fault of every folder is named, and then nothing is written. Rerun, it refreshes what it wrote (the same as update, with the fields filled again).`,
     )
-    .argument("[datasets...]", "dataset folders, or globs of them (e.g. 'laws/*'); default: adopt.datasets of the config")
+    .argument(
+      "[datasets...]",
+      "dataset folders, or globs of them (e.g. 'laws/*'); default: adopt.datasets of the config",
+    )
     .option("--slug <template>", "default: '{front.slug|slug}' when the front matter has a slug, else '{folder|slug}'")
     .option("--title-id <template>", "e.g. '{front.jurabk}'")
     .option("--name <template>", "e.g. '{front.Title}'")
     .option("--version-date <date|template>", "e.g. 2024-06-01 or '{front.stand}'")
-    .option("--source-text-url <template>", "e.g. 'https://www.gesetze-im-internet.de/{front.slug}/' (values are percent-encoded)")
+    .option(
+      "--source-text-url <template>",
+      "e.g. 'https://www.gesetze-im-internet.de/{front.slug}/' (values are percent-encoded)",
+    )
     .option("--check", "write nothing; exit 1 when anything would be written")
-    .addOption(new Option("-f, --format <format>", "report format on stdout: text (default) or json (docs/spec.md, section 15)").choices(["text", "json"]).default("text"))
+    .addOption(
+      new Option("-f, --format <format>", "report format on stdout: text (default) or json (docs/spec.md, section 15)")
+        .choices(["text", "json"])
+        .default("text"),
+    )
     .option("--config <file>", "read adopt's templates from this config file (default: the one validate finds)")
     .option("--no-config", "read no config file")
     .option("--jobs <n>", "worker threads (default: one per core)", parsePositive)
@@ -468,12 +671,22 @@ export async function main(context: MainContext): Promise<number> {
       ) => {
         noteJobs(options.jobs, stderr);
         const { findConfig, loadConfig } = await import("../node/config.js");
-        const loaded = options.config === false ? undefined : typeof options.config === "string" ? await loadConfig(resolve(context.cwd, options.config)) : await findConfig(context.cwd);
+        const loaded =
+          options.config === false
+            ? undefined
+            : typeof options.config === "string"
+              ? await loadConfig(resolve(context.cwd, options.config))
+              : await findConfig(context.cwd);
         const fromConfig = loaded?.config.adopt ?? {};
-        const templates = { ...pick(fromConfig, [...MANIFEST_DATASET_FIELDS]), ...pick(options, [...MANIFEST_DATASET_FIELDS]) };
+        const templates = {
+          ...pick(fromConfig, [...MANIFEST_DATASET_FIELDS]),
+          ...pick(options, [...MANIFEST_DATASET_FIELDS]),
+        };
         const datasets = named.length > 0 ? named : (fromConfig.datasets ?? []);
         const { adopt } = await import("../node/adopt.js");
-        const progress = progressEnabled(context.env, context.stderr.isTTY) ? createProgressLine((text) => context.stderr.write(text)) : undefined;
+        const progress = progressEnabled(context.env, context.stderr.isTTY)
+          ? createProgressLine((text) => context.stderr.write(text))
+          : undefined;
         const result = await adopt({
           datasets,
           templates,
@@ -482,14 +695,28 @@ export async function main(context: MainContext): Promise<number> {
           ...(options.cache === false ? { cache: false as const } : {}),
           ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
           ...artifactCaps(options),
-          ...(progress ? { onProgress: (done: number, total: number) => progress.update({ files: total, filesDone: done, bytes: 0, bytesDone: 0, verb: "adopting", unit: "dataset" }) } : {}),
+          ...(progress
+            ? {
+                onProgress: (done: number, total: number) =>
+                  progress.update({
+                    files: total,
+                    filesDone: done,
+                    bytes: 0,
+                    bytesDone: 0,
+                    verb: "adopting",
+                    unit: "dataset",
+                  }),
+              }
+            : {}),
         });
         progress?.done();
         await addHostWarnings(result.updates, context.cwd);
         const changed = result.updates.filter((r) => r.manifestChanged || r.outputChanged);
         if (options.format === "json") stdout.write(updatesJson("adopt", result.updates, options.check === true));
         else {
-          stdout.write(adoptText(result.updates, displayPath(result.folder, context.cwd) || ".", options.check === true));
+          stdout.write(
+            adoptText(result.updates, displayPath(result.folder, context.cwd) || ".", options.check === true),
+          );
           for (const warning of result.updates.flatMap((r) => r.warnings)) stderr.write(`warning: ${warning}\n`);
         }
         if (options.check && changed.length > 0) exitCode = 1;
@@ -509,7 +736,8 @@ export async function main(context: MainContext): Promise<number> {
       return 2;
     }
     if (GATED_COMMANDS.has(context.argv[0] ?? "") && !context.argv.some((arg) => arg === "--help" || arg === "-h")) {
-      // An interrupted update leaves datasets half renamed: every command says so, and what completes it, before it reads any.
+      // An interrupted update leaves datasets half renamed: every command says so, and what completes it, before it
+      // reads any.
       const { pendingJournal } = await import("../node/journal.js");
       const pending = await pendingJournal(context.cwd);
       if (pending !== undefined) {
@@ -521,7 +749,11 @@ export async function main(context: MainContext): Promise<number> {
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
-      return error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help" ? 0 : 2;
+      return error.code === "commander.helpDisplayed" ||
+        error.code === "commander.version" ||
+        error.code === "commander.help"
+        ? 0
+        : 2;
     }
     if (error instanceof DatasetError) {
       stderr.write(describeDatasetProblems(error.problems));
@@ -532,7 +764,9 @@ export async function main(context: MainContext): Promise<number> {
       return 2;
     }
     const code = (error as NodeJS.ErrnoException).code;
-    stderr.write(`${code ? describeUnexpectedIoError(error) : error instanceof Error ? error.message : String(error)}\n`);
+    stderr.write(
+      `${code ? describeUnexpectedIoError(error) : error instanceof Error ? error.message : String(error)}\n`,
+    );
     return 2;
   }
 }
@@ -570,11 +804,15 @@ async function readOrderFile(path: string, shown: string): Promise<string[]> {
 }
 
 function dropUndefined<T extends object>(object: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(object).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
+  return Object.fromEntries(Object.entries(object).filter(([, v]) => v !== undefined)) as {
+    [K in keyof T]?: Exclude<T[K], undefined>;
+  };
 }
 
 function pick<T extends object, K extends keyof T>(object: T, keys: K[]): Partial<Pick<T, K>> {
-  return Object.fromEntries(keys.filter((k) => object[k] !== undefined).map((k) => [k, object[k]])) as Partial<Pick<T, K>>;
+  return Object.fromEntries(keys.filter((k) => object[k] !== undefined).map((k) => [k, object[k]])) as Partial<
+    Pick<T, K>
+  >;
 }
 
 /** A repeatable PATH=VALUE option, VALUE checked against `allowed` when given. */
@@ -591,10 +829,22 @@ function collectPair(allowed?: readonly string[]) {
 
 /** The caps on reading artifacts that generate, update and adopt share (docs/spec.md, section 13): one text each. */
 const CAP_OPTIONS = {
-  maxArtifactBytes: ["--max-artifact-bytes <n>", "the largest markdown file read, in bytes (default 67108864, 64 MiB); a larger one is refused, named"],
-  maxYamlAliases: ["--max-yaml-aliases <n>", "the most YAML aliases a front matter may hold (default 1000); more is refused, named"],
-  maxHeadings: ["--max-headings <n>", "the most headings one markdown file may have (default 100000); more is refused, named"],
-  maxHeadingLength: ["--max-heading-length <n>", "the longest inline content of a heading, in UTF-16 code units (default 65536); longer is refused, named"],
+  maxArtifactBytes: [
+    "--max-artifact-bytes <n>",
+    "the largest markdown file read, in bytes (default 67108864, 64 MiB); a larger one is refused, named",
+  ],
+  maxYamlAliases: [
+    "--max-yaml-aliases <n>",
+    "the most YAML aliases a front matter may hold (default 1000); more is refused, named",
+  ],
+  maxHeadings: [
+    "--max-headings <n>",
+    "the most headings one markdown file may have (default 100000); more is refused, named",
+  ],
+  maxHeadingLength: [
+    "--max-heading-length <n>",
+    "the longest inline content of a heading, in UTF-16 code units (default 65536); longer is refused, named",
+  ],
 } as const;
 
 /** A fresh option for one of the caps (an Option belongs to one command). */
@@ -649,28 +899,51 @@ interface ValidateCliOptions {
   verbose?: boolean;
 }
 
-async function runValidate(paths: string[], options: ValidateCliOptions, context: MainContext, given: (option: string) => boolean): Promise<number> {
+async function runValidate(
+  paths: string[],
+  options: ValidateCliOptions,
+  context: MainContext,
+  given: (option: string) => boolean,
+): Promise<number> {
   const started = performance.now();
   const { findConfig, loadConfig } = await import("../node/config.js");
-  const loaded = options.config === false ? undefined : typeof options.config === "string" ? await loadConfig(resolve(context.cwd, options.config)) : await findConfig(context.cwd);
+  const loaded =
+    options.config === false
+      ? undefined
+      : typeof options.config === "string"
+        ? await loadConfig(resolve(context.cwd, options.config))
+        : await findConfig(context.cwd);
   const config = loaded?.config ?? {};
   const fromConfig = paths.length === 0 && config.patterns !== undefined;
   const lock = options.lock !== undefined && options.lock !== true ? options.lock : config.lock;
   const schema = options.schema ?? config.schema;
   const maxProblems = options.maxProblems ?? config.maxProblems;
   const fromStdin = options.stdin === true || paths.includes("-");
-  if (fromStdin && paths.some((p) => p !== "-")) throw new OperationalError("standard input (-, --stdin) cannot be checked together with files: name one or the other");
-  if (options.stdinFilename !== undefined && !fromStdin) throw new OperationalError("--stdin-filename names standard input: use it with - or --stdin");
+  if (fromStdin && paths.some((p) => p !== "-"))
+    throw new OperationalError(
+      "standard input (-, --stdin) cannot be checked together with files: name one or the other",
+    );
+  if (options.stdinFilename !== undefined && !fromStdin)
+    throw new OperationalError("--stdin-filename names standard input: use it with - or --stdin");
   if (fromStdin && !context.stdin) throw new OperationalError("no standard input to read");
   const format: FormatName = options.format ?? (context.env.GITHUB_ACTIONS === "true" ? "github" : "stylish");
   if (options.printConfig) {
-    const host = given("legislationHost") ? options.legislationHost : (config.legislationHost ?? options.legislationHost);
-    const from = (cli: boolean, inConfig: boolean) => (cli ? "command line" : inConfig && loaded ? `config ${displayPath(loaded.path, context.cwd)}` : "default");
+    const host = given("legislationHost")
+      ? options.legislationHost
+      : (config.legislationHost ?? options.legislationHost);
+    const from = (cli: boolean, inConfig: boolean) =>
+      cli ? "command line" : inConfig && loaded ? `config ${displayPath(loaded.path, context.cwd)}` : "default";
     const ruleSources = Object.fromEntries(
       rules.map((rule) => {
         const cli = options.rule?.[rule.id as RuleId];
         const fromFile = config.rules?.[rule.id];
-        return [rule.id, { value: cli ?? fromFile ?? rule.meta.defaultSeverity, from: from(cli !== undefined, fromFile !== undefined) }];
+        return [
+          rule.id,
+          {
+            value: cli ?? fromFile ?? rule.meta.defaultSeverity,
+            from: from(cli !== undefined, fromFile !== undefined),
+          },
+        ];
       }),
     );
     const settings = {
@@ -680,14 +953,33 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
           value: fromStdin ? ["-"] : paths.length > 0 ? paths : (config.patterns ?? [DEFAULT_PATTERN]),
           from: fromStdin || paths.length > 0 ? "command line" : from(false, config.patterns !== undefined),
         },
-        format: { value: format, from: options.format ? "command line" : context.env.GITHUB_ACTIONS === "true" ? "GITHUB_ACTIONS=true" : "default" },
+        format: {
+          value: format,
+          from: options.format
+            ? "command line"
+            : context.env.GITHUB_ACTIONS === "true"
+              ? "GITHUB_ACTIONS=true"
+              : "default",
+        },
         legislationHost: {
           value: host,
           from: from(given("legislationHost"), config.legislationHost !== undefined),
         },
-        schema: await schemaInForce(schema, options.schema !== undefined, host, context.cwd, from(options.schema !== undefined, config.schema !== undefined)),
-        lock: { value: lock ?? "<name>.lock.json beside each <name>.jsonl, when present", from: from(options.lock !== undefined && options.lock !== true, config.lock !== undefined) },
-        maxProblems: { value: maxProblems ?? null, from: from(options.maxProblems !== undefined, config.maxProblems !== undefined) },
+        schema: await schemaInForce(
+          schema,
+          options.schema !== undefined,
+          host,
+          context.cwd,
+          from(options.schema !== undefined, config.schema !== undefined),
+        ),
+        lock: {
+          value: lock ?? "<name>.lock.json beside each <name>.jsonl, when present",
+          from: from(options.lock !== undefined && options.lock !== true, config.lock !== undefined),
+        },
+        maxProblems: {
+          value: maxProblems ?? null,
+          from: from(options.maxProblems !== undefined, config.maxProblems !== undefined),
+        },
         rules: ruleSources,
       },
     };
@@ -697,7 +989,8 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
   let stagedFiles: string[] | undefined;
   let stagedManifests: string[] | undefined;
   if (options.staged) {
-    if (fromStdin || paths.length > 0) throw new OperationalError("--staged chooses the files itself: name no paths with it");
+    if (fromStdin || paths.length > 0)
+      throw new OperationalError("--staged chooses the files itself: name no paths with it");
     const { stagedDatasets } = await import("../node/staged.js");
     const { outputFor } = await import("../node/update-dataset.js");
     const found = await stagedDatasets(context.cwd);
@@ -720,21 +1013,36 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
   }
   if (options.allowOutsideRepository) context.stderr.write(prefixLines(OUTSIDE_NOTE));
   noteJobs(options.jobs, { write: (text: string) => context.stderr.write(prefixLines(text)) });
-  const progress = progressEnabled(context.env, context.stderr.isTTY) ? createProgressLine((text) => context.stderr.write(text)) : undefined;
+  const progress = progressEnabled(context.env, context.stderr.isTTY)
+    ? createProgressLine((text) => context.stderr.write(text))
+    : undefined;
   let cacheUse: CacheUse | undefined;
   const checked = await validate({
-    ...(fromStdin ? { stdin: { stream: context.stdin!, ...(options.stdinFilename !== undefined ? { name: options.stdinFilename } : {}) } } : {}),
+    ...(fromStdin
+      ? {
+          stdin: {
+            stream: context.stdin!,
+            ...(options.stdinFilename !== undefined ? { name: options.stdinFilename } : {}),
+          },
+        }
+      : {}),
     ...(progress ? { onProgress: (p: Progress) => progress.update(p) } : {}),
     patterns: stagedFiles ?? (fromStdin ? [] : fromConfig ? config.patterns! : paths),
     ...(stagedManifests ? { manifests: stagedManifests } : {}),
     cwd: context.cwd,
     ...(fromConfig && !stagedFiles ? { patternsCwd: dirname(loaded!.path), confinePatterns: true } : {}),
     ...(options.allowOutsideRepository ? { allowOutsideRepository: true } : {}),
-    legislationHost: given("legislationHost") ? options.legislationHost : (config.legislationHost ?? options.legislationHost),
+    legislationHost: given("legislationHost")
+      ? options.legislationHost
+      : (config.legislationHost ?? options.legislationHost),
     rules: { ...config.rules, ...options.rule },
     allowUnmatched: !options.errorOnUnmatchedPattern,
     ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
-    ...(options.cache === false ? { cache: false as const } : options.cacheLocation !== undefined ? { cache: options.cacheLocation } : {}),
+    ...(options.cache === false
+      ? { cache: false as const }
+      : options.cacheLocation !== undefined
+        ? { cache: options.cacheLocation }
+        : {}),
     ...(options.verbose ? { onCache: (use: CacheUse) => (cacheUse = use) } : {}),
     ...(lock !== undefined ? { lock } : {}),
     ...(schema ? { schema } : {}),
@@ -750,43 +1058,74 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
   if (options.verbose) {
     if (loaded) context.stderr.write(`citation-targets: config: ${loaded.path}\n`);
     const source = report.schemaSource;
-    const where = source.kind === "bundled" ? `bundled schema (legislation host ${source.legislationHost})` : `${source.kind === "option" ? "--schema" : "repository schema"} ${source.path}`;
+    const where =
+      source.kind === "bundled"
+        ? `bundled schema (legislation host ${source.legislationHost})`
+        : `${source.kind === "option" ? "--schema" : "repository schema"} ${source.path}`;
     context.stderr.write(`citation-targets: schema: ${where}\n`);
     for (const file of report.files) {
-      if (file.lockManifest) context.stderr.write(`citation-targets: ${file.path}: checked against lock manifest ${file.lockManifest}\n`);
+      if (file.lockManifest)
+        context.stderr.write(`citation-targets: ${file.path}: checked against lock manifest ${file.lockManifest}\n`);
       else if (lock === undefined && file.path.endsWith(".jsonl"))
-        context.stderr.write(`citation-targets: ${file.path}: no lock manifest (looked for ${file.path.slice(0, -".jsonl".length)}.lock.json beside it; --lock FILE names one)\n`);
+        context.stderr.write(
+          `citation-targets: ${file.path}: no lock manifest (looked for ${file.path.slice(0, -".jsonl".length)}.lock.json beside it; --lock FILE names one)\n`,
+        );
     }
-    for (const skipped of new Set(report.files.flatMap((f) => (f.artifactChecksSkipped ? [f.artifactChecksSkipped] : [])))) {
-      context.stderr.write(`citation-targets: artifact checks skipped: ${skipped} (the records are still checked against the manifest)\n`);
+    for (const skipped of new Set(
+      report.files.flatMap((f) => (f.artifactChecksSkipped ? [f.artifactChecksSkipped] : [])),
+    )) {
+      context.stderr.write(
+        `citation-targets: artifact checks skipped: ${skipped} (the records are still checked against the manifest)\n`,
+      );
     }
     if (cacheUse)
       context.stderr.write(
         `citation-targets: cache ${displayPath(cacheUse.path, context.cwd)}: the lock-side checks of ${cacheUse.reused} of ${plural(cacheUse.files, "file")} taken from it (their artifacts not read); ${plural(cacheUse.stored, "clean outcome")} stored\n`,
       );
   }
-  const ciPaths = { cwdInRepository: await cwdInRepository(context.cwd), repositoryUrl: publicRepositoryUrl(packageJson.repository) }; // SARIF and GitHub annotations: paths from the repository root
-  const formatContext = { toolVersion: packageJson.version, ...(maxProblems !== undefined ? { maxProblems } : {}), ...dropUndefined(ciPaths) };
+  const ciPaths = {
+    cwdInRepository: await cwdInRepository(context.cwd),
+    repositoryUrl: publicRepositoryUrl(packageJson.repository),
+  }; // SARIF and GitHub annotations: paths from the repository root
+  const formatContext = {
+    toolVersion: packageJson.version,
+    ...(maxProblems !== undefined ? { maxProblems } : {}),
+    ...dropUndefined(ciPaths),
+  };
   if (options.outputFile) {
     // Never over an input of the run: a file checked, its lock manifest, the schema or the config.
     const { refuseOverInputs } = await import("../node/write.js");
     const inputs = report.files.flatMap((file) => [
       { path: resolve(context.cwd, file.path), what: `the file checked ${file.path}` },
-      ...(file.lockManifest ? [{ path: resolve(context.cwd, file.lockManifest), what: `the lock manifest ${file.lockManifest}` }] : []),
+      ...(file.lockManifest
+        ? [{ path: resolve(context.cwd, file.lockManifest), what: `the lock manifest ${file.lockManifest}` }]
+        : []),
     ]);
     if (schema) inputs.push({ path: resolve(context.cwd, schema), what: "the schema" });
     if (loaded) inputs.push({ path: loaded.path, what: "the config" });
     refuseOverInputs(resolve(context.cwd, options.outputFile), inputs, options.outputFile);
-    // The chosen report to the file; the terminal gets the stylish report all the same (first, so a file that cannot be written does not hide it).
-    context.stdout.write(formatters.stylish(report, { ...formatContext, color: createColor(colorLevel(context.env, context.stdout.isTTY, options.color)) }));
-    await writeFileAtomic(resolve(context.cwd, options.outputFile), formatters[format](report, { ...formatContext, color: createColor(0) }));
+    // The chosen report to the file; the terminal gets the stylish report all the same (first, so a file that cannot be
+    // written does not hide it).
+    context.stdout.write(
+      formatters.stylish(report, {
+        ...formatContext,
+        color: createColor(colorLevel(context.env, context.stdout.isTTY, options.color)),
+      }),
+    );
+    await writeFileAtomic(
+      resolve(context.cwd, options.outputFile),
+      formatters[format](report, { ...formatContext, color: createColor(0) }),
+    );
   } else {
     const color = createColor(format === "stylish" ? colorLevel(context.env, context.stdout.isTTY, options.color) : 0);
     context.stdout.write(formatters[format](report, { ...formatContext, color }));
   }
   // In GitHub Actions: a short summary on the job's page (docs/spec.md, section 18).
   if (context.env.GITHUB_STEP_SUMMARY) {
-    const [{ appendStepSummary }, { validateStepSummary }] = await Promise.all([import("../node/step-summary.js"), import("../formatters/step-summary.js")]);
+    const [{ appendStepSummary }, { validateStepSummary }] = await Promise.all([
+      import("../node/step-summary.js"),
+      import("../formatters/step-summary.js"),
+    ]);
     const warning = await appendStepSummary(context.env, () => validateStepSummary(report));
     if (warning !== undefined) context.stderr.write(prefixLines(`${warning}\n`));
   }
@@ -802,16 +1141,34 @@ async function runValidate(paths: string[], options: ValidateCliOptions, context
  * from, and in words which it is (the order of loadSchema: --schema or the config's, else the
  * repository's, else the bundled schema for the legislation host, which applies to that one only).
  */
-async function schemaInForce(schema: string | undefined, fromFlag: boolean, host: string, cwd: string, from: string): Promise<{ value: string; from: string; used: string }> {
+async function schemaInForce(
+  schema: string | undefined,
+  fromFlag: boolean,
+  host: string,
+  cwd: string,
+  from: string,
+): Promise<{ value: string; from: string; used: string }> {
   if (schema !== undefined) {
     const shown = displayPath(resolve(cwd, schema), cwd);
-    return { value: shown, from, used: `${shown}, named by ${fromFlag ? "--schema" : 'the config\'s "schema"'} (legislationHost does not apply to it)` };
+    return {
+      value: shown,
+      from,
+      used: `${shown}, named by ${fromFlag ? "--schema" : 'the config\'s "schema"'} (legislationHost does not apply to it)`,
+    };
   }
   const { findRepositorySchema } = await import("../node/schema-source.js");
   const repository = await findRepositorySchema(cwd);
   if (repository !== undefined) {
     const shown = displayPath(repository, cwd);
-    return { value: shown, from: "repository", used: `the repository's schema ${shown} (found from here up to the repository root; legislationHost does not apply to it)` };
+    return {
+      value: shown,
+      from: "repository",
+      used: `the repository's schema ${shown} (found from here up to the repository root; legislationHost does not apply to it)`,
+    };
   }
-  return { value: "bundled", from: "default", used: `the bundled schema, built for legislation host ${host} (no ${REPOSITORY_SCHEMA_PATH} from here up to the repository root)` };
+  return {
+    value: "bundled",
+    from: "default",
+    used: `the bundled schema, built for legislation host ${host} (no ${REPOSITORY_SCHEMA_PATH} from here up to the repository root)`,
+  };
 }

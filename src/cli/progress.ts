@@ -21,7 +21,8 @@ export function progressEnabled(env: Record<string, string | undefined>, stderrI
 /** The text of the progress line. */
 export function formatProgress(p: Progress): string {
   const mb = (bytes: number) => (bytes / 1e6).toFixed(bytes < 1e7 ? 1 : 0);
-  const percent = p.bytes > 0 ? Math.floor((p.bytesDone / p.bytes) * 100) : Math.floor((p.filesDone / Math.max(p.files, 1)) * 100);
+  const percent =
+    p.bytes > 0 ? Math.floor((p.bytesDone / p.bytes) * 100) : Math.floor((p.filesDone / Math.max(p.files, 1)) * 100);
   const counted = `${p.verb ?? "checking"} ${p.filesDone}/${p.files} ${p.unit ?? "file"}s`;
   return p.bytes > 0 ? `${counted}, ${mb(p.bytesDone)}/${mb(p.bytes)} MB (${percent}%)` : `${counted} (${percent}%)`;
 }

@@ -17,7 +17,9 @@ interface ViewCliOptions {
   maxTextBytes?: number;
 }
 
-const packageJson = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+const packageJson = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+  version: string;
+};
 
 function parsePositive(value: string): number {
   if (!/^[1-9][0-9]*$/.test(value)) throw new InvalidArgumentError("expected a whole number, 1 or more");
@@ -36,8 +38,15 @@ export function registerViewCommand(program: Command, context: ViewCommandContex
     )
     .argument("<file>", "the dataset's JSONL file (<slug>.jsonl)")
     .option("-o, --output <file>", "write the page to FILE (atomically) instead of standard output")
-    .option("--max-text-bytes <n>", "the most bytes of text the page holds (default 16777216, 16 MiB); past it, the texts are left out and the tree and search kept", parsePositive)
-    .addHelpText("after", "\nExit codes: 0 written, 2 usage or I/O error.\n\nExamples:\n  citation-targets view .tooling/citation-targets/mvfg.jsonl -o mvfg.html")
+    .option(
+      "--max-text-bytes <n>",
+      "the most bytes of text the page holds (default 16777216, 16 MiB); past it, the texts are left out and the tree and search kept",
+      parsePositive,
+    )
+    .addHelpText(
+      "after",
+      "\nExit codes: 0 written, 2 usage or I/O error.\n\nExamples:\n  citation-targets view .tooling/citation-targets/mvfg.jsonl -o mvfg.html",
+    )
     .action(async (file: string, options: ViewCliOptions) => {
       const { viewDataset } = await import("../node/view.js");
       const result = await viewDataset({
@@ -55,6 +64,8 @@ export function registerViewCommand(program: Command, context: ViewCommandContex
       const output = resolve(context.cwd, options.output);
       refuseOverInputs(output, [{ path: resolve(context.cwd, file), what: "the dataset file" }], options.output);
       await writeFileAtomic(output, result.html);
-      context.stderr.write(`wrote ${options.output} (${result.view.targets.length} ${result.view.targets.length === 1 ? "target" : "targets"})\n`);
+      context.stderr.write(
+        `wrote ${options.output} (${result.view.targets.length} ${result.view.targets.length === 1 ? "target" : "targets"})\n`,
+      );
     });
 }

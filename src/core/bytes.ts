@@ -40,7 +40,8 @@ const TRANSCODE_UP_TO = 2 ** 20;
  * larger text takes V8's decoder: give this pieces of tens of kilobytes (LineReader does).
  */
 export function decodeUtf8(bytes: Uint8Array): string {
-  if (process.versions.icu && bytes.length <= TRANSCODE_UP_TO) return transcode(bytes, "utf8", "ucs2").toString("utf16le");
+  if (process.versions.icu && bytes.length <= TRANSCODE_UP_TO)
+    return transcode(bytes, "utf8", "ucs2").toString("utf16le");
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8"); // a Node built without ICU has no transcoder
 }
 

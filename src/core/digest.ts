@@ -1,7 +1,12 @@
-/** The digests of the model (docs/spec.md, section 3): citationTargetId and textDigest, on the one SHA-256 of bytes.ts. */
+/**
+ * The digests of the model (docs/spec.md, section 3): citationTargetId and textDigest, on the one SHA-256 of bytes.ts.
+ */
 import { sha256Hex } from "./bytes.js";
 
-/** Lowercase hex SHA-256 of the UTF-8 bytes of a string (or of the bytes given); the same function as bytes.ts's, for callers outside the core. */
+/**
+ * Lowercase hex SHA-256 of the UTF-8 bytes of a string (or of the bytes given); the same function as bytes.ts's, for
+ * callers outside the core.
+ */
 export { sha256Hex };
 
 /** The framing of citationTargetId, versioned: changing it is the breaking change `digest-framing-changed`. */

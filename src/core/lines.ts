@@ -97,7 +97,10 @@ export class LineReader {
   constructor(
     private readonly onText: (line: TextLine) => void,
     private readonly onBytes: (line: Line) => void,
-    /** The longest line, in bytes, that is kept; a longer one is handed over as `overlong` without its bytes, so memory stays bounded. */
+    /**
+     * The longest line, in bytes, that is kept; a longer one is handed over as `overlong` without its bytes, so memory
+     * stays bounded.
+     */
     private readonly maxLineBytes = Number.POSITIVE_INFINITY,
   ) {}
 
@@ -125,7 +128,8 @@ export class LineReader {
       return;
     }
     if (this.pendingLength > 0) {
-      // The line begun in the chunks before ends in this one: it alone is joined, so the rest of the chunk is read where it lies, uncopied.
+      // The line begun in the chunks before ends in this one: it alone is joined, so the rest of the chunk is read
+      // where it lies, uncopied.
       const first = chunk.indexOf(0x0a);
       this.pending.push(chunk.subarray(0, first + 1));
       const line = concat(this.pending, this.pendingLength + first + 1);
@@ -182,7 +186,14 @@ export class LineReader {
     }
     const splitter = new LineSplitter((line) => {
       const number = this.number + line.number;
-      if (line.bytes.length > this.maxLineBytes) this.onBytes({ bytes: new Uint8Array(0), number, offset: line.offset, terminated: line.terminated, overlong: line.bytes.length });
+      if (line.bytes.length > this.maxLineBytes)
+        this.onBytes({
+          bytes: new Uint8Array(0),
+          number,
+          offset: line.offset,
+          terminated: line.terminated,
+          overlong: line.bytes.length,
+        });
       else this.onBytes({ ...line, number });
     });
     splitter.push(run);
@@ -200,7 +211,14 @@ export class LineReader {
       const line = text.slice(start, end);
       // A line of a run can still be longer than the cap (the run was read whole): its length in bytes decides.
       const bytes = capped && line.length * 3 > this.maxLineBytes ? utf8ByteLength(line) : 0;
-      if (bytes > this.maxLineBytes) this.onBytes({ bytes: new Uint8Array(0), number: ++this.number, offset: -1, terminated: newline !== -1, overlong: bytes });
+      if (bytes > this.maxLineBytes)
+        this.onBytes({
+          bytes: new Uint8Array(0),
+          number: ++this.number,
+          offset: -1,
+          terminated: newline !== -1,
+          overlong: bytes,
+        });
       else this.onText({ text: line, number: ++this.number, terminated: newline !== -1 });
       start = end + 1;
     }

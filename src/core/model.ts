@@ -5,7 +5,10 @@
  */
 import type { ArtifactKind, IndexKind, ManifestArtifact } from "./lock/manifest.js";
 
-/** The file names that stand for their folder: first in its order, no stem in paths, a folder's `directory-index`. In this order. */
+/**
+ * The file names that stand for their folder: first in its order, no stem in paths, a folder's `directory-index`. In
+ * this order.
+ */
 export const INDEX_FILE_NAMES = ["index.md", "README.md"] as const;
 
 /** True for `index.md` and `README.md`. */
@@ -18,7 +21,8 @@ export const SLUG_PATTERN = "^[a-z0-9]+(?:-[a-z0-9]+)*$";
 export const SLUG_REGEXP = new RegExp(SLUG_PATTERN);
 
 /** A legislation host: a lowercase DNS host name, optionally with a port. */
-export const LEGISLATION_HOST_PATTERN = "^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?$";
+export const LEGISLATION_HOST_PATTERN =
+  "^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?$";
 
 /** The dataset fields a lock manifest holds and every record repeats. */
 export const MANIFEST_DATASET_FIELDS = ["slug", "titleId", "name", "versionDate", "sourceTextUrl"] as const;
@@ -28,7 +32,11 @@ export type ManifestDatasetField = (typeof MANIFEST_DATASET_FIELDS)[number];
 export const RECORD_DATASET_FIELDS = [...MANIFEST_DATASET_FIELDS, "datasetDigest", "schemaVersion"] as const;
 
 /** The record fields an artifact's manifest entry decides, with the manifest's defaults applied. */
-export function artifactRecordFields(artifact: ManifestArtifact): { sourceArtifactKind: ArtifactKind; sourceIndexKind: IndexKind; sourceDocumentPath: string } {
+export function artifactRecordFields(artifact: ManifestArtifact): {
+  sourceArtifactKind: ArtifactKind;
+  sourceIndexKind: IndexKind;
+  sourceDocumentPath: string;
+} {
   return {
     sourceArtifactKind: artifact.kind ?? "file",
     sourceIndexKind: artifact.indexKind ?? "body-block",
@@ -41,11 +49,17 @@ export function containerStructuralPath(folder: string): string[] {
   return folder.split("/");
 }
 
-/** The last artifact path a structuralPath was derived for, and its segments (folders, then the stem but for index files): an artifact's targets come together. */
+/**
+ * The last artifact path a structuralPath was derived for, and its segments (folders, then the stem but for index
+ * files): an artifact's targets come together.
+ */
 let lastArtifactPath: string | undefined;
 let lastArtifactSegments: readonly string[] = [];
 
-/** The structuralPath of a markdown-artifact target: folder segments, the file's stem (none for index.md/README.md), then the local coordinate's segments. */
+/**
+ * The structuralPath of a markdown-artifact target: folder segments, the file's stem (none for index.md/README.md),
+ * then the local coordinate's segments.
+ */
 export function targetStructuralPath(artifactPath: string, local: string): string[] {
   if (artifactPath !== lastArtifactPath) {
     const segments = artifactPath.split("/");

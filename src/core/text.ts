@@ -28,7 +28,8 @@ function editDistance(a: string, b: string): number {
   let row = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const next = [i];
-    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
     row = next;
   }
   return row[b.length]!;
@@ -67,7 +68,10 @@ export function excerptOf(text: string, column?: number): { text: string; column
   const start = Math.max(0, Math.min(at - Math.floor(EXCERPT_WIDTH / 3), text.length - EXCERPT_WIDTH));
   const end = Math.min(text.length, start + EXCERPT_WIDTH);
   const head = start > 0 ? "…" : "";
-  const piece = `${head}${text.slice(start, end)}${end < text.length ? "…" : ""}`.replace(/[\u0000-\u001f\u007f]/g, "\ufffd");
+  const piece = `${head}${text.slice(start, end)}${end < text.length ? "…" : ""}`.replace(
+    /[\u0000-\u001f\u007f]/g,
+    "\ufffd",
+  );
   return column === undefined ? { text: piece } : { text: piece, column: at - start + head.length + 1 };
 }
 

@@ -4,7 +4,10 @@
  */
 export { decodeUtf8, isUtf8 } from "./bytes.js";
 
-/** Byte offset of the first byte that breaks UTF-8 (RFC 3629: no overlongs, no surrogates, ≤ U+10FFFF); the length when none does. */
+/**
+ * Byte offset of the first byte that breaks UTF-8 (RFC 3629: no overlongs, no surrogates, ≤ U+10FFFF); the length when
+ * none does.
+ */
 export function firstInvalidUtf8(bytes: Uint8Array): number {
   let i = 0;
   while (i < bytes.length) {
@@ -28,7 +31,10 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
   return bytes.length;
 }
 
-/** The shape of a UTF-8 sequence by its lead byte (RFC 3629, table 3-7 of Unicode): undefined for a byte that cannot lead one. */
+/**
+ * The shape of a UTF-8 sequence by its lead byte (RFC 3629, table 3-7 of Unicode): undefined for a byte that cannot
+ * lead one.
+ */
 function leadByte(b: number): { need: number; min: number; max: number } | undefined {
   if (b >= 0xc2 && b <= 0xdf) return { need: 1, min: 0x80, max: 0xbf };
   if (b === 0xe0) return { need: 2, min: 0xa0, max: 0xbf };

@@ -13,7 +13,10 @@ import { DEFAULT_LIMITS, type Limits, type RecordVisit, type Rule, type RuleRepo
 import { createRecordReader, READING_RULE_IDS, type ReadingRuleId } from "./read-records.js";
 
 export interface FileCheckOptions {
-  /** The rules to run (the registry's `rules`, or a selection). Reading is the same whatever the selection; a reading rule left out is silent. */
+  /**
+   * The rules to run (the registry's `rules`, or a selection). Reading is the same whatever the selection; a reading
+   * rule left out is silent.
+   */
   rules: readonly Rule[];
   /** The file as shown in problems (relative, POSIX). */
   file: string;
@@ -37,7 +40,10 @@ export interface FileResult {
   unstored: { errors: number; warnings: number };
 }
 
-/** How many problems of one file are kept by default; the rest are counted. Problems found at the end of the file are always kept. */
+/**
+ * How many problems of one file are kept by default; the rest are counted. Problems found at the end of the file are
+ * always kept.
+ */
 export const STORED_PROBLEMS_LIMIT = DEFAULT_LIMITS.maxStoredProblems;
 
 /** A streaming check of one JSONL file: push its bytes in chunks of any size, then call `end()`. */
@@ -47,7 +53,10 @@ export interface FileCheck {
 }
 
 /** Resolves the severity of every rule from its default and the settings; rules set to "off" are left out. */
-export function resolveSeverities(rules: readonly Rule[], settings: Partial<Record<string, RuleSetting>> = {}): Map<string, Severity> {
+export function resolveSeverities(
+  rules: readonly Rule[],
+  settings: Partial<Record<string, RuleSetting>> = {},
+): Map<string, Severity> {
   const severities = new Map<string, Severity>();
   for (const rule of rules) {
     const setting = settings[rule.id] ?? rule.meta.defaultSeverity;
@@ -68,7 +77,16 @@ export function createFileCheck(options: FileCheckOptions): FileCheck {
     ({ messageId, data = {}, line, pointer, column, excerpt }: RuleReport) => {
       const template = rule.messages[messageId];
       if (template === undefined) throw new Error(`rule ${rule.id} reported an unknown messageId "${messageId}"`);
-      const problem: Problem = { ruleId: rule.id, messageId, data, message: interpolate(template, data), severity, file: options.file, line, pointer };
+      const problem: Problem = {
+        ruleId: rule.id,
+        messageId,
+        data,
+        message: interpolate(template, data),
+        severity,
+        file: options.file,
+        line,
+        pointer,
+      };
       if (column !== undefined) problem.column = column;
       if (excerpt !== undefined) problem.excerpt = excerpt;
       sink.add(problem);
@@ -80,7 +98,9 @@ export function createFileCheck(options: FileCheckOptions): FileCheck {
   for (const rule of options.rules) {
     if (rule.scope === "reading") {
       if (!READING_RULE_IDS.includes(rule.id as ReadingRuleId) || rule.create)
-        throw new Error(`rule ${rule.id} has scope "reading", but the reader finds only the problems of ${READING_RULE_IDS.join(", ")}, and a reading rule has no handlers`);
+        throw new Error(
+          `rule ${rule.id} has scope "reading", but the reader finds only the problems of ${READING_RULE_IDS.join(", ")}, and a reading rule has no handlers`,
+        );
       const severity = severities.get(rule.id);
       if (severity !== undefined) readingReporters.set(rule.id, reporter(rule, severity));
       continue;
@@ -89,8 +109,17 @@ export function createFileCheck(options: FileCheckOptions): FileCheck {
     if (!rule.create || severity === undefined) continue;
     if (rule.scope === "manifest" && !options.lock) continue;
     if (rule.id === "file-name" && options.fileNameUnknown) continue;
-    const handlers = rule.create({ fileName, file: options.file, lock: options.lock, manifestPath: options.manifestPath ?? options.lock?.manifestPath, report: reporter(rule, severity) });
-    if (handlers.end && rule.scope === "record") throw new Error(`rule ${rule.id} has an end handler but scope "record": only dataset and manifest rules may keep state across lines`);
+    const handlers = rule.create({
+      fileName,
+      file: options.file,
+      lock: options.lock,
+      manifestPath: options.manifestPath ?? options.lock?.manifestPath,
+      report: reporter(rule, severity),
+    });
+    if (handlers.end && rule.scope === "record")
+      throw new Error(
+        `rule ${rule.id} has an end handler but scope "record": only dataset and manifest rules may keep state across lines`,
+      );
     if (handlers.record) recordHandlers.push(handlers.record.bind(handlers));
     if (handlers.skipped) skipHandlers.push(handlers.skipped.bind(handlers));
     if (handlers.end) endHandlers.push(handlers.end.bind(handlers));
@@ -120,7 +149,10 @@ export function createFileCheck(options: FileCheckOptions): FileCheck {
   };
 }
 
-/** The most distinct problems a check remembers for folding (a file whose every record has its own wrong slug folds nothing, and must not fill memory). */
+/**
+ * The most distinct problems a check remembers for folding (a file whose every record has its own wrong slug folds
+ * nothing, and must not fill memory).
+ */
 const MAX_FOLD_KEYS = 1_000;
 
 /**
@@ -137,13 +169,17 @@ class RepeatFolds {
     for (const rule of rules) {
       const template = (rule.messages as Record<string, string>).repeated;
       if (rule.meta.foldRepeats === undefined) continue;
-      if (template === undefined) throw new Error(`rule ${rule.id} folds repeated problems (meta.foldRepeats) but has no "repeated" message`);
+      if (template === undefined)
+        throw new Error(`rule ${rule.id} folds repeated problems (meta.foldRepeats) but has no "repeated" message`);
       this.pointers.set(rule.id, new Set(rule.meta.foldRepeats));
       this.templates.set(rule.id, template);
     }
   }
 
-  /** The problem to keep: the problem itself, the folded problem a first repeat makes, or undefined when an earlier fold took it. */
+  /**
+   * The problem to keep: the problem itself, the folded problem a first repeat makes, or undefined when an earlier fold
+   * took it.
+   */
   take(problem: Problem): Problem | undefined {
     if (this.pointers.size === 0 || !this.pointers.get(problem.ruleId)?.has(problem.pointer)) return problem;
     const key = `${problem.ruleId}\u0000${problem.pointer}\u0000${problem.message}`;
@@ -155,15 +191,28 @@ class RepeatFolds {
     const created = fold.folded === undefined;
     if (fold.folded === undefined) {
       const { excerpt: _excerpt, column: _column, ...rest } = problem;
-      fold.folded = { ...rest, messageId: "repeated", data: { of: problem.message }, repeated: { records: 0, firstLine: fold.firstLine, lastLine: problem.line } };
+      fold.folded = {
+        ...rest,
+        messageId: "repeated",
+        data: { of: problem.message },
+        repeated: { records: 0, firstLine: fold.firstLine, lastLine: problem.line },
+      };
     }
     const folded = fold.folded;
     const repeated = folded.repeated!;
     repeated.records++;
     repeated.lastLine = problem.line;
     const more = `${repeated.records} more ${repeated.records === 1 ? "record" : "records"}`;
-    const lines = repeated.lastLine === folded.line ? `line ${folded.line}` : `lines ${folded.line} to ${repeated.lastLine}`;
-    folded.data = { field: folded.pointer.slice(1), firstLine: repeated.firstLine, records: repeated.records, more, lines, of: problem.message };
+    const lines =
+      repeated.lastLine === folded.line ? `line ${folded.line}` : `lines ${folded.line} to ${repeated.lastLine}`;
+    folded.data = {
+      field: folded.pointer.slice(1),
+      firstLine: repeated.firstLine,
+      records: repeated.records,
+      more,
+      lines,
+      of: problem.message,
+    };
     folded.message = interpolate(this.templates.get(folded.ruleId)!, folded.data);
     return created ? folded : undefined;
   }

@@ -56,7 +56,11 @@ type ReadingRule =
   | typeof schema;
 
 /** A problem the reader found: the rule that names it, and one of that rule's messages. */
-export type ReadingReport = ReadingRule extends infer R ? (R extends Rule<infer Id, infer MessageId> ? RuleReport<MessageId> & { ruleId: Id } : never) : never;
+export type ReadingReport = ReadingRule extends infer R
+  ? R extends Rule<infer Id, infer MessageId>
+    ? RuleReport<MessageId> & { ruleId: Id }
+    : never
+  : never;
 
 export type ReadingRuleId = ReadingReport["ruleId"];
 
@@ -123,7 +127,13 @@ export function createRecordReader(options: RecordReaderOptions): RecordReader {
   /** Bytes and line, then UTF-8: a line too long to keep, or a line of a run that is not valid UTF-8, decoded alone. */
   const readBytes = ({ bytes: all, number, terminated, overlong }: Line) => {
     if (overlong !== undefined) {
-      report({ ruleId: "line-length", messageId: "tooLong", data: { length: overlong, max: maxLineBytes }, line: number, pointer: "" });
+      report({
+        ruleId: "line-length",
+        messageId: "tooLong",
+        data: { length: overlong, max: maxLineBytes },
+        line: number,
+        pointer: "",
+      });
       skipped(number);
       return;
     }
@@ -140,10 +150,18 @@ export function createRecordReader(options: RecordReaderOptions): RecordReader {
     if (!isUtf8(bytes)) {
       if (badByteAt) {
         const at = firstInvalidUtf8(bytes);
-        // The column counts the characters before the bad byte, as a TextDecoder decodes them: a byte order mark still at their start is not counted.
+        // The column counts the characters before the bad byte, as a TextDecoder decodes them: a byte order mark still
+        // at their start is not counted.
         const before = bytes.subarray(0, at);
         const column = decodeUtf8(before).length + (startsWithBom(before) ? 0 : 1);
-        report({ ruleId: "invalid-utf8", messageId: "invalid", data: { byte: (bytes[at] ?? 0).toString(16).padStart(2, "0"), byteOffset: at }, line: number, column, pointer: "" });
+        report({
+          ruleId: "invalid-utf8",
+          messageId: "invalid",
+          data: { byte: (bytes[at] ?? 0).toString(16).padStart(2, "0"), byteOffset: at },
+          line: number,
+          column,
+          pointer: "",
+        });
       }
       skipped(number);
       return;
@@ -165,7 +183,15 @@ export function createRecordReader(options: RecordReaderOptions): RecordReader {
       if (jsonErrorAt) {
         // JSON.parse gives no usable position: a position-reporting scan finds the error's column.
         const error = scanJson(text).syntaxError ?? { index: 0, message: "not a JSON value" };
-        report({ ruleId: "json-syntax", messageId: "invalid", data: { detail: error.message }, line: number, column: error.index + 1, pointer: "", excerpt: excerptOf(text, error.index + 1) });
+        report({
+          ruleId: "json-syntax",
+          messageId: "invalid",
+          data: { detail: error.message },
+          line: number,
+          column: error.index + 1,
+          pointer: "",
+          excerpt: excerptOf(text, error.index + 1),
+        });
       }
       skipped(number);
       return;
@@ -187,12 +213,22 @@ export function createRecordReader(options: RecordReaderOptions): RecordReader {
       for (const issue of issues) {
         const found = issue.messageId === "missing" ? undefined : valueAtPointer(value, issue.pointer);
         const excerpt = found === undefined ? undefined : excerptOf(JSON.stringify(found) ?? "");
-        report({ ruleId: "schema", messageId: issue.messageId, data: { detail: issue.message }, line: number, pointer: issue.pointer, ...(excerpt ? { excerpt } : {}) });
+        report({
+          ruleId: "schema",
+          messageId: issue.messageId,
+          data: { detail: issue.message },
+          line: number,
+          pointer: issue.pointer,
+          ...(excerpt ? { excerpt } : {}),
+        });
       }
     record({ record: value as Record<string, unknown>, line: number, schemaValid: issues.length === 0 });
   };
 
-  /** The line against the canonical form of its record. JSON.parse keeps the last of duplicate keys silently; a line with one is never canonical. */
+  /**
+   * The line against the canonical form of its record. JSON.parse keeps the last of duplicate keys silently; a line
+   * with one is never canonical.
+   */
   const checkCanonical = (text: string, value: unknown, number: number) => {
     const verdict = analyseCanonical(text, value, true); // the text was decoded from valid UTF-8: no lone surrogate
     if (verdict.kind === "canonical") return;
@@ -208,13 +244,22 @@ export function createRecordReader(options: RecordReaderOptions): RecordReader {
           excerpt: excerptOf(text, d.index + 1),
         });
     } else if (verdict.kind === "unrepresentable") {
-      report({ ruleId: "non-canonical", messageId: "notRepresentable", data: { reason: verdict.reason }, line: number, pointer: "" });
+      report({
+        ruleId: "non-canonical",
+        messageId: "notRepresentable",
+        data: { reason: verdict.reason },
+        line: number,
+        pointer: "",
+      });
     } else {
       const { found } = verdict;
       report({
         ruleId: "non-canonical",
         messageId: "nonCanonical",
-        data: { reason: found?.reason ?? "bytes differ from the canonical serialisation", expected: found?.expected ?? "the RFC 8785 serialisation of the record" },
+        data: {
+          reason: found?.reason ?? "bytes differ from the canonical serialisation",
+          expected: found?.expected ?? "the RFC 8785 serialisation of the record",
+        },
         line: number,
         column: verdict.column,
         pointer: found?.pointer ?? "",
@@ -232,7 +277,10 @@ function startsWithBom(bytes: Uint8Array): boolean {
   return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
 }
 
-/** The depth of the deepest array or object in a JSON value (1 for a flat object), or Infinity once past `limit`. Iterative: no recursion on hostile input. */
+/**
+ * The depth of the deepest array or object in a JSON value (1 for a flat object), or Infinity once past `limit`.
+ * Iterative: no recursion on hostile input.
+ */
 export function nestingDepth(value: unknown, limit: number): number {
   let deepest = 0;
   const stack: [unknown, number][] = [[value, 1]];
@@ -241,7 +289,8 @@ export function nestingDepth(value: unknown, limit: number): number {
     if (current === null || typeof current !== "object") continue;
     if (depth > limit) return Number.POSITIVE_INFINITY;
     if (depth > deepest) deepest = depth;
-    for (const child of Array.isArray(current) ? current : Object.values(current)) if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+    for (const child of Array.isArray(current) ? current : Object.values(current))
+      if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
   }
   return deepest;
 }

@@ -1,7 +1,11 @@
 import { Chalk, type ChalkInstance } from "chalk";
 
 /** Colour is on only for a TTY, unless NO_COLOR (off) or FORCE_COLOR (on, or off for "0"/"false") say otherwise. */
-export function colorLevel(env: Record<string, string | undefined>, isTTY: boolean | undefined, flag?: boolean): 0 | 1 | 2 | 3 {
+export function colorLevel(
+  env: Record<string, string | undefined>,
+  isTTY: boolean | undefined,
+  flag?: boolean,
+): 0 | 1 | 2 | 3 {
   if (flag === false) return 0;
   if (flag === true) return 1;
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return 0;

@@ -138,8 +138,12 @@ function row(target: ViewTarget): string {
   const heading = target.heading !== "" ? escapeHtml(target.heading) : '<span class="muted">(no heading)</span>';
   const kind = container ? '<span class="badge kind muted">container</span>' : "";
   // The text's <pre> is made by the script when the text is first asked for.
-  const button = target.text !== undefined && target.text !== "" ? '<button type="button" class="tx" aria-expanded="false">Show text</button>' : "";
-  const trail = target.trail.length > 0 ? ` <span class="trail">in ${target.trail.map(escapeHtml).join(" › ")}</span>` : "";
+  const button =
+    target.text !== undefined && target.text !== ""
+      ? '<button type="button" class="tx" aria-expanded="false">Show text</button>'
+      : "";
+  const trail =
+    target.trail.length > 0 ? ` <span class="trail">in ${target.trail.map(escapeHtml).join(" › ")}</span>` : "";
   return `<div class="row">${kind}<span class="heading">${heading}</span>${button}<div class="meta muted"><code class="addr">${escapeHtml(target.address)}</code>${trail}</div></div>`;
 }
 

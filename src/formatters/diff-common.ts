@@ -7,13 +7,19 @@ export interface DiffFormatContext {
   color: ChalkInstance;
   /** The tool's version, for formats that name the tool (SARIF). */
   toolVersion?: string;
-  /** Where the working directory is in the repository (see FormatContext): SARIF and GitHub annotations give paths from the repository root. */
+  /**
+   * Where the working directory is in the repository (see FormatContext): SARIF and GitHub annotations give paths from
+   * the repository root.
+   */
   cwdInRepository?: string;
 }
 
 export type DiffFormatter = (report: DiffReport, context: DiffFormatContext) => string;
 
-/** How loud a change is: it fails the gate (error), it is breaking but does not (warning: approved or --fail-on none), or it is additive (note). */
+/**
+ * How loud a change is: it fails the gate (error), it is breaking but does not (warning: approved or --fail-on none),
+ * or it is additive (note).
+ */
 export function changeLevel(change: DiffChange, report: DiffReport): "error" | "warning" | "note" {
   if (failsGate(change, report.summary.failOn)) return "error";
   return change.class === "breaking" ? "warning" : "note";
@@ -28,20 +34,31 @@ export function showValue(value: unknown): string {
   return text.length > MAX_SHOWN + 2 ? `${text.slice(0, MAX_SHOWN)}…${text.endsWith('"') ? '"' : ""}` : text;
 }
 
-/** One changed field in words: `headingText: "6 Interpretation" → "6 Definitions and interpretation"`, `markdown: 52 → 80 characters`. */
+/**
+ * One changed field in words: `headingText: "6 Interpretation" → "6 Definitions and interpretation"`, `markdown: 52 →
+ * 80 characters`.
+ */
 export function describeField(field: FieldChange): string {
   if (field.beforeLength !== undefined || field.afterLength !== undefined) {
-    const side = (length: number | undefined, value: unknown) => (length !== undefined ? String(length) : value === undefined ? "(absent)" : showValue(value));
+    const side = (length: number | undefined, value: unknown) =>
+      length !== undefined ? String(length) : value === undefined ? "(absent)" : showValue(value);
     return `${field.field}: ${side(field.beforeLength, field.before)} → ${side(field.afterLength, field.after)} characters`;
   }
-  if (field.field === "textDigest" && typeof field.before === "string" && typeof field.after === "string") return `textDigest: ${field.before.slice(0, 12)}… → ${field.after.slice(0, 12)}…`;
+  if (field.field === "textDigest" && typeof field.before === "string" && typeof field.after === "string")
+    return `textDigest: ${field.before.slice(0, 12)}… → ${field.after.slice(0, 12)}…`;
   if (Array.isArray(field.before) && Array.isArray(field.after)) {
     // A trail or path: the common start is left out, so the part that changed shows.
     const before = field.before;
     const after = field.after;
     let common = 0;
-    while (common < before.length && common < after.length && JSON.stringify(before[common]) === JSON.stringify(after[common])) common++;
-    const show = (items: unknown[]) => `[${[...(common > 0 ? ["…"] : []), ...items.slice(common).map(showValue)].join(", ")}]`;
+    while (
+      common < before.length &&
+      common < after.length &&
+      JSON.stringify(before[common]) === JSON.stringify(after[common])
+    )
+      common++;
+    const show = (items: unknown[]) =>
+      `[${[...(common > 0 ? ["…"] : []), ...items.slice(common).map(showValue)].join(", ")}]`;
     return `${field.field}: ${show(before)} → ${show(after)}`;
   }
   if (typeof field.before === "string" && typeof field.after === "string") {
@@ -100,7 +117,10 @@ export function summaryLine(report: DiffReport): string {
     before += pair.records?.before ?? 0;
     after += pair.records?.after ?? 0;
   }
-  const scope = [...(files > 0 ? [`${plural(files, "file")}, ${before} → ${after} records`] : []), ...(schemas > 0 ? [plural(schemas, "schema")] : [])].join("; ");
+  const scope = [
+    ...(files > 0 ? [`${plural(files, "file")}, ${before} → ${after} records`] : []),
+    ...(schemas > 0 ? [plural(schemas, "schema")] : []),
+  ].join("; ");
   if (summary.changes === 0) return `✔ no changes (${scope})`;
   const kinds = (cls: "breaking" | "additive") =>
     Object.entries(summary.byKind)
@@ -110,6 +130,8 @@ export function summaryLine(report: DiffReport): string {
   const breaking = summary.breaking > 0 ? `${summary.breaking} breaking (${kinds("breaking")})` : "0 breaking";
   const additive = summary.additive > 0 ? `${summary.additive} additive (${kinds("additive")})` : "0 additive";
   const approved = summary.approved > 0 ? `; ${summary.approved} approved` : "";
-  const gate = summary.passed ? `the gate passes (--fail-on ${summary.failOn})` : `${summary.failing} ${summary.failing === 1 ? "fails" : "fail"} the gate (--fail-on ${summary.failOn})`;
+  const gate = summary.passed
+    ? `the gate passes (--fail-on ${summary.failOn})`
+    : `${summary.failing} ${summary.failing === 1 ? "fails" : "fail"} the gate (--fail-on ${summary.failOn})`;
   return `${summary.passed ? "✔" : "✖"} ${plural(summary.changes, "change")} (${scope}): ${breaking}, ${additive}${approved}; ${gate}`;
 }

@@ -13,17 +13,25 @@ const COMMAND = { error: "error", warning: "warning", note: "notice" } as const;
 export const formatDiffGithub: DiffFormatter = (report, { cwdInRepository }) => {
   const out: string[] = [];
   for (const pair of report.pairs) {
-    const file = pair.newMissing ? undefined : repositoryPath(pair.new.replace(/ \(bundled schema\)$/, ""), cwdInRepository).path; // GitHub places an annotation by its path from the repository root
+    const file = pair.newMissing
+      ? undefined
+      : repositoryPath(pair.new.replace(/ \(bundled schema\)$/, ""), cwdInRepository).path; // GitHub places an annotation by its path from the repository root
     for (const change of pair.changes) {
       const properties: string[] = [];
       if (file !== undefined) properties.push(`file=${escapeProperty(file)}`);
-      if (file !== undefined && change.file === pair.new && change.line !== undefined) properties.push(`line=${change.line}`);
+      if (file !== undefined && change.file === pair.new && change.line !== undefined)
+        properties.push(`line=${change.line}`);
       properties.push(`title=${escapeProperty(`${change.kind} (${change.class})`)}`);
-      const details = [describeMoves(change), ...(change.fields ?? []).map(describeField), change.approved ? `approved: ${change.approved.reason}` : undefined].filter((d) => d !== undefined);
+      const details = [
+        describeMoves(change),
+        ...(change.fields ?? []).map(describeField),
+        change.approved ? `approved: ${change.approved.reason}` : undefined,
+      ].filter((d) => d !== undefined);
       const text = details.length > 0 ? `${change.message}\n${details.join("\n")}` : change.message;
       out.push(`::${COMMAND[changeLevel(change, report)]} ${properties.join(",")}::${escapeData(text)}`);
     }
-    for (const warning of pair.warnings) out.push(`::warning${file !== undefined ? ` file=${escapeProperty(file)}` : ""}::${escapeData(warning)}`);
+    for (const warning of pair.warnings)
+      out.push(`::warning${file !== undefined ? ` file=${escapeProperty(file)}` : ""}::${escapeData(warning)}`);
   }
   for (const warning of report.warnings) out.push(`::warning::${escapeData(warning)}`);
   out.push(summaryLine(report));

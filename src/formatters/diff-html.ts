@@ -36,7 +36,15 @@ const MAX_EDIT_LENGTH = 2000;
 export function wordDiffHtml(before: string, after: string): string {
   const parts = diffWordsWithSpace(before, after, { maxEditLength: MAX_EDIT_LENGTH });
   if (parts === undefined) return `<del>${escapeHtml(before)}</del><ins>${escapeHtml(after)}</ins>`;
-  return parts.map((part) => (part.removed ? `<del>${escapeHtml(part.value)}</del>` : part.added ? `<ins>${escapeHtml(part.value)}</ins>` : escapeHtml(part.value))).join("");
+  return parts
+    .map((part) =>
+      part.removed
+        ? `<del>${escapeHtml(part.value)}</del>`
+        : part.added
+          ? `<ins>${escapeHtml(part.value)}</ins>`
+          : escapeHtml(part.value),
+    )
+    .join("");
 }
 
 const STYLE = `
@@ -64,13 +72,24 @@ function gateBadge(change: DiffChange, report: DiffReport): string {
 
 function renderChange(change: DiffChange, pair: DiffPair, report: DiffReport, texts: DiffTexts | undefined): string {
   const level = changeLevel(change, report);
-  const subject = change.address !== undefined ? `<code class="addr">${escapeHtml(change.address)}</code>` : escapeHtml(change.message);
-  const heading = change.headingText !== undefined && change.headingText !== "" ? ` <span class="heading">${escapeHtml(change.headingText)}</span>` : "";
+  const subject =
+    change.address !== undefined
+      ? `<code class="addr">${escapeHtml(change.address)}</code>`
+      : escapeHtml(change.message);
+  const heading =
+    change.headingText !== undefined && change.headingText !== ""
+      ? ` <span class="heading">${escapeHtml(change.headingText)}</span>`
+      : "";
   const details: string[] = [];
-  if (change.address === undefined && change.pointer !== undefined) details.push(`at <code>${escapeHtml(change.pointer)}</code>`);
+  if (change.address === undefined && change.pointer !== undefined)
+    details.push(`at <code>${escapeHtml(change.pointer)}</code>`);
   if (change.likelyMoves) {
-    const moves = change.likelyMoves.map((move) => `<code>${escapeHtml(move.address)}</code> (same ${escapeHtml(move.by.join(" and "))})`).join(", ");
-    details.push(`likely moved to ${moves}${change.otherMoveCandidates ? ` and ${change.otherMoveCandidates} more candidates` : ""}`);
+    const moves = change.likelyMoves
+      .map((move) => `<code>${escapeHtml(move.address)}</code> (same ${escapeHtml(move.by.join(" and "))})`)
+      .join(", ");
+    details.push(
+      `likely moved to ${moves}${change.otherMoveCandidates ? ` and ${change.otherMoveCandidates} more candidates` : ""}`,
+    );
   }
   for (const field of change.fields ?? []) details.push(escapeHtml(describeField(field)));
   if (change.approved) details.push(`<span class="approved">approved: ${escapeHtml(change.approved.reason)}</span>`);
@@ -97,15 +116,27 @@ function pairHeader(pair: DiffPair): string {
 /** The page for a diff report; `context.texts` adds the word diff of each changed text. */
 export function renderDiffPage(report: DiffReport, context: HtmlDiffContext): string {
   const { summary } = report;
-  const changed = report.pairs.map((pair, index) => ({ pair, index })).filter(({ pair }) => pair.changes.length > 0 || pair.warnings.length > 0);
+  const changed = report.pairs
+    .map((pair, index) => ({ pair, index }))
+    .filter(({ pair }) => pair.changes.length > 0 || pair.warnings.length > 0);
   // Datasets with breaking changes first, then the others, each group in the report's order.
-  const sections = [...changed].sort((a, b) => Number(!a.pair.changes.some((c) => c.class === "breaking")) - Number(!b.pair.changes.some((c) => c.class === "breaking")) || a.index - b.index);
-  const moves = report.pairs.reduce((sum, pair) => sum + pair.changes.filter((c) => c.likelyMoves !== undefined).length, 0);
-  const against = report.against ? ` against <code>${escapeHtml(report.against.revision)}</code> (${escapeHtml(report.against.commit.slice(0, 12))})` : "";
+  const sections = [...changed].sort(
+    (a, b) =>
+      Number(!a.pair.changes.some((c) => c.class === "breaking")) -
+        Number(!b.pair.changes.some((c) => c.class === "breaking")) || a.index - b.index,
+  );
+  const moves = report.pairs.reduce(
+    (sum, pair) => sum + pair.changes.filter((c) => c.likelyMoves !== undefined).length,
+    0,
+  );
+  const against = report.against
+    ? ` against <code>${escapeHtml(report.against.revision)}</code> (${escapeHtml(report.against.commit.slice(0, 12))})`
+    : "";
   const verdict = summary.passed
     ? `<p class="verdict pass" data-verdict="pass">✔ The gate passes (--fail-on ${summary.failOn})</p>`
     : `<p class="verdict fail" data-verdict="fail">✖ ${plural(summary.failing, "change fails", "changes fail")} the gate (--fail-on ${summary.failOn})</p>`;
-  const count = (name: string, value: number, words: string) => `<li data-count="${name}"><strong>${value}</strong> ${words}</li>`;
+  const count = (name: string, value: number, words: string) =>
+    `<li data-count="${name}"><strong>${value}</strong> ${words}</li>`;
   const header =
     `<h1>Amendment: ${plural(summary.changes, "change")}</h1>\n<p class="muted">${plural(report.pairs.length, "pair")} compared${against}</p>\n${verdict}\n` +
     `<ul class="counts" aria-label="Counts">${count("changes", summary.changes, summary.changes === 1 ? "change" : "changes")}${count("breaking", summary.breaking, "breaking")}` +
@@ -118,12 +149,17 @@ export function renderDiffPage(report: DiffReport, context: HtmlDiffContext): st
     main.push(
       `<h2 id="kinds">Changes by kind</h2>\n<table aria-labelledby="kinds"><thead><tr><th scope="col">kind</th><th scope="col">class</th><th scope="col">changes</th></tr></thead><tbody>` +
         kinds
-          .map(([kind, n]) => `<tr><td>${kind}</td><td>${report.pairs.some((p) => p.changes.some((c) => c.kind === kind && c.class === "breaking")) ? "breaking" : "additive"}</td><td>${n}</td></tr>`)
+          .map(
+            ([kind, n]) =>
+              `<tr><td>${kind}</td><td>${report.pairs.some((p) => p.changes.some((c) => c.kind === kind && c.class === "breaking")) ? "breaking" : "additive"}</td><td>${n}</td></tr>`,
+          )
           .join("") +
         "</tbody></table>",
     );
   }
-  const approved = report.pairs.flatMap((pair) => pair.changes.filter((c) => c.approved).map((c) => ({ pair, change: c })));
+  const approved = report.pairs.flatMap((pair) =>
+    pair.changes.filter((c) => c.approved).map((c) => ({ pair, change: c })),
+  );
   if (approved.length > 0 || report.warnings.length > 0) {
     const rows = approved
       .map(
@@ -136,7 +172,9 @@ export function renderDiffPage(report: DiffReport, context: HtmlDiffContext): st
         (approved.length > 0
           ? `<table aria-labelledby="approvals"><thead><tr><th scope="col">change</th><th scope="col">kind</th><th scope="col">reason</th></tr></thead><tbody>${rows}</tbody></table>`
           : '<p class="muted">No approval applies to a change.</p>') +
-        (report.warnings.length > 0 ? `<ul>${report.warnings.map((w) => `<li class="approved">${escapeHtml(w)}</li>`).join("")}</ul>` : ""),
+        (report.warnings.length > 0
+          ? `<ul>${report.warnings.map((w) => `<li class="approved">${escapeHtml(w)}</li>`).join("")}</ul>`
+          : ""),
     );
   }
   if (sections.length > 1) {
@@ -154,13 +192,18 @@ export function renderDiffPage(report: DiffReport, context: HtmlDiffContext): st
       `<section class="pair" id="pair-${index}" aria-labelledby="pair-${index}-h" data-file="${escapeHtml(pair.new)}">\n<h2 id="pair-${index}-h"><code>${escapeHtml(pair.new)}</code></h2>\n` +
         `<p class="pair-note muted">${pairHeader(pair)}: ${plural(pair.changes.length, "change")}</p>\n` +
         pair.changes.map((change) => renderChange(change, pair, report, context.texts)).join("\n") +
-        (pair.warnings.length > 0 ? `<ul>${pair.warnings.map((w) => `<li class="approved">warning: ${escapeHtml(w)}</li>`).join("")}</ul>` : "") +
+        (pair.warnings.length > 0
+          ? `<ul>${pair.warnings.map((w) => `<li class="approved">warning: ${escapeHtml(w)}</li>`).join("")}</ul>`
+          : "") +
         "\n</section>",
     );
   }
   const unchanged = report.pairs.length - changed.length;
   if (unchanged > 0) main.push(`<p class="muted">${plural(unchanged, "other pair")} compared: no changes.</p>`);
-  if (summary.changes > 0 && context.texts !== undefined) main.push('<p class="muted">In the texts, removed words are struck through on red, added words underlined on green.</p>');
+  if (summary.changes > 0 && context.texts !== undefined)
+    main.push(
+      '<p class="muted">In the texts, removed words are struck through on red, added words underlined on green.</p>',
+    );
   return renderPage({
     title: `citation-targets diff: ${summary.passed ? "passes" : "fails"}, ${plural(summary.changes, "change")}`,
     style: STYLE,

@@ -10,13 +10,17 @@ function subject(change: DiffChange): string {
   return change.address ?? change.pointer ?? change.message;
 }
 
-/** The change in full, a line each: the message, where it is, the heading, the likely moves, the fields, the approval. */
+/**
+ * The change in full, a line each: the message, where it is, the heading, the likely moves, the fields, the approval.
+ */
 function details(change: DiffChange): string {
   const moves = describeMoves(change);
   return [
     change.message,
     ...(change.file !== undefined && change.line !== undefined ? [`at ${change.file}:${change.line}`] : []),
-    ...(change.headingText !== undefined && change.headingText !== "" ? [`heading: ${JSON.stringify(change.headingText)}`] : []),
+    ...(change.headingText !== undefined && change.headingText !== ""
+      ? [`heading: ${JSON.stringify(change.headingText)}`]
+      : []),
     ...(moves !== undefined ? [moves] : []),
     ...(change.fields ?? []).map(describeField),
     ...(change.approved ? [`approved: ${change.approved.reason}`] : []),
@@ -40,10 +44,28 @@ export const formatDiffJunit: DiffFormatter = (report) => {
     const cases: JunitCase[] = pair.changes.map((change) => {
       const name = `${change.kind} ${subject(change)}`;
       const body = details(change);
-      if (change.approved) return { classname, name, skipped: { type: "approved", message: `approved: ${change.approved.reason}` }, output: `${change.class} change, approved\n${body}` };
+      if (change.approved)
+        return {
+          classname,
+          name,
+          skipped: { type: "approved", message: `approved: ${change.approved.reason}` },
+          output: `${change.class} change, approved\n${body}`,
+        };
       if (changeLevel(change, report) === "error")
-        return { classname, name, failure: { type: change.kind, message: change.message, body: `${change.class} change, fails the gate (--fail-on ${failOn})\n${body}` } };
-      return { classname, name, output: `${change.class} change, does not fail the gate (--fail-on ${failOn})\n${body}` };
+        return {
+          classname,
+          name,
+          failure: {
+            type: change.kind,
+            message: change.message,
+            body: `${change.class} change, fails the gate (--fail-on ${failOn})\n${body}`,
+          },
+        };
+      return {
+        classname,
+        name,
+        output: `${change.class} change, does not fail the gate (--fail-on ${failOn})\n${body}`,
+      };
     });
     if (pair.changes.length === 0) cases.push({ classname, name: "no changes" });
     pair.warnings.forEach((warning, index) => {
@@ -59,6 +81,13 @@ export const formatDiffJunit: DiffFormatter = (report) => {
     return { name: classname, properties, cases };
   });
   if (report.warnings.length > 0)
-    suites.push({ name: "warnings", cases: report.warnings.map((warning, index) => ({ classname: "warnings", name: `warning ${index + 1}`, output: `warning: ${warning}` })) });
+    suites.push({
+      name: "warnings",
+      cases: report.warnings.map((warning, index) => ({
+        classname: "warnings",
+        name: `warning ${index + 1}`,
+        output: `warning: ${warning}`,
+      })),
+    });
   return renderJunit("citation-targets diff", suites);
 };

@@ -25,9 +25,12 @@ export const formatDiffSarif: DiffFormatter = (report, { toolVersion, cwdInRepos
   const index = new Map<string, number>(CHANGE_KINDS.map((kind, i) => [kind, i]));
   const results: Result[] = [];
   for (const pair of report.pairs) {
-    const file = pair.newMissing ? pair.old.replace(/^[^:]*:(?=[^/])/, "") : pair.new.replace(/ \(bundled schema\)$/, "");
+    const file = pair.newMissing
+      ? pair.old.replace(/^[^:]*:(?=[^/])/, "")
+      : pair.new.replace(/ \(bundled schema\)$/, "");
     for (const change of pair.changes) {
-      const region = change.file === pair.new && change.line !== undefined ? { region: { startLine: change.line } } : {};
+      const region =
+        change.file === pair.new && change.line !== undefined ? { region: { startLine: change.line } } : {};
       const { kind, class: cls, message, approved, file: _file, line: _line, ...rest } = change;
       results.push({
         ruleId: kind,
@@ -37,7 +40,9 @@ export const formatDiffSarif: DiffFormatter = (report, { toolVersion, cwdInRepos
         locations: [
           {
             physicalLocation: { artifactLocation: location(file), ...region },
-            ...(change.address !== undefined ? { logicalLocations: [{ fullyQualifiedName: change.address, kind: "element" }] } : {}),
+            ...(change.address !== undefined
+              ? { logicalLocations: [{ fullyQualifiedName: change.address, kind: "element" }] }
+              : {}),
           },
         ],
         ...(approved ? { suppressions: [{ kind: "external" as const, justification: approved.reason }] } : {}),
@@ -59,7 +64,11 @@ export const formatDiffSarif: DiffFormatter = (report, { toolVersion, cwdInRepos
             toolExecutionNotifications: warnings.map((text) => ({ level: "warning" as const, message: { text } })),
           },
         ],
-        properties: { summary: report.summary, summaryText: summaryLine(report), ...(report.against ? { against: report.against } : {}) },
+        properties: {
+          summary: report.summary,
+          summaryText: summaryLine(report),
+          ...(report.against ? { against: report.against } : {}),
+        },
       },
     ],
   };

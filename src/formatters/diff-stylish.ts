@@ -13,7 +13,10 @@ function subject(change: DiffChange): string {
   return change.message;
 }
 
-/** Human output: each pair with changes, one line per change and indented details, then the summary; coloured when the context's colour is on. */
+/**
+ * Human output: each pair with changes, one line per change and indented details, then the summary; coloured when the
+ * context's colour is on.
+ */
 export const formatDiffStylish: DiffFormatter = (report, { color }) => {
   const out: string[] = [];
   for (const pair of report.pairs) {
@@ -21,14 +24,20 @@ export const formatDiffStylish: DiffFormatter = (report, { color }) => {
     out.push(`${color.underline(pair.new.replace(/ \(bundled schema\)$/, ""))}  ${color.dim(`(${header(pair)})`)}`);
     if (pair.digests) {
       const { schema, contract } = pair.digests;
-      const digest = (d: { before: string; after: string }) => (d.before === d.after ? `${d.after.slice(0, 12)}… (unchanged)` : `${d.before.slice(0, 12)}… → ${d.after.slice(0, 12)}…`);
+      const digest = (d: { before: string; after: string }) =>
+        d.before === d.after
+          ? `${d.after.slice(0, 12)}… (unchanged)`
+          : `${d.before.slice(0, 12)}… → ${d.after.slice(0, 12)}…`;
       out.push(color.dim(`  schema digest ${digest(schema)}, contract digest ${digest(contract)}`));
     }
     const width = Math.max(0, ...pair.changes.map((c) => c.kind.length));
     for (const change of pair.changes) {
       const level = changeLevel(change, report);
       const paint = level === "error" ? color.red : level === "warning" ? color.yellow : color.green;
-      const heading = change.headingText !== undefined && change.headingText !== "" ? color.dim(`  ${JSON.stringify(change.headingText)}`) : "";
+      const heading =
+        change.headingText !== undefined && change.headingText !== ""
+          ? color.dim(`  ${JSON.stringify(change.headingText)}`)
+          : "";
       out.push(`  ${paint(change.class.padEnd(8))}  ${change.kind.padEnd(width)}  ${subject(change)}${heading}`);
       const indent = " ".repeat(2 + 8 + 2 + width + 2);
       const details: string[] = [];

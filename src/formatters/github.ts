@@ -18,12 +18,15 @@ export const formatGithub: Formatter = (report, { maxProblems, cwdInRepository }
       const pointer = p.pointer === "" ? "" : ` (at ${p.pointer})`;
       out.push(`::${p.severity} ${properties.join(",")}::${escapeData(p.message + pointer)}`);
     }
-    if (omitted > 0) out.push(`::notice file=${at(file.path)},title=max-problems::${omitted} more problems in this file not shown`);
+    if (omitted > 0)
+      out.push(`::notice file=${at(file.path)},title=max-problems::${omitted} more problems in this file not shown`);
   }
   const { files, records, errors, warnings } = report.summary;
   const hidden = report.hiddenWarnings ?? 0;
   const unreadable = report.files.filter((file) => file.error !== undefined).length;
   const counts = `${plural(errors, "error")}, ${hidden > 0 ? `${plural(hidden, "warning")} not shown (--quiet)` : plural(warnings, "warning")}`;
-  out.push(`${plural(files, "file")}, ${plural(records, "record")}: ${counts}${unreadable > 0 ? `; ${unreadable} could not be read` : ""}`);
+  out.push(
+    `${plural(files, "file")}, ${plural(records, "record")}: ${counts}${unreadable > 0 ? `; ${unreadable} could not be read` : ""}`,
+  );
   return `${out.join("\n")}\n`;
 };

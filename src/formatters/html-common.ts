@@ -67,7 +67,10 @@ export interface PageParts {
   main: string;
   /** The inline script, if the page has one (run after the body is parsed). */
   script?: string;
-  /** Data for the script, embedded as JSON, one `<script type="application/json" id="…">` per entry (parsed when the script needs it). */
+  /**
+   * Data for the script, embedded as JSON, one `<script type="application/json" id="…">` per entry (parsed when the
+   * script needs it).
+   */
   data?: Record<string, unknown>;
   footer?: string;
 }

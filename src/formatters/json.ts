@@ -1,11 +1,11 @@
 import { shownProblems, type Formatter } from "./types.js";
 
 /**
- * The JSON contract (README, "validate"; docs/spec.md, section 12): `{ files: [{ path, records, problems: [{ line, column?, ruleId,
- * severity, message, pointer }] }], summary: { files, records, errors, warnings } }`. Fields are only
+ * The JSON contract (README, "validate"; docs/spec.md, section 12): `{ files: [{ path, records, problems: [{ line,
+ * column?, ruleId, severity, message, pointer }] }], summary: { files, records, errors, warnings } }`. Fields are only
  * ever added: `error` on a file that could not be read, `problemsOmitted` when --max-problems cut the list,
- * `summary.unreadable` (the files that could not be read), `summary.hiddenWarnings` (with --quiet: the warnings left out),
- * `repeated: { records, firstLine, lastLine }` on a problem that stands for the same problem on more records.
+ * `summary.unreadable` (the files that could not be read), `summary.hiddenWarnings` (with --quiet: the warnings left
+ * out), `repeated: { records, firstLine, lastLine }` on a problem that stands for the same problem on more records.
  */
 export const formatJson: Formatter = (report, { maxProblems }) => {
   const files = report.files.map((file) => {

@@ -1,6 +1,12 @@
-/** JUnit XML as validate's and diff's junit formats both write it: the escaping, a test case, the suites and their counts. */
+/**
+ * JUnit XML as validate's and diff's junit formats both write it: the escaping, a test case, the suites and their
+ * counts.
+ */
 
-/** Text for XML character data and attributes: the five special characters escaped, characters XML 1.0 cannot hold replaced by U+FFFD. */
+/**
+ * Text for XML character data and attributes: the five special characters escaped, characters XML 1.0 cannot hold
+ * replaced by U+FFFD.
+ */
 export function xml(text: string): string {
   return text
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, "\ufffd")
@@ -12,7 +18,10 @@ export function xml(text: string): string {
     .replace(/'/g, "&apos;");
 }
 
-/** One test case: it fails (`failure`), could not run (`error`), was let through on purpose (`skipped`), or passes; `output` goes to `<system-out>`. */
+/**
+ * One test case: it fails (`failure`), could not run (`error`), was let through on purpose (`skipped`), or passes;
+ * `output` goes to `<system-out>`.
+ */
 export interface JunitCase {
   classname: string;
   name: string;
@@ -31,7 +40,9 @@ export interface JunitSuite {
 
 function renderCase(c: JunitCase): string {
   const body = [
-    c.failure ? `<failure type="${xml(c.failure.type)}" message="${xml(c.failure.message)}">${xml(c.failure.body)}</failure>` : "",
+    c.failure
+      ? `<failure type="${xml(c.failure.type)}" message="${xml(c.failure.message)}">${xml(c.failure.body)}</failure>`
+      : "",
     c.error ? `<error type="${xml(c.error.type)}" message="${xml(c.error.message)}"/>` : "",
     c.skipped ? `<skipped type="${xml(c.skipped.type)}" message="${xml(c.skipped.message)}"/>` : "",
     c.output !== undefined ? `<system-out>${xml(c.output)}</system-out>` : "",
@@ -56,10 +67,19 @@ export function renderJunit(name: string, suites: readonly JunitSuite[]): string
     total.skipped += skipped;
     const properties =
       suite.properties && suite.properties.length > 0
-        ? [`    <properties>`, ...suite.properties.map(([key, value]) => `      <property name="${xml(key)}" value="${xml(value)}"/>`), `    </properties>`]
+        ? [
+            `    <properties>`,
+            ...suite.properties.map(([key, value]) => `      <property name="${xml(key)}" value="${xml(value)}"/>`),
+            `    </properties>`,
+          ]
         : [];
     const counts = `tests="${suite.cases.length}" failures="${failures}" errors="${errors}"${skipped > 0 ? ` skipped="${skipped}"` : ""}`;
-    return [`  <testsuite name="${xml(suite.name)}" ${counts}>`, ...properties, ...suite.cases.map(renderCase), `  </testsuite>`].join("\n");
+    return [
+      `  <testsuite name="${xml(suite.name)}" ${counts}>`,
+      ...properties,
+      ...suite.cases.map(renderCase),
+      `  </testsuite>`,
+    ].join("\n");
   });
   const counts = `tests="${total.tests}" failures="${total.failures}" errors="${total.errors}"${total.skipped > 0 ? ` skipped="${total.skipped}"` : ""}`;
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${xml(name)}" ${counts}>\n${rendered.join("\n")}\n</testsuites>\n`;

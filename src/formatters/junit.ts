@@ -12,15 +12,22 @@ export const formatJunit: Formatter = (report, { maxProblems }) => {
     const cases: JunitCase[] = [];
     const classname = file.path;
     const { shown, omitted } = shownProblems(file, maxProblems);
-    if (file.error !== undefined) cases.push({ classname, name: "read", error: { type: "io-error", message: file.error } });
+    if (file.error !== undefined)
+      cases.push({ classname, name: "read", error: { type: "io-error", message: file.error } });
     for (const p of shown) {
       const where = p.line > 0 ? `${p.file}:${p.line}${p.column !== undefined ? `:${p.column}` : ""}` : p.file;
       const name = `${p.line > 0 ? `line ${p.line}` : "file"}: ${p.ruleId}`;
       const detail = `${where}: ${p.message}${p.pointer === "" ? "" : ` (at ${p.pointer})`}`;
-      if (p.severity === "error") cases.push({ classname, name, failure: { type: p.ruleId, message: p.message, body: detail } });
+      if (p.severity === "error")
+        cases.push({ classname, name, failure: { type: p.ruleId, message: p.message, body: detail } });
       else cases.push({ classname, name, output: `warning: ${detail}` });
     }
-    if (omitted > 0) cases.push({ classname, name: "more problems", output: `${plural(omitted, "more problem")} in this file not shown` });
+    if (omitted > 0)
+      cases.push({
+        classname,
+        name: "more problems",
+        output: `${plural(omitted, "more problem")} in this file not shown`,
+      });
     if (cases.length === 0) cases.push({ classname, name: "valid" });
     return { name: file.path, cases };
   });

@@ -1,10 +1,16 @@
 import type { Log, ReportingDescriptor, Result } from "sarif";
 import { repositoryPath, shownProblems, type Formatter } from "./types.js";
 
-/** The base SARIF's uris are relative to: the repository root (a consumer such as GitHub code scanning maps it to its checkout). */
+/**
+ * The base SARIF's uris are relative to: the repository root (a consumer such as GitHub code scanning maps it to its
+ * checkout).
+ */
 export const SARIF_URI_BASE = "%SRCROOT%";
 
-/** package.json's `repository` as an https address to link to ("git+https://github.com/o/r.git" → "https://github.com/o/r"); undefined when it names none. */
+/**
+ * package.json's `repository` as an https address to link to ("git+https://github.com/o/r.git" →
+ * "https://github.com/o/r"); undefined when it names none.
+ */
 export function publicRepositoryUrl(repository: unknown): string | undefined {
   const url = typeof repository === "string" ? repository : (repository as { url?: unknown } | undefined)?.url;
   if (typeof url !== "string") return undefined;
@@ -36,14 +42,22 @@ export const formatSarif: Formatter = (report, { maxProblems, toolVersion, cwdIn
   const results: Result[] = [];
   for (const file of report.files) {
     for (const p of shownProblems(file, maxProblems).shown) {
-      const region = p.line > 0 ? { region: { startLine: p.line, ...(p.column !== undefined ? { startColumn: p.column } : {}) } } : {};
+      const region =
+        p.line > 0
+          ? { region: { startLine: p.line, ...(p.column !== undefined ? { startColumn: p.column } : {}) } }
+          : {};
       results.push({
         ruleId: p.ruleId,
         ...(index.has(p.ruleId) ? { ruleIndex: index.get(p.ruleId)! } : {}),
         level: p.severity,
         message: { text: p.message },
         locations: [{ physicalLocation: { artifactLocation: location(p.file), ...region } }],
-        properties: { pointer: p.pointer, messageId: p.messageId, ...(p.repeated ? { repeated: p.repeated } : {}), ...(index.has(p.ruleId) ? {} : { unknownRule: true }) },
+        properties: {
+          pointer: p.pointer,
+          messageId: p.messageId,
+          ...(p.repeated ? { repeated: p.repeated } : {}),
+          ...(index.has(p.ruleId) ? {} : { unknownRule: true }),
+        },
       });
     }
   }
@@ -53,7 +67,9 @@ export const formatSarif: Formatter = (report, { maxProblems, toolVersion, cwdIn
     version: "2.1.0",
     runs: [
       {
-        tool: { driver: { name: "citation-targets", ...(toolVersion ? { version: toolVersion } : {}), rules: descriptors } },
+        tool: {
+          driver: { name: "citation-targets", ...(toolVersion ? { version: toolVersion } : {}), rules: descriptors },
+        },
         results,
         invocations: [
           {

@@ -11,7 +11,10 @@ import { plural } from "./types.js";
 /** Rows a summary's table shows at most; the rest are counted. */
 export const SUMMARY_ROWS = 10;
 
-/** Text for a table cell: one line, `|` escaped, HTML's `<` and `&` written as entities (GitHub renders the summary as HTML-sanitised Markdown), cut to 200 characters. */
+/**
+ * Text for a table cell: one line, `|` escaped, HTML's `<` and `&` written as entities (GitHub renders the summary as
+ * HTML-sanitised Markdown), cut to 200 characters.
+ */
 export function cell(text: string): string {
   const line = text.replace(/\r?\n/g, " ");
   const cut = line.length > 200 ? `${line.slice(0, 199)}…` : line;
@@ -19,22 +22,34 @@ export function cell(text: string): string {
 }
 
 /** Text in a code span of a cell: backticks cannot be escaped there, so a value holding one is shown as plain text. */
-const code = (text: string) => (text.includes("`") ? cell(text) : `\`${text.replace(/\|/g, "\\|").replace(/\r?\n/g, " ")}\``);
+const code = (text: string) =>
+  text.includes("`") ? cell(text) : `\`${text.replace(/\|/g, "\\|").replace(/\r?\n/g, " ")}\``;
 
 /** The job summary of a validate run. */
 export function validateStepSummary(report: Report): string {
   const { files, records, errors, warnings } = report.summary;
   const unreadable = report.files.filter((file) => file.error !== undefined);
   const failed = errors > 0 || unreadable.length > 0;
-  const verdict = failed ? `✖ ${plural(errors, "error")}, ${plural(warnings, "warning")}` : warnings > 0 ? `✔ no errors, ${plural(warnings, "warning")}` : "✔ no problems";
-  const out = [`### citation-targets validate: ${verdict}`, "", `${plural(files, "file")}, ${plural(records, "record")}: ${plural(errors, "error")}, ${plural(warnings, "warning")}.`];
-  if (unreadable.length > 0) out.push("", ...unreadable.map((file) => `- ${code(file.path)} could not be read: ${cell(file.error!)}`));
+  const verdict = failed
+    ? `✖ ${plural(errors, "error")}, ${plural(warnings, "warning")}`
+    : warnings > 0
+      ? `✔ no errors, ${plural(warnings, "warning")}`
+      : "✔ no problems";
+  const out = [
+    `### citation-targets validate: ${verdict}`,
+    "",
+    `${plural(files, "file")}, ${plural(records, "record")}: ${plural(errors, "error")}, ${plural(warnings, "warning")}.`,
+  ];
+  if (unreadable.length > 0)
+    out.push("", ...unreadable.map((file) => `- ${code(file.path)} could not be read: ${cell(file.error!)}`));
   const problems = report.files.flatMap((file) => file.problems);
   const counted = errors + warnings;
   if (problems.length > 0) {
     out.push("", "| file | line | severity | rule | message |", "|---|---|---|---|---|");
     for (const p of problems.slice(0, SUMMARY_ROWS)) {
-      out.push(`| ${code(p.file)} | ${p.column === undefined ? p.line : `${p.line}:${p.column}`} | ${p.severity} | ${code(p.ruleId)} | ${cell(p.message)} |`);
+      out.push(
+        `| ${code(p.file)} | ${p.column === undefined ? p.line : `${p.line}:${p.column}`} | ${p.severity} | ${code(p.ruleId)} | ${cell(p.message)} |`,
+      );
     }
   }
   const shown = Math.min(problems.length, SUMMARY_ROWS);
@@ -47,8 +62,12 @@ const GATE = { error: "fails", warning: "approved or allowed", note: "passes" } 
 /** The job summary of a diff run: the verdict, the summary line, and the first changes, breaking first. */
 export function diffStepSummary(report: DiffReport): string {
   const { summary } = report;
-  const verdict = summary.passed ? "✔ the gate passes" : `✖ ${summary.failing} ${summary.failing === 1 ? "change fails" : "changes fail"} the gate`;
-  const against = report.against ? ` against \`${report.against.revision}\` (${report.against.commit.slice(0, 12)})` : "";
+  const verdict = summary.passed
+    ? "✔ the gate passes"
+    : `✖ ${summary.failing} ${summary.failing === 1 ? "change fails" : "changes fail"} the gate`;
+  const against = report.against
+    ? ` against \`${report.against.revision}\` (${report.against.commit.slice(0, 12)})`
+    : "";
   const out = [`### citation-targets diff${against}: ${verdict}`, "", cell(summaryLine(report))];
   const changes: { file: string; change: DiffChange }[] = [];
   for (const pair of report.pairs) for (const change of pair.changes) changes.push({ file: pair.new, change });
@@ -60,9 +79,12 @@ export function diffStepSummary(report: DiffReport): string {
       const level = changeLevel(change, report);
       const gate = change.approved ? `approved: ${cell(change.approved.reason)}` : GATE[level];
       const subject = change.address !== undefined ? code(change.address) : cell(change.message);
-      out.push(`| ${change.class} | ${change.kind} | ${code(file)} | ${subject} | ${cell(change.headingText ?? "")} | ${gate} |`);
+      out.push(
+        `| ${change.class} | ${change.kind} | ${code(file)} | ${subject} | ${cell(change.headingText ?? "")} | ${gate} |`,
+      );
     }
   }
-  if (changes.length > SUMMARY_ROWS) out.push("", `… and ${plural(changes.length - SUMMARY_ROWS, "more change")}: the job's log has them all.`);
+  if (changes.length > SUMMARY_ROWS)
+    out.push("", `… and ${plural(changes.length - SUMMARY_ROWS, "more change")}: the job's log has them all.`);
   return `${out.join("\n")}\n\n`;
 }

@@ -8,7 +8,8 @@ export const formatStylish: Formatter = (report, { color, maxProblems }) => {
     out.push(color.underline(file.path));
     if (file.error !== undefined) out.push(`  ${color.red("error")}  ${file.error}`);
     const { shown, omitted } = shownProblems(file, maxProblems);
-    const where = (p: { line: number; column?: number }) => (p.column === undefined ? `${p.line}` : `${p.line}:${p.column}`);
+    const where = (p: { line: number; column?: number }) =>
+      p.column === undefined ? `${p.line}` : `${p.line}:${p.column}`;
     const width = Math.max(...shown.map((p) => where(p).length), 3);
     for (const p of shown) {
       const at = where(p).padEnd(width);
@@ -19,11 +20,15 @@ export const formatStylish: Formatter = (report, { color, maxProblems }) => {
         // A short code frame: the offending piece of the line, with a caret under the column.
         const indent = " ".repeat(width + 4);
         out.push(`${indent}${color.dim("│")} ${p.excerpt.text}`);
-        if (p.excerpt.column !== undefined) out.push(`${indent}${color.dim("│")} ${" ".repeat(p.excerpt.column - 1)}${color.red("^")}`);
+        if (p.excerpt.column !== undefined)
+          out.push(`${indent}${color.dim("│")} ${" ".repeat(p.excerpt.column - 1)}${color.red("^")}`);
       }
     }
     if (omitted > 0) {
-      const why = maxProblems !== undefined && shown.length === maxProblems ? `--max-problems ${maxProblems}` : "the rest were counted, not kept: raise --max-stored-problems to see them";
+      const why =
+        maxProblems !== undefined && shown.length === maxProblems
+          ? `--max-problems ${maxProblems}`
+          : "the rest were counted, not kept: raise --max-stored-problems to see them";
       out.push(color.dim(`  … and ${plural(omitted, "more problem")} in this file (not shown: ${why})`));
     }
     out.push("");
@@ -34,14 +39,29 @@ export const formatStylish: Formatter = (report, { color, maxProblems }) => {
   const total = errors + warnings;
   const hidden = report.hiddenWarnings ?? 0;
   if (total === 0 && unreadable === 0) {
-    out.push(color.green(hidden > 0 ? `✔ ${scope}: no errors (${plural(hidden, "warning")} not shown: --quiet)` : `✔ ${scope}: no problems`));
+    out.push(
+      color.green(
+        hidden > 0
+          ? `✔ ${scope}: no errors (${plural(hidden, "warning")} not shown: --quiet)`
+          : `✔ ${scope}: no problems`,
+      ),
+    );
   } else {
-    // With --quiet, the warnings left out are still counted, so that the summary never says "0 warnings" of a file that has some.
-    const counts = hidden > 0 ? `${plural(errors, "error")}; ${plural(hidden, "warning")} not shown: --quiet` : `${plural(errors, "error")}, ${plural(warnings, "warning")}`;
+    // With --quiet, the warnings left out are still counted, so that the summary never says "0 warnings" of a file that
+    // has some.
+    const counts =
+      hidden > 0
+        ? `${plural(errors, "error")}; ${plural(hidden, "warning")} not shown: --quiet`
+        : `${plural(errors, "error")}, ${plural(warnings, "warning")}`;
     const problems = `${plural(total, "problem")} (${counts})`;
     // A file that could not be read is not a problem found in it: it is said on its own.
     const notRead = `${unreadable} of ${plural(files, "file")} could not be read`;
-    const line = unreadable === 0 ? `✖ ${problems} in ${scope}` : total === 0 ? `✖ ${notRead}; no problems in the ${plural(records, "record")} read` : `✖ ${problems} in ${scope}; ${notRead}`;
+    const line =
+      unreadable === 0
+        ? `✖ ${problems} in ${scope}`
+        : total === 0
+          ? `✖ ${notRead}; no problems in the ${plural(records, "record")} read`
+          : `✖ ${problems} in ${scope}; ${notRead}`;
     out.push(errors > 0 || unreadable > 0 ? color.red.bold(line) : color.yellow.bold(line));
   }
   return `${out.join("\n")}\n`;

@@ -15,7 +15,10 @@ export interface FormatContext {
    * repository root, which is all a code-scanning dashboard or an annotation can place.
    */
   cwdInRepository?: string;
-  /** The package's public repository (https), when package.json names one: SARIF's helpUri then points at the rule's section there. */
+  /**
+   * The package's public repository (https), when package.json names one: SARIF's helpUri then points at the rule's
+   * section there.
+   */
   repositoryUrl?: string;
 }
 
@@ -23,8 +26,12 @@ export interface FormatContext {
  * A path as shown (relative to the working directory) made relative to the repository root, when
  * the context knows where that is and the file is inside it; else the path as shown.
  */
-export function repositoryPath(shown: string, cwdInRepository: string | undefined): { path: string; inRepository: boolean } {
-  if (cwdInRepository === undefined || posix.isAbsolute(shown) || shown === "-" || shown === "<stdin>") return { path: shown, inRepository: false };
+export function repositoryPath(
+  shown: string,
+  cwdInRepository: string | undefined,
+): { path: string; inRepository: boolean } {
+  if (cwdInRepository === undefined || posix.isAbsolute(shown) || shown === "-" || shown === "<stdin>")
+    return { path: shown, inRepository: false };
   const path = posix.normalize(posix.join(cwdInRepository, shown));
   return path === ".." || path.startsWith("../") ? { path: shown, inRepository: false } : { path, inRepository: true };
 }
@@ -32,9 +39,15 @@ export function repositoryPath(shown: string, cwdInRepository: string | undefine
 export type Formatter = (report: Report, context: FormatContext) => string;
 
 /** The problems of a file that are shown, and how many were left out. */
-export function shownProblems(file: FileReport, maxProblems: number | undefined): { shown: Problem[]; omitted: number } {
+export function shownProblems(
+  file: FileReport,
+  maxProblems: number | undefined,
+): { shown: Problem[]; omitted: number } {
   const unstored = (file.unstored?.errors ?? 0) + (file.unstored?.warnings ?? 0);
-  const shown = maxProblems === undefined || file.problems.length <= maxProblems ? file.problems : file.problems.slice(0, maxProblems);
+  const shown =
+    maxProblems === undefined || file.problems.length <= maxProblems
+      ? file.problems
+      : file.problems.slice(0, maxProblems);
   return { shown, omitted: file.problems.length - shown.length + unstored };
 }
 

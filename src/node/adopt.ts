@@ -6,7 +6,14 @@
  */
 import { readdirSync, statSync } from "node:fs";
 import { dirname, join, relative as relativePath, resolve, sep } from "node:path";
-import { checkDatasetFields, type DatasetFields, fillTemplate, TEMPLATE_HELP, type TemplateContext, TemplateError } from "../core/lock/dataset-fields.js";
+import {
+  checkDatasetFields,
+  type DatasetFields,
+  fillTemplate,
+  TEMPLATE_HELP,
+  type TemplateContext,
+  TemplateError,
+} from "../core/lock/dataset-fields.js";
 import { DatasetError } from "../core/records/generate.js";
 import { DEFAULT_MANIFEST_NAME } from "../core/lock/manifest.js";
 import { MANIFEST_DATASET_FIELDS, type ManifestDatasetField } from "../core/model.js";
@@ -30,14 +37,23 @@ export interface AdoptResult {
   folder: string;
 }
 
-const FLAG: Record<ManifestDatasetField, string> = { slug: "--slug", titleId: "--title-id", name: "--name", versionDate: "--version-date", sourceTextUrl: "--source-text-url" };
+const FLAG: Record<ManifestDatasetField, string> = {
+  slug: "--slug",
+  titleId: "--title-id",
+  name: "--name",
+  versionDate: "--version-date",
+  sourceTextUrl: "--source-text-url",
+};
 
 /** The default slug template: the front matter's `slug` when it has one, else the folder's name made a slug. */
 function slugTemplate(context: TemplateContext): string {
   return context.front !== undefined && typeof context.front.slug === "string" ? "{front.slug|slug}" : "{folder|slug}";
 }
 
-/** The dataset folders the arguments name: folders as they are, globs expanded to the folders they match; in natural order, each once. */
+/**
+ * The dataset folders the arguments name: folders as they are, globs expanded to the folders they match; in natural
+ * order, each once.
+ */
 async function datasetFolders(patterns: string[], cwd: string): Promise<string[]> {
   const found = new Set<string>();
   const { default: fg } = await import("fast-glob");
@@ -48,7 +64,13 @@ async function datasetFolders(patterns: string[], cwd: string): Promise<string[]
       continue;
     }
     if (!fg.isDynamicPattern(pattern)) throw new OperationalError(`${pattern}: no such dataset folder`);
-    const matches = await fg(pattern, { cwd, onlyDirectories: true, absolute: true, dot: false, ignore: ["**/node_modules/**"] });
+    const matches = await fg(pattern, {
+      cwd,
+      onlyDirectories: true,
+      absolute: true,
+      dot: false,
+      ignore: ["**/node_modules/**"],
+    });
     if (matches.length === 0) throw new OperationalError(`${pattern}: matches no folder`);
     for (const match of matches) found.add(resolve(match));
   }
@@ -80,20 +102,24 @@ function relativeRoot(manifest: string, dir: string): string {
 export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
   const cwd = options.cwd ?? process.cwd();
   const { datasets: patterns, templates, onProgress, ...rest } = options;
-  if (patterns.length === 0) throw new OperationalError("no dataset folders: name them (e.g. 'laws/*'), or set adopt.datasets in the config");
+  if (patterns.length === 0)
+    throw new OperationalError("no dataset folders: name them (e.g. 'laws/*'), or set adopt.datasets in the config");
   const missing = MANIFEST_DATASET_FIELDS.filter((field) => field !== "slug" && templates[field] === undefined);
   const folders = await datasetFolders(patterns, cwd);
   const repository = (await findRepositoryRoot(cwd)) ?? cwd;
   const folder = join(repository, ...MANIFEST_FOLDER.split("/"));
   if (missing.length > 0) {
     // Say what each law's front matter offers, from the first one, so that the fix can be written at once.
-    const first = folders[0] !== undefined ? await templateContext(folders[0], repository).catch(() => undefined) : undefined;
+    const first =
+      folders[0] !== undefined ? await templateContext(folders[0], repository).catch(() => undefined) : undefined;
     const keys = first?.front ? Object.keys(first.front) : [];
     throw new OperationalError(
       [
         `adopt needs a template (or a value) for each dataset field:`,
         ...missing.map((f) => `  ${f}: give ${FLAG[f]}, or adopt.${f} in the config`),
-        ...(keys.length > 0 ? [`the front matter of ${first!.frontSource} offers ${keys.map((k) => `{front.${k}}`).join(", ")}`] : []),
+        ...(keys.length > 0
+          ? [`the front matter of ${first!.frontSource} offers ${keys.map((k) => `{front.${k}}`).join(", ")}`]
+          : []),
         `templates: ${TEMPLATE_HELP}`,
         `e.g. citation-targets adopt 'laws/*' --title-id '{front.jurabk}' --name '{front.Title}' --version-date 2024-06-01 --source-text-url 'https://example.org/{front.slug}/'`,
       ].join("\n"),
@@ -103,7 +129,8 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
   const problems: string[] = [];
   const adopted: { manifest: string; dir: string; fields: Partial<DatasetFields> }[] = [];
   const bySlug = new Map<string, string>();
-  // The manifests there already, by the dataset folder they point to: a folder adopted before keeps its manifest and its fields.
+  // The manifests there already, by the dataset folder they point to: a folder adopted before keeps its manifest and
+  // its fields.
   const known = manifestsByRoot(folder);
   for (const dir of folders) {
     const shown = displayPath(dir, cwd) || ".";
@@ -111,8 +138,9 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
       problems.push(`${shown}: outside the repository ${repository}`);
       continue;
     }
-    // A manifest already in the dataset folder, or one of the tooling folder for it, is refreshed where it is, as update
-    // refreshes it: its fields stay as they are (a version set with update --version-date is not undone by the templates).
+    // A manifest already in the dataset folder, or one of the tooling folder for it, is refreshed where it is, as
+    // update refreshes it: its fields stay as they are (a version set with update --version-date is not undone by the
+    // templates).
     const inFolder = join(dir, DEFAULT_MANIFEST_NAME);
     const existing = statSync(inFolder, { throwIfNoEntry: false })?.isFile() ? inFolder : known.get(dir);
     if (existing !== undefined) {
@@ -151,7 +179,9 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
     const slug = fields.slug!;
     const other = bySlug.get(slug);
     if (other !== undefined) {
-      problems.push(`${shown}: slug ${JSON.stringify(slug)} is also the slug of ${other}: each dataset needs its own (set --slug to a template that tells them apart)`);
+      problems.push(
+        `${shown}: slug ${JSON.stringify(slug)} is also the slug of ${other}: each dataset needs its own (set --slug to a template that tells them apart)`,
+      );
       continue;
     }
     bySlug.set(slug, shown);

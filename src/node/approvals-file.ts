@@ -1,4 +1,7 @@
-/** `diff --write-approvals FILE`: merges the entries a report needs into FILE and writes it atomically (src/core/diff/approvals-file.ts). */
+/**
+ * `diff --write-approvals FILE`: merges the entries a report needs into FILE and writes it atomically
+ * (src/core/diff/approvals-file.ts).
+ */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { approvalsToAdd, formatApprovalsFile } from "../core/diff/approvals-file.js";
@@ -25,11 +28,18 @@ export interface WrittenApprovals {
  */
 export async function writeApprovals(report: DiffReport, file: string, cwd: string): Promise<WrittenApprovals> {
   const path = resolve(cwd, file);
-  // Never over a file the report compared (a side at a git revision, "<rev>:<path>", is no file here and is passed over).
-  const sides = report.pairs.flatMap((pair) => [...(pair.oldMissing ? [] : [pair.old]), ...(pair.newMissing ? [] : [pair.new])]);
+  // Never over a file the report compared (a side at a git revision, "<rev>:<path>", is no file here and is passed
+  // over).
+  const sides = report.pairs.flatMap((pair) => [
+    ...(pair.oldMissing ? [] : [pair.old]),
+    ...(pair.newMissing ? [] : [pair.new]),
+  ]);
   refuseOverInputs(
     path,
-    sides.map((side) => ({ path: resolve(cwd, side.replace(/ \(bundled schema\)$/, "")), what: `the compared file ${side}` })),
+    sides.map((side) => ({
+      path: resolve(cwd, side.replace(/ \(bundled schema\)$/, "")),
+      what: `the compared file ${side}`,
+    })),
     file,
   );
   let existing: Approval[] = [];
@@ -37,7 +47,10 @@ export async function writeApprovals(report: DiffReport, file: string, cwd: stri
   if (existsSync(path)) {
     const document = await readJsonFile(path, "approvals file", file);
     const { approvals, problems } = parseApprovals(document);
-    if (problems.length > 0) throw new OperationalError(`approvals file ${file} is not valid, so it was not written:\n${problems.map((p) => `  ${p}`).join("\n")}`);
+    if (problems.length > 0)
+      throw new OperationalError(
+        `approvals file ${file} is not valid, so it was not written:\n${problems.map((p) => `  ${p}`).join("\n")}`,
+      );
     existing = approvals;
     const member = (document as { $schema?: unknown }).$schema;
     if (typeof member === "string") schema = member;

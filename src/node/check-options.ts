@@ -21,9 +21,11 @@ const positive = expect((v) => typeof v === "number" && Number.isInteger(v) && v
 const boolean = expect((v) => typeof v === "boolean", "true or false");
 const func = expect((v) => typeof v === "function", "a function");
 const strings = expect((v) => Array.isArray(v) && v.every((s) => typeof s === "string"), "an array of strings");
-const oneOf = (...values: readonly unknown[]): Check => expect((v) => values.includes(v), `one of ${values.map((x) => JSON.stringify(x)).join(", ")}`);
+const oneOf = (...values: readonly unknown[]): Check =>
+  expect((v) => values.includes(v), `one of ${values.map((x) => JSON.stringify(x)).join(", ")}`);
 const stringOrFalse = expect((v) => (typeof v === "string" && v !== "") || v === false, "a path or false");
-const plainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const plainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 const object =
   (shape: Record<string, Check>): Check =>
   (v) => {
@@ -45,7 +47,9 @@ const ruleSettings: Check = (v) => {
   if (!plainObject(v)) return `expected an object of rule ids to severities, got ${got(v)}`;
   const problems = Object.entries(v).flatMap(([id, severity]) => [
     ...(ruleIds.includes(id as never) ? [] : [unknownRuleMessage(id, ruleIds)]),
-    ...(["error", "warning", "off"].includes(severity as string) ? [] : [`rule "${id}": severity ${JSON.stringify(severity)} is not one of "error", "warning", "off"`]),
+    ...(["error", "warning", "off"].includes(severity as string)
+      ? []
+      : [`rule "${id}": severity ${JSON.stringify(severity)} is not one of "error", "warning", "off"`]),
   ]);
   return problems.length === 0 ? undefined : problems.join("; ");
 };
@@ -54,7 +58,10 @@ const ruleSettings: Check = (v) => {
 function check(what: string, options: unknown, shape: Record<string, Check>, required: readonly string[] = []): void {
   if (options === undefined && required.length === 0) return;
   if (!plainObject(options)) throw new OperationalError(`${what}: expected an options object, got ${got(options)}`);
-  const problems = [...required.filter((key) => options[key] === undefined).map((key) => `${key} is required`), ...membersOf(options, shape, "option")];
+  const problems = [
+    ...required.filter((key) => options[key] === undefined).map((key) => `${key} is required`),
+    ...membersOf(options, shape, "option"),
+  ];
   if (problems.length > 0) throw new OperationalError(`${what}: ${problems.join("; ")}`);
 }
 
@@ -74,7 +81,13 @@ const VALIDATE: Record<string, Check> = {
   onCache: func,
   limits: object({ maxLineBytes: positive, maxDepth: positive, maxStoredProblems: positive }),
   shard: object({ index: positive, count: positive }),
-  stdin: object({ stream: expect((v) => typeof v === "object" && v !== null && Symbol.asyncIterator in v, "an async iterable of bytes"), name: string }),
+  stdin: object({
+    stream: expect(
+      (v) => typeof v === "object" && v !== null && Symbol.asyncIterator in v,
+      "an async iterable of bytes",
+    ),
+    name: string,
+  }),
 };
 
 const GENERATE: Record<string, Check> = {
@@ -102,5 +115,12 @@ export function checkCheckGeneratedOptions(options: unknown): void {
 }
 
 export function checkDiffOptions(options: unknown): void {
-  check("diff", options, { cwd: string, paths: strings, against: string, schema: boolean, approvals: string, failOn: oneOf(...FAIL_ON_LEVELS) });
+  check("diff", options, {
+    cwd: string,
+    paths: strings,
+    against: string,
+    schema: boolean,
+    approvals: string,
+    failOn: oneOf(...FAIL_ON_LEVELS),
+  });
 }

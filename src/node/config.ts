@@ -21,7 +21,10 @@ export interface Config {
   lock?: string | false;
   rules?: Partial<Record<string, RuleSetting>>;
   maxProblems?: number;
-  /** `adopt`'s dataset folders (globs, relative to the config file) and a template per dataset field (docs/spec.md, "Field templates"). */
+  /**
+   * `adopt`'s dataset folders (globs, relative to the config file) and a template per dataset field (docs/spec.md,
+   * "Field templates").
+   */
   adopt?: AdoptConfig;
 }
 
@@ -56,15 +59,28 @@ export function buildConfigSchema(): Record<string, unknown> {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     $id: "urn:citation-targets:schema:config:1",
     title: "citation-targets configuration",
-    description: "Settings for `citation-targets validate`. Paths are relative to the config file. Command-line flags win over these.",
+    description:
+      "Settings for `citation-targets validate`. Paths are relative to the config file. Command-line flags win over these.",
     type: "object",
     additionalProperties: false,
     properties: {
       $schema: { type: "string" },
-      patterns: { type: "array", items: NON_EMPTY_STRING, minItems: 1, description: "files, directories or globs to validate when none are named" },
-      legislationHost: { type: "string", pattern: LEGISLATION_HOST_PATTERN, description: "the host sourceTextUrl must be on (bundled schema)" },
+      patterns: {
+        type: "array",
+        items: NON_EMPTY_STRING,
+        minItems: 1,
+        description: "files, directories or globs to validate when none are named",
+      },
+      legislationHost: {
+        type: "string",
+        pattern: LEGISLATION_HOST_PATTERN,
+        description: "the host sourceTextUrl must be on (bundled schema)",
+      },
       schema: { ...NON_EMPTY_STRING, description: "a JSON Schema file to validate records against" },
-      lock: { oneOf: [NON_EMPTY_STRING, { const: false }], description: "a lock manifest for every file, or false to look for none" },
+      lock: {
+        oneOf: [NON_EMPTY_STRING, { const: false }],
+        description: "a lock manifest for every file, or false to look for none",
+      },
       rules: {
         type: "object",
         propertyNames: { enum: [...ruleIds] },
@@ -75,10 +91,19 @@ export function buildConfigSchema(): Record<string, unknown> {
       adopt: {
         type: "object",
         additionalProperties: false,
-        description: "adopt: the dataset folders, and a template per dataset field: {folder}, {path}, {front.KEY}, filters |slug |lower |upper |trim",
+        description:
+          "adopt: the dataset folders, and a template per dataset field: {folder}, {path}, {front.KEY}, filters |slug |lower |upper |trim",
         properties: {
-          datasets: { type: "array", items: NON_EMPTY_STRING, minItems: 1, description: "dataset folders or globs of them, relative to the config file" },
-          slug: { ...NON_EMPTY_STRING, description: "default: {front.slug|slug} when the front matter has a slug, else {folder|slug}" },
+          datasets: {
+            type: "array",
+            items: NON_EMPTY_STRING,
+            minItems: 1,
+            description: "dataset folders or globs of them, relative to the config file",
+          },
+          slug: {
+            ...NON_EMPTY_STRING,
+            description: "default: {front.slug|slug} when the front matter has a slug, else {folder|slug}",
+          },
           titleId: NON_EMPTY_STRING,
           name: NON_EMPTY_STRING,
           versionDate: NON_EMPTY_STRING,
@@ -104,7 +129,8 @@ export async function findConfig(cwd: string): Promise<LoadedConfig | undefined>
       if (!(await isFile(path))) continue;
       if (entry.key === undefined) return loadConfig(path);
       const data = await readJsonFile(path, "config");
-      if (data !== null && typeof data === "object" && entry.key in data) return checkConfig(path, (data as Record<string, unknown>)[entry.key]);
+      if (data !== null && typeof data === "object" && entry.key in data)
+        return checkConfig(path, (data as Record<string, unknown>)[entry.key]);
     }
   }
   return undefined;
@@ -114,22 +140,29 @@ export async function findConfig(cwd: string): Promise<LoadedConfig | undefined>
 export async function loadConfig(path: string): Promise<LoadedConfig> {
   const absolute = resolve(path);
   const data = await readJsonFile(absolute, "config");
-  if (absolute.endsWith("package.json") && data !== null && typeof data === "object") return checkConfig(absolute, (data as Record<string, unknown>)["citation-targets"] ?? {});
+  if (absolute.endsWith("package.json") && data !== null && typeof data === "object")
+    return checkConfig(absolute, (data as Record<string, unknown>)["citation-targets"] ?? {});
   return checkConfig(absolute, data);
 }
 
 async function checkConfig(path: string, data: unknown): Promise<LoadedConfig> {
   // Misspelled rule ids get a suggestion: Ajv would only say that the property name is not in the enum.
   const rules = (data as { rules?: unknown } | null)?.rules;
-  const unknownRules = rules !== null && typeof rules === "object" && !Array.isArray(rules) ? Object.keys(rules).filter((id) => !(ruleIds as readonly string[]).includes(id)) : [];
+  const unknownRules =
+    rules !== null && typeof rules === "object" && !Array.isArray(rules)
+      ? Object.keys(rules).filter((id) => !(ruleIds as readonly string[]).includes(id))
+      : [];
   const ruleLines = unknownRules.map((id) => `  /rules: ${unknownRuleMessage(id, ruleIds)}`);
   const schema = buildConfigSchema();
   const check = await jsonFileValidator("config", schema);
   if (!check(data)) {
     const ajvErrors = (check.errors ?? []).filter(
       (e) =>
-        !(unknownRules.length > 0 && e.instancePath === "/rules" && (e.keyword === "propertyNames" || e.propertyName !== undefined)) &&
-        !(e.propertyName !== undefined && unknownRules.includes(e.propertyName)),
+        !(
+          unknownRules.length > 0 &&
+          e.instancePath === "/rules" &&
+          (e.keyword === "propertyNames" || e.propertyName !== undefined)
+        ) && !(e.propertyName !== undefined && unknownRules.includes(e.propertyName)),
     );
     const details = [...ruleLines, ...describeAjvErrors(ajvErrors)];
     throw new OperationalError(`config ${path} is not valid:\n${details.join("\n")}`);
@@ -143,7 +176,9 @@ async function checkConfig(path: string, data: unknown): Promise<LoadedConfig> {
       ...config,
       ...(config.schema !== undefined ? { schema: relative(config.schema) } : {}),
       ...(typeof config.lock === "string" ? { lock: relative(config.lock) } : {}),
-      ...(config.adopt?.datasets !== undefined ? { adopt: { ...config.adopt, datasets: config.adopt.datasets.map((d) => relativeGlob(base, d)) } } : {}),
+      ...(config.adopt?.datasets !== undefined
+        ? { adopt: { ...config.adopt, datasets: config.adopt.datasets.map((d) => relativeGlob(base, d)) } }
+        : {}),
     },
   };
 }
@@ -153,10 +188,20 @@ async function checkConfig(path: string, data: unknown): Promise<LoadedConfig> {
  * `legislationHost` (the config validate reads: `--config FILE`, none with `--no-config`, else the
  * one found), else the default.
  */
-export async function hostSetting(flag: string | undefined, config: string | boolean | undefined, cwd: string): Promise<{ host: string; from: string }> {
+export async function hostSetting(
+  flag: string | undefined,
+  config: string | boolean | undefined,
+  cwd: string,
+): Promise<{ host: string; from: string }> {
   if (flag !== undefined) return { host: flag, from: "--legislation-host" };
-  const loaded = config === false ? undefined : typeof config === "string" ? await loadConfig(resolve(cwd, config)) : await findConfig(cwd);
+  const loaded =
+    config === false
+      ? undefined
+      : typeof config === "string"
+        ? await loadConfig(resolve(cwd, config))
+        : await findConfig(cwd);
   const host = loaded?.config.legislationHost;
-  if (host !== undefined && loaded !== undefined) return { host, from: `legislationHost of the config ${displayPath(loaded.path, cwd)}` };
+  if (host !== undefined && loaded !== undefined)
+    return { host, from: `legislationHost of the config ${displayPath(loaded.path, cwd)}` };
   return { host: DEFAULT_LEGISLATION_HOST, from: "the default" };
 }

@@ -6,7 +6,13 @@
 import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
 import { parse } from "yaml";
-import { type DatasetFields, fillTemplate, isTemplate, type TemplateContext, TemplateError } from "../core/lock/dataset-fields.js";
+import {
+  type DatasetFields,
+  fillTemplate,
+  isTemplate,
+  type TemplateContext,
+  TemplateError,
+} from "../core/lock/dataset-fields.js";
 import { findFrontMatter } from "../core/markdown/front-matter.js";
 import { INDEX_FILE_NAMES, MANIFEST_DATASET_FIELDS } from "../core/model.js";
 import { listDatasetFiles } from "./dataset-files.js";
@@ -15,25 +21,35 @@ import { findRepositoryRoot } from "./files.js";
 /** The largest first document read for its front matter. */
 const FRONT_DOCUMENT_BYTES = 16 * 2 ** 20;
 
-/** The path (from the dataset root, POSIX) of the document whose front matter fills templates, or undefined when the folder has no markdown. */
+/**
+ * The path (from the dataset root, POSIX) of the document whose front matter fills templates, or undefined when the
+ * folder has no markdown.
+ */
 export async function frontDocument(root: string): Promise<string | undefined> {
   for (const name of INDEX_FILE_NAMES) if (statSync(join(root, name), { throwIfNoEntry: false })?.isFile()) return name;
   return (await listDatasetFiles(root))[0];
 }
 
-/** The front matter of a markdown file as a map, undefined when it has none; throws TemplateError when it is not YAML or not a map. */
+/**
+ * The front matter of a markdown file as a map, undefined when it has none; throws TemplateError when it is not YAML or
+ * not a map.
+ */
 export function readFrontMatter(file: string, shown: string): Record<string, unknown> | undefined {
   const found = findFrontMatter(headOf(file, shown));
   if (found === undefined) return undefined;
   let value: unknown;
   try {
-    // The failsafe schema: every value as it is written (`172.010` stays `172.010`, a date stays its text), never a number or a date.
+    // The failsafe schema: every value as it is written (`172.010` stays `172.010`, a date stays its text), never a
+    // number or a date.
     value = parse(found.value, { maxAliasCount: 100, prettyErrors: false, schema: "failsafe" });
   } catch (error) {
-    throw new TemplateError(`the front matter of ${shown} is not valid YAML: ${(error as Error).message.split("\n")[0]}`);
+    throw new TemplateError(
+      `the front matter of ${shown} is not valid YAML: ${(error as Error).message.split("\n")[0]}`,
+    );
   }
   if (value === null || value === undefined) return {};
-  if (typeof value !== "object" || Array.isArray(value)) throw new TemplateError(`the front matter of ${shown} is not a map of keys and values`);
+  if (typeof value !== "object" || Array.isArray(value))
+    throw new TemplateError(`the front matter of ${shown} is not a map of keys and values`);
   return value as Record<string, unknown>;
 }
 
@@ -54,14 +70,19 @@ function headOf(file: string, shown: string): string {
     const text = new TextDecoder().decode(head.subarray(0, read)).replace(/\uFFFD$/, "");
     if (read === size || !/^\uFEFF?---[ \t]*\r?\n/.test(text) || findFrontMatter(text) !== undefined) return text;
     if (size > FRONT_DOCUMENT_BYTES)
-      throw new TemplateError(`${shown} is larger than ${FRONT_DOCUMENT_BYTES} bytes and its front matter does not close in its first ${HEAD_BYTES}: it is not read for templates`);
+      throw new TemplateError(
+        `${shown} is larger than ${FRONT_DOCUMENT_BYTES} bytes and its front matter does not close in its first ${HEAD_BYTES}: it is not read for templates`,
+      );
     return readFileSync(fd, "utf8");
   } finally {
     closeSync(fd);
   }
 }
 
-/** The template context of a dataset folder (absolute `root`); `repository` is where `{path}` starts (default: the repository holding it). */
+/**
+ * The template context of a dataset folder (absolute `root`); `repository` is where `{path}` starts (default: the
+ * repository holding it).
+ */
 export async function templateContext(root: string, repository?: string): Promise<TemplateContext> {
   const base = repository ?? (await findRepositoryRoot(root)) ?? root;
   const path = relative(base, root).split(sep).join("/");
@@ -85,7 +106,12 @@ export function detached(text: string): string {
 }
 
 /** Fills each field's template for one dataset; the front matter is read only when a template needs it. */
-export async function fillFieldTemplates(templates: Partial<DatasetFields>, root: string, _cwd?: string, context?: TemplateContext): Promise<Partial<DatasetFields>> {
+export async function fillFieldTemplates(
+  templates: Partial<DatasetFields>,
+  root: string,
+  _cwd?: string,
+  context?: TemplateContext,
+): Promise<Partial<DatasetFields>> {
   const filled: Partial<DatasetFields> = {};
   let known = context;
   for (const field of MANIFEST_DATASET_FIELDS) {

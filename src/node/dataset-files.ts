@@ -1,5 +1,17 @@
 import { isUtf8 } from "node:buffer";
-import { closeSync, constants, type Dirent, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  type Dirent,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  statSync,
+} from "node:fs";
 import { join, sep } from "node:path";
 import { DatasetError } from "../core/errors.js";
 import { comparePaths } from "../core/address/natural-sort.js";
@@ -8,7 +20,10 @@ import { describeIoError, OperationalError } from "./errors.js";
 import { checkBraces } from "./globs.js";
 import { fileKind } from "./regular-file.js";
 
-/** The largest artifact `lock`, `generate` and `update` read, by default: 64 MiB (the largest real statute is about 2 MB). */
+/**
+ * The largest artifact `lock`, `generate` and `update` read, by default: 64 MiB (the largest real statute is about 2
+ * MB).
+ */
 export const DEFAULT_MAX_ARTIFACT_BYTES = 64 * 2 ** 20;
 
 /** The problem of an artifact over the cap. */
@@ -16,10 +31,16 @@ export function tooLarge(path: string, size: number, max: number): string {
   return `${path}: ${size} bytes, more than the cap of ${max} bytes for one artifact (raise it with --max-artifact-bytes)`;
 }
 
-/** What the dataset walk always leaves out, whatever the manifest's `ignore` says: dot folders (by fast-glob's `dot: false`) and these. */
+/**
+ * What the dataset walk always leaves out, whatever the manifest's `ignore` says: dot folders (by fast-glob's `dot:
+ * false`) and these.
+ */
 export const ALWAYS_IGNORED = ["**/node_modules/**"];
 
-/** Told of each folder of a dataset walk just before it is listed: its path, and its path from the root ("" for the root, else ending in "/"). */
+/**
+ * Told of each folder of a dataset walk just before it is listed: its path, and its path from the root ("" for the
+ * root, else ending in "/").
+ */
 export type FolderVisit = (folder: string, prefix: string) => void;
 
 /**
@@ -28,14 +49,25 @@ export type FolderVisit = (folder: string, prefix: string) => void;
  * `lock` (what to lock) and `validate` (which files the manifest does not list). `onFolder` is told of
  * every folder before it is listed (validate's cache fingerprints them).
  */
-export async function listDatasetFiles(root: string, ignore: readonly string[] = [], onFolder?: FolderVisit): Promise<string[]> {
+export async function listDatasetFiles(
+  root: string,
+  ignore: readonly string[] = [],
+  onFolder?: FolderVisit,
+): Promise<string[]> {
   for (const glob of ignore) checkBraces(glob, "ignore glob"); // a manifest's ignore is not digested: bound it here
   if (ignore.length === 0) return walkMarkdown(root, onFolder).sort(comparePaths);
   // Every folder fast-glob may list is told first (a superset: those its ignore globs leave out too).
   if (onFolder) visitFolders(root, onFolder);
   const { default: fg } = await import("fast-glob"); // tens of ms of start-up: only when a dataset folder has ignore globs
-  // The synchronous walk: a dataset folder is small, and a publisher's repository has thousands (the asynchronous one's queue costs more than the walk).
-  const entries = fg.sync("**/*.md", { cwd: root, dot: false, onlyFiles: false, followSymbolicLinks: false, ignore: [...ALWAYS_IGNORED, ...ignore] });
+  // The synchronous walk: a dataset folder is small, and a publisher's repository has thousands (the asynchronous one's
+  // queue costs more than the walk).
+  const entries = fg.sync("**/*.md", {
+    cwd: root,
+    dot: false,
+    onlyFiles: false,
+    followSymbolicLinks: false,
+    ignore: [...ALWAYS_IGNORED, ...ignore],
+  });
   return entries.sort(comparePaths);
 }
 
@@ -60,7 +92,9 @@ export function walkMarkdown(root: string, onFolder?: FolderVisit): string[] {
     } catch (error) {
       if (prefix === "") throw error;
       // An unreadable subfolder may hold artifacts: the walk cannot say what the dataset holds (fast-glob throws too).
-      throw Object.assign(new OperationalError(describeIoError(error, "read the folder", prefix.slice(0, -1))), { code: (error as NodeJS.ErrnoException).code });
+      throw Object.assign(new OperationalError(describeIoError(error, "read the folder", prefix.slice(0, -1))), {
+        code: (error as NodeJS.ErrnoException).code,
+      });
     }
     const folders: [string, string][] = [];
     for (const entry of entries) {
@@ -91,7 +125,8 @@ function visitFolders(root: string, onFolder: FolderVisit): void {
       continue;
     }
     for (const entry of entries) {
-      if (entry.isDirectory() && !entry.name.startsWith(".") && entry.name !== "node_modules") pending.push([join(folder, entry.name), `${prefix}${entry.name}/`]);
+      if (entry.isDirectory() && !entry.name.startsWith(".") && entry.name !== "node_modules")
+        pending.push([join(folder, entry.name), `${prefix}${entry.name}/`]);
     }
   }
 }
@@ -118,13 +153,16 @@ export async function digestDatasetFiles(
   keepUpTo = 0,
 ): Promise<{ digests: Map<string, string>; bytes: number; contents?: Map<string, Buffer> }> {
   const entries = await listDatasetFiles(root, ignore);
-  // With keepUpTo, the bytes read are kept for the caller (update generates from the very bytes it digested, not a second read), while they add up to no more than that.
+  // With keepUpTo, the bytes read are kept for the caller (update generates from the very bytes it digested, not a
+  // second read), while they add up to no more than that.
   let contents = keepUpTo > 0 ? new Map<string, Buffer>() : undefined;
   const realRoot = realpathSync.native(root);
   let bytes = 0;
-  // Synchronous: each file is small, and the promise API's per-call cost (a FileHandle, several round trips) would dominate.
+  // Synchronous: each file is small, and the promise API's per-call cost (a FileHandle, several round trips) would
+  // dominate.
   const inspect = (path: string): { problem?: string; digest?: string } => {
-    if (/[\u0000\r\n\\]/.test(path)) return { problem: `${JSON.stringify(path)}: the name has a NUL, CR, LF or backslash` };
+    if (/[\u0000\r\n\\]/.test(path))
+      return { problem: `${JSON.stringify(path)}: the name has a NUL, CR, LF or backslash` };
     const absolute = join(root, ...path.split("/"));
     const info = lstatSync(absolute);
     // The file read is the file checked: opened without following a link (a link is resolved and checked first, its
@@ -137,9 +175,13 @@ export async function digestDatasetFiles(
       } catch {
         return { problem: `${path}: a symbolic link to nothing` };
       }
-      if (!opened.startsWith(realRoot + sep)) return { problem: `${path}: a symbolic link to ${opened}, outside the dataset root` };
+      if (!opened.startsWith(realRoot + sep))
+        return { problem: `${path}: a symbolic link to ${opened}, outside the dataset root` };
       const target = statSync(opened);
-      if (!target.isFile()) return target.isDirectory() ? {} : { problem: `${path}: a symbolic link to ${fileKind(target)}, not a regular file` };
+      if (!target.isFile())
+        return target.isDirectory()
+          ? {}
+          : { problem: `${path}: a symbolic link to ${fileKind(target)}, not a regular file` };
     } else if (!info.isFile()) {
       return info.isDirectory() ? {} : { problem: `${path}: ${fileKind(info)}, not a regular file` }; // a FIFO or a device is never read: it would block or never end
     } else opened = absolute;
@@ -148,14 +190,17 @@ export async function digestDatasetFiles(
       fd = openSync(opened, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === "ELOOP" || code === "ENOENT") return { problem: `${path}: replaced while lock read it (now a symbolic link or gone): run lock again` };
+      if (code === "ELOOP" || code === "ENOENT")
+        return { problem: `${path}: replaced while lock read it (now a symbolic link or gone): run lock again` };
       throw error;
     }
     try {
       const opens = fstatSync(fd);
-      if (!opens.isFile()) return { problem: `${path}: replaced while lock read it (now not a regular file): run lock again` };
+      if (!opens.isFile())
+        return { problem: `${path}: replaced while lock read it (now not a regular file): run lock again` };
       const real = openedPath(fd);
-      if (real !== undefined && !real.startsWith(realRoot + sep)) return { problem: `${path}: resolves to ${real}, outside the dataset root` };
+      if (real !== undefined && !real.startsWith(realRoot + sep))
+        return { problem: `${path}: resolves to ${real}, outside the dataset root` };
       if (opens.size > maxArtifactBytes) return { problem: tooLarge(path, opens.size, maxArtifactBytes) };
       const content = readFileSync(fd);
       bytes += content.length;

@@ -18,7 +18,9 @@ interface GitResult {
 function gitMissing(error: unknown): OperationalError {
   const code = (error as NodeJS.ErrnoException).code;
   return new OperationalError(
-    code === "ENOENT" ? "git is not installed or not on the PATH (--against reads the baseline with git)" : `cannot run git: ${error instanceof Error ? error.message : String(error)}`,
+    code === "ENOENT"
+      ? "git is not installed or not on the PATH (--against reads the baseline with git)"
+      : `cannot run git: ${error instanceof Error ? error.message : String(error)}`,
   );
 }
 
@@ -31,26 +33,42 @@ export function runGit(args: string[], cwd: string): Promise<GitResult> {
     child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
     child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
     child.on("error", (error) => reject(gitMissing(error)));
-    child.on("close", (code) => resolve({ code: code ?? 1, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") }));
+    child.on("close", (code) =>
+      resolve({
+        code: code ?? 1,
+        stdout: Buffer.concat(out).toString("utf8"),
+        stderr: Buffer.concat(err).toString("utf8"),
+      }),
+    );
   });
 }
 
 /** The top folder of the working tree `cwd` is in; an OperationalError outside a repository. */
 export async function gitTopLevel(cwd: string): Promise<string> {
   const result = await runGit(["rev-parse", "--show-toplevel"], cwd);
-  if (result.code !== 0) throw new OperationalError(`not in a git repository (${cwd}): --against compares the working tree with a revision of its repository`);
+  if (result.code !== 0)
+    throw new OperationalError(
+      `not in a git repository (${cwd}): --against compares the working tree with a revision of its repository`,
+    );
   return result.stdout.trim();
 }
 
-/** The command that brings a missing revision into the clone, with every name quoted for the shell (a branch name may hold `$(…)` or `;`). */
+/**
+ * The command that brings a missing revision into the clone, with every name quoted for the shell (a branch name may
+ * hold `$(…)` or `;`).
+ */
 export function fetchCommand(revision: string, remotes: readonly string[], shallow: boolean): string {
   const remote = shellQuote(remotes.includes("origin") ? "origin" : (remotes[0] ?? "origin"));
   if (/^[0-9a-f]{7,40}$/i.test(revision)) return `git fetch --depth=1 ${remote} ${revision}`;
   const tracking = /^([^/]+)\/(.+)$/.exec(revision);
-  if (tracking && remotes.includes(tracking[1]!)) return `git fetch --depth=1 ${shellQuote(tracking[1]!)} ${shellQuote(`+refs/heads/${tracking[2]}:refs/remotes/${tracking[1]}/${tracking[2]}`)}`;
+  if (tracking && remotes.includes(tracking[1]!))
+    return `git fetch --depth=1 ${shellQuote(tracking[1]!)} ${shellQuote(`+refs/heads/${tracking[2]}:refs/remotes/${tracking[1]}/${tracking[2]}`)}`;
   const ancestry = /^(.*?)((?:[~^][0-9]*)+)$/.exec(revision);
   if (ancestry) {
-    const steps = [...ancestry[2]!.matchAll(/([~^])([0-9]*)/g)].reduce((sum, m) => sum + (m[1] === "~" ? Number(m[2] || 1) : 1), 0);
+    const steps = [...ancestry[2]!.matchAll(/([~^])([0-9]*)/g)].reduce(
+      (sum, m) => sum + (m[1] === "~" ? Number(m[2] || 1) : 1),
+      0,
+    );
     return shallow ? `git fetch --deepen=${steps}` : `git fetch ${remote}`;
   }
   return `git fetch --depth=1 ${remote} ${shellQuote(`${revision}:${revision}`)}`;
@@ -68,8 +86,12 @@ export async function resolveRevision(root: string, revision: string): Promise<s
     throw new OperationalError(
       `revision ${revision} is not in this repository: no branch, tag or commit of that name, and no remote to fetch it from. Check the name (git branch -a, git tag, git log --oneline)`,
     );
-  const why = shallow ? "this clone is shallow (a CI checkout fetches only the commit it builds)" : "no branch, tag or commit of that name is in this repository";
-  throw new OperationalError(`revision ${revision} is not in this clone: ${why}. Fetch it, then run again:\n  ${fetchCommand(revision, remotes, shallow)}`);
+  const why = shallow
+    ? "this clone is shallow (a CI checkout fetches only the commit it builds)"
+    : "no branch, tag or commit of that name is in this repository";
+  throw new OperationalError(
+    `revision ${revision} is not in this clone: ${why}. Fetch it, then run again:\n  ${fetchCommand(revision, remotes, shallow)}`,
+  );
 }
 
 /** The files directly in folder `dir` at the commit (POSIX paths relative to the top folder). */
@@ -87,7 +109,10 @@ export async function filesAt(root: string, commit: string, dir: string): Promis
 
 /** The bytes of `path` at the commit, streamed from `git cat-file blob`; throws an OperationalError when git fails. */
 export async function* gitBlob(root: string, commit: string, path: string): AsyncGenerator<Uint8Array> {
-  const child = spawn("git", ["cat-file", "blob", `${commit}:${path}`], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn("git", ["cat-file", "blob", `${commit}:${path}`], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const err: Buffer[] = [];
   child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
   const closed = new Promise<number>((resolve, reject) => {
@@ -101,7 +126,10 @@ export async function* gitBlob(root: string, commit: string, path: string): Asyn
     if (child.exitCode === null) child.kill();
   }
   const code = await closed;
-  if (code !== 0) throw new OperationalError(`cannot read ${path} at ${commit.slice(0, 12)} with git: ${Buffer.concat(err).toString("utf8").trim() || `git exited with ${code}`}`);
+  if (code !== 0)
+    throw new OperationalError(
+      `cannot read ${path} at ${commit.slice(0, 12)} with git: ${Buffer.concat(err).toString("utf8").trim() || `git exited with ${code}`}`,
+    );
 }
 
 /** A file in a tree at a commit: its blob id and size. */
@@ -110,10 +138,16 @@ export interface TreeEntry {
   size: number;
 }
 
-/** Every file below `dir` at the commit (recursively, POSIX paths relative to the top folder), with its blob id and size: one git process. */
+/**
+ * Every file below `dir` at the commit (recursively, POSIX paths relative to the top folder), with its blob id and
+ * size: one git process.
+ */
 export async function treeAt(root: string, commit: string, dir: string): Promise<Map<string, TreeEntry>> {
   const folder = dir.replace(/\/+$/, "");
-  const result = await runGit(["ls-tree", "-r", "-z", "--long", "--full-tree", commit, ...(folder === "" ? [] : ["--", `${folder}/`])], root);
+  const result = await runGit(
+    ["ls-tree", "-r", "-z", "--long", "--full-tree", commit, ...(folder === "" ? [] : ["--", `${folder}/`])],
+    root,
+  );
   const entries = new Map<string, TreeEntry>();
   if (result.code !== 0) return entries;
   for (const entry of result.stdout.split("\0")) {
@@ -125,7 +159,9 @@ export async function treeAt(root: string, commit: string, dir: string): Promise
   return entries;
 }
 
-/** The id git gives a file's bytes as a blob (SHA-1 of "blob <size>\0" and the bytes; the repository's object format). */
+/**
+ * The id git gives a file's bytes as a blob (SHA-1 of "blob <size>\0" and the bytes; the repository's object format).
+ */
 export function blobId(bytes: Uint8Array, format: "sha1" | "sha256" = "sha1"): string {
   return createHash(format).update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
 }

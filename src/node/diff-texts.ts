@@ -15,7 +15,12 @@ import { gitBlob, gitTopLevel } from "./diff-git.js";
 function changedTexts(pair: DiffPair): Set<string> {
   const addresses = new Set<string>();
   for (const change of pair.changes) {
-    if (change.kind === "record-changed" && change.address !== undefined && change.fields?.some((f) => f.field === "markdown")) addresses.add(change.address);
+    if (
+      change.kind === "record-changed" &&
+      change.address !== undefined &&
+      change.fields?.some((f) => f.field === "markdown")
+    )
+      addresses.add(change.address);
   }
   return addresses;
 }

@@ -8,13 +8,31 @@ import { createReadStream, statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { basename, join, relative, resolve, sep } from "node:path";
-import { applyApprovals, type Approval, approvalWarnings, type DiffPair, type DiffReport, type FailOn, parseApprovals, summarizeDiff } from "../core/diff/diff.js";
+import {
+  applyApprovals,
+  type Approval,
+  approvalWarnings,
+  type DiffPair,
+  type DiffReport,
+  type FailOn,
+  parseApprovals,
+  summarizeDiff,
+} from "../core/diff/diff.js";
 import { RecordDiff } from "../core/diff/diff-records.js";
 import { diffSchemas } from "../core/diff/diff-schema.js";
 import { looksLike } from "../core/report/file-kind.js";
 import { LineReader } from "../core/lines.js";
 import { buildRecordSchema } from "../core/schema/schema.js";
-import { BlobReader, blobId, filesAt, gitBlob, gitTopLevel, resolveRevision, type TreeEntry, treeAt } from "./diff-git.js";
+import {
+  BlobReader,
+  blobId,
+  filesAt,
+  gitBlob,
+  gitTopLevel,
+  resolveRevision,
+  type TreeEntry,
+  treeAt,
+} from "./diff-git.js";
 import { describeIoError, OperationalError } from "./errors.js";
 import { readRegularFileSync, readRegularIfPresent } from "./regular-file.js";
 import { DEFAULT_PATTERN, displayPath, isInside } from "./files.js";
@@ -42,7 +60,10 @@ export interface DiffOptions {
   approvals?: string;
   /** Which changes fail the run: breaking (default), any, none. */
   failOn?: FailOn;
-  /** Threads to compare the pairs on (one pool for the run); default: one per core when many pairs differ, else 1 (this thread). */
+  /**
+   * Threads to compare the pairs on (one pool for the run); default: one per core when many pairs differ, else 1 (this
+   * thread).
+   */
   jobs?: number;
 }
 
@@ -55,12 +76,21 @@ export interface DiffSide {
   prefetch?(): void;
   /** Lets go of what was read (the pair is done). */
   release?(): void;
-  /** The side as plain data, for a worker thread to read or compare (absent: a side only this thread reads, such as a blob streamed by git). */
+  /**
+   * The side as plain data, for a worker thread to read or compare (absent: a side only this thread reads, such as a
+   * blob streamed by git).
+   */
   data?(): Promise<SideData>;
 }
 
-/** A side as plain data: missing, a file on disk (the worker reads it), or bytes already read (a blob from git's batch, moved to the worker). */
-export type SideData = { label: string; missing: true } | { label: string; path: string } | { label: string; bytes: Uint8Array };
+/**
+ * A side as plain data: missing, a file on disk (the worker reads it), or bytes already read (a blob from git's batch,
+ * moved to the worker).
+ */
+export type SideData =
+  | { label: string; missing: true }
+  | { label: string; path: string }
+  | { label: string; bytes: Uint8Array };
 
 /** A pair of dataset files that a worker compares. */
 export interface PairTask {
@@ -72,7 +102,10 @@ export interface DiffTarget {
   type: "records" | "schema";
   old: DiffSide;
   new: DiffSide;
-  /** Both sides hold the same bytes (the working tree file's blob id is the revision's): nothing to compare; the count of records. */
+  /**
+   * Both sides hold the same bytes (the working tree file's blob id is the revision's): nothing to compare; the count
+   * of records.
+   */
   identical?: { records: number };
 }
 
@@ -131,7 +164,11 @@ export async function comparePairTask(task: PairTask): Promise<DiffPair> {
 }
 
 /** Streams the records of a side: each line that is a JSON object with a string citationAddress; counts the others. */
-export async function readRecords(side: DiffSide, onRecord: (record: Record<string, unknown>, line: number, text: string) => void, only?: ReadonlySet<number>): Promise<{ unreadable: number }> {
+export async function readRecords(
+  side: DiffSide,
+  onRecord: (record: Record<string, unknown>, line: number, text: string) => void,
+  only?: ReadonlySet<number>,
+): Promise<{ unreadable: number }> {
   let unreadable = 0;
   const reader = new LineReader(
     (line) => {
@@ -144,7 +181,12 @@ export async function readRecords(side: DiffSide, onRecord: (record: Record<stri
         unreadable++;
         return;
       }
-      if (record === null || typeof record !== "object" || Array.isArray(record) || typeof (record as { citationAddress?: unknown }).citationAddress !== "string") {
+      if (
+        record === null ||
+        typeof record !== "object" ||
+        Array.isArray(record) ||
+        typeof (record as { citationAddress?: unknown }).citationAddress !== "string"
+      ) {
         unreadable++;
         return;
       }
@@ -167,7 +209,10 @@ export async function diffRecordSides(old: DiffSide, now: DiffSide): Promise<Dif
         `${side.label}: ${count} ${count === 1 ? "line is" : "lines are"} not a record with a citationAddress and ${count === 1 ? "was" : "were"} not compared (run citation-targets validate)`,
       );
   };
-  /** Reads one side; a side with lines but not one record is not a dataset file at all, and comparing it would say "no changes". */
+  /**
+   * Reads one side; a side with lines but not one record is not a dataset file at all, and comparing it would say "no
+   * changes".
+   */
   const read = async (side: DiffSide, add: (record: Record<string, unknown>, line: number, text: string) => void) => {
     let records = 0;
     const { unreadable: count } = await readRecords(side, (record, line, text) => {
@@ -186,7 +231,8 @@ export async function diffRecordSides(old: DiffSide, now: DiffSide): Promise<Dif
   if (!now.missing) await read(now, (record, line) => diff.addNew(record, line));
   // Passes 3 and 4 parse only the lines they look at: those of the records that changed or went.
   if (diff.endNew() && !old.missing) await readRecords(old, (record) => diff.addOldDetail(record), diff.detailLines());
-  if (diff.endOldDetail() && !now.missing) await readRecords(now, (record, line) => diff.addNewDetail(record, line), diff.newDetailLines());
+  if (diff.endOldDetail() && !now.missing)
+    await readRecords(now, (record, line) => diff.addNewDetail(record, line), diff.newDetailLines());
   const result = diff.finish();
   return {
     type: "records",
@@ -207,11 +253,16 @@ async function readSchema(side: DiffSide): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new OperationalError(`schema ${side.label} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new OperationalError(
+      `schema ${side.label} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 
-/** Compares two record schemas. A side that is missing stands for the bundled schema (what validate uses when a repository has none). */
+/**
+ * Compares two record schemas. A side that is missing stands for the bundled schema (what validate uses when a
+ * repository has none).
+ */
 export async function diffSchemaSides(old: DiffSide, now: DiffSide): Promise<DiffPair> {
   const bundled = "(bundled schema)";
   const before = old.missing ? buildRecordSchema() : await readSchema(old);
@@ -235,9 +286,15 @@ async function jsonlIn(folder: string): Promise<string[]> {
   return entries.filter((entry) => entry.isFile() && entry.name.endsWith(".jsonl")).map((entry) => entry.name);
 }
 
-/** Two paths: file and file, folder and folder (paired by file name), or a folder and a file (the file's name in the folder). */
+/**
+ * Two paths: file and file, folder and folder (paired by file name), or a folder and a file (the file's name in the
+ * folder).
+ */
 async function localTargets(paths: string[], cwd: string, schema: boolean): Promise<DiffTarget[]> {
-  if (paths.length !== 2) throw new OperationalError(`diff needs two paths, old then new (got ${paths.length}); or --against REV to compare with a git revision`);
+  if (paths.length !== 2)
+    throw new OperationalError(
+      `diff needs two paths, old then new (got ${paths.length}); or --against REV to compare with a git revision`,
+    );
   const [oldPath, newPath] = paths as [string, string];
   const oldAbsolute = resolve(cwd, oldPath);
   const newAbsolute = resolve(cwd, newPath);
@@ -251,19 +308,34 @@ async function localTargets(paths: string[], cwd: string, schema: boolean): Prom
   }
   const type = schema || (isSchemaPath(oldPath) && isSchemaPath(newPath)) ? "schema" : "records";
   const pair = async (o: string, n: string): Promise<DiffTarget> => {
-    const target: DiffTarget = { type, old: await fileSide(o, displayPath(o, cwd)), new: await fileSide(n, displayPath(n, cwd)) };
+    const target: DiffTarget = {
+      type,
+      old: await fileSide(o, displayPath(o, cwd)),
+      new: await fileSide(n, displayPath(n, cwd)),
+    };
     // Two files with the same bytes are not parsed: nothing changed (many datasets, few of them amended).
     const size = statSync(o, { throwIfNoEntry: false })?.size;
-    if (type === "records" && !target.old.missing && !target.new.missing && size !== undefined && size <= WHOLE_BLOB_UP_TO && statSync(n, { throwIfNoEntry: false })?.size === size) {
+    if (
+      type === "records" &&
+      !target.old.missing &&
+      !target.new.missing &&
+      size !== undefined &&
+      size <= WHOLE_BLOB_UP_TO &&
+      statSync(n, { throwIfNoEntry: false })?.size === size
+    ) {
       const [before, after] = [readRegularIfPresent(o), readRegularIfPresent(n)];
-      if (before !== undefined && after !== undefined && before.equals(after)) target.identical = { records: countLines(after) };
+      if (before !== undefined && after !== undefined && before.equals(after))
+        target.identical = { records: countLines(after) };
     }
     return target;
   };
-  if (type === "schema" && (oldKind !== "file" || newKind !== "file")) throw new OperationalError("--schema compares two schema files, not folders");
+  if (type === "schema" && (oldKind !== "file" || newKind !== "file"))
+    throw new OperationalError("--schema compares two schema files, not folders");
   if (oldKind === "file" && newKind === "file") return [await pair(oldAbsolute, newAbsolute)];
-  if (oldKind === "folder" && newKind === "file") return [await pair(join(oldAbsolute, basename(newAbsolute)), newAbsolute)];
-  if (oldKind === "file" && newKind === "folder") return [await pair(oldAbsolute, join(newAbsolute, basename(oldAbsolute)))];
+  if (oldKind === "folder" && newKind === "file")
+    return [await pair(join(oldAbsolute, basename(newAbsolute)), newAbsolute)];
+  if (oldKind === "file" && newKind === "folder")
+    return [await pair(oldAbsolute, join(newAbsolute, basename(oldAbsolute)))];
   const names = [...new Set([...(await jsonlIn(oldAbsolute)), ...(await jsonlIn(newAbsolute))])].sort();
   if (names.length === 0) throw new OperationalError(`no *.jsonl files in ${oldPath} or ${newPath}`);
   return Promise.all(names.map((name) => pair(join(oldAbsolute, name), join(newAbsolute, name))));
@@ -272,7 +344,12 @@ async function localTargets(paths: string[], cwd: string, schema: boolean): Prom
 const posix = (path: string) => path.split(sep).join("/");
 
 /** The working tree's files against the same paths at a revision, read with git. */
-async function gitTargets(revision: string, paths: string[], cwd: string, schema: boolean): Promise<{ targets: DiffTarget[]; commit: string; close: () => void }> {
+async function gitTargets(
+  revision: string,
+  paths: string[],
+  cwd: string,
+  schema: boolean,
+): Promise<{ targets: DiffTarget[]; commit: string; close: () => void }> {
   const root = await gitTopLevel(cwd);
   const commit = await resolveRevision(root, revision);
   const targets: DiffTarget[] = [];
@@ -286,7 +363,8 @@ async function gitTargets(revision: string, paths: string[], cwd: string, schema
     }
     return tree;
   };
-  const entryAt = async (rel: string) => (await treeOf(rel.includes("/") ? rel.slice(0, rel.lastIndexOf("/")) : "")).get(rel);
+  const entryAt = async (rel: string) =>
+    (await treeOf(rel.includes("/") ? rel.slice(0, rel.lastIndexOf("/")) : "")).get(rel);
   let reader: BlobReader | undefined;
   const add = async (rel: string, type: "records" | "schema") => {
     const absolute = join(root, ...rel.split("/"));
@@ -306,9 +384,16 @@ async function gitTargets(revision: string, paths: string[], cwd: string, schema
     }
     const target: DiffTarget = { type, old, new: now };
     // Same size first (a file of another size is not the same blob), so that a large file is never read whole.
-    if (at !== undefined && !now.missing && type === "records" && at.size <= WHOLE_BLOB_UP_TO && statSync(absolute, { throwIfNoEntry: false })?.size === at.size) {
+    if (
+      at !== undefined &&
+      !now.missing &&
+      type === "records" &&
+      at.size <= WHOLE_BLOB_UP_TO &&
+      statSync(absolute, { throwIfNoEntry: false })?.size === at.size
+    ) {
       const bytes = readRegularIfPresent(absolute);
-      if (bytes !== undefined && blobId(bytes, at.blob.length === 64 ? "sha256" : "sha1") === at.blob) target.identical = { records: countLines(bytes) };
+      if (bytes !== undefined && blobId(bytes, at.blob.length === 64 ? "sha256" : "sha1") === at.blob)
+        target.identical = { records: countLines(bytes) };
     }
     targets.push(target);
   };
@@ -316,9 +401,12 @@ async function gitTargets(revision: string, paths: string[], cwd: string, schema
   const folder = async (rel: string, shown: string) => {
     const absolute = join(root, ...rel.split("/"));
     const here = (await kindOf(absolute)) === "folder" ? (await jsonlIn(absolute)).map((name) => `${rel}/${name}`) : [];
-    const there = [...(await treeOf(rel)).keys()].filter((path) => path.endsWith(".jsonl") && !path.slice(rel.length + 1).includes("/"));
+    const there = [...(await treeOf(rel)).keys()].filter(
+      (path) => path.endsWith(".jsonl") && !path.slice(rel.length + 1).includes("/"),
+    );
     const all = [...new Set([...here, ...there])].sort();
-    if (all.length === 0) throw new OperationalError(`no *.jsonl files in ${shown}, in the working tree or at ${revision}`);
+    if (all.length === 0)
+      throw new OperationalError(`no *.jsonl files in ${shown}, in the working tree or at ${revision}`);
     for (const path of all) await add(path, "records");
   };
   if (paths.length === 0) {
@@ -326,20 +414,23 @@ async function gitTargets(revision: string, paths: string[], cwd: string, schema
     else {
       await folder(DEFAULT_FOLDER, DEFAULT_PATTERN);
       const schemaHere = (await kindOf(join(root, ...REPOSITORY_SCHEMA_PATH.split("/")))) === "file";
-      if (schemaHere || (await entryAt(REPOSITORY_SCHEMA_PATH)) !== undefined) await add(REPOSITORY_SCHEMA_PATH, "schema");
+      if (schemaHere || (await entryAt(REPOSITORY_SCHEMA_PATH)) !== undefined)
+        await add(REPOSITORY_SCHEMA_PATH, "schema");
     }
     return { targets, commit, close };
   }
   for (const path of paths) {
     const absolute = resolve(cwd, path);
     const rel = posix(relative(root, absolute));
-    if (!isInside(root, absolute) || rel === "") throw new OperationalError(`${path} is not inside the repository (${root})`);
+    if (!isInside(root, absolute) || rel === "")
+      throw new OperationalError(`${path} is not inside the repository (${root})`);
     const type = schema || isSchemaPath(rel) ? "schema" : "records";
     const kind = await kindOf(absolute);
     if (kind === "folder") await folder(rel, path);
     else if (kind === "file" || (await entryAt(rel)) !== undefined) await add(rel, type);
     else if ((await filesAt(root, commit, rel)).length > 0) await folder(rel, path);
-    else throw new OperationalError(`cannot read ${path}: no such file or folder in the working tree or at ${revision}`);
+    else
+      throw new OperationalError(`cannot read ${path}: no such file or folder in the working tree or at ${revision}`);
   }
   return { targets, commit, close };
 }
@@ -366,10 +457,16 @@ function blobSide(label: string, fetch: () => Promise<Buffer>): DiffSide {
   };
 }
 
-/** Pairs whose old side is asked of git ahead of their turn: enough to keep git busy while the pairs before are compared. */
+/**
+ * Pairs whose old side is asked of git ahead of their turn: enough to keep git busy while the pairs before are
+ * compared.
+ */
 const PREFETCH_PAIRS = 16;
 
-/** A blob up to this size is read whole through the run's cat-file --batch; a larger one is streamed by a git process of its own. */
+/**
+ * A blob up to this size is read whole through the run's cat-file --batch; a larger one is streamed by a git process of
+ * its own.
+ */
 const WHOLE_BLOB_UP_TO = 64 * 2 ** 20;
 
 /** The lines of a file: its line feeds, and one more when the last line has none. */
@@ -383,7 +480,8 @@ function countLines(bytes: Uint8Array): number {
 export async function loadApprovals(path: string, cwd: string): Promise<Approval[]> {
   const document = await readJsonFile(resolve(cwd, path), "approvals file", path);
   const { approvals, problems } = parseApprovals(document);
-  if (problems.length > 0) throw new OperationalError(`approvals file ${path} is not valid:\n${problems.map((p) => `  ${p}`).join("\n")}`);
+  if (problems.length > 0)
+    throw new OperationalError(`approvals file ${path} is not valid:\n${problems.map((p) => `  ${p}`).join("\n")}`);
   return approvals;
 }
 
@@ -402,24 +500,37 @@ async function comparePairs(targets: DiffTarget[], jobs: number | undefined): Pr
 
 /** The report of a pair whose sides hold the same bytes: nothing to compare. */
 function identicalPair(target: DiffTarget, records: number): DiffPair {
-  return { type: "records", old: target.old.label, new: target.new.label, records: { before: records, after: records }, changes: [], warnings: [] };
+  return {
+    type: "records",
+    old: target.old.label,
+    new: target.new.label,
+    records: { before: records, after: records },
+    changes: [],
+    warnings: [],
+  };
 }
 
 function checkSides(target: DiffTarget): void {
-  if (target.old.missing && target.new.missing) throw new OperationalError(`cannot read ${target.new.label}: it is neither in the old nor in the new version`);
+  if (target.old.missing && target.new.missing)
+    throw new OperationalError(`cannot read ${target.new.label}: it is neither in the old nor in the new version`);
 }
 
 /** Compares the targets one after another in this thread, the old sides asked of git a few pairs ahead. */
 async function compareHere(targets: DiffTarget[]): Promise<DiffPair[]> {
   const pairs: DiffPair[] = [];
   for (const [i, target] of targets.entries()) {
-    for (let ahead = i; ahead < Math.min(targets.length, i + PREFETCH_PAIRS); ahead++) if (!targets[ahead]!.identical) targets[ahead]!.old.prefetch?.();
+    for (let ahead = i; ahead < Math.min(targets.length, i + PREFETCH_PAIRS); ahead++)
+      if (!targets[ahead]!.identical) targets[ahead]!.old.prefetch?.();
     checkSides(target);
     if (target.identical) {
       pairs.push(identicalPair(target, target.identical.records));
       continue;
     }
-    pairs.push(target.type === "schema" ? await diffSchemaSides(target.old, target.new) : await diffRecordSides(target.old, target.new));
+    pairs.push(
+      target.type === "schema"
+        ? await diffSchemaSides(target.old, target.new)
+        : await diffRecordSides(target.old, target.new),
+    );
     target.old.release?.();
   }
   return pairs;
@@ -440,7 +551,12 @@ async function compareInPool(targets: DiffTarget[], threads: number): Promise<Di
     results.push(promise);
   };
   const inFlight: Promise<unknown>[] = [];
-  let batch: { tasks: PairTask[]; slots: number[]; bytes: number; transfer: ArrayBuffer[] } = { tasks: [], slots: [], bytes: 0, transfer: [] };
+  let batch: { tasks: PairTask[]; slots: number[]; bytes: number; transfer: ArrayBuffer[] } = {
+    tasks: [],
+    slots: [],
+    bytes: 0,
+    transfer: [],
+  };
   const resolvers: ((result: DiffPair | TaskFailure | undefined) => void)[] = [];
   const flush = async () => {
     if (batch.tasks.length === 0) return;
@@ -452,7 +568,10 @@ async function compareInPool(targets: DiffTarget[], threads: number): Promise<Di
       },
       (error: unknown) => {
         // The pool failed (a worker stopped): every pair of the batch ends with its error.
-        for (const slot of slots) resolvers[slot]!({ failed: { kind: "operational", message: error instanceof Error ? error.message : String(error) } });
+        for (const slot of slots)
+          resolvers[slot]!({
+            failed: { kind: "operational", message: error instanceof Error ? error.message : String(error) },
+          });
       },
     );
     inFlight.push(done);
@@ -461,7 +580,8 @@ async function compareInPool(targets: DiffTarget[], threads: number): Promise<Di
   try {
     for (const [i, target] of targets.entries()) {
       // Git is asked a few pairs ahead, so that it reads while this thread waits for the one before.
-      for (let ahead = i; ahead < Math.min(targets.length, i + PREFETCH_PAIRS); ahead++) if (!targets[ahead]!.identical) targets[ahead]!.old.prefetch?.();
+      for (let ahead = i; ahead < Math.min(targets.length, i + PREFETCH_PAIRS); ahead++)
+        if (!targets[ahead]!.identical) targets[ahead]!.old.prefetch?.();
       try {
         checkSides(target);
       } catch (error) {
@@ -476,7 +596,9 @@ async function compareInPool(targets: DiffTarget[], threads: number): Promise<Di
         // A schema, or a blob too large for git's batch: compared here, in its turn.
         await flush();
         await Promise.all(inFlight);
-        settle(target.type === "schema" ? diffSchemaSides(target.old, target.new) : diffRecordSides(target.old, target.new));
+        settle(
+          target.type === "schema" ? diffSchemaSides(target.old, target.new) : diffRecordSides(target.old, target.new),
+        );
         await results.at(-1)!.catch(() => undefined);
         continue;
       }
@@ -492,7 +614,12 @@ async function compareInPool(targets: DiffTarget[], threads: number): Promise<Di
         new Promise<DiffPair>((resolve, reject) => {
           resolvers[results.length] = (result) => {
             if (result === undefined) reject(new OperationalError(`diff: no result for ${target.new.label}`));
-            else if ("failed" in result) reject(result.failed.kind === "operational" ? new OperationalError(result.failed.message) : new Error(result.failed.message));
+            else if ("failed" in result)
+              reject(
+                result.failed.kind === "operational"
+                  ? new OperationalError(result.failed.message)
+                  : new Error(result.failed.message),
+              );
             else resolve(result);
           };
         }),
@@ -514,7 +641,10 @@ async function compareInPool(targets: DiffTarget[], threads: number): Promise<Di
   }
 }
 
-/** Finds the pairs, compares each, applies the approvals and the gate. Throws OperationalError for usage and I/O problems. */
+/**
+ * Finds the pairs, compares each, applies the approvals and the gate. Throws OperationalError for usage and I/O
+ * problems.
+ */
 export async function diff(options: DiffOptions = {}): Promise<DiffReport> {
   const cwd = options.cwd ?? process.cwd();
   const failOn = options.failOn ?? "breaking";

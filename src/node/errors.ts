@@ -26,14 +26,25 @@ const IO_WORDS: Record<string, string> = {
 export function describeIoError(error: unknown, verb: string, path: string): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   // ENOTREG (regular-file.ts): a file that is not regular, its kind in the message.
-  const words = code !== undefined && code !== "ENOTREG" ? (IO_WORDS[code] ?? code) : error instanceof Error ? error.message : String(error);
+  const words =
+    code !== undefined && code !== "ENOTREG"
+      ? (IO_WORDS[code] ?? code)
+      : error instanceof Error
+        ? error.message
+        : String(error);
   return `cannot ${verb} ${path}: ${words}`;
 }
 
-/** An OperationalError for a failed file operation, naming the path; it keeps the error's code (ENOENT, EACCES…) for callers that test it. */
+/**
+ * An OperationalError for a failed file operation, naming the path; it keeps the error's code (ENOENT, EACCES…) for
+ * callers that test it.
+ */
 export function ioError(error: unknown, verb: string, path: string, note = ""): OperationalError {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return Object.assign(new OperationalError(`${describeIoError(error, verb, path)}${note}`, { cause: error }), code !== undefined ? { code } : {});
+  return Object.assign(
+    new OperationalError(`${describeIoError(error, verb, path)}${note}`, { cause: error }),
+    code !== undefined ? { code } : {},
+  );
 }
 
 /**

@@ -45,9 +45,16 @@ export function displayPath(absolute: string, cwd: string): string {
  * A literal path is used as it is (a missing one is reported when it is read); a directory means
  * every `*.jsonl` below it; a glob that matches nothing is an error unless `allowUnmatched`.
  */
-export async function expandInputs(patterns: string[], cwd: string, allowUnmatched = false, base = cwd, confineTo?: string): Promise<InputFile[]> {
+export async function expandInputs(
+  patterns: string[],
+  cwd: string,
+  allowUnmatched = false,
+  base = cwd,
+  confineTo?: string,
+): Promise<InputFile[]> {
   const found = new Map<string, InputFile>();
-  // The real path of each folder met, for this call: thousands of files of one folder cost one realpath, and an lstat each.
+  // The real path of each folder met, for this call: thousands of files of one folder cost one realpath, and an lstat
+  // each.
   const realFolders = new Map<string, string>();
   const realPathOfFile = (absolute: string): string => {
     let link: boolean;
@@ -67,7 +74,8 @@ export async function expandInputs(patterns: string[], cwd: string, allowUnmatch
     return join(real, basename(absolute));
   };
   const add = (absolute: string) => {
-    // Patterns from a config or the default: every file found must really be in the repository (a symbolic link included).
+    // Patterns from a config or the default: every file found must really be in the repository (a symbolic link
+    // included).
     if (confineTo !== undefined && !isInside(confineTo, realPathOfFile(absolute)))
       throw new OperationalError(
         `${displayPath(absolute, cwd)} is outside the repository ${confineTo} (it resolves to ${realPathOf(absolute)}): patterns are confined to the repository (${ALLOW_OUTSIDE_FLAG} allows more)`,
@@ -76,8 +84,15 @@ export async function expandInputs(patterns: string[], cwd: string, allowUnmatch
   };
   for (const pattern of patterns) {
     checkBraces(pattern);
-    if (confineTo !== undefined && (isAbsolute(pattern) || pattern.split(/[\\/]/).includes("..") || !isInside(confineTo, realPathOf(resolve(base, pattern.split(/[*?[\]{}()!]/)[0]!)))))
-      throw new OperationalError(`pattern "${pattern}" leads outside the repository ${confineTo}: patterns from a config are confined to the repository (${ALLOW_OUTSIDE_FLAG} allows more)`);
+    if (
+      confineTo !== undefined &&
+      (isAbsolute(pattern) ||
+        pattern.split(/[\\/]/).includes("..") ||
+        !isInside(confineTo, realPathOf(resolve(base, pattern.split(/[*?[\]{}()!]/)[0]!))))
+    )
+      throw new OperationalError(
+        `pattern "${pattern}" leads outside the repository ${confineTo}: patterns from a config are confined to the repository (${ALLOW_OUTSIDE_FLAG} allows more)`,
+      );
     const absolute = resolve(base, pattern);
     const info = await stat(absolute).catch(() => undefined);
     if (info?.isFile()) {
@@ -122,13 +137,19 @@ export async function foldersUpToRoot(cwd: string): Promise<{ folders: string[];
   }
 }
 
-/** True when `path` is `root` or below it (lexically: resolve symbolic links first). A name that merely starts with two dots (`..mvfg.jsonl`) is inside. */
+/**
+ * True when `path` is `root` or below it (lexically: resolve symbolic links first). A name that merely starts with two
+ * dots (`..mvfg.jsonl`) is inside.
+ */
 export function isInside(root: string, path: string): boolean {
   const rel = relative(root, path);
   return !(rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel));
 }
 
-/** The real path of a path, resolving every symbolic link; of its nearest existing parent (plus the rest) when it does not exist. */
+/**
+ * The real path of a path, resolving every symbolic link; of its nearest existing parent (plus the rest) when it does
+ * not exist.
+ */
 export function realPathOf(path: string): string {
   const absolute = resolve(path);
   try {

@@ -50,7 +50,9 @@ export class DatasetPrints {
   /** The dataset folder, opened (links followed) on `fd` when it could be. */
   openedRoot(root: string, fd: number | undefined): void {
     try {
-      this.folders[""] = fingerprintOf(fd !== undefined ? fstatSync(fd, { bigint: true }) : statSync(root, { bigint: true }));
+      this.folders[""] = fingerprintOf(
+        fd !== undefined ? fstatSync(fd, { bigint: true }) : statSync(root, { bigint: true }),
+      );
     } catch {
       this.complete = false;
     }

@@ -1,9 +1,8 @@
 /**
- * generate of one large dataset over the run's pool (docs/spec.md, "Generation"): artifacts are read
- * and parsed in the pool's workers, in batches of neighbours, and in this thread for its share, a
- * bounded window ahead of the record builder, which takes them in document order. The records are built in this thread from the same
- * parses, so the output is byte-identical to a one-thread run; memory holds at most the window's
- * artifacts.
+ * generate of one large dataset over the run's pool (docs/spec.md, "Generation"): artifacts are read and parsed in the
+ * pool's workers, in batches of neighbours, and in this thread for its share, a bounded window ahead of the record
+ * builder, which takes them in document order. The records are built in this thread from the same parses, so the output
+ * is byte-identical to a one-thread run; memory holds at most the window's artifacts.
  */
 import { type ArtifactLines, DatasetError, type LineSource } from "../core/records/generate.js";
 import type { LockManifest } from "../core/lock/manifest.js";
@@ -33,7 +32,14 @@ const OWN_SHARE = 0.6;
  * The lines of the dataset's artifacts, parsed in the pool's workers and, when the pool was made
  * with this thread working too, here (`inThread`): a LineSource for generateLineBatchesFrom.
  */
-export function poolLineSource(manifest: LockManifest, root: string, pool: WorkPool, sizes: readonly number[], inThread: LineSource, limits: ArtifactLimits = {}): LineSource {
+export function poolLineSource(
+  manifest: LockManifest,
+  root: string,
+  pool: WorkPool,
+  sizes: readonly number[],
+  inThread: LineSource,
+  limits: ArtifactLimits = {},
+): LineSource {
   const { artifacts, ignore: _ignore, ...fields } = manifest;
   const datasetFields: DatasetFields = fields;
   /** An artifact's size; where it is not known, a large one is assumed, so that memory stays bounded. */
@@ -51,7 +57,12 @@ export function poolLineSource(manifest: LockManifest, root: string, pool: WorkP
   const dispatchBatch = () => {
     const first = dispatched;
     let bytes = 0;
-    while (dispatched < artifacts.length && dispatched - first < BATCH_ARTIFACTS && (dispatched === first || bytes + sizeOf(dispatched) <= BATCH_BYTES)) bytes += sizeOf(dispatched++);
+    while (
+      dispatched < artifacts.length &&
+      dispatched - first < BATCH_ARTIFACTS &&
+      (dispatched === first || bytes + sizeOf(dispatched) <= BATCH_BYTES)
+    )
+      bytes += sizeOf(dispatched++);
     aheadBytes += bytes;
     if (mainWorks && ownLoad + bytes <= OWN_SHARE * (poolLoad / pool.workers + bytes)) {
       ownLoad += bytes;
@@ -59,7 +70,12 @@ export function poolLineSource(manifest: LockManifest, root: string, pool: WorkP
       return;
     }
     poolLoad += bytes;
-    const batch = pool.run("artifactBatch", { root, fields: datasetFields, artifacts: artifacts.slice(first, dispatched), limits });
+    const batch = pool.run("artifactBatch", {
+      root,
+      fields: datasetFields,
+      artifacts: artifacts.slice(first, dispatched),
+      limits,
+    });
     const answered = batch.finally(() => {
       poolLoad -= bytes;
     });
@@ -73,7 +89,8 @@ export function poolLineSource(manifest: LockManifest, root: string, pool: WorkP
   return async (position, early = false) => {
     while (dispatched <= position) dispatchBatch();
     if (early) return own.has(position) ? inThread(position, true) : results.get(position)!; // a directory-index asked for its folder's heading: kept until its own turn
-    while (dispatched < artifacts.length && dispatched - position < AHEAD_ARTIFACTS && aheadBytes < AHEAD_BYTES) dispatchBatch();
+    while (dispatched < artifacts.length && dispatched - position < AHEAD_ARTIFACTS && aheadBytes < AHEAD_BYTES)
+      dispatchBatch();
     let result: ArtifactLines;
     if (own.delete(position)) {
       result = await inThread(position);

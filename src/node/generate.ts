@@ -4,7 +4,13 @@ import { stat } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import canonicalize from "canonicalize";
 import type { LockManifest } from "../core/lock/manifest.js";
-import { DatasetError, generateLineBatchesFrom, linesInThread, parseArtifactBytes, type OutputRecord } from "../core/records/generate.js";
+import {
+  DatasetError,
+  generateLineBatchesFrom,
+  linesInThread,
+  parseArtifactBytes,
+  type OutputRecord,
+} from "../core/records/generate.js";
 import type { ArtifactLimits } from "../core/markdown/targets.js";
 import { poolLineSource } from "./generate-pool.js";
 import { checkJobs, chooseJobs, createPool, type ThreadPolicy, type WorkPool } from "./pool.js";
@@ -22,7 +28,10 @@ export interface GenerateOptions {
   cwd?: string;
   /** Write the JSONL here (atomically); without it, records go to `write`. */
   output?: string;
-  /** Receives the JSONL text when there is no output file (the CLI passes stdout); may return a promise to apply backpressure. */
+  /**
+   * Receives the JSONL text when there is no output file (the CLI passes stdout); may return a promise to apply
+   * backpressure.
+   */
   write?: (text: string) => unknown;
   /** The largest artifact read, in bytes (default 64 MiB); a larger one is refused, named. */
   maxArtifactBytes?: number;
@@ -34,7 +43,10 @@ export interface GenerateOptions {
   maxHeadingLength?: number;
   /** Let the manifest's dataset folder lead outside the repository (default: confined to it; SECURITY.md). */
   allowOutsideRepository?: boolean;
-  /** Threads to parse the markdown in (one pool for the run); default one per core (at most 4) for 4 MB of markdown or more, else 1 (this thread). The output is the same. */
+  /**
+   * Threads to parse the markdown in (one pool for the run); default one per core (at most 4) for 4 MB of markdown or
+   * more, else 1 (this thread). The output is the same.
+   */
   jobs?: number;
 }
 
@@ -64,11 +76,17 @@ export interface CheckResult {
   cause?: string;
   /** What regenerating would change, by address (only when the file differs). */
   changes?: RecordChanges;
-  /** The file is named after another slug: another dataset's file (or the wrong manifest), never to be regenerated from this one. */
+  /**
+   * The file is named after another slug: another dataset's file (or the wrong manifest), never to be regenerated from
+   * this one.
+   */
   otherDataset?: boolean;
 }
 
-/** Worker threads pay off from 4 MB of markdown (below it, starting them costs more than they save); one per core, at most 4. */
+/**
+ * Worker threads pay off from 4 MB of markdown (below it, starting them costs more than they save); one per core, at
+ * most 4.
+ */
 const GENERATE_THREADS: ThreadPolicy = { fromBytes: 4 * 2 ** 20, most: 4 };
 
 /**
@@ -79,12 +97,21 @@ const GENERATE_THREADS: ThreadPolicy = { fromBytes: 4 * 2 ** 20, most: 4 };
  */
 async function prepare(options: GenerateOptions, verifyFirst = true) {
   const shown = options.manifest;
-  const loaded = await loadManifest(options.manifest, options.cwd, shown, { allowOutsideRepository: options.allowOutsideRepository ?? false });
+  const loaded = await loadManifest(options.manifest, options.cwd, shown, {
+    allowOutsideRepository: options.allowOutsideRepository ?? false,
+  });
   // lock refuses an empty dataset; so does generate, rather than write an empty file.
-  if (loaded.manifest.artifacts.length === 0) throw new DatasetError([`${shown}: the lock manifest lists no artifacts: there is nothing to generate (lock refuses an empty dataset too)`]);
+  if (loaded.manifest.artifacts.length === 0)
+    throw new DatasetError([
+      `${shown}: the lock manifest lists no artifacts: there is nothing to generate (lock refuses an empty dataset too)`,
+    ]);
   if (options.output !== undefined) {
     const inputs = [{ path: loaded.path, what: `the lock manifest ${shown}` }];
-    for (const artifact of loaded.manifest.artifacts) inputs.push({ path: join(loaded.root, ...artifact.path.split("/")), what: `the artifact ${artifact.path} of ${shown}` });
+    for (const artifact of loaded.manifest.artifacts)
+      inputs.push({
+        path: join(loaded.root, ...artifact.path.split("/")),
+        what: `the artifact ${artifact.path} of ${shown}`,
+      });
     refuseOverInputs(resolve(options.cwd ?? process.cwd(), options.output), inputs, options.output);
   }
   const verifyAll = async () => {
@@ -92,10 +119,15 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
     if (verified.problems.length > 0) throw new DatasetError(verified.problems);
     return verified;
   };
-  const { bytes, sizes } = verifyFirst ? await verifyAll() : ((await sizesOf(loaded, options.maxArtifactBytes)) ?? (await verifyAll()));
+  const { bytes, sizes } = verifyFirst
+    ? await verifyAll()
+    : ((await sizesOf(loaded, options.maxArtifactBytes)) ?? (await verifyAll()));
   const limits = limitsOf(options);
   // This thread parses its share too: with N threads, N - 1 workers.
-  const pool = await createPool(chooseJobs(checkJobs(options.jobs), { items: loaded.manifest.artifacts.length, bytes }, GENERATE_THREADS), { mainWorks: true });
+  const pool = await createPool(
+    chooseJobs(checkJobs(options.jobs), { items: loaded.manifest.artifacts.length, bytes }, GENERATE_THREADS),
+    { mainWorks: true },
+  );
   const lines = linesOf(loaded.manifest, loaded.root, pool, sizes, limits);
   async function* checked() {
     try {
@@ -111,7 +143,9 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
 }
 
 /** The limits on reading one artifact, from the options that set them (generate's and update's). */
-export function limitsOf(options: Pick<GenerateOptions, "maxYamlAliases" | "maxHeadings" | "maxHeadingLength">): ArtifactLimits {
+export function limitsOf(
+  options: Pick<GenerateOptions, "maxYamlAliases" | "maxHeadings" | "maxHeadingLength">,
+): ArtifactLimits {
   return {
     ...(options.maxYamlAliases !== undefined ? { maxYamlAliases: options.maxYamlAliases } : {}),
     ...(options.maxHeadings !== undefined ? { maxHeadings: options.maxHeadings } : {}),
@@ -119,8 +153,14 @@ export function limitsOf(options: Pick<GenerateOptions, "maxYamlAliases" | "maxH
   };
 }
 
-/** The artifacts' sizes from the file system; undefined when one is missing, outside the root or over the cap (verifyArtifacts then says which). */
-async function sizesOf(loaded: LoadedManifest, maxArtifactBytes = DEFAULT_MAX_ARTIFACT_BYTES): Promise<{ bytes: number; sizes: number[] } | undefined> {
+/**
+ * The artifacts' sizes from the file system; undefined when one is missing, outside the root or over the cap
+ * (verifyArtifacts then says which).
+ */
+async function sizesOf(
+  loaded: LoadedManifest,
+  maxArtifactBytes = DEFAULT_MAX_ARTIFACT_BYTES,
+): Promise<{ bytes: number; sizes: number[] } | undefined> {
   const sizes: number[] = [];
   let bytes = 0;
   try {
@@ -149,11 +189,15 @@ export function linesOf(
   limits: ArtifactLimits = {},
   contents?: ReadonlyMap<string, Uint8Array>,
 ): AsyncGenerator<string[]> {
-  // Synchronous reads, when an artifact's turn comes: the files are small and many, and this thread would wait for each anyway.
-  // Bytes the caller read and digested already (update's lock pass) are not read again.
+  // Synchronous reads, when an artifact's turn comes: the files are small and many, and this thread would wait for each
+  // anyway. Bytes the caller read and digested already (update's lock pass) are not read again.
   const inThread = linesInThread(manifest, async (position) => {
     const artifact = manifest.artifacts[position]!;
-    return parseArtifactBytes(artifact, contents?.get(artifact.path) ?? readRegularFileSync(resolveArtifact(root, artifact.path)), limits);
+    return parseArtifactBytes(
+      artifact,
+      contents?.get(artifact.path) ?? readRegularFileSync(resolveArtifact(root, artifact.path)),
+      limits,
+    );
   });
   const source = pool && pool.workers > 0 ? poolLineSource(manifest, root, pool, sizes, inThread, limits) : inThread;
   return generateLineBatchesFrom(manifest, source);
@@ -167,7 +211,11 @@ export function defaultJobs(bytes: number, artifacts: number): number {
 const FLUSH_AT = 1 << 20;
 
 /** Writes lines to `write` in chunks of about 1 MiB; resolves to the line count. */
-async function pipeLines(batches: AsyncIterable<string[]>, write: (text: string) => unknown, each?: (line: string) => void): Promise<number> {
+async function pipeLines(
+  batches: AsyncIterable<string[]>,
+  write: (text: string) => unknown,
+  each?: (line: string) => void,
+): Promise<number> {
   let count = 0;
   let buffer = "";
   for await (const batch of batches) {
@@ -185,8 +233,15 @@ async function pipeLines(batches: AsyncIterable<string[]>, write: (text: string)
   return count;
 }
 
-/** Writes lines into `file` (when given) and resolves to the SHA-256 of the bytes, so a caller can tell whether they differ from a file's. */
-export async function writeLinesTo(lines: AsyncIterable<string[]>, file: AtomicFile | undefined, each?: (line: string) => void): Promise<string> {
+/**
+ * Writes lines into `file` (when given) and resolves to the SHA-256 of the bytes, so a caller can tell whether they
+ * differ from a file's.
+ */
+export async function writeLinesTo(
+  lines: AsyncIterable<string[]>,
+  file: AtomicFile | undefined,
+  each?: (line: string) => void,
+): Promise<string> {
   const hash = createHash("sha256");
   await pipeLines(
     lines,
@@ -243,7 +298,8 @@ export async function checkGenerated(options: GenerateOptions & { check: string 
   const manifestDigest = loaded.manifest.datasetDigest;
   // A file named after another slug is another dataset's: regenerating this manifest over it would destroy that one.
   const ownName = `${loaded.manifest.slug}.jsonl`;
-  const otherName = basename(checkPath).endsWith(".jsonl") && basename(checkPath) !== ownName ? basename(checkPath) : undefined;
+  const otherName =
+    basename(checkPath).endsWith(".jsonl") && basename(checkPath) !== ownName ? basename(checkPath) : undefined;
   if (otherName !== undefined)
     return {
       ...first,
@@ -274,7 +330,12 @@ async function firstDifference(batches: AsyncIterable<string[]>, checkPath: stri
     const next = await iterator.next();
     lineNumber++;
     if (next.done) {
-      return line ? { line: lineNumber, message: `line ${lineNumber} is extra: nothing would be generated after line ${lineNumber - 1}` } : undefined;
+      return line
+        ? {
+            line: lineNumber,
+            message: `line ${lineNumber} is extra: nothing would be generated after line ${lineNumber - 1}`,
+          }
+        : undefined;
     }
     count++;
     const expected = next.value;
@@ -282,7 +343,12 @@ async function firstDifference(batches: AsyncIterable<string[]>, checkPath: stri
     if (actual === expected) return undefined;
     const record = JSON.parse(expected) as OutputRecord;
     const address = String(record.citationAddress);
-    if (actual === undefined) return { line: lineNumber, address, message: `the file ends at line ${lineNumber - 1}: expected a record for ${address} on line ${lineNumber}` };
+    if (actual === undefined)
+      return {
+        line: lineNumber,
+        address,
+        message: `the file ends at line ${lineNumber - 1}: expected a record for ${address} on line ${lineNumber}`,
+      };
     return describeDifference(lineNumber, record, actual);
   };
   const stop = async (difference: CheckDifference) => {
@@ -315,9 +381,21 @@ function describeDifference(line: number, expected: OutputRecord, actual: string
   const keys = [...new Set([...Object.keys(expected), ...Object.keys(parsed ?? {})])].sort();
   for (const field of keys) {
     if (canonicalize(expected[field]) !== canonicalize(parsed?.[field])) {
-      const shown = parsed?.citationAddress === address ? address : `${address} (the file has ${JSON.stringify(parsed?.citationAddress)})`;
-      return { line, address, field, message: `line ${line}, record ${shown}: ${field} differs from what would be generated` };
+      const shown =
+        parsed?.citationAddress === address
+          ? address
+          : `${address} (the file has ${JSON.stringify(parsed?.citationAddress)})`;
+      return {
+        line,
+        address,
+        field,
+        message: `line ${line}, record ${shown}: ${field} differs from what would be generated`,
+      };
     }
   }
-  return { line, address, message: `line ${line}, record ${address}: same values but not the generated bytes (canonical form or final newline)` };
+  return {
+    line,
+    address,
+    message: `line ${line}, record ${address}: same values but not the generated bytes (canonical form or final newline)`,
+  };
 }

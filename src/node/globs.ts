@@ -9,9 +9,13 @@ import { OperationalError } from "./errors.js";
 /** The most patterns one glob's braces may expand to. */
 export const MAX_BRACE_EXPANSIONS = 1024;
 
-/** The number of patterns `pattern`'s braces expand to (an upper bound; Infinity once past any sane size), counted in one pass. */
+/**
+ * The number of patterns `pattern`'s braces expand to (an upper bound; Infinity once past any sane size), counted in
+ * one pass.
+ */
 export function braceExpansions(pattern: string): number {
-  // Each open brace group holds: the product of the groups closed inside the current alternative, the sum over its alternatives so far, and its text.
+  // Each open brace group holds: the product of the groups closed inside the current alternative, the sum over its
+  // alternatives so far, and its text.
   const stack: { product: number; sum: number; start: number; commas: number }[] = [];
   let product = 1;
   for (let i = 0; i < pattern.length; i++) {
@@ -36,7 +40,8 @@ export function braceExpansions(pattern: string): number {
     }
   }
   // An unclosed group is literal text: count what was closed inside it.
-  for (const group of stack.reverse()) product = Math.min(group.product * (group.sum + product), Number.MAX_SAFE_INTEGER);
+  for (const group of stack.reverse())
+    product = Math.min(group.product * (group.sum + product), Number.MAX_SAFE_INTEGER);
   return product;
 }
 

@@ -12,7 +12,18 @@
  * which rolls it forward (the temporaries are complete) or back, as the journal says.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, copyFileSync, existsSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  fsyncSync,
+  linkSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { ioError, OperationalError } from "./errors.js";
 import { displayPath, findRepositoryRoot } from "./files.js";
@@ -73,7 +84,9 @@ function writeJournal(path: string, journal: Journal, exclusive: boolean): void 
   }
   if (exclusive && existsSync(path)) {
     rmSync(temporary, { force: true });
-    throw new OperationalError(`another update is renaming its files, or one was interrupted: ${path} is there; run \`${RECOVER_COMMAND}\` once no other update runs`);
+    throw new OperationalError(
+      `another update is renaming its files, or one was interrupted: ${path} is there; run \`${RECOVER_COMMAND}\` once no other update runs`,
+    );
   }
   renameSync(temporary, path);
   syncFolder(dirname(path));
@@ -126,7 +139,9 @@ export async function renameAll(pairs: readonly { temporary: string; path: strin
       writeJournal(journal, { journal: "citation-targets update", version: 1, direction: "forward", entries }, true);
     } catch (error) {
       for (const entry of entries) if (entry.backup) rmSync(entry.backup, { force: true });
-      throw error instanceof OperationalError ? error : ioError(error, "write", journal, " (the journal of the renames)");
+      throw error instanceof OperationalError
+        ? error
+        : ioError(error, "write", journal, " (the journal of the renames)");
     }
     let failed: { error: unknown; target: string } | undefined;
     for (const entry of entries) {
@@ -153,7 +168,10 @@ export async function renameAll(pairs: readonly { temporary: string; path: strin
   });
 }
 
-/** Completes a journal in its direction, then removes the backups and the journal. Each step can be repeated: a run killed here is completed by the next. */
+/**
+ * Completes a journal in its direction, then removes the backups and the journal. Each step can be repeated: a run
+ * killed here is completed by the next.
+ */
 function finish(journal: string, entries: readonly Entry[], direction: Journal["direction"]): void {
   const folders = new Set<string>();
   for (const entry of entries) {
@@ -178,7 +196,9 @@ function finish(journal: string, entries: readonly Entry[], direction: Journal["
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** Completes the journal at `journal` if there is one; says what it did (undefined: there was none). */
-export async function recoverJournal(journal: string): Promise<{ direction: Journal["direction"]; files: number } | undefined> {
+export async function recoverJournal(
+  journal: string,
+): Promise<{ direction: Journal["direction"]; files: number } | undefined> {
   let data: Journal;
   try {
     data = JSON.parse(readFileSync(journal, "utf8")) as Journal;
@@ -188,17 +208,33 @@ export async function recoverJournal(journal: string): Promise<{ direction: Jour
       `${journal}: the journal of an interrupted update cannot be read (${error instanceof Error ? error.message : String(error)}): restore the datasets it names with git, then remove it`,
     );
   }
-  if (data.journal !== "citation-targets update" || data.version !== 1 || !Array.isArray(data.entries) || (data.direction !== "forward" && data.direction !== "back"))
-    throw new OperationalError(`${journal} is not a journal this version of citation-targets wrote: restore the datasets it names with git, then remove it`);
-  // The journal is a file in the repository: it may only rename a dataset's own temporaries and backups, beside their targets, below its folder.
+  if (
+    data.journal !== "citation-targets update" ||
+    data.version !== 1 ||
+    !Array.isArray(data.entries) ||
+    (data.direction !== "forward" && data.direction !== "back")
+  )
+    throw new OperationalError(
+      `${journal} is not a journal this version of citation-targets wrote: restore the datasets it names with git, then remove it`,
+    );
+  // The journal is a file in the repository: it may only rename a dataset's own temporaries and backups, beside their
+  // targets, below its folder.
   const root = dirname(journal);
   const sibling = (path: unknown, target: string, suffix: string) =>
-    typeof path === "string" && dirname(path) === dirname(target) && new RegExp(`^\\.${escapeRegExp(basename(target))}\\.[0-9]+\\.[0-9a-f]{8}\\.${suffix}$`).test(basename(path));
+    typeof path === "string" &&
+    dirname(path) === dirname(target) &&
+    new RegExp(`^\\.${escapeRegExp(basename(target))}\\.[0-9]+\\.[0-9a-f]{8}\\.${suffix}$`).test(basename(path));
   for (const entry of data.entries) {
     const target = typeof entry?.target === "string" ? resolve(entry.target) : "";
     const inside = target.startsWith(root + sep) && entry.target === target;
-    if (!inside || !sibling(entry.temporary, target, "tmp") || (entry.backup !== undefined && !sibling(entry.backup, target, "bak")))
-      throw new OperationalError(`${journal} names ${JSON.stringify(entry?.target)}, which no update of this repository writes: restore the datasets it names with git, then remove it`);
+    if (
+      !inside ||
+      !sibling(entry.temporary, target, "tmp") ||
+      (entry.backup !== undefined && !sibling(entry.backup, target, "bak"))
+    )
+      throw new OperationalError(
+        `${journal} names ${JSON.stringify(entry?.target)}, which no update of this repository writes: restore the datasets it names with git, then remove it`,
+      );
   }
   try {
     await holdingSignals(() => finish(journal, data.entries, data.direction));

@@ -2,7 +2,10 @@ import { looksLike } from "../core/report/file-kind.js";
 import { describeIoError, OperationalError } from "./errors.js";
 import { readRegularFileSync } from "./regular-file.js";
 
-/** Reads and parses a JSON file; `what` names it in the OperationalError for an unreadable file or bad JSON ("lock manifest", "schema", "config"). */
+/**
+ * Reads and parses a JSON file; `what` names it in the OperationalError for an unreadable file or bad JSON ("lock
+ * manifest", "schema", "config").
+ */
 export async function readJsonFile(path: string, what: string, shown: string = path): Promise<unknown> {
   let text: string;
   try {
@@ -16,8 +19,13 @@ export async function readJsonFile(path: string, what: string, shown: string = p
     const kind = looksLike(shown, text);
     if (kind !== undefined && !shown.toLowerCase().endsWith(".json")) {
       // The wrong kind of file (a JSONL file where a manifest belongs): say so, not where its second line breaks JSON.
-      const sibling = what === "lock manifest" && shown.endsWith(".jsonl") ? `; the lock manifest of ${shown} is ${shown.replace(/\.jsonl$/, ".lock.json")}` : "";
-      throw new OperationalError(`${shown} is not a ${what}: it looks like ${kind}, and a ${what} is one JSON document${sibling}`);
+      const sibling =
+        what === "lock manifest" && shown.endsWith(".jsonl")
+          ? `; the lock manifest of ${shown} is ${shown.replace(/\.jsonl$/, ".lock.json")}`
+          : "";
+      throw new OperationalError(
+        `${shown} is not a ${what}: it looks like ${kind}, and a ${what} is one JSON document${sibling}`,
+      );
     }
     throw new OperationalError(`${what} ${shown} is not valid JSON: ${describeJsonError(text, error)}`);
   }
@@ -28,7 +36,10 @@ export function describeJsonError(text: string, error: unknown): string {
   const message = (error instanceof Error ? error.message : String(error)).replace(/^JSON\.parse: /, "");
   const match = /^(.*?)(?: in JSON)? at position (\d+)(?: \(line \d+ column \d+\))?$/s.exec(message);
   if (text.trim() === "") return "the file is empty";
-  if (!match) return /end of JSON input/.test(message) ? `${where(text, text.length)}: the file ends in the middle of a value` : message.replace(/ in JSON$/, "");
+  if (!match)
+    return /end of JSON input/.test(message)
+      ? `${where(text, text.length)}: the file ends in the middle of a value`
+      : message.replace(/ in JSON$/, "");
   return `${where(text, Number(match[2]))}: ${match[1]!.replace(/ in JSON$/, "")}`;
 }
 

@@ -14,22 +14,34 @@ import { loadManifest, resolveArtifact } from "./manifest-io.js";
 
 const isDiffers = (p: Problem) => p.ruleId === "lock-artifact-body" && p.messageId === "differs";
 
-/** The file's report with each "does not concatenate" problem moved to the first record whose markdown is not what generate writes. */
+/**
+ * The file's report with each "does not concatenate" problem moved to the first record whose markdown is not what
+ * generate writes.
+ */
 export async function locateEditedTargets(file: FileReport, cwd: string): Promise<FileReport> {
   if (file.lockManifest === undefined || file.error !== undefined || !file.problems.some(isDiffers)) return file;
   try {
     const { generateRecords } = await import("../core/records/generate.js"); // the markdown and YAML parsers: only on this rare path, not at start-up
-    const loaded = await loadManifest(resolve(cwd, file.lockManifest), cwd, file.lockManifest, { allowOutsideRepository: true }); // validate has checked it;
+    const loaded = await loadManifest(resolve(cwd, file.lockManifest), cwd, file.lockManifest, {
+      allowOutsideRepository: true,
+    }); // validate has checked it;
     const wanted = new Set(file.problems.filter(isDiffers).map((p) => String(p.data.path)));
     const expected = new Map<string, string>(); // citationAddress → markdown, for the artifacts in question
-    for await (const record of generateRecords(loaded.manifest, (path) => readFile(resolveArtifact(loaded.root, path)))) {
-      if (wanted.has(String(record.artifactRelativePath)) && typeof record.markdown === "string") expected.set(String(record.citationAddress), record.markdown);
+    for await (const record of generateRecords(loaded.manifest, (path) =>
+      readFile(resolveArtifact(loaded.root, path)),
+    )) {
+      if (wanted.has(String(record.artifactRelativePath)) && typeof record.markdown === "string")
+        expected.set(String(record.citationAddress), record.markdown);
     }
     const edited = await firstEditedLines(resolve(cwd, file.path), wanted, expected);
     const problems = file.problems.map((p) => {
       const found = isDiffers(p) ? edited.get(String(p.data.path)) : undefined;
       if (!found) return p;
-      return { ...p, line: found.line, message: `${p.message} (the first target that differs is on line ${found.line}: ${found.address})` };
+      return {
+        ...p,
+        line: found.line,
+        message: `${p.message} (the first target that differs is on line ${found.line}: ${found.address})`,
+      };
     });
     return { ...file, problems: sortProblems(problems) };
   } catch {
@@ -37,8 +49,15 @@ export async function locateEditedTargets(file: FileReport, cwd: string): Promis
   }
 }
 
-/** For each artifact, the first line whose record's markdown is not the expected one (or whose address generate does not make). */
-async function firstEditedLines(path: string, artifacts: Set<string>, expected: Map<string, string>): Promise<Map<string, { line: number; address: string }>> {
+/**
+ * For each artifact, the first line whose record's markdown is not the expected one (or whose address generate does not
+ * make).
+ */
+async function firstEditedLines(
+  path: string,
+  artifacts: Set<string>,
+  expected: Map<string, string>,
+): Promise<Map<string, { line: number; address: string }>> {
   const found = new Map<string, { line: number; address: string }>();
   const decoder = new TextDecoder();
   const splitter = new LineSplitter((line) => {
@@ -49,7 +68,13 @@ async function firstEditedLines(path: string, artifacts: Set<string>, expected: 
       return;
     }
     const artifact = record?.artifactRelativePath;
-    if (typeof artifact !== "string" || !artifacts.has(artifact) || found.has(artifact) || typeof record.markdown !== "string") return;
+    if (
+      typeof artifact !== "string" ||
+      !artifacts.has(artifact) ||
+      found.has(artifact) ||
+      typeof record.markdown !== "string"
+    )
+      return;
     const address = String(record.citationAddress);
     if (expected.get(address) !== record.markdown) found.set(artifact, { line: line.number, address });
   });

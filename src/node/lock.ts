@@ -2,7 +2,16 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { checkDatasetFields, type FieldProblem } from "../core/lock/dataset-fields.js";
 import { DatasetError, dirnameOf, planDataset } from "../core/records/generate.js";
-import { computeDatasetDigest, DEFAULT_MANIFEST_NAME, formatManifest, LOCK_VERSION, type ArtifactKind, type IndexKind, type LockManifest, type ManifestArtifact } from "../core/lock/manifest.js";
+import {
+  computeDatasetDigest,
+  DEFAULT_MANIFEST_NAME,
+  formatManifest,
+  LOCK_VERSION,
+  type ArtifactKind,
+  type IndexKind,
+  type LockManifest,
+  type ManifestArtifact,
+} from "../core/lock/manifest.js";
 import { comparePaths } from "../core/address/natural-sort.js";
 import { INDEX_FILE_NAMES, MANIFEST_DATASET_FIELDS, type ManifestDatasetField } from "../core/model.js";
 import { digestDatasetFiles } from "./dataset-files.js";
@@ -38,11 +47,17 @@ export interface LockOptions {
   check?: boolean;
   /** The largest artifact read, in bytes (default 64 MiB); a larger one is refused, named. */
   maxArtifactBytes?: number;
-  /** Keep the artifacts' bytes in the result (`contents`) when they add up to no more than this many bytes (update generates from them). */
+  /**
+   * Keep the artifacts' bytes in the result (`contents`) when they add up to no more than this many bytes (update
+   * generates from them).
+   */
   keepContents?: number;
 }
 
-/** The dataset fields given are not what a manifest may hold: each problem names the field (and, from the command line, its flag). */
+/**
+ * The dataset fields given are not what a manifest may hold: each problem names the field (and, from the command line,
+ * its flag).
+ */
 export class FieldsError extends OperationalError {
   override name = "FieldsError";
   constructor(readonly problems: FieldProblem[]) {
@@ -79,26 +94,43 @@ export interface ManifestChanges {
   removed: string[];
   /** Artifacts whose bytes changed (sha256). */
   changed: string[];
-  /** Kept artifacts that now stand elsewhere relative to each other, or whose kind, index kind or source document path changed. */
+  /**
+   * Kept artifacts that now stand elsewhere relative to each other, or whose kind, index kind or source document path
+   * changed.
+   */
   rearranged: string[];
   /** Dataset fields whose value changed (slug, titleId, name, versionDate, sourceTextUrl). */
   fields: string[];
 }
 
 const METADATA = MANIFEST_DATASET_FIELDS;
-const FLAG: Record<ManifestDatasetField, string> = { slug: "--slug", titleId: "--title-id", name: "--name", versionDate: "--version-date", sourceTextUrl: "--source-text-url" };
+const FLAG: Record<ManifestDatasetField, string> = {
+  slug: "--slug",
+  titleId: "--title-id",
+  name: "--name",
+  versionDate: "--version-date",
+  sourceTextUrl: "--source-text-url",
+};
 
-/** Walks a dataset directory and writes (or refreshes) its lock manifest; refuses escaping paths and non-UTF-8 files. */
+/**
+ * Walks a dataset directory and writes (or refreshes) its lock manifest; refuses escaping paths and non-UTF-8 files.
+ */
 export async function lock(options: LockOptions, preloaded?: LoadedManifest): Promise<LockResult> {
   const cwd = options.cwd ?? process.cwd();
   const root = resolve(cwd, options.dir);
-  // Synchronous calls: update re-locks thousands of small datasets a run, and the promise API's per-call cost would dominate.
-  if (!statSync(root, { throwIfNoEntry: false })?.isDirectory()) throw new OperationalError(`dataset directory ${options.dir} does not exist or is not a directory`);
-  // Refused at once, in plain words, before any file is read: a manifest every later command would reject is never written.
-  const given = Object.fromEntries(METADATA.filter((key) => options[key] !== undefined).map((key) => [key, options[key]]));
+  // Synchronous calls: update re-locks thousands of small datasets a run, and the promise API's per-call cost would
+  // dominate.
+  if (!statSync(root, { throwIfNoEntry: false })?.isDirectory())
+    throw new OperationalError(`dataset directory ${options.dir} does not exist or is not a directory`);
+  // Refused at once, in plain words, before any file is read: a manifest every later command would reject is never
+  // written.
+  const given = Object.fromEntries(
+    METADATA.filter((key) => options[key] !== undefined).map((key) => [key, options[key]]),
+  );
   const fieldProblems = checkDatasetFields(given);
   if (fieldProblems.length > 0) throw new FieldsError(fieldProblems);
-  const output = options.output !== undefined ? resolve(cwd, options.output) : await defaultManifestPath(root, cwd, options.slug);
+  const output =
+    options.output !== undefined ? resolve(cwd, options.output) : await defaultManifestPath(root, cwd, options.slug);
   // `preloaded`: the manifest at `output`, already read and checked by the caller (update reads each once).
   const existing =
     preloaded?.path === output
@@ -109,20 +141,31 @@ export async function lock(options: LockOptions, preloaded?: LoadedManifest): Pr
 
   // --ignore globs are kept in the manifest, so that a refresh and validate leave the same files out.
   const ignore = [...new Set([...(existing?.ignore ?? []), ...(options.ignore ?? [])])];
-  const { digests, bytes, contents } = await digestDatasetFiles(root, ignore, options.maxArtifactBytes, options.keepContents);
+  const { digests, bytes, contents } = await digestDatasetFiles(
+    root,
+    ignore,
+    options.maxArtifactBytes,
+    options.keepContents,
+  );
   const paths = [...digests.keys()];
   if (paths.length === 0) throw new OperationalError(`no markdown files under ${options.dir}`);
   const order = orderPaths(paths, existing, options.order);
   const previous = new Map(existing?.artifacts.map((a) => [a.path, a]) ?? []);
   const present = new Set(paths);
-  for (const path of [...Object.keys(options.kinds ?? {}), ...Object.keys(options.indexKinds ?? {}), ...Object.keys(options.sourceDocumentPaths ?? {})]) {
-    if (!present.has(path)) throw new OperationalError(`${path}: named by an option but not an artifact under ${options.dir}`);
+  for (const path of [
+    ...Object.keys(options.kinds ?? {}),
+    ...Object.keys(options.indexKinds ?? {}),
+    ...Object.keys(options.sourceDocumentPaths ?? {}),
+  ]) {
+    if (!present.has(path))
+      throw new OperationalError(`${path}: named by an option but not an artifact under ${options.dir}`);
   }
 
   const artifacts: ManifestArtifact[] = [];
   for (const path of order) {
     const before = previous.get(path);
-    // A kept artifact keeps its kind, "file" included (which the manifest leaves unwritten); only a new one's is inferred.
+    // A kept artifact keeps its kind, "file" included (which the manifest leaves unwritten); only a new one's is
+    // inferred.
     const kind = options.kinds?.[path] ?? (before ? (before.kind ?? "file") : inferKind(path, present));
     const indexKind = options.indexKinds?.[path] ?? before?.indexKind;
     const sourceDocumentPath = options.sourceDocumentPaths?.[path] ?? before?.sourceDocumentPath;
@@ -142,7 +185,8 @@ export async function lock(options: LockOptions, preloaded?: LoadedManifest): Pr
     if (value === undefined) missing.push(FLAG[key]);
     else metadata[key] = value;
   }
-  if (missing.length > 0) throw new OperationalError(`no manifest to refresh at ${displayPath(output, cwd)}: give ${missing.join(", ")}`);
+  if (missing.length > 0)
+    throw new OperationalError(`no manifest to refresh at ${displayPath(output, cwd)}: give ${missing.join(", ")}`);
   const datasetRootFromManifest = relative(dirname(output), root).split(sep).join("/");
   const content: Omit<LockManifest, "datasetDigest"> = {
     lockVersion: LOCK_VERSION,
@@ -193,7 +237,12 @@ export function compareManifests(before: LockManifest | undefined, after: LockMa
     if (was.artifact.sha256 !== artifact.sha256) changed.push(artifact.path);
     const moved = was.at < lastKept;
     lastKept = Math.max(lastKept, was.at);
-    if (moved || was.artifact.kind !== artifact.kind || was.artifact.indexKind !== artifact.indexKind || was.artifact.sourceDocumentPath !== artifact.sourceDocumentPath)
+    if (
+      moved ||
+      was.artifact.kind !== artifact.kind ||
+      was.artifact.indexKind !== artifact.indexKind ||
+      was.artifact.sourceDocumentPath !== artifact.sourceDocumentPath
+    )
       rearranged.push(artifact.path);
   }
   const removed = (before?.artifacts ?? []).map((a) => a.path).filter((path) => !now.has(path));
@@ -212,7 +261,10 @@ export function slugConflict(output: string, slug: string, cwd: string): string 
   return `${displayPath(output, cwd)} holds slug ${JSON.stringify(slug)}, but its JSONL is named after the manifest (${stem}.jsonl) and a JSONL must be named after its slug (validate's file-name rule): set the slug back to ${JSON.stringify(stem)}, or move the pair to ${slug}.lock.json and ${slug}.jsonl (git mv), then run the command again`;
 }
 
-/** `<name>` of a manifest named `<name>.lock.json` (whose JSONL is `<name>.jsonl`); undefined for `citation-targets.lock.json`, whose JSONL is named after its slug. */
+/**
+ * `<name>` of a manifest named `<name>.lock.json` (whose JSONL is `<name>.jsonl`); undefined for
+ * `citation-targets.lock.json`, whose JSONL is named after its slug.
+ */
 export function manifestStem(path: string): string | undefined {
   const name = basename(path);
   if (name === DEFAULT_MANIFEST_NAME || !name.endsWith(".lock.json")) return undefined;
@@ -262,7 +314,10 @@ function inferKind(path: string, present: Set<string>): ArtifactKind {
   return "file";
 }
 
-/** The document order: explicit when given, else the previous manifest's order with new files put in their natural place. */
+/**
+ * The document order: explicit when given, else the previous manifest's order with new files put in their natural
+ * place.
+ */
 function orderPaths(paths: string[], existing: LockManifest | undefined, explicit: string[] | undefined): string[] {
   const present = new Set(paths);
   if (explicit) {

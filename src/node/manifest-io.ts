@@ -26,7 +26,10 @@ export interface LoadedManifest {
   root: string;
 }
 
-/** How a manifest is read: `allowOutsideRepository` lets its datasetRoot lead out of the repository that holds it (SECURITY.md). */
+/**
+ * How a manifest is read: `allowOutsideRepository` lets its datasetRoot lead out of the repository that holds it
+ * (SECURITY.md).
+ */
 export interface ManifestReadOptions {
   allowOutsideRepository?: boolean;
 }
@@ -36,7 +39,12 @@ export interface ManifestReadOptions {
  * Its dataset folder must really be (symbolic links resolved) inside the repository that holds the
  * manifest, or the working directory outside a repository, unless `allowOutsideRepository`.
  */
-export async function loadManifest(path: string, cwd = process.cwd(), shown = path, options: ManifestReadOptions = {}): Promise<LoadedManifest> {
+export async function loadManifest(
+  path: string,
+  cwd = process.cwd(),
+  shown = path,
+  options: ManifestReadOptions = {},
+): Promise<LoadedManifest> {
   const absolute = resolve(cwd, path);
   const data = await readJsonFile(absolute, "lock manifest", shown);
   if (!validateManifest) {
@@ -45,10 +53,16 @@ export async function loadManifest(path: string, cwd = process.cwd(), shown = pa
   }
   if (!validateManifest(data)) {
     // The dataset fields are told in plain words (the patterns are not for people); the rest as the schema says.
-    const record = data !== null && typeof data === "object" && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
-    const fields = checkDatasetFields(Object.fromEntries(MANIFEST_DATASET_FIELDS.filter((key) => key in record).map((key) => [key, record[key]])));
+    const record =
+      data !== null && typeof data === "object" && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
+    const fields = checkDatasetFields(
+      Object.fromEntries(MANIFEST_DATASET_FIELDS.filter((key) => key in record).map((key) => [key, record[key]])),
+    );
     const told = new Set(fields.map((p) => `/${p.field}`));
-    const details = [...fields.map((p) => `  /${p.field} ${JSON.stringify(p.value)}: ${p.message}`), ...describeAjvErrors((validateManifest.errors ?? []).filter((e) => !told.has(e.instancePath)))];
+    const details = [
+      ...fields.map((p) => `  /${p.field} ${JSON.stringify(p.value)}: ${p.message}`),
+      ...describeAjvErrors((validateManifest.errors ?? []).filter((e) => !told.has(e.instancePath))),
+    ];
     throw new OperationalError(`lock manifest ${shown} does not match its schema:\n${details.join("\n")}`);
   }
   const manifest = data as LockManifest;
@@ -79,7 +93,8 @@ export function resolveArtifact(root: string, path: string): string {
     realRoots.set(root, realRoot);
   }
   const real = realpathSync.native(join(root, ...path.split("/")));
-  if (real !== realRoot && !real.startsWith(realRoot + sep)) throw new OperationalError(`${path}: resolves to ${real}, outside the dataset root ${realRoot}`);
+  if (real !== realRoot && !real.startsWith(realRoot + sep))
+    throw new OperationalError(`${path}: resolves to ${real}, outside the dataset root ${realRoot}`);
   return real;
 }
 
@@ -87,33 +102,43 @@ export function resolveArtifact(root: string, path: string): string {
  * Checks every artifact exists inside the root and matches its sha256; returns
  * one line per fault, each naming the artifact, then the fix, and the artifacts' total size.
  */
-export async function verifyArtifacts(loaded: LoadedManifest, shownManifest: string, maxArtifactBytes = DEFAULT_MAX_ARTIFACT_BYTES): Promise<{ problems: string[]; bytes: number; sizes: number[] }> {
+export async function verifyArtifacts(
+  loaded: LoadedManifest,
+  shownManifest: string,
+  maxArtifactBytes = DEFAULT_MAX_ARTIFACT_BYTES,
+): Promise<{ problems: string[]; bytes: number; sizes: number[] }> {
   const problems: string[] = [];
   const changed: string[] = [];
   let bytes = 0;
   // One pass, synchronously: each file is small, and a sequential read of each beats the promise API's overhead.
   const sizes: number[] = [];
-  const outcomes = loaded.manifest.artifacts.map((artifact, position): { problem?: string; changed?: boolean; missing?: boolean } => {
-    try {
-      const file = resolveArtifact(loaded.root, artifact.path);
-      const { fd, info } = openRegularSync(file);
-      let content: Buffer;
+  const outcomes = loaded.manifest.artifacts.map(
+    (artifact, position): { problem?: string; changed?: boolean; missing?: boolean } => {
       try {
-        if (info.size > maxArtifactBytes) return { problem: tooLarge(artifact.path, info.size, maxArtifactBytes) };
-        content = readFileSync(fd);
-      } finally {
-        closeSync(fd);
+        const file = resolveArtifact(loaded.root, artifact.path);
+        const { fd, info } = openRegularSync(file);
+        let content: Buffer;
+        try {
+          if (info.size > maxArtifactBytes) return { problem: tooLarge(artifact.path, info.size, maxArtifactBytes) };
+          content = readFileSync(fd);
+        } finally {
+          closeSync(fd);
+        }
+        bytes += content.length;
+        sizes[position] = content.length;
+        return sha256Hex(content) !== artifact.sha256 ? { changed: true } : {};
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === "ENOENT")
+          return {
+            problem: `${artifact.path}: missing: the lock manifest lists it, but there is no such file under ${loaded.root}`,
+            missing: true,
+          };
+        if (error instanceof OperationalError) return { problem: error.message }; // already names the artifact
+        return { problem: `${artifact.path}: ${describeIoError(error, "read", artifact.path)}` };
       }
-      bytes += content.length;
-      sizes[position] = content.length;
-      return sha256Hex(content) !== artifact.sha256 ? { changed: true } : {};
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === "ENOENT") return { problem: `${artifact.path}: missing: the lock manifest lists it, but there is no such file under ${loaded.root}`, missing: true };
-      if (error instanceof OperationalError) return { problem: error.message }; // already names the artifact
-      return { problem: `${artifact.path}: ${describeIoError(error, "read", artifact.path)}` };
-    }
-  });
+    },
+  );
   let missing = 0;
   outcomes.forEach((outcome, i) => {
     if (outcome.missing) {
@@ -123,10 +148,16 @@ export async function verifyArtifacts(loaded: LoadedManifest, shownManifest: str
     if (outcome.changed) changed.push(loaded.manifest.artifacts[i]!.path);
   });
   if (missing > LISTED_AT_MOST) problems.push(`… and ${missing - LISTED_AT_MOST} more artifacts missing`);
-  for (const path of changed.slice(0, LISTED_AT_MOST)) problems.push(`${path}: changed since the lock manifest was written (its sha256 is no longer the one pinned)`);
-  if (changed.length > LISTED_AT_MOST) problems.push(`… and ${changed.length - LISTED_AT_MOST} more artifacts changed since the lock manifest was written`);
+  for (const path of changed.slice(0, LISTED_AT_MOST))
+    problems.push(`${path}: changed since the lock manifest was written (its sha256 is no longer the one pinned)`);
+  if (changed.length > LISTED_AT_MOST)
+    problems.push(
+      `… and ${changed.length - LISTED_AT_MOST} more artifacts changed since the lock manifest was written`,
+    );
   if (changed.length > 0 || missing > 0)
-    problems.push(`hint: the lock manifest ${shownManifest} is out of date: run \`citation-targets update ${shellQuote(shownManifest)}\` to refresh it and regenerate`);
+    problems.push(
+      `hint: the lock manifest ${shownManifest} is out of date: run \`citation-targets update ${shellQuote(shownManifest)}\` to refresh it and regenerate`,
+    );
   return { problems, bytes, sizes };
 }
 

@@ -15,13 +15,20 @@ import { displayPath } from "./files.js";
 
 const SUFFIX = ".lock.json";
 
-/** `<name>.lock.json` files in the folders given and the manifests named whose `<name>.jsonl` is not there, absolute and sorted. */
+/**
+ * `<name>.lock.json` files in the folders given and the manifests named whose `<name>.jsonl` is not there, absolute and
+ * sorted.
+ */
 export function manifestsWithoutJsonl(folders: Iterable<string>, named: Iterable<string> = []): string[] {
   const found = new Set<string>();
-  /** `listed`: the names of the manifest's folder that are no symbolic link, when it was listed (a stat a manifest is spared: thousands a run). */
+  /**
+   * `listed`: the names of the manifest's folder that are no symbolic link, when it was listed (a stat a manifest is
+   * spared: thousands a run).
+   */
   const consider = (manifest: string, listed?: ReadonlySet<string>) => {
     const name = basename(manifest);
-    // citation-targets.lock.json (inside a dataset folder) names its JSONL by slug, not by its own name: not held to a pair here.
+    // citation-targets.lock.json (inside a dataset folder) names its JSONL by slug, not by its own name: not held to a
+    // pair here.
     if (!name.endsWith(SUFFIX) || name === DEFAULT_MANIFEST_NAME) return;
     const jsonl = `${manifest.slice(0, -SUFFIX.length)}.jsonl`;
     const there = listed?.has(basename(jsonl)) || statSync(jsonl, { throwIfNoEntry: false }) !== undefined; // a link: there when it leads somewhere

@@ -19,7 +19,10 @@ export function maxJobs(): number {
   return 4 * availableParallelism();
 }
 
-/** When a kind of work pays for worker threads by default: from this many bytes (or this many items) of it; at most `most` threads. */
+/**
+ * When a kind of work pays for worker threads by default: from this many bytes (or this many items) of it; at most
+ * `most` threads.
+ */
 export interface ThreadPolicy {
   fromBytes: number;
   fromItems?: number;
@@ -31,7 +34,11 @@ export interface ThreadPolicy {
  * checked), but no more than there are pieces (a piece is never split); else, when the policy says
  * there is enough work for threads to pay off, one per core (at most the policy's most), else one.
  */
-export function chooseJobs(asked: number | undefined, work: { items: number; bytes: number }, policy: ThreadPolicy): number {
+export function chooseJobs(
+  asked: number | undefined,
+  work: { items: number; bytes: number },
+  policy: ThreadPolicy,
+): number {
   if (work.items < 2) return 1;
   if (asked !== undefined) return Math.min(asked, work.items);
   const enough = work.bytes >= policy.fromBytes || (policy.fromItems !== undefined && work.items >= policy.fromItems);
@@ -41,7 +48,8 @@ export function chooseJobs(asked: number | undefined, work: { items: number; byt
 /** Checks a `--jobs` value: a whole number from 1 to four per core. */
 export function checkJobs(jobs: number | undefined): number | undefined {
   if (jobs === undefined) return undefined;
-  if (!Number.isInteger(jobs) || jobs < 1) throw new OperationalError(`--jobs ${jobs}: expected a whole number of threads, 1 or more`);
+  if (!Number.isInteger(jobs) || jobs < 1)
+    throw new OperationalError(`--jobs ${jobs}: expected a whole number of threads, 1 or more`);
   return Math.min(jobs, maxJobs());
 }
 
@@ -64,7 +72,11 @@ export interface WorkPool {
   /** Worker threads: 0 when everything runs in this thread. */
   readonly workers: number;
   /** Runs a task; the buffers in `transfer` are moved to the worker, not copied (they are unusable here after). */
-  run<N extends TaskName>(name: N, task: Parameters<Tasks[N]>[0], transfer?: ArrayBuffer[]): Promise<Awaited<ReturnType<Tasks[N]>>>;
+  run<N extends TaskName>(
+    name: N,
+    task: Parameters<Tasks[N]>[0],
+    transfer?: ArrayBuffer[],
+  ): Promise<Awaited<ReturnType<Tasks[N]>>>;
   close(): Promise<void>;
 }
 
@@ -79,7 +91,10 @@ interface PiscinaLike {
  * too and the pool has `threads - 1`. With one thread, or when the worker script is not built, the
  * tasks run in this thread.
  */
-export async function createPool(threads: number, { mainWorks = false }: { mainWorks?: boolean } = {}): Promise<WorkPool> {
+export async function createPool(
+  threads: number,
+  { mainWorks = false }: { mainWorks?: boolean } = {},
+): Promise<WorkPool> {
   const script = new URL("./worker.js", import.meta.url);
   const jobs = mainWorks ? threads - 1 : threads;
   const built = threads > 1 && jobs >= 1 && (await stat(fileURLToPath(script)).catch(() => undefined)) !== undefined;
@@ -104,7 +119,8 @@ export async function createPool(threads: number, { mainWorks = false }: { mainW
       resourceLimits: WORKER_LIMITS,
       // Two tasks at once in a worker, so that one's waits for the file system overlap the other's work.
       concurrentTasksPerWorker: 2,
-      // Every worker takes the next task when it is done with one; a queue of any length (the run bounds what it submits).
+      // Every worker takes the next task when it is done with one; a queue of any length (the run bounds what it
+      // submits).
       maxQueue: Number.POSITIVE_INFINITY,
     }) as PiscinaLike;
   };
@@ -134,7 +150,9 @@ export async function createPool(threads: number, { mainWorks = false }: { mainW
 function workerFailure(error: unknown): Error {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === "ERR_WORKER_OUT_OF_MEMORY")
-    return new OperationalError(`a worker thread ran out of memory (its heap is capped at ${WORKER_LIMITS.maxOldGenerationSizeMb} MiB): lower --max-artifact-bytes, or run with --jobs 1`);
+    return new OperationalError(
+      `a worker thread ran out of memory (its heap is capped at ${WORKER_LIMITS.maxOldGenerationSizeMb} MiB): lower --max-artifact-bytes, or run with --jobs 1`,
+    );
   const message = error instanceof Error ? error.message : String(error);
   return new OperationalError(`a worker thread stopped: ${message}`);
 }

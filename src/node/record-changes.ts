@@ -23,7 +23,10 @@ export interface RecordChanges {
   added: string[];
   removed: string[];
   changed: string[];
-  /** Lines of the old file that repeated an address already seen (kept by nobody: regenerating drops them), when there were any. */
+  /**
+   * Lines of the old file that repeated an address already seen (kept by nobody: regenerating drops them), when there
+   * were any.
+   */
   duplicates?: number;
   /** Lines of the old file that were not a record with a citationAddress, when there were any. */
   unreadable?: number;
@@ -42,7 +45,10 @@ export interface OldRecords {
   duplicates?: number;
 }
 
-/** Reads a JSONL file's records as address → fingerprint; undefined when the file does not exist. Memory: one entry per address. */
+/**
+ * Reads a JSONL file's records as address → fingerprint; undefined when the file does not exist. Memory: one entry per
+ * address.
+ */
 export async function readOldRecords(path: string): Promise<OldRecords | undefined> {
   const fingerprints = new Map<string, string>();
   let datasetDigest: string | undefined;
@@ -62,7 +68,8 @@ export async function readOldRecords(path: string): Promise<OldRecords | undefin
       unreadable++;
       return;
     }
-    if (datasetDigest === undefined && typeof (record as { datasetDigest?: unknown }).datasetDigest === "string") datasetDigest = (record as { datasetDigest: string }).datasetDigest;
+    if (datasetDigest === undefined && typeof (record as { datasetDigest?: unknown }).datasetDigest === "string")
+      datasetDigest = (record as { datasetDigest: string }).datasetDigest;
     if (fingerprints.has(address)) duplicates++;
     fingerprints.set(address, recordFingerprint(record as Record<string, unknown>));
   });
@@ -77,7 +84,13 @@ export async function readOldRecords(path: string): Promise<OldRecords | undefin
     throw error;
   }
   splitter.end();
-  return { fingerprints, unreadable, ...(duplicates > 0 ? { duplicates } : {}), fileDigest: file.digest("hex"), ...(datasetDigest !== undefined ? { datasetDigest } : {}) };
+  return {
+    fingerprints,
+    unreadable,
+    ...(duplicates > 0 ? { duplicates } : {}),
+    fileDigest: file.digest("hex"),
+    ...(datasetDigest !== undefined ? { datasetDigest } : {}),
+  };
 }
 
 /** Compares new records, fed one by one, against the old file's. */

@@ -19,20 +19,35 @@ export function fileKind(info: Stats | BigIntStats): string {
   return "not a regular file";
 }
 
-/** The error for a file that is not regular: its message is the plain words, its code ENOTREG (for callers that test it). */
+/**
+ * The error for a file that is not regular: its message is the plain words, its code ENOTREG (for callers that test
+ * it).
+ */
 export function notRegular(info: Stats | BigIntStats): Error {
-  return Object.assign(new Error(`it is ${fileKind(info)}, not a regular file: only regular files are read`), { code: "ENOTREG" });
+  return Object.assign(new Error(`it is ${fileKind(info)}, not a regular file: only regular files are read`), {
+    code: "ENOTREG",
+  });
 }
 
-/** The flags every read opens with: no blocking (a FIFO with no writer opens at once), and `noFollow` refuses a symbolic link as the last part. */
+/**
+ * The flags every read opens with: no blocking (a FIFO with no writer opens at once), and `noFollow` refuses a symbolic
+ * link as the last part.
+ */
 function readFlags(noFollow: boolean): number {
   return constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (noFollow ? (constants.O_NOFOLLOW ?? 0) : 0);
 }
 
-/** Opens a file for reading and checks, on the opened descriptor, that it is regular; returns the descriptor and its stats (with `bigint`, in nanoseconds). */
+/**
+ * Opens a file for reading and checks, on the opened descriptor, that it is regular; returns the descriptor and its
+ * stats (with `bigint`, in nanoseconds).
+ */
 export function openRegularSync(path: string, noFollow?: boolean): { fd: number; info: Stats };
 export function openRegularSync(path: string, noFollow: boolean, bigint: true): { fd: number; info: BigIntStats };
-export function openRegularSync(path: string, noFollow = false, bigint = false): { fd: number; info: Stats | BigIntStats } {
+export function openRegularSync(
+  path: string,
+  noFollow = false,
+  bigint = false,
+): { fd: number; info: Stats | BigIntStats } {
   const fd = openSync(path, readFlags(noFollow));
   try {
     const info = bigint ? fstatSync(fd, { bigint: true }) : fstatSync(fd);
@@ -54,7 +69,10 @@ export function readRegularFileSync(path: string, _shown?: string, noFollow = fa
   }
 }
 
-/** A regular file's bytes in one call; undefined when it is not there, not a regular file or cannot be read (the caller compares in full, or rewrites it). */
+/**
+ * A regular file's bytes in one call; undefined when it is not there, not a regular file or cannot be read (the caller
+ * compares in full, or rewrites it).
+ */
 export function readRegularIfPresent(path: string): Buffer | undefined {
   try {
     return readRegularFileSync(path);

@@ -31,13 +31,28 @@ export async function findRepositorySchema(cwd: string): Promise<string | undefi
 }
 
 /** Chooses and compiles the schema: `--schema` file, else the repository's, else the bundled one for the host. */
-export async function loadSchema(options: { schemaPath?: string; legislationHost?: string; cwd: string }): Promise<LoadedSchema> {
+export async function loadSchema(options: {
+  schemaPath?: string;
+  legislationHost?: string;
+  cwd: string;
+}): Promise<LoadedSchema> {
   const host = options.legislationHost ?? DEFAULT_LEGISLATION_HOST;
-  if (!isValidLegislationHost(host)) throw new OperationalError(`invalid legislation host "${host}": expected a lowercase host name such as ${DEFAULT_LEGISLATION_HOST}`);
+  if (!isValidLegislationHost(host))
+    throw new OperationalError(
+      `invalid legislation host "${host}": expected a lowercase host name such as ${DEFAULT_LEGISLATION_HOST}`,
+    );
   const path = options.schemaPath ? resolve(options.cwd, options.schemaPath) : await findRepositorySchema(options.cwd);
-  const source: SchemaSource = options.schemaPath ? { kind: "option", path: path! } : path ? { kind: "repository", path } : { kind: "bundled", legislationHost: host };
-  // A sourceTextUrl on another host gets the fix in its problem (the flag and config key, or the schema file to rebuild).
-  const fixed = (check: RecordSchemaCheck): LoadedSchema => ({ source, check: withHostFix(check, source, path ? displayPath(path, options.cwd) : undefined) });
+  const source: SchemaSource = options.schemaPath
+    ? { kind: "option", path: path! }
+    : path
+      ? { kind: "repository", path }
+      : { kind: "bundled", legislationHost: host };
+  // A sourceTextUrl on another host gets the fix in its problem (the flag and config key, or the schema file to
+  // rebuild).
+  const fixed = (check: RecordSchemaCheck): LoadedSchema => ({
+    source,
+    check: withHostFix(check, source, path ? displayPath(path, options.cwd) : undefined),
+  });
   let schema: unknown;
   if (path) {
     schema = await readJsonFile(path, "schema");
@@ -50,7 +65,8 @@ export async function loadSchema(options: { schemaPath?: string; legislationHost
   try {
     return fixed(compileRecordSchema(schema));
   } catch (error) {
-    if (error instanceof SchemaCompileError) throw new OperationalError(`${path ?? "bundled schema"}: ${error.message}`);
+    if (error instanceof SchemaCompileError)
+      throw new OperationalError(`${path ?? "bundled schema"}: ${error.message}`);
     throw error;
   }
 }

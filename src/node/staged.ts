@@ -29,10 +29,17 @@ export interface StagedDatasets {
 /** Asks git for the staged paths and maps them to datasets; an OperationalError outside a repository. */
 export async function stagedDatasets(cwd: string): Promise<StagedDatasets> {
   const top = await runGit(["rev-parse", "--show-toplevel"], cwd);
-  if (top.code !== 0) throw new OperationalError(`--staged: not in a git repository (${cwd}): it checks what is staged for the next commit`);
+  if (top.code !== 0)
+    throw new OperationalError(
+      `--staged: not in a git repository (${cwd}): it checks what is staged for the next commit`,
+    );
   const root = top.stdout.trim();
-  const diff = await runGit(["-c", "core.quotePath=false", "diff", "--cached", "--name-only", "--no-renames", "-z"], root);
-  if (diff.code !== 0) throw new OperationalError(`--staged: git could not list the staged files: ${diff.stderr.trim()}`);
+  const diff = await runGit(
+    ["-c", "core.quotePath=false", "diff", "--cached", "--name-only", "--no-renames", "-z"],
+    root,
+  );
+  if (diff.code !== 0)
+    throw new OperationalError(`--staged: git could not list the staged files: ${diff.stderr.trim()}`);
   const staged = diff.stdout.split("\0").filter((path) => path !== "");
   return { root, staged, ...datasetsOf(root, staged) };
 }

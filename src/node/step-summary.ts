@@ -12,7 +12,10 @@ import { describeIoError } from "./errors.js";
  * Appends `markdown` when `GITHUB_STEP_SUMMARY` is set (and not empty); resolves to a warning for
  * stderr when the file cannot be written (the command's own result and exit code stand), else undefined.
  */
-export async function appendStepSummary(env: Record<string, string | undefined>, markdown: () => string): Promise<string | undefined> {
+export async function appendStepSummary(
+  env: Record<string, string | undefined>,
+  markdown: () => string,
+): Promise<string | undefined> {
   const path = env.GITHUB_STEP_SUMMARY;
   if (path === undefined || path === "") return undefined;
   try {

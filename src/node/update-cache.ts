@@ -42,7 +42,11 @@ export interface UpdateCache {
  * (update.json, validate.json) of the repository (the folder with `.git`, else cwd) when it has a
  * `node_modules` folder; undefined when there is none, or when `location` is false (`--no-cache`).
  */
-export async function cacheLocation(cwd: string, location: string | false | undefined, name = "update.json"): Promise<string | undefined> {
+export async function cacheLocation(
+  cwd: string,
+  location: string | false | undefined,
+  name = "update.json",
+): Promise<string | undefined> {
   if (location === false) return undefined;
   if (location !== undefined) return resolve(cwd, location);
   const root = (await findRepositoryRoot(cwd)) ?? cwd;
@@ -50,14 +54,27 @@ export async function cacheLocation(cwd: string, location: string | false | unde
   return join(root, "node_modules", ".cache", "citation-targets", name);
 }
 
-/** Opens the cache at `path` (empty when it is not there or not readable). Entries are kept by manifest path relative to the cache's folder. */
+/**
+ * Opens the cache at `path` (empty when it is not there or not readable). Entries are kept by manifest path relative to
+ * the cache's folder.
+ */
 export function openCache(path: string): UpdateCache {
   const folder = dirname(path);
   const generator = generatorIdentity();
   let entries: Record<string, CacheEntry> = {};
   try {
-    const data = JSON.parse(readFileSync(path, "utf8")) as { version?: number; generator?: string; entries?: Record<string, CacheEntry> };
-    if (data.version === CACHE_VERSION && data.generator === generator && data.entries && typeof data.entries === "object") entries = data.entries;
+    const data = JSON.parse(readFileSync(path, "utf8")) as {
+      version?: number;
+      generator?: string;
+      entries?: Record<string, CacheEntry>;
+    };
+    if (
+      data.version === CACHE_VERSION &&
+      data.generator === generator &&
+      data.entries &&
+      typeof data.entries === "object"
+    )
+      entries = data.entries;
   } catch {
     // no cache yet, or one that cannot be read: start empty
   }
@@ -68,7 +85,12 @@ export function openCache(path: string): UpdateCache {
     generator,
     get: (manifestPath) => {
       const entry = entries[name(manifestPath)];
-      return entry && typeof entry.key === "string" && typeof entry.output === "string" && typeof entry.records === "number" ? entry : undefined;
+      return entry &&
+        typeof entry.key === "string" &&
+        typeof entry.output === "string" &&
+        typeof entry.records === "number"
+        ? entry
+        : undefined;
     },
     set(manifestPath, entry) {
       const key = name(manifestPath);
@@ -80,7 +102,9 @@ export function openCache(path: string): UpdateCache {
     async save() {
       if (!changed) return;
       const sorted = Object.fromEntries(Object.entries(entries).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-      await writeFileAtomic(path, `${JSON.stringify({ version: CACHE_VERSION, generator, entries: sorted })}\n`).catch(() => undefined);
+      await writeFileAtomic(path, `${JSON.stringify({ version: CACHE_VERSION, generator, entries: sorted })}\n`).catch(
+        () => undefined,
+      );
     },
   };
 }

@@ -41,7 +41,10 @@ export interface DatasetUpdate {
   cached?: boolean;
   /** Dataset fields whose value changed, with both values (none for a new manifest). */
   fields: FieldChange[];
-  /** The dataset digest before (the old manifest's; absent for a new one) and after: when it changes, so does every record's datasetDigest and citationTargetId. */
+  /**
+   * The dataset digest before (the old manifest's; absent for a new one) and after: when it changes, so does every
+   * record's datasetDigest and citationTargetId.
+   */
   datasetDigest: { before?: string; after: string };
   /** What the user should know but that stops nothing (e.g. the markdown changed and the version date did not). */
   warnings: string[];
@@ -66,7 +69,10 @@ export interface DatasetTask {
   allowOutsideRepository?: boolean;
   /** What the cache knew of this manifest, and the generator's identity (update-cache.ts); absent: no cache. */
   cache?: { generator: string; entry?: CacheEntry };
-  /** The stale temporaries of the manifest and of its JSONL were removed by the caller, once per folder (write.ts, removeStaleTemporariesOf). */
+  /**
+   * The stale temporaries of the manifest and of its JSONL were removed by the caller, once per folder (write.ts,
+   * removeStaleTemporariesOf).
+   */
   swept?: boolean;
   /** A dataset being adopted: its folder (absolute), used when the manifest is not there yet. */
   dir?: string;
@@ -78,23 +84,36 @@ export interface DatasetTask {
 
 export interface DatasetTaskResult {
   update: DatasetUpdate;
-  /** Temporary files written (not yet synced: update.ts syncs them all side by side), each to be renamed over its target once the whole run succeeded. */
+  /**
+   * Temporary files written (not yet synced: update.ts syncs them all side by side), each to be renamed over its target
+   * once the whole run succeeded.
+   */
   temporaries: { temporary: string; path: string }[];
   /** What the cache should know of this manifest now. */
   cacheEntry?: CacheEntry;
 }
 
-/** The JSONL a manifest generates: `<name>.jsonl` beside `<name>.lock.json`; `<slug>.jsonl` beside a manifest named `citation-targets.lock.json`. */
+/**
+ * The JSONL a manifest generates: `<name>.jsonl` beside `<name>.lock.json`; `<slug>.jsonl` beside a manifest named
+ * `citation-targets.lock.json`.
+ */
 export function outputFor(manifestPath: string, slug: string): string {
   const name = basename(manifestPath);
-  if (name === DEFAULT_MANIFEST_NAME || !name.endsWith(".lock.json")) return join(dirname(manifestPath), `${slug}.jsonl`);
+  if (name === DEFAULT_MANIFEST_NAME || !name.endsWith(".lock.json"))
+    return join(dirname(manifestPath), `${slug}.jsonl`);
   return join(dirname(manifestPath), `${name.slice(0, -".lock.json".length)}.jsonl`);
 }
 
-/** A dataset's markdown up to this size is read once: the lock pass keeps the bytes it digested, and generation parses them. */
+/**
+ * A dataset's markdown up to this size is read once: the lock pass keeps the bytes it digested, and generation parses
+ * them.
+ */
 const KEEP_CONTENTS_UP_TO = 8 * 2 ** 20;
 
-/** The largest JSONL compared byte for byte with the lines generated, kept in memory meanwhile (a larger one is compared record by record as it streams). */
+/**
+ * The largest JSONL compared byte for byte with the lines generated, kept in memory meanwhile (a larger one is compared
+ * record by record as it streams).
+ */
 const COMPARE_BYTES_UP_TO = 8 * 2 ** 20;
 
 /** Updates one dataset; throws DatasetError or OperationalError naming what is wrong. */
@@ -102,7 +121,11 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Prom
   const { manifestPath, cwd } = task;
   const shownManifest = displayPath(manifestPath, cwd);
   const adopting = task.dir !== undefined && !existsSync(manifestPath);
-  const loaded = adopting ? undefined : await loadManifest(manifestPath, cwd, shownManifest, { allowOutsideRepository: task.allowOutsideRepository ?? false });
+  const loaded = adopting
+    ? undefined
+    : await loadManifest(manifestPath, cwd, shownManifest, {
+        allowOutsideRepository: task.allowOutsideRepository ?? false,
+      });
   const root = loaded?.root ?? task.dir!;
   if (loaded !== undefined && !statSync(root, { throwIfNoEntry: false })?.isDirectory())
     throw new OperationalError(
@@ -126,7 +149,8 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Prom
     );
   } catch (error) {
     if (error instanceof DatasetError) throw new DatasetError(error.problems.map((p) => `${shownManifest}: ${p}`));
-    // A field a flag set wrong is a usage error (exit 2), as for lock; a template the dataset's front matter cannot fill is the dataset's fault (exit 1).
+    // A field a flag set wrong is a usage error (exit 2), as for lock; a template the dataset's front matter cannot
+    // fill is the dataset's fault (exit 1).
     if (error instanceof FieldsError)
       throw new OperationalError(
         error.message
@@ -134,7 +158,8 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Prom
           .map((p) => `${shownManifest}: ${p}`)
           .join("\n"),
       );
-    if (error instanceof TemplateError) throw new DatasetError(error.message.split("\n").map((p) => `${shownManifest}: ${p}`));
+    if (error instanceof TemplateError)
+      throw new DatasetError(error.message.split("\n").map((p) => `${shownManifest}: ${p}`));
     throw error;
   }
   const conflict = slugConflict(manifestPath, locked.manifest.slug, cwd);
@@ -142,7 +167,11 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Prom
   const output = outputFor(manifestPath, locked.manifest.slug);
   const before = loaded?.manifest;
   const fields: FieldChange[] = before
-    ? MANIFEST_DATASET_FIELDS.filter((key) => before[key] !== locked.manifest[key]).map((field) => ({ field, before: before[field], after: locked.manifest[field] }))
+    ? MANIFEST_DATASET_FIELDS.filter((key) => before[key] !== locked.manifest[key]).map((field) => ({
+        field,
+        before: before[field],
+        after: locked.manifest[field],
+      }))
     : [];
   const warnings: string[] = [];
   const dated = fields.find((f) => f.field === "versionDate");
@@ -151,7 +180,11 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Prom
       `${locked.manifest.slug}: versionDate goes back, from ${dated.before} to ${dated.after}: a new version is dated after the one it replaces (was a template filled from an older front-matter date?)`,
     );
   const { added, removed, changed } = locked.changes;
-  if (before && added.length + removed.length + changed.length > 0 && !fields.some((f) => f.field === "versionDate" || f.field === "sourceTextUrl"))
+  if (
+    before &&
+    added.length + removed.length + changed.length > 0 &&
+    !fields.some((f) => f.field === "versionDate" || f.field === "sourceTextUrl")
+  )
     warnings.push(
       `${locked.manifest.slug}: the markdown changed, but versionDate (${before.versionDate}) and sourceTextUrl did not: if this is a new published version, set them (citation-targets update ${shellQuote(shownManifest)} --version-date YYYY-MM-DD --source-text-url URL)`,
     );
@@ -169,7 +202,8 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Prom
   const temporaries: DatasetTaskResult["temporaries"] = [];
   const key = task.cache ? cacheKey(task.cache.generator, locked.text, task.limits) : undefined;
 
-  // The cache: when the JSONL there is byte for byte what this manifest generated before, it is what it would generate now.
+  // The cache: when the JSONL there is byte for byte what this manifest generated before, it is what it would generate
+  // now.
   const known = task.cache?.entry;
   if (key !== undefined && known !== undefined && known.key === key && (await fileDigest(output)) === known.output) {
     const records: RecordChanges = { before: known.records, after: known.records, added: [], removed: [], changed: [] };
@@ -182,8 +216,13 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Prom
   }
 
   const threaded = pool && defaultJobs(locked.bytes, locked.manifest.artifacts.length) > 1 ? pool : undefined;
-  // The artifacts' sizes, so that the pool's batches and window ahead are measured in bytes (unknown sizes count as large ones).
-  const sizes = threaded ? locked.manifest.artifacts.map((artifact) => statSync(join(root, ...artifact.path.split("/")), { throwIfNoEntry: false })?.size ?? 0) : [];
+  // The artifacts' sizes, so that the pool's batches and window ahead are measured in bytes (unknown sizes count as
+  // large ones).
+  const sizes = threaded
+    ? locked.manifest.artifacts.map(
+        (artifact) => statSync(join(root, ...artifact.path.split("/")), { throwIfNoEntry: false })?.size ?? 0,
+      )
+    : [];
   const lines = linesOf(locked.manifest, root, threaded, sizes, task.limits, threaded ? undefined : locked.contents);
   const wrapped = async (work: () => Promise<void>) => {
     try {
@@ -198,10 +237,12 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Prom
   let outputChanged: boolean;
   let digest: string | undefined;
   let records = 0;
-  // With no JSONL yet, its size is judged by the markdown's (a JSONL is about twice its markdown): a large new dataset streams too.
+  // With no JSONL yet, its size is judged by the markdown's (a JSONL is about twice its markdown): a large new dataset
+  // streams too.
   if (size !== undefined ? size <= COMPARE_BYTES_UP_TO : locked.bytes * 2 <= COMPARE_BYTES_UP_TO) {
     // A small JSONL (a publisher's dataset): the lines generated are kept and compared with the file's bytes, byte for
-    // byte (no digest of either, unless the cache needs the new one); its records are parsed only when the bytes differ.
+    // byte (no digest of either, unless the cache needs the new one); its records are parsed only when the bytes
+    // differ.
     const kept: string[] = [];
     await wrapped(async () => {
       for await (const batch of lines) for (const line of batch) kept.push(line);
@@ -219,7 +260,8 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Prom
       if (!task.check) temporaries.push(await writeTemporary(output, bytes, task.swept));
     }
   } else {
-    // A large JSONL: read as address → fingerprint first and compared record by record as the new one streams into its temporary file, so that memory stays bounded.
+    // A large JSONL: read as address → fingerprint first and compared record by record as the new one streams into its
+    // temporary file, so that memory stays bounded.
     const old = await readOldRecords(output);
     const comparer = new RecordComparer(old);
     const file = task.check ? undefined : await openAtomic(output, { sweep: task.swept !== true });
@@ -247,7 +289,11 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Prom
   };
 }
 
-async function writeTemporary(path: string, text: string | Uint8Array, swept = false): Promise<{ temporary: string; path: string }> {
+async function writeTemporary(
+  path: string,
+  text: string | Uint8Array,
+  swept = false,
+): Promise<{ temporary: string; path: string }> {
   const file = await openAtomic(path, { sweep: !swept });
   try {
     await file.write(text);

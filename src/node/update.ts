@@ -42,14 +42,20 @@ export interface UpdateOptions {
   maxHeadingLength?: number;
   /** Let manifests' dataset folders lead outside the repository (default: confined to it; SECURITY.md). */
   allowOutsideRepository?: boolean;
-  /** The cache file; default `node_modules/.cache/citation-targets/update.json` of the repository when it has `node_modules`; false for none. */
+  /**
+   * The cache file; default `node_modules/.cache/citation-targets/update.json` of the repository when it has
+   * `node_modules`; false for none.
+   */
   cache?: string | false;
   /**
    * Dataset fields to set in every manifest updated (a new version's versionDate and sourceTextUrl, say):
    * values, or templates filled from each dataset's folder and front matter (docs/spec.md, "Field templates").
    */
   set?: Partial<DatasetFields>;
-  /** Datasets being adopted (`adopt`): the manifest to write, the dataset folder, and its fields; updated with the manifests, all or nothing. */
+  /**
+   * Datasets being adopted (`adopt`): the manifest to write, the dataset folder, and its fields; updated with the
+   * manifests, all or nothing.
+   */
   datasets?: AdoptedDataset[];
   /** Called as datasets are done (a progress display): how many of how many. */
   onProgress?: (done: number, total: number) => void;
@@ -104,9 +110,14 @@ export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate
   const location = await cacheLocation(cwd, options.cache);
   const cache: UpdateCache | undefined = location !== undefined ? openCache(location) : undefined;
   const jobs = checkJobs(options.jobs) ?? availableParallelism();
-  // The stale temporaries of every `<name>.lock.json` and `<name>.jsonl` written, each folder read once (not once per dataset).
-  const sweepable = options.check ? [] : manifests.filter((manifest) => basename(manifest) !== DEFAULT_MANIFEST_NAME && manifest.endsWith(".lock.json"));
-  await removeStaleTemporariesOf(sweepable.flatMap((manifest) => [manifest, `${manifest.slice(0, -".lock.json".length)}.jsonl`]));
+  // The stale temporaries of every `<name>.lock.json` and `<name>.jsonl` written, each folder read once (not once per
+  // dataset).
+  const sweepable = options.check
+    ? []
+    : manifests.filter((manifest) => basename(manifest) !== DEFAULT_MANIFEST_NAME && manifest.endsWith(".lock.json"));
+  await removeStaleTemporariesOf(
+    sweepable.flatMap((manifest) => [manifest, `${manifest.slice(0, -".lock.json".length)}.jsonl`]),
+  );
   const swept = new Set(sweepable);
   const limits = limitsOf(options);
   const taskOf = (manifestPath: string): DatasetTask => {
@@ -125,7 +136,8 @@ export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate
       ...(cache ? { cache: { generator: cache.generator, ...(entry ? { entry } : {}) } } : {}),
     };
   };
-  // Many datasets: whole datasets go to `jobs` workers. A few: this thread takes them in turn and parses its share of each one's artifacts beside `jobs - 1` workers.
+  // Many datasets: whole datasets go to `jobs` workers. A few: this thread takes them in turn and parses its share of
+  // each one's artifacts beside `jobs - 1` workers.
   const wholeDatasets = manifests.length >= DATASETS_PER_THREAD * jobs && jobs > 1;
   const pool = await createPool(jobs, { mainWorks: !wholeDatasets });
   const outcomes: (DatasetTaskResult | TaskFailure)[] = new Array(manifests.length);
@@ -184,7 +196,9 @@ export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate
 }
 
 async function discardAll(outcomes: (DatasetTaskResult | TaskFailure | undefined)[]): Promise<void> {
-  for (const outcome of outcomes) if (outcome && "temporaries" in outcome) for (const { temporary } of outcome.temporaries) await discardTemporary(temporary);
+  for (const outcome of outcomes)
+    if (outcome && "temporaries" in outcome)
+      for (const { temporary } of outcome.temporaries) await discardTemporary(temporary);
 }
 
 /** True when an update found nothing to change. */

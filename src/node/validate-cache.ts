@@ -48,19 +48,39 @@ export interface LockVerdict {
 export const SETTLE_MS = 2000;
 
 /** The rules whose problems are lock-side: any of them on a file, and its outcome is not kept. */
-export const LOCK_RULE_IDS: ReadonlySet<string> = new Set(rules.filter((rule) => rule.scope === "manifest").map((rule) => rule.id));
+export const LOCK_RULE_IDS: ReadonlySet<string> = new Set(
+  rules.filter((rule) => rule.scope === "manifest").map((rule) => rule.id),
+);
 
-/** True when a whole number written in decimal (no sign, no leading zero) is less than another: by length, then digit by digit. */
+/**
+ * True when a whole number written in decimal (no sign, no leading zero) is less than another: by length, then digit by
+ * digit.
+ */
 function lessThan(a: string, b: string): boolean {
   return a.length !== b.length ? a.length < b.length : a < b;
 }
 
-/** True when every fingerprint of the verdict was taken of a file left alone (mtime and ctime) since `before` (ns since the epoch, in decimal). */
+/**
+ * True when every fingerprint of the verdict was taken of a file left alone (mtime and ctime) since `before` (ns since
+ * the epoch, in decimal).
+ */
 export function isSettled(verdict: LockVerdict, before: string): boolean {
-  const prints = [verdict.jsonl, verdict.manifest, ...Object.values(verdict.folders), ...Object.values(verdict.artifacts)];
+  const prints = [
+    verdict.jsonl,
+    verdict.manifest,
+    ...Object.values(verdict.folders),
+    ...Object.values(verdict.artifacts),
+  ];
   return prints.every((print) => {
     const [, mtime, ctime] = print.split(":");
-    return mtime !== undefined && ctime !== undefined && /^\d+$/.test(mtime) && /^\d+$/.test(ctime) && lessThan(mtime, before) && lessThan(ctime, before);
+    return (
+      mtime !== undefined &&
+      ctime !== undefined &&
+      /^\d+$/.test(mtime) &&
+      /^\d+$/.test(ctime) &&
+      lessThan(mtime, before) &&
+      lessThan(ctime, before)
+    );
   });
 }
 
@@ -97,26 +117,50 @@ function folderNow(root: string, realParents: Map<string, string>): { print: Fin
  * `realParents` holds the real paths of the dataset folders' parents met in this run. Any error: it
  * does not hold.
  */
-export function verdictHolds(verdict: LockVerdict, jsonl: Fingerprint | undefined, manifest: Fingerprint, confinedTo: string | undefined, realParents: Map<string, string>): boolean {
+export function verdictHolds(
+  verdict: LockVerdict,
+  jsonl: Fingerprint | undefined,
+  manifest: Fingerprint,
+  confinedTo: string | undefined,
+  realParents: Map<string, string>,
+): boolean {
   if (jsonl === undefined || verdict.jsonl !== jsonl || verdict.manifest !== manifest) return false;
   const folder = folderNow(verdict.root, realParents);
   if (folder === undefined || folder.print !== verdict.folders[""]) return false;
   // Both real paths, normalised: inside is a prefix of whole folder names (path.relative costs microseconds a file).
-  if (confinedTo !== undefined && folder.real !== confinedTo && !folder.real.startsWith(confinedTo.endsWith(sep) ? confinedTo : `${confinedTo}${sep}`)) return false;
-  for (const [name, print] of Object.entries(verdict.folders)) if (name !== "" && fingerprintAt(join(verdict.root, ...name.split("/"))) !== print) return false;
-  for (const [path, print] of Object.entries(verdict.artifacts)) if (fingerprintAt(join(verdict.root, ...path.split("/"))) !== print) return false;
+  if (
+    confinedTo !== undefined &&
+    folder.real !== confinedTo &&
+    !folder.real.startsWith(confinedTo.endsWith(sep) ? confinedTo : `${confinedTo}${sep}`)
+  )
+    return false;
+  for (const [name, print] of Object.entries(verdict.folders))
+    if (name !== "" && fingerprintAt(join(verdict.root, ...name.split("/"))) !== print) return false;
+  for (const [path, print] of Object.entries(verdict.artifacts))
+    if (fingerprintAt(join(verdict.root, ...path.split("/"))) !== print) return false;
   return true;
 }
 
-/** True when a file's outcome may be kept: checked against its manifest, every check ran, and no lock-side problem, stored or only counted. */
-export function lockSideClean(result: { problems: readonly Problem[]; unstored?: { errors: number; warnings: number }; error?: string }): boolean {
-  if (result.error !== undefined || (result.unstored?.errors ?? 0) > 0 || (result.unstored?.warnings ?? 0) > 0) return false;
+/**
+ * True when a file's outcome may be kept: checked against its manifest, every check ran, and no lock-side problem,
+ * stored or only counted.
+ */
+export function lockSideClean(result: {
+  problems: readonly Problem[];
+  unstored?: { errors: number; warnings: number };
+  error?: string;
+}): boolean {
+  if (result.error !== undefined || (result.unstored?.errors ?? 0) > 0 || (result.unstored?.warnings ?? 0) > 0)
+    return false;
   return !result.problems.some((problem) => LOCK_RULE_IDS.has(problem.ruleId));
 }
 
 const CACHE_VERSION = 1;
 
-/** The settings that decide the lock-side outcome of a file: every rule's severity in force, the limits, and whether datasets are confined. */
+/**
+ * The settings that decide the lock-side outcome of a file: every rule's severity in force, the limits, and whether
+ * datasets are confined.
+ */
 export interface LockSettings {
   rules?: Partial<Record<string, RuleSetting>>;
   limits?: Partial<Limits>;
@@ -128,7 +172,9 @@ export function verdictKey(settings: LockSettings): string {
   const severities = [...resolveSeverities(rules, settings.rules)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const limits = { ...DEFAULT_LIMITS, ...settings.limits };
   return createHash("sha256")
-    .update(`${validatorIdentity()}\0${JSON.stringify(severities)}\0${JSON.stringify([limits.maxLineBytes, limits.maxDepth, limits.maxStoredProblems])}\0${settings.allowOutsideRepository === true}`)
+    .update(
+      `${validatorIdentity()}\0${JSON.stringify(severities)}\0${JSON.stringify([limits.maxLineBytes, limits.maxDepth, limits.maxStoredProblems])}\0${settings.allowOutsideRepository === true}`,
+    )
     .digest("hex");
 }
 
@@ -178,12 +224,20 @@ export function openValidateCache(path: string, key: string): ValidateCache {
       places.set(way, place);
     }
     const last = name.slice(cut + 1);
-    return last === "" || last === "." || last === ".." ? join(place, last) : `${place}${place.endsWith(sep) ? "" : sep}${last}`;
+    return last === "" || last === "." || last === ".."
+      ? join(place, last)
+      : `${place}${place.endsWith(sep) ? "" : sep}${last}`;
   };
   let entries: Record<string, unknown> = {};
   try {
     const data = JSON.parse(readFileSync(path, "utf8")) as { version?: unknown; key?: unknown; entries?: unknown };
-    if (data.version === CACHE_VERSION && data.key === key && data.entries !== null && typeof data.entries === "object" && !Array.isArray(data.entries))
+    if (
+      data.version === CACHE_VERSION &&
+      data.key === key &&
+      data.entries !== null &&
+      typeof data.entries === "object" &&
+      !Array.isArray(data.entries)
+    )
       entries = data.entries as Record<string, unknown>;
   } catch {
     // no cache yet, or one that cannot be read: start empty
@@ -209,7 +263,9 @@ export function openValidateCache(path: string, key: string): ValidateCache {
     async save() {
       if (!changed) return;
       const sorted = Object.fromEntries(Object.entries(entries).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-      await writeFileAtomic(path, `${JSON.stringify({ version: CACHE_VERSION, key, entries: sorted })}\n`).catch(() => undefined);
+      await writeFileAtomic(path, `${JSON.stringify({ version: CACHE_VERSION, key, entries: sorted })}\n`).catch(
+        () => undefined,
+      );
     },
   };
 }
@@ -220,7 +276,13 @@ function isVerdict(value: unknown): value is LockVerdict {
   const v = value as Record<string, unknown>;
   const map = (m: unknown) => m !== null && typeof m === "object" && !Array.isArray(m);
   // The fingerprints are compared with strings (anything else differs): their own types need no check.
-  return typeof v.jsonl === "string" && typeof v.manifest === "string" && typeof v.root === "string" && map(v.folders) && map(v.artifacts);
+  return (
+    typeof v.jsonl === "string" &&
+    typeof v.manifest === "string" &&
+    typeof v.root === "string" &&
+    map(v.folders) &&
+    map(v.artifacts)
+  );
 }
 
 let identity: string | undefined;
@@ -228,8 +290,23 @@ let identity: string | undefined;
 /** Where the modules of this package are (dist/ built, src/ in the test suite). */
 const here = dirname(fileURLToPath(import.meta.url));
 
-/** Modules of src/node (as built) that decide a lock-side outcome: what reads the manifest, the artifacts and the dataset folder, and this cache. */
-const NODE_MODULES = ["validate", "validate-lock", "validate-cache", "fingerprints", "dataset-files", "manifest-io", "files", "regular-file", "json-file", "globs", "precompiled"];
+/**
+ * Modules of src/node (as built) that decide a lock-side outcome: what reads the manifest, the artifacts and the
+ * dataset folder, and this cache.
+ */
+const NODE_MODULES = [
+  "validate",
+  "validate-lock",
+  "validate-cache",
+  "fingerprints",
+  "dataset-files",
+  "manifest-io",
+  "files",
+  "regular-file",
+  "json-file",
+  "globs",
+  "precompiled",
+];
 
 /**
  * This tool's identity for the lock-side checks: the SHA-256 of the code that decides them (every

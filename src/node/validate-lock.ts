@@ -1,5 +1,14 @@
 import { isUtf8 } from "node:buffer";
-import { type BigIntStats, closeSync, constants, openSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import {
+  type BigIntStats,
+  closeSync,
+  constants,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  statSync,
+} from "node:fs";
 import { join, sep } from "node:path";
 import { computeDatasetDigest, type LockManifest } from "../core/lock/manifest.js";
 import type { LockContext } from "../core/lock/lock-context.js";
@@ -47,14 +56,26 @@ export async function openLockContext(
     missingArtifacts: [],
     unlistedFiles: [],
   };
-  const ready = gatherFacts(context, loaded.manifest, loaded.root, displayPath(loaded.root, cwd), options.keepBodies ? KEEP_BODIES_UP_TO : 0, options.prints);
+  const ready = gatherFacts(
+    context,
+    loaded.manifest,
+    loaded.root,
+    displayPath(loaded.root, cwd),
+    options.keepBodies ? KEEP_BODIES_UP_TO : 0,
+    options.prints,
+  );
   context.ready = ready;
   await ready.catch(() => undefined); // a failure surfaces where the caller awaits `ready`
   return context;
 }
 
 /** The context the manifest rules check a file against, with every fact about the artifact files in. */
-export async function loadLockContext(manifestPath: string, shownPath: string, cwd = process.cwd(), options: ManifestReadOptions = {}): Promise<LockContext> {
+export async function loadLockContext(
+  manifestPath: string,
+  shownPath: string,
+  cwd = process.cwd(),
+  options: ManifestReadOptions = {},
+): Promise<LockContext> {
   const context = await openLockContext(manifestPath, shownPath, cwd, options);
   await context.ready;
   return context;
@@ -67,7 +88,14 @@ export async function loadLockContext(manifestPath: string, shownPath: string, c
  * (other than missing) or a folder that cannot be walked makes `artifactsFailed` say so, naming each.
  * With `prints` (validate's cache), the fingerprint of each file and folder read is taken before it is read.
  */
-async function gatherFacts(context: LockContext, manifest: LockManifest, root: string, shownRoot: string, keepUpTo: number, prints?: DatasetPrints): Promise<void> {
+async function gatherFacts(
+  context: LockContext,
+  manifest: LockManifest,
+  root: string,
+  shownRoot: string,
+  keepUpTo: number,
+  prints?: DatasetPrints,
+): Promise<void> {
   if (prints) prints.root = root;
   const realRoot = realFolder(root, prints);
   if (realRoot === null || (realRoot === undefined && !statSync(root, { throwIfNoEntry: false })?.isDirectory())) {
@@ -85,7 +113,12 @@ async function gatherFacts(context: LockContext, manifest: LockManifest, root: s
       bytes = readInside(root, artifact.path, prints) ?? readOutsideShortcut(root, artifact.path, prints);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") context.missingArtifacts.push(artifact.path);
-      else causes.push(error instanceof OperationalError ? error.message : `${artifact.path}: ${describeIoError(error, "read", artifact.path)}`);
+      else
+        causes.push(
+          error instanceof OperationalError
+            ? error.message
+            : `${artifact.path}: ${describeIoError(error, "read", artifact.path)}`,
+        );
       continue;
     }
     const digest = sha256Hex(bytes);
@@ -102,9 +135,12 @@ async function gatherFacts(context: LockContext, manifest: LockManifest, root: s
   const listed = new Set(manifest.artifacts.map((a) => a.path));
   try {
     const onFolder = prints ? prints.folder.bind(prints) : undefined;
-    for (const path of await listDatasetFiles(root, manifest.ignore, onFolder)) if (!listed.has(path)) context.unlistedFiles.push(path);
+    for (const path of await listDatasetFiles(root, manifest.ignore, onFolder))
+      if (!listed.has(path)) context.unlistedFiles.push(path);
   } catch (error) {
-    causes.push(error instanceof OperationalError ? error.message : describeIoError(error, "walk the dataset folder", shownRoot));
+    causes.push(
+      error instanceof OperationalError ? error.message : describeIoError(error, "walk the dataset folder", shownRoot),
+    );
   }
   if (causes.length > 0) {
     const named = causes.slice(0, CAUSES_LISTED);
@@ -167,7 +203,9 @@ function readInside(root: string, path: string, prints?: DatasetPrints): Buffer 
   }
   let opened: { fd: number; info: { size: number | bigint } };
   try {
-    opened = prints ? openRegularSync(join(root, ...path.split("/")), false, true) : openRegularSync(join(root, ...path.split("/")));
+    opened = prints
+      ? openRegularSync(join(root, ...path.split("/")), false, true)
+      : openRegularSync(join(root, ...path.split("/")));
   } catch {
     return undefined;
   }

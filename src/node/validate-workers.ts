@@ -22,7 +22,11 @@ export async function sizesOf(inputs: InputFile[]): Promise<number[]> {
 }
 
 /** Reports progress after each read or finished file. */
-export function startProgress(inputs: InputFile[], sizes: number[], onProgress: NonNullable<ValidateOptions["onProgress"]>): ProgressTracker {
+export function startProgress(
+  inputs: InputFile[],
+  sizes: number[],
+  onProgress: NonNullable<ValidateOptions["onProgress"]>,
+): ProgressTracker {
   const state = { files: inputs.length, filesDone: 0, bytes: sizes.reduce((a, b) => a + b, 0), bytesDone: 0 };
   return {
     read(n) {
@@ -75,8 +79,14 @@ export async function validateInPool(
   try {
     await Promise.all(
       batches.map(async (indexes) => {
-        const reports = await pool.run("validateFiles", { options: workerOptions, items: indexes.map((index) => inputs[index]!) });
-        if ("failed" in reports) throw reports.failed.kind === "other" ? new Error(reports.failed.message) : new OperationalError(reports.failed.message);
+        const reports = await pool.run("validateFiles", {
+          options: workerOptions,
+          items: indexes.map((index) => inputs[index]!),
+        });
+        if ("failed" in reports)
+          throw reports.failed.kind === "other"
+            ? new Error(reports.failed.message)
+            : new OperationalError(reports.failed.message);
         for (const [i, report] of reports.entries()) {
           files[indexes[i]!] = report;
           progress?.fileDone(sizes[indexes[i]!]);

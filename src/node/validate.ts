@@ -10,8 +10,27 @@ import { summarize, type FileReport, type Report, type RuleDescriptor } from "..
 import { type BigIntStats, closeSync, createReadStream, readFileSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { DatasetPrints, type Fingerprint, fingerprintAt, fingerprintOf } from "./fingerprints.js";
-import { isSettled, type LockVerdict, lockSideClean, openValidateCache, SETTLE_MS, validateCacheLocation, verdictHolds, verdictKey } from "./validate-cache.js";
-import { confinementRoot, DEFAULT_PATTERN, displayPath, expandInputs, findRepositoryRoot, shardKey, shardOf, STDIN_NAME, type InputFile } from "./files.js";
+import {
+  isSettled,
+  type LockVerdict,
+  lockSideClean,
+  openValidateCache,
+  SETTLE_MS,
+  validateCacheLocation,
+  verdictHolds,
+  verdictKey,
+} from "./validate-cache.js";
+import {
+  confinementRoot,
+  DEFAULT_PATTERN,
+  displayPath,
+  expandInputs,
+  findRepositoryRoot,
+  shardKey,
+  shardOf,
+  STDIN_NAME,
+  type InputFile,
+} from "./files.js";
 import { mapWithLimit } from "./concurrency.js";
 import { describeIoError, OperationalError } from "./errors.js";
 import { locateEditedTargets } from "./locate-edits.js";
@@ -25,7 +44,10 @@ export interface ValidateOptions {
   /** Files, directories or globs; default `.tooling/citation-targets/*.jsonl`. */
   patterns?: string[];
   cwd?: string;
-  /** The folder patterns are relative to, when not cwd (patterns from a config file); paths are still shown relative to cwd. */
+  /**
+   * The folder patterns are relative to, when not cwd (patterns from a config file); paths are still shown relative to
+   * cwd.
+   */
   patternsCwd?: string;
   /** A schema file that replaces the repository's and the bundled one. */
   schema?: string;
@@ -37,7 +59,10 @@ export interface ValidateOptions {
   allowUnmatched?: boolean;
   /** Called as the run advances (after each chunk read in this thread, each file done). */
   onProgress?: (progress: { files: number; filesDone: number; bytes: number; bytesDone: number }) => void;
-  /** Worker threads to spread the files over (one pool for the run); default: one per core for 200+ files or 32+ MB, else 1 (this thread). A file is never split. */
+  /**
+   * Worker threads to spread the files over (one pool for the run); default: one per core for 200+ files or 32+ MB,
+   * else 1 (this thread). A file is never split.
+   */
   jobs?: number;
   /**
    * A lock manifest to check every file against (the manifest rules). Without it, a file
@@ -48,11 +73,20 @@ export interface ValidateOptions {
   limits?: Partial<Limits>;
   /** Check only the files of shard `index` (1-based) of `count`, split by a hash of each path: for a CI matrix. */
   shard?: { index: number; count: number };
-  /** Let lock manifests' dataset folders, config patterns and the default pattern lead outside the repository (default: confined to it; SECURITY.md). */
+  /**
+   * Let lock manifests' dataset folders, config patterns and the default pattern lead outside the repository (default:
+   * confined to it; SECURITY.md).
+   */
   allowOutsideRepository?: boolean;
-  /** The patterns come from a config (or are the default): confine what they match to the repository unless allowOutsideRepository. */
+  /**
+   * The patterns come from a config (or are the default): confine what they match to the repository unless
+   * allowOutsideRepository.
+   */
   confinePatterns?: boolean;
-  /** Check these bytes (standard input) instead of files; `name` is the path they stand for (display, file-name rule, lock manifest beside it). */
+  /**
+   * Check these bytes (standard input) instead of files; `name` is the path they stand for (display, file-name rule,
+   * lock manifest beside it).
+   */
   stdin?: { stream: AsyncIterable<Uint8Array>; name?: string };
   /**
    * Lock manifests to hold to their JSONL besides those of the folders checked (--staged: the staged
@@ -65,7 +99,10 @@ export interface ValidateOptions {
    * `node_modules`. Not used with `lock` given or false, nor for standard input.
    */
   cache?: string | false;
-  /** How long (ms) a file must have been left alone before the run for its outcome to be cached; default SETTLE_MS (2 s). For tests. */
+  /**
+   * How long (ms) a file must have been left alone before the run for its outcome to be cached; default SETTLE_MS (2
+   * s). For tests.
+   */
   cacheSettleMs?: number;
   /** Told, at the end of a run that used the cache, what it took from it and stored (--verbose). */
   onCache?: (use: CacheUse) => void;
@@ -117,13 +154,15 @@ export async function validate(options: ValidateOptions = {}): Promise<Report> {
   const startedMs = Date.now(); // what the cache trusts: files left alone since well before this
   const cwd = options.cwd ?? process.cwd();
   // The cache of lock-side outcomes: only where each file's own manifest is looked for, in files (not standard input).
-  const cacheFile = options.stdin || options.lock !== undefined ? undefined : await validateCacheLocation(cwd, options.cache);
+  const cacheFile =
+    options.stdin || options.lock !== undefined ? undefined : await validateCacheLocation(cwd, options.cache);
   const cache = cacheFile !== undefined ? openValidateCache(cacheFile, verdictKey(options)) : undefined;
   // Files changed since shortly before the run are not trusted (racily clean): their verdicts are not kept.
   const settledBefore = (BigInt(startedMs - (options.cacheSettleMs ?? SETTLE_MS)) * 1_000_000n).toString();
   const cacheRun = cache ? { name: `${process.pid}.${startedMs}.${++runs}`, settledBefore } : undefined;
   const validator = await createFileValidator({ ...options, cwd, ...(cacheRun ? { cacheRun } : {}) });
-  // A config's patterns stay in the repository that holds the config (outside one, the config's folder); the default pattern in the working directory's.
+  // A config's patterns stay in the repository that holds the config (outside one, the config's folder); the default
+  // pattern in the working directory's.
   const patternsBase = options.patternsCwd ?? cwd;
   const confineTo = options.allowOutsideRepository ? undefined : await confinementRoot(patternsBase, patternsBase);
   const matched = options.stdin
@@ -131,20 +170,50 @@ export async function validate(options: ValidateOptions = {}): Promise<Report> {
     : options.manifests !== undefined && !options.patterns?.length
       ? []
       : options.patterns?.length
-        ? await expandInputs(options.patterns, cwd, options.allowUnmatched, options.patternsCwd, options.confinePatterns ? confineTo : undefined)
-        : await expandInputs([DEFAULT_PATTERN], cwd, options.allowUnmatched, (await findRepositoryRoot(cwd)) ?? cwd, confineTo); // like git: the default is the repository's, from any subfolder
+        ? await expandInputs(
+            options.patterns,
+            cwd,
+            options.allowUnmatched,
+            options.patternsCwd,
+            options.confinePatterns ? confineTo : undefined,
+          )
+        : await expandInputs(
+            [DEFAULT_PATTERN],
+            cwd,
+            options.allowUnmatched,
+            (await findRepositoryRoot(cwd)) ?? cwd,
+            confineTo,
+          ); // like git: the default is the repository's, from any subfolder
   const shard = options.shard;
-  if (shard && (!Number.isInteger(shard.count) || shard.count < 1 || !Number.isInteger(shard.index) || shard.index < 1 || shard.index > shard.count)) {
+  if (
+    shard &&
+    (!Number.isInteger(shard.count) ||
+      shard.count < 1 ||
+      !Number.isInteger(shard.index) ||
+      shard.index < 1 ||
+      shard.index > shard.count)
+  ) {
     throw new OperationalError(`invalid shard ${shard.index}/${shard.count}: expected i/n with 1 ≤ i ≤ n`);
   }
   const root = shard ? await findRepositoryRoot(cwd) : undefined; // the split does not depend on the folder it runs from
-  const inputs = shard ? matched.filter((input) => shardOf(shardKey(input.absolute, root), shard.count) === shard.index - 1) : matched;
+  const inputs = shard
+    ? matched.filter((input) => shardOf(shardKey(input.absolute, root), shard.count) === shard.index - 1)
+    : matched;
   // File sizes, read once, for the choice of threads, the ranges and the progress.
   const sizes = options.jobs === 1 && !options.onProgress ? undefined : await sizesOf(inputs);
-  const jobs = options.stdin ? 1 : chooseJobs(checkJobs(options.jobs), { items: inputs.length, bytes: (sizes ?? []).reduce((a, b) => a + b, 0) }, VALIDATE_THREADS);
+  const jobs = options.stdin
+    ? 1
+    : chooseJobs(
+        checkJobs(options.jobs),
+        { items: inputs.length, bytes: (sizes ?? []).reduce((a, b) => a + b, 0) },
+        VALIDATE_THREADS,
+      );
   const progress = options.onProgress ? startProgress(inputs, sizes!, options.onProgress) : undefined;
   const items: FileToCheck[] = cache ? inputs.map((input) => withVerdict(input, cache.get(input.absolute))) : inputs;
-  const inWorkers = jobs > 1 ? await validateInPool(items, { ...options, cwd, ...(cacheRun ? { cacheRun } : {}) }, jobs, sizes!, progress) : undefined;
+  const inWorkers =
+    jobs > 1
+      ? await validateInPool(items, { ...options, cwd, ...(cacheRun ? { cacheRun } : {}) }, jobs, sizes!, progress)
+      : undefined;
   const outcomes =
     inWorkers?.files ??
     (await mapWithLimit(items, FILES_AT_ONCE, async (item) => {
@@ -171,12 +240,23 @@ export async function validate(options: ValidateOptions = {}): Promise<Report> {
   const files = located.map(collapseWrongKind); // a markdown file given by mistake: said once, not a problem per line
   if (!options.stdin && options.lock === undefined) {
     // A manifest whose JSONL is gone (git rm): reported on the manifest, under lock-pair.
-    const orphans = manifestsWithoutJsonl(foldersOf(inputs.map((input) => input.absolute)), options.manifests ?? []).filter(
-      (manifest) => !shard || shardOf(shardKey(`${manifest.slice(0, -".lock.json".length)}.jsonl`, root), shard.count) === shard.index - 1,
+    const orphans = manifestsWithoutJsonl(
+      foldersOf(inputs.map((input) => input.absolute)),
+      options.manifests ?? [],
+    ).filter(
+      (manifest) =>
+        !shard ||
+        shardOf(shardKey(`${manifest.slice(0, -".lock.json".length)}.jsonl`, root), shard.count) === shard.index - 1,
     );
     files.push(...orphanReports(orphans, cwd, resolveSeverities([lockPair], options.rules).get(lockPair.id)));
   }
-  return { files, summary: summarize(files), schemaSource: validator.schemaSource, threads: inWorkers?.threads ?? 1, rules: ruleDescriptors() };
+  return {
+    files,
+    summary: summarize(files),
+    schemaSource: validator.schemaSource,
+    threads: inWorkers?.threads ?? 1,
+    rules: ruleDescriptors(),
+  };
 }
 
 /** A file with its verdict, without an empty one (the object crosses to the worker threads). */
@@ -184,7 +264,10 @@ function withVerdict(input: InputFile, verdict: LockVerdict | undefined): FileTo
   return verdict === undefined ? input : { ...input, verdict };
 }
 
-/** One file's check, ready to run: the engine's options (with the lock manifest in force, if any), and why a manifest beside it could not be read. */
+/**
+ * One file's check, ready to run: the engine's options (with the lock manifest in force, if any), and why a manifest
+ * beside it could not be read.
+ */
 export interface PreparedFile {
   input: InputFile;
   checkOptions: FileCheckOptions;
@@ -197,7 +280,10 @@ export interface PreparedFile {
   cached?: { held: string } | { pending?: PendingVerdict };
 }
 
-/** What a file's verdict holds besides the fingerprints of its dataset: those of the JSONL and its manifest, taken before they are read. */
+/**
+ * What a file's verdict holds besides the fingerprints of its dataset: those of the JSONL and its manifest, taken
+ * before they are read.
+ */
 interface PendingVerdict {
   jsonl: Fingerprint;
   manifest: Fingerprint;
@@ -208,7 +294,10 @@ export interface FileValidator {
   schemaSource: SchemaSource;
   /** Checks one whole file in this thread. */
   check(input: FileToCheck, onRead?: (bytes: number) => void): Promise<CheckedFile>;
-  /** Opens the lock manifest in force for the file (or finds the cache's verdict on it still holds) and settles the engine's options. */
+  /**
+   * Opens the lock manifest in force for the file (or finds the cache's verdict on it still holds) and settles the
+   * engine's options.
+   */
   prepare(input: FileToCheck): Promise<PreparedFile>;
   /** The report of a prepared file from the engine's result, once the artifact facts of its manifest are in. */
   finish(prepared: PreparedFile, result: FileResult & { error?: string }): CheckedFile;
@@ -221,9 +310,21 @@ export interface FileValidator {
  */
 export async function createFileValidator(options: ValidateOptions & { cwd: string }): Promise<FileValidator> {
   const { cwd } = options;
-  const schema = await loadSchema({ cwd, ...(options.schema ? { schemaPath: options.schema } : {}), ...(options.legislationHost ? { legislationHost: options.legislationHost } : {}) });
+  const schema = await loadSchema({
+    cwd,
+    ...(options.schema ? { schemaPath: options.schema } : {}),
+    ...(options.legislationHost ? { legislationHost: options.legislationHost } : {}),
+  });
   const confinement = { allowOutsideRepository: options.allowOutsideRepository ?? false, keepBodies: true };
-  const explicitLock = typeof options.lock === "string" ? await openLockContext(resolve(cwd, options.lock), displayPath(resolve(cwd, options.lock), cwd), cwd, confinement) : undefined;
+  const explicitLock =
+    typeof options.lock === "string"
+      ? await openLockContext(
+          resolve(cwd, options.lock),
+          displayPath(resolve(cwd, options.lock), cwd),
+          cwd,
+          confinement,
+        )
+      : undefined;
   const cacheInUse = options.cacheRun !== undefined; // never with an explicit or no lock manifest, nor for standard input
   const realParents = new Map<string, string>(); // the real paths of the dataset folders' parents, asked once a run
   const prepare = async (input: FileToCheck): Promise<PreparedFile> => {
@@ -235,13 +336,18 @@ export async function createFileValidator(options: ValidateOptions & { cwd: stri
       ...(options.rules ? { ruleSettings: options.rules } : {}),
       ...(options.limits ? { limits: options.limits } : {}),
     };
-    if (explicitLock || options.lock === false || (input.stdin && input.display === STDIN_NAME)) return { input, checkOptions: explicitLock ? { ...checkOptions, lock: explicitLock } : checkOptions };
+    if (explicitLock || options.lock === false || (input.stdin && input.display === STDIN_NAME))
+      return { input, checkOptions: explicitLock ? { ...checkOptions, lock: explicitLock } : checkOptions };
     const sibling = `${input.absolute.replace(/\.jsonl$/, "")}.lock.json`;
-    // One synchronous call: thousands of files a run. With the cache in use, its fingerprint too, taken before the manifest is read.
-    const manifestInfo = sibling === input.absolute ? undefined : statSync(sibling, { throwIfNoEntry: false, bigint: cacheInUse });
+    // One synchronous call: thousands of files a run. With the cache in use, its fingerprint too, taken before the
+    // manifest is read.
+    const manifestInfo =
+      sibling === input.absolute ? undefined : statSync(sibling, { throwIfNoEntry: false, bigint: cacheInUse });
     if (!manifestInfo?.isFile()) return { input, checkOptions, ...(cacheInUse ? { cached: {} } : {}) };
     // As displayPath shows it: the file's own way with the other name (path.relative costs microseconds a file).
-    const shown = input.display.endsWith(".jsonl") ? `${input.display.slice(0, -".jsonl".length)}.lock.json` : displayPath(sibling, cwd);
+    const shown = input.display.endsWith(".jsonl")
+      ? `${input.display.slice(0, -".jsonl".length)}.lock.json`
+      : displayPath(sibling, cwd);
     let cached: PreparedFile["cached"];
     if (cacheInUse) {
       const jsonl = fingerprintAt(input.absolute);
@@ -249,7 +355,8 @@ export async function createFileValidator(options: ValidateOptions & { cwd: stri
       if (input.verdict !== undefined) {
         const confinedTo = options.allowOutsideRepository ? undefined : await confinementRoot(dirname(sibling), cwd);
         // The verdict holds: the lock-side checks would find nothing; they are not run, and the report is the same.
-        if (verdictHolds(input.verdict, jsonl, manifest, confinedTo, realParents)) return { input, checkOptions: { ...checkOptions, manifestPath: shown }, cached: { held: shown } };
+        if (verdictHolds(input.verdict, jsonl, manifest, confinedTo, realParents))
+          return { input, checkOptions: { ...checkOptions, manifestPath: shown }, cached: { held: shown } };
       }
       cached = jsonl !== undefined ? { pending: { jsonl, manifest, prints: new DatasetPrints() } } : {};
     }
@@ -258,7 +365,8 @@ export async function createFileValidator(options: ValidateOptions & { cwd: stri
       const lock = await openLockContext(sibling, shown, cwd, prints ? { ...confinement, prints } : confinement);
       return { input, checkOptions: { ...checkOptions, lock }, ...(cached ? { cached } : {}) };
     } catch (error) {
-      // A broken manifest beside one file is that file's I/O error: the file is still checked without it, and so are the others.
+      // A broken manifest beside one file is that file's I/O error: the file is still checked without it, and so are
+      // the others.
       if (!(error instanceof OperationalError)) throw error;
       return { input, checkOptions, lockError: error.message, ...(cached ? { cached } : {}) };
     }
@@ -271,9 +379,16 @@ export async function createFileValidator(options: ValidateOptions & { cwd: stri
     const cached = prepared.cached;
     if (cached !== undefined && "held" in cached) return { report: { ...report, lockManifest: cached.held } };
     if (!lock) return cached ? { report, verdict: null } : { report };
-    const full: FileReport = { ...report, lockManifest: lock.manifestPath, ...(lock.artifactsSkipped !== undefined ? { artifactChecksSkipped: lock.artifactsSkipped } : {}) };
+    const full: FileReport = {
+      ...report,
+      lockManifest: lock.manifestPath,
+      ...(lock.artifactsSkipped !== undefined ? { artifactChecksSkipped: lock.artifactsSkipped } : {}),
+    };
     if (cached === undefined) return { report: full };
-    return { report: full, verdict: cached.pending ? verdictOf(cached.pending, lock, full, options.cacheRun!.settledBefore) : null };
+    return {
+      report: full,
+      verdict: cached.pending ? verdictOf(cached.pending, lock, full, options.cacheRun!.settledBefore) : null,
+    };
   };
   const check = async (input: FileToCheck, onRead?: (bytes: number) => void): Promise<CheckedFile> => {
     const prepared = await prepare(input);
@@ -287,9 +402,20 @@ export async function createFileValidator(options: ValidateOptions & { cwd: stri
  * artifact and folder read and fingerprinted) and found no problem at all, and every file they read
  * was left alone since `settledBefore`; else null (forget it).
  */
-function verdictOf(pending: PendingVerdict, lock: LockContext, report: FileReport, settledBefore: string): LockVerdict | null {
+function verdictOf(
+  pending: PendingVerdict,
+  lock: LockContext,
+  report: FileReport,
+  settledBefore: string,
+): LockVerdict | null {
   const { prints } = pending;
-  if (lock.artifactsSkipped !== undefined || lock.artifactsFailed !== undefined || !prints.complete || prints.root === undefined) return null;
+  if (
+    lock.artifactsSkipped !== undefined ||
+    lock.artifactsFailed !== undefined ||
+    !prints.complete ||
+    prints.root === undefined
+  )
+    return null;
   if (!lockSideClean(report)) return null;
   const verdict: LockVerdict = {
     jsonl: pending.jsonl,
@@ -304,7 +430,11 @@ function verdictOf(pending: PendingVerdict, lock: LockContext, report: FileRepor
 /** Small files are read in one call, larger ones streamed in chunks. */
 const READ_WHOLE_BELOW = 1 << 20;
 
-async function validateFile(prepared: PreparedFile, stdin: AsyncIterable<Uint8Array> | undefined, onRead?: (bytes: number) => void): Promise<FileResult & { error?: string }> {
+async function validateFile(
+  prepared: PreparedFile,
+  stdin: AsyncIterable<Uint8Array> | undefined,
+  onRead?: (bytes: number) => void,
+): Promise<FileResult & { error?: string }> {
   const { input, checkOptions } = prepared;
   const check = createFileCheck(checkOptions);
   try {
@@ -314,9 +444,9 @@ async function validateFile(prepared: PreparedFile, stdin: AsyncIterable<Uint8Ar
         onRead?.(chunk.length);
       }
     } else {
-      // A small file is read in one synchronous call (a promise per open, stat, read and close cost
-      // more than the read itself: bench/RESULTS.md, "many files"); a larger one is streamed.
-      // Opened once without blocking and checked on the descriptor: only a regular file is read (a device or a FIFO is refused, named).
+      // A small file is read in one synchronous call (a promise per open, stat, read and close cost more than the read
+      // itself: bench/RESULTS.md, "many files"); a larger one is streamed. Opened once without blocking and checked on
+      // the descriptor: only a regular file is read (a device or a FIFO is refused, named).
       const { fd, info } = openRegularSync(input.absolute);
       if (info.size < READ_WHOLE_BELOW) {
         let bytes: Buffer;
@@ -365,5 +495,10 @@ function stdinInput(name: string | undefined, cwd: string): InputFile {
 
 /** The registry's rules as the report describes them. */
 function ruleDescriptors(): RuleDescriptor[] {
-  return rules.map((rule) => ({ id: rule.id, description: rule.meta.description, defaultSeverity: rule.meta.defaultSeverity, docs: ruleDocsUrl(rule.id) }));
+  return rules.map((rule) => ({
+    id: rule.id,
+    description: rule.meta.description,
+    defaultSeverity: rule.meta.defaultSeverity,
+    docs: ruleDocsUrl(rule.id),
+  }));
 }

@@ -36,7 +36,9 @@ export interface ViewResult {
 
 const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
 
-/** Reads a dataset file and renders its page. Throws OperationalError for a file that cannot be read or holds no record. */
+/**
+ * Reads a dataset file and renders its page. Throws OperationalError for a file that cannot be read or holds no record.
+ */
 export async function viewDataset(options: ViewOptions): Promise<ViewResult> {
   const cwd = options.cwd ?? process.cwd();
   const absolute = resolve(cwd, options.path);
@@ -44,7 +46,9 @@ export async function viewDataset(options: ViewOptions): Promise<ViewResult> {
   const info = statSync(absolute, { throwIfNoEntry: false });
   if (info === undefined) throw new OperationalError(`cannot read ${options.path}: no such file or folder`);
   if (!info.isFile())
-    throw new OperationalError(`cannot read ${options.path}: ${info.isDirectory() ? "it is a folder, not a file: name one dataset file (<slug>.jsonl)" : "it is not a regular file"}`);
+    throw new OperationalError(
+      `cannot read ${options.path}: ${info.isDirectory() ? "it is a folder, not a file: name one dataset file (<slug>.jsonl)" : "it is not a regular file"}`,
+    );
   const limit = options.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES;
   const targets: ViewTarget[] = [];
   let first: Record<string, unknown> | undefined;
@@ -59,7 +63,9 @@ export async function viewDataset(options: ViewOptions): Promise<ViewResult> {
       omitted = true;
       for (const target of targets) delete target.text;
     }
-    const trail = Array.isArray(record.headingTrail) ? record.headingTrail.filter((t): t is string => typeof t === "string") : [];
+    const trail = Array.isArray(record.headingTrail)
+      ? record.headingTrail.filter((t): t is string => typeof t === "string")
+      : [];
     targets.push({
       address: record.citationAddress as string,
       kind: text(record.targetKind) ?? "markdown-artifact",
@@ -71,7 +77,9 @@ export async function viewDataset(options: ViewOptions): Promise<ViewResult> {
   });
   if (targets.length === 0) {
     throw new OperationalError(
-      unreadable > 0 ? `${shown} is not a citation-targets JSONL file: none of its ${unreadable} lines is a record with a citationAddress` : `${shown} holds no record: nothing to show`,
+      unreadable > 0
+        ? `${shown} is not a citation-targets JSONL file: none of its ${unreadable} lines is a record with a citationAddress`
+        : `${shown} holds no record: nothing to show`,
     );
   }
   const warnings: string[] = [];
@@ -79,7 +87,10 @@ export async function viewDataset(options: ViewOptions): Promise<ViewResult> {
     warnings.push(
       `${shown}: ${unreadable} ${unreadable === 1 ? "line is" : "lines are"} not a record with a citationAddress and ${unreadable === 1 ? "is" : "are"} not shown (run citation-targets validate)`,
     );
-  if (omitted) warnings.push(`${shown}: the texts hold ${bytes} bytes, more than --max-text-bytes ${limit}: the page leaves them out (the tree and the search are complete)`);
+  if (omitted)
+    warnings.push(
+      `${shown}: the texts hold ${bytes} bytes, more than --max-text-bytes ${limit}: the page leaves them out (the tree and the search are complete)`,
+    );
   const dataset = first ?? {};
   const view: DatasetView = {
     file: shown,

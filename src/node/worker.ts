@@ -24,8 +24,14 @@ const validators = new Map<string, Promise<FileValidator>>();
 /** Files of a batch in flight at once in one thread, so that one's reads overlap another's checks. */
 const FILES_IN_FLIGHT = 4;
 
-/** Checks a batch of whole JSONL files, one after another, each with the lock manifest in force (and the cache's verdict on it, if any). */
-async function validateFiles(task: { options: ValidateOptions & { cwd: string }; items: FileToCheck[] }): Promise<CheckedFile[] | TaskFailure> {
+/**
+ * Checks a batch of whole JSONL files, one after another, each with the lock manifest in force (and the cache's verdict
+ * on it, if any).
+ */
+async function validateFiles(task: {
+  options: ValidateOptions & { cwd: string };
+  items: FileToCheck[];
+}): Promise<CheckedFile[] | TaskFailure> {
   try {
     return await checkFiles(task);
   } catch (error) {
@@ -33,7 +39,10 @@ async function validateFiles(task: { options: ValidateOptions & { cwd: string };
   }
 }
 
-async function checkFiles(task: { options: ValidateOptions & { cwd: string }; items: FileToCheck[] }): Promise<CheckedFile[]> {
+async function checkFiles(task: {
+  options: ValidateOptions & { cwd: string };
+  items: FileToCheck[];
+}): Promise<CheckedFile[]> {
   const key = JSON.stringify(task.options);
   let validator = validators.get(key);
   if (validator === undefined) {
@@ -47,14 +56,21 @@ async function checkFiles(task: { options: ValidateOptions & { cwd: string }; it
   return mapWithLimit(task.items, FILES_IN_FLIGHT, (input) => ready.check(input));
 }
 
-/** The dataset-level part of a manifest: what a record needs besides its artifact (artifactLines reads no other field). */
+/**
+ * The dataset-level part of a manifest: what a record needs besides its artifact (artifactLines reads no other field).
+ */
 export type DatasetFields = Omit<LockManifest, "artifacts" | "ignore">;
 
 /** One artifact's lines, or why it could not be parsed. */
 export type ArtifactResult = { lines: ArtifactLines } | { problems: string[]; operational: boolean };
 
 /** Reads, parses and serialises a batch of artifacts of one dataset (generate of a large dataset). */
-async function artifactBatch(task: { root: string; fields: DatasetFields; artifacts: ManifestArtifact[]; limits: ArtifactLimits }): Promise<ArtifactResult[]> {
+async function artifactBatch(task: {
+  root: string;
+  fields: DatasetFields;
+  artifacts: ManifestArtifact[];
+  limits: ArtifactLimits;
+}): Promise<ArtifactResult[]> {
   const manifest = { ...task.fields, artifacts: [] } as LockManifest;
   const [{ artifactLines, parseArtifactBytes }, { resolveArtifact }, { readRegularFileSync }] = await Promise.all([
     import("../core/records/generate.js"),
@@ -63,11 +79,18 @@ async function artifactBatch(task: { root: string; fields: DatasetFields; artifa
   ]);
   return task.artifacts.map((artifact) => {
     try {
-      const { parsed } = parseArtifactBytes(artifact, readRegularFileSync(resolveArtifact(task.root, artifact.path)), task.limits);
+      const { parsed } = parseArtifactBytes(
+        artifact,
+        readRegularFileSync(resolveArtifact(task.root, artifact.path)),
+        task.limits,
+      );
       return { lines: artifactLines(manifest, artifact, parsed) };
     } catch (error) {
       if (error instanceof DatasetError) return { problems: error.problems, operational: false };
-      return { problems: [`${artifact.path}: ${error instanceof Error ? error.message : String(error)}`], operational: true };
+      return {
+        problems: [`${artifact.path}: ${error instanceof Error ? error.message : String(error)}`],
+        operational: true,
+      };
     }
   });
 }
@@ -99,7 +122,8 @@ async function diffPairs(task: { pairs: PairTask[] }): Promise<(DiffPair | TaskF
 
 /** An error as plain data. */
 export function failureOf(error: unknown): TaskFailure {
-  if (error instanceof DatasetError) return { failed: { kind: "dataset", message: error.message, problems: error.problems } };
+  if (error instanceof DatasetError)
+    return { failed: { kind: "dataset", message: error.message, problems: error.problems } };
   if (error instanceof OperationalError) return { failed: { kind: "operational", message: error.message } };
   return { failed: { kind: "other", message: error instanceof Error ? error.message : String(error) } };
 }

@@ -27,7 +27,10 @@ export interface AtomicFile {
   detach(options?: { sync?: boolean }): Promise<string>;
 }
 
-/** Targets whose stale temporaries this thread has removed already: once a run is enough (a folder of thousands of datasets is read once per target, not once per write). */
+/**
+ * Targets whose stale temporaries this thread has removed already: once a run is enough (a folder of thousands of
+ * datasets is read once per target, not once per write).
+ */
 const swept = new Set<string>();
 
 /**
@@ -67,17 +70,26 @@ async function makeFolder(folder: string): Promise<void> {
  * Refuses to write `output` when it is one of the run's inputs (the same file, by device and inode, so
  * also through a link): `generate M -o M` would destroy what it reads. Names the input.
  */
-export function refuseOverInputs(output: string, inputs: Iterable<{ path: string; what: string }>, shown = output): void {
+export function refuseOverInputs(
+  output: string,
+  inputs: Iterable<{ path: string; what: string }>,
+  shown = output,
+): void {
   const target = statSync(output, { throwIfNoEntry: false });
   if (target === undefined) return;
   for (const input of inputs) {
     const info = statSync(input.path, { throwIfNoEntry: false });
     if (info !== undefined && info.dev === target.dev && info.ino === target.ino)
-      throw new OperationalError(`refusing to write ${shown}: it is ${input.what}, an input of this run; write the output elsewhere`);
+      throw new OperationalError(
+        `refusing to write ${shown}: it is ${input.what}, an input of this run; write the output elsewhere`,
+      );
   }
 }
 
-/** Opens an atomic writer for `path`, creating its folder; first removes what an interrupted earlier write to the same path left behind. */
+/**
+ * Opens an atomic writer for `path`, creating its folder; first removes what an interrupted earlier write to the same
+ * path left behind.
+ */
 export async function openAtomic(path: string, options: { sweep?: boolean } = {}): Promise<AtomicFile> {
   const folder = dirname(path);
   await step(path, () => makeFolder(folder), ` (cannot create its folder ${folder})`);
@@ -85,7 +97,8 @@ export async function openAtomic(path: string, options: { sweep?: boolean } = {}
     swept.add(path);
     await removeStaleTemporaries(path);
   }
-  // A fresh random name each try: a name taken by anything (a committed folder named like a temporary file) is passed over.
+  // A fresh random name each try: a name taken by anything (a committed folder named like a temporary file) is passed
+  // over.
   let temporary = "";
   let handle: FileHandle | undefined;
   for (let attempt = 0; handle === undefined; attempt++) {
@@ -93,10 +106,12 @@ export async function openAtomic(path: string, options: { sweep?: boolean } = {}
     try {
       handle = await open(temporary, "wx");
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST" || attempt >= 8) throw ioError(error, "write", path, ` (cannot create a file in ${folder})`);
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST" || attempt >= 8)
+        throw ioError(error, "write", path, ` (cannot create a file in ${folder})`);
     }
   }
-  // A replaced file keeps its mode and group (664 stays 664): the temporary file takes them before it is renamed over it.
+  // A replaced file keeps its mode and group (664 stays 664): the temporary file takes them before it is renamed over
+  // it.
   const existing = statSync(path, { throwIfNoEntry: false });
   if (existing?.isFile()) {
     await handle.chmod(existing.mode & 0o7777).catch(() => undefined);
@@ -167,7 +182,10 @@ export async function discardTemporary(temporary: string): Promise<void> {
   await rm(temporary, { force: true });
 }
 
-/** Writes `data` to `path` (creating its folder) through a temporary file in the same folder and a rename, so no reader ever sees half a file. */
+/**
+ * Writes `data` to `path` (creating its folder) through a temporary file in the same folder and a rename, so no reader
+ * ever sees half a file.
+ */
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
   const file = await openAtomic(path);
   try {

@@ -4,19 +4,24 @@ export const blockRange = defineRule({
   id: "block-range",
   scope: "dataset",
   meta: {
-    description: "Block ranges are well formed (0 ≤ start ≤ end) and, per artifact, contiguous from 0 without overlap; only an artifact with no blocks has an empty range.",
+    description:
+      "Block ranges are well formed (0 ≤ start ≤ end) and, per artifact, contiguous from 0 without overlap; only an artifact with no blocks has an empty range.",
     defaultSeverity: "error",
   },
   messages: {
     negative: "sourceArtifactBlockStartIndex is {{start}}: expected 0 or more",
-    reversed: "block range [{{start}}, {{end}}) ends before it starts: expected sourceArtifactBlockEndExclusive ≥ sourceArtifactBlockStartIndex",
-    notContiguous: "block range of {{path}} starts at {{start}}: expected {{expected}}, where the artifact's previous target ended (line {{previousLine}})",
+    reversed:
+      "block range [{{start}}, {{end}}) ends before it starts: expected sourceArtifactBlockEndExclusive ≥ sourceArtifactBlockStartIndex",
+    notContiguous:
+      "block range of {{path}} starts at {{start}}: expected {{expected}}, where the artifact's previous target ended (line {{previousLine}})",
     notFromZero: "first target of {{path}} starts at block {{start}}: expected 0",
-    empty: "empty block range [{{start}}, {{end}}) in {{path}}: only an artifact with no blocks has an empty (single) target",
+    empty:
+      "empty block range [{{start}}, {{end}}) in {{path}}: only an artifact with no blocks has an empty (single) target",
   },
   create(context) {
     let current: { path: string; end: number; line: number; empty: boolean } | undefined;
-    // An unreadable line since the last record may have been a target of this artifact or the first of the next: its start is then not checked.
+    // An unreadable line since the last record may have been a target of this artifact or the first of the next: its
+    // start is then not checked.
     let afterSkip = false;
     return {
       record({ record, line }) {
@@ -28,10 +33,20 @@ export const blockRange = defineRule({
         if (start < 0) {
           context.report({ messageId: "negative", data: { start }, line, pointer: "/sourceArtifactBlockStartIndex" });
         } else if (end < start) {
-          context.report({ messageId: "reversed", data: { start, end }, line, pointer: "/sourceArtifactBlockEndExclusive" });
+          context.report({
+            messageId: "reversed",
+            data: { start, end },
+            line,
+            pointer: "/sourceArtifactBlockEndExclusive",
+          });
         } else if (current?.path === path) {
           if (start !== current.end && !afterSkip) {
-            context.report({ messageId: "notContiguous", data: { path, start, expected: current.end, previousLine: current.line }, line, pointer: "/sourceArtifactBlockStartIndex" });
+            context.report({
+              messageId: "notContiguous",
+              data: { path, start, expected: current.end, previousLine: current.line },
+              line,
+              pointer: "/sourceArtifactBlockStartIndex",
+            });
           } else if (current.empty || end === start) {
             const at = current.empty ? current.line : line;
             context.report({
@@ -42,7 +57,12 @@ export const blockRange = defineRule({
             });
           }
         } else if (start !== 0 && !afterSkip) {
-          context.report({ messageId: "notFromZero", data: { path, start }, line, pointer: "/sourceArtifactBlockStartIndex" });
+          context.report({
+            messageId: "notFromZero",
+            data: { path, start },
+            line,
+            pointer: "/sourceArtifactBlockStartIndex",
+          });
         }
         current = { path, end: Math.max(end, start), line, empty: end === start };
         afterSkip = false;

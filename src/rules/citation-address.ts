@@ -6,11 +6,13 @@ export const citationAddress = defineRule({
   id: "citation-address",
   scope: "record",
   meta: {
-    description: "citationAddress is in the grammar and equals the address recomputed from the record's slug, targetKind, artifactRelativePath and local coordinate.",
+    description:
+      "citationAddress is in the grammar and equals the address recomputed from the record's slug, targetKind, artifactRelativePath and local coordinate.",
     defaultSeverity: "error",
   },
   messages: {
-    malformed: "citationAddress {{value}} is not in the address grammar: expected <slug>/<artifact path>#<local coordinate> or <slug>/<folder path>/",
+    malformed:
+      "citationAddress {{value}} is not in the address grammar: expected <slug>/<artifact path>#<local coordinate> or <slug>/<folder path>/",
     kind: "citationAddress {{value}} is the address of a {{addressKind}}, but the record is a {{kind}}",
     mismatch: "citationAddress {{value}} does not match the record's own coordinates: expected {{expected}}",
   },
@@ -27,19 +29,40 @@ export const citationAddress = defineRule({
           context.report({ messageId: "malformed", data: { value: quote(value) }, line, pointer: "/citationAddress" });
           return;
         }
-        if (slug === undefined || path === undefined || (kind !== "markdown-artifact" && kind !== "structural-container")) return;
+        if (
+          slug === undefined ||
+          path === undefined ||
+          (kind !== "markdown-artifact" && kind !== "structural-container")
+        )
+          return;
         if (parts.targetKind !== kind) {
-          context.report({ messageId: "kind", data: { value: quote(value), addressKind: parts.targetKind, kind }, line, pointer: "/citationAddress" });
+          context.report({
+            messageId: "kind",
+            data: { value: quote(value), addressKind: parts.targetKind, kind },
+            line,
+            pointer: "/citationAddress",
+          });
           return;
         }
         let expected: string;
         try {
-          // The derivation generate uses: the address formatted from the record's own slug, kind and path, and the local coordinate it carries.
-          expected = formatAddress(kind === "markdown-artifact" ? { slug, targetKind: kind, path, local: parts.local ?? "" } : { slug, targetKind: kind, path });
+          // The derivation generate uses: the address formatted from the record's own slug, kind and path, and the
+          // local coordinate it carries.
+          expected = formatAddress(
+            kind === "markdown-artifact"
+              ? { slug, targetKind: kind, path, local: parts.local ?? "" }
+              : { slug, targetKind: kind, path },
+          );
         } catch {
           return; // the slug or path itself is invalid: the schema reports it
         }
-        if (expected !== value) context.report({ messageId: "mismatch", data: { value: quote(value), expected: quote(expected) }, line, pointer: "/citationAddress" });
+        if (expected !== value)
+          context.report({
+            messageId: "mismatch",
+            data: { value: quote(value), expected: quote(expected) },
+            line,
+            pointer: "/citationAddress",
+          });
       },
     };
   },

@@ -8,7 +8,10 @@ export const citationTargetId = defineRule({
     description: 'citationTargetId is SHA-256 of "citation-target-id/v1" NUL datasetDigest NUL citationAddress.',
     defaultSeverity: "error",
   },
-  messages: { mismatch: "citationTargetId is {{actual}} but the derivation from datasetDigest and citationAddress gives {{expected}}" },
+  messages: {
+    mismatch:
+      "citationTargetId is {{actual}} but the derivation from datasetDigest and citationAddress gives {{expected}}",
+  },
   create(context) {
     return {
       record({ record, line }) {
@@ -17,7 +20,8 @@ export const citationTargetId = defineRule({
         const actual = stringField(record, "citationTargetId");
         if (datasetDigest === undefined || address === undefined || actual === undefined) return;
         const expected = deriveCitationTargetId(datasetDigest, address);
-        if (actual !== expected) context.report({ messageId: "mismatch", data: { actual, expected }, line, pointer: "/citationTargetId" });
+        if (actual !== expected)
+          context.report({ messageId: "mismatch", data: { actual, expected }, line, pointer: "/citationTargetId" });
       },
     };
   },

@@ -7,10 +7,13 @@ export const datasetFields = defineRule({
   id: "dataset-fields",
   scope: "dataset",
   meta: {
-    description: "Dataset-level fields (slug, titleId, name, versionDate, sourceTextUrl, datasetDigest, schemaVersion) are identical in every record.",
+    description:
+      "Dataset-level fields (slug, titleId, name, versionDate, sourceTextUrl, datasetDigest, schemaVersion) are identical in every record.",
     defaultSeverity: "error",
   },
-  messages: { differs: "{{field}} is {{value}} but line {{firstLine}} has {{first}}: expected one value for the whole dataset" },
+  messages: {
+    differs: "{{field}} is {{value}} but line {{firstLine}} has {{first}}: expected one value for the whole dataset",
+  },
   create(context) {
     const first = new Map<string, { value: string; line: number }>();
     return {
@@ -21,7 +24,12 @@ export const datasetFields = defineRule({
           const seen = first.get(field);
           if (!seen) first.set(field, { value, line });
           else if (seen.value !== value) {
-            context.report({ messageId: "differs", data: { field, value: quote(value), first: quote(seen.value), firstLine: seen.line }, line, pointer: `/${field}` });
+            context.report({
+              messageId: "differs",
+              data: { field, value: quote(value), first: quote(seen.value), firstLine: seen.line },
+              line,
+              pointer: `/${field}`,
+            });
           }
         }
       },

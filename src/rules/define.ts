@@ -50,7 +50,10 @@ export const DEFAULT_LIMITS: Limits = { maxLineBytes: 64 * 2 ** 20, maxDepth: 64
 
 export interface RuleHandlers {
   record?(visit: RecordVisit): void;
-  /** Called for a line that could not be read as a record (too long, not UTF-8, blank, not JSON, too deep, not an object). */
+  /**
+   * Called for a line that could not be read as a record (too long, not UTF-8, blank, not JSON, too deep, not an
+   * object).
+   */
   skipped?(line: number): void;
   /** Called once after the last line (dataset and manifest rules only). */
   end?(): void;
@@ -88,13 +91,18 @@ export interface Rule<Id extends string = string, MessageId extends string = str
 }
 
 /** Identity with types: declares one rule; `context.report` accepts only the rule's own message ids. */
-export function defineRule<const Id extends string, const MessageId extends string>(rule: Rule<Id, MessageId>): Rule<Id, MessageId> {
+export function defineRule<const Id extends string, const MessageId extends string>(
+  rule: Rule<Id, MessageId>,
+): Rule<Id, MessageId> {
   return rule;
 }
 
 const parsedAddresses = new WeakMap<TargetRecord, AddressParts | undefined>();
 
-/** The record's citationAddress parsed (undefined when absent or not in the grammar), parsed once per record for all rules. */
+/**
+ * The record's citationAddress parsed (undefined when absent or not in the grammar), parsed once per record for all
+ * rules.
+ */
 export function addressOf(record: TargetRecord): AddressParts | undefined {
   if (parsedAddresses.has(record)) return parsedAddresses.get(record);
   const value = record.citationAddress;
@@ -129,7 +137,10 @@ export function isStructuralContainer(record: TargetRecord): boolean {
   return record.targetKind === "structural-container";
 }
 
-/** The command that regenerates the checked file, with the user's paths when a lock manifest is in force; for "how to fix" hints. */
+/**
+ * The command that regenerates the checked file, with the user's paths when a lock manifest is in force; for "how to
+ * fix" hints.
+ */
 export function regenerateCommand(context: RuleContext): string {
   const manifest = context.manifestPath !== undefined ? shellQuote(context.manifestPath) : "<manifest>";
   return `\`citation-targets generate ${manifest} -o ${shellQuote(context.file)}\``;

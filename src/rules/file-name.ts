@@ -15,7 +15,12 @@ export const fileName = defineRule({
         checked = true;
         const expected = `${slug}.jsonl`;
         if (context.fileName !== expected) {
-          context.report({ messageId: "mismatch", data: { fileName: context.fileName, slug, expected }, line, pointer: "/slug" });
+          context.report({
+            messageId: "mismatch",
+            data: { fileName: context.fileName, slug, expected },
+            line,
+            pointer: "/slug",
+          });
         }
       },
     };

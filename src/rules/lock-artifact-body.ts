@@ -6,7 +6,8 @@ export const lockArtifactBody = defineRule({
   id: "lock-artifact-body",
   scope: "manifest",
   meta: {
-    description: "With the artifact files at hand, each still matches the manifest's sha256, and the markdown of its targets, concatenated in order, is exactly its body: nothing lost, nothing added.",
+    description:
+      "With the artifact files at hand, each still matches the manifest's sha256, and the markdown of its targets, concatenated in order, is exactly its body: nothing lost, nothing added.",
     defaultSeverity: "error",
   },
   messages: {
@@ -42,7 +43,14 @@ export const lockArtifactBody = defineRule({
         if (expected !== undefined && run.digest !== expected) {
           context.report({
             messageId: "differs",
-            data: { path: run.path, firstLine: run.firstLine, lastLine: run.lastLine, expected, actual: run.digest, fix: regenerateCommand(context) },
+            data: {
+              path: run.path,
+              firstLine: run.firstLine,
+              lastLine: run.lastLine,
+              expected,
+              actual: run.digest,
+              fix: regenerateCommand(context),
+            },
             line: run.firstLine,
             pointer: "/markdown",
           });
@@ -98,7 +106,14 @@ class Runs {
     if (this.current?.path !== path) {
       this.finish();
       const body = this.bodyOf(path);
-      this.current = { path, firstLine: line, lastLine: line, body, matched: 0, hash: body ? undefined : createHash("sha256") };
+      this.current = {
+        path,
+        firstLine: line,
+        lastLine: line,
+        body,
+        matched: 0,
+        hash: body ? undefined : createHash("sha256"),
+      };
     }
     const run = this.current;
     if (run.hash) run.hash.update(text);
@@ -122,16 +137,26 @@ class Runs {
     const run = this.current;
     if (!run) return;
     const { path, firstLine, lastLine } = run;
-    const digest = run.hash ? run.hash.digest("hex") : run.matched === run.body!.length ? undefined : sha256Hex(run.body!.subarray(0, run.matched));
+    const digest = run.hash
+      ? run.hash.digest("hex")
+      : run.matched === run.body!.length
+        ? undefined
+        : sha256Hex(run.body!.subarray(0, run.matched));
     this.done.push({ path, firstLine, lastLine, digest });
     this.current = undefined;
   }
 }
 
-/** Room for the UTF-8 of a record's markdown (3 bytes at most per UTF-16 unit), reused; a longer text gets its own buffer. */
+/**
+ * Room for the UTF-8 of a record's markdown (3 bytes at most per UTF-16 unit), reused; a longer text gets its own
+ * buffer.
+ */
 let scratch = Buffer.allocUnsafe(1 << 16);
 
-/** The UTF-8 bytes of `text` as Node writes them (a lone surrogate as U+FFFD, as the digest's own encoding does); valid until the next call. */
+/**
+ * The UTF-8 bytes of `text` as Node writes them (a lone surrogate as U+FFFD, as the digest's own encoding does); valid
+ * until the next call.
+ */
 function utf8Of(text: string): Uint8Array {
   if (text.length * 3 > scratch.length) {
     if (text.length * 3 > 1 << 20) return Buffer.from(text, "utf8");

@@ -6,12 +6,14 @@ export const lockArtifacts = defineRule({
   id: "lock-artifacts",
   scope: "manifest",
   meta: {
-    description: "The markdown-artifact records cover exactly the manifest's artifacts, in the manifest's order, with the manifest's kind, index kind and source document path.",
+    description:
+      "The markdown-artifact records cover exactly the manifest's artifacts, in the manifest's order, with the manifest's kind, index kind and source document path.",
     defaultSeverity: "error",
   },
   messages: {
     unknown: 'artifact "{{path}}" is not in lock manifest {{manifest}}',
-    order: 'artifact "{{path}}" comes after "{{expected}}" here, but before it in the manifest: expected the manifest\'s document order',
+    order:
+      'artifact "{{path}}" comes after "{{expected}}" here, but before it in the manifest: expected the manifest\'s document order',
     uncovered: 'lock manifest artifact "{{path}}" has no target in this file: expected every artifact covered',
     field: '{{field}} is {{actual}} but the manifest gives {{expected}} for "{{path}}"',
   },
@@ -34,13 +36,24 @@ export const lockArtifacts = defineRule({
         if (path === undefined) return;
         const at = position.get(path);
         if (at === undefined) {
-          if (path !== current) context.report({ messageId: "unknown", data: { path, manifest: context.lock!.manifestPath }, line, pointer: "/artifactRelativePath" });
+          if (path !== current)
+            context.report({
+              messageId: "unknown",
+              data: { path, manifest: context.lock!.manifestPath },
+              line,
+              pointer: "/artifactRelativePath",
+            });
           current = path;
           return;
         }
         if (path !== current) {
           if (at < previous && !covered.has(path)) {
-            context.report({ messageId: "order", data: { path, expected: manifest.artifacts[previous]!.path }, line, pointer: "/artifactRelativePath" });
+            context.report({
+              messageId: "order",
+              data: { path, expected: manifest.artifacts[previous]!.path },
+              line,
+              pointer: "/artifactRelativePath",
+            });
           }
           previous = at;
           covered.add(path);
@@ -49,14 +62,21 @@ export const lockArtifacts = defineRule({
           const expected: Record<string, string> = artifactRecordFields(artifact);
           for (const [field, value] of Object.entries(expected)) {
             const actual = stringField(record, field);
-            if (actual !== undefined && actual !== value) context.report({ messageId: "field", data: { field, actual: quote(actual), expected: quote(value), path }, line, pointer: `/${field}` });
+            if (actual !== undefined && actual !== value)
+              context.report({
+                messageId: "field",
+                data: { field, actual: quote(actual), expected: quote(value), path },
+                line,
+                pointer: `/${field}`,
+              });
           }
         }
       },
       end() {
         if (skipped > 0) return;
         for (const artifact of manifest.artifacts) {
-          if (!covered.has(artifact.path)) context.report({ messageId: "uncovered", data: { path: artifact.path }, line: 0, pointer: "" });
+          if (!covered.has(artifact.path))
+            context.report({ messageId: "uncovered", data: { path: artifact.path }, line: 0, pointer: "" });
         }
       },
     };

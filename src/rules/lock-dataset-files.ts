@@ -9,7 +9,8 @@ export const lockDatasetFiles = defineRule({
     defaultSeverity: "error",
   },
   messages: {
-    missing: 'artifact "{{path}}" is in lock manifest {{manifest}} but not in the dataset folder {{root}} (deleted or renamed?): run {{fix}} to refresh the lock and regenerate this file',
+    missing:
+      'artifact "{{path}}" is in lock manifest {{manifest}} but not in the dataset folder {{root}} (deleted or renamed?): run {{fix}} to refresh the lock and regenerate this file',
     unlisted:
       'markdown file "{{path}}" in the dataset folder {{root}} is not in lock manifest {{manifest}} (new or renamed?): run {{fix}} to add it, or leave it out with `citation-targets lock --ignore GLOB`',
     unlistedNotNfc:
@@ -21,11 +22,13 @@ export const lockDatasetFiles = defineRule({
         const lock = context.lock!;
         if (lock.datasetRoot === undefined) return;
         const data = { manifest: lock.manifestPath, root: lock.datasetRoot, fix: updateCommand(context) };
-        for (const path of lock.missingArtifacts) context.report({ messageId: "missing", data: { ...data, path }, line: 0, pointer: "" });
+        for (const path of lock.missingArtifacts)
+          context.report({ messageId: "missing", data: { ...data, path }, line: 0, pointer: "" });
         for (const path of lock.unlistedFiles) {
           // A name update would refuse gets the step before update (docs/spec.md, section 6: paths are NFC).
           const nfc = path.normalize("NFC");
-          if (nfc !== path) context.report({ messageId: "unlistedNotNfc", data: { ...data, path, nfc }, line: 0, pointer: "" });
+          if (nfc !== path)
+            context.report({ messageId: "unlistedNotNfc", data: { ...data, path, nfc }, line: 0, pointer: "" });
           else context.report({ messageId: "unlisted", data: { ...data, path }, line: 0, pointer: "" });
         }
       },

@@ -10,7 +10,8 @@ export const lockPair = defineRule({
   id: "lock-pair",
   scope: "manifest",
   meta: {
-    description: "A JSONL and its lock manifest are a pair named after one slug: the manifest names this file's slug, and no manifest of the folders checked is without its JSONL.",
+    description:
+      "A JSONL and its lock manifest are a pair named after one slug: the manifest names this file's slug, and no manifest of the folders checked is without its JSONL.",
     defaultSeverity: "error",
   },
   messages: {
@@ -24,10 +25,18 @@ export const lockPair = defineRule({
       end() {
         const lock = context.lock!;
         const expected = `${lock.manifest.slug}.jsonl`;
-        // Only a manifest found beside the file (<name>.lock.json) is held to the file's name; one given with --lock may serve any file.
-        const beside = context.fileName.endsWith(".jsonl") && lock.manifestPath.endsWith(`${context.fileName.slice(0, -".jsonl".length)}.lock.json`);
+        // Only a manifest found beside the file (<name>.lock.json) is held to the file's name; one given with --lock
+        // may serve any file.
+        const beside =
+          context.fileName.endsWith(".jsonl") &&
+          lock.manifestPath.endsWith(`${context.fileName.slice(0, -".jsonl".length)}.lock.json`);
         if (beside && context.fileName !== expected)
-          context.report({ messageId: "otherSlug", data: { manifest: lock.manifestPath, slug: lock.manifest.slug, expected, fileName: context.fileName }, line: 0, pointer: "" });
+          context.report({
+            messageId: "otherSlug",
+            data: { manifest: lock.manifestPath, slug: lock.manifest.slug, expected, fileName: context.fileName },
+            line: 0,
+            pointer: "",
+          });
       },
     };
   },

@@ -4,6 +4,13 @@ import { defineRule } from "./define.js";
 export const nestingDepthRule = defineRule({
   id: "nesting-depth",
   scope: "reading",
-  meta: { description: "No record nests arrays and objects deeper than the cap (--max-depth, default 64): a record is at most 2 deep.", defaultSeverity: "error" },
-  messages: { tooDeep: "the value nests arrays and objects more than {{max}} deep: it was skipped (raise the cap with --max-depth)" },
+  meta: {
+    description:
+      "No record nests arrays and objects deeper than the cap (--max-depth, default 64): a record is at most 2 deep.",
+    defaultSeverity: "error",
+  },
+  messages: {
+    tooDeep:
+      "the value nests arrays and objects more than {{max}} deep: it was skipped (raise the cap with --max-depth)",
+  },
 });

@@ -14,5 +14,10 @@ export const schema = defineRule({
     // The dataset-level fields are the same on every record: a wrong value is said once per file, not once per record.
     foldRepeats: RECORD_DATASET_FIELDS.map((field) => `/${field}`),
   },
-  messages: { missing: "{{detail}}", additional: "{{detail}}", invalid: "{{detail}}", repeated: "{{field}}: the same problem as on line {{firstLine}}, on {{more}} ({{lines}})" },
+  messages: {
+    missing: "{{detail}}",
+    additional: "{{detail}}",
+    invalid: "{{detail}}",
+    repeated: "{{field}}: the same problem as on line {{firstLine}}, on {{more}} ({{lines}})",
+  },
 });

@@ -8,7 +8,11 @@ import { integerField, type RuleContext, type RuleHandlers, type TargetRecord } 
  * accepted values by one. The accepted values are kept as at most two ranges, so the cost per line
  * is constant however many lines are unreadable.
  */
-export function checkCountsFromZero(context: RuleContext, select: (record: TargetRecord) => boolean, field: string): RuleHandlers {
+export function checkCountsFromZero(
+  context: RuleContext,
+  select: (record: TargetRecord) => boolean,
+  field: string,
+): RuleHandlers {
   let ranges: [number, number][] = [[0, 0]];
   return {
     record({ record, line }) {
@@ -23,7 +27,12 @@ export function checkCountsFromZero(context: RuleContext, select: (record: Targe
         return;
       }
       const [lo, hi] = ranges[0]!;
-      context.report({ messageId: "gap", data: { actual, expected: lo === hi ? lo : `${lo} to ${hi}` }, line, pointer: `/${field}` });
+      context.report({
+        messageId: "gap",
+        data: { actual, expected: lo === hi ? lo : `${lo} to ${hi}` },
+        line,
+        pointer: `/${field}`,
+      });
       ranges = [
         [lo + 1, hi + 1],
         [actual + 1, actual + 1],

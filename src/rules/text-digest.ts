@@ -4,18 +4,35 @@ import { defineRule, isMarkdownArtifact, isStructuralContainer, regenerateComman
 export const textDigest = defineRule({
   id: "text-digest",
   scope: "record",
-  meta: { description: "textDigest is the SHA-256 of `markdown` (markdown-artifact) or of `headingText` (structural-container).", defaultSeverity: "error" },
-  messages: { mismatch: "textDigest is {{actual}} but the SHA-256 of {{source}} is {{expected}}: the record was edited after it was generated; regenerate the file with {{fix}}" },
+  meta: {
+    description:
+      "textDigest is the SHA-256 of `markdown` (markdown-artifact) or of `headingText` (structural-container).",
+    defaultSeverity: "error",
+  },
+  messages: {
+    mismatch:
+      "textDigest is {{actual}} but the SHA-256 of {{source}} is {{expected}}: the record was edited after it was generated; regenerate the file with {{fix}}",
+  },
   create(context) {
     return {
       record({ record, line }) {
-        const source = isMarkdownArtifact(record) ? "markdown" : isStructuralContainer(record) ? "headingText" : undefined;
+        const source = isMarkdownArtifact(record)
+          ? "markdown"
+          : isStructuralContainer(record)
+            ? "headingText"
+            : undefined;
         if (source === undefined) return;
         const text = stringField(record, source);
         const actual = stringField(record, "textDigest");
         if (text === undefined || actual === undefined) return;
         const expected = deriveTextDigest(text);
-        if (actual !== expected) context.report({ messageId: "mismatch", data: { actual, expected, source, fix: regenerateCommand(context) }, line, pointer: "/textDigest" });
+        if (actual !== expected)
+          context.report({
+            messageId: "mismatch",
+            data: { actual, expected, source, fix: regenerateCommand(context) },
+            line,
+            pointer: "/textDigest",
+          });
       },
     };
   },

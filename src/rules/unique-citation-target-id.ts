@@ -5,6 +5,8 @@ export const uniqueCitationTargetId = defineRule({
   id: "unique-citation-target-id",
   scope: "dataset",
   meta: { description: "No two records of a file share a citationTargetId.", defaultSeverity: "error" },
-  messages: { duplicate: "citationTargetId {{value}} is already used on line {{firstLine}}: expected each id once in the dataset" },
+  messages: {
+    duplicate: "citationTargetId {{value}} is already used on line {{firstLine}}: expected each id once in the dataset",
+  },
   create: (context) => checkUnique(context, "citationTargetId"),
 });

@@ -1,7 +1,11 @@
 import { stringField, type RuleContext, type RuleHandlers } from "./define.js";
 
 /** Handlers that report a string `field` whose value an earlier record already had, naming that record's line. */
-export function checkUnique(context: RuleContext, field: string, show: (value: string) => string = (v) => v): RuleHandlers {
+export function checkUnique(
+  context: RuleContext,
+  field: string,
+  show: (value: string) => string = (v) => v,
+): RuleHandlers {
   const seen = new Map<string, number>();
   return {
     record({ record, line }) {
@@ -9,7 +13,8 @@ export function checkUnique(context: RuleContext, field: string, show: (value: s
       if (value === undefined) return;
       const firstLine = seen.get(value);
       if (firstLine === undefined) seen.set(value, line);
-      else context.report({ messageId: "duplicate", data: { value: show(value), firstLine }, line, pointer: `/${field}` });
+      else
+        context.report({ messageId: "duplicate", data: { value: show(value), firstLine }, line, pointer: `/${field}` });
     },
   };
 }

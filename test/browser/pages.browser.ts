@@ -28,7 +28,8 @@ let dir: string;
 let cleanup: () => Promise<void>;
 let browser: Browser;
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: install it (apt-get install chromium) or set CHROMIUM_PATH`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`no Chromium at ${CHROMIUM}: install it (apt-get install chromium) or set CHROMIUM_PATH`);
   ({ dir, cleanup } = await tempDir());
   await mkdir(images, { recursive: true });
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
@@ -62,7 +63,11 @@ async function open(file: string): Promise<{ page: Page; requests: string[] }> {
 async function axe(page: Page): Promise<string[]> {
   await page.addScriptTag({ content: axeSource });
   const violations = await page.evaluate(async (tags) => {
-    const result = await (window as unknown as { axe: { run(c: unknown, o: unknown): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe.run(document, {
+    const result = await (
+      window as unknown as {
+        axe: { run(c: unknown, o: unknown): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> };
+      }
+    ).axe.run(document, {
       runOnly: { type: "tag", values: tags },
     });
     return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id} at ${n.target.join(" ")}`));
@@ -78,10 +83,14 @@ describe("the pages in Chromium", () => {
     await expect(page.locator('[data-count="targets"]').textContent()).resolves.toBe("42 targets");
     expect(await page.locator("li[data-i]:visible").count()).toBe(42);
     // A text expanded, as the reader sees it.
-    const row = page.locator("li[data-i]", { has: page.locator(":scope > .row .addr", { hasText: /^privacy-act-1988\/part-i\/section-6\.md#6$/ }) });
+    const row = page.locator("li[data-i]", {
+      has: page.locator(":scope > .row .addr", { hasText: /^privacy-act-1988\/part-i\/section-6\.md#6$/ }),
+    });
     await row.locator(":scope > .row button.tx").click();
     await expect(row.locator(":scope > pre.text").isVisible()).resolves.toBe(true);
-    await expect(row.locator(":scope > pre.text").textContent()).resolves.toContain("In this Act, unless the contrary intention appears");
+    await expect(row.locator(":scope > pre.text").textContent()).resolves.toContain(
+      "In this Act, unless the contrary intention appears",
+    );
     expect(await axe(page)).toEqual([]);
     await page.screenshot({ path: join(images, "view.png") });
     // A search by heading: the matches and what holds them.
@@ -98,13 +107,32 @@ describe("the pages in Chromium", () => {
 
   test("diff --format html: verdict, word diff, approvals; no request beyond the page; no axe-core violation", async () => {
     const repo = await amendedRepository(dir);
-    expect(await run(["diff", "--against", "HEAD", "--approvals", "approvals.json", "--format", "html", "--output-file", "amendment.html"], repo)).toBe(1);
+    expect(
+      await run(
+        [
+          "diff",
+          "--against",
+          "HEAD",
+          "--approvals",
+          "approvals.json",
+          "--format",
+          "html",
+          "--output-file",
+          "amendment.html",
+        ],
+        repo,
+      ),
+    ).toBe(1);
     const { page, requests } = await open(join(repo, "amendment.html"));
-    await expect(page.locator("[data-verdict]").textContent()).resolves.toBe("✖ 7 changes fail the gate (--fail-on breaking)");
+    await expect(page.locator("[data-verdict]").textContent()).resolves.toBe(
+      "✖ 7 changes fail the gate (--fail-on breaking)",
+    );
     const s6 = page.locator('[data-address="privacy-act-1988/part-i/section-6.md#6"]');
     await expect(s6.locator("pre.wdiff del").first().isVisible()).resolves.toBe(true);
     await expect(s6.locator("pre.wdiff ins").first().textContent()).resolves.toBe("Definitions and interpretation");
-    await expect(page.locator('table[aria-labelledby="approvals"] tbody td').nth(2).textContent()).resolves.toBe("Section 13A repealed by Act No. 1, 2025");
+    await expect(page.locator('table[aria-labelledby="approvals"] tbody td').nth(2).textContent()).resolves.toBe(
+      "Section 13A repealed by Act No. 1, 2025",
+    );
     expect(await axe(page)).toEqual([]);
     await page.screenshot({ path: join(images, "diff.png") });
     await page.locator('[data-address="privacy-act-1988/part-i/section-1.md#1"]').scrollIntoViewIfNeeded();

@@ -45,7 +45,14 @@ function write(name, lines) {
 // one-article-several-versions repeat.
 {
   const lines = ["# Code de l'exemple", "", "Version consolidée.", ""];
-  const TITLES = ["Dispositions générales", "Champ d'application", "Procédure", "Sanctions", "Dispositions diverses", "Dispositions finales"];
+  const TITLES = [
+    "Dispositions générales",
+    "Champ d'application",
+    "Procédure",
+    "Sanctions",
+    "Dispositions diverses",
+    "Dispositions finales",
+  ];
   for (const [partie, prefixes] of [
     ["Partie législative", ["L"]],
     ["Partie réglementaire", ["R", "D"]],
@@ -58,7 +65,12 @@ function write(name, lines) {
         lines.push(`### Titre ${titre === 1 ? "Ier" : roman(titre)} : ${pick(TITLES)}`, "");
         const chapitres = rnd(3) === 0 ? 1 : 2 + rnd(2);
         for (let chapitre = 1; chapitre <= chapitres; chapitre++) {
-          lines.push(chapitres === 1 ? "#### Chapitre unique" : `#### Chapitre ${chapitre === 1 ? "Ier" : roman(chapitre)} : ${pick(TITLES)}`, "");
+          lines.push(
+            chapitres === 1
+              ? "#### Chapitre unique"
+              : `#### Chapitre ${chapitre === 1 ? "Ier" : roman(chapitre)} : ${pick(TITLES)}`,
+            "",
+          );
           // Some chapters hold one `Article unique` (it recurs in the code under other chapters).
           if (chapitres > 1 && rnd(10) === 0) {
             lines.push("###### Article unique", "", body("unique"));
@@ -84,7 +96,18 @@ function write(name, lines) {
   }
   lines.push("# Annexes", "", "## Article Annexe I", "", "Tableau.", "", "## Article Annexe II", "", "Tableau.", "");
   // Successive versions of one article under identical headings (truly identical siblings).
-  lines.push("## Article Annexe III", "", "###### Article 1", "", "(version 2019)", "", "###### Article 1", "", "(version 2021)", "");
+  lines.push(
+    "## Article Annexe III",
+    "",
+    "###### Article 1",
+    "",
+    "(version 2019)",
+    "",
+    "###### Article 1",
+    "",
+    "(version 2021)",
+    "",
+  );
   write("fr-code.md", lines);
 }
 
@@ -92,8 +115,22 @@ function write(name, lines) {
 // repealed ones, a `*Begründung:*` under many §§, Anlagen with their own numbering, and an amending Art with its §§.
 {
   const ORD = ["Erster", "Zweiter", "Dritter", "Vierter", "Fünfter"];
-  const TITLES = ["Allgemeine Vorschriften", "Verfahren", "Zuständigkeit", "Leistungen", "Bußgeldvorschriften", "Übergangsvorschriften"];
-  const lines = ["# Gesetz über das Beispielwesen (Beispielgesetz - BspG)", "", "## Eingangsformel", "", "Der Bundestag hat das folgende Gesetz beschlossen:", ""];
+  const TITLES = [
+    "Allgemeine Vorschriften",
+    "Verfahren",
+    "Zuständigkeit",
+    "Leistungen",
+    "Bußgeldvorschriften",
+    "Übergangsvorschriften",
+  ];
+  const lines = [
+    "# Gesetz über das Beispielwesen (Beispielgesetz - BspG)",
+    "",
+    "## Eingangsformel",
+    "",
+    "Der Bundestag hat das folgende Gesetz beschlossen:",
+    "",
+  ];
   let section = 0;
   for (let teil = 1; teil <= 5; teil++) {
     lines.push(`## ${ORD[teil - 1]} Teil - ${pick(TITLES)}`, "");
@@ -104,14 +141,38 @@ function write(name, lines) {
       for (let i = 0; i < count; i++) {
         section++;
         const repealed = rnd(12) === 0;
-        lines.push(repealed ? `#### § ${section} (weggefallen)` : `#### § ${section} ${pick(TITLES)}`, "", `Text des § ${section}.`, "");
+        lines.push(
+          repealed ? `#### § ${section} (weggefallen)` : `#### § ${section} ${pick(TITLES)}`,
+          "",
+          `Text des § ${section}.`,
+          "",
+        );
         if (rnd(4) === 0) lines.push("##### *Begründung:*", "", "Erläuterung.", "");
         if (rnd(8) === 0) lines.push(`#### § ${section}a ${pick(TITLES)}`, "", `Text des § ${section}a.`, "");
       }
     }
   }
   lines.push("## Art 2 - Änderung des Verfahrensgesetzes", "", "## § 1", "", "Text.", "", "## § 2", "", "Text.", "");
-  lines.push("## Anlage 1 (zu § 5)", "", "### I.", "", "Text.", "", "### II.", "", "Text.", "", "## Anlage 2 (weggefallen)", "", "## Anlage 3 (zu § 12)", "", "### I.", "", "Text.", "");
+  lines.push(
+    "## Anlage 1 (zu § 5)",
+    "",
+    "### I.",
+    "",
+    "Text.",
+    "",
+    "### II.",
+    "",
+    "Text.",
+    "",
+    "## Anlage 2 (weggefallen)",
+    "",
+    "## Anlage 3 (zu § 12)",
+    "",
+    "### I.",
+    "",
+    "Text.",
+    "",
+  );
   lines.push("## Schlussformel", "", "Die verfassungsmäßigen Rechte des Bundesrates sind gewahrt.", "");
   write("de.md", lines);
 }
@@ -119,7 +180,15 @@ function write(name, lines) {
 // Swiss federal act: `1. Titel: …` > `2. Kapitel: …` > `3. Abschnitt: …`, articles in bold with inserted letters inside
 // and outside the bold, footnote references, superscripts, a repeated `Fussnoten` heading, noise in the bold.
 {
-  const TITLES = ["Allgemeine Bestimmungen", "Zweck", "Geltungsbereich", "Begriffe", "Organisation", "Verfahren", "Strafbestimmungen"];
+  const TITLES = [
+    "Allgemeine Bestimmungen",
+    "Zweck",
+    "Geltungsbereich",
+    "Begriffe",
+    "Organisation",
+    "Verfahren",
+    "Strafbestimmungen",
+  ];
   const lines = ["# Bundesgesetz über das Beispielwesen", "", "vom 1. Januar 2000 (Stand am 1. Juli 2024)", ""];
   let article = 0;
   for (let titel = 1; titel <= 4; titel++) {
@@ -134,13 +203,25 @@ function write(name, lines) {
           // Noise, footnote references and superscripts in the bold designation (every few articles, whatever the generator draws).
           const drawn = rnd(20);
           const style = article % 9 === 4 ? 1 : article % 11 === 6 ? 2 : drawn;
-          const heading = style === 0 ? `**Art. ****${article}**` : style === 1 ? `**Art. ${article}**[^${article}]` : style === 2 ? `**Art. ${article}**<sup>${article}</sup>` : `**Art. ${article}**`;
+          const heading =
+            style === 0
+              ? `**Art. ****${article}**`
+              : style === 1
+                ? `**Art. ${article}**[^${article}]`
+                : style === 2
+                  ? `**Art. ${article}**<sup>${article}</sup>`
+                  : `**Art. ${article}**`;
           lines.push(`###### ${heading}`, "", `${pick(TITLES)}`, "", `Text von Art. ${article}.`, "");
           if (rnd(5) === 0) {
             const letters = 1 + rnd(4);
             for (let l = 0; l < letters; l++) {
               const letter = "abcdefg"[l];
-              lines.push(rnd(2) === 0 ? `###### **Art. ${article}** ${letter}` : `###### **Art. ${article}${letter}**`, "", `Text von Art. ${article}${letter}.`, "");
+              lines.push(
+                rnd(2) === 0 ? `###### **Art. ${article}** ${letter}` : `###### **Art. ${article}${letter}**`,
+                "",
+                `Text von Art. ${article}${letter}.`,
+                "",
+              );
             }
           }
           if (rnd(6) === 0) lines.push("###### Fussnoten", "", `[^${article}]: AS 2020 ${article}.`, "");
@@ -161,8 +242,29 @@ function write(name, lines) {
 // Australian Act: front matter, Part (roman with letters) > Division > Subdivision, sections with letter insertions,
 // repealed sections, a Schedule with clauses and subclauses, endnotes; both em dash and `--` separators.
 {
-  const TITLES = ["Preliminary", "Interpretation", "Application", "Offences", "Miscellaneous", "Reporting", "Enforcement"];
-  const lines = ["# Example Act 1988", "", "## No. 103, 1988", "", "## Compilation No. 42", "", "## Table of Contents", "", "- Part I", "", "## An Act to make provision for examples", ""];
+  const TITLES = [
+    "Preliminary",
+    "Interpretation",
+    "Application",
+    "Offences",
+    "Miscellaneous",
+    "Reporting",
+    "Enforcement",
+  ];
+  const lines = [
+    "# Example Act 1988",
+    "",
+    "## No. 103, 1988",
+    "",
+    "## Compilation No. 42",
+    "",
+    "## Table of Contents",
+    "",
+    "- Part I",
+    "",
+    "## An Act to make provision for examples",
+    "",
+  ];
   let section = 0;
   const parts = ["I", "II", "III", "IIIA", "IIIB", "IV", "V", "VI", "VII", "VIII"];
   for (const [p, part] of parts.entries()) {
@@ -179,8 +281,23 @@ function write(name, lines) {
         const count = 3 + rnd(6);
         for (let i = 0; i < count; i++) {
           section++;
-          lines.push(rnd(14) === 0 ? `##### ${section} (repealed)` : `##### ${section} ${pick(TITLES)}`, "", `Text of section ${section}.`, "");
-          if (rnd(7) === 0) lines.push(`##### ${section}A ${pick(TITLES)}`, "", "Text.", "", `##### ${section}AA ${pick(TITLES)}`, "", "Text.", "");
+          lines.push(
+            rnd(14) === 0 ? `##### ${section} (repealed)` : `##### ${section} ${pick(TITLES)}`,
+            "",
+            `Text of section ${section}.`,
+            "",
+          );
+          if (rnd(7) === 0)
+            lines.push(
+              `##### ${section}A ${pick(TITLES)}`,
+              "",
+              "Text.",
+              "",
+              `##### ${section}AA ${pick(TITLES)}`,
+              "",
+              "Text.",
+              "",
+            );
         }
       }
     }
@@ -190,6 +307,23 @@ function write(name, lines) {
     lines.push(`### ${clause} Australian Example Principle ${clause}\u2014${pick(TITLES).toLowerCase()}`, "");
     for (let sub = 1; sub <= 3; sub++) lines.push(`#### ${clause}.${sub}`, "", "Text.", "");
   }
-  lines.push("## Endnotes", "", "## Endnote 1--About the endnotes", "", "Text.", "", "## Endnote 2--Abbreviation key", "", "Text.", "", "##", "", "## Endnote 3--Legislation history", "", "Text.", "");
+  lines.push(
+    "## Endnotes",
+    "",
+    "## Endnote 1--About the endnotes",
+    "",
+    "Text.",
+    "",
+    "## Endnote 2--Abbreviation key",
+    "",
+    "Text.",
+    "",
+    "##",
+    "",
+    "## Endnote 3--Legislation history",
+    "",
+    "Text.",
+    "",
+  );
   write("au.md", lines);
 }

@@ -27,7 +27,10 @@ const git = async (cwd: string, ...args: string[]) => (await exec("git", args, {
 
 export const SLUGS = ["mvfg", "privacy-act-1988"] as const;
 
-/** The sentence added to section 1 of the Privacy Act, and the words that replace "Musterbehörden" in § 1 (1) of the MVfG. */
+/**
+ * The sentence added to section 1 of the Privacy Act, and the words that replace "Musterbehörden" in § 1 (1) of the
+ * MVfG.
+ */
 export const AMENDED_SENTENCE = "This section was amended by Act No. 1, 2025.";
 export const MVFG_NEW_WORDS = "Bundes- und Landesbehörden";
 
@@ -37,21 +40,40 @@ export async function amendedRepository(dir: string, name = "repo"): Promise<str
   await mkdir(join(root, ".tooling/citation-targets"), { recursive: true });
   await cp(join(repoRoot, "fixtures/datasets"), join(root, "fixtures/datasets"), { recursive: true });
   for (const slug of SLUGS)
-    for (const ext of [".lock.json", ".jsonl"]) await cp(join(repoRoot, ".tooling/citation-targets", `${slug}${ext}`), join(root, ".tooling/citation-targets", `${slug}${ext}`));
+    for (const ext of [".lock.json", ".jsonl"])
+      await cp(
+        join(repoRoot, ".tooling/citation-targets", `${slug}${ext}`),
+        join(root, ".tooling/citation-targets", `${slug}${ext}`),
+      );
   await git(root, "init", "-q", "-b", "main");
   await git(root, "add", "-A");
   await git(root, "commit", "-q", "-m", "base");
   const data = join(root, "fixtures/datasets/privacy-act-1988");
-  await writeFile(join(data, "part-i/section-7.md"), "### 7 Acts and practices of agencies\n\n(1) This section applies to acts and practices of agencies.\n");
+  await writeFile(
+    join(data, "part-i/section-7.md"),
+    "### 7 Acts and practices of agencies\n\n(1) This section applies to acts and practices of agencies.\n",
+  );
   await rm(join(data, "part-iii/division-1/section-13a.md"));
   await rename(join(data, "part-iiia/division-2/subdivision-a"), join(data, "part-iiia/division-2/subdivision-b"));
-  await writeFile(join(data, "part-iiia/division-2/subdivision-b/index.md"), "#### Subdivision B—Introduction and definitions\n");
+  await writeFile(
+    join(data, "part-iiia/division-2/subdivision-b/index.md"),
+    "#### Subdivision B—Introduction and definitions\n",
+  );
   const s1 = join(data, "part-i/section-1.md");
   await writeFile(s1, `${await readFile(s1, "utf8")}\n${AMENDED_SENTENCE}\n`);
   const s6 = join(data, "part-i/section-6.md");
-  await writeFile(s6, (await readFile(s6, "utf8")).replace("### 6 Interpretation", "### 6 Definitions and interpretation"));
+  await writeFile(
+    s6,
+    (await readFile(s6, "utf8")).replace("### 6 Interpretation", "### 6 Definitions and interpretation"),
+  );
   const mvfg = join(root, "fixtures/datasets/mvfg/mvfg.md");
-  await writeFile(mvfg, (await readFile(mvfg, "utf8")).replace("Verwaltungstätigkeit der Musterbehörden.", `Verwaltungstätigkeit der ${MVFG_NEW_WORDS}.`));
+  await writeFile(
+    mvfg,
+    (await readFile(mvfg, "utf8")).replace(
+      "Verwaltungstätigkeit der Musterbehörden.",
+      `Verwaltungstätigkeit der ${MVFG_NEW_WORDS}.`,
+    ),
+  );
   await update({ cwd: root, manifests: SLUGS.map((slug) => `.tooling/citation-targets/${slug}.lock.json`) });
   await writeFile(
     join(root, "approvals.json"),

@@ -30,18 +30,35 @@ export async function writeTree(root: string, files: Record<string, string | Uin
 
 /** The committed manifest of a fixture. */
 export async function fixtureManifest(slug: string): Promise<LockManifest> {
-  return JSON.parse(await readFile(join(repoRoot, ".tooling/citation-targets", `${slug}.lock.json`), "utf8")) as LockManifest;
+  return JSON.parse(
+    await readFile(join(repoRoot, ".tooling/citation-targets", `${slug}.lock.json`), "utf8"),
+  ) as LockManifest;
 }
 
 /** Locks a dataset directory with the fixture's metadata, then generates its records in memory. */
-export async function lockAndGenerate(root: string, options: Partial<LockOptions> = {}): Promise<{ manifest: LockManifest; records: OutputRecord[] }> {
-  const result = await lock({ dir: root, slug: "test-act", titleId: "T1", name: "Test Act", versionDate: "2024-01-01", sourceTextUrl: "https://www.legislation.gov.au/T1/text", ...options });
+export async function lockAndGenerate(
+  root: string,
+  options: Partial<LockOptions> = {},
+): Promise<{ manifest: LockManifest; records: OutputRecord[] }> {
+  const result = await lock({
+    dir: root,
+    slug: "test-act",
+    titleId: "T1",
+    name: "Test Act",
+    versionDate: "2024-01-01",
+    sourceTextUrl: "https://www.legislation.gov.au/T1/text",
+    ...options,
+  });
   const records: OutputRecord[] = [];
-  for await (const record of generateRecords(result.manifest, (path) => readFile(join(root, ...path.split("/"))))) records.push(record);
+  for await (const record of generateRecords(result.manifest, (path) => readFile(join(root, ...path.split("/")))))
+    records.push(record);
   return { manifest: result.manifest, records };
 }
 
-/** The `lock` flags that give the privacy-act-1988 fixture its committed manifest: the dataset fields and the kinds of its document files. */
+/**
+ * The `lock` flags that give the privacy-act-1988 fixture its committed manifest: the dataset fields and the kinds of
+ * its document files.
+ */
 export const PRIVACY_ACT_LOCK_FLAGS = [
   "--slug",
   "privacy-act-1988",

@@ -20,7 +20,12 @@ export function loadPage(html: string): JSDOM {
   const virtualConsole = new VirtualConsole();
   virtualConsole.forwardTo(console, { jsdomErrors: "none" });
   // An http origin (never fetched: jsdom loads no resource unless told to), so that axe-core may use storage.
-  return new JSDOM(html, { runScripts: "dangerously", pretendToBeVisual: true, url: "http://localhost/page.html", virtualConsole });
+  return new JSDOM(html, {
+    runScripts: "dangerously",
+    pretendToBeVisual: true,
+    url: "http://localhost/page.html",
+    virtualConsole,
+  });
 }
 
 /** Types into an input as a user does: sets the value and fires `input`. */
@@ -36,8 +41,13 @@ interface AxeResult {
 
 /** The axe-core violations of a loaded page at WCAG 2.1 AA, as `rule: selector` lines (empty when none). */
 export async function axeViolations(dom: JSDOM): Promise<string[]> {
-  const window = dom.window as unknown as { eval(source: string): void; axe: { run(context: unknown, options: unknown): Promise<AxeResult> } };
+  const window = dom.window as unknown as {
+    eval(source: string): void;
+    axe: { run(context: unknown, options: unknown): Promise<AxeResult> };
+  };
   window.eval(axeSource);
   const result = await window.axe.run(dom.window.document, { runOnly: { type: "tag", values: WCAG_TAGS } });
-  return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${v.help} at ${n.target.join(" ")}`));
+  return result.violations.flatMap((v) =>
+    v.nodes.map((n) => `${v.id} (${v.impact}): ${v.help} at ${n.target.join(" ")}`),
+  );
 }

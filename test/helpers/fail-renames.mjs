@@ -19,7 +19,13 @@ const counts = (to) => {
   if (count === signalAt) process.kill(process.pid, process.env.SIGNAL_RENAME ?? "SIGTERM");
   return count === at || count >= from;
 };
-const eio = (from, to) => Object.assign(new Error(`EIO: i/o error, rename '${from}' -> '${to}'`), { code: "EIO", syscall: "rename", path: String(from), dest: String(to) });
+const eio = (from, to) =>
+  Object.assign(new Error(`EIO: i/o error, rename '${from}' -> '${to}'`), {
+    code: "EIO",
+    syscall: "rename",
+    path: String(from),
+    dest: String(to),
+  });
 
 fs.renameSync = function (oldPath, newPath) {
   if (counts(newPath)) throw eio(oldPath, newPath);

@@ -15,7 +15,10 @@ export interface BlockView {
 
 export type View = { error: string } | { frontMatter: string | undefined; bodyStart: number; blocks: BlockView[] };
 
-/** A raw HTML block's value as the tests compare it: the line endings and white space at its end do not count (they never change a `<div>` count). */
+/**
+ * A raw HTML block's value as the tests compare it: the line endings and white space at its end do not count (they
+ * never change a `<div>` count).
+ */
 export const htmlValue = (html: string) => html.replace(/\0/g, "\uFFFD").replace(/\s+$/u, "");
 
 /** The heading text as a target carries it. */
@@ -35,14 +38,49 @@ export function ourView(text: string, definitions = true): View {
   return { frontMatter: read.frontMatter?.value.replace(/\0/g, "\uFFFD"), bodyStart: read.bodyStart, blocks };
 }
 
-export const escapeText = (text: string) => JSON.stringify(text).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+export const escapeText = (text: string) =>
+  JSON.stringify(text).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
 // Documents built from the hard cases: containers and lazy lines, code, HTML of all 7 kinds,
 // setext headings (`-----` under a paragraph), definitions (used in headings), tabs, line
 // endings, BOM and front matter, empty headings and headings of emphasis markers only.
 const LINES = [
-  ...["# Heading", "## § 1 Titel", "#", "# #", "###### x ######", "####### no", "#\tTab", "Setext", "===", "---", "-----", "-", "- ", "***", "* * *", "___", "_ _ _"],
-  ...["para text", "more *emph* and **strong**", "*", "**", "***", "_a_", "__", "***a", "*a**", "a*", "_", "# *", "# **", "## _ _", "# ***"],
+  ...[
+    "# Heading",
+    "## § 1 Titel",
+    "#",
+    "# #",
+    "###### x ######",
+    "####### no",
+    "#\tTab",
+    "Setext",
+    "===",
+    "---",
+    "-----",
+    "-",
+    "- ",
+    "***",
+    "* * *",
+    "___",
+    "_ _ _",
+  ],
+  ...[
+    "para text",
+    "more *emph* and **strong**",
+    "*",
+    "**",
+    "***",
+    "_a_",
+    "__",
+    "***a",
+    "*a**",
+    "a*",
+    "_",
+    "# *",
+    "# **",
+    "## _ _",
+    "# ***",
+  ],
   ...[
     "[foo]",
     "[foo][]",
@@ -61,7 +99,24 @@ const LINES = [
     "[a\tb]: /u",
     "# [foo] and [bar][]",
   ],
-  ...["- item", "* item", "+ item", "1. one", "2) two", "10. ten", "1.", "100. x", "  - nested", "    - deep", "   1. x", "     code?", "    indented", "\tindented", "  \tmixed", " \t x"],
+  ...[
+    "- item",
+    "* item",
+    "+ item",
+    "1. one",
+    "2) two",
+    "10. ten",
+    "1.",
+    "100. x",
+    "  - nested",
+    "    - deep",
+    "   1. x",
+    "     code?",
+    "    indented",
+    "\tindented",
+    "  \tmixed",
+    " \t x",
+  ],
   ...["> quote", ">", "> > nested", ">\tq", "> - item", "> # h", "> ```", "    > not a quote", "lazy line"],
   ...["```", "```js", "~~~", "````", "``` ```", "code", "    ```"],
   ...[
@@ -85,24 +140,167 @@ const LINES = [
     "]]>",
     "]]]>",
   ],
-  ...['<a href="x">', "<a>", "</a>", "<x-y>", "<a href=foo/>", "<a href=foo/bar>", "<x\u00a0y>", "<table><tr><td>x</td></tr></table>", "<div/>", "<custom-el attr=1>"],
-  ...["`code`", "``", "` a `", "<http://x.y>", "<a!b@c.d>", "<foo@bar.com>", "![img](u)", '![*a*](u "t")', "[link](http://a (b(c)))", "&amp; &copy; &#35; &#x26; &bogus;", "\\*not\\*", "a  ", "b\\"],
-  ...["&nbsp;x", "\u00a0", "😀 § ü", "nul\u0000x", "|a|b|", "|---|---|", "Begriff", ": Definition", "", "", "", "   ", "\t"],
+  ...[
+    '<a href="x">',
+    "<a>",
+    "</a>",
+    "<x-y>",
+    "<a href=foo/>",
+    "<a href=foo/bar>",
+    "<x\u00a0y>",
+    "<table><tr><td>x</td></tr></table>",
+    "<div/>",
+    "<custom-el attr=1>",
+  ],
+  ...[
+    "`code`",
+    "``",
+    "` a `",
+    "<http://x.y>",
+    "<a!b@c.d>",
+    "<foo@bar.com>",
+    "![img](u)",
+    '![*a*](u "t")',
+    "[link](http://a (b(c)))",
+    "&amp; &copy; &#35; &#x26; &bogus;",
+    "\\*not\\*",
+    "a  ",
+    "b\\",
+  ],
+  ...[
+    "&nbsp;x",
+    "\u00a0",
+    "😀 § ü",
+    "nul\u0000x",
+    "|a|b|",
+    "|---|---|",
+    "Begriff",
+    ": Definition",
+    "",
+    "",
+    "",
+    "   ",
+    "\t",
+  ],
 ];
 const lineEnding = fc.constantFrom("\n", "\n", "\n", "\r\n", "\r");
 const PREFIXES = ["", "", "", " ", "  ", "   ", "    ", "> ", "- ", "1. ", "\t"];
-const frontMatter = fc.constantFrom("", "", "---\ntitle: x\n---\n", "---\n---\n", "---\na: [\n---\n", "--- \r\nb: 1\r\n---\t\r\n", "---\nno close\n", "---\na: \u0000\n---\n");
+const frontMatter = fc.constantFrom(
+  "",
+  "",
+  "---\ntitle: x\n---\n",
+  "---\n---\n",
+  "---\na: [\n---\n",
+  "--- \r\nb: 1\r\n---\t\r\n",
+  "---\nno close\n",
+  "---\na: \u0000\n---\n",
+);
 
 const INLINE_PIECES = [
-  ...["*", "**", "_", "__", "***", "a", "b c", " ", "  ", "\t", "[", "]", "[foo]", "[Foo]", "[bar]", "[foo][]", "[foo][bar]", "[x][foo]", "[foo][ba[r]]", "[foo][bar", "![", "![foo]", "![a *b*](u)"],
-  ...["](u)", "(u)", '(u "t")', "(<u v>)", "(u (t(x)))", "( u )", "[a](b\\)", "`", "``", "` ` ", "`a`", "<", ">", "<a>", "</a>", '<a href="x">', "<a b=c/d>", "<a\u00a0b>"],
-  ...["<!-- c -->", "<!-->", "<?x?>", "<!X y>", "<![CDATA[ ]]]>", "<http://a.b>", "<a!b@c.d>", "<a@b.c>", "<ab:x\u007f>", "&amp;", "&nbsp;", "&#x41;", "&#0;", "&bogus;", "&ampx;"],
-  ...["\\*", "\\[", "\\", "\\a", "§", "ü", "😀", "\u00a0", "\u2028", "\u3000", "!", ".", ",", '"', "'", "(", ")", "-", "\u0000", "\u00ad", "\u200b"],
+  ...[
+    "*",
+    "**",
+    "_",
+    "__",
+    "***",
+    "a",
+    "b c",
+    " ",
+    "  ",
+    "\t",
+    "[",
+    "]",
+    "[foo]",
+    "[Foo]",
+    "[bar]",
+    "[foo][]",
+    "[foo][bar]",
+    "[x][foo]",
+    "[foo][ba[r]]",
+    "[foo][bar",
+    "![",
+    "![foo]",
+    "![a *b*](u)",
+  ],
+  ...[
+    "](u)",
+    "(u)",
+    '(u "t")',
+    "(<u v>)",
+    "(u (t(x)))",
+    "( u )",
+    "[a](b\\)",
+    "`",
+    "``",
+    "` ` ",
+    "`a`",
+    "<",
+    ">",
+    "<a>",
+    "</a>",
+    '<a href="x">',
+    "<a b=c/d>",
+    "<a\u00a0b>",
+  ],
+  ...[
+    "<!-- c -->",
+    "<!-->",
+    "<?x?>",
+    "<!X y>",
+    "<![CDATA[ ]]]>",
+    "<http://a.b>",
+    "<a!b@c.d>",
+    "<a@b.c>",
+    "<ab:x\u007f>",
+    "&amp;",
+    "&nbsp;",
+    "&#x41;",
+    "&#0;",
+    "&bogus;",
+    "&ampx;",
+  ],
+  ...[
+    "\\*",
+    "\\[",
+    "\\",
+    "\\a",
+    "§",
+    "ü",
+    "😀",
+    "\u00a0",
+    "\u2028",
+    "\u3000",
+    "!",
+    ".",
+    ",",
+    '"',
+    "'",
+    "(",
+    ")",
+    "-",
+    "\u0000",
+    "\u00ad",
+    "\u200b",
+  ],
   ...["[\u00a0]", "[a\u00a0b]", "[a b]", "[ foo ]", "[FOO]", "[ẞ]", "[ß]", "[ss]"],
 ];
-const DEFINITIONS = ["[foo]: /u", "[bar]: /v 'T'", "[a b]: /w", "[\u00a0]: /x", "[a\u00a0b]: /y", "[ẞ]: /z", "[ss]: /s", "[FOO]: /f", "[x]:\n/u", "[ba[r]]: /q"];
+const DEFINITIONS = [
+  "[foo]: /u",
+  "[bar]: /v 'T'",
+  "[a b]: /w",
+  "[\u00a0]: /x",
+  "[a\u00a0b]: /y",
+  "[ẞ]: /z",
+  "[ss]: /s",
+  "[FOO]: /f",
+  "[x]:\n/u",
+  "[ba[r]]: /q",
+];
 
-/** How the documents are built: which pieces they may hold, and whether containers and definitions may run into what follows them. */
+/**
+ * How the documents are built: which pieces they may hold, and whether containers and definitions may run into what
+ * follows them.
+ */
 interface Build {
   keep: (piece: string) => boolean;
   /** A line in a block quote or list item, and a link reference definition, is followed by a blank line. */
@@ -112,27 +310,53 @@ interface Build {
 function documents({ keep, apart }: Build) {
   const line = fc.constantFrom(...LINES.filter(keep));
   const prefix = fc.constantFrom(...PREFIXES.filter(keep));
-  const inline = fc.array(fc.constantFrom(...INLINE_PIECES.filter(keep)), { maxLength: 8 }).map((pieces) => pieces.join(""));
+  const inline = fc
+    .array(fc.constantFrom(...INLINE_PIECES.filter(keep)), { maxLength: 8 })
+    .map((pieces) => pieces.join(""));
   const definition = fc.constantFrom(...DEFINITIONS.filter(keep)).map((d) => (apart ? `${d}\n` : d));
   const container = /^(?: {0,3}(?:>|[-+*]|\d+[.)])(?:[ \t]|$)| {4}|\t)/;
   const structure = fc
     .tuple(
       fc.boolean(),
       frontMatter,
-      fc.array(fc.tuple(prefix, fc.oneof({ weight: 5, arbitrary: line }, { weight: 1, arbitrary: fc.string({ maxLength: 6 }).filter((text) => !apart || !/[<>*+\-_0-9]/.test(text)) }), lineEnding), {
-        maxLength: 14,
-      }),
+      fc.array(
+        fc.tuple(
+          prefix,
+          fc.oneof(
+            { weight: 5, arbitrary: line },
+            {
+              weight: 1,
+              arbitrary: fc.string({ maxLength: 6 }).filter((text) => !apart || !/[<>*+\-_0-9]/.test(text)),
+            },
+          ),
+          lineEnding,
+        ),
+        {
+          maxLength: 14,
+        },
+      ),
     )
-    .map(([bom, front, lines]) => `${bom ? "\uFEFF" : ""}${front}${lines.map(([p, l, e]) => p + l + e + (apart && (container.test(p + l) || /^ /.test(p + l) || /\]:/.test(l)) ? e : "")).join("")}`);
+    .map(
+      ([bom, front, lines]) =>
+        `${bom ? "\uFEFF" : ""}${front}${lines.map(([p, l, e]) => p + l + e + (apart && (container.test(p + l) || /^ /.test(p + l) || /\]:/.test(l)) ? e : "")).join("")}`,
+    );
   const headingBlock = fc.oneof(
-    fc.tuple(fc.integer({ min: 1, max: 6 }), inline, fc.constantFrom("", " #", " ##")).map(([depth, text, close]) => `${"#".repeat(depth)} ${text}${close}`),
-    fc.tuple(inline, inline, fc.constantFrom("===", "---", "-", "=", "-----")).map(([a, b, underline]) => `${a}\n${b}\n${underline}`),
+    fc
+      .tuple(fc.integer({ min: 1, max: 6 }), inline, fc.constantFrom("", " #", " ##"))
+      .map(([depth, text, close]) => `${"#".repeat(depth)} ${text}${close}`),
+    fc
+      .tuple(inline, inline, fc.constantFrom("===", "---", "-", "=", "-----"))
+      .map(([a, b, underline]) => `${a}\n${b}\n${underline}`),
     fc.tuple(inline, fc.constantFrom("===", "---")).map(([a, underline]) => `${a}  \n${a}\\\n${a}\n${underline}`),
     inline,
     definition,
-    fc.tuple(definition, inline, fc.constantFrom("===", "---", "")).map(([d, text, underline]) => `${d}\n${text}\n${underline}`),
+    fc
+      .tuple(definition, inline, fc.constantFrom("===", "---", ""))
+      .map(([d, text, underline]) => `${d}\n${text}\n${underline}`),
   );
-  const headings = fc.array(fc.tuple(headingBlock, fc.constantFrom("\n", "\n\n", "\r\n", "\n\n\n")), { maxLength: 8 }).map((blocks) => blocks.map(([b, e]) => b + e).join(""));
+  const headings = fc
+    .array(fc.tuple(headingBlock, fc.constantFrom("\n", "\n\n", "\r\n", "\n\n\n")), { maxLength: 8 })
+    .map((blocks) => blocks.map(([b, e]) => b + e).join(""));
   return { structure, headings };
 }
 
@@ -193,7 +417,10 @@ export const DIVERGENT_PIECES = new Set<string>([
   "- ",
 ]);
 
-/** A line indented 4 columns or more after a list item and a blank line (a named divergence): not in the documents compared with micromark. */
+/**
+ * A line indented 4 columns or more after a list item and a blank line (a named divergence): not in the documents
+ * compared with micromark.
+ */
 const indented = (piece: string) => /^(?: {4}|\t| {1,3}\t)/.test(piece);
 
 /**
@@ -201,4 +428,7 @@ const indented = (piece: string) => /^(?: {4}|\t| {1,3}\t)/.test(piece);
  * followed by a blank line (lazy lines and content after definitions are named divergences):
  * compared with micromark.
  */
-export const { structure: commonStructure, headings: commonHeadings } = documents({ keep: (piece) => !DIVERGENT_PIECES.has(piece) && !indented(piece), apart: true });
+export const { structure: commonStructure, headings: commonHeadings } = documents({
+  keep: (piece) => !DIVERGENT_PIECES.has(piece) && !indented(piece),
+  apart: true,
+});

@@ -44,7 +44,10 @@ export function toJsonl(records: Rec[]): string {
 }
 
 /** Runs the core file check over text (or bytes), fed in chunks of `chunkSize`. */
-export function check(content: string | Uint8Array, options: { file?: string; chunkSize?: number; rules?: Partial<Record<string, RuleSetting>>; lock?: LockContext } = {}): FileResult {
+export function check(
+  content: string | Uint8Array,
+  options: { file?: string; chunkSize?: number; rules?: Partial<Record<string, RuleSetting>>; lock?: LockContext } = {},
+): FileResult {
   const bytes = typeof content === "string" ? new TextEncoder().encode(content) : content;
   const run = createFileCheck({
     rules: registry,

@@ -27,10 +27,16 @@ export const TOP_LOCAL = "_top";
 
 /** One segment of a local coordinate: a designation key (`art-r*123-4`) or a slug. */
 const LOCAL_SEGMENT = "[\\p{L}\\p{N}\\p{M}§.*-]+";
-/** A qualifier that tells apart siblings with one designation (`~dispositions-générales`): a segment that is not only digits. */
+/**
+ * A qualifier that tells apart siblings with one designation (`~dispositions-générales`): a segment that is not only
+ * digits.
+ */
 const QUALIFIER = `~(?![0-9]+(?:~|$))${LOCAL_SEGMENT}`;
 /** Segments, each with its qualifiers, then a positional tie-break `~N` (N ≥ 2) among truly identical siblings. */
-const LOCAL_PATTERN = new RegExp(`^(?:${TOP_LOCAL}|${LOCAL_SEGMENT}(?:${QUALIFIER})*(?:/${LOCAL_SEGMENT}(?:${QUALIFIER})*)*)(?:~[1-9][0-9]*)?$`, "u");
+const LOCAL_PATTERN = new RegExp(
+  `^(?:${TOP_LOCAL}|${LOCAL_SEGMENT}(?:${QUALIFIER})*(?:/${LOCAL_SEGMENT}(?:${QUALIFIER})*)*)(?:~[1-9][0-9]*)?$`,
+  "u",
+);
 const SAFE_PATH_CHARACTER = /[\p{L}\p{N}\p{M}\-._~/]/u;
 const ASCII_SAFE_PATH = /^[A-Za-z0-9\-._~/]*$/;
 
@@ -60,14 +66,20 @@ export function isLocalCoordinate(local: string): boolean {
   return true;
 }
 
-/** The parts of a local coordinate: its segments, each a key with the qualifiers that tell it apart, and a positional tie-break. */
+/**
+ * The parts of a local coordinate: its segments, each a key with the qualifiers that tell it apart, and a positional
+ * tie-break.
+ */
 export interface LocalParts {
   segments: { key: string; qualifiers: string[] }[];
   /** The positional tie-break among truly identical siblings (2 or more), if any. */
   tie?: number;
 }
 
-/** Parses a local coordinate into its parts (`art-1~übergangsbestimmungen/§-2~3`); undefined when it is not one. `formatLocal(parseLocal(l)) === l`. */
+/**
+ * Parses a local coordinate into its parts (`art-1~übergangsbestimmungen/§-2~3`); undefined when it is not one.
+ * `formatLocal(parseLocal(l)) === l`.
+ */
 export function parseLocal(local: string): LocalParts | undefined {
   if (!isLocalCoordinate(local)) return undefined;
   const tie = /~([1-9][0-9]*)$/.exec(local);
@@ -81,21 +93,31 @@ export function parseLocal(local: string): LocalParts | undefined {
 
 /** Formats a local coordinate from its parts; throws on parts that no local can carry. */
 export function formatLocal(parts: LocalParts): string {
-  const local = parts.segments.map((s) => [s.key, ...s.qualifiers].join("~")).join("/") + (parts.tie === undefined ? "" : `~${parts.tie}`);
+  const local =
+    parts.segments.map((s) => [s.key, ...s.qualifiers].join("~")).join("/") +
+    (parts.tie === undefined ? "" : `~${parts.tie}`);
   const back = parseLocal(local);
-  if (back === undefined || JSON.stringify(back) !== JSON.stringify(parts.tie === undefined ? { segments: parts.segments } : parts))
+  if (
+    back === undefined ||
+    JSON.stringify(back) !== JSON.stringify(parts.tie === undefined ? { segments: parts.segments } : parts)
+  )
     throw new Error(`invalid local coordinate parts ${JSON.stringify(parts)}`);
   return local;
 }
 
-/** Percent-encodes a path for an address: NFC, then every character outside letters, digits, marks and `-._~/` as UTF-8 `%XX`. */
+/**
+ * Percent-encodes a path for an address: NFC, then every character outside letters, digits, marks and `-._~/` as UTF-8
+ * `%XX`.
+ */
 export function escapePath(path: string): string {
   if (path === lastPath && path !== "") return lastEscaped;
   if (ASCII_SAFE_PATH.test(path)) return path; // the common case: nothing to normalise or escape
   let out = "";
   for (const character of path.normalize("NFC")) {
     if (SAFE_PATH_CHARACTER.test(character)) out += character;
-    else for (const byte of new TextEncoder().encode(character)) out += `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
+    else
+      for (const byte of new TextEncoder().encode(character))
+        out += `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
   }
   lastPath = path;
   lastEscaped = out;
@@ -118,13 +140,17 @@ export function unescapePath(escaped: string): string | undefined {
 /** Formats an address from its parts; throws on parts that no address can carry. */
 export function formatAddress(parts: AddressParts): string {
   if (!isSlug(parts.slug)) throw new Error(`invalid slug ${JSON.stringify(parts.slug)}`);
-  if (parts.path === "" || parts.path.startsWith("/") || parts.path.endsWith("/")) throw new Error(`invalid path ${JSON.stringify(parts.path)}`);
+  if (parts.path === "" || parts.path.startsWith("/") || parts.path.endsWith("/"))
+    throw new Error(`invalid path ${JSON.stringify(parts.path)}`);
   if (parts.targetKind === "structural-container") return `${parts.slug}/${escapePath(parts.path)}/`;
-  if (parts.local === undefined || !isLocalCoordinate(parts.local)) throw new Error(`invalid local coordinate ${JSON.stringify(parts.local)}`);
+  if (parts.local === undefined || !isLocalCoordinate(parts.local))
+    throw new Error(`invalid local coordinate ${JSON.stringify(parts.local)}`);
   return `${parts.slug}/${escapePath(parts.path)}#${parts.local}`;
 }
 
-/** Parses an address into its parts; undefined when it is not in the grammar. `formatAddress(parseAddress(a)) === a`. */
+/**
+ * Parses an address into its parts; undefined when it is not in the grammar. `formatAddress(parseAddress(a)) === a`.
+ */
 export function parseAddress(address: string): AddressParts | undefined {
   const slash = address.indexOf("/");
   if (slash <= 0) return undefined;

@@ -9,7 +9,15 @@
  */
 
 import { TOP_LOCAL } from "./address.js";
-import { ALL_ANNEX_WORDS, ALL_NAME_WORDS, ALL_ORDINALS, ALL_PREFIXES, ALL_PROVISIONS, ALL_UNIT_WORDS, LATIN_SUFFIXES } from "./legal-systems.js";
+import {
+  ALL_ANNEX_WORDS,
+  ALL_NAME_WORDS,
+  ALL_ORDINALS,
+  ALL_PREFIXES,
+  ALL_PROVISIONS,
+  ALL_UNIT_WORDS,
+  LATIN_SUFFIXES,
+} from "./legal-systems.js";
 
 function byLength(words: string[]): string[] {
   return [...words].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
@@ -19,22 +27,41 @@ export type DesignationKind = "paragraph" | "article" | "section" | "unit" | "an
 
 export interface Designation {
   kind: DesignationKind;
-  /** The key: `§-2a`, `§§-3-bis-13`, `art-3`, `13`, `part-iiia`, `anlage-1`, `anlage-i-kap-x-d-ii-abschnitt-ii`, `iv` (item `IV.`), or a slug for `none`. */
+  /**
+   * The key: `§-2a`, `§§-3-bis-13`, `art-3`, `13`, `part-iiia`, `anlage-1`, `anlage-i-kap-x-d-ii-abschnitt-ii`, `iv`
+   * (item `IV.`), or a slug for `none`.
+   */
   key: string;
   /** For units and annexes: the unit word in lower case (`part`, `abschnitt`). */
   word?: string;
-  /** For items: the rank of the numbering style in the German outline (`A.` 0, `I.` 1, `1.` 2, `a)` 3, `aa)` 4, `aaa)` 5). */
+  /**
+   * For items: the rank of the numbering style in the German outline (`A.` 0, `I.` 1, `1.` 2, `a)` 3, `aa)` 4, `aaa)`
+   * 5).
+   */
   rank?: number;
-  /** True when the heading is only its designation, perhaps with remarks in brackets: `§ 3`, `Anlage 1 (zu § 5)`, `IV.`. */
+  /**
+   * True when the heading is only its designation, perhaps with remarks in brackets: `§ 3`, `Anlage 1 (zu § 5)`, `IV.`.
+   */
   bare?: boolean;
-  /** The heading text after the designation (the title), or the whole text for `none`: what tells apart two headings with one designation. */
+  /**
+   * The heading text after the designation (the title), or the whole text for `none`: what tells apart two headings
+   * with one designation.
+   */
   rest?: string;
 }
 
 const UNIT_WORDS = byLength(ALL_UNIT_WORDS);
 const ANNEX_WORDS = byLength(ALL_ANNEX_WORDS);
 /** Pay-grade words: units of pay tables, whose numerals have a letter and a number (`Besoldungsgruppe A 13`). */
-const GROUP_WORDS = ["bundesbesoldungsordnung", "besoldungsordnung", "besoldungsgruppe", "entgeltgruppe", "vergütungsgruppe", "lohngruppe", "gehaltsgruppe"];
+const GROUP_WORDS = [
+  "bundesbesoldungsordnung",
+  "besoldungsordnung",
+  "besoldungsgruppe",
+  "entgeltgruppe",
+  "vergütungsgruppe",
+  "lohngruppe",
+  "gehaltsgruppe",
+];
 /** Words that continue a compound annex designation: `Anlage I Kap. X Sachgebiet D Abschnitt II Nr. 3`. */
 const PART_WORDS = ["kap", "kapitel", "sachgebiet", "abschnitt", "unterabschnitt", "teil", "titel", "nr", "nummer"];
 
@@ -60,26 +87,52 @@ const ORDINAL_UNITS: Record<string, number> = {
   achtzehnt: 18,
   neunzehnt: 19,
 };
-const ORDINAL_ONES: Record<string, number> = { ein: 1, zwei: 2, drei: 3, vier: 4, fünf: 5, sechs: 6, sieben: 7, acht: 8, neun: 9 };
-const ORDINAL_TENS: Record<string, number> = { zwanzig: 20, dreißig: 30, vierzig: 40, fünfzig: 50, sechzig: 60, siebzig: 70, achtzig: 80, neunzig: 90 };
+const ORDINAL_ONES: Record<string, number> = {
+  ein: 1,
+  zwei: 2,
+  drei: 3,
+  vier: 4,
+  fünf: 5,
+  sechs: 6,
+  sieben: 7,
+  acht: 8,
+  neun: 9,
+};
+const ORDINAL_TENS: Record<string, number> = {
+  zwanzig: 20,
+  dreißig: 30,
+  vierzig: 40,
+  fünfzig: 50,
+  sechzig: 60,
+  siebzig: 70,
+  achtzig: 80,
+  neunzig: 90,
+};
 
 /** The number a German ordinal word stands for ("Erster" → 1, "Dreiundzwanzigste" → 23), or undefined. */
 export function germanOrdinal(word: string): number | undefined {
   const stem = word.toLowerCase().replace(/(?:er|es|en|em|e)$/, "");
   if (stem in ORDINAL_UNITS) return ORDINAL_UNITS[stem];
-  const tens = /^(?:(ein|zwei|drei|vier|fünf|sechs|sieben|acht|neun)und)?(zwanzig|dreißig|vierzig|fünfzig|sechzig|siebzig|achtzig|neunzig)st$/.exec(stem);
+  const tens =
+    /^(?:(ein|zwei|drei|vier|fünf|sechs|sieben|acht|neun)und)?(zwanzig|dreißig|vierzig|fünfzig|sechzig|siebzig|achtzig|neunzig)st$/.exec(
+      stem,
+    );
   if (tens) return (tens[1] ? ORDINAL_ONES[tens[1]]! : 0) + ORDINAL_TENS[tens[2]!]!;
   return undefined;
 }
 
 /** A word in its usual spellings: "part", "Part", "PART". */
-const spellings = (words: string[]) => words.flatMap((w) => [w, w[0]!.toUpperCase() + w.slice(1), w.toUpperCase()]).join("|");
+const spellings = (words: string[]) =>
+  words.flatMap((w) => [w, w[0]!.toUpperCase() + w.slice(1), w.toUpperCase()]).join("|");
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-/** Words standing where a number would (`unique`, `préliminaire`) and ordinal words after their unit (`premier`, `primo`). */
+/**
+ * Words standing where a number would (`unique`, `préliminaire`) and ordinal words after their unit (`premier`,
+ * `primo`).
+ */
 const NAMES = byLength([...ALL_NAME_WORDS, ...Object.keys(ALL_ORDINALS)]);
 /**
- * Digits (`1`, `5.1`, `2a`), `1er`/`Ier` (French "premier"), a capital letter with digits (`D2a`, `C3`), a roman numeral
- * (`IIIA`), one capital letter, or a name or ordinal word (`unique`, `premier`).
+ * Digits (`1`, `5.1`, `2a`), `1er`/`Ier` (French "premier"), a capital letter with digits (`D2a`, `C3`), a roman
+ * numeral (`IIIA`), one capital letter, or a name or ordinal word (`unique`, `premier`).
  */
 const NUMERAL = `(1(?:er|re|ère)|[IVX]+(?:er|re)|\\d+(?:\\.\\d+)*[A-Za-z]{0,3}|[A-Z]\\d+[a-z]{0,3}|[IVXLCDM]+[A-Z]{0,3}|[A-Z]|${spellings(NAMES)})`;
 const AFTER = "(?=$|[\\s.:,;()\\u2013\\u2014-])";
@@ -87,12 +140,21 @@ const WORD_THEN_NUMBER = new RegExp(`^(${spellings([...UNIT_WORDS, ...ANNEX_WORD
 const NUMBER_THEN_WORD = new RegExp(`^(\\d+)\\.\\s*(${spellings(UNIT_WORDS)})${AFTER}`, "u");
 const ORDINAL_THEN_WORD = new RegExp(`^(\\p{L}+)\\s+(${spellings(UNIT_WORDS)})${AFTER}`, "u");
 const BARE_ANNEX = new RegExp(`^(${spellings(ANNEX_WORDS)})${AFTER}`, "u");
-const GROUP = new RegExp(`^(${spellings(GROUP_WORDS)})\\s+([A-Z]{1,2} ?\\d{1,2}[a-z]?|\\d{1,2}[a-z]?|[IVX]+[a-z]?|[A-Z])${AFTER}`, "u");
-/** One more part of a compound annex designation: a part word and its numeral, or (after a part word) a bare numeral. */
-const PART = new RegExp(`^ (${spellings(PART_WORDS)})\\.? ?(\\d+[a-z]{0,3}|[IVXLCDM]+[a-z]{0,3}|[A-Z]\\d*[a-z]{0,3})(?=$|[\\s,;:()\\u2013\\u2014])`, "u");
+const GROUP = new RegExp(
+  `^(${spellings(GROUP_WORDS)})\\s+([A-Z]{1,2} ?\\d{1,2}[a-z]?|\\d{1,2}[a-z]?|[IVX]+[a-z]?|[A-Z])${AFTER}`,
+  "u",
+);
+/**
+ * One more part of a compound annex designation: a part word and its numeral, or (after a part word) a bare numeral.
+ */
+const PART = new RegExp(
+  `^ (${spellings(PART_WORDS)})\\.? ?(\\d+[a-z]{0,3}|[IVXLCDM]+[a-z]{0,3}|[A-Z]\\d*[a-z]{0,3})(?=$|[\\s,;:()\\u2013\\u2014])`,
+  "u",
+);
 const BARE_PART = /^ (\d+[a-z]{0,3}|[IVXLCDM]+|[A-Z])(?=$|[\s,;:()\u2013\u2014])/u;
 const PARAGRAPH = /^§\s*(\d+(?:\.\d+)*[a-zA-Z]{0,3})(?=$|[\s.:,;()\u2013\u2014-])/u;
-const PARAGRAPH_RANGE = /^§§\s*(\d+(?:\.\d+)*[a-zA-Z]{0,3})\s*(?:bis|-|\u2013)\s*(\d+(?:\.\d+)*[a-zA-Z]{0,3})(?=$|[\s.:,;()\u2013\u2014-])/u;
+const PARAGRAPH_RANGE =
+  /^§§\s*(\d+(?:\.\d+)*[a-zA-Z]{0,3})\s*(?:bis|-|\u2013)\s*(\d+(?:\.\d+)*[a-zA-Z]{0,3})(?=$|[\s.:,;()\u2013\u2014-])/u;
 const PROVISION_WORD = `(${spellings(ALL_PROVISIONS.map((p) => p.word))})\\.?`;
 const PREFIX = `(?:${ALL_PREFIXES.map(escapeRegExp).join("|")})`;
 /**
@@ -100,16 +162,25 @@ const PREFIX = `(?:${ALL_PREFIXES.map(escapeRegExp).join("|")})`;
  * `15e`), `1er`/`Ier`, a roman numeral, or a name or ordinal word (`unique`, `premier`, `único`).
  */
 const ARTICLE_NUMBER = `(${PREFIX}\\.?\\s?\\d+(?:-\\d+)*[a-z]{0,3}|1(?:er|re|ère)|[IVX]+(?:er|re)|\\d+(?:[-.]\\d+)*[a-z]{0,3}|[IVXLCDM]+|${spellings(NAMES)})`;
-const ARTICLE_RANGE = new RegExp(`^${PROVISION_WORD}\\s*(\\d+[a-z]{0,3})(?:\\s*(?:bis|\\u2013)\\s*|\\s+-\\s*)(?:${PROVISION_WORD}\\s*)?(\\d+[a-z]{0,3})${AFTER}`, "u");
+const ARTICLE_RANGE = new RegExp(
+  `^${PROVISION_WORD}\\s*(\\d+[a-z]{0,3})(?:\\s*(?:bis|\\u2013)\\s*|\\s+-\\s*)(?:${PROVISION_WORD}\\s*)?(\\d+[a-z]{0,3})${AFTER}`,
+  "u",
+);
 const ARTICLE = new RegExp(`^${PROVISION_WORD}\\s*${ARTICLE_NUMBER}${AFTER}`, "u");
 /** `Article Annexe I`: an annex of a French code, headed like an article. */
 const ARTICLE_ANNEX = new RegExp(`^(?:${spellings(["article"])})\\s+(?=(?:${spellings(ANNEX_WORDS)})${AFTER})`, "u");
 const LATIN = byLength(LATIN_SUFFIXES).join("|");
-/** A suffix of an inserted provision: a Latin word after a space, a hyphen or nothing (`6 bis`, `1-bis`), not a range (`2 bis 26`). */
+/**
+ * A suffix of an inserted provision: a Latin word after a space, a hyphen or nothing (`6 bis`, `1-bis`), not a range
+ * (`2 bis 26`).
+ */
 const LATIN_SUFFIX = new RegExp(`^[\\s-]?(${LATIN}|${LATIN.toUpperCase()})${AFTER}(?!\\s*\\d)`, "u");
 /** A letter of an inserted article after a space (`Art. 62 b`, `Article 38-0 A`), not an item (`a)`). */
 const LETTER_SUFFIX = /^\s([A-Za-z])(?=$|\s*[.:,;\u2013\u2014-]|\s+[^\s)])/u;
-/** A section number: `13`, `6A`, `12.3`, and the hyphenated numbers of Australian Acts (`6-5`, `995-1`: Division 6, section 5). */
+/**
+ * A section number: `13`, `6A`, `12.3`, and the hyphenated numbers of Australian Acts (`6-5`, `995-1`: Division 6,
+ * section 5).
+ */
 const SECTION = /^(\d+[A-Z]{0,4}(?:\.\d+[A-Z]{0,4})*|\d+[A-Z]{0,4}-\d+[A-Z]{0,4})(?=$|\s(?!\s*:))/u;
 /** The second half of a hyphenated unit number (`Part 1-1`, `Division 6-A`), before a space, a dash or the end. */
 const HYPHENATED = /^-(\d+[A-Z]{0,3}|[A-Z])(?=$|\s|[\u2013\u2014]|--)/u;
@@ -142,7 +213,9 @@ export function designationText(text: string): string {
   );
 }
 
-/** A slug of text: NFC, lower case, runs of anything but letters, digits and marks become "-"; at most 48 characters. */
+/**
+ * A slug of text: NFC, lower case, runs of anything but letters, digits and marks become "-"; at most 48 characters.
+ */
 export function slugify(text: string, maxLength = MAX_SLUG_LENGTH): string {
   let slug = text
     .normalize("NFC")
@@ -157,8 +230,12 @@ export function slugify(text: string, maxLength = MAX_SLUG_LENGTH): string {
   return slug === "" ? "heading" : slug;
 }
 
-/** A heading that only marks its designation repealed: `Anlage 2 (weggefallen)`, `Schedule 3—(Repealed)`, `Annexe II (abrogée)`. */
-const REPEALED = /[([—–-]\s*(?:weggefallen|aufgehoben|repealed|abrogée?s?|abrogat[oa]|derogad[oa]|omitted)\s*[)\]]?\s*$/iu;
+/**
+ * A heading that only marks its designation repealed: `Anlage 2 (weggefallen)`, `Schedule 3—(Repealed)`, `Annexe II
+ * (abrogée)`.
+ */
+const REPEALED =
+  /[([—–-]\s*(?:weggefallen|aufgehoben|repealed|abrogée?s?|abrogat[oa]|derogad[oa]|omitted)\s*[)\]]?\s*$/iu;
 
 export function isRepealedHeading(text: string): boolean {
   return REPEALED.test(text.replace(/[*_]/g, "").trim());
@@ -169,7 +246,10 @@ export function isEmptyHeading(text: string): boolean {
   return !/[\p{L}\p{N}]/u.test(text);
 }
 
-/** A numeral as a key part: `Ier`/`1er` and ordinal words as their number, `unique` as itself, everything else lower-cased. */
+/**
+ * A numeral as a key part: `Ier`/`1er` and ordinal words as their number, `unique` as itself, everything else
+ * lower-cased.
+ */
 function numeralKey(numeral: string): string {
   const lower = numeral.toLowerCase();
   if (/^1(?:er|re|ère)$/.test(lower)) return "1";
@@ -196,7 +276,13 @@ export function designate(headingText: string): Designation {
   const bare = (m: RegExpExecArray, end = m[0].length) => BARE_REST.test(text.slice(end));
   const rest = (end: number) => text.slice(end);
   let m = PARAGRAPH_RANGE.exec(text);
-  if (m) return { kind: "paragraph", key: `§§-${m[1]!.toLowerCase()}-bis-${m[2]!.toLowerCase()}`, bare: bare(m), rest: rest(m[0].length) };
+  if (m)
+    return {
+      kind: "paragraph",
+      key: `§§-${m[1]!.toLowerCase()}-bis-${m[2]!.toLowerCase()}`,
+      bare: bare(m),
+      rest: rest(m[0].length),
+    };
   m = PARAGRAPH.exec(text);
   if (m) {
     let key = `§-${m[1]!.toLowerCase()}`;
@@ -208,22 +294,39 @@ export function designate(headingText: string): Designation {
       end += letter[0].length;
     }
     const suffix = latinSuffixes(text, end);
-    return { kind: "paragraph", key: [key, ...suffix.parts].join("-"), bare: bare(m, suffix.end), rest: rest(suffix.end) };
+    return {
+      kind: "paragraph",
+      key: [key, ...suffix.parts].join("-"),
+      bare: bare(m, suffix.end),
+      rest: rest(suffix.end),
+    };
   }
   m = ARTICLE_RANGE.exec(text);
-  if (m) return { kind: "article", key: `${provisionKey(m[1]!)}-${m[2]!.toLowerCase()}-bis-${m[4]!.toLowerCase()}`, bare: bare(m), rest: rest(m[0].length) };
+  if (m)
+    return {
+      kind: "article",
+      key: `${provisionKey(m[1]!)}-${m[2]!.toLowerCase()}-bis-${m[4]!.toLowerCase()}`,
+      bare: bare(m),
+      rest: rest(m[0].length),
+    };
   m = ARTICLE.exec(text);
   if (m) {
     let key = `${provisionKey(m[1]!)}-${numeralKey(m[2]!).replace(/^([a-z*]+)[.\s]+(?=\d)/u, "$1")}`;
     let end = m[0].length;
     const letter = LETTER_SUFFIX.exec(text.slice(end));
-    // A lower-case letter after any article word (Swiss `Art. 62 b`); a capital only after `Article` (French `Article 38-0 A`).
+    // A lower-case letter after any article word (Swiss `Art. 62 b`); a capital only after `Article` (French `Article
+    // 38-0 A`).
     if (letter && /\d$/.test(key) && (/[a-z]/.test(letter[1]!) || /^article$/i.test(m[1]!))) {
       key += letter[1]!.toLowerCase();
       end += letter[0].length;
     }
     const suffix = latinSuffixes(text, end);
-    return { kind: "article", key: [key, ...suffix.parts].join("-"), bare: bare(m, suffix.end), rest: rest(suffix.end) };
+    return {
+      kind: "article",
+      key: [key, ...suffix.parts].join("-"),
+      bare: bare(m, suffix.end),
+      rest: rest(suffix.end),
+    };
   }
   const annexArticle = ARTICLE_ANNEX.exec(text);
   if (annexArticle) return { ...designate(text.slice(annexArticle[0].length)) };
@@ -246,7 +349,13 @@ export function designate(headingText: string): Designation {
   m = GROUP.exec(text);
   if (m) {
     const word = m[1]!.toLowerCase();
-    return { kind: "unit", key: `${word}-${m[2]!.toLowerCase().replace(" ", "-")}`, word, bare: bare(m), rest: rest(m[0].length) };
+    return {
+      kind: "unit",
+      key: `${word}-${m[2]!.toLowerCase().replace(" ", "-")}`,
+      word,
+      bare: bare(m),
+      rest: rest(m[0].length),
+    };
   }
   m = NUMBER_THEN_WORD.exec(text);
   if (m) return { ...unitOrAnnex(m[2]!, m[1]!), bare: bare(m), rest: rest(m[0].length) };
@@ -256,16 +365,30 @@ export function designate(headingText: string): Designation {
     if (n !== undefined) return { ...unitOrAnnex(m[2]!, String(n)), bare: bare(m), rest: rest(m[0].length) };
   }
   m = BARE_ANNEX.exec(text);
-  if (m) return { kind: "annex", key: m[1]!.toLowerCase(), word: m[1]!.toLowerCase(), bare: bare(m), rest: rest(m[0].length) };
+  if (m)
+    return {
+      kind: "annex",
+      key: m[1]!.toLowerCase(),
+      word: m[1]!.toLowerCase(),
+      bare: bare(m),
+      rest: rest(m[0].length),
+    };
   m = SECTION.exec(text);
   if (m) return { kind: "section", key: m[1]!.toLowerCase(), bare: bare(m), rest: rest(m[0].length) };
   m = ITEM.exec(text);
   if (m) {
     const rank = m.slice(1).findIndex((g) => g !== undefined);
     const numeral = m[rank + 1]!.toLowerCase();
-    // A single I, V or X with a dot is a roman numeral (other capitals are letters: A., B., C.); aa) and aaa) repeat their letter.
+    // A single I, V or X with a dot is a roman numeral (other capitals are letters: A., B., C.); aa) and aaa) repeat
+    // their letter.
     const itemRank = rank === 0 && /^[IVX]$/.test(m[1]!) ? 1 : rank;
-    return { kind: "item", key: rank === 4 ? numeral.repeat(2) : rank === 5 ? numeral.repeat(3) : numeral, rank: itemRank, bare: bare(m), rest: rest(m[0].length) };
+    return {
+      kind: "item",
+      key: rank === 4 ? numeral.repeat(2) : rank === 5 ? numeral.repeat(3) : numeral,
+      rank: itemRank,
+      bare: bare(m),
+      rest: rest(m[0].length),
+    };
   }
   return { kind: "none", key: slugify(text), rest: text };
 }
@@ -282,7 +405,10 @@ function unitOrAnnex(word: string, numeral: string): Designation {
   return ANNEX_WORDS.includes(w) ? { kind: "annex", key, word: w } : { kind: "unit", key, word: w };
 }
 
-/** The further parts of a compound annex designation from `start`: `Kap X`, `D`, `II`, `Abschnitt II` → ["kap-x", "d", "ii", "abschnitt-ii"]. */
+/**
+ * The further parts of a compound annex designation from `start`: `Kap X`, `D`, `II`, `Abschnitt II` → ["kap-x", "d",
+ * "ii", "abschnitt-ii"].
+ */
 function compoundAnnex(text: string, start: number): { parts: string[]; end: number } {
   const parts: string[] = [];
   let end = start;
@@ -312,7 +438,10 @@ interface Scope {
   depth: number;
 }
 
-/** `${scope}/${own}` with the scope's tie-break dropped (a `~N` is allowed only at the end of a local; "Ties" resolves what then repeats), or undefined without a scope. */
+/**
+ * `${scope}/${own}` with the scope's tie-break dropped (a `~N` is allowed only at the end of a local; "Ties" resolves
+ * what then repeats), or undefined without a scope.
+ */
 function under(scope: string | undefined, own: string): string | undefined {
   return scope === undefined ? undefined : `${scope.replace(/~[0-9]+$/, "")}/${own}`;
 }
@@ -332,14 +461,18 @@ export function assignLocalCoordinates(headings: (HeadingInput | undefined)[]): 
    * first heading and its only annex (a file that is a schedule) keeps them flat.
    */
   const firstHeading = headings.findIndex((heading) => heading !== undefined);
-  const annexes = headings.filter((heading, i) => heading !== undefined && designations[i]?.kind === "annex" && !isRepealedHeading(heading.text)).length;
-  const subjectAnnex = firstHeading !== -1 && designations[firstHeading]?.kind === "annex" && annexes === 1 ? firstHeading : -1;
+  const annexes = headings.filter(
+    (heading, i) => heading !== undefined && designations[i]?.kind === "annex" && !isRepealedHeading(heading.text),
+  ).length;
+  const subjectAnnex =
+    firstHeading !== -1 && designations[firstHeading]?.kind === "annex" && annexes === 1 ? firstHeading : -1;
   let article: string | undefined;
   let provision: (Scope & { raw: string; german: boolean }) | undefined;
   const items: { rank: number; key: string; depth: number }[] = [];
   let lastDesignated: string | undefined;
   let previous: { local: string; depth: number; bare: boolean } | undefined;
-  // Rule 6.4: the slugs of undesignated headings that occur more than once in the artifact (every occurrence is qualified).
+  // Rule 6.4: the slugs of undesignated headings that occur more than once in the artifact (every occurrence is
+  // qualified).
   const slugCount = new Map<string, number>();
   for (const [i, heading] of headings.entries()) {
     const d = designations[i];
@@ -366,14 +499,16 @@ export function assignLocalCoordinates(headings: (HeadingInput | undefined)[]): 
     }
     const d = designations[index]!;
     const unitScope = units[units.length - 1]?.local;
-    scopes[raws.length] = d.kind === "article" || d.kind === "paragraph" || d.kind === "section" ? unitScope : undefined;
+    scopes[raws.length] =
+      d.kind === "article" || d.kind === "paragraph" || d.kind === "section" ? unitScope : undefined;
     let local: string;
     switch (d.kind) {
       case "annex":
         local = emit(d.key);
         units.length = 0;
         if (isRepealedHeading(heading.text)) {
-          // `Anlage 2 (weggefallen)` between § 2 and § 3: a place holder, which opens no annex and captures nothing after it.
+          // `Anlage 2 (weggefallen)` between § 2 and § 3: a place holder, which opens no annex and captures nothing
+          // after it.
           annex = undefined;
         } else {
           units.push({ word: d.word!, key: d.key, depth: heading.depth, local });
@@ -387,7 +522,12 @@ export function assignLocalCoordinates(headings: (HeadingInput | undefined)[]): 
         const same = units.findIndex((u) => u.word === d.word);
         if (same !== -1) units.length = same;
         // An annex stays open until the next annex, whatever the heading levels say.
-        while (units.length > 0 && units[units.length - 1]!.depth >= heading.depth && !(annex !== undefined && units.length === 1)) units.pop();
+        while (
+          units.length > 0 &&
+          units[units.length - 1]!.depth >= heading.depth &&
+          !(annex !== undefined && units.length === 1)
+        )
+          units.pop();
         local = emit([...units.map((u) => u.key), d.key].join("/"));
         units.push({ word: d.word!, key: d.key, depth: heading.depth, local });
         article = undefined;
@@ -429,7 +569,8 @@ export function assignLocalCoordinates(headings: (HeadingInput | undefined)[]): 
         }
         let raw: string | undefined;
         if (previous?.bare && previous.depth === heading.depth) raw = under(previous.local, slug);
-        if (raw === undefined && provision !== undefined && provision.depth < heading.depth) raw = `${provision.raw}/${slug}`;
+        if (raw === undefined && provision !== undefined && provision.depth < heading.depth)
+          raw = `${provision.raw}/${slug}`;
         if (raw === undefined && (annex !== undefined || (slugCount.get(slug) ?? 0) > 1)) {
           const inner = items.filter((i) => i.depth < heading.depth).map((i) => i.key);
           raw = under(context(), [...inner, slug].join("/"));
@@ -440,12 +581,19 @@ export function assignLocalCoordinates(headings: (HeadingInput | undefined)[]): 
     }
     if (d.kind !== "none") lastDesignated = local;
     // A bare § , article, section or item scopes a title heading that follows it on the same level.
-    previous = { local, depth: heading.depth, bare: d.kind !== "none" && d.kind !== "unit" && d.kind !== "annex" && d.bare === true };
+    previous = {
+      local,
+      depth: heading.depth,
+      bare: d.kind !== "none" && d.kind !== "unit" && d.kind !== "annex" && d.bare === true,
+    };
   });
   return resolveTies(headings, raws, scopes);
 }
 
-/** A heading's identity for ties: its plain text (as designations read it) and that of its ancestor headings in the artifact (docs/spec.md, "Ties"). */
+/**
+ * A heading's identity for ties: its plain text (as designations read it) and that of its ancestor headings in the
+ * artifact (docs/spec.md, "Ties").
+ */
 function identities(headings: (HeadingInput | undefined)[]): { text: string; ancestors: string[]; key: string }[] {
   const open: { text: string; depth: number }[] = [];
   return headings.map((heading) => {
@@ -514,8 +662,16 @@ function resolveTies(headings: (HeadingInput | undefined)[], raws: string[], sco
   });
 }
 
-/** For one representative of each identity in a group of non-identical targets with one local: the first form that no other has. */
-function tellApart(raw: string, ids: { text: string; ancestors: string[]; key: string }[], scopes: (string | undefined)[], representatives: number[]): Map<string, string> {
+/**
+ * For one representative of each identity in a group of non-identical targets with one local: the first form that no
+ * other has.
+ */
+function tellApart(
+  raw: string,
+  ids: { text: string; ancestors: string[]; key: string }[],
+  scopes: (string | undefined)[],
+  representatives: number[],
+): Map<string, string> {
   const noDigits = (part: string) => (/^[0-9]+$/.test(part) ? `n${part}` : part);
   const title = (i: number) => {
     const d = designate(ids[i]!.text);
@@ -530,7 +686,8 @@ function tellApart(raw: string, ids: { text: string; ancestors: string[]; key: s
     const slug = slugify(designate(ids[i]!.text).rest ?? "");
     cut.set(slug, (cut.get(slug) ?? 0) + 1);
   }
-  for (const i of representatives) if ((cut.get(slugify(designate(ids[i]!.text).rest ?? "")) ?? 0) > 1) widths.set(i, Number.POSITIVE_INFINITY);
+  for (const i of representatives)
+    if ((cut.get(slugify(designate(ids[i]!.text).rest ?? "")) ?? 0) > 1) widths.set(i, Number.POSITIVE_INFINITY);
   const maxK = Math.max(...representatives.map((i) => ids[i]!.ancestors.length));
   /** Stage 0: the unit scope; 1: the title; then k = 1, 2, … ancestors (keys, then full slugs) and the title. */
   const forms = (i: number): (string | undefined)[] => {
@@ -544,7 +701,11 @@ function tellApart(raw: string, ids: { text: string; ancestors: string[]; key: s
         const parts: string[] = own === undefined ? [] : [own];
         for (let j = 1; j <= k; j++) {
           const ancestor = id.ancestors[id.ancestors.length - j];
-          parts.unshift(ancestor === undefined ? "top" : noDigits(full ? slugify(designationText(ancestor)) : designate(ancestor).key));
+          parts.unshift(
+            ancestor === undefined
+              ? "top"
+              : noDigits(full ? slugify(designationText(ancestor)) : designate(ancestor).key),
+          );
         }
         list.push(`${raw}~${parts.join("~")}`);
       }
@@ -552,9 +713,9 @@ function tellApart(raw: string, ids: { text: string; ancestors: string[]; key: s
     return list;
   };
   /**
-   * The form a target has by itself, whoever its siblings are: the unit it stands in when its innermost ancestor heading
-   * is designated (or it has none), else that ancestor's slug (`art-1~übergangsbestimmungen-…`), else its title. A
-   * sibling inserted or deleted then changes it only when the two would have the same one.
+   * The form a target has by itself, whoever its siblings are: the unit it stands in when its innermost ancestor
+   * heading is designated (or it has none), else that ancestor's slug (`art-1~übergangsbestimmungen-…`), else its
+   * title. A sibling inserted or deleted then changes it only when the two would have the same one.
    */
   const own = (i: number): string | undefined => {
     const id = ids[i]!;
@@ -573,7 +734,9 @@ function tellApart(raw: string, ids: { text: string; ancestors: string[]; key: s
   const all = new Map(representatives.map((i) => [i, forms(i)]));
   // How many representatives have each form at each stage: a form is unique where it counts 1.
   const counts = new Map<string, number>();
-  for (const list of all.values()) for (const [stage, form] of list.entries()) if (form !== undefined) counts.set(`${stage}\u0000${form}`, (counts.get(`${stage}\u0000${form}`) ?? 0) + 1);
+  for (const list of all.values())
+    for (const [stage, form] of list.entries())
+      if (form !== undefined) counts.set(`${stage}\u0000${form}`, (counts.get(`${stage}\u0000${form}`) ?? 0) + 1);
   const chosen = new Map<string, string>();
   for (const i of representatives) {
     const form = owns.get(i);
@@ -582,9 +745,17 @@ function tellApart(raw: string, ids: { text: string; ancestors: string[]; key: s
       continue;
     }
     const mine = all.get(i)!;
-    const stage = mine.findIndex((form, s) => form !== undefined && counts.get(`${s}\u0000${form}`) === 1 && !taken.has(form));
-    // Titles that a cut slug cannot tell apart: the slug of the whole text, uncut (then, for texts that differ only in case or punctuation, position).
-    chosen.set(ids[i]!.key, stage === -1 ? `${raw}~${noDigits(slugify(designationText(ids[i]!.text), Number.POSITIVE_INFINITY))}` : mine[stage]!);
+    const stage = mine.findIndex(
+      (form, s) => form !== undefined && counts.get(`${s}\u0000${form}`) === 1 && !taken.has(form),
+    );
+    // Titles that a cut slug cannot tell apart: the slug of the whole text, uncut (then, for texts that differ only in
+    // case or punctuation, position).
+    chosen.set(
+      ids[i]!.key,
+      stage === -1
+        ? `${raw}~${noDigits(slugify(designationText(ids[i]!.text), Number.POSITIVE_INFINITY))}`
+        : mine[stage]!,
+    );
   }
   return chosen;
 }

@@ -11,7 +11,10 @@ export interface LegalSystem {
   /** A short id: `de`, `fr`, `ch`, … */
   id: string;
   name: string;
-  /** Words that open an article-like provision, each with its key prefix: `Article` → `art`, `Disposición adicional` → `disposición-adicional`. */
+  /**
+   * Words that open an article-like provision, each with its key prefix: `Article` → `art`, `Disposición adicional` →
+   * `disposición-adicional`.
+   */
   provisions: { words: string[]; key: string }[];
   /** Structural unit words: `Titre`, `Chapitre`, `Part`, … */
   units: string[];
@@ -25,7 +28,10 @@ export interface LegalSystem {
   prefixes: string[];
 }
 
-/** Latin multiplicative suffixes of inserted provisions (2nd to 23rd), shared by every Romance system: `6 bis`, `38-0 septdecies`, `1-bis`. */
+/**
+ * Latin multiplicative suffixes of inserted provisions (2nd to 23rd), shared by every Romance system: `6 bis`, `38-0
+ * septdecies`, `1-bis`.
+ */
 export const LATIN_SUFFIXES = [
   "bis",
   "ter",
@@ -61,7 +67,17 @@ export const LEGAL_SYSTEMS: LegalSystem[] = [
     id: "de",
     name: "German federal law",
     provisions: [ARTICLE],
-    units: ["buch", "teil", "kapitel", "abschnitt", "unterabschnitt", "titel", "untertitel", "abteilung", "unterabteilung"],
+    units: [
+      "buch",
+      "teil",
+      "kapitel",
+      "abschnitt",
+      "unterabschnitt",
+      "titel",
+      "untertitel",
+      "abteilung",
+      "unterabteilung",
+    ],
     annexes: ["anlage", "anhang"],
     // German ordinals come before the unit word and are read by germanOrdinal (designation.ts).
     ordinals: {},
@@ -92,9 +108,33 @@ export const LEGAL_SYSTEMS: LegalSystem[] = [
     id: "fr",
     name: "French codes and laws",
     provisions: [ARTICLE],
-    units: ["partie", "livre", "titre", "sous-titre", "chapitre", "section", "sous-section", "paragraphe", "sous-paragraphe"],
+    units: [
+      "partie",
+      "livre",
+      "titre",
+      "sous-titre",
+      "chapitre",
+      "section",
+      "sous-section",
+      "paragraphe",
+      "sous-paragraphe",
+    ],
     annexes: ["annexe"],
-    ordinals: { premier: 1, première: 1, deuxième: 2, second: 2, seconde: 2, troisième: 3, quatrième: 4, cinquième: 5, sixième: 6, septième: 7, huitième: 8, neuvième: 9, dixième: 10 },
+    ordinals: {
+      premier: 1,
+      première: 1,
+      deuxième: 2,
+      second: 2,
+      seconde: 2,
+      troisième: 3,
+      quatrième: 4,
+      cinquième: 5,
+      sixième: 6,
+      septième: 7,
+      huitième: 8,
+      neuvième: 9,
+      dixième: 10,
+    },
     names: ["unique", "préliminaire", "liminaire", "législative", "réglementaire"],
     prefixes: ["LO", "L", "R*", "R", "D*", "D", "A"],
   },
@@ -114,7 +154,18 @@ export const LEGAL_SYSTEMS: LegalSystem[] = [
     provisions: [],
     units: ["book", "volume", "part", "chapter", "paragraph"],
     annexes: ["schedule", "annex", "appendix"],
-    ordinals: { first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10 },
+    ordinals: {
+      first: 1,
+      second: 2,
+      third: 3,
+      fourth: 4,
+      fifth: 5,
+      sixth: 6,
+      seventh: 7,
+      eighth: 8,
+      ninth: 9,
+      tenth: 10,
+    },
     names: [],
     prefixes: [],
   },
@@ -171,7 +222,18 @@ export const LEGAL_SYSTEMS: LegalSystem[] = [
     provisions: [{ words: ["art", "articolo"], key: "art" }],
     units: ["libro", "parte", "titolo", "capo", "sezione"],
     annexes: ["allegato"],
-    ordinals: { primo: 1, secondo: 2, terzo: 3, quarto: 4, quinto: 5, sesto: 6, settimo: 7, ottavo: 8, nono: 9, decimo: 10 },
+    ordinals: {
+      primo: 1,
+      secondo: 2,
+      terzo: 3,
+      quarto: 4,
+      quinto: 5,
+      sesto: 6,
+      settimo: 7,
+      ottavo: 8,
+      nono: 9,
+      decimo: 10,
+    },
     names: ["unico", "preliminare"],
     prefixes: [],
   },
@@ -190,6 +252,8 @@ export const ALL_PREFIXES = union((s) => s.prefixes).sort((a, b) => b.length - a
 /** Every ordinal word that follows its unit or provision word, and its number. */
 export const ALL_ORDINALS: Record<string, number> = Object.assign({}, ...LEGAL_SYSTEMS.map((s) => s.ordinals));
 /** Provision words → key prefix, longest first (so `disposición adicional` wins over a shorter word). */
-export const ALL_PROVISIONS: { word: string; key: string }[] = LEGAL_SYSTEMS.flatMap((s) => s.provisions.flatMap((p) => p.words.map((word) => ({ word, key: p.key }))))
+export const ALL_PROVISIONS: { word: string; key: string }[] = LEGAL_SYSTEMS.flatMap((s) =>
+  s.provisions.flatMap((p) => p.words.map((word) => ({ word, key: p.key }))),
+)
   .filter((p, i, all) => all.findIndex((q) => q.word === p.word) === i)
   .sort((a, b) => b.word.length - a.word.length);

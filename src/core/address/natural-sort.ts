@@ -1,4 +1,7 @@
-/** Natural ordering of dataset paths (docs/spec.md, "Lock manifest"): deterministic, locale-free, reading legal numbering. */
+/**
+ * Natural ordering of dataset paths (docs/spec.md, "Lock manifest"): deterministic, locale-free, reading legal
+ * numbering.
+ */
 
 import { germanOrdinal } from "./designation.js";
 import { ALL_ANNEX_WORDS, ALL_ORDINALS, ALL_PROVISIONS, ALL_UNIT_WORDS, LATIN_SUFFIXES } from "./legal-systems.js";
@@ -7,7 +10,10 @@ import { INDEX_FILE_NAMES } from "../model.js";
 const INDEX_NAMES: readonly string[] = INDEX_FILE_NAMES;
 const CHUNK = /(\d+)|(\D+)/g;
 
-/** Compares two names so that digit runs compare by value: "s-2.md" < "s-10.md". Code-unit order otherwise, case folded first. */
+/**
+ * Compares two names so that digit runs compare by value: "s-2.md" < "s-10.md". Code-unit order otherwise, case folded
+ * first.
+ */
 export function compareNatural(a: string, b: string): number {
   const ca = a.match(CHUNK) ?? [];
   const cb = b.match(CHUNK) ?? [];
@@ -49,18 +55,30 @@ function romanValue(numeral: string): number | undefined {
 }
 
 const PRELIMINARY = new Set(["préliminaire", "liminaire", "preliminar", "preliminare", "preliminary"]);
-const WORDS = [...new Set([...ALL_UNIT_WORDS, ...ALL_ANNEX_WORDS, ...ALL_PROVISIONS.map((p) => p.word)])].sort((a, b) => b.length - a.length);
-/** A unit, annex or article word, a separator, and its numeral: roman (with letters after it), `Ier`/`1er`, or an ordinal word. */
-const WORD_NUMERAL = new RegExp(`(^|[^\\p{L}])(${WORDS.join("|")})(\\.?[\\s_-]+)([ivxlcdm]+|1(?:er|re|ère)|\\p{L}+)(?=$|[^\\p{L}]|(?<=[ivxlcdm])[a-z](?:$|[^\\p{L}]))`, "giu");
+const WORDS = [...new Set([...ALL_UNIT_WORDS, ...ALL_ANNEX_WORDS, ...ALL_PROVISIONS.map((p) => p.word)])].sort(
+  (a, b) => b.length - a.length,
+);
+/**
+ * A unit, annex or article word, a separator, and its numeral: roman (with letters after it), `Ier`/`1er`, or an
+ * ordinal word.
+ */
+const WORD_NUMERAL = new RegExp(
+  `(^|[^\\p{L}])(${WORDS.join("|")})(\\.?[\\s_-]+)([ivxlcdm]+|1(?:er|re|ère)|\\p{L}+)(?=$|[^\\p{L}]|(?<=[ivxlcdm])[a-z](?:$|[^\\p{L}]))`,
+  "giu",
+);
 /** A German ordinal word before a unit word: `Zweiter Teil`. */
 const ORDINAL_WORD = new RegExp(`(^|[^\\p{L}])(\\p{L}+)([\\s_-]+)(${ALL_UNIT_WORDS.join("|")})(?=$|[^\\p{L}])`, "giu");
-const LATIN = new RegExp(`(?<=\\d[\\s_-]?)(${[...LATIN_SUFFIXES].sort((a, b) => b.length - a.length).join("|")})(?=$|[^\\p{L}])`, "giu");
+const LATIN = new RegExp(
+  `(?<=\\d[\\s_-]?)(${[...LATIN_SUFFIXES].sort((a, b) => b.length - a.length).join("|")})(?=$|[^\\p{L}])`,
+  "giu",
+);
 
 /**
- * A name as a lawyer reads its numbering, for sorting: after a unit, annex or article word, a roman numeral, `Ier`/`1er`
- * and an ordinal word become their number (`Titre IX` → `Titre 9`, `Livre Ier` → `Livre 1`, `Libro primo` → `Libro 1`, `Titre préliminaire` → `Titre 0`),
- * a German ordinal before a unit word too (`Zweiter Teil` → `2 Teil`), and a Latin suffix becomes its rank after a dot
- * (`6 bis` → `6.2`, `6 quater` → `6.4`), so that `Titre V` < `Titre IX` and `6` < `6 bis` < `6 ter` < `6 quater` < `7`.
+ * A name as a lawyer reads its numbering, for sorting: after a unit, annex or article word, a roman numeral,
+ * `Ier`/`1er` and an ordinal word become their number (`Titre IX` → `Titre 9`, `Livre Ier` → `Livre 1`, `Libro primo` →
+ * `Libro 1`, `Titre préliminaire` → `Titre 0`), a German ordinal before a unit word too (`Zweiter Teil` → `2 Teil`),
+ * and a Latin suffix becomes its rank after a dot (`6 bis` → `6.2`, `6 quater` → `6.4`), so that `Titre V` < `Titre IX`
+ * and `6` < `6 bis` < `6 ter` < `6 quater` < `7`.
  */
 export function legalSortKey(name: string): string {
   return name
@@ -70,7 +88,9 @@ export function legalSortKey(name: string): string {
       if (/^[cdlm]$/.test(lower)) return match;
       // A preliminary unit comes before the first: `Titre préliminaire` < `Titre Ier`.
       if (PRELIMINARY.has(lower)) return `${before}${word}${separator}0`;
-      const value = /^1(?:er|re|ère)$/.test(lower) ? 1 : (romanValue(lower.replace(/^([ivxlcdm]+?)(?:er|re)$/, "$1")) ?? ALL_ORDINALS[lower]);
+      const value = /^1(?:er|re|ère)$/.test(lower)
+        ? 1
+        : (romanValue(lower.replace(/^([ivxlcdm]+?)(?:er|re)$/, "$1")) ?? ALL_ORDINALS[lower]);
       return value === undefined ? match : `${before}${word}${separator}${value}`;
     })
     .replace(ORDINAL_WORD, (match, before: string, ordinal: string, separator: string, word: string) => {

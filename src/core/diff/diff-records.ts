@@ -23,7 +23,17 @@ import canonicalize from "canonicalize";
 import { parseAddress } from "../address/address.js";
 import { sha256Bytes, sha256Hex } from "../bytes.js";
 import { deriveCitationTargetId } from "../digest.js";
-import { classOf, designationOf, type DiffChange, type FieldChange, type LikelyMove, MAX_MOVES, type MoveEvidence, sortChanges, VALUE_LIMIT } from "./diff.js";
+import {
+  classOf,
+  designationOf,
+  type DiffChange,
+  type FieldChange,
+  type LikelyMove,
+  MAX_MOVES,
+  type MoveEvidence,
+  sortChanges,
+  VALUE_LIMIT,
+} from "./diff.js";
 import { comparedText } from "../records/record-fingerprint.js";
 import { buildRecordSchema } from "../schema/schema.js";
 
@@ -35,7 +45,10 @@ function wordAt(digest: Uint8Array, at: number): number {
 const HEX_DIGEST = /^s[0-9a-f]{64}$/;
 /** Keeps a hex digest's 64 bits apart from the SHA-256 of a string that happens to start with them. */
 const HEX_TAG = 0x5a5a5a5a;
-/** The records of each side whose citationTargetId is checked against the v1 framing: enough to tell a framing that changed for the whole file. */
+/**
+ * The records of each side whose citationTargetId is checked against the v1 framing: enough to tell a framing that
+ * changed for the whole file.
+ */
 const FRAMING_SAMPLE = 1000;
 /** Words of an old row: its fingerprint (2), its textDigest's digest (2). */
 const ROW = 4;
@@ -64,7 +77,12 @@ class Framing {
 
   add(which: "old" | "new", record: Record<string, unknown>): void {
     const { datasetDigest, citationAddress, citationTargetId } = record;
-    if (typeof datasetDigest !== "string" || typeof citationAddress !== "string" || typeof citationTargetId !== "string") return;
+    if (
+      typeof datasetDigest !== "string" ||
+      typeof citationAddress !== "string" ||
+      typeof citationTargetId !== "string"
+    )
+      return;
     if (which === "old") {
       if (this.old.length < FRAMING_SAMPLE) this.old.push([datasetDigest, citationAddress, citationTargetId]);
       return;
@@ -93,7 +111,8 @@ export function schemaFieldNames(): string[] {
 function namesInSchema(): string[] {
   const defs = (buildRecordSchema() as { $defs: Record<string, { properties?: Record<string, unknown> }> }).$defs;
   const names = new Set<string>();
-  for (const variant of ["markdownArtifact", "structuralContainer"]) for (const name of Object.keys(defs[variant]?.properties ?? {})) names.add(name);
+  for (const variant of ["markdownArtifact", "structuralContainer"])
+    for (const name of Object.keys(defs[variant]?.properties ?? {})) names.add(name);
   return [...names].sort();
 }
 
@@ -154,7 +173,8 @@ interface Reported {
 
 function reported(field: string, value: unknown): Reported {
   if (value === undefined) return {};
-  if (typeof value === "string" && (field === "markdown" || value.length > VALUE_LIMIT)) return { length: value.length };
+  if (typeof value === "string" && (field === "markdown" || value.length > VALUE_LIMIT))
+    return { length: value.length };
   return { value };
 }
 
@@ -197,7 +217,11 @@ export function tieBreakShifts(before: Iterable<string>, after: Iterable<string>
     }
     // The addresses below a shifted one (`…#art-92/fussnoten` below `…#art-92`) moved with it.
     const hash = address.indexOf("#");
-    for (let slash = address.indexOf("/", hash + 1); hash !== -1 && slash !== -1; slash = address.indexOf("/", slash + 1)) {
+    for (
+      let slash = address.indexOf("/", hash + 1);
+      hash !== -1 && slash !== -1;
+      slash = address.indexOf("/", slash + 1)
+    ) {
       if (changed.has(address.slice(0, slash))) {
         shifted.push(address);
         break;
@@ -348,7 +372,10 @@ export class RecordDiff {
     this.seen = seen;
   }
 
-  /** Pass 1: a record of the old file, with a string citationAddress (and the length of its line, when the caller has it). */
+  /**
+   * Pass 1: a record of the old file, with a string citationAddress (and the length of its line, when the caller has
+   * it).
+   */
   addOld(record: Record<string, unknown>, line: number, length = 0): void {
     const address = record.citationAddress as string;
     this.firstOld ??= { slug: record.slug, titleId: record.titleId };
@@ -381,11 +408,20 @@ export class RecordDiff {
   private same(a: unknown, b: unknown): boolean {
     if (a === b) return true;
     if (a === undefined || b === undefined || typeof a === "string" || typeof b === "string") return false;
-    if (Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => typeof item === "string" && item === b[i])) return true;
+    if (
+      Array.isArray(a) &&
+      Array.isArray(b) &&
+      a.length === b.length &&
+      a.every((item, i) => typeof item === "string" && item === b[i])
+    )
+      return true;
     return valueText(a) === valueText(b);
   }
 
-  /** The compared fields that differ between an old and a new record: the known ones in the schema's order, then the others. */
+  /**
+   * The compared fields that differ between an old and a new record: the known ones in the schema's order, then the
+   * others.
+   */
   private differingFields(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
     const fields: string[] = [];
     for (const name of this.known) if (!this.same(before[name], after[name])) fields.push(name);
@@ -468,7 +504,8 @@ export class RecordDiff {
    */
   endNew(): boolean {
     this.phase = "old-detail";
-    for (const [address, row] of this.old) if (!this.seen[row]) this.removed.push({ address, row, line: this.lines[row]! });
+    for (const [address, row] of this.old)
+      if (!this.seen[row]) this.removed.push({ address, row, line: this.lines[row]! });
     // Fields a whole variant gained or lost: reported once, and not as a change of every record.
     for (const [kind, before] of this.oldFields) {
       const after = this.newFields.get(kind);
@@ -516,7 +553,8 @@ export class RecordDiff {
       const d0 = this.rows[removed.row * ROW + 2]!;
       const d1 = this.rows[removed.row * ROW + 3]!;
       const evidence = new Map<number, MoveEvidence[]>();
-      if (d0 !== 0 || d1 !== 0) for (const index of byDigest.get(`${d0}:${d1}`) ?? []) evidence.set(index, ["textDigest"]);
+      if (d0 !== 0 || d1 !== 0)
+        for (const index of byDigest.get(`${d0}:${d1}`) ?? []) evidence.set(index, ["textDigest"]);
       const parts = parseAddress(removed.address);
       const designation = parts && designationOf(parts);
       if (designation !== undefined) {
@@ -527,8 +565,13 @@ export class RecordDiff {
         }
       }
       if (evidence.size === 0) continue;
-      const ranked = [...evidence].sort(([a, byA], [b, byB]) => byB.length - byA.length || (byA[0] === "textDigest" ? 0 : 1) - (byB[0] === "textDigest" ? 0 : 1) || a - b);
-      removed.likelyMoves = ranked.slice(0, MAX_MOVES).map(([index, by]) => ({ address: this.added[index]!.address, by }));
+      const ranked = [...evidence].sort(
+        ([a, byA], [b, byB]) =>
+          byB.length - byA.length || (byA[0] === "textDigest" ? 0 : 1) - (byB[0] === "textDigest" ? 0 : 1) || a - b,
+      );
+      removed.likelyMoves = ranked
+        .slice(0, MAX_MOVES)
+        .map(([index, by]) => ({ address: this.added[index]!.address, by }));
       if (ranked.length > MAX_MOVES) removed.otherMoveCandidates = ranked.length - MAX_MOVES;
     }
   }
@@ -552,12 +595,14 @@ export class RecordDiff {
       const before = this.digestFields(record);
       const fields: string[] = [];
       for (let k = 0; k < this.known.length; k++) {
-        if (before[2 * k] !== entry.digests[2 * k] || before[2 * k + 1] !== entry.digests[2 * k + 1]) fields.push(this.known[k]!);
+        if (before[2 * k] !== entry.digests[2 * k] || before[2 * k + 1] !== entry.digests[2 * k + 1])
+          fields.push(this.known[k]!);
       }
       const was = this.extraFields(record);
       const is = entry.extras;
       if (was || is) {
-        for (const key of new Set([...(was?.keys() ?? []), ...(is?.keys() ?? [])])) if (was?.get(key) !== is?.get(key)) fields.push(key);
+        for (const key of new Set([...(was?.keys() ?? []), ...(is?.keys() ?? [])]))
+          if (was?.get(key) !== is?.get(key)) fields.push(key);
       }
       entry.fields = fields;
       entry.before = new Map(fields.map((field) => [field, reported(field, record[field])]));
@@ -574,7 +619,9 @@ export class RecordDiff {
     if (this.phase === "old" || this.phase === "new") this.endNew();
     this.phase = "new-detail";
     this.candidates = this.candidates.filter((candidate) => {
-      candidate.fields = (candidate.fields ?? []).filter((f) => !this.gained.get(candidate.targetKind)?.has(f) && !this.lost.get(candidate.targetKind)?.has(f));
+      candidate.fields = (candidate.fields ?? []).filter(
+        (f) => !this.gained.get(candidate.targetKind)?.has(f) && !this.lost.get(candidate.targetKind)?.has(f),
+      );
       return candidate.fields.length > 0;
     });
     for (const candidate of this.candidates) if (!candidate.after) this.newDetails.set(candidate.address, candidate);
@@ -601,7 +648,9 @@ export class RecordDiff {
     const changes: DiffChange[] = [...this.fieldChanges];
     for (const removed of this.removed) {
       const moves = removed.likelyMoves;
-      const moveText = moves ? `; likely moved to ${moves.map((m) => `${m.address} (same ${m.by.join(" and ")})`).join(", ")}` : "";
+      const moveText = moves
+        ? `; likely moved to ${moves.map((m) => `${m.address} (same ${m.by.join(" and ")})`).join(", ")}`
+        : "";
       changes.push({
         kind: "record-removed",
         class: "breaking",
@@ -615,7 +664,9 @@ export class RecordDiff {
       });
     }
     for (const candidate of this.candidates) {
-      const fields = candidate.fields!.map((field) => fieldChange(field, candidate.before?.get(field) ?? {}, candidate.after?.get(field) ?? {}));
+      const fields = candidate.fields!.map((field) =>
+        fieldChange(field, candidate.before?.get(field) ?? {}, candidate.after?.get(field) ?? {}),
+      );
       changes.push({
         kind: "record-changed",
         class: "breaking",
@@ -659,23 +710,37 @@ export class RecordDiff {
         kind: "digest-framing-changed",
         class: "breaking",
         pointer: "/citationTargetId",
-        message: "citationTargetId is no longer derived with the citation-target-id/v1 framing (docs/spec.md, section 3): the old file's ids are, the new file's are not",
+        message:
+          "citationTargetId is no longer derived with the citation-target-id/v1 framing (docs/spec.md, section 3): the old file's ids are, the new file's are not",
       });
     }
-    if (this.duplicatesOld > 0) this.warnings.push(`${oldFile}: ${this.duplicatesOld} duplicate citationAddress lines ignored (the first of each counts)`);
-    if (this.duplicatesNew > 0) this.warnings.push(`${newFile}: ${this.duplicatesNew} duplicate citationAddress lines ignored (the first of each counts)`);
+    if (this.duplicatesOld > 0)
+      this.warnings.push(
+        `${oldFile}: ${this.duplicatesOld} duplicate citationAddress lines ignored (the first of each counts)`,
+      );
+    if (this.duplicatesNew > 0)
+      this.warnings.push(
+        `${newFile}: ${this.duplicatesNew} duplicate citationAddress lines ignored (the first of each counts)`,
+      );
     if (this.firstOld && this.firstNew) {
       if (this.firstOld.titleId !== this.firstNew.titleId) {
-        this.warnings.push(`the files are of different titles (titleId ${JSON.stringify(this.firstOld.titleId)} and ${JSON.stringify(this.firstNew.titleId)})`);
+        this.warnings.push(
+          `the files are of different titles (titleId ${JSON.stringify(this.firstOld.titleId)} and ${JSON.stringify(this.firstNew.titleId)})`,
+        );
       } else if (this.firstOld.slug !== this.firstNew.slug) {
-        this.warnings.push(`the slug changed (${JSON.stringify(this.firstOld.slug)} → ${JSON.stringify(this.firstNew.slug)}): every address changes with it`);
+        this.warnings.push(
+          `the slug changed (${JSON.stringify(this.firstOld.slug)} → ${JSON.stringify(this.firstNew.slug)}): every address changes with it`,
+        );
       }
     }
     return { changes: sortChanges(changes), warnings: this.warnings, before: this.old.size, after: this.newRecords };
   }
 }
 
-/** The text a value other than a string is digested as: its JCS text tagged "j" (strings are tagged "s"; an array of strings: JSON.stringify's text is its JCS). */
+/**
+ * The text a value other than a string is digested as: its JCS text tagged "j" (strings are tagged "s"; an array of
+ * strings: JSON.stringify's text is its JCS).
+ */
 function valueText(value: unknown): string {
   return `j${Array.isArray(value) && value.every((item) => typeof item === "string") ? JSON.stringify(value) : (canonicalize(value) ?? "")}`;
 }

@@ -32,11 +32,16 @@ const TOKENS = {
   datasetPathPattern: /[^\s"'`()]*<slug>\.jsonl/,
 } as const;
 type Token = keyof typeof TOKENS;
-const DEFAULTS: Record<Token, string> = { citationTargetIdFraming: CITATION_TARGET_ID_FRAMING, addressGrammar: ADDRESS_GRAMMAR, datasetPathPattern: DATASET_PATH_PATTERN };
+const DEFAULTS: Record<Token, string> = {
+  citationTargetIdFraming: CITATION_TARGET_ID_FRAMING,
+  addressGrammar: ADDRESS_GRAMMAR,
+  datasetPathPattern: DATASET_PATH_PATTERN,
+};
 const ANNOTATIONS = new Set(["description", "title", "$comment", "examples"]);
 
 const escapeToken = (key: string) => key.replace(/~/g, "~0").replace(/\//g, "~1");
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === "object" && !Array.isArray(value);
 const jcs = (value: unknown) => canonicalize(value) ?? "undefined";
 
 /** SHA-256 of the schema's RFC 8785 (JCS) bytes. */
@@ -45,20 +50,28 @@ export function schemaDigest(schema: unknown): string {
 }
 
 /** Annotation strings (description, $comment) in canonical key order, with their pointers. */
-function annotations(node: unknown, pointer = "", out: { pointer: string; text: string }[] = []): { pointer: string; text: string }[] {
+function annotations(
+  node: unknown,
+  pointer = "",
+  out: { pointer: string; text: string }[] = [],
+): { pointer: string; text: string }[] {
   if (Array.isArray(node)) {
     for (const [i, item] of node.entries()) annotations(item, `${pointer}/${i}`, out);
   } else if (isObject(node)) {
     for (const key of Object.keys(node).sort()) {
       const value = node[key];
-      if ((key === "description" || key === "$comment") && typeof value === "string") out.push({ pointer: `${pointer}/${escapeToken(key)}`, text: value });
+      if ((key === "description" || key === "$comment") && typeof value === "string")
+        out.push({ pointer: `${pointer}/${escapeToken(key)}`, text: value });
       else annotations(value, `${pointer}/${escapeToken(key)}`, out);
     }
   }
   return out;
 }
 
-/** What the schema declares of its contract (tokens in its descriptions), with the pointer of each declaration; the v1 values of docs/spec.md where it declares none. */
+/**
+ * What the schema declares of its contract (tokens in its descriptions), with the pointer of each declaration; the v1
+ * values of docs/spec.md where it declares none.
+ */
 export function contractOf(schema: unknown): { contract: SchemaContract; declaredAt: Partial<Record<Token, string>> } {
   const declaredAt: Partial<Record<Token, string>> = {};
   const found: Partial<Record<Token, string>> = {};
@@ -90,7 +103,8 @@ export function contractDigest(contract: SchemaContract): string {
 }
 
 /** A description with the contract tokens blanked: two that differ only in them are explained by the contract kinds. */
-const withoutTokens = (text: string) => Object.values(TOKENS).reduce((t, re) => t.replace(new RegExp(re.source, "g"), "\u0000"), text);
+const withoutTokens = (text: string) =>
+  Object.values(TOKENS).reduce((t, re) => t.replace(new RegExp(re.source, "g"), "\u0000"), text);
 
 /** `urn:…:1.2.3` → prefix and version parts, for $id changes that are only a minor or patch bump. */
 function versionedId(id: unknown): { prefix: string; major: number } | undefined {
@@ -117,7 +131,10 @@ function allowed(node: Record<string, unknown>): { keyword: "enum" | "const"; va
 
 const isPathName = (name: string | undefined) => name !== undefined && /path$/i.test(name);
 
-/** Pairs two schema nodes at `pointer`. `pathField`: inside a path field (its name ends in "Path": the shared path rule). */
+/**
+ * Pairs two schema nodes at `pointer`. `pathField`: inside a path field (its name ends in "Path": the shared path
+ * rule).
+ */
 function walkNode(walk: Walk, a: unknown, b: unknown, pointer: string, pathField: boolean, owner: string): void {
   if (jcs(a) === jcs(b)) return;
   if (Array.isArray(a) && Array.isArray(b)) {
@@ -147,12 +164,20 @@ function walkNode(walk: Walk, a: unknown, b: unknown, pointer: string, pathField
     for (const [key, value] of oldValues) {
       if (newValues.has(key)) continue;
       any = true;
-      change(walk, "enum-value-removed", { pointer: `${pointer}/${keyword}`, value, message: `enum value ${jcs(value)} removed at ${pointer}/${keyword}` });
+      change(walk, "enum-value-removed", {
+        pointer: `${pointer}/${keyword}`,
+        value,
+        message: `enum value ${jcs(value)} removed at ${pointer}/${keyword}`,
+      });
     }
     for (const [key, value] of newValues) {
       if (oldValues.has(key)) continue;
       any = true;
-      change(walk, "enum-value-added", { pointer: `${pointer}/${keyword}`, value, message: `enum value ${jcs(value)} added at ${pointer}/${keyword}` });
+      change(walk, "enum-value-added", {
+        pointer: `${pointer}/${keyword}`,
+        value,
+        message: `enum value ${jcs(value)} added at ${pointer}/${keyword}`,
+      });
     }
     if (any) classified = true;
     else if (jcs(a.enum) !== jcs(b.enum) || jcs(a.const) !== jcs(b.const)) walk.residual.push(`${pointer}/${keyword}`); // same values, other form or order
@@ -194,7 +219,9 @@ function walkNode(walk: Walk, a: unknown, b: unknown, pointer: string, pathField
     handled.add("required");
     const ra = new Set(Array.isArray(a.required) ? a.required.map(String) : []);
     const rb = new Set(Array.isArray(b.required) ? b.required.map(String) : []);
-    const unexplained = [...rb].some((n) => !ra.has(n) && !fieldsAdded.has(n)) || [...ra].some((n) => !rb.has(n) && !fieldsRemoved.has(n));
+    const unexplained =
+      [...rb].some((n) => !ra.has(n) && !fieldsAdded.has(n)) ||
+      [...ra].some((n) => !rb.has(n) && !fieldsRemoved.has(n));
     if (unexplained) walk.residual.push(`${pointer}/required`);
   }
   // $defs: each definition walked; one added or removed is a residual change.
@@ -228,7 +255,12 @@ function walkNode(walk: Walk, a: unknown, b: unknown, pointer: string, pathField
   const changedHere = classified || walk.residual.slice(residualBefore).some(ownKeyword);
   for (const key of keys) {
     if (!ANNOTATIONS.has(key) || jcs(a[key]) === jcs(b[key]) || changedHere) continue;
-    if (typeof a[key] === "string" && typeof b[key] === "string" && withoutTokens(a[key] as string) === withoutTokens(b[key] as string)) continue;
+    if (
+      typeof a[key] === "string" &&
+      typeof b[key] === "string" &&
+      withoutTokens(a[key] as string) === withoutTokens(b[key] as string)
+    )
+      continue;
     walk.residual.push(`${pointer}/${escapeToken(key)}`);
   }
 }
@@ -236,7 +268,8 @@ function walkNode(walk: Walk, a: unknown, b: unknown, pointer: string, pathField
 /** A subschema that appears or disappears: a path pattern when it is one, else a residual change. */
 function patternOrResidual(walk: Walk, a: unknown, b: unknown, pointer: string, pathField: boolean): void {
   const node = a ?? b;
-  const onlyPattern = isObject(node) && "pattern" in node && Object.keys(node).every((k) => k === "pattern" || ANNOTATIONS.has(k));
+  const onlyPattern =
+    isObject(node) && "pattern" in node && Object.keys(node).every((k) => k === "pattern" || ANNOTATIONS.has(k));
   if (pathField && onlyPattern) {
     const before = isObject(a) ? a.pattern : undefined;
     const after = isObject(b) ? b.pattern : undefined;
@@ -265,7 +298,15 @@ export function diffSchemas(before: unknown, after: unknown): SchemaDiff {
   const contractChange = (kind: ChangeKind, token: Token, what: string) => {
     const from = old.contract[token];
     const to = now.contract[token];
-    if (from !== to) changes.push({ kind, class: classOf(kind), pointer: at(token), before: from, after: to, message: `${what} changed: ${from} → ${to}` });
+    if (from !== to)
+      changes.push({
+        kind,
+        class: classOf(kind),
+        pointer: at(token),
+        before: from,
+        after: to,
+        message: `${what} changed: ${from} → ${to}`,
+      });
   };
   contractChange("digest-framing-changed", "citationTargetIdFraming", "the citationTargetId framing");
   contractChange("path-pattern-changed", "datasetPathPattern", "the dataset path pattern");

@@ -35,12 +35,15 @@ export function classOf(kind: ChangeKind): ChangeClass {
 
 /** One line per kind, for help texts and SARIF rule descriptors. */
 export const CHANGE_KIND_DESCRIPTIONS: Record<ChangeKind, string> = {
-  "contract-digest-changed": "the contract digest changed for a reason no finer kind names (the address grammar version the schema declares)",
+  "contract-digest-changed":
+    "the contract digest changed for a reason no finer kind names (the address grammar version the schema declares)",
   "digest-framing-changed": "the framing of citationTargetId (citation-target-id/v1) changed",
   "enum-value-removed": "a value was removed from an enum (or const) of the schema",
   "field-removed": "a field was removed from a record variant",
-  "path-pattern-changed": "a path pattern changed: the dataset file's path pattern, or a pattern of a path field (the shared path rule)",
-  "record-changed": "a record kept its citationAddress but a compared field changed (text, heading, trail, paths, kinds…)",
+  "path-pattern-changed":
+    "a path pattern changed: the dataset file's path pattern, or a pattern of a path field (the shared path rule)",
+  "record-changed":
+    "a record kept its citationAddress but a compared field changed (text, heading, trail, paths, kinds…)",
   "record-removed": "a citationAddress is gone",
   "schema-digest-changed": "the schema's canonical bytes changed in a way no finer kind names",
   "enum-value-added": "a value was added to an enum (or const) of the schema",
@@ -48,7 +51,10 @@ export const CHANGE_KIND_DESCRIPTIONS: Record<ChangeKind, string> = {
   "record-added": "a new citationAddress",
 };
 
-/** One field of a changed record: its value before and after (strings longer than VALUE_LIMIT and `markdown`: their lengths only). */
+/**
+ * One field of a changed record: its value before and after (strings longer than VALUE_LIMIT and `markdown`: their
+ * lengths only).
+ */
 export interface FieldChange {
   field: string;
   /** Absent when the field was absent, or when only the length is given. */
@@ -169,8 +175,10 @@ const APPROVAL_MEMBERS = new Set(["reason", "kind", "address", "pointer"]);
 export function parseApprovals(document: unknown): { approvals: Approval[]; problems: string[] } {
   const problems: string[] = [];
   const approvals: Approval[] = [];
-  if (document === null || typeof document !== "object" || Array.isArray(document)) return { approvals, problems: ['expected an object {"approvals": [...]}'] };
-  for (const key of Object.keys(document)) if (key !== "approvals" && key !== "$schema") problems.push(`unknown member "${key}" (expected "approvals")`);
+  if (document === null || typeof document !== "object" || Array.isArray(document))
+    return { approvals, problems: ['expected an object {"approvals": [...]}'] };
+  for (const key of Object.keys(document))
+    if (key !== "approvals" && key !== "$schema") problems.push(`unknown member "${key}" (expected "approvals")`);
   const list = (document as { approvals?: unknown }).approvals;
   if (!Array.isArray(list)) return { approvals, problems: [...problems, '"approvals" must be an array'] };
   list.forEach((entry, index) => {
@@ -180,12 +188,19 @@ export function parseApprovals(document: unknown): { approvals: Approval[]; prob
       return;
     }
     const e = entry as Record<string, unknown>;
-    for (const key of Object.keys(e)) if (!APPROVAL_MEMBERS.has(key)) problems.push(`${at}: unknown member "${key}" (expected reason, address, pointer, kind)`);
-    if (typeof e.reason !== "string" || e.reason.trim() === "") problems.push(`${at}: "reason" must be a non-empty string: say why the change is right`);
-    for (const key of ["address", "pointer"] as const) if (e[key] !== undefined && typeof e[key] !== "string") problems.push(`${at}: "${key}" must be a string`);
-    if (e.kind !== undefined && !(CHANGE_KINDS as readonly unknown[]).includes(e.kind)) problems.push(`${at}: "kind" must be one of ${CHANGE_KINDS.join(", ")}`);
-    if (e.address === undefined && e.pointer === undefined && e.kind === undefined) problems.push(`${at}: name what it approves: "address", "pointer" or "kind"`);
-    if (e.address !== undefined && e.pointer !== undefined) problems.push(`${at}: "address" and "pointer" exclude each other`);
+    for (const key of Object.keys(e))
+      if (!APPROVAL_MEMBERS.has(key))
+        problems.push(`${at}: unknown member "${key}" (expected reason, address, pointer, kind)`);
+    if (typeof e.reason !== "string" || e.reason.trim() === "")
+      problems.push(`${at}: "reason" must be a non-empty string: say why the change is right`);
+    for (const key of ["address", "pointer"] as const)
+      if (e[key] !== undefined && typeof e[key] !== "string") problems.push(`${at}: "${key}" must be a string`);
+    if (e.kind !== undefined && !(CHANGE_KINDS as readonly unknown[]).includes(e.kind))
+      problems.push(`${at}: "kind" must be one of ${CHANGE_KINDS.join(", ")}`);
+    if (e.address === undefined && e.pointer === undefined && e.kind === undefined)
+      problems.push(`${at}: name what it approves: "address", "pointer" or "kind"`);
+    if (e.address !== undefined && e.pointer !== undefined)
+      problems.push(`${at}: "address" and "pointer" exclude each other`);
     approvals.push({
       reason: typeof e.reason === "string" ? e.reason : "",
       ...(typeof e.kind === "string" ? { kind: e.kind as ChangeKind } : {}),
@@ -240,13 +255,18 @@ export function applyApprovals(pairs: DiffPair[], approvals: readonly Approval[]
   return approvals.filter((_, index) => !used.has(index));
 }
 
-/** The warnings about an approvals file: each approval that matched nothing, and each that matched but still has a placeholder reason. */
+/**
+ * The warnings about an approvals file: each approval that matched nothing, and each that matched but still has a
+ * placeholder reason.
+ */
 export function approvalWarnings(approvals: readonly Approval[], unmatched: readonly Approval[]): string[] {
   const stale = new Set(unmatched);
   return approvals.flatMap((approval) => {
     if (stale.has(approval)) return [`approval ${describeApproval(approval)} matches no change (is it still needed?)`];
     if (isPlaceholderReason(approval.reason))
-      return [`approval ${describeApproval(approval)} has the placeholder reason ${JSON.stringify(approval.reason)}: it approves nothing until its reason says why the change is right`];
+      return [
+        `approval ${describeApproval(approval)} has the placeholder reason ${JSON.stringify(approval.reason)}: it approves nothing until its reason says why the change is right`,
+      ];
     return [];
   });
 }
@@ -276,7 +296,17 @@ export function summarizeDiff(pairs: readonly DiffPair[], failOn: FailOn): DiffS
   }
   const ordered: Partial<Record<ChangeKind, number>> = {};
   for (const kind of CHANGE_KINDS) if (byKind[kind] !== undefined) ordered[kind] = byKind[kind];
-  return { pairs: pairs.length, changes, breaking, additive, approved, failing, byKind: ordered, failOn, passed: failing === 0 };
+  return {
+    pairs: pairs.length,
+    changes,
+    breaking,
+    additive,
+    approved,
+    failing,
+    byKind: ordered,
+    failOn,
+    passed: failing === 0,
+  };
 }
 
 /** 0 when the gate passed, 1 when it failed. (Usage and I/O errors, 2, never make a report.) */
@@ -289,14 +319,23 @@ export function sortChanges(changes: DiffChange[]): DiffChange[] {
   const rank = new Map<string, number>(CHANGE_KINDS.map((kind, index) => [kind, index]));
   return changes
     .map((change, index) => ({ change, index }))
-    .sort((a, b) => rank.get(a.change.kind)! - rank.get(b.change.kind)! || (a.change.line ?? 0) - (b.change.line ?? 0) || a.index - b.index)
+    .sort(
+      (a, b) =>
+        rank.get(a.change.kind)! - rank.get(b.change.kind)! ||
+        (a.change.line ?? 0) - (b.change.line ?? 0) ||
+        a.index - b.index,
+    )
     .map(({ change }) => change);
 }
 
-/** The designation of an address: the last segment of its local coordinate without a `~N` tie-break; for a container, its folder's name. Undefined for `_top`. */
+/**
+ * The designation of an address: the last segment of its local coordinate without a `~N` tie-break; for a container,
+ * its folder's name. Undefined for `_top`.
+ */
 export function designationOf(parts: { targetKind: string; path: string; local?: string }): string | undefined {
   const source = parts.targetKind === "structural-container" || parts.local === undefined ? parts.path : parts.local;
-  // Without its qualifiers and tie-break (docs/spec.md, section 7, "Ties"): `art-1~titre-ii` and `art-1~2` are designated `art-1`.
+  // Without its qualifiers and tie-break (docs/spec.md, section 7, "Ties"): `art-1~titre-ii` and `art-1~2` are
+  // designated `art-1`.
   const last = source.slice(source.lastIndexOf("/") + 1).replace(/~.*$/, "");
   return last === "_top" || last === "" ? undefined : last;
 }

@@ -26,7 +26,15 @@ export function analyseCanonicalFully(text: string, value: unknown): CanonicalVe
   try {
     canonical = canonicalize(value) ?? "";
   } catch (error) {
-    return { kind: "unrepresentable", reason: error instanceof RangeError ? "it is nested too deeply" : error instanceof Error ? error.message.toLowerCase() : String(error) };
+    return {
+      kind: "unrepresentable",
+      reason:
+        error instanceof RangeError
+          ? "it is nested too deeply"
+          : error instanceof Error
+            ? error.message.toLowerCase()
+            : String(error),
+    };
   }
   if (canonical === text) return { kind: "canonical" };
   const scan = scanJson(text);
@@ -35,9 +43,15 @@ export function analyseCanonicalFully(text: string, value: unknown): CanonicalVe
   return { kind: "different", found, column: found ? found.index + 1 : firstDifference(text, canonical) + 1 };
 }
 
-/** Deeper lines take the full path, whose canonicaliser recurses (and may run out of stack, which is its verdict to give). */
+/**
+ * Deeper lines take the full path, whose canonicaliser recurses (and may run out of stack, which is its verdict to
+ * give).
+ */
 const MAX_FAST_DEPTH = 100;
-/** Scratch of isCanonicalText, per open container: where the last member name's body starts and ends (-1: none yet; -2: an array). */
+/**
+ * Scratch of isCanonicalText, per open container: where the last member name's body starts and ends (-1: none yet; -2:
+ * an array).
+ */
 const nameStart = new Int32Array(MAX_FAST_DEPTH + 1);
 const nameEnd = new Int32Array(MAX_FAST_DEPTH + 1);
 /** Any JSON number, for the rare one that is not a short integer. */
@@ -137,7 +151,10 @@ export function isCanonicalText(text: string, wellFormed = false): boolean {
   }
 }
 
-/** Whether the escape at `at` (its letter `escaped`) is the one JSON.stringify writes: a short escape, or `\u00xx` in lowercase for a control without one. */
+/**
+ * Whether the escape at `at` (its letter `escaped`) is the one JSON.stringify writes: a short escape, or `\u00xx` in
+ * lowercase for a control without one.
+ */
 function isCanonicalEscape(text: string, at: number, escaped: number): boolean {
   switch (escaped) {
     case 0x22: // "
@@ -161,7 +178,10 @@ function isCanonicalEscape(text: string, at: number, escaped: number): boolean {
   }
 }
 
-/** The end of the number at `at` when it is in ECMAScript's shortest form, else -1. An integer of up to 15 digits is (but -0 is not); any other is converted and written back. */
+/**
+ * The end of the number at `at` when it is in ECMAScript's shortest form, else -1. An integer of up to 15 digits is
+ * (but -0 is not); any other is converted and written back.
+ */
 function numberEnd(text: string, at: number): number {
   const first = text.charCodeAt(at) === 0x2d ? at + 1 : at;
   let end = first;
@@ -169,7 +189,15 @@ function numberEnd(text: string, at: number): number {
   while (c >= 0x30 && c <= 0x39) c = text.charCodeAt(++end);
   const digits = end - first;
   const leadingZero = text.charCodeAt(first) === 0x30;
-  if (digits > 0 && digits <= 15 && !(leadingZero && (digits > 1 || first > at)) && c !== 0x2e && c !== 0x65 && c !== 0x45) return end;
+  if (
+    digits > 0 &&
+    digits <= 15 &&
+    !(leadingZero && (digits > 1 || first > at)) &&
+    c !== 0x2e &&
+    c !== 0x65 &&
+    c !== 0x45
+  )
+    return end;
   NUMBER.lastIndex = at;
   if (!NUMBER.test(text)) return -1;
   const token = text.slice(at, NUMBER.lastIndex);

@@ -53,7 +53,9 @@ export function scanJson(text: string): ScanResult {
   let pointer = "";
 
   const nonCanonical = (index: number, at: string, reason: string, expected?: string) => {
-    if (!result.nonCanonical) result.nonCanonical = expected === undefined ? { index, pointer: at, reason } : { index, pointer: at, reason, expected };
+    if (!result.nonCanonical)
+      result.nonCanonical =
+        expected === undefined ? { index, pointer: at, reason } : { index, pointer: at, reason, expected };
   };
   const fail = (message: string, index = i): ScanResult => {
     result.syntaxError = { index, message };
@@ -112,7 +114,14 @@ export function scanJson(text: string): ScanResult {
   const readValue = (): boolean => {
     const c = text[i];
     if (c === "{" || c === "[") {
-      stack.push({ kind: c === "{" ? "object" : "array", pointer, keys: new Map(), lastKey: undefined, count: 0, childPointer: pointer });
+      stack.push({
+        kind: c === "{" ? "object" : "array",
+        pointer,
+        keys: new Map(),
+        lastKey: undefined,
+        count: 0,
+        childPointer: pointer,
+      });
       i++;
       return true;
     }
@@ -175,7 +184,12 @@ export function scanJson(text: string): ScanResult {
         frame.keys.set(key, keyIndex);
       }
       if (frame.lastKey !== undefined && key < frame.lastKey && first === undefined) {
-        nonCanonical(keyIndex, childPointer, `keys not in sorted order ("${key}" comes after "${frame.lastKey}")`, "keys sorted by UTF-16 code units");
+        nonCanonical(
+          keyIndex,
+          childPointer,
+          `keys not in sorted order ("${key}" comes after "${frame.lastKey}")`,
+          "keys sorted by UTF-16 code units",
+        );
       }
       frame.lastKey = key;
       pointer = childPointer;
@@ -193,6 +207,7 @@ export function scanJson(text: string): ScanResult {
   }
   pointer = "";
   skipWhitespace();
-  if (i < text.length) return fail(`unexpected ${describeAt(i)} after the end of the value: expected one JSON value per line`);
+  if (i < text.length)
+    return fail(`unexpected ${describeAt(i)} after the end of the value: expected one JSON value per line`);
   return result;
 }

@@ -14,7 +14,20 @@ export interface FieldProblem {
   message: string;
 }
 
-const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
 
 function daysIn(year: number, month: number): number {
   if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
@@ -36,20 +49,23 @@ export function dateProblem(value: string): string | undefined {
 
 /** What is wrong with a source text address, or undefined when it is https, a host, and a path after it. */
 export function urlProblem(value: string): string | undefined {
-  if (/[\s\u0000-\u001f\u007f]/.test(value)) return "an address may hold no spaces or control characters (percent-encode them, e.g. %20)";
+  if (/[\s\u0000-\u001f\u007f]/.test(value))
+    return "an address may hold no spaces or control characters (percent-encode them, e.g. %20)";
   if (!value.startsWith("https://")) return "not an https address (it must start with https://)";
   const rest = value.slice("https://".length);
   const slash = rest.indexOf("/");
   const host = slash === -1 ? rest : rest.slice(0, slash);
   if (host === "") return "no host after https://";
-  if (slash === -1 || slash === rest.length - 1) return `nothing after the host: give the address of this title's text, e.g. https://${host}/<path-of-the-title>`;
+  if (slash === -1 || slash === rest.length - 1)
+    return `nothing after the host: give the address of this title's text, e.g. https://${host}/<path-of-the-title>`;
   return undefined;
 }
 
 /** Every problem of the dataset fields given (a field that is absent is not checked). */
 export function checkDatasetFields(fields: Partial<Record<ManifestDatasetField, unknown>>): FieldProblem[] {
   const problems: FieldProblem[] = [];
-  const add = (field: ManifestDatasetField, value: unknown, message: string) => problems.push({ field, value: typeof value === "string" ? value : JSON.stringify(value), message });
+  const add = (field: ManifestDatasetField, value: unknown, message: string) =>
+    problems.push({ field, value: typeof value === "string" ? value : JSON.stringify(value), message });
   for (const [field, value] of Object.entries(fields) as [ManifestDatasetField, unknown][]) {
     if (value === undefined) continue;
     if (typeof value !== "string") {
@@ -60,7 +76,11 @@ export function checkDatasetFields(fields: Partial<Record<ManifestDatasetField, 
       case "slug":
         if (!SLUG_REGEXP.test(value)) {
           const suggestion = datasetSlug(value);
-          add(field, value, `a slug is lowercase letters a–z and digits, in groups joined by single hyphens${suggestion !== "" ? ` (e.g. ${suggestion})` : ""}`);
+          add(
+            field,
+            value,
+            `a slug is lowercase letters a–z and digits, in groups joined by single hyphens${suggestion !== "" ? ` (e.g. ${suggestion})` : ""}`,
+          );
         }
         break;
       case "titleId":
@@ -103,7 +123,10 @@ export interface TemplateContext {
   folder: string;
   /** The dataset folder's path from the repository root (POSIX separators). */
   path: string;
-  /** The front matter of the dataset's first document (its root index.md or README.md, else its first artifact), or undefined when it has none. */
+  /**
+   * The front matter of the dataset's first document (its root index.md or README.md, else its first artifact), or
+   * undefined when it has none.
+   */
   front: Record<string, unknown> | undefined;
   /** Where the front matter came from, for messages (e.g. "laws/gg/index.md"). */
   frontSource: string;
@@ -121,7 +144,8 @@ const FILTERS: Record<string, (value: string) => string> = {
 };
 
 /** The names a template may use, for messages and --help. */
-export const TEMPLATE_HELP = "{folder}, {path}, {front.KEY}; filters |slug, |lower, |upper, |trim; {{ and }} for braces";
+export const TEMPLATE_HELP =
+  "{folder}, {path}, {front.KEY}; filters |slug, |lower, |upper, |trim; {{ and }} for braces";
 
 /** A front-matter value as text: strings as they are, numbers and booleans written out, dates as YYYY-MM-DD. */
 function frontValue(value: unknown): string | undefined {
@@ -159,7 +183,8 @@ export function fillTemplate(template: string, context: TemplateContext, encode 
       continue;
     }
     const end = template.indexOf("}", i);
-    if (end === -1) throw new TemplateError(`template ${JSON.stringify(template)}: "{" without its "}" (write {{ for a brace)`);
+    if (end === -1)
+      throw new TemplateError(`template ${JSON.stringify(template)}: "{" without its "}" (write {{ for a brace)`);
     const [reference = "", ...filters] = template
       .slice(i + 1, end)
       .split("|")
@@ -169,7 +194,10 @@ export function fillTemplate(template: string, context: TemplateContext, encode 
     else if (reference === "path") value = context.path;
     else if (reference.startsWith("front.") && reference.length > "front.".length) {
       const key = reference.slice("front.".length);
-      if (context.front === undefined) throw new TemplateError(`template ${JSON.stringify(template)}: ${context.frontSource} has no front matter, so {${reference}} has no value`);
+      if (context.front === undefined)
+        throw new TemplateError(
+          `template ${JSON.stringify(template)}: ${context.frontSource} has no front matter, so {${reference}} has no value`,
+        );
       const raw = Object.hasOwn(context.front, key) ? context.front[key] : undefined;
       if (raw === undefined || raw === null) {
         const keys = Object.keys(context.front);
@@ -178,11 +206,20 @@ export function fillTemplate(template: string, context: TemplateContext, encode 
         );
       }
       value = frontValue(raw);
-      if (value === undefined) throw new TemplateError(`template ${JSON.stringify(template)}: ${key} in the front matter of ${context.frontSource} is a list or a map, not a value`);
-    } else throw new TemplateError(`template ${JSON.stringify(template)}: unknown placeholder {${reference}} (use ${TEMPLATE_HELP})`);
+      if (value === undefined)
+        throw new TemplateError(
+          `template ${JSON.stringify(template)}: ${key} in the front matter of ${context.frontSource} is a list or a map, not a value`,
+        );
+    } else
+      throw new TemplateError(
+        `template ${JSON.stringify(template)}: unknown placeholder {${reference}} (use ${TEMPLATE_HELP})`,
+      );
     for (const filter of filters) {
       const apply = FILTERS[filter];
-      if (!apply) throw new TemplateError(`template ${JSON.stringify(template)}: unknown filter |${filter} (filters: ${Object.keys(FILTERS).join(", ")})`);
+      if (!apply)
+        throw new TemplateError(
+          `template ${JSON.stringify(template)}: unknown filter |${filter} (filters: ${Object.keys(FILTERS).join(", ")})`,
+        );
       value = apply(value);
     }
     out += encode ? encodeURI(value) : value;

@@ -15,7 +15,9 @@ export interface LockContext {
    * them only when they differ. An artifact is in this map or in `bodyDigests`, never both.
    */
   bodyBytes?: Map<string, Uint8Array>;
-  /** Artifact path → SHA-256 of its file, for the artifacts whose files are present but no longer match the manifest. */
+  /**
+   * Artifact path → SHA-256 of its file, for the artifacts whose files are present but no longer match the manifest.
+   */
   changedArtifacts: Map<string, string>;
   /** Artifacts the manifest lists whose files are not in the dataset folder. */
   missingArtifacts: string[];
@@ -25,7 +27,10 @@ export interface LockContext {
   datasetRoot?: string;
   /** Why the artifact checks were skipped, when they were (the dataset folder is not there). */
   artifactsSkipped?: string;
-  /** Why some artifact checks could not run (a file or folder that cannot be read): the file checked gets an error, never a pass. */
+  /**
+   * Why some artifact checks could not run (a file or folder that cannot be read): the file checked gets an error,
+   * never a pass.
+   */
   artifactsFailed?: string;
   /**
    * Settles when the facts about the artifact files above (digests, missing, unlisted, skipped) are

@@ -28,16 +28,25 @@ export interface LockManifest {
   sourceTextUrl: string;
   /** Where the artifacts are, relative to the manifest's folder; "." when absent. Not part of the digest. */
   datasetRoot?: string;
-  /** Globs (relative to the dataset root) of markdown files that are not artifacts: `lock` and `validate` leave them out. Not part of the digest. */
+  /**
+   * Globs (relative to the dataset root) of markdown files that are not artifacts: `lock` and `validate` leave them
+   * out. Not part of the digest.
+   */
   ignore?: string[];
   artifacts: ManifestArtifact[];
   datasetDigest: string;
 }
 
-/** The members that do not enter datasetDigest: the digest itself, where the dataset happens to be stored, and which files the walk leaves out. */
+/**
+ * The members that do not enter datasetDigest: the digest itself, where the dataset happens to be stored, and which
+ * files the walk leaves out.
+ */
 const UNDIGESTED = new Set(["datasetDigest", "datasetRoot", "ignore"]);
 
-/** datasetDigest: lowercase hex SHA-256 of the JCS bytes of the manifest without `datasetDigest` (and `datasetRoot`, `ignore`). */
+/**
+ * datasetDigest: lowercase hex SHA-256 of the JCS bytes of the manifest without `datasetDigest` (and `datasetRoot`,
+ * `ignore`).
+ */
 export function computeDatasetDigest(manifest: Omit<LockManifest, "datasetDigest"> | LockManifest): string {
   const content = Object.fromEntries(Object.entries(manifest).filter(([key]) => !UNDIGESTED.has(key)));
   return sha256Hex(canonicalize(content) ?? "");
@@ -66,12 +75,14 @@ export function formatManifest(manifest: LockManifest): string {
   return `${JSON.stringify(ordered, null, 2)}\n`;
 }
 
-// Patterns rather than `minLength`/`format`, so the schema precompiles to a standalone validator with no runtime imports.
+// Patterns rather than `minLength`/`format`, so the schema precompiles to a standalone validator with no runtime
+// imports.
 const SHA256 = { type: "string", pattern: "^[0-9a-f]{64}$" };
 const ARTIFACT_PATH = {
   type: "string",
   pattern: "^(?!/)(?![\\s\\S]*//)(?!(?:[\\s\\S]*/)?\\.\\.(?:/|$))[^\\u0000\\r\\n\\\\]*\\.md$",
-  description: "relative POSIX path ending in .md: no leading slash, no empty or '..' segment, no NUL, CR, LF or backslash",
+  description:
+    "relative POSIX path ending in .md: no leading slash, no empty or '..' segment, no NUL, CR, LF or backslash",
 };
 
 /** JSON Schema (2020-12) of the lock manifest; shipped as schemas/citation-targets.lock.schema.json. */
@@ -91,7 +102,11 @@ export function buildManifestSchema(): Record<string, unknown> {
       versionDate: { type: "string", pattern: CALENDAR_DATE },
       sourceTextUrl: { type: "string", pattern: "^https://[^\\s/]+/\\S+$" },
       datasetRoot: { type: "string", pattern: "^[^\\u0000\\r\\n\\\\]+$" },
-      ignore: { type: "array", items: NON_EMPTY_STRING, description: "globs (relative to the dataset root) of markdown files that are not artifacts; not digested" },
+      ignore: {
+        type: "array",
+        items: NON_EMPTY_STRING,
+        description: "globs (relative to the dataset root) of markdown files that are not artifacts; not digested",
+      },
       artifacts: {
         type: "array",
         items: {

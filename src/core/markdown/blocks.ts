@@ -6,7 +6,14 @@
 
 import type { StateBlock, Token } from "markdown-it";
 import { ArtifactError, MAX_BLOCK_LINES } from "./limits.js";
-import { type BlockVisitor, blockParser, flatBlockParser, flushPending, type References, type VisitedEnv } from "./parser.js";
+import {
+  type BlockVisitor,
+  blockParser,
+  flatBlockParser,
+  flushPending,
+  type References,
+  type VisitedEnv,
+} from "./parser.js";
 
 /** One top-level block: its start offset, and what the cut needs to know about it. */
 export interface TopLevelBlock {
@@ -49,7 +56,13 @@ export const PIECE_LENGTH = 1 << 20;
  * piece, so the next piece starts where it starts. A piece with a single block start is parsed
  * again twice as long; such a grown piece may hold at most MAX_BLOCK_LINES lines.
  */
-export function scanTopLevelBlocks(body: string, offset: number, containers: boolean, visit: (block: TopLevelBlock) => void, pieceLength = PIECE_LENGTH): BlockScan {
+export function scanTopLevelBlocks(
+  body: string,
+  offset: number,
+  containers: boolean,
+  visit: (block: TopLevelBlock) => void,
+  pieceLength = PIECE_LENGTH,
+): BlockScan {
   const parser = containers ? blockParser : flatBlockParser;
   const scan: BlockScan = { references: {}, peakTokens: 0, peakLines: 0, pieces: 0 };
   let from = 0;
@@ -70,7 +83,9 @@ export function scanTopLevelBlocks(body: string, offset: number, containers: boo
     const state = new parser.block.State(piece.src, parser, env, []);
     // A piece grown for one block: that block's lines are held at once.
     if (length > pieceLength && state.lineMax > MAX_BLOCK_LINES) {
-      throw new ArtifactError(`a top-level block from line ${firstLine + 1} of the body has more than ${MAX_BLOCK_LINES} lines, the cap`);
+      throw new ArtifactError(
+        `a top-level block from line ${firstLine + 1} of the body has more than ${MAX_BLOCK_LINES} lines, the cap`,
+      );
     }
     scan.pieces++;
     if (state.lineMax > scan.peakLines) scan.peakLines = state.lineMax;
@@ -117,7 +132,8 @@ interface Piece {
 }
 
 function readPiece(text: string): Piece {
-  // CommonMark's line endings (CR LF, CR) read as LF, and NUL as U+FFFD, as markdown-it's core does before its block rules.
+  // CommonMark's line endings (CR LF, CR) read as LF, and NUL as U+FFFD, as markdown-it's core does before its block
+  // rules.
   const hasCr = text.includes("\r");
   let src = hasCr ? text.replace(/\r\n?/g, "\n") : text;
   if (src.includes("\0")) src = src.replace(/\0/g, "\uFFFD");
@@ -132,10 +148,23 @@ function readPiece(text: string): Piece {
   return { src, lineStarts };
 }
 
-/** What the cut needs of one top-level block; a definition's reference joins `references` (the first of a label wins, as in markdown-it). */
-function blockOf(state: StateBlock, line: number, tokens: Token[], piece: Piece, body: string, offset: number, pieceFrom: number, references: References): TopLevelBlock {
+/**
+ * What the cut needs of one top-level block; a definition's reference joins `references` (the first of a label wins, as
+ * in markdown-it).
+ */
+function blockOf(
+  state: StateBlock,
+  line: number,
+  tokens: Token[],
+  piece: Piece,
+  body: string,
+  offset: number,
+  pieceFrom: number,
+  references: References,
+): TopLevelBlock {
   // An offset into the body, then into the artifact's text.
-  const at = (line: number, column: number) => pieceFrom + (piece.lineStarts ? piece.lineStarts[line]! : state.bMarks[line]!) + column;
+  const at = (line: number, column: number) =>
+    pieceFrom + (piece.lineStarts ? piece.lineStarts[line]! : state.bMarks[line]!) + column;
   const position = (line: number, column: number) => offset + at(line, column);
   // Definitions in block quotes and list items count too.
   for (const token of tokens) {
@@ -152,10 +181,16 @@ function blockOf(state: StateBlock, line: number, tokens: Token[], piece: Piece,
       return { start: position(line, 0) };
     case "html_block": {
       const last = first.map![1] - 1;
-      return { start: position(line, 0), html: body.slice(at(line, 0), at(last, state.eMarks[last]! - state.bMarks[last]!)) };
+      return {
+        start: position(line, 0),
+        html: body.slice(at(line, 0), at(last, state.eMarks[last]! - state.bMarks[last]!)),
+      };
     }
     case "heading_open":
-      return { start: position(line, state.tShift[line]!), heading: { depth: Number(first.tag.slice(1)), content: tokens[1]!.content } };
+      return {
+        start: position(line, state.tShift[line]!),
+        heading: { depth: Number(first.tag.slice(1)), content: tokens[1]!.content },
+      };
     default:
       return { start: position(line, state.tShift[line]!) };
   }

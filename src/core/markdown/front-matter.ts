@@ -16,7 +16,10 @@ export interface FrontMatter {
 
 const isSpace = (c: number) => c === 0x20 || c === 0x09;
 
-/** The end of a fence line `---[ \t]*` starting at `at`: the offset of its line ending (or of the end of the text), or -1 when it is not one. */
+/**
+ * The end of a fence line `---[ \t]*` starting at `at`: the offset of its line ending (or of the end of the text), or
+ * -1 when it is not one.
+ */
 function fenceEnd(text: string, at: number): number {
   if (text.charCodeAt(at) !== 0x2d || text.charCodeAt(at + 1) !== 0x2d || text.charCodeAt(at + 2) !== 0x2d) return -1;
   let i = at + 3;
@@ -32,7 +35,10 @@ function lineEndingLength(text: string, at: number): number {
   return at < text.length ? 1 : 0;
 }
 
-/** The front matter of an artifact's text, or undefined when it has none. `start` skips a byte order mark (default: a U+FEFF first character). */
+/**
+ * The front matter of an artifact's text, or undefined when it has none. `start` skips a byte order mark (default: a
+ * U+FEFF first character).
+ */
 export function findFrontMatter(text: string, start = text.charCodeAt(0) === 0xfeff ? 1 : 0): FrontMatter | undefined {
   const open = fenceEnd(text, start);
   if (open === -1 || open === text.length) return undefined;
@@ -42,7 +48,10 @@ export function findFrontMatter(text: string, start = text.charCodeAt(0) === 0xf
     const close = fenceEnd(text, lineStart);
     if (close !== -1) {
       // The value excludes the line ending just before the closing fence (none when the value is empty).
-      const valueEnd = lineStart === valueStart ? valueStart : lineStart - (text.charCodeAt(lineStart - 1) === 0x0a && text.charCodeAt(lineStart - 2) === 0x0d ? 2 : 1);
+      const valueEnd =
+        lineStart === valueStart
+          ? valueStart
+          : lineStart - (text.charCodeAt(lineStart - 1) === 0x0a && text.charCodeAt(lineStart - 2) === 0x0d ? 2 : 1);
       return { value: text.slice(valueStart, valueEnd), bodyStart: close + lineEndingLength(text, close) };
     }
     let next = lineStart;

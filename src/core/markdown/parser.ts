@@ -49,7 +49,9 @@ function blockHandOff(state: StateBlock, startLine: number, _endLine: number, si
   const held = state.tokens.length;
   if (held > env.peakTokens) env.peakTokens = held;
   if (held > MAX_BLOCK_TOKENS) {
-    throw new ArtifactError(`a top-level block from line ${env.firstLine + (env.pending ?? 0) + 1} of the body has more than ${MAX_BLOCK_TOKENS} block tokens, the cap`);
+    throw new ArtifactError(
+      `a top-level block from line ${env.firstLine + (env.pending ?? 0) + 1} of the body has more than ${MAX_BLOCK_TOKENS} block tokens, the cap`,
+    );
   }
   if (state.level !== 0) return false;
   flushPending(state);

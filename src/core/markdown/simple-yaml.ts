@@ -8,7 +8,10 @@
  * parser: everything it accepts, the parser reads without an error and with no alias.
  */
 
-/** A key: a letter or underscore, then letters, digits, underscores and hyphens (far below YAML's 1,024-character limit for implicit keys). */
+/**
+ * A key: a letter or underscore, then letters, digits, underscores and hyphens (far below YAML's 1,024-character limit
+ * for implicit keys).
+ */
 const KEY = /^[A-Za-z_][A-Za-z0-9_-]{0,127}$/;
 /**
  * A plain scalar: a letter or digit first (no indicator), then no character that could end it, open a
@@ -19,7 +22,9 @@ const PLAIN = /^[\p{L}\p{N}][^:#{}[\],\t\p{Cc}]*$/u;
 const DOUBLE = /^"(?:[^"\\\p{Cc}]|\\["\\/nt])*"$/u;
 const SINGLE = /^'(?:[^'\p{Cc}]|'')*'$/u;
 
-/** The headers of a block scalar (literal or folded, clipped or stripped), and one of its lines: two spaces, then text. */
+/**
+ * The headers of a block scalar (literal or folded, clipped or stripped), and one of its lines: two spaces, then text.
+ */
 const BLOCK_HEADER = new Set(["|", "|-", ">", ">-"]);
 const BLOCK_LINE = /^ {2}[^ \p{Cc}][^\p{Cc}]*$/u;
 

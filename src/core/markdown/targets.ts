@@ -14,9 +14,23 @@ import { findFrontMatter, type FrontMatter } from "./front-matter.js";
 import type { IndexKind } from "../lock/manifest.js";
 import { type BlockScan, scanTopLevelBlocks, type TopLevelBlock } from "./blocks.js";
 import { collapseWhiteSpace, headingText } from "./heading-text.js";
-import { ArtifactError, type ArtifactLimits, DEFAULT_MAX_HEADING_LENGTH, DEFAULT_MAX_HEADINGS, DEFAULT_MAX_YAML_ALIASES } from "./limits.js";
+import {
+  ArtifactError,
+  type ArtifactLimits,
+  DEFAULT_MAX_HEADING_LENGTH,
+  DEFAULT_MAX_HEADINGS,
+  DEFAULT_MAX_YAML_ALIASES,
+} from "./limits.js";
 
-export { ArtifactError, type ArtifactLimits, DEFAULT_MAX_HEADING_LENGTH, DEFAULT_MAX_HEADINGS, DEFAULT_MAX_YAML_ALIASES, MAX_BLOCK_LINES, MAX_BLOCK_TOKENS } from "./limits.js";
+export {
+  ArtifactError,
+  type ArtifactLimits,
+  DEFAULT_MAX_HEADING_LENGTH,
+  DEFAULT_MAX_HEADINGS,
+  DEFAULT_MAX_YAML_ALIASES,
+  MAX_BLOCK_LINES,
+  MAX_BLOCK_TOKENS,
+} from "./limits.js";
 
 export interface TargetCut {
   /** Offsets into the artifact text: markdown = text.slice(start, end). */
@@ -72,7 +86,10 @@ export interface ArtifactBlocks {
 }
 
 /** The front matter of `text` (checked to be YAML, else `ArtifactError`), and where its body is parsed from. */
-function readFrontMatter(text: string, options: ArtifactLimits): { frontMatter: FrontMatter | undefined; bodyStart: number; parseFrom: number; containers: boolean } {
+function readFrontMatter(
+  text: string,
+  options: ArtifactLimits,
+): { frontMatter: FrontMatter | undefined; bodyStart: number; parseFrom: number; containers: boolean } {
   // A leading byte order mark is not markdown: it stays in the text, before the front matter or the first target.
   const shift = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const frontMatter = findFrontMatter(text, shift);
@@ -84,7 +101,8 @@ function readFrontMatter(text: string, options: ArtifactLimits): { frontMatter: 
       const line = (error.linePos?.[0]?.line ?? 0) + 1; // +1 for the opening "---"
       throw new ArtifactError(`front matter is not valid YAML (line ${line}): ${error.message.split("\n")[0]}`);
     }
-    // Aliases are never expanded (the front matter is only checked), so an alias bomb cannot blow up memory; their number is capped all the same, since each costs parse time.
+    // Aliases are never expanded (the front matter is only checked), so an alias bomb cannot blow up memory; their
+    // number is capped all the same, since each costs parse time.
     const maxAliases = options.maxYamlAliases ?? DEFAULT_MAX_YAML_ALIASES;
     let aliases = 0;
     visit(yaml, {
@@ -93,18 +111,37 @@ function readFrontMatter(text: string, options: ArtifactLimits): { frontMatter: 
         return aliases > maxAliases ? visit.BREAK : undefined;
       },
     });
-    if (aliases > maxAliases) throw new ArtifactError(`front matter has more than ${maxAliases} YAML aliases, the cap (raise it with --max-yaml-aliases)`);
+    if (aliases > maxAliases)
+      throw new ArtifactError(
+        `front matter has more than ${maxAliases} YAML aliases, the cap (raise it with --max-yaml-aliases)`,
+      );
   }
   const bodyStart = frontMatter?.bodyStart ?? 0;
-  return { frontMatter, bodyStart, parseFrom: frontMatter ? bodyStart : shift, containers: frontMatter !== undefined || !opensFrontMatter(text, shift) };
+  return {
+    frontMatter,
+    bodyStart,
+    parseFrom: frontMatter ? bodyStart : shift,
+    containers: frontMatter !== undefined || !opensFrontMatter(text, shift),
+  };
 }
 
-/** Scans the body of `text` for its top-level blocks, calling `visit` with each (a heading longer than the cap is refused). */
-function scanBody(text: string, read: { parseFrom: number; containers: boolean }, options: ArtifactLimits, visit: (block: TopLevelBlock) => void, pieceLength?: number): BlockScan {
+/**
+ * Scans the body of `text` for its top-level blocks, calling `visit` with each (a heading longer than the cap is
+ * refused).
+ */
+function scanBody(
+  text: string,
+  read: { parseFrom: number; containers: boolean },
+  options: ArtifactLimits,
+  visit: (block: TopLevelBlock) => void,
+  pieceLength?: number,
+): BlockScan {
   const maxLength = options.maxHeadingLength ?? DEFAULT_MAX_HEADING_LENGTH;
   const checked = (block: TopLevelBlock) => {
     if (block.heading !== undefined && block.heading.content.length > maxLength) {
-      throw new ArtifactError(`the heading at offset ${block.start} is longer than ${maxLength} characters, the cap on heading length (raise it with --max-heading-length)`);
+      throw new ArtifactError(
+        `the heading at offset ${block.start} is longer than ${maxLength} characters, the cap on heading length (raise it with --max-heading-length)`,
+      );
     }
     visit(block);
   };
@@ -133,8 +170,15 @@ export function readArtifact(text: string, options: ArtifactLimits = {}, pieceLe
   };
 }
 
-/** Parses `text` as CommonMark with YAML front matter and cuts its body into targets, block by block as the parser finds them. */
-export function parseArtifact(text: string, indexKind: IndexKind = "body-block", options: ArtifactLimits = {}): ParsedArtifact {
+/**
+ * Parses `text` as CommonMark with YAML front matter and cuts its body into targets, block by block as the parser finds
+ * them.
+ */
+export function parseArtifact(
+  text: string,
+  indexKind: IndexKind = "body-block",
+  options: ArtifactLimits = {},
+): ParsedArtifact {
   const read = readFrontMatter(text, options);
   const maxHeadings = options.maxHeadings ?? DEFAULT_MAX_HEADINGS;
   const targets: TargetCut[] = [];
@@ -145,9 +189,16 @@ export function parseArtifact(text: string, indexKind: IndexKind = "body-block",
     const index = blockCount++;
     if (heading === undefined && targets.length > 0) return;
     if (heading !== undefined && headings.length === maxHeadings) {
-      throw new ArtifactError(`the body has more than ${maxHeadings} headings, the cap on headings per artifact (raise it with --max-headings)`);
+      throw new ArtifactError(
+        `the body has more than ${maxHeadings} headings, the cap on headings per artifact (raise it with --max-headings)`,
+      );
     }
-    const target: TargetCut = { start: targets.length === 0 ? read.bodyStart : start, end: text.length, blockStart: index, blockEnd: index + 1 };
+    const target: TargetCut = {
+      start: targets.length === 0 ? read.bodyStart : start,
+      end: text.length,
+      blockStart: index,
+      blockEnd: index + 1,
+    };
     const previous = targets[targets.length - 1];
     if (previous) {
       previous.end = target.start;
@@ -156,15 +207,25 @@ export function parseArtifact(text: string, indexKind: IndexKind = "body-block",
     targets.push(target);
     if (heading !== undefined) headings.push({ target, depth: heading.depth, content: heading.content });
   };
-  const visit = indexKind === "body-div" ? divBlocks(cut) : (block: TopLevelBlock | undefined) => block && cut(block.start, block.heading);
+  const visit =
+    indexKind === "body-div"
+      ? divBlocks(cut)
+      : (block: TopLevelBlock | undefined) => block && cut(block.start, block.heading);
   const { references } = scanBody(text, read, options, visit);
   visit(undefined);
   const last = targets[targets.length - 1];
   if (last) last.blockEnd = blockCount;
   else targets.push({ start: read.bodyStart, end: text.length, blockStart: 0, blockEnd: 0 });
   // A heading may use a definition that comes after it: the texts are read once the whole body is.
-  for (const { target, depth, content } of headings) target.heading = { text: collapseWhiteSpace(headingText(content, references)), depth };
-  return { bodyStart: read.bodyStart, body: text.slice(read.bodyStart), blockCount, targets, firstHeading: headings[0]?.target.heading?.text };
+  for (const { target, depth, content } of headings)
+    target.heading = { text: collapseWhiteSpace(headingText(content, references)), depth };
+  return {
+    bodyStart: read.bodyStart,
+    body: text.slice(read.bodyStart),
+    blockCount,
+    targets,
+    firstHeading: headings[0]?.target.heading?.text,
+  };
 }
 
 const DIV_OPEN = /<div(?=[\s>/])/gi;
@@ -178,7 +239,9 @@ const DIV_CLOSE = /<\/div\s*>/gi;
  * is the target's heading. Each block goes to `cut` once it is whole (a div block when it closes,
  * or at the end of the body, which the visitor is told by `undefined`).
  */
-function divBlocks(cut: (start: number, heading: TopLevelBlock["heading"]) => void): (block: TopLevelBlock | undefined) => void {
+function divBlocks(
+  cut: (start: number, heading: TopLevelBlock["heading"]) => void,
+): (block: TopLevelBlock | undefined) => void {
   let open: { start: number; heading: TopLevelBlock["heading"] } | undefined;
   let depth = 0;
   return (node) => {

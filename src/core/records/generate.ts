@@ -14,7 +14,13 @@ import { type ArtifactLimits, ArtifactError, parseArtifact, type ParsedArtifact 
 import { SCHEMA_VERSION } from "../schema/schema.js";
 import { DatasetError } from "../errors.js";
 import { dirnameOf, folderChain } from "../paths.js";
-import { artifactRecordFields, artifactTrailBase, canonicalPathOf, containerStructuralPath, targetStructuralPath } from "../model.js";
+import {
+  artifactRecordFields,
+  artifactTrailBase,
+  canonicalPathOf,
+  containerStructuralPath,
+  targetStructuralPath,
+} from "../model.js";
 import { type OutputRecord, serializeRecord, serializeRecordCut, valueJson } from "./record-line.js";
 
 export { DatasetError } from "../errors.js";
@@ -30,7 +36,9 @@ export function artifactKind(artifact: ManifestArtifact) {
   return artifactRecordFields(artifact).sourceArtifactKind;
 }
 
-/** Checks what can be checked without reading artifacts: paths, duplicates, directory contiguity, one index per folder. */
+/**
+ * Checks what can be checked without reading artifacts: paths, duplicates, directory contiguity, one index per folder.
+ */
 export function planDataset(manifest: LockManifest): string[] {
   const problems: string[] = [];
   const seen = new Set<string>();
@@ -43,7 +51,14 @@ export function planDataset(manifest: LockManifest): string[] {
     seen.add(path);
     if (path.normalize("NFC") !== path) problems.push(`${path}: the path is not in Unicode NFC; rename the file`);
     const stem = path.slice(path.lastIndexOf("/") + 1, -3);
-    if (path.split("/").some((s) => s === "" || s === "." || s === "..") || !path.endsWith(".md") || /[\u0000\r\n\\]/.test(path) || stem === "" || stem === "." || stem === "..") {
+    if (
+      path.split("/").some((s) => s === "" || s === "." || s === "..") ||
+      !path.endsWith(".md") ||
+      /[\u0000\r\n\\]/.test(path) ||
+      stem === "" ||
+      stem === "." ||
+      stem === ".."
+    ) {
       problems.push(`${path}: not a relative POSIX path to a .md file inside the dataset root`);
       continue;
     }
@@ -54,13 +69,17 @@ export function planDataset(manifest: LockManifest): string[] {
       return false;
     });
     for (const folder of chain.slice(open.length)) {
-      if (closed.has(folder)) problems.push(`${path}: folder "${folder}" is not contiguous in document order (its artifacts must follow each other)`);
+      if (closed.has(folder))
+        problems.push(
+          `${path}: folder "${folder}" is not contiguous in document order (its artifacts must follow each other)`,
+        );
       open.push(folder);
     }
     if (artifactKind(artifact) === "directory-index") {
       const folder = dirnameOf(path);
       const other = indexes.get(folder);
-      if (other !== undefined) problems.push(`${path}: folder "${folder || "."}" already has a directory-index artifact (${other})`);
+      if (other !== undefined)
+        problems.push(`${path}: folder "${folder || "."}" already has a directory-index artifact (${other})`);
       else indexes.set(folder, path);
     }
   }
@@ -85,10 +104,20 @@ export interface ParsedSource {
  */
 export type ArtifactSource = (position: number, early?: boolean) => Promise<ParsedSource>;
 
-/** Verifies an artifact's bytes against the manifest, decodes them (UTF-8, fatal) and parses them; throws DatasetError naming the artifact. */
-export function parseArtifactBytes(artifact: ManifestArtifact, bytes: Uint8Array, limits: ArtifactLimits = {}): ParsedSource {
+/**
+ * Verifies an artifact's bytes against the manifest, decodes them (UTF-8, fatal) and parses them; throws DatasetError
+ * naming the artifact.
+ */
+export function parseArtifactBytes(
+  artifact: ManifestArtifact,
+  bytes: Uint8Array,
+  limits: ArtifactLimits = {},
+): ParsedSource {
   const digest = sha256Hex(bytes);
-  if (digest !== artifact.sha256) throw new DatasetError([`${artifact.path}: changed since the lock manifest was written (its sha256 is ${digest}, the manifest pins ${artifact.sha256})`]);
+  if (digest !== artifact.sha256)
+    throw new DatasetError([
+      `${artifact.path}: changed since the lock manifest was written (its sha256 is ${digest}, the manifest pins ${artifact.sha256})`,
+    ]);
   if (!isUtf8(bytes)) throw new DatasetError([`${artifact.path}: not valid UTF-8`]);
   const text = decodeUtf8(bytes);
   try {
@@ -99,7 +128,10 @@ export function parseArtifactBytes(artifact: ManifestArtifact, bytes: Uint8Array
   }
 }
 
-/** The source of one thread: reads run a few artifacts ahead of parsing, so that I/O and parsing overlap; memory stays at a few artifacts. */
+/**
+ * The source of one thread: reads run a few artifacts ahead of parsing, so that I/O and parsing overlap; memory stays
+ * at a few artifacts.
+ */
 export function readingSource(manifest: LockManifest, read: ArtifactReader): ArtifactSource {
   const pending = new Map<number, Promise<Uint8Array>>();
   const readAt = (position: number) => {
@@ -108,7 +140,8 @@ export function readingSource(manifest: LockManifest, read: ArtifactReader): Art
     return bytes;
   };
   return async (position) => {
-    for (let i = position + 1; i < Math.min(position + 1 + READ_AHEAD, manifest.artifacts.length); i++) if (!pending.has(i)) pending.set(i, readAt(i));
+    for (let i = position + 1; i < Math.min(position + 1 + READ_AHEAD, manifest.artifacts.length); i++)
+      if (!pending.has(i)) pending.set(i, readAt(i));
     const queued = pending.get(position);
     pending.delete(position);
     return parseArtifactBytes(manifest.artifacts[position]!, await (queued ?? readAt(position)));
@@ -141,12 +174,17 @@ function datasetCommon(manifest: LockManifest): Common {
   if (planned.length > 0) throw new DatasetError(planned);
   const datasetDigest = computeDatasetDigest(manifest);
   if (manifest.datasetDigest !== datasetDigest) {
-    throw new DatasetError([`manifest datasetDigest is ${manifest.datasetDigest} but its content digests to ${datasetDigest}: run \`citation-targets lock\` to refresh it`]);
+    throw new DatasetError([
+      `manifest datasetDigest is ${manifest.datasetDigest} but its content digests to ${datasetDigest}: run \`citation-targets lock\` to refresh it`,
+    ]);
   }
   return commonOf(manifest);
 }
 
-/** The members of a markdown-artifact target's record that only the whole dataset decides: its place in the dataset, and the trail of the folders above its artifact. */
+/**
+ * The members of a markdown-artifact target's record that only the whole dataset decides: its place in the dataset, and
+ * the trail of the folders above its artifact.
+ */
 const DATASET_PLACED = ["documentOrder", "headingTrail"];
 
 /**
@@ -157,24 +195,37 @@ const DATASET_PLACED = ["documentOrder", "headingTrail"];
  */
 const WELL_FORMED = true;
 
-/** A markdown-artifact target's record as its artifact alone decides it: `documentOrder` 0 and `headingTrail` its `ownTrail`, for the walk over the dataset to set. */
+/**
+ * A markdown-artifact target's record as its artifact alone decides it: `documentOrder` 0 and `headingTrail` its
+ * `ownTrail`, for the walk over the dataset to set.
+ */
 interface ArtifactTarget {
   record: OutputRecord;
   /** The headings above the target inside its artifact (the end of its headingTrail). */
   ownTrail: string[];
 }
 
-/** The targets of one parsed artifact as records: their locals, addresses, paths, trails inside the artifact and digests. */
+/**
+ * The targets of one parsed artifact as records: their locals, addresses, paths, trails inside the artifact and
+ * digests.
+ */
 function artifactTargets(common: Common, artifact: ManifestArtifact, parsed: ParsedArtifact): ArtifactTarget[] {
   const fields = artifactRecordFields(artifact);
   const locals = assignLocalCoordinates(parsed.targets.map((t) => t.heading));
   const headingStack: { depth: number; text: string }[] = [];
   const targets: ArtifactTarget[] = [];
   for (const [i, target] of parsed.targets.entries()) {
-    if (target.heading) while (headingStack.length > 0 && headingStack[headingStack.length - 1]!.depth >= target.heading.depth) headingStack.pop();
+    if (target.heading)
+      while (headingStack.length > 0 && headingStack[headingStack.length - 1]!.depth >= target.heading.depth)
+        headingStack.pop();
     const markdown = parsed.body.slice(target.start - parsed.bodyStart, target.end - parsed.bodyStart);
     const local = locals[i]!;
-    const citationAddress = formatAddress({ slug: common.slug, targetKind: "markdown-artifact", path: artifact.path, local });
+    const citationAddress = formatAddress({
+      slug: common.slug,
+      targetKind: "markdown-artifact",
+      path: artifact.path,
+      local,
+    });
     const structuralPath = targetStructuralPath(artifact.path, local);
     const ownTrail = headingStack.map((h) => h.text);
     // Members in canonical (code-unit) order, so that the serialiser need not sort them.
@@ -210,7 +261,10 @@ function artifactTargets(common: Common, artifact: ManifestArtifact, parsed: Par
   return targets;
 }
 
-/** One step of the walk over the dataset: a folder's container record, or an artifact with the trail its folders give it. */
+/**
+ * One step of the walk over the dataset: a folder's container record, or an artifact with the trail its folders give
+ * it.
+ */
 type WalkStep<T> = { container: OutputRecord } | { artifact: ManifestArtifact; data: T; folderTrail: string[] };
 
 /**
@@ -279,8 +333,14 @@ async function* walkDataset<T extends { firstHeading: string | undefined }>(
   }
 }
 
-/** Yields the dataset's records in file order, the artifacts coming parsed from `source` (one thread, or worker threads: the same records). */
-export async function* generateRecordsFrom(manifest: LockManifest, source: ArtifactSource): AsyncGenerator<OutputRecord> {
+/**
+ * Yields the dataset's records in file order, the artifacts coming parsed from `source` (one thread, or worker threads:
+ * the same records).
+ */
+export async function* generateRecordsFrom(
+  manifest: LockManifest,
+  source: ArtifactSource,
+): AsyncGenerator<OutputRecord> {
   const common = datasetCommon(manifest);
   let documentOrder = 0;
   const parsedSource = async (position: number, early?: boolean) => {
@@ -311,8 +371,15 @@ export interface ArtifactLines {
   targets: { parts: string[]; ownTrail: string }[];
 }
 
-/** Serialises an artifact's targets into ArtifactLines, with the one serialiser: the same bytes as serializeRecord of the records generateRecordsFrom builds. */
-export function artifactLines(manifest: LockManifest, artifact: ManifestArtifact, parsed: ParsedArtifact): ArtifactLines {
+/**
+ * Serialises an artifact's targets into ArtifactLines, with the one serialiser: the same bytes as serializeRecord of
+ * the records generateRecordsFrom builds.
+ */
+export function artifactLines(
+  manifest: LockManifest,
+  artifact: ManifestArtifact,
+  parsed: ParsedArtifact,
+): ArtifactLines {
   const targets = artifactTargets(commonOf(manifest), artifact, parsed).map(({ record, ownTrail }) => ({
     parts: serializeRecordCut(record, DATASET_PLACED, WELL_FORMED),
     ownTrail: valueJson(ownTrail, WELL_FORMED),
@@ -320,7 +387,9 @@ export function artifactLines(manifest: LockManifest, artifact: ManifestArtifact
   return { firstHeading: parsed.firstHeading, targets };
 }
 
-/** The common fields, for a manifest already checked (datasetCommon; on the workers' side the main thread has run it). */
+/**
+ * The common fields, for a manifest already checked (datasetCommon; on the workers' side the main thread has run it).
+ */
 function commonOf(manifest: LockManifest): Common {
   return {
     datasetDigest: manifest.datasetDigest,
@@ -341,16 +410,24 @@ export type LineSource = (position: number, early?: boolean) => Promise<Artifact
 export function linesInThread(manifest: LockManifest, source: ArtifactSource): LineSource {
   return async (position, early) => {
     const { parsed } = await source(position, early);
-    return early ? { firstHeading: parsed.firstHeading, targets: [] } : artifactLines(manifest, manifest.artifacts[position]!, parsed);
+    return early
+      ? { firstHeading: parsed.firstHeading, targets: [] }
+      : artifactLines(manifest, manifest.artifacts[position]!, parsed);
   };
 }
 
-/** Yields the dataset's JSONL lines in file order: byte for byte `serializeRecord` of generateRecordsFrom's records, at a fraction of the cost. */
+/**
+ * Yields the dataset's JSONL lines in file order: byte for byte `serializeRecord` of generateRecordsFrom's records, at
+ * a fraction of the cost.
+ */
 export async function* generateLinesFrom(manifest: LockManifest, source: LineSource): AsyncGenerator<string> {
   for await (const batch of generateLineBatchesFrom(manifest, source)) yield* batch;
 }
 
-/** The same lines, a batch per container or artifact: one step of the async iteration per artifact rather than per line (fewer allocations on the main thread). */
+/**
+ * The same lines, a batch per container or artifact: one step of the async iteration per artifact rather than per line
+ * (fewer allocations on the main thread).
+ */
 export async function* generateLineBatchesFrom(manifest: LockManifest, source: LineSource): AsyncGenerator<string[]> {
   const common = datasetCommon(manifest);
   let documentOrder = 0;
@@ -362,7 +439,12 @@ export async function* generateLineBatchesFrom(manifest: LockManifest, source: L
     const folderTrail = valueJson(step.folderTrail, WELL_FORMED);
     const batch: string[] = [];
     for (const { parts, ownTrail } of step.data.targets) {
-      const trail = folderTrail === "[]" ? ownTrail : ownTrail === "[]" ? folderTrail : `${folderTrail.slice(0, -1)},${ownTrail.slice(1)}`;
+      const trail =
+        folderTrail === "[]"
+          ? ownTrail
+          : ownTrail === "[]"
+            ? folderTrail
+            : `${folderTrail.slice(0, -1)},${ownTrail.slice(1)}`;
       batch.push(`${parts[0]}${valueJson(documentOrder++)}${parts[1]}${trail}${parts[2]}`);
     }
     yield batch;

@@ -36,7 +36,13 @@ export function comparedText(record: Record<string, unknown>, uncompared: Readon
   const kept: Record<string, unknown> = Object.create(null); // no prototype: a "__proto__" member stays a member
   for (const key of keys) {
     const value = record[key];
-    if (flat && value !== null && typeof value === "object" && !(Array.isArray(value) && value.every((item) => item === null || typeof item !== "object"))) flat = false;
+    if (
+      flat &&
+      value !== null &&
+      typeof value === "object" &&
+      !(Array.isArray(value) && value.every((item) => item === null || typeof item !== "object"))
+    )
+      flat = false;
     kept[key] = value; // inserted in sorted order, so JSON.stringify writes them so
   }
   return (flat ? JSON.stringify(kept) : canonicalize(kept)) ?? "";

@@ -33,7 +33,10 @@ export function valueJson(value: unknown, wellFormed = false): string {
   return `${canonicalize(value)}`;
 }
 
-/** True for an array of strings (each well-formed, unless the caller knows they are): its JSON.stringify text is its JCS text. */
+/**
+ * True for an array of strings (each well-formed, unless the caller knows they are): its JSON.stringify text is its JCS
+ * text.
+ */
 function isStrings(values: readonly unknown[], wellFormed: boolean): boolean {
   for (let i = 0; i < values.length; i++) {
     const value = values[i];
@@ -64,9 +67,15 @@ interface Shape {
   values: unknown[];
   /** `,"name":value` by position, for the value in `values`. */
   memberTexts: string[];
-  /** By position: how often its member text changed (only ever up, so that a sum over a run tells whether any of them did). */
+  /**
+   * By position: how often its member text changed (only ever up, so that a sum over a run tells whether any of them
+   * did).
+   */
   versions: number[];
-  /** By position: the last run of members from it whose values were all the remembered ones: its end, the sum of their versions, their texts joined. */
+  /**
+   * By position: the last run of members from it whose values were all the remembered ones: its end, the sum of their
+   * versions, their texts joined.
+   */
   runEnds: number[];
   runVersions: number[];
   runTexts: string[];
@@ -92,7 +101,10 @@ function shapeOf(names: readonly string[], cut: readonly string[], wellFormed: b
   };
 }
 
-/** The shapes of the last records written, the latest first: the generator alternates two (folders' containers and targets). */
+/**
+ * The shapes of the last records written, the latest first: the generator alternates two (folders' containers and
+ * targets).
+ */
 const shapes: Shape[] = [];
 const SHAPES_KEPT = 4;
 
@@ -124,9 +136,17 @@ function nameTextAt(shape: Shape, i: number): string {
   return text;
 }
 
-/** A plain object whose members can be written one by one (canonicalize writes anything else whole: arrays, `toJSON`, primitives). */
+/**
+ * A plain object whose members can be written one by one (canonicalize writes anything else whole: arrays, `toJSON`,
+ * primitives).
+ */
 function isPlainRecord(record: unknown): record is Record<string, unknown> {
-  return typeof record === "object" && record !== null && !Array.isArray(record) && typeof (record as { toJSON?: unknown }).toJSON !== "function";
+  return (
+    typeof record === "object" &&
+    record !== null &&
+    !Array.isArray(record) &&
+    typeof (record as { toJSON?: unknown }).toJSON !== "function"
+  );
 }
 
 /**
@@ -135,7 +155,11 @@ function isPlainRecord(record: unknown): record is Record<string, unknown> {
  * line, for whatever values are put there (each value's JCS text, `valueJson`). Members that are
  * undefined are left out, as JSON leaves them out. `wellFormed` as for valueJson.
  */
-export function serializeRecordCut(record: Readonly<Record<string, unknown>>, cut: readonly string[], wellFormed = false): string[] {
+export function serializeRecordCut(
+  record: Readonly<Record<string, unknown>>,
+  cut: readonly string[],
+  wellFormed = false,
+): string[] {
   const shape = shapeFor(record, cut, wellFormed);
   if (!shape.sorted) return serializeSorted(record, cut, wellFormed);
   // The names came in order: so do the values (no look-up by name per member).
@@ -149,12 +173,20 @@ export function serializeRecordCut(record: Readonly<Record<string, unknown>>, cu
     else if (shape.isCut[i]) {
       parts.push(text + nameTextAt(shape, i++));
       text = "";
-    } else if (typeof value !== "string" && typeof value !== "number") text += nameTextAt(shape, i++) + valueJson(value, wellFormed);
+    } else if (typeof value !== "string" && typeof value !== "number")
+      text += nameTextAt(shape, i++) + valueJson(value, wellFormed);
     else if (value === shape.values[i]) {
-      // A run of members whose values are the remembered ones: joined again only when it is not the last run from here, member texts and all.
+      // A run of members whose values are the remembered ones: joined again only when it is not the last run from here,
+      // member texts and all.
       let end = i + 1;
       let version = shape.versions[i]!;
-      while (end < values.length && !shape.isCut[end] && values[end] === shape.values[end] && shape.memberTexts[end] !== undefined) version += shape.versions[end++]!;
+      while (
+        end < values.length &&
+        !shape.isCut[end] &&
+        values[end] === shape.values[end] &&
+        shape.memberTexts[end] !== undefined
+      )
+        version += shape.versions[end++]!;
       if (shape.runEnds[i] !== end || shape.runVersions[i] !== version) {
         let run = "";
         for (let k = i; k < end; k++) run += shape.memberTexts[k]!;
@@ -177,7 +209,11 @@ export function serializeRecordCut(record: Readonly<Record<string, unknown>>, cu
 }
 
 /** serializeRecordCut for a record whose names do not come in order: sorted, and nothing remembered. */
-function serializeSorted(record: Readonly<Record<string, unknown>>, cut: readonly string[], wellFormed: boolean): string[] {
+function serializeSorted(
+  record: Readonly<Record<string, unknown>>,
+  cut: readonly string[],
+  wellFormed: boolean,
+): string[] {
   const parts: string[] = [];
   let text = "";
   for (const name of Object.keys(record).sort()) {
@@ -192,7 +228,10 @@ function serializeSorted(record: Readonly<Record<string, unknown>>, cut: readonl
   return withBraces(parts, text);
 }
 
-/** The parts, the last one `text`, with the line's braces and end; every member text starts with its comma, and the line's first member has none. */
+/**
+ * The parts, the last one `text`, with the line's braces and end; every member text starts with its comma, and the
+ * line's first member has none.
+ */
 function withBraces(parts: string[], text: string): string[] {
   parts.push(`${text}}\n`);
   const head = parts[0]!;

@@ -42,7 +42,8 @@ function isJson(text: string): boolean {
  * line, and the blank lines a markdown file is full of) are not listed or counted.
  */
 export function collapseWrongKind(file: FileReport): FileReport {
-  if (file.error !== undefined || file.records > 0 || file.path === "-" || file.path.toLowerCase().endsWith(".jsonl")) return file; // "-": standard input, unnamed
+  if (file.error !== undefined || file.records > 0 || file.path === "-" || file.path.toLowerCase().endsWith(".jsonl"))
+    return file; // "-": standard input, unnamed
   const syntax = file.problems.filter((p) => p.ruleId === "json-syntax");
   const total = file.problems.length + (file.unstored?.errors ?? 0) + (file.unstored?.warnings ?? 0);
   if (syntax.length === 0) return file;

@@ -17,7 +17,10 @@ export interface Problem {
   column?: number;
   /** RFC 6901 pointer into the line's record; "" for the whole record or a line-level problem. */
   pointer: string;
-  /** A short piece of the line (or of the value at `pointer`) to show under the message, cut to a readable width; `column` is 1-based in `text`. */
+  /**
+   * A short piece of the line (or of the value at `pointer`) to show under the message, cut to a readable width;
+   * `column` is 1-based in `text`.
+   */
   excerpt?: Excerpt;
   /**
    * Set on a problem that stands for the same problem on more records (a rule's `meta.foldRepeats`,

@@ -1,4 +1,6 @@
-/** What a validate run reports: the shape every formatter renders (the JSON contract of docs/spec.md is drawn from it). */
+/**
+ * What a validate run reports: the shape every formatter renders (the JSON contract of docs/spec.md is drawn from it).
+ */
 import type { Problem, Severity } from "./problem.js";
 
 export interface FileReport {
@@ -65,14 +67,22 @@ export function summarize(files: readonly FileReport[]): Summary {
   return { files: files.length, records, errors, warnings };
 }
 
-/** The report with warnings left out (--quiet): a new report, counted as if the warnings had never been found, with how many were hidden. */
+/**
+ * The report with warnings left out (--quiet): a new report, counted as if the warnings had never been found, with how
+ * many were hidden.
+ */
 export function onlyErrors(report: Report): Report {
   const files = report.files.map((file) => ({
     ...file,
     problems: file.problems.filter((p) => p.severity === "error"),
     ...(file.unstored ? { unstored: { errors: file.unstored.errors, warnings: 0 } } : {}),
   }));
-  return { ...report, files, summary: summarize(files), hiddenWarnings: report.summary.warnings + (report.hiddenWarnings ?? 0) };
+  return {
+    ...report,
+    files,
+    summary: summarize(files),
+    hiddenWarnings: report.summary.warnings + (report.hiddenWarnings ?? 0),
+  };
 }
 
 /** 2 when a file could not be read, 1 when any error was found, else 0 (warnings alone pass). */

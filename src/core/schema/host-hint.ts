@@ -9,7 +9,10 @@ import type { RecordSchemaCheck } from "./schema-issues.js";
 import { isValidLegislationHost, sourceTextUrlPattern } from "./schema.js";
 import { shellQuote } from "../text.js";
 
-/** The host of a `sourceTextUrl` when the bundled schema built for that host would accept it (https, a valid host, a path); else undefined. */
+/**
+ * The host of a `sourceTextUrl` when the bundled schema built for that host would accept it (https, a valid host, a
+ * path); else undefined.
+ */
 export function legislationHostOf(url: unknown): string | undefined {
   if (typeof url !== "string") return undefined;
   const host = /^https:\/\/([^/?#]+)\//.exec(url)?.[1];
@@ -17,7 +20,10 @@ export function legislationHostOf(url: unknown): string | undefined {
   return new RegExp(sourceTextUrlPattern(host)).test(url) ? host : undefined;
 }
 
-/** What to do about a `sourceTextUrl` on `host` that the schema in force refuses; `schemaShown` is the schema file as shown (not for the bundled schema). */
+/**
+ * What to do about a `sourceTextUrl` on `host` that the schema in force refuses; `schemaShown` is the schema file as
+ * shown (not for the bundled schema).
+ */
 export function hostFix(host: string, source: SchemaSource, schemaShown?: string): string | undefined {
   if (source.kind === "bundled") {
     if (host === source.legislationHost) return undefined;
@@ -29,7 +35,10 @@ export function hostFix(host: string, source: SchemaSource, schemaShown?: string
   return `; the schema ${shown} is used (--schema or the config's "schema"), and --legislation-host does not change it: if your legislation is published on ${host}, that schema must accept it`;
 }
 
-/** The check with the host's fix added to a `sourceTextUrl` problem whose value has a legislation host of its own (see hostFix). */
+/**
+ * The check with the host's fix added to a `sourceTextUrl` problem whose value has a legislation host of its own (see
+ * hostFix).
+ */
 export function withHostFix(check: RecordSchemaCheck, source: SchemaSource, schemaShown?: string): RecordSchemaCheck {
   return (record) => {
     const issues = check(record);

@@ -52,19 +52,35 @@ function toIssues(errors: ErrorObject[], record: unknown): SchemaIssue[] {
           break;
         }
         const pointer = appendPointer(error.instancePath, String(params.missingProperty));
-        push({ pointer, messageId: "missing", message: `missing required field "${params.missingProperty}"${variantSuffix(record)}` });
+        push({
+          pointer,
+          messageId: "missing",
+          message: `missing required field "${params.missingProperty}"${variantSuffix(record)}`,
+        });
         break;
       }
       case "additionalProperties": {
         const pointer = appendPointer(error.instancePath, String(params.additionalProperty));
-        push({ pointer, messageId: "additional", message: `unexpected field "${params.additionalProperty}": the ${variantName(record)} record allows no other fields` });
+        push({
+          pointer,
+          messageId: "additional",
+          message: `unexpected field "${params.additionalProperty}": the ${variantName(record)} record allows no other fields`,
+        });
         break;
       }
       case "type":
-        push({ pointer: error.instancePath, messageId: "invalid", message: `${fieldName(error.instancePath)} must be ${article(String(params.type))}, got ${describeValue(error.data)}` });
+        push({
+          pointer: error.instancePath,
+          messageId: "invalid",
+          message: `${fieldName(error.instancePath)} must be ${article(String(params.type))}, got ${describeValue(error.data)}`,
+        });
         break;
       case "const":
-        push({ pointer: error.instancePath, messageId: "invalid", message: `${fieldName(error.instancePath)} is ${describeValue(error.data)}: expected ${JSON.stringify(params.allowedValue)}` });
+        push({
+          pointer: error.instancePath,
+          messageId: "invalid",
+          message: `${fieldName(error.instancePath)} is ${describeValue(error.data)}: expected ${JSON.stringify(params.allowedValue)}`,
+        });
         break;
       case "enum":
         if (error.instancePath === "/targetKind") {

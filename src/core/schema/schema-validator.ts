@@ -9,7 +9,9 @@ export type { RecordSchemaCheck, SchemaIssue } from "./schema-issues.js";
 export { recordCheckFrom } from "./schema-issues.js";
 
 // ajv-formats ships CommonJS with `exports.default`; under NodeNext the default import is the module object.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv2020,
+) => Ajv2020;
 
 /** Thrown when a schema cannot be compiled; the CLI reports it as a configuration error. */
 export class SchemaCompileError extends Error {
@@ -25,11 +27,16 @@ export function compileSchema(schema: unknown, options: Record<string, unknown> 
   try {
     return ajv.compile(schema as object);
   } catch (error) {
-    throw new SchemaCompileError(`the schema does not compile: ${error instanceof Error ? error.message : String(error)}`);
+    throw new SchemaCompileError(
+      `the schema does not compile: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 
-/** The patterns of the bundled record schema: written and reviewed here, matched in linear time by the native engine (anchored, no nested ambiguity). */
+/**
+ * The patterns of the bundled record schema: written and reviewed here, matched in linear time by the native engine
+ * (anchored, no nested ambiguity).
+ */
 const REVIEWED_PATTERNS = new Set<string>();
 function collectPatterns(value: unknown): void {
   if (value === null || typeof value !== "object") return;
@@ -51,7 +58,8 @@ const boundedRegExp = Object.assign(
     if (REVIEWED_PATTERNS.has(pattern)) return new RegExp(pattern, flags);
     let compiled: RE2JS;
     try {
-      // ECMAScript's \uXXXX is RE2's \x{XXXX}; everything else of the JSON Schema regex dialect RE2 reads as it is, or refuses.
+      // ECMAScript's \uXXXX is RE2's \x{XXXX}; everything else of the JSON Schema regex dialect RE2 reads as it is, or
+      // refuses.
       compiled = RE2JS.compile(pattern.replace(/(?<!\\)((?:\\\\)*)\\u([0-9a-fA-F]{4})/g, "$1\\x{$2}"));
     } catch (error) {
       throw new SchemaCompileError(
@@ -64,13 +72,18 @@ const boundedRegExp = Object.assign(
   { code: "boundedRegExp" },
 );
 
-/** Compiles a record schema with the discriminator on and every error kept (AJV_OPTIONS), its patterns matched in bounded time. */
+/**
+ * Compiles a record schema with the discriminator on and every error kept (AJV_OPTIONS), its patterns matched in
+ * bounded time.
+ */
 export function compileRecordSchema(schema: unknown): RecordSchemaCheck {
   try {
     return recordCheckFrom(compileSchema(schema, { ...AJV_OPTIONS, code: { regExp: boundedRegExp } }));
   } catch (error) {
     if (error instanceof SchemaCompileError && error.message.includes("cannot be matched in bounded time"))
-      throw new SchemaCompileError(error.message.replace(/^the schema does not compile: (?:.*?: )?(?=the pattern)/, ""));
+      throw new SchemaCompileError(
+        error.message.replace(/^the schema does not compile: (?:.*?: )?(?=the pattern)/, ""),
+      );
     throw error;
   }
 }

@@ -87,12 +87,21 @@ function sharedFields(host: string): Record<string, unknown> {
   };
 }
 
-export const MARKDOWN_ARTIFACT_KINDS = ["file", "directory-index", "document-frontmatter", "document-contents", "document-preamble"] as const;
+export const MARKDOWN_ARTIFACT_KINDS = [
+  "file",
+  "directory-index",
+  "document-frontmatter",
+  "document-contents",
+  "document-preamble",
+] as const;
 export const SOURCE_INDEX_KINDS = ["body-block", "body-div"] as const;
 
 /** Builds the record schema (JSON Schema 2020-12) with `sourceTextUrl` pinned to `host`. */
 export function buildRecordSchema(host: string = DEFAULT_LEGISLATION_HOST): Record<string, unknown> {
-  if (!isValidLegislationHost(host)) throw new Error(`invalid legislation host "${host}": expected a lowercase host name such as ${DEFAULT_LEGISLATION_HOST}`);
+  if (!isValidLegislationHost(host))
+    throw new Error(
+      `invalid legislation host "${host}": expected a lowercase host name such as ${DEFAULT_LEGISLATION_HOST}`,
+    );
   const shared = sharedFields(host);
   const markdownArtifact = {
     ...shared,
