@@ -576,19 +576,7 @@ export async function main(context: MainContext): Promise<number> {
         const results = await update({
           manifests,
           ...(Object.keys(set).length > 0 ? { set } : {}),
-          ...(progress
-            ? {
-                onProgress: (done: number, total: number) =>
-                  progress.update({
-                    files: total,
-                    filesDone: done,
-                    bytes: 0,
-                    bytesDone: 0,
-                    verb: "updating",
-                    unit: "dataset",
-                  }),
-              }
-            : {}),
+          ...datasetProgress(progress, "updating"),
           ...(options.cache === false
             ? { cache: false as const }
             : options.cacheLocation !== undefined
@@ -695,19 +683,7 @@ export async function main(context: MainContext): Promise<number> {
           ...(options.cache === false ? { cache: false as const } : {}),
           ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
           ...artifactCaps(options),
-          ...(progress
-            ? {
-                onProgress: (done: number, total: number) =>
-                  progress.update({
-                    files: total,
-                    filesDone: done,
-                    bytes: 0,
-                    bytesDone: 0,
-                    verb: "adopting",
-                    unit: "dataset",
-                  }),
-              }
-            : {}),
+          ...datasetProgress(progress, "adopting"),
         });
         progress?.done();
         await addHostWarnings(result.updates, context.cwd);
@@ -860,6 +836,18 @@ interface ArtifactCapOptions {
   maxHeadings?: number;
   maxHeadingLength?: number;
   allowOutsideRepository?: boolean;
+}
+
+/** The `onProgress` of update and adopt: datasets done of all, on the progress line when there is one. */
+function datasetProgress(
+  progress: ReturnType<typeof createProgressLine> | undefined,
+  verb: string,
+): { onProgress?: (done: number, total: number) => void } {
+  if (!progress) return {};
+  return {
+    onProgress: (done, total) =>
+      progress.update({ files: total, filesDone: done, bytes: 0, bytesDone: 0, verb, unit: "dataset" }),
+  };
 }
 
 function artifactCaps(options: ArtifactCapOptions): ArtifactCapOptions {
