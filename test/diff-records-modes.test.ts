@@ -53,7 +53,6 @@ function run(before: Rec[], after: Rec[], keep: boolean) {
   for (const [i, record] of before.entries()) diff.addOld(record, i + 1, keep ? 10 : 2 ** 30);
   for (const [i, record] of after.entries()) diff.addNew(record, i + 1);
   if (diff.endNew()) for (const record of before) diff.addOldDetail(record);
-  if (diff.endOldDetail()) for (const [i, record] of after.entries()) diff.addNewDetail(record, i + 1);
   return diff.finish();
 }
 

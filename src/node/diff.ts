@@ -199,7 +199,7 @@ export async function readRecords(
   return { unreadable };
 }
 
-/** Compares two versions of one dataset file: four streaming passes at most (src/core/diff/diff-records.ts). */
+/** Compares two versions of one dataset file: three streaming passes at most (src/core/diff/diff-records.ts). */
 export async function diffRecordSides(old: DiffSide, now: DiffSide): Promise<DiffPair> {
   const diff = new RecordDiff({ uncompared: UNCOMPARED_FIELDS, oldFile: old.label, newFile: now.label });
   const warnings: string[] = [];
@@ -229,10 +229,8 @@ export async function diffRecordSides(old: DiffSide, now: DiffSide): Promise<Dif
   };
   if (!old.missing) await read(old, (record, line, text) => diff.addOld(record, line, text.length));
   if (!now.missing) await read(now, (record, line) => diff.addNew(record, line));
-  // Passes 3 and 4 parse only the lines they look at: those of the records that changed or went.
+  // Pass 3 parses only the old lines it looks at: those of the records that went (or changed, in a large file).
   if (diff.endNew() && !old.missing) await readRecords(old, (record) => diff.addOldDetail(record), diff.detailLines());
-  if (diff.endOldDetail() && !now.missing)
-    await readRecords(now, (record, line) => diff.addNewDetail(record, line), diff.newDetailLines());
   const result = diff.finish();
   return {
     type: "records",

@@ -3,21 +3,18 @@
  * (docs/spec.md, section 8, "What changed, by address"; section 12). Pure: the caller streams the
  * records in, in three passes:
  *
- *   1. every old record (`addOld`): kept as address → its fingerprint (the first 64 bits of the SHA-256
- *      of its compared fields, `comparedText`) and its textDigest's 64 bits (for likely moves);
- *   2. every new record (`addNew`): its fingerprint compared with its old one as it streams past; a
- *      record whose fingerprint differs is a candidate, its compared fields digested one by one;
- *      `endNew()` then settles what was removed, the fields added to or removed from a variant, and the
- *      likely moves;
- *   3. only when something was changed or removed: the old lines of those records again
- *      (`addOldDetail`), to name the fields that differ, with their old values, and the heading of each
- *      removed record;
- *   4. only when a record changed: its new line again (`addNewDetail`), for the new values.
+ *   1. every old record (`addOld`): while the old file is small (KEEP_OLD_UP_TO), kept itself; past it,
+ *      as address → a row of 64-bit digests, one per compared field;
+ *   2. every new record (`addNew`): compared field by field with its old record, or with its old row,
+ *      as it streams past; `endNew()` then settles what was removed, the fields added to or removed
+ *      from a variant, and the likely moves;
+ *   3. only when something was removed, or changed in a file too large to keep: the old lines of those
+ *      records again (`addOldDetail`), for the old values of the changed fields and the heading of
+ *      each removed record.
  *
- * One digest per record side where nothing changed, so that a diff of thousands of datasets costs
- * little more than reading them; the field-by-field digests only for the records that differ.
- * Memory: the address map and 16 bytes a record, plus a row of field digests a changed record and
- * what is reported. Never a whole record of either file.
+ * A publisher's datasets (one law each) are compared with no digest at all. Memory past KEEP_OLD_UP_TO:
+ * the address map and the digest rows (about 8 bytes per compared field and record), plus what is
+ * reported; never a whole record of the old file.
  */
 import canonicalize from "canonicalize";
 import { parseAddress } from "../address/address.js";
@@ -34,7 +31,6 @@ import {
   sortChanges,
   VALUE_LIMIT,
 } from "./diff.js";
-import { comparedText } from "../records/record-fingerprint.js";
 import { buildRecordSchema } from "../schema/schema.js";
 
 /** The 32-bit word (little-endian) of a digest at byte `at`. */
@@ -50,8 +46,6 @@ const HEX_TAG = 0x5a5a5a5a;
  * changed for the whole file.
  */
 const FRAMING_SAMPLE = 1000;
-/** Words of an old row: its fingerprint (2), its textDigest's digest (2). */
-const ROW = 4;
 /**
  * An old side up to this many characters of lines is kept as its records, and each new record is
  * compared with its old one field by field, with no digest at all: the datasets of a publisher's
@@ -126,23 +120,18 @@ export interface RecordDiffOptions {
 
 type Row = number;
 
-/** A matched record whose fingerprint changed. */
+/** A matched record whose compared fields changed. */
 interface Candidate {
   address: string;
   row: Row;
-  /** Its line in the new file. */
   line: number;
   targetKind: string;
   headingText?: string;
-  /** Its known compared fields in the new file, digested (two words each), when its old record is not kept. */
-  digests?: Uint32Array;
-  /** Its unknown compared fields in the new file (field → digest). */
-  extras?: Map<string, string>;
-  /** The fields that differ (pass 3), then without those a variant gained or lost as a whole. */
-  fields?: string[];
-  /** Old values of those fields (pass 3) and new ones (pass 4), as reported. */
+  fields: string[];
+  /** New values of the changed fields, as reported. */
+  after: Map<string, Reported>;
+  /** Old values of the changed fields: at once when the old record is kept, else from pass 3. */
   before?: Map<string, Reported>;
-  after?: Map<string, Reported>;
 }
 
 interface Added {
@@ -238,7 +227,7 @@ export class RecordDiff {
   /** Two 32-bit words a known compared field in a row of field digests. */
   private readonly width: number;
   private readonly textDigestSlot: number;
-  /** Per old row: its fingerprint and its textDigest's digest, two words each (ROW words). */
+  /** Per old row, `width` words: its field digests (only textDigest's while the old records are kept). */
   private rows = new Uint32Array(0);
   private lines = new Int32Array(0);
   private seen = new Uint8Array(0);
@@ -247,6 +236,8 @@ export class RecordDiff {
   /** The old records, by row, while the old side is small enough to keep (KEEP_OLD_UP_TO); then undefined. */
   private kept: Record<string, unknown>[] | undefined = [];
   private keptLength = 0;
+  /** Unknown compared fields (not in the schema) of old rows: rare, so kept apart. */
+  private readonly extras = new Map<Row, Map<string, string>>();
   private readonly lastText: (string | undefined)[];
   private readonly lastDigest: Uint32Array;
   private readonly scratch: Uint32Array;
@@ -259,10 +250,6 @@ export class RecordDiff {
   private removed: Removed[] = [];
   private readonly fieldChanges: DiffChange[] = [];
   private readonly details = new Map<string, Candidate | Removed>();
-  /** The new line of each changed record (pass 4). */
-  private readonly newDetails = new Map<string, Candidate>();
-  private gained = new Map<string, Set<string>>();
-  private lost = new Map<string, Set<string>>();
   private readonly warnings: string[] = [];
   private duplicatesOld = 0;
   /** The old lines of duplicate addresses (rare): pass 3 looks at them too. */
@@ -271,7 +258,7 @@ export class RecordDiff {
   private newRecords = 0;
   private firstOld?: { slug?: unknown; titleId?: unknown };
   private firstNew?: { slug?: unknown; titleId?: unknown };
-  private phase: "old" | "new" | "old-detail" | "new-detail" | "done" = "old";
+  private phase: "old" | "new" | "detail" | "done" = "old";
 
   constructor(private readonly options: RecordDiffOptions) {
     this.uncompared = new Set(options.uncompared);
@@ -283,13 +270,6 @@ export class RecordDiff {
     this.lastText = new Array(this.known.length);
     this.lastDigest = new Uint32Array(this.width);
     this.scratch = new Uint32Array(this.width);
-  }
-
-  /** The first 64 bits of the SHA-256 of the record's compared fields (`comparedText`), into `out` at `at`. */
-  private fingerprint(record: Record<string, unknown>, out: Uint32Array, at: number): void {
-    const digest = sha256Bytes(comparedText(record, this.uncompared));
-    out[at] = wordAt(digest, 0);
-    out[at + 1] = wordAt(digest, 4);
   }
 
   /**
@@ -329,10 +309,9 @@ export class RecordDiff {
     this.lastDigest[2 * k + 1] = d1;
   }
 
-  /** Every known compared field of `record`, digested into a new row. */
-  private digestFields(record: Record<string, unknown>): Uint32Array {
+  /** Every known compared field of `record`, digested into `scratch`. */
+  private digestRow(record: Record<string, unknown>): void {
     for (let k = 0; k < this.known.length; k++) this.digestField(record, k, this.scratch, 2 * k);
-    return this.scratch.slice();
   }
 
   /** Unknown compared fields of a record (field → digest), or undefined when it has none. */
@@ -361,7 +340,7 @@ export class RecordDiff {
   private grow(): void {
     if (this.count < this.lines.length) return;
     const capacity = Math.max(1024, this.lines.length * 2);
-    const rows = new Uint32Array(capacity * ROW);
+    const rows = new Uint32Array(capacity * this.width);
     rows.set(this.rows);
     this.rows = rows;
     const lines = new Int32Array(capacity);
@@ -391,17 +370,26 @@ export class RecordDiff {
       this.keptLength += length;
       if (this.keptLength > KEEP_OLD_UP_TO) this.letGo();
     }
-    if (this.kept) this.kept[row] = record;
-    else this.fingerprint(record, this.rows, row * ROW);
-    this.digestField(record, this.textDigestSlot, this.rows, row * ROW + 2);
+    if (this.kept) {
+      this.kept[row] = record;
+      this.digestField(record, this.textDigestSlot, this.rows, row * this.width + 2 * this.textDigestSlot);
+    } else this.digestOld(record, row);
     this.lines[row] = line;
     this.old.set(address, row);
   }
 
   /** The old side is too large to keep: the records kept so far are digested and let go. */
   private letGo(): void {
-    for (const [row, record] of (this.kept ?? []).entries()) this.fingerprint(record, this.rows, row * ROW);
+    for (const [row, record] of (this.kept ?? []).entries()) this.digestOld(record, row);
     this.kept = undefined;
+  }
+
+  /** An old record's row of field digests, and its unknown compared fields. */
+  private digestOld(record: Record<string, unknown>, row: Row): void {
+    this.digestRow(record);
+    this.rows.set(this.scratch, row * this.width);
+    const extra = this.extraFields(record);
+    if (extra) this.extras.set(row, extra);
   }
 
   /** Whether two values of a field are equal as the digests would tell: their JCS texts are. */
@@ -484,17 +472,30 @@ export class RecordDiff {
       });
       return;
     }
-    this.fingerprint(record, this.scratch, 0);
-    if (this.rows[row * ROW] === this.scratch[0] && this.rows[row * ROW + 1] === this.scratch[1]) return;
-    const extras = this.extraFields(record);
+    this.digestRow(record);
+    const base = row * this.width;
+    const fields: string[] = [];
+    for (let k = 0; k < this.known.length; k++) {
+      if (this.rows[base + 2 * k] !== this.scratch[2 * k] || this.rows[base + 2 * k + 1] !== this.scratch[2 * k + 1]) {
+        fields.push(this.known[k]!);
+      }
+    }
+    const before = this.extras.get(row);
+    const after = this.extraFields(record);
+    if (before || after) {
+      for (const key of new Set([...(before?.keys() ?? []), ...(after?.keys() ?? [])])) {
+        if (before?.get(key) !== after?.get(key)) fields.push(key);
+      }
+    }
+    if (fields.length === 0) return;
     this.candidates.push({
       address,
       row,
       line,
       targetKind: String(record.targetKind),
       ...(typeof record.headingText === "string" ? { headingText: record.headingText } : {}),
-      digests: this.digestFields(record),
-      ...(extras ? { extras } : {}),
+      fields,
+      after: new Map(fields.map((field) => [field, reported(field, record[field])])),
     });
   }
 
@@ -503,22 +504,29 @@ export class RecordDiff {
    * record changes), and likely moves. Returns true when pass 3 (`addOldDetail`) is needed.
    */
   endNew(): boolean {
-    this.phase = "old-detail";
+    this.phase = "detail";
     for (const [address, row] of this.old)
       if (!this.seen[row]) this.removed.push({ address, row, line: this.lines[row]! });
     // Fields a whole variant gained or lost: reported once, and not as a change of every record.
+    const gained = new Map<string, Set<string>>();
+    const lost = new Map<string, Set<string>>();
     for (const [kind, before] of this.oldFields) {
       const after = this.newFields.get(kind);
       if (!after) continue;
       const add = [...after.fields].filter((f) => !before.fields.has(f)).sort();
       const remove = [...before.fields].filter((f) => !after.fields.has(f)).sort();
-      this.gained.set(kind, new Set(add));
-      this.lost.set(kind, new Set(remove));
+      gained.set(kind, new Set(add));
+      lost.set(kind, new Set(remove));
       for (const field of remove) this.fieldChanges.push(this.fieldChange("field-removed", kind, field));
       for (const field of add) this.fieldChanges.push(this.fieldChange("field-added", kind, field));
     }
+    this.candidates = this.candidates.filter((candidate) => {
+      const kind = candidate.targetKind;
+      candidate.fields = candidate.fields.filter((f) => !gained.get(kind)?.has(f) && !lost.get(kind)?.has(f));
+      return candidate.fields.length > 0;
+    });
     this.findMoves();
-    for (const candidate of this.candidates) if (!candidate.fields) this.details.set(candidate.address, candidate);
+    for (const candidate of this.candidates) if (!candidate.before) this.details.set(candidate.address, candidate);
     for (const removed of this.removed) this.details.set(removed.address, removed);
     return this.details.size > 0;
   }
@@ -550,8 +558,9 @@ export class RecordDiff {
       if (designation !== undefined) push(byDesignation, designation, index);
     });
     for (const removed of this.removed) {
-      const d0 = this.rows[removed.row * ROW + 2]!;
-      const d1 = this.rows[removed.row * ROW + 3]!;
+      const base = removed.row * this.width + 2 * this.textDigestSlot;
+      const d0 = this.rows[base]!;
+      const d1 = this.rows[base + 1]!;
       const evidence = new Map<number, MoveEvidence[]>();
       if (d0 !== 0 || d1 !== 0)
         for (const index of byDigest.get(`${d0}:${d1}`) ?? []) evidence.set(index, ["textDigest"]);
@@ -591,58 +600,16 @@ export class RecordDiff {
     const entry = this.details.get(record.citationAddress as string);
     if (!entry) return;
     if ("targetKind" in entry) {
-      if (entry.fields || !entry.digests) return; // a duplicate line: the first one counts
-      const before = this.digestFields(record);
-      const fields: string[] = [];
-      for (let k = 0; k < this.known.length; k++) {
-        if (before[2 * k] !== entry.digests[2 * k] || before[2 * k + 1] !== entry.digests[2 * k + 1])
-          fields.push(this.known[k]!);
-      }
-      const was = this.extraFields(record);
-      const is = entry.extras;
-      if (was || is) {
-        for (const key of new Set([...(was?.keys() ?? []), ...(is?.keys() ?? [])]))
-          if (was?.get(key) !== is?.get(key)) fields.push(key);
-      }
-      entry.fields = fields;
-      entry.before = new Map(fields.map((field) => [field, reported(field, record[field])]));
+      if (entry.before) return; // a duplicate line: the first one counts
+      entry.before = new Map(entry.fields.map((field) => [field, reported(field, record[field])]));
     } else if (entry.headingText === undefined && typeof record.headingText === "string") {
       entry.headingText = record.headingText;
     }
   }
 
-  /**
-   * After pass 3: the fields of each changed record, without those its variant gained or lost as a
-   * whole. Returns true when pass 4 (`addNewDetail`) is needed for the new values.
-   */
-  endOldDetail(): boolean {
-    if (this.phase === "old" || this.phase === "new") this.endNew();
-    this.phase = "new-detail";
-    this.candidates = this.candidates.filter((candidate) => {
-      candidate.fields = (candidate.fields ?? []).filter(
-        (f) => !this.gained.get(candidate.targetKind)?.has(f) && !this.lost.get(candidate.targetKind)?.has(f),
-      );
-      return candidate.fields.length > 0;
-    });
-    for (const candidate of this.candidates) if (!candidate.after) this.newDetails.set(candidate.address, candidate);
-    return this.newDetails.size > 0;
-  }
-
-  /** The new lines pass 4 looks at: the line of each changed record. */
-  newDetailLines(): Set<number> {
-    return new Set([...this.newDetails.values()].map((candidate) => candidate.line));
-  }
-
-  /** Pass 4: a new record again; only the changed ones are looked at, for their new values. */
-  addNewDetail(record: Record<string, unknown>, line: number): void {
-    const candidate = this.newDetails.get(record.citationAddress as string);
-    if (!candidate || candidate.line !== line || candidate.after) return;
-    candidate.after = new Map(candidate.fields!.map((field) => [field, reported(field, record[field])]));
-  }
-
   /** The changes, ordered (docs/spec.md, section 12), with the warnings and record counts. */
   finish(): { changes: DiffChange[]; warnings: string[]; before: number; after: number } {
-    if (this.phase !== "new-detail") this.endOldDetail();
+    if (this.phase !== "detail") this.endNew();
     this.phase = "done";
     const { oldFile, newFile } = this.options;
     const changes: DiffChange[] = [...this.fieldChanges];
@@ -664,14 +631,14 @@ export class RecordDiff {
       });
     }
     for (const candidate of this.candidates) {
-      const fields = candidate.fields!.map((field) =>
-        fieldChange(field, candidate.before?.get(field) ?? {}, candidate.after?.get(field) ?? {}),
+      const fields = candidate.fields.map((field) =>
+        fieldChange(field, candidate.before?.get(field) ?? {}, candidate.after.get(field) ?? {}),
       );
       changes.push({
         kind: "record-changed",
         class: "breaking",
         address: candidate.address,
-        message: `${candidate.address}: ${candidate.fields!.join(", ")} changed`,
+        message: `${candidate.address}: ${candidate.fields.join(", ")} changed`,
         fields,
         file: newFile,
         line: candidate.line,

@@ -1,7 +1,7 @@
 /**
  * What two versions of a record are compared on (docs/spec.md, section 12.1): every field but the
  * version-scoped and positional ones. One text of those fields is the record's fingerprint, for
- * `update`'s report of what a regeneration changes and for `diff`'s first look at each record.
+ * `update`'s report of what a regeneration changes; `diff` leaves out the same fields.
  */
 import canonicalize from "canonicalize";
 
