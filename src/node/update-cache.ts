@@ -55,58 +55,87 @@ export async function cacheLocation(
 }
 
 /**
- * Opens the cache at `path` (empty when it is not there or not readable). Entries are kept by manifest path relative to
- * the cache's folder.
+ * A cache file of either command: `{ version, <stamp>: value, entries }`, its entries named by the
+ * caller. Empty when the file is not there, cannot be read, or was written with another version or
+ * stamp (another build of the tool, other settings); an entry that `isEntry` refuses is not there (a
+ * cache file is data: nothing else is trusted). Written only when an entry changed, atomically, its
+ * entries sorted by name; a failure to write is not an error of the run.
  */
-export function openCache(path: string): UpdateCache {
-  const folder = dirname(path);
-  const generator = generatorIdentity();
-  let entries: Record<string, CacheEntry> = {};
+export interface CacheFile<T> {
+  get(name: string): T | undefined;
+  set(name: string, entry: T): void;
+  delete(name: string): void;
+  save(): Promise<void>;
+}
+
+export function openCacheFile<T>(
+  path: string,
+  stamp: { field: string; value: string },
+  isEntry: (value: unknown) => value is T,
+): CacheFile<T> {
+  let entries: Record<string, unknown> = {};
   try {
-    const data = JSON.parse(readFileSync(path, "utf8")) as {
-      version?: number;
-      generator?: string;
-      entries?: Record<string, CacheEntry>;
-    };
+    const data = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
     if (
       data.version === CACHE_VERSION &&
-      data.generator === generator &&
-      data.entries &&
-      typeof data.entries === "object"
+      data[stamp.field] === stamp.value &&
+      data.entries !== null &&
+      typeof data.entries === "object" &&
+      !Array.isArray(data.entries)
     )
-      entries = data.entries;
+      entries = data.entries as Record<string, unknown>;
   } catch {
     // no cache yet, or one that cannot be read: start empty
   }
-  const name = (manifestPath: string) => relative(folder, manifestPath).split(sep).join("/");
   let changed = false;
   return {
-    path,
-    generator,
-    get: (manifestPath) => {
-      const entry = entries[name(manifestPath)];
-      return entry &&
-        typeof entry.key === "string" &&
-        typeof entry.output === "string" &&
-        typeof entry.records === "number"
-        ? entry
-        : undefined;
+    get(name) {
+      const entry = entries[name];
+      return isEntry(entry) ? entry : undefined;
     },
-    set(manifestPath, entry) {
-      const key = name(manifestPath);
-      const before = entries[key];
-      if (before?.key === entry.key && before.output === entry.output && before.records === entry.records) return;
-      entries[key] = entry;
+    set(name, entry) {
+      if (JSON.stringify(entries[name]) === JSON.stringify(entry)) return;
+      entries[name] = entry;
+      changed = true;
+    },
+    delete(name) {
+      if (!(name in entries)) return;
+      delete entries[name];
       changed = true;
     },
     async save() {
       if (!changed) return;
       const sorted = Object.fromEntries(Object.entries(entries).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-      await writeFileAtomic(path, `${JSON.stringify({ version: CACHE_VERSION, generator, entries: sorted })}\n`).catch(
-        () => undefined,
-      );
+      const text = `${JSON.stringify({ version: CACHE_VERSION, [stamp.field]: stamp.value, entries: sorted })}\n`;
+      await writeFileAtomic(path, text).catch(() => undefined);
     },
   };
+}
+
+/** Opens update's cache at `path`. Entries are kept by manifest path relative to the cache's folder. */
+export function openCache(path: string): UpdateCache {
+  const folder = dirname(path);
+  const generator = generatorIdentity();
+  const file = openCacheFile(path, { field: "generator", value: generator }, isCacheEntry);
+  const name = (manifestPath: string) => relative(folder, manifestPath).split(sep).join("/");
+  return {
+    path,
+    generator,
+    get: (manifestPath) => file.get(name(manifestPath)),
+    set: (manifestPath, entry) => file.set(name(manifestPath), entry),
+    save: () => file.save(),
+  };
+}
+
+function isCacheEntry(value: unknown): value is CacheEntry {
+  const entry = value as CacheEntry | null | undefined;
+  return (
+    entry !== null &&
+    typeof entry === "object" &&
+    typeof entry.key === "string" &&
+    typeof entry.output === "string" &&
+    typeof entry.records === "number"
+  );
 }
 
 /** The key of a manifest's output: the generator, the manifest's bytes and the limits. */

@@ -24,8 +24,7 @@ import { resolveSeverities } from "../engine/check-file.js";
 import { DEFAULT_LIMITS, type Limits } from "../rules/define.js";
 import { rules } from "../rules/index.js";
 import { type Fingerprint, fingerprintAt, fingerprintOf } from "./fingerprints.js";
-import { cacheLocation, hashPackageVersions, modulesBelow, versionAt } from "./update-cache.js";
-import { writeFileAtomic } from "./write.js";
+import { cacheLocation, hashPackageVersions, modulesBelow, openCacheFile, versionAt } from "./update-cache.js";
 
 /**
  * What a run knows of one JSONL's lock-side checks (with the lock manifest beside it): they found no
@@ -155,8 +154,6 @@ export function lockSideClean(result: {
   return !result.problems.some((problem) => LOCK_RULE_IDS.has(problem.ruleId));
 }
 
-const CACHE_VERSION = 1;
-
 /**
  * The settings that decide the lock-side outcome of a file: every rule's severity in force, the limits, and whether
  * datasets are confined.
@@ -228,45 +225,16 @@ export function openValidateCache(path: string, key: string): ValidateCache {
       ? join(place, last)
       : `${place}${place.endsWith(sep) ? "" : sep}${last}`;
   };
-  let entries: Record<string, unknown> = {};
-  try {
-    const data = JSON.parse(readFileSync(path, "utf8")) as { version?: unknown; key?: unknown; entries?: unknown };
-    if (
-      data.version === CACHE_VERSION &&
-      data.key === key &&
-      data.entries !== null &&
-      typeof data.entries === "object" &&
-      !Array.isArray(data.entries)
-    )
-      entries = data.entries as Record<string, unknown>;
-  } catch {
-    // no cache yet, or one that cannot be read: start empty
-  }
-  let changed = false;
+  const file = openCacheFile(path, { field: "key", value: key }, isVerdict);
   return {
     path,
     get(jsonl) {
-      const stored = entries[toName(jsonl)];
-      return isVerdict(stored) ? { ...stored, root: fromName(stored.root) } : undefined;
+      const stored = file.get(toName(jsonl));
+      return stored ? { ...stored, root: fromName(stored.root) } : undefined;
     },
-    set(jsonl, verdict) {
-      // A verdict is stored only for a file checked in full, which the one kept (if any) did not hold for: always new.
-      entries[toName(jsonl)] = { ...verdict, root: toName(verdict.root) };
-      changed = true;
-    },
-    delete(jsonl) {
-      const name = toName(jsonl);
-      if (!(name in entries)) return;
-      delete entries[name];
-      changed = true;
-    },
-    async save() {
-      if (!changed) return;
-      const sorted = Object.fromEntries(Object.entries(entries).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-      await writeFileAtomic(path, `${JSON.stringify({ version: CACHE_VERSION, key, entries: sorted })}\n`).catch(
-        () => undefined,
-      );
-    },
+    set: (jsonl, verdict) => file.set(toName(jsonl), { ...verdict, root: toName(verdict.root) }),
+    delete: (jsonl) => file.delete(toName(jsonl)),
+    save: () => file.save(),
   };
 }
 
