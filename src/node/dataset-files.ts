@@ -144,19 +144,19 @@ function openedPath(fd: number): string | undefined {
  * Every markdown file of the dataset with the sha256 of its bytes; each file is read once.
  * Refuses, naming each file, names with NUL, CR, LF or a backslash, links that lead out of the
  * root or to nothing, and files that are not UTF-8. Entries that are neither files nor links to
- * files (a folder named `x.md`) are left out.
+ * files (a folder named `x.md`) are left out. `realRoot`: the root's real path, when the caller has just resolved it.
  */
 export async function digestDatasetFiles(
   root: string,
   ignore: readonly string[] = [],
   maxArtifactBytes = DEFAULT_MAX_ARTIFACT_BYTES,
   keepUpTo = 0,
+  realRoot = realpathSync.native(root),
 ): Promise<{ digests: Map<string, string>; bytes: number; contents?: Map<string, Buffer> }> {
   const entries = await listDatasetFiles(root, ignore);
   // With keepUpTo, the bytes read are kept for the caller (update generates from the very bytes it digested, not a
   // second read), while they add up to no more than that.
   let contents = keepUpTo > 0 ? new Map<string, Buffer>() : undefined;
-  const realRoot = realpathSync.native(root);
   let bytes = 0;
   // Synchronous: each file is small, and the promise API's per-call cost (a FileHandle, several round trips) would
   // dominate.

@@ -187,20 +187,30 @@ export function linesOf(
   pool: WorkPool | undefined,
   sizes: readonly number[] = [],
   limits: ArtifactLimits = {},
-  contents?: ReadonlyMap<string, Uint8Array>,
+  locked?: FromLock,
 ): AsyncGenerator<string[]> {
   // Synchronous reads, when an artifact's turn comes: the files are small and many, and this thread would wait for each
-  // anyway. Bytes the caller read and digested already (update's lock pass) are not read again.
+  // anyway. Bytes the caller read and digested already (update's lock pass) are not read or checked again.
   const inThread = linesInThread(manifest, async (position) => {
     const artifact = manifest.artifacts[position]!;
+    const kept = locked?.contents?.get(artifact.path);
     return parseArtifactBytes(
       artifact,
-      contents?.get(artifact.path) ?? readRegularFileSync(resolveArtifact(root, artifact.path)),
+      kept ?? readRegularFileSync(resolveArtifact(root, artifact.path)),
       limits,
+      kept !== undefined,
     );
   });
   const source = pool && pool.workers > 0 ? poolLineSource(manifest, root, pool, sizes, inThread, limits) : inThread;
-  return generateLineBatchesFrom(manifest, source);
+  return generateLineBatchesFrom(manifest, source, locked !== undefined);
+}
+
+/**
+ * What `update` knows when it generates from the manifest lock just made (lock.ts): the manifest's plan and digest
+ * were checked by lock, and `contents` are artifacts' bytes as lock read them, digested and found UTF-8.
+ */
+export interface FromLock {
+  contents?: ReadonlyMap<string, Uint8Array>;
 }
 
 /** The default threads for a dataset of this many bytes and artifacts. */

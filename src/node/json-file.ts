@@ -7,6 +7,15 @@ import { readRegularFileSync } from "./regular-file.js";
  * manifest", "schema", "config").
  */
 export async function readJsonFile(path: string, what: string, shown: string = path): Promise<unknown> {
+  return (await readJsonText(path, what, shown)).data;
+}
+
+/** readJsonFile, with the text as read. */
+export async function readJsonText(
+  path: string,
+  what: string,
+  shown: string = path,
+): Promise<{ text: string; data: unknown }> {
   let text: string;
   try {
     text = readRegularFileSync(path).toString("utf8"); // small files, read in one call: the promise API costs more than the read (thousands of manifests a run)
@@ -14,7 +23,7 @@ export async function readJsonFile(path: string, what: string, shown: string = p
     throw new OperationalError(describeIoError(error, `read ${what}`, shown));
   }
   try {
-    return JSON.parse(text);
+    return { text, data: JSON.parse(text) };
   } catch (error) {
     const kind = looksLike(shown, text);
     if (kind !== undefined && !shown.toLowerCase().endsWith(".json")) {

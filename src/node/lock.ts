@@ -146,6 +146,7 @@ export async function lock(options: LockOptions, preloaded?: LoadedManifest): Pr
     ignore,
     options.maxArtifactBytes,
     options.keepContents,
+    preloaded?.path === output && preloaded.root === root ? preloaded.realRoot : undefined,
   );
   const paths = [...digests.keys()];
   if (paths.length === 0) throw new OperationalError(`no markdown files under ${options.dir}`);
@@ -200,11 +201,13 @@ export async function lock(options: LockOptions, preloaded?: LoadedManifest): Pr
   if (problems.length > 0) throw new DatasetError(problems);
   const text = formatManifest(manifest);
   let old: string | undefined;
-  try {
-    old = readFileSync(output, "utf8");
-  } catch {
-    old = undefined;
-  }
+  if (preloaded?.path === output) old = preloaded.text;
+  else
+    try {
+      old = readFileSync(output, "utf8");
+    } catch {
+      old = undefined;
+    }
   const changed = old !== text;
   if (changed && !options.check) await writeFileAtomic(output, text);
   return {

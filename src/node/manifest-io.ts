@@ -9,7 +9,7 @@ import { describeIoError, OperationalError } from "./errors.js";
 import { DEFAULT_MAX_ARTIFACT_BYTES, tooLarge } from "./dataset-files.js";
 import { shellQuote } from "../core/text.js";
 import { ALLOW_OUTSIDE_FLAG, confinementRoot, isInside, realPathOf } from "./files.js";
-import { readJsonFile } from "./json-file.js";
+import { readJsonText } from "./json-file.js";
 import { openRegularSync } from "./regular-file.js";
 import { describeAjvErrors, jsonFileValidator } from "./precompiled.js";
 
@@ -24,6 +24,10 @@ export interface LoadedManifest {
   path: string;
   /** Absolute path of the dataset root the artifact paths are relative to. */
   root: string;
+  /** The root's real path, when its confinement was checked (else undefined). */
+  realRoot?: string;
+  /** The manifest's text as read. */
+  text: string;
 }
 
 /**
@@ -46,7 +50,7 @@ export async function loadManifest(
   options: ManifestReadOptions = {},
 ): Promise<LoadedManifest> {
   const absolute = resolve(cwd, path);
-  const data = await readJsonFile(absolute, "lock manifest", shown);
+  const { text, data } = await readJsonText(absolute, "lock manifest", shown);
   if (!validateManifest) {
     const schema = buildManifestSchema();
     validateManifest = await jsonFileValidator("manifest", schema);
@@ -67,15 +71,14 @@ export async function loadManifest(
   }
   const manifest = data as LockManifest;
   const root = resolve(dirname(absolute), manifest.datasetRoot ?? ".");
-  if (!options.allowOutsideRepository) {
-    const confined = await confinementRoot(dirname(absolute), cwd);
-    const real = realPathOf(root);
-    if (!isInside(confined, real))
-      throw new OperationalError(
-        `lock manifest ${shown}: its dataset folder (datasetRoot ${JSON.stringify(manifest.datasetRoot ?? ".")}) is ${real}, outside the repository ${confined}: datasets are confined to the repository (${ALLOW_OUTSIDE_FLAG} allows more)`,
-      );
-  }
-  return { manifest, path: absolute, root };
+  if (options.allowOutsideRepository) return { manifest, path: absolute, root, text };
+  const confined = await confinementRoot(dirname(absolute), cwd);
+  const real = realPathOf(root);
+  if (!isInside(confined, real))
+    throw new OperationalError(
+      `lock manifest ${shown}: its dataset folder (datasetRoot ${JSON.stringify(manifest.datasetRoot ?? ".")}) is ${real}, outside the repository ${confined}: datasets are confined to the repository (${ALLOW_OUTSIDE_FLAG} allows more)`,
+    );
+  return { manifest, path: absolute, root, realRoot: real, text };
 }
 
 /** The real path of each dataset root, resolved once per run (a realpath costs several system calls). */

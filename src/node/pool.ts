@@ -54,6 +54,30 @@ export function checkJobs(jobs: number | undefined): number | undefined {
 }
 
 /**
+ * Work items (by their sizes in bytes, in order) grouped into the batches a pool's tasks carry, in order: up to
+ * `most.items` items, fewer when there is little work (every thread gets about four batches at least), or until a batch
+ * holds `most.bytes`; a large item is a batch of its own. Small items travel together, so that a run of thousands pays
+ * for hundreds of messages, not thousands.
+ */
+export function batchesOf(sizes: number[], jobs: number, most: { items: number; bytes: number }): number[][] {
+  const items = Math.max(1, Math.min(most.items, Math.ceil(sizes.length / (jobs * 4))));
+  const batches: number[][] = [];
+  let batch: number[] = [];
+  let bytes = 0;
+  for (const [index, size] of sizes.entries()) {
+    batch.push(index);
+    bytes += size;
+    if (batch.length >= items || bytes >= most.bytes) {
+      batches.push(batch);
+      batch = [];
+      bytes = 0;
+    }
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches;
+}
+
+/**
  * A worker holds what one task needs (a batch of files, a dataset's artifacts): a capped old
  * generation makes V8 collect as it goes instead of growing the heap after the machine's memory,
  * and the young generation is sized for throughput (bench/RESULTS.md). The cap is far above what a

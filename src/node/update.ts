@@ -6,7 +6,7 @@
  * written. The cache (update-cache.ts) spares regenerating a dataset whose JSONL is known to be what
  * its manifest generates.
  */
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { type DatasetFields, isTemplate } from "../core/lock/dataset-fields.js";
@@ -14,7 +14,7 @@ import { DEFAULT_MANIFEST_NAME } from "../core/lock/manifest.js";
 import { DatasetError } from "../core/records/generate.js";
 import { OperationalError } from "./errors.js";
 import { DEFAULT_MANIFEST_PATTERN, displayPath, findRepositoryRoot } from "./files.js";
-import { checkJobs, createPool, type TaskFailure } from "./pool.js";
+import { batchesOf, checkJobs, createPool, type TaskFailure } from "./pool.js";
 import { noRecordChanges } from "./record-changes.js";
 import { cacheLocation, openCache, type UpdateCache } from "./update-cache.js";
 import { type DatasetTask, type DatasetTaskResult, type DatasetUpdate, updateOneDataset } from "./update-dataset.js";
@@ -89,6 +89,14 @@ async function manifestsToUpdate(options: UpdateOptions, cwd: string): Promise<s
  */
 const DATASETS_PER_THREAD = 2;
 
+/** Whole datasets travel to a worker in batches of up to this many, or until their JSONLs hold this many bytes. */
+const DATASETS_PER_TASK = { items: 32, bytes: 2 ** 20 };
+
+/** The JSONL beside a manifest named `<name>.lock.json`, for its size (undefined for `citation-targets.lock.json`). */
+function guessOutput(manifestPath: string): string {
+  return manifestPath.endsWith(".lock.json") ? `${manifestPath.slice(0, -".lock.json".length)}.jsonl` : manifestPath;
+}
+
 /**
  * Re-locks each dataset (its manifest's datasetRoot, keeping kinds, order and ignores) and
  * regenerates its JSONL. On any error in any dataset nothing is written, and every error is
@@ -144,10 +152,16 @@ export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate
   let finished = 0;
   try {
     if (wholeDatasets && pool.workers > 0) {
+      // Small datasets travel in batches (sized by their JSONL, about twice their markdown).
+      const sizes = manifests.map(
+        (manifestPath) => statSync(guessOutput(manifestPath), { throwIfNoEntry: false })?.size ?? 0,
+      );
       await Promise.all(
-        manifests.map(async (manifestPath, i) => {
-          outcomes[i] = await pool.run("updateDataset", taskOf(manifestPath));
-          options.onProgress?.(++finished, manifests.length);
+        batchesOf(sizes, pool.workers, DATASETS_PER_TASK).map(async (batch) => {
+          const results = await pool.run("updateDatasets", { datasets: batch.map((i) => taskOf(manifests[i]!)) });
+          for (const [k, result] of results.entries()) outcomes[batch[k]!] = result;
+          finished += batch.length;
+          options.onProgress?.(finished, manifests.length);
         }),
       );
     } else {

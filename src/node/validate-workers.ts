@@ -9,7 +9,7 @@ import { stat } from "node:fs/promises";
 import { mapWithLimit } from "./concurrency.js";
 import type { InputFile } from "./files.js";
 import { OperationalError } from "./errors.js";
-import { createPool, type ThreadPolicy } from "./pool.js";
+import { batchesOf, createPool, type ThreadPolicy } from "./pool.js";
 import type { CheckedFile, FileToCheck, ValidateOptions } from "./validate.js";
 
 export interface ProgressTracker {
@@ -60,20 +60,7 @@ export async function validateInPool(
   progress?: ProgressTracker,
 ): Promise<{ files: CheckedFile[]; threads: number }> {
   const files: CheckedFile[] = new Array(inputs.length);
-  const filesPerTask = Math.max(1, Math.min(FILES_PER_TASK, Math.ceil(inputs.length / (jobs * 4))));
-  const batches: number[][] = [];
-  let batch: number[] = [];
-  let batchBytes = 0;
-  for (const [index] of inputs.entries()) {
-    batch.push(index);
-    batchBytes += sizes[index] ?? 0;
-    if (batch.length >= filesPerTask || batchBytes >= BYTES_PER_TASK) {
-      batches.push(batch);
-      batch = [];
-      batchBytes = 0;
-    }
-  }
-  if (batch.length > 0) batches.push(batch);
+  const batches = batchesOf(sizes, jobs, { items: FILES_PER_TASK, bytes: BYTES_PER_TASK });
   const pool = await createPool(jobs);
   const workerOptions = workerOptionsOf(options);
   try {

@@ -95,14 +95,15 @@ async function artifactBatch(task: {
   });
 }
 
-/** Re-locks and regenerates one whole dataset (update), writing into a temporary file that the main thread renames. */
-async function updateDataset(task: DatasetTask): Promise<DatasetTaskResult | TaskFailure> {
-  try {
-    const { updateOneDataset } = await import("./update-dataset.js");
-    return await updateOneDataset(task);
-  } catch (error) {
-    return failureOf(error);
-  }
+/**
+ * Re-locks and regenerates a batch of whole datasets (update), one after another, each writing into temporary files
+ * that the main thread renames; a dataset that fails gives its error as data and the batch goes on.
+ */
+async function updateDatasets(task: { datasets: DatasetTask[] }): Promise<(DatasetTaskResult | TaskFailure)[]> {
+  const { updateOneDataset } = await import("./update-dataset.js");
+  const results: (DatasetTaskResult | TaskFailure)[] = [];
+  for (const dataset of task.datasets) results.push(await updateOneDataset(dataset).catch(failureOf));
+  return results;
 }
 
 /** Compares a batch of dataset file pairs (diff), in order; the first that fails ends the batch with its error. */
@@ -129,8 +130,8 @@ export function failureOf(error: unknown): TaskFailure {
 }
 
 /** The kinds of task, by name. */
-export const tasks = { validateFiles, artifactBatch, updateDataset, diffPairs };
+export const tasks = { validateFiles, artifactBatch, updateDatasets, diffPairs };
 export type Tasks = typeof tasks;
 export type TaskName = keyof Tasks;
 
-export { validateFiles, artifactBatch, updateDataset, diffPairs };
+export { validateFiles, artifactBatch, updateDatasets, diffPairs };

@@ -11,10 +11,17 @@ import { inlineParser, type References } from "./parser.js";
 /** The text of a heading whose inline content is `content`, with the body's link reference definitions. */
 export function headingText(content: string, references: References): string {
   if (content.length === 0) return "";
+  // Without any character an inline rule of the commonmark preset starts at (autolink and raw HTML `<`, code spans,
+  // emphasis, entities, escapes, images, links, line breaks), the content is one text token: its text is the content
+  // (most headings of real law: `§ 12 Anwendungsbereich`; test/heading-text.test.ts holds the two to the same text).
+  if (!INLINE_MARKUP.test(content)) return content;
   const tokens: Token[] = [];
   inlineParser.inline.parse(content, inlineParser, { references }, tokens);
   return textOf(tokens);
 }
+
+/** The characters at which markdown-it's commonmark inline rules may make something other than text. */
+const INLINE_MARKUP = /[\n<`*_&\\![\]]/;
 
 /** The text of a list of inline tokens. */
 export function textOf(tokens: Token[]): string {
