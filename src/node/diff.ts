@@ -542,7 +542,7 @@ async function compareHere(targets: DiffTarget[]): Promise<DiffPair[]> {
  * the run stops with is the first pair's in that order, as in one thread.
  */
 async function compareInPool(targets: DiffTarget[], threads: number): Promise<DiffPair[]> {
-  const pool = await createPool(threads);
+  const pool = await createPool(threads, { warm: "diffPairs" }); // the workers load their modules while git answers
   const results: Promise<DiffPair>[] = [];
   const settle = (promise: Promise<DiffPair>) => {
     promise.catch(() => undefined); // surfaces when awaited, in order

@@ -110,14 +110,15 @@ interface PiscinaLike {
 }
 
 /**
- * A pool for a run of `threads` threads, started on its first task. By default this thread only
+ * A pool for a run of `threads` threads, started on its first task, or at once when told the kind of task the run
+ * will send (`warm`), whose modules each worker then loads as it starts. By default this thread only
  * hands out work and the pool has `threads` workers; with `mainWorks`, this thread does its share
  * too and the pool has `threads - 1`. With one thread, or when the worker script is not built, the
  * tasks run in this thread.
  */
 export async function createPool(
   threads: number,
-  { mainWorks = false }: { mainWorks?: boolean } = {},
+  { mainWorks = false, warm }: { mainWorks?: boolean; warm?: TaskName } = {},
 ): Promise<WorkPool> {
   const script = new URL("./worker.js", import.meta.url);
   const jobs = mainWorks ? threads - 1 : threads;
@@ -146,9 +147,13 @@ export async function createPool(
       // Every worker takes the next task when it is done with one; a queue of any length (the run bounds what it
       // submits).
       maxQueue: Number.POSITIVE_INFINITY,
+      ...(warm !== undefined ? { workerData: { warm } } : {}),
     }) as PiscinaLike;
   };
-  let starting: Promise<PiscinaLike> | undefined;
+  // `warm`: the run will send this kind of task; the workers start now, and load its modules as they start, while this
+  // thread prepares the first tasks (about a quarter of a second of a run's start-up).
+  let starting: Promise<PiscinaLike> | undefined = warm !== undefined ? start() : undefined;
+  if (starting !== undefined) pool = await starting.catch(() => undefined); // one that cannot start says so at its first task
   return {
     threads,
     workers: jobs,

@@ -115,39 +115,23 @@ export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate
     throw new OperationalError(
       `--source-text-url ${options.set.sourceTextUrl} would give ${manifests.length} datasets one address: name one manifest, or use a template such as "https://host/{front.slug}/" (README, "Publishing a new version")`,
     );
-  const location = await cacheLocation(cwd, options.cache);
-  const cache: UpdateCache | undefined = location !== undefined ? openCache(location) : undefined;
   const jobs = checkJobs(options.jobs) ?? availableParallelism();
-  // The stale temporaries of every `<name>.lock.json` and `<name>.jsonl` written, each folder read once (not once per
-  // dataset).
-  const sweepable = options.check
-    ? []
-    : manifests.filter((manifest) => basename(manifest) !== DEFAULT_MANIFEST_NAME && manifest.endsWith(".lock.json"));
-  await removeStaleTemporariesOf(
-    sweepable.flatMap((manifest) => [manifest, `${manifest.slice(0, -".lock.json".length)}.jsonl`]),
-  );
-  const swept = new Set(sweepable);
-  const limits = limitsOf(options);
-  const taskOf = (manifestPath: string): DatasetTask => {
-    const entry = cache?.get(manifestPath);
-    const adopting = adopted.get(manifestPath);
-    return {
-      ...(adopting ? { dir: resolve(cwd, adopting.dir), fields: adopting.fields } : {}),
-      ...(options.set ? { templates: options.set } : {}),
-      manifestPath,
-      cwd,
-      check: options.check ?? false,
-      ...(swept.has(manifestPath) ? { swept: true } : {}),
-      ...(options.allowOutsideRepository ? { allowOutsideRepository: true } : {}),
-      ...(options.maxArtifactBytes !== undefined ? { maxArtifactBytes: options.maxArtifactBytes } : {}),
-      limits,
-      ...(cache ? { cache: { generator: cache.generator, ...(entry ? { entry } : {}) } } : {}),
-    };
-  };
-  // Many datasets: whole datasets go to `jobs` workers. A few: this thread takes them in turn and parses its share of
-  // each one's artifacts beside `jobs - 1` workers.
+  // Many datasets: whole datasets go to `jobs` workers, which start now and load their modules while this thread
+  // prepares the tasks. A few: this thread takes them in turn and parses its share of each one's artifacts beside
+  // `jobs - 1` workers.
   const wholeDatasets = manifests.length >= DATASETS_PER_THREAD * jobs && jobs > 1;
-  const pool = await createPool(jobs, { mainWorks: !wholeDatasets });
+  const pool = await createPool(jobs, {
+    mainWorks: !wholeDatasets,
+    ...(wholeDatasets ? { warm: "updateDatasets" as const } : {}),
+  });
+  let cache: UpdateCache | undefined;
+  let taskOf: (manifestPath: string) => DatasetTask;
+  try {
+    ({ cache, taskOf } = await prepareTasks(options, cwd, manifests, adopted));
+  } catch (error) {
+    await pool.close();
+    throw error;
+  }
   const outcomes: (DatasetTaskResult | TaskFailure)[] = new Array(manifests.length);
   let finished = 0;
   try {
@@ -207,6 +191,47 @@ export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate
     await cache.save();
   }
   return done.map((outcome) => outcome.update);
+}
+
+/**
+ * The cache, the stale temporaries swept, and how a manifest becomes its task: what update does before the first
+ * task.
+ */
+async function prepareTasks(
+  options: UpdateOptions,
+  cwd: string,
+  manifests: string[],
+  adopted: Map<string, AdoptedDataset>,
+): Promise<{ cache: UpdateCache | undefined; taskOf: (manifestPath: string) => DatasetTask }> {
+  const location = await cacheLocation(cwd, options.cache);
+  const cache: UpdateCache | undefined = location !== undefined ? openCache(location) : undefined;
+  // The stale temporaries of every `<name>.lock.json` and `<name>.jsonl` written, each folder read once (not once per
+  // dataset).
+  const sweepable = options.check
+    ? []
+    : manifests.filter((manifest) => basename(manifest) !== DEFAULT_MANIFEST_NAME && manifest.endsWith(".lock.json"));
+  await removeStaleTemporariesOf(
+    sweepable.flatMap((manifest) => [manifest, `${manifest.slice(0, -".lock.json".length)}.jsonl`]),
+  );
+  const swept = new Set(sweepable);
+  const limits = limitsOf(options);
+  const taskOf = (manifestPath: string): DatasetTask => {
+    const entry = cache?.get(manifestPath);
+    const adopting = adopted.get(manifestPath);
+    return {
+      ...(adopting ? { dir: resolve(cwd, adopting.dir), fields: adopting.fields } : {}),
+      ...(options.set ? { templates: options.set } : {}),
+      manifestPath,
+      cwd,
+      check: options.check ?? false,
+      ...(swept.has(manifestPath) ? { swept: true } : {}),
+      ...(options.allowOutsideRepository ? { allowOutsideRepository: true } : {}),
+      ...(options.maxArtifactBytes !== undefined ? { maxArtifactBytes: options.maxArtifactBytes } : {}),
+      limits,
+      ...(cache ? { cache: { generator: cache.generator, ...(entry ? { entry } : {}) } } : {}),
+    };
+  };
+  return { cache, taskOf };
 }
 
 async function discardAll(outcomes: (DatasetTaskResult | TaskFailure | undefined)[]): Promise<void> {

@@ -4,6 +4,7 @@
  * that their kind (a dataset problem, an operational error) survives the crossing. The same
  * functions run in the main thread when the run has one thread.
  */
+import { workerData } from "node:worker_threads";
 import { DatasetError } from "../core/errors.js";
 import type { DiffPair } from "../core/diff/diff.js";
 import type { ArtifactLines } from "../core/records/generate.js";
@@ -133,5 +134,16 @@ export function failureOf(error: unknown): TaskFailure {
 export const tasks = { validateFiles, artifactBatch, updateDatasets, diffPairs };
 export type Tasks = typeof tasks;
 export type TaskName = keyof Tasks;
+
+/** The modules of a kind of task that loads its own (the others load little). */
+const MODULES: Partial<Record<TaskName, () => Promise<unknown>>> = {
+  updateDatasets: () => import("./update-dataset.js"),
+  diffPairs: () => import("./diff.js"),
+};
+
+// A pool told which kind of task its run sends (pool.ts, `warm`) has each worker load that kind's modules as it
+// starts, while the main thread still prepares the first tasks.
+const warm = (workerData as { warm?: TaskName } | null)?.warm;
+if (warm !== undefined) MODULES[warm]?.().catch(() => undefined); // a failure shows when the first task loads them
 
 export { validateFiles, artifactBatch, updateDatasets, diffPairs };

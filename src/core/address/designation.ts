@@ -618,7 +618,12 @@ function identities(headings: (HeadingInput | undefined)[]): { text: string; anc
 function resolveTies(headings: (HeadingInput | undefined)[], raws: string[], scopes: (string | undefined)[]): string[] {
   const out = [...raws];
   let ids: ReturnType<typeof identities> | undefined;
-  const depthOf = (local: string) => local.split("/").length;
+  // Its segments: one more than its slashes (counted, not split: this runs for every local at every depth).
+  const depthOf = (local: string) => {
+    let depth = 1;
+    for (let at = local.indexOf("/"); at !== -1; at = local.indexOf("/", at + 1)) depth++;
+    return depth;
+  };
   const maxDepth = Math.max(0, ...raws.map(depthOf));
   for (let level = 1; level <= maxDepth; level++) {
     const groups = new Map<string, number[]>();
