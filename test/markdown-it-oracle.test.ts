@@ -137,7 +137,20 @@ describe("our use of markdown-it's tokens agrees with its full parse", () => {
   test("heading texts, with and without the shortcut for content without inline markup, are parseInline's (5,000 runs)", () => {
     const references = { FOO: { href: "/url", title: "" } };
     const oracle = new MarkdownIt("commonmark", { maxNesting: MAX_NESTING.inline });
-    const alphabet = [..."!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", "\n", " ", "\t", "a", "1", "§", "ä", "„", "foo", "&amp;", "&copy;"];
+    const alphabet = [
+      ..."!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~",
+      "\n",
+      " ",
+      "\t",
+      "a",
+      "1",
+      "§",
+      "ä",
+      "„",
+      "foo",
+      "&amp;",
+      "&copy;",
+    ];
     let plain = 0;
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...alphabet), { maxLength: 12 }), (pieces) => {
