@@ -37,7 +37,7 @@ import { describeIoError, OperationalError } from "./errors.js";
 import { readRegularFileSync, readRegularIfPresent } from "./regular-file.js";
 import { DEFAULT_PATTERN, displayPath, isInside } from "./files.js";
 import { readJsonFile } from "./json-file.js";
-import { checkJobs, createPool, type TaskFailure } from "./pool.js";
+import { checkJobs, createPool, type TaskFailure, type WorkPool } from "./pool.js";
 import { UNCOMPARED_FIELDS } from "../core/records/record-fingerprint.js";
 import { REPOSITORY_SCHEMA_PATH } from "./schema-source.js";
 
@@ -76,6 +76,8 @@ export interface DiffSide {
   prefetch?(): void;
   /** Lets go of what was read (the pair is done). */
   release?(): void;
+  /** The size of a file side, as found when the side was made (a stat, not read again). */
+  size?: number;
   /**
    * The side as plain data, for a worker thread to read or compare (absent: a side only this thread reads, such as a
    * blob streamed by git).
@@ -125,6 +127,7 @@ export async function fileSide(absolute: string, label: string): Promise<DiffSid
   return {
     label,
     missing,
+    ...(info !== undefined && !missing ? { size: info.size } : {}),
     data: async () => (missing ? { label, missing: true } : { label, path: absolute }),
     async *open() {
       try {
@@ -352,11 +355,12 @@ async function gitTargets(
   const commit = await resolveRevision(root, revision);
   const targets: DiffTarget[] = [];
   // The revision's side: one ls-tree per folder for the blob ids, one cat-file --batch for the blobs.
-  const trees = new Map<string, Map<string, TreeEntry>>();
-  const treeOf = async (dir: string) => {
+  const trees = new Map<string, Promise<Map<string, TreeEntry>>>();
+  const treeOf = (dir: string) => {
     let tree = trees.get(dir);
     if (tree === undefined) {
-      tree = await treeAt(root, commit, dir);
+      tree = treeAt(root, commit, dir);
+      tree.catch(() => undefined); // asked ahead of its use: a failure surfaces where it is awaited
       trees.set(dir, tree);
     }
     return tree;
@@ -387,7 +391,7 @@ async function gitTargets(
       !now.missing &&
       type === "records" &&
       at.size <= WHOLE_BLOB_UP_TO &&
-      statSync(absolute, { throwIfNoEntry: false })?.size === at.size
+      now.size === at.size
     ) {
       const bytes = readRegularIfPresent(absolute);
       if (bytes !== undefined && blobId(bytes, at.blob.length === 64 ? "sha256" : "sha1") === at.blob)
@@ -398,8 +402,9 @@ async function gitTargets(
   const close = () => reader?.close();
   const folder = async (rel: string, shown: string) => {
     const absolute = join(root, ...rel.split("/"));
+    const tree = treeOf(rel); // git lists the revision's folder while this one is read
     const here = (await kindOf(absolute)) === "folder" ? (await jsonlIn(absolute)).map((name) => `${rel}/${name}`) : [];
-    const there = [...(await treeOf(rel)).keys()].filter(
+    const there = [...(await tree).keys()].filter(
       (path) => path.endsWith(".jsonl") && !path.slice(rel.length + 1).includes("/"),
     );
     const all = [...new Set([...here, ...there])].sort();
@@ -489,11 +494,35 @@ const THREADS_FROM_PAIRS = 32;
 const BATCH_PAIRS = 32;
 const BATCH_BYTES = 2 ** 20;
 
-/** Compares every target, in order: in this thread, or over a pool when many pairs differ (or `jobs` says so). */
-async function comparePairs(targets: DiffTarget[], jobs: number | undefined): Promise<DiffPair[]> {
+/**
+ * Compares every target, in order: in this thread, or over a pool when many pairs differ (or `jobs` says so). `early`:
+ * the pool started before the targets were known, used when the pool is wanted and closed unused otherwise.
+ */
+async function comparePairs(
+  targets: DiffTarget[],
+  jobs: number | undefined,
+  early?: Promise<WorkPool>,
+): Promise<DiffPair[]> {
   const differing = targets.filter((target) => !target.identical).length;
   const threads = jobs ?? (differing >= THREADS_FROM_PAIRS && availableParallelism() > 1 ? availableParallelism() : 1);
-  return threads > 1 && differing > 1 ? compareInPool(targets, threads) : compareHere(targets);
+  if (threads > 1 && differing > 1) {
+    const started = early ? await early : undefined;
+    if (started?.threads === threads) return compareInPool(targets, started);
+    await started?.close();
+    return compareInPool(targets, await createPool(threads));
+  }
+  await (await early)?.close();
+  return compareHere(targets);
+}
+
+/**
+ * The pool a diff may want, started before its pairs are known (the workers load the comparer while git and the file
+ * system answer, about a tenth of a run with every dataset changed: bench/RESULTS.md); undefined when the run has one
+ * thread.
+ */
+function earlyPool(jobs: number | undefined): Promise<WorkPool> | undefined {
+  const threads = jobs ?? availableParallelism();
+  return threads > 1 ? createPool(threads, { warm: "diffPairs" }) : undefined;
 }
 
 /** The report of a pair whose sides hold the same bytes: nothing to compare. */
@@ -541,8 +570,7 @@ async function compareHere(targets: DiffTarget[]): Promise<DiffPair[]> {
  * batches' bytes whatever the number of pairs. The reports are put back in input order, and the error
  * the run stops with is the first pair's in that order, as in one thread.
  */
-async function compareInPool(targets: DiffTarget[], threads: number): Promise<DiffPair[]> {
-  const pool = await createPool(threads, { warm: "diffPairs" }); // the workers load their modules while git answers
+async function compareInPool(targets: DiffTarget[], pool: WorkPool): Promise<DiffPair[]> {
   const results: Promise<DiffPair>[] = [];
   const settle = (promise: Promise<DiffPair>) => {
     promise.catch(() => undefined); // surfaces when awaited, in order
@@ -650,17 +678,24 @@ export async function diff(options: DiffOptions = {}): Promise<DiffReport> {
   let targets: DiffTarget[];
   let against: DiffReport["against"];
   let close = () => {};
-  if (options.against !== undefined) {
-    const found = await gitTargets(options.against, options.paths ?? [], cwd, options.schema ?? false);
-    targets = found.targets;
-    close = found.close;
-    against = { revision: options.against, commit: found.commit };
-  } else {
-    targets = await localTargets(options.paths ?? [], cwd, options.schema ?? false);
+  const jobs = checkJobs(options.jobs);
+  const early = earlyPool(jobs);
+  try {
+    if (options.against !== undefined) {
+      const found = await gitTargets(options.against, options.paths ?? [], cwd, options.schema ?? false);
+      targets = found.targets;
+      close = found.close;
+      against = { revision: options.against, commit: found.commit };
+    } else {
+      targets = await localTargets(options.paths ?? [], cwd, options.schema ?? false);
+    }
+  } catch (error) {
+    await (await early)?.close();
+    throw error;
   }
   let pairs: DiffPair[];
   try {
-    pairs = await comparePairs(targets, checkJobs(options.jobs));
+    pairs = await comparePairs(targets, jobs, early);
   } finally {
     close();
   }
