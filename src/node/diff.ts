@@ -386,13 +386,7 @@ async function gitTargets(
     }
     const target: DiffTarget = { type, old, new: now };
     // Same size first (a file of another size is not the same blob), so that a large file is never read whole.
-    if (
-      at !== undefined &&
-      !now.missing &&
-      type === "records" &&
-      at.size <= WHOLE_BLOB_UP_TO &&
-      now.size === at.size
-    ) {
+    if (at !== undefined && !now.missing && type === "records" && at.size <= WHOLE_BLOB_UP_TO && now.size === at.size) {
       const bytes = readRegularIfPresent(absolute);
       if (bytes !== undefined && blobId(bytes, at.blob.length === 64 ? "sha256" : "sha1") === at.blob)
         target.identical = { records: countLines(bytes) };
