@@ -10,7 +10,9 @@
 // validate runs cold (no node_modules, so no cache) and, once node_modules is there, fills its cache and runs warm.
 // Then one law is amended and staged, and the pre-commit hooks, `update` and `diff --against HEAD` run.
 //
-//   node bench/repository.js [--mb 150] [--seed realistic-1] [--runs 1]
+//   node bench/repository.js [--mb 150] [--seed realistic-1] [--runs 1] [--pairs 3]
+// --runs: runs per step (the median is reported); --pairs: rounds of alternating baseline and subject runs for the
+// targets' ratios (their median is the figure to judge a target by).
 //   env: BENCH_CORPUS_MB
 // Results: stdout (a markdown table) and bench/data/repository-<mb>mb.last-run.json.
 import { execFileSync, spawnSync } from "node:child_process";
@@ -29,6 +31,9 @@ const option = (name, fallback) => {
 const mb = Number(option("--mb", process.env.BENCH_CORPUS_MB ?? 150));
 const seed = option("--seed", "realistic-1");
 const runs = Number(option("--runs", 1));
+// The targets' ratios are also measured from alternating runs, baseline then subject, this many rounds: on a shared
+// machine the speed drifts over minutes, and a ratio of two medians taken minutes apart drifts with it.
+const pairs = Number(option("--pairs", 3));
 const cli = join(root, "bin/citation-targets.js");
 const hook = pathToFileURL(join(root, "bench/rss-hook.js")).href;
 const repo = join(root, "bench/data", `repository-${mb}mb`);
@@ -73,6 +78,7 @@ async function buildRepository() {
   if (existsSync(stamp) && JSON.stringify(JSON.parse(readFileSync(stamp, "utf8"))) === JSON.stringify(wanted)) {
     git("checkout", "-q", "--", ".");
     git("reset", "-q", "--hard", "bench-base");
+    if (Number(/^count: (\d+)/m.exec(git("count-objects", "-v"))?.[1] ?? 0) > 1000) git("repack", "-a", "-d", "-q"); // one built before the repositories were packed
     return;
   }
   rmSync(repo, { recursive: true, force: true });
@@ -111,6 +117,10 @@ async function buildRepository() {
     git("add", "-A");
     git("commit", "-q", "-m", "corpus");
     git("tag", "bench-base");
+    // Packed, as git packs a repository this size by itself (gc.auto: at 6,700 loose objects, which is off here so
+    // that no background gc runs beside the measurements) and as every clone is: 26,000 loose objects would make each
+    // lookup of `diff --against` open a file of its own.
+    git("repack", "-a", "-d", "-q");
     writeFileSync(stamp, JSON.stringify(wanted));
   });
 }
@@ -131,6 +141,38 @@ const step = (key, label, command, commandArgs, options) => {
   rows[key] = run(label, command, commandArgs, options);
   return rows[key];
 };
+
+/**
+ * A target's ratio from `pairs` rounds of alternating runs (the baseline, then the subject, each once): the median of
+ * the rounds' ratios, and their range. `throughput`: the ratio is of throughputs (baseline time / subject time).
+ */
+const pairedRatios = {};
+const paired = (label, baseline, subject, { throughput = false } = {}) => {
+  const rounds = [];
+  for (let i = 0; i < pairs; i++) {
+    const b = run(`${baseline.label} (paired)`, baseline.command, baseline.args, { ...baseline.options, times: 1 });
+    const t = run(`${subject.label} (paired)`, subject.command, subject.args, { ...subject.options, times: 1 });
+    rounds.push(throughput ? b.seconds / t.seconds : t.seconds / b.seconds);
+  }
+  const sorted = [...rounds].sort((a, b) => a - b);
+  pairedRatios[label] = {
+    median: sorted[Math.floor(sorted.length / 2)],
+    min: sorted[0],
+    max: sorted[sorted.length - 1],
+    rounds,
+  };
+};
+const jsonBaseline = {
+  label: "baseline: read + split + JSON.parse",
+  command: join(root, "bench/jsonl-baseline.js"),
+  args: [tooling],
+};
+const markdownBaseline = {
+  label: "baseline: markdown-it parse",
+  command: join(root, "bench/markdown-baseline.js"),
+  args: [laws],
+};
+const validateNoLockRun = { label: "validate --no-lock", command: cli, args: ["validate", "--no-lock"] };
 step("baselineJson", "baseline: read + split + JSON.parse, one thread", join(root, "bench/jsonl-baseline.js"), [
   tooling,
 ]);
@@ -144,11 +186,27 @@ step("validateNoLock1", "validate --no-lock --jobs 1", cli, ["validate", "--no-l
 step("validateNoLock", "validate --no-lock", cli, ["validate", "--no-lock"]);
 step("validate", "validate (each file with its lock manifest; no cache: cold)", cli, ["validate"]);
 step("updateCheckCold", "update --check --no-cache (cold)", cli, ["update", "--check", "--no-cache"]);
+paired(
+  "validate --no-lock --jobs 1, throughput vs the JSON baseline (≥ 0.55)",
+  jsonBaseline,
+  { label: "validate --no-lock --jobs 1", command: cli, args: ["validate", "--no-lock", "--jobs", "1"] },
+  { throughput: true },
+);
+paired("update --check cold, time vs markdown-it parse on one thread (≤ 1.0)", markdownBaseline, {
+  label: "update --check --no-cache",
+  command: cli,
+  args: ["update", "--check", "--no-cache"],
+});
 mkdirSync(join(repo, "node_modules"), { recursive: true }); // the default cache lives in node_modules/.cache
 step("updateCheckFill", "update --check (cache empty: fills it)", cli, ["update", "--check"]);
 step("updateCheckWarm", "update --check (cache warm)", cli, ["update", "--check"]);
 step("validateCacheFill", "validate (cache empty: fills it)", cli, ["validate"], { times: 1 });
 step("validateWarm", "validate (cache warm)", cli, ["validate"]);
+paired("validate with locks, cache warm, time vs validate --no-lock (≤ 1.3)", validateNoLockRun, {
+  label: "validate (cache warm)",
+  command: cli,
+  args: ["validate"],
+});
 
 // One law amended: a sentence added to the middle law's text, then staged, as a user commits it.
 const amended = names[Math.floor(names.length / 2)];
@@ -197,6 +255,12 @@ step(
   ["diff", "--against", "HEAD", "--format", "json"],
   { expect: [1] },
 );
+paired("diff --against HEAD, every dataset changed, time vs validate --no-lock (≤ 1.5)", validateNoLockRun, {
+  label: "diff --against HEAD (every dataset changed)",
+  command: cli,
+  args: ["diff", "--against", "HEAD", "--format", "json"],
+  options: { expect: [1] },
+});
 git("reset", "-q", "--hard", "bench-base");
 
 // Adoption (issue 21): the same laws in a new repository with no manifests yet, adopted in one command (once: a second
@@ -271,9 +335,18 @@ lines.push("| ratio | value |");
 lines.push("|---|---:|");
 for (const [label, value] of Object.entries(ratios)) lines.push(`| ${label} | ${value.toFixed(2)} |`);
 lines.push(`| peak RSS of any command, MB (≤ 400) | ${maxRss} |`);
+lines.push("");
+lines.push(`The targets from ${pairs} rounds of alternating runs (baseline, then subject):`);
+lines.push("");
+lines.push("| ratio | median of the rounds | range | rounds |");
+lines.push("|---|---:|---:|---|");
+for (const [label, { median, min, max, rounds }] of Object.entries(pairedRatios))
+  lines.push(
+    `| ${label} | ${median.toFixed(2)} | ${min.toFixed(2)}–${max.toFixed(2)} | ${rounds.map((r) => r.toFixed(2)).join(", ")} |`,
+  );
 console.log(lines.join("\n"));
 writeFileSync(
   join(root, "bench/data", `repository-${mb}mb.last-run.json`),
-  `${JSON.stringify({ rows: Object.fromEntries(Object.entries(rows).map(([k, v]) => [k, { label: v.label, seconds: v.seconds, rssMb: v.rssMb, code: v.code }])), ratios, maxRss }, null, 2)}\n`,
+  `${JSON.stringify({ rows: Object.fromEntries(Object.entries(rows).map(([k, v]) => [k, { label: v.label, seconds: v.seconds, rssMb: v.rssMb, code: v.code }])), ratios, pairedRatios, maxRss }, null, 2)}\n`,
 );
 if (Object.values(rows).some((row) => !row.ok)) process.exitCode = 1;
