@@ -647,14 +647,16 @@ function resolveTies(headings: (HeadingInput | undefined)[], raws: string[], sco
         out[i] = n === 1 ? local : `${local}~${n}`;
       }
       if (resolved === undefined) continue;
-      // The locals below a resolved one follow their owner: the nearest member before them.
+      // The locals below a resolved one follow their owner: the nearest member before them. Below an owner that took a
+      // `~N` (a truly identical sibling), its local without the `~N`, the form its twins share (a `~N` may only end a
+      // local; the last resort below tells their locals apart): never the group's plain local, which a target of
+      // another identity had before (docs/spec.md, rule 3).
       let next = 0;
       for (let j = 0; j < out.length; j++) {
         while (next < members.length && members[next]! < j) next++;
         if (!out[j]!.startsWith(`${raw}/`)) continue;
         const owner = next === 0 ? undefined : members[next - 1];
-        // (An owner with a positional tie-break qualifies nothing: a `~N` may only end a local.)
-        if (owner !== undefined && !/~[0-9]+$/.test(out[owner]!)) out[j] = out[owner]! + out[j]!.slice(raw.length);
+        if (owner !== undefined) out[j] = out[owner]!.replace(/~[0-9]+$/, "") + out[j]!.slice(raw.length);
       }
     }
   }
