@@ -73,10 +73,15 @@ export function scanTopLevelBlocks(
     const piece = readPiece(from === 0 && end === body.length ? body : body.slice(from, end));
     const last = end === body.length;
     const blocks: TopLevelBlock[] = [];
+    const lines: number[] = [];
+    const definitions: [string, References[string]][][] = [];
     const pieceFrom = from;
     const visitor: BlockVisitor = {
       block(state, line, tokens) {
-        blocks.push(blockOf(state, line, tokens, piece, body, offset, pieceFrom, scan.references));
+        const found: [string, References[string]][] = [];
+        blocks.push(blockOf(state, line, tokens, piece, body, offset, pieceFrom, found));
+        lines.push(line);
+        definitions.push(found);
       },
     };
     const env: VisitedEnv = { visitor, peakTokens: 0, firstLine };
@@ -91,14 +96,26 @@ export function scanTopLevelBlocks(
     if (state.lineMax > scan.peakLines) scan.peakLines = state.lineMax;
     parser.block.tokenize(state, state.line, state.lineMax);
     if (env.peakTokens > scan.peakTokens) scan.peakTokens = env.peakTokens;
-    const pending = env.pending;
+    let pending = env.pending;
     if (last || pending === undefined) {
       flushPending(state);
-    } else if (blocks.length === 0) {
-      // One block start only: the block may go on past the piece.
-      length *= 2;
-      continue;
+    } else {
+      // A definition right before the last block may have been cut short: the title it may have on the next lines
+      // (`[foo]: /url` then `"title"`) is read as the start of that block when its end is past the piece. It is read
+      // again with the next piece. (Only such a definition: a block that ended before another is whole.)
+      if (blocks.at(-1)?.definition) {
+        blocks.pop();
+        definitions.pop();
+        pending = lines.pop()!;
+      }
+      if (blocks.length === 0) {
+        // One block start only: the block may go on past the piece.
+        length *= 2;
+        continue;
+      }
     }
+    for (const found of definitions)
+      for (const [label, reference] of found) if (scan.references[label] === undefined) scan.references[label] = reference;
     for (const block of blocks) visit(block);
     if (last) break;
     if (pending === undefined) {
@@ -149,8 +166,8 @@ function readPiece(text: string): Piece {
 }
 
 /**
- * What the cut needs of one top-level block; a definition's reference joins `references` (the first of a label wins, as
- * in markdown-it).
+ * What the cut needs of one top-level block; the references its definitions make go to `found` (the caller keeps
+ * those of the blocks it takes; the first of a label wins, as in markdown-it).
  */
 function blockOf(
   state: StateBlock,
@@ -160,7 +177,7 @@ function blockOf(
   body: string,
   offset: number,
   pieceFrom: number,
-  references: References,
+  found: [string, References[string]][],
 ): TopLevelBlock {
   // An offset into the body, then into the artifact's text.
   const at = (line: number, column: number) =>
@@ -171,7 +188,7 @@ function blockOf(
     if (token.type !== "reference_definition") continue;
     const label = (token.meta as { label: string }).label;
     const reference = state.env.references?.[label];
-    if (reference !== undefined && references[label] === undefined) references[label] = reference;
+    if (reference !== undefined) found.push([label, reference]);
   }
   const first = tokens[0]!;
   switch (first.type) {
