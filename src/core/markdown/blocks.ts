@@ -115,7 +115,8 @@ export function scanTopLevelBlocks(
       }
     }
     for (const found of definitions)
-      for (const [label, reference] of found) if (scan.references[label] === undefined) scan.references[label] = reference;
+      for (const [label, reference] of found)
+        if (scan.references[label] === undefined) scan.references[label] = reference;
     for (const block of blocks) visit(block);
     if (last) break;
     if (pending === undefined) {
