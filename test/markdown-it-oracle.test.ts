@@ -192,6 +192,10 @@ describe("our use of markdown-it's tokens agrees with its full parse", () => {
       "[foo]: /u\n'\n===\r\n'  \n'\\\n'\n===\n",
       '[foo]: /url\n"title"\n# [foo]\n',
       "[foo]: /url\n'a\nb'\n\n[bar]: /v\n(t)\nText\n===\n",
+      // the title over setext underlines: read short, its lines are headings
+      "[foo]: /u\n'\n===\nbar\n===\nbaz'\n",
+      // the title opened on the definition's line: read short, the line is a paragraph
+      "[foo]: /u 'a\n===\n# b\nc'\n\n# d\n",
     ]) {
       const whole = readArtifact(text);
       for (let pieceLength = 1; pieceLength <= text.length; pieceLength++)

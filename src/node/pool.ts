@@ -169,7 +169,7 @@ export async function createPool(
       }
     },
     async close() {
-      const started = pool ?? (starting ? await starting : undefined);
+      const started = pool ?? (starting ? await starting.catch(() => undefined) : undefined); // one that never started has nothing to close
       await started?.destroy();
     },
   };

@@ -92,7 +92,10 @@ const DATASETS_PER_THREAD = 2;
 /** Whole datasets travel to a worker in batches of up to this many, or until their JSONLs hold this many bytes. */
 const DATASETS_PER_TASK = { items: 32, bytes: 2 ** 20 };
 
-/** The JSONL beside a manifest named `<name>.lock.json`, for its size (undefined for `citation-targets.lock.json`). */
+/**
+ * The JSONL beside a manifest named `<name>.lock.json`, for its size (a hint for the batches: for a manifest named
+ * `citation-targets.lock.json`, whose JSONL is named after its slug, a file that is not there, size 0).
+ */
 function guessOutput(manifestPath: string): string {
   return manifestPath.endsWith(".lock.json") ? `${manifestPath.slice(0, -".lock.json".length)}.jsonl` : manifestPath;
 }

@@ -101,7 +101,12 @@ async function artifactBatch(task: {
  * that the main thread renames; a dataset that fails gives its error as data and the batch goes on.
  */
 async function updateDatasets(task: { datasets: DatasetTask[] }): Promise<(DatasetTaskResult | TaskFailure)[]> {
-  const { updateOneDataset } = await import("./update-dataset.js");
+  let updateOneDataset: typeof import("./update-dataset.js").updateOneDataset;
+  try {
+    ({ updateOneDataset } = await import("./update-dataset.js"));
+  } catch (error) {
+    return task.datasets.map(() => failureOf(error));
+  }
   const results: (DatasetTaskResult | TaskFailure)[] = [];
   for (const dataset of task.datasets) results.push(await updateOneDataset(dataset).catch(failureOf));
   return results;
@@ -142,8 +147,9 @@ const MODULES: Partial<Record<TaskName, () => Promise<unknown>>> = {
 };
 
 // A pool told which kind of task its run sends (pool.ts, `warm`) has each worker load that kind's modules as it
-// starts, while the main thread still prepares the first tasks.
+// starts, while the main thread still prepares the first tasks. Awaited here, before Piscina hears the worker is ready:
+// a ready worker waits for its first task in Atomics.wait, which would hold a load left running.
 const warm = (workerData as { warm?: TaskName } | null)?.warm;
-if (warm !== undefined) MODULES[warm]?.().catch(() => undefined); // a failure shows when the first task loads them
+if (warm !== undefined) await MODULES[warm]?.().catch(() => undefined); // a failure shows when the first task loads them
 
 export { validateFiles, artifactBatch, updateDatasets, diffPairs };

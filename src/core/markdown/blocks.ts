@@ -100,13 +100,23 @@ export function scanTopLevelBlocks(
     if (last || pending === undefined) {
       flushPending(state);
     } else {
-      // A definition right before the last block may have been cut short: the title it may have on the next lines
-      // (`[foo]: /url` then `"title"`) is read as the start of that block when its end is past the piece. It is read
-      // again with the next piece. (Only such a definition: a block that ended before another is whole.)
-      if (blocks.at(-1)?.definition) {
-        blocks.pop();
-        definitions.pop();
-        pending = lines.pop()!;
+      // A link reference definition reads on until a blank line (its title may span lines: `[foo]: /url` then
+      // `"title"`, or `[foo]: /url 'a` … `b'`). One that starts after the piece's last blank line may have been read
+      // short at the piece's end (without its title, or not as a definition at all), and the lines after it as
+      // blocks of their own: it and what follows are read again with the next piece.
+      let blank = state.lineMax - 1;
+      while (blank >= 0 && !state.isEmpty(blank)) blank--;
+      const first = lines.findIndex(
+        (line) =>
+          line > blank &&
+          state.sCount[line]! < 4 &&
+          mayStartDefinition(piece.src.slice(state.bMarks[line]! + state.tShift[line]!, state.eMarks[line])),
+      );
+      if (first !== -1) {
+        pending = lines[first]!;
+        blocks.length = first;
+        definitions.length = first;
+        lines.length = first;
       }
       if (blocks.length === 0) {
         // One block start only: the block may go on past the piece.
@@ -129,6 +139,20 @@ export function scanTopLevelBlocks(
     length = pieceLength;
   }
   return scan;
+}
+
+/**
+ * Whether a line (from its first non-blank character) may start a link reference definition: `[`, then a label whose
+ * first unescaped `]` is followed by `:`, or that goes on past the line (a label may span lines). `[1] Text` may not.
+ */
+function mayStartDefinition(line: string): boolean {
+  if (line.charCodeAt(0) !== 0x5b) return false;
+  for (let i = 1; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 0x5c) i++;
+    else if (c === 0x5d) return line.charCodeAt(i + 1) === 0x3a;
+  }
+  return true;
 }
 
 /** The end of the line that goes on at `at` (after its line ending), or the end of `body`. */

@@ -13,7 +13,7 @@ export function headingText(content: string, references: References): string {
   if (content.length === 0) return "";
   // Without any character an inline rule of the commonmark preset starts at (autolink and raw HTML `<`, code spans,
   // emphasis, entities, escapes, images, links, line breaks), the content is one text token: its text is the content
-  // (most headings of real law: `§ 12 Anwendungsbereich`; test/heading-text.test.ts holds the two to the same text).
+  // (most headings of real law: `§ 12 Anwendungsbereich`; test/markdown-it-oracle.test.ts holds the two to the same text).
   if (!INLINE_MARKUP.test(content)) return content;
   const tokens: Token[] = [];
   inlineParser.inline.parse(content, inlineParser, { references }, tokens);
