@@ -2,22 +2,13 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { main } from "../src/cli/main.js";
+import { runMain } from "./helpers/in-process.js";
 import { rules } from "../src/rules/index.js";
 import { tempDir } from "./helpers/datasets.js";
 import { repoRoot } from "./helpers/records.js";
 
 async function cli(argv: string[], cwd = repoRoot, env: Record<string, string | undefined> = {}) {
-  let stdout = "";
-  let stderr = "";
-  const code = await main({
-    argv,
-    cwd,
-    env,
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
-  });
-  return { code, stdout, stderr };
+  return runMain(argv, cwd, env);
 }
 
 let dir: string;

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { main } from "../src/cli/main.js";
+import { runMain } from "./helpers/in-process.js";
 import { copyFixture, PRIVACY_ACT_LOCK_FLAGS, tempDir } from "./helpers/datasets.js";
 import { runBin, runCommand } from "./helpers/bin.js";
 import { repoRoot } from "./helpers/records.js";
@@ -11,16 +12,7 @@ import { repoRoot } from "./helpers/records.js";
 const run = promisify(execFile);
 
 async function cli(argv: string[], cwd = repoRoot, env: Record<string, string | undefined> = {}) {
-  let stdout = "";
-  let stderr = "";
-  const code = await main({
-    argv,
-    cwd,
-    env,
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
-  });
-  return { code, stdout, stderr };
+  return runMain(argv, cwd, env);
 }
 
 const child = (args: string[], cwd = repoRoot) => runBin(args, cwd);

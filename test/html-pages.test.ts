@@ -9,7 +9,7 @@
 import { readFile, mkdir, writeFile, cp } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { main } from "../src/cli/main.js";
+import { runMain } from "./helpers/in-process.js";
 import { parentsOf, type ViewTarget } from "../src/formatters/dataset-html.js";
 import { wordDiffHtml } from "../src/formatters/diff-html.js";
 import { jsonForScript } from "../src/formatters/html-common.js";
@@ -32,16 +32,7 @@ async function run(
   cwd: string,
   env: Record<string, string> = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const code = await main({
-    argv,
-    cwd,
-    env,
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
-  });
-  return { code, stdout, stderr };
+  return runMain(argv, cwd, env);
 }
 
 const records = async (path: string) =>

@@ -7,7 +7,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { main } from "../src/cli/main.js";
+import { runMain } from "./helpers/in-process.js";
 import { cell, SUMMARY_ROWS } from "../src/formatters/step-summary.js";
 import { amendedRepository } from "./helpers/amended-repository.js";
 import { runBin } from "./helpers/bin.js";
@@ -24,16 +24,7 @@ async function run(
   cwd: string,
   env: Record<string, string>,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const code = await main({
-    argv,
-    cwd,
-    env,
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
-  });
-  return { code, stdout, stderr };
+  return runMain(argv, cwd, env);
 }
 
 const tableRows = (markdown: string) =>

@@ -658,13 +658,7 @@ export async function main(context: MainContext): Promise<number> {
         } & ArtifactCapOptions,
       ) => {
         noteJobs(options.jobs, stderr);
-        const { findConfig, loadConfig } = await import("../node/config.js");
-        const loaded =
-          options.config === false
-            ? undefined
-            : typeof options.config === "string"
-              ? await loadConfig(resolve(context.cwd, options.config))
-              : await findConfig(context.cwd);
+        const loaded = await configOf(options.config, context.cwd);
         const fromConfig = loaded?.config.adopt ?? {};
         const templates = {
           ...pick(fromConfig, [...MANIFEST_DATASET_FIELDS]),
@@ -838,6 +832,11 @@ interface ArtifactCapOptions {
   allowOutsideRepository?: boolean;
 }
 
+/** The config a command reads (node/config.ts, configOption), its module loaded only then. */
+async function configOf(option: string | boolean | undefined, cwd: string) {
+  return option === false ? undefined : (await import("../node/config.js")).configOption(option, cwd);
+}
+
 /** The `onProgress` of update and adopt: datasets done of all, on the progress line when there is one. */
 function datasetProgress(
   progress: ReturnType<typeof createProgressLine> | undefined,
@@ -894,13 +893,7 @@ async function runValidate(
   given: (option: string) => boolean,
 ): Promise<number> {
   const started = performance.now();
-  const { findConfig, loadConfig } = await import("../node/config.js");
-  const loaded =
-    options.config === false
-      ? undefined
-      : typeof options.config === "string"
-        ? await loadConfig(resolve(context.cwd, options.config))
-        : await findConfig(context.cwd);
+  const loaded = await configOf(options.config, context.cwd);
   const config = loaded?.config ?? {};
   const fromConfig = paths.length === 0 && config.patterns !== undefined;
   const lock = options.lock !== undefined && options.lock !== true ? options.lock : config.lock;

@@ -16,12 +16,12 @@ import {
 } from "../core/lock/dataset-fields.js";
 import { DatasetError } from "../core/records/generate.js";
 import { DEFAULT_MANIFEST_NAME } from "../core/lock/manifest.js";
-import { MANIFEST_DATASET_FIELDS, type ManifestDatasetField } from "../core/model.js";
+import { MANIFEST_DATASET_FIELDS } from "../core/model.js";
 import { comparePaths } from "../core/address/natural-sort.js";
 import { detached, frontDocument, templateContext } from "./dataset-context.js";
 import { OperationalError } from "./errors.js";
 import { displayPath, findRepositoryRoot, isInside } from "./files.js";
-import { datasetRootOf, MANIFEST_FOLDER } from "./lock.js";
+import { datasetRootOf, FLAG, MANIFEST_FOLDER } from "./lock.js";
 import { type DatasetUpdate, update, type UpdateOptions } from "./update.js";
 
 export interface AdoptOptions extends Omit<UpdateOptions, "manifests" | "datasets" | "set"> {
@@ -36,14 +36,6 @@ export interface AdoptResult {
   /** Where the manifests and JSONL went. */
   folder: string;
 }
-
-const FLAG: Record<ManifestDatasetField, string> = {
-  slug: "--slug",
-  titleId: "--title-id",
-  name: "--name",
-  versionDate: "--version-date",
-  sourceTextUrl: "--source-text-url",
-};
 
 /** The default slug template: the front matter's `slug` when it has one, else the folder's name made a slug. */
 function slugTemplate(context: TemplateContext): string {

@@ -184,6 +184,15 @@ async function checkConfig(path: string, data: unknown): Promise<LoadedConfig> {
 }
 
 /**
+ * The config a command reads, by its `--config` option: none for `--no-config` (false), the file it names, else the
+ * one found from `cwd`.
+ */
+export async function configOption(option: string | boolean | undefined, cwd: string) {
+  if (option === false) return undefined;
+  return typeof option === "string" ? loadConfig(resolve(cwd, option)) : findConfig(cwd);
+}
+
+/**
  * The legislation host of `schema` and where it came from: the flag, else the config's
  * `legislationHost` (the config validate reads: `--config FILE`, none with `--no-config`, else the
  * one found), else the default.
@@ -194,12 +203,7 @@ export async function hostSetting(
   cwd: string,
 ): Promise<{ host: string; from: string }> {
   if (flag !== undefined) return { host: flag, from: "--legislation-host" };
-  const loaded =
-    config === false
-      ? undefined
-      : typeof config === "string"
-        ? await loadConfig(resolve(cwd, config))
-        : await findConfig(cwd);
+  const loaded = await configOption(config, cwd);
   const host = loaded?.config.legislationHost;
   if (host !== undefined && loaded !== undefined)
     return { host, from: `legislationHost of the config ${displayPath(loaded.path, cwd)}` };

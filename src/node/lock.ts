@@ -104,7 +104,8 @@ export interface ManifestChanges {
 }
 
 const METADATA = MANIFEST_DATASET_FIELDS;
-const FLAG: Record<ManifestDatasetField, string> = {
+/** The command-line flag of each dataset field (lock, update and adopt name them so). */
+export const FLAG: Record<ManifestDatasetField, string> = {
   slug: "--slug",
   titleId: "--title-id",
   name: "--name",

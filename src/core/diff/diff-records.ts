@@ -220,6 +220,25 @@ export function tieBreakShifts(before: Iterable<string>, after: Iterable<string>
   return shifted.sort();
 }
 
+/** A changed record of the new side, with its new values of the fields that changed (the old ones come later). */
+function candidateOf(
+  address: string,
+  row: number,
+  line: number,
+  record: Record<string, unknown>,
+  fields: string[],
+): Candidate {
+  return {
+    address,
+    row,
+    line,
+    targetKind: String(record.targetKind),
+    ...(typeof record.headingText === "string" ? { headingText: record.headingText } : {}),
+    fields,
+    after: new Map(fields.map((field) => [field, reported(field, record[field])])),
+  };
+}
+
 export class RecordDiff {
   private readonly known: string[];
   private readonly slot = new Map<string, number>();
@@ -461,14 +480,8 @@ export class RecordDiff {
       const fields = this.differingFields(old, record);
       if (fields.length === 0) return;
       this.candidates.push({
-        address,
-        row,
-        line,
-        targetKind: String(record.targetKind),
-        ...(typeof record.headingText === "string" ? { headingText: record.headingText } : {}),
-        fields,
+        ...candidateOf(address, row, line, record, fields),
         before: new Map(fields.map((field) => [field, reported(field, old[field])])),
-        after: new Map(fields.map((field) => [field, reported(field, record[field])])),
       });
       return;
     }
@@ -488,15 +501,7 @@ export class RecordDiff {
       }
     }
     if (fields.length === 0) return;
-    this.candidates.push({
-      address,
-      row,
-      line,
-      targetKind: String(record.targetKind),
-      ...(typeof record.headingText === "string" ? { headingText: record.headingText } : {}),
-      fields,
-      after: new Map(fields.map((field) => [field, reported(field, record[field])])),
-    });
+    this.candidates.push(candidateOf(address, row, line, record, fields));
   }
 
   /**
