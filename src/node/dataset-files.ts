@@ -8,7 +8,6 @@ import {
   openSync,
   readdirSync,
   readFileSync,
-  readlinkSync,
   realpathSync,
   statSync,
 } from "node:fs";
@@ -17,6 +16,7 @@ import { DatasetError } from "../core/errors.js";
 import { comparePaths } from "../core/address/natural-sort.js";
 import { sha256Hex } from "../core/digest.js";
 import { describeIoError, OperationalError } from "./errors.js";
+import { openedPath } from "./files.js";
 import { checkBraces } from "./globs.js";
 import { fileKind } from "./regular-file.js";
 
@@ -128,15 +128,6 @@ function visitFolders(root: string, onFolder: FolderVisit): void {
       if (entry.isDirectory() && !entry.name.startsWith(".") && entry.name !== "node_modules")
         pending.push([join(folder, entry.name), `${prefix}${entry.name}/`]);
     }
-  }
-}
-
-/** The path of the file a descriptor is open on, where the system says (Linux: /proc/self/fd); undefined elsewhere. */
-function openedPath(fd: number): string | undefined {
-  try {
-    return readlinkSync(`/proc/self/fd/${fd}`);
-  } catch {
-    return undefined;
   }
 }
 

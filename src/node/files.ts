@@ -176,12 +176,22 @@ function openedFolderPath(absolute: string): string | undefined {
     return undefined;
   }
   try {
+    return openedPath(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The path of the file or folder a descriptor is open on, where the system says (Linux: /proc/self/fd); undefined
+ * elsewhere, or when it is gone.
+ */
+export function openedPath(fd: number): string | undefined {
+  try {
     const real = readlinkSync(`/proc/self/fd/${fd}`);
     return isAbsolute(real) && !real.endsWith(" (deleted)") ? real : undefined;
   } catch {
     return undefined;
-  } finally {
-    closeSync(fd);
   }
 }
 

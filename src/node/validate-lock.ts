@@ -1,14 +1,5 @@
 import { isUtf8 } from "node:buffer";
-import {
-  type BigIntStats,
-  closeSync,
-  constants,
-  openSync,
-  readFileSync,
-  readlinkSync,
-  realpathSync,
-  statSync,
-} from "node:fs";
+import { type BigIntStats, closeSync, constants, openSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { join, sep } from "node:path";
 import { computeDatasetDigest, type LockManifest } from "../core/lock/manifest.js";
 import type { LockContext } from "../core/lock/lock-context.js";
@@ -16,7 +7,7 @@ import { sha256Hex } from "../core/digest.js";
 import { bodyStartOfBytes } from "../core/markdown/front-matter.js";
 import { listDatasetFiles } from "./dataset-files.js";
 import { describeIoError, OperationalError } from "./errors.js";
-import { displayPath } from "./files.js";
+import { displayPath, openedPath } from "./files.js";
 import { loadManifest, type ManifestReadOptions, resolveArtifact } from "./manifest-io.js";
 import { openRegularSync, readRegularFileSync } from "./regular-file.js";
 import { type DatasetPrints, fingerprintAt, fingerprintOf } from "./fingerprints.js";
@@ -168,12 +159,7 @@ function realFolder(root: string, prints?: DatasetPrints): string | null | undef
     return (error as NodeJS.ErrnoException).code === "ENOENT" ? null : undefined;
   }
   try {
-    let real: string | undefined;
-    try {
-      real = readlinkSync(`/proc/self/fd/${fd}`);
-    } catch {
-      real = undefined;
-    }
+    const real = openedPath(fd);
     prints?.openedRoot(root, fd); // the folder's fingerprint, taken on the folder opened, before it is listed
     return real;
   } finally {
@@ -210,13 +196,8 @@ function readInside(root: string, path: string, prints?: DatasetPrints): Buffer 
     return undefined;
   }
   try {
-    let real: string;
-    try {
-      real = readlinkSync(`/proc/self/fd/${opened.fd}`);
-    } catch {
-      return undefined;
-    }
-    if (!real.startsWith(realRoot + sep)) return undefined;
+    const real = openedPath(opened.fd);
+    if (real === undefined || !real.startsWith(realRoot + sep)) return undefined;
     if (prints) prints.artifact(path, fingerprintOf(opened.info as BigIntStats)); // taken on the file opened, before it is read
     return readFileSync(opened.fd);
   } finally {
