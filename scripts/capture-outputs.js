@@ -366,14 +366,18 @@ const SCENARIOS = [
     steps: [
       ct("update", "--check", "--no-cache"),
       ct("update", "--check", "--no-cache", "--format", "json"),
-      ct(
-        "update",
-        "--no-cache",
-        "--version-date",
-        "2025-03-01",
-        "--source-text-url",
-        "https://www.gesetze-im-internet.de/{front.slug}/2025-03-01/",
-      ),
+      {
+        ctOf: ([first]) => [
+          "update",
+          first.manifest,
+          "--no-cache",
+          "--version-date",
+          "2025-03-01",
+          "--source-text-url",
+          `https://www.gesetze-im-internet.de/${first.law}/2025-03-01/`,
+        ],
+      },
+      ct("update", "--no-cache"),
       ct("diff", "--against", "HEAD", "--format", "json", "-o", "reports/diff.json"),
       ct("diff", "--against", "HEAD", "--write-approvals", "approvals.json"),
       ct("diff", "--against", "HEAD", "--approvals", "approvals.json"),
@@ -410,7 +414,7 @@ const SCENARIOS = [
       ct("lock", "laws/ausgerfg"),
       ct("generate", `${R_TOOL}/ausgerfg.lock.json`, "--check", `${R_TOOL}/ausgerfg.jsonl`),
       ct("generate", `${R_TOOL}/ausgerfg.lock.json`),
-      { staleGenerateCheck: true },
+      { ctOf: ([stale]) => ["generate", stale.manifest, "--check", stale.jsonl] },
       ct("view", `${R_TOOL}/ausgerfg.jsonl`, "-o", "ausgerfg.html"),
     ],
   },
@@ -534,7 +538,8 @@ function snapshot(root, previous) {
   const files = listFiles(root);
   for (const [rel, info] of files) {
     const before = previous?.get(rel);
-    if (before && before.size === info.size && before.mtimeMs === info.mtimeMs) info.sha = before.sha;
+    // unchanged: the earlier entry stands, with the path its bytes can still be read from (the data, at first)
+    if (before && before.size === info.size && before.mtimeMs === info.mtimeMs) files.set(rel, before);
   }
   return files;
 }
@@ -543,12 +548,19 @@ const digestOf = (info) => {
   return info.sha;
 };
 
+/** The digests of the files a step wrote, read now: a later step may write them again. */
+function settle(next, previous) {
+  for (const [rel, info] of next) if (previous.get(rel) !== info) digestOf(info);
+  return next;
+}
+
 /** What changed between two snapshots: written (new or other bytes) and removed paths, sorted. */
 function changes(before, after) {
   const written = [];
   const removed = [];
   for (const [rel, info] of after) {
     const old = before.get(rel);
+    if (old === info) continue;
     if (old === undefined) written.push(rel);
     else if (old.sha !== undefined && info.sha !== undefined && old.sha === info.sha) continue;
     else if (old.size !== info.size || digestOf(old) !== digestOf(info)) written.push(rel);
@@ -584,6 +596,20 @@ function writeOut(path, bytes) {
 
 const quote = (arg) => (/^[\w./:=@{}|,+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`);
 
+/** The laws scripts/capture-data.js amended and left stale in the repository data set: folder, manifest, JSONL. */
+function staleLaws(root, data) {
+  const { stale } = JSON.parse(readFileSync(join(data, "repository.json"), "utf8"));
+  const manifests = readdirSync(join(root, R_TOOL)).filter((name) => name.endsWith(".lock.json"));
+  return stale.map((law) => {
+    const name = manifests.find(
+      (candidate) =>
+        JSON.parse(readFileSync(join(root, R_TOOL, candidate), "utf8")).datasetRoot === `../../laws/${law}`,
+    );
+    const base = `${R_TOOL}/${name.replace(/\.lock\.json$/, "")}`;
+    return { law, manifest: `${base}.lock.json`, jsonl: `${base}.jsonl` };
+  });
+}
+
 async function runScenario(scenario, context) {
   const { cli, data, tmp, out } = context;
   const root = join(tmp, scenario.name);
@@ -605,8 +631,8 @@ async function runScenario(scenario, context) {
   for (const [key, value] of Object.entries(scenario.env ?? {})) env[key] = value.split("<ROOT>").join(root);
   const dir = join(out, "scenarios", scenario.name);
   const log = [];
-  let state = snapshot(root);
-  for (const file of state.values()) digestOf(file);
+  // The copy keeps the data's sizes and times (cp -a): its files are read, to be compared, only once a step changed them.
+  let state = snapshot(join(data, scenario.data));
   const started = Date.now();
   let index = 0;
   for (const step of scenario.steps) {
@@ -628,41 +654,30 @@ async function runScenario(scenario, context) {
         writeFileSync(file, step.text);
         log.push(`${id} write ${step.write}`);
       }
-      state = snapshot(root, state);
-      for (const file of state.values()) digestOf(file);
+      state = settle(snapshot(root, state), state);
       continue;
     }
     let command;
     let args;
-    if (step.staleGenerateCheck) {
-      // generate --check of a law the data set amended and left stale (scripts/capture-data.js)
-      const stale = JSON.parse(readFileSync(join(data, "repository.json"), "utf8")).stale[0];
-      const slug = readdirSync(join(root, R_TOOL)).find((name) => {
-        if (!name.endsWith(".lock.json")) return false;
-        const manifest = JSON.parse(readFileSync(join(root, R_TOOL, name), "utf8"));
-        return manifest.datasetRoot === `../../laws/${stale}`;
-      });
-      const base = slug.replace(/\.lock\.json$/, "");
-      step.ct = ["generate", `${R_TOOL}/${base}.lock.json`, "--check", `${R_TOOL}/${base}.jsonl`];
-    }
+    const ctArgs = step.ctOf ? step.ctOf(staleLaws(root, data)) : step.ct;
     if (step.git) {
       command = "git";
       args = step.git;
     } else {
       command = process.execPath;
-      args = [join(cli, "bin/citation-targets.js"), ...step.ct];
+      args = [join(cli, "bin/citation-targets.js"), ...ctArgs];
     }
     const stdin = step.stdin ? readFileSync(join(root, step.stdin)) : undefined;
     const stepStarted = Date.now();
     const result = await runProcess(command, args, { cwd: join(root, step.cwd ?? "."), env, stdin });
     if (context.timings) console.error(`  ${scenario.name} ${id}: ${((Date.now() - stepStarted) / 1000).toFixed(1)} s`);
-    const shown = `${step.git ? "git" : "citation-targets"} ${(step.git ?? step.ct).map(quote).join(" ")}${step.stdin ? ` < ${step.stdin}` : ""}`;
+    const shown = `${step.git ? "git" : "citation-targets"} ${(step.git ?? ctArgs).map(quote).join(" ")}${step.stdin ? ` < ${step.stdin}` : ""}`;
     if (step.stdoutTo) writeFileSync(join(root, step.stdoutTo), result.stdout);
     writeOut(join(dir, `${id}.stdout`), mask(result.stdout));
     writeOut(join(dir, `${id}.stderr`), mask(result.stderr, { timings: true }));
     const next = snapshot(root, state);
     const { written, removed } = changes(state, next);
-    for (const file of next.values()) digestOf(file);
+    settle(next, state);
     for (const rel of written) writeOut(join(dir, `${id}.files`, rel), mask(readFileSync(join(root, rel))));
     log.push(
       `${id} ${shown}\n   exit ${result.code}` +
