@@ -12,7 +12,7 @@ import {
   type OutputRecord,
 } from "../core/records/generate.js";
 import type { ArtifactLimits } from "../core/markdown/targets.js";
-import { poolLineSource } from "./generate-pool.js";
+import { ARTIFACT_TASKS, type ArtifactTasks, poolLineSource } from "./generate-pool.js";
 import { checkJobs, chooseJobs, createPool, type ThreadPolicy, type WorkPool } from "./pool.js";
 import { LineSplitter, type Line } from "../core/lines.js";
 import { describeIoError, OperationalError } from "./errors.js";
@@ -126,6 +126,7 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
   // This thread parses its share too: with N threads, N - 1 workers.
   const pool = await createPool(
     chooseJobs(checkJobs(options.jobs), { items: loaded.manifest.artifacts.length, bytes }, GENERATE_THREADS),
+    ARTIFACT_TASKS,
     { mainWorks: true },
   );
   const lines = linesOf(loaded.manifest, loaded.root, pool, sizes, limits);
@@ -184,7 +185,7 @@ async function sizesOf(
 export function linesOf(
   manifest: LockManifest,
   root: string,
-  pool: WorkPool | undefined,
+  pool: WorkPool<ArtifactTasks> | undefined,
   sizes: readonly number[] = [],
   limits: ArtifactLimits = {},
   locked?: FromLock,
