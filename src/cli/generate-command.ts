@@ -8,7 +8,7 @@ import { OperationalError } from "../node/errors.js";
 import { displayPath } from "../node/files.js";
 import { type CommandIo, type MainContext, noteJobs, OUTSIDE_NOTE, writeAndDrain } from "./context.js";
 import { generateCheckJson, generateCheckText } from "./dataset-reports.js";
-import { type ArtifactCapOptions, artifactCaps, capOption, parsePositive } from "./options.js";
+import { type ArtifactCapOptions, artifactCaps, addCapOptions, allowOutsideOption, parsePositive } from "./options.js";
 
 /** Adds the `generate` command to the program. */
 export function registerGenerateCommand(
@@ -16,30 +16,28 @@ export function registerGenerateCommand(
   context: MainContext,
   { stdout, stderr, setExitCode }: CommandIo,
 ): void {
-  program
-    .command("generate")
-    .summary("generate a dataset's JSONL from its lock manifest")
-    .description(
-      "Generate the citation-targets JSONL of a dataset from its lock manifest and the markdown artifacts it pins. Every artifact is verified against its sha256 before anything is written; the output is canonical and byte-identical on every run.",
-    )
-    .argument("<manifest>", "the lock manifest (citation-targets.lock.json)")
-    .option(
-      "-o, --output <file>",
-      "write the JSONL to FILE (atomically: a temporary file, then a rename); default stdout",
-    )
-    .option(
-      "--check <file>",
-      "write nothing; exit 1 when FILE is not exactly what would be generated, saying why, what would change by address, and how to fix it",
-    )
-    .option(
-      "--jobs <n>",
-      "threads to parse the markdown in (default: one per core, at most 4, for 4 MB of markdown or more; else 1); the output is the same",
-      parsePositive,
-    )
-    .addOption(capOption("maxArtifactBytes"))
-    .addOption(capOption("maxYamlAliases"))
-    .addOption(capOption("maxHeadings"))
-    .addOption(capOption("maxHeadingLength"))
+  addCapOptions(
+    program
+      .command("generate")
+      .summary("generate a dataset's JSONL from its lock manifest")
+      .description(
+        "Generate the citation-targets JSONL of a dataset from its lock manifest and the markdown artifacts it pins. Every artifact is verified against its sha256 before anything is written; the output is canonical and byte-identical on every run.",
+      )
+      .argument("<manifest>", "the lock manifest (citation-targets.lock.json)")
+      .option(
+        "-o, --output <file>",
+        "write the JSONL to FILE (atomically: a temporary file, then a rename); default stdout",
+      )
+      .option(
+        "--check <file>",
+        "write nothing; exit 1 when FILE is not exactly what would be generated, saying why, what would change by address, and how to fix it",
+      )
+      .option(
+        "--jobs <n>",
+        "threads to parse the markdown in (default: one per core, at most 4, for 4 MB of markdown or more; else 1); the output is the same",
+        parsePositive,
+      ),
+  )
     .option("--verbose", "say how many threads parsed the markdown and how long it took (stderr)")
     .addOption(
       new Option(
@@ -49,10 +47,7 @@ export function registerGenerateCommand(
         .choices(["text", "json"])
         .default("text"),
     )
-    .option(
-      "--allow-outside-repository",
-      "let lock manifests' dataset folders (and, for validate, config patterns) lead outside the repository (default: confined to it, symbolic links resolved)",
-    )
+    .addOption(allowOutsideOption())
     .action(
       async (
         manifest: string,

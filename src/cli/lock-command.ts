@@ -11,7 +11,7 @@ import { displayPath, MANIFEST_FOLDER } from "../node/files.js";
 import { shellQuote } from "../node/manifest-io.js";
 import type { CommandIo, MainContext } from "./context.js";
 import { lockJson, lockText } from "./dataset-reports.js";
-import { collectPair, parsePositive, pick } from "./options.js";
+import { capOption, collectPair, pick } from "./options.js";
 
 /** Adds the `lock` command to the program. */
 export function registerLockCommand(
@@ -60,11 +60,7 @@ export function registerLockCommand(
         .choices(["text", "json"])
         .default("text"),
     )
-    .option(
-      "--max-artifact-bytes <n>",
-      "the largest markdown file read, in bytes (default 67108864, 64 MiB); a larger one is refused, named",
-      parsePositive,
-    )
+    .addOption(capOption("maxArtifactBytes"))
     .addHelpText(
       "after",
       `\nFields: --slug lowercase a-z0-9 groups joined by hyphens; --version-date a real date YYYY-MM-DD; --source-text-url https://host/path (a path after the host); --title-id and --name not empty.\nFor a whole corpus at once, see \`citation-targets adopt --help\`.\n\nExamples:\n  citation-targets lock laws/privacy-act --slug privacy-act-1988 --title-id C2004A03712 --name "Privacy Act 1988" --version-date 2024-06-01 --source-text-url https://www.legislation.gov.au/C2004A03712/latest/text\n  citation-targets lock laws/privacy-act --check`,

@@ -1,8 +1,9 @@
 /** The option parsers and options the commands share. */
-import { InvalidArgumentError, Option } from "commander";
+import { type Command, InvalidArgumentError, Option } from "commander";
 import type { RuleSetting } from "../core/report/problem.js";
 import { DEFAULT_LEGISLATION_HOST, isValidLegislationHost } from "../core/schema/schema.js";
 import { unknownRuleMessage } from "../core/text.js";
+import type { ArtifactReadingOptions } from "../node/generate.js";
 import { ruleIds, type RuleId } from "../rules/index.js";
 
 export function parseCount(value: string): number {
@@ -60,7 +61,7 @@ export function collectPair(allowed?: readonly string[]) {
   };
 }
 
-/** The caps on reading artifacts that generate, update and adopt share (docs/spec.md, section 13): one text each. */
+/** The caps on reading artifacts that lock (the first), generate, update and adopt share (docs/spec.md, section 13): one text each. */
 export const CAP_OPTIONS = {
   maxArtifactBytes: [
     "--max-artifact-bytes <n>",
@@ -86,15 +87,24 @@ export function capOption(name: keyof typeof CAP_OPTIONS): Option {
   return new Option(flags, description).argParser(parsePositive);
 }
 
-/** The caps on reading artifacts (and the confinement) that generate and update share, as given on the command line. */
-export interface ArtifactCapOptions {
-  maxArtifactBytes?: number;
-  maxYamlAliases?: number;
-  maxHeadings?: number;
-  maxHeadingLength?: number;
-  allowOutsideRepository?: boolean;
+/** The caps on reading artifacts (and the confinement) as given on the command line: the library's options of the same names. */
+export type ArtifactCapOptions = ArtifactReadingOptions;
+
+/** Adds the four caps on reading artifacts to a command (generate, update, adopt), in one order. */
+export function addCapOptions(command: Command): Command {
+  for (const name of Object.keys(CAP_OPTIONS) as (keyof typeof CAP_OPTIONS)[]) command.addOption(capOption(name));
+  return command;
 }
 
+/** A fresh --allow-outside-repository (validate, generate, update): one text. */
+export function allowOutsideOption(): Option {
+  return new Option(
+    "--allow-outside-repository",
+    "let lock manifests' dataset folders (and, for validate, config patterns) lead outside the repository (default: confined to it, symbolic links resolved)",
+  );
+}
+
+/** The caps (and the confinement) given on the command line, for the library's options. */
 export function artifactCaps(options: ArtifactCapOptions): ArtifactCapOptions {
   return {
     ...(options.allowOutsideRepository ? { allowOutsideRepository: true } : {}),

@@ -14,7 +14,14 @@ import { shellQuote } from "../node/manifest-io.js";
 import type { DatasetUpdate } from "../node/update-dataset.js";
 import { type CommandIo, configOf, datasetProgress, type MainContext, noteJobs, OUTSIDE_NOTE } from "./context.js";
 import { adoptText, describeUpdates, updatesJson } from "./dataset-reports.js";
-import { type ArtifactCapOptions, artifactCaps, capOption, parsePositive, pick } from "./options.js";
+import {
+  type ArtifactCapOptions,
+  artifactCaps,
+  addCapOptions,
+  allowOutsideOption,
+  parsePositive,
+  pick,
+} from "./options.js";
 import { createProgressLine, progressEnabled } from "./progress.js";
 
 /**
@@ -49,36 +56,31 @@ export function registerUpdateCommand(
   context: MainContext,
   { stdout, stderr, setExitCode }: CommandIo,
 ): void {
-  program
-    .command("update")
-    .summary("refresh lock manifests and regenerate their JSONL in one step")
-    .description(
-      `After amending the law: re-lock each dataset (new, renamed and deleted files, changed digests; kinds, order and ignores kept) and regenerate its JSONL (<name>.jsonl beside <name>.lock.json), then say what changed: artifacts, and records added, removed and changed by citation address. Atomic: on any error nothing is written. With no manifests, updates every ${DEFAULT_MANIFEST_PATTERN} of the repository.`,
-    )
-    .argument("[manifests...]", "lock manifests (<name>.lock.json)")
-    .option("--check", "write no manifest or JSONL; exit 1 when anything would change (for CI)")
-    .option(
-      "--staged",
-      "only the datasets that what git has staged belongs to (lock manifests, JSONL, markdown; deletions too), for a pre-commit hook",
-    )
-    .option(
-      "--jobs <n>",
-      "worker threads (default: one per core; at most 4 per core): many datasets are spread over them whole, a few large ones artifact by artifact",
-      parsePositive,
-    )
-    .option("--no-cache", "regenerate every dataset: do not use or write the cache")
-    .option(
-      "--cache-location <file>",
-      "the cache file (default node_modules/.cache/citation-targets/update.json of the repository, when it has node_modules)",
-    )
-    .addOption(capOption("maxArtifactBytes"))
-    .addOption(capOption("maxYamlAliases"))
-    .addOption(capOption("maxHeadings"))
-    .addOption(capOption("maxHeadingLength"))
-    .option(
-      "--allow-outside-repository",
-      "let lock manifests' dataset folders (and, for validate, config patterns) lead outside the repository (default: confined to it, symbolic links resolved)",
-    )
+  addCapOptions(
+    program
+      .command("update")
+      .summary("refresh lock manifests and regenerate their JSONL in one step")
+      .description(
+        `After amending the law: re-lock each dataset (new, renamed and deleted files, changed digests; kinds, order and ignores kept) and regenerate its JSONL (<name>.jsonl beside <name>.lock.json), then say what changed: artifacts, and records added, removed and changed by citation address. Atomic: on any error nothing is written. With no manifests, updates every ${DEFAULT_MANIFEST_PATTERN} of the repository.`,
+      )
+      .argument("[manifests...]", "lock manifests (<name>.lock.json)")
+      .option("--check", "write no manifest or JSONL; exit 1 when anything would change (for CI)")
+      .option(
+        "--staged",
+        "only the datasets that what git has staged belongs to (lock manifests, JSONL, markdown; deletions too), for a pre-commit hook",
+      )
+      .option(
+        "--jobs <n>",
+        "worker threads (default: one per core; at most 4 per core): many datasets are spread over them whole, a few large ones artifact by artifact",
+        parsePositive,
+      )
+      .option("--no-cache", "regenerate every dataset: do not use or write the cache")
+      .option(
+        "--cache-location <file>",
+        "the cache file (default node_modules/.cache/citation-targets/update.json of the repository, when it has node_modules)",
+      ),
+  )
+    .addOption(allowOutsideOption())
     .option(
       "--recover",
       "only complete an update that was interrupted (its journal at the repository root): roll its renames forward, or back, then exit",
@@ -191,38 +193,42 @@ export function registerAdoptCommand(
   context: MainContext,
   { stdout, stderr, setExitCode }: CommandIo,
 ): void {
-  program
-    .command("adopt")
-    .summary("lock and generate a whole corpus: one dataset per folder, fields from front matter")
-    .description(
-      `Bring many dataset folders under citation targets in one command: for each folder, its fields are filled from templates (the folder's name and path, and the front matter of its index.md), and its lock manifest and JSONL are written to ${MANIFEST_FOLDER}/<slug>.lock.json and <slug>.jsonl at the repository root. All or nothing: every fault of every folder is named, and then nothing is written. Rerun, it refreshes what it wrote (the same as update, with the fields filled again).`,
-    )
-    .argument(
-      "[datasets...]",
-      "dataset folders, or globs of them (e.g. 'laws/*'); default: adopt.datasets of the config",
-    )
-    .option("--slug <template>", "default: '{front.slug|slug}' when the front matter has a slug, else '{folder|slug}'")
-    .option("--title-id <template>", "e.g. '{front.jurabk}'")
-    .option("--name <template>", "e.g. '{front.Title}'")
-    .option("--version-date <date|template>", "e.g. 2024-06-01 or '{front.stand}'")
-    .option(
-      "--source-text-url <template>",
-      "e.g. 'https://www.gesetze-im-internet.de/{front.slug}/' (values are percent-encoded)",
-    )
-    .option("--check", "write nothing; exit 1 when anything would be written")
-    .addOption(
-      new Option("-f, --format <format>", "report format on stdout: text (default) or json (docs/spec.md, section 15)")
-        .choices(["text", "json"])
-        .default("text"),
-    )
-    .option("--config <file>", "read adopt's templates from this config file (default: the one validate finds)")
-    .option("--no-config", "read no config file")
-    .option("--jobs <n>", "worker threads (default: one per core)", parsePositive)
-    .option("--no-cache", "do not use or write update's cache")
-    .addOption(capOption("maxArtifactBytes"))
-    .addOption(capOption("maxYamlAliases"))
-    .addOption(capOption("maxHeadings"))
-    .addOption(capOption("maxHeadingLength"))
+  addCapOptions(
+    program
+      .command("adopt")
+      .summary("lock and generate a whole corpus: one dataset per folder, fields from front matter")
+      .description(
+        `Bring many dataset folders under citation targets in one command: for each folder, its fields are filled from templates (the folder's name and path, and the front matter of its index.md), and its lock manifest and JSONL are written to ${MANIFEST_FOLDER}/<slug>.lock.json and <slug>.jsonl at the repository root. All or nothing: every fault of every folder is named, and then nothing is written. Rerun, it refreshes what it wrote (the same as update, with the fields filled again).`,
+      )
+      .argument(
+        "[datasets...]",
+        "dataset folders, or globs of them (e.g. 'laws/*'); default: adopt.datasets of the config",
+      )
+      .option(
+        "--slug <template>",
+        "default: '{front.slug|slug}' when the front matter has a slug, else '{folder|slug}'",
+      )
+      .option("--title-id <template>", "e.g. '{front.jurabk}'")
+      .option("--name <template>", "e.g. '{front.Title}'")
+      .option("--version-date <date|template>", "e.g. 2024-06-01 or '{front.stand}'")
+      .option(
+        "--source-text-url <template>",
+        "e.g. 'https://www.gesetze-im-internet.de/{front.slug}/' (values are percent-encoded)",
+      )
+      .option("--check", "write nothing; exit 1 when anything would be written")
+      .addOption(
+        new Option(
+          "-f, --format <format>",
+          "report format on stdout: text (default) or json (docs/spec.md, section 15)",
+        )
+          .choices(["text", "json"])
+          .default("text"),
+      )
+      .option("--config <file>", "read adopt's templates from this config file (default: the one validate finds)")
+      .option("--no-config", "read no config file")
+      .option("--jobs <n>", "worker threads (default: one per core)", parsePositive)
+      .option("--no-cache", "do not use or write update's cache"),
+  )
     .addHelpText(
       "after",
       `\nTemplates: ${TEMPLATE_HELP}. A flag wins over the config's adopt.<field>.\n\nExit codes: 0 adopted (or, with --check, nothing to write), 1 --check found something to write or a folder is at fault, 2 usage or I/O error.\n\nExamples:\n  citation-targets adopt 'laws/*' --title-id '{front.jurabk}' --name '{front.Title}' --version-date 2024-06-01 --source-text-url 'https://www.gesetze-im-internet.de/{front.slug}/'\n  citation-targets adopt            (folders and templates from the config's "adopt")`,

@@ -25,7 +25,7 @@ import {
   packageJson,
   prefixLines,
 } from "./context.js";
-import { collectRule, parseCount, parseHost, parsePositive, parseShard } from "./options.js";
+import { allowOutsideOption, collectRule, parseCount, parseHost, parsePositive, parseShard } from "./options.js";
 import { createProgressLine, progressEnabled, type Progress } from "./progress.js";
 
 /** Adds the `validate` command to the program. */
@@ -102,10 +102,7 @@ export function registerValidateCommand(program: Command, context: MainContext, 
     .option("--color", "force colour on")
     .option("--no-color", "force colour off")
     .option("--verbose", "say which schema is used and how long the run took (stderr)")
-    .option(
-      "--allow-outside-repository",
-      "let lock manifests' dataset folders (and, for validate, config patterns) lead outside the repository (default: confined to it, symbolic links resolved)",
-    )
+    .addOption(allowOutsideOption())
     .addHelpText(
       "after",
       `\nSchema: --schema FILE when given, else .tooling/schemas/citation-targets.schema.json found from the\n` +

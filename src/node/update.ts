@@ -25,13 +25,13 @@ import {
   UPDATE_TASKS,
   updateOneDataset,
 } from "./update-dataset.js";
-import { limitsOf } from "./generate.js";
+import { type ArtifactReadingOptions, limitsOf } from "./generate.js";
 import { journalPath, pendingJournal, recoverJournal, renameAll } from "./journal.js";
 import { discardTemporary, removeStaleTemporariesOf, syncFiles } from "./write.js";
 
 export { type DatasetUpdate, outputFor } from "./update-dataset.js";
 
-export interface UpdateOptions {
+export interface UpdateOptions extends ArtifactReadingOptions {
   /** Lock manifests; default every `*.lock.json` in `.tooling/citation-targets/` of the repository. */
   manifests?: string[];
   cwd?: string;
@@ -39,16 +39,6 @@ export interface UpdateOptions {
   check?: boolean;
   /** Threads for the run's pool (default: one per core). */
   jobs?: number;
-  /** The largest artifact read, in bytes (default 64 MiB). */
-  maxArtifactBytes?: number;
-  /** The most YAML aliases an artifact's front matter may hold (default 1000). */
-  maxYamlAliases?: number;
-  /** The most headings (targets) one artifact may have (default 100,000); more is refused, named. */
-  maxHeadings?: number;
-  /** The longest inline content of a heading, in UTF-16 code units (default 65,536); longer is refused, named. */
-  maxHeadingLength?: number;
-  /** Let manifests' dataset folders lead outside the repository (default: confined to it; SECURITY.md). */
-  allowOutsideRepository?: boolean;
   /**
    * The cache file; default `node_modules/.cache/citation-targets/update.json` of the repository when it has
    * `node_modules`; false for none.
