@@ -13,6 +13,7 @@ import { plural } from "../formatters/types.js";
 import { rules, type RuleId } from "../rules/index.js";
 import { OperationalError } from "../node/errors.js";
 import { cwdInRepository, DEFAULT_PATTERN, displayPath } from "../node/files.js";
+import type { SettingSource } from "../node/config.js";
 import { REPOSITORY_SCHEMA_PATH } from "../node/schema-source.js";
 import { type CacheUse, exitCodeFor, onlyErrors, validate } from "../node/validate.js";
 import { writeFileAtomic } from "../node/write.js";
@@ -153,9 +154,20 @@ async function runValidate(
   const loaded = await configOf(options.config, context.cwd);
   const config = loaded?.config ?? {};
   const fromConfig = paths.length === 0 && config.patterns !== undefined;
-  const lock = options.lock !== undefined && options.lock !== true ? options.lock : config.lock;
-  const schema = options.schema ?? config.schema;
-  const maxProblems = options.maxProblems ?? config.maxProblems;
+  // Each setting: the command line's, else the config's, else the default.
+  const { settingOf } = await import("../node/config.js");
+  const hostSetting = settingOf(
+    given("legislationHost") ? options.legislationHost : undefined,
+    config.legislationHost,
+    options.legislationHost, // the option's default
+  );
+  const host = hostSetting.value;
+  const lockSetting = settingOf(options.lock !== true ? options.lock : undefined, config.lock, undefined);
+  const lock = lockSetting.value;
+  const schemaSetting = settingOf(options.schema, config.schema, undefined);
+  const schema = schemaSetting.value;
+  const maxProblemsSetting = settingOf(options.maxProblems, config.maxProblems, undefined);
+  const maxProblems = maxProblemsSetting.value;
   const fromStdin = options.stdin === true || paths.includes("-");
   if (fromStdin && paths.some((p) => p !== "-"))
     throw new OperationalError(
@@ -166,22 +178,16 @@ async function runValidate(
   if (fromStdin && !context.stdin) throw new OperationalError("no standard input to read");
   const format: FormatName = options.format ?? (context.env.GITHUB_ACTIONS === "true" ? "github" : "stylish");
   if (options.printConfig) {
-    const host = given("legislationHost")
-      ? options.legislationHost
-      : (config.legislationHost ?? options.legislationHost);
-    const from = (cli: boolean, inConfig: boolean) =>
-      cli ? "command line" : inConfig && loaded ? `config ${displayPath(loaded.path, context.cwd)}` : "default";
+    const from = (source: SettingSource) =>
+      source === "config" && loaded ? `config ${displayPath(loaded.path, context.cwd)}` : source;
     const ruleSources = Object.fromEntries(
       rules.map((rule) => {
-        const cli = options.rule?.[rule.id as RuleId];
-        const fromFile = config.rules?.[rule.id];
-        return [
-          rule.id,
-          {
-            value: cli ?? fromFile ?? rule.meta.defaultSeverity,
-            from: from(cli !== undefined, fromFile !== undefined),
-          },
-        ];
+        const setting = settingOf(
+          options.rule?.[rule.id as RuleId],
+          config.rules?.[rule.id],
+          rule.meta.defaultSeverity as RuleSetting,
+        );
+        return [rule.id, { value: setting.value, from: from(setting.from) }];
       }),
     );
     const settings = {
@@ -189,7 +195,8 @@ async function runValidate(
       settings: {
         patterns: {
           value: fromStdin ? ["-"] : paths.length > 0 ? paths : (config.patterns ?? [DEFAULT_PATTERN]),
-          from: fromStdin || paths.length > 0 ? "command line" : from(false, config.patterns !== undefined),
+          from:
+            fromStdin || paths.length > 0 ? "command line" : from(config.patterns !== undefined ? "config" : "default"),
         },
         format: {
           value: format,
@@ -201,22 +208,16 @@ async function runValidate(
         },
         legislationHost: {
           value: host,
-          from: from(given("legislationHost"), config.legislationHost !== undefined),
+          from: from(hostSetting.from),
         },
-        schema: await schemaInForce(
-          schema,
-          options.schema !== undefined,
-          host,
-          context.cwd,
-          from(options.schema !== undefined, config.schema !== undefined),
-        ),
+        schema: await schemaInForce(schema, options.schema !== undefined, host, context.cwd, from(schemaSetting.from)),
         lock: {
           value: lock ?? "<name>.lock.json beside each <name>.jsonl, when present",
-          from: from(options.lock !== undefined && options.lock !== true, config.lock !== undefined),
+          from: from(lockSetting.from),
         },
         maxProblems: {
           value: maxProblems ?? null,
-          from: from(options.maxProblems !== undefined, config.maxProblems !== undefined),
+          from: from(maxProblemsSetting.from),
         },
         rules: ruleSources,
       },
@@ -229,21 +230,8 @@ async function runValidate(
   if (options.staged) {
     if (fromStdin || paths.length > 0)
       throw new OperationalError("--staged chooses the files itself: name no paths with it");
-    const { stagedDatasets } = await import("../node/staged.js");
-    const { outputFor } = await import("../node/update-dataset.js");
-    const found = await stagedDatasets(context.cwd);
-    const { readFileSync } = await import("node:fs");
-    const outputs = found.manifests.flatMap((manifest) => {
-      try {
-        const slug = (JSON.parse(readFileSync(manifest, "utf8")) as { slug?: unknown }).slug;
-        return typeof slug === "string" ? [outputFor(manifest, slug)] : [];
-      } catch {
-        return [];
-      }
-    });
-    const { existsSync } = await import("node:fs");
-    stagedFiles = [...new Set([...found.jsonl, ...outputs.filter((path) => existsSync(path))])].sort();
-    stagedManifests = found.manifests;
+    const { stagedFiles: staged } = await import("../node/staged.js");
+    ({ files: stagedFiles, manifests: stagedManifests } = await staged(context.cwd));
     if (stagedFiles.length === 0 && stagedManifests.length === 0) {
       context.stderr.write("citation-targets: nothing staged belongs to a dataset: nothing to check\n");
       return 0;
@@ -270,9 +258,7 @@ async function runValidate(
     cwd: context.cwd,
     ...(fromConfig && !stagedFiles ? { patternsCwd: dirname(loaded!.path), confinePatterns: true } : {}),
     ...(options.allowOutsideRepository ? { allowOutsideRepository: true } : {}),
-    legislationHost: given("legislationHost")
-      ? options.legislationHost
-      : (config.legislationHost ?? options.legislationHost),
+    legislationHost: host,
     rules: { ...config.rules, ...options.rule },
     allowUnmatched: !options.errorOnUnmatchedPattern,
     ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
