@@ -16,8 +16,6 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { OperationalError } from "./errors.js";
 
-export type { TaskFailure } from "./task-failure.js";
-
 /**
  * The kinds of task a pool runs, by name (the names `worker.ts` exports them by): each takes plain data and resolves to
  * plain data, a failure included.
