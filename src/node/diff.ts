@@ -37,7 +37,8 @@ import { describeIoError, OperationalError } from "./errors.js";
 import { readRegularFileSync, readRegularIfPresent } from "./regular-file.js";
 import { DEFAULT_PATTERN, displayPath, isInside } from "./files.js";
 import { readJsonFile } from "./json-file.js";
-import { checkJobs, createPool, type TaskFailure, type WorkPool } from "./pool.js";
+import { checkJobs, createPool, type WorkPool } from "./pool.js";
+import { decodeFailure, encodeFailure, type TaskFailure } from "./task-failure.js";
 import { UNCOMPARED_FIELDS } from "../core/records/record-fingerprint.js";
 import { REPOSITORY_SCHEMA_PATH } from "./schema-source.js";
 
@@ -165,6 +166,27 @@ async function sideOf(data: SideData): Promise<DiffSide> {
 export async function comparePairTask(task: PairTask): Promise<DiffPair> {
   return diffRecordSides(await sideOf(task.old), await sideOf(task.new));
 }
+
+/**
+ * A task of the pool (worker.ts): compares a batch of dataset file pairs (diff), in order; the first that fails ends
+ * the batch with its error.
+ */
+export async function diffPairs(task: { pairs: PairTask[] }): Promise<(DiffPair | TaskFailure)[]> {
+  const results: (DiffPair | TaskFailure)[] = [];
+  for (const pair of task.pairs) {
+    try {
+      results.push(await comparePairTask(pair));
+    } catch (error) {
+      results.push(encodeFailure(error));
+      break;
+    }
+  }
+  return results;
+}
+
+/** The kind of task of diff's pool. */
+export const DIFF_TASKS = { diffPairs };
+export type DiffTasks = typeof DIFF_TASKS;
 
 /** Streams the records of a side: each line that is a JSON object with a string citationAddress; counts the others. */
 export async function readRecords(
@@ -495,7 +517,7 @@ const BATCH_BYTES = 2 ** 20;
 async function comparePairs(
   targets: DiffTarget[],
   jobs: number | undefined,
-  early?: Promise<WorkPool>,
+  early?: Promise<WorkPool<DiffTasks>>,
 ): Promise<DiffPair[]> {
   const differing = targets.filter((target) => !target.identical).length;
   const threads = jobs ?? (differing >= THREADS_FROM_PAIRS && availableParallelism() > 1 ? availableParallelism() : 1);
@@ -503,7 +525,7 @@ async function comparePairs(
     const started = early ? await early : undefined;
     if (started?.threads === threads) return compareInPool(targets, started);
     await started?.close();
-    return compareInPool(targets, await createPool(threads));
+    return compareInPool(targets, await createPool(threads, DIFF_TASKS));
   }
   await (await early)?.close();
   return compareHere(targets);
@@ -514,9 +536,9 @@ async function comparePairs(
  * system answer, about a tenth of a run with every dataset changed: bench/RESULTS.md); undefined when the run has one
  * thread.
  */
-function earlyPool(jobs: number | undefined): Promise<WorkPool> | undefined {
+function earlyPool(jobs: number | undefined): Promise<WorkPool<DiffTasks>> | undefined {
   const threads = jobs ?? availableParallelism();
-  return threads > 1 ? createPool(threads, { warm: "diffPairs" }) : undefined;
+  return threads > 1 ? createPool(threads, DIFF_TASKS, { warm: "diffPairs" }) : undefined;
 }
 
 /** The report of a pair whose sides hold the same bytes: nothing to compare. */
@@ -564,7 +586,7 @@ async function compareHere(targets: DiffTarget[]): Promise<DiffPair[]> {
  * batches' bytes whatever the number of pairs. The reports are put back in input order, and the error
  * the run stops with is the first pair's in that order, as in one thread.
  */
-async function compareInPool(targets: DiffTarget[], pool: WorkPool): Promise<DiffPair[]> {
+async function compareInPool(targets: DiffTarget[], pool: WorkPool<DiffTasks>): Promise<DiffPair[]> {
   const results: Promise<DiffPair>[] = [];
   const settle = (promise: Promise<DiffPair>) => {
     promise.catch(() => undefined); // surfaces when awaited, in order
@@ -635,11 +657,7 @@ async function compareInPool(targets: DiffTarget[], pool: WorkPool): Promise<Dif
           resolvers[results.length] = (result) => {
             if (result === undefined) reject(new OperationalError(`diff: no result for ${target.new.label}`));
             else if ("failed" in result)
-              reject(
-                result.failed.kind === "operational"
-                  ? new OperationalError(result.failed.message)
-                  : new Error(result.failed.message),
-              );
+              reject(decodeFailure(result, { dataset: "other" })); // as diff always reported it: a plain Error
             else resolve(result);
           };
         }),

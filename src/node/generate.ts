@@ -12,7 +12,7 @@ import {
   type OutputRecord,
 } from "../core/records/generate.js";
 import type { ArtifactLimits } from "../core/markdown/targets.js";
-import { poolLineSource } from "./generate-pool.js";
+import { ARTIFACT_TASKS, type ArtifactTasks, poolLineSource } from "./generate-pool.js";
 import { checkJobs, chooseJobs, createPool, type ThreadPolicy, type WorkPool } from "./pool.js";
 import { LineSplitter, type Line } from "../core/lines.js";
 import { describeIoError, OperationalError } from "./errors.js";
@@ -22,7 +22,24 @@ import { readOldRecords, RecordComparer, type RecordChanges } from "./record-cha
 import { openAtomic, refuseOverInputs, type AtomicFile } from "./write.js";
 import { readRegularFileSync } from "./regular-file.js";
 
-export interface GenerateOptions {
+/**
+ * The caps on reading artifacts, and the confinement, that generate, update and adopt share (docs/spec.md, section
+ * 13); the command line's options of the same names.
+ */
+export interface ArtifactReadingOptions {
+  /** The largest artifact read, in bytes (default 64 MiB); a larger one is refused, named. */
+  maxArtifactBytes?: number;
+  /** The most YAML aliases an artifact's front matter may hold (default 1000); more is refused, named. */
+  maxYamlAliases?: number;
+  /** The most headings (targets) one artifact may have (default 100,000); more is refused, named. */
+  maxHeadings?: number;
+  /** The longest inline content of a heading, in UTF-16 code units (default 65,536); longer is refused, named. */
+  maxHeadingLength?: number;
+  /** Let manifests' dataset folders lead outside the repository (default: confined to it; SECURITY.md). */
+  allowOutsideRepository?: boolean;
+}
+
+export interface GenerateOptions extends ArtifactReadingOptions {
   /** Path of the lock manifest. */
   manifest: string;
   cwd?: string;
@@ -33,16 +50,6 @@ export interface GenerateOptions {
    * backpressure.
    */
   write?: (text: string) => unknown;
-  /** The largest artifact read, in bytes (default 64 MiB); a larger one is refused, named. */
-  maxArtifactBytes?: number;
-  /** The most YAML aliases an artifact's front matter may hold (default 1000); more is refused, named. */
-  maxYamlAliases?: number;
-  /** The most headings (targets) one artifact may have (default 100,000); more is refused, named. */
-  maxHeadings?: number;
-  /** The longest inline content of a heading, in UTF-16 code units (default 65,536); longer is refused, named. */
-  maxHeadingLength?: number;
-  /** Let the manifest's dataset folder lead outside the repository (default: confined to it; SECURITY.md). */
-  allowOutsideRepository?: boolean;
   /**
    * Threads to parse the markdown in (one pool for the run); default one per core (at most 4) for 4 MB of markdown or
    * more, else 1 (this thread). The output is the same.
@@ -126,6 +133,7 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
   // This thread parses its share too: with N threads, N - 1 workers.
   const pool = await createPool(
     chooseJobs(checkJobs(options.jobs), { items: loaded.manifest.artifacts.length, bytes }, GENERATE_THREADS),
+    ARTIFACT_TASKS,
     { mainWorks: true },
   );
   const lines = linesOf(loaded.manifest, loaded.root, pool, sizes, limits);
@@ -184,7 +192,7 @@ async function sizesOf(
 export function linesOf(
   manifest: LockManifest,
   root: string,
-  pool: WorkPool | undefined,
+  pool: WorkPool<ArtifactTasks> | undefined,
   sizes: readonly number[] = [],
   limits: ArtifactLimits = {},
   locked?: FromLock,

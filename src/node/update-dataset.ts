@@ -20,7 +20,9 @@ import { defaultJobs, linesOf, writeLinesTo } from "./generate.js";
 import { FieldsError, lock, type LockResult, type ManifestChanges, slugConflict } from "./lock.js";
 import { OperationalError } from "./errors.js";
 import { loadManifest } from "./manifest-io.js";
+import { ARTIFACT_TASKS, type ArtifactTasks } from "./generate-pool.js";
 import type { WorkPool } from "./pool.js";
+import { encodeFailure, type TaskFailure } from "./task-failure.js";
 import { readOldRecords, RecordComparer, type RecordChanges } from "./record-changes.js";
 import { type CacheEntry, cacheKey } from "./update-cache.js";
 import { readRegularFileSync, readRegularIfPresent } from "./regular-file.js";
@@ -116,8 +118,23 @@ const KEEP_CONTENTS_UP_TO = 8 * 2 ** 20;
  */
 const COMPARE_BYTES_UP_TO = 8 * 2 ** 20;
 
+/**
+ * A task of the pool (worker.ts): re-locks and regenerates a batch of whole datasets (update), one after another, each
+ * writing into temporary files that the main thread renames; a dataset that fails gives its error as data and the batch
+ * goes on.
+ */
+export async function updateDatasets(task: { datasets: DatasetTask[] }): Promise<(DatasetTaskResult | TaskFailure)[]> {
+  const results: (DatasetTaskResult | TaskFailure)[] = [];
+  for (const dataset of task.datasets) results.push(await updateOneDataset(dataset).catch(encodeFailure));
+  return results;
+}
+
+/** The kinds of task of update's pool: whole datasets, or the artifacts of one dataset done in this thread. */
+export const UPDATE_TASKS = { updateDatasets, ...ARTIFACT_TASKS };
+export type UpdateTasks = typeof UPDATE_TASKS;
+
 /** Updates one dataset; throws DatasetError or OperationalError naming what is wrong. */
-export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Promise<DatasetTaskResult> {
+export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<ArtifactTasks>): Promise<DatasetTaskResult> {
   const { manifestPath, cwd } = task;
   const shownManifest = displayPath(manifestPath, cwd);
   const adopting = task.dir !== undefined && !existsSync(manifestPath);
