@@ -1,8 +1,8 @@
-import { createHash } from "node:crypto";
 import { createReadStream, statSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import canonicalize from "canonicalize";
+import { sha256Stream } from "../core/digest.js";
 import type { LockManifest } from "../core/lock/manifest.js";
 import {
   DatasetError,
@@ -12,6 +12,7 @@ import {
   type OutputRecord,
 } from "../core/records/generate.js";
 import type { ArtifactLimits } from "../core/markdown/targets.js";
+import { decodeUtf8Lenient } from "../core/utf8.js";
 import { poolLineSource } from "./generate-pool.js";
 import { checkJobs, chooseJobs, createPool, type ThreadPolicy, type WorkPool } from "./pool.js";
 import { LineSplitter, type Line } from "../core/lines.js";
@@ -252,7 +253,7 @@ export async function writeLinesTo(
   file: AtomicFile | undefined,
   each?: (line: string) => void,
 ): Promise<string> {
-  const hash = createHash("sha256");
+  const hash = sha256Stream();
   await pipeLines(
     lines,
     async (text) => {
@@ -333,7 +334,6 @@ async function firstDifference(batches: AsyncIterable<string[]>, checkPath: stri
   const iterator = each();
   const lines: Line[] = [];
   const splitter = new LineSplitter((line) => lines.push(line));
-  const decoder = new TextDecoder();
   let count = 0;
   let lineNumber = 0;
   const compareNext = async (line: Line | undefined): Promise<CheckDifference | undefined> => {
@@ -349,7 +349,7 @@ async function firstDifference(batches: AsyncIterable<string[]>, checkPath: stri
     }
     count++;
     const expected = next.value;
-    const actual = line ? decoder.decode(line.bytes) + (line.terminated ? "\n" : "") : undefined;
+    const actual = line ? decodeUtf8Lenient(line.bytes) + (line.terminated ? "\n" : "") : undefined;
     if (actual === expected) return undefined;
     const record = JSON.parse(expected) as OutputRecord;
     const address = String(record.citationAddress);

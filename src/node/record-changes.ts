@@ -2,11 +2,11 @@
  * What a regeneration changes, told by citation address: records added, removed, and changed in
  * content. Used by `generate --check` and `update` to say why a file is stale (docs/spec.md, "Generation").
  */
-import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { sha256Hex } from "../core/digest.js";
+import { sha256Hex, sha256Stream } from "../core/digest.js";
 import { LineSplitter } from "../core/lines.js";
 import { comparedText } from "../core/records/record-fingerprint.js";
+import { decodeUtf8Lenient } from "../core/utf8.js";
 
 export { UNCOMPARED_FIELDS } from "../core/records/record-fingerprint.js";
 
@@ -54,11 +54,10 @@ export async function readOldRecords(path: string): Promise<OldRecords | undefin
   let datasetDigest: string | undefined;
   let unreadable = 0;
   let duplicates = 0;
-  const decoder = new TextDecoder();
   const splitter = new LineSplitter((line) => {
     let record: unknown;
     try {
-      record = JSON.parse(decoder.decode(line.bytes));
+      record = JSON.parse(decodeUtf8Lenient(line.bytes));
     } catch {
       unreadable++;
       return;
@@ -73,7 +72,7 @@ export async function readOldRecords(path: string): Promise<OldRecords | undefin
     if (fingerprints.has(address)) duplicates++;
     fingerprints.set(address, recordFingerprint(record as Record<string, unknown>));
   });
-  const file = createHash("sha256");
+  const file = sha256Stream();
   try {
     for await (const chunk of createReadStream(path)) {
       file.update(chunk as Buffer);

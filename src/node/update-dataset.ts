@@ -5,9 +5,9 @@
  * few. New bytes go to temporary files that the caller renames into place only once every dataset
  * of the run succeeded (update.ts).
  */
-import { createHash } from "node:crypto";
 import { createReadStream, existsSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { sha256Hex, sha256Stream } from "../core/digest.js";
 import { DatasetError } from "../core/records/generate.js";
 import { DEFAULT_MANIFEST_NAME } from "../core/lock/manifest.js";
 import type { ArtifactLimits } from "../core/markdown/targets.js";
@@ -255,7 +255,7 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Prom
     let bytes: Buffer = encodeLines(kept);
     const before = size === undefined ? undefined : readRegularIfPresent(output);
     outputChanged = before === undefined || !before.equals(bytes);
-    if (key !== undefined) digest = createHash("sha256").update(bytes).digest("hex");
+    if (key !== undefined) digest = sha256Hex(bytes);
     if (!outputChanged) changes = { before: records, after: records, added: [], removed: [], changed: [] };
     else {
       bytes = Buffer.from(bytes);
@@ -336,12 +336,12 @@ async function fileDigest(path: string): Promise<string | undefined> {
   if (size === undefined) return undefined;
   if (size <= COMPARE_BYTES_UP_TO) {
     try {
-      return createHash("sha256").update(readRegularFileSync(path)).digest("hex");
+      return sha256Hex(readRegularFileSync(path));
     } catch {
       return undefined;
     }
   }
-  const hash = createHash("sha256");
+  const hash = sha256Stream();
   try {
     for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
   } catch {
