@@ -48,7 +48,7 @@ export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate
   return (await import("./node/update.js")).update(options);
 }
 export type { UpdateOptions, DatasetUpdate } from "./node/update.js";
-export type { RecordChanges } from "./node/record-changes.js";
+export type { RecordChanges } from "./core/records/record-fingerprint.js";
 /** Generates a dataset's JSONL from its lock manifest; throws OperationalError for a bad option. */
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
   checkGenerateOptions(options);

@@ -10,7 +10,7 @@ import { plural } from "../formatters/types.js";
 import type { CheckResult } from "../node/generate.js";
 import type { LockResult, ManifestChanges } from "../node/lock.js";
 import { shellQuote } from "../node/manifest-io.js";
-import type { RecordChanges } from "../node/record-changes.js";
+import type { RecordChanges } from "../core/records/record-fingerprint.js";
 import type { DatasetUpdate } from "../node/update-dataset.js";
 
 /** The version of the JSON reports of this file (`reportVersion`); raised only if a member had to change meaning. */

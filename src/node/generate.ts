@@ -1,7 +1,6 @@
 import { createReadStream, statSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
-import canonicalize from "canonicalize";
 import { sha256Stream } from "../core/digest.js";
 import type { LockManifest } from "../core/lock/manifest.js";
 import {
@@ -19,7 +18,8 @@ import { LineSplitter, type Line } from "../core/lines.js";
 import { describeIoError, OperationalError } from "./errors.js";
 import { DEFAULT_MAX_ARTIFACT_BYTES } from "./dataset-files.js";
 import { type LoadedManifest, loadManifest, resolveArtifact, shellQuote, verifyArtifacts } from "./manifest-io.js";
-import { readOldRecords, RecordComparer, type RecordChanges } from "./record-changes.js";
+import { differingFields, type RecordChanges, RecordComparer } from "../core/records/record-fingerprint.js";
+import { readOldRecords } from "./record-changes.js";
 import { openAtomic, refuseOverInputs, type AtomicFile } from "./write.js";
 import { readRegularFileSync } from "./regular-file.js";
 
@@ -388,20 +388,19 @@ function describeDifference(line: number, expected: OutputRecord, actual: string
   } catch {
     return { line, address, message: `line ${line} is not valid JSON: expected the record for ${address}` };
   }
-  const keys = [...new Set([...Object.keys(expected), ...Object.keys(parsed ?? {})])].sort();
-  for (const field of keys) {
-    if (canonicalize(expected[field]) !== canonicalize(parsed?.[field])) {
-      const shown =
-        parsed?.citationAddress === address
-          ? address
-          : `${address} (the file has ${JSON.stringify(parsed?.citationAddress)})`;
-      return {
-        line,
-        address,
-        field,
-        message: `line ${line}, record ${shown}: ${field} differs from what would be generated`,
-      };
-    }
+  // Every field counts (the uncompared ones too): the bytes are what differs. The first in code-unit order is named.
+  const [field] = differingFields(expected, parsed ?? {}, [], () => false).sort();
+  if (field !== undefined) {
+    const shown =
+      parsed?.citationAddress === address
+        ? address
+        : `${address} (the file has ${JSON.stringify(parsed?.citationAddress)})`;
+    return {
+      line,
+      address,
+      field,
+      message: `line ${line}, record ${shown}: ${field} differs from what would be generated`,
+    };
   }
   return {
     line,

@@ -21,7 +21,8 @@ import { FieldsError, lock, type LockResult, type ManifestChanges, slugConflict 
 import { OperationalError } from "./errors.js";
 import { loadManifest } from "./manifest-io.js";
 import type { WorkPool } from "./pool.js";
-import { readOldRecords, RecordComparer, type RecordChanges } from "./record-changes.js";
+import { type RecordChanges, RecordComparer } from "../core/records/record-fingerprint.js";
+import { readOldRecords } from "./record-changes.js";
 import { type CacheEntry, cacheKey } from "./update-cache.js";
 import { readRegularFileSync, readRegularIfPresent } from "./regular-file.js";
 import { openAtomic } from "./write.js";

@@ -15,7 +15,7 @@ import { DatasetError } from "../core/records/generate.js";
 import { OperationalError } from "./errors.js";
 import { DEFAULT_MANIFEST_PATTERN, displayPath, findRepositoryRoot } from "./files.js";
 import { batchesOf, checkJobs, createPool, type TaskFailure } from "./pool.js";
-import { noRecordChanges } from "./record-changes.js";
+import { noRecordChanges } from "../core/records/record-fingerprint.js";
 import { cacheLocation, openCache, type UpdateCache } from "./update-cache.js";
 import { type DatasetTask, type DatasetTaskResult, type DatasetUpdate, updateOneDataset } from "./update-dataset.js";
 import { limitsOf } from "./generate.js";
