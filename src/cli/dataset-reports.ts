@@ -6,7 +6,7 @@
  */
 import type { LockManifest } from "../core/lock/manifest.js";
 import { MANIFEST_DATASET_FIELDS } from "../core/model.js";
-import { plural } from "../formatters/types.js";
+import { plural } from "../core/text.js";
 import type { CheckResult } from "../node/generate.js";
 import type { LockResult, ManifestChanges } from "../node/lock.js";
 import { shellQuote } from "../node/manifest-io.js";

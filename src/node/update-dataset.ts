@@ -41,7 +41,7 @@ export interface DatasetUpdate {
   /** True when the JSONL was known to be what generate writes from the cache, without generating it. */
   cached?: boolean;
   /** Dataset fields whose value changed, with both values (none for a new manifest). */
-  fields: FieldChange[];
+  fields: DatasetFieldChange[];
   /**
    * The dataset digest before (the old manifest's; absent for a new one) and after: when it changes, so does every
    * record's datasetDigest and citationTargetId.
@@ -53,7 +53,7 @@ export interface DatasetUpdate {
   sourceTextUrl: string;
 }
 
-export interface FieldChange {
+export interface DatasetFieldChange {
   field: ManifestDatasetField;
   before: string;
   after: string;
@@ -167,7 +167,7 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Prom
   if (conflict !== undefined) throw new OperationalError(conflict);
   const output = outputFor(manifestPath, locked.manifest.slug);
   const before = loaded?.manifest;
-  const fields: FieldChange[] = before
+  const fields: DatasetFieldChange[] = before
     ? MANIFEST_DATASET_FIELDS.filter((key) => before[key] !== locked.manifest[key]).map((field) => ({
         field,
         before: before[field],

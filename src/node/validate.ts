@@ -1,3 +1,4 @@
+import { errorMessage } from "../core/errors.js";
 import { createFileCheck, type FileCheckOptions, type FileResult, resolveSeverities } from "../engine/check-file.js";
 import { lockPair } from "../rules/lock-pair.js";
 import { foldersOf, manifestsWithoutJsonl, orphanReports } from "./orphan-manifests.js";
@@ -482,7 +483,7 @@ export async function lockFacts(lock: LockContext | undefined): Promise<void> {
   try {
     await lock.ready;
   } catch (error) {
-    lock.artifactsFailed = `the artifact checks of ${lock.manifestPath} could not run: ${error instanceof Error ? error.message : String(error)}`;
+    lock.artifactsFailed = `the artifact checks of ${lock.manifestPath} could not run: ${errorMessage(error)}`;
   }
   if (lock.artifactsFailed !== undefined) lock.datasetRoot = undefined;
 }

@@ -1,6 +1,7 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { RE2JS } from "re2js";
+import { errorMessage } from "../errors.js";
 import { AJV_OPTIONS } from "./ajv-options.js";
 import { buildRecordSchema } from "./schema.js";
 import { recordCheckFrom, type RecordSchemaCheck } from "./schema-issues.js";
@@ -27,9 +28,7 @@ export function compileSchema(schema: unknown, options: Record<string, unknown> 
   try {
     return ajv.compile(schema as object);
   } catch (error) {
-    throw new SchemaCompileError(
-      `the schema does not compile: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw new SchemaCompileError(`the schema does not compile: ${errorMessage(error)}`);
   }
 }
 
@@ -63,7 +62,7 @@ const boundedRegExp = Object.assign(
       compiled = RE2JS.compile(pattern.replace(/(?<!\\)((?:\\\\)*)\\u([0-9a-fA-F]{4})/g, "$1\\x{$2}"));
     } catch (error) {
       throw new SchemaCompileError(
-        `the pattern ${JSON.stringify(pattern)} cannot be matched in bounded time (${error instanceof Error ? error.message : String(error)}): rewrite it without lookaround or backreferences, which RE2 does not support`,
+        `the pattern ${JSON.stringify(pattern)} cannot be matched in bounded time (${errorMessage(error)}): rewrite it without lookaround or backreferences, which RE2 does not support`,
       );
     }
     // Ajv keys compiled patterns by their toString(): it must name the pattern.
