@@ -564,7 +564,7 @@ describe("item 6: smaller", () => {
     await writeFile(join(root, "a.md"), "# Inside\n");
     const outside = join(dir, "outside.md");
     await writeFile(outside, "# Outside: a secret\n");
-    const { sha256Hex } = await import("../src/core/digest.js");
+    const { sha256Hex } = await import("../src/core/bytes.js");
     const outsideDigest = sha256Hex(Buffer.from("# Outside: a secret\n"));
     const { lock } = await import("../src/node/lock.js");
     // A separate process swaps a.md between a regular file and a link to the outside file, as fast as it can, until

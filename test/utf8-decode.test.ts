@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import { expect, test } from "vitest";
 import { LineReader } from "../src/core/lines.js";
-import { decodeUtf8, decodeUtf8Lenient } from "../src/core/utf8.js";
+import { decodeUtf8, decodeUtf8Lenient } from "../src/core/bytes.js";
 
 test("decodeUtf8 of any valid UTF-8 is the string Buffer#toString gives", () => {
   fc.assert(

@@ -9,7 +9,7 @@ import { MANIFEST_DATASET_FIELDS } from "../core/model.js";
 import { plural } from "../core/text.js";
 import type { CheckResult } from "../node/generate.js";
 import type { LockResult, ManifestChanges } from "../node/lock.js";
-import { shellQuote } from "../node/manifest-io.js";
+import { shellQuote } from "../core/text.js";
 import type { RecordChanges } from "../core/records/record-fingerprint.js";
 import type { DatasetUpdate } from "../node/update-dataset.js";
 

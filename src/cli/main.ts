@@ -23,7 +23,7 @@ import { FORMAT_NAMES, formatters, type FormatName } from "../formatters/index.j
 import { plural } from "../core/text.js";
 import { rules, ruleIds, type RuleId } from "../rules/index.js";
 import { describeIoError, describeUnexpectedIoError, OperationalError } from "../node/errors.js";
-import { shellQuote } from "../node/manifest-io.js";
+import { shellQuote } from "../core/text.js";
 import {
   adoptText,
   describeDatasetProblems,
@@ -44,7 +44,8 @@ import {
 } from "../node/files.js";
 import { publicRepositoryUrl } from "../formatters/sarif.js";
 import { REPOSITORY_SCHEMA_PATH } from "../node/schema-source.js";
-import { type CacheUse, exitCodeFor, onlyErrors, validate } from "../node/validate.js";
+import { type CacheUse, validate } from "../node/validate.js";
+import { exitCodeFor, onlyErrors } from "../core/report/report.js";
 import { writeFileAtomic } from "../node/write.js";
 import { maxJobs } from "../node/pool.js";
 

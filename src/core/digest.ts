@@ -1,16 +1,7 @@
 /**
  * The digests of the model (docs/spec.md, section 3): citationTargetId and textDigest, on the one SHA-256 of bytes.ts.
  */
-import { type Sha256Stream, sha256Hex, sha256Stream } from "./bytes.js";
-
-/**
- * Lowercase hex SHA-256 of the UTF-8 bytes of a string (or of the bytes given); the same function as bytes.ts's, for
- * callers outside the core.
- */
-export { sha256Hex };
-
-/** A streaming SHA-256 (update, then digest("hex")); bytes.ts's, for callers outside the core. */
-export { type Sha256Stream, sha256Stream };
+import { sha256Hex } from "./bytes.js";
 
 /** The framing of citationTargetId, versioned: changing it is the breaking change `digest-framing-changed`. */
 export const CITATION_TARGET_ID_FRAMING = "citation-target-id/v1";

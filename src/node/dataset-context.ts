@@ -15,7 +15,7 @@ import {
 } from "../core/lock/dataset-fields.js";
 import { findFrontMatter } from "../core/markdown/front-matter.js";
 import { INDEX_FILE_NAMES, MANIFEST_DATASET_FIELDS } from "../core/model.js";
-import { decodeUtf8Lenient } from "../core/utf8.js";
+import { decodeUtf8Lenient } from "../core/bytes.js";
 import { listDatasetFiles } from "./dataset-files.js";
 import { findRepositoryRoot } from "./files.js";
 

@@ -4,9 +4,10 @@
  * builder, which takes them in document order. The records are built in this thread from the same parses, so the output
  * is byte-identical to a one-thread run; memory holds at most the window's artifacts.
  */
-import { type ArtifactLines, DatasetError, type LineSource } from "../core/records/generate.js";
+import type { ArtifactLines, LineSource } from "../core/records/generate.js";
+import { DatasetError } from "../core/errors.js";
 import type { LockManifest } from "../core/lock/manifest.js";
-import type { ArtifactLimits } from "../core/markdown/targets.js";
+import type { ArtifactLimits } from "../core/markdown/limits.js";
 import { OperationalError } from "./errors.js";
 import type { WorkPool } from "./pool.js";
 import type { ArtifactResult, DatasetFields } from "./worker.js";

@@ -1,23 +1,20 @@
 import { createReadStream, statSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
-import { sha256Stream } from "../core/digest.js";
+import { sha256Stream } from "../core/bytes.js";
 import type { LockManifest } from "../core/lock/manifest.js";
-import {
-  DatasetError,
-  generateLineBatchesFrom,
-  linesInThread,
-  parseArtifactBytes,
-  type OutputRecord,
-} from "../core/records/generate.js";
-import type { ArtifactLimits } from "../core/markdown/targets.js";
-import { decodeUtf8Lenient } from "../core/utf8.js";
+import { generateLineBatchesFrom, linesInThread, parseArtifactBytes } from "../core/records/generate.js";
+import { DatasetError } from "../core/errors.js";
+import type { OutputRecord } from "../core/records/record-line.js";
+import type { ArtifactLimits } from "../core/markdown/limits.js";
+import { decodeUtf8Lenient } from "../core/bytes.js";
 import { poolLineSource } from "./generate-pool.js";
 import { checkJobs, chooseJobs, createPool, type ThreadPolicy, type WorkPool } from "./pool.js";
 import { LineSplitter, type Line } from "../core/lines.js";
 import { describeIoError, OperationalError } from "./errors.js";
 import { DEFAULT_MAX_ARTIFACT_BYTES } from "./dataset-files.js";
-import { type LoadedManifest, loadManifest, resolveArtifact, shellQuote, verifyArtifacts } from "./manifest-io.js";
+import { type LoadedManifest, loadManifest, resolveArtifact, verifyArtifacts } from "./manifest-io.js";
+import { shellQuote } from "../core/text.js";
 import { differingFields, type RecordChanges, RecordComparer } from "../core/records/record-fingerprint.js";
 import { readOldRecords } from "./record-changes.js";
 import { openAtomic, refuseOverInputs, type AtomicFile } from "./write.js";

@@ -8,7 +8,7 @@ import { createReadStream } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { LineSplitter } from "../core/lines.js";
-import { decodeUtf8Lenient } from "../core/utf8.js";
+import { decodeUtf8Lenient } from "../core/bytes.js";
 import { sortProblems, type Problem } from "../core/report/problem.js";
 import type { FileReport } from "../core/report/report.js";
 import { loadManifest, resolveArtifact } from "./manifest-io.js";

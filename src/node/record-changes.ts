@@ -4,10 +4,10 @@
  * to say why a file is stale (docs/spec.md, "Generation").
  */
 import { createReadStream } from "node:fs";
-import { sha256Stream } from "../core/digest.js";
+import { sha256Stream } from "../core/bytes.js";
 import { LineSplitter } from "../core/lines.js";
 import { type OldFingerprints, recordFingerprint } from "../core/records/record-fingerprint.js";
-import { decodeUtf8Lenient } from "../core/utf8.js";
+import { decodeUtf8Lenient } from "../core/bytes.js";
 
 export interface OldRecords extends OldFingerprints {
   /** SHA-256 of the file's bytes, taken while reading it (to tell whether new output would differ). */

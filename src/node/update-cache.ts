@@ -11,8 +11,8 @@ import { stat } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Sha256Stream, sha256Hex, sha256Stream } from "../core/digest.js";
-import type { ArtifactLimits } from "../core/markdown/targets.js";
+import { type Sha256Stream, sha256Hex, sha256Stream } from "../core/bytes.js";
+import type { ArtifactLimits } from "../core/markdown/limits.js";
 import { findRepositoryRoot } from "./files.js";
 import { writeFileAtomic } from "./write.js";
 

@@ -7,10 +7,10 @@
  */
 import { createReadStream, existsSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { sha256Hex, sha256Stream } from "../core/digest.js";
-import { DatasetError } from "../core/records/generate.js";
+import { sha256Hex, sha256Stream } from "../core/bytes.js";
+import { DatasetError } from "../core/errors.js";
 import { DEFAULT_MANIFEST_NAME } from "../core/lock/manifest.js";
-import type { ArtifactLimits } from "../core/markdown/targets.js";
+import type { ArtifactLimits } from "../core/markdown/limits.js";
 import { displayPath } from "./files.js";
 import { type DatasetFields, TemplateError } from "../core/lock/dataset-fields.js";
 import { MANIFEST_DATASET_FIELDS, type ManifestDatasetField } from "../core/model.js";

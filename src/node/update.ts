@@ -12,7 +12,7 @@ import { basename, join, resolve } from "node:path";
 import { errorMessage } from "../core/errors.js";
 import { type DatasetFields, isTemplate } from "../core/lock/dataset-fields.js";
 import { DEFAULT_MANIFEST_NAME } from "../core/lock/manifest.js";
-import { DatasetError } from "../core/records/generate.js";
+import { DatasetError } from "../core/errors.js";
 import { OperationalError } from "./errors.js";
 import { DEFAULT_MANIFEST_PATTERN, displayPath, findRepositoryRoot } from "./files.js";
 import { batchesOf, checkJobs, createPool, type TaskFailure } from "./pool.js";
@@ -22,8 +22,6 @@ import { type DatasetTask, type DatasetTaskResult, type DatasetUpdate, updateOne
 import { limitsOf } from "./generate.js";
 import { journalPath, pendingJournal, recoverJournal, renameAll } from "./journal.js";
 import { discardTemporary, removeStaleTemporariesOf, syncFiles } from "./write.js";
-
-export { type DatasetUpdate, outputFor } from "./update-dataset.js";
 
 export interface UpdateOptions {
   /** Lock manifests; default every `*.lock.json` in `.tooling/citation-targets/` of the repository. */

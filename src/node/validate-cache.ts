@@ -18,7 +18,7 @@
 import { lstatSync, readFileSync, realpathSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { sha256Hex, sha256Stream } from "../core/digest.js";
+import { sha256Hex, sha256Stream } from "../core/bytes.js";
 import type { Problem, RuleSetting } from "../core/report/problem.js";
 import { resolveSeverities } from "../engine/check-file.js";
 import { DEFAULT_LIMITS, type Limits } from "../rules/define.js";

@@ -39,7 +39,8 @@ import { openLockContext } from "./validate-lock.js";
 import { checkJobs, chooseJobs } from "./pool.js";
 import { openRegularSync } from "./regular-file.js";
 import { sizesOf, startProgress, VALIDATE_THREADS, validateInPool } from "./validate-workers.js";
-import { loadSchema, type SchemaSource } from "./schema-source.js";
+import { loadSchema } from "./schema-source.js";
+import type { SchemaSource } from "../core/report/report.js";
 
 export interface ValidateOptions {
   /** Files, directories or globs; default `.tooling/citation-targets/*.jsonl`. */
@@ -140,9 +141,6 @@ export interface CheckedFile {
   report: FileReport;
   verdict?: LockVerdict | null;
 }
-
-export type { FileReport, Report, Summary } from "../core/report/report.js";
-export { exitCodeFor, onlyErrors, summarize } from "../core/report/report.js";
 
 const CHUNK_SIZE = 1 << 20;
 const FILES_AT_ONCE = 8;

@@ -9,7 +9,7 @@ import { DatasetError } from "../core/errors.js";
 import type { DiffPair } from "../core/diff/diff.js";
 import type { ArtifactLines } from "../core/records/generate.js";
 import type { LockManifest, ManifestArtifact } from "../core/lock/manifest.js";
-import type { ArtifactLimits } from "../core/markdown/targets.js";
+import type { ArtifactLimits } from "../core/markdown/limits.js";
 import { OperationalError } from "./errors.js";
 import type { PairTask } from "./diff.js";
 import type { TaskFailure } from "./pool.js";

@@ -1,4 +1,4 @@
-import { type Sha256Stream, sha256Hex, sha256Stream } from "../core/digest.js";
+import { type Sha256Stream, sha256Hex, sha256Stream } from "../core/bytes.js";
 import { defineRule, isMarkdownArtifact, regenerateCommand, stringField, updateCommand } from "./define.js";
 
 export const lockArtifactBody = defineRule({

@@ -2,7 +2,7 @@
 
 import canonicalize from "canonicalize";
 import { CALENDAR_DATE, MARKDOWN_ARTIFACT_KINDS, NON_EMPTY_STRING, SOURCE_INDEX_KINDS } from "../schema/schema.js";
-import { sha256Hex } from "../digest.js";
+import { sha256Hex } from "../bytes.js";
 import { MANIFEST_DATASET_FIELDS, SLUG_PATTERN } from "../model.js";
 
 export const LOCK_VERSION = 1;

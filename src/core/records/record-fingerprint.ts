@@ -10,7 +10,7 @@
  *   (`differingFields` over every field: it explains bytes, so the uncompared fields count too).
  */
 import canonicalize from "canonicalize";
-import { sha256Hex } from "../digest.js";
+import { sha256Hex } from "../bytes.js";
 
 /**
  * Fields left out when deciding whether a record changed: the version-scoped ones change with every

@@ -6,9 +6,6 @@ import { AJV_OPTIONS } from "./ajv-options.js";
 import { buildRecordSchema } from "./schema.js";
 import { recordCheckFrom, type RecordSchemaCheck } from "./schema-issues.js";
 
-export type { RecordSchemaCheck, SchemaIssue } from "./schema-issues.js";
-export { recordCheckFrom } from "./schema-issues.js";
-
 // ajv-formats ships CommonJS with `exports.default`; under NodeNext the default import is the module object.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
   ajv: Ajv2020,
@@ -18,8 +15,6 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 export class SchemaCompileError extends Error {
   override name = "SchemaCompileError";
 }
-
-export { AJV_OPTIONS, MANIFEST_AJV_OPTIONS } from "./ajv-options.js";
 
 /** Compiles any schema with Ajv 2020-12 in strict mode with every format of ajv-formats; throws SchemaCompileError. */
 export function compileSchema(schema: unknown, options: Record<string, unknown> = {}): ValidateFunction {
