@@ -3,7 +3,7 @@
  * `registerGenerateCommand`.
  */
 import { type Command, Option } from "commander";
-import { plural } from "../formatters/types.js";
+import { plural } from "../core/text.js";
 import { OperationalError } from "../node/errors.js";
 import { displayPath } from "../node/files.js";
 import { type CommandIo, type MainContext, noteJobs, OUTSIDE_NOTE, writeAndDrain } from "./context.js";

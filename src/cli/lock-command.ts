@@ -8,7 +8,7 @@ import { DEFAULT_MANIFEST_NAME, type ArtifactKind, type IndexKind } from "../cor
 import { MANIFEST_DATASET_FIELDS, MARKDOWN_ARTIFACT_KINDS, SOURCE_INDEX_KINDS } from "../core/model.js";
 import { describeIoError, OperationalError } from "../node/errors.js";
 import { displayPath, MANIFEST_FOLDER } from "../node/files.js";
-import { shellQuote } from "../node/manifest-io.js";
+import { shellQuote } from "../core/text.js";
 import type { CommandIo, MainContext } from "./context.js";
 import { lockJson, lockText } from "./dataset-reports.js";
 import { capOption, collectPair, pick } from "./options.js";

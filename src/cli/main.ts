@@ -1,5 +1,5 @@
 import { Command, CommanderError } from "commander";
-import { DatasetError } from "../core/errors.js";
+import { DatasetError, errorMessage } from "../core/errors.js";
 import { describeUnexpectedIoError, OperationalError } from "../node/errors.js";
 import { type MainContext, packageJson, prefixLines } from "./context.js";
 import { describeDatasetProblems } from "./dataset-reports.js";
@@ -84,9 +84,7 @@ export async function main(context: MainContext): Promise<number> {
       return 2;
     }
     const code = (error as NodeJS.ErrnoException).code;
-    stderr.write(
-      `${code ? describeUnexpectedIoError(error) : error instanceof Error ? error.message : String(error)}\n`,
-    );
+    stderr.write(`${code ? describeUnexpectedIoError(error) : errorMessage(error)}\n`);
     return 2;
   }
 }

@@ -9,13 +9,14 @@ import { DEFAULT_LEGISLATION_HOST } from "../core/schema/schema.js";
 import { colorLevel, createColor } from "../formatters/color.js";
 import { FORMAT_NAMES, formatters, type FormatName } from "../formatters/index.js";
 import { publicRepositoryUrl } from "../formatters/sarif.js";
-import { plural } from "../formatters/types.js";
+import { plural } from "../core/text.js";
 import { rules, type RuleId } from "../rules/index.js";
 import { OperationalError } from "../node/errors.js";
 import { cwdInRepository, DEFAULT_PATTERN, displayPath } from "../node/files.js";
 import type { SettingSource } from "../node/config.js";
 import { REPOSITORY_SCHEMA_PATH } from "../node/schema-source.js";
-import { type CacheUse, exitCodeFor, onlyErrors, validate } from "../node/validate.js";
+import { type CacheUse, validate } from "../node/validate.js";
+import { exitCodeFor, onlyErrors } from "../core/report/report.js";
 import { writeFileAtomic } from "../node/write.js";
 import {
   type CommandIo,

@@ -18,10 +18,11 @@ import {
   parseApprovals,
   summarizeDiff,
 } from "../core/diff/diff.js";
+import { errorMessage } from "../core/errors.js";
 import { RecordDiff } from "../core/diff/diff-records.js";
 import { diffSchemas } from "../core/diff/diff-schema.js";
 import { looksLike } from "../core/report/file-kind.js";
-import { LineReader } from "../core/lines.js";
+import { countLines, LineReader } from "../core/lines.js";
 import { buildRecordSchema } from "../core/schema/schema.js";
 import {
   BlobReader,
@@ -35,7 +36,7 @@ import {
 } from "./diff-git.js";
 import { describeIoError, OperationalError } from "./errors.js";
 import { readRegularFileSync, readRegularIfPresent } from "./regular-file.js";
-import { DEFAULT_PATTERN, displayPath, isInside } from "./files.js";
+import { DEFAULT_FOLDER, DEFAULT_PATTERN, displayPath, isInside } from "./files.js";
 import { readJsonFile } from "./json-file.js";
 import { checkJobs, createPool, type WorkPool } from "./pool.js";
 import { decodeFailure, encodeFailure, type TaskFailure } from "./task-failure.js";
@@ -43,7 +44,6 @@ import { UNCOMPARED_FIELDS } from "../core/records/record-fingerprint.js";
 import { REPOSITORY_SCHEMA_PATH } from "./schema-source.js";
 
 /** The folder of the default pattern: `.tooling/citation-targets`. */
-const DEFAULT_FOLDER = DEFAULT_PATTERN.slice(0, DEFAULT_PATTERN.lastIndexOf("/"));
 
 export interface DiffOptions {
   cwd?: string;
@@ -276,9 +276,7 @@ async function readSchema(side: DiffSide): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new OperationalError(
-      `schema ${side.label} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw new OperationalError(`schema ${side.label} is not valid JSON: ${errorMessage(error)}`);
   }
 }
 
@@ -488,13 +486,6 @@ const PREFETCH_PAIRS = 16;
  */
 const WHOLE_BLOB_UP_TO = 64 * 2 ** 20;
 
-/** The lines of a file: its line feeds, and one more when the last line has none. */
-function countLines(bytes: Uint8Array): number {
-  let count = 0;
-  for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) count++;
-  return bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a ? count + 1 : count;
-}
-
 /** Reads and checks an approvals file; an OperationalError (exit 2) names every problem. */
 export async function loadApprovals(path: string, cwd: string): Promise<Approval[]> {
   const document = await readJsonFile(resolve(cwd, path), "approvals file", path);
@@ -612,7 +603,7 @@ async function compareInPool(targets: DiffTarget[], pool: WorkPool<DiffTasks>): 
         // The pool failed (a worker stopped): every pair of the batch ends with its error.
         for (const slot of slots)
           resolvers[slot]!({
-            failed: { kind: "operational", message: error instanceof Error ? error.message : String(error) },
+            failed: { kind: "operational", message: errorMessage(error) },
           });
       },
     );

@@ -4,15 +4,10 @@
  * builder, which takes them in document order. The records are built in this thread from the same parses, so the output
  * is byte-identical to a one-thread run; memory holds at most the window's artifacts.
  */
-import {
-  type ArtifactLines,
-  artifactLines,
-  DatasetError,
-  type LineSource,
-  parseArtifactBytes,
-} from "../core/records/generate.js";
+import { type ArtifactLines, artifactLines, type LineSource, parseArtifactBytes } from "../core/records/generate.js";
+import { DatasetError, errorMessage } from "../core/errors.js";
 import type { LockManifest, ManifestArtifact } from "../core/lock/manifest.js";
-import type { ArtifactLimits } from "../core/markdown/targets.js";
+import type { ArtifactLimits } from "../core/markdown/limits.js";
 import { OperationalError } from "./errors.js";
 import { resolveArtifact } from "./manifest-io.js";
 import type { WorkPool } from "./pool.js";
@@ -48,9 +43,7 @@ export async function artifactBatch(task: {
       return { lines: artifactLines(manifest, artifact, parsed) };
     } catch (error) {
       if (error instanceof DatasetError) return encodeFailure(error);
-      return encodeFailure(
-        new OperationalError(`${artifact.path}: ${error instanceof Error ? error.message : String(error)}`),
-      );
+      return encodeFailure(new OperationalError(`${artifact.path}: ${errorMessage(error)}`));
     }
   });
 }

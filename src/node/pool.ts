@@ -15,6 +15,7 @@ import { stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { OperationalError } from "./errors.js";
+import { errorMessage } from "../core/errors.js";
 
 /**
  * The kinds of task a pool runs, by name (the names `worker.ts` exports them by): each takes plain data and resolves to
@@ -185,6 +186,6 @@ function workerFailure(error: unknown): Error {
     return new OperationalError(
       `a worker thread ran out of memory (its heap is capped at ${WORKER_LIMITS.maxOldGenerationSizeMb} MiB): lower --max-artifact-bytes, or run with --jobs 1`,
     );
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return new OperationalError(`a worker thread stopped: ${message}`);
 }

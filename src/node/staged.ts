@@ -10,10 +10,9 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { runGit } from "./diff-git.js";
 import { OperationalError } from "./errors.js";
-import { datasetRootOf, DEFAULT_PATTERN } from "./files.js";
+import { datasetRootOf, DEFAULT_FOLDER } from "./files.js";
 
 /** The folder of the default pattern: `.tooling/citation-targets`. */
-const DEFAULT_FOLDER = DEFAULT_PATTERN.slice(0, DEFAULT_PATTERN.lastIndexOf("/"));
 
 export interface StagedDatasets {
   /** The repository's top folder. */

@@ -5,7 +5,7 @@
  * OperationalError, else a plain Error with the message. The same pair is used when the task ran in
  * this thread, so that a run gives the same errors whatever its number of threads.
  */
-import { DatasetError } from "../core/errors.js";
+import { DatasetError, errorMessage } from "../core/errors.js";
 import { OperationalError } from "./errors.js";
 
 /** What a task returns when it fails: its error as plain data. */
@@ -18,7 +18,7 @@ export function encodeFailure(error: unknown): TaskFailure {
   if (error instanceof DatasetError)
     return { failed: { kind: "dataset", message: error.message, problems: error.problems } };
   if (error instanceof OperationalError) return { failed: { kind: "operational", message: error.message } };
-  return { failed: { kind: "other", message: error instanceof Error ? error.message : String(error) } };
+  return { failed: { kind: "other", message: errorMessage(error) } };
 }
 
 /** True for a task's failure (a task's result is never an object with `failed` otherwise). */

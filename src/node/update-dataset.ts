@@ -5,12 +5,12 @@
  * few. New bytes go to temporary files that the caller renames into place only once every dataset
  * of the run succeeded (update.ts).
  */
-import { createHash } from "node:crypto";
 import { createReadStream, existsSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { DatasetError } from "../core/records/generate.js";
+import { sha256Hex, sha256Stream } from "../core/bytes.js";
+import { DatasetError } from "../core/errors.js";
 import { DEFAULT_MANIFEST_NAME } from "../core/lock/manifest.js";
-import type { ArtifactLimits } from "../core/markdown/targets.js";
+import type { ArtifactLimits } from "../core/markdown/limits.js";
 import { displayPath } from "./files.js";
 import { type DatasetFields, TemplateError } from "../core/lock/dataset-fields.js";
 import { MANIFEST_DATASET_FIELDS, type ManifestDatasetField } from "../core/model.js";
@@ -23,7 +23,8 @@ import { loadManifest } from "./manifest-io.js";
 import { ARTIFACT_TASKS, type ArtifactTasks } from "./generate-pool.js";
 import type { WorkPool } from "./pool.js";
 import { encodeFailure, type TaskFailure } from "./task-failure.js";
-import { readOldRecords, RecordComparer, type RecordChanges } from "./record-changes.js";
+import { type RecordChanges, RecordComparer } from "../core/records/record-fingerprint.js";
+import { readOldRecords } from "./record-changes.js";
 import { type CacheEntry, cacheKey } from "./update-cache.js";
 import { readRegularFileSync, readRegularIfPresent } from "./regular-file.js";
 import { openAtomic } from "./write.js";
@@ -42,7 +43,7 @@ export interface DatasetUpdate {
   /** True when the JSONL was known to be what generate writes from the cache, without generating it. */
   cached?: boolean;
   /** Dataset fields whose value changed, with both values (none for a new manifest). */
-  fields: FieldChange[];
+  fields: DatasetFieldChange[];
   /**
    * The dataset digest before (the old manifest's; absent for a new one) and after: when it changes, so does every
    * record's datasetDigest and citationTargetId.
@@ -54,7 +55,7 @@ export interface DatasetUpdate {
   sourceTextUrl: string;
 }
 
-export interface FieldChange {
+export interface DatasetFieldChange {
   field: ManifestDatasetField;
   before: string;
   after: string;
@@ -183,7 +184,7 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
   if (conflict !== undefined) throw new OperationalError(conflict);
   const output = outputFor(manifestPath, locked.manifest.slug);
   const before = loaded?.manifest;
-  const fields: FieldChange[] = before
+  const fields: DatasetFieldChange[] = before
     ? MANIFEST_DATASET_FIELDS.filter((key) => before[key] !== locked.manifest[key]).map((field) => ({
         field,
         before: before[field],
@@ -272,7 +273,7 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
     let bytes: Buffer = encodeLines(kept);
     const before = size === undefined ? undefined : readRegularIfPresent(output);
     outputChanged = before === undefined || !before.equals(bytes);
-    if (key !== undefined) digest = createHash("sha256").update(bytes).digest("hex");
+    if (key !== undefined) digest = sha256Hex(bytes);
     if (!outputChanged) changes = { before: records, after: records, added: [], removed: [], changed: [] };
     else {
       bytes = Buffer.from(bytes);
@@ -353,12 +354,12 @@ async function fileDigest(path: string): Promise<string | undefined> {
   if (size === undefined) return undefined;
   if (size <= COMPARE_BYTES_UP_TO) {
     try {
-      return createHash("sha256").update(readRegularFileSync(path)).digest("hex");
+      return sha256Hex(readRegularFileSync(path));
     } catch {
       return undefined;
     }
   }
-  const hash = createHash("sha256");
+  const hash = sha256Stream();
   try {
     for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
   } catch {

@@ -9,14 +9,15 @@
 import { existsSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, join, resolve } from "node:path";
+import { errorMessage } from "../core/errors.js";
 import { type DatasetFields, isTemplate } from "../core/lock/dataset-fields.js";
 import { DEFAULT_MANIFEST_NAME } from "../core/lock/manifest.js";
-import { DatasetError } from "../core/records/generate.js";
+import { DatasetError } from "../core/errors.js";
 import { OperationalError } from "./errors.js";
 import { DEFAULT_MANIFEST_PATTERN, displayPath, findRepositoryRoot } from "./files.js";
 import { batchesOf, checkJobs, createPool } from "./pool.js";
 import { decodeFailure, encodeFailure, isTaskFailure, type TaskFailure } from "./task-failure.js";
-import { noRecordChanges } from "./record-changes.js";
+import { noRecordChanges } from "../core/records/record-fingerprint.js";
 import { cacheLocation, openCache, type UpdateCache } from "./update-cache.js";
 import {
   type DatasetTask,
@@ -200,7 +201,7 @@ export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate
       journal,
     );
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     throw new OperationalError(existsSync(journal) ? message : `${message}\nnothing was written`);
   }
   if (cache) {

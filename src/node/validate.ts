@@ -1,3 +1,4 @@
+import { errorMessage } from "../core/errors.js";
 import { createFileCheck, type FileCheckOptions, type FileResult, resolveSeverities } from "../engine/check-file.js";
 import { lockPair } from "../rules/lock-pair.js";
 import { foldersOf, manifestsWithoutJsonl, orphanReports } from "./orphan-manifests.js";
@@ -39,7 +40,8 @@ import { checkJobs, chooseJobs } from "./pool.js";
 import { openRegularSync } from "./regular-file.js";
 import { sizesOf, startProgress, VALIDATE_THREADS, validateInPool } from "./validate-workers.js";
 import { encodeFailure, type TaskFailure } from "./task-failure.js";
-import { loadSchema, type SchemaSource } from "./schema-source.js";
+import { loadSchema } from "./schema-source.js";
+import type { SchemaSource } from "../core/report/report.js";
 
 export interface ValidateOptions {
   /** Files, directories or globs; default `.tooling/citation-targets/*.jsonl`. */
@@ -140,9 +142,6 @@ export interface CheckedFile {
   report: FileReport;
   verdict?: LockVerdict | null;
 }
-
-export type { FileReport, Report, Summary } from "../core/report/report.js";
-export { exitCodeFor, onlyErrors, summarize } from "../core/report/report.js";
 
 const CHUNK_SIZE = 1 << 20;
 const FILES_AT_ONCE = 8;
@@ -540,7 +539,7 @@ export async function lockFacts(lock: LockContext | undefined): Promise<void> {
   try {
     await lock.ready;
   } catch (error) {
-    lock.artifactsFailed = `the artifact checks of ${lock.manifestPath} could not run: ${error instanceof Error ? error.message : String(error)}`;
+    lock.artifactsFailed = `the artifact checks of ${lock.manifestPath} could not run: ${errorMessage(error)}`;
   }
   if (lock.artifactsFailed !== undefined) lock.datasetRoot = undefined;
 }

@@ -2,7 +2,7 @@
 
 import canonicalize from "canonicalize";
 import { CALENDAR_DATE, NON_EMPTY_STRING } from "../schema/schema.js";
-import { sha256Hex } from "../digest.js";
+import { sha256Hex } from "../bytes.js";
 import {
   type ArtifactKind,
   type IndexKind,
