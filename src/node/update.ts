@@ -32,7 +32,7 @@ import { discardTemporary, removeStaleTemporariesOf, syncFiles } from "./write.j
 
 export { type DatasetUpdate, outputFor } from "./update-dataset.js";
 
-export interface UpdateOptions extends ArtifactReadingOptions {
+export interface UpdateOptions {
   /** Lock manifests; default every `*.lock.json` in `.tooling/citation-targets/` of the repository. */
   manifests?: string[];
   cwd?: string;
@@ -40,6 +40,16 @@ export interface UpdateOptions extends ArtifactReadingOptions {
   check?: boolean;
   /** Threads for the run's pool (default: one per core). */
   jobs?: number;
+  /** The largest artifact read, in bytes (default 64 MiB). */
+  maxArtifactBytes?: number;
+  /** The most YAML aliases an artifact's front matter may hold (default 1000). */
+  maxYamlAliases?: number;
+  /** The most headings (targets) one artifact may have (default 100,000); more is refused, named. */
+  maxHeadings?: number;
+  /** The longest inline content of a heading, in UTF-16 code units (default 65,536); longer is refused, named. */
+  maxHeadingLength?: number;
+  /** Let manifests' dataset folders lead outside the repository (default: confined to it; SECURITY.md). */
+  allowOutsideRepository?: boolean;
   /**
    * The cache file; default `node_modules/.cache/citation-targets/update.json` of the repository when it has
    * `node_modules`; false for none.
@@ -97,6 +107,13 @@ const DATASETS_PER_TASK = { items: 32, bytes: 2 ** 20 };
 function guessOutput(manifestPath: string): string {
   return manifestPath.endsWith(".lock.json") ? `${manifestPath.slice(0, -".lock.json".length)}.jsonl` : manifestPath;
 }
+
+/** The caps UpdateOptions lists are generate's, of the same types (a compile error otherwise). */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type True<T extends true> = T;
+export type UpdateCapsAreGenerates = True<
+  Same<Pick<UpdateOptions, keyof ArtifactReadingOptions>, ArtifactReadingOptions>
+>;
 
 /**
  * Re-locks each dataset (its manifest's datasetRoot, keeping kinds, order and ignores) and
