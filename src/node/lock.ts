@@ -9,13 +9,17 @@ import {
   DEFAULT_MANIFEST_NAME,
   formatManifest,
   LOCK_VERSION,
-  type ArtifactKind,
-  type IndexKind,
   type LockManifest,
   type ManifestArtifact,
 } from "../core/lock/manifest.js";
 import { comparePaths } from "../core/address/natural-sort.js";
-import { INDEX_FILE_NAMES, MANIFEST_DATASET_FIELDS, type ManifestDatasetField } from "../core/model.js";
+import {
+  type ArtifactKind,
+  INDEX_FILE_NAMES,
+  type IndexKind,
+  MANIFEST_DATASET_FIELDS,
+  type ManifestDatasetField,
+} from "../core/model.js";
 import { digestDatasetFiles } from "./dataset-files.js";
 import { OperationalError } from "./errors.js";
 import { datasetRootOf, displayPath, findRepositoryRoot, MANIFEST_FOLDER } from "./files.js";

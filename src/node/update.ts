@@ -30,8 +30,6 @@ import { type ArtifactReadingOptions, limitsOf } from "./generate.js";
 import { journalPath, pendingJournal, recoverJournal, renameAll } from "./journal.js";
 import { discardTemporary, removeStaleTemporariesOf, syncFiles } from "./write.js";
 
-export { type DatasetUpdate, outputFor } from "./update-dataset.js";
-
 export interface UpdateOptions {
   /** Lock manifests; default every `*.lock.json` in `.tooling/citation-targets/` of the repository. */
   manifests?: string[];

@@ -11,7 +11,7 @@
 import { parseDocument, visit } from "yaml";
 import { isSimpleYamlMap } from "./simple-yaml.js";
 import { findFrontMatter, type FrontMatter } from "./front-matter.js";
-import type { IndexKind } from "../lock/manifest.js";
+import type { IndexKind } from "../model.js";
 import { type BlockScan, scanTopLevelBlocks, type TopLevelBlock } from "./blocks.js";
 import { collapseWhiteSpace, headingText } from "./heading-text.js";
 import {
