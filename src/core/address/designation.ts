@@ -9,6 +9,7 @@
  */
 
 import { withoutFootnoteMarkup } from "../markdown/heading-markup.js";
+import { escapeRegExp } from "../text.js";
 import { TOP_LOCAL } from "./address.js";
 import { PLACEHOLDER, paragraphRun } from "./german-forms.js";
 import {
@@ -126,7 +127,6 @@ export function germanOrdinal(word: string): number | undefined {
 /** A word in its usual spellings: "part", "Part", "PART". */
 const spellings = (words: string[]) =>
   words.flatMap((w) => [w, w[0]!.toUpperCase() + w.slice(1), w.toUpperCase()]).join("|");
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 /**
  * Words standing where a number would (`unique`, `préliminaire`) and ordinal words after their unit (`premier`,
  * `primo`).

@@ -1,5 +1,5 @@
 /**
- * Issue 34, headings as text: `headingText` holds no footnote markup (docs/spec.md, section 4), read as designations
+ * Headings as text (issue 34): `headingText` holds no footnote markup (docs/spec.md, section 4), read as designations
  * read it (section 7, "Local coordinate: designations"), and the German heading forms `(XXXX) …` and lists of §§ read
  * as designations, so that an editorial rewording keeps the address. Through the command line on German- and
  * Swiss-shaped data.
