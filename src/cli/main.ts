@@ -175,6 +175,8 @@ export async function main(context: MainContext): Promise<number> {
   const { stdout } = context;
   /** Every line the program writes to stderr carries its name. */
   const stderr = { write: (text: string) => context.stderr.write(prefixLines(text)), isTTY: context.stderr.isTTY };
+  /** What a writer notes on the way (a writer lock taken over), on stderr. */
+  const note = (text: string) => stderr.write(`${text}\n`);
   let exitCode = 0;
   const program = new Command()
     .name("citation-targets")
@@ -353,6 +355,7 @@ export async function main(context: MainContext): Promise<number> {
       const { lock } = await import("../node/lock.js");
       const result = await lock({
         dir,
+        onNote: note,
         cwd: context.cwd,
         kinds: (options.kind ?? {}) as Record<string, ArtifactKind>, // the repeatable options have no default, so that --help shows none
         indexKinds: (options.indexKind ?? {}) as Record<string, IndexKind>,
@@ -547,8 +550,10 @@ export async function main(context: MainContext): Promise<number> {
           );
         if (!options.check) {
           const { journalPath, recoverJournal } = await import("../node/journal.js");
+          const { withWriterLock } = await import("../node/writer-lock.js");
           const journal = await journalPath(context.cwd);
-          const recovered = await recoverJournal(journal);
+          // One writer at a time: never beside a running update (writer-lock.ts).
+          const recovered = await withWriterLock(context.cwd, "update --recover", note, () => recoverJournal(journal));
           if (recovered)
             stderr.write(
               `completed the interrupted update of ${displayPath(journal, context.cwd)}: ${plural(recovered.files, "file")} ${recovered.direction === "forward" ? "renamed into place (rolled forward)" : "restored as they were (rolled back)"}\n`,
@@ -575,6 +580,7 @@ export async function main(context: MainContext): Promise<number> {
           : undefined;
         const results = await update({
           manifests,
+          onNote: note,
           ...(Object.keys(set).length > 0 ? { set } : {}),
           ...datasetProgress(progress, "updating"),
           ...(options.cache === false
@@ -672,6 +678,7 @@ export async function main(context: MainContext): Promise<number> {
         const result = await adopt({
           datasets,
           templates,
+          onNote: note,
           cwd: context.cwd,
           ...(options.check ? { check: true } : {}),
           ...(options.cache === false ? { cache: false as const } : {}),

@@ -21,6 +21,7 @@ import { type DatasetTask, type DatasetTaskResult, type DatasetUpdate, updateOne
 import { limitsOf } from "./generate.js";
 import { journalPath, pendingJournal, recoverJournal, renameAll } from "./journal.js";
 import { discardTemporary, removeStaleTemporariesOf, syncFiles } from "./write.js";
+import { noteOf, withWriterLock } from "./writer-lock.js";
 
 export { type DatasetUpdate, outputFor } from "./update-dataset.js";
 
@@ -59,6 +60,11 @@ export interface UpdateOptions {
   datasets?: AdoptedDataset[];
   /** Called as datasets are done (a progress display): how many of how many. */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Told of what the run notes on the way (a writer lock taken over from a process that is gone, a lock file git tracks);
+   * default: a process warning.
+   */
+  onNote?: (text: string) => void;
 }
 
 export interface AdoptedDataset {
@@ -107,6 +113,14 @@ function guessOutput(manifestPath: string): string {
  */
 export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate[]> {
   const cwd = options.cwd ?? process.cwd();
+  if (options.check) return updateLocked(options, cwd);
+  // One writer at a time (writer-lock.ts): a second update, or update --recover, never renames beside this one.
+  return withWriterLock(cwd, options.datasets !== undefined ? "adopt" : "update", noteOf(options), () =>
+    updateLocked(options, cwd),
+  );
+}
+
+async function updateLocked(options: UpdateOptions, cwd: string): Promise<DatasetUpdate[]> {
   const journal = await journalPath(cwd);
   if (options.check) {
     const pending = await pendingJournal(cwd);
