@@ -20,7 +20,7 @@ import { cacheLocation, openCache, type UpdateCache } from "./update-cache.js";
 import { type DatasetTask, type DatasetTaskResult, type DatasetUpdate, updateOneDataset } from "./update-dataset.js";
 import { limitsOf } from "./generate.js";
 import { journalPath, pendingJournal, recoverJournal, renameAll } from "./journal.js";
-import { discardTemporary, removeStaleTemporariesOf, syncFiles } from "./write.js";
+import { discardTemporary, refuseOverInputs, removeStaleTemporariesOf, syncFiles } from "./write.js";
 import { noteOf, withWriterLock } from "./writer-lock.js";
 
 export { type DatasetUpdate, outputFor } from "./update-dataset.js";
@@ -221,7 +221,17 @@ async function prepareTasks(
   adopted: Map<string, AdoptedDataset>,
 ): Promise<{ cache: UpdateCache | undefined; taskOf: (manifestPath: string) => DatasetTask }> {
   const location = await cacheLocation(cwd, options.cache);
-  const cache: UpdateCache | undefined = location !== undefined ? openCache(location) : undefined;
+  if (location !== undefined && typeof options.cache === "string")
+    refuseOverInputs(
+      location,
+      manifests.flatMap((manifest) => [
+        { path: manifest, what: `the lock manifest ${displayPath(manifest, cwd)}` },
+        { path: guessOutput(manifest), what: `the dataset file ${displayPath(guessOutput(manifest), cwd)}` },
+      ]),
+      displayPath(location, cwd),
+    );
+  const cache: UpdateCache | undefined =
+    location !== undefined ? openCache(location, typeof options.cache === "string") : undefined;
   // The stale temporaries of every `<name>.lock.json` and `<name>.jsonl` written, each folder read once (not once per
   // dataset).
   const sweepable = options.check
