@@ -7,7 +7,7 @@
  * the manifest or the generator's code misses the cache. A cache that cannot be read is ignored.
  */
 import { createHash, type Hash } from "node:crypto";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, type Stats, statSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
@@ -79,7 +79,12 @@ export function openCacheFile<T>(
   let entries: Record<string, unknown> = {};
   // Only a regular file is read (a device would never end, a FIFO would block); and a file named by --cache-location is
   // replaced only when it is a cache: one naming an input (a JSONL, a law) is refused, never overwritten (SECURITY.md).
-  const info = statSync(path, { throwIfNoEntry: false });
+  let info: Stats | undefined;
+  try {
+    info = statSync(path, { throwIfNoEntry: false });
+  } catch {
+    info = undefined; // a folder of its path is a file: no cache there, and none written
+  }
   if (info !== undefined && !info.isFile())
     throw new OperationalError(
       `refusing the cache file ${path}: it is ${fileKind(info)}, not a regular file; name another with --cache-location, or run with --no-cache`,
@@ -95,7 +100,7 @@ export function openCacheFile<T>(
       typeof data === "object" &&
       data !== null &&
       typeof data.version === "number" &&
-      typeof data[stamp.field] === "string" &&
+      (typeof data.generator === "string" || typeof data.key === "string") && // update's or validate's
       typeof data.entries === "object" &&
       data.entries !== null &&
       !Array.isArray(data.entries);
