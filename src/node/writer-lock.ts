@@ -29,7 +29,7 @@ interface Holder {
 }
 
 /** The lock this process holds: nested writers (adopt runs update) share it. */
-let held: { path: string; token: string; depth: number } | undefined;
+const held = new Map<string, { token: string; depth: number }>();
 
 /** The tracked lock files warned of already (once a run, not once per writer of the run). */
 const warnedTracked = new Set<string>();
@@ -94,8 +94,9 @@ function readHolder(path: string): Holder | undefined {
  */
 export async function takeWriterLock(cwd: string, command: string, note: (text: string) => void): Promise<() => void> {
   const path = await writerLockPath(cwd);
-  if (held?.path === path) {
-    held.depth++;
+  const mine = held.get(path);
+  if (mine !== undefined) {
+    mine.depth++;
     return releaser(path);
   }
   const shown = displayPath(path, cwd);
@@ -109,9 +110,11 @@ export async function takeWriterLock(cwd: string, command: string, note: (text: 
   for (let attempt = 0; ; attempt++) {
     try {
       create(path, holder);
-      held = { path, token: holder.token, depth: 1 };
-      process.on("SIGINT", releaseOnSignal);
-      process.on("SIGTERM", releaseOnSignal);
+      if (held.size === 0) {
+        process.on("SIGINT", releaseOnSignal);
+        process.on("SIGTERM", releaseOnSignal);
+      }
+      held.set(path, { token: holder.token, depth: 1 });
       return releaser(path);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") {
@@ -151,14 +154,17 @@ export async function takeWriterLock(cwd: string, command: string, note: (text: 
   }
 }
 
-/** Removes the lock file when it is still this process's; forgets the lock (however deeply nested). */
-export function releaseWriterLock(): void {
-  if (held === undefined) return;
-  const { path, token } = held;
-  held = undefined;
-  process.off("SIGINT", releaseOnSignal);
-  process.off("SIGTERM", releaseOnSignal);
-  if (readHolder(path)?.token === token) rmSync(path, { force: true });
+/** Removes the lock files that are still this process's (`path`: that one only); forgets them, however deeply nested. */
+export function releaseWriterLock(path?: string): void {
+  for (const [at, { token }] of [...held]) {
+    if (path !== undefined && at !== path) continue;
+    held.delete(at);
+    if (readHolder(at)?.token === token) rmSync(at, { force: true });
+  }
+  if (held.size === 0) {
+    process.off("SIGINT", releaseOnSignal);
+    process.off("SIGTERM", releaseOnSignal);
+  }
 }
 
 /**
@@ -175,10 +181,11 @@ function releaseOnSignal(signal: NodeJS.Signals): void {
 function releaser(path: string): () => void {
   let done = false;
   return () => {
-    if (done || held?.path !== path) return;
+    const mine = held.get(path);
+    if (done || mine === undefined) return;
     done = true;
-    if (--held.depth > 0) return;
-    releaseWriterLock();
+    if (--mine.depth > 0) return;
+    releaseWriterLock(path);
   };
 }
 
