@@ -27,6 +27,8 @@ import {
   writeSync,
 } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { errorMessage } from "../core/errors.js";
+import { escapeRegExp } from "../core/text.js";
 import { ioError, OperationalError } from "./errors.js";
 import { displayPath, findRepositoryRoot, isInside } from "./files.js";
 import { readRegularFileSync } from "./regular-file.js";
@@ -237,8 +239,6 @@ function finish(journal: string, entries: readonly Entry[], direction: Journal["
   syncFolder(dirname(journal));
 }
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
 const DIGITS = /^[0-9]+$/;
 
 /** A recorded identity of the journal's own shape: a path and four numbers. */
@@ -309,7 +309,7 @@ export async function recoverJournal(
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw cannot(
-      `the journal of an interrupted update cannot be read (${(error as NodeJS.ErrnoException).code === "ELOOP" ? "a symbolic link" : error instanceof Error ? error.message : String(error)})`,
+      `the journal of an interrupted update cannot be read (${(error as NodeJS.ErrnoException).code === "ELOOP" ? "a symbolic link" : errorMessage(error)})`,
     );
   }
   const root = dirname(journal);
