@@ -76,6 +76,7 @@ export function registerLockCommand(
       const { lock } = await import("../node/lock.js");
       const result = await lock({
         dir,
+        onNote: (text) => stderr.write(`${text}\n`),
         cwd: context.cwd,
         kinds: (options.kind ?? {}) as Record<string, ArtifactKind>, // the repeatable options have no default, so that --help shows none
         indexKinds: (options.indexKind ?? {}) as Record<string, IndexKind>,

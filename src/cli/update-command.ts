@@ -56,6 +56,8 @@ export function registerUpdateCommand(
   context: MainContext,
   { stdout, stderr, setExitCode }: CommandIo,
 ): void {
+  /** What a writer notes on the way (a writer lock taken over), on stderr. */
+  const note = (text: string) => stderr.write(`${text}\n`);
   addCapOptions(
     program
       .command("update")
@@ -128,8 +130,10 @@ export function registerUpdateCommand(
           );
         if (!options.check) {
           const { journalPath, recoverJournal } = await import("../node/journal.js");
+          const { withWriterLock } = await import("../node/writer-lock.js");
           const journal = await journalPath(context.cwd);
-          const recovered = await recoverJournal(journal);
+          // One writer at a time: never beside a running update (writer-lock.ts).
+          const recovered = await withWriterLock(context.cwd, "update --recover", note, () => recoverJournal(journal));
           if (recovered)
             stderr.write(
               `completed the interrupted update of ${displayPath(journal, context.cwd)}: ${plural(recovered.files, "file")} ${recovered.direction === "forward" ? "renamed into place (rolled forward)" : "restored as they were (rolled back)"}\n`,
@@ -156,6 +160,7 @@ export function registerUpdateCommand(
           : undefined;
         const results = await update({
           manifests,
+          onNote: note,
           ...(Object.keys(set).length > 0 ? { set } : {}),
           ...datasetProgress(progress, "updating"),
           ...(options.cache === false
@@ -193,6 +198,8 @@ export function registerAdoptCommand(
   context: MainContext,
   { stdout, stderr, setExitCode }: CommandIo,
 ): void {
+  /** What a writer notes on the way (a writer lock taken over), on stderr. */
+  const note = (text: string) => stderr.write(`${text}\n`);
   addCapOptions(
     program
       .command("adopt")
@@ -264,6 +271,7 @@ export function registerAdoptCommand(
         const result = await adopt({
           datasets,
           templates,
+          onNote: note,
           cwd: context.cwd,
           ...(options.check ? { check: true } : {}),
           ...(options.cache === false ? { cache: false as const } : {}),

@@ -317,17 +317,18 @@ async function runValidate(
     ...(maxProblems !== undefined ? { maxProblems } : {}),
     ...dropUndefined(ciPaths),
   };
+  // Never over an input of the run (--output-file, the job summary): a file checked, its lock manifest, the schema or
+  // the config.
+  const inputs = report.files.flatMap((file) => [
+    { path: resolve(context.cwd, file.path), what: `the file checked ${file.path}` },
+    ...(file.lockManifest
+      ? [{ path: resolve(context.cwd, file.lockManifest), what: `the lock manifest ${file.lockManifest}` }]
+      : []),
+  ]);
+  if (schema) inputs.push({ path: resolve(context.cwd, schema), what: "the schema" });
+  if (loaded) inputs.push({ path: loaded.path, what: "the config" });
   if (options.outputFile) {
-    // Never over an input of the run: a file checked, its lock manifest, the schema or the config.
     const { refuseOverInputs } = await import("../node/write.js");
-    const inputs = report.files.flatMap((file) => [
-      { path: resolve(context.cwd, file.path), what: `the file checked ${file.path}` },
-      ...(file.lockManifest
-        ? [{ path: resolve(context.cwd, file.lockManifest), what: `the lock manifest ${file.lockManifest}` }]
-        : []),
-    ]);
-    if (schema) inputs.push({ path: resolve(context.cwd, schema), what: "the schema" });
-    if (loaded) inputs.push({ path: loaded.path, what: "the config" });
     refuseOverInputs(resolve(context.cwd, options.outputFile), inputs, options.outputFile);
     // The chosen report to the file; the terminal gets the stylish report all the same (first, so a file that cannot be
     // written does not hide it).
@@ -351,7 +352,7 @@ async function runValidate(
       import("../node/step-summary.js"),
       import("../formatters/step-summary.js"),
     ]);
-    const warning = await appendStepSummary(context.env, () => validateStepSummary(report));
+    const warning = await appendStepSummary(context.env, () => validateStepSummary(report), inputs);
     if (warning !== undefined) context.stderr.write(prefixLines(`${warning}\n`));
   }
   if (options.verbose) {

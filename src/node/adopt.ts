@@ -4,7 +4,7 @@
  * the folder and its front matter; every manifest and JSONL is written by `update`'s machinery
  * (one pool, all or nothing, every fault named) into `.tooling/citation-targets/`.
  */
-import { readdirSync, statSync } from "node:fs";
+import { lstatSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, relative as relativePath, resolve, sep } from "node:path";
 import {
   checkDatasetFields,
@@ -25,6 +25,10 @@ import { FLAG } from "./lock.js";
 import { datasetRootOf, MANIFEST_FOLDER } from "./files.js";
 import { update, type UpdateOptions } from "./update.js";
 import type { DatasetUpdate } from "./update-dataset.js";
+import { JOURNAL_NAME } from "./journal.js";
+import { readRegularFileSync } from "./regular-file.js";
+import { writeFileAtomic } from "./write.js";
+import { noteOf, WRITER_LOCK_NAME, withWriterLock } from "./writer-lock.js";
 
 export interface AdoptOptions extends Omit<UpdateOptions, "manifests" | "datasets" | "set"> {
   /** Dataset folders, or globs of them (relative to cwd). */
@@ -95,12 +99,19 @@ function relativeRoot(manifest: string, dir: string): string {
 /** Writes (or, with `check`, computes) a manifest and a JSONL for every dataset folder named; all or nothing. */
 export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
   const cwd = options.cwd ?? process.cwd();
+  if (options.check) return adoptLocked(options, cwd);
+  // One writer at a time (writer-lock.ts), from the first look at the tooling folder to the last rename.
+  return withWriterLock(cwd, "adopt", noteOf(options), () => adoptLocked(options, cwd));
+}
+
+async function adoptLocked(options: AdoptOptions, cwd: string): Promise<AdoptResult> {
   const { datasets: patterns, templates, onProgress, ...rest } = options;
   if (patterns.length === 0)
     throw new OperationalError("no dataset folders: name them (e.g. 'laws/*'), or set adopt.datasets in the config");
   const missing = MANIFEST_DATASET_FIELDS.filter((field) => field !== "slug" && templates[field] === undefined);
   const folders = await datasetFolders(patterns, cwd);
-  const repository = (await findRepositoryRoot(cwd)) ?? cwd;
+  const found = await findRepositoryRoot(cwd);
+  const repository = found ?? cwd;
   const folder = join(repository, ...MANIFEST_FOLDER.split("/"));
   if (missing.length > 0) {
     // Say what each law's front matter offers, from the first one, so that the fix can be written at once.
@@ -197,5 +208,28 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
   }
   if (problems.length > 0) throw new DatasetError(problems);
   const updates = await update({ ...rest, cwd, datasets: adopted, ...(onProgress ? { onProgress } : {}) });
+  if (!options.check && found !== undefined) await ignoreToolFiles(repository, noteOf(options));
   return { updates, folder };
+}
+
+/**
+ * The files an interrupted or running writer leaves at the repository root, never to be committed: adopt puts them in
+ * the root's `.gitignore` (SECURITY.md: a journal or a writer lock that git tracks is refused or ignored).
+ */
+export const TOOL_FILE_IGNORES = [`/${JOURNAL_NAME}`, `/${WRITER_LOCK_NAME}`];
+
+/** Adds the lines of TOOL_FILE_IGNORES that `.gitignore` at `repository` lacks (a `.gitignore` that is a link is left). */
+async function ignoreToolFiles(repository: string, note: (text: string) => void): Promise<void> {
+  const path = join(repository, ".gitignore");
+  const info = lstatSync(path, { throwIfNoEntry: false });
+  if (info !== undefined && !info.isFile()) {
+    note(`.gitignore is not a regular file: add ${TOOL_FILE_IGNORES.join(" and ")} to what git ignores yourself`);
+    return;
+  }
+  const text = info === undefined ? "" : readRegularFileSync(path, path, true).toString("utf8");
+  const lines = new Set(text.split(/\r?\n/).map((line) => line.trim()));
+  const missing = TOOL_FILE_IGNORES.filter((line) => !lines.has(line) && !lines.has(line.slice(1)));
+  if (missing.length === 0) return;
+  const separator = text === "" || text.endsWith("\n") ? "" : "\n";
+  await writeFileAtomic(path, `${text}${separator}${missing.join("\n")}\n`);
 }

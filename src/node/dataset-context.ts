@@ -3,7 +3,7 @@
  * folder's name and path from the repository root, and the front matter of its first document
  * (the root `index.md`, else the root `README.md`, else its first markdown file in document order).
  */
-import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from "node:fs";
+import { closeSync, readFileSync, readSync, statSync } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
 import { parse } from "yaml";
 import {
@@ -18,6 +18,7 @@ import { INDEX_FILE_NAMES, MANIFEST_DATASET_FIELDS } from "../core/model.js";
 import { decodeUtf8Lenient } from "../core/bytes.js";
 import { listDatasetFiles } from "./dataset-files.js";
 import { findRepositoryRoot } from "./files.js";
+import { openRegularSync } from "./regular-file.js";
 
 /** The largest first document read for its front matter. */
 const FRONT_DOCUMENT_BYTES = 16 * 2 ** 20;
@@ -63,9 +64,20 @@ const HEAD_BYTES = 64 * 1024;
  * read whole to fill templates). A partial last character is left out.
  */
 function headOf(file: string, shown: string): string {
-  const fd = openSync(file, "r");
+  let fd: number;
+  let size: number;
   try {
-    const size = fstatSync(fd).size;
+    // A regular file only: a FIFO among the markdown files would block adopt for ever, a device never end.
+    ({
+      fd,
+      info: { size },
+    } = openRegularSync(file));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOTREG")
+      throw new TemplateError(`${shown}: ${(error as Error).message}`);
+    throw error;
+  }
+  try {
     const head = Buffer.alloc(Math.min(size, HEAD_BYTES));
     const read = readSync(fd, head, 0, head.length, 0);
     const text = decodeUtf8Lenient(head.subarray(0, read)).replace(/\uFFFD$/, "");

@@ -28,7 +28,8 @@ import {
 } from "./update-dataset.js";
 import { type ArtifactReadingOptions, limitsOf } from "./generate.js";
 import { journalPath, pendingJournal, recoverJournal, renameAll } from "./journal.js";
-import { discardTemporary, removeStaleTemporariesOf, syncFiles } from "./write.js";
+import { discardTemporary, refuseOverInputs, removeStaleTemporariesOf, syncFiles } from "./write.js";
+import { noteOf, withWriterLock } from "./writer-lock.js";
 
 export interface UpdateOptions {
   /** Lock manifests; default every `*.lock.json` in `.tooling/citation-targets/` of the repository. */
@@ -65,6 +66,11 @@ export interface UpdateOptions {
   datasets?: AdoptedDataset[];
   /** Called as datasets are done (a progress display): how many of how many. */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Told of what the run notes on the way (a writer lock taken over from a process that is gone, a lock file git tracks);
+   * default: a process warning.
+   */
+  onNote?: (text: string) => void;
 }
 
 export interface AdoptedDataset {
@@ -120,6 +126,14 @@ export type UpdateCapsAreGenerates = True<
  */
 export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate[]> {
   const cwd = options.cwd ?? process.cwd();
+  if (options.check) return updateLocked(options, cwd);
+  // One writer at a time (writer-lock.ts): a second update, or update --recover, never renames beside this one.
+  return withWriterLock(cwd, options.datasets !== undefined ? "adopt" : "update", noteOf(options), () =>
+    updateLocked(options, cwd),
+  );
+}
+
+async function updateLocked(options: UpdateOptions, cwd: string): Promise<DatasetUpdate[]> {
   const journal = await journalPath(cwd);
   if (options.check) {
     const pending = await pendingJournal(cwd);
@@ -220,7 +234,17 @@ async function prepareTasks(
   adopted: Map<string, AdoptedDataset>,
 ): Promise<{ cache: UpdateCache | undefined; taskOf: (manifestPath: string) => DatasetTask }> {
   const location = await cacheLocation(cwd, options.cache);
-  const cache: UpdateCache | undefined = location !== undefined ? openCache(location) : undefined;
+  if (location !== undefined && typeof options.cache === "string")
+    refuseOverInputs(
+      location,
+      manifests.flatMap((manifest) => [
+        { path: manifest, what: `the lock manifest ${displayPath(manifest, cwd)}` },
+        { path: guessOutput(manifest), what: `the dataset file ${displayPath(guessOutput(manifest), cwd)}` },
+      ]),
+      displayPath(location, cwd),
+    );
+  const cache: UpdateCache | undefined =
+    location !== undefined ? openCache(location, typeof options.cache === "string") : undefined;
   // The stale temporaries of every `<name>.lock.json` and `<name>.jsonl` written, each folder read once (not once per
   // dataset).
   const sweepable = options.check

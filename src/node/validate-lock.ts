@@ -126,8 +126,10 @@ async function gatherFacts(
   const listed = new Set(manifest.artifacts.map((a) => a.path));
   try {
     const onFolder = prints ? prints.folder.bind(prints) : undefined;
-    for (const path of await listDatasetFiles(root, manifest.ignore, onFolder))
+    const repositories: string[] = [];
+    for (const path of await listDatasetFiles(root, manifest.ignore, onFolder, repositories))
       if (!listed.has(path)) context.unlistedFiles.push(path);
+    if (repositories.length > 0) context.repositories = repositories;
   } catch (error) {
     causes.push(
       error instanceof OperationalError ? error.message : describeIoError(error, "walk the dataset folder", shownRoot),

@@ -39,6 +39,7 @@ import { openLockContext } from "./validate-lock.js";
 import { checkJobs, chooseJobs } from "./pool.js";
 import { openRegularSync } from "./regular-file.js";
 import { sizesOf, startProgress, VALIDATE_THREADS, validateInPool } from "./validate-workers.js";
+import { refuseOverInputs } from "./write.js";
 import { encodeFailure, type TaskFailure } from "./task-failure.js";
 import { loadSchema } from "./schema-source.js";
 import type { SchemaSource } from "../core/report/report.js";
@@ -156,7 +157,10 @@ export async function validate(options: ValidateOptions = {}): Promise<Report> {
   // The cache of lock-side outcomes: only where each file's own manifest is looked for, in files (not standard input).
   const cacheFile =
     options.stdin || options.lock !== undefined ? undefined : await validateCacheLocation(cwd, options.cache);
-  const cache = cacheFile !== undefined ? openValidateCache(cacheFile, verdictKey(options)) : undefined;
+  const cache =
+    cacheFile !== undefined
+      ? openValidateCache(cacheFile, verdictKey(options), typeof options.cache === "string")
+      : undefined;
   // Files changed since shortly before the run are not trusted (racily clean): their verdicts are not kept.
   const settledBefore = (BigInt(startedMs - (options.cacheSettleMs ?? SETTLE_MS)) * 1_000_000n).toString();
   const cacheRun = cache ? { name: `${process.pid}.${startedMs}.${++runs}`, settledBefore } : undefined;
@@ -199,6 +203,14 @@ export async function validate(options: ValidateOptions = {}): Promise<Report> {
   const inputs = shard
     ? matched.filter((input) => shardOf(shardKey(input.absolute, root), shard.count) === shard.index - 1)
     : matched;
+  // --cache-location never over a file checked (the rule of --output-file; a file that is no cache is refused when
+  // opened).
+  if (cacheFile !== undefined && typeof options.cache === "string")
+    refuseOverInputs(
+      cacheFile,
+      inputs.map((input) => ({ path: input.absolute, what: `the file checked ${input.display}` })),
+      displayPath(cacheFile, cwd),
+    );
   // File sizes, read once, for the choice of threads, the ranges and the progress.
   const sizes = options.jobs === 1 && !options.onProgress ? undefined : await sizesOf(inputs);
   const jobs = options.stdin

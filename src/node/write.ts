@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { lstatSync, statSync } from "node:fs";
+import { lstatSync, type Stats, statSync } from "node:fs";
 import { mkdir, open, readdir, rename, rm, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { ioError, OperationalError } from "./errors.js";
@@ -75,7 +75,12 @@ export function refuseOverInputs(
   inputs: Iterable<{ path: string; what: string }>,
   shown = output,
 ): void {
-  const target = statSync(output, { throwIfNoEntry: false });
+  let target: Stats | undefined;
+  try {
+    target = statSync(output, { throwIfNoEntry: false });
+  } catch {
+    return; // a folder of its path is a file: nothing there to write over (the write says why it fails)
+  }
   if (target === undefined) return;
   for (const input of inputs) {
     const info = statSync(input.path, { throwIfNoEntry: false });

@@ -23,6 +23,8 @@ export interface LockContext {
   missingArtifacts: string[];
   /** Markdown files in the dataset folder that the manifest does not list (nor ignores). */
   unlistedFiles: string[];
+  /** Folders of the dataset folder that are other repositories (a submodule: they hold `.git`), not entered. */
+  repositories?: string[];
   /** The dataset folder as shown in messages, when it is there. */
   datasetRoot?: string;
   /** Why the artifact checks were skipped, when they were (the dataset folder is not there). */
