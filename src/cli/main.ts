@@ -401,6 +401,7 @@ export async function main(context: MainContext): Promise<number> {
     .addOption(capOption("maxYamlAliases"))
     .addOption(capOption("maxHeadings"))
     .addOption(capOption("maxHeadingLength"))
+    .addOption(capOption("maxFrontMatterBytes"))
     .option("--verbose", "say how many threads parsed the markdown and how long it took (stderr)")
     .addOption(
       new Option(
@@ -496,6 +497,7 @@ export async function main(context: MainContext): Promise<number> {
     .addOption(capOption("maxYamlAliases"))
     .addOption(capOption("maxHeadings"))
     .addOption(capOption("maxHeadingLength"))
+    .addOption(capOption("maxFrontMatterBytes"))
     .option(
       "--allow-outside-repository",
       "let lock manifests' dataset folders (and, for validate, config patterns) lead outside the repository (default: confined to it, symbolic links resolved)",
@@ -637,6 +639,7 @@ export async function main(context: MainContext): Promise<number> {
     .addOption(capOption("maxYamlAliases"))
     .addOption(capOption("maxHeadings"))
     .addOption(capOption("maxHeadingLength"))
+    .addOption(capOption("maxFrontMatterBytes"))
     .addHelpText(
       "after",
       `\nTemplates: ${TEMPLATE_HELP}. A flag wins over the config's adopt.<field>.\n\nExit codes: 0 adopted (or, with --check, nothing to write), 1 --check found something to write or a folder is at fault, 2 usage or I/O error.\n\nExamples:\n  citation-targets adopt 'laws/*' --title-id '{front.jurabk}' --name '{front.Title}' --version-date 2024-06-01 --source-text-url 'https://www.gesetze-im-internet.de/{front.slug}/'\n  citation-targets adopt            (folders and templates from the config's "adopt")`,
@@ -815,6 +818,10 @@ const CAP_OPTIONS = {
     "--max-heading-length <n>",
     "the longest inline content of a heading, in UTF-16 code units (default 65536); longer is refused, named",
   ],
+  maxFrontMatterBytes: [
+    "--max-front-matter-bytes <n>",
+    "the largest front matter of a markdown file, in bytes (default 1048576, 1 MiB); a larger one is refused, named",
+  ],
 } as const;
 
 /** A fresh option for one of the caps (an Option belongs to one command). */
@@ -829,6 +836,7 @@ interface ArtifactCapOptions {
   maxYamlAliases?: number;
   maxHeadings?: number;
   maxHeadingLength?: number;
+  maxFrontMatterBytes?: number;
   allowOutsideRepository?: boolean;
 }
 
@@ -856,6 +864,7 @@ function artifactCaps(options: ArtifactCapOptions): ArtifactCapOptions {
     ...(options.maxYamlAliases !== undefined ? { maxYamlAliases: options.maxYamlAliases } : {}),
     ...(options.maxHeadings !== undefined ? { maxHeadings: options.maxHeadings } : {}),
     ...(options.maxHeadingLength !== undefined ? { maxHeadingLength: options.maxHeadingLength } : {}),
+    ...(options.maxFrontMatterBytes !== undefined ? { maxFrontMatterBytes: options.maxFrontMatterBytes } : {}),
   };
 }
 

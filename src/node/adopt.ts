@@ -103,7 +103,9 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
   if (missing.length > 0) {
     // Say what each law's front matter offers, from the first one, so that the fix can be written at once.
     const first =
-      folders[0] !== undefined ? await templateContext(folders[0], repository).catch(() => undefined) : undefined;
+      folders[0] !== undefined
+        ? await templateContext(folders[0], repository, options.maxFrontMatterBytes).catch(() => undefined)
+        : undefined;
     const keys = first?.front ? Object.keys(first.front) : [];
     throw new OperationalError(
       [
@@ -147,7 +149,7 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
     let faulty = false;
     let context: TemplateContext;
     try {
-      context = await templateContext(dir, repository);
+      context = await templateContext(dir, repository, options.maxFrontMatterBytes);
     } catch (error) {
       if (!(error instanceof TemplateError || error instanceof OperationalError)) throw error;
       problems.push(`${shown}: ${error.message}`);

@@ -133,6 +133,7 @@ const GENERATE: Record<string, Check> = {
   maxYamlAliases: positive,
   maxHeadings: positive,
   maxHeadingLength: positive,
+  maxFrontMatterBytes: positive,
   jobs: positive,
 };
 

@@ -14,6 +14,7 @@ import {
   TemplateError,
 } from "../core/lock/dataset-fields.js";
 import { findFrontMatter } from "../core/markdown/front-matter.js";
+import { checkFrontMatterSize } from "../core/markdown/targets.js";
 import { INDEX_FILE_NAMES, MANIFEST_DATASET_FIELDS } from "../core/model.js";
 import { listDatasetFiles } from "./dataset-files.js";
 import { findRepositoryRoot } from "./files.js";
@@ -34,9 +35,18 @@ export async function frontDocument(root: string): Promise<string | undefined> {
  * The front matter of a markdown file as a map, undefined when it has none; throws TemplateError when it is not YAML or
  * not a map.
  */
-export function readFrontMatter(file: string, shown: string): Record<string, unknown> | undefined {
+export function readFrontMatter(
+  file: string,
+  shown: string,
+  maxFrontMatterBytes?: number,
+): Record<string, unknown> | undefined {
   const found = findFrontMatter(headOf(file, shown));
   if (found === undefined) return undefined;
+  try {
+    checkFrontMatterSize(found.value, maxFrontMatterBytes);
+  } catch (error) {
+    throw new TemplateError(`${shown}: ${(error as Error).message}`);
+  }
   let value: unknown;
   try {
     // The failsafe schema: every value as it is written (`172.010` stays `172.010`, a date stays its text), never a
@@ -83,7 +93,11 @@ function headOf(file: string, shown: string): string {
  * The template context of a dataset folder (absolute `root`); `repository` is where `{path}` starts (default: the
  * repository holding it).
  */
-export async function templateContext(root: string, repository?: string): Promise<TemplateContext> {
+export async function templateContext(
+  root: string,
+  repository?: string,
+  maxFrontMatterBytes?: number,
+): Promise<TemplateContext> {
   const base = repository ?? (await findRepositoryRoot(root)) ?? root;
   const path = relative(base, root).split(sep).join("/");
   const document = await frontDocument(root);
@@ -91,7 +105,10 @@ export async function templateContext(root: string, repository?: string): Promis
   return {
     folder: basename(root),
     path: path === "" ? "." : path,
-    front: document === undefined ? undefined : readFrontMatter(join(root, ...document.split("/")), shown),
+    front:
+      document === undefined
+        ? undefined
+        : readFrontMatter(join(root, ...document.split("/")), shown, maxFrontMatterBytes),
     frontSource: shown,
   };
 }
@@ -111,6 +128,7 @@ export async function fillFieldTemplates(
   root: string,
   _cwd?: string,
   context?: TemplateContext,
+  maxFrontMatterBytes?: number,
 ): Promise<Partial<DatasetFields>> {
   const filled: Partial<DatasetFields> = {};
   let known = context;
@@ -121,7 +139,7 @@ export async function fillFieldTemplates(
       filled[field] = template.replace(/\{\{/g, "{").replace(/\}\}/g, "}");
       continue;
     }
-    known ??= await templateContext(root);
+    known ??= await templateContext(root, undefined, maxFrontMatterBytes);
     filled[field] = detached(fillTemplate(template, known, field === "sourceTextUrl"));
   }
   return filled;

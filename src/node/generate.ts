@@ -13,7 +13,7 @@ import {
 } from "../core/records/generate.js";
 import type { ArtifactLimits } from "../core/markdown/targets.js";
 import { poolLineSource } from "./generate-pool.js";
-import { checkJobs, chooseJobs, createPool, type ThreadPolicy, type WorkPool } from "./pool.js";
+import { checkJobs, chooseJobs, createPool, type ThreadPolicy, type WorkPool, WorkerMemoryError } from "./pool.js";
 import { LineSplitter, type Line } from "../core/lines.js";
 import { describeIoError, OperationalError } from "./errors.js";
 import { DEFAULT_MAX_ARTIFACT_BYTES } from "./dataset-files.js";
@@ -41,6 +41,8 @@ export interface GenerateOptions {
   maxHeadings?: number;
   /** The longest inline content of a heading, in UTF-16 code units (default 65,536); longer is refused, named. */
   maxHeadingLength?: number;
+  /** The largest front matter, in UTF-8 bytes (default 1 MiB); a larger one is refused, named. */
+  maxFrontMatterBytes?: number;
   /** Let the manifest's dataset folder lead outside the repository (default: confined to it; SECURITY.md). */
   allowOutsideRepository?: boolean;
   /**
@@ -123,10 +125,11 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
     ? await verifyAll()
     : ((await sizesOf(loaded, options.maxArtifactBytes)) ?? (await verifyAll()));
   const limits = limitsOf(options);
-  // This thread parses its share too: with N threads, N - 1 workers.
+  // The markdown is parsed in workers whose heaps are capped (pool.ts, `capped`), even with one thread; in this thread
+  // only when the worker script is not built.
   const pool = await createPool(
     chooseJobs(checkJobs(options.jobs), { items: loaded.manifest.artifacts.length, bytes }, GENERATE_THREADS),
-    { mainWorks: true },
+    { mainWorks: true, capped: true },
   );
   const lines = linesOf(loaded.manifest, loaded.root, pool, sizes, limits);
   async function* checked() {
@@ -134,6 +137,7 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
       yield* lines;
     } catch (error) {
       if (!verifyFirst && error instanceof DatasetError) await verifyAll(); // throws naming every fault, when there are several
+      if (error instanceof WorkerMemoryError) throw new OperationalError(`${shown}: ${error.message}`);
       throw error;
     } finally {
       await pool.close();
@@ -144,9 +148,10 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
 
 /** The limits on reading one artifact, from the options that set them (generate's and update's). */
 export function limitsOf(
-  options: Pick<GenerateOptions, "maxYamlAliases" | "maxHeadings" | "maxHeadingLength">,
+  options: Pick<GenerateOptions, "maxYamlAliases" | "maxHeadings" | "maxHeadingLength" | "maxFrontMatterBytes">,
 ): ArtifactLimits {
   return {
+    ...(options.maxFrontMatterBytes !== undefined ? { maxFrontMatterBytes: options.maxFrontMatterBytes } : {}),
     ...(options.maxYamlAliases !== undefined ? { maxYamlAliases: options.maxYamlAliases } : {}),
     ...(options.maxHeadings !== undefined ? { maxHeadings: options.maxHeadings } : {}),
     ...(options.maxHeadingLength !== undefined ? { maxHeadingLength: options.maxHeadingLength } : {}),

@@ -133,7 +133,9 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Prom
     );
   let locked: LockResult;
   try {
-    const filled = task.templates ? await fillFieldTemplates(task.templates, root, cwd) : {};
+    const filled = task.templates
+      ? await fillFieldTemplates(task.templates, root, cwd, undefined, task.limits.maxFrontMatterBytes)
+      : {};
     locked = await lock(
       {
         dir: root,
@@ -215,7 +217,9 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Prom
     };
   }
 
-  const threaded = pool && defaultJobs(locked.bytes, locked.manifest.artifacts.length) > 1 ? pool : undefined;
+  // In the pool when it pays, and always when the pool's workers are capped (the parse is then never in this thread).
+  const threaded =
+    pool && (pool.capped || defaultJobs(locked.bytes, locked.manifest.artifacts.length) > 1) ? pool : undefined;
   // The artifacts' sizes, so that the pool's batches and window ahead are measured in bytes (unknown sizes count as
   // large ones).
   const sizes = threaded

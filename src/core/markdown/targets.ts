@@ -18,9 +18,11 @@ import {
   ArtifactError,
   type ArtifactLimits,
   DEFAULT_MAX_HEADING_LENGTH,
+  DEFAULT_MAX_FRONT_MATTER_BYTES,
   DEFAULT_MAX_HEADINGS,
   DEFAULT_MAX_YAML_ALIASES,
 } from "./limits.js";
+import { utf8ByteLength } from "../bytes.js";
 
 export {
   ArtifactError,
@@ -28,8 +30,10 @@ export {
   DEFAULT_MAX_HEADING_LENGTH,
   DEFAULT_MAX_HEADINGS,
   DEFAULT_MAX_YAML_ALIASES,
+  DEFAULT_MAX_FRONT_MATTER_BYTES,
   MAX_BLOCK_LINES,
   MAX_BLOCK_TOKENS,
+  MAX_NESTED_QUOTE_LINES,
 } from "./limits.js";
 
 export interface TargetCut {
@@ -85,6 +89,19 @@ export interface ArtifactBlocks {
   blocks: ReadBlock[];
 }
 
+/**
+ * Refuses a front matter over the cap (ArtifactError), before it is parsed: the YAML parser holds a few hundred bytes
+ * per byte of it.
+ */
+export function checkFrontMatterSize(value: string, cap = DEFAULT_MAX_FRONT_MATTER_BYTES): void {
+  if (value.length <= cap / 3) return; // at most three bytes per UTF-16 code unit: below the cap without counting
+  const bytes = utf8ByteLength(value);
+  if (bytes > cap)
+    throw new ArtifactError(
+      `front matter of ${bytes} bytes, more than ${cap}, the cap (raise it with --max-front-matter-bytes)`,
+    );
+}
+
 /** The front matter of `text` (checked to be YAML, else `ArtifactError`), and where its body is parsed from. */
 function readFrontMatter(
   text: string,
@@ -93,6 +110,7 @@ function readFrontMatter(
   // A leading byte order mark is not markdown: it stays in the text, before the front matter or the first target.
   const shift = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const frontMatter = findFrontMatter(text, shift);
+  if (frontMatter) checkFrontMatterSize(frontMatter.value, options.maxFrontMatterBytes);
   if (frontMatter && !isSimpleYamlMap(frontMatter.value)) {
     // NUL reads as U+FFFD, as in the body
     const yaml = parseDocument(frontMatter.value.replace(/\0/g, "\uFFFD"));
