@@ -635,6 +635,10 @@ export async function main(context: MainContext): Promise<number> {
     .option("--no-config", "read no config file")
     .option("--jobs <n>", "worker threads (default: one per core)", parsePositive)
     .option("--no-cache", "do not use or write update's cache")
+    .option(
+      "--allow-outside-repository",
+      "let dataset folders, and files symbolic links lead to, be outside the repository (default: refused, named)",
+    )
     .addOption(capOption("maxArtifactBytes"))
     .addOption(capOption("maxYamlAliases"))
     .addOption(capOption("maxHeadings"))
@@ -984,10 +988,10 @@ async function runValidate(
     const { stagedDatasets } = await import("../node/staged.js");
     const { outputFor } = await import("../node/update-dataset.js");
     const found = await stagedDatasets(context.cwd);
-    const { readFileSync } = await import("node:fs");
+    const { readRegularFileSync } = await import("../node/regular-file.js");
     const outputs = found.manifests.flatMap((manifest) => {
       try {
-        const slug = (JSON.parse(readFileSync(manifest, "utf8")) as { slug?: unknown }).slug;
+        const slug = (JSON.parse(readRegularFileSync(manifest).toString("utf8")) as { slug?: unknown }).slug;
         return typeof slug === "string" ? [outputFor(manifest, slug)] : [];
       } catch {
         return [];

@@ -20,6 +20,7 @@ import { MANIFEST_DATASET_FIELDS } from "../core/model.js";
 import { comparePaths } from "../core/address/natural-sort.js";
 import { detached, frontDocument, templateContext } from "./dataset-context.js";
 import { OperationalError } from "./errors.js";
+import { withOutsideReads } from "./regular-file.js";
 import { displayPath, findRepositoryRoot, isInside } from "./files.js";
 import { datasetRootOf, FLAG, MANIFEST_FOLDER } from "./lock.js";
 import { type DatasetUpdate, update, type UpdateOptions } from "./update.js";
@@ -92,6 +93,10 @@ function relativeRoot(manifest: string, dir: string): string {
 
 /** Writes (or, with `check`, computes) a manifest and a JSONL for every dataset folder named; all or nothing. */
 export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
+  return withOutsideReads(options.allowOutsideRepository, () => adoptConfined(options));
+}
+
+async function adoptConfined(options: AdoptOptions): Promise<AdoptResult> {
   const cwd = options.cwd ?? process.cwd();
   const { datasets: patterns, templates, onProgress, ...rest } = options;
   if (patterns.length === 0)

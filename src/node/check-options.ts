@@ -101,6 +101,7 @@ function check(what: string, options: unknown, shape: Record<string, Check>, req
 
 const VALIDATE: Record<string, Check> = {
   patterns: strings,
+  allowOutsideRepository: boolean,
   cwd: string,
   patternsCwd: string,
   schema: string,
@@ -126,6 +127,7 @@ const VALIDATE: Record<string, Check> = {
 
 const GENERATE: Record<string, Check> = {
   manifest: string,
+  allowOutsideRepository: boolean,
   cwd: string,
   output: string,
   write: func,
@@ -212,5 +214,6 @@ export function checkDiffOptions(options: unknown): void {
     approvals: string,
     failOn: oneOf(...FAIL_ON_LEVELS),
     jobs: positive,
+    allowOutsideRepository: boolean,
   });
 }

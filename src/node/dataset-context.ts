@@ -3,7 +3,7 @@
  * folder's name and path from the repository root, and the front matter of its first document
  * (the root `index.md`, else the root `README.md`, else its first markdown file in document order).
  */
-import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from "node:fs";
+import { closeSync, readFileSync, readSync, type Stats, statSync } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
 import { parse } from "yaml";
 import {
@@ -17,7 +17,9 @@ import { findFrontMatter } from "../core/markdown/front-matter.js";
 import { checkFrontMatterSize } from "../core/markdown/targets.js";
 import { INDEX_FILE_NAMES, MANIFEST_DATASET_FIELDS } from "../core/model.js";
 import { listDatasetFiles } from "./dataset-files.js";
+import { describeIoError } from "./errors.js";
 import { findRepositoryRoot } from "./files.js";
+import { openRegularSync } from "./regular-file.js";
 
 /** The largest first document read for its front matter. */
 const FRONT_DOCUMENT_BYTES = 16 * 2 ** 20;
@@ -72,9 +74,15 @@ const HEAD_BYTES = 64 * 1024;
  * read whole to fill templates). A partial last character is left out.
  */
 function headOf(file: string, shown: string): string {
-  const fd = openSync(file, "r");
+  let opened: { fd: number; info: Stats };
   try {
-    const size = fstatSync(fd).size;
+    opened = openRegularSync(file);
+  } catch (error) {
+    throw new TemplateError(describeIoError(error, "read", shown));
+  }
+  const { fd } = opened;
+  try {
+    const size = opened.info.size;
     const head = Buffer.alloc(Math.min(size, HEAD_BYTES));
     const read = readSync(fd, head, 0, head.length, 0);
     const text = new TextDecoder().decode(head.subarray(0, read)).replace(/\uFFFD$/, "");

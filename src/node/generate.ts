@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { createReadStream, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import canonicalize from "canonicalize";
@@ -20,7 +20,7 @@ import { DEFAULT_MAX_ARTIFACT_BYTES } from "./dataset-files.js";
 import { type LoadedManifest, loadManifest, resolveArtifact, shellQuote, verifyArtifacts } from "./manifest-io.js";
 import { readOldRecords, RecordComparer, type RecordChanges } from "./record-changes.js";
 import { openAtomic, refuseOverInputs, type AtomicFile } from "./write.js";
-import { readRegularFileSync } from "./regular-file.js";
+import { readRegularFileSync, regularReadStream, withOutsideReads } from "./regular-file.js";
 
 export interface GenerateOptions {
   /** Path of the lock manifest. */
@@ -284,6 +284,10 @@ export async function writeLinesAtomic(lines: AsyncIterable<string[]>, output: s
 
 /** Generates the dataset's JSONL; every artifact is verified first, and a file is written atomically or not at all. */
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
+  return withOutsideReads(options.allowOutsideRepository, () => generateConfined(options));
+}
+
+async function generateConfined(options: GenerateOptions): Promise<GenerateResult> {
   const { lines, threads } = await prepare(options, options.output === undefined);
   if (!options.output) return { records: await pipeLines(lines, (text) => options.write?.(text)), threads };
   const output = resolve(options.cwd ?? process.cwd(), options.output);
@@ -295,6 +299,10 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
  * why (the manifest changed since, or the file was edited), and what regenerating would change.
  */
 export async function checkGenerated(options: GenerateOptions & { check: string }): Promise<CheckResult> {
+  return withOutsideReads(options.allowOutsideRepository, () => checkGeneratedConfined(options));
+}
+
+async function checkGeneratedConfined(options: GenerateOptions & { check: string }): Promise<CheckResult> {
   const checkPath = resolve(options.cwd ?? process.cwd(), options.check);
   const info = await stat(checkPath).catch((error: unknown) => {
     throw new OperationalError(
@@ -370,7 +378,7 @@ async function firstDifference(batches: AsyncIterable<string[]>, checkPath: stri
     await iterator.return?.(undefined);
     return { records: count, difference };
   };
-  for await (const chunk of createReadStream(checkPath)) {
+  for await (const chunk of regularReadStream(checkPath)) {
     splitter.push(chunk as Buffer);
     while (lines.length > 0) {
       const difference = await compareNext(lines.shift());

@@ -12,6 +12,7 @@ import { stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { OperationalError } from "./errors.js";
+import { readsOutsideAllowed } from "./regular-file.js";
 import type { TaskName, Tasks } from "./worker.js";
 
 /** The most threads a run may ask for: four per core (more only costs memory). */
@@ -156,7 +157,8 @@ export async function createPool(
       // Every worker takes the next task when it is done with one; a queue of any length (the run bounds what it
       // submits).
       maxQueue: Number.POSITIVE_INFINITY,
-      ...(warm !== undefined ? { workerData: { warm } } : {}),
+      // What the workers load as they start, and whether their reads may leave the repository (regular-file.ts).
+      workerData: { ...(warm !== undefined ? { warm } : {}), outsideAllowed: readsOutsideAllowed() },
     }) as PiscinaLike;
   };
   // `warm`: the run will send this kind of task; the workers start now, and load its modules as they start, while this

@@ -3,7 +3,7 @@
  * content. Used by `generate --check` and `update` to say why a file is stale (docs/spec.md, "Generation").
  */
 import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
+import { regularReadStream } from "./regular-file.js";
 import { sha256Hex } from "../core/digest.js";
 import { LineSplitter } from "../core/lines.js";
 import { comparedText } from "../core/records/record-fingerprint.js";
@@ -75,7 +75,7 @@ export async function readOldRecords(path: string): Promise<OldRecords | undefin
   });
   const file = createHash("sha256");
   try {
-    for await (const chunk of createReadStream(path)) {
+    for await (const chunk of regularReadStream(path)) {
       file.update(chunk as Buffer);
       splitter.push(chunk as Buffer);
     }

@@ -6,7 +6,7 @@
  * of the run succeeded (update.ts).
  */
 import { createHash } from "node:crypto";
-import { createReadStream, existsSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { DatasetError } from "../core/records/generate.js";
 import { DEFAULT_MANIFEST_NAME } from "../core/lock/manifest.js";
@@ -18,12 +18,12 @@ import { shellQuote } from "../core/text.js";
 import { fillFieldTemplates } from "./dataset-context.js";
 import { defaultJobs, linesOf, writeLinesTo } from "./generate.js";
 import { FieldsError, lock, type LockResult, type ManifestChanges, slugConflict } from "./lock.js";
-import { OperationalError } from "./errors.js";
+import { describeIoError, OperationalError } from "./errors.js";
 import { loadManifest } from "./manifest-io.js";
 import type { WorkPool } from "./pool.js";
 import { readOldRecords, RecordComparer, type RecordChanges } from "./record-changes.js";
 import { type CacheEntry, cacheKey } from "./update-cache.js";
-import { readRegularFileSync, readRegularIfPresent } from "./regular-file.js";
+import { readRegularFileSync, regularReadStream } from "./regular-file.js";
 import { openAtomic } from "./write.js";
 
 export interface DatasetUpdate {
@@ -257,7 +257,7 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Prom
     // Encoded into a buffer kept from dataset to dataset and used before the next await (bench/RESULTS.md: three times
     // the speed of joining the lines and encoding the text); copied only when the bytes changed.
     let bytes: Buffer = encodeLines(kept);
-    const before = size === undefined ? undefined : readRegularIfPresent(output);
+    const before = size === undefined ? undefined : readOutput(output, displayPath(output, cwd));
     outputChanged = before === undefined || !before.equals(bytes);
     if (key !== undefined) digest = createHash("sha256").update(bytes).digest("hex");
     if (!outputChanged) changes = { before: records, after: records, added: [], removed: [], changed: [] };
@@ -271,7 +271,9 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Prom
   } else {
     // A large JSONL: read as address → fingerprint first and compared record by record as the new one streams into its
     // temporary file, so that memory stays bounded.
-    const old = await readOldRecords(output);
+    const old = await readOldRecords(output).catch((error: unknown) => {
+      throw new OperationalError(describeIoError(error, "read", displayPath(output, cwd)));
+    });
     const comparer = new RecordComparer(old);
     const file = task.check ? undefined : await openAtomic(output, { sweep: task.swept !== true });
     await wrapped(async () => {
@@ -334,6 +336,19 @@ async function writeTemporary(
   }
 }
 
+/**
+ * The JSONL as it is, to compare with; undefined when there is none. One that cannot be read (not a regular file, or a
+ * link out of the repository: regular-file.ts) is refused by name, never taken for absent.
+ */
+function readOutput(path: string, shown: string): Buffer | undefined {
+  try {
+    return readRegularFileSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new OperationalError(describeIoError(error, "read", shown));
+  }
+}
+
 /** The SHA-256 of a file's bytes; undefined when it cannot be read. */
 async function fileDigest(path: string): Promise<string | undefined> {
   const size = statSync(path, { throwIfNoEntry: false })?.size;
@@ -347,7 +362,7 @@ async function fileDigest(path: string): Promise<string | undefined> {
   }
   const hash = createHash("sha256");
   try {
-    for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+    for await (const chunk of regularReadStream(path)) hash.update(chunk as Buffer);
   } catch {
     return undefined;
   }

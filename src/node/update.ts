@@ -27,7 +27,7 @@ import {
 import { limitsOf } from "./generate.js";
 import { journalPath, pendingJournal, recoverJournal, renameAll } from "./journal.js";
 import { discardTemporary, removeOwnTemporariesOf, removeStaleTemporariesOf, syncFiles } from "./write.js";
-import { readRegularIfPresent } from "./regular-file.js";
+import { readRegularIfPresent, withOutsideReads } from "./regular-file.js";
 
 export { type DatasetUpdate, outputFor } from "./update-dataset.js";
 
@@ -115,6 +115,10 @@ function guessOutput(manifestPath: string): string {
  * reported; with `check`, no manifest or JSONL is ever written.
  */
 export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate[]> {
+  return withOutsideReads(options.allowOutsideRepository, () => updateConfined(options));
+}
+
+async function updateConfined(options: UpdateOptions = {}): Promise<DatasetUpdate[]> {
   const cwd = options.cwd ?? process.cwd();
   const journal = await journalPath(cwd);
   if (options.check) {
