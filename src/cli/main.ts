@@ -13,7 +13,7 @@ import {
   SOURCE_INDEX_KINDS,
 } from "../core/schema/schema.js";
 import { colorLevel, createColor } from "../formatters/color.js";
-import { unknownRuleMessage } from "../core/text.js";
+import { escapeControls, unknownRuleMessage } from "../core/text.js";
 import { MANIFEST_DATASET_FIELDS } from "../core/model.js";
 import { TEMPLATE_HELP } from "../core/lock/dataset-fields.js";
 import { registerDiffCommand } from "./diff-command.js";
@@ -98,6 +98,7 @@ export function prefixLines(text: string): string {
   const body = text.endsWith("\n") ? text.slice(0, -1) : text;
   return `${body
     .split("\n")
+    .map(escapeControls) // a name or value quoted from a file never reaches the terminal raw
     .map((line) => (line.startsWith(PREFIX) ? line : `${PREFIX}${line}`))
     .join("\n")}\n`;
 }

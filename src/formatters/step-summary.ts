@@ -7,23 +7,27 @@ import type { DiffChange, DiffReport } from "../core/diff/diff.js";
 import type { Report } from "../core/report/report.js";
 import { changeLevel, summaryLine } from "./diff-common.js";
 import { plural } from "./types.js";
+import { escapeControls } from "../core/text.js";
 
 /** Rows a summary's table shows at most; the rest are counted. */
 export const SUMMARY_ROWS = 10;
 
 /**
- * Text for a table cell: one line, `|` escaped, HTML's `<` and `&` written as entities (GitHub renders the summary as
- * HTML-sanitised Markdown), cut to 200 characters.
+ * Text for a table cell: one line, its controls escaped (`\u202e`), Markdown's punctuation escaped with a backslash and
+ * HTML's `<` and `&` written as entities (GitHub renders the summary as HTML-sanitised Markdown), cut to 200
+ * characters.
  */
 export function cell(text: string): string {
-  const line = text.replace(/\r?\n/g, " ");
+  const line = escapeControls(text.replace(/\r?\n/g, " "));
   const cut = line.length > 200 ? `${line.slice(0, 199)}…` : line;
-  return cut.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/\|/g, "\\|");
+  // Every ASCII punctuation character is escaped, so that nothing in a value is Markdown: no image or link
+  // (`![x](https://…)`), no emphasis, no autolink (`https\://…`), no HTML.
+  return cut.replace(/[!-/:-@[-`{-~]/g, (c) => (c === "&" ? "&amp;" : c === "<" ? "&lt;" : `\\${c}`));
 }
 
 /** Text in a code span of a cell: backticks cannot be escaped there, so a value holding one is shown as plain text. */
 const code = (text: string) =>
-  text.includes("`") ? cell(text) : `\`${text.replace(/\|/g, "\\|").replace(/\r?\n/g, " ")}\``;
+  text.includes("`") ? cell(text) : `\`${escapeControls(text.replace(/\r?\n/g, " ")).replace(/\|/g, "\\|")}\``;
 
 /** The job summary of a validate run. */
 export function validateStepSummary(report: Report): string {
