@@ -280,6 +280,22 @@ describe("front matter size (issue 32, item 7)", () => {
   });
 });
 
+describe("front matter keys (issue 32, item 7)", () => {
+  test("a repeated key is still refused, with its line, now checked in linear time (and for adopt's templates)", async () => {
+    expect(() => parseArtifact("---\na: 1\nb: {c: 1, c: 2}\n---\n# T\n")).toThrow(
+      "front matter is not valid YAML (line 3): Map keys must be unique at line 2, column 11:",
+    );
+    expect(() => parseArtifact("---\na: 1\nb: 2\na: 3\n---\n# T\n")).toThrow(
+      "front matter is not valid YAML (line 4): Map keys must be unique at line 3, column 1:",
+    );
+    expect(parseArtifact("---\na: 1\n'1': x\n1: y\nb: {a: 1}\n---\n# T\n").targets).toHaveLength(1); // "1" and 1 differ
+    await writeTree(dir, { ".git/HEAD": "x\n", "laws/x/index.md": "---\nslug: x\nslug: y\n---\n# X\n" });
+    const adopted = await cli(["adopt", "laws/x", "--check", ...ADOPT_FLAGS.slice(2)], dir);
+    expect(adopted.code).toBe(1);
+    expect(adopted.stderr).toContain("Map keys must be unique at line 2, column 1");
+  });
+});
+
 describe("block quotes nested over many lines (issue 32, item 7)", () => {
   test("2,000 nested > then 300,000 lines (604 KB) is refused, naming the cap on depth times lines", async () => {
     const text = `# Q\n\n${">".repeat(2000)} a\n${"b\n".repeat(300_000)}`;

@@ -17,6 +17,11 @@ export const SUMMARY_ROWS = 10;
  * HTML's `<` and `&` written as entities (GitHub renders the summary as HTML-sanitised Markdown), cut to 200
  * characters.
  */
+/** Our own words (a summary line), one line: `|` escaped, `<` and `&` as entities; no Markdown of a value is in them. */
+function ownText(text: string): string {
+  return text.replace(/\r?\n/g, " ").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/\|/g, "\\|");
+}
+
 export function cell(text: string): string {
   const line = escapeControls(text.replace(/\r?\n/g, " "));
   const cut = line.length > 200 ? `${line.slice(0, 199)}…` : line;
@@ -72,7 +77,7 @@ export function diffStepSummary(report: DiffReport): string {
   const against = report.against
     ? ` against \`${report.against.revision}\` (${report.against.commit.slice(0, 12)})`
     : "";
-  const out = [`### citation-targets diff${against}: ${verdict}`, "", cell(summaryLine(report))];
+  const out = [`### citation-targets diff${against}: ${verdict}`, "", ownText(summaryLine(report))];
   const changes: { file: string; change: DiffChange }[] = [];
   for (const pair of report.pairs) for (const change of pair.changes) changes.push({ file: pair.new, change });
   // Breaking first across the datasets, each group in the report's order.

@@ -17,7 +17,7 @@ export const formatStylish: Formatter = (report, { color, maxProblems }) => {
       const at = where(p).padEnd(width);
       const severity = p.severity === "error" ? color.red("error  ") : color.yellow("warning");
       const pointer = p.pointer === "" ? "" : color.dim(` at ${escapeControls(p.pointer)}`);
-      out.push(`  ${color.dim(at)}  ${severity}  ${escapeControls(p.message)}${pointer}  ${color.dim(p.ruleId)}`);
+      out.push(`  ${color.dim(at)}  ${severity}  ${escapeControlsByLine(p.message)}${pointer}  ${color.dim(p.ruleId)}`);
       if (p.excerpt) {
         // A short code frame: the offending piece of the line, with a caret under the column (of the text as shown).
         const indent = " ".repeat(width + 4);

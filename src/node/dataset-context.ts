@@ -5,7 +5,7 @@
  */
 import { closeSync, readFileSync, readSync, type Stats, statSync } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
-import { parse } from "yaml";
+import { parseDocument } from "yaml";
 import {
   type DatasetFields,
   fillTemplate,
@@ -14,7 +14,7 @@ import {
   TemplateError,
 } from "../core/lock/dataset-fields.js";
 import { findFrontMatter } from "../core/markdown/front-matter.js";
-import { checkFrontMatterSize } from "../core/markdown/targets.js";
+import { checkFrontMatterSize, duplicateKey } from "../core/markdown/targets.js";
 import { INDEX_FILE_NAMES, MANIFEST_DATASET_FIELDS } from "../core/model.js";
 import { listDatasetFiles } from "./dataset-files.js";
 import { describeIoError } from "./errors.js";
@@ -53,7 +53,12 @@ export function readFrontMatter(
   try {
     // The failsafe schema: every value as it is written (`172.010` stays `172.010`, a date stays its text), never a
     // number or a date.
-    value = parse(found.value, { maxAliasCount: 100, prettyErrors: false, schema: "failsafe" });
+    // Keys checked unique in linear time (duplicateKey), not by the parser's check, which compares every pair of keys.
+    const document = parseDocument(found.value, { prettyErrors: false, schema: "failsafe", uniqueKeys: false });
+    if (document.errors.length > 0) throw document.errors[0];
+    const duplicate = duplicateKey(document, found.value);
+    if (duplicate !== undefined) throw new Error(duplicate.message);
+    value = document.toJS({ maxAliasCount: 100 });
   } catch (error) {
     throw new TemplateError(
       `the front matter of ${shown} is not valid YAML: ${(error as Error).message.split("\n")[0]}`,
