@@ -1,5 +1,5 @@
-import { escapeControls, escapeControlsByLine } from "../core/text.js";
-import { plural, shownProblems, type Formatter } from "./types.js";
+import { escapeControls, escapeControlsByLine, plural } from "../core/text.js";
+import { shownProblems, type Formatter } from "./types.js";
 
 /** Human output grouped by file, with a summary line; coloured when the context's colour is on. */
 export const formatStylish: Formatter = (report, { color, maxProblems }) => {

@@ -7,6 +7,7 @@
 import { resolve } from "node:path";
 import { readRegularFileSync, regularReadStream } from "./regular-file.js";
 import { LineSplitter } from "../core/lines.js";
+import { decodeUtf8Lenient } from "../core/bytes.js";
 import { sortProblems, type Problem } from "../core/report/problem.js";
 import type { FileReport } from "../core/report/report.js";
 import { loadManifest, resolveArtifact } from "./manifest-io.js";
@@ -58,11 +59,10 @@ async function firstEditedLines(
   expected: Map<string, string>,
 ): Promise<Map<string, { line: number; address: string }>> {
   const found = new Map<string, { line: number; address: string }>();
-  const decoder = new TextDecoder();
   const splitter = new LineSplitter((line) => {
     let record: Record<string, unknown>;
     try {
-      record = JSON.parse(decoder.decode(line.bytes)) as Record<string, unknown>;
+      record = JSON.parse(decodeUtf8Lenient(line.bytes)) as Record<string, unknown>;
     } catch {
       return;
     }

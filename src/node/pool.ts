@@ -5,15 +5,24 @@
  * pool is started per file or per dataset. The pool is Piscina, with one worker entry
  * (`worker.ts`) whose exported functions are the kinds of task.
  *
- * When the worker script is not built (the test suite runs the TypeScript sources), or the run has
- * one thread, the same functions run in this thread, in the same order, so the results are the same.
+ * The pool knows no command: it is generic in its kinds of task, which the command that makes it
+ * passes (each kind lives with the command's own code; `worker.ts` exports them all by name). When
+ * the worker script is not built (the test suite runs the TypeScript sources), or the run has one
+ * thread, those functions run in this thread, in the same order, so the results are the same. A task
+ * that fails returns its error as data (task-failure.ts).
  */
 import { stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { OperationalError } from "./errors.js";
 import { readsOutsideAllowed } from "./regular-file.js";
-import type { TaskName, Tasks } from "./worker.js";
+import { errorMessage } from "../core/errors.js";
+
+/**
+ * The kinds of task a pool runs, by name (the names `worker.ts` exports them by): each takes plain data and resolves to
+ * plain data, a failure included.
+ */
+export type TaskTable<T> = { [N in keyof T]: (task: never) => Promise<unknown> };
 
 /** The most threads a run may ask for: four per core (more only costs memory). */
 export function maxJobs(): number {
@@ -86,12 +95,7 @@ export function batchesOf(sizes: number[], jobs: number, most: { items: number; 
  */
 export const WORKER_LIMITS = { maxYoungGenerationSizeMb: 32, maxOldGenerationSizeMb: 1024 };
 
-/** What a task returns when it fails: its error as plain data (classes do not cross threads). */
-export interface TaskFailure {
-  failed: { kind: "dataset" | "operational" | "other"; message: string; problems?: string[] };
-}
-
-export interface WorkPool {
+export interface WorkPool<T extends TaskTable<T>> {
   /** Threads that do the work, this one included when it works too: 1 when everything runs in this thread. */
   readonly threads: number;
   /** Worker threads: 0 when everything runs in this thread. */
@@ -102,11 +106,11 @@ export interface WorkPool {
    */
   readonly capped: boolean;
   /** Runs a task; the buffers in `transfer` are moved to the worker, not copied (they are unusable here after). */
-  run<N extends TaskName>(
+  run<N extends keyof T & string>(
     name: N,
-    task: Parameters<Tasks[N]>[0],
+    task: Parameters<T[N]>[0],
     transfer?: ArrayBuffer[],
-  ): Promise<Awaited<ReturnType<Tasks[N]>>>;
+  ): Promise<Awaited<ReturnType<T[N]>>>;
   close(): Promise<void>;
 }
 
@@ -120,12 +124,13 @@ interface PiscinaLike {
  * will send (`warm`), whose modules each worker then loads as it starts. By default this thread only
  * hands out work and the pool has `threads` workers; with `mainWorks`, this thread does its share
  * too and the pool has `threads - 1`. With one thread, or when the worker script is not built, the
- * tasks run in this thread.
+ * `tasks` run in this thread.
  */
-export async function createPool(
+export async function createPool<T extends TaskTable<T>>(
   threads: number,
-  { mainWorks = false, warm, capped = false }: { mainWorks?: boolean; warm?: TaskName; capped?: boolean } = {},
-): Promise<WorkPool> {
+  tasks: T,
+  { mainWorks = false, warm, capped = false }: { mainWorks?: boolean; warm?: keyof T & string; capped?: boolean } = {},
+): Promise<WorkPool<T>> {
   const script = new URL("./worker.js", import.meta.url);
   // `capped`: the run parses markdown, whose cost a hostile file can make large; this thread's heap cannot be capped
   // once Node has started (V8 sizes it at start-up), a worker's can: every task goes to `threads` workers, even one.
@@ -133,12 +138,11 @@ export async function createPool(
   const built =
     (threads > 1 || capped) && jobs >= 1 && (await stat(fileURLToPath(script)).catch(() => undefined)) !== undefined;
   if (!built) {
-    const tasks = (await import("./worker.js")).tasks;
     return {
       threads: 1,
       workers: 0,
       capped: false,
-      run: (name, task) => (tasks[name] as (task: unknown) => Promise<never>)(task),
+      run: (name, task) => (tasks[name] as unknown as (task: unknown) => Promise<never>)(task),
       close: async () => {},
     };
   }
@@ -207,6 +211,6 @@ export class WorkerMemoryError extends OperationalError {
 function workerFailure(error: unknown): Error {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === "ERR_WORKER_OUT_OF_MEMORY") return new WorkerMemoryError();
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return new OperationalError(`a worker thread stopped: ${message}`);
 }

@@ -9,29 +9,32 @@
 import { existsSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, join, resolve } from "node:path";
+import { errorMessage } from "../core/errors.js";
 import { type DatasetFields, isTemplate } from "../core/lock/dataset-fields.js";
 import { DEFAULT_MANIFEST_NAME } from "../core/lock/manifest.js";
-import { DatasetError } from "../core/records/generate.js";
+import { DatasetError } from "../core/errors.js";
 import { OperationalError } from "./errors.js";
 import { DEFAULT_MANIFEST_PATTERN, displayPath, findRepositoryRoot } from "./files.js";
-import { batchesOf, checkJobs, createPool, type TaskFailure, WorkerMemoryError } from "./pool.js";
-import { noRecordChanges } from "./record-changes.js";
+import { batchesOf, checkJobs, createPool, WorkerMemoryError } from "./pool.js";
+import { decodeFailure, encodeFailure, isTaskFailure, type TaskFailure } from "./task-failure.js";
+import { noRecordChanges } from "../core/records/record-fingerprint.js";
 import { cacheLocation, openCache, type UpdateCache } from "./update-cache.js";
 import {
   type DatasetTask,
   type DatasetTaskResult,
   type DatasetUpdate,
   outputFor,
+  UPDATE_TASKS,
   updateOneDataset,
 } from "./update-dataset.js";
-import { limitsOf } from "./generate.js";
+import { type ArtifactReadingOptions, limitsOf } from "./generate.js";
 import { journalPath, pendingJournal, recoverJournal, renameAll } from "./journal.js";
 import { discardTemporary, removeOwnTemporariesOf, removeStaleTemporariesOf, syncFiles } from "./write.js";
 import { readRegularIfPresent, withOutsideReads } from "./regular-file.js";
 
 export { type DatasetUpdate, outputFor } from "./update-dataset.js";
 
-export interface UpdateOptions {
+export interface UpdateOptions extends ArtifactReadingOptions {
   /** Lock manifests; default every `*.lock.json` in `.tooling/citation-targets/` of the repository. */
   manifests?: string[];
   cwd?: string;
@@ -39,18 +42,6 @@ export interface UpdateOptions {
   check?: boolean;
   /** Threads for the run's pool (default: one per core). */
   jobs?: number;
-  /** The largest artifact read, in bytes (default 64 MiB). */
-  maxArtifactBytes?: number;
-  /** The most YAML aliases an artifact's front matter may hold (default 1000). */
-  maxYamlAliases?: number;
-  /** The most headings (targets) one artifact may have (default 100,000); more is refused, named. */
-  maxHeadings?: number;
-  /** The longest inline content of a heading, in UTF-16 code units (default 65,536); longer is refused, named. */
-  maxHeadingLength?: number;
-  /** The largest front matter, in UTF-8 bytes (default 1 MiB); a larger one is refused, named. */
-  maxFrontMatterBytes?: number;
-  /** Let manifests' dataset folders lead outside the repository (default: confined to it; SECURITY.md). */
-  allowOutsideRepository?: boolean;
   /**
    * The cache file; default `node_modules/.cache/citation-targets/update.json` of the repository when it has
    * `node_modules`; false for none.
@@ -136,7 +127,7 @@ async function updateConfined(options: UpdateOptions = {}): Promise<DatasetUpdat
   // prepares the tasks. A few: this thread takes them in turn and parses its share of each one's artifacts beside
   // `jobs - 1` workers.
   const wholeDatasets = manifests.length >= DATASETS_PER_THREAD * jobs && jobs > 1;
-  const pool = await createPool(jobs, {
+  const pool = await createPool(jobs, UPDATE_TASKS, {
     mainWorks: !wholeDatasets,
     capped: true,
     ...(wholeDatasets ? { warm: "updateDatasets" as const } : {}),
@@ -157,7 +148,6 @@ async function updateConfined(options: UpdateOptions = {}): Promise<DatasetUpdat
       const sizes = manifests.map(
         (manifestPath) => statSync(guessOutput(manifestPath), { throwIfNoEntry: false })?.size ?? 0,
       );
-      const { failureOf } = await import("./worker.js");
       /** Datasets of the batches whose worker ran out of memory. */
       const again: number[] = [];
       await Promise.all(
@@ -184,15 +174,14 @@ async function updateConfined(options: UpdateOptions = {}): Promise<DatasetUpdat
           .then((one) => one[0]!)
           .catch(async (error: unknown) => {
             await removeTemporariesOfDataset(manifests[i]!);
-            return failureOf(namedFailure(error, manifests[i]!, cwd));
+            return encodeFailure(namedFailure(error, manifests[i]!, cwd));
           });
         options.onProgress?.(++finished, manifests.length);
       }
     } else {
-      const { failureOf } = await import("./worker.js");
       for (const [i, manifestPath] of manifests.entries()) {
         outcomes[i] = await updateOneDataset(taskOf(manifestPath), pool).catch((error: unknown) =>
-          failureOf(namedFailure(error, manifestPath, cwd)),
+          encodeFailure(namedFailure(error, manifestPath, cwd)),
         );
         options.onProgress?.(++finished, manifests.length);
       }
@@ -203,12 +192,13 @@ async function updateConfined(options: UpdateOptions = {}): Promise<DatasetUpdat
   } finally {
     await pool.close();
   }
-  const failures = outcomes.filter((outcome): outcome is TaskFailure => "failed" in outcome);
+  const failures = outcomes.filter(isTaskFailure).map((failure) => decodeFailure(failure));
   if (failures.length > 0) {
+    // Every dataset's fault, in order; an operational one among them makes the run's error operational.
     await discardAll(outcomes);
-    const operational = failures.filter((f) => f.failed.kind !== "dataset");
-    const problems = failures.flatMap((f) => f.failed.problems ?? [f.failed.message]);
-    if (operational.length > 0) throw new OperationalError(`${problems.join("\n")}\nnothing was written`);
+    const problems = failures.flatMap((error) => (error instanceof DatasetError ? error.problems : [error.message]));
+    if (failures.some((error) => !(error instanceof DatasetError)))
+      throw new OperationalError(`${problems.join("\n")}\nnothing was written`);
     throw new DatasetError(problems);
   }
   const done = outcomes as DatasetTaskResult[];
@@ -225,7 +215,7 @@ async function updateConfined(options: UpdateOptions = {}): Promise<DatasetUpdat
       journal,
     );
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     throw new OperationalError(existsSync(journal) ? message : `${message}\nnothing was written`);
   }
   if (cache) {

@@ -24,18 +24,6 @@ import {
 } from "./limits.js";
 import { utf8ByteLength } from "../bytes.js";
 
-export {
-  ArtifactError,
-  type ArtifactLimits,
-  DEFAULT_MAX_HEADING_LENGTH,
-  DEFAULT_MAX_HEADINGS,
-  DEFAULT_MAX_YAML_ALIASES,
-  DEFAULT_MAX_FRONT_MATTER_BYTES,
-  MAX_BLOCK_LINES,
-  MAX_BLOCK_TOKENS,
-  MAX_NESTED_QUOTE_LINES,
-} from "./limits.js";
-
 export interface TargetCut {
   /** Offsets into the artifact text: markdown = text.slice(start, end). */
   start: number;
