@@ -20,6 +20,16 @@ const CASES = {
   "`x` then a million `=` lines (2 MB)": `"x\\n" + "=\\n".repeat(1000000)`,
   "a million `# N Section N` headings (37 MB)": `Array.from({ length: 1000000 }, (_, i) => "# " + i + " Section " + i + "\\n").join("")`,
   "10 million paragraphs `a` (30 MB)": `"a\\n\\n".repeat(10000000)`,
+  // Issue 32, item 7: front matter below its cap grows linearly; 16.6 MB is refused by its size.
+  "flow-style YAML front matter, 0.26 MB": `"---\\n{" + Array.from({ length: 7440 }, (_, i) => "k" + i + ": [a, b, {c: d, e: [f, g]}]").join(", ") + "}\\n---\\n# T\\n"`,
+  "flow-style YAML front matter, 0.52 MB": `"---\\n{" + Array.from({ length: 14880 }, (_, i) => "k" + i + ": [a, b, {c: d, e: [f, g]}]").join(", ") + "}\\n---\\n# T\\n"`,
+  "flow-style YAML front matter, 1.04 MB (just under the cap)": `"---\\n{" + Array.from({ length: 29760 }, (_, i) => "k" + i + ": [a, b, {c: d, e: [f, g]}]").join(", ") + "}\\n---\\n# T\\n"`,
+  "flow-style YAML front matter, 16.6 MB": `"---\\n{" + Array.from({ length: 475000 }, (_, i) => "k" + i + ": [a, b, {c: d, e: [f, g]}]").join(", ") + "}\\n---\\n# T\\n"`,
+  // Block quotes nested over many lines: linear in depth times lines below the cap, refused above it.
+  "5 nested `>` over 100,000 lines": `">>>>> a\\n" + "b\\n".repeat(100000)`,
+  "5 nested `>` over 200,000 lines": `">>>>> a\\n" + "b\\n".repeat(200000)`,
+  "5 nested `>` over 390,000 lines": `">>>>> a\\n" + "b\\n".repeat(390000)`,
+  "2,000 nested `>` then 300,000 lines (604 KB)": `">".repeat(2000) + " a\\n" + "b\\n".repeat(300000)`,
 };
 
 if (args[0] === "--case") {

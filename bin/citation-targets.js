@@ -1,15 +1,6 @@
 #!/usr/bin/env node
-import { setFlagsFromString } from "node:v8";
-
-// generate and update hold a bounded window of artifacts, never a dataset: a cap on this thread's heap
-// makes V8 collect as it goes instead of growing the heap after the machine's memory (a 150 MB dataset
-// in two threads: about 330 MB peak without, 285 MB with; bench/RESULTS.md). The cap is far above what
-// they need; it is not set when the user set one, nor for the other commands (validate's identifier
-// sets grow with a file's records).
-const command = process.argv[2];
-const capSet = [...process.execArgv, process.env.NODE_OPTIONS ?? ""].some((arg) => arg.includes("max-old-space-size"));
-if ((command === "generate" || command === "update") && !capSet) setFlagsFromString("--max-old-space-size=1024");
-
+// No heap cap is set here: V8 sizes this thread's heap when Node starts, so a cap set now would never take effect.
+// generate, update and adopt parse the markdown in worker threads whose heaps are capped (src/node/pool.ts, `capped`).
 const { main } = await import("../dist/node/cli.js");
 
 /**

@@ -17,6 +17,9 @@ import {
   checkCheckGeneratedOptions,
   checkDiffOptions,
   checkGenerateOptions,
+  checkLockOptions,
+  checkPathArgument,
+  checkUpdateOptions,
   checkValidateOptions,
 } from "./node/check-options.js";
 
@@ -40,13 +43,15 @@ export { rules, ruleIds, getRule } from "./rules/index.js";
 export type { RuleId } from "./rules/index.js";
 export { formatters, FORMAT_NAMES } from "./formatters/index.js";
 export { OperationalError } from "./node/errors.js";
-/** Writes or refreshes a dataset's lock manifest. */
+/** Writes or refreshes a dataset's lock manifest; throws OperationalError for a bad option. */
 export async function lock(options: LockOptions): Promise<LockResult> {
+  checkLockOptions(options);
   return (await import("./node/lock.js")).lock(options);
 }
 export type { LockOptions, LockResult, ManifestChanges } from "./node/lock.js";
-/** Refreshes lock manifests and regenerates their JSONL. */
+/** Refreshes lock manifests and regenerates their JSONL; throws OperationalError for a bad option. */
 export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate[]> {
+  checkUpdateOptions(options);
   return (await import("./node/update.js")).update(options);
 }
 export type { UpdateOptions } from "./node/update.js";
@@ -65,10 +70,16 @@ export async function checkGenerated(options: GenerateOptions & { check: string 
 export type { GenerateOptions, GenerateResult, CheckResult, CheckDifference } from "./node/generate.js";
 /** Reads and checks a lock manifest. */
 export async function loadManifest(path: string, cwd?: string, shown?: string): Promise<LoadedManifest> {
+  checkPathArgument("loadManifest", "path", path);
+  checkPathArgument("loadManifest", "cwd", cwd, true);
+  checkPathArgument("loadManifest", "shown", shown, true);
   return (await import("./node/manifest-io.js")).loadManifest(path, cwd, shown);
 }
 /** The context the manifest rules check a file against. */
 export async function loadLockContext(manifestPath: string, shownPath: string, cwd?: string): Promise<LockContext> {
+  checkPathArgument("loadLockContext", "manifestPath", manifestPath);
+  checkPathArgument("loadLockContext", "shownPath", shownPath);
+  checkPathArgument("loadLockContext", "cwd", cwd, true);
   return (await import("./node/validate-lock.js")).loadLockContext(manifestPath, shownPath, cwd);
 }
 /**
@@ -77,6 +88,16 @@ export async function loadLockContext(manifestPath: string, shownPath: string, c
  * import, is `citation-targets/core` (parseArtifact, serializeRecord, planDataset, compileRecordSchema…).
  */
 export async function* generateRecords(manifest: LockManifest, read: ArtifactReader): AsyncGenerator<OutputRecord> {
+  if (
+    manifest === null ||
+    typeof manifest !== "object" ||
+    !Array.isArray((manifest as { artifacts?: unknown }).artifacts)
+  )
+    throw new OperationalError(
+      `generateRecords: manifest: expected a lock manifest (an object with an artifacts array), got ${typeof manifest === "object" ? JSON.stringify(manifest) : typeof manifest}`,
+    );
+  if (typeof read !== "function")
+    throw new OperationalError(`generateRecords: read: expected a function of an artifact's path, got ${typeof read}`);
   yield* (await import("./core/records/generate.js")).generateRecords(manifest, read);
 }
 export { DatasetError } from "./core/errors.js";

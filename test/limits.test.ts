@@ -2,14 +2,16 @@
  * Documented caps (docs/spec.md, "Limits"): exceeding one is a problem on that line or file, never a crash or unbounded
  * memory.
  */
-import { writeFile } from "node:fs/promises";
+import { readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { createFileCheck } from "../src/engine/check-file.js";
 import { lock } from "../src/node/lock.js";
 import { rules } from "../src/rules/index.js";
 import { nestingDepth } from "../src/engine/read-records.js";
-import { runMain } from "./helpers/bin.js";
+import { runBin, runMain } from "./helpers/bin.js";
+import { parseArtifact } from "../src/core/markdown/targets.js";
+import { repoRoot } from "./helpers/records.js";
 import { tempDir, writeTree } from "./helpers/datasets.js";
 import { fixtureRecords, schemaCheck } from "./helpers/records.js";
 
@@ -21,6 +23,14 @@ beforeEach(async () => ({ dir, cleanup } = await tempDir()));
 afterEach(async () => cleanup());
 
 const encoder = new TextEncoder();
+
+const META = {
+  slug: "t",
+  titleId: "T",
+  name: "T",
+  versionDate: "2024-01-01",
+  sourceTextUrl: "https://www.legislation.gov.au/T/text",
+};
 
 describe("line length", () => {
   test("a line over the cap is one problem, its bytes are never held, and the lines after it are read", () => {
@@ -205,5 +215,143 @@ describe("YAML aliases in front matter", () => {
     );
     expect(raised.code, raised.stderr).toBe(0);
     expect((await cli(["validate", "--no-lock", "t.jsonl"], dir)).code).toBe(0);
+  });
+});
+
+/** Flow-style YAML of about `bytes` bytes: one map of many keys, each a small nested collection (issue 32, item 7). */
+function flowYaml(bytes: number): string {
+  const parts: string[] = [];
+  let size = 2;
+  while (size < bytes) {
+    const part = `k${parts.length}: [a, b, {c: d, e: [f, g]}]`;
+    parts.push(part);
+    size += part.length + 2;
+  }
+  return `{${parts.join(", ")}}`;
+}
+
+const ADOPT_FLAGS = [
+  "--slug",
+  "{folder}",
+  "--title-id",
+  "{folder}",
+  "--name",
+  "{folder}",
+  "--version-date",
+  "2024-01-01",
+  "--source-text-url",
+  "https://www.legislation.gov.au/{folder}/text",
+];
+
+describe("front matter size (issue 32, item 7)", () => {
+  test("16.6 MB of flow-style YAML front matter is refused by its size, named, before it is parsed; --max-front-matter-bytes sets the cap", async () => {
+    const huge = flowYaml(16_600_000);
+    await writeTree(dir, {
+      ".git/HEAD": "ref: refs/heads/main\n",
+      "laws/huge/index.md": `---\n${huge}\n---\n# Huge\n\n## § 1 Eins\n\nText.\n`,
+      "laws/small/index.md": `---\n${flowYaml(300)}\n---\n# Small\n\n## § 1 Eins\n\nText.\n`,
+    });
+    const bytes = new TextEncoder().encode(huge).length;
+    // adopt fills its templates from the front matter: refused there, by name.
+    const adopted = await cli(
+      ["adopt", "laws/huge", "--check", ...ADOPT_FLAGS.slice(2), "--slug", "{front.k0|slug}"],
+      dir,
+    );
+    expect(adopted.code).toBe(1);
+    expect(adopted.stderr).toContain(
+      `laws/huge/index.md: front matter of ${bytes} bytes, more than 1048576, the cap (raise it with --max-front-matter-bytes)`,
+    );
+    // generate and update (and adopt's generation) refuse it too.
+    await lock({ dir: join(dir, "laws/huge"), ...META, slug: "huge", output: join(dir, "huge.lock.json") });
+    const generated = await cli(["generate", "huge.lock.json"], dir);
+    expect(generated.code).toBe(1);
+    expect(generated.stderr).toContain(
+      `index.md: front matter of ${bytes} bytes, more than 1048576, the cap (raise it with --max-front-matter-bytes)`,
+    );
+    const updated = await cli(["update", "--check", "huge.lock.json"], dir);
+    expect(updated.code).toBe(1);
+    expect(updated.stderr).toContain(`front matter of ${bytes} bytes, more than 1048576, the cap`);
+    // The flag lowers the cap (and raises it: the small one passes under its size, not under a smaller cap).
+    await lock({ dir: join(dir, "laws/small"), ...META, slug: "small", output: join(dir, "small.lock.json") });
+    expect((await cli(["generate", "small.lock.json"], dir)).code).toBe(0);
+    const lowered = await cli(["generate", "small.lock.json", "--max-front-matter-bytes", "100"], dir);
+    expect(lowered.code).toBe(1);
+    expect(lowered.stderr).toMatch(/index\.md: front matter of 3\d\d bytes, more than 100, the cap/);
+  });
+});
+
+describe("front matter keys (issue 32, item 7)", () => {
+  test("a repeated key is still refused, with its line, now checked in linear time (and for adopt's templates)", async () => {
+    expect(() => parseArtifact("---\na: 1\nb: {c: 1, c: 2}\n---\n# T\n")).toThrow(
+      "front matter is not valid YAML (line 3): Map keys must be unique at line 2, column 11:",
+    );
+    expect(() => parseArtifact("---\na: 1\nb: 2\na: 3\n---\n# T\n")).toThrow(
+      "front matter is not valid YAML (line 4): Map keys must be unique at line 3, column 1:",
+    );
+    expect(parseArtifact("---\na: 1\n'1': x\n1: y\nb: {a: 1}\n---\n# T\n").targets).toHaveLength(1); // "1" and 1 differ
+    await writeTree(dir, { ".git/HEAD": "x\n", "laws/x/index.md": "---\nslug: x\nslug: y\n---\n# X\n" });
+    const adopted = await cli(["adopt", "laws/x", "--check", ...ADOPT_FLAGS.slice(2)], dir);
+    expect(adopted.code).toBe(1);
+    expect(adopted.stderr).toContain("Map keys must be unique at line 2, column 1");
+  });
+});
+
+describe("block quotes nested over many lines (issue 32, item 7)", () => {
+  test("2,000 nested > then 300,000 lines (604 KB) is refused, naming the cap on depth times lines", async () => {
+    const text = `# Q\n\n${">".repeat(2000)} a\n${"b\n".repeat(300_000)}`;
+    expect(() => parseArtifact(text)).toThrow(
+      /^block quotes nested \d+ deep over 300001 lines, in a top-level block from line 3 of the body: their depth times lines is more than 2000000, the cap$/,
+    );
+    await writeTree(dir, { "q/index.md": text });
+    await lock({ dir: join(dir, "q"), ...META, output: join(dir, "q.lock.json") });
+    const refused = await cli(["generate", "q.lock.json"], dir);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("index.md: block quotes nested");
+    expect(refused.stderr).toContain("their depth times lines is more than 2000000, the cap");
+  });
+
+  test("below the cap, nested quotes parse as before: 2,000 nested > over a few lines, and 10 deep over 100,000 lines", () => {
+    const deep = parseArtifact(`# Q\n\n${">".repeat(2000)} a\nb\nc\n\n## Next\n`);
+    expect(deep.targets.map((t) => t.heading?.text)).toEqual(["Q", "Next"]);
+    const long = parseArtifact(`# Q\n\n${">".repeat(10)} a\n${"b\n".repeat(100_000)}\n## Next\n`);
+    expect(long.targets.map((t) => t.heading?.text)).toEqual(["Q", "Next"]);
+  });
+});
+
+describe("a worker that runs out of memory (issue 32, item 7)", () => {
+  // The built bin with every worker's heap at 96 MiB (test/helpers/small-worker-heap.mjs): a front matter of 1.5 MB
+  // with the cap raised (a flow sequence of 300,000 sequences) fills it.
+  const small = join(repoRoot, "test/helpers/small-worker-heap.mjs");
+  const runSmall = (args: string[]) =>
+    runBin(args, dir, { NODE_OPTIONS: `--import=${small}`, SMALL_WORKER_HEAP_MB: "96" });
+
+  test("update of many datasets: the one at fault is named, the others are still checked and reported, and no temporary file is left", async () => {
+    const tree: Record<string, string> = { ".git/HEAD": "ref: refs/heads/main\n" };
+    for (const name of ["a", "b", "c", "d", "e"]) tree[`laws/${name}/index.md`] = `# ${name}\n\n## § 1 Eins\n\nText.\n`;
+    await writeTree(dir, tree);
+    const adopted = await runBin(["adopt", "laws/*", ...ADOPT_FLAGS], dir);
+    expect(adopted.code, adopted.stderr).toBe(0);
+    // Now every dataset changes: d's front matter fills a worker's heap (its cap raised), e is at fault in its own way.
+    for (const name of ["a", "b", "c"])
+      await writeFile(join(dir, `laws/${name}/index.md`), `# ${name}\n\n## § 2 Zwei\n`);
+    await writeFile(join(dir, "laws/d/index.md"), `---\nk: [${"[a], ".repeat(300_000)}a]\n---\n# d\n\n## § 1 Eins\n`);
+    await writeFile(join(dir, "laws/e/index.md"), "---\nkey: [unclosed\n---\n# e\n");
+    const run = await runSmall(["update", "--jobs", "2", "--max-front-matter-bytes", "4000000"]);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain(".tooling/citation-targets/d.lock.json: a worker thread ran out of memory");
+    expect(run.stderr).toContain("e.lock.json: index.md: front matter is not valid YAML");
+    for (const name of ["a", "b", "c"]) expect(run.stderr).not.toContain(`${name}.lock.json`);
+    expect(run.stderr).toContain("nothing was written");
+    const left = await readdir(join(dir, ".tooling/citation-targets"));
+    expect(left.filter((name) => name.endsWith(".tmp"))).toEqual([]);
+    expect(left.sort()).toEqual(["a", "b", "c", "d", "e"].flatMap((n) => [`${n}.jsonl`, `${n}.lock.json`]).sort());
+  });
+
+  test("generate with --jobs 1 parses in a capped worker too: the dataset is named", async () => {
+    await writeTree(dir, { "d/index.md": `---\nk: [${"[a], ".repeat(300_000)}a]\n---\n# d\n\n## § 1 Eins\n\nText.\n` });
+    await lock({ dir: join(dir, "d"), ...META, output: join(dir, "d.lock.json") });
+    const run = await runSmall(["generate", "d.lock.json", "--jobs", "1", "--max-front-matter-bytes", "4000000"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("d.lock.json: a worker thread ran out of memory (its heap is capped at");
   });
 });

@@ -269,6 +269,17 @@ const examples = {
     },
     fixed: () => jsonl(),
   },
+  "directional-control": {
+    // a right-to-left override left open in a section's text (a hostile pull request's Trojan Source)
+    bad: () => {
+      const records = base();
+      const r = records[indexOf(records, address("part-i/section-1.md#1"))]!;
+      r.markdown = String(r.markdown).replace("This Act", "This \u202eAct");
+      refresh(r);
+      return jsonl(records);
+    },
+    fixed: () => jsonl(),
+  },
   "citation-target-id": {
     // another generator's ids: SHA-256 of the parts without the NUL framing of section 3
     bad: () =>

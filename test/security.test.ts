@@ -3,7 +3,7 @@
  * outputs, and paths with spaces, #, % and non-ASCII names working end to end.
  */
 import { execFile, execFileSync } from "node:child_process";
-import { cp, mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { cp, mkdir, readdir, readFile, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -161,5 +161,109 @@ describe("paths", () => {
     expect(stale.stdout).toContain('markdown file "Teil Ä #1 %20/section-7.md"');
     expect((await ct(["update"])).code).toBe(0);
     expect((await ct(["validate"])).code).toBe(0);
+  });
+});
+
+describe("reads stay in the repository (issue 32, item 3)", () => {
+  /**
+   * A repository whose committed symbolic links lead to files outside it (a pull request can commit such links), and
+   * those files, each holding a value that must never be printed.
+   */
+  async function linkedRepository() {
+    const base = join(dir, `links-${Math.random().toString(16).slice(2)}`);
+    const root = join(base, "repo");
+    const outside = join(base, "outside");
+    await mkdir(join(root, ".git"), { recursive: true });
+    await mkdir(outside, { recursive: true });
+    await cp(join(repoRoot, "fixtures"), join(root, "fixtures"), { recursive: true });
+    await cp(join(repoRoot, ".tooling"), join(root, ".tooling"), { recursive: true });
+    const jsonl = await readFile(join(repoRoot, ".tooling/citation-targets/mvfg.jsonl"), "utf8");
+    await writeFile(join(outside, "leak.jsonl"), jsonl.replaceAll('"mvfg/', '"leakedsecret/'));
+    const manifest = await readFile(join(repoRoot, ".tooling/citation-targets/mvfg.lock.json"), "utf8");
+    await writeFile(
+      join(outside, "leak.lock.json"),
+      manifest.replace(/"name": "[^"]*"/, '"name": "LEAKED-SECRET-NAME"'),
+    );
+    await writeFile(join(outside, "leak.md"), "---\nTitle: LEAKED-FRONT-VALUE\nSecretKey: x\n---\n# Leak\n");
+    await mkdir(join(root, "old"));
+    await writeFile(join(root, "old/mvfg.jsonl"), jsonl);
+    return { root, outside };
+  }
+  const leaked = (run: { stdout: string; stderr: string }) =>
+    /leakedsecret|LEAKED-SECRET-NAME|LEAKED-FRONT-VALUE|SecretKey/.test(run.stdout + run.stderr);
+
+  test("update --check and diff refuse a JSONL symlinked outside, naming it, and print none of its addresses", async () => {
+    const { root, outside } = await linkedRepository();
+    const target = join(root, ".tooling/citation-targets/mvfg.jsonl");
+    await rm(target);
+    await symlink(join(outside, "leak.jsonl"), target);
+    const updated = await isolated(["update", "--check", ".tooling/citation-targets/mvfg.lock.json"], root);
+    expect(updated.code).toBe(2);
+    expect(updated.stderr).toContain(".tooling/citation-targets/mvfg.jsonl");
+    expect(updated.stderr).toContain(`it resolves to ${join(outside, "leak.jsonl")}, outside the repository`);
+    expect(leaked(updated)).toBe(false);
+    const diffed = await isolated(["diff", "old/mvfg.jsonl", ".tooling/citation-targets/mvfg.jsonl"], root);
+    expect(diffed.code).toBe(2);
+    expect(diffed.stderr).toContain("outside the repository");
+    expect(leaked(diffed)).toBe(false);
+    // The flag lets them read it (the refusal is the confinement, nothing else).
+    const allowed = await isolated(
+      ["diff", "old/mvfg.jsonl", ".tooling/citation-targets/mvfg.jsonl", "--allow-outside-repository"],
+      root,
+    );
+    expect(allowed.code, allowed.stderr).toBe(1);
+    expect(allowed.stdout).toContain("leakedsecret");
+  });
+
+  test("validate refuses a lock manifest symlinked outside and prints none of its fields", async () => {
+    const { root, outside } = await linkedRepository();
+    const manifest = join(root, ".tooling/citation-targets/mvfg.lock.json");
+    await rm(manifest);
+    await symlink(join(outside, "leak.lock.json"), manifest);
+    const validated = await isolated(["validate", ".tooling/citation-targets/mvfg.jsonl"], root);
+    expect(validated.code).toBe(2);
+    expect(validated.stdout + validated.stderr).toContain("outside the repository");
+    expect(leaked(validated)).toBe(false);
+  });
+
+  test("a named path that is a symbolic link leading outside (a glob or pre-commit's list names it) is refused unless --allow-outside-repository", async () => {
+    const { root, outside } = await linkedRepository();
+    await symlink(join(outside, "leak.jsonl"), join(root, "link.jsonl"));
+    await symlink(outside, join(root, "linked-folder"));
+    for (const named of ["link.jsonl", "linked-folder/leak.jsonl"]) {
+      const refused = await isolated(["validate", "--no-lock", named], root);
+      expect(refused.code, named).toBe(2);
+      expect(refused.stdout + refused.stderr).toContain(`it resolves to ${join(outside, "leak.jsonl")}`);
+      expect(leaked(refused)).toBe(false);
+    }
+    const allowed = await isolated(
+      ["validate", "--no-lock", "--format", "json", "link.jsonl", "--allow-outside-repository"],
+      root,
+    );
+    expect(allowed.stdout).toContain('"path": "link.jsonl"');
+    expect(allowed.stdout).not.toContain("outside the repository");
+  });
+
+  test("adopt refuses an index.md symlinked outside and echoes none of its front matter", async () => {
+    const { root, outside } = await linkedRepository();
+    await mkdir(join(root, "laws/x"), { recursive: true });
+    await symlink(join(outside, "leak.md"), join(root, "laws/x/index.md"));
+    const fields = [
+      "--title-id",
+      "X",
+      "--version-date",
+      "2024-01-01",
+      "--source-text-url",
+      "https://www.legislation.gov.au/X/text",
+    ];
+    const adopted = await isolated(["adopt", "laws/x", "--check", "--name", "{front.Title}", ...fields], root);
+    expect(adopted.code).not.toBe(0);
+    expect(adopted.stderr).toContain("laws/x/index.md");
+    expect(adopted.stderr).toContain("outside the repository");
+    expect(leaked(adopted)).toBe(false);
+    // Missing templates: adopt says what the front matter offers, of a file in the repository only.
+    const missing = await isolated(["adopt", "laws/x", "--check"], root);
+    expect(missing.code).not.toBe(0);
+    expect(leaked(missing)).toBe(false);
   });
 });

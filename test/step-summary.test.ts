@@ -82,7 +82,9 @@ describe("validate's job summary", () => {
   });
 
   test("table cells: one line, | escaped, markup as text", () => {
-    expect(cell("a | b\nc <script> & d")).toBe("a \\| b c &lt;script> &amp; d");
+    expect(cell("a | b\nc <script> & d")).toBe("a \\| b c &lt;script\\> &amp; d");
+    // Issue 32, item 8: a value's Markdown is text (every ASCII punctuation character escaped).
+    expect(cell("![x](https://e.example/p.png)")).toBe("\\!\\[x\\]\\(https\\:\\/\\/e\\.example\\/p\\.png\\)");
     expect(cell("x".repeat(300))).toBe(`${"x".repeat(199)}…`);
   });
 });
@@ -114,7 +116,7 @@ describe("diff's job summary", () => {
       "| breaking | record-changed | `.tooling/citation-targets/mvfg.jsonl` | `mvfg/mvfg.md#§-1` | § 1 Anwendungsbereich | fails |",
     );
     expect(rows).toContain(
-      "| breaking | record-removed | `.tooling/citation-targets/privacy-act-1988.jsonl` | `privacy-act-1988/part-iii/division-1/section-13a.md#13a` | 13A Interferences with privacy (repealed) | approved: Section 13A repealed by Act No. 1, 2025 |",
+      "| breaking | record-removed | `.tooling/citation-targets/privacy-act-1988.jsonl` | `privacy-act-1988/part-iii/division-1/section-13a.md#13a` | 13A Interferences with privacy \\(repealed\\) | approved: Section 13A repealed by Act No\\. 1\\, 2025 |",
     );
     expect(markdown.endsWith("\n… and 3 more changes: the job's log has them all.\n\n")).toBe(true);
   });

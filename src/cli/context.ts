@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { maxJobs } from "../node/pool.js";
+import { escapeControls } from "../core/text.js";
 import type { createProgressLine } from "./progress.js";
 
 export interface OutputStream {
@@ -51,6 +52,7 @@ export function prefixLines(text: string): string {
   const body = text.endsWith("\n") ? text.slice(0, -1) : text;
   return `${body
     .split("\n")
+    .map(escapeControls) // a name or value quoted from a file never reaches the terminal raw
     .map((line) => (line.startsWith(PREFIX) ? line : `${PREFIX}${line}`))
     .join("\n")}\n`;
 }

@@ -2,11 +2,12 @@
  * What `lock`, `generate --check`, `update` and `adopt` report, as text and as JSON, and the text of a
  * dataset's faults (`DatasetError`) (docs/spec.md,
  * "Reports of lock, generate, update and adopt"). The JSON shapes are kept stable as validate's is:
- * members are added, never renamed or removed.
+ * members are added, never renamed or removed. The text shows every value from the files (paths, addresses) with its
+ * controls escaped (`\u001b`).
  */
 import type { LockManifest } from "../core/lock/manifest.js";
 import { MANIFEST_DATASET_FIELDS } from "../core/model.js";
-import { plural } from "../core/text.js";
+import { escapeControls, escapeControlsByLine, plural } from "../core/text.js";
 import type { CheckResult } from "../node/generate.js";
 import type { LockResult, ManifestChanges } from "../node/lock.js";
 import { shellQuote } from "../core/text.js";
@@ -83,6 +84,10 @@ function isUpToDate(result: DatasetUpdate): boolean {
 
 /** The text report of `update` and `adopt`: one block per dataset. */
 export function describeUpdates(results: readonly DatasetUpdate[], check: boolean): string[] {
+  return describeUpdatesRaw(results, check).map(escapeControls);
+}
+
+function describeUpdatesRaw(results: readonly DatasetUpdate[], check: boolean): string[] {
   const out: string[] = [];
   for (const result of results) {
     if (isUpToDate(result)) {
@@ -112,6 +117,10 @@ export function describeUpdates(results: readonly DatasetUpdate[], check: boolea
  * the command (`refresh`) that refreshes it.
  */
 export function lockText(result: LockResult, shown: string, check: boolean, refresh: string): string {
+  return escapeControlsByLine(lockTextRaw(result, shown, check, refresh));
+}
+
+function lockTextRaw(result: LockResult, shown: string, check: boolean, refresh: string): string {
   const count = `${plural(result.manifest.artifacts.length, "artifact")}, datasetDigest ${result.manifest.datasetDigest}`;
   const changes = result.changed
     ? describeManifestChanges(result.changes)
@@ -125,6 +134,10 @@ export function lockText(result: LockResult, shown: string, check: boolean, refr
 
 /** The text report of `generate --check FILE` (standard error), `manifest` as given on the command line. */
 export function generateCheckText(result: CheckResult, file: string, manifest: string): string {
+  return escapeControlsByLine(generateCheckTextRaw(result, file, manifest));
+}
+
+function generateCheckTextRaw(result: CheckResult, file: string, manifest: string): string {
   if (!result.difference) return `${file} is up to date (${plural(result.records, "record")})\n`;
   const lines = [
     `${file} is not up to date: ${result.cause ?? "it differs from what would be generated"}`,
@@ -143,6 +156,10 @@ export function generateCheckText(result: CheckResult, file: string, manifest: s
  * The text report of `adopt` (standard output): the counts, then a block per refreshed dataset, then what to run next.
  */
 export function adoptText(updates: readonly DatasetUpdate[], folder: string, check: boolean): string {
+  return escapeControlsByLine(adoptTextRaw(updates, folder, check));
+}
+
+function adoptTextRaw(updates: readonly DatasetUpdate[], folder: string, check: boolean): string {
   const changed = updates.filter((r) => r.manifestChanged || r.outputChanged);
   const created = updates.filter((r) => r.artifacts.created).length;
   let text = `${check ? "would adopt" : "adopted"} ${plural(updates.length, "dataset")} in ${folder}: ${created} new, ${changed.length - created} refreshed, ${updates.length - changed.length} up to date\n`;

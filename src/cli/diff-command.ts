@@ -21,6 +21,7 @@ export interface DiffCommandContext {
 }
 
 interface DiffCliOptions {
+  allowOutsideRepository?: boolean;
   against?: string;
   schema?: boolean;
   approvals?: string;
@@ -76,6 +77,10 @@ export function registerDiffCommand(
     .option("--no-color", "force colour off")
     .option("--verbose", "say on stderr what was compared and how long it took")
     .option(
+      "--allow-outside-repository",
+      "read files that symbolic links lead to outside the repository (default: refused, named)",
+    )
+    .option(
       "--jobs <n>",
       "worker threads to compare the pairs on (default: one per core when 32+ pairs differ, else none: this thread; at most 4 per core); the report is the same",
       parsePositive,
@@ -99,6 +104,7 @@ export function registerDiffCommand(
         ...(options.schema ? { schema: true } : {}),
         ...(options.approvals !== undefined ? { approvals: options.approvals } : {}),
         ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
+        ...(options.allowOutsideRepository ? { allowOutsideRepository: true } : {}),
       });
       const where = await cwdInRepository(context.cwd);
       const inputs = [

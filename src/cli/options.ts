@@ -79,6 +79,10 @@ export const CAP_OPTIONS = {
     "--max-heading-length <n>",
     "the longest inline content of a heading, in UTF-16 code units (default 65536); longer is refused, named",
   ],
+  maxFrontMatterBytes: [
+    "--max-front-matter-bytes <n>",
+    "the largest front matter of a markdown file, in bytes (default 1048576, 1 MiB); a larger one is refused, named",
+  ],
 } as const;
 
 /** A fresh option for one of the caps (an Option belongs to one command). */
@@ -96,11 +100,11 @@ export function addCapOptions(command: Command): Command {
   return command;
 }
 
-/** A fresh --allow-outside-repository (validate, generate, update): one text. */
+/** A fresh --allow-outside-repository (validate, generate, update, adopt): one text. */
 export function allowOutsideOption(): Option {
   return new Option(
     "--allow-outside-repository",
-    "let lock manifests' dataset folders (and, for validate, config patterns) lead outside the repository (default: confined to it, symbolic links resolved)",
+    "let lock manifests' dataset folders (and, for validate, config patterns) lead outside the repository, and read files that symbolic links lead to outside it (default: confined to it, symbolic links resolved; refused, named)",
   );
 }
 
@@ -112,5 +116,6 @@ export function artifactCaps(options: ArtifactCapOptions): ArtifactCapOptions {
     ...(options.maxYamlAliases !== undefined ? { maxYamlAliases: options.maxYamlAliases } : {}),
     ...(options.maxHeadings !== undefined ? { maxHeadings: options.maxHeadings } : {}),
     ...(options.maxHeadingLength !== undefined ? { maxHeadingLength: options.maxHeadingLength } : {}),
+    ...(options.maxFrontMatterBytes !== undefined ? { maxFrontMatterBytes: options.maxFrontMatterBytes } : {}),
   };
 }

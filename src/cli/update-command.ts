@@ -234,7 +234,8 @@ export function registerAdoptCommand(
       .option("--config <file>", "read adopt's templates from this config file (default: the one validate finds)")
       .option("--no-config", "read no config file")
       .option("--jobs <n>", "worker threads (default: one per core)", parsePositive)
-      .option("--no-cache", "do not use or write update's cache"),
+      .option("--no-cache", "do not use or write update's cache")
+      .addOption(allowOutsideOption()),
   )
     .addHelpText(
       "after",
@@ -256,6 +257,7 @@ export function registerAdoptCommand(
           cache: boolean;
         } & ArtifactCapOptions,
       ) => {
+        if (options.allowOutsideRepository) stderr.write(OUTSIDE_NOTE);
         noteJobs(options.jobs, stderr);
         const loaded = await configOf(options.config, context.cwd);
         const fromConfig = loaded?.config.adopt ?? {};

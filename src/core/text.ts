@@ -107,3 +107,91 @@ export function valueAtPointer(value: unknown, pointer: string): unknown {
 export function shellQuote(arg: string): string {
   return /^[A-Za-z0-9_./:=@%+,-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`;
 }
+
+/**
+ * The characters that must never reach a terminal (or a report read on one) raw: C0 controls (ESC starts a terminal's
+ * escape sequences; CR and LF redraw or forge lines) but TAB, DEL, C1 controls (CSI), and the directional formatting
+ * characters (embeddings, overrides, isolates, marks), which reorder what is shown around them.
+ */
+const UNSAFE_FOR_DISPLAY = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** Text shown as it is, but with each such character written as `\uXXXX` (ESC as `\u001b`). */
+export function escapeControls(text: string): string {
+  return text.replace(UNSAFE_FOR_DISPLAY, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/** Each line of `text` with its controls escaped (the line breaks kept). */
+export function escapeControlsByLine(text: string): string {
+  return text.split("\n").map(escapeControls).join("\n");
+}
+
+/** Directional formatting characters that open an embedding or override (closed by PDF) or an isolate (by PDI). */
+const EMBEDDINGS = new Set([0x202a, 0x202b, 0x202d, 0x202e]);
+const ISOLATES = new Set([0x2066, 0x2067, 0x2068]);
+const PDF = 0x202c;
+const PDI = 0x2069;
+/** Paragraph separators, which end every embedding and isolate (Unicode's bidi class B). */
+const PARAGRAPH_ENDS = new Set([0x0a, 0x0d, 0x1c, 0x1d, 0x1e, 0x85, 0x2029]);
+
+/** A directional control that is not closed (or not opened) on its line: where, and which. */
+export interface UnpairedControl {
+  /** UTF-16 offset in the text. */
+  index: number;
+  /** The character, as `U+202E`. */
+  code: string;
+  /** Opened and never closed on its line, or a closer with nothing to close. */
+  unclosed: boolean;
+}
+
+/**
+ * The first directional control of `text` that is unpaired on its line (Unicode's bidi algorithm ends every
+ * embedding, override and isolate at a paragraph's end): an opener (LRE, RLE, LRO, RLO; LRI, RLI, FSI) never closed,
+ * or a closer (PDF, PDI) with nothing open to close. Undefined when every one is paired.
+ */
+export function unpairedDirectionalControl(text: string): UnpairedControl | undefined {
+  let open: { index: number; isolate: boolean }[] = [];
+  const unpaired = (index: number, unclosed: boolean): UnpairedControl => ({
+    index,
+    code: `U+${text.charCodeAt(index).toString(16).toUpperCase().padStart(4, "0")}`,
+    unclosed,
+  });
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x0a || (c > 0x1e && c < 0x85) || (c > 0x85 && c < 0x202a)) continue;
+    if (EMBEDDINGS.has(c)) open.push({ index: i, isolate: false });
+    else if (ISOLATES.has(c)) open.push({ index: i, isolate: true });
+    else if (c === PDF) {
+      if (open.length === 0 || open[open.length - 1]!.isolate) return unpaired(i, false);
+      open.pop();
+    } else if (c === PDI) {
+      let at = open.length - 1;
+      while (at >= 0 && !open[at]!.isolate) at--;
+      if (at === -1) return unpaired(i, false);
+      open = open.slice(0, at); // a PDI closes the embeddings opened inside its isolate too
+    } else if (PARAGRAPH_ENDS.has(c)) {
+      if (open.length > 0) return unpaired(open[0]!.index, true);
+    }
+  }
+  return open.length > 0 ? unpaired(open[0]!.index, true) : undefined;
+}
+
+/**
+ * A value shown on a page, isolated from what surrounds it when it holds directional controls: between FSI and PDI
+ * (which ends every embedding and override opened inside), a PDI of its own that would close that isolate early taken
+ * out. A value without them is returned as it is.
+ */
+export function isolateBidi(text: string): string {
+  if (!/[\u202a-\u202e\u2066-\u2069]/.test(text)) return text;
+  let depth = 0;
+  let kept = "";
+  for (const c of text) {
+    const code = c.charCodeAt(0);
+    if (ISOLATES.has(code)) depth++;
+    else if (code === PDI) {
+      if (depth === 0) continue;
+      depth--;
+    } else if (PARAGRAPH_ENDS.has(code)) depth = 0;
+    kept += c;
+  }
+  return `\u2068${kept}\u2069`;
+}

@@ -1,4 +1,5 @@
 import type { DiffChange, DiffPair } from "../core/diff/diff.js";
+import { escapeControls } from "../core/text.js";
 import { changeLevel, type DiffFormatter, describeField, describeMoves, summaryLine } from "./diff-common.js";
 
 function header(pair: DiffPair): string {
@@ -21,7 +22,11 @@ export const formatDiffStylish: DiffFormatter = (report, { color }) => {
   const out: string[] = [];
   for (const pair of report.pairs) {
     if (pair.changes.length === 0 && pair.warnings.length === 0) continue;
-    out.push(`${color.underline(pair.new.replace(/ \(bundled schema\)$/, ""))}  ${color.dim(`(${header(pair)})`)}`);
+    // Every value from the files compared (names, addresses, headings, approval reasons) is shown with its controls
+    // escaped.
+    out.push(
+      `${color.underline(escapeControls(pair.new.replace(/ \(bundled schema\)$/, "")))}  ${color.dim(`(${escapeControls(header(pair))})`)}`,
+    );
     if (pair.digests) {
       const { schema, contract } = pair.digests;
       const digest = (d: { before: string; after: string }) =>
@@ -36,21 +41,23 @@ export const formatDiffStylish: DiffFormatter = (report, { color }) => {
       const paint = level === "error" ? color.red : level === "warning" ? color.yellow : color.green;
       const heading =
         change.headingText !== undefined && change.headingText !== ""
-          ? color.dim(`  ${JSON.stringify(change.headingText)}`)
+          ? color.dim(`  ${escapeControls(JSON.stringify(change.headingText))}`)
           : "";
-      out.push(`  ${paint(change.class.padEnd(8))}  ${change.kind.padEnd(width)}  ${subject(change)}${heading}`);
+      out.push(
+        `  ${paint(change.class.padEnd(8))}  ${change.kind.padEnd(width)}  ${escapeControls(subject(change))}${heading}`,
+      );
       const indent = " ".repeat(2 + 8 + 2 + width + 2);
       const details: string[] = [];
       const moves = describeMoves(change);
-      if (moves) details.push(moves);
-      for (const field of change.fields ?? []) details.push(describeField(field));
-      if (change.approved) details.push(color.yellow(`approved: ${change.approved.reason}`));
+      if (moves) details.push(escapeControls(moves));
+      for (const field of change.fields ?? []) details.push(escapeControls(describeField(field)));
+      if (change.approved) details.push(color.yellow(`approved: ${escapeControls(change.approved.reason)}`));
       for (const line of details) out.push(`${indent}${line}`);
     }
-    for (const warning of pair.warnings) out.push(`  ${color.yellow("warning")}  ${warning}`);
+    for (const warning of pair.warnings) out.push(`  ${color.yellow("warning")}  ${escapeControls(warning)}`);
     out.push("");
   }
-  for (const warning of report.warnings) out.push(`${color.yellow("warning")}  ${warning}`);
+  for (const warning of report.warnings) out.push(`${color.yellow("warning")}  ${escapeControls(warning)}`);
   if (report.warnings.length > 0) out.push("");
   const line = summaryLine(report);
   out.push(report.summary.passed ? color.green(line) : color.red.bold(line));

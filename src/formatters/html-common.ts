@@ -5,19 +5,21 @@
  * elsewhere, so that they open from a CI artifact or an e-mail as they are.
  */
 
+import { isolateBidi } from "../core/text.js";
+
 const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
-/** Text for an element's content or a quoted attribute value. */
+/** Text for an element's content or a quoted attribute value, isolated when it holds directional controls (isolateBidi). */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+  return isolateBidi(text).replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 }
 
 /**
- * JSON for a `<script type="application/json">` element: `<` is written `\u003c`, so that no
+ * JSON for a `<script type="application/json">` element, each string isolated as escapeHtml isolates it: `<` is written `\u003c`, so that no
  * `</script>` or `<!--` in a legal text can end the element early; U+2028 and U+2029 likewise.
  */
 export function jsonForScript(value: unknown): string {
-  return JSON.stringify(value)
+  return JSON.stringify(value, (_key, member: unknown) => (typeof member === "string" ? isolateBidi(member) : member))
     .replace(/</g, "\\u003c")
     .replace(/\u2028/g, "\\u2028")
     .replace(/\u2029/g, "\\u2029");

@@ -6,24 +6,32 @@
 import type { DiffChange, DiffReport } from "../core/diff/diff.js";
 import type { Report } from "../core/report/report.js";
 import { changeLevel, summaryLine } from "./diff-common.js";
-import { plural } from "../core/text.js";
+import { escapeControls, plural } from "../core/text.js";
 
 /** Rows a summary's table shows at most; the rest are counted. */
 export const SUMMARY_ROWS = 10;
 
 /**
- * Text for a table cell: one line, `|` escaped, HTML's `<` and `&` written as entities (GitHub renders the summary as
- * HTML-sanitised Markdown), cut to 200 characters.
+ * Text for a table cell: one line, its controls escaped (`\u202e`), Markdown's punctuation escaped with a backslash and
+ * HTML's `<` and `&` written as entities (GitHub renders the summary as HTML-sanitised Markdown), cut to 200
+ * characters.
  */
+/** Our own words (a summary line), one line: `|` escaped, `<` and `&` as entities; no Markdown of a value is in them. */
+function ownText(text: string): string {
+  return text.replace(/\r?\n/g, " ").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/\|/g, "\\|");
+}
+
 export function cell(text: string): string {
-  const line = text.replace(/\r?\n/g, " ");
+  const line = escapeControls(text.replace(/\r?\n/g, " "));
   const cut = line.length > 200 ? `${line.slice(0, 199)}…` : line;
-  return cut.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/\|/g, "\\|");
+  // Every ASCII punctuation character is escaped, so that nothing in a value is Markdown: no image or link
+  // (`![x](https://…)`), no emphasis, no autolink (`https\://…`), no HTML.
+  return cut.replace(/[!-/:-@[-`{-~]/g, (c) => (c === "&" ? "&amp;" : c === "<" ? "&lt;" : `\\${c}`));
 }
 
 /** Text in a code span of a cell: backticks cannot be escaped there, so a value holding one is shown as plain text. */
 const code = (text: string) =>
-  text.includes("`") ? cell(text) : `\`${text.replace(/\|/g, "\\|").replace(/\r?\n/g, " ")}\``;
+  text.includes("`") ? cell(text) : `\`${escapeControls(text.replace(/\r?\n/g, " ")).replace(/\|/g, "\\|")}\``;
 
 /** The job summary of a validate run. */
 export function validateStepSummary(report: Report): string {
@@ -68,7 +76,7 @@ export function diffStepSummary(report: DiffReport): string {
   const against = report.against
     ? ` against \`${report.against.revision}\` (${report.against.commit.slice(0, 12)})`
     : "";
-  const out = [`### citation-targets diff${against}: ${verdict}`, "", cell(summaryLine(report))];
+  const out = [`### citation-targets diff${against}: ${verdict}`, "", ownText(summaryLine(report))];
   const changes: { file: string; change: DiffChange }[] = [];
   for (const pair of report.pairs) for (const change of pair.changes) changes.push({ file: pair.new, change });
   // Breaking first across the datasets, each group in the report's order.

@@ -1,4 +1,4 @@
-import { plural } from "../core/text.js";
+import { escapeControls, escapeControlsByLine, plural } from "../core/text.js";
 import { shownProblems, type Formatter } from "./types.js";
 
 /** Human output grouped by file, with a summary line; coloured when the context's colour is on. */
@@ -6,8 +6,9 @@ export const formatStylish: Formatter = (report, { color, maxProblems }) => {
   const out: string[] = [];
   for (const file of report.files) {
     if (file.problems.length === 0 && file.error === undefined) continue;
-    out.push(color.underline(file.path));
-    if (file.error !== undefined) out.push(`  ${color.red("error")}  ${file.error}`);
+    // Every value from the files checked (names, messages quoting records) is shown with its controls escaped.
+    out.push(color.underline(escapeControls(file.path)));
+    if (file.error !== undefined) out.push(`  ${color.red("error")}  ${escapeControlsByLine(file.error)}`);
     const { shown, omitted } = shownProblems(file, maxProblems);
     const where = (p: { line: number; column?: number }) =>
       p.column === undefined ? `${p.line}` : `${p.line}:${p.column}`;
@@ -15,14 +16,16 @@ export const formatStylish: Formatter = (report, { color, maxProblems }) => {
     for (const p of shown) {
       const at = where(p).padEnd(width);
       const severity = p.severity === "error" ? color.red("error  ") : color.yellow("warning");
-      const pointer = p.pointer === "" ? "" : color.dim(` at ${p.pointer}`);
-      out.push(`  ${color.dim(at)}  ${severity}  ${p.message}${pointer}  ${color.dim(p.ruleId)}`);
+      const pointer = p.pointer === "" ? "" : color.dim(` at ${escapeControls(p.pointer)}`);
+      out.push(`  ${color.dim(at)}  ${severity}  ${escapeControlsByLine(p.message)}${pointer}  ${color.dim(p.ruleId)}`);
       if (p.excerpt) {
-        // A short code frame: the offending piece of the line, with a caret under the column.
+        // A short code frame: the offending piece of the line, with a caret under the column (of the text as shown).
         const indent = " ".repeat(width + 4);
-        out.push(`${indent}${color.dim("│")} ${p.excerpt.text}`);
-        if (p.excerpt.column !== undefined)
-          out.push(`${indent}${color.dim("│")} ${" ".repeat(p.excerpt.column - 1)}${color.red("^")}`);
+        out.push(`${indent}${color.dim("│")} ${escapeControls(p.excerpt.text)}`);
+        if (p.excerpt.column !== undefined) {
+          const column = escapeControls(p.excerpt.text.slice(0, p.excerpt.column - 1)).length;
+          out.push(`${indent}${color.dim("│")} ${" ".repeat(column)}${color.red("^")}`);
+        }
       }
     }
     if (omitted > 0) {

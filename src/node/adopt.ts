@@ -20,6 +20,7 @@ import { MANIFEST_DATASET_FIELDS } from "../core/model.js";
 import { comparePaths } from "../core/address/natural-sort.js";
 import { detached, frontDocument, templateContext } from "./dataset-context.js";
 import { OperationalError } from "./errors.js";
+import { withOutsideReads } from "./regular-file.js";
 import { displayPath, findRepositoryRoot, isInside } from "./files.js";
 import { FLAG } from "./lock.js";
 import { datasetRootOf, MANIFEST_FOLDER } from "./files.js";
@@ -98,6 +99,10 @@ function relativeRoot(manifest: string, dir: string): string {
 
 /** Writes (or, with `check`, computes) a manifest and a JSONL for every dataset folder named; all or nothing. */
 export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
+  return withOutsideReads(options.allowOutsideRepository, () => adoptConfined(options));
+}
+
+async function adoptConfined(options: AdoptOptions): Promise<AdoptResult> {
   const cwd = options.cwd ?? process.cwd();
   if (options.check) return adoptLocked(options, cwd);
   // One writer at a time (writer-lock.ts), from the first look at the tooling folder to the last rename.
@@ -116,7 +121,9 @@ async function adoptLocked(options: AdoptOptions, cwd: string): Promise<AdoptRes
   if (missing.length > 0) {
     // Say what each law's front matter offers, from the first one, so that the fix can be written at once.
     const first =
-      folders[0] !== undefined ? await templateContext(folders[0], repository).catch(() => undefined) : undefined;
+      folders[0] !== undefined
+        ? await templateContext(folders[0], repository, options.maxFrontMatterBytes).catch(() => undefined)
+        : undefined;
     const keys = first?.front ? Object.keys(first.front) : [];
     throw new OperationalError(
       [
@@ -160,7 +167,7 @@ async function adoptLocked(options: AdoptOptions, cwd: string): Promise<AdoptRes
     let faulty = false;
     let context: TemplateContext;
     try {
-      context = await templateContext(dir, repository);
+      context = await templateContext(dir, repository, options.maxFrontMatterBytes);
     } catch (error) {
       if (!(error instanceof TemplateError || error instanceof OperationalError)) throw error;
       problems.push(`${shown}: ${error.message}`);

@@ -4,6 +4,8 @@
  * inside, and never a misspelled rule or severity silently ignored. The CLI checks its own flags.
  */
 import { FAIL_ON_LEVELS } from "../core/diff/diff.js";
+import { MANIFEST_DATASET_FIELDS } from "../core/model.js";
+import { MARKDOWN_ARTIFACT_KINDS, SOURCE_INDEX_KINDS } from "../core/model.js";
 import { unknownRuleMessage } from "../core/text.js";
 import { ruleIds } from "../rules/index.js";
 import { OperationalError } from "./errors.js";
@@ -20,7 +22,11 @@ const string = expect((v) => typeof v === "string" && v !== "", "a non-empty str
 const positive = expect((v) => typeof v === "number" && Number.isInteger(v) && v >= 1, "a whole number, 1 or more");
 const boolean = expect((v) => typeof v === "boolean", "true or false");
 const func = expect((v) => typeof v === "function", "a function");
-const strings = expect((v) => Array.isArray(v) && v.every((s) => typeof s === "string"), "an array of strings");
+const strings: Check = (v) => {
+  if (!Array.isArray(v)) return `expected an array of strings, got ${got(v)}`;
+  const at = v.findIndex((s) => typeof s !== "string" || s === "");
+  return at === -1 ? undefined : `expected an array of non-empty strings, got ${got(v[at])} at [${at}]`;
+};
 const oneOf = (...values: readonly unknown[]): Check =>
   expect((v) => values.includes(v), `one of ${values.map((x) => JSON.stringify(x)).join(", ")}`);
 const stringOrFalse = expect((v) => (typeof v === "string" && v !== "") || v === false, "a path or false");
@@ -37,7 +43,8 @@ const object =
 /** What is wrong with each member of an object, by its shape. */
 function membersOf(value: Record<string, unknown>, shape: Record<string, Check>, word: string): string[] {
   return Object.entries(value).flatMap(([key, member]) => {
-    if (!(key in shape)) return [`unknown ${word} "${key}" (${word}s: ${Object.keys(shape).join(", ")})`];
+    // Own members only: `toString` or `constructor` is not an option because every object inherits one.
+    if (!Object.hasOwn(shape, key)) return [`unknown ${word} "${key}" (${word}s: ${Object.keys(shape).join(", ")})`];
     const wrong = member === undefined ? undefined : shape[key]!(member);
     return wrong === undefined ? [] : [`${key}: ${wrong}`];
   });
@@ -54,6 +61,33 @@ const ruleSettings: Check = (v) => {
   return problems.length === 0 ? undefined : problems.join("; ");
 };
 
+/** An object whose every member's value passes `value` (a map of paths to kinds, say). */
+const recordOf =
+  (value: Check, what: string): Check =>
+  (v) => {
+    if (!plainObject(v)) return `expected an object of ${what}, got ${got(v)}`;
+    const problems = Object.entries(v).flatMap(([key, member]) => {
+      const wrong = value(member);
+      return wrong === undefined ? [] : [`"${key}": ${wrong}`];
+    });
+    return problems.length === 0 ? undefined : problems.join("; ");
+  };
+
+/** An array whose every item passes `item`. */
+const arrayOf =
+  (item: Check, what: string): Check =>
+  (v) => {
+    if (!Array.isArray(v)) return `expected an array of ${what}, got ${got(v)}`;
+    const problems = v.flatMap((member, at) => {
+      const wrong = item(member);
+      return wrong === undefined ? [] : [`[${at}]: ${wrong}`];
+    });
+    return problems.length === 0 ? undefined : problems.join("; ");
+  };
+
+/** The five dataset fields (values or templates), each a string. */
+const datasetFields = object(Object.fromEntries(MANIFEST_DATASET_FIELDS.map((field) => [field, string])));
+
 /** Throws an OperationalError listing every option of `options` that is wrong for `what` ("validate", "generate"…). */
 function check(what: string, options: unknown, shape: Record<string, Check>, required: readonly string[] = []): void {
   if (options === undefined && required.length === 0) return;
@@ -67,6 +101,7 @@ function check(what: string, options: unknown, shape: Record<string, Check>, req
 
 const VALIDATE: Record<string, Check> = {
   patterns: strings,
+  allowOutsideRepository: boolean,
   cwd: string,
   patternsCwd: string,
   schema: string,
@@ -92,6 +127,7 @@ const VALIDATE: Record<string, Check> = {
 
 const GENERATE: Record<string, Check> = {
   manifest: string,
+  allowOutsideRepository: boolean,
   cwd: string,
   output: string,
   write: func,
@@ -99,8 +135,63 @@ const GENERATE: Record<string, Check> = {
   maxYamlAliases: positive,
   maxHeadings: positive,
   maxHeadingLength: positive,
+  maxFrontMatterBytes: positive,
   jobs: positive,
 };
+
+const LOCK: Record<string, Check> = {
+  dir: string,
+  cwd: string,
+  output: string,
+  ...Object.fromEntries(MANIFEST_DATASET_FIELDS.map((field) => [field, string])),
+  order: strings,
+  kinds: recordOf(oneOf(...MARKDOWN_ARTIFACT_KINDS), "artifact paths to kinds"),
+  indexKinds: recordOf(oneOf(...SOURCE_INDEX_KINDS), "artifact paths to index kinds"),
+  sourceDocumentPaths: recordOf(string, "artifact paths to source document paths"),
+  ignore: strings,
+  check: boolean,
+  maxArtifactBytes: positive,
+  keepContents: expect((v) => typeof v === "number" && Number.isInteger(v) && v >= 0, "a whole number, 0 or more"),
+};
+
+const UPDATE: Record<string, Check> = {
+  manifests: strings,
+  cwd: string,
+  check: boolean,
+  jobs: positive,
+  maxArtifactBytes: positive,
+  maxYamlAliases: positive,
+  maxHeadings: positive,
+  maxHeadingLength: positive,
+  maxFrontMatterBytes: positive,
+  allowOutsideRepository: boolean,
+  cache: stringOrFalse,
+  set: datasetFields,
+  datasets: arrayOf((v) => {
+    if (!plainObject(v)) return `expected an object of manifest, dir and fields, got ${got(v)}`;
+    const problems = [
+      ...["manifest", "dir"].filter((key) => v[key] === undefined).map((key) => `${key} is required`),
+      ...membersOf(v, { manifest: string, dir: string, fields: datasetFields }, "member"),
+    ];
+    return problems.length === 0 ? undefined : problems.join("; ");
+  }, "datasets to adopt"),
+  onProgress: func,
+};
+
+export function checkLockOptions(options: unknown): void {
+  check("lock", options, LOCK, ["dir"]);
+}
+
+export function checkUpdateOptions(options: unknown): void {
+  check("update", options, UPDATE);
+}
+
+/** Throws an OperationalError when a positional argument of `what` is not a non-empty string (undefined allowed when optional). */
+export function checkPathArgument(what: string, name: string, value: unknown, optional = false): void {
+  if (optional && value === undefined) return;
+  const wrong = string(value);
+  if (wrong !== undefined) throw new OperationalError(`${what}: ${name}: ${wrong}`);
+}
 
 export function checkValidateOptions(options: unknown): void {
   check("validate", options, VALIDATE);
@@ -122,5 +213,7 @@ export function checkDiffOptions(options: unknown): void {
     schema: boolean,
     approvals: string,
     failOn: oneOf(...FAIL_ON_LEVELS),
+    jobs: positive,
+    allowOutsideRepository: boolean,
   });
 }

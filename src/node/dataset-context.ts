@@ -3,9 +3,9 @@
  * folder's name and path from the repository root, and the front matter of its first document
  * (the root `index.md`, else the root `README.md`, else its first markdown file in document order).
  */
-import { closeSync, readFileSync, readSync, statSync } from "node:fs";
+import { closeSync, readFileSync, readSync, type Stats, statSync } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
-import { parse } from "yaml";
+import { parseDocument } from "yaml";
 import {
   type DatasetFields,
   fillTemplate,
@@ -14,9 +14,11 @@ import {
   TemplateError,
 } from "../core/lock/dataset-fields.js";
 import { findFrontMatter } from "../core/markdown/front-matter.js";
+import { checkFrontMatterSize, duplicateKey } from "../core/markdown/targets.js";
 import { INDEX_FILE_NAMES, MANIFEST_DATASET_FIELDS } from "../core/model.js";
 import { decodeUtf8Lenient } from "../core/bytes.js";
 import { listDatasetFiles } from "./dataset-files.js";
+import { describeIoError } from "./errors.js";
 import { findRepositoryRoot } from "./files.js";
 import { openRegularSync } from "./regular-file.js";
 
@@ -36,14 +38,28 @@ export async function frontDocument(root: string): Promise<string | undefined> {
  * The front matter of a markdown file as a map, undefined when it has none; throws TemplateError when it is not YAML or
  * not a map.
  */
-export function readFrontMatter(file: string, shown: string): Record<string, unknown> | undefined {
+export function readFrontMatter(
+  file: string,
+  shown: string,
+  maxFrontMatterBytes?: number,
+): Record<string, unknown> | undefined {
   const found = findFrontMatter(headOf(file, shown));
   if (found === undefined) return undefined;
+  try {
+    checkFrontMatterSize(found.value, maxFrontMatterBytes);
+  } catch (error) {
+    throw new TemplateError(`${shown}: ${(error as Error).message}`);
+  }
   let value: unknown;
   try {
     // The failsafe schema: every value as it is written (`172.010` stays `172.010`, a date stays its text), never a
     // number or a date.
-    value = parse(found.value, { maxAliasCount: 100, prettyErrors: false, schema: "failsafe" });
+    // Keys checked unique in linear time (duplicateKey), not by the parser's check, which compares every pair of keys.
+    const document = parseDocument(found.value, { prettyErrors: false, schema: "failsafe", uniqueKeys: false });
+    if (document.errors.length > 0) throw document.errors[0];
+    const duplicate = duplicateKey(document, found.value);
+    if (duplicate !== undefined) throw new Error(duplicate.message);
+    value = document.toJS({ maxAliasCount: 100 });
   } catch (error) {
     throw new TemplateError(
       `the front matter of ${shown} is not valid YAML: ${(error as Error).message.split("\n")[0]}`,
@@ -64,20 +80,15 @@ const HEAD_BYTES = 64 * 1024;
  * read whole to fill templates). A partial last character is left out.
  */
 function headOf(file: string, shown: string): string {
-  let fd: number;
-  let size: number;
+  let opened: { fd: number; info: Stats };
   try {
-    // A regular file only: a FIFO among the markdown files would block adopt for ever, a device never end.
-    ({
-      fd,
-      info: { size },
-    } = openRegularSync(file));
+    opened = openRegularSync(file);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOTREG")
-      throw new TemplateError(`${shown}: ${(error as Error).message}`);
-    throw error;
+    throw new TemplateError(describeIoError(error, "read", shown));
   }
+  const { fd } = opened;
   try {
+    const size = opened.info.size;
     const head = Buffer.alloc(Math.min(size, HEAD_BYTES));
     const read = readSync(fd, head, 0, head.length, 0);
     const text = decodeUtf8Lenient(head.subarray(0, read)).replace(/\uFFFD$/, "");
@@ -96,7 +107,11 @@ function headOf(file: string, shown: string): string {
  * The template context of a dataset folder (absolute `root`); `repository` is where `{path}` starts (default: the
  * repository holding it).
  */
-export async function templateContext(root: string, repository?: string): Promise<TemplateContext> {
+export async function templateContext(
+  root: string,
+  repository?: string,
+  maxFrontMatterBytes?: number,
+): Promise<TemplateContext> {
   const base = repository ?? (await findRepositoryRoot(root)) ?? root;
   const path = relative(base, root).split(sep).join("/");
   const document = await frontDocument(root);
@@ -104,7 +119,10 @@ export async function templateContext(root: string, repository?: string): Promis
   return {
     folder: basename(root),
     path: path === "" ? "." : path,
-    front: document === undefined ? undefined : readFrontMatter(join(root, ...document.split("/")), shown),
+    front:
+      document === undefined
+        ? undefined
+        : readFrontMatter(join(root, ...document.split("/")), shown, maxFrontMatterBytes),
     frontSource: shown,
   };
 }
@@ -124,6 +142,7 @@ export async function fillFieldTemplates(
   root: string,
   _cwd?: string,
   context?: TemplateContext,
+  maxFrontMatterBytes?: number,
 ): Promise<Partial<DatasetFields>> {
   const filled: Partial<DatasetFields> = {};
   let known = context;
@@ -134,7 +153,7 @@ export async function fillFieldTemplates(
       filled[field] = template.replace(/\{\{/g, "{").replace(/\}\}/g, "}");
       continue;
     }
-    known ??= await templateContext(root);
+    known ??= await templateContext(root, undefined, maxFrontMatterBytes);
     filled[field] = detached(fillTemplate(template, known, field === "sourceTextUrl"));
   }
   return filled;

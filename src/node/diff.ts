@@ -4,7 +4,7 @@
  * file name, or the working tree against a git revision), streams each pair through the core's
  * RecordDiff or diffSchemas, applies the approvals and the gate.
  */
-import { createReadStream, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { basename, join, relative, resolve, sep } from "node:path";
@@ -35,7 +35,7 @@ import {
   treeAt,
 } from "./diff-git.js";
 import { describeIoError, OperationalError } from "./errors.js";
-import { readRegularFileSync, readRegularIfPresent } from "./regular-file.js";
+import { readRegularFileSync, readRegularIfPresent, regularReadStream, withOutsideReads } from "./regular-file.js";
 import { DEFAULT_FOLDER, DEFAULT_PATTERN, displayPath, isInside } from "./files.js";
 import { readJsonFile } from "./json-file.js";
 import { checkJobs, createPool, type WorkPool } from "./pool.js";
@@ -66,6 +66,8 @@ export interface DiffOptions {
    * thread).
    */
   jobs?: number;
+  /** Read files that symbolic links lead to outside the repository (default: refused, named; SECURITY.md). */
+  allowOutsideRepository?: boolean;
 }
 
 /** One side of a pair: a file on disk, a file at a git revision, or nothing (a dataset added or deleted). */
@@ -133,7 +135,7 @@ export async function fileSide(absolute: string, label: string): Promise<DiffSid
     async *open() {
       try {
         if (whole) yield readRegularFileSync(absolute);
-        else for await (const chunk of createReadStream(absolute)) yield chunk as Buffer;
+        else for await (const chunk of regularReadStream(absolute)) yield chunk as Buffer;
       } catch (error) {
         throw new OperationalError(describeIoError(error, "read", label));
       }
@@ -675,6 +677,10 @@ async function compareInPool(targets: DiffTarget[], pool: WorkPool<DiffTasks>): 
  * problems.
  */
 export async function diff(options: DiffOptions = {}): Promise<DiffReport> {
+  return withOutsideReads(options.allowOutsideRepository, () => diffConfined(options));
+}
+
+async function diffConfined(options: DiffOptions): Promise<DiffReport> {
   const cwd = options.cwd ?? process.cwd();
   const failOn = options.failOn ?? "breaking";
   const approvals = options.approvals !== undefined ? await loadApprovals(options.approvals, cwd) : [];

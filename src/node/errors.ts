@@ -27,9 +27,9 @@ const IO_WORDS: Record<string, string> = {
 /** Plain words for a failed file operation: "cannot read <path>: no such file or folder". */
 export function describeIoError(error: unknown, verb: string, path: string): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  // ENOTREG (regular-file.ts): a file that is not regular, its kind in the message.
+  // ENOTREG, EOUTSIDE (regular-file.ts): a file that is not regular, or outside the repository, said in the message.
   const words =
-    code !== undefined && code !== "ENOTREG"
+    code !== undefined && code !== "ENOTREG" && code !== "EOUTSIDE"
       ? (IO_WORDS[code] ?? code)
       : error instanceof Error
         ? error.message

@@ -1,4 +1,4 @@
-import { createReadStream, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import { sha256Stream } from "../core/bytes.js";
@@ -9,7 +9,7 @@ import type { OutputRecord } from "../core/records/record-line.js";
 import type { ArtifactLimits } from "../core/markdown/limits.js";
 import { decodeUtf8Lenient } from "../core/bytes.js";
 import { ARTIFACT_TASKS, type ArtifactTasks, poolLineSource } from "./generate-pool.js";
-import { checkJobs, chooseJobs, createPool, type ThreadPolicy, type WorkPool } from "./pool.js";
+import { checkJobs, chooseJobs, createPool, type ThreadPolicy, type WorkPool, WorkerMemoryError } from "./pool.js";
 import { LineSplitter, type Line } from "../core/lines.js";
 import { describeIoError, OperationalError } from "./errors.js";
 import { DEFAULT_MAX_ARTIFACT_BYTES } from "./dataset-files.js";
@@ -18,7 +18,7 @@ import { shellQuote } from "../core/text.js";
 import { differingFields, type RecordChanges, RecordComparer } from "../core/records/record-fingerprint.js";
 import { readOldRecords } from "./record-changes.js";
 import { openAtomic, refuseOverInputs, type AtomicFile } from "./write.js";
-import { readRegularFileSync } from "./regular-file.js";
+import { readRegularFileSync, regularReadStream, withOutsideReads } from "./regular-file.js";
 
 export interface GenerateOptions {
   /** Path of the lock manifest. */
@@ -39,6 +39,8 @@ export interface GenerateOptions {
   maxHeadings?: number;
   /** The longest inline content of a heading, in UTF-16 code units (default 65,536); longer is refused, named. */
   maxHeadingLength?: number;
+  /** The largest front matter, in UTF-8 bytes (default 1 MiB); a larger one is refused, named. */
+  maxFrontMatterBytes?: number;
   /** Let the manifest's dataset folder lead outside the repository (default: confined to it; SECURITY.md). */
   allowOutsideRepository?: boolean;
   /**
@@ -55,7 +57,12 @@ export interface GenerateOptions {
  */
 export type ArtifactReadingOptions = Pick<
   GenerateOptions,
-  "maxArtifactBytes" | "maxYamlAliases" | "maxHeadings" | "maxHeadingLength" | "allowOutsideRepository"
+  | "maxArtifactBytes"
+  | "maxYamlAliases"
+  | "maxHeadings"
+  | "maxHeadingLength"
+  | "maxFrontMatterBytes"
+  | "allowOutsideRepository"
 >;
 
 export interface GenerateResult {
@@ -131,11 +138,12 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
     ? await verifyAll()
     : ((await sizesOf(loaded, options.maxArtifactBytes)) ?? (await verifyAll()));
   const limits = limitsOf(options);
-  // This thread parses its share too: with N threads, N - 1 workers.
+  // The markdown is parsed in workers whose heaps are capped (pool.ts, `capped`), even with one thread; in this thread
+  // only when the worker script is not built.
   const pool = await createPool(
     chooseJobs(checkJobs(options.jobs), { items: loaded.manifest.artifacts.length, bytes }, GENERATE_THREADS),
     ARTIFACT_TASKS,
-    { mainWorks: true },
+    { mainWorks: true, capped: true },
   );
   const lines = linesOf(loaded.manifest, loaded.root, pool, sizes, limits);
   async function* checked() {
@@ -143,6 +151,7 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
       yield* lines;
     } catch (error) {
       if (!verifyFirst && error instanceof DatasetError) await verifyAll(); // throws naming every fault, when there are several
+      if (error instanceof WorkerMemoryError) throw new OperationalError(`${shown}: ${error.message}`);
       throw error;
     } finally {
       await pool.close();
@@ -153,9 +162,10 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
 
 /** The limits on reading one artifact, from the options that set them (generate's and update's). */
 export function limitsOf(
-  options: Pick<GenerateOptions, "maxYamlAliases" | "maxHeadings" | "maxHeadingLength">,
+  options: Pick<GenerateOptions, "maxYamlAliases" | "maxHeadings" | "maxHeadingLength" | "maxFrontMatterBytes">,
 ): ArtifactLimits {
   return {
+    ...(options.maxFrontMatterBytes !== undefined ? { maxFrontMatterBytes: options.maxFrontMatterBytes } : {}),
     ...(options.maxYamlAliases !== undefined ? { maxYamlAliases: options.maxYamlAliases } : {}),
     ...(options.maxHeadings !== undefined ? { maxHeadings: options.maxHeadings } : {}),
     ...(options.maxHeadingLength !== undefined ? { maxHeadingLength: options.maxHeadingLength } : {}),
@@ -288,6 +298,10 @@ export async function writeLinesAtomic(lines: AsyncIterable<string[]>, output: s
 
 /** Generates the dataset's JSONL; every artifact is verified first, and a file is written atomically or not at all. */
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
+  return withOutsideReads(options.allowOutsideRepository, () => generateConfined(options));
+}
+
+async function generateConfined(options: GenerateOptions): Promise<GenerateResult> {
   const { lines, threads } = await prepare(options, options.output === undefined);
   if (!options.output) return { records: await pipeLines(lines, (text) => options.write?.(text)), threads };
   const output = resolve(options.cwd ?? process.cwd(), options.output);
@@ -299,6 +313,10 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
  * why (the manifest changed since, or the file was edited), and what regenerating would change.
  */
 export async function checkGenerated(options: GenerateOptions & { check: string }): Promise<CheckResult> {
+  return withOutsideReads(options.allowOutsideRepository, () => checkGeneratedConfined(options));
+}
+
+async function checkGeneratedConfined(options: GenerateOptions & { check: string }): Promise<CheckResult> {
   const checkPath = resolve(options.cwd ?? process.cwd(), options.check);
   const info = await stat(checkPath).catch((error: unknown) => {
     throw new OperationalError(
@@ -373,7 +391,7 @@ async function firstDifference(batches: AsyncIterable<string[]>, checkPath: stri
     await iterator.return?.(undefined);
     return { records: count, difference };
   };
-  for await (const chunk of createReadStream(checkPath)) {
+  for await (const chunk of regularReadStream(checkPath)) {
     splitter.push(chunk as Buffer);
     while (lines.length > 0) {
       const difference = await compareNext(lines.shift());

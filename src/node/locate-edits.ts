@@ -4,9 +4,8 @@
  * rare, this regenerates the artifact's targets and finds the record whose markdown differs, so that
  * the problem points at the line that was edited, not at the first line of the artifact.
  */
-import { createReadStream } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
+import { readRegularFileSync, regularReadStream } from "./regular-file.js";
 import { LineSplitter } from "../core/lines.js";
 import { decodeUtf8Lenient } from "../core/bytes.js";
 import { sortProblems, type Problem } from "../core/report/problem.js";
@@ -29,7 +28,7 @@ export async function locateEditedTargets(file: FileReport, cwd: string): Promis
     const wanted = new Set(file.problems.filter(isDiffers).map((p) => String(p.data.path)));
     const expected = new Map<string, string>(); // citationAddress → markdown, for the artifacts in question
     for await (const record of generateRecords(loaded.manifest, (path) =>
-      readFile(resolveArtifact(loaded.root, path)),
+      Promise.resolve(readRegularFileSync(resolveArtifact(loaded.root, path))),
     )) {
       if (wanted.has(String(record.artifactRelativePath)) && typeof record.markdown === "string")
         expected.set(String(record.citationAddress), record.markdown);
@@ -78,7 +77,7 @@ async function firstEditedLines(
     const address = String(record.citationAddress);
     if (expected.get(address) !== record.markdown) found.set(artifact, { line: line.number, address });
   });
-  for await (const chunk of createReadStream(path)) splitter.push(chunk as Buffer);
+  for await (const chunk of regularReadStream(path)) splitter.push(chunk as Buffer);
   splitter.end();
   return found;
 }

@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
+import { readRegularFileSync } from "./regular-file.js";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { checkDatasetFields, type FieldProblem } from "../core/lock/dataset-fields.js";
 import { planDataset } from "../core/records/generate.js";
@@ -220,7 +221,7 @@ async function lockUnder(options: LockOptions, preloaded?: LoadedManifest): Prom
   if (preloaded?.path === output) old = preloaded.text;
   else
     try {
-      old = readFileSync(output, "utf8");
+      old = readRegularFileSync(output).toString("utf8");
     } catch {
       old = undefined;
     }

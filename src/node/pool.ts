@@ -15,6 +15,7 @@ import { stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { OperationalError } from "./errors.js";
+import { readsOutsideAllowed } from "./regular-file.js";
 import { errorMessage } from "../core/errors.js";
 
 /**
@@ -99,6 +100,11 @@ export interface WorkPool<T extends TaskTable<T>> {
   readonly threads: number;
   /** Worker threads: 0 when everything runs in this thread. */
   readonly workers: number;
+  /**
+   * Every task runs in a worker whose heap is capped (WORKER_LIMITS), this thread doing none: made with `capped` and
+   * the worker script built.
+   */
+  readonly capped: boolean;
   /** Runs a task; the buffers in `transfer` are moved to the worker, not copied (they are unusable here after). */
   run<N extends keyof T & string>(
     name: N,
@@ -123,15 +129,19 @@ interface PiscinaLike {
 export async function createPool<T extends TaskTable<T>>(
   threads: number,
   tasks: T,
-  { mainWorks = false, warm }: { mainWorks?: boolean; warm?: keyof T & string } = {},
+  { mainWorks = false, warm, capped = false }: { mainWorks?: boolean; warm?: keyof T & string; capped?: boolean } = {},
 ): Promise<WorkPool<T>> {
   const script = new URL("./worker.js", import.meta.url);
-  const jobs = mainWorks ? threads - 1 : threads;
-  const built = threads > 1 && jobs >= 1 && (await stat(fileURLToPath(script)).catch(() => undefined)) !== undefined;
+  // `capped`: the run parses markdown, whose cost a hostile file can make large; this thread's heap cannot be capped
+  // once Node has started (V8 sizes it at start-up), a worker's can: every task goes to `threads` workers, even one.
+  const jobs = capped ? threads : mainWorks ? threads - 1 : threads;
+  const built =
+    (threads > 1 || capped) && jobs >= 1 && (await stat(fileURLToPath(script)).catch(() => undefined)) !== undefined;
   if (!built) {
     return {
       threads: 1,
       workers: 0,
+      capped: false,
       run: (name, task) => (tasks[name] as unknown as (task: unknown) => Promise<never>)(task),
       close: async () => {},
     };
@@ -151,7 +161,8 @@ export async function createPool<T extends TaskTable<T>>(
       // Every worker takes the next task when it is done with one; a queue of any length (the run bounds what it
       // submits).
       maxQueue: Number.POSITIVE_INFINITY,
-      ...(warm !== undefined ? { workerData: { warm } } : {}),
+      // What the workers load as they start, and whether their reads may leave the repository (regular-file.ts).
+      workerData: { ...(warm !== undefined ? { warm } : {}), outsideAllowed: readsOutsideAllowed() },
     }) as PiscinaLike;
   };
   // `warm`: the run will send this kind of task; the workers start now, and load its modules as they start, while this
@@ -161,6 +172,7 @@ export async function createPool<T extends TaskTable<T>>(
   return {
     threads,
     workers: jobs,
+    capped,
     async run(name, task, transfer) {
       if (failure) throw failure;
       starting ??= start();
@@ -168,8 +180,11 @@ export async function createPool<T extends TaskTable<T>>(
       try {
         return (await pool.run(task, { name, ...(transfer?.length ? { transferList: transfer } : {}) })) as never;
       } catch (error) {
-        failure = workerFailure(error);
-        throw failure;
+        const stopped = workerFailure(error);
+        // A worker out of memory fails its own tasks; the pool starts another in its place and the run goes on (the
+        // caller names what the task was doing). Any other stop ends the run.
+        if (!(stopped instanceof WorkerMemoryError)) failure = stopped;
+        throw stopped;
       }
     },
     async close() {
@@ -179,13 +194,23 @@ export async function createPool<T extends TaskTable<T>>(
   };
 }
 
-/** A worker that stopped or ran out of memory ends the run, saying so (its tasks return their own errors as data). */
+/** A task whose worker ran out of memory (its heap capped at WORKER_LIMITS); the caller names what it was doing. */
+export class WorkerMemoryError extends OperationalError {
+  override name = "WorkerMemoryError";
+  constructor() {
+    super(
+      `a worker thread ran out of memory (its heap is capped at ${WORKER_LIMITS.maxOldGenerationSizeMb} MiB): lower --max-artifact-bytes or the other caps of docs/spec.md, section 13`,
+    );
+  }
+}
+
+/**
+ * A worker that ran out of memory fails its tasks (WorkerMemoryError); one that stopped otherwise ends the run, saying
+ * so (its tasks return their own errors as data).
+ */
 function workerFailure(error: unknown): Error {
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === "ERR_WORKER_OUT_OF_MEMORY")
-    return new OperationalError(
-      `a worker thread ran out of memory (its heap is capped at ${WORKER_LIMITS.maxOldGenerationSizeMb} MiB): lower --max-artifact-bytes, or run with --jobs 1`,
-    );
+  if (code === "ERR_WORKER_OUT_OF_MEMORY") return new WorkerMemoryError();
   const message = errorMessage(error);
   return new OperationalError(`a worker thread stopped: ${message}`);
 }

@@ -3,7 +3,7 @@
  * record comparer (`RecordComparer`, src/core/records/record-fingerprint.ts). Used by `generate --check` and `update`
  * to say why a file is stale (docs/spec.md, "Generation").
  */
-import { createReadStream } from "node:fs";
+import { regularReadStream } from "./regular-file.js";
 import { sha256Stream } from "../core/bytes.js";
 import { LineSplitter } from "../core/lines.js";
 import { type OldFingerprints, recordFingerprint } from "../core/records/record-fingerprint.js";
@@ -45,7 +45,7 @@ export async function readOldRecords(path: string): Promise<OldRecords | undefin
   });
   const file = sha256Stream();
   try {
-    for await (const chunk of createReadStream(path)) {
+    for await (const chunk of regularReadStream(path)) {
       file.update(chunk as Buffer);
       splitter.push(chunk as Buffer);
     }

@@ -6,7 +6,21 @@
  * check and the read cannot slip through), and refused by name when it is not a regular file.
  * Standard input is read only when asked for with `-`.
  */
-import { type BigIntStats, closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from "node:fs";
+import {
+  type BigIntStats,
+  closeSync,
+  constants,
+  createReadStream,
+  fstatSync,
+  openSync,
+  readFileSync,
+  type ReadStream,
+  realpathSync,
+  type Stats,
+  statSync,
+} from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { ALLOW_OUTSIDE_FLAG, isInside, openedPath } from "./files.js";
 
 /** What a file that is not regular is, in plain words. */
 export function fileKind(info: Stats | BigIntStats): string {
@@ -30,6 +44,75 @@ export function notRegular(info: Stats | BigIntStats): Error {
 }
 
 /**
+ * Reads stay in the repository (SECURITY.md, "Reads stay in the repository"): a file whose path is inside a repository
+ * (below the nearest folder holding `.git`) must really be there once every symbolic link is resolved, or it is
+ * refused by name (code EOUTSIDE). A committed link to `/etc/passwd` or to a file of another checkout, named on the
+ * command line by a shell glob or a pre-commit file list, or met beside a manifest, is never read. A path outside any
+ * repository (named so by the user) is read as it is. `--allow-outside-repository` lifts the rule for the run.
+ */
+let outsideAllowed = false;
+
+/** Lifts (or puts back) the confinement of reads for this thread: `--allow-outside-repository`. */
+export function allowReadsOutsideRepository(allowed: boolean): void {
+  outsideAllowed = allowed;
+}
+
+/** Whether reads outside the repository are allowed in this thread (a worker is told with its task). */
+export function readsOutsideAllowed(): boolean {
+  return outsideAllowed;
+}
+
+/** The repository root (lexical, and real) of each folder asked about; null outside any repository. */
+const repositories = new Map<string, { root: string; real: string } | null>();
+
+function repositoryOf(folder: string): { root: string; real: string } | null {
+  const known = repositories.get(folder);
+  if (known !== undefined) return known;
+  let found: { root: string; real: string } | null;
+  if (statSync(join(folder, ".git"), { throwIfNoEntry: false }) !== undefined) {
+    let real = folder;
+    try {
+      real = realpathSync.native(folder);
+    } catch {
+      // cannot be resolved: compared as it is
+    }
+    found = { root: folder, real };
+  } else {
+    const parent = dirname(folder);
+    found = parent === folder ? null : repositoryOf(parent);
+  }
+  repositories.set(folder, found);
+  return found;
+}
+
+/** The error for a file that resolves outside its repository: plain words, code EOUTSIDE. */
+function outside(real: string, root: string): Error {
+  return Object.assign(
+    new Error(
+      `it resolves to ${real}, outside the repository ${root} (a symbolic link leads out of it): only files in the repository are read (${ALLOW_OUTSIDE_FLAG} allows more)`,
+    ),
+    { code: "EOUTSIDE" },
+  );
+}
+
+/** Throws EOUTSIDE when the file open on `fd`, named `path`, is in a repository by its path but not really. */
+function checkConfined(path: string, fd: number): void {
+  if (outsideAllowed) return;
+  const absolute = resolve(path);
+  const repository = repositoryOf(dirname(absolute));
+  if (repository === null) return;
+  let real = openedPath(fd);
+  if (real === undefined) {
+    try {
+      real = realpathSync.native(absolute);
+    } catch {
+      return; // gone meanwhile: the read says so
+    }
+  }
+  if (!isInside(repository.real, real)) throw outside(real, repository.root);
+}
+
+/**
  * The flags every read opens with: no blocking (a FIFO with no writer opens at once), and `noFollow` refuses a symbolic
  * link as the last part.
  */
@@ -38,7 +121,8 @@ function readFlags(noFollow: boolean): number {
 }
 
 /**
- * Opens a file for reading and checks, on the opened descriptor, that it is regular; returns the descriptor and its
+ * The one open of every read: without blocking, checked on the opened descriptor to be a regular file and, when its
+ * path is in a repository, to really be there (checkConfined); returns the descriptor and its
  * stats (with `bigint`, in nanoseconds).
  */
 export function openRegularSync(path: string, noFollow?: boolean): { fd: number; info: Stats };
@@ -52,6 +136,7 @@ export function openRegularSync(
   try {
     const info = bigint ? fstatSync(fd, { bigint: true }) : fstatSync(fd);
     if (!info.isFile()) throw notRegular(info);
+    checkConfined(path, fd);
     return { fd, info };
   } catch (error) {
     closeSync(fd);
@@ -78,5 +163,25 @@ export function readRegularIfPresent(path: string): Buffer | undefined {
     return readRegularFileSync(path);
   } catch {
     return undefined;
+  }
+}
+
+/** A stream of a file's bytes, opened as every read is (openRegularSync: regular, in the repository). */
+export function regularReadStream(path: string, options: { highWaterMark?: number } = {}): ReadStream {
+  const { fd } = openRegularSync(path);
+  return createReadStream("", { ...options, fd });
+}
+
+/**
+ * Runs `run` with reads outside the repository allowed when `allowed` (the `allowOutsideRepository` option of a
+ * command), and puts the rule back after it; the pool's workers started meanwhile are told (pool.ts).
+ */
+export async function withOutsideReads<T>(allowed: boolean | undefined, run: () => Promise<T>): Promise<T> {
+  if (allowed !== true || outsideAllowed) return run();
+  outsideAllowed = true;
+  try {
+    return await run();
+  } finally {
+    outsideAllowed = false;
   }
 }

@@ -6,10 +6,11 @@
  * markdown file, or a submodule (a gitlink), belongs to every dataset whose folder holds it (each manifest's datasetRoot). Only the
  * lock manifests of `.tooling/citation-targets/` count, as for `update` with no manifests named.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { runGit } from "./diff-git.js";
 import { OperationalError } from "./errors.js";
+import { readRegularFileSync } from "./regular-file.js";
 import { datasetRootOf, DEFAULT_FOLDER } from "./files.js";
 
 /** The folder of the default pattern: `.tooling/citation-targets`. */
@@ -62,7 +63,7 @@ export async function stagedFiles(cwd: string): Promise<{ files: string[]; manif
   const { outputFor } = await import("./update-dataset.js");
   const outputs = found.manifests.flatMap((manifest) => {
     try {
-      const slug = (JSON.parse(readFileSync(manifest, "utf8")) as { slug?: unknown }).slug;
+      const slug = (JSON.parse(readRegularFileSync(manifest).toString("utf8")) as { slug?: unknown }).slug;
       return typeof slug === "string" ? [outputFor(manifest, slug)] : [];
     } catch {
       return [];

@@ -5,7 +5,7 @@
  * few. New bytes go to temporary files that the caller renames into place only once every dataset
  * of the run succeeded (update.ts).
  */
-import { createReadStream, existsSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { sha256Hex, sha256Stream } from "../core/bytes.js";
 import { DatasetError } from "../core/errors.js";
@@ -18,7 +18,7 @@ import { shellQuote } from "../core/text.js";
 import { fillFieldTemplates } from "./dataset-context.js";
 import { defaultJobs, linesOf, writeLinesTo } from "./generate.js";
 import { FieldsError, lock, type LockResult, type ManifestChanges, slugConflict } from "./lock.js";
-import { OperationalError } from "./errors.js";
+import { describeIoError, OperationalError } from "./errors.js";
 import { loadManifest } from "./manifest-io.js";
 import { ARTIFACT_TASKS, type ArtifactTasks } from "./generate-pool.js";
 import type { WorkPool } from "./pool.js";
@@ -26,7 +26,7 @@ import { encodeFailure, type TaskFailure } from "./task-failure.js";
 import { type RecordChanges, RecordComparer } from "../core/records/record-fingerprint.js";
 import { readOldRecords } from "./record-changes.js";
 import { type CacheEntry, cacheKey } from "./update-cache.js";
-import { readRegularFileSync, readRegularIfPresent } from "./regular-file.js";
+import { readRegularFileSync, regularReadStream } from "./regular-file.js";
 import { openAtomic } from "./write.js";
 
 export interface DatasetUpdate {
@@ -151,7 +151,9 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
     );
   let locked: LockResult;
   try {
-    const filled = task.templates ? await fillFieldTemplates(task.templates, root, cwd) : {};
+    const filled = task.templates
+      ? await fillFieldTemplates(task.templates, root, cwd, undefined, task.limits.maxFrontMatterBytes)
+      : {};
     locked = await lock(
       {
         dir: root,
@@ -233,7 +235,9 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
     };
   }
 
-  const threaded = pool && defaultJobs(locked.bytes, locked.manifest.artifacts.length) > 1 ? pool : undefined;
+  // In the pool when it pays, and always when the pool's workers are capped (the parse is then never in this thread).
+  const threaded =
+    pool && (pool.capped || defaultJobs(locked.bytes, locked.manifest.artifacts.length) > 1) ? pool : undefined;
   // The artifacts' sizes, so that the pool's batches and window ahead are measured in bytes (unknown sizes count as
   // large ones).
   const sizes = threaded
@@ -271,7 +275,7 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
     // Encoded into a buffer kept from dataset to dataset and used before the next await (bench/RESULTS.md: three times
     // the speed of joining the lines and encoding the text); copied only when the bytes changed.
     let bytes: Buffer = encodeLines(kept);
-    const before = size === undefined ? undefined : readRegularIfPresent(output);
+    const before = size === undefined ? undefined : readOutput(output, displayPath(output, cwd));
     outputChanged = before === undefined || !before.equals(bytes);
     if (key !== undefined) digest = sha256Hex(bytes);
     if (!outputChanged) changes = { before: records, after: records, added: [], removed: [], changed: [] };
@@ -285,7 +289,9 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
   } else {
     // A large JSONL: read as address → fingerprint first and compared record by record as the new one streams into its
     // temporary file, so that memory stays bounded.
-    const old = await readOldRecords(output);
+    const old = await readOldRecords(output).catch((error: unknown) => {
+      throw new OperationalError(describeIoError(error, "read", displayPath(output, cwd)));
+    });
     const comparer = new RecordComparer(old);
     const file = task.check ? undefined : await openAtomic(output, { sweep: task.swept !== true });
     await wrapped(async () => {
@@ -348,6 +354,19 @@ async function writeTemporary(
   }
 }
 
+/**
+ * The JSONL as it is, to compare with; undefined when there is none. One that cannot be read (not a regular file, or a
+ * link out of the repository: regular-file.ts) is refused by name, never taken for absent.
+ */
+function readOutput(path: string, shown: string): Buffer | undefined {
+  try {
+    return readRegularFileSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new OperationalError(describeIoError(error, "read", shown));
+  }
+}
+
 /** The SHA-256 of a file's bytes; undefined when it cannot be read. */
 async function fileDigest(path: string): Promise<string | undefined> {
   const size = statSync(path, { throwIfNoEntry: false })?.size;
@@ -361,7 +380,7 @@ async function fileDigest(path: string): Promise<string | undefined> {
   }
   const hash = sha256Stream();
   try {
-    for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+    for await (const chunk of regularReadStream(path)) hash.update(chunk as Buffer);
   } catch {
     return undefined;
   }

@@ -15,7 +15,7 @@ import { DEFAULT_MANIFEST_NAME } from "../core/lock/manifest.js";
 import { DatasetError } from "../core/errors.js";
 import { OperationalError } from "./errors.js";
 import { DEFAULT_MANIFEST_PATTERN, displayPath, findRepositoryRoot } from "./files.js";
-import { batchesOf, checkJobs, createPool } from "./pool.js";
+import { batchesOf, checkJobs, createPool, WorkerMemoryError } from "./pool.js";
 import { decodeFailure, encodeFailure, isTaskFailure, type TaskFailure } from "./task-failure.js";
 import { noRecordChanges } from "../core/records/record-fingerprint.js";
 import { cacheLocation, openCache, type UpdateCache } from "./update-cache.js";
@@ -23,13 +23,21 @@ import {
   type DatasetTask,
   type DatasetTaskResult,
   type DatasetUpdate,
+  outputFor,
   UPDATE_TASKS,
   updateOneDataset,
 } from "./update-dataset.js";
 import { type ArtifactReadingOptions, limitsOf } from "./generate.js";
 import { journalPath, pendingJournal, recoverJournal, renameAll } from "./journal.js";
-import { discardTemporary, refuseOverInputs, removeStaleTemporariesOf, syncFiles } from "./write.js";
+import {
+  discardTemporary,
+  refuseOverInputs,
+  removeOwnTemporariesOf,
+  removeStaleTemporariesOf,
+  syncFiles,
+} from "./write.js";
 import { noteOf, withWriterLock } from "./writer-lock.js";
+import { readRegularIfPresent, withOutsideReads } from "./regular-file.js";
 
 export interface UpdateOptions {
   /** Lock manifests; default every `*.lock.json` in `.tooling/citation-targets/` of the repository. */
@@ -47,6 +55,8 @@ export interface UpdateOptions {
   maxHeadings?: number;
   /** The longest inline content of a heading, in UTF-16 code units (default 65,536); longer is refused, named. */
   maxHeadingLength?: number;
+  /** The largest front matter, in UTF-8 bytes (default 1 MiB); a larger one is refused, named. */
+  maxFrontMatterBytes?: number;
   /** Let manifests' dataset folders lead outside the repository (default: confined to it; SECURITY.md). */
   allowOutsideRepository?: boolean;
   /**
@@ -125,6 +135,10 @@ export type UpdateCapsAreGenerates = True<
  * reported; with `check`, no manifest or JSONL is ever written.
  */
 export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate[]> {
+  return withOutsideReads(options.allowOutsideRepository, () => updateConfined(options));
+}
+
+async function updateConfined(options: UpdateOptions = {}): Promise<DatasetUpdate[]> {
   const cwd = options.cwd ?? process.cwd();
   if (options.check) return updateLocked(options, cwd);
   // One writer at a time (writer-lock.ts): a second update, or update --recover, never renames beside this one.
@@ -152,6 +166,7 @@ async function updateLocked(options: UpdateOptions, cwd: string): Promise<Datase
   const wholeDatasets = manifests.length >= DATASETS_PER_THREAD * jobs && jobs > 1;
   const pool = await createPool(jobs, UPDATE_TASKS, {
     mainWorks: !wholeDatasets,
+    capped: true,
     ...(wholeDatasets ? { warm: "updateDatasets" as const } : {}),
   });
   let cache: UpdateCache | undefined;
@@ -170,17 +185,41 @@ async function updateLocked(options: UpdateOptions, cwd: string): Promise<Datase
       const sizes = manifests.map(
         (manifestPath) => statSync(guessOutput(manifestPath), { throwIfNoEntry: false })?.size ?? 0,
       );
+      /** Datasets of the batches whose worker ran out of memory. */
+      const again: number[] = [];
       await Promise.all(
         batchesOf(sizes, pool.workers, DATASETS_PER_TASK).map(async (batch) => {
-          const results = await pool.run("updateDatasets", { datasets: batch.map((i) => taskOf(manifests[i]!)) });
-          for (const [k, result] of results.entries()) outcomes[batch[k]!] = result;
+          try {
+            const results = await pool.run("updateDatasets", { datasets: batch.map((i) => taskOf(manifests[i]!)) });
+            for (const [k, result] of results.entries()) outcomes[batch[k]!] = result;
+          } catch (error) {
+            if (!(error instanceof WorkerMemoryError)) throw error;
+            again.push(...batch);
+            return;
+          }
           finished += batch.length;
           options.onProgress?.(finished, manifests.length);
         }),
       );
+      // A worker ran out of memory: the tasks it held failed (another batch beside the one at fault, maybe). What their
+      // datasets wrote is removed, and each is done again on its own, one at a time, so that the one at fault is named
+      // and the others are reported as they are.
+      for (const i of again.sort((a, b) => a - b)) {
+        await removeTemporariesOfDataset(manifests[i]!);
+        outcomes[i] = await pool
+          .run("updateDatasets", { datasets: [taskOf(manifests[i]!)] })
+          .then((one) => one[0]!)
+          .catch(async (error: unknown) => {
+            await removeTemporariesOfDataset(manifests[i]!);
+            return encodeFailure(namedFailure(error, manifests[i]!, cwd));
+          });
+        options.onProgress?.(++finished, manifests.length);
+      }
     } else {
       for (const [i, manifestPath] of manifests.entries()) {
-        outcomes[i] = await updateOneDataset(taskOf(manifestPath), pool).catch(encodeFailure);
+        outcomes[i] = await updateOneDataset(taskOf(manifestPath), pool).catch((error: unknown) =>
+          encodeFailure(namedFailure(error, manifestPath, cwd)),
+        );
         options.onProgress?.(++finished, manifests.length);
       }
     }
@@ -272,6 +311,28 @@ async function prepareTasks(
     };
   };
   return { cache, taskOf };
+}
+
+/** A worker's running out of memory, said of the dataset it was updating (other errors name it already). */
+function namedFailure(error: unknown, manifestPath: string, cwd: string): unknown {
+  return error instanceof WorkerMemoryError
+    ? new OperationalError(`${displayPath(manifestPath, cwd)}: ${error.message}`)
+    : error;
+}
+
+/**
+ * The temporary files this process wrote for a dataset (its manifest and its JSONL) in a worker that stopped before it
+ * could say what they were.
+ */
+async function removeTemporariesOfDataset(manifestPath: string): Promise<void> {
+  let slug: unknown;
+  try {
+    slug = (JSON.parse(readRegularIfPresent(manifestPath)?.toString("utf8") ?? "{}") as { slug?: unknown }).slug;
+  } catch {
+    slug = undefined; // not JSON: its JSONL is named after the manifest, if at all
+  }
+  const outputs = typeof slug === "string" ? [outputFor(manifestPath, slug)] : [];
+  await removeOwnTemporariesOf([manifestPath, guessOutput(manifestPath), ...outputs]);
 }
 
 async function discardAll(outcomes: (DatasetTaskResult | TaskFailure | undefined)[]): Promise<void> {

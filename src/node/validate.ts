@@ -37,7 +37,7 @@ import { describeIoError, OperationalError } from "./errors.js";
 import { locateEditedTargets } from "./locate-edits.js";
 import { openLockContext } from "./validate-lock.js";
 import { checkJobs, chooseJobs } from "./pool.js";
-import { openRegularSync } from "./regular-file.js";
+import { openRegularSync, withOutsideReads } from "./regular-file.js";
 import { sizesOf, startProgress, VALIDATE_THREADS, validateInPool } from "./validate-workers.js";
 import { refuseOverInputs } from "./write.js";
 import { encodeFailure, type TaskFailure } from "./task-failure.js";
@@ -152,6 +152,10 @@ let runs = 0;
 
 /** Validates JSONL files and resolves to a report; throws OperationalError only for bad options, schema or patterns. */
 export async function validate(options: ValidateOptions = {}): Promise<Report> {
+  return withOutsideReads(options.allowOutsideRepository, () => validateConfined(options));
+}
+
+async function validateConfined(options: ValidateOptions = {}): Promise<Report> {
   const startedMs = Date.now(); // what the cache trusts: files left alone since well before this
   const cwd = options.cwd ?? process.cwd();
   // The cache of lock-side outcomes: only where each file's own manifest is looked for, in files (not standard input).

@@ -69,7 +69,9 @@ const MODULES: Partial<Record<TaskName, () => Promise<unknown>>> = {
 // A pool told which kind of task its run sends (pool.ts, `warm`) has each worker load that kind's modules as it
 // starts, while the main thread still prepares the first tasks. Awaited here, before Piscina hears the worker is ready:
 // a ready worker waits for its first task in Atomics.wait, which would hold a load left running.
-const warm = (workerData as { warm?: TaskName } | null)?.warm;
+const { warm, outsideAllowed } = (workerData ?? {}) as { warm?: TaskName; outsideAllowed?: boolean };
+// Reads outside the repository as the run allows them (`--allow-outside-repository`; regular-file.ts).
+if (outsideAllowed === true) (await import("./regular-file.js")).allowReadsOutsideRepository(true);
 if (warm !== undefined) await MODULES[warm]?.().catch(() => undefined); // a failure shows when the first task loads them
 
 export { validateFiles, artifactBatch, updateDatasets, diffPairs };

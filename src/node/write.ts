@@ -230,13 +230,28 @@ const TEMPORARY = /^\.(.+)\.([0-9]+)\.[0-9a-f]{8}\.tmp$/;
  * (its writers then open with `sweep: false`). Returns what was removed, by target.
  */
 export async function removeStaleTemporariesOf(paths: readonly string[]): Promise<Map<string, string[]>> {
+  return removeTemporariesOf(paths, (pid) => !isRunning(pid));
+}
+
+/**
+ * The temporary files this process wrote for `paths` (a worker thread that ran out of memory before it could say what
+ * they were: a thread has its process's id); only when nothing else of this process writes to those targets.
+ */
+export async function removeOwnTemporariesOf(paths: readonly string[]): Promise<Map<string, string[]>> {
+  return removeTemporariesOf(paths, (pid) => pid === process.pid);
+}
+
+async function removeTemporariesOf(
+  paths: readonly string[],
+  removable: (pid: number) => boolean,
+): Promise<Map<string, string[]>> {
   const removed = new Map<string, string[]>();
   const byFolder = new Map<string, Set<string>>();
   for (const path of paths) byFolder.set(dirname(path), (byFolder.get(dirname(path)) ?? new Set()).add(basename(path)));
   for (const [folder, names] of byFolder) {
     for (const entry of await readdir(folder).catch(() => [] as string[])) {
       const match = TEMPORARY.exec(entry);
-      if (!match || !names.has(match[1]!) || isRunning(Number(match[2]))) continue;
+      if (!match || !names.has(match[1]!) || !removable(Number(match[2]))) continue;
       if (!lstatSync(join(folder, entry), { throwIfNoEntry: false })?.isFile()) continue; // only a file this tool wrote: never a folder or a link named like one
       await rm(join(folder, entry), { force: true });
       const target = join(folder, match[1]!);

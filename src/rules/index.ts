@@ -16,6 +16,7 @@ import { carriageReturn } from "./carriage-return.js";
 import { citationTargetId } from "./citation-target-id.js";
 import { datasetFields } from "./dataset-fields.js";
 import type { Rule } from "./define.js";
+import { directionalControl } from "./directional-control.js";
 import { documentOrder } from "./document-order.js";
 import { duplicateKey } from "./duplicate-key.js";
 import { fileName } from "./file-name.js";
@@ -51,6 +52,7 @@ export const rules = [
   datasetFields,
   schemaVersion,
   textDigest,
+  directionalControl,
   citationTargetId,
   uniqueCitationAddress,
   uniqueCitationTargetId,

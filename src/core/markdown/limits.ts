@@ -12,7 +12,25 @@ export interface ArtifactLimits {
   maxHeadings?: number;
   /** The longest inline content of a heading, in UTF-16 code units (default DEFAULT_MAX_HEADING_LENGTH). */
   maxHeadingLength?: number;
+  /** The largest front matter, in UTF-8 bytes between its fences (default DEFAULT_MAX_FRONT_MATTER_BYTES). */
+  maxFrontMatterBytes?: number;
 }
+
+/**
+ * The largest front matter, in bytes. The YAML parser holds a few hundred bytes per byte of it (a
+ * flow collection of 16 MB filled a 3.4 GB heap), and the front matter of a statute is a few hundred
+ * bytes.
+ */
+export const DEFAULT_MAX_FRONT_MATTER_BYTES = 2 ** 20;
+
+/**
+ * The most lines block quotes nested in one another may span, added up over the nesting (a quote
+ * nested in another counts the lines it may span, the outermost none): markdown-it saves four numbers
+ * per line of a block quote and scans its lines again at every level of nesting, so the cost is
+ * the depth times the lines. 2,000 nested quotes over 300,000 lazy lines (604 KB) filled a 2.9 GB
+ * heap. A statute's quotes are a few levels over a few hundred lines.
+ */
+export const MAX_NESTED_QUOTE_LINES = 2_000_000;
 
 export const DEFAULT_MAX_YAML_ALIASES = 1000;
 

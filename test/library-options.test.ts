@@ -1,0 +1,83 @@
+/**
+ * Issue 32, item 9: the library's options of the wrong shape are refused by name (OperationalError), never a raw
+ * TypeError from deep inside.
+ */
+import { describe, expect, test } from "vitest";
+import { repoRoot } from "./helpers/records.js";
+
+describe("library options of the wrong shape name the option", () => {
+  test("update: a manifest that is not a path, manifests not an array, an unknown member, a bad dataset", async () => {
+    const library = await import("../src/index.js");
+    const refused = async (call: Promise<unknown>, message: string | RegExp) => {
+      const error = await call.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(library.OperationalError);
+      if (typeof message === "string") expect((error as Error).message).toBe(message);
+      else expect((error as Error).message).toMatch(message);
+    };
+    await refused(
+      library.update({ manifests: [{}] } as never),
+      "update: manifests: expected an array of non-empty strings, got {} at [0]",
+    );
+    await refused(
+      library.update({ manifests: "x.lock.json" } as never),
+      'update: manifests: expected an array of strings, got "x.lock.json"',
+    );
+    await refused(library.update({ jobs: "2" } as never), 'update: jobs: expected a whole number, 1 or more, got "2"');
+    await refused(library.update({ set: { versionDate: 20240601 } } as never), /^update: set: versionDate: expected/);
+    await refused(
+      library.update({ datasets: [{ manifest: "m.lock.json" }] } as never),
+      "update: datasets: [0]: dir is required",
+    );
+    await refused(library.update({ manifest: ["x"] } as never), /^update: unknown option "manifest" \(options: /);
+    await refused(library.update(5 as never), "update: expected an options object, got 5");
+  });
+
+  test("lock: a misnamed or mistyped option, the required dir, and maps of kinds", async () => {
+    const library = await import("../src/index.js");
+    await expect(library.lock({ datasetDir: 5 } as never)).rejects.toThrow(
+      /^lock: dir is required; unknown option "datasetDir" \(options: dir, /,
+    );
+    await expect(library.lock({ dir: 5 } as never)).rejects.toThrow(
+      new library.OperationalError("lock: dir: expected a non-empty string, got 5"),
+    );
+    await expect(library.lock({ dir: repoRoot, kinds: { "a.md": "poem" } } as never)).rejects.toThrow(
+      /^lock: kinds: "a\.md": expected one of "/,
+    );
+    await expect(library.lock({ dir: repoRoot, order: "a.md" } as never)).rejects.toThrow(
+      new library.OperationalError('lock: order: expected an array of strings, got "a.md"'),
+    );
+  });
+
+  test("an inherited name (toString, constructor) is an unknown option, not a call of Object's own", async () => {
+    const library = await import("../src/index.js");
+    await expect(library.generate({ manifest: "x.lock.json", toString: 5 } as never)).rejects.toThrow(
+      /^generate: unknown option "toString" \(options: /,
+    );
+    await expect(library.validate({ constructor: 5 } as never)).rejects.toThrow(
+      /^validate: unknown option "constructor" \(options: /,
+    );
+    await expect(library.diff({ jobs: -1 } as never)).rejects.toThrow(
+      new library.OperationalError("diff: jobs: expected a whole number, 1 or more, got -1"),
+    );
+  });
+
+  test("loadManifest, loadLockContext and generateRecords name the argument", async () => {
+    const library = await import("../src/index.js");
+    await expect(library.loadManifest(5 as never)).rejects.toThrow(
+      new library.OperationalError("loadManifest: path: expected a non-empty string, got 5"),
+    );
+    await expect(library.loadLockContext("m.lock.json", undefined as never)).rejects.toThrow(
+      new library.OperationalError("loadLockContext: shownPath: expected a non-empty string, got undefined"),
+    );
+    const drain = async (manifest: unknown, read: unknown) => {
+      for await (const _ of library.generateRecords(manifest as never, read as never));
+    };
+    await expect(drain(5, () => "")).rejects.toThrow(/^generateRecords: manifest: expected a lock manifest/);
+    await expect(drain({ artifacts: [] }, "read")).rejects.toThrow(
+      new library.OperationalError("generateRecords: read: expected a function of an artifact's path, got string"),
+    );
+  });
+});
