@@ -68,6 +68,7 @@ export const formatDiffSarif: DiffFormatter = (report, { toolVersion, cwdInRepos
           summary: report.summary,
           summaryText: summaryLine(report),
           ...(report.against ? { against: report.against } : {}),
+          ...(report.to ? { to: report.to } : {}),
         },
       },
     ],

@@ -1,5 +1,13 @@
+import { datasetLine } from "../core/diff/datasets.js";
 import type { DiffChange, DiffPair } from "../core/diff/diff.js";
-import { changeLevel, type DiffFormatter, describeField, describeMoves, summaryLine } from "./diff-common.js";
+import {
+  changeLevel,
+  type DiffFormatter,
+  describeField,
+  describeMoves,
+  describeTextChange,
+  summaryLine,
+} from "./diff-common.js";
 
 function header(pair: DiffPair): string {
   if (pair.newMissing) return `deleted (was ${pair.old})`;
@@ -30,6 +38,8 @@ export const formatDiffStylish: DiffFormatter = (report, { color }) => {
           : `${d.before.slice(0, 12)}… → ${d.after.slice(0, 12)}…`;
       out.push(color.dim(`  schema digest ${digest(schema)}, contract digest ${digest(contract)}`));
     }
+    const dataset = datasetLine(pair);
+    if (dataset !== undefined) out.push(`  ${color.bold(dataset)}`);
     const width = Math.max(0, ...pair.changes.map((c) => c.kind.length));
     for (const change of pair.changes) {
       const level = changeLevel(change, report);
@@ -43,6 +53,8 @@ export const formatDiffStylish: DiffFormatter = (report, { color }) => {
       const details: string[] = [];
       const moves = describeMoves(change);
       if (moves) details.push(moves);
+      const editorial = describeTextChange(change);
+      if (editorial !== undefined) details.push(color.cyan(editorial));
       for (const field of change.fields ?? []) details.push(describeField(field));
       if (change.approved) details.push(color.yellow(`approved: ${change.approved.reason}`));
       for (const line of details) out.push(`${indent}${line}`);

@@ -19,6 +19,7 @@ import {
   summarizeDiff,
 } from "../core/diff/diff.js";
 import { RecordDiff } from "../core/diff/diff-records.js";
+import { passEditorialChanges } from "../core/diff/text-change.js";
 import { diffSchemas } from "../core/diff/diff-schema.js";
 import { looksLike } from "../core/report/file-kind.js";
 import { LineReader } from "../core/lines.js";
@@ -33,6 +34,7 @@ import {
   type TreeEntry,
   treeAt,
 } from "./diff-git.js";
+import { DatasetNotes, markTextChanges } from "./diff-datasets.js";
 import { describeIoError, OperationalError } from "./errors.js";
 import { readRegularFileSync, readRegularIfPresent } from "./regular-file.js";
 import { DEFAULT_PATTERN, displayPath, isInside } from "./files.js";
@@ -60,6 +62,10 @@ export interface DiffOptions {
   approvals?: string;
   /** Which changes fail the run: breaking (default), any, none. */
   failOn?: FailOn;
+  /** Editorial changes (footnotes or white space only) pass the gate (docs/spec.md, section 12.4). */
+  passEditorial?: boolean;
+  /** `diff REV1 REV2`: the new side is read at this revision too (`against` is the old one). */
+  to?: string;
   /**
    * Threads to compare the pairs on (one pool for the run); default: one per core when many pairs differ, else 1 (this
    * thread).
@@ -140,7 +146,7 @@ export async function fileSide(absolute: string, label: string): Promise<DiffSid
   };
 }
 
-const missingSide = (label: string): DiffSide => ({
+export const missingSide = (label: string): DiffSide => ({
   label,
   missing: true,
   data: async () => ({ label, missing: true }),
@@ -230,17 +236,33 @@ export async function diffRecordSides(old: DiffSide, now: DiffSide): Promise<Dif
     }
     unreadable(side, count);
   };
-  if (!old.missing) await read(old, (record, line, text) => diff.addOld(record, line, text.length));
-  if (!now.missing) await read(now, (record, line) => diff.addNew(record, line));
+  const notes = new DatasetNotes();
+  if (!old.missing)
+    await read(old, (record, line, text) => {
+      notes.old(record, line);
+      diff.addOld(record, line, text.length);
+    });
+  if (!now.missing)
+    await read(now, (record, line) => {
+      notes.now(record);
+      diff.addNew(record, line);
+    });
   // Pass 3 parses only the old lines it looks at: those of the records that went (or changed, in a large file).
   if (diff.endNew() && !old.missing) await readRecords(old, (record) => diff.addOldDetail(record), diff.detailLines());
   const result = diff.finish();
+  await markTextChanges(
+    result.changes,
+    notes.oldLines,
+    (onRecord, only) => readRecords(old, onRecord, only),
+    (onRecord, only) => readRecords(now, onRecord, only),
+  );
   return {
     type: "records",
     old: old.label,
     new: now.label,
     ...(old.missing ? { oldMissing: true } : {}),
     ...(now.missing ? { newMissing: true } : {}),
+    dataset: notes.dataset(now.missing ? old.label : now.label),
     records: { before: result.before, after: result.after },
     changes: result.changes,
     warnings: [...warnings, ...result.warnings],
@@ -282,7 +304,7 @@ export async function diffSchemaSides(old: DiffSide, now: DiffSide): Promise<Dif
 }
 
 /** The `*.jsonl` files directly in a folder (names). */
-async function jsonlIn(folder: string): Promise<string[]> {
+export async function jsonlIn(folder: string): Promise<string[]> {
   const entries = await readdir(folder, { withFileTypes: true });
   return entries.filter((entry) => entry.isFile() && entry.name.endsWith(".jsonl")).map((entry) => entry.name);
 }
@@ -433,7 +455,7 @@ async function gitTargets(
 }
 
 /** A side read whole from git's batch, once (the comparison may read it twice), and asked for ahead of its turn. */
-function blobSide(label: string, fetch: () => Promise<Buffer>): DiffSide {
+export function blobSide(label: string, fetch: () => Promise<Buffer>): DiffSide {
   let bytes: Promise<Buffer> | undefined;
   const get = () => {
     bytes ??= fetch();
@@ -464,10 +486,10 @@ const PREFETCH_PAIRS = 16;
  * A blob up to this size is read whole through the run's cat-file --batch; a larger one is streamed by a git process of
  * its own.
  */
-const WHOLE_BLOB_UP_TO = 64 * 2 ** 20;
+export const WHOLE_BLOB_UP_TO = 64 * 2 ** 20;
 
 /** The lines of a file: its line feeds, and one more when the last line has none. */
-function countLines(bytes: Uint8Array): number {
+export function countLines(bytes: Uint8Array): number {
   let count = 0;
   for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) count++;
   return bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a ? count + 1 : count;
@@ -671,11 +693,25 @@ export async function diff(options: DiffOptions = {}): Promise<DiffReport> {
   const approvals = options.approvals !== undefined ? await loadApprovals(options.approvals, cwd) : [];
   let targets: DiffTarget[];
   let against: DiffReport["against"];
+  let to: DiffReport["to"];
   let close = () => {};
   const jobs = checkJobs(options.jobs);
   const early = earlyPool(jobs);
   try {
-    if (options.against !== undefined) {
+    if (options.against !== undefined && options.to !== undefined) {
+      const { revisionTargets } = await import("./diff-revisions.js");
+      const found = await revisionTargets(
+        options.against,
+        options.to,
+        options.paths ?? [],
+        cwd,
+        options.schema ?? false,
+      );
+      targets = found.targets;
+      close = found.close;
+      against = { revision: options.against, commit: found.commits[0] };
+      to = { revision: options.to, commit: found.commits[1] };
+    } else if (options.against !== undefined) {
       const found = await gitTargets(options.against, options.paths ?? [], cwd, options.schema ?? false);
       targets = found.targets;
       close = found.close;
@@ -694,6 +730,13 @@ export async function diff(options: DiffOptions = {}): Promise<DiffReport> {
     close();
   }
   const unmatched = applyApprovals(pairs, approvals);
-  const warnings = approvalWarnings(approvals, unmatched);
-  return { ...(against ? { against } : {}), pairs, summary: summarizeDiff(pairs, failOn), warnings };
+  const warnings = approvalWarnings(approvals, unmatched, pairs);
+  if (options.passEditorial) passEditorialChanges(pairs);
+  return {
+    ...(against ? { against } : {}),
+    ...(to ? { to } : {}),
+    pairs,
+    summary: summarizeDiff(pairs, failOn),
+    warnings,
+  };
 }
