@@ -17,6 +17,7 @@ import { unknownRuleMessage } from "../core/text.js";
 import { MANIFEST_DATASET_FIELDS } from "../core/model.js";
 import { TEMPLATE_HELP } from "../core/lock/dataset-fields.js";
 import { registerDiffCommand } from "./diff-command.js";
+import { CHECK_FORMATS, generateFreshness, isFreshnessFormat, updateFreshness } from "./freshness-output.js";
 import { registerViewCommand } from "./view-command.js";
 import { createProgressLine, progressEnabled, type Progress } from "./progress.js";
 import { FORMAT_NAMES, formatters, type FormatName } from "../formatters/index.js";
@@ -405,9 +406,9 @@ export async function main(context: MainContext): Promise<number> {
     .addOption(
       new Option(
         "-f, --format <format>",
-        "the --check report: text (default: on stderr) or json (on stdout; docs/spec.md, section 15)",
+        "the --check report: text (default: on stderr), json (on stdout; docs/spec.md, section 15), or for CI github, sarif, junit (on stdout)",
       )
-        .choices(["text", "json"])
+        .choices(CHECK_FORMATS)
         .default("text"),
     )
     .option(
@@ -419,7 +420,7 @@ export async function main(context: MainContext): Promise<number> {
         manifest: string,
         options: {
           output?: string;
-          format: "text" | "json";
+          format: (typeof CHECK_FORMATS)[number];
           check?: string;
           jobs?: number;
           verbose?: boolean;
@@ -430,8 +431,10 @@ export async function main(context: MainContext): Promise<number> {
         const caps = artifactCaps(options);
         const started = performance.now();
         if (options.check && options.output) throw new OperationalError("--check and --output exclude each other");
-        if (options.format === "json" && !options.check)
-          throw new OperationalError("--format json is the report of --check (generate writes the JSONL itself)");
+        if (options.format !== "text" && !options.check)
+          throw new OperationalError(
+            `--format ${options.format} is the report of --check (generate writes the JSONL itself)`,
+          );
         const { checkGenerated, generate } = await import("../node/generate.js");
         if (options.check) {
           const result = await checkGenerated({
@@ -441,6 +444,20 @@ export async function main(context: MainContext): Promise<number> {
             ...caps,
             ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
           });
+          if (isFreshnessFormat(options.format)) {
+            stdout.write(
+              await generateFreshness(
+                options.format,
+                result,
+                options.check,
+                manifest,
+                context.cwd,
+                packageJson.version,
+              ),
+            );
+            exitCode = result.difference ? 1 : 0;
+            return;
+          }
           if (options.format === "json") {
             stdout.write(generateCheckJson(result, options.check));
             exitCode = result.difference ? 1 : 0;
@@ -514,8 +531,11 @@ export async function main(context: MainContext): Promise<number> {
     )
     .option("--name <name|template>", "set the title's name (a law renamed by the amendment)")
     .addOption(
-      new Option("-f, --format <format>", "report format on stdout: text (default) or json (docs/spec.md, section 15)")
-        .choices(["text", "json"])
+      new Option(
+        "-f, --format <format>",
+        "report format on stdout: text (default) or json (docs/spec.md, section 15); with --check, for CI: github, sarif, junit",
+      )
+        .choices(CHECK_FORMATS)
         .default("text"),
     )
     .addHelpText(
@@ -535,11 +555,13 @@ export async function main(context: MainContext): Promise<number> {
           versionDate?: string;
           sourceTextUrl?: string;
           name?: string;
-          format: "text" | "json";
+          format: (typeof CHECK_FORMATS)[number];
         } & ArtifactCapOptions,
       ) => {
         if (options.allowOutsideRepository) stderr.write(OUTSIDE_NOTE);
         noteJobs(options.jobs, stderr);
+        if (isFreshnessFormat(options.format) && !options.check)
+          throw new OperationalError(`--format ${options.format} is the report of --check (for CI)`);
         const { upToDate, update } = await import("../node/update.js");
         if (options.recover && (options.check || options.staged || named.length > 0))
           throw new OperationalError(
@@ -589,7 +611,9 @@ export async function main(context: MainContext): Promise<number> {
         });
         progress?.done();
         await addHostWarnings(results, context.cwd);
-        if (options.format === "json") stdout.write(updatesJson("update", results, options.check === true));
+        if (isFreshnessFormat(options.format))
+          stdout.write(await updateFreshness(options.format, results, upToDate, context.cwd, packageJson.version));
+        else if (options.format === "json") stdout.write(updatesJson("update", results, options.check === true));
         else {
           stdout.write(`${describeUpdates(results, options.check === true).join("\n")}\n`);
           for (const warning of results.flatMap((r) => r.warnings)) stderr.write(`warning: ${warning}\n`);

@@ -15,7 +15,9 @@ export type ReadSide = (
 
 /** Notes the dataset of a side from its records: the slug and versionDate of the first record that has them. */
 export class DatasetNotes {
-  private slug: string | undefined;  private before: string | undefined;
+  private slug: string | undefined;
+  private slugNew: string | undefined;
+  private before: string | undefined;
   private after: string | undefined;
   /** The old side's line of each address (for reading the old text of the changed records again). */
   readonly oldLines = new Map<string, number>();
