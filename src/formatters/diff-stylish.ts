@@ -1,4 +1,5 @@
 import { datasetLine } from "../core/diff/datasets.js";
+import { isEditorial } from "../core/diff/text-change.js";
 import type { DiffChange, DiffPair } from "../core/diff/diff.js";
 import {
   changeLevel,
@@ -73,6 +74,15 @@ export const formatDiffStylish: DiffFormatter = (report, { color }) => {
         'hint: if these changes are intended (a section repealed, a subdivision renumbered), approve each in a reviewed JSON file (--write-approvals FILE writes one for you to fill in) and pass it with --approvals FILE (README, "Approvals"); --fail-on sets which changes fail',
       ),
     );
+    const editorial = report.pairs.some((pair) =>
+      pair.changes.some((change) => isEditorial(change) && changeLevel(change, report) === "error"),
+    );
+    if (editorial)
+      out.push(
+        color.dim(
+          "hint: the changes marked editorial only renumbered or reworded footnotes or changed white space: --pass-editorial lets them pass",
+        ),
+      );
   }
   return `${out.join("\n")}\n`;
 };
