@@ -1,6 +1,6 @@
 /** What the diff formats share: their context, how loud a change is, and how fields, moves and the summary read. */
 import type { ChalkInstance } from "chalk";
-import type { DiffChange, DiffReport, FieldChange } from "../core/diff/diff.js";
+import type { DiffChange, DiffPair, DiffReport, FieldChange } from "../core/diff/diff.js";
 import { failsGate } from "../core/diff/diff.js";
 
 export interface DiffFormatContext {
@@ -88,6 +88,16 @@ export function showDifference(before: string, after: string): [string, string] 
     return `"…${shown}${rest.length > MAX_SHOWN ? "…" : ""}"`;
   };
   return [cut(a), cut(b)];
+}
+
+/**
+ * The new side's file as a path (a side read at a revision, `diff REV1 REV2`, without its `<rev>:`), for the formats
+ * that place a change in a file.
+ */
+export function newSidePath(pair: DiffPair, report: DiffReport): string {
+  const shown = pair.new.replace(/ \(bundled schema\)$/, "");
+  const prefix = report.to ? `${report.to.revision}:` : undefined;
+  return prefix !== undefined && shown.startsWith(prefix) ? shown.slice(prefix.length) : shown;
 }
 
 /** An editorial text change in words (undefined for any other change): what the text formats show of textChange. */

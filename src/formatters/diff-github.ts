@@ -1,5 +1,12 @@
 import { repositoryPath } from "./types.js";
-import { changeLevel, type DiffFormatter, describeField, describeMoves, summaryLine } from "./diff-common.js";
+import {
+  changeLevel,
+  type DiffFormatter,
+  describeField,
+  describeMoves,
+  newSidePath,
+  summaryLine,
+} from "./diff-common.js";
 
 const escapeData = (text: string) => text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
 const escapeProperty = (text: string) => escapeData(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
@@ -13,9 +20,7 @@ const COMMAND = { error: "error", warning: "warning", note: "notice" } as const;
 export const formatDiffGithub: DiffFormatter = (report, { cwdInRepository }) => {
   const out: string[] = [];
   for (const pair of report.pairs) {
-    const file = pair.newMissing
-      ? undefined
-      : repositoryPath(pair.new.replace(/ \(bundled schema\)$/, ""), cwdInRepository).path; // GitHub places an annotation by its path from the repository root
+    const file = pair.newMissing ? undefined : repositoryPath(newSidePath(pair, report), cwdInRepository).path; // GitHub places an annotation by its path from the repository root
     for (const change of pair.changes) {
       const properties: string[] = [];
       if (file !== undefined) properties.push(`file=${escapeProperty(file)}`);
