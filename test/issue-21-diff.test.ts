@@ -172,7 +172,7 @@ describe("diff --write-approvals", () => {
     const report = JSON.parse(unedited.stdout);
     expect(report.summary).toMatchObject({ breaking: 2, approved: 0, failing: 2, passed: false });
     expect(report.warnings).toEqual([
-      'approval {"kind":"record-changed","address":"example-act/part-1/section-2.md#2"} has the placeholder reason "TODO: say why this change is right (e.g. the amending Act), then remove TODO": it approves nothing until its reason says why the change is right',
+      'approval {"kind":"record-changed","dataset":"example-act","versionDate":"2024-07-01"} has the placeholder reason "TODO: say why this change is right (e.g. the amending Act), then remove TODO": it approves nothing until its reason says why the change is right',
       'approval {"kind":"record-removed","address":"example-act/part-1/section-1.md#1"} has the placeholder reason "TODO: say why this change is right (e.g. the amending Act), then remove TODO": it approves nothing until its reason says why the change is right',
     ]);
     // One reason edited: that change passes, the other still fails.

@@ -74,7 +74,10 @@ export function diffStepSummary(report: DiffReport): string {
   // A dataset added, removed or given a new version: a line of its own, before its record changes.
   const datasets = report.pairs.flatMap((pair) => {
     const line = datasetLine(pair);
-    return line !== undefined ? [`- ${cell(line)}`] : [];
+    if (line === undefined) return [];
+    const failing = pair.changes.filter((change) => changeLevel(change, report) === "error").length;
+    const changes = `${plural(pair.changes.length, "change")}${failing > 0 ? `, ${failing} failing the gate` : ""}`;
+    return [`- ${cell(line)}: ${changes} (\`${cell(pair.new)}\` below)`];
   });
   if (datasets.length > 0) out.push("", ...datasets.slice(0, SUMMARY_ROWS));
   if (datasets.length > SUMMARY_ROWS) out.push(`- … and ${plural(datasets.length - SUMMARY_ROWS, "more dataset")}`);

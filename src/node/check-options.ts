@@ -122,5 +122,7 @@ export function checkDiffOptions(options: unknown): void {
     schema: boolean,
     approvals: string,
     failOn: oneOf(...FAIL_ON_LEVELS),
+    passEditorial: boolean,
+    to: string,
   });
 }

@@ -690,6 +690,8 @@ async function compareInPool(targets: DiffTarget[], pool: WorkPool): Promise<Dif
 export async function diff(options: DiffOptions = {}): Promise<DiffReport> {
   const cwd = options.cwd ?? process.cwd();
   const failOn = options.failOn ?? "breaking";
+  if (options.to !== undefined && options.against === undefined)
+    throw new OperationalError("diff: `to` (the new revision) needs `against` (the old one)");
   const approvals = options.approvals !== undefined ? await loadApprovals(options.approvals, cwd) : [];
   let targets: DiffTarget[];
   let against: DiffReport["against"];
