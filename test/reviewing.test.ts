@@ -328,6 +328,15 @@ describe("4. diff REV1 REV2", () => {
       "HEAD:.tooling/citation-targets/stgb.jsonl",
       "HEAD:.tooling/citation-targets/zpo.jsonl",
     ]);
+    // Annotations and SARIF place a change in the file by its path, without the revision.
+    const github = await runMain(["diff", "HEAD~1", "HEAD", "--format", "github"], repo);
+    expect(github.stdout).toContain(
+      "::error file=.tooling/citation-targets/zpo.jsonl,line=2,title=record-changed (breaking)::zpo/index.md#§-1: markdown, textDigest changed%0Aeditorial: only footnote references and definitions changed%0A",
+    );
+    const sarif = JSON.parse((await runMain(["diff", "HEAD~1", "HEAD", "--format", "sarif"], repo)).stdout);
+    expect(sarif.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri).toBe(
+      ".tooling/citation-targets/bgb.jsonl",
+    );
     const one = await diffJson(["HEAD~1", "HEAD", "--", ".tooling/citation-targets/zpo.jsonl"]);
     expect(one.report.pairs.map((pair) => pair.new)).toEqual(["HEAD:.tooling/citation-targets/zpo.jsonl"]);
   });

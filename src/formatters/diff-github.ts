@@ -4,6 +4,7 @@ import {
   type DiffFormatter,
   describeField,
   describeMoves,
+  describeTextChange,
   newSidePath,
   summaryLine,
 } from "./diff-common.js";
@@ -29,6 +30,7 @@ export const formatDiffGithub: DiffFormatter = (report, { cwdInRepository }) => 
       properties.push(`title=${escapeProperty(`${change.kind} (${change.class})`)}`);
       const details = [
         describeMoves(change),
+        describeTextChange(change),
         ...(change.fields ?? []).map(describeField),
         change.approved ? `approved: ${change.approved.reason}` : undefined,
       ].filter((d) => d !== undefined);
