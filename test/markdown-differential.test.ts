@@ -23,13 +23,8 @@ import { frontmatter } from "micromark-extension-frontmatter";
 import { parseDocument } from "yaml";
 import { describe, expect, test } from "vitest";
 import type { IndexKind } from "../src/core/lock/manifest.js";
-import {
-  ArtifactError,
-  parseArtifact,
-  readArtifact,
-  type ParsedArtifact,
-  type TargetCut,
-} from "../src/core/markdown/targets.js";
+import { parseArtifact, readArtifact, type ParsedArtifact, type TargetCut } from "../src/core/markdown/targets.js";
+import { ArtifactError } from "../src/core/markdown/limits.js";
 import { MAX_NESTING } from "../src/core/markdown/parser.js";
 import {
   type BlockView,

@@ -9,13 +9,6 @@ import type { CheckResult } from "../node/generate.js";
 import type { DatasetUpdate } from "../node/update-dataset.js";
 import { describeUpdates, generateCheckText } from "./dataset-reports.js";
 
-export const CHECK_FORMATS = ["text", "json", "github", "sarif", "junit"] as const;
-
-/** True for the CI formats, which report a check only. */
-export function isFreshnessFormat(format: string): format is FreshnessFormat {
-  return format === "github" || format === "sarif" || format === "junit";
-}
-
 async function render(
   format: FreshnessFormat,
   entries: FreshnessEntry[],

@@ -1,7 +1,7 @@
 /** How `diff --write-approvals` names each entry it added: what it approves, how many changes, which addresses. */
 import type { ApprovalToAdd } from "../core/diff/approvals-file.js";
 import { describeApproval } from "../core/diff/diff.js";
-import { plural } from "./diff-common.js";
+import { plural } from "../core/text.js";
 
 /** Addresses listed per entry; the rest are counted. */
 const SHOWN_ADDRESSES = 5;

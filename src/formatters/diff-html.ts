@@ -16,7 +16,8 @@ import {
   describeTextChange,
   summaryLine,
 } from "./diff-common.js";
-import { escapeHtml, plural, renderPage } from "./html-common.js";
+import { plural } from "../core/text.js";
+import { escapeHtml, renderPage } from "./html-common.js";
 
 /** The old and new markdown of one changed target. */
 export interface TextPair {

@@ -8,7 +8,8 @@
 import type { Log, Result } from "sarif";
 import { type JunitCase, renderJunit } from "./junit-xml.js";
 import { SARIF_URI_BASE } from "./sarif.js";
-import { plural, repositoryPath } from "./types.js";
+import { plural } from "../core/text.js";
+import { repositoryPath } from "./types.js";
 
 export const FRESHNESS_FORMATS = ["github", "sarif", "junit"] as const;
 export type FreshnessFormat = (typeof FRESHNESS_FORMATS)[number];

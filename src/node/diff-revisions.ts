@@ -6,22 +6,47 @@
 import { statSync } from "node:fs";
 import { relative, resolve, sep } from "node:path";
 import { BlobReader, gitBlob, gitTopLevel, resolveRevision, runGit, type TreeEntry, treeAt } from "./diff-git.js";
-import { blobSide, countLines, type DiffSide, type DiffTarget, missingSide, WHOLE_BLOB_UP_TO } from "./diff.js";
+import { countLines } from "../core/lines.js";
 import { OperationalError } from "./errors.js";
-import { DEFAULT_PATTERN, isInside } from "./files.js";
+import { DEFAULT_FOLDER, DEFAULT_PATTERN, isInside } from "./files.js";
 import { REPOSITORY_SCHEMA_PATH } from "./schema-source.js";
 
-const DEFAULT_FOLDER = DEFAULT_PATTERN.slice(0, DEFAULT_PATTERN.lastIndexOf("/"));
 const posix = (path: string) => path.split(sep).join("/");
 
+/** A side as diff reads it (src/node/diff.ts, DiffSide): what this module needs of it. */
+export interface RevisionSide {
+  label: string;
+  missing: boolean;
+  open(): AsyncIterable<Uint8Array>;
+  release?(): void;
+}
+
+/** How diff makes its sides (given by src/node/diff.ts, so that this module does not import it). */
+export interface SideMakers<S extends RevisionSide> {
+  missing(label: string): S;
+  /** A blob read whole from git's batch, once. */
+  blob(label: string, fetch: () => Promise<Buffer>): S;
+  /** A blob larger than `wholeUpTo`, streamed by a git process of its own. */
+  stream(label: string, open: () => AsyncIterable<Uint8Array>): S;
+  wholeUpTo: number;
+}
+
+export interface RevisionTarget<S extends RevisionSide> {
+  type: "records" | "schema";
+  old: S;
+  new: S;
+  identical?: { records: number };
+}
+
 /** The files of two revisions, the paths given (or the default dataset folder and schema) paired by path. */
-export async function revisionTargets(
+export async function revisionTargets<S extends RevisionSide>(
   oldRevision: string,
   newRevision: string,
   paths: string[],
   cwd: string,
   schema: boolean,
-): Promise<{ targets: DiffTarget[]; commits: [string, string]; close: () => void }> {
+  make: SideMakers<S>,
+): Promise<{ targets: RevisionTarget<S>[]; commits: [string, string]; close: () => void }> {
   const root = await gitTopLevel(cwd);
   const commits: [string, string] = [
     await resolveRevision(root, oldRevision),
@@ -29,22 +54,22 @@ export async function revisionTargets(
   ];
   const trees = [await treeAt(root, commits[0], ""), await treeAt(root, commits[1], "")] as const;
   let reader: BlobReader | undefined;
-  const sideAt = (index: 0 | 1, rel: string): DiffSide => {
+  const sideAt = (index: 0 | 1, rel: string): S => {
     const revision = index === 0 ? oldRevision : newRevision;
     const label = `${revision}:${rel}`;
     const entry: TreeEntry | undefined = trees[index].get(rel);
-    if (entry === undefined) return missingSide(label);
-    if (entry.size > WHOLE_BLOB_UP_TO) return { label, missing: false, open: () => gitBlob(root, commits[index], rel) };
-    return blobSide(label, () => {
+    if (entry === undefined) return make.missing(label);
+    if (entry.size > make.wholeUpTo) return make.stream(label, () => gitBlob(root, commits[index], rel));
+    return make.blob(label, () => {
       reader ??= new BlobReader(root);
       return reader.read(entry.blob, label);
     });
   };
-  const targets: DiffTarget[] = [];
+  const targets: RevisionTarget<S>[] = [];
   const add = (rel: string, type: "records" | "schema") => {
     const before = trees[0].get(rel);
     const after = trees[1].get(rel);
-    const target: DiffTarget = { type, old: sideAt(0, rel), new: sideAt(1, rel) };
+    const target: RevisionTarget<S> = { type, old: sideAt(0, rel), new: sideAt(1, rel) };
     // The same blob on both sides: nothing changed; its lines are counted when the report needs the records.
     if (type === "records" && before !== undefined && after !== undefined && before.blob === after.blob)
       target.identical = { records: -1 };

@@ -18,11 +18,12 @@ import {
   parseApprovals,
   summarizeDiff,
 } from "../core/diff/diff.js";
+import { errorMessage } from "../core/errors.js";
 import { RecordDiff } from "../core/diff/diff-records.js";
 import { passEditorialChanges } from "../core/diff/text-change.js";
 import { diffSchemas } from "../core/diff/diff-schema.js";
 import { looksLike } from "../core/report/file-kind.js";
-import { LineReader } from "../core/lines.js";
+import { countLines, LineReader } from "../core/lines.js";
 import { buildRecordSchema } from "../core/schema/schema.js";
 import {
   BlobReader,
@@ -37,14 +38,14 @@ import {
 import { DatasetNotes, markTextChanges } from "./diff-datasets.js";
 import { describeIoError, OperationalError } from "./errors.js";
 import { readRegularFileSync, readRegularIfPresent } from "./regular-file.js";
-import { DEFAULT_PATTERN, displayPath, isInside } from "./files.js";
+import { DEFAULT_FOLDER, DEFAULT_PATTERN, displayPath, isInside } from "./files.js";
 import { readJsonFile } from "./json-file.js";
-import { checkJobs, createPool, type TaskFailure, type WorkPool } from "./pool.js";
+import { checkJobs, createPool, type WorkPool } from "./pool.js";
+import { decodeFailure, encodeFailure, type TaskFailure } from "./task-failure.js";
 import { UNCOMPARED_FIELDS } from "../core/records/record-fingerprint.js";
 import { REPOSITORY_SCHEMA_PATH } from "./schema-source.js";
 
 /** The folder of the default pattern: `.tooling/citation-targets`. */
-const DEFAULT_FOLDER = DEFAULT_PATTERN.slice(0, DEFAULT_PATTERN.lastIndexOf("/"));
 
 export interface DiffOptions {
   cwd?: string;
@@ -146,7 +147,7 @@ export async function fileSide(absolute: string, label: string): Promise<DiffSid
   };
 }
 
-export const missingSide = (label: string): DiffSide => ({
+const missingSide = (label: string): DiffSide => ({
   label,
   missing: true,
   data: async () => ({ label, missing: true }),
@@ -171,6 +172,27 @@ async function sideOf(data: SideData): Promise<DiffSide> {
 export async function comparePairTask(task: PairTask): Promise<DiffPair> {
   return diffRecordSides(await sideOf(task.old), await sideOf(task.new));
 }
+
+/**
+ * A task of the pool (worker.ts): compares a batch of dataset file pairs (diff), in order; the first that fails ends
+ * the batch with its error.
+ */
+export async function diffPairs(task: { pairs: PairTask[] }): Promise<(DiffPair | TaskFailure)[]> {
+  const results: (DiffPair | TaskFailure)[] = [];
+  for (const pair of task.pairs) {
+    try {
+      results.push(await comparePairTask(pair));
+    } catch (error) {
+      results.push(encodeFailure(error));
+      break;
+    }
+  }
+  return results;
+}
+
+/** The kind of task of diff's pool. */
+export const DIFF_TASKS = { diffPairs };
+export type DiffTasks = typeof DIFF_TASKS;
 
 /** Streams the records of a side: each line that is a JSON object with a string citationAddress; counts the others. */
 export async function readRecords(
@@ -276,9 +298,7 @@ async function readSchema(side: DiffSide): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new OperationalError(
-      `schema ${side.label} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw new OperationalError(`schema ${side.label} is not valid JSON: ${errorMessage(error)}`);
   }
 }
 
@@ -304,7 +324,7 @@ export async function diffSchemaSides(old: DiffSide, now: DiffSide): Promise<Dif
 }
 
 /** The `*.jsonl` files directly in a folder (names). */
-export async function jsonlIn(folder: string): Promise<string[]> {
+async function jsonlIn(folder: string): Promise<string[]> {
   const entries = await readdir(folder, { withFileTypes: true });
   return entries.filter((entry) => entry.isFile() && entry.name.endsWith(".jsonl")).map((entry) => entry.name);
 }
@@ -455,7 +475,7 @@ async function gitTargets(
 }
 
 /** A side read whole from git's batch, once (the comparison may read it twice), and asked for ahead of its turn. */
-export function blobSide(label: string, fetch: () => Promise<Buffer>): DiffSide {
+function blobSide(label: string, fetch: () => Promise<Buffer>): DiffSide {
   let bytes: Promise<Buffer> | undefined;
   const get = () => {
     bytes ??= fetch();
@@ -486,14 +506,7 @@ const PREFETCH_PAIRS = 16;
  * A blob up to this size is read whole through the run's cat-file --batch; a larger one is streamed by a git process of
  * its own.
  */
-export const WHOLE_BLOB_UP_TO = 64 * 2 ** 20;
-
-/** The lines of a file: its line feeds, and one more when the last line has none. */
-export function countLines(bytes: Uint8Array): number {
-  let count = 0;
-  for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) count++;
-  return bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a ? count + 1 : count;
-}
+const WHOLE_BLOB_UP_TO = 64 * 2 ** 20;
 
 /** Reads and checks an approvals file; an OperationalError (exit 2) names every problem. */
 export async function loadApprovals(path: string, cwd: string): Promise<Approval[]> {
@@ -517,7 +530,7 @@ const BATCH_BYTES = 2 ** 20;
 async function comparePairs(
   targets: DiffTarget[],
   jobs: number | undefined,
-  early?: Promise<WorkPool>,
+  early?: Promise<WorkPool<DiffTasks>>,
 ): Promise<DiffPair[]> {
   const differing = targets.filter((target) => !target.identical).length;
   const threads = jobs ?? (differing >= THREADS_FROM_PAIRS && availableParallelism() > 1 ? availableParallelism() : 1);
@@ -525,7 +538,7 @@ async function comparePairs(
     const started = early ? await early : undefined;
     if (started?.threads === threads) return compareInPool(targets, started);
     await started?.close();
-    return compareInPool(targets, await createPool(threads));
+    return compareInPool(targets, await createPool(threads, DIFF_TASKS));
   }
   await (await early)?.close();
   return compareHere(targets);
@@ -536,9 +549,9 @@ async function comparePairs(
  * system answer, about a tenth of a run with every dataset changed: bench/RESULTS.md); undefined when the run has one
  * thread.
  */
-function earlyPool(jobs: number | undefined): Promise<WorkPool> | undefined {
+function earlyPool(jobs: number | undefined): Promise<WorkPool<DiffTasks>> | undefined {
   const threads = jobs ?? availableParallelism();
-  return threads > 1 ? createPool(threads, { warm: "diffPairs" }) : undefined;
+  return threads > 1 ? createPool(threads, DIFF_TASKS, { warm: "diffPairs" }) : undefined;
 }
 
 /** The report of a pair whose sides hold the same bytes: nothing to compare. */
@@ -586,7 +599,7 @@ async function compareHere(targets: DiffTarget[]): Promise<DiffPair[]> {
  * batches' bytes whatever the number of pairs. The reports are put back in input order, and the error
  * the run stops with is the first pair's in that order, as in one thread.
  */
-async function compareInPool(targets: DiffTarget[], pool: WorkPool): Promise<DiffPair[]> {
+async function compareInPool(targets: DiffTarget[], pool: WorkPool<DiffTasks>): Promise<DiffPair[]> {
   const results: Promise<DiffPair>[] = [];
   const settle = (promise: Promise<DiffPair>) => {
     promise.catch(() => undefined); // surfaces when awaited, in order
@@ -612,7 +625,7 @@ async function compareInPool(targets: DiffTarget[], pool: WorkPool): Promise<Dif
         // The pool failed (a worker stopped): every pair of the batch ends with its error.
         for (const slot of slots)
           resolvers[slot]!({
-            failed: { kind: "operational", message: error instanceof Error ? error.message : String(error) },
+            failed: { kind: "operational", message: errorMessage(error) },
           });
       },
     );
@@ -657,11 +670,7 @@ async function compareInPool(targets: DiffTarget[], pool: WorkPool): Promise<Dif
           resolvers[results.length] = (result) => {
             if (result === undefined) reject(new OperationalError(`diff: no result for ${target.new.label}`));
             else if ("failed" in result)
-              reject(
-                result.failed.kind === "operational"
-                  ? new OperationalError(result.failed.message)
-                  : new Error(result.failed.message),
-              );
+              reject(decodeFailure(result, { dataset: "other" })); // as diff always reported it: a plain Error
             else resolve(result);
           };
         }),
@@ -708,6 +717,12 @@ export async function diff(options: DiffOptions = {}): Promise<DiffReport> {
         options.paths ?? [],
         cwd,
         options.schema ?? false,
+        {
+          missing: missingSide,
+          blob: blobSide,
+          stream: (label, open) => ({ label, missing: false, open }),
+          wholeUpTo: WHOLE_BLOB_UP_TO,
+        },
       );
       targets = found.targets;
       close = found.close;

@@ -1,7 +1,9 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { checkDatasetFields, type FieldProblem } from "../core/lock/dataset-fields.js";
-import { DatasetError, dirnameOf, planDataset } from "../core/records/generate.js";
+import { planDataset } from "../core/records/generate.js";
+import { DatasetError } from "../core/errors.js";
+import { dirnameOf } from "../core/paths.js";
 import {
   computeDatasetDigest,
   DEFAULT_MANIFEST_NAME,
@@ -274,8 +276,6 @@ export function manifestStem(path: string): string | undefined {
   if (name === DEFAULT_MANIFEST_NAME || !name.endsWith(".lock.json")) return undefined;
   return name.slice(0, -".lock.json".length);
 }
-
-export { datasetRootOf, MANIFEST_FOLDER };
 
 /** Where `lock` writes a manifest when no output is named (LockOptions.output). */
 export async function defaultManifestPath(root: string, cwd: string, slug: string | undefined): Promise<string> {

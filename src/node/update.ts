@@ -9,22 +9,30 @@
 import { existsSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, join, resolve } from "node:path";
+import { errorMessage } from "../core/errors.js";
 import { type DatasetFields, isTemplate } from "../core/lock/dataset-fields.js";
 import { DEFAULT_MANIFEST_NAME } from "../core/lock/manifest.js";
-import { DatasetError } from "../core/records/generate.js";
+import { DatasetError } from "../core/errors.js";
 import { OperationalError } from "./errors.js";
 import { DEFAULT_MANIFEST_PATTERN, displayPath, findRepositoryRoot } from "./files.js";
-import { batchesOf, checkJobs, createPool, type TaskFailure } from "./pool.js";
-import { noRecordChanges } from "./record-changes.js";
+import { batchesOf, checkJobs, createPool } from "./pool.js";
+import { decodeFailure, encodeFailure, isTaskFailure, type TaskFailure } from "./task-failure.js";
+import { noRecordChanges } from "../core/records/record-fingerprint.js";
 import { cacheLocation, openCache, type UpdateCache } from "./update-cache.js";
-import { type DatasetTask, type DatasetTaskResult, type DatasetUpdate, updateOneDataset } from "./update-dataset.js";
-import { limitsOf } from "./generate.js";
+import {
+  type DatasetTask,
+  type DatasetTaskResult,
+  type DatasetUpdate,
+  UPDATE_TASKS,
+  updateOneDataset,
+} from "./update-dataset.js";
+import { type ArtifactReadingOptions, limitsOf } from "./generate.js";
 import { journalPath, pendingJournal, recoverJournal, renameAll } from "./journal.js";
 import { discardTemporary, removeStaleTemporariesOf, syncFiles } from "./write.js";
 
 export { type DatasetUpdate, outputFor } from "./update-dataset.js";
 
-export interface UpdateOptions {
+export interface UpdateOptions extends ArtifactReadingOptions {
   /** Lock manifests; default every `*.lock.json` in `.tooling/citation-targets/` of the repository. */
   manifests?: string[];
   cwd?: string;
@@ -32,16 +40,6 @@ export interface UpdateOptions {
   check?: boolean;
   /** Threads for the run's pool (default: one per core). */
   jobs?: number;
-  /** The largest artifact read, in bytes (default 64 MiB). */
-  maxArtifactBytes?: number;
-  /** The most YAML aliases an artifact's front matter may hold (default 1000). */
-  maxYamlAliases?: number;
-  /** The most headings (targets) one artifact may have (default 100,000); more is refused, named. */
-  maxHeadings?: number;
-  /** The longest inline content of a heading, in UTF-16 code units (default 65,536); longer is refused, named. */
-  maxHeadingLength?: number;
-  /** Let manifests' dataset folders lead outside the repository (default: confined to it; SECURITY.md). */
-  allowOutsideRepository?: boolean;
   /**
    * The cache file; default `node_modules/.cache/citation-targets/update.json` of the repository when it has
    * `node_modules`; false for none.
@@ -123,7 +121,7 @@ export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate
   // prepares the tasks. A few: this thread takes them in turn and parses its share of each one's artifacts beside
   // `jobs - 1` workers.
   const wholeDatasets = manifests.length >= DATASETS_PER_THREAD * jobs && jobs > 1;
-  const pool = await createPool(jobs, {
+  const pool = await createPool(jobs, UPDATE_TASKS, {
     mainWorks: !wholeDatasets,
     ...(wholeDatasets ? { warm: "updateDatasets" as const } : {}),
   });
@@ -152,9 +150,8 @@ export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate
         }),
       );
     } else {
-      const { failureOf } = await import("./worker.js");
       for (const [i, manifestPath] of manifests.entries()) {
-        outcomes[i] = await updateOneDataset(taskOf(manifestPath), pool).catch(failureOf);
+        outcomes[i] = await updateOneDataset(taskOf(manifestPath), pool).catch(encodeFailure);
         options.onProgress?.(++finished, manifests.length);
       }
     }
@@ -164,12 +161,13 @@ export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate
   } finally {
     await pool.close();
   }
-  const failures = outcomes.filter((outcome): outcome is TaskFailure => "failed" in outcome);
+  const failures = outcomes.filter(isTaskFailure).map((failure) => decodeFailure(failure));
   if (failures.length > 0) {
+    // Every dataset's fault, in order; an operational one among them makes the run's error operational.
     await discardAll(outcomes);
-    const operational = failures.filter((f) => f.failed.kind !== "dataset");
-    const problems = failures.flatMap((f) => f.failed.problems ?? [f.failed.message]);
-    if (operational.length > 0) throw new OperationalError(`${problems.join("\n")}\nnothing was written`);
+    const problems = failures.flatMap((error) => (error instanceof DatasetError ? error.problems : [error.message]));
+    if (failures.some((error) => !(error instanceof DatasetError)))
+      throw new OperationalError(`${problems.join("\n")}\nnothing was written`);
     throw new DatasetError(problems);
   }
   const done = outcomes as DatasetTaskResult[];
@@ -186,7 +184,7 @@ export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate
       journal,
     );
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     throw new OperationalError(existsSync(journal) ? message : `${message}\nnothing was written`);
   }
   if (cache) {

@@ -22,16 +22,6 @@ import {
   DEFAULT_MAX_YAML_ALIASES,
 } from "./limits.js";
 
-export {
-  ArtifactError,
-  type ArtifactLimits,
-  DEFAULT_MAX_HEADING_LENGTH,
-  DEFAULT_MAX_HEADINGS,
-  DEFAULT_MAX_YAML_ALIASES,
-  MAX_BLOCK_LINES,
-  MAX_BLOCK_TOKENS,
-} from "./limits.js";
-
 export interface TargetCut {
   /** Offsets into the artifact text: markdown = text.slice(start, end). */
   start: number;
