@@ -640,7 +640,7 @@ describe("README: 'Adopting a corpus' and 'Publishing a new version', run as wri
   test("every sh block runs in turn (citation-targets on PATH), and prints the text block that follows it", async () => {
     const readme = await readFile(join(repoRoot, "README.md"), "utf8");
     const start = readme.indexOf("\n## Adopting a corpus\n");
-    const end = readme.indexOf("\n## Commands\n");
+    const end = readme.indexOf("\n## Reviewing an amendment\n");
     expect(start).toBeGreaterThan(0);
     expect(end).toBeGreaterThan(start);
     const blocks = [...readme.slice(start, end).matchAll(/```(sh|text)\n([\s\S]*?)```/g)].map((m) => ({

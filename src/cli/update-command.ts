@@ -12,7 +12,16 @@ import { OperationalError } from "../node/errors.js";
 import { DEFAULT_MANIFEST_PATTERN, displayPath, MANIFEST_FOLDER } from "../node/files.js";
 import { shellQuote } from "../core/text.js";
 import type { DatasetUpdate } from "../node/update-dataset.js";
-import { type CommandIo, configOf, datasetProgress, type MainContext, noteJobs, OUTSIDE_NOTE } from "./context.js";
+import {
+  type CommandIo,
+  configOf,
+  datasetProgress,
+  type MainContext,
+  noteJobs,
+  OUTSIDE_NOTE,
+  packageJson,
+} from "./context.js";
+import { CHECK_FORMATS, isFreshnessFormat } from "./freshness-formats.js";
 import { adoptText, describeUpdates, updatesJson } from "./dataset-reports.js";
 import {
   type ArtifactCapOptions,
@@ -97,8 +106,11 @@ export function registerUpdateCommand(
     )
     .option("--name <name|template>", "set the title's name (a law renamed by the amendment)")
     .addOption(
-      new Option("-f, --format <format>", "report format on stdout: text (default) or json (docs/spec.md, section 15)")
-        .choices(["text", "json"])
+      new Option(
+        "-f, --format <format>",
+        "report format on stdout: text (default) or json (docs/spec.md, section 15); with --check, for CI: github, sarif, junit",
+      )
+        .choices(CHECK_FORMATS)
         .default("text"),
     )
     .addHelpText(
@@ -118,11 +130,13 @@ export function registerUpdateCommand(
           versionDate?: string;
           sourceTextUrl?: string;
           name?: string;
-          format: "text" | "json";
+          format: (typeof CHECK_FORMATS)[number];
         } & ArtifactCapOptions,
       ) => {
         if (options.allowOutsideRepository) stderr.write(OUTSIDE_NOTE);
         noteJobs(options.jobs, stderr);
+        if (isFreshnessFormat(options.format) && !options.check)
+          throw new OperationalError(`--format ${options.format} is the report of --check (for CI)`);
         const { upToDate, update } = await import("../node/update.js");
         if (options.recover && (options.check || options.staged || named.length > 0))
           throw new OperationalError(
@@ -175,7 +189,10 @@ export function registerUpdateCommand(
         });
         progress?.done();
         await addHostWarnings(results, context.cwd);
-        if (options.format === "json") stdout.write(updatesJson("update", results, options.check === true));
+        if (isFreshnessFormat(options.format)) {
+          const { updateFreshness } = await import("./freshness-output.js");
+          stdout.write(await updateFreshness(options.format, results, upToDate, context.cwd, packageJson.version));
+        } else if (options.format === "json") stdout.write(updatesJson("update", results, options.check === true));
         else {
           stdout.write(`${describeUpdates(results, options.check === true).join("\n")}\n`);
           for (const warning of results.flatMap((r) => r.warnings)) stderr.write(`warning: ${warning}\n`);

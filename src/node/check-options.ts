@@ -215,5 +215,7 @@ export function checkDiffOptions(options: unknown): void {
     failOn: oneOf(...FAIL_ON_LEVELS),
     jobs: positive,
     allowOutsideRepository: boolean,
+    passEditorial: boolean,
+    to: string,
   });
 }

@@ -26,6 +26,8 @@ export interface Config {
    * "Field templates").
    */
   adopt?: AdoptConfig;
+  /** `diff`'s settings. */
+  diff?: { passEditorial?: boolean };
 }
 
 export interface AdoptConfig {
@@ -108,6 +110,18 @@ export function buildConfigSchema(): Record<string, unknown> {
           name: NON_EMPTY_STRING,
           versionDate: NON_EMPTY_STRING,
           sourceTextUrl: NON_EMPTY_STRING,
+        },
+      },
+      diff: {
+        type: "object",
+        additionalProperties: false,
+        description: "diff's settings",
+        properties: {
+          passEditorial: {
+            type: "boolean",
+            description:
+              "let editorial changes pass the gate: a record whose text changed only in footnotes or white space (--pass-editorial)",
+          },
         },
       },
     },
