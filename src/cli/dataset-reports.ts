@@ -90,9 +90,9 @@ export function describeUpdates(results: readonly DatasetUpdate[], check: boolea
       continue;
     }
     out.push(`${result.slug}: ${check ? "not up to date" : "updated"}`);
-    out.push(...describeManifestChanges({ ...result.artifacts, fields: [] }).map((line) => `  ${line}`));
+    for (const line of describeManifestChanges({ ...result.artifacts, fields: [] })) out.push(`  ${line}`);
     for (const change of result.fields) out.push(`  ${change.field}: ${change.before} → ${change.after}`);
-    out.push(...describeRecordChanges(result.records).map((line) => `  ${line}`));
+    for (const line of describeRecordChanges(result.records)) out.push(`  ${line}`);
     const again = reidentified(result);
     if (again > 0)
       out.push(
@@ -130,7 +130,7 @@ export function generateCheckText(result: CheckResult, file: string, manifest: s
     `${file} is not up to date: ${result.cause ?? "it differs from what would be generated"}`,
     `  first difference: ${result.difference.message}`,
   ];
-  if (result.changes) lines.push(...describeRecordChanges(result.changes).map((line) => `  ${line}`));
+  if (result.changes) for (const line of describeRecordChanges(result.changes)) lines.push(`  ${line}`);
   lines.push(
     result.otherDataset
       ? "hint: do not regenerate it from this manifest (that would replace another dataset's records); check the manifest that names its slug, or this manifest's own file"

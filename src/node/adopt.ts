@@ -166,7 +166,7 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
       }
     }
     const faults = checkDatasetFields(fields);
-    problems.push(...faults.map((f) => `${shown}: ${f.field} ${JSON.stringify(f.value)}: ${f.message}`));
+    for (const f of faults) problems.push(`${shown}: ${f.field} ${JSON.stringify(f.value)}: ${f.message}`);
     if (faulty || faults.length > 0) continue;
     const slug = fields.slug!;
     const other = bySlug.get(slug);

@@ -248,7 +248,8 @@ export async function validate(options: ValidateOptions = {}): Promise<Report> {
         !shard ||
         shardOf(shardKey(`${manifest.slice(0, -".lock.json".length)}.jsonl`, root), shard.count) === shard.index - 1,
     );
-    files.push(...orphanReports(orphans, cwd, resolveSeverities([lockPair], options.rules).get(lockPair.id)));
+    for (const report of orphanReports(orphans, cwd, resolveSeverities([lockPair], options.rules).get(lockPair.id)))
+      files.push(report);
   }
   return {
     files,
