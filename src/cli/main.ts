@@ -47,6 +47,7 @@ import { REPOSITORY_SCHEMA_PATH } from "../node/schema-source.js";
 import { type CacheUse, exitCodeFor, onlyErrors, validate } from "../node/validate.js";
 import { writeFileAtomic } from "../node/write.js";
 import { maxJobs } from "../node/pool.js";
+import { skippedArtifactsNote } from "./validate-notes.js";
 
 export interface OutputStream {
   write(chunk: string): unknown;
@@ -225,6 +226,10 @@ export async function main(context: MainContext): Promise<number> {
       "also check the files against this lock manifest (default: <name>.lock.json beside each <name>.jsonl, when present)",
     )
     .option("--no-lock", "do not look for a lock manifest beside each file")
+    .option(
+      "--no-artifacts",
+      "do not check the lock manifests' artifacts (a checkout without the dataset folders); said on standard error",
+    )
     .option("--max-problems <n>", "show at most N problems per file (all are still counted)", parseCount)
     .option("--rule <rule=severity>", "set a rule's severity: error, warning or off (repeatable)", collectRule)
     .option(
@@ -874,6 +879,7 @@ interface ValidateCliOptions {
   cache: boolean;
   cacheLocation?: string;
   lock?: string | boolean;
+  artifacts: boolean;
   schema?: string;
   legislationHost: string;
   maxProblems?: number;
@@ -897,6 +903,7 @@ async function runValidate(
   const config = loaded?.config ?? {};
   const fromConfig = paths.length === 0 && config.patterns !== undefined;
   const lock = options.lock !== undefined && options.lock !== true ? options.lock : config.lock;
+  const artifacts = options.artifacts && config.artifacts !== false;
   const schema = options.schema ?? config.schema;
   const maxProblems = options.maxProblems ?? config.maxProblems;
   const fromStdin = options.stdin === true || paths.includes("-");
@@ -1026,6 +1033,7 @@ async function runValidate(
         : {}),
     ...(options.verbose ? { onCache: (use: CacheUse) => (cacheUse = use) } : {}),
     ...(lock !== undefined ? { lock } : {}),
+    ...(artifacts ? {} : { artifacts: false }),
     ...(schema ? { schema } : {}),
     ...(options.shard ? { shard: options.shard } : {}),
     limits: {
@@ -1036,6 +1044,7 @@ async function runValidate(
   });
   progress?.done();
   const report = options.quiet ? onlyErrors(checked) : checked;
+  if (!artifacts) context.stderr.write(skippedArtifactsNote(checked, options.artifacts ? "config" : "flag"));
   if (options.verbose) {
     if (loaded) context.stderr.write(`citation-targets: config: ${loaded.path}\n`);
     const source = report.schemaSource;

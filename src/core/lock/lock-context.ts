@@ -25,8 +25,17 @@ export interface LockContext {
   unlistedFiles: string[];
   /** The dataset folder as shown in messages, when it is there. */
   datasetRoot?: string;
-  /** Why the artifact checks were skipped, when they were (the dataset folder is not there). */
+  /** Why the artifact checks were skipped, when they were: asked to (`--no-artifacts`, config `"artifacts": false`). */
   artifactsSkipped?: string;
+  /** The dataset folder as shown in messages, when it is not there (moved or deleted): an error of lock-dataset-files. */
+  datasetFolderMissing?: string;
+  /**
+   * What `generate` writes, citationAddress → the line (without its LF) and its place among the lines, when every
+   * artifact is there and matches its pin and the manifest's datasetDigest is its own (lock-generated compares).
+   */
+  generated?: Map<string, { line: string; order: number }>;
+  /** Why generate refuses the dataset although its artifacts match their pins (lock-generated says it). */
+  generateFailed?: string;
   /**
    * Why some artifact checks could not run (a file or folder that cannot be read): the file checked gets an error,
    * never a pass.
