@@ -51,6 +51,196 @@ async function manifestOfMissing(count: number): Promise<void> {
   await writeFile(join(dir, "t/big.jsonl"), "{}\n");
 }
 
+/** A Swiss act as published (German edition), headings `##### **Art. n** Title` under chapters, one artifact. */
+const SWISS_ACT = `---
+title: Bundesgesetz über die Unabhängigkeit der Aufsicht
+---
+# Bundesgesetz über die Unabhängigkeit der Aufsicht
+
+## 1. Kapitel: Allgemeine Bestimmungen
+
+##### **Art. 1** Zweck
+
+Dieses Gesetz regelt die Aufsicht.
+
+##### **Art. 2** Unabhängigkeit
+
+Die Aufsichtsbehörde ist in ihrer Tätigkeit unabhängig.
+
+##### **Art. 3** Aufsicht
+
+Sie untersteht der Oberaufsicht des Bundesrates.
+
+## 2. Kapitel: Schlussbestimmungen
+
+##### **Art. 4** Inkrafttreten
+
+Der Bundesrat bestimmt das Inkrafttreten.
+`;
+
+const SWISS_JSONL = ".tooling/citation-targets/sr-101-de.jsonl";
+
+/** A git repository with the Swiss act adopted: `laws/sr-101-de/index.md`, its manifest and JSONL. */
+async function swissRepository(): Promise<void> {
+  execFileSync("git", ["init", "-q"], { cwd: dir });
+  await mkdir(join(dir, "laws/sr-101-de"), { recursive: true });
+  await writeFile(join(dir, "laws/sr-101-de/index.md"), SWISS_ACT);
+  const adopted = await runMain(
+    [
+      "adopt",
+      "laws/*",
+      "--title-id",
+      "101",
+      "--name",
+      "{front.title}",
+      "--version-date",
+      "2024-01-01",
+      "--source-text-url",
+      "https://www.legislation.gov.au/{folder}/2024-01-01/text",
+      "--no-cache",
+    ],
+    dir,
+  );
+  expect(adopted.code, adopted.stderr).toBe(0);
+}
+
+/** Edits the JSONL's records by hand, one line each. */
+async function editRecords(file: string, change: (record: Record<string, unknown>) => void): Promise<void> {
+  const path = join(dir, file);
+  const lines = (await readFile(path, "utf8")).split("\n").slice(0, -1);
+  const edited = lines.map((line) => {
+    const record = JSON.parse(line) as Record<string, unknown>;
+    change(record);
+    return JSON.stringify(record);
+  });
+  await writeFile(path, `${edited.join("\n")}\n`);
+}
+
+interface JsonProblem {
+  ruleId: string;
+  line: number;
+  pointer: string;
+  message: string;
+}
+
+async function validateJson(args: string[]): Promise<{ code: number; problems: JsonProblem[]; stderr: string }> {
+  const result = await runMain(["validate", ...args, "--format", "json"], dir);
+  const report = JSON.parse(result.stdout) as { files: { problems: JsonProblem[]; error?: string }[] };
+  return { code: result.code, problems: report.files.flatMap((f) => f.problems), stderr: result.stderr };
+}
+
+describe("item 1: validate with a lock manifest finds every record that differs from what generate writes", () => {
+  test("headingText edited (Art. 2 Unabhängigkeit → Abhängigkeit), its markdown unchanged: one problem, at its pointer, saying what generate writes", async () => {
+    await swissRepository();
+    expect((await runMain(["validate", "--no-cache"], dir)).code).toBe(0);
+    await editRecords(SWISS_JSONL, (r) => {
+      if (r.headingText === "Art. 2 Unabhängigkeit") {
+        expect(r.markdown).toContain("##### **Art. 2** Unabhängigkeit");
+        r.headingText = "Art. 2 Abhängigkeit";
+      }
+    });
+    const result = await validateJson(["--no-cache"]);
+    expect(result.code).toBe(1);
+    expect(result.problems).toEqual([
+      expect.objectContaining({
+        ruleId: "lock-generated",
+        pointer: "/headingText",
+        message: expect.stringContaining(
+          'headingText is "Art. 2 Abhängigkeit", generate writes "Art. 2 Unabhängigkeit"',
+        ),
+      }),
+    ]);
+    const line = (await readFile(join(dir, SWISS_JSONL), "utf8"))
+      .split("\n")
+      .findIndex((l) => l.includes('"headingText":"Art. 2 Abhängigkeit"'));
+    expect(result.problems[0]!.line).toBe(line + 1);
+  });
+
+  test("a headingTrail entry edited, and sourceIndexKind body-block → body-div on a later record: one problem each", async () => {
+    await swissRepository();
+    let seen = 0;
+    await editRecords(SWISS_JSONL, (r) => {
+      if (r.headingText === "Art. 3 Aufsicht")
+        r.headingTrail = ["Bundesgesetz über die Aufsicht", "1. Kapitel: Allgemeine Bestimmungen"];
+      if (r.headingText === "Art. 4 Inkrafttreten") {
+        expect(r.sourceIndexKind).toBe("body-block");
+        r.sourceIndexKind = "body-div";
+      }
+      seen++;
+    });
+    expect(seen).toBeGreaterThan(4);
+    const result = await validateJson(["--no-cache"]);
+    expect(result.code).toBe(1);
+    expect(result.problems.map((p) => [p.ruleId, p.pointer])).toEqual([
+      ["lock-generated", "/headingTrail"],
+      ["lock-generated", "/sourceIndexKind"],
+    ]);
+    expect(result.problems[1]!.message).toContain('sourceIndexKind is "body-div", generate writes "body-block"');
+  });
+
+  test("mvfg (German federal law): a block range edited is found; with the cache warm the same edit is found too", async () => {
+    await repository();
+    expect((await runMain(["validate", "--no-cache"], dir)).code).toBe(0);
+    await editRecords(JSONL, (r) => {
+      if (r.headingText === "§ 2 Begriffsbestimmungen")
+        r.sourceArtifactBlockEndExclusive = (r.sourceArtifactBlockEndExclusive as number) + 1;
+    });
+    const result = await validateJson([]);
+    expect(result.problems.filter((p) => p.ruleId === "lock-generated").map((p) => p.pointer)).toEqual([
+      "/sourceArtifactBlockEndExclusive",
+    ]);
+  });
+
+  test("an artifact that no longer matches its pin: the dataset is stale, said once, not once per record", async () => {
+    await repository();
+    const markdown = join(dir, "fixtures/datasets/mvfg/mvfg.md");
+    await writeFile(markdown, (await readFile(markdown, "utf8")).replaceAll("Musterbehörden", "Musterbehörde"));
+    const result = await validateJson(["--no-cache"]);
+    expect(result.code).toBe(1);
+    expect(result.problems.map((p) => p.ruleId)).toEqual(["lock-artifact-body"]);
+    expect(result.problems[0]!.message).toContain("has changed since the lock manifest was written");
+  });
+});
+
+describe("item 2: a dataset folder that is not there is an error, never a pass", () => {
+  test("git mv of the law's folder: exit 1, lock-dataset-files names the folder", async () => {
+    await repository();
+    execFileSync("git", ["add", "-A"], { cwd: dir });
+    execFileSync("git", ["mv", "fixtures/datasets/mvfg", "fixtures/datasets/mvfg-neu"], { cwd: dir });
+    const result = await runMain(["validate", "--no-cache", "--verbose"], dir);
+    expect(result.code).toBe(1);
+    expect(result.stdout).not.toContain("no problems");
+    expect(result.stderr).not.toContain("artifact checks skipped");
+    expect(result.stdout).toContain(
+      `the dataset folder fixtures/datasets/mvfg (datasetRoot of lock manifest ${MANIFEST}) is not there (moved or deleted?)`,
+    );
+    expect(result.stdout).toContain("lock-dataset-files");
+  });
+
+  test("git rm -r of the law's folder, validate --staged: exit 1", async () => {
+    await repository();
+    execFileSync("git", ["add", "-A"], { cwd: dir });
+    execFileSync("git", ["-c", "user.email=t@e.org", "-c", "user.name=t", "commit", "-qm", "law"], { cwd: dir });
+    execFileSync("git", ["rm", "-rq", "fixtures/datasets/mvfg"], { cwd: dir });
+    const result = await runMain(["validate", "--staged", "--no-cache"], dir);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain("fixtures/datasets/mvfg (datasetRoot of lock manifest");
+  });
+
+  test('--no-artifacts and config "artifacts": false skip the artifact checks, and say so on standard error', async () => {
+    await repository();
+    execFileSync("git", ["add", "-A"], { cwd: dir });
+    execFileSync("git", ["mv", "fixtures/datasets/mvfg", "fixtures/datasets/elsewhere"], { cwd: dir });
+    const flag = await runMain(["validate", "--no-artifacts"], dir);
+    expect(flag.code).toBe(0);
+    expect(flag.stderr).toBe("citation-targets: artifact checks skipped for 1 dataset (--no-artifacts)\n");
+    await writeFile(join(dir, ".citation-targets.json"), '{ "artifacts": false }\n');
+    const config = await runMain(["validate"], dir);
+    expect(config.code).toBe(0);
+    expect(config.stderr).toBe('citation-targets: artifact checks skipped for 1 dataset (config "artifacts": false)\n');
+  });
+});
+
 describe("item 3: no crash past 50,000 items", () => {
   test("a lock manifest of many missing artifacts: every problem counted, the cap kept, no stack overflow (a small stack stands for 100,000)", async () => {
     execFileSync("git", ["init", "-q"], { cwd: dir });
