@@ -1,6 +1,6 @@
 /** Issue #31: validate proves what it says. Each reproduction of the issue is a test here. */
 import { execFileSync } from "node:child_process";
-import { cp, mkdir, readFile, writeFile } from "node:fs/promises";
+import { cp, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { computeDatasetDigest, type LockManifest } from "../src/core/lock/manifest.js";
@@ -238,6 +238,79 @@ describe("item 2: a dataset folder that is not there is an error, never a pass",
     const config = await runMain(["validate"], dir);
     expect(config.code).toBe(0);
     expect(config.stderr).toBe('citation-targets: artifact checks skipped for 1 dataset (config "artifacts": false)\n');
+  });
+});
+
+/** Six laws adopted (copies of mvfg under other names), then each amended: `update` has 12 files to write. */
+async function amendedLaws(): Promise<void> {
+  execFileSync("git", ["init", "-q"], { cwd: dir });
+  for (let i = 1; i <= 6; i++)
+    await cp(join(repoRoot, "fixtures/datasets/mvfg"), join(dir, `laws/mvfg-${i}`), { recursive: true });
+  const adopted = await runMain(
+    [
+      "adopt",
+      "laws/*",
+      "--title-id",
+      "{front.jurabk}",
+      "--name",
+      "{front.title}",
+      "--version-date",
+      "2024-01-01",
+      "--source-text-url",
+      "https://www.legislation.gov.au/{folder}/2024-01-01/text",
+      "--no-cache",
+    ],
+    dir,
+  );
+  expect(adopted.code, adopted.stderr).toBe(0);
+  for (let i = 1; i <= 6; i++) {
+    const file = join(dir, `laws/mvfg-${i}/mvfg.md`);
+    await writeFile(file, `${await readFile(file, "utf8")}\nNeuer Absatz.\n`);
+  }
+}
+
+const temporaries = async () =>
+  (await readdir(join(dir, ".tooling/citation-targets"))).filter((name) => name.endsWith(".tmp"));
+
+describe("item 4: an interrupted update leaves no temporary file; validate and update --check warn of any left", () => {
+  const signalOnTemporary = join(repoRoot, "test/helpers/signal-on-temporary.mjs");
+  test.each([
+    ["SIGINT", "1"],
+    ["SIGTERM", "1"],
+    ["SIGINT", "2"],
+  ])(
+    "%s while update writes (--jobs %s): the temporary files are removed, the signal ends the run",
+    async (signal, jobs) => {
+      await amendedLaws();
+      const result = await runCommand(
+        process.execPath,
+        ["--import", signalOnTemporary, bin, "update", "--no-cache", "--jobs", jobs],
+        dir,
+        { SIGNAL_TMP_AT: "7", SIGNAL_TMP: signal },
+      );
+      expect(result.code).not.toBe(0);
+      expect(await temporaries()).toEqual([]);
+    },
+    60_000,
+  );
+
+  test("temporary files left by an earlier run: validate and update --check name them on standard error (the count and the first 20), the exit code unchanged", async () => {
+    await repository();
+    for (let i = 0; i < 22; i++)
+      await writeFile(
+        join(dir, `.tooling/citation-targets/.mvfg.jsonl.99999999.${String(i).padStart(8, "0")}.tmp`),
+        "",
+      );
+    const validated = await runMain(["validate", "--no-cache"], dir);
+    expect(validated.code).toBe(0);
+    expect(validated.stderr).toContain(
+      "citation-targets: warning: 22 temporary files left by an interrupted write (remove them, or `git add -A` commits them):\n  .tooling/citation-targets/.mvfg.jsonl.99999999.00000000.tmp\n",
+    );
+    expect(validated.stderr).toContain("  … and 2 more\n");
+    expect(validated.stderr.split("\n").filter((line) => line.endsWith(".tmp"))).toHaveLength(20);
+    const checked = await runMain(["update", "--check", "--no-cache"], dir);
+    expect(checked.code).toBe(0);
+    expect(checked.stderr).toContain("22 temporary files left by an interrupted write");
   });
 });
 

@@ -47,7 +47,7 @@ import { REPOSITORY_SCHEMA_PATH } from "../node/schema-source.js";
 import { type CacheUse, exitCodeFor, onlyErrors, validate } from "../node/validate.js";
 import { writeFileAtomic } from "../node/write.js";
 import { maxJobs } from "../node/pool.js";
-import { skippedArtifactsNote } from "./validate-notes.js";
+import { leftoverNote, skippedArtifactsNote } from "./validate-notes.js";
 
 export interface OutputStream {
   write(chunk: string): unknown;
@@ -593,6 +593,13 @@ export async function main(context: MainContext): Promise<number> {
           ...artifactCaps(options),
         });
         progress?.done();
+        if (options.check)
+          stderr.write(
+            leftoverNote(
+              results.flatMap((r) => [r.manifest, r.output]),
+              context.cwd,
+            ),
+          );
         await addHostWarnings(results, context.cwd);
         if (options.format === "json") stdout.write(updatesJson("update", results, options.check === true));
         else {
@@ -1045,6 +1052,12 @@ async function runValidate(
   progress?.done();
   const report = options.quiet ? onlyErrors(checked) : checked;
   if (!artifacts) context.stderr.write(skippedArtifactsNote(checked, options.artifacts ? "config" : "flag"));
+  context.stderr.write(
+    leftoverNote(
+      checked.files.map((file) => file.path),
+      context.cwd,
+    ),
+  );
   if (options.verbose) {
     if (loaded) context.stderr.write(`citation-targets: config: ${loaded.path}\n`);
     const source = report.schemaSource;

@@ -21,6 +21,7 @@ import { type DatasetTask, type DatasetTaskResult, type DatasetUpdate, updateOne
 import { limitsOf } from "./generate.js";
 import { journalPath, pendingJournal, recoverJournal, renameAll } from "./journal.js";
 import { discardTemporary, removeStaleTemporariesOf, syncFiles } from "./write.js";
+import { removeOnInterrupt } from "./interrupted-writes.js";
 
 export { type DatasetUpdate, outputFor } from "./update-dataset.js";
 
@@ -217,6 +218,8 @@ async function prepareTasks(
     sweepable.flatMap((manifest) => [manifest, `${manifest.slice(0, -".lock.json".length)}.jsonl`]),
   );
   const swept = new Set(sweepable);
+  // Ctrl-C or SIGTERM while writing: the temporary files of every dataset (written by worker threads too) are removed.
+  if (!options.check) removeOnInterrupt(manifests); // every JSONL is written beside its manifest
   const limits = limitsOf(options);
   const taskOf = (manifestPath: string): DatasetTask => {
     const entry = cache?.get(manifestPath);
