@@ -85,6 +85,12 @@ function isUpToDate(result: DatasetUpdate): boolean {
 export function describeUpdates(results: readonly DatasetUpdate[], check: boolean): string[] {
   const out: string[] = [];
   for (const result of results) {
+    if (result.lineEndingsOnly) {
+      out.push(
+        `${result.slug}: only line endings differ (CR LF): ${result.manifest} and ${result.output} are up to date once CR LF is read as LF; nothing to update (keep the files LF: \`.gitattributes\`, which adopt writes)`,
+      );
+      continue;
+    }
     if (isUpToDate(result)) {
       out.push(`${result.slug}: up to date (${result.manifest}, ${result.output})`);
       continue;
@@ -207,6 +213,7 @@ export function updatesJson(command: "update" | "adopt", results: readonly Datas
     datasetDigest: result.datasetDigest,
     records: { ...recordsJson(result.records), reidentified: reidentified(result) },
     warnings: result.warnings,
+    ...(result.lineEndingsOnly ? { lineEndingsOnly: true } : {}),
   }));
   const summary = {
     datasets: results.length,

@@ -47,7 +47,7 @@ import { REPOSITORY_SCHEMA_PATH } from "../node/schema-source.js";
 import { type CacheUse, exitCodeFor, onlyErrors, validate } from "../node/validate.js";
 import { writeFileAtomic } from "../node/write.js";
 import { maxJobs } from "../node/pool.js";
-import { leftoverNote, skippedArtifactsNote } from "./validate-notes.js";
+import { skippedArtifactsNote, warnLeftovers } from "./validate-notes.js";
 
 export interface OutputStream {
   write(chunk: string): unknown;
@@ -594,11 +594,10 @@ export async function main(context: MainContext): Promise<number> {
         });
         progress?.done();
         if (options.check)
-          stderr.write(
-            leftoverNote(
-              results.flatMap((r) => [r.manifest, r.output]),
-              context.cwd,
-            ),
+          warnLeftovers(
+            stderr,
+            results.flatMap((r) => [r.manifest, r.output]),
+            context.cwd,
           );
         await addHostWarnings(results, context.cwd);
         if (options.format === "json") stdout.write(updatesJson("update", results, options.check === true));
@@ -701,6 +700,10 @@ export async function main(context: MainContext): Promise<number> {
           );
           for (const warning of result.updates.flatMap((r) => r.warnings)) stderr.write(`warning: ${warning}\n`);
         }
+        if (result.gitattributes.length > 0)
+          stderr.write(
+            `${options.check ? "would add" : "added"} ${plural(result.gitattributes.length, "line")} to .gitattributes (\`-text\`: git keeps the line endings of the pinned markdown and of the JSONL as committed, CR LF never)\n`,
+          );
         if (options.check && changed.length > 0) exitCode = 1;
       },
     );
@@ -1052,11 +1055,10 @@ async function runValidate(
   progress?.done();
   const report = options.quiet ? onlyErrors(checked) : checked;
   if (!artifacts) context.stderr.write(skippedArtifactsNote(checked, options.artifacts ? "config" : "flag"));
-  context.stderr.write(
-    leftoverNote(
-      checked.files.map((file) => file.path),
-      context.cwd,
-    ),
+  warnLeftovers(
+    context.stderr,
+    checked.files.map((file) => file.path),
+    context.cwd,
   );
   if (options.verbose) {
     if (loaded) context.stderr.write(`citation-targets: config: ${loaded.path}\n`);

@@ -32,3 +32,9 @@ export function leftoverNote(paths: Iterable<string>, cwd: string): string {
   const more = found.length > LEFTOVERS_NAMED ? `  … and ${found.length - LEFTOVERS_NAMED} more\n` : "";
   return `citation-targets: warning: ${plural(found.length, "temporary file")} left by an interrupted write (remove them, or \`git add -A\` commits them):\n${named.join("")}${more}`;
 }
+
+/** Writes leftoverNote's warning, when there is one. */
+export function warnLeftovers(stream: { write(text: string): unknown }, paths: Iterable<string>, cwd: string): void {
+  const note = leftoverNote(paths, cwd);
+  if (note !== "") stream.write(note);
+}

@@ -23,6 +23,7 @@ import { OperationalError } from "./errors.js";
 import { displayPath, findRepositoryRoot, isInside } from "./files.js";
 import { datasetRootOf, FLAG, MANIFEST_FOLDER } from "./lock.js";
 import { type DatasetUpdate, update, type UpdateOptions } from "./update.js";
+import { addGitattributes, gitattributesLines } from "./gitattributes.js";
 
 export interface AdoptOptions extends Omit<UpdateOptions, "manifests" | "datasets" | "set"> {
   /** Dataset folders, or globs of them (relative to cwd). */
@@ -35,6 +36,11 @@ export interface AdoptResult {
   updates: DatasetUpdate[];
   /** Where the manifests and JSONL went. */
   folder: string;
+  /**
+   * The lines added to the repository's `.gitattributes` (with --check: those it would add), so that git never
+   * converts the line endings of what the manifests pin (gitattributes.ts).
+   */
+  gitattributes: string[];
 }
 
 /** The default slug template: the front matter's `slug` when it has one, else the folder's name made a slug. */
@@ -195,5 +201,12 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
   }
   if (problems.length > 0) throw new DatasetError(problems);
   const updates = await update({ ...rest, cwd, datasets: adopted, ...(onProgress ? { onProgress } : {}) });
-  return { updates, folder };
+  const gitattributes = await addGitattributes(
+    repository,
+    gitattributesLines(repository, folders),
+    rest.check === true,
+  ).catch((error: unknown) => {
+    throw new OperationalError(`cannot write ${join(repository, ".gitattributes")}: ${(error as Error).message}`);
+  });
+  return { updates, folder, gitattributes };
 }

@@ -25,6 +25,7 @@ import { readOldRecords, RecordComparer, type RecordChanges } from "./record-cha
 import { type CacheEntry, cacheKey } from "./update-cache.js";
 import { readRegularFileSync, readRegularIfPresent } from "./regular-file.js";
 import { openAtomic } from "./write.js";
+import { onlyLineEndings } from "./line-endings.js";
 
 export interface DatasetUpdate {
   slug: string;
@@ -50,6 +51,11 @@ export interface DatasetUpdate {
   warnings: string[];
   /** The manifest's sourceTextUrl (after the update). */
   sourceTextUrl: string;
+  /**
+   * --check: the dataset is what its manifest pins once CR LF is read as LF (a Windows checkout with
+   * core.autocrlf=true): nothing for update to do; its files need LF (`.gitattributes`, adopt writes it).
+   */
+  lineEndingsOnly?: boolean;
 }
 
 export interface FieldChange {
@@ -200,6 +206,29 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Prom
     sourceTextUrl: locked.manifest.sourceTextUrl,
   };
   const temporaries: DatasetTaskResult["temporaries"] = [];
+  if (
+    task.check &&
+    before !== undefined &&
+    added.length + removed.length + fields.length === 0 &&
+    (changed.length > 0 || readRegularIfPresent(output)?.includes("\r\n")) &&
+    (await onlyLineEndings(before, root, output))
+  ) {
+    // A Windows checkout: not a change of the law; update would only rewrite every digest over CR LF.
+    const count = readRegularIfPresent(output)?.filter((byte) => byte === 0x0a).length ?? 0;
+    const records: RecordChanges = { before: count, after: count, added: [], removed: [], changed: [] };
+    return {
+      update: {
+        ...base,
+        records,
+        manifestChanged: false,
+        outputChanged: false,
+        written: false,
+        warnings: [],
+        lineEndingsOnly: true,
+      },
+      temporaries,
+    };
+  }
   const key = task.cache ? cacheKey(task.cache.generator, locked.text, task.limits) : undefined;
 
   // The cache: when the JSONL there is byte for byte what this manifest generated before, it is what it would generate

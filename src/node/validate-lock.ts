@@ -7,6 +7,7 @@ import { sha256Hex } from "../core/digest.js";
 import { bodyStartOfBytes } from "../core/markdown/front-matter.js";
 import { listDatasetFiles } from "./dataset-files.js";
 import { fillGenerated } from "./generated-records.js";
+import { withoutCr } from "./line-endings.js";
 import { describeIoError, OperationalError } from "./errors.js";
 import { displayPath, openedPath } from "./files.js";
 import { loadManifest, type ManifestReadOptions, resolveArtifact } from "./manifest-io.js";
@@ -121,8 +122,11 @@ async function gatherFacts(
       continue;
     }
     const digest = sha256Hex(bytes);
-    if (digest !== artifact.sha256) context.changedArtifacts.set(artifact.path, digest);
-    else matching.set(artifact.path, bytes);
+    if (digest !== artifact.sha256) {
+      context.changedArtifacts.set(artifact.path, digest);
+      if (bytes.includes("\r\n") && sha256Hex(withoutCr(bytes)) === artifact.sha256)
+        (context.lineEndingsOnly ??= new Set()).add(artifact.path);
+    } else matching.set(artifact.path, bytes);
     if (digest === artifact.sha256 && isUtf8(bytes)) {
       // Not UTF-8: generate refuses it; the body check is skipped.
       const body = bytes.subarray(bodyStartOfBytes(bytes));

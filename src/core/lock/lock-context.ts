@@ -19,6 +19,11 @@ export interface LockContext {
    * Artifact path → SHA-256 of its file, for the artifacts whose files are present but no longer match the manifest.
    */
   changedArtifacts: Map<string, string>;
+  /**
+   * Of `changedArtifacts`, those that match their pin once CR LF is read as LF (a Windows checkout with
+   * core.autocrlf=true): not a change of the law, and `update` is not the fix.
+   */
+  lineEndingsOnly?: Set<string>;
   /** Artifacts the manifest lists whose files are not in the dataset folder. */
   missingArtifacts: string[];
   /** Markdown files in the dataset folder that the manifest does not list (nor ignores). */
