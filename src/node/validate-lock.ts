@@ -124,8 +124,10 @@ async function gatherFacts(
     const digest = sha256Hex(bytes);
     if (digest !== artifact.sha256) {
       context.changedArtifacts.set(artifact.path, digest);
-      if (bytes.includes("\r\n") && sha256Hex(withoutCr(bytes)) === artifact.sha256)
-        (context.lineEndingsOnly ??= new Set()).add(artifact.path);
+      if (bytes.includes("\r\n") && sha256Hex(withoutCr(bytes)) === artifact.sha256) {
+        context.lineEndingsOnly ??= new Set();
+        context.lineEndingsOnly.add(artifact.path);
+      }
     } else matching.set(artifact.path, bytes);
     if (digest === artifact.sha256 && isUtf8(bytes)) {
       // Not UTF-8: generate refuses it; the body check is skipped.
