@@ -314,6 +314,88 @@ describe("item 4: an interrupted update leaves no temporary file; validate and u
   });
 });
 
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", ["-c", "user.email=t@e.org", "-c", "user.name=t", ...args], { cwd, encoding: "utf8" });
+
+/** The mvfg repository committed, then cloned as a Windows checkout would be (core.autocrlf=true): CR LF everywhere. */
+async function windowsCheckout(): Promise<string> {
+  await repository();
+  git(dir, "add", "-A");
+  git(dir, "commit", "-qm", "law");
+  git(dir, "-c", "core.autocrlf=true", "clone", "-q", dir, "windows");
+  const clone = join(dir, "windows");
+  git(clone, "config", "core.autocrlf", "true");
+  return clone;
+}
+
+describe("item 5: a Windows checkout (core.autocrlf=true)", () => {
+  test("validate: carriage-return is one problem per file (the first line, then the rest folded), not one per line", async () => {
+    const clone = await windowsCheckout();
+    expect(await readFile(join(clone, JSONL), "utf8")).toContain("\r\n");
+    const result = await runMain(["validate", "--no-cache", JSONL, "--format", "json"], clone);
+    expect(result.code).toBe(1);
+    const problems = (JSON.parse(result.stdout) as { files: { problems: JsonProblem[] }[] }).files[0]!.problems;
+    const crlf = problems.filter((p) => p.ruleId === "carriage-return");
+    expect(crlf.map((p) => p.line)).toEqual([1, 2]);
+    expect(crlf[1]!.message).toBe("the same on 20 more records (lines 2 to 21): line ends with CR LF");
+    // The artifact, CR LF too, is said to differ only in its line endings: update is not the fix.
+    expect(problems.filter((p) => p.ruleId !== "carriage-return").map((p) => p.message)).toEqual([
+      expect.stringContaining(
+        'artifact "mvfg.md" differs from the sha256 the lock manifest pins only in its line endings',
+      ),
+    ]);
+  });
+
+  test("update --check: only line endings differ (CR LF); lineEndingsOnly in JSON; no update advised", async () => {
+    const clone = await windowsCheckout();
+    const text = await runMain(["update", "--check", "--no-cache"], clone);
+    expect(text.stdout).toContain("mvfg: only line endings differ (CR LF)");
+    expect(text.stderr).not.toContain("run `citation-targets update");
+    expect(text.code).toBe(0);
+    const json = await runMain(["update", "--check", "--no-cache", "--format", "json"], clone);
+    expect(JSON.parse(json.stdout).datasets[0]).toMatchObject({ slug: "mvfg", lineEndingsOnly: true });
+    // A real change besides the line endings is a change.
+    const markdown = join(clone, "fixtures/datasets/mvfg/mvfg.md");
+    await writeFile(markdown, `${await readFile(markdown, "utf8")}Neuer Absatz.\r\n`);
+    const changed = await runMain(["update", "--check", "--no-cache"], clone);
+    expect(changed.code).toBe(1);
+    expect(changed.stdout).not.toContain("only line endings differ");
+  });
+
+  test("adopt writes .gitattributes (-text for the tooling folder and each dataset root): a Windows clone keeps LF and validates", async () => {
+    await swissRepository();
+    expect(await readFile(join(dir, ".gitattributes"), "utf8")).toBe(
+      ".tooling/citation-targets/** -text\nlaws/sr-101-de/** -text\n",
+    );
+    git(dir, "add", "-A");
+    git(dir, "commit", "-qm", "law");
+    git(dir, "-c", "core.autocrlf=true", "clone", "-q", dir, "windows");
+    const clone = join(dir, "windows");
+    expect(await readFile(join(clone, "laws/sr-101-de/index.md"), "utf8")).not.toContain("\r");
+    expect((await runMain(["validate", "--no-cache"], clone)).code).toBe(0);
+    // Adopted again: nothing added twice.
+    await runMain(
+      [
+        "adopt",
+        "laws/*",
+        "--title-id",
+        "101",
+        "--name",
+        "{front.title}",
+        "--version-date",
+        "2024-01-01",
+        "--source-text-url",
+        "https://www.legislation.gov.au/{folder}/2024-01-01/text",
+        "--no-cache",
+      ],
+      dir,
+    );
+    expect(await readFile(join(dir, ".gitattributes"), "utf8")).toBe(
+      ".tooling/citation-targets/** -text\nlaws/sr-101-de/** -text\n",
+    );
+  });
+});
+
 describe("item 3: no crash past 50,000 items", () => {
   test("a lock manifest of many missing artifacts: every problem counted, the cap kept, no stack overflow (a small stack stands for 100,000)", async () => {
     execFileSync("git", ["init", "-q"], { cwd: dir });
