@@ -396,6 +396,85 @@ describe("item 5: a Windows checkout (core.autocrlf=true)", () => {
   });
 });
 
+/** The German and French editions of one Swiss act: the same SR number and date, different names. */
+async function swissEditions(): Promise<string[]> {
+  execFileSync("git", ["init", "-q"], { cwd: dir });
+  await mkdir(join(dir, "laws/sr-101-de"), { recursive: true });
+  await mkdir(join(dir, "laws/sr-101-fr"), { recursive: true });
+  await writeFile(join(dir, "laws/sr-101-de/index.md"), SWISS_ACT.replace("---\ntitle:", '---\nsr: "101"\ntitle:'));
+  await writeFile(
+    join(dir, "laws/sr-101-fr/index.md"),
+    "---\nsr: \"101\"\ntitle: Loi fédérale sur l'indépendance de la surveillance\n---\n# Loi fédérale sur l'indépendance de la surveillance\n\n##### **Art. 1** But\n\nLa présente loi règle la surveillance.\n\n##### **Art. 2** Indépendance\n\nL'autorité de surveillance est indépendante.\n",
+  );
+  return [
+    "adopt",
+    "laws/*",
+    "--title-id",
+    "{front.sr}",
+    "--name",
+    "{front.title}",
+    "--version-date",
+    "2024-01-01",
+    "--source-text-url",
+    "https://www.legislation.gov.au/{folder}/2024-01-01/text",
+    "--no-cache",
+  ];
+}
+
+describe("item 6: a renamed dataset folder makes no silent second dataset", () => {
+  test("the German and French editions of one act (same SR number and date, other names): no warning", async () => {
+    const adopt = await swissEditions();
+    const adopted = await runMain(adopt, dir);
+    expect(adopted.code).toBe(0);
+    expect(adopted.stderr).not.toContain("one law twice");
+    const validated = await runMain(["validate", "--no-cache"], dir);
+    expect(validated.code).toBe(0);
+    expect(validated.stderr).toBe("");
+  });
+
+  test("git mv of a folder, then adopt again: adopt and validate warn that the two datasets look like one law twice", async () => {
+    const adopt = await swissEditions();
+    expect((await runMain(adopt, dir)).code).toBe(0);
+    git(dir, "add", "-A");
+    git(dir, "commit", "-qm", "laws");
+    git(dir, "mv", "laws/sr-101-de", "laws/sr-101-deutsch");
+    const again = await runMain(adopt, dir);
+    expect(again.code).toBe(0);
+    const warning =
+      '.tooling/citation-targets/sr-101-de.lock.json, .tooling/citation-targets/sr-101-deutsch.lock.json look like one law twice (the same titleId "101", versionDate 2024-01-01 and name)';
+    expect(again.stderr).toContain(warning);
+    const validated = await runMain(["validate", "--no-cache"], dir);
+    expect(validated.code).toBe(1); // the orphaned manifest's folder is not there
+    expect(validated.stderr).toContain(`citation-targets: warning: ${warning}`);
+    expect(validated.stderr).not.toContain("sr-101-fr");
+  });
+
+  test("git mv of a folder, then adopt --move: the orphaned manifest is repointed, its slug, addresses and JSONL kept", async () => {
+    const adopt = await swissEditions();
+    expect((await runMain(adopt, dir)).code).toBe(0);
+    git(dir, "add", "-A");
+    git(dir, "commit", "-qm", "laws");
+    const jsonl = await readFile(join(dir, ".tooling/citation-targets/sr-101-de.jsonl"), "utf8");
+    git(dir, "mv", "laws/sr-101-de", "laws/sr-101-deutsch");
+    expect((await runMain(["validate", "--no-cache"], dir)).code).toBe(1);
+    const moved = await runMain(["adopt", "--move", "laws/sr-101-deutsch", "--no-cache"], dir);
+    expect(moved.code, moved.stderr).toBe(0);
+    const manifest = JSON.parse(await readFile(join(dir, ".tooling/citation-targets/sr-101-de.lock.json"), "utf8"));
+    expect(manifest).toMatchObject({ slug: "sr-101-de", datasetRoot: "../../laws/sr-101-deutsch" });
+    expect(await readFile(join(dir, ".tooling/citation-targets/sr-101-de.jsonl"), "utf8")).toBe(jsonl);
+    expect(await readdir(join(dir, ".tooling/citation-targets"))).not.toContain("sr-101-deutsch.lock.json");
+    const validated = await runMain(["validate", "--no-cache"], dir);
+    expect(validated.code).toBe(0);
+    expect(validated.stderr).toBe("");
+    // A folder no orphaned manifest belongs to is refused, named.
+    const none = await runMain(["adopt", "--move", "laws/sr-101-fr", "--no-cache"], dir);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain(
+      "laws/sr-101-fr: no lock manifest in .tooling/citation-targets has its dataset folder gone",
+    );
+  });
+});
+
 describe("item 3: no crash past 50,000 items", () => {
   test("a lock manifest of many missing artifacts: every problem counted, the cap kept, no stack overflow (a small stack stands for 100,000)", async () => {
     execFileSync("git", ["init", "-q"], { cwd: dir });

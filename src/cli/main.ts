@@ -47,7 +47,7 @@ import { REPOSITORY_SCHEMA_PATH } from "../node/schema-source.js";
 import { type CacheUse, exitCodeFor, onlyErrors, validate } from "../node/validate.js";
 import { writeFileAtomic } from "../node/write.js";
 import { maxJobs } from "../node/pool.js";
-import { skippedArtifactsNote, warnLeftovers } from "./validate-notes.js";
+import { manifestsIn, skippedArtifactsNote, warnLeftovers, warnTwins } from "./validate-notes.js";
 
 export interface OutputStream {
   write(chunk: string): unknown;
@@ -635,6 +635,10 @@ export async function main(context: MainContext): Promise<number> {
       "e.g. 'https://www.gesetze-im-internet.de/{front.slug}/' (values are percent-encoded)",
     )
     .option("--check", "write nothing; exit 1 when anything would be written")
+    .option(
+      "--move",
+      "the folders were moved (git mv): repoint the lock manifest each belongs to (its dataset folder gone, its artifacts here), keeping its slug and addresses",
+    )
     .addOption(
       new Option("-f, --format <format>", "report format on stdout: text (default) or json (docs/spec.md, section 15)")
         .choices(["text", "json"])
@@ -662,6 +666,7 @@ export async function main(context: MainContext): Promise<number> {
           versionDate?: string;
           sourceTextUrl?: string;
           check?: boolean;
+          move?: boolean;
           format: "text" | "json";
           config?: string | boolean;
           jobs?: number;
@@ -685,6 +690,7 @@ export async function main(context: MainContext): Promise<number> {
           templates,
           cwd: context.cwd,
           ...(options.check ? { check: true } : {}),
+          ...(options.move ? { move: true } : {}),
           ...(options.cache === false ? { cache: false as const } : {}),
           ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
           ...artifactCaps(options),
@@ -700,6 +706,7 @@ export async function main(context: MainContext): Promise<number> {
           );
           for (const warning of result.updates.flatMap((r) => r.warnings)) stderr.write(`warning: ${warning}\n`);
         }
+        if (!options.check) warnTwins(stderr, manifestsIn(result.folder), context.cwd);
         if (result.gitattributes.length > 0)
           stderr.write(
             `${options.check ? "would add" : "added"} ${plural(result.gitattributes.length, "line")} to .gitattributes (\`-text\`: git keeps the line endings of the pinned markdown and of the JSONL as committed, CR LF never)\n`,
@@ -1058,6 +1065,11 @@ async function runValidate(
   warnLeftovers(
     context.stderr,
     checked.files.map((file) => file.path),
+    context.cwd,
+  );
+  warnTwins(
+    context.stderr,
+    checked.files.flatMap((file) => (file.lockManifest ? [file.lockManifest] : [])),
     context.cwd,
   );
   if (options.verbose) {

@@ -2,11 +2,13 @@
  * What validate (and update --check) say on standard error besides their report: artifact checks skipped as asked,
  * temporary files an interrupted write left.
  */
-import { dirname, resolve } from "node:path";
+import { readdirSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import type { Report } from "../core/report/report.js";
 import { plural } from "../formatters/types.js";
 import { displayPath } from "../node/files.js";
 import { leftoverTemporaries } from "../node/interrupted-writes.js";
+import { twinDatasetWarnings } from "../node/twin-datasets.js";
 
 /**
  * The line that says the artifact checks were skipped as asked (`--no-artifacts`, or the config's `"artifacts":
@@ -37,4 +39,20 @@ export function leftoverNote(paths: Iterable<string>, cwd: string): string {
 export function warnLeftovers(stream: { write(text: string): unknown }, paths: Iterable<string>, cwd: string): void {
   const note = leftoverNote(paths, cwd);
   if (note !== "") stream.write(note);
+}
+
+/** Warns of datasets that look like one law twice (twin-datasets.ts), among the lock manifests in force. */
+export function warnTwins(stream: { write(text: string): unknown }, manifests: Iterable<string>, cwd: string): void {
+  for (const warning of twinDatasetWarnings(manifests, cwd)) stream.write(`citation-targets: warning: ${warning}\n`);
+}
+
+/** The lock manifests (`*.lock.json`) of a folder, as absolute paths; none when it cannot be read. */
+export function manifestsIn(folder: string): string[] {
+  try {
+    return readdirSync(folder)
+      .filter((name) => name.endsWith(".lock.json"))
+      .map((name) => join(folder, name));
+  } catch {
+    return [];
+  }
 }

@@ -84,6 +84,8 @@ export interface DatasetTask {
   dir?: string;
   /** Dataset fields to set, as values. */
   fields?: Partial<DatasetFields>;
+  /** The manifest's dataset folder moved to `dir` (adopt --move): it is re-locked from there, datasetRoot repointed. */
+  move?: boolean;
   /** Dataset fields to set, as templates filled from the dataset's folder and front matter (dataset-context.ts). */
   templates?: Partial<DatasetFields>;
 }
@@ -132,7 +134,7 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Prom
     : await loadManifest(manifestPath, cwd, shownManifest, {
         allowOutsideRepository: task.allowOutsideRepository ?? false,
       });
-  const root = loaded?.root ?? task.dir!;
+  const root = task.move ? task.dir! : (loaded?.root ?? task.dir!);
   if (loaded !== undefined && !statSync(root, { throwIfNoEntry: false })?.isDirectory())
     throw new OperationalError(
       `${shownManifest}: its dataset folder ${displayPath(root, cwd) || "."} (datasetRoot ${JSON.stringify(loaded.manifest.datasetRoot ?? ".")}) is not there: if the law's folder moved or was renamed, set datasetRoot in ${shownManifest} to its new place (relative to the manifest's folder) and run update again; if the law was withdrawn, remove the manifest and its JSONL (git rm)`,

@@ -68,6 +68,8 @@ export interface AdoptedDataset {
   /** The dataset folder (absolute, or relative to cwd). */
   dir: string;
   fields: Partial<DatasetFields>;
+  /** The manifest's dataset folder moved to `dir` (adopt --move): it is repointed there, its slug and fields kept. */
+  move?: boolean;
 }
 
 /** Finds the manifests to update: the named ones, else those of the default pattern at the repository root. */
@@ -226,6 +228,7 @@ async function prepareTasks(
     const adopting = adopted.get(manifestPath);
     return {
       ...(adopting ? { dir: resolve(cwd, adopting.dir), fields: adopting.fields } : {}),
+      ...(adopting?.move ? { move: true } : {}),
       ...(options.set ? { templates: options.set } : {}),
       manifestPath,
       cwd,

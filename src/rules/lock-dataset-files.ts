@@ -10,7 +10,7 @@ export const lockDatasetFiles = defineRule({
   },
   messages: {
     folderMissing:
-      "the dataset folder {{root}} (datasetRoot of lock manifest {{manifest}}) is not there (moved or deleted?), so none of its artifacts can be checked: restore it, or point the manifest at its new place with `citation-targets adopt --move NEW-FOLDER` (or `citation-targets lock --dataset-root NEW-FOLDER`); a checkout without the datasets says so with --no-artifacts",
+      "the dataset folder {{root}} (datasetRoot of lock manifest {{manifest}}) is not there (moved or deleted?), so none of its artifacts can be checked: restore it, or point the manifest at its new place with `citation-targets adopt --move NEW-FOLDER` (or `citation-targets lock NEW-FOLDER -o {{manifest}}`); a checkout without the datasets says so with --no-artifacts",
     missing:
       'artifact "{{path}}" is in lock manifest {{manifest}} but not in the dataset folder {{root}} (deleted or renamed?): run {{fix}} to refresh the lock and regenerate this file',
     unlisted:
