@@ -8,10 +8,10 @@ import { isUtf8 } from "node:buffer";
 import { computeDatasetDigest, type LockManifest } from "../core/lock/manifest.js";
 import type { LockContext } from "../core/lock/lock-context.js";
 import { DatasetError } from "../core/errors.js";
-import { generateRecordsFrom, parseArtifactBytes, serializeRecord } from "../core/records/generate.js";
+import { generateRecordsFrom, parseArtifactBytes } from "../core/records/generate.js";
 
 /**
- * Fills `context.generated` (citationAddress → the line generate writes, without its LF, and its place) from the
+ * Fills `context.generated` (citationAddress → the record generate writes, and its place) from the
  * artifacts' bytes, every one of which matched its pin; or `context.generateFailed` with generate's own reason when it
  * refuses the dataset. Nothing when the manifest's datasetDigest is stale: lock-manifest-digest says so, once.
  */
@@ -28,7 +28,7 @@ export async function fillGenerated(
       return;
     }
   }
-  const generated = new Map<string, { line: string; order: number }>();
+  const generated = new Map<string, { record: Readonly<Record<string, unknown>>; order: number }>();
   // The bytes are those whose digests were just checked against the manifest (checked: not digested again).
   const source = async (position: number) => {
     const artifact = manifest.artifacts[position]!;
@@ -36,10 +36,9 @@ export async function fillGenerated(
   };
   try {
     let order = 0;
-    for await (const record of generateRecordsFrom(manifest, source)) {
-      const line = serializeRecord(record);
-      generated.set(record.citationAddress as string, { line: line.slice(0, -1), order: order++ });
-    }
+    // The records as built: serializeRecord writes each member as it is, so comparing members compares the lines.
+    for await (const record of generateRecordsFrom(manifest, source))
+      generated.set(record.citationAddress as string, { record, order: order++ });
   } catch (error) {
     if (!(error instanceof DatasetError)) throw error;
     context.generateFailed = error.problems.join("; ");

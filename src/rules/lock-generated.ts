@@ -8,6 +8,23 @@ import { defineRule, regenerateCommand, type TargetRecord } from "./define.js";
  */
 const SAID_ONCE: ReadonlySet<string> = new Set(RECORD_DATASET_FIELDS);
 
+/** Two JSON values equal (the members of a record: strings, numbers, arrays of strings; anything else by its JSON). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameValue(a[i], b[i])) return false;
+    return true;
+  }
+  return (
+    typeof a === "object" &&
+    typeof b === "object" &&
+    a !== null &&
+    b !== null &&
+    JSON.stringify(a) === JSON.stringify(b)
+  );
+}
+
 /** The most of a value's JSON a message shows. */
 const SHOWN = 80;
 
@@ -59,11 +76,9 @@ export const lockGenerated = defineRule({
     /** A record of another datasetDigest was met: the file is stale, which lock-dataset-digest says once. */
     let stale = false;
     const fix = () => regenerateCommand(context);
-    const compare = (record: TargetRecord, line: number, expectedLine: string) => {
-      // A record as generate writes it parses into the same members in the same order: one string comparison.
-      if (JSON.stringify(record) === expectedLine) return;
-      const expected = JSON.parse(expectedLine) as TargetRecord;
-      for (const [field, value] of Object.entries(expected)) {
+    const compare = (record: TargetRecord, line: number, expected: Readonly<TargetRecord>) => {
+      for (const field in expected) {
+        const value = expected[field];
         if (SAID_ONCE.has(field)) continue;
         if (!(field in record)) {
           context.report({
@@ -74,7 +89,7 @@ export const lockGenerated = defineRule({
           });
           continue;
         }
-        if (JSON.stringify(record[field]) !== JSON.stringify(value)) {
+        if (!sameValue(record[field], value)) {
           const [actual, wanted] = shownPair(record[field], value);
           context.report({
             messageId: "field",
@@ -84,7 +99,7 @@ export const lockGenerated = defineRule({
           });
         }
       }
-      for (const field of Object.keys(record))
+      for (const field in record)
         if (!(field in expected) && !SAID_ONCE.has(field))
           context.report({
             messageId: "extra",
@@ -117,7 +132,7 @@ export const lockGenerated = defineRule({
           return;
         }
         seen.add(address);
-        compare(record, line, expected.line);
+        compare(record, line, expected.record);
       },
       // A line that is not a record may hold a generated record: while there is one, "not in this file" is not said.
       skipped() {

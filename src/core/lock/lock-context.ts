@@ -35,10 +35,11 @@ export interface LockContext {
   /** The dataset folder as shown in messages, when it is not there (moved or deleted): an error of lock-dataset-files. */
   datasetFolderMissing?: string;
   /**
-   * What `generate` writes, citationAddress → the line (without its LF) and its place among the lines, when every
-   * artifact is there and matches its pin and the manifest's datasetDigest is its own (lock-generated compares).
+   * What `generate` writes, citationAddress → the record (as serializeRecord writes it) and its place among the
+   * records, when every artifact is there and matches its pin and the manifest's datasetDigest is its own
+   * (lock-generated compares).
    */
-  generated?: Map<string, { line: string; order: number }>;
+  generated?: Map<string, { record: Readonly<Record<string, unknown>>; order: number }>;
   /** Why generate refuses the dataset although its artifacts match their pins (lock-generated says it). */
   generateFailed?: string;
   /**
