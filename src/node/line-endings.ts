@@ -11,17 +11,7 @@ import type { LockManifest } from "../core/lock/manifest.js";
 import { sha256Hex } from "../core/digest.js";
 import { DatasetError, generateLinesFrom, linesInThread, readingSource } from "../core/records/generate.js";
 import { readRegularIfPresent } from "./regular-file.js";
-
-/** The bytes with each CR LF as LF. */
-export function withoutCr(bytes: Uint8Array): Buffer {
-  const out = Buffer.allocUnsafe(bytes.length);
-  let at = 0;
-  for (let i = 0; i < bytes.length; i++) {
-    if (bytes[i] === 0x0d && bytes[i + 1] === 0x0a) continue;
-    out[at++] = bytes[i]!;
-  }
-  return out.subarray(0, at);
-}
+import { withoutCr } from "./crlf.js";
 
 /**
  * True when the dataset differs from its manifest and JSONL only in line endings: some file has CR LF, every artifact

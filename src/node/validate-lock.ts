@@ -6,8 +6,7 @@ import type { LockContext } from "../core/lock/lock-context.js";
 import { sha256Hex } from "../core/digest.js";
 import { bodyStartOfBytes } from "../core/markdown/front-matter.js";
 import { listDatasetFiles } from "./dataset-files.js";
-import { fillGenerated } from "./generated-records.js";
-import { withoutCr } from "./line-endings.js";
+import { withoutCr } from "./crlf.js";
 import { describeIoError, OperationalError } from "./errors.js";
 import { displayPath, openedPath } from "./files.js";
 import { loadManifest, type ManifestReadOptions, resolveArtifact } from "./manifest-io.js";
@@ -157,8 +156,11 @@ async function gatherFacts(
   context.datasetRoot = shownRoot;
   // Every artifact there and as pinned: the records are compared with what generate writes (lock-generated). A stale
   // dataset (an artifact missing or changed) is said once by lock-dataset-files or lock-artifact-body instead.
-  if (context.missingArtifacts.length === 0 && context.changedArtifacts.size === 0)
+  if (context.missingArtifacts.length === 0 && context.changedArtifacts.size === 0) {
+    // Loaded here: generation brings the markdown parser, which a run without a lock manifest never needs.
+    const { fillGenerated } = await import("./generated-records.js");
     await fillGenerated(context, manifest, matching);
+  }
 }
 
 /** The real path of each dataset root met in this thread (a realpath costs a system call per folder of the path). */

@@ -3,10 +3,12 @@ import { quote } from "../core/text.js";
 import { defineRule, regenerateCommand, type TargetRecord } from "./define.js";
 
 /**
- * The fields every record repeats from the manifest: a difference there is said once per file by lock-dataset-fields,
- * lock-dataset-digest and schema-version, not once per record here.
+ * Fields proved by other rules, not compared here: those every record repeats from the manifest (a difference is said
+ * once per file by lock-dataset-fields, lock-dataset-digest and schema-version, not once per record), and the digests
+ * that are functions of the record's own fields compared here (text-digest: of its markdown; citation-target-id: of
+ * its datasetDigest and citationAddress).
  */
-const SAID_ONCE: ReadonlySet<string> = new Set(RECORD_DATASET_FIELDS);
+const SAID_ONCE: ReadonlySet<string> = new Set([...RECORD_DATASET_FIELDS, "textDigest", "citationTargetId"]);
 
 /** Two JSON values equal (the members of a record: strings, numbers, arrays of strings; anything else by its JSON). */
 function sameValue(a: unknown, b: unknown): boolean {
