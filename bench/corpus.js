@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // A deterministic synthetic corpus of German-style federal law, shaped like the real one (6,636 laws,
 // each one `index.md` in its own folder, locked as one dataset; ~150 MB; median ~10 KB per law, a long
-// tail to 2.2 MB). Same bytes on every run and machine: a seeded 32-bit PRNG (sfc32), only IEEE basic
+// tail to 2.2 MB). Same bytes on every run and machine: a seeded PRNG (pure-rand's xoroshiro128+), only IEEE basic
 // arithmetic for the size distribution (no Math.log/exp/sin, no locale functions), plain string sorts.
 //
 //   node bench/corpus.js [--mb 150] [--seed realistic-1] [--out bench/data/realistic/corpus-150mb]
@@ -12,6 +12,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { xoroshiro128plusFromState } from "pure-rand/generator/xoroshiro128plus";
 
 /** A cached corpus is reused only when it was written by exactly this generator (the SHA-256 of this file). */
 export const CORPUS_VERSION = createHash("sha256")
@@ -23,44 +24,19 @@ export const REAL_MB = 150;
 
 // ---------------------------------------------------------------- PRNG and deterministic arithmetic
 
-function hashSeed(text) {
-  // cyrb128: four 32-bit words from a string
-  let h1 = 1779033703,
-    h2 = 3144134277,
-    h3 = 1013904242,
-    h4 = 2773480762;
-  for (let i = 0; i < text.length; i++) {
-    const k = text.charCodeAt(i);
-    h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
-    h2 = h3 ^ Math.imul(h2 ^ k, 2869860233);
-    h3 = h4 ^ Math.imul(h3 ^ k, 951274213);
-    h4 = h1 ^ Math.imul(h4 ^ k, 2716044179);
-  }
-  h1 = Math.imul(h3 ^ (h1 >>> 18), 597399067);
-  h2 = Math.imul(h4 ^ (h2 >>> 22), 2869860233);
-  h3 = Math.imul(h1 ^ (h3 >>> 17), 951274213);
-  h4 = Math.imul(h2 ^ (h4 >>> 19), 2716044179);
-  return [(h1 ^ h2 ^ h3 ^ h4) >>> 0, (h2 ^ h1) >>> 0, (h3 ^ h1) >>> 0, (h4 ^ h1) >>> 0];
+/**
+ * The generator's four 32-bit words of state from a seed text: the first 16 bytes of its SHA-256, so that any text
+ * seeds it (and two texts that differ give unrelated streams).
+ */
+function stateOf(seedText) {
+  const digest = createHash("sha256").update(seedText).digest();
+  return [0, 4, 8, 12].map((at) => digest.readInt32BE(at));
 }
 
-/** sfc32 with helpers; every value derives from 32-bit integer steps. */
+/** A seeded generator (pure-rand's xoroshiro128+) with helpers; every value derives from 32-bit integer steps. */
 export function createRng(seedText) {
-  let [a, b, c, d] = hashSeed(seedText);
-  const next = () => {
-    a >>>= 0;
-    b >>>= 0;
-    c >>>= 0;
-    d >>>= 0;
-    const t = (a + b) | 0;
-    a = b ^ (b >>> 9);
-    b = (c + (c << 3)) | 0;
-    c = (c << 21) | (c >>> 11);
-    d = (d + 1) | 0;
-    const r = (t + d) | 0;
-    c = (c + r) | 0;
-    return r >>> 0;
-  };
-  for (let i = 0; i < 15; i++) next();
+  const generator = xoroshiro128plusFromState(stateOf(seedText));
+  const next = () => generator.next() >>> 0;
   const rng = {
     u32: next,
     /** [0, 1), exact: a 32-bit integer over 2^32. */

@@ -5,8 +5,10 @@
  * them. Everything here is also what the commands use.
  */
 export { parseArtifact } from "./core/markdown/targets.js";
-export { generateRecords, serializeRecord, planDataset } from "./core/records/generate.js";
-export type { OutputRecord, ArtifactReader } from "./core/records/generate.js";
+export { generateRecords, planDataset } from "./core/records/generate.js";
+export { serializeRecord } from "./core/records/record-line.js";
+export type { ArtifactReader } from "./core/records/generate.js";
+export type { OutputRecord } from "./core/records/record-line.js";
 export { compileRecordSchema } from "./core/schema/schema-validator.js";
 export { createFileCheck, resolveSeverities } from "./engine/check-file.js";
 export type { FileCheck, FileCheckOptions, FileResult } from "./engine/check-file.js";
@@ -20,7 +22,8 @@ export {
   formatManifest,
   DEFAULT_MANIFEST_NAME,
 } from "./core/lock/manifest.js";
-export type { LockManifest, ManifestArtifact, ArtifactKind, IndexKind } from "./core/lock/manifest.js";
+export type { LockManifest, ManifestArtifact } from "./core/lock/manifest.js";
+export type { ArtifactKind, IndexKind } from "./core/model.js";
 export { parseAddress, formatAddress, parseLocal, formatLocal, escapePath, TOP_LOCAL } from "./core/address/address.js";
 export type { AddressParts, TargetKind } from "./core/address/address.js";
 export { designate, assignLocalCoordinates, slugify } from "./core/address/designation.js";

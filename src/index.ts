@@ -1,14 +1,16 @@
 import type { ValidateOptions } from "./node/validate.js";
 import type { Report } from "./core/report/report.js";
 import type { LockOptions, LockResult } from "./node/lock.js";
-import type { DatasetUpdate, UpdateOptions } from "./node/update.js";
+import type { UpdateOptions } from "./node/update.js";
+import type { DatasetUpdate } from "./node/update-dataset.js";
 import type { CheckResult, GenerateOptions, GenerateResult } from "./node/generate.js";
 import type { DiffOptions } from "./node/diff.js";
 import type { DiffReport } from "./core/diff/diff.js";
 import type { WrittenApprovals } from "./node/approvals-file.js";
 import type { LoadedManifest } from "./node/manifest-io.js";
 import type { LockContext } from "./core/lock/lock-context.js";
-import type { ArtifactReader, OutputRecord } from "./core/records/generate.js";
+import type { ArtifactReader } from "./core/records/generate.js";
+import type { OutputRecord } from "./core/records/record-line.js";
 import type { LockManifest } from "./core/lock/manifest.js";
 import { OperationalError } from "./node/errors.js";
 import {
@@ -47,8 +49,9 @@ export type { LockOptions, LockResult, ManifestChanges } from "./node/lock.js";
 export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate[]> {
   return (await import("./node/update.js")).update(options);
 }
-export type { UpdateOptions, DatasetUpdate } from "./node/update.js";
-export type { RecordChanges } from "./node/record-changes.js";
+export type { UpdateOptions } from "./node/update.js";
+export type { DatasetUpdate } from "./node/update-dataset.js";
+export type { RecordChanges } from "./core/records/record-fingerprint.js";
 /** Generates a dataset's JSONL from its lock manifest; throws OperationalError for a bad option. */
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
   checkGenerateOptions(options);
@@ -77,14 +80,16 @@ export async function* generateRecords(manifest: LockManifest, read: ArtifactRea
   yield* (await import("./core/records/generate.js")).generateRecords(manifest, read);
 }
 export { DatasetError } from "./core/errors.js";
-export type { OutputRecord, ArtifactReader } from "./core/records/generate.js";
+export type { ArtifactReader } from "./core/records/generate.js";
+export type { OutputRecord } from "./core/records/record-line.js";
 export {
   computeDatasetDigest,
   buildManifestSchema,
   formatManifest,
   DEFAULT_MANIFEST_NAME,
 } from "./core/lock/manifest.js";
-export type { LockManifest, ManifestArtifact, ArtifactKind, IndexKind } from "./core/lock/manifest.js";
+export type { LockManifest, ManifestArtifact } from "./core/lock/manifest.js";
+export type { ArtifactKind, IndexKind } from "./core/model.js";
 export type { LockContext } from "./core/lock/lock-context.js";
 export { parseAddress, formatAddress, parseLocal, formatLocal, escapePath, TOP_LOCAL } from "./core/address/address.js";
 export type { AddressParts, LocalParts, TargetKind } from "./core/address/address.js";

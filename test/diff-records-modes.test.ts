@@ -1,7 +1,13 @@
+import canonicalize from "canonicalize";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { RecordDiff } from "../src/core/diff/diff-records.js";
-import { UNCOMPARED_FIELDS } from "../src/core/records/record-fingerprint.js";
+import {
+  differingFields,
+  recordFingerprint,
+  sameFieldValue,
+  UNCOMPARED_FIELDS,
+} from "../src/core/records/record-fingerprint.js";
 
 type Rec = Record<string, unknown>;
 
@@ -90,5 +96,53 @@ describe("RecordDiff: old records kept, or digested", () => {
         }),
       ]);
     }
+  });
+});
+
+describe("the one record comparer", () => {
+  const value = fc.oneof(
+    fc.string({ maxLength: 3 }),
+    fc.integer({ min: -2, max: 2 }),
+    fc.constant(null),
+    fc.array(fc.string({ maxLength: 2 }), { maxLength: 2 }),
+    fc.dictionary(fc.string({ maxLength: 2 }), fc.oneof(fc.string({ maxLength: 2 }), fc.integer({ min: 0, max: 2 })), {
+      maxKeys: 2,
+    }),
+  );
+
+  test("two values of a field are the same exactly when their canonical JSON is, read back from JSON or not", () => {
+    fc.assert(
+      fc.property(value, value, (a, b) => {
+        const again = JSON.parse(JSON.stringify(a)) as unknown;
+        expect(sameFieldValue(a, again)).toBe(true);
+        expect(sameFieldValue(a, b)).toBe(canonicalize(a) === canonicalize(b));
+        expect(sameFieldValue(a, undefined)).toBe(false);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test("differingFields names the fields given first in their order, then the others met; the fingerprint changes exactly when a compared field does", () => {
+    fc.assert(
+      fc.property(
+        fc.dictionary(fc.constantFrom("a", "b", "c", "documentOrder", "textDigest"), value),
+        fc.dictionary(fc.constantFrom("a", "b", "c", "documentOrder", "textDigest"), value),
+        (before, after) => {
+          const fields = differingFields(
+            before,
+            after,
+            ["textDigest", "c"],
+            (key) => key === "textDigest" || key === "c",
+          );
+          const expected = ["textDigest", "c", ...new Set([...Object.keys(before), ...Object.keys(after)])]
+            .filter((key, i) => i < 2 || (key !== "textDigest" && key !== "c"))
+            .filter((key) => canonicalize(before[key]) !== canonicalize(after[key]));
+          expect(fields).toEqual(expected);
+          const compared = differingFields(before, after, [], (key) => UNCOMPARED_FIELDS.includes(key));
+          expect(recordFingerprint(before) === recordFingerprint(after)).toBe(compared.length === 0);
+        },
+      ),
+      { numRuns: 1000 },
+    );
   });
 });

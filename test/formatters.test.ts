@@ -15,7 +15,7 @@ import { createColor } from "../src/formatters/color.js";
 import { colorLevel } from "../src/formatters/color.js";
 import { FORMAT_NAMES, formatters } from "../src/formatters/index.js";
 import { excerptOf } from "../src/core/text.js";
-import type { Report } from "../src/node/validate.js";
+import type { Report } from "../src/core/report/report.js";
 import { ruleDocsUrl, rules } from "../src/rules/index.js";
 
 const problem = (line: number, ruleId: string, message: string, extra: Partial<Problem> = {}): Problem => ({

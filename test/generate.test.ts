@@ -3,14 +3,9 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import canonicalize from "canonicalize";
-import {
-  DatasetError,
-  generateLinesFrom,
-  linesInThread,
-  readingSource,
-  serializeRecord,
-  type OutputRecord,
-} from "../src/core/records/generate.js";
+import { generateLinesFrom, linesInThread, readingSource } from "../src/core/records/generate.js";
+import { DatasetError } from "../src/core/errors.js";
+import { serializeRecord, type OutputRecord } from "../src/core/records/record-line.js";
 import { deriveCitationTargetId } from "../src/core/digest.js";
 import { parseArtifact } from "../src/core/markdown/targets.js";
 import { checkGenerated, generate } from "../src/node/generate.js";

@@ -1,7 +1,7 @@
 import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { DatasetError } from "../src/core/records/generate.js";
+import { DatasetError } from "../src/core/errors.js";
 import { compareNatural, comparePaths } from "../src/core/address/natural-sort.js";
 import { computeDatasetDigest } from "../src/core/lock/manifest.js";
 import { lock } from "../src/node/lock.js";

@@ -22,14 +22,9 @@ import { toString as mdastToString } from "mdast-util-to-string";
 import { frontmatter } from "micromark-extension-frontmatter";
 import { parseDocument } from "yaml";
 import { describe, expect, test } from "vitest";
-import type { IndexKind } from "../src/core/lock/manifest.js";
-import {
-  ArtifactError,
-  parseArtifact,
-  readArtifact,
-  type ParsedArtifact,
-  type TargetCut,
-} from "../src/core/markdown/targets.js";
+import type { IndexKind } from "../src/core/model.js";
+import { parseArtifact, readArtifact, type ParsedArtifact, type TargetCut } from "../src/core/markdown/targets.js";
+import { ArtifactError } from "../src/core/markdown/limits.js";
 import { MAX_NESTING } from "../src/core/markdown/parser.js";
 import {
   type BlockView,

@@ -7,15 +7,14 @@
 
 import { readdir } from "node:fs/promises";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { parseArtifact, readArtifact } from "../src/core/markdown/targets.js";
 import {
   ArtifactError,
   DEFAULT_MAX_HEADING_LENGTH,
   DEFAULT_MAX_HEADINGS,
   MAX_BLOCK_LINES,
   MAX_BLOCK_TOKENS,
-  parseArtifact,
-  readArtifact,
-} from "../src/core/markdown/targets.js";
+} from "../src/core/markdown/limits.js";
 import { PIECE_LENGTH, scanTopLevelBlocks } from "../src/core/markdown/blocks.js";
 import { lock } from "../src/node/lock.js";
 import { runMain } from "./helpers/bin.js";

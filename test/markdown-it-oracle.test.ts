@@ -12,7 +12,8 @@ import fc from "fast-check";
 import MarkdownIt from "markdown-it";
 import type { Token } from "markdown-it";
 import { describe, expect, test } from "vitest";
-import { ArtifactError, readArtifact } from "../src/core/markdown/targets.js";
+import { readArtifact } from "../src/core/markdown/targets.js";
+import { ArtifactError } from "../src/core/markdown/limits.js";
 import { headingText, textOf } from "../src/core/markdown/heading-text.js";
 import { MAX_NESTING } from "../src/core/markdown/parser.js";
 import {

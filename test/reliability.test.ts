@@ -89,7 +89,7 @@ describe("SIGKILL at random moments", () => {
     const newJsonl = await readFile(join(reference, JSONL), "utf8");
     for (const ms of delays(10, 700)) {
       await runAndKill(["update", MANIFEST], root, ms);
-      // A kill during the renames leaves the journal: the next run completes it (test/issue-20.test.ts, item 3).
+      // A kill during the renames leaves the journal: the next run completes it (test/untrusted-data.test.ts, "update is all or nothing across datasets").
       if (existsSync(join(root, ".citation-targets-update.journal.json")))
         expect((await cli(["update", "--recover"], root)).code).toBe(0);
       const manifestNow = await readFile(manifestPath, "utf8");

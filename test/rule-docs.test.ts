@@ -20,6 +20,7 @@ import { loadLockContext } from "../src/node/validate-lock.js";
 import { update } from "../src/node/update.js";
 import { type RuleId, ruleIds } from "../src/rules/index.js";
 import { check, fixtureRecords, type Rec, refresh, repoRoot, toJsonl } from "./helpers/records.js";
+import { escapeRegExp } from "../src/core/text.js";
 
 const SLUG = "privacy-act-1988";
 const FILE = `.tooling/citation-targets/${SLUG}.jsonl`;
@@ -470,7 +471,7 @@ function pattern(documented: string): RegExp {
   const parts = documented
     .trim()
     .split("…")
-    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\s+/g, "\\s+"));
+    .map((part) => escapeRegExp(part).replace(/\s+/g, "\\s+"));
   return new RegExp(`^${parts.join("[\\s\\S]*")}$`);
 }
 

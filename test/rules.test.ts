@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { deriveCitationTargetId, sha256Hex } from "../src/core/digest.js";
+import { deriveCitationTargetId } from "../src/core/digest.js";
+import { sha256Hex } from "../src/core/bytes.js";
 import { bodyStartOfBytes } from "../src/core/markdown/front-matter.js";
 import type { LockContext } from "../src/core/lock/lock-context.js";
 import { computeDatasetDigest, type LockManifest } from "../src/core/lock/manifest.js";

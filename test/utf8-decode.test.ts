@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import { expect, test } from "vitest";
 import { LineReader } from "../src/core/lines.js";
-import { decodeUtf8 } from "../src/core/utf8.js";
+import { decodeUtf8, decodeUtf8Lenient } from "../src/core/bytes.js";
 
 test("decodeUtf8 of any valid UTF-8 is the string Buffer#toString gives", () => {
   fc.assert(
@@ -15,6 +15,41 @@ test("decodeUtf8 of any valid UTF-8 is the string Buffer#toString gives", () => 
     }),
     { numRuns: 2000 },
   );
+});
+
+test("decodeUtf8Lenient of any bytes is the string a TextDecoder gives (a leading BOM dropped, bad bytes as U+FFFD)", () => {
+  const decoder = new TextDecoder();
+  const bom = [0xef, 0xbb, 0xbf];
+  // Bytes near UTF-8's edges as often as random ones: lead bytes, continuations, surrogates, overlongs, a BOM.
+  const edgy = fc.constantFrom(
+    0x41,
+    0x0a,
+    0x80,
+    0xbf,
+    0xc0,
+    0xc3,
+    0xa9,
+    0xe2,
+    0x82,
+    0xac,
+    0xed,
+    0xa0,
+    0xf0,
+    0x9f,
+    0xf4,
+    0x90,
+    0xff,
+    ...bom,
+  );
+  fc.assert(
+    fc.property(fc.boolean(), fc.array(fc.oneof(fc.nat(255), edgy), { maxLength: 40 }), (withBom, body) => {
+      const bytes = Uint8Array.from(withBom ? [...bom, ...body] : body);
+      expect(decodeUtf8Lenient(bytes)).toBe(decoder.decode(bytes));
+    }),
+    { numRuns: 3000 },
+  );
+  expect(decodeUtf8Lenient(Uint8Array.from([...bom, ...bom, 0x41]))).toBe("\uFEFFA");
+  expect(decodeUtf8Lenient(Uint8Array.from([0x41, 0xc0, 0x42]))).toBe("A\uFFFDB");
 });
 
 test("any valid UTF-8 line reaches the reader's caller as the string Buffer#toString gives, in pieces or whole, in any chunks", () => {

@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { mkdir, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, test } from "vitest";
-import { sha256Hex } from "../src/core/digest.js";
+import { sha256Hex } from "../src/core/bytes.js";
 import type { LockContext } from "../src/core/lock/lock-context.js";
 import { lock } from "../src/node/lock.js";
 import { loadLockContext, openLockContext } from "../src/node/validate-lock.js";

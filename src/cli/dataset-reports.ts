@@ -6,11 +6,11 @@
  */
 import type { LockManifest } from "../core/lock/manifest.js";
 import { MANIFEST_DATASET_FIELDS } from "../core/model.js";
-import { plural } from "../formatters/types.js";
+import { plural } from "../core/text.js";
 import type { CheckResult } from "../node/generate.js";
 import type { LockResult, ManifestChanges } from "../node/lock.js";
-import { shellQuote } from "../node/manifest-io.js";
-import type { RecordChanges } from "../node/record-changes.js";
+import { shellQuote } from "../core/text.js";
+import type { RecordChanges } from "../core/records/record-fingerprint.js";
 import type { DatasetUpdate } from "../node/update-dataset.js";
 
 /** The version of the JSON reports of this file (`reportVersion`); raised only if a member had to change meaning. */

@@ -3,14 +3,15 @@
  * Registered on the program by `registerDiffCommand`; usage and I/O problems are OperationalErrors
  * (the program prints them and exits 2), the gate sets exit code 0 or 1.
  */
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { type Command, InvalidArgumentError, Option } from "commander";
+import { type Command, Option } from "commander";
 import { ADDITIVE_KINDS, BREAKING_KINDS, diffExitCode, FAIL_ON_LEVELS, type FailOn } from "../core/diff/diff.js";
 import { DIFF_FORMAT_NAMES, type DiffFormatName } from "../formatters/diff-names.js";
 import type { DiffReport } from "../core/diff/diff.js";
 import { cwdInRepository } from "../node/files.js";
 import { writeDiffOutput } from "./diff-output.js";
+import { packageJson } from "./context.js";
+import { parsePositive } from "./options.js";
 
 export interface DiffCommandContext {
   cwd: string;
@@ -31,10 +32,6 @@ interface DiffCliOptions {
   verbose?: boolean;
   jobs?: number;
 }
-
-const packageJson = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
-  version: string;
-};
 
 /** Adds the `diff` command to the program. */
 export function registerDiffCommand(
@@ -81,10 +78,7 @@ export function registerDiffCommand(
     .option(
       "--jobs <n>",
       "worker threads to compare the pairs on (default: one per core when 32+ pairs differ, else none: this thread; at most 4 per core); the report is the same",
-      (value: string) => {
-        if (!/^[1-9][0-9]*$/.test(value)) throw new InvalidArgumentError("expected a whole number, 1 or more");
-        return Number(value);
-      },
+      parsePositive,
     )
     .addHelpText(
       "after",

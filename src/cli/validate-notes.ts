@@ -5,7 +5,7 @@
 import { readdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Report } from "../core/report/report.js";
-import { plural } from "../formatters/types.js";
+import { plural } from "../core/text.js";
 import { displayPath } from "../node/files.js";
 import { leftoverTemporaries } from "../node/interrupted-writes.js";
 import { twinDatasetWarnings } from "../node/twin-datasets.js";

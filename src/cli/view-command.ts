@@ -2,9 +2,10 @@
  * `citation-targets view`: one dataset as one self-contained HTML page (docs/spec.md, section 17).
  * Registered on the program by `registerViewCommand`; problems are OperationalErrors (exit 2).
  */
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { type Command, InvalidArgumentError } from "commander";
+import type { Command } from "commander";
+import { packageJson } from "./context.js";
+import { parsePositive } from "./options.js";
 
 export interface ViewCommandContext {
   cwd: string;
@@ -15,15 +16,6 @@ export interface ViewCommandContext {
 interface ViewCliOptions {
   output?: string;
   maxTextBytes?: number;
-}
-
-const packageJson = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
-  version: string;
-};
-
-function parsePositive(value: string): number {
-  if (!/^[1-9][0-9]*$/.test(value)) throw new InvalidArgumentError("expected a whole number, 1 or more");
-  return Number(value);
 }
 
 /** Adds the `view` command to the program. */

@@ -24,6 +24,20 @@ export function sha256Bytes(data: string | Uint8Array): Uint8Array {
   return oneShot ? oneShot("sha256", data, "buffer") : crypto.createHash("sha256").update(data).digest();
 }
 
+/** A SHA-256 fed in pieces (`update`, as often as needed), then read once as lowercase hex (`digest("hex")`). */
+export interface Sha256Stream {
+  update(data: string | Uint8Array): Sha256Stream;
+  digest(encoding: "hex"): string;
+}
+
+/**
+ * A streaming SHA-256 of the UTF-8 bytes of the strings (or of the bytes) given to `update`: for data that comes in
+ * pieces; `sha256Hex` for data at hand.
+ */
+export function sha256Stream(): Sha256Stream {
+  return crypto.createHash("sha256");
+}
+
 /** True when the bytes are well-formed UTF-8. */
 export function isUtf8(bytes: Uint8Array): boolean {
   return nodeIsUtf8(bytes);
@@ -43,6 +57,15 @@ export function decodeUtf8(bytes: Uint8Array): string {
   if (process.versions.icu && bytes.length <= TRANSCODE_UP_TO)
     return transcode(bytes, "utf8", "ucs2").toString("utf16le");
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8"); // a Node built without ICU has no transcoder
+}
+
+/**
+ * Any bytes as text, as the WHATWG decoder (`new TextDecoder()`) reads them: a leading byte order mark dropped, each
+ * sequence that breaks UTF-8 as U+FFFD (a test holds it to that decoder). For bytes not checked first.
+ */
+export function decodeUtf8Lenient(bytes: Uint8Array): string {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8");
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /** Bytes read one byte to one character (Latin-1): offsets in the text are offsets in the bytes. */

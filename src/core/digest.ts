@@ -3,12 +3,6 @@
  */
 import { sha256Hex } from "./bytes.js";
 
-/**
- * Lowercase hex SHA-256 of the UTF-8 bytes of a string (or of the bytes given); the same function as bytes.ts's, for
- * callers outside the core.
- */
-export { sha256Hex };
-
 /** The framing of citationTargetId, versioned: changing it is the breaking change `digest-framing-changed`. */
 export const CITATION_TARGET_ID_FRAMING = "citation-target-id/v1";
 

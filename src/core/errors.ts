@@ -1,3 +1,8 @@
+/** What an error says: its message, or the value thrown as text. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** A dataset that cannot be generated; `problems` names each file or path at fault. */
 export class DatasetError extends Error {
   override name = "DatasetError";

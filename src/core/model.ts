@@ -3,7 +3,6 @@
  * uses each derivation to produce a field, and the rule that checks the field uses the same one.
  * A change to the model is made here.
  */
-import type { ArtifactKind, IndexKind, ManifestArtifact } from "./lock/manifest.js";
 
 /**
  * The file names that stand for their folder: first in its order, no stem in paths, a folder's `directory-index`. In
@@ -31,8 +30,26 @@ export type ManifestDatasetField = (typeof MANIFEST_DATASET_FIELDS)[number];
 /** The fields every record of one file repeats with one value: the manifest's, and the two the generator adds. */
 export const RECORD_DATASET_FIELDS = [...MANIFEST_DATASET_FIELDS, "datasetDigest", "schemaVersion"] as const;
 
+/** The kinds of markdown artifact a manifest may name (a record's sourceArtifactKind). */
+export const MARKDOWN_ARTIFACT_KINDS = [
+  "file",
+  "directory-index",
+  "document-frontmatter",
+  "document-contents",
+  "document-preamble",
+] as const;
+/** Where in its artifact a target's text is taken from (a record's sourceIndexKind). */
+export const SOURCE_INDEX_KINDS = ["body-block", "body-div"] as const;
+export type ArtifactKind = (typeof MARKDOWN_ARTIFACT_KINDS)[number];
+export type IndexKind = (typeof SOURCE_INDEX_KINDS)[number];
+
 /** The record fields an artifact's manifest entry decides, with the manifest's defaults applied. */
-export function artifactRecordFields(artifact: ManifestArtifact): {
+export function artifactRecordFields(artifact: {
+  path: string;
+  kind?: ArtifactKind;
+  indexKind?: IndexKind;
+  sourceDocumentPath?: string;
+}): {
   sourceArtifactKind: ArtifactKind;
   sourceIndexKind: IndexKind;
   sourceDocumentPath: string;

@@ -1,6 +1,22 @@
-/** Small helpers for phrasing values in messages. */
+/** Small helpers for phrasing values in messages, and for strings. */
 
-const MAX_SHOWN = 60;
+/** How many characters of a value a message shows. */
+export const MAX_SHOWN = 60;
+
+/** `1 file`, `2 files`: the count and the word, in the plural (`many`, by default the word and "s") unless it is 1. */
+export function plural(count: number, word: string, many = `${word}s`): string {
+  return `${count} ${count === 1 ? word : many}`;
+}
+
+/** The text with every character that has a meaning in a regular expression escaped, to be matched literally. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** String.prototype.isWellFormed (ES2024, in Node 20): false when the text holds a lone surrogate. */
+export function isWellFormed(text: string): boolean {
+  return (text as string & { isWellFormed(): boolean }).isWellFormed();
+}
 
 /** A short, quoted rendering of a value for a message: strings quoted and cut, others by JSON form. */
 export function describeValue(value: unknown): string {

@@ -1,8 +1,8 @@
 /**
- * UTF-8 (RFC 3629), in one place: the check, the decoder every reader of JSON Lines uses, and the
- * position of the first bad byte.
+ * UTF-8 (RFC 3629): the position of the first bad byte. The check (isUtf8), the decoder every reader of JSON Lines
+ * uses (decodeUtf8, for bytes checked first) and the lenient one for bytes that were not (decodeUtf8Lenient) are
+ * bytes.ts's, Node's.
  */
-export { decodeUtf8, isUtf8 } from "./bytes.js";
 
 /**
  * Byte offset of the first byte that breaks UTF-8 (RFC 3629: no overlongs, no surrogates, ≤ U+10FFFF); the length when

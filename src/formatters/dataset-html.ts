@@ -7,7 +7,8 @@
  * page, put into a target's `<pre>` only when its text is asked for (a closed text costs the browser
  * nothing to lay out). The search walks an array of keys and a parent index, never the DOM tree.
  */
-import { escapeHtml, plural, renderPage } from "./html-common.js";
+import { plural } from "../core/text.js";
+import { escapeHtml, renderPage } from "./html-common.js";
 
 /** One record as the page shows it. */
 export interface ViewTarget {

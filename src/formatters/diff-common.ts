@@ -2,6 +2,7 @@
 import type { ChalkInstance } from "chalk";
 import type { DiffChange, DiffReport, FieldChange } from "../core/diff/diff.js";
 import { failsGate } from "../core/diff/diff.js";
+import { MAX_SHOWN, plural } from "../core/text.js";
 
 export interface DiffFormatContext {
   color: ChalkInstance;
@@ -24,8 +25,6 @@ export function changeLevel(change: DiffChange, report: DiffReport): "error" | "
   if (failsGate(change, report.summary.failOn)) return "error";
   return change.class === "breaking" ? "warning" : "note";
 }
-
-const MAX_SHOWN = 60;
 
 /** A value for a one-line message: strings quoted and cut, arrays and others as JSON, absent as "(absent)". */
 export function showValue(value: unknown): string {
@@ -95,10 +94,6 @@ export function describeMoves(change: DiffChange): string | undefined {
   if (!change.likelyMoves) return undefined;
   const listed = change.likelyMoves.map((move) => `${move.address} (same ${move.by.join(" and ")})`).join(", ");
   return `likely moved to ${listed}${change.otherMoveCandidates ? ` and ${change.otherMoveCandidates} more candidates` : ""}`;
-}
-
-export function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
 /** The compact summary: counts by class and kind, approvals, and the gate. */

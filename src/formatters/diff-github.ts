@@ -1,8 +1,7 @@
+import { escapeData, escapeProperty } from "./github.js";
 import { repositoryPath } from "./types.js";
 import { changeLevel, type DiffFormatter, describeField, describeMoves, summaryLine } from "./diff-common.js";
 
-const escapeData = (text: string) => text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
-const escapeProperty = (text: string) => escapeData(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
 const COMMAND = { error: "error", warning: "warning", note: "notice" } as const;
 
 /**

@@ -8,7 +8,8 @@
 import { diffWordsWithSpace } from "diff";
 import type { DiffChange, DiffPair, DiffReport } from "../core/diff/diff.js";
 import { changeLevel, type DiffFormatContext, type DiffFormatter, describeField, summaryLine } from "./diff-common.js";
-import { escapeHtml, plural, renderPage } from "./html-common.js";
+import { plural } from "../core/text.js";
+import { escapeHtml, renderPage } from "./html-common.js";
 
 /** The old and new markdown of one changed target. */
 export interface TextPair {

@@ -9,8 +9,6 @@ import { formatDiffStylish } from "./diff-stylish.js";
 
 import type { DiffFormatName } from "./diff-names.js";
 
-export { DIFF_FORMAT_NAMES, type DiffFormatName } from "./diff-names.js";
-
 export const diffFormatters = {
   stylish: formatDiffStylish,
   json: formatDiffJson,
@@ -19,5 +17,3 @@ export const diffFormatters = {
   junit: formatDiffJunit,
   html: formatDiffHtml,
 } satisfies Record<DiffFormatName, DiffFormatter>;
-
-export type { DiffFormatContext, DiffFormatter } from "./diff-common.js";

@@ -1,7 +1,10 @@
-import { plural, repositoryPath, shownProblems, type Formatter } from "./types.js";
+import { plural } from "../core/text.js";
+import { repositoryPath, shownProblems, type Formatter } from "./types.js";
 
-const escapeData = (text: string) => text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
-const escapeProperty = (text: string) => escapeData(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
+/** A workflow command's message, escaped (GitHub Actions: `%`, CR and LF). */
+export const escapeData = (text: string) => text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+/** A workflow command's property value, escaped (the message's escapes, and `:` and `,`). */
+export const escapeProperty = (text: string) => escapeData(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
 
 /** GitHub Actions workflow commands: one `::error` / `::warning` annotation per problem, with file and line. */
 export const formatGithub: Formatter = (report, { maxProblems, cwdInRepository }) => {

@@ -91,7 +91,3 @@ export function renderPage(parts: PageParts): string {
     `</body>\n</html>\n`
   );
 }
-
-export function plural(count: number, word: string, many = `${word}s`): string {
-  return `${count} ${count === 1 ? word : many}`;
-}

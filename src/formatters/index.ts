@@ -16,5 +16,3 @@ export const formatters = {
   sarif: formatSarif,
   junit: formatJunit,
 } satisfies Record<FormatName, Formatter>;
-
-export type { FormatContext, Formatter } from "./types.js";

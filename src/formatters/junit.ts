@@ -1,5 +1,6 @@
 import { type JunitCase, renderJunit } from "./junit-xml.js";
-import { plural, shownProblems, type Formatter } from "./types.js";
+import { plural } from "../core/text.js";
+import { shownProblems, type Formatter } from "./types.js";
 
 /**
  * JUnit XML, for CI systems that show test reports (GitLab's `artifacts:reports:junit`, Jenkins):

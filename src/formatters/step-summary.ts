@@ -6,7 +6,7 @@
 import type { DiffChange, DiffReport } from "../core/diff/diff.js";
 import type { Report } from "../core/report/report.js";
 import { changeLevel, summaryLine } from "./diff-common.js";
-import { plural } from "./types.js";
+import { plural } from "../core/text.js";
 
 /** Rows a summary's table shows at most; the rest are counted. */
 export const SUMMARY_ROWS = 10;

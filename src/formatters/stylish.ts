@@ -1,4 +1,5 @@
-import { plural, shownProblems, type Formatter } from "./types.js";
+import { plural } from "../core/text.js";
+import { shownProblems, type Formatter } from "./types.js";
 
 /** Human output grouped by file, with a summary line; coloured when the context's colour is on. */
 export const formatStylish: Formatter = (report, { color, maxProblems }) => {

@@ -50,7 +50,3 @@ export function shownProblems(
       : file.problems.slice(0, maxProblems);
   return { shown, omitted: file.problems.length - shown.length + unstored };
 }
-
-export function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
-}

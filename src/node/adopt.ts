@@ -14,15 +14,17 @@ import {
   type TemplateContext,
   TemplateError,
 } from "../core/lock/dataset-fields.js";
-import { DatasetError } from "../core/records/generate.js";
+import { DatasetError } from "../core/errors.js";
 import { DEFAULT_MANIFEST_NAME } from "../core/lock/manifest.js";
 import { MANIFEST_DATASET_FIELDS } from "../core/model.js";
 import { comparePaths } from "../core/address/natural-sort.js";
 import { detached, frontDocument, templateContext } from "./dataset-context.js";
 import { OperationalError } from "./errors.js";
 import { displayPath, findRepositoryRoot, isInside } from "./files.js";
-import { datasetRootOf, FLAG, MANIFEST_FOLDER } from "./lock.js";
-import { type DatasetUpdate, update, type UpdateOptions } from "./update.js";
+import { FLAG } from "./lock.js";
+import { datasetRootOf, MANIFEST_FOLDER } from "./files.js";
+import { update, type UpdateOptions } from "./update.js";
+import type { DatasetUpdate } from "./update-dataset.js";
 import { addGitattributes, gitattributesLines } from "./gitattributes.js";
 import { orphanedManifests, ownersOf } from "./move-dataset.js";
 

@@ -199,20 +199,39 @@ export async function configOption(option: string | boolean | undefined, cwd: st
   return typeof option === "string" ? loadConfig(resolve(cwd, option)) : findConfig(cwd);
 }
 
+/** Where a setting in force came from. */
+export type SettingSource = "command line" | "config" | "default";
+
+/**
+ * A setting in force and where it came from: the value given on the command line, else the config's, else the default
+ * (`undefined` for a setting that has none). One order for every setting of every command.
+ */
+export function settingOf<T>(
+  flag: T | undefined,
+  config: T | undefined,
+  fallback: T,
+): { value: T; from: SettingSource } {
+  if (flag !== undefined) return { value: flag, from: "command line" };
+  if (config !== undefined) return { value: config, from: "config" };
+  return { value: fallback, from: "default" };
+}
+
 /**
  * The legislation host of `schema` and where it came from: the flag, else the config's
  * `legislationHost` (the config validate reads: `--config FILE`, none with `--no-config`, else the
- * one found), else the default.
+ * one found; not read when the flag is given), else the default.
  */
 export async function hostSetting(
   flag: string | undefined,
   config: string | boolean | undefined,
   cwd: string,
 ): Promise<{ host: string; from: string }> {
-  if (flag !== undefined) return { host: flag, from: "--legislation-host" };
-  const loaded = await configOption(config, cwd);
-  const host = loaded?.config.legislationHost;
-  if (host !== undefined && loaded !== undefined)
-    return { host, from: `legislationHost of the config ${displayPath(loaded.path, cwd)}` };
-  return { host: DEFAULT_LEGISLATION_HOST, from: "the default" };
+  const loaded = flag === undefined ? await configOption(config, cwd) : undefined;
+  const { value, from } = settingOf(flag, loaded?.config.legislationHost, DEFAULT_LEGISLATION_HOST);
+  const said = {
+    "command line": "--legislation-host",
+    config: `legislationHost of the config ${loaded ? displayPath(loaded.path, cwd) : ""}`,
+    default: "the default",
+  }[from];
+  return { host: value, from: said };
 }

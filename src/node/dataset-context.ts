@@ -15,6 +15,7 @@ import {
 } from "../core/lock/dataset-fields.js";
 import { findFrontMatter } from "../core/markdown/front-matter.js";
 import { INDEX_FILE_NAMES, MANIFEST_DATASET_FIELDS } from "../core/model.js";
+import { decodeUtf8Lenient } from "../core/bytes.js";
 import { listDatasetFiles } from "./dataset-files.js";
 import { findRepositoryRoot } from "./files.js";
 
@@ -67,7 +68,7 @@ function headOf(file: string, shown: string): string {
     const size = fstatSync(fd).size;
     const head = Buffer.alloc(Math.min(size, HEAD_BYTES));
     const read = readSync(fd, head, 0, head.length, 0);
-    const text = new TextDecoder().decode(head.subarray(0, read)).replace(/\uFFFD$/, "");
+    const text = decodeUtf8Lenient(head.subarray(0, read)).replace(/\uFFFD$/, "");
     if (read === size || !/^\uFEFF?---[ \t]*\r?\n/.test(text) || findFrontMatter(text) !== undefined) return text;
     if (size > FRONT_DOCUMENT_BYTES)
       throw new TemplateError(

@@ -14,7 +14,7 @@ import {
 import { join, sep } from "node:path";
 import { DatasetError } from "../core/errors.js";
 import { comparePaths } from "../core/address/natural-sort.js";
-import { sha256Hex } from "../core/digest.js";
+import { sha256Hex } from "../core/bytes.js";
 import { describeIoError, OperationalError } from "./errors.js";
 import { openedPath } from "./files.js";
 import { checkBraces } from "./globs.js";

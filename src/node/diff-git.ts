@@ -6,6 +6,7 @@
 import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
+import { errorMessage } from "../core/errors.js";
 import { shellQuote } from "../core/text.js";
 import { OperationalError } from "./errors.js";
 
@@ -20,7 +21,7 @@ function gitMissing(error: unknown): OperationalError {
   return new OperationalError(
     code === "ENOENT"
       ? "git is not installed or not on the PATH (--against reads the baseline with git)"
-      : `cannot run git: ${error instanceof Error ? error.message : String(error)}`,
+      : `cannot run git: ${errorMessage(error)}`,
   );
 }
 

@@ -18,10 +18,11 @@ import {
   parseApprovals,
   summarizeDiff,
 } from "../core/diff/diff.js";
+import { errorMessage } from "../core/errors.js";
 import { RecordDiff } from "../core/diff/diff-records.js";
 import { diffSchemas } from "../core/diff/diff-schema.js";
 import { looksLike } from "../core/report/file-kind.js";
-import { LineReader } from "../core/lines.js";
+import { countLines, LineReader } from "../core/lines.js";
 import { buildRecordSchema } from "../core/schema/schema.js";
 import {
   BlobReader,
@@ -35,14 +36,14 @@ import {
 } from "./diff-git.js";
 import { describeIoError, OperationalError } from "./errors.js";
 import { readRegularFileSync, readRegularIfPresent } from "./regular-file.js";
-import { DEFAULT_PATTERN, displayPath, isInside } from "./files.js";
+import { DEFAULT_FOLDER, DEFAULT_PATTERN, displayPath, isInside } from "./files.js";
 import { readJsonFile } from "./json-file.js";
-import { checkJobs, createPool, type TaskFailure, type WorkPool } from "./pool.js";
+import { checkJobs, createPool, type WorkPool } from "./pool.js";
+import { decodeFailure, encodeFailure, type TaskFailure } from "./task-failure.js";
 import { UNCOMPARED_FIELDS } from "../core/records/record-fingerprint.js";
 import { REPOSITORY_SCHEMA_PATH } from "./schema-source.js";
 
 /** The folder of the default pattern: `.tooling/citation-targets`. */
-const DEFAULT_FOLDER = DEFAULT_PATTERN.slice(0, DEFAULT_PATTERN.lastIndexOf("/"));
 
 export interface DiffOptions {
   cwd?: string;
@@ -166,6 +167,27 @@ export async function comparePairTask(task: PairTask): Promise<DiffPair> {
   return diffRecordSides(await sideOf(task.old), await sideOf(task.new));
 }
 
+/**
+ * A task of the pool (worker.ts): compares a batch of dataset file pairs (diff), in order; the first that fails ends
+ * the batch with its error.
+ */
+export async function diffPairs(task: { pairs: PairTask[] }): Promise<(DiffPair | TaskFailure)[]> {
+  const results: (DiffPair | TaskFailure)[] = [];
+  for (const pair of task.pairs) {
+    try {
+      results.push(await comparePairTask(pair));
+    } catch (error) {
+      results.push(encodeFailure(error));
+      break;
+    }
+  }
+  return results;
+}
+
+/** The kind of task of diff's pool. */
+export const DIFF_TASKS = { diffPairs };
+export type DiffTasks = typeof DIFF_TASKS;
+
 /** Streams the records of a side: each line that is a JSON object with a string citationAddress; counts the others. */
 export async function readRecords(
   side: DiffSide,
@@ -254,9 +276,7 @@ async function readSchema(side: DiffSide): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new OperationalError(
-      `schema ${side.label} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw new OperationalError(`schema ${side.label} is not valid JSON: ${errorMessage(error)}`);
   }
 }
 
@@ -466,13 +486,6 @@ const PREFETCH_PAIRS = 16;
  */
 const WHOLE_BLOB_UP_TO = 64 * 2 ** 20;
 
-/** The lines of a file: its line feeds, and one more when the last line has none. */
-function countLines(bytes: Uint8Array): number {
-  let count = 0;
-  for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) count++;
-  return bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a ? count + 1 : count;
-}
-
 /** Reads and checks an approvals file; an OperationalError (exit 2) names every problem. */
 export async function loadApprovals(path: string, cwd: string): Promise<Approval[]> {
   const document = await readJsonFile(resolve(cwd, path), "approvals file", path);
@@ -495,7 +508,7 @@ const BATCH_BYTES = 2 ** 20;
 async function comparePairs(
   targets: DiffTarget[],
   jobs: number | undefined,
-  early?: Promise<WorkPool>,
+  early?: Promise<WorkPool<DiffTasks>>,
 ): Promise<DiffPair[]> {
   const differing = targets.filter((target) => !target.identical).length;
   const threads = jobs ?? (differing >= THREADS_FROM_PAIRS && availableParallelism() > 1 ? availableParallelism() : 1);
@@ -503,7 +516,7 @@ async function comparePairs(
     const started = early ? await early : undefined;
     if (started?.threads === threads) return compareInPool(targets, started);
     await started?.close();
-    return compareInPool(targets, await createPool(threads));
+    return compareInPool(targets, await createPool(threads, DIFF_TASKS));
   }
   await (await early)?.close();
   return compareHere(targets);
@@ -514,9 +527,9 @@ async function comparePairs(
  * system answer, about a tenth of a run with every dataset changed: bench/RESULTS.md); undefined when the run has one
  * thread.
  */
-function earlyPool(jobs: number | undefined): Promise<WorkPool> | undefined {
+function earlyPool(jobs: number | undefined): Promise<WorkPool<DiffTasks>> | undefined {
   const threads = jobs ?? availableParallelism();
-  return threads > 1 ? createPool(threads, { warm: "diffPairs" }) : undefined;
+  return threads > 1 ? createPool(threads, DIFF_TASKS, { warm: "diffPairs" }) : undefined;
 }
 
 /** The report of a pair whose sides hold the same bytes: nothing to compare. */
@@ -564,7 +577,7 @@ async function compareHere(targets: DiffTarget[]): Promise<DiffPair[]> {
  * batches' bytes whatever the number of pairs. The reports are put back in input order, and the error
  * the run stops with is the first pair's in that order, as in one thread.
  */
-async function compareInPool(targets: DiffTarget[], pool: WorkPool): Promise<DiffPair[]> {
+async function compareInPool(targets: DiffTarget[], pool: WorkPool<DiffTasks>): Promise<DiffPair[]> {
   const results: Promise<DiffPair>[] = [];
   const settle = (promise: Promise<DiffPair>) => {
     promise.catch(() => undefined); // surfaces when awaited, in order
@@ -590,7 +603,7 @@ async function compareInPool(targets: DiffTarget[], pool: WorkPool): Promise<Dif
         // The pool failed (a worker stopped): every pair of the batch ends with its error.
         for (const slot of slots)
           resolvers[slot]!({
-            failed: { kind: "operational", message: error instanceof Error ? error.message : String(error) },
+            failed: { kind: "operational", message: errorMessage(error) },
           });
       },
     );
@@ -635,11 +648,7 @@ async function compareInPool(targets: DiffTarget[], pool: WorkPool): Promise<Dif
           resolvers[results.length] = (result) => {
             if (result === undefined) reject(new OperationalError(`diff: no result for ${target.new.label}`));
             else if ("failed" in result)
-              reject(
-                result.failed.kind === "operational"
-                  ? new OperationalError(result.failed.message)
-                  : new Error(result.failed.message),
-              );
+              reject(decodeFailure(result, { dataset: "other" })); // as diff always reported it: a plain Error
             else resolve(result);
           };
         }),

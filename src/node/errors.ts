@@ -1,3 +1,5 @@
+import { errorMessage } from "../core/errors.js";
+
 /** An operational failure the CLI reports with exit code 2: bad usage, configuration, or I/O. */
 export class OperationalError extends Error {
   override name = "OperationalError";
@@ -53,7 +55,7 @@ export function ioError(error: unknown, verb: string, path: string, note = ""): 
  */
 export function describeUnexpectedIoError(error: unknown): string {
   const { code, syscall, path, dest } = error as NodeJS.ErrnoException & { dest?: string };
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   const named = path ?? /, [a-z]+ '(.*?)'(?: -> '.*')?$/.exec(message)?.[1];
   const verb = syscall === "open" || syscall === undefined ? "access" : syscall;
   if (named !== undefined) return describeIoError(error, verb, dest !== undefined ? `${named} (to ${dest})` : named);

@@ -2,12 +2,15 @@ import { createHash } from "node:crypto";
 import { closeSync, constants, lstatSync, openSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { errorMessage } from "../core/errors.js";
 import { compare } from "../core/report/problem.js";
 import { OperationalError } from "./errors.js";
 import { checkBraces } from "./globs.js";
 
 /** What `validate` checks when no paths are named, relative to the repository root. */
 export const DEFAULT_PATTERN = ".tooling/citation-targets/*.jsonl";
+/** The folder of DEFAULT_PATTERN. */
+export const DEFAULT_FOLDER = DEFAULT_PATTERN.slice(0, DEFAULT_PATTERN.lastIndexOf("/"));
 /** The lock manifests `update` refreshes when none are named, relative to the repository root. */
 /** The folder of a repository (from its root) where the JSONL files and their lock manifests live. */
 export const MANIFEST_FOLDER = ".tooling/citation-targets";
@@ -110,7 +113,7 @@ export async function expandInputs(
     try {
       matches = await fg(glob, { cwd: base, absolute: true, onlyFiles: true, dot: true, followSymbolicLinks: true });
     } catch (error) {
-      throw new OperationalError(`bad pattern "${pattern}": ${error instanceof Error ? error.message : String(error)}`);
+      throw new OperationalError(`bad pattern "${pattern}": ${errorMessage(error)}`);
     }
     if (matches.length === 0 && !allowUnmatched) {
       throw new OperationalError(`no files match "${pattern}" (relative to ${base})`);

@@ -4,12 +4,53 @@
  * builder, which takes them in document order. The records are built in this thread from the same parses, so the output
  * is byte-identical to a one-thread run; memory holds at most the window's artifacts.
  */
-import { type ArtifactLines, DatasetError, type LineSource } from "../core/records/generate.js";
-import type { LockManifest } from "../core/lock/manifest.js";
-import type { ArtifactLimits } from "../core/markdown/targets.js";
+import { type ArtifactLines, artifactLines, type LineSource, parseArtifactBytes } from "../core/records/generate.js";
+import { DatasetError, errorMessage } from "../core/errors.js";
+import type { LockManifest, ManifestArtifact } from "../core/lock/manifest.js";
+import type { ArtifactLimits } from "../core/markdown/limits.js";
 import { OperationalError } from "./errors.js";
+import { resolveArtifact } from "./manifest-io.js";
 import type { WorkPool } from "./pool.js";
-import type { ArtifactResult, DatasetFields } from "./worker.js";
+import { readRegularFileSync } from "./regular-file.js";
+import { decodeFailure, encodeFailure, isTaskFailure, type TaskFailure } from "./task-failure.js";
+
+/**
+ * The dataset-level part of a manifest: what a record needs besides its artifact (artifactLines reads no other field).
+ */
+export type ManifestHead = Omit<LockManifest, "artifacts" | "ignore">;
+
+/** One artifact's lines, or why it could not be parsed. */
+export type ArtifactResult = { lines: ArtifactLines } | TaskFailure;
+
+/**
+ * A task of the pool (worker.ts): reads, parses and serialises a batch of artifacts of one dataset (generate of a large
+ * dataset). A dataset problem comes back as it is; any other error as an operational one naming the artifact.
+ */
+export async function artifactBatch(task: {
+  root: string;
+  fields: ManifestHead;
+  artifacts: ManifestArtifact[];
+  limits: ArtifactLimits;
+}): Promise<ArtifactResult[]> {
+  const manifest = { ...task.fields, artifacts: [] } as LockManifest;
+  return task.artifacts.map((artifact) => {
+    try {
+      const { parsed } = parseArtifactBytes(
+        artifact,
+        readRegularFileSync(resolveArtifact(task.root, artifact.path)),
+        task.limits,
+      );
+      return { lines: artifactLines(manifest, artifact, parsed) };
+    } catch (error) {
+      if (error instanceof DatasetError) return encodeFailure(error);
+      return encodeFailure(new OperationalError(`${artifact.path}: ${errorMessage(error)}`));
+    }
+  });
+}
+
+/** The kind of task a pool that parses artifacts runs. */
+export const ARTIFACT_TASKS = { artifactBatch };
+export type ArtifactTasks = typeof ARTIFACT_TASKS;
 
 /**
  * How far the pool may run ahead of this thread: at most this many bytes of markdown (their lines
@@ -35,13 +76,13 @@ const OWN_SHARE = 0.6;
 export function poolLineSource(
   manifest: LockManifest,
   root: string,
-  pool: WorkPool,
+  pool: WorkPool<ArtifactTasks>,
   sizes: readonly number[],
   inThread: LineSource,
   limits: ArtifactLimits = {},
 ): LineSource {
   const { artifacts, ignore: _ignore, ...fields } = manifest;
-  const datasetFields: DatasetFields = fields;
+  const datasetFields: ManifestHead = fields;
   /** An artifact's size; where it is not known, a large one is assumed, so that memory stays bounded. */
   const sizeOf = (position: number) => sizes[position] ?? 256 * 1024;
   const results = new Map<number, Promise<ArtifactLines>>();
@@ -105,6 +146,6 @@ export function poolLineSource(
 }
 
 function lineOf(answer: ArtifactResult): ArtifactLines {
-  if ("lines" in answer) return answer.lines;
-  throw answer.operational ? new OperationalError(answer.problems.join("\n")) : new DatasetError(answer.problems);
+  if (isTaskFailure(answer)) throw decodeFailure(answer);
+  return answer.lines;
 }

@@ -1,24 +1,22 @@
-import { createHash } from "node:crypto";
 import { createReadStream, statSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
-import canonicalize from "canonicalize";
+import { sha256Stream } from "../core/bytes.js";
 import type { LockManifest } from "../core/lock/manifest.js";
-import {
-  DatasetError,
-  generateLineBatchesFrom,
-  linesInThread,
-  parseArtifactBytes,
-  type OutputRecord,
-} from "../core/records/generate.js";
-import type { ArtifactLimits } from "../core/markdown/targets.js";
-import { poolLineSource } from "./generate-pool.js";
+import { generateLineBatchesFrom, linesInThread, parseArtifactBytes } from "../core/records/generate.js";
+import { DatasetError } from "../core/errors.js";
+import type { OutputRecord } from "../core/records/record-line.js";
+import type { ArtifactLimits } from "../core/markdown/limits.js";
+import { decodeUtf8Lenient } from "../core/bytes.js";
+import { ARTIFACT_TASKS, type ArtifactTasks, poolLineSource } from "./generate-pool.js";
 import { checkJobs, chooseJobs, createPool, type ThreadPolicy, type WorkPool } from "./pool.js";
 import { LineSplitter, type Line } from "../core/lines.js";
 import { describeIoError, OperationalError } from "./errors.js";
 import { DEFAULT_MAX_ARTIFACT_BYTES } from "./dataset-files.js";
-import { type LoadedManifest, loadManifest, resolveArtifact, shellQuote, verifyArtifacts } from "./manifest-io.js";
-import { readOldRecords, RecordComparer, type RecordChanges } from "./record-changes.js";
+import { type LoadedManifest, loadManifest, resolveArtifact, verifyArtifacts } from "./manifest-io.js";
+import { shellQuote } from "../core/text.js";
+import { differingFields, type RecordChanges, RecordComparer } from "../core/records/record-fingerprint.js";
+import { readOldRecords } from "./record-changes.js";
 import { openAtomic, refuseOverInputs, type AtomicFile } from "./write.js";
 import { readRegularFileSync } from "./regular-file.js";
 
@@ -49,6 +47,16 @@ export interface GenerateOptions {
    */
   jobs?: number;
 }
+
+/**
+ * The caps on reading artifacts, and the confinement, that generate, update and adopt share (docs/spec.md, section
+ * 13), as GenerateOptions types them: the command line's options of the same names take this type. (UpdateOptions
+ * lists them too, so that the public declarations stay as they are; update.ts checks that the two agree.)
+ */
+export type ArtifactReadingOptions = Pick<
+  GenerateOptions,
+  "maxArtifactBytes" | "maxYamlAliases" | "maxHeadings" | "maxHeadingLength" | "allowOutsideRepository"
+>;
 
 export interface GenerateResult {
   records: number;
@@ -126,6 +134,7 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
   // This thread parses its share too: with N threads, N - 1 workers.
   const pool = await createPool(
     chooseJobs(checkJobs(options.jobs), { items: loaded.manifest.artifacts.length, bytes }, GENERATE_THREADS),
+    ARTIFACT_TASKS,
     { mainWorks: true },
   );
   const lines = linesOf(loaded.manifest, loaded.root, pool, sizes, limits);
@@ -184,7 +193,7 @@ async function sizesOf(
 export function linesOf(
   manifest: LockManifest,
   root: string,
-  pool: WorkPool | undefined,
+  pool: WorkPool<ArtifactTasks> | undefined,
   sizes: readonly number[] = [],
   limits: ArtifactLimits = {},
   locked?: FromLock,
@@ -253,7 +262,7 @@ export async function writeLinesTo(
   file: AtomicFile | undefined,
   each?: (line: string) => void,
 ): Promise<string> {
-  const hash = createHash("sha256");
+  const hash = sha256Stream();
   await pipeLines(
     lines,
     async (text) => {
@@ -334,7 +343,6 @@ async function firstDifference(batches: AsyncIterable<string[]>, checkPath: stri
   const iterator = each();
   const lines: Line[] = [];
   const splitter = new LineSplitter((line) => lines.push(line));
-  const decoder = new TextDecoder();
   let count = 0;
   let lineNumber = 0;
   const compareNext = async (line: Line | undefined): Promise<CheckDifference | undefined> => {
@@ -350,7 +358,7 @@ async function firstDifference(batches: AsyncIterable<string[]>, checkPath: stri
     }
     count++;
     const expected = next.value;
-    const actual = line ? decoder.decode(line.bytes) + (line.terminated ? "\n" : "") : undefined;
+    const actual = line ? decodeUtf8Lenient(line.bytes) + (line.terminated ? "\n" : "") : undefined;
     if (actual === expected) return undefined;
     const record = JSON.parse(expected) as OutputRecord;
     const address = String(record.citationAddress);
@@ -389,20 +397,19 @@ function describeDifference(line: number, expected: OutputRecord, actual: string
   } catch {
     return { line, address, message: `line ${line} is not valid JSON: expected the record for ${address}` };
   }
-  const keys = [...new Set([...Object.keys(expected), ...Object.keys(parsed ?? {})])].sort();
-  for (const field of keys) {
-    if (canonicalize(expected[field]) !== canonicalize(parsed?.[field])) {
-      const shown =
-        parsed?.citationAddress === address
-          ? address
-          : `${address} (the file has ${JSON.stringify(parsed?.citationAddress)})`;
-      return {
-        line,
-        address,
-        field,
-        message: `line ${line}, record ${shown}: ${field} differs from what would be generated`,
-      };
-    }
+  // Every field counts (the uncompared ones too): the bytes are what differs. The first in code-unit order is named.
+  const [field] = differingFields(expected, parsed ?? {}, [], () => false).sort();
+  if (field !== undefined) {
+    const shown =
+      parsed?.citationAddress === address
+        ? address
+        : `${address} (the file has ${JSON.stringify(parsed?.citationAddress)})`;
+    return {
+      line,
+      address,
+      field,
+      message: `line ${line}, record ${shown}: ${field} differs from what would be generated`,
+    };
   }
   return {
     line,

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import { MANIFEST_FOLDER } from "./lock.js";
+import { MANIFEST_FOLDER } from "./files.js";
 import { writeFileAtomic } from "./write.js";
 
 /** The lines for the tooling folder and each dataset folder (absolute), in order. */

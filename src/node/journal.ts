@@ -25,6 +25,8 @@ import {
   writeSync,
 } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
+import { errorMessage } from "../core/errors.js";
+import { escapeRegExp } from "../core/text.js";
 import { ioError, OperationalError } from "./errors.js";
 import { displayPath, findRepositoryRoot } from "./files.js";
 
@@ -193,8 +195,6 @@ function finish(journal: string, entries: readonly Entry[], direction: Journal["
   syncFolder(dirname(journal));
 }
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
 /** Completes the journal at `journal` if there is one; says what it did (undefined: there was none). */
 export async function recoverJournal(
   journal: string,
@@ -205,7 +205,7 @@ export async function recoverJournal(
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw new OperationalError(
-      `${journal}: the journal of an interrupted update cannot be read (${error instanceof Error ? error.message : String(error)}): restore the datasets it names with git, then remove it`,
+      `${journal}: the journal of an interrupted update cannot be read (${errorMessage(error)}): restore the datasets it names with git, then remove it`,
     );
   }
   if (

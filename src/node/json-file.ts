@@ -1,3 +1,4 @@
+import { errorMessage } from "../core/errors.js";
 import { looksLike } from "../core/report/file-kind.js";
 import { describeIoError, OperationalError } from "./errors.js";
 import { readRegularFileSync } from "./regular-file.js";
@@ -42,7 +43,7 @@ export async function readJsonText(
 
 /** JSON.parse's complaint with its "at position N" turned into line:column (1-based). */
 export function describeJsonError(text: string, error: unknown): string {
-  const message = (error instanceof Error ? error.message : String(error)).replace(/^JSON\.parse: /, "");
+  const message = errorMessage(error).replace(/^JSON\.parse: /, "");
   const match = /^(.*?)(?: in JSON)? at position (\d+)(?: \(line \d+ column \d+\))?$/s.exec(message);
   if (text.trim() === "") return "the file is empty";
   if (!match)

@@ -8,8 +8,9 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { LockManifest } from "../core/lock/manifest.js";
-import { sha256Hex } from "../core/digest.js";
-import { DatasetError, generateLinesFrom, linesInThread, readingSource } from "../core/records/generate.js";
+import { sha256Hex } from "../core/bytes.js";
+import { DatasetError } from "../core/errors.js";
+import { generateLinesFrom, linesInThread, readingSource } from "../core/records/generate.js";
 import { readRegularIfPresent } from "./regular-file.js";
 import { withoutCr } from "./crlf.js";
 

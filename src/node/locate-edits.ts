@@ -8,6 +8,7 @@ import { createReadStream } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { LineSplitter } from "../core/lines.js";
+import { decodeUtf8Lenient } from "../core/bytes.js";
 import { sortProblems, type Problem } from "../core/report/problem.js";
 import type { FileReport } from "../core/report/report.js";
 import { loadManifest, resolveArtifact } from "./manifest-io.js";
@@ -59,11 +60,10 @@ async function firstEditedLines(
   expected: Map<string, string>,
 ): Promise<Map<string, { line: number; address: string }>> {
   const found = new Map<string, { line: number; address: string }>();
-  const decoder = new TextDecoder();
   const splitter = new LineSplitter((line) => {
     let record: Record<string, unknown>;
     try {
-      record = JSON.parse(decoder.decode(line.bytes)) as Record<string, unknown>;
+      record = JSON.parse(decodeUtf8Lenient(line.bytes)) as Record<string, unknown>;
     } catch {
       return;
     }

@@ -1,19 +1,25 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { checkDatasetFields, type FieldProblem } from "../core/lock/dataset-fields.js";
-import { DatasetError, dirnameOf, planDataset } from "../core/records/generate.js";
+import { planDataset } from "../core/records/generate.js";
+import { DatasetError } from "../core/errors.js";
+import { dirnameOf } from "../core/paths.js";
 import {
   computeDatasetDigest,
   DEFAULT_MANIFEST_NAME,
   formatManifest,
   LOCK_VERSION,
-  type ArtifactKind,
-  type IndexKind,
   type LockManifest,
   type ManifestArtifact,
 } from "../core/lock/manifest.js";
 import { comparePaths } from "../core/address/natural-sort.js";
-import { INDEX_FILE_NAMES, MANIFEST_DATASET_FIELDS, type ManifestDatasetField } from "../core/model.js";
+import {
+  type ArtifactKind,
+  INDEX_FILE_NAMES,
+  type IndexKind,
+  MANIFEST_DATASET_FIELDS,
+  type ManifestDatasetField,
+} from "../core/model.js";
 import { digestDatasetFiles } from "./dataset-files.js";
 import { OperationalError } from "./errors.js";
 import { datasetRootOf, displayPath, findRepositoryRoot, MANIFEST_FOLDER } from "./files.js";
@@ -274,8 +280,6 @@ export function manifestStem(path: string): string | undefined {
   if (name === DEFAULT_MANIFEST_NAME || !name.endsWith(".lock.json")) return undefined;
   return name.slice(0, -".lock.json".length);
 }
-
-export { datasetRootOf, MANIFEST_FOLDER };
 
 /** Where `lock` writes a manifest when no output is named (LockOptions.output). */
 export async function defaultManifestPath(root: string, cwd: string, slug: string | undefined): Promise<string> {

@@ -2,7 +2,7 @@ import { closeSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
 import type { ValidateFunction } from "ajv/dist/2020.js";
 import { buildManifestSchema, type LockManifest } from "../core/lock/manifest.js";
-import { sha256Hex } from "../core/digest.js";
+import { sha256Hex } from "../core/bytes.js";
 import { checkDatasetFields } from "../core/lock/dataset-fields.js";
 import { MANIFEST_DATASET_FIELDS } from "../core/model.js";
 import { describeIoError, OperationalError } from "./errors.js";
@@ -163,5 +163,3 @@ export async function verifyArtifacts(
     );
   return { problems, bytes, sizes };
 }
-
-export { shellQuote } from "../core/text.js";

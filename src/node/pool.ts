@@ -5,14 +5,23 @@
  * pool is started per file or per dataset. The pool is Piscina, with one worker entry
  * (`worker.ts`) whose exported functions are the kinds of task.
  *
- * When the worker script is not built (the test suite runs the TypeScript sources), or the run has
- * one thread, the same functions run in this thread, in the same order, so the results are the same.
+ * The pool knows no command: it is generic in its kinds of task, which the command that makes it
+ * passes (each kind lives with the command's own code; `worker.ts` exports them all by name). When
+ * the worker script is not built (the test suite runs the TypeScript sources), or the run has one
+ * thread, those functions run in this thread, in the same order, so the results are the same. A task
+ * that fails returns its error as data (task-failure.ts).
  */
 import { stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { OperationalError } from "./errors.js";
-import type { TaskName, Tasks } from "./worker.js";
+import { errorMessage } from "../core/errors.js";
+
+/**
+ * The kinds of task a pool runs, by name (the names `worker.ts` exports them by): each takes plain data and resolves to
+ * plain data, a failure included.
+ */
+export type TaskTable<T> = { [N in keyof T]: (task: never) => Promise<unknown> };
 
 /** The most threads a run may ask for: four per core (more only costs memory). */
 export function maxJobs(): number {
@@ -85,22 +94,17 @@ export function batchesOf(sizes: number[], jobs: number, most: { items: number; 
  */
 export const WORKER_LIMITS = { maxYoungGenerationSizeMb: 32, maxOldGenerationSizeMb: 1024 };
 
-/** What a task returns when it fails: its error as plain data (classes do not cross threads). */
-export interface TaskFailure {
-  failed: { kind: "dataset" | "operational" | "other"; message: string; problems?: string[] };
-}
-
-export interface WorkPool {
+export interface WorkPool<T extends TaskTable<T>> {
   /** Threads that do the work, this one included when it works too: 1 when everything runs in this thread. */
   readonly threads: number;
   /** Worker threads: 0 when everything runs in this thread. */
   readonly workers: number;
   /** Runs a task; the buffers in `transfer` are moved to the worker, not copied (they are unusable here after). */
-  run<N extends TaskName>(
+  run<N extends keyof T & string>(
     name: N,
-    task: Parameters<Tasks[N]>[0],
+    task: Parameters<T[N]>[0],
     transfer?: ArrayBuffer[],
-  ): Promise<Awaited<ReturnType<Tasks[N]>>>;
+  ): Promise<Awaited<ReturnType<T[N]>>>;
   close(): Promise<void>;
 }
 
@@ -114,21 +118,21 @@ interface PiscinaLike {
  * will send (`warm`), whose modules each worker then loads as it starts. By default this thread only
  * hands out work and the pool has `threads` workers; with `mainWorks`, this thread does its share
  * too and the pool has `threads - 1`. With one thread, or when the worker script is not built, the
- * tasks run in this thread.
+ * `tasks` run in this thread.
  */
-export async function createPool(
+export async function createPool<T extends TaskTable<T>>(
   threads: number,
-  { mainWorks = false, warm }: { mainWorks?: boolean; warm?: TaskName } = {},
-): Promise<WorkPool> {
+  tasks: T,
+  { mainWorks = false, warm }: { mainWorks?: boolean; warm?: keyof T & string } = {},
+): Promise<WorkPool<T>> {
   const script = new URL("./worker.js", import.meta.url);
   const jobs = mainWorks ? threads - 1 : threads;
   const built = threads > 1 && jobs >= 1 && (await stat(fileURLToPath(script)).catch(() => undefined)) !== undefined;
   if (!built) {
-    const tasks = (await import("./worker.js")).tasks;
     return {
       threads: 1,
       workers: 0,
-      run: (name, task) => (tasks[name] as (task: unknown) => Promise<never>)(task),
+      run: (name, task) => (tasks[name] as unknown as (task: unknown) => Promise<never>)(task),
       close: async () => {},
     };
   }
@@ -182,6 +186,6 @@ function workerFailure(error: unknown): Error {
     return new OperationalError(
       `a worker thread ran out of memory (its heap is capped at ${WORKER_LIMITS.maxOldGenerationSizeMb} MiB): lower --max-artifact-bytes, or run with --jobs 1`,
     );
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return new OperationalError(`a worker thread stopped: ${message}`);
 }

@@ -1,48 +1,19 @@
 /**
- * What a regeneration changes, told by citation address: records added, removed, and changed in
- * content. Used by `generate --check` and `update` to say why a file is stale (docs/spec.md, "Generation").
+ * The old file's side of what a regeneration changes: its records read as citation address → fingerprint, for the one
+ * record comparer (`RecordComparer`, src/core/records/record-fingerprint.ts). Used by `generate --check` and `update`
+ * to say why a file is stale (docs/spec.md, "Generation").
  */
-import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { sha256Hex } from "../core/digest.js";
+import { sha256Stream } from "../core/bytes.js";
 import { LineSplitter } from "../core/lines.js";
-import { comparedText } from "../core/records/record-fingerprint.js";
+import { type OldFingerprints, recordFingerprint } from "../core/records/record-fingerprint.js";
+import { decodeUtf8Lenient } from "../core/bytes.js";
 
-export { UNCOMPARED_FIELDS } from "../core/records/record-fingerprint.js";
-
-/** The SHA-256 of a record's compared fields (`comparedText`): equal exactly when no compared field changed. */
-export function recordFingerprint(record: Record<string, unknown>): string {
-  return sha256Hex(comparedText(record));
-}
-
-export interface RecordChanges {
-  /** Records in the old file (lines that hold a record with a citationAddress) and in the new output. */
-  before: number;
-  after: number;
-  /** Addresses, in the order of the file they are found in. */
-  added: string[];
-  removed: string[];
-  changed: string[];
-  /**
-   * Lines of the old file that repeated an address already seen (kept by nobody: regenerating drops them), when there
-   * were any.
-   */
-  duplicates?: number;
-  /** Lines of the old file that were not a record with a citationAddress, when there were any. */
-  unreadable?: number;
-}
-
-export interface OldRecords {
+export interface OldRecords extends OldFingerprints {
   /** SHA-256 of the file's bytes, taken while reading it (to tell whether new output would differ). */
   fileDigest: string;
-  /** citationAddress → fingerprint, in file order. */
-  fingerprints: Map<string, string>;
   /** The datasetDigest of the first record, when there is one. */
   datasetDigest?: string;
-  /** Lines that were not a JSON record with a citationAddress. */
-  unreadable: number;
-  /** Lines whose citationAddress an earlier line already had. */
-  duplicates?: number;
 }
 
 /**
@@ -54,11 +25,10 @@ export async function readOldRecords(path: string): Promise<OldRecords | undefin
   let datasetDigest: string | undefined;
   let unreadable = 0;
   let duplicates = 0;
-  const decoder = new TextDecoder();
   const splitter = new LineSplitter((line) => {
     let record: unknown;
     try {
-      record = JSON.parse(decoder.decode(line.bytes));
+      record = JSON.parse(decodeUtf8Lenient(line.bytes));
     } catch {
       unreadable++;
       return;
@@ -73,7 +43,7 @@ export async function readOldRecords(path: string): Promise<OldRecords | undefin
     if (fingerprints.has(address)) duplicates++;
     fingerprints.set(address, recordFingerprint(record as Record<string, unknown>));
   });
-  const file = createHash("sha256");
+  const file = sha256Stream();
   try {
     for await (const chunk of createReadStream(path)) {
       file.update(chunk as Buffer);
@@ -91,41 +61,4 @@ export async function readOldRecords(path: string): Promise<OldRecords | undefin
     fileDigest: file.digest("hex"),
     ...(datasetDigest !== undefined ? { datasetDigest } : {}),
   };
-}
-
-/** Compares new records, fed one by one, against the old file's. */
-export class RecordComparer {
-  private readonly remaining: Map<string, string>;
-  private readonly changes: RecordChanges;
-
-  constructor(old: OldRecords | undefined) {
-    this.remaining = new Map(old?.fingerprints);
-    this.changes = {
-      before: old?.fingerprints.size ?? 0,
-      after: 0,
-      added: [],
-      removed: [],
-      changed: [],
-      ...(old?.duplicates ? { duplicates: old.duplicates } : {}),
-      ...(old?.unreadable ? { unreadable: old.unreadable } : {}),
-    };
-  }
-
-  add(record: Record<string, unknown>): void {
-    this.changes.after++;
-    const address = String(record.citationAddress);
-    const before = this.remaining.get(address);
-    if (before === undefined) this.changes.added.push(address);
-    else if (before !== recordFingerprint(record)) this.changes.changed.push(address);
-    this.remaining.delete(address);
-  }
-
-  finish(): RecordChanges {
-    return { ...this.changes, removed: [...this.remaining.keys()] };
-  }
-}
-
-/** True when nothing was added, removed or changed. */
-export function noRecordChanges(changes: RecordChanges): boolean {
-  return changes.added.length === 0 && changes.removed.length === 0 && changes.changed.length === 0;
 }

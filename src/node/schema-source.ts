@@ -11,7 +11,6 @@ import { withHostFix } from "../core/schema/host-hint.js";
 /** Where a repository keeps its own copy of the schema (docs/spec.md, rule "schema"). */
 export const REPOSITORY_SCHEMA_PATH = ".tooling/schemas/citation-targets.schema.json";
 
-export type { SchemaSource } from "../core/report/report.js";
 import type { SchemaSource } from "../core/report/report.js";
 
 export interface LoadedSchema {

@@ -6,14 +6,13 @@
  * markdown file belongs to every dataset whose folder holds it (each manifest's datasetRoot). Only the
  * lock manifests of `.tooling/citation-targets/` count, as for `update` with no manifests named.
  */
-import { readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { runGit } from "./diff-git.js";
 import { OperationalError } from "./errors.js";
-import { datasetRootOf, DEFAULT_PATTERN } from "./files.js";
+import { datasetRootOf, DEFAULT_FOLDER } from "./files.js";
 
 /** The folder of the default pattern: `.tooling/citation-targets`. */
-const DEFAULT_FOLDER = DEFAULT_PATTERN.slice(0, DEFAULT_PATTERN.lastIndexOf("/"));
 
 export interface StagedDatasets {
   /** The repository's top folder. */
@@ -42,6 +41,28 @@ export async function stagedDatasets(cwd: string): Promise<StagedDatasets> {
     throw new OperationalError(`--staged: git could not list the staged files: ${diff.stderr.trim()}`);
   const staged = diff.stdout.split("\0").filter((path) => path !== "");
   return { root, staged, ...datasetsOf(root, staged) };
+}
+
+/**
+ * What `validate --staged` checks: the staged JSONL files still in the working tree, and the JSONL of every staged
+ * dataset that exists (beside its manifest, named by the manifest's slug; a manifest that cannot be read names none),
+ * sorted; and the datasets' lock manifests.
+ */
+export async function stagedFiles(cwd: string): Promise<{ files: string[]; manifests: string[] }> {
+  const found = await stagedDatasets(cwd);
+  const { outputFor } = await import("./update-dataset.js");
+  const outputs = found.manifests.flatMap((manifest) => {
+    try {
+      const slug = (JSON.parse(readFileSync(manifest, "utf8")) as { slug?: unknown }).slug;
+      return typeof slug === "string" ? [outputFor(manifest, slug)] : [];
+    } catch {
+      return [];
+    }
+  });
+  return {
+    files: [...new Set([...found.jsonl, ...outputs.filter((path) => existsSync(path))])].sort(),
+    manifests: found.manifests,
+  };
 }
 
 const isFile = (path: string) => statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;

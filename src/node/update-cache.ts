@@ -6,13 +6,13 @@
  * not regenerated. The manifest's bytes hold every artifact's sha256, so any change to the markdown,
  * the manifest or the generator's code misses the cache. A cache that cannot be read is ignored.
  */
-import { createHash, type Hash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { ArtifactLimits } from "../core/markdown/targets.js";
+import { type Sha256Stream, sha256Hex, sha256Stream } from "../core/bytes.js";
+import type { ArtifactLimits } from "../core/markdown/limits.js";
 import { findRepositoryRoot } from "./files.js";
 import { writeFileAtomic } from "./write.js";
 
@@ -140,9 +140,7 @@ function isCacheEntry(value: unknown): value is CacheEntry {
 
 /** The key of a manifest's output: the generator, the manifest's bytes and the limits. */
 export function cacheKey(generator: string, manifestText: string, limits: ArtifactLimits): string {
-  return createHash("sha256")
-    .update(`${generator}\0${JSON.stringify(limits)}\0${manifestText}`)
-    .digest("hex");
+  return sha256Hex(`${generator}\0${JSON.stringify(limits)}\0${manifestText}`);
 }
 
 let identity: string | undefined;
@@ -174,7 +172,7 @@ export function modulesBelow(folder: string, prefix = ""): string[] {
  */
 export function generatorIdentity(): string {
   if (identity !== undefined) return identity;
-  const hash = createHash("sha256");
+  const hash = sha256Stream();
   const here = dirname(fileURLToPath(import.meta.url));
   const core = join(here, "..", "core");
   for (const name of modulesBelow(core))
@@ -189,7 +187,7 @@ export function generatorIdentity(): string {
 }
 
 /** Adds each package's name and installed version to `hash` (`?` for one that is not installed). */
-export function hashPackageVersions(hash: Hash, names: readonly string[]): void {
+export function hashPackageVersions(hash: Sha256Stream, names: readonly string[]): void {
   const require = createRequire(import.meta.url);
   for (const name of names) {
     let folder: string;

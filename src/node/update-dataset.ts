@@ -5,12 +5,12 @@
  * few. New bytes go to temporary files that the caller renames into place only once every dataset
  * of the run succeeded (update.ts).
  */
-import { createHash } from "node:crypto";
 import { createReadStream, existsSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { DatasetError } from "../core/records/generate.js";
+import { sha256Hex, sha256Stream } from "../core/bytes.js";
+import { DatasetError } from "../core/errors.js";
 import { DEFAULT_MANIFEST_NAME } from "../core/lock/manifest.js";
-import type { ArtifactLimits } from "../core/markdown/targets.js";
+import type { ArtifactLimits } from "../core/markdown/limits.js";
 import { displayPath } from "./files.js";
 import { type DatasetFields, TemplateError } from "../core/lock/dataset-fields.js";
 import { MANIFEST_DATASET_FIELDS, type ManifestDatasetField } from "../core/model.js";
@@ -20,8 +20,11 @@ import { defaultJobs, linesOf, writeLinesTo } from "./generate.js";
 import { FieldsError, lock, type LockResult, type ManifestChanges, slugConflict } from "./lock.js";
 import { OperationalError } from "./errors.js";
 import { loadManifest } from "./manifest-io.js";
+import { ARTIFACT_TASKS, type ArtifactTasks } from "./generate-pool.js";
 import type { WorkPool } from "./pool.js";
-import { readOldRecords, RecordComparer, type RecordChanges } from "./record-changes.js";
+import { encodeFailure, type TaskFailure } from "./task-failure.js";
+import { type RecordChanges, RecordComparer } from "../core/records/record-fingerprint.js";
+import { readOldRecords } from "./record-changes.js";
 import { type CacheEntry, cacheKey } from "./update-cache.js";
 import { readRegularFileSync, readRegularIfPresent } from "./regular-file.js";
 import { openAtomic } from "./write.js";
@@ -41,7 +44,7 @@ export interface DatasetUpdate {
   /** True when the JSONL was known to be what generate writes from the cache, without generating it. */
   cached?: boolean;
   /** Dataset fields whose value changed, with both values (none for a new manifest). */
-  fields: FieldChange[];
+  fields: DatasetFieldChange[];
   /**
    * The dataset digest before (the old manifest's; absent for a new one) and after: when it changes, so does every
    * record's datasetDigest and citationTargetId.
@@ -58,7 +61,7 @@ export interface DatasetUpdate {
   lineEndingsOnly?: boolean;
 }
 
-export interface FieldChange {
+export interface DatasetFieldChange {
   field: ManifestDatasetField;
   before: string;
   after: string;
@@ -124,8 +127,23 @@ const KEEP_CONTENTS_UP_TO = 8 * 2 ** 20;
  */
 const COMPARE_BYTES_UP_TO = 8 * 2 ** 20;
 
+/**
+ * A task of the pool (worker.ts): re-locks and regenerates a batch of whole datasets (update), one after another, each
+ * writing into temporary files that the main thread renames; a dataset that fails gives its error as data and the batch
+ * goes on.
+ */
+export async function updateDatasets(task: { datasets: DatasetTask[] }): Promise<(DatasetTaskResult | TaskFailure)[]> {
+  const results: (DatasetTaskResult | TaskFailure)[] = [];
+  for (const dataset of task.datasets) results.push(await updateOneDataset(dataset).catch(encodeFailure));
+  return results;
+}
+
+/** The kinds of task of update's pool: whole datasets, or the artifacts of one dataset done in this thread. */
+export const UPDATE_TASKS = { updateDatasets, ...ARTIFACT_TASKS };
+export type UpdateTasks = typeof UPDATE_TASKS;
+
 /** Updates one dataset; throws DatasetError or OperationalError naming what is wrong. */
-export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Promise<DatasetTaskResult> {
+export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<ArtifactTasks>): Promise<DatasetTaskResult> {
   const { manifestPath, cwd } = task;
   const shownManifest = displayPath(manifestPath, cwd);
   const adopting = task.dir !== undefined && !existsSync(manifestPath);
@@ -174,7 +192,7 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Prom
   if (conflict !== undefined) throw new OperationalError(conflict);
   const output = outputFor(manifestPath, locked.manifest.slug);
   const before = loaded?.manifest;
-  const fields: FieldChange[] = before
+  const fields: DatasetFieldChange[] = before
     ? MANIFEST_DATASET_FIELDS.filter((key) => before[key] !== locked.manifest[key]).map((field) => ({
         field,
         before: before[field],
@@ -286,7 +304,7 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool): Prom
     let bytes: Buffer = encodeLines(kept);
     const before = size === undefined ? undefined : readRegularIfPresent(output);
     outputChanged = before === undefined || !before.equals(bytes);
-    if (key !== undefined) digest = createHash("sha256").update(bytes).digest("hex");
+    if (key !== undefined) digest = sha256Hex(bytes);
     if (!outputChanged) changes = { before: records, after: records, added: [], removed: [], changed: [] };
     else {
       bytes = Buffer.from(bytes);
@@ -367,12 +385,12 @@ async function fileDigest(path: string): Promise<string | undefined> {
   if (size === undefined) return undefined;
   if (size <= COMPARE_BYTES_UP_TO) {
     try {
-      return createHash("sha256").update(readRegularFileSync(path)).digest("hex");
+      return sha256Hex(readRegularFileSync(path));
     } catch {
       return undefined;
     }
   }
-  const hash = createHash("sha256");
+  const hash = sha256Stream();
   try {
     for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
   } catch {

@@ -9,21 +9,27 @@
 import { existsSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, join, resolve } from "node:path";
+import { errorMessage } from "../core/errors.js";
 import { type DatasetFields, isTemplate } from "../core/lock/dataset-fields.js";
 import { DEFAULT_MANIFEST_NAME } from "../core/lock/manifest.js";
-import { DatasetError } from "../core/records/generate.js";
+import { DatasetError } from "../core/errors.js";
 import { OperationalError } from "./errors.js";
 import { DEFAULT_MANIFEST_PATTERN, displayPath, findRepositoryRoot } from "./files.js";
-import { batchesOf, checkJobs, createPool, type TaskFailure } from "./pool.js";
-import { noRecordChanges } from "./record-changes.js";
+import { batchesOf, checkJobs, createPool } from "./pool.js";
+import { decodeFailure, encodeFailure, isTaskFailure, type TaskFailure } from "./task-failure.js";
+import { noRecordChanges } from "../core/records/record-fingerprint.js";
 import { cacheLocation, openCache, type UpdateCache } from "./update-cache.js";
-import { type DatasetTask, type DatasetTaskResult, type DatasetUpdate, updateOneDataset } from "./update-dataset.js";
-import { limitsOf } from "./generate.js";
+import {
+  type DatasetTask,
+  type DatasetTaskResult,
+  type DatasetUpdate,
+  UPDATE_TASKS,
+  updateOneDataset,
+} from "./update-dataset.js";
+import { type ArtifactReadingOptions, limitsOf } from "./generate.js";
 import { journalPath, pendingJournal, recoverJournal, renameAll } from "./journal.js";
 import { discardTemporary, removeStaleTemporariesOf, syncFiles } from "./write.js";
 import { removeOnInterrupt } from "./interrupted-writes.js";
-
-export { type DatasetUpdate, outputFor } from "./update-dataset.js";
 
 export interface UpdateOptions {
   /** Lock manifests; default every `*.lock.json` in `.tooling/citation-targets/` of the repository. */
@@ -103,6 +109,13 @@ function guessOutput(manifestPath: string): string {
   return manifestPath.endsWith(".lock.json") ? `${manifestPath.slice(0, -".lock.json".length)}.jsonl` : manifestPath;
 }
 
+/** The caps UpdateOptions lists are generate's, of the same types (a compile error otherwise). */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type True<T extends true> = T;
+export type UpdateCapsAreGenerates = True<
+  Same<Pick<UpdateOptions, keyof ArtifactReadingOptions>, ArtifactReadingOptions>
+>;
+
 /**
  * Re-locks each dataset (its manifest's datasetRoot, keeping kinds, order and ignores) and
  * regenerates its JSONL. On any error in any dataset nothing is written, and every error is
@@ -126,7 +139,7 @@ export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate
   // prepares the tasks. A few: this thread takes them in turn and parses its share of each one's artifacts beside
   // `jobs - 1` workers.
   const wholeDatasets = manifests.length >= DATASETS_PER_THREAD * jobs && jobs > 1;
-  const pool = await createPool(jobs, {
+  const pool = await createPool(jobs, UPDATE_TASKS, {
     mainWorks: !wholeDatasets,
     ...(wholeDatasets ? { warm: "updateDatasets" as const } : {}),
   });
@@ -155,9 +168,8 @@ export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate
         }),
       );
     } else {
-      const { failureOf } = await import("./worker.js");
       for (const [i, manifestPath] of manifests.entries()) {
-        outcomes[i] = await updateOneDataset(taskOf(manifestPath), pool).catch(failureOf);
+        outcomes[i] = await updateOneDataset(taskOf(manifestPath), pool).catch(encodeFailure);
         options.onProgress?.(++finished, manifests.length);
       }
     }
@@ -167,12 +179,13 @@ export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate
   } finally {
     await pool.close();
   }
-  const failures = outcomes.filter((outcome): outcome is TaskFailure => "failed" in outcome);
+  const failures = outcomes.filter(isTaskFailure).map((failure) => decodeFailure(failure));
   if (failures.length > 0) {
+    // Every dataset's fault, in order; an operational one among them makes the run's error operational.
     await discardAll(outcomes);
-    const operational = failures.filter((f) => f.failed.kind !== "dataset");
-    const problems = failures.flatMap((f) => f.failed.problems ?? [f.failed.message]);
-    if (operational.length > 0) throw new OperationalError(`${problems.join("\n")}\nnothing was written`);
+    const problems = failures.flatMap((error) => (error instanceof DatasetError ? error.problems : [error.message]));
+    if (failures.some((error) => !(error instanceof DatasetError)))
+      throw new OperationalError(`${problems.join("\n")}\nnothing was written`);
     throw new DatasetError(problems);
   }
   const done = outcomes as DatasetTaskResult[];
@@ -189,7 +202,7 @@ export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate
       journal,
     );
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     throw new OperationalError(existsSync(journal) ? message : `${message}\nnothing was written`);
   }
   if (cache) {

@@ -15,10 +15,10 @@
  * its entry is not stored. A cache that cannot be read is ignored; one that cannot be written is not
  * an error.
  */
-import { createHash } from "node:crypto";
 import { lstatSync, readFileSync, realpathSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { sha256Hex, sha256Stream } from "../core/bytes.js";
 import type { Problem, RuleSetting } from "../core/report/problem.js";
 import { resolveSeverities } from "../engine/check-file.js";
 import { DEFAULT_LIMITS, type Limits } from "../rules/define.js";
@@ -168,11 +168,9 @@ export interface LockSettings {
 export function verdictKey(settings: LockSettings): string {
   const severities = [...resolveSeverities(rules, settings.rules)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const limits = { ...DEFAULT_LIMITS, ...settings.limits };
-  return createHash("sha256")
-    .update(
-      `${validatorIdentity()}\0${JSON.stringify(severities)}\0${JSON.stringify([limits.maxLineBytes, limits.maxDepth, limits.maxStoredProblems])}\0${settings.allowOutsideRepository === true}`,
-    )
-    .digest("hex");
+  return sha256Hex(
+    `${validatorIdentity()}\0${JSON.stringify(severities)}\0${JSON.stringify([limits.maxLineBytes, limits.maxDepth, limits.maxStoredProblems])}\0${settings.allowOutsideRepository === true}`,
+  );
 }
 
 export interface ValidateCache {
@@ -284,7 +282,7 @@ const NODE_MODULES = [
  */
 export function validatorIdentity(): string {
   if (identity !== undefined) return identity;
-  const hash = createHash("sha256");
+  const hash = sha256Stream();
   const add = (file: string, name: string) => {
     hash.update(`${name}\0`);
     try {

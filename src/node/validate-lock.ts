@@ -3,7 +3,7 @@ import { type BigIntStats, closeSync, constants, openSync, readFileSync, realpat
 import { join, sep } from "node:path";
 import { computeDatasetDigest, type LockManifest } from "../core/lock/manifest.js";
 import type { LockContext } from "../core/lock/lock-context.js";
-import { sha256Hex } from "../core/digest.js";
+import { sha256Hex } from "../core/bytes.js";
 import { bodyStartOfBytes } from "../core/markdown/front-matter.js";
 import { listDatasetFiles } from "./dataset-files.js";
 import { withoutCr } from "./crlf.js";

@@ -8,9 +8,16 @@
 import { stat } from "node:fs/promises";
 import { mapWithLimit } from "./concurrency.js";
 import type { InputFile } from "./files.js";
-import { OperationalError } from "./errors.js";
 import { batchesOf, createPool, type ThreadPolicy } from "./pool.js";
-import type { CheckedFile, FileToCheck, ValidateOptions } from "./validate.js";
+import { decodeFailure, type TaskFailure } from "./task-failure.js";
+
+/** The kind of task of validate's pool (validate.ts): a batch of files checked with the options of the run. */
+export type ValidateTasks<Options, Item, Checked> = {
+  validateFiles(task: { options: Options; items: Item[] }): Promise<Checked[] | TaskFailure>;
+};
+
+/** What validate reports as it goes (ValidateOptions' onProgress). */
+export type OnProgress = (progress: { files: number; filesDone: number; bytes: number; bytesDone: number }) => void;
 
 export interface ProgressTracker {
   read(bytes: number): void;
@@ -22,11 +29,7 @@ export async function sizesOf(inputs: InputFile[]): Promise<number[]> {
 }
 
 /** Reports progress after each read or finished file. */
-export function startProgress(
-  inputs: InputFile[],
-  sizes: number[],
-  onProgress: NonNullable<ValidateOptions["onProgress"]>,
-): ProgressTracker {
+export function startProgress(inputs: InputFile[], sizes: number[], onProgress: OnProgress): ProgressTracker {
   const state = { files: inputs.length, filesDone: 0, bytes: sizes.reduce((a, b) => a + b, 0), bytesDone: 0 };
   return {
     read(n) {
@@ -50,30 +53,29 @@ const BYTES_PER_TASK = 4 * 2 ** 20;
 /**
  * Checks the inputs over a pool of `jobs` threads and gives the reports in input order, with the
  * number of threads that did the work. Batches are small enough that every thread gets several, large
- * enough that messages are few; a large file is a batch of its own.
+ * enough that messages are few; a large file is a batch of its own. `options` are plain data, the
+ * same for every batch.
  */
-export async function validateInPool(
-  inputs: FileToCheck[],
-  options: ValidateOptions & { cwd: string },
+export async function validateInPool<Options, Item, Checked>(
+  inputs: Item[],
+  options: Options,
   jobs: number,
   sizes: number[],
+  tasks: ValidateTasks<Options, Item, Checked>,
   progress?: ProgressTracker,
-): Promise<{ files: CheckedFile[]; threads: number }> {
-  const files: CheckedFile[] = new Array(inputs.length);
+): Promise<{ files: Checked[]; threads: number }> {
+  const files: Checked[] = new Array(inputs.length);
   const batches = batchesOf(sizes, jobs, { items: FILES_PER_TASK, bytes: BYTES_PER_TASK });
-  const pool = await createPool(jobs);
-  const workerOptions = workerOptionsOf(options);
+  const pool = await createPool(jobs, tasks);
   try {
     await Promise.all(
       batches.map(async (indexes) => {
         const reports = await pool.run("validateFiles", {
-          options: workerOptions,
+          options,
           items: indexes.map((index) => inputs[index]!),
         });
-        if ("failed" in reports)
-          throw reports.failed.kind === "other"
-            ? new Error(reports.failed.message)
-            : new OperationalError(reports.failed.message);
+        // As validate always reported a failed batch: a dataset failure as an operational error.
+        if ("failed" in reports) throw decodeFailure(reports, { dataset: "operational" });
         for (const [i, report] of reports.entries()) {
           files[indexes[i]!] = report;
           progress?.fileDone(sizes[indexes[i]!]);
@@ -84,22 +86,4 @@ export async function validateInPool(
     await pool.close();
   }
   return { files, threads: pool.threads };
-}
-
-/** The options a worker builds its own file validator from: plain data, without what only the main thread uses. */
-function workerOptionsOf(options: ValidateOptions & { cwd: string }): ValidateOptions & { cwd: string } {
-  const {
-    patterns: _patterns,
-    patternsCwd: _patternsCwd,
-    confinePatterns: _confinePatterns,
-    onProgress: _onProgress,
-    stdin: _stdin,
-    jobs: _jobs,
-    shard: _shard,
-    cache: _cache,
-    cacheSettleMs: _cacheSettleMs,
-    onCache: _onCache,
-    ...rest
-  } = options;
-  return rest;
 }

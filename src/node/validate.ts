@@ -1,3 +1,4 @@
+import { errorMessage } from "../core/errors.js";
 import { createFileCheck, type FileCheckOptions, type FileResult, resolveSeverities } from "../engine/check-file.js";
 import { lockPair } from "../rules/lock-pair.js";
 import { foldersOf, manifestsWithoutJsonl, orphanReports } from "./orphan-manifests.js";
@@ -38,7 +39,9 @@ import { openLockContext } from "./validate-lock.js";
 import { checkJobs, chooseJobs } from "./pool.js";
 import { openRegularSync } from "./regular-file.js";
 import { sizesOf, startProgress, VALIDATE_THREADS, validateInPool } from "./validate-workers.js";
-import { loadSchema, type SchemaSource } from "./schema-source.js";
+import { encodeFailure, type TaskFailure } from "./task-failure.js";
+import { loadSchema } from "./schema-source.js";
+import type { SchemaSource } from "../core/report/report.js";
 
 export interface ValidateOptions {
   /** Files, directories or globs; default `.tooling/citation-targets/*.jsonl`. */
@@ -146,9 +149,6 @@ export interface CheckedFile {
   verdict?: LockVerdict | null;
 }
 
-export type { FileReport, Report, Summary } from "../core/report/report.js";
-export { exitCodeFor, onlyErrors, summarize } from "../core/report/report.js";
-
 const CHUNK_SIZE = 1 << 20;
 const FILES_AT_ONCE = 8;
 
@@ -220,7 +220,14 @@ export async function validate(options: ValidateOptions = {}): Promise<Report> {
   const items: FileToCheck[] = cache ? inputs.map((input) => withVerdict(input, cache.get(input.absolute))) : inputs;
   const inWorkers =
     jobs > 1
-      ? await validateInPool(items, { ...options, cwd, ...(cacheRun ? { cacheRun } : {}) }, jobs, sizes!, progress)
+      ? await validateInPool(
+          items,
+          workerOptionsOf({ ...options, cwd, ...(cacheRun ? { cacheRun } : {}) }),
+          jobs,
+          sizes!,
+          VALIDATE_TASKS,
+          progress,
+        )
       : undefined;
   const outcomes =
     inWorkers?.files ??
@@ -266,6 +273,56 @@ export async function validate(options: ValidateOptions = {}): Promise<Report> {
     threads: inWorkers?.threads ?? 1,
     rules: ruleDescriptors(),
   };
+}
+
+/** Validators built in this thread, by their options (a run sends the same options with every batch). */
+const validators = new Map<string, Promise<FileValidator>>();
+
+/** Files of a batch in flight at once in one thread, so that one's reads overlap another's checks. */
+const FILES_IN_FLIGHT = 4;
+
+/**
+ * A task of the pool (worker.ts): checks a batch of whole JSONL files, one after another, each with the lock manifest
+ * in force (and the cache's verdict on it, if any).
+ */
+export async function validateFiles(task: {
+  options: ValidateOptions & { cwd: string };
+  items: FileToCheck[];
+}): Promise<CheckedFile[] | TaskFailure> {
+  try {
+    const key = JSON.stringify(task.options);
+    let validator = validators.get(key);
+    if (validator === undefined) {
+      validator = createFileValidator(task.options);
+      validators.set(key, validator);
+      if (validators.size > 4) validators.delete(validators.keys().next().value!);
+    }
+    const ready = await validator;
+    return await mapWithLimit(task.items, FILES_IN_FLIGHT, (input) => ready.check(input));
+  } catch (error) {
+    return encodeFailure(error);
+  }
+}
+
+/** The kind of task of validate's pool. */
+export const VALIDATE_TASKS = { validateFiles };
+
+/** The options a worker builds its own file validator from: plain data, without what only the main thread uses. */
+function workerOptionsOf(options: ValidateOptions & { cwd: string }): ValidateOptions & { cwd: string } {
+  const {
+    patterns: _patterns,
+    patternsCwd: _patternsCwd,
+    confinePatterns: _confinePatterns,
+    onProgress: _onProgress,
+    stdin: _stdin,
+    jobs: _jobs,
+    shard: _shard,
+    cache: _cache,
+    cacheSettleMs: _cacheSettleMs,
+    onCache: _onCache,
+    ...rest
+  } = options;
+  return rest;
 }
 
 /** A file with its verdict, without an empty one (the object crosses to the worker threads). */
@@ -495,7 +552,7 @@ export async function lockFacts(lock: LockContext | undefined): Promise<void> {
   try {
     await lock.ready;
   } catch (error) {
-    lock.artifactsFailed = `the artifact checks of ${lock.manifestPath} could not run: ${error instanceof Error ? error.message : String(error)}`;
+    lock.artifactsFailed = `the artifact checks of ${lock.manifestPath} could not run: ${errorMessage(error)}`;
   }
   if (lock.artifactsFailed !== undefined) lock.datasetRoot = undefined;
 }

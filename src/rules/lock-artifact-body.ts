@@ -1,5 +1,4 @@
-import { createHash, type Hash } from "node:crypto";
-import { sha256Hex } from "../core/digest.js";
+import { type Sha256Stream, sha256Hex, sha256Stream } from "../core/bytes.js";
 import { defineRule, isMarkdownArtifact, regenerateCommand, stringField, updateCommand } from "./define.js";
 
 export const lockArtifactBody = defineRule({
@@ -95,7 +94,7 @@ interface OpenRun {
   body: Uint8Array | undefined;
   matched: number;
   /** The digest so far: from the start when there is no body to compare with, else from where the markdown left it. */
-  hash: Hash | undefined;
+  hash: Sha256Stream | undefined;
 }
 
 /**
@@ -121,7 +120,7 @@ class Runs {
         lastLine: line,
         body,
         matched: 0,
-        hash: body ? undefined : createHash("sha256"),
+        hash: body ? undefined : sha256Stream(),
       };
     }
     const run = this.current;
@@ -131,7 +130,7 @@ class Runs {
       const bytes = utf8Of(text);
       const end = run.matched + bytes.length;
       if (end <= body.length && Buffer.compare(bytes, body.subarray(run.matched, end)) === 0) run.matched = end;
-      else run.hash = createHash("sha256").update(body.subarray(0, run.matched)).update(bytes);
+      else run.hash = sha256Stream().update(body.subarray(0, run.matched)).update(bytes);
     }
     run.lastLine = line;
   }

@@ -1,5 +1,5 @@
 // Loaded with `node --import`: fails renames on purpose, for the tests of update's all-or-nothing
-// renames (test/issue-20.test.ts). Only renames onto a dataset file count (a destination ending in
+// renames (test/untrusted-data.test.ts). Only renames onto a dataset file count (a destination ending in
 // .jsonl or .lock.json). FAIL_RENAME_AT=<n>: the n-th such rename fails with EIO; FAIL_RENAME_FROM=<n>:
 // the n-th and every later one fail (so that restoring the renamed targets fails too);
 // SIGNAL_RENAME_AT=<n> with SIGNAL_RENAME=<SIGTERM|SIGINT>: the process sends itself that signal just

@@ -7,6 +7,7 @@
  * The path is NFC-normalised and percent-encoded outside letters, digits, marks and `-._~/`, so
  * `#`, `%`, spaces and controls never appear raw; that makes the form injective and parseable.
  */
+import { SLUG_REGEXP } from "../model.js";
 
 export type TargetKind = "markdown-artifact" | "structural-container";
 
@@ -18,9 +19,6 @@ export interface AddressParts {
   /** The local coordinate; present for markdown-artifact only. */
   local?: string;
 }
-
-export { SLUG_REGEXP as SLUG_PATTERN } from "../model.js";
-import { SLUG_REGEXP as SLUG_PATTERN } from "../model.js";
 
 /** The local coordinate of the text before an artifact's first heading (and of an artifact without blocks). */
 export const TOP_LOCAL = "_top";
@@ -53,7 +51,7 @@ let lastEscaped = "";
 
 function isSlug(slug: string): boolean {
   if (slug === lastSlug && slug !== "") return true;
-  if (!SLUG_PATTERN.test(slug)) return false;
+  if (!SLUG_REGEXP.test(slug)) return false;
   lastSlug = slug;
   return true;
 }

@@ -8,6 +8,7 @@
  * rule separates gets a `~N` tie-break last.
  */
 
+import { escapeRegExp } from "../text.js";
 import { TOP_LOCAL } from "./address.js";
 import {
   ALL_ANNEX_WORDS,
@@ -124,7 +125,6 @@ export function germanOrdinal(word: string): number | undefined {
 /** A word in its usual spellings: "part", "Part", "PART". */
 const spellings = (words: string[]) =>
   words.flatMap((w) => [w, w[0]!.toUpperCase() + w.slice(1), w.toUpperCase()]).join("|");
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 /**
  * Words standing where a number would (`unique`, `préliminaire`) and ordinal words after their unit (`premier`,
  * `primo`).

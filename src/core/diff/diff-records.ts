@@ -16,7 +16,6 @@
  * the address map and the digest rows (about 8 bytes per compared field and record), plus what is
  * reported; never a whole record of the old file.
  */
-import canonicalize from "canonicalize";
 import { parseAddress } from "../address/address.js";
 import { sha256Bytes, sha256Hex } from "../bytes.js";
 import { deriveCitationTargetId } from "../digest.js";
@@ -31,6 +30,7 @@ import {
   sortChanges,
   VALUE_LIMIT,
 } from "./diff.js";
+import { differingFields, fieldValueText } from "../records/record-fingerprint.js";
 import { buildRecordSchema } from "../schema/schema.js";
 
 /** The 32-bit word (little-endian) of a digest at byte `at`. */
@@ -304,7 +304,7 @@ export class RecordDiff {
       out[at + 1] = 0;
       return;
     }
-    const text = typeof value === "string" ? `s${value}` : valueText(value);
+    const text = fieldValueText(value);
     if (text === this.lastText[k]) {
       out[at] = this.lastDigest[2 * k]!;
       out[at + 1] = this.lastDigest[2 * k + 1]!;
@@ -339,7 +339,7 @@ export class RecordDiff {
     for (const key of Object.keys(record)) {
       if (this.slot.has(key) || this.uncompared.has(key) || key === "citationAddress") continue;
       extra ??= new Map();
-      extra.set(key, sha256Hex(`j${canonicalize(record[key]) ?? ""}`).slice(0, 16));
+      extra.set(key, sha256Hex(fieldValueText(record[key])).slice(0, 16));
     }
     return extra;
   }
@@ -411,37 +411,17 @@ export class RecordDiff {
     if (extra) this.extras.set(row, extra);
   }
 
-  /** Whether two values of a field are equal as the digests would tell: their JCS texts are. */
-  private same(a: unknown, b: unknown): boolean {
-    if (a === b) return true;
-    if (a === undefined || b === undefined || typeof a === "string" || typeof b === "string") return false;
-    if (
-      Array.isArray(a) &&
-      Array.isArray(b) &&
-      a.length === b.length &&
-      a.every((item, i) => typeof item === "string" && item === b[i])
-    )
-      return true;
-    return valueText(a) === valueText(b);
-  }
-
   /**
    * The compared fields that differ between an old and a new record: the known ones in the schema's order, then the
    * others.
    */
   private differingFields(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
-    const fields: string[] = [];
-    for (const name of this.known) if (!this.same(before[name], after[name])) fields.push(name);
-    let others: Set<string> | undefined;
-    for (const record of [before, after]) {
-      for (const key of Object.keys(record)) {
-        if (this.slot.has(key) || this.uncompared.has(key) || key === "citationAddress") continue;
-        others ??= new Set();
-        others.add(key);
-      }
-    }
-    for (const key of others ?? []) if (!this.same(before[key], after[key])) fields.push(key);
-    return fields;
+    return differingFields(
+      before,
+      after,
+      this.known,
+      (key) => this.slot.has(key) || this.uncompared.has(key) || key === "citationAddress",
+    );
   }
 
   /** Pass 2: a record of the new file, with a string citationAddress. */
@@ -713,10 +693,6 @@ export class RecordDiff {
  * The text a value other than a string is digested as: its JCS text tagged "j" (strings are tagged "s"; an array of
  * strings: JSON.stringify's text is its JCS).
  */
-function valueText(value: unknown): string {
-  return `j${Array.isArray(value) && value.every((item) => typeof item === "string") ? JSON.stringify(value) : (canonicalize(value) ?? "")}`;
-}
-
 function fieldChange(field: string, before: Reported, after: Reported): FieldChange {
   return {
     field,

@@ -10,7 +10,8 @@
  * dataset path pattern, contract-digest-changed for the address grammar).
  */
 import canonicalize from "canonicalize";
-import { CITATION_TARGET_ID_FRAMING, sha256Hex } from "../digest.js";
+import { CITATION_TARGET_ID_FRAMING } from "../digest.js";
+import { sha256Hex } from "../bytes.js";
 import { classOf, type ChangeKind, type DiffChange, type DigestPair, MAX_POINTERS } from "./diff.js";
 
 /** The address grammar of docs/spec.md, section 7, by version. */

@@ -3,6 +3,7 @@
  * if not, where it first differs: the analysis the duplicate-key and non-canonical rules share.
  */
 import canonicalize from "canonicalize";
+import { isWellFormed } from "../text.js";
 import { scanJson, type DuplicateKey, type NonCanonical } from "./json-scan.js";
 
 export type CanonicalVerdict =
@@ -56,9 +57,6 @@ const nameStart = new Int32Array(MAX_FAST_DEPTH + 1);
 const nameEnd = new Int32Array(MAX_FAST_DEPTH + 1);
 /** Any JSON number, for the rare one that is not a short integer. */
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
-
-/** String.prototype.isWellFormed (ES2024, in Node 20): false when the text holds a lone surrogate. */
-const isWellFormed = (text: string): boolean => (text as string & { isWellFormed(): boolean }).isWellFormed();
 
 /** The index of the next `char` at or after `from`, or the text's length when there is none. */
 function next(text: string, char: string, from: number): number {

@@ -1,15 +1,19 @@
 /** The dataset lock manifest (docs/spec.md, section 8, "Lock manifest"). */
 
 import canonicalize from "canonicalize";
-import { CALENDAR_DATE, MARKDOWN_ARTIFACT_KINDS, NON_EMPTY_STRING, SOURCE_INDEX_KINDS } from "../schema/schema.js";
-import { sha256Hex } from "../digest.js";
-import { MANIFEST_DATASET_FIELDS, SLUG_PATTERN } from "../model.js";
+import { CALENDAR_DATE, NON_EMPTY_STRING } from "../schema/schema.js";
+import { sha256Hex } from "../bytes.js";
+import {
+  type ArtifactKind,
+  type IndexKind,
+  MANIFEST_DATASET_FIELDS,
+  MARKDOWN_ARTIFACT_KINDS,
+  SLUG_PATTERN,
+  SOURCE_INDEX_KINDS,
+} from "../model.js";
 
 export const LOCK_VERSION = 1;
 export const DEFAULT_MANIFEST_NAME = "citation-targets.lock.json";
-
-export type ArtifactKind = (typeof MARKDOWN_ARTIFACT_KINDS)[number];
-export type IndexKind = (typeof SOURCE_INDEX_KINDS)[number];
 
 export interface ManifestArtifact {
   path: string;

@@ -11,7 +11,7 @@
 import { parseDocument, visit } from "yaml";
 import { isSimpleYamlMap } from "./simple-yaml.js";
 import { findFrontMatter, type FrontMatter } from "./front-matter.js";
-import type { IndexKind } from "../lock/manifest.js";
+import type { IndexKind } from "../model.js";
 import { type BlockScan, scanTopLevelBlocks, type TopLevelBlock } from "./blocks.js";
 import { collapseWhiteSpace, headingText } from "./heading-text.js";
 import {
@@ -20,16 +20,6 @@ import {
   DEFAULT_MAX_HEADING_LENGTH,
   DEFAULT_MAX_HEADINGS,
   DEFAULT_MAX_YAML_ALIASES,
-} from "./limits.js";
-
-export {
-  ArtifactError,
-  type ArtifactLimits,
-  DEFAULT_MAX_HEADING_LENGTH,
-  DEFAULT_MAX_HEADINGS,
-  DEFAULT_MAX_YAML_ALIASES,
-  MAX_BLOCK_LINES,
-  MAX_BLOCK_TOKENS,
 } from "./limits.js";
 
 export interface TargetCut {

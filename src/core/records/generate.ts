@@ -8,9 +8,11 @@
 import { formatAddress } from "../address/address.js";
 import { decodeUtf8, isUtf8 } from "../bytes.js";
 import { assignLocalCoordinates } from "../address/designation.js";
-import { deriveCitationTargetId, deriveTextDigest, sha256Hex } from "../digest.js";
+import { deriveCitationTargetId, deriveTextDigest } from "../digest.js";
+import { sha256Hex } from "../bytes.js";
 import { computeDatasetDigest, type LockManifest, type ManifestArtifact } from "../lock/manifest.js";
-import { type ArtifactLimits, ArtifactError, parseArtifact, type ParsedArtifact } from "../markdown/targets.js";
+import { parseArtifact, type ParsedArtifact } from "../markdown/targets.js";
+import { type ArtifactLimits, ArtifactError } from "../markdown/limits.js";
 import { SCHEMA_VERSION } from "../schema/schema.js";
 import { DatasetError } from "../errors.js";
 import { dirnameOf, folderChain } from "../paths.js";
@@ -22,10 +24,6 @@ import {
   targetStructuralPath,
 } from "../model.js";
 import { type OutputRecord, serializeRecord, serializeRecordCut, valueJson } from "./record-line.js";
-
-export { DatasetError } from "../errors.js";
-export { dirnameOf, folderChain } from "../paths.js";
-export { type OutputRecord, serializeRecord } from "./record-line.js";
 
 export type ArtifactReader = (path: string) => Promise<Uint8Array>;
 

@@ -12,12 +12,10 @@
  * (`serializeRecordCut`).
  */
 import canonicalize from "canonicalize";
+import { isWellFormed } from "../text.js";
 
 /** A record as the generator makes it: strings, integers and arrays of strings. */
 export type OutputRecord = Record<string, string | number | string[]>;
-
-/** String.prototype.isWellFormed (ES2024, in Node 20): false when the text holds a lone surrogate. */
-const isWellFormed = (text: string): boolean => (text as string & { isWellFormed(): boolean }).isWellFormed();
 
 /**
  * The JCS text of a value: what `canonicalize` gives for it ("undefined" for a value JSON has no text

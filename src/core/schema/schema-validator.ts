@@ -1,12 +1,10 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { RE2JS } from "re2js";
+import { errorMessage } from "../errors.js";
 import { AJV_OPTIONS } from "./ajv-options.js";
 import { buildRecordSchema } from "./schema.js";
 import { recordCheckFrom, type RecordSchemaCheck } from "./schema-issues.js";
-
-export type { RecordSchemaCheck, SchemaIssue } from "./schema-issues.js";
-export { recordCheckFrom } from "./schema-issues.js";
 
 // ajv-formats ships CommonJS with `exports.default`; under NodeNext the default import is the module object.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
@@ -18,8 +16,6 @@ export class SchemaCompileError extends Error {
   override name = "SchemaCompileError";
 }
 
-export { AJV_OPTIONS, MANIFEST_AJV_OPTIONS } from "./ajv-options.js";
-
 /** Compiles any schema with Ajv 2020-12 in strict mode with every format of ajv-formats; throws SchemaCompileError. */
 export function compileSchema(schema: unknown, options: Record<string, unknown> = {}): ValidateFunction {
   const ajv = new Ajv2020({ strict: true, ...options });
@@ -27,9 +23,7 @@ export function compileSchema(schema: unknown, options: Record<string, unknown> 
   try {
     return ajv.compile(schema as object);
   } catch (error) {
-    throw new SchemaCompileError(
-      `the schema does not compile: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw new SchemaCompileError(`the schema does not compile: ${errorMessage(error)}`);
   }
 }
 
@@ -63,7 +57,7 @@ const boundedRegExp = Object.assign(
       compiled = RE2JS.compile(pattern.replace(/(?<!\\)((?:\\\\)*)\\u([0-9a-fA-F]{4})/g, "$1\\x{$2}"));
     } catch (error) {
       throw new SchemaCompileError(
-        `the pattern ${JSON.stringify(pattern)} cannot be matched in bounded time (${error instanceof Error ? error.message : String(error)}): rewrite it without lookaround or backreferences, which RE2 does not support`,
+        `the pattern ${JSON.stringify(pattern)} cannot be matched in bounded time (${errorMessage(error)}): rewrite it without lookaround or backreferences, which RE2 does not support`,
       );
     }
     // Ajv keys compiled patterns by their toString(): it must name the pattern.

@@ -1,6 +1,7 @@
 /** The JSON Schema of a citation-target record (docs/spec.md, section 1, "Records"), built for one legislation host. */
 
-import { LEGISLATION_HOST_PATTERN, SLUG_PATTERN } from "../model.js";
+import { LEGISLATION_HOST_PATTERN, MARKDOWN_ARTIFACT_KINDS, SLUG_PATTERN, SOURCE_INDEX_KINDS } from "../model.js";
+import { escapeRegExp } from "../text.js";
 
 export const DEFAULT_LEGISLATION_HOST = "www.legislation.gov.au";
 export const SCHEMA_VERSION = "1.0.0";
@@ -10,10 +11,6 @@ const HOST_PATTERN = new RegExp(LEGISLATION_HOST_PATTERN);
 /** True when `host` is a lowercase DNS host name, optionally with a port. */
 export function isValidLegislationHost(host: string): boolean {
   return HOST_PATTERN.test(host);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /** The `pattern` for `sourceTextUrl`: https, exactly this host, then `/` and at least one more character. */
@@ -86,15 +83,6 @@ function sharedFields(host: string): Record<string, unknown> {
     },
   };
 }
-
-export const MARKDOWN_ARTIFACT_KINDS = [
-  "file",
-  "directory-index",
-  "document-frontmatter",
-  "document-contents",
-  "document-preamble",
-] as const;
-export const SOURCE_INDEX_KINDS = ["body-block", "body-div"] as const;
 
 /** Builds the record schema (JSON Schema 2020-12) with `sourceTextUrl` pinned to `host`. */
 export function buildRecordSchema(host: string = DEFAULT_LEGISLATION_HOST): Record<string, unknown> {

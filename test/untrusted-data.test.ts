@@ -1,4 +1,4 @@
-/** Issue #20: trusted with other people's data. Each item's promises (SECURITY.md names these tests). */
+/** Trusted with other people's data: the promises of SECURITY.md that these tests hold (SECURITY.md names each block). */
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { chmod, cp, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
@@ -35,7 +35,7 @@ async function repository(): Promise<string> {
 const MANIFEST = ".tooling/citation-targets/mvfg.lock.json";
 const JSONL = ".tooling/citation-targets/mvfg.jsonl";
 
-describe("item 1: validate never passes with a check that could not run", () => {
+describe("validate never passes with a check that could not run", () => {
   test.runIf(canDropRoot)(
     "an unreadable subfolder next to a tampered artifact is an error on the file, naming the folder (run as another user)",
     async () => {
@@ -81,7 +81,7 @@ describe("item 1: validate never passes with a check that could not run", () => 
   }, 60_000);
 });
 
-describe("item 4: only regular files are read", () => {
+describe("only regular files are read", () => {
   test("validate /dev/zero, and a JSONL symlinked to it, are refused by name", async () => {
     const result = await cli(["validate", "--no-lock", "/dev/zero"], dir);
     expect(result.code).toBe(2);
@@ -185,7 +185,7 @@ async function restore(root: string, files: Map<string, string>): Promise<void> 
 const failRenames = join(repoRoot, "test/helpers/fail-renames.mjs");
 const JOURNAL = ".citation-targets-update.journal.json";
 
-describe("item 3: update is all or nothing across datasets", () => {
+describe("update is all or nothing across datasets", () => {
   test("a rename failing on the third file (injected EIO) restores the two renamed before it: nothing is written, nothing is left", async () => {
     await nineDatasets(dir);
     const old = await datasetFiles(dir);
@@ -320,7 +320,7 @@ function runAndSignal(args: string[], cwd: string, ms: number, signal: NodeJS.Si
   });
 }
 
-describe("item 5: outputs never over inputs", () => {
+describe("outputs never over inputs", () => {
   test("generate -o onto its manifest or an artifact, and validate --output-file onto the file checked, are refused, naming the input; nothing changes", async () => {
     await repository();
     const manifest = await readFile(join(dir, MANIFEST), "utf8");
@@ -368,7 +368,7 @@ describe("item 5: outputs never over inputs", () => {
   });
 });
 
-describe("item 2: datasets and patterns are confined to the repository", () => {
+describe("datasets and patterns are confined to the repository", () => {
   async function outsideData(): Promise<string> {
     const elsewhere = join(dir, "elsewhere");
     await mkdir(elsewhere, { recursive: true });
@@ -482,7 +482,7 @@ describe("item 2: datasets and patterns are confined to the repository", () => {
   });
 });
 
-describe("item 4: bounded inputs", () => {
+describe("bounded inputs", () => {
   test("brace expansion is counted, not performed: a pattern from the command line, a config or a manifest's ignore over the cap is refused", async () => {
     const { braceExpansions, MAX_BRACE_EXPANSIONS } = await import("../src/node/globs.js");
     expect(braceExpansions("{a,b}".repeat(20))).toBe(2 ** 20);
@@ -545,7 +545,7 @@ describe("item 4: bounded inputs", () => {
   });
 });
 
-describe("item 6: smaller", () => {
+describe("an empty manifest, and an artifact swapped for a link while lock runs", () => {
   test("generate refuses a manifest with no artifacts, naming it", async () => {
     await repository();
     const manifest = JSON.parse(await readFile(join(dir, MANIFEST), "utf8"));
@@ -564,7 +564,7 @@ describe("item 6: smaller", () => {
     await writeFile(join(root, "a.md"), "# Inside\n");
     const outside = join(dir, "outside.md");
     await writeFile(outside, "# Outside: a secret\n");
-    const { sha256Hex } = await import("../src/core/digest.js");
+    const { sha256Hex } = await import("../src/core/bytes.js");
     const outsideDigest = sha256Hex(Buffer.from("# Outside: a secret\n"));
     const { lock } = await import("../src/node/lock.js");
     // A separate process swaps a.md between a regular file and a link to the outside file, as fast as it can, until

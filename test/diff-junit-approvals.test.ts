@@ -1,5 +1,5 @@
 /**
- * Issue 21, the diff parts: `diff --format junit` (a suite per pair, a case per change, failures for
+ * `diff --format junit` (a suite per pair, a case per change, failures for
  * what fails the gate, approved changes skipped) and `diff --write-approvals FILE` (an approvals file
  * for the unapproved breaking changes, with placeholder reasons that approve nothing until edited).
  */

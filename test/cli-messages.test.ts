@@ -1,3 +1,8 @@
+/**
+ * What the commands say and how they behave in everyday use: every I/O error names its path, the summaries, a file of
+ * the wrong kind, paths CI can map, links that work, diff showing the change, the library's checks of its options and
+ * lazy loading, install and help, and no follow-on errors that send the user the wrong way.
+ */
 import { chmod, cp, mkdir, open, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
@@ -29,7 +34,7 @@ async function readOnlyFolder(name: string): Promise<string> {
   return folder;
 }
 
-describe("item 2: every I/O error names its path", () => {
+describe("every I/O error names its path", () => {
   test.runIf(canDropRoot)("generate -o into a read-only folder names the file and the folder", async () => {
     const folder = await readOnlyFolder("ro");
     const result = await runUnprivileged(["generate", MVFG_MANIFEST, "-o", join(folder, "x.jsonl")], dir);
@@ -116,7 +121,7 @@ describe("item 2: every I/O error names its path", () => {
   });
 });
 
-describe("item 3: summaries", () => {
+describe("summaries", () => {
   test("--quiet with errors still counts the warnings it hides, in the stylish and the JSON summary", async () => {
     await writeFile(join(dir, "x.jsonl"), '{ "a": 1 }\nnot json\n');
     const args = ["validate", "--no-lock", "--rule", "non-canonical=warning", "--quiet", "x.jsonl"];
@@ -167,7 +172,7 @@ describe("item 3: summaries", () => {
   });
 });
 
-describe("item 4: the wrong kind of file", () => {
+describe("the wrong kind of file", () => {
   test("validate of a markdown file says once what it looks like and what validate expects, then lists only a few", async () => {
     const result = await cli(["validate", "fixtures/datasets/mvfg/mvfg.md", "--format", "json"]);
     expect(result.code).toBe(1);
@@ -208,7 +213,7 @@ describe("item 4: the wrong kind of file", () => {
   });
 });
 
-describe("item 6: paths CI can map", () => {
+describe("paths CI can map", () => {
   /** A repository with a broken dataset file, and a subfolder to run from. */
   async function repositoryWithProblem(): Promise<string> {
     await mkdir(join(dir, ".git"));
@@ -271,7 +276,7 @@ describe("item 6: paths CI can map", () => {
   });
 });
 
-describe("item 7: links that work", () => {
+describe("links that work", () => {
   test("SARIF has no helpUri while package.json names no repository", async () => {
     const packageJson = JSON.parse(await readFile(join(repoRoot, "package.json"), "utf8"));
     const sarif = JSON.parse((await cli(["validate", "--format", "sarif"])).stdout);
@@ -293,7 +298,7 @@ describe("item 7: links that work", () => {
   });
 });
 
-describe("item 8: diff shows the change", () => {
+describe("diff shows the change", () => {
   /** mvfg's records, with a change made to the new copy. */
   async function pair(change: (records: Record<string, unknown>[]) => void): Promise<void> {
     const records = (await readFile(MVFG_JSONL, "utf8"))
@@ -348,7 +353,7 @@ describe("item 8: diff shows the change", () => {
   });
 });
 
-describe("item 9: the library checks its options and loads the commands when first used", () => {
+describe("the library checks its options and loads the commands when first used", () => {
   test("citation-targets/core holds the synchronous core, and generateRecords of the main entry gives its records", async () => {
     const [library, core] = await Promise.all([import("../src/index.js"), import("../src/core-api.js")]);
     const manifest = JSON.parse(await readFile(MVFG_MANIFEST, "utf8"));
@@ -426,7 +431,7 @@ describe("item 9: the library checks its options and loads the commands when fir
   });
 });
 
-describe("item 10: install and help", () => {
+describe("install and help", () => {
   test("the prepare step of a checkout whose build tools are not installed says to run npm ci there", async () => {
     const checkout = join(dir, "checkout");
     await mkdir(join(checkout, "scripts"), { recursive: true });
@@ -479,7 +484,7 @@ describe("item 10: install and help", () => {
   );
 });
 
-describe("item 5: no follow-on errors that send you the wrong way", () => {
+describe("no follow-on errors that send you the wrong way", () => {
   /** A repository holding a copy of the example data. */
   async function repository(): Promise<string> {
     await mkdir(join(dir, ".git"));

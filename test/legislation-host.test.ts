@@ -1,5 +1,5 @@
 /**
- * Issue 21, item 4: a publisher outside Australia whose records point at their own host. The wrong
+ * A publisher outside Australia whose records point at their own host. The wrong
  * host is said once per file, with the fix (the flag, the config key, the host found; or the schema
  * file in force); `schema` and `schema -o` take the config's legislationHost; `--print-config` says
  * which schema is used.

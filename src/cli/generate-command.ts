@@ -1,0 +1,106 @@
+/**
+ * `citation-targets generate`: a dataset's JSONL from its lock manifest. Registered on the program by
+ * `registerGenerateCommand`.
+ */
+import { type Command, Option } from "commander";
+import { plural } from "../core/text.js";
+import { OperationalError } from "../node/errors.js";
+import { displayPath } from "../node/files.js";
+import { type CommandIo, type MainContext, noteJobs, OUTSIDE_NOTE, writeAndDrain } from "./context.js";
+import { generateCheckJson, generateCheckText } from "./dataset-reports.js";
+import { type ArtifactCapOptions, artifactCaps, addCapOptions, allowOutsideOption, parsePositive } from "./options.js";
+
+/** Adds the `generate` command to the program. */
+export function registerGenerateCommand(
+  program: Command,
+  context: MainContext,
+  { stdout, stderr, setExitCode }: CommandIo,
+): void {
+  addCapOptions(
+    program
+      .command("generate")
+      .summary("generate a dataset's JSONL from its lock manifest")
+      .description(
+        "Generate the citation-targets JSONL of a dataset from its lock manifest and the markdown artifacts it pins. Every artifact is verified against its sha256 before anything is written; the output is canonical and byte-identical on every run.",
+      )
+      .argument("<manifest>", "the lock manifest (citation-targets.lock.json)")
+      .option(
+        "-o, --output <file>",
+        "write the JSONL to FILE (atomically: a temporary file, then a rename); default stdout",
+      )
+      .option(
+        "--check <file>",
+        "write nothing; exit 1 when FILE is not exactly what would be generated, saying why, what would change by address, and how to fix it",
+      )
+      .option(
+        "--jobs <n>",
+        "threads to parse the markdown in (default: one per core, at most 4, for 4 MB of markdown or more; else 1); the output is the same",
+        parsePositive,
+      ),
+  )
+    .option("--verbose", "say how many threads parsed the markdown and how long it took (stderr)")
+    .addOption(
+      new Option(
+        "-f, --format <format>",
+        "the --check report: text (default: on stderr) or json (on stdout; docs/spec.md, section 15)",
+      )
+        .choices(["text", "json"])
+        .default("text"),
+    )
+    .addOption(allowOutsideOption())
+    .action(
+      async (
+        manifest: string,
+        options: {
+          output?: string;
+          format: "text" | "json";
+          check?: string;
+          jobs?: number;
+          verbose?: boolean;
+        } & ArtifactCapOptions,
+      ) => {
+        if (options.allowOutsideRepository) stderr.write(OUTSIDE_NOTE);
+        noteJobs(options.jobs, stderr);
+        const caps = artifactCaps(options);
+        const started = performance.now();
+        if (options.check && options.output) throw new OperationalError("--check and --output exclude each other");
+        if (options.format === "json" && !options.check)
+          throw new OperationalError("--format json is the report of --check (generate writes the JSONL itself)");
+        const { checkGenerated, generate } = await import("../node/generate.js");
+        if (options.check) {
+          const result = await checkGenerated({
+            manifest,
+            cwd: context.cwd,
+            check: options.check,
+            ...caps,
+            ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
+          });
+          if (options.format === "json") {
+            stdout.write(generateCheckJson(result, options.check));
+            setExitCode(result.difference ? 1 : 0);
+            return;
+          }
+          stderr.write(generateCheckText(result, options.check, manifest));
+          if (result.difference) setExitCode(1);
+          return;
+        }
+        const generateOptions = {
+          manifest,
+          cwd: context.cwd,
+          write: (text: string) => writeAndDrain(stdout, text),
+          ...caps,
+          ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
+        };
+        const result = options.output
+          ? await generate({ ...generateOptions, output: options.output })
+          : await generate(generateOptions);
+        if (result.output)
+          stderr.write(`wrote ${displayPath(result.output, context.cwd)} (${plural(result.records, "record")})\n`);
+        const threads = result.threads ?? 1;
+        if (options.verbose)
+          stderr.write(
+            `generated in ${Math.round(performance.now() - started)} ms, markdown parsed in ${threads === 1 ? "this thread" : `${threads} threads (this one and ${plural(threads - 1, "worker thread")})`}\n`,
+          );
+      },
+    );
+}

@@ -1,0 +1,305 @@
+/**
+ * `citation-targets update` and `citation-targets adopt`: refresh lock manifests and regenerate their
+ * JSONL, or bring a corpus under citation targets (both update's run). Registered on the program by
+ * `registerUpdateCommand` and `registerAdoptCommand`.
+ */
+import { type Command, Option } from "commander";
+import { TEMPLATE_HELP } from "../core/lock/dataset-fields.js";
+import { MANIFEST_DATASET_FIELDS } from "../core/model.js";
+import { DEFAULT_LEGISLATION_HOST } from "../core/schema/schema.js";
+import { plural } from "../core/text.js";
+import { OperationalError } from "../node/errors.js";
+import { DEFAULT_MANIFEST_PATTERN, displayPath, MANIFEST_FOLDER } from "../node/files.js";
+import { shellQuote } from "../core/text.js";
+import type { DatasetUpdate } from "../node/update-dataset.js";
+import { type CommandIo, configOf, datasetProgress, type MainContext, noteJobs, OUTSIDE_NOTE } from "./context.js";
+import { adoptText, describeUpdates, updatesJson } from "./dataset-reports.js";
+import {
+  type ArtifactCapOptions,
+  artifactCaps,
+  addCapOptions,
+  allowOutsideOption,
+  parsePositive,
+  pick,
+} from "./options.js";
+import { createProgressLine, progressEnabled } from "./progress.js";
+import { manifestsIn, warnLeftovers, warnTwins } from "./validate-notes.js";
+
+/**
+ * A sourceTextUrl that update or adopt wrote on another host than the legislation host in force
+ * (the config's, else the default) is warned of: validate would reject every record of it. Not
+ * when the repository has a schema file of its own (validate's message then says what to do).
+ */
+async function addHostWarnings(results: DatasetUpdate[], cwd: string): Promise<void> {
+  const written = results.filter((r) => r.artifacts.created || r.fields.some((f) => f.field === "sourceTextUrl"));
+  if (written.length === 0) return;
+  const { findRepositorySchema } = await import("../node/schema-source.js");
+  if ((await findRepositorySchema(cwd)) !== undefined) return;
+  const { findConfig } = await import("../node/config.js");
+  const config = await findConfig(cwd).catch(() => undefined);
+  const host = config?.config.legislationHost ?? DEFAULT_LEGISLATION_HOST;
+  const from =
+    config?.config.legislationHost !== undefined
+      ? `the config ${displayPath(config.path, cwd)}`
+      : "the default; no config sets legislationHost";
+  for (const result of written) {
+    const own = /^https:\/\/([^/?#]+)\//.exec(result.sourceTextUrl)?.[1];
+    if (own !== undefined && own !== host)
+      result.warnings.push(
+        `${result.slug}: sourceTextUrl ${result.sourceTextUrl} is on ${own}, not on the legislation host ${host} (${from}): validate will reject its records; if your legislation is published on ${own}, set "legislationHost": "${own}" in the config (one host for the repository)`,
+      );
+  }
+}
+
+/** Adds the `update` command to the program. */
+export function registerUpdateCommand(
+  program: Command,
+  context: MainContext,
+  { stdout, stderr, setExitCode }: CommandIo,
+): void {
+  addCapOptions(
+    program
+      .command("update")
+      .summary("refresh lock manifests and regenerate their JSONL in one step")
+      .description(
+        `After amending the law: re-lock each dataset (new, renamed and deleted files, changed digests; kinds, order and ignores kept) and regenerate its JSONL (<name>.jsonl beside <name>.lock.json), then say what changed: artifacts, and records added, removed and changed by citation address. Atomic: on any error nothing is written. With no manifests, updates every ${DEFAULT_MANIFEST_PATTERN} of the repository.`,
+      )
+      .argument("[manifests...]", "lock manifests (<name>.lock.json)")
+      .option("--check", "write no manifest or JSONL; exit 1 when anything would change (for CI)")
+      .option(
+        "--staged",
+        "only the datasets that what git has staged belongs to (lock manifests, JSONL, markdown; deletions too), for a pre-commit hook",
+      )
+      .option(
+        "--jobs <n>",
+        "worker threads (default: one per core; at most 4 per core): many datasets are spread over them whole, a few large ones artifact by artifact",
+        parsePositive,
+      )
+      .option("--no-cache", "regenerate every dataset: do not use or write the cache")
+      .option(
+        "--cache-location <file>",
+        "the cache file (default node_modules/.cache/citation-targets/update.json of the repository, when it has node_modules)",
+      ),
+  )
+    .addOption(allowOutsideOption())
+    .option(
+      "--recover",
+      "only complete an update that was interrupted (its journal at the repository root): roll its renames forward, or back, then exit",
+    )
+    .option(
+      "--version-date <date|template>",
+      "a new version: set versionDate in every manifest updated (YYYY-MM-DD, or a template such as '{front.stand}')",
+    )
+    .option(
+      "--source-text-url <url|template>",
+      "a new version: set sourceTextUrl (one manifest; for several, a template such as 'https://host/{front.slug}/2024-06-01')",
+    )
+    .option("--name <name|template>", "set the title's name (a law renamed by the amendment)")
+    .addOption(
+      new Option("-f, --format <format>", "report format on stdout: text (default) or json (docs/spec.md, section 15)")
+        .choices(["text", "json"])
+        .default("text"),
+    )
+    .addHelpText(
+      "after",
+      `\nA new published version: set --version-date (and --source-text-url); update warns when the markdown changed and they did not. Templates: ${TEMPLATE_HELP}.\n\nExit codes: 0 up to date (or updated), 1 --check found changes or a dataset is at fault, 2 usage or I/O error.\n\nExamples:\n  citation-targets update\n  citation-targets update .tooling/citation-targets/privacy-act-1988.lock.json --version-date 2024-06-01 --source-text-url https://www.legislation.gov.au/C2004A03712/2024-06-01/text\n  citation-targets update --check`,
+    )
+    .action(
+      async (
+        named: string[],
+        options: {
+          check?: boolean;
+          staged?: boolean;
+          jobs?: number;
+          cache: boolean;
+          cacheLocation?: string;
+          recover?: boolean;
+          versionDate?: string;
+          sourceTextUrl?: string;
+          name?: string;
+          format: "text" | "json";
+        } & ArtifactCapOptions,
+      ) => {
+        if (options.allowOutsideRepository) stderr.write(OUTSIDE_NOTE);
+        noteJobs(options.jobs, stderr);
+        const { upToDate, update } = await import("../node/update.js");
+        if (options.recover && (options.check || options.staged || named.length > 0))
+          throw new OperationalError(
+            "--recover only completes an interrupted update: name no manifests, --check or --staged with it",
+          );
+        if (!options.check) {
+          const { journalPath, recoverJournal } = await import("../node/journal.js");
+          const journal = await journalPath(context.cwd);
+          const recovered = await recoverJournal(journal);
+          if (recovered)
+            stderr.write(
+              `completed the interrupted update of ${displayPath(journal, context.cwd)}: ${plural(recovered.files, "file")} ${recovered.direction === "forward" ? "renamed into place (rolled forward)" : "restored as they were (rolled back)"}\n`,
+            );
+          else if (options.recover) stderr.write("no interrupted update to complete\n");
+          if (options.recover) return;
+        }
+        let manifests = named;
+        if (options.staged) {
+          if (named.length > 0)
+            throw new OperationalError("--staged chooses the datasets itself: name no manifests with it");
+          const { stagedDatasets } = await import("../node/staged.js");
+          manifests = (await stagedDatasets(context.cwd)).manifests.map((manifest) =>
+            displayPath(manifest, context.cwd),
+          );
+          if (manifests.length === 0) {
+            stderr.write("citation-targets: nothing staged belongs to a dataset: nothing to check\n");
+            return;
+          }
+        }
+        const set = pick(options, ["versionDate", "sourceTextUrl", "name"]);
+        const progress = progressEnabled(context.env, context.stderr.isTTY)
+          ? createProgressLine((text) => context.stderr.write(text))
+          : undefined;
+        const results = await update({
+          manifests,
+          ...(Object.keys(set).length > 0 ? { set } : {}),
+          ...datasetProgress(progress, "updating"),
+          ...(options.cache === false
+            ? { cache: false as const }
+            : options.cacheLocation !== undefined
+              ? { cache: options.cacheLocation }
+              : {}),
+          cwd: context.cwd,
+          ...(options.check ? { check: true } : {}),
+          ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
+          ...artifactCaps(options),
+        });
+        progress?.done();
+        if (options.check)
+          warnLeftovers(
+            stderr,
+            results.flatMap((r) => [r.manifest, r.output]),
+            context.cwd,
+          );
+        await addHostWarnings(results, context.cwd);
+        if (options.format === "json") stdout.write(updatesJson("update", results, options.check === true));
+        else {
+          stdout.write(`${describeUpdates(results, options.check === true).join("\n")}\n`);
+          for (const warning of results.flatMap((r) => r.warnings)) stderr.write(`warning: ${warning}\n`);
+        }
+        if (options.check && results.some((r) => !upToDate(r))) {
+          const stale =
+            named.length > 0 || options.staged
+              ? results.filter((r) => !upToDate(r)).map((r) => ` ${shellQuote(r.manifest)}`)
+              : [];
+          stderr.write(`not up to date: run \`citation-targets update${stale.join("")}\` to refresh and regenerate\n`);
+          setExitCode(1);
+        }
+      },
+    );
+}
+
+/** Adds the `adopt` command to the program. */
+export function registerAdoptCommand(
+  program: Command,
+  context: MainContext,
+  { stdout, stderr, setExitCode }: CommandIo,
+): void {
+  addCapOptions(
+    program
+      .command("adopt")
+      .summary("lock and generate a whole corpus: one dataset per folder, fields from front matter")
+      .description(
+        `Bring many dataset folders under citation targets in one command: for each folder, its fields are filled from templates (the folder's name and path, and the front matter of its index.md), and its lock manifest and JSONL are written to ${MANIFEST_FOLDER}/<slug>.lock.json and <slug>.jsonl at the repository root. All or nothing: every fault of every folder is named, and then nothing is written. Rerun, it refreshes what it wrote (the same as update, with the fields filled again).`,
+      )
+      .argument(
+        "[datasets...]",
+        "dataset folders, or globs of them (e.g. 'laws/*'); default: adopt.datasets of the config",
+      )
+      .option(
+        "--slug <template>",
+        "default: '{front.slug|slug}' when the front matter has a slug, else '{folder|slug}'",
+      )
+      .option("--title-id <template>", "e.g. '{front.jurabk}'")
+      .option("--name <template>", "e.g. '{front.Title}'")
+      .option("--version-date <date|template>", "e.g. 2024-06-01 or '{front.stand}'")
+      .option(
+        "--source-text-url <template>",
+        "e.g. 'https://www.gesetze-im-internet.de/{front.slug}/' (values are percent-encoded)",
+      )
+      .option("--check", "write nothing; exit 1 when anything would be written")
+      .option(
+        "--move",
+        "the folders were moved (git mv): repoint the lock manifest each belongs to (its dataset folder gone, its artifacts here), keeping its slug and addresses",
+      )
+      .addOption(
+        new Option(
+          "-f, --format <format>",
+          "report format on stdout: text (default) or json (docs/spec.md, section 15)",
+        )
+          .choices(["text", "json"])
+          .default("text"),
+      )
+      .option("--config <file>", "read adopt's templates from this config file (default: the one validate finds)")
+      .option("--no-config", "read no config file")
+      .option("--jobs <n>", "worker threads (default: one per core)", parsePositive)
+      .option("--no-cache", "do not use or write update's cache"),
+  )
+    .addHelpText(
+      "after",
+      `\nTemplates: ${TEMPLATE_HELP}. A flag wins over the config's adopt.<field>.\n\nExit codes: 0 adopted (or, with --check, nothing to write), 1 --check found something to write or a folder is at fault, 2 usage or I/O error.\n\nExamples:\n  citation-targets adopt 'laws/*' --title-id '{front.jurabk}' --name '{front.Title}' --version-date 2024-06-01 --source-text-url 'https://www.gesetze-im-internet.de/{front.slug}/'\n  citation-targets adopt            (folders and templates from the config's "adopt")`,
+    )
+    .action(
+      async (
+        named: string[],
+        options: {
+          slug?: string;
+          titleId?: string;
+          name?: string;
+          versionDate?: string;
+          sourceTextUrl?: string;
+          check?: boolean;
+          move?: boolean;
+          format: "text" | "json";
+          config?: string | boolean;
+          jobs?: number;
+          cache: boolean;
+        } & ArtifactCapOptions,
+      ) => {
+        noteJobs(options.jobs, stderr);
+        const loaded = await configOf(options.config, context.cwd);
+        const fromConfig = loaded?.config.adopt ?? {};
+        const templates = {
+          ...pick(fromConfig, [...MANIFEST_DATASET_FIELDS]),
+          ...pick(options, [...MANIFEST_DATASET_FIELDS]),
+        };
+        const datasets = named.length > 0 ? named : (fromConfig.datasets ?? []);
+        const { adopt } = await import("../node/adopt.js");
+        const progress = progressEnabled(context.env, context.stderr.isTTY)
+          ? createProgressLine((text) => context.stderr.write(text))
+          : undefined;
+        const result = await adopt({
+          datasets,
+          templates,
+          cwd: context.cwd,
+          ...(options.check ? { check: true } : {}),
+          ...(options.move ? { move: true } : {}),
+          ...(options.cache === false ? { cache: false as const } : {}),
+          ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
+          ...artifactCaps(options),
+          ...datasetProgress(progress, "adopting"),
+        });
+        progress?.done();
+        await addHostWarnings(result.updates, context.cwd);
+        const changed = result.updates.filter((r) => r.manifestChanged || r.outputChanged);
+        if (options.format === "json") stdout.write(updatesJson("adopt", result.updates, options.check === true));
+        else {
+          stdout.write(
+            adoptText(result.updates, displayPath(result.folder, context.cwd) || ".", options.check === true),
+          );
+          for (const warning of result.updates.flatMap((r) => r.warnings)) stderr.write(`warning: ${warning}\n`);
+        }
+        if (!options.check) warnTwins(stderr, manifestsIn(result.folder), context.cwd);
+        if (result.gitattributes.length > 0)
+          stderr.write(
+            `${options.check ? "would add" : "added"} ${plural(result.gitattributes.length, "line")} to .gitattributes (\`-text\`: git keeps the line endings of the pinned markdown and of the JSONL as committed, CR LF never)\n`,
+          );
+        if (options.check && changed.length > 0) setExitCode(1);
+      },
+    );
+}
