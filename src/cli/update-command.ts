@@ -32,6 +32,7 @@ import {
   pick,
 } from "./options.js";
 import { createProgressLine, progressEnabled } from "./progress.js";
+import { manifestsIn, warnLeftovers, warnTwins } from "./validate-notes.js";
 
 /**
  * A sourceTextUrl that update or adopt wrote on another host than the legislation host in force
@@ -188,6 +189,12 @@ export function registerUpdateCommand(
           ...artifactCaps(options),
         });
         progress?.done();
+        if (options.check)
+          warnLeftovers(
+            stderr,
+            results.flatMap((r) => [r.manifest, r.output]),
+            context.cwd,
+          );
         await addHostWarnings(results, context.cwd);
         if (isFreshnessFormat(options.format)) {
           const { updateFreshness } = await import("./freshness-output.js");
@@ -240,6 +247,10 @@ export function registerAdoptCommand(
         "e.g. 'https://www.gesetze-im-internet.de/{front.slug}/' (values are percent-encoded)",
       )
       .option("--check", "write nothing; exit 1 when anything would be written")
+      .option(
+        "--move",
+        "the folders were moved (git mv): repoint the lock manifest each belongs to (its dataset folder gone, its artifacts here), keeping its slug and addresses",
+      )
       .addOption(
         new Option(
           "-f, --format <format>",
@@ -268,6 +279,7 @@ export function registerAdoptCommand(
           versionDate?: string;
           sourceTextUrl?: string;
           check?: boolean;
+          move?: boolean;
           format: "text" | "json";
           config?: string | boolean;
           jobs?: number;
@@ -293,6 +305,7 @@ export function registerAdoptCommand(
           onNote: note,
           cwd: context.cwd,
           ...(options.check ? { check: true } : {}),
+          ...(options.move ? { move: true } : {}),
           ...(options.cache === false ? { cache: false as const } : {}),
           ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
           ...artifactCaps(options),
@@ -308,6 +321,11 @@ export function registerAdoptCommand(
           );
           for (const warning of result.updates.flatMap((r) => r.warnings)) stderr.write(`warning: ${warning}\n`);
         }
+        if (!options.check) warnTwins(stderr, manifestsIn(result.folder), context.cwd);
+        if (result.gitattributes.length > 0)
+          stderr.write(
+            `${options.check ? "would add" : "added"} ${plural(result.gitattributes.length, "line")} to .gitattributes (\`-text\`: git keeps the line endings of the pinned markdown and of the JSONL as committed, CR LF never)\n`,
+          );
         if (options.check && changed.length > 0) setExitCode(1);
       },
     );

@@ -49,8 +49,8 @@ export function validateStepSummary(report: Report): string {
     "",
     `${plural(files, "file")}, ${plural(records, "record")}: ${plural(errors, "error")}, ${plural(warnings, "warning")}.`,
   ];
-  if (unreadable.length > 0)
-    out.push("", ...unreadable.map((file) => `- ${code(file.path)} could not be read: ${cell(file.error!)}`));
+  if (unreadable.length > 0) out.push("");
+  for (const file of unreadable) out.push(`- ${code(file.path)} could not be read: ${cell(file.error!)}`);
   const problems = report.files.flatMap((file) => file.problems);
   const counted = errors + warnings;
   if (problems.length > 0) {

@@ -30,18 +30,30 @@ import { JOURNAL_NAME } from "./journal.js";
 import { readRegularFileSync } from "./regular-file.js";
 import { writeFileAtomic } from "./write.js";
 import { noteOf, WRITER_LOCK_NAME, withWriterLock } from "./writer-lock.js";
+import { addGitattributes, gitattributesLines } from "./gitattributes.js";
+import { orphanedManifests, ownersOf } from "./move-dataset.js";
 
 export interface AdoptOptions extends Omit<UpdateOptions, "manifests" | "datasets" | "set"> {
   /** Dataset folders, or globs of them (relative to cwd). */
   datasets: string[];
   /** A template (or value) per field; slug defaults to the front matter's `slug`, else the folder name as a slug. */
   templates: Partial<DatasetFields>;
+  /**
+   * The folders are datasets moved (`git mv`): each repoints the orphaned manifest it belongs to (the one whose dataset
+   * folder is not there and whose every artifact is in it), keeping its slug, fields and addresses. No templates.
+   */
+  move?: boolean;
 }
 
 export interface AdoptResult {
   updates: DatasetUpdate[];
   /** Where the manifests and JSONL went. */
   folder: string;
+  /**
+   * The lines added to the repository's `.gitattributes` (with --check: those it would add), so that git never
+   * converts the line endings of what the manifests pin (gitattributes.ts).
+   */
+  gitattributes: string[];
 }
 
 /** The default slug template: the front matter's `slug` when it has one, else the folder's name made a slug. */
@@ -97,6 +109,46 @@ function relativeRoot(manifest: string, dir: string): string {
   return relativePath(dirname(manifest), dir).split(sep).join("/");
 }
 
+/**
+ * adopt --move: each folder repoints the one orphaned manifest it belongs to (move-dataset.ts), then update re-locks
+ * and regenerates it from there; all or nothing, every fault named.
+ */
+async function moveFolders(
+  folders: string[],
+  folder: string,
+  repository: string,
+  cwd: string,
+  rest: Omit<AdoptOptions, "datasets" | "templates" | "onProgress" | "move">,
+  onProgress: AdoptOptions["onProgress"],
+): Promise<AdoptResult> {
+  const orphans = orphanedManifests(folder);
+  const problems: string[] = [];
+  const moved: { manifest: string; dir: string; fields: Partial<DatasetFields>; move: boolean }[] = [];
+  const taken = new Set<string>();
+  for (const dir of folders) {
+    const shown = displayPath(dir, cwd) || ".";
+    const owners = ownersOf(dir, orphans).filter((m) => !taken.has(m));
+    if (owners.length !== 1) {
+      problems.push(
+        owners.length === 0
+          ? `${shown}: no lock manifest in ${displayPath(folder, cwd)} has its dataset folder gone and every artifact in ${shown}: nothing to move (adopt it without --move as a new dataset)`
+          : `${shown}: more than one lock manifest could be its own (${owners.map((m) => displayPath(m, cwd)).join(", ")}): repoint one with \`citation-targets lock ${shown} -o MANIFEST\``,
+      );
+      continue;
+    }
+    taken.add(owners[0]!);
+    moved.push({ manifest: owners[0]!, dir, fields: {}, move: true });
+  }
+  if (problems.length > 0) throw new DatasetError(problems);
+  const updates = await update({ ...rest, cwd, datasets: moved, ...(onProgress ? { onProgress } : {}) });
+  const gitattributes = await addGitattributes(
+    repository,
+    gitattributesLines(repository, folders),
+    rest.check === true,
+  );
+  return { updates, folder, gitattributes };
+}
+
 /** Writes (or, with `check`, computes) a manifest and a JSONL for every dataset folder named; all or nothing. */
 export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
   return withOutsideReads(options.allowOutsideRepository, () => adoptConfined(options));
@@ -110,7 +162,7 @@ async function adoptConfined(options: AdoptOptions): Promise<AdoptResult> {
 }
 
 async function adoptLocked(options: AdoptOptions, cwd: string): Promise<AdoptResult> {
-  const { datasets: patterns, templates, onProgress, ...rest } = options;
+  const { datasets: patterns, templates, onProgress, move, ...rest } = options;
   if (patterns.length === 0)
     throw new OperationalError("no dataset folders: name them (e.g. 'laws/*'), or set adopt.datasets in the config");
   const missing = MANIFEST_DATASET_FIELDS.filter((field) => field !== "slug" && templates[field] === undefined);
@@ -118,6 +170,7 @@ async function adoptLocked(options: AdoptOptions, cwd: string): Promise<AdoptRes
   const found = await findRepositoryRoot(cwd);
   const repository = found ?? cwd;
   const folder = join(repository, ...MANIFEST_FOLDER.split("/"));
+  if (move) return moveFolders(folders, folder, repository, cwd, rest, onProgress);
   if (missing.length > 0) {
     // Say what each law's front matter offers, from the first one, so that the fix can be written at once.
     const first =
@@ -186,7 +239,7 @@ async function adoptLocked(options: AdoptOptions, cwd: string): Promise<AdoptRes
       }
     }
     const faults = checkDatasetFields(fields);
-    problems.push(...faults.map((f) => `${shown}: ${f.field} ${JSON.stringify(f.value)}: ${f.message}`));
+    for (const f of faults) problems.push(`${shown}: ${f.field} ${JSON.stringify(f.value)}: ${f.message}`);
     if (faulty || faults.length > 0) continue;
     const slug = fields.slug!;
     const other = bySlug.get(slug);
@@ -215,8 +268,15 @@ async function adoptLocked(options: AdoptOptions, cwd: string): Promise<AdoptRes
   }
   if (problems.length > 0) throw new DatasetError(problems);
   const updates = await update({ ...rest, cwd, datasets: adopted, ...(onProgress ? { onProgress } : {}) });
+  const gitattributes = await addGitattributes(
+    repository,
+    gitattributesLines(repository, folders),
+    rest.check === true,
+  ).catch((error: unknown) => {
+    throw new OperationalError(`cannot write ${join(repository, ".gitattributes")}: ${(error as Error).message}`);
+  });
   if (!options.check && found !== undefined) await ignoreToolFiles(repository, noteOf(options));
-  return { updates, folder };
+  return { updates, folder, gitattributes };
 }
 
 /**

@@ -19,6 +19,8 @@ export interface Config {
   schema?: string;
   /** A lock manifest for every file (relative to the config file), or false to look for none. */
   lock?: string | false;
+  /** false: do not check the lock manifests' artifacts (a sparse checkout); the same as `--no-artifacts`. */
+  artifacts?: boolean;
   rules?: Partial<Record<string, RuleSetting>>;
   maxProblems?: number;
   /**
@@ -82,6 +84,11 @@ export function buildConfigSchema(): Record<string, unknown> {
       lock: {
         oneOf: [NON_EMPTY_STRING, { const: false }],
         description: "a lock manifest for every file, or false to look for none",
+      },
+      artifacts: {
+        type: "boolean",
+        description:
+          "false: do not check the lock manifests' artifacts (a checkout without the dataset folders), as --no-artifacts",
       },
       rules: {
         type: "object",

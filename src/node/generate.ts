@@ -251,12 +251,13 @@ async function pipeLines(
     for (const line of batch) {
       each?.(line);
       buffer += line;
+      // Within the batch too: one artifact's batch of a million targets joined is longer than a string may be.
+      if (buffer.length >= FLUSH_AT) {
+        await write(buffer);
+        buffer = "";
+      }
     }
     count += batch.length;
-    if (buffer.length >= FLUSH_AT) {
-      await write(buffer);
-      buffer = "";
-    }
   }
   if (buffer !== "") await write(buffer);
   return count;

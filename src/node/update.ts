@@ -38,6 +38,7 @@ import {
 } from "./write.js";
 import { noteOf, withWriterLock } from "./writer-lock.js";
 import { readRegularIfPresent, withOutsideReads } from "./regular-file.js";
+import { removeOnInterrupt } from "./interrupted-writes.js";
 
 export interface UpdateOptions {
   /** Lock manifests; default every `*.lock.json` in `.tooling/citation-targets/` of the repository. */
@@ -89,6 +90,8 @@ export interface AdoptedDataset {
   /** The dataset folder (absolute, or relative to cwd). */
   dir: string;
   fields: Partial<DatasetFields>;
+  /** The manifest's dataset folder moved to `dir` (adopt --move): it is repointed there, its slug and fields kept. */
+  move?: boolean;
 }
 
 /** Finds the manifests to update: the named ones, else those of the default pattern at the repository root. */
@@ -293,12 +296,15 @@ async function prepareTasks(
     sweepable.flatMap((manifest) => [manifest, `${manifest.slice(0, -".lock.json".length)}.jsonl`]),
   );
   const swept = new Set(sweepable);
+  // Ctrl-C or SIGTERM while writing: the temporary files of every dataset (written by worker threads too) are removed.
+  if (!options.check) removeOnInterrupt(manifests); // every JSONL is written beside its manifest
   const limits = limitsOf(options);
   const taskOf = (manifestPath: string): DatasetTask => {
     const entry = cache?.get(manifestPath);
     const adopting = adopted.get(manifestPath);
     return {
       ...(adopting ? { dir: resolve(cwd, adopting.dir), fields: adopting.fields } : {}),
+      ...(adopting?.move ? { move: true } : {}),
       ...(options.set ? { templates: options.set } : {}),
       manifestPath,
       cwd,

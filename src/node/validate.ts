@@ -73,6 +73,12 @@ export interface ValidateOptions {
    * `<name>.jsonl` is checked against `<name>.lock.json` beside it when that exists; `false` turns that off.
    */
   lock?: string | false;
+  /**
+   * false: do not check the artifacts of the lock manifests (a sparse checkout without the datasets): the records are
+   * still checked against the manifest, and each file's report says so (`artifactChecksSkipped`). Default true: a
+   * dataset folder that is not there is an error.
+   */
+  artifacts?: boolean;
   /** Caps on line length, nesting depth and problems kept per file (docs/spec.md, "Limits"). */
   limits?: Partial<Limits>;
   /** Check only the files of shard `index` (1-based) of `count`, split by a hash of each path: for a CI matrix. */
@@ -160,7 +166,9 @@ async function validateConfined(options: ValidateOptions = {}): Promise<Report> 
   const cwd = options.cwd ?? process.cwd();
   // The cache of lock-side outcomes: only where each file's own manifest is looked for, in files (not standard input).
   const cacheFile =
-    options.stdin || options.lock !== undefined ? undefined : await validateCacheLocation(cwd, options.cache);
+    options.stdin || options.lock !== undefined || options.artifacts === false
+      ? undefined
+      : await validateCacheLocation(cwd, options.cache);
   const cache =
     cacheFile !== undefined
       ? openValidateCache(cacheFile, verdictKey(options), typeof options.cache === "string")
@@ -271,7 +279,8 @@ async function validateConfined(options: ValidateOptions = {}): Promise<Report> 
         !shard ||
         shardOf(shardKey(`${manifest.slice(0, -".lock.json".length)}.jsonl`, root), shard.count) === shard.index - 1,
     );
-    files.push(...orphanReports(orphans, cwd, resolveSeverities([lockPair], options.rules).get(lockPair.id)));
+    for (const report of orphanReports(orphans, cwd, resolveSeverities([lockPair], options.rules).get(lockPair.id)))
+      files.push(report);
   }
   return {
     files,
@@ -388,7 +397,11 @@ export async function createFileValidator(options: ValidateOptions & { cwd: stri
     ...(options.schema ? { schemaPath: options.schema } : {}),
     ...(options.legislationHost ? { legislationHost: options.legislationHost } : {}),
   });
-  const confinement = { allowOutsideRepository: options.allowOutsideRepository ?? false, keepBodies: true };
+  const confinement = {
+    allowOutsideRepository: options.allowOutsideRepository ?? false,
+    keepBodies: true,
+    ...(options.artifacts === false ? { artifacts: false } : {}),
+  };
   const explicitLock =
     typeof options.lock === "string"
       ? await openLockContext(

@@ -3,6 +3,7 @@ import { lstatSync, type Stats, statSync } from "node:fs";
 import { mkdir, open, readdir, rename, rm, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { ioError, OperationalError } from "./errors.js";
+import { removeOnInterrupt } from "./interrupted-writes.js";
 
 /**
  * A file being written atomically: bytes go to a temporary file in the target's folder
@@ -98,6 +99,7 @@ export function refuseOverInputs(
 export async function openAtomic(path: string, options: { sweep?: boolean } = {}): Promise<AtomicFile> {
   const folder = dirname(path);
   await step(path, () => makeFolder(folder), ` (cannot create its folder ${folder})`);
+  removeOnInterrupt([folder], true); // Ctrl-C while writing leaves no temporary file behind
   if (options.sweep !== false && !swept.has(path)) {
     swept.add(path);
     await removeStaleTemporaries(path);

@@ -5,10 +5,12 @@ export const lockDatasetFiles = defineRule({
   scope: "manifest",
   meta: {
     description:
-      "With the dataset folder at hand, it holds exactly the manifest's artifacts: none missing (deleted or renamed), no markdown file the manifest does not list or ignore (new or renamed), and no other repository (a git submodule).",
+      "The dataset folder is there and holds exactly the manifest's artifacts: none missing (deleted or renamed), no markdown file the manifest does not list or ignore (new or renamed), and no other repository (a git submodule).",
     defaultSeverity: "error",
   },
   messages: {
+    folderMissing:
+      "the dataset folder {{root}} (datasetRoot of lock manifest {{manifest}}) is not there (moved or deleted?), so none of its artifacts can be checked: restore it, or point the manifest at its new place with `citation-targets adopt --move NEW-FOLDER` (or `citation-targets lock NEW-FOLDER -o {{manifest}}`); a checkout without the datasets says so with --no-artifacts",
     missing:
       'artifact "{{path}}" is in lock manifest {{manifest}} but not in the dataset folder {{root}} (deleted or renamed?): run {{fix}} to refresh the lock and regenerate this file',
     unlisted:
@@ -22,6 +24,15 @@ export const lockDatasetFiles = defineRule({
     return {
       end() {
         const lock = context.lock!;
+        if (lock.datasetFolderMissing !== undefined) {
+          context.report({
+            messageId: "folderMissing",
+            data: { root: lock.datasetFolderMissing, manifest: lock.manifestPath },
+            line: 0,
+            pointer: "",
+          });
+          return;
+        }
         if (lock.datasetRoot === undefined) return;
         const data = { manifest: lock.manifestPath, root: lock.datasetRoot, fix: updateCommand(context) };
         for (const path of lock.missingArtifacts)

@@ -621,7 +621,8 @@ function resolveTies(headings: (HeadingInput | undefined)[], raws: string[], sco
     for (let at = local.indexOf("/"); at !== -1; at = local.indexOf("/", at + 1)) depth++;
     return depth;
   };
-  const maxDepth = Math.max(0, ...raws.map(depthOf));
+  let maxDepth = 0; // a loop, not Math.max(...list): a spread of a million arguments overflows the stack
+  for (const raw of raws) maxDepth = Math.max(maxDepth, depthOf(raw));
   for (let level = 1; level <= maxDepth; level++) {
     const groups = new Map<string, number[]>();
     out.forEach((raw, i) => {
@@ -692,7 +693,9 @@ function tellApart(
   }
   for (const i of representatives)
     if ((cut.get(slugify(designate(ids[i]!.text).rest ?? "")) ?? 0) > 1) widths.set(i, Number.POSITIVE_INFINITY);
-  const maxK = Math.max(...representatives.map((i) => ids[i]!.ancestors.length));
+  // A loop, not Math.max(...list): a spread of a million arguments overflows the stack.
+  let maxK = Number.NEGATIVE_INFINITY;
+  for (const i of representatives) maxK = Math.max(maxK, ids[i]!.ancestors.length);
   /** Stage 0: the unit scope; 1: the title; then k = 1, 2, … ancestors (keys, then full slugs) and the title. */
   const forms = (i: number): (string | undefined)[] => {
     const id = ids[i]!;
