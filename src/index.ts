@@ -109,7 +109,8 @@ export {
   formatManifest,
   DEFAULT_MANIFEST_NAME,
 } from "./core/lock/manifest.js";
-export type { LockManifest, ManifestArtifact, ArtifactKind, IndexKind } from "./core/lock/manifest.js";
+export type { LockManifest, ManifestArtifact } from "./core/lock/manifest.js";
+export type { ArtifactKind, IndexKind } from "./core/model.js";
 export type { LockContext } from "./core/lock/lock-context.js";
 export { parseAddress, formatAddress, parseLocal, formatLocal, escapePath, TOP_LOCAL } from "./core/address/address.js";
 export type { AddressParts, LocalParts, TargetKind } from "./core/address/address.js";

@@ -54,7 +54,8 @@ describe("designations", () => {
     ["Begründung:", "none", "begründung"],
     ["Teil des Verfahrens", "none", "teil-des-verfahrens"],
     ["Part of the problem", "none", "part-of-the-problem"],
-    ["(XXXX) §§ 3 bis 13 (weggefallen)", "none", "xxxx-3-bis-13-weggefallen"],
+    ["(XXXX) §§ 3 bis 13 (weggefallen)", "paragraph", "§§-3-bis-13"],
+    ["(XXXX)", "none", "xxxx"],
     ["* * *", "none", "heading"],
   ])("%j → %s %s", (text, kind, key) => {
     expect(designate(text)).toMatchObject({ kind, key });

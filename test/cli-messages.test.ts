@@ -526,6 +526,8 @@ describe("no follow-on errors that send you the wrong way", () => {
         line: 8,
         message: expect.stringContaining(`(the first target that differs is on line 8: ${record.citationAddress})`),
       }),
+      // and the field itself, against what generate writes (issue 31)
+      expect.objectContaining({ ruleId: "lock-generated", line: 8, pointer: "/markdown" }),
     ]);
   });
 

@@ -37,7 +37,32 @@ describe("designations of real-law shapes", () => {
     ["Art 27 bis 37", "article", "art-27-bis-37", true],
     ["Art 2 bis 26 (weggefallen)", "article", "art-2-bis-26", true],
     ["Artikel 4 bis Artikel 6", "article", "art-4-bis-6", true],
-    ["(XXXX) §§ 3 bis 13 (weggefallen)", "none", "xxxx-3-bis-13-weggefallen", undefined],
+    // the place holder of gesetze-im-internet.de is no part of the designation; without one, it is the heading's slug
+    ["(XXXX) §§ 3 bis 13 (weggefallen)", "paragraph", "§§-3-bis-13", true],
+    ["(XXXX) §§ 3 bis 6 (weggefallen)", "paragraph", "§§-3-bis-6", true],
+    ["(XXXX) § 5 Übergangsvorschrift", "paragraph", "§-5", false],
+    ["(XXXX)", "none", "xxxx", undefined],
+    ["(XXXX) Vorbemerkung", "none", "xxxx-vorbemerkung", undefined],
+    // lists of §§ are runs, keyed from the first to the last number as ranges are: an editorial rewording keeps the key
+    ["§§ 114, 115 (weggefallen)", "paragraph", "§§-114-bis-115", true],
+    ["§§ 114 und 115 (weggefallen)", "paragraph", "§§-114-bis-115", true],
+    ["§§ 114 bis 115", "paragraph", "§§-114-bis-115", true],
+    ["§§ 114 – 115", "paragraph", "§§-114-bis-115", true],
+    ["§§ 1, 3 und 5a Übergangsregelungen", "paragraph", "§§-1-bis-5a", false],
+    ["(XXXX) §§ 114, 115 (weggefallen)", "paragraph", "§§-114-bis-115", true],
+    // `bis` is a Latin suffix, and a range only before a second number
+    ["Article 6 bis", "article", "art-6-bis", true],
+    ["Art. 3bis", "article", "art-3bis", true],
+    ["Art. 3bis Verfahren", "article", "art-3bis", false],
+    ["Art. 6 bis Verfahren", "article", "art-6-bis", false],
+    ["Art. 6 bis 10", "article", "art-6-bis-10", true],
+    ["§ 6 bis", "paragraph", "§-6-bis", true],
+    ["§ 6 bis Verfahren", "paragraph", "§-6-bis", false],
+    ["§§ 6 bis 10", "paragraph", "§§-6-bis-10", true],
+    // footnote references and superscripts are never part of a designation
+    ["5. Abschnitt: Vollzug der Wegweisung und Ersatzmassnahmen <sup>110</sup>", "unit", "abschnitt-5", false],
+    ["Art. 1[^3] Gegenstand", "article", "art-1", false],
+    ["Art. 12<sup>45</sup>", "article", "art-12", true],
     // pay grades
     ["Besoldungsgruppe A 13", "unit", "besoldungsgruppe-a-13", true],
     ["Bundesbesoldungsordnung B", "unit", "bundesbesoldungsordnung-b", true],

@@ -118,6 +118,7 @@ describe("a realistic amendment, diffed", () => {
       file: "new/privacy-act-1988.jsonl",
       line: 6,
       headingText: "1 Short title",
+      textChange: "words",
     });
     expect(changes.find((c) => c.address === "privacy-act-1988/part-iii/division-1/section-13a.md#13a")).toMatchObject({
       file: ".tooling/citation-targets/privacy-act-1988.jsonl",

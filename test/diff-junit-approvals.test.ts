@@ -159,7 +159,7 @@ describe("diff --write-approvals", () => {
       [
         "{",
         '  "approvals": [',
-        '    { "address": "example-act/part-1/section-2.md#2", "kind": "record-changed", "reason": "TODO: say why this change is right (e.g. the amending Act), then remove TODO" },',
+        '    { "dataset": "example-act", "versionDate": "2024-07-01", "kind": "record-changed", "reason": "TODO: say why this change is right (e.g. the amending Act), then remove TODO" },',
         '    { "address": "example-act/part-1/section-1.md#1", "kind": "record-removed", "reason": "TODO: say why this change is right (e.g. the amending Act), then remove TODO" }',
         "  ]",
         "}",
@@ -172,7 +172,7 @@ describe("diff --write-approvals", () => {
     const report = JSON.parse(unedited.stdout);
     expect(report.summary).toMatchObject({ breaking: 2, approved: 0, failing: 2, passed: false });
     expect(report.warnings).toEqual([
-      'approval {"kind":"record-changed","address":"example-act/part-1/section-2.md#2"} has the placeholder reason "TODO: say why this change is right (e.g. the amending Act), then remove TODO": it approves nothing until its reason says why the change is right',
+      'approval {"kind":"record-changed","dataset":"example-act","versionDate":"2024-07-01"} has the placeholder reason "TODO: say why this change is right (e.g. the amending Act), then remove TODO": it approves nothing until its reason says why the change is right',
       'approval {"kind":"record-removed","address":"example-act/part-1/section-1.md#1"} has the placeholder reason "TODO: say why this change is right (e.g. the amending Act), then remove TODO": it approves nothing until its reason says why the change is right',
     ]);
     // One reason edited: that change passes, the other still fails.
@@ -209,7 +209,7 @@ describe("diff --write-approvals", () => {
       '  "approvals": [',
       '    { "address": "example-act/part-1/section-1.md#1", "kind": "record-removed", "reason": "repealed by Act No. 3, 2025" },',
       '    { "address": "example-act/somewhere-else.md#9", "reason": "kept although stale" },',
-      '    { "address": "example-act/part-1/section-2.md#2", "kind": "record-changed", "reason": "TODO: say why this change is right (e.g. the amending Act), then remove TODO" }',
+      '    { "dataset": "example-act", "versionDate": "2024-07-01", "kind": "record-changed", "reason": "TODO: say why this change is right (e.g. the amending Act), then remove TODO" }',
     ]);
     // Run again: the placeholder entry names the change already, so nothing is added and the bytes stay.
     const again = await runMain([...args, "--approvals", "approvals.json", "--write-approvals", "approvals.json"], dir);
@@ -233,7 +233,7 @@ describe("diff --write-approvals", () => {
       dir,
     );
     expect(await readFile(join(dir, "out/approvals.json"), "utf8")).toContain(
-      '{ "address": "example-act/part-1/section-1a.md#1a", "kind": "record-added", "reason": "TODO:',
+      '{ "dataset": "example-act", "versionDate": "2024-07-01", "kind": "record-added", "reason": "TODO:',
     );
     const schema = await runMain(
       [

@@ -441,7 +441,7 @@ describe("approvals and the gate", () => {
       'approvals[0]: "reason" must be a non-empty string: say why the change is right',
       'approvals[0]: "address" and "pointer" exclude each other',
       `approvals[1]: "kind" must be one of ${CHANGE_KINDS.join(", ")}`,
-      'approvals[2]: name what it approves: "address", "pointer" or "kind"',
+      'approvals[2]: name what it approves: "dataset", "address", "addressPrefix", "pointer" or "kind"',
       'approvals[3]: expected an object with "reason" and "address", "pointer" or "kind"',
     ]);
     expect(parseApprovals([]).problems).toEqual(['expected an object {"approvals": [...]}']);

@@ -3,7 +3,12 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { formatLocal, isLocalCoordinate, parseLocal } from "../src/core/address/address.js";
-import { assignLocalCoordinates, designationText, type HeadingInput } from "../src/core/address/designation.js";
+import {
+  assignLocalCoordinates,
+  designationText,
+  type HeadingInput,
+  isEmptyHeading,
+} from "../src/core/address/designation.js";
 import { tieBreakShifts } from "../src/core/diff/diff-records.js";
 import { parseArtifact } from "../src/core/markdown/targets.js";
 import { repoRoot } from "./helpers/records.js";
@@ -142,7 +147,7 @@ describe("expected addresses of each fixture", () => {
 type Edit =
   | { name: string; before: string; insert: string }
   | { name: string; remove: string; until?: string }
-  | { name: string; line: string; replace: string; keepsOwn?: boolean };
+  | { name: string; line: string; replace: string; keepsOwn?: boolean; keepsText?: boolean };
 
 const scenarios: Record<string, Edit[]> = {
   "fr-code.md": [
@@ -203,6 +208,24 @@ const scenarios: Record<string, Edit[]> = {
       replace: "#### § 2a Örtliche Zuständigkeit",
       keepsOwn: true,
     },
+    {
+      name: "reword a list of §§ (`, ` → ` und `)",
+      line: "#### §§ 160, 161 (weggefallen)",
+      replace: "#### §§ 160 und 161 (weggefallen)",
+      keepsOwn: true,
+    },
+    {
+      name: "reword a list of §§ as a range",
+      line: "#### §§ 160, 161 (weggefallen)",
+      replace: "#### §§ 160 bis 161 (weggefallen)",
+      keepsOwn: true,
+    },
+    {
+      name: "drop the (XXXX) place holder of a repealed run",
+      line: "#### (XXXX) §§ 157 bis 159 (weggefallen)",
+      replace: "#### §§ 157 bis 159 (weggefallen)",
+      keepsOwn: true,
+    },
   ],
   "ch.md": [
     {
@@ -232,6 +255,27 @@ const scenarios: Record<string, Edit[]> = {
       name: "drop the transitional provisions of an amendment",
       remove: "### Übergangsbestimmungen zur Änderung vom 5. Juni 2019",
       until: "## Anhang 1",
+    },
+    {
+      name: "renumber the superscript footnote of a unit",
+      line: "#### 1. Abschnitt: Vollzug der Wegweisung und Ersatzmassnahmen <sup>112</sup>",
+      replace: "#### 1. Abschnitt: Vollzug der Wegweisung und Ersatzmassnahmen <sup>115</sup>",
+      keepsOwn: true,
+      keepsText: true,
+    },
+    {
+      name: "renumber the footnote reference of a Titel (its definition stays)",
+      line: "## 5. Titel: Vollzug[^110]",
+      replace: "## 5. Titel: Vollzug[^116]",
+      keepsOwn: true,
+      keepsText: true,
+    },
+    {
+      name: "renumber a footnote reference that a one-word definition makes a link",
+      line: "###### **Art. 200**[^113]",
+      replace: "###### **Art. 200**[^117]",
+      keepsOwn: true,
+      keepsText: true,
     },
   ],
   "au.md": [
@@ -372,6 +416,9 @@ describe("an amendment scenario per system: every other address is unchanged, an
       }
       if ("keepsOwn" in edit && edit.keepsOwn)
         expect(after.find((t) => t.start === start)!.local).toBe(before.find((t) => t.start === start)!.local);
+      // A renumbered footnote is no change of the heading: its text (headingText) stays.
+      if ("keepsText" in edit && edit.keepsText)
+        expect(after.find((t) => t.start === start)!.heading).toEqual(before.find((t) => t.start === start)!.heading);
       expect(
         tiesOutsideIdentical(
           after.map((t) => t.heading),
@@ -418,7 +465,22 @@ type Op =
   | { kind: "insert"; at: number; from: number; variant: number }
   | { kind: "delete"; at: number }
   | { kind: "retitle"; at: number }
-  | { kind: "renumber"; at: number; by: number };
+  | { kind: "renumber"; at: number; by: number }
+  | { kind: "reword"; at: number; footnote: number };
+
+/**
+ * An editorial rewording of a heading, which changes neither what it designates nor its title: a list of two §§ joined
+ * otherwise (`§§ 114, 115` ↔ `§§ 114 und 115`), the `(XXXX)` place holder before a designation dropped, or a footnote
+ * reference or superscript renumbered or added (never to an empty heading, which a footnote's digits would fill).
+ */
+function reworded(text: string, footnote: number): string {
+  const list = /^((?:\(XXXX\) )?§§ \d+[a-z]*)(, | und )(\d+[a-z]*)(?=$|[\s(])/.exec(text);
+  if (list) return `${list[1]}${list[2] === ", " ? " und " : ", "}${list[3]}${text.slice(list[0].length)}`;
+  if (/^\(XXXX\) (?=§)/.test(text)) return text.slice("(XXXX) ".length);
+  if (/\[\^\d+\]|<sup>\d+<\/sup>/.test(text)) return text.replace(/\d+(?=\]|<\/sup>)/, String(footnote));
+  if (isEmptyHeading(text)) return text;
+  return footnote % 2 === 0 ? `${text}[^${footnote}]` : `${text} <sup>${footnote}</sup>`;
+}
 
 /**
  * A variant of a heading to insert: an identical sibling, the same designation with another title, a lettered or `bis`
@@ -460,6 +522,10 @@ function apply(list: Tracked[], ops: Op[], nextId: { value: number }): Tracked[]
     } else if (op.kind === "retitle") {
       const h = out[at]!.heading!;
       out[at] = { id: out[at]!.id, heading: { text: `${h.text} (geändert)`, depth: h.depth } };
+    } else if (op.kind === "reword") {
+      // An editorial rewording: the same target, cited the same way.
+      const h = out[at]!.heading!;
+      out[at] = { id: out[at]!.id, heading: { text: reworded(h.text, op.footnote), depth: h.depth } };
     } else {
       // Renumbering changes what the law cites: the renumbered heading is another target.
       const h = out[at]!.heading!;
@@ -540,6 +606,7 @@ describe("random amendment sequences: an old address names the same target, is r
     fc.record({ kind: fc.constant("delete" as const), at: fc.nat() }),
     fc.record({ kind: fc.constant("retitle" as const), at: fc.nat() }),
     fc.record({ kind: fc.constant("renumber" as const), at: fc.nat(), by: fc.integer({ min: 1, max: 3 }) }),
+    fc.record({ kind: fc.constant("reword" as const), at: fc.nat(), footnote: fc.nat({ max: 999 }) }),
   );
   test.each(FIXTURES)("%s", (name) => {
     const base: Tracked[] = parseArtifact(fixture(name)).targets.map((t, i) => ({ id: i, heading: t.heading }));
@@ -551,13 +618,30 @@ describe("random amendment sequences: an old address names the same target, is r
     );
   });
 
+  test.each(FIXTURES)("%s: editorial rewordings alone move no address, every heading reworded or a few", (name) => {
+    const base: Tracked[] = parseArtifact(fixture(name)).targets.map((t, i) => ({ id: i, heading: t.heading }));
+    const locals = assignLocalCoordinates(base.map((t) => t.heading));
+    const all = base.map((t, i) =>
+      t.heading === undefined ? t.heading : { text: reworded(t.heading.text, i + 1), depth: t.heading.depth },
+    );
+    expect(assignLocalCoordinates(all)).toEqual(locals);
+    fc.assert(
+      fc.property(fc.array(fc.record({ at: fc.nat(), footnote: fc.nat({ max: 999 }) }), { minLength: 1 }), (edits) => {
+        const ops: Op[] = edits.map((edit) => ({ kind: "reword", ...edit }));
+        expect(assignLocalCoordinates(apply(base, ops, { value: base.length }).map((t) => t.heading))).toEqual(locals);
+      }),
+      { numRuns: 20 },
+    );
+  });
+
   // A counterexample fast-check found (seed -1717712736): Titel 1 and 2 renumbered into two identical `3. Titel:
   // Strafbestimmungen` beside `3. Titel: Begriffe`, and a Kapitel deleted. The second twin's Kapitel took the plain
   // `titel-3/kapitel-1`, which the Kapitel of `3. Titel: Begriffe` had before.
   test("ch.md: the Kapitel below the second of two identical Titel never take a plain address of another Titel's", () => {
     const base: Tracked[] = parseArtifact(fixture("ch.md")).targets.map((t, i) => ({ id: i, heading: t.heading }));
     const ops: Op[] = [
-      { kind: "renumber", at: 2147483633, by: 1 },
+      // `at` 2147483633 when found; 65 picks the same heading (2. Titel) in the fixture grown since (issue 34).
+      { kind: "renumber", at: 65, by: 1 },
       { kind: "renumber", at: 0, by: 2 },
       { kind: "delete", at: 1 },
     ];

@@ -15,16 +15,17 @@
 import { createRequire } from "node:module";
 import { characterEntities } from "character-entities";
 import fc from "fast-check";
-import type { Heading, Html, Root, RootContent } from "mdast";
+import type { Heading, Html, Nodes, Root, RootContent } from "mdast";
 import { fromMarkdown } from "mdast-util-from-markdown";
 import { frontmatterFromMarkdown } from "mdast-util-frontmatter";
 import { toString as mdastToString } from "mdast-util-to-string";
 import { frontmatter } from "micromark-extension-frontmatter";
 import { parseDocument } from "yaml";
 import { describe, expect, test } from "vitest";
-import type { IndexKind } from "../src/core/lock/manifest.js";
+import type { IndexKind } from "../src/core/model.js";
 import { parseArtifact, readArtifact, type ParsedArtifact, type TargetCut } from "../src/core/markdown/targets.js";
 import { ArtifactError } from "../src/core/markdown/limits.js";
+import { withoutFootnoteMarkup } from "../src/core/markdown/heading-markup.js";
 import { MAX_NESTING } from "../src/core/markdown/parser.js";
 import {
   type BlockView,
@@ -54,6 +55,21 @@ function referenceTree(text: string): { tree: Root; shift: number } {
 
 function referenceHeadingText(heading: Heading): string {
   return mdastToString(heading).replace(/\s+/gu, " ").trim();
+}
+
+/**
+ * A target's heading text (docs/spec.md, section 4): the plain text without footnote markup (`withoutFootnoteMarkup`,
+ * one function for both readings), a link whose text is a footnote label (`^7`) read as the reference `[^7]`.
+ */
+function referenceTargetHeadingText(heading: Heading): string {
+  const text = (node: Nodes): string => {
+    if (node.type === "link" || node.type === "linkReference") {
+      const inner = mdastToString(node);
+      if (/^\^[^\s[\]]+$/u.test(inner)) return `[${inner}]`;
+    }
+    return "children" in node ? node.children.map(text).join("") : mdastToString(node);
+  };
+  return withoutFootnoteMarkup(text(heading)).replace(/\s+/gu, " ").trim();
 }
 
 function referenceParseArtifact(text: string, indexKind: IndexKind, parsed = referenceTree(text)): ParsedArtifact {
@@ -88,7 +104,7 @@ function referenceParseArtifact(text: string, indexKind: IndexKind, parsed = ref
       blockStart: index,
       blockEnd: blocks.length,
     };
-    if (block.heading) cut.heading = { text: referenceHeadingText(block.heading), depth: block.heading.depth };
+    if (block.heading) cut.heading = { text: referenceTargetHeadingText(block.heading), depth: block.heading.depth };
     const previous = targets[targets.length - 1];
     if (previous) {
       previous.end = cut.start;

@@ -255,15 +255,19 @@ describe("the command line", () => {
     expect(fromFlag.stderr).toContain('unknown rule "text-digets": did you mean "text-digest"?');
   });
 
-  test("without the dataset folder (a CI job with only the JSONL), --verbose says once that the artifact checks were skipped", async () => {
+  test("without the dataset folder (a CI job with only the JSONL): an error, unless --no-artifacts says the checks are skipped on purpose", async () => {
     await cp(join(repoRoot, ".tooling"), join(dir, ".tooling"), { recursive: true });
     await mkdir(join(dir, ".git"));
     const result = await cli(["validate", "--verbose"], dir);
-    expect(result.code).toBe(0);
-    const skipped = result.stderr.split("\n").filter((line) => line.includes("artifact checks skipped"));
-    expect(skipped).toEqual([
-      "citation-targets: artifact checks skipped: the dataset folder fixtures/datasets/mvfg (datasetRoot of .tooling/citation-targets/mvfg.lock.json) is not there (the records are still checked against the manifest)",
-      "citation-targets: artifact checks skipped: the dataset folder fixtures/datasets/privacy-act-1988 (datasetRoot of .tooling/citation-targets/privacy-act-1988.lock.json) is not there (the records are still checked against the manifest)",
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      "the dataset folder fixtures/datasets/mvfg (datasetRoot of lock manifest .tooling/citation-targets/mvfg.lock.json) is not there",
+    );
+    const skipped = await cli(["validate", "--verbose", "--no-artifacts"], dir);
+    expect(skipped.code).toBe(0);
+    expect(skipped.stderr.split("\n").filter((line) => line.includes("artifact checks skipped"))).toEqual([
+      "citation-targets: artifact checks skipped for 2 datasets (--no-artifacts)",
+      "citation-targets: artifact checks skipped: --no-artifacts (the records are still checked against the manifest)",
     ]);
   });
 });

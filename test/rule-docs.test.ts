@@ -411,10 +411,20 @@ const examples = {
   "lock-artifacts": inWorkspace(
     (ws) => ws.editRecords((records) => records.filter((r) => r.artifactRelativePath !== "endnotes.md")),
     (ws) => ws.generate(),
+    ["lock-generated"],
   ),
   "lock-artifact-body": inWorkspace(
     (ws) => ws.amend("part-i/section-6.md"),
     (ws) => ws.update(),
+  ),
+  "lock-generated": inWorkspace(
+    (ws) =>
+      ws.editRecords((records) =>
+        records.map((r) =>
+          r.headingText === "2A Objects of this Act" ? { ...r, headingText: "2A Object of this Act" } : r,
+        ),
+      ),
+    (ws) => ws.generate(),
   ),
   "lock-dataset-files": inWorkspace(
     (ws) => unlink(ws.path(`${DATASET}/part-i/section-2a.md`)),

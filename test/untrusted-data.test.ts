@@ -237,18 +237,19 @@ describe("update is all or nothing across datasets", () => {
   test("a journal that names anything but this tool's temporaries beside targets in the repository is refused, and nothing is renamed", async () => {
     await repository();
     const outside = join(dir, "..", "victim.jsonl");
+    const made = (path: string) => ({ path, dev: "1", ino: "1", size: "1", mtimeNs: "1" });
     for (const entry of [
-      { temporary: join(dir, "x"), target: outside },
-      { temporary: join(dir, "elsewhere/.mvfg.jsonl.1.0123abcd.tmp"), target: join(dir, JSONL) },
+      { temporary: made(join(dir, "x")), target: outside },
+      { temporary: made(join(dir, "elsewhere/.mvfg.jsonl.1.0123abcd.tmp")), target: join(dir, JSONL) },
       {
-        temporary: join(dir, ".tooling/citation-targets/.mvfg.jsonl.1.0123abcd.tmp"),
+        temporary: made(join(dir, ".tooling/citation-targets/.mvfg.jsonl.1.0123abcd.tmp")),
         target: join(dir, JSONL),
-        backup: "/etc/passwd",
+        backup: made("/etc/passwd"),
       },
     ]) {
       await writeFile(
         join(dir, JOURNAL),
-        JSON.stringify({ journal: "citation-targets update", version: 1, direction: "back", entries: [entry] }),
+        JSON.stringify({ journal: "citation-targets update", version: 2, direction: "back", entries: [entry] }),
       );
       const result = await cli(["update", "--recover"], dir);
       expect(result.code).toBe(2);

@@ -37,6 +37,7 @@ async function factsBothWays(): Promise<[unknown, unknown]> {
     ].sort(),
     datasetRoot: context.datasetRoot,
     skipped: context.artifactsSkipped,
+    folderMissing: context.datasetFolderMissing,
     failed: context.artifactsFailed,
   });
   const theirs = await loadLockContext(join(dir, MANIFEST), MANIFEST, dir);
@@ -95,12 +96,12 @@ test("missing, changed, unlisted, linked inside, linked outside, a FIFO and a fi
   expect((ours as { failed: string }).failed).toContain("e.md");
 });
 
-test("a dataset folder that is not there: skipped, the same words", async () => {
+test("a dataset folder that is not there: said missing (an error of lock-dataset-files), the same words", async () => {
   await lockDataset({ "index.md": "# G\n" });
   await rm(join(dir, "law"), { recursive: true });
   const [ours, theirs] = await factsBothWays();
   expect(ours).toEqual(theirs);
-  expect((ours as { skipped: string }).skipped).toContain("is not there");
+  expect((ours as { folderMissing: string }).folderMissing).toBe("law");
 });
 
 test("a dataset folder that is a file, a link to nothing or a link to the folder: the same facts", async () => {
@@ -114,10 +115,10 @@ test("a dataset folder that is a file, a link to nothing or a link to the folder
   await symlink("nowhere", join(dir, "law")); // a link to nothing
   [ours, theirs] = await factsBothWays();
   expect(ours).toEqual(theirs);
-  expect((ours as { skipped: string }).skipped).toContain("is not there");
+  expect((ours as { folderMissing: string }).folderMissing).toBe("law");
   await rm(join(dir, "law"));
   await writeFile(join(dir, "law"), "not a folder\n"); // a file
   [ours, theirs] = await factsBothWays();
   expect(ours).toEqual(theirs);
-  expect((ours as { skipped: string }).skipped).toContain("is not there");
+  expect((ours as { folderMissing: string }).folderMissing).toBe("law");
 });

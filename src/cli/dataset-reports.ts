@@ -90,14 +90,20 @@ export function describeUpdates(results: readonly DatasetUpdate[], check: boolea
 function describeUpdatesRaw(results: readonly DatasetUpdate[], check: boolean): string[] {
   const out: string[] = [];
   for (const result of results) {
+    if (result.lineEndingsOnly) {
+      out.push(
+        `${result.slug}: only line endings differ (CR LF): ${result.manifest} and ${result.output} are up to date once CR LF is read as LF; nothing to update (keep the files LF: \`.gitattributes\`, which adopt writes)`,
+      );
+      continue;
+    }
     if (isUpToDate(result)) {
       out.push(`${result.slug}: up to date (${result.manifest}, ${result.output})`);
       continue;
     }
     out.push(`${result.slug}: ${check ? "not up to date" : "updated"}`);
-    out.push(...describeManifestChanges({ ...result.artifacts, fields: [] }).map((line) => `  ${line}`));
+    for (const line of describeManifestChanges({ ...result.artifacts, fields: [] })) out.push(`  ${line}`);
     for (const change of result.fields) out.push(`  ${change.field}: ${change.before} → ${change.after}`);
-    out.push(...describeRecordChanges(result.records).map((line) => `  ${line}`));
+    for (const line of describeRecordChanges(result.records)) out.push(`  ${line}`);
     const again = reidentified(result);
     if (again > 0)
       out.push(
@@ -143,7 +149,7 @@ function generateCheckTextRaw(result: CheckResult, file: string, manifest: strin
     `${file} is not up to date: ${result.cause ?? "it differs from what would be generated"}`,
     `  first difference: ${result.difference.message}`,
   ];
-  if (result.changes) lines.push(...describeRecordChanges(result.changes).map((line) => `  ${line}`));
+  if (result.changes) for (const line of describeRecordChanges(result.changes)) lines.push(`  ${line}`);
   lines.push(
     result.otherDataset
       ? "hint: do not regenerate it from this manifest (that would replace another dataset's records); check the manifest that names its slug, or this manifest's own file"
@@ -224,6 +230,7 @@ export function updatesJson(command: "update" | "adopt", results: readonly Datas
     datasetDigest: result.datasetDigest,
     records: { ...recordsJson(result.records), reidentified: reidentified(result) },
     warnings: result.warnings,
+    ...(result.lineEndingsOnly ? { lineEndingsOnly: true } : {}),
   }));
   const summary = {
     datasets: results.length,

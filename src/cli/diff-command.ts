@@ -27,6 +27,7 @@ interface DiffCliOptions {
   approvals?: string;
   writeApprovals?: string;
   failOn: FailOn;
+  passEditorial?: boolean;
   format: DiffFormatName;
   outputFile?: string;
   color?: boolean;
@@ -51,7 +52,7 @@ export function registerDiffCommand(
     )
     .argument(
       "[paths...]",
-      "OLD NEW (files or folders); with --against, working-tree files or folders (default: .tooling/citation-targets/*.jsonl and the repository schema)",
+      "OLD NEW (files or folders), or REV1 REV2 (two git revisions, then paths after --); with --against, working-tree files or folders (default: .tooling/citation-targets/*.jsonl and the repository schema)",
     )
     .option("--against <rev>", "compare the working tree with the same paths at this git revision (e.g. origin/main)")
     .option("--schema", "the paths are record JSON Schemas (files ending in .schema.json are taken as schemas anyway)")
@@ -67,6 +68,10 @@ export function registerDiffCommand(
       new Option("--fail-on <level>", "which changes fail the run (exit 1)")
         .choices(FAIL_ON_LEVELS)
         .default("breaking"),
+    )
+    .option(
+      "--pass-editorial",
+      "let editorial changes pass the gate: a record whose text changed only in footnote references and definitions or in white space (config: diff.passEditorial)",
     )
     .addOption(new Option("-f, --format <format>", "output format").choices(DIFF_FORMAT_NAMES).default("stylish"))
     .option(
@@ -90,16 +95,22 @@ export function registerDiffCommand(
       `\nChange kinds. Breaking: ${BREAKING_KINDS.join(", ")}.\nAdditive: ${ADDITIVE_KINDS.join(", ")}.\n\n` +
         `Exit codes: 0 the gate passes, 1 it fails (--fail-on), 2 usage or I/O error (a missing file, a revision not in the clone).\n\n` +
         `Examples:\n  citation-targets diff old/privacy-act-1988.jsonl .tooling/citation-targets/privacy-act-1988.jsonl\n  citation-targets diff released/ .tooling/citation-targets/\n` +
+        `  citation-targets diff HEAD~1 HEAD --approvals .tooling/citation-targets/approvals.json\n` +
         `  citation-targets diff --against origin/main --format github --approvals .tooling/citation-targets/approvals.json\n  citation-targets diff --schema old.schema.json schemas/citation-targets.schema.json\n  citation-targets diff --against origin/main --format html --output-file amendment.html`,
     )
-    .action(async (paths: string[], options: DiffCliOptions) => {
+    .action(async (operands: string[], options: DiffCliOptions, command: Command) => {
       const started = performance.now();
       // Loaded only when diff runs, so that the other commands start without it.
       const { diff } = await import("../node/diff.js");
+      const { diffOperands, passEditorialSetting } = await import("./diff-operands.js");
+      const read = await diffOperands(operands, command, options.against, context.cwd);
+      const paths = read.paths;
       const report = await diff({
         cwd: context.cwd,
         paths,
         failOn: options.failOn,
+        ...((await passEditorialSetting(options.passEditorial, context.cwd)) ? { passEditorial: true } : {}),
+        ...("to" in read ? { against: read.against, to: read.to } : {}),
         ...(options.against !== undefined ? { against: options.against } : {}),
         ...(options.schema ? { schema: true } : {}),
         ...(options.approvals !== undefined ? { approvals: options.approvals } : {}),
@@ -152,8 +163,10 @@ async function writeApprovalsFile(report: DiffReport, file: string, context: Dif
     return;
   }
   const count = result.added.length === 1 ? "1 approval" : `${result.added.length} approvals`;
+  const { describeAddedApproval } = await import("../formatters/approvals-added.js");
   context.stderr.write(
     `citation-targets: wrote ${file}: ${count} to review${kept}\n` +
+      result.covering.map((entry) => `citation-targets:   ${describeAddedApproval(entry)}\n`).join("") +
       `citation-targets: each new reason is a placeholder ("TODO: …") and approves nothing: replace it with why the change is right (e.g. "repealed by Act No. 12, 2025"), commit the file, and pass it with --approvals ${file}\n`,
   );
 }

@@ -63,6 +63,6 @@ export async function writeDiffOutput(
     import("../node/step-summary.js"),
     import("../formatters/step-summary.js"),
   ]);
-  const warning = await appendStepSummary(context.env, () => diffStepSummary(report));
+  const warning = await appendStepSummary(context.env, () => diffStepSummary(report), options.inputs);
   if (warning !== undefined) context.stderr.write(`${warning}\n`);
 }

@@ -6,7 +6,8 @@ import { type Command, Option } from "commander";
 import { plural } from "../core/text.js";
 import { OperationalError } from "../node/errors.js";
 import { displayPath } from "../node/files.js";
-import { type CommandIo, type MainContext, noteJobs, OUTSIDE_NOTE, writeAndDrain } from "./context.js";
+import { type CommandIo, type MainContext, noteJobs, OUTSIDE_NOTE, packageJson, writeAndDrain } from "./context.js";
+import { CHECK_FORMATS, isFreshnessFormat } from "./freshness-formats.js";
 import { generateCheckJson, generateCheckText } from "./dataset-reports.js";
 import { type ArtifactCapOptions, artifactCaps, addCapOptions, allowOutsideOption, parsePositive } from "./options.js";
 
@@ -42,9 +43,9 @@ export function registerGenerateCommand(
     .addOption(
       new Option(
         "-f, --format <format>",
-        "the --check report: text (default: on stderr) or json (on stdout; docs/spec.md, section 15)",
+        "the --check report: text (default: on stderr), json (on stdout; docs/spec.md, section 15), or for CI github, sarif, junit (on stdout)",
       )
-        .choices(["text", "json"])
+        .choices(CHECK_FORMATS)
         .default("text"),
     )
     .addOption(allowOutsideOption())
@@ -53,7 +54,7 @@ export function registerGenerateCommand(
         manifest: string,
         options: {
           output?: string;
-          format: "text" | "json";
+          format: (typeof CHECK_FORMATS)[number];
           check?: string;
           jobs?: number;
           verbose?: boolean;
@@ -64,8 +65,10 @@ export function registerGenerateCommand(
         const caps = artifactCaps(options);
         const started = performance.now();
         if (options.check && options.output) throw new OperationalError("--check and --output exclude each other");
-        if (options.format === "json" && !options.check)
-          throw new OperationalError("--format json is the report of --check (generate writes the JSONL itself)");
+        if (options.format !== "text" && !options.check)
+          throw new OperationalError(
+            `--format ${options.format} is the report of --check (generate writes the JSONL itself)`,
+          );
         const { checkGenerated, generate } = await import("../node/generate.js");
         if (options.check) {
           const result = await checkGenerated({
@@ -75,6 +78,21 @@ export function registerGenerateCommand(
             ...caps,
             ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
           });
+          if (isFreshnessFormat(options.format)) {
+            const { generateFreshness } = await import("./freshness-output.js");
+            stdout.write(
+              await generateFreshness(
+                options.format,
+                result,
+                options.check,
+                manifest,
+                context.cwd,
+                packageJson.version,
+              ),
+            );
+            setExitCode(result.difference ? 1 : 0);
+            return;
+          }
           if (options.format === "json") {
             stdout.write(generateCheckJson(result, options.check));
             setExitCode(result.difference ? 1 : 0);

@@ -4,8 +4,14 @@
  */
 import { resolve } from "node:path";
 import { type Command, Option } from "commander";
-import { DEFAULT_MANIFEST_NAME, type ArtifactKind, type IndexKind } from "../core/lock/manifest.js";
-import { MANIFEST_DATASET_FIELDS, MARKDOWN_ARTIFACT_KINDS, SOURCE_INDEX_KINDS } from "../core/model.js";
+import { DEFAULT_MANIFEST_NAME } from "../core/lock/manifest.js";
+import {
+  type ArtifactKind,
+  type IndexKind,
+  MANIFEST_DATASET_FIELDS,
+  MARKDOWN_ARTIFACT_KINDS,
+  SOURCE_INDEX_KINDS,
+} from "../core/model.js";
 import { describeIoError, OperationalError } from "../node/errors.js";
 import { displayPath, MANIFEST_FOLDER } from "../node/files.js";
 import { shellQuote } from "../core/text.js";
@@ -70,6 +76,7 @@ export function registerLockCommand(
       const { lock } = await import("../node/lock.js");
       const result = await lock({
         dir,
+        onNote: (text) => stderr.write(`${text}\n`),
         cwd: context.cwd,
         kinds: (options.kind ?? {}) as Record<string, ArtifactKind>, // the repeatable options have no default, so that --help shows none
         indexKinds: (options.indexKind ?? {}) as Record<string, IndexKind>,

@@ -11,8 +11,6 @@ import { registerAdoptCommand, registerUpdateCommand } from "./update-command.js
 import { registerValidateCommand } from "./validate-command.js";
 import { registerViewCommand } from "./view-command.js";
 
-export { type MainContext, type OutputStream, prefixLines } from "./context.js";
-
 /**
  * The commands that refuse to run while an interrupted update's journal is pending (update completes it, or refuses
  * with --check).

@@ -12,7 +12,16 @@ import { OperationalError } from "../node/errors.js";
 import { DEFAULT_MANIFEST_PATTERN, displayPath, MANIFEST_FOLDER } from "../node/files.js";
 import { shellQuote } from "../core/text.js";
 import type { DatasetUpdate } from "../node/update-dataset.js";
-import { type CommandIo, configOf, datasetProgress, type MainContext, noteJobs, OUTSIDE_NOTE } from "./context.js";
+import {
+  type CommandIo,
+  configOf,
+  datasetProgress,
+  type MainContext,
+  noteJobs,
+  OUTSIDE_NOTE,
+  packageJson,
+} from "./context.js";
+import { CHECK_FORMATS, isFreshnessFormat } from "./freshness-formats.js";
 import { adoptText, describeUpdates, updatesJson } from "./dataset-reports.js";
 import {
   type ArtifactCapOptions,
@@ -23,6 +32,7 @@ import {
   pick,
 } from "./options.js";
 import { createProgressLine, progressEnabled } from "./progress.js";
+import { manifestsIn, warnLeftovers, warnTwins } from "./validate-notes.js";
 
 /**
  * A sourceTextUrl that update or adopt wrote on another host than the legislation host in force
@@ -56,6 +66,8 @@ export function registerUpdateCommand(
   context: MainContext,
   { stdout, stderr, setExitCode }: CommandIo,
 ): void {
+  /** What a writer notes on the way (a writer lock taken over), on stderr. */
+  const note = (text: string) => stderr.write(`${text}\n`);
   addCapOptions(
     program
       .command("update")
@@ -95,8 +107,11 @@ export function registerUpdateCommand(
     )
     .option("--name <name|template>", "set the title's name (a law renamed by the amendment)")
     .addOption(
-      new Option("-f, --format <format>", "report format on stdout: text (default) or json (docs/spec.md, section 15)")
-        .choices(["text", "json"])
+      new Option(
+        "-f, --format <format>",
+        "report format on stdout: text (default) or json (docs/spec.md, section 15); with --check, for CI: github, sarif, junit",
+      )
+        .choices(CHECK_FORMATS)
         .default("text"),
     )
     .addHelpText(
@@ -116,11 +131,13 @@ export function registerUpdateCommand(
           versionDate?: string;
           sourceTextUrl?: string;
           name?: string;
-          format: "text" | "json";
+          format: (typeof CHECK_FORMATS)[number];
         } & ArtifactCapOptions,
       ) => {
         if (options.allowOutsideRepository) stderr.write(OUTSIDE_NOTE);
         noteJobs(options.jobs, stderr);
+        if (isFreshnessFormat(options.format) && !options.check)
+          throw new OperationalError(`--format ${options.format} is the report of --check (for CI)`);
         const { upToDate, update } = await import("../node/update.js");
         if (options.recover && (options.check || options.staged || named.length > 0))
           throw new OperationalError(
@@ -128,8 +145,10 @@ export function registerUpdateCommand(
           );
         if (!options.check) {
           const { journalPath, recoverJournal } = await import("../node/journal.js");
+          const { withWriterLock } = await import("../node/writer-lock.js");
           const journal = await journalPath(context.cwd);
-          const recovered = await recoverJournal(journal);
+          // One writer at a time: never beside a running update (writer-lock.ts).
+          const recovered = await withWriterLock(context.cwd, "update --recover", note, () => recoverJournal(journal));
           if (recovered)
             stderr.write(
               `completed the interrupted update of ${displayPath(journal, context.cwd)}: ${plural(recovered.files, "file")} ${recovered.direction === "forward" ? "renamed into place (rolled forward)" : "restored as they were (rolled back)"}\n`,
@@ -156,6 +175,7 @@ export function registerUpdateCommand(
           : undefined;
         const results = await update({
           manifests,
+          onNote: note,
           ...(Object.keys(set).length > 0 ? { set } : {}),
           ...datasetProgress(progress, "updating"),
           ...(options.cache === false
@@ -169,8 +189,17 @@ export function registerUpdateCommand(
           ...artifactCaps(options),
         });
         progress?.done();
+        if (options.check)
+          warnLeftovers(
+            stderr,
+            results.flatMap((r) => [r.manifest, r.output]),
+            context.cwd,
+          );
         await addHostWarnings(results, context.cwd);
-        if (options.format === "json") stdout.write(updatesJson("update", results, options.check === true));
+        if (isFreshnessFormat(options.format)) {
+          const { updateFreshness } = await import("./freshness-output.js");
+          stdout.write(await updateFreshness(options.format, results, upToDate, context.cwd, packageJson.version));
+        } else if (options.format === "json") stdout.write(updatesJson("update", results, options.check === true));
         else {
           stdout.write(`${describeUpdates(results, options.check === true).join("\n")}\n`);
           for (const warning of results.flatMap((r) => r.warnings)) stderr.write(`warning: ${warning}\n`);
@@ -193,6 +222,8 @@ export function registerAdoptCommand(
   context: MainContext,
   { stdout, stderr, setExitCode }: CommandIo,
 ): void {
+  /** What a writer notes on the way (a writer lock taken over), on stderr. */
+  const note = (text: string) => stderr.write(`${text}\n`);
   addCapOptions(
     program
       .command("adopt")
@@ -216,6 +247,10 @@ export function registerAdoptCommand(
         "e.g. 'https://www.gesetze-im-internet.de/{front.slug}/' (values are percent-encoded)",
       )
       .option("--check", "write nothing; exit 1 when anything would be written")
+      .option(
+        "--move",
+        "the folders were moved (git mv): repoint the lock manifest each belongs to (its dataset folder gone, its artifacts here), keeping its slug and addresses",
+      )
       .addOption(
         new Option(
           "-f, --format <format>",
@@ -244,6 +279,7 @@ export function registerAdoptCommand(
           versionDate?: string;
           sourceTextUrl?: string;
           check?: boolean;
+          move?: boolean;
           format: "text" | "json";
           config?: string | boolean;
           jobs?: number;
@@ -266,8 +302,10 @@ export function registerAdoptCommand(
         const result = await adopt({
           datasets,
           templates,
+          onNote: note,
           cwd: context.cwd,
           ...(options.check ? { check: true } : {}),
+          ...(options.move ? { move: true } : {}),
           ...(options.cache === false ? { cache: false as const } : {}),
           ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
           ...artifactCaps(options),
@@ -283,6 +321,11 @@ export function registerAdoptCommand(
           );
           for (const warning of result.updates.flatMap((r) => r.warnings)) stderr.write(`warning: ${warning}\n`);
         }
+        if (!options.check) warnTwins(stderr, manifestsIn(result.folder), context.cwd);
+        if (result.gitattributes.length > 0)
+          stderr.write(
+            `${options.check ? "would add" : "added"} ${plural(result.gitattributes.length, "line")} to .gitattributes (\`-text\`: git keeps the line endings of the pinned markdown and of the JSONL as committed, CR LF never)\n`,
+          );
         if (options.check && changed.length > 0) setExitCode(1);
       },
     );

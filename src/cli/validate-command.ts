@@ -29,6 +29,7 @@ import {
 } from "./context.js";
 import { allowOutsideOption, collectRule, parseCount, parseHost, parsePositive, parseShard } from "./options.js";
 import { createProgressLine, progressEnabled, type Progress } from "./progress.js";
+import { skippedArtifactsNote, warnLeftovers, warnTwins } from "./validate-notes.js";
 
 /** Adds the `validate` command to the program. */
 export function registerValidateCommand(program: Command, context: MainContext, { setExitCode }: CommandIo): void {
@@ -71,6 +72,10 @@ export function registerValidateCommand(program: Command, context: MainContext, 
       "also check the files against this lock manifest (default: <name>.lock.json beside each <name>.jsonl, when present)",
     )
     .option("--no-lock", "do not look for a lock manifest beside each file")
+    .option(
+      "--no-artifacts",
+      "do not check the lock manifests' artifacts (a checkout without the dataset folders); said on standard error",
+    )
     .option("--max-problems <n>", "show at most N problems per file (all are still counted)", parseCount)
     .option("--rule <rule=severity>", "set a rule's severity: error, warning or off (repeatable)", collectRule)
     .option(
@@ -133,6 +138,7 @@ interface ValidateCliOptions {
   cache: boolean;
   cacheLocation?: string;
   lock?: string | boolean;
+  artifacts: boolean;
   schema?: string;
   legislationHost: string;
   maxProblems?: number;
@@ -165,6 +171,7 @@ async function runValidate(
   const host = hostSetting.value;
   const lockSetting = settingOf(options.lock !== true ? options.lock : undefined, config.lock, undefined);
   const lock = lockSetting.value;
+  const artifacts = options.artifacts && config.artifacts !== false;
   const schemaSetting = settingOf(options.schema, config.schema, undefined);
   const schema = schemaSetting.value;
   const maxProblemsSetting = settingOf(options.maxProblems, config.maxProblems, undefined);
@@ -270,6 +277,7 @@ async function runValidate(
         : {}),
     ...(options.verbose ? { onCache: (use: CacheUse) => (cacheUse = use) } : {}),
     ...(lock !== undefined ? { lock } : {}),
+    ...(artifacts ? {} : { artifacts: false }),
     ...(schema ? { schema } : {}),
     ...(options.shard ? { shard: options.shard } : {}),
     limits: {
@@ -280,6 +288,17 @@ async function runValidate(
   });
   progress?.done();
   const report = options.quiet ? onlyErrors(checked) : checked;
+  if (!artifacts) context.stderr.write(skippedArtifactsNote(checked, options.artifacts ? "config" : "flag"));
+  warnLeftovers(
+    context.stderr,
+    checked.files.map((file) => file.path),
+    context.cwd,
+  );
+  warnTwins(
+    context.stderr,
+    checked.files.flatMap((file) => (file.lockManifest ? [file.lockManifest] : [])),
+    context.cwd,
+  );
   if (options.verbose) {
     if (loaded) context.stderr.write(`citation-targets: config: ${loaded.path}\n`);
     const source = report.schemaSource;
@@ -317,17 +336,18 @@ async function runValidate(
     ...(maxProblems !== undefined ? { maxProblems } : {}),
     ...dropUndefined(ciPaths),
   };
+  // Never over an input of the run (--output-file, the job summary): a file checked, its lock manifest, the schema or
+  // the config.
+  const inputs = report.files.flatMap((file) => [
+    { path: resolve(context.cwd, file.path), what: `the file checked ${file.path}` },
+    ...(file.lockManifest
+      ? [{ path: resolve(context.cwd, file.lockManifest), what: `the lock manifest ${file.lockManifest}` }]
+      : []),
+  ]);
+  if (schema) inputs.push({ path: resolve(context.cwd, schema), what: "the schema" });
+  if (loaded) inputs.push({ path: loaded.path, what: "the config" });
   if (options.outputFile) {
-    // Never over an input of the run: a file checked, its lock manifest, the schema or the config.
     const { refuseOverInputs } = await import("../node/write.js");
-    const inputs = report.files.flatMap((file) => [
-      { path: resolve(context.cwd, file.path), what: `the file checked ${file.path}` },
-      ...(file.lockManifest
-        ? [{ path: resolve(context.cwd, file.lockManifest), what: `the lock manifest ${file.lockManifest}` }]
-        : []),
-    ]);
-    if (schema) inputs.push({ path: resolve(context.cwd, schema), what: "the schema" });
-    if (loaded) inputs.push({ path: loaded.path, what: "the config" });
     refuseOverInputs(resolve(context.cwd, options.outputFile), inputs, options.outputFile);
     // The chosen report to the file; the terminal gets the stylish report all the same (first, so a file that cannot be
     // written does not hide it).
@@ -351,7 +371,7 @@ async function runValidate(
       import("../node/step-summary.js"),
       import("../formatters/step-summary.js"),
     ]);
-    const warning = await appendStepSummary(context.env, () => validateStepSummary(report));
+    const warning = await appendStepSummary(context.env, () => validateStepSummary(report), inputs);
     if (warning !== undefined) context.stderr.write(prefixLines(`${warning}\n`));
   }
   if (options.verbose) {

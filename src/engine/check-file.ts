@@ -41,8 +41,8 @@ export interface FileResult {
 }
 
 /**
- * How many problems of one file are kept by default; the rest are counted. Problems found at the end of the file are
- * always kept.
+ * How many problems of one file are kept by default; the rest are counted. Problems found at the end of the file have
+ * an allowance of their own, the same.
  */
 export const STORED_PROBLEMS_LIMIT = DEFAULT_LIMITS.maxStoredProblems;
 
@@ -219,15 +219,17 @@ class RepeatFolds {
 }
 
 /**
- * The problems of a check, in the order they were reported; past the cap, problems are only counted,
- * except those of the end of the file, which are always kept. Problems a rule says once per file are
- * folded first (RepeatFolds).
+ * The problems of a check, in the order they were reported; past the cap, problems are only counted.
+ * The problems of the end of the file (the dataset and manifest rules' `end`) have an allowance of
+ * their own, the same cap: a file of garbage lines does not hide them, and a manifest of 100,000
+ * missing artifacts keeps no more than the cap either. Problems a rule says once per file are folded
+ * first (RepeatFolds).
  */
 class ProblemSink {
   readonly problems: Problem[] = [];
   readonly unstored = { errors: 0, warnings: 0 };
-  /** Set once the end of the file is reached: its problems are all kept. */
-  private atEnd = false;
+  /** Set once the end of the file is reached: the problems kept before it, for its own allowance to start after. */
+  private keptBeforeEnd: number | undefined;
   constructor(
     private readonly limit: number,
     private readonly folds?: RepeatFolds,
@@ -236,7 +238,7 @@ class ProblemSink {
   add(reported: Problem): void {
     const problem = this.folds ? this.folds.take(reported) : reported;
     if (problem === undefined) return;
-    if (!this.atEnd && this.problems.length >= this.limit) {
+    if (this.problems.length - (this.keptBeforeEnd ?? 0) >= this.limit) {
       problem.severity === "error" ? this.unstored.errors++ : this.unstored.warnings++;
       return;
     }
@@ -244,6 +246,6 @@ class ProblemSink {
   }
 
   startEnd(): void {
-    this.atEnd = true;
+    this.keptBeforeEnd = this.problems.length;
   }
 }

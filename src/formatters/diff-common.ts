@@ -1,6 +1,6 @@
 /** What the diff formats share: their context, how loud a change is, and how fields, moves and the summary read. */
 import type { ChalkInstance } from "chalk";
-import type { DiffChange, DiffReport, FieldChange } from "../core/diff/diff.js";
+import type { DiffChange, DiffPair, DiffReport, FieldChange } from "../core/diff/diff.js";
 import { failsGate } from "../core/diff/diff.js";
 import { MAX_SHOWN, plural } from "../core/text.js";
 
@@ -89,6 +89,23 @@ export function showDifference(before: string, after: string): [string, string] 
   return [cut(a), cut(b)];
 }
 
+/**
+ * The new side's file as a path (a side read at a revision, `diff REV1 REV2`, without its `<rev>:`), for the formats
+ * that place a change in a file.
+ */
+export function newSidePath(pair: DiffPair, report: DiffReport): string {
+  const shown = pair.new.replace(/ \(bundled schema\)$/, "");
+  const prefix = report.to ? `${report.to.revision}:` : undefined;
+  return prefix !== undefined && shown.startsWith(prefix) ? shown.slice(prefix.length) : shown;
+}
+
+/** An editorial text change in words (undefined for any other change): what the text formats show of textChange. */
+export function describeTextChange(change: DiffChange): string | undefined {
+  if (change.textChange === "footnotes") return "editorial: only footnote references and definitions changed";
+  if (change.textChange === "whitespace") return "editorial: only white space changed";
+  return undefined;
+}
+
 /** The likely moves of a removed record, in words. */
 export function describeMoves(change: DiffChange): string | undefined {
   if (!change.likelyMoves) return undefined;
@@ -125,8 +142,26 @@ export function summaryLine(report: DiffReport): string {
   const breaking = summary.breaking > 0 ? `${summary.breaking} breaking (${kinds("breaking")})` : "0 breaking";
   const additive = summary.additive > 0 ? `${summary.additive} additive (${kinds("additive")})` : "0 additive";
   const approved = summary.approved > 0 ? `; ${summary.approved} approved` : "";
+  const editorial = editorialCounts(report);
   const gate = summary.passed
     ? `the gate passes (--fail-on ${summary.failOn})`
     : `${summary.failing} ${summary.failing === 1 ? "fails" : "fail"} the gate (--fail-on ${summary.failOn})`;
-  return `${summary.passed ? "✔" : "✖"} ${plural(summary.changes, "change")} (${scope}): ${breaking}, ${additive}${approved}; ${gate}`;
+  return `${summary.passed ? "✔" : "✖"} ${plural(summary.changes, "change")} (${scope}): ${breaking}, ${additive}${editorial}${approved}; ${gate}`;
+}
+
+/** `; 3 editorial (footnotes 2, whitespace 1)` when some record changes are editorial, else "". */
+function editorialCounts(report: DiffReport): string {
+  let footnotes = 0;
+  let whitespace = 0;
+  for (const pair of report.pairs)
+    for (const change of pair.changes) {
+      if (change.textChange === "footnotes") footnotes++;
+      else if (change.textChange === "whitespace") whitespace++;
+    }
+  if (footnotes + whitespace === 0) return "";
+  const parts = [
+    ...(footnotes > 0 ? [`footnotes ${footnotes}`] : []),
+    ...(whitespace > 0 ? [`whitespace ${whitespace}`] : []),
+  ];
+  return `; ${footnotes + whitespace} editorial (${parts.join(", ")})`;
 }

@@ -1,6 +1,14 @@
 import { escapeData, escapeProperty } from "./github.js";
 import { repositoryPath } from "./types.js";
-import { changeLevel, type DiffFormatter, describeField, describeMoves, summaryLine } from "./diff-common.js";
+import {
+  changeLevel,
+  type DiffFormatter,
+  describeField,
+  describeMoves,
+  describeTextChange,
+  newSidePath,
+  summaryLine,
+} from "./diff-common.js";
 
 const COMMAND = { error: "error", warning: "warning", note: "notice" } as const;
 
@@ -12,9 +20,7 @@ const COMMAND = { error: "error", warning: "warning", note: "notice" } as const;
 export const formatDiffGithub: DiffFormatter = (report, { cwdInRepository }) => {
   const out: string[] = [];
   for (const pair of report.pairs) {
-    const file = pair.newMissing
-      ? undefined
-      : repositoryPath(pair.new.replace(/ \(bundled schema\)$/, ""), cwdInRepository).path; // GitHub places an annotation by its path from the repository root
+    const file = pair.newMissing ? undefined : repositoryPath(newSidePath(pair, report), cwdInRepository).path; // GitHub places an annotation by its path from the repository root
     for (const change of pair.changes) {
       const properties: string[] = [];
       if (file !== undefined) properties.push(`file=${escapeProperty(file)}`);
@@ -23,6 +29,7 @@ export const formatDiffGithub: DiffFormatter = (report, { cwdInRepository }) => 
       properties.push(`title=${escapeProperty(`${change.kind} (${change.class})`)}`);
       const details = [
         describeMoves(change),
+        describeTextChange(change),
         ...(change.fields ?? []).map(describeField),
         change.approved ? `approved: ${change.approved.reason}` : undefined,
       ].filter((d) => d !== undefined);

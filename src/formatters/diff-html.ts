@@ -6,8 +6,16 @@
  * fields and, when the caller passed the texts, the changed text as a word-level diff.
  */
 import { diffWordsWithSpace } from "diff";
+import { datasetLine } from "../core/diff/datasets.js";
 import type { DiffChange, DiffPair, DiffReport } from "../core/diff/diff.js";
-import { changeLevel, type DiffFormatContext, type DiffFormatter, describeField, summaryLine } from "./diff-common.js";
+import {
+  changeLevel,
+  type DiffFormatContext,
+  type DiffFormatter,
+  describeField,
+  describeTextChange,
+  summaryLine,
+} from "./diff-common.js";
 import { plural } from "../core/text.js";
 import { escapeHtml, renderPage } from "./html-common.js";
 
@@ -60,6 +68,9 @@ th{background:#f3f3f3}
 .change h3{font-size:1rem;font-weight:600}
 .change ul.details{margin:.3rem 0;padding-left:1.2rem}
 .pair-note{margin:.2rem 0}
+.dataset-line{margin:.2rem 0;font-weight:600}
+.editorial{color:#055160}
+.badge.editorial{background:#cff4fc;color:#055160}
 `;
 
 const GATE_WORDS = { error: "fails the gate", warning: "approved or allowed", note: "additive" } as const;
@@ -92,6 +103,8 @@ function renderChange(change: DiffChange, pair: DiffPair, report: DiffReport, te
       `likely moved to ${moves}${change.otherMoveCandidates ? ` and ${change.otherMoveCandidates} more candidates` : ""}`,
     );
   }
+  const editorial = describeTextChange(change);
+  if (editorial !== undefined) details.push(`<span class="editorial">${escapeHtml(editorial)}</span>`);
   for (const field of change.fields ?? []) details.push(escapeHtml(describeField(field)));
   if (change.approved) details.push(`<span class="approved">approved: ${escapeHtml(change.approved.reason)}</span>`);
   const list = details.length > 0 ? `<ul class="details">${details.map((d) => `<li>${d}</li>`).join("")}</ul>` : "";
@@ -102,7 +115,7 @@ function renderChange(change: DiffChange, pair: DiffPair, report: DiffReport, te
   }
   return (
     `<div class="change ${level}" data-kind="${change.kind}" data-class="${change.class}"${change.address !== undefined ? ` data-address="${escapeHtml(change.address)}"` : ""}>` +
-    `<h3><span class="badge ${change.class}">${change.class}</span><span class="badge">${change.kind}</span>${gateBadge(change, report)} ${subject}${heading}</h3>` +
+    `<h3><span class="badge ${change.class}">${change.class}</span><span class="badge">${change.kind}</span>${editorial !== undefined ? '<span class="badge editorial">editorial</span>' : ""}${gateBadge(change, report)} ${subject}${heading}</h3>` +
     `<span class="sr-only">${GATE_WORDS[level]}. </span>${list}${body}</div>`
   );
 }
@@ -131,7 +144,7 @@ export function renderDiffPage(report: DiffReport, context: HtmlDiffContext): st
     0,
   );
   const against = report.against
-    ? ` against <code>${escapeHtml(report.against.revision)}</code> (${escapeHtml(report.against.commit.slice(0, 12))})`
+    ? ` against <code>${escapeHtml(report.against.revision)}</code> (${escapeHtml(report.against.commit.slice(0, 12))})${report.to ? `, at <code>${escapeHtml(report.to.revision)}</code> (${escapeHtml(report.to.commit.slice(0, 12))})` : ""}`
     : "";
   const verdict = summary.passed
     ? `<p class="verdict pass" data-verdict="pass">✔ The gate passes (--fail-on ${summary.failOn})</p>`
@@ -192,6 +205,7 @@ export function renderDiffPage(report: DiffReport, context: HtmlDiffContext): st
     main.push(
       `<section class="pair" id="pair-${index}" aria-labelledby="pair-${index}-h" data-file="${escapeHtml(pair.new)}">\n<h2 id="pair-${index}-h"><code>${escapeHtml(pair.new)}</code></h2>\n` +
         `<p class="pair-note muted">${pairHeader(pair)}: ${plural(pair.changes.length, "change")}</p>\n` +
+        (datasetLine(pair) !== undefined ? `<p class="dataset-line">${escapeHtml(datasetLine(pair)!)}</p>\n` : "") +
         pair.changes.map((change) => renderChange(change, pair, report, context.texts)).join("\n") +
         (pair.warnings.length > 0
           ? `<ul>${pair.warnings.map((w) => `<li class="approved">warning: ${escapeHtml(w)}</li>`).join("")}</ul>`

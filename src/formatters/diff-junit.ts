@@ -1,5 +1,6 @@
 import type { DiffChange, DiffPair } from "../core/diff/diff.js";
-import { changeLevel, type DiffFormatter, describeField, describeMoves } from "./diff-common.js";
+import { datasetLine } from "../core/diff/datasets.js";
+import { changeLevel, type DiffFormatter, describeField, describeMoves, describeTextChange } from "./diff-common.js";
 import { type JunitCase, type JunitSuite, renderJunit } from "./junit-xml.js";
 
 /** The new side as shown, without the note a missing repository schema carries. */
@@ -22,6 +23,11 @@ function details(change: DiffChange): string {
       ? [`heading: ${JSON.stringify(change.headingText)}`]
       : []),
     ...(moves !== undefined ? [moves] : []),
+    ...(change.textChange !== undefined
+      ? [
+          `text change: ${change.textChange}${describeTextChange(change) !== undefined ? ` (${describeTextChange(change)})` : ""}`,
+        ]
+      : []),
     ...(change.fields ?? []).map(describeField),
     ...(change.approved ? [`approved: ${change.approved.reason}`] : []),
   ].join("\n");
@@ -78,6 +84,8 @@ export const formatDiffJunit: DiffFormatter = (report) => {
     if (pair.records) properties.push(["records", `${pair.records.before} → ${pair.records.after}`]);
     if (pair.oldMissing) properties.push(["oldMissing", "true"]);
     if (pair.newMissing) properties.push(["newMissing", "true"]);
+    const dataset = datasetLine(pair);
+    if (dataset !== undefined) properties.push(["dataset", dataset]);
     return { name: classname, properties, cases };
   });
   if (report.warnings.length > 0)

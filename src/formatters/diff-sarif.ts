@@ -1,6 +1,6 @@
 import type { Log, ReportingDescriptor, Result } from "sarif";
 import { CHANGE_KIND_DESCRIPTIONS, CHANGE_KINDS, classOf } from "../core/diff/diff.js";
-import { changeLevel, type DiffFormatter, summaryLine } from "./diff-common.js";
+import { changeLevel, type DiffFormatter, newSidePath, summaryLine } from "./diff-common.js";
 import { SARIF_URI_BASE } from "./sarif.js";
 import { repositoryPath } from "./types.js";
 
@@ -25,9 +25,7 @@ export const formatDiffSarif: DiffFormatter = (report, { toolVersion, cwdInRepos
   const index = new Map<string, number>(CHANGE_KINDS.map((kind, i) => [kind, i]));
   const results: Result[] = [];
   for (const pair of report.pairs) {
-    const file = pair.newMissing
-      ? pair.old.replace(/^[^:]*:(?=[^/])/, "")
-      : pair.new.replace(/ \(bundled schema\)$/, "");
+    const file = pair.newMissing ? pair.old.replace(/^[^:]*:(?=[^/])/, "") : newSidePath(pair, report);
     for (const change of pair.changes) {
       const region =
         change.file === pair.new && change.line !== undefined ? { region: { startLine: change.line } } : {};
@@ -68,6 +66,7 @@ export const formatDiffSarif: DiffFormatter = (report, { toolVersion, cwdInRepos
           summary: report.summary,
           summaryText: summaryLine(report),
           ...(report.against ? { against: report.against } : {}),
+          ...(report.to ? { to: report.to } : {}),
         },
       },
     ],

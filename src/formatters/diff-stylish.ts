@@ -1,6 +1,15 @@
+import { datasetLine } from "../core/diff/datasets.js";
+import { isEditorial } from "../core/diff/text-change.js";
 import type { DiffChange, DiffPair } from "../core/diff/diff.js";
 import { escapeControls } from "../core/text.js";
-import { changeLevel, type DiffFormatter, describeField, describeMoves, summaryLine } from "./diff-common.js";
+import {
+  changeLevel,
+  type DiffFormatter,
+  describeField,
+  describeMoves,
+  describeTextChange,
+  summaryLine,
+} from "./diff-common.js";
 
 function header(pair: DiffPair): string {
   if (pair.newMissing) return `deleted (was ${pair.old})`;
@@ -35,7 +44,10 @@ export const formatDiffStylish: DiffFormatter = (report, { color }) => {
           : `${d.before.slice(0, 12)}… → ${d.after.slice(0, 12)}…`;
       out.push(color.dim(`  schema digest ${digest(schema)}, contract digest ${digest(contract)}`));
     }
-    const width = Math.max(0, ...pair.changes.map((c) => c.kind.length));
+    const dataset = datasetLine(pair);
+    if (dataset !== undefined) out.push(`  ${color.bold(dataset)}`);
+    let width = 0; // a loop, not Math.max(...list): a spread of 100,000 arguments overflows the stack
+    for (const c of pair.changes) width = Math.max(width, c.kind.length);
     for (const change of pair.changes) {
       const level = changeLevel(change, report);
       const paint = level === "error" ? color.red : level === "warning" ? color.yellow : color.green;
@@ -50,6 +62,8 @@ export const formatDiffStylish: DiffFormatter = (report, { color }) => {
       const details: string[] = [];
       const moves = describeMoves(change);
       if (moves) details.push(escapeControls(moves));
+      const editorial = describeTextChange(change);
+      if (editorial !== undefined) details.push(color.cyan(editorial));
       for (const field of change.fields ?? []) details.push(escapeControls(describeField(field)));
       if (change.approved) details.push(color.yellow(`approved: ${escapeControls(change.approved.reason)}`));
       for (const line of details) out.push(`${indent}${line}`);
@@ -68,6 +82,15 @@ export const formatDiffStylish: DiffFormatter = (report, { color }) => {
         'hint: if these changes are intended (a section repealed, a subdivision renumbered), approve each in a reviewed JSON file (--write-approvals FILE writes one for you to fill in) and pass it with --approvals FILE (README, "Approvals"); --fail-on sets which changes fail',
       ),
     );
+    const editorial = report.pairs.some((pair) =>
+      pair.changes.some((change) => isEditorial(change) && changeLevel(change, report) === "error"),
+    );
+    if (editorial)
+      out.push(
+        color.dim(
+          "hint: the changes marked editorial only renumbered or reworded footnotes or changed white space: --pass-editorial lets them pass",
+        ),
+      );
   }
   return `${out.join("\n")}\n`;
 };

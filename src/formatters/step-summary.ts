@@ -3,6 +3,7 @@
  * `GITHUB_STEP_SUMMARY` names; docs/spec.md, section 18): a heading with the verdict, the counts,
  * and the first problems or changes as a table, with a note of how many more. Pure.
  */
+import { datasetLine } from "../core/diff/datasets.js";
 import type { DiffChange, DiffReport } from "../core/diff/diff.js";
 import type { Report } from "../core/report/report.js";
 import { changeLevel, summaryLine } from "./diff-common.js";
@@ -48,8 +49,8 @@ export function validateStepSummary(report: Report): string {
     "",
     `${plural(files, "file")}, ${plural(records, "record")}: ${plural(errors, "error")}, ${plural(warnings, "warning")}.`,
   ];
-  if (unreadable.length > 0)
-    out.push("", ...unreadable.map((file) => `- ${code(file.path)} could not be read: ${cell(file.error!)}`));
+  if (unreadable.length > 0) out.push("");
+  for (const file of unreadable) out.push(`- ${code(file.path)} could not be read: ${cell(file.error!)}`);
   const problems = report.files.flatMap((file) => file.problems);
   const counted = errors + warnings;
   if (problems.length > 0) {
@@ -76,7 +77,18 @@ export function diffStepSummary(report: DiffReport): string {
   const against = report.against
     ? ` against \`${report.against.revision}\` (${report.against.commit.slice(0, 12)})`
     : "";
-  const out = [`### citation-targets diff${against}: ${verdict}`, "", ownText(summaryLine(report))];
+  const to = report.to ? ` → \`${report.to.revision}\` (${report.to.commit.slice(0, 12)})` : "";
+  const out = [`### citation-targets diff${against}${to}: ${verdict}`, "", ownText(summaryLine(report))];
+  // A dataset added, removed or given a new version: a line of its own, before its record changes.
+  const datasets = report.pairs.flatMap((pair) => {
+    const line = datasetLine(pair);
+    if (line === undefined) return [];
+    const failing = pair.changes.filter((change) => changeLevel(change, report) === "error").length;
+    const changes = `${plural(pair.changes.length, "change")}${failing > 0 ? `, ${failing} failing the gate` : ""}`;
+    return [`- ${cell(line)}: ${changes} (${code(pair.new)} below)`];
+  });
+  if (datasets.length > 0) out.push("", ...datasets.slice(0, SUMMARY_ROWS));
+  if (datasets.length > SUMMARY_ROWS) out.push(`- … and ${plural(datasets.length - SUMMARY_ROWS, "more dataset")}`);
   const changes: { file: string; change: DiffChange }[] = [];
   for (const pair of report.pairs) for (const change of pair.changes) changes.push({ file: pair.new, change });
   // Breaking first across the datasets, each group in the report's order.

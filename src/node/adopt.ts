@@ -4,7 +4,7 @@
  * the folder and its front matter; every manifest and JSONL is written by `update`'s machinery
  * (one pool, all or nothing, every fault named) into `.tooling/citation-targets/`.
  */
-import { readdirSync, statSync } from "node:fs";
+import { lstatSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, relative as relativePath, resolve, sep } from "node:path";
 import {
   checkDatasetFields,
@@ -26,18 +26,34 @@ import { FLAG } from "./lock.js";
 import { datasetRootOf, MANIFEST_FOLDER } from "./files.js";
 import { update, type UpdateOptions } from "./update.js";
 import type { DatasetUpdate } from "./update-dataset.js";
+import { JOURNAL_NAME } from "./journal.js";
+import { readRegularFileSync } from "./regular-file.js";
+import { writeFileAtomic } from "./write.js";
+import { noteOf, WRITER_LOCK_NAME, withWriterLock } from "./writer-lock.js";
+import { addGitattributes, gitattributesLines } from "./gitattributes.js";
+import { orphanedManifests, ownersOf } from "./move-dataset.js";
 
 export interface AdoptOptions extends Omit<UpdateOptions, "manifests" | "datasets" | "set"> {
   /** Dataset folders, or globs of them (relative to cwd). */
   datasets: string[];
   /** A template (or value) per field; slug defaults to the front matter's `slug`, else the folder name as a slug. */
   templates: Partial<DatasetFields>;
+  /**
+   * The folders are datasets moved (`git mv`): each repoints the orphaned manifest it belongs to (the one whose dataset
+   * folder is not there and whose every artifact is in it), keeping its slug, fields and addresses. No templates.
+   */
+  move?: boolean;
 }
 
 export interface AdoptResult {
   updates: DatasetUpdate[];
   /** Where the manifests and JSONL went. */
   folder: string;
+  /**
+   * The lines added to the repository's `.gitattributes` (with --check: those it would add), so that git never
+   * converts the line endings of what the manifests pin (gitattributes.ts).
+   */
+  gitattributes: string[];
 }
 
 /** The default slug template: the front matter's `slug` when it has one, else the folder's name made a slug. */
@@ -93,6 +109,46 @@ function relativeRoot(manifest: string, dir: string): string {
   return relativePath(dirname(manifest), dir).split(sep).join("/");
 }
 
+/**
+ * adopt --move: each folder repoints the one orphaned manifest it belongs to (move-dataset.ts), then update re-locks
+ * and regenerates it from there; all or nothing, every fault named.
+ */
+async function moveFolders(
+  folders: string[],
+  folder: string,
+  repository: string,
+  cwd: string,
+  rest: Omit<AdoptOptions, "datasets" | "templates" | "onProgress" | "move">,
+  onProgress: AdoptOptions["onProgress"],
+): Promise<AdoptResult> {
+  const orphans = orphanedManifests(folder);
+  const problems: string[] = [];
+  const moved: { manifest: string; dir: string; fields: Partial<DatasetFields>; move: boolean }[] = [];
+  const taken = new Set<string>();
+  for (const dir of folders) {
+    const shown = displayPath(dir, cwd) || ".";
+    const owners = ownersOf(dir, orphans).filter((m) => !taken.has(m));
+    if (owners.length !== 1) {
+      problems.push(
+        owners.length === 0
+          ? `${shown}: no lock manifest in ${displayPath(folder, cwd)} has its dataset folder gone and every artifact in ${shown}: nothing to move (adopt it without --move as a new dataset)`
+          : `${shown}: more than one lock manifest could be its own (${owners.map((m) => displayPath(m, cwd)).join(", ")}): repoint one with \`citation-targets lock ${shown} -o MANIFEST\``,
+      );
+      continue;
+    }
+    taken.add(owners[0]!);
+    moved.push({ manifest: owners[0]!, dir, fields: {}, move: true });
+  }
+  if (problems.length > 0) throw new DatasetError(problems);
+  const updates = await update({ ...rest, cwd, datasets: moved, ...(onProgress ? { onProgress } : {}) });
+  const gitattributes = await addGitattributes(
+    repository,
+    gitattributesLines(repository, folders),
+    rest.check === true,
+  );
+  return { updates, folder, gitattributes };
+}
+
 /** Writes (or, with `check`, computes) a manifest and a JSONL for every dataset folder named; all or nothing. */
 export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
   return withOutsideReads(options.allowOutsideRepository, () => adoptConfined(options));
@@ -100,13 +156,21 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
 
 async function adoptConfined(options: AdoptOptions): Promise<AdoptResult> {
   const cwd = options.cwd ?? process.cwd();
-  const { datasets: patterns, templates, onProgress, ...rest } = options;
+  if (options.check) return adoptLocked(options, cwd);
+  // One writer at a time (writer-lock.ts), from the first look at the tooling folder to the last rename.
+  return withWriterLock(cwd, "adopt", noteOf(options), () => adoptLocked(options, cwd));
+}
+
+async function adoptLocked(options: AdoptOptions, cwd: string): Promise<AdoptResult> {
+  const { datasets: patterns, templates, onProgress, move, ...rest } = options;
   if (patterns.length === 0)
     throw new OperationalError("no dataset folders: name them (e.g. 'laws/*'), or set adopt.datasets in the config");
   const missing = MANIFEST_DATASET_FIELDS.filter((field) => field !== "slug" && templates[field] === undefined);
   const folders = await datasetFolders(patterns, cwd);
-  const repository = (await findRepositoryRoot(cwd)) ?? cwd;
+  const found = await findRepositoryRoot(cwd);
+  const repository = found ?? cwd;
   const folder = join(repository, ...MANIFEST_FOLDER.split("/"));
+  if (move) return moveFolders(folders, folder, repository, cwd, rest, onProgress);
   if (missing.length > 0) {
     // Say what each law's front matter offers, from the first one, so that the fix can be written at once.
     const first =
@@ -175,7 +239,7 @@ async function adoptConfined(options: AdoptOptions): Promise<AdoptResult> {
       }
     }
     const faults = checkDatasetFields(fields);
-    problems.push(...faults.map((f) => `${shown}: ${f.field} ${JSON.stringify(f.value)}: ${f.message}`));
+    for (const f of faults) problems.push(`${shown}: ${f.field} ${JSON.stringify(f.value)}: ${f.message}`);
     if (faulty || faults.length > 0) continue;
     const slug = fields.slug!;
     const other = bySlug.get(slug);
@@ -204,5 +268,35 @@ async function adoptConfined(options: AdoptOptions): Promise<AdoptResult> {
   }
   if (problems.length > 0) throw new DatasetError(problems);
   const updates = await update({ ...rest, cwd, datasets: adopted, ...(onProgress ? { onProgress } : {}) });
-  return { updates, folder };
+  const gitattributes = await addGitattributes(
+    repository,
+    gitattributesLines(repository, folders),
+    rest.check === true,
+  ).catch((error: unknown) => {
+    throw new OperationalError(`cannot write ${join(repository, ".gitattributes")}: ${(error as Error).message}`);
+  });
+  if (!options.check && found !== undefined) await ignoreToolFiles(repository, noteOf(options));
+  return { updates, folder, gitattributes };
+}
+
+/**
+ * The files an interrupted or running writer leaves at the repository root, never to be committed: adopt puts them in
+ * the root's `.gitignore` (SECURITY.md: a journal or a writer lock that git tracks is refused or ignored).
+ */
+export const TOOL_FILE_IGNORES = [`/${JOURNAL_NAME}`, `/${WRITER_LOCK_NAME}`];
+
+/** Adds the lines of TOOL_FILE_IGNORES that `.gitignore` at `repository` lacks (a `.gitignore` that is a link is left). */
+async function ignoreToolFiles(repository: string, note: (text: string) => void): Promise<void> {
+  const path = join(repository, ".gitignore");
+  const info = lstatSync(path, { throwIfNoEntry: false });
+  if (info !== undefined && !info.isFile()) {
+    note(`.gitignore is not a regular file: add ${TOOL_FILE_IGNORES.join(" and ")} to what git ignores yourself`);
+    return;
+  }
+  const text = info === undefined ? "" : readRegularFileSync(path, path, true).toString("utf8");
+  const lines = new Set(text.split(/\r?\n/).map((line) => line.trim()));
+  const missing = TOOL_FILE_IGNORES.filter((line) => !lines.has(line) && !lines.has(line.slice(1)));
+  if (missing.length === 0) return;
+  const separator = text === "" || text.endsWith("\n") ? "" : "\n";
+  await writeFileAtomic(path, `${text}${separator}${missing.join("\n")}\n`);
 }

@@ -4,7 +4,7 @@
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { approvalsToAdd, formatApprovalsFile } from "../core/diff/approvals-file.js";
+import { type ApprovalToAdd, approvalsToAdd, formatApprovalsFile } from "../core/diff/approvals-file.js";
 import { type Approval, type DiffReport, parseApprovals } from "../core/diff/diff.js";
 import { OperationalError } from "./errors.js";
 import { readJsonFile } from "./json-file.js";
@@ -15,6 +15,8 @@ export interface WrittenApprovals {
   path: string;
   /** The entries added, in the order written. */
   added: Approval[];
+  /** The same entries, each with the changes it covers (their count and addresses). */
+  covering: ApprovalToAdd[];
   /** How many entries the file held before (kept, in their order). */
   kept: number;
   /** False when there was nothing to add: the file is then left as it was (or not created). */
@@ -55,8 +57,9 @@ export async function writeApprovals(report: DiffReport, file: string, cwd: stri
     const member = (document as { $schema?: unknown }).$schema;
     if (typeof member === "string") schema = member;
   }
-  const added = approvalsToAdd(report, existing);
-  if (added.length === 0) return { path, added, kept: existing.length, written: false };
+  const covering = approvalsToAdd(report, existing);
+  const added = covering.map((entry) => entry.approval);
+  if (added.length === 0) return { path, added, covering, kept: existing.length, written: false };
   await writeFileAtomic(path, formatApprovalsFile([...existing, ...added], schema));
-  return { path, added, kept: existing.length, written: true };
+  return { path, added, covering, kept: existing.length, written: true };
 }

@@ -5,7 +5,7 @@
  */
 import { FAIL_ON_LEVELS } from "../core/diff/diff.js";
 import { MANIFEST_DATASET_FIELDS } from "../core/model.js";
-import { MARKDOWN_ARTIFACT_KINDS, SOURCE_INDEX_KINDS } from "../core/schema/schema.js";
+import { MARKDOWN_ARTIFACT_KINDS, SOURCE_INDEX_KINDS } from "../core/model.js";
 import { unknownRuleMessage } from "../core/text.js";
 import { ruleIds } from "../rules/index.js";
 import { OperationalError } from "./errors.js";
@@ -215,5 +215,7 @@ export function checkDiffOptions(options: unknown): void {
     failOn: oneOf(...FAIL_ON_LEVELS),
     jobs: positive,
     allowOutsideRepository: boolean,
+    passEditorial: boolean,
+    to: string,
   });
 }

@@ -19,6 +19,8 @@ export interface Config {
   schema?: string;
   /** A lock manifest for every file (relative to the config file), or false to look for none. */
   lock?: string | false;
+  /** false: do not check the lock manifests' artifacts (a sparse checkout); the same as `--no-artifacts`. */
+  artifacts?: boolean;
   rules?: Partial<Record<string, RuleSetting>>;
   maxProblems?: number;
   /**
@@ -26,6 +28,8 @@ export interface Config {
    * "Field templates").
    */
   adopt?: AdoptConfig;
+  /** `diff`'s settings. */
+  diff?: { passEditorial?: boolean };
 }
 
 export interface AdoptConfig {
@@ -81,6 +85,11 @@ export function buildConfigSchema(): Record<string, unknown> {
         oneOf: [NON_EMPTY_STRING, { const: false }],
         description: "a lock manifest for every file, or false to look for none",
       },
+      artifacts: {
+        type: "boolean",
+        description:
+          "false: do not check the lock manifests' artifacts (a checkout without the dataset folders), as --no-artifacts",
+      },
       rules: {
         type: "object",
         propertyNames: { enum: [...ruleIds] },
@@ -108,6 +117,18 @@ export function buildConfigSchema(): Record<string, unknown> {
           name: NON_EMPTY_STRING,
           versionDate: NON_EMPTY_STRING,
           sourceTextUrl: NON_EMPTY_STRING,
+        },
+      },
+      diff: {
+        type: "object",
+        additionalProperties: false,
+        description: "diff's settings",
+        properties: {
+          passEditorial: {
+            type: "boolean",
+            description:
+              "let editorial changes pass the gate: a record whose text changed only in footnotes or white space (--pass-editorial)",
+          },
         },
       },
     },

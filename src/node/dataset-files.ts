@@ -26,6 +26,11 @@ import { fileKind } from "./regular-file.js";
  */
 export const DEFAULT_MAX_ARTIFACT_BYTES = 64 * 2 ** 20;
 
+/** The problem of another repository (a submodule) inside a dataset folder, at `path` from the dataset root. */
+export function nestedRepository(path: string): string {
+  return `${path}: a git submodule (or another repository) inside the dataset folder, not an artifact: its files are not the dataset's; move it out of the dataset folder, or leave it out with --ignore '${path}/**'`;
+}
+
 /** The problem of an artifact over the cap. */
 export function tooLarge(path: string, size: number, max: number): string {
   return `${path}: ${size} bytes, more than the cap of ${max} bytes for one artifact (raise it with --max-artifact-bytes)`;
@@ -53,22 +58,33 @@ export async function listDatasetFiles(
   root: string,
   ignore: readonly string[] = [],
   onFolder?: FolderVisit,
+  repositories: string[] = [],
 ): Promise<string[]> {
   for (const glob of ignore) checkBraces(glob, "ignore glob"); // a manifest's ignore is not digested: bound it here
-  if (ignore.length === 0) return walkMarkdown(root, onFolder).sort(comparePaths);
+  if (ignore.length === 0) return walkMarkdown(root, onFolder, repositories).sort(comparePaths);
   // Every folder fast-glob may list is told first (a superset: those its ignore globs leave out too).
   if (onFolder) visitFolders(root, onFolder);
   const { default: fg } = await import("fast-glob"); // tens of ms of start-up: only when a dataset folder has ignore globs
   // The synchronous walk: a dataset folder is small, and a publisher's repository has thousands (the asynchronous one's
   // queue costs more than the walk).
+  const options = { cwd: root, dot: false, onlyFiles: false, followSymbolicLinks: false };
+  // Another repository inside the dataset folder (a submodule), unless the ignore globs leave it out: named, not entered.
+  const found = fg
+    .sync("**/.git", { ...options, ignore: [...ALWAYS_IGNORED, ...ignore] })
+    .filter((path) => path !== ".git")
+    .map((path) => path.slice(0, -"/.git".length))
+    .sort(comparePaths);
+  for (const path of found) if (!repositories.some((outer) => path.startsWith(`${outer}/`))) repositories.push(path);
   const entries = fg.sync("**/*.md", {
-    cwd: root,
-    dot: false,
-    onlyFiles: false,
-    followSymbolicLinks: false,
-    ignore: [...ALWAYS_IGNORED, ...ignore],
+    ...options,
+    ignore: [...ALWAYS_IGNORED, ...ignore, ...repositories.map((path) => `${fg.escapePath(path)}/**`)],
   });
   return entries.sort(comparePaths);
+}
+
+/** A folder (not the dataset root) that holds `.git`, a file (a submodule) or a folder (a clone): another repository. */
+function isRepository(entries: readonly Dirent[]): boolean {
+  return entries.some((entry) => entry.name === ".git");
 }
 
 /**
@@ -77,9 +93,10 @@ export async function listDatasetFiles(
  * no name starting with a dot, no folder named node_modules descended into, no link followed.
  * A dataset without ignore globs is walked this way: fast-glob's cost a folder is paid by a repository
  * of thousands of datasets on every validate (bench/RESULTS.md, issue 18); test/dataset-files.test.ts
- * holds the two to the same answer.
+ * holds the two to the same answer. A folder holding `.git` (a submodule, another clone) is not entered: its path goes
+ * to `repositories`, for the caller to name (docs/spec.md, rule lock-dataset-files).
  */
-export function walkMarkdown(root: string, onFolder?: FolderVisit): string[] {
+export function walkMarkdown(root: string, onFolder?: FolderVisit, repositories: string[] = []): string[] {
   const found: string[] = [];
   // An explicit stack, not recursion: a folder of any depth or size is walked in bounded stack.
   const pending: [string, string][] = [[root, ""]];
@@ -95,6 +112,10 @@ export function walkMarkdown(root: string, onFolder?: FolderVisit): string[] {
       throw Object.assign(new OperationalError(describeIoError(error, "read the folder", prefix.slice(0, -1))), {
         code: (error as NodeJS.ErrnoException).code,
       });
+    }
+    if (prefix !== "" && isRepository(entries)) {
+      repositories.push(prefix.slice(0, -1)); // a submodule or another clone: its files are not the dataset's
+      continue;
     }
     const folders: [string, string][] = [];
     for (const entry of entries) {
@@ -144,7 +165,9 @@ export async function digestDatasetFiles(
   keepUpTo = 0,
   realRoot = realpathSync.native(root),
 ): Promise<{ digests: Map<string, string>; bytes: number; contents?: Map<string, Buffer> }> {
-  const entries = await listDatasetFiles(root, ignore);
+  const repositories: string[] = [];
+  const entries = await listDatasetFiles(root, ignore, undefined, repositories);
+  if (repositories.length > 0) throw new DatasetError(repositories.map(nestedRepository));
   // With keepUpTo, the bytes read are kept for the caller (update generates from the very bytes it digested, not a
   // second read), while they add up to no more than that.
   let contents = keepUpTo > 0 ? new Map<string, Buffer>() : undefined;

@@ -3,7 +3,7 @@
  * whose text changed (record-changed with a changed `markdown`). The report keeps only their
  * lengths (src/core/diff/diff.ts, VALUE_LIMIT), so the pairs whose text changed are read once more,
  * and only those targets' texts are kept. A side at a git revision (`<rev>:<path>`, from
- * `--against`) is read from git; any other is a file, as the report shows it from `cwd`.
+ * `--against`, or either side of `diff REV1 REV2`) is read from git; any other is a file, as the report shows it from `cwd`.
  */
 import { resolve } from "node:path";
 import type { DiffPair, DiffReport } from "../core/diff/diff.js";
@@ -29,14 +29,14 @@ function changedTexts(pair: DiffPair): Set<string> {
 export async function collectDiffTexts(report: DiffReport, cwd: string): Promise<DiffTexts> {
   const texts = new Map<string, TextPair>();
   let root: string | undefined;
-  const sideOf = async (label: string): Promise<DiffSide> => {
-    const prefix = report.against ? `${report.against.revision}:` : undefined;
-    if (prefix !== undefined && report.against !== undefined && label.startsWith(prefix)) {
+  const sideOf = async (label: string, at: DiffReport["against"]): Promise<DiffSide> => {
+    const prefix = at ? `${at.revision}:` : undefined;
+    if (prefix !== undefined && at !== undefined && label.startsWith(prefix)) {
       root ??= await gitTopLevel(cwd);
-      const { commit } = report.against;
+      const { commit } = at;
       const rel = label.slice(prefix.length);
-      const at = root;
-      return { label, missing: false, open: () => gitBlob(at, commit, rel) };
+      const top = root;
+      return { label, missing: false, open: () => gitBlob(top, commit, rel) };
     }
     return fileSide(resolve(cwd, label), label);
   };
@@ -53,11 +53,11 @@ export async function collectDiffTexts(report: DiffReport, cwd: string): Promise
       }
       return found;
     };
-    await readRecords(await sideOf(pair.old), (record) => {
+    await readRecords(await sideOf(pair.old, report.against), (record) => {
       const address = record.citationAddress as string;
       if (wanted.has(address) && typeof record.markdown === "string") entry(address).before = record.markdown;
     });
-    await readRecords(await sideOf(pair.new), (record) => {
+    await readRecords(await sideOf(pair.new, report.to), (record) => {
       const address = record.citationAddress as string;
       if (wanted.has(address) && typeof record.markdown === "string") entry(address).after = record.markdown;
     });

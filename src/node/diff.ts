@@ -20,6 +20,7 @@ import {
 } from "../core/diff/diff.js";
 import { errorMessage } from "../core/errors.js";
 import { RecordDiff } from "../core/diff/diff-records.js";
+import { passEditorialChanges } from "../core/diff/text-change.js";
 import { diffSchemas } from "../core/diff/diff-schema.js";
 import { looksLike } from "../core/report/file-kind.js";
 import { countLines, LineReader } from "../core/lines.js";
@@ -34,6 +35,7 @@ import {
   type TreeEntry,
   treeAt,
 } from "./diff-git.js";
+import { DatasetNotes, markTextChanges } from "./diff-datasets.js";
 import { describeIoError, OperationalError } from "./errors.js";
 import { readRegularFileSync, readRegularIfPresent, regularReadStream, withOutsideReads } from "./regular-file.js";
 import { DEFAULT_FOLDER, DEFAULT_PATTERN, displayPath, isInside } from "./files.js";
@@ -61,6 +63,10 @@ export interface DiffOptions {
   approvals?: string;
   /** Which changes fail the run: breaking (default), any, none. */
   failOn?: FailOn;
+  /** Editorial changes (footnotes or white space only) pass the gate (docs/spec.md, section 12.4). */
+  passEditorial?: boolean;
+  /** `diff REV1 REV2`: the new side is read at this revision too (`against` is the old one). */
+  to?: string;
   /**
    * Threads to compare the pairs on (one pool for the run); default: one per core when many pairs differ, else 1 (this
    * thread).
@@ -254,17 +260,33 @@ export async function diffRecordSides(old: DiffSide, now: DiffSide): Promise<Dif
     }
     unreadable(side, count);
   };
-  if (!old.missing) await read(old, (record, line, text) => diff.addOld(record, line, text.length));
-  if (!now.missing) await read(now, (record, line) => diff.addNew(record, line));
+  const notes = new DatasetNotes();
+  if (!old.missing)
+    await read(old, (record, line, text) => {
+      notes.old(record, line);
+      diff.addOld(record, line, text.length);
+    });
+  if (!now.missing)
+    await read(now, (record, line) => {
+      notes.now(record);
+      diff.addNew(record, line);
+    });
   // Pass 3 parses only the old lines it looks at: those of the records that went (or changed, in a large file).
   if (diff.endNew() && !old.missing) await readRecords(old, (record) => diff.addOldDetail(record), diff.detailLines());
   const result = diff.finish();
+  await markTextChanges(
+    result.changes,
+    notes.oldLines,
+    (onRecord, only) => readRecords(old, onRecord, only),
+    (onRecord, only) => readRecords(now, onRecord, only),
+  );
   return {
     type: "records",
     old: old.label,
     new: now.label,
     ...(old.missing ? { oldMissing: true } : {}),
     ...(now.missing ? { newMissing: true } : {}),
+    dataset: notes.dataset(now.missing ? old.label : now.label),
     records: { before: result.before, after: result.after },
     changes: result.changes,
     warnings: [...warnings, ...result.warnings],
@@ -683,14 +705,36 @@ export async function diff(options: DiffOptions = {}): Promise<DiffReport> {
 async function diffConfined(options: DiffOptions): Promise<DiffReport> {
   const cwd = options.cwd ?? process.cwd();
   const failOn = options.failOn ?? "breaking";
+  if (options.to !== undefined && options.against === undefined)
+    throw new OperationalError("diff: `to` (the new revision) needs `against` (the old one)");
   const approvals = options.approvals !== undefined ? await loadApprovals(options.approvals, cwd) : [];
   let targets: DiffTarget[];
   let against: DiffReport["against"];
+  let to: DiffReport["to"];
   let close = () => {};
   const jobs = checkJobs(options.jobs);
   const early = earlyPool(jobs);
   try {
-    if (options.against !== undefined) {
+    if (options.against !== undefined && options.to !== undefined) {
+      const { revisionTargets } = await import("./diff-revisions.js");
+      const found = await revisionTargets(
+        options.against,
+        options.to,
+        options.paths ?? [],
+        cwd,
+        options.schema ?? false,
+        {
+          missing: missingSide,
+          blob: blobSide,
+          stream: (label, open) => ({ label, missing: false, open }),
+          wholeUpTo: WHOLE_BLOB_UP_TO,
+        },
+      );
+      targets = found.targets;
+      close = found.close;
+      against = { revision: options.against, commit: found.commits[0] };
+      to = { revision: options.to, commit: found.commits[1] };
+    } else if (options.against !== undefined) {
       const found = await gitTargets(options.against, options.paths ?? [], cwd, options.schema ?? false);
       targets = found.targets;
       close = found.close;
@@ -709,6 +753,13 @@ async function diffConfined(options: DiffOptions): Promise<DiffReport> {
     close();
   }
   const unmatched = applyApprovals(pairs, approvals);
-  const warnings = approvalWarnings(approvals, unmatched);
-  return { ...(against ? { against } : {}), pairs, summary: summarizeDiff(pairs, failOn), warnings };
+  const warnings = approvalWarnings(approvals, unmatched, pairs);
+  if (options.passEditorial) passEditorialChanges(pairs);
+  return {
+    ...(against ? { against } : {}),
+    ...(to ? { to } : {}),
+    pairs,
+    summary: summarizeDiff(pairs, failOn),
+    warnings,
+  };
 }

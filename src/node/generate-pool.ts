@@ -17,7 +17,7 @@ import { decodeFailure, encodeFailure, isTaskFailure, type TaskFailure } from ".
 /**
  * The dataset-level part of a manifest: what a record needs besides its artifact (artifactLines reads no other field).
  */
-export type DatasetFields = Omit<LockManifest, "artifacts" | "ignore">;
+export type ManifestHead = Omit<LockManifest, "artifacts" | "ignore">;
 
 /** One artifact's lines, or why it could not be parsed. */
 export type ArtifactResult = { lines: ArtifactLines } | TaskFailure;
@@ -28,7 +28,7 @@ export type ArtifactResult = { lines: ArtifactLines } | TaskFailure;
  */
 export async function artifactBatch(task: {
   root: string;
-  fields: DatasetFields;
+  fields: ManifestHead;
   artifacts: ManifestArtifact[];
   limits: ArtifactLimits;
 }): Promise<ArtifactResult[]> {
@@ -82,7 +82,7 @@ export function poolLineSource(
   limits: ArtifactLimits = {},
 ): LineSource {
   const { artifacts, ignore: _ignore, ...fields } = manifest;
-  const datasetFields: DatasetFields = fields;
+  const datasetFields: ManifestHead = fields;
   /** An artifact's size; where it is not known, a large one is assumed, so that memory stays bounded. */
   const sizeOf = (position: number) => sizes[position] ?? 256 * 1024;
   const results = new Map<number, Promise<ArtifactLines>>();

@@ -20,26 +20,7 @@ import { readOldRecords } from "./record-changes.js";
 import { openAtomic, refuseOverInputs, type AtomicFile } from "./write.js";
 import { readRegularFileSync, regularReadStream, withOutsideReads } from "./regular-file.js";
 
-/**
- * The caps on reading artifacts, and the confinement, that generate, update and adopt share (docs/spec.md, section
- * 13); the command line's options of the same names.
- */
-export interface ArtifactReadingOptions {
-  /** The largest artifact read, in bytes (default 64 MiB); a larger one is refused, named. */
-  maxArtifactBytes?: number;
-  /** The most YAML aliases an artifact's front matter may hold (default 1000); more is refused, named. */
-  maxYamlAliases?: number;
-  /** The most headings (targets) one artifact may have (default 100,000); more is refused, named. */
-  maxHeadings?: number;
-  /** The longest inline content of a heading, in UTF-16 code units (default 65,536); longer is refused, named. */
-  maxHeadingLength?: number;
-  /** The largest front matter, in UTF-8 bytes (default 1 MiB); a larger one is refused, named. */
-  maxFrontMatterBytes?: number;
-  /** Let manifests' dataset folders lead outside the repository (default: confined to it; SECURITY.md). */
-  allowOutsideRepository?: boolean;
-}
-
-export interface GenerateOptions extends ArtifactReadingOptions {
+export interface GenerateOptions {
   /** Path of the lock manifest. */
   manifest: string;
   cwd?: string;
@@ -50,12 +31,39 @@ export interface GenerateOptions extends ArtifactReadingOptions {
    * backpressure.
    */
   write?: (text: string) => unknown;
+  /** The largest artifact read, in bytes (default 64 MiB); a larger one is refused, named. */
+  maxArtifactBytes?: number;
+  /** The most YAML aliases an artifact's front matter may hold (default 1000); more is refused, named. */
+  maxYamlAliases?: number;
+  /** The most headings (targets) one artifact may have (default 100,000); more is refused, named. */
+  maxHeadings?: number;
+  /** The longest inline content of a heading, in UTF-16 code units (default 65,536); longer is refused, named. */
+  maxHeadingLength?: number;
+  /** The largest front matter, in UTF-8 bytes (default 1 MiB); a larger one is refused, named. */
+  maxFrontMatterBytes?: number;
+  /** Let the manifest's dataset folder lead outside the repository (default: confined to it; SECURITY.md). */
+  allowOutsideRepository?: boolean;
   /**
    * Threads to parse the markdown in (one pool for the run); default one per core (at most 4) for 4 MB of markdown or
    * more, else 1 (this thread). The output is the same.
    */
   jobs?: number;
 }
+
+/**
+ * The caps on reading artifacts, and the confinement, that generate, update and adopt share (docs/spec.md, section
+ * 13), as GenerateOptions types them: the command line's options of the same names take this type. (UpdateOptions
+ * lists them too, so that the public declarations stay as they are; update.ts checks that the two agree.)
+ */
+export type ArtifactReadingOptions = Pick<
+  GenerateOptions,
+  | "maxArtifactBytes"
+  | "maxYamlAliases"
+  | "maxHeadings"
+  | "maxHeadingLength"
+  | "maxFrontMatterBytes"
+  | "allowOutsideRepository"
+>;
 
 export interface GenerateResult {
   records: number;
@@ -243,12 +251,13 @@ async function pipeLines(
     for (const line of batch) {
       each?.(line);
       buffer += line;
+      // Within the batch too: one artifact's batch of a million targets joined is longer than a string may be.
+      if (buffer.length >= FLUSH_AT) {
+        await write(buffer);
+        buffer = "";
+      }
     }
     count += batch.length;
-    if (buffer.length >= FLUSH_AT) {
-      await write(buffer);
-      buffer = "";
-    }
   }
   if (buffer !== "") await write(buffer);
   return count;

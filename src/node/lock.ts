@@ -10,18 +10,23 @@ import {
   DEFAULT_MANIFEST_NAME,
   formatManifest,
   LOCK_VERSION,
-  type ArtifactKind,
-  type IndexKind,
   type LockManifest,
   type ManifestArtifact,
 } from "../core/lock/manifest.js";
 import { comparePaths } from "../core/address/natural-sort.js";
-import { INDEX_FILE_NAMES, MANIFEST_DATASET_FIELDS, type ManifestDatasetField } from "../core/model.js";
+import {
+  type ArtifactKind,
+  INDEX_FILE_NAMES,
+  type IndexKind,
+  MANIFEST_DATASET_FIELDS,
+  type ManifestDatasetField,
+} from "../core/model.js";
 import { digestDatasetFiles } from "./dataset-files.js";
 import { OperationalError } from "./errors.js";
 import { datasetRootOf, displayPath, findRepositoryRoot, MANIFEST_FOLDER } from "./files.js";
 import { type LoadedManifest, loadManifest } from "./manifest-io.js";
 import { writeFileAtomic } from "./write.js";
+import { noteOf, withWriterLock } from "./writer-lock.js";
 
 export interface LockOptions {
   /** The dataset directory to walk. */
@@ -55,6 +60,8 @@ export interface LockOptions {
    * generates from them).
    */
   keepContents?: number;
+  /** Told of a writer lock taken over from a process that is gone, or of one git tracks; default: a process warning. */
+  onNote?: (text: string) => void;
 }
 
 /**
@@ -120,6 +127,12 @@ export const FLAG: Record<ManifestDatasetField, string> = {
  * Walks a dataset directory and writes (or refreshes) its lock manifest; refuses escaping paths and non-UTF-8 files.
  */
 export async function lock(options: LockOptions, preloaded?: LoadedManifest): Promise<LockResult> {
+  if (options.check) return lockUnder(options, preloaded);
+  // One writer at a time (writer-lock.ts).
+  return withWriterLock(options.cwd ?? process.cwd(), "lock", noteOf(options), () => lockUnder(options, preloaded));
+}
+
+async function lockUnder(options: LockOptions, preloaded?: LoadedManifest): Promise<LockResult> {
   const cwd = options.cwd ?? process.cwd();
   const root = resolve(cwd, options.dir);
   // Synchronous calls: update re-locks thousands of small datasets a run, and the promise API's per-call cost would

@@ -3,7 +3,7 @@
  * pre-commit hooks). Git is asked once for every staged path, deletions included (pre-commit passes no
  * deleted file, and skips a hook whose pattern matches nothing staged). A staged lock manifest is its
  * dataset; a staged JSONL (added, changed or deleted) belongs to the manifest beside it; a staged
- * markdown file belongs to every dataset whose folder holds it (each manifest's datasetRoot). Only the
+ * markdown file, or a submodule (a gitlink), belongs to every dataset whose folder holds it (each manifest's datasetRoot). Only the
  * lock manifests of `.tooling/citation-targets/` count, as for `update` with no manifests named.
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
@@ -34,15 +34,24 @@ export async function stagedDatasets(cwd: string): Promise<StagedDatasets> {
       `--staged: not in a git repository (${cwd}): it checks what is staged for the next commit`,
     );
   const root = top.stdout.trim();
-  const diff = await runGit(
-    ["-c", "core.quotePath=false", "diff", "--cached", "--name-only", "--no-renames", "-z"],
-    root,
-  );
+  const diff = await runGit(["-c", "core.quotePath=false", "diff", "--cached", "--raw", "--no-renames", "-z"], root);
   if (diff.code !== 0)
     throw new OperationalError(`--staged: git could not list the staged files: ${diff.stderr.trim()}`);
-  const staged = diff.stdout.split("\0").filter((path) => path !== "");
-  return { root, staged, ...datasetsOf(root, staged) };
+  // `--raw -z`: ":<old mode> <new mode> <old id> <new id> <status>" NUL "<path>" NUL, for each path.
+  const fields = diff.stdout.split("\0");
+  const staged: string[] = [];
+  const gitlinks: string[] = [];
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const [oldMode, newMode] = fields[i]!.slice(1).split(" ");
+    const path = fields[i + 1]!;
+    staged.push(path);
+    if (oldMode === GITLINK || newMode === GITLINK) gitlinks.push(path);
+  }
+  return { root, staged, ...datasetsOf(root, staged, gitlinks) };
 }
+
+/** The mode of a gitlink: a submodule's entry in the index. */
+const GITLINK = "160000";
 
 /**
  * What `validate --staged` checks: the staged JSONL files still in the working tree, and the JSONL of every staged
@@ -69,7 +78,11 @@ export async function stagedFiles(cwd: string): Promise<{ files: string[]; manif
 const isFile = (path: string) => statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
 
 /** Maps repository-relative paths to the lock manifests of their datasets, and the JSONL files among them. */
-export function datasetsOf(root: string, paths: string[]): { manifests: string[]; jsonl: string[] } {
+export function datasetsOf(
+  root: string,
+  paths: string[],
+  gitlinks: readonly string[] = [],
+): { manifests: string[]; jsonl: string[] } {
   const manifests = new Set<string>();
   const jsonl = new Set<string>();
   const markdown: string[] = [];
@@ -83,6 +96,9 @@ export function datasetsOf(root: string, paths: string[]): { manifests: string[]
       if (isFile(absolute)) jsonl.add(absolute);
     } else if (/\.(md|markdown)$/i.test(path)) markdown.push(absolute);
   }
+  // A submodule added, changed or removed under a dataset folder belongs to that dataset, as a markdown file would
+  // (lock and validate name it: it is not an artifact).
+  for (const path of gitlinks) markdown.push(join(root, ...path.split("/")));
   if (markdown.length > 0) for (const manifest of manifestsHolding(root, markdown)) manifests.add(manifest);
   return { manifests: [...manifests].sort(), jsonl: [...jsonl].sort() };
 }

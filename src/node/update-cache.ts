@@ -6,14 +6,16 @@
  * not regenerated. The manifest's bytes hold every artifact's sha256, so any change to the markdown,
  * the manifest or the generator's code misses the cache. A cache that cannot be read is ignored.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, type Stats, statSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Sha256Stream, sha256Hex, sha256Stream } from "../core/bytes.js";
 import type { ArtifactLimits } from "../core/markdown/limits.js";
+import { OperationalError } from "./errors.js";
 import { findRepositoryRoot } from "./files.js";
+import { fileKind, readRegularFileSync } from "./regular-file.js";
 import { writeFileAtomic } from "./write.js";
 
 export interface CacheEntry {
@@ -72,20 +74,42 @@ export function openCacheFile<T>(
   path: string,
   stamp: { field: string; value: string },
   isEntry: (value: unknown) => value is T,
+  named = false,
 ): CacheFile<T> {
   let entries: Record<string, unknown> = {};
+  // Only a regular file is read (a device would never end, a FIFO would block); and a file named by --cache-location is
+  // replaced only when it is a cache: one naming an input (a JSONL, a law) is refused, never overwritten (SECURITY.md).
+  let info: Stats | undefined;
   try {
-    const data = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
-    if (
-      data.version === CACHE_VERSION &&
-      data[stamp.field] === stamp.value &&
-      data.entries !== null &&
-      typeof data.entries === "object" &&
-      !Array.isArray(data.entries)
-    )
-      entries = data.entries as Record<string, unknown>;
+    info = statSync(path, { throwIfNoEntry: false });
   } catch {
-    // no cache yet, or one that cannot be read: start empty
+    info = undefined; // a folder of its path is a file: no cache there, and none written
+  }
+  if (info !== undefined && !info.isFile())
+    throw new OperationalError(
+      `refusing the cache file ${path}: it is ${fileKind(info)}, not a regular file; name another with --cache-location, or run with --no-cache`,
+    );
+  let data: Record<string, unknown> | undefined;
+  if (info !== undefined) {
+    try {
+      data = JSON.parse(readRegularFileSync(path).toString("utf8")) as Record<string, unknown>;
+    } catch {
+      data = undefined;
+    }
+    const isCache =
+      typeof data === "object" &&
+      data !== null &&
+      typeof data.version === "number" &&
+      (typeof data.generator === "string" || typeof data.key === "string") && // update's or validate's
+      typeof data.entries === "object" &&
+      data.entries !== null &&
+      !Array.isArray(data.entries);
+    if (named && !isCache && info.size > 0)
+      throw new OperationalError(
+        `refusing to write the cache over ${path}: it is not a cache file of citation-targets (an input, or another file, would be replaced); name another with --cache-location, or remove it`,
+      );
+    if (isCache && data!.version === CACHE_VERSION && data![stamp.field] === stamp.value)
+      entries = data!.entries as Record<string, unknown>;
   }
   let changed = false;
   return {
@@ -112,11 +136,14 @@ export function openCacheFile<T>(
   };
 }
 
-/** Opens update's cache at `path`. Entries are kept by manifest path relative to the cache's folder. */
-export function openCache(path: string): UpdateCache {
+/**
+ * Opens update's cache at `path` (`named`: by --cache-location, so that a file there that is no cache is refused, not
+ * replaced). Entries are kept by manifest path relative to the cache's folder.
+ */
+export function openCache(path: string, named = false): UpdateCache {
   const folder = dirname(path);
   const generator = generatorIdentity();
-  const file = openCacheFile(path, { field: "generator", value: generator }, isCacheEntry);
+  const file = openCacheFile(path, { field: "generator", value: generator }, isCacheEntry, named);
   const name = (manifestPath: string) => relative(folder, manifestPath).split(sep).join("/");
   return {
     path,

@@ -26,8 +26,9 @@ import { encodeFailure, type TaskFailure } from "./task-failure.js";
 import { type RecordChanges, RecordComparer } from "../core/records/record-fingerprint.js";
 import { readOldRecords } from "./record-changes.js";
 import { type CacheEntry, cacheKey } from "./update-cache.js";
-import { readRegularFileSync, regularReadStream } from "./regular-file.js";
+import { readRegularFileSync, readRegularIfPresent, regularReadStream } from "./regular-file.js";
 import { openAtomic } from "./write.js";
+import { onlyLineEndings } from "./line-endings.js";
 
 export interface DatasetUpdate {
   slug: string;
@@ -53,6 +54,11 @@ export interface DatasetUpdate {
   warnings: string[];
   /** The manifest's sourceTextUrl (after the update). */
   sourceTextUrl: string;
+  /**
+   * --check: the dataset is what its manifest pins once CR LF is read as LF (a Windows checkout with
+   * core.autocrlf=true): nothing for update to do; its files need LF (`.gitattributes`, adopt writes it).
+   */
+  lineEndingsOnly?: boolean;
 }
 
 export interface DatasetFieldChange {
@@ -81,6 +87,8 @@ export interface DatasetTask {
   dir?: string;
   /** Dataset fields to set, as values. */
   fields?: Partial<DatasetFields>;
+  /** The manifest's dataset folder moved to `dir` (adopt --move): it is re-locked from there, datasetRoot repointed. */
+  move?: boolean;
   /** Dataset fields to set, as templates filled from the dataset's folder and front matter (dataset-context.ts). */
   templates?: Partial<DatasetFields>;
 }
@@ -144,7 +152,7 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
     : await loadManifest(manifestPath, cwd, shownManifest, {
         allowOutsideRepository: task.allowOutsideRepository ?? false,
       });
-  const root = loaded?.root ?? task.dir!;
+  const root = task.move ? task.dir! : (loaded?.root ?? task.dir!);
   if (loaded !== undefined && !statSync(root, { throwIfNoEntry: false })?.isDirectory())
     throw new OperationalError(
       `${shownManifest}: its dataset folder ${displayPath(root, cwd) || "."} (datasetRoot ${JSON.stringify(loaded.manifest.datasetRoot ?? ".")}) is not there: if the law's folder moved or was renamed, set datasetRoot in ${shownManifest} to its new place (relative to the manifest's folder) and run update again; if the law was withdrawn, remove the manifest and its JSONL (git rm)`,
@@ -220,6 +228,29 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
     sourceTextUrl: locked.manifest.sourceTextUrl,
   };
   const temporaries: DatasetTaskResult["temporaries"] = [];
+  if (
+    task.check &&
+    before !== undefined &&
+    added.length + removed.length + fields.length === 0 &&
+    (changed.length > 0 || readRegularIfPresent(output)?.includes("\r\n")) &&
+    (await onlyLineEndings(before, root, output))
+  ) {
+    // A Windows checkout: not a change of the law; update would only rewrite every digest over CR LF.
+    const count = readRegularIfPresent(output)?.filter((byte) => byte === 0x0a).length ?? 0;
+    const records: RecordChanges = { before: count, after: count, added: [], removed: [], changed: [] };
+    return {
+      update: {
+        ...base,
+        records,
+        manifestChanged: false,
+        outputChanged: false,
+        written: false,
+        warnings: [],
+        lineEndingsOnly: true,
+      },
+      temporaries,
+    };
+  }
   const key = task.cache ? cacheKey(task.cache.generator, locked.text, task.limits) : undefined;
 
   // The cache: when the JSONL there is byte for byte what this manifest generated before, it is what it would generate

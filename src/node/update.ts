@@ -29,12 +29,18 @@ import {
 } from "./update-dataset.js";
 import { type ArtifactReadingOptions, limitsOf } from "./generate.js";
 import { journalPath, pendingJournal, recoverJournal, renameAll } from "./journal.js";
-import { discardTemporary, removeOwnTemporariesOf, removeStaleTemporariesOf, syncFiles } from "./write.js";
+import {
+  discardTemporary,
+  refuseOverInputs,
+  removeOwnTemporariesOf,
+  removeStaleTemporariesOf,
+  syncFiles,
+} from "./write.js";
+import { noteOf, withWriterLock } from "./writer-lock.js";
 import { readRegularIfPresent, withOutsideReads } from "./regular-file.js";
+import { removeOnInterrupt } from "./interrupted-writes.js";
 
-export { type DatasetUpdate, outputFor } from "./update-dataset.js";
-
-export interface UpdateOptions extends ArtifactReadingOptions {
+export interface UpdateOptions {
   /** Lock manifests; default every `*.lock.json` in `.tooling/citation-targets/` of the repository. */
   manifests?: string[];
   cwd?: string;
@@ -42,6 +48,18 @@ export interface UpdateOptions extends ArtifactReadingOptions {
   check?: boolean;
   /** Threads for the run's pool (default: one per core). */
   jobs?: number;
+  /** The largest artifact read, in bytes (default 64 MiB). */
+  maxArtifactBytes?: number;
+  /** The most YAML aliases an artifact's front matter may hold (default 1000). */
+  maxYamlAliases?: number;
+  /** The most headings (targets) one artifact may have (default 100,000); more is refused, named. */
+  maxHeadings?: number;
+  /** The longest inline content of a heading, in UTF-16 code units (default 65,536); longer is refused, named. */
+  maxHeadingLength?: number;
+  /** The largest front matter, in UTF-8 bytes (default 1 MiB); a larger one is refused, named. */
+  maxFrontMatterBytes?: number;
+  /** Let manifests' dataset folders lead outside the repository (default: confined to it; SECURITY.md). */
+  allowOutsideRepository?: boolean;
   /**
    * The cache file; default `node_modules/.cache/citation-targets/update.json` of the repository when it has
    * `node_modules`; false for none.
@@ -59,6 +77,11 @@ export interface UpdateOptions extends ArtifactReadingOptions {
   datasets?: AdoptedDataset[];
   /** Called as datasets are done (a progress display): how many of how many. */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Told of what the run notes on the way (a writer lock taken over from a process that is gone, a lock file git tracks);
+   * default: a process warning.
+   */
+  onNote?: (text: string) => void;
 }
 
 export interface AdoptedDataset {
@@ -67,6 +90,8 @@ export interface AdoptedDataset {
   /** The dataset folder (absolute, or relative to cwd). */
   dir: string;
   fields: Partial<DatasetFields>;
+  /** The manifest's dataset folder moved to `dir` (adopt --move): it is repointed there, its slug and fields kept. */
+  move?: boolean;
 }
 
 /** Finds the manifests to update: the named ones, else those of the default pattern at the repository root. */
@@ -100,6 +125,13 @@ function guessOutput(manifestPath: string): string {
   return manifestPath.endsWith(".lock.json") ? `${manifestPath.slice(0, -".lock.json".length)}.jsonl` : manifestPath;
 }
 
+/** The caps UpdateOptions lists are generate's, of the same types (a compile error otherwise). */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type True<T extends true> = T;
+export type UpdateCapsAreGenerates = True<
+  Same<Pick<UpdateOptions, keyof ArtifactReadingOptions>, ArtifactReadingOptions>
+>;
+
 /**
  * Re-locks each dataset (its manifest's datasetRoot, keeping kinds, order and ignores) and
  * regenerates its JSONL. On any error in any dataset nothing is written, and every error is
@@ -111,6 +143,14 @@ export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate
 
 async function updateConfined(options: UpdateOptions = {}): Promise<DatasetUpdate[]> {
   const cwd = options.cwd ?? process.cwd();
+  if (options.check) return updateLocked(options, cwd);
+  // One writer at a time (writer-lock.ts): a second update, or update --recover, never renames beside this one.
+  return withWriterLock(cwd, options.datasets !== undefined ? "adopt" : "update", noteOf(options), () =>
+    updateLocked(options, cwd),
+  );
+}
+
+async function updateLocked(options: UpdateOptions, cwd: string): Promise<DatasetUpdate[]> {
   const journal = await journalPath(cwd);
   if (options.check) {
     const pending = await pendingJournal(cwd);
@@ -236,7 +276,17 @@ async function prepareTasks(
   adopted: Map<string, AdoptedDataset>,
 ): Promise<{ cache: UpdateCache | undefined; taskOf: (manifestPath: string) => DatasetTask }> {
   const location = await cacheLocation(cwd, options.cache);
-  const cache: UpdateCache | undefined = location !== undefined ? openCache(location) : undefined;
+  if (location !== undefined && typeof options.cache === "string")
+    refuseOverInputs(
+      location,
+      manifests.flatMap((manifest) => [
+        { path: manifest, what: `the lock manifest ${displayPath(manifest, cwd)}` },
+        { path: guessOutput(manifest), what: `the dataset file ${displayPath(guessOutput(manifest), cwd)}` },
+      ]),
+      displayPath(location, cwd),
+    );
+  const cache: UpdateCache | undefined =
+    location !== undefined ? openCache(location, typeof options.cache === "string") : undefined;
   // The stale temporaries of every `<name>.lock.json` and `<name>.jsonl` written, each folder read once (not once per
   // dataset).
   const sweepable = options.check
@@ -246,12 +296,15 @@ async function prepareTasks(
     sweepable.flatMap((manifest) => [manifest, `${manifest.slice(0, -".lock.json".length)}.jsonl`]),
   );
   const swept = new Set(sweepable);
+  // Ctrl-C or SIGTERM while writing: the temporary files of every dataset (written by worker threads too) are removed.
+  if (!options.check) removeOnInterrupt(manifests); // every JSONL is written beside its manifest
   const limits = limitsOf(options);
   const taskOf = (manifestPath: string): DatasetTask => {
     const entry = cache?.get(manifestPath);
     const adopting = adopted.get(manifestPath);
     return {
       ...(adopting ? { dir: resolve(cwd, adopting.dir), fields: adopting.fields } : {}),
+      ...(adopting?.move ? { move: true } : {}),
       ...(options.set ? { templates: options.set } : {}),
       manifestPath,
       cwd,

@@ -195,7 +195,7 @@ export function validateCacheLocation(cwd: string, location: string | false | un
  * stores a verdict then writes it anew under its own key. Entries are kept by the JSONL's path from
  * the cache's folder (POSIX), the dataset folder likewise.
  */
-export function openValidateCache(path: string, key: string): ValidateCache {
+export function openValidateCache(path: string, key: string, named = false): ValidateCache {
   const folder = dirname(path);
   // Thousands of files of a few folders: each folder's way from the cache's folder worked out once.
   const ways = new Map<string, string>();
@@ -223,7 +223,7 @@ export function openValidateCache(path: string, key: string): ValidateCache {
       ? join(place, last)
       : `${place}${place.endsWith(sep) ? "" : sep}${last}`;
   };
-  const file = openCacheFile(path, { field: "key", value: key }, isVerdict);
+  const file = openCacheFile(path, { field: "key", value: key }, isVerdict, named);
   return {
     path,
     get(jsonl) {

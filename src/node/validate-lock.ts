@@ -6,6 +6,7 @@ import type { LockContext } from "../core/lock/lock-context.js";
 import { sha256Hex } from "../core/bytes.js";
 import { bodyStartOfBytes } from "../core/markdown/front-matter.js";
 import { listDatasetFiles } from "./dataset-files.js";
+import { withoutCr } from "./crlf.js";
 import { describeIoError, OperationalError } from "./errors.js";
 import { displayPath, openedPath } from "./files.js";
 import { loadManifest, type ManifestReadOptions, resolveArtifact } from "./manifest-io.js";
@@ -34,7 +35,7 @@ export async function openLockContext(
   manifestPath: string,
   shownPath: string,
   cwd = process.cwd(),
-  options: ManifestReadOptions & { keepBodies?: boolean; prints?: DatasetPrints } = {},
+  options: ManifestReadOptions & { keepBodies?: boolean; prints?: DatasetPrints; artifacts?: boolean } = {},
 ): Promise<LockContext> {
   const loaded = await loadManifest(manifestPath, cwd, shownPath, options);
   const context: LockContext = {
@@ -47,6 +48,11 @@ export async function openLockContext(
     missingArtifacts: [],
     unlistedFiles: [],
   };
+  if (options.artifacts === false) {
+    // Asked for (a sparse checkout): said on standard error, never a silent pass (docs/spec.md, rule lock-dataset-files).
+    context.artifactsSkipped = "--no-artifacts";
+    return context;
+  }
   const ready = gatherFacts(
     context,
     loaded.manifest,
@@ -90,13 +96,15 @@ async function gatherFacts(
   if (prints) prints.root = root;
   const realRoot = realFolder(root, prints);
   if (realRoot === null || (realRoot === undefined && !statSync(root, { throwIfNoEntry: false })?.isDirectory())) {
-    context.artifactsSkipped = `the dataset folder ${shownRoot} (datasetRoot of ${context.manifestPath}) is not there`;
+    context.datasetFolderMissing = shownRoot; // an error of lock-dataset-files, never a pass
     return;
   }
   if (realRoot !== undefined) realRoots.set(root, realRoot);
   else prints?.openedRoot(root, undefined);
   const causes: string[] = [];
   let kept = 0;
+  /** The artifacts that match their pins, whole: what generate would read, for lock-generated. */
+  const matching = new Map<string, Uint8Array>();
   // Synchronous: the files are small and many, and the promise API's per-call cost would dominate.
   for (const artifact of manifest.artifacts) {
     let bytes: Buffer;
@@ -113,8 +121,14 @@ async function gatherFacts(
       continue;
     }
     const digest = sha256Hex(bytes);
-    if (digest !== artifact.sha256) context.changedArtifacts.set(artifact.path, digest);
-    else if (isUtf8(bytes)) {
+    if (digest !== artifact.sha256) {
+      context.changedArtifacts.set(artifact.path, digest);
+      if (bytes.includes("\r\n") && sha256Hex(withoutCr(bytes)) === artifact.sha256) {
+        context.lineEndingsOnly ??= new Set();
+        context.lineEndingsOnly.add(artifact.path);
+      }
+    } else matching.set(artifact.path, bytes);
+    if (digest === artifact.sha256 && isUtf8(bytes)) {
       // Not UTF-8: generate refuses it; the body check is skipped.
       const body = bytes.subarray(bodyStartOfBytes(bytes));
       if (kept + body.length <= keepUpTo) {
@@ -126,8 +140,10 @@ async function gatherFacts(
   const listed = new Set(manifest.artifacts.map((a) => a.path));
   try {
     const onFolder = prints ? prints.folder.bind(prints) : undefined;
-    for (const path of await listDatasetFiles(root, manifest.ignore, onFolder))
+    const repositories: string[] = [];
+    for (const path of await listDatasetFiles(root, manifest.ignore, onFolder, repositories))
       if (!listed.has(path)) context.unlistedFiles.push(path);
+    if (repositories.length > 0) context.repositories = repositories;
   } catch (error) {
     causes.push(
       error instanceof OperationalError ? error.message : describeIoError(error, "walk the dataset folder", shownRoot),
@@ -140,6 +156,13 @@ async function gatherFacts(
     return;
   }
   context.datasetRoot = shownRoot;
+  // Every artifact there and as pinned: the records are compared with what generate writes (lock-generated). A stale
+  // dataset (an artifact missing or changed) is said once by lock-dataset-files or lock-artifact-body instead.
+  if (context.missingArtifacts.length === 0 && context.changedArtifacts.size === 0) {
+    // Loaded here: generation brings the markdown parser, which a run without a lock manifest never needs.
+    const { fillGenerated } = await import("./generated-records.js");
+    await fillGenerated(context, manifest, matching);
+  }
 }
 
 /** The real path of each dataset root met in this thread (a realpath costs a system call per folder of the path). */

@@ -39,6 +39,7 @@ import { openLockContext } from "./validate-lock.js";
 import { checkJobs, chooseJobs } from "./pool.js";
 import { openRegularSync, withOutsideReads } from "./regular-file.js";
 import { sizesOf, startProgress, VALIDATE_THREADS, validateInPool } from "./validate-workers.js";
+import { refuseOverInputs } from "./write.js";
 import { encodeFailure, type TaskFailure } from "./task-failure.js";
 import { loadSchema } from "./schema-source.js";
 import type { SchemaSource } from "../core/report/report.js";
@@ -72,6 +73,12 @@ export interface ValidateOptions {
    * `<name>.jsonl` is checked against `<name>.lock.json` beside it when that exists; `false` turns that off.
    */
   lock?: string | false;
+  /**
+   * false: do not check the artifacts of the lock manifests (a sparse checkout without the datasets): the records are
+   * still checked against the manifest, and each file's report says so (`artifactChecksSkipped`). Default true: a
+   * dataset folder that is not there is an error.
+   */
+  artifacts?: boolean;
   /** Caps on line length, nesting depth and problems kept per file (docs/spec.md, "Limits"). */
   limits?: Partial<Limits>;
   /** Check only the files of shard `index` (1-based) of `count`, split by a hash of each path: for a CI matrix. */
@@ -159,8 +166,13 @@ async function validateConfined(options: ValidateOptions = {}): Promise<Report> 
   const cwd = options.cwd ?? process.cwd();
   // The cache of lock-side outcomes: only where each file's own manifest is looked for, in files (not standard input).
   const cacheFile =
-    options.stdin || options.lock !== undefined ? undefined : await validateCacheLocation(cwd, options.cache);
-  const cache = cacheFile !== undefined ? openValidateCache(cacheFile, verdictKey(options)) : undefined;
+    options.stdin || options.lock !== undefined || options.artifacts === false
+      ? undefined
+      : await validateCacheLocation(cwd, options.cache);
+  const cache =
+    cacheFile !== undefined
+      ? openValidateCache(cacheFile, verdictKey(options), typeof options.cache === "string")
+      : undefined;
   // Files changed since shortly before the run are not trusted (racily clean): their verdicts are not kept.
   const settledBefore = (BigInt(startedMs - (options.cacheSettleMs ?? SETTLE_MS)) * 1_000_000n).toString();
   const cacheRun = cache ? { name: `${process.pid}.${startedMs}.${++runs}`, settledBefore } : undefined;
@@ -203,6 +215,14 @@ async function validateConfined(options: ValidateOptions = {}): Promise<Report> 
   const inputs = shard
     ? matched.filter((input) => shardOf(shardKey(input.absolute, root), shard.count) === shard.index - 1)
     : matched;
+  // --cache-location never over a file checked (the rule of --output-file; a file that is no cache is refused when
+  // opened).
+  if (cacheFile !== undefined && typeof options.cache === "string")
+    refuseOverInputs(
+      cacheFile,
+      inputs.map((input) => ({ path: input.absolute, what: `the file checked ${input.display}` })),
+      displayPath(cacheFile, cwd),
+    );
   // File sizes, read once, for the choice of threads, the ranges and the progress.
   const sizes = options.jobs === 1 && !options.onProgress ? undefined : await sizesOf(inputs);
   const jobs = options.stdin
@@ -259,7 +279,8 @@ async function validateConfined(options: ValidateOptions = {}): Promise<Report> 
         !shard ||
         shardOf(shardKey(`${manifest.slice(0, -".lock.json".length)}.jsonl`, root), shard.count) === shard.index - 1,
     );
-    files.push(...orphanReports(orphans, cwd, resolveSeverities([lockPair], options.rules).get(lockPair.id)));
+    for (const report of orphanReports(orphans, cwd, resolveSeverities([lockPair], options.rules).get(lockPair.id)))
+      files.push(report);
   }
   return {
     files,
@@ -376,7 +397,11 @@ export async function createFileValidator(options: ValidateOptions & { cwd: stri
     ...(options.schema ? { schemaPath: options.schema } : {}),
     ...(options.legislationHost ? { legislationHost: options.legislationHost } : {}),
   });
-  const confinement = { allowOutsideRepository: options.allowOutsideRepository ?? false, keepBodies: true };
+  const confinement = {
+    allowOutsideRepository: options.allowOutsideRepository ?? false,
+    keepBodies: true,
+    ...(options.artifacts === false ? { artifacts: false } : {}),
+  };
   const explicitLock =
     typeof options.lock === "string"
       ? await openLockContext(

@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { lstatSync, statSync } from "node:fs";
+import { lstatSync, type Stats, statSync } from "node:fs";
 import { mkdir, open, readdir, rename, rm, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { ioError, OperationalError } from "./errors.js";
+import { removeOnInterrupt } from "./interrupted-writes.js";
 
 /**
  * A file being written atomically: bytes go to a temporary file in the target's folder
@@ -75,7 +76,12 @@ export function refuseOverInputs(
   inputs: Iterable<{ path: string; what: string }>,
   shown = output,
 ): void {
-  const target = statSync(output, { throwIfNoEntry: false });
+  let target: Stats | undefined;
+  try {
+    target = statSync(output, { throwIfNoEntry: false });
+  } catch {
+    return; // a folder of its path is a file: nothing there to write over (the write says why it fails)
+  }
   if (target === undefined) return;
   for (const input of inputs) {
     const info = statSync(input.path, { throwIfNoEntry: false });
@@ -93,6 +99,7 @@ export function refuseOverInputs(
 export async function openAtomic(path: string, options: { sweep?: boolean } = {}): Promise<AtomicFile> {
   const folder = dirname(path);
   await step(path, () => makeFolder(folder), ` (cannot create its folder ${folder})`);
+  removeOnInterrupt([folder], true); // Ctrl-C while writing leaves no temporary file behind
   if (options.sweep !== false && !swept.has(path)) {
     swept.add(path);
     await removeStaleTemporaries(path);

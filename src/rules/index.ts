@@ -5,6 +5,7 @@ import { lockArtifacts } from "./lock-artifacts.js";
 import { lockDatasetDigest } from "./lock-dataset-digest.js";
 import { lockDatasetFields } from "./lock-dataset-fields.js";
 import { lockDatasetFiles } from "./lock-dataset-files.js";
+import { lockGenerated } from "./lock-generated.js";
 import { lockManifestDigest } from "./lock-manifest-digest.js";
 import { lockPair } from "./lock-pair.js";
 import { parentContainer } from "./parent-container.js";
@@ -68,6 +69,7 @@ export const rules = [
   lockDatasetFields,
   lockArtifacts,
   lockArtifactBody,
+  lockGenerated,
   lockDatasetFiles,
   lockPair,
 ] as const;

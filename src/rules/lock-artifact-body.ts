@@ -12,6 +12,8 @@ export const lockArtifactBody = defineRule({
   messages: {
     changed:
       'artifact "{{path}}" has changed since the lock manifest was written (its sha256 is now {{actual}}, the manifest pins {{pinned}}): run {{fix}} to refresh the lock and regenerate this file',
+    lineEndings:
+      'artifact "{{path}}" differs from the sha256 the lock manifest pins only in its line endings (CR LF: a Windows checkout with core.autocrlf=true?): do not update; keep the markdown\'s bytes as committed with `-text` in .gitattributes (adopt writes it) and check the file out again',
     differs:
       "the markdown of the targets of \"{{path}}\" (lines {{firstLine}}–{{lastLine}}) does not concatenate to the artifact's body: the body's sha256 is {{expected}}, the concatenation's {{actual}}: this file was not generated from the artifact as it is; regenerate it with {{fix}}",
   },
@@ -28,7 +30,14 @@ export const lockArtifactBody = defineRule({
       const pinnedOf = new Map(lock.manifest.artifacts.map((a) => [a.path, a.sha256]));
       for (const run of runs.finished()) {
         const changed = lock.changedArtifacts.get(run.path);
-        if (changed !== undefined) {
+        if (changed !== undefined && lock.lineEndingsOnly?.has(run.path)) {
+          context.report({
+            messageId: "lineEndings",
+            data: { path: run.path },
+            line: run.firstLine,
+            pointer: "/artifactRelativePath",
+          });
+        } else if (changed !== undefined) {
           context.report({
             messageId: "changed",
             data: { path: run.path, actual: changed, pinned: pinnedOf.get(run.path), fix: updateCommand(context) },

@@ -5,14 +5,18 @@ export const lockDatasetFiles = defineRule({
   scope: "manifest",
   meta: {
     description:
-      "With the dataset folder at hand, it holds exactly the manifest's artifacts: none missing (deleted or renamed), and no markdown file the manifest does not list or ignore (new or renamed).",
+      "The dataset folder is there and holds exactly the manifest's artifacts: none missing (deleted or renamed), no markdown file the manifest does not list or ignore (new or renamed), and no other repository (a git submodule).",
     defaultSeverity: "error",
   },
   messages: {
+    folderMissing:
+      "the dataset folder {{root}} (datasetRoot of lock manifest {{manifest}}) is not there (moved or deleted?), so none of its artifacts can be checked: restore it, or point the manifest at its new place with `citation-targets adopt --move NEW-FOLDER` (or `citation-targets lock NEW-FOLDER -o {{manifest}}`); a checkout without the datasets says so with --no-artifacts",
     missing:
       'artifact "{{path}}" is in lock manifest {{manifest}} but not in the dataset folder {{root}} (deleted or renamed?): run {{fix}} to refresh the lock and regenerate this file',
     unlisted:
       'markdown file "{{path}}" in the dataset folder {{root}} is not in lock manifest {{manifest}} (new or renamed?): run {{fix}} to add it, or leave it out with `citation-targets lock --ignore GLOB`',
+    repository:
+      "folder \"{{path}}\" in the dataset folder {{root}} is a git submodule (or another repository), not an artifact: its files are not the dataset's and lock refuses it; move it out of the dataset folder, or leave it out with `citation-targets lock --ignore '{{path}}/**'`",
     unlistedNotNfc:
       'markdown file "{{path}}" in the dataset folder {{root}} is not in lock manifest {{manifest}}, and its name is not in Unicode NFC, which lock and update refuse: rename it to its NFC form ("{{nfc}}"), then run {{fix}} to add it',
   },
@@ -20,10 +24,21 @@ export const lockDatasetFiles = defineRule({
     return {
       end() {
         const lock = context.lock!;
+        if (lock.datasetFolderMissing !== undefined) {
+          context.report({
+            messageId: "folderMissing",
+            data: { root: lock.datasetFolderMissing, manifest: lock.manifestPath },
+            line: 0,
+            pointer: "",
+          });
+          return;
+        }
         if (lock.datasetRoot === undefined) return;
         const data = { manifest: lock.manifestPath, root: lock.datasetRoot, fix: updateCommand(context) };
         for (const path of lock.missingArtifacts)
           context.report({ messageId: "missing", data: { ...data, path }, line: 0, pointer: "" });
+        for (const path of lock.repositories ?? [])
+          context.report({ messageId: "repository", data: { ...data, path }, line: 0, pointer: "" });
         for (const path of lock.unlistedFiles) {
           // A name update would refuse gets the step before update (docs/spec.md, section 6: paths are NFC).
           const nfc = path.normalize("NFC");

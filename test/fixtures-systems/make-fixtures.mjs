@@ -152,6 +152,21 @@ function write(name, lines) {
       }
     }
   }
+  // gesetze-im-internet.de forms: a `(XXXX)` place holder before a repealed run, a list of §§, a bare place holder.
+  lines.push(
+    `#### (XXXX) §§ ${section + 1} bis ${section + 3} (weggefallen)`,
+    "",
+    `#### §§ ${section + 4}, ${section + 5} (weggefallen)`,
+    "",
+    `#### § ${section + 6} Schlussvorschrift`,
+    "",
+    `Text des § ${section + 6}.`,
+    "",
+    "##### (XXXX)",
+    "",
+    "Text.",
+    "",
+  );
   lines.push("## Art 2 - Änderung des Verfahrensgesetzes", "", "## § 1", "", "Text.", "", "## § 2", "", "Text.", "");
   lines.push(
     "## Anlage 1 (zu § 5)",
@@ -229,6 +244,32 @@ function write(name, lines) {
       }
     }
   }
+  // Footnote references and superscripts after unit titles and designations; a footnote whose text is one word is a
+  // link reference definition in CommonMark, which makes its reference a link.
+  lines.push(
+    "## 5. Titel: Vollzug[^110]",
+    "",
+    "### 1. Kapitel: Wegweisung <sup>111</sup>",
+    "",
+    "#### 1. Abschnitt: Vollzug der Wegweisung und Ersatzmassnahmen <sup>112</sup>",
+    "",
+    "###### **Art. 200**[^113]",
+    "",
+    "Gegenstand",
+    "",
+    "Text von Art. 200.",
+    "",
+    "###### **Art. 201**",
+    "",
+    "Text von Art. 201.",
+    "",
+    "###### Fussnoten",
+    "",
+    "[^110]: Eingefügt durch Ziff. I des BG vom 1. Jan. 2020.",
+    "",
+    "[^113]: Aufgehoben",
+    "",
+  );
   lines.push("## Schlussbestimmungen", "", "###### **Art. 1.2**", "", "Übergangsbestimmung.", "");
   // Transitional provisions of two amendments, each restarting at Art. 1 (the same designation, other ancestors).
   for (const date of ["vom 1. März 2010", "vom 5. Juni 2019"]) {

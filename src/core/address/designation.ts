@@ -8,8 +8,10 @@
  * rule separates gets a `~N` tie-break last.
  */
 
+import { withoutFootnoteMarkup } from "../markdown/heading-markup.js";
 import { escapeRegExp } from "../text.js";
 import { TOP_LOCAL } from "./address.js";
+import { PLACEHOLDER, paragraphRun } from "./german-forms.js";
 import {
   ALL_ANNEX_WORDS,
   ALL_NAME_WORDS,
@@ -153,8 +155,6 @@ const PART = new RegExp(
 );
 const BARE_PART = /^ (\d+[a-z]{0,3}|[IVXLCDM]+|[A-Z])(?=$|[\s,;:()\u2013\u2014])/u;
 const PARAGRAPH = /^§\s*(\d+(?:\.\d+)*[a-zA-Z]{0,3})(?=$|[\s.:,;()\u2013\u2014-])/u;
-const PARAGRAPH_RANGE =
-  /^§§\s*(\d+(?:\.\d+)*[a-zA-Z]{0,3})\s*(?:bis|-|\u2013)\s*(\d+(?:\.\d+)*[a-zA-Z]{0,3})(?=$|[\s.:,;()\u2013\u2014-])/u;
 const PROVISION_WORD = `(${spellings(ALL_PROVISIONS.map((p) => p.word))})\\.?`;
 const PREFIX = `(?:${ALL_PREFIXES.map(escapeRegExp).join("|")})`;
 /**
@@ -197,17 +197,14 @@ export function normalizeHeading(text: string): string {
 }
 
 /**
- * The text a designation is read from: normalised, without footnote references (`[^7]`), superscripts
- * (`<sup>45</sup>`), other inline HTML tags and left-over emphasis markers (`**Art. ****12**`); a `*` glued to a
- * letter prefix (`R*123-4`) stays.
+ * The text a designation is read from: normalised, without footnote markup as `headingText` is read (footnote
+ * references `[^7]`, superscripts `<sup>45</sup>`, other inline HTML tags: `withoutFootnoteMarkup`) and without
+ * left-over emphasis markers (`**Art. ****12**`); a `*` glued to a letter prefix (`R*123-4`) stays.
  */
 export function designationText(text: string): string {
   if (!/[[<*]/.test(text)) return normalizeHeading(text);
   return normalizeHeading(
-    text
-      .replace(/\[\^[^\]\s]*\]/gu, " ")
-      .replace(/<sup\b[^>]*>[\s\S]*?<\/sup>/giu, " ")
-      .replace(/<\/?[A-Za-z][^<>]*>/gu, " ")
+    withoutFootnoteMarkup(text)
       .replace(/\*{2,}/gu, "")
       .replace(/(?<!\b[RD])\*/gu, ""),
   );
@@ -275,15 +272,15 @@ export function designate(headingText: string): Designation {
   const text = designationText(headingText);
   const bare = (m: RegExpExecArray, end = m[0].length) => BARE_REST.test(text.slice(end));
   const rest = (end: number) => text.slice(end);
-  let m = PARAGRAPH_RANGE.exec(text);
-  if (m)
-    return {
-      kind: "paragraph",
-      key: `§§-${m[1]!.toLowerCase()}-bis-${m[2]!.toLowerCase()}`,
-      bare: bare(m),
-      rest: rest(m[0].length),
-    };
-  m = PARAGRAPH.exec(text);
+  // `(XXXX) §§ 3 bis 6 (weggefallen)`: the place holder is no part of the designation that follows it.
+  const placeholder = PLACEHOLDER.exec(text);
+  if (placeholder && placeholder[0].length < text.length) {
+    const d = designate(text.slice(placeholder[0].length));
+    if (d.kind !== "none") return d;
+  }
+  const run = paragraphRun(text);
+  if (run) return { kind: "paragraph", key: run.key, bare: BARE_REST.test(text.slice(run.end)), rest: rest(run.end) };
+  let m = PARAGRAPH.exec(text);
   if (m) {
     let key = `§-${m[1]!.toLowerCase()}`;
     let end = m[0].length;
@@ -624,7 +621,8 @@ function resolveTies(headings: (HeadingInput | undefined)[], raws: string[], sco
     for (let at = local.indexOf("/"); at !== -1; at = local.indexOf("/", at + 1)) depth++;
     return depth;
   };
-  const maxDepth = Math.max(0, ...raws.map(depthOf));
+  let maxDepth = 0; // a loop, not Math.max(...list): a spread of a million arguments overflows the stack
+  for (const raw of raws) maxDepth = Math.max(maxDepth, depthOf(raw));
   for (let level = 1; level <= maxDepth; level++) {
     const groups = new Map<string, number[]>();
     out.forEach((raw, i) => {
@@ -695,7 +693,9 @@ function tellApart(
   }
   for (const i of representatives)
     if ((cut.get(slugify(designate(ids[i]!.text).rest ?? "")) ?? 0) > 1) widths.set(i, Number.POSITIVE_INFINITY);
-  const maxK = Math.max(...representatives.map((i) => ids[i]!.ancestors.length));
+  // A loop, not Math.max(...list): a spread of a million arguments overflows the stack.
+  let maxK = Number.NEGATIVE_INFINITY;
+  for (const i of representatives) maxK = Math.max(maxK, ids[i]!.ancestors.length);
   /** Stage 0: the unit scope; 1: the title; then k = 1, 2, … ancestors (keys, then full slugs) and the title. */
   const forms = (i: number): (string | undefined)[] => {
     const id = ids[i]!;

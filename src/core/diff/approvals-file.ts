@@ -3,7 +3,15 @@
  * 12.4): an entry per change that fails the gate for want of an approval, with a placeholder
  * reason, after the entries the file already holds. Pure: the Node side reads and writes the file.
  */
-import { type Approval, approves, type DiffChange, type DiffReport, PLACEHOLDER_REASON } from "./diff.js";
+import {
+  type Approval,
+  approves,
+  type DiffChange,
+  type DiffPair,
+  type DiffReport,
+  PLACEHOLDER_REASON,
+  versionOf,
+} from "./diff.js";
 
 /**
  * The changes that need an approval: every breaking change not approved (whatever `--fail-on` says,
@@ -24,31 +32,74 @@ export function approvalFor(change: DiffChange, reason: string = PLACEHOLDER_REA
   return { kind: change.kind, reason };
 }
 
+/** Record kinds approved by law and version: one entry per amended dataset version and kind (README, "Approvals"). */
+const BY_VERSION = new Set<string>(["record-changed", "record-added"]);
+
 /**
- * The entries to add for a report, in the report's order (pairs by name, changes by kind then line):
- * one per change that needs an approval and that no entry of `existing` names already (a placeholder
- * entry too: it is there to be edited, not repeated), none twice.
+ * The entry for a change in its pair: a dataset removed is one entry `{dataset, kind: "record-removed"}`; a text
+ * change (record-changed, record-added) of a dataset is one entry per dataset version and kind
+ * `{dataset, versionDate, kind}`; any other change has an entry of its own (approvalFor), so that a record removed
+ * from a dataset that remains is reviewed by name.
  */
-export function approvalsToAdd(report: DiffReport, existing: readonly Approval[]): Approval[] {
-  const added: Approval[] = [];
-  const seen = new Set<string>();
-  for (const pair of report.pairs) {
-    for (const change of pair.changes) {
-      if (!needsApproval(change, report) || existing.some((approval) => approves(approval, change))) continue;
-      const entry = approvalFor(change);
-      const key = JSON.stringify([entry.address, entry.pointer, entry.kind]);
-      if (seen.has(key)) continue;
-      seen.add(key);
-      added.push(entry);
-    }
+export function approvalIn(pair: DiffPair, change: DiffChange, reason: string = PLACEHOLDER_REASON): Approval {
+  const dataset = pair.type === "records" ? pair.dataset?.slug : undefined;
+  if (dataset !== undefined && change.address !== undefined) {
+    if (pair.newMissing && change.kind === "record-removed") return { dataset, kind: change.kind, reason };
+    const versionDate = versionOf(pair);
+    if (BY_VERSION.has(change.kind))
+      return { dataset, ...(versionDate !== undefined ? { versionDate } : {}), kind: change.kind, reason };
   }
-  return added;
+  return approvalFor(change, reason);
 }
 
-/** One entry on one line, its members in a fixed order: address or pointer, kind, reason. */
+/** An entry to add, with the changes it covers (their count and addresses, for the report). */
+export interface ApprovalToAdd {
+  approval: Approval;
+  changes: number;
+  addresses: string[];
+}
+
+/**
+ * The entries to add for a report, in the report's order (pairs by name, changes by kind then line):
+ * one per change, or per dataset version and kind (approvalIn), that needs an approval and that no
+ * entry of `existing` names already (a placeholder entry too: it is there to be edited, not repeated),
+ * none twice.
+ */
+export function approvalsToAdd(report: DiffReport, existing: readonly Approval[]): ApprovalToAdd[] {
+  const added = new Map<string, ApprovalToAdd>();
+  for (const pair of report.pairs) {
+    for (const change of pair.changes) {
+      if (!needsApproval(change, report) || existing.some((approval) => approves(approval, change, pair))) continue;
+      const approval = approvalIn(pair, change);
+      const key = JSON.stringify([
+        approval.dataset,
+        approval.versionDate,
+        approval.address,
+        approval.pointer,
+        approval.kind,
+      ]);
+      let entry = added.get(key);
+      if (entry === undefined) {
+        entry = { approval, changes: 0, addresses: [] };
+        added.set(key, entry);
+      }
+      entry.changes++;
+      if (change.address !== undefined) entry.addresses.push(change.address);
+    }
+  }
+  return [...added.values()];
+}
+
+/**
+ * One entry on one line, its members in a fixed order: dataset, versionDate, address or addressPrefix, pointer, kind,
+ * reason.
+ */
 function formatEntry(approval: Approval): string {
   const ordered: Record<string, string> = {};
+  if (approval.dataset !== undefined) ordered.dataset = approval.dataset;
+  if (approval.versionDate !== undefined) ordered.versionDate = approval.versionDate;
   if (approval.address !== undefined) ordered.address = approval.address;
+  if (approval.addressPrefix !== undefined) ordered.addressPrefix = approval.addressPrefix;
   if (approval.pointer !== undefined) ordered.pointer = approval.pointer;
   if (approval.kind !== undefined) ordered.kind = approval.kind;
   ordered.reason = approval.reason;

@@ -313,7 +313,7 @@ export function diffSchemas(before: unknown, after: unknown): SchemaDiff {
   contractChange("path-pattern-changed", "datasetPathPattern", "the dataset path pattern");
   contractChange("contract-digest-changed", "addressGrammar", "the citation address grammar");
   walkNode(walk, before, after, "", false, "/");
-  changes.push(...walk.changes);
+  for (const change of walk.changes) changes.push(change);
   const schema = { before: old.contract.schemaDigest, after: now.contract.schemaDigest };
   if (walk.residual.length > 0) {
     const shown = walk.residual.slice(0, MAX_POINTERS);

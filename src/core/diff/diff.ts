@@ -106,9 +106,17 @@ export interface DiffChange {
   line?: number;
   /** headingText of the record (the old one for record-removed), to recognise it. */
   headingText?: string;
+  /**
+   * record-changed whose text (markdown, heading, trail) changed: "footnotes" or "whitespace" when that is all that
+   * changed (an editorial change, src/core/diff/text-change.ts), else "words".
+   */
+  textChange?: TextChange;
   /** Set when an approval matched. */
   approved?: { reason: string };
 }
+
+/** How a changed record's text changed (docs/spec.md, section 12.4). */
+export type TextChange = "footnotes" | "whitespace" | "words";
 
 export const MAX_MOVES = 3;
 export const MAX_POINTERS = 10;
@@ -127,6 +135,11 @@ export interface DiffPair {
   /** A side that does not exist (a dataset added or deleted): all its records are added or removed. */
   oldMissing?: boolean;
   newMissing?: boolean;
+  /**
+   * records: the dataset compared, its slug (the records' `slug`, else the file's name) and the versionDate of each
+   * side that has records.
+   */
+  dataset?: { slug: string; versionDate: { before?: string; after?: string } };
   /** records: how many records each side holds (lines with a citationAddress). */
   records?: { before: number; after: number };
   /** schema: the digests of docs/spec.md, section 12.3; shown whether or not they changed. */
@@ -152,6 +165,8 @@ export interface DiffSummary {
 export interface DiffReport {
   /** The git revision compared against, when there was one (as given, with its commit). */
   against?: { revision: string; commit: string };
+  /** `diff REV1 REV2`: the revision the new side was read at (as given, with its commit). */
+  to?: { revision: string; commit: string };
   pairs: DiffPair[];
   summary: DiffSummary;
   /** Approvals that matched nothing, and other notes for the reader. */
@@ -164,9 +179,15 @@ export interface Approval {
   kind?: ChangeKind;
   address?: string;
   pointer?: string;
+  /** A dataset's slug: only changes of that dataset. */
+  dataset?: string;
+  /** With `dataset`: only while the new side's versionDate is this one (a later version makes the entry stale). */
+  versionDate?: string;
+  /** Addresses that start with it, in whole segments (it ends at `/`, `#` or the end of the address). */
+  addressPrefix?: string;
 }
 
-const APPROVAL_MEMBERS = new Set(["reason", "kind", "address", "pointer"]);
+const APPROVAL_MEMBERS = new Set(["reason", "kind", "address", "pointer", "dataset", "versionDate", "addressPrefix"]);
 
 /**
  * Reads an approvals document: `{ "approvals": [ { "address"?, "pointer"?, "kind"?, "reason" } ] }`
@@ -190,15 +211,33 @@ export function parseApprovals(document: unknown): { approvals: Approval[]; prob
     const e = entry as Record<string, unknown>;
     for (const key of Object.keys(e))
       if (!APPROVAL_MEMBERS.has(key))
-        problems.push(`${at}: unknown member "${key}" (expected reason, address, pointer, kind)`);
+        problems.push(
+          `${at}: unknown member "${key}" (expected reason, address, addressPrefix, pointer, dataset, versionDate, kind)`,
+        );
     if (typeof e.reason !== "string" || e.reason.trim() === "")
       problems.push(`${at}: "reason" must be a non-empty string: say why the change is right`);
-    for (const key of ["address", "pointer"] as const)
-      if (e[key] !== undefined && typeof e[key] !== "string") problems.push(`${at}: "${key}" must be a string`);
+    for (const key of ["address", "pointer", "dataset", "addressPrefix"] as const)
+      if (e[key] !== undefined && (typeof e[key] !== "string" || e[key] === ""))
+        problems.push(`${at}: "${key}" must be a non-empty string`);
+    if (
+      e.versionDate !== undefined &&
+      (typeof e.versionDate !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(e.versionDate))
+    )
+      problems.push(`${at}: "versionDate" must be a date YYYY-MM-DD (the new version's)`);
+    if (e.versionDate !== undefined && e.dataset === undefined)
+      problems.push(`${at}: "versionDate" needs "dataset": the slug of the dataset of that version`);
+    if (e.address !== undefined && e.addressPrefix !== undefined)
+      problems.push(`${at}: "address" and "addressPrefix" exclude each other`);
     if (e.kind !== undefined && !(CHANGE_KINDS as readonly unknown[]).includes(e.kind))
       problems.push(`${at}: "kind" must be one of ${CHANGE_KINDS.join(", ")}`);
-    if (e.address === undefined && e.pointer === undefined && e.kind === undefined)
-      problems.push(`${at}: name what it approves: "address", "pointer" or "kind"`);
+    if (
+      e.address === undefined &&
+      e.pointer === undefined &&
+      e.kind === undefined &&
+      e.dataset === undefined &&
+      e.addressPrefix === undefined
+    )
+      problems.push(`${at}: name what it approves: "dataset", "address", "addressPrefix", "pointer" or "kind"`);
     if (e.address !== undefined && e.pointer !== undefined)
       problems.push(`${at}: "address" and "pointer" exclude each other`);
     approvals.push({
@@ -206,6 +245,9 @@ export function parseApprovals(document: unknown): { approvals: Approval[]; prob
       ...(typeof e.kind === "string" ? { kind: e.kind as ChangeKind } : {}),
       ...(typeof e.address === "string" ? { address: e.address } : {}),
       ...(typeof e.pointer === "string" ? { pointer: e.pointer } : {}),
+      ...(typeof e.dataset === "string" ? { dataset: e.dataset } : {}),
+      ...(typeof e.versionDate === "string" ? { versionDate: e.versionDate } : {}),
+      ...(typeof e.addressPrefix === "string" ? { addressPrefix: e.addressPrefix } : {}),
     });
   });
   return { approvals: problems.length > 0 ? [] : approvals, problems };
@@ -222,12 +264,39 @@ export function isPlaceholderReason(reason: string): boolean {
   return /^\s*todo\b/i.test(reason);
 }
 
-/** True when the approval names the change (its kind, address and pointer, as far as it gives them). */
-export function approves(approval: Approval, change: DiffChange): boolean {
+/**
+ * True when the approval names the change (its kind, address, address prefix and pointer, and the pair's dataset and
+ * new version, as far as it gives them). Without the pair, an approval that names a dataset approves nothing.
+ */
+export function approves(approval: Approval, change: DiffChange, pair?: DiffPair): boolean {
   if (approval.kind !== undefined && approval.kind !== change.kind) return false;
   if (approval.address !== undefined && approval.address !== change.address) return false;
   if (approval.pointer !== undefined && approval.pointer !== change.pointer) return false;
+  if (
+    approval.addressPrefix !== undefined &&
+    (change.address === undefined || !hasAddressPrefix(change.address, approval.addressPrefix))
+  )
+    return false;
+  if (approval.dataset !== undefined && pair?.dataset?.slug !== approval.dataset) return false;
+  if (approval.versionDate !== undefined && (pair === undefined || versionOf(pair) !== approval.versionDate))
+    return false;
   return true;
+}
+
+/**
+ * True when the address starts with the prefix in whole segments: the prefix ends at `/` or `#`, or the address goes
+ * on with `/` or `#` after it, or they are equal (`…#§-82` is a prefix of `…#§-82/abs-1`, never of `…#§-823`).
+ */
+export function hasAddressPrefix(address: string, prefix: string): boolean {
+  if (!address.startsWith(prefix)) return false;
+  if (address.length === prefix.length || prefix.endsWith("/") || prefix.endsWith("#")) return true;
+  const next = address[prefix.length];
+  return next === "/" || next === "#";
+}
+
+/** The version an approval's `versionDate` is compared with: the new side's (the old one's for a dataset removed). */
+export function versionOf(pair: DiffPair): string | undefined {
+  return pair.dataset?.versionDate.after ?? (pair.newMissing ? pair.dataset?.versionDate.before : undefined);
 }
 
 /** Describes an approval for a warning: `{"address":"…","kind":"record-removed"}`. */
@@ -246,7 +315,7 @@ export function applyApprovals(pairs: DiffPair[], approvals: readonly Approval[]
   for (const pair of pairs) {
     for (const change of pair.changes) {
       approvals.forEach((approval, index) => {
-        if (!approves(approval, change)) return;
+        if (!approves(approval, change, pair)) return;
         used.add(index);
         if (!change.approved && !isPlaceholderReason(approval.reason)) change.approved = { reason: approval.reason };
       });
@@ -259,16 +328,46 @@ export function applyApprovals(pairs: DiffPair[], approvals: readonly Approval[]
  * The warnings about an approvals file: each approval that matched nothing, and each that matched but still has a
  * placeholder reason.
  */
-export function approvalWarnings(approvals: readonly Approval[], unmatched: readonly Approval[]): string[] {
+export function approvalWarnings(
+  approvals: readonly Approval[],
+  unmatched: readonly Approval[],
+  pairs: readonly DiffPair[] = [],
+): string[] {
   const stale = new Set(unmatched);
   return approvals.flatMap((approval) => {
-    if (stale.has(approval)) return [`approval ${describeApproval(approval)} matches no change (is it still needed?)`];
+    if (stale.has(approval)) {
+      // A version that is no longer the new side's: the law moved on since the entry was reviewed.
+      const other =
+        approval.versionDate !== undefined
+          ? pairs.find((pair) => pair.dataset?.slug === approval.dataset && versionOf(pair) !== undefined)
+          : undefined;
+      if (other !== undefined && versionOf(other) !== approval.versionDate)
+        return [
+          `approval ${describeApproval(approval)} is for ${approval.dataset} ${approval.versionDate}, not ${versionOf(other)}: stale (it approves nothing; review the new version's changes)`,
+        ];
+      return [`approval ${describeApproval(approval)} matches no change (is it still needed?)`];
+    }
     if (isPlaceholderReason(approval.reason))
       return [
         `approval ${describeApproval(approval)} has the placeholder reason ${JSON.stringify(approval.reason)}: it approves nothing until its reason says why the change is right`,
       ];
+    if (isKindOnly(approval))
+      return [
+        `approval ${describeApproval(approval)} approves every ${approval.kind} change of every dataset, for as long as it is there: name a "dataset" and its "versionDate" to approve one law's version`,
+      ];
     return [];
   });
+}
+
+/** An entry that names only a kind: it approves every change of that kind, in every dataset. */
+export function isKindOnly(approval: Approval): boolean {
+  return (
+    approval.kind !== undefined &&
+    approval.address === undefined &&
+    approval.pointer === undefined &&
+    approval.dataset === undefined &&
+    approval.addressPrefix === undefined
+  );
 }
 
 /** True when the change fails the gate. */

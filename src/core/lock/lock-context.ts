@@ -19,14 +19,31 @@ export interface LockContext {
    * Artifact path → SHA-256 of its file, for the artifacts whose files are present but no longer match the manifest.
    */
   changedArtifacts: Map<string, string>;
+  /**
+   * Of `changedArtifacts`, those that match their pin once CR LF is read as LF (a Windows checkout with
+   * core.autocrlf=true): not a change of the law, and `update` is not the fix.
+   */
+  lineEndingsOnly?: Set<string>;
   /** Artifacts the manifest lists whose files are not in the dataset folder. */
   missingArtifacts: string[];
   /** Markdown files in the dataset folder that the manifest does not list (nor ignores). */
   unlistedFiles: string[];
+  /** Folders of the dataset folder that are other repositories (a submodule: they hold `.git`), not entered. */
+  repositories?: string[];
   /** The dataset folder as shown in messages, when it is there. */
   datasetRoot?: string;
-  /** Why the artifact checks were skipped, when they were (the dataset folder is not there). */
+  /** Why the artifact checks were skipped, when they were: asked to (`--no-artifacts`, config `"artifacts": false`). */
   artifactsSkipped?: string;
+  /** The dataset folder as shown in messages, when it is not there (moved or deleted): an error of lock-dataset-files. */
+  datasetFolderMissing?: string;
+  /**
+   * What `generate` writes, citationAddress → the record (as serializeRecord writes it) and its place among the
+   * records, when every artifact is there and matches its pin and the manifest's datasetDigest is its own
+   * (lock-generated compares).
+   */
+  generated?: Map<string, { record: Readonly<Record<string, unknown>>; order: number }>;
+  /** Why generate refuses the dataset although its artifacts match their pins (lock-generated says it). */
+  generateFailed?: string;
   /**
    * Why some artifact checks could not run (a file or folder that cannot be read): the file checked gets an error,
    * never a pass.

@@ -15,8 +15,6 @@ import {
 export const LOCK_VERSION = 1;
 export const DEFAULT_MANIFEST_NAME = "citation-targets.lock.json";
 
-export type { ArtifactKind, IndexKind };
-
 export interface ManifestArtifact {
   path: string;
   sha256: string;

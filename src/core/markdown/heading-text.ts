@@ -6,10 +6,11 @@
  */
 
 import type { Token } from "markdown-it";
+import { withoutFootnoteMarkup } from "./heading-markup.js";
 import { inlineParser, type References } from "./parser.js";
 
 /** The text of a heading whose inline content is `content`, with the body's link reference definitions. */
-export function headingText(content: string, references: References): string {
+export function headingText(content: string, references: References, footnotes = false): string {
   if (content.length === 0) return "";
   // Without any character an inline rule of the commonmark preset starts at (autolink and raw HTML `<`, code spans,
   // emphasis, entities, escapes, images, links, line breaks), the content is one text token: its text is the content
@@ -17,16 +18,43 @@ export function headingText(content: string, references: References): string {
   if (!INLINE_MARKUP.test(content)) return content;
   const tokens: Token[] = [];
   inlineParser.inline.parse(content, inlineParser, { references }, tokens);
-  return textOf(tokens);
+  return textOf(tokens, footnotes);
+}
+
+/**
+ * A heading's `headingText` (docs/spec.md, section 4): its plain text without footnote markup (`withoutFootnoteMarkup`:
+ * footnote references, superscripts with their content, other inline HTML tags), white space collapsed, trimmed. A
+ * footnote reference that a definition of the body made a link (`[^7]` with `[^7]: Aufgehoben`) is one too.
+ */
+export function targetHeadingText(content: string, references: References): string {
+  return collapseWhiteSpace(withoutFootnoteMarkup(headingText(content, references, true)));
 }
 
 /** The characters at which markdown-it's commonmark inline rules may make something other than text. */
 const INLINE_MARKUP = /[\n<`*_&\\![\]]/;
 
-/** The text of a list of inline tokens. */
-export function textOf(tokens: Token[]): string {
+/** A link's text that is a footnote label: `^` and no white space or bracket (`[^7]`, `[^a1]`). */
+const FOOTNOTE_LABEL = /^\^[^\s[\]]+$/u;
+
+/**
+ * The text of a list of inline tokens. With `footnotes`, a link whose text is a footnote label (`^7`) gives its source
+ * form `[^7]`, for `withoutFootnoteMarkup` to remove.
+ */
+export function textOf(tokens: Token[], footnotes = false): string {
   let text = "";
-  for (const token of tokens) {
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    if (footnotes && token.type === "link_open") {
+      // Links do not nest: the link's tokens run to the next link_close.
+      let close = i + 1;
+      while (close < tokens.length && tokens[close]!.type !== "link_close") close++;
+      const inner = textOf(tokens.slice(i + 1, close));
+      if (FOOTNOTE_LABEL.test(inner)) {
+        text += `[${inner}]`;
+        i = close;
+        continue;
+      }
+    }
     switch (token.type) {
       case "text":
       case "text_special":
@@ -39,7 +67,7 @@ export function textOf(tokens: Token[]): string {
         break;
       case "image":
         // An image's description is its children's text (markdown-it parses it as inline content).
-        text += textOf(token.children ?? []);
+        text += textOf(token.children ?? [], footnotes);
         break;
     }
   }

@@ -11,9 +11,9 @@
 import { type Document, isScalar, parseDocument, visit } from "yaml";
 import { isSimpleYamlMap } from "./simple-yaml.js";
 import { findFrontMatter, type FrontMatter } from "./front-matter.js";
-import type { IndexKind } from "../lock/manifest.js";
+import type { IndexKind } from "../model.js";
 import { type BlockScan, scanTopLevelBlocks, type TopLevelBlock } from "./blocks.js";
-import { collapseWhiteSpace, headingText } from "./heading-text.js";
+import { collapseWhiteSpace, headingText, targetHeadingText } from "./heading-text.js";
 import {
   ArtifactError,
   type ArtifactLimits,
@@ -30,7 +30,7 @@ export interface TargetCut {
   end: number;
   blockStart: number;
   blockEnd: number;
-  /** The heading that opens the target; undefined for the text before the first heading. */
+  /** The heading that opens the target, its text as `headingText` reads it; undefined for the text before the first heading. */
   heading?: { text: string; depth: number };
 }
 
@@ -41,7 +41,7 @@ export interface ParsedArtifact {
   /** Number of top-level blocks of the body under the index kind. */
   blockCount: number;
   targets: TargetCut[];
-  /** Plain text of the first heading of the body, if any. */
+  /** The text of the first heading of the body (as `headingText` reads it), if any. */
   firstHeading: string | undefined;
 }
 
@@ -261,7 +261,7 @@ export function parseArtifact(
   else targets.push({ start: read.bodyStart, end: text.length, blockStart: 0, blockEnd: 0 });
   // A heading may use a definition that comes after it: the texts are read once the whole body is.
   for (const { target, depth, content } of headings)
-    target.heading = { text: collapseWhiteSpace(headingText(content, references)), depth };
+    target.heading = { text: targetHeadingText(content, references), depth };
   return {
     bodyStart: read.bodyStart,
     body: text.slice(read.bodyStart),

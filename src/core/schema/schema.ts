@@ -84,8 +84,6 @@ function sharedFields(host: string): Record<string, unknown> {
   };
 }
 
-export { MARKDOWN_ARTIFACT_KINDS, SOURCE_INDEX_KINDS };
-
 /** Builds the record schema (JSON Schema 2020-12) with `sourceTextUrl` pinned to `host`. */
 export function buildRecordSchema(host: string = DEFAULT_LEGISLATION_HOST): Record<string, unknown> {
   if (!isValidLegislationHost(host))

@@ -1,0 +1,130 @@
+/**
+ * The CI formats of `update --check` and `generate --check` (README, "CI formats for freshness";
+ * docs/spec.md, section 15): whether each dataset's manifest and JSONL are what the markdown makes.
+ * `github`: an `::error` at the manifest of each dataset not up to date; `sarif`: one rule,
+ * `not-up-to-date`, a result at each such manifest; `junit`: one case per dataset, named by its slug,
+ * failed when it is not up to date. Pure.
+ */
+import type { Log, Result } from "sarif";
+import { type JunitCase, renderJunit } from "./junit-xml.js";
+import { SARIF_URI_BASE } from "./sarif.js";
+import { plural } from "../core/text.js";
+import { repositoryPath } from "./types.js";
+
+export const FRESHNESS_FORMATS = ["github", "sarif", "junit"] as const;
+export type FreshnessFormat = (typeof FRESHNESS_FORMATS)[number];
+
+/** One dataset checked: where it is, whether it is up to date, and the text report's lines for it. */
+export interface FreshnessEntry {
+  slug: string;
+  /** The lock manifest and the JSONL, as shown (relative to the working directory). */
+  manifest: string;
+  output: string;
+  upToDate: boolean;
+  /** One line: what is stale (or that it is up to date). */
+  message: string;
+  /** The text report's lines for the dataset. */
+  details: string[];
+}
+
+export interface FreshnessContext {
+  /** `update --check` or `generate --check`. */
+  command: string;
+  /** The command that brings the stale datasets up to date. */
+  fix: string;
+  toolVersion?: string;
+  cwdInRepository?: string;
+}
+
+const escapeData = (text: string) => text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+const escapeProperty = (text: string) => escapeData(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
+
+/** The last line of each format: how many datasets, how many are stale. */
+function summary(entries: readonly FreshnessEntry[], context: FreshnessContext): string {
+  const stale = entries.filter((entry) => !entry.upToDate).length;
+  return stale === 0
+    ? `✔ ${plural(entries.length, "dataset")} up to date (${context.command})`
+    : `✖ ${stale} of ${plural(entries.length, "dataset")} not up to date (${context.command}): run \`${context.fix}\``;
+}
+
+export function formatFreshness(
+  format: FreshnessFormat,
+  entries: readonly FreshnessEntry[],
+  context: FreshnessContext,
+): string {
+  const where = (shown: string) => repositoryPath(shown, context.cwdInRepository);
+  if (format === "github") {
+    const out = entries
+      .filter((entry) => !entry.upToDate)
+      .map(
+        (entry) =>
+          `::error file=${escapeProperty(where(entry.manifest).path)},title=${escapeProperty(`not up to date: ${entry.slug}`)}::${escapeData(
+            [entry.message, ...entry.details, `fix: ${context.fix}`].join("\n"),
+          )}`,
+      );
+    out.push(summary(entries, context));
+    return `${out.join("\n")}\n`;
+  }
+  if (format === "junit") {
+    const cases: JunitCase[] = entries.map((entry) => ({
+      classname: entry.manifest,
+      name: entry.slug,
+      ...(entry.upToDate
+        ? { output: entry.details.join("\n") }
+        : {
+            failure: {
+              type: "not-up-to-date",
+              message: entry.message,
+              body: [...entry.details, `fix: ${context.fix}`].join("\n"),
+            },
+          }),
+    }));
+    return renderJunit(`citation-targets ${context.command}`, [{ name: context.command, cases }]);
+  }
+  const results: Result[] = entries
+    .filter((entry) => !entry.upToDate)
+    .map((entry) => {
+      const { path, inRepository } = where(entry.manifest);
+      return {
+        ruleId: "not-up-to-date",
+        ruleIndex: 0,
+        level: "error" as const,
+        message: { text: `${entry.message} (fix: ${context.fix})` },
+        locations: [
+          {
+            physicalLocation: {
+              artifactLocation: { uri: encodeURI(path), ...(inRepository ? { uriBaseId: SARIF_URI_BASE } : {}) },
+            },
+            logicalLocations: [{ fullyQualifiedName: entry.slug, kind: "module" }],
+          },
+        ],
+        properties: { slug: entry.slug, output: where(entry.output).path, details: entry.details },
+      };
+    });
+  const log: Log = {
+    $schema: "https://json.schemastore.org/sarif-2.1.0.json",
+    version: "2.1.0",
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: "citation-targets",
+            ...(context.toolVersion ? { version: context.toolVersion } : {}),
+            rules: [
+              {
+                id: "not-up-to-date",
+                shortDescription: {
+                  text: "a dataset's lock manifest or JSONL is not what its markdown makes: regenerate it",
+                },
+                defaultConfiguration: { level: "error" },
+              },
+            ],
+          },
+        },
+        results,
+        properties: { command: context.command, summaryText: summary(entries, context) },
+      },
+    ],
+  };
+  return `${JSON.stringify(log, null, 2)}\n`;
+}

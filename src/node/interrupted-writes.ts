@@ -1,0 +1,92 @@
+/**
+ * Temporary files of atomic writes (`.<name>.<pid>.<8 hex>.tmp`, src/node/write.ts) on an interrupt, and
+ * those an interrupted run left (docs/spec.md, section 14, "Writes"). A Ctrl-C or a SIGTERM while
+ * `update` writes would leave its temporaries beside the JSONL, and `git add -A` would commit them: on
+ * SIGINT and SIGTERM, the main thread removes every temporary file of this process (the worker
+ * threads' too: they share its id) in the folders the run writes into, then lets the signal end the
+ * process as it would have. `validate` and `update --check` name any left over by an earlier run.
+ */
+import { isMainThread } from "node:worker_threads";
+import { lstatSync, readdirSync, unlinkSync } from "node:fs";
+import { dirname, join } from "node:path";
+
+/** A temporary file's name: `.<target>.<pid>.<8 hex>.tmp` (write.ts). */
+const TEMPORARY = /^\.(.+)\.([0-9]+)\.[0-9a-f]{8}\.tmp$/;
+
+const SIGNALS = ["SIGINT", "SIGTERM"] as const;
+
+/** The folders this run writes temporary files into (main thread). */
+const folders = new Set<string>();
+let installed = false;
+
+/** Removes this process's temporary files in `folder`; what cannot be removed is left (the process is ending). */
+function removeOwn(folder: string): void {
+  let entries: string[];
+  try {
+    entries = readdirSync(folder);
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    const match = TEMPORARY.exec(entry);
+    if (!match || Number(match[2]) !== process.pid) continue;
+    try {
+      if (lstatSync(join(folder, entry)).isFile()) unlinkSync(join(folder, entry));
+    } catch {
+      // gone already, or not ours to remove
+    }
+  }
+}
+
+function onSignal(signal: NodeJS.Signals): void {
+  for (const folder of folders) removeOwn(folder);
+  for (const each of SIGNALS) process.off(each, onSignal);
+  // With no listener left, the signal ends the process as it would have (exit status 128 + its number), unless another
+  // part of the run holds it (the journal's renames), which delivers it when done.
+  process.kill(process.pid, signal);
+}
+
+/**
+ * Notes that this run writes temporary files into the folder of each path (a target, or the folder itself with
+ * `isFolder`): on SIGINT or SIGTERM they are removed. In a worker thread, nothing: the main thread registers the
+ * folders of what the workers write.
+ */
+export function removeOnInterrupt(paths: Iterable<string>, isFolder = false): void {
+  if (!isMainThread) return;
+  for (const path of paths) folders.add(isFolder ? path : dirname(path));
+  if (installed || folders.size === 0) return;
+  installed = true;
+  for (const signal of SIGNALS) process.on(signal, onSignal);
+}
+
+/** Whether a process with this id runs (on this machine). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * The temporary files left in these folders by writes whose process is gone (an interrupted run), as absolute paths,
+ * sorted; a write still running is not counted.
+ */
+export function leftoverTemporaries(inFolders: Iterable<string>): string[] {
+  const found: string[] = [];
+  for (const folder of new Set(inFolders)) {
+    let entries: string[];
+    try {
+      entries = readdirSync(folder);
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      const match = TEMPORARY.exec(entry);
+      if (!match || isRunning(Number(match[2]))) continue;
+      if (lstatSync(join(folder, entry), { throwIfNoEntry: false })?.isFile()) found.push(join(folder, entry));
+    }
+  }
+  return found.sort();
+}

@@ -1,0 +1,165 @@
+import { RECORD_DATASET_FIELDS } from "../core/model.js";
+import { quote } from "../core/text.js";
+import { defineRule, regenerateCommand, type TargetRecord } from "./define.js";
+
+/**
+ * Fields proved by other rules, not compared here: those every record repeats from the manifest (a difference is said
+ * once per file by lock-dataset-fields, lock-dataset-digest and schema-version, not once per record), and the digests
+ * that are functions of the record's own fields compared here (text-digest: of its markdown; citation-target-id: of
+ * its datasetDigest and citationAddress).
+ */
+const SAID_ONCE: ReadonlySet<string> = new Set([...RECORD_DATASET_FIELDS, "textDigest", "citationTargetId"]);
+
+/** Two JSON values equal (the members of a record: strings, numbers, arrays of strings; anything else by its JSON). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameValue(a[i], b[i])) return false;
+    return true;
+  }
+  return (
+    typeof a === "object" &&
+    typeof b === "object" &&
+    a !== null &&
+    b !== null &&
+    JSON.stringify(a) === JSON.stringify(b)
+  );
+}
+
+/** The most of a value's JSON a message shows. */
+const SHOWN = 80;
+
+/** A value as a message shows it: its JSON, cut when long. */
+function shown(value: unknown): string {
+  const json = JSON.stringify(value);
+  return json.length > SHOWN ? `${json.slice(0, SHOWN - 1)}…` : json;
+}
+
+/**
+ * Two differing values as a message shows them: their JSON, and when long, each cut to the same window around
+ * where they first differ, so that the difference is in sight.
+ */
+function shownPair(actual: unknown, expected: unknown): [string, string] {
+  const a = JSON.stringify(actual);
+  const b = JSON.stringify(expected);
+  if (a.length <= SHOWN && b.length <= SHOWN) return [a, b];
+  let at = 0;
+  while (at < a.length && at < b.length && a.charCodeAt(at) === b.charCodeAt(at)) at++;
+  const start = Math.max(0, at - 20);
+  const cut = (json: string) =>
+    `${start > 0 ? "…" : ""}${json.slice(start, start + SHOWN)}${start + SHOWN < json.length ? "…" : ""}`;
+  return [cut(a), cut(b)];
+}
+
+export const lockGenerated = defineRule({
+  id: "lock-generated",
+  scope: "manifest",
+  meta: {
+    description:
+      "With every artifact at hand and matching its pinned sha256, each record is exactly what `generate` writes for it from the manifest: no field edited by hand, no record added or left out.",
+    defaultSeverity: "error",
+  },
+  messages: {
+    field: "{{field}} is {{actual}}, generate writes {{expected}}: regenerate this file with {{fix}}",
+    absent: "{{field}} is absent, generate writes {{expected}}: regenerate this file with {{fix}}",
+    extra: "{{field}} is {{actual}}, generate writes no {{field}}: regenerate this file with {{fix}}",
+    unknown:
+      "citationAddress {{address}} is not among the records generate writes from {{manifest}}: regenerate this file with {{fix}}",
+    notHere:
+      "generate writes a record with citationAddress {{address}} (record {{order}} of what it writes), which is not in this file: regenerate it with {{fix}}",
+    refused:
+      "the records could not be compared with what generate writes, because generate refuses the dataset of {{manifest}}: {{cause}}",
+  },
+  create(context) {
+    const lock = context.lock!;
+    const seen = new Set<string>();
+    let skipped = 0;
+    /** A record of another datasetDigest was met: the file is stale, which lock-dataset-digest says once. */
+    let stale = false;
+    const fix = () => regenerateCommand(context);
+    const compare = (record: TargetRecord, line: number, expected: Readonly<TargetRecord>) => {
+      for (const field in expected) {
+        const value = expected[field];
+        if (SAID_ONCE.has(field)) continue;
+        if (!(field in record)) {
+          context.report({
+            messageId: "absent",
+            data: { field, expected: shown(value), fix: fix() },
+            line,
+            pointer: `/${field}`,
+          });
+          continue;
+        }
+        if (!sameValue(record[field], value)) {
+          const [actual, wanted] = shownPair(record[field], value);
+          context.report({
+            messageId: "field",
+            data: { field, actual, expected: wanted, fix: fix() },
+            line,
+            pointer: `/${field}`,
+          });
+        }
+      }
+      for (const field in record)
+        if (!(field in expected) && !SAID_ONCE.has(field))
+          context.report({
+            messageId: "extra",
+            data: { field, actual: shown(record[field]), fix: fix() },
+            line,
+            pointer: `/${field}`,
+          });
+    };
+    return {
+      record({ record, line }) {
+        const generated = lock.generated;
+        if (generated === undefined) return;
+        const address = record.citationAddress;
+        if (typeof address !== "string") return; // the schema says so
+        if (record.datasetDigest !== lock.manifest.datasetDigest) {
+          // Generated from another lock (or its digest edited): lock-dataset-digest says so once; its fields, all
+          // derived under another digest, are not compared one by one.
+          stale = true;
+          seen.add(address);
+          return;
+        }
+        const expected = generated.get(address);
+        if (expected === undefined) {
+          context.report({
+            messageId: "unknown",
+            data: { address: quote(address), manifest: lock.manifestPath, fix: fix() },
+            line,
+            pointer: "/citationAddress",
+          });
+          return;
+        }
+        seen.add(address);
+        compare(record, line, expected.record);
+      },
+      // A line that is not a record may hold a generated record: while there is one, "not in this file" is not said.
+      skipped() {
+        skipped++;
+      },
+      end() {
+        if (lock.generateFailed !== undefined) {
+          context.report({
+            messageId: "refused",
+            data: { manifest: lock.manifestPath, cause: lock.generateFailed },
+            line: 0,
+            pointer: "",
+          });
+          return;
+        }
+        if (lock.generated === undefined || skipped > 0 || stale) return;
+        for (const [address, { order }] of lock.generated)
+          if (!seen.has(address))
+            context.report({
+              messageId: "notHere",
+              data: { address: quote(address), order: order + 1, fix: fix() },
+              line: 0,
+              pointer: "",
+            });
+      },
+    };
+  },
+});

@@ -1,0 +1,153 @@
+/**
+ * Issue #32, items 4 and 5: the cache and the job summary are outputs, and outputs never go over inputs (the rule of
+ * `-o`); and neither is ever a device or a FIFO, which would never end or block for ever (SECURITY.md, "Outputs never
+ * over inputs", "Only regular files are read").
+ */
+import { execFileSync } from "node:child_process";
+import { cp, mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { bin, runBin, runCommand } from "./helpers/bin.js";
+import { tempDir } from "./helpers/datasets.js";
+import { repoRoot } from "./helpers/records.js";
+
+const JSONL = ".tooling/citation-targets/mvfg.jsonl";
+const MANIFEST = ".tooling/citation-targets/mvfg.lock.json";
+const LAW = "fixtures/datasets/mvfg/mvfg.md";
+
+let dir: string;
+let cleanup: () => Promise<void>;
+beforeEach(async () => {
+  ({ dir, cleanup } = await tempDir());
+  await mkdir(join(dir, ".git"));
+  await mkdir(join(dir, ".tooling/citation-targets"), { recursive: true });
+  for (const name of ["mvfg.jsonl", "mvfg.lock.json"])
+    await cp(join(repoRoot, ".tooling/citation-targets", name), join(dir, ".tooling/citation-targets", name));
+  await cp(join(repoRoot, "fixtures/datasets/mvfg"), join(dir, "fixtures/datasets/mvfg"), { recursive: true });
+});
+afterEach(async () => cleanup());
+
+/** Runs the built bin with a time limit: a command that blocks on a FIFO is killed (exit 137), never hangs the test. */
+const bounded = (args: string[], env: Record<string, string> = {}) =>
+  runCommand("timeout", ["-s", "KILL", "60", process.execPath, bin, ...args], dir, env);
+
+describe("item 4: the cache and the job summary never go over an input", () => {
+  test("validate --cache-location naming the JSONL it checks is refused, naming it; the JSONL stays", async () => {
+    const before = await readFile(join(dir, JSONL));
+    const result = await runBin(["validate", JSONL, "--cache-location", JSONL], dir);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `citation-targets: refusing to write the cache over ${join(dir, JSONL)}: it is not a cache file of citation-targets (an input, or another file, would be replaced); name another with --cache-location, or remove it\n`,
+    );
+    expect(await readFile(join(dir, JSONL))).toEqual(before);
+  });
+
+  test("update --cache-location naming a law (an artifact) or the manifest is refused; nothing changes", async () => {
+    for (const target of [LAW, MANIFEST]) {
+      const before = await readFile(join(dir, target));
+      const result = await runBin(["update", "--cache-location", target], dir);
+      expect(result.code, target).toBe(2);
+      expect(result.stderr, target).toMatch(
+        target === LAW
+          ? `refusing to write the cache over ${join(dir, target)}: it is not a cache file of citation-targets`
+          : `refusing to write ${target}: it is the lock manifest ${target}, an input of this run`,
+      );
+      expect(await readFile(join(dir, target))).toEqual(before);
+    }
+  });
+
+  test("an empty file or a cache file at --cache-location is written, and read back", async () => {
+    await writeFile(join(dir, "cache.json"), "");
+    expect((await runBin(["update", "--cache-location", "cache.json"], dir)).code).toBe(0);
+    const written = JSON.parse(await readFile(join(dir, "cache.json"), "utf8")) as { entries: object };
+    expect(Object.keys(written.entries)).toHaveLength(1);
+    expect((await runBin(["update", "--cache-location", "cache.json"], dir)).code).toBe(0);
+  });
+
+  test("GITHUB_STEP_SUMMARY naming the JSONL checked or its manifest: validate's result stands, the file is not appended to", async () => {
+    for (const target of [JSONL, MANIFEST]) {
+      const before = await readFile(join(dir, target));
+      const result = await runBin(["validate", JSONL], dir, { GITHUB_STEP_SUMMARY: join(dir, target) });
+      expect(result.code, target).toBe(0);
+      expect(result.stderr, target).toContain(
+        `not appending the job summary to ${join(dir, target)} (GITHUB_STEP_SUMMARY): it is the ${target === JSONL ? "file checked" : "lock manifest"} ${target}, an input of this run; the result above stands`,
+      );
+      expect(await readFile(join(dir, target))).toEqual(before);
+    }
+  });
+
+  test("GITHUB_STEP_SUMMARY naming an input of diff is not appended to", async () => {
+    await cp(join(dir, JSONL), join(dir, "old.jsonl"));
+    const before = await readFile(join(dir, "old.jsonl"));
+    const result = await runBin(["diff", "old.jsonl", JSONL], dir, { GITHUB_STEP_SUMMARY: join(dir, "old.jsonl") });
+    expect(result.stderr).toContain(`not appending the job summary to ${join(dir, "old.jsonl")}`);
+    expect(await readFile(join(dir, "old.jsonl"))).toEqual(before);
+  });
+});
+
+describe("item 5: a cache, journal or job summary that is a device or a FIFO", () => {
+  test("a cache that is /dev/zero (named, or at the default location through a link) is refused by name, not read", async () => {
+    const named = await bounded(["validate", "--cache-location", "/dev/zero"]);
+    expect(named.code).toBe(2);
+    expect(named.stderr).toBe(
+      "citation-targets: refusing the cache file /dev/zero: it is a character device, not a regular file; name another with --cache-location, or run with --no-cache\n",
+    );
+    await mkdir(join(dir, "node_modules/.cache/citation-targets"), { recursive: true });
+    execFileSync("ln", ["-s", "/dev/zero", join(dir, "node_modules/.cache/citation-targets/update.json")]);
+    const linked = await bounded(["update"]);
+    expect(linked.code).toBe(2);
+    expect(linked.stderr).toContain("update.json: it is a character device, not a regular file");
+  });
+
+  test("a FIFO as the cache is refused by name, without waiting on it", async () => {
+    execFileSync("mkfifo", [join(dir, "cache.fifo")]);
+    for (const argv of [
+      ["validate", "--cache-location", "cache.fifo"],
+      ["update", "--cache-location", "cache.fifo"],
+    ]) {
+      const result = await bounded(argv);
+      expect(result.code, argv[0]).toBe(2);
+      expect(result.stderr, argv[0]).toContain("cache.fifo: it is a FIFO (named pipe), not a regular file");
+    }
+  });
+
+  test("a FIFO or a device as the job summary is passed over with a warning; the result stands", async () => {
+    execFileSync("mkfifo", [join(dir, "summary.fifo")]);
+    for (const [path, kind] of [
+      [join(dir, "summary.fifo"), "a FIFO (named pipe) with no reader"],
+      ["/dev/zero", "a character device"],
+    ] as const) {
+      const result = await bounded(["validate", JSONL], { GITHUB_STEP_SUMMARY: path });
+      expect(result.code, path).toBe(0);
+      expect(result.stderr, path).toBe(
+        `citation-targets: not appending the job summary to ${path} (GITHUB_STEP_SUMMARY): it is ${kind}, not a regular file; the result above stands\n`,
+      );
+    }
+  });
+
+  test("adopt names a FIFO among a dataset's markdown files (first in order, or later), as lock does, without waiting on it", async () => {
+    await cp(join(dir, "fixtures/datasets/mvfg"), join(dir, "laws/x"), { recursive: true });
+    const adopt = [
+      "adopt",
+      "laws/*",
+      "--title-id",
+      "T1",
+      "--name",
+      "Test",
+      "--version-date",
+      "2024-01-01",
+      "--source-text-url",
+      "https://www.legislation.gov.au/{folder}/text",
+    ];
+    execFileSync("mkfifo", [join(dir, "laws/x/a.md")]);
+    const first = await bounded(adopt);
+    expect(first.code).toBe(1);
+    expect(first.stderr).toBe(
+      "citation-targets: laws/x: laws/x/a.md: it is a FIFO (named pipe), not a regular file: only regular files are read\n",
+    );
+    execFileSync("mv", [join(dir, "laws/x/a.md"), join(dir, "laws/x/z.md")]);
+    const later = await bounded(adopt);
+    expect(later.code).toBe(1);
+    expect(later.stderr).toContain("z.md: a FIFO (named pipe), not a regular file");
+  });
+});
