@@ -4,11 +4,10 @@
  * `update` that rewrites every digest over CR LF. This tells that case apart (docs/spec.md, "Update"):
  * the dataset is what its manifest pins once CR LF is read as LF.
  */
-import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { LockManifest } from "../core/lock/manifest.js";
-import { sha256Hex } from "../core/bytes.js";
+import { sha256Hex, sha256Stream } from "../core/bytes.js";
 import { DatasetError } from "../core/errors.js";
 import { generateLinesFrom, linesInThread, readingSource } from "../core/records/generate.js";
 import { readRegularIfPresent } from "./regular-file.js";
@@ -28,7 +27,7 @@ export async function onlyLineEndings(manifest: LockManifest, root: string, outp
     crlf = true;
     return withoutCr(bytes);
   };
-  const generated = createHash("sha256");
+  const generated = sha256Stream();
   try {
     // Verifies each artifact (read as LF) against its pin, then generates as generate does.
     for await (const line of generateLinesFrom(manifest, linesInThread(manifest, readingSource(manifest, read))))
