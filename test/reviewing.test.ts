@@ -293,10 +293,10 @@ describe("3. dataset lines", () => {
     expect(withSummary.code).toBe(1);
     const written = await readFile(summary, "utf8");
     expect(written).toContain(
-      "- dataset rabattg removed (version 2024-01-01, 2 records): 2 changes, 2 failing the gate (`HEAD:.tooling/citation-targets/rabattg.jsonl` below)\n",
+      "- dataset rabattg removed \\(version 2024\\-01\\-01\\, 2 records\\): 2 changes, 2 failing the gate (`HEAD:.tooling/citation-targets/rabattg.jsonl` below)\n",
     );
     expect(written).toContain(
-      "- dataset zpo: new version 2024-01-01 → 2025-07-01 (3 → 3 records): 2 changes, 2 failing the gate (`HEAD:.tooling/citation-targets/zpo.jsonl` below)\n",
+      "- dataset zpo\\: new version 2024\\-01\\-01 → 2025\\-07\\-01 \\(3 → 3 records\\): 2 changes, 2 failing the gate (`HEAD:.tooling/citation-targets/zpo.jsonl` below)\n",
     );
     const junit = await runMain(["diff", "HEAD~1", "HEAD", "--format", "junit"], repo);
     expect(junit.stdout.match(/<testcase /g)).toHaveLength(6);
