@@ -6,7 +6,8 @@
  * on, each one off, all off, all warnings, and under tight caps, in every format, and through the
  * library in chunks as small as a byte. The expectation, test/data/reading/expected.json.gz, is what
  * main's built CLI and library gave at commit 9952171, before the change (capture.mjs there); the SARIF run's rule list
- * since holds rule directional-control (issue 32), its results unchanged.
+ * since holds rule directional-control (issue 32), its results unchanged; rewritten once more when carriage-return
+ * became one problem per file with a hint at .gitattributes (issue 31: every difference was of that rule).
  */
 import { cp, readFile } from "node:fs/promises";
 import { join } from "node:path";
