@@ -84,6 +84,9 @@ function headOf(file: string, shown: string): string {
   try {
     opened = openRegularSync(file);
   } catch (error) {
+    // A FIFO or device among the markdown files is named as lock names it, not read (it would block or never end).
+    if ((error as NodeJS.ErrnoException).code === "ENOTREG")
+      throw new TemplateError(`${shown}: ${(error as Error).message}`);
     throw new TemplateError(describeIoError(error, "read", shown));
   }
   const { fd } = opened;
