@@ -14,6 +14,7 @@
 import { stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
+import { codeFile } from "./code-root.js";
 import { OperationalError } from "./errors.js";
 import { readsOutsideAllowed } from "./regular-file.js";
 import { errorMessage } from "../core/errors.js";
@@ -131,7 +132,7 @@ export async function createPool<T extends TaskTable<T>>(
   tasks: T,
   { mainWorks = false, warm, capped = false }: { mainWorks?: boolean; warm?: keyof T & string; capped?: boolean } = {},
 ): Promise<WorkPool<T>> {
-  const script = new URL("./worker.js", import.meta.url);
+  const script = codeFile("node/worker.js");
   // `capped`: the run parses markdown, whose cost a hostile file can make large; this thread's heap cannot be capped
   // once Node has started (V8 sizes it at start-up), a worker's can: every task goes to `threads` workers, even one.
   const jobs = capped ? threads : mainWorks ? threads - 1 : threads;

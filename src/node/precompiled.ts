@@ -1,4 +1,5 @@
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
+import { codeFile } from "./code-root.js";
 
 /** The schemas `npm run build` precompiles to standalone validators (scripts/build-validator.js). */
 export type PrecompiledName = "record" | "manifest" | "config";
@@ -10,7 +11,7 @@ export type PrecompiledName = "record" | "manifest" | "config";
  */
 export async function loadPrecompiled(name: PrecompiledName, schema: unknown): Promise<ValidateFunction | undefined> {
   try {
-    const module = (await import(new URL(`../generated/${name}-validator.js`, import.meta.url).href)) as {
+    const module = (await import(codeFile(`generated/${name}-validator.js`).href)) as {
       schemaText: string;
       validate: ValidateFunction;
     };

@@ -10,9 +10,9 @@ import { readdirSync, readFileSync, type Stats, statSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { fileURLToPath } from "node:url";
 import { type Sha256Stream, sha256Hex, sha256Stream } from "../core/bytes.js";
 import type { ArtifactLimits } from "../core/markdown/limits.js";
+import { codePath } from "./code-root.js";
 import { OperationalError } from "./errors.js";
 import { findRepositoryRoot } from "./files.js";
 import { fileKind, readRegularFileSync } from "./regular-file.js";
@@ -200,14 +200,13 @@ export function modulesBelow(folder: string, prefix = ""): string[] {
 export function generatorIdentity(): string {
   if (identity !== undefined) return identity;
   const hash = sha256Stream();
-  const here = dirname(fileURLToPath(import.meta.url));
-  const core = join(here, "..", "core");
+  const core = codePath("core");
   for (const name of modulesBelow(core))
     hash
       .update(`${name}\0`)
       .update(readFileSync(join(core, name)))
       .update("\0");
-  hash.update(versionAt(join(here, "..", "..", "package.json")));
+  hash.update(versionAt(codePath("../package.json")));
   hashPackageVersions(hash, ["markdown-it", "yaml"]);
   identity = hash.digest("hex");
   return identity;

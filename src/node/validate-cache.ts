@@ -17,12 +17,12 @@
  */
 import { lstatSync, readFileSync, realpathSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { fileURLToPath } from "node:url";
 import { sha256Hex, sha256Stream } from "../core/bytes.js";
 import type { Problem, RuleSetting } from "../core/report/problem.js";
 import { resolveSeverities } from "../engine/check-file.js";
 import { DEFAULT_LIMITS, type Limits } from "../rules/define.js";
 import { rules } from "../rules/index.js";
+import { codePath, fromSources } from "./code-root.js";
 import { type Fingerprint, fingerprintAt, fingerprintOf } from "./fingerprints.js";
 import { cacheLocation, hashPackageVersions, modulesBelow, openCacheFile, versionAt } from "./update-cache.js";
 
@@ -253,9 +253,6 @@ function isVerdict(value: unknown): value is LockVerdict {
 
 let identity: string | undefined;
 
-/** Where the modules of this package are (dist/ built, src/ in the test suite). */
-const here = dirname(fileURLToPath(import.meta.url));
-
 /**
  * Modules of src/node (as built) that decide a lock-side outcome: what reads the manifest, the artifacts and the
  * dataset folder, and this cache.
@@ -293,7 +290,7 @@ export function validatorIdentity(): string {
     hash.update("\0");
   };
   for (const layer of ["core", "engine", "rules", "generated"]) {
-    const folder = join(here, "..", layer);
+    const folder = codePath(layer);
     let names: string[];
     try {
       names = modulesBelow(folder);
@@ -303,9 +300,9 @@ export function validatorIdentity(): string {
     }
     for (const name of names) add(join(folder, name), `${layer}/${name}`);
   }
-  const extension = import.meta.url.endsWith(".ts") ? "ts" : "js";
-  for (const name of NODE_MODULES) add(join(here, `${name}.${extension}`), `node/${name}`);
-  hash.update(versionAt(join(here, "..", "..", "package.json")));
+  const extension = fromSources ? "ts" : "js";
+  for (const name of NODE_MODULES) add(codePath(`node/${name}.${extension}`), `node/${name}`);
+  hash.update(versionAt(codePath("../package.json")));
   hashPackageVersions(hash, ["canonicalize", "fast-glob", "ajv"]);
   identity = hash.digest("hex");
   return identity;
