@@ -1,31 +1,25 @@
+/**
+ * `generate` (docs/spec.md, "Generation"; README, "generate"): a dataset's JSONL from its lock manifest, to standard
+ * output or a file written atomically, every artifact verified against its pin first; and `generate --check`, which
+ * compares a file with what would be generated and says where, why and what regenerating would change.
+ */
 import { statSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
-import { sha256Stream } from "../../core/bytes.js";
-import type { LockManifest } from "../../core/lock/manifest.js";
-import { generateLineBatchesFrom, linesInThread, parseArtifactBytes } from "../../core/records/generate.js";
 import { DatasetError } from "../../core/errors.js";
+import { differingFields, type RecordChanges, RecordComparer } from "../../core/records/record-fingerprint.js";
 import type { OutputRecord } from "../../core/records/record-line.js";
-import type { ArtifactLimits } from "../../core/markdown/limits.js";
-import { decodeUtf8Lenient } from "../../core/bytes.js";
-import { ARTIFACT_TASKS, type ArtifactTasks, poolLineSource } from "./generate-pool.js";
-import {
-  checkJobs,
-  chooseJobs,
-  createPool,
-  type ThreadPolicy,
-  type WorkPool,
-  WorkerMemoryError,
-} from "../pool/pool.js";
-import { LineSplitter, type Line } from "../../core/lines.js";
-import { describeIoError, OperationalError } from "../errors.js";
+import { shellQuote } from "../../core/text.js";
 import { DEFAULT_MAX_ARTIFACT_BYTES } from "../dataset/dataset-files.js";
 import { type LoadedManifest, loadManifest, resolveArtifact, verifyArtifacts } from "../dataset/manifest-io.js";
-import { shellQuote } from "../../core/text.js";
-import { differingFields, type RecordChanges, RecordComparer } from "../../core/records/record-fingerprint.js";
+import { describeIoError, OperationalError } from "../errors.js";
+import { regularReadStream, withOutsideReads } from "../files/regular-file.js";
+import { checkJobs, chooseJobs, createPool, WorkerMemoryError } from "../pool/pool.js";
 import { readOldRecords } from "../records/record-changes.js";
-import { openAtomic, refuseOverInputs, type AtomicFile } from "../writes/write.js";
-import { readRegularFileSync, regularReadStream, withOutsideReads } from "../files/regular-file.js";
+import { type LenientLine, lenientLines } from "../records/record-stream.js";
+import { refuseOverInputs } from "../writes/write.js";
+import { ARTIFACT_TASKS } from "./generate-pool.js";
+import { GENERATE_THREADS, limitsOf, linesOf, pipeLines, writeLinesAtomic } from "./generated-lines.js";
 
 export interface GenerateOptions {
   /** Path of the lock manifest. */
@@ -106,12 +100,6 @@ export interface CheckResult {
 }
 
 /**
- * Worker threads pay off from 4 MB of markdown (below it, starting them costs more than they save); one per core, at
- * most 4.
- */
-const GENERATE_THREADS: ThreadPolicy = { fromBytes: 4 * 2 ** 20, most: 4 };
-
-/**
  * The lines to write. With `verifyFirst` (stdout, --check), every artifact is verified before the
  * first line. Without (an output file, written atomically), each is verified as it is read, and
  * only when one fails are they all verified, so that every fault is named all the same and nothing
@@ -167,18 +155,6 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
   return { loaded, lines: checked(), threads: pool.threads };
 }
 
-/** The limits on reading one artifact, from the options that set them (generate's and update's). */
-export function limitsOf(
-  options: Pick<GenerateOptions, "maxYamlAliases" | "maxHeadings" | "maxHeadingLength" | "maxFrontMatterBytes">,
-): ArtifactLimits {
-  return {
-    ...(options.maxFrontMatterBytes !== undefined ? { maxFrontMatterBytes: options.maxFrontMatterBytes } : {}),
-    ...(options.maxYamlAliases !== undefined ? { maxYamlAliases: options.maxYamlAliases } : {}),
-    ...(options.maxHeadings !== undefined ? { maxHeadings: options.maxHeadings } : {}),
-    ...(options.maxHeadingLength !== undefined ? { maxHeadingLength: options.maxHeadingLength } : {}),
-  };
-}
-
 /**
  * The artifacts' sizes from the file system; undefined when one is missing, outside the root or over the cap
  * (verifyArtifacts then says which).
@@ -200,108 +176,6 @@ async function sizesOf(
     return undefined;
   }
   return { bytes, sizes };
-}
-
-/**
- * The dataset's JSONL lines, the markdown parsed and serialised in the pool's threads (in this thread
- * when the pool has one); the lines are joined in document order in this thread, so they are the
- * same whatever the number.
- */
-export function linesOf(
-  manifest: LockManifest,
-  root: string,
-  pool: WorkPool<ArtifactTasks> | undefined,
-  sizes: readonly number[] = [],
-  limits: ArtifactLimits = {},
-  locked?: FromLock,
-): AsyncGenerator<string[]> {
-  // Synchronous reads, when an artifact's turn comes: the files are small and many, and this thread would wait for each
-  // anyway. Bytes the caller read and digested already (update's lock pass) are not read or checked again.
-  const inThread = linesInThread(manifest, async (position) => {
-    const artifact = manifest.artifacts[position]!;
-    const kept = locked?.contents?.get(artifact.path);
-    return parseArtifactBytes(
-      artifact,
-      kept ?? readRegularFileSync(resolveArtifact(root, artifact.path)),
-      limits,
-      kept !== undefined,
-    );
-  });
-  const source = pool && pool.workers > 0 ? poolLineSource(manifest, root, pool, sizes, inThread, limits) : inThread;
-  return generateLineBatchesFrom(manifest, source, locked !== undefined);
-}
-
-/**
- * What `update` knows when it generates from the manifest lock just made (lock.ts): the manifest's plan and digest
- * were checked by lock, and `contents` are artifacts' bytes as lock read them, digested and found UTF-8.
- */
-export interface FromLock {
-  contents?: ReadonlyMap<string, Uint8Array>;
-}
-
-/** The default threads for a dataset of this many bytes and artifacts. */
-export function defaultJobs(bytes: number, artifacts: number): number {
-  return chooseJobs(undefined, { items: artifacts, bytes }, GENERATE_THREADS);
-}
-
-const FLUSH_AT = 1 << 20;
-
-/** Writes lines to `write` in chunks of about 1 MiB; resolves to the line count. */
-async function pipeLines(
-  batches: AsyncIterable<string[]>,
-  write: (text: string) => unknown,
-  each?: (line: string) => void,
-): Promise<number> {
-  let count = 0;
-  let buffer = "";
-  for await (const batch of batches) {
-    for (const line of batch) {
-      each?.(line);
-      buffer += line;
-      // Within the batch too: one artifact's batch of a million targets joined is longer than a string may be.
-      if (buffer.length >= FLUSH_AT) {
-        await write(buffer);
-        buffer = "";
-      }
-    }
-    count += batch.length;
-  }
-  if (buffer !== "") await write(buffer);
-  return count;
-}
-
-/**
- * Writes lines into `file` (when given) and resolves to the SHA-256 of the bytes, so a caller can tell whether they
- * differ from a file's.
- */
-export async function writeLinesTo(
-  lines: AsyncIterable<string[]>,
-  file: AtomicFile | undefined,
-  each?: (line: string) => void,
-): Promise<string> {
-  const hash = sha256Stream();
-  await pipeLines(
-    lines,
-    async (text) => {
-      hash.update(text);
-      await file?.write(text);
-    },
-    each,
-  );
-  return hash.digest("hex");
-}
-
-/** Writes lines to `output` atomically: all of it, or (on any error) nothing. */
-export async function writeLinesAtomic(lines: AsyncIterable<string[]>, output: string): Promise<number> {
-  const file = await openAtomic(output);
-  try {
-    const count = await pipeLines(lines, (text) => file.write(text));
-    await file.commit();
-    return count;
-  } catch (error) {
-    await file.abort();
-    throw error;
-  }
 }
 
 /** Generates the dataset's JSONL; every artifact is verified first, and a file is written atomically or not at all. */
@@ -366,11 +240,9 @@ async function firstDifference(batches: AsyncIterable<string[]>, checkPath: stri
     for await (const batch of batches) yield* batch;
   }
   const iterator = each();
-  const lines: Line[] = [];
-  const splitter = new LineSplitter((line) => lines.push(line));
   let count = 0;
   let lineNumber = 0;
-  const compareNext = async (line: Line | undefined): Promise<CheckDifference | undefined> => {
+  const compareNext = async (line: LenientLine | undefined): Promise<CheckDifference | undefined> => {
     const next = await iterator.next();
     lineNumber++;
     if (next.done) {
@@ -383,7 +255,7 @@ async function firstDifference(batches: AsyncIterable<string[]>, checkPath: stri
     }
     count++;
     const expected = next.value;
-    const actual = line ? decodeUtf8Lenient(line.bytes) + (line.terminated ? "\n" : "") : undefined;
+    const actual = line ? line.text + (line.terminated ? "\n" : "") : undefined;
     if (actual === expected) return undefined;
     const record = JSON.parse(expected) as OutputRecord;
     const address = String(record.citationAddress);
@@ -399,21 +271,14 @@ async function firstDifference(batches: AsyncIterable<string[]>, checkPath: stri
     await iterator.return?.(undefined);
     return { records: count, difference };
   };
-  for await (const chunk of regularReadStream(checkPath)) {
-    splitter.push(chunk as Buffer);
-    while (lines.length > 0) {
-      const difference = await compareNext(lines.shift());
-      if (difference) return stop(difference);
-    }
-  }
-  splitter.end();
-  for (const line of lines) {
+  for await (const line of lenientLines(regularReadStream(checkPath))) {
     const difference = await compareNext(line);
     if (difference) return stop(difference);
   }
   const difference = await compareNext(undefined);
   return difference ? stop(difference) : { records: count };
 }
+
 function describeDifference(line: number, expected: OutputRecord, actual: string): CheckDifference {
   const address = String(expected.citationAddress);
   let parsed: Record<string, unknown>;

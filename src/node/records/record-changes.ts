@@ -5,9 +5,8 @@
  */
 import { regularReadStream } from "../files/regular-file.js";
 import { sha256Stream } from "../../core/bytes.js";
-import { LineSplitter } from "../../core/lines.js";
 import { type OldFingerprints, recordFingerprint } from "../../core/records/record-fingerprint.js";
-import { decodeUtf8Lenient } from "../../core/bytes.js";
+import { readRecordStream } from "./record-stream.js";
 
 export interface OldRecords extends OldFingerprints {
   /** SHA-256 of the file's bytes, taken while reading it (to tell whether new output would differ). */
@@ -23,37 +22,31 @@ export interface OldRecords extends OldFingerprints {
 export async function readOldRecords(path: string): Promise<OldRecords | undefined> {
   const fingerprints = new Map<string, string>();
   let datasetDigest: string | undefined;
-  let unreadable = 0;
   let duplicates = 0;
-  const splitter = new LineSplitter((line) => {
-    let record: unknown;
-    try {
-      record = JSON.parse(decodeUtf8Lenient(line.bytes));
-    } catch {
-      unreadable++;
-      return;
-    }
-    const address = (record as { citationAddress?: unknown } | null)?.citationAddress;
-    if (typeof address !== "string") {
-      unreadable++;
-      return;
-    }
-    if (datasetDigest === undefined && typeof (record as { datasetDigest?: unknown }).datasetDigest === "string")
-      datasetDigest = (record as { datasetDigest: string }).datasetDigest;
-    if (fingerprints.has(address)) duplicates++;
-    fingerprints.set(address, recordFingerprint(record as Record<string, unknown>));
-  });
   const file = sha256Stream();
-  try {
+  async function* hashed() {
     for await (const chunk of regularReadStream(path)) {
       file.update(chunk as Buffer);
-      splitter.push(chunk as Buffer);
+      yield chunk as Buffer;
     }
+  }
+  let unreadable: number;
+  try {
+    ({ unreadable } = await readRecordStream(
+      hashed(),
+      (record) => {
+        const address = record.citationAddress as string;
+        if (datasetDigest === undefined && typeof record.datasetDigest === "string")
+          datasetDigest = record.datasetDigest;
+        if (fingerprints.has(address)) duplicates++;
+        fingerprints.set(address, recordFingerprint(record));
+      },
+      { decoding: "lenient" },
+    ));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;
   }
-  splitter.end();
   return {
     fingerprints,
     unreadable,

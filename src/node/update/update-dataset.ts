@@ -16,7 +16,7 @@ import { type DatasetFields, TemplateError } from "../../core/lock/dataset-field
 import { MANIFEST_DATASET_FIELDS, type ManifestDatasetField } from "../../core/model.js";
 import { shellQuote } from "../../core/text.js";
 import { fillFieldTemplates } from "../dataset/dataset-context.js";
-import { defaultJobs, linesOf, writeLinesTo } from "../generate/generate.js";
+import { defaultJobs, linesOf, writeLinesTo } from "../generate/generated-lines.js";
 import { FieldsError, lock, type LockResult, type ManifestChanges, slugConflict } from "../dataset/lock.js";
 import { describeIoError, OperationalError } from "../errors.js";
 import { loadManifest } from "../dataset/manifest-io.js";

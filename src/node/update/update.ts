@@ -27,7 +27,8 @@ import {
   UPDATE_TASKS,
   updateOneDataset,
 } from "./update-dataset.js";
-import { type ArtifactReadingOptions, limitsOf } from "../generate/generate.js";
+import type { ArtifactReadingOptions } from "../generate/generate.js";
+import { limitsOf } from "../generate/generated-lines.js";
 import { journalPath, pendingJournal, recoverJournal, renameAll } from "../writes/journal.js";
 import {
   discardTemporary,

@@ -6,11 +6,10 @@
  */
 import { resolve } from "node:path";
 import { readRegularFileSync, regularReadStream } from "../files/regular-file.js";
-import { LineSplitter } from "../../core/lines.js";
-import { decodeUtf8Lenient } from "../../core/bytes.js";
 import { sortProblems, type Problem } from "../../core/report/problem.js";
 import type { FileReport } from "../../core/report/report.js";
 import { loadManifest, resolveArtifact } from "../dataset/manifest-io.js";
+import { readRecordStream } from "../records/record-stream.js";
 
 const isDiffers = (p: Problem) => p.ruleId === "lock-artifact-body" && p.messageId === "differs";
 
@@ -59,25 +58,21 @@ async function firstEditedLines(
   expected: Map<string, string>,
 ): Promise<Map<string, { line: number; address: string }>> {
   const found = new Map<string, { line: number; address: string }>();
-  const splitter = new LineSplitter((line) => {
-    let record: Record<string, unknown>;
-    try {
-      record = JSON.parse(decodeUtf8Lenient(line.bytes)) as Record<string, unknown>;
-    } catch {
-      return;
-    }
-    const artifact = record?.artifactRelativePath;
-    if (
-      typeof artifact !== "string" ||
-      !artifacts.has(artifact) ||
-      found.has(artifact) ||
-      typeof record.markdown !== "string"
-    )
-      return;
-    const address = String(record.citationAddress);
-    if (expected.get(address) !== record.markdown) found.set(artifact, { line: line.number, address });
-  });
-  for await (const chunk of regularReadStream(path)) splitter.push(chunk as Buffer);
-  splitter.end();
+  await readRecordStream(
+    regularReadStream(path),
+    (record, line) => {
+      const artifact = record.artifactRelativePath;
+      if (
+        typeof artifact !== "string" ||
+        !artifacts.has(artifact) ||
+        found.has(artifact) ||
+        typeof record.markdown !== "string"
+      )
+        return;
+      const address = String(record.citationAddress);
+      if (expected.get(address) !== record.markdown) found.set(artifact, { line, address });
+    },
+    { decoding: "lenient", records: "object" },
+  );
   return found;
 }

@@ -1,0 +1,132 @@
+/**
+ * The lines of a dataset's JSONL as generate writes them (docs/spec.md, "Generation"), made from its lock manifest over
+ * the run's pool, and written: to a file atomically (`generate -o`), or into a temporary file while their SHA-256 is
+ * taken (`update`, which compares it with the file there). Shared by the two commands.
+ */
+import { sha256Stream } from "../../core/bytes.js";
+import type { LockManifest } from "../../core/lock/manifest.js";
+import type { ArtifactLimits } from "../../core/markdown/limits.js";
+import { generateLineBatchesFrom, linesInThread, parseArtifactBytes } from "../../core/records/generate.js";
+import { resolveArtifact } from "../dataset/manifest-io.js";
+import { readRegularFileSync } from "../files/regular-file.js";
+import { chooseJobs, type ThreadPolicy, type WorkPool } from "../pool/pool.js";
+import { type AtomicFile, openAtomic } from "../writes/write.js";
+import { type ArtifactTasks, poolLineSource } from "./generate-pool.js";
+
+/**
+ * Worker threads pay off from 4 MB of markdown (below it, starting them costs more than they save); one per core, at
+ * most 4.
+ */
+export const GENERATE_THREADS: ThreadPolicy = { fromBytes: 4 * 2 ** 20, most: 4 };
+
+/** The limits on reading one artifact, from the options that set them (generate's and update's). */
+export function limitsOf(options: ArtifactLimits): ArtifactLimits {
+  return {
+    ...(options.maxFrontMatterBytes !== undefined ? { maxFrontMatterBytes: options.maxFrontMatterBytes } : {}),
+    ...(options.maxYamlAliases !== undefined ? { maxYamlAliases: options.maxYamlAliases } : {}),
+    ...(options.maxHeadings !== undefined ? { maxHeadings: options.maxHeadings } : {}),
+    ...(options.maxHeadingLength !== undefined ? { maxHeadingLength: options.maxHeadingLength } : {}),
+  };
+}
+
+/**
+ * The dataset's JSONL lines, the markdown parsed and serialised in the pool's threads (in this thread
+ * when the pool has one); the lines are joined in document order in this thread, so they are the
+ * same whatever the number.
+ */
+export function linesOf(
+  manifest: LockManifest,
+  root: string,
+  pool: WorkPool<ArtifactTasks> | undefined,
+  sizes: readonly number[] = [],
+  limits: ArtifactLimits = {},
+  locked?: FromLock,
+): AsyncGenerator<string[]> {
+  // Synchronous reads, when an artifact's turn comes: the files are small and many, and this thread would wait for each
+  // anyway. Bytes the caller read and digested already (update's lock pass) are not read or checked again.
+  const inThread = linesInThread(manifest, async (position) => {
+    const artifact = manifest.artifacts[position]!;
+    const kept = locked?.contents?.get(artifact.path);
+    return parseArtifactBytes(
+      artifact,
+      kept ?? readRegularFileSync(resolveArtifact(root, artifact.path)),
+      limits,
+      kept !== undefined,
+    );
+  });
+  const source = pool && pool.workers > 0 ? poolLineSource(manifest, root, pool, sizes, inThread, limits) : inThread;
+  return generateLineBatchesFrom(manifest, source, locked !== undefined);
+}
+
+/**
+ * What `update` knows when it generates from the manifest lock just made (lock.ts): the manifest's plan and digest
+ * were checked by lock, and `contents` are artifacts' bytes as lock read them, digested and found UTF-8.
+ */
+export interface FromLock {
+  contents?: ReadonlyMap<string, Uint8Array>;
+}
+
+/** The default threads for a dataset of this many bytes and artifacts. */
+export function defaultJobs(bytes: number, artifacts: number): number {
+  return chooseJobs(undefined, { items: artifacts, bytes }, GENERATE_THREADS);
+}
+
+const FLUSH_AT = 1 << 20;
+
+/** Writes lines to `write` in chunks of about 1 MiB; resolves to the line count. */
+export async function pipeLines(
+  batches: AsyncIterable<string[]>,
+  write: (text: string) => unknown,
+  each?: (line: string) => void,
+): Promise<number> {
+  let count = 0;
+  let buffer = "";
+  for await (const batch of batches) {
+    for (const line of batch) {
+      each?.(line);
+      buffer += line;
+      // Within the batch too: one artifact's batch of a million targets joined is longer than a string may be.
+      if (buffer.length >= FLUSH_AT) {
+        await write(buffer);
+        buffer = "";
+      }
+    }
+    count += batch.length;
+  }
+  if (buffer !== "") await write(buffer);
+  return count;
+}
+
+/**
+ * Writes lines into `file` (when given) and resolves to the SHA-256 of the bytes, so a caller can tell whether they
+ * differ from a file's.
+ */
+export async function writeLinesTo(
+  lines: AsyncIterable<string[]>,
+  file: AtomicFile | undefined,
+  each?: (line: string) => void,
+): Promise<string> {
+  const hash = sha256Stream();
+  await pipeLines(
+    lines,
+    async (text) => {
+      hash.update(text);
+      await file?.write(text);
+    },
+    each,
+  );
+  return hash.digest("hex");
+}
+
+/** Writes lines to `output` atomically: all of it, or (on any error) nothing. */
+export async function writeLinesAtomic(lines: AsyncIterable<string[]>, output: string): Promise<number> {
+  const file = await openAtomic(output);
+  try {
+    const count = await pipeLines(lines, (text) => file.write(text));
+    await file.commit();
+    return count;
+  } catch (error) {
+    await file.abort();
+    throw error;
+  }
+}
