@@ -8,7 +8,7 @@
 import { resolve } from "node:path";
 import type { DiffPair, DiffReport } from "../../core/diff/diff.js";
 import { type DiffTexts, type TextPair, textKey } from "../../formatters/diff-html.js";
-import { type DiffSide, fileSide, readRecords } from "./diff.js";
+import { type DiffSide, fileSide, readRecords } from "./diff-sides.js";
 import { gitBlob, gitTopLevel } from "../git/diff-git.js";
 
 /** The addresses of a pair whose markdown changed. */

@@ -1,13 +1,13 @@
 /**
  * The one worker entry of the pool (pool.ts): each exported function is a kind of task, by the name the
  * commands run it by. Each kind lives with its command's code (validate.ts, generate-pool.ts,
- * update-dataset.ts, diff.ts), which also runs it in the main thread when the run has one thread;
+ * update-dataset.ts, diff-pairs.ts), which also runs it in the main thread when the run has one thread;
  * here it is only loaded and called. A task's input and result are plain data; errors a user acts on
  * come back as data (task-failure.ts), so that their kind (a dataset problem, an operational error)
  * survives the crossing. This module imports the commands; none of them imports it.
  */
 import { workerData } from "node:worker_threads";
-import type { DiffTasks } from "../diff/diff.js";
+import type { DiffTasks } from "../diff/diff-pairs.js";
 import type { ArtifactTasks } from "../generate/generate-pool.js";
 import { encodeFailure } from "./task-failure.js";
 import type { UpdateTasks } from "../update/update-dataset.js";
@@ -48,9 +48,9 @@ async function updateDatasets(task: Task<UpdateTasks["updateDatasets"]>) {
   return run(task);
 }
 
-/** Compares a batch of dataset file pairs (diff.ts). */
+/** Compares a batch of dataset file pairs (diff-pairs.ts). */
 async function diffPairs(task: Task<DiffTasks["diffPairs"]>) {
-  return (await import("../diff/diff.js")).diffPairs(task);
+  return (await import("../diff/diff-pairs.js")).diffPairs(task);
 }
 
 /** The kinds of task, by name: the same signatures as the commands' own. */
@@ -63,7 +63,7 @@ type TaskName = keyof typeof tasks;
 /** The modules of a kind of task that loads its own (the others load little). */
 const MODULES: Partial<Record<TaskName, () => Promise<unknown>>> = {
   updateDatasets: () => import("../update/update-dataset.js"),
-  diffPairs: () => import("../diff/diff.js"),
+  diffPairs: () => import("../diff/diff-pairs.js"),
 };
 
 // A pool told which kind of task its run sends (pool.ts, `warm`) has each worker load that kind's modules as it

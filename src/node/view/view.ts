@@ -6,7 +6,7 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { type DatasetView, renderDatasetPage, type ViewTarget } from "../../formatters/dataset-html.js";
-import { fileSide, readRecords } from "../diff/diff.js";
+import { fileSide, readRecords } from "../diff/diff-sides.js";
 import { OperationalError } from "../errors.js";
 import { displayPath } from "../files/files.js";
 
