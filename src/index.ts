@@ -1,4 +1,4 @@
-import type { ValidateOptions } from "./node/validate/validate.js";
+import type { ValidateOptions } from "./node/validate/validate-options.js";
 import type { Report } from "./core/report/report.js";
 import type { LockOptions, LockResult } from "./node/dataset/lock.js";
 import type { UpdateOptions } from "./node/update/update.js";

@@ -15,7 +15,8 @@ import { OperationalError } from "../node/errors.js";
 import { cwdInRepository, DEFAULT_PATTERN, displayPath } from "../node/files/files.js";
 import type { SettingSource } from "../node/config/config.js";
 import { REPOSITORY_SCHEMA_PATH } from "../node/config/schema-source.js";
-import { type CacheUse, validate } from "../node/validate/validate.js";
+import { validate } from "../node/validate/validate.js";
+import type { CacheUse } from "../node/validate/validate-options.js";
 import { exitCodeFor, onlyErrors } from "../core/report/report.js";
 import { writeFileAtomic } from "../node/writes/write.js";
 import {

@@ -1,6 +1,6 @@
 /**
  * The one worker entry of the pool (pool.ts): each exported function is a kind of task, by the name the
- * commands run it by. Each kind lives with its command's code (validate.ts, generate-pool.ts,
+ * commands run it by. Each kind lives with its command's code (file-validator.ts, generate-pool.ts,
  * update-dataset.ts, diff-pairs.ts), which also runs it in the main thread when the run has one thread;
  * here it is only loaded and called. A task's input and result are plain data; errors a user acts on
  * come back as data (task-failure.ts), so that their kind (a dataset problem, an operational error)
@@ -11,18 +11,18 @@ import type { DiffTasks } from "../diff/diff-pairs.js";
 import type { ArtifactTasks } from "../generate/generate-pool.js";
 import { encodeFailure } from "./task-failure.js";
 import type { UpdateTasks } from "../update/update-dataset.js";
-import type { VALIDATE_TASKS } from "../validate/validate.js";
+import type { VALIDATE_TASKS } from "../validate/file-validator.js";
 
 type Task<F extends (task: never) => unknown> = Parameters<F>[0];
 
 // Each kind of task loads its modules when it first runs, so that a worker that only validates never
 // loads the markdown parser, and one that only generates never compiles a schema.
 
-/** Checks a batch of whole JSONL files (validate.ts); when its modules cannot be loaded, the batch fails with that error. */
+/** Checks a batch of whole JSONL files (file-validator.ts); when its modules cannot be loaded, the batch fails with that error. */
 async function validateFiles(task: Task<(typeof VALIDATE_TASKS)["validateFiles"]>) {
   let run: (typeof VALIDATE_TASKS)["validateFiles"];
   try {
-    ({ validateFiles: run } = await import("../validate/validate.js"));
+    ({ validateFiles: run } = await import("../validate/file-validator.js"));
   } catch (error) {
     return encodeFailure(error);
   }

@@ -1,0 +1,284 @@
+/**
+ * The per-file validator (docs/spec.md, section 11): one JSONL file checked in this thread, with the lock manifest in
+ * force for it (the one given, else the one beside it) and the cache's verdict on its lock-side checks. `validate`
+ * builds one for its own thread, and each worker thread builds its own from the same options (the pool's task
+ * `validateFiles`, which worker.ts loads from here).
+ */
+import { type BigIntStats, closeSync, createReadStream, readFileSync, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { errorMessage } from "../../core/errors.js";
+import type { LockContext } from "../../core/lock/lock-context.js";
+import type { FileReport, SchemaSource } from "../../core/report/report.js";
+import { createFileCheck, type FileCheckOptions, type FileResult } from "../../engine/check-file.js";
+import { rules } from "../../rules/index.js";
+import { isSettled, type LockVerdict, lockSideClean, verdictHolds } from "../cache/validate-cache.js";
+import { loadSchema } from "../config/schema-source.js";
+import { describeIoError, OperationalError } from "../errors.js";
+import { confinementRoot, displayPath, type InputFile, STDIN_NAME } from "../files/files.js";
+import { DatasetPrints, type Fingerprint, fingerprintAt, fingerprintOf } from "../files/fingerprints.js";
+import { openRegularSync } from "../files/regular-file.js";
+import { mapWithLimit } from "../pool/concurrency.js";
+import { encodeFailure, type TaskFailure } from "../pool/task-failure.js";
+import type { CheckedFile, FileToCheck, ValidateOptions } from "./validate-options.js";
+import { openLockContext } from "./validate-lock.js";
+
+const CHUNK_SIZE = 1 << 20;
+
+/** Validators built in this thread, by their options (a run sends the same options with every batch). */
+const validators = new Map<string, Promise<FileValidator>>();
+
+/** Files of a batch in flight at once in one thread, so that one's reads overlap another's checks. */
+const FILES_IN_FLIGHT = 4;
+
+/**
+ * A task of the pool (worker.ts): checks a batch of whole JSONL files, one after another, each with the lock manifest
+ * in force (and the cache's verdict on it, if any).
+ */
+export async function validateFiles(task: {
+  options: ValidateOptions & { cwd: string };
+  items: FileToCheck[];
+}): Promise<CheckedFile[] | TaskFailure> {
+  try {
+    const key = JSON.stringify(task.options);
+    let validator = validators.get(key);
+    if (validator === undefined) {
+      validator = createFileValidator(task.options);
+      validators.set(key, validator);
+      if (validators.size > 4) validators.delete(validators.keys().next().value!);
+    }
+    const ready = await validator;
+    return await mapWithLimit(task.items, FILES_IN_FLIGHT, (input) => ready.check(input));
+  } catch (error) {
+    return encodeFailure(error);
+  }
+}
+
+/** The kind of task of validate's pool. */
+export const VALIDATE_TASKS = { validateFiles };
+
+/**
+ * One file's check, ready to run: the engine's options (with the lock manifest in force, if any), and why a manifest
+ * beside it could not be read.
+ */
+export interface PreparedFile {
+  input: InputFile;
+  checkOptions: FileCheckOptions;
+  lockError?: string;
+  /**
+   * Set when the cache is in use: `held`, the lock manifest (as shown) whose lock-side checks the
+   * cache's verdict says are clean (they are not run); else what this run's verdict will hold if the
+   * file's lock-side checks are clean (none when one cannot be made: the cache forgets the file).
+   */
+  cached?: { held: string } | { pending?: PendingVerdict };
+}
+
+/**
+ * What a file's verdict holds besides the fingerprints of its dataset: those of the JSONL and its manifest, taken
+ * before they are read.
+ */
+interface PendingVerdict {
+  jsonl: Fingerprint;
+  manifest: Fingerprint;
+  prints: DatasetPrints;
+}
+
+export interface FileValidator {
+  schemaSource: SchemaSource;
+  /** Checks one whole file in this thread. */
+  check(input: FileToCheck, onRead?: (bytes: number) => void): Promise<CheckedFile>;
+  /**
+   * Opens the lock manifest in force for the file (or finds the cache's verdict on it still holds) and settles the
+   * engine's options.
+   */
+  prepare(input: FileToCheck): Promise<PreparedFile>;
+  /** The report of a prepared file from the engine's result, once the artifact facts of its manifest are in. */
+  finish(prepared: PreparedFile, result: FileResult & { error?: string }): CheckedFile;
+}
+
+/**
+ * Everything needed to check one file after another: the schema (loaded once), the rule
+ * settings and the lock manifest in force. Worker threads each build their own from the same
+ * options, which is why the options are plain data.
+ */
+export async function createFileValidator(options: ValidateOptions & { cwd: string }): Promise<FileValidator> {
+  const { cwd } = options;
+  const schema = await loadSchema({
+    cwd,
+    ...(options.schema ? { schemaPath: options.schema } : {}),
+    ...(options.legislationHost ? { legislationHost: options.legislationHost } : {}),
+  });
+  const confinement = {
+    allowOutsideRepository: options.allowOutsideRepository ?? false,
+    keepBodies: true,
+    ...(options.artifacts === false ? { artifacts: false } : {}),
+  };
+  const explicitLock =
+    typeof options.lock === "string"
+      ? await openLockContext(
+          resolve(cwd, options.lock),
+          displayPath(resolve(cwd, options.lock), cwd),
+          cwd,
+          confinement,
+        )
+      : undefined;
+  const cacheInUse = options.cacheRun !== undefined; // never with an explicit or no lock manifest, nor for standard input
+  const realParents = new Map<string, string>(); // the real paths of the dataset folders' parents, asked once a run
+  const prepare = async (input: FileToCheck): Promise<PreparedFile> => {
+    const checkOptions: FileCheckOptions = {
+      rules,
+      file: input.display,
+      ...(input.stdin && input.display === STDIN_NAME ? { fileNameUnknown: true } : {}),
+      schemaCheck: schema.check,
+      ...(options.rules ? { ruleSettings: options.rules } : {}),
+      ...(options.limits ? { limits: options.limits } : {}),
+    };
+    if (explicitLock || options.lock === false || (input.stdin && input.display === STDIN_NAME))
+      return { input, checkOptions: explicitLock ? { ...checkOptions, lock: explicitLock } : checkOptions };
+    const sibling = `${input.absolute.replace(/\.jsonl$/, "")}.lock.json`;
+    // One synchronous call: thousands of files a run. With the cache in use, its fingerprint too, taken before the
+    // manifest is read.
+    const manifestInfo =
+      sibling === input.absolute ? undefined : statSync(sibling, { throwIfNoEntry: false, bigint: cacheInUse });
+    if (!manifestInfo?.isFile()) return { input, checkOptions, ...(cacheInUse ? { cached: {} } : {}) };
+    // As displayPath shows it: the file's own way with the other name (path.relative costs microseconds a file).
+    const shown = input.display.endsWith(".jsonl")
+      ? `${input.display.slice(0, -".jsonl".length)}.lock.json`
+      : displayPath(sibling, cwd);
+    let cached: PreparedFile["cached"];
+    if (cacheInUse) {
+      const jsonl = fingerprintAt(input.absolute);
+      const manifest = fingerprintOf(manifestInfo as BigIntStats);
+      if (input.verdict !== undefined) {
+        const confinedTo = options.allowOutsideRepository ? undefined : await confinementRoot(dirname(sibling), cwd);
+        // The verdict holds: the lock-side checks would find nothing; they are not run, and the report is the same.
+        if (verdictHolds(input.verdict, jsonl, manifest, confinedTo, realParents))
+          return { input, checkOptions: { ...checkOptions, manifestPath: shown }, cached: { held: shown } };
+      }
+      cached = jsonl !== undefined ? { pending: { jsonl, manifest, prints: new DatasetPrints() } } : {};
+    }
+    const prints = cached && "pending" in cached ? cached.pending?.prints : undefined;
+    try {
+      const lock = await openLockContext(sibling, shown, cwd, prints ? { ...confinement, prints } : confinement);
+      return { input, checkOptions: { ...checkOptions, lock }, ...(cached ? { cached } : {}) };
+    } catch (error) {
+      // A broken manifest beside one file is that file's I/O error: the file is still checked without it, and so are
+      // the others.
+      if (!(error instanceof OperationalError)) throw error;
+      return { input, checkOptions, lockError: error.message, ...(cached ? { cached } : {}) };
+    }
+  };
+  const finish = (prepared: PreparedFile, result: FileResult & { error?: string }): CheckedFile => {
+    const lock = prepared.checkOptions.lock;
+    const failed = prepared.checkOptions.lock?.artifactsFailed;
+    const error = [result.error, prepared.lockError, failed].filter((e) => e !== undefined).join("; ");
+    const report: FileReport = error !== "" ? { ...result, error } : result;
+    const cached = prepared.cached;
+    if (cached !== undefined && "held" in cached) return { report: { ...report, lockManifest: cached.held } };
+    if (!lock) return cached ? { report, verdict: null } : { report };
+    const full: FileReport = {
+      ...report,
+      lockManifest: lock.manifestPath,
+      ...(lock.artifactsSkipped !== undefined ? { artifactChecksSkipped: lock.artifactsSkipped } : {}),
+    };
+    if (cached === undefined) return { report: full };
+    return {
+      report: full,
+      verdict: cached.pending ? verdictOf(cached.pending, lock, full, options.cacheRun!.settledBefore) : null,
+    };
+  };
+  const check = async (input: FileToCheck, onRead?: (bytes: number) => void): Promise<CheckedFile> => {
+    const prepared = await prepare(input);
+    return finish(prepared, await validateFile(prepared, options.stdin?.stream, onRead));
+  };
+  return { schemaSource: schema.source, check, prepare, finish };
+}
+
+/**
+ * The verdict a file's check earns: its lock-side checks all ran (the dataset folder there, every
+ * artifact and folder read and fingerprinted) and found no problem at all, and every file they read
+ * was left alone since `settledBefore`; else null (forget it).
+ */
+function verdictOf(
+  pending: PendingVerdict,
+  lock: LockContext,
+  report: FileReport,
+  settledBefore: string,
+): LockVerdict | null {
+  const { prints } = pending;
+  if (
+    lock.artifactsSkipped !== undefined ||
+    lock.artifactsFailed !== undefined ||
+    !prints.complete ||
+    prints.root === undefined
+  )
+    return null;
+  if (!lockSideClean(report)) return null;
+  const verdict: LockVerdict = {
+    jsonl: pending.jsonl,
+    manifest: pending.manifest,
+    root: prints.root,
+    folders: prints.folders,
+    artifacts: prints.artifacts,
+  };
+  return isSettled(verdict, settledBefore) ? verdict : null;
+}
+
+/** Small files are read in one call, larger ones streamed in chunks. */
+const READ_WHOLE_BELOW = 1 << 20;
+
+async function validateFile(
+  prepared: PreparedFile,
+  stdin: AsyncIterable<Uint8Array> | undefined,
+  onRead?: (bytes: number) => void,
+): Promise<FileResult & { error?: string }> {
+  const { input, checkOptions } = prepared;
+  const check = createFileCheck(checkOptions);
+  try {
+    if (input.stdin && stdin) {
+      for await (const chunk of stdin) {
+        check.push(chunk);
+        onRead?.(chunk.length);
+      }
+    } else {
+      // A small file is read in one synchronous call (a promise per open, stat, read and close cost more than the read
+      // itself: bench/RESULTS.md, "many files"); a larger one is streamed. Opened once without blocking and checked on
+      // the descriptor: only a regular file is read (a device or a FIFO is refused, named).
+      const { fd, info } = openRegularSync(input.absolute);
+      if (info.size < READ_WHOLE_BELOW) {
+        let bytes: Buffer;
+        try {
+          bytes = readFileSync(fd);
+        } finally {
+          closeSync(fd);
+        }
+        check.push(bytes);
+        onRead?.(bytes.length);
+      } else {
+        for await (const chunk of createReadStream("", { fd, highWaterMark: CHUNK_SIZE })) {
+          check.push(chunk as Buffer);
+          onRead?.((chunk as Buffer).length);
+        }
+      }
+    }
+  } catch (error) {
+    await lockFacts(checkOptions.lock);
+    return { ...check.end(), error: describeIoError(error, "read", input.display) };
+  }
+  await lockFacts(checkOptions.lock);
+  return check.end();
+}
+
+/**
+ * Waits for the facts about the artifact files, gathered while the file was read. A check that could
+ * not run (gathering failed, or an artifact or folder could not be read) is an error on the file,
+ * with the cause: never a silent pass.
+ */
+export async function lockFacts(lock: LockContext | undefined): Promise<void> {
+  if (!lock?.ready) return;
+  try {
+    await lock.ready;
+  } catch (error) {
+    lock.artifactsFailed = `the artifact checks of ${lock.manifestPath} could not run: ${errorMessage(error)}`;
+  }
+  if (lock.artifactsFailed !== undefined) lock.datasetRoot = undefined;
+}
