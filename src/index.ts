@@ -3,7 +3,8 @@ import type { Report } from "./core/report/report.js";
 import type { LockOptions, LockResult } from "./node/dataset/lock.js";
 import type { UpdateOptions } from "./node/update/update.js";
 import type { DatasetUpdate } from "./node/update/update-dataset.js";
-import type { CheckResult, GenerateOptions, GenerateResult } from "./node/generate/generate.js";
+import type { CheckResult, GenerateResult } from "./node/generate/generate.js";
+import type { GenerateOptions } from "./node/generate/generate-options.js";
 import type { DiffOptions } from "./node/diff/diff.js";
 import type { DiffReport } from "./core/diff/diff.js";
 import type { WrittenApprovals } from "./node/diff/approvals-file.js";
@@ -67,7 +68,8 @@ export async function checkGenerated(options: GenerateOptions & { check: string 
   checkCheckGeneratedOptions(options);
   return (await import("./node/generate/generate.js")).checkGenerated(options);
 }
-export type { GenerateOptions, GenerateResult, CheckResult, CheckDifference } from "./node/generate/generate.js";
+export type { GenerateResult, CheckResult, CheckDifference } from "./node/generate/generate.js";
+export type { GenerateOptions } from "./node/generate/generate-options.js";
 /** Reads and checks a lock manifest. */
 export async function loadManifest(path: string, cwd?: string, shown?: string): Promise<LoadedManifest> {
   checkPathArgument("loadManifest", "path", path);

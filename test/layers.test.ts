@@ -6,7 +6,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, test } from "vitest";
-import { modulesBelow } from "../src/node/cache/update-cache.js";
 import { repoRoot } from "./helpers/records.js";
 
 const src = join(repoRoot, "src");
@@ -51,6 +50,41 @@ const ALLOWED: Record<string, readonly string[]> = {
  */
 const CORE_FOLDERS = ["address", "diff", "json", "lock", "markdown", "records", "report", "schema"];
 const CORE_TOP = ["bytes.ts", "digest.ts", "errors.ts", "lines.ts", "model.ts", "paths.ts", "text.ts", "utf8.ts"];
+
+/**
+ * The node layer's folders (CONTRIBUTING.md, "Layers"), by what they serve, and the modules every one of them uses, at
+ * the top of src/node.
+ */
+const NODE_FOLDERS = [
+  "cache",
+  "config",
+  "dataset",
+  "diff",
+  "files",
+  "generate",
+  "git",
+  "pool",
+  "records",
+  "update",
+  "validate",
+  "view",
+  "writes",
+];
+const NODE_TOP = ["code-root.ts", "errors.ts"];
+
+/**
+ * The modules of the commands themselves: what a command runs, given its options. Shared work (a record reader, the
+ * generated lines, the per-file validator, a pool's task) lives beside them in modules of its own, so that no command
+ * imports another's, and the worker loads no command.
+ */
+const COMMAND_MODULES = [
+  "node/validate/validate.ts",
+  "node/generate/generate.ts",
+  "node/update/update.ts",
+  "node/update/adopt.ts",
+  "node/diff/diff.ts",
+  "node/view/view.ts",
+];
 
 /** Node built-ins that do I/O or start threads: the core does neither. */
 const IO_MODULES = [
@@ -105,14 +139,39 @@ describe("layers", () => {
       ).toBe(true);
   });
 
-  test("the caches' identities read every module of the core, its folders included", () => {
-    const below = modulesBelow(join(src, "core"));
-    for (const folder of CORE_FOLDERS)
+  test("every file of src/node is one of its top modules or in one of its folders, one level deep", () => {
+    const wrong: string[] = [];
+    for (const file of files.filter((f) => layerOf(f) === "node")) {
+      const parts = relative(join(src, "node"), file).split("/");
+      const known =
+        parts.length === 1 ? NODE_TOP.includes(parts[0]!) : parts.length === 2 && NODE_FOLDERS.includes(parts[0]!);
+      if (!known) wrong.push(relative(repoRoot, file));
+    }
+    expect(wrong).toEqual([]);
+    for (const folder of NODE_FOLDERS)
       expect(
-        below.some((name) => name.startsWith(`${folder}/`)),
+        files.some((f) => relative(join(src, "node"), f).startsWith(`${folder}/`)),
         folder,
       ).toBe(true);
-    expect(below.length).toBe(files.filter((f) => layerOf(f) === "core").length);
+  });
+
+  test("no module of src/node imports a command's own module, but adopt, which runs update", () => {
+    const wrong: string[] = [];
+    for (const file of files.filter((f) => layerOf(f) === "node")) {
+      const from = relative(src, file);
+      for (const specifier of importsOf(file)) {
+        if (!specifier.startsWith(".")) continue;
+        const target = relative(src, resolve(dirname(file), specifier)).replace(/\.js$/, ".ts");
+        if (
+          COMMAND_MODULES.includes(target) &&
+          target !== from &&
+          !(from === "node/update/adopt.ts" && target === "node/update/update.ts")
+        )
+          wrong.push(`${from} imports ${target}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    for (const command of COMMAND_MODULES) expect(files, command).toContain(join(src, command));
   });
 
   test("in the core, only core/bytes.ts uses Node: no other core file imports a node: module or names Buffer or crypto", () => {

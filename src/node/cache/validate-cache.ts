@@ -15,16 +15,17 @@
  * its entry is not stored. A cache that cannot be read is ignored; one that cannot be written is not
  * an error.
  */
-import { lstatSync, readFileSync, realpathSync } from "node:fs";
+import { lstatSync, realpathSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { sha256Hex, sha256Stream } from "../../core/bytes.js";
+import { sha256Hex } from "../../core/bytes.js";
 import type { Problem, RuleSetting } from "../../core/report/problem.js";
 import { resolveSeverities } from "../../engine/check-file.js";
 import { DEFAULT_LIMITS, type Limits } from "../../rules/define.js";
 import { rules } from "../../rules/index.js";
-import { codePath, fromSources } from "../code-root.js";
+import { PRECOMPILED_NAMES, precompiledModule } from "../config/precompiled.js";
 import { type Fingerprint, fingerprintAt, fingerprintOf } from "../files/fingerprints.js";
-import { cacheLocation, hashPackageVersions, modulesBelow, openCacheFile, versionAt } from "./update-cache.js";
+import { cacheLocation, openCacheFile } from "./cache-file.js";
+import { codeIdentity } from "./code-identity.js";
 
 /**
  * What a run knows of one JSONL's lock-side checks (with the lock manifest beside it): they found no
@@ -251,59 +252,22 @@ function isVerdict(value: unknown): value is LockVerdict {
   );
 }
 
-let identity: string | undefined;
-
 /**
- * Modules of src/node (as built) that decide a lock-side outcome: what reads the manifest, the artifacts and the
- * dataset folder, and this cache.
+ * The code the validate cache serves: the per-file validator (file-validator.ts), whose lock-side checks read the
+ * manifest, the artifacts and the dataset folder, with the rules, the engine and this cache; and the precompiled
+ * validators, which it loads by name. Its identity is that of every module they import, read from the import graph
+ * (code-identity.ts).
  */
-const NODE_MODULES = [
-  "validate/validate",
-  "validate/validate-lock",
-  "cache/validate-cache",
-  "files/fingerprints",
-  "dataset/dataset-files",
-  "dataset/manifest-io",
-  "files/files",
-  "files/regular-file",
-  "files/json-file",
-  "files/globs",
-  "config/precompiled",
+export const VALIDATE_CACHE_CODE: readonly string[] = [
+  "node/validate/file-validator",
+  ...PRECOMPILED_NAMES.map(precompiledModule),
 ];
 
 /**
- * This tool's identity for the lock-side checks: the SHA-256 of the code that decides them (every
- * module of src/core, src/engine and src/rules as built, the precompiled validators, the modules of
- * src/node in NODE_MODULES), the package's version and the versions of the packages they use. A new
+ * This tool's identity for the lock-side checks: the SHA-256 of the code that decides them (the modules
+ * VALIDATE_CACHE_CODE reaches as built), the package's version and the versions of the packages they import. A new
  * build that changes any of them misses every entry.
  */
 export function validatorIdentity(): string {
-  if (identity !== undefined) return identity;
-  const hash = sha256Stream();
-  const add = (file: string, name: string) => {
-    hash.update(`${name}\0`);
-    try {
-      hash.update(readFileSync(file));
-    } catch {
-      hash.update("?");
-    }
-    hash.update("\0");
-  };
-  for (const layer of ["core", "engine", "rules", "generated"]) {
-    const folder = codePath(layer);
-    let names: string[];
-    try {
-      names = modulesBelow(folder);
-    } catch {
-      hash.update(`${layer}?\0`); // not there (src/ has no generated/)
-      continue;
-    }
-    for (const name of names) add(join(folder, name), `${layer}/${name}`);
-  }
-  const extension = fromSources ? "ts" : "js";
-  for (const name of NODE_MODULES) add(codePath(`node/${name}.${extension}`), `node/${name}`);
-  hash.update(versionAt(codePath("../package.json")));
-  hashPackageVersions(hash, ["canonicalize", "fast-glob", "ajv"]);
-  identity = hash.digest("hex");
-  return identity;
+  return codeIdentity(VALIDATE_CACHE_CODE);
 }

@@ -2,7 +2,13 @@ import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { codeFile } from "../code-root.js";
 
 /** The schemas `npm run build` precompiles to standalone validators (scripts/build-validator.js). */
-export type PrecompiledName = "record" | "manifest" | "config";
+export const PRECOMPILED_NAMES = ["record", "manifest", "config"] as const;
+export type PrecompiledName = (typeof PRECOMPILED_NAMES)[number];
+
+/** The module of a precompiled validator, by its path from the code's folder (dist/generated/, as built). */
+export function precompiledModule(name: PrecompiledName): string {
+  return `generated/${name}-validator.js`;
+}
 
 /**
  * The precompiled validator of `name`, when it was built and built from exactly `schema` (each module
@@ -11,7 +17,7 @@ export type PrecompiledName = "record" | "manifest" | "config";
  */
 export async function loadPrecompiled(name: PrecompiledName, schema: unknown): Promise<ValidateFunction | undefined> {
   try {
-    const module = (await import(codeFile(`generated/${name}-validator.js`).href)) as {
+    const module = (await import(codeFile(precompiledModule(name)).href)) as {
       schemaText: string;
       validate: ValidateFunction;
     };

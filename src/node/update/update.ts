@@ -18,7 +18,8 @@ import { DEFAULT_MANIFEST_PATTERN, displayPath, findRepositoryRoot } from "../fi
 import { batchesOf, checkJobs, createPool, WorkerMemoryError } from "../pool/pool.js";
 import { decodeFailure, encodeFailure, isTaskFailure, type TaskFailure } from "../pool/task-failure.js";
 import { noRecordChanges } from "../../core/records/record-fingerprint.js";
-import { cacheLocation, openCache, type UpdateCache } from "../cache/update-cache.js";
+import { cacheLocation } from "../cache/cache-file.js";
+import { openCache, type UpdateCache } from "../cache/update-cache.js";
 import {
   type DatasetTask,
   type DatasetTaskResult,
@@ -27,7 +28,7 @@ import {
   UPDATE_TASKS,
   updateOneDataset,
 } from "./update-dataset.js";
-import type { ArtifactReadingOptions } from "../generate/generate.js";
+import type { ArtifactReadingOptions } from "../generate/generate-options.js";
 import { limitsOf } from "../generate/generated-lines.js";
 import { journalPath, pendingJournal, recoverJournal, renameAll } from "../writes/journal.js";
 import {
