@@ -9,7 +9,7 @@ import {
   type HeadingInput,
   isEmptyHeading,
 } from "../src/core/address/designation.js";
-import { tieBreakShifts } from "../src/core/diff/diff-records.js";
+import { tieBreakShifts } from "../src/core/diff/tie-breaks.js";
 import { parseArtifact } from "../src/core/markdown/targets.js";
 import { repoRoot } from "./helpers/records.js";
 

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { RecordDiff, tieBreakShifts } from "../src/core/diff/diff-records.js";
+import { RecordDiff } from "../src/core/diff/diff-records.js";
+import { tieBreakShifts } from "../src/core/diff/tie-breaks.js";
 import { UNCOMPARED_FIELDS } from "../src/core/records/record-fingerprint.js";
 
 /**
