@@ -26,5 +26,6 @@ export type { LockManifest, ManifestArtifact } from "./core/lock/manifest.js";
 export type { ArtifactKind, IndexKind } from "./core/model.js";
 export { parseAddress, formatAddress, parseLocal, formatLocal, escapePath, TOP_LOCAL } from "./core/address/address.js";
 export type { AddressParts, TargetKind } from "./core/address/address.js";
-export { designate, assignLocalCoordinates, slugify } from "./core/address/designation.js";
+export { designate, slugify } from "./core/address/designation.js";
+export { assignLocalCoordinates } from "./core/address/numbering.js";
 export { DatasetError } from "./core/errors.js";

@@ -116,7 +116,8 @@ export type { ArtifactKind, IndexKind } from "./core/model.js";
 export type { LockContext } from "./core/lock/lock-context.js";
 export { parseAddress, formatAddress, parseLocal, formatLocal, escapePath, TOP_LOCAL } from "./core/address/address.js";
 export type { AddressParts, LocalParts, TargetKind } from "./core/address/address.js";
-export { designate, assignLocalCoordinates, slugify } from "./core/address/designation.js";
+export { designate, slugify } from "./core/address/designation.js";
+export { assignLocalCoordinates } from "./core/address/numbering.js";
 /** Compares two versions of citation-targets files; throws OperationalError for a bad option. */
 export async function diff(options: DiffOptions = {}): Promise<DiffReport> {
   checkDiffOptions(options);

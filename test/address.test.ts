@@ -10,7 +10,8 @@ import {
   unescapePath,
   type AddressParts,
 } from "../src/core/address/address.js";
-import { assignLocalCoordinates, designate, germanOrdinal, slugify } from "../src/core/address/designation.js";
+import { designate, germanOrdinal, slugify } from "../src/core/address/designation.js";
+import { assignLocalCoordinates } from "../src/core/address/numbering.js";
 
 describe("designations", () => {
   test.each([

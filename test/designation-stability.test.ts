@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { assignLocalCoordinates } from "../src/core/address/designation.js";
+import { assignLocalCoordinates } from "../src/core/address/numbering.js";
 import { parseArtifact } from "../src/core/markdown/targets.js";
 import { repoRoot } from "./helpers/records.js";
 

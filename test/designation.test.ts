@@ -3,7 +3,8 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { isLocalCoordinate } from "../src/core/address/address.js";
-import { assignLocalCoordinates, designate, isEmptyHeading } from "../src/core/address/designation.js";
+import { designate, isEmptyHeading } from "../src/core/address/designation.js";
+import { assignLocalCoordinates } from "../src/core/address/numbering.js";
 import { repoRoot } from "./helpers/records.js";
 
 /** The designation grammar and scope rules of docs/spec.md, section 7, beyond test/address.test.ts. */

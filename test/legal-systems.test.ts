@@ -3,12 +3,8 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { formatLocal, isLocalCoordinate, parseLocal } from "../src/core/address/address.js";
-import {
-  assignLocalCoordinates,
-  designationText,
-  type HeadingInput,
-  isEmptyHeading,
-} from "../src/core/address/designation.js";
+import { designationText, isEmptyHeading } from "../src/core/address/designation.js";
+import { assignLocalCoordinates, type HeadingInput } from "../src/core/address/numbering.js";
 import { tieBreakShifts } from "../src/core/diff/tie-breaks.js";
 import { parseArtifact } from "../src/core/markdown/targets.js";
 import { repoRoot } from "./helpers/records.js";

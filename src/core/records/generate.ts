@@ -7,7 +7,7 @@
 
 import { formatAddress } from "../address/address.js";
 import { decodeUtf8, isUtf8 } from "../bytes.js";
-import { assignLocalCoordinates } from "../address/designation.js";
+import { assignLocalCoordinates } from "../address/numbering.js";
 import { deriveCitationTargetId, deriveTextDigest } from "../digest.js";
 import { sha256Hex } from "../bytes.js";
 import { computeDatasetDigest, type LockManifest, type ManifestArtifact } from "../lock/manifest.js";
