@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // No heap cap is set here: V8 sizes this thread's heap when Node starts, so a cap set now would never take effect.
-// generate, update and adopt parse the markdown in worker threads whose heaps are capped (src/node/pool.ts, `capped`).
+// generate, update and adopt parse the markdown in worker threads whose heaps are capped (src/node/pool/pool.ts, `capped`).
 const { main } = await import("../dist/node/cli.js");
 
 /**

@@ -2,7 +2,7 @@
 // Precompiles the bundled schemas (records for the default legislation host, lock manifests, config
 // files) into standalone Ajv validators, so that the CLI starts without importing Ajv or compiling.
 // Run by `npm run build` after tsc. Each module embeds the schema text it came from; at run time a
-// module is used only when that text equals the schema the code builds (src/node/precompiled.ts).
+// module is used only when that text equals the schema the code builds (src/node/config/precompiled.ts).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";

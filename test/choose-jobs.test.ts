@@ -1,5 +1,5 @@
 /**
- * The one choice of threads (chooseJobs in src/node/pool.ts) that validate and generate share, each
+ * The one choice of threads (chooseJobs in src/node/pool/pool.ts) that validate and generate share, each
  * with its policy: as asked but never more threads than pieces of work, and by default one per core
  * (at most the policy's most) only when there is enough work for threads to pay off.
  */

@@ -131,7 +131,7 @@ describe("import cycles", () => {
   test("the graph reads type-only, re-exported and dynamic imports", () => {
     const graph = importGraph();
     expect(graph.size).toBeGreaterThan(50);
-    // cli/main.ts loads node/config.ts only when a command runs; index.ts re-exports.
+    // cli/main.ts loads node/config/config.ts only when a command runs; index.ts re-exports.
     expect([...graph.values()].flat()).toContain("node/config/config.ts");
     expect(graph.get("index.ts")!.length).toBeGreaterThan(5);
   });

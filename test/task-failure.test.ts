@@ -1,5 +1,5 @@
 /**
- * The one encoding of a task's failure (src/node/task-failure.ts): what crosses between threads as
+ * The one encoding of a task's failure (src/node/pool/task-failure.ts): what crosses between threads as
  * plain data comes back as an error of the class it was thrown with, and validate and diff keep
  * what they always made of a dataset failure.
  */

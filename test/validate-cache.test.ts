@@ -1,5 +1,5 @@
 /**
- * The cache of validate (src/node/validate-cache.ts; README, "validate"): a dataset whose lock-side
+ * The cache of validate (src/node/cache/validate-cache.ts; README, "validate"): a dataset whose lock-side
  * checks found nothing is not checked against its artifacts again while every file they read keeps its
  * fingerprint, and the report is byte for byte the one a run without the cache gives. Anything that
  * changes what those checks would say (an artifact, a new markdown file, the manifest, the JSONL, a rule

@@ -1,5 +1,5 @@
 /**
- * validate keeps the artifacts' bodies as bytes (src/node/validate-lock.ts, `keepBodies`); the library
+ * validate keeps the artifacts' bodies as bytes (src/node/validate/validate-lock.ts, `keepBodies`); the library
  * digests them. The facts must be the same both ways, fault for fault and word for word, the bodies
  * as the digests the rule compares with.
  */

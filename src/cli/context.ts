@@ -62,7 +62,7 @@ export const packageJson = JSON.parse(readFileSync(new URL("../../package.json",
   repository?: unknown;
 };
 
-/** The config a command reads (node/config.ts, configOption), its module loaded only then. */
+/** The config a command reads (node/config/config.ts, configOption), its module loaded only then. */
 export async function configOf(option: string | boolean | undefined, cwd: string) {
   return option === false ? undefined : (await import("../node/config/config.js")).configOption(option, cwd);
 }

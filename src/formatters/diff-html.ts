@@ -25,7 +25,7 @@ export interface TextPair {
   after?: string;
 }
 
-/** The texts of changed targets, by `textKey(pair.new, address)`; read by the Node layer (src/node/diff-texts.ts). */
+/** The texts of changed targets, by `textKey(pair.new, address)`; read by the Node layer (src/node/diff/diff-texts.ts). */
 export type DiffTexts = ReadonlyMap<string, TextPair>;
 
 export const textKey = (file: string, address: string): string => `${file}\u0000${address}`;

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 /** The folder of the code (`dist/` or `src/`), with a final slash. */
 export const codeRoot: URL = new URL("../", import.meta.url);
 
-/** A file of the code by its path from `dist/` (or `src/`), such as `node/worker.js`. */
+/** A file of the code by its path from `dist/` (or `src/`), such as `node/pool/worker.js`. */
 export function codeFile(path: string): URL {
   return new URL(path, codeRoot);
 }

@@ -4,7 +4,7 @@ import { defineRule } from "./define.js";
  * A JSONL and its lock manifest are one pair, named after one slug: `<slug>.jsonl` and
  * `<slug>.lock.json`. The file's end checks the manifest in force names this file's slug; a
  * manifest of the folders checked whose JSONL is gone (`git rm` of a published file) is reported
- * on the manifest by the run (node/validate.ts), under this rule's id.
+ * on the manifest by the run (node/validate/validate.ts), under this rule's id.
  */
 export const lockPair = defineRule({
   id: "lock-pair",

@@ -1,7 +1,7 @@
 /**
  * The designation grammar's tables, one entry per legal system (docs/spec.md, section 7, "Legal
  * systems"). Adding a legal system is mostly an entry here and a fixture under
- * test/fixtures-systems; the scoping rules stay in designation.ts. Words are written in lower case
+ * test/fixtures-systems; the scoping rules stay in numbering.ts. Words are written in lower case
  * (the grammar also accepts them capitalised and in capitals); the grammar is the union of every
  * table, so a dataset never has to say which system it follows: each heading is read by the forms
  * it shows.

@@ -13,7 +13,7 @@ import { REPOSITORY_SCHEMA_PATH } from "../config/schema-source.js";
 
 const posix = (path: string) => path.split(sep).join("/");
 
-/** A side as diff reads it (src/node/diff.ts, DiffSide): what this module needs of it. */
+/** A side as diff reads it (src/node/diff/diff-sides.ts, DiffSide): what this module needs of it. */
 export interface RevisionSide {
   label: string;
   missing: boolean;
@@ -21,7 +21,7 @@ export interface RevisionSide {
   release?(): void;
 }
 
-/** How diff makes its sides (given by src/node/diff.ts, so that this module does not import it). */
+/** How diff makes its sides (given by src/node/diff/diff.ts, so that this module does not import it). */
 export interface SideMakers<S extends RevisionSide> {
   missing(label: string): S;
   /** A blob read whole from git's batch, once. */

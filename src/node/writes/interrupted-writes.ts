@@ -1,5 +1,5 @@
 /**
- * Temporary files of atomic writes (`.<name>.<pid>.<8 hex>.tmp`, src/node/write.ts) on an interrupt, and
+ * Temporary files of atomic writes (`.<name>.<pid>.<8 hex>.tmp`, src/node/writes/write.ts) on an interrupt, and
  * those an interrupted run left (docs/spec.md, section 14, "Writes"). A Ctrl-C or a SIGTERM while
  * `update` writes would leave its temporaries beside the JSONL, and `git add -A` would commit them: on
  * SIGINT and SIGTERM, the main thread removes every temporary file of this process (the worker
