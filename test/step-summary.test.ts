@@ -94,7 +94,8 @@ describe("diff's job summary", () => {
   test("--against HEAD: the verdict, the summary line, then each file's changes under its heading, those failing the gate first, how many more", async () => {
     const repo = await amendedRepository(dir, "diff-repo");
     const summary = join(dir, "diff.md");
-    const result = await run(
+    // The built bin, as a workflow runs it.
+    const result = await runBin(
       ["diff", "--against", "HEAD", "--approvals", "approvals.json", "--format", "github"],
       repo,
       { GITHUB_STEP_SUMMARY: summary },
