@@ -16,7 +16,7 @@ const out = join(root, "dist/node");
 for (const name of readdirSync(out)) if (name === "cli.js" || name.startsWith("cli-")) rmSync(join(out, name)); // chunks of an earlier build
 
 await build({
-  input: { cli: join(root, "dist/cli/main.js") },
+  input: { cli: join(root, "dist/cli/main.js"), worker: join(root, "dist/node/worker.js") },
   platform: "node",
   external: (id) => !id.startsWith(".") && !isAbsolute(id),
   logLevel: "warn",
