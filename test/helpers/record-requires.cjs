@@ -6,8 +6,8 @@ const { threadId } = require("node:worker_threads");
 
 const out = process.env.RECORD_REQUIRES;
 const load = Module._load;
-Module._load = function (request, parent, isMain) {
-  const loaded = load.apply(this, arguments);
+Module._load = function (request, parent, isMain, ...rest) {
+  const loaded = load.call(this, request, parent, isMain, ...rest);
   if (out && !request.startsWith("node:") && !Module.isBuiltin(request)) {
     try {
       appendFileSync(out, `${threadId} ${Module._resolveFilename(request, parent, isMain)}\n`);
