@@ -4,7 +4,7 @@
 // the machine falls on both alike. Prints the median wall time of each, its difference to bare node (the median of
 // bare node over all rounds, and the median of the paired differences), and the CPU time (user + system) the child
 // used, from the kernel's count of waited-for children (/proc/self/stat, 10 ms ticks; absent elsewhere). The target
-// (README, "Performance"): every command within 100 ms of bare node.
+// (bench/RESULTS.md): every command within 100 ms of bare node.
 //
 //   npm run bench:startup -- [--pairs N]        (default 20 rounds; after `npm run build`)
 //   node bench/startup.js [--pairs N] [--only NAME] [--json]
