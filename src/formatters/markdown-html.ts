@@ -57,6 +57,65 @@ function allowListedTags(state: StateCore): void {
   }
 }
 
+/** Tables written in HTML, as German and Swiss texts hold them: the elements kept, with where each may stand. */
+const TABLE_PARENTS: Record<string, readonly string[] | undefined> = {
+  table: undefined,
+  thead: ["table"],
+  tbody: ["table"],
+  tfoot: ["table"],
+  tr: ["table", "thead", "tbody", "tfoot"],
+  th: ["tr"],
+  td: ["tr"],
+  sup: undefined,
+  sub: undefined,
+};
+
+/** Wrappers the texts put around a provision (`<div class="jnnorm" id="…">`): their tags are left out, their text kept. */
+const WRAPPERS = new Set(["div", "span"]);
+
+/**
+ * A block of raw HTML (docs/spec.md, section 17): the tags of a table (`table`, `thead`, `tbody`, `tfoot`, `tr`, `th`,
+ * `td`, with no attribute but a number `colspan` or `rowspan`), `sup`, `sub` and `br` are kept where they may stand and
+ * closed in order, so that the block is balanced whatever it holds; the tags of a wrapper (`div`, `span`) are left
+ * out; every other tag, and all text, is shown as the characters it is.
+ */
+function htmlBlock(content: string): string {
+  const open: string[] = [];
+  let out = "";
+  for (const piece of content.split(/(<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?>)/)) {
+    const tag = /^<(\/?)([A-Za-z][A-Za-z0-9-]*)(\s[^<>]*)?>$/.exec(piece);
+    if (tag === null) {
+      out += escapeHtml(piece);
+      continue;
+    }
+    const name = tag[2]!.toLowerCase();
+    if (WRAPPERS.has(name)) continue;
+    if (name === "br" && tag[1] === "") {
+      out += "<br>";
+      continue;
+    }
+    if (!(name in TABLE_PARENTS)) {
+      out += escapeHtml(piece);
+      continue;
+    }
+    if (tag[1] === "/") {
+      const at = open.lastIndexOf(name);
+      if (at < 0) continue;
+      while (open.length > at) out += `</${open.pop()}>`;
+      continue;
+    }
+    const parents = TABLE_PARENTS[name];
+    if (parents !== undefined && !parents.includes(open[open.length - 1] ?? "")) continue;
+    const spans = [...(tag[3] ?? "").matchAll(/\b(colspan|rowspan)\s*=\s*"?([1-9][0-9]{0,2})"?/gi)]
+      .map((m) => ` ${m[1]!.toLowerCase()}="${m[2]}"`)
+      .join("");
+    out += `<${name}${name === "td" || name === "th" ? spans : ""}>`;
+    open.push(name);
+  }
+  while (open.length > 0) out += `</${open.pop()}>`;
+  return out.trim() === "" ? "" : `${out.replace(/\n+$/, "")}\n`;
+}
+
 function createRenderer(): Md {
   const md = new MarkdownIt("default", { html: true, linkify: false, typographer: false });
   md.disable(["image"]);
@@ -65,7 +124,7 @@ function createRenderer(): Md {
   const rules = md.renderer.rules;
   rules.text = (tokens, idx) => escapeHtml(tokens[idx]!.content);
   rules.code_inline = (tokens, idx) => `<code>${escapeHtml(tokens[idx]!.content)}</code>`;
-  rules.html_block = (tokens, idx) => `<p>${escapeHtml(tokens[idx]!.content.replace(/\n+$/, ""))}</p>\n`;
+  rules.html_block = (tokens, idx) => htmlBlock(tokens[idx]!.content);
   rules.heading_open = (tokens, idx) => `<p class="mh mh${tokens[idx]!.tag.slice(1)}">`;
   rules.heading_close = () => "</p>\n";
   const link = rules.link_open;
