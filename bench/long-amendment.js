@@ -18,7 +18,9 @@ function article(n, amended) {
     ? `<sup>1</sup> ${actor} regelt die ${subject} nach Artikel ${n} im Einvernehmen mit den Kantonen.[^${n}]`
     : `<sup>1</sup> ${actor} regelt die ${subject} nach Artikel ${n}.`;
   const second = `<sup>2</sup> Die Einzelheiten werden in einer Verordnung festgelegt${amended ? "; sie ist alle vier Jahre zu überprüfen" : ""}.`;
-  const footnote = amended ? `\n\n[^${n}]: Fassung gemäss Ziff. I des BG vom 17. März 2017, in Kraft seit 1. Jan. 2018 (AS 2017 ${1000 + n}).` : "";
+  const footnote = amended
+    ? `\n\n[^${n}]: Fassung gemäss Ziff. I des BG vom 17. März 2017, in Kraft seit 1. Jan. 2018 (AS 2017 ${1000 + n}).`
+    : "";
   return `##### **Art. ${n}** ${subject}\n\n${first}\n\n${second}${footnote}\n`;
 }
 
