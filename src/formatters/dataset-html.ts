@@ -82,7 +82,9 @@ div.text{background:#fafafa;border:1px solid var(--line);border-radius:4px;paddi
 /**
  * The page's script: text on demand, search in addresses, headings and texts. Plain ES2017, no
  * library. The texts (HTML made by the formatter, every value in it escaped) are parsed when the
- * first one is asked for or the first search runs, and a text's element made when it is first shown.
+ * first one is asked for or the search's keys are made, and a text's element made when it is first
+ * shown. The keys (a target's address, heading and text as the reader sees it: tags taken for
+ * spaces) are made while the browser is idle after the page loads; a search made earlier finishes them.
  */
 const SCRIPT = `(() => {
   const parent = JSON.parse(document.getElementById("parents").textContent);
@@ -92,13 +94,14 @@ const SCRIPT = `(() => {
   const total = status.textContent;
   const textData = document.getElementById("texts");
   let texts;
-  let keys;
+  const keys = new Array(rows.length);
+  let keyed = 0;
   const loadTexts = () => {
     if (texts === undefined) texts = textData ? JSON.parse(textData.textContent) : [];
     return texts;
   };
   const ENTITIES = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'" };
-  const plain = (html) => html.replace(/<[^>]*>/g, " ").replace(/&(?:amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e]).replace(/\\s+/g, " ");
+  const plain = (html) => html.replace(/(?:<[^>]*>|\\s)+/g, " ").replace(/&(?:amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e]);
   document.querySelector("main").addEventListener("click", (event) => {
     const button = event.target.closest("button.tx");
     if (!button) return;
@@ -121,12 +124,21 @@ const SCRIPT = `(() => {
     button.setAttribute("aria-expanded", String(open));
     button.textContent = open ? "Hide text" : "Show text";
   });
+  // The search's keys: made while the page is idle after it loads, a slice at a time; a search finishes them.
+  function makeKeys(deadline) {
+    const all = loadTexts();
+    for (; keyed < rows.length && (!deadline || deadline.timeRemaining() > 1); keyed++) {
+      const row = rows[keyed];
+      keys[keyed] = (row.querySelector(".addr").textContent + "\\n" + row.querySelector(".heading").textContent + "\\n" + (all[keyed] ? plain(all[keyed]) : "")).toLowerCase();
+    }
+    if (keyed < rows.length && deadline) idle();
+  }
+  const idle = () => (window.requestIdleCallback ? window.requestIdleCallback(makeKeys) : setTimeout(() => makeKeys({ timeRemaining: () => 8 }), 20));
+  if (document.readyState === "complete") idle();
+  else window.addEventListener("load", idle);
   function search() {
     const q = input.value.trim().toLowerCase();
-    if (!keys) {
-      const all = loadTexts();
-      keys = rows.map((row, i) => (row.querySelector(".addr").textContent + "\\n" + row.querySelector(".heading").textContent + "\\n" + (all[i] ? plain(all[i]) : "")).toLowerCase());
-    }
+    if (keyed < rows.length) makeKeys();
     const n = rows.length;
     const shown = new Uint8Array(n);
     const hit = new Uint8Array(n);
