@@ -167,6 +167,7 @@ try {
     const searches = [];
     const clears = [];
     const again = [];
+    const lates = [];
     const opens = [];
     for (let run = 0; run < runs; run++) {
       const tab = await browser.newPage({ viewport: { width: 1200, height: 900 } });
@@ -209,6 +210,23 @@ try {
         ),
       );
       await tab.close();
+      // A reader who types a few seconds after the page opened: the keys were made while the page was idle.
+      const later = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+      await later.goto(pathToFileURL(file).href, { waitUntil: "load" });
+      await later.waitForTimeout(3000);
+      lates.push(
+        await later.evaluate(
+          () =>
+            new Promise((resolve) => {
+              const input = document.getElementById("q");
+              const t0 = performance.now();
+              input.value = "krankenkasse";
+              input.dispatchEvent(new Event("input", { bubbles: true }));
+              requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0));
+            }),
+        ),
+      );
+      await later.close();
     }
     const row = {
       scale: times,
@@ -221,11 +239,12 @@ try {
       searchMs: Math.round(median(searches)),
       clearMs: Math.round(median(clears)),
       searchAgainMs: Math.round(median(again)),
+      searchAfter3sMs: Math.round(median(lates)),
       openTextMs: Number.isNaN(median(opens)) ? null : Math.round(median(opens)),
     };
     rows.push(row);
     console.error(
-      `x${String(times).padEnd(3)} ${String(row.targets).padStart(6)} targets  ${String(row.markdownMB).padStart(6)} MB md  page ${String(row.pageMB).padStart(6)} MB  load ${String(row.loadMs).padStart(5)} ms  first paint ${String(row.firstPaintMs).padStart(5)} ms  search ${String(row.searchMs).padStart(4)} ms  clear ${String(row.clearMs).padStart(4)} ms  again ${String(row.searchAgainMs).padStart(4)} ms  open text ${String(row.openTextMs).padStart(3)} ms  (texts ${row.texts})`,
+      `x${String(times).padEnd(3)} ${String(row.targets).padStart(6)} targets  ${String(row.markdownMB).padStart(6)} MB md  page ${String(row.pageMB).padStart(6)} MB  load ${String(row.loadMs).padStart(5)} ms  first paint ${String(row.firstPaintMs).padStart(5)} ms  search ${String(row.searchMs).padStart(4)} ms  clear ${String(row.clearMs).padStart(4)} ms  again ${String(row.searchAgainMs).padStart(4)} ms  3 s after load ${String(row.searchAfter3sMs).padStart(4)} ms  open text ${String(row.openTextMs).padStart(3)} ms  (texts ${row.texts})`,
     );
   }
   for (const changed of pages.includes("amendment") ? changeCounts : []) amendments.push(await amendmentRow(changed));
