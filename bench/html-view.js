@@ -37,7 +37,7 @@ const changeCounts = option("--changes", "900").split(",").map(Number);
 const work = join(root, "bench/data/html-view");
 
 const { lock, generate } = await import(pathToFileURL(join(root, "dist/index.js")).href);
-const { viewDataset, DEFAULT_MAX_TEXT_BYTES } = await import(pathToFileURL(join(root, "dist/node/view.js")).href);
+const { viewDataset, DEFAULT_MAX_TEXT_BYTES } = await import(pathToFileURL(join(root, "dist/node/view/view.js")).href);
 const { renderDatasetPage } = await import(pathToFileURL(join(root, "dist/formatters/dataset-html.js")).href);
 
 // The largest law of a small corpus (a 5 MB corpus holds SGB 5 and small laws).
