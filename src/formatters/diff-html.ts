@@ -35,7 +35,7 @@ export interface TextPair {
   after?: string;
 }
 
-/** The texts of changed targets, by `textKey(pair.new, address)`; read by the Node layer (src/node/diff-texts.ts). */
+/** The texts of changed targets, by `textKey(pair.new, address)`; read by the Node layer (src/node/diff/diff-texts.ts). */
 export type DiffTexts = ReadonlyMap<string, TextPair>;
 
 export const textKey = (file: string, address: string): string => `${file}\u0000${address}`;
@@ -48,7 +48,7 @@ export interface DatasetTitle {
 
 export interface HtmlDiffContext extends DiffFormatContext {
   texts?: DiffTexts;
-  /** The law of each records pair, by `pair.new` (src/node/diff-texts.ts). */
+  /** The law of each records pair, by `pair.new` (src/node/diff/diff-texts.ts). */
   titles?: ReadonlyMap<string, DatasetTitle>;
   /** The approvals file's entries, in its order: the approvals table has one row per entry that approved a change. */
   approvals?: readonly Approval[];
