@@ -1,7 +1,7 @@
 /**
  * Where `diff`'s report goes: standard output in the chosen format, or, with `--output-file`, the
  * chosen format to the file (atomically) and the stylish report to the terminal, as validate does;
- * for `--format html`, the texts of the changed targets are read for the word diff; and, in GitHub
+ * for `--format html`, the texts of the changed targets are read to be shown side by side; and, in GitHub
  * Actions, a short summary appended to the job summary (GITHUB_STEP_SUMMARY).
  */
 import { resolve } from "node:path";
