@@ -151,7 +151,7 @@ describe("the pages in Chromium", () => {
     await page.close();
   });
 
-  test("diff --format html: verdict, word diff, approvals; no request beyond the page; no axe-core violation", async () => {
+  test("diff --format html: failing changes first, texts side by side, approvals; no request beyond the page; no axe-core violation", async () => {
     const repo = await amendedRepository(dir);
     expect(
       await run(
