@@ -223,8 +223,8 @@ describe("the pages in Chromium", () => {
         const failing = document.getElementById("failing")!;
         const approvals = document.getElementById("approvals")!;
         const firstApproved = document.querySelector(".change.warning")!;
-        const before = (a: Node, b: Node) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
-        return [before(failing, approvals), before(approvals, firstApproved)];
+        const precedes = (a: Node, b: Node) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
+        return [precedes(failing, approvals), precedes(approvals, firstApproved)];
       }),
     ).toEqual([true, true]);
     // One row for the one entry, with the number of changes it covers.
