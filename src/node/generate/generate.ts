@@ -94,7 +94,7 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
   const pool = await createPool(
     chooseJobs(checkJobs(options.jobs), { items: loaded.manifest.artifacts.length, bytes }, GENERATE_THREADS),
     ARTIFACT_TASKS,
-    { mainWorks: true, capped: true },
+    { mainWorks: true, capped: true, warm: "artifactBatch" },
   );
   const lines = linesOf(loaded.manifest, loaded.root, pool, sizes, limits);
   async function* checked() {

@@ -6,7 +6,7 @@
 import { sha256Stream } from "../../core/bytes.js";
 import type { LockManifest } from "../../core/lock/manifest.js";
 import type { ArtifactLimits } from "../../core/markdown/limits.js";
-import { generateLineBatchesFrom, linesInThread, parseArtifactBytes } from "../../core/records/generate.js";
+import { generateLineBatchesFrom, linesInThread } from "../../core/records/generate.js";
 import { resolveArtifact } from "../dataset/manifest-io.js";
 import { readRegularFileSync } from "../files/regular-file.js";
 import { chooseJobs, type ThreadPolicy, type WorkPool } from "../pool/pool.js";
@@ -47,6 +47,9 @@ export function linesOf(
   const inThread = linesInThread(manifest, async (position) => {
     const artifact = manifest.artifacts[position]!;
     const kept = locked?.contents?.get(artifact.path);
+    // The parsers load only when this thread parses (no worker script: the library run from its sources); the CLI's
+    // main thread never does (pool.ts, `capped`), so it does not load them.
+    const { parseArtifactBytes } = await import("../../core/records/parse-artifact.js");
     return parseArtifactBytes(
       artifact,
       kept ?? readRegularFileSync(resolveArtifact(root, artifact.path)),
