@@ -399,3 +399,23 @@ describe("the cache of validate (the command, in worker threads)", () => {
     expect(faulty1.stdout).toBe((await ct(["validate", "--no-cache"])).stdout);
   }, 60_000);
 });
+
+describe("the identity a verdict is kept under", () => {
+  test("names every module of src/node that the lock-side checks run, so that a change to any of them misses every entry", async () => {
+    const { NODE_MODULES } = await import("../src/node/validate-cache.js");
+    // The modules of src/node that validate-lock.ts (the artifact facts and lock-generated's proof) and the cache
+    // import, directly or not, static or dynamic.
+    const reached = new Set<string>();
+    const visit = async (name: string) => {
+      if (reached.has(name)) return;
+      reached.add(name);
+      const source = await readFile(join(repoRoot, "src/node", `${name}.ts`), "utf8");
+      for (const [, imported] of source.matchAll(/(?:from|import\()\s*"\.\/([a-z0-9-]+)\.js"/g)) await visit(imported!);
+    };
+    await visit("validate-lock");
+    await visit("validate-cache");
+    expect(reached.has("generated-records")).toBe(true); // the proof that each record is what generate writes
+    const missing = [...reached].filter((name) => !NODE_MODULES.includes(name));
+    expect(missing).toEqual([]);
+  });
+});

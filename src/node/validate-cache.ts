@@ -258,12 +258,19 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 /**
  * Modules of src/node (as built) that decide a lock-side outcome: what reads the manifest, the artifacts and the
- * dataset folder, and this cache.
+ * dataset folder, what makes the records generate writes (lock-generated's proof), and this cache and its file. Every module of
+ * src/node that validate-lock and this one import, directly or not, is here (test/validate-cache.test.ts checks it).
  */
-const NODE_MODULES = [
+export const NODE_MODULES: readonly string[] = [
   "validate",
   "validate-lock",
   "validate-cache",
+  "update-cache",
+  "write",
+  "interrupted-writes",
+  "generated-records",
+  "crlf",
+  "errors",
   "fingerprints",
   "dataset-files",
   "manifest-io",
