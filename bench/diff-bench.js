@@ -36,7 +36,7 @@ if (process.argv[2] === "--child") {
     }
     result = { records };
   } else {
-    const { diff } = await import("../dist/node/diff.js");
+    const { diff } = await import("../dist/node/diff/diff.js");
     const { diffFormatters } = await import("../dist/formatters/diff.js");
     const { createColor } = await import("../dist/formatters/color.js");
     const report = what === "git" ? await diff({ cwd: args[0], against: "HEAD" }) : await diff({ paths: args });

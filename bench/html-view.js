@@ -29,7 +29,7 @@ const executablePath = option("--chromium", process.env.CHROMIUM_PATH ?? "/usr/b
 const work = join(root, "bench/data/html-view");
 
 const { lock, generate } = await import(pathToFileURL(join(root, "dist/index.js")).href);
-const { viewDataset, DEFAULT_MAX_TEXT_BYTES } = await import(pathToFileURL(join(root, "dist/node/view.js")).href);
+const { viewDataset, DEFAULT_MAX_TEXT_BYTES } = await import(pathToFileURL(join(root, "dist/node/view/view.js")).href);
 const { renderDatasetPage } = await import(pathToFileURL(join(root, "dist/formatters/dataset-html.js")).href);
 
 // The largest law of a small corpus (a 5 MB corpus holds SGB 5 and small laws).

@@ -76,7 +76,7 @@ function run(label, command, commandArgs, { expect = [0], env = {}, cwd = repo, 
 async function buildRepository() {
   const stamp = join(repo, ".bench-stamp.json");
   // The generator's identity too: JSONL made by an older generator would not be up to date.
-  const { generatorIdentity } = await import(pathToFileURL(join(root, "dist/node/update-cache.js")).href);
+  const { generatorIdentity } = await import(pathToFileURL(join(root, "dist/node/cache/update-cache.js")).href);
   const wanted = { corpus: CORPUS_VERSION, mb, seed, layout: 1, generator: generatorIdentity() };
   if (existsSync(stamp) && JSON.stringify(JSON.parse(readFileSync(stamp, "utf8"))) === JSON.stringify(wanted)) {
     git("checkout", "-q", "--", ".");

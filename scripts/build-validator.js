@@ -11,7 +11,7 @@ import standaloneModule from "ajv/dist/standalone/index.js";
 import { buildManifestSchema } from "../dist/core/lock/manifest.js";
 import { buildRecordSchema } from "../dist/core/schema/schema.js";
 import { AJV_OPTIONS, MANIFEST_AJV_OPTIONS } from "../dist/core/schema/ajv-options.js";
-import { buildConfigSchema } from "../dist/node/config.js";
+import { buildConfigSchema } from "../dist/node/config/config.js";
 
 const standaloneCode = standaloneModule.default ?? standaloneModule;
 const root = dirname(dirname(fileURLToPath(import.meta.url)));

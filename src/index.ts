@@ -1,13 +1,13 @@
-import type { ValidateOptions } from "./node/validate.js";
+import type { ValidateOptions } from "./node/validate/validate.js";
 import type { Report } from "./core/report/report.js";
-import type { LockOptions, LockResult } from "./node/lock.js";
-import type { UpdateOptions } from "./node/update.js";
-import type { DatasetUpdate } from "./node/update-dataset.js";
-import type { CheckResult, GenerateOptions, GenerateResult } from "./node/generate.js";
-import type { DiffOptions } from "./node/diff.js";
+import type { LockOptions, LockResult } from "./node/dataset/lock.js";
+import type { UpdateOptions } from "./node/update/update.js";
+import type { DatasetUpdate } from "./node/update/update-dataset.js";
+import type { CheckResult, GenerateOptions, GenerateResult } from "./node/generate/generate.js";
+import type { DiffOptions } from "./node/diff/diff.js";
 import type { DiffReport } from "./core/diff/diff.js";
-import type { WrittenApprovals } from "./node/approvals-file.js";
-import type { LoadedManifest } from "./node/manifest-io.js";
+import type { WrittenApprovals } from "./node/diff/approvals-file.js";
+import type { LoadedManifest } from "./node/dataset/manifest-io.js";
 import type { LockContext } from "./core/lock/lock-context.js";
 import type { ArtifactReader } from "./core/records/generate.js";
 import type { OutputRecord } from "./core/records/record-line.js";
@@ -21,7 +21,7 @@ import {
   checkPathArgument,
   checkUpdateOptions,
   checkValidateOptions,
-} from "./node/check-options.js";
+} from "./node/config/check-options.js";
 
 // The commands load their modules (the file walkers, thread pools, parsers and Ajv they need) when
 // first called, not when the library is imported; their options are checked first.
@@ -29,7 +29,7 @@ import {
 /** Validates JSONL files (see ValidateOptions); throws OperationalError for a bad option, schema or pattern. */
 export async function validate(options: ValidateOptions = {}): Promise<Report> {
   checkValidateOptions(options);
-  return (await import("./node/validate.js")).validate(options);
+  return (await import("./node/validate/validate.js")).validate(options);
 }
 export type { ValidateOptions };
 export { exitCodeFor, summarize, onlyErrors } from "./core/report/report.js";
@@ -46,41 +46,41 @@ export { OperationalError } from "./node/errors.js";
 /** Writes or refreshes a dataset's lock manifest; throws OperationalError for a bad option. */
 export async function lock(options: LockOptions): Promise<LockResult> {
   checkLockOptions(options);
-  return (await import("./node/lock.js")).lock(options);
+  return (await import("./node/dataset/lock.js")).lock(options);
 }
-export type { LockOptions, LockResult, ManifestChanges } from "./node/lock.js";
+export type { LockOptions, LockResult, ManifestChanges } from "./node/dataset/lock.js";
 /** Refreshes lock manifests and regenerates their JSONL; throws OperationalError for a bad option. */
 export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate[]> {
   checkUpdateOptions(options);
-  return (await import("./node/update.js")).update(options);
+  return (await import("./node/update/update.js")).update(options);
 }
-export type { UpdateOptions } from "./node/update.js";
-export type { DatasetUpdate } from "./node/update-dataset.js";
+export type { UpdateOptions } from "./node/update/update.js";
+export type { DatasetUpdate } from "./node/update/update-dataset.js";
 export type { RecordChanges } from "./core/records/record-fingerprint.js";
 /** Generates a dataset's JSONL from its lock manifest; throws OperationalError for a bad option. */
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
   checkGenerateOptions(options);
-  return (await import("./node/generate.js")).generate(options);
+  return (await import("./node/generate/generate.js")).generate(options);
 }
 /** Compares a file with what would be generated; throws OperationalError for a bad option. */
 export async function checkGenerated(options: GenerateOptions & { check: string }): Promise<CheckResult> {
   checkCheckGeneratedOptions(options);
-  return (await import("./node/generate.js")).checkGenerated(options);
+  return (await import("./node/generate/generate.js")).checkGenerated(options);
 }
-export type { GenerateOptions, GenerateResult, CheckResult, CheckDifference } from "./node/generate.js";
+export type { GenerateOptions, GenerateResult, CheckResult, CheckDifference } from "./node/generate/generate.js";
 /** Reads and checks a lock manifest. */
 export async function loadManifest(path: string, cwd?: string, shown?: string): Promise<LoadedManifest> {
   checkPathArgument("loadManifest", "path", path);
   checkPathArgument("loadManifest", "cwd", cwd, true);
   checkPathArgument("loadManifest", "shown", shown, true);
-  return (await import("./node/manifest-io.js")).loadManifest(path, cwd, shown);
+  return (await import("./node/dataset/manifest-io.js")).loadManifest(path, cwd, shown);
 }
 /** The context the manifest rules check a file against. */
 export async function loadLockContext(manifestPath: string, shownPath: string, cwd?: string): Promise<LockContext> {
   checkPathArgument("loadLockContext", "manifestPath", manifestPath);
   checkPathArgument("loadLockContext", "shownPath", shownPath);
   checkPathArgument("loadLockContext", "cwd", cwd, true);
-  return (await import("./node/validate-lock.js")).loadLockContext(manifestPath, shownPath, cwd);
+  return (await import("./node/validate/validate-lock.js")).loadLockContext(manifestPath, shownPath, cwd);
 }
 /**
  * Yields a dataset's records in file order from its manifest, reading each artifact through `read`
@@ -118,9 +118,9 @@ export { designate, assignLocalCoordinates, slugify } from "./core/address/desig
 /** Compares two versions of citation-targets files; throws OperationalError for a bad option. */
 export async function diff(options: DiffOptions = {}): Promise<DiffReport> {
   checkDiffOptions(options);
-  return (await import("./node/diff.js")).diff(options);
+  return (await import("./node/diff/diff.js")).diff(options);
 }
-export type { DiffOptions } from "./node/diff.js";
+export type { DiffOptions } from "./node/diff/diff.js";
 /**
  * Writes an approvals file for a diff report (`diff --write-approvals FILE`): an entry with a
  * placeholder reason, which approves nothing until it is replaced, for each breaking change no
@@ -136,9 +136,9 @@ export async function writeApprovals(
     throw new OperationalError(`writeApprovals: file: expected a non-empty string, got ${JSON.stringify(file)}`);
   if (report === null || typeof report !== "object" || !Array.isArray((report as { pairs?: unknown }).pairs))
     throw new OperationalError("writeApprovals: report: expected the report of diff()");
-  return (await import("./node/approvals-file.js")).writeApprovals(report, file, cwd);
+  return (await import("./node/diff/approvals-file.js")).writeApprovals(report, file, cwd);
 }
-export type { WrittenApprovals } from "./node/approvals-file.js";
+export type { WrittenApprovals } from "./node/diff/approvals-file.js";
 export { PLACEHOLDER_REASON, isPlaceholderReason } from "./core/diff/diff.js";
 export { CHANGE_KINDS, ADDITIVE_KINDS, BREAKING_KINDS, classOf, diffExitCode } from "./core/diff/diff.js";
 export type {

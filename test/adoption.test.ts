@@ -17,8 +17,8 @@ import {
   TemplateError,
   urlProblem,
 } from "../src/core/lock/dataset-fields.js";
-import { templateContext } from "../src/node/dataset-context.js";
-import { lock, FieldsError } from "../src/node/lock.js";
+import { templateContext } from "../src/node/dataset/dataset-context.js";
+import { lock, FieldsError } from "../src/node/dataset/lock.js";
 import { runCommand, runMain } from "./helpers/bin.js";
 import { tempDir, writeTree } from "./helpers/datasets.js";
 import { repoRoot } from "./helpers/records.js";

@@ -5,7 +5,7 @@
  */
 import { availableParallelism } from "node:os";
 import { describe, expect, test } from "vitest";
-import { chooseJobs } from "../src/node/pool.js";
+import { chooseJobs } from "../src/node/pool/pool.js";
 
 const cores = availableParallelism();
 const MiB = 2 ** 20;

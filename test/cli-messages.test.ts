@@ -411,12 +411,12 @@ describe("the library checks its options and loads the commands when first used"
     const loaded = traced.stderr.split("\n").filter((line) => line.startsWith("LOADED "));
     expect(loaded.some((line) => line.endsWith("/dist/index.js"))).toBe(true);
     for (const module of [
-      "/dist/node/validate.js",
-      "/dist/node/generate.js",
-      "/dist/node/lock.js",
-      "/dist/node/update.js",
-      "/dist/node/diff.js",
-      "/dist/node/validate-workers.js",
+      "/dist/node/validate/validate.js",
+      "/dist/node/generate/generate.js",
+      "/dist/node/dataset/lock.js",
+      "/dist/node/update/update.js",
+      "/dist/node/diff/diff.js",
+      "/dist/node/validate/validate-workers.js",
       "fast-glob",
       "markdown-it",
       "/yaml/",

@@ -2,7 +2,7 @@ import { mkdir, readFile, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { formatSchema } from "../src/core/schema/schema.js";
-import { buildConfigSchema, findConfig, loadConfig } from "../src/node/config.js";
+import { buildConfigSchema, findConfig, loadConfig } from "../src/node/config/config.js";
 import { OperationalError } from "../src/node/errors.js";
 import { runMain } from "./helpers/bin.js";
 import { tempDir } from "./helpers/datasets.js";

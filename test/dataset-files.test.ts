@@ -10,7 +10,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import fg from "fast-glob";
 import { describe, expect, test } from "vitest";
-import { ALWAYS_IGNORED, listDatasetFiles, walkMarkdown } from "../src/node/dataset-files.js";
+import { ALWAYS_IGNORED, listDatasetFiles, walkMarkdown } from "../src/node/dataset/dataset-files.js";
 import { comparePaths } from "../src/core/address/natural-sort.js";
 
 const fastGlob = (root: string) =>

@@ -8,9 +8,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createColor } from "../src/formatters/color.js";
 import { diffFormatters } from "../src/formatters/diff.js";
-import { diff } from "../src/node/diff.js";
-import { generate } from "../src/node/generate.js";
-import { lock } from "../src/node/lock.js";
+import { diff } from "../src/node/diff/diff.js";
+import { generate } from "../src/node/generate/generate.js";
+import { lock } from "../src/node/dataset/lock.js";
 import { tempDir } from "./helpers/datasets.js";
 import { repoRoot } from "./helpers/records.js";
 

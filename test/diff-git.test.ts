@@ -12,10 +12,10 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { registerDiffCommand } from "../src/cli/diff-command.js";
 import type { DiffReport } from "../src/core/diff/diff.js";
 import { buildRecordSchema, formatSchema } from "../src/core/schema/schema.js";
-import { diff } from "../src/node/diff.js";
-import { fetchCommand } from "../src/node/diff-git.js";
+import { diff } from "../src/node/diff/diff.js";
+import { fetchCommand } from "../src/node/git/diff-git.js";
 import { OperationalError } from "../src/node/errors.js";
-import { update } from "../src/node/update.js";
+import { update } from "../src/node/update/update.js";
 import { tempDir } from "./helpers/datasets.js";
 import { repoRoot } from "./helpers/records.js";
 

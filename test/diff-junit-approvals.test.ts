@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import type { DiffReport } from "../src/core/diff/diff.js";
 import { createColor } from "../src/formatters/color.js";
 import { diffFormatters } from "../src/formatters/diff.js";
-import { diff } from "../src/node/diff.js";
+import { diff } from "../src/node/diff/diff.js";
 import { runMain } from "./helpers/bin.js";
 import { tempDir } from "./helpers/datasets.js";
 import { repoRoot } from "./helpers/records.js";

@@ -26,7 +26,7 @@ import { contractDigest, contractOf, diffSchemas, schemaDigest } from "../src/co
 import { buildRecordSchema } from "../src/core/schema/schema.js";
 import { createColor } from "../src/formatters/color.js";
 import { diffFormatters } from "../src/formatters/diff.js";
-import { diff } from "../src/node/diff.js";
+import { diff } from "../src/node/diff/diff.js";
 import { OperationalError } from "../src/node/errors.js";
 import { UNCOMPARED_FIELDS } from "../src/core/records/record-fingerprint.js";
 import { tempDir } from "./helpers/datasets.js";

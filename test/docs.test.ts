@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { main } from "../src/cli/main.js";
-import { generate } from "../src/node/generate.js";
+import { generate } from "../src/node/generate/generate.js";
 import { rules } from "../src/rules/index.js";
 import { check, repoRoot } from "./helpers/records.js";
 

@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { cp, mkdir, readFile, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { lock } from "../src/node/lock.js";
+import { lock } from "../src/node/dataset/lock.js";
 import { tempDir, writeTree } from "./helpers/datasets.js";
 import { runCommand } from "./helpers/bin.js";
 import { repoRoot } from "./helpers/records.js";

@@ -268,7 +268,7 @@ describe("progress", () => {
   });
 
   test("validate reports progress up to every byte and file", async () => {
-    const { validate } = await import("../src/node/validate.js");
+    const { validate } = await import("../src/node/validate/validate.js");
     const { repoRoot } = await import("./helpers/records.js");
     const seen: { filesDone: number; bytesDone: number; bytes: number }[] = [];
     await validate({ cwd: repoRoot, lock: false, jobs: 1, onProgress: (p) => seen.push(p) });

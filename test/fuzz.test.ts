@@ -12,7 +12,7 @@ import { generateRecords } from "../src/core/records/generate.js";
 import { DatasetError } from "../src/core/errors.js";
 import { serializeRecord } from "../src/core/records/record-line.js";
 import { createFileCheck } from "../src/engine/check-file.js";
-import { lock } from "../src/node/lock.js";
+import { lock } from "../src/node/dataset/lock.js";
 import { readFile } from "node:fs/promises";
 import { writeTree } from "./helpers/datasets.js";
 import { rules } from "../src/rules/index.js";

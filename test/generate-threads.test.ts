@@ -6,7 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { lock } from "../src/node/lock.js";
+import { lock } from "../src/node/dataset/lock.js";
 import { copyFixture, tempDir, writeTree } from "./helpers/datasets.js";
 import { runBin } from "./helpers/bin.js";
 import { repoRoot } from "./helpers/records.js";

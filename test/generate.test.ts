@@ -8,8 +8,8 @@ import { DatasetError } from "../src/core/errors.js";
 import { serializeRecord, type OutputRecord } from "../src/core/records/record-line.js";
 import { deriveCitationTargetId } from "../src/core/digest.js";
 import { parseArtifact } from "../src/core/markdown/targets.js";
-import { checkGenerated, generate } from "../src/node/generate.js";
-import { lock } from "../src/node/lock.js";
+import { checkGenerated, generate } from "../src/node/generate/generate.js";
+import { lock } from "../src/node/dataset/lock.js";
 import { copyFixture, fixtureManifest, lockAndGenerate, tempDir, writeTree } from "./helpers/datasets.js";
 import { check, repoRoot } from "./helpers/records.js";
 

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, test } from "vitest";
-import { modulesBelow } from "../src/node/update-cache.js";
+import { modulesBelow } from "../src/node/cache/update-cache.js";
 import { repoRoot } from "./helpers/records.js";
 
 const src = join(repoRoot, "src");

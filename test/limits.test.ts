@@ -6,7 +6,7 @@ import { readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { createFileCheck } from "../src/engine/check-file.js";
-import { lock } from "../src/node/lock.js";
+import { lock } from "../src/node/dataset/lock.js";
 import { rules } from "../src/rules/index.js";
 import { nestingDepth } from "../src/engine/read-records.js";
 import { runBin, runMain } from "./helpers/bin.js";

@@ -4,8 +4,8 @@ import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { DatasetError } from "../src/core/errors.js";
 import { compareNatural, comparePaths } from "../src/core/address/natural-sort.js";
 import { computeDatasetDigest } from "../src/core/lock/manifest.js";
-import { lock } from "../src/node/lock.js";
-import { generate } from "../src/node/generate.js";
+import { lock } from "../src/node/dataset/lock.js";
+import { generate } from "../src/node/generate/generate.js";
 import { OperationalError } from "../src/node/errors.js";
 import { tempDir, writeTree } from "./helpers/datasets.js";
 

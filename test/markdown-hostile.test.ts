@@ -16,7 +16,7 @@ import {
   MAX_BLOCK_TOKENS,
 } from "../src/core/markdown/limits.js";
 import { PIECE_LENGTH, scanTopLevelBlocks } from "../src/core/markdown/blocks.js";
-import { lock } from "../src/node/lock.js";
+import { lock } from "../src/node/dataset/lock.js";
 import { runMain } from "./helpers/bin.js";
 import { tempDir, writeTree } from "./helpers/datasets.js";
 

@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { cp, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { removeStaleTemporaries } from "../src/node/write.js";
+import { removeStaleTemporaries } from "../src/node/writes/write.js";
 import { runMain } from "./helpers/bin.js";
 import { tempDir } from "./helpers/datasets.js";
 import { repoRoot } from "./helpers/records.js";

@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { lock } from "../src/node/lock.js";
+import { lock } from "../src/node/dataset/lock.js";
 import { runBin } from "./helpers/bin.js";
 import { tempDir, writeTree } from "./helpers/datasets.js";
 

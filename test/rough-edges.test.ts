@@ -4,8 +4,8 @@ import { cp, mkdir, readFile, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { main } from "../src/cli/main.js";
-import { insertInPlace, lock } from "../src/node/lock.js";
-import { update } from "../src/node/update.js";
+import { insertInPlace, lock } from "../src/node/dataset/lock.js";
+import { update } from "../src/node/update/update.js";
 import { copyFixture, tempDir, writeTree } from "./helpers/datasets.js";
 import { repoRoot } from "./helpers/records.js";
 

@@ -309,8 +309,8 @@ describe("constrained fields", () => {
 
 describe("the precompiled validators (npm run build)", () => {
   test("the manifest and config validators were built from the current schemas", async () => {
-    const { loadPrecompiled } = await import("../src/node/precompiled.js");
-    const { buildConfigSchema } = await import("../src/node/config.js");
+    const { loadPrecompiled } = await import("../src/node/config/precompiled.js");
+    const { buildConfigSchema } = await import("../src/node/config/config.js");
     // src/ has no generated/ folder beside it, so load from dist/ the way the built CLI does
     for (const [name, schema] of [
       ["manifest", buildManifestSchema()],

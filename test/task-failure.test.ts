@@ -6,7 +6,7 @@
 import { describe, expect, test } from "vitest";
 import { DatasetError } from "../src/core/errors.js";
 import { OperationalError } from "../src/node/errors.js";
-import { decodeFailure, encodeFailure, isTaskFailure } from "../src/node/task-failure.js";
+import { decodeFailure, encodeFailure, isTaskFailure } from "../src/node/pool/task-failure.js";
 
 /** Through a structured clone, as a worker thread's result crosses. */
 const crossed = <T>(value: T): T => structuredClone(value);

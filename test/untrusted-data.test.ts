@@ -456,7 +456,7 @@ describe("datasets and patterns are confined to the repository", () => {
   test("a repository file whose name starts with two dots is inside the repository (diff, shard keys, shown paths)", async () => {
     await repository();
     await cp(join(dir, JSONL), join(dir, "..mvfg.jsonl"));
-    const { isInside, shardKey, displayPath } = await import("../src/node/files.js");
+    const { isInside, shardKey, displayPath } = await import("../src/node/files/files.js");
     expect(isInside(dir, join(dir, "..mvfg.jsonl"))).toBe(true);
     expect(isInside(dir, join(dir, "../x"))).toBe(false);
     expect(shardKey(join(dir, "..mvfg.jsonl"), dir)).toBe("..mvfg.jsonl");
@@ -485,7 +485,7 @@ describe("datasets and patterns are confined to the repository", () => {
 
 describe("bounded inputs", () => {
   test("brace expansion is counted, not performed: a pattern from the command line, a config or a manifest's ignore over the cap is refused", async () => {
-    const { braceExpansions, MAX_BRACE_EXPANSIONS } = await import("../src/node/globs.js");
+    const { braceExpansions, MAX_BRACE_EXPANSIONS } = await import("../src/node/files/globs.js");
     expect(braceExpansions("{a,b}".repeat(20))).toBe(2 ** 20);
     expect(braceExpansions("*.jsonl")).toBe(1);
     expect(braceExpansions("{a,{b,c}}/{x,y}")).toBe(6);
@@ -534,7 +534,7 @@ describe("bounded inputs", () => {
 
   test("--jobs over four per core is lowered, with a note on stderr", async () => {
     await repository();
-    const { maxJobs } = await import("../src/node/pool.js");
+    const { maxJobs } = await import("../src/node/pool/pool.js");
     const result = await cli(["generate", MANIFEST, "--jobs", "100000"], dir);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe(
@@ -567,7 +567,7 @@ describe("an empty manifest, and an artifact swapped for a link while lock runs"
     await writeFile(outside, "# Outside: a secret\n");
     const { sha256Hex } = await import("../src/core/bytes.js");
     const outsideDigest = sha256Hex(Buffer.from("# Outside: a secret\n"));
-    const { lock } = await import("../src/node/lock.js");
+    const { lock } = await import("../src/node/dataset/lock.js");
     // A separate process swaps a.md between a regular file and a link to the outside file, as fast as it can, until
     // killed.
     const swapper = spawn(

@@ -8,13 +8,13 @@
  */
 import { existsSync } from "node:fs";
 import { appendFile, mkdir, readFile, rename, rm, stat, symlink, utimes, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { createColor } from "../src/formatters/color.js";
 import { formatters } from "../src/formatters/index.js";
-import { lock } from "../src/node/lock.js";
-import { update } from "../src/node/update.js";
-import { type CacheUse, type ValidateOptions, validate } from "../src/node/validate.js";
+import { lock } from "../src/node/dataset/lock.js";
+import { update } from "../src/node/update/update.js";
+import { type CacheUse, type ValidateOptions, validate } from "../src/node/validate/validate.js";
 import type { Report } from "../src/core/report/report.js";
 import { runCommand } from "./helpers/bin.js";
 import { tempDir, writeTree } from "./helpers/datasets.js";
@@ -402,19 +402,25 @@ describe("the cache of validate (the command, in worker threads)", () => {
 
 describe("the identity a verdict is kept under", () => {
   test("names every module of src/node that the lock-side checks run, so that a change to any of them misses every entry", async () => {
-    const { NODE_MODULES } = await import("../src/node/validate-cache.js");
-    // The modules of src/node that validate-lock.ts (the artifact facts and lock-generated's proof) and the cache
-    // import, directly or not, static or dynamic.
+    const { NODE_MODULES } = await import("../src/node/cache/validate-cache.js");
+    // The modules of src/node (by their paths from it) that validate-lock.ts (the artifact facts and lock-generated's
+    // proof) and the cache import, directly or not, static or dynamic.
+    const nodeRoot = join(repoRoot, "src/node");
     const reached = new Set<string>();
     const visit = async (name: string) => {
       if (reached.has(name)) return;
       reached.add(name);
-      const source = await readFile(join(repoRoot, "src/node", `${name}.ts`), "utf8");
-      for (const [, imported] of source.matchAll(/(?:from|import\()\s*"\.\/([a-z0-9-]+)\.js"/g)) await visit(imported!);
+      const source = await readFile(join(nodeRoot, `${name}.ts`), "utf8");
+      for (const [, imported] of source.matchAll(/(?:from|import\()\s*"(\.\.?\/[^"]+)\.js"/g)) {
+        const path = relative(nodeRoot, resolve(nodeRoot, dirname(name), imported!))
+          .split(sep)
+          .join("/");
+        if (!path.startsWith("..")) await visit(path); // src/core, src/engine and src/rules are hashed whole
+      }
     };
-    await visit("validate-lock");
-    await visit("validate-cache");
-    expect(reached.has("generated-records")).toBe(true); // the proof that each record is what generate writes
+    await visit("validate/validate-lock");
+    await visit("cache/validate-cache");
+    expect(reached.has("records/generated-records")).toBe(true); // the proof that each record is what generate writes
     const missing = [...reached].filter((name) => !NODE_MODULES.includes(name));
     expect(missing).toEqual([]);
   });

@@ -9,8 +9,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, expect, test } from "vitest";
 import { sha256Hex } from "../src/core/bytes.js";
 import type { LockContext } from "../src/core/lock/lock-context.js";
-import { lock } from "../src/node/lock.js";
-import { loadLockContext, openLockContext } from "../src/node/validate-lock.js";
+import { lock } from "../src/node/dataset/lock.js";
+import { loadLockContext, openLockContext } from "../src/node/validate/validate-lock.js";
 import { tempDir, writeTree } from "./helpers/datasets.js";
 
 let dir: string;

@@ -4,7 +4,7 @@
  * helpers the commands share.
  */
 import { readFileSync } from "node:fs";
-import { maxJobs } from "../node/pool.js";
+import { maxJobs } from "../node/pool/pool.js";
 import { escapeControls } from "../core/text.js";
 import type { createProgressLine } from "./progress.js";
 
@@ -64,7 +64,7 @@ export const packageJson = JSON.parse(readFileSync(new URL("../../package.json",
 
 /** The config a command reads (node/config.ts, configOption), its module loaded only then. */
 export async function configOf(option: string | boolean | undefined, cwd: string) {
-  return option === false ? undefined : (await import("../node/config.js")).configOption(option, cwd);
+  return option === false ? undefined : (await import("../node/config/config.js")).configOption(option, cwd);
 }
 
 /** The `onProgress` of update and adopt: datasets done of all, on the progress line when there is one. */

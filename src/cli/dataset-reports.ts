@@ -8,11 +8,11 @@
 import type { LockManifest } from "../core/lock/manifest.js";
 import { MANIFEST_DATASET_FIELDS } from "../core/model.js";
 import { escapeControls, escapeControlsByLine, plural } from "../core/text.js";
-import type { CheckResult } from "../node/generate.js";
-import type { LockResult, ManifestChanges } from "../node/lock.js";
+import type { CheckResult } from "../node/generate/generate.js";
+import type { LockResult, ManifestChanges } from "../node/dataset/lock.js";
 import { shellQuote } from "../core/text.js";
 import type { RecordChanges } from "../core/records/record-fingerprint.js";
-import type { DatasetUpdate } from "../node/update-dataset.js";
+import type { DatasetUpdate } from "../node/update/update-dataset.js";
 
 /** The version of the JSON reports of this file (`reportVersion`); raised only if a member had to change meaning. */
 export const DATASET_REPORT_VERSION = 1;

@@ -8,7 +8,7 @@ import { type Command, Option } from "commander";
 import { ADDITIVE_KINDS, BREAKING_KINDS, diffExitCode, FAIL_ON_LEVELS, type FailOn } from "../core/diff/diff.js";
 import { DIFF_FORMAT_NAMES, type DiffFormatName } from "../formatters/diff-names.js";
 import type { DiffReport } from "../core/diff/diff.js";
-import { cwdInRepository } from "../node/files.js";
+import { cwdInRepository } from "../node/files/files.js";
 import { writeDiffOutput } from "./diff-output.js";
 import { packageJson } from "./context.js";
 import { parsePositive } from "./options.js";
@@ -101,7 +101,7 @@ export function registerDiffCommand(
     .action(async (operands: string[], options: DiffCliOptions, command: Command) => {
       const started = performance.now();
       // Loaded only when diff runs, so that the other commands start without it.
-      const { diff } = await import("../node/diff.js");
+      const { diff } = await import("../node/diff/diff.js");
       const { diffOperands, passEditorialSetting } = await import("./diff-operands.js");
       const read = await diffOperands(operands, command, options.against, context.cwd);
       const paths = read.paths;
@@ -153,7 +153,7 @@ export function registerDiffCommand(
  * reviewer must do.
  */
 async function writeApprovalsFile(report: DiffReport, file: string, context: DiffCommandContext): Promise<void> {
-  const { writeApprovals } = await import("../node/approvals-file.js");
+  const { writeApprovals } = await import("../node/diff/approvals-file.js");
   const result = await writeApprovals(report, file, context.cwd);
   const kept = result.kept > 0 ? `; kept the ${result.kept === 1 ? "entry" : `${result.kept} entries`} it had` : "";
   if (!result.written) {

@@ -4,8 +4,8 @@
  * changes pass: `--pass-editorial`, else the config's `diff.passEditorial`.
  */
 import type { Command } from "commander";
-import { findConfig } from "../node/config.js";
-import type { DiffArguments } from "../node/diff-revisions.js";
+import { findConfig } from "../node/config/config.js";
+import type { DiffArguments } from "../node/diff/diff-revisions.js";
 
 /** The operands after `--` on the command line: always paths. */
 function afterSeparator(operands: string[], command: Command): number {
@@ -23,7 +23,7 @@ export async function diffOperands(
 ): Promise<DiffArguments> {
   if (against !== undefined) return { paths: operands };
   const split = operands.length - afterSeparator(operands, command);
-  const { resolveDiffArguments } = await import("../node/diff-revisions.js");
+  const { resolveDiffArguments } = await import("../node/diff/diff-revisions.js");
   return resolveDiffArguments(operands.slice(0, split), operands.slice(split), cwd);
 }
 

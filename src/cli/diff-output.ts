@@ -36,13 +36,13 @@ export async function writeDiffOutput(
   const render = async (format: DiffFormatName, color: DiffFormatContext["color"]): Promise<string> => {
     if (format !== "html") return diffFormatters[format](report, { ...base, color });
     const [{ collectDiffTexts }, { renderDiffPage }] = await Promise.all([
-      import("../node/diff-texts.js"),
+      import("../node/diff/diff-texts.js"),
       import("../formatters/diff-html.js"),
     ]);
     return renderDiffPage(report, { ...base, color, texts: await collectDiffTexts(report, context.cwd) });
   };
   if (options.outputFile !== undefined) {
-    const { refuseOverInputs, writeFileAtomic } = await import("../node/write.js");
+    const { refuseOverInputs, writeFileAtomic } = await import("../node/writes/write.js");
     const output = resolve(context.cwd, options.outputFile);
     refuseOverInputs(output, options.inputs, options.outputFile);
     // The terminal report first, so that a file that cannot be written does not hide it.
@@ -60,7 +60,7 @@ export async function writeDiffOutput(
   }
   if (!context.env.GITHUB_STEP_SUMMARY) return;
   const [{ appendStepSummary }, { diffStepSummary }] = await Promise.all([
-    import("../node/step-summary.js"),
+    import("../node/writes/step-summary.js"),
     import("../formatters/step-summary.js"),
   ]);
   const warning = await appendStepSummary(context.env, () => diffStepSummary(report), options.inputs);

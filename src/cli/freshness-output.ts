@@ -4,9 +4,9 @@
  */
 import { basename } from "node:path";
 import type { FreshnessEntry, FreshnessFormat } from "../formatters/freshness.js";
-import { cwdInRepository } from "../node/files.js";
-import type { CheckResult } from "../node/generate.js";
-import type { DatasetUpdate } from "../node/update-dataset.js";
+import { cwdInRepository } from "../node/files/files.js";
+import type { CheckResult } from "../node/generate/generate.js";
+import type { DatasetUpdate } from "../node/update/update-dataset.js";
 import { describeUpdates, generateCheckText } from "./dataset-reports.js";
 
 async function render(

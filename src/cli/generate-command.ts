@@ -5,7 +5,7 @@
 import { type Command, Option } from "commander";
 import { plural } from "../core/text.js";
 import { OperationalError } from "../node/errors.js";
-import { displayPath } from "../node/files.js";
+import { displayPath } from "../node/files/files.js";
 import { type CommandIo, type MainContext, noteJobs, OUTSIDE_NOTE, packageJson, writeAndDrain } from "./context.js";
 import { CHECK_FORMATS, isFreshnessFormat } from "./freshness-formats.js";
 import { generateCheckJson, generateCheckText } from "./dataset-reports.js";
@@ -69,7 +69,7 @@ export function registerGenerateCommand(
           throw new OperationalError(
             `--format ${options.format} is the report of --check (generate writes the JSONL itself)`,
           );
-        const { checkGenerated, generate } = await import("../node/generate.js");
+        const { checkGenerated, generate } = await import("../node/generate/generate.js");
         if (options.check) {
           const result = await checkGenerated({
             manifest,

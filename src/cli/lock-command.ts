@@ -13,7 +13,7 @@ import {
   SOURCE_INDEX_KINDS,
 } from "../core/model.js";
 import { describeIoError, OperationalError } from "../node/errors.js";
-import { displayPath, MANIFEST_FOLDER } from "../node/files.js";
+import { displayPath, MANIFEST_FOLDER } from "../node/files/files.js";
 import { shellQuote } from "../core/text.js";
 import type { CommandIo, MainContext } from "./context.js";
 import { lockJson, lockText } from "./dataset-reports.js";
@@ -73,7 +73,7 @@ export function registerLockCommand(
     )
     .action(async (dir: string, options: LockCliOptions) => {
       const order = options.order ? await readOrderFile(resolve(context.cwd, options.order), options.order) : undefined;
-      const { lock } = await import("../node/lock.js");
+      const { lock } = await import("../node/dataset/lock.js");
       const result = await lock({
         dir,
         onNote: (text) => stderr.write(`${text}\n`),
@@ -123,7 +123,7 @@ interface LockCliOptions {
 async function readOrderFile(path: string, shown: string): Promise<string[]> {
   let text: string;
   try {
-    const { readRegularFileSync } = await import("../node/regular-file.js");
+    const { readRegularFileSync } = await import("../node/files/regular-file.js");
     text = readRegularFileSync(path).toString("utf8");
   } catch (error) {
     throw new OperationalError(describeIoError(error, "read order file", shown));

@@ -56,7 +56,7 @@ export async function main(context: MainContext): Promise<number> {
     if (GATED_COMMANDS.has(context.argv[0] ?? "") && !context.argv.some((arg) => arg === "--help" || arg === "-h")) {
       // An interrupted update leaves datasets half renamed: every command says so, and what completes it, before it
       // reads any.
-      const { pendingJournal } = await import("../node/journal.js");
+      const { pendingJournal } = await import("../node/writes/journal.js");
       const pending = await pendingJournal(context.cwd);
       if (pending !== undefined) {
         stderr.write(`${pending}\n`);

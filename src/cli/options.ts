@@ -3,7 +3,7 @@ import { type Command, InvalidArgumentError, Option } from "commander";
 import type { RuleSetting } from "../core/report/problem.js";
 import { DEFAULT_LEGISLATION_HOST, isValidLegislationHost } from "../core/schema/schema.js";
 import { unknownRuleMessage } from "../core/text.js";
-import type { ArtifactReadingOptions } from "../node/generate.js";
+import type { ArtifactReadingOptions } from "../node/generate/generate.js";
 import { ruleIds, type RuleId } from "../rules/index.js";
 
 export function parseCount(value: string): number {

@@ -9,9 +9,9 @@ import { MANIFEST_DATASET_FIELDS } from "../core/model.js";
 import { DEFAULT_LEGISLATION_HOST } from "../core/schema/schema.js";
 import { plural } from "../core/text.js";
 import { OperationalError } from "../node/errors.js";
-import { DEFAULT_MANIFEST_PATTERN, displayPath, MANIFEST_FOLDER } from "../node/files.js";
+import { DEFAULT_MANIFEST_PATTERN, displayPath, MANIFEST_FOLDER } from "../node/files/files.js";
 import { shellQuote } from "../core/text.js";
-import type { DatasetUpdate } from "../node/update-dataset.js";
+import type { DatasetUpdate } from "../node/update/update-dataset.js";
 import {
   type CommandIo,
   configOf,
@@ -42,9 +42,9 @@ import { manifestsIn, warnLeftovers, warnTwins } from "./validate-notes.js";
 async function addHostWarnings(results: DatasetUpdate[], cwd: string): Promise<void> {
   const written = results.filter((r) => r.artifacts.created || r.fields.some((f) => f.field === "sourceTextUrl"));
   if (written.length === 0) return;
-  const { findRepositorySchema } = await import("../node/schema-source.js");
+  const { findRepositorySchema } = await import("../node/config/schema-source.js");
   if ((await findRepositorySchema(cwd)) !== undefined) return;
-  const { findConfig } = await import("../node/config.js");
+  const { findConfig } = await import("../node/config/config.js");
   const config = await findConfig(cwd).catch(() => undefined);
   const host = config?.config.legislationHost ?? DEFAULT_LEGISLATION_HOST;
   const from =
@@ -138,14 +138,14 @@ export function registerUpdateCommand(
         noteJobs(options.jobs, stderr);
         if (isFreshnessFormat(options.format) && !options.check)
           throw new OperationalError(`--format ${options.format} is the report of --check (for CI)`);
-        const { upToDate, update } = await import("../node/update.js");
+        const { upToDate, update } = await import("../node/update/update.js");
         if (options.recover && (options.check || options.staged || named.length > 0))
           throw new OperationalError(
             "--recover only completes an interrupted update: name no manifests, --check or --staged with it",
           );
         if (!options.check) {
-          const { journalPath, recoverJournal } = await import("../node/journal.js");
-          const { withWriterLock } = await import("../node/writer-lock.js");
+          const { journalPath, recoverJournal } = await import("../node/writes/journal.js");
+          const { withWriterLock } = await import("../node/writes/writer-lock.js");
           const journal = await journalPath(context.cwd);
           // One writer at a time: never beside a running update (writer-lock.ts).
           const recovered = await withWriterLock(context.cwd, "update --recover", note, () => recoverJournal(journal));
@@ -160,7 +160,7 @@ export function registerUpdateCommand(
         if (options.staged) {
           if (named.length > 0)
             throw new OperationalError("--staged chooses the datasets itself: name no manifests with it");
-          const { stagedDatasets } = await import("../node/staged.js");
+          const { stagedDatasets } = await import("../node/git/staged.js");
           manifests = (await stagedDatasets(context.cwd)).manifests.map((manifest) =>
             displayPath(manifest, context.cwd),
           );
@@ -295,7 +295,7 @@ export function registerAdoptCommand(
           ...pick(options, [...MANIFEST_DATASET_FIELDS]),
         };
         const datasets = named.length > 0 ? named : (fromConfig.datasets ?? []);
-        const { adopt } = await import("../node/adopt.js");
+        const { adopt } = await import("../node/update/adopt.js");
         const progress = progressEnabled(context.env, context.stderr.isTTY)
           ? createProgressLine((text) => context.stderr.write(text))
           : undefined;

@@ -12,12 +12,12 @@ import { publicRepositoryUrl } from "../formatters/sarif.js";
 import { plural } from "../core/text.js";
 import { rules, type RuleId } from "../rules/index.js";
 import { OperationalError } from "../node/errors.js";
-import { cwdInRepository, DEFAULT_PATTERN, displayPath } from "../node/files.js";
-import type { SettingSource } from "../node/config.js";
-import { REPOSITORY_SCHEMA_PATH } from "../node/schema-source.js";
-import { type CacheUse, validate } from "../node/validate.js";
+import { cwdInRepository, DEFAULT_PATTERN, displayPath } from "../node/files/files.js";
+import type { SettingSource } from "../node/config/config.js";
+import { REPOSITORY_SCHEMA_PATH } from "../node/config/schema-source.js";
+import { type CacheUse, validate } from "../node/validate/validate.js";
 import { exitCodeFor, onlyErrors } from "../core/report/report.js";
-import { writeFileAtomic } from "../node/write.js";
+import { writeFileAtomic } from "../node/writes/write.js";
 import {
   type CommandIo,
   configOf,
@@ -162,7 +162,7 @@ async function runValidate(
   const config = loaded?.config ?? {};
   const fromConfig = paths.length === 0 && config.patterns !== undefined;
   // Each setting: the command line's, else the config's, else the default.
-  const { settingOf } = await import("../node/config.js");
+  const { settingOf } = await import("../node/config/config.js");
   const hostSetting = settingOf(
     given("legislationHost") ? options.legislationHost : undefined,
     config.legislationHost,
@@ -238,7 +238,7 @@ async function runValidate(
   if (options.staged) {
     if (fromStdin || paths.length > 0)
       throw new OperationalError("--staged chooses the files itself: name no paths with it");
-    const { stagedFiles: staged } = await import("../node/staged.js");
+    const { stagedFiles: staged } = await import("../node/git/staged.js");
     ({ files: stagedFiles, manifests: stagedManifests } = await staged(context.cwd));
     if (stagedFiles.length === 0 && stagedManifests.length === 0) {
       context.stderr.write("citation-targets: nothing staged belongs to a dataset: nothing to check\n");
@@ -347,7 +347,7 @@ async function runValidate(
   if (schema) inputs.push({ path: resolve(context.cwd, schema), what: "the schema" });
   if (loaded) inputs.push({ path: loaded.path, what: "the config" });
   if (options.outputFile) {
-    const { refuseOverInputs } = await import("../node/write.js");
+    const { refuseOverInputs } = await import("../node/writes/write.js");
     refuseOverInputs(resolve(context.cwd, options.outputFile), inputs, options.outputFile);
     // The chosen report to the file; the terminal gets the stylish report all the same (first, so a file that cannot be
     // written does not hide it).
@@ -368,7 +368,7 @@ async function runValidate(
   // In GitHub Actions: a short summary on the job's page (docs/spec.md, section 18).
   if (context.env.GITHUB_STEP_SUMMARY) {
     const [{ appendStepSummary }, { validateStepSummary }] = await Promise.all([
-      import("../node/step-summary.js"),
+      import("../node/writes/step-summary.js"),
       import("../formatters/step-summary.js"),
     ]);
     const warning = await appendStepSummary(context.env, () => validateStepSummary(report), inputs);
@@ -401,7 +401,7 @@ async function schemaInForce(
       used: `${shown}, named by ${fromFlag ? "--schema" : 'the config\'s "schema"'} (legislationHost does not apply to it)`,
     };
   }
-  const { findRepositorySchema } = await import("../node/schema-source.js");
+  const { findRepositorySchema } = await import("../node/config/schema-source.js");
   const repository = await findRepositorySchema(cwd);
   if (repository !== undefined) {
     const shown = displayPath(repository, cwd);

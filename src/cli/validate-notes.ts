@@ -6,9 +6,9 @@ import { readdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Report } from "../core/report/report.js";
 import { plural } from "../core/text.js";
-import { displayPath } from "../node/files.js";
-import { leftoverTemporaries } from "../node/interrupted-writes.js";
-import { twinDatasetWarnings } from "../node/twin-datasets.js";
+import { displayPath } from "../node/files/files.js";
+import { leftoverTemporaries } from "../node/writes/interrupted-writes.js";
+import { twinDatasetWarnings } from "../node/update/twin-datasets.js";
 
 /**
  * The line that says the artifact checks were skipped as asked (`--no-artifacts`, or the config's `"artifacts":

@@ -40,7 +40,7 @@ export function registerViewCommand(program: Command, context: ViewCommandContex
       "\nExit codes: 0 written, 2 usage or I/O error.\n\nExamples:\n  citation-targets view .tooling/citation-targets/mvfg.jsonl -o mvfg.html",
     )
     .action(async (file: string, options: ViewCliOptions) => {
-      const { viewDataset } = await import("../node/view.js");
+      const { viewDataset } = await import("../node/view/view.js");
       const result = await viewDataset({
         cwd: context.cwd,
         path: file,
@@ -52,7 +52,7 @@ export function registerViewCommand(program: Command, context: ViewCommandContex
         context.stdout.write(result.html);
         return;
       }
-      const { refuseOverInputs, writeFileAtomic } = await import("../node/write.js");
+      const { refuseOverInputs, writeFileAtomic } = await import("../node/writes/write.js");
       const output = resolve(context.cwd, options.output);
       refuseOverInputs(output, [{ path: resolve(context.cwd, file), what: "the dataset file" }], options.output);
       await writeFileAtomic(output, result.html);

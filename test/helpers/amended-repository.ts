@@ -9,7 +9,7 @@ import { execFile } from "node:child_process";
 import { cp, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { update } from "../../src/node/update.js";
+import { update } from "../../src/node/update/update.js";
 import { repoRoot } from "./records.js";
 
 const exec = promisify(execFile);

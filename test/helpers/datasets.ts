@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { generateRecords } from "../../src/core/records/generate.js";
 import type { OutputRecord } from "../../src/core/records/record-line.js";
 import type { LockManifest } from "../../src/core/lock/manifest.js";
-import { lock, type LockOptions } from "../../src/node/lock.js";
+import { lock, type LockOptions } from "../../src/node/dataset/lock.js";
 import { repoRoot } from "./records.js";
 
 /** A fresh temporary folder; removed by the returned function. */

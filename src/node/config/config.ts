@@ -1,0 +1,251 @@
+import { stat } from "node:fs/promises";
+import { dirname, join, resolve, sep } from "node:path";
+import type { RuleSetting } from "../../core/report/problem.js";
+import { DEFAULT_LEGISLATION_HOST, NON_EMPTY_STRING } from "../../core/schema/schema.js";
+import { ruleIds } from "../../rules/index.js";
+import { OperationalError } from "../errors.js";
+import { unknownRuleMessage } from "../../core/text.js";
+import { LEGISLATION_HOST_PATTERN } from "../../core/model.js";
+import { displayPath, foldersUpToRoot } from "../files/files.js";
+import { readJsonFile } from "../files/json-file.js";
+import { describeAjvErrors, jsonFileValidator } from "./precompiled.js";
+
+/** What a config file may set for `validate`; every member is optional, and command-line flags win. */
+export interface Config {
+  /** Files, directories or globs to validate when none are named, relative to the config file. */
+  patterns?: string[];
+  legislationHost?: string;
+  /** A schema file, relative to the config file. */
+  schema?: string;
+  /** A lock manifest for every file (relative to the config file), or false to look for none. */
+  lock?: string | false;
+  /** false: do not check the lock manifests' artifacts (a sparse checkout); the same as `--no-artifacts`. */
+  artifacts?: boolean;
+  rules?: Partial<Record<string, RuleSetting>>;
+  maxProblems?: number;
+  /**
+   * `adopt`'s dataset folders (globs, relative to the config file) and a template per dataset field (docs/spec.md,
+   * "Field templates").
+   */
+  adopt?: AdoptConfig;
+  /** `diff`'s settings. */
+  diff?: { passEditorial?: boolean };
+}
+
+export interface AdoptConfig {
+  datasets?: string[];
+  slug?: string;
+  titleId?: string;
+  name?: string;
+  versionDate?: string;
+  sourceTextUrl?: string;
+}
+
+export interface LoadedConfig {
+  /** Absolute path of the file the config came from. */
+  path: string;
+  config: Config;
+}
+
+/**
+ * Where a config is looked for, in each folder from the working directory up to the repository root
+ * (the folder holding `.git`): the first entry of this table that exists wins.
+ */
+export const CONFIG_FILES: readonly { name: string; key?: string }[] = [
+  { name: ".citation-targets.json" },
+  { name: "citation-targets.config.json" },
+  { name: "package.json", key: "citation-targets" },
+];
+
+/** JSON Schema (2020-12) of the config; shipped as schemas/citation-targets.config.schema.json. */
+export function buildConfigSchema(): Record<string, unknown> {
+  return {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:citation-targets:schema:config:1",
+    title: "citation-targets configuration",
+    description:
+      "Settings for `citation-targets validate`. Paths are relative to the config file. Command-line flags win over these.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
+      $schema: { type: "string" },
+      patterns: {
+        type: "array",
+        items: NON_EMPTY_STRING,
+        minItems: 1,
+        description: "files, directories or globs to validate when none are named",
+      },
+      legislationHost: {
+        type: "string",
+        pattern: LEGISLATION_HOST_PATTERN,
+        description: "the host sourceTextUrl must be on (bundled schema)",
+      },
+      schema: { ...NON_EMPTY_STRING, description: "a JSON Schema file to validate records against" },
+      lock: {
+        oneOf: [NON_EMPTY_STRING, { const: false }],
+        description: "a lock manifest for every file, or false to look for none",
+      },
+      artifacts: {
+        type: "boolean",
+        description:
+          "false: do not check the lock manifests' artifacts (a checkout without the dataset folders), as --no-artifacts",
+      },
+      rules: {
+        type: "object",
+        propertyNames: { enum: [...ruleIds] },
+        additionalProperties: { enum: ["error", "warning", "off"] },
+        description: "severity per rule id",
+      },
+      maxProblems: { type: "integer", minimum: 0, description: "show at most this many problems per file" },
+      adopt: {
+        type: "object",
+        additionalProperties: false,
+        description:
+          "adopt: the dataset folders, and a template per dataset field: {folder}, {path}, {front.KEY}, filters |slug |lower |upper |trim",
+        properties: {
+          datasets: {
+            type: "array",
+            items: NON_EMPTY_STRING,
+            minItems: 1,
+            description: "dataset folders or globs of them, relative to the config file",
+          },
+          slug: {
+            ...NON_EMPTY_STRING,
+            description: "default: {front.slug|slug} when the front matter has a slug, else {folder|slug}",
+          },
+          titleId: NON_EMPTY_STRING,
+          name: NON_EMPTY_STRING,
+          versionDate: NON_EMPTY_STRING,
+          sourceTextUrl: NON_EMPTY_STRING,
+        },
+      },
+      diff: {
+        type: "object",
+        additionalProperties: false,
+        description: "diff's settings",
+        properties: {
+          passEditorial: {
+            type: "boolean",
+            description:
+              "let editorial changes pass the gate: a record whose text changed only in footnotes or white space (--pass-editorial)",
+          },
+        },
+      },
+    },
+  };
+}
+
+/** A folder or glob relative to the config file, as a path or glob absolute (fast-glob takes forward slashes). */
+function relativeGlob(base: string, pattern: string): string {
+  return resolve(base, pattern).split(sep).join("/");
+}
+
+const isFile = async (path: string) => (await stat(path).catch(() => undefined))?.isFile() ?? false;
+
+/** The config found from `cwd` up to the repository root, if any. */
+export async function findConfig(cwd: string): Promise<LoadedConfig | undefined> {
+  for (const folder of (await foldersUpToRoot(cwd)).folders) {
+    for (const entry of CONFIG_FILES) {
+      const path = join(folder, entry.name);
+      if (!(await isFile(path))) continue;
+      if (entry.key === undefined) return loadConfig(path);
+      const data = await readJsonFile(path, "config");
+      if (data !== null && typeof data === "object" && entry.key in data)
+        return checkConfig(path, (data as Record<string, unknown>)[entry.key]);
+    }
+  }
+  return undefined;
+}
+
+/** Reads and checks one config file (a `package.json` is read for its "citation-targets" member). */
+export async function loadConfig(path: string): Promise<LoadedConfig> {
+  const absolute = resolve(path);
+  const data = await readJsonFile(absolute, "config");
+  if (absolute.endsWith("package.json") && data !== null && typeof data === "object")
+    return checkConfig(absolute, (data as Record<string, unknown>)["citation-targets"] ?? {});
+  return checkConfig(absolute, data);
+}
+
+async function checkConfig(path: string, data: unknown): Promise<LoadedConfig> {
+  // Misspelled rule ids get a suggestion: Ajv would only say that the property name is not in the enum.
+  const rules = (data as { rules?: unknown } | null)?.rules;
+  const unknownRules =
+    rules !== null && typeof rules === "object" && !Array.isArray(rules)
+      ? Object.keys(rules).filter((id) => !(ruleIds as readonly string[]).includes(id))
+      : [];
+  const ruleLines = unknownRules.map((id) => `  /rules: ${unknownRuleMessage(id, ruleIds)}`);
+  const schema = buildConfigSchema();
+  const check = await jsonFileValidator("config", schema);
+  if (!check(data)) {
+    const ajvErrors = (check.errors ?? []).filter(
+      (e) =>
+        !(
+          unknownRules.length > 0 &&
+          e.instancePath === "/rules" &&
+          (e.keyword === "propertyNames" || e.propertyName !== undefined)
+        ) && !(e.propertyName !== undefined && unknownRules.includes(e.propertyName)),
+    );
+    const details = [...ruleLines, ...describeAjvErrors(ajvErrors)];
+    throw new OperationalError(`config ${path} is not valid:\n${details.join("\n")}`);
+  }
+  const config = data as Config;
+  const base = dirname(path);
+  const relative = (p: string) => resolve(base, p);
+  return {
+    path,
+    config: {
+      ...config,
+      ...(config.schema !== undefined ? { schema: relative(config.schema) } : {}),
+      ...(typeof config.lock === "string" ? { lock: relative(config.lock) } : {}),
+      ...(config.adopt?.datasets !== undefined
+        ? { adopt: { ...config.adopt, datasets: config.adopt.datasets.map((d) => relativeGlob(base, d)) } }
+        : {}),
+    },
+  };
+}
+
+/**
+ * The config a command reads, by its `--config` option: none for `--no-config` (false), the file it names, else the
+ * one found from `cwd`.
+ */
+export async function configOption(option: string | boolean | undefined, cwd: string) {
+  if (option === false) return undefined;
+  return typeof option === "string" ? loadConfig(resolve(cwd, option)) : findConfig(cwd);
+}
+
+/** Where a setting in force came from. */
+export type SettingSource = "command line" | "config" | "default";
+
+/**
+ * A setting in force and where it came from: the value given on the command line, else the config's, else the default
+ * (`undefined` for a setting that has none). One order for every setting of every command.
+ */
+export function settingOf<T>(
+  flag: T | undefined,
+  config: T | undefined,
+  fallback: T,
+): { value: T; from: SettingSource } {
+  if (flag !== undefined) return { value: flag, from: "command line" };
+  if (config !== undefined) return { value: config, from: "config" };
+  return { value: fallback, from: "default" };
+}
+
+/**
+ * The legislation host of `schema` and where it came from: the flag, else the config's
+ * `legislationHost` (the config validate reads: `--config FILE`, none with `--no-config`, else the
+ * one found; not read when the flag is given), else the default.
+ */
+export async function hostSetting(
+  flag: string | undefined,
+  config: string | boolean | undefined,
+  cwd: string,
+): Promise<{ host: string; from: string }> {
+  const loaded = flag === undefined ? await configOption(config, cwd) : undefined;
+  const { value, from } = settingOf(flag, loaded?.config.legislationHost, DEFAULT_LEGISLATION_HOST);
+  const said = {
+    "command line": "--legislation-host",
+    config: `legislationHost of the config ${loaded ? displayPath(loaded.path, cwd) : ""}`,
+    default: "the default",
+  }[from];
+  return { host: value, from: said };
+}

@@ -1,0 +1,55 @@
+import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
+import { codeFile } from "../code-root.js";
+
+/** The schemas `npm run build` precompiles to standalone validators (scripts/build-validator.js). */
+export type PrecompiledName = "record" | "manifest" | "config";
+
+/**
+ * The precompiled validator of `name`, when it was built and built from exactly `schema` (each module
+ * embeds the schema text it came from); else undefined, and the caller compiles at run time. Loading
+ * it needs neither Ajv nor a compile, which is most of the start-up time saved.
+ */
+export async function loadPrecompiled(name: PrecompiledName, schema: unknown): Promise<ValidateFunction | undefined> {
+  try {
+    const module = (await import(codeFile(`generated/${name}-validator.js`).href)) as {
+      schemaText: string;
+      validate: ValidateFunction;
+    };
+    return module.schemaText === JSON.stringify(schema) ? module.validate : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The validator of a bundled JSON-file schema (lock manifest, config): precompiled when built from this very schema,
+ * else compiled now.
+ */
+export async function jsonFileValidator(
+  name: "manifest" | "config",
+  schema: Record<string, unknown>,
+): Promise<ValidateFunction> {
+  const precompiled = await loadPrecompiled(name, schema);
+  if (precompiled) return precompiled;
+  const [{ compileSchema }, { MANIFEST_AJV_OPTIONS }] = await Promise.all([
+    import("../../core/schema/schema-validator.js"),
+    import("../../core/schema/ajv-options.js"),
+  ]);
+  return compileSchema(schema, MANIFEST_AJV_OPTIONS);
+}
+
+/**
+ * Ajv's errors for a JSON file, one indented line each, at most 10: the pointer, what is wrong, and the member it
+ * concerns.
+ */
+export function describeAjvErrors(errors: readonly ErrorObject[]): string[] {
+  return errors.slice(0, 10).map((e) => {
+    const extra =
+      e.params && "additionalProperty" in e.params
+        ? ` (${String(e.params.additionalProperty)})`
+        : e.params && "propertyName" in e.params
+          ? ` (${String(e.params.propertyName)})`
+          : "";
+    return `  ${e.instancePath || "/"} ${e.message}${extra}`;
+  });
+}

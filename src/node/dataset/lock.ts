@@ -1,0 +1,398 @@
+import { readdirSync, statSync } from "node:fs";
+import { readRegularFileSync } from "../files/regular-file.js";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { checkDatasetFields, type FieldProblem } from "../../core/lock/dataset-fields.js";
+import { planDataset } from "../../core/records/generate.js";
+import { DatasetError } from "../../core/errors.js";
+import { dirnameOf } from "../../core/paths.js";
+import {
+  computeDatasetDigest,
+  DEFAULT_MANIFEST_NAME,
+  formatManifest,
+  LOCK_VERSION,
+  type LockManifest,
+  type ManifestArtifact,
+} from "../../core/lock/manifest.js";
+import { comparePaths } from "../../core/address/natural-sort.js";
+import {
+  type ArtifactKind,
+  INDEX_FILE_NAMES,
+  type IndexKind,
+  MANIFEST_DATASET_FIELDS,
+  type ManifestDatasetField,
+} from "../../core/model.js";
+import { digestDatasetFiles } from "./dataset-files.js";
+import { OperationalError } from "../errors.js";
+import { datasetRootOf, displayPath, findRepositoryRoot, MANIFEST_FOLDER } from "../files/files.js";
+import { type LoadedManifest, loadManifest } from "./manifest-io.js";
+import { writeFileAtomic } from "../writes/write.js";
+import { noteOf, withWriterLock } from "../writes/writer-lock.js";
+
+export interface LockOptions {
+  /** The dataset directory to walk. */
+  dir: string;
+  cwd?: string;
+  /**
+   * Where to write the manifest. Default (docs/spec.md, "Where a manifest lives"): a manifest already in
+   * the dataset folder (`<dir>/citation-targets.lock.json`) is refreshed there; inside a git repository,
+   * `.tooling/citation-targets/<slug>.lock.json` at its root (the one whose datasetRoot is this folder,
+   * when no slug is given); outside one, `<dir>/citation-targets.lock.json`.
+   */
+  output?: string;
+  slug?: string;
+  titleId?: string;
+  name?: string;
+  versionDate?: string;
+  sourceTextUrl?: string;
+  /** An explicit document order: every artifact path, once each. */
+  order?: string[];
+  kinds?: Record<string, ArtifactKind>;
+  indexKinds?: Record<string, IndexKind>;
+  sourceDocumentPaths?: Record<string, string>;
+  /** Globs (relative to dir) of markdown files that are not artifacts. */
+  ignore?: string[];
+  /** Compute only; write nothing. */
+  check?: boolean;
+  /** The largest artifact read, in bytes (default 64 MiB); a larger one is refused, named. */
+  maxArtifactBytes?: number;
+  /**
+   * Keep the artifacts' bytes in the result (`contents`) when they add up to no more than this many bytes (update
+   * generates from them).
+   */
+  keepContents?: number;
+  /** Told of a writer lock taken over from a process that is gone, or of one git tracks; default: a process warning. */
+  onNote?: (text: string) => void;
+}
+
+/**
+ * The dataset fields given are not what a manifest may hold: each problem names the field (and, from the command line,
+ * its flag).
+ */
+export class FieldsError extends OperationalError {
+  override name = "FieldsError";
+  constructor(readonly problems: FieldProblem[]) {
+    super(problems.map((p) => `${FLAG[p.field]} ${JSON.stringify(p.value)}: ${p.message}`).join("\n"));
+  }
+}
+
+export interface LockResult {
+  manifest: LockManifest;
+  /** Absolute path of the manifest. */
+  path: string;
+  /** The manifest's bytes. */
+  text: string;
+  /** False when the file already held exactly these bytes. */
+  changed: boolean;
+  written: boolean;
+  /** What changed against the manifest that was there before (everything is `added` when there was none). */
+  changes: ManifestChanges;
+  /** The artifacts' total size in bytes. */
+  bytes: number;
+  /** The manifest that was there before, when there was one. */
+  previous?: LockManifest;
+  /** The bytes of each artifact, as digested (with `keepContents`, when they fit). */
+  contents?: Map<string, Buffer>;
+}
+
+/** The difference between two manifests of one dataset, artifact by artifact. */
+export interface ManifestChanges {
+  /** True when there was no manifest before. */
+  created: boolean;
+  /** Artifacts new in the manifest, in document order. */
+  added: string[];
+  /** Artifacts the manifest no longer lists. */
+  removed: string[];
+  /** Artifacts whose bytes changed (sha256). */
+  changed: string[];
+  /**
+   * Kept artifacts that now stand elsewhere relative to each other, or whose kind, index kind or source document path
+   * changed.
+   */
+  rearranged: string[];
+  /** Dataset fields whose value changed (slug, titleId, name, versionDate, sourceTextUrl). */
+  fields: string[];
+}
+
+const METADATA = MANIFEST_DATASET_FIELDS;
+/** The command-line flag of each dataset field (lock, update and adopt name them so). */
+export const FLAG: Record<ManifestDatasetField, string> = {
+  slug: "--slug",
+  titleId: "--title-id",
+  name: "--name",
+  versionDate: "--version-date",
+  sourceTextUrl: "--source-text-url",
+};
+
+/**
+ * Walks a dataset directory and writes (or refreshes) its lock manifest; refuses escaping paths and non-UTF-8 files.
+ */
+export async function lock(options: LockOptions, preloaded?: LoadedManifest): Promise<LockResult> {
+  if (options.check) return lockUnder(options, preloaded);
+  // One writer at a time (writer-lock.ts).
+  return withWriterLock(options.cwd ?? process.cwd(), "lock", noteOf(options), () => lockUnder(options, preloaded));
+}
+
+async function lockUnder(options: LockOptions, preloaded?: LoadedManifest): Promise<LockResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const root = resolve(cwd, options.dir);
+  // Synchronous calls: update re-locks thousands of small datasets a run, and the promise API's per-call cost would
+  // dominate.
+  if (!statSync(root, { throwIfNoEntry: false })?.isDirectory())
+    throw new OperationalError(`dataset directory ${options.dir} does not exist or is not a directory`);
+  // Refused at once, in plain words, before any file is read: a manifest every later command would reject is never
+  // written.
+  const given = Object.fromEntries(
+    METADATA.filter((key) => options[key] !== undefined).map((key) => [key, options[key]]),
+  );
+  const fieldProblems = checkDatasetFields(given);
+  if (fieldProblems.length > 0) throw new FieldsError(fieldProblems);
+  const output =
+    options.output !== undefined ? resolve(cwd, options.output) : await defaultManifestPath(root, cwd, options.slug);
+  // `preloaded`: the manifest at `output`, already read and checked by the caller (update reads each once).
+  const existing =
+    preloaded?.path === output
+      ? preloaded.manifest
+      : statSync(output, { throwIfNoEntry: false })
+        ? (await loadManifest(output, cwd, displayPath(output, cwd), { allowOutsideRepository: true })).manifest // its datasetRoot is rewritten, never followed
+        : undefined;
+
+  // --ignore globs are kept in the manifest, so that a refresh and validate leave the same files out.
+  const ignore = [...new Set([...(existing?.ignore ?? []), ...(options.ignore ?? [])])];
+  const { digests, bytes, contents } = await digestDatasetFiles(
+    root,
+    ignore,
+    options.maxArtifactBytes,
+    options.keepContents,
+    preloaded?.path === output && preloaded.root === root ? preloaded.realRoot : undefined,
+  );
+  const paths = [...digests.keys()];
+  if (paths.length === 0) throw new OperationalError(`no markdown files under ${options.dir}`);
+  const order = orderPaths(paths, existing, options.order);
+  const previous = new Map(existing?.artifacts.map((a) => [a.path, a]) ?? []);
+  const present = new Set(paths);
+  for (const path of [
+    ...Object.keys(options.kinds ?? {}),
+    ...Object.keys(options.indexKinds ?? {}),
+    ...Object.keys(options.sourceDocumentPaths ?? {}),
+  ]) {
+    if (!present.has(path))
+      throw new OperationalError(`${path}: named by an option but not an artifact under ${options.dir}`);
+  }
+
+  const artifacts: ManifestArtifact[] = [];
+  for (const path of order) {
+    const before = previous.get(path);
+    // A kept artifact keeps its kind, "file" included (which the manifest leaves unwritten); only a new one's is
+    // inferred.
+    const kind = options.kinds?.[path] ?? (before ? (before.kind ?? "file") : inferKind(path, present));
+    const indexKind = options.indexKinds?.[path] ?? before?.indexKind;
+    const sourceDocumentPath = options.sourceDocumentPaths?.[path] ?? before?.sourceDocumentPath;
+    artifacts.push({
+      path,
+      sha256: digests.get(path)!,
+      ...(kind !== "file" ? { kind } : {}),
+      ...(indexKind !== undefined && indexKind !== "body-block" ? { indexKind } : {}),
+      ...(sourceDocumentPath !== undefined ? { sourceDocumentPath } : {}),
+    });
+  }
+
+  const metadata = {} as Record<(typeof METADATA)[number], string>;
+  const missing: string[] = [];
+  for (const key of METADATA) {
+    const value = options[key] ?? existing?.[key];
+    if (value === undefined) missing.push(FLAG[key]);
+    else metadata[key] = value;
+  }
+  if (missing.length > 0)
+    throw new OperationalError(`no manifest to refresh at ${displayPath(output, cwd)}: give ${missing.join(", ")}`);
+  const datasetRootFromManifest = relative(dirname(output), root).split(sep).join("/");
+  const content: Omit<LockManifest, "datasetDigest"> = {
+    lockVersion: LOCK_VERSION,
+    ...metadata,
+    ...(datasetRootFromManifest !== "" ? { datasetRoot: datasetRootFromManifest } : {}),
+    ...(ignore.length > 0 ? { ignore } : {}),
+    artifacts,
+  };
+  const manifest: LockManifest = { ...content, datasetDigest: computeDatasetDigest(content) };
+  const problems = planDataset(manifest);
+  if (problems.length > 0) throw new DatasetError(problems);
+  const text = formatManifest(manifest);
+  let old: string | undefined;
+  if (preloaded?.path === output) old = preloaded.text;
+  else
+    try {
+      old = readRegularFileSync(output).toString("utf8");
+    } catch {
+      old = undefined;
+    }
+  const changed = old !== text;
+  if (changed && !options.check) await writeFileAtomic(output, text);
+  return {
+    manifest,
+    path: output,
+    text,
+    changed,
+    written: changed && !options.check,
+    changes: compareManifests(existing, manifest),
+    bytes,
+    ...(existing ? { previous: existing } : {}),
+    ...(contents ? { contents } : {}),
+  };
+}
+
+/** What differs between the manifest before and after a refresh. */
+export function compareManifests(before: LockManifest | undefined, after: LockManifest): ManifestChanges {
+  const old = new Map(before?.artifacts.map((a, i) => [a.path, { artifact: a, at: i }]) ?? []);
+  const now = new Set(after.artifacts.map((a) => a.path));
+  const added: string[] = [];
+  const changed: string[] = [];
+  const rearranged: string[] = [];
+  let lastKept = -1;
+  for (const artifact of after.artifacts) {
+    const was = old.get(artifact.path);
+    if (was === undefined) {
+      added.push(artifact.path);
+      continue;
+    }
+    if (was.artifact.sha256 !== artifact.sha256) changed.push(artifact.path);
+    const moved = was.at < lastKept;
+    lastKept = Math.max(lastKept, was.at);
+    if (
+      moved ||
+      was.artifact.kind !== artifact.kind ||
+      was.artifact.indexKind !== artifact.indexKind ||
+      was.artifact.sourceDocumentPath !== artifact.sourceDocumentPath
+    )
+      rearranged.push(artifact.path);
+  }
+  const removed = (before?.artifacts ?? []).map((a) => a.path).filter((path) => !now.has(path));
+  const fields = before ? METADATA.filter((key) => before[key] !== after[key]) : [];
+  return { created: before === undefined, added, removed, changed, rearranged, fields };
+}
+
+/**
+ * Why `update` may not write this manifest with this slug: its JSONL is named after the manifest
+ * (`<name>.jsonl` beside `<name>.lock.json`), and a JSONL must be named after its slug (the file-name
+ * rule), so a slug edited in the manifest would give a JSONL validate rejects. Undefined when they agree.
+ */
+export function slugConflict(output: string, slug: string, cwd: string): string | undefined {
+  const stem = manifestStem(output);
+  if (stem === undefined || stem === slug) return undefined;
+  return `${displayPath(output, cwd)} holds slug ${JSON.stringify(slug)}, but its JSONL is named after the manifest (${stem}.jsonl) and a JSONL must be named after its slug (validate's file-name rule): set the slug back to ${JSON.stringify(stem)}, or move the pair to ${slug}.lock.json and ${slug}.jsonl (git mv), then run the command again`;
+}
+
+/**
+ * `<name>` of a manifest named `<name>.lock.json` (whose JSONL is `<name>.jsonl`); undefined for
+ * `citation-targets.lock.json`, whose JSONL is named after its slug.
+ */
+export function manifestStem(path: string): string | undefined {
+  const name = basename(path);
+  if (name === DEFAULT_MANIFEST_NAME || !name.endsWith(".lock.json")) return undefined;
+  return name.slice(0, -".lock.json".length);
+}
+
+/** Where `lock` writes a manifest when no output is named (LockOptions.output). */
+export async function defaultManifestPath(root: string, cwd: string, slug: string | undefined): Promise<string> {
+  const inFolder = join(root, DEFAULT_MANIFEST_NAME);
+  if (statSync(inFolder, { throwIfNoEntry: false })?.isFile()) return inFolder;
+  const repository = await findRepositoryRoot(root);
+  if (repository === undefined) return inFolder;
+  const folder = join(repository, ...MANIFEST_FOLDER.split("/"));
+  if (slug !== undefined) {
+    const path = join(folder, `${slug}.lock.json`);
+    const other = statSync(path, { throwIfNoEntry: false }) ? datasetRootOf(path) : undefined;
+    if (other !== undefined && other !== root)
+      throw new OperationalError(
+        `${displayPath(path, cwd)} already belongs to another dataset (${displayPath(other, cwd) || "."}): a slug names one dataset; choose another --slug, or name the manifest with -o`,
+      );
+    return path;
+  }
+  // No slug: the manifest whose datasetRoot is this folder, when there is one.
+  let names: string[] = [];
+  try {
+    names = readdirSync(folder).filter((name) => name.endsWith(".lock.json"));
+  } catch {
+    names = [];
+  }
+  for (const name of names.sort()) {
+    const path = join(folder, name);
+    if (datasetRootOf(path) === root) return path;
+  }
+  throw new OperationalError(
+    `no manifest of ${displayPath(root, cwd) || "."} in ${displayPath(folder, cwd) || MANIFEST_FOLDER} (nor ${displayPath(inFolder, cwd)}): give --slug (and the other fields) to write one, or -o to name it`,
+  );
+}
+
+function inferKind(path: string, present: Set<string>): ArtifactKind {
+  const folder = dirnameOf(path);
+  if (folder === "") return "file";
+  const [index, readme] = INDEX_FILE_NAMES;
+  if (path === `${folder}/${index}`) return "directory-index";
+  if (path === `${folder}/${readme}` && !present.has(`${folder}/${index}`)) return "directory-index";
+  return "file";
+}
+
+/**
+ * The document order: explicit when given, else the previous manifest's order with new files put in their natural
+ * place.
+ */
+function orderPaths(paths: string[], existing: LockManifest | undefined, explicit: string[] | undefined): string[] {
+  const present = new Set(paths);
+  if (explicit) {
+    const problems: string[] = [];
+    const listed = new Set<string>();
+    for (const path of explicit) {
+      if (!present.has(path)) problems.push(`${path}: in the order list but not an artifact`);
+      if (listed.has(path)) problems.push(`${path}: listed twice in the order list`);
+      listed.add(path);
+    }
+    for (const path of paths) if (!listed.has(path)) problems.push(`${path}: an artifact missing from the order list`);
+    if (problems.length > 0) throw new DatasetError(problems);
+    return explicit;
+  }
+  if (!existing) return paths;
+  const order = existing.artifacts.map((a) => a.path).filter((p) => present.has(p));
+  const known = new Set(order);
+  for (const path of paths) if (!known.has(path)) insertInPlace(order, path);
+  return order;
+}
+
+/**
+ * Puts a new path where it belongs in its folder: right after the run of its nearest preceding
+ * sibling in natural order (a file, or a whole subfolder), else right before the run of its
+ * nearest following sibling. A path whose folder has no kept files yet is placed the same way
+ * one folder up, as a new subfolder among that folder's children. The explicit order of the rest
+ * is kept as it is.
+ */
+export function insertInPlace(order: string[], path: string): void {
+  if (order.length === 0) {
+    order.push(path);
+    return;
+  }
+  const segments = path.split("/");
+  for (let depth = segments.length - 1; depth >= 0; depth--) {
+    const prefix = depth === 0 ? "" : `${segments.slice(0, depth).join("/")}/`;
+    // The children of this folder as they stand in the order: name → first and last position of its run.
+    const runs = new Map<string, { first: number; last: number; key: string }>();
+    order.forEach((other, i) => {
+      if (!other.startsWith(prefix)) return;
+      const rest = other.slice(prefix.length);
+      const slash = rest.indexOf("/");
+      const name = slash === -1 ? rest : rest.slice(0, slash);
+      const run = runs.get(name);
+      if (run) run.last = i;
+      else runs.set(name, { first: i, last: i, key: slash === -1 ? other : `${prefix}${name}/_` });
+    });
+    if (runs.size === 0) continue;
+    const own = depth === segments.length - 1 ? path : `${prefix}${segments[depth]}/_`;
+    let before: { last: number; key: string } | undefined;
+    let after: { first: number; key: string } | undefined;
+    for (const run of runs.values()) {
+      const side = comparePaths(run.key, own);
+      if (side < 0 && (before === undefined || comparePaths(run.key, before.key) > 0)) before = run;
+      if (side > 0 && (after === undefined || comparePaths(run.key, after.key) < 0)) after = run;
+    }
+    order.splice(before ? before.last + 1 : after!.first, 0, path);
+    return;
+  }
+}

@@ -1,0 +1,165 @@
+import { closeSync, readFileSync, realpathSync } from "node:fs";
+import { dirname, join, resolve, sep } from "node:path";
+import type { ValidateFunction } from "ajv/dist/2020.js";
+import { buildManifestSchema, type LockManifest } from "../../core/lock/manifest.js";
+import { sha256Hex } from "../../core/bytes.js";
+import { checkDatasetFields } from "../../core/lock/dataset-fields.js";
+import { MANIFEST_DATASET_FIELDS } from "../../core/model.js";
+import { describeIoError, OperationalError } from "../errors.js";
+import { DEFAULT_MAX_ARTIFACT_BYTES, tooLarge } from "./dataset-files.js";
+import { shellQuote } from "../../core/text.js";
+import { ALLOW_OUTSIDE_FLAG, confinementRoot, isInside, realPathOf } from "../files/files.js";
+import { readJsonText } from "../files/json-file.js";
+import { openRegularSync } from "../files/regular-file.js";
+import { describeAjvErrors, jsonFileValidator } from "../config/precompiled.js";
+
+/** Changed artifacts named one by one before the rest are counted. */
+const LISTED_AT_MOST = 20;
+
+let validateManifest: ValidateFunction | undefined;
+
+export interface LoadedManifest {
+  manifest: LockManifest;
+  /** Absolute path of the manifest file. */
+  path: string;
+  /** Absolute path of the dataset root the artifact paths are relative to. */
+  root: string;
+  /** The root's real path, when its confinement was checked (else undefined). */
+  realRoot?: string;
+  /** The manifest's text as read. */
+  text: string;
+}
+
+/**
+ * How a manifest is read: `allowOutsideRepository` lets its datasetRoot lead out of the repository that holds it
+ * (SECURITY.md).
+ */
+export interface ManifestReadOptions {
+  allowOutsideRepository?: boolean;
+}
+
+/**
+ * Reads and checks a lock manifest against its schema; throws OperationalError naming what is wrong.
+ * Its dataset folder must really be (symbolic links resolved) inside the repository that holds the
+ * manifest, or the working directory outside a repository, unless `allowOutsideRepository`.
+ */
+export async function loadManifest(
+  path: string,
+  cwd = process.cwd(),
+  shown = path,
+  options: ManifestReadOptions = {},
+): Promise<LoadedManifest> {
+  const absolute = resolve(cwd, path);
+  const { text, data } = await readJsonText(absolute, "lock manifest", shown);
+  if (!validateManifest) {
+    const schema = buildManifestSchema();
+    validateManifest = await jsonFileValidator("manifest", schema);
+  }
+  if (!validateManifest(data)) {
+    // The dataset fields are told in plain words (the patterns are not for people); the rest as the schema says.
+    const record =
+      data !== null && typeof data === "object" && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
+    const fields = checkDatasetFields(
+      Object.fromEntries(MANIFEST_DATASET_FIELDS.filter((key) => key in record).map((key) => [key, record[key]])),
+    );
+    const told = new Set(fields.map((p) => `/${p.field}`));
+    const details = [
+      ...fields.map((p) => `  /${p.field} ${JSON.stringify(p.value)}: ${p.message}`),
+      ...describeAjvErrors((validateManifest.errors ?? []).filter((e) => !told.has(e.instancePath))),
+    ];
+    throw new OperationalError(`lock manifest ${shown} does not match its schema:\n${details.join("\n")}`);
+  }
+  const manifest = data as LockManifest;
+  const root = resolve(dirname(absolute), manifest.datasetRoot ?? ".");
+  if (options.allowOutsideRepository) return { manifest, path: absolute, root, text };
+  const confined = await confinementRoot(dirname(absolute), cwd);
+  const real = realPathOf(root);
+  if (!isInside(confined, real))
+    throw new OperationalError(
+      `lock manifest ${shown}: its dataset folder (datasetRoot ${JSON.stringify(manifest.datasetRoot ?? ".")}) is ${real}, outside the repository ${confined}: datasets are confined to the repository (${ALLOW_OUTSIDE_FLAG} allows more)`,
+    );
+  return { manifest, path: absolute, root, realRoot: real, text };
+}
+
+/** The real path of each dataset root, resolved once per run (a realpath costs several system calls). */
+const realRoots = new Map<string, string>();
+
+/**
+ * The absolute path of an artifact, refusing one that leaves the root through a symbolic link.
+ * Synchronous: it serves the passes over every artifact of a dataset, where thousands of small
+ * files make the promise API's per-call cost (a FileHandle, several round trips) dominate.
+ */
+export function resolveArtifact(root: string, path: string): string {
+  let realRoot = realRoots.get(root);
+  if (realRoot === undefined) {
+    realRoot = realpathSync.native(root);
+    realRoots.set(root, realRoot);
+  }
+  const real = realpathSync.native(join(root, ...path.split("/")));
+  if (real !== realRoot && !real.startsWith(realRoot + sep))
+    throw new OperationalError(`${path}: resolves to ${real}, outside the dataset root ${realRoot}`);
+  return real;
+}
+
+/**
+ * Checks every artifact exists inside the root and matches its sha256; returns
+ * one line per fault, each naming the artifact, then the fix, and the artifacts' total size.
+ */
+export async function verifyArtifacts(
+  loaded: LoadedManifest,
+  shownManifest: string,
+  maxArtifactBytes = DEFAULT_MAX_ARTIFACT_BYTES,
+): Promise<{ problems: string[]; bytes: number; sizes: number[] }> {
+  const problems: string[] = [];
+  const changed: string[] = [];
+  let bytes = 0;
+  // One pass, synchronously: each file is small, and a sequential read of each beats the promise API's overhead.
+  const sizes: number[] = [];
+  const outcomes = loaded.manifest.artifacts.map(
+    (artifact, position): { problem?: string; changed?: boolean; missing?: boolean } => {
+      try {
+        const file = resolveArtifact(loaded.root, artifact.path);
+        const { fd, info } = openRegularSync(file);
+        let content: Buffer;
+        try {
+          if (info.size > maxArtifactBytes) return { problem: tooLarge(artifact.path, info.size, maxArtifactBytes) };
+          content = readFileSync(fd);
+        } finally {
+          closeSync(fd);
+        }
+        bytes += content.length;
+        sizes[position] = content.length;
+        return sha256Hex(content) !== artifact.sha256 ? { changed: true } : {};
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === "ENOENT")
+          return {
+            problem: `${artifact.path}: missing: the lock manifest lists it, but there is no such file under ${loaded.root}`,
+            missing: true,
+          };
+        if (error instanceof OperationalError) return { problem: error.message }; // already names the artifact
+        return { problem: `${artifact.path}: ${describeIoError(error, "read", artifact.path)}` };
+      }
+    },
+  );
+  let missing = 0;
+  outcomes.forEach((outcome, i) => {
+    if (outcome.missing) {
+      // Like the changed ones: the first few named, the rest counted (a manifest may list a million).
+      if (++missing <= LISTED_AT_MOST) problems.push(outcome.problem!);
+    } else if (outcome.problem !== undefined) problems.push(outcome.problem);
+    if (outcome.changed) changed.push(loaded.manifest.artifacts[i]!.path);
+  });
+  if (missing > LISTED_AT_MOST) problems.push(`… and ${missing - LISTED_AT_MOST} more artifacts missing`);
+  for (const path of changed.slice(0, LISTED_AT_MOST))
+    problems.push(`${path}: changed since the lock manifest was written (its sha256 is no longer the one pinned)`);
+  if (changed.length > LISTED_AT_MOST)
+    problems.push(
+      `… and ${changed.length - LISTED_AT_MOST} more artifacts changed since the lock manifest was written`,
+    );
+  if (changed.length > 0 || missing > 0)
+    problems.push(
+      `hint: the lock manifest ${shownManifest} is out of date: run \`citation-targets update ${shellQuote(shownManifest)}\` to refresh it and regenerate`,
+    );
+  return { problems, bytes, sizes };
+}

@@ -1,0 +1,269 @@
+import { createHash } from "node:crypto";
+import { closeSync, constants, lstatSync, openSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
+import { stat } from "node:fs/promises";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { errorMessage } from "../../core/errors.js";
+import { compare } from "../../core/report/problem.js";
+import { OperationalError } from "../errors.js";
+import { checkBraces } from "./globs.js";
+
+/** What `validate` checks when no paths are named, relative to the repository root. */
+export const DEFAULT_PATTERN = ".tooling/citation-targets/*.jsonl";
+/** The folder of DEFAULT_PATTERN. */
+export const DEFAULT_FOLDER = DEFAULT_PATTERN.slice(0, DEFAULT_PATTERN.lastIndexOf("/"));
+/** The lock manifests `update` refreshes when none are named, relative to the repository root. */
+/** The folder of a repository (from its root) where the JSONL files and their lock manifests live. */
+export const MANIFEST_FOLDER = ".tooling/citation-targets";
+
+export const DEFAULT_MANIFEST_PATTERN = ".tooling/citation-targets/*.lock.json";
+
+/** Characters that make a pattern a glob (fast-glob's syntax); a path without them is a literal file. */
+const GLOB_SYNTAX = /[*?[\]{}()!]/;
+
+export interface InputFile {
+  /** Absolute path for reading (for standard input: of the name it was given, if any). */
+  absolute: string;
+  /** Path shown in output: relative to cwd with POSIX separators when inside it. */
+  display: string;
+  /** Read from standard input; `display` is the name given with --stdin-filename, or `<stdin>`. */
+  stdin?: boolean;
+}
+
+/** How standard input is shown when no name is given for it. */
+export const STDIN_NAME = "<stdin>";
+
+/**
+ * The path as shown to users: relative to `cwd` with `/` separators, as git shows it (`../x` from a
+ * subfolder); absolute when it shares no folder with `cwd` but the file system's root.
+ */
+export function displayPath(absolute: string, cwd: string): string {
+  const rel = relative(cwd, absolute);
+  const firstFolder = (path: string) => resolve(path).split(sep)[1];
+  const unrelated = !isInside(cwd, absolute) && firstFolder(cwd) !== firstFolder(absolute);
+  return (rel === "" || isAbsolute(rel) || unrelated ? absolute : rel).split(sep).join("/");
+}
+
+/**
+ * Expands paths, directories and globs into a sorted, de-duplicated file list.
+ * A literal path is used as it is (a missing one is reported when it is read); a directory means
+ * every `*.jsonl` below it; a glob that matches nothing is an error unless `allowUnmatched`.
+ */
+export async function expandInputs(
+  patterns: string[],
+  cwd: string,
+  allowUnmatched = false,
+  base = cwd,
+  confineTo?: string,
+): Promise<InputFile[]> {
+  const found = new Map<string, InputFile>();
+  // The real path of each folder met, for this call: thousands of files of one folder cost one realpath, and an lstat
+  // each.
+  const realFolders = new Map<string, string>();
+  const realPathOfFile = (absolute: string): string => {
+    let link: boolean;
+    try {
+      link = lstatSync(absolute, { throwIfNoEntry: false })?.isSymbolicLink() ?? false;
+    } catch {
+      return realPathOf(absolute); // cannot tell (a folder that cannot be searched): realPathOf says what it can
+    }
+    if (link) return realPathOf(absolute);
+    // Not a link (or not there): its real path is its folder's, and its name (what realPathOf gives, folder by folder).
+    const folder = dirname(absolute);
+    let real = realFolders.get(folder);
+    if (real === undefined) {
+      real = realPathOf(folder);
+      realFolders.set(folder, real);
+    }
+    return join(real, basename(absolute));
+  };
+  const add = (absolute: string) => {
+    // Patterns from a config or the default: every file found must really be in the repository (a symbolic link
+    // included).
+    if (confineTo !== undefined && !isInside(confineTo, realPathOfFile(absolute)))
+      throw new OperationalError(
+        `${displayPath(absolute, cwd)} is outside the repository ${confineTo} (it resolves to ${realPathOf(absolute)}): patterns are confined to the repository (${ALLOW_OUTSIDE_FLAG} allows more)`,
+      );
+    found.set(absolute, { absolute, display: displayPath(absolute, cwd) });
+  };
+  for (const pattern of patterns) {
+    checkBraces(pattern);
+    if (
+      confineTo !== undefined &&
+      (isAbsolute(pattern) ||
+        pattern.split(/[\\/]/).includes("..") ||
+        !isInside(confineTo, realPathOf(resolve(base, pattern.split(/[*?[\]{}()!]/)[0]!))))
+    )
+      throw new OperationalError(
+        `pattern "${pattern}" leads outside the repository ${confineTo}: patterns from a config are confined to the repository (${ALLOW_OUTSIDE_FLAG} allows more)`,
+      );
+    const absolute = resolve(base, pattern);
+    const info = await stat(absolute).catch(() => undefined);
+    if (info?.isFile()) {
+      add(absolute);
+      continue;
+    }
+    const isDirectory = info?.isDirectory() ?? false;
+    if (!isDirectory && !GLOB_SYNTAX.test(pattern)) {
+      add(absolute); // reading it reports the problem with this very file
+      continue;
+    }
+    const { default: fg } = await import("fast-glob"); // tens of ms of start-up: only when a pattern is expanded
+    const glob = isDirectory ? `${fg.convertPathToPattern(pattern.replace(/[\\/]+$/, ""))}/**/*.jsonl` : pattern;
+    let matches: string[];
+    try {
+      matches = await fg(glob, { cwd: base, absolute: true, onlyFiles: true, dot: true, followSymbolicLinks: true });
+    } catch (error) {
+      throw new OperationalError(`bad pattern "${pattern}": ${errorMessage(error)}`);
+    }
+    if (matches.length === 0 && !allowUnmatched) {
+      throw new OperationalError(`no files match "${pattern}" (relative to ${base})`);
+    }
+    for (const match of matches) add(resolve(match));
+  }
+  return [...found.values()].sort((a, b) => compare(a.display, b.display));
+}
+
+/**
+ * The folders from `cwd` up to the repository root, nearest first: the root is the first folder
+ * that holds `.git` (a folder, or a file as in a worktree or submodule); without one, up to the
+ * file system's root. Every upward search (config, repository schema, default patterns) uses this.
+ */
+export async function foldersUpToRoot(cwd: string): Promise<{ folders: string[]; root: string | undefined }> {
+  const folders: string[] = [];
+  let folder = resolve(cwd);
+  for (;;) {
+    folders.push(folder);
+    if (await stat(join(folder, ".git")).catch(() => undefined)) return { folders, root: folder };
+    const parent = dirname(folder);
+    if (parent === folder) return { folders, root: undefined };
+    folder = parent;
+  }
+}
+
+/**
+ * True when `path` is `root` or below it (lexically: resolve symbolic links first). A name that merely starts with two
+ * dots (`..mvfg.jsonl`) is inside.
+ */
+export function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return !(rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel));
+}
+
+/**
+ * The real path of a path, resolving every symbolic link; of its nearest existing parent (plus the rest) when it does
+ * not exist.
+ */
+export function realPathOf(path: string): string {
+  const absolute = resolve(path);
+  const opened = openedFolderPath(absolute);
+  if (opened !== undefined) return opened;
+  try {
+    return realpathSync.native(absolute);
+  } catch {
+    const parent = dirname(absolute);
+    return parent === absolute ? absolute : join(realPathOf(parent), basename(absolute));
+  }
+}
+
+/**
+ * A folder's real path from the folder opened (links followed) and where the system says the descriptor is (Linux:
+ * /proc/self/fd): three system calls, where realpath costs one per folder of the path (a dataset folder is asked
+ * for once a manifest, thousands of times a run). Undefined when that cannot be told this way (not a folder, cannot
+ * be opened, no /proc): realpath then says.
+ */
+function openedFolderPath(absolute: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(absolute, constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | (constants.O_NONBLOCK ?? 0));
+  } catch {
+    return undefined;
+  }
+  try {
+    return openedPath(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The path of the file or folder a descriptor is open on, where the system says (Linux: /proc/self/fd); undefined
+ * elsewhere, or when it is gone.
+ */
+export function openedPath(fd: number): string | undefined {
+  try {
+    const real = readlinkSync(`/proc/self/fd/${fd}`);
+    return isAbsolute(real) && !real.endsWith(" (deleted)") ? real : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Repository roots found, by the folder the search started from (a run reads thousands of manifests of one folder). */
+const repositoryRoots = new Map<string, Promise<string | undefined>>();
+
+/**
+ * The folder datasets and patterns are confined to (SECURITY.md): the repository that holds `folder`
+ * (the nearest folder with `.git`), else the working directory; real path, symbolic links resolved.
+ */
+export async function confinementRoot(folder: string, cwd: string): Promise<string> {
+  let found = repositoryRoots.get(folder);
+  if (found === undefined) {
+    found = findRepositoryRoot(folder);
+    repositoryRoots.set(folder, found);
+  }
+  const root = await found;
+  if (root === undefined) return realPathOf(cwd);
+  // The repository root's real path, once per root like the root itself (every manifest of a run asks).
+  let real = realRepositoryRoots.get(root);
+  if (real === undefined) {
+    real = realPathOf(root);
+    realRepositoryRoots.set(root, real);
+  }
+  return real;
+}
+
+/** Real paths of the repository roots found. */
+const realRepositoryRoots = new Map<string, string>();
+
+/** The flag that lifts the confinement, as messages name it. */
+export const ALLOW_OUTSIDE_FLAG = "--allow-outside-repository";
+
+/** The repository root above `cwd` (the nearest folder holding `.git`), or undefined outside a repository. */
+export async function findRepositoryRoot(cwd: string): Promise<string | undefined> {
+  return (await foldersUpToRoot(cwd)).root;
+}
+
+/** Where `cwd` is in its repository, POSIX, relative to the root ("" at the root); undefined outside a repository. */
+export async function cwdInRepository(cwd: string): Promise<string | undefined> {
+  const root = await findRepositoryRoot(cwd);
+  return root === undefined ? undefined : relative(root, resolve(cwd)).split(sep).join("/");
+}
+
+/**
+ * The path that decides a file's shard: relative to the repository root (POSIX) when the file is
+ * inside it, so that the split is the same from whichever folder the shard jobs run; else the
+ * absolute path.
+ */
+export function shardKey(absolute: string, root: string | undefined): string {
+  const rel = root === undefined ? "" : relative(root, absolute);
+  return (root === undefined || !isInside(root, absolute) ? absolute : rel).split(sep).join("/");
+}
+
+/**
+ * The shard (0-based, of `count`) a file belongs to in a CI matrix: by a hash of its path from the
+ * repository root (shardKey), so every shard job of the same checkout puts each file in exactly one
+ * shard, whatever the order files are found in and wherever the job runs from.
+ */
+export function shardOf(key: string, count: number): number {
+  return createHash("sha256").update(key).digest().readUInt32BE(0) % count;
+}
+
+/** The dataset folder a manifest points to (absolute), or undefined when it cannot be read as one. */
+export function datasetRootOf(path: string): string | undefined {
+  try {
+    const data = JSON.parse(readFileSync(path, "utf8")) as { datasetRoot?: unknown };
+    return resolve(dirname(path), typeof data.datasetRoot === "string" ? data.datasetRoot : ".");
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,61 @@
+import { errorMessage } from "../../core/errors.js";
+import { looksLike } from "../../core/report/file-kind.js";
+import { describeIoError, OperationalError } from "../errors.js";
+import { readRegularFileSync } from "./regular-file.js";
+
+/**
+ * Reads and parses a JSON file; `what` names it in the OperationalError for an unreadable file or bad JSON ("lock
+ * manifest", "schema", "config").
+ */
+export async function readJsonFile(path: string, what: string, shown: string = path): Promise<unknown> {
+  return (await readJsonText(path, what, shown)).data;
+}
+
+/** readJsonFile, with the text as read. */
+export async function readJsonText(
+  path: string,
+  what: string,
+  shown: string = path,
+): Promise<{ text: string; data: unknown }> {
+  let text: string;
+  try {
+    text = readRegularFileSync(path).toString("utf8"); // small files, read in one call: the promise API costs more than the read (thousands of manifests a run)
+  } catch (error) {
+    throw new OperationalError(describeIoError(error, `read ${what}`, shown));
+  }
+  try {
+    return { text, data: JSON.parse(text) };
+  } catch (error) {
+    const kind = looksLike(shown, text);
+    if (kind !== undefined && !shown.toLowerCase().endsWith(".json")) {
+      // The wrong kind of file (a JSONL file where a manifest belongs): say so, not where its second line breaks JSON.
+      const sibling =
+        what === "lock manifest" && shown.endsWith(".jsonl")
+          ? `; the lock manifest of ${shown} is ${shown.replace(/\.jsonl$/, ".lock.json")}`
+          : "";
+      throw new OperationalError(
+        `${shown} is not a ${what}: it looks like ${kind}, and a ${what} is one JSON document${sibling}`,
+      );
+    }
+    throw new OperationalError(`${what} ${shown} is not valid JSON: ${describeJsonError(text, error)}`);
+  }
+}
+
+/** JSON.parse's complaint with its "at position N" turned into line:column (1-based). */
+export function describeJsonError(text: string, error: unknown): string {
+  const message = errorMessage(error).replace(/^JSON\.parse: /, "");
+  const match = /^(.*?)(?: in JSON)? at position (\d+)(?: \(line \d+ column \d+\))?$/s.exec(message);
+  if (text.trim() === "") return "the file is empty";
+  if (!match)
+    return /end of JSON input/.test(message)
+      ? `${where(text, text.length)}: the file ends in the middle of a value`
+      : message.replace(/ in JSON$/, "");
+  return `${where(text, Number(match[2]))}: ${match[1]!.replace(/ in JSON$/, "")}`;
+}
+
+function where(text: string, position: number): string {
+  const before = text.slice(0, position);
+  const line = before.split("\n").length;
+  const column = position - before.lastIndexOf("\n");
+  return `line ${line}, column ${column}`;
+}

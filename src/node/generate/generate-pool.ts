@@ -1,0 +1,151 @@
+/**
+ * generate of one large dataset over the run's pool (docs/spec.md, "Generation"): artifacts are read and parsed in the
+ * pool's workers, in batches of neighbours, and in this thread for its share, a bounded window ahead of the record
+ * builder, which takes them in document order. The records are built in this thread from the same parses, so the output
+ * is byte-identical to a one-thread run; memory holds at most the window's artifacts.
+ */
+import { type ArtifactLines, artifactLines, type LineSource, parseArtifactBytes } from "../../core/records/generate.js";
+import { DatasetError, errorMessage } from "../../core/errors.js";
+import type { LockManifest, ManifestArtifact } from "../../core/lock/manifest.js";
+import type { ArtifactLimits } from "../../core/markdown/limits.js";
+import { OperationalError } from "../errors.js";
+import { resolveArtifact } from "../dataset/manifest-io.js";
+import type { WorkPool } from "../pool/pool.js";
+import { readRegularFileSync } from "../files/regular-file.js";
+import { decodeFailure, encodeFailure, isTaskFailure, type TaskFailure } from "../pool/task-failure.js";
+
+/**
+ * The dataset-level part of a manifest: what a record needs besides its artifact (artifactLines reads no other field).
+ */
+export type ManifestHead = Omit<LockManifest, "artifacts" | "ignore">;
+
+/** One artifact's lines, or why it could not be parsed. */
+export type ArtifactResult = { lines: ArtifactLines } | TaskFailure;
+
+/**
+ * A task of the pool (worker.ts): reads, parses and serialises a batch of artifacts of one dataset (generate of a large
+ * dataset). A dataset problem comes back as it is; any other error as an operational one naming the artifact.
+ */
+export async function artifactBatch(task: {
+  root: string;
+  fields: ManifestHead;
+  artifacts: ManifestArtifact[];
+  limits: ArtifactLimits;
+}): Promise<ArtifactResult[]> {
+  const manifest = { ...task.fields, artifacts: [] } as LockManifest;
+  return task.artifacts.map((artifact) => {
+    try {
+      const { parsed } = parseArtifactBytes(
+        artifact,
+        readRegularFileSync(resolveArtifact(task.root, artifact.path)),
+        task.limits,
+      );
+      return { lines: artifactLines(manifest, artifact, parsed) };
+    } catch (error) {
+      if (error instanceof DatasetError) return encodeFailure(error);
+      return encodeFailure(new OperationalError(`${artifact.path}: ${errorMessage(error)}`));
+    }
+  });
+}
+
+/** The kind of task a pool that parses artifacts runs. */
+export const ARTIFACT_TASKS = { artifactBatch };
+export type ArtifactTasks = typeof ARTIFACT_TASKS;
+
+/**
+ * How far the pool may run ahead of this thread: at most this many bytes of markdown (their lines
+ * take about twice that), and this many artifacts. Far enough that a long statute in one thread does
+ * not leave the others idle; bounded, so that memory does not grow with the corpus.
+ */
+const AHEAD_BYTES = 4 * 2 ** 20;
+const AHEAD_ARTIFACTS = 512;
+/** Neighbouring artifacts travel in one task up to this many bytes of markdown, or this many artifacts. */
+const BATCH_BYTES = 256 * 1024;
+const BATCH_ARTIFACTS = 32;
+
+/**
+ * The share of the markdown this thread parses itself, next to the pool's workers: it also joins the
+ * lines in order and writes them, so it takes less than a worker.
+ */
+const OWN_SHARE = 0.6;
+
+/**
+ * The lines of the dataset's artifacts, parsed in the pool's workers and, when the pool was made
+ * with this thread working too, here (`inThread`): a LineSource for generateLineBatchesFrom.
+ */
+export function poolLineSource(
+  manifest: LockManifest,
+  root: string,
+  pool: WorkPool<ArtifactTasks>,
+  sizes: readonly number[],
+  inThread: LineSource,
+  limits: ArtifactLimits = {},
+): LineSource {
+  const { artifacts, ignore: _ignore, ...fields } = manifest;
+  const datasetFields: ManifestHead = fields;
+  /** An artifact's size; where it is not known, a large one is assumed, so that memory stays bounded. */
+  const sizeOf = (position: number) => sizes[position] ?? 256 * 1024;
+  const results = new Map<number, Promise<ArtifactLines>>();
+  /** Positions this thread parses itself when their turn comes. */
+  const own = new Set<number>();
+  const mainWorks = pool.threads > pool.workers;
+  let ownLoad = 0;
+  /** Bytes of markdown sent to the workers and not yet answered. */
+  let poolLoad = 0;
+  let dispatched = 0;
+  let aheadBytes = 0;
+  /** Sends the next batch of neighbours, from the first position not yet sent, to the workers or to this thread. */
+  const dispatchBatch = () => {
+    const first = dispatched;
+    let bytes = 0;
+    while (
+      dispatched < artifacts.length &&
+      dispatched - first < BATCH_ARTIFACTS &&
+      (dispatched === first || bytes + sizeOf(dispatched) <= BATCH_BYTES)
+    )
+      bytes += sizeOf(dispatched++);
+    aheadBytes += bytes;
+    if (mainWorks && ownLoad + bytes <= OWN_SHARE * (poolLoad / pool.workers + bytes)) {
+      ownLoad += bytes;
+      for (let position = first; position < dispatched; position++) own.add(position);
+      return;
+    }
+    poolLoad += bytes;
+    const batch = pool.run("artifactBatch", {
+      root,
+      fields: datasetFields,
+      artifacts: artifacts.slice(first, dispatched),
+      limits,
+    });
+    const answered = batch.finally(() => {
+      poolLoad -= bytes;
+    });
+    answered.catch(() => undefined); // surfaces when a position of it is awaited
+    for (let position = first; position < dispatched; position++) {
+      const result = answered.then((answers) => lineOf(answers[position - first]!));
+      result.catch(() => undefined);
+      results.set(position, result);
+    }
+  };
+  return async (position, early = false) => {
+    while (dispatched <= position) dispatchBatch();
+    if (early) return own.has(position) ? inThread(position, true) : results.get(position)!; // a directory-index asked for its folder's heading: kept until its own turn
+    while (dispatched < artifacts.length && dispatched - position < AHEAD_ARTIFACTS && aheadBytes < AHEAD_BYTES)
+      dispatchBatch();
+    let result: ArtifactLines;
+    if (own.delete(position)) {
+      result = await inThread(position);
+      ownLoad -= sizeOf(position);
+    } else {
+      result = await results.get(position)!;
+      results.delete(position);
+    }
+    aheadBytes -= sizeOf(position);
+    return result;
+  };
+}
+
+function lineOf(answer: ArtifactResult): ArtifactLines {
+  if (isTaskFailure(answer)) throw decodeFailure(answer);
+  return answer.lines;
+}

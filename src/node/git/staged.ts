@@ -1,0 +1,138 @@
+/**
+ * What is staged, mapped to the datasets it belongs to (`update --staged`, `validate --staged`; the
+ * pre-commit hooks). Git is asked once for every staged path, deletions included (pre-commit passes no
+ * deleted file, and skips a hook whose pattern matches nothing staged). A staged lock manifest is its
+ * dataset; a staged JSONL (added, changed or deleted) belongs to the manifest beside it; a staged
+ * markdown file, or a submodule (a gitlink), belongs to every dataset whose folder holds it (each manifest's datasetRoot). Only the
+ * lock manifests of `.tooling/citation-targets/` count, as for `update` with no manifests named.
+ */
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { runGit } from "./diff-git.js";
+import { OperationalError } from "../errors.js";
+import { readRegularFileSync } from "../files/regular-file.js";
+import { datasetRootOf, DEFAULT_FOLDER } from "../files/files.js";
+
+/** The folder of the default pattern: `.tooling/citation-targets`. */
+
+export interface StagedDatasets {
+  /** The repository's top folder. */
+  root: string;
+  /** Every staged path (POSIX, relative to the top folder). */
+  staged: string[];
+  /** Absolute paths of the lock manifests of the datasets that staged paths belong to, sorted. */
+  manifests: string[];
+  /** Absolute paths of the staged JSONL files that are still in the working tree, sorted. */
+  jsonl: string[];
+}
+
+/** Asks git for the staged paths and maps them to datasets; an OperationalError outside a repository. */
+export async function stagedDatasets(cwd: string): Promise<StagedDatasets> {
+  const top = await runGit(["rev-parse", "--show-toplevel"], cwd);
+  if (top.code !== 0)
+    throw new OperationalError(
+      `--staged: not in a git repository (${cwd}): it checks what is staged for the next commit`,
+    );
+  const root = top.stdout.trim();
+  const diff = await runGit(["-c", "core.quotePath=false", "diff", "--cached", "--raw", "--no-renames", "-z"], root);
+  if (diff.code !== 0)
+    throw new OperationalError(`--staged: git could not list the staged files: ${diff.stderr.trim()}`);
+  // `--raw -z`: ":<old mode> <new mode> <old id> <new id> <status>" NUL "<path>" NUL, for each path.
+  const fields = diff.stdout.split("\0");
+  const staged: string[] = [];
+  const gitlinks: string[] = [];
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const [oldMode, newMode] = fields[i]!.slice(1).split(" ");
+    const path = fields[i + 1]!;
+    staged.push(path);
+    if (oldMode === GITLINK || newMode === GITLINK) gitlinks.push(path);
+  }
+  return { root, staged, ...datasetsOf(root, staged, gitlinks) };
+}
+
+/** The mode of a gitlink: a submodule's entry in the index. */
+const GITLINK = "160000";
+
+/**
+ * What `validate --staged` checks: the staged JSONL files still in the working tree, and the JSONL of every staged
+ * dataset that exists (beside its manifest, named by the manifest's slug; a manifest that cannot be read names none),
+ * sorted; and the datasets' lock manifests.
+ */
+export async function stagedFiles(cwd: string): Promise<{ files: string[]; manifests: string[] }> {
+  const found = await stagedDatasets(cwd);
+  const { outputFor } = await import("../update/update-dataset.js");
+  const outputs = found.manifests.flatMap((manifest) => {
+    try {
+      const slug = (JSON.parse(readRegularFileSync(manifest).toString("utf8")) as { slug?: unknown }).slug;
+      return typeof slug === "string" ? [outputFor(manifest, slug)] : [];
+    } catch {
+      return [];
+    }
+  });
+  return {
+    files: [...new Set([...found.jsonl, ...outputs.filter((path) => existsSync(path))])].sort(),
+    manifests: found.manifests,
+  };
+}
+
+const isFile = (path: string) => statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
+
+/** Maps repository-relative paths to the lock manifests of their datasets, and the JSONL files among them. */
+export function datasetsOf(
+  root: string,
+  paths: string[],
+  gitlinks: readonly string[] = [],
+): { manifests: string[]; jsonl: string[] } {
+  const manifests = new Set<string>();
+  const jsonl = new Set<string>();
+  const markdown: string[] = [];
+  for (const path of paths) {
+    const absolute = join(root, ...path.split("/"));
+    if (path.endsWith(".lock.json")) {
+      if (isFile(absolute) && dirname(path) === DEFAULT_FOLDER) manifests.add(absolute);
+    } else if (path.endsWith(".jsonl") && dirname(path) === DEFAULT_FOLDER) {
+      const beside = `${absolute.slice(0, -".jsonl".length)}.lock.json`;
+      if (isFile(beside)) manifests.add(beside);
+      if (isFile(absolute)) jsonl.add(absolute);
+    } else if (/\.(md|markdown)$/i.test(path)) markdown.push(absolute);
+  }
+  // A submodule added, changed or removed under a dataset folder belongs to that dataset, as a markdown file would
+  // (lock and validate name it: it is not an artifact).
+  for (const path of gitlinks) markdown.push(join(root, ...path.split("/")));
+  if (markdown.length > 0) for (const manifest of manifestsHolding(root, markdown)) manifests.add(manifest);
+  return { manifests: [...manifests].sort(), jsonl: [...jsonl].sort() };
+}
+
+/**
+ * The manifests of the default folder (the ones `update` refreshes when none are named) whose
+ * dataset folder (their datasetRoot) holds one of the files.
+ */
+function manifestsHolding(root: string, files: string[]): string[] {
+  const found = new Set<string>();
+  /** Dataset folder (absolute) → the manifests of the default folder whose datasetRoot it is. */
+  const byFolder = new Map<string, string[]>();
+  const folder = join(root, ...DEFAULT_FOLDER.split("/"));
+  let names: string[] = [];
+  try {
+    names = readdirSync(folder).filter((name) => name.endsWith(".lock.json"));
+  } catch {
+    // no default folder
+  }
+  for (const name of names) {
+    const manifest = join(folder, name);
+    const dataset = datasetRootOf(manifest);
+    if (dataset === undefined) {
+      found.add(manifest); // an unreadable manifest: update names its fault
+      continue;
+    }
+    byFolder.set(dataset, [...(byFolder.get(dataset) ?? []), manifest]);
+  }
+  // Each folder above each file, up to the top folder, that is a dataset folder of one of those manifests.
+  for (const file of files) {
+    for (let dir = dirname(file); ; dir = dirname(dir)) {
+      for (const manifest of byFolder.get(dir) ?? []) found.add(manifest);
+      if (dir === root || dirname(dir) === dir || relative(root, dir).startsWith("..")) break;
+    }
+  }
+  return [...found];
+}

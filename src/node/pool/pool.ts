@@ -1,0 +1,217 @@
+/**
+ * The one pool of worker threads of a run (docs/spec.md, "Worker threads"). Every kind of work
+ * (checking a batch of JSONL files, updating a dataset, parsing a batch of artifacts) goes to the same
+ * pool, started once per run on the first task and closed when the run ends: no thread, process or
+ * pool is started per file or per dataset. The pool is Piscina, with one worker entry
+ * (`worker.ts`) whose exported functions are the kinds of task.
+ *
+ * The pool knows no command: it is generic in its kinds of task, which the command that makes it
+ * passes (each kind lives with the command's own code; `worker.ts` exports them all by name). When
+ * the worker script is not built (the test suite runs the TypeScript sources), or the run has one
+ * thread, those functions run in this thread, in the same order, so the results are the same. A task
+ * that fails returns its error as data (task-failure.ts).
+ */
+import { stat } from "node:fs/promises";
+import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
+import { codeFile } from "../code-root.js";
+import { OperationalError } from "../errors.js";
+import { readsOutsideAllowed } from "../files/regular-file.js";
+import { errorMessage } from "../../core/errors.js";
+
+/**
+ * The kinds of task a pool runs, by name (the names `worker.ts` exports them by): each takes plain data and resolves to
+ * plain data, a failure included.
+ */
+export type TaskTable<T> = { [N in keyof T]: (task: never) => Promise<unknown> };
+
+/** The most threads a run may ask for: four per core (more only costs memory). */
+export function maxJobs(): number {
+  return 4 * availableParallelism();
+}
+
+/**
+ * When a kind of work pays for worker threads by default: from this many bytes (or this many items) of it; at most
+ * `most` threads.
+ */
+export interface ThreadPolicy {
+  fromBytes: number;
+  fromItems?: number;
+  most?: number;
+}
+
+/**
+ * The threads a run uses for `items` pieces of work of `bytes` in all: as asked (a `--jobs` value,
+ * checked), but no more than there are pieces (a piece is never split); else, when the policy says
+ * there is enough work for threads to pay off, one per core (at most the policy's most), else one.
+ */
+export function chooseJobs(
+  asked: number | undefined,
+  work: { items: number; bytes: number },
+  policy: ThreadPolicy,
+): number {
+  if (work.items < 2) return 1;
+  if (asked !== undefined) return Math.min(asked, work.items);
+  const enough = work.bytes >= policy.fromBytes || (policy.fromItems !== undefined && work.items >= policy.fromItems);
+  return enough ? Math.min(availableParallelism(), policy.most ?? Number.POSITIVE_INFINITY, work.items) : 1;
+}
+
+/** Checks a `--jobs` value: a whole number from 1 to four per core. */
+export function checkJobs(jobs: number | undefined): number | undefined {
+  if (jobs === undefined) return undefined;
+  if (!Number.isInteger(jobs) || jobs < 1)
+    throw new OperationalError(`--jobs ${jobs}: expected a whole number of threads, 1 or more`);
+  return Math.min(jobs, maxJobs());
+}
+
+/**
+ * Work items (by their sizes in bytes, in order) grouped into the batches a pool's tasks carry, in order: up to
+ * `most.items` items, fewer when there is little work (every thread gets about four batches at least), or until a batch
+ * holds `most.bytes`; a large item is a batch of its own. Small items travel together, so that a run of thousands pays
+ * for hundreds of messages, not thousands.
+ */
+export function batchesOf(sizes: number[], jobs: number, most: { items: number; bytes: number }): number[][] {
+  const items = Math.max(1, Math.min(most.items, Math.ceil(sizes.length / (jobs * 4))));
+  const batches: number[][] = [];
+  let batch: number[] = [];
+  let bytes = 0;
+  for (const [index, size] of sizes.entries()) {
+    batch.push(index);
+    bytes += size;
+    if (batch.length >= items || bytes >= most.bytes) {
+      batches.push(batch);
+      batch = [];
+      bytes = 0;
+    }
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches;
+}
+
+/**
+ * A worker holds what one task needs (a batch of files, a dataset's artifacts): a capped old
+ * generation makes V8 collect as it goes instead of growing the heap after the machine's memory,
+ * and the young generation is sized for throughput (bench/RESULTS.md). The cap is far above what a
+ * task within the size caps needs.
+ */
+export const WORKER_LIMITS = { maxYoungGenerationSizeMb: 32, maxOldGenerationSizeMb: 1024 };
+
+export interface WorkPool<T extends TaskTable<T>> {
+  /** Threads that do the work, this one included when it works too: 1 when everything runs in this thread. */
+  readonly threads: number;
+  /** Worker threads: 0 when everything runs in this thread. */
+  readonly workers: number;
+  /**
+   * Every task runs in a worker whose heap is capped (WORKER_LIMITS), this thread doing none: made with `capped` and
+   * the worker script built.
+   */
+  readonly capped: boolean;
+  /** Runs a task; the buffers in `transfer` are moved to the worker, not copied (they are unusable here after). */
+  run<N extends keyof T & string>(
+    name: N,
+    task: Parameters<T[N]>[0],
+    transfer?: ArrayBuffer[],
+  ): Promise<Awaited<ReturnType<T[N]>>>;
+  close(): Promise<void>;
+}
+
+interface PiscinaLike {
+  run(task: unknown, options: { name: string; transferList?: ArrayBuffer[] }): Promise<unknown>;
+  destroy(): Promise<void>;
+}
+
+/**
+ * A pool for a run of `threads` threads, started on its first task, or at once when told the kind of task the run
+ * will send (`warm`), whose modules each worker then loads as it starts. By default this thread only
+ * hands out work and the pool has `threads` workers; with `mainWorks`, this thread does its share
+ * too and the pool has `threads - 1`. With one thread, or when the worker script is not built, the
+ * `tasks` run in this thread.
+ */
+export async function createPool<T extends TaskTable<T>>(
+  threads: number,
+  tasks: T,
+  { mainWorks = false, warm, capped = false }: { mainWorks?: boolean; warm?: keyof T & string; capped?: boolean } = {},
+): Promise<WorkPool<T>> {
+  const script = codeFile("node/pool/worker.js");
+  // `capped`: the run parses markdown, whose cost a hostile file can make large; this thread's heap cannot be capped
+  // once Node has started (V8 sizes it at start-up), a worker's can: every task goes to `threads` workers, even one.
+  const jobs = capped ? threads : mainWorks ? threads - 1 : threads;
+  const built =
+    (threads > 1 || capped) && jobs >= 1 && (await stat(fileURLToPath(script)).catch(() => undefined)) !== undefined;
+  if (!built) {
+    return {
+      threads: 1,
+      workers: 0,
+      capped: false,
+      run: (name, task) => (tasks[name] as unknown as (task: unknown) => Promise<never>)(task),
+      close: async () => {},
+    };
+  }
+  let pool: PiscinaLike | undefined;
+  let failure: Error | undefined;
+  const start = async (): Promise<PiscinaLike> => {
+    const { Piscina } = await import("piscina");
+    return new Piscina({
+      filename: script.href,
+      minThreads: jobs,
+      maxThreads: jobs,
+      idleTimeout: 60_000,
+      resourceLimits: WORKER_LIMITS,
+      // Two tasks at once in a worker, so that one's waits for the file system overlap the other's work.
+      concurrentTasksPerWorker: 2,
+      // Every worker takes the next task when it is done with one; a queue of any length (the run bounds what it
+      // submits).
+      maxQueue: Number.POSITIVE_INFINITY,
+      // What the workers load as they start, and whether their reads may leave the repository (regular-file.ts).
+      workerData: { ...(warm !== undefined ? { warm } : {}), outsideAllowed: readsOutsideAllowed() },
+    }) as PiscinaLike;
+  };
+  // `warm`: the run will send this kind of task; the workers start now, and load its modules as they start, while this
+  // thread prepares the first tasks (about a quarter of a second of a run's start-up).
+  let starting: Promise<PiscinaLike> | undefined = warm !== undefined ? start() : undefined;
+  if (starting !== undefined) pool = await starting.catch(() => undefined); // one that cannot start says so at its first task
+  return {
+    threads,
+    workers: jobs,
+    capped,
+    async run(name, task, transfer) {
+      if (failure) throw failure;
+      starting ??= start();
+      pool ??= await starting;
+      try {
+        return (await pool.run(task, { name, ...(transfer?.length ? { transferList: transfer } : {}) })) as never;
+      } catch (error) {
+        const stopped = workerFailure(error);
+        // A worker out of memory fails its own tasks; the pool starts another in its place and the run goes on (the
+        // caller names what the task was doing). Any other stop ends the run.
+        if (!(stopped instanceof WorkerMemoryError)) failure = stopped;
+        throw stopped;
+      }
+    },
+    async close() {
+      const started = pool ?? (starting ? await starting.catch(() => undefined) : undefined); // one that never started has nothing to close
+      await started?.destroy();
+    },
+  };
+}
+
+/** A task whose worker ran out of memory (its heap capped at WORKER_LIMITS); the caller names what it was doing. */
+export class WorkerMemoryError extends OperationalError {
+  override name = "WorkerMemoryError";
+  constructor() {
+    super(
+      `a worker thread ran out of memory (its heap is capped at ${WORKER_LIMITS.maxOldGenerationSizeMb} MiB): lower --max-artifact-bytes or the other caps of docs/spec.md, section 13`,
+    );
+  }
+}
+
+/**
+ * A worker that ran out of memory fails its tasks (WorkerMemoryError); one that stopped otherwise ends the run, saying
+ * so (its tasks return their own errors as data).
+ */
+function workerFailure(error: unknown): Error {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ERR_WORKER_OUT_OF_MEMORY") return new WorkerMemoryError();
+  const message = errorMessage(error);
+  return new OperationalError(`a worker thread stopped: ${message}`);
+}

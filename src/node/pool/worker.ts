@@ -1,0 +1,78 @@
+/**
+ * The one worker entry of the pool (pool.ts): each exported function is a kind of task, by the name the
+ * commands run it by. Each kind lives with its command's code (validate.ts, generate-pool.ts,
+ * update-dataset.ts, diff.ts), which also runs it in the main thread when the run has one thread;
+ * here it is only loaded and called. A task's input and result are plain data; errors a user acts on
+ * come back as data (task-failure.ts), so that their kind (a dataset problem, an operational error)
+ * survives the crossing. This module imports the commands; none of them imports it.
+ */
+import { workerData } from "node:worker_threads";
+import type { DiffTasks } from "../diff/diff.js";
+import type { ArtifactTasks } from "../generate/generate-pool.js";
+import { encodeFailure } from "./task-failure.js";
+import type { UpdateTasks } from "../update/update-dataset.js";
+import type { VALIDATE_TASKS } from "../validate/validate.js";
+
+type Task<F extends (task: never) => unknown> = Parameters<F>[0];
+
+// Each kind of task loads its modules when it first runs, so that a worker that only validates never
+// loads the markdown parser, and one that only generates never compiles a schema.
+
+/** Checks a batch of whole JSONL files (validate.ts); when its modules cannot be loaded, the batch fails with that error. */
+async function validateFiles(task: Task<(typeof VALIDATE_TASKS)["validateFiles"]>) {
+  let run: (typeof VALIDATE_TASKS)["validateFiles"];
+  try {
+    ({ validateFiles: run } = await import("../validate/validate.js"));
+  } catch (error) {
+    return encodeFailure(error);
+  }
+  return run(task);
+}
+
+/** Reads, parses and serialises a batch of artifacts of one dataset (generate-pool.ts). */
+async function artifactBatch(task: Task<ArtifactTasks["artifactBatch"]>) {
+  return (await import("../generate/generate-pool.js")).artifactBatch(task);
+}
+
+/**
+ * Re-locks and regenerates a batch of whole datasets (update-dataset.ts); when its modules cannot be loaded, every
+ * dataset of the batch fails with that error.
+ */
+async function updateDatasets(task: Task<UpdateTasks["updateDatasets"]>) {
+  let run: UpdateTasks["updateDatasets"];
+  try {
+    ({ updateDatasets: run } = await import("../update/update-dataset.js"));
+  } catch (error) {
+    return task.datasets.map(() => encodeFailure(error));
+  }
+  return run(task);
+}
+
+/** Compares a batch of dataset file pairs (diff.ts). */
+async function diffPairs(task: Task<DiffTasks["diffPairs"]>) {
+  return (await import("../diff/diff.js")).diffPairs(task);
+}
+
+/** The kinds of task, by name: the same signatures as the commands' own. */
+export const tasks = { validateFiles, artifactBatch, updateDatasets, diffPairs } satisfies typeof VALIDATE_TASKS &
+  ArtifactTasks &
+  UpdateTasks &
+  DiffTasks;
+type TaskName = keyof typeof tasks;
+
+/** The modules of a kind of task that loads its own (the others load little). */
+const MODULES: Partial<Record<TaskName, () => Promise<unknown>>> = {
+  validateFiles: () => import("../validate/validate.js"),
+  updateDatasets: () => import("../update/update-dataset.js"),
+  diffPairs: () => import("../diff/diff.js"),
+};
+
+// A pool told which kind of task its run sends (pool.ts, `warm`) has each worker load that kind's modules as it
+// starts, while the main thread still prepares the first tasks. Awaited here, before Piscina hears the worker is ready:
+// a ready worker waits for its first task in Atomics.wait, which would hold a load left running.
+const { warm, outsideAllowed } = (workerData ?? {}) as { warm?: TaskName; outsideAllowed?: boolean };
+// Reads outside the repository as the run allows them (`--allow-outside-repository`; regular-file.ts).
+if (outsideAllowed === true) (await import("../files/regular-file.js")).allowReadsOutsideRepository(true);
+if (warm !== undefined) await MODULES[warm]?.().catch(() => undefined); // a failure shows when the first task loads them
+
+export { validateFiles, artifactBatch, updateDatasets, diffPairs };

@@ -1,0 +1,302 @@
+/**
+ * `adopt`: a whole corpus under citation targets in one command (README, "Adopting a corpus";
+ * docs/spec.md, "Field templates"). Each dataset folder's fields come from templates filled from
+ * the folder and its front matter; every manifest and JSONL is written by `update`'s machinery
+ * (one pool, all or nothing, every fault named) into `.tooling/citation-targets/`.
+ */
+import { lstatSync, readdirSync, statSync } from "node:fs";
+import { dirname, join, relative as relativePath, resolve, sep } from "node:path";
+import {
+  checkDatasetFields,
+  type DatasetFields,
+  fillTemplate,
+  TEMPLATE_HELP,
+  type TemplateContext,
+  TemplateError,
+} from "../../core/lock/dataset-fields.js";
+import { DatasetError } from "../../core/errors.js";
+import { DEFAULT_MANIFEST_NAME } from "../../core/lock/manifest.js";
+import { MANIFEST_DATASET_FIELDS } from "../../core/model.js";
+import { comparePaths } from "../../core/address/natural-sort.js";
+import { detached, frontDocument, templateContext } from "../dataset/dataset-context.js";
+import { OperationalError } from "../errors.js";
+import { withOutsideReads } from "../files/regular-file.js";
+import { displayPath, findRepositoryRoot, isInside } from "../files/files.js";
+import { FLAG } from "../dataset/lock.js";
+import { datasetRootOf, MANIFEST_FOLDER } from "../files/files.js";
+import { update, type UpdateOptions } from "./update.js";
+import type { DatasetUpdate } from "./update-dataset.js";
+import { JOURNAL_NAME } from "../writes/journal.js";
+import { readRegularFileSync } from "../files/regular-file.js";
+import { writeFileAtomic } from "../writes/write.js";
+import { noteOf, WRITER_LOCK_NAME, withWriterLock } from "../writes/writer-lock.js";
+import { addGitattributes, gitattributesLines } from "./gitattributes.js";
+import { orphanedManifests, ownersOf } from "./move-dataset.js";
+
+export interface AdoptOptions extends Omit<UpdateOptions, "manifests" | "datasets" | "set"> {
+  /** Dataset folders, or globs of them (relative to cwd). */
+  datasets: string[];
+  /** A template (or value) per field; slug defaults to the front matter's `slug`, else the folder name as a slug. */
+  templates: Partial<DatasetFields>;
+  /**
+   * The folders are datasets moved (`git mv`): each repoints the orphaned manifest it belongs to (the one whose dataset
+   * folder is not there and whose every artifact is in it), keeping its slug, fields and addresses. No templates.
+   */
+  move?: boolean;
+}
+
+export interface AdoptResult {
+  updates: DatasetUpdate[];
+  /** Where the manifests and JSONL went. */
+  folder: string;
+  /**
+   * The lines added to the repository's `.gitattributes` (with --check: those it would add), so that git never
+   * converts the line endings of what the manifests pin (gitattributes.ts).
+   */
+  gitattributes: string[];
+}
+
+/** The default slug template: the front matter's `slug` when it has one, else the folder's name made a slug. */
+function slugTemplate(context: TemplateContext): string {
+  return context.front !== undefined && typeof context.front.slug === "string" ? "{front.slug|slug}" : "{folder|slug}";
+}
+
+/**
+ * The dataset folders the arguments name: folders as they are, globs expanded to the folders they match; in natural
+ * order, each once.
+ */
+async function datasetFolders(patterns: string[], cwd: string): Promise<string[]> {
+  const found = new Set<string>();
+  const { default: fg } = await import("fast-glob");
+  for (const pattern of patterns) {
+    const direct = resolve(cwd, pattern);
+    if (statSync(direct, { throwIfNoEntry: false })?.isDirectory()) {
+      found.add(direct);
+      continue;
+    }
+    if (!fg.isDynamicPattern(pattern)) throw new OperationalError(`${pattern}: no such dataset folder`);
+    const matches = await fg(pattern, {
+      cwd,
+      onlyDirectories: true,
+      absolute: true,
+      dot: false,
+      ignore: ["**/node_modules/**"],
+    });
+    if (matches.length === 0) throw new OperationalError(`${pattern}: matches no folder`);
+    for (const match of matches) found.add(resolve(match));
+  }
+  return [...found].sort(comparePaths);
+}
+
+/** The manifests of the tooling folder by the dataset folder (absolute) their datasetRoot points to. */
+function manifestsByRoot(folder: string): Map<string, string> {
+  const byRoot = new Map<string, string>();
+  let names: string[] = [];
+  try {
+    names = readdirSync(folder).filter((name) => name.endsWith(".lock.json"));
+  } catch {
+    return byRoot;
+  }
+  for (const name of names.sort()) {
+    const root = datasetRootOf(join(folder, name));
+    if (root !== undefined && !byRoot.has(root)) byRoot.set(root, join(folder, name));
+  }
+  return byRoot;
+}
+
+/** A manifest's datasetRoot for a dataset folder: the folder relative to the manifest's, POSIX. */
+function relativeRoot(manifest: string, dir: string): string {
+  return relativePath(dirname(manifest), dir).split(sep).join("/");
+}
+
+/**
+ * adopt --move: each folder repoints the one orphaned manifest it belongs to (move-dataset.ts), then update re-locks
+ * and regenerates it from there; all or nothing, every fault named.
+ */
+async function moveFolders(
+  folders: string[],
+  folder: string,
+  repository: string,
+  cwd: string,
+  rest: Omit<AdoptOptions, "datasets" | "templates" | "onProgress" | "move">,
+  onProgress: AdoptOptions["onProgress"],
+): Promise<AdoptResult> {
+  const orphans = orphanedManifests(folder);
+  const problems: string[] = [];
+  const moved: { manifest: string; dir: string; fields: Partial<DatasetFields>; move: boolean }[] = [];
+  const taken = new Set<string>();
+  for (const dir of folders) {
+    const shown = displayPath(dir, cwd) || ".";
+    const owners = ownersOf(dir, orphans).filter((m) => !taken.has(m));
+    if (owners.length !== 1) {
+      problems.push(
+        owners.length === 0
+          ? `${shown}: no lock manifest in ${displayPath(folder, cwd)} has its dataset folder gone and every artifact in ${shown}: nothing to move (adopt it without --move as a new dataset)`
+          : `${shown}: more than one lock manifest could be its own (${owners.map((m) => displayPath(m, cwd)).join(", ")}): repoint one with \`citation-targets lock ${shown} -o MANIFEST\``,
+      );
+      continue;
+    }
+    taken.add(owners[0]!);
+    moved.push({ manifest: owners[0]!, dir, fields: {}, move: true });
+  }
+  if (problems.length > 0) throw new DatasetError(problems);
+  const updates = await update({ ...rest, cwd, datasets: moved, ...(onProgress ? { onProgress } : {}) });
+  const gitattributes = await addGitattributes(
+    repository,
+    gitattributesLines(repository, folders),
+    rest.check === true,
+  );
+  return { updates, folder, gitattributes };
+}
+
+/** Writes (or, with `check`, computes) a manifest and a JSONL for every dataset folder named; all or nothing. */
+export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
+  return withOutsideReads(options.allowOutsideRepository, () => adoptConfined(options));
+}
+
+async function adoptConfined(options: AdoptOptions): Promise<AdoptResult> {
+  const cwd = options.cwd ?? process.cwd();
+  if (options.check) return adoptLocked(options, cwd);
+  // One writer at a time (writer-lock.ts), from the first look at the tooling folder to the last rename.
+  return withWriterLock(cwd, "adopt", noteOf(options), () => adoptLocked(options, cwd));
+}
+
+async function adoptLocked(options: AdoptOptions, cwd: string): Promise<AdoptResult> {
+  const { datasets: patterns, templates, onProgress, move, ...rest } = options;
+  if (patterns.length === 0)
+    throw new OperationalError("no dataset folders: name them (e.g. 'laws/*'), or set adopt.datasets in the config");
+  const missing = MANIFEST_DATASET_FIELDS.filter((field) => field !== "slug" && templates[field] === undefined);
+  const folders = await datasetFolders(patterns, cwd);
+  const found = await findRepositoryRoot(cwd);
+  const repository = found ?? cwd;
+  const folder = join(repository, ...MANIFEST_FOLDER.split("/"));
+  if (move) return moveFolders(folders, folder, repository, cwd, rest, onProgress);
+  if (missing.length > 0) {
+    // Say what each law's front matter offers, from the first one, so that the fix can be written at once.
+    const first =
+      folders[0] !== undefined
+        ? await templateContext(folders[0], repository, options.maxFrontMatterBytes).catch(() => undefined)
+        : undefined;
+    const keys = first?.front ? Object.keys(first.front) : [];
+    throw new OperationalError(
+      [
+        `adopt needs a template (or a value) for each dataset field:`,
+        ...missing.map((f) => `  ${f}: give ${FLAG[f]}, or adopt.${f} in the config`),
+        ...(keys.length > 0
+          ? [`the front matter of ${first!.frontSource} offers ${keys.map((k) => `{front.${k}}`).join(", ")}`]
+          : []),
+        `templates: ${TEMPLATE_HELP}`,
+        `e.g. citation-targets adopt 'laws/*' --title-id '{front.jurabk}' --name '{front.Title}' --version-date 2024-06-01 --source-text-url 'https://example.org/{front.slug}/'`,
+      ].join("\n"),
+    );
+  }
+
+  const problems: string[] = [];
+  const adopted: { manifest: string; dir: string; fields: Partial<DatasetFields> }[] = [];
+  const bySlug = new Map<string, string>();
+  // The manifests there already, by the dataset folder they point to: a folder adopted before keeps its manifest and
+  // its fields.
+  const known = manifestsByRoot(folder);
+  for (const dir of folders) {
+    const shown = displayPath(dir, cwd) || ".";
+    if (!isInside(repository, dir)) {
+      problems.push(`${shown}: outside the repository ${repository}`);
+      continue;
+    }
+    // A manifest already in the dataset folder, or one of the tooling folder for it, is refreshed where it is, as
+    // update refreshes it: its fields stay as they are (a version set with update --version-date is not undone by the
+    // templates).
+    const inFolder = join(dir, DEFAULT_MANIFEST_NAME);
+    const existing = statSync(inFolder, { throwIfNoEntry: false })?.isFile() ? inFolder : known.get(dir);
+    if (existing !== undefined) {
+      adopted.push({ manifest: existing, dir, fields: {} });
+      continue;
+    }
+    if ((await frontDocument(dir)) === undefined) {
+      problems.push(`${shown}: no markdown files: not a dataset folder (leave it out of the folders given)`);
+      continue;
+    }
+    const fields: Partial<DatasetFields> = {};
+    let faulty = false;
+    let context: TemplateContext;
+    try {
+      context = await templateContext(dir, repository, options.maxFrontMatterBytes);
+    } catch (error) {
+      if (!(error instanceof TemplateError || error instanceof OperationalError)) throw error;
+      problems.push(`${shown}: ${error.message}`);
+      continue;
+    }
+    // Every field's fault, not only the first: one run names them all.
+    for (const field of MANIFEST_DATASET_FIELDS) {
+      const template = templates[field] ?? (field === "slug" ? slugTemplate(context) : undefined);
+      if (template === undefined) continue;
+      try {
+        fields[field] = detached(fillTemplate(template, context, field === "sourceTextUrl"));
+      } catch (error) {
+        if (!(error instanceof TemplateError)) throw error;
+        problems.push(`${shown}: ${field}: ${error.message}`);
+        faulty = true;
+      }
+    }
+    const faults = checkDatasetFields(fields);
+    for (const f of faults) problems.push(`${shown}: ${f.field} ${JSON.stringify(f.value)}: ${f.message}`);
+    if (faulty || faults.length > 0) continue;
+    const slug = fields.slug!;
+    const other = bySlug.get(slug);
+    if (other !== undefined) {
+      problems.push(
+        `${shown}: slug ${JSON.stringify(slug)} is also the slug of ${other}: each dataset needs its own (set --slug to a template that tells them apart)`,
+      );
+      continue;
+    }
+    bySlug.set(slug, shown);
+    const manifest = join(folder, `${slug}.lock.json`);
+    if (statSync(manifest, { throwIfNoEntry: false })) {
+      const root = datasetRootOf(manifest);
+      const gone = root !== undefined && !statSync(root, { throwIfNoEntry: false })?.isDirectory();
+      const relative = relativeRoot(manifest, dir);
+      problems.push(
+        `${shown}: ${displayPath(manifest, cwd)} already belongs to ${root === undefined ? "a manifest that cannot be read" : displayPath(root, cwd) || "."}${
+          gone
+            ? `, which is not there any more: if the law moved here, set "datasetRoot": ${JSON.stringify(relative)} in ${displayPath(manifest, cwd)} and run adopt again`
+            : ": a slug names one dataset"
+        }`,
+      );
+      continue;
+    }
+    adopted.push({ manifest, dir, fields });
+  }
+  if (problems.length > 0) throw new DatasetError(problems);
+  const updates = await update({ ...rest, cwd, datasets: adopted, ...(onProgress ? { onProgress } : {}) });
+  const gitattributes = await addGitattributes(
+    repository,
+    gitattributesLines(repository, folders),
+    rest.check === true,
+  ).catch((error: unknown) => {
+    throw new OperationalError(`cannot write ${join(repository, ".gitattributes")}: ${(error as Error).message}`);
+  });
+  if (!options.check && found !== undefined) await ignoreToolFiles(repository, noteOf(options));
+  return { updates, folder, gitattributes };
+}
+
+/**
+ * The files an interrupted or running writer leaves at the repository root, never to be committed: adopt puts them in
+ * the root's `.gitignore` (SECURITY.md: a journal or a writer lock that git tracks is refused or ignored).
+ */
+export const TOOL_FILE_IGNORES = [`/${JOURNAL_NAME}`, `/${WRITER_LOCK_NAME}`];
+
+/** Adds the lines of TOOL_FILE_IGNORES that `.gitignore` at `repository` lacks (a `.gitignore` that is a link is left). */
+async function ignoreToolFiles(repository: string, note: (text: string) => void): Promise<void> {
+  const path = join(repository, ".gitignore");
+  const info = lstatSync(path, { throwIfNoEntry: false });
+  if (info !== undefined && !info.isFile()) {
+    note(`.gitignore is not a regular file: add ${TOOL_FILE_IGNORES.join(" and ")} to what git ignores yourself`);
+    return;
+  }
+  const text = info === undefined ? "" : readRegularFileSync(path, path, true).toString("utf8");
+  const lines = new Set(text.split(/\r?\n/).map((line) => line.trim()));
+  const missing = TOOL_FILE_IGNORES.filter((line) => !lines.has(line) && !lines.has(line.slice(1)));
+  if (missing.length === 0) return;
+  const separator = text === "" || text.endsWith("\n") ? "" : "\n";
+  await writeFileAtomic(path, `${text}${separator}${missing.join("\n")}\n`);
+}

@@ -1,0 +1,42 @@
+/**
+ * The `.gitattributes` lines `adopt` writes (docs/spec.md, "Adopt"): git must never convert the line
+ * endings of the JSONL and manifests, nor of the markdown, whose bytes the manifests pin by digest
+ * (`eol=lf` is not enough: a checkout would still be converted back and forth). `-text` keeps every
+ * byte as committed, on every platform (a Windows checkout with core.autocrlf=true included).
+ */
+import { readFileSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+import { MANIFEST_FOLDER } from "../files/files.js";
+import { writeFileAtomic } from "../writes/write.js";
+
+/** The lines for the tooling folder and each dataset folder (absolute), in order. */
+export function gitattributesLines(repository: string, datasetFolders: readonly string[]): string[] {
+  const lines = [`${MANIFEST_FOLDER}/** -text`];
+  for (const folder of datasetFolders) {
+    const path = relative(repository, folder).split(sep).join("/");
+    // A space or a glob character in a folder's name is escaped as gitattributes reads patterns.
+    const pattern = path.replace(/([\\ *?[\]#!"])/g, "\\$1");
+    lines.push(path === "" ? "** -text" : `${pattern}/** -text`);
+  }
+  return [...new Set(lines)];
+}
+
+/**
+ * Adds to the repository's `.gitattributes` those of `lines` it lacks (written atomically, the rest of the file kept as
+ * it is); gives the lines added.
+ */
+export async function addGitattributes(repository: string, lines: readonly string[], check = false): Promise<string[]> {
+  const file = join(repository, ".gitattributes");
+  let text = "";
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  const present = new Set(text.split(/\r?\n/).map((line) => line.trim()));
+  const missing = lines.filter((line) => !present.has(line));
+  if (missing.length === 0 || check) return missing;
+  const joined = text === "" || text.endsWith("\n") ? text : `${text}\n`;
+  await writeFileAtomic(file, `${joined}${missing.join("\n")}\n`);
+  return missing;
+}

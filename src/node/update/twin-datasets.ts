@@ -1,0 +1,69 @@
+/**
+ * Two datasets of one law (docs/spec.md, "Adopt"): a folder renamed with `git mv` and adopted again
+ * becomes a second dataset under a new slug beside its orphaned manifest. Swiss acts legitimately
+ * share an SR number and date across their German, French and Italian editions, with different
+ * names; so a warning is said when two datasets share titleId, versionDate and name, or share titleId
+ * and versionDate while one of them has lost its dataset folder.
+ */
+import { readFileSync, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { displayPath } from "../files/files.js";
+
+interface Dataset {
+  shown: string;
+  titleId: string;
+  versionDate: string;
+  name: string;
+  folderGone: boolean;
+}
+
+function readDataset(manifest: string, cwd: string): Dataset | undefined {
+  try {
+    const data = JSON.parse(readFileSync(manifest, "utf8")) as Record<string, unknown>;
+    const { titleId, versionDate, name, datasetRoot } = data;
+    if (typeof titleId !== "string" || typeof versionDate !== "string" || typeof name !== "string") return undefined;
+    const root = resolve(dirname(manifest), typeof datasetRoot === "string" ? datasetRoot : ".");
+    return {
+      shown: displayPath(manifest, cwd),
+      titleId,
+      versionDate,
+      name,
+      folderGone: !statSync(root, { throwIfNoEntry: false })?.isDirectory(),
+    };
+  } catch {
+    return undefined; // an unreadable manifest is its own problem, said where it is read
+  }
+}
+
+/** The warnings about datasets that look like one law twice, among these lock manifests (absolute or cwd-relative). */
+export function twinDatasetWarnings(manifests: Iterable<string>, cwd: string): string[] {
+  const groups = new Map<string, Dataset[]>();
+  for (const manifest of new Set([...manifests].map((m) => resolve(cwd, m)))) {
+    const dataset = readDataset(manifest, cwd);
+    if (dataset === undefined) continue;
+    const key = `${dataset.titleId}\u0000${dataset.versionDate}`;
+    const group = groups.get(key);
+    if (group) group.push(dataset);
+    else groups.set(key, [dataset]);
+  }
+  const warnings: string[] = [];
+  for (const group of groups.values()) {
+    if (group.length < 2) continue;
+    group.sort((a, b) => (a.shown < b.shown ? -1 : a.shown > b.shown ? 1 : 0));
+    const gone = group.filter((d) => d.folderGone);
+    const byName = new Map<string, Dataset[]>();
+    for (const d of group) byName.set(d.name, [...(byName.get(d.name) ?? []), d]);
+    const named = [...byName.values()].filter((same) => same.length > 1);
+    if (named.length === 0 && gone.length === 0) continue; // editions in other languages: different names
+    const { titleId, versionDate } = group[0]!;
+    const list = (named.length > 0 ? named.flat() : group).map((d) => d.shown).join(", ");
+    const why =
+      named.length > 0
+        ? `the same titleId "${titleId}", versionDate ${versionDate} and name`
+        : `the same titleId "${titleId}" and versionDate ${versionDate}, and the dataset folder of ${gone.map((d) => d.shown).join(", ")} is not there`;
+    warnings.push(
+      `${list} look like one law twice (${why}): was a dataset folder moved and adopted again under a new slug? Repoint the old manifest with \`citation-targets adopt --move NEW-FOLDER\` (its slug and addresses kept) and remove the new one`,
+    );
+  }
+  return warnings;
+}

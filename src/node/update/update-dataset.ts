@@ -1,0 +1,419 @@
+/**
+ * One dataset of `update`: re-lock it (its manifest's datasetRoot, keeping kinds, order and
+ * ignores), regenerate its JSONL, and compare with the files there. A task of the pool (worker.ts)
+ * when a run has many datasets; in the main thread, with the pool parsing its artifacts, when it has
+ * few. New bytes go to temporary files that the caller renames into place only once every dataset
+ * of the run succeeded (update.ts).
+ */
+import { existsSync, statSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { sha256Hex, sha256Stream } from "../../core/bytes.js";
+import { DatasetError } from "../../core/errors.js";
+import { DEFAULT_MANIFEST_NAME } from "../../core/lock/manifest.js";
+import type { ArtifactLimits } from "../../core/markdown/limits.js";
+import { displayPath } from "../files/files.js";
+import { type DatasetFields, TemplateError } from "../../core/lock/dataset-fields.js";
+import { MANIFEST_DATASET_FIELDS, type ManifestDatasetField } from "../../core/model.js";
+import { shellQuote } from "../../core/text.js";
+import { fillFieldTemplates } from "../dataset/dataset-context.js";
+import { defaultJobs, linesOf, writeLinesTo } from "../generate/generate.js";
+import { FieldsError, lock, type LockResult, type ManifestChanges, slugConflict } from "../dataset/lock.js";
+import { describeIoError, OperationalError } from "../errors.js";
+import { loadManifest } from "../dataset/manifest-io.js";
+import { ARTIFACT_TASKS, type ArtifactTasks } from "../generate/generate-pool.js";
+import type { WorkPool } from "../pool/pool.js";
+import { encodeFailure, type TaskFailure } from "../pool/task-failure.js";
+import { type RecordChanges, RecordComparer } from "../../core/records/record-fingerprint.js";
+import { readOldRecords } from "../records/record-changes.js";
+import { type CacheEntry, cacheKey } from "../cache/update-cache.js";
+import { readRegularFileSync, readRegularIfPresent, regularReadStream } from "../files/regular-file.js";
+import { openAtomic } from "../writes/write.js";
+import { onlyLineEndings } from "../files/line-endings.js";
+
+export interface DatasetUpdate {
+  slug: string;
+  /** The manifest and the JSONL as shown (relative to cwd). */
+  manifest: string;
+  output: string;
+  artifacts: ManifestChanges;
+  records: RecordChanges;
+  /** Whether the manifest's bytes or the JSONL's bytes would change (or did). */
+  manifestChanged: boolean;
+  outputChanged: boolean;
+  written: boolean;
+  /** True when the JSONL was known to be what generate writes from the cache, without generating it. */
+  cached?: boolean;
+  /** Dataset fields whose value changed, with both values (none for a new manifest). */
+  fields: DatasetFieldChange[];
+  /**
+   * The dataset digest before (the old manifest's; absent for a new one) and after: when it changes, so does every
+   * record's datasetDigest and citationTargetId.
+   */
+  datasetDigest: { before?: string; after: string };
+  /** What the user should know but that stops nothing (e.g. the markdown changed and the version date did not). */
+  warnings: string[];
+  /** The manifest's sourceTextUrl (after the update). */
+  sourceTextUrl: string;
+  /**
+   * --check: the dataset is what its manifest pins once CR LF is read as LF (a Windows checkout with
+   * core.autocrlf=true): nothing for update to do; its files need LF (`.gitattributes`, adopt writes it).
+   */
+  lineEndingsOnly?: boolean;
+}
+
+export interface DatasetFieldChange {
+  field: ManifestDatasetField;
+  before: string;
+  after: string;
+}
+
+export interface DatasetTask {
+  /** Absolute path of the lock manifest. */
+  manifestPath: string;
+  cwd: string;
+  check: boolean;
+  maxArtifactBytes?: number;
+  limits: ArtifactLimits;
+  /** Let the manifest's dataset folder lead outside the repository (SECURITY.md). */
+  allowOutsideRepository?: boolean;
+  /** What the cache knew of this manifest, and the generator's identity (update-cache.ts); absent: no cache. */
+  cache?: { generator: string; entry?: CacheEntry };
+  /**
+   * The stale temporaries of the manifest and of its JSONL were removed by the caller, once per folder (write.ts,
+   * removeStaleTemporariesOf).
+   */
+  swept?: boolean;
+  /** A dataset being adopted: its folder (absolute), used when the manifest is not there yet. */
+  dir?: string;
+  /** Dataset fields to set, as values. */
+  fields?: Partial<DatasetFields>;
+  /** The manifest's dataset folder moved to `dir` (adopt --move): it is re-locked from there, datasetRoot repointed. */
+  move?: boolean;
+  /** Dataset fields to set, as templates filled from the dataset's folder and front matter (dataset-context.ts). */
+  templates?: Partial<DatasetFields>;
+}
+
+export interface DatasetTaskResult {
+  update: DatasetUpdate;
+  /**
+   * Temporary files written (not yet synced: update.ts syncs them all side by side), each to be renamed over its target
+   * once the whole run succeeded.
+   */
+  temporaries: { temporary: string; path: string }[];
+  /** What the cache should know of this manifest now. */
+  cacheEntry?: CacheEntry;
+}
+
+/**
+ * The JSONL a manifest generates: `<name>.jsonl` beside `<name>.lock.json`; `<slug>.jsonl` beside a manifest named
+ * `citation-targets.lock.json`.
+ */
+export function outputFor(manifestPath: string, slug: string): string {
+  const name = basename(manifestPath);
+  if (name === DEFAULT_MANIFEST_NAME || !name.endsWith(".lock.json"))
+    return join(dirname(manifestPath), `${slug}.jsonl`);
+  return join(dirname(manifestPath), `${name.slice(0, -".lock.json".length)}.jsonl`);
+}
+
+/**
+ * A dataset's markdown up to this size is read once: the lock pass keeps the bytes it digested, and generation parses
+ * them.
+ */
+const KEEP_CONTENTS_UP_TO = 8 * 2 ** 20;
+
+/**
+ * The largest JSONL compared byte for byte with the lines generated, kept in memory meanwhile (a larger one is compared
+ * record by record as it streams).
+ */
+const COMPARE_BYTES_UP_TO = 8 * 2 ** 20;
+
+/**
+ * A task of the pool (worker.ts): re-locks and regenerates a batch of whole datasets (update), one after another, each
+ * writing into temporary files that the main thread renames; a dataset that fails gives its error as data and the batch
+ * goes on.
+ */
+export async function updateDatasets(task: { datasets: DatasetTask[] }): Promise<(DatasetTaskResult | TaskFailure)[]> {
+  const results: (DatasetTaskResult | TaskFailure)[] = [];
+  for (const dataset of task.datasets) results.push(await updateOneDataset(dataset).catch(encodeFailure));
+  return results;
+}
+
+/** The kinds of task of update's pool: whole datasets, or the artifacts of one dataset done in this thread. */
+export const UPDATE_TASKS = { updateDatasets, ...ARTIFACT_TASKS };
+export type UpdateTasks = typeof UPDATE_TASKS;
+
+/** Updates one dataset; throws DatasetError or OperationalError naming what is wrong. */
+export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<ArtifactTasks>): Promise<DatasetTaskResult> {
+  const { manifestPath, cwd } = task;
+  const shownManifest = displayPath(manifestPath, cwd);
+  const adopting = task.dir !== undefined && !existsSync(manifestPath);
+  const loaded = adopting
+    ? undefined
+    : await loadManifest(manifestPath, cwd, shownManifest, {
+        allowOutsideRepository: task.allowOutsideRepository ?? false,
+      });
+  const root = task.move ? task.dir! : (loaded?.root ?? task.dir!);
+  if (loaded !== undefined && !statSync(root, { throwIfNoEntry: false })?.isDirectory())
+    throw new OperationalError(
+      `${shownManifest}: its dataset folder ${displayPath(root, cwd) || "."} (datasetRoot ${JSON.stringify(loaded.manifest.datasetRoot ?? ".")}) is not there: if the law's folder moved or was renamed, set datasetRoot in ${shownManifest} to its new place (relative to the manifest's folder) and run update again; if the law was withdrawn, remove the manifest and its JSONL (git rm)`,
+    );
+  let locked: LockResult;
+  try {
+    const filled = task.templates
+      ? await fillFieldTemplates(task.templates, root, cwd, undefined, task.limits.maxFrontMatterBytes)
+      : {};
+    locked = await lock(
+      {
+        dir: root,
+        output: manifestPath,
+        cwd,
+        check: true,
+        keepContents: KEEP_CONTENTS_UP_TO,
+        ...task.fields,
+        ...filled,
+        ...(task.maxArtifactBytes !== undefined ? { maxArtifactBytes: task.maxArtifactBytes } : {}),
+      },
+      loaded,
+    );
+  } catch (error) {
+    if (error instanceof DatasetError) throw new DatasetError(error.problems.map((p) => `${shownManifest}: ${p}`));
+    // A field a flag set wrong is a usage error (exit 2), as for lock; a template the dataset's front matter cannot
+    // fill is the dataset's fault (exit 1).
+    if (error instanceof FieldsError)
+      throw new OperationalError(
+        error.message
+          .split("\n")
+          .map((p) => `${shownManifest}: ${p}`)
+          .join("\n"),
+      );
+    if (error instanceof TemplateError)
+      throw new DatasetError(error.message.split("\n").map((p) => `${shownManifest}: ${p}`));
+    throw error;
+  }
+  const conflict = slugConflict(manifestPath, locked.manifest.slug, cwd);
+  if (conflict !== undefined) throw new OperationalError(conflict);
+  const output = outputFor(manifestPath, locked.manifest.slug);
+  const before = loaded?.manifest;
+  const fields: DatasetFieldChange[] = before
+    ? MANIFEST_DATASET_FIELDS.filter((key) => before[key] !== locked.manifest[key]).map((field) => ({
+        field,
+        before: before[field],
+        after: locked.manifest[field],
+      }))
+    : [];
+  const warnings: string[] = [];
+  const dated = fields.find((f) => f.field === "versionDate");
+  if (dated !== undefined && dated.after < dated.before)
+    warnings.push(
+      `${locked.manifest.slug}: versionDate goes back, from ${dated.before} to ${dated.after}: a new version is dated after the one it replaces (was a template filled from an older front-matter date?)`,
+    );
+  const { added, removed, changed } = locked.changes;
+  if (
+    before &&
+    added.length + removed.length + changed.length > 0 &&
+    !fields.some((f) => f.field === "versionDate" || f.field === "sourceTextUrl")
+  )
+    warnings.push(
+      `${locked.manifest.slug}: the markdown changed, but versionDate (${before.versionDate}) and sourceTextUrl did not: if this is a new published version, set them (citation-targets update ${shellQuote(shownManifest)} --version-date YYYY-MM-DD --source-text-url URL)`,
+    );
+  const base = {
+    slug: locked.manifest.slug,
+    manifest: shownManifest,
+    output: displayPath(output, cwd),
+    artifacts: locked.changes,
+    manifestChanged: locked.changed,
+    fields,
+    datasetDigest: { ...(before ? { before: before.datasetDigest } : {}), after: locked.manifest.datasetDigest },
+    warnings,
+    sourceTextUrl: locked.manifest.sourceTextUrl,
+  };
+  const temporaries: DatasetTaskResult["temporaries"] = [];
+  if (
+    task.check &&
+    before !== undefined &&
+    added.length + removed.length + fields.length === 0 &&
+    (changed.length > 0 || readRegularIfPresent(output)?.includes("\r\n")) &&
+    (await onlyLineEndings(before, root, output))
+  ) {
+    // A Windows checkout: not a change of the law; update would only rewrite every digest over CR LF.
+    const count = readRegularIfPresent(output)?.filter((byte) => byte === 0x0a).length ?? 0;
+    const records: RecordChanges = { before: count, after: count, added: [], removed: [], changed: [] };
+    return {
+      update: {
+        ...base,
+        records,
+        manifestChanged: false,
+        outputChanged: false,
+        written: false,
+        warnings: [],
+        lineEndingsOnly: true,
+      },
+      temporaries,
+    };
+  }
+  const key = task.cache ? cacheKey(task.cache.generator, locked.text, task.limits) : undefined;
+
+  // The cache: when the JSONL there is byte for byte what this manifest generated before, it is what it would generate
+  // now.
+  const known = task.cache?.entry;
+  if (key !== undefined && known !== undefined && known.key === key && (await fileDigest(output)) === known.output) {
+    const records: RecordChanges = { before: known.records, after: known.records, added: [], removed: [], changed: [] };
+    if (locked.changed && !task.check) temporaries.push(await writeTemporary(manifestPath, locked.text, task.swept));
+    return {
+      update: { ...base, records, outputChanged: false, written: !task.check && locked.changed, cached: true },
+      temporaries,
+      cacheEntry: known,
+    };
+  }
+
+  // In the pool when it pays, and always when the pool's workers are capped (the parse is then never in this thread).
+  const threaded =
+    pool && (pool.capped || defaultJobs(locked.bytes, locked.manifest.artifacts.length) > 1) ? pool : undefined;
+  // The artifacts' sizes, so that the pool's batches and window ahead are measured in bytes (unknown sizes count as
+  // large ones).
+  const sizes = threaded
+    ? locked.manifest.artifacts.map(
+        (artifact) => statSync(join(root, ...artifact.path.split("/")), { throwIfNoEntry: false })?.size ?? 0,
+      )
+    : [];
+  const lines = linesOf(locked.manifest, root, threaded, sizes, task.limits, {
+    ...(threaded || locked.contents === undefined ? {} : { contents: locked.contents }),
+  });
+  const wrapped = async (work: () => Promise<void>) => {
+    try {
+      await work();
+    } catch (error) {
+      if (error instanceof DatasetError) throw new DatasetError(error.problems.map((p) => `${shownManifest}: ${p}`));
+      throw error;
+    }
+  };
+  const size = statSync(output, { throwIfNoEntry: false })?.size;
+  let changes: RecordChanges;
+  let outputChanged: boolean;
+  let digest: string | undefined;
+  let records = 0;
+  // With no JSONL yet, its size is judged by the markdown's (a JSONL is about twice its markdown): a large new dataset
+  // streams too.
+  if (size !== undefined ? size <= COMPARE_BYTES_UP_TO : locked.bytes * 2 <= COMPARE_BYTES_UP_TO) {
+    // A small JSONL (a publisher's dataset): the lines generated are kept and compared with the file's bytes, byte for
+    // byte (no digest of either, unless the cache needs the new one); its records are parsed only when the bytes
+    // differ.
+    const kept: string[] = [];
+    await wrapped(async () => {
+      for await (const batch of lines) for (const line of batch) kept.push(line);
+    });
+    records = kept.length;
+    // Encoded into a buffer kept from dataset to dataset and used before the next await (bench/RESULTS.md: three times
+    // the speed of joining the lines and encoding the text); copied only when the bytes changed.
+    let bytes: Buffer = encodeLines(kept);
+    const before = size === undefined ? undefined : readOutput(output, displayPath(output, cwd));
+    outputChanged = before === undefined || !before.equals(bytes);
+    if (key !== undefined) digest = sha256Hex(bytes);
+    if (!outputChanged) changes = { before: records, after: records, added: [], removed: [], changed: [] };
+    else {
+      bytes = Buffer.from(bytes);
+      const compare = new RecordComparer(before === undefined ? undefined : await readOldRecords(output));
+      for (const line of kept) compare.add(JSON.parse(line) as Record<string, unknown>);
+      changes = compare.finish();
+      if (!task.check) temporaries.push(await writeTemporary(output, bytes, task.swept));
+    }
+  } else {
+    // A large JSONL: read as address → fingerprint first and compared record by record as the new one streams into its
+    // temporary file, so that memory stays bounded.
+    const old = await readOldRecords(output).catch((error: unknown) => {
+      throw new OperationalError(describeIoError(error, "read", displayPath(output, cwd)));
+    });
+    const comparer = new RecordComparer(old);
+    const file = task.check ? undefined : await openAtomic(output, { sweep: task.swept !== true });
+    await wrapped(async () => {
+      digest = await writeLinesTo(lines, file, (line) => {
+        records++;
+        comparer.add(JSON.parse(line) as Record<string, unknown>);
+      });
+    }).catch(async (error: unknown) => {
+      await file?.abort();
+      throw error;
+    });
+    changes = comparer.finish();
+    outputChanged = old === undefined || old.fileDigest !== digest;
+    if (file) {
+      if (outputChanged) temporaries.push({ temporary: await file.detach({ sync: false }), path: output });
+      else await file.abort();
+    }
+  }
+  if (locked.changed && !task.check) temporaries.push(await writeTemporary(manifestPath, locked.text, task.swept));
+  return {
+    update: { ...base, records: changes, outputChanged, written: !task.check && (locked.changed || outputChanged) },
+    temporaries,
+    ...(key !== undefined && digest !== undefined ? { cacheEntry: { key, output: digest, records } } : {}),
+  };
+}
+
+/** Where encodeLines writes: one per thread, grown as needed (to the largest JSONL compared in memory, at most). */
+let encoded = Buffer.allocUnsafe(2 ** 20);
+
+/**
+ * The UTF-8 bytes of `lines` one after another: a view of a buffer that the next call overwrites, to be used (or
+ * copied) before anything else can run.
+ */
+function encodeLines(lines: readonly string[]): Buffer {
+  let at = 0;
+  for (const line of lines) {
+    // A UTF-16 code unit is at most three bytes of UTF-8.
+    if (encoded.length - at < 3 * line.length) {
+      const grown = Buffer.allocUnsafe(Math.max(2 * encoded.length, at + 3 * line.length));
+      encoded.copy(grown, 0, 0, at);
+      encoded = grown;
+    }
+    at += encoded.write(line, at, "utf8");
+  }
+  return encoded.subarray(0, at);
+}
+
+async function writeTemporary(
+  path: string,
+  text: string | Uint8Array,
+  swept = false,
+): Promise<{ temporary: string; path: string }> {
+  const file = await openAtomic(path, { sweep: !swept });
+  try {
+    await file.write(text);
+    return { temporary: await file.detach({ sync: false }), path };
+  } catch (error) {
+    await file.abort();
+    throw error;
+  }
+}
+
+/**
+ * The JSONL as it is, to compare with; undefined when there is none. One that cannot be read (not a regular file, or a
+ * link out of the repository: regular-file.ts) is refused by name, never taken for absent.
+ */
+function readOutput(path: string, shown: string): Buffer | undefined {
+  try {
+    return readRegularFileSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new OperationalError(describeIoError(error, "read", shown));
+  }
+}
+
+/** The SHA-256 of a file's bytes; undefined when it cannot be read. */
+async function fileDigest(path: string): Promise<string | undefined> {
+  const size = statSync(path, { throwIfNoEntry: false })?.size;
+  if (size === undefined) return undefined;
+  if (size <= COMPARE_BYTES_UP_TO) {
+    try {
+      return sha256Hex(readRegularFileSync(path));
+    } catch {
+      return undefined;
+    }
+  }
+  const hash = sha256Stream();
+  try {
+    for await (const chunk of regularReadStream(path)) hash.update(chunk as Buffer);
+  } catch {
+    return undefined;
+  }
+  return hash.digest("hex");
+}

@@ -1,0 +1,353 @@
+/**
+ * `update`: re-lock and regenerate datasets in one step, atomically across the run (docs/spec.md,
+ * "Generation"; README, "update"). Each dataset is computed into temporary files (update-dataset.ts),
+ * many datasets side by side as tasks of the run's pool; only when every dataset succeeded are the
+ * files renamed into place. Every fault of every dataset is reported, named, and then nothing is
+ * written. The cache (update-cache.ts) spares regenerating a dataset whose JSONL is known to be what
+ * its manifest generates.
+ */
+import { existsSync, statSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { basename, join, resolve } from "node:path";
+import { errorMessage } from "../../core/errors.js";
+import { type DatasetFields, isTemplate } from "../../core/lock/dataset-fields.js";
+import { DEFAULT_MANIFEST_NAME } from "../../core/lock/manifest.js";
+import { DatasetError } from "../../core/errors.js";
+import { OperationalError } from "../errors.js";
+import { DEFAULT_MANIFEST_PATTERN, displayPath, findRepositoryRoot } from "../files/files.js";
+import { batchesOf, checkJobs, createPool, WorkerMemoryError } from "../pool/pool.js";
+import { decodeFailure, encodeFailure, isTaskFailure, type TaskFailure } from "../pool/task-failure.js";
+import { noRecordChanges } from "../../core/records/record-fingerprint.js";
+import { cacheLocation, openCache, type UpdateCache } from "../cache/update-cache.js";
+import {
+  type DatasetTask,
+  type DatasetTaskResult,
+  type DatasetUpdate,
+  outputFor,
+  UPDATE_TASKS,
+  updateOneDataset,
+} from "./update-dataset.js";
+import { type ArtifactReadingOptions, limitsOf } from "../generate/generate.js";
+import { journalPath, pendingJournal, recoverJournal, renameAll } from "../writes/journal.js";
+import {
+  discardTemporary,
+  refuseOverInputs,
+  removeOwnTemporariesOf,
+  removeStaleTemporariesOf,
+  syncFiles,
+} from "../writes/write.js";
+import { noteOf, withWriterLock } from "../writes/writer-lock.js";
+import { readRegularIfPresent, withOutsideReads } from "../files/regular-file.js";
+import { removeOnInterrupt } from "../writes/interrupted-writes.js";
+
+export interface UpdateOptions {
+  /** Lock manifests; default every `*.lock.json` in `.tooling/citation-targets/` of the repository. */
+  manifests?: string[];
+  cwd?: string;
+  /** Compute only; write no manifest or JSONL (the cache is still written). */
+  check?: boolean;
+  /** Threads for the run's pool (default: one per core). */
+  jobs?: number;
+  /** The largest artifact read, in bytes (default 64 MiB). */
+  maxArtifactBytes?: number;
+  /** The most YAML aliases an artifact's front matter may hold (default 1000). */
+  maxYamlAliases?: number;
+  /** The most headings (targets) one artifact may have (default 100,000); more is refused, named. */
+  maxHeadings?: number;
+  /** The longest inline content of a heading, in UTF-16 code units (default 65,536); longer is refused, named. */
+  maxHeadingLength?: number;
+  /** The largest front matter, in UTF-8 bytes (default 1 MiB); a larger one is refused, named. */
+  maxFrontMatterBytes?: number;
+  /** Let manifests' dataset folders lead outside the repository (default: confined to it; SECURITY.md). */
+  allowOutsideRepository?: boolean;
+  /**
+   * The cache file; default `node_modules/.cache/citation-targets/update.json` of the repository when it has
+   * `node_modules`; false for none.
+   */
+  cache?: string | false;
+  /**
+   * Dataset fields to set in every manifest updated (a new version's versionDate and sourceTextUrl, say):
+   * values, or templates filled from each dataset's folder and front matter (docs/spec.md, "Field templates").
+   */
+  set?: Partial<DatasetFields>;
+  /**
+   * Datasets being adopted (`adopt`): the manifest to write, the dataset folder, and its fields; updated with the
+   * manifests, all or nothing.
+   */
+  datasets?: AdoptedDataset[];
+  /** Called as datasets are done (a progress display): how many of how many. */
+  onProgress?: (done: number, total: number) => void;
+  /**
+   * Told of what the run notes on the way (a writer lock taken over from a process that is gone, a lock file git tracks);
+   * default: a process warning.
+   */
+  onNote?: (text: string) => void;
+}
+
+export interface AdoptedDataset {
+  /** Where the manifest goes (absolute, or relative to cwd); its JSONL goes beside it. */
+  manifest: string;
+  /** The dataset folder (absolute, or relative to cwd). */
+  dir: string;
+  fields: Partial<DatasetFields>;
+  /** The manifest's dataset folder moved to `dir` (adopt --move): it is repointed there, its slug and fields kept. */
+  move?: boolean;
+}
+
+/** Finds the manifests to update: the named ones, else those of the default pattern at the repository root. */
+async function manifestsToUpdate(options: UpdateOptions, cwd: string): Promise<string[]> {
+  if (options.manifests && options.manifests.length > 0) return options.manifests.map((m) => resolve(cwd, m));
+  if (options.datasets !== undefined) return [];
+  const root = (await findRepositoryRoot(cwd)) ?? cwd;
+  const { default: fg } = await import("fast-glob");
+  const found = await fg(DEFAULT_MANIFEST_PATTERN, { cwd: root, absolute: true, onlyFiles: true, dot: true });
+  if (found.length === 0)
+    throw new OperationalError(
+      `no lock manifests match ${DEFAULT_MANIFEST_PATTERN} in ${displayPath(root, cwd) || "."} (looked in ${join(root, ...DEFAULT_MANIFEST_PATTERN.split("/").slice(0, -1))}): name them (a manifest inside a dataset folder too, e.g. citation-targets update laws/x/${DEFAULT_MANIFEST_NAME}), or write them with lock or adopt`,
+    );
+  return found.sort();
+}
+
+/**
+ * Datasets go to the pool whole when there are at least this many per thread; with fewer (one large
+ * dataset, say), they are done one after another here, the pool parsing each one's artifacts.
+ */
+const DATASETS_PER_THREAD = 2;
+
+/** Whole datasets travel to a worker in batches of up to this many, or until their JSONLs hold this many bytes. */
+const DATASETS_PER_TASK = { items: 32, bytes: 2 ** 20 };
+
+/**
+ * The JSONL beside a manifest named `<name>.lock.json`, for its size (a hint for the batches: for a manifest named
+ * `citation-targets.lock.json`, whose JSONL is named after its slug, a file that is not there, size 0).
+ */
+function guessOutput(manifestPath: string): string {
+  return manifestPath.endsWith(".lock.json") ? `${manifestPath.slice(0, -".lock.json".length)}.jsonl` : manifestPath;
+}
+
+/** The caps UpdateOptions lists are generate's, of the same types (a compile error otherwise). */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type True<T extends true> = T;
+export type UpdateCapsAreGenerates = True<
+  Same<Pick<UpdateOptions, keyof ArtifactReadingOptions>, ArtifactReadingOptions>
+>;
+
+/**
+ * Re-locks each dataset (its manifest's datasetRoot, keeping kinds, order and ignores) and
+ * regenerates its JSONL. On any error in any dataset nothing is written, and every error is
+ * reported; with `check`, no manifest or JSONL is ever written.
+ */
+export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate[]> {
+  return withOutsideReads(options.allowOutsideRepository, () => updateConfined(options));
+}
+
+async function updateConfined(options: UpdateOptions = {}): Promise<DatasetUpdate[]> {
+  const cwd = options.cwd ?? process.cwd();
+  if (options.check) return updateLocked(options, cwd);
+  // One writer at a time (writer-lock.ts): a second update, or update --recover, never renames beside this one.
+  return withWriterLock(cwd, options.datasets !== undefined ? "adopt" : "update", noteOf(options), () =>
+    updateLocked(options, cwd),
+  );
+}
+
+async function updateLocked(options: UpdateOptions, cwd: string): Promise<DatasetUpdate[]> {
+  const journal = await journalPath(cwd);
+  if (options.check) {
+    const pending = await pendingJournal(cwd);
+    if (pending !== undefined) throw new OperationalError(pending);
+  } else await recoverJournal(journal); // an interrupted run is completed before anything else
+  const adopted = new Map((options.datasets ?? []).map((d) => [resolve(cwd, d.manifest), d]));
+  const manifests = [...(await manifestsToUpdate(options, cwd)), ...adopted.keys()];
+  if (options.set?.sourceTextUrl !== undefined && !isTemplate(options.set.sourceTextUrl) && manifests.length > 1)
+    throw new OperationalError(
+      `--source-text-url ${options.set.sourceTextUrl} would give ${manifests.length} datasets one address: name one manifest, or use a template such as "https://host/{front.slug}/" (README, "Publishing a new version")`,
+    );
+  const jobs = checkJobs(options.jobs) ?? availableParallelism();
+  // Many datasets: whole datasets go to `jobs` workers, which start now and load their modules while this thread
+  // prepares the tasks. A few: this thread takes them in turn and parses its share of each one's artifacts beside
+  // `jobs - 1` workers.
+  const wholeDatasets = manifests.length >= DATASETS_PER_THREAD * jobs && jobs > 1;
+  const pool = await createPool(jobs, UPDATE_TASKS, {
+    mainWorks: !wholeDatasets,
+    capped: true,
+    ...(wholeDatasets ? { warm: "updateDatasets" as const } : {}),
+  });
+  let cache: UpdateCache | undefined;
+  let taskOf: (manifestPath: string) => DatasetTask;
+  try {
+    ({ cache, taskOf } = await prepareTasks(options, cwd, manifests, adopted));
+  } catch (error) {
+    await pool.close();
+    throw error;
+  }
+  const outcomes: (DatasetTaskResult | TaskFailure)[] = new Array(manifests.length);
+  let finished = 0;
+  try {
+    if (wholeDatasets && pool.workers > 0) {
+      // Small datasets travel in batches (sized by their JSONL, about twice their markdown).
+      const sizes = manifests.map(
+        (manifestPath) => statSync(guessOutput(manifestPath), { throwIfNoEntry: false })?.size ?? 0,
+      );
+      /** Datasets of the batches whose worker ran out of memory. */
+      const again: number[] = [];
+      await Promise.all(
+        batchesOf(sizes, pool.workers, DATASETS_PER_TASK).map(async (batch) => {
+          try {
+            const results = await pool.run("updateDatasets", { datasets: batch.map((i) => taskOf(manifests[i]!)) });
+            for (const [k, result] of results.entries()) outcomes[batch[k]!] = result;
+          } catch (error) {
+            if (!(error instanceof WorkerMemoryError)) throw error;
+            again.push(...batch);
+            return;
+          }
+          finished += batch.length;
+          options.onProgress?.(finished, manifests.length);
+        }),
+      );
+      // A worker ran out of memory: the tasks it held failed (another batch beside the one at fault, maybe). What their
+      // datasets wrote is removed, and each is done again on its own, one at a time, so that the one at fault is named
+      // and the others are reported as they are.
+      for (const i of again.sort((a, b) => a - b)) {
+        await removeTemporariesOfDataset(manifests[i]!);
+        outcomes[i] = await pool
+          .run("updateDatasets", { datasets: [taskOf(manifests[i]!)] })
+          .then((one) => one[0]!)
+          .catch(async (error: unknown) => {
+            await removeTemporariesOfDataset(manifests[i]!);
+            return encodeFailure(namedFailure(error, manifests[i]!, cwd));
+          });
+        options.onProgress?.(++finished, manifests.length);
+      }
+    } else {
+      for (const [i, manifestPath] of manifests.entries()) {
+        outcomes[i] = await updateOneDataset(taskOf(manifestPath), pool).catch((error: unknown) =>
+          encodeFailure(namedFailure(error, manifestPath, cwd)),
+        );
+        options.onProgress?.(++finished, manifests.length);
+      }
+    }
+  } catch (error) {
+    await discardAll(outcomes);
+    throw error;
+  } finally {
+    await pool.close();
+  }
+  const failures = outcomes.filter(isTaskFailure).map((failure) => decodeFailure(failure));
+  if (failures.length > 0) {
+    // Every dataset's fault, in order; an operational one among them makes the run's error operational.
+    await discardAll(outcomes);
+    const problems = failures.flatMap((error) => (error instanceof DatasetError ? error.problems : [error.message]));
+    if (failures.some((error) => !(error instanceof DatasetError)))
+      throw new OperationalError(`${problems.join("\n")}\nnothing was written`);
+    throw new DatasetError(problems);
+  }
+  const done = outcomes as DatasetTaskResult[];
+  // All or nothing across every dataset, also when interrupted: through the journal (journal.ts).
+  try {
+    try {
+      await syncFiles(done.flatMap((outcome) => outcome.temporaries));
+    } catch (error) {
+      await discardAll(done);
+      throw error;
+    }
+    await renameAll(
+      done.flatMap((outcome) => outcome.temporaries),
+      journal,
+    );
+  } catch (error) {
+    const message = errorMessage(error);
+    throw new OperationalError(existsSync(journal) ? message : `${message}\nnothing was written`);
+  }
+  if (cache) {
+    for (const [i, outcome] of done.entries()) if (outcome.cacheEntry) cache.set(manifests[i]!, outcome.cacheEntry);
+    await cache.save();
+  }
+  return done.map((outcome) => outcome.update);
+}
+
+/**
+ * The cache, the stale temporaries swept, and how a manifest becomes its task: what update does before the first
+ * task.
+ */
+async function prepareTasks(
+  options: UpdateOptions,
+  cwd: string,
+  manifests: string[],
+  adopted: Map<string, AdoptedDataset>,
+): Promise<{ cache: UpdateCache | undefined; taskOf: (manifestPath: string) => DatasetTask }> {
+  const location = await cacheLocation(cwd, options.cache);
+  if (location !== undefined && typeof options.cache === "string")
+    refuseOverInputs(
+      location,
+      manifests.flatMap((manifest) => [
+        { path: manifest, what: `the lock manifest ${displayPath(manifest, cwd)}` },
+        { path: guessOutput(manifest), what: `the dataset file ${displayPath(guessOutput(manifest), cwd)}` },
+      ]),
+      displayPath(location, cwd),
+    );
+  const cache: UpdateCache | undefined =
+    location !== undefined ? openCache(location, typeof options.cache === "string") : undefined;
+  // The stale temporaries of every `<name>.lock.json` and `<name>.jsonl` written, each folder read once (not once per
+  // dataset).
+  const sweepable = options.check
+    ? []
+    : manifests.filter((manifest) => basename(manifest) !== DEFAULT_MANIFEST_NAME && manifest.endsWith(".lock.json"));
+  await removeStaleTemporariesOf(
+    sweepable.flatMap((manifest) => [manifest, `${manifest.slice(0, -".lock.json".length)}.jsonl`]),
+  );
+  const swept = new Set(sweepable);
+  // Ctrl-C or SIGTERM while writing: the temporary files of every dataset (written by worker threads too) are removed.
+  if (!options.check) removeOnInterrupt(manifests); // every JSONL is written beside its manifest
+  const limits = limitsOf(options);
+  const taskOf = (manifestPath: string): DatasetTask => {
+    const entry = cache?.get(manifestPath);
+    const adopting = adopted.get(manifestPath);
+    return {
+      ...(adopting ? { dir: resolve(cwd, adopting.dir), fields: adopting.fields } : {}),
+      ...(adopting?.move ? { move: true } : {}),
+      ...(options.set ? { templates: options.set } : {}),
+      manifestPath,
+      cwd,
+      check: options.check ?? false,
+      ...(swept.has(manifestPath) ? { swept: true } : {}),
+      ...(options.allowOutsideRepository ? { allowOutsideRepository: true } : {}),
+      ...(options.maxArtifactBytes !== undefined ? { maxArtifactBytes: options.maxArtifactBytes } : {}),
+      limits,
+      ...(cache ? { cache: { generator: cache.generator, ...(entry ? { entry } : {}) } } : {}),
+    };
+  };
+  return { cache, taskOf };
+}
+
+/** A worker's running out of memory, said of the dataset it was updating (other errors name it already). */
+function namedFailure(error: unknown, manifestPath: string, cwd: string): unknown {
+  return error instanceof WorkerMemoryError
+    ? new OperationalError(`${displayPath(manifestPath, cwd)}: ${error.message}`)
+    : error;
+}
+
+/**
+ * The temporary files this process wrote for a dataset (its manifest and its JSONL) in a worker that stopped before it
+ * could say what they were.
+ */
+async function removeTemporariesOfDataset(manifestPath: string): Promise<void> {
+  let slug: unknown;
+  try {
+    slug = (JSON.parse(readRegularIfPresent(manifestPath)?.toString("utf8") ?? "{}") as { slug?: unknown }).slug;
+  } catch {
+    slug = undefined; // not JSON: its JSONL is named after the manifest, if at all
+  }
+  const outputs = typeof slug === "string" ? [outputFor(manifestPath, slug)] : [];
+  await removeOwnTemporariesOf([manifestPath, guessOutput(manifestPath), ...outputs]);
+}
+
+async function discardAll(outcomes: (DatasetTaskResult | TaskFailure | undefined)[]): Promise<void> {
+  for (const outcome of outcomes)
+    if (outcome && "temporaries" in outcome)
+      for (const { temporary } of outcome.temporaries) await discardTemporary(temporary);
+}
+
+/** True when an update found nothing to change. */
+export function upToDate(result: DatasetUpdate): boolean {
+  return !result.manifestChanged && !result.outputChanged && noRecordChanges(result.records);
+}

@@ -1,0 +1,233 @@
+import { isUtf8 } from "node:buffer";
+import { type BigIntStats, closeSync, constants, openSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { join, sep } from "node:path";
+import { computeDatasetDigest, type LockManifest } from "../../core/lock/manifest.js";
+import type { LockContext } from "../../core/lock/lock-context.js";
+import { sha256Hex } from "../../core/bytes.js";
+import { bodyStartOfBytes } from "../../core/markdown/front-matter.js";
+import { listDatasetFiles } from "../dataset/dataset-files.js";
+import { withoutCr } from "../files/crlf.js";
+import { describeIoError, OperationalError } from "../errors.js";
+import { displayPath, openedPath } from "../files/files.js";
+import { loadManifest, type ManifestReadOptions, resolveArtifact } from "../dataset/manifest-io.js";
+import { openRegularSync, readRegularFileSync } from "../files/regular-file.js";
+import { type DatasetPrints, fingerprintAt, fingerprintOf } from "../files/fingerprints.js";
+
+/**
+ * The bodies a dataset keeps as bytes for `lock-artifact-body` to compare with, in all (a publisher's
+ * datasets are one law each, a few MiB at most); past it, the rest are digested, so a huge dataset holds no more.
+ */
+const KEEP_BODIES_UP_TO = 8 * 2 ** 20;
+
+/** The causes named one by one when artifact checks could not run, before the rest are counted. */
+const CAUSES_LISTED = 20;
+
+/**
+ * The lock context a file is checked against, with the facts about the artifact files in before the
+ * file is read (each artifact read once and its file digested; the dataset folder walked). With
+ * `keepBodies` (validate), an artifact's body is kept as bytes (`bodyBytes`, up to KEEP_BODIES_UP_TO a
+ * dataset) instead of being digested: `lock-artifact-body` compares the targets' markdown with those
+ * bytes and digests both only when they differ, so one SHA-256 pass over the artifacts is left of three,
+ * with the same problems (docs/spec.md, section 14). Without (the library), every body is digested.
+ * `ready` carries a failure to gather; the caller awaits it before ending the check.
+ */
+export async function openLockContext(
+  manifestPath: string,
+  shownPath: string,
+  cwd = process.cwd(),
+  options: ManifestReadOptions & { keepBodies?: boolean; prints?: DatasetPrints; artifacts?: boolean } = {},
+): Promise<LockContext> {
+  const loaded = await loadManifest(manifestPath, cwd, shownPath, options);
+  const context: LockContext = {
+    manifest: loaded.manifest,
+    manifestPath: shownPath,
+    computedDigest: computeDatasetDigest(loaded.manifest),
+    bodyDigests: new Map<string, string>(),
+    ...(options.keepBodies ? { bodyBytes: new Map<string, Uint8Array>() } : {}),
+    changedArtifacts: new Map<string, string>(),
+    missingArtifacts: [],
+    unlistedFiles: [],
+  };
+  if (options.artifacts === false) {
+    // Asked for (a sparse checkout): said on standard error, never a silent pass (docs/spec.md, rule lock-dataset-files).
+    context.artifactsSkipped = "--no-artifacts";
+    return context;
+  }
+  const ready = gatherFacts(
+    context,
+    loaded.manifest,
+    loaded.root,
+    displayPath(loaded.root, cwd),
+    options.keepBodies ? KEEP_BODIES_UP_TO : 0,
+    options.prints,
+  );
+  context.ready = ready;
+  await ready.catch(() => undefined); // a failure surfaces where the caller awaits `ready`
+  return context;
+}
+
+/** The context the manifest rules check a file against, with every fact about the artifact files in. */
+export async function loadLockContext(
+  manifestPath: string,
+  shownPath: string,
+  cwd = process.cwd(),
+  options: ManifestReadOptions = {},
+): Promise<LockContext> {
+  const context = await openLockContext(manifestPath, shownPath, cwd, options);
+  await context.ready;
+  return context;
+}
+
+/**
+ * Reads every artifact of the manifest once: missing or not, its sha256 against the manifest's, and
+ * its body kept (or digested: the bytes after the front matter, no markdown parse); then walks the
+ * dataset folder for markdown files the manifest does not list. An artifact that cannot be read
+ * (other than missing) or a folder that cannot be walked makes `artifactsFailed` say so, naming each.
+ * With `prints` (validate's cache), the fingerprint of each file and folder read is taken before it is read.
+ */
+async function gatherFacts(
+  context: LockContext,
+  manifest: LockManifest,
+  root: string,
+  shownRoot: string,
+  keepUpTo: number,
+  prints?: DatasetPrints,
+): Promise<void> {
+  if (prints) prints.root = root;
+  const realRoot = realFolder(root, prints);
+  if (realRoot === null || (realRoot === undefined && !statSync(root, { throwIfNoEntry: false })?.isDirectory())) {
+    context.datasetFolderMissing = shownRoot; // an error of lock-dataset-files, never a pass
+    return;
+  }
+  if (realRoot !== undefined) realRoots.set(root, realRoot);
+  else prints?.openedRoot(root, undefined);
+  const causes: string[] = [];
+  let kept = 0;
+  /** The artifacts that match their pins, whole: what generate would read, for lock-generated. */
+  const matching = new Map<string, Uint8Array>();
+  /** Those of them that are not UTF-8 (generate refuses the dataset). */
+  const notUtf8 = new Set<string>();
+  // Synchronous: the files are small and many, and the promise API's per-call cost would dominate.
+  for (const artifact of manifest.artifacts) {
+    let bytes: Buffer;
+    try {
+      bytes = readInside(root, artifact.path, prints) ?? readOutsideShortcut(root, artifact.path, prints);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") context.missingArtifacts.push(artifact.path);
+      else
+        causes.push(
+          error instanceof OperationalError
+            ? error.message
+            : `${artifact.path}: ${describeIoError(error, "read", artifact.path)}`,
+        );
+      continue;
+    }
+    const digest = sha256Hex(bytes);
+    if (digest !== artifact.sha256) {
+      context.changedArtifacts.set(artifact.path, digest);
+      if (bytes.includes("\r\n") && sha256Hex(withoutCr(bytes)) === artifact.sha256) {
+        context.lineEndingsOnly ??= new Set();
+        context.lineEndingsOnly.add(artifact.path);
+      }
+    } else matching.set(artifact.path, bytes);
+    const utf8 = digest === artifact.sha256 && isUtf8(bytes);
+    if (digest === artifact.sha256 && !utf8) notUtf8.add(artifact.path);
+    if (utf8) {
+      // Not UTF-8: generate refuses it; the body check is skipped.
+      const body = bytes.subarray(bodyStartOfBytes(bytes));
+      if (kept + body.length <= keepUpTo) {
+        context.bodyBytes!.set(artifact.path, body);
+        kept += body.length;
+      } else context.bodyDigests.set(artifact.path, sha256Hex(body));
+    }
+  }
+  const listed = new Set(manifest.artifacts.map((a) => a.path));
+  try {
+    const onFolder = prints ? prints.folder.bind(prints) : undefined;
+    const repositories: string[] = [];
+    for (const path of await listDatasetFiles(root, manifest.ignore, onFolder, repositories))
+      if (!listed.has(path)) context.unlistedFiles.push(path);
+    if (repositories.length > 0) context.repositories = repositories;
+  } catch (error) {
+    causes.push(
+      error instanceof OperationalError ? error.message : describeIoError(error, "walk the dataset folder", shownRoot),
+    );
+  }
+  if (causes.length > 0) {
+    const named = causes.slice(0, CAUSES_LISTED);
+    if (causes.length > CAUSES_LISTED) named.push(`… and ${causes.length - CAUSES_LISTED} more`);
+    context.artifactsFailed = `the artifact checks of ${context.manifestPath} (dataset folder ${shownRoot}) could not run: ${named.join("; ")}`;
+    return;
+  }
+  context.datasetRoot = shownRoot;
+  // Every artifact there and as pinned: the records are compared with what generate writes (lock-generated). A stale
+  // dataset (an artifact missing or changed) is said once by lock-dataset-files or lock-artifact-body instead.
+  if (context.missingArtifacts.length === 0 && context.changedArtifacts.size === 0) {
+    // Loaded here: generation brings the markdown parser, which a run without a lock manifest never needs.
+    const { fillGenerated } = await import("../records/generated-records.js");
+    await fillGenerated(context, manifest, matching, notUtf8);
+  }
+}
+
+/** The real path of each dataset root met in this thread (a realpath costs a system call per folder of the path). */
+const realRoots = new Map<string, string>();
+
+/**
+ * A dataset folder's real path, from the folder opened (links followed) and where /proc/self/fd says it
+ * is: three system calls where a stat and a realpath cost one per folder of the path. `null` when it is
+ * not there (as the stat would say); undefined when that cannot be told this way (another error, not a
+ * folder, no /proc): the caller then asks with a stat.
+ */
+function realFolder(root: string, prints?: DatasetPrints): string | null | undefined {
+  let fd: number;
+  try {
+    fd = openSync(root, constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT" ? null : undefined;
+  }
+  try {
+    const real = openedPath(fd);
+    prints?.openedRoot(root, fd); // the folder's fingerprint, taken on the folder opened, before it is listed
+    return real;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** An artifact read through its resolved path (where readInside cannot say), fingerprinted first when asked. */
+function readOutsideShortcut(root: string, path: string, prints: DatasetPrints | undefined): Buffer {
+  const absolute = resolveArtifact(root, path);
+  prints?.artifact(path, fingerprintAt(join(root, ...path.split("/"))));
+  return readRegularFileSync(absolute, path);
+}
+
+/**
+ * An artifact's bytes when it is a regular file inside the dataset root: opened (links followed), then
+ * checked where the system says the descriptor is (Linux: /proc/self/fd), one system call where the
+ * path's realpath costs one per folder. Undefined when that cannot be said or anything is amiss (not
+ * there, not regular, outside the root): the caller then resolves the path (resolveArtifact), which
+ * says what is wrong.
+ */
+function readInside(root: string, path: string, prints?: DatasetPrints): Buffer | undefined {
+  let realRoot = realRoots.get(root);
+  if (realRoot === undefined) {
+    realRoot = realpathSync.native(root);
+    realRoots.set(root, realRoot);
+  }
+  let opened: { fd: number; info: { size: number | bigint } };
+  try {
+    opened = prints
+      ? openRegularSync(join(root, ...path.split("/")), false, true)
+      : openRegularSync(join(root, ...path.split("/")));
+  } catch {
+    return undefined;
+  }
+  try {
+    const real = openedPath(opened.fd);
+    if (real === undefined || !real.startsWith(realRoot + sep)) return undefined;
+    if (prints) prints.artifact(path, fingerprintOf(opened.info as BigIntStats)); // taken on the file opened, before it is read
+    return readFileSync(opened.fd);
+  } finally {
+    closeSync(opened.fd);
+  }
+}

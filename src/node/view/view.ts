@@ -1,0 +1,106 @@
+/**
+ * `view`: one dataset file as one self-contained HTML page (docs/spec.md, section 17). Streams the
+ * records (the page holds their addresses, headings, trails and, up to a limit, their texts) and
+ * renders them with the pure formatter.
+ */
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
+import { type DatasetView, renderDatasetPage, type ViewTarget } from "../../formatters/dataset-html.js";
+import { fileSide, readRecords } from "../diff/diff.js";
+import { OperationalError } from "../errors.js";
+import { displayPath } from "../files/files.js";
+
+/**
+ * The most bytes of text a page holds by default (16 MiB, about seven times the largest German law):
+ * up to it the page loads quickly in Chromium (bench/html-view.js; bench/RESULTS.md, "The dataset
+ * page in Chromium"). A page of a larger
+ * dataset keeps its tree and search and leaves the texts out; README ("view") gives the figures.
+ */
+export const DEFAULT_MAX_TEXT_BYTES = 16 * 2 ** 20;
+
+export interface ViewOptions {
+  cwd?: string;
+  /** The JSONL file. */
+  path: string;
+  /** Past this many bytes of text (UTF-8), the page leaves the texts out. */
+  maxTextBytes?: number;
+  toolVersion?: string;
+}
+
+export interface ViewResult {
+  html: string;
+  view: DatasetView;
+  /** Notes for stderr: lines that are not records, texts left out. */
+  warnings: string[];
+}
+
+const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
+
+/**
+ * Reads a dataset file and renders its page. Throws OperationalError for a file that cannot be read or holds no record.
+ */
+export async function viewDataset(options: ViewOptions): Promise<ViewResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const absolute = resolve(cwd, options.path);
+  const shown = displayPath(absolute, cwd);
+  const info = statSync(absolute, { throwIfNoEntry: false });
+  if (info === undefined) throw new OperationalError(`cannot read ${options.path}: no such file or folder`);
+  if (!info.isFile())
+    throw new OperationalError(
+      `cannot read ${options.path}: ${info.isDirectory() ? "it is a folder, not a file: name one dataset file (<slug>.jsonl)" : "it is not a regular file"}`,
+    );
+  const limit = options.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES;
+  const targets: ViewTarget[] = [];
+  let first: Record<string, unknown> | undefined;
+  let bytes = 0;
+  let omitted = false;
+  const { unreadable } = await readRecords(await fileSide(absolute, shown), (record) => {
+    first ??= record;
+    const markdown = text(record.markdown);
+    if (markdown !== undefined) bytes += Buffer.byteLength(markdown);
+    if (!omitted && bytes > limit) {
+      // Past the limit no text is kept, those read before included: memory holds the tree, never the dataset's texts.
+      omitted = true;
+      for (const target of targets) delete target.text;
+    }
+    const trail = Array.isArray(record.headingTrail)
+      ? record.headingTrail.filter((t): t is string => typeof t === "string")
+      : [];
+    targets.push({
+      address: record.citationAddress as string,
+      kind: text(record.targetKind) ?? "markdown-artifact",
+      heading: text(record.headingText) ?? "",
+      trail,
+      artifact: text(record.artifactRelativePath) ?? "",
+      ...(markdown !== undefined && !omitted ? { text: markdown } : {}),
+    });
+  });
+  if (targets.length === 0) {
+    throw new OperationalError(
+      unreadable > 0
+        ? `${shown} is not a citation-targets JSONL file: none of its ${unreadable} lines is a record with a citationAddress`
+        : `${shown} holds no record: nothing to show`,
+    );
+  }
+  const warnings: string[] = [];
+  if (unreadable > 0)
+    warnings.push(
+      `${shown}: ${unreadable} ${unreadable === 1 ? "line is" : "lines are"} not a record with a citationAddress and ${unreadable === 1 ? "is" : "are"} not shown (run citation-targets validate)`,
+    );
+  if (omitted)
+    warnings.push(
+      `${shown}: the texts hold ${bytes} bytes, more than --max-text-bytes ${limit}: the page leaves them out (the tree and the search are complete)`,
+    );
+  const dataset = first ?? {};
+  const view: DatasetView = {
+    file: shown,
+    targets,
+    ...(text(dataset.slug) !== undefined ? { slug: text(dataset.slug)! } : {}),
+    ...(text(dataset.name) !== undefined ? { name: text(dataset.name)! } : {}),
+    ...(text(dataset.titleId) !== undefined ? { titleId: text(dataset.titleId)! } : {}),
+    ...(text(dataset.versionDate) !== undefined ? { versionDate: text(dataset.versionDate)! } : {}),
+    ...(omitted ? { textsOmitted: { bytes, limit } } : {}),
+    ...(options.toolVersion !== undefined ? { toolVersion: options.toolVersion } : {}),
+  };
+  return { html: renderDatasetPage(view), view, warnings };
+}
