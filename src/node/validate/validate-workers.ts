@@ -87,9 +87,14 @@ export async function validateInPool<Options, Item, Checked>(
   const task = (indexes: number[]) => ({ options, items: indexes.map((index) => inputs[index]!) });
   /** Takes batches one after another until none is left: in a worker, or (`here`) in this thread. */
   const runner = async (here: boolean) => {
-    while (next < batches.length) {
-      const indexes = batches[next++]!;
-      settle(indexes, await (here ? tasks.validateFiles(task(indexes)) : pool.run("validateFiles", task(indexes))));
+    try {
+      while (next < batches.length) {
+        const indexes = batches[next++]!;
+        settle(indexes, await (here ? tasks.validateFiles(task(indexes)) : pool.run("validateFiles", task(indexes))));
+      }
+    } catch (error) {
+      next = batches.length; // the run fails: no thread takes another batch
+      throw error;
     }
   };
   try {
