@@ -10,9 +10,11 @@
 // validate runs cold (no node_modules, so no cache) and, once node_modules is there, fills its cache and runs warm.
 // Then one law is amended and staged, and the pre-commit hooks, `update` and `diff --against HEAD` run.
 //
-//   node bench/repository.js [--mb 150] [--seed realistic-1] [--runs 1] [--pairs 3]
+//   node bench/repository.js [--mb 150] [--seed realistic-1] [--runs 1] [--pairs 3] [--validate-only]
 // --runs: runs per step (the median is reported); --pairs: rounds of alternating baseline and subject runs for the
-// targets' ratios (their median is the figure to judge a target by).
+// targets' ratios (their median is the figure to judge a target by); --validate-only: only validate's steps and the
+// targets of validate with locks (cold against `update --check --no-cache`, warm against `validate --no-lock`), for a
+// quick look at them. A smaller --mb makes a repository of fewer laws (150: 1,548).
 //   env: BENCH_CORPUS_MB
 // Results: stdout (a markdown table) and bench/data/repository-<mb>mb.last-run.json.
 import { execFileSync, spawnSync } from "node:child_process";
@@ -34,6 +36,7 @@ const runs = Number(option("--runs", 1));
 // The targets' ratios are also measured from alternating runs, baseline then subject, this many rounds: on a shared
 // machine the speed drifts over minutes, and a ratio of two medians taken minutes apart drifts with it.
 const pairs = Number(option("--pairs", 3));
+const validateOnly = args.includes("--validate-only");
 const cli = join(root, "bin/citation-targets.js");
 const hook = pathToFileURL(join(root, "bench/rss-hook.js")).href;
 const repo = join(root, "bench/data", `repository-${mb}mb`);
@@ -173,33 +176,51 @@ const markdownBaseline = {
   args: [laws],
 };
 const validateNoLockRun = { label: "validate --no-lock", command: cli, args: ["validate", "--no-lock"] };
-step("baselineJson", "baseline: read + split + JSON.parse, one thread", join(root, "bench/jsonl-baseline.js"), [
-  tooling,
-]);
-step(
-  "baselineMarkdown",
-  "baseline: markdown-it parse of every markdown file, one thread",
-  join(root, "bench/markdown-baseline.js"),
-  [laws],
-);
-step("validateNoLock1", "validate --no-lock --jobs 1", cli, ["validate", "--no-lock", "--jobs", "1"]);
-step("validateNoLock", "validate --no-lock", cli, ["validate", "--no-lock"]);
-step("validate", "validate (each file with its lock manifest; no cache: cold)", cli, ["validate"]);
-step("updateCheckCold", "update --check --no-cache (cold)", cli, ["update", "--check", "--no-cache"]);
-paired(
-  "validate --no-lock --jobs 1, throughput vs the JSON baseline (≥ 0.55)",
-  jsonBaseline,
-  { label: "validate --no-lock --jobs 1", command: cli, args: ["validate", "--no-lock", "--jobs", "1"] },
-  { throughput: true },
-);
-paired("update --check cold, time vs markdown-it parse on one thread (≤ 1.0)", markdownBaseline, {
+const validateColdRun = {
+  label: "validate --no-cache (cold)",
+  command: cli,
+  args: ["validate", "--no-cache"],
+};
+const updateCheckColdRun = {
   label: "update --check --no-cache",
   command: cli,
   args: ["update", "--check", "--no-cache"],
-});
+};
+if (!validateOnly) {
+  step("baselineJson", "baseline: read + split + JSON.parse, one thread", join(root, "bench/jsonl-baseline.js"), [
+    tooling,
+  ]);
+  step(
+    "baselineMarkdown",
+    "baseline: markdown-it parse of every markdown file, one thread",
+    join(root, "bench/markdown-baseline.js"),
+    [laws],
+  );
+  step("validateNoLock1", "validate --no-lock --jobs 1", cli, ["validate", "--no-lock", "--jobs", "1"]);
+}
+step("validateNoLock", "validate --no-lock", cli, ["validate", "--no-lock"]);
+step("validate", "validate (each file with its lock manifest; no cache: cold)", cli, ["validate"]);
+step("updateCheckCold", "update --check --no-cache (cold)", cli, ["update", "--check", "--no-cache"]);
+if (!validateOnly) {
+  paired(
+    "validate --no-lock --jobs 1, throughput vs the JSON baseline (≥ 0.55)",
+    jsonBaseline,
+    { label: "validate --no-lock --jobs 1", command: cli, args: ["validate", "--no-lock", "--jobs", "1"] },
+    { throughput: true },
+  );
+  paired("update --check cold, time vs markdown-it parse on one thread (≤ 1.0)", markdownBaseline, updateCheckColdRun);
+}
+// Issue 31: validate with locks proves every record is what generate writes, which is update --check's work.
+paired(
+  "validate with locks, cold (--no-cache), time vs update --check --no-cache (≤ 1.0)",
+  updateCheckColdRun,
+  validateColdRun,
+);
 mkdirSync(join(repo, "node_modules"), { recursive: true }); // the default cache lives in node_modules/.cache
-step("updateCheckFill", "update --check (cache empty: fills it)", cli, ["update", "--check"]);
-step("updateCheckWarm", "update --check (cache warm)", cli, ["update", "--check"]);
+if (!validateOnly) {
+  step("updateCheckFill", "update --check (cache empty: fills it)", cli, ["update", "--check"]);
+  step("updateCheckWarm", "update --check (cache warm)", cli, ["update", "--check"]);
+}
 step("validateCacheFill", "validate (cache empty: fills it)", cli, ["validate"], { times: 1 });
 step("validateWarm", "validate (cache warm)", cli, ["validate"]);
 paired("validate with locks, cache warm, time vs validate --no-lock (≤ 1.3)", validateNoLockRun, {
@@ -210,87 +231,89 @@ paired("validate with locks, cache warm, time vs validate --no-lock (≤ 1.3)", 
 
 // One law amended: a sentence added to the middle law's text, then staged, as a user commits it.
 const amended = names[Math.floor(names.length / 2)];
-const amendedPath = join(laws, amended, "index.md");
-writeFileSync(
-  amendedPath,
-  `${readFileSync(amendedPath, "utf8")}\nEin neuer Satz, angefügt durch das Änderungsgesetz.\n`,
-);
-git("add", "-A");
-step(
-  "hookUpdateStagedStale",
-  "hook: update --check --staged (amended markdown staged, JSONL stale: exits 1)",
-  cli,
-  ["update", "--check", "--staged"],
-  { expect: [1] },
-);
-step("updateAfterAmendment", "update after one amended law (cache warm)", cli, ["update"]);
-git("add", "-A");
-const amendedSlug = amended
-  .toLowerCase()
-  .replace(/[^a-z0-9]+/g, "-")
-  .replace(/^-|-$/g, "");
-step("hookValidate", "hook: validate <the staged JSONL>", cli, [
-  "validate",
-  `.tooling/citation-targets/${amendedSlug}.jsonl`,
-]);
-step("hookUpdateStaged", "hook: update --check --staged", cli, ["update", "--check", "--staged"]);
-step(
-  "diffAgainstHead",
-  "diff --against HEAD (one law changed; exits 1: a breaking change)",
-  cli,
-  ["diff", "--against", "HEAD"],
-  { expect: [1] },
-);
-git("reset", "-q", "--hard", "bench-base");
-// Every dataset changed: the last record of each JSONL dropped in the working tree, so that no pair is identical
-// and diff reads and compares both sides of every file.
-for (const name of readdirSync(tooling).filter((n) => n.endsWith(".jsonl"))) {
-  const text = readFileSync(join(tooling, name), "utf8");
-  writeFileSync(join(tooling, name), text.slice(0, text.lastIndexOf("\n", text.length - 2) + 1));
+if (!validateOnly) {
+  const amendedPath = join(laws, amended, "index.md");
+  writeFileSync(
+    amendedPath,
+    `${readFileSync(amendedPath, "utf8")}\nEin neuer Satz, angefügt durch das Änderungsgesetz.\n`,
+  );
+  git("add", "-A");
+  step(
+    "hookUpdateStagedStale",
+    "hook: update --check --staged (amended markdown staged, JSONL stale: exits 1)",
+    cli,
+    ["update", "--check", "--staged"],
+    { expect: [1] },
+  );
+  step("updateAfterAmendment", "update after one amended law (cache warm)", cli, ["update"]);
+  git("add", "-A");
+  const amendedSlug = amended
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
+  step("hookValidate", "hook: validate <the staged JSONL>", cli, [
+    "validate",
+    `.tooling/citation-targets/${amendedSlug}.jsonl`,
+  ]);
+  step("hookUpdateStaged", "hook: update --check --staged", cli, ["update", "--check", "--staged"]);
+  step(
+    "diffAgainstHead",
+    "diff --against HEAD (one law changed; exits 1: a breaking change)",
+    cli,
+    ["diff", "--against", "HEAD"],
+    { expect: [1] },
+  );
+  git("reset", "-q", "--hard", "bench-base");
+  // Every dataset changed: the last record of each JSONL dropped in the working tree, so that no pair is identical
+  // and diff reads and compares both sides of every file.
+  for (const name of readdirSync(tooling).filter((n) => n.endsWith(".jsonl"))) {
+    const text = readFileSync(join(tooling, name), "utf8");
+    writeFileSync(join(tooling, name), text.slice(0, text.lastIndexOf("\n", text.length - 2) + 1));
+  }
+  step(
+    "diffAllChanged",
+    "diff --against HEAD (every dataset changed: its last record dropped; exits 1)",
+    cli,
+    ["diff", "--against", "HEAD", "--format", "json"],
+    { expect: [1] },
+  );
+  paired("diff --against HEAD, every dataset changed, time vs validate --no-lock (≤ 1.5)", validateNoLockRun, {
+    label: "diff --against HEAD (every dataset changed)",
+    command: cli,
+    args: ["diff", "--against", "HEAD", "--format", "json"],
+    options: { expect: [1] },
+  });
+  git("reset", "-q", "--hard", "bench-base");
+
+  // Adoption (issue 21): the same laws in a new repository with no manifests yet, adopted in one command (once: a second
+  // run would only refresh). Copying the laws is not timed.
+  const adoptRepo = join(root, "bench/data", `repository-${mb}mb-adopt`);
+  rmSync(adoptRepo, { recursive: true, force: true });
+  mkdirSync(adoptRepo, { recursive: true });
+  execFileSync("git", ["init", "-q"], { cwd: adoptRepo });
+  cpSync(laws, join(adoptRepo, "laws"), { recursive: true });
+  const adoptArgs = [
+    "adopt",
+    "laws/*",
+    "--title-id",
+    "{folder|upper}",
+    "--name",
+    "Gesetz {folder}",
+    "--version-date",
+    "2024-12-31",
+  ];
+  adoptArgs.push("--source-text-url", "https://www.legislation.gov.au/{folder}/2024-12-31/text", "--no-cache");
+  step("adopt", "adopt 'laws/*' (a new repository: every dataset locked and generated, once)", cli, adoptArgs, {
+    cwd: adoptRepo,
+    times: 1,
+  });
+  step("adoptCheck", "adopt --check right after (every dataset up to date)", cli, [...adoptArgs, "--check"], {
+    cwd: adoptRepo,
+  });
+  rmSync(adoptRepo, { recursive: true, force: true });
 }
-step(
-  "diffAllChanged",
-  "diff --against HEAD (every dataset changed: its last record dropped; exits 1)",
-  cli,
-  ["diff", "--against", "HEAD", "--format", "json"],
-  { expect: [1] },
-);
-paired("diff --against HEAD, every dataset changed, time vs validate --no-lock (≤ 1.5)", validateNoLockRun, {
-  label: "diff --against HEAD (every dataset changed)",
-  command: cli,
-  args: ["diff", "--against", "HEAD", "--format", "json"],
-  options: { expect: [1] },
-});
-git("reset", "-q", "--hard", "bench-base");
 
-// Adoption (issue 21): the same laws in a new repository with no manifests yet, adopted in one command (once: a second
-// run would only refresh). Copying the laws is not timed.
-const adoptRepo = join(root, "bench/data", `repository-${mb}mb-adopt`);
-rmSync(adoptRepo, { recursive: true, force: true });
-mkdirSync(adoptRepo, { recursive: true });
-execFileSync("git", ["init", "-q"], { cwd: adoptRepo });
-cpSync(laws, join(adoptRepo, "laws"), { recursive: true });
-const adoptArgs = [
-  "adopt",
-  "laws/*",
-  "--title-id",
-  "{folder|upper}",
-  "--name",
-  "Gesetz {folder}",
-  "--version-date",
-  "2024-12-31",
-];
-adoptArgs.push("--source-text-url", "https://www.legislation.gov.au/{folder}/2024-12-31/text", "--no-cache");
-step("adopt", "adopt 'laws/*' (a new repository: every dataset locked and generated, once)", cli, adoptArgs, {
-  cwd: adoptRepo,
-  times: 1,
-});
-step("adoptCheck", "adopt --check right after (every dataset up to date)", cli, [...adoptArgs, "--check"], {
-  cwd: adoptRepo,
-});
-rmSync(adoptRepo, { recursive: true, force: true });
-
-const r = (key) => rows[key].seconds;
+const r = (key) => rows[key]?.seconds ?? Number.NaN;
 const throughput = (key) => jsonlBytes / 1e6 / r(key);
 const ratios = {
   "validate --no-lock --jobs 1, throughput vs the JSON baseline (≥ 0.55)":
@@ -298,6 +321,8 @@ const ratios = {
   "validate --no-lock (default threads), throughput vs the JSON baseline":
     throughput("validateNoLock") / throughput("baselineJson"),
   "validate with locks, cold (no cache), time vs validate --no-lock": r("validate") / r("validateNoLock"),
+  "validate with locks, cold (no cache), time vs update --check --no-cache (≤ 1.0)":
+    r("validate") / r("updateCheckCold"),
   "validate with locks, cache warm, time vs validate --no-lock (≤ 1.3)": r("validateWarm") / r("validateNoLock"),
   "update --check cold, time vs markdown-it parse on one thread (≤ 1.0)": r("updateCheckCold") / r("baselineMarkdown"),
   "update --check warm, time vs cold": r("updateCheckWarm") / r("updateCheckCold"),
@@ -321,7 +346,7 @@ lines.push(
   `Machine: ${cpus().length} × ${cpus()[0]?.model ?? "?"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}; runs per step: ${runs} (median)`,
 );
 lines.push(
-  `Repository: ${names.length} datasets, ${(markdownBytes / 1e6).toFixed(1)} MB markdown, ${(jsonlBytes / 1e6).toFixed(1)} MB JSONL; amended: laws/${amended}/index.md`,
+  `Repository: ${names.length} datasets, ${(markdownBytes / 1e6).toFixed(1)} MB markdown, ${(jsonlBytes / 1e6).toFixed(1)} MB JSONL${validateOnly ? "" : `; amended: laws/${amended}/index.md`}`,
 );
 lines.push("");
 lines.push("| step | seconds | peak RSS MB | exit | load (1 min) before |");
@@ -333,7 +358,8 @@ for (const row of Object.values(rows))
 lines.push("");
 lines.push("| ratio | value |");
 lines.push("|---|---:|");
-for (const [label, value] of Object.entries(ratios)) lines.push(`| ${label} | ${value.toFixed(2)} |`);
+for (const [label, value] of Object.entries(ratios).filter(([, v]) => !Number.isNaN(v)))
+  lines.push(`| ${label} | ${value.toFixed(2)} |`);
 lines.push(`| peak RSS of any command, MB (≤ 400) | ${maxRss} |`);
 lines.push("");
 lines.push(`The targets from ${pairs} rounds of alternating runs (baseline, then subject):`);

@@ -7,7 +7,7 @@ import { fromMarkdown } from "mdast-util-from-markdown";
 import { frontmatterFromMarkdown } from "mdast-util-frontmatter";
 import { frontmatter } from "micromark-extension-frontmatter";
 import { describe, expect, test } from "vitest";
-import { bodyStartOf, bodyStartOfBytes, findFrontMatter } from "../src/core/markdown/front-matter.js";
+import { bodyStartOf, bodyStartOfBytes, findFrontMatter, HEAD_BYTES } from "../src/core/markdown/front-matter.js";
 
 const OPTIONS = { extensions: [frontmatter(["yaml"])], mdastExtensions: [frontmatterFromMarkdown(["yaml"])] };
 
@@ -77,5 +77,25 @@ describe("front matter scan", () => {
   ])("%s", (_, text, bodyStart) => {
     expect(bodyStartOf(text)).toBe(bodyStart);
     expect(reference(text).bodyStart).toBe(bodyStart);
+  });
+
+  test("the byte scan looks at the head first and finds what the whole text gives, wherever the closing fence falls around its end", () => {
+    // Front matter whose closing line (LF, CRLF, CR, trailing blanks, or the end of the text) ends a few bytes before,
+    // at or after the head's last byte, then a body long enough that the head is not all of it (or not).
+    const endings = ["\n", "\r\n", "\r", " \t\n", ""];
+    for (const bom of ["", "\ufeff"])
+      for (const ending of endings)
+        for (let shift = -6; shift <= 6; shift++) {
+          const close = `---${ending}`;
+          const filler = HEAD_BYTES + shift - Buffer.byteLength(`${bom}---\nk: `) - Buffer.byteLength(`\n${close}`);
+          for (const body of ["", "# Titel\n", `# T\n${"x".repeat(2 * HEAD_BYTES)}\n`]) {
+            const text = `${bom}---\nk: ${"v".repeat(filler)}\n${close}${ending === "" ? "" : body}`;
+            const bytes = Buffer.from(text);
+            expect(bodyStartOfBytes(bytes)).toBe(Buffer.byteLength(text.slice(0, bodyStartOf(text))));
+          }
+        }
+    // Never closed within the head, closed far after it: found there too.
+    const long = `---\nk: ${"v".repeat(3 * HEAD_BYTES)}\n---\nBody\n`;
+    expect(bodyStartOfBytes(Buffer.from(long))).toBe(long.length - "Body\n".length);
   });
 });

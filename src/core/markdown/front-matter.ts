@@ -75,5 +75,14 @@ export function bodyStartOf(text: string): number {
 export function bodyStartOfBytes(bytes: Uint8Array): number {
   if (bytes[0] !== 0x2d && bytes[0] !== 0xef) return 0; // neither "-" nor the first byte of a BOM: no front matter
   const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  // The head first: a front matter that ends (its closing line's ending included) before the head's last byte is
+  // found there exactly as in the whole (every character looked at is in the head), without reading the rest.
+  if (bytes.length > HEAD_BYTES) {
+    const inHead = findFrontMatter(decodeLatin1(bytes.subarray(0, HEAD_BYTES)), bom);
+    if (inHead !== undefined && inHead.bodyStart < HEAD_BYTES) return inHead.bodyStart;
+  }
   return findFrontMatter(decodeLatin1(bytes), bom)?.bodyStart ?? 0;
 }
+
+/** The bytes bodyStartOfBytes looks at first (a front matter is a few hundred bytes; an artifact up to megabytes). */
+export const HEAD_BYTES = 16 * 1024;

@@ -4,8 +4,7 @@
  * the same derivation (generateRecordsFrom) and the one serialiser, so that "differs from what generate
  * writes" means exactly that.
  */
-import { isUtf8 } from "node:buffer";
-import { computeDatasetDigest, type LockManifest } from "../../core/lock/manifest.js";
+import type { LockManifest } from "../../core/lock/manifest.js";
 import type { LockContext } from "../../core/lock/lock-context.js";
 import { DatasetError } from "../../core/errors.js";
 import { generateRecordsFrom } from "../../core/records/generate.js";
@@ -20,11 +19,14 @@ export async function fillGenerated(
   context: LockContext,
   manifest: LockManifest,
   bytesOf: Map<string, Uint8Array>,
+  notUtf8: ReadonlySet<string>,
 ): Promise<void> {
-  if (computeDatasetDigest(manifest) !== manifest.datasetDigest) return;
+  // The manifest's digest as openLockContext computed it (computeDatasetDigest), not canonicalised and digested again.
+  if (context.computedDigest !== manifest.datasetDigest) return;
+  // `notUtf8`: the artifacts gatherFacts found not UTF-8 as it read them (isUtf8), not scanned again; the first in the
+  // manifest's order is named, as generate names it.
   for (const artifact of manifest.artifacts) {
-    const bytes = bytesOf.get(artifact.path);
-    if (bytes !== undefined && !isUtf8(bytes)) {
+    if (notUtf8.has(artifact.path)) {
       context.generateFailed = `${artifact.path}: not valid UTF-8`;
       return;
     }

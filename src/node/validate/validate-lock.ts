@@ -105,6 +105,8 @@ async function gatherFacts(
   let kept = 0;
   /** The artifacts that match their pins, whole: what generate would read, for lock-generated. */
   const matching = new Map<string, Uint8Array>();
+  /** Those of them that are not UTF-8 (generate refuses the dataset). */
+  const notUtf8 = new Set<string>();
   // Synchronous: the files are small and many, and the promise API's per-call cost would dominate.
   for (const artifact of manifest.artifacts) {
     let bytes: Buffer;
@@ -128,7 +130,9 @@ async function gatherFacts(
         context.lineEndingsOnly.add(artifact.path);
       }
     } else matching.set(artifact.path, bytes);
-    if (digest === artifact.sha256 && isUtf8(bytes)) {
+    const utf8 = digest === artifact.sha256 && isUtf8(bytes);
+    if (digest === artifact.sha256 && !utf8) notUtf8.add(artifact.path);
+    if (utf8) {
       // Not UTF-8: generate refuses it; the body check is skipped.
       const body = bytes.subarray(bodyStartOfBytes(bytes));
       if (kept + body.length <= keepUpTo) {
@@ -161,7 +165,7 @@ async function gatherFacts(
   if (context.missingArtifacts.length === 0 && context.changedArtifacts.size === 0) {
     // Loaded here: generation brings the markdown parser, which a run without a lock manifest never needs.
     const { fillGenerated } = await import("../records/generated-records.js");
-    await fillGenerated(context, manifest, matching);
+    await fillGenerated(context, manifest, matching, notUtf8);
   }
 }
 

@@ -49,12 +49,20 @@ export const VALIDATE_THREADS: ThreadPolicy = { fromItems: 200, fromBytes: 32 * 
 /** Small files travel to a worker in batches of up to this many, or this many bytes. */
 const FILES_PER_TASK = 64;
 const BYTES_PER_TASK = 4 * 2 ** 20;
+/** Batches a worker holds at once (pool.ts: two tasks at once in a worker). */
+const WORKER_BATCHES = 2;
 
 /**
- * Checks the inputs over a pool of `jobs` threads and gives the reports in input order, with the
- * number of threads that did the work. Batches are small enough that every thread gets several, large
- * enough that messages are few; a large file is a batch of its own. `options` are plain data, the
- * same for every batch.
+ * Checks the inputs over `jobs` threads, this one among them, and gives the reports in input order, with
+ * the number of threads that did the work. Batches are small enough that every thread gets several,
+ * large enough that messages are few; a large file is a batch of its own. `options` are plain data, the
+ * same for every batch. Each thread takes the next batch when it is done with one (a worker holds two
+ * at once, so that it never waits for this thread to hand it the next).
+ *
+ * This thread works beside `jobs - 1` workers rather than handing out work to `jobs`: it has loaded the
+ * schema and the rules already, and every worker loads the modules again and warms them up (about 0.7 s
+ * of CPU for a run with lock manifests: the markdown parser, the generation, the schema's validator), which
+ * a machine whose cores are busy pays in time (bench/RESULTS.md, "A publisher's repository").
  */
 export async function validateInPool<Options, Item, Checked>(
   inputs: Item[],
@@ -66,22 +74,35 @@ export async function validateInPool<Options, Item, Checked>(
 ): Promise<{ files: Checked[]; threads: number }> {
   const files: Checked[] = new Array(inputs.length);
   const batches = batchesOf(sizes, jobs, { items: FILES_PER_TASK, bytes: BYTES_PER_TASK });
-  const pool = await createPool(jobs, tasks);
+  const pool = await createPool(jobs, tasks, { mainWorks: true, warm: "validateFiles" });
+  let next = 0;
+  const settle = (indexes: number[], reports: Checked[] | TaskFailure) => {
+    // As validate always reported a failed batch: a dataset failure as an operational error.
+    if ("failed" in reports) throw decodeFailure(reports, { dataset: "operational" });
+    for (const [i, report] of reports.entries()) {
+      files[indexes[i]!] = report;
+      progress?.fileDone(sizes[indexes[i]!]);
+    }
+  };
+  const task = (indexes: number[]) => ({ options, items: indexes.map((index) => inputs[index]!) });
+  /** Takes batches one after another until none is left: in a worker, or (`here`) in this thread. */
+  const runner = async (here: boolean) => {
+    try {
+      while (next < batches.length) {
+        const indexes = batches[next++]!;
+        settle(indexes, await (here ? tasks.validateFiles(task(indexes)) : pool.run("validateFiles", task(indexes))));
+      }
+    } catch (error) {
+      next = batches.length; // the run fails: no thread takes another batch
+      throw error;
+    }
+  };
   try {
-    await Promise.all(
-      batches.map(async (indexes) => {
-        const reports = await pool.run("validateFiles", {
-          options,
-          items: indexes.map((index) => inputs[index]!),
-        });
-        // As validate always reported a failed batch: a dataset failure as an operational error.
-        if ("failed" in reports) throw decodeFailure(reports, { dataset: "operational" });
-        for (const [i, report] of reports.entries()) {
-          files[indexes[i]!] = report;
-          progress?.fileDone(sizes[indexes[i]!]);
-        }
-      }),
-    );
+    const runners: Promise<void>[] = [];
+    for (let i = 0; i < pool.workers * WORKER_BATCHES; i++) runners.push(runner(false));
+    // Last, once the workers have their first batches; without a worker (the worker script not built), it does all.
+    runners.push(runner(true));
+    await Promise.all(runners);
   } finally {
     await pool.close();
   }
