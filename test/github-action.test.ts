@@ -148,7 +148,9 @@ describe("the GitHub Action", () => {
     const { repo, env } = await pullRequest();
     const s1 = join(repo, "fixtures/datasets/privacy-act-1988/part-i/section-1.md");
     await writeFile(s1, `${await readFile(s1, "utf8")}\nAmended again.\n`);
-    const { GITHUB_BASE_REF: _, ...push } = { ...env, GITHUB_EVENT_NAME: "push" };
+    const push = Object.fromEntries(
+      Object.entries({ ...env, GITHUB_EVENT_NAME: "push" }).filter(([name]) => name !== "GITHUB_BASE_REF"),
+    );
     const runs = await runAction({ install: "false" }, repo, push);
     expect(runs.map((run) => [run.name, run.ran, run.code])).toEqual([
       ["install citation-targets", true, 0],
