@@ -4,7 +4,7 @@
  * with Title, jurabk, slug and date; tables, lists, deep hierarchies) in a git repository.
  */
 import { existsSync } from "node:fs";
-import { chmod, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { writeCorpus } from "../bench/corpus.js";
@@ -21,7 +21,6 @@ import { templateContext } from "../src/node/dataset/dataset-context.js";
 import { lock, FieldsError } from "../src/node/dataset/lock.js";
 import { runCommand, runMain } from "./helpers/bin.js";
 import { tempDir, writeTree } from "./helpers/datasets.js";
-import { repoRoot } from "./helpers/records.js";
 
 const HOST = "www.gesetze-im-internet.de";
 const ADOPT = [
