@@ -14,6 +14,8 @@ import { tempDir } from "./helpers/datasets.js";
 import { repoRoot } from "./helpers/records.js";
 
 const exec = promisify(execFile);
+/** Each run executes the tool several times in a fresh process (a limit for a loaded machine, not a measure). */
+const TIMEOUT = 3 * 60_000;
 
 interface Step {
   name: string;
@@ -125,52 +127,66 @@ describe("the GitHub Action", () => {
     }
   });
 
-  test("in a pull request: validate and the freshness check pass, the gate fails on the unapproved breaking changes, with annotations and the job summary", async () => {
-    const { repo, env, summary } = await pullRequest();
-    const runs = await runAction({ install: "false", approvals: "approvals.json" }, repo, env);
-    expect(runs.map((run) => [run.name, run.ran, run.code])).toEqual([
-      ["install citation-targets", true, 0],
-      ["citation-targets validate", true, 0],
-      ["citation-targets update --check", true, 0],
-      ["citation-targets diff (the gate)", true, 1],
-    ]);
-    const gate = runs[3]?.stdout ?? "";
-    expect(gate).toMatch(
-      /^::error file=\.tooling\/citation-targets\/privacy-act-1988\.jsonl,line=\d+,title=record-changed/m,
-    );
-    expect(gate).toMatch(/^::warning file=\.tooling\/citation-targets\/privacy-act-1988\.jsonl.*title=record-removed/m); // the approved repeal
-    const written = await readFile(summary, "utf8");
-    expect(written).toContain("citation-targets diff against `origin/main`");
-    expect(written).toContain("fail the gate");
-  });
+  test(
+    "in a pull request: validate and the freshness check pass, the gate fails on the unapproved breaking changes, with annotations and the job summary",
+    async () => {
+      const { repo, env, summary } = await pullRequest();
+      const runs = await runAction({ install: "false", approvals: "approvals.json" }, repo, env);
+      expect(runs.map((run) => [run.name, run.ran, run.code])).toEqual([
+        ["install citation-targets", true, 0],
+        ["citation-targets validate", true, 0],
+        ["citation-targets update --check", true, 0],
+        ["citation-targets diff (the gate)", true, 1],
+      ]);
+      const gate = runs[3]?.stdout ?? "";
+      expect(gate).toMatch(
+        /^::error file=\.tooling\/citation-targets\/privacy-act-1988\.jsonl,line=\d+,title=record-changed/m,
+      );
+      expect(gate).toMatch(
+        /^::warning file=\.tooling\/citation-targets\/privacy-act-1988\.jsonl.*title=record-removed/m,
+      ); // the approved repeal
+      const written = await readFile(summary, "utf8");
+      expect(written).toContain("citation-targets diff against `origin/main`");
+      expect(written).toContain("fail the gate");
+    },
+    TIMEOUT,
+  );
 
-  test("a stale dataset fails the freshness check, which still runs after validate fails; outside a pull request the gate is skipped", async () => {
-    const { repo, env } = await pullRequest();
-    const s1 = join(repo, "fixtures/datasets/privacy-act-1988/part-i/section-1.md");
-    await writeFile(s1, `${await readFile(s1, "utf8")}\nAmended again.\n`);
-    const push = Object.fromEntries(
-      Object.entries({ ...env, GITHUB_EVENT_NAME: "push" }).filter(([name]) => name !== "GITHUB_BASE_REF"),
-    );
-    const runs = await runAction({ install: "false" }, repo, push);
-    expect(runs.map((run) => [run.name, run.ran, run.code])).toEqual([
-      ["install citation-targets", true, 0],
-      ["citation-targets validate", true, 1],
-      ["citation-targets update --check", true, 1],
-      ["citation-targets diff (the gate)", true, 0],
-    ]);
-    expect(runs[1]?.stdout).toMatch(/^::error file=\.tooling\/citation-targets\/privacy-act-1988\.jsonl/m);
-    expect(runs[2]?.stdout).toMatch(
-      /^::error file=\.tooling\/citation-targets\/privacy-act-1988\.lock\.json,title=not up to date%3A privacy-act-1988::/m,
-    );
-    expect(runs[3]?.stdout).toContain("the gate is skipped");
-    const skipped = await runAction({ install: "false", freshness: "false" }, repo, push);
-    expect(skipped.map((run) => run.ran)).toEqual([true, true, false, true]);
-  });
+  test(
+    "a stale dataset fails the freshness check, which still runs after validate fails; outside a pull request the gate is skipped",
+    async () => {
+      const { repo, env } = await pullRequest();
+      const s1 = join(repo, "fixtures/datasets/privacy-act-1988/part-i/section-1.md");
+      await writeFile(s1, `${await readFile(s1, "utf8")}\nAmended again.\n`);
+      const push = Object.fromEntries(
+        Object.entries({ ...env, GITHUB_EVENT_NAME: "push" }).filter(([name]) => name !== "GITHUB_BASE_REF"),
+      );
+      const runs = await runAction({ install: "false" }, repo, push);
+      expect(runs.map((run) => [run.name, run.ran, run.code])).toEqual([
+        ["install citation-targets", true, 0],
+        ["citation-targets validate", true, 1],
+        ["citation-targets update --check", true, 1],
+        ["citation-targets diff (the gate)", true, 0],
+      ]);
+      expect(runs[1]?.stdout).toMatch(/^::error file=\.tooling\/citation-targets\/privacy-act-1988\.jsonl/m);
+      expect(runs[2]?.stdout).toMatch(
+        /^::error file=\.tooling\/citation-targets\/privacy-act-1988\.lock\.json,title=not up to date%3A privacy-act-1988::/m,
+      );
+      expect(runs[3]?.stdout).toContain("the gate is skipped");
+      const skipped = await runAction({ install: "false", freshness: "false" }, repo, push);
+      expect(skipped.map((run) => run.ran)).toEqual([true, true, false, true]);
+    },
+    TIMEOUT,
+  );
 
-  test("without a package-lock.json or a version, the install step fails and says what to do", async () => {
-    const runs = await runAction({}, dir, { GITHUB_ACTIONS: "true" });
-    expect(runs[0]).toMatchObject({ ran: true, code: 1 });
-    expect(runs[0]?.stdout).toContain("::error::citation-targets: no package-lock.json");
-    expect(runs.slice(1, 3).map((run) => run.ran)).toEqual([false, true]);
-  });
+  test(
+    "without a package-lock.json or a version, the install step fails and says what to do",
+    async () => {
+      const runs = await runAction({}, dir, { GITHUB_ACTIONS: "true" });
+      expect(runs[0]).toMatchObject({ ran: true, code: 1 });
+      expect(runs[0]?.stdout).toContain("::error::citation-targets: no package-lock.json");
+      expect(runs.slice(1, 3).map((run) => run.ran)).toEqual([false, true]);
+    },
+    TIMEOUT,
+  );
 });
