@@ -14,7 +14,13 @@ import type { ArtifactReader } from "./core/records/generate.js";
 import type { OutputRecord } from "./core/records/record-line.js";
 import type { LockManifest } from "./core/lock/manifest.js";
 import { OperationalError } from "./node/errors.js";
+import type { AdoptOptions, AdoptResult } from "./node/update/adopt.js";
+import type { ConfigChoice } from "./node/config/library-config.js";
+import type { LoadedConfig } from "./node/config/config.js";
+import type { DatasetFields } from "./core/lock/dataset-fields.js";
 import {
+  checkAdoptOptions,
+  checkResolveConfigOptions,
   checkCheckGeneratedOptions,
   checkDiffOptions,
   checkGenerateOptions,
@@ -27,10 +33,29 @@ import {
 // The commands load their modules (the file walkers, thread pools, parsers and Ajv they need) when
 // first called, not when the library is imported; their options are checked first.
 
-/** Validates JSONL files (see ValidateOptions); throws OperationalError for a bad option, schema or pattern. */
-export async function validate(options: ValidateOptions = {}): Promise<Report> {
+/**
+ * The config the CLI reads in `cwd` (README, "Library"): `{ config: true }` (the default) finds it from `cwd` up to the
+ * repository root, `{ config: "<file>" }` reads that file, `{ config: false }` none. Undefined when there is none.
+ */
+export async function resolveConfig(
+  cwd?: string,
+  options: { config?: ConfigChoice } = {},
+): Promise<LoadedConfig | undefined> {
+  checkPathArgument("resolveConfig", "cwd", cwd, true);
+  checkResolveConfigOptions(options);
+  return (await import("./node/config/library-config.js")).resolveConfig(cwd, options);
+}
+export type { Config, LoadedConfig, AdoptConfig } from "./node/config/config.js";
+export type { ConfigChoice } from "./node/config/library-config.js";
+
+/**
+ * Validates JSONL files (see ValidateOptions); throws OperationalError for a bad option, schema or pattern. With
+ * `config: true` (or a config file) the options not given are taken from the config, as the CLI does.
+ */
+export async function validate(options: ValidateOptions & { config?: ConfigChoice } = {}): Promise<Report> {
   checkValidateOptions(options);
-  return (await import("./node/validate/validate.js")).validate(options);
+  const { validateWithConfig } = await import("./node/config/library-config.js");
+  return (await import("./node/validate/validate.js")).validate(await validateWithConfig(options));
 }
 export type { ValidateOptions };
 export { exitCodeFor, summarize, onlyErrors } from "./core/report/report.js";
@@ -51,10 +76,28 @@ export async function lock(options: LockOptions): Promise<LockResult> {
 }
 export type { LockOptions, LockResult, ManifestChanges } from "./node/dataset/lock.js";
 /** Refreshes lock manifests and regenerates their JSONL; throws OperationalError for a bad option. */
-export async function update(options: UpdateOptions = {}): Promise<DatasetUpdate[]> {
+export async function update(options: UpdateOptions & { config?: ConfigChoice } = {}): Promise<DatasetUpdate[]> {
   checkUpdateOptions(options);
-  return (await import("./node/update/update.js")).update(options);
+  const { updateWithConfig } = await import("./node/config/library-config.js");
+  return updateWithConfig((await import("./node/update/update.js")).update, options);
 }
+/**
+ * Adopts dataset folders (`citation-targets adopt`): writes a lock manifest and JSONL for each; with `config: true` (or
+ * a config file) the folders (when none are given) and the templates come from the config's `adopt`, the templates
+ * given winning.
+ */
+export async function adopt(
+  options: Omit<AdoptOptions, "datasets" | "templates"> & {
+    datasets?: string[];
+    templates?: Partial<DatasetFields>;
+    config?: ConfigChoice;
+  },
+): Promise<AdoptResult> {
+  checkAdoptOptions(options);
+  const { adoptWithConfig } = await import("./node/config/library-config.js");
+  return adoptWithConfig((await import("./node/update/adopt.js")).adopt, options);
+}
+export type { AdoptOptions, AdoptResult } from "./node/update/adopt.js";
 export type { UpdateOptions } from "./node/update/update.js";
 export type { DatasetUpdate } from "./node/update/update-dataset.js";
 export type { RecordChanges } from "./core/records/record-fingerprint.js";
@@ -119,9 +162,10 @@ export type { AddressParts, LocalParts, TargetKind } from "./core/address/addres
 export { designate, slugify } from "./core/address/designation.js";
 export { assignLocalCoordinates } from "./core/address/numbering.js";
 /** Compares two versions of citation-targets files; throws OperationalError for a bad option. */
-export async function diff(options: DiffOptions = {}): Promise<DiffReport> {
+export async function diff(options: DiffOptions & { config?: ConfigChoice } = {}): Promise<DiffReport> {
   checkDiffOptions(options);
-  return (await import("./node/diff/diff.js")).diff(options);
+  const { diffWithConfig } = await import("./node/config/library-config.js");
+  return (await import("./node/diff/diff.js")).diff(await diffWithConfig(options));
 }
 export type { DiffOptions } from "./node/diff/diff.js";
 /**

@@ -4,7 +4,7 @@
  * with Title, jurabk, slug and date; tables, lists, deep hierarchies) in a git repository.
  */
 import { existsSync } from "node:fs";
-import { chmod, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { writeCorpus } from "../bench/corpus.js";
@@ -21,7 +21,6 @@ import { templateContext } from "../src/node/dataset/dataset-context.js";
 import { lock, FieldsError } from "../src/node/dataset/lock.js";
 import { runCommand, runMain } from "./helpers/bin.js";
 import { tempDir, writeTree } from "./helpers/datasets.js";
-import { repoRoot } from "./helpers/records.js";
 
 const HOST = "www.gesetze-im-internet.de";
 const ADOPT = [
@@ -638,52 +637,6 @@ describe("machine-readable reports of lock --check and generate --check", () => 
       await cleanup();
     }
   });
-});
-
-describe("README: 'Adopting a corpus' and 'Publishing a new version', run as written", () => {
-  test("every sh block runs in turn (citation-targets on PATH), and prints the text block that follows it", async () => {
-    const readme = await readFile(join(repoRoot, "README.md"), "utf8");
-    const start = readme.indexOf("\n## Adopting a corpus\n");
-    const end = readme.indexOf("\n## Reviewing an amendment\n");
-    expect(start).toBeGreaterThan(0);
-    expect(end).toBeGreaterThan(start);
-    const blocks = [...readme.slice(start, end).matchAll(/```(sh|text)\n([\s\S]*?)```/g)].map((m) => ({
-      kind: m[1]!,
-      body: m[2]!,
-    }));
-    expect(blocks.filter((b) => b.kind === "sh")).toHaveLength(4);
-    const { dir, cleanup } = await tempDir();
-    try {
-      const shims = join(dir, "bin");
-      await writeTree(shims, {
-        "citation-targets": `#!/bin/sh\nexec "${process.execPath}" "${join(repoRoot, "bin/citation-targets.js")}" "$@"\n`,
-      });
-      await chmod(join(shims, "citation-targets"), 0o755);
-      const env = {
-        PATH: `${shims}:${process.env.PATH}`,
-        GIT_AUTHOR_NAME: "t",
-        GIT_AUTHOR_EMAIL: "t@example.org",
-        GIT_COMMITTER_NAME: "t",
-        GIT_COMMITTER_EMAIL: "t@example.org",
-        CI: "",
-      };
-      let output: string | undefined;
-      for (const block of blocks) {
-        if (block.kind === "sh") {
-          // The first block makes my-laws and goes into it; the others run there.
-          const cwd = existsSync(join(dir, "my-laws")) ? join(dir, "my-laws") : dir;
-          const run = await runCommand("bash", ["-c", `exec 2>&1\n${block.body}`], cwd, env);
-          output = run.stdout;
-        } else {
-          expect(output, "a text block follows an sh block").toBeDefined();
-          expect(output!.trimEnd()).toBe(block.body.trimEnd());
-          output = undefined;
-        }
-      }
-    } finally {
-      await cleanup();
-    }
-  }, 60_000);
 });
 
 describe("what adopt and update show on the way", () => {

@@ -5,6 +5,7 @@
  */
 import { chmod, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { diff as libraryDiff } from "../src/index.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { approvalsToAdd } from "../src/core/diff/approvals-file.js";
 import { hasAddressPrefix, parseApprovals, type DiffReport, summarizeDiff } from "../src/core/diff/diff.js";
@@ -253,6 +254,13 @@ describe("2. editorial changes told apart", () => {
       await writeFile(config, JSON.stringify({ ...JSON.parse(before), diff: { passEditorial: true } }));
       const fromConfig = await diffJson(["HEAD~1", "HEAD"]);
       expect(fromConfig.report.summary).toMatchObject({ approved: 2, failing: 4 });
+      // The library reads it only when asked (config: true), as the CLI does.
+      const library = await libraryDiff({ cwd: repo, against: "HEAD~1", to: "HEAD", config: true });
+      expect(library.summary).toMatchObject({ approved: 2, failing: 4 });
+      expect((await libraryDiff({ cwd: repo, against: "HEAD~1", to: "HEAD" })).summary).toMatchObject({
+        approved: 0,
+        failing: 6,
+      });
     } finally {
       await writeFile(config, before);
     }

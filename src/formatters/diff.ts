@@ -1,6 +1,7 @@
-/** The formats of `diff`, validate's four, junit and html: every format name has its formatter. */
+/** The formats of `diff`, validate's four, junit, html and gitlab: every format name has its formatter. */
 import type { DiffFormatter } from "./diff-common.js";
 import { formatDiffGithub } from "./diff-github.js";
+import { formatDiffGitlab } from "./diff-gitlab.js";
 import { formatDiffHtml } from "./diff-html.js";
 import { formatDiffJson } from "./diff-json.js";
 import { formatDiffJunit } from "./diff-junit.js";
@@ -16,4 +17,5 @@ export const diffFormatters = {
   sarif: formatDiffSarif,
   junit: formatDiffJunit,
   html: formatDiffHtml,
+  gitlab: formatDiffGitlab,
 } satisfies Record<DiffFormatName, DiffFormatter>;

@@ -3,15 +3,17 @@
  * docs/spec.md, section 15): whether each dataset's manifest and JSONL are what the markdown makes.
  * `github`: an `::error` at the manifest of each dataset not up to date; `sarif`: one rule,
  * `not-up-to-date`, a result at each such manifest; `junit`: one case per dataset, named by its slug,
- * failed when it is not up to date. Pure.
+ * failed when it is not up to date; `gitlab`: GitLab's Code Quality report, a `major` issue `not-up-to-date` at the
+ * manifest of each dataset not up to date. Pure.
  */
 import type { Log, Result } from "sarif";
 import { type JunitCase, renderJunit } from "./junit-xml.js";
 import { SARIF_URI_BASE } from "./sarif.js";
 import { plural } from "../core/text.js";
 import { repositoryPath } from "./types.js";
+import { renderCodeQuality } from "./gitlab-common.js";
 
-export const FRESHNESS_FORMATS = ["github", "sarif", "junit"] as const;
+export const FRESHNESS_FORMATS = ["github", "sarif", "junit", "gitlab"] as const;
 export type FreshnessFormat = (typeof FRESHNESS_FORMATS)[number];
 
 /** One dataset checked: where it is, whether it is up to date, and the text report's lines for it. */
@@ -65,6 +67,19 @@ export function formatFreshness(
     out.push(summary(entries, context));
     return `${out.join("\n")}\n`;
   }
+  if (format === "gitlab")
+    return renderCodeQuality(
+      entries
+        .filter((entry) => !entry.upToDate)
+        .map((entry) => ({
+          description: [`${entry.slug}: ${entry.message}`, ...entry.details, `fix: ${context.fix}`].join("\n"),
+          check: "not-up-to-date",
+          severity: "major" as const,
+          path: where(entry.manifest).path,
+          line: 1,
+          place: entry.slug,
+        })),
+    );
   if (format === "junit") {
     const cases: JunitCase[] = entries.map((entry) => ({
       classname: entry.manifest,

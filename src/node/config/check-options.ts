@@ -178,12 +178,34 @@ const UPDATE: Record<string, Check> = {
   onProgress: func,
 };
 
+/** The library's `config` option: true, false or a config file. */
+const configChoice = expect(
+  (v) => typeof v === "boolean" || (typeof v === "string" && v !== ""),
+  "true, false or a path",
+);
+
+export function checkResolveConfigOptions(options: unknown): void {
+  check("resolveConfig", options, { config: configChoice });
+}
+
+export function checkAdoptOptions(options: unknown): void {
+  const { manifests: _m, datasets: _d, set: _s, ...shared } = UPDATE;
+  check("adopt", options, {
+    ...shared,
+    datasets: strings,
+    templates: datasetFields,
+    move: boolean,
+    onNote: func,
+    config: configChoice,
+  });
+}
+
 export function checkLockOptions(options: unknown): void {
   check("lock", options, LOCK, ["dir"]);
 }
 
 export function checkUpdateOptions(options: unknown): void {
-  check("update", options, UPDATE);
+  check("update", options, { ...UPDATE, config: configChoice });
 }
 
 /** Throws an OperationalError when a positional argument of `what` is not a non-empty string (undefined allowed when optional). */
@@ -194,7 +216,7 @@ export function checkPathArgument(what: string, name: string, value: unknown, op
 }
 
 export function checkValidateOptions(options: unknown): void {
-  check("validate", options, VALIDATE);
+  check("validate", options, { ...VALIDATE, config: configChoice });
 }
 
 export function checkGenerateOptions(options: unknown): void {
@@ -207,6 +229,7 @@ export function checkCheckGeneratedOptions(options: unknown): void {
 
 export function checkDiffOptions(options: unknown): void {
   check("diff", options, {
+    config: configChoice,
     cwd: string,
     paths: strings,
     against: string,
