@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { lock } from "../src/node/dataset/lock.js";
 import { tempDir, writeTree } from "./helpers/datasets.js";
 import { runCommand } from "./helpers/bin.js";
+import { packCheckout } from "./helpers/pack.js";
 import { repoRoot } from "./helpers/records.js";
 
 const MINUTES = 60_000;
@@ -25,7 +26,7 @@ describe("the npm tarball", () => {
   test(
     "installs with --omit=dev into an empty folder and runs with no build step and no dev dependency",
     async () => {
-      const packed = await sh("npm", ["pack", "--pack-destination", dir], repoRoot);
+      const packed = await packCheckout(dir);
       expect(packed.code).toBe(0);
       const tarball = packed.stdout.trim().split("\n").at(-1)!;
       expect(tarball).toMatch(/^citation-targets-\d+\.\d+\.\d+\.tgz$/); // npm pack prints only the name (what pre-commit reads)

@@ -9,6 +9,7 @@ import { delimiter, join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { runCommand } from "./helpers/bin.js";
 import { tempDir } from "./helpers/datasets.js";
+import { packCheckout } from "./helpers/pack.js";
 import { repoRoot } from "./helpers/records.js";
 
 const MINUTES = 60_000;
@@ -33,7 +34,7 @@ const env = {
 };
 
 /** The tarball, packed once, and whether npm's cache holds what installing it needs (a probe install, offline). */
-const packed = await runCommand("npm", ["pack", "--pack-destination", dir], repoRoot);
+const packed = await packCheckout(dir);
 const tarball = join(dir, packed.stdout.trim().split("\n").at(-1) ?? "");
 const probe = join(dir, "probe");
 const probed = await runCommand(

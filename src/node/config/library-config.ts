@@ -4,7 +4,7 @@
  * default), so that `validate({ patterns, config: true })` gives what `citation-targets validate` gives.
  */
 import { dirname, resolve } from "node:path";
-import type { ValidateOptions } from "../validate/validate.js";
+import type { ValidateOptions } from "../validate/validate-options.js";
 import type { UpdateOptions } from "../update/update.js";
 import type { AdoptOptions, AdoptResult } from "../update/adopt.js";
 import type { DiffOptions } from "../diff/diff.js";
