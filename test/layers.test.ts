@@ -28,6 +28,14 @@ function importsOf(file: string): string[] {
   );
 }
 
+/** The modules a file imports at run time: `import type` and `export type` left out. */
+function valueImportsOf(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  return [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s(?!type\s)[^;]*?from\s+"([^"]+)"|import\("([^"]+)"\)/g)].map(
+    (m) => (m[1] ?? m[2])!,
+  );
+}
+
 /** The layer of a file under src/: its first folder ("index" for src/index.ts). */
 const layerOf = (file: string) => relative(src, file).split("/")[0]!.replace(/\.ts$/, "");
 
@@ -155,11 +163,12 @@ describe("layers", () => {
       ).toBe(true);
   });
 
-  test("no module of src/node imports a command's own module, but adopt, which runs update", () => {
+  test("no module of src/node imports a command's own module at run time, but adopt, which runs update", () => {
+    // A command's options type may be named elsewhere (the library's config completes them): `import type` loads nothing.
     const wrong: string[] = [];
     for (const file of files.filter((f) => layerOf(f) === "node")) {
       const from = relative(src, file);
-      for (const specifier of importsOf(file)) {
+      for (const specifier of valueImportsOf(file)) {
         if (!specifier.startsWith(".")) continue;
         const target = relative(src, resolve(dirname(file), specifier)).replace(/\.js$/, ".ts");
         if (
