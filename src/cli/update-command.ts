@@ -75,7 +75,10 @@ export function registerUpdateCommand(
       .description(
         `After amending the law: re-lock each dataset (new, renamed and deleted files, changed digests; kinds, order and ignores kept) and regenerate its JSONL (<name>.jsonl beside <name>.lock.json), then say what changed: artifacts, and records added, removed and changed by citation address. Atomic: on any error nothing is written. With no manifests, updates every ${DEFAULT_MANIFEST_PATTERN} of the repository.`,
       )
-      .argument("[manifests...]", "lock manifests (<name>.lock.json)")
+      .argument(
+        "[datasets...]",
+        "datasets: lock manifests, their JSONL, markdown files or folders of datasets (the tooling folder: all), or slugs",
+      )
       .option("--check", "write no manifest or JSONL; exit 1 when anything would change (for CI)")
       .option(
         "--staged",
@@ -157,6 +160,10 @@ export function registerUpdateCommand(
           if (options.recover) return;
         }
         let manifests = named;
+        if (named.length > 0) {
+          const { resolveDatasetOperands } = await import("../node/dataset/dataset-operands.js");
+          manifests = await resolveDatasetOperands(named, context.cwd);
+        }
         if (options.staged) {
           if (named.length > 0)
             throw new OperationalError("--staged chooses the datasets itself: name no manifests with it");
