@@ -6,7 +6,6 @@
 import { type Command, Option } from "commander";
 import { TEMPLATE_HELP } from "../core/lock/dataset-fields.js";
 import { MANIFEST_DATASET_FIELDS } from "../core/model.js";
-import { DEFAULT_LEGISLATION_HOST } from "../core/schema/schema.js";
 import { plural } from "../core/text.js";
 import { OperationalError } from "../node/errors.js";
 import { DEFAULT_MANIFEST_PATTERN, displayPath, MANIFEST_FOLDER } from "../node/files/files.js";
@@ -31,34 +30,9 @@ import {
   parsePositive,
   pick,
 } from "./options.js";
+import { addHostWarnings } from "./host-warnings.js";
 import { createProgressLine, progressEnabled } from "./progress.js";
 import { manifestsIn, warnLeftovers, warnTwins } from "./validate-notes.js";
-
-/**
- * A sourceTextUrl that update or adopt wrote on another host than the legislation host in force
- * (the config's, else the default) is warned of: validate would reject every record of it. Not
- * when the repository has a schema file of its own (validate's message then says what to do).
- */
-async function addHostWarnings(results: DatasetUpdate[], cwd: string): Promise<void> {
-  const written = results.filter((r) => r.artifacts.created || r.fields.some((f) => f.field === "sourceTextUrl"));
-  if (written.length === 0) return;
-  const { findRepositorySchema } = await import("../node/config/schema-source.js");
-  if ((await findRepositorySchema(cwd)) !== undefined) return;
-  const { findConfig } = await import("../node/config/config.js");
-  const config = await findConfig(cwd).catch(() => undefined);
-  const host = config?.config.legislationHost ?? DEFAULT_LEGISLATION_HOST;
-  const from =
-    config?.config.legislationHost !== undefined
-      ? `the config ${displayPath(config.path, cwd)}`
-      : "the default; no config sets legislationHost";
-  for (const result of written) {
-    const own = /^https:\/\/([^/?#]+)\//.exec(result.sourceTextUrl)?.[1];
-    if (own !== undefined && own !== host)
-      result.warnings.push(
-        `${result.slug}: sourceTextUrl ${result.sourceTextUrl} is on ${own}, not on the legislation host ${host} (${from}): validate will reject its records; if your legislation is published on ${own}, set "legislationHost": "${own}" in the config (one host for the repository)`,
-      );
-  }
-}
 
 /** Adds the `update` command to the program. */
 export function registerUpdateCommand(
