@@ -10,7 +10,6 @@ import { plural } from "../core/text.js";
 import { OperationalError } from "../node/errors.js";
 import { DEFAULT_MANIFEST_PATTERN, displayPath, MANIFEST_FOLDER } from "../node/files/files.js";
 import { shellQuote } from "../core/text.js";
-import type { DatasetUpdate } from "../node/update/update-dataset.js";
 import {
   type CommandIo,
   configOf,
