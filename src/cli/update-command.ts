@@ -156,6 +156,7 @@ export function registerUpdateCommand(
         const results = await update({
           manifests,
           onNote: note,
+          configTemplates: true,
           ...(Object.keys(set).length > 0 ? { set } : {}),
           ...datasetProgress(progress, "updating"),
           ...(options.cache === false
@@ -189,7 +190,17 @@ export function registerUpdateCommand(
             named.length > 0 || options.staged
               ? results.filter((r) => !upToDate(r)).map((r) => ` ${shellQuote(r.manifest)}`)
               : [];
-          stderr.write(`not up to date: run \`citation-targets update${stale.join("")}\` to refresh and regenerate\n`);
+          // The hint keeps the run's own flags (a new version's fields), so that the command it gives does what was meant.
+          const flags = (
+            [
+              ["--version-date", options.versionDate],
+              ["--source-text-url", options.sourceTextUrl],
+              ["--name", options.name],
+            ] as const
+          ).flatMap(([flag, value]) => (value === undefined ? [] : [` ${flag} ${shellQuote(value)}`]));
+          stderr.write(
+            `not up to date: run \`citation-targets update${stale.join("")}${flags.join("")}\` to refresh and regenerate\n`,
+          );
           setExitCode(1);
         }
       },
