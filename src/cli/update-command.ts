@@ -3,6 +3,7 @@
  * JSONL, or bring a corpus under citation targets (both update's run). Registered on the program by
  * `registerUpdateCommand` and `registerAdoptCommand`.
  */
+import { resolve } from "node:path";
 import { type Command, Option } from "commander";
 import { TEMPLATE_HELP } from "../core/lock/dataset-fields.js";
 import { MANIFEST_DATASET_FIELDS } from "../core/model.js";
@@ -29,6 +30,7 @@ import {
   parsePositive,
   pick,
 } from "./options.js";
+import type { DatasetUpdate } from "../node/update/update-dataset.js";
 import { addHostWarnings } from "./host-warnings.js";
 import { createProgressLine, progressEnabled } from "./progress.js";
 import { manifestsIn, warnLeftovers, warnTwins } from "./validate-notes.js";
@@ -137,13 +139,14 @@ export function registerUpdateCommand(
           const { resolveDatasetOperands } = await import("../node/dataset/dataset-operands.js");
           manifests = await resolveDatasetOperands(named, context.cwd);
         }
+        let stagedRoot: string | undefined;
         if (options.staged) {
           if (named.length > 0)
             throw new OperationalError("--staged chooses the datasets itself: name no manifests with it");
           const { stagedDatasets } = await import("../node/git/staged.js");
-          manifests = (await stagedDatasets(context.cwd)).manifests.map((manifest) =>
-            displayPath(manifest, context.cwd),
-          );
+          const staged = await stagedDatasets(context.cwd);
+          stagedRoot = staged.root;
+          manifests = staged.manifests.map((manifest) => displayPath(manifest, context.cwd));
           if (manifests.length === 0) {
             stderr.write("citation-targets: nothing staged belongs to a dataset: nothing to check\n");
             return;
@@ -153,7 +156,7 @@ export function registerUpdateCommand(
         const progress = progressEnabled(context.env, context.stderr.isTTY)
           ? createProgressLine((text) => context.stderr.write(text))
           : undefined;
-        const results = await update({
+        const updateOptions = {
           manifests,
           onNote: note,
           configTemplates: true,
@@ -168,7 +171,20 @@ export function registerUpdateCommand(
           ...(options.check ? { check: true } : {}),
           ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
           ...artifactCaps(options),
-        });
+        };
+        /** With --check --staged: what the commit holds is checked (staged-index.ts), and what to stage is known. */
+        let stage = new Map<string, string[]>();
+        let results: DatasetUpdate[];
+        if (options.check && stagedRoot !== undefined) {
+          const { checkStaged } = await import("../node/git/staged-index.js");
+          ({ results, stage } = await checkStaged(
+            stagedRoot,
+            manifests.map((manifest) => resolve(context.cwd, manifest)),
+            context.cwd,
+            updateOptions,
+            update,
+          ));
+        } else results = await update(updateOptions);
         progress?.done();
         if (options.check)
           warnLeftovers(
@@ -186,10 +202,7 @@ export function registerUpdateCommand(
           for (const warning of results.flatMap((r) => r.warnings)) stderr.write(`warning: ${warning}\n`);
         }
         if (options.check && results.some((r) => !upToDate(r))) {
-          const stale =
-            named.length > 0 || options.staged
-              ? results.filter((r) => !upToDate(r)).map((r) => ` ${shellQuote(r.manifest)}`)
-              : [];
+          const staleResults = results.filter((r) => !upToDate(r));
           // The hint keeps the run's own flags (a new version's fields), so that the command it gives does what was meant.
           const flags = (
             [
@@ -198,9 +211,25 @@ export function registerUpdateCommand(
               ["--name", options.name],
             ] as const
           ).flatMap(([flag, value]) => (value === undefined ? [] : [` ${flag} ${shellQuote(value)}`]));
-          stderr.write(
-            `not up to date: run \`citation-targets update${stale.join("")}${flags.join("")}\` to refresh and regenerate\n`,
-          );
+          if (options.staged) {
+            // What the commit holds is stale: stage what the working tree holds regenerated, else regenerate and stage.
+            const stageable = staleResults.filter((r) => stage.has(r.manifest));
+            const rest = staleResults.filter((r) => !stage.has(r.manifest));
+            const add = (paths: string[]) => `\`git add ${paths.map(shellQuote).join(" ")}\``;
+            if (stageable.length > 0)
+              stderr.write(
+                `not staged: the working tree holds ${stageable.length === 1 ? "this dataset" : "these datasets"} regenerated, but the commit does not: stage ${stageable.length === 1 ? "it" : "them"}: ${add(stageable.flatMap((r) => stage.get(r.manifest)!))}\n`,
+              );
+            if (rest.length > 0)
+              stderr.write(
+                `not up to date: run \`citation-targets update${rest.map((r) => ` ${shellQuote(r.manifest)}`).join("")}${flags.join("")}\` to refresh and regenerate, then stage the files: ${add(rest.flatMap((r) => [r.manifest, r.output]))}\n`,
+              );
+          } else {
+            const stale = named.length > 0 ? staleResults.map((r) => ` ${shellQuote(r.manifest)}`) : [];
+            stderr.write(
+              `not up to date: run \`citation-targets update${stale.join("")}${flags.join("")}\` to refresh and regenerate\n`,
+            );
+          }
           setExitCode(1);
         }
       },

@@ -138,6 +138,11 @@ export class DatasetOperands {
     return { resolved, manifests: [...new Set(resolved.flatMap((r) => r.manifests))] };
   }
 
+  /** The dataset folder a manifest pins (its datasetRoot, absolute); undefined when it cannot be read. */
+  datasetFolderOf(manifest: string): string | undefined {
+    return datasetRootIn(manifest);
+  }
+
   /** The JSONL a manifest generates (its slug read from it; `<name>.jsonl` beside `<name>.lock.json`). */
   jsonlOf(manifest: string): string {
     const name = basename(manifest);
