@@ -94,7 +94,7 @@ export function registerUpdateCommand(
     )
     .addHelpText(
       "after",
-      `\nA new published version: set --version-date (and --source-text-url); update warns when the markdown changed and they did not. Templates: ${TEMPLATE_HELP}.\n\nExit codes: 0 up to date (or updated), 1 --check found changes or a dataset is at fault, 2 usage or I/O error.\n\nExamples:\n  citation-targets update\n  citation-targets update .tooling/citation-targets/privacy-act-1988.lock.json --version-date 2024-06-01 --source-text-url https://www.legislation.gov.au/C2004A03712/2024-06-01/text\n  citation-targets update --check`,
+      `\nDatasets: a lock manifest, its JSONL, a markdown file or folder of a dataset (a folder holding datasets, the tooling folder: each of them), or a slug.\n\nA new published version: set --version-date (and --source-text-url); without them, when the markdown changed, the config's adopt.versionDate and adopt.sourceTextUrl templates fill them; update warns when the markdown changed and they did not. Templates: ${TEMPLATE_HELP}.\n\nExit codes: 0 up to date (or updated), 1 --check found changes or a dataset is at fault, 2 usage or I/O error.\n\nExamples:\n  citation-targets update\n  citation-targets update .tooling/citation-targets/privacy-act-1988.lock.json --version-date 2024-06-01 --source-text-url https://www.legislation.gov.au/C2004A03712/2024-06-01/text\n  citation-targets update ch/cc-2006-218\n  citation-targets update --check`,
     )
     .action(
       async (
