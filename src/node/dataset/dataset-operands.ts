@@ -240,8 +240,9 @@ export async function validateOperands(paths: readonly string[], cwd: string): P
     try {
       manifests = operands.resolve(path).manifests;
     } catch (error) {
-      // A folder no dataset is in keeps its meaning (every *.jsonl below it; none is an error of its own).
-      if (info?.isDirectory()) {
+      // A folder no dataset is in keeps its meaning (every *.jsonl below it; none is an error of its own), and a file
+      // of no dataset is read as what it is (the report says once that it is not JSONL).
+      if (info !== undefined) {
         out.push(path);
         continue;
       }
