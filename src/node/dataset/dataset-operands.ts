@@ -83,15 +83,20 @@ export class DatasetOperands {
   /** One operand; an OperationalError naming what was tried when it names no dataset. */
   resolve(operand: string): ResolvedOperand {
     const absolute = resolve(this.cwd, operand);
-    const shown = displayPath(absolute, this.cwd) || ".";
+    const shown = absolute === resolve(this.cwd) ? "." : displayPath(absolute, this.cwd);
     const info = statSync(absolute, { throwIfNoEntry: false });
     const found = (kind: OperandKind, manifests: string[]): ResolvedOperand => ({
       operand,
       kind,
       manifests: [...new Set(manifests)].sort(),
     });
-    const datasetsOf = this.index().length;
-    const read = `read the ${datasetsOf === 1 ? "manifest" : `${datasetsOf} manifests`} of ${displayPath(this.toolingFolder, this.cwd)}`;
+    const read = () => {
+      const count = this.index().length;
+      const folder = displayPath(this.toolingFolder, this.cwd);
+      return count === 0
+        ? `no lock manifest in ${folder}`
+        : `read the ${count === 1 ? "manifest" : `${count} manifests`} of ${folder}`;
+    };
     if (info?.isDirectory()) {
       if (resolve(absolute) === resolve(this.toolingFolder)) return found("tooling-folder", this.toolingManifests());
       const manifests = this.holding(absolute, true);
@@ -99,7 +104,7 @@ export class DatasetOperands {
       if (manifests.length === 0 && statSync(own, { throwIfNoEntry: false })?.isFile()) return found("manifest", [own]);
       if (manifests.length === 0)
         throw new OperationalError(
-          `${shown}: a folder, but no dataset's folder holds it or lies in it (${read}, and no ${DEFAULT_MANIFEST_NAME} in it): name a lock manifest, a dataset's folder or its slug, or adopt the folder first (citation-targets adopt ${shown})`,
+          `${shown}: a folder, but no dataset's folder holds it or lies in it (${read()}, and no ${DEFAULT_MANIFEST_NAME} in it): name a lock manifest, a dataset's folder or its slug, or adopt the folder first (citation-targets adopt ${shown})`,
         );
       return found("folder", manifests);
     }
@@ -107,7 +112,7 @@ export class DatasetOperands {
       const manifests = this.holding(absolute, false);
       if (manifests.length === 0)
         throw new OperationalError(
-          `${shown}: a markdown file, but no dataset's folder holds it (${read}): name a lock manifest, a dataset's folder or its slug`,
+          `${shown}: a markdown file, but no dataset's folder holds it (${read()}): name a lock manifest, a dataset's folder or its slug`,
         );
       return found("markdown", manifests);
     }
