@@ -76,13 +76,16 @@ export async function checkStaged(
     ...pathsOf(await git(["diff", "--name-only", "--no-renames", "-z"], root)),
     ...pathsOf(await git(["ls-files", "--others", "--exclude-standard", "-z"], root)),
   ];
-  const differing = new Set(datasetsOf(root, unstaged).manifests);
-  const markdownDiffers = new Set(
-    datasetsOf(
+  // The manifests are read once, for the markdown; manifests and JSONL map to their datasets by name.
+  const isMarkdown = (path: string) => /\.(md|markdown)$/i.test(path);
+  const markdownDiffers = new Set(datasetsOf(root, unstaged.filter(isMarkdown)).manifests);
+  const differing = new Set([
+    ...markdownDiffers,
+    ...datasetsOf(
       root,
-      unstaged.filter((path) => /\.(md|markdown)$/i.test(path)),
+      unstaged.filter((path) => !isMarkdown(path)),
     ).manifests,
-  );
+  ]);
   const results: DatasetUpdate[] = new Array(manifests.length);
   const inTree = manifests.flatMap((manifest, i) => (differing.has(manifest) ? [] : [{ manifest, i }]));
   const fromIndex = manifests.flatMap((manifest, i) => (differing.has(manifest) ? [{ manifest, i }] : []));
