@@ -300,5 +300,11 @@ describe("small things users expect", () => {
     const json = await cli(["validate", "--format", "json"]);
     const problems = JSON.parse(json.stdout).files.flatMap((f: { problems: { ruleId: string }[] }) => f.problems);
     expect(problems.map((p: { ruleId: string }) => p.ruleId)).toEqual(["lock-artifact-body", "lock-artifact-body"]);
+    // One stale dataset keeps its paragraph: it names the artifact that changed.
+    expect((await cli(["update", "or"])).code).toBe(0);
+    const one = await cli(["validate"]);
+    expect(one.code).toBe(1);
+    expect(one.stdout).toContain('artifact "index.md" has changed since the lock manifest was written');
+    expect(one.stdout).not.toContain("datasets are not up to date");
   });
 });

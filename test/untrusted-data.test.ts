@@ -402,7 +402,7 @@ describe("datasets and patterns are confined to the repository", () => {
     expect(generated.code).toBe(2);
     expect(generated.stdout).toBe("");
     // The flag allows it, and says so.
-    const allowed = await cli(["validate", JSONL, "--allow-outside-repository", "--format", "json"], root);
+    const allowed = await cli(["validate", JSONL, "--allow-outside-repository"], root);
     expect(allowed.stderr).toContain(
       "--allow-outside-repository: dataset folders and patterns may lead outside the repository",
     );

@@ -4,8 +4,8 @@ import { shownProblems, type Formatter } from "./types.js";
 
 /**
  * The problems that only say a dataset is not up to date with its markdown (an artifact changed, a markdown file added
- * or removed): `update` fixes each. The stylish report names such datasets in one closing line instead of a paragraph
- * each (the other formats keep every problem).
+ * or removed): `update` fixes each. The stylish report names two or more such datasets in one closing line instead of a
+ * paragraph each (the other formats keep every problem).
  */
 const STALE: Readonly<Record<string, readonly string[]>> = {
   "lock-artifact-body": ["changed"],
@@ -13,17 +13,23 @@ const STALE: Readonly<Record<string, readonly string[]>> = {
 };
 const isStale = (p: Problem) => STALE[p.ruleId]?.includes(p.messageId) ?? false;
 
+/** From this many stale datasets on, their problems are folded into the closing line. */
+const FOLD_STALE_FROM = 2;
+
 /** Up to this many stale datasets are named in the closing line's command; more, and it is plain `update`. */
 const NAMED_STALE = 3;
 
 /** Human output grouped by file, with a summary line; coloured when the context's colour is on. */
 export const formatStylish: Formatter = (report, { color, maxProblems }) => {
   const out: string[] = [];
-  /** The files of the datasets not up to date, in report order. */
-  const stale: string[] = [];
+  /**
+   * The files of the datasets not up to date, in report order: from two on, named in one closing line (one dataset's
+   * problems are shown, naming what changed).
+   */
+  const stale = report.files.filter((file) => file.problems.some(isStale)).map((file) => file.path);
+  const fold = stale.length >= FOLD_STALE_FROM;
   for (const reported of report.files) {
-    const fresh = reported.problems.filter((p) => !isStale(p));
-    if (fresh.length < reported.problems.length) stale.push(reported.path);
+    const fresh = fold ? reported.problems.filter((p) => !isStale(p)) : reported.problems;
     const file = fresh.length < reported.problems.length ? { ...reported, problems: fresh } : reported;
     if (file.problems.length === 0 && file.error === undefined) continue;
     // Every value from the files checked (names, messages quoting records) is shown with its controls escaped.
@@ -58,11 +64,11 @@ export const formatStylish: Formatter = (report, { color, maxProblems }) => {
     }
     out.push("");
   }
-  if (stale.length > 0) {
+  if (fold) {
     const named =
       stale.length <= NAMED_STALE ? stale.map((path) => ` ${shellQuote(escapeControls(path))}`).join("") : "";
     out.push(
-      `${stale.length === 1 ? "1 dataset is not up to date with its markdown" : `${stale.length} datasets are not up to date with their markdown`}: run \`citation-targets update${named}\` to refresh the lock and regenerate`,
+      `${stale.length} datasets are not up to date with their markdown: run \`citation-targets update${named}\` to refresh the lock and regenerate`,
       "",
     );
   }
