@@ -5,7 +5,8 @@
  * them. Everything here is also what the commands use.
  */
 export { parseArtifact } from "./core/markdown/targets.js";
-export { generateRecords, planDataset } from "./core/records/generate.js";
+export { planDataset } from "./core/records/generate.js";
+export { generateRecords } from "./core/records/parse-artifact.js";
 export { serializeRecord } from "./core/records/record-line.js";
 export type { ArtifactReader } from "./core/records/generate.js";
 export type { OutputRecord } from "./core/records/record-line.js";

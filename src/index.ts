@@ -98,7 +98,7 @@ export async function* generateRecords(manifest: LockManifest, read: ArtifactRea
     );
   if (typeof read !== "function")
     throw new OperationalError(`generateRecords: read: expected a function of an artifact's path, got ${typeof read}`);
-  yield* (await import("./core/records/generate.js")).generateRecords(manifest, read);
+  yield* (await import("./core/records/parse-artifact.js")).generateRecords(manifest, read);
 }
 export { DatasetError } from "./core/errors.js";
 export type { ArtifactReader } from "./core/records/generate.js";

@@ -8,7 +8,7 @@ import { describe, expect, test } from "vitest";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { generateRecords } from "../src/core/records/generate.js";
+import { generateRecords } from "../src/core/records/parse-artifact.js";
 import { DatasetError } from "../src/core/errors.js";
 import { serializeRecord } from "../src/core/records/record-line.js";
 import { createFileCheck } from "../src/engine/check-file.js";

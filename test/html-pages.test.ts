@@ -11,8 +11,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runMain } from "./helpers/in-process.js";
 import { parentsOf, type ViewTarget } from "../src/formatters/dataset-html.js";
-import { wordDiffHtml } from "../src/formatters/diff-html.js";
 import { jsonForScript } from "../src/formatters/html-common.js";
+import { markedTexts, renderMarkdown } from "../src/formatters/markdown-html.js";
+import { HOSTILE_MARKDOWN, unsafeParts } from "./helpers/hostile-markdown.js";
 import { AMENDED_SENTENCE, amendedRepository, MVFG_NEW_WORDS } from "./helpers/amended-repository.js";
 import { tempDir } from "./helpers/datasets.js";
 import { axeViolations, loadPage, typeInto } from "./helpers/dom.js";
@@ -101,20 +102,50 @@ describe("view: a dataset as a page", () => {
     expect(document.querySelectorAll("li.hit")).toHaveLength(0);
     expect(document.getElementById("status")!.textContent).toBe(`${expected.length} targets`);
 
-    // A text on demand: not in the tree until asked for, then the record's markdown exactly.
+    // A search in the texts: words of § 1 (1) that neither an address nor a heading holds.
+    typeInto(dom, "#q", "Inhaltsgleiche oder");
+    expect(document.getElementById("status")!.textContent).toBe("1 target matches “Inhaltsgleiche oder”");
+    expect(Array.from(document.querySelectorAll("li.hit")).map((li) => li.querySelector(".addr")!.textContent)).toEqual(
+      ["mvfg/mvfg.md#§-1"],
+    );
+    // Words the markup splits (**bold**, a table's cells) are found as the reader sees them: § 2a's table.
+    typeInto(dom, "#q", "auskunft 2 wochen");
+    expect(Array.from(document.querySelectorAll("li.hit")).map((li) => li.querySelector(".addr")!.textContent)).toEqual(
+      ["mvfg/mvfg.md#§-2a"],
+    );
+    typeInto(dom, "#q", "");
+
+    // A text on demand: not in the tree until asked for, then the record's markdown rendered: the heading a bold
+    // line, the paragraphs, the wrapper <div> of the German text left out.
     const button = paragraph1.querySelector<HTMLButtonElement>("button.tx")!;
-    expect(paragraph1.querySelector("pre")).toBeNull();
+    expect(paragraph1.querySelector(".text")).toBeNull();
     expect(button.getAttribute("aria-expanded")).toBe("false");
     button.click();
-    const pre = document.getElementById(button.getAttribute("aria-controls")!)!;
-    expect(pre.parentElement).toBe(paragraph1);
-    expect(pre.hidden).toBe(false);
-    expect(pre.textContent).toBe(expected[3]!.markdown);
+    const text = document.getElementById(button.getAttribute("aria-controls")!)!;
+    expect(text.parentElement).toBe(paragraph1);
+    expect(text.hidden).toBe(false);
+    expect(text.querySelector(".mh")!.textContent).toBe("§ 1 Anwendungsbereich");
+    expect(Array.from(text.querySelectorAll("p:not(.mh)")).map((p) => p.textContent)).toEqual([
+      "(1) Dieses Gesetz gilt für die öffentlich-rechtliche Verwaltungstätigkeit der Musterbehörden.",
+      "(2) Es gilt nicht, soweit Rechtsvorschriften inhaltsgleiche oder entgegenstehende Bestimmungen enthalten.",
+    ]);
+    expect(text.textContent).not.toContain("jnnorm");
+    expect(text.textContent).not.toContain("####");
     expect(button.getAttribute("aria-expanded")).toBe("true");
     expect(button.textContent).toBe("Hide text");
     button.click();
-    expect(pre.hidden).toBe(true);
+    expect(text.hidden).toBe(true);
     expect(button.getAttribute("aria-expanded")).toBe("false");
+    // § 2a's table, rendered as a table.
+    const p2a = Array.from(document.querySelectorAll("li[data-i]")).find(
+      (li) => li.querySelector(".addr")!.textContent === "mvfg/mvfg.md#§-2a",
+    )!;
+    p2a.querySelector<HTMLButtonElement>("button.tx")!.click();
+    expect(Array.from(p2a.querySelectorAll(".text table th")).map((th) => th.textContent)).toEqual([
+      "Leistung",
+      "Frist",
+      "Zuständigkeit",
+    ]);
     expect(await axeViolations(dom)).toEqual([]);
   });
 
@@ -173,8 +204,70 @@ describe("view: a dataset as a page", () => {
     expect(document.querySelector(".heading")!.textContent).toBe("1 <b>Not bold</b>");
     expect(document.querySelectorAll("b")).toHaveLength(0);
     document.querySelector<HTMLButtonElement>("button.tx")!.click();
-    expect(document.getElementById("x0")!.textContent).toBe(markdown);
+    const text = document.getElementById("x0")!;
+    expect(text.textContent).toContain("1 </script><script>document.title='owned'</script> <!-- <b>bold</b>");
+    expect(unsafeParts(text)).toEqual([]);
+    expect(document.title).toBe("h: citation targets");
     expect(JSON.parse(jsonForScript(markdown))).toBe(markdown);
+  });
+
+  test("a rendered text keeps sup, sub, br, footnotes and tables; every other tag, attribute and URL stays inert", async () => {
+    const file = join(dir, "hostile-texts.jsonl");
+    const record = (address: string, markdown: string) => ({
+      citationAddress: address,
+      targetKind: "markdown-artifact",
+      headingText: "Art. 1 Zweck",
+      headingTrail: [],
+      artifactRelativePath: "a.md",
+      markdown,
+      slug: "h",
+      name: "Hostile Act",
+    });
+    await writeFile(file, `${JSON.stringify(record("h/a.md#art-1", HOSTILE_MARKDOWN))}\n`);
+    const result = await run(["view", file], dir);
+    expect(result.code).toBe(0);
+    const dom = loadPage(result.stdout);
+    const document = dom.window.document;
+    document.querySelector<HTMLButtonElement>("button.tx")!.click();
+    const text = document.getElementById("x0")!;
+    expect(unsafeParts(text)).toEqual([]);
+    expect(document.title).toBe("Hostile Act: citation targets");
+    // What is kept: the bold heading, sup and sub without their attributes, one br, the footnote, the table.
+    expect(text.querySelector(".mh")!.textContent).toContain("Art. 1 Zweck <script>document.title='owned'</script>");
+    expect(Array.from(text.querySelectorAll("sup:not(.footnote-ref)")).map((e) => e.outerHTML)).toEqual([]);
+    expect(text.querySelectorAll("br")).toHaveLength(0);
+    expect(text.textContent).toContain("<sup onclick=\"document.title='owned'\">1</sup> attributes are not kept");
+    expect(text.textContent).toContain("<img src=x onerror=");
+    expect(text.textContent).toContain("an unclosed <sup>superscript and an unclosed <b>bold");
+    expect(text.textContent).toContain("a stray </sup> and </div></div></main>");
+    expect(text.querySelector("td")!.getAttribute("colspan")).toBe("2");
+    expect(text.querySelector(".footnotes li")!.textContent).toContain("A footnote <script>");
+    // A markdown image is a link to its URL (the page loads nothing); no javascript:, data: or vbscript: link.
+    expect(Array.from(text.querySelectorAll("a")).map((a) => a.getAttribute("href"))).toEqual([
+      "https://example.org/x.png",
+      "#fn-t0-1",
+      "#fnref-t0-1",
+    ]);
+    // The override is closed inside its own text run (FSI … PDI): it cannot reverse what follows.
+    const reversed = Array.from(text.querySelectorAll("p")).find((p) => p.textContent!.includes("reversed"))!;
+    expect(reversed.textContent).toMatch(/\u2068[^\u2069]*\u202eright-to-left\u2069/);
+    // Nothing escaped the text's element: the page after it is the page's.
+    expect(document.querySelector("footer")!.parentElement).toBe(document.body);
+    expect(text.closest("li")!.getAttribute("data-i")).toBe("0");
+    expect(await axeViolations(dom)).toEqual([]);
+  });
+
+  test("the renderer: sup, sub and br exactly; a sup closed in order; HTML tables balanced; wrappers left out", () => {
+    expect(renderMarkdown("<sup>1</sup> a<sub>2</sub><br/>b <SUP>3</SUP>", "d")).toBe(
+      "<p><sup>1</sup> a<sub>2</sub><br>b &lt;SUP&gt;3&lt;/SUP&gt;</p>\n",
+    );
+    expect(renderMarkdown("<sup><sub>x</sup></sub>", "d")).toBe("<p>&lt;sup&gt;<sub>x&lt;/sup&gt;</sub></p>\n");
+    expect(renderMarkdown('<div class="jnnorm">\n\n(1) Text\n\n</div>\n', "d")).toBe("<p>(1) Text</p>\n");
+    expect(renderMarkdown("<table>\n<tr><td class=x>a<div>b\n", "d")).toBe("<table>\n<tr><td>ab\n</td></tr></table>\n");
+    expect(renderMarkdown("a[^1]\n\n[^1]: note\n", "d")).toBe(
+      '<p>a<sup class="footnote-ref"><a href="#fn-d-1" id="fnref-d-1">1</a></sup></p>\n' +
+        '<div class="footnotes"><ol class="footnotes-list">\n<li id="fn-d-1" class="footnote-item"><span class="fn-label">1</span> <p>note <a href="#fnref-d-1" class="footnote-backref">↩︎</a></p>\n</li>\n</ol></div>\n',
+    );
   });
 
   test("past --max-text-bytes the texts are left out, said on stderr and on the page; tree and search stay", async () => {
@@ -299,48 +392,71 @@ describe("diff --format html: an amendment as a page", () => {
     expect(document.querySelector("header p.muted")!.textContent).toMatch(
       /^2 pairs compared against HEAD \([0-9a-f]{12}\)$/,
     );
-    // One section per dataset that changed, both breaking; in the report's order.
-    const sections = Array.from(document.querySelectorAll("section.pair"));
-    expect(sections.map((s) => s.getAttribute("data-file"))).toEqual([
+    // First the changes that fail the gate, by dataset, each dataset headed by its law's name and titleId, its file
+    // under them.
+    const failing = Array.from(document.querySelectorAll("#failing section.pair"));
+    expect(failing.map((s) => s.getAttribute("data-file"))).toEqual([
       ".tooling/citation-targets/mvfg.jsonl",
       ".tooling/citation-targets/privacy-act-1988.jsonl",
     ]);
-    const privacy = sections[1]!;
+    expect(failing.map((s) => s.querySelector("h3")!.textContent)).toEqual([
+      "Musterverfahrensgesetz BJNR012530976",
+      "Privacy Act 1988 C2004A03712",
+    ]);
+    expect(failing[0]!.querySelector(".pair-note code")!.textContent).toBe(".tooling/citation-targets/mvfg.jsonl");
+    const failingChanges = Array.from(document.querySelectorAll("#failing .change"));
+    expect(failingChanges).toHaveLength(7);
+    expect(failingChanges.every((c) => c.classList.contains("error"))).toBe(true);
+    // Nothing but the verdict, the counts and the legend comes before them.
+    expect(document.querySelector("main h2")!.id).toBe("failing-h");
+    // Then the other changes of each dataset: the privacy act's approved repeal and its additions.
+    const others = Array.from(document.querySelectorAll("#failing ~ section.pair"));
+    expect(others.map((s) => s.getAttribute("data-file"))).toEqual([
+      ".tooling/citation-targets/privacy-act-1988.jsonl",
+    ]);
+    const privacy = others[0]!;
+    expect(privacy.querySelector(".pair-note")!.textContent).toContain("(and 6 changes failing the gate, above)");
     const classes = Array.from(privacy.querySelectorAll(".change")).map((c) => c.getAttribute("data-class"));
-    expect(classes).toEqual([...Array(7).fill("breaking"), ...Array(5).fill("additive")]);
-    // The word diff of section 1: the added sentence, inserted; nothing removed.
-    const s1 = privacy.querySelector('[data-address="privacy-act-1988/part-i/section-1.md#1"]')!;
-    expect(
-      Array.from(s1.querySelectorAll("pre.wdiff ins"))
-        .map((e) => e.textContent)
-        .join(""),
-    ).toBe(`\n${AMENDED_SENTENCE}\n`);
-    expect(s1.querySelectorAll("pre.wdiff del")).toHaveLength(0);
-    // Section 6: the heading word replaced, in the text too.
-    const s6 = privacy.querySelector('[data-address="privacy-act-1988/part-i/section-6.md#6"]')!;
-    expect(Array.from(s6.querySelectorAll("pre.wdiff del")).map((e) => e.textContent)).toEqual(["Interpretation"]);
-    expect(Array.from(s6.querySelectorAll("pre.wdiff ins")).map((e) => e.textContent)).toEqual([
+    expect(classes).toEqual(["breaking", ...Array(5).fill("additive")]);
+    // The text of section 1, old and new side by side, rendered: the added sentence marked in the new text.
+    const s1 = document.querySelector('[data-address="privacy-act-1988/part-i/section-1.md#1"]')!;
+    expect(s1.querySelector(".side.old .mh")!.textContent).toBe("1 Short title");
+    expect(s1.querySelector(".side.old em")!.textContent).toBe("Privacy Act 1988");
+    expect(Array.from(s1.querySelectorAll(".side.new ins")).map((e) => e.textContent)).toEqual([AMENDED_SENTENCE]);
+    expect(s1.querySelectorAll("del, .side.old ins")).toHaveLength(0);
+    // Section 6: the heading words replaced, marked in the rendered heading on each side; its table rendered.
+    const s6 = document.querySelector('[data-address="privacy-act-1988/part-i/section-6.md#6"]')!;
+    expect(Array.from(s6.querySelectorAll(".side.old del")).map((e) => e.textContent)).toEqual(["Interpretation"]);
+    expect(Array.from(s6.querySelectorAll(".side.new ins")).map((e) => e.textContent)).toEqual([
       "Definitions and interpretation",
     ]);
+    expect(s6.querySelector(".side.new .mh ins")).not.toBeNull();
+    expect(s6.querySelectorAll(".side table")).toHaveLength(2);
     expect(s6.querySelector(".details")!.textContent).toContain(
       'headingText: "6 Interpretation" → "6 Definitions and interpretation"',
     );
-    // The German code: one word of § 1 replaced.
-    const p1 = sections[0]!.querySelector('[data-address="mvfg/mvfg.md#§-1"]')!;
-    expect(Array.from(p1.querySelectorAll("pre.wdiff del")).map((e) => e.textContent)).toEqual(["Musterbehörden"]);
-    expect(Array.from(p1.querySelectorAll("pre.wdiff ins")).map((e) => e.textContent)).toEqual([MVFG_NEW_WORDS]);
-    // The approval that applies, and the change it covers marked so.
+    // The German code: one word of § 1 replaced; the wrapper <div> of its text is not shown.
+    const p1 = failing[0]!.querySelector('[data-address="mvfg/mvfg.md#§-1"]')!;
+    expect(Array.from(p1.querySelectorAll("del")).map((e) => e.textContent)).toEqual(["Musterbehörden"]);
+    expect(Array.from(p1.querySelectorAll("ins")).map((e) => e.textContent)).toEqual([MVFG_NEW_WORDS]);
+    expect(p1.querySelector(".synopsis")!.textContent).not.toContain("jnnorm");
+    // A section added: its text, on the new side.
+    const s7 = privacy.querySelector('[data-address="privacy-act-1988/part-i/section-7.md#7"]')!;
+    expect(s7.querySelector(".side.new .mh")!.textContent).toBe("7 Acts and practices of agencies");
+    expect(s7.querySelector(".side.old")!.textContent).toContain("Not in the old version.");
+    // The approval that applies: one row per entry, with the number of changes it covers.
     const approvals = document.querySelector('table[aria-labelledby="approvals"]')!;
     expect(Array.from(approvals.querySelectorAll("tbody td")).map((td) => td.textContent)).toEqual([
       "privacy-act-1988/part-iii/division-1/section-13a.md#13a",
-      "record-removed",
       "Section 13A repealed by Act No. 1, 2025",
+      "1",
     ]);
     const repealed = privacy.querySelector('[data-address="privacy-act-1988/part-iii/division-1/section-13a.md#13a"]')!;
-    expect(repealed.querySelector("h3")!.textContent).toContain("approved");
+    expect(repealed.querySelector("h4")!.textContent).toContain("approved");
     expect(repealed.classList.contains("warning")).toBe(true);
+    expect(repealed.querySelector(".side.old")!.textContent).toContain("13A");
     // A move, named.
-    const moved = privacy.querySelector(
+    const moved = document.querySelector(
       '[data-address="privacy-act-1988/part-iiia/division-2/subdivision-a/section-20.md#20"]',
     )!;
     expect(moved.textContent).toContain(
@@ -365,18 +481,88 @@ describe("diff --format html: an amendment as a page", () => {
     const dom = loadPage(result.stdout);
     const document = dom.window.document;
     expect(document.querySelector("[data-verdict]")!.textContent).toBe("✔ The gate passes (--fail-on breaking)");
+    expect(document.getElementById("failing")).toBeNull();
     expect(Array.from(document.querySelectorAll("section.pair")).map((s) => s.getAttribute("data-file"))).toEqual([
       "current/mvfg.jsonl",
     ]);
+    expect(document.querySelector("section.pair h3")!.textContent).toBe("Musterverfahrensgesetz BJNR012530976");
     expect(document.querySelector("main")!.textContent).toContain("1 other pair compared: no changes.");
     expect(document.querySelector('[data-address="mvfg/mvfg.md#§-1"] ins')!.textContent).toBe(MVFG_NEW_WORDS);
+    // A kind-wide entry: one row, its count.
+    expect(
+      Array.from(document.querySelectorAll('table[aria-labelledby="approvals"] tbody td')).map((td) => td.textContent),
+    ).toEqual(["kind record-changed", "§ 1 amended", "1"]);
     expect(await axeViolations(dom)).toEqual([]);
   });
 
-  test("the word diff marks removed and added words and escapes markup; a text rewritten from end to end is shown whole", () => {
-    expect(wordDiffHtml("(1) a <b> c", "(1) a <i> c d")).toBe("(1) a &lt;<del>b</del><ins>i</ins>&gt; c<ins> d</ins>");
-    const before = Array.from({ length: 3000 }, (_, i) => `w${i}`).join(" ");
-    const after = Array.from({ length: 3000 }, (_, i) => `v${i}`).join(" ");
-    expect(wordDiffHtml(before, after)).toBe(`<del>${before}</del><ins>${after}</ins>`);
+  test("hostile texts in an amendment stay inert on both sides; the marks stay inside the texts", async () => {
+    const record = (markdown: string) => ({
+      citationAddress: "h/a.md#art-1",
+      targetKind: "markdown-artifact",
+      headingText: "Art. 1",
+      headingTrail: [],
+      artifactRelativePath: "a.md",
+      markdown,
+      slug: "h",
+      name: "Hostile Act",
+      titleId: "H-1",
+    });
+    await mkdir(join(dir, "hostile-old"), { recursive: true });
+    await mkdir(join(dir, "hostile-new"), { recursive: true });
+    await writeFile(join(dir, "hostile-old/h.jsonl"), `${JSON.stringify(record("Art. 1 plain text.\n"))}\n`);
+    await writeFile(
+      join(dir, "hostile-new/h.jsonl"),
+      `${JSON.stringify(record(`Art. 1 plain text.\n\n${HOSTILE_MARKDOWN}`))}\n`,
+    );
+    const result = await run(["diff", "hostile-old/h.jsonl", "hostile-new/h.jsonl", "--format", "html"], dir);
+    expect(result.code).toBe(1);
+    const dom = loadPage(result.stdout);
+    const document = dom.window.document;
+    expect(document.title).toMatch(/^citation-targets diff: fails/);
+    const change = document.querySelector('[data-address="h/a.md#art-1"]')!;
+    expect(change.closest("#failing")).not.toBeNull();
+    expect(document.querySelector("#failing h3")!.textContent).toBe("Hostile Act H-1");
+    for (const side of Array.from(change.querySelectorAll(".side .md"))) expect(unsafeParts(side)).toEqual([]);
+    expect(change.querySelector(".side.new")!.textContent).toContain("<script>document.title='owned'</script>");
+    expect(change.querySelectorAll(".side.new ins").length).toBeGreaterThan(5);
+    // The page after the texts is the page's own.
+    expect(document.querySelector("footer")!.parentElement).toBe(document.body);
+    expect(document.querySelectorAll("script:not([type])")).toHaveLength(0);
+    expect(await axeViolations(dom)).toEqual([]);
+  });
+
+  test("changed words are marked on the markdown, then rendered: balanced tags, block markers kept, markup escaped", () => {
+    const { before, after, wordByWord } = markedTexts(
+      "##### **Art. 1** Zweck\n\n<sup>1</sup> a <b> c\n\n- eins\n",
+      "##### **Art. 1a** Zweck\n\n<sup>1</sup> a <i> c d\n\n- eins\n- zwei und drei\n\n| x |\n|---|\n| y |\n",
+      "c",
+    );
+    expect(wordByWord).toBe(true);
+    expect(before).toBe(
+      '<p class="mh mh5"><strong>Art. <del>1</del></strong> Zweck</p>\n<p><sup>1</sup> a &lt;<del>b</del>&gt; c</p>\n<ul>\n<li>eins</li>\n</ul>\n',
+    );
+    expect(after).toBe(
+      '<p class="mh mh5"><strong>Art. <ins>1a</ins></strong> Zweck</p>\n<p><sup>1</sup> a &lt;<ins>i</ins>&gt; c <ins>d</ins></p>\n' +
+        "<ul>\n<li>eins</li>\n<li><ins>zwei und drei</ins></li>\n</ul>\n<table>\n<thead>\n<tr>\n<th><ins>x</ins></th>\n</tr>\n</thead>\n" +
+        "<tbody>\n<tr>\n<td><ins>y</ins></td>\n</tr>\n</tbody>\n</table>\n",
+    );
+    // A mark across paragraphs is cut at each element: every <ins> is closed inside the element it opened in.
+    const across = markedTexts("a\n", "a b\n\nc <sup>2</sup> d\n\n> e\n", "c").after;
+    expect(across).toBe(
+      "<p>a <ins>b</ins></p>\n<p><ins>c </ins><sup><ins>2</ins></sup><ins> d</ins></p>\n<blockquote>\n<p><ins>e</ins></p>\n</blockquote>\n",
+    );
+    // The sentinel characters in a text are not taken for marks.
+    expect(markedTexts("x \uE000y\uE001", "x \uE000y\uE001 z", "c").after).toBe(
+      "<p>x \uFFFDy\uFFFD <ins>z</ins></p>\n",
+    );
+    // Rewritten from end to end: each side marked whole.
+    const old = Array.from({ length: 3000 }, (_, i) => `w${i}`).join(" ");
+    const rewritten = Array.from({ length: 3000 }, (_, i) => `v${i}`).join(" ");
+    const whole = markedTexts(old, rewritten, "c");
+    expect(whole).toEqual({
+      before: `<p><del>${old}</del></p>\n`,
+      after: `<p><ins>${rewritten}</ins></p>\n`,
+      wordByWord: false,
+    });
   });
 });

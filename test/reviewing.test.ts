@@ -292,12 +292,14 @@ describe("3. dataset lines", () => {
     const withSummary = await runMain(["diff", "HEAD~1", "HEAD"], repo, { GITHUB_STEP_SUMMARY: summary });
     expect(withSummary.code).toBe(1);
     const written = await readFile(summary, "utf8");
+    // Each dataset's line is a heading, with the file and its counts under it and then a table of its changes.
     expect(written).toContain(
-      "- dataset rabattg removed \\(version 2024\\-01\\-01\\, 2 records\\): 2 changes, 2 failing the gate (`HEAD:.tooling/citation-targets/rabattg.jsonl` below)\n",
+      "\n#### dataset rabattg removed \\(version 2024\\-01\\-01\\, 2 records\\)\n\n`HEAD:.tooling/citation-targets/rabattg.jsonl`: 2 changes, 2 failing the gate\n\n| class | kind | address | heading | gate |\n|---|---|---|---|---|\n| breaking | record-removed | `rabattg/index.md#rabattgesetz` | Rabattgesetz | fails |\n| breaking | record-removed | `rabattg/index.md#§-1` | § 1 Preisnachlass | fails |\n\n",
     );
     expect(written).toContain(
-      "- dataset zpo\\: new version 2024\\-01\\-01 → 2025\\-07\\-01 \\(3 → 3 records\\): 2 changes, 2 failing the gate (`HEAD:.tooling/citation-targets/zpo.jsonl` below)\n",
+      "\n#### dataset zpo\\: new version 2024\\-01\\-01 → 2025\\-07\\-01 \\(3 → 3 records\\)\n\n`HEAD:.tooling/citation-targets/zpo.jsonl`: 2 changes, 2 failing the gate\n\n| class | kind | address | heading | gate |\n",
     );
+    expect(written.match(/^#### /gm)).toHaveLength(4);
     const junit = await runMain(["diff", "HEAD~1", "HEAD", "--format", "junit"], repo);
     expect(junit.stdout.match(/<testcase /g)).toHaveLength(6);
     expect(junit.stdout).toContain(

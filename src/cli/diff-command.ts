@@ -129,6 +129,7 @@ export function registerDiffCommand(
         {
           format: options.format,
           inputs,
+          ...(options.approvals !== undefined ? { approvals: options.approvals } : {}),
           ...(options.outputFile !== undefined ? { outputFile: options.outputFile } : {}),
           ...(options.color !== undefined ? { color: options.color } : {}),
         },

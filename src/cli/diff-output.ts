@@ -1,7 +1,7 @@
 /**
  * Where `diff`'s report goes: standard output in the chosen format, or, with `--output-file`, the
  * chosen format to the file (atomically) and the stylish report to the terminal, as validate does;
- * for `--format html`, the texts of the changed targets are read for the word diff; and, in GitHub
+ * for `--format html`, the texts of the changed targets are read to be shown side by side; and, in GitHub
  * Actions, a short summary appended to the job summary (GITHUB_STEP_SUMMARY).
  */
 import { resolve } from "node:path";
@@ -23,6 +23,8 @@ export interface DiffOutputOptions {
   color?: boolean;
   /** The inputs of the run (the approvals file, the files compared), which the output file must not be. */
   inputs: { path: string; what: string }[];
+  /** The approvals file (as given): the html page has one row per entry of it that approved a change. */
+  approvals?: string;
 }
 
 /** Writes the report as the options say, and the job summary when GITHUB_STEP_SUMMARY is set. */
@@ -35,11 +37,14 @@ export async function writeDiffOutput(
   const { diffFormatters } = await import("../formatters/diff.js");
   const render = async (format: DiffFormatName, color: DiffFormatContext["color"]): Promise<string> => {
     if (format !== "html") return diffFormatters[format](report, { ...base, color });
-    const [{ collectDiffTexts }, { renderDiffPage }] = await Promise.all([
+    const [{ collectDiffTexts }, { renderDiffPage }, { loadApprovals }] = await Promise.all([
       import("../node/diff/diff-texts.js"),
       import("../formatters/diff-html.js"),
+      import("../node/diff/diff.js"),
     ]);
-    return renderDiffPage(report, { ...base, color, texts: await collectDiffTexts(report, context.cwd) });
+    const { texts, titles } = await collectDiffTexts(report, context.cwd);
+    const approvals = options.approvals !== undefined ? await loadApprovals(options.approvals, context.cwd) : undefined;
+    return renderDiffPage(report, { ...base, color, texts, titles, ...(approvals !== undefined ? { approvals } : {}) });
   };
   if (options.outputFile !== undefined) {
     const { refuseOverInputs, writeFileAtomic } = await import("../node/writes/write.js");

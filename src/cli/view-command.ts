@@ -25,7 +25,7 @@ export function registerViewCommand(program: Command, context: ViewCommandContex
     .summary("write one dataset as a self-contained HTML page (tree, texts, search)")
     .description(
       "Write one self-contained HTML page for a dataset file: its containers and targets as a tree in document order, each with its " +
-        "citation address, heading and trail, its text on demand, and a search by address or heading. Styles and script are inline: the " +
+        "citation address, heading and trail, its text on demand (rendered), and a search in the addresses, headings and texts. Styles and script are inline: the " +
         "page needs no network (docs/spec.md, section 17).",
     )
     .argument(

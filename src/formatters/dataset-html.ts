@@ -1,14 +1,17 @@
 /**
  * One dataset as one self-contained HTML page (`citation-targets view`, docs/spec.md, section 17):
  * the tree of containers and targets in document order, each with its citation address, heading
- * and trail, its text on demand, and a search by address or heading. Pure: records in, a string out.
+ * and trail, its text on demand, rendered (src/formatters/markdown-html.ts), and a search in the
+ * addresses, headings and texts. Pure: records in, a string out.
  *
- * The tree is markup, so that it shows before any script runs; the texts are one JSON array in the
- * page, put into a target's `<pre>` only when its text is asked for (a closed text costs the browser
- * nothing to lay out). The search walks an array of keys and a parent index, never the DOM tree.
+ * The tree is markup, so that it shows before any script runs; the rendered texts are one JSON array
+ * in the page, put into the tree only when a text is asked for (a closed text costs the browser
+ * nothing to lay out). The search walks an array of keys and a parent index, never the DOM tree; the
+ * texts' words join the keys at the first search.
  */
 import { plural } from "../core/text.js";
 import { escapeHtml, renderPage } from "./html-common.js";
+import { MARKDOWN_STYLE, renderMarkdown } from "./markdown-html.js";
 
 /** One record as the page shows it. */
 export interface ViewTarget {
@@ -73,11 +76,15 @@ ul.tree li{margin:.15rem 0;content-visibility:auto;contain-intrinsic-size:auto 2
 .row .trail{margin-left:.5rem}
 li.hit>.row{background:#fff5c2}
 .kind{font-size:.8em}
+div.text{background:#fafafa;border:1px solid var(--line);border-radius:4px;padding:.2rem .8rem;margin:.3rem 0 .5rem;max-height:40rem;overflow:auto}
 `;
 
 /**
- * The page's script: text on demand, search by address or heading. Plain ES2017, no library. The
- * texts are parsed when the first one is asked for, and a text's `<pre>` made then.
+ * The page's script: text on demand, search in addresses, headings and texts. Plain ES2017, no
+ * library. The texts (HTML made by the formatter, every value in it escaped) are parsed when the
+ * first one is asked for or the search's keys are made, and a text's element made when it is first
+ * shown. The keys (a target's address, heading and text as the reader sees it: tags taken for
+ * spaces) are made while the browser is idle after the page loads; a search made earlier finishes them.
  */
 const SCRIPT = `(() => {
   const parent = JSON.parse(document.getElementById("parents").textContent);
@@ -85,32 +92,53 @@ const SCRIPT = `(() => {
   const input = document.getElementById("q");
   const status = document.getElementById("status");
   const total = status.textContent;
+  const textData = document.getElementById("texts");
   let texts;
-  let keys;
+  const keys = new Array(rows.length);
+  let keyed = 0;
+  const loadTexts = () => {
+    if (texts === undefined) texts = textData ? JSON.parse(textData.textContent) : [];
+    return texts;
+  };
+  const ENTITIES = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'" };
+  const plain = (html) => html.replace(/(?:<[^>]*>|\\s)+/g, " ").replace(/&(?:amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e]);
   document.querySelector("main").addEventListener("click", (event) => {
     const button = event.target.closest("button.tx");
     if (!button) return;
     const li = button.closest("li");
     const i = Number(li.dataset.i);
-    let pre = document.getElementById("x" + i);
-    if (!pre) {
-      if (texts === undefined) texts = JSON.parse(document.getElementById("texts").textContent);
-      pre = document.createElement("pre");
-      pre.className = "text";
-      pre.id = "x" + i;
-      pre.hidden = true;
-      pre.textContent = texts[i];
-      li.querySelector(".row").after(pre);
-      button.setAttribute("aria-controls", pre.id);
+    let text = document.getElementById("x" + i);
+    if (!text) {
+      text = document.createElement("div");
+      text.className = "text md";
+      text.id = "x" + i;
+      text.hidden = true;
+      text.setAttribute("role", "region");
+      text.setAttribute("aria-label", "Text of " + li.querySelector(".addr").textContent);
+      text.innerHTML = loadTexts()[i];
+      li.querySelector(".row").after(text);
+      button.setAttribute("aria-controls", text.id);
     }
-    const open = pre.hidden;
-    pre.hidden = !open;
+    const open = text.hidden;
+    text.hidden = !open;
     button.setAttribute("aria-expanded", String(open));
     button.textContent = open ? "Hide text" : "Show text";
   });
+  // The search's keys: made while the page is idle after it loads, a slice at a time; a search finishes them.
+  function makeKeys(deadline) {
+    const all = loadTexts();
+    for (; keyed < rows.length && (!deadline || deadline.timeRemaining() > 1); keyed++) {
+      const row = rows[keyed];
+      keys[keyed] = (row.querySelector(".addr").textContent + "\\n" + row.querySelector(".heading").textContent + "\\n" + (all[keyed] ? plain(all[keyed]) : "")).toLowerCase();
+    }
+    if (keyed < rows.length && deadline) idle();
+  }
+  const idle = () => (window.requestIdleCallback ? window.requestIdleCallback(makeKeys) : setTimeout(() => makeKeys({ timeRemaining: () => 8 }), 20));
+  if (document.readyState === "complete") idle();
+  else window.addEventListener("load", idle);
   function search() {
     const q = input.value.trim().toLowerCase();
-    if (!keys) keys = rows.map((row) => (row.querySelector(".addr").textContent + "\\n" + row.querySelector(".heading").textContent).toLowerCase());
+    if (keyed < rows.length) makeKeys();
     const n = rows.length;
     const shown = new Uint8Array(n);
     const hit = new Uint8Array(n);
@@ -138,7 +166,7 @@ function row(target: ViewTarget): string {
   const container = target.kind === "structural-container";
   const heading = target.heading !== "" ? escapeHtml(target.heading) : '<span class="muted">(no heading)</span>';
   const kind = container ? '<span class="badge kind muted">container</span>' : "";
-  // The text's <pre> is made by the script when the text is first asked for.
+  // The text's element is made by the script when the text is first asked for.
   const button =
     target.text !== undefined && target.text !== ""
       ? '<button type="button" class="tx" aria-expanded="false">Show text</button>'
@@ -187,16 +215,25 @@ export function renderDatasetPage(view: DatasetView): string {
     `<li data-count="text-bytes"><strong>${textBytes}</strong> bytes of text</li></ul>\n${omitted}`;
   const total = plural(view.targets.length, "target");
   const main =
-    `<form class="search" id="search" role="search"><label for="q">Search by address or heading</label>` +
+    `<form class="search" id="search" role="search"><label for="q">Search in addresses, headings and texts</label>` +
     `<input id="q" type="search" autocomplete="off" spellcheck="false"><span id="status" class="muted" role="status" aria-live="polite">${total}</span></form>\n` +
     `<h2 id="tree-heading">Targets in document order</h2>\n<nav aria-labelledby="tree-heading">\n${tree(view.targets, parents)}\n</nav>`;
   return renderPage({
     title: `${title}: citation targets`,
-    style: STYLE,
+    style: STYLE + MARKDOWN_STYLE,
     header,
     main,
     footer: `<p class="muted">Made by citation-targets${view.toolVersion !== undefined ? ` ${escapeHtml(view.toolVersion)}` : ""}. The page needs no network.</p>`,
-    data: { parents, ...(view.textsOmitted ? {} : { texts: view.targets.map((t) => t.text ?? "") }) },
+    data: {
+      parents,
+      ...(view.textsOmitted
+        ? {}
+        : {
+            texts: view.targets.map((t, i) =>
+              t.text !== undefined && t.text !== "" ? renderMarkdown(t.text, `t${i}`) : "",
+            ),
+          }),
+    },
     script: SCRIPT,
   });
 }

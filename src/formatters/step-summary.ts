@@ -4,7 +4,7 @@
  * and the first problems or changes as a table, with a note of how many more. Pure.
  */
 import { datasetLine } from "../core/diff/datasets.js";
-import type { DiffChange, DiffReport } from "../core/diff/diff.js";
+import type { DiffReport } from "../core/diff/diff.js";
 import type { Report } from "../core/report/report.js";
 import { changeLevel, summaryLine } from "./diff-common.js";
 import { escapeControls, plural } from "../core/text.js";
@@ -67,8 +67,19 @@ export function validateStepSummary(report: Report): string {
 }
 
 const GATE = { error: "fails", warning: "approved or allowed", note: "passes" } as const;
+const LEVEL_ORDER = { error: 0, warning: 1, note: 2 } as const;
 
-/** The job summary of a diff run: the verdict, the summary line, and the first changes, breaking first. */
+/** A file name in a code span outside a table (a heading, a paragraph): no `|` to escape there. */
+const codeText = (text: string) =>
+  text.includes("`") ? cell(text) : `\`${escapeControls(text.replace(/\r?\n/g, " "))}\``;
+
+/**
+ * The job summary of a diff run: the verdict, the summary line, and then each compared file with changes (or whose
+ * dataset was added, removed or given a new version) under a heading of its own, the dataset's line (else the file's
+ * name), with a table of its changes under it. The files with changes that fail the gate come first, and within a file
+ * the changes that fail the gate, then the other breaking ones, each group in the report's order; ten changes are
+ * shown in all.
+ */
 export function diffStepSummary(report: DiffReport): string {
   const { summary } = report;
   const verdict = summary.passed
@@ -79,32 +90,50 @@ export function diffStepSummary(report: DiffReport): string {
     : "";
   const to = report.to ? ` → \`${report.to.revision}\` (${report.to.commit.slice(0, 12)})` : "";
   const out = [`### citation-targets diff${against}${to}: ${verdict}`, "", ownText(summaryLine(report))];
-  // A dataset added, removed or given a new version: a line of its own, before its record changes.
-  const datasets = report.pairs.flatMap((pair) => {
-    const line = datasetLine(pair);
-    if (line === undefined) return [];
-    const failing = pair.changes.filter((change) => changeLevel(change, report) === "error").length;
-    const changes = `${plural(pair.changes.length, "change")}${failing > 0 ? `, ${failing} failing the gate` : ""}`;
-    return [`- ${cell(line)}: ${changes} (${code(pair.new)} below)`];
-  });
-  if (datasets.length > 0) out.push("", ...datasets.slice(0, SUMMARY_ROWS));
-  if (datasets.length > SUMMARY_ROWS) out.push(`- … and ${plural(datasets.length - SUMMARY_ROWS, "more dataset")}`);
-  const changes: { file: string; change: DiffChange }[] = [];
-  for (const pair of report.pairs) for (const change of pair.changes) changes.push({ file: pair.new, change });
-  // Breaking first across the datasets, each group in the report's order.
-  changes.sort((a, b) => Number(a.change.class !== "breaking") - Number(b.change.class !== "breaking"));
-  if (changes.length > 0) {
-    out.push("", "| class | kind | file | address | heading | gate |", "|---|---|---|---|---|---|");
-    for (const { file, change } of changes.slice(0, SUMMARY_ROWS)) {
-      const level = changeLevel(change, report);
+  const groups = report.pairs
+    .map((pair) => {
+      const changes = pair.changes
+        .map((change) => ({ change, level: changeLevel(change, report) }))
+        .sort((a, b) => LEVEL_ORDER[a.level] - LEVEL_ORDER[b.level]);
+      const failing = changes.filter((c) => c.level === "error").length;
+      return { pair, line: datasetLine(pair), changes, failing };
+    })
+    .filter((group) => group.changes.length > 0 || group.line !== undefined)
+    // The files with changes that fail the gate first, each group in the report's order (the sort is stable).
+    .sort((a, b) => Number(a.failing === 0) - Number(b.failing === 0));
+  let rows = 0;
+  let shownGroups = 0;
+  for (const { pair, line, changes, failing } of groups) {
+    if (rows >= SUMMARY_ROWS || shownGroups >= SUMMARY_ROWS) break;
+    shownGroups++;
+    const counted =
+      changes.length === 0
+        ? "no record changes"
+        : `${plural(changes.length, "change")}${failing > 0 ? `, ${failing} failing the gate` : ""}`;
+    // A dataset added, removed or given a new version: its line is the heading, the file is named under it.
+    out.push("", `#### ${line !== undefined ? cell(line) : codeText(pair.new)}`, "");
+    out.push(
+      line !== undefined ? `${codeText(pair.new)}: ${counted}` : `${counted[0]!.toUpperCase()}${counted.slice(1)}`,
+    );
+    if (changes.length === 0) continue;
+    out.push("", "| class | kind | address | heading | gate |", "|---|---|---|---|---|");
+    for (const { change, level } of changes.slice(0, SUMMARY_ROWS - rows)) {
       const gate = change.approved ? `approved: ${cell(change.approved.reason)}` : GATE[level];
       const subject = change.address !== undefined ? code(change.address) : cell(change.message);
-      out.push(
-        `| ${change.class} | ${change.kind} | ${code(file)} | ${subject} | ${cell(change.headingText ?? "")} | ${gate} |`,
-      );
+      out.push(`| ${change.class} | ${change.kind} | ${subject} | ${cell(change.headingText ?? "")} | ${gate} |`);
+      rows++;
     }
   }
-  if (changes.length > SUMMARY_ROWS)
-    out.push("", `… and ${plural(changes.length - SUMMARY_ROWS, "more change")}: the job's log has them all.`);
+  let total = 0;
+  for (const group of groups) total += group.changes.length;
+  const hiddenChanges = total - rows;
+  const hiddenGroups = groups.length - shownGroups;
+  if (hiddenChanges > 0 || hiddenGroups > 0) {
+    const more = [
+      ...(hiddenChanges > 0 ? [plural(hiddenChanges, "more change")] : []),
+      ...(hiddenGroups > 0 ? [`${plural(hiddenGroups, "more file")} not shown`] : []),
+    ];
+    out.push("", `… and ${more.join(", ")}: the job's log has them all.`);
+  }
   return `${out.join("\n")}\n\n`;
 }

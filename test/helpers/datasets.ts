@@ -1,7 +1,7 @@
 import { cp, mkdtemp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { generateRecords } from "../../src/core/records/generate.js";
+import { generateRecords } from "../../src/core/records/parse-artifact.js";
 import type { OutputRecord } from "../../src/core/records/record-line.js";
 import type { LockManifest } from "../../src/core/lock/manifest.js";
 import { lock, type LockOptions } from "../../src/node/dataset/lock.js";

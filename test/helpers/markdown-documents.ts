@@ -351,8 +351,9 @@ function documents({ keep, apart }: Build) {
       .map(([a, b, underline]) => `${a}\n${b}\n${underline}`),
     fc
       .tuple(inline, fc.constantFrom("===", "---"))
-      // Escapes between delimiter runs over hard line breaks (a named divergence) only where micromark is not asked.
-      .filter(([a]) => !apart || !a.includes("\\"))
+      // Delimiter runs (and escapes between them) repeated over hard line breaks (named divergences) only where
+      // micromark is not asked.
+      .filter(([a]) => !apart || !/[\\_*]/.test(a))
       .map(([a, underline]) => `${a}  \n${a}\\\n${a}\n${underline}`),
     inline,
     definition,

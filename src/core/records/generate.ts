@@ -6,13 +6,10 @@
  */
 
 import { formatAddress } from "../address/address.js";
-import { decodeUtf8, isUtf8 } from "../bytes.js";
 import { assignLocalCoordinates } from "../address/designation.js";
 import { deriveCitationTargetId, deriveTextDigest } from "../digest.js";
-import { sha256Hex } from "../bytes.js";
 import { computeDatasetDigest, type LockManifest, type ManifestArtifact } from "../lock/manifest.js";
-import { parseArtifact, type ParsedArtifact } from "../markdown/targets.js";
-import { type ArtifactLimits, ArtifactError } from "../markdown/limits.js";
+import type { ParsedArtifact } from "../markdown/targets.js";
 import { SCHEMA_VERSION } from "../schema/schema.js";
 import { DatasetError } from "../errors.js";
 import { dirnameOf, folderChain } from "../paths.js";
@@ -26,8 +23,6 @@ import {
 import { type OutputRecord, serializeRecord, serializeRecordCut, valueJson } from "./record-line.js";
 
 export type ArtifactReader = (path: string) => Promise<Uint8Array>;
-
-const READ_AHEAD = 8;
 
 /** The effective kind of an artifact: as set, else `file`. */
 export function artifactKind(artifact: ManifestArtifact) {
@@ -101,62 +96,6 @@ export interface ParsedSource {
  * turn; an implementation may work ahead (read-ahead, worker threads), holding a bounded number.
  */
 export type ArtifactSource = (position: number, early?: boolean) => Promise<ParsedSource>;
-
-/**
- * Verifies an artifact's bytes against the manifest, decodes them (UTF-8, fatal) and parses them; throws DatasetError
- * naming the artifact.
- */
-export function parseArtifactBytes(
-  artifact: ManifestArtifact,
-  bytes: Uint8Array,
-  limits: ArtifactLimits = {},
-  checked = false,
-): ParsedSource {
-  // `checked`: these are the very bytes whose digest the manifest pins, just digested and found UTF-8 by lock.
-  if (!checked) {
-    const digest = sha256Hex(bytes);
-    if (digest !== artifact.sha256)
-      throw new DatasetError([
-        `${artifact.path}: changed since the lock manifest was written (its sha256 is ${digest}, the manifest pins ${artifact.sha256})`,
-      ]);
-    if (!isUtf8(bytes)) throw new DatasetError([`${artifact.path}: not valid UTF-8`]);
-  }
-  const text = decodeUtf8(bytes);
-  try {
-    return { text, parsed: parseArtifact(text, artifact.indexKind ?? "body-block", limits) };
-  } catch (error) {
-    if (error instanceof ArtifactError) throw new DatasetError([`${artifact.path}: ${error.message}`]);
-    throw error;
-  }
-}
-
-/**
- * The source of one thread: reads run a few artifacts ahead of parsing, so that I/O and parsing overlap; memory stays
- * at a few artifacts.
- */
-export function readingSource(manifest: LockManifest, read: ArtifactReader): ArtifactSource {
-  const pending = new Map<number, Promise<Uint8Array>>();
-  const readAt = (position: number) => {
-    const bytes = read(manifest.artifacts[position]!.path);
-    bytes.catch(() => undefined); // a read that fails is reported when its artifact's turn comes, not as an unhandled rejection
-    return bytes;
-  };
-  return async (position) => {
-    for (let i = position + 1; i < Math.min(position + 1 + READ_AHEAD, manifest.artifacts.length); i++)
-      if (!pending.has(i)) pending.set(i, readAt(i));
-    const queued = pending.get(position);
-    pending.delete(position);
-    return parseArtifactBytes(manifest.artifacts[position]!, await (queued ?? readAt(position)));
-  };
-}
-
-/**
- * Yields the dataset's records in file order. Verifies each artifact's sha256 and UTF-8 as it
- * reads it and throws DatasetError on the first fault (the caller writes nothing then).
- */
-export async function* generateRecords(manifest: LockManifest, read: ArtifactReader): AsyncGenerator<OutputRecord> {
-  yield* generateRecordsFrom(manifest, readingSource(manifest, read));
-}
 
 /** The fields every record of the dataset repeats. */
 interface Common {

@@ -9,7 +9,8 @@ import { join } from "node:path";
 import type { LockManifest } from "../../core/lock/manifest.js";
 import { sha256Hex, sha256Stream } from "../../core/bytes.js";
 import { DatasetError } from "../../core/errors.js";
-import { generateLinesFrom, linesInThread, readingSource } from "../../core/records/generate.js";
+import { generateLinesFrom, linesInThread } from "../../core/records/generate.js";
+import { readingSource } from "../../core/records/parse-artifact.js";
 import { readRegularIfPresent } from "./regular-file.js";
 import { withoutCr } from "./crlf.js";
 

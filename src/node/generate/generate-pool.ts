@@ -4,7 +4,7 @@
  * builder, which takes them in document order. The records are built in this thread from the same parses, so the output
  * is byte-identical to a one-thread run; memory holds at most the window's artifacts.
  */
-import { type ArtifactLines, artifactLines, type LineSource, parseArtifactBytes } from "../../core/records/generate.js";
+import { type ArtifactLines, artifactLines, type LineSource } from "../../core/records/generate.js";
 import { DatasetError, errorMessage } from "../../core/errors.js";
 import type { LockManifest, ManifestArtifact } from "../../core/lock/manifest.js";
 import type { ArtifactLimits } from "../../core/markdown/limits.js";
@@ -33,6 +33,9 @@ export async function artifactBatch(task: {
   limits: ArtifactLimits;
 }): Promise<ArtifactResult[]> {
   const manifest = { ...task.fields, artifacts: [] } as LockManifest;
+  // The markdown and YAML parsers load with the first batch (in a worker, as it starts: worker.ts), not with this module,
+  // which the main thread loads to hand out the batches.
+  const { parseArtifactBytes } = await import("../../core/records/parse-artifact.js");
   return task.artifacts.map((artifact) => {
     try {
       const { parsed } = parseArtifactBytes(

@@ -3,7 +3,7 @@ import { stat } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import { sha256Stream } from "../../core/bytes.js";
 import type { LockManifest } from "../../core/lock/manifest.js";
-import { generateLineBatchesFrom, linesInThread, parseArtifactBytes } from "../../core/records/generate.js";
+import { generateLineBatchesFrom, linesInThread } from "../../core/records/generate.js";
 import { DatasetError } from "../../core/errors.js";
 import type { OutputRecord } from "../../core/records/record-line.js";
 import type { ArtifactLimits } from "../../core/markdown/limits.js";
@@ -150,7 +150,7 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
   const pool = await createPool(
     chooseJobs(checkJobs(options.jobs), { items: loaded.manifest.artifacts.length, bytes }, GENERATE_THREADS),
     ARTIFACT_TASKS,
-    { mainWorks: true, capped: true },
+    { mainWorks: true, capped: true, warm: "artifactBatch" },
   );
   const lines = linesOf(loaded.manifest, loaded.root, pool, sizes, limits);
   async function* checked() {
@@ -220,6 +220,9 @@ export function linesOf(
   const inThread = linesInThread(manifest, async (position) => {
     const artifact = manifest.artifacts[position]!;
     const kept = locked?.contents?.get(artifact.path);
+    // The parsers load only when this thread parses (no worker script: the library run from its sources); the CLI's
+    // main thread never does (pool.ts, `capped`), so it does not load them.
+    const { parseArtifactBytes } = await import("../../core/records/parse-artifact.js");
     return parseArtifactBytes(
       artifact,
       kept ?? readRegularFileSync(resolveArtifact(root, artifact.path)),

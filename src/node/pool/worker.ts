@@ -62,6 +62,8 @@ type TaskName = keyof typeof tasks;
 
 /** The modules of a kind of task that loads its own (the others load little). */
 const MODULES: Partial<Record<TaskName, () => Promise<unknown>>> = {
+  artifactBatch: () =>
+    Promise.all([import("../generate/generate-pool.js"), import("../../core/records/parse-artifact.js")]),
   updateDatasets: () => import("../update/update-dataset.js"),
   diffPairs: () => import("../diff/diff.js"),
 };

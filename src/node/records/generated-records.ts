@@ -8,7 +8,8 @@ import { isUtf8 } from "node:buffer";
 import { computeDatasetDigest, type LockManifest } from "../../core/lock/manifest.js";
 import type { LockContext } from "../../core/lock/lock-context.js";
 import { DatasetError } from "../../core/errors.js";
-import { generateRecordsFrom, parseArtifactBytes } from "../../core/records/generate.js";
+import { generateRecordsFrom } from "../../core/records/generate.js";
+import { parseArtifactBytes } from "../../core/records/parse-artifact.js";
 
 /**
  * Fills `context.generated` (citationAddress → the record generate writes, and its place) from the

@@ -21,7 +21,7 @@ const isDiffers = (p: Problem) => p.ruleId === "lock-artifact-body" && p.message
 export async function locateEditedTargets(file: FileReport, cwd: string): Promise<FileReport> {
   if (file.lockManifest === undefined || file.error !== undefined || !file.problems.some(isDiffers)) return file;
   try {
-    const { generateRecords } = await import("../../core/records/generate.js"); // the markdown and YAML parsers: only on this rare path, not at start-up
+    const { generateRecords } = await import("../../core/records/parse-artifact.js"); // the markdown and YAML parsers: only on this rare path, not at start-up
     const loaded = await loadManifest(resolve(cwd, file.lockManifest), cwd, file.lockManifest, {
       allowOutsideRepository: true,
     }); // validate has checked it;

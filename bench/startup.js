@@ -1,0 +1,149 @@
+#!/usr/bin/env node
+// Start-up: what a command costs on a tiny input over starting bare `node`. Rounds of alternating runs: in each
+// round, for each command, `node -e 0` and then the command (the built bin, as a user runs it), so that the load of
+// the machine falls on both alike. Prints the median wall time of each, its difference to bare node (the median of
+// bare node over all rounds, and the median of the paired differences), and the CPU time (user + system) the child
+// used, from the kernel's count of waited-for children (/proc/self/stat, 10 ms ticks; absent elsewhere). The target
+// (bench/RESULTS.md): every command within 100 ms of bare node.
+//
+//   npm run bench:startup -- [--pairs N]        (default 20 rounds; after `npm run build`)
+//   node bench/startup.js [--pairs N] [--only NAME] [--json]
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const at = args.indexOf(name);
+  return at === -1 ? fallback : args[at + 1];
+};
+const pairs = Number(option("--pairs", "20"));
+if (!Number.isInteger(pairs) || pairs < 1) {
+  console.error("startup: --pairs takes a whole number of rounds, 1 or more");
+  process.exit(2);
+}
+const only = option("--only", undefined);
+const bin = join(root, "bin/citation-targets.js");
+if (!existsSync(join(root, "dist/node/cli.js"))) {
+  console.error("startup: dist/node/cli.js is missing: run `npm run build` first");
+  process.exit(2);
+}
+
+// A tiny dataset to lock, in a folder of its own outside any repository (bench/data is git-ignored but inside this
+// one: a copy under it would be read as a path of this repository, which is what a user's run does too).
+const data = join(root, "bench/data/startup");
+rmSync(data, { recursive: true, force: true });
+mkdirSync(data, { recursive: true });
+cpSync(join(root, "fixtures/datasets/example-act"), join(data, "example-act"), { recursive: true });
+
+const tooling = ".tooling/citation-targets";
+const commands = [
+  { name: "--version", argv: ["--version"], cwd: root },
+  { name: "validate mvfg.jsonl (with its lock)", argv: ["validate", `${tooling}/mvfg.jsonl`], cwd: root },
+  { name: "validate --no-lock mvfg.jsonl", argv: ["validate", "--no-lock", `${tooling}/mvfg.jsonl`], cwd: root },
+  {
+    name: "generate --check mvfg",
+    argv: ["generate", `${tooling}/mvfg.lock.json`, "--check", `${tooling}/mvfg.jsonl`],
+    cwd: root,
+  },
+  { name: "lock example-act (3 files)", argv: ["lock", "example-act"], cwd: data },
+].filter((command) => only === undefined || command.name.startsWith(only));
+
+/** Waited-for children's CPU time so far, in ms (fields 16 and 17 of /proc/self/stat), or undefined off Linux. */
+function childrenCpu() {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // field 3 onwards
+    return (Number(fields[16 - 3]) + Number(fields[17 - 3])) * 10; // USER_HZ is 100 on Linux
+  } catch {
+    return undefined;
+  }
+}
+
+/** One run: wall ms and CPU ms; its output, to check every run of a command says the same. */
+function run(argv, cwd) {
+  const cpuBefore = childrenCpu();
+  const started = process.hrtime.bigint();
+  const child = spawnSync(process.execPath, argv, { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  const wall = Number(process.hrtime.bigint() - started) / 1e6;
+  const cpuAfter = childrenCpu();
+  if (child.status !== 0) {
+    console.error(`startup: node ${argv.join(" ")} exited ${child.status}:\n${child.stderr}`);
+    process.exit(1);
+  }
+  return {
+    wall,
+    cpu: cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : undefined,
+    output: child.stdout + child.stderr,
+  };
+}
+
+const median = (list) => {
+  const sorted = [...list].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+const uptime = () => {
+  try {
+    return readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+  } catch {
+    return "unknown";
+  }
+};
+
+const loadBefore = uptime();
+const bare = { wall: [], cpu: [] };
+const results = commands.map((command) => ({ ...command, wall: [], cpu: [], paired: [], outputs: new Set() }));
+// One warm-up of each, not counted: the first run reads the files from disk.
+run(["-e", "0"], root);
+for (const result of results) run([bin, ...result.argv], result.cwd);
+for (let round = 0; round < pairs; round++) {
+  for (const result of results) {
+    const node = run(["-e", "0"], root);
+    const command = run([bin, ...result.argv], result.cwd);
+    bare.wall.push(node.wall);
+    if (node.cpu !== undefined) bare.cpu.push(node.cpu);
+    result.wall.push(command.wall);
+    if (command.cpu !== undefined) result.cpu.push(command.cpu);
+    result.paired.push(command.wall - node.wall);
+    result.outputs.add(command.output);
+  }
+}
+const loadAfter = uptime();
+rmSync(data, { recursive: true, force: true });
+
+const bareWall = median(bare.wall);
+const rows = results.map((result) => ({
+  command: result.name,
+  wallMs: Math.round(median(result.wall)),
+  overBareMs: Math.round(median(result.wall) - bareWall),
+  pairedOverBareMs: Math.round(median(result.paired)),
+  cpuMs: result.cpu.length > 0 ? Math.round(median(result.cpu)) : undefined,
+  sameOutput: result.outputs.size === 1,
+}));
+const summary = {
+  node: process.version,
+  rounds: pairs,
+  loadBefore,
+  loadAfter,
+  bare: { wallMs: Math.round(bareWall), cpuMs: bare.cpu.length > 0 ? Math.round(median(bare.cpu)) : undefined },
+  commands: rows,
+};
+if (args.includes("--json")) {
+  console.log(JSON.stringify(summary, null, 2));
+} else {
+  const cpu = (ms) => (ms === undefined ? "—" : String(ms));
+  console.log(`Node ${process.version}, ${pairs} rounds; load average before ${loadBefore}, after ${loadAfter}`);
+  console.log("");
+  console.log("| command | median wall ms | over bare node ms | paired difference ms | median CPU ms |");
+  console.log("|---|---:|---:|---:|---:|");
+  console.log(`| \`node -e 0\` | ${summary.bare.wallMs} | — | — | ${cpu(summary.bare.cpuMs)} |`);
+  for (const row of rows)
+    console.log(
+      `| ${row.command} | ${row.wallMs} | ${row.overBareMs} | ${row.pairedOverBareMs} | ${cpu(row.cpuMs)} |${row.sameOutput ? "" : " (outputs differ between runs!)"}`,
+    );
+}
+if (rows.some((row) => !row.sameOutput)) process.exitCode = 1;
