@@ -173,8 +173,17 @@ describe("summaries", () => {
 });
 
 describe("the wrong kind of file", () => {
-  test("validate of a markdown file says once what it looks like and what validate expects, then lists only a few", async () => {
+  test("validate of a markdown file of a dataset checks the dataset's JSONL", async () => {
     const result = await cli(["validate", "fixtures/datasets/mvfg/mvfg.md", "--format", "json"]);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).files.map((f: { path: string }) => f.path)).toEqual([
+      ".tooling/citation-targets/mvfg.jsonl",
+    ]);
+  });
+
+  test("validate of a markdown file of no dataset says once what it looks like and what validate expects, then lists only a few", async () => {
+    await cp(join(repoRoot, "fixtures/datasets/mvfg/mvfg.md"), join(dir, "mvfg.md"));
+    const result = await cli(["validate", "mvfg.md", "--format", "json"], dir);
     expect(result.code).toBe(1);
     const [file] = JSON.parse(result.stdout).files;
     expect(file.problems).toHaveLength(4);
@@ -204,11 +213,24 @@ describe("the wrong kind of file", () => {
     ).toBe(10);
   });
 
-  test("update of a JSONL file says it is not a lock manifest and names the one beside it", async () => {
-    const result = await cli(["update", ".tooling/citation-targets/mvfg.jsonl"]);
+  test("update of a JSONL file updates the dataset of the manifest beside it", async () => {
+    const result = await cli(["update", "--check", ".tooling/citation-targets/mvfg.jsonl"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(
+      "mvfg: up to date (.tooling/citation-targets/mvfg.lock.json, .tooling/citation-targets/mvfg.jsonl)\n",
+    );
+  });
+
+  test("a JSONL file named where a lock manifest belongs (validate --lock) says so and names the one beside it", async () => {
+    const result = await cli([
+      "validate",
+      ".tooling/citation-targets/mvfg.jsonl",
+      "--lock",
+      ".tooling/citation-targets/mvfg.jsonl",
+    ]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe(
-      "citation-targets: .tooling/citation-targets/mvfg.jsonl is not a lock manifest: it looks like JSON Lines (*.jsonl: a JSON value per line), and a lock manifest is one JSON document; the lock manifest of .tooling/citation-targets/mvfg.jsonl is .tooling/citation-targets/mvfg.lock.json\ncitation-targets: nothing was written\n",
+    expect(result.stderr).toContain(
+      ".tooling/citation-targets/mvfg.jsonl is not a lock manifest: it looks like JSON Lines (*.jsonl: a JSON value per line), and a lock manifest is one JSON document; the lock manifest of .tooling/citation-targets/mvfg.jsonl is .tooling/citation-targets/mvfg.lock.json",
     );
   });
 });

@@ -222,7 +222,10 @@ describe("validate through main()", () => {
       [["validate", "nothing-here/*.jsonl"], /no files match "nothing-here\/\*\.jsonl"/],
       [["validate", "--schema", "missing.json", "x.jsonl"], /cannot read schema/],
       [["validate", "--bogus"], /unknown option/],
-      [["generate", "missing.lock.json"], /cannot read lock manifest missing\.lock\.json/],
+      [
+        ["generate", "missing.lock.json"],
+        /missing\.lock\.json: no dataset by that name: tried a file and a folder \(missing\.lock\.json: no such file or folder\) and a slug/,
+      ],
     ];
     await writeFile(join(dir, "x.jsonl"), "");
     for (const [argv, message] of cases) {

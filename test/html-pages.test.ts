@@ -288,10 +288,13 @@ describe("view: a dataset as a page", () => {
   test("bad input is a clear error, exit 2, no stack trace", async () => {
     const missing = await run(["view", "nope.jsonl"], dir);
     expect(missing).toMatchObject({ code: 2, stdout: "" });
-    expect(missing.stderr).toBe("citation-targets: cannot read nope.jsonl: no such file or folder\n");
+    expect(missing.stderr).toBe(
+      "citation-targets: nope.jsonl: no dataset by that name: tried a file and a folder (nope.jsonl: no such file or folder) and a slug (.tooling/citation-targets/nope.lock.json: not there): name a lock manifest, its JSONL, a markdown file or folder of its dataset, or its slug\n",
+    );
     const folder = await run(["view", "."], dir);
+    expect(folder).toMatchObject({ code: 2, stdout: "" });
     expect(folder.stderr).toBe(
-      "citation-targets: cannot read .: it is a folder, not a file: name one dataset file (<slug>.jsonl)\n",
+      "citation-targets: .: a folder, but no dataset's folder holds it or lies in it (no lock manifest in .tooling/citation-targets, and no citation-targets.lock.json in it): name a lock manifest, a dataset's folder or its slug, or adopt the folder first (citation-targets adopt .)\n",
     );
     await writeFile(join(dir, "notes.jsonl"), "hello\nworld\n");
     const notRecords = await run(["view", "notes.jsonl"], dir);

@@ -96,7 +96,7 @@ describe("messages in plain words", () => {
 
   test("a missing manifest and a broken one: the path, plain words, line and column", async () => {
     expect((await cli(["generate", "nope.lock.json"], dir)).stderr).toBe(
-      "citation-targets: cannot read lock manifest nope.lock.json: no such file or folder\n",
+      "citation-targets: nope.lock.json: no dataset by that name: tried a file and a folder (nope.lock.json: no such file or folder) and a slug (.tooling/citation-targets/nope.lock.json: not there): name a lock manifest, its JSONL, a markdown file or folder of its dataset, or its slug\n",
     );
     await writeFile(join(dir, "broken.lock.json"), '{\n  "lockVersion": 1,\n  "slug" "x"\n}\n');
     const broken = await cli(["generate", "broken.lock.json"], dir);

@@ -24,7 +24,7 @@ export function registerGenerateCommand(
       .description(
         "Generate the citation-targets JSONL of a dataset from its lock manifest and the markdown artifacts it pins. Every artifact is verified against its sha256 before anything is written; the output is canonical and byte-identical on every run.",
       )
-      .argument("<manifest>", "the lock manifest (citation-targets.lock.json)")
+      .argument("<dataset>", "the dataset: its lock manifest, its JSONL, a markdown file or its folder, or its slug")
       .option(
         "-o, --output <file>",
         "write the JSONL to FILE (atomically: a temporary file, then a rename); default stdout",
@@ -51,7 +51,7 @@ export function registerGenerateCommand(
     .addOption(allowOutsideOption())
     .action(
       async (
-        manifest: string,
+        operand: string,
         options: {
           output?: string;
           format: (typeof CHECK_FORMATS)[number];
@@ -69,6 +69,8 @@ export function registerGenerateCommand(
           throw new OperationalError(
             `--format ${options.format} is the report of --check (generate writes the JSONL itself)`,
           );
+        const { datasetManifestOperand } = await import("./dataset-operand.js");
+        const manifest = await datasetManifestOperand(operand, context.cwd);
         const { checkGenerated, generate } = await import("../node/generate/generate.js");
         if (options.check) {
           const result = await checkGenerated({

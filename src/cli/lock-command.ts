@@ -89,6 +89,12 @@ export function registerLockCommand(
         ...pick(options, [...MANIFEST_DATASET_FIELDS]),
       });
       const shown = displayPath(result.path, context.cwd);
+      // A sourceTextUrl written on another host than the legislation host in force: warned of, as update and adopt do.
+      if (result.previous === undefined || result.previous.sourceTextUrl !== result.manifest.sourceTextUrl) {
+        const { lockHostWarning } = await import("./host-warnings.js");
+        const warning = await lockHostWarning(result.manifest.slug, result.manifest.sourceTextUrl, context.cwd);
+        if (warning !== undefined) stderr.write(`warning: ${warning}\n`);
+      }
       if (options.format === "json") {
         stdout.write(lockJson(result, shown, options.check === true, result.previous));
         if (options.check) setExitCode(result.changed ? 1 : 0);

@@ -9,6 +9,7 @@ import { registerLockCommand } from "./lock-command.js";
 import { registerSchemaCommand } from "./schema-command.js";
 import { registerAdoptCommand, registerUpdateCommand } from "./update-command.js";
 import { registerValidateCommand } from "./validate-command.js";
+import { helpFirst, meantOption } from "./usage-hints.js";
 import { registerViewCommand } from "./view-command.js";
 
 /**
@@ -46,14 +47,23 @@ export async function main(context: MainContext): Promise<number> {
   });
   registerViewCommand(program, { cwd: context.cwd, stdout, stderr });
 
+  const argv = helpFirst(
+    context.argv,
+    program.commands.map((command) => command.name()),
+  );
   try {
-    if (context.argv.length === 0) {
+    if (argv.length === 0) {
       stderr.write(
         `missing command: usage: citation-targets <validate|lock|adopt|generate|update|diff|view|schema> [options]\nrun \`citation-targets --help\` for the commands, \`citation-targets <command> --help\` for their options\n`,
       );
       return 2;
     }
-    if (GATED_COMMANDS.has(context.argv[0] ?? "") && !context.argv.some((arg) => arg === "--help" || arg === "-h")) {
+    const meant = meantOption(argv);
+    if (meant !== undefined && !argv.some((arg) => arg === "--help" || arg === "-h")) {
+      stderr.write(`${meant}\n(run with --help for usage)\n`);
+      return 2;
+    }
+    if (GATED_COMMANDS.has(argv[0] ?? "") && !argv.some((arg) => arg === "--help" || arg === "-h")) {
       // An interrupted update leaves datasets half renamed: every command says so, and what completes it, before it
       // reads any.
       const { pendingJournal } = await import("../node/writes/journal.js");
@@ -63,7 +73,7 @@ export async function main(context: MainContext): Promise<number> {
         return 2;
       }
     }
-    await program.parseAsync(context.argv, { from: "user" });
+    await program.parseAsync(argv, { from: "user" });
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {

@@ -3,6 +3,7 @@
  * JSONL, or bring a corpus under citation targets (both update's run). Registered on the program by
  * `registerUpdateCommand` and `registerAdoptCommand`.
  */
+import { resolve } from "node:path";
 import { type Command, Option } from "commander";
 import { TEMPLATE_HELP } from "../core/lock/dataset-fields.js";
 import { MANIFEST_DATASET_FIELDS } from "../core/model.js";
@@ -10,7 +11,6 @@ import { plural } from "../core/text.js";
 import { OperationalError } from "../node/errors.js";
 import { DEFAULT_MANIFEST_PATTERN, displayPath, MANIFEST_FOLDER } from "../node/files/files.js";
 import { shellQuote } from "../core/text.js";
-import type { DatasetUpdate } from "../node/update/update-dataset.js";
 import {
   type CommandIo,
   configOf,
@@ -30,15 +30,10 @@ import {
   parsePositive,
   pick,
 } from "./options.js";
+import type { DatasetUpdate } from "../node/update/update-dataset.js";
+import { addHostWarnings } from "./host-warnings.js";
 import { createProgressLine, progressEnabled } from "./progress.js";
 import { manifestsIn, warnLeftovers, warnTwins } from "./validate-notes.js";
-
-/** The warnings of a sourceTextUrl on another host than the config's (the config found from `cwd`; library-config.ts). */
-async function addHostWarnings(results: DatasetUpdate[], cwd: string): Promise<void> {
-  const { findConfig } = await import("../node/config/config.js");
-  const { addHostWarnings: add } = await import("../node/config/library-config.js");
-  await add(results, cwd, await findConfig(cwd).catch(() => undefined));
-}
 
 /** Adds the `update` command to the program. */
 export function registerUpdateCommand(
@@ -55,7 +50,10 @@ export function registerUpdateCommand(
       .description(
         `After amending the law: re-lock each dataset (new, renamed and deleted files, changed digests; kinds, order and ignores kept) and regenerate its JSONL (<name>.jsonl beside <name>.lock.json), then say what changed: artifacts, and records added, removed and changed by citation address. Atomic: on any error nothing is written. With no manifests, updates every ${DEFAULT_MANIFEST_PATTERN} of the repository.`,
       )
-      .argument("[manifests...]", "lock manifests (<name>.lock.json)")
+      .argument(
+        "[datasets...]",
+        "datasets: lock manifests, their JSONL, markdown files or folders of datasets (the tooling folder: all), or slugs",
+      )
       .option("--check", "write no manifest or JSONL; exit 1 when anything would change (for CI)")
       .option(
         "--staged",
@@ -96,7 +94,7 @@ export function registerUpdateCommand(
     )
     .addHelpText(
       "after",
-      `\nA new published version: set --version-date (and --source-text-url); update warns when the markdown changed and they did not. Templates: ${TEMPLATE_HELP}.\n\nExit codes: 0 up to date (or updated), 1 --check found changes or a dataset is at fault, 2 usage or I/O error.\n\nExamples:\n  citation-targets update\n  citation-targets update .tooling/citation-targets/privacy-act-1988.lock.json --version-date 2024-06-01 --source-text-url https://www.legislation.gov.au/C2004A03712/2024-06-01/text\n  citation-targets update --check`,
+      `\nDatasets: a lock manifest, its JSONL, a markdown file or folder of a dataset (a folder holding datasets, the tooling folder: each of them), or a slug.\n\nA new published version: set --version-date (and --source-text-url); without them, when the markdown changed, the config's adopt.versionDate and adopt.sourceTextUrl templates fill them; update warns when the markdown changed and they did not. Templates: ${TEMPLATE_HELP}.\n\nExit codes: 0 up to date (or updated), 1 --check found changes or a dataset is at fault, 2 usage or I/O error.\n\nExamples:\n  citation-targets update\n  citation-targets update .tooling/citation-targets/privacy-act-1988.lock.json --version-date 2024-06-01 --source-text-url https://www.legislation.gov.au/C2004A03712/2024-06-01/text\n  citation-targets update ch/cc-2006-218\n  citation-targets update --check`,
     )
     .action(
       async (
@@ -137,13 +135,18 @@ export function registerUpdateCommand(
           if (options.recover) return;
         }
         let manifests = named;
+        if (named.length > 0) {
+          const { resolveDatasetOperands } = await import("../node/dataset/dataset-operands.js");
+          manifests = await resolveDatasetOperands(named, context.cwd);
+        }
+        let stagedRoot: string | undefined;
         if (options.staged) {
           if (named.length > 0)
             throw new OperationalError("--staged chooses the datasets itself: name no manifests with it");
           const { stagedDatasets } = await import("../node/git/staged.js");
-          manifests = (await stagedDatasets(context.cwd)).manifests.map((manifest) =>
-            displayPath(manifest, context.cwd),
-          );
+          const staged = await stagedDatasets(context.cwd);
+          stagedRoot = staged.root;
+          manifests = staged.manifests.map((manifest) => displayPath(manifest, context.cwd));
           if (manifests.length === 0) {
             stderr.write("citation-targets: nothing staged belongs to a dataset: nothing to check\n");
             return;
@@ -153,9 +156,10 @@ export function registerUpdateCommand(
         const progress = progressEnabled(context.env, context.stderr.isTTY)
           ? createProgressLine((text) => context.stderr.write(text))
           : undefined;
-        const results = await update({
+        const updateOptions = {
           manifests,
           onNote: note,
+          configTemplates: true,
           ...(Object.keys(set).length > 0 ? { set } : {}),
           ...datasetProgress(progress, "updating"),
           ...(options.cache === false
@@ -167,7 +171,20 @@ export function registerUpdateCommand(
           ...(options.check ? { check: true } : {}),
           ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
           ...artifactCaps(options),
-        });
+        };
+        /** With --check --staged: what the commit holds is checked (staged-index.ts), and what to stage is known. */
+        let stage = new Map<string, string[]>();
+        let results: DatasetUpdate[];
+        if (options.check && stagedRoot !== undefined) {
+          const { checkStaged } = await import("../node/git/staged-index.js");
+          ({ results, stage } = await checkStaged(
+            stagedRoot,
+            manifests.map((manifest) => resolve(context.cwd, manifest)),
+            context.cwd,
+            updateOptions,
+            update,
+          ));
+        } else results = await update(updateOptions);
         progress?.done();
         if (options.check)
           warnLeftovers(
@@ -185,11 +202,34 @@ export function registerUpdateCommand(
           for (const warning of results.flatMap((r) => r.warnings)) stderr.write(`warning: ${warning}\n`);
         }
         if (options.check && results.some((r) => !upToDate(r))) {
-          const stale =
-            named.length > 0 || options.staged
-              ? results.filter((r) => !upToDate(r)).map((r) => ` ${shellQuote(r.manifest)}`)
-              : [];
-          stderr.write(`not up to date: run \`citation-targets update${stale.join("")}\` to refresh and regenerate\n`);
+          const staleResults = results.filter((r) => !upToDate(r));
+          // The hint keeps the run's own flags (a new version's fields), so that the command it gives does what was meant.
+          const flags = (
+            [
+              ["--version-date", options.versionDate],
+              ["--source-text-url", options.sourceTextUrl],
+              ["--name", options.name],
+            ] as const
+          ).flatMap(([flag, value]) => (value === undefined ? [] : [` ${flag} ${shellQuote(value)}`]));
+          if (options.staged) {
+            // What the commit holds is stale: stage what the working tree holds regenerated, else regenerate and stage.
+            const stageable = staleResults.filter((r) => stage.has(r.manifest));
+            const rest = staleResults.filter((r) => !stage.has(r.manifest));
+            const add = (paths: string[]) => `\`git add ${paths.map(shellQuote).join(" ")}\``;
+            if (stageable.length > 0)
+              stderr.write(
+                `not staged: the working tree holds ${stageable.length === 1 ? "this dataset" : "these datasets"} regenerated, but the commit does not: stage ${stageable.length === 1 ? "it" : "them"}: ${add(stageable.flatMap((r) => stage.get(r.manifest)!))}\n`,
+              );
+            if (rest.length > 0)
+              stderr.write(
+                `not up to date: run \`citation-targets update${rest.map((r) => ` ${shellQuote(r.manifest)}`).join("")}${flags.join("")}\` to refresh and regenerate, then stage the files: ${add(rest.flatMap((r) => [r.manifest, r.output]))}\n`,
+              );
+          } else {
+            const stale = named.length > 0 ? staleResults.map((r) => ` ${shellQuote(r.manifest)}`) : [];
+            stderr.write(
+              `not up to date: run \`citation-targets update${stale.join("")}${flags.join("")}\` to refresh and regenerate\n`,
+            );
+          }
           setExitCode(1);
         }
       },

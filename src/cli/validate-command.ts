@@ -40,7 +40,10 @@ export function registerValidateCommand(program: Command, context: MainContext, 
     .description(
       `Check citation-targets JSONL files: line form (UTF-8, LF, canonical JSON), the record schema, and every file-level and cross-record rule.\nWith no paths, checks ${DEFAULT_PATTERN}.`,
     )
-    .argument("[paths...]", "files, directories (every *.jsonl below) or globs; - for standard input")
+    .argument(
+      "[paths...]",
+      "JSONL files, folders (every *.jsonl below) or globs; a lock manifest, a markdown file or folder of a dataset, or a slug: its JSONL; - for standard input",
+    )
     .addOption(
       new Option(
         "-f, --format <format>",
@@ -246,6 +249,11 @@ async function runValidate(
       return 0;
     }
   }
+  // A dataset named by its manifest, a markdown file or folder of it, or its slug: its JSONL (dataset-operands.ts).
+  const named =
+    !fromStdin && !options.staged && paths.length > 0
+      ? await (await import("../node/dataset/dataset-operands.js")).validateOperands(paths, context.cwd)
+      : paths;
   if (options.allowOutsideRepository) context.stderr.write(prefixLines(OUTSIDE_NOTE));
   noteJobs(options.jobs, { write: (text: string) => context.stderr.write(prefixLines(text)) });
   const progress = progressEnabled(context.env, context.stderr.isTTY)
@@ -262,7 +270,7 @@ async function runValidate(
         }
       : {}),
     ...(progress ? { onProgress: (p: Progress) => progress.update(p) } : {}),
-    patterns: stagedFiles ?? (fromStdin ? [] : fromConfig ? config.patterns! : paths),
+    patterns: stagedFiles ?? (fromStdin ? [] : fromConfig ? config.patterns! : named),
     ...(stagedManifests ? { manifests: stagedManifests } : {}),
     cwd: context.cwd,
     ...(fromConfig && !stagedFiles ? { patternsCwd: dirname(loaded!.path), confinePatterns: true } : {}),

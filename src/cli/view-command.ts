@@ -28,7 +28,10 @@ export function registerViewCommand(program: Command, context: ViewCommandContex
         "citation address, heading and trail, its text on demand (rendered), and a search in the addresses, headings and texts. Styles and script are inline: the " +
         "page needs no network (docs/spec.md, section 17).",
     )
-    .argument("<file>", "the dataset's JSONL file (<slug>.jsonl)")
+    .argument(
+      "<dataset>",
+      "the dataset: its JSONL file (<slug>.jsonl), its lock manifest, a markdown file or its folder, or its slug",
+    )
     .option("-o, --output <file>", "write the page to FILE (atomically) instead of standard output")
     .option(
       "--max-text-bytes <n>",
@@ -39,7 +42,9 @@ export function registerViewCommand(program: Command, context: ViewCommandContex
       "after",
       "\nExit codes: 0 written, 2 usage or I/O error.\n\nExamples:\n  citation-targets view .tooling/citation-targets/mvfg.jsonl -o mvfg.html",
     )
-    .action(async (file: string, options: ViewCliOptions) => {
+    .action(async (operand: string, options: ViewCliOptions) => {
+      const { datasetJsonlOperand } = await import("./dataset-operand.js");
+      const file = await datasetJsonlOperand(operand, context.cwd);
       const { viewDataset } = await import("../node/view/view.js");
       const result = await viewDataset({
         cwd: context.cwd,

@@ -1,10 +1,36 @@
-import { escapeControls, escapeControlsByLine, plural } from "../core/text.js";
+import type { Problem } from "../core/report/problem.js";
+import { escapeControls, escapeControlsByLine, plural, shellQuote } from "../core/text.js";
 import { shownProblems, type Formatter } from "./types.js";
+
+/**
+ * The problems that only say a dataset is not up to date with its markdown (an artifact changed, a markdown file added
+ * or removed): `update` fixes each. The stylish report names two or more such datasets in one closing line instead of a
+ * paragraph each (the other formats keep every problem).
+ */
+const STALE: Readonly<Record<string, readonly string[]>> = {
+  "lock-artifact-body": ["changed"],
+  "lock-dataset-files": ["missing", "unlisted"],
+};
+const isStale = (p: Problem) => STALE[p.ruleId]?.includes(p.messageId) ?? false;
+
+/** From this many stale datasets on, their problems are folded into the closing line. */
+const FOLD_STALE_FROM = 2;
+
+/** Up to this many stale datasets are named in the closing line's command; more, and it is plain `update`. */
+const NAMED_STALE = 3;
 
 /** Human output grouped by file, with a summary line; coloured when the context's colour is on. */
 export const formatStylish: Formatter = (report, { color, maxProblems }) => {
   const out: string[] = [];
-  for (const file of report.files) {
+  /**
+   * The files of the datasets not up to date, in report order: from two on, named in one closing line (one dataset's
+   * problems are shown, naming what changed).
+   */
+  const stale = report.files.filter((file) => file.problems.some(isStale)).map((file) => file.path);
+  const fold = stale.length >= FOLD_STALE_FROM;
+  for (const reported of report.files) {
+    const fresh = fold ? reported.problems.filter((p) => !isStale(p)) : reported.problems;
+    const file = fresh.length < reported.problems.length ? { ...reported, problems: fresh } : reported;
     if (file.problems.length === 0 && file.error === undefined) continue;
     // Every value from the files checked (names, messages quoting records) is shown with its controls escaped.
     out.push(color.underline(escapeControls(file.path)));
@@ -37,6 +63,14 @@ export const formatStylish: Formatter = (report, { color, maxProblems }) => {
       out.push(color.dim(`  … and ${plural(omitted, "more problem")} in this file (not shown: ${why})`));
     }
     out.push("");
+  }
+  if (fold) {
+    const named =
+      stale.length <= NAMED_STALE ? stale.map((path) => ` ${shellQuote(escapeControls(path))}`).join("") : "";
+    out.push(
+      `${stale.length} datasets are not up to date with their markdown: run \`citation-targets update${named}\` to refresh the lock and regenerate`,
+      "",
+    );
   }
   const { files, records, errors, warnings } = report.summary;
   const unreadable = report.files.filter((f) => f.error !== undefined).length;

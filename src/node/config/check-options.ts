@@ -167,6 +167,7 @@ const UPDATE: Record<string, Check> = {
   allowOutsideRepository: boolean,
   cache: stringOrFalse,
   set: datasetFields,
+  configTemplates: boolean,
   datasets: arrayOf((v) => {
     if (!plainObject(v)) return `expected an object of manifest, dir and fields, got ${got(v)}`;
     const problems = [

@@ -29,6 +29,7 @@ import { type CacheEntry, cacheKey } from "../cache/update-cache.js";
 import { readRegularFileSync, readRegularIfPresent, regularReadStream } from "../files/regular-file.js";
 import { openAtomic } from "../writes/write.js";
 import { onlyLineEndings } from "../files/line-endings.js";
+import { configVersionTemplates, markdownChanged } from "./version-templates.js";
 
 export interface DatasetUpdate {
   slug: string;
@@ -91,6 +92,11 @@ export interface DatasetTask {
   move?: boolean;
   /** Dataset fields to set, as templates filled from the dataset's folder and front matter (dataset-context.ts). */
   templates?: Partial<DatasetFields>;
+  /**
+   * When the markdown changed and no flag set versionDate or sourceTextUrl: fill them from the `adopt` templates of the
+   * config that covers the dataset's folder (version-templates.ts).
+   */
+  configTemplates?: boolean;
 }
 
 export interface DatasetTaskResult {
@@ -162,19 +168,35 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
     const filled = task.templates
       ? await fillFieldTemplates(task.templates, root, cwd, undefined, task.limits.maxFrontMatterBytes)
       : {};
-    locked = await lock(
-      {
-        dir: root,
-        output: manifestPath,
-        cwd,
-        check: true,
-        keepContents: KEEP_CONTENTS_UP_TO,
-        ...task.fields,
-        ...filled,
-        ...(task.maxArtifactBytes !== undefined ? { maxArtifactBytes: task.maxArtifactBytes } : {}),
-      },
-      loaded,
-    );
+    const lockWith = (fields: Partial<DatasetFields>) =>
+      lock(
+        {
+          dir: root,
+          output: manifestPath,
+          cwd,
+          check: true,
+          keepContents: KEEP_CONTENTS_UP_TO,
+          ...task.fields,
+          ...fields,
+          ...(task.maxArtifactBytes !== undefined ? { maxArtifactBytes: task.maxArtifactBytes } : {}),
+        },
+        loaded,
+      );
+    locked = await lockWith(filled);
+    // The markdown changed and no flag dated the new version: the config's templates do (version-templates.ts).
+    if (task.configTemplates && loaded !== undefined && markdownChanged(locked.changes)) {
+      const fromConfig = await configVersionTemplates(root, { ...task.fields, ...filled });
+      if (fromConfig !== undefined) {
+        const more = await fillFieldTemplates(
+          fromConfig.templates,
+          root,
+          cwd,
+          undefined,
+          task.limits.maxFrontMatterBytes,
+        );
+        locked = await lockWith({ ...filled, ...more });
+      }
+    }
   } catch (error) {
     if (error instanceof DatasetError) throw new DatasetError(error.problems.map((p) => `${shownManifest}: ${p}`));
     // A field a flag set wrong is a usage error (exit 2), as for lock; a template the dataset's front matter cannot

@@ -73,6 +73,11 @@ export interface UpdateOptions {
    */
   set?: Partial<DatasetFields>;
   /**
+   * When a dataset's markdown changed and `set` gives no versionDate or sourceTextUrl: fill them from the `adopt`
+   * templates of the config that covers the dataset's folder (README, "update"). Default false.
+   */
+  configTemplates?: boolean;
+  /**
    * Datasets being adopted (`adopt`): the manifest to write, the dataset folder, and its fields; updated with the
    * manifests, all or nothing.
    */
@@ -308,6 +313,7 @@ async function prepareTasks(
       ...(adopting ? { dir: resolve(cwd, adopting.dir), fields: adopting.fields } : {}),
       ...(adopting?.move ? { move: true } : {}),
       ...(options.set ? { templates: options.set } : {}),
+      ...(options.configTemplates && !adopting ? { configTemplates: true } : {}),
       manifestPath,
       cwd,
       check: options.check ?? false,
