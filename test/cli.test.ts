@@ -43,7 +43,7 @@ describe("the built bin", () => {
     const one = await child(["validate", "--format", "json", "--no-lock", "--jobs", "1", "*.jsonl"], dir);
     const two = await child(["validate", "--format", "json", "--no-lock", "--jobs", "2", "--verbose", "*.jsonl"], dir);
     expect(two.code).toBe(1);
-    expect(two.stderr).toMatch(/checked in \d+ ms in 2 worker threads/);
+    expect(two.stderr).toMatch(/checked in \d+ ms in 2 threads \(this one and 1 worker thread\)/);
     expect(two.stdout).toBe(one.stdout);
     // six files are not named after their slug, three have a line that is not a record
     expect(JSON.parse(two.stdout).summary).toEqual({ files: 7, records: 147, errors: 9, warnings: 0, unreadable: 0 });

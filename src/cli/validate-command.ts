@@ -84,7 +84,7 @@ export function registerValidateCommand(program: Command, context: MainContext, 
     .option("--rule <rule=severity>", "set a rule's severity: error, warning or off (repeatable)", collectRule)
     .option(
       "--jobs <n>",
-      "worker threads to spread the files over (default: one per core for 200+ files or 32+ MiB in all, else none: this thread; at most 4 per core); the report is the same",
+      "threads to spread the files over: this one and n - 1 workers (default: one per core for 200+ files or 32+ MiB in all, else 1: this thread alone; at most 4 per core); the report is the same",
       parsePositive,
     )
     .option(
@@ -384,7 +384,8 @@ async function runValidate(
     if (warning !== undefined) context.stderr.write(prefixLines(`${warning}\n`));
   }
   if (options.verbose) {
-    const threads = report.threads > 1 ? ` in ${report.threads} worker threads` : "";
+    const threads =
+      report.threads > 1 ? ` in ${report.threads} threads (this one and ${plural(report.threads - 1, "worker thread")})` : "";
     context.stderr.write(`citation-targets: checked in ${Math.round(performance.now() - started)} ms${threads}\n`);
   }
   return exitCodeFor(report);
