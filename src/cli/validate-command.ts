@@ -385,7 +385,9 @@ async function runValidate(
   }
   if (options.verbose) {
     const threads =
-      report.threads > 1 ? ` in ${report.threads} threads (this one and ${plural(report.threads - 1, "worker thread")})` : "";
+      report.threads > 1
+        ? ` in ${report.threads} threads (this one and ${plural(report.threads - 1, "worker thread")})`
+        : "";
     context.stderr.write(`citation-targets: checked in ${Math.round(performance.now() - started)} ms${threads}\n`);
   }
   return exitCodeFor(report);
