@@ -19,7 +19,8 @@ import { displayPath } from "../files/files.js";
 import { runGit } from "./diff-git.js";
 import { datasetsOf } from "./staged.js";
 import type { DatasetUpdate } from "../update/update-dataset.js";
-import { type UpdateOptions, upToDate } from "../update/update.js";
+import type { UpdateOptions } from "../update/update.js";
+import { upToDate } from "../update/update-dataset.js";
 
 /** What `update --check --staged` found for each dataset. */
 export interface StagedCheck {

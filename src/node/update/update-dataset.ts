@@ -5,6 +5,7 @@
  * few. New bytes go to temporary files that the caller renames into place only once every dataset
  * of the run succeeded (update.ts).
  */
+import { noRecordChanges } from "../../core/records/record-fingerprint.js";
 import { existsSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { sha256Hex, sha256Stream } from "../../core/bytes.js";
@@ -438,4 +439,9 @@ async function fileDigest(path: string): Promise<string | undefined> {
     return undefined;
   }
   return hash.digest("hex");
+}
+
+/** True when an update found nothing to change. */
+export function upToDate(result: DatasetUpdate): boolean {
+  return !result.manifestChanged && !result.outputChanged && noRecordChanges(result.records);
 }

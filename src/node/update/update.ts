@@ -17,7 +17,6 @@ import { OperationalError } from "../errors.js";
 import { DEFAULT_MANIFEST_PATTERN, displayPath, findRepositoryRoot } from "../files/files.js";
 import { batchesOf, checkJobs, createPool, WorkerMemoryError } from "../pool/pool.js";
 import { decodeFailure, encodeFailure, isTaskFailure, type TaskFailure } from "../pool/task-failure.js";
-import { noRecordChanges } from "../../core/records/record-fingerprint.js";
 import { cacheLocation } from "../cache/cache-file.js";
 import { openCache, type UpdateCache } from "../cache/update-cache.js";
 import {
@@ -355,7 +354,4 @@ async function discardAll(outcomes: (DatasetTaskResult | TaskFailure | undefined
       for (const { temporary } of outcome.temporaries) await discardTemporary(temporary);
 }
 
-/** True when an update found nothing to change. */
-export function upToDate(result: DatasetUpdate): boolean {
-  return !result.manifestChanged && !result.outputChanged && noRecordChanges(result.records);
-}
+export { upToDate } from "./update-dataset.js";
