@@ -253,7 +253,19 @@ export async function validateOperands(paths: readonly string[], cwd: string): P
       }
       throw error;
     }
-    for (const manifest of manifests) out.push(displayPath(operands.jsonlOf(manifest), cwd));
+    // A `.lock.json` whose JSONL is not there is read as what it is (the report says once that it is not JSONL).
+    const jsonl = manifests.flatMap((manifest) => {
+      try {
+        return [operands.jsonlOf(manifest)];
+      } catch {
+        return [];
+      }
+    });
+    if (absolute.endsWith(".lock.json") && !jsonl.some((path) => statSync(path, { throwIfNoEntry: false }))) {
+      out.push(path);
+      continue;
+    }
+    for (const path of jsonl) out.push(displayPath(path, cwd));
   }
   return out;
 }
