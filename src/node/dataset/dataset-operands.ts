@@ -236,14 +236,14 @@ export async function validateOperands(paths: readonly string[], cwd: string): P
       out.push(path);
       continue;
     }
-    operands ??= await DatasetOperands.create(cwd);
-    if (info?.isDirectory() && isInside(absolute, operands.toolingFolder)) {
+    const resolver = (operands ??= await DatasetOperands.create(cwd));
+    if (info?.isDirectory() && isInside(absolute, resolver.toolingFolder)) {
       out.push(path);
       continue;
     }
     let manifests: string[];
     try {
-      manifests = operands.resolve(path).manifests;
+      manifests = resolver.resolve(path).manifests;
     } catch (error) {
       // A folder no dataset is in keeps its meaning (every *.jsonl below it; none is an error of its own), and a file
       // of no dataset is read as what it is (the report says once that it is not JSONL).
@@ -256,7 +256,7 @@ export async function validateOperands(paths: readonly string[], cwd: string): P
     // A `.lock.json` whose JSONL is not there is read as what it is (the report says once that it is not JSONL).
     const jsonl = manifests.flatMap((manifest) => {
       try {
-        return [operands.jsonlOf(manifest)];
+        return [resolver.jsonlOf(manifest)];
       } catch {
         return [];
       }
