@@ -236,7 +236,8 @@ export async function validateOperands(paths: readonly string[], cwd: string): P
       out.push(path);
       continue;
     }
-    const resolver = (operands ??= await DatasetOperands.create(cwd));
+    operands ??= await DatasetOperands.create(cwd);
+    const resolver = operands;
     if (info?.isDirectory() && isInside(absolute, resolver.toolingFolder)) {
       out.push(path);
       continue;
