@@ -237,13 +237,14 @@ export async function validateOperands(paths: readonly string[], cwd: string): P
       continue;
     }
     operands ??= await DatasetOperands.create(cwd);
-    if (info?.isDirectory() && isInside(absolute, operands.toolingFolder)) {
+    const resolver = operands;
+    if (info?.isDirectory() && isInside(absolute, resolver.toolingFolder)) {
       out.push(path);
       continue;
     }
     let manifests: string[];
     try {
-      manifests = operands.resolve(path).manifests;
+      manifests = resolver.resolve(path).manifests;
     } catch (error) {
       // A folder no dataset is in keeps its meaning (every *.jsonl below it; none is an error of its own), and a file
       // of no dataset is read as what it is (the report says once that it is not JSONL).
@@ -253,7 +254,19 @@ export async function validateOperands(paths: readonly string[], cwd: string): P
       }
       throw error;
     }
-    for (const manifest of manifests) out.push(displayPath(operands.jsonlOf(manifest), cwd));
+    // A `.lock.json` whose JSONL is not there is read as what it is (the report says once that it is not JSONL).
+    const jsonl = manifests.flatMap((manifest) => {
+      try {
+        return [resolver.jsonlOf(manifest)];
+      } catch {
+        return [];
+      }
+    });
+    if (absolute.endsWith(".lock.json") && !jsonl.some((path) => statSync(path, { throwIfNoEntry: false }))) {
+      out.push(path);
+      continue;
+    }
+    for (const path of jsonl) out.push(displayPath(path, cwd));
   }
   return out;
 }
