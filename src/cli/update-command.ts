@@ -9,7 +9,7 @@ import { TEMPLATE_HELP } from "../core/lock/dataset-fields.js";
 import { MANIFEST_DATASET_FIELDS } from "../core/model.js";
 import { plural } from "../core/text.js";
 import { OperationalError } from "../node/errors.js";
-import { DEFAULT_MANIFEST_PATTERN, displayPath, MANIFEST_FOLDER } from "../node/files/files.js";
+import { DEFAULT_MANIFEST_PATTERN, MANIFEST_FOLDER } from "../node/files/tooling-paths.js";
 import { shellQuote } from "../core/text.js";
 import {
   type CommandIo,
@@ -21,7 +21,6 @@ import {
   packageJson,
 } from "./context.js";
 import { CHECK_FORMATS, isFreshnessFormat } from "./freshness-formats.js";
-import { adoptText, describeUpdates, updatesJson } from "./dataset-reports.js";
 import {
   type ArtifactCapOptions,
   artifactCaps,
@@ -31,9 +30,7 @@ import {
   pick,
 } from "./options.js";
 import type { DatasetUpdate } from "../node/update/update-dataset.js";
-import { addHostWarnings } from "./host-warnings.js";
 import { createProgressLine, progressEnabled } from "./progress.js";
-import { manifestsIn, warnLeftovers, warnTwins } from "./validate-notes.js";
 
 /** Adds the `update` command to the program. */
 export function registerUpdateCommand(
@@ -116,7 +113,19 @@ export function registerUpdateCommand(
         noteJobs(options.jobs, stderr);
         if (isFreshnessFormat(options.format) && !options.check)
           throw new OperationalError(`--format ${options.format} is the report of --check (for CI)`);
-        const { upToDate, update } = await import("../node/update/update.js");
+        const [
+          { upToDate, update },
+          { displayPath },
+          { describeUpdates, updatesJson },
+          { addHostWarnings },
+          { warnLeftovers },
+        ] = await Promise.all([
+          import("../node/update/update.js"),
+          import("../node/files/files.js"),
+          import("./dataset-reports.js"),
+          import("./host-warnings.js"),
+          import("./validate-notes.js"),
+        ]);
         if (options.recover && (options.check || options.staged || named.length > 0))
           throw new OperationalError(
             "--recover only completes an interrupted update: name no manifests, --check or --staged with it",
@@ -315,7 +324,19 @@ export function registerAdoptCommand(
           ...pick(options, [...MANIFEST_DATASET_FIELDS]),
         };
         const datasets = named.length > 0 ? named : (fromConfig.datasets ?? []);
-        const { adopt } = await import("../node/update/adopt.js");
+        const [
+          { adopt },
+          { displayPath },
+          { adoptText, updatesJson },
+          { addHostWarnings },
+          { manifestsIn, warnTwins },
+        ] = await Promise.all([
+          import("../node/update/adopt.js"),
+          import("../node/files/files.js"),
+          import("./dataset-reports.js"),
+          import("./host-warnings.js"),
+          import("./validate-notes.js"),
+        ]);
         const progress = progressEnabled(context.env, context.stderr.isTTY)
           ? createProgressLine((text) => context.stderr.write(text))
           : undefined;

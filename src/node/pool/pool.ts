@@ -18,6 +18,7 @@ import { codeFile } from "../code-root.js";
 import { OperationalError } from "../errors.js";
 import { readsOutsideAllowed } from "../files/regular-file.js";
 import { errorMessage } from "../../core/errors.js";
+import { maxJobs } from "./max-jobs.js";
 
 /**
  * The kinds of task a pool runs, by name (the names `worker.ts` exports them by): each takes plain data and resolves to
@@ -25,10 +26,7 @@ import { errorMessage } from "../../core/errors.js";
  */
 export type TaskTable<T> = { [N in keyof T]: (task: never) => Promise<unknown> };
 
-/** The most threads a run may ask for: four per core (more only costs memory). */
-export function maxJobs(): number {
-  return 4 * availableParallelism();
-}
+export { maxJobs } from "./max-jobs.js";
 
 /**
  * When a kind of work pays for worker threads by default: from this many bytes (or this many items) of it; at most
