@@ -10,4 +10,4 @@ export const DEFAULT_FOLDER = DEFAULT_PATTERN.slice(0, DEFAULT_PATTERN.lastIndex
 /** The folder of a repository (from its root) where the JSONL files and their lock manifests live. */
 export const MANIFEST_FOLDER = ".tooling/citation-targets";
 /** The lock manifests `update` refreshes when none are named, relative to the repository root. */
-export const DEFAULT_MANIFEST_PATTERN = ".tooling/citation-targets/*.lock.json";
+export const DEFAULT_MANIFEST_PATTERN = `${MANIFEST_FOLDER}/*.lock.json`;
