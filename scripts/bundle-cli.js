@@ -17,10 +17,16 @@ import { build } from "rolldown";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const out = join(root, "dist/node");
-for (const name of readdirSync(out)) if (name === "cli.js" || name.startsWith("cli-")) rmSync(join(out, name)); // chunks of an earlier build
+for (const name of readdirSync(out))
+  if (name === "cli.js" || name === "prestart.js" || name.startsWith("cli-")) rmSync(join(out, name)); // an earlier build's
 
 await build({
-  input: { cli: join(root, "dist/cli/main.js"), "pool/worker": join(root, "dist/node/pool/worker.js") },
+  input: {
+    cli: join(root, "dist/cli/main.js"),
+    "pool/worker": join(root, "dist/node/pool/worker.js"),
+    // generate's capped worker, started by the bin before it loads the command line (src/node/pool/direct-worker.ts)
+    prestart: join(root, "dist/node/pool/direct-worker.js"),
+  },
   platform: "node",
   external: (id) => !id.startsWith(".") && !isAbsolute(id),
   logLevel: "warn",
