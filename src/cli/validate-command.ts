@@ -7,6 +7,7 @@ import { type Command, Option } from "commander";
 import type { RuleSetting } from "../core/report/problem.js";
 import { DEFAULT_LEGISLATION_HOST } from "../core/schema/schema.js";
 import { FORMAT_NAMES, type FormatName } from "../formatters/format-names.js";
+import type { Formatter } from "../formatters/types.js";
 import { plural } from "../core/text.js";
 import type { RuleId } from "../rules/index.js";
 import { OperationalError } from "../node/errors.js";
@@ -160,7 +161,6 @@ async function runValidate(
   // This command's own modules, loaded when it runs (not when the program starts: bench/RESULTS.md, start-up).
   const [
     { colorLevel, createColor },
-    { formatters },
     { publicRepositoryUrl },
     { rules },
     { cwdInRepository, displayPath },
@@ -170,7 +170,6 @@ async function runValidate(
     { skippedArtifactsNote, warnLeftovers, warnTwins },
   ] = await Promise.all([
     import("../formatters/color.js"),
-    import("../formatters/index.js"),
     import("../formatters/sarif.js"),
     import("../rules/index.js"),
     import("../node/files/files.js"),
@@ -378,18 +377,18 @@ async function runValidate(
     // The chosen report to the file; the terminal gets the stylish report all the same (first, so a file that cannot be
     // written does not hide it).
     context.stdout.write(
-      formatters.stylish(report, {
+      (await formatterOf("stylish"))(report, {
         ...formatContext,
         color: createColor(colorLevel(context.env, context.stdout.isTTY, options.color)),
       }),
     );
     await writeFileAtomic(
       resolve(context.cwd, options.outputFile),
-      formatters[format](report, { ...formatContext, color: createColor(0) }),
+      (await formatterOf(format))(report, { ...formatContext, color: createColor(0) }),
     );
   } else {
     const color = createColor(format === "stylish" ? colorLevel(context.env, context.stdout.isTTY, options.color) : 0);
-    context.stdout.write(formatters[format](report, { ...formatContext, color }));
+    context.stdout.write((await formatterOf(format))(report, { ...formatContext, color }));
   }
   // In GitHub Actions: a short summary on the job's page (docs/spec.md, section 18).
   if (context.env.GITHUB_STEP_SUMMARY) {
@@ -446,6 +445,15 @@ async function schemaInForce(
     from: "default",
     used: `the bundled schema, built for legislation host ${host} (no ${REPOSITORY_SCHEMA_PATH} from here up to the repository root)`,
   };
+}
+
+/**
+ * A format's formatter: the stylish one (the default, and the terminal's beside --output-file) loaded alone, the others
+ * from the registry (bench/RESULTS.md, start-up).
+ */
+async function formatterOf(format: FormatName): Promise<Formatter> {
+  if (format === "stylish") return (await import("../formatters/stylish.js")).formatStylish;
+  return (await import("../formatters/index.js")).formatters[format];
 }
 
 function dropUndefined<T extends object>(object: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
