@@ -5,6 +5,8 @@
  * validate rejects. update and adopt refuse it before anything is written; lock warns. Identical problems are said once,
  * with the count and the first datasets.
  */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { DEFAULT_LEGISLATION_HOST } from "../../core/schema/schema.js";
 import { plural } from "../../core/text.js";
 import { displayPath } from "../files/files.js";
@@ -99,4 +101,30 @@ export function hostProblems(
 export function manifestHost(host: string | undefined, inForce: HostInForce): string | null | undefined {
   if (host === undefined) return undefined;
   return host === inForce.host ? null : host;
+}
+
+/**
+ * The legislation hosts the lock manifests of the repository's tooling folder name (their `legislationHost`), each
+ * once, sorted.
+ */
+export async function manifestHosts(cwd: string): Promise<string[]> {
+  const { findRepositoryRoot, MANIFEST_FOLDER } = await import("../files/files.js");
+  const folder = join((await findRepositoryRoot(cwd)) ?? cwd, ...MANIFEST_FOLDER.split("/"));
+  let names: string[] = [];
+  try {
+    names = readdirSync(folder).filter((name) => name.endsWith(".lock.json"));
+  } catch {
+    return [];
+  }
+  const hosts = new Set<string>();
+  for (const name of names) {
+    try {
+      const host = (JSON.parse(readFileSync(join(folder, name), "utf8")) as { legislationHost?: unknown })
+        .legislationHost;
+      if (typeof host === "string") hosts.add(host);
+    } catch {
+      // an unreadable manifest is said where it is read
+    }
+  }
+  return [...hosts].sort();
 }

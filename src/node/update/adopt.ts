@@ -21,7 +21,7 @@ import { comparePaths } from "../../core/address/natural-sort.js";
 import { detached, frontDocument, readFrontMatter, templateContext } from "../dataset/dataset-context.js";
 import { listDatasetFiles } from "../dataset/dataset-files.js";
 import { isFileRoot, rootPresent } from "../dataset/dataset-root.js";
-import { hostInForce, manifestHost } from "../config/legislation-host.js";
+import { hostInForce, hostProblems, manifestHost } from "../config/legislation-host.js";
 import { shellQuote } from "../../core/text.js";
 import { type AdoptSection, coveringSection, datasetRoots } from "./adopt-sections.js";
 import { OperationalError } from "../errors.js";
@@ -299,6 +299,24 @@ async function adoptLocked(options: AdoptOptions, cwd: string): Promise<AdoptRes
     }
     adopted.push({ manifest, dir, fields, ...(typeof host === "string" ? { legislationHost: host } : {}) });
   }
+  // A new dataset's sourceTextUrl on another host than its own is named with the other faults, before any file is
+  // made (update checks again what it writes: a refreshed dataset's fields).
+  problems.push(
+    ...hostProblems(
+      adopted.flatMap(({ fields, legislationHost: host }) =>
+        fields.slug !== undefined && fields.sourceTextUrl !== undefined
+          ? [
+              {
+                slug: fields.slug,
+                sourceTextUrl: fields.sourceTextUrl,
+                ...(typeof host === "string" ? { legislationHost: host } : {}),
+              },
+            ]
+          : [],
+      ),
+      inForce,
+    ),
+  );
   if (problems.length > 0) throw new DatasetError(problems);
   const updates = await update({
     ...rest,
