@@ -17,7 +17,7 @@ import { displayPath, MANIFEST_FOLDER } from "../node/files/files.js";
 import { shellQuote } from "../core/text.js";
 import type { CommandIo, MainContext } from "./context.js";
 import { lockJson, lockText } from "./dataset-reports.js";
-import { capOption, collectPair, pick } from "./options.js";
+import { capOption, collectPair, parseHost, pick } from "./options.js";
 
 /** Adds the `lock` command to the program. */
 export function registerLockCommand(
@@ -40,6 +40,7 @@ export function registerLockCommand(
     .option(
       "--legislation-host <host>",
       "the host --source-text-url is on, when it is not the config's legislationHost (or the default): written in the manifest, so that validate checks this dataset's records against it",
+      parseHost,
     )
     .option(
       "-o, --output <file>",

@@ -20,6 +20,7 @@ import {
   addCapOptions,
   allowOutsideOption,
   parsePositive,
+  parseHost,
   pick,
 } from "./options.js";
 import type { DatasetUpdate } from "../node/update/update-dataset.js";
@@ -265,6 +266,7 @@ export function registerAdoptCommand(
       .option(
         "--legislation-host <host>",
         "the host the source text URLs are on, when it is not the config's legislationHost (or the default): written in each manifest, so that validate checks the dataset against it",
+        parseHost,
       )
       .option("--check", "write nothing; exit 1 when anything would be written")
       .option(
