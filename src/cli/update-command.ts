@@ -244,9 +244,9 @@ export function registerAdoptCommand(
   addCapOptions(
     program
       .command("adopt")
-      .summary("lock and generate a whole corpus: one dataset per folder, fields from front matter")
+      .summary("lock and generate a whole corpus: one dataset per folder (or markdown file), fields from front matter")
       .description(
-        `Bring many dataset folders under citation targets in one command: for each folder, its fields are filled from templates (the folder's name and path, and the front matter of its index.md), and its lock manifest and JSONL are written to ${MANIFEST_FOLDER}/<slug>.lock.json and <slug>.jsonl at the repository root. All or nothing: every fault of every folder is named, and then nothing is written. Rerun, it refreshes what it wrote (the same as update, with the fields filled again).`,
+        `Bring many dataset folders under citation targets in one command: for each folder, its fields are filled from templates (the folder's name and path, and the front matter of its index.md), and its lock manifest and JSONL are written to ${MANIFEST_FOLDER}/<slug>.lock.json and <slug>.jsonl at the repository root. A markdown file, or a glob ending in .md ('ch/*.md'), is a dataset of one file. A dataset's legislationHost (--legislation-host, else its config section's) is written into its manifest when it is not the host in force, and a sourceTextUrl on another host than its dataset's is refused. All or nothing: every fault of every folder is named, and then nothing is written. Rerun, it refreshes what it wrote (the same as update, with the fields filled again).`,
       )
       .argument(
         "[datasets...]",
@@ -289,7 +289,7 @@ export function registerAdoptCommand(
   )
     .addHelpText(
       "after",
-      `\nTemplates: ${TEMPLATE_HELP}. A flag wins over the config's adopt.<field>.\n\nExit codes: 0 adopted (or, with --check, nothing to write), 1 --check found something to write or a folder is at fault, 2 usage or I/O error.\n\nExamples:\n  citation-targets adopt 'laws/*' --title-id '{front.jurabk}' --name '{front.Title}' --version-date 2024-06-01 --source-text-url 'https://www.gesetze-im-internet.de/{front.slug}/'\n  citation-targets adopt            (folders and templates from the config's "adopt")`,
+      `\nTemplates: ${TEMPLATE_HELP}. A flag wins over the config's adopt.<field>.\n\nExit codes: 0 adopted (or, with --check, nothing to write), 1 --check found something to write or a folder is at fault, 2 usage or I/O error.\n\nExamples:\n  citation-targets adopt 'laws/*' --title-id '{front.jurabk}' --name '{front.Title}' --version-date 2024-06-01 --source-text-url 'https://www.gesetze-im-internet.de/{front.slug}/' --legislation-host www.gesetze-im-internet.de\n  citation-targets adopt 'ch/*.md' --title-id '{front.sr_number}' --name '{front.title}' --version-date '{front.version_date}' --source-text-url 'https://www.fedlex.admin.ch/eli/{front.eli}/de' --legislation-host www.fedlex.admin.ch\n  citation-targets adopt            (folders and templates from the config's "adopt": one section, or an array of them)`,
     )
     .action(
       async (
