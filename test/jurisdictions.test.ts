@@ -341,6 +341,29 @@ describe("one-file datasets", () => {
     );
   });
 
+  test("an act's addresses are the same as a file root and as a folder holding that one file", async () => {
+    await writeTree(join(repo, "zgb"), { "sr-210.md": await readFile(join(repo, "ch/sr-210.md"), "utf8") });
+    const fields = ["--title-id", "210", "--name", "ZGB", "--version-date", "2024-01-01"];
+    const url = ["--source-text-url", "https://www.fedlex.admin.ch/eli/cc/24/233_245_233/de"];
+    const host = ["--legislation-host", "www.fedlex.admin.ch"];
+    expect(
+      (await runMain(["lock", "zgb", "--slug", "sr-210", ...fields, ...url, ...host, "-o", "folder.lock.json"], repo))
+        .code,
+    ).toBe(0);
+    const addresses = async (manifest: string) =>
+      (await runMain(["generate", manifest], repo)).stdout
+        .trimEnd()
+        .split("\n")
+        .map((line) => JSON.parse(line).citationAddress as string);
+    const asFolder = await addresses("folder.lock.json");
+    expect(asFolder).toEqual([
+      "sr-210/sr-210.md#schweizerisches-zivilgesetzbuch",
+      "sr-210/sr-210.md#art-1",
+      "sr-210/sr-210.md#art-2",
+    ]);
+    expect(await addresses(".tooling/citation-targets/sr-210.lock.json")).toEqual(asFolder);
+  });
+
   test("lock names a file root; outside a repository it needs -o; --ignore has nothing to leave out", async () => {
     await writeTree(join(repo, "ch"), { "sr-311.md": swissAct("311", "Strafgesetzbuch") });
     const fields = ["--title-id", "311", "--name", "StGB", "--version-date", "2024-01-01"];
