@@ -100,6 +100,10 @@ describe("README: 'Several jurisdictions in one repository', run as written", ()
     expect(australian.datasetRoot).toBe("../../au/privacy-act-1988");
     expect((await git(["status", "--porcelain"])).stdout).toBe("");
     expect((await runMain(["validate"], repo)).code).toBe(0);
+    // git converts no line ending of what the manifests pin: a file root's line names the file.
+    expect(await readFile(join(repo, ".gitattributes"), "utf8")).toBe(
+      ".tooling/citation-targets/** -text\nau/privacy-act-1988/** -text\nch/sr-210.md -text\nch/sr-220.md -text\nde/bgb/** -text\n",
+    );
   });
 });
 
