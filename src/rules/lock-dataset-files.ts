@@ -5,7 +5,7 @@ export const lockDatasetFiles = defineRule({
   scope: "manifest",
   meta: {
     description:
-      "The dataset folder (or the one file a file root names) is there and holds exactly the manifest's artifacts: none missing (deleted or renamed), no markdown file the manifest does not list or ignore (new or renamed), and no other repository (a git submodule).",
+      "The dataset folder is there and holds exactly the manifest's artifacts: none missing (deleted or renamed), no markdown file the manifest does not list or ignore (new or renamed), and no other repository (a git submodule).",
     defaultSeverity: "error",
   },
   messages: {
