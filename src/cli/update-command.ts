@@ -106,17 +106,13 @@ export function registerUpdateCommand(
         noteJobs(options.jobs, stderr);
         if (isFreshnessFormat(options.format) && !options.check)
           throw new OperationalError(`--format ${options.format} is the report of --check (for CI)`);
-        const [
-          { upToDate, update },
-          { displayPath },
-          { describeUpdates, updatesJson },
-          { warnLeftovers },
-        ] = await Promise.all([
-          import("../node/update/update.js"),
-          import("../node/files/files.js"),
-          import("./dataset-reports.js"),
-          import("./validate-notes.js"),
-        ]);
+        const [{ upToDate, update }, { displayPath }, { describeUpdates, updatesJson }, { warnLeftovers }] =
+          await Promise.all([
+            import("../node/update/update.js"),
+            import("../node/files/files.js"),
+            import("./dataset-reports.js"),
+            import("./validate-notes.js"),
+          ]);
         if (options.recover && (options.check || options.staged || named.length > 0))
           throw new OperationalError(
             "--recover only completes an interrupted update: name no manifests, --check or --staged with it",
