@@ -37,6 +37,11 @@ export interface LockManifest {
    * out. Not part of the digest.
    */
   ignore?: string[];
+  /**
+   * Set (always `true`) when the dataset has targets for the units below the heading (docs/spec.md, "Units below the
+   * heading"); absent means none. Part of the digest: it changes what the records are.
+   */
+  units?: true;
   artifacts: ManifestArtifact[];
   datasetDigest: string;
 }
@@ -45,7 +50,7 @@ export interface LockManifest {
  * The members that do not enter datasetDigest: the digest itself, where the dataset happens to be stored, and which
  * files the walk leaves out.
  */
-const UNDIGESTED = new Set(["datasetDigest", "datasetRoot", "ignore"]);
+const UNDIGESTED = new Set(["datasetDigest", "datasetRoot", "ignore", "legislationHost", "aliases"]);
 
 /**
  * datasetDigest: lowercase hex SHA-256 of the JCS bytes of the manifest without `datasetDigest` (and `datasetRoot`,
@@ -67,6 +72,7 @@ export function formatManifest(manifest: LockManifest): string {
     sourceTextUrl: manifest.sourceTextUrl,
     ...(manifest.datasetRoot !== undefined ? { datasetRoot: manifest.datasetRoot } : {}),
     ...(manifest.ignore !== undefined ? { ignore: manifest.ignore } : {}),
+    ...(manifest.units === true ? { units: true } : {}),
     artifacts: manifest.artifacts.map((a) => ({
       path: a.path,
       sha256: a.sha256,
@@ -110,6 +116,10 @@ export function buildManifestSchema(): Record<string, unknown> {
         type: "array",
         items: NON_EMPTY_STRING,
         description: "globs (relative to the dataset root) of markdown files that are not artifacts; not digested",
+      },
+      units: {
+        const: true,
+        description: "the dataset has targets for the units below the heading (Absatz, Nummer, subsection …); digested",
       },
       artifacts: {
         type: "array",

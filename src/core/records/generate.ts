@@ -10,6 +10,7 @@ import { assignLocalCoordinates } from "../address/numbering.js";
 import { deriveCitationTargetId, deriveTextDigest } from "../digest.js";
 import { computeDatasetDigest, type LockManifest, type ManifestArtifact } from "../lock/manifest.js";
 import type { ParsedArtifact } from "../markdown/targets.js";
+import { cutUnits } from "../markdown/units.js";
 import { SCHEMA_VERSION } from "../schema/schema.js";
 import { DatasetError } from "../errors.js";
 import { dirnameOf, folderChain } from "../paths.js";
@@ -163,32 +164,75 @@ function artifactTargets(common: Common, artifact: ManifestArtifact, parsed: Par
     if (target.heading)
       while (headingStack.length > 0 && headingStack[headingStack.length - 1]!.depth >= target.heading.depth)
         headingStack.pop();
-    const markdown = parsed.body.slice(target.start - parsed.bodyStart, target.end - parsed.bodyStart);
-    const local = locals[i]!;
-    const citationAddress = formatAddress({
-      slug: common.slug,
-      targetKind: "markdown-artifact",
-      path: artifact.path,
-      local,
-    });
-    const structuralPath = targetStructuralPath(artifact.path, local);
     const ownTrail = headingStack.map((h) => h.text);
+    const local = locals[i]!;
+    const headingText = target.heading?.text ?? "";
+    targets.push(
+      targetRecord(common, fields, artifact.path, parsed, target.start, target.end, target.blockStart, target.blockEnd, {
+        local,
+        headingText,
+        ownTrail,
+      }),
+    );
+    // The units below the heading (docs/spec.md, "Units below the heading"), in a dataset with units.
+    if (parsed.leaves !== undefined && target.heading && fields.sourceIndexKind === "body-block") {
+      const units = cutUnits(parsed.leaves, target.blockStart + 1, target.blockEnd);
+      /** The enclosing units' locals and printed designations, by depth. */
+      const above: { local: string; text: string }[] = [{ local, text: headingText }];
+      for (const unit of units) {
+        above.length = unit.depth;
+        const parent = above[unit.depth - 1]!;
+        const unitLocal = `${parent.local}/${unit.step}`;
+        const start = parsed.leaves[unit.first]!.lineStart;
+        const end = unit.end < target.blockEnd ? parsed.leaves[unit.end]!.lineStart : target.end;
+        targets.push(
+          targetRecord(common, fields, artifact.path, parsed, start, end, unit.first, unit.end, {
+            local: unitLocal,
+            headingText: unit.headingText,
+            ownTrail: [...ownTrail, ...above.map((a) => a.text)],
+          }),
+        );
+        above.push({ local: unitLocal, text: unit.headingText });
+      }
+    }
+    if (target.heading) headingStack.push(target.heading);
+  }
+  return targets;
+}
+
+/** One markdown-artifact target's record as its artifact decides it: a heading's or a unit's. */
+function targetRecord(
+  common: Common,
+  fields: ReturnType<typeof artifactRecordFields>,
+  path: string,
+  parsed: ParsedArtifact,
+  start: number,
+  end: number,
+  blockStart: number,
+  blockEnd: number,
+  own: { local: string; headingText: string; ownTrail: string[] },
+): ArtifactTarget {
+  const { local, headingText, ownTrail } = own;
+  const markdown = parsed.body.slice(start - parsed.bodyStart, end - parsed.bodyStart);
+  const citationAddress = formatAddress({ slug: common.slug, targetKind: "markdown-artifact", path, local });
+  const structuralPath = targetStructuralPath(path, local);
+  {
     // Members in canonical (code-unit) order, so that the serialiser need not sort them.
     const record: OutputRecord = {
-      artifactRelativePath: artifact.path,
+      artifactRelativePath: path,
       canonicalPath: canonicalPathOf(structuralPath),
       citationAddress,
       citationTargetId: deriveCitationTargetId(common.datasetDigest, citationAddress),
       datasetDigest: common.datasetDigest,
       documentOrder: 0,
-      headingText: target.heading?.text ?? "",
+      headingText,
       headingTrail: ownTrail,
       markdown,
       name: common.name,
       schemaVersion: common.schemaVersion,
       slug: common.slug,
-      sourceArtifactBlockEndExclusive: target.blockEnd,
-      sourceArtifactBlockStartIndex: target.blockStart,
+      sourceArtifactBlockEndExclusive: blockEnd,
+      sourceArtifactBlockStartIndex: blockStart,
       sourceArtifactKind: fields.sourceArtifactKind,
       sourceDocumentPath: fields.sourceDocumentPath,
       sourceIndexKind: fields.sourceIndexKind,
@@ -200,10 +244,8 @@ function artifactTargets(common: Common, artifact: ManifestArtifact, parsed: Par
       titleId: common.titleId,
       versionDate: common.versionDate,
     };
-    targets.push({ record, ownTrail });
-    if (target.heading) headingStack.push(target.heading);
+    return { record, ownTrail };
   }
-  return targets;
 }
 
 /**

@@ -51,6 +51,11 @@ export interface LockOptions {
   sourceDocumentPaths?: Record<string, string>;
   /** Globs (relative to dir) of markdown files that are not artifacts. */
   ignore?: string[];
+  /**
+   * Give the dataset targets for the units below the heading (the manifest's `units`, docs/spec.md, "Units below the
+   * heading"). Once set it is kept on every refresh.
+   */
+  units?: boolean;
   /** Compute only; write nothing. */
   check?: boolean;
   /** The largest artifact read, in bytes (default 64 MiB); a larger one is refused, named. */
@@ -211,6 +216,7 @@ async function lockUnder(options: LockOptions, preloaded?: LoadedManifest): Prom
     ...metadata,
     ...(datasetRootFromManifest !== "" ? { datasetRoot: datasetRootFromManifest } : {}),
     ...(ignore.length > 0 ? { ignore } : {}),
+    ...(options.units === true || existing?.units === true ? { units: true as const } : {}),
     artifacts,
   };
   const manifest: LockManifest = { ...content, datasetDigest: computeDatasetDigest(content) };
