@@ -268,7 +268,7 @@ export function parseArtifact(
   };
   const visit =
     indexKind === "body-div"
-      ? divBlocks(cut, sizeOf)
+      ? divBlocks(cut, sizeOf, leaves !== undefined)
       : (block: TopLevelBlock | undefined) => block && cut(block.start, block.heading, sizeOf(block));
   const { references } = scanBody(text, read, options, visit, undefined, units ? { next: 0 } : undefined);
   visit(undefined);
@@ -302,6 +302,7 @@ const DIV_CLOSE = /<\/div\s*>/gi;
 function divBlocks(
   cut: (start: number, heading: TopLevelBlock["heading"], size: number) => void,
   sizeOf: (block: TopLevelBlock) => number,
+  counting: boolean,
 ): (block: TopLevelBlock | undefined) => void {
   let open: { start: number; heading: TopLevelBlock["heading"]; size: number } | undefined;
   let depth = 0;
@@ -321,7 +322,8 @@ function divBlocks(
       }
       return;
     }
-    open.size += sizeOf(node);
+    // A div block is one block; in a dataset with units, as many as the leaf blocks of the blocks it spans.
+    if (counting) open.size += sizeOf(node);
     if (node.heading && open.heading === undefined) open.heading = node.heading;
     if (node.html !== undefined) depth += divBalance(node.html);
     if (depth <= 0) {
