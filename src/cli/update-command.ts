@@ -66,6 +66,10 @@ export function registerUpdateCommand(
       )
       .option("--no-cache", "regenerate every dataset: do not use or write the cache")
       .option(
+        "--units",
+        'give the datasets targets for the units below the heading (Absatz, Nummer, Buchstabe; subsection, paragraph): their manifests\' "units": true, kept from then on',
+      )
+      .option(
         "--cache-location <file>",
         "the cache file (default node_modules/.cache/citation-targets/update.json of the repository, when it has node_modules)",
       ),
@@ -106,6 +110,7 @@ export function registerUpdateCommand(
           cache: boolean;
           cacheLocation?: string;
           recover?: boolean;
+          units?: boolean;
           versionDate?: string;
           sourceTextUrl?: string;
           name?: string;
@@ -160,6 +165,7 @@ export function registerUpdateCommand(
           manifests,
           onNote: note,
           configTemplates: true,
+          ...(options.units ? { units: true } : {}),
           ...(Object.keys(set).length > 0 ? { set } : {}),
           ...datasetProgress(progress, "updating"),
           ...(options.cache === false
@@ -268,6 +274,10 @@ export function registerAdoptCommand(
       )
       .option("--check", "write nothing; exit 1 when anything would be written")
       .option(
+        "--units",
+        'give the datasets targets for the units below the heading (Absatz, Nummer, Buchstabe; subsection, paragraph): their manifests\' "units": true (the config: adopt.units)',
+      )
+      .option(
         "--move",
         "the folders were moved (git mv): repoint the lock manifest each belongs to (its dataset folder gone, its artifacts here), keeping its slug and addresses",
       )
@@ -300,6 +310,7 @@ export function registerAdoptCommand(
           sourceTextUrl?: string;
           check?: boolean;
           move?: boolean;
+          units?: boolean;
           format: "text" | "json";
           config?: string | boolean;
           jobs?: number;
@@ -326,6 +337,7 @@ export function registerAdoptCommand(
           cwd: context.cwd,
           ...(options.check ? { check: true } : {}),
           ...(options.move ? { move: true } : {}),
+          ...(options.units || fromConfig.units === true ? { units: true } : {}),
           ...(options.cache === false ? { cache: false as const } : {}),
           ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
           ...artifactCaps(options),

@@ -26,7 +26,7 @@ export const lockArtifactBody = defineRule({
     differs:
       "the markdown of the targets of \"{{path}}\" (lines {{firstLine}}–{{lastLine}}) does not concatenate to the artifact's body: the body's sha256 is {{expected}}, the concatenation's {{actual}}: this file was not generated from the artifact as it is; regenerate it with {{fix}}",
     unitsDiffer:
-      "the markdown of the units below {{local}} in \"{{path}}\" does not concatenate to its body (the {{what}}): this file was not generated from the artifact as it is; regenerate it with {{fix}}",
+      'the markdown of the units below {{local}} in "{{path}}" does not concatenate to its body (the {{what}}): this file was not generated from the artifact as it is; regenerate it with {{fix}}',
   },
   create(context) {
     // Each artifact's run of records is compared with the artifact's body as it streams by (or digested,

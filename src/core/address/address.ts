@@ -66,8 +66,7 @@ function isSlug(slug: string): boolean {
 /** True when `local` is a well-formed local coordinate. */
 export function isLocalCoordinate(local: string): boolean {
   if (local === lastLocal && local !== "") return true;
-  if (!LOCAL_PATTERN.test(local) || /(?:^|[/~])\.{1,2}(?:\/|~|$)/.test(local) || /~1(?:\/|$)/.test(local))
-    return false;
+  if (!LOCAL_PATTERN.test(local) || /(?:^|[/~])\.{1,2}(?:\/|~|$)/.test(local) || /~1(?:\/|$)/.test(local)) return false;
   lastLocal = local;
   return true;
 }
@@ -101,7 +100,8 @@ export function parseLocal(local: string): LocalParts | undefined {
   const pieces = local.split("/");
   const segments = pieces.map((segment, i) => {
     const [key, ...qualifiers] = segment.split("~");
-    const tie = qualifiers.length > 0 && /^[0-9]+$/.test(qualifiers[qualifiers.length - 1]!) ? qualifiers.pop() : undefined;
+    const tie =
+      qualifiers.length > 0 && /^[0-9]+$/.test(qualifiers[qualifiers.length - 1]!) ? qualifiers.pop() : undefined;
     if (tie === undefined) return { key: key!, qualifiers };
     if (i === pieces.length - 1) {
       last = Number(tie);
@@ -117,8 +117,7 @@ export function formatLocal(parts: LocalParts): string {
   const local =
     parts.segments
       .map((s) => [s.key, ...s.qualifiers, ...(s.tie === undefined ? [] : [String(s.tie)])].join("~"))
-      .join("/") +
-    (parts.tie === undefined ? "" : `~${parts.tie}`);
+      .join("/") + (parts.tie === undefined ? "" : `~${parts.tie}`);
   const back = parseLocal(local);
   if (
     back === undefined ||

@@ -61,7 +61,9 @@ export function leavesOf(tokens: Token[], lineStart: (line: number) => number, c
         id,
         line: token.map![0],
         leaves: leaves.length,
-        ...(isItem ? { item: { ordered: isOrdered, marker: isOrdered ? token.info + token.markup : token.markup } } : {}),
+        ...(isItem
+          ? { item: { ordered: isOrdered, marker: isOrdered ? token.info + token.markup : token.markup } }
+          : {}),
       });
       chain.push(id);
     } else if (type === "list_item_close" || type === "blockquote_close") {

@@ -155,8 +155,7 @@ function emit(node: Node, depth: number, units: UnitCut[]): void {
     flush();
     const kind = item.kind!;
     const last = runs.get(kind.prefix);
-    const run =
-      last === undefined ? 1 : compareLabels(kind, last.label, item.label) < 0 ? last.run : last.run + 1;
+    const run = last === undefined ? 1 : compareLabels(kind, last.label, item.label) < 0 ? last.run : last.run + 1;
     runs.set(kind.prefix, { label: item.label, run });
     const step = `${kind.prefix}-${item.label}${run > 1 ? `~r${run}` : ""}`;
     units.push({ step, headingText: item.printed, first: item.first, end: item.end, depth });

@@ -168,11 +168,21 @@ function artifactTargets(common: Common, artifact: ManifestArtifact, parsed: Par
     const local = locals[i]!;
     const headingText = target.heading?.text ?? "";
     targets.push(
-      targetRecord(common, fields, artifact.path, parsed, target.start, target.end, target.blockStart, target.blockEnd, {
-        local,
-        headingText,
-        ownTrail,
-      }),
+      targetRecord(
+        common,
+        fields,
+        artifact.path,
+        parsed,
+        target.start,
+        target.end,
+        target.blockStart,
+        target.blockEnd,
+        {
+          local,
+          headingText,
+          ownTrail,
+        },
+      ),
     );
     // The units below the heading (docs/spec.md, "Units below the heading"), in a dataset with units.
     if (parsed.leaves !== undefined && target.heading && fields.sourceIndexKind === "body-block") {

@@ -39,6 +39,8 @@ export interface AdoptConfig {
   name?: string;
   versionDate?: string;
   sourceTextUrl?: string;
+  /** Give the datasets adopted targets for the units below the heading (the manifest's `units`), as --units. */
+  units?: boolean;
 }
 
 export interface LoadedConfig {
@@ -117,6 +119,11 @@ export function buildConfigSchema(): Record<string, unknown> {
           name: NON_EMPTY_STRING,
           versionDate: NON_EMPTY_STRING,
           sourceTextUrl: NON_EMPTY_STRING,
+          units: {
+            type: "boolean",
+            description:
+              "true: the datasets get targets for the units below the heading (the manifest's units), as --units",
+          },
         },
       },
       diff: {

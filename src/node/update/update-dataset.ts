@@ -89,6 +89,8 @@ export interface DatasetTask {
   dir?: string;
   /** Dataset fields to set, as values. */
   fields?: Partial<DatasetFields>;
+  /** Give the dataset units below the heading (the manifest's `units`). */
+  units?: boolean;
   /** The manifest's dataset folder moved to `dir` (adopt --move): it is re-locked from there, datasetRoot repointed. */
   move?: boolean;
   /** Dataset fields to set, as templates filled from the dataset's folder and front matter (dataset-context.ts). */
@@ -177,6 +179,7 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
           cwd,
           check: true,
           keepContents: KEEP_CONTENTS_UP_TO,
+          ...(task.units ? { units: true } : {}),
           ...task.fields,
           ...fields,
           ...(task.maxArtifactBytes !== undefined ? { maxArtifactBytes: task.maxArtifactBytes } : {}),

@@ -44,6 +44,11 @@ import { removeOnInterrupt } from "../writes/interrupted-writes.js";
 export interface UpdateOptions {
   /** Lock manifests; default every `*.lock.json` in `.tooling/citation-targets/` of the repository. */
   manifests?: string[];
+  /**
+   * Give every dataset updated targets for the units below the heading (the manifest's `units`, docs/spec.md, "Units
+   * below the heading"); a manifest that has them keeps them without it.
+   */
+  units?: boolean;
   cwd?: string;
   /** Compute only; write no manifest or JSONL (the cache is still written). */
   check?: boolean;
@@ -312,6 +317,7 @@ async function prepareTasks(
       ...(adopting ? { dir: resolve(cwd, adopting.dir), fields: adopting.fields } : {}),
       ...(adopting?.move ? { move: true } : {}),
       ...(options.set ? { templates: options.set } : {}),
+      ...(options.units ? { units: true } : {}),
       ...(options.configTemplates && !adopting ? { configTemplates: true } : {}),
       manifestPath,
       cwd,
