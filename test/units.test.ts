@@ -443,3 +443,99 @@ describe("the command line", () => {
     );
   });
 });
+
+describe("diff, view and update with units", () => {
+  const fields = [
+    "--title-id",
+    "BGB",
+    "--name",
+    "BGB",
+    "--version-date",
+    "2024-01-01",
+    "--source-text-url",
+    "https://www.legislation.gov.au/BGB/text",
+  ];
+
+  /** The fixture locked with units and generated, then amended by `amend` and updated: the JSONL before and after. */
+  async function amended(amend: (text: string) => string) {
+    const text = fixture("de/bgb.md");
+    await writeTree(dir, { "laws/bgb/bgb.md": text });
+    const manifest = ".tooling/citation-targets/bgb.lock.json";
+    await runMain(["lock", "laws/bgb", "--slug", "bgb", ...fields, "--units", "-o", manifest], dir);
+    await runMain(["generate", manifest, "-o", ".tooling/citation-targets/bgb.jsonl"], dir);
+    await writeTree(dir, { "old.jsonl": await readFile(join(dir, ".tooling/citation-targets/bgb.jsonl"), "utf8") });
+    await writeTree(dir, { "laws/bgb/bgb.md": amend(text) });
+    const updated = await runMain(["update", manifest], dir);
+    expect(updated.code, updated.stderr).toBe(0);
+    await writeTree(dir, {
+      "new.jsonl": await readFile(join(dir, ".tooling/citation-targets/bgb.jsonl"), "utf8"),
+    });
+    return updated;
+  }
+
+  test("diff reports a changed unit and its heading's change, which lists the units that changed", async () => {
+    const updated = await amended((t) =>
+      t.replace("(2) Die gleiche Verpflichtung trifft denjenigen", "(2) Die gleiche Pflicht trifft denjenigen"),
+    );
+    // update reports the changes by unit address.
+    expect(updated.stdout).toContain("bgb/bgb.md#§-823/abs-2");
+    const diff = await runMain(["diff", "old.jsonl", "new.jsonl", "--format", "json", "--fail-on", "none"], dir);
+    const report = JSON.parse(diff.stdout) as {
+      pairs: { changes: { kind: string; address?: string; units?: string[]; message: string }[] }[];
+    };
+    const changed = report.pairs[0]!.changes.filter((c) => c.kind === "record-changed");
+    const heading = changed.find((c) => c.address === "bgb/bgb.md#§-823")!;
+    expect(heading.units).toEqual(["bgb/bgb.md#§-823/abs-2"]);
+    expect(heading.message).toContain("units below it changed: abs-2");
+    expect(changed.find((c) => c.address === "bgb/bgb.md#§-823/abs-2")).toBeDefined();
+    expect(changed.find((c) => c.address === "bgb/bgb.md#§-823/abs-1")).toBeUndefined();
+  });
+
+  test("diff: a positional unit whose old text sits under another address is a likely move", async () => {
+    // An intro sentence inserted before § 9 Abs. 1's second list: the old `_2` text is now `_3`.
+    await amended((t) =>
+      t.replace("Sie kann ferner verlangen, dass", "Eingeschoben.\n\n1.  neu.\n\nSie kann ferner verlangen, dass"),
+    );
+    const diff = await runMain(["diff", "old.jsonl", "new.jsonl", "--format", "json", "--fail-on", "none"], dir);
+    const report = JSON.parse(diff.stdout) as {
+      pairs: { changes: { kind: string; address?: string; likelyMoves?: { address: string; by: string[] }[] }[] }[];
+    };
+    const changes = report.pairs[0]!.changes;
+    // The old `_2` ("Sie kann ferner verlangen") is `_3` now; `_2` holds the text inserted.
+    const positional = changes.find((c) => c.address === "bgb/bgb.md#§-9/abs-1/_2")!;
+    expect(positional.kind).toBe("record-changed");
+    expect(positional.likelyMoves).toEqual([{ address: "bgb/bgb.md#§-9/abs-1/_3", by: ["textDigest"] }]);
+    // A positional unit never moves by its number alone.
+    for (const change of changes) for (const move of change.likelyMoves ?? []) expect(move.by).toContain("textDigest");
+  });
+
+  test("view nests the units under their heading", async () => {
+    await writeTree(dir, { "laws/bgb/bgb.md": fixture("de/bgb.md") });
+    await runMain(["lock", "laws/bgb", "--slug", "bgb", ...fields, "--units", "-o", "bgb.lock.json"], dir);
+    await runMain(["generate", "bgb.lock.json", "-o", "bgb.jsonl"], dir);
+    const { parentsOf } = await import("../src/formatters/dataset-html.js");
+    const records = (await readFile(join(dir, "bgb.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as OutputRecord);
+    const targets = records.map((r) => ({
+      address: r.citationAddress as string,
+      kind: r.targetKind as string,
+      heading: r.headingText as string,
+      trail: r.headingTrail as string[],
+      artifact: r.artifactRelativePath as string,
+    }));
+    const parents = parentsOf(targets);
+    const parentOf = (l: string) => {
+      const index = targets.findIndex((t) => t.address.endsWith(`#${l}`));
+      return parents[index]! >= 0 ? local(records[parents[index]!]!) : undefined;
+    };
+    expect(parentOf("§-823/abs-1")).toBe("§-823");
+    expect(parentOf("§-9/abs-1/nr-2~r2")).toBe("§-9/abs-1");
+    expect(parentOf("§-309/nr-9/bst-b/dbst-bb")).toBe("§-309/nr-9/bst-b");
+    expect(parentOf("§-309/nr-9/_2")).toBe("§-309/nr-9");
+    const page = await runMain(["view", "bgb.jsonl", "-o", "bgb.html"], dir);
+    expect(page.code, page.stderr).toBe(0);
+    expect(await readFile(join(dir, "bgb.html"), "utf8")).toContain("bgb/bgb.md#§-309/nr-9/bst-b/dbst-aa");
+  });
+});
