@@ -6,7 +6,7 @@ export const blockRange = defineRule({
   scope: "dataset",
   meta: {
     description:
-      "Block ranges are well formed (0 ≤ start ≤ end) and, per artifact, contiguous from 0 without overlap; only an artifact with no blocks has an empty range. In a dataset with units, the units of a target or unit partition its body's range, on every level.",
+      "Block ranges are well formed (0 ≤ start ≤ end) and, per artifact, contiguous from 0 without overlap; only an artifact with no blocks has an empty range.",
     defaultSeverity: "error",
   },
   messages: {

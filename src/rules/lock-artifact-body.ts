@@ -15,7 +15,7 @@ export const lockArtifactBody = defineRule({
   scope: "manifest",
   meta: {
     description:
-      "With the artifact files at hand, each still matches the manifest's sha256, and the markdown of its targets, concatenated in order, is exactly its body: nothing lost, nothing added; in a dataset with units, the markdown of a target's or unit's units is exactly its body, on every level.",
+      "With the artifact files at hand, each still matches the manifest's sha256, and the markdown of its targets, concatenated in order, is exactly its body: nothing lost, nothing added.",
     defaultSeverity: "error",
   },
   messages: {
