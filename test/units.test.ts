@@ -539,3 +539,48 @@ describe("diff, view and update with units", () => {
     expect(await readFile(join(dir, "bgb.html"), "utf8")).toContain("bgb/bgb.md#§-309/nr-9/bst-b/dbst-aa");
   });
 });
+
+describe("the lines of units", () => {
+  test("generate's lines (units' JCS texts sliced from their heading's) are serializeRecord of the records", async () => {
+    const text = `${fixture("de/bgb.md")}\n## § 12 Sonderzeichen\n\n(1) "Zitat" mit \\ Backslash,\ttab\u0001 und\r\n\r\n(2) Zeile\u2028 zwei.\n`;
+    await writeTree(dir, { "laws/x/x.md": text });
+    const { records } = await lockAndGenerate(join(dir, "laws/x"), { units: true, output: join(dir, "x.lock.json") });
+    const generated = await runMain(["generate", "x.lock.json", "--jobs", "1"], dir);
+    expect(generated.code, generated.stderr).toBe(0);
+    const { serializeRecord } = await import("../src/core/records/record-line.js");
+    expect(generated.stdout).toBe(records.map((r) => serializeRecord(r)).join(""));
+    expect(records.some((r) => local(r) === "§-12/abs-2")).toBe(true);
+  });
+
+  test("escapedOffsets: JSON.stringify of a slice is the slice of JSON.stringify between the offsets", async () => {
+    const { escapedOffsets } = await import("../src/core/records/record-line.js");
+    const fc = (await import("fast-check")).default;
+    const character = fc.constantFrom(
+      "a",
+      "ä",
+      "\n",
+      "\r",
+      "\t",
+      "\b",
+      "\f",
+      "\u0001",
+      "\u001f",
+      '"',
+      "\\",
+      "\u2028",
+      "😀",
+    );
+    fc.assert(
+      fc.property(fc.array(character, { maxLength: 40 }), fc.nat(), fc.nat(), (chars, x, y) => {
+        const text = chars.join("");
+        const [a, b] = [x % (text.length + 1), y % (text.length + 1)].sort((p, q) => p - q) as [number, number];
+        if (a < text.length && text.charCodeAt(a) >= 0xdc00 && text.charCodeAt(a) < 0xe000) return; // not mid-pair
+        if (b < text.length && text.charCodeAt(b) >= 0xdc00 && text.charCodeAt(b) < 0xe000) return;
+        const json = JSON.stringify(text);
+        const [from, to] = escapedOffsets(text, [a, b]);
+        expect(`"${json.slice(from, to)}"`).toBe(JSON.stringify(text.slice(a, b)));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});

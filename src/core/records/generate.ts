@@ -21,7 +21,7 @@ import {
   containerStructuralPath,
   targetStructuralPath,
 } from "../model.js";
-import { type OutputRecord, serializeRecord, serializeRecordCut, valueJson } from "./record-line.js";
+import { escapedOffsets, type OutputRecord, serializeRecord, serializeRecordCut, valueJson } from "./record-line.js";
 
 export type ArtifactReader = (path: string) => Promise<Uint8Array>;
 
@@ -149,6 +149,11 @@ interface ArtifactTarget {
   record: OutputRecord;
   /** The headings above the target inside its artifact (the end of its headingTrail). */
   ownTrail: string[];
+  /**
+   * The JCS text of its markdown, when made already: a heading with units below it and its units (a unit's text is a
+   * slice of its heading's, escaped once).
+   */
+  markdownJson?: string;
 }
 
 /**
@@ -167,41 +172,52 @@ function artifactTargets(common: Common, artifact: ManifestArtifact, parsed: Par
     const ownTrail = headingStack.map((h) => h.text);
     const local = locals[i]!;
     const headingText = target.heading?.text ?? "";
-    targets.push(
-      targetRecord(
-        common,
-        fields,
-        artifact.path,
-        parsed,
-        target.start,
-        target.end,
-        target.blockStart,
-        target.blockEnd,
-        {
-          local,
-          headingText,
-          ownTrail,
-        },
-      ),
+    const heading = targetRecord(
+      common,
+      fields,
+      artifact.path,
+      parsed,
+      target.start,
+      target.end,
+      target.blockStart,
+      target.blockEnd,
+      { local, headingText, ownTrail },
     );
+    targets.push(heading);
     // The units below the heading (docs/spec.md, "Units below the heading"), in a dataset with units.
-    if (parsed.leaves !== undefined && target.heading && fields.sourceIndexKind === "body-block") {
-      const units = cutUnits(parsed.leaves, target.blockStart + 1, target.blockEnd);
+    const units =
+      parsed.leaves !== undefined && target.heading && fields.sourceIndexKind === "body-block"
+        ? cutUnits(parsed.leaves, target.blockStart + 1, target.blockEnd)
+        : [];
+    if (units.length > 0) {
+      const leaves = parsed.leaves!;
+      const startOf = (first: number) => leaves[first]!.lineStart;
+      const endOf = (end: number) => (end < target.blockEnd ? leaves[end]!.lineStart : target.end);
+      // The units' text is their heading's: escaped once, each unit's JCS text a slice of the heading's.
+      const markdown = heading.record.markdown as string;
+      const json = valueJson(markdown, WELL_FORMED);
+      heading.markdownJson = json;
+      const offsets = [...new Set(units.flatMap((u) => [startOf(u.first), endOf(u.end)]))].sort((x, y) => x - y);
+      const moved = escapedOffsets(
+        markdown,
+        offsets.map((o) => o - target.start),
+      );
+      const at = new Map(offsets.map((o, k) => [o, moved[k]!]));
       /** The enclosing units' locals and printed designations, by depth. */
       const above: { local: string; text: string }[] = [{ local, text: headingText }];
       for (const unit of units) {
         above.length = unit.depth;
         const parent = above[unit.depth - 1]!;
         const unitLocal = `${parent.local}/${unit.step}`;
-        const start = parsed.leaves[unit.first]!.lineStart;
-        const end = unit.end < target.blockEnd ? parsed.leaves[unit.end]!.lineStart : target.end;
-        targets.push(
-          targetRecord(common, fields, artifact.path, parsed, start, end, unit.first, unit.end, {
-            local: unitLocal,
-            headingText: unit.headingText,
-            ownTrail: [...ownTrail, ...above.map((a) => a.text)],
-          }),
-        );
+        const start = startOf(unit.first);
+        const end = endOf(unit.end);
+        const made = targetRecord(common, fields, artifact.path, parsed, start, end, unit.first, unit.end, {
+          local: unitLocal,
+          headingText: unit.headingText,
+          ownTrail: [...ownTrail, ...above.map((a) => a.text)],
+        });
+        made.markdownJson = `"${json.slice(at.get(start)!, at.get(end)!)}"`;
+        targets.push(made);
         above.push({ local: unitLocal, text: unit.headingText });
       }
     }
@@ -377,8 +393,13 @@ export function artifactLines(
   artifact: ManifestArtifact,
   parsed: ParsedArtifact,
 ): ArtifactLines {
-  const targets = artifactTargets(commonOf(manifest), artifact, parsed).map(({ record, ownTrail }) => ({
-    parts: serializeRecordCut(record, DATASET_PLACED, WELL_FORMED),
+  const targets = artifactTargets(commonOf(manifest), artifact, parsed).map(({ record, ownTrail, markdownJson }) => ({
+    parts: serializeRecordCut(
+      record,
+      DATASET_PLACED,
+      WELL_FORMED,
+      markdownJson === undefined ? undefined : { markdown: markdownJson },
+    ),
     ownTrail: valueJson(ownTrail, WELL_FORMED),
   }));
   return { firstHeading: parsed.firstHeading, targets };
