@@ -536,7 +536,9 @@ describe("diff, view and update with units", () => {
     expect(parentOf("§-309/nr-9/_2")).toBe("§-309/nr-9");
     const page = await runMain(["view", "bgb.jsonl", "-o", "bgb.html"], dir);
     expect(page.code, page.stderr).toBe(0);
-    expect(await readFile(join(dir, "bgb.html"), "utf8")).toContain("bgb/bgb.md#§-309/nr-9/bst-b/dbst-aa");
+    const html = await readFile(join(dir, "bgb.html"), "utf8");
+    expect(html).toContain("bgb/bgb.md#§-309/nr-9/bst-b/dbst-aa");
+    expect(html).toContain("(text beside the units: intro, wrap-up)");
   });
 });
 
