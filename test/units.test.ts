@@ -437,6 +437,8 @@ describe("the command line", () => {
     expect(JSON.parse(await readFile(auManifest, "utf8")).units).toBeUndefined();
     const updated = await runMain(["update", auManifest, "--units"], dir);
     expect(updated.code, updated.stderr).toBe(0);
+    expect(updated.stdout).toContain("units below the heading: now targets");
+    expect(updated.stdout).toMatch(/records: \d+ added/);
     expect(JSON.parse(await readFile(auManifest, "utf8")).units).toBe(true);
     expect(await readFile(join(dir, ".tooling/citation-targets/privacy.jsonl"), "utf8")).toContain(
       "#6/subsec-2/para-ha",

@@ -116,6 +116,8 @@ export interface ManifestChanges {
   rearranged: string[];
   /** Dataset fields whose value changed (slug, titleId, name, versionDate, sourceTextUrl). */
   fields: string[];
+  /** Set when the manifest's `units` was turned on (docs/spec.md, "Units below the heading"): absent otherwise. */
+  units?: true;
 }
 
 const METADATA = MANIFEST_DATASET_FIELDS;
@@ -273,7 +275,8 @@ export function compareManifests(before: LockManifest | undefined, after: LockMa
   }
   const removed = (before?.artifacts ?? []).map((a) => a.path).filter((path) => !now.has(path));
   const fields = before ? METADATA.filter((key) => before[key] !== after[key]) : [];
-  return { created: before === undefined, added, removed, changed, rearranged, fields };
+  const units = before !== undefined && before.units !== true && after.units === true;
+  return { created: before === undefined, added, removed, changed, rearranged, fields, ...(units ? { units } : {}) };
 }
 
 /**
