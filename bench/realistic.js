@@ -3,10 +3,12 @@
 // shaped like German federal law (bench/corpus.js: one `index.md` per law folder, one dataset), on the
 // full corpus and on one of half its size, each step in its own child process with its peak RSS.
 //
-// node bench/realistic.js [--quick] [--mb 150] [--no-half] [--runs 1] [--cli path/to/bin/citation-targets.js] [--label
+// node bench/realistic.js [--quick] [--mb 150] [--no-half] [--runs 1] [--units] [--cli path/to/bin/citation-targets.js] [--label
 // text] node bench/run.js realistic [--quick] (npm run bench runs it too) env: BENCH_CORPUS_MB (default 150; --quick:
 // 15), BENCH_QUICK=1, BENCH_CLI
 //
+// --units: only generate with units below the heading against generate without, in alternating rounds (at least 3),
+// on the full corpus (bench/units-cost.js); target ≤ 1.5.
 // Steps, per corpus: `lock` (first time, with the dataset flags), `lock --check` (refresh, up to date),
 // `generate -o <slug>.jsonl`, `validate --no-lock`, `validate` (finds <slug>.lock.json beside the JSONL),
 // and the baseline: markdown-it 15 (commonmark) parsing every file on one thread, plus SHA-256 of each.
@@ -105,6 +107,20 @@ console.log(
 );
 
 const results = [];
+if (args.includes("--units")) {
+  // Only the cost of units below the heading, on the full corpus (bench/units-cost.js).
+  const { unitsCost } = await import("./units-cost.js");
+  const name = `corpus-${mb}mb`;
+  const dir = join(data, name);
+  const corpus = ensureCorpus({ mb, seed, dir });
+  console.log(`\n${name}: ${corpus.files} laws, ${(corpus.bytes / 1e6).toFixed(1)} MB of markdown`);
+  const figures = unitsCost({ cli, dir, out: join(data, `units-${mb}mb`), runs: Math.max(runs, 3), run, fail, name });
+  writeFileSync(
+    join(data, "last-units-run.json"),
+    `${JSON.stringify({ machine, commit: gitHead, cli, seed, mb, figures, failures }, null, 2)}\n`,
+  );
+  process.exit(failures.length === 0 ? 0 : 1);
+}
 for (const size of sizes) {
   const name = `corpus-${size}mb`;
   const dir = join(data, name);

@@ -5,6 +5,7 @@ import {
   formatAddress,
   formatLocal,
   isLocalCoordinate,
+  isPositionalSegment,
   parseAddress,
   parseLocal,
   unescapePath,
@@ -267,8 +268,72 @@ describe("the address grammar", () => {
     expect(parseLocal("art-1~2~3")).toBeUndefined(); // a qualifier is never only digits
   });
 
+  /**
+   * Locals of units below the heading (docs/spec.md, section 7, "Units below the heading"): a heading's local (its
+   * tie-break, when it has one, stays before the units' steps), then unit steps by label (`abs-2a`, `nr-1~r2`), each
+   * with its own tie-break, or positional (`_1`).
+   */
+  const unitStep = fc.oneof(
+    fc.integer({ min: 1, max: 99 }).map((n) => ({ key: `_${n}`, qualifiers: [] as string[] })),
+    fc.record({
+      key: fc.stringMatching(
+        /^(?:abs-[0-9]{1,2}[a-z]?|abs-1bis|nr-[0-9]{1,2}[a-z]?|bst-[a-z]|dbst-(?:aa|bb|cc|zz)|subsec-[0-9][a-z]?|para-[a-z]{1,2}|subpara-[ivx]{1,4})$/,
+      ),
+      qualifiers: fc.array(fc.constantFrom("r2", "r3"), { maxLength: 1 }),
+    }),
+  );
+  const unitLocal = fc
+    .tuple(
+      legalLocal,
+      fc.array(fc.tuple(unitStep, fc.option(fc.integer({ min: 2, max: 9 }), { nil: undefined })), {
+        minLength: 1,
+        maxLength: 3,
+      }),
+    )
+    .map(([heading, steps]) => {
+      const segments: { key: string; qualifiers: string[]; tie?: number }[] = heading.segments.map((s) => ({ ...s }));
+      if (heading.tie !== undefined) segments[segments.length - 1]!.tie = heading.tie;
+      for (const [step, tie] of steps)
+        segments.push(tie === undefined || step.key.startsWith("_") ? { ...step } : { ...step, tie });
+      const last = segments[segments.length - 1]!;
+      const { tie, ...rest } = last;
+      segments[segments.length - 1] = rest;
+      return tie === undefined ? { segments } : { segments, tie };
+    });
+
+  test("locals with units below the heading parse back into their parts, and format from them", () => {
+    fc.assert(
+      fc.property(unitLocal, (parts) => {
+        const local = formatLocal(parts);
+        expect(parseLocal(local)).toEqual(parts);
+        const address = formatAddress({ slug: "bgb", targetKind: "markdown-artifact", path: "bgb.md", local });
+        expect(parseAddress(address)).toEqual({ slug: "bgb", targetKind: "markdown-artifact", path: "bgb.md", local });
+      }),
+      { numRuns: 1000 },
+    );
+    expect(parseLocal("§-37~2/abs-1/_1")).toEqual({
+      segments: [
+        { key: "§-37", qualifiers: [], tie: 2 },
+        { key: "abs-1", qualifiers: [] },
+        { key: "_1", qualifiers: [] },
+      ],
+    });
+    expect(isPositionalSegment("_1")).toBe(true);
+    expect(isPositionalSegment("_top")).toBe(false);
+    // A positional unit is never first, never `_0`, never tie-broken or qualified; a tie-break is never 1.
+    expect(["_1", "§-1/_0", "§-1/_1~2", "§-1/_1~x", "§-1~1/abs-1", "§-1/_", "_top/abs-1"].some(isLocalCoordinate)).toBe(
+      false,
+    );
+  });
+
   const parts: fc.Arbitrary<AddressParts> = fc.oneof(
     fc.record({ slug, targetKind: fc.constant("markdown-artifact" as const), path: path.map((p) => `${p}.md`), local }),
+    fc.record({
+      slug,
+      targetKind: fc.constant("markdown-artifact" as const),
+      path: path.map((p) => `${p}.md`),
+      local: unitLocal.map((l) => formatLocal(l)),
+    }),
     fc.record({ slug, targetKind: fc.constant("structural-container" as const), path }),
   );
 

@@ -41,6 +41,7 @@ export function describeManifestChanges(changes: ManifestChanges): string[] {
   if (changes.changed.length > 0) lines.push(`  changed: ${firstFew(changes.changed)}`);
   if (changes.rearranged.length > 0) lines.push(`  moved or re-kinded: ${firstFew(changes.rearranged)}`);
   if (changes.fields.length > 0) lines.push(`dataset fields changed: ${changes.fields.join(", ")}`);
+  if (changes.units) lines.push("units below the heading: now targets (the manifest's units)");
   return lines;
 }
 

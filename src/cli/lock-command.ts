@@ -61,6 +61,10 @@ export function registerLockCommand(
       ...p,
       v,
     ])
+    .option(
+      "--units",
+      'give the dataset targets for the units below the heading (Absatz, Nummer, Buchstabe; subsection, paragraph): the manifest\'s "units": true, kept from then on',
+    )
     .option("--check", "write nothing; exit 1 when the manifest is missing or not up to date")
     .addOption(
       new Option(
@@ -95,6 +99,7 @@ export function registerLockCommand(
         indexKinds: (options.indexKind ?? {}) as Record<string, IndexKind>,
         sourceDocumentPaths: options.sourceDocument ?? {},
         ignore: options.ignore ?? [],
+        ...(options.units ? { units: true } : {}),
         ...(options.output ? { output: options.output } : {}),
         ...(order ? { order } : {}),
         ...(options.check ? { check: true } : {}),
@@ -137,6 +142,7 @@ interface LockCliOptions {
   indexKind?: Record<string, string>;
   sourceDocument?: Record<string, string>;
   ignore?: string[];
+  units?: boolean;
   check?: boolean;
   format: "text" | "json";
   maxArtifactBytes?: number;

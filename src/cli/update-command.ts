@@ -56,6 +56,10 @@ export function registerUpdateCommand(
       )
       .option("--no-cache", "regenerate every dataset: do not use or write the cache")
       .option(
+        "--units",
+        'give the datasets targets for the units below the heading (Absatz, Nummer, Buchstabe; subsection, paragraph): their manifests\' "units": true, kept from then on',
+      )
+      .option(
         "--cache-location <file>",
         "the cache file (default node_modules/.cache/citation-targets/update.json of the repository, when it has node_modules)",
       ),
@@ -96,6 +100,7 @@ export function registerUpdateCommand(
           cache: boolean;
           cacheLocation?: string;
           recover?: boolean;
+          units?: boolean;
           versionDate?: string;
           sourceTextUrl?: string;
           name?: string;
@@ -162,6 +167,7 @@ export function registerUpdateCommand(
           hostInForce: inForce,
           onNote: note,
           configTemplates: true,
+          ...(options.units ? { units: true } : {}),
           ...(Object.keys(set).length > 0 ? { set } : {}),
           ...datasetProgress(progress, "updating"),
           ...(options.cache === false
@@ -274,6 +280,10 @@ export function registerAdoptCommand(
       )
       .option("--check", "write nothing; exit 1 when anything would be written")
       .option(
+        "--units",
+        'give the datasets targets for the units below the heading (Absatz, Nummer, Buchstabe; subsection, paragraph): their manifests\' "units": true (the config: adopt.units)',
+      )
+      .option(
         "--move",
         "the folders were moved (git mv): repoint the lock manifest each belongs to (its dataset folder gone, its artifacts here), keeping its slug and addresses",
       )
@@ -307,6 +317,7 @@ export function registerAdoptCommand(
           legislationHost?: string;
           check?: boolean;
           move?: boolean;
+          units?: boolean;
           format: "text" | "json";
           config?: string | boolean;
           jobs?: number;
@@ -341,6 +352,7 @@ export function registerAdoptCommand(
           cwd: context.cwd,
           ...(options.check ? { check: true } : {}),
           ...(options.move ? { move: true } : {}),
+          ...(options.units ? { units: true } : {}),
           ...(options.cache === false ? { cache: false as const } : {}),
           ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
           ...artifactCaps(options),

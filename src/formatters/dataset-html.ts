@@ -9,6 +9,7 @@
  * nothing to lay out). The search walks an array of keys and a parent index, never the DOM tree; the
  * texts' words join the keys at the first search.
  */
+import { isPositionalAddress } from "../core/diff/unit-changes.js";
 import { plural } from "../core/text.js";
 import { escapeHtml, renderPage } from "./html-common.js";
 import { MARKDOWN_STYLE, renderMarkdown } from "./markdown-html.js";
@@ -164,7 +165,12 @@ const SCRIPT = `(() => {
 
 function row(target: ViewTarget): string {
   const container = target.kind === "structural-container";
-  const heading = target.heading !== "" ? escapeHtml(target.heading) : '<span class="muted">(no heading)</span>';
+  const heading =
+    target.heading !== ""
+      ? escapeHtml(target.heading)
+      : isPositionalAddress(target.address)
+        ? '<span class="muted">(text beside the units: intro, wrap-up)</span>'
+        : '<span class="muted">(no heading)</span>';
   const kind = container ? '<span class="badge kind muted">container</span>' : "";
   // The text's element is made by the script when the text is first asked for.
   const button =

@@ -1,4 +1,5 @@
-import { defineRule, integerField, isMarkdownArtifact, stringField } from "./define.js";
+import { addressOf, defineRule, integerField, isMarkdownArtifact, stringField } from "./define.js";
+import { UnitNesting } from "./unit-nesting.js";
 
 export const blockRange = defineRule({
   id: "block-range",
@@ -17,12 +18,27 @@ export const blockRange = defineRule({
     notFromZero: "first target of {{path}} starts at block {{start}}: expected 0",
     empty:
       "empty block range [{{start}}, {{end}}) in {{path}}: only an artifact with no blocks has an empty (single) target",
+    unitStart:
+      "block range of unit {{local}} starts at {{start}}: expected {{expected}}, where the body of {{parent}} (line {{parentLine}}) goes on (units partition their parent's body)",
+    unitsShort:
+      "the units of {{local}} end at block {{actual}}: expected {{expected}}, where its range ends (units partition their parent's body)",
   },
   create(context) {
     let current: { path: string; end: number; line: number; empty: boolean } | undefined;
     // An unreadable line since the last record may have been a target of this artifact or the first of the next: its
     // start is then not checked.
     let afterSkip = false;
+    /** Units seen since the last unreadable line: with one between, a parent's units are not said to fall short. */
+    let unreadable = false;
+    const nesting = new UnitNesting((entry) => {
+      if (entry.children > 0 && entry.nextChild !== entry.end && !unreadable)
+        context.report({
+          messageId: "unitsShort",
+          data: { local: entry.local, actual: entry.nextChild, expected: entry.end },
+          line: entry.line,
+          pointer: "/sourceArtifactBlockEndExclusive",
+        });
+    });
     return {
       record({ record, line }) {
         if (!isMarkdownArtifact(record)) return;
@@ -30,6 +46,31 @@ export const blockRange = defineRule({
         const end = integerField(record, "sourceArtifactBlockEndExclusive");
         const path = stringField(record, "artifactRelativePath");
         if (start === undefined || end === undefined || path === undefined) return;
+        const local = addressOf(record)?.local;
+        if (local !== undefined && start >= 0 && end >= start) {
+          const { parent } = nesting.place(path, local, start, end, line);
+          if (parent !== undefined) {
+            // A unit below the heading: it continues its parent's body.
+            if (start !== parent.nextChild && !afterSkip)
+              context.report({
+                messageId: "unitStart",
+                data: { local, start, expected: parent.nextChild, parent: parent.local, parentLine: parent.line },
+                line,
+                pointer: "/sourceArtifactBlockStartIndex",
+              });
+            else if (end === start)
+              context.report({
+                messageId: "empty",
+                data: { path, start, end },
+                line,
+                pointer: "/sourceArtifactBlockEndExclusive",
+              });
+            parent.nextChild = end;
+            parent.children++;
+            afterSkip = false;
+            return;
+          }
+        }
         if (start < 0) {
           context.report({ messageId: "negative", data: { start }, line, pointer: "/sourceArtifactBlockStartIndex" });
         } else if (end < start) {
@@ -69,6 +110,10 @@ export const blockRange = defineRule({
       },
       skipped() {
         afterSkip = true;
+        unreadable = true;
+      },
+      end() {
+        nesting.finish();
       },
     };
   },

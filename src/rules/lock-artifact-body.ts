@@ -1,5 +1,14 @@
 import { type Sha256Stream, sha256Hex, sha256Stream } from "../core/bytes.js";
-import { defineRule, isMarkdownArtifact, regenerateCommand, stringField, updateCommand } from "./define.js";
+import {
+  addressOf,
+  defineRule,
+  integerField,
+  isMarkdownArtifact,
+  regenerateCommand,
+  stringField,
+  updateCommand,
+} from "./define.js";
+import { UnitNesting } from "./unit-nesting.js";
 
 export const lockArtifactBody = defineRule({
   id: "lock-artifact-body",
@@ -16,6 +25,8 @@ export const lockArtifactBody = defineRule({
       'artifact "{{path}}" differs from the sha256 the lock manifest pins only in its line endings (CR LF: a Windows checkout with core.autocrlf=true?): do not update; keep the markdown\'s bytes as committed with `-text` in .gitattributes (adopt writes it) and check the file out again',
     differs:
       "the markdown of the targets of \"{{path}}\" (lines {{firstLine}}–{{lastLine}}) does not concatenate to the artifact's body: the body's sha256 is {{expected}}, the concatenation's {{actual}}: this file was not generated from the artifact as it is; regenerate it with {{fix}}",
+    unitsDiffer:
+      'the markdown of the units below {{local}} in "{{path}}" does not concatenate to its body (the {{what}}): this file was not generated from the artifact as it is; regenerate it with {{fix}}',
   },
   create(context) {
     // Each artifact's run of records is compared with the artifact's body as it streams by (or digested,
@@ -26,6 +37,28 @@ export const lockArtifactBody = defineRule({
     // Lines that are not records (too long, too deep, not JSON…): their markdown is missing from the
     // concatenation, so "regenerate it" would be a follow-on of those lines' own problems; not said then.
     let skipped = 0;
+    let nestingPath = "";
+    // The units of each target or unit, in a dataset with units: their markdown concatenated is its body (a unit's
+    // whole markdown; a heading's markdown after its heading block: a suffix of it, after at least its heading).
+    const nesting = new UnitNesting((entry) => {
+      if (entry.children === 0 || skipped > 0 || entry.markdown === undefined) return;
+      const text = entry.childText.join("");
+      const fits = entry.unit
+        ? text === entry.markdown
+        : text.length < entry.markdown.length && entry.markdown.endsWith(text);
+      if (!fits)
+        context.report({
+          messageId: "unitsDiffer",
+          data: {
+            local: entry.local,
+            path: nestingPath,
+            what: entry.unit ? "unit's whole markdown" : "heading's markdown after its heading",
+            fix: regenerateCommand(context),
+          },
+          line: entry.line,
+          pointer: "/markdown",
+        });
+    });
     const compare = () => {
       const pinnedOf = new Map(lock.manifest.artifacts.map((a) => [a.path, a.sha256]));
       for (const run of runs.finished()) {
@@ -68,12 +101,30 @@ export const lockArtifactBody = defineRule({
     return {
       record({ record, line }) {
         const target = targetOf(record);
-        if (target) runs.add(target.path, target.markdown, line);
+        if (!target) return;
+        const local = addressOf(record)?.local;
+        const start = integerField(record, "sourceArtifactBlockStartIndex");
+        const end = integerField(record, "sourceArtifactBlockEndExclusive");
+        if (local !== undefined && start !== undefined && end !== undefined && start >= 0 && end >= start) {
+          if (target.path !== nestingPath) nesting.finish();
+          nestingPath = target.path;
+          const { parent } = nesting.place(target.path, local, start, end, line, target.markdown);
+          if (parent !== undefined) {
+            // A unit: its text is its parent's, already in the artifact's run.
+            parent.children++;
+            parent.childText.push(target.markdown);
+            return;
+          }
+        }
+        runs.add(target.path, target.markdown, line);
       },
       skipped() {
         skipped++;
       },
-      end: compare,
+      end() {
+        nesting.finish();
+        compare();
+      },
     };
   },
 });

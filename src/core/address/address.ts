@@ -29,10 +29,17 @@ const LOCAL_SEGMENT = "[\\p{L}\\p{N}\\p{M}§.*-]+";
  * A qualifier that tells apart siblings with one designation (`~dispositions-générales`): a segment that is not only
  * digits.
  */
-const QUALIFIER = `~(?![0-9]+(?:~|$))${LOCAL_SEGMENT}`;
-/** Segments, each with its qualifiers, then a positional tie-break `~N` (N ≥ 2) among truly identical siblings. */
+const QUALIFIER = `~(?![0-9]+(?:[~/]|$))${LOCAL_SEGMENT}`;
+/** A positional tie-break `~N` (N ≥ 2) among truly identical siblings. */
+const TIE = "(?:~[1-9][0-9]*)?";
+/** A unit below the heading that no label names (intro, wrap-up, text between): `_1`, `_2`, … */
+const POSITIONAL = "_[1-9][0-9]*";
+/**
+ * Segments, each with its qualifiers and a positional tie-break; after the first, a segment may be a positional unit.
+ * (A tie-break ends a heading's local or a unit's step: docs/spec.md, "Units below the heading".)
+ */
 const LOCAL_PATTERN = new RegExp(
-  `^(?:${TOP_LOCAL}|${LOCAL_SEGMENT}(?:${QUALIFIER})*(?:/${LOCAL_SEGMENT}(?:${QUALIFIER})*)*)(?:~[1-9][0-9]*)?$`,
+  `^(?:${TOP_LOCAL}${TIE}|${LOCAL_SEGMENT}(?:${QUALIFIER})*${TIE}(?:/(?:${POSITIONAL}|${LOCAL_SEGMENT}(?:${QUALIFIER})*${TIE}))*)$`,
   "u",
 );
 const SAFE_PATH_CHARACTER = /[\p{L}\p{N}\p{M}\-._~/]/u;
@@ -59,7 +66,7 @@ function isSlug(slug: string): boolean {
 /** True when `local` is a well-formed local coordinate. */
 export function isLocalCoordinate(local: string): boolean {
   if (local === lastLocal && local !== "") return true;
-  if (!LOCAL_PATTERN.test(local) || /(?:^|[/~])\.{1,2}(?:\/|~|$)/.test(local) || /~1$/.test(local)) return false;
+  if (!LOCAL_PATTERN.test(local) || /(?:^|[/~])\.{1,2}(?:\/|~|$)/.test(local) || /~1(?:\/|$)/.test(local)) return false;
   lastLocal = local;
   return true;
 }
@@ -69,9 +76,18 @@ export function isLocalCoordinate(local: string): boolean {
  * tie-break.
  */
 export interface LocalParts {
-  segments: { key: string; qualifiers: string[] }[];
-  /** The positional tie-break among truly identical siblings (2 or more), if any. */
+  /**
+   * Each with the tie-break that ends it when a segment follows it (a heading's local that units below it extend:
+   * `§-37~2/abs-1`). A positional unit's segment is its key alone (`_1`).
+   */
+  segments: { key: string; qualifiers: string[]; tie?: number }[];
+  /** The positional tie-break among truly identical siblings (2 or more) that ends the local, if any. */
   tie?: number;
+}
+
+/** Whether a segment of a local is a positional unit (`_1`): one that citations never name. */
+export function isPositionalSegment(key: string): boolean {
+  return key.charCodeAt(0) === 0x5f && key !== TOP_LOCAL;
 }
 
 /**
@@ -80,20 +96,28 @@ export interface LocalParts {
  */
 export function parseLocal(local: string): LocalParts | undefined {
   if (!isLocalCoordinate(local)) return undefined;
-  const tie = /~([1-9][0-9]*)$/.exec(local);
-  const body = tie ? local.slice(0, tie.index) : local;
-  const segments = body.split("/").map((segment) => {
+  let last: number | undefined;
+  const pieces = local.split("/");
+  const segments = pieces.map((segment, i) => {
     const [key, ...qualifiers] = segment.split("~");
-    return { key: key!, qualifiers };
+    const tie =
+      qualifiers.length > 0 && /^[0-9]+$/.test(qualifiers[qualifiers.length - 1]!) ? qualifiers.pop() : undefined;
+    if (tie === undefined) return { key: key!, qualifiers };
+    if (i === pieces.length - 1) {
+      last = Number(tie);
+      return { key: key!, qualifiers };
+    }
+    return { key: key!, qualifiers, tie: Number(tie) };
   });
-  return tie ? { segments, tie: Number(tie[1]) } : { segments };
+  return last !== undefined ? { segments, tie: last } : { segments };
 }
 
 /** Formats a local coordinate from its parts; throws on parts that no local can carry. */
 export function formatLocal(parts: LocalParts): string {
   const local =
-    parts.segments.map((s) => [s.key, ...s.qualifiers].join("~")).join("/") +
-    (parts.tie === undefined ? "" : `~${parts.tie}`);
+    parts.segments
+      .map((s) => [s.key, ...s.qualifiers, ...(s.tie === undefined ? [] : [String(s.tie)])].join("~"))
+      .join("/") + (parts.tie === undefined ? "" : `~${parts.tie}`);
   const back = parseLocal(local);
   if (
     back === undefined ||

@@ -16,6 +16,7 @@
  * the address map and the digest rows (about 8 bytes per compared field and record), plus what is
  * reported; never a whole record of the old file.
  */
+import { isPositionalAddress } from "./unit-changes.js";
 import { classOf, type DiffChange, sortChanges } from "./diff.js";
 import { differingFields } from "../records/record-fingerprint.js";
 import { FieldDigests } from "./field-digests.js";
@@ -84,6 +85,11 @@ export class RecordDiff {
   private firstOld?: { slug?: unknown; titleId?: unknown };
   private firstNew?: { slug?: unknown; titleId?: unknown };
   private phase: "old" | "new" | "detail" | "done" = "old";
+  /**
+   * Set when the old side has positional units below the heading (`…#§-9/_2`): the new side's text digests are then
+   * kept by address, so that a positional unit whose old text stands elsewhere now is said to have likely moved.
+   */
+  private newTexts: Map<string, string> | undefined;
 
   constructor(private readonly options: RecordDiffOptions) {
     this.digests = new FieldDigests(options.uncompared);
@@ -142,6 +148,18 @@ export class RecordDiff {
     } else this.digestOld(record, row);
     this.lines[row] = line;
     this.old.set(address, row);
+    if (this.newTexts === undefined && isPositionalAddress(address)) this.newTexts = new Map();
+  }
+
+  /** A changed positional unit whose old text is another record's new text: a likely move (docs/spec.md, 12.4). */
+  private positionalMoves(newTexts: Map<string, string>): void {
+    const slot = this.digests.textDigestSlot;
+    for (const candidate of this.candidates) {
+      if (!candidate.fields.includes("textDigest") || !isPositionalAddress(candidate.address)) continue;
+      const base = candidate.row * this.width + 2 * slot;
+      const to = newTexts.get(`${this.rows[base]}:${this.rows[base + 1]}`);
+      if (to !== undefined && to !== candidate.address) candidate.likelyMoves = [{ address: to, by: ["textDigest"] }];
+    }
   }
 
   /** The old side is too large to keep: the records kept so far are digested and let go. */
@@ -171,6 +189,12 @@ export class RecordDiff {
     if (this.phase === "old") this.phase = "new";
     const address = record.citationAddress as string;
     this.firstNew ??= { slug: record.slug, titleId: record.titleId };
+    if (this.newTexts !== undefined) {
+      const { scratch } = this.digests;
+      this.digests.digestField(record, this.digests.textDigestSlot, scratch, 0);
+      const key = `${scratch[0]}:${scratch[1]}`;
+      if (!this.newTexts.has(key)) this.newTexts.set(key, address);
+    }
     const row = this.old.get(address);
     if (row === undefined) {
       if (this.addedSet.has(address)) {
@@ -254,6 +278,7 @@ export class RecordDiff {
       candidate.fields = candidate.fields.filter((f) => !gained.get(kind)?.has(f) && !lost.get(kind)?.has(f));
       return candidate.fields.length > 0;
     });
+    if (this.newTexts !== undefined) this.positionalMoves(this.newTexts);
     findMoves(this.removed, this.added, (row) => {
       const base = row * this.width + 2 * this.digests.textDigestSlot;
       return [this.rows[base]!, this.rows[base + 1]!];

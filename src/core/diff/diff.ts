@@ -97,10 +97,18 @@ export interface DiffChange {
   value?: unknown;
   before?: unknown;
   after?: unknown;
-  /** record-removed: the added addresses it likely moved to (at most MAX_MOVES, strongest first). */
+  /**
+   * record-removed: the added addresses it likely moved to (at most MAX_MOVES, strongest first); record-changed of a
+   * positional unit below the heading: the address its old text stands under now.
+   */
   likelyMoves?: LikelyMove[];
   /** record-removed: further candidates not listed. */
   otherMoveCandidates?: number;
+  /**
+   * record-changed of a heading or unit, in a dataset with units: the addresses of the units below it that were added,
+   * removed or changed (docs/spec.md, "Units below the heading").
+   */
+  units?: string[];
   /** The file and 1-based line the record is on: the new file, or the old one for record-removed. */
   file?: string;
   line?: number;
@@ -436,5 +444,6 @@ export function designationOf(parts: { targetKind: string; path: string; local?:
   // Without its qualifiers and tie-break (docs/spec.md, section 7, "Ties"): `art-1~titre-ii` and `art-1~2` are
   // designated `art-1`.
   const last = source.slice(source.lastIndexOf("/") + 1).replace(/~.*$/, "");
-  return last === "_top" || last === "" ? undefined : last;
+  // A positional unit below the heading (`_1`) has no designation: its number says only where it stands.
+  return last === "" || last.charCodeAt(0) === 0x5f ? undefined : last;
 }

@@ -12,6 +12,7 @@ import {
   type MoveEvidence,
   VALUE_LIMIT,
 } from "./diff.js";
+import { listUnitChanges } from "./unit-changes.js";
 
 export type Row = number;
 
@@ -27,6 +28,8 @@ export interface Candidate {
   after: Map<string, Reported>;
   /** Old values of the changed fields: at once when the old record is kept, else from pass 3. */
   before?: Map<string, Reported>;
+  /** A positional unit below the heading whose old text now stands under another address: where (unit-changes.ts). */
+  likelyMoves?: LikelyMove[];
 }
 
 export interface Added {
@@ -168,15 +171,20 @@ export function recordChanges(
     const fields = candidate.fields.map((field) =>
       fieldChange(field, candidate.before?.get(field) ?? {}, candidate.after.get(field) ?? {}),
     );
+    const moves = candidate.likelyMoves;
+    const moveText = moves
+      ? `; its text likely moved to ${moves.map((m) => `${m.address} (same ${m.by.join(" and ")})`).join(", ")}`
+      : "";
     changes.push({
       kind: "record-changed",
       class: "breaking",
       address: candidate.address,
-      message: `${candidate.address}: ${candidate.fields.join(", ")} changed`,
+      message: `${candidate.address}: ${candidate.fields.join(", ")} changed${moveText}`,
       fields,
       file: newFile,
       line: candidate.line,
       ...(candidate.headingText !== undefined ? { headingText: candidate.headingText } : {}),
+      ...(moves ? { likelyMoves: moves } : {}),
     });
   }
   for (const added of addedRecords) {
@@ -190,5 +198,6 @@ export function recordChanges(
       ...(added.headingText !== undefined ? { headingText: added.headingText } : {}),
     });
   }
+  listUnitChanges(changes);
   return changes;
 }

@@ -43,6 +43,11 @@ export interface LockManifest {
    * `validate` checks the records against the schema of this host. Not part of the digest.
    */
   legislationHost?: string;
+  /**
+   * Set (always `true`) when the dataset has targets for the units below the heading (docs/spec.md, "Units below the
+   * heading"); absent means none. Part of the digest: it changes what the records are.
+   */
+  units?: true;
   artifacts: ManifestArtifact[];
   datasetDigest: string;
 }
@@ -74,6 +79,7 @@ export function formatManifest(manifest: LockManifest): string {
     ...(manifest.datasetRoot !== undefined ? { datasetRoot: manifest.datasetRoot } : {}),
     ...(manifest.ignore !== undefined ? { ignore: manifest.ignore } : {}),
     ...(manifest.legislationHost !== undefined ? { legislationHost: manifest.legislationHost } : {}),
+    ...(manifest.units === true ? { units: true } : {}),
     artifacts: manifest.artifacts.map((a) => ({
       path: a.path,
       sha256: a.sha256,
@@ -128,6 +134,10 @@ export function buildManifestSchema(): Record<string, unknown> {
         pattern: LEGISLATION_HOST_PATTERN,
         description:
           "the host sourceTextUrl is on, when it is not the config's or the default: validate checks the records against the schema of this host; not digested",
+      },
+      units: {
+        const: true,
+        description: "the dataset has targets for the units below the heading (Absatz, Nummer, subsection …); digested",
       },
       artifacts: {
         type: "array",

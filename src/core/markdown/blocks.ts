@@ -6,6 +6,7 @@
 
 import type { StateBlock, Token } from "markdown-it";
 import { ArtifactError, MAX_BLOCK_LINES } from "./limits.js";
+import { type ContainerCounter, type Leaf, leavesOf } from "./leaves.js";
 import {
   type BlockVisitor,
   blockParser,
@@ -25,6 +26,8 @@ export interface TopLevelBlock {
   html?: string;
   /** Set for a link reference definition. */
   definition?: true;
+  /** Its leaf blocks, when the scan was asked for them (a dataset with units). */
+  leaves?: Leaf[];
 }
 
 /** What a scan leaves for the heading texts, and counts of its work. */
@@ -62,6 +65,7 @@ export function scanTopLevelBlocks(
   containers: boolean,
   visit: (block: TopLevelBlock) => void,
   pieceLength = PIECE_LENGTH,
+  leaves?: ContainerCounter,
 ): BlockScan {
   const parser = containers ? blockParser : flatBlockParser;
   const scan: BlockScan = { references: {}, peakTokens: 0, peakLines: 0, pieces: 0 };
@@ -79,7 +83,7 @@ export function scanTopLevelBlocks(
     const visitor: BlockVisitor = {
       block(state, line, tokens) {
         const found: [string, References[string]][] = [];
-        blocks.push(blockOf(state, line, tokens, piece, body, offset, pieceFrom, found));
+        blocks.push(blockOf(state, line, tokens, piece, body, offset, pieceFrom, found, leaves));
         lines.push(line);
         definitions.push(found);
       },
@@ -203,6 +207,7 @@ function blockOf(
   offset: number,
   pieceFrom: number,
   found: [string, References[string]][],
+  leaves: ContainerCounter | undefined,
 ): TopLevelBlock {
   // An offset into the body, then into the artifact's text.
   const at = (line: number, column: number) =>
@@ -215,6 +220,19 @@ function blockOf(
     const reference = state.env.references?.[label];
     if (reference !== undefined) found.push([label, reference]);
   }
+  const block = topLevelBlock(state, line, tokens, body, at, position);
+  if (leaves !== undefined) block.leaves = leavesOf(tokens, (line) => position(line, 0), leaves);
+  return block;
+}
+
+function topLevelBlock(
+  state: StateBlock,
+  line: number,
+  tokens: Token[],
+  body: string,
+  at: (line: number, column: number) => number,
+  position: (line: number, column: number) => number,
+): TopLevelBlock {
   const first = tokens[0]!;
   switch (first.type) {
     case "reference_definition":

@@ -13,6 +13,7 @@ import { isSimpleYamlMap } from "./simple-yaml.js";
 import { findFrontMatter, type FrontMatter } from "./front-matter.js";
 import type { IndexKind } from "../model.js";
 import { type BlockScan, scanTopLevelBlocks, type TopLevelBlock } from "./blocks.js";
+import type { ContainerCounter, Leaf } from "./leaves.js";
 import { collapseWhiteSpace, headingText, targetHeadingText } from "./heading-text.js";
 import {
   ArtifactError,
@@ -43,6 +44,11 @@ export interface ParsedArtifact {
   targets: TargetCut[];
   /** The text of the first heading of the body (as `headingText` reads it), if any. */
   firstHeading: string | undefined;
+  /**
+   * Set when parsed for a dataset with units: the body's leaf blocks in order; block indices (`blockStart`,
+   * `blockEnd`, `blockCount`) then count them.
+   */
+  leaves?: Leaf[];
 }
 
 /** The plain text of a heading as a target carries it: white space collapsed, trimmed. */
@@ -178,6 +184,7 @@ function scanBody(
   options: ArtifactLimits,
   visit: (block: TopLevelBlock) => void,
   pieceLength?: number,
+  leaves?: ContainerCounter,
 ): BlockScan {
   const maxLength = options.maxHeadingLength ?? DEFAULT_MAX_HEADING_LENGTH;
   const checked = (block: TopLevelBlock) => {
@@ -188,7 +195,7 @@ function scanBody(
     }
     visit(block);
   };
-  return scanTopLevelBlocks(text.slice(read.parseFrom), read.parseFrom, read.containers, checked, pieceLength);
+  return scanTopLevelBlocks(text.slice(read.parseFrom), read.parseFrom, read.containers, checked, pieceLength, leaves);
 }
 
 /**
@@ -215,12 +222,14 @@ export function readArtifact(text: string, options: ArtifactLimits = {}, pieceLe
 
 /**
  * Parses `text` as CommonMark with YAML front matter and cuts its body into targets, block by block as the parser finds
- * them.
+ * them. `units`: the dataset has units below the heading, so block indices count leaf blocks and the leaves are kept
+ * (docs/spec.md, "Units below the heading").
  */
 export function parseArtifact(
   text: string,
   indexKind: IndexKind = "body-block",
   options: ArtifactLimits = {},
+  units = false,
 ): ParsedArtifact {
   const read = readFrontMatter(text, options);
   const maxHeadings = options.maxHeadings ?? DEFAULT_MAX_HEADINGS;
@@ -228,8 +237,10 @@ export function parseArtifact(
   /** The heading of each target that has one, until the body's link reference definitions are all known. */
   const headings: { target: TargetCut; depth: number; content: string }[] = [];
   let blockCount = 0;
-  const cut = (start: number, heading: TopLevelBlock["heading"]) => {
-    const index = blockCount++;
+  const leaves: Leaf[] | undefined = units ? [] : undefined;
+  const cut = (start: number, heading: TopLevelBlock["heading"], size: number) => {
+    const index = blockCount;
+    blockCount += size;
     if (heading === undefined && targets.length > 0) return;
     if (heading !== undefined && headings.length === maxHeadings) {
       throw new ArtifactError(
@@ -240,7 +251,7 @@ export function parseArtifact(
       start: targets.length === 0 ? read.bodyStart : start,
       end: text.length,
       blockStart: index,
-      blockEnd: index + 1,
+      blockEnd: index + size,
     };
     const previous = targets[targets.length - 1];
     if (previous) {
@@ -250,11 +261,16 @@ export function parseArtifact(
     targets.push(target);
     if (heading !== undefined) headings.push({ target, depth: heading.depth, content: heading.content });
   };
+  const sizeOf = (block: TopLevelBlock) => {
+    if (leaves === undefined) return 1;
+    for (const leaf of block.leaves!) leaves.push(leaf);
+    return block.leaves!.length;
+  };
   const visit =
     indexKind === "body-div"
-      ? divBlocks(cut)
-      : (block: TopLevelBlock | undefined) => block && cut(block.start, block.heading);
-  const { references } = scanBody(text, read, options, visit);
+      ? divBlocks(cut, sizeOf, leaves !== undefined)
+      : (block: TopLevelBlock | undefined) => block && cut(block.start, block.heading, sizeOf(block));
+  const { references } = scanBody(text, read, options, visit, undefined, units ? { next: 0 } : undefined);
   visit(undefined);
   const last = targets[targets.length - 1];
   if (last) last.blockEnd = blockCount;
@@ -268,6 +284,7 @@ export function parseArtifact(
     blockCount,
     targets,
     firstHeading: headings[0]?.target.heading?.text,
+    ...(leaves !== undefined ? { leaves } : {}),
   };
 }
 
@@ -283,30 +300,34 @@ const DIV_CLOSE = /<\/div\s*>/gi;
  * or at the end of the body, which the visitor is told by `undefined`).
  */
 function divBlocks(
-  cut: (start: number, heading: TopLevelBlock["heading"]) => void,
+  cut: (start: number, heading: TopLevelBlock["heading"], size: number) => void,
+  sizeOf: (block: TopLevelBlock) => number,
+  counting: boolean,
 ): (block: TopLevelBlock | undefined) => void {
-  let open: { start: number; heading: TopLevelBlock["heading"] } | undefined;
+  let open: { start: number; heading: TopLevelBlock["heading"]; size: number } | undefined;
   let depth = 0;
   return (node) => {
     if (node === undefined) {
-      if (open !== undefined) cut(open.start, open.heading);
+      if (open !== undefined) cut(open.start, open.heading, open.size);
       open = undefined;
       return;
     }
     if (open === undefined) {
       const balance = node.html === undefined ? 0 : divBalance(node.html);
       if (balance > 0) {
-        open = { start: node.start, heading: undefined };
+        open = { start: node.start, heading: undefined, size: sizeOf(node) };
         depth = balance;
       } else {
-        cut(node.start, node.heading);
+        cut(node.start, node.heading, sizeOf(node));
       }
       return;
     }
+    // A div block is one block; in a dataset with units, as many as the leaf blocks of the blocks it spans.
+    if (counting) open.size += sizeOf(node);
     if (node.heading && open.heading === undefined) open.heading = node.heading;
     if (node.html !== undefined) depth += divBalance(node.html);
     if (depth <= 0) {
-      cut(open.start, open.heading);
+      cut(open.start, open.heading, open.size);
       open = undefined;
       depth = 0;
     }

@@ -10,6 +10,7 @@ import { assignLocalCoordinates } from "../address/numbering.js";
 import { deriveCitationTargetId, deriveTextDigest } from "../digest.js";
 import { computeDatasetDigest, type LockManifest, type ManifestArtifact } from "../lock/manifest.js";
 import type { ParsedArtifact } from "../markdown/targets.js";
+import { cutUnits } from "../markdown/units.js";
 import { SCHEMA_VERSION } from "../schema/schema.js";
 import { DatasetError } from "../errors.js";
 import { dirnameOf, folderChain } from "../paths.js";
@@ -20,7 +21,7 @@ import {
   containerStructuralPath,
   targetStructuralPath,
 } from "../model.js";
-import { type OutputRecord, serializeRecord, serializeRecordCut, valueJson } from "./record-line.js";
+import { escapedOffsets, type OutputRecord, serializeRecord, serializeRecordCut, valueJson } from "./record-line.js";
 
 export type ArtifactReader = (path: string) => Promise<Uint8Array>;
 
@@ -148,6 +149,11 @@ interface ArtifactTarget {
   record: OutputRecord;
   /** The headings above the target inside its artifact (the end of its headingTrail). */
   ownTrail: string[];
+  /**
+   * The JCS text of its markdown, when made already: a heading with units below it and its units (a unit's text is a
+   * slice of its heading's, escaped once).
+   */
+  markdownJson?: string;
 }
 
 /**
@@ -163,32 +169,96 @@ function artifactTargets(common: Common, artifact: ManifestArtifact, parsed: Par
     if (target.heading)
       while (headingStack.length > 0 && headingStack[headingStack.length - 1]!.depth >= target.heading.depth)
         headingStack.pop();
-    const markdown = parsed.body.slice(target.start - parsed.bodyStart, target.end - parsed.bodyStart);
-    const local = locals[i]!;
-    const citationAddress = formatAddress({
-      slug: common.slug,
-      targetKind: "markdown-artifact",
-      path: artifact.path,
-      local,
-    });
-    const structuralPath = targetStructuralPath(artifact.path, local);
     const ownTrail = headingStack.map((h) => h.text);
+    const local = locals[i]!;
+    const headingText = target.heading?.text ?? "";
+    const heading = targetRecord(
+      common,
+      fields,
+      artifact.path,
+      parsed,
+      target.start,
+      target.end,
+      target.blockStart,
+      target.blockEnd,
+      { local, headingText, ownTrail },
+    );
+    targets.push(heading);
+    // The units below the heading (docs/spec.md, "Units below the heading"), in a dataset with units.
+    const units =
+      parsed.leaves !== undefined && target.heading && fields.sourceIndexKind === "body-block"
+        ? cutUnits(parsed.leaves, target.blockStart + 1, target.blockEnd)
+        : [];
+    if (units.length > 0) {
+      const leaves = parsed.leaves!;
+      const startOf = (first: number) => leaves[first]!.lineStart;
+      const endOf = (end: number) => (end < target.blockEnd ? leaves[end]!.lineStart : target.end);
+      // The units' text is their heading's: escaped once, each unit's JCS text a slice of the heading's.
+      const markdown = heading.record.markdown as string;
+      const json = valueJson(markdown, WELL_FORMED);
+      heading.markdownJson = json;
+      const offsets = [...new Set(units.flatMap((u) => [startOf(u.first), endOf(u.end)]))].sort((x, y) => x - y);
+      const moved = escapedOffsets(
+        markdown,
+        offsets.map((o) => o - target.start),
+      );
+      const at = new Map(offsets.map((o, k) => [o, moved[k]!]));
+      /** The enclosing units' locals and printed designations, by depth. */
+      const above: { local: string; text: string }[] = [{ local, text: headingText }];
+      for (const unit of units) {
+        above.length = unit.depth;
+        const parent = above[unit.depth - 1]!;
+        const unitLocal = `${parent.local}/${unit.step}`;
+        const start = startOf(unit.first);
+        const end = endOf(unit.end);
+        const made = targetRecord(common, fields, artifact.path, parsed, start, end, unit.first, unit.end, {
+          local: unitLocal,
+          headingText: unit.headingText,
+          ownTrail: [...ownTrail, ...above.map((a) => a.text)],
+        });
+        made.markdownJson = `"${json.slice(at.get(start)!, at.get(end)!)}"`;
+        targets.push(made);
+        above.push({ local: unitLocal, text: unit.headingText });
+      }
+    }
+    if (target.heading) headingStack.push(target.heading);
+  }
+  return targets;
+}
+
+/** One markdown-artifact target's record as its artifact decides it: a heading's or a unit's. */
+function targetRecord(
+  common: Common,
+  fields: ReturnType<typeof artifactRecordFields>,
+  path: string,
+  parsed: ParsedArtifact,
+  start: number,
+  end: number,
+  blockStart: number,
+  blockEnd: number,
+  own: { local: string; headingText: string; ownTrail: string[] },
+): ArtifactTarget {
+  const { local, headingText, ownTrail } = own;
+  const markdown = parsed.body.slice(start - parsed.bodyStart, end - parsed.bodyStart);
+  const citationAddress = formatAddress({ slug: common.slug, targetKind: "markdown-artifact", path, local });
+  const structuralPath = targetStructuralPath(path, local);
+  {
     // Members in canonical (code-unit) order, so that the serialiser need not sort them.
     const record: OutputRecord = {
-      artifactRelativePath: artifact.path,
+      artifactRelativePath: path,
       canonicalPath: canonicalPathOf(structuralPath),
       citationAddress,
       citationTargetId: deriveCitationTargetId(common.datasetDigest, citationAddress),
       datasetDigest: common.datasetDigest,
       documentOrder: 0,
-      headingText: target.heading?.text ?? "",
+      headingText,
       headingTrail: ownTrail,
       markdown,
       name: common.name,
       schemaVersion: common.schemaVersion,
       slug: common.slug,
-      sourceArtifactBlockEndExclusive: target.blockEnd,
-      sourceArtifactBlockStartIndex: target.blockStart,
+      sourceArtifactBlockEndExclusive: blockEnd,
+      sourceArtifactBlockStartIndex: blockStart,
       sourceArtifactKind: fields.sourceArtifactKind,
       sourceDocumentPath: fields.sourceDocumentPath,
       sourceIndexKind: fields.sourceIndexKind,
@@ -200,10 +270,8 @@ function artifactTargets(common: Common, artifact: ManifestArtifact, parsed: Par
       titleId: common.titleId,
       versionDate: common.versionDate,
     };
-    targets.push({ record, ownTrail });
-    if (target.heading) headingStack.push(target.heading);
+    return { record, ownTrail };
   }
-  return targets;
 }
 
 /**
@@ -325,8 +393,13 @@ export function artifactLines(
   artifact: ManifestArtifact,
   parsed: ParsedArtifact,
 ): ArtifactLines {
-  const targets = artifactTargets(commonOf(manifest), artifact, parsed).map(({ record, ownTrail }) => ({
-    parts: serializeRecordCut(record, DATASET_PLACED, WELL_FORMED),
+  const targets = artifactTargets(commonOf(manifest), artifact, parsed).map(({ record, ownTrail, markdownJson }) => ({
+    parts: serializeRecordCut(
+      record,
+      DATASET_PLACED,
+      WELL_FORMED,
+      markdownJson === undefined ? undefined : { markdown: markdownJson },
+    ),
     ownTrail: valueJson(ownTrail, WELL_FORMED),
   }));
   return { firstHeading: parsed.firstHeading, targets };

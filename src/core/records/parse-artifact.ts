@@ -23,6 +23,7 @@ export function parseArtifactBytes(
   bytes: Uint8Array,
   limits: ArtifactLimits = {},
   checked = false,
+  units = false,
 ): ParsedSource {
   // `checked`: these are the very bytes whose digest the manifest pins, just digested and found UTF-8 by lock.
   if (!checked) {
@@ -35,7 +36,7 @@ export function parseArtifactBytes(
   }
   const text = decodeUtf8(bytes);
   try {
-    return { text, parsed: parseArtifact(text, artifact.indexKind ?? "body-block", limits) };
+    return { text, parsed: parseArtifact(text, artifact.indexKind ?? "body-block", limits, units) };
   } catch (error) {
     if (error instanceof ArtifactError) throw new DatasetError([`${artifact.path}: ${error.message}`]);
     throw error;
@@ -58,7 +59,13 @@ export function readingSource(manifest: LockManifest, read: ArtifactReader): Art
       if (!pending.has(i)) pending.set(i, readAt(i));
     const queued = pending.get(position);
     pending.delete(position);
-    return parseArtifactBytes(manifest.artifacts[position]!, await (queued ?? readAt(position)));
+    return parseArtifactBytes(
+      manifest.artifacts[position]!,
+      await (queued ?? readAt(position)),
+      {},
+      false,
+      manifest.units === true,
+    );
   };
 }
 

@@ -151,12 +151,14 @@ function isPlainRecord(record: unknown): record is Record<string, unknown> {
  * The record's line, cut at the values of the members named in `cut`: the parts around them, one
  * more than the cut members present. `parts[0] + text of the first cut value + parts[1] + …` is the
  * line, for whatever values are put there (each value's JCS text, `valueJson`). Members that are
- * undefined are left out, as JSON leaves them out. `wellFormed` as for valueJson.
+ * undefined are left out, as JSON leaves them out. `wellFormed` as for valueJson. `known`: the JCS texts of some
+ * string members, name → exactly `JSON.stringify` of the value (escapedOffsets), written as they are.
  */
 export function serializeRecordCut(
   record: Readonly<Record<string, unknown>>,
   cut: readonly string[],
   wellFormed = false,
+  known?: Readonly<Record<string, string | undefined>>,
 ): string[] {
   const shape = shapeFor(record, cut, wellFormed);
   if (!shape.sorted) return serializeSorted(record, cut, wellFormed);
@@ -195,7 +197,8 @@ export function serializeRecordCut(
       text += shape.runTexts[i]!;
       i = end;
     } else {
-      const member = nameTextAt(shape, i) + valueJson(value, wellFormed);
+      // `known`: the member's JCS text as the caller has it (the generator's units take theirs from their heading's).
+      const member = nameTextAt(shape, i) + (known?.[shape.names[i]!] ?? valueJson(value, wellFormed));
       shape.values[i] = value;
       shape.memberTexts[i] = member;
       shape.versions[i]!++;
@@ -204,6 +207,26 @@ export function serializeRecordCut(
     }
   }
   return withBraces(parts, text);
+}
+
+/**
+ * Where offsets of `text` fall in `JSON.stringify(text)` (a well-formed string: no lone surrogate): each offset (in
+ * ascending order, none past the end) moved by the opening quote and by the characters the escapes before it add
+ * (`"` and `\` one each, a control character one as `\n` or five as `\u0001`). So `JSON.stringify(text.slice(a, b))` is
+ * `"` + the JSON text's slice between the offsets of `a` and `b` + `"`.
+ */
+export function escapedOffsets(text: string, offsets: readonly number[]): number[] {
+  const moved: number[] = new Array(offsets.length);
+  let extra = 1;
+  let k = 0;
+  for (let i = 0; k < offsets.length; i++) {
+    while (k < offsets.length && offsets[k] === i) moved[k++] = i + extra;
+    if (i >= text.length) break;
+    const c = text.charCodeAt(i);
+    if (c < 0x20) extra += c === 8 || c === 9 || c === 10 || c === 12 || c === 13 ? 1 : 5;
+    else if (c === 0x22 || c === 0x5c) extra++;
+  }
+  return moved;
 }
 
 /** serializeRecordCut for a record whose names do not come in order: sorted, and nothing remembered. */

@@ -39,6 +39,8 @@ export interface AdoptConfig {
   name?: string;
   versionDate?: string;
   sourceTextUrl?: string;
+  /** Give the datasets adopted targets for the units below the heading (the manifest's `units`), as --units. */
+  units?: boolean;
   /** The host the section's datasets' sourceTextUrl is on, when it is not the config's `legislationHost` (or the default). */
   legislationHost?: string;
 }
@@ -91,6 +93,11 @@ const ADOPT_SECTION = {
       pattern: LEGISLATION_HOST_PATTERN,
       description:
         "the host these datasets' sourceTextUrl is on, when it is not the config's legislationHost (or the default): written in their lock manifests",
+    },
+    units: {
+      type: "boolean",
+      description:
+        "true: these datasets get targets for the units below the heading (the manifest's units), as --units",
     },
   },
 };

@@ -58,6 +58,11 @@ export interface LockOptions {
    * what the manifest there has.
    */
   legislationHost?: string | null;
+  /**
+   * Give the dataset targets for the units below the heading (the manifest's `units`, docs/spec.md, "Units below the
+   * heading"). Once set it is kept on every refresh.
+   */
+  units?: boolean;
   /** Compute only; write nothing. */
   check?: boolean;
   /** The largest artifact read, in bytes (default 64 MiB); a larger one is refused, named. */
@@ -118,6 +123,8 @@ export interface ManifestChanges {
   rearranged: string[];
   /** Dataset fields whose value changed (slug, titleId, name, versionDate, sourceTextUrl). */
   fields: string[];
+  /** Set when the manifest's `units` was turned on (docs/spec.md, "Units below the heading"): absent otherwise. */
+  units?: true;
 }
 
 const METADATA = MANIFEST_DATASET_FIELDS;
@@ -237,6 +244,7 @@ async function lockUnder(options: LockOptions, preloaded?: LoadedManifest): Prom
     ...(datasetRootFromManifest !== "" ? { datasetRoot: datasetRootFromManifest } : {}),
     ...(ignore.length > 0 ? { ignore } : {}),
     ...(legislationHost !== undefined ? { legislationHost } : {}),
+    ...(options.units === true || existing?.units === true ? { units: true as const } : {}),
     artifacts,
   };
   const manifest: LockManifest = { ...content, datasetDigest: computeDatasetDigest(content) };
@@ -293,7 +301,8 @@ export function compareManifests(before: LockManifest | undefined, after: LockMa
   }
   const removed = (before?.artifacts ?? []).map((a) => a.path).filter((path) => !now.has(path));
   const fields = before ? METADATA.filter((key) => before[key] !== after[key]) : [];
-  return { created: before === undefined, added, removed, changed, rearranged, fields };
+  const units = before !== undefined && before.units !== true && after.units === true;
+  return { created: before === undefined, added, removed, changed, rearranged, fields, ...(units ? { units } : {}) };
 }
 
 /**

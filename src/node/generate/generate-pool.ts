@@ -42,6 +42,8 @@ export async function artifactBatch(task: {
         artifact,
         readRegularFileSync(resolveArtifact(task.root, artifact.path)),
         task.limits,
+        false,
+        task.fields.units === true,
       );
       return { lines: artifactLines(manifest, artifact, parsed) };
     } catch (error) {

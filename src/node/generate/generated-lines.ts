@@ -55,6 +55,7 @@ export function linesOf(
       kept ?? readRegularFileSync(resolveArtifact(root, artifact.path)),
       limits,
       kept !== undefined,
+      manifest.units === true,
     );
   });
   const source = pool && pool.workers > 0 ? poolLineSource(manifest, root, pool, sizes, inThread, limits) : inThread;

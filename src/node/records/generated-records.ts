@@ -35,7 +35,7 @@ export async function fillGenerated(
   // The bytes are those whose digests were just checked against the manifest (checked: not digested again).
   const source = async (position: number) => {
     const artifact = manifest.artifacts[position]!;
-    return parseArtifactBytes(artifact, bytesOf.get(artifact.path)!, {}, true);
+    return parseArtifactBytes(artifact, bytesOf.get(artifact.path)!, {}, true, manifest.units === true);
   };
   try {
     let order = 0;

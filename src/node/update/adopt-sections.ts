@@ -16,6 +16,8 @@ export interface AdoptSection {
   datasets: string[];
   templates: Partial<DatasetFields>;
   legislationHost?: string;
+  /** The section's `units`: its datasets get units below the heading. */
+  units?: true;
 }
 
 /** A config section as an AdoptSection. */
@@ -27,6 +29,7 @@ export function sectionOf(config: AdoptConfig): AdoptSection {
     datasets: config.datasets ?? [],
     templates,
     ...(config.legislationHost !== undefined ? { legislationHost: config.legislationHost } : {}),
+    ...(config.units === true ? { units: true as const } : {}),
   };
 }
 

@@ -229,7 +229,13 @@ async function adoptLocked(options: AdoptOptions, cwd: string): Promise<AdoptRes
     const inFolder = join(dir, DEFAULT_MANIFEST_NAME);
     const existing = !fileRoot && statSync(inFolder, { throwIfNoEntry: false })?.isFile() ? inFolder : known.get(dir);
     if (existing !== undefined) {
-      adopted.push({ manifest: existing, dir, fields: {}, ...(host !== undefined ? { legislationHost: host } : {}) });
+      adopted.push({
+        manifest: existing,
+        dir,
+        fields: {},
+        ...(host !== undefined ? { legislationHost: host } : {}),
+        ...(section?.units ? { units: true as const } : {}),
+      });
       continue;
     }
     if ((await frontDocument(dir)) === undefined) {
@@ -297,7 +303,13 @@ async function adoptLocked(options: AdoptOptions, cwd: string): Promise<AdoptRes
       );
       continue;
     }
-    adopted.push({ manifest, dir, fields, ...(typeof host === "string" ? { legislationHost: host } : {}) });
+    adopted.push({
+      manifest,
+      dir,
+      fields,
+      ...(typeof host === "string" ? { legislationHost: host } : {}),
+      ...(section?.units ? { units: true as const } : {}),
+    });
   }
   // A new dataset's sourceTextUrl on another host than its own is named with the other faults, before any file is
   // made (update checks again what it writes: a refreshed dataset's fields).

@@ -96,6 +96,8 @@ export interface DatasetTask {
   fields?: Partial<DatasetFields>;
   /** The manifest's legislationHost to write (a new dataset's), or null to leave it out; undefined keeps it. */
   legislationHost?: string | null;
+  /** Give the dataset units below the heading (the manifest's `units`). */
+  units?: boolean;
   /** The manifest's dataset folder moved to `dir` (adopt --move): it is re-locked from there, datasetRoot repointed. */
   move?: boolean;
   /** Dataset fields to set, as templates filled from the dataset's folder and front matter (dataset-context.ts). */
@@ -187,6 +189,7 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
           cwd,
           check: true,
           keepContents: KEEP_CONTENTS_UP_TO,
+          ...(task.units ? { units: true } : {}),
           ...task.fields,
           ...fields,
           ...(task.maxArtifactBytes !== undefined ? { maxArtifactBytes: task.maxArtifactBytes } : {}),

@@ -47,6 +47,11 @@ import { type HostInForce, hostInForce, hostProblems } from "../config/legislati
 export interface UpdateOptions {
   /** Lock manifests; default every `*.lock.json` in `.tooling/citation-targets/` of the repository. */
   manifests?: string[];
+  /**
+   * Give every dataset updated targets for the units below the heading (the manifest's `units`, docs/spec.md, "Units
+   * below the heading"); a manifest that has them keeps them without it.
+   */
+  units?: boolean;
   cwd?: string;
   /** Compute only; write no manifest or JSONL (the cache is still written). */
   check?: boolean;
@@ -109,6 +114,8 @@ export interface AdoptedDataset {
   move?: boolean;
   /** The manifest's legislationHost: a host to write, null to leave it out; undefined keeps what it has. */
   legislationHost?: string | null;
+  /** Give it units below the heading (its adopt section's `units`). */
+  units?: true;
 }
 
 /** Finds the manifests to update: the named ones, else those of the default pattern at the repository root. */
@@ -334,7 +341,9 @@ async function prepareTasks(
       ...(adopting ? { dir: resolve(cwd, adopting.dir), fields: adopting.fields } : {}),
       ...(adopting?.legislationHost !== undefined ? { legislationHost: adopting.legislationHost } : {}),
       ...(adopting?.move ? { move: true } : {}),
+      ...(adopting?.units ? { units: true } : {}),
       ...(options.set ? { templates: options.set } : {}),
+      ...(options.units ? { units: true } : {}),
       ...(options.configTemplates && !adopting ? { configTemplates: true } : {}),
       manifestPath,
       cwd,

@@ -1,0 +1,63 @@
+/**
+ * The units below a heading that changed, listed on the heading's own change (docs/spec.md, section 12.4): in a dataset
+ * with units (section 5, "Units below the heading") a unit's text is also its heading's, so an amended Absatz is a
+ * record-changed of its own and of its heading; the heading's change names the units below it that were added, removed
+ * or changed. Pure.
+ */
+import { isPositionalSegment } from "../address/address.js";
+import { UNIT_KINDS } from "../address/unit-labels.js";
+import type { DiffChange } from "./diff.js";
+
+/** The most units a heading's message names; the member `units` lists them all. */
+const NAMED = 10;
+
+const PREFIXES = new Set(UNIT_KINDS.map((kind) => kind.prefix));
+
+/** Whether an address is a positional unit's (`bgb/bgb.md#§-9/_2`). */
+export function isPositionalAddress(address: string): boolean {
+  const slash = address.lastIndexOf("/");
+  return slash > address.lastIndexOf("#") && address.charCodeAt(slash + 1) === 0x5f;
+}
+
+/** Whether the last step of a local is a unit's: positional (`_1`), or a unit kind's prefix and label (`abs-2a`). */
+function isUnitStep(step: string): boolean {
+  if (isPositionalSegment(step)) return true;
+  const dash = step.indexOf("-");
+  return dash > 0 && PREFIXES.has(step.slice(0, dash));
+}
+
+/**
+ * Adds to each record-changed the units below it that changed (`units`, their addresses in the order of `changes`),
+ * and names them in its message. A record is a unit of another when its address is the other's and steps that are
+ * all units' (so a heading below another, `§-3/begründung`, is not).
+ */
+export function listUnitChanges(changes: DiffChange[]): void {
+  const changed = new Map<string, DiffChange>();
+  for (const change of changes)
+    if (change.kind === "record-changed" && change.address !== undefined) changed.set(change.address, change);
+  if (changed.size === 0) return;
+  const units = new Map<DiffChange, string[]>();
+  for (const change of changes) {
+    const address = change.address;
+    if (address === undefined || !change.kind.startsWith("record-")) continue;
+    const hash = address.indexOf("#");
+    if (hash === -1) continue;
+    let end = address.length;
+    for (let slash = address.lastIndexOf("/"); slash > hash; slash = address.lastIndexOf("/", slash - 1)) {
+      if (!isUnitStep(address.slice(slash + 1, end).replace(/~.*$/, ""))) break;
+      const parent = changed.get(address.slice(0, slash));
+      if (parent !== undefined) {
+        const list = units.get(parent);
+        if (list) list.push(address);
+        else units.set(parent, [address]);
+      }
+      end = slash;
+    }
+  }
+  for (const [parent, list] of units) {
+    parent.units = list;
+    const shown = list.slice(0, NAMED).map((address) => address.slice(parent.address!.length + 1));
+    const more = list.length > NAMED ? ` and ${list.length - NAMED} more` : "";
+    parent.message += `; units below it changed: ${shown.join(", ")}${more}`;
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * The leaf blocks of a top-level block (docs/spec.md, "Units below the heading"): in a dataset with units, block
+ * indices count leaf blocks (paragraphs, headings, code blocks, HTML blocks, thematic breaks, link reference
+ * definitions) in document order, with lists, list items and block quotes opened. A list item or block quote with no
+ * leaf block in it counts as one. Each leaf carries what the units need: where its first line starts, that line's
+ * text, the containers it stands in, and, for the first leaf of a list item on the item's marker line, the marker.
+ */
+
+import type { Token } from "markdown-it";
+
+/** One leaf block. */
+export interface Leaf {
+  /** Offset into the artifact's text of the start of the leaf's first line (its marker line for a list item's first). */
+  lineStart: number;
+  /** The first line of its text, leading white space removed: a paragraph's or an indented code block's; else "". */
+  text: string;
+  /** The list items and block quotes it stands in, outermost first, each by a number unique in the artifact. */
+  chain: readonly number[];
+  /** Set when the leaf is its list item's first, on the item's marker line (or stands for an empty item). */
+  item?: { id: number; ordered: boolean; marker: string };
+}
+
+/** Numbers the containers of one artifact. */
+export interface ContainerCounter {
+  next: number;
+}
+
+/** The kinds of block token that are leaf blocks. */
+const LEAF_TYPES = new Set([
+  "paragraph_open",
+  "heading_open",
+  "code_block",
+  "fence",
+  "html_block",
+  "hr",
+  "reference_definition",
+]);
+
+/**
+ * The leaf blocks of one top-level block's tokens, in order; `lineStart(line)` gives the artifact offset of a line of
+ * the piece the tokens were read from.
+ */
+export function leavesOf(tokens: Token[], lineStart: (line: number) => number, counter: ContainerCounter): Leaf[] {
+  const leaves: Leaf[] = [];
+  const chain: number[] = [];
+  /** Open containers: their id, first line, the leaf count at their opening, and for an item its marker. */
+  const open: { id: number; line: number; leaves: number; item?: { ordered: boolean; marker: string } }[] = [];
+  let ordered: boolean[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    const type = token.type;
+    if (type === "bullet_list_open" || type === "ordered_list_open") {
+      ordered = [...ordered, type === "ordered_list_open"];
+    } else if (type === "bullet_list_close" || type === "ordered_list_close") {
+      ordered = ordered.slice(0, -1);
+    } else if (type === "list_item_open" || type === "blockquote_open") {
+      const id = counter.next++;
+      const isItem = type === "list_item_open";
+      const isOrdered = isItem && ordered[ordered.length - 1] === true;
+      open.push({
+        id,
+        line: token.map![0],
+        leaves: leaves.length,
+        ...(isItem
+          ? { item: { ordered: isOrdered, marker: isOrdered ? token.info + token.markup : token.markup } }
+          : {}),
+      });
+      chain.push(id);
+    } else if (type === "list_item_close" || type === "blockquote_close") {
+      const container = open.pop()!;
+      chain.pop();
+      // An empty item or quote counts as one leaf, so that every block has at least one.
+      if (leaves.length === container.leaves)
+        leaves.push({
+          lineStart: lineStart(container.line),
+          text: "",
+          chain: [...chain, container.id],
+          ...(container.item ? { item: { id: container.id, ...container.item } } : {}),
+        });
+    } else if (LEAF_TYPES.has(type)) {
+      const line = token.map![0];
+      const text =
+        type === "paragraph_open"
+          ? firstLine(tokens[i + 1]!.content)
+          : type === "code_block"
+            ? firstLine(token.content).trimStart()
+            : "";
+      const leaf: Leaf = { lineStart: lineStart(line), text, chain: chain.slice() };
+      const container = open[open.length - 1];
+      if (container?.item && container.leaves === leaves.length && container.line === line)
+        leaf.item = { id: container.id, ...container.item };
+      leaves.push(leaf);
+    }
+  }
+  return leaves;
+}
+
+function firstLine(text: string): string {
+  const end = text.indexOf("\n");
+  return end === -1 ? text : text.slice(0, end);
+}
