@@ -55,7 +55,7 @@ const WORKER_BATCHES = 2;
  * A worker's batch holds at most this fraction of the bytes left per thread, so that batches shrink as the run nears
  * its end and no thread is left waiting for another's last batch.
  */
-const SHARE_OF_WHAT_IS_LEFT = 4;
+const SHARE_OF_WHAT_IS_LEFT = 8;
 
 /**
  * Checks the inputs over `jobs` threads, this one among them, and gives the reports in input order, with
