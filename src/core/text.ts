@@ -130,6 +130,8 @@ const EMBEDDINGS = new Set([0x202a, 0x202b, 0x202d, 0x202e]);
 const ISOLATES = new Set([0x2066, 0x2067, 0x2068]);
 const PDF = 0x202c;
 const PDI = 0x2069;
+/** Any directional formatting character: an opener or a closer. */
+const DIRECTIONAL_CONTROL = /[\u202a-\u202e\u2066-\u2069]/;
 /** Paragraph separators, which end every embedding and isolate (Unicode's bidi class B). */
 const PARAGRAPH_ENDS = new Set([0x0a, 0x0d, 0x1c, 0x1d, 0x1e, 0x85, 0x2029]);
 
@@ -149,6 +151,8 @@ export interface UnpairedControl {
  * or a closer (PDF, PDI) with nothing open to close. Undefined when every one is paired.
  */
 export function unpairedDirectionalControl(text: string): UnpairedControl | undefined {
+  // Most strings hold none: the regular expression's scan is several times faster than the loop below (bench/RESULTS.md).
+  if (!DIRECTIONAL_CONTROL.test(text)) return undefined;
   let open: { index: number; isolate: boolean }[] = [];
   const unpaired = (index: number, unclosed: boolean): UnpairedControl => ({
     index,

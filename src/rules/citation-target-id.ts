@@ -1,5 +1,6 @@
 import { deriveCitationTargetId } from "../core/digest.js";
 import { defineRule, stringField } from "./define.js";
+import { generatedTwin } from "./generated-twin.js";
 
 export const citationTargetId = defineRule({
   id: "citation-target-id",
@@ -19,7 +20,12 @@ export const citationTargetId = defineRule({
         const address = stringField(record, "citationAddress");
         const actual = stringField(record, "citationTargetId");
         if (datasetDigest === undefined || address === undefined || actual === undefined) return;
-        const expected = deriveCitationTargetId(datasetDigest, address);
+        // generate's record at this address, of this datasetDigest, carries its id (deriveCitationTargetId, made once).
+        const twin = generatedTwin(context, record);
+        const expected =
+          twin !== undefined && twin.datasetDigest === datasetDigest && typeof twin.citationTargetId === "string"
+            ? twin.citationTargetId
+            : deriveCitationTargetId(datasetDigest, address);
         if (actual !== expected)
           context.report({ messageId: "mismatch", data: { actual, expected }, line, pointer: "/citationTargetId" });
       },

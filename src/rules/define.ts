@@ -97,17 +97,18 @@ export function defineRule<const Id extends string, const MessageId extends stri
   return rule;
 }
 
-const parsedAddresses = new WeakMap<TargetRecord, AddressParts | undefined>();
+/** The last record whose address was parsed, and its parts: the rules see one record after another. */
+let lastParsed: { record: TargetRecord; parts: AddressParts | undefined } | undefined;
 
 /**
  * The record's citationAddress parsed (undefined when absent or not in the grammar), parsed once per record for all
- * rules.
+ * rules (they see one record after another: the last one parsed is kept, not one entry per record).
  */
 export function addressOf(record: TargetRecord): AddressParts | undefined {
-  if (parsedAddresses.has(record)) return parsedAddresses.get(record);
+  if (lastParsed?.record === record) return lastParsed.parts;
   const value = record.citationAddress;
   const parts = typeof value === "string" ? parseAddress(value) : undefined;
-  parsedAddresses.set(record, parts);
+  lastParsed = { record, parts };
   return parts;
 }
 

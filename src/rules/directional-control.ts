@@ -21,31 +21,35 @@ export const directionalControl = defineRule({
       "{{field}} has {{code}} at offset {{offset}} that closes nothing: remove it in the markdown and regenerate",
   },
   create(context) {
+    const check = (text: string, line: number, key: string, index?: number) => {
+      const found = unpairedDirectionalControl(text);
+      if (found === undefined) return;
+      const pointer = index === undefined ? `/${key}` : `/${key}/${index}`;
+      const isolate = ["U+2066", "U+2067", "U+2068"].includes(found.code);
+      context.report({
+        messageId: found.unclosed ? "unclosed" : "unopened",
+        data: {
+          field: pointer.slice(1),
+          code: found.code,
+          offset: String(found.index),
+          closer: isolate ? "PDI, U+2069" : "PDF, U+202C",
+        },
+        line,
+        pointer,
+      });
+    };
     return {
       record({ record, line }) {
-        const strings: [string, string][] = [];
-        for (const [key, value] of Object.entries(record)) {
-          if (typeof value === "string") strings.push([`/${key}`, value]);
+        // Each string member and each string of an array member, in the record's order; a pointer is made only for a
+        // problem.
+        for (const key of Object.keys(record)) {
+          const value = record[key];
+          if (typeof value === "string") check(value, line, key);
           else if (Array.isArray(value))
-            value.forEach((item, index) => {
-              if (typeof item === "string") strings.push([`/${key}/${index}`, item]);
-            });
-        }
-        for (const [pointer, text] of strings) {
-          const found = unpairedDirectionalControl(text);
-          if (found === undefined) continue;
-          const isolate = ["U+2066", "U+2067", "U+2068"].includes(found.code);
-          context.report({
-            messageId: found.unclosed ? "unclosed" : "unopened",
-            data: {
-              field: pointer.slice(1),
-              code: found.code,
-              offset: String(found.index),
-              closer: isolate ? "PDI, U+2069" : "PDF, U+202C",
-            },
-            line,
-            pointer,
-          });
+            for (let index = 0; index < value.length; index++) {
+              const item: unknown = value[index];
+              if (typeof item === "string") check(item, line, key, index);
+            }
         }
       },
     };

@@ -1,5 +1,6 @@
 import { deriveTextDigest } from "../core/digest.js";
 import { defineRule, isMarkdownArtifact, isStructuralContainer, regenerateCommand, stringField } from "./define.js";
+import { generatedTwin } from "./generated-twin.js";
 
 export const textDigest = defineRule({
   id: "text-digest",
@@ -25,7 +26,16 @@ export const textDigest = defineRule({
         const text = stringField(record, source);
         const actual = stringField(record, "textDigest");
         if (text === undefined || actual === undefined) return;
-        const expected = deriveTextDigest(text);
+        // generate's record at this address, of this kind and with this text, carries the digest of this text
+        // (deriveTextDigest, made once).
+        const twin = generatedTwin(context, record);
+        const expected =
+          twin !== undefined &&
+          twin.targetKind === record.targetKind &&
+          twin[source] === text &&
+          typeof twin.textDigest === "string"
+            ? twin.textDigest
+            : deriveTextDigest(text);
         if (actual !== expected)
           context.report({
             messageId: "mismatch",

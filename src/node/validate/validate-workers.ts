@@ -8,7 +8,7 @@
 import { stat } from "node:fs/promises";
 import { mapWithLimit } from "../pool/concurrency.js";
 import type { InputFile } from "../files/files.js";
-import { batchesOf, createPool, type ThreadPolicy } from "../pool/pool.js";
+import { createPool, type ThreadPolicy } from "../pool/pool.js";
 import { decodeFailure, type TaskFailure } from "../pool/task-failure.js";
 
 /** The kind of task of validate's pool (validate.ts): a batch of files checked with the options of the run. */
@@ -51,13 +51,22 @@ const FILES_PER_TASK = 64;
 const BYTES_PER_TASK = 4 * 2 ** 20;
 /** Batches a worker holds at once (pool.ts: two tasks at once in a worker). */
 const WORKER_BATCHES = 2;
+/**
+ * A worker's batch holds at most this fraction of the bytes left per thread, so that batches shrink as the run nears
+ * its end and no thread is left waiting for another's last batch.
+ */
+const SHARE_OF_WHAT_IS_LEFT = 8;
 
 /**
  * Checks the inputs over `jobs` threads, this one among them, and gives the reports in input order, with
- * the number of threads that did the work. Batches are small enough that every thread gets several,
- * large enough that messages are few; a large file is a batch of its own. `options` are plain data, the
- * same for every batch. Each thread takes the next batch when it is done with one (a worker holds two
- * at once, so that it never waits for this thread to hand it the next).
+ * the number of threads that did the work. The files are taken largest first (by their sizes in bytes), so that
+ * what is left at the end is small files, whatever their order: a worker takes a batch of them (up to
+ * FILES_PER_TASK files or BYTES_PER_TASK bytes, and no more than a share of what is left, so that messages
+ * are few and the batches shrink towards the end; a large file is a batch of its own), and this thread
+ * one file at a time, turning to its event loop between two, so that a worker that is done with a batch
+ * gets the next at once rather than when this thread is done with a batch of its own. `options` are
+ * plain data, the same for every batch. A worker holds two batches at once, so that it never waits for
+ * this thread to hand it the next.
  *
  * This thread works beside `jobs - 1` workers rather than handing out work to `jobs`: it has loaded the
  * schema and the rules already, and every worker loads the modules again and warms them up (about 0.7 s
@@ -73,9 +82,24 @@ export async function validateInPool<Options, Item, Checked>(
   progress?: ProgressTracker,
 ): Promise<{ files: Checked[]; threads: number }> {
   const files: Checked[] = new Array(inputs.length);
-  const batches = batchesOf(sizes, jobs, { items: FILES_PER_TASK, bytes: BYTES_PER_TASK });
-  const pool = await createPool(jobs, tasks, { mainWorks: true, warm: "validateFiles" });
+  // Largest first; files of one size in input order.
+  const order = inputs.map((_, index) => index).sort((a, b) => sizes[b]! - sizes[a]! || a - b);
+  let left = sizes.reduce((sum, size) => sum + size, 0);
   let next = 0;
+  const pool = await createPool(jobs, tasks, { mainWorks: true, warm: "validateFiles" });
+  /** The next files, up to `most` of them or `bytes` (at least one file). */
+  const take = (most: number, bytes: number): number[] => {
+    const indexes: number[] = [];
+    let taken = 0;
+    while (next < order.length && indexes.length < most) {
+      const size = sizes[order[next]!]!;
+      if (indexes.length > 0 && taken + size > bytes) break;
+      indexes.push(order[next++]!);
+      taken += size;
+    }
+    left -= taken;
+    return indexes;
+  };
   const settle = (indexes: number[], reports: Checked[] | TaskFailure) => {
     // As validate always reported a failed batch: a dataset failure as an operational error.
     if ("failed" in reports) throw decodeFailure(reports, { dataset: "operational" });
@@ -85,15 +109,23 @@ export async function validateInPool<Options, Item, Checked>(
     }
   };
   const task = (indexes: number[]) => ({ options, items: indexes.map((index) => inputs[index]!) });
-  /** Takes batches one after another until none is left: in a worker, or (`here`) in this thread. */
+  /** Takes batches one after another until none is left: in a worker, or (`here`) one file at a time in this thread. */
   const runner = async (here: boolean) => {
     try {
-      while (next < batches.length) {
-        const indexes = batches[next++]!;
-        settle(indexes, await (here ? tasks.validateFiles(task(indexes)) : pool.run("validateFiles", task(indexes))));
+      while (next < order.length) {
+        if (here) {
+          const indexes = take(1, 0);
+          settle(indexes, await tasks.validateFiles(task(indexes)));
+          // The event loop's turn: a worker's finished batch is settled and its next one sent.
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        } else {
+          const share = Math.ceil(left / (pool.threads * SHARE_OF_WHAT_IS_LEFT));
+          const indexes = take(FILES_PER_TASK, Math.min(BYTES_PER_TASK, share));
+          settle(indexes, await pool.run("validateFiles", task(indexes)));
+        }
       }
     } catch (error) {
-      next = batches.length; // the run fails: no thread takes another batch
+      next = order.length; // the run fails: no thread takes another batch
       throw error;
     }
   };
