@@ -57,6 +57,11 @@ export function registerLockCommand(
       ...p,
       v,
     ])
+    .option(
+      "--alias <key>",
+      "a front matter key (e.g. jurabk) whose value becomes one of the manifest's aliases, the law's other names that resolve finds it by (repeatable; read again on each run that names it)",
+      (v: string, p: string[] = []) => [...p, v],
+    )
     .option("--check", "write nothing; exit 1 when the manifest is missing or not up to date")
     .addOption(
       new Option(
@@ -82,6 +87,7 @@ export function registerLockCommand(
         indexKinds: (options.indexKind ?? {}) as Record<string, IndexKind>,
         sourceDocumentPaths: options.sourceDocument ?? {},
         ignore: options.ignore ?? [],
+        ...(options.alias !== undefined ? { aliasKeys: options.alias } : {}),
         ...(options.output ? { output: options.output } : {}),
         ...(order ? { order } : {}),
         ...(options.check ? { check: true } : {}),
@@ -120,6 +126,7 @@ interface LockCliOptions {
   indexKind?: Record<string, string>;
   sourceDocument?: Record<string, string>;
   ignore?: string[];
+  alias?: string[];
   check?: boolean;
   format: "text" | "json";
   maxArtifactBytes?: number;

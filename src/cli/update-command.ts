@@ -56,6 +56,11 @@ export function registerUpdateCommand(
       )
       .option("--check", "write no manifest or JSONL; exit 1 when anything would change (for CI)")
       .option(
+        "--alias <key>",
+        "a front matter key (e.g. jurabk) whose value becomes one of each manifest's aliases, the law's other names that resolve finds it by (repeatable)",
+        (v: string, p: string[] = []) => [...p, v],
+      )
+      .option(
         "--staged",
         "only the datasets that what git has staged belongs to (lock manifests, JSONL, markdown; deletions too), for a pre-commit hook",
       )
@@ -109,6 +114,7 @@ export function registerUpdateCommand(
           versionDate?: string;
           sourceTextUrl?: string;
           name?: string;
+          alias?: string[];
           format: (typeof CHECK_FORMATS)[number];
         } & ArtifactCapOptions,
       ) => {
@@ -160,6 +166,7 @@ export function registerUpdateCommand(
           manifests,
           onNote: note,
           configTemplates: true,
+          ...(options.alias !== undefined ? { aliasKeys: options.alias } : {}),
           ...(Object.keys(set).length > 0 ? { set } : {}),
           ...datasetProgress(progress, "updating"),
           ...(options.cache === false
@@ -268,6 +275,11 @@ export function registerAdoptCommand(
       )
       .option("--check", "write nothing; exit 1 when anything would be written")
       .option(
+        "--alias <key>",
+        "a front matter key (e.g. jurabk) whose value becomes one of each manifest's aliases, the law's other names that resolve finds it by (repeatable; default: adopt.aliases of the config)",
+        (v: string, p: string[] = []) => [...p, v],
+      )
+      .option(
         "--move",
         "the folders were moved (git mv): repoint the lock manifest each belongs to (its dataset folder gone, its artifacts here), keeping its slug and addresses",
       )
@@ -300,6 +312,7 @@ export function registerAdoptCommand(
           sourceTextUrl?: string;
           check?: boolean;
           move?: boolean;
+          alias?: string[];
           format: "text" | "json";
           config?: string | boolean;
           jobs?: number;
@@ -315,6 +328,7 @@ export function registerAdoptCommand(
           ...pick(options, [...MANIFEST_DATASET_FIELDS]),
         };
         const datasets = named.length > 0 ? named : (fromConfig.datasets ?? []);
+        const aliasKeys = options.alias ?? fromConfig.aliases;
         const { adopt } = await import("../node/update/adopt.js");
         const progress = progressEnabled(context.env, context.stderr.isTTY)
           ? createProgressLine((text) => context.stderr.write(text))
@@ -326,6 +340,7 @@ export function registerAdoptCommand(
           cwd: context.cwd,
           ...(options.check ? { check: true } : {}),
           ...(options.move ? { move: true } : {}),
+          ...(aliasKeys !== undefined ? { aliasKeys } : {}),
           ...(options.cache === false ? { cache: false as const } : {}),
           ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
           ...artifactCaps(options),

@@ -37,19 +37,24 @@ export interface LockManifest {
    * out. Not part of the digest.
    */
   ignore?: string[];
+  /**
+   * Other names of the law (abbreviations such as `BGB`), read from the front matter keys named with `--alias` (README,
+   * "resolve"); `resolve` finds the law by them. Not part of the digest.
+   */
+  aliases?: string[];
   artifacts: ManifestArtifact[];
   datasetDigest: string;
 }
 
 /**
- * The members that do not enter datasetDigest: the digest itself, where the dataset happens to be stored, and which
- * files the walk leaves out.
+ * The members that do not enter datasetDigest: the digest itself, where the dataset happens to be stored, which files
+ * the walk leaves out, the legislation host, and the law's other names (none of them changes the records).
  */
-const UNDIGESTED = new Set(["datasetDigest", "datasetRoot", "ignore"]);
+const UNDIGESTED = new Set(["datasetDigest", "datasetRoot", "ignore", "legislationHost", "aliases"]);
 
 /**
  * datasetDigest: lowercase hex SHA-256 of the JCS bytes of the manifest without `datasetDigest` (and `datasetRoot`,
- * `ignore`).
+ * `ignore`, `legislationHost`, `aliases`).
  */
 export function computeDatasetDigest(manifest: Omit<LockManifest, "datasetDigest"> | LockManifest): string {
   const content = Object.fromEntries(Object.entries(manifest).filter(([key]) => !UNDIGESTED.has(key)));
@@ -67,6 +72,7 @@ export function formatManifest(manifest: LockManifest): string {
     sourceTextUrl: manifest.sourceTextUrl,
     ...(manifest.datasetRoot !== undefined ? { datasetRoot: manifest.datasetRoot } : {}),
     ...(manifest.ignore !== undefined ? { ignore: manifest.ignore } : {}),
+    ...(manifest.aliases !== undefined ? { aliases: manifest.aliases } : {}),
     artifacts: manifest.artifacts.map((a) => ({
       path: a.path,
       sha256: a.sha256,
@@ -110,6 +116,12 @@ export function buildManifestSchema(): Record<string, unknown> {
         type: "array",
         items: NON_EMPTY_STRING,
         description: "globs (relative to the dataset root) of markdown files that are not artifacts; not digested",
+      },
+      aliases: {
+        type: "array",
+        items: NON_EMPTY_STRING,
+        description:
+          "other names of the law (abbreviations), read from front matter keys named with --alias; resolve finds the law by them; not digested",
       },
       artifacts: {
         type: "array",

@@ -39,6 +39,8 @@ export interface AdoptConfig {
   name?: string;
   versionDate?: string;
   sourceTextUrl?: string;
+  /** Front matter keys whose values become each manifest's `aliases` (`--alias`; README, "resolve"). */
+  aliases?: string[];
 }
 
 export interface LoadedConfig {
@@ -117,6 +119,11 @@ export function buildConfigSchema(): Record<string, unknown> {
           name: NON_EMPTY_STRING,
           versionDate: NON_EMPTY_STRING,
           sourceTextUrl: NON_EMPTY_STRING,
+          aliases: {
+            type: "array",
+            items: NON_EMPTY_STRING,
+            description: "front matter keys (e.g. jurabk) whose values become each manifest's aliases, as --alias",
+          },
         },
       },
       diff: {

@@ -21,6 +21,7 @@ import {
   MANIFEST_DATASET_FIELDS,
   type ManifestDatasetField,
 } from "../../core/model.js";
+import { readAliases } from "./dataset-aliases.js";
 import { digestDatasetFiles } from "./dataset-files.js";
 import { OperationalError } from "../errors.js";
 import { datasetRootOf, displayPath, findRepositoryRoot, MANIFEST_FOLDER } from "../files/files.js";
@@ -51,6 +52,11 @@ export interface LockOptions {
   sourceDocumentPaths?: Record<string, string>;
   /** Globs (relative to dir) of markdown files that are not artifacts. */
   ignore?: string[];
+  /**
+   * Front matter keys (`jurabk`) whose values become the manifest's `aliases`, read again on every run that names them;
+   * without them, the aliases of the manifest there are kept.
+   */
+  aliasKeys?: string[];
   /** Compute only; write nothing. */
   check?: boolean;
   /** The largest artifact read, in bytes (default 64 MiB); a larger one is refused, named. */
@@ -206,11 +212,16 @@ async function lockUnder(options: LockOptions, preloaded?: LoadedManifest): Prom
   if (missing.length > 0)
     throw new OperationalError(`no manifest to refresh at ${displayPath(output, cwd)}: give ${missing.join(", ")}`);
   const datasetRootFromManifest = relative(dirname(output), root).split(sep).join("/");
+  const aliases =
+    options.aliasKeys !== undefined && options.aliasKeys.length > 0
+      ? await readAliases(root, options.aliasKeys, displayPath(root, cwd) || ".")
+      : (existing?.aliases ?? []);
   const content: Omit<LockManifest, "datasetDigest"> = {
     lockVersion: LOCK_VERSION,
     ...metadata,
     ...(datasetRootFromManifest !== "" ? { datasetRoot: datasetRootFromManifest } : {}),
     ...(ignore.length > 0 ? { ignore } : {}),
+    ...(aliases.length > 0 ? { aliases } : {}),
     artifacts,
   };
   const manifest: LockManifest = { ...content, datasetDigest: computeDatasetDigest(content) };

@@ -98,6 +98,8 @@ export interface DatasetTask {
    * config that covers the dataset's folder (version-templates.ts).
    */
   configTemplates?: boolean;
+  /** Front matter keys whose values become the manifest's aliases (lock.ts, `aliasKeys`). */
+  aliasKeys?: string[];
 }
 
 export interface DatasetTaskResult {
@@ -177,6 +179,7 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
           cwd,
           check: true,
           keepContents: KEEP_CONTENTS_UP_TO,
+          ...(task.aliasKeys !== undefined ? { aliasKeys: task.aliasKeys } : {}),
           ...task.fields,
           ...fields,
           ...(task.maxArtifactBytes !== undefined ? { maxArtifactBytes: task.maxArtifactBytes } : {}),

@@ -77,6 +77,11 @@ export interface UpdateOptions {
    */
   configTemplates?: boolean;
   /**
+   * Front matter keys (`jurabk`) whose values become each manifest's `aliases` (README, "resolve"); without them, each
+   * manifest keeps its aliases.
+   */
+  aliasKeys?: string[];
+  /**
    * Datasets being adopted (`adopt`): the manifest to write, the dataset folder, and its fields; updated with the
    * manifests, all or nothing.
    */
@@ -313,6 +318,7 @@ async function prepareTasks(
       ...(adopting?.move ? { move: true } : {}),
       ...(options.set ? { templates: options.set } : {}),
       ...(options.configTemplates && !adopting ? { configTemplates: true } : {}),
+      ...(options.aliasKeys !== undefined && options.aliasKeys.length > 0 ? { aliasKeys: options.aliasKeys } : {}),
       manifestPath,
       cwd,
       check: options.check ?? false,
