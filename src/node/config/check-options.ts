@@ -149,6 +149,7 @@ const LOCK: Record<string, Check> = {
   indexKinds: recordOf(oneOf(...SOURCE_INDEX_KINDS), "artifact paths to index kinds"),
   sourceDocumentPaths: recordOf(string, "artifact paths to source document paths"),
   ignore: strings,
+  aliasKeys: strings,
   check: boolean,
   maxArtifactBytes: positive,
   keepContents: expect((v) => typeof v === "number" && Number.isInteger(v) && v >= 0, "a whole number, 0 or more"),
@@ -168,6 +169,7 @@ const UPDATE: Record<string, Check> = {
   cache: stringOrFalse,
   set: datasetFields,
   configTemplates: boolean,
+  aliasKeys: strings,
   datasets: arrayOf((v) => {
     if (!plainObject(v)) return `expected an object of manifest, dir and fields, got ${got(v)}`;
     const problems = [
@@ -203,6 +205,15 @@ export function checkAdoptOptions(options: unknown): void {
 
 export function checkLockOptions(options: unknown): void {
   check("lock", options, LOCK, ["dir"]);
+}
+
+/** The options of `resolve` (the library's): the citations (an array of strings, empty ones allowed) are required. */
+export function checkResolveOptions(options: unknown): void {
+  const citations: Check = (v) =>
+    Array.isArray(v) && v.every((c) => typeof c === "string")
+      ? undefined
+      : `expected an array of strings, got ${got(v)}`;
+  check("resolve", options, { citations, cwd: string, datasets: strings, cache: stringOrFalse }, ["citations"]);
 }
 
 export function checkUpdateOptions(options: unknown): void {

@@ -21,7 +21,6 @@ import {
   MANIFEST_DATASET_FIELDS,
   type ManifestDatasetField,
 } from "../../core/model.js";
-import { readAliases } from "./dataset-aliases.js";
 import { digestDatasetFiles } from "./dataset-files.js";
 import { OperationalError } from "../errors.js";
 import { datasetRootOf, displayPath, findRepositoryRoot, MANIFEST_FOLDER } from "../files/files.js";
@@ -214,7 +213,7 @@ async function lockUnder(options: LockOptions, preloaded?: LoadedManifest): Prom
   const datasetRootFromManifest = relative(dirname(output), root).split(sep).join("/");
   const aliases =
     options.aliasKeys !== undefined && options.aliasKeys.length > 0
-      ? await readAliases(root, options.aliasKeys, displayPath(root, cwd) || ".")
+      ? await (await import("./dataset-aliases.js")).readAliases(root, options.aliasKeys, displayPath(root, cwd) || ".") // YAML only then
       : (existing?.aliases ?? []);
   const content: Omit<LockManifest, "datasetDigest"> = {
     lockVersion: LOCK_VERSION,
