@@ -194,7 +194,8 @@ export class ResolveIndex {
       const indexed = this.datasets[position]!;
       for (const heading of this.headings(indexed, provisions, citation)) {
         const ranges: [number, number][] = provisions.map((step) => [step.start, step.end]);
-        // Walk down the units: every unit an address names must be there for the unit itself to be found.
+        // Walk down the units: the address grows by each unit an address names; the deepest record there is the target,
+        // the unit itself when it is the whole citation's.
         let address = indexed.dataset.records[heading]!.citationAddress;
         let record = heading;
         let exact = true;
@@ -204,13 +205,14 @@ export class ResolveIndex {
             if (step === units[units.length - 1]) exact = false;
             continue;
           }
-          const below = indexed.byAddress.get(`${address}/${name}`);
+          address = `${address}/${name}`;
+          const below = indexed.byAddress.get(address);
           if (below === undefined) {
             exact = false;
-            break;
+            continue;
           }
-          address = `${address}/${name}`;
           record = below;
+          exact = true;
           ranges.push([step.start, step.end]);
         }
         found.push({
@@ -295,10 +297,20 @@ export class ResolveIndex {
       }
     }
     if (out.length <= 1) return out;
-    const top = out.filter(
-      (index) => segmentKeys(indexed.dataset.records[index]!.citationAddress).length === provisions.length,
-    );
-    return top.length > 0 ? top : out;
+    // Of several, the provision itself before one in a scope of its own: not one qualified by what it stands under
+    // (`art-2~übergangsbestimmungen-…`, a transitional provision), and not one inside another provision the citation
+    // does not name (`art-2/§-1` for `§ 1`), and not one deeper (`anlage-3/§-1`, `schedule-1/6`). Truly identical siblings (`§-37`, `§-37~2`) stay ambiguous.
+    const rank = (index: number): number => {
+      const address = indexed.dataset.records[index]!.citationAddress;
+      const local = address.slice(address.indexOf("#") + 1).split("/");
+      const last = local[local.length - 1]!;
+      const qualified = /~(?!\d+$)/.test(last) ? 1000 : 0;
+      const inside = local.slice(0, -provisions.length).filter((s) => /^(§|art-)/.test(s)).length;
+      return qualified + inside * 100 + local.length; // and the one at the top before one in an annex or schedule
+    };
+    const ranks = out.map(rank);
+    const best = Math.min(...ranks);
+    return out.filter((_, k) => ranks[k] === best);
   }
 }
 

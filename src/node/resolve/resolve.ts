@@ -34,6 +34,8 @@ export interface ResolveOptions {
   datasets?: readonly string[];
   /** The cache file (default `node_modules/.cache/citation-targets/resolve.json` when there is a node_modules), or false. */
   cache?: string | false;
+  /** How long a file must have been left alone for its entry to be kept (default 2 s; the tests set 0). */
+  cacheSettleMs?: number;
 }
 
 export interface ResolveReport {
@@ -103,20 +105,22 @@ export async function loadResolveIndex(
     let entry: ResolveEntry | undefined;
     if (cached !== undefined && cached.manifest === prints.manifest && cached.jsonl === prints.jsonl) entry = cached;
     else {
-      if (prints.jsonl === undefined) {
+      const read = readDataset(manifest, jsonl, prints.jsonl !== undefined, cwd);
+      if (read === undefined) {
         warnings.push(
           `${displayPath(manifest, cwd)}: its dataset file ${displayPath(jsonl, cwd)} is not there, so its dataset is left out (run citation-targets update)`,
         );
         cache?.delete(name);
         continue;
       }
-      entry = {
-        manifest: prints.manifest ?? "",
-        jsonl: prints.jsonl,
-        ...readDataset(manifest, jsonl, cwd),
-      };
+      entry = { manifest: prints.manifest ?? "", jsonl: prints.jsonl ?? "", ...read };
       if (cache !== undefined) {
-        if (prints.manifest !== undefined && settled([prints.manifest, prints.jsonl], started)) cache.set(name, entry);
+        if (
+          prints.manifest !== undefined &&
+          prints.jsonl !== undefined &&
+          settled([prints.manifest, prints.jsonl], started - (options.cacheSettleMs ?? SETTLE_MS))
+        )
+          cache.set(name, entry);
         else cache.delete(name);
       }
     }
@@ -144,19 +148,27 @@ export async function resolveCitations(options: ResolveOptions): Promise<Resolve
  */
 const SETTLE_MS = 2000;
 
-/** True when each fingerprint's mtime and ctime are more than SETTLE_MS before `started` (ms since the epoch). */
-function settled(prints: readonly string[], started: number): boolean {
-  const before = BigInt(started - SETTLE_MS) * 1_000_000n;
+/** True when each fingerprint's mtime and ctime are before `before` (ms since the epoch). */
+function settled(prints: readonly string[], before: number): boolean {
+  const limit = BigInt(Math.floor(before)) * 1_000_000n;
   return prints.every((print) => {
     const [, mtime, ctime] = print.split(":");
-    return mtime !== undefined && ctime !== undefined && BigInt(mtime) < before && BigInt(ctime) < before;
+    return mtime !== undefined && ctime !== undefined && BigInt(mtime) < limit && BigInt(ctime) < limit;
   });
 }
 
 const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
 
-/** A dataset's manifest fields and its records' addresses, ids and headings; an OperationalError naming a bad file. */
-function readDataset(manifest: string, jsonl: string, cwd: string): { dataset: ResolveDataset; unreadable: number } {
+/**
+ * A dataset's manifest fields and its records' addresses, ids and headings (undefined when its JSONL is not there); an
+ * OperationalError naming a manifest that cannot be read.
+ */
+function readDataset(
+  manifest: string,
+  jsonl: string,
+  present: boolean,
+  cwd: string,
+): { dataset: ResolveDataset; unreadable: number } | undefined {
   const shown = displayPath(manifest, cwd);
   let data: Record<string, unknown>;
   try {
@@ -170,6 +182,7 @@ function readDataset(manifest: string, jsonl: string, cwd: string): { dataset: R
     throw new OperationalError(`${shown}: not a lock manifest (not a JSON object)`);
   const slug = text(data.slug) ?? basename(manifest).replace(/\.lock\.json$/, "");
   const aliases = Array.isArray(data.aliases) ? data.aliases.filter((a): a is string => typeof a === "string") : [];
+  if (!present) return undefined;
   const records: ResolveRecord[] = [];
   let unreadable = 0;
   const lines = readRegularFileSync(jsonl).toString("utf8").split("\n");
