@@ -63,9 +63,28 @@ export interface ReaderTables {
 
 export const READER_TABLES: ReaderTables = { latinSuffixes: LATIN_SUFFIXES };
 
+/** What a citation names in addresses (docs/spec.md, section 19, "Matching"). */
+export interface CitationKeys {
+  /** Per provision, the designation keys its heading can have (`§-823`; an Australian section `6` or `sec-6`). */
+  provisions: string[][];
+  /** Per unit step (the steps after the provisions), its address step (`abs-1`), or null when no address names it. */
+  units: (string | null)[];
+  /** The key of a heading of the whole range (`§§-305-bis-310`), for a range written out. */
+  range?: string;
+}
+
 /** The reader: `read` turns a text into a Citation, or undefined when it names no provision. */
 export interface CitationReader {
   read(input: string): Citation | undefined;
+  /** What a citation read names in addresses. */
+  keys(citation: Citation): CitationKeys;
+  /**
+   * How far a heading's address is from the provision a citation of `provisions` provisions means, 0 the nearest: one
+   * qualified by a scope (`art-2~übergangsbestimmungen-…`) is far, one inside a provision not cited (`art-2/§-1` for
+   * `§ 1`) farther than one at the top, and a deeper one (`anlage-3/§-1`, `schedule-1/6`) farther than a shallower.
+   * A positional tie-break (`§-37~2`) is no distance: truly identical siblings stay ambiguous.
+   */
+  distance(address: string, provisions: number): number;
 }
 
 /**
@@ -298,7 +317,44 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
     };
   };
 
+  const ADDRESSED: Record<string, string> = {
+    abs: "abs",
+    nr: "nr",
+    bst: "bst",
+    dbst: "dbst",
+    subsec: "subsec",
+    para: "para",
+    subpara: "subpara",
+  };
+  const provisionKeys = (kind: string, label: string): string[] =>
+    kind === "§" ? [`§-${label}`] : kind === "art" ? [`art-${label}`] : [label, `sec-${label}`];
+
   return {
+    keys(citation: Citation): CitationKeys {
+      const provisions: string[][] = [];
+      const units: (string | null)[] = [];
+      for (const step of citation.steps) {
+        if (step.kind === "§" || step.kind === "art" || step.kind === "section")
+          provisions.push(provisionKeys(step.kind, step.label));
+        else units.push(ADDRESSED[step.kind] === undefined ? null : `${ADDRESSED[step.kind]}-${step.label}`);
+      }
+      const last = citation.steps[provisions.length - 1];
+      return {
+        provisions,
+        units,
+        ...(citation.rangeEnd !== undefined && last !== undefined && last.kind === "§"
+          ? { range: `§§-${last.label}-bis-${citation.rangeEnd}` }
+          : {}),
+      };
+    },
+    distance(address: string, provisions: number): number {
+      const local = address.slice(address.indexOf("#") + 1).split("/");
+      const last = local[local.length - 1] as string;
+      const qualified = /~(?!\d+$)/.test(last) ? 1000 : 0;
+      let inside = 0;
+      for (let k = 0; k < local.length - provisions; k++) if (/^(§|art-)/.test(local[k] as string)) inside++;
+      return qualified + inside * 100 + local.length;
+    },
     read(input: string): Citation | undefined {
       const first = skip(input, 0);
       const direct = readFrom(input, first);

@@ -6,14 +6,7 @@
  * `6aa`; qualifiers and the tie-break left out), a unit record by its address: the heading's address with one step per
  * unit appended (`…#§-823/abs-1`, `…#§-309/nr-9/bst-a`, `…#6/subsec-1/para-a`).
  */
-import {
-  type Citation,
-  type CitationStep,
-  createCitationReader,
-  type ProvisionKind,
-  READER_TABLES,
-  type StepKind,
-} from "./citation-reader.js";
+import { type Citation, type CitationKeys, createCitationReader, READER_TABLES } from "./citation-reader.js";
 
 /** What the index keeps of a record. */
 export interface ResolveRecord {
@@ -59,17 +52,6 @@ export interface ResolveResult {
 /** The most candidates an ambiguous result lists. */
 export const MAX_CANDIDATES = 3;
 
-/** The step kinds an address names, with their prefix (docs/spec.md, section 7, unit addresses). */
-const ADDRESSED: Partial<Record<StepKind, string>> = {
-  abs: "abs",
-  nr: "nr",
-  bst: "bst",
-  dbst: "dbst",
-  subsec: "subsec",
-  para: "para",
-  subpara: "subpara",
-};
-
 /** A law's name, title id, slug or alias as compared: NFC, lower case, white space collapsed, no closing dot. */
 export function lawKey(text: string): string {
   return text
@@ -78,19 +60,6 @@ export function lawKey(text: string): string {
     .replace(/[\s\u00a0\u202f]+/g, " ")
     .replace(/[.,;:]+$/, "")
     .trim();
-}
-
-/** The designation keys a provision step can have in an address (an Australian section is a bare number). */
-export function provisionKeys(kind: ProvisionKind, label: string): string[] {
-  if (kind === "§") return [`§-${label}`];
-  if (kind === "art") return [`art-${label}`];
-  return [label, `sec-${label}`];
-}
-
-/** The address step of a unit (`abs-1`), or undefined for a unit no address names (Satz, Unterabsatz, alinéa). */
-export function unitStep(step: CitationStep): string | undefined {
-  const prefix = ADDRESSED[step.kind];
-  return prefix === undefined ? undefined : `${prefix}-${step.label}`;
 }
 
 /** The key of the last segment of an address's local coordinate, its qualifiers and tie-break left out. */
@@ -184,25 +153,24 @@ export class ResolveIndex {
           ...range,
         };
     }
-    const provisions = citation.steps.filter(
-      (step) => step.kind === "§" || step.kind === "art" || step.kind === "section",
-    );
+    const keys = this.reader.keys(citation);
+    const provisions = citation.steps.slice(0, keys.provisions.length);
     const units = citation.steps.slice(provisions.length);
     const found: { dataset: number; record: number; precision: ResolvePrecision; ranges: [number, number][] }[] = [];
     const lawRange: [number, number][] = citation.law !== undefined ? [[citation.law.start, citation.law.end]] : [];
     for (const position of datasets) {
       const indexed = this.datasets[position]!;
-      for (const heading of this.headings(indexed, provisions, citation)) {
+      for (const heading of this.headings(indexed, keys)) {
         const ranges: [number, number][] = provisions.map((step) => [step.start, step.end]);
         // Walk down the units: the address grows by each unit an address names; the deepest record there is the target,
         // the unit itself when it is the whole citation's.
         let address = indexed.dataset.records[heading]!.citationAddress;
         let record = heading;
         let exact = true;
-        for (const step of units) {
-          const name = unitStep(step);
-          if (name === undefined) {
-            if (step === units[units.length - 1]) exact = false;
+        for (const [k, step] of units.entries()) {
+          const name = keys.units[k];
+          if (name === null || name === undefined) {
+            if (k === units.length - 1) exact = false;
             continue;
           }
           address = `${address}/${name}`;
@@ -275,42 +243,32 @@ export class ResolveIndex {
 
   /**
    * The heading records a citation's provisions name in one dataset: those whose local coordinate ends with the
-   * provisions' keys (`art-229/§-1`), the one at the top of its artifact preferred (`§-1` over `art-2/§-1`). A range
-   * whose heading is there (`§§ 3 bis 13 (weggefallen)` → `§§-3-bis-13`) is that heading; else its first provision.
+   * provisions' keys (`art-229/§-1`), the nearest of them (the reader's `distance`). A range whose heading is there
+   * (`§§ 3 bis 13 (weggefallen)` → `§§-3-bis-13`) is that heading; else its first provision.
    */
-  private headings(indexed: IndexedDataset, provisions: CitationStep[], citation: Citation): number[] {
-    const last = provisions[provisions.length - 1]!;
-    if (citation.rangeEnd !== undefined && last.kind === "§") {
-      const whole = indexed.byKey.get(`§§-${last.label}-bis-${citation.rangeEnd}`);
+  private headings(indexed: IndexedDataset, keys: CitationKeys): number[] {
+    if (keys.range !== undefined) {
+      const whole = indexed.byKey.get(keys.range);
       if (whole !== undefined) return whole;
     }
-    const before = provisions.slice(0, -1).map((step) => provisionKeys(step.kind as ProvisionKind, step.label));
+    const before = keys.provisions.slice(0, -1);
     const out: number[] = [];
-    for (const key of provisionKeys(last.kind as ProvisionKind, last.label)) {
+    for (const key of keys.provisions[keys.provisions.length - 1]!) {
       for (const index of indexed.byKey.get(key) ?? []) {
         if (before.length > 0) {
-          const keys = segmentKeys(indexed.dataset.records[index]!.citationAddress);
-          const ok = before.every((options, k) => options.includes(keys[keys.length - 1 - before.length + k] ?? ""));
-          if (!ok) continue;
+          const segments = segmentKeys(indexed.dataset.records[index]!.citationAddress);
+          const at = segments.length - 1 - before.length;
+          if (!before.every((options, k) => options.includes(segments[at + k] ?? ""))) continue;
         }
         out.push(index);
       }
     }
     if (out.length <= 1) return out;
-    // Of several, the provision itself before one in a scope of its own: not one qualified by what it stands under
-    // (`art-2~übergangsbestimmungen-…`, a transitional provision), and not one inside another provision the citation
-    // does not name (`art-2/§-1` for `§ 1`), and not one deeper (`anlage-3/§-1`, `schedule-1/6`). Truly identical siblings (`§-37`, `§-37~2`) stay ambiguous.
-    const rank = (index: number): number => {
-      const address = indexed.dataset.records[index]!.citationAddress;
-      const local = address.slice(address.indexOf("#") + 1).split("/");
-      const last = local[local.length - 1]!;
-      const qualified = /~(?!\d+$)/.test(last) ? 1000 : 0;
-      const inside = local.slice(0, -provisions.length).filter((s) => /^(§|art-)/.test(s)).length;
-      return qualified + inside * 100 + local.length; // and the one at the top before one in an annex or schedule
-    };
-    const ranks = out.map(rank);
-    const best = Math.min(...ranks);
-    return out.filter((_, k) => ranks[k] === best);
+    const distances = out.map((index) =>
+      this.reader.distance(indexed.dataset.records[index]!.citationAddress, keys.provisions.length),
+    );
+    const nearest = Math.min(...distances);
+    return out.filter((_, k) => distances[k] === nearest);
   }
 }
 
