@@ -94,6 +94,8 @@ export class ResolveIndex {
   private readonly datasets: IndexedDataset[];
   private readonly laws = new Map<string, number[]>();
   private readonly reader = createCitationReader(READER_TABLES);
+  /** The datasets of each law text as written, once looked up (a batch names the same laws again and again). */
+  private readonly lawTexts = new Map<string, number[]>();
 
   constructor(datasets: readonly ResolveDataset[]) {
     this.datasets = datasets.map((dataset, position) => {
@@ -123,6 +125,16 @@ export class ResolveIndex {
     return this.datasets.length;
   }
 
+  /** The datasets a law text names (memoised, up to 100,000 texts). */
+  private lawsOf(text: string): number[] {
+    let found = this.lawTexts.get(text);
+    if (found === undefined) {
+      found = this.laws.get(lawKey(text)) ?? [];
+      if (this.lawTexts.size < 100_000) this.lawTexts.set(text, found);
+    }
+    return found;
+  }
+
   /** Reads and resolves one citation. `lawOptional`: a citation naming no law is looked for in every dataset. */
   resolve(input: string, options: { lawOptional?: boolean } = {}): ResolveResult {
     const citation = this.reader.read(input);
@@ -143,7 +155,7 @@ export class ResolveIndex {
         return { ...noMatch(input, "names no law, and no dataset was named (--dataset)"), ...range };
       datasets = this.datasets.map((_, position) => position);
     } else {
-      datasets = this.laws.get(lawKey(citation.law.text)) ?? [];
+      datasets = this.lawsOf(citation.law.text);
       if (datasets.length === 0)
         return {
           ...noMatch(
