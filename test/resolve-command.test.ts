@@ -320,6 +320,9 @@ describe("the command", () => {
         "citation-targets: .tooling/citation-targets/b.jsonl: 1 line is not a record with a citationAddress and is left out (run citation-targets validate)\n",
       );
       expect(partly.stdout).toBe("§ 1 B → b/b.md#§-1 (unit)\n");
+      // The id a record carries is the one answered, even when it is not the derived one.
+      const json = await runMain(["resolve", "§ 1 B", "--format", "json"], made.dir);
+      expect(JSON.parse(json.stdout).results[0].citationTargetId).toBe("x");
       const none = await tempDir();
       try {
         await mkdir(join(none.dir, ".git"));
@@ -357,7 +360,7 @@ describe("the index cache", () => {
     const written = JSON.parse(await readFile(cache, "utf8")) as {
       version: number;
       key: string;
-      entries: Record<string, { dataset: { records: { citationAddress: string }[] } }>;
+      entries: Record<string, { dataset: { addresses: string[]; ids: Record<string, string> } }>;
     };
     expect(Object.keys(written.entries)).toEqual([
       "../../../.tooling/citation-targets/bspg.lock.json",
@@ -366,8 +369,8 @@ describe("the index cache", () => {
     ]);
     // The cache is what is read: an address changed in it is what resolve answers while the files are unchanged.
     const entry = written.entries["../../../.tooling/citation-targets/mvfg.lock.json"]!;
-    entry.dataset.records.find((r) => r.citationAddress === "mvfg/mvfg.md#§-2a")!.citationAddress =
-      "mvfg/cached.md#§-2a";
+    expect(entry.dataset.ids).toEqual({}); // every id is the one derived from the address: none is kept
+    entry.dataset.addresses[entry.dataset.addresses.indexOf("mvfg/mvfg.md#§-2a")] = "mvfg/cached.md#§-2a";
     await writeFile(cache, JSON.stringify(written));
     const warm = await resolveCitations({ citations: ["§ 2a MVfG"], cwd: dir, cacheSettleMs: 0 });
     expect(warm.results[0]!.citationAddress).toBe("mvfg/cached.md#§-2a");

@@ -6,6 +6,7 @@
  * `6aa`; qualifiers and the tie-break left out), a unit record by its address: the heading's address with one step per
  * unit appended (`…#§-823/abs-1`, `…#§-309/nr-9/bst-a`, `…#6/subsec-1/para-a`).
  */
+import { deriveCitationTargetId } from "../digest.js";
 import { type Citation, type CitationKeys, createCitationReader, READER_TABLES } from "./citation-reader.js";
 
 /** What the index keeps of a record. */
@@ -22,6 +23,22 @@ export interface ResolveDataset {
   name: string;
   aliases?: readonly string[];
   records: readonly ResolveRecord[];
+}
+
+/**
+ * A dataset in columns, as the index cache keeps it (src/node/resolve/resolve.ts): the addresses and headings in
+ * document order, and a record's citationTargetId only where it is not the one derived from `datasetDigest` and its
+ * address (docs/spec.md, section 3), by position.
+ */
+export interface ResolveColumns {
+  slug: string;
+  titleId: string;
+  name: string;
+  aliases?: readonly string[];
+  datasetDigest: string;
+  addresses: readonly string[];
+  headings: readonly string[];
+  ids: Readonly<Record<string, string>>;
 }
 
 export type ResolveOutcome = "match" | "ambiguous" | "no-match";
@@ -82,11 +99,18 @@ function segmentKeys(address: string): string[] {
 }
 
 interface IndexedDataset {
-  dataset: ResolveDataset;
-  /** Record position by address. */
-  byAddress: Map<string, number>;
-  /** Record positions by the key of their last local segment, in document order. */
-  byKey: Map<string, number[]>;
+  slug: string;
+  addresses: readonly string[];
+  headings: readonly string[];
+  /** A record's citationTargetId. */
+  id(k: number): string;
+  /** Made when the dataset is first looked in: a repository of thousands of laws loads without them. */
+  maps?: {
+    /** Record position by address. */
+    byAddress: Map<string, number>;
+    /** Record positions by the key of their last local segment, in document order. */
+    byKey: Map<string, number[]>;
+  };
 }
 
 /** The index of `resolve`: built once from the datasets, then asked any number of citations. */
@@ -97,7 +121,7 @@ export class ResolveIndex {
   /** The datasets of each law text as written, once looked up (a batch names the same laws again and again). */
   private readonly lawTexts = new Map<string, number[]>();
 
-  constructor(datasets: readonly ResolveDataset[]) {
+  constructor(datasets: readonly (ResolveDataset | ResolveColumns)[]) {
     this.datasets = datasets.map((dataset, position) => {
       for (const name of [dataset.titleId, dataset.name, dataset.slug, ...(dataset.aliases ?? [])]) {
         const key = lawKey(name);
@@ -106,18 +130,40 @@ export class ResolveIndex {
         if (list === undefined) this.laws.set(key, [position]);
         else if (list[list.length - 1] !== position) list.push(position);
       }
-      const byAddress = new Map<string, number>();
-      const byKey = new Map<string, number[]>();
-      dataset.records.forEach((record, index) => {
-        byAddress.set(record.citationAddress, index);
-        const key = lastSegmentKey(record.citationAddress);
-        if (key === undefined) return;
-        const list = byKey.get(key);
-        if (list === undefined) byKey.set(key, [index]);
-        else list.push(index);
-      });
-      return { dataset, byAddress, byKey };
+      if ("records" in dataset) {
+        const { records } = dataset;
+        return {
+          slug: dataset.slug,
+          addresses: records.map((r) => r.citationAddress),
+          headings: records.map((r) => r.headingText),
+          id: (k: number) => records[k]!.citationTargetId,
+        };
+      }
+      const { addresses, ids, datasetDigest } = dataset;
+      return {
+        slug: dataset.slug,
+        addresses,
+        headings: dataset.headings,
+        id: (k: number) => ids[k] ?? deriveCitationTargetId(datasetDigest, addresses[k]!),
+      };
     });
+  }
+
+  /** The maps of a dataset, made on first use. */
+  private mapsOf(indexed: IndexedDataset): NonNullable<IndexedDataset["maps"]> {
+    if (indexed.maps !== undefined) return indexed.maps;
+    const byAddress = new Map<string, number>();
+    const byKey = new Map<string, number[]>();
+    indexed.addresses.forEach((address, index) => {
+      byAddress.set(address, index);
+      const key = lastSegmentKey(address);
+      if (key === undefined) return;
+      const list = byKey.get(key);
+      if (list === undefined) byKey.set(key, [index]);
+      else list.push(index);
+    });
+    indexed.maps = { byAddress, byKey };
+    return indexed.maps;
   }
 
   /** How many datasets the index holds. */
@@ -176,7 +222,7 @@ export class ResolveIndex {
         const ranges: [number, number][] = provisions.map((step) => [step.start, step.end]);
         // Walk down the units: the address grows by each unit an address names; the deepest record there is the target,
         // the unit itself when it is the whole citation's.
-        let address = indexed.dataset.records[heading]!.citationAddress;
+        let address = indexed.addresses[heading]!;
         let record = heading;
         let exact = true;
         for (const [k, step] of units.entries()) {
@@ -186,7 +232,7 @@ export class ResolveIndex {
             continue;
           }
           address = `${address}/${name}`;
-          const below = indexed.byAddress.get(address);
+          const below = this.mapsOf(indexed).byAddress.get(address);
           if (below === undefined) {
             exact = false;
             continue;
@@ -208,23 +254,23 @@ export class ResolveIndex {
       const where =
         citation.law !== undefined
           ? `"${citation.law.text}" (${datasets
-              .map((p) => this.datasets[p]!.dataset.slug)
+              .map((p) => this.datasets[p]!.slug)
               .slice(0, 3)
               .join(", ")}${datasets.length > 3 ? ", …" : ""})`
           : datasets.length === 1
-            ? this.datasets[datasets[0]!]!.dataset.slug
+            ? this.datasets[datasets[0]!]!.slug
             : `the ${datasets.length} datasets named`;
       return { ...noMatch(input, `${where} has no ${what}`), ...range };
     }
     if (found.length === 1) {
       const only = found[0]!;
-      const record = this.datasets[only.dataset]!.dataset.records[only.record]!;
+      const indexed = this.datasets[only.dataset]!;
       return {
         input,
         outcome: "match",
         precision: only.precision,
-        citationAddress: record.citationAddress,
-        citationTargetId: record.citationTargetId,
+        citationAddress: indexed.addresses[only.record]!,
+        citationTargetId: indexed.id(only.record),
         candidates: [],
         ...range,
       };
@@ -237,11 +283,11 @@ export class ResolveIndex {
       citationAddress: null,
       citationTargetId: null,
       candidates: found.slice(0, MAX_CANDIDATES).map((f) => {
-        const record = this.datasets[f.dataset]!.dataset.records[f.record]!;
+        const indexed = this.datasets[f.dataset]!;
         return {
-          id: record.citationTargetId,
-          label: record.citationAddress,
-          secondaryLabel: record.headingText,
+          id: indexed.id(f.record),
+          label: indexed.addresses[f.record]!,
+          secondaryLabel: indexed.headings[f.record]!,
           matchedRanges: f.ranges,
         };
       }),
@@ -249,7 +295,7 @@ export class ResolveIndex {
       reason:
         inDatasets > 1
           ? `${found.length} targets in ${inDatasets} datasets (editions or versions of the law?): name one with --dataset`
-          : `${found.length} targets of the same designation in ${this.datasets[found[0]!.dataset]!.dataset.slug}`,
+          : `${found.length} targets of the same designation in ${this.datasets[found[0]!.dataset]!.slug}`,
     };
   }
 
@@ -260,15 +306,15 @@ export class ResolveIndex {
    */
   private headings(indexed: IndexedDataset, keys: CitationKeys): number[] {
     if (keys.range !== undefined) {
-      const whole = indexed.byKey.get(keys.range);
+      const whole = this.mapsOf(indexed).byKey.get(keys.range);
       if (whole !== undefined) return whole;
     }
     const before = keys.provisions.slice(0, -1);
     const out: number[] = [];
     for (const key of keys.provisions[keys.provisions.length - 1]!) {
-      for (const index of indexed.byKey.get(key) ?? []) {
+      for (const index of this.mapsOf(indexed).byKey.get(key) ?? []) {
         if (before.length > 0) {
-          const segments = segmentKeys(indexed.dataset.records[index]!.citationAddress);
+          const segments = segmentKeys(indexed.addresses[index]!);
           const at = segments.length - 1 - before.length;
           if (!before.every((options, k) => options.includes(segments[at + k] ?? ""))) continue;
         }
@@ -276,9 +322,7 @@ export class ResolveIndex {
       }
     }
     if (out.length <= 1) return out;
-    const distances = out.map((index) =>
-      this.reader.distance(indexed.dataset.records[index]!.citationAddress, keys.provisions.length),
-    );
+    const distances = out.map((index) => this.reader.distance(indexed.addresses[index]!, keys.provisions.length));
     const nearest = Math.min(...distances);
     return out.filter((_, k) => distances[k] === nearest);
   }

@@ -8,12 +8,8 @@
  * this module's import graph. A dataset whose two fingerprints are unchanged is not read again.
  */
 import { basename, dirname, relative } from "node:path";
-import {
-  type ResolveDataset,
-  ResolveIndex,
-  type ResolveRecord,
-  type ResolveResult,
-} from "../../core/resolve/resolve-index.js";
+import { deriveCitationTargetId } from "../../core/digest.js";
+import { type ResolveColumns, ResolveIndex, type ResolveResult } from "../../core/resolve/resolve-index.js";
 import { cacheLocation, openCacheFile } from "../cache/cache-file.js";
 import { codeIdentity } from "../cache/code-identity.js";
 import { DatasetOperands } from "../dataset/dataset-operands.js";
@@ -51,14 +47,14 @@ export const RESOLVE_CACHE_CODE = ["node/resolve/resolve.js"];
 interface ResolveEntry {
   manifest: Fingerprint;
   jsonl: Fingerprint;
-  dataset: ResolveDataset;
+  dataset: ResolveColumns;
   unreadable: number;
 }
 
 const isEntry = (value: unknown): value is ResolveEntry => {
   if (value === null || typeof value !== "object") return false;
   const entry = value as Partial<ResolveEntry>;
-  const dataset = entry.dataset as Partial<ResolveDataset> | undefined;
+  const dataset = entry.dataset as Partial<ResolveColumns> | undefined;
   return (
     typeof entry.manifest === "string" &&
     typeof entry.jsonl === "string" &&
@@ -68,7 +64,13 @@ const isEntry = (value: unknown): value is ResolveEntry => {
     typeof dataset.slug === "string" &&
     typeof dataset.titleId === "string" &&
     typeof dataset.name === "string" &&
-    Array.isArray(dataset.records)
+    typeof dataset.datasetDigest === "string" &&
+    (dataset.aliases === undefined || Array.isArray(dataset.aliases)) &&
+    Array.isArray(dataset.addresses) &&
+    Array.isArray(dataset.headings) &&
+    dataset.addresses.length === dataset.headings.length &&
+    typeof dataset.ids === "object" &&
+    dataset.ids !== null
   );
 };
 
@@ -96,7 +98,7 @@ export async function loadResolveIndex(
           options.cache !== undefined,
         );
   const warnings: string[] = [];
-  const datasets: ResolveDataset[] = [];
+  const datasets: ResolveColumns[] = [];
   for (const manifest of manifests) {
     const jsonl = operands.jsonlOf(manifest);
     const name = location === undefined ? manifest : relative(dirname(location), manifest);
@@ -160,15 +162,15 @@ function settled(prints: readonly string[], before: number): boolean {
 const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
 
 /**
- * A dataset's manifest fields and its records' addresses, ids and headings (undefined when its JSONL is not there); an
- * OperationalError naming a manifest that cannot be read.
+ * A dataset's manifest fields and its records' addresses, headings and ids in columns (undefined when its JSONL is not
+ * there); an OperationalError naming a manifest that cannot be read.
  */
 function readDataset(
   manifest: string,
   jsonl: string,
   present: boolean,
   cwd: string,
-): { dataset: ResolveDataset; unreadable: number } | undefined {
+): { dataset: ResolveColumns; unreadable: number } | undefined {
   const shown = displayPath(manifest, cwd);
   let data: Record<string, unknown>;
   try {
@@ -180,13 +182,15 @@ function readDataset(
   }
   if (data === null || typeof data !== "object" || Array.isArray(data))
     throw new OperationalError(`${shown}: not a lock manifest (not a JSON object)`);
+  if (!present) return undefined;
   const slug = text(data.slug) ?? basename(manifest).replace(/\.lock\.json$/, "");
   const aliases = Array.isArray(data.aliases) ? data.aliases.filter((a): a is string => typeof a === "string") : [];
-  if (!present) return undefined;
-  const records: ResolveRecord[] = [];
+  let datasetDigest = text(data.datasetDigest);
+  const addresses: string[] = [];
+  const headings: string[] = [];
+  const ids: Record<string, string> = {};
   let unreadable = 0;
-  const lines = readRegularFileSync(jsonl).toString("utf8").split("\n");
-  for (const line of lines) {
+  for (const line of readRegularFileSync(jsonl).toString("utf8").split("\n")) {
     if (line.trim() === "") continue;
     let record: Record<string, unknown>;
     try {
@@ -200,11 +204,12 @@ function readDataset(
       unreadable++;
       continue;
     }
-    records.push({
-      citationAddress: address,
-      citationTargetId: text(record.citationTargetId) ?? "",
-      headingText: text(record.headingText) ?? "",
-    });
+    datasetDigest ??= text(record.datasetDigest) ?? "";
+    // The id a record carries is the one answered; kept only where it is not the derived one (docs/spec.md, section 3).
+    const id = text(record.citationTargetId) ?? "";
+    if (id !== deriveCitationTargetId(datasetDigest, address)) ids[addresses.length] = id;
+    addresses.push(address);
+    headings.push(text(record.headingText) ?? "");
   }
   return {
     dataset: {
@@ -212,7 +217,10 @@ function readDataset(
       titleId: text(data.titleId) ?? "",
       name: text(data.name) ?? "",
       ...(aliases.length > 0 ? { aliases } : {}),
-      records,
+      datasetDigest: datasetDigest ?? "",
+      addresses,
+      headings,
+      ids,
     },
     unreadable,
   };
