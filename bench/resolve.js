@@ -5,7 +5,9 @@
 // heading, so no markdown is generated or parsed; each record carries a text of --text-bytes, default 600, for the
 // cold read). With --units, each § also has Absatz, Nummer and Buchstabe unit targets (`#§-12/abs-1/nr-2/bst-a`).
 //
-// Reported, from alternating rounds in one run, with the load average:
+// Reported, from alternating rounds in one run, with the load average, each as wall time and as CPU time (this thread's
+// for what runs in this process, the child's from /proc/self/stat for the command; on a shared machine the wall time
+// grows with the load, the CPU time much less):
 //   - the warm load: the index of every dataset loaded from its cache (node_modules/.cache/citation-targets/
 //     resolve.json), in this process (loadResolveIndex), and the whole command (`citation-targets resolve` of one
 //     citation, a child process each, the built bin) beside bare `node -e 0`;
@@ -164,6 +166,22 @@ function citationsOf(count) {
   return out;
 }
 
+/** This thread's CPU time so far, in ms (user + system). */
+const cpuNow = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+/** Waited-for children's CPU time so far, in ms (fields 16 and 17 of /proc/self/stat), or NaN off Linux. */
+function childrenCpu() {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[16 - 3]) + Number(fields[17 - 3])) * 10; // USER_HZ is 100 on Linux
+  } catch {
+    return Number.NaN;
+  }
+}
+
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -190,42 +208,50 @@ const first = await loadResolveIndex({ cwd: repo });
 const fillMs = performance.now() - filled;
 const datasets = first.index.size;
 
-const warm = [];
-const cold = [];
-const command = [];
-const bare = [];
-let index;
-for (let round = 0; round < rounds; round++) {
-  let started = performance.now();
-  ({ index } = await loadResolveIndex({ cwd: repo }));
-  warm.push(performance.now() - started);
-  started = performance.now();
-  await loadResolveIndex({ cwd: repo, cache: false });
-  cold.push(performance.now() - started);
-  started = performance.now();
-  spawnSync(process.execPath, ["-e", "0"]);
-  bare.push(performance.now() - started);
-  started = performance.now();
-  const run = spawnSync(process.execPath, [bin, "resolve", "§ 1 G1G"], { cwd: repo, encoding: "utf8" });
-  command.push(performance.now() - started);
+// Each step's wall time and CPU time: on a shared machine the wall time grows with the load, the CPU time far less.
+const steps = { warm: [], cold: [], command: [], bare: [] };
+const timed = async (name, work) => {
+  const wall = performance.now();
+  const cpu = cpuNow();
+  await work();
+  steps[name].push({ wall: performance.now() - wall, cpu: cpuNow() - cpu });
+};
+const child = (name, argv) => {
+  const wall = performance.now();
+  const cpu = childrenCpu();
+  const run = spawnSync(process.execPath, argv, { cwd: repo, encoding: "utf8" });
+  steps[name].push({ wall: performance.now() - wall, cpu: childrenCpu() - cpu });
   if (run.status !== 0) {
-    console.error(`resolve bench: the command failed (${run.status}): ${run.stderr}`);
+    console.error(`resolve bench: ${argv.join(" ")} failed (${run.status}): ${run.stderr}`);
     process.exit(1);
   }
+};
+let index;
+for (let round = 0; round < rounds; round++) {
+  await timed("warm", async () => {
+    ({ index } = await loadResolveIndex({ cwd: repo }));
+  });
+  await timed("cold", () => loadResolveIndex({ cwd: repo, cache: false }));
+  child("bare", ["-e", "0"]);
+  child("command", [bin, "resolve", "§ 1 G1G"]);
   load.push(loadavg()[0]);
 }
 
-// Citations a second, once loaded: the same list each round.
+// Citations a second, once loaded: the same list each round (the first round also makes the maps of the datasets it
+// looks in), by wall time and by CPU time.
 const citations = citationsOf(citationCount);
 const rates = [];
+const cpuRates = [];
 const outcomes = { match: 0, ambiguous: 0, "no-match": 0 };
 for (let round = 0; round < rounds; round++) {
   const started = performance.now();
+  const cpu = cpuNow();
   for (const citation of citations) {
     const result = index.resolve(citation);
     if (round === 0) outcomes[result.outcome]++;
   }
   rates.push(citations.length / ((performance.now() - started) / 1000));
+  cpuRates.push(citations.length / ((cpuNow() - cpu) / 1000));
 }
 load.push(loadavg()[0]);
 
@@ -234,15 +260,20 @@ console.log(
   `resolve: ${datasets} datasets${units ? " with unit targets" : ""}${records !== undefined ? ` (${records} records)` : ""}, ${rounds} rounds; ${cpus().length} cores, load ${load.map((l) => l.toFixed(1)).join(" → ")}`,
 );
 console.log("");
-console.log("| step | median | rounds |");
-console.log("|---|---|---|");
-console.log(`| load, index warm (in process) | ${ms(median(warm))} | ${warm.map((t) => t.toFixed(0)).join(", ")} |`);
+const row = (label, name) => {
+  const walls = steps[name].map((t) => t.wall);
+  const cpus = steps[name].map((t) => t.cpu);
+  console.log(
+    `| ${label} | ${ms(median(walls))} | ${ms(median(cpus))} | ${steps[name].map((t) => `${t.wall.toFixed(0)}/${t.cpu.toFixed(0)}`).join(", ")} |`,
+  );
+};
+console.log("| step | wall (median) | CPU (median) | rounds (wall/CPU ms) |");
+console.log("|---|---|---|---|");
+row("load, index warm (in process)", "warm");
+row("`resolve` of one citation, index warm (the built bin)", "command");
+row("bare `node -e 0`", "bare");
+row("load, no cache (in process)", "cold");
+console.log(`| first load, writing the cache (${(cacheBytes / 2 ** 20).toFixed(1)} MiB) | ${ms(fillMs)} | | 1 |`);
 console.log(
-  `| \`resolve\` of one citation, index warm (the built bin) | ${ms(median(command))} | ${command.map((t) => t.toFixed(0)).join(", ")} |`,
-);
-console.log(`| bare \`node -e 0\` | ${ms(median(bare))} | ${bare.map((t) => t.toFixed(0)).join(", ")} |`);
-console.log(`| load, no cache (in process) | ${ms(median(cold))} | ${cold.map((t) => t.toFixed(0)).join(", ")} |`);
-console.log(`| first load, writing the cache (${(cacheBytes / 2 ** 20).toFixed(1)} MiB) | ${ms(fillMs)} | 1 |`);
-console.log(
-  `| citations a second, once loaded (one thread; ${citations.length} citations: ${outcomes.match} match, ${outcomes.ambiguous} ambiguous, ${outcomes["no-match"]} no match) | ${Math.round(median(rates)).toLocaleString("en")} | ${rates.map((r) => Math.round(r)).join(", ")} |`,
+  `| citations a second, once loaded (one thread; ${citations.length} citations: ${outcomes.match} match, ${outcomes.ambiguous} ambiguous, ${outcomes["no-match"]} no match) | ${Math.round(median(rates)).toLocaleString("en")} | ${Math.round(median(cpuRates)).toLocaleString("en")} | ${rates.map((r, k) => `${Math.round(r)}/${Math.round(cpuRates[k])}`).join(", ")} |`,
 );
