@@ -7,7 +7,7 @@
  * address, id and heading), with the stat fingerprint of the manifest and of its JSONL, under the code identity of
  * this module's import graph. A dataset whose two fingerprints are unchanged is not read again.
  */
-import { basename, dirname, relative } from "node:path";
+import { basename, dirname, relative, sep } from "node:path";
 import { deriveCitationTargetId } from "../../core/digest.js";
 import { type ResolveColumns, ResolveIndex, type ResolveResult } from "../../core/resolve/resolve-index.js";
 import { cacheLocation, openCacheFile } from "../cache/cache-file.js";
@@ -101,7 +101,7 @@ export async function loadResolveIndex(
   const datasets: ResolveColumns[] = [];
   for (const manifest of manifests) {
     const jsonl = operands.jsonlOf(manifest);
-    const name = location === undefined ? manifest : relative(dirname(location), manifest);
+    const name = location === undefined ? manifest : cacheName(dirname(location), manifest);
     const prints = { manifest: fingerprintAt(manifest), jsonl: fingerprintAt(jsonl) };
     const cached = cache?.get(name);
     let entry: ResolveEntry | undefined;
@@ -141,6 +141,19 @@ export async function resolveCitations(options: ResolveOptions): Promise<Resolve
   const { index, warnings, datasetsNamed } = await loadResolveIndex(options);
   const results = options.citations.map((citation) => index.resolve(citation, { lawOptional: datasetsNamed }));
   return { results, warnings };
+}
+
+/** A manifest's name in the cache: its path from the cache's folder (POSIX); the tooling folder's worked out once. */
+const cacheNames = new Map<string, string>();
+function cacheName(cacheFolder: string, manifest: string): string {
+  const folder = dirname(manifest);
+  const key = `${cacheFolder}\0${folder}`;
+  let prefix = cacheNames.get(key);
+  if (prefix === undefined) {
+    prefix = relative(cacheFolder, folder).split(sep).join("/");
+    cacheNames.set(key, prefix);
+  }
+  return `${prefix === "" ? "" : `${prefix}/`}${basename(manifest)}`;
 }
 
 /**
