@@ -2,6 +2,7 @@
  * `resolve` (README, "resolve"; docs/spec.md, section 19): the citation reader, the matcher on German-, Swiss-,
  * Australian- and French-shaped datasets with and without unit targets, and the command and library end to end.
  */
+import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { createCitationReader, READER_TABLES } from "../src/core/resolve/citation-reader.js";
 import { type ResolveDataset, ResolveIndex, type ResolveRecord } from "../src/core/resolve/resolve-index.js";
@@ -79,6 +80,55 @@ describe("the citation reader", () => {
     const citation = reader.read(input)!;
     expect(citation.steps.map((s) => input.slice(s.start, s.end))).toEqual(["§ 823", "Abs. 1", "S. 2"]);
     expect(input.slice(citation.law!.start, citation.law!.end)).toBe("BGB");
+  });
+
+  test("any text: no throw, every offset inside the input and in order, labels in lower case", () => {
+    const pieces = fc.constantFrom(
+      "§",
+      "§§",
+      "Art.",
+      "s ",
+      "section ",
+      " ",
+      "Abs.",
+      "I",
+      "2",
+      "1a",
+      "(1)",
+      "(a)",
+      "bis",
+      "ff.",
+      "BGB",
+      "lit.",
+      ",",
+      "L.",
+      "°",
+      "-",
+      "\u00a0",
+      "x",
+    );
+    fc.assert(
+      fc.property(fc.array(fc.oneof(pieces, fc.string({ maxLength: 4 })), { maxLength: 12 }), (parts) => {
+        const input = parts.join("");
+        const citation = reader.read(input);
+        if (citation === undefined) return;
+        expect(citation.steps.length).toBeGreaterThan(0);
+        let at = 0;
+        for (const step of citation.steps) {
+          expect(step.start).toBeGreaterThanOrEqual(at);
+          expect(step.end).toBeGreaterThan(step.start);
+          expect(step.end).toBeLessThanOrEqual(input.length);
+          expect(step.label).toBe(step.label.toLowerCase());
+          at = step.end;
+        }
+        if (citation.law !== undefined) {
+          expect(input.slice(citation.law.start, citation.law.end)).toBe(citation.law.text);
+          expect(citation.law.text.trim()).not.toBe("");
+        }
+        expect(index.resolve(input).input).toBe(input);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   test("its source text is a reader by itself (the view page's script carries it)", () => {
