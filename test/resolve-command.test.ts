@@ -360,7 +360,7 @@ describe("the index cache", () => {
     const written = JSON.parse(await readFile(cache, "utf8")) as {
       version: number;
       key: string;
-      entries: Record<string, { dataset: { addresses: string[]; ids: Record<string, string> } }>;
+      entries: Record<string, { dataset: { records: string } }>;
     };
     expect(Object.keys(written.entries)).toEqual([
       "../../../.tooling/citation-targets/bspg.lock.json",
@@ -369,8 +369,10 @@ describe("the index cache", () => {
     ]);
     // The cache is what is read: an address changed in it is what resolve answers while the files are unchanged.
     const entry = written.entries["../../../.tooling/citation-targets/mvfg.lock.json"]!;
-    expect(entry.dataset.ids).toEqual({}); // every id is the one derived from the address: none is kept
-    entry.dataset.addresses[entry.dataset.addresses.indexOf("mvfg/mvfg.md#§-2a")] = "mvfg/cached.md#§-2a";
+    const [addresses, headings, ids] = JSON.parse(entry.dataset.records) as [string[], string[], object];
+    expect(ids).toEqual({}); // every id is the one derived from the address: none is kept
+    addresses[addresses.indexOf("mvfg/mvfg.md#§-2a")] = "mvfg/cached.md#§-2a";
+    entry.dataset.records = JSON.stringify([addresses, headings, ids]);
     await writeFile(cache, JSON.stringify(written));
     const warm = await resolveCitations({ citations: ["§ 2a MVfG"], cwd: dir, cacheSettleMs: 0 });
     expect(warm.results[0]!.citationAddress).toBe("mvfg/cached.md#§-2a");

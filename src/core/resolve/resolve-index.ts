@@ -26,9 +26,10 @@ export interface ResolveDataset {
 }
 
 /**
- * A dataset in columns, as the index cache keeps it (src/node/resolve/resolve.ts): the addresses and headings in
- * document order, and a record's citationTargetId only where it is not the one derived from `datasetDigest` and its
- * address (docs/spec.md, section 3), by position.
+ * A dataset as the index cache keeps it (src/node/resolve/resolve.ts): its fields, and its records as the JSON text of
+ * `[addresses, headings, ids]` (`records`, read only when a citation first looks in the dataset): the addresses and
+ * headings in document order, and a record's citationTargetId only where it is not the one derived from
+ * `datasetDigest` and its address (docs/spec.md, section 3), by position.
  */
 export interface ResolveColumns {
   slug: string;
@@ -36,9 +37,12 @@ export interface ResolveColumns {
   name: string;
   aliases?: readonly string[];
   datasetDigest: string;
-  addresses: readonly string[];
-  headings: readonly string[];
-  ids: Readonly<Record<string, string>>;
+  records: string;
+}
+
+/** The records text of ResolveColumns. */
+export function columnsText(addresses: readonly string[], headings: readonly string[], ids: Record<string, string>) {
+  return JSON.stringify([addresses, headings, ids]);
 }
 
 export type ResolveOutcome = "match" | "ambiguous" | "no-match";
@@ -98,13 +102,22 @@ function segmentKeys(address: string): string[] {
     .map((segment) => segment.split("~")[0]!);
 }
 
-interface IndexedDataset {
-  slug: string;
+const isColumns = (dataset: ResolveDataset | ResolveColumns): dataset is ResolveColumns =>
+  typeof dataset.records === "string";
+
+/** A dataset's records, as the index reads them. */
+interface Records {
   addresses: readonly string[];
   headings: readonly string[];
   /** A record's citationTargetId. */
   id(k: number): string;
-  /** Made when the dataset is first looked in: a repository of thousands of laws loads without them. */
+}
+
+interface IndexedDataset {
+  slug: string;
+  /** The records, read when a citation first looks in the dataset: a repository of thousands of laws loads without. */
+  load(): Records;
+  records?: Records;
   maps?: {
     /** Record position by address. */
     byAddress: Map<string, number>;
@@ -130,23 +143,36 @@ export class ResolveIndex {
         if (list === undefined) this.laws.set(key, [position]);
         else if (list[list.length - 1] !== position) list.push(position);
       }
-      if ("records" in dataset) {
-        const { records } = dataset;
+      if (!isColumns(dataset)) {
+        const records = dataset.records;
         return {
           slug: dataset.slug,
-          addresses: records.map((r) => r.citationAddress),
-          headings: records.map((r) => r.headingText),
-          id: (k: number) => records[k]!.citationTargetId,
+          load: () => ({
+            addresses: records.map((r) => r.citationAddress),
+            headings: records.map((r) => r.headingText),
+            id: (k: number) => records[k]!.citationTargetId,
+          }),
         };
       }
-      const { addresses, ids, datasetDigest } = dataset;
+      const { records, datasetDigest } = dataset;
       return {
         slug: dataset.slug,
-        addresses,
-        headings: dataset.headings,
-        id: (k: number) => ids[k] ?? deriveCitationTargetId(datasetDigest, addresses[k]!),
+        load: () => {
+          const [addresses, headings, ids] = JSON.parse(records) as [string[], string[], Record<string, string>];
+          return {
+            addresses,
+            headings,
+            id: (k: number) => ids[k] ?? deriveCitationTargetId(datasetDigest, addresses[k]!),
+          };
+        },
       };
     });
+  }
+
+  /** A dataset's records, read on first use. */
+  private recordsOf(indexed: IndexedDataset): Records {
+    indexed.records ??= indexed.load();
+    return indexed.records;
   }
 
   /** The maps of a dataset, made on first use. */
@@ -154,7 +180,7 @@ export class ResolveIndex {
     if (indexed.maps !== undefined) return indexed.maps;
     const byAddress = new Map<string, number>();
     const byKey = new Map<string, number[]>();
-    indexed.addresses.forEach((address, index) => {
+    this.recordsOf(indexed).addresses.forEach((address, index) => {
       byAddress.set(address, index);
       const key = lastSegmentKey(address);
       if (key === undefined) return;
@@ -222,7 +248,7 @@ export class ResolveIndex {
         const ranges: [number, number][] = provisions.map((step) => [step.start, step.end]);
         // Walk down the units: the address grows by each unit an address names; the deepest record there is the target,
         // the unit itself when it is the whole citation's.
-        let address = indexed.addresses[heading]!;
+        let address = this.recordsOf(indexed).addresses[heading]!;
         let record = heading;
         let exact = true;
         for (const [k, step] of units.entries()) {
@@ -264,7 +290,7 @@ export class ResolveIndex {
     }
     if (found.length === 1) {
       const only = found[0]!;
-      const indexed = this.datasets[only.dataset]!;
+      const indexed = this.recordsOf(this.datasets[only.dataset]!);
       return {
         input,
         outcome: "match",
@@ -283,7 +309,7 @@ export class ResolveIndex {
       citationAddress: null,
       citationTargetId: null,
       candidates: found.slice(0, MAX_CANDIDATES).map((f) => {
-        const indexed = this.datasets[f.dataset]!;
+        const indexed = this.recordsOf(this.datasets[f.dataset]!);
         return {
           id: indexed.id(f.record),
           label: indexed.addresses[f.record]!,
@@ -314,7 +340,7 @@ export class ResolveIndex {
     for (const key of keys.provisions[keys.provisions.length - 1]!) {
       for (const index of this.mapsOf(indexed).byKey.get(key) ?? []) {
         if (before.length > 0) {
-          const segments = segmentKeys(indexed.addresses[index]!);
+          const segments = segmentKeys(this.recordsOf(indexed).addresses[index]!);
           const at = segments.length - 1 - before.length;
           if (!before.every((options, k) => options.includes(segments[at + k] ?? ""))) continue;
         }
@@ -322,7 +348,9 @@ export class ResolveIndex {
       }
     }
     if (out.length <= 1) return out;
-    const distances = out.map((index) => this.reader.distance(indexed.addresses[index]!, keys.provisions.length));
+    const distances = out.map((index) =>
+      this.reader.distance(this.recordsOf(indexed).addresses[index]!, keys.provisions.length),
+    );
     const nearest = Math.min(...distances);
     return out.filter((_, k) => distances[k] === nearest);
   }

@@ -9,7 +9,12 @@
  */
 import { basename, dirname, relative, sep } from "node:path";
 import { deriveCitationTargetId } from "../../core/digest.js";
-import { type ResolveColumns, ResolveIndex, type ResolveResult } from "../../core/resolve/resolve-index.js";
+import {
+  columnsText,
+  type ResolveColumns,
+  ResolveIndex,
+  type ResolveResult,
+} from "../../core/resolve/resolve-index.js";
 import { cacheLocation, openCacheFile } from "../cache/cache-file.js";
 import { codeIdentity } from "../cache/code-identity.js";
 import { DatasetOperands } from "../dataset/dataset-operands.js";
@@ -66,11 +71,7 @@ const isEntry = (value: unknown): value is ResolveEntry => {
     typeof dataset.name === "string" &&
     typeof dataset.datasetDigest === "string" &&
     (dataset.aliases === undefined || Array.isArray(dataset.aliases)) &&
-    Array.isArray(dataset.addresses) &&
-    Array.isArray(dataset.headings) &&
-    dataset.addresses.length === dataset.headings.length &&
-    typeof dataset.ids === "object" &&
-    dataset.ids !== null
+    typeof dataset.records === "string"
   );
 };
 
@@ -231,9 +232,7 @@ function readDataset(
       name: text(data.name) ?? "",
       ...(aliases.length > 0 ? { aliases } : {}),
       datasetDigest: datasetDigest ?? "",
-      addresses,
-      headings,
-      ids,
+      records: columnsText(addresses, headings, ids),
     },
     unreadable,
   };
