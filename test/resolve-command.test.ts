@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { main } from "../src/cli/main.js";
 import { resolve as resolveLibrary } from "../src/index.js";
 import { lock } from "../src/node/dataset/lock.js";
+import { columnsText, readColumnsText } from "../src/core/resolve/resolve-index.js";
 import { resolveCitations } from "../src/node/resolve/resolve.js";
 import { update } from "../src/node/update/update.js";
 import { copyFixture, tempDir, writeTree } from "./helpers/datasets.js";
@@ -369,10 +370,10 @@ describe("the index cache", () => {
     ]);
     // The cache is what is read: an address changed in it is what resolve answers while the files are unchanged.
     const entry = written.entries["../../../.tooling/citation-targets/mvfg.lock.json"]!;
-    const [addresses, headings, ids] = JSON.parse(entry.dataset.records) as [string[], string[], object];
+    const { addresses, headings, ids } = readColumnsText(entry.dataset.records);
     expect(ids).toEqual({}); // every id is the one derived from the address: none is kept
     addresses[addresses.indexOf("mvfg/mvfg.md#§-2a")] = "mvfg/cached.md#§-2a";
-    entry.dataset.records = JSON.stringify([addresses, headings, ids]);
+    entry.dataset.records = columnsText(addresses, headings, ids);
     await writeFile(cache, JSON.stringify(written));
     const warm = await resolveCitations({ citations: ["§ 2a MVfG"], cwd: dir, cacheSettleMs: 0 });
     expect(warm.results[0]!.citationAddress).toBe("mvfg/cached.md#§-2a");

@@ -5,8 +5,15 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { createCitationReader, READER_TABLES } from "../src/core/resolve/citation-reader.js";
-import { type ResolveDataset, ResolveIndex, type ResolveRecord } from "../src/core/resolve/resolve-index.js";
+import {
+  columnsText,
+  readColumnsText,
+  type ResolveDataset,
+  ResolveIndex,
+  type ResolveRecord,
+} from "../src/core/resolve/resolve-index.js";
 import { sha256Hex } from "../src/core/bytes.js";
+import { deriveCitationTargetId } from "../src/core/digest.js";
 
 const reader = createCitationReader(READER_TABLES);
 /** A citation read, as `kind:label` steps, the law and the range. */
@@ -398,5 +405,56 @@ describe("what does not match", () => {
     expect(answer(one, "Art. 8 DSGVO", true)).toBe(
       'no-match: no dataset of those named is the law "DSGVO" (by its titleId, name, slug or an alias)',
     );
+  });
+});
+
+describe("the records text of the index cache", () => {
+  test("addresses, headings and ids read back as written (any text without a line break)", () => {
+    const address = fc.string({ unit: "grapheme", maxLength: 20 }).map((a) => a.replace(/[\r\n]/g, ""));
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(address, fc.string())),
+        fc.dictionary(fc.nat().map(String), fc.string()),
+        (rows, ids) => {
+          const addresses = rows.map(([a]) => a);
+          const headings = rows.map(([, h]) => h);
+          expect(readColumnsText(columnsText(addresses, headings, ids))).toEqual({ addresses, headings, ids });
+        },
+      ),
+    );
+  });
+
+  test("an address is written as what it shares with the one before and the rest", () => {
+    const text = columnsText(
+      ["bgb/index.md#§-823", "bgb/index.md#§-823/abs-1", "bgb/index.md#§-824"],
+      ["", "", ""],
+      {},
+    );
+    expect(JSON.parse(text)[0]).toBe("0 bgb/index.md#§-823\n18 /abs-1\n17 4");
+  });
+
+  test("an index of records texts answers as one of records", () => {
+    const digest = "a".repeat(64);
+    const records = BV.records.map((r) => ({
+      ...r,
+      citationTargetId: deriveCitationTargetId(digest, r.citationAddress),
+    }));
+    const columns = {
+      slug: BV.slug,
+      titleId: BV.titleId,
+      name: BV.name,
+      aliases: BV.aliases!,
+      datasetDigest: digest,
+      records: columnsText(
+        records.map((r) => r.citationAddress),
+        records.map((r) => r.headingText),
+        { 1: "not-derived" },
+      ),
+    };
+    const fromColumns = new ResolveIndex([columns]);
+    expect(fromColumns.resolve("Art. 8 Abs. 2 BV")).toEqual(
+      new ResolveIndex([{ ...BV, records }]).resolve("Art. 8 Abs. 2 BV"),
+    );
+    expect(fromColumns.resolve("Art. 8 BV").citationTargetId).toBe("not-derived");
   });
 });

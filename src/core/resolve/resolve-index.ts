@@ -40,9 +40,45 @@ export interface ResolveColumns {
   records: string;
 }
 
-/** The records text of ResolveColumns. */
-export function columnsText(addresses: readonly string[], headings: readonly string[], ids: Record<string, string>) {
-  return JSON.stringify([addresses, headings, ids]);
+/**
+ * The records text of ResolveColumns: `[addresses, headings, ids]`, the addresses as one text, each on a line of its
+ * own (an address has no line break) as the length it shares with the address before it, a space and the rest
+ * (`12 abs-2`): a dataset's addresses share their slug, path and heading, and the text is a third of the list's.
+ */
+export function columnsText(
+  addresses: readonly string[],
+  headings: readonly string[],
+  ids: Record<string, string>,
+): string {
+  const lines: string[] = [];
+  let previous = "";
+  for (const address of addresses) {
+    let shared = 0;
+    const most = Math.min(previous.length, address.length);
+    while (shared < most && previous.charCodeAt(shared) === address.charCodeAt(shared)) shared++;
+    lines.push(`${shared} ${address.slice(shared)}`);
+    previous = address;
+  }
+  return JSON.stringify([lines.join("\n"), headings, ids]);
+}
+
+/** The records of a records text (columnsText). */
+export function readColumnsText(text: string): {
+  addresses: string[];
+  headings: string[];
+  ids: Record<string, string>;
+} {
+  const [coded, headings, ids] = JSON.parse(text) as [string, string[], Record<string, string>];
+  const addresses: string[] = [];
+  if (coded !== "") {
+    let previous = "";
+    for (const line of coded.split("\n")) {
+      const space = line.indexOf(" ");
+      previous = previous.slice(0, Number(line.slice(0, space))) + line.slice(space + 1);
+      addresses.push(previous);
+    }
+  }
+  return { addresses, headings, ids };
 }
 
 export type ResolveOutcome = "match" | "ambiguous" | "no-match";
@@ -158,7 +194,7 @@ export class ResolveIndex {
       return {
         slug: dataset.slug,
         load: () => {
-          const [addresses, headings, ids] = JSON.parse(records) as [string[], string[], Record<string, string>];
+          const { addresses, headings, ids } = readColumnsText(records);
           return {
             addresses,
             headings,
