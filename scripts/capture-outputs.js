@@ -366,6 +366,76 @@ const SCENARIOS = [
       ct("validate"),
     ],
   },
+  {
+    // Issue 36: a host per dataset (adopt and lock --legislation-host, the config's adopt sections) and one-file
+    // datasets ('ch/*.md', lock of one file, a folder of several acts refused).
+    name: "examples-jurisdictions",
+    data: "examples",
+    steps: [
+      {
+        write: "ch/sr-210.md",
+        text:
+          '---\nsr_number: "210"\ntitle: Schweizerisches Zivilgesetzbuch\neli: cc/24/233_245_233\nversion_date: 2024-01-01\n---\n' +
+          "# Schweizerisches Zivilgesetzbuch\n\n## Art. 1\n\n<sup>1</sup> Das Gesetz findet Anwendung.\n",
+      },
+      {
+        write: "ch/sr-220.md",
+        text:
+          '---\nsr_number: "220"\ntitle: Obligationenrecht\neli: cc/27/317_321_377\nversion_date: 2024-01-01\n---\n' +
+          "# Obligationenrecht\n\n## Art. 1\n\n<sup>1</sup> Zum Abschlusse eines Vertrages.\n",
+      },
+      ...["ch", "ch/*.md"].map((datasets) =>
+        ct(
+          "adopt",
+          datasets,
+          "--title-id",
+          "{front.sr_number}",
+          "--name",
+          "{front.title}",
+          "--version-date",
+          "{front.version_date}",
+          "--source-text-url",
+          "https://www.fedlex.admin.ch/eli/{front.eli}/de",
+          "--check",
+          "--no-cache",
+        ),
+      ),
+      ct(
+        "adopt",
+        "ch/sr-210.md",
+        "--title-id",
+        "{front.sr_number}",
+        "--name",
+        "{front.title}",
+        "--version-date",
+        "{front.version_date}",
+        "--source-text-url",
+        "https://www.fedlex.admin.ch/eli/{front.eli}/de",
+        "--legislation-host",
+        "www.fedlex.admin.ch",
+        "--no-cache",
+      ),
+      ct(
+        "lock",
+        "ch/sr-220.md",
+        "--slug",
+        "sr-220",
+        "--title-id",
+        "220",
+        "--name",
+        "Obligationenrecht",
+        "--version-date",
+        "2024-01-01",
+        "--source-text-url",
+        "https://www.fedlex.admin.ch/eli/cc/27/317_321_377/de",
+        "--legislation-host",
+        "www.fedlex.admin.ch",
+      ),
+      ct("update", "--no-cache"),
+      ct("validate", "--no-cache"),
+      ct("schema"),
+    ],
+  },
 
   // ---- the repository: one dataset per law, ~1,500 laws, an amended working tree (scripts/capture-data.js).
   // A command that reads every law costs seconds: each runs once, its other formats written with --output-file.

@@ -34,6 +34,8 @@ const ADOPT = [
   "{front.date}",
   "--source-text-url",
   `https://${HOST}/{front.slug}/`,
+  "--legislation-host",
+  HOST,
 ];
 const git = (args: string[], cwd: string) =>
   runCommand(
@@ -418,6 +420,8 @@ describe("a manifest without its JSONL is a validate problem (item 7)", () => {
           "2024-01-01",
           "--source-text-url",
           `https://${HOST}/{folder}/`,
+          "--legislation-host",
+          HOST,
         ],
         dir,
       );
@@ -475,6 +479,7 @@ describe("adopt's templates and refusals", () => {
     try {
       await writeTree(dir, {
         ".citation-targets.json": JSON.stringify({
+          legislationHost: HOST,
           adopt: {
             datasets: ["laws/*"],
             titleId: "{front.jurabk}",
@@ -532,6 +537,8 @@ describe("update sets the version fields (new versions)", () => {
           "2024-01-01",
           "--source-text-url",
           "https://h.example/{front.slug}/",
+          "--legislation-host",
+          "h.example",
         ],
         dir,
       );
@@ -665,6 +672,8 @@ describe("what adopt and update show on the way", () => {
           "2024-01-01",
           "--source-text-url",
           `https://${HOST}/gg/`,
+          "--legislation-host",
+          HOST,
         ],
         dir,
       );
@@ -785,38 +794,40 @@ describe("the front matter read for templates", () => {
 });
 
 describe("found by trying it as a new user", () => {
-  test("a sourceTextUrl on another host than the legislation host in force is warned of when update or adopt writes it", async () => {
+  test("a sourceTextUrl on another host than the legislation host in force is refused by update and adopt, writing nothing", async () => {
     const { dir, cleanup } = await repository();
     try {
       await writeTree(dir, { "laws/gg/index.md": "---\nstand: 2022-12-19\n---\n# GG\n" });
-      const adopted = await runMain(
-        [
-          "adopt",
-          "laws/*",
-          "--title-id",
-          "GG",
-          "--name",
-          "GG",
-          "--version-date",
-          "2022-12-19",
-          "--source-text-url",
-          `https://${HOST}/gg/`,
-        ],
-        dir,
+      const args = [
+        "adopt",
+        "laws/*",
+        "--title-id",
+        "GG",
+        "--name",
+        "GG",
+        "--version-date",
+        "2022-12-19",
+        "--source-text-url",
+        `https://${HOST}/gg/`,
+      ];
+      const refused = await runMain(args, dir);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(
+        `gg: sourceTextUrl https://${HOST}/gg/ is on ${HOST}, not on the legislation host www.legislation.gov.au (the default; no config sets legislationHost): validate would reject its records`,
       );
-      expect(adopted.code).toBe(0);
-      expect(adopted.stderr).toContain(
-        `warning: gg: sourceTextUrl https://${HOST}/gg/ is on ${HOST}, not on the legislation host www.legislation.gov.au (the default; no config sets legislationHost)`,
-      );
+      expect(existsSync(join(dir, ".tooling"))).toBe(false);
       await writeTree(dir, { ".citation-targets.json": JSON.stringify({ legislationHost: HOST }) });
+      expect((await runMain(args, dir)).code).toBe(0);
+      const before = await readFile(join(dir, ".tooling/citation-targets/gg.lock.json"), "utf8");
       const moved = await runMain(["update", "--source-text-url", "https://www.legifrance.gouv.fr/codes/x/"], dir);
-      expect(moved.code).toBe(0);
+      expect(moved.code).toBe(1);
       expect(moved.stderr).toContain(
-        `not on the legislation host ${HOST} (the config .citation-targets.json): validate will reject its records`,
+        `not on the legislation host ${HOST} (the config .citation-targets.json): validate would reject its records`,
       );
-      expect((await runMain(["update", "--source-text-url", `https://${HOST}/gg/2`], dir)).stderr).not.toContain(
-        "warning",
-      );
+      expect(await readFile(join(dir, ".tooling/citation-targets/gg.lock.json"), "utf8")).toBe(before);
+      const fine = await runMain(["update", "--source-text-url", `https://${HOST}/gg/2`], dir);
+      expect(fine.code).toBe(0);
+      expect(fine.stderr).not.toContain("legislation host");
     } finally {
       await cleanup();
     }
@@ -831,6 +842,8 @@ describe("found by trying it as a new user", () => {
     "{front.stand}",
     "--source-text-url",
     `https://${HOST}/{folder}/`,
+    "--legislation-host",
+    HOST,
   ];
 
   test("rerunning adopt after adding a law keeps a version set with update (the templates fill new datasets only)", async () => {

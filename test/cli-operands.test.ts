@@ -253,7 +253,7 @@ describe("small things users expect", () => {
     );
   });
 
-  test("lock warns of a sourceTextUrl off the legislation host, as adopt and update do", async () => {
+  test("lock warns of a sourceTextUrl off the legislation host (adopt and update refuse it), in their words", async () => {
     await writeTree(root, { "ch/zgb-alt/index.md": ZGB("2024-01-01", "Zwei.") });
     const result = await cli([
       "lock",
@@ -273,7 +273,7 @@ describe("small things users expect", () => {
     ]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain(
-      `citation-targets: warning: zgb-alt: sourceTextUrl https://www.admin.ch/zgb/ is on www.admin.ch, not on the legislation host ${HOST} (the config .citation-targets.json): validate will reject its records`,
+      `citation-targets: warning: zgb-alt: sourceTextUrl https://www.admin.ch/zgb/ is on www.admin.ch, not on the legislation host ${HOST} (the config .citation-targets.json): validate would reject its records; if it is published on www.admin.ch, give the dataset that host: lock --legislation-host www.admin.ch\n`,
     );
     // On the host: no warning.
     const onHost = await cli([

@@ -294,7 +294,9 @@ describe("validate through main()", () => {
       ["validate", "--verbose", "--no-lock", join(repoRoot, ".tooling/citation-targets/mvfg.jsonl")],
       repoRoot,
     );
-    expect(bundled.stderr).toContain("schema: bundled schema (legislation host www.legislation.gov.au)");
+    expect(bundled.stderr).toContain(
+      "schema: bundled schema (legislation host www.legislation.gov.au; a dataset whose lock manifest names its legislationHost: that host's)",
+    );
   });
 
   test("the legislation host is a setting", async () => {

@@ -271,7 +271,7 @@ describe("--print-config says which schema is used", () => {
     expect((await printed([])).schema).toEqual({
       value: "bundled",
       from: "default",
-      used: "the bundled schema, built for legislation host www.legislation.gov.au (no .tooling/schemas/citation-targets.schema.json from here up to the repository root)",
+      used: "the bundled schema, built for legislation host www.legislation.gov.au (no .tooling/schemas/citation-targets.schema.json from here up to the repository root), or for the legislationHost a dataset's lock manifest names",
     });
     await writeFile(
       join(dir, ".citation-targets.json"),
@@ -283,7 +283,7 @@ describe("--print-config says which schema is used", () => {
       from: "config .citation-targets.json",
     });
     expect(config.schema.used).toBe(
-      "the bundled schema, built for legislation host www.gesetze-im-internet.de (no .tooling/schemas/citation-targets.schema.json from here up to the repository root)",
+      "the bundled schema, built for legislation host www.gesetze-im-internet.de (no .tooling/schemas/citation-targets.schema.json from here up to the repository root), or for the legislationHost a dataset's lock manifest names",
     );
     expect((await printed(["--legislation-host", "example.org"])).schema.used).toContain(
       "built for legislation host example.org",

@@ -5,7 +5,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { adopt, OperationalError, resolveConfig, validate } from "../src/index.js";
+import { adopt, DatasetError, OperationalError, resolveConfig, validate } from "../src/index.js";
 import { runMain } from "./helpers/bin.js";
 import { copyFixture, tempDir } from "./helpers/datasets.js";
 import { fixtureRecords, toJsonl } from "./helpers/records.js";
@@ -76,7 +76,7 @@ describe("the library and the config", () => {
     );
   });
 
-  test("adopt with config: true takes the config's folders and templates, and warns of a sourceTextUrl off its host", async () => {
+  test("adopt with config: true takes the config's folders and templates, and refuses a sourceTextUrl off its host", async () => {
     await mkdir(join(dir, "acts"));
     await copyFixture("mvfg", join(dir, "acts"));
     const templates = {
@@ -91,11 +91,14 @@ describe("the library and the config", () => {
       JSON.stringify({ legislationHost: HOST, adopt: { datasets: ["acts/*"], ...templates } }),
     );
     await expect(adopt({ cwd: dir, check: true })).rejects.toBeInstanceOf(OperationalError); // no folders without the config
-    const checked = await adopt({ cwd: dir, check: true, config: "no-host.json" });
-    expect(checked.updates.map((update) => update.slug)).toEqual(["mvfg"]);
-    expect(checked.updates[0]?.warnings.join("\n")).toContain(
-      `sourceTextUrl https://${HOST}/mvfg/ is on ${HOST}, not on the legislation host www.legislation.gov.au`,
+    // The config without a host: the default is in force, and validate would reject the records: refused.
+    const refused = await adopt({ cwd: dir, check: true, config: "no-host.json" }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(DatasetError);
+    expect((refused as DatasetError).problems.join("\n")).toContain(
+      `mvfg: sourceTextUrl https://${HOST}/mvfg/ is on ${HOST}, not on the legislation host www.legislation.gov.au`,
     );
+    const checked = await adopt({ cwd: dir, check: true, config: "no-host.json", legislationHost: HOST });
+    expect(checked.updates.map((update) => update.slug)).toEqual(["mvfg"]);
     const adopted = await adopt({ cwd: dir, config: true, templates: { name: "MVfG (given)" } });
     expect(adopted.updates[0]?.warnings).toEqual([]);
     const manifest = JSON.parse(await readFile(join(dir, ".tooling/citation-targets/mvfg.lock.json"), "utf8"));

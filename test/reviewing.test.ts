@@ -14,6 +14,7 @@ import { runCommand } from "./helpers/bin.js";
 import { tempDir, writeTree } from "./helpers/datasets.js";
 import { runMain } from "./helpers/in-process.js";
 import { repoRoot } from "./helpers/records.js";
+import { readmeSection } from "./helpers/readme.js";
 
 const GIT_ENV = {
   GIT_AUTHOR_NAME: "t",
@@ -32,10 +33,9 @@ const ran: { output: string; expected?: string }[] = [];
 beforeAll(async () => {
   ({ dir, cleanup } = await tempDir());
   const readme = await readFile(join(repoRoot, "README.md"), "utf8");
-  const start = readme.indexOf("\n## Reviewing an amendment\n");
-  const end = readme.indexOf("\n## Commands\n", start);
-  expect(start).toBeGreaterThan(0);
-  const blocks = [...readme.slice(start, end).matchAll(/```(sh|text)\n([\s\S]*?)```/g)].map((m) => ({
+  const section = readmeSection(readme, "Reviewing an amendment");
+  expect(section).toBeDefined();
+  const blocks = [...section!.matchAll(/```(sh|text)\n([\s\S]*?)```/g)].map((m) => ({
     kind: m[1]!,
     body: m[2]!,
   }));

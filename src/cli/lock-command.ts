@@ -17,7 +17,7 @@ import { displayPath, MANIFEST_FOLDER } from "../node/files/files.js";
 import { shellQuote } from "../core/text.js";
 import type { CommandIo, MainContext } from "./context.js";
 import { lockJson, lockText } from "./dataset-reports.js";
-import { capOption, collectPair, pick } from "./options.js";
+import { capOption, collectPair, parseHost, pick } from "./options.js";
 
 /** Adds the `lock` command to the program. */
 export function registerLockCommand(
@@ -37,6 +37,11 @@ export function registerLockCommand(
     .option("--name <name>", 'the title\'s name, e.g. "Privacy Act 1988"')
     .option("--version-date <date>", "the version's date, YYYY-MM-DD")
     .option("--source-text-url <url>", "https address of the published text")
+    .option(
+      "--legislation-host <host>",
+      "the host --source-text-url is on, when it is not the config's legislationHost (or the default): written in the manifest, so that validate checks this dataset's records against it",
+      parseHost,
+    )
     .option(
       "-o, --output <file>",
       `where to write the manifest (default: <datasetDir>/${DEFAULT_MANIFEST_NAME} when it is there; else, in a git repository, ${MANIFEST_FOLDER}/<slug>.lock.json at its root; else <datasetDir>/${DEFAULT_MANIFEST_NAME}); away from the dataset, datasetRoot records the way back`,
@@ -79,7 +84,12 @@ export function registerLockCommand(
     .action(async (dir: string, options: LockCliOptions) => {
       const order = options.order ? await readOrderFile(resolve(context.cwd, options.order), options.order) : undefined;
       const { lock } = await import("../node/dataset/lock.js");
+      const { hostInForce, hostProblems, manifestHost } = await import("../node/config/legislation-host.js");
+      const { findConfig } = await import("../node/config/config.js");
+      const inForce = await hostInForce(context.cwd, await findConfig(context.cwd).catch(() => undefined));
+      const host = manifestHost(options.legislationHost, inForce);
       const result = await lock({
+        ...(host !== undefined ? { legislationHost: host } : {}),
         dir,
         onNote: (text) => stderr.write(`${text}\n`),
         cwd: context.cwd,
@@ -95,12 +105,15 @@ export function registerLockCommand(
         ...pick(options, [...MANIFEST_DATASET_FIELDS]),
       });
       const shown = displayPath(result.path, context.cwd);
-      // A sourceTextUrl written on another host than the legislation host in force: warned of, as update and adopt do.
-      if (result.previous === undefined || result.previous.sourceTextUrl !== result.manifest.sourceTextUrl) {
-        const { lockHostWarning } = await import("./host-warnings.js");
-        const warning = await lockHostWarning(result.manifest.slug, result.manifest.sourceTextUrl, context.cwd);
-        if (warning !== undefined) stderr.write(`warning: ${warning}\n`);
-      }
+      // A sourceTextUrl written on another host than its dataset's: warned of (update and adopt refuse it), in the same
+      // words (legislation-host.ts).
+      const { previous, manifest } = result;
+      if (
+        previous === undefined ||
+        previous.sourceTextUrl !== manifest.sourceTextUrl ||
+        previous.legislationHost !== manifest.legislationHost
+      )
+        for (const warning of hostProblems([manifest], inForce, "lock")) stderr.write(`warning: ${warning}\n`);
       if (options.format === "json") {
         stdout.write(lockJson(result, shown, options.check === true, result.previous));
         if (options.check) setExitCode(result.changed ? 1 : 0);
@@ -120,6 +133,7 @@ interface LockCliOptions {
   name?: string;
   versionDate?: string;
   sourceTextUrl?: string;
+  legislationHost?: string;
   output?: string;
   order?: string;
   kind?: Record<string, string>;

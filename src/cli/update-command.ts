@@ -11,15 +11,7 @@ import { plural } from "../core/text.js";
 import { OperationalError } from "../node/errors.js";
 import { DEFAULT_MANIFEST_PATTERN, displayPath, MANIFEST_FOLDER } from "../node/files/files.js";
 import { shellQuote } from "../core/text.js";
-import {
-  type CommandIo,
-  configOf,
-  datasetProgress,
-  type MainContext,
-  noteJobs,
-  OUTSIDE_NOTE,
-  packageJson,
-} from "./context.js";
+import { type CommandIo, datasetProgress, type MainContext, noteJobs, OUTSIDE_NOTE, packageJson } from "./context.js";
 import { CHECK_FORMATS, isFreshnessFormat } from "./freshness-formats.js";
 import { adoptText, describeUpdates, updatesJson } from "./dataset-reports.js";
 import {
@@ -28,10 +20,10 @@ import {
   addCapOptions,
   allowOutsideOption,
   parsePositive,
+  parseHost,
   pick,
 } from "./options.js";
 import type { DatasetUpdate } from "../node/update/update-dataset.js";
-import { addHostWarnings } from "./host-warnings.js";
 import { createProgressLine, progressEnabled } from "./progress.js";
 import { manifestsIn, warnLeftovers, warnTwins } from "./validate-notes.js";
 
@@ -162,8 +154,14 @@ export function registerUpdateCommand(
         const progress = progressEnabled(context.env, context.stderr.isTTY)
           ? createProgressLine((text) => context.stderr.write(text))
           : undefined;
+        // The legislation host in force (the config's, else the default): a sourceTextUrl written on another host than
+        // its dataset's is refused before anything is written (legislation-host.ts).
+        const { hostInForce } = await import("../node/config/legislation-host.js");
+        const { findConfig } = await import("../node/config/config.js");
+        const inForce = await hostInForce(context.cwd, await findConfig(context.cwd).catch(() => undefined));
         const updateOptions = {
           manifests,
+          hostInForce: inForce,
           onNote: note,
           configTemplates: true,
           ...(options.alias !== undefined ? { aliasKeys: options.alias } : {}),
@@ -199,7 +197,6 @@ export function registerUpdateCommand(
             results.flatMap((r) => [r.manifest, r.output]),
             context.cwd,
           );
-        await addHostWarnings(results, context.cwd);
         if (isFreshnessFormat(options.format)) {
           const { updateFreshness } = await import("./freshness-output.js");
           stdout.write(await updateFreshness(options.format, results, upToDate, context.cwd, packageJson.version));
@@ -254,13 +251,13 @@ export function registerAdoptCommand(
   addCapOptions(
     program
       .command("adopt")
-      .summary("lock and generate a whole corpus: one dataset per folder, fields from front matter")
+      .summary("lock and generate a whole corpus: one dataset per folder (or markdown file), fields from front matter")
       .description(
-        `Bring many dataset folders under citation targets in one command: for each folder, its fields are filled from templates (the folder's name and path, and the front matter of its index.md), and its lock manifest and JSONL are written to ${MANIFEST_FOLDER}/<slug>.lock.json and <slug>.jsonl at the repository root. All or nothing: every fault of every folder is named, and then nothing is written. Rerun, it refreshes what it wrote (the same as update, with the fields filled again).`,
+        `Bring many dataset folders under citation targets in one command: for each folder, its fields are filled from templates (the folder's name and path, and the front matter of its index.md), and its lock manifest and JSONL are written to ${MANIFEST_FOLDER}/<slug>.lock.json and <slug>.jsonl at the repository root. A markdown file, or a glob ending in .md ('ch/*.md'), is a dataset of one file. A dataset's legislationHost (--legislation-host, else its config section's) is written into its manifest when it is not the host in force, and a sourceTextUrl on another host than its dataset's is refused. All or nothing: every fault of every folder is named, and then nothing is written. Rerun, it refreshes what it wrote (the same as update, with the fields filled again).`,
       )
       .argument(
         "[datasets...]",
-        "dataset folders, or globs of them (e.g. 'laws/*'); default: adopt.datasets of the config",
+        "dataset folders, markdown files (one dataset each), or globs of them (e.g. 'laws/*', 'ch/*.md'); default: adopt.datasets of the config",
       )
       .option(
         "--slug <template>",
@@ -272,6 +269,11 @@ export function registerAdoptCommand(
       .option(
         "--source-text-url <template>",
         "e.g. 'https://www.gesetze-im-internet.de/{front.slug}/' (values are percent-encoded)",
+      )
+      .option(
+        "--legislation-host <host>",
+        "the host the source text URLs are on, when it is not the config's legislationHost (or the default): written in each manifest, so that validate checks the dataset against it",
+        parseHost,
       )
       .option("--check", "write nothing; exit 1 when anything would be written")
       .option(
@@ -299,7 +301,7 @@ export function registerAdoptCommand(
   )
     .addHelpText(
       "after",
-      `\nTemplates: ${TEMPLATE_HELP}. A flag wins over the config's adopt.<field>.\n\nExit codes: 0 adopted (or, with --check, nothing to write), 1 --check found something to write or a folder is at fault, 2 usage or I/O error.\n\nExamples:\n  citation-targets adopt 'laws/*' --title-id '{front.jurabk}' --name '{front.Title}' --version-date 2024-06-01 --source-text-url 'https://www.gesetze-im-internet.de/{front.slug}/'\n  citation-targets adopt            (folders and templates from the config's "adopt")`,
+      `\nTemplates: ${TEMPLATE_HELP}. A flag wins over the config's adopt.<field>.\n\nExit codes: 0 adopted (or, with --check, nothing to write), 1 --check found something to write or a folder is at fault, 2 usage or I/O error.\n\nExamples:\n  citation-targets adopt 'laws/*' --title-id '{front.jurabk}' --name '{front.Title}' --version-date 2024-06-01 --source-text-url 'https://www.gesetze-im-internet.de/{front.slug}/' --legislation-host www.gesetze-im-internet.de\n  citation-targets adopt 'ch/*.md' --title-id '{front.sr_number}' --name '{front.title}' --version-date '{front.version_date}' --source-text-url 'https://www.fedlex.admin.ch/eli/{front.eli}/de' --legislation-host www.fedlex.admin.ch\n  citation-targets adopt            (folders and templates from the config's "adopt": one section, or an array of them)`,
     )
     .action(
       async (
@@ -310,6 +312,7 @@ export function registerAdoptCommand(
           name?: string;
           versionDate?: string;
           sourceTextUrl?: string;
+          legislationHost?: string;
           check?: boolean;
           move?: boolean;
           alias?: string[];
@@ -321,33 +324,28 @@ export function registerAdoptCommand(
       ) => {
         if (options.allowOutsideRepository) stderr.write(OUTSIDE_NOTE);
         noteJobs(options.jobs, stderr);
-        const loaded = await configOf(options.config, context.cwd);
-        const fromConfig = loaded?.config.adopt ?? {};
-        const templates = {
-          ...pick(fromConfig, [...MANIFEST_DATASET_FIELDS]),
-          ...pick(options, [...MANIFEST_DATASET_FIELDS]),
-        };
-        const datasets = named.length > 0 ? named : (fromConfig.datasets ?? []);
-        const aliasKeys = options.alias ?? fromConfig.aliases;
+        const templates = pick(options, [...MANIFEST_DATASET_FIELDS]);
         const { adopt } = await import("../node/update/adopt.js");
+        const { adoptWithConfig } = await import("../node/config/library-config.js");
         const progress = progressEnabled(context.env, context.stderr.isTTY)
           ? createProgressLine((text) => context.stderr.write(text))
           : undefined;
-        const result = await adopt({
-          datasets,
+        const result = await adoptWithConfig(adopt, {
+          datasets: named,
           templates,
+          config: options.config ?? true,
+          ...(options.legislationHost !== undefined ? { legislationHost: options.legislationHost } : {}),
           onNote: note,
           cwd: context.cwd,
           ...(options.check ? { check: true } : {}),
           ...(options.move ? { move: true } : {}),
-          ...(aliasKeys !== undefined ? { aliasKeys } : {}),
+          ...(options.alias !== undefined ? { aliasKeys: options.alias } : {}),
           ...(options.cache === false ? { cache: false as const } : {}),
           ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
           ...artifactCaps(options),
           ...datasetProgress(progress, "adopting"),
         });
         progress?.done();
-        await addHostWarnings(result.updates, context.cwd);
         const changed = result.updates.filter((r) => r.manifestChanged || r.outputChanged);
         if (options.format === "json") stdout.write(updatesJson("adopt", result.updates, options.check === true));
         else {

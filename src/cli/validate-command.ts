@@ -313,7 +313,7 @@ async function runValidate(
     const source = report.schemaSource;
     const where =
       source.kind === "bundled"
-        ? `bundled schema (legislation host ${source.legislationHost})`
+        ? `bundled schema (legislation host ${source.legislationHost}; a dataset whose lock manifest names its legislationHost: that host's)`
         : `${source.kind === "option" ? "--schema" : "repository schema"} ${source.path}`;
     context.stderr.write(`citation-targets: schema: ${where}\n`);
     for (const file of report.files) {
@@ -426,7 +426,7 @@ async function schemaInForce(
   return {
     value: "bundled",
     from: "default",
-    used: `the bundled schema, built for legislation host ${host} (no ${REPOSITORY_SCHEMA_PATH} from here up to the repository root)`,
+    used: `the bundled schema, built for legislation host ${host} (no ${REPOSITORY_SCHEMA_PATH} from here up to the repository root), or for the legislationHost a dataset's lock manifest names`,
   };
 }
 

@@ -11,6 +11,8 @@ export const lockDatasetFiles = defineRule({
   messages: {
     folderMissing:
       "the dataset folder {{root}} (datasetRoot of lock manifest {{manifest}}) is not there (moved or deleted?), so none of its artifacts can be checked: restore it, or point the manifest at its new place with `citation-targets adopt --move NEW-FOLDER` (or `citation-targets lock NEW-FOLDER -o {{manifest}}`); a checkout without the datasets says so with --no-artifacts",
+    fileMissing:
+      "the dataset file {{root}} (datasetRoot of lock manifest {{manifest}}) is not there (moved or deleted?), so it cannot be checked: restore it, or point the manifest at its new place with `citation-targets adopt --move NEW-FILE` (or `citation-targets lock NEW-FILE -o {{manifest}}`); a checkout without the datasets says so with --no-artifacts",
     missing:
       'artifact "{{path}}" is in lock manifest {{manifest}} but not in the dataset folder {{root}} (deleted or renamed?): run {{fix}} to refresh the lock and regenerate this file',
     unlisted:
@@ -25,8 +27,9 @@ export const lockDatasetFiles = defineRule({
       end() {
         const lock = context.lock!;
         if (lock.datasetFolderMissing !== undefined) {
+          // A datasetRoot that names one markdown file (docs/spec.md, section 8, "One-file datasets").
           context.report({
-            messageId: "folderMissing",
+            messageId: lock.datasetFolderMissing.endsWith(".md") ? "fileMissing" : "folderMissing",
             data: { root: lock.datasetFolderMissing, manifest: lock.manifestPath },
             line: 0,
             pointer: "",

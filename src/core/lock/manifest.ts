@@ -6,6 +6,7 @@ import { sha256Hex } from "../bytes.js";
 import {
   type ArtifactKind,
   type IndexKind,
+  LEGISLATION_HOST_PATTERN,
   MANIFEST_DATASET_FIELDS,
   MARKDOWN_ARTIFACT_KINDS,
   SLUG_PATTERN,
@@ -38,6 +39,11 @@ export interface LockManifest {
    */
   ignore?: string[];
   /**
+   * The host `sourceTextUrl` is on, when it is not the host of the config or the default (docs/spec.md, section 8):
+   * `validate` checks the records against the schema of this host. Not part of the digest.
+   */
+  legislationHost?: string;
+  /**
    * Other names of the law (abbreviations such as `BGB`), read from the front matter keys named with `--alias` (README,
    * "resolve"); `resolve` finds the law by them. Not part of the digest.
    */
@@ -48,7 +54,7 @@ export interface LockManifest {
 
 /**
  * The members that do not enter datasetDigest: the digest itself, where the dataset happens to be stored, which files
- * the walk leaves out, the legislation host, and the law's other names (none of them changes the records).
+ * the walk leaves out, and what checks the records without changing them (the legislation host, the aliases).
  */
 const UNDIGESTED = new Set(["datasetDigest", "datasetRoot", "ignore", "legislationHost", "aliases"]);
 
@@ -72,6 +78,7 @@ export function formatManifest(manifest: LockManifest): string {
     sourceTextUrl: manifest.sourceTextUrl,
     ...(manifest.datasetRoot !== undefined ? { datasetRoot: manifest.datasetRoot } : {}),
     ...(manifest.ignore !== undefined ? { ignore: manifest.ignore } : {}),
+    ...(manifest.legislationHost !== undefined ? { legislationHost: manifest.legislationHost } : {}),
     ...(manifest.aliases !== undefined ? { aliases: manifest.aliases } : {}),
     artifacts: manifest.artifacts.map((a) => ({
       path: a.path,
@@ -111,11 +118,22 @@ export function buildManifestSchema(): Record<string, unknown> {
       name: NON_EMPTY_STRING,
       versionDate: { type: "string", pattern: CALENDAR_DATE },
       sourceTextUrl: { type: "string", pattern: "^https://[^\\s/]+/\\S+$" },
-      datasetRoot: { type: "string", pattern: "^[^\\u0000\\r\\n\\\\]+$" },
+      datasetRoot: {
+        type: "string",
+        pattern: "^[^\\u0000\\r\\n\\\\]+$",
+        description:
+          "the dataset root relative to the manifest's folder: a folder, or one markdown file (a name ending in .md); not digested",
+      },
       ignore: {
         type: "array",
         items: NON_EMPTY_STRING,
         description: "globs (relative to the dataset root) of markdown files that are not artifacts; not digested",
+      },
+      legislationHost: {
+        type: "string",
+        pattern: LEGISLATION_HOST_PATTERN,
+        description:
+          "the host sourceTextUrl is on, when it is not the config's or the default: validate checks the records against the schema of this host; not digested",
       },
       aliases: {
         type: "array",

@@ -30,6 +30,8 @@ export interface SchemaSource {
   /** The file the schema came from; absent for the bundled schema. */
   path?: string;
   legislationHost?: string;
+  /** The host is a lock manifest's `legislationHost` (the schema of one dataset), not the run's. */
+  fromManifest?: boolean;
 }
 
 /** A rule as formats that describe their rules show it (SARIF). */

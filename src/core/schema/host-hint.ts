@@ -27,6 +27,8 @@ export function legislationHostOf(url: unknown): string | undefined {
 export function hostFix(host: string, source: SchemaSource, schemaShown?: string): string | undefined {
   if (source.kind === "bundled") {
     if (host === source.legislationHost) return undefined;
+    if (source.fromManifest)
+      return `; its host ${host} is not the legislation host of its lock manifest (${source.legislationHost}): if the dataset's legislation is published on ${host}, adopt it again with --legislation-host ${host} (or set its legislationHost with \`citation-targets lock DATASET --legislation-host ${host}\`)`;
     return `; its host ${host} is not the legislation host in force (${source.legislationHost}): if your legislation is published there, pass --legislation-host ${host}, or set "legislationHost": "${host}" in the config file (.citation-targets.json)`;
   }
   const shown = schemaShown ?? source.path ?? "";

@@ -42,6 +42,8 @@ export interface LockVerdict {
   folders: Record<string, Fingerprint>;
   /** Each artifact, by its path from the root (the manifest's). */
   artifacts: Record<string, Fingerprint>;
+  /** The manifest's legislationHost, when it has one: the schema its records are checked against. */
+  legislationHost?: string;
 }
 
 /** How long a file must have been left alone before the run for its fingerprint to be trusted. */
@@ -248,7 +250,8 @@ function isVerdict(value: unknown): value is LockVerdict {
     typeof v.manifest === "string" &&
     typeof v.root === "string" &&
     map(v.folders) &&
-    map(v.artifacts)
+    map(v.artifacts) &&
+    (v.legislationHost === undefined || typeof v.legislationHost === "string")
   );
 }
 

@@ -24,10 +24,10 @@ export interface Config {
   rules?: Partial<Record<string, RuleSetting>>;
   maxProblems?: number;
   /**
-   * `adopt`'s dataset folders (globs, relative to the config file) and a template per dataset field (docs/spec.md,
-   * "Field templates").
+   * `adopt`'s dataset folders (globs, relative to the config file), a template per dataset field (docs/spec.md, "Field
+   * templates") and the datasets' legislation host: one section, or an array of sections, each with its own.
    */
-  adopt?: AdoptConfig;
+  adopt?: AdoptConfig | AdoptConfig[];
   /** `diff`'s settings. */
   diff?: { passEditorial?: boolean };
 }
@@ -41,6 +41,14 @@ export interface AdoptConfig {
   sourceTextUrl?: string;
   /** Front matter keys whose values become each manifest's `aliases` (`--alias`; README, "resolve"). */
   aliases?: string[];
+  /** The host the section's datasets' sourceTextUrl is on, when it is not the config's `legislationHost` (or the default). */
+  legislationHost?: string;
+}
+
+/** The config's `adopt` as a list of sections (a single object is one section). */
+export function adoptSections(config: Config | undefined): AdoptConfig[] {
+  const adopt = config?.adopt;
+  return adopt === undefined ? [] : Array.isArray(adopt) ? adopt : [adopt];
 }
 
 export interface LoadedConfig {
@@ -58,6 +66,41 @@ export const CONFIG_FILES: readonly { name: string; key?: string }[] = [
   { name: "citation-targets.config.json" },
   { name: "package.json", key: "citation-targets" },
 ];
+
+/** One section of the config's `adopt`. */
+const ADOPT_SECTION = {
+  type: "object",
+  additionalProperties: false,
+  description:
+    "adopt: the dataset folders, a template per dataset field ({folder}, {path}, {front.KEY}, filters |slug |lower |upper |trim) and the datasets' legislation host",
+  properties: {
+    datasets: {
+      type: "array",
+      items: NON_EMPTY_STRING,
+      minItems: 1,
+      description: "dataset folders or markdown files, or globs of them, relative to the config file",
+    },
+    slug: {
+      ...NON_EMPTY_STRING,
+      description: "default: {front.slug|slug} when the front matter has a slug, else {folder|slug}",
+    },
+    titleId: NON_EMPTY_STRING,
+    name: NON_EMPTY_STRING,
+    versionDate: NON_EMPTY_STRING,
+    sourceTextUrl: NON_EMPTY_STRING,
+    legislationHost: {
+      type: "string",
+      pattern: LEGISLATION_HOST_PATTERN,
+      description:
+        "the host these datasets' sourceTextUrl is on, when it is not the config's legislationHost (or the default): written in their lock manifests",
+    },
+    aliases: {
+      type: "array",
+      items: NON_EMPTY_STRING,
+      description: "front matter keys (e.g. jurabk) whose values become each manifest's aliases, as --alias",
+    },
+  },
+};
 
 /** JSON Schema (2020-12) of the config; shipped as schemas/citation-targets.config.schema.json. */
 export function buildConfigSchema(): Record<string, unknown> {
@@ -100,31 +143,17 @@ export function buildConfigSchema(): Record<string, unknown> {
       },
       maxProblems: { type: "integer", minimum: 0, description: "show at most this many problems per file" },
       adopt: {
-        type: "object",
-        additionalProperties: false,
-        description:
-          "adopt: the dataset folders, and a template per dataset field: {folder}, {path}, {front.KEY}, filters |slug |lower |upper |trim",
-        properties: {
-          datasets: {
+        oneOf: [
+          ADOPT_SECTION,
+          {
             type: "array",
-            items: NON_EMPTY_STRING,
+            items: ADOPT_SECTION,
             minItems: 1,
-            description: "dataset folders or globs of them, relative to the config file",
+            description: "several sections, each with its own datasets, templates and legislation host",
           },
-          slug: {
-            ...NON_EMPTY_STRING,
-            description: "default: {front.slug|slug} when the front matter has a slug, else {folder|slug}",
-          },
-          titleId: NON_EMPTY_STRING,
-          name: NON_EMPTY_STRING,
-          versionDate: NON_EMPTY_STRING,
-          sourceTextUrl: NON_EMPTY_STRING,
-          aliases: {
-            type: "array",
-            items: NON_EMPTY_STRING,
-            description: "front matter keys (e.g. jurabk) whose values become each manifest's aliases, as --alias",
-          },
-        },
+        ],
+        description:
+          "adopt: one section, or an array of sections (each with its own datasets, templates and legislationHost)",
       },
       diff: {
         type: "object",
@@ -145,6 +174,13 @@ export function buildConfigSchema(): Record<string, unknown> {
 /** A folder or glob relative to the config file, as a path or glob absolute (fast-glob takes forward slashes). */
 function relativeGlob(base: string, pattern: string): string {
   return resolve(base, pattern).split(sep).join("/");
+}
+
+/** The config's `adopt` with each section's datasets made absolute; its shape (an object or an array) kept. */
+function relativeSections(adopt: AdoptConfig | AdoptConfig[], base: string): AdoptConfig | AdoptConfig[] {
+  const section = (one: AdoptConfig): AdoptConfig =>
+    one.datasets !== undefined ? { ...one, datasets: one.datasets.map((d) => relativeGlob(base, d)) } : one;
+  return Array.isArray(adopt) ? adopt.map(section) : section(adopt);
 }
 
 const isFile = async (path: string) => (await stat(path).catch(() => undefined))?.isFile() ?? false;
@@ -204,9 +240,7 @@ async function checkConfig(path: string, data: unknown): Promise<LoadedConfig> {
       ...config,
       ...(config.schema !== undefined ? { schema: relative(config.schema) } : {}),
       ...(typeof config.lock === "string" ? { lock: relative(config.lock) } : {}),
-      ...(config.adopt?.datasets !== undefined
-        ? { adopt: { ...config.adopt, datasets: config.adopt.datasets.map((d) => relativeGlob(base, d)) } }
-        : {}),
+      ...(config.adopt !== undefined ? { adopt: relativeSections(config.adopt, base) } : {}),
     },
   };
 }

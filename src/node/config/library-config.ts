@@ -10,10 +10,9 @@ import type { AdoptOptions, AdoptResult } from "../update/adopt.js";
 import type { DiffOptions } from "../diff/diff.js";
 import type { DatasetUpdate } from "../update/update-dataset.js";
 import type { DatasetFields } from "../../core/lock/dataset-fields.js";
-import { MANIFEST_DATASET_FIELDS } from "../../core/model.js";
-import { DEFAULT_LEGISLATION_HOST } from "../../core/schema/schema.js";
-import { displayPath } from "../files/files.js";
-import { configOption, type LoadedConfig } from "./config.js";
+import { adoptSections, configOption, type LoadedConfig } from "./config.js";
+import { hostInForce } from "./legislation-host.js";
+import { sectionOf } from "../update/adopt-sections.js";
 
 /** `true`: the config found from `cwd` up to the repository root, as the CLI finds it; a path: that file; `false`: none. */
 export type ConfigChoice = boolean | string;
@@ -57,8 +56,9 @@ export async function validateWithConfig(
 }
 
 /**
- * adopt run with its options completed from the config's `adopt` (its dataset folders when none are given, its
- * templates, the given ones winning), and the host warnings of the config.
+ * adopt run with its options completed from the config's `adopt` (one section, or several: their dataset roots when
+ * none are given, each root's templates and legislation host, the given ones winning) and the legislation host in force
+ * (the config's, else the default), against which each dataset's host is checked before anything is written.
  */
 export async function adoptWithConfig(
   run: (options: AdoptOptions) => Promise<AdoptResult>,
@@ -70,18 +70,13 @@ export async function adoptWithConfig(
 ): Promise<AdoptResult> {
   const { config: choice, datasets, templates, ...given } = options;
   const loaded = await loadedFor(choice, given.cwd);
-  const adopt = loaded?.config.adopt ?? {};
-  const fromConfig = Object.fromEntries(
-    MANIFEST_DATASET_FIELDS.filter((field) => adopt[field] !== undefined).map((field) => [field, adopt[field]]),
-  ) as Partial<DatasetFields>;
-  const result = await run({
+  return run({
     ...given,
-    datasets: datasets !== undefined && datasets.length > 0 ? datasets : (adopt.datasets ?? []),
-    templates: { ...fromConfig, ...templates },
+    datasets: datasets ?? [],
+    templates: templates ?? {},
+    sections: adoptSections(loaded?.config).map(sectionOf),
+    hostInForce: given.hostInForce ?? (await hostInForce(resolve(given.cwd ?? "."), loaded)),
   });
-  if (choice !== undefined && choice !== false)
-    await addHostWarnings(result.updates, resolve(given.cwd ?? "."), loaded);
-  return result;
 }
 
 /** diff's options completed from the config: `diff.passEditorial`. */
@@ -94,41 +89,14 @@ export async function diffWithConfig(options: DiffOptions & { config?: ConfigCho
 }
 
 /**
- * The warnings update and adopt add when a config is read (the CLI's, "update"): a sourceTextUrl written on another
- * host than the legislation host in force (the config's, else the default) makes validate reject every record of the
- * dataset. Not when the repository has a schema file of its own (validate's message then says what to do).
+ * update run with the legislation host in force of the config, when one is read: a dataset whose sourceTextUrl it
+ * writes on another host than its own is refused before anything is written (legislation-host.ts).
  */
-export async function addHostWarnings(
-  results: DatasetUpdate[],
-  cwd: string,
-  loaded: LoadedConfig | undefined,
-): Promise<void> {
-  const written = results.filter((r) => r.artifacts.created || r.fields.some((f) => f.field === "sourceTextUrl"));
-  if (written.length === 0) return;
-  const { findRepositorySchema } = await import("./schema-source.js");
-  if ((await findRepositorySchema(cwd)) !== undefined) return;
-  const host = loaded?.config.legislationHost ?? DEFAULT_LEGISLATION_HOST;
-  const from =
-    loaded?.config.legislationHost !== undefined
-      ? `the config ${displayPath(loaded.path, cwd)}`
-      : "the default; no config sets legislationHost";
-  for (const result of written) {
-    const own = /^https:\/\/([^/?#]+)\//.exec(result.sourceTextUrl)?.[1];
-    if (own !== undefined && own !== host)
-      result.warnings.push(
-        `${result.slug}: sourceTextUrl ${result.sourceTextUrl} is on ${own}, not on the legislation host ${host} (${from}): validate will reject its records; if your legislation is published on ${own}, set "legislationHost": "${own}" in the config (one host for the repository)`,
-      );
-  }
-}
-
-/** update's results with the host warnings of the config, when one is read. */
 export async function updateWithConfig(
   run: (options: UpdateOptions) => Promise<DatasetUpdate[]>,
   options: UpdateOptions & { config?: ConfigChoice },
 ): Promise<DatasetUpdate[]> {
   const { config: choice, ...given } = options;
   const loaded = await loadedFor(choice, given.cwd);
-  const results = await run(given);
-  if (choice !== undefined && choice !== false) await addHostWarnings(results, resolve(given.cwd ?? "."), loaded);
-  return results;
+  return run({ ...given, hostInForce: given.hostInForce ?? (await hostInForce(resolve(given.cwd ?? "."), loaded)) });
 }

@@ -69,3 +69,27 @@ export async function loadSchema(options: {
     throw error;
   }
 }
+
+/** The bundled schema of each legislation host a lock manifest names, compiled once per host in this thread. */
+const manifestHostSchemas = new Map<string, Promise<LoadedSchema>>();
+
+/**
+ * The record check of a dataset whose lock manifest names its legislation host (docs/spec.md, section 8): the bundled
+ * schema of that host, built and compiled once per host per thread, its host problems saying that the host is the
+ * manifest's. `inForce`: the run's schema, used as it is when it is a file (the repository's or --schema: it wins for
+ * every dataset) or already that host's.
+ */
+export async function schemaForHost(host: string | undefined, inForce: LoadedSchema): Promise<RecordSchemaCheck> {
+  if (host === undefined || inForce.source.kind !== "bundled" || inForce.source.legislationHost === host)
+    return inForce.check;
+  let loaded = manifestHostSchemas.get(host);
+  if (loaded === undefined) {
+    loaded = (async () => {
+      const { compileRecordSchema } = await import("../../core/schema/schema-validator.js");
+      const source: SchemaSource = { kind: "bundled", legislationHost: host, fromManifest: true };
+      return { source, check: withHostFix(compileRecordSchema(buildRecordSchema(host)), source) };
+    })();
+    manifestHostSchemas.set(host, loaded);
+  }
+  return (await loaded).check;
+}

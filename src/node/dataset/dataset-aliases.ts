@@ -7,9 +7,10 @@ import { join } from "node:path";
 import { TemplateError } from "../../core/lock/dataset-fields.js";
 import { OperationalError } from "../errors.js";
 import { frontDocument, readFrontMatter } from "./dataset-context.js";
+import { rootParts } from "./dataset-root.js";
 
 /**
- * The aliases of a dataset folder (absolute `root`): for each key in order, its value when it is a text, or each text
+ * The aliases of a dataset (absolute `root`: its folder, or its one file): for each key in order, its value when it is a text, or each text
  * of a list; trimmed, empty ones left out, each once. A key the front matter lacks gives none. An OperationalError
  * names a front matter that is not YAML.
  */
@@ -18,7 +19,7 @@ export async function readAliases(root: string, keys: readonly string[], shownRo
   if (document === undefined) return [];
   let front: Record<string, unknown> | undefined;
   try {
-    front = readFrontMatter(join(root, ...document.split("/")), `${shownRoot}/${document}`);
+    front = readFrontMatter(join(rootParts(root).folder, ...document.split("/")), `${shownRoot}/${document}`);
   } catch (error) {
     if (error instanceof TemplateError) throw new OperationalError(`--alias: ${error.message}`);
     throw error;

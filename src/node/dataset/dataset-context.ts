@@ -18,6 +18,7 @@ import { checkFrontMatterSize, duplicateKey } from "../../core/markdown/targets.
 import { INDEX_FILE_NAMES, MANIFEST_DATASET_FIELDS } from "../../core/model.js";
 import { decodeUtf8Lenient } from "../../core/bytes.js";
 import { listDatasetFiles } from "./dataset-files.js";
+import { isFileRoot, rootParts } from "./dataset-root.js";
 import { describeIoError } from "../errors.js";
 import { findRepositoryRoot } from "../files/files.js";
 import { openRegularSync } from "../files/regular-file.js";
@@ -30,6 +31,7 @@ const FRONT_DOCUMENT_BYTES = 16 * 2 ** 20;
  * folder has no markdown.
  */
 export async function frontDocument(root: string): Promise<string | undefined> {
+  if (isFileRoot(root)) return statSync(root, { throwIfNoEntry: false })?.isFile() ? basename(root) : undefined;
   for (const name of INDEX_FILE_NAMES) if (statSync(join(root, name), { throwIfNoEntry: false })?.isFile()) return name;
   return (await listDatasetFiles(root))[0];
 }
@@ -115,17 +117,20 @@ export async function templateContext(
   repository?: string,
   maxFrontMatterBytes?: number,
 ): Promise<TemplateContext> {
-  const base = repository ?? (await findRepositoryRoot(root)) ?? root;
+  // A file root (dataset-root.ts): `{folder}` is the file's name without `.md`, `{path}` the file's path, and the front
+  // matter its own.
+  const { folder, file } = rootParts(root);
+  const base = repository ?? (await findRepositoryRoot(folder)) ?? folder;
   const path = relative(base, root).split(sep).join("/");
   const document = await frontDocument(root);
-  const shown = path === "" ? (document ?? "") : `${path}/${document ?? ""}`;
+  const shown = file !== undefined ? path : path === "" ? (document ?? "") : `${path}/${document ?? ""}`;
   return {
-    folder: basename(root),
+    folder: file !== undefined ? file.slice(0, -".md".length) : basename(root),
     path: path === "" ? "." : path,
     front:
       document === undefined
         ? undefined
-        : readFrontMatter(join(root, ...document.split("/")), shown, maxFrontMatterBytes),
+        : readFrontMatter(join(folder, ...document.split("/")), shown, maxFrontMatterBytes),
     frontSource: shown,
   };
 }

@@ -156,7 +156,7 @@ function visitFolders(root: string, onFolder: FolderVisit): void {
  * Every markdown file of the dataset with the sha256 of its bytes; each file is read once.
  * Refuses, naming each file, names with NUL, CR, LF or a backslash, links that lead out of the
  * root or to nothing, and files that are not UTF-8. Entries that are neither files nor links to
- * files (a folder named `x.md`) are left out. `realRoot`: the root's real path, when the caller has just resolved it.
+ * files (a folder named `x.md`) are left out. `realRoot`: the root's real path, when the caller has just resolved it; `only`: the one file of a file root.
  */
 export async function digestDatasetFiles(
   root: string,
@@ -164,9 +164,11 @@ export async function digestDatasetFiles(
   maxArtifactBytes = DEFAULT_MAX_ARTIFACT_BYTES,
   keepUpTo = 0,
   realRoot = realpathSync.native(root),
+  only?: string,
 ): Promise<{ digests: Map<string, string>; bytes: number; contents?: Map<string, Buffer> }> {
   const repositories: string[] = [];
-  const entries = await listDatasetFiles(root, ignore, undefined, repositories);
+  // `only`: the one file of a file root (dataset-root.ts), the folder not walked.
+  const entries = only !== undefined ? [only] : await listDatasetFiles(root, ignore, undefined, repositories);
   if (repositories.length > 0) throw new DatasetError(repositories.map(nestedRepository));
   // With keepUpTo, the bytes read are kept for the caller (update generates from the very bytes it digested, not a
   // second read), while they add up to no more than that.

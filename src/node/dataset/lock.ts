@@ -22,6 +22,8 @@ import {
   type ManifestDatasetField,
 } from "../../core/model.js";
 import { digestDatasetFiles } from "./dataset-files.js";
+import { isFileRoot, rootParts } from "./dataset-root.js";
+import { DEFAULT_LEGISLATION_HOST, isValidLegislationHost } from "../../core/schema/schema.js";
 import { OperationalError } from "../errors.js";
 import { datasetRootOf, displayPath, findRepositoryRoot, MANIFEST_FOLDER } from "../files/files.js";
 import { type LoadedManifest, loadManifest } from "./manifest-io.js";
@@ -51,6 +53,11 @@ export interface LockOptions {
   sourceDocumentPaths?: Record<string, string>;
   /** Globs (relative to dir) of markdown files that are not artifacts. */
   ignore?: string[];
+  /**
+   * The manifest's `legislationHost` (docs/spec.md, section 8): a host to write, `null` to leave it out; undefined keeps
+   * what the manifest there has.
+   */
+  legislationHost?: string | null;
   /**
    * Front matter keys (`jurabk`) whose values become the manifest's `aliases`, read again on every run that names them;
    * without them, the aliases of the manifest there are kept.
@@ -139,11 +146,26 @@ export async function lock(options: LockOptions, preloaded?: LoadedManifest): Pr
 
 async function lockUnder(options: LockOptions, preloaded?: LoadedManifest): Promise<LockResult> {
   const cwd = options.cwd ?? process.cwd();
-  const root = resolve(cwd, options.dir);
+  // The dataset root: a folder, or one markdown file (dataset-root.ts), whose folder the artifact paths start from.
+  const named = resolve(cwd, options.dir);
+  const { folder: root, file } = rootParts(named);
   // Synchronous calls: update re-locks thousands of small datasets a run, and the promise API's per-call cost would
   // dominate.
-  if (!statSync(root, { throwIfNoEntry: false })?.isDirectory())
+  if (file !== undefined) {
+    if (!statSync(named, { throwIfNoEntry: false })?.isFile())
+      throw new OperationalError(
+        `dataset file ${options.dir} does not exist or is not a file (a dataset root whose name ends in .md names one markdown file)`,
+      );
+    if ((options.ignore ?? []).length > 0)
+      throw new OperationalError(
+        `--ignore: the dataset ${options.dir} is one file: there is nothing else to leave out`,
+      );
+  } else if (!statSync(root, { throwIfNoEntry: false })?.isDirectory())
     throw new OperationalError(`dataset directory ${options.dir} does not exist or is not a directory`);
+  if (options.legislationHost != null && !isValidLegislationHost(options.legislationHost))
+    throw new OperationalError(
+      `--legislation-host ${JSON.stringify(options.legislationHost)}: expected a lowercase host name such as ${DEFAULT_LEGISLATION_HOST}`,
+    );
   // Refused at once, in plain words, before any file is read: a manifest every later command would reject is never
   // written.
   const given = Object.fromEntries(
@@ -152,7 +174,7 @@ async function lockUnder(options: LockOptions, preloaded?: LoadedManifest): Prom
   const fieldProblems = checkDatasetFields(given);
   if (fieldProblems.length > 0) throw new FieldsError(fieldProblems);
   const output =
-    options.output !== undefined ? resolve(cwd, options.output) : await defaultManifestPath(root, cwd, options.slug);
+    options.output !== undefined ? resolve(cwd, options.output) : await defaultManifestPath(named, cwd, options.slug);
   // `preloaded`: the manifest at `output`, already read and checked by the caller (update reads each once).
   const existing =
     preloaded?.path === output
@@ -162,13 +184,14 @@ async function lockUnder(options: LockOptions, preloaded?: LoadedManifest): Prom
         : undefined;
 
   // --ignore globs are kept in the manifest, so that a refresh and validate leave the same files out.
-  const ignore = [...new Set([...(existing?.ignore ?? []), ...(options.ignore ?? [])])];
+  const ignore = file !== undefined ? [] : [...new Set([...(existing?.ignore ?? []), ...(options.ignore ?? [])])];
   const { digests, bytes, contents } = await digestDatasetFiles(
     root,
     ignore,
     options.maxArtifactBytes,
     options.keepContents,
     preloaded?.path === output && preloaded.root === root ? preloaded.realRoot : undefined,
+    file,
   );
   const paths = [...digests.keys()];
   if (paths.length === 0) throw new OperationalError(`no markdown files under ${options.dir}`);
@@ -210,16 +233,23 @@ async function lockUnder(options: LockOptions, preloaded?: LoadedManifest): Prom
   }
   if (missing.length > 0)
     throw new OperationalError(`no manifest to refresh at ${displayPath(output, cwd)}: give ${missing.join(", ")}`);
-  const datasetRootFromManifest = relative(dirname(output), root).split(sep).join("/");
+  const datasetRootFromManifest = relative(dirname(output), named).split(sep).join("/");
+  const legislationHost =
+    options.legislationHost === null ? undefined : (options.legislationHost ?? existing?.legislationHost);
   const aliases =
     options.aliasKeys !== undefined && options.aliasKeys.length > 0
-      ? await (await import("./dataset-aliases.js")).readAliases(root, options.aliasKeys, displayPath(root, cwd) || ".") // YAML only then
+      ? await (await import("./dataset-aliases.js")).readAliases(
+          named,
+          options.aliasKeys,
+          displayPath(root, cwd) || ".",
+        ) // YAML only then
       : (existing?.aliases ?? []);
   const content: Omit<LockManifest, "datasetDigest"> = {
     lockVersion: LOCK_VERSION,
     ...metadata,
     ...(datasetRootFromManifest !== "" ? { datasetRoot: datasetRootFromManifest } : {}),
     ...(ignore.length > 0 ? { ignore } : {}),
+    ...(legislationHost !== undefined ? { legislationHost } : {}),
     ...(aliases.length > 0 ? { aliases } : {}),
     artifacts,
   };
@@ -303,10 +333,18 @@ export function manifestStem(path: string): string | undefined {
 
 /** Where `lock` writes a manifest when no output is named (LockOptions.output). */
 export async function defaultManifestPath(root: string, cwd: string, slug: string | undefined): Promise<string> {
+  // A file root has no folder of its own to hold a manifest: the tooling folder, or -o.
+  const fileRoot = isFileRoot(root);
   const inFolder = join(root, DEFAULT_MANIFEST_NAME);
-  if (statSync(inFolder, { throwIfNoEntry: false })?.isFile()) return inFolder;
-  const repository = await findRepositoryRoot(root);
-  if (repository === undefined) return inFolder;
+  if (!fileRoot && statSync(inFolder, { throwIfNoEntry: false })?.isFile()) return inFolder;
+  const repository = await findRepositoryRoot(fileRoot ? dirname(root) : root);
+  if (repository === undefined) {
+    if (fileRoot)
+      throw new OperationalError(
+        `${displayPath(root, cwd)} is one file outside a git repository: name its manifest with -o (e.g. -o ${displayPath(root, cwd).slice(0, -".md".length)}.lock.json)`,
+      );
+    return inFolder;
+  }
   const folder = join(repository, ...MANIFEST_FOLDER.split("/"));
   if (slug !== undefined) {
     const path = join(folder, `${slug}.lock.json`);
@@ -329,7 +367,7 @@ export async function defaultManifestPath(root: string, cwd: string, slug: strin
     if (datasetRootOf(path) === root) return path;
   }
   throw new OperationalError(
-    `no manifest of ${displayPath(root, cwd) || "."} in ${displayPath(folder, cwd) || MANIFEST_FOLDER} (nor ${displayPath(inFolder, cwd)}): give --slug (and the other fields) to write one, or -o to name it`,
+    `no manifest of ${displayPath(root, cwd) || "."} in ${displayPath(folder, cwd) || MANIFEST_FOLDER}${fileRoot ? "" : ` (nor ${displayPath(inFolder, cwd)})`}: give --slug (and the other fields) to write one, or -o to name it`,
   );
 }
 

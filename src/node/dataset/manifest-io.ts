@@ -11,6 +11,7 @@ import { shellQuote } from "../../core/text.js";
 import { ALLOW_OUTSIDE_FLAG, confinementRoot, isInside, realPathOf } from "../files/files.js";
 import { readJsonText } from "../files/json-file.js";
 import { openRegularSync } from "../files/regular-file.js";
+import { rootParts } from "./dataset-root.js";
 import { describeAjvErrors, jsonFileValidator } from "../config/precompiled.js";
 
 /** Changed artifacts named one by one before the rest are counted. */
@@ -22,8 +23,13 @@ export interface LoadedManifest {
   manifest: LockManifest;
   /** Absolute path of the manifest file. */
   path: string;
-  /** Absolute path of the dataset root the artifact paths are relative to. */
+  /**
+   * Absolute path of the folder the artifact paths are relative to: the dataset folder, or the folder holding a file
+   * root (dataset-root.ts).
+   */
   root: string;
+  /** The file's name when `datasetRoot` names one markdown file (the dataset's one artifact). */
+  file?: string;
   /** The root's real path, when its confinement was checked (else undefined). */
   realRoot?: string;
   /** The manifest's text as read. */
@@ -70,15 +76,21 @@ export async function loadManifest(
     throw new OperationalError(`lock manifest ${shown} does not match its schema:\n${details.join("\n")}`);
   }
   const manifest = data as LockManifest;
-  const root = resolve(dirname(absolute), manifest.datasetRoot ?? ".");
-  if (options.allowOutsideRepository) return { manifest, path: absolute, root, text };
+  const { folder: root, file } = rootParts(resolve(dirname(absolute), manifest.datasetRoot ?? "."));
+  const base = { manifest, path: absolute, root, ...(file !== undefined ? { file } : {}), text };
+  if (options.allowOutsideRepository) return base;
   const confined = await confinementRoot(dirname(absolute), cwd);
   const real = realPathOf(root);
   if (!isInside(confined, real))
     throw new OperationalError(
       `lock manifest ${shown}: its dataset folder (datasetRoot ${JSON.stringify(manifest.datasetRoot ?? ".")}) is ${real}, outside the repository ${confined}: datasets are confined to the repository (${ALLOW_OUTSIDE_FLAG} allows more)`,
     );
-  return { manifest, path: absolute, root, realRoot: real, text };
+  return { ...base, realRoot: real };
+}
+
+/** The dataset root a loaded manifest names, absolute: its folder, or its one file. */
+export function rootOf(loaded: Pick<LoadedManifest, "root" | "file">): string {
+  return loaded.file === undefined ? loaded.root : join(loaded.root, loaded.file);
 }
 
 /** The real path of each dataset root, resolved once per run (a realpath costs several system calls). */

@@ -105,7 +105,7 @@ export function datasetsOf(
 
 /**
  * The manifests of the default folder (the ones `update` refreshes when none are named) whose
- * dataset folder (their datasetRoot) holds one of the files.
+ * dataset folder (their datasetRoot) holds one of the files, or whose datasetRoot is one of them (a file root).
  */
 function manifestsHolding(root: string, files: string[]): string[] {
   const found = new Set<string>();
@@ -129,6 +129,7 @@ function manifestsHolding(root: string, files: string[]): string[] {
   }
   // Each folder above each file, up to the top folder, that is a dataset folder of one of those manifests.
   for (const file of files) {
+    for (const manifest of byFolder.get(file) ?? []) found.add(manifest); // a dataset that is this one file
     for (let dir = dirname(file); ; dir = dirname(dir)) {
       for (const manifest of byFolder.get(dir) ?? []) found.add(manifest);
       if (dir === root || dirname(dir) === dir || relative(root, dir).startsWith("..")) break;

@@ -5,7 +5,7 @@
  * (one pool, all or nothing, every fault named) into `.tooling/citation-targets/`.
  */
 import { lstatSync, readdirSync, statSync } from "node:fs";
-import { dirname, join, relative as relativePath, resolve, sep } from "node:path";
+import { dirname, join, relative as relativePath, sep } from "node:path";
 import {
   checkDatasetFields,
   type DatasetFields,
@@ -18,13 +18,18 @@ import { DatasetError } from "../../core/errors.js";
 import { DEFAULT_MANIFEST_NAME } from "../../core/lock/manifest.js";
 import { MANIFEST_DATASET_FIELDS } from "../../core/model.js";
 import { comparePaths } from "../../core/address/natural-sort.js";
-import { detached, frontDocument, templateContext } from "../dataset/dataset-context.js";
+import { detached, frontDocument, readFrontMatter, templateContext } from "../dataset/dataset-context.js";
+import { listDatasetFiles } from "../dataset/dataset-files.js";
+import { isFileRoot, rootPresent } from "../dataset/dataset-root.js";
+import { hostInForce, hostProblems, manifestHost } from "../config/legislation-host.js";
+import { shellQuote } from "../../core/text.js";
+import { type AdoptSection, coveringSection, datasetRoots } from "./adopt-sections.js";
 import { OperationalError } from "../errors.js";
 import { withOutsideReads } from "../files/regular-file.js";
 import { displayPath, findRepositoryRoot, isInside } from "../files/files.js";
 import { FLAG } from "../dataset/lock.js";
 import { datasetRootOf, MANIFEST_FOLDER } from "../files/files.js";
-import { update, type UpdateOptions } from "./update.js";
+import { type AdoptedDataset, update, type UpdateOptions } from "./update.js";
 import type { DatasetUpdate } from "./update-dataset.js";
 import { JOURNAL_NAME } from "../writes/journal.js";
 import { readRegularFileSync } from "../files/regular-file.js";
@@ -34,10 +39,23 @@ import { addGitattributes, gitattributesLines } from "./gitattributes.js";
 import { orphanedManifests, ownersOf } from "./move-dataset.js";
 
 export interface AdoptOptions extends Omit<UpdateOptions, "manifests" | "datasets" | "set"> {
-  /** Dataset folders, or globs of them (relative to cwd). */
+  /**
+   * Dataset roots: folders, markdown files (a dataset of one file), or globs of them (relative to cwd); none: those of
+   * the `sections`.
+   */
   datasets: string[];
-  /** A template (or value) per field; slug defaults to the front matter's `slug`, else the folder name as a slug. */
+  /**
+   * A template (or value) per field, over the section's; slug defaults to the front matter's `slug`, else the folder
+   * name (or the file's, without `.md`) as a slug.
+   */
   templates: Partial<DatasetFields>;
+  /** The host the datasets' sourceTextUrl is on, over the section's (written in the manifest when it is not in force). */
+  legislationHost?: string;
+  /**
+   * The config's `adopt` sections (adopt-sections.ts): each dataset root takes the templates and host of the section
+   * that names it (of the only one, when there is one); with no `datasets`, each section's datasets are adopted.
+   */
+  sections?: AdoptSection[];
   /**
    * The folders are datasets moved (`git mv`): each repoints the orphaned manifest it belongs to (the one whose dataset
    * folder is not there and whose every artifact is in it), keeping its slug, fields and addresses. No templates.
@@ -56,36 +74,9 @@ export interface AdoptResult {
   gitattributes: string[];
 }
 
-/** The default slug template: the front matter's `slug` when it has one, else the folder's name made a slug. */
+/** The default slug template: the front matter's `slug` when it has one, else the folder's (or file's) name made a slug. */
 function slugTemplate(context: TemplateContext): string {
   return context.front !== undefined && typeof context.front.slug === "string" ? "{front.slug|slug}" : "{folder|slug}";
-}
-
-/**
- * The dataset folders the arguments name: folders as they are, globs expanded to the folders they match; in natural
- * order, each once.
- */
-async function datasetFolders(patterns: string[], cwd: string): Promise<string[]> {
-  const found = new Set<string>();
-  const { default: fg } = await import("fast-glob");
-  for (const pattern of patterns) {
-    const direct = resolve(cwd, pattern);
-    if (statSync(direct, { throwIfNoEntry: false })?.isDirectory()) {
-      found.add(direct);
-      continue;
-    }
-    if (!fg.isDynamicPattern(pattern)) throw new OperationalError(`${pattern}: no such dataset folder`);
-    const matches = await fg(pattern, {
-      cwd,
-      onlyDirectories: true,
-      absolute: true,
-      dot: false,
-      ignore: ["**/node_modules/**"],
-    });
-    if (matches.length === 0) throw new OperationalError(`${pattern}: matches no folder`);
-    for (const match of matches) found.add(resolve(match));
-  }
-  return [...found].sort(comparePaths);
 }
 
 /** The manifests of the tooling folder by the dataset folder (absolute) their datasetRoot points to. */
@@ -162,25 +153,52 @@ async function adoptConfined(options: AdoptOptions): Promise<AdoptResult> {
 }
 
 async function adoptLocked(options: AdoptOptions, cwd: string): Promise<AdoptResult> {
-  const { datasets: patterns, templates, onProgress, move, ...rest } = options;
-  if (patterns.length === 0)
-    throw new OperationalError("no dataset folders: name them (e.g. 'laws/*'), or set adopt.datasets in the config");
-  const missing = MANIFEST_DATASET_FIELDS.filter((field) => field !== "slug" && templates[field] === undefined);
-  const folders = await datasetFolders(patterns, cwd);
+  const { datasets: patterns, templates, legislationHost, sections = [], onProgress, move, ...rest } = options;
+  // Each dataset root with the section it takes (adopt-sections.ts).
+  const chosen: { root: string; section: AdoptSection | undefined }[] = [];
+  if (patterns.length > 0) {
+    const expanded = new Map<AdoptSection, Set<string>>();
+    for (const root of await datasetRoots(patterns, cwd))
+      chosen.push({ root, section: await coveringSection(sections, root, cwd, expanded) });
+  } else {
+    const seen = new Set<string>();
+    for (const section of sections)
+      for (const root of await datasetRoots(section.datasets, cwd))
+        if (!seen.has(root)) {
+          seen.add(root);
+          chosen.push({ root, section });
+        }
+  }
+  if (chosen.length === 0)
+    throw new OperationalError(
+      "no dataset folders: name them (e.g. 'laws/*', or 'ch/*.md' for one file per law), or set adopt.datasets in the config",
+    );
+  chosen.sort((a, b) => comparePaths(a.root, b.root));
+  const folders = chosen.map((c) => c.root);
   const found = await findRepositoryRoot(cwd);
   const repository = found ?? cwd;
   const folder = join(repository, ...MANIFEST_FOLDER.split("/"));
   if (move) return moveFolders(folders, folder, repository, cwd, rest, onProgress);
-  if (missing.length > 0) {
+  const inForce = rest.hostInForce ?? (await hostInForce(cwd, undefined));
+  const hostOf = (section: AdoptSection | undefined) =>
+    manifestHost(legislationHost ?? section?.legislationHost, inForce);
+  const templatesOf = (section: AdoptSection | undefined): Partial<DatasetFields> => ({
+    ...section?.templates,
+    ...templates,
+  });
+  const lacking = chosen.find(({ section }) =>
+    MANIFEST_DATASET_FIELDS.some((field) => field !== "slug" && templatesOf(section)[field] === undefined),
+  );
+  if (lacking !== undefined) {
+    const missing = MANIFEST_DATASET_FIELDS.filter(
+      (field) => field !== "slug" && templatesOf(lacking.section)[field] === undefined,
+    );
     // Say what each law's front matter offers, from the first one, so that the fix can be written at once.
-    const first =
-      folders[0] !== undefined
-        ? await templateContext(folders[0], repository, options.maxFrontMatterBytes).catch(() => undefined)
-        : undefined;
+    const first = await templateContext(lacking.root, repository, options.maxFrontMatterBytes).catch(() => undefined);
     const keys = first?.front ? Object.keys(first.front) : [];
     throw new OperationalError(
       [
-        `adopt needs a template (or a value) for each dataset field:`,
+        `adopt needs a template (or a value) for each dataset field${chosen.length > 1 ? ` (${displayPath(lacking.root, cwd) || "."} has none for these)` : ""}:`,
         ...missing.map((f) => `  ${f}: give ${FLAG[f]}, or adopt.${f} in the config`),
         ...(keys.length > 0
           ? [`the front matter of ${first!.frontSource} offers ${keys.map((k) => `{front.${k}}`).join(", ")}`]
@@ -192,30 +210,39 @@ async function adoptLocked(options: AdoptOptions, cwd: string): Promise<AdoptRes
   }
 
   const problems: string[] = [];
-  const adopted: { manifest: string; dir: string; fields: Partial<DatasetFields> }[] = [];
+  const adopted: AdoptedDataset[] = [];
   const bySlug = new Map<string, string>();
-  // The manifests there already, by the dataset folder they point to: a folder adopted before keeps its manifest and
-  // its fields.
+  // The manifests there already, by the dataset root they point to: a root adopted before keeps its manifest and its
+  // fields.
   const known = manifestsByRoot(folder);
-  for (const dir of folders) {
+  for (const { root: dir, section } of chosen) {
     const shown = displayPath(dir, cwd) || ".";
+    const fileRoot = isFileRoot(dir);
+    const host = hostOf(section);
     if (!isInside(repository, dir)) {
       problems.push(`${shown}: outside the repository ${repository}`);
       continue;
     }
     // A manifest already in the dataset folder, or one of the tooling folder for it, is refreshed where it is, as
     // update refreshes it: its fields stay as they are (a version set with update --version-date is not undone by the
-    // templates).
+    // templates). A host given (flag or section) is set: it is not a dataset field, and the records stay.
     const inFolder = join(dir, DEFAULT_MANIFEST_NAME);
-    const existing = statSync(inFolder, { throwIfNoEntry: false })?.isFile() ? inFolder : known.get(dir);
+    const existing = !fileRoot && statSync(inFolder, { throwIfNoEntry: false })?.isFile() ? inFolder : known.get(dir);
     if (existing !== undefined) {
-      adopted.push({ manifest: existing, dir, fields: {} });
+      adopted.push({
+        manifest: existing,
+        dir,
+        fields: {},
+        ...(host !== undefined ? { legislationHost: host } : {}),
+        ...(section?.aliases !== undefined ? { aliasKeys: section.aliases } : {}),
+      });
       continue;
     }
     if ((await frontDocument(dir)) === undefined) {
       problems.push(`${shown}: no markdown files: not a dataset folder (leave it out of the folders given)`);
       continue;
     }
+    const fieldTemplates = templatesOf(section);
     const fields: Partial<DatasetFields> = {};
     let faulty = false;
     let context: TemplateContext;
@@ -226,9 +253,21 @@ async function adoptLocked(options: AdoptOptions, cwd: string): Promise<AdoptRes
       problems.push(`${shown}: ${error.message}`);
       continue;
     }
+    // A folder whose files are several acts (one file per act, each with its own title) is not one dataset.
+    if (!fileRoot) {
+      const titles = await titlesOfFiles(dir, fieldTemplates.titleId!, context, options.maxFrontMatterBytes);
+      if (titles.size > 1) {
+        const named = [...titles].slice(0, 5).map(([title, file]) => `${JSON.stringify(title)} (${file})`);
+        const more = titles.size > 5 ? `, … and ${titles.size - 5} more` : "";
+        problems.push(
+          `${shown}: its markdown files carry front matter of ${titles.size} different titles (titleId ${named.join(", ")}${more}): a folder of one file per act is one dataset per file: adopt ${shellQuote(`${shown}/*.md`)}`,
+        );
+        continue;
+      }
+    }
     // Every field's fault, not only the first: one run names them all.
     for (const field of MANIFEST_DATASET_FIELDS) {
-      const template = templates[field] ?? (field === "slug" ? slugTemplate(context) : undefined);
+      const template = fieldTemplates[field] ?? (field === "slug" ? slugTemplate(context) : undefined);
       if (template === undefined) continue;
       try {
         fields[field] = detached(fillTemplate(template, context, field === "sourceTextUrl"));
@@ -253,7 +292,7 @@ async function adoptLocked(options: AdoptOptions, cwd: string): Promise<AdoptRes
     const manifest = join(folder, `${slug}.lock.json`);
     if (statSync(manifest, { throwIfNoEntry: false })) {
       const root = datasetRootOf(manifest);
-      const gone = root !== undefined && !statSync(root, { throwIfNoEntry: false })?.isDirectory();
+      const gone = root !== undefined && !rootPresent(root);
       const relative = relativeRoot(manifest, dir);
       problems.push(
         `${shown}: ${displayPath(manifest, cwd)} already belongs to ${root === undefined ? "a manifest that cannot be read" : displayPath(root, cwd) || "."}${
@@ -264,10 +303,40 @@ async function adoptLocked(options: AdoptOptions, cwd: string): Promise<AdoptRes
       );
       continue;
     }
-    adopted.push({ manifest, dir, fields });
+    adopted.push({
+      manifest,
+      dir,
+      fields,
+      ...(typeof host === "string" ? { legislationHost: host } : {}),
+      ...(section?.aliases !== undefined ? { aliasKeys: section.aliases } : {}),
+    });
   }
+  // A new dataset's sourceTextUrl on another host than its own is named with the other faults, before any file is
+  // made (update checks again what it writes: a refreshed dataset's fields).
+  problems.push(
+    ...hostProblems(
+      adopted.flatMap(({ fields, legislationHost: host }) =>
+        fields.slug !== undefined && fields.sourceTextUrl !== undefined
+          ? [
+              {
+                slug: fields.slug,
+                sourceTextUrl: fields.sourceTextUrl,
+                ...(typeof host === "string" ? { legislationHost: host } : {}),
+              },
+            ]
+          : [],
+      ),
+      inForce,
+    ),
+  );
   if (problems.length > 0) throw new DatasetError(problems);
-  const updates = await update({ ...rest, cwd, datasets: adopted, ...(onProgress ? { onProgress } : {}) });
+  const updates = await update({
+    ...rest,
+    hostInForce: inForce,
+    cwd,
+    datasets: adopted,
+    ...(onProgress ? { onProgress } : {}),
+  });
   const gitattributes = await addGitattributes(
     repository,
     gitattributesLines(repository, folders),
@@ -277,6 +346,34 @@ async function adoptLocked(options: AdoptOptions, cwd: string): Promise<AdoptRes
   });
   if (!options.check && found !== undefined) await ignoreToolFiles(repository, noteOf(options));
   return { updates, folder, gitattributes };
+}
+
+/**
+ * The different titles of a folder's markdown files: the `titleId` template filled from each file's own front matter
+ * (the folder's name and path as they are), by title, with the first file that carries it. Files whose front matter
+ * cannot fill it (none, or without the key) are not counted; a template that reads no front matter gives one title.
+ */
+async function titlesOfFiles(
+  dir: string,
+  template: string,
+  context: TemplateContext,
+  maxFrontMatterBytes: number | undefined,
+): Promise<Map<string, string>> {
+  const titles = new Map<string, string>();
+  if (!template.includes("{front.")) return titles;
+  const files = await listDatasetFiles(dir).catch(() => []);
+  if (files.length < 2) return titles;
+  for (const file of files) {
+    try {
+      const front = readFrontMatter(join(dir, ...file.split("/")), file, maxFrontMatterBytes);
+      if (front === undefined) continue;
+      const title = fillTemplate(template, { ...context, front, frontSource: file }, false);
+      if (!titles.has(title)) titles.set(title, file);
+    } catch {
+      // not this file's title to tell: adopt names a front matter that cannot fill the template where it is read
+    }
+  }
+  return titles;
 }
 
 /**

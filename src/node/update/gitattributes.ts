@@ -8,15 +8,16 @@ import { readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { MANIFEST_FOLDER } from "../files/files.js";
 import { writeFileAtomic } from "../writes/write.js";
+import { isFileRoot } from "../dataset/dataset-root.js";
 
-/** The lines for the tooling folder and each dataset folder (absolute), in order. */
+/** The lines for the tooling folder and each dataset root (absolute: a folder, or a file root's one file), in order. */
 export function gitattributesLines(repository: string, datasetFolders: readonly string[]): string[] {
   const lines = [`${MANIFEST_FOLDER}/** -text`];
   for (const folder of datasetFolders) {
     const path = relative(repository, folder).split(sep).join("/");
     // A space or a glob character in a folder's name is escaped as gitattributes reads patterns.
     const pattern = path.replace(/([\\ *?[\]#!"])/g, "\\$1");
-    lines.push(path === "" ? "** -text" : `${pattern}/** -text`);
+    lines.push(path === "" ? "** -text" : isFileRoot(folder) ? `${pattern} -text` : `${pattern}/** -text`);
   }
   return [...new Set(lines)];
 }

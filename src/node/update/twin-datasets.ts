@@ -5,9 +5,10 @@
  * names; so a warning is said when two datasets share titleId, versionDate and name, or share titleId
  * and versionDate while one of them has lost its dataset folder.
  */
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { displayPath } from "../files/files.js";
+import { rootPresent } from "../dataset/dataset-root.js";
 
 interface Dataset {
   shown: string;
@@ -28,7 +29,7 @@ function readDataset(manifest: string, cwd: string): Dataset | undefined {
       titleId,
       versionDate,
       name,
-      folderGone: !statSync(root, { throwIfNoEntry: false })?.isDirectory(),
+      folderGone: !rootPresent(root),
     };
   } catch {
     return undefined; // an unreadable manifest is its own problem, said where it is read

@@ -20,7 +20,8 @@ import { fillFieldTemplates } from "../dataset/dataset-context.js";
 import { defaultJobs, linesOf, writeLinesTo } from "../generate/generated-lines.js";
 import { FieldsError, lock, type LockResult, type ManifestChanges, slugConflict } from "../dataset/lock.js";
 import { describeIoError, OperationalError } from "../errors.js";
-import { loadManifest } from "../dataset/manifest-io.js";
+import { loadManifest, rootOf } from "../dataset/manifest-io.js";
+import { isFileRoot, rootNoun, rootParts, rootPresent } from "../dataset/dataset-root.js";
 import { ARTIFACT_TASKS, type ArtifactTasks } from "../generate/generate-pool.js";
 import type { WorkPool } from "../pool/pool.js";
 import { encodeFailure, type TaskFailure } from "../pool/task-failure.js";
@@ -56,6 +57,10 @@ export interface DatasetUpdate {
   warnings: string[];
   /** The manifest's sourceTextUrl (after the update). */
   sourceTextUrl: string;
+  /** The manifest's legislationHost (after the update), when it has one. */
+  legislationHost?: string;
+  /** True when this run writes the manifest's sourceTextUrl or legislationHost: a new dataset, or either changed. */
+  hostWritten?: boolean;
   /**
    * --check: the dataset is what its manifest pins once CR LF is read as LF (a Windows checkout with
    * core.autocrlf=true): nothing for update to do; its files need LF (`.gitattributes`, adopt writes it).
@@ -89,6 +94,8 @@ export interface DatasetTask {
   dir?: string;
   /** Dataset fields to set, as values. */
   fields?: Partial<DatasetFields>;
+  /** The manifest's legislationHost to write (a new dataset's), or null to leave it out; undefined keeps it. */
+  legislationHost?: string | null;
   /** The manifest's dataset folder moved to `dir` (adopt --move): it is re-locked from there, datasetRoot repointed. */
   move?: boolean;
   /** Dataset fields to set, as templates filled from the dataset's folder and front matter (dataset-context.ts). */
@@ -161,20 +168,23 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
     : await loadManifest(manifestPath, cwd, shownManifest, {
         allowOutsideRepository: task.allowOutsideRepository ?? false,
       });
-  const root = task.move ? task.dir! : (loaded?.root ?? task.dir!);
-  if (loaded !== undefined && !statSync(root, { throwIfNoEntry: false })?.isDirectory())
+  // The dataset root (a folder, or one markdown file), and the folder its artifact paths start from (dataset-root.ts).
+  const named = task.move ? task.dir! : loaded !== undefined ? rootOf(loaded) : task.dir!;
+  const root = rootParts(named).folder;
+  if (loaded !== undefined && !rootPresent(named))
     throw new OperationalError(
-      `${shownManifest}: its dataset folder ${displayPath(root, cwd) || "."} (datasetRoot ${JSON.stringify(loaded.manifest.datasetRoot ?? ".")}) is not there: if the law's folder moved or was renamed, set datasetRoot in ${shownManifest} to its new place (relative to the manifest's folder) and run update again; if the law was withdrawn, remove the manifest and its JSONL (git rm)`,
+      `${shownManifest}: its ${rootNoun(named)} ${displayPath(named, cwd) || "."} (datasetRoot ${JSON.stringify(loaded.manifest.datasetRoot ?? ".")}) is not there: if the law's ${isFileRoot(named) ? "file" : "folder"} moved or was renamed, set datasetRoot in ${shownManifest} to its new place (relative to the manifest's folder) and run update again; if the law was withdrawn, remove the manifest and its JSONL (git rm)`,
     );
   let locked: LockResult;
   try {
     const filled = task.templates
-      ? await fillFieldTemplates(task.templates, root, cwd, undefined, task.limits.maxFrontMatterBytes)
+      ? await fillFieldTemplates(task.templates, named, cwd, undefined, task.limits.maxFrontMatterBytes)
       : {};
     const lockWith = (fields: Partial<DatasetFields>) =>
       lock(
         {
-          dir: root,
+          dir: named,
+          ...(task.legislationHost !== undefined ? { legislationHost: task.legislationHost } : {}),
           output: manifestPath,
           cwd,
           check: true,
@@ -189,11 +199,11 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
     locked = await lockWith(filled);
     // The markdown changed and no flag dated the new version: the config's templates do (version-templates.ts).
     if (task.configTemplates && loaded !== undefined && markdownChanged(locked.changes)) {
-      const fromConfig = await configVersionTemplates(root, { ...task.fields, ...filled });
+      const fromConfig = await configVersionTemplates(named, { ...task.fields, ...filled });
       if (fromConfig !== undefined) {
         const more = await fillFieldTemplates(
           fromConfig.templates,
-          root,
+          named,
           cwd,
           undefined,
           task.limits.maxFrontMatterBytes,
@@ -252,6 +262,12 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
     datasetDigest: { ...(before ? { before: before.datasetDigest } : {}), after: locked.manifest.datasetDigest },
     warnings,
     sourceTextUrl: locked.manifest.sourceTextUrl,
+    ...(locked.manifest.legislationHost !== undefined ? { legislationHost: locked.manifest.legislationHost } : {}),
+    ...(before === undefined ||
+    before.sourceTextUrl !== locked.manifest.sourceTextUrl ||
+    before.legislationHost !== locked.manifest.legislationHost
+      ? { hostWritten: true }
+      : {}),
   };
   const temporaries: DatasetTaskResult["temporaries"] = [];
   if (

@@ -40,6 +40,7 @@ import {
 import { noteOf, withWriterLock } from "../writes/writer-lock.js";
 import { readRegularIfPresent, withOutsideReads } from "../files/regular-file.js";
 import { removeOnInterrupt } from "../writes/interrupted-writes.js";
+import { type HostInForce, hostInForce, hostProblems } from "../config/legislation-host.js";
 
 export interface UpdateOptions {
   /** Lock manifests; default every `*.lock.json` in `.tooling/citation-targets/` of the repository. */
@@ -86,6 +87,12 @@ export interface UpdateOptions {
    * manifests, all or nothing.
    */
   datasets?: AdoptedDataset[];
+  /**
+   * The legislation host in force for datasets whose manifest names none (legislation-host.ts); default: the
+   * repository's schema file when it has one, else the default host. A dataset whose sourceTextUrl this run writes on
+   * another host than its own is refused before anything is written.
+   */
+  hostInForce?: HostInForce;
   /** Called as datasets are done (a progress display): how many of how many. */
   onProgress?: (done: number, total: number) => void;
   /**
@@ -103,7 +110,14 @@ export interface AdoptedDataset {
   fields: Partial<DatasetFields>;
   /** The manifest's dataset folder moved to `dir` (adopt --move): it is repointed there, its slug and fields kept. */
   move?: boolean;
+  /** The manifest's legislationHost: a host to write, null to leave it out; undefined keeps what it has. */
+  legislationHost?: string | null;
+  /** Front matter keys whose values become the manifest's aliases (its adopt section's `aliases`). */
+  aliasKeys?: string[];
 }
+
+/** The aliasKeys of a task: the flag's, else the adopt section's; none when empty. */
+const aliasKeysOf = (keys: string[] | undefined) => (keys !== undefined && keys.length > 0 ? { aliasKeys: keys } : {});
 
 /** Finds the manifests to update: the named ones, else those of the default pattern at the repository root. */
 async function manifestsToUpdate(options: UpdateOptions, cwd: string): Promise<string[]> {
@@ -253,6 +267,17 @@ async function updateLocked(options: UpdateOptions, cwd: string): Promise<Datase
     throw new DatasetError(problems);
   }
   const done = outcomes as DatasetTaskResult[];
+  // A sourceTextUrl written on another host than its dataset's: validate would reject every record of it. Refused
+  // before anything is written, identical problems said once (legislation-host.ts).
+  const hosts = options.hostInForce ?? (await hostInForce(cwd, undefined));
+  const wrongHosts = hostProblems(
+    done.map((outcome) => outcome.update).filter((result) => result.hostWritten === true),
+    hosts,
+  );
+  if (wrongHosts.length > 0) {
+    await discardAll(done);
+    throw new DatasetError(wrongHosts);
+  }
   // All or nothing across every dataset, also when interrupted: through the journal (journal.ts).
   try {
     try {
@@ -315,10 +340,11 @@ async function prepareTasks(
     const adopting = adopted.get(manifestPath);
     return {
       ...(adopting ? { dir: resolve(cwd, adopting.dir), fields: adopting.fields } : {}),
+      ...(adopting?.legislationHost !== undefined ? { legislationHost: adopting.legislationHost } : {}),
       ...(adopting?.move ? { move: true } : {}),
       ...(options.set ? { templates: options.set } : {}),
       ...(options.configTemplates && !adopting ? { configTemplates: true } : {}),
-      ...(options.aliasKeys !== undefined && options.aliasKeys.length > 0 ? { aliasKeys: options.aliasKeys } : {}),
+      ...aliasKeysOf(options.aliasKeys ?? adopting?.aliasKeys),
       manifestPath,
       cwd,
       check: options.check ?? false,

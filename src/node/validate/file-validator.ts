@@ -12,7 +12,7 @@ import type { FileReport, SchemaSource } from "../../core/report/report.js";
 import { createFileCheck, type FileCheckOptions, type FileResult } from "../../engine/check-file.js";
 import { rules } from "../../rules/index.js";
 import { isSettled, type LockVerdict, lockSideClean, verdictHolds } from "../cache/validate-cache.js";
-import { loadSchema } from "../config/schema-source.js";
+import { loadSchema, schemaForHost } from "../config/schema-source.js";
 import { describeIoError, OperationalError } from "../errors.js";
 import { confinementRoot, displayPath, type InputFile, STDIN_NAME } from "../files/files.js";
 import { DatasetPrints, type Fingerprint, fingerprintAt, fingerprintOf } from "../files/fingerprints.js";
@@ -133,7 +133,16 @@ export async function createFileValidator(options: ValidateOptions & { cwd: stri
       ...(options.limits ? { limits: options.limits } : {}),
     };
     if (explicitLock || options.lock === false || (input.stdin && input.display === STDIN_NAME))
-      return { input, checkOptions: explicitLock ? { ...checkOptions, lock: explicitLock } : checkOptions };
+      return {
+        input,
+        checkOptions: explicitLock
+          ? {
+              ...checkOptions,
+              lock: explicitLock,
+              schemaCheck: await schemaForHost(explicitLock.manifest.legislationHost, schema),
+            }
+          : checkOptions,
+      };
     const sibling = `${input.absolute.replace(/\.jsonl$/, "")}.lock.json`;
     // One synchronous call: thousands of files a run. With the cache in use, its fingerprint too, taken before the
     // manifest is read.
@@ -152,14 +161,25 @@ export async function createFileValidator(options: ValidateOptions & { cwd: stri
         const confinedTo = options.allowOutsideRepository ? undefined : await confinementRoot(dirname(sibling), cwd);
         // The verdict holds: the lock-side checks would find nothing; they are not run, and the report is the same.
         if (verdictHolds(input.verdict, jsonl, manifest, confinedTo, realParents))
-          return { input, checkOptions: { ...checkOptions, manifestPath: shown }, cached: { held: shown } };
+          return {
+            input,
+            checkOptions: {
+              ...checkOptions,
+              manifestPath: shown,
+              // The manifest is not read: its legislation host is the verdict's (the manifest unchanged since).
+              schemaCheck: await schemaForHost(input.verdict.legislationHost, schema),
+            },
+            cached: { held: shown },
+          };
       }
       cached = jsonl !== undefined ? { pending: { jsonl, manifest, prints: new DatasetPrints() } } : {};
     }
     const prints = cached && "pending" in cached ? cached.pending?.prints : undefined;
     try {
       const lock = await openLockContext(sibling, shown, cwd, prints ? { ...confinement, prints } : confinement);
-      return { input, checkOptions: { ...checkOptions, lock }, ...(cached ? { cached } : {}) };
+      // The dataset's records are checked against the schema of its host (the manifest's legislationHost, if any).
+      const schemaCheck = await schemaForHost(lock.manifest.legislationHost, schema);
+      return { input, checkOptions: { ...checkOptions, lock, schemaCheck }, ...(cached ? { cached } : {}) };
     } catch (error) {
       // A broken manifest beside one file is that file's I/O error: the file is still checked without it, and so are
       // the others.
@@ -219,6 +239,7 @@ function verdictOf(
     root: prints.root,
     folders: prints.folders,
     artifacts: prints.artifacts,
+    ...(lock.manifest.legislationHost !== undefined ? { legislationHost: lock.manifest.legislationHost } : {}),
   };
   return isSettled(verdict, settledBefore) ? verdict : null;
 }

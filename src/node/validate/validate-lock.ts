@@ -9,7 +9,7 @@ import { listDatasetFiles } from "../dataset/dataset-files.js";
 import { withoutCr } from "../files/crlf.js";
 import { describeIoError, OperationalError } from "../errors.js";
 import { displayPath, openedPath } from "../files/files.js";
-import { loadManifest, type ManifestReadOptions, resolveArtifact } from "../dataset/manifest-io.js";
+import { loadManifest, type ManifestReadOptions, resolveArtifact, rootOf } from "../dataset/manifest-io.js";
 import { openRegularSync, readRegularFileSync } from "../files/regular-file.js";
 import { type DatasetPrints, fingerprintAt, fingerprintOf } from "../files/fingerprints.js";
 
@@ -57,9 +57,10 @@ export async function openLockContext(
     context,
     loaded.manifest,
     loaded.root,
-    displayPath(loaded.root, cwd),
+    displayPath(rootOf(loaded), cwd),
     options.keepBodies ? KEEP_BODIES_UP_TO : 0,
     options.prints,
+    loaded.file,
   );
   context.ready = ready;
   await ready.catch(() => undefined); // a failure surfaces where the caller awaits `ready`
@@ -92,10 +93,16 @@ async function gatherFacts(
   shownRoot: string,
   keepUpTo: number,
   prints?: DatasetPrints,
+  file?: string,
 ): Promise<void> {
   if (prints) prints.root = root;
   const realRoot = realFolder(root, prints);
-  if (realRoot === null || (realRoot === undefined && !statSync(root, { throwIfNoEntry: false })?.isDirectory())) {
+  if (
+    realRoot === null ||
+    (realRoot === undefined && !statSync(root, { throwIfNoEntry: false })?.isDirectory()) ||
+    // A file root (dataset-root.ts): the file is the dataset, there or not.
+    (file !== undefined && !statSync(join(root, file), { throwIfNoEntry: false })?.isFile())
+  ) {
     context.datasetFolderMissing = shownRoot; // an error of lock-dataset-files, never a pass
     return;
   }
@@ -145,8 +152,9 @@ async function gatherFacts(
   try {
     const onFolder = prints ? prints.folder.bind(prints) : undefined;
     const repositories: string[] = [];
-    for (const path of await listDatasetFiles(root, manifest.ignore, onFolder, repositories))
-      if (!listed.has(path)) context.unlistedFiles.push(path);
+    // A file root's folder holds other files that are not this dataset's: only its one file is (not walked).
+    const files = file !== undefined ? [file] : await listDatasetFiles(root, manifest.ignore, onFolder, repositories);
+    for (const path of files) if (!listed.has(path)) context.unlistedFiles.push(path);
     if (repositories.length > 0) context.repositories = repositories;
   } catch (error) {
     causes.push(

@@ -1,0 +1,89 @@
+/**
+ * What `adopt` takes (docs/spec.md, section 8, "Adopt"): dataset roots named as folders, markdown files or globs of
+ * them, and the config's `adopt` sections, each with its own datasets, templates and legislation host. A dataset root
+ * takes the section whose datasets name it.
+ */
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
+import { comparePaths } from "../../core/address/natural-sort.js";
+import type { DatasetFields } from "../../core/lock/dataset-fields.js";
+import { MANIFEST_DATASET_FIELDS } from "../../core/model.js";
+import type { AdoptConfig } from "../config/config.js";
+import { OperationalError } from "../errors.js";
+
+/** One group of datasets adopted alike: their roots (or globs), templates and legislation host. */
+export interface AdoptSection {
+  datasets: string[];
+  templates: Partial<DatasetFields>;
+  legislationHost?: string;
+  /** Front matter keys whose values become the manifests' aliases (the section's `aliases`). */
+  aliases?: string[];
+}
+
+/** A config section as an AdoptSection. */
+export function sectionOf(config: AdoptConfig): AdoptSection {
+  const templates = Object.fromEntries(
+    MANIFEST_DATASET_FIELDS.filter((field) => config[field] !== undefined).map((field) => [field, config[field]]),
+  ) as Partial<DatasetFields>;
+  return {
+    datasets: config.datasets ?? [],
+    templates,
+    ...(config.legislationHost !== undefined ? { legislationHost: config.legislationHost } : {}),
+    ...(config.aliases !== undefined ? { aliases: config.aliases } : {}),
+  };
+}
+
+/**
+ * The dataset roots the arguments name: folders and markdown files as they are; a glob ending in `.md` expanded to the
+ * markdown files it matches (one dataset each), any other glob to the folders it matches; in natural order, each once.
+ */
+export async function datasetRoots(patterns: readonly string[], cwd: string): Promise<string[]> {
+  const found = new Set<string>();
+  const { default: fg } = await import("fast-glob");
+  for (const pattern of patterns) {
+    const direct = resolve(cwd, pattern);
+    const info = statSync(direct, { throwIfNoEntry: false });
+    if (info?.isDirectory() || (info?.isFile() && direct.endsWith(".md"))) {
+      found.add(direct);
+      continue;
+    }
+    const files = pattern.endsWith(".md");
+    if (!fg.isDynamicPattern(pattern))
+      throw new OperationalError(
+        `${pattern}: no such dataset ${files ? "file" : "folder"}${info?.isFile() ? " (a file is a dataset when it is markdown, named *.md)" : ""}`,
+      );
+    const matches = await fg(pattern, {
+      cwd,
+      ...(files ? { onlyFiles: true } : { onlyDirectories: true }),
+      absolute: true,
+      dot: false,
+      ignore: ["**/node_modules/**"],
+    });
+    if (matches.length === 0)
+      throw new OperationalError(`${pattern}: matches no ${files ? "markdown file" : "folder"}`);
+    for (const match of matches) found.add(resolve(match));
+  }
+  return [...found].sort(comparePaths);
+}
+
+/**
+ * The section that covers a dataset root: the only one, when the config has one section (as it always did); else the
+ * first whose datasets name it (each section's globs expanded once, by `expanded`).
+ */
+export async function coveringSection<T extends { datasets?: readonly string[] }>(
+  sections: readonly T[],
+  root: string,
+  cwd: string,
+  expanded: Map<T, Set<string>> = new Map(),
+): Promise<T | undefined> {
+  if (sections.length <= 1) return sections[0];
+  for (const section of sections) {
+    let roots = expanded.get(section);
+    if (roots === undefined) {
+      roots = new Set(await datasetRoots(section.datasets ?? [], cwd).catch(() => []));
+      expanded.set(section, roots);
+    }
+    if (roots.has(root)) return section;
+  }
+  return undefined;
+}
