@@ -119,6 +119,65 @@ describe("aliases in the lock manifest", () => {
     expect(none.manifest.aliases).toBeUndefined();
   });
 
+  test("a one-file dataset's aliases come from its own front matter; adopt sections each take their aliases", async () => {
+    const made = await tempDir();
+    try {
+      await mkdir(join(made.dir, ".git"));
+      await writeTree(made.dir, {
+        "de/bspg.md": "---\njurabk: BspG\n---\n# Beispielgesetz\n\n## § 1 Zweck\n\nText.\n",
+        "ch/bv/index.md":
+          "---\nabbreviation: BV\njurabk: nicht\n---\n# Bundesverfassung\n\n## Art. 8 Gleichheit\n\nText.\n",
+      });
+      const single = await lock({
+        dir: join(made.dir, "de/bspg.md"),
+        cwd: made.dir,
+        slug: "bspg",
+        titleId: "B1",
+        name: "Beispielgesetz",
+        versionDate: "2024-01-01",
+        sourceTextUrl: "https://www.legislation.gov.au/B1/text",
+        aliasKeys: ["jurabk"],
+        check: true,
+      });
+      expect(single.manifest.aliases).toEqual(["BspG"]);
+      await writeFile(
+        join(made.dir, ".citation-targets.json"),
+        JSON.stringify({
+          adopt: [
+            {
+              datasets: ["de/*.md"],
+              titleId: "{front.jurabk}",
+              name: "{front.jurabk}",
+              versionDate: "2024-01-01",
+              sourceTextUrl: "https://www.legislation.gov.au/{front.jurabk}/text",
+              aliases: ["jurabk"],
+            },
+            {
+              datasets: ["ch/*"],
+              titleId: "{folder}",
+              name: "{folder}",
+              versionDate: "2024-01-01",
+              sourceTextUrl: "https://www.legislation.gov.au/{folder}/text",
+              aliases: ["abbreviation"],
+            },
+          ],
+        }),
+      );
+      const adopted = await runMain(["adopt"], made.dir);
+      expect(adopted.code).toBe(0);
+      const aliasesOf = async (slug: string) =>
+        JSON.parse(await readFile(join(made.dir, `.tooling/citation-targets/${slug}.lock.json`), "utf8")).aliases;
+      expect(await aliasesOf("bspg")).toEqual(["BspG"]);
+      expect(await aliasesOf("bv")).toEqual(["BV"]);
+      const resolved = await runMain(["resolve", "§ 1 BspG", "Art. 8 Abs. 1 BV"], made.dir);
+      expect(resolved.stdout).toBe(
+        "§ 1 BspG → bspg/bspg.md#§-1 (unit)\nArt. 8 Abs. 1 BV → bv/index.md#art-8 (enclosing)\n",
+      );
+    } finally {
+      await made.cleanup();
+    }
+  });
+
   test("adopt --alias and the config's adopt.aliases write them; update --alias too", async () => {
     const made = await tempDir();
     try {
