@@ -4,10 +4,12 @@
 // the machine falls on both alike. Prints the median wall time of each, its difference to bare node (the median of
 // bare node over all rounds, and the median of the paired differences), and the CPU time (user + system) the child
 // used, from the kernel's count of waited-for children (/proc/self/stat, 10 ms ticks; absent elsewhere). The target
-// (bench/RESULTS.md): every command within 100 ms of bare node.
+// (bench/RESULTS.md): every command within 100 ms of bare node. With `--against DIR` (another built checkout, e.g. the
+// commit before a change), each round also runs that checkout's bin after this one's, and its rows follow (marked
+// "before"), so that two builds are compared under the same load.
 //
 //   npm run bench:startup -- [--pairs N]        (default 20 rounds; after `npm run build`)
-//   node bench/startup.js [--pairs N] [--only NAME] [--json]
+//   node bench/startup.js [--pairs N] [--only NAME] [--against DIR] [--json]
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -26,10 +28,19 @@ if (!Number.isInteger(pairs) || pairs < 1) {
 }
 const only = option("--only", undefined);
 const bin = join(root, "bin/citation-targets.js");
-if (!existsSync(join(root, "dist/node/cli.js"))) {
-  console.error("startup: dist/node/cli.js is missing: run `npm run build` first");
-  process.exit(2);
-}
+const against = option("--against", undefined);
+for (const checkout of against === undefined ? [root] : [root, against])
+  if (!existsSync(join(checkout, "dist/node/cli.js"))) {
+    console.error(`startup: ${join(checkout, "dist/node/cli.js")} is missing: run \`npm run build\` there first`);
+    process.exit(2);
+  }
+const bins =
+  against === undefined
+    ? [{ bin, label: "" }]
+    : [
+        { bin, label: "" },
+        { bin: join(against, "bin/citation-targets.js"), label: " (before)" },
+      ];
 
 // A tiny dataset to lock, in a folder of its own outside any repository (bench/data is git-ignored but inside this
 // one: a copy under it would be read as a path of this repository, which is what a user's run does too).
@@ -41,7 +52,14 @@ cpSync(join(root, "fixtures/datasets/example-act"), join(data, "example-act"), {
 const tooling = ".tooling/citation-targets";
 const commands = [
   { name: "--version", argv: ["--version"], cwd: root },
-  { name: "validate mvfg.jsonl (with its lock)", argv: ["validate", `${tooling}/mvfg.jsonl`], cwd: root },
+  // validate and update keep a cache per build (its file names the code it holds entries of): warm after the warm-up
+  // run, as a repeated run finds it, and one per bin, so that two builds compared do not spoil each other's.
+  {
+    name: "validate mvfg.jsonl (with its lock)",
+    argv: ["validate", `${tooling}/mvfg.jsonl`],
+    cache: "validate",
+    cwd: root,
+  },
   { name: "validate --no-lock mvfg.jsonl", argv: ["validate", "--no-lock", `${tooling}/mvfg.jsonl`], cwd: root },
   {
     name: "generate --check mvfg",
@@ -49,6 +67,9 @@ const commands = [
     cwd: root,
   },
   { name: "lock example-act (3 files)", argv: ["lock", "example-act"], cwd: data },
+  { name: "lock --check mvfg", argv: ["lock", "fixtures/datasets/mvfg", "--check"], cwd: root },
+  { name: "update --check (the two example datasets)", argv: ["update", "--check"], cache: "update", cwd: root },
+  { name: "diff mvfg.jsonl mvfg.jsonl", argv: ["diff", `${tooling}/mvfg.jsonl`, `${tooling}/mvfg.jsonl`], cwd: root },
 ].filter((command) => only === undefined || command.name.startsWith(only));
 
 /** Waited-for children's CPU time so far, in ms (fields 16 and 17 of /proc/self/stat), or undefined off Linux. */
@@ -96,14 +117,28 @@ const uptime = () => {
 
 const loadBefore = uptime();
 const bare = { wall: [], cpu: [] };
-const results = commands.map((command) => ({ ...command, wall: [], cpu: [], paired: [], outputs: new Set() }));
+const results = commands.flatMap((command) =>
+  bins.map(({ bin, label }, index) => ({
+    ...command,
+    argv:
+      command.cache === undefined
+        ? command.argv
+        : [...command.argv, "--cache-location", join(data, `${command.cache}-cache-${index}.json`)],
+    name: `${command.name}${label}`,
+    bin,
+    wall: [],
+    cpu: [],
+    paired: [],
+    outputs: new Set(),
+  })),
+);
 // One warm-up of each, not counted: the first run reads the files from disk.
 run(["-e", "0"], root);
-for (const result of results) run([bin, ...result.argv], result.cwd);
+for (const result of results) run([result.bin, ...result.argv], result.cwd);
 for (let round = 0; round < pairs; round++) {
   for (const result of results) {
     const node = run(["-e", "0"], root);
-    const command = run([bin, ...result.argv], result.cwd);
+    const command = run([result.bin, ...result.argv], result.cwd);
     bare.wall.push(node.wall);
     if (node.cpu !== undefined) bare.cpu.push(node.cpu);
     result.wall.push(command.wall);

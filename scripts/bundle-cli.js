@@ -6,10 +6,13 @@
 // the worker scripts, so that every path a module takes relative to itself (workers, the precompiled
 // validators in dist/generated/, package.json) is the same bundled or not. Packages stay external,
 // and the library (dist/index.js) is not bundled. The worker entry (dist/node/pool/worker.js, which the pool starts) is
-// bundled in the same build, over tsc's output, sharing the chunks: a capped worker that parses a tiny dataset loads a
-// few chunks before its first task instead of about 40 modules (bench/RESULTS.md, start-up). Only worker.ts's own code
-// is in that file (everything it imports is shared with the command line or loaded on demand, so in a chunk of
-// dist/node/): nothing in it takes a path from its own place, which the build checks.
+// bundled too, over tsc's output, in a build of its own (chunks `worker-*.js`): a capped worker that parses a tiny
+// dataset loads a few chunks before its first task instead of about 40 modules (bench/RESULTS.md, start-up). Its own
+// build, because it awaits at its top level, and a build with such a module merges no chunks: the command line's build
+// then has about 85 chunks instead of about 115, and a command loads fewer files. Only worker.ts's own code is in that
+// file (everything it imports is loaded on demand, so in a chunk of dist/node/): nothing in it takes a path from its
+// own place, which the build checks. `prestart` (src/node/pool/direct-worker.ts) is the entry the bin loads first for
+// generate, to start its capped worker.
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,15 +20,25 @@ import { build } from "rolldown";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const out = join(root, "dist/node");
-for (const name of readdirSync(out)) if (name === "cli.js" || name.startsWith("cli-")) rmSync(join(out, name)); // chunks of an earlier build
+for (const name of readdirSync(out))
+  if (name === "cli.js" || name === "prestart.js" || name.startsWith("cli-") || name.startsWith("worker-"))
+    rmSync(join(out, name)); // an earlier build's
 
-await build({
-  input: { cli: join(root, "dist/cli/main.js"), "pool/worker": join(root, "dist/node/pool/worker.js") },
-  platform: "node",
-  external: (id) => !id.startsWith(".") && !isAbsolute(id),
-  logLevel: "warn",
-  output: { dir: out, format: "esm", entryFileNames: "[name].js", chunkFileNames: "cli-[name]-[hash].js" },
-});
+const builds = [
+  {
+    input: { cli: join(root, "dist/cli/main.js"), prestart: join(root, "dist/node/pool/direct-worker.js") },
+    chunks: "cli",
+  },
+  { input: { "pool/worker": join(root, "dist/node/pool/worker.js") }, chunks: "worker" },
+];
+for (const { input, chunks } of builds)
+  await build({
+    input,
+    platform: "node",
+    external: (id) => !id.startsWith(".") && !isAbsolute(id),
+    logLevel: "warn",
+    output: { dir: out, format: "esm", entryFileNames: "[name].js", chunkFileNames: `${chunks}-[name]-[hash].js` },
+  });
 
 const worker = readFileSync(join(out, "pool/worker.js"), "utf8");
 if (worker.includes("import.meta")) {

@@ -1,8 +1,11 @@
 /**
- * Issue 32, item 7 (start-up): the main thread of `generate` and `lock` does not load the YAML parser (nor the markdown
- * parser, which is imported beside it): `lock` never parses, and `generate` parses only in its capped worker
- * (src/core/records/parse-artifact.ts is imported on demand). The built bin, each thread's CommonJS loads recorded by
- * test/helpers/record-requires.cjs; the worker's loads show that the recording sees the parser where it is loaded.
+ * Issue 32, item 7 (start-up): what each command loads, and what it does not. The program starts with commander and
+ * the commands' registrations, which import only constants (`--version` and `--help` load nothing else); a command
+ * loads its own modules when its action runs; no command loads a package it does not use (the YAML and markdown
+ * parsers where nothing is parsed, the glob library where no pattern is expanded, Piscina for one capped worker).
+ * Our modules are seen by name by running tsc's output (test/helpers/unbundled-main.mjs: the bundle groups the same
+ * modules into chunks); packages and threads by running the built bin, each thread's loads recorded by
+ * test/helpers/record-imports.mjs (the ES module loader) and test/helpers/record-requires.cjs (CommonJS files).
  */
 import { cp, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
@@ -13,50 +16,190 @@ import { repoRoot } from "./helpers/records.js";
 
 let dir: string;
 let cleanup: () => Promise<void>;
-beforeAll(async () => ({ dir, cleanup } = await tempDir()));
+beforeAll(async () => {
+  ({ dir, cleanup } = await tempDir());
+  await cp(join(repoRoot, "fixtures/datasets/example-act"), join(dir, "example-act"), { recursive: true });
+});
 afterAll(async () => cleanup());
 
-const preload = join(repoRoot, "test/helpers/record-requires.cjs");
+const recordImports = join(repoRoot, "test/helpers/record-imports.mjs");
+const recordRequires = join(repoRoot, "test/helpers/record-requires.cjs");
+const unbundled = join(repoRoot, "test/helpers/unbundled-main.mjs");
+const dist = `${join(repoRoot, "dist")}/`;
 
-/** Runs the built bin with the recording; the packages each thread loaded (thread 0 is the main thread). */
-async function packagesByThread(args: string[], cwd: string, name: string) {
-  const record = join(dir, `${name}.txt`);
-  await rm(record, { force: true });
-  const run = await runCommand(process.execPath, ["--require", preload, bin, ...args], cwd, {
-    RECORD_REQUIRES: record,
-  });
-  const threads = new Map<string, Set<string>>();
-  for (const line of (await readFile(record, "utf8").catch(() => "")).split("\n").filter(Boolean)) {
-    const [thread, path] = [line.slice(0, line.indexOf(" ")), line.slice(line.indexOf(" ") + 1)];
-    const name = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1];
-    if (name === undefined) continue;
-    if (!threads.has(thread)) threads.set(thread, new Set());
-    threads.get(thread)!.add(name);
-  }
-  return { run, main: threads.get("0") ?? new Set<string>(), workers: [...threads].filter(([t]) => t !== "0") };
+interface Loads {
+  run: { code: number; stdout: string; stderr: string };
+  /** Our modules the main thread loaded, by path from dist/ (tsc's output), e.g. `node/validate/validate.js`. */
+  modules: Set<string>;
+  /** The packages the main thread loaded. */
+  packages: Set<string>;
+  /** The packages each worker thread loaded, one set per worker. */
+  workers: Set<string>[];
 }
 
-describe("the main thread loads no parser it does not use", () => {
-  test("generate --check: the YAML parser is loaded in the capped worker only", async () => {
-    const { run, main, workers } = await packagesByThread(
-      ["generate", ".tooling/citation-targets/mvfg.lock.json", "--check", ".tooling/citation-targets/mvfg.jsonl"],
+let runs = 0;
+
+/** Runs the command line (tsc's output, or the built bin) with both recordings; what each thread loaded. */
+async function loads(args: string[], cwd: string, { bundled = false } = {}): Promise<Loads> {
+  const record = join(dir, `loads-${runs++}.txt`);
+  await rm(record, { force: true });
+  const run = await runCommand(
+    process.execPath,
+    ["--import", recordImports, "--require", recordRequires, bundled ? bin : unbundled, ...args],
+    cwd,
+    { RECORD_IMPORTS: record, RECORD_REQUIRES: record },
+  );
+  const modules = new Set<string>();
+  const threads = new Map<string, Set<string>>();
+  for (const line of (await readFile(record, "utf8").catch(() => "")).split("\n").filter(Boolean)) {
+    const thread = line.slice(0, line.indexOf(" "));
+    const where = line.slice(line.indexOf(" ") + 1);
+    const path = where.startsWith("file://") ? decodeURIComponent(new URL(where).pathname) : where;
+    if (!threads.has(thread)) threads.set(thread, new Set());
+    const name = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1];
+    if (name !== undefined) threads.get(thread)!.add(name);
+    else if (thread === "0" && path.startsWith(dist)) modules.add(path.slice(dist.length));
+  }
+  return {
+    run,
+    modules,
+    packages: threads.get("0") ?? new Set(),
+    workers: [...threads].filter(([thread]) => thread !== "0").map(([, packages]) => packages),
+  };
+}
+
+/** What the program and every command's registration may load: the command line's own modules and constants. */
+const START_UP = new Set([
+  "core/diff/diff.js",
+  "core/errors.js",
+  "core/lock/dataset-fields.js",
+  "core/lock/manifest-name.js",
+  "core/model.js",
+  "core/schema/schema.js",
+  "core/text.js",
+  "formatters/diff-names.js",
+  "formatters/format-names.js",
+  "node/errors.js",
+  "node/files/tooling-paths.js",
+  "node/pool/thread-limits.js",
+]);
+const isStartUp = (module: string) => module.startsWith("cli/") || START_UP.has(module);
+
+/** Packages that only parsing, pattern expansion, several workers, the HTML pages or schema compiling need. */
+const HEAVY = ["yaml", "markdown-it", "fast-glob", "piscina", "ajv", "diff", "chalk", "canonicalize"];
+const loadedOf = (set: Set<string>, names: readonly string[]) => names.filter((name) => set.has(name));
+
+const tooling = ".tooling/citation-targets";
+
+describe("the program starts with commander and the commands' registrations only", () => {
+  for (const args of [["--version"], ["--help"]])
+    test(`${args.join(" ")}: no command's own module, no package but commander`, async () => {
+      const { run, modules, packages, workers } = await loads(args, repoRoot);
+      expect(run.code, run.stderr).toBe(0);
+      expect(modules.has("cli/main.js")).toBe(true); // the recording sees our modules
+      expect([...modules].filter((module) => !isStartUp(module))).toEqual([]);
+      expect([...packages]).toEqual(["commander"]);
+      expect(workers).toEqual([]);
+    });
+
+  test("validate --help lists the rules: the rule registry, and no more of validate", async () => {
+    const { run, modules } = await loads(["validate", "--help"], repoRoot);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("lock-artifact-body");
+    expect(modules.has("rules/index.js")).toBe(true);
+    expect(modules.has("node/validate/validate.js")).toBe(false);
+    expect(modules.has("formatters/index.js")).toBe(false);
+  });
+});
+
+describe("each command loads its own modules, and no package it does not use", () => {
+  test("validate --no-lock: the validator, the rules and the stylish formatter; no parser, glob library or pool", async () => {
+    const { run, modules, packages, workers } = await loads(
+      ["validate", "--no-lock", `${tooling}/mvfg.jsonl`],
       repoRoot,
-      "generate",
     );
     expect(run.code, run.stderr).toBe(0);
-    expect(main.has("commander")).toBe(true); // the recording sees the main thread's packages
-    expect(main.has("yaml")).toBe(false);
-    expect(workers).toHaveLength(1);
-    expect(workers[0]![1].has("yaml")).toBe(true);
+    for (const module of ["node/validate/validate.js", "rules/index.js", "formatters/stylish.js"])
+      expect(modules.has(module), module).toBe(true);
+    expect(
+      [...modules].filter((module) =>
+        /^node\/(generate|diff|view)\/|^core\/markdown\/(targets|parser|blocks)/.test(module),
+      ),
+    ).toEqual([]);
+    expect(loadedOf(packages, HEAVY)).toEqual(["chalk", "canonicalize"]);
+    expect(workers).toEqual([]);
   });
 
-  test("lock: no YAML parser in any thread", async () => {
-    await cp(join(repoRoot, "fixtures/datasets/example-act"), join(dir, "example-act"), { recursive: true });
-    const { run, main, workers } = await packagesByThread(["lock", "example-act"], dir, "lock");
+  // lock and update read the config for the legislation host in force (issue 36), whose checker imports the rule ids:
+  // the rule registry is theirs too.
+  test("lock --check: the lock; no validator, formatter, parser or pool", async () => {
+    const { run, modules, packages, workers } = await loads(["lock", "example-act", "--check"], dir);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stderr).toContain("unchanged");
-    expect(main.has("commander")).toBe(true);
-    expect(main.has("yaml")).toBe(false);
-    expect(workers).toHaveLength(0);
+    expect(modules.has("node/dataset/lock.js")).toBe(true);
+    expect(
+      [...modules].filter((module) =>
+        /^node\/validate\/|^core\/markdown\/targets|^formatters\/(?!.*-names)/.test(module),
+      ),
+    ).toEqual([]);
+    expect(loadedOf(packages, HEAVY)).toEqual(["canonicalize"]);
+    expect(workers).toEqual([]);
+  });
+
+  test("update --check with its cache warm: no parser, glob library, pool or worker", async () => {
+    const cache = join(dir, "update-cache.json");
+    const args = ["update", "--check", "--cache-location", cache];
+    const cold = await runCommand(process.execPath, [bin, ...args], repoRoot);
+    expect(cold.code, cold.stderr).toBe(0);
+    for (const bundled of [false, true]) {
+      const { run, modules, packages, workers } = await loads(args, repoRoot, { bundled });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain("mvfg: up to date");
+      if (!bundled) {
+        expect(modules.has("node/update/update.js")).toBe(true);
+        expect([...modules].filter((module) => /^core\/markdown\/(targets|parser)/.test(module))).toEqual([]);
+      }
+      expect(loadedOf(packages, HEAVY)).toEqual(["canonicalize"]);
+      expect(workers).toEqual([]);
+    }
+  });
+
+  test("generate --check: one capped worker without Piscina; the parsers there only", async () => {
+    const { run, packages, workers } = await loads(
+      ["generate", `${tooling}/mvfg.lock.json`, "--check", `${tooling}/mvfg.jsonl`],
+      repoRoot,
+      { bundled: true },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(packages.has("commander")).toBe(true); // the recording sees the main thread's packages
+    expect(loadedOf(packages, HEAVY)).toEqual(["canonicalize"]);
+    expect(workers).toHaveLength(1);
+    expect(workers[0]!.has("yaml")).toBe(true);
+    expect(workers[0]!.has("markdown-it")).toBe(true);
+    expect(workers[0]!.has("piscina")).toBe(false);
+  });
+
+  test("generate --check, tsc's output: the main thread loads no parser module", async () => {
+    const { run, modules } = await loads(
+      ["generate", `${tooling}/mvfg.lock.json`, "--check", `${tooling}/mvfg.jsonl`],
+      repoRoot,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(modules.has("node/generate/generate.js")).toBe(true);
+    expect(
+      [...modules].filter((module) => /^core\/markdown\/(targets|parser)|^core\/records\/parse-artifact/.test(module)),
+    ).toEqual([]);
+  });
+
+  test("diff of two files: the comparer and the stylish formatter; no page renderer, parser or pool", async () => {
+    const { run, modules, packages, workers } = await loads(
+      ["diff", `${tooling}/mvfg.jsonl`, `${tooling}/mvfg.jsonl`],
+      repoRoot,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(modules.has("node/diff/diff.js")).toBe(true);
+    expect(modules.has("formatters/diff-stylish.js")).toBe(true);
+    expect([...modules].filter((module) => /^formatters\/(diff-html|markdown-html|diff\.js)/.test(module))).toEqual([]);
+    expect(loadedOf(packages, HEAVY)).toEqual(["chalk", "canonicalize"]);
+    expect(workers).toEqual([]);
   });
 });

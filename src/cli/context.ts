@@ -4,7 +4,7 @@
  * helpers the commands share.
  */
 import { readFileSync } from "node:fs";
-import { maxJobs } from "../node/pool/pool.js";
+import { maxJobs } from "../node/pool/thread-limits.js";
 import { escapeControls } from "../core/text.js";
 import type { createProgressLine } from "./progress.js";
 

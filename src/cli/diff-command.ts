@@ -8,8 +8,6 @@ import { type Command, Option } from "commander";
 import { ADDITIVE_KINDS, BREAKING_KINDS, diffExitCode, FAIL_ON_LEVELS, type FailOn } from "../core/diff/diff.js";
 import { DIFF_FORMAT_NAMES, type DiffFormatName } from "../formatters/diff-names.js";
 import type { DiffReport } from "../core/diff/diff.js";
-import { cwdInRepository } from "../node/files/files.js";
-import { writeDiffOutput } from "./diff-output.js";
 import { packageJson } from "./context.js";
 import { parsePositive } from "./options.js";
 
@@ -101,8 +99,13 @@ export function registerDiffCommand(
     .action(async (operands: string[], options: DiffCliOptions, command: Command) => {
       const started = performance.now();
       // Loaded only when diff runs, so that the other commands start without it.
-      const { diff } = await import("../node/diff/diff.js");
-      const { diffOperands, passEditorialSetting } = await import("./diff-operands.js");
+      const [{ diff }, { diffOperands, passEditorialSetting }, { cwdInRepository }, { writeDiffOutput }] =
+        await Promise.all([
+          import("../node/diff/diff.js"),
+          import("./diff-operands.js"),
+          import("../node/files/files.js"),
+          import("./diff-output.js"),
+        ]);
       const read = await diffOperands(operands, command, options.against, context.cwd);
       const paths = read.paths;
       const report = await diff({

@@ -34,9 +34,13 @@ export async function writeDiffOutput(
   context: DiffOutputContext,
   base: Omit<DiffFormatContext, "color">,
 ): Promise<void> {
-  const { diffFormatters } = await import("../formatters/diff.js");
   const render = async (format: DiffFormatName, color: DiffFormatContext["color"]): Promise<string> => {
-    if (format !== "html") return diffFormatters[format](report, { ...base, color });
+    // The stylish report (the default, and the terminal's beside --output-file) loads its formatter alone, not the
+    // others with the page's markdown renderer (bench/RESULTS.md, start-up).
+    if (format === "stylish")
+      return (await import("../formatters/diff-stylish.js")).formatDiffStylish(report, { ...base, color });
+    if (format !== "html")
+      return (await import("../formatters/diff.js")).diffFormatters[format](report, { ...base, color });
     const [{ collectDiffTexts }, { renderDiffPage }, { loadApprovals }] = await Promise.all([
       import("../node/diff/diff-texts.js"),
       import("../formatters/diff-html.js"),

@@ -5,10 +5,8 @@
 import { type Command, Option } from "commander";
 import { plural } from "../core/text.js";
 import { OperationalError } from "../node/errors.js";
-import { displayPath } from "../node/files/files.js";
 import { type CommandIo, type MainContext, noteJobs, OUTSIDE_NOTE, packageJson, writeAndDrain } from "./context.js";
 import { CHECK_FORMATS, isFreshnessFormat } from "./freshness-formats.js";
-import { generateCheckJson, generateCheckText } from "./dataset-reports.js";
 import { type ArtifactCapOptions, artifactCaps, addCapOptions, allowOutsideOption, parsePositive } from "./options.js";
 
 /** Adds the `generate` command to the program. */
@@ -73,6 +71,7 @@ export function registerGenerateCommand(
         const manifest = await datasetManifestOperand(operand, context.cwd);
         const { checkGenerated, generate } = await import("../node/generate/generate.js");
         if (options.check) {
+          const { generateCheckJson, generateCheckText } = await import("./dataset-reports.js");
           const result = await checkGenerated({
             manifest,
             cwd: context.cwd,
@@ -114,6 +113,7 @@ export function registerGenerateCommand(
         const result = options.output
           ? await generate({ ...generateOptions, output: options.output })
           : await generate(generateOptions);
+        const { displayPath } = await import("../node/files/files.js");
         if (result.output)
           stderr.write(`wrote ${displayPath(result.output, context.cwd)} (${plural(result.records, "record")})\n`);
         const threads = result.threads ?? 1;

@@ -4,7 +4,7 @@
  */
 import { resolve } from "node:path";
 import { type Command, Option } from "commander";
-import { DEFAULT_MANIFEST_NAME } from "../core/lock/manifest.js";
+import { DEFAULT_MANIFEST_NAME } from "../core/lock/manifest-name.js";
 import {
   type ArtifactKind,
   type IndexKind,
@@ -13,10 +13,9 @@ import {
   SOURCE_INDEX_KINDS,
 } from "../core/model.js";
 import { describeIoError, OperationalError } from "../node/errors.js";
-import { displayPath, MANIFEST_FOLDER } from "../node/files/files.js";
+import { MANIFEST_FOLDER } from "../node/files/tooling-paths.js";
 import { shellQuote } from "../core/text.js";
 import type { CommandIo, MainContext } from "./context.js";
-import { lockJson, lockText } from "./dataset-reports.js";
 import { capOption, collectPair, parseHost, pick } from "./options.js";
 
 /** Adds the `lock` command to the program. */
@@ -83,7 +82,11 @@ export function registerLockCommand(
     )
     .action(async (dir: string, options: LockCliOptions) => {
       const order = options.order ? await readOrderFile(resolve(context.cwd, options.order), options.order) : undefined;
-      const { lock } = await import("../node/dataset/lock.js");
+      const [{ lock }, { displayPath }, { lockJson, lockText }] = await Promise.all([
+        import("../node/dataset/lock.js"),
+        import("../node/files/files.js"),
+        import("./dataset-reports.js"),
+      ]);
       const { hostInForce, hostProblems, manifestHost } = await import("../node/config/legislation-host.js");
       const { findConfig } = await import("../node/config/config.js");
       const inForce = await hostInForce(context.cwd, await findConfig(context.cwd).catch(() => undefined));

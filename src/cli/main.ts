@@ -2,7 +2,6 @@ import { Command, CommanderError } from "commander";
 import { DatasetError, errorMessage } from "../core/errors.js";
 import { describeUnexpectedIoError, OperationalError } from "../node/errors.js";
 import { type MainContext, packageJson, prefixLines } from "./context.js";
-import { describeDatasetProblems } from "./dataset-reports.js";
 import { registerDiffCommand } from "./diff-command.js";
 import { registerGenerateCommand } from "./generate-command.js";
 import { registerLockCommand } from "./lock-command.js";
@@ -10,6 +9,7 @@ import { registerResolveCommand } from "./resolve-command.js";
 import { registerSchemaCommand } from "./schema-command.js";
 import { registerAdoptCommand, registerUpdateCommand } from "./update-command.js";
 import { registerValidateCommand } from "./validate-command.js";
+import { loadRuleIds } from "./rule-ids.js";
 import { helpFirst, meantOption } from "./usage-hints.js";
 import { registerViewCommand } from "./view-command.js";
 
@@ -75,6 +75,8 @@ export async function main(context: MainContext): Promise<number> {
         return 2;
       }
     }
+    // validate's --rule and help name the rules: their registry is loaded for validate (and help) only (rule-ids.ts).
+    if (argv[0] === "validate" || argv[0] === "help") await loadRuleIds();
     await program.parseAsync(argv, { from: "user" });
     return exitCode;
   } catch (error) {
@@ -86,6 +88,7 @@ export async function main(context: MainContext): Promise<number> {
         : 2;
     }
     if (error instanceof DatasetError) {
+      const { describeDatasetProblems } = await import("./dataset-reports.js");
       stderr.write(describeDatasetProblems(error.problems));
       return 1;
     }

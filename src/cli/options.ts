@@ -4,7 +4,8 @@ import type { RuleSetting } from "../core/report/problem.js";
 import { DEFAULT_LEGISLATION_HOST, isValidLegislationHost } from "../core/schema/schema.js";
 import { unknownRuleMessage } from "../core/text.js";
 import type { ArtifactReadingOptions } from "../node/generate/generate-options.js";
-import { ruleIds, type RuleId } from "../rules/index.js";
+import type { RuleId } from "../rules/index.js";
+import { ruleIdsLoaded } from "./rule-ids.js";
 
 export function parseCount(value: string): number {
   if (!/^[0-9]+$/.test(value)) throw new InvalidArgumentError("expected a whole number, 0 or more");
@@ -39,6 +40,7 @@ export function collectRule(
       'expected RULE=SEVERITY, e.g. "non-canonical=warning" (severity: error, warning or off)',
     );
   const id = match[1]!;
+  const ruleIds = ruleIdsLoaded();
   if (!(ruleIds as readonly string[]).includes(id)) throw new InvalidArgumentError(unknownRuleMessage(id, ruleIds));
   return { ...previous, [id]: match[2] as RuleSetting };
 }

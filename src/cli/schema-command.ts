@@ -1,8 +1,6 @@
 /** `citation-targets schema`: print or write the record JSON Schema. Registered on the program by `registerSchemaCommand`. */
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { buildRecordSchema, formatSchema } from "../core/schema/schema.js";
-import { writeFileAtomic } from "../node/writes/write.js";
 import type { CommandIo, MainContext } from "./context.js";
 import { parseHost } from "./options.js";
 
@@ -23,7 +21,11 @@ export function registerSchemaCommand(program: Command, context: MainContext, { 
     .option("--config <file>", "read legislationHost from this config file instead of the one found (as validate does)")
     .option("--no-config", "read no config file")
     .action(async (options: { legislationHost?: string; output?: string; config?: string | boolean }) => {
-      const { hostSetting } = await import("../node/config/config.js");
+      const [{ hostSetting }, { buildRecordSchema, formatSchema }, { writeFileAtomic }] = await Promise.all([
+        import("../node/config/config.js"),
+        import("../core/schema/schema.js"),
+        import("../node/writes/write.js"),
+      ]);
       const { host, from } = await hostSetting(options.legislationHost, options.config, context.cwd);
       const text = formatSchema(buildRecordSchema(host));
       // One host per schema: in a repository whose lock manifests name others, say so (docs/spec.md, section 8).

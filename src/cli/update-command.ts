@@ -9,11 +9,10 @@ import { TEMPLATE_HELP } from "../core/lock/dataset-fields.js";
 import { MANIFEST_DATASET_FIELDS } from "../core/model.js";
 import { plural } from "../core/text.js";
 import { OperationalError } from "../node/errors.js";
-import { DEFAULT_MANIFEST_PATTERN, displayPath, MANIFEST_FOLDER } from "../node/files/files.js";
+import { DEFAULT_MANIFEST_PATTERN, MANIFEST_FOLDER } from "../node/files/tooling-paths.js";
 import { shellQuote } from "../core/text.js";
 import { type CommandIo, datasetProgress, type MainContext, noteJobs, OUTSIDE_NOTE, packageJson } from "./context.js";
 import { CHECK_FORMATS, isFreshnessFormat } from "./freshness-formats.js";
-import { adoptText, describeUpdates, updatesJson } from "./dataset-reports.js";
 import {
   type ArtifactCapOptions,
   artifactCaps,
@@ -25,7 +24,6 @@ import {
 } from "./options.js";
 import type { DatasetUpdate } from "../node/update/update-dataset.js";
 import { createProgressLine, progressEnabled } from "./progress.js";
-import { manifestsIn, warnLeftovers, warnTwins } from "./validate-notes.js";
 
 /** Adds the `update` command to the program. */
 export function registerUpdateCommand(
@@ -114,7 +112,13 @@ export function registerUpdateCommand(
         noteJobs(options.jobs, stderr);
         if (isFreshnessFormat(options.format) && !options.check)
           throw new OperationalError(`--format ${options.format} is the report of --check (for CI)`);
-        const { upToDate, update } = await import("../node/update/update.js");
+        const [{ upToDate, update }, { displayPath }, { describeUpdates, updatesJson }, { warnLeftovers }] =
+          await Promise.all([
+            import("../node/update/update.js"),
+            import("../node/files/files.js"),
+            import("./dataset-reports.js"),
+            import("./validate-notes.js"),
+          ]);
         if (options.recover && (options.check || options.staged || named.length > 0))
           throw new OperationalError(
             "--recover only completes an interrupted update: name no manifests, --check or --staged with it",
@@ -325,8 +329,19 @@ export function registerAdoptCommand(
         if (options.allowOutsideRepository) stderr.write(OUTSIDE_NOTE);
         noteJobs(options.jobs, stderr);
         const templates = pick(options, [...MANIFEST_DATASET_FIELDS]);
-        const { adopt } = await import("../node/update/adopt.js");
-        const { adoptWithConfig } = await import("../node/config/library-config.js");
+        const [
+          { adopt },
+          { adoptWithConfig },
+          { displayPath },
+          { adoptText, updatesJson },
+          { manifestsIn, warnTwins },
+        ] = await Promise.all([
+          import("../node/update/adopt.js"),
+          import("../node/config/library-config.js"),
+          import("../node/files/files.js"),
+          import("./dataset-reports.js"),
+          import("./validate-notes.js"),
+        ]);
         const progress = progressEnabled(context.env, context.stderr.isTTY)
           ? createProgressLine((text) => context.stderr.write(text))
           : undefined;

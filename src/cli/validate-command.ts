@@ -6,19 +6,14 @@ import { dirname, resolve } from "node:path";
 import { type Command, Option } from "commander";
 import type { RuleSetting } from "../core/report/problem.js";
 import { DEFAULT_LEGISLATION_HOST } from "../core/schema/schema.js";
-import { colorLevel, createColor } from "../formatters/color.js";
-import { FORMAT_NAMES, formatters, type FormatName } from "../formatters/index.js";
-import { publicRepositoryUrl } from "../formatters/sarif.js";
+import { FORMAT_NAMES, type FormatName } from "../formatters/format-names.js";
+import type { Formatter } from "../formatters/types.js";
 import { plural } from "../core/text.js";
-import { rules, type RuleId } from "../rules/index.js";
+import type { RuleId } from "../rules/index.js";
 import { OperationalError } from "../node/errors.js";
-import { cwdInRepository, DEFAULT_PATTERN, displayPath } from "../node/files/files.js";
+import { DEFAULT_PATTERN } from "../node/files/tooling-paths.js";
 import type { SettingSource } from "../node/config/config.js";
-import { REPOSITORY_SCHEMA_PATH } from "../node/config/schema-source.js";
-import { validate } from "../node/validate/validate.js";
 import type { CacheUse } from "../node/validate/validate-options.js";
-import { exitCodeFor, onlyErrors } from "../core/report/report.js";
-import { writeFileAtomic } from "../node/writes/write.js";
 import {
   type CommandIo,
   configOf,
@@ -30,7 +25,7 @@ import {
 } from "./context.js";
 import { allowOutsideOption, collectRule, parseCount, parseHost, parsePositive, parseShard } from "./options.js";
 import { createProgressLine, progressEnabled, type Progress } from "./progress.js";
-import { skippedArtifactsNote, warnLeftovers, warnTwins } from "./validate-notes.js";
+import { ruleIdsLoaded } from "./rule-ids.js";
 
 /** Adds the `validate` command to the program. */
 export function registerValidateCommand(program: Command, context: MainContext, { setExitCode }: CommandIo): void {
@@ -116,10 +111,11 @@ export function registerValidateCommand(program: Command, context: MainContext, 
     .addOption(allowOutsideOption())
     .addHelpText(
       "after",
-      `\nSchema: --schema FILE when given, else .tooling/schemas/citation-targets.schema.json found from the\n` +
+      () =>
+        `\nSchema: --schema FILE when given, else .tooling/schemas/citation-targets.schema.json found from the\n` +
         `working directory up to the repository root, else the bundled schema for --legislation-host.\n\n` +
         `Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage, configuration or I/O error.\n\n` +
-        `Rules: ${rules.map((r) => r.id).join(", ")}\n\n` +
+        `Rules: ${ruleIdsLoaded().join(", ")}\n\n` +
         `Examples:\n  citation-targets validate\n  citation-targets validate .tooling/citation-targets/*.jsonl --format json\n  citation-targets validate data/ --rule non-canonical=warning --max-problems 20\n  git show HEAD:.tooling/citation-targets/x.jsonl | citation-targets validate - --stdin-filename .tooling/citation-targets/x.jsonl`,
     )
     .action(async (paths: string[], options: ValidateCliOptions, command: Command) => {
@@ -162,6 +158,26 @@ async function runValidate(
   given: (option: string) => boolean,
 ): Promise<number> {
   const started = performance.now();
+  // This command's own modules, loaded when it runs (not when the program starts: bench/RESULTS.md, start-up).
+  const [
+    { colorLevel, createColor },
+    { publicRepositoryUrl },
+    { rules },
+    { cwdInRepository, displayPath },
+    { validate },
+    { exitCodeFor, onlyErrors },
+    { writeFileAtomic },
+    { skippedArtifactsNote, warnLeftovers, warnTwins },
+  ] = await Promise.all([
+    import("../formatters/color.js"),
+    import("../formatters/sarif.js"),
+    import("../rules/index.js"),
+    import("../node/files/files.js"),
+    import("../node/validate/validate.js"),
+    import("../core/report/report.js"),
+    import("../node/writes/write.js"),
+    import("./validate-notes.js"),
+  ]);
   const loaded = await configOf(options.config, context.cwd);
   const config = loaded?.config ?? {};
   const fromConfig = paths.length === 0 && config.patterns !== undefined;
@@ -361,18 +377,18 @@ async function runValidate(
     // The chosen report to the file; the terminal gets the stylish report all the same (first, so a file that cannot be
     // written does not hide it).
     context.stdout.write(
-      formatters.stylish(report, {
+      (await formatterOf("stylish"))(report, {
         ...formatContext,
         color: createColor(colorLevel(context.env, context.stdout.isTTY, options.color)),
       }),
     );
     await writeFileAtomic(
       resolve(context.cwd, options.outputFile),
-      formatters[format](report, { ...formatContext, color: createColor(0) }),
+      (await formatterOf(format))(report, { ...formatContext, color: createColor(0) }),
     );
   } else {
     const color = createColor(format === "stylish" ? colorLevel(context.env, context.stdout.isTTY, options.color) : 0);
-    context.stdout.write(formatters[format](report, { ...formatContext, color }));
+    context.stdout.write((await formatterOf(format))(report, { ...formatContext, color }));
   }
   // In GitHub Actions: a short summary on the job's page (docs/spec.md, section 18).
   if (context.env.GITHUB_STEP_SUMMARY) {
@@ -405,6 +421,7 @@ async function schemaInForce(
   cwd: string,
   from: string,
 ): Promise<{ value: string; from: string; used: string }> {
+  const { displayPath } = await import("../node/files/files.js");
   if (schema !== undefined) {
     const shown = displayPath(resolve(cwd, schema), cwd);
     return {
@@ -413,7 +430,7 @@ async function schemaInForce(
       used: `${shown}, named by ${fromFlag ? "--schema" : 'the config\'s "schema"'} (legislationHost does not apply to it)`,
     };
   }
-  const { findRepositorySchema } = await import("../node/config/schema-source.js");
+  const { findRepositorySchema, REPOSITORY_SCHEMA_PATH } = await import("../node/config/schema-source.js");
   const repository = await findRepositorySchema(cwd);
   if (repository !== undefined) {
     const shown = displayPath(repository, cwd);
@@ -428,6 +445,15 @@ async function schemaInForce(
     from: "default",
     used: `the bundled schema, built for legislation host ${host} (no ${REPOSITORY_SCHEMA_PATH} from here up to the repository root), or for the legislationHost a dataset's lock manifest names`,
   };
+}
+
+/**
+ * A format's formatter: the stylish one (the default, and the terminal's beside --output-file) loaded alone, the others
+ * from the registry (bench/RESULTS.md, start-up).
+ */
+async function formatterOf(format: FormatName): Promise<Formatter> {
+  if (format === "stylish") return (await import("../formatters/stylish.js")).formatStylish;
+  return (await import("../formatters/index.js")).formatters[format];
 }
 
 function dropUndefined<T extends object>(object: T): { [K in keyof T]?: Exclude<T[K], undefined> } {

@@ -6,8 +6,9 @@ import { formatSarif } from "./sarif.js";
 import { formatStylish } from "./stylish.js";
 import type { Formatter } from "./types.js";
 
-export const FORMAT_NAMES = ["stylish", "json", "github", "sarif", "junit", "gitlab"] as const;
-export type FormatName = (typeof FORMAT_NAMES)[number];
+import type { FormatName } from "./format-names.js";
+
+export { FORMAT_NAMES, type FormatName } from "./format-names.js";
 
 /** Every format name has its formatter; the compiler proves none is missing. */
 export const formatters = {

@@ -14,7 +14,7 @@ import {
 } from "../model.js";
 
 export const LOCK_VERSION = 1;
-export const DEFAULT_MANIFEST_NAME = "citation-targets.lock.json";
+export { DEFAULT_MANIFEST_NAME } from "./manifest-name.js";
 
 export interface ManifestArtifact {
   path: string;

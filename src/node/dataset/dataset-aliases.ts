@@ -19,7 +19,7 @@ export async function readAliases(root: string, keys: readonly string[], shownRo
   if (document === undefined) return [];
   let front: Record<string, unknown> | undefined;
   try {
-    front = readFrontMatter(join(rootParts(root).folder, ...document.split("/")), `${shownRoot}/${document}`);
+    front = await readFrontMatter(join(rootParts(root).folder, ...document.split("/")), `${shownRoot}/${document}`);
   } catch (error) {
     if (error instanceof TemplateError) throw new OperationalError(`--alias: ${error.message}`);
     throw error;

@@ -5,7 +5,6 @@
  */
 import { closeSync, readFileSync, readSync, type Stats, statSync } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
-import { parseDocument } from "yaml";
 import {
   type DatasetFields,
   fillTemplate,
@@ -14,7 +13,6 @@ import {
   TemplateError,
 } from "../../core/lock/dataset-fields.js";
 import { findFrontMatter } from "../../core/markdown/front-matter.js";
-import { checkFrontMatterSize, duplicateKey } from "../../core/markdown/targets.js";
 import { INDEX_FILE_NAMES, MANIFEST_DATASET_FIELDS } from "../../core/model.js";
 import { decodeUtf8Lenient } from "../../core/bytes.js";
 import { listDatasetFiles } from "./dataset-files.js";
@@ -38,15 +36,20 @@ export async function frontDocument(root: string): Promise<string | undefined> {
 
 /**
  * The front matter of a markdown file as a map, undefined when it has none; throws TemplateError when it is not YAML or
- * not a map.
+ * not a map. The YAML parser (and the markdown module that checks it) are loaded only when there is one to read, so
+ * that a run that fills no template starts without them (bench/RESULTS.md, start-up).
  */
-export function readFrontMatter(
+export async function readFrontMatter(
   file: string,
   shown: string,
   maxFrontMatterBytes?: number,
-): Record<string, unknown> | undefined {
+): Promise<Record<string, unknown> | undefined> {
   const found = findFrontMatter(headOf(file, shown));
   if (found === undefined) return undefined;
+  const [{ parseDocument }, { checkFrontMatterSize, duplicateKey }] = await Promise.all([
+    import("yaml"),
+    import("../../core/markdown/targets.js"),
+  ]);
   try {
     checkFrontMatterSize(found.value, maxFrontMatterBytes);
   } catch (error) {
@@ -130,7 +133,7 @@ export async function templateContext(
     front:
       document === undefined
         ? undefined
-        : readFrontMatter(join(folder, ...document.split("/")), shown, maxFrontMatterBytes),
+        : await readFrontMatter(join(folder, ...document.split("/")), shown, maxFrontMatterBytes),
     frontSource: shown,
   };
 }

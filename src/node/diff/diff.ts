@@ -4,6 +4,7 @@
  * file name, or the working tree against a git revision), streams each pair through the core's
  * RecordDiff or diffSchemas, applies the approvals and the gate.
  */
+import { statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import {
@@ -265,7 +266,13 @@ async function diffConfined(options: DiffOptions): Promise<DiffReport> {
   let to: DiffReport["to"];
   let close = () => {};
   const jobs = checkJobs(options.jobs);
-  const early = earlyPool(jobs);
+  // Two files compared are one pair, which is never compared in a pool: no workers started for it (bench/RESULTS.md,
+  // start-up).
+  const onePair =
+    options.against === undefined &&
+    options.paths?.length === 2 &&
+    options.paths.every((path) => statSync(resolve(cwd, path), { throwIfNoEntry: false })?.isFile() === true);
+  const early = onePair ? undefined : earlyPool(jobs);
   try {
     if (options.against !== undefined && options.to !== undefined) {
       const { revisionTargets } = await import("./diff-revisions.js");

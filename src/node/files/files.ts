@@ -7,15 +7,7 @@ import { compare } from "../../core/report/problem.js";
 import { OperationalError } from "../errors.js";
 import { checkBraces } from "./globs.js";
 
-/** What `validate` checks when no paths are named, relative to the repository root. */
-export const DEFAULT_PATTERN = ".tooling/citation-targets/*.jsonl";
-/** The folder of DEFAULT_PATTERN. */
-export const DEFAULT_FOLDER = DEFAULT_PATTERN.slice(0, DEFAULT_PATTERN.lastIndexOf("/"));
-/** The lock manifests `update` refreshes when none are named, relative to the repository root. */
-/** The folder of a repository (from its root) where the JSONL files and their lock manifests live. */
-export const MANIFEST_FOLDER = ".tooling/citation-targets";
-
-export const DEFAULT_MANIFEST_PATTERN = ".tooling/citation-targets/*.lock.json";
+export { DEFAULT_FOLDER, DEFAULT_MANIFEST_PATTERN, DEFAULT_PATTERN, MANIFEST_FOLDER } from "./tooling-paths.js";
 
 /** Characters that make a pattern a glob (fast-glob's syntax); a path without them is a literal file. */
 const GLOB_SYNTAX = /[*?[\]{}()!]/;

@@ -10,7 +10,6 @@ import type { LockManifest } from "../../core/lock/manifest.js";
 import { sha256Hex, sha256Stream } from "../../core/bytes.js";
 import { DatasetError } from "../../core/errors.js";
 import { generateLinesFrom, linesInThread } from "../../core/records/generate.js";
-import { readingSource } from "../../core/records/parse-artifact.js";
 import { readRegularIfPresent } from "./regular-file.js";
 import { withoutCr } from "./crlf.js";
 
@@ -29,6 +28,8 @@ export async function onlyLineEndings(manifest: LockManifest, root: string, outp
     return withoutCr(bytes);
   };
   const generated = sha256Stream();
+  // The markdown parser, loaded only here (a checkout with CR LF), not when update starts (bench/RESULTS.md, start-up).
+  const { readingSource } = await import("../../core/records/parse-artifact.js");
   try {
     // Verifies each artifact (read as LF) against its pin, then generates as generate does.
     for await (const line of generateLinesFrom(manifest, linesInThread(manifest, readingSource(manifest, read))))

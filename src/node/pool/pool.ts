@@ -18,6 +18,8 @@ import { codeFile } from "../code-root.js";
 import { OperationalError } from "../errors.js";
 import { readsOutsideAllowed } from "../files/regular-file.js";
 import { errorMessage } from "../../core/errors.js";
+import { maxJobs, WORKER_LIMITS } from "./thread-limits.js";
+import { DirectWorker, discardPrestarted } from "./direct-worker.js";
 
 /**
  * The kinds of task a pool runs, by name (the names `worker.ts` exports them by): each takes plain data and resolves to
@@ -25,10 +27,7 @@ import { errorMessage } from "../../core/errors.js";
  */
 export type TaskTable<T> = { [N in keyof T]: (task: never) => Promise<unknown> };
 
-/** The most threads a run may ask for: four per core (more only costs memory). */
-export function maxJobs(): number {
-  return 4 * availableParallelism();
-}
+export { maxJobs, WORKER_LIMITS } from "./thread-limits.js";
 
 /**
  * When a kind of work pays for worker threads by default: from this many bytes (or this many items) of it; at most
@@ -88,14 +87,6 @@ export function batchesOf(sizes: number[], jobs: number, most: { items: number; 
   return batches;
 }
 
-/**
- * A worker holds what one task needs (a batch of files, a dataset's artifacts): a capped old
- * generation makes V8 collect as it goes instead of growing the heap after the machine's memory,
- * and the young generation is sized for throughput (bench/RESULTS.md). The cap is far above what a
- * task within the size caps needs.
- */
-export const WORKER_LIMITS = { maxYoungGenerationSizeMb: 32, maxOldGenerationSizeMb: 1024 };
-
 export interface WorkPool<T extends TaskTable<T>> {
   /** Threads that do the work, this one included when it works too: 1 when everything runs in this thread. */
   readonly threads: number;
@@ -138,6 +129,10 @@ export async function createPool<T extends TaskTable<T>>(
   const jobs = capped ? threads : mainWorks ? threads - 1 : threads;
   const built =
     (threads > 1 || capped) && jobs >= 1 && (await stat(fileURLToPath(script)).catch(() => undefined)) !== undefined;
+  // One capped worker (generate of a small dataset): without Piscina, and the one the command line started as it
+  // started when there is one (direct-worker.ts); else that one is not used.
+  const direct = built && capped && jobs === 1;
+  if (!direct) discardPrestarted();
   if (!built) {
     return {
       threads: 1,
@@ -150,6 +145,7 @@ export async function createPool<T extends TaskTable<T>>(
   let pool: PiscinaLike | undefined;
   let failure: Error | undefined;
   const start = async (): Promise<PiscinaLike> => {
+    if (direct) return new DirectWorker(warm ?? "", readsOutsideAllowed());
     const { Piscina } = await import("piscina");
     return new Piscina({
       filename: script.href,

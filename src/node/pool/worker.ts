@@ -6,7 +6,9 @@
  * come back as data (task-failure.ts), so that their kind (a dataset problem, an operational error)
  * survives the crossing. This module imports the commands; none of them imports it.
  */
-import { workerData } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
+import { errorMessage } from "../../core/errors.js";
+import type { DirectReply, DirectRequest } from "./direct-worker.js";
 import type { DiffTasks } from "../diff/diff-pairs.js";
 import type { ArtifactTasks } from "../generate/generate-pool.js";
 import { encodeFailure } from "./task-failure.js";
@@ -72,9 +74,42 @@ const MODULES: Partial<Record<TaskName, () => Promise<unknown>>> = {
 // A pool told which kind of task its run sends (pool.ts, `warm`) has each worker load that kind's modules as it
 // starts, while the main thread still prepares the first tasks. Awaited here, before Piscina hears the worker is ready:
 // a ready worker waits for its first task in Atomics.wait, which would hold a load left running.
-const { warm, outsideAllowed } = (workerData ?? {}) as { warm?: TaskName; outsideAllowed?: boolean };
+const { warm, outsideAllowed, direct } = (workerData ?? {}) as {
+  warm?: TaskName;
+  outsideAllowed?: boolean;
+  direct?: boolean;
+};
 // Reads outside the repository as the run allows them (`--allow-outside-repository`; regular-file.ts).
 if (outsideAllowed === true) (await import("../files/regular-file.js")).allowReadsOutsideRepository(true);
 if (warm !== undefined) await MODULES[warm]?.().catch(() => undefined); // a failure shows when the first task loads them
+
+/**
+ * The worker of a run's single capped thread, without Piscina (direct-worker.ts): the run's reading rule comes first
+ * (this worker may have started before the command line was read), then tasks by id, each answered with its result or
+ * the message of what it threw. Messages sent before this listener wait in the port.
+ */
+function serveDirect(): void {
+  const port = parentPort!;
+  let ready: Promise<void> = Promise.resolve();
+  port.on("message", (request: DirectRequest) => {
+    if (!("id" in request)) {
+      if (request.outsideAllowed)
+        ready = ready.then(async () => (await import("../files/regular-file.js")).allowReadsOutsideRepository(true));
+      return;
+    }
+    const { id, name, task } = request;
+    void (async () => {
+      let reply: DirectReply;
+      try {
+        await ready;
+        reply = { id, value: await (tasks[name as TaskName] as (task: unknown) => Promise<unknown>)(task) };
+      } catch (error) {
+        reply = { id, thrown: errorMessage(error) };
+      }
+      port.postMessage(reply);
+    })();
+  });
+}
+if (direct === true) serveDirect();
 
 export { validateFiles, artifactBatch, updateDatasets, diffPairs };

@@ -365,7 +365,7 @@ async function titlesOfFiles(
   if (files.length < 2) return titles;
   for (const file of files) {
     try {
-      const front = readFrontMatter(join(dir, ...file.split("/")), file, maxFrontMatterBytes);
+      const front = await readFrontMatter(join(dir, ...file.split("/")), file, maxFrontMatterBytes);
       if (front === undefined) continue;
       const title = fillTemplate(template, { ...context, front, frontSource: file }, false);
       if (!titles.has(title)) titles.set(title, file);

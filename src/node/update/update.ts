@@ -39,6 +39,8 @@ import {
 } from "../writes/write.js";
 import { noteOf, withWriterLock } from "../writes/writer-lock.js";
 import { readRegularIfPresent, withOutsideReads } from "../files/regular-file.js";
+import { filesEndingIn } from "../files/folder-files.js";
+import { MANIFEST_FOLDER } from "../files/tooling-paths.js";
 import { removeOnInterrupt } from "../writes/interrupted-writes.js";
 import { type HostInForce, hostInForce, hostProblems } from "../config/legislation-host.js";
 
@@ -124,8 +126,8 @@ async function manifestsToUpdate(options: UpdateOptions, cwd: string): Promise<s
   if (options.manifests && options.manifests.length > 0) return options.manifests.map((m) => resolve(cwd, m));
   if (options.datasets !== undefined) return [];
   const root = (await findRepositoryRoot(cwd)) ?? cwd;
-  const { default: fg } = await import("fast-glob");
-  const found = await fg(DEFAULT_MANIFEST_PATTERN, { cwd: root, absolute: true, onlyFiles: true, dot: true });
+  // DEFAULT_MANIFEST_PATTERN is `<folder>/*.lock.json`: one folder read (folder-files.ts), no glob library.
+  const found = filesEndingIn(join(root, ...MANIFEST_FOLDER.split("/")), ".lock.json");
   if (found.length === 0)
     throw new OperationalError(
       `no lock manifests match ${DEFAULT_MANIFEST_PATTERN} in ${displayPath(root, cwd) || "."} (looked in ${join(root, ...DEFAULT_MANIFEST_PATTERN.split("/").slice(0, -1))}): name them (a manifest inside a dataset folder too, e.g. citation-targets update laws/x/${DEFAULT_MANIFEST_NAME}), or write them with lock or adopt`,

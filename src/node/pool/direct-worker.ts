@@ -1,0 +1,159 @@
+/**
+ * One capped worker thread without Piscina: the pool of a run that parses in a single worker (pool.ts, `capped` with
+ * one thread: generate of a small dataset) talks to it by messages, so that neither thread loads Piscina; and the
+ * command line can start it as it starts (`prestartWorker`, from bin/citation-targets.js), so that the worker boots and
+ * loads its modules while the main thread loads its own (bench/RESULTS.md, start-up). Up to two tasks at once in it,
+ * as in Piscina's workers; one that runs out of memory fails the tasks it held and another takes its place for the
+ * rest. The worker's side is `serveDirect` in worker.ts.
+ */
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import { codeFile } from "../code-root.js";
+import { WORKER_LIMITS } from "./thread-limits.js";
+
+/** What the main thread sends: the run's reading rule once, then tasks by id. */
+export type DirectRequest = { outsideAllowed: boolean } | { id: number; name: string; task: unknown };
+/** What the worker answers a task with: its result, or the message of what it threw. */
+export type DirectReply = { id: number; value: unknown } | { id: number; thrown: string };
+
+/** Tasks a worker runs at once, as `concurrentTasksPerWorker` of the Piscina pool (pool.ts). */
+const TASKS_AT_ONCE = 2;
+
+interface Started {
+  worker: Worker;
+  warm: string;
+  /** Set when it stopped before it was adopted: it is not used then. */
+  stopped: boolean;
+}
+
+let prestarted: Started | undefined;
+
+function spawn(warm: string): Worker {
+  return new Worker(new URL(codeFile("node/pool/worker.js")), {
+    resourceLimits: WORKER_LIMITS,
+    workerData: { warm, direct: true },
+  });
+}
+
+/**
+ * Starts the capped worker of a run that will parse (generate), before anything else: it loads the modules of `warm`
+ * while this thread starts. It does not hold the process open; a run that does not adopt it (pool.ts) ends it. Nothing
+ * when the worker script is not built.
+ */
+export function prestartWorker(warm: string): void {
+  if (prestarted !== undefined || !existsSync(fileURLToPath(codeFile("node/pool/worker.js")))) return;
+  const started: Started = { worker: spawn(warm), warm, stopped: false };
+  started.worker.unref();
+  const stop = () => {
+    started.stopped = true;
+  };
+  started.worker.once("error", stop); // said again by a fresh worker at the run's first task, if it stops too
+  started.worker.once("exit", stop);
+  prestarted = started;
+}
+
+/** The worker started for `warm`, taken once; undefined when none was or it stopped. */
+function adoptPrestarted(warm: string): Worker | undefined {
+  const started = prestarted;
+  prestarted = undefined;
+  if (started === undefined) return undefined;
+  if (started.stopped || started.warm !== warm) {
+    void started.worker.terminate();
+    return undefined;
+  }
+  started.worker.removeAllListeners();
+  return started.worker;
+}
+
+/** Ends a worker started for a run that did not use it (its pool has several threads, or none). */
+export function discardPrestarted(): void {
+  const started = prestarted;
+  prestarted = undefined;
+  if (started !== undefined) void started.worker.terminate();
+}
+
+interface Pending {
+  id: number;
+  name: string;
+  task: unknown;
+  transferList: ArrayBuffer[] | undefined;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/** The one worker and its queue: `run` and `destroy` as the Piscina pool's (pool.ts, PiscinaLike). */
+export class DirectWorker {
+  private worker: Worker | undefined;
+  private readonly queue: Pending[] = [];
+  private readonly running = new Map<number, Pending>();
+  private nextId = 0;
+  private closed = false;
+
+  constructor(
+    private readonly warm: string,
+    private readonly outsideAllowed: boolean,
+  ) {
+    this.worker = this.attach(adoptPrestarted(warm) ?? spawn(warm));
+  }
+
+  run(task: unknown, options: { name: string; transferList?: ArrayBuffer[] }): Promise<unknown> {
+    if (this.closed) return Promise.reject(new Error("the worker thread was closed"));
+    return new Promise((resolve, reject) => {
+      this.queue.push({
+        id: this.nextId++,
+        name: options.name,
+        task,
+        transferList: options.transferList,
+        resolve,
+        reject,
+      });
+      this.dispatch();
+    });
+  }
+
+  async destroy(): Promise<void> {
+    this.closed = true;
+    for (const pending of this.queue.splice(0)) pending.reject(new Error("the worker thread was closed"));
+    const worker = this.worker;
+    this.worker = undefined;
+    await worker?.terminate();
+  }
+
+  /** Listens to a worker and tells it the run's reading rule (before any task: messages keep their order). */
+  private attach(worker: Worker): Worker {
+    worker.on("message", (reply: DirectReply) => {
+      const pending = this.running.get(reply.id);
+      if (pending === undefined) return;
+      this.running.delete(reply.id);
+      if ("thrown" in reply) pending.reject(new Error(reply.thrown));
+      else pending.resolve(reply.value);
+      this.dispatch();
+    });
+    // A worker that stops (out of memory, or otherwise) fails the tasks it held; the next task starts another.
+    const stopped = (error: Error) => {
+      if (this.worker !== worker) return;
+      this.worker = undefined;
+      for (const pending of [...this.running.values()]) pending.reject(error);
+      this.running.clear();
+      this.dispatch();
+    };
+    worker.on("error", stopped);
+    worker.on("exit", (code) => stopped(new Error(`the worker thread exited with code ${code}`)));
+    worker.postMessage({ outsideAllowed: this.outsideAllowed } satisfies DirectRequest);
+    worker.unref(); // held open only while it has work (dispatch)
+    return worker;
+  }
+
+  private dispatch(): void {
+    while (!this.closed && this.queue.length > 0 && this.running.size < TASKS_AT_ONCE) {
+      this.worker ??= this.attach(spawn(this.warm));
+      const pending = this.queue.shift()!;
+      this.running.set(pending.id, pending);
+      const request: DirectRequest = { id: pending.id, name: pending.name, task: pending.task };
+      this.worker.postMessage(request, pending.transferList ?? []);
+    }
+    if (this.running.size > 0) this.worker?.ref();
+    else this.worker?.unref();
+  }
+}
