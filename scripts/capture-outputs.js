@@ -232,6 +232,25 @@ const SCENARIOS = [
     ],
   },
   {
+    name: "examples-resolve",
+    data: "examples",
+    steps: [
+      ct("resolve", "--no-cache", "§ 2a Abs. 1 MVfG", "s 6(1)(a) Privacy Act 1988", "§ 99 MVfG", "§ 1"),
+      ct(
+        "resolve",
+        "--no-cache",
+        "--format",
+        "json",
+        "§ 2a Musterverfahrensgesetz",
+        "section 13 of the Privacy Act 1988",
+      ),
+      ct("resolve", "--no-cache", "--dataset", "mvfg", "§ 3", "§ 4 Abs. 1"),
+      ct("update", "--no-cache", "--alias", "jurabk"),
+      ct("resolve", "--no-cache", "§ 2a MVfG"),
+      ct("resolve", "--no-cache", "--dataset", "nope", "§ 1"),
+    ],
+  },
+  {
     name: "examples-errors",
     data: "examples",
     steps: [
@@ -528,6 +547,7 @@ const HELP = [
   ["adopt"],
   ["diff"],
   ["view"],
+  ["resolve"],
   ["help"],
 ];
 

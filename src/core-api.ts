@@ -30,3 +30,7 @@ export type { AddressParts, TargetKind } from "./core/address/address.js";
 export { designate, slugify } from "./core/address/designation.js";
 export { assignLocalCoordinates } from "./core/address/numbering.js";
 export { DatasetError } from "./core/errors.js";
+export { createCitationReader, READER_TABLES } from "./core/resolve/citation-reader.js";
+export type { Citation, CitationReader, CitationStep, StepKind } from "./core/resolve/citation-reader.js";
+export { ResolveIndex } from "./core/resolve/resolve-index.js";
+export type { ResolveDataset, ResolveRecord } from "./core/resolve/resolve-index.js";

@@ -1,6 +1,7 @@
 import type { ValidateOptions } from "./node/validate/validate-options.js";
 import type { Report } from "./core/report/report.js";
 import type { LockOptions, LockResult } from "./node/dataset/lock.js";
+import type { ResolveOptions, ResolveReport } from "./node/resolve/resolve.js";
 import type { UpdateOptions } from "./node/update/update.js";
 import type { DatasetUpdate } from "./node/update/update-dataset.js";
 import type { CheckResult, GenerateResult } from "./node/generate/generate.js";
@@ -21,6 +22,7 @@ import type { DatasetFields } from "./core/lock/dataset-fields.js";
 import {
   checkAdoptOptions,
   checkResolveConfigOptions,
+  checkResolveOptions,
   checkCheckGeneratedOptions,
   checkDiffOptions,
   checkGenerateOptions,
@@ -75,6 +77,22 @@ export async function lock(options: LockOptions): Promise<LockResult> {
   return (await import("./node/dataset/lock.js")).lock(options);
 }
 export type { LockOptions, LockResult, ManifestChanges } from "./node/dataset/lock.js";
+/**
+ * Finds the targets of citations as lawyers write them (`citation-targets resolve`; README, "resolve"): one result per
+ * citation, in order, and the warnings of the load (a dataset left out). Throws OperationalError for a bad option or
+ * when no dataset can be loaded.
+ */
+export async function resolve(options: ResolveOptions): Promise<ResolveReport> {
+  checkResolveOptions(options);
+  return (await import("./node/resolve/resolve.js")).resolveCitations(options);
+}
+export type { ResolveOptions, ResolveReport };
+export type {
+  ResolveCandidate,
+  ResolveOutcome,
+  ResolvePrecision,
+  ResolveResult,
+} from "./core/resolve/resolve-index.js";
 /** Refreshes lock manifests and regenerates their JSONL; throws OperationalError for a bad option. */
 export async function update(options: UpdateOptions & { config?: ConfigChoice } = {}): Promise<DatasetUpdate[]> {
   checkUpdateOptions(options);

@@ -40,7 +40,7 @@ describe("docs", () => {
     expect(check(out, { file: "example-act.jsonl" }).problems).toEqual([]);
   });
 
-  test.each(["validate", "lock", "generate", "update", "diff", "view", "schema"])(
+  test.each(["validate", "lock", "generate", "update", "diff", "view", "resolve", "schema"])(
     "README documents every option of %s",
     async (command) => {
       const text = await readme();

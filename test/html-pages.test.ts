@@ -10,7 +10,7 @@ import { readFile, mkdir, writeFile, cp } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runMain } from "./helpers/in-process.js";
-import { parentsOf, type ViewTarget } from "../src/formatters/dataset-html.js";
+import { parentsOf, renderDatasetPage, type ViewTarget } from "../src/formatters/dataset-html.js";
 import { jsonForScript } from "../src/formatters/html-common.js";
 import { markedTexts, renderMarkdown } from "../src/formatters/markdown-html.js";
 import { HOSTILE_MARKDOWN, unsafeParts } from "./helpers/hostile-markdown.js";
@@ -147,6 +147,59 @@ describe("view: a dataset as a page", () => {
       "Zuständigkeit",
     ]);
     expect(await axeViolations(dom)).toEqual([]);
+  });
+
+  test("the search reads citations as resolve does: §433, § 433 BGB, Art 3, Art. 3 Abs. 2 find their target", async () => {
+    const target = (address: string, heading: string, trail: string[] = []): ViewTarget => ({
+      address,
+      kind: "markdown-artifact",
+      heading,
+      trail,
+      artifact: "index.md",
+      text: `${heading}\n\nText.\n`,
+    });
+    const page = renderDatasetPage({
+      file: "gesetz.jsonl",
+      slug: "gesetz",
+      name: "Beispielgesetz",
+      targets: [
+        target("gesetz/index.md#buch-2", "Buch 2 Schuldrecht"),
+        target("gesetz/index.md#§-433", "§ 433 Vertragstypische Pflichten", ["Buch 2 Schuldrecht"]),
+        target("gesetz/index.md#§-4330", "§ 4330 Anderes", ["Buch 2 Schuldrecht"]),
+        target("gesetz/index.md#art-3", "Art. 3 Gleichheit"),
+        target("gesetz/index.md#art-3/abs-1", "(1)", ["Art. 3 Gleichheit"]),
+        target("gesetz/index.md#art-3/abs-2", "(2)", ["Art. 3 Gleichheit"]),
+        target("gesetz/index.md#art-30", "Art. 30 Länder"),
+        target("gesetz/index.md#art-3~übergangsbestimmungen", "Art. 3 (Übergang)"),
+      ],
+    });
+    const dom = loadPage(page);
+    const document = dom.window.document;
+    const hits = () =>
+      Array.from(document.querySelectorAll("li.hit")).map((li) => li.querySelector(".addr")!.textContent);
+    for (const [query, expected] of [
+      ["§433", ["gesetz/index.md#§-433"]],
+      ["§ 433 BGB", ["gesetz/index.md#§-433"]],
+      ["§ 433 Abs. 1 S. 2", ["gesetz/index.md#§-433"]],
+      ["Art 3", ["gesetz/index.md#art-3"]],
+      ["Art. 3 Abs. 2", ["gesetz/index.md#art-3/abs-2"]],
+      ["Art. 3 II GG", ["gesetz/index.md#art-3/abs-2"]],
+      ["Art. 30", ["gesetz/index.md#art-30"]],
+    ] as const) {
+      typeInto(dom, "#q", query);
+      expect(hits(), query).toEqual(expected);
+      expect(document.getElementById("status")!.textContent).toBe(`1 target matches “${query}”`);
+    }
+    // What no target answers as a citation is searched as words; words are words.
+    typeInto(dom, "#q", "§ 99");
+    expect(hits()).toEqual([]);
+    typeInto(dom, "#q", "433");
+    expect(hits()).toEqual(["gesetz/index.md#§-433", "gesetz/index.md#§-4330"]);
+    typeInto(dom, "#q", "gleichheit");
+    expect(hits()).toEqual(["gesetz/index.md#art-3"]);
+    // The reader is in the page's one script, its tables in a JSON element of their own.
+    expect(page.match(/<script>/g)).toHaveLength(1);
+    expect(document.getElementById("reader")!.getAttribute("type")).toBe("application/json");
   });
 
   test("a multi-file act: containers hold the files below their folder", async () => {

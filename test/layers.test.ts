@@ -56,7 +56,7 @@ const ALLOWED: Record<string, readonly string[]> = {
  * of them uses, at the top of src/core. A core folder may import any other (the core is one layer),
  * never a layer above it.
  */
-const CORE_FOLDERS = ["address", "diff", "json", "lock", "markdown", "records", "report", "schema"];
+const CORE_FOLDERS = ["address", "diff", "json", "lock", "markdown", "records", "report", "resolve", "schema"];
 const CORE_TOP = ["bytes.ts", "digest.ts", "errors.ts", "lines.ts", "model.ts", "paths.ts", "text.ts", "utf8.ts"];
 
 /**
@@ -73,6 +73,7 @@ const NODE_FOLDERS = [
   "git",
   "pool",
   "records",
+  "resolve",
   "update",
   "validate",
   "view",
@@ -92,6 +93,7 @@ const COMMAND_MODULES = [
   "node/update/adopt.ts",
   "node/diff/diff.ts",
   "node/view/view.ts",
+  "node/resolve/resolve.ts",
 ];
 
 /** Node built-ins that do I/O or start threads: the core does neither. */

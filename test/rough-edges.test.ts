@@ -169,7 +169,7 @@ describe("the command line", () => {
       code: 2,
       stdout: "",
       stderr: expect.stringMatching(
-        /^citation-targets: missing command: usage: citation-targets <validate\|lock\|adopt\|generate\|update\|diff\|view\|schema> \[options\]\n/,
+        /^citation-targets: missing command: usage: citation-targets <validate\|lock\|adopt\|generate\|update\|diff\|view\|resolve\|schema> \[options\]\n/,
       ),
     });
   });
@@ -186,8 +186,19 @@ describe("the command line", () => {
   test("the description advertises only commands that exist", async () => {
     const help = (await cli(["--help"])).stdout;
     const listed = [...help.matchAll(/^ {2}([a-z]+)\b/gm)].map((m) => m[1]);
-    expect(listed).toEqual(["validate", "schema", "lock", "generate", "update", "adopt", "diff", "view", "help"]);
-    for (const command of ["validate", "lock", "adopt", "generate", "update", "diff", "view", "schema"])
+    expect(listed).toEqual([
+      "validate",
+      "schema",
+      "lock",
+      "generate",
+      "update",
+      "adopt",
+      "diff",
+      "view",
+      "resolve",
+      "help",
+    ]);
+    for (const command of ["validate", "lock", "adopt", "generate", "update", "diff", "view", "resolve", "schema"])
       expect(help).toContain(command);
   });
 

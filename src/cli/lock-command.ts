@@ -65,6 +65,11 @@ export function registerLockCommand(
       "--units",
       'give the dataset targets for the units below the heading (Absatz, Nummer, Buchstabe; subsection, paragraph): the manifest\'s "units": true, kept from then on',
     )
+    .option(
+      "--alias <key>",
+      "a front matter key (e.g. jurabk) whose value becomes one of the manifest's aliases, the law's other names that resolve finds it by (repeatable; read again on each run that names it)",
+      (v: string, p: string[] = []) => [...p, v],
+    )
     .option("--check", "write nothing; exit 1 when the manifest is missing or not up to date")
     .addOption(
       new Option(
@@ -100,6 +105,7 @@ export function registerLockCommand(
         sourceDocumentPaths: options.sourceDocument ?? {},
         ignore: options.ignore ?? [],
         ...(options.units ? { units: true } : {}),
+        ...(options.alias !== undefined ? { aliasKeys: options.alias } : {}),
         ...(options.output ? { output: options.output } : {}),
         ...(order ? { order } : {}),
         ...(options.check ? { check: true } : {}),
@@ -143,6 +149,7 @@ interface LockCliOptions {
   sourceDocument?: Record<string, string>;
   ignore?: string[];
   units?: boolean;
+  alias?: string[];
   check?: boolean;
   format: "text" | "json";
   maxArtifactBytes?: number;

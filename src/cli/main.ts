@@ -5,6 +5,7 @@ import { type MainContext, packageJson, prefixLines } from "./context.js";
 import { registerDiffCommand } from "./diff-command.js";
 import { registerGenerateCommand } from "./generate-command.js";
 import { registerLockCommand } from "./lock-command.js";
+import { registerResolveCommand } from "./resolve-command.js";
 import { registerSchemaCommand } from "./schema-command.js";
 import { registerAdoptCommand, registerUpdateCommand } from "./update-command.js";
 import { registerValidateCommand } from "./validate-command.js";
@@ -27,7 +28,7 @@ export async function main(context: MainContext): Promise<number> {
   const program = new Command()
     .name("citation-targets")
     .description(
-      "Validate, lock, adopt, generate, update, diff and view citation-targets JSONL datasets of published legislation.",
+      "Validate, lock, adopt, generate, update, diff, view and resolve citation-targets JSONL datasets of published legislation.",
     )
     .version(packageJson.version, "-V, --version")
     .showHelpAfterError("(run with --help for usage)")
@@ -46,6 +47,7 @@ export async function main(context: MainContext): Promise<number> {
     exitCode = code;
   });
   registerViewCommand(program, { cwd: context.cwd, stdout, stderr });
+  registerResolveCommand(program, context, io);
 
   const argv = helpFirst(
     context.argv,
@@ -54,7 +56,7 @@ export async function main(context: MainContext): Promise<number> {
   try {
     if (argv.length === 0) {
       stderr.write(
-        `missing command: usage: citation-targets <validate|lock|adopt|generate|update|diff|view|schema> [options]\nrun \`citation-targets --help\` for the commands, \`citation-targets <command> --help\` for their options\n`,
+        `missing command: usage: citation-targets <validate|lock|adopt|generate|update|diff|view|resolve|schema> [options]\nrun \`citation-targets --help\` for the commands, \`citation-targets <command> --help\` for their options\n`,
       );
       return 2;
     }

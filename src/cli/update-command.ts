@@ -46,6 +46,11 @@ export function registerUpdateCommand(
       )
       .option("--check", "write no manifest or JSONL; exit 1 when anything would change (for CI)")
       .option(
+        "--alias <key>",
+        "a front matter key (e.g. jurabk) whose value becomes one of each manifest's aliases, the law's other names that resolve finds it by (repeatable)",
+        (v: string, p: string[] = []) => [...p, v],
+      )
+      .option(
         "--staged",
         "only the datasets that what git has staged belongs to (lock manifests, JSONL, markdown; deletions too), for a pre-commit hook",
       )
@@ -104,6 +109,7 @@ export function registerUpdateCommand(
           versionDate?: string;
           sourceTextUrl?: string;
           name?: string;
+          alias?: string[];
           format: (typeof CHECK_FORMATS)[number];
         } & ArtifactCapOptions,
       ) => {
@@ -168,6 +174,7 @@ export function registerUpdateCommand(
           onNote: note,
           configTemplates: true,
           ...(options.units ? { units: true } : {}),
+          ...(options.alias !== undefined ? { aliasKeys: options.alias } : {}),
           ...(Object.keys(set).length > 0 ? { set } : {}),
           ...datasetProgress(progress, "updating"),
           ...(options.cache === false
@@ -284,6 +291,11 @@ export function registerAdoptCommand(
         'give the datasets targets for the units below the heading (Absatz, Nummer, Buchstabe; subsection, paragraph): their manifests\' "units": true (the config: adopt.units)',
       )
       .option(
+        "--alias <key>",
+        "a front matter key (e.g. jurabk) whose value becomes one of each manifest's aliases, the law's other names that resolve finds it by (repeatable; default: adopt.aliases of the config)",
+        (v: string, p: string[] = []) => [...p, v],
+      )
+      .option(
         "--move",
         "the folders were moved (git mv): repoint the lock manifest each belongs to (its dataset folder gone, its artifacts here), keeping its slug and addresses",
       )
@@ -318,6 +330,7 @@ export function registerAdoptCommand(
           check?: boolean;
           move?: boolean;
           units?: boolean;
+          alias?: string[];
           format: "text" | "json";
           config?: string | boolean;
           jobs?: number;
@@ -353,6 +366,7 @@ export function registerAdoptCommand(
           ...(options.check ? { check: true } : {}),
           ...(options.move ? { move: true } : {}),
           ...(options.units ? { units: true } : {}),
+          ...(options.alias !== undefined ? { aliasKeys: options.alias } : {}),
           ...(options.cache === false ? { cache: false as const } : {}),
           ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
           ...artifactCaps(options),

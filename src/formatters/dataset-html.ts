@@ -10,6 +10,7 @@
  * texts' words join the keys at the first search.
  */
 import { isPositionalAddress } from "../core/diff/unit-changes.js";
+import { createCitationReader, READER_TABLES } from "../core/resolve/citation-reader.js";
 import { plural } from "../core/text.js";
 import { escapeHtml, renderPage } from "./html-common.js";
 import { MARKDOWN_STYLE, renderMarkdown } from "./markdown-html.js";
@@ -81,13 +82,57 @@ div.text{background:#fafafa;border:1px solid var(--line);border-radius:4px;paddi
 `;
 
 /**
- * The page's script: text on demand, search in addresses, headings and texts. Plain ES2017, no
- * library. The texts (HTML made by the formatter, every value in it escaped) are parsed when the
+ * The search's reading of a citation (`§433`, `§ 433 BGB`, `Art. 3 Abs. 2`, `s 6(1)(a)`): the reader of `resolve`
+ * (src/core/resolve/citation-reader.ts), its source text given its tables, and the targets it names among the page's
+ * addresses, found as `resolve` finds them (the provision's heading by the key of its last local segment, the nearest
+ * of several, then each unit's address below it). The law a citation names is not looked at: the page is one dataset.
+ */
+const CITATION_SCRIPT = `const reader = (${createCitationReader.toString()})(JSON.parse(document.getElementById("reader").textContent));
+  let byAddress;
+  function cited(q, addresses) {
+    const citation = reader.read(q);
+    if (!citation) return [];
+    const keys = reader.keys(citation);
+    if (!byAddress) { byAddress = new Map(); addresses.forEach((a, i) => byAddress.set(a, i)); }
+    const last = keys.provisions[keys.provisions.length - 1];
+    const before = keys.provisions.slice(0, -1);
+    let heads = [];
+    for (let i = 0; i < addresses.length; i++) {
+      const hash = addresses[i].indexOf("#");
+      if (hash < 0) continue;
+      const segments = addresses[i].slice(hash + 1).split("/").map((s) => s.split("~")[0]);
+      const key = segments[segments.length - 1];
+      if (keys.range !== undefined && key === keys.range) { heads = [i]; break; }
+      if (!last.includes(key)) continue;
+      const at = segments.length - 1 - before.length;
+      if (before.every((options, k) => options.includes(segments[at + k] || ""))) heads.push(i);
+    }
+    if (heads.length > 1) {
+      const distances = heads.map((i) => reader.distance(addresses[i], keys.provisions.length));
+      const nearest = Math.min.apply(null, distances);
+      heads = heads.filter((_, k) => distances[k] === nearest);
+    }
+    return heads.map((head) => {
+      let address = addresses[head];
+      let found = head;
+      for (const step of keys.units) {
+        if (step === null) continue;
+        address += "/" + step;
+        if (byAddress.has(address)) found = byAddress.get(address);
+      }
+      return found;
+    });
+  }`;
+
+/**
+ * The page's script: text on demand, search in addresses, headings and texts, and by citation (CITATION_SCRIPT).
+ * Plain ES2017, no library. The texts (HTML made by the formatter, every value in it escaped) are parsed when the
  * first one is asked for or the search's keys are made, and a text's element made when it is first
  * shown. The keys (a target's address, heading and text as the reader sees it: tags taken for
  * spaces) are made while the browser is idle after the page loads; a search made earlier finishes them.
  */
 const SCRIPT = `(() => {
+  ${CITATION_SCRIPT}
   const parent = JSON.parse(document.getElementById("parents").textContent);
   const rows = Array.from(document.querySelectorAll("li[data-i]"));
   const input = document.getElementById("q");
@@ -97,6 +142,7 @@ const SCRIPT = `(() => {
   let texts;
   const keys = new Array(rows.length);
   let keyed = 0;
+  let addresses;
   const loadTexts = () => {
     if (texts === undefined) texts = textData ? JSON.parse(textData.textContent) : [];
     return texts;
@@ -144,8 +190,11 @@ const SCRIPT = `(() => {
     const shown = new Uint8Array(n);
     const hit = new Uint8Array(n);
     let matches = 0;
+    // A citation first (\u00a7 433 BGB, Art. 3 Abs. 2): its targets; else, or when it names none here, the words.
+    if (q !== "" && !addresses) addresses = rows.map((row) => row.querySelector(".addr").textContent);
+    const targets = q === "" ? [] : cited(input.value.trim(), addresses);
     for (let i = 0; i < n; i++) {
-      if (q === "" || keys[i].includes(q)) {
+      if (targets.length > 0 ? targets.includes(i) : q === "" || keys[i].includes(q)) {
         shown[i] = 1;
         if (q !== "") { hit[i] = 1; matches++; }
       }
@@ -232,6 +281,7 @@ export function renderDatasetPage(view: DatasetView): string {
     footer: `<p class="muted">Made by citation-targets${view.toolVersion !== undefined ? ` ${escapeHtml(view.toolVersion)}` : ""}. The page needs no network.</p>`,
     data: {
       parents,
+      reader: READER_TABLES,
       ...(view.textsOmitted
         ? {}
         : {

@@ -147,6 +147,12 @@ describe("the pages in Chromium", () => {
     await expect(page.locator("li.hit:visible .addr").first().textContent()).resolves.toBe(
       "privacy-act-1988/part-i/section-6.md#6",
     );
+    // A citation, read as resolve reads it: its section, not every text that holds a 6.
+    await page.fill("#q", "s 6(1)(a) Privacy Act 1988");
+    await expect(page.locator("#status").textContent()).resolves.toBe("1 target matches “s 6(1)(a) Privacy Act 1988”");
+    await expect(page.locator("li.hit:visible .addr").first().textContent()).resolves.toBe(
+      "privacy-act-1988/part-i/section-6.md#6",
+    );
     expect(requests).toEqual([]);
     await page.close();
   });

@@ -48,6 +48,11 @@ export interface LockManifest {
    * heading"); absent means none. Part of the digest: it changes what the records are.
    */
   units?: true;
+  /**
+   * Other names of the law (abbreviations such as `BGB`), read from the front matter keys named with `--alias` (README,
+   * "resolve"); `resolve` finds the law by them. Not part of the digest.
+   */
+  aliases?: string[];
   artifacts: ManifestArtifact[];
   datasetDigest: string;
 }
@@ -80,6 +85,7 @@ export function formatManifest(manifest: LockManifest): string {
     ...(manifest.ignore !== undefined ? { ignore: manifest.ignore } : {}),
     ...(manifest.legislationHost !== undefined ? { legislationHost: manifest.legislationHost } : {}),
     ...(manifest.units === true ? { units: true } : {}),
+    ...(manifest.aliases !== undefined ? { aliases: manifest.aliases } : {}),
     artifacts: manifest.artifacts.map((a) => ({
       path: a.path,
       sha256: a.sha256,
@@ -138,6 +144,12 @@ export function buildManifestSchema(): Record<string, unknown> {
       units: {
         const: true,
         description: "the dataset has targets for the units below the heading (Absatz, Nummer, subsection …); digested",
+      },
+      aliases: {
+        type: "array",
+        items: NON_EMPTY_STRING,
+        description:
+          "other names of the law (abbreviations), read from front matter keys named with --alias; resolve finds the law by them; not digested",
       },
       artifacts: {
         type: "array",

@@ -150,6 +150,7 @@ const LOCK: Record<string, Check> = {
   sourceDocumentPaths: recordOf(string, "artifact paths to source document paths"),
   ignore: strings,
   legislationHost: expect((v) => v === null || typeof v === "string", "a host name, or null"),
+  aliasKeys: strings,
   check: boolean,
   maxArtifactBytes: positive,
   keepContents: expect((v) => typeof v === "number" && Number.isInteger(v) && v >= 0, "a whole number, 0 or more"),
@@ -169,6 +170,7 @@ const UPDATE: Record<string, Check> = {
   cache: stringOrFalse,
   set: datasetFields,
   configTemplates: boolean,
+  aliasKeys: strings,
   datasets: arrayOf((v) => {
     if (!plainObject(v)) return `expected an object of manifest, dir and fields, got ${got(v)}`;
     const problems = [
@@ -205,6 +207,15 @@ export function checkAdoptOptions(options: unknown): void {
 
 export function checkLockOptions(options: unknown): void {
   check("lock", options, LOCK, ["dir"]);
+}
+
+/** The options of `resolve` (the library's): the citations (an array of strings, empty ones allowed) are required. */
+export function checkResolveOptions(options: unknown): void {
+  const citations: Check = (v) =>
+    Array.isArray(v) && v.every((c) => typeof c === "string")
+      ? undefined
+      : `expected an array of strings, got ${got(v)}`;
+  check("resolve", options, { citations, cwd: string, datasets: strings, cache: stringOrFalse }, ["citations"]);
 }
 
 export function checkUpdateOptions(options: unknown): void {

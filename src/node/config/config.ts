@@ -41,6 +41,8 @@ export interface AdoptConfig {
   sourceTextUrl?: string;
   /** Give the datasets adopted targets for the units below the heading (the manifest's `units`), as --units. */
   units?: boolean;
+  /** Front matter keys whose values become each manifest's `aliases` (`--alias`; README, "resolve"). */
+  aliases?: string[];
   /** The host the section's datasets' sourceTextUrl is on, when it is not the config's `legislationHost` (or the default). */
   legislationHost?: string;
 }
@@ -98,6 +100,11 @@ const ADOPT_SECTION = {
       type: "boolean",
       description:
         "true: these datasets get targets for the units below the heading (the manifest's units), as --units",
+    },
+    aliases: {
+      type: "array",
+      items: NON_EMPTY_STRING,
+      description: "front matter keys (e.g. jurabk) whose values become each manifest's aliases, as --alias",
     },
   },
 };

@@ -63,6 +63,11 @@ export interface LockOptions {
    * heading"). Once set it is kept on every refresh.
    */
   units?: boolean;
+  /**
+   * Front matter keys (`jurabk`) whose values become the manifest's `aliases`, read again on every run that names them;
+   * without them, the aliases of the manifest there are kept.
+   */
+  aliasKeys?: string[];
   /** Compute only; write nothing. */
   check?: boolean;
   /** The largest artifact read, in bytes (default 64 MiB); a larger one is refused, named. */
@@ -238,6 +243,14 @@ async function lockUnder(options: LockOptions, preloaded?: LoadedManifest): Prom
   const datasetRootFromManifest = relative(dirname(output), named).split(sep).join("/");
   const legislationHost =
     options.legislationHost === null ? undefined : (options.legislationHost ?? existing?.legislationHost);
+  const aliases =
+    options.aliasKeys !== undefined && options.aliasKeys.length > 0
+      ? await (await import("./dataset-aliases.js")).readAliases(
+          named,
+          options.aliasKeys,
+          displayPath(root, cwd) || ".",
+        ) // YAML only then
+      : (existing?.aliases ?? []);
   const content: Omit<LockManifest, "datasetDigest"> = {
     lockVersion: LOCK_VERSION,
     ...metadata,
@@ -245,6 +258,7 @@ async function lockUnder(options: LockOptions, preloaded?: LoadedManifest): Prom
     ...(ignore.length > 0 ? { ignore } : {}),
     ...(legislationHost !== undefined ? { legislationHost } : {}),
     ...(options.units === true || existing?.units === true ? { units: true as const } : {}),
+    ...(aliases.length > 0 ? { aliases } : {}),
     artifacts,
   };
   const manifest: LockManifest = { ...content, datasetDigest: computeDatasetDigest(content) };

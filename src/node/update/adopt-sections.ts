@@ -18,6 +18,8 @@ export interface AdoptSection {
   legislationHost?: string;
   /** The section's `units`: its datasets get units below the heading. */
   units?: true;
+  /** Front matter keys whose values become the manifests' aliases (the section's `aliases`). */
+  aliases?: string[];
 }
 
 /** A config section as an AdoptSection. */
@@ -30,6 +32,7 @@ export function sectionOf(config: AdoptConfig): AdoptSection {
     templates,
     ...(config.legislationHost !== undefined ? { legislationHost: config.legislationHost } : {}),
     ...(config.units === true ? { units: true as const } : {}),
+    ...(config.aliases !== undefined ? { aliases: config.aliases } : {}),
   };
 }
 

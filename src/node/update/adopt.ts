@@ -235,6 +235,7 @@ async function adoptLocked(options: AdoptOptions, cwd: string): Promise<AdoptRes
         fields: {},
         ...(host !== undefined ? { legislationHost: host } : {}),
         ...(section?.units ? { units: true as const } : {}),
+        ...(section?.aliases !== undefined ? { aliasKeys: section.aliases } : {}),
       });
       continue;
     }
@@ -309,6 +310,7 @@ async function adoptLocked(options: AdoptOptions, cwd: string): Promise<AdoptRes
       fields,
       ...(typeof host === "string" ? { legislationHost: host } : {}),
       ...(section?.units ? { units: true as const } : {}),
+      ...(section?.aliases !== undefined ? { aliasKeys: section.aliases } : {}),
     });
   }
   // A new dataset's sourceTextUrl on another host than its own is named with the other faults, before any file is

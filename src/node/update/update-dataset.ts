@@ -107,6 +107,8 @@ export interface DatasetTask {
    * config that covers the dataset's folder (version-templates.ts).
    */
   configTemplates?: boolean;
+  /** Front matter keys whose values become the manifest's aliases (lock.ts, `aliasKeys`). */
+  aliasKeys?: string[];
 }
 
 export interface DatasetTaskResult {
@@ -190,6 +192,7 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
           check: true,
           keepContents: KEEP_CONTENTS_UP_TO,
           ...(task.units ? { units: true } : {}),
+          ...(task.aliasKeys !== undefined ? { aliasKeys: task.aliasKeys } : {}),
           ...task.fields,
           ...fields,
           ...(task.maxArtifactBytes !== undefined ? { maxArtifactBytes: task.maxArtifactBytes } : {}),

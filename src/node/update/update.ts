@@ -85,6 +85,11 @@ export interface UpdateOptions {
    */
   configTemplates?: boolean;
   /**
+   * Front matter keys (`jurabk`) whose values become each manifest's `aliases` (README, "resolve"); without them, each
+   * manifest keeps its aliases.
+   */
+  aliasKeys?: string[];
+  /**
    * Datasets being adopted (`adopt`): the manifest to write, the dataset folder, and its fields; updated with the
    * manifests, all or nothing.
    */
@@ -116,7 +121,12 @@ export interface AdoptedDataset {
   legislationHost?: string | null;
   /** Give it units below the heading (its adopt section's `units`). */
   units?: true;
+  /** Front matter keys whose values become the manifest's aliases (its adopt section's `aliases`). */
+  aliasKeys?: string[];
 }
+
+/** The aliasKeys of a task: the flag's, else the adopt section's; none when empty. */
+const aliasKeysOf = (keys: string[] | undefined) => (keys !== undefined && keys.length > 0 ? { aliasKeys: keys } : {});
 
 /** Finds the manifests to update: the named ones, else those of the default pattern at the repository root. */
 async function manifestsToUpdate(options: UpdateOptions, cwd: string): Promise<string[]> {
@@ -345,6 +355,7 @@ async function prepareTasks(
       ...(options.set ? { templates: options.set } : {}),
       ...(options.units ? { units: true } : {}),
       ...(options.configTemplates && !adopting ? { configTemplates: true } : {}),
+      ...aliasKeysOf(options.aliasKeys ?? adopting?.aliasKeys),
       manifestPath,
       cwd,
       check: options.check ?? false,

@@ -1,0 +1,376 @@
+/**
+ * The citation reader of `resolve` (docs/spec.md, section 19, "Citations"): a citation as lawyers write it
+ * (`§ 823 Abs. 1 S. 2 BGB`, `§ 823 I 2 BGB`, `Art. 6 Abs. 1 UAbs. 1 lit. a DSGVO`, `s 6(1)(a) Privacy Act 1988`,
+ * `art. L. 121-1 al. 2`) read into the provisions and units it names, the law it names, and whether it names a range.
+ *
+ * The reader is one function with no closure over this module, given its word tables as data: the view page's script
+ * carries the same code (its source text, `createCitationReader.toString()`) with the same tables as JSON
+ * (src/formatters/dataset-html.ts), so the page and the command read a citation alike.
+ */
+import { LATIN_SUFFIXES } from "../address/legal-systems.js";
+
+/** A provision's kind: a German/Swiss/Austrian `§`, an article (`Art.`, `Article`), an Australian section. */
+export type ProvisionKind = "§" | "art" | "section";
+
+/**
+ * A unit's kind. Those of the unit addresses (docs/spec.md, section 7): `abs` (Absatz), `nr` (Nummer), `bst`
+ * (Buchstabe, lit.), `dbst` (Doppelbuchstabe), `subsec`, `para`, `subpara` (Australian). Those no address names: `satz`,
+ * `uabs` (Unterabsatz), `hs` (Halbsatz), `alt` (Alternative, Variante), `al` (alinéa) and `other` (a French `I`, `2°`,
+ * an Australian `(A)` below a subparagraph).
+ */
+export type UnitKind =
+  | "abs"
+  | "nr"
+  | "bst"
+  | "dbst"
+  | "subsec"
+  | "para"
+  | "subpara"
+  | "satz"
+  | "uabs"
+  | "hs"
+  | "alt"
+  | "al"
+  | "other";
+
+export type StepKind = ProvisionKind | UnitKind;
+
+/** One step of a citation: its kind, its label as the address writes it (lower case), and where it is in the input. */
+export interface CitationStep {
+  kind: StepKind;
+  label: string;
+  /** `[start, end)` in UTF-16 code units of the input: the word (if any) and the label. */
+  start: number;
+  end: number;
+}
+
+/** A citation read. */
+export interface Citation {
+  /** The provisions (one, or an article and a `§` in it: `Art. 229 § 1`), then the units, in the input's order. */
+  steps: CitationStep[];
+  /** The law it names, as written (trimmed), and where; absent when it names none. */
+  law?: { text: string; start: number; end: number };
+  /** True for `§§ 305 bis 310`, `§ 433 ff.`: the citation names the first provision of a range. */
+  range: boolean;
+  /** The last provision of a range written out (`310` of `§§ 305 bis 310`), as a label. */
+  rangeEnd?: string;
+}
+
+/** The reader's word tables, as data (so that the page's script is given them as JSON). */
+export interface ReaderTables {
+  latinSuffixes: string[];
+}
+
+export const READER_TABLES: ReaderTables = { latinSuffixes: LATIN_SUFFIXES };
+
+/** What a citation names in addresses (docs/spec.md, section 19, "Matching"). */
+export interface CitationKeys {
+  /** Per provision, the designation keys its heading can have (`§-823`; an Australian section `6` or `sec-6`). */
+  provisions: string[][];
+  /** Per unit step (the steps after the provisions), its address step (`abs-1`), or null when no address names it. */
+  units: (string | null)[];
+  /** The key of a heading of the whole range (`§§-305-bis-310`), for a range written out. */
+  range?: string;
+}
+
+/** The reader: `read` turns a text into a Citation, or undefined when it names no provision. */
+export interface CitationReader {
+  read(input: string): Citation | undefined;
+  /** What a citation read names in addresses. */
+  keys(citation: Citation): CitationKeys;
+  /**
+   * How far a heading's address is from the provision a citation of `provisions` provisions means, 0 the nearest: one
+   * qualified by a scope (`art-2~übergangsbestimmungen-…`) is far, one inside a provision not cited (`art-2/§-1` for
+   * `§ 1`) farther than one at the top, and a deeper one (`anlage-3/§-1`, `schedule-1/6`) farther than a shallower.
+   * A positional tie-break (`§-37~2`) is no distance: truly identical siblings stay ambiguous.
+   */
+  distance(address: string, provisions: number): number;
+}
+
+/**
+ * Makes a reader from its tables. Self-contained on purpose (no name from outside its body but its parameter and the
+ * language's own): the page's script is this function's source text.
+ */
+export function createCitationReader(tables: ReaderTables): CitationReader {
+  const latin = tables.latinSuffixes.join("|");
+  const SPACE = /[\s\u00a0\u202f]*/y;
+  // The provision words, longest first; each needs a label after it.
+  const PROVISION =
+    /(§§|§|Artt?\.|Arts?\.|Artikel|Articles?|Articolo|Artículo|Art|art\.?|articles?|Sections?|sections?|Subsections?|subsections?|Paragraphs?|paragraphs?|Subparagraphs?|subparagraphs?|Secs?\.|secs?\.|ss?\.?)(?=[\s\u00a0\u202f]*[0-9LRDAIVX])/y;
+  // Labels: a § or article number (a French prefix, `-` and `.` parts, up to 3 letters, a Latin suffix), a roman article
+  // number, an Australian section number (capital letters, `.` and `-` parts).
+  const ART_LABEL = new RegExp(
+    `(?:(LO|R\\*|D\\*|[LRDA])\\.?[\\s\\u00a0]?)?(\\d+(?:[.-]\\d+)*)([a-zA-Z]{0,3}(?![a-zA-Z]))(?:([\\s\\u00a0]?-?)(${latin})(?![a-zA-Z]))?`,
+    "y",
+  );
+  const ROMAN_ARTICLE = /([IVXLC]+)(?![A-Za-z0-9])/y;
+  const SECTION_LABEL = /(\d+[A-Za-z]*(?:[.-]\d+[A-Za-z]*)*)/y;
+  const PAREN = /\(([0-9]+[A-Za-z]*|[A-Za-z]{1,4})\)/y;
+  const ROMAN = /(XX|XIX|XVIII|XVII|XVI|XV|XIV|XIII|XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I)(?![A-Za-z0-9.])/y;
+  const NUMBER = /(\d+[a-z]{0,3})(?![A-Za-z0-9])/y;
+  const UNIT_WORD =
+    /(Abs\.?|Absatz|Absätze|UAbs\.?|Unterabs\.?|Unterabsatz|Satz|S\.|Nr\.?|Nrn\.?|Nummer|Ziff\.?|Ziffer|Z\.?|Buchst\.?|Buchstabe|lit\.?|litera|Bst\.?|Doppelbuchst\.?|Doppelbuchstabe|Dbuchst\.?|Hs\.?|Halbs\.?|Halbsatz|Alt\.?|Alternative|Var\.?|Variante|al\.?|alinéa|alinea)(?![A-Za-zäöüß])/y;
+  const UNIT_LABEL = new RegExp(`(\\d+[a-z]{0,3}(?:${latin})?|[a-z]{1,3})(?![A-Za-z0-9])`, "y");
+  const RANGE_WORD = /(bis|to|à|au|-|–)(?![A-Za-z])/y;
+  const FOLLOWING = /(ff\.?|f\.|et seq\.?)(?![A-Za-z])/y;
+  const FRENCH_ITEM = /,[\s\u00a0]*([IVX]+|\d+°)(?![A-Za-z0-9])/y;
+  const CONNECTOR = /(?:(?:of the|of|du|de la|des|de|der|del|della)[\s\u00a0]+|de l'|d'|dell')/iy;
+
+  const UNIT_KINDS: Record<string, string> = {
+    abs: "abs",
+    absatz: "abs",
+    absätze: "abs",
+    uabs: "uabs",
+    unterabs: "uabs",
+    unterabsatz: "uabs",
+    satz: "satz",
+    s: "satz",
+    nr: "nr",
+    nrn: "nr",
+    nummer: "nr",
+    ziff: "nr",
+    ziffer: "nr",
+    z: "nr",
+    buchst: "bst",
+    buchstabe: "bst",
+    lit: "bst",
+    litera: "bst",
+    bst: "bst",
+    doppelbuchst: "dbst",
+    doppelbuchstabe: "dbst",
+    dbuchst: "dbst",
+    hs: "hs",
+    halbs: "hs",
+    halbsatz: "hs",
+    alt: "alt",
+    alternative: "alt",
+    var: "alt",
+    variante: "alt",
+  };
+  const ROMAN_VALUES: Record<string, number> = { I: 1, V: 5, X: 10, L: 50, C: 100 };
+  const romanValue = (text: string): number => {
+    let total = 0;
+    for (let k = 0; k < text.length; k++) {
+      const value = ROMAN_VALUES[text.charAt(k)] ?? 0;
+      const next = ROMAN_VALUES[text.charAt(k + 1)] ?? 0;
+      total += value < next ? -value : value;
+    }
+    return total;
+  };
+  const match = (pattern: RegExp, input: string, position: number): RegExpExecArray | null => {
+    pattern.lastIndex = position;
+    return pattern.exec(input);
+  };
+  const skip = (input: string, position: number): number => {
+    SPACE.lastIndex = position;
+    SPACE.exec(input);
+    return SPACE.lastIndex;
+  };
+  const provisionKind = (word: string): ProvisionKind =>
+    word.charAt(0) === "§" ? "§" : /^(art|articolo|artículo)/i.test(word) ? "art" : "section";
+
+  /** A provision's label at `position` (after its word), as the address writes it; undefined when there is none. */
+  const provisionLabel = (
+    kind: ProvisionKind,
+    input: string,
+    position: number,
+  ): { label: string; end: number } | undefined => {
+    if (kind === "section") {
+      const m = match(SECTION_LABEL, input, position);
+      return m ? { label: (m[1] as string).toLowerCase(), end: position + m[0].length } : undefined;
+    }
+    const m = match(ART_LABEL, input, position);
+    if (m) {
+      const base = `${(m[1] ?? "").toLowerCase()}${m[2]}${(m[3] as string).toLowerCase()}`;
+      const suffix = m[5];
+      // `bis` before a number opens a range (`§§ 305 bis 310`): no suffix.
+      if (suffix === undefined || (suffix === "bis" && /^[\s\u00a0]*\d/.test(input.slice(position + m[0].length))))
+        return { label: base, end: position + m[0].length - (suffix === undefined ? 0 : (m[4] as string).length + 3) };
+      return { label: `${base}${m[4] === "" ? "" : "-"}${suffix}`, end: position + m[0].length };
+    }
+    if (kind === "art") {
+      const r = match(ROMAN_ARTICLE, input, position);
+      if (r) return { label: (r[1] as string).toLowerCase(), end: position + r[0].length };
+    }
+    return undefined;
+  };
+
+  /** The law written from `from` to the end: after a connector (`of the`, `du`), without closing punctuation. */
+  const lawAfter = (input: string, position: number): { text: string; start: number; end: number } | undefined => {
+    let from = position;
+    if (input.charAt(from) === ",") from = skip(input, from + 1);
+    const connector = match(CONNECTOR, input, from);
+    if (connector && from + connector[0].length < input.length) from = skip(input, from + connector[0].length);
+    let to = input.length;
+    while (to > from && /[\s\u00a0.,;:]/.test(input.charAt(to - 1))) to--;
+    return to > from ? { text: input.slice(from, to), start: from, end: to } : undefined;
+  };
+
+  /** A citation whose provision word starts at `start`, with the law written after it (if any). */
+  const readFrom = (input: string, start: number): Citation | undefined => {
+    const steps: CitationStep[] = [];
+    let range = false;
+    let rangeEnd: string | undefined;
+    let i = start;
+    // One provision, or an article and a § in it: `Art. 229 § 1`.
+    for (;;) {
+      const word = match(PROVISION, input, i);
+      if (!word) break;
+      const kind = provisionKind(word[1] as string);
+      const label = provisionLabel(kind, input, skip(input, i + word[0].length));
+      if (!label) break;
+      if (word[1] === "§§") range = true;
+      steps.push({ kind, label: label.label, start: i, end: label.end });
+      i = skip(input, label.end);
+      if (kind === "section" || steps.length === 2) break;
+    }
+    const provision = steps[steps.length - 1];
+    if (provision === undefined) return undefined;
+    const provisionKindOf = provision.kind as ProvisionKind;
+    // A range written out: `bis 310`, `- 310`, `bis § 310`.
+    const rangeWord = match(RANGE_WORD, input, i);
+    if (rangeWord) {
+      const after = skip(input, i + rangeWord[0].length);
+      const word = match(PROVISION, input, after);
+      const end = provisionLabel(provisionKindOf, input, word ? skip(input, after + word[0].length) : after);
+      if (end) {
+        range = true;
+        rangeEnd = end.label;
+        i = skip(input, end.end);
+      }
+    }
+    // The units below the provision.
+    let last: string = provisionKindOf;
+    let romanAbsatz = false;
+    const push = (kind: string, label: string, from: number, to: number) => {
+      steps.push({ kind: kind as StepKind, label, start: from, end: to });
+      last = kind;
+      i = skip(input, to);
+    };
+    for (;;) {
+      const paren = match(PAREN, input, i);
+      if (paren && provisionKindOf === "section") {
+        // Australian: the level follows from the one before (`(i)` is a paragraph after a subsection).
+        const label = paren[1] as string;
+        const kind =
+          last === "section"
+            ? /^\d/.test(label)
+              ? "subsec"
+              : "para"
+            : last === "subsec"
+              ? "para"
+              : last === "para"
+                ? "subpara"
+                : "other";
+        push(kind, label.toLowerCase(), i, i + paren[0].length);
+        continue;
+      }
+      if (provisionKindOf !== "section" && last === provisionKindOf) {
+        if (paren && /^\d/.test(paren[1] as string)) {
+          push("abs", (paren[1] as string).toLowerCase(), i, i + paren[0].length);
+          continue;
+        }
+        const roman = match(ROMAN, input, i);
+        if (roman) {
+          push("abs", String(romanValue(roman[1] as string)), i, i + roman[0].length);
+          romanAbsatz = true;
+          continue;
+        }
+      }
+      if (romanAbsatz && last === "abs") {
+        // A bare number after a Roman Absatz is its Satz: `§ 823 I 2`.
+        const n = match(NUMBER, input, i);
+        if (n) {
+          push("satz", n[1] as string, i, i + n[0].length);
+          continue;
+        }
+      }
+      const unit = match(UNIT_WORD, input, i);
+      if (unit) {
+        const labelAt = skip(input, i + unit[0].length);
+        const label = match(UNIT_LABEL, input, labelAt);
+        const word = (unit[1] as string).toLowerCase().replace(/\.$/, "");
+        if (label) {
+          push(UNIT_KINDS[word] ?? "al", (label[1] as string).toLowerCase(), i, labelAt + label[0].length);
+          continue;
+        }
+      }
+      const item = match(FRENCH_ITEM, input, i);
+      if (item) {
+        const label = item[1] as string;
+        push("other", label.toLowerCase(), i + item[0].indexOf(label), i + item[0].length);
+        continue;
+      }
+      break;
+    }
+    const following = match(FOLLOWING, input, i);
+    if (following) {
+      range = true;
+      i = skip(input, i + following[0].length);
+    }
+    const law = lawAfter(input, i);
+    return {
+      steps,
+      ...(law !== undefined ? { law } : {}),
+      range,
+      ...(rangeEnd !== undefined ? { rangeEnd } : {}),
+    };
+  };
+
+  const ADDRESSED: Record<string, string> = {
+    abs: "abs",
+    nr: "nr",
+    bst: "bst",
+    dbst: "dbst",
+    subsec: "subsec",
+    para: "para",
+    subpara: "subpara",
+  };
+  const provisionKeys = (kind: string, label: string): string[] =>
+    kind === "§" ? [`§-${label}`] : kind === "art" ? [`art-${label}`] : [label, `sec-${label}`];
+
+  return {
+    keys(citation: Citation): CitationKeys {
+      const provisions: string[][] = [];
+      const units: (string | null)[] = [];
+      for (const step of citation.steps) {
+        if (step.kind === "§" || step.kind === "art" || step.kind === "section")
+          provisions.push(provisionKeys(step.kind, step.label));
+        else units.push(ADDRESSED[step.kind] === undefined ? null : `${ADDRESSED[step.kind]}-${step.label}`);
+      }
+      const last = citation.steps[provisions.length - 1];
+      return {
+        provisions,
+        units,
+        ...(citation.rangeEnd !== undefined && last !== undefined && last.kind === "§"
+          ? { range: `§§-${last.label}-bis-${citation.rangeEnd}` }
+          : {}),
+      };
+    },
+    distance(address: string, provisions: number): number {
+      const local = address.slice(address.indexOf("#") + 1).split("/");
+      const last = local[local.length - 1] as string;
+      const qualified = /~(?!\d+$)/.test(last) ? 1000 : 0;
+      let inside = 0;
+      for (let k = 0; k < local.length - provisions; k++) if (/^(§|art-)/.test(local[k] as string)) inside++;
+      return qualified + inside * 100 + local.length;
+    },
+    read(input: string): Citation | undefined {
+      const first = skip(input, 0);
+      const direct = readFrom(input, first);
+      if (direct !== undefined) return direct;
+      // The law first: `BGB § 823`, `Privacy Act 1988 s 6(1)`; then nothing may follow the citation.
+      for (let k = first + 1; k < input.length; k++) {
+        if (!/[\s\u00a0]/.test(input.charAt(k - 1)) && input.charAt(k) !== "§") continue;
+        if (match(PROVISION, input, k) === null) continue;
+        const citation = readFrom(input, k);
+        if (citation === undefined) continue;
+        if (citation.law !== undefined) return undefined;
+        let end = k;
+        while (end > first && /[\s\u00a0,]/.test(input.charAt(end - 1))) end--;
+        return { ...citation, law: { text: input.slice(first, end), start: first, end } };
+      }
+      return undefined;
+    },
+  };
+}

@@ -1,0 +1,405 @@
+/**
+ * The matcher of `resolve` (docs/spec.md, section 19): an index of the records of one or more datasets, and a citation
+ * read (citation-reader.ts) found in it. Pure: records in, results out.
+ *
+ * A heading record is found by the designation key of the last segment of its local coordinate (`§-823`, `art-8`,
+ * `6aa`; qualifiers and the tie-break left out), a unit record by its address: the heading's address with one step per
+ * unit appended (`…#§-823/abs-1`, `…#§-309/nr-9/bst-a`, `…#6/subsec-1/para-a`).
+ */
+import { deriveCitationTargetId } from "../digest.js";
+import { type Citation, type CitationKeys, createCitationReader, READER_TABLES } from "./citation-reader.js";
+
+/** What the index keeps of a record. */
+export interface ResolveRecord {
+  citationAddress: string;
+  citationTargetId: string;
+  headingText: string;
+}
+
+/** One dataset given to the index: its dataset-level fields, its aliases and its records in document order. */
+export interface ResolveDataset {
+  slug: string;
+  titleId: string;
+  name: string;
+  aliases?: readonly string[];
+  records: readonly ResolveRecord[];
+}
+
+/**
+ * A dataset as the index cache keeps it (src/node/resolve/resolve.ts): its fields, and its records as the JSON text of
+ * `[addresses, headings, ids]` (`records`, read only when a citation first looks in the dataset): the addresses and
+ * headings in document order, and a record's citationTargetId only where it is not the one derived from
+ * `datasetDigest` and its address (docs/spec.md, section 3), by position.
+ */
+export interface ResolveColumns {
+  slug: string;
+  titleId: string;
+  name: string;
+  aliases?: readonly string[];
+  datasetDigest: string;
+  records: string;
+}
+
+/**
+ * The records text of ResolveColumns: `[addresses, headings, ids]`, the addresses as one text, each on a line of its
+ * own (an address has no line break) as the length it shares with the address before it, a space and the rest
+ * (`12 abs-2`): a dataset's addresses share their slug, path and heading, and the text is a third of the list's.
+ */
+export function columnsText(
+  addresses: readonly string[],
+  headings: readonly string[],
+  ids: Record<string, string>,
+): string {
+  const lines: string[] = [];
+  let previous = "";
+  for (const address of addresses) {
+    let shared = 0;
+    const most = Math.min(previous.length, address.length);
+    while (shared < most && previous.charCodeAt(shared) === address.charCodeAt(shared)) shared++;
+    lines.push(`${shared} ${address.slice(shared)}`);
+    previous = address;
+  }
+  return JSON.stringify([lines.join("\n"), headings, ids]);
+}
+
+/** The records of a records text (columnsText). */
+export function readColumnsText(text: string): {
+  addresses: string[];
+  headings: string[];
+  ids: Record<string, string>;
+} {
+  const [coded, headings, ids] = JSON.parse(text) as [string, string[], Record<string, string>];
+  const addresses: string[] = [];
+  if (coded !== "") {
+    let previous = "";
+    for (const line of coded.split("\n")) {
+      const space = line.indexOf(" ");
+      previous = previous.slice(0, Number(line.slice(0, space))) + line.slice(space + 1);
+      addresses.push(previous);
+    }
+  }
+  return { addresses, headings, ids };
+}
+
+export type ResolveOutcome = "match" | "ambiguous" | "no-match";
+export type ResolvePrecision = "unit" | "enclosing";
+
+/** A candidate of an ambiguous result (the shape of the reference's address validation). */
+export interface ResolveCandidate {
+  id: string;
+  label: string;
+  secondaryLabel: string;
+  matchedRanges: [number, number][];
+}
+
+/** The answer for one input. */
+export interface ResolveResult {
+  input: string;
+  outcome: ResolveOutcome;
+  precision: ResolvePrecision | null;
+  citationAddress: string | null;
+  citationTargetId: string | null;
+  candidates: ResolveCandidate[];
+  /** Set (true) when the citation names a range (`§§ 305 bis 310`) or a following (`§ 433 ff.`). */
+  range?: true;
+  /** Why it did not match, or what makes it ambiguous. */
+  reason?: string;
+}
+
+/** The most candidates an ambiguous result lists. */
+export const MAX_CANDIDATES = 3;
+
+/** A law's name, title id, slug or alias as compared: NFC, lower case, white space collapsed, no closing dot. */
+export function lawKey(text: string): string {
+  return text
+    .normalize("NFC")
+    .toLowerCase()
+    .replace(/[\s\u00a0\u202f]+/g, " ")
+    .replace(/[.,;:]+$/, "")
+    .trim();
+}
+
+/** The key of the last segment of an address's local coordinate, its qualifiers and tie-break left out. */
+export function lastSegmentKey(address: string): string | undefined {
+  const hash = address.indexOf("#");
+  if (hash < 0) return undefined;
+  const slash = address.lastIndexOf("/");
+  const segment = address.slice(Math.max(hash, slash) + 1);
+  const tilde = segment.indexOf("~");
+  return tilde < 0 ? segment : segment.slice(0, tilde);
+}
+
+/** The keys of every segment of an address's local coordinate, qualifiers and tie-break left out. */
+function segmentKeys(address: string): string[] {
+  const hash = address.indexOf("#");
+  return address
+    .slice(hash + 1)
+    .split("/")
+    .map((segment) => segment.split("~")[0]!);
+}
+
+const isColumns = (dataset: ResolveDataset | ResolveColumns): dataset is ResolveColumns =>
+  typeof dataset.records === "string";
+
+/** A dataset's records, as the index reads them. */
+interface Records {
+  addresses: readonly string[];
+  headings: readonly string[];
+  /** A record's citationTargetId. */
+  id(k: number): string;
+}
+
+interface IndexedDataset {
+  slug: string;
+  /** The records, read when a citation first looks in the dataset: a repository of thousands of laws loads without. */
+  load(): Records;
+  records?: Records;
+  maps?: {
+    /** Record position by address. */
+    byAddress: Map<string, number>;
+    /** Record positions by the key of their last local segment, in document order. */
+    byKey: Map<string, number[]>;
+  };
+}
+
+/** The index of `resolve`: built once from the datasets, then asked any number of citations. */
+export class ResolveIndex {
+  private readonly datasets: IndexedDataset[];
+  private readonly laws = new Map<string, number[]>();
+  private readonly reader = createCitationReader(READER_TABLES);
+  /** The datasets of each law text as written, once looked up (a batch names the same laws again and again). */
+  private readonly lawTexts = new Map<string, number[]>();
+
+  constructor(datasets: readonly (ResolveDataset | ResolveColumns)[]) {
+    this.datasets = datasets.map((dataset, position) => {
+      for (const name of [dataset.titleId, dataset.name, dataset.slug, ...(dataset.aliases ?? [])]) {
+        const key = lawKey(name);
+        if (key === "") continue;
+        const list = this.laws.get(key);
+        if (list === undefined) this.laws.set(key, [position]);
+        else if (list[list.length - 1] !== position) list.push(position);
+      }
+      if (!isColumns(dataset)) {
+        const records = dataset.records;
+        return {
+          slug: dataset.slug,
+          load: () => ({
+            addresses: records.map((r) => r.citationAddress),
+            headings: records.map((r) => r.headingText),
+            id: (k: number) => records[k]!.citationTargetId,
+          }),
+        };
+      }
+      const { records, datasetDigest } = dataset;
+      return {
+        slug: dataset.slug,
+        load: () => {
+          const { addresses, headings, ids } = readColumnsText(records);
+          return {
+            addresses,
+            headings,
+            id: (k: number) => ids[k] ?? deriveCitationTargetId(datasetDigest, addresses[k]!),
+          };
+        },
+      };
+    });
+  }
+
+  /** A dataset's records, read on first use. */
+  private recordsOf(indexed: IndexedDataset): Records {
+    indexed.records ??= indexed.load();
+    return indexed.records;
+  }
+
+  /** The maps of a dataset, made on first use. */
+  private mapsOf(indexed: IndexedDataset): NonNullable<IndexedDataset["maps"]> {
+    if (indexed.maps !== undefined) return indexed.maps;
+    const byAddress = new Map<string, number>();
+    const byKey = new Map<string, number[]>();
+    this.recordsOf(indexed).addresses.forEach((address, index) => {
+      byAddress.set(address, index);
+      const key = lastSegmentKey(address);
+      if (key === undefined) return;
+      const list = byKey.get(key);
+      if (list === undefined) byKey.set(key, [index]);
+      else list.push(index);
+    });
+    indexed.maps = { byAddress, byKey };
+    return indexed.maps;
+  }
+
+  /** How many datasets the index holds. */
+  get size(): number {
+    return this.datasets.length;
+  }
+
+  /** The datasets a law text names (memoised, up to 100,000 texts). */
+  private lawsOf(text: string): number[] {
+    let found = this.lawTexts.get(text);
+    if (found === undefined) {
+      found = this.laws.get(lawKey(text)) ?? [];
+      if (this.lawTexts.size < 100_000) this.lawTexts.set(text, found);
+    }
+    return found;
+  }
+
+  /** Reads and resolves one citation. `lawOptional`: a citation naming no law is looked for in every dataset. */
+  resolve(input: string, options: { lawOptional?: boolean } = {}): ResolveResult {
+    const citation = this.reader.read(input);
+    if (citation === undefined)
+      return noMatch(
+        input,
+        "not read as a citation: no provision with its number (§ 823, Art. 6, s 6, section 13, article L. 121-1)",
+      );
+    return this.resolveCitation(input, citation, options);
+  }
+
+  /** Resolves a citation read. */
+  resolveCitation(input: string, citation: Citation, options: { lawOptional?: boolean } = {}): ResolveResult {
+    const range = citation.range ? { range: true as const } : {};
+    let datasets: number[];
+    if (citation.law === undefined) {
+      if (!options.lawOptional)
+        return { ...noMatch(input, "names no law, and no dataset was named (--dataset)"), ...range };
+      datasets = this.datasets.map((_, position) => position);
+    } else {
+      datasets = this.lawsOf(citation.law.text);
+      if (datasets.length === 0)
+        return {
+          ...noMatch(
+            input,
+            `no dataset${options.lawOptional ? " of those named" : ""} is the law "${citation.law.text}" (by its titleId, name, slug or an alias)`,
+          ),
+          ...range,
+        };
+    }
+    const keys = this.reader.keys(citation);
+    const provisions = citation.steps.slice(0, keys.provisions.length);
+    const units = citation.steps.slice(provisions.length);
+    const found: { dataset: number; record: number; precision: ResolvePrecision; ranges: [number, number][] }[] = [];
+    const lawRange: [number, number][] = citation.law !== undefined ? [[citation.law.start, citation.law.end]] : [];
+    for (const position of datasets) {
+      const indexed = this.datasets[position]!;
+      for (const heading of this.headings(indexed, keys)) {
+        const ranges: [number, number][] = provisions.map((step) => [step.start, step.end]);
+        // Walk down the units: the address grows by each unit an address names; the deepest record there is the target,
+        // the unit itself when it is the whole citation's.
+        let address = this.recordsOf(indexed).addresses[heading]!;
+        let record = heading;
+        let exact = true;
+        for (const [k, step] of units.entries()) {
+          const name = keys.units[k];
+          if (name === null || name === undefined) {
+            if (k === units.length - 1) exact = false;
+            continue;
+          }
+          address = `${address}/${name}`;
+          const below = this.mapsOf(indexed).byAddress.get(address);
+          if (below === undefined) {
+            exact = false;
+            continue;
+          }
+          record = below;
+          exact = true;
+          ranges.push([step.start, step.end]);
+        }
+        found.push({
+          dataset: position,
+          record,
+          precision: exact ? "unit" : "enclosing",
+          ranges: [...ranges, ...lawRange],
+        });
+      }
+    }
+    if (found.length === 0) {
+      const what = input.slice(provisions[0]!.start, provisions[provisions.length - 1]!.end);
+      const where =
+        citation.law !== undefined
+          ? `"${citation.law.text}" (${datasets
+              .map((p) => this.datasets[p]!.slug)
+              .slice(0, 3)
+              .join(", ")}${datasets.length > 3 ? ", …" : ""})`
+          : datasets.length === 1
+            ? this.datasets[datasets[0]!]!.slug
+            : `the ${datasets.length} datasets named`;
+      return { ...noMatch(input, `${where} has no ${what}`), ...range };
+    }
+    if (found.length === 1) {
+      const only = found[0]!;
+      const indexed = this.recordsOf(this.datasets[only.dataset]!);
+      return {
+        input,
+        outcome: "match",
+        precision: only.precision,
+        citationAddress: indexed.addresses[only.record]!,
+        citationTargetId: indexed.id(only.record),
+        candidates: [],
+        ...range,
+      };
+    }
+    const inDatasets = new Set(found.map((f) => f.dataset)).size;
+    return {
+      input,
+      outcome: "ambiguous",
+      precision: null,
+      citationAddress: null,
+      citationTargetId: null,
+      candidates: found.slice(0, MAX_CANDIDATES).map((f) => {
+        const indexed = this.recordsOf(this.datasets[f.dataset]!);
+        return {
+          id: indexed.id(f.record),
+          label: indexed.addresses[f.record]!,
+          secondaryLabel: indexed.headings[f.record]!,
+          matchedRanges: f.ranges,
+        };
+      }),
+      ...range,
+      reason:
+        inDatasets > 1
+          ? `${found.length} targets in ${inDatasets} datasets (editions or versions of the law?): name one with --dataset`
+          : `${found.length} targets of the same designation in ${this.datasets[found[0]!.dataset]!.slug}`,
+    };
+  }
+
+  /**
+   * The heading records a citation's provisions name in one dataset: those whose local coordinate ends with the
+   * provisions' keys (`art-229/§-1`), the nearest of them (the reader's `distance`). A range whose heading is there
+   * (`§§ 3 bis 13 (weggefallen)` → `§§-3-bis-13`) is that heading; else its first provision.
+   */
+  private headings(indexed: IndexedDataset, keys: CitationKeys): number[] {
+    if (keys.range !== undefined) {
+      const whole = this.mapsOf(indexed).byKey.get(keys.range);
+      if (whole !== undefined) return whole;
+    }
+    const before = keys.provisions.slice(0, -1);
+    const out: number[] = [];
+    for (const key of keys.provisions[keys.provisions.length - 1]!) {
+      for (const index of this.mapsOf(indexed).byKey.get(key) ?? []) {
+        if (before.length > 0) {
+          const segments = segmentKeys(this.recordsOf(indexed).addresses[index]!);
+          const at = segments.length - 1 - before.length;
+          if (!before.every((options, k) => options.includes(segments[at + k] ?? ""))) continue;
+        }
+        out.push(index);
+      }
+    }
+    if (out.length <= 1) return out;
+    const distances = out.map((index) =>
+      this.reader.distance(this.recordsOf(indexed).addresses[index]!, keys.provisions.length),
+    );
+    const nearest = Math.min(...distances);
+    return out.filter((_, k) => distances[k] === nearest);
+  }
+}
+
+function noMatch(input: string, reason: string): ResolveResult {
+  return {
+    input,
+    outcome: "no-match",
+    precision: null,
+    citationAddress: null,
+    citationTargetId: null,
+    candidates: [],
+    reason,
+  };
+}

@@ -1,0 +1,460 @@
+/**
+ * `resolve` (README, "resolve"; docs/spec.md, section 19): the citation reader, the matcher on German-, Swiss-,
+ * Australian- and French-shaped datasets with and without unit targets, and the command and library end to end.
+ */
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { createCitationReader, READER_TABLES } from "../src/core/resolve/citation-reader.js";
+import {
+  columnsText,
+  readColumnsText,
+  type ResolveDataset,
+  ResolveIndex,
+  type ResolveRecord,
+} from "../src/core/resolve/resolve-index.js";
+import { sha256Hex } from "../src/core/bytes.js";
+import { deriveCitationTargetId } from "../src/core/digest.js";
+
+const reader = createCitationReader(READER_TABLES);
+/** A citation read, as `kind:label` steps, the law and the range. */
+function read(input: string): { steps: string[]; law?: string; range?: true; rangeEnd?: string } | undefined {
+  const citation = reader.read(input);
+  if (citation === undefined) return undefined;
+  return {
+    steps: citation.steps.map((s) => `${s.kind}:${s.label}`),
+    ...(citation.law !== undefined ? { law: citation.law.text } : {}),
+    ...(citation.range ? { range: true as const } : {}),
+    ...(citation.rangeEnd !== undefined ? { rangeEnd: citation.rangeEnd } : {}),
+  };
+}
+
+describe("the citation reader", () => {
+  test.each([
+    // German, Austrian, Swiss
+    ["§ 823 Abs. 1 S. 2 BGB", { steps: ["§:823", "abs:1", "satz:2"], law: "BGB" }],
+    ["§ 823 I 2 BGB", { steps: ["§:823", "abs:1", "satz:2"], law: "BGB" }],
+    ["§ 823 IV BGB", { steps: ["§:823", "abs:4"], law: "BGB" }],
+    ["§§ 305 bis 310 BGB", { steps: ["§:305"], law: "BGB", range: true, rangeEnd: "310" }],
+    ["§ 433 ff. BGB", { steps: ["§:433"], law: "BGB", range: true }],
+    ["§ 433 f. BGB", { steps: ["§:433"], law: "BGB", range: true }],
+    ["§ 204 Abs. 1 Nr. 1a BGB", { steps: ["§:204", "abs:1", "nr:1a"], law: "BGB" }],
+    ["§ 309 Nr. 8 Buchst. b Doppelbuchst. aa BGB", { steps: ["§:309", "nr:8", "bst:b", "dbst:aa"], law: "BGB" }],
+    ["Art. 8 Abs. 2 BV", { steps: ["art:8", "abs:2"], law: "BV" }],
+    ["Art. 15 Abs. 1bis BV", { steps: ["art:15", "abs:1bis"], law: "BV" }],
+    ["Art. 6 Abs. 1 UAbs. 1 lit. a DSGVO", { steps: ["art:6", "abs:1", "uabs:1", "bst:a"], law: "DSGVO" }],
+    ["Art. 229 § 1 EGBGB", { steps: ["art:229", "§:1"], law: "EGBGB" }],
+    ["§ 1 Abs 1 Z 2 lit a ABGB", { steps: ["§:1", "abs:1", "nr:2", "bst:a"], law: "ABGB" }],
+    ["Artikel 3 Absatz 2 Satz 1 GG", { steps: ["art:3", "abs:2", "satz:1"], law: "GG" }],
+    ["§ 1 VVG", { steps: ["§:1"], law: "VVG" }],
+    ["BGB § 823 Abs. 1", { steps: ["§:823", "abs:1"], law: "BGB" }],
+    ["§433", { steps: ["§:433"] }],
+    ["Art 3", { steps: ["art:3"] }],
+    ["Art. 3 Abs. 2", { steps: ["art:3", "abs:2"] }],
+    ["Art. 62 b", { steps: ["art:62"], law: "b" }],
+    ["Article 6 bis", { steps: ["art:6-bis"] }],
+    ["Art. 3bis", { steps: ["art:3bis"] }],
+    ["§ 6 quater", { steps: ["§:6-quater"] }],
+    // Australian
+    ["s 6(1)(a)", { steps: ["section:6", "subsec:1", "para:a"] }],
+    ["section 6(1)(a)", { steps: ["section:6", "subsec:1", "para:a"] }],
+    ["subsection 6(1)", { steps: ["section:6", "subsec:1"] }],
+    [
+      "s 6(1)(a)(ii) Privacy Act 1988",
+      { steps: ["section:6", "subsec:1", "para:a", "subpara:ii"], law: "Privacy Act 1988" },
+    ],
+    ["s 6(a)", { steps: ["section:6", "para:a"] }],
+    ["s 13(1A)(ha)", { steps: ["section:13", "subsec:1a", "para:ha"] }],
+    ["s 6AA", { steps: ["section:6aa"] }],
+    ["section 13 of the Privacy Act 1988", { steps: ["section:13"], law: "Privacy Act 1988" }],
+    // French codes
+    ["art. L. 121-1 al. 2", { steps: ["art:l121-1", "al:2"] }],
+    [
+      "article L. 111-4-1, I, 2° du Code de la consommation",
+      { steps: ["art:l111-4-1", "other:i", "other:2°"], law: "Code de la consommation" },
+    ],
+    ["Article R*123-4", { steps: ["art:r*123-4"] }],
+    ["Article 16-1-1 du Code civil", { steps: ["art:16-1-1"], law: "Code civil" }],
+  ])("%s", (input, expected) => {
+    expect(read(input)).toEqual(expected);
+  });
+
+  test.each(["", "BGB", "Kapitel 1", "foo bar", "Abs. 1", "§", "Art. "])("%j is no citation", (input) => {
+    expect(reader.read(input)).toBeUndefined();
+  });
+
+  test("each step says where it is in the input, in UTF-16 offsets", () => {
+    const input = "§ 823 Abs. 1 S. 2 BGB";
+    const citation = reader.read(input)!;
+    expect(citation.steps.map((s) => input.slice(s.start, s.end))).toEqual(["§ 823", "Abs. 1", "S. 2"]);
+    expect(input.slice(citation.law!.start, citation.law!.end)).toBe("BGB");
+  });
+
+  test("any text: no throw, every offset inside the input and in order, labels in lower case", () => {
+    const pieces = fc.constantFrom(
+      "§",
+      "§§",
+      "Art.",
+      "s ",
+      "section ",
+      " ",
+      "Abs.",
+      "I",
+      "2",
+      "1a",
+      "(1)",
+      "(a)",
+      "bis",
+      "ff.",
+      "BGB",
+      "lit.",
+      ",",
+      "L.",
+      "°",
+      "-",
+      "\u00a0",
+      "x",
+    );
+    fc.assert(
+      fc.property(fc.array(fc.oneof(pieces, fc.string({ maxLength: 4 })), { maxLength: 12 }), (parts) => {
+        const input = parts.join("");
+        const citation = reader.read(input);
+        if (citation === undefined) return;
+        expect(citation.steps.length).toBeGreaterThan(0);
+        let at = 0;
+        for (const step of citation.steps) {
+          expect(step.start).toBeGreaterThanOrEqual(at);
+          expect(step.end).toBeGreaterThan(step.start);
+          expect(step.end).toBeLessThanOrEqual(input.length);
+          expect(step.label).toBe(step.label.toLowerCase());
+          at = step.end;
+        }
+        if (citation.law !== undefined) {
+          expect(input.slice(citation.law.start, citation.law.end)).toBe(citation.law.text);
+          expect(citation.law.text.trim()).not.toBe("");
+        }
+        expect(index.resolve(input).input).toBe(input);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test("its source text is a reader by itself (the view page's script carries it)", () => {
+    const made = new Function(`return (${createCitationReader.toString()})`)() as typeof createCitationReader;
+    const copy = made(JSON.parse(JSON.stringify(READER_TABLES)));
+    for (const input of ["§ 823 I 2 BGB", "Art. 6 Abs. 1 UAbs. 1 lit. a DSGVO", "s 6(1)(a)", "Article 6 bis"])
+      expect(copy.read(input)).toEqual(reader.read(input));
+  });
+});
+
+/** A record of a synthetic dataset: its id made from the address, its heading given. */
+function rec(address: string, heading = ""): ResolveRecord {
+  return { citationAddress: address, citationTargetId: sha256Hex(address), headingText: heading };
+}
+function dataset(fields: Omit<ResolveDataset, "records">, addresses: (string | [string, string])[]): ResolveDataset {
+  return {
+    ...fields,
+    records: addresses.map((a) => (typeof a === "string" ? rec(a) : rec(a[0], a[1]))),
+  };
+}
+
+/** A German code with unit targets (the addresses of docs/spec.md, section 7, unit addresses). */
+const BGB_UNITS = dataset(
+  { slug: "bgb", titleId: "BJNR001950896", name: "Bürgerliches Gesetzbuch", aliases: ["BGB"] },
+  [
+    "bgb/index.md#buch-1",
+    ["bgb/index.md#§-1", "§ 1 Beginn der Rechtsfähigkeit"],
+    "bgb/index.md#§-204",
+    "bgb/index.md#§-204/abs-1",
+    "bgb/index.md#§-204/abs-1/nr-1",
+    "bgb/index.md#§-204/abs-1/nr-1a",
+    "bgb/index.md#§-305",
+    "bgb/index.md#§-305/abs-1",
+    "bgb/index.md#§-309",
+    "bgb/index.md#§-309/nr-8",
+    "bgb/index.md#§-309/nr-8/bst-b",
+    "bgb/index.md#§-309/nr-8/bst-b/dbst-aa",
+    "bgb/index.md#§-309/nr-9/bst-a",
+    "bgb/index.md#§-310",
+    "bgb/index.md#§-433",
+    "bgb/index.md#§-823",
+    "bgb/index.md#§-823/abs-1",
+    "bgb/index.md#§-823/abs-2",
+  ],
+);
+/** The same code without units, another version. */
+const BGB_PLAIN = dataset(
+  { slug: "bgb-2002", titleId: "BJNR001950896", name: "Bürgerliches Gesetzbuch", aliases: ["BGB"] },
+  ["bgb-2002/index.md#§-1", "bgb-2002/index.md#§-204", "bgb-2002/index.md#§-309", "bgb-2002/index.md#§-823"],
+);
+const EGBGB = dataset(
+  { slug: "egbgb", titleId: "BJNR006049896", name: "Einführungsgesetz zum BGB", aliases: ["EGBGB"] },
+  [
+    "egbgb/index.md#§-1",
+    "egbgb/index.md#art-229",
+    "egbgb/index.md#art-229/§-1",
+    "egbgb/index.md#art-229/§-2",
+    "egbgb/index.md#art-230",
+    "egbgb/index.md#art-230/§-1",
+    "egbgb/index.md#art-231/§-9",
+    "egbgb/index.md#art-232/§-9",
+  ],
+);
+/** A German ordinance with a repeated designation and a range of repealed sections. */
+const ORDINANCE = dataset({ slug: "mvo", titleId: "BJNR1", name: "Musterverordnung", aliases: ["MVO"] }, [
+  ["mvo/index.md#§-2", "§ 2 Zweck"],
+  ["mvo/index.md#§§-3-bis-13", "§§ 3 bis 13 (weggefallen)"],
+  ["mvo/index.md#§-37", "§ 37 Inkrafttreten"],
+  ["mvo/index.md#§-37~2", "§ 37 Außerkrafttreten"],
+]);
+/** Swiss acts with units (Absätze, letters). */
+const BV = dataset({ slug: "bv", titleId: "101", name: "Bundesverfassung", aliases: ["BV"] }, [
+  "bv/index.md#titel-1",
+  "bv/index.md#art-8",
+  "bv/index.md#art-8/abs-1",
+  "bv/index.md#art-8/abs-2",
+  "bv/index.md#art-15",
+  "bv/index.md#art-15/abs-1bis",
+  "bv/index.md#art-62b",
+]);
+const DSGVO = dataset(
+  { slug: "dsgvo", titleId: "32016R0679", name: "Datenschutz-Grundverordnung", aliases: ["DSGVO"] },
+  ["dsgvo/index.md#art-6", "dsgvo/index.md#art-6/abs-1", "dsgvo/index.md#art-6/abs-1/bst-a"],
+);
+/** An Australian Act, one file per section, with units. */
+const PRIVACY_UNITS = dataset({ slug: "privacy-act-1988", titleId: "C2004A03712", name: "Privacy Act 1988" }, [
+  "privacy-act-1988/part-i/",
+  "privacy-act-1988/part-i/section-6.md#6",
+  "privacy-act-1988/part-i/section-6.md#6/subsec-1",
+  "privacy-act-1988/part-i/section-6.md#6/subsec-1/para-a",
+  "privacy-act-1988/part-i/section-6.md#6/subsec-1/para-a/subpara-ii",
+  "privacy-act-1988/part-i/section-6aa.md#6aa",
+  "privacy-act-1988/part-iii/section-13.md#13",
+  "privacy-act-1988/part-iii/section-13.md#13/subsec-1a/para-ha",
+]);
+/** The same Act without units, in one file (a schedule's clause 6 too). */
+const PRIVACY_PLAIN = dataset(
+  { slug: "privacy-act-1988-c97", titleId: "C2004A03712-97", name: "Privacy Act 1988 (Compilation 97)" },
+  [
+    "privacy-act-1988-c97/act.md#6",
+    "privacy-act-1988-c97/act.md#13",
+    "privacy-act-1988-c97/act.md#schedule-1",
+    "privacy-act-1988-c97/act.md#schedule-1/6",
+  ],
+);
+/** A French code, at article level. */
+const CONSO = dataset({ slug: "code-conso", titleId: "LEGITEXT000006069565", name: "Code de la consommation" }, [
+  "code-conso/code.md#livre-i",
+  "code-conso/code.md#art-l111-4-1",
+  "code-conso/code.md#art-l121-1",
+  "code-conso/code.md#art-r*123-4",
+]);
+
+const index = new ResolveIndex([BGB_UNITS, EGBGB, ORDINANCE, BV, DSGVO, PRIVACY_UNITS, CONSO]);
+const plain = new ResolveIndex([BGB_PLAIN, PRIVACY_PLAIN]);
+
+/** The outcome, precision and address of a citation; the range flag when set. */
+function answer(on: ResolveIndex, input: string, lawOptional = false): string {
+  const r = on.resolve(input, { lawOptional });
+  const range = r.range ? " range" : "";
+  if (r.outcome === "match") return `${r.precision}${range} ${r.citationAddress}`;
+  if (r.outcome === "ambiguous") return `ambiguous${range} ${r.candidates.map((c) => c.label).join(" ")}`;
+  return `no-match${range}: ${r.reason}`;
+}
+
+describe("resolve, with unit targets", () => {
+  test.each([
+    ["§ 823 BGB", "unit bgb/index.md#§-823"],
+    ["§ 823 Abs. 1 BGB", "unit bgb/index.md#§-823/abs-1"],
+    ["§ 823 Abs. 1 S. 2 BGB", "enclosing bgb/index.md#§-823/abs-1"],
+    ["§ 823 I 2 BGB", "enclosing bgb/index.md#§-823/abs-1"],
+    ["§ 823 II BGB", "unit bgb/index.md#§-823/abs-2"],
+    ["§ 823 Abs. 3 BGB", "enclosing bgb/index.md#§-823"],
+    ["§ 204 Abs. 1 Nr. 1a BGB", "unit bgb/index.md#§-204/abs-1/nr-1a"],
+    ["§ 309 Nr. 8 Buchst. b Doppelbuchst. aa BGB", "unit bgb/index.md#§-309/nr-8/bst-b/dbst-aa"],
+    ["§ 309 Nr. 9 lit. a BGB", "unit bgb/index.md#§-309/nr-9/bst-a"],
+    ["§§ 305 bis 310 BGB", "unit range bgb/index.md#§-305"],
+    ["§ 433 ff. BGB", "unit range bgb/index.md#§-433"],
+    ["BGB § 823 Abs. 2", "unit bgb/index.md#§-823/abs-2"],
+    ["§ 823 Abs. 1 Bürgerliches Gesetzbuch", "unit bgb/index.md#§-823/abs-1"],
+    ["§ 823 Abs. 1 bjnr001950896", "unit bgb/index.md#§-823/abs-1"],
+    ["§ 823 Abs. 1 bgb.", "unit bgb/index.md#§-823/abs-1"],
+    ["Art. 229 § 1 EGBGB", "unit egbgb/index.md#art-229/§-1"],
+    ["§ 1 EGBGB", "unit egbgb/index.md#§-1"],
+    ["§ 9 EGBGB", "ambiguous egbgb/index.md#art-231/§-9 egbgb/index.md#art-232/§-9"],
+    ["§ 37 MVO", "ambiguous mvo/index.md#§-37 mvo/index.md#§-37~2"],
+    ["§§ 3 bis 13 MVO", "unit range mvo/index.md#§§-3-bis-13"],
+    ["Art. 8 Abs. 2 BV", "unit bv/index.md#art-8/abs-2"],
+    ["Art. 15 Abs. 1bis BV", "unit bv/index.md#art-15/abs-1bis"],
+    ["Art. 62b BV", "unit bv/index.md#art-62b"],
+    ["Art. 6 Abs. 1 UAbs. 1 lit. a DSGVO", "unit dsgvo/index.md#art-6/abs-1/bst-a"],
+    ["Art. 6 Abs. 1 UAbs. 2 DSGVO", "enclosing dsgvo/index.md#art-6/abs-1"],
+    ["s 6(1)(a) Privacy Act 1988", "unit privacy-act-1988/part-i/section-6.md#6/subsec-1/para-a"],
+    [
+      "section 6(1)(a)(ii) of the Privacy Act 1988",
+      "unit privacy-act-1988/part-i/section-6.md#6/subsec-1/para-a/subpara-ii",
+    ],
+    ["subsection 6(1) Privacy Act 1988", "unit privacy-act-1988/part-i/section-6.md#6/subsec-1"],
+    ["s 6(2) Privacy Act 1988", "enclosing privacy-act-1988/part-i/section-6.md#6"],
+    ["s 13(1A)(ha) Privacy Act 1988", "unit privacy-act-1988/part-iii/section-13.md#13/subsec-1a/para-ha"],
+    ["s 6AA privacy act 1988", "unit privacy-act-1988/part-i/section-6aa.md#6aa"],
+    ["art. L. 121-1 al. 2 du Code de la consommation", "enclosing code-conso/code.md#art-l121-1"],
+    ["article L. 111-4-1, I, 2° du Code de la consommation", "enclosing code-conso/code.md#art-l111-4-1"],
+    ["Article R*123-4 Code de la consommation", "unit code-conso/code.md#art-r*123-4"],
+  ])("%s → %s", (input, expected) => {
+    expect(answer(index, input)).toBe(expected);
+  });
+
+  test("a match's id is its record's", () => {
+    const r = index.resolve("§ 823 Abs. 1 BGB");
+    expect(r).toEqual({
+      input: "§ 823 Abs. 1 BGB",
+      outcome: "match",
+      precision: "unit",
+      citationAddress: "bgb/index.md#§-823/abs-1",
+      citationTargetId: sha256Hex("bgb/index.md#§-823/abs-1"),
+      candidates: [],
+    });
+  });
+});
+
+describe("resolve, without unit targets", () => {
+  test.each([
+    ["§ 823 BGB", "unit bgb-2002/index.md#§-823"],
+    ["§ 823 Abs. 1 S. 2 BGB", "enclosing bgb-2002/index.md#§-823"],
+    ["§ 823 I 2 BGB", "enclosing bgb-2002/index.md#§-823"],
+    ["§ 204 Abs. 1 Nr. 1a BGB", "enclosing bgb-2002/index.md#§-204"],
+    ["§ 309 Nr. 8 Buchst. b Doppelbuchst. aa BGB", "enclosing bgb-2002/index.md#§-309"],
+    ["s 6(1)(a) Privacy Act 1988 (Compilation 97)", "enclosing privacy-act-1988-c97/act.md#6"],
+    ["section 13 of the Privacy Act 1988 (Compilation 97)", "unit privacy-act-1988-c97/act.md#13"],
+  ])("%s → %s", (input, expected) => {
+    expect(answer(plain, input)).toBe(expected);
+  });
+});
+
+describe("what does not match", () => {
+  test("a law in two datasets (versions) is ambiguous, with its candidates and what matched", () => {
+    const both = new ResolveIndex([BGB_UNITS, BGB_PLAIN]);
+    const input = "§ 823 Abs. 1 BGB";
+    const r = both.resolve(input);
+    expect(r.outcome).toBe("ambiguous");
+    expect(r.precision).toBeNull();
+    expect(r.citationAddress).toBeNull();
+    expect(r.citationTargetId).toBeNull();
+    expect(r.reason).toBe("2 targets in 2 datasets (editions or versions of the law?): name one with --dataset");
+    expect(r.candidates).toEqual([
+      {
+        id: sha256Hex("bgb/index.md#§-823/abs-1"),
+        label: "bgb/index.md#§-823/abs-1",
+        secondaryLabel: "",
+        matchedRanges: [
+          [0, 5],
+          [6, 12],
+          [13, 16],
+        ],
+      },
+      {
+        id: sha256Hex("bgb-2002/index.md#§-823"),
+        label: "bgb-2002/index.md#§-823",
+        secondaryLabel: "",
+        matchedRanges: [
+          [0, 5],
+          [13, 16],
+        ],
+      },
+    ]);
+  });
+
+  test("at most three candidates, with their headings", () => {
+    const many = new ResolveIndex(
+      [1, 2, 3, 4].map((n) =>
+        dataset({ slug: `v${n}`, titleId: "T", name: "Gesetz", aliases: [] }, [[`v${n}/a.md#§-1`, `§ ${n}`]]),
+      ),
+    );
+    const r = many.resolve("§ 1 Gesetz");
+    expect(r.outcome).toBe("ambiguous");
+    expect(r.candidates.map((c) => c.secondaryLabel)).toEqual(["§ 1", "§ 2", "§ 3"]);
+    expect(r.reason).toContain("4 targets in 4 datasets");
+  });
+
+  test.each([
+    ["§ 1", "names no law, and no dataset was named (--dataset)"],
+    ["§ 1 StGB", 'no dataset is the law "StGB" (by its titleId, name, slug or an alias)'],
+    ["§ 999 BGB", '"BGB" (bgb) has no § 999'],
+    ["Art. 99 Abs. 2 BV", '"BV" (bv) has no Art. 99'],
+    [
+      "Kapitel 1 BGB",
+      "not read as a citation: no provision with its number (§ 823, Art. 6, s 6, section 13, article L. 121-1)",
+    ],
+  ])("%s: %s", (input, reason) => {
+    const r = index.resolve(input);
+    expect(r).toEqual({
+      input,
+      outcome: "no-match",
+      precision: null,
+      citationAddress: null,
+      citationTargetId: null,
+      candidates: [],
+      reason,
+    });
+  });
+
+  test("a citation naming no law is looked for in every dataset when the datasets were named", () => {
+    const one = new ResolveIndex([BV]);
+    expect(answer(one, "Art. 8 Abs. 2", true)).toBe("unit bv/index.md#art-8/abs-2");
+    expect(answer(one, "Art. 99", true)).toBe("no-match: bv has no Art. 99");
+    expect(answer(one, "Art. 8 DSGVO", true)).toBe(
+      'no-match: no dataset of those named is the law "DSGVO" (by its titleId, name, slug or an alias)',
+    );
+  });
+});
+
+describe("the records text of the index cache", () => {
+  test("addresses, headings and ids read back as written (any text without a line break)", () => {
+    const address = fc.string({ unit: "grapheme", maxLength: 20 }).map((a) => a.replace(/[\r\n]/g, ""));
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(address, fc.string())),
+        fc.dictionary(fc.nat().map(String), fc.string()),
+        (rows, ids) => {
+          const addresses = rows.map(([a]) => a);
+          const headings = rows.map(([, h]) => h);
+          expect(readColumnsText(columnsText(addresses, headings, ids))).toEqual({ addresses, headings, ids });
+        },
+      ),
+    );
+  });
+
+  test("an address is written as what it shares with the one before and the rest", () => {
+    const text = columnsText(
+      ["bgb/index.md#§-823", "bgb/index.md#§-823/abs-1", "bgb/index.md#§-824"],
+      ["", "", ""],
+      {},
+    );
+    expect(JSON.parse(text)[0]).toBe("0 bgb/index.md#§-823\n18 /abs-1\n17 4");
+  });
+
+  test("an index of records texts answers as one of records", () => {
+    const digest = "a".repeat(64);
+    const records = BV.records.map((r) => ({
+      ...r,
+      citationTargetId: deriveCitationTargetId(digest, r.citationAddress),
+    }));
+    const columns = {
+      slug: BV.slug,
+      titleId: BV.titleId,
+      name: BV.name,
+      aliases: BV.aliases!,
+      datasetDigest: digest,
+      records: columnsText(
+        records.map((r) => r.citationAddress),
+        records.map((r) => r.headingText),
+        { 1: "not-derived" },
+      ),
+    };
+    const fromColumns = new ResolveIndex([columns]);
+    expect(fromColumns.resolve("Art. 8 Abs. 2 BV")).toEqual(
+      new ResolveIndex([{ ...BV, records }]).resolve("Art. 8 Abs. 2 BV"),
+    );
+    expect(fromColumns.resolve("Art. 8 BV").citationTargetId).toBe("not-derived");
+  });
+});
