@@ -133,6 +133,12 @@ export interface ManifestChanges {
 }
 
 const METADATA = MANIFEST_DATASET_FIELDS;
+/**
+ * The front matter keys whose values become a manifest's `aliases` when `--units` is given without `--alias`: German
+ * law's official and short abbreviations (gesetze-im-internet.de's `jurabk`, `amtabk`), and the abbreviation and short
+ * title keys of Swiss and Australian sources.
+ */
+export const DEFAULT_ALIAS_KEYS: readonly string[] = ["jurabk", "amtabk", "abbreviation", "shortTitle"];
 /** The command-line flag of each dataset field (lock, update and adopt name them so). */
 export const FLAG: Record<ManifestDatasetField, string> = {
   slug: "--slug",
@@ -243,13 +249,16 @@ async function lockUnder(options: LockOptions, preloaded?: LoadedManifest): Prom
   const datasetRootFromManifest = relative(dirname(output), named).split(sep).join("/");
   const legislationHost =
     options.legislationHost === null ? undefined : (options.legislationHost ?? existing?.legislationHost);
-  const aliases =
+  // The keys named, else, when --units turns units on for a manifest with no aliases yet, the default keys.
+  const aliasKeys =
     options.aliasKeys !== undefined && options.aliasKeys.length > 0
-      ? await (await import("./dataset-aliases.js")).readAliases(
-          named,
-          options.aliasKeys,
-          displayPath(root, cwd) || ".",
-        ) // YAML only then
+      ? options.aliasKeys
+      : options.units === true && existing?.aliases === undefined
+        ? DEFAULT_ALIAS_KEYS
+        : undefined;
+  const aliases =
+    aliasKeys !== undefined
+      ? await (await import("./dataset-aliases.js")).readAliases(named, aliasKeys, displayPath(root, cwd) || ".") // YAML only then
       : (existing?.aliases ?? []);
   const content: Omit<LockManifest, "datasetDigest"> = {
     lockVersion: LOCK_VERSION,
