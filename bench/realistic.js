@@ -11,7 +11,8 @@
 // on the full corpus (bench/units-cost.js); target ≤ 1.5.
 // Steps, per corpus: `lock` (first time, with the dataset flags), `lock --check` (refresh, up to date),
 // `generate -o <slug>.jsonl`, `validate --no-lock`, `validate` (finds <slug>.lock.json beside the JSONL),
-// and the baseline: markdown-it 15 (commonmark) parsing every file on one thread, plus SHA-256 of each.
+// and the baselines: markdown-it 15 (commonmark) parsing every file on one thread, plus SHA-256 of each; the JSONL read
+// in 1 MiB chunks, split on LF, JSON.parse of each line, one thread, timed inside its process (issue 41).
 // Every step must succeed and validate must report no problems; the record count must equal the
 // folders plus the targets markdown-it finds. Results go to stdout (markdown tables) and
 // bench/data/realistic/last-run.json. Exit code 1 when a check failed.
@@ -53,7 +54,7 @@ const fail = (text) => {
 /**
  * Runs `node [--import hook] script ...args` in a child; wall time from the parent, peak RSS and CPU from the child.
  */
-function run(label, script, scriptArgs) {
+function run(label, script, scriptArgs, inside = false) {
   const expectStatus = 0;
   loads.push(loadavg()[0]);
   const rssFile = join(data, `.rss-${process.pid}.json`);
@@ -65,7 +66,9 @@ function run(label, script, scriptArgs) {
     maxBuffer: 1 << 28,
     env: { ...process.env, BENCH_RSS_FILE: rssFile, NO_COLOR: "1", CI: "1" },
   });
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  let seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  // `inside`: the time the script took by its own clock (the JSON baseline's: issue 41, no process start in it).
+  if (inside && child.status === 0) seconds = JSON.parse(child.stdout.trim().split("\n").pop()).seconds;
   const usage = existsSync(rssFile) ? JSON.parse(readFileSync(rssFile, "utf8")) : {};
   rmSync(rssFile, { force: true });
   const command =
@@ -136,11 +139,11 @@ for (const size of sizes) {
   const manifest = join(out, `${SLUG}.lock.json`);
   const jsonl = join(out, `${SLUG}.jsonl`);
   const steps = [];
-  const step = (label, script, scriptArgs, per, prepare) => {
+  const step = (label, script, scriptArgs, per, prepare, inside = false) => {
     // --runs N: the step N times; the median time (and its CPU), the highest peak RSS.
     const all = Array.from({ length: runs }, () => {
       prepare?.();
-      return run(label, script, scriptArgs);
+      return run(label, script, scriptArgs, inside);
     });
     const byTime = [...all].sort((a, b) => a.seconds - b.seconds);
     const result = {
@@ -185,6 +188,16 @@ for (const size of sizes) {
     fail(
       `${name}: generate wrote ${records} records; markdown-it finds ${found.targets} targets in ${corpus.files} folders, so ${expected} were expected`,
     );
+  // The JSON baseline of issue 41: the JSONL read in 1 MiB chunks, split on LF, JSON.parse of each line, one thread,
+  // timed inside its process.
+  const jsonBaseline = step(
+    "baseline: JSONL in 1 MiB reads, split, JSON.parse (1 thread, timed inside)",
+    join(root, "bench/jsonl-baseline.js"),
+    [jsonl],
+    "jsonl",
+    undefined,
+    true,
+  );
   const validations = {};
   for (const [key, label, flags] of [
     ["noLock", "validate --no-lock", ["--no-lock"]],
@@ -230,6 +243,7 @@ for (const size of sizes) {
     ratios: {
       markdownItOverGenerate: baseline.seconds / generated.seconds,
       validateLockOverNoLock: validations.withLock.seconds / validations.noLock.seconds,
+      noLockOverJsonBaseline: jsonBaseline.seconds / validations.noLock.seconds,
       generateRssMb: generated.maxRssMb,
     },
   });
@@ -259,6 +273,9 @@ console.log(
 );
 console.log(
   `| validate with lock / validate --no-lock | ≤ 1.3 | ${results.map((r) => fmt(r.ratios.validateLockOverNoLock)).join(" | ")} |`,
+);
+console.log(
+  `| validate --no-lock throughput / the JSON baseline's | ≥ 0.6 | ${results.map((r) => fmt(r.ratios.noLockOverJsonBaseline)).join(" | ")} |`,
 );
 console.log(
   `| generate peak RSS | ≤ 300 MB | ${results.map((r) => `${fmt(r.ratios.generateRssMb, 0)} MB`).join(" | ")} |`,
