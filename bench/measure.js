@@ -27,7 +27,8 @@ if (kind === "baseline") {
     JSON.stringify({ seconds: seconds(), maxRssMb: peak(), records: result.records, problems: result.problems.length }),
   );
 } else if (kind === "generate") {
-  const { generateRecords, lock, serializeRecord } = await import("../dist/index.js");
+  const { generateRecords, lock } = await import("../dist/index.js");
+  const { serializeRecord } = await import("../dist/core-api.js");
   const t0 = seconds();
   const { manifest } = await lock({
     dir: target,

@@ -303,8 +303,9 @@ async function ensureFiles(input) {
   ) {
     const t0 = process.hrtime.bigint();
     const index = await import("../dist/index.js");
+    const { serializeRecord } = await import("../dist/core-api.js");
     const { readFile } = await import("node:fs/promises");
-    const lib = { ...index, readArtifact: readFile };
+    const lib = { ...index, serializeRecord, readArtifact: readFile };
     rmSync(dir5000, { recursive: true, force: true });
     mkdirSync(dir5000, { recursive: true });
     const files = [];
@@ -385,8 +386,9 @@ async function ensureTiny() {
     "# Gesetz über kleine Dinge (KleinG)\n\n## § 1 Anwendungsbereich\n\nDieses Gesetz gilt für kleine Dinge.\n\n## § 2 Inkrafttreten\n\nDieses Gesetz tritt am Tag nach der Verkündung in Kraft.\n",
   );
   const index = await import("../dist/index.js");
+  const { serializeRecord } = await import("../dist/core-api.js");
   const { readFile } = await import("node:fs/promises");
-  const made = await makeDatasetFile({ ...index, readArtifact: readFile }, lawDir, "kleingesetz");
+  const made = await makeDatasetFile({ ...index, serializeRecord, readArtifact: readFile }, lawDir, "kleingesetz");
   writeFileSync(file, made.text);
   return file;
 }

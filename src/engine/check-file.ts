@@ -65,11 +65,28 @@ export function resolveSeverities(
   return severities;
 }
 
+/**
+ * What every file's check of a run works out alike from its rules and their settings: the severities and the folds'
+ * pointers and templates. The last one is kept: a run checks thousands of files with the same rules and settings.
+ */
+let lastSetUp: {
+  rules: readonly Rule[];
+  settings: Partial<Record<string, RuleSetting>> | undefined;
+  severities: Map<string, Severity>;
+  folds: FoldTemplates;
+} = { rules: [], settings: undefined, severities: new Map(), folds: foldTemplatesOf([]) };
+
+function setUpOf(rules: readonly Rule[], settings: Partial<Record<string, RuleSetting>> | undefined) {
+  if (lastSetUp.rules !== rules || lastSetUp.settings !== settings)
+    lastSetUp = { rules, settings, severities: resolveSeverities(rules, settings), folds: foldTemplatesOf(rules) };
+  return lastSetUp;
+}
+
 /** Starts the check of one file. */
 export function createFileCheck(options: FileCheckOptions): FileCheck {
-  const severities = resolveSeverities(options.rules, options.ruleSettings);
+  const { severities, folds } = setUpOf(options.rules, options.ruleSettings);
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
-  const sink = new ProblemSink(limits.maxStoredProblems, new RepeatFolds(options.rules));
+  const sink = new ProblemSink(limits.maxStoredProblems, folds.pointers.size === 0 ? undefined : new RepeatFolds(folds));
   const fileName = options.file.slice(options.file.lastIndexOf("/") + 1);
   /** Turns a rule's report into a problem of the file. */
   const reporter =
@@ -155,25 +172,39 @@ export function createFileCheck(options: FileCheckOptions): FileCheck {
  */
 const MAX_FOLD_KEYS = 1_000;
 
+/** The pointers whose repeats each rule folds (`meta.foldRepeats`) and its `repeated` message, by rule id. */
+interface FoldTemplates {
+  pointers: Map<string, Set<string>>;
+  templates: Map<string, string>;
+}
+
+function foldTemplatesOf(rules: readonly Rule[]): FoldTemplates {
+  const pointers = new Map<string, Set<string>>();
+  const templates = new Map<string, string>();
+  for (const rule of rules) {
+    const template = (rule.messages as Record<string, string>).repeated;
+    if (rule.meta.foldRepeats === undefined) continue;
+    if (template === undefined)
+      throw new Error(`rule ${rule.id} folds repeated problems (meta.foldRepeats) but has no "repeated" message`);
+    pointers.set(rule.id, new Set(rule.meta.foldRepeats));
+    templates.set(rule.id, template);
+  }
+  return { pointers, templates };
+}
+
 /**
  * The problems rules say once per file (`meta.foldRepeats`): the first of each (rule, pointer,
  * message) passes as it is; the second becomes one problem with the rule's `repeated` message,
  * which every later one adds its record and line to.
  */
 class RepeatFolds {
-  private readonly pointers = new Map<string, Set<string>>();
-  private readonly templates = new Map<string, string>();
+  private readonly pointers: Map<string, Set<string>>;
+  private readonly templates: Map<string, string>;
   private readonly seen = new Map<string, { firstLine: number; folded?: Problem }>();
 
-  constructor(rules: readonly Rule[]) {
-    for (const rule of rules) {
-      const template = (rule.messages as Record<string, string>).repeated;
-      if (rule.meta.foldRepeats === undefined) continue;
-      if (template === undefined)
-        throw new Error(`rule ${rule.id} folds repeated problems (meta.foldRepeats) but has no "repeated" message`);
-      this.pointers.set(rule.id, new Set(rule.meta.foldRepeats));
-      this.templates.set(rule.id, template);
-    }
+  constructor({ pointers, templates }: FoldTemplates) {
+    this.pointers = pointers;
+    this.templates = templates;
   }
 
   /**

@@ -29,6 +29,9 @@ export const STDIN_NAME = "<stdin>";
  * subfolder); absolute when it shares no folder with `cwd` but the file system's root.
  */
 export function displayPath(absolute: string, cwd: string): string {
+  // A plain path below cwd (the common case, thousands of times a run): the rest of it, without path.relative's work.
+  const below = plainBelow(cwd, absolute);
+  if (below !== undefined) return sep === "/" ? below : below.split(sep).join("/");
   const rel = relative(cwd, absolute);
   const firstFolder = (path: string) => resolve(path).split(sep)[1];
   const unrelated = !isInside(cwd, absolute) && firstFolder(cwd) !== firstFolder(absolute);
@@ -137,9 +140,33 @@ export async function foldersUpToRoot(cwd: string): Promise<{ folders: string[];
  * dots (`..mvfg.jsonl`) is inside.
  */
 export function isInside(root: string, path: string): boolean {
+  if (plainBelow(root, path) !== undefined) return true;
   const rel = relative(root, path);
   return !(rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel));
 }
+
+/** A `.` or `..` segment, or an empty one (`//`): a path that path.relative would first normalise. */
+const NOT_PLAIN = /(^|[\\/])\.\.?([\\/]|$)|[\\/][\\/]/;
+
+/**
+ * The part of `path` below `folder` (system separators), when both are absolute and normal (no `.`, `..` or empty
+ * segment, no trailing separator on the folder) and `path` is below it: what path.relative gives then, at a fraction of
+ * its cost. Undefined otherwise (path.relative is asked).
+ */
+function plainBelow(folder: string, path: string): string | undefined {
+  if (
+    path.length <= folder.length + 1 ||
+    path.charCodeAt(folder.length) !== sepCode ||
+    !path.startsWith(folder) ||
+    !isAbsolute(folder) ||
+    folder.endsWith(sep) ||
+    NOT_PLAIN.test(path)
+  )
+    return undefined;
+  return path.slice(folder.length + 1);
+}
+
+const sepCode = sep.charCodeAt(0);
 
 /**
  * The real path of a path, resolving every symbolic link; of its nearest existing parent (plus the rest) when it does
