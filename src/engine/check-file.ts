@@ -86,7 +86,10 @@ function setUpOf(rules: readonly Rule[], settings: Partial<Record<string, RuleSe
 export function createFileCheck(options: FileCheckOptions): FileCheck {
   const { severities, folds } = setUpOf(options.rules, options.ruleSettings);
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
-  const sink = new ProblemSink(limits.maxStoredProblems, folds.pointers.size === 0 ? undefined : new RepeatFolds(folds));
+  const sink = new ProblemSink(
+    limits.maxStoredProblems,
+    folds.pointers.size === 0 ? undefined : new RepeatFolds(folds),
+  );
   const fileName = options.file.slice(options.file.lastIndexOf("/") + 1);
   /** Turns a rule's report into a problem of the file. */
   const reporter =
