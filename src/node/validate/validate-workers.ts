@@ -7,7 +7,7 @@
  */
 import { statSync } from "node:fs";
 import type { InputFile } from "../files/files.js";
-import { createPool, type ThreadPolicy } from "../pool/pool.js";
+import { createPool, type ThreadPolicy, type WorkPool } from "../pool/pool.js";
 import { decodeFailure, type TaskFailure } from "../pool/task-failure.js";
 
 /** The kind of task of validate's pool (validate.ts): a batch of files checked with the options of the run. */
@@ -67,13 +67,25 @@ const WORKER_BATCHES = 2;
 const SHARE_OF_WHAT_IS_LEFT = 8;
 
 /**
+ * The pool of a run of `jobs` threads, this one among them, its workers started at once and loading the modules of
+ * `validateFiles` (started before the run knows its files' sizes when their count settles the threads: validate.ts).
+ */
+export function startValidatePool<Options, Item, Checked>(
+  jobs: number,
+  tasks: ValidateTasks<Options, Item, Checked>,
+): Promise<WorkPool<ValidateTasks<Options, Item, Checked>>> {
+  return createPool(jobs, tasks, { mainWorks: true, warm: "validateFiles" });
+}
+
+/**
  * Checks the inputs over `jobs` threads, this one among them, and gives the reports in input order, with
  * the number of threads that did the work. The files are taken largest first (by their sizes in bytes), so that
  * what is left at the end is small files, whatever their order: a worker takes a batch of them (up to
  * FILES_PER_TASK files or BYTES_PER_TASK bytes, and no more than a share of what is left, so that messages
  * are few and the batches shrink towards the end; a large file is a batch of its own), and this thread
  * one file at a time, turning to its event loop between two, so that a worker that is done with a batch
- * gets the next at once rather than when this thread is done with a batch of its own. `options` are
+ * gets the next at once rather than when this thread is done with a batch of its own (`started`: the pool, started
+ * earlier; it is closed here as one started here). `options` are
  * plain data, the same for every batch. A worker holds two batches at once, so that it never waits for
  * this thread to hand it the next.
  *
@@ -89,13 +101,14 @@ export async function validateInPool<Options, Item, Checked>(
   sizes: number[],
   tasks: ValidateTasks<Options, Item, Checked>,
   progress?: ProgressTracker,
+  started?: Promise<WorkPool<ValidateTasks<Options, Item, Checked>>>,
 ): Promise<{ files: Checked[]; threads: number }> {
   const files: Checked[] = new Array(inputs.length);
   // Largest first; files of one size in input order.
   const order = inputs.map((_, index) => index).sort((a, b) => sizes[b]! - sizes[a]! || a - b);
   let left = sizes.reduce((sum, size) => sum + size, 0);
   let next = 0;
-  const pool = await createPool(jobs, tasks, { mainWorks: true, warm: "validateFiles" });
+  const pool = await (started ?? startValidatePool(jobs, tasks));
   /** The next files, up to `most` of them or `bytes` (at least one file). */
   const take = (most: number, bytes: number): number[] => {
     const indexes: number[] = [];

@@ -35,8 +35,8 @@ import { refuseOverInputs } from "../writes/write.js";
 import { createFileValidator, VALIDATE_TASKS } from "./file-validator.js";
 import { locateEditedTargets } from "./locate-edits.js";
 import { foldersOf, manifestsWithoutJsonl, orphanReports } from "./orphan-manifests.js";
-import type { CacheUse, FileToCheck, ValidateOptions } from "./validate-options.js";
-import { sizesOf, startProgress, VALIDATE_THREADS, validateInPool } from "./validate-workers.js";
+import type { CacheUse, CheckedFile, FileToCheck, ValidateOptions } from "./validate-options.js";
+import { sizesOf, startProgress, startValidatePool, VALIDATE_THREADS, validateInPool } from "./validate-workers.js";
 
 const FILES_AT_ONCE = 8;
 
@@ -110,28 +110,49 @@ async function validateConfined(options: ValidateOptions = {}): Promise<Report> 
       inputs.map((input) => ({ path: input.absolute, what: `the file checked ${input.display}` })),
       displayPath(cacheFile, cwd),
     );
-  // File sizes, read once, for the choice of threads, the ranges and the progress.
-  const sizes = options.jobs === 1 && !options.onProgress ? undefined : await sizesOf(inputs);
-  const jobs = options.stdin
-    ? 1
-    : chooseJobs(
-        checkJobs(options.jobs),
-        { items: inputs.length, bytes: (sizes ?? []).reduce((a, b) => a + b, 0) },
-        VALIDATE_THREADS,
-      );
-  const progress = options.onProgress ? startProgress(inputs, sizes!, options.onProgress) : undefined;
-  const items: FileToCheck[] = cache ? inputs.map((input) => withVerdict(input, cache.get(input.absolute))) : inputs;
-  const inWorkers =
-    jobs > 1
-      ? await validateInPool(
-          items,
-          workerOptionsOf({ ...options, cwd, ...(cacheRun ? { cacheRun } : {}) }),
-          jobs,
-          sizes!,
-          VALIDATE_TASKS,
-          progress,
-        )
-      : undefined;
+  const asked = checkJobs(options.jobs);
+  // When the count of files alone settles the threads (asked for, or many files), the pool starts now: its workers load
+  // their modules while this thread reads the sizes and the cache's verdicts (bench/RESULTS.md, "A publisher's
+  // repository").
+  const settledByCount =
+    !options.stdin &&
+    (asked !== undefined ||
+      inputs.length < 2 ||
+      inputs.length >= (VALIDATE_THREADS.fromItems ?? Number.POSITIVE_INFINITY));
+  const early = settledByCount ? chooseJobs(asked, { items: inputs.length, bytes: 0 }, VALIDATE_THREADS) : undefined;
+  const pool = early !== undefined && early > 1 ? startValidatePool(early, VALIDATE_TASKS) : undefined;
+  pool?.catch(() => undefined); // a pool that cannot start says so where it is awaited
+  let inWorkers: { files: CheckedFile[]; threads: number } | undefined;
+  let sizes: number[] | undefined;
+  let progress: ReturnType<typeof startProgress> | undefined;
+  let items: FileToCheck[];
+  let handedOver = false; // validateInPool closes the pool it is given, whatever happens
+  try {
+    // File sizes, read once, for the choice of threads, the ranges and the progress.
+    sizes = options.jobs === 1 && !options.onProgress ? undefined : await sizesOf(inputs);
+    const jobs = options.stdin
+      ? 1
+      : (early ??
+        chooseJobs(asked, { items: inputs.length, bytes: (sizes ?? []).reduce((a, b) => a + b, 0) }, VALIDATE_THREADS));
+    progress = options.onProgress ? startProgress(inputs, sizes!, options.onProgress) : undefined;
+    items = cache ? inputs.map((input) => withVerdict(input, cache.get(input.absolute))) : inputs;
+    handedOver = jobs > 1;
+    inWorkers =
+      jobs > 1
+        ? await validateInPool(
+            items,
+            workerOptionsOf({ ...options, cwd, ...(cacheRun ? { cacheRun } : {}) }),
+            jobs,
+            sizes!,
+            VALIDATE_TASKS,
+            progress,
+            pool,
+          )
+        : undefined;
+  } catch (error) {
+    if (pool !== undefined && !handedOver) await (await pool).close();
+    throw error;
+  }
   const outcomes =
     inWorkers?.files ??
     (await mapWithLimit(items, FILES_AT_ONCE, async (item) => {
