@@ -130,6 +130,8 @@ export interface ManifestChanges {
   fields: string[];
   /** Set when the manifest's `units` was turned on (docs/spec.md, "Units below the heading"): absent otherwise. */
   units?: true;
+  /** The manifest's aliases after the refresh, set when they changed (read again from the front matter): absent otherwise. */
+  aliases?: string[];
 }
 
 const METADATA = MANIFEST_DATASET_FIELDS;
@@ -325,7 +327,20 @@ export function compareManifests(before: LockManifest | undefined, after: LockMa
   const removed = (before?.artifacts ?? []).map((a) => a.path).filter((path) => !now.has(path));
   const fields = before ? METADATA.filter((key) => before[key] !== after[key]) : [];
   const units = before !== undefined && before.units !== true && after.units === true;
-  return { created: before === undefined, added, removed, changed, rearranged, fields, ...(units ? { units } : {}) };
+  const aliases =
+    before !== undefined && (before.aliases ?? []).join("\n") !== (after.aliases ?? []).join("\n")
+      ? { aliases: after.aliases ?? [] }
+      : {};
+  return {
+    created: before === undefined,
+    added,
+    removed,
+    changed,
+    rearranged,
+    fields,
+    ...(units ? { units } : {}),
+    ...aliases,
+  };
 }
 
 /**
