@@ -93,15 +93,23 @@ const templates = {
 const manifestOf = async (root: string) =>
   JSON.parse(await readFile(join(root, ".tooling/citation-targets/buergerliches-gesetzbuch.lock.json"), "utf8"));
 const resolvesByAlias = async (root: string) =>
-  (
-    await resolveCitations({ citations: ["§ 823 Abs. 2 BGB"], cwd: root, cache: false })
-  ).results.map((r) => [r.outcome, r.citationAddress]);
+  (await resolveCitations({ citations: ["§ 823 Abs. 2 BGB"], cwd: root, cache: false })).results.map((r) => [
+    r.outcome,
+    r.citationAddress,
+  ]);
 
 test("adopt --units writes the default keys' values as aliases, and the alias finds a law whose slug differs", async () => {
   const { dir: root, cleanup: done } = await tempDir();
   try {
     await writeTree(root, { "laws/bgb/index.md": LAW_ELSEWHERE });
-    await adopt({ cwd: root, datasets: ["laws/*"], templates, legislationHost: "www.gesetze-im-internet.de", units: true, cache: false });
+    await adopt({
+      cwd: root,
+      datasets: ["laws/*"],
+      templates,
+      legislationHost: "www.gesetze-im-internet.de",
+      units: true,
+      cache: false,
+    });
     const manifest = await manifestOf(root);
     expect([manifest.units, manifest.aliases]).toEqual([true, ["BGB"]]);
     expect(await resolvesByAlias(root)).toEqual([["match", "buergerliches-gesetzbuch/index.md#§-823/abs-2"]]);
@@ -114,7 +122,13 @@ test("update --units gives a dataset without aliases the default keys' values; a
   const { dir: root, cleanup: done } = await tempDir();
   try {
     await writeTree(root, { "laws/bgb/index.md": LAW_ELSEWHERE });
-    await adopt({ cwd: root, datasets: ["laws/*"], templates, legislationHost: "www.gesetze-im-internet.de", cache: false });
+    await adopt({
+      cwd: root,
+      datasets: ["laws/*"],
+      templates,
+      legislationHost: "www.gesetze-im-internet.de",
+      cache: false,
+    });
     expect((await manifestOf(root)).aliases).toBeUndefined();
     expect((await resolvesByAlias(root))[0]?.[0]).toBe("no-match");
     await update({ cwd: root, units: true, cache: false });
@@ -134,7 +148,13 @@ test("the built CLI: update --check --units names the aliases it would write, an
   const { dir: root, cleanup: done } = await tempDir();
   try {
     await writeTree(root, { "laws/bgb/index.md": LAW_ELSEWHERE });
-    await adopt({ cwd: root, datasets: ["laws/*"], templates, legislationHost: "www.gesetze-im-internet.de", cache: false });
+    await adopt({
+      cwd: root,
+      datasets: ["laws/*"],
+      templates,
+      legislationHost: "www.gesetze-im-internet.de",
+      cache: false,
+    });
     const checked = await runBin(["update", "--check", "--units", "--no-cache"], root);
     expect(checked.code).toBe(1);
     expect(checked.stdout).toContain('  aliases (resolve finds the law by them): "BGB"\n');

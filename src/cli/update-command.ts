@@ -226,7 +226,10 @@ export function registerUpdateCommand(
             ] as const
           )
             .flatMap(([flag, value]) => (value === undefined ? [] : [` ${flag} ${shellQuote(value)}`]))
-            .concat(options.units ? [" --units"] : [], (options.alias ?? []).map((key) => ` --alias ${shellQuote(key)}`));
+            .concat(
+              options.units ? [" --units"] : [],
+              (options.alias ?? []).map((key) => ` --alias ${shellQuote(key)}`),
+            );
           if (options.staged) {
             // What the commit holds is stale: stage what the working tree holds regenerated, else regenerate and stage.
             const stageable = staleResults.filter((r) => stage.has(r.manifest));
