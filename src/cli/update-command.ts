@@ -173,8 +173,8 @@ export function registerUpdateCommand(
           hostInForce: inForce,
           onNote: note,
           configTemplates: true,
-          ...(options.units ? { units: true } : {}),
-          ...(options.alias !== undefined ? { aliasKeys: options.alias } : {}),
+          units: options.units, // with aliasKeys, as given: update writes only what is set (manifest-options.ts)
+          aliasKeys: options.alias,
           ...(Object.keys(set).length > 0 ? { set } : {}),
           ...datasetProgress(progress, "updating"),
           ...(options.cache === false
@@ -370,8 +370,8 @@ export function registerAdoptCommand(
           cwd: context.cwd,
           ...(options.check ? { check: true } : {}),
           ...(options.move ? { move: true } : {}),
-          ...(options.units ? { units: true } : {}),
-          ...(options.alias !== undefined ? { aliasKeys: options.alias } : {}),
+          units: options.units, // with aliasKeys, as given: update writes only what is set (manifest-options.ts)
+          aliasKeys: options.alias,
           ...(options.cache === false ? { cache: false as const } : {}),
           ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
           ...artifactCaps(options),
