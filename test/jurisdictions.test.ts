@@ -15,7 +15,8 @@ import type { CacheUse } from "../src/node/validate/validate-options.js";
 import { runCommand } from "./helpers/bin.js";
 import { tempDir, writeTree } from "./helpers/datasets.js";
 import { runMain } from "./helpers/in-process.js";
-import { GIT_ENV, type RanBlock, runReadmeSection } from "./helpers/readme.js";
+import { GIT_IDENTITY as GIT_ENV } from "./helpers/git.js";
+import { type RanBlock, runReadmeSection } from "./helpers/readme.js";
 
 let dir: string;
 let cleanup: () => Promise<void>;

@@ -2,17 +2,9 @@
 import { chmod, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { runCommand } from "./bin.js";
+import { GIT_IDENTITY } from "./git.js";
 import { writeTree } from "./datasets.js";
 import { repoRoot } from "./records.js";
-
-/** A git identity for the commits the README's commands make, and no system config. */
-export const GIT_ENV = {
-  GIT_AUTHOR_NAME: "t",
-  GIT_AUTHOR_EMAIL: "t@example.org",
-  GIT_COMMITTER_NAME: "t",
-  GIT_COMMITTER_EMAIL: "t@example.org",
-  GIT_CONFIG_NOSYSTEM: "1",
-};
 
 /**
  * The text of the README section under `## heading`, up to the next `## ` heading outside a code block (a heading in
@@ -49,7 +41,7 @@ export async function runReadmeSection(heading: string, dir: string, repository:
     "citation-targets": `#!/bin/sh\nexec "${process.execPath}" "${join(repoRoot, "bin/citation-targets.js")}" "$@"\n`,
   });
   await chmod(join(shims, "citation-targets"), 0o755);
-  const env = { PATH: `${shims}:${process.env.PATH}`, ...GIT_ENV, CI: "" };
+  const env = { PATH: `${shims}:${process.env.PATH}`, ...GIT_IDENTITY, CI: "" };
   const ran: RanBlock[] = [];
   for (const [, kind, body] of section.matchAll(/```(sh|text)\n([\s\S]*?)```/g)) {
     if (kind === "sh") {
