@@ -4,17 +4,20 @@
 // `npm run build` after tsc: a start-up loads about 15 files instead of about 100, which is 40 to 50 ms
 // of module loading (bench/RESULTS.md, start-up). The bundle and its chunks sit in dist/node/, beside
 // the worker scripts, so that every path a module takes relative to itself (workers, the precompiled
-// validators in dist/generated/, package.json) is the same bundled or not. Packages stay external,
-// and the library (dist/index.js) is not bundled. The worker entry (dist/node/pool/worker.js, which the pool starts) is
-// bundled too, over tsc's output, in a build of its own (chunks `worker-*.js`): a capped worker that parses a tiny
+// validators in dist/generated/, package.json) is the same bundled or not. The packages the command line imports are
+// bundled too (commander, chalk, yaml, markdown-it, ...: yaml alone is 229 files, commander 7 CommonJS ones), each
+// into the chunk of the modules that import it, so that the ES module loader resolves and reads a few files rather
+// than hundreds; Piscina stays a package (it starts its workers from a file of its own), and so does everything the
+// library (dist/index.js, not bundled) imports. The worker entry (dist/node/pool/worker.js, which the pool starts) is
+// bundled too, over tsc's output, in a build of its own (chunks `worker-*.js`): a capped worker that parses a
 // dataset loads a few chunks before its first task instead of about 40 modules (bench/RESULTS.md, start-up). Its own
 // build, because it awaits at its top level, and a build with such a module merges no chunks: the command line's build
 // then has about 85 chunks instead of about 115, and a command loads fewer files. Only worker.ts's own code is in that
 // file (everything it imports is loaded on demand, so in a chunk of dist/node/): nothing in it takes a path from its
-// own place, which the build checks. `prestart` (src/node/pool/direct-worker.ts) is the entry the bin loads first for
-// generate, to start its capped worker.
+// own place, which the build checks.
 import { readdirSync, readFileSync, rmSync } from "node:fs";
-import { dirname, isAbsolute, join } from "node:path";
+import { builtinModules } from "node:module";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "rolldown";
 
@@ -26,7 +29,7 @@ for (const name of readdirSync(out))
 
 const builds = [
   {
-    input: { cli: join(root, "dist/cli/main.js"), prestart: join(root, "dist/node/pool/direct-worker.js") },
+    input: { cli: join(root, "dist/cli/main.js") },
     chunks: "cli",
   },
   { input: { "pool/worker": join(root, "dist/node/pool/worker.js") }, chunks: "worker" },
@@ -35,7 +38,8 @@ for (const { input, chunks } of builds)
   await build({
     input,
     platform: "node",
-    external: (id) => !id.startsWith(".") && !isAbsolute(id),
+    // Node's own modules and Piscina stay imports; every other package is bundled.
+    external: (id) => id === "piscina" || id.startsWith("node:") || builtinModules.includes(id),
     logLevel: "warn",
     output: { dir: out, format: "esm", entryFileNames: "[name].js", chunkFileNames: `${chunks}-[name]-[hash].js` },
   });
