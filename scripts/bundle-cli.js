@@ -14,11 +14,12 @@
 // build, because it awaits at its top level, and a build with such a module merges no chunks: the command line's build
 // then has about 85 chunks instead of about 115, and a command loads fewer files. Only worker.ts's own code is in that
 // file (everything it imports is loaded on demand, so in a chunk of dist/node/): nothing in it takes a path from its
-// own place, which the build checks.
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+// own place, which the build checks. Last, the code identities of the caches (src/node/cache/built-identities.ts) are
+// worked out from tsc's output, the modules just bundled, and written to dist/node/cache/code-identities.json.
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "rolldown";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -26,6 +27,8 @@ const out = join(root, "dist/node");
 for (const name of readdirSync(out))
   if (name === "cli.js" || name === "prestart.js" || name.startsWith("cli-") || name.startsWith("worker-"))
     rmSync(join(out, name)); // an earlier build's
+const identities = join(out, "cache/code-identities.json");
+rmSync(identities, { force: true });
 
 const builds = [
   {
@@ -49,3 +52,15 @@ if (worker.includes("import.meta")) {
   console.error("bundle-cli: dist/node/pool/worker.js holds code that takes a path from its own place (import.meta)");
   process.exit(1);
 }
+
+const built = async (path) => import(pathToFileURL(join(root, "dist", path)).href);
+const { computeCodeIdentity } = await built("node/cache/code-identity.js");
+const { BUILT_IDENTITIES_FILE, identityKey } = await built("node/cache/built-identities.js");
+const { UPDATE_CACHE_CODE } = await built("node/cache/update-cache.js");
+const { VALIDATE_CACHE_CODE } = await built("node/cache/validate-cache.js");
+const code = join(root, "dist");
+const table = Object.fromEntries(
+  [UPDATE_CACHE_CODE, VALIDATE_CACHE_CODE].map((roots) => [identityKey(roots), computeCodeIdentity(roots, code)]),
+);
+if (join(code, BUILT_IDENTITIES_FILE) !== identities) throw new Error("bundle-cli: the identities' file moved");
+writeFileSync(identities, `${JSON.stringify(table, null, 2)}\n`);
