@@ -58,9 +58,13 @@ const { computeCodeIdentity } = await built("node/cache/code-identity.js");
 const { BUILT_IDENTITIES_FILE, identityKey } = await built("node/cache/built-identities.js");
 const { UPDATE_CACHE_CODE } = await built("node/cache/update-cache.js");
 const { VALIDATE_CACHE_CODE } = await built("node/cache/validate-cache.js");
+const { RESOLVE_CACHE_CODE } = await built("node/resolve/resolve.js");
 const code = join(root, "dist");
 const table = Object.fromEntries(
-  [UPDATE_CACHE_CODE, VALIDATE_CACHE_CODE].map((roots) => [identityKey(roots), computeCodeIdentity(roots, code)]),
+  [UPDATE_CACHE_CODE, VALIDATE_CACHE_CODE, RESOLVE_CACHE_CODE].map((roots) => [
+    identityKey(roots),
+    computeCodeIdentity(roots, code),
+  ]),
 );
 if (join(code, BUILT_IDENTITIES_FILE) !== identities) throw new Error("bundle-cli: the identities' file moved");
 writeFileSync(identities, `${JSON.stringify(table, null, 2)}\n`);
