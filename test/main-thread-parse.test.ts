@@ -4,7 +4,6 @@
  * the caps bound what such a parse holds. The hostile inputs of issue 32, item 7, cut down to fit under the budget, are
  * still refused, or parse within a small heap, in the main thread; the built bin runs them as a user does.
  */
-import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { lock } from "../src/node/dataset/lock.js";
