@@ -6,6 +6,7 @@
  */
 
 import { formatAddress } from "../address/address.js";
+import { decodeUtf8 } from "../bytes.js";
 import { assignLocalCoordinates } from "../address/numbering.js";
 import { deriveCitationTargetId, deriveTextDigest } from "../digest.js";
 import { computeDatasetDigest, type LockManifest, type ManifestArtifact } from "../lock/manifest.js";
@@ -421,8 +422,27 @@ function commonOf(manifest: LockManifest): Common {
   };
 }
 
+/**
+ * An artifact's lines as worker threads send them: the UTF-8 bytes of each target's four pieces one after another
+ * (`parts[0]`, `parts[1]`, `parts[2]`, then `ownTrail`, as in ArtifactLines), piece `k` of target `t` ending at
+ * `ends[4 * t + k]`. Bytes cross between threads as one copy, and the main thread joins them without encoding text.
+ */
+export interface EncodedArtifactLines {
+  firstHeading: string | undefined;
+  bytes: Uint8Array;
+  ends: Uint32Array;
+}
+
+/** Either form of an artifact's lines. */
+export type SomeArtifactLines = ArtifactLines | EncodedArtifactLines;
+
+/** How many targets (lines) an artifact's lines hold. */
+export function targetCount(lines: SomeArtifactLines): number {
+  return "targets" in lines ? lines.targets.length : lines.ends.length / 4;
+}
+
 /** Gives an artifact's lines: made in this thread from an ArtifactSource, or by worker threads. */
-export type LineSource = (position: number, early?: boolean) => Promise<ArtifactLines>;
+export type LineSource = (position: number, early?: boolean) => Promise<SomeArtifactLines>;
 
 /** A LineSource that serialises in this thread, from parsed artifacts. */
 export function linesInThread(manifest: LockManifest, source: ArtifactSource): LineSource {
@@ -443,32 +463,75 @@ export async function* generateLinesFrom(manifest: LockManifest, source: LineSou
 }
 
 /**
+ * One step of the dataset's lines in file order: a folder's container line, or an artifact's lines with the JSON text
+ * of its folders' trail and the documentOrder of its first target.
+ */
+export type LineStep = { line: string } | { lines: SomeArtifactLines; folderTrail: string; firstOrder: number };
+
+/**
+ * The dataset's lines a step at a time (a container's line, or an artifact's lines still cut): for a caller that joins
+ * them itself (generateLineBatchesFrom as text; generate's writer as bytes). `checked`: the manifest was made by lock
+ * in this run, which checked its plan and computed its datasetDigest; they are not checked again.
+ */
+export async function* generateLineStepsFrom(
+  manifest: LockManifest,
+  source: LineSource,
+  checked = false,
+): AsyncGenerator<LineStep> {
+  const common = datasetCommon(manifest, checked);
+  let documentOrder = 0;
+  for await (const step of walkDataset(manifest, common, source)) {
+    if ("container" in step) {
+      yield { line: serializeRecord(step.container) };
+      continue;
+    }
+    const firstOrder = documentOrder;
+    documentOrder += targetCount(step.data);
+    yield { lines: step.data, folderTrail: valueJson(step.folderTrail, WELL_FORMED), firstOrder };
+  }
+}
+
+/**
+ * A target's headingTrail: the folders' trail followed by its own (both JSON texts of arrays of strings, joined as
+ * one).
+ */
+export function joinTrails(folderTrail: string, ownTrail: string): string {
+  return folderTrail === "[]"
+    ? ownTrail
+    : ownTrail === "[]"
+      ? folderTrail
+      : `${folderTrail.slice(0, -1)},${ownTrail.slice(1)}`;
+}
+
+/**
  * The same lines, a batch per container or artifact: one step of the async iteration per artifact rather than per line
- * (fewer allocations on the main thread). `checked`: the manifest was made by lock in this run, which checked its plan
- * and computed its datasetDigest; they are not checked again.
+ * (fewer allocations on the main thread). `checked` as for generateLineStepsFrom.
  */
 export async function* generateLineBatchesFrom(
   manifest: LockManifest,
   source: LineSource,
   checked = false,
 ): AsyncGenerator<string[]> {
-  const common = datasetCommon(manifest, checked);
-  let documentOrder = 0;
-  for await (const step of walkDataset(manifest, common, source)) {
-    if ("container" in step) {
-      yield [serializeRecord(step.container)];
+  for await (const step of generateLineStepsFrom(manifest, source, checked)) {
+    if ("line" in step) {
+      yield [step.line];
       continue;
     }
-    const folderTrail = valueJson(step.folderTrail, WELL_FORMED);
+    const { lines, folderTrail } = step;
+    let documentOrder = step.firstOrder;
     const batch: string[] = [];
-    for (const { parts, ownTrail } of step.data.targets) {
-      const trail =
-        folderTrail === "[]"
-          ? ownTrail
-          : ownTrail === "[]"
-            ? folderTrail
-            : `${folderTrail.slice(0, -1)},${ownTrail.slice(1)}`;
-      batch.push(`${parts[0]}${valueJson(documentOrder++)}${parts[1]}${trail}${parts[2]}`);
+    if ("targets" in lines) {
+      for (const { parts, ownTrail } of lines.targets)
+        batch.push(
+          `${parts[0]}${valueJson(documentOrder++)}${parts[1]}${joinTrails(folderTrail, ownTrail)}${parts[2]}`,
+        );
+    } else {
+      const { bytes, ends } = lines;
+      const piece = (k: number) => decodeUtf8(bytes.subarray(k === 0 ? 0 : ends[k - 1]!, ends[k]!));
+      for (let k = 0; k < ends.length; k += 4)
+        batch.push(
+          `${piece(k)}${valueJson(documentOrder++)}${piece(k + 1)}${joinTrails(folderTrail, piece(k + 3))}${piece(k + 2)}`,
+        );
     }
     yield batch;
   }
