@@ -5,6 +5,7 @@
  * (generateLineBatchesFrom) encoded, byte for byte.
  */
 import {
+  type ArtifactByteLines,
   type ArtifactLines,
   type EncodedArtifactLines,
   joinTrails,
@@ -22,7 +23,35 @@ function room(at: number, more: number): void {
   scratch = grown;
 }
 
-/** An artifact's cut lines as UTF-8 bytes (a worker thread's answer). */
+/**
+ * An artifact's lines cut for a writer of bytes (artifactByteLines) as UTF-8 bytes, a worker thread's answer: the
+ * markdown's JSON text, Latin-1 for its bytes, is written byte for byte, the rest encoded.
+ */
+export function encodeArtifactByteLines(lines: ArtifactByteLines): EncodedArtifactLines {
+  const ends = new Uint32Array(4 * lines.targets.length);
+  let at = 0;
+  let k = 0;
+  const put = (text: string) => {
+    room(at, 3 * text.length); // a UTF-16 code unit is at most three bytes of UTF-8
+    at += scratch.write(text, at, "utf8");
+  };
+  for (const { parts, markdown, ownTrail } of lines.targets) {
+    put(parts[0]!);
+    ends[k++] = at;
+    put(parts[1]!);
+    ends[k++] = at;
+    put(parts[2]!);
+    room(at, markdown.length);
+    at += scratch.write(markdown, at, "latin1");
+    put(parts[3]!);
+    ends[k++] = at;
+    put(ownTrail);
+    ends[k++] = at;
+  }
+  return { firstHeading: lines.firstHeading, bytes: new Uint8Array(scratch.subarray(0, at)), ends };
+}
+
+/** An artifact's cut lines as UTF-8 bytes. */
 export function encodeArtifactLines(lines: ArtifactLines): EncodedArtifactLines {
   const ends = new Uint32Array(4 * lines.targets.length);
   let at = 0;

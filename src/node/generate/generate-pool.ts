@@ -5,12 +5,13 @@
  * is byte-identical to a one-thread run; memory holds at most the window's artifacts.
  */
 import {
-  artifactLines,
+  artifactByteLines,
+  sourceBytesOf,
   type EncodedArtifactLines,
   type LineSource,
   type SomeArtifactLines,
 } from "../../core/records/generate.js";
-import { encodeArtifactLines } from "./encoded-lines.js";
+import { encodeArtifactByteLines } from "./encoded-lines.js";
 import { DatasetError, errorMessage } from "../../core/errors.js";
 import type { LockManifest, ManifestArtifact } from "../../core/lock/manifest.js";
 import type { ArtifactLimits } from "../../core/markdown/limits.js";
@@ -44,14 +45,11 @@ export async function artifactBatch(task: {
   const { parseArtifactBytes } = await import("../../core/records/parse-artifact.js");
   return task.artifacts.map((artifact) => {
     try {
-      const { parsed } = parseArtifactBytes(
-        artifact,
-        readRegularFileSync(resolveArtifact(task.root, artifact.path)),
-        task.limits,
-        false,
-        task.fields.units === true,
-      );
-      return { lines: encodeArtifactLines(artifactLines(manifest, artifact, parsed)) };
+      const bytes = readRegularFileSync(resolveArtifact(task.root, artifact.path));
+      const { text, parsed } = parseArtifactBytes(artifact, bytes, task.limits, false, task.fields.units === true);
+      return {
+        lines: encodeArtifactByteLines(artifactByteLines(manifest, artifact, parsed, sourceBytesOf(text, bytes))),
+      };
     } catch (error) {
       if (error instanceof DatasetError) return encodeFailure(error);
       return encodeFailure(new OperationalError(`${artifact.path}: ${errorMessage(error)}`));
