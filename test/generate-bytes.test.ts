@@ -83,9 +83,9 @@ async function bothWays(manifest: LockManifest, bytes: Map<string, Uint8Array>) 
 
 /** Markdown that takes every path of the escaping: quotes, backslashes, controls, CR, NUL, a BOM, 2-, 3- and 4-byte UTF-8. */
 const TRICKY = [
-  "\ufeff---\ntitle: \"Gesetz \\u00fcber \u00c4nderungen\"\n---\n",
-  "# Gesetz \u00fcber die \u201eTests\u201c\n\nVorspann mit \"Zitat\" und \\Backslash\\ und \u0001\u001f.\r\n\r\n",
-  "## \u00a7 1 Anwendungsbereich \ud83d\ude00\n\n(1) Dieses Gesetz gilt f\u00fcr \u00e4\u00f6\u00fc\u00df \u20ac.\n\n(2) Es gilt nicht:\n\n1. f\u00fcr \"A\",\n2. f\u00fcr B\u0000,\n   a) erstens\n   b) zweitens\n\n(2a) Eingef\u00fcgt.\r",
+  '\ufeff---\ntitle: "Gesetz \\u00fcber \u00c4nderungen"\n---\n',
+  '# Gesetz \u00fcber die \u201eTests\u201c\n\nVorspann mit "Zitat" und \\Backslash\\ und \u0001\u001f.\r\n\r\n',
+  '## \u00a7 1 Anwendungsbereich \ud83d\ude00\n\n(1) Dieses Gesetz gilt f\u00fcr \u00e4\u00f6\u00fc\u00df \u20ac.\n\n(2) Es gilt nicht:\n\n1. f\u00fcr "A",\n2. f\u00fcr B\u0000,\n   a) erstens\n   b) zweitens\n\n(2a) Eingef\u00fcgt.\r',
   "## \u00a7 2 (weggefallen)\n\n## \u00a7 3 Tabs\tund\fFormfeed\b\n\n> Zitat\n> (1) im Zitat\n",
 ].join("");
 
