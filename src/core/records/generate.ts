@@ -155,6 +155,8 @@ interface ArtifactTarget {
    * slice of its heading's, escaped once).
    */
   markdownJson?: string;
+  /** A unit's JSON text without its quotes, sliced from its heading's, when made on the source bytes (SourceBytes). */
+  markdownInner?: string;
 }
 
 /**
@@ -326,7 +328,8 @@ function artifactTargets(
           source,
           true,
         );
-        made.markdownJson = `"${json.slice(at.get(start)!, at.get(end)!)}"`;
+        if (source === undefined) made.markdownJson = `"${json.slice(at.get(start)!, at.get(end)!)}"`;
+        else made.markdownInner = json.slice(at.get(start)!, at.get(end)!); // written between quotes, never joined
         targets.push(made);
         above.push({ local: unitLocal, text: unit.headingText });
       }
@@ -533,8 +536,9 @@ const PLACED_AND_MARKDOWN = ["documentOrder", "headingTrail", "markdown"];
 
 /**
  * An artifact's targets as their lines cut, for a writer of bytes: `parts[0] + documentOrder + parts[1] + headingTrail
- * + parts[2] + markdown + parts[3]`, where `markdown` is the JSON text of the markdown as Latin-1 for its UTF-8 bytes
- * (SourceBytes) and every other part is text. The same bytes as artifactLines encoded.
+ * + parts[2] + '"' + markdown + '"' + parts[3]`, where `markdown` is the JSON text of the markdown without its quotes,
+ * as Latin-1 for its UTF-8 bytes (SourceBytes), and every other part is text. The same bytes as artifactLines
+ * encoded.
  */
 export interface ArtifactByteLines {
   firstHeading: string | undefined;
@@ -549,9 +553,9 @@ export function artifactByteLines(
   source: SourceBytes,
 ): ArtifactByteLines {
   const targets = artifactTargets(commonOf(manifest), artifact, parsed, source).map(
-    ({ record, ownTrail, markdownJson }) => ({
+    ({ record, ownTrail, markdownJson, markdownInner }) => ({
       parts: serializeRecordCut(record, PLACED_AND_MARKDOWN, WELL_FORMED),
-      markdown: markdownJson!,
+      markdown: markdownInner ?? markdownJson!.slice(1, -1),
       ownTrail: valueJson(ownTrail, WELL_FORMED),
     }),
   );

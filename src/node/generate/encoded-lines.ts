@@ -13,6 +13,15 @@ import {
 } from "../../core/records/generate.js";
 import { type AtomicFile, openAtomic } from "../writes/write.js";
 
+/**
+ * Buffer's own writers of one encoding (Node's, under `Buffer#write`, which checks and dispatches its arguments on each
+ * call: a cost at a few calls per line).
+ */
+interface Writers {
+  utf8Write(text: string, offset: number): number;
+  latin1Write(text: string, offset: number): number;
+}
+
 /** Where this thread encodes: grown as needed, copied out exactly (what crosses to the other thread is the copy). */
 let scratch = Buffer.allocUnsafeSlow(1 << 20);
 
@@ -33,7 +42,7 @@ export function encodeArtifactByteLines(lines: ArtifactByteLines): EncodedArtifa
   let k = 0;
   const put = (text: string) => {
     room(at, 3 * text.length); // a UTF-16 code unit is at most three bytes of UTF-8
-    at += scratch.write(text, at, "utf8");
+    at += (scratch as unknown as Writers).utf8Write(text, at);
   };
   for (const { parts, markdown, ownTrail } of lines.targets) {
     put(parts[0]!);
@@ -41,8 +50,10 @@ export function encodeArtifactByteLines(lines: ArtifactByteLines): EncodedArtifa
     put(parts[1]!);
     ends[k++] = at;
     put(parts[2]!);
-    room(at, markdown.length);
-    at += scratch.write(markdown, at, "latin1");
+    room(at, markdown.length + 2);
+    scratch[at++] = 0x22; // "
+    at += (scratch as unknown as Writers).latin1Write(markdown, at);
+    scratch[at++] = 0x22;
     put(parts[3]!);
     ends[k++] = at;
     put(ownTrail);
