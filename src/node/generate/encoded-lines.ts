@@ -84,7 +84,7 @@ export function encodeArtifactLines(lines: ArtifactLines): EncodedArtifactLines 
 const FLUSH_AT = 1 << 20;
 
 /**
- * Writes the dataset's lines, step by step, into `file` as bytes (in pieces of about 1 MiB); resolves to the line
+ * Writes the dataset's lines, step by step, to `write` as bytes (in pieces of about 1 MiB); resolves to the line
  * count.
  */
 export async function writeSteps(
