@@ -21,7 +21,8 @@ import { type LenientLine, lenientLines } from "../records/record-stream.js";
 import { refuseOverInputs } from "../writes/write.js";
 import { ARTIFACT_TASKS } from "./generate-pool.js";
 import type { GenerateOptions } from "./generate-options.js";
-import { GENERATE_THREADS, limitsOf, linesOf, pipeLines, writeLinesAtomic } from "./generated-lines.js";
+import { writeStepsAtomic } from "./encoded-lines.js";
+import { GENERATE_THREADS, limitsOf, lineStepsOf, linesOf, pipeLines } from "./generated-lines.js";
 
 export interface GenerateResult {
   records: number;
@@ -102,8 +103,7 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
     capped: threads > 1 || bytes >= MAIN_THREAD_PARSE_BYTES,
     warm: "artifactBatch",
   });
-  const lines = linesOf(loaded.manifest, loaded.root, pool, sizes, limits);
-  async function* checked() {
+  async function* checked<T>(lines: AsyncGenerator<T>) {
     try {
       yield* lines;
     } catch (error) {
@@ -114,7 +114,12 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
       await pool.close();
     }
   }
-  return { loaded, lines: checked(), threads: pool.threads };
+  return {
+    loaded,
+    lines: () => checked(linesOf(loaded.manifest, loaded.root, pool, sizes, limits)),
+    steps: () => checked(lineStepsOf(loaded.manifest, loaded.root, pool, sizes, limits)),
+    threads: pool.threads,
+  };
 }
 
 /**
@@ -146,10 +151,11 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
 }
 
 async function generateConfined(options: GenerateOptions): Promise<GenerateResult> {
-  const { lines, threads } = await prepare(options, options.output === undefined);
-  if (!options.output) return { records: await pipeLines(lines, (text) => options.write?.(text)), threads };
+  const { lines, steps, threads } = await prepare(options, options.output === undefined);
+  if (!options.output) return { records: await pipeLines(lines(), (text) => options.write?.(text)), threads };
   const output = resolve(options.cwd ?? process.cwd(), options.output);
-  return { records: await writeLinesAtomic(lines, output), output, threads };
+  // The file is written as bytes, joined from the worker threads' (encoded-lines.ts).
+  return { records: await writeStepsAtomic(steps(), output), output, threads };
 }
 
 /**
@@ -169,13 +175,14 @@ async function checkGeneratedConfined(options: GenerateOptions & { check: string
   });
   if (!info.isFile()) throw new OperationalError(`cannot read ${options.check}: it is a folder, not a file`);
   const { loaded, lines: generated } = await prepare(options);
-  const first = await firstDifference(generated, checkPath);
+  const first = await firstDifference(generated(), checkPath);
   if (!first.difference) return first;
   // Second pass: classify every record by address (generation is deterministic, so this sees the same records).
   const old = await readOldRecords(checkPath);
   const comparer = new RecordComparer(old);
   const { lines } = await prepare(options);
-  for await (const batch of lines) for (const line of batch) comparer.add(JSON.parse(line) as Record<string, unknown>);
+  for await (const batch of lines())
+    for (const line of batch) comparer.add(JSON.parse(line) as Record<string, unknown>);
   const manifestDigest = loaded.manifest.datasetDigest;
   // A file named after another slug is another dataset's: regenerating this manifest over it would destroy that one.
   const ownName = `${loaded.manifest.slug}.jsonl`;
