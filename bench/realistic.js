@@ -7,6 +7,7 @@
 // text] node bench/run.js realistic [--quick] (npm run bench runs it too) env: BENCH_CORPUS_MB (default 150; --quick:
 // 15), BENCH_QUICK=1, BENCH_CLI
 //
+// --pairs N: only markdown-it's full parse against generate, N rounds of alternating runs on the full corpus (issue 41).
 // --units: only generate with units below the heading against generate without, in alternating rounds (at least 3),
 // on the full corpus (bench/units-cost.js); target ≤ 1.5.
 // Steps, per corpus: `lock` (first time, with the dataset flags), `lock --check` (refresh, up to date),
@@ -110,6 +111,57 @@ console.log(
 );
 
 const results = [];
+if (option("--pairs") !== undefined) {
+  // Only markdown-it's full parse against generate, in N rounds of alternating runs (which goes first alternates), on
+  // the full corpus: the ratio of each round, and their median (issue 41: ≥ 1.5).
+  const pairs = Number(option("--pairs"));
+  const name = `corpus-${mb}mb`;
+  const dir = join(data, name);
+  const corpus = ensureCorpus({ mb, seed, dir });
+  const out = join(data, `pairs-${mb}mb`);
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  const manifest = join(out, `${SLUG}.lock.json`);
+  const jsonl = join(out, `${SLUG}.jsonl`);
+  run("lock", cli, ["lock", dir, ...CORPUS_DATASET_FLAGS, "-o", manifest]);
+  console.log(`\n${name}: ${corpus.files} laws, ${(corpus.bytes / 1e6).toFixed(1)} MB of markdown; ${pairs} rounds`);
+  const rounds = [];
+  for (let round = 0; round < pairs; round++) {
+    const baseline = () => run("baseline", join(root, "bench/markdown-baseline.js"), [dir]);
+    const generated = () => run("generate", cli, ["generate", manifest, "-o", jsonl]);
+    let first;
+    let second;
+    if (round % 2 === 0) {
+      first = baseline();
+      second = generated();
+    } else {
+      second = generated();
+      first = baseline();
+    }
+    const load = loadavg()[0];
+    rounds.push({
+      baseline: first.seconds,
+      generate: second.seconds,
+      ratio: first.seconds / second.seconds,
+      rss: second.maxRssMb,
+      cpu: [first.cpuSeconds, second.cpuSeconds],
+      load,
+    });
+    console.log(
+      `  round ${round + 1}: markdown-it ${first.seconds.toFixed(2)} s (CPU ${first.cpuSeconds.toFixed(1)} s), generate ${second.seconds.toFixed(2)} s (CPU ${second.cpuSeconds.toFixed(1)} s, peak RSS ${second.maxRssMb?.toFixed(0)} MB): ratio ${(first.seconds / second.seconds).toFixed(2)}; load ${load.toFixed(1)}`,
+    );
+  }
+  const sorted = rounds.map((r) => r.ratio).sort((a, b) => a - b);
+  const median = sorted[Math.floor((sorted.length - 1) / 2)];
+  console.log(
+    `\nmarkdown-it time / generate time: median ${median.toFixed(2)} (rounds ${rounds.map((r) => r.ratio.toFixed(2)).join(", ")}; target ≥ 1.5); generate peak RSS ${Math.max(...rounds.map((r) => r.rss)).toFixed(0)} MB (target ≤ 300); load ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} on ${cpus().length} cores`,
+  );
+  writeFileSync(
+    join(data, "last-pairs-run.json"),
+    `${JSON.stringify({ machine, commit: gitHead, cli, seed, mb, rounds, median, failures }, null, 2)}\n`,
+  );
+  process.exit(failures.length === 0 ? 0 : 1);
+}
 if (args.includes("--units")) {
   // Only the cost of units below the heading, on the full corpus (bench/units-cost.js).
   const { unitsCost } = await import("./units-cost.js");

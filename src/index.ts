@@ -77,6 +77,7 @@ export async function lock(options: LockOptions): Promise<LockResult> {
   return (await import("./node/dataset/lock.js")).lock(options);
 }
 export type { LockOptions, LockResult, ManifestChanges } from "./node/dataset/lock.js";
+export type { ManifestOptions } from "./node/dataset/manifest-options.js";
 /**
  * Finds the targets of citations as lawyers write them (`citation-targets resolve`; README, "resolve"): one result per
  * citation, in order, and the warnings of the load (a dataset left out). Throws OperationalError for a bad option or

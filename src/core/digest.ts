@@ -15,3 +15,8 @@ export function deriveCitationTargetId(datasetDigest: string, citationAddress: s
 export function deriveTextDigest(text: string): string {
   return sha256Hex(text);
 }
+
+/** textDigest of a text given as its UTF-8 bytes: the same digest as deriveTextDigest of the text. */
+export function deriveTextDigestOfUtf8(utf8: Uint8Array): string {
+  return sha256Hex(utf8);
+}

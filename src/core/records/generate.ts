@@ -6,8 +6,9 @@
  */
 
 import { formatAddress } from "../address/address.js";
+import { decodeLatin1, decodeUtf8, utf8ByteLength } from "../bytes.js";
 import { assignLocalCoordinates } from "../address/numbering.js";
-import { deriveCitationTargetId, deriveTextDigest } from "../digest.js";
+import { deriveCitationTargetId, deriveTextDigest, deriveTextDigestOfUtf8 } from "../digest.js";
 import { computeDatasetDigest, type LockManifest, type ManifestArtifact } from "../lock/manifest.js";
 import type { ParsedArtifact } from "../markdown/targets.js";
 import { cutUnits } from "../markdown/units.js";
@@ -154,13 +155,98 @@ interface ArtifactTarget {
    * slice of its heading's, escaped once).
    */
   markdownJson?: string;
+  /** A unit's JSON text without its quotes, sliced from its heading's, when made on the source bytes (SourceBytes). */
+  markdownInner?: string;
+}
+
+/**
+ * An artifact's source bytes, for a generator that writes bytes (worker threads): each target's markdown is a slice of
+ * them, so its textDigest is the SHA-256 of that slice (the same as of the text encoded: deriveTextDigestOfUtf8), and
+ * its JSON text is made on the bytes read one byte to one character (`latin1`): `JSON.stringify` escapes only `"`,
+ * `\` and characters below U+0020, and in UTF-8 those bytes are never part of a longer sequence, so the escaped bytes
+ * are the UTF-8 bytes of the escaped text. Such a JSON text is Latin-1 for bytes: written byte for byte, never encoded.
+ */
+export interface SourceBytes {
+  bytes: Uint8Array;
+  latin1: string;
+  /** UTF-16 offsets of the artifact's text to byte offsets. */
+  offsets: Utf8Offsets;
+}
+
+/** The source bytes of an artifact whose text is `text` (its bytes decoded). */
+export function sourceBytesOf(text: string, bytes: Uint8Array): SourceBytes {
+  return { bytes, latin1: decodeLatin1(bytes), offsets: new Utf8Offsets(text) };
+}
+
+/**
+ * UTF-16 offsets of a text to the offsets of its UTF-8 bytes, for offsets asked mostly in ascending order (each
+ * measured from the nearest offset known below it, never from the start again).
+ */
+export class Utf8Offsets {
+  /** Offsets known, ascending: text, bytes. */
+  private readonly texts: number[] = [0];
+  private readonly bytes: number[] = [0];
+  /** A cursor behind the last offset known (a unit inside its heading's target): text, bytes. */
+  private backText = 0;
+  private backByte = 0;
+  constructor(private readonly text: string) {}
+
+  /** Offsets asked below the last known, and their bytes (a unit's bounds are asked again for its record). */
+  private readonly asked = new Map<number, number>();
+
+  byteOf(offset: number): number {
+    const known = this.asked.get(offset);
+    if (known !== undefined) return known;
+    const last = this.texts.length - 1;
+    const lastText = this.texts[last]!;
+    if (offset >= lastText) {
+      if (offset === lastText) return this.bytes[last]!;
+      const byte = this.bytes[last]! + utf8ByteLength(this.text.slice(lastText, offset));
+      this.texts.push(offset);
+      this.bytes.push(byte);
+      return byte;
+    }
+    if (!(this.backText <= offset && this.nextKnown(this.backText) > offset)) {
+      // The nearest offset known below: binary search.
+      let lo = 0;
+      let hi = last;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (this.texts[mid]! <= offset) lo = mid;
+        else hi = mid - 1;
+      }
+      this.backText = this.texts[lo]!;
+      this.backByte = this.bytes[lo]!;
+    }
+    this.backByte += utf8ByteLength(this.text.slice(this.backText, offset));
+    this.backText = offset;
+    this.asked.set(offset, this.backByte);
+    return this.backByte;
+  }
+
+  /** The first offset known above `offset`. */
+  private nextKnown(offset: number): number {
+    let lo = 0;
+    let hi = this.texts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.texts[mid]! > offset) hi = mid;
+      else lo = mid + 1;
+    }
+    return this.texts[lo]! > offset ? this.texts[lo]! : Number.POSITIVE_INFINITY;
+  }
 }
 
 /**
  * The targets of one parsed artifact as records: their locals, addresses, paths, trails inside the artifact and
  * digests.
  */
-function artifactTargets(common: Common, artifact: ManifestArtifact, parsed: ParsedArtifact): ArtifactTarget[] {
+function artifactTargets(
+  common: Common,
+  artifact: ManifestArtifact,
+  parsed: ParsedArtifact,
+  source?: SourceBytes,
+): ArtifactTarget[] {
   const fields = artifactRecordFields(artifact);
   const locals = assignLocalCoordinates(parsed.targets.map((t) => t.heading));
   const headingStack: { depth: number; text: string }[] = [];
@@ -182,6 +268,7 @@ function artifactTargets(common: Common, artifact: ManifestArtifact, parsed: Par
       target.blockStart,
       target.blockEnd,
       { local, headingText, ownTrail },
+      source,
     );
     targets.push(heading);
     // The units below the heading (docs/spec.md, "Units below the heading"), in a dataset with units.
@@ -193,15 +280,28 @@ function artifactTargets(common: Common, artifact: ManifestArtifact, parsed: Par
       const leaves = parsed.leaves!;
       const startOf = (first: number) => leaves[first]!.lineStart;
       const endOf = (end: number) => (end < target.blockEnd ? leaves[end]!.lineStart : target.end);
-      // The units' text is their heading's: escaped once, each unit's JCS text a slice of the heading's.
-      const markdown = heading.record.markdown as string;
-      const json = valueJson(markdown, WELL_FORMED);
-      heading.markdownJson = json;
+      // The units' text is their heading's: escaped once, each unit's JCS text a slice of the heading's (on the bytes
+      // read as Latin-1, when the source bytes are given: SourceBytes).
       const offsets = [...new Set(units.flatMap((u) => [startOf(u.first), endOf(u.end)]))].sort((x, y) => x - y);
-      const moved = escapedOffsets(
-        markdown,
-        offsets.map((o) => o - target.start),
-      );
+      let json: string;
+      let moved: number[];
+      if (source === undefined) {
+        const markdown = heading.record.markdown as string;
+        json = valueJson(markdown, WELL_FORMED);
+        moved = escapedOffsets(
+          markdown,
+          offsets.map((o) => o - target.start),
+        );
+      } else {
+        json = heading.markdownJson!;
+        const from = source.offsets.byteOf(target.start);
+        const end = source.offsets.byteOf(target.end);
+        moved = escapedOffsets(
+          source.latin1.slice(from, end),
+          offsets.map((o) => source.offsets.byteOf(o) - from),
+        );
+      }
+      heading.markdownJson = json;
       const at = new Map(offsets.map((o, k) => [o, moved[k]!]));
       /** The enclosing units' locals and printed designations, by depth. */
       const above: { local: string; text: string }[] = [{ local, text: headingText }];
@@ -211,12 +311,25 @@ function artifactTargets(common: Common, artifact: ManifestArtifact, parsed: Par
         const unitLocal = `${parent.local}/${unit.step}`;
         const start = startOf(unit.first);
         const end = endOf(unit.end);
-        const made = targetRecord(common, fields, artifact.path, parsed, start, end, unit.first, unit.end, {
-          local: unitLocal,
-          headingText: unit.headingText,
-          ownTrail: [...ownTrail, ...above.map((a) => a.text)],
-        });
-        made.markdownJson = `"${json.slice(at.get(start)!, at.get(end)!)}"`;
+        const made = targetRecord(
+          common,
+          fields,
+          artifact.path,
+          parsed,
+          start,
+          end,
+          unit.first,
+          unit.end,
+          {
+            local: unitLocal,
+            headingText: unit.headingText,
+            ownTrail: [...ownTrail, ...above.map((a) => a.text)],
+          },
+          source,
+          true,
+        );
+        if (source === undefined) made.markdownJson = `"${json.slice(at.get(start)!, at.get(end)!)}"`;
+        else made.markdownInner = json.slice(at.get(start)!, at.get(end)!); // written between quotes, never joined
         targets.push(made);
         above.push({ local: unitLocal, text: unit.headingText });
       }
@@ -237,9 +350,22 @@ function targetRecord(
   blockStart: number,
   blockEnd: number,
   own: { local: string; headingText: string; ownTrail: string[] },
+  source?: SourceBytes,
+  sliced = false,
 ): ArtifactTarget {
   const { local, headingText, ownTrail } = own;
   const markdown = parsed.body.slice(start - parsed.bodyStart, end - parsed.bodyStart);
+  // With the source bytes: the digest of the markdown's bytes, and (unless the caller slices it from its heading's) its
+  // JSON text made on them.
+  let textDigest: string;
+  let markdownJson: string | undefined;
+  if (source === undefined) textDigest = deriveTextDigest(markdown);
+  else {
+    const from = source.offsets.byteOf(start);
+    const to = source.offsets.byteOf(end);
+    textDigest = deriveTextDigestOfUtf8(source.bytes.subarray(from, to));
+    if (!sliced) markdownJson = JSON.stringify(source.latin1.slice(from, to));
+  }
   const citationAddress = formatAddress({ slug: common.slug, targetKind: "markdown-artifact", path, local });
   const structuralPath = targetStructuralPath(path, local);
   {
@@ -265,12 +391,12 @@ function targetRecord(
       sourceTextUrl: common.sourceTextUrl,
       structuralPath,
       targetKind: "markdown-artifact",
-      textDigest: deriveTextDigest(markdown),
+      textDigest,
       textDigestAlgorithm: common.textDigestAlgorithm,
       titleId: common.titleId,
       versionDate: common.versionDate,
     };
-    return { record, ownTrail };
+    return markdownJson === undefined ? { record, ownTrail } : { record, ownTrail, markdownJson };
   }
 }
 
@@ -405,6 +531,37 @@ export function artifactLines(
   return { firstHeading: parsed.firstHeading, targets };
 }
 
+/** The members a worker thread's line is cut at: the two the whole dataset decides, and the markdown (SourceBytes). */
+const PLACED_AND_MARKDOWN = ["documentOrder", "headingTrail", "markdown"];
+
+/**
+ * An artifact's targets as their lines cut, for a writer of bytes: `parts[0] + documentOrder + parts[1] + headingTrail
+ * + parts[2] + '"' + markdown + '"' + parts[3]`, where `markdown` is the JSON text of the markdown without its quotes,
+ * as Latin-1 for its UTF-8 bytes (SourceBytes), and every other part is text. The same bytes as artifactLines
+ * encoded.
+ */
+export interface ArtifactByteLines {
+  firstHeading: string | undefined;
+  targets: { parts: string[]; markdown: string; ownTrail: string }[];
+}
+
+/** artifactLines for a writer of bytes (ArtifactByteLines), from the artifact's source bytes. */
+export function artifactByteLines(
+  manifest: LockManifest,
+  artifact: ManifestArtifact,
+  parsed: ParsedArtifact,
+  source: SourceBytes,
+): ArtifactByteLines {
+  const targets = artifactTargets(commonOf(manifest), artifact, parsed, source).map(
+    ({ record, ownTrail, markdownJson, markdownInner }) => ({
+      parts: serializeRecordCut(record, PLACED_AND_MARKDOWN, WELL_FORMED),
+      markdown: markdownInner ?? markdownJson!.slice(1, -1),
+      ownTrail: valueJson(ownTrail, WELL_FORMED),
+    }),
+  );
+  return { firstHeading: parsed.firstHeading, targets };
+}
+
 /**
  * The common fields, for a manifest already checked (datasetCommon; on the workers' side the main thread has run it).
  */
@@ -421,8 +578,27 @@ function commonOf(manifest: LockManifest): Common {
   };
 }
 
+/**
+ * An artifact's lines as worker threads send them: the UTF-8 bytes of each target's four pieces one after another
+ * (`parts[0]`, `parts[1]`, `parts[2]`, then `ownTrail`, as in ArtifactLines), piece `k` of target `t` ending at
+ * `ends[4 * t + k]`. Bytes cross between threads as one copy, and the main thread joins them without encoding text.
+ */
+export interface EncodedArtifactLines {
+  firstHeading: string | undefined;
+  bytes: Uint8Array;
+  ends: Uint32Array;
+}
+
+/** Either form of an artifact's lines. */
+export type SomeArtifactLines = ArtifactLines | EncodedArtifactLines;
+
+/** How many targets (lines) an artifact's lines hold. */
+export function targetCount(lines: SomeArtifactLines): number {
+  return "targets" in lines ? lines.targets.length : lines.ends.length / 4;
+}
+
 /** Gives an artifact's lines: made in this thread from an ArtifactSource, or by worker threads. */
-export type LineSource = (position: number, early?: boolean) => Promise<ArtifactLines>;
+export type LineSource = (position: number, early?: boolean) => Promise<SomeArtifactLines>;
 
 /** A LineSource that serialises in this thread, from parsed artifacts. */
 export function linesInThread(manifest: LockManifest, source: ArtifactSource): LineSource {
@@ -443,32 +619,75 @@ export async function* generateLinesFrom(manifest: LockManifest, source: LineSou
 }
 
 /**
+ * One step of the dataset's lines in file order: a folder's container line, or an artifact's lines with the JSON text
+ * of its folders' trail and the documentOrder of its first target.
+ */
+export type LineStep = { line: string } | { lines: SomeArtifactLines; folderTrail: string; firstOrder: number };
+
+/**
+ * The dataset's lines a step at a time (a container's line, or an artifact's lines still cut): for a caller that joins
+ * them itself (generateLineBatchesFrom as text; generate's writer as bytes). `checked`: the manifest was made by lock
+ * in this run, which checked its plan and computed its datasetDigest; they are not checked again.
+ */
+export async function* generateLineStepsFrom(
+  manifest: LockManifest,
+  source: LineSource,
+  checked = false,
+): AsyncGenerator<LineStep> {
+  const common = datasetCommon(manifest, checked);
+  let documentOrder = 0;
+  for await (const step of walkDataset(manifest, common, source)) {
+    if ("container" in step) {
+      yield { line: serializeRecord(step.container) };
+      continue;
+    }
+    const firstOrder = documentOrder;
+    documentOrder += targetCount(step.data);
+    yield { lines: step.data, folderTrail: valueJson(step.folderTrail, WELL_FORMED), firstOrder };
+  }
+}
+
+/**
+ * A target's headingTrail: the folders' trail followed by its own (both JSON texts of arrays of strings, joined as
+ * one).
+ */
+export function joinTrails(folderTrail: string, ownTrail: string): string {
+  return folderTrail === "[]"
+    ? ownTrail
+    : ownTrail === "[]"
+      ? folderTrail
+      : `${folderTrail.slice(0, -1)},${ownTrail.slice(1)}`;
+}
+
+/**
  * The same lines, a batch per container or artifact: one step of the async iteration per artifact rather than per line
- * (fewer allocations on the main thread). `checked`: the manifest was made by lock in this run, which checked its plan
- * and computed its datasetDigest; they are not checked again.
+ * (fewer allocations on the main thread). `checked` as for generateLineStepsFrom.
  */
 export async function* generateLineBatchesFrom(
   manifest: LockManifest,
   source: LineSource,
   checked = false,
 ): AsyncGenerator<string[]> {
-  const common = datasetCommon(manifest, checked);
-  let documentOrder = 0;
-  for await (const step of walkDataset(manifest, common, source)) {
-    if ("container" in step) {
-      yield [serializeRecord(step.container)];
+  for await (const step of generateLineStepsFrom(manifest, source, checked)) {
+    if ("line" in step) {
+      yield [step.line];
       continue;
     }
-    const folderTrail = valueJson(step.folderTrail, WELL_FORMED);
+    const { lines, folderTrail } = step;
+    let documentOrder = step.firstOrder;
     const batch: string[] = [];
-    for (const { parts, ownTrail } of step.data.targets) {
-      const trail =
-        folderTrail === "[]"
-          ? ownTrail
-          : ownTrail === "[]"
-            ? folderTrail
-            : `${folderTrail.slice(0, -1)},${ownTrail.slice(1)}`;
-      batch.push(`${parts[0]}${valueJson(documentOrder++)}${parts[1]}${trail}${parts[2]}`);
+    if ("targets" in lines) {
+      for (const { parts, ownTrail } of lines.targets)
+        batch.push(
+          `${parts[0]}${valueJson(documentOrder++)}${parts[1]}${joinTrails(folderTrail, ownTrail)}${parts[2]}`,
+        );
+    } else {
+      const { bytes, ends } = lines;
+      const piece = (k: number) => decodeUtf8(bytes.subarray(k === 0 ? 0 : ends[k - 1]!, ends[k]!));
+      for (let k = 0; k < ends.length; k += 4)
+        batch.push(
+          `${piece(k)}${valueJson(documentOrder++)}${piece(k + 1)}${joinTrails(folderTrail, piece(k + 3))}${piece(k + 2)}`,
+        );
     }
     yield batch;
   }

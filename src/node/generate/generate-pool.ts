@@ -4,7 +4,14 @@
  * builder, which takes them in document order. The records are built in this thread from the same parses, so the output
  * is byte-identical to a one-thread run; memory holds at most the window's artifacts.
  */
-import { type ArtifactLines, artifactLines, type LineSource } from "../../core/records/generate.js";
+import {
+  artifactByteLines,
+  sourceBytesOf,
+  type EncodedArtifactLines,
+  type LineSource,
+  type SomeArtifactLines,
+} from "../../core/records/generate.js";
+import { encodeArtifactByteLines } from "./encoded-lines.js";
 import { DatasetError, errorMessage } from "../../core/errors.js";
 import type { LockManifest, ManifestArtifact } from "../../core/lock/manifest.js";
 import type { ArtifactLimits } from "../../core/markdown/limits.js";
@@ -20,7 +27,7 @@ import { decodeFailure, encodeFailure, isTaskFailure, type TaskFailure } from ".
 export type ManifestHead = Omit<LockManifest, "artifacts" | "ignore">;
 
 /** One artifact's lines, or why it could not be parsed. */
-export type ArtifactResult = { lines: ArtifactLines } | TaskFailure;
+export type ArtifactResult = { lines: EncodedArtifactLines } | TaskFailure;
 
 /**
  * A task of the pool (worker.ts): reads, parses and serialises a batch of artifacts of one dataset (generate of a large
@@ -38,14 +45,11 @@ export async function artifactBatch(task: {
   const { parseArtifactBytes } = await import("../../core/records/parse-artifact.js");
   return task.artifacts.map((artifact) => {
     try {
-      const { parsed } = parseArtifactBytes(
-        artifact,
-        readRegularFileSync(resolveArtifact(task.root, artifact.path)),
-        task.limits,
-        false,
-        task.fields.units === true,
-      );
-      return { lines: artifactLines(manifest, artifact, parsed) };
+      const bytes = readRegularFileSync(resolveArtifact(task.root, artifact.path));
+      const { text, parsed } = parseArtifactBytes(artifact, bytes, task.limits, false, task.fields.units === true);
+      return {
+        lines: encodeArtifactByteLines(artifactByteLines(manifest, artifact, parsed, sourceBytesOf(text, bytes))),
+      };
     } catch (error) {
       if (error instanceof DatasetError) return encodeFailure(error);
       return encodeFailure(new OperationalError(`${artifact.path}: ${errorMessage(error)}`));
@@ -90,7 +94,7 @@ export function poolLineSource(
   const datasetFields: ManifestHead = fields;
   /** An artifact's size; where it is not known, a large one is assumed, so that memory stays bounded. */
   const sizeOf = (position: number) => sizes[position] ?? 256 * 1024;
-  const results = new Map<number, Promise<ArtifactLines>>();
+  const results = new Map<number, Promise<SomeArtifactLines>>();
   /** Positions this thread parses itself when their turn comes. */
   const own = new Set<number>();
   const mainWorks = pool.threads > pool.workers;
@@ -137,7 +141,7 @@ export function poolLineSource(
     if (early) return own.has(position) ? inThread(position, true) : results.get(position)!; // a directory-index asked for its folder's heading: kept until its own turn
     while (dispatched < artifacts.length && dispatched - position < AHEAD_ARTIFACTS && aheadBytes < AHEAD_BYTES)
       dispatchBatch();
-    let result: ArtifactLines;
+    let result: SomeArtifactLines;
     if (own.delete(position)) {
       result = await inThread(position);
       ownLoad -= sizeOf(position);
@@ -150,7 +154,7 @@ export function poolLineSource(
   };
 }
 
-function lineOf(answer: ArtifactResult): ArtifactLines {
+function lineOf(answer: ArtifactResult): EncodedArtifactLines {
   if (isTaskFailure(answer)) throw decodeFailure(answer);
   return answer.lines;
 }

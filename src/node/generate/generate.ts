@@ -15,12 +15,14 @@ import { type LoadedManifest, loadManifest, resolveArtifact, verifyArtifacts } f
 import { describeIoError, OperationalError } from "../errors.js";
 import { regularReadStream, withOutsideReads } from "../files/regular-file.js";
 import { checkJobs, chooseJobs, createPool, WorkerMemoryError } from "../pool/pool.js";
+import { MAIN_THREAD_PARSE_BYTES } from "../pool/thread-limits.js";
 import { readOldRecords } from "../records/record-changes.js";
 import { type LenientLine, lenientLines } from "../records/record-stream.js";
 import { refuseOverInputs } from "../writes/write.js";
 import { ARTIFACT_TASKS } from "./generate-pool.js";
 import type { GenerateOptions } from "./generate-options.js";
-import { GENERATE_THREADS, limitsOf, linesOf, pipeLines, writeLinesAtomic } from "./generated-lines.js";
+import { writeStepsAtomic } from "./encoded-lines.js";
+import { GENERATE_THREADS, limitsOf, lineStepsOf, linesOf, pipeLines } from "./generated-lines.js";
 
 export interface GenerateResult {
   records: number;
@@ -90,14 +92,18 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
     : ((await sizesOf(loaded, options.maxArtifactBytes)) ?? (await verifyAll()));
   const limits = limitsOf(options);
   // The markdown is parsed in workers whose heaps are capped (pool.ts, `capped`), even with one thread; in this thread
-  // only when the worker script is not built.
-  const pool = await createPool(
-    chooseJobs(checkJobs(options.jobs), { items: loaded.manifest.artifacts.length, bytes }, GENERATE_THREADS),
-    ARTIFACT_TASKS,
-    { mainWorks: true, capped: true, warm: "artifactBatch" },
+  // when the worker script is not built, or when one thread parses less than MAIN_THREAD_PARSE_BYTES (thread-limits.ts).
+  const threads = chooseJobs(
+    checkJobs(options.jobs),
+    { items: loaded.manifest.artifacts.length, bytes },
+    GENERATE_THREADS,
   );
-  const lines = linesOf(loaded.manifest, loaded.root, pool, sizes, limits);
-  async function* checked() {
+  const pool = await createPool(threads, ARTIFACT_TASKS, {
+    mainWorks: true,
+    capped: threads > 1 || bytes >= MAIN_THREAD_PARSE_BYTES,
+    warm: "artifactBatch",
+  });
+  async function* checked<T>(lines: AsyncGenerator<T>) {
     try {
       yield* lines;
     } catch (error) {
@@ -108,7 +114,12 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
       await pool.close();
     }
   }
-  return { loaded, lines: checked(), threads: pool.threads };
+  return {
+    loaded,
+    lines: () => checked(linesOf(loaded.manifest, loaded.root, pool, sizes, limits)),
+    steps: () => checked(lineStepsOf(loaded.manifest, loaded.root, pool, sizes, limits)),
+    threads: pool.threads,
+  };
 }
 
 /**
@@ -140,10 +151,11 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
 }
 
 async function generateConfined(options: GenerateOptions): Promise<GenerateResult> {
-  const { lines, threads } = await prepare(options, options.output === undefined);
-  if (!options.output) return { records: await pipeLines(lines, (text) => options.write?.(text)), threads };
+  const { lines, steps, threads } = await prepare(options, options.output === undefined);
+  if (!options.output) return { records: await pipeLines(lines(), (text) => options.write?.(text)), threads };
   const output = resolve(options.cwd ?? process.cwd(), options.output);
-  return { records: await writeLinesAtomic(lines, output), output, threads };
+  // The file is written as bytes, joined from the worker threads' (encoded-lines.ts).
+  return { records: await writeStepsAtomic(steps(), output), output, threads };
 }
 
 /**
@@ -163,13 +175,14 @@ async function checkGeneratedConfined(options: GenerateOptions & { check: string
   });
   if (!info.isFile()) throw new OperationalError(`cannot read ${options.check}: it is a folder, not a file`);
   const { loaded, lines: generated } = await prepare(options);
-  const first = await firstDifference(generated, checkPath);
+  const first = await firstDifference(generated(), checkPath);
   if (!first.difference) return first;
   // Second pass: classify every record by address (generation is deterministic, so this sees the same records).
   const old = await readOldRecords(checkPath);
   const comparer = new RecordComparer(old);
   const { lines } = await prepare(options);
-  for await (const batch of lines) for (const line of batch) comparer.add(JSON.parse(line) as Record<string, unknown>);
+  for await (const batch of lines())
+    for (const line of batch) comparer.add(JSON.parse(line) as Record<string, unknown>);
   const manifestDigest = loaded.manifest.datasetDigest;
   // A file named after another slug is another dataset's: regenerating this manifest over it would destroy that one.
   const ownName = `${loaded.manifest.slug}.jsonl`;

@@ -6,12 +6,18 @@
 import { sha256Stream } from "../../core/bytes.js";
 import type { LockManifest } from "../../core/lock/manifest.js";
 import type { ArtifactLimits } from "../../core/markdown/limits.js";
-import { generateLineBatchesFrom, linesInThread } from "../../core/records/generate.js";
+import {
+  generateLineBatchesFrom,
+  generateLineStepsFrom,
+  type LineStep,
+  linesInThread,
+} from "../../core/records/generate.js";
 import { resolveArtifact } from "../dataset/manifest-io.js";
 import { readRegularFileSync } from "../files/regular-file.js";
 import { chooseJobs, type ThreadPolicy, type WorkPool } from "../pool/pool.js";
-import { type AtomicFile, openAtomic } from "../writes/write.js";
+import type { AtomicFile } from "../writes/write.js";
 import { type ArtifactTasks, poolLineSource } from "./generate-pool.js";
+import type { LineSource } from "../../core/records/generate.js";
 
 /**
  * Worker threads pay off from 4 MB of markdown (below it, starting them costs more than they save); one per core, at
@@ -42,13 +48,35 @@ export function linesOf(
   limits: ArtifactLimits = {},
   locked?: FromLock,
 ): AsyncGenerator<string[]> {
+  return generateLineBatchesFrom(manifest, sourceOf(manifest, root, pool, sizes, limits, locked), locked !== undefined);
+}
+
+/** The same lines a step at a time, still cut (generateLineStepsFrom): for a writer that joins them as bytes. */
+export function lineStepsOf(
+  manifest: LockManifest,
+  root: string,
+  pool: WorkPool<ArtifactTasks> | undefined,
+  sizes: readonly number[] = [],
+  limits: ArtifactLimits = {},
+): AsyncGenerator<LineStep> {
+  return generateLineStepsFrom(manifest, sourceOf(manifest, root, pool, sizes, limits));
+}
+
+function sourceOf(
+  manifest: LockManifest,
+  root: string,
+  pool: WorkPool<ArtifactTasks> | undefined,
+  sizes: readonly number[],
+  limits: ArtifactLimits,
+  locked?: FromLock,
+): LineSource {
   // Synchronous reads, when an artifact's turn comes: the files are small and many, and this thread would wait for each
   // anyway. Bytes the caller read and digested already (update's lock pass) are not read or checked again.
   const inThread = linesInThread(manifest, async (position) => {
     const artifact = manifest.artifacts[position]!;
     const kept = locked?.contents?.get(artifact.path);
-    // The parsers load only when this thread parses (no worker script: the library run from its sources); the CLI's
-    // main thread never does (pool.ts, `capped`), so it does not load them.
+    // The parsers load only when this thread parses (no worker script: the library run from its sources; or generate
+    // of less than MAIN_THREAD_PARSE_BYTES of markdown); otherwise a capped worker does (pool.ts, `capped`).
     const { parseArtifactBytes } = await import("../../core/records/parse-artifact.js");
     return parseArtifactBytes(
       artifact,
@@ -58,8 +86,7 @@ export function linesOf(
       manifest.units === true,
     );
   });
-  const source = pool && pool.workers > 0 ? poolLineSource(manifest, root, pool, sizes, inThread, limits) : inThread;
-  return generateLineBatchesFrom(manifest, source, locked !== undefined);
+  return pool && pool.workers > 0 ? poolLineSource(manifest, root, pool, sizes, inThread, limits) : inThread;
 }
 
 /**
@@ -120,17 +147,4 @@ export async function writeLinesTo(
     each,
   );
   return hash.digest("hex");
-}
-
-/** Writes lines to `output` atomically: all of it, or (on any error) nothing. */
-export async function writeLinesAtomic(lines: AsyncIterable<string[]>, output: string): Promise<number> {
-  const file = await openAtomic(output);
-  try {
-    const count = await pipeLines(lines, (text) => file.write(text));
-    await file.commit();
-    return count;
-  } catch (error) {
-    await file.abort();
-    throw error;
-  }
 }

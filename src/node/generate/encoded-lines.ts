@@ -1,0 +1,178 @@
+/**
+ * A dataset's lines as bytes (docs/spec.md, "Generation"; bench/RESULTS.md, "generate"): the worker threads encode each
+ * artifact's cut lines as UTF-8 once (EncodedArtifactLines), and the thread that writes the file joins bytes, the
+ * documentOrder and the trails of the folders, without encoding or joining text. The bytes are those of the text lines
+ * (generateLineBatchesFrom) encoded, byte for byte.
+ */
+import {
+  type ArtifactByteLines,
+  type ArtifactLines,
+  type EncodedArtifactLines,
+  joinTrails,
+  type LineStep,
+} from "../../core/records/generate.js";
+import { type AtomicFile, openAtomic } from "../writes/write.js";
+
+/**
+ * Buffer's own writers of one encoding (Node's, under `Buffer#write`, which checks and dispatches its arguments on each
+ * call: a cost at a few calls per line).
+ */
+interface Writers {
+  utf8Write(text: string, offset: number): number;
+  latin1Write(text: string, offset: number): number;
+}
+
+/** Where this thread encodes: grown as needed, copied out exactly (what crosses to the other thread is the copy). */
+let scratch = Buffer.allocUnsafeSlow(1 << 20);
+
+function room(at: number, more: number): void {
+  if (scratch.length - at >= more) return;
+  const grown = Buffer.allocUnsafeSlow(Math.max(2 * scratch.length, at + more));
+  scratch.copy(grown, 0, 0, at);
+  scratch = grown;
+}
+
+/**
+ * An artifact's lines cut for a writer of bytes (artifactByteLines) as UTF-8 bytes, a worker thread's answer: the
+ * markdown's JSON text, Latin-1 for its bytes, is written byte for byte, the rest encoded.
+ */
+export function encodeArtifactByteLines(lines: ArtifactByteLines): EncodedArtifactLines {
+  const ends = new Uint32Array(4 * lines.targets.length);
+  let at = 0;
+  let k = 0;
+  const put = (text: string) => {
+    room(at, 3 * text.length); // a UTF-16 code unit is at most three bytes of UTF-8
+    at += (scratch as unknown as Writers).utf8Write(text, at);
+  };
+  for (const { parts, markdown, ownTrail } of lines.targets) {
+    put(parts[0]!);
+    ends[k++] = at;
+    put(parts[1]!);
+    ends[k++] = at;
+    put(parts[2]!);
+    room(at, markdown.length + 2);
+    scratch[at++] = 0x22; // "
+    at += (scratch as unknown as Writers).latin1Write(markdown, at);
+    scratch[at++] = 0x22;
+    put(parts[3]!);
+    ends[k++] = at;
+    put(ownTrail);
+    ends[k++] = at;
+  }
+  return { firstHeading: lines.firstHeading, bytes: new Uint8Array(scratch.subarray(0, at)), ends };
+}
+
+/** An artifact's cut lines as UTF-8 bytes. */
+export function encodeArtifactLines(lines: ArtifactLines): EncodedArtifactLines {
+  const ends = new Uint32Array(4 * lines.targets.length);
+  let at = 0;
+  let k = 0;
+  const put = (text: string) => {
+    room(at, 3 * text.length); // a UTF-16 code unit is at most three bytes of UTF-8
+    at += scratch.write(text, at, "utf8");
+    ends[k++] = at;
+  };
+  for (const { parts, ownTrail } of lines.targets) {
+    put(parts[0]!);
+    put(parts[1]!);
+    put(parts[2]!);
+    put(ownTrail);
+  }
+  return { firstHeading: lines.firstHeading, bytes: new Uint8Array(scratch.subarray(0, at)), ends };
+}
+
+const FLUSH_AT = 1 << 20;
+
+/**
+ * Writes the dataset's lines, step by step, to `write` as bytes (in pieces of about 1 MiB); resolves to the line
+ * count.
+ */
+export async function writeSteps(
+  steps: AsyncIterable<LineStep>,
+  write: (bytes: Uint8Array) => Promise<void>,
+): Promise<number> {
+  let out = Buffer.allocUnsafeSlow(2 * FLUSH_AT);
+  let at = 0;
+  let count = 0;
+  const ensure = (more: number) => {
+    if (out.length - at >= more) return;
+    const grown = Buffer.allocUnsafeSlow(Math.max(2 * out.length, at + more));
+    out.copy(grown, 0, 0, at);
+    out = grown;
+  };
+  const text = (value: string) => {
+    ensure(3 * value.length);
+    at += out.write(value, at, "utf8");
+  };
+  for await (const step of steps) {
+    if ("line" in step) {
+      text(step.line);
+      count++;
+    } else if ("targets" in step.lines) {
+      // Lines made in this thread (a one-thread run): encoded here.
+      let order = step.firstOrder;
+      for (const { parts, ownTrail } of step.lines.targets) {
+        text(parts[0]!);
+        text(`${order++}`);
+        text(parts[1]!);
+        text(joinTrails(step.folderTrail, ownTrail));
+        text(parts[2]!);
+        count++;
+      }
+    } else {
+      const { bytes, ends } = step.lines;
+      const folder = Buffer.from(step.folderTrail, "utf8");
+      ensure(bytes.length + (ends.length / 4) * (folder.length + 24));
+      let order = step.firstOrder;
+      let from = 0;
+      const copy = (end: number) => {
+        out.set(bytes.subarray(from, end), at);
+        at += end - from;
+        from = end;
+      };
+      for (let k = 0; k < ends.length; k += 4) {
+        copy(ends[k]!);
+        at += out.write(`${order++}`, at, "latin1");
+        copy(ends[k + 1]!);
+        const partTwoEnd = ends[k + 2]!;
+        const own = bytes.subarray(partTwoEnd, ends[k + 3]!);
+        // joinTrails, on bytes: `[` `]` are one byte each.
+        if (folder.length === 2) {
+          out.set(own, at);
+          at += own.length;
+        } else if (own.length === 2) {
+          out.set(folder, at);
+          at += folder.length;
+        } else {
+          out.set(folder.subarray(0, folder.length - 1), at);
+          at += folder.length - 1;
+          out[at++] = 0x2c; // ,
+          out.set(own.subarray(1), at);
+          at += own.length - 1;
+        }
+        copy(partTwoEnd);
+        from = ends[k + 3]!;
+        count++;
+      }
+    }
+    if (at >= FLUSH_AT) {
+      await write(out.subarray(0, at));
+      at = 0;
+    }
+  }
+  if (at > 0) await write(out.subarray(0, at));
+  return count;
+}
+
+/** Writes the dataset's lines to `output` atomically, as bytes: all of it, or (on any error) nothing. */
+export async function writeStepsAtomic(steps: AsyncIterable<LineStep>, output: string): Promise<number> {
+  const file: AtomicFile = await openAtomic(output);
+  try {
+    const count = await writeSteps(steps, (bytes) => file.write(bytes));
+    await file.commit();
+    return count;
+  } catch (error) {
+    await file.abort();
+    throw error;
+  }
+}

@@ -1,0 +1,154 @@
+// generate's lines as bytes (src/node/generate/encoded-lines.ts): what the worker threads make from an artifact's source
+// bytes (artifactByteLines, encodeArtifactByteLines) and the main thread joins (writeSteps) is byte for byte the UTF-8
+// of the text lines made in one thread (generateLineBatchesFrom over linesInThread), with and without units.
+import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import type { LockManifest } from "../src/core/lock/manifest.js";
+import {
+  artifactByteLines,
+  generateLineBatchesFrom,
+  generateLineStepsFrom,
+  type LineSource,
+  linesInThread,
+  sourceBytesOf,
+  Utf8Offsets,
+} from "../src/core/records/generate.js";
+import { parseArtifactBytes } from "../src/core/records/parse-artifact.js";
+import { encodeArtifactByteLines, encodeArtifactLines, writeSteps } from "../src/node/generate/encoded-lines.js";
+import { lock } from "../src/node/dataset/lock.js";
+import { tempDir, writeTree } from "./helpers/datasets.js";
+import { repoRoot } from "./helpers/records.js";
+
+let dir: string;
+let cleanup: () => Promise<void>;
+beforeEach(async () => ({ dir, cleanup } = await tempDir()));
+afterEach(async () => cleanup());
+
+const fixture = (path: string) => readFileSync(join(repoRoot, "test/fixtures-units", path), "utf8");
+
+/** Locks `files` as one dataset and reads its artifacts' bytes. */
+async function dataset(files: Record<string, string | Uint8Array>, units: boolean) {
+  const root = join(dir, `ds-${Math.random().toString(36).slice(2)}`);
+  await writeTree(root, files);
+  const output = join(root, "x.lock.json");
+  await lock({
+    dir: root,
+    output,
+    slug: "test-act",
+    titleId: "T1",
+    name: "Test Act \u00e4 \u201c\u201d",
+    versionDate: "2024-01-01",
+    sourceTextUrl: "https://www.legislation.gov.au/T1/text",
+    ...(units ? { units: true } : {}),
+  });
+  const manifest = JSON.parse(await readFile(output, "utf8")) as LockManifest;
+  const bytes = new Map<string, Uint8Array>();
+  for (const artifact of manifest.artifacts) bytes.set(artifact.path, await readFile(join(root, artifact.path)));
+  return { manifest, bytes };
+}
+
+/** The dataset's lines as text (one thread) and as bytes (as the workers make them, joined as the main thread does). */
+async function bothWays(manifest: LockManifest, bytes: Map<string, Uint8Array>) {
+  const units = manifest.units === true;
+  const parsed = async (position: number) => {
+    const artifact = manifest.artifacts[position]!;
+    return parseArtifactBytes(artifact, bytes.get(artifact.path)!, {}, false, units);
+  };
+  let text = "";
+  for await (const batch of generateLineBatchesFrom(manifest, linesInThread(manifest, parsed))) text += batch.join("");
+  const encoded: LineSource = async (position) => {
+    const artifact = manifest.artifacts[position]!;
+    const own = bytes.get(artifact.path)!;
+    const { text: decoded, parsed: cut } = await parsed(position);
+    return encodeArtifactByteLines(artifactByteLines(manifest, artifact, cut, sourceBytesOf(decoded, own)));
+  };
+  const pieces: Uint8Array[] = [];
+  const count = await writeSteps(generateLineStepsFrom(manifest, encoded), async (piece) => {
+    pieces.push(Uint8Array.from(piece));
+  });
+  // The text lines themselves, encoded in a worker (encodeArtifactLines), joined the same way.
+  const plain: LineSource = async (position) => {
+    const lines = await linesInThread(manifest, parsed)(position);
+    return "targets" in lines ? encodeArtifactLines(lines) : lines;
+  };
+  const plainPieces: Uint8Array[] = [];
+  await writeSteps(generateLineStepsFrom(manifest, plain), async (piece) => {
+    plainPieces.push(Uint8Array.from(piece));
+  });
+  return { text, bytes: Buffer.concat(pieces), plain: Buffer.concat(plainPieces), count };
+}
+
+/** Markdown that takes every path of the escaping: quotes, backslashes, controls, CR, NUL, a BOM, 2-, 3- and 4-byte UTF-8. */
+const TRICKY = [
+  '\ufeff---\ntitle: "Gesetz \\u00fcber \u00c4nderungen"\n---\n',
+  '# Gesetz \u00fcber die \u201eTests\u201c\n\nVorspann mit "Zitat" und \\Backslash\\ und \u0001\u001f.\r\n\r\n',
+  '## \u00a7 1 Anwendungsbereich \ud83d\ude00\n\n(1) Dieses Gesetz gilt f\u00fcr \u00e4\u00f6\u00fc\u00df \u20ac.\n\n(2) Es gilt nicht:\n\n1. f\u00fcr "A",\n2. f\u00fcr B\u0000,\n   a) erstens\n   b) zweitens\n\n(2a) Eingef\u00fcgt.\r',
+  "## \u00a7 2 (weggefallen)\n\n## \u00a7 3 Tabs\tund\fFormfeed\b\n\n> Zitat\n> (1) im Zitat\n",
+].join("");
+
+describe("generate's lines as bytes are the text lines' UTF-8, byte for byte", () => {
+  for (const units of [false, true])
+    test(`units ${units}: the fixtures of three legal systems and a text of every escape`, async () => {
+      const { manifest, bytes } = await dataset(
+        {
+          "a/index.md": fixture("de/bgb.md"),
+          "a/b.md": TRICKY,
+          "c/bv.md": fixture("ch/bv.md"),
+          "c/privacy.md": fixture("au/privacy.md"),
+        },
+        units,
+      );
+      const both = await bothWays(manifest, bytes);
+      expect(both.count).toBeGreaterThan(manifest.artifacts.length);
+      expect(both.bytes.equals(Buffer.from(both.text, "utf8"))).toBe(true);
+      expect(both.plain.equals(Buffer.from(both.text, "utf8"))).toBe(true);
+    });
+
+  test("any text of headings, units and escapes", async () => {
+    const piece = fc.constantFrom(
+      "# \u00a7 1 Titel\n\n",
+      "## Art. 2 \u00c4nderung\n\n",
+      "(1) Absatz \u00fc\n\n",
+      "1. Nummer\n2. Nummer \u20ac\n\n",
+      "   a) Buchstabe\n",
+      '"',
+      "\\",
+      "\u0000",
+      "\u0007",
+      "\r\n",
+      "\r",
+      "\ud83d\ude00",
+      "\u2028",
+      "text ",
+      "\n",
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(piece, { maxLength: 60 }), fc.boolean(), async (pieces, units) => {
+        const { manifest, bytes } = await dataset({ "law/index.md": `# Gesetz\n\n${pieces.join("")}` }, units);
+        const both = await bothWays(manifest, bytes);
+        expect(both.bytes.equals(Buffer.from(both.text, "utf8"))).toBe(true);
+      }),
+      { numRuns: 25 },
+    );
+  });
+});
+
+describe("Utf8Offsets", () => {
+  test("gives the UTF-8 offset of every UTF-16 offset between characters, asked in any order", () => {
+    const text = "a\u00e4\u20ac\ud83d\ude00b\u00a7 1\n\u00fc".repeat(7);
+    const expected = (offset: number) => Buffer.byteLength(text.slice(0, offset), "utf8");
+    // Offsets between characters (generation's are line and block starts), not inside a surrogate pair.
+    const between = fc
+      .integer({ min: 0, max: text.length })
+      .filter((offset) => !/[\ud800-\udbff]/.test(text.charAt(offset - 1)));
+    fc.assert(
+      fc.property(fc.array(between, { minLength: 1, maxLength: 40 }), (asked) => {
+        const offsets = new Utf8Offsets(text);
+        for (const offset of asked) expect(offsets.byteOf(offset)).toBe(expected(offset));
+      }),
+    );
+  });
+});
