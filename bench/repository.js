@@ -232,6 +232,8 @@ if (!validateOnly && !hooksOnly) {
   );
   paired("update --check cold, time vs markdown-it parse on one thread (≤ 1.0)", markdownBaseline, updateCheckColdRun);
 }
+if (hooksOnly)
+  paired("update --check cold, time vs markdown-it parse on one thread (≤ 1.0)", markdownBaseline, updateCheckColdRun);
 // Issue 31: validate with locks proves every record is what generate writes, which is update --check's work.
 if (!hooksOnly)
   paired(
