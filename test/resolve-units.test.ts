@@ -7,8 +7,11 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { lock } from "../src/node/dataset/lock.js";
+import { adopt } from "../src/node/update/adopt.js";
+import { update } from "../src/node/update/update.js";
 import { generate } from "../src/node/generate/generate.js";
 import { resolveCitations } from "../src/node/resolve/resolve.js";
+import { runBin } from "./helpers/bin.js";
 import { tempDir, writeTree } from "./helpers/datasets.js";
 
 let dir: string;
@@ -77,4 +80,90 @@ test("pinpoint citations resolve to their units by the default alias", async () 
     ["match", "unit", "bgb/index.md#§-309/nr-2"],
     ["match", "unit", "bgb/index.md#§-823/abs-2"],
   ]);
+});
+
+/** A law whose slug is not its abbreviation: only the alias finds it by "BGB". */
+const LAW_ELSEWHERE = LAW.replace("jurabk: BGB", "jurabk: BGB\nslug: buergerliches-gesetzbuch");
+const templates = {
+  titleId: "{front.slug}",
+  name: "{front.title}",
+  versionDate: "2024-01-01",
+  sourceTextUrl: "https://www.gesetze-im-internet.de/{front.slug}/",
+};
+const manifestOf = async (root: string) =>
+  JSON.parse(await readFile(join(root, ".tooling/citation-targets/buergerliches-gesetzbuch.lock.json"), "utf8"));
+const resolvesByAlias = async (root: string) =>
+  (await resolveCitations({ citations: ["§ 823 Abs. 2 BGB"], cwd: root, cache: false })).results.map((r) => [
+    r.outcome,
+    r.citationAddress,
+  ]);
+
+test("adopt --units writes the default keys' values as aliases, and the alias finds a law whose slug differs", async () => {
+  const { dir: root, cleanup: done } = await tempDir();
+  try {
+    await writeTree(root, { "laws/bgb/index.md": LAW_ELSEWHERE });
+    await adopt({
+      cwd: root,
+      datasets: ["laws/*"],
+      templates,
+      legislationHost: "www.gesetze-im-internet.de",
+      units: true,
+      cache: false,
+    });
+    const manifest = await manifestOf(root);
+    expect([manifest.units, manifest.aliases]).toEqual([true, ["BGB"]]);
+    expect(await resolvesByAlias(root)).toEqual([["match", "buergerliches-gesetzbuch/index.md#§-823/abs-2"]]);
+  } finally {
+    await done();
+  }
+});
+
+test("update --units gives a dataset without aliases the default keys' values; aliases already there are kept", async () => {
+  const { dir: root, cleanup: done } = await tempDir();
+  try {
+    await writeTree(root, { "laws/bgb/index.md": LAW_ELSEWHERE });
+    await adopt({
+      cwd: root,
+      datasets: ["laws/*"],
+      templates,
+      legislationHost: "www.gesetze-im-internet.de",
+      cache: false,
+    });
+    expect((await manifestOf(root)).aliases).toBeUndefined();
+    expect((await resolvesByAlias(root))[0]?.[0]).toBe("no-match");
+    await update({ cwd: root, units: true, cache: false });
+    expect((await manifestOf(root)).aliases).toEqual(["BGB"]);
+    expect(await resolvesByAlias(root)).toEqual([["match", "buergerliches-gesetzbuch/index.md#§-823/abs-2"]]);
+    // An alias given by hand (--alias on another key) is not replaced by the default keys on the next --units run.
+    await writeTree(root, { "laws/bgb/index.md": LAW_ELSEWHERE.replace("jurabk: BGB", "jurabk: BGB\nkurz: BürgGB") });
+    await update({ cwd: root, aliasKeys: ["kurz"], cache: false });
+    await update({ cwd: root, units: true, cache: false });
+    expect((await manifestOf(root)).aliases).toEqual(["BürgGB"]);
+  } finally {
+    await done();
+  }
+});
+
+test("the built CLI: update --check --units names the aliases it would write, and its hint keeps --units", async () => {
+  const { dir: root, cleanup: done } = await tempDir();
+  try {
+    await writeTree(root, { "laws/bgb/index.md": LAW_ELSEWHERE });
+    await adopt({
+      cwd: root,
+      datasets: ["laws/*"],
+      templates,
+      legislationHost: "www.gesetze-im-internet.de",
+      cache: false,
+    });
+    const checked = await runBin(["update", "--check", "--units", "--no-cache"], root);
+    expect(checked.code).toBe(1);
+    expect(checked.stdout).toContain('  aliases (resolve finds the law by them): "BGB"\n');
+    expect(checked.stderr).toContain("run `citation-targets update --units` to refresh and regenerate");
+    const aliased = await runBin(["update", "--alias", "jurabk", "--no-cache"], root);
+    expect(aliased.code, aliased.stderr).toBe(0);
+    expect(aliased.stdout).toContain("records: 0 added, 0 removed, 0 changed");
+    expect((await manifestOf(root)).aliases).toEqual(["BGB"]);
+  } finally {
+    await done();
+  }
 });

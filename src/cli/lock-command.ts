@@ -96,7 +96,10 @@ export function registerLockCommand(
       const inForce = await hostInForce(context.cwd, await findConfig(context.cwd).catch(() => undefined));
       const host = manifestHost(options.legislationHost, inForce);
       const result = await lock({
-        ...(host !== undefined ? { legislationHost: host } : {}),
+        // The manifest's optional members, as given (lock writes only those set: manifest-options.ts).
+        legislationHost: host,
+        units: options.units,
+        aliasKeys: options.alias,
         dir,
         onNote: (text) => stderr.write(`${text}\n`),
         cwd: context.cwd,
@@ -104,8 +107,6 @@ export function registerLockCommand(
         indexKinds: (options.indexKind ?? {}) as Record<string, IndexKind>,
         sourceDocumentPaths: options.sourceDocument ?? {},
         ignore: options.ignore ?? [],
-        ...(options.units ? { units: true } : {}),
-        ...(options.alias !== undefined ? { aliasKeys: options.alias } : {}),
         ...(options.output ? { output: options.output } : {}),
         ...(order ? { order } : {}),
         ...(options.check ? { check: true } : {}),

@@ -173,8 +173,8 @@ export function registerUpdateCommand(
           hostInForce: inForce,
           onNote: note,
           configTemplates: true,
-          ...(options.units ? { units: true } : {}),
-          ...(options.alias !== undefined ? { aliasKeys: options.alias } : {}),
+          units: options.units, // with aliasKeys, as given: update writes only what is set (manifest-options.ts)
+          aliasKeys: options.alias,
           ...(Object.keys(set).length > 0 ? { set } : {}),
           ...datasetProgress(progress, "updating"),
           ...(options.cache === false
@@ -224,7 +224,12 @@ export function registerUpdateCommand(
               ["--source-text-url", options.sourceTextUrl],
               ["--name", options.name],
             ] as const
-          ).flatMap(([flag, value]) => (value === undefined ? [] : [` ${flag} ${shellQuote(value)}`]));
+          )
+            .flatMap(([flag, value]) => (value === undefined ? [] : [` ${flag} ${shellQuote(value)}`]))
+            .concat(
+              options.units ? [" --units"] : [],
+              (options.alias ?? []).map((key) => ` --alias ${shellQuote(key)}`),
+            );
           if (options.staged) {
             // What the commit holds is stale: stage what the working tree holds regenerated, else regenerate and stage.
             const stageable = staleResults.filter((r) => stage.has(r.manifest));
@@ -365,8 +370,8 @@ export function registerAdoptCommand(
           cwd: context.cwd,
           ...(options.check ? { check: true } : {}),
           ...(options.move ? { move: true } : {}),
-          ...(options.units ? { units: true } : {}),
-          ...(options.alias !== undefined ? { aliasKeys: options.alias } : {}),
+          units: options.units, // with aliasKeys, as given: update writes only what is set (manifest-options.ts)
+          aliasKeys: options.alias,
           ...(options.cache === false ? { cache: false as const } : {}),
           ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
           ...artifactCaps(options),

@@ -27,10 +27,11 @@ import { DEFAULT_LEGISLATION_HOST, isValidLegislationHost } from "../../core/sch
 import { OperationalError } from "../errors.js";
 import { datasetRootOf, displayPath, findRepositoryRoot, MANIFEST_FOLDER } from "../files/files.js";
 import { type LoadedManifest, loadManifest } from "./manifest-io.js";
+import { type ManifestOptions, optionalMembers } from "./manifest-options.js";
 import { writeFileAtomic } from "../writes/write.js";
 import { noteOf, withWriterLock } from "../writes/writer-lock.js";
 
-export interface LockOptions {
+export interface LockOptions extends ManifestOptions {
   /** The dataset directory to walk. */
   dir: string;
   cwd?: string;
@@ -53,21 +54,6 @@ export interface LockOptions {
   sourceDocumentPaths?: Record<string, string>;
   /** Globs (relative to dir) of markdown files that are not artifacts. */
   ignore?: string[];
-  /**
-   * The manifest's `legislationHost` (docs/spec.md, section 8): a host to write, `null` to leave it out; undefined keeps
-   * what the manifest there has.
-   */
-  legislationHost?: string | null;
-  /**
-   * Give the dataset targets for the units below the heading (the manifest's `units`, docs/spec.md, "Units below the
-   * heading"). Once set it is kept on every refresh.
-   */
-  units?: boolean;
-  /**
-   * Front matter keys (`jurabk`) whose values become the manifest's `aliases`, read again on every run that names them;
-   * without them, the aliases of the manifest there are kept.
-   */
-  aliasKeys?: string[];
   /** Compute only; write nothing. */
   check?: boolean;
   /** The largest artifact read, in bytes (default 64 MiB); a larger one is refused, named. */
@@ -130,15 +116,11 @@ export interface ManifestChanges {
   fields: string[];
   /** Set when the manifest's `units` was turned on (docs/spec.md, "Units below the heading"): absent otherwise. */
   units?: true;
+  /** The manifest's aliases after the refresh, set when they changed (read again from the front matter): absent otherwise. */
+  aliases?: string[];
 }
 
 const METADATA = MANIFEST_DATASET_FIELDS;
-/**
- * The front matter keys whose values become a manifest's `aliases` when `--units` is given without `--alias`: German
- * law's official and short abbreviations (gesetze-im-internet.de's `jurabk`, `amtabk`), and the abbreviation and short
- * title keys of Swiss and Australian sources.
- */
-export const DEFAULT_ALIAS_KEYS: readonly string[] = ["jurabk", "amtabk", "abbreviation", "shortTitle"];
 /** The command-line flag of each dataset field (lock, update and adopt name them so). */
 export const FLAG: Record<ManifestDatasetField, string> = {
   slug: "--slug",
@@ -247,27 +229,17 @@ async function lockUnder(options: LockOptions, preloaded?: LoadedManifest): Prom
   if (missing.length > 0)
     throw new OperationalError(`no manifest to refresh at ${displayPath(output, cwd)}: give ${missing.join(", ")}`);
   const datasetRootFromManifest = relative(dirname(output), named).split(sep).join("/");
-  const legislationHost =
-    options.legislationHost === null ? undefined : (options.legislationHost ?? existing?.legislationHost);
-  // The keys named, else, when --units turns units on for a manifest with no aliases yet, the default keys.
-  const aliasKeys =
-    options.aliasKeys !== undefined && options.aliasKeys.length > 0
-      ? options.aliasKeys
-      : options.units === true && existing?.aliases === undefined
-        ? DEFAULT_ALIAS_KEYS
-        : undefined;
-  const aliases =
-    aliasKeys !== undefined
-      ? await (await import("./dataset-aliases.js")).readAliases(named, aliasKeys, displayPath(root, cwd) || ".") // YAML only then
-      : (existing?.aliases ?? []);
+  const optional = await optionalMembers(
+    options,
+    existing,
+    async (keys) => (await import("./dataset-aliases.js")).readAliases(named, keys, displayPath(root, cwd) || "."), // YAML only then
+  );
   const content: Omit<LockManifest, "datasetDigest"> = {
     lockVersion: LOCK_VERSION,
     ...metadata,
     ...(datasetRootFromManifest !== "" ? { datasetRoot: datasetRootFromManifest } : {}),
     ...(ignore.length > 0 ? { ignore } : {}),
-    ...(legislationHost !== undefined ? { legislationHost } : {}),
-    ...(options.units === true || existing?.units === true ? { units: true as const } : {}),
-    ...(aliases.length > 0 ? { aliases } : {}),
+    ...optional,
     artifacts,
   };
   const manifest: LockManifest = { ...content, datasetDigest: computeDatasetDigest(content) };
@@ -325,7 +297,20 @@ export function compareManifests(before: LockManifest | undefined, after: LockMa
   const removed = (before?.artifacts ?? []).map((a) => a.path).filter((path) => !now.has(path));
   const fields = before ? METADATA.filter((key) => before[key] !== after[key]) : [];
   const units = before !== undefined && before.units !== true && after.units === true;
-  return { created: before === undefined, added, removed, changed, rearranged, fields, ...(units ? { units } : {}) };
+  const aliases =
+    before !== undefined && (before.aliases ?? []).join("\n") !== (after.aliases ?? []).join("\n")
+      ? { aliases: after.aliases ?? [] }
+      : {};
+  return {
+    created: before === undefined,
+    added,
+    removed,
+    changed,
+    rearranged,
+    fields,
+    ...(units ? { units } : {}),
+    ...aliases,
+  };
 }
 
 /**

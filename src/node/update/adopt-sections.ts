@@ -8,18 +8,15 @@ import { resolve } from "node:path";
 import { comparePaths } from "../../core/address/natural-sort.js";
 import type { DatasetFields } from "../../core/lock/dataset-fields.js";
 import { MANIFEST_DATASET_FIELDS } from "../../core/model.js";
+import { type ManifestOptions, manifestOptionsOf } from "../dataset/manifest-options.js";
 import type { AdoptConfig } from "../config/config.js";
 import { OperationalError } from "../errors.js";
 
-/** One group of datasets adopted alike: their roots (or globs), templates and legislation host. */
-export interface AdoptSection {
+/** One group of datasets adopted alike: their roots (or globs), templates, legislation host, units and alias keys. */
+export interface AdoptSection extends Pick<ManifestOptions, "units" | "aliasKeys"> {
   datasets: string[];
   templates: Partial<DatasetFields>;
   legislationHost?: string;
-  /** The section's `units`: its datasets get units below the heading. */
-  units?: true;
-  /** Front matter keys whose values become the manifests' aliases (the section's `aliases`). */
-  aliases?: string[];
 }
 
 /** A config section as an AdoptSection. */
@@ -31,8 +28,11 @@ export function sectionOf(config: AdoptConfig): AdoptSection {
     datasets: config.datasets ?? [],
     templates,
     ...(config.legislationHost !== undefined ? { legislationHost: config.legislationHost } : {}),
-    ...(config.units === true ? { units: true as const } : {}),
-    ...(config.aliases !== undefined ? { aliases: config.aliases } : {}),
+    // The config's `aliases` are front matter keys.
+    ...(manifestOptionsOf({ units: config.units, aliasKeys: config.aliases }) as Pick<
+      ManifestOptions,
+      "units" | "aliasKeys"
+    >),
   };
 }
 

@@ -4,6 +4,7 @@
  * the folder and its front matter; every manifest and JSONL is written by `update`'s machinery
  * (one pool, all or nothing, every fault named) into `.tooling/citation-targets/`.
  */
+import { layerManifestOptions } from "../dataset/manifest-options.js";
 import { lstatSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, relative as relativePath, sep } from "node:path";
 import {
@@ -233,9 +234,7 @@ async function adoptLocked(options: AdoptOptions, cwd: string): Promise<AdoptRes
         manifest: existing,
         dir,
         fields: {},
-        ...(host !== undefined ? { legislationHost: host } : {}),
-        ...(section?.units ? { units: true as const } : {}),
-        ...(section?.aliases !== undefined ? { aliasKeys: section.aliases } : {}),
+        ...layerManifestOptions({ legislationHost: host }, { units: section?.units, aliasKeys: section?.aliasKeys }),
       });
       continue;
     }
@@ -308,9 +307,7 @@ async function adoptLocked(options: AdoptOptions, cwd: string): Promise<AdoptRes
       manifest,
       dir,
       fields,
-      ...(typeof host === "string" ? { legislationHost: host } : {}),
-      ...(section?.units ? { units: true as const } : {}),
-      ...(section?.aliases !== undefined ? { aliasKeys: section.aliases } : {}),
+      ...layerManifestOptions({ legislationHost: host }, { units: section?.units, aliasKeys: section?.aliasKeys }),
     });
   }
   // A new dataset's sourceTextUrl on another host than its own is named with the other faults, before any file is

@@ -18,6 +18,7 @@ import { MANIFEST_DATASET_FIELDS, type ManifestDatasetField } from "../../core/m
 import { shellQuote } from "../../core/text.js";
 import { fillFieldTemplates } from "../dataset/dataset-context.js";
 import { defaultJobs, linesOf, writeLinesTo } from "../generate/generated-lines.js";
+import { type ManifestOptions, manifestOptionsOf } from "../dataset/manifest-options.js";
 import { FieldsError, lock, type LockResult, type ManifestChanges, slugConflict } from "../dataset/lock.js";
 import { describeIoError, OperationalError } from "../errors.js";
 import { loadManifest, rootOf } from "../dataset/manifest-io.js";
@@ -74,7 +75,8 @@ export interface DatasetFieldChange {
   after: string;
 }
 
-export interface DatasetTask {
+/** One dataset to update; its manifest options (a new dataset's host, units, alias keys) are passed to lock as given. */
+export interface DatasetTask extends ManifestOptions {
   /** Absolute path of the lock manifest. */
   manifestPath: string;
   cwd: string;
@@ -94,10 +96,6 @@ export interface DatasetTask {
   dir?: string;
   /** Dataset fields to set, as values. */
   fields?: Partial<DatasetFields>;
-  /** The manifest's legislationHost to write (a new dataset's), or null to leave it out; undefined keeps it. */
-  legislationHost?: string | null;
-  /** Give the dataset units below the heading (the manifest's `units`). */
-  units?: boolean;
   /** The manifest's dataset folder moved to `dir` (adopt --move): it is re-locked from there, datasetRoot repointed. */
   move?: boolean;
   /** Dataset fields to set, as templates filled from the dataset's folder and front matter (dataset-context.ts). */
@@ -107,8 +105,6 @@ export interface DatasetTask {
    * config that covers the dataset's folder (version-templates.ts).
    */
   configTemplates?: boolean;
-  /** Front matter keys whose values become the manifest's aliases (lock.ts, `aliasKeys`). */
-  aliasKeys?: string[];
 }
 
 export interface DatasetTaskResult {
@@ -186,13 +182,11 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
       lock(
         {
           dir: named,
-          ...(task.legislationHost !== undefined ? { legislationHost: task.legislationHost } : {}),
           output: manifestPath,
           cwd,
           check: true,
           keepContents: KEEP_CONTENTS_UP_TO,
-          ...(task.units ? { units: true } : {}),
-          ...(task.aliasKeys !== undefined ? { aliasKeys: task.aliasKeys } : {}),
+          ...manifestOptionsOf(task),
           ...task.fields,
           ...fields,
           ...(task.maxArtifactBytes !== undefined ? { maxArtifactBytes: task.maxArtifactBytes } : {}),

@@ -42,6 +42,7 @@ import { readRegularIfPresent, withOutsideReads } from "../files/regular-file.js
 import { filesEndingIn } from "../files/folder-files.js";
 import { MANIFEST_FOLDER } from "../files/tooling-paths.js";
 import { removeOnInterrupt } from "../writes/interrupted-writes.js";
+import { layerManifestOptions, type ManifestOptions } from "../dataset/manifest-options.js";
 import { type HostInForce, hostInForce, hostProblems } from "../config/legislation-host.js";
 
 export interface UpdateOptions {
@@ -109,7 +110,8 @@ export interface UpdateOptions {
   onNote?: (text: string) => void;
 }
 
-export interface AdoptedDataset {
+/** A dataset being adopted; its manifest options come from its adopt section and the command line (manifest-options.ts). */
+export interface AdoptedDataset extends ManifestOptions {
   /** Where the manifest goes (absolute, or relative to cwd); its JSONL goes beside it. */
   manifest: string;
   /** The dataset folder (absolute, or relative to cwd). */
@@ -117,16 +119,7 @@ export interface AdoptedDataset {
   fields: Partial<DatasetFields>;
   /** The manifest's dataset folder moved to `dir` (adopt --move): it is repointed there, its slug and fields kept. */
   move?: boolean;
-  /** The manifest's legislationHost: a host to write, null to leave it out; undefined keeps what it has. */
-  legislationHost?: string | null;
-  /** Give it units below the heading (its adopt section's `units`). */
-  units?: true;
-  /** Front matter keys whose values become the manifest's aliases (its adopt section's `aliases`). */
-  aliasKeys?: string[];
 }
-
-/** The aliasKeys of a task: the flag's, else the adopt section's; none when empty. */
-const aliasKeysOf = (keys: string[] | undefined) => (keys !== undefined && keys.length > 0 ? { aliasKeys: keys } : {});
 
 /** Finds the manifests to update: the named ones, else those of the default pattern at the repository root. */
 async function manifestsToUpdate(options: UpdateOptions, cwd: string): Promise<string[]> {
@@ -349,13 +342,11 @@ async function prepareTasks(
     const adopting = adopted.get(manifestPath);
     return {
       ...(adopting ? { dir: resolve(cwd, adopting.dir), fields: adopting.fields } : {}),
-      ...(adopting?.legislationHost !== undefined ? { legislationHost: adopting.legislationHost } : {}),
       ...(adopting?.move ? { move: true } : {}),
-      ...(adopting?.units ? { units: true } : {}),
       ...(options.set ? { templates: options.set } : {}),
-      ...(options.units ? { units: true } : {}),
+      // The run's units and alias keys over the adopt section's; the host is the adopted dataset's own.
+      ...layerManifestOptions({ units: options.units, aliasKeys: options.aliasKeys }, adopting),
       ...(options.configTemplates && !adopting ? { configTemplates: true } : {}),
-      ...aliasKeysOf(options.aliasKeys ?? adopting?.aliasKeys),
       manifestPath,
       cwd,
       check: options.check ?? false,
