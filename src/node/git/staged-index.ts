@@ -121,10 +121,13 @@ export async function checkStaged(
           ),
         ].map((path) => (path === "" ? ":/" : literal(path)))
       : [];
-  const unstaged = [
-    ...pathsOf(await git(["diff", "--name-only", "--no-renames", "-z", "--", ...pathspecs], root)),
-    ...pathsOf(await git(["ls-files", "--others", "--exclude-standard", "-z", "--", ...pathspecs], root)),
-  ];
+  // The two questions side by side: two git processes at once.
+  const unstaged = (
+    await Promise.all([
+      git(["diff", "--name-only", "--no-renames", "-z", "--", ...pathspecs], root),
+      git(["ls-files", "--others", "--exclude-standard", "-z", "--", ...pathspecs], root),
+    ])
+  ).flatMap(pathsOf);
   // Manifests and JSONL map to their datasets by name; markdown to the staged datasets whose folder holds it.
   const isMarkdown = (path: string) => /\.(md|markdown)$/i.test(path);
   const markdownDiffers = new Set(
