@@ -14,15 +14,12 @@ import { DatasetOperands } from "../src/node/dataset/dataset-operands.js";
 import { OperationalError } from "../src/node/errors.js";
 import { runBin } from "./helpers/bin.js";
 import { tempDir, writeTree } from "./helpers/datasets.js";
+import { GIT_IDENTITY } from "./helpers/git.js";
 
 const exec = promisify(execFile);
 const GIT_ENV = {
   ...process.env,
-  GIT_AUTHOR_NAME: "t",
-  GIT_AUTHOR_EMAIL: "t@example.org",
-  GIT_COMMITTER_NAME: "t",
-  GIT_COMMITTER_EMAIL: "t@example.org",
-  GIT_CONFIG_NOSYSTEM: "1",
+  ...GIT_IDENTITY,
 };
 const git = async (cwd: string, ...args: string[]) => (await exec("git", args, { cwd, env: GIT_ENV })).stdout;
 

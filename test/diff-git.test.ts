@@ -18,15 +18,12 @@ import { OperationalError } from "../src/node/errors.js";
 import { update } from "../src/node/update/update.js";
 import { tempDir } from "./helpers/datasets.js";
 import { repoRoot } from "./helpers/records.js";
+import { GIT_IDENTITY } from "./helpers/git.js";
 
 const exec = promisify(execFile);
 const GIT_ENV = {
   ...process.env,
-  GIT_AUTHOR_NAME: "t",
-  GIT_AUTHOR_EMAIL: "t@example.org",
-  GIT_COMMITTER_NAME: "t",
-  GIT_COMMITTER_EMAIL: "t@example.org",
-  GIT_CONFIG_NOSYSTEM: "1",
+  ...GIT_IDENTITY,
 };
 const git = async (cwd: string, ...args: string[]) => (await exec("git", args, { cwd, env: GIT_ENV })).stdout.trim();
 

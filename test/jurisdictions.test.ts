@@ -6,7 +6,7 @@
  * names a markdown file) with the missing-root, move, rename and --staged rules.
  */
 import { existsSync } from "node:fs";
-import { chmod, cp, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { computeDatasetDigest, type LockManifest } from "../src/core/lock/manifest.js";
@@ -15,16 +15,8 @@ import type { CacheUse } from "../src/node/validate/validate-options.js";
 import { runCommand } from "./helpers/bin.js";
 import { tempDir, writeTree } from "./helpers/datasets.js";
 import { runMain } from "./helpers/in-process.js";
-import { repoRoot } from "./helpers/records.js";
-import { readmeSection } from "./helpers/readme.js";
-
-const GIT_ENV = {
-  GIT_AUTHOR_NAME: "t",
-  GIT_AUTHOR_EMAIL: "t@example.org",
-  GIT_COMMITTER_NAME: "t",
-  GIT_COMMITTER_EMAIL: "t@example.org",
-  GIT_CONFIG_NOSYSTEM: "1",
-};
+import { GIT_IDENTITY as GIT_ENV } from "./helpers/git.js";
+import { type RanBlock, runReadmeSection } from "./helpers/readme.js";
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -32,31 +24,12 @@ let cleanup: () => Promise<void>;
 let readmeRepo: string;
 let repo: string;
 /** Each sh block's output, and the text block that follows it (when one does). */
-const ran: { output: string; expected?: string }[] = [];
+let ran: RanBlock[] = [];
 
 beforeAll(async () => {
   ({ dir, cleanup } = await tempDir());
-  const readme = await readFile(join(repoRoot, "README.md"), "utf8");
-  const section = readmeSection(readme, "Several jurisdictions in one repository");
-  expect(section).toBeDefined();
-  const blocks = [...section!.matchAll(/```(sh|text)\n([\s\S]*?)```/g)].map((m) => ({
-    kind: m[1]!,
-    body: m[2]!,
-  }));
-  const shims = join(dir, "bin");
-  await writeTree(shims, {
-    "citation-targets": `#!/bin/sh\nexec "${process.execPath}" "${join(repoRoot, "bin/citation-targets.js")}" "$@"\n`,
-  });
-  await chmod(join(shims, "citation-targets"), 0o755);
-  const env = { PATH: `${shims}:${process.env.PATH}`, ...GIT_ENV, CI: "" };
   readmeRepo = join(dir, "juris");
-  for (const block of blocks) {
-    if (block.kind === "sh") {
-      const cwd = ran.length === 0 ? dir : readmeRepo; // the first block makes the repository and goes into it
-      const run = await runCommand("bash", ["-c", `exec 2>&1\n${block.body}`], cwd, env);
-      ran.push({ output: run.stdout });
-    } else ran.at(-1)!.expected = block.body;
-  }
+  ran = await runReadmeSection("Several jurisdictions in one repository", dir, "juris");
 }, 120_000);
 
 afterAll(async () => cleanup());

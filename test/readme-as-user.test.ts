@@ -11,6 +11,7 @@ import { runCommand } from "./helpers/bin.js";
 import { tempDir } from "./helpers/datasets.js";
 import { packCheckout } from "./helpers/pack.js";
 import { repoRoot } from "./helpers/records.js";
+import { GIT_IDENTITY } from "./helpers/git.js";
 
 const MINUTES = 60_000;
 const { dir, cleanup } = await tempDir();
@@ -24,11 +25,7 @@ const env = {
     .join(delimiter),
   npm_config_offline: "true",
   npm_config_update_notifier: "false",
-  GIT_AUTHOR_NAME: "t",
-  GIT_AUTHOR_EMAIL: "t@example.org",
-  GIT_COMMITTER_NAME: "t",
-  GIT_COMMITTER_EMAIL: "t@example.org",
-  GIT_CONFIG_NOSYSTEM: "1",
+  ...GIT_IDENTITY,
   CI: "",
   GITHUB_ACTIONS: "",
 };

@@ -5,7 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { afterAll, beforeAll, expect, onTestFinished, test } from "vitest";
 import { lock } from "../src/node/dataset/lock.js";
 import { adopt } from "../src/node/update/adopt.js";
 import { update } from "../src/node/update/update.js";
@@ -98,72 +98,51 @@ const resolvesByAlias = async (root: string) =>
     r.citationAddress,
   ]);
 
-test("adopt --units writes the default keys' values as aliases, and the alias finds a law whose slug differs", async () => {
+/** A repository with the law adopted (`adopt 'laws/*'`, with units or not); removed when the test ends. */
+async function adoptedRepository(units: boolean): Promise<string> {
   const { dir: root, cleanup: done } = await tempDir();
-  try {
-    await writeTree(root, { "laws/bgb/index.md": LAW_ELSEWHERE });
-    await adopt({
-      cwd: root,
-      datasets: ["laws/*"],
-      templates,
-      legislationHost: "www.gesetze-im-internet.de",
-      units: true,
-      cache: false,
-    });
-    const manifest = await manifestOf(root);
-    expect([manifest.units, manifest.aliases]).toEqual([true, ["BGB"]]);
-    expect(await resolvesByAlias(root)).toEqual([["match", "buergerliches-gesetzbuch/index.md#§-823/abs-2"]]);
-  } finally {
-    await done();
-  }
+  onTestFinished(done);
+  await writeTree(root, { "laws/bgb/index.md": LAW_ELSEWHERE });
+  await adopt({
+    cwd: root,
+    datasets: ["laws/*"],
+    templates,
+    legislationHost: "www.gesetze-im-internet.de",
+    units,
+    cache: false,
+  });
+  return root;
+}
+
+test("adopt --units writes the default keys' values as aliases, and the alias finds a law whose slug differs", async () => {
+  const root = await adoptedRepository(true);
+  const manifest = await manifestOf(root);
+  expect([manifest.units, manifest.aliases]).toEqual([true, ["BGB"]]);
+  expect(await resolvesByAlias(root)).toEqual([["match", "buergerliches-gesetzbuch/index.md#§-823/abs-2"]]);
 });
 
 test("update --units gives a dataset without aliases the default keys' values; aliases already there are kept", async () => {
-  const { dir: root, cleanup: done } = await tempDir();
-  try {
-    await writeTree(root, { "laws/bgb/index.md": LAW_ELSEWHERE });
-    await adopt({
-      cwd: root,
-      datasets: ["laws/*"],
-      templates,
-      legislationHost: "www.gesetze-im-internet.de",
-      cache: false,
-    });
-    expect((await manifestOf(root)).aliases).toBeUndefined();
-    expect((await resolvesByAlias(root))[0]?.[0]).toBe("no-match");
-    await update({ cwd: root, units: true, cache: false });
-    expect((await manifestOf(root)).aliases).toEqual(["BGB"]);
-    expect(await resolvesByAlias(root)).toEqual([["match", "buergerliches-gesetzbuch/index.md#§-823/abs-2"]]);
-    // An alias given by hand (--alias on another key) is not replaced by the default keys on the next --units run.
-    await writeTree(root, { "laws/bgb/index.md": LAW_ELSEWHERE.replace("jurabk: BGB", "jurabk: BGB\nkurz: BürgGB") });
-    await update({ cwd: root, aliasKeys: ["kurz"], cache: false });
-    await update({ cwd: root, units: true, cache: false });
-    expect((await manifestOf(root)).aliases).toEqual(["BürgGB"]);
-  } finally {
-    await done();
-  }
+  const root = await adoptedRepository(false);
+  expect((await manifestOf(root)).aliases).toBeUndefined();
+  expect((await resolvesByAlias(root))[0]?.[0]).toBe("no-match");
+  await update({ cwd: root, units: true, cache: false });
+  expect((await manifestOf(root)).aliases).toEqual(["BGB"]);
+  expect(await resolvesByAlias(root)).toEqual([["match", "buergerliches-gesetzbuch/index.md#§-823/abs-2"]]);
+  // An alias given by hand (--alias on another key) is not replaced by the default keys on the next --units run.
+  await writeTree(root, { "laws/bgb/index.md": LAW_ELSEWHERE.replace("jurabk: BGB", "jurabk: BGB\nkurz: BürgGB") });
+  await update({ cwd: root, aliasKeys: ["kurz"], cache: false });
+  await update({ cwd: root, units: true, cache: false });
+  expect((await manifestOf(root)).aliases).toEqual(["BürgGB"]);
 });
 
 test("the built CLI: update --check --units names the aliases it would write, and its hint keeps --units", async () => {
-  const { dir: root, cleanup: done } = await tempDir();
-  try {
-    await writeTree(root, { "laws/bgb/index.md": LAW_ELSEWHERE });
-    await adopt({
-      cwd: root,
-      datasets: ["laws/*"],
-      templates,
-      legislationHost: "www.gesetze-im-internet.de",
-      cache: false,
-    });
-    const checked = await runBin(["update", "--check", "--units", "--no-cache"], root);
-    expect(checked.code).toBe(1);
-    expect(checked.stdout).toContain('  aliases (resolve finds the law by them): "BGB"\n');
-    expect(checked.stderr).toContain("run `citation-targets update --units` to refresh and regenerate");
-    const aliased = await runBin(["update", "--alias", "jurabk", "--no-cache"], root);
-    expect(aliased.code, aliased.stderr).toBe(0);
-    expect(aliased.stdout).toContain("records: 0 added, 0 removed, 0 changed");
-    expect((await manifestOf(root)).aliases).toEqual(["BGB"]);
-  } finally {
-    await done();
-  }
+  const root = await adoptedRepository(false);
+  const checked = await runBin(["update", "--check", "--units", "--no-cache"], root);
+  expect(checked.code).toBe(1);
+  expect(checked.stdout).toContain('  aliases (resolve finds the law by them): "BGB"\n');
+  expect(checked.stderr).toContain("run `citation-targets update --units` to refresh and regenerate");
+  const aliased = await runBin(["update", "--alias", "jurabk", "--no-cache"], root);
+  expect(aliased.code, aliased.stderr).toBe(0);
+  expect(aliased.stdout).toContain("records: 0 added, 0 removed, 0 changed");
+  expect((await manifestOf(root)).aliases).toEqual(["BGB"]);
 });

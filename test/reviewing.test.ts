@@ -3,56 +3,28 @@
  * written, then each part of it on the repository it leaves: approvals by dataset, version and
  * address prefix; editorial changes; dataset lines; `diff REV1 REV2`; the CI formats of the checks.
  */
-import { chmod, readFile, rm, writeFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { diff as libraryDiff } from "../src/index.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { approvalsToAdd } from "../src/core/diff/approvals-file.js";
 import { hasAddressPrefix, parseApprovals, type DiffReport, summarizeDiff } from "../src/core/diff/diff.js";
 import { classifyTextChange, withoutFootnotes } from "../src/core/diff/text-change.js";
-import { runCommand } from "./helpers/bin.js";
 import { tempDir, writeTree } from "./helpers/datasets.js";
 import { runMain } from "./helpers/in-process.js";
-import { repoRoot } from "./helpers/records.js";
-import { readmeSection } from "./helpers/readme.js";
-
-const GIT_ENV = {
-  GIT_AUTHOR_NAME: "t",
-  GIT_AUTHOR_EMAIL: "t@example.org",
-  GIT_COMMITTER_NAME: "t",
-  GIT_COMMITTER_EMAIL: "t@example.org",
-};
+import { type RanBlock, runReadmeSection } from "./helpers/readme.js";
 
 let dir: string;
 let cleanup: () => Promise<void>;
 /** The gazette repository the README section leaves: HEAD is the amendment, HEAD~1 the four laws adopted. */
 let repo: string;
 /** Each sh block's output, and the text block that follows it (when one does). */
-const ran: { output: string; expected?: string }[] = [];
+let ran: RanBlock[] = [];
 
 beforeAll(async () => {
   ({ dir, cleanup } = await tempDir());
-  const readme = await readFile(join(repoRoot, "README.md"), "utf8");
-  const section = readmeSection(readme, "Reviewing an amendment");
-  expect(section).toBeDefined();
-  const blocks = [...section!.matchAll(/```(sh|text)\n([\s\S]*?)```/g)].map((m) => ({
-    kind: m[1]!,
-    body: m[2]!,
-  }));
-  const shims = join(dir, "bin");
-  await writeTree(shims, {
-    "citation-targets": `#!/bin/sh\nexec "${process.execPath}" "${join(repoRoot, "bin/citation-targets.js")}" "$@"\n`,
-  });
-  await chmod(join(shims, "citation-targets"), 0o755);
-  const env = { PATH: `${shims}:${process.env.PATH}`, ...GIT_ENV, CI: "" };
   repo = join(dir, "gazette");
-  for (const block of blocks) {
-    if (block.kind === "sh") {
-      const cwd = ran.length === 0 ? dir : repo; // the first block makes the repository and goes into it
-      const run = await runCommand("bash", ["-c", `exec 2>&1\n${block.body}`], cwd, env);
-      ran.push({ output: run.stdout });
-    } else ran.at(-1)!.expected = block.body;
-  }
+  ran = await runReadmeSection("Reviewing an amendment", dir, "gazette");
 }, 120_000);
 
 afterAll(async () => {

@@ -11,15 +11,12 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { update } from "../../src/node/update/update.js";
 import { repoRoot } from "./records.js";
+import { GIT_IDENTITY } from "./git.js";
 
 const exec = promisify(execFile);
 const GIT_ENV = {
   ...process.env,
-  GIT_AUTHOR_NAME: "t",
-  GIT_AUTHOR_EMAIL: "t@example.org",
-  GIT_COMMITTER_NAME: "t",
-  GIT_COMMITTER_EMAIL: "t@example.org",
-  GIT_CONFIG_NOSYSTEM: "1",
+  ...GIT_IDENTITY,
   GIT_AUTHOR_DATE: "2025-01-01T00:00:00Z",
   GIT_COMMITTER_DATE: "2025-01-01T00:00:00Z",
 };
