@@ -42,14 +42,6 @@ export interface LockContext {
    * (lock-generated compares).
    */
   generated?: Map<string, { record: Readonly<Record<string, unknown>>; order: number }>;
-  /**
-   * Instead of `generated`: the SHA-256 of the JSONL that `generate` writes from this manifest, known from update's cache
-   * (docs/spec.md, "Worker threads and the cache"). A file checked whose bytes have this digest is what generate writes
-   * (lock-generated has nothing to say); any other is checked again after `deriveGenerated` filled `generated`.
-   */
-  generatedDigest?: string;
-  /** Fills `generated` (or `generateFailed`) when `generatedDigest` does not settle the file. */
-  deriveGenerated?: () => Promise<void>;
   /** Why generate refuses the dataset although its artifacts match their pins (lock-generated says it). */
   generateFailed?: string;
   /**

@@ -21,7 +21,7 @@ import { sha256Stream } from "../../core/bytes.js";
 import { mapWithLimit } from "../pool/concurrency.js";
 import { encodeFailure, type TaskFailure } from "../pool/task-failure.js";
 import type { CheckedFile, FileToCheck, ValidateOptions } from "./validate-options.js";
-import { openLockContext } from "./validate-lock.js";
+import { openLockContext, provedContexts } from "./validate-lock.js";
 
 const CHUNK_SIZE = 1 << 20;
 
@@ -267,11 +267,12 @@ async function validateFile(
   const check = createFileCheck(checkOptions);
   // update's cache proves what generate writes (generated-proof.ts): the bytes read are digested to see that they are it.
   const lock = checkOptions.lock;
-  const proven = lock?.generatedDigest !== undefined ? sha256Stream() : undefined;
+  const proof = lock !== undefined ? provedContexts.get(lock) : undefined;
+  const proven = proof !== undefined ? sha256Stream() : undefined;
   /** Not proved after all (other bytes, or the read failed): generate's records made, and the file checked again. */
   const derived = async () => {
-    lock!.generatedDigest = undefined;
-    await lock!.deriveGenerated?.();
+    provedContexts.delete(lock!);
+    await proof!.derive();
     return validateFile(prepared, stdin);
   };
   try {
@@ -309,7 +310,7 @@ async function validateFile(
     return { ...check.end(), error: describeIoError(error, "read", input.display) };
   }
   await lockFacts(checkOptions.lock);
-  if (proven !== undefined && proven.digest("hex") !== lock!.generatedDigest) return derived();
+  if (proven !== undefined && proven.digest("hex") !== proof!.digest) return derived();
   return check.end();
 }
 

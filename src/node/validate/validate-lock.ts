@@ -185,12 +185,17 @@ async function gatherFacts(
     // update's cache may know what generate writes from these very bytes (generated-proof.ts): then the file checked is
     // compared with that digest, and the dataset generated only when it differs (file-validator.ts).
     const proven = notUtf8.size === 0 && context.computedDigest === manifest.datasetDigest ? proof?.() : undefined;
-    if (proven !== undefined) {
-      context.generatedDigest = proven;
-      context.deriveGenerated = generate;
-    } else await generate();
+    if (proven !== undefined) provedContexts.set(context, { digest: proven, derive: generate });
+    else await generate();
   }
 }
+
+/**
+ * The lock contexts whose records are not generated yet because update's cache proves what generate writes
+ * (generated-proof.ts): the SHA-256 of the JSONL it writes, and how to generate them when the file checked has other
+ * bytes (file-validator.ts checks the digest as it reads).
+ */
+export const provedContexts = new WeakMap<LockContext, { digest: string; derive: () => Promise<void> }>();
 
 /** The real path of each dataset root met in this thread (a realpath costs a system call per folder of the path). */
 const realRoots = new Map<string, string>();
