@@ -1,11 +1,7 @@
 #!/usr/bin/env node
 // No heap cap is set here: V8 sizes this thread's heap when Node starts, so a cap set now would never take effect.
-// generate, update and adopt parse the markdown in worker threads whose heaps are capped (src/node/pool/pool.ts, `capped`).
-// generate's one capped worker is started first, so that it boots while this thread loads the command line
-// (src/node/pool/direct-worker.ts; bench/RESULTS.md, start-up); a run that does not use it ends it.
-const [command, ...rest] = process.argv.slice(2);
-if (command === "generate" && !rest.some((arg) => arg === "--help" || arg === "-h"))
-  (await import("../dist/node/prestart.js")).prestartWorker("artifactBatch");
+// generate, update and adopt parse the markdown in worker threads whose heaps are capped (src/node/pool/pool.ts,
+// `capped`); generate parses a small dataset here (MAIN_THREAD_PARSE_BYTES, src/node/pool/thread-limits.ts).
 const { main } = await import("../dist/node/cli.js");
 
 /**

@@ -386,7 +386,7 @@ describe("one-file datasets", () => {
     );
     expect(twin.code, twin.stderr).toBe(0);
     expect(twin.stderr).toContain(
-      '.tooling/citation-targets/sr-210.lock.json, .tooling/citation-targets/zgb.lock.json look like one law twice (the same titleId "210", versionDate 2024-01-01 and name)',
+      '.tooling/citation-targets/sr-210.lock.json, .tooling/citation-targets/zgb.lock.json look like one law twice (the same titleId "210", versionDate 2024-01-01 and name): was a dataset file moved and adopted again under a new slug? Repoint the old manifest with `citation-targets adopt --move NEW-FILE`',
     );
   });
 

@@ -3,13 +3,15 @@
  * the commands' registrations, which import only constants (`--version` and `--help` load nothing else); a command
  * loads its own modules when its action runs; no command loads a package it does not use (the YAML and markdown
  * parsers where nothing is parsed, the glob library where no pattern is expanded, Piscina for one capped worker).
- * Our modules are seen by name by running tsc's output (test/helpers/unbundled-main.mjs: the bundle groups the same
- * modules into chunks); packages and threads by running the built bin, each thread's loads recorded by
- * test/helpers/record-imports.mjs (the ES module loader) and test/helpers/record-requires.cjs (CommonJS files).
+ * Our modules and the packages they import are seen by name by running tsc's output (test/helpers/unbundled-main.mjs:
+ * the bundle groups the same modules, and the packages but Piscina, into chunks, so that the built bin loads no file of
+ * node_modules); threads by running either, each thread's loads recorded by test/helpers/record-imports.mjs (the ES
+ * module loader) and test/helpers/record-requires.cjs (CommonJS files).
  */
-import { cp, readFile, rm } from "node:fs/promises";
+import { appendFile, cp, readFile, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { MAIN_THREAD_PARSE_BYTES } from "../src/node/pool/thread-limits.js";
 import { bin, runCommand } from "./helpers/bin.js";
 import { tempDir } from "./helpers/datasets.js";
 import { repoRoot } from "./helpers/records.js";
@@ -158,36 +160,61 @@ describe("each command loads its own modules, and no package it does not use", (
         expect(modules.has("node/update/update.js")).toBe(true);
         expect([...modules].filter((module) => /^core\/markdown\/(targets|parser)/.test(module))).toEqual([]);
       }
-      expect(loadedOf(packages, HEAVY)).toEqual(["canonicalize"]);
+      // Bundled, the packages are in the bundle's chunks: none is loaded from node_modules.
+      expect(loadedOf(packages, HEAVY)).toEqual(bundled ? [] : ["canonicalize"]);
       expect(workers).toEqual([]);
     }
   });
 
-  test("generate --check: one capped worker without Piscina; the parsers there only", async () => {
-    const { run, packages, workers } = await loads(
-      ["generate", `${tooling}/mvfg.lock.json`, "--check", `${tooling}/mvfg.jsonl`],
-      repoRoot,
-      { bundled: true },
-    );
-    expect(run.code, run.stderr).toBe(0);
-    expect(packages.has("commander")).toBe(true); // the recording sees the main thread's packages
-    expect(loadedOf(packages, HEAVY)).toEqual(["canonicalize"]);
-    expect(workers).toHaveLength(1);
-    expect(workers[0]!.has("yaml")).toBe(true);
-    expect(workers[0]!.has("markdown-it")).toBe(true);
-    expect(workers[0]!.has("piscina")).toBe(false);
+  // A dataset under MAIN_THREAD_PARSE_BYTES of markdown is parsed in the main thread: no worker starts for it.
+  test("generate --check of a small dataset: parsed in the main thread, no worker", async () => {
+    for (const bundled of [false, true]) {
+      const { run, modules, packages, workers } = await loads(
+        ["generate", `${tooling}/mvfg.lock.json`, "--check", `${tooling}/mvfg.jsonl`],
+        repoRoot,
+        { bundled },
+      );
+      expect(run.code, run.stderr).toBe(0);
+      expect(workers).toEqual([]);
+      if (!bundled) {
+        expect(modules.has("node/generate/generate.js")).toBe(true);
+        expect(modules.has("core/markdown/parser.js")).toBe(true);
+        expect(loadedOf(packages, HEAVY)).toEqual(["yaml", "markdown-it", "canonicalize"]);
+      }
+    }
   });
 
-  test("generate --check, tsc's output: the main thread loads no parser module", async () => {
-    const { run, modules } = await loads(
-      ["generate", `${tooling}/mvfg.lock.json`, "--check", `${tooling}/mvfg.jsonl`],
-      repoRoot,
-    );
+  test("generate of a dataset from MAIN_THREAD_PARSE_BYTES: one capped worker without Piscina, the parsers there only", async () => {
+    const big = join(dir, "big");
+    await cp(join(repoRoot, "fixtures/datasets/example-act"), big, { recursive: true });
+    const sections = Array.from({ length: 3000 }, (_, i) => `## ${i + 3} Section\n\n${"Text. ".repeat(12)}\n\n`);
+    await appendFile(join(big, "part-1/section-2.md"), sections.join(""));
+    expect((await stat(join(big, "part-1/section-2.md"))).size).toBeGreaterThan(MAIN_THREAD_PARSE_BYTES);
+    const locked = await runCommand(process.execPath, [bin, "lock", "big"], dir);
+    expect(locked.code, locked.stderr).toBe(0);
+    const { run, modules, packages, workers } = await loads(["generate", "big/citation-targets.lock.json"], dir);
     expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.split("\n").length).toBeGreaterThan(3000); // a record a heading, at least
     expect(modules.has("node/generate/generate.js")).toBe(true);
     expect(
       [...modules].filter((module) => /^core\/markdown\/(targets|parser)|^core\/records\/parse-artifact/.test(module)),
     ).toEqual([]);
+    expect(loadedOf(packages, HEAVY)).toEqual(["canonicalize"]);
+    expect(workers).toHaveLength(1);
+    expect(workers[0]!.has("piscina")).toBe(false);
+  });
+
+  test("the built command line loads no package from node_modules: they are in the bundle", async () => {
+    for (const args of [
+      ["--version"],
+      ["validate", `${tooling}/mvfg.jsonl`],
+      ["lock", "fixtures/datasets/mvfg", "--check"],
+      ["diff", `${tooling}/mvfg.jsonl`, `${tooling}/mvfg.jsonl`],
+    ]) {
+      const { run, packages } = await loads(args, repoRoot, { bundled: true });
+      expect(run.code, run.stderr).toBe(0);
+      expect([...packages], args.join(" ")).toEqual([]);
+    }
   });
 
   test("diff of two files: the comparer and the stylish formatter; no page renderer, parser or pool", async () => {

@@ -443,6 +443,9 @@ describe("item 6: a renamed dataset folder makes no silent second dataset", () =
     const warning =
       '.tooling/citation-targets/sr-101-de.lock.json, .tooling/citation-targets/sr-101-deutsch.lock.json look like one law twice (the same titleId "101", versionDate 2024-01-01 and name)';
     expect(again.stderr).toContain(warning);
+    expect(again.stderr).toContain(
+      "was a dataset folder moved and adopted again under a new slug? Repoint the old manifest with `citation-targets adopt --move NEW-FOLDER`",
+    );
     const validated = await runMain(["validate", "--no-cache"], dir);
     expect(validated.code).toBe(1); // the orphaned manifest's folder is not there
     expect(validated.stderr).toContain(`citation-targets: warning: ${warning}`);

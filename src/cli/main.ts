@@ -19,6 +19,9 @@ import { registerViewCommand } from "./view-command.js";
  */
 const GATED_COMMANDS = new Set(["validate", "lock", "generate", "diff"]);
 
+/** The commands, in the order `--help` lists them. */
+const COMMAND_NAMES = ["validate", "schema", "lock", "generate", "update", "adopt", "diff", "view", "resolve"] as const;
+
 /** Runs the CLI; resolves to the exit code. Only the bin touches `process`. */
 export async function main(context: MainContext): Promise<number> {
   const { stdout } = context;
@@ -36,23 +39,26 @@ export async function main(context: MainContext): Promise<number> {
     .configureOutput({ writeOut: (s) => stdout.write(s), writeErr: (s) => stderr.write(s) });
 
   const io = { stdout, stderr, setExitCode: (code: number) => (exitCode = code) };
-  registerValidateCommand(program, context, io);
-  registerSchemaCommand(program, context, io);
-  registerLockCommand(program, context, io);
-  registerGenerateCommand(program, context, io);
-  registerUpdateCommand(program, context, io);
-  registerAdoptCommand(program, context, io);
-
-  registerDiffCommand(program, { cwd: context.cwd, stdout, stderr, env: context.env }, (code) => {
-    exitCode = code;
-  });
-  registerViewCommand(program, { cwd: context.cwd, stdout, stderr });
-  registerResolveCommand(program, context, io);
-
-  const argv = helpFirst(
-    context.argv,
-    program.commands.map((command) => command.name()),
-  );
+  const registrations: Record<(typeof COMMAND_NAMES)[number], () => void> = {
+    validate: () => registerValidateCommand(program, context, io),
+    schema: () => registerSchemaCommand(program, context, io),
+    lock: () => registerLockCommand(program, context, io),
+    generate: () => registerGenerateCommand(program, context, io),
+    update: () => registerUpdateCommand(program, context, io),
+    adopt: () => registerAdoptCommand(program, context, io),
+    diff: () =>
+      registerDiffCommand(program, { cwd: context.cwd, stdout, stderr, env: context.env }, (code) => {
+        exitCode = code;
+      }),
+    view: () => registerViewCommand(program, { cwd: context.cwd, stdout, stderr }),
+    resolve: () => registerResolveCommand(program, context, io),
+  };
+  const argv = helpFirst(context.argv, COMMAND_NAMES);
+  // Start-up: a run of one command registers that command only (its options are commander objects, dozens a command),
+  // `--version` none; anything else (help, a mistyped command) all of them, in this order.
+  const named = COMMAND_NAMES.find((name) => name === argv[0]);
+  const version = argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V");
+  for (const name of named !== undefined ? [named] : version ? [] : COMMAND_NAMES) registrations[name]();
   try {
     if (argv.length === 0) {
       stderr.write(

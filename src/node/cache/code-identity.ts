@@ -11,6 +11,7 @@ import { builtinModules } from "node:module";
 import { dirname, join, posix } from "node:path";
 import { sha256Stream } from "../../core/bytes.js";
 import { codePath } from "../code-root.js";
+import { builtIdentity } from "./built-identities.js";
 
 /**
  * The specifiers a module's text imports: the static imports and re-exports (with `from`), the bare imports of a module
@@ -116,12 +117,20 @@ const identities = new Map<string, string>();
 
 /**
  * The SHA-256 of the code reached from `roots` (codeGraph): each module's path and bytes, this package's version, and
- * each package's name and installed version. Worked out once per process for the same roots.
+ * each package's name and installed version. Worked out once per process for the same roots; as built, read from the
+ * identities the build worked out (built-identities.ts) rather than from about a hundred modules each run.
  */
 export function codeIdentity(roots: readonly string[], root: string = codePath("")): string {
   const key = `${root}\0${roots.join("\0")}`;
-  const known = identities.get(key);
+  const known = identities.get(key) ?? builtIdentity(roots, root);
   if (known !== undefined) return known;
+  const identity = computeCodeIdentity(roots, root);
+  identities.set(key, identity);
+  return identity;
+}
+
+/** The identity of the code reached from `roots`, worked out from its files each time (codeIdentity). */
+export function computeCodeIdentity(roots: readonly string[], root: string = codePath("")): string {
   const graph = codeGraph(roots, root);
   const hash = sha256Stream();
   for (const name of graph.modules) {
@@ -132,7 +141,5 @@ export function codeIdentity(roots: readonly string[], root: string = codePath("
   }
   hash.update(`${ownVersion(root)}\0`);
   for (const name of graph.packages) hash.update(`${name}\0${installedVersion(name, root)}\0`);
-  const identity = hash.digest("hex");
-  identities.set(key, identity);
-  return identity;
+  return hash.digest("hex");
 }

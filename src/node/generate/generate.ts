@@ -15,6 +15,7 @@ import { type LoadedManifest, loadManifest, resolveArtifact, verifyArtifacts } f
 import { describeIoError, OperationalError } from "../errors.js";
 import { regularReadStream, withOutsideReads } from "../files/regular-file.js";
 import { checkJobs, chooseJobs, createPool, WorkerMemoryError } from "../pool/pool.js";
+import { MAIN_THREAD_PARSE_BYTES } from "../pool/thread-limits.js";
 import { readOldRecords } from "../records/record-changes.js";
 import { type LenientLine, lenientLines } from "../records/record-stream.js";
 import { refuseOverInputs } from "../writes/write.js";
@@ -90,12 +91,17 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
     : ((await sizesOf(loaded, options.maxArtifactBytes)) ?? (await verifyAll()));
   const limits = limitsOf(options);
   // The markdown is parsed in workers whose heaps are capped (pool.ts, `capped`), even with one thread; in this thread
-  // only when the worker script is not built.
-  const pool = await createPool(
-    chooseJobs(checkJobs(options.jobs), { items: loaded.manifest.artifacts.length, bytes }, GENERATE_THREADS),
-    ARTIFACT_TASKS,
-    { mainWorks: true, capped: true, warm: "artifactBatch" },
+  // when the worker script is not built, or when one thread parses less than MAIN_THREAD_PARSE_BYTES (thread-limits.ts).
+  const threads = chooseJobs(
+    checkJobs(options.jobs),
+    { items: loaded.manifest.artifacts.length, bytes },
+    GENERATE_THREADS,
   );
+  const pool = await createPool(threads, ARTIFACT_TASKS, {
+    mainWorks: true,
+    capped: threads > 1 || bytes >= MAIN_THREAD_PARSE_BYTES,
+    warm: "artifactBatch",
+  });
   const lines = linesOf(loaded.manifest, loaded.root, pool, sizes, limits);
   async function* checked() {
     try {

@@ -47,8 +47,8 @@ export function linesOf(
   const inThread = linesInThread(manifest, async (position) => {
     const artifact = manifest.artifacts[position]!;
     const kept = locked?.contents?.get(artifact.path);
-    // The parsers load only when this thread parses (no worker script: the library run from its sources); the CLI's
-    // main thread never does (pool.ts, `capped`), so it does not load them.
+    // The parsers load only when this thread parses (no worker script: the library run from its sources; or generate
+    // of less than MAIN_THREAD_PARSE_BYTES of markdown); otherwise a capped worker does (pool.ts, `capped`).
     const { parseArtifactBytes } = await import("../../core/records/parse-artifact.js");
     return parseArtifactBytes(
       artifact,

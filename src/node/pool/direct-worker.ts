@@ -1,13 +1,11 @@
 /**
  * One capped worker thread without Piscina: the pool of a run that parses in a single worker (pool.ts, `capped` with
- * one thread: generate of a small dataset) talks to it by messages, so that neither thread loads Piscina; and the
- * command line can start it as it starts (`prestartWorker`, from bin/citation-targets.js), so that the worker boots and
- * loads its modules while the main thread loads its own (bench/RESULTS.md, start-up). Up to two tasks at once in it,
+ * one thread: generate of a dataset from MAIN_THREAD_PARSE_BYTES of markdown up to the size that pays for several)
+ * talks to it by messages, so that neither thread loads Piscina. It starts as the pool is made (`warm`), and loads its
+ * modules while the main thread prepares the first task. Up to two tasks at once in it,
  * as in Piscina's workers; one that runs out of memory fails the tasks it held and another takes its place for the
  * rest. The worker's side is `serveDirect` in worker.ts.
  */
-import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { codeFile } from "../code-root.js";
 import { WORKER_LIMITS } from "./thread-limits.js";
@@ -20,57 +18,11 @@ export type DirectReply = { id: number; value: unknown } | { id: number; thrown:
 /** Tasks a worker runs at once, as `concurrentTasksPerWorker` of the Piscina pool (pool.ts). */
 const TASKS_AT_ONCE = 2;
 
-interface Started {
-  worker: Worker;
-  warm: string;
-  /** Set when it stopped before it was adopted: it is not used then. */
-  stopped: boolean;
-}
-
-let prestarted: Started | undefined;
-
 function spawn(warm: string): Worker {
   return new Worker(new URL(codeFile("node/pool/worker.js")), {
     resourceLimits: WORKER_LIMITS,
     workerData: { warm, direct: true },
   });
-}
-
-/**
- * Starts the capped worker of a run that will parse (generate), before anything else: it loads the modules of `warm`
- * while this thread starts. It does not hold the process open; a run that does not adopt it (pool.ts) ends it. Nothing
- * when the worker script is not built.
- */
-export function prestartWorker(warm: string): void {
-  if (prestarted !== undefined || !existsSync(fileURLToPath(codeFile("node/pool/worker.js")))) return;
-  const started: Started = { worker: spawn(warm), warm, stopped: false };
-  started.worker.unref();
-  const stop = () => {
-    started.stopped = true;
-  };
-  started.worker.once("error", stop); // said again by a fresh worker at the run's first task, if it stops too
-  started.worker.once("exit", stop);
-  prestarted = started;
-}
-
-/** The worker started for `warm`, taken once; undefined when none was or it stopped. */
-function adoptPrestarted(warm: string): Worker | undefined {
-  const started = prestarted;
-  prestarted = undefined;
-  if (started === undefined) return undefined;
-  if (started.stopped || started.warm !== warm) {
-    void started.worker.terminate();
-    return undefined;
-  }
-  started.worker.removeAllListeners();
-  return started.worker;
-}
-
-/** Ends a worker started for a run that did not use it (its pool has several threads, or none). */
-export function discardPrestarted(): void {
-  const started = prestarted;
-  prestarted = undefined;
-  if (started !== undefined) void started.worker.terminate();
 }
 
 interface Pending {
@@ -94,7 +46,7 @@ export class DirectWorker {
     private readonly warm: string,
     private readonly outsideAllowed: boolean,
   ) {
-    this.worker = this.attach(adoptPrestarted(warm) ?? spawn(warm));
+    this.worker = this.attach(spawn(warm));
   }
 
   run(task: unknown, options: { name: string; transferList?: ArrayBuffer[] }): Promise<unknown> {

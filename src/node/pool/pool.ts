@@ -19,7 +19,7 @@ import { OperationalError } from "../errors.js";
 import { readsOutsideAllowed } from "../files/regular-file.js";
 import { errorMessage } from "../../core/errors.js";
 import { maxJobs, WORKER_LIMITS } from "./thread-limits.js";
-import { DirectWorker, discardPrestarted } from "./direct-worker.js";
+import { DirectWorker } from "./direct-worker.js";
 
 /**
  * The kinds of task a pool runs, by name (the names `worker.ts` exports them by): each takes plain data and resolves to
@@ -129,10 +129,8 @@ export async function createPool<T extends TaskTable<T>>(
   const jobs = capped ? threads : mainWorks ? threads - 1 : threads;
   const built =
     (threads > 1 || capped) && jobs >= 1 && (await stat(fileURLToPath(script)).catch(() => undefined)) !== undefined;
-  // One capped worker (generate of a small dataset): without Piscina, and the one the command line started as it
-  // started when there is one (direct-worker.ts); else that one is not used.
+  // One capped worker (generate of a small dataset): without Piscina (direct-worker.ts).
   const direct = built && capped && jobs === 1;
-  if (!direct) discardPrestarted();
   if (!built) {
     return {
       threads: 1,

@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { displayPath } from "../files/files.js";
-import { rootPresent } from "../dataset/dataset-root.js";
+import { isFileRoot, rootPresent } from "../dataset/dataset-root.js";
 
 interface Dataset {
   shown: string;
@@ -16,6 +16,8 @@ interface Dataset {
   versionDate: string;
   name: string;
   folderGone: boolean;
+  /** Its datasetRoot names one markdown file (a law kept as one file), not a folder. */
+  fileRoot: boolean;
 }
 
 function readDataset(manifest: string, cwd: string): Dataset | undefined {
@@ -30,6 +32,7 @@ function readDataset(manifest: string, cwd: string): Dataset | undefined {
       versionDate,
       name,
       folderGone: !rootPresent(root),
+      fileRoot: isFileRoot(root),
     };
   } catch {
     return undefined; // an unreadable manifest is its own problem, said where it is read
@@ -61,9 +64,11 @@ export function twinDatasetWarnings(manifests: Iterable<string>, cwd: string): s
     const why =
       named.length > 0
         ? `the same titleId "${titleId}", versionDate ${versionDate} and name`
-        : `the same titleId "${titleId}" and versionDate ${versionDate}, and the dataset folder of ${gone.map((d) => d.shown).join(", ")} is not there`;
+        : `the same titleId "${titleId}" and versionDate ${versionDate}, and the ${gone.every((d) => d.fileRoot) ? "dataset file" : "dataset folder"} of ${gone.map((d) => d.shown).join(", ")} is not there`;
+    // Laws kept one file each are moved as files (adopt --move NEW-FILE); else as folders.
+    const [noun, operand] = group.every((d) => d.fileRoot) ? ["file", "NEW-FILE"] : ["folder", "NEW-FOLDER"];
     warnings.push(
-      `${list} look like one law twice (${why}): was a dataset folder moved and adopted again under a new slug? Repoint the old manifest with \`citation-targets adopt --move NEW-FOLDER\` (its slug and addresses kept) and remove the new one`,
+      `${list} look like one law twice (${why}): was a dataset ${noun} moved and adopted again under a new slug? Repoint the old manifest with \`citation-targets adopt --move ${operand}\` (its slug and addresses kept) and remove the new one`,
     );
   }
   return warnings;
