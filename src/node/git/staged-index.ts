@@ -10,17 +10,48 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative, sep } from "node:path";
+import { isAbsolute, join, relative, sep } from "node:path";
 import { DatasetError } from "../../core/errors.js";
 import { OperationalError } from "../errors.js";
 import { DatasetOperands } from "../dataset/dataset-operands.js";
 import { CONFIG_FILES } from "../config/config.js";
-import { displayPath } from "../files/files.js";
+import { datasetRootOf, displayPath } from "../files/files.js";
 import { runGit } from "./diff-git.js";
 import { datasetsOf } from "./staged.js";
 import type { DatasetUpdate } from "../update/update-dataset.js";
 import type { UpdateOptions } from "../update/update.js";
 import { upToDate } from "../update/update-dataset.js";
+
+/** Up to this many staged datasets, git is asked about their paths only; more, about the whole tree. */
+const PATHSPECS_UP_TO = 64;
+
+/**
+ * The manifests (of `folders`: manifest → its dataset folder or file, undefined when it cannot be read) whose dataset
+ * holds one of `files` (absolute): the file itself (a file root) or a folder above it. A manifest that cannot be read
+ * counts whenever there is a file, as `datasetsOf` counts it (update names its fault).
+ */
+function holdingAny(
+  root: string,
+  folders: ReadonlyMap<string, string | undefined>,
+  files: readonly string[],
+): string[] {
+  if (files.length === 0) return [];
+  const found: string[] = [];
+  for (const [manifest, folder] of folders) {
+    if (folder === undefined) found.push(manifest);
+    else if (files.some((file) => file === folder || isInside(root, folder, file))) found.push(manifest);
+  }
+  return found;
+}
+
+/** True when `file` is below `folder`, both inside the repository's top folder `root` (as manifestsHolding walks up). */
+function isInside(root: string, folder: string, file: string): boolean {
+  const down = relative(folder, file);
+  return down !== "" && !leadsOut(down) && !leadsOut(relative(root, folder));
+}
+
+/** A relative path that leads out of the folder it is relative to (or an absolute one: another drive). */
+const leadsOut = (path: string) => path === ".." || path.startsWith(`..${sep}`) || isAbsolute(path);
 
 /** What `update --check --staged` found for each dataset. */
 export interface StagedCheck {
@@ -72,14 +103,40 @@ export async function checkStaged(
   options: UpdateOptions,
   run: (options: UpdateOptions) => Promise<DatasetUpdate[]>,
 ): Promise<StagedCheck> {
-  // Every path whose working-tree file differs from the index (changed, deleted, or not in the index at all).
-  const unstaged = [
-    ...pathsOf(await git(["diff", "--name-only", "--no-renames", "-z"], root)),
-    ...pathsOf(await git(["ls-files", "--others", "--exclude-standard", "-z"], root)),
-  ];
-  // The manifests are read once, for the markdown; manifests and JSONL map to their datasets by name.
+  // Each staged manifest's dataset folder (or file), from the manifest as it is in the working tree: only these datasets'
+  // files are compared with the index, not the repository's (bench/RESULTS.md, "The pre-commit hooks").
+  const folders = new Map(manifests.map((manifest) => [manifest, datasetRootOf(manifest)]));
+  // Every path of those datasets whose working-tree file differs from the index (changed, deleted, or not in the index
+  // at all): their manifests, their JSONL and their dataset folders; the whole tree when a manifest cannot be read (its
+  // folder is unknown) or when many datasets are staged (a pathspec each would cost git more than the walk).
+  const pathspecs =
+    manifests.length <= PATHSPECS_UP_TO &&
+    [...folders.values()].every((folder) => folder !== undefined && !leadsOut(relative(root, folder)))
+      ? [
+          ...new Set(
+            manifests.flatMap((manifest) => {
+              const named = inRepository(root, manifest);
+              return [named, named.replace(/\.lock\.json$/, ".jsonl"), inRepository(root, folders.get(manifest)!)];
+            }),
+          ),
+        ].map((path) => (path === "" ? ":/" : literal(path)))
+      : [];
+  // The two questions side by side: two git processes at once.
+  const unstaged = (
+    await Promise.all([
+      git(["diff", "--name-only", "--no-renames", "-z", "--", ...pathspecs], root),
+      git(["ls-files", "--others", "--exclude-standard", "-z", "--", ...pathspecs], root),
+    ])
+  ).flatMap(pathsOf);
+  // Manifests and JSONL map to their datasets by name; markdown to the staged datasets whose folder holds it.
   const isMarkdown = (path: string) => /\.(md|markdown)$/i.test(path);
-  const markdownDiffers = new Set(datasetsOf(root, unstaged.filter(isMarkdown)).manifests);
+  const markdownDiffers = new Set(
+    holdingAny(
+      root,
+      folders,
+      unstaged.filter(isMarkdown).map((path) => join(root, ...path.split("/"))),
+    ),
+  );
   const differing = new Set([
     ...markdownDiffers,
     ...datasetsOf(

@@ -267,11 +267,18 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
       : {}),
   };
   const temporaries: DatasetTaskResult["temporaries"] = [];
+  /** The JSONL's bytes when the check below read them (up to COMPARE_BYTES_UP_TO): compared or digested, not read again. */
+  let jsonl: Buffer | undefined;
+  const crlfIn = (path: string) => {
+    const bytes = readRegularIfPresent(path);
+    if (bytes !== undefined && bytes.length <= COMPARE_BYTES_UP_TO) jsonl = bytes;
+    return bytes?.includes("\r\n");
+  };
   if (
     task.check &&
     before !== undefined &&
     added.length + removed.length + fields.length === 0 &&
-    (changed.length > 0 || readRegularIfPresent(output)?.includes("\r\n")) &&
+    (changed.length > 0 || crlfIn(output)) &&
     (await onlyLineEndings(before, root, output))
   ) {
     // A Windows checkout: not a change of the law; update would only rewrite every digest over CR LF.
@@ -295,7 +302,12 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
   // The cache: when the JSONL there is byte for byte what this manifest generated before, it is what it would generate
   // now.
   const known = task.cache?.entry;
-  if (key !== undefined && known !== undefined && known.key === key && (await fileDigest(output)) === known.output) {
+  if (
+    key !== undefined &&
+    known !== undefined &&
+    known.key === key &&
+    (jsonl !== undefined ? sha256Hex(jsonl) : await fileDigest(output)) === known.output
+  ) {
     const records: RecordChanges = { before: known.records, after: known.records, added: [], removed: [], changed: [] };
     if (locked.changed && !task.check) temporaries.push(await writeTemporary(manifestPath, locked.text, task.swept));
     return {
@@ -345,7 +357,7 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
     // Encoded into a buffer kept from dataset to dataset and used before the next await (bench/RESULTS.md: three times
     // the speed of joining the lines and encoding the text); copied only when the bytes changed.
     let bytes: Buffer = encodeLines(kept);
-    const before = size === undefined ? undefined : readOutput(output, displayPath(output, cwd));
+    const before = size === undefined ? undefined : (jsonl ?? readOutput(output, displayPath(output, cwd)));
     outputChanged = before === undefined || !before.equals(bytes);
     if (key !== undefined) digest = sha256Hex(bytes);
     if (!outputChanged) changes = { before: records, after: records, added: [], removed: [], changed: [] };

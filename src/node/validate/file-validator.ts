@@ -17,10 +17,11 @@ import { describeIoError, OperationalError } from "../errors.js";
 import { confinementRoot, displayPath, type InputFile, STDIN_NAME } from "../files/files.js";
 import { DatasetPrints, type Fingerprint, fingerprintAt, fingerprintOf } from "../files/fingerprints.js";
 import { openRegularSync } from "../files/regular-file.js";
+import { sha256Stream } from "../../core/bytes.js";
 import { mapWithLimit } from "../pool/concurrency.js";
 import { encodeFailure, type TaskFailure } from "../pool/task-failure.js";
 import type { CheckedFile, FileToCheck, ValidateOptions } from "./validate-options.js";
-import { openLockContext } from "./validate-lock.js";
+import { openLockContext, provedContexts } from "./validate-lock.js";
 
 const CHUNK_SIZE = 1 << 20;
 
@@ -122,6 +123,12 @@ export async function createFileValidator(options: ValidateOptions & { cwd: stri
         )
       : undefined;
   const cacheInUse = options.cacheRun !== undefined; // never with an explicit or no lock manifest, nor for standard input
+  // update's cache, whose entries prove a JSONL is what generate writes (generated-proof.ts): loaded only when there is one.
+  const updateCache = options.cacheRun?.updateCache;
+  const proof =
+    updateCache !== undefined
+      ? (await import("../cache/generated-proof.js")).openGeneratedProof(updateCache)
+      : undefined;
   const realParents = new Map<string, string>(); // the real paths of the dataset folders' parents, asked once a run
   const prepare = async (input: FileToCheck): Promise<PreparedFile> => {
     const checkOptions: FileCheckOptions = {
@@ -176,7 +183,11 @@ export async function createFileValidator(options: ValidateOptions & { cwd: stri
     }
     const prints = cached && "pending" in cached ? cached.pending?.prints : undefined;
     try {
-      const lock = await openLockContext(sibling, shown, cwd, prints ? { ...confinement, prints } : confinement);
+      const lock = await openLockContext(sibling, shown, cwd, {
+        ...confinement,
+        ...(prints ? { prints } : {}),
+        ...(proof ? { proof } : {}),
+      });
       // The dataset's records are checked against the schema of its host (the manifest's legislationHost, if any).
       const schemaCheck = await schemaForHost(lock.manifest.legislationHost, schema);
       return { input, checkOptions: { ...checkOptions, lock, schemaCheck }, ...(cached ? { cached } : {}) };
@@ -254,6 +265,16 @@ async function validateFile(
 ): Promise<FileResult & { error?: string }> {
   const { input, checkOptions } = prepared;
   const check = createFileCheck(checkOptions);
+  // update's cache proves what generate writes (generated-proof.ts): the bytes read are digested to see that they are it.
+  const lock = checkOptions.lock;
+  const proof = lock !== undefined ? provedContexts.get(lock) : undefined;
+  const proven = proof !== undefined ? sha256Stream() : undefined;
+  /** Not proved after all (other bytes, or the read failed): generate's records made, and the file checked again. */
+  const derived = async () => {
+    provedContexts.delete(lock!);
+    await proof!.derive();
+    return validateFile(prepared, stdin);
+  };
   try {
     if (input.stdin && stdin) {
       for await (const chunk of stdin) {
@@ -273,19 +294,23 @@ async function validateFile(
           closeSync(fd);
         }
         check.push(bytes);
+        proven?.update(bytes);
         onRead?.(bytes.length);
       } else {
         for await (const chunk of createReadStream("", { fd, highWaterMark: CHUNK_SIZE })) {
           check.push(chunk as Buffer);
+          proven?.update(chunk as Buffer);
           onRead?.((chunk as Buffer).length);
         }
       }
     }
   } catch (error) {
     await lockFacts(checkOptions.lock);
+    if (proven !== undefined) return derived();
     return { ...check.end(), error: describeIoError(error, "read", input.display) };
   }
   await lockFacts(checkOptions.lock);
+  if (proven !== undefined && proven.digest("hex") !== proof!.digest) return derived();
   return check.end();
 }
 

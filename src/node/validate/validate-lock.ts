@@ -12,6 +12,7 @@ import { displayPath, openedPath } from "../files/files.js";
 import { loadManifest, type ManifestReadOptions, resolveArtifact, rootOf } from "../dataset/manifest-io.js";
 import { openRegularSync, readRegularFileSync } from "../files/regular-file.js";
 import { type DatasetPrints, fingerprintAt, fingerprintOf } from "../files/fingerprints.js";
+import type { GeneratedProof } from "../cache/generated-proof.js";
 
 /**
  * The bodies a dataset keeps as bytes for `lock-artifact-body` to compare with, in all (a publisher's
@@ -35,7 +36,12 @@ export async function openLockContext(
   manifestPath: string,
   shownPath: string,
   cwd = process.cwd(),
-  options: ManifestReadOptions & { keepBodies?: boolean; prints?: DatasetPrints; artifacts?: boolean } = {},
+  options: ManifestReadOptions & {
+    keepBodies?: boolean;
+    prints?: DatasetPrints;
+    artifacts?: boolean;
+    proof?: GeneratedProof;
+  } = {},
 ): Promise<LockContext> {
   const loaded = await loadManifest(manifestPath, cwd, shownPath, options);
   const context: LockContext = {
@@ -61,6 +67,7 @@ export async function openLockContext(
     options.keepBodies ? KEEP_BODIES_UP_TO : 0,
     options.prints,
     loaded.file,
+    options.proof?.bind(undefined, loaded.path, loaded.text),
   );
   context.ready = ready;
   await ready.catch(() => undefined); // a failure surfaces where the caller awaits `ready`
@@ -94,6 +101,7 @@ async function gatherFacts(
   keepUpTo: number,
   prints?: DatasetPrints,
   file?: string,
+  proof?: () => string | undefined,
 ): Promise<void> {
   if (prints) prints.root = root;
   const realRoot = realFolder(root, prints);
@@ -172,10 +180,22 @@ async function gatherFacts(
   // dataset (an artifact missing or changed) is said once by lock-dataset-files or lock-artifact-body instead.
   if (context.missingArtifacts.length === 0 && context.changedArtifacts.size === 0) {
     // Loaded here: generation brings the markdown parser, which a run without a lock manifest never needs.
-    const { fillGenerated } = await import("../records/generated-records.js");
-    await fillGenerated(context, manifest, matching, notUtf8);
+    const generate = async () =>
+      (await import("../records/generated-records.js")).fillGenerated(context, manifest, matching, notUtf8);
+    // update's cache may know what generate writes from these very bytes (generated-proof.ts): then the file checked is
+    // compared with that digest, and the dataset generated only when it differs (file-validator.ts).
+    const proven = notUtf8.size === 0 && context.computedDigest === manifest.datasetDigest ? proof?.() : undefined;
+    if (proven !== undefined) provedContexts.set(context, { digest: proven, derive: generate });
+    else await generate();
   }
 }
+
+/**
+ * The lock contexts whose records are not generated yet because update's cache proves what generate writes
+ * (generated-proof.ts): the SHA-256 of the JSONL it writes, and how to generate them when the file checked has other
+ * bytes (file-validator.ts checks the digest as it reads).
+ */
+export const provedContexts = new WeakMap<LockContext, { digest: string; derive: () => Promise<void> }>();
 
 /** The real path of each dataset root met in this thread (a realpath costs a system call per folder of the path). */
 const realRoots = new Map<string, string>();

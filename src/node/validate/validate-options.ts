@@ -85,9 +85,10 @@ export interface ValidateOptions {
    * Set by validate for the threads that check files when the cache is in use (verdicts come with the
    * files; fingerprints are taken): a name of the run, so that what a thread learns of the file system
    * in one run (the real paths of folders) is never taken for another's, and the moment (ns since the
-   * epoch, in decimal) before which a file must have been left alone for its verdict to be kept.
+   * epoch, in decimal) before which a file must have been left alone for its verdict to be kept; and `update`'s cache
+   * file at its default place, when there is one, whose entries prove a JSONL is what generate writes (generated-proof.ts).
    */
-  cacheRun?: { name: string; settledBefore: string };
+  cacheRun?: { name: string; settledBefore: string; updateCache?: string };
 }
 
 /** What a run took from the cache and stored in it. */

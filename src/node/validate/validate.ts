@@ -16,6 +16,7 @@ import {
   validateCacheLocation,
   verdictKey,
 } from "../cache/validate-cache.js";
+import { cacheLocation } from "../cache/cache-file.js";
 import { OperationalError } from "../errors.js";
 import {
   confinementRoot,
@@ -62,7 +63,13 @@ async function validateConfined(options: ValidateOptions = {}): Promise<Report> 
       : undefined;
   // Files changed since shortly before the run are not trusted (racily clean): their verdicts are not kept.
   const settledBefore = (BigInt(startedMs - (options.cacheSettleMs ?? SETTLE_MS)) * 1_000_000n).toString();
-  const cacheRun = cache ? { name: `${process.pid}.${startedMs}.${++runs}`, settledBefore } : undefined;
+  // update's cache at its default place proves which JSONL generate writes (generated-proof.ts): read with validate's own
+  // cache at its default place only (not with --cache-location or --no-cache).
+  const updateCache =
+    cache && options.cache === undefined ? await cacheLocation(cwd, undefined, "update.json") : undefined;
+  const cacheRun = cache
+    ? { name: `${process.pid}.${startedMs}.${++runs}`, settledBefore, ...(updateCache ? { updateCache } : {}) }
+    : undefined;
   const validator = await createFileValidator({ ...options, cwd, ...(cacheRun ? { cacheRun } : {}) });
   // A config's patterns stay in the repository that holds the config (outside one, the config's folder); the default
   // pattern in the working directory's.
