@@ -9,6 +9,7 @@
 import { Worker } from "node:worker_threads";
 import { codeFile } from "../code-root.js";
 import { WORKER_LIMITS } from "./thread-limits.js";
+import { interruptGate } from "../writes/interrupted-writes.js";
 
 /** What the main thread sends: the run's reading rule once, then tasks by id. */
 export type DirectRequest = { outsideAllowed: boolean } | { id: number; name: string; task: unknown };
@@ -21,7 +22,7 @@ const TASKS_AT_ONCE = 2;
 function spawn(warm: string): Worker {
   return new Worker(new URL(codeFile("node/pool/worker.js")), {
     resourceLimits: WORKER_LIMITS,
-    workerData: { warm, direct: true },
+    workerData: { warm, direct: true, interruptGate: interruptGate() },
   });
 }
 

@@ -17,6 +17,7 @@ import { fileURLToPath } from "node:url";
 import { codeFile } from "../code-root.js";
 import { OperationalError } from "../errors.js";
 import { readsOutsideAllowed } from "../files/regular-file.js";
+import { interruptGate } from "../writes/interrupted-writes.js";
 import { errorMessage } from "../../core/errors.js";
 import { maxJobs, WORKER_LIMITS } from "./thread-limits.js";
 import { DirectWorker } from "./direct-worker.js";
@@ -156,8 +157,13 @@ export async function createPool<T extends TaskTable<T>>(
       // Every worker takes the next task when it is done with one; a queue of any length (the run bounds what it
       // submits).
       maxQueue: Number.POSITIVE_INFINITY,
-      // What the workers load as they start, and whether their reads may leave the repository (regular-file.ts).
-      workerData: { ...(warm !== undefined ? { warm } : {}), outsideAllowed: readsOutsideAllowed() },
+      // What the workers load as they start, whether their reads may leave the repository (regular-file.ts), and the
+      // gate their temporary files are created through (interrupted-writes.ts).
+      workerData: {
+        ...(warm !== undefined ? { warm } : {}),
+        outsideAllowed: readsOutsideAllowed(),
+        interruptGate: interruptGate(),
+      },
     }) as PiscinaLike;
   };
   // `warm`: the run will send this kind of task; the workers start now, and load its modules as they start, while this

@@ -7,6 +7,7 @@
  * survives the crossing. This module imports the commands; none of them imports it.
  */
 import { parentPort, workerData } from "node:worker_threads";
+import { joinInterruptGate } from "../writes/interrupted-writes.js";
 import { errorMessage } from "../../core/errors.js";
 import type { DirectReply, DirectRequest } from "./direct-worker.js";
 import type { DiffTasks } from "../diff/diff-pairs.js";
@@ -95,11 +96,14 @@ const MODULES: Partial<Record<TaskName, () => Promise<unknown>>> = {
 // A pool told which kind of task its run sends (pool.ts, `warm`) has each worker load that kind's modules as it
 // starts, while the main thread still prepares the first tasks. Awaited here, before Piscina hears the worker is ready:
 // a ready worker waits for its first task in Atomics.wait, which would hold a load left running.
-const { warm, outsideAllowed, direct } = (workerData ?? {}) as {
+const { warm, outsideAllowed, direct, interruptGate } = (workerData ?? {}) as {
   warm?: TaskName;
   outsideAllowed?: boolean;
   direct?: boolean;
+  interruptGate?: SharedArrayBuffer;
 };
+// Temporary files are created through the main thread's gate: none after a signal (interrupted-writes.ts).
+joinInterruptGate(interruptGate);
 // Reads outside the repository as the run allows them (`--allow-outside-repository`; regular-file.ts).
 if (outsideAllowed === true) (await import("../files/regular-file.js")).allowReadsOutsideRepository(true);
 if (warm !== undefined) await MODULES[warm]?.().catch(() => undefined); // a failure shows when the first task loads them

@@ -18,6 +18,53 @@ const SIGNALS = ["SIGINT", "SIGTERM"] as const;
 /** The folders this run writes temporary files into (main thread). */
 const folders = new Set<string>();
 let installed = false;
+/** A signal came: the temporaries are being removed, the process ends once they are. */
+let ending = false;
+
+/**
+ * Shared by the main thread and its workers (`interruptGate`, `joinInterruptGate`): slot 0 is 1 once a signal came,
+ * slot 1 counts the temporary files being created now, in any thread. On a signal, the main thread closes the gate
+ * and waits for the creations under way before it looks for the temporaries to remove: a worker can no longer create
+ * one after the look (which left it behind when the process ended).
+ */
+let gate = new Int32Array(new SharedArrayBuffer(8));
+const CLOSED = 0;
+const CREATING = 1;
+/** The longest wait for creations under way (a file system that hangs must not keep an interrupted run alive). */
+const SETTLE_MS = 2_000;
+
+/** The main thread's gate, for its workers' `workerData`. */
+export function interruptGate(): SharedArrayBuffer {
+  return gate.buffer as SharedArrayBuffer;
+}
+
+/** In a worker thread: creates its temporaries through the main thread's gate. */
+export function joinInterruptGate(buffer: unknown): void {
+  if (buffer instanceof SharedArrayBuffer && buffer.byteLength >= 8) gate = new Int32Array(buffer);
+}
+
+/**
+ * Creates a temporary file through the gate: once a signal came, never (the promise stays pending: the process is
+ * ending). The count is held until the creation has settled, in whichever thread runs it.
+ */
+export async function creatingTemporary<T>(create: () => Promise<T>): Promise<T> {
+  Atomics.add(gate, CREATING, 1);
+  if (Atomics.load(gate, CLOSED) !== 0) {
+    Atomics.sub(gate, CREATING, 1);
+    return new Promise<T>(() => undefined);
+  }
+  try {
+    return await create();
+  } finally {
+    Atomics.sub(gate, CREATING, 1);
+  }
+}
+
+/** Waits, up to SETTLE_MS, until no thread is creating a temporary file (the main thread's own creations settle too). */
+async function settled(): Promise<void> {
+  const until = Date.now() + SETTLE_MS;
+  while (Atomics.load(gate, CREATING) > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 2));
+}
 
 /** Removes this process's temporary files in `folder`; what cannot be removed is left (the process is ending). */
 function removeOwn(folder: string): void {
@@ -39,11 +86,16 @@ function removeOwn(folder: string): void {
 }
 
 function onSignal(signal: NodeJS.Signals): void {
-  for (const folder of folders) removeOwn(folder);
-  for (const each of SIGNALS) process.off(each, onSignal);
-  // With no listener left, the signal ends the process as it would have (exit status 128 + its number), unless another
-  // part of the run holds it (the journal's renames), which delivers it when done.
-  process.kill(process.pid, signal);
+  if (ending) return; // a second Ctrl-C while the first is handled
+  ending = true;
+  Atomics.store(gate, CLOSED, 1);
+  void settled().then(() => {
+    for (const folder of folders) removeOwn(folder);
+    for (const each of SIGNALS) process.off(each, onSignal);
+    // With no listener left, the signal ends the process as it would have (exit status 128 + its number), unless
+    // another part of the run holds it (the journal's renames), which delivers it when done.
+    process.kill(process.pid, signal);
+  });
 }
 
 /**

@@ -3,7 +3,7 @@ import { lstatSync, type Stats, statSync } from "node:fs";
 import { mkdir, open, readdir, rename, rm, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { ioError, OperationalError } from "../errors.js";
-import { removeOnInterrupt } from "./interrupted-writes.js";
+import { creatingTemporary, removeOnInterrupt } from "./interrupted-writes.js";
 
 /**
  * A file being written atomically: bytes go to a temporary file in the target's folder
@@ -111,7 +111,7 @@ export async function openAtomic(path: string, options: { sweep?: boolean } = {}
   for (let attempt = 0; handle === undefined; attempt++) {
     temporary = join(folder, `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
     try {
-      handle = await open(temporary, "wx");
+      handle = await creatingTemporary(() => open(temporary, "wx"));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST" || attempt >= 8)
         throw ioError(error, "write", path, ` (cannot create a file in ${folder})`);
