@@ -15,7 +15,7 @@ function reader() {
   const asked: string[][] = [];
   const read = async (keys: readonly string[]) => {
     asked.push([...keys]);
-    return keys.map((key) => key.toUpperCase());
+    return { aliases: keys.map((key) => key.toUpperCase()) };
   };
   return { asked, read };
 }
@@ -87,6 +87,21 @@ describe("optionalMembers", () => {
   });
 
   test("keys whose front matter gives no value write no aliases (not an empty list)", async () => {
-    expect(await optionalMembers({ aliasKeys: ["jurabk"] }, { aliases: ["OLD"] }, async () => [])).toEqual({});
+    expect(
+      await optionalMembers({ aliasKeys: ["jurabk"] }, { aliases: ["OLD"] }, async () => ({ aliases: [] })),
+    ).toEqual({});
+  });
+
+  test("a dataset of several laws: each document's aliases replace the dataset's, and are kept as aliases are", async () => {
+    const several = async () => ({ aliases: [], documentAliases: { "a/index.md": ["AG"], "b/index.md": ["BG"] } });
+    const written = await optionalMembers({ aliasKeys: ["jurabk"] }, { aliases: ["OLD"] }, several);
+    expect(written).toEqual({ documentAliases: { "a/index.md": ["AG"], "b/index.md": ["BG"] } });
+    const { asked, read } = reader();
+    // Kept by a run naming no keys; units turned on later does not read the default keys over them.
+    expect(await optionalMembers({}, written, read)).toEqual(written);
+    expect(await optionalMembers({ units: true }, written, read)).toEqual({ units: true, ...written });
+    expect(asked).toEqual([]);
+    // Read again into one law: the documents' aliases go.
+    expect(await optionalMembers({ aliasKeys: ["jurabk"] }, written, read)).toEqual({ aliases: ["JURABK"] });
   });
 });

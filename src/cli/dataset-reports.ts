@@ -42,10 +42,17 @@ export function describeManifestChanges(changes: ManifestChanges): string[] {
   if (changes.rearranged.length > 0) lines.push(`  moved or re-kinded: ${firstFew(changes.rearranged)}`);
   if (changes.fields.length > 0) lines.push(`dataset fields changed: ${changes.fields.join(", ")}`);
   if (changes.units) lines.push("units below the heading: now targets (the manifest's units)");
-  if (changes.aliases !== undefined)
+  const laws = Object.entries(changes.documentAliases ?? {});
+  if (laws.length > 0)
     lines.push(
-      changes.aliases.length > 0
-        ? `aliases (resolve finds the law by them): ${changes.aliases.map((alias) => JSON.stringify(alias)).join(", ")}`
+      `aliases of ${laws.length} laws in it, each by its document (resolve finds a law in the dataset by them): ${firstFew(
+        laws.map(([path, aliases]) => `${aliases.map((alias) => JSON.stringify(alias)).join(", ")} (${path})`),
+      )}`,
+    );
+  else if (changes.aliases !== undefined || changes.documentAliases !== undefined)
+    lines.push(
+      (changes.aliases ?? []).length > 0
+        ? `aliases (resolve finds the law by them): ${changes.aliases!.map((alias) => JSON.stringify(alias)).join(", ")}`
         : "aliases: none now (the front matter gives no value for the keys)",
     );
   return lines;

@@ -276,7 +276,7 @@ export function registerAdoptCommand(
       )
       .option(
         "--slug <template>",
-        "default: '{front.slug|slug}' when the front matter has a slug, else '{folder|slug}'",
+        "default: '{front.slug|slug}' when the front matter has a slug (and the folder's files agree on it), else '{folder|slug}'",
       )
       .option("--title-id <template>", "e.g. '{front.jurabk}'")
       .option("--name <template>", "e.g. '{front.Title}'")

@@ -53,6 +53,12 @@ export interface LockManifest {
    * "resolve"); `resolve` finds the law by them. Not part of the digest.
    */
   aliases?: string[];
+  /**
+   * A dataset of several laws (a statute book kept as one dataset): each law's other names, by the artifact path of the
+   * document whose front matter gives them, in path order; such a dataset has no `aliases`. `resolve` finds a law in
+   * the dataset by them. Not part of the digest.
+   */
+  documentAliases?: Record<string, string[]>;
   artifacts: ManifestArtifact[];
   datasetDigest: string;
 }
@@ -61,11 +67,11 @@ export interface LockManifest {
  * The members that do not enter datasetDigest: the digest itself, where the dataset happens to be stored, which files
  * the walk leaves out, and what checks the records without changing them (the legislation host, the aliases).
  */
-const UNDIGESTED = new Set(["datasetDigest", "datasetRoot", "ignore", "legislationHost", "aliases"]);
+const UNDIGESTED = new Set(["datasetDigest", "datasetRoot", "ignore", "legislationHost", "aliases", "documentAliases"]);
 
 /**
  * datasetDigest: lowercase hex SHA-256 of the JCS bytes of the manifest without `datasetDigest` (and `datasetRoot`,
- * `ignore`, `legislationHost`, `aliases`).
+ * `ignore`, `legislationHost`, `aliases`, `documentAliases`).
  */
 export function computeDatasetDigest(manifest: Omit<LockManifest, "datasetDigest"> | LockManifest): string {
   const content = Object.fromEntries(Object.entries(manifest).filter(([key]) => !UNDIGESTED.has(key)));
@@ -86,6 +92,7 @@ export function formatManifest(manifest: LockManifest): string {
     ...(manifest.legislationHost !== undefined ? { legislationHost: manifest.legislationHost } : {}),
     ...(manifest.units === true ? { units: true } : {}),
     ...(manifest.aliases !== undefined ? { aliases: manifest.aliases } : {}),
+    ...(manifest.documentAliases !== undefined ? { documentAliases: manifest.documentAliases } : {}),
     artifacts: manifest.artifacts.map((a) => ({
       path: a.path,
       sha256: a.sha256,
@@ -150,6 +157,13 @@ export function buildManifestSchema(): Record<string, unknown> {
         items: NON_EMPTY_STRING,
         description:
           "other names of the law (abbreviations), read from front matter keys named with --alias; resolve finds the law by them; not digested",
+      },
+      documentAliases: {
+        type: "object",
+        propertyNames: ARTIFACT_PATH,
+        additionalProperties: { type: "array", minItems: 1, items: NON_EMPTY_STRING },
+        description:
+          "a dataset of several laws: each law's other names, by the path of the artifact whose front matter gives them; resolve finds a law in the dataset by them; not digested",
       },
       artifacts: {
         type: "array",

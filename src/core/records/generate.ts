@@ -78,6 +78,15 @@ export function planDataset(manifest: LockManifest): string[] {
       else indexes.set(folder, path);
     }
   }
+  for (const path of Object.keys(manifest.documentAliases ?? {}))
+    if (!seen.has(path))
+      problems.push(
+        `${path}: documentAliases names it, but it is not an artifact of the manifest (lock the dataset again)`,
+      );
+  if (manifest.aliases !== undefined && manifest.documentAliases !== undefined)
+    problems.push(
+      "aliases and documentAliases are both set: a dataset is one law (aliases) or several (documentAliases); lock it again",
+    );
   return problems;
 }
 

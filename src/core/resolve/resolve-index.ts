@@ -22,6 +22,8 @@ export interface ResolveDataset {
   titleId: string;
   name: string;
   aliases?: readonly string[];
+  /** A dataset of several laws: each law's aliases by the path of its document (the manifest's documentAliases). */
+  documentAliases?: Readonly<Record<string, readonly string[]>>;
   records: readonly ResolveRecord[];
 }
 
@@ -36,6 +38,7 @@ export interface ResolveColumns {
   titleId: string;
   name: string;
   aliases?: readonly string[];
+  documentAliases?: Readonly<Record<string, readonly string[]>>;
   datasetDigest: string;
   records: string;
 }
@@ -162,23 +165,47 @@ interface IndexedDataset {
   };
 }
 
+/**
+ * Where a law is: a dataset, or (a law of a dataset of several laws, named by its document's aliases) the records of
+ * one document of it, those whose address starts with `prefix` (`<slug>/<document path>#`).
+ */
+interface LawPlace {
+  dataset: number;
+  prefix?: string;
+}
+
 /** The index of `resolve`: built once from the datasets, then asked any number of citations. */
 export class ResolveIndex {
   private readonly datasets: IndexedDataset[];
-  private readonly laws = new Map<string, number[]>();
+  private readonly laws = new Map<string, LawPlace[]>();
   private readonly reader = createCitationReader(READER_TABLES);
-  /** The datasets of each law text as written, once looked up (a batch names the same laws again and again). */
-  private readonly lawTexts = new Map<string, number[]>();
+  /** The places of each law text as written, once looked up (a batch names the same laws again and again). */
+  private readonly lawTexts = new Map<string, LawPlace[]>();
+
+  /** Notes that `name` names the law at `place`; once a dataset is named whole, its documents are not noted too. */
+  private addLaw(name: string, place: LawPlace): void {
+    const key = lawKey(name);
+    if (key === "") return;
+    const list = this.laws.get(key);
+    if (list === undefined) {
+      this.laws.set(key, [place]);
+      return;
+    }
+    if (
+      list.some(
+        (other) => other.dataset === place.dataset && (other.prefix === undefined || other.prefix === place.prefix),
+      )
+    )
+      return;
+    list.push(place);
+  }
 
   constructor(datasets: readonly (ResolveDataset | ResolveColumns)[]) {
     this.datasets = datasets.map((dataset, position) => {
-      for (const name of [dataset.titleId, dataset.name, dataset.slug, ...(dataset.aliases ?? [])]) {
-        const key = lawKey(name);
-        if (key === "") continue;
-        const list = this.laws.get(key);
-        if (list === undefined) this.laws.set(key, [position]);
-        else if (list[list.length - 1] !== position) list.push(position);
-      }
+      for (const name of [dataset.titleId, dataset.name, dataset.slug, ...(dataset.aliases ?? [])])
+        this.addLaw(name, { dataset: position });
+      for (const [path, aliases] of Object.entries(dataset.documentAliases ?? {}))
+        for (const alias of aliases) this.addLaw(alias, { dataset: position, prefix: `${dataset.slug}/${path}#` });
       if (!isColumns(dataset)) {
         const records = dataset.records;
         return {
@@ -233,8 +260,8 @@ export class ResolveIndex {
     return this.datasets.length;
   }
 
-  /** The datasets a law text names (memoised, up to 100,000 texts). */
-  private lawsOf(text: string): number[] {
+  /** The places a law text names (memoised, up to 100,000 texts). */
+  private lawsOf(text: string): LawPlace[] {
     let found = this.lawTexts.get(text);
     if (found === undefined) {
       found = this.laws.get(lawKey(text)) ?? [];
@@ -257,14 +284,14 @@ export class ResolveIndex {
   /** Resolves a citation read. */
   resolveCitation(input: string, citation: Citation, options: { lawOptional?: boolean } = {}): ResolveResult {
     const range = citation.range ? { range: true as const } : {};
-    let datasets: number[];
+    let places: LawPlace[];
     if (citation.law === undefined) {
       if (!options.lawOptional)
         return { ...noMatch(input, "names no law, and no dataset was named (--dataset)"), ...range };
-      datasets = this.datasets.map((_, position) => position);
+      places = this.datasets.map((_, position) => ({ dataset: position }));
     } else {
-      datasets = this.lawsOf(citation.law.text);
-      if (datasets.length === 0)
+      places = this.lawsOf(citation.law.text);
+      if (places.length === 0)
         return {
           ...noMatch(
             input,
@@ -278,9 +305,10 @@ export class ResolveIndex {
     const units = citation.steps.slice(provisions.length);
     const found: { dataset: number; record: number; precision: ResolvePrecision; ranges: [number, number][] }[] = [];
     const lawRange: [number, number][] = citation.law !== undefined ? [[citation.law.start, citation.law.end]] : [];
-    for (const position of datasets) {
+    for (const { dataset: position, prefix } of places) {
       const indexed = this.datasets[position]!;
       for (const heading of this.headings(indexed, keys)) {
+        if (prefix !== undefined && !this.recordsOf(indexed).addresses[heading]!.startsWith(prefix)) continue;
         const ranges: [number, number][] = provisions.map((step) => [step.start, step.end]);
         // Walk down the units: the address grows by each unit an address names; the deepest record there is the target,
         // the unit itself when it is the whole citation's.
@@ -315,13 +343,13 @@ export class ResolveIndex {
       const what = input.slice(provisions[0]!.start, provisions[provisions.length - 1]!.end);
       const where =
         citation.law !== undefined
-          ? `"${citation.law.text}" (${datasets
-              .map((p) => this.datasets[p]!.slug)
+          ? `"${citation.law.text}" (${places
+              .map((place) => place.prefix?.slice(0, -1) ?? this.datasets[place.dataset]!.slug)
               .slice(0, 3)
-              .join(", ")}${datasets.length > 3 ? ", …" : ""})`
-          : datasets.length === 1
-            ? this.datasets[datasets[0]!]!.slug
-            : `the ${datasets.length} datasets named`;
+              .join(", ")}${places.length > 3 ? ", …" : ""})`
+          : places.length === 1
+            ? this.datasets[places[0]!.dataset]!.slug
+            : `the ${places.length} datasets named`;
       return { ...noMatch(input, `${where} has no ${what}`), ...range };
     }
     if (found.length === 1) {

@@ -84,7 +84,8 @@ const ADOPT_SECTION = {
     },
     slug: {
       ...NON_EMPTY_STRING,
-      description: "default: {front.slug|slug} when the front matter has a slug, else {folder|slug}",
+      description:
+        "default: {front.slug|slug} when the front matter has a slug (and the folder's files agree on it), else {folder|slug}",
     },
     titleId: NON_EMPTY_STRING,
     name: NON_EMPTY_STRING,

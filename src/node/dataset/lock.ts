@@ -118,6 +118,8 @@ export interface ManifestChanges {
   units?: true;
   /** The manifest's aliases after the refresh, set when they changed (read again from the front matter): absent otherwise. */
   aliases?: string[];
+  /** The manifest's documentAliases after the refresh (a dataset of several laws), set when they changed. */
+  documentAliases?: Record<string, string[]>;
 }
 
 const METADATA = MANIFEST_DATASET_FIELDS;
@@ -232,7 +234,8 @@ async function lockUnder(options: LockOptions, preloaded?: LoadedManifest): Prom
   const optional = await optionalMembers(
     options,
     existing,
-    async (keys) => (await import("./dataset-aliases.js")).readAliases(named, keys, displayPath(root, cwd) || "."), // YAML only then
+    async (keys) =>
+      (await import("./dataset-aliases.js")).readAliases(named, keys, displayPath(root, cwd) || ".", order), // YAML only then
   );
   const content: Omit<LockManifest, "datasetDigest"> = {
     lockVersion: LOCK_VERSION,
@@ -301,6 +304,10 @@ export function compareManifests(before: LockManifest | undefined, after: LockMa
     before !== undefined && (before.aliases ?? []).join("\n") !== (after.aliases ?? []).join("\n")
       ? { aliases: after.aliases ?? [] }
       : {};
+  const documentAliases =
+    before !== undefined && JSON.stringify(before.documentAliases ?? {}) !== JSON.stringify(after.documentAliases ?? {})
+      ? { documentAliases: after.documentAliases ?? {} }
+      : {};
   return {
     created: before === undefined,
     added,
@@ -310,6 +317,7 @@ export function compareManifests(before: LockManifest | undefined, after: LockMa
     fields,
     ...(units ? { units } : {}),
     ...aliases,
+    ...documentAliases,
   };
 }
 

@@ -5,6 +5,7 @@
  * `legislationHost` and `aliases` is digested, its `datasetDigest`).
  */
 import type { LockManifest } from "../../core/lock/manifest.js";
+import type { LawAliases } from "./dataset-aliases.js";
 
 /** What a run asks of a manifest's optional members; a member not given keeps what the manifest there has. */
 export interface ManifestOptions {
@@ -42,27 +43,32 @@ export function layerManifestOptions(...layers: ReadonlyArray<ManifestOptions | 
 }
 
 /** The optional members as written in a manifest, in the order they are written (after `ignore`). */
-export type OptionalMembers = Pick<LockManifest, "legislationHost" | "units" | "aliases">;
+export type OptionalMembers = Pick<LockManifest, "legislationHost" | "units" | "aliases" | "documentAliases">;
 
 /**
  * The optional members of the manifest a run writes, from its options and the manifest there (`existing`): a given
- * member replaces the manifest's, an absent one keeps it. The aliases are read with `readAliases` from the keys given,
- * else, when `units` turns units on for a manifest with no aliases yet, from the default keys.
+ * member replaces the manifest's, an absent one keeps it. The aliases (the dataset's, or each document's in a dataset of
+ * several laws: dataset-aliases.ts) are read with `readAliases` from the keys given, else, when `units` turns units on
+ * for a manifest with no aliases yet, from the default keys.
  */
 export async function optionalMembers(
   given: ManifestOptions,
   existing: OptionalMembers | undefined,
-  readAliases: (keys: readonly string[]) => Promise<string[]>,
+  readAliases: (keys: readonly string[]) => Promise<LawAliases>,
 ): Promise<OptionalMembers> {
   const options = manifestOptionsOf(given);
   const legislationHost =
     options.legislationHost === null ? undefined : (options.legislationHost ?? existing?.legislationHost);
-  const keys =
-    options.aliasKeys ?? (options.units === true && existing?.aliases === undefined ? DEFAULT_ALIAS_KEYS : undefined);
-  const aliases = keys !== undefined ? await readAliases(keys) : (existing?.aliases ?? []);
+  const unaliased = existing?.aliases === undefined && existing?.documentAliases === undefined;
+  const keys = options.aliasKeys ?? (options.units === true && unaliased ? DEFAULT_ALIAS_KEYS : undefined);
+  const { aliases, documentAliases } =
+    keys !== undefined
+      ? await readAliases(keys)
+      : { aliases: existing?.aliases ?? [], documentAliases: existing?.documentAliases };
   return {
     ...(legislationHost !== undefined ? { legislationHost } : {}),
     ...(options.units === true || existing?.units === true ? { units: true as const } : {}),
     ...(aliases.length > 0 ? { aliases } : {}),
+    ...(documentAliases !== undefined && Object.keys(documentAliases).length > 0 ? { documentAliases } : {}),
   };
 }

@@ -3,7 +3,7 @@
  * the index of src/core/resolve/resolve-index.ts, each citation read and found in it.
  *
  * The index is cached (docs/spec.md, section 14, item 10): `node_modules/.cache/citation-targets/resolve.json` keeps,
- * for each lock manifest, what the index holds of its dataset (the manifest's fields and aliases, each record's
+ * for each lock manifest, what the index holds of its dataset (the manifest's fields, aliases and documentAliases, each record's
  * address, id and heading), with the stat fingerprint of the manifest and of its JSONL, under the code identity of
  * this module's import graph. A dataset whose two fingerprints are unchanged is not read again.
  */
@@ -71,6 +71,8 @@ const isEntry = (value: unknown): value is ResolveEntry => {
     typeof dataset.name === "string" &&
     typeof dataset.datasetDigest === "string" &&
     (dataset.aliases === undefined || Array.isArray(dataset.aliases)) &&
+    (dataset.documentAliases === undefined ||
+      (typeof dataset.documentAliases === "object" && dataset.documentAliases !== null)) &&
     typeof dataset.records === "string"
   );
 };
@@ -199,6 +201,14 @@ function readDataset(
   if (!present) return undefined;
   const slug = text(data.slug) ?? basename(manifest).replace(/\.lock\.json$/, "");
   const aliases = Array.isArray(data.aliases) ? data.aliases.filter((a): a is string => typeof a === "string") : [];
+  // A dataset of several laws: each law's aliases by its document (only lists of texts are taken).
+  const documentAliases: Record<string, string[]> = {};
+  if (data.documentAliases !== null && typeof data.documentAliases === "object" && !Array.isArray(data.documentAliases))
+    for (const [path, list] of Object.entries(data.documentAliases as Record<string, unknown>))
+      if (Array.isArray(list)) {
+        const texts = list.filter((a): a is string => typeof a === "string");
+        if (texts.length > 0) documentAliases[path] = texts;
+      }
   let datasetDigest = text(data.datasetDigest);
   const addresses: string[] = [];
   const headings: string[] = [];
@@ -231,6 +241,7 @@ function readDataset(
       titleId: text(data.titleId) ?? "",
       name: text(data.name) ?? "",
       ...(aliases.length > 0 ? { aliases } : {}),
+      ...(Object.keys(documentAliases).length > 0 ? { documentAliases } : {}),
       datasetDigest: datasetDigest ?? "",
       records: columnsText(addresses, headings, ids),
     },

@@ -75,9 +75,21 @@ export interface AdoptResult {
   gitattributes: string[];
 }
 
-/** The default slug template: the front matter's `slug` when it has one, else the folder's (or file's) name made a slug. */
-function slugTemplate(context: TemplateContext): string {
-  return context.front !== undefined && typeof context.front.slug === "string" ? "{front.slug|slug}" : "{folder|slug}";
+/**
+ * The default slug template: the front matter's `slug` when it has one, else the folder's (or file's) name made a
+ * slug. A folder whose documents' front matter give different slugs (a statute book of many laws kept as one dataset)
+ * takes the folder's name: the first law's slug would name the whole book.
+ */
+async function slugTemplate(
+  dir: string,
+  fileRoot: boolean,
+  context: TemplateContext,
+  maxFrontMatterBytes: number | undefined,
+): Promise<string> {
+  if (context.front === undefined || typeof context.front.slug !== "string") return "{folder|slug}";
+  if (!fileRoot && (await titlesOfFiles(dir, "{front.slug}", context, maxFrontMatterBytes)).size > 1)
+    return "{folder|slug}";
+  return "{front.slug|slug}";
 }
 
 /** The manifests of the tooling folder by the dataset folder (absolute) their datasetRoot points to. */
@@ -267,7 +279,9 @@ async function adoptLocked(options: AdoptOptions, cwd: string): Promise<AdoptRes
     }
     // Every field's fault, not only the first: one run names them all.
     for (const field of MANIFEST_DATASET_FIELDS) {
-      const template = fieldTemplates[field] ?? (field === "slug" ? slugTemplate(context) : undefined);
+      const template =
+        fieldTemplates[field] ??
+        (field === "slug" ? await slugTemplate(dir, fileRoot, context, options.maxFrontMatterBytes) : undefined);
       if (template === undefined) continue;
       try {
         fields[field] = detached(fillTemplate(template, context, field === "sourceTextUrl"));
