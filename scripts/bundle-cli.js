@@ -44,7 +44,16 @@ for (const { input, chunks } of builds)
     // Node's own modules and Piscina stay imports; every other package is bundled.
     external: (id) => id === "piscina" || id.startsWith("node:") || builtinModules.includes(id),
     logLevel: "warn",
-    output: { dir: out, format: "esm", entryFileNames: "[name].js", chunkFileNames: `${chunks}-[name]-[hash].js` },
+    output: {
+      dir: out,
+      format: "esm",
+      entryFileNames: "[name].js",
+      chunkFileNames: `${chunks}-[name]-[hash].js`,
+      // ASCII source (non-ASCII escaped, doc comments left out): the module loader decodes it and V8 scans it as
+      // one-byte text, not two-byte (bench/RESULTS.md, start-up). Licence and annotation comments stay.
+      charset: "ascii",
+      comments: { legal: true, annotation: true, jsdoc: false },
+    },
   });
 
 const worker = readFileSync(join(out, "pool/worker.js"), "utf8");
