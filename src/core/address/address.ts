@@ -8,6 +8,7 @@
  * `#`, `%`, spaces and controls never appear raw; that makes the form injective and parseable.
  */
 import { SLUG_REGEXP } from "../model.js";
+import { isLatin1, LATIN1_LETTER, LATIN1_NUMBER } from "./latin1.js";
 
 export type TargetKind = "markdown-artifact" | "structural-container";
 
@@ -25,11 +26,6 @@ export const TOP_LOCAL = "_top";
 
 /** One segment of a local coordinate: a designation key (`art-r*123-4`) or a slug. */
 const LOCAL_SEGMENT = "[\\p{L}\\p{N}\\p{M}§.*-]+";
-/**
- * A qualifier that tells apart siblings with one designation (`~dispositions-générales`): a segment that is not only
- * digits.
- */
-const QUALIFIER = `~(?![0-9]+(?:[~/]|$))${LOCAL_SEGMENT}`;
 /** A positional tie-break `~N` (N ≥ 2) among truly identical siblings. */
 const TIE = "(?:~[1-9][0-9]*)?";
 /** A unit below the heading that no label names (intro, wrap-up, text between): `_1`, `_2`, … */
@@ -38,10 +34,19 @@ const POSITIONAL = "_[1-9][0-9]*";
  * Segments, each with its qualifiers and a positional tie-break; after the first, a segment may be a positional unit.
  * (A tie-break ends a heading's local or a unit's step: docs/spec.md, "Units below the heading".)
  */
-const LOCAL_PATTERN = new RegExp(
-  `^(?:${TOP_LOCAL}${TIE}|${LOCAL_SEGMENT}(?:${QUALIFIER})*${TIE}(?:/(?:${POSITIONAL}|${LOCAL_SEGMENT}(?:${QUALIFIER})*${TIE}))*)$`,
-  "u",
-);
+const localPattern = (segment: string, flags: string) => {
+  // A qualifier tells apart siblings with one designation (`~dispositions-générales`): a segment not only digits.
+  const qualifier = `~(?![0-9]+(?:[~/]|$))${segment}`;
+  return new RegExp(
+    `^(?:${TOP_LOCAL}${TIE}|${segment}(?:${qualifier})*${TIE}(?:/(?:${POSITIONAL}|${segment}(?:${qualifier})*${TIE}))*)$`,
+    flags,
+  );
+};
+const LOCAL_PATTERN = localPattern(LOCAL_SEGMENT, "u");
+/** The same for a local coordinate without a character above U+00FF (`latin1.ts`: cheaper to compile). */
+const LATIN1_LOCAL_PATTERN = localPattern(`[${LATIN1_LETTER}${LATIN1_NUMBER}§.*-]+`, "");
+/** Each pattern of this module with a Latin-1 form, and that form (test/latin1-classes.test.ts). */
+export const LATIN1_FORMS: readonly (readonly [RegExp, RegExp])[] = [[LOCAL_PATTERN, LATIN1_LOCAL_PATTERN]];
 const SAFE_PATH_CHARACTER = /[\p{L}\p{N}\p{M}\-._~/]/u;
 const ASCII_SAFE_PATH = /^[A-Za-z0-9\-._~/]*$/;
 
@@ -66,7 +71,12 @@ function isSlug(slug: string): boolean {
 /** True when `local` is a well-formed local coordinate. */
 export function isLocalCoordinate(local: string): boolean {
   if (local === lastLocal && local !== "") return true;
-  if (!LOCAL_PATTERN.test(local) || /(?:^|[/~])\.{1,2}(?:\/|~|$)/.test(local) || /~1(?:\/|$)/.test(local)) return false;
+  if (
+    !(isLatin1(local) ? LATIN1_LOCAL_PATTERN : LOCAL_PATTERN).test(local) ||
+    /(?:^|[/~])\.{1,2}(?:\/|~|$)/.test(local) ||
+    /~1(?:\/|$)/.test(local)
+  )
+    return false;
   lastLocal = local;
   return true;
 }

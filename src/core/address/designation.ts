@@ -8,6 +8,7 @@
 import { withoutFootnoteMarkup } from "../markdown/heading-markup.js";
 import { escapeRegExp } from "../text.js";
 import { PLACEHOLDER, paragraphRun } from "./german-forms.js";
+import { isLatin1, LATIN1_LETTER, LATIN1_NUMBER } from "./latin1.js";
 import {
   ALL_ANNEX_WORDS,
   ALL_NAME_WORDS,
@@ -137,6 +138,8 @@ const AFTER = "(?=$|[\\s.:,;()\\u2013\\u2014-])";
 const WORD_THEN_NUMBER = new RegExp(`^(${spellings([...UNIT_WORDS, ...ANNEX_WORDS])})\\.?\\s*${NUMERAL}${AFTER}`, "u");
 const NUMBER_THEN_WORD = new RegExp(`^(\\d+)\\.\\s*(${spellings(UNIT_WORDS)})${AFTER}`, "u");
 const ORDINAL_THEN_WORD = new RegExp(`^(\\p{L}+)\\s+(${spellings(UNIT_WORDS)})${AFTER}`, "u");
+/** The same for text without a character above U+00FF (`latin1.ts`: cheaper to compile). */
+const LATIN1_ORDINAL_THEN_WORD = new RegExp(`^([${LATIN1_LETTER}]+)\\s+(${spellings(UNIT_WORDS)})${AFTER}`);
 const BARE_ANNEX = new RegExp(`^(${spellings(ANNEX_WORDS)})${AFTER}`, "u");
 const GROUP = new RegExp(
   `^(${spellings(GROUP_WORDS)})\\s+([A-Z]{1,2} ?\\d{1,2}[a-z]?|\\d{1,2}[a-z]?|[IVX]+[a-z]?|[A-Z])${AFTER}`,
@@ -206,15 +209,16 @@ export function designationText(text: string): string {
   );
 }
 
+const NOT_WORD = /[^\p{L}\p{N}\p{M}]+/gu;
+/** The same for text without a character above U+00FF (`latin1.ts`: cheaper to compile). */
+const LATIN1_NOT_WORD = new RegExp(`[^${LATIN1_LETTER}${LATIN1_NUMBER}]+`, "g");
+
 /**
  * A slug of text: NFC, lower case, runs of anything but letters, digits and marks become "-"; at most 48 characters.
  */
 export function slugify(text: string, maxLength = MAX_SLUG_LENGTH): string {
-  let slug = text
-    .normalize("NFC")
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\p{M}]+/gu, "-")
-    .replace(/^-+|-+$/g, "");
+  const lower = text.normalize("NFC").toLowerCase();
+  let slug = lower.replace(isLatin1(lower) ? LATIN1_NOT_WORD : NOT_WORD, "-").replace(/^-+|-+$/g, "");
   if (slug.length > maxLength) {
     const cut = slug.slice(0, maxLength);
     const boundary = cut.lastIndexOf("-");
@@ -234,9 +238,18 @@ export function isRepealedHeading(text: string): boolean {
   return REPEALED.test(text.replace(/[*_]/g, "").trim());
 }
 
+const WORD = /[\p{L}\p{N}]/u;
+const LATIN1_WORD = new RegExp(`[${LATIN1_LETTER}${LATIN1_NUMBER}]`);
+/** Each pattern of this module with a Latin-1 form, and that form (test/latin1-classes.test.ts). */
+export const LATIN1_FORMS: readonly (readonly [RegExp, RegExp])[] = [
+  [ORDINAL_THEN_WORD, LATIN1_ORDINAL_THEN_WORD],
+  [NOT_WORD, LATIN1_NOT_WORD],
+  [WORD, LATIN1_WORD],
+];
+
 /** True when a heading has no letter or digit: `#` alone, `# **`, `# * * *`. */
 export function isEmptyHeading(text: string): boolean {
-  return !/[\p{L}\p{N}]/u.test(text);
+  return !(isLatin1(text) ? LATIN1_WORD : WORD).test(text);
 }
 
 /**
@@ -352,7 +365,7 @@ export function designate(headingText: string): Designation {
   }
   m = NUMBER_THEN_WORD.exec(text);
   if (m) return { ...unitOrAnnex(m[2]!, m[1]!), bare: bare(m), rest: rest(m[0].length) };
-  m = ORDINAL_THEN_WORD.exec(text);
+  m = (isLatin1(text) ? LATIN1_ORDINAL_THEN_WORD : ORDINAL_THEN_WORD).exec(text);
   if (m) {
     const n = germanOrdinal(m[1]!);
     if (n !== undefined) return { ...unitOrAnnex(m[2]!, String(n)), bare: bare(m), rest: rest(m[0].length) };

@@ -4,6 +4,7 @@
  */
 
 import { germanOrdinal } from "./designation.js";
+import { isLatin1, LATIN1_LETTER } from "./latin1.js";
 import { ALL_ANNEX_WORDS, ALL_ORDINALS, ALL_PROVISIONS, ALL_UNIT_WORDS, LATIN_SUFFIXES } from "./legal-systems.js";
 import { INDEX_FILE_NAMES } from "../model.js";
 
@@ -59,19 +60,36 @@ const WORDS = [...new Set([...ALL_UNIT_WORDS, ...ALL_ANNEX_WORDS, ...ALL_PROVISI
   (a, b) => b.length - a.length,
 );
 /**
- * A unit, annex or article word, a separator, and its numeral: roman (with letters after it), `Ier`/`1er`, or an
- * ordinal word.
+ * The patterns of legalSortKey, written with a class of letters: `\p{L}` with the `u` flag, or its Latin-1 members
+ * (`latin1.ts`) without it, for a name without a character above U+00FF (cheaper to compile, the same matches).
  */
-const WORD_NUMERAL = new RegExp(
-  `(^|[^\\p{L}])(${WORDS.join("|")})(\\.?[\\s_-]+)([ivxlcdm]+|1(?:er|re|ère)|\\p{L}+)(?=$|[^\\p{L}]|(?<=[ivxlcdm])[a-z](?:$|[^\\p{L}]))`,
-  "giu",
-);
-/** A German ordinal word before a unit word: `Zweiter Teil`. */
-const ORDINAL_WORD = new RegExp(`(^|[^\\p{L}])(\\p{L}+)([\\s_-]+)(${ALL_UNIT_WORDS.join("|")})(?=$|[^\\p{L}])`, "giu");
-const LATIN = new RegExp(
-  `(?<=\\d[\\s_-]?)(${[...LATIN_SUFFIXES].sort((a, b) => b.length - a.length).join("|")})(?=$|[^\\p{L}])`,
-  "giu",
-);
+function sortPatterns(letter: string, flags: string) {
+  return {
+    /**
+     * A unit, annex or article word, a separator, and its numeral: roman (with letters after it), `Ier`/`1er`, or an
+     * ordinal word.
+     */
+    wordNumeral: new RegExp(
+      `(^|[^${letter}])(${WORDS.join("|")})(\\.?[\\s_-]+)([ivxlcdm]+|1(?:er|re|ère)|[${letter}]+)(?=$|[^${letter}]|(?<=[ivxlcdm])[a-z](?:$|[^${letter}]))`,
+      flags,
+    ),
+    /** A German ordinal word before a unit word: `Zweiter Teil`. */
+    ordinalWord: new RegExp(
+      `(^|[^${letter}])([${letter}]+)([\\s_-]+)(${ALL_UNIT_WORDS.join("|")})(?=$|[^${letter}])`,
+      flags,
+    ),
+    latin: new RegExp(
+      `(?<=\\d[\\s_-]?)(${[...LATIN_SUFFIXES].sort((a, b) => b.length - a.length).join("|")})(?=$|[^${letter}])`,
+      flags,
+    ),
+  };
+}
+const SORT_PATTERNS = sortPatterns("\\p{L}", "giu");
+const LATIN1_SORT_PATTERNS = sortPatterns(LATIN1_LETTER, "gi");
+/** Each pattern of this module with a Latin-1 form, and that form (test/latin1-classes.test.ts). */
+export const LATIN1_FORMS: readonly (readonly [RegExp, RegExp])[] = (
+  ["wordNumeral", "ordinalWord", "latin"] as const
+).map((name) => [SORT_PATTERNS[name], LATIN1_SORT_PATTERNS[name]]);
 
 /**
  * A name as a lawyer reads its numbering, for sorting: after a unit, annex or article word, a roman numeral,
@@ -81,8 +99,9 @@ const LATIN = new RegExp(
  * and `6` < `6 bis` < `6 ter` < `6 quater` < `7`.
  */
 export function legalSortKey(name: string): string {
+  const patterns = isLatin1(name) ? LATIN1_SORT_PATTERNS : SORT_PATTERNS;
   return name
-    .replace(WORD_NUMERAL, (match, before: string, word: string, separator: string, numeral: string) => {
+    .replace(patterns.wordNumeral, (match, before: string, word: string, separator: string, numeral: string) => {
       const lower = numeral.toLowerCase();
       // A single C, D, L or M is a letter (`Subdivision C`), as in the designations.
       if (/^[cdlm]$/.test(lower)) return match;
@@ -93,11 +112,11 @@ export function legalSortKey(name: string): string {
         : (romanValue(lower.replace(/^([ivxlcdm]+?)(?:er|re)$/, "$1")) ?? ALL_ORDINALS[lower]);
       return value === undefined ? match : `${before}${word}${separator}${value}`;
     })
-    .replace(ORDINAL_WORD, (match, before: string, ordinal: string, separator: string, word: string) => {
+    .replace(patterns.ordinalWord, (match, before: string, ordinal: string, separator: string, word: string) => {
       const value = germanOrdinal(ordinal);
       return value === undefined ? match : `${before}${value}${separator}${word}`;
     })
-    .replace(LATIN, (suffix: string) => `.${LATIN_SUFFIXES.indexOf(suffix.toLowerCase()) + 2}`);
+    .replace(patterns.latin, (suffix: string) => `.${LATIN_SUFFIXES.indexOf(suffix.toLowerCase()) + 2}`);
 }
 
 /** Compares two names as a lawyer reads their numbering (legalSortKey), then naturally (compareNatural). */
