@@ -217,6 +217,22 @@ describe("each command loads its own modules, and no package it does not use", (
     }
   });
 
+  // scripts/bundle-cli.js: what the entry imports statically is in its own chunk, and the small modules most commands
+  // share in one chunk, so that a run reads a few files of dist/ rather than dozens (bench/RESULTS.md, "Start-up").
+  test("the built command line: --version reads the entry's chunks only; lock --check a handful of files", async () => {
+    const version = await loads(["--version"], repoRoot, { bundled: true });
+    expect(version.run.code, version.run.stderr).toBe(0);
+    expect([...version.modules].sort()).toEqual([
+      expect.stringMatching(/^node\/cli-main-[\w-]+\.js$/),
+      expect.stringMatching(/^node\/cli-rolldown-runtime-[\w-]+\.js$/),
+      "node/cli.js",
+    ]);
+    const lock = await loads(["lock", "fixtures/datasets/mvfg", "--check"], repoRoot, { bundled: true });
+    expect(lock.run.code, lock.run.stderr).toBe(0);
+    expect(lock.modules.size).toBeGreaterThan(3);
+    expect(lock.modules.size).toBeLessThanOrEqual(12);
+  });
+
   test("diff of two files: the comparer and the stylish formatter; no page renderer, parser or pool", async () => {
     const { run, modules, packages, workers } = await loads(
       ["diff", `${tooling}/mvfg.jsonl`, `${tooling}/mvfg.jsonl`],
