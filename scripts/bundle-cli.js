@@ -68,7 +68,8 @@ function staticClosure(entry) {
  * 16, for some 100 KB more of code to compile (bench/RESULTS.md, start-up). The markdown parser and YAML stay out:
  * only generation uses them.
  */
-const SHARED = /[\\/]dist[\\/](?:core[\\/][a-z0-9-]+\.js|core[\\/](?:json|lock|report|address)[\\/]|node[\\/](?:files|writes|errors|cache|dataset|git)[\\/]|node[\\/][a-z-]+\.js)/;
+const SHARED =
+  /[\\/]dist[\\/](?:core[\\/][a-z0-9-]+\.js|core[\\/](?:json|lock|report|address)[\\/]|node[\\/](?:files|writes|errors|cache|dataset|git)[\\/]|node[\\/][a-z-]+\.js)/;
 
 for (const { input, chunks } of builds) {
   const entry = Object.values(input)[0];
