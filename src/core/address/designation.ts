@@ -190,6 +190,27 @@ const BARE_REST = /^(?:[\s.:,;\u2013\u2014-]|\([^()]*\))*$/u;
 
 export const MAX_SLUG_LENGTH = 48;
 
+/**
+ * The characters the word-led patterns can start with, each the first of one of their spellings: a text that starts
+ * with none of them cannot match, and the pattern (a long alternation, some milliseconds to compile the first time it
+ * runs: bench/RESULTS.md, "Start-up") is not run.
+ */
+const initials = (words: string[]) =>
+  new Set(
+    spellings(words)
+      .split("|")
+      .map((word) => word[0]!),
+  );
+const PROVISION_INITIALS = initials(ALL_PROVISIONS.map((p) => p.word));
+const ARTICLE_INITIALS = initials(["article"]);
+const UNIT_OR_ANNEX_INITIALS = initials([...UNIT_WORDS, ...ANNEX_WORDS]);
+const GROUP_INITIALS = initials(GROUP_WORDS);
+const ANNEX_INITIALS = initials(ANNEX_WORDS);
+const DIGITS = new Set("0123456789");
+/** `pattern.exec(text)` when `text` starts with one of `first`; else null, as the pattern would say. */
+const execLed = (first: ReadonlySet<string>, pattern: RegExp, text: string) =>
+  first.has(text.charAt(0)) ? pattern.exec(text) : null;
+
 /** Normalises heading text for designations: NFC, whitespace collapsed, trimmed. */
 export function normalizeHeading(text: string): string {
   return text.normalize("NFC").replace(/\s+/gu, " ").trim();
@@ -307,7 +328,7 @@ export function designate(headingText: string): Designation {
       rest: rest(suffix.end),
     };
   }
-  m = ARTICLE_RANGE.exec(text);
+  m = execLed(PROVISION_INITIALS, ARTICLE_RANGE, text);
   if (m)
     return {
       kind: "article",
@@ -315,7 +336,7 @@ export function designate(headingText: string): Designation {
       bare: bare(m),
       rest: rest(m[0].length),
     };
-  m = ARTICLE.exec(text);
+  m = execLed(PROVISION_INITIALS, ARTICLE, text);
   if (m) {
     let key = `${provisionKey(m[1]!)}-${numeralKey(m[2]!).replace(/^([a-z*]+)[.\s]+(?=\d)/u, "$1")}`;
     let end = m[0].length;
@@ -334,9 +355,9 @@ export function designate(headingText: string): Designation {
       rest: rest(suffix.end),
     };
   }
-  const annexArticle = ARTICLE_ANNEX.exec(text);
+  const annexArticle = execLed(ARTICLE_INITIALS, ARTICLE_ANNEX, text);
   if (annexArticle) return { ...designate(text.slice(annexArticle[0].length)) };
-  m = WORD_THEN_NUMBER.exec(text);
+  m = execLed(UNIT_OR_ANNEX_INITIALS, WORD_THEN_NUMBER, text);
   if (m) {
     const d = unitOrAnnex(m[1]!, m[2]!);
     if (d.kind !== "annex") {
@@ -352,7 +373,7 @@ export function designate(headingText: string): Designation {
     const compound = compoundAnnex(text, m[0].length);
     return { ...d, key: [d.key, ...compound.parts].join("-"), bare: bare(m, compound.end), rest: rest(compound.end) };
   }
-  m = GROUP.exec(text);
+  m = execLed(GROUP_INITIALS, GROUP, text);
   if (m) {
     const word = m[1]!.toLowerCase();
     return {
@@ -363,14 +384,14 @@ export function designate(headingText: string): Designation {
       rest: rest(m[0].length),
     };
   }
-  m = NUMBER_THEN_WORD.exec(text);
+  m = execLed(DIGITS, NUMBER_THEN_WORD, text);
   if (m) return { ...unitOrAnnex(m[2]!, m[1]!), bare: bare(m), rest: rest(m[0].length) };
   m = (isLatin1(text) ? LATIN1_ORDINAL_THEN_WORD : ORDINAL_THEN_WORD).exec(text);
   if (m) {
     const n = germanOrdinal(m[1]!);
     if (n !== undefined) return { ...unitOrAnnex(m[2]!, String(n)), bare: bare(m), rest: rest(m[0].length) };
   }
-  m = BARE_ANNEX.exec(text);
+  m = execLed(ANNEX_INITIALS, BARE_ANNEX, text);
   if (m)
     return {
       kind: "annex",
