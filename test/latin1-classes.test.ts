@@ -15,6 +15,7 @@ import {
   LATIN_SUFFIXES,
 } from "../src/core/address/legal-systems.js";
 import { LATIN1_FORMS as SORT_FORMS } from "../src/core/address/natural-sort.js";
+import { LATIN1_FORMS as YAML_FORMS } from "../src/core/markdown/simple-yaml.js";
 
 const LATIN1 = Array.from({ length: 256 }, (_, code) => String.fromCharCode(code));
 
@@ -93,9 +94,10 @@ describe("each Latin-1 form matches what its \\p form matches, on Latin-1 text",
     ...ADDRESS_FORMS.map((pair) => ["address", ...pair] as const),
     ...DESIGNATION_FORMS.map((pair) => ["designation", ...pair] as const),
     ...SORT_FORMS.map((pair) => ["natural-sort", ...pair] as const),
+    ...YAML_FORMS.map((pair) => ["simple-yaml", ...pair] as const),
   ];
   test("every pattern with a \\p class has its form", () => {
-    expect(forms.length).toBe(7);
+    expect(forms.length).toBe(8);
     for (const [, unicode, latin1] of forms) {
       expect(unicode.flags).toContain("u");
       expect(latin1.flags).not.toContain("u");

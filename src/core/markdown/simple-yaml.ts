@@ -8,6 +8,8 @@
  * parser: everything it accepts, the parser reads without an error and with no alias.
  */
 
+import { isLatin1, LATIN1_LETTER, LATIN1_NUMBER } from "../address/latin1.js";
+
 /**
  * A key: a letter or underscore, then letters, digits, underscores and hyphens (far below YAML's 1,024-character limit
  * for implicit keys).
@@ -18,6 +20,10 @@ const KEY = /^[A-Za-z_][A-Za-z0-9_-]{0,127}$/;
  * flow collection or a comment, or be a control character.
  */
 const PLAIN = /^[\p{L}\p{N}][^:#{}[\],\t\p{Cc}]*$/u;
+/** The same for a value without a character above U+00FF (`\p{Cc}` is U+0000–U+001F and U+007F–U+009F): cheaper to compile. */
+const LATIN1_PLAIN = new RegExp(`^[${LATIN1_LETTER}${LATIN1_NUMBER}][^:#{}[\\],\\t\\x00-\\x1f\\x7f-\\x9f]*$`);
+/** Each pattern of this module with a Latin-1 form, and that form (test/latin1-classes.test.ts). */
+export const LATIN1_FORMS: readonly (readonly [RegExp, RegExp])[] = [[PLAIN, LATIN1_PLAIN]];
 /** A double-quoted string with only the simplest escapes; a single-quoted string ('' for a quote). */
 const DOUBLE = /^"(?:[^"\\\p{Cc}]|\\["\\/nt])*"$/u;
 const SINGLE = /^'(?:[^'\p{Cc}]|'')*'$/u;
@@ -29,7 +35,8 @@ const BLOCK_HEADER = new Set(["|", "|-", ">", ">-"]);
 const BLOCK_LINE = /^ {2}[^ \p{Cc}][^\p{Cc}]*$/u;
 
 /** A scalar on one line: plain, double-quoted or single-quoted. */
-const scalar = (value: string) => PLAIN.test(value) || DOUBLE.test(value) || SINGLE.test(value);
+const scalar = (value: string) =>
+  (isLatin1(value) ? LATIN1_PLAIN : PLAIN).test(value) || DOUBLE.test(value) || SINGLE.test(value);
 
 /**
  * A flow sequence on one line, `[a, b, "c"]` (tags, keywords): split at commas, each item a scalar
