@@ -62,14 +62,20 @@ function staticClosure(entry) {
 }
 
 /**
- * The small modules that most commands use (the core but markdown, the files, writes, caches, errors, datasets and git
- * of the node layer), and what they import, in one chunk of their own: without it rolldown makes a chunk for each set of
- * lazily loaded modules that shares them, and a command read 34 (`lock`) to 48 (`update --check`) files; with it, 8 to
- * 16, for some 100 KB more of code to compile (bench/RESULTS.md, start-up). The markdown parser and YAML stay out:
- * only generation uses them.
+ * The modules that most commands use (the core but markdown, records and diff; the node layer's files, writes, caches,
+ * errors, datasets, git, config and validate; the rules, the engine, the plain-text formatters), and what they import,
+ * in one chunk of their own: without it rolldown makes a chunk for each set of lazily loaded modules that shares them,
+ * and a command read 34 (`lock`) to 48 (`update --check`) files of dist/; with it, 5 to 12, for some 100 KB more of
+ * code to compile, which costs less (bench/RESULTS.md, start-up). The markdown parser and YAML stay out: only
+ * generation uses them.
  */
-const SHARED =
-  /[\\/]dist[\\/](?:core[\\/][a-z0-9-]+\.js|core[\\/](?:json|lock|report|address)[\\/]|node[\\/](?:files|writes|errors|cache|dataset|git)[\\/]|node[\\/][a-z-]+\.js)/;
+const SHARED = new RegExp(
+  [
+    String.raw`[\/]dist[\/](?:core[\/][a-z0-9-]+\.js|core[\/](?:json|lock|report|address)[\/]`,
+    String.raw`|node[\/](?:files|writes|errors|cache|dataset|git|validate|config)[\/]|node[\/][a-z-]+\.js`,
+    String.raw`|rules[\/]|engine[\/]|formatters[\/](?:stylish|sarif|types|format-names|diff-names|diff-common|diff-stylish)\.js)`,
+  ].join(""),
+);
 
 for (const { input, chunks } of builds) {
   const entry = Object.values(input)[0];
