@@ -71,9 +71,9 @@ function staticClosure(entry) {
  */
 const SHARED = new RegExp(
   [
-    String.raw`[\/]dist[\/](?:core[\/][a-z0-9-]+\.js|core[\/](?:json|lock|report|address)[\/]`,
-    String.raw`|node[\/](?:files|writes|errors|cache|dataset|git|validate|config)[\/]|node[\/][a-z-]+\.js`,
-    String.raw`|rules[\/]|engine[\/]|formatters[\/](?:stylish|sarif|types|format-names|diff-names|diff-common|diff-stylish)\.js)`,
+    String.raw`[\\/]dist[\\/](?:core[\\/][a-z0-9-]+\.js|core[\\/](?:json|lock|report|address)[\\/]`,
+    String.raw`|node[\\/](?:files|writes|errors|cache|dataset|git|validate|config)[\\/]|node[\\/][a-z-]+\.js`,
+    String.raw`|rules[\\/]|engine[\\/]|formatters[\\/](?:stylish|sarif|types|format-names|diff-names|diff-common|diff-stylish)\.js)`,
   ].join(""),
 );
 
@@ -87,15 +87,13 @@ for (const { input, chunks } of builds) {
     // Node's own modules and Piscina stay imports; every other package is bundled.
     external: (id) => id === "piscina" || id.startsWith("node:") || builtinModules.includes(id),
     logLevel: "warn",
+    // Not `charset: "ascii"` (nor doc comments left out): the pages embed functions' source (the citation reader of the
+    // view page's search), whose text would change, for a few ms of start-up (bench/RESULTS.md, start-up).
     output: {
       dir: out,
       format: "esm",
       entryFileNames: "[name].js",
       chunkFileNames: `${chunks}-[name]-[hash].js`,
-      // ASCII source (non-ASCII escaped, doc comments left out): the module loader decodes it and V8 scans it as
-      // one-byte text, not two-byte (bench/RESULTS.md, start-up). Licence and annotation comments stay.
-      charset: "ascii",
-      comments: { legal: true, annotation: true, jsdoc: false },
       ...(chunks === "cli"
         ? {
             codeSplitting: {
