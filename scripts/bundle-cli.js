@@ -44,16 +44,9 @@ for (const { input, chunks } of builds)
     // Node's own modules and Piscina stay imports; every other package is bundled.
     external: (id) => id === "piscina" || id.startsWith("node:") || builtinModules.includes(id),
     logLevel: "warn",
-    output: {
-      dir: out,
-      format: "esm",
-      entryFileNames: "[name].js",
-      chunkFileNames: `${chunks}-[name]-[hash].js`,
-      // ASCII source (non-ASCII escaped, doc comments left out): the module loader decodes it and V8 scans it as
-      // one-byte text, not two-byte (bench/RESULTS.md, start-up). Licence and annotation comments stay.
-      charset: "ascii",
-      comments: { legal: true, annotation: true, jsdoc: false },
-    },
+    // Not `charset: "ascii"` (nor doc comments left out): the pages embed functions' source (the citation reader of the
+    // view page's search), whose text would change, for a few ms of start-up (bench/RESULTS.md, start-up).
+    output: { dir: out, format: "esm", entryFileNames: "[name].js", chunkFileNames: `${chunks}-[name]-[hash].js` },
   });
 
 const worker = readFileSync(join(out, "pool/worker.js"), "utf8");

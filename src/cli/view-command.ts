@@ -45,7 +45,7 @@ export function registerViewCommand(program: Command, context: ViewCommandContex
     .action(async (operand: string, options: ViewCliOptions) => {
       const { datasetJsonlOperand } = await import("./dataset-operand.js");
       const file = await datasetJsonlOperand(operand, context.cwd);
-      const { viewDataset } = await import("../node/view/view.js");
+      const { pageChunks, viewDataset } = await import("../node/view/view.js");
       const result = await viewDataset({
         cwd: context.cwd,
         path: file,
@@ -54,13 +54,21 @@ export function registerViewCommand(program: Command, context: ViewCommandContex
       });
       for (const warning of result.warnings) context.stderr.write(`${warning}\n`);
       if (options.output === undefined) {
-        context.stdout.write(result.html);
+        for (const chunk of pageChunks(result.pieces)) context.stdout.write(chunk);
         return;
       }
-      const { refuseOverInputs, writeFileAtomic } = await import("../node/writes/write.js");
+      const { refuseOverInputs, openAtomic } = await import("../node/writes/write.js");
       const output = resolve(context.cwd, options.output);
       refuseOverInputs(output, [{ path: resolve(context.cwd, file), what: "the dataset file" }], options.output);
-      await writeFileAtomic(output, result.html);
+      // Written a megabyte at a time: a statute book's page (51 MB) is never held whole, as text or as bytes.
+      const page = await openAtomic(output);
+      try {
+        for (const chunk of pageChunks(result.pieces)) await page.write(chunk);
+        await page.commit();
+      } catch (error) {
+        await page.abort();
+        throw error;
+      }
       context.stderr.write(
         `wrote ${options.output} (${result.view.targets.length} ${result.view.targets.length === 1 ? "target" : "targets"})\n`,
       );

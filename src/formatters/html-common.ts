@@ -79,17 +79,27 @@ export interface PageParts {
 
 /** A whole page: one HTML document, its style and script inline. */
 export function renderPage(parts: PageParts): string {
+  return renderPagePieces(parts).join("");
+}
+
+/**
+ * renderPage as the pieces it is made of, in order, `main` given as pieces too: a page of a large dataset (a statute
+ * book: a 51 MB page) is written a piece at a time, never held whole (view.ts).
+ */
+export function renderPagePieces(parts: Omit<PageParts, "main"> & { main: string | readonly string[] }): string[] {
   const data = Object.entries(parts.data ?? {})
     .map(([id, value]) => `<script type="application/json" id="${id}">${jsonForScript(value)}</script>\n`)
     .join("");
   const script = parts.script !== undefined ? `<script>${parts.script}</script>\n` : "";
-  return (
+  return [
     `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n` +
-    `<title>${escapeHtml(parts.title)}</title>\n<style>${STYLE}${parts.style ?? ""}</style>\n</head>\n<body>\n` +
-    `<header>\n${parts.header}\n</header>\n<main>\n${parts.main}\n</main>\n` +
-    (parts.footer !== undefined ? `<footer>\n${parts.footer}\n</footer>\n` : "") +
-    data +
-    script +
-    `</body>\n</html>\n`
-  );
+      `<title>${escapeHtml(parts.title)}</title>\n<style>${STYLE}${parts.style ?? ""}</style>\n</head>\n<body>\n` +
+      `<header>\n${parts.header}\n</header>\n<main>\n`,
+    ...(typeof parts.main === "string" ? [parts.main] : parts.main),
+    "\n</main>\n" +
+      (parts.footer !== undefined ? `<footer>\n${parts.footer}\n</footer>\n` : "") +
+      data +
+      script +
+      `</body>\n</html>\n`,
+  ];
 }

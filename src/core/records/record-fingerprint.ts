@@ -162,6 +162,19 @@ export class RecordComparer {
     this.remaining.delete(address);
   }
 
+  /**
+   * The first `count` records of the old file (in its order) come again unchanged, byte for byte: what `add` of each
+   * would do, without the records at hand (streamed-compare.ts). Only for an old file without duplicate addresses.
+   */
+  keepFirst(count: number): void {
+    let left = count;
+    for (const address of this.remaining.keys()) {
+      if (left-- === 0) break;
+      this.remaining.delete(address);
+    }
+    this.changes.after += count;
+  }
+
   finish(): RecordChanges {
     return { ...this.changes, removed: [...this.remaining.keys()] };
   }

@@ -32,6 +32,12 @@ function room(at: number, more: number): void {
   scratch = grown;
 }
 
+/** Writes `text` as UTF-8 at `at` of the scratch buffer, grown first as needed; the offset after it. */
+function put(text: string, at: number): number {
+  room(at, 3 * text.length); // a UTF-16 code unit is at most three bytes of UTF-8
+  return at + (scratch as unknown as Writers).utf8Write(text, at);
+}
+
 /**
  * An artifact's lines cut for a writer of bytes (artifactByteLines) as UTF-8 bytes, a worker thread's answer: the
  * markdown's JSON text, Latin-1 for its bytes, is written byte for byte, the rest encoded.
@@ -40,24 +46,16 @@ export function encodeArtifactByteLines(lines: ArtifactByteLines): EncodedArtifa
   const ends = new Uint32Array(4 * lines.targets.length);
   let at = 0;
   let k = 0;
-  const put = (text: string) => {
-    room(at, 3 * text.length); // a UTF-16 code unit is at most three bytes of UTF-8
-    at += (scratch as unknown as Writers).utf8Write(text, at);
-  };
   for (const { parts, markdown, ownTrail } of lines.targets) {
-    put(parts[0]!);
-    ends[k++] = at;
-    put(parts[1]!);
-    ends[k++] = at;
-    put(parts[2]!);
+    ends[k++] = at = put(parts[0]!, at);
+    ends[k++] = at = put(parts[1]!, at);
+    at = put(parts[2]!, at);
     room(at, markdown.length + 2);
     scratch[at++] = 0x22; // "
     at += (scratch as unknown as Writers).latin1Write(markdown, at);
     scratch[at++] = 0x22;
-    put(parts[3]!);
-    ends[k++] = at;
-    put(ownTrail);
-    ends[k++] = at;
+    ends[k++] = at = put(parts[3]!, at);
+    ends[k++] = at = put(ownTrail, at);
   }
   return { firstHeading: lines.firstHeading, bytes: copyOut(at), ends };
 }
@@ -78,16 +76,11 @@ export function encodeArtifactLines(lines: ArtifactLines): EncodedArtifactLines 
   const ends = new Uint32Array(4 * lines.targets.length);
   let at = 0;
   let k = 0;
-  const put = (text: string) => {
-    room(at, 3 * text.length); // a UTF-16 code unit is at most three bytes of UTF-8
-    at += (scratch as unknown as Writers).utf8Write(text, at);
-    ends[k++] = at;
-  };
   for (const { parts, ownTrail } of lines.targets) {
-    put(parts[0]!);
-    put(parts[1]!);
-    put(parts[2]!);
-    put(ownTrail);
+    ends[k++] = at = put(parts[0]!, at);
+    ends[k++] = at = put(parts[1]!, at);
+    ends[k++] = at = put(parts[2]!, at);
+    ends[k++] = at = put(ownTrail, at);
   }
   return { firstHeading: lines.firstHeading, bytes: copyOut(at), ends };
 }

@@ -1,9 +1,8 @@
 /**
  * The lines of a dataset's JSONL as generate writes them (docs/spec.md, "Generation"), made from its lock manifest over
- * the run's pool, and written: to a file atomically (`generate -o`), or into a temporary file while their SHA-256 is
- * taken (`update`, which compares it with the file there). Shared by the two commands.
+ * the run's pool, and written: to a file atomically (`generate -o`), or compared with the file there as they stream into
+ * a temporary file (`update`: src/node/update/streamed-compare.ts). Shared by the two commands.
  */
-import { sha256Stream } from "../../core/bytes.js";
 import type { LockManifest } from "../../core/lock/manifest.js";
 import type { ArtifactLimits } from "../../core/markdown/limits.js";
 import {
@@ -15,7 +14,6 @@ import {
 import { resolveArtifact } from "../dataset/manifest-io.js";
 import { readRegularFileSync } from "../files/regular-file.js";
 import { chooseJobs, type ThreadPolicy, type WorkPool } from "../pool/pool.js";
-import type { AtomicFile } from "../writes/write.js";
 import { type ArtifactTasks, poolLineSource } from "./generate-pool.js";
 import type { LineSource } from "../../core/records/generate.js";
 
@@ -126,25 +124,4 @@ export async function pipeLines(
   }
   if (buffer !== "") await write(buffer);
   return count;
-}
-
-/**
- * Writes lines into `file` (when given) and resolves to the SHA-256 of the bytes, so a caller can tell whether they
- * differ from a file's.
- */
-export async function writeLinesTo(
-  lines: AsyncIterable<string[]>,
-  file: AtomicFile | undefined,
-  each?: (line: string) => void,
-): Promise<string> {
-  const hash = sha256Stream();
-  await pipeLines(
-    lines,
-    async (text) => {
-      hash.update(text);
-      await file?.write(text);
-    },
-    each,
-  );
-  return hash.digest("hex");
 }

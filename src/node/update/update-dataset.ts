@@ -6,7 +6,7 @@
  * of the run succeeded (update.ts).
  */
 import { noRecordChanges } from "../../core/records/record-fingerprint.js";
-import { existsSync, statSync } from "node:fs";
+import { closeSync, existsSync, readSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { sha256Hex, sha256Stream } from "../../core/bytes.js";
 import { DatasetError } from "../../core/errors.js";
@@ -17,7 +17,7 @@ import { type DatasetFields, TemplateError } from "../../core/lock/dataset-field
 import { MANIFEST_DATASET_FIELDS, type ManifestDatasetField } from "../../core/model.js";
 import { shellQuote } from "../../core/text.js";
 import { fillFieldTemplates } from "../dataset/dataset-context.js";
-import { defaultJobs, linesOf, writeLinesTo } from "../generate/generated-lines.js";
+import { defaultJobs, linesOf } from "../generate/generated-lines.js";
 import { type ManifestOptions, manifestOptionsOf } from "../dataset/manifest-options.js";
 import { FieldsError, lock, type LockResult, type ManifestChanges, slugConflict } from "../dataset/lock.js";
 import { describeIoError, OperationalError } from "../errors.js";
@@ -29,9 +29,15 @@ import { encodeFailure, type TaskFailure } from "../pool/task-failure.js";
 import { type RecordChanges, RecordComparer } from "../../core/records/record-fingerprint.js";
 import { readOldRecords } from "../records/record-changes.js";
 import { type CacheEntry, cacheKey } from "../cache/update-cache.js";
-import { readRegularFileSync, readRegularIfPresent, regularReadStream } from "../files/regular-file.js";
+import {
+  openRegularSync,
+  readRegularFileSync,
+  readRegularIfPresent,
+  regularReadStream,
+} from "../files/regular-file.js";
 import { openAtomic } from "../writes/write.js";
 import { onlyLineEndings } from "../files/line-endings.js";
+import { compareStreamed, type StreamedComparison } from "./streamed-compare.js";
 import { configVersionTemplates, markdownChanged } from "./version-templates.js";
 
 export interface DatasetUpdate {
@@ -270,6 +276,9 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
   /** The JSONL's bytes when the check below read them (up to COMPARE_BYTES_UP_TO): compared or digested, not read again. */
   let jsonl: Buffer | undefined;
   const crlfIn = (path: string) => {
+    // A JSONL compared in memory is read whole and kept; a larger one is scanned a piece at a time, never held.
+    const size = statSync(path, { throwIfNoEntry: false })?.size;
+    if (size !== undefined && size > COMPARE_BYTES_UP_TO) return holdsCrLf(path);
     const bytes = readRegularIfPresent(path);
     if (bytes !== undefined && bytes.length <= COMPARE_BYTES_UP_TO) jsonl = bytes;
     return bytes?.includes("\r\n");
@@ -369,24 +378,37 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
       if (!task.check) temporaries.push(await writeTemporary(output, bytes, task.swept));
     }
   } else {
-    // A large JSONL: read as address → fingerprint first and compared record by record as the new one streams into its
-    // temporary file, so that memory stays bounded.
-    const old = await readOldRecords(output).catch((error: unknown) => {
-      throw new OperationalError(describeIoError(error, "read", displayPath(output, cwd)));
-    });
-    const comparer = new RecordComparer(old);
+    // A large JSONL: the new one streams into its temporary file, compared with the file's bytes as it comes, and by
+    // record only from where they differ (streamed-compare.ts), so that memory stays bounded and a dataset up to date
+    // costs its generation and one read of its file.
+    const readError = (error: unknown) =>
+      error instanceof OperationalError
+        ? error
+        : new OperationalError(describeIoError(error, "read", displayPath(output, cwd)));
     const file = task.check ? undefined : await openAtomic(output, { sweep: task.swept !== true });
+    let compared: StreamedComparison | undefined;
     await wrapped(async () => {
-      digest = await writeLinesTo(lines, file, (line) => {
-        records++;
-        comparer.add(JSON.parse(line) as Record<string, unknown>);
-      });
+      compared = await compareStreamed(lines, output, file, readError);
+      records = compared.records;
+      digest = compared.digest;
+      // A file that holds an address twice: its records compared with what is generated again, by record throughout.
+      if (compared.changes === undefined) {
+        const comparer = new RecordComparer(
+          await readOldRecords(output).catch((error: unknown) => {
+            throw readError(error);
+          }),
+        );
+        const again = linesOf(locked.manifest, root, threaded, sizes, task.limits);
+        for await (const batch of again)
+          for (const line of batch) comparer.add(JSON.parse(line) as Record<string, unknown>);
+        compared.changes = comparer.finish();
+      }
     }).catch(async (error: unknown) => {
       await file?.abort();
       throw error;
     });
-    changes = comparer.finish();
-    outputChanged = old === undefined || old.fileDigest !== digest;
+    changes = compared!.changes!;
+    outputChanged = compared!.changed;
     if (file) {
       if (outputChanged) temporaries.push({ temporary: await file.detach({ sync: false }), path: output });
       else await file.abort();
@@ -398,6 +420,33 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
     temporaries,
     ...(key !== undefined && digest !== undefined ? { cacheEntry: { key, output: digest, records } } : {}),
   };
+}
+
+/**
+ * Whether the file holds CR LF, read 1 MiB at a time (a pair split between two reads counts); false when it cannot be
+ * read, as for a file not there.
+ */
+function holdsCrLf(path: string): boolean {
+  let fd: number;
+  try {
+    fd = openRegularSync(path).fd;
+  } catch {
+    return false;
+  }
+  const chunk = Buffer.allocUnsafe(2 ** 20);
+  try {
+    let carriage = false;
+    for (;;) {
+      const read = readSync(fd, chunk, 0, chunk.length, null);
+      if (read === 0) return false;
+      if ((carriage && chunk[0] === 0x0a) || chunk.subarray(0, read).includes("\r\n")) return true;
+      carriage = chunk[read - 1] === 0x0d;
+    }
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Where encodeLines writes: one per thread, grown as needed (to the largest JSONL compared in memory, at most). */

@@ -111,8 +111,8 @@ export function removeOnInterrupt(paths: Iterable<string>, isFolder = false): vo
   for (const signal of SIGNALS) process.on(signal, onSignal);
 }
 
-/** Whether a process with this id runs (on this machine). */
-function isRunning(pid: number): boolean {
+/** Whether a process with this id runs (on this machine): the writer lock and the atomic writes ask too. */
+export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -3,7 +3,7 @@ import { lstatSync, type Stats, statSync } from "node:fs";
 import { mkdir, open, readdir, rename, rm, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { ioError, OperationalError } from "../errors.js";
-import { creatingTemporary, removeOnInterrupt } from "./interrupted-writes.js";
+import { creatingTemporary, isRunning, removeOnInterrupt } from "./interrupted-writes.js";
 
 /**
  * A file being written atomically: bytes go to a temporary file in the target's folder
@@ -201,16 +201,6 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
   } catch (error) {
     await file.abort();
     throw error;
-  }
-}
-
-/** True while a process with this id runs (on this machine). */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM"; // it runs, as another user
   }
 }
 

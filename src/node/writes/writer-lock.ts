@@ -15,6 +15,7 @@ import { OperationalError } from "../errors.js";
 import { displayPath, findRepositoryRoot } from "../files/files.js";
 import { runGit } from "../git/diff-git.js";
 import { readRegularFileSync } from "../files/regular-file.js";
+import { isRunning } from "./interrupted-writes.js";
 
 export const WRITER_LOCK_NAME = ".citation-targets-writer.lock";
 
@@ -37,16 +38,6 @@ const warnedTracked = new Set<string>();
 /** Where the writer lock of a run from `cwd` is. */
 export async function writerLockPath(cwd: string): Promise<string> {
   return join((await findRepositoryRoot(cwd)) ?? resolve(cwd), WRITER_LOCK_NAME);
-}
-
-/** True while a process with this id runs on this machine. */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 /** Creates the lock file whole, or throws EEXIST when there is one. */
