@@ -503,13 +503,17 @@ describe("these inputs catch a wrong shortcut", () => {
     ["accepts -0", "!(leadingZero && (digits > 1 || first > at))", "!(leadingZero && digits > 1)"],
     ["accepts integers past 2^53", "digits <= 15", "digits <= 20"],
     ["accepts 1.0 for 1", "c !== 0x2e &&", ""],
-    ["does not look for lone surrogates", "if (!wellFormed && !isWellFormed(text)) return false;", ""],
+    ["does not look for lone surrogates", "if (!wellFormed && !isWellFormed(text)) return -1;", ""],
     [
       "accepts white space after a value",
-      "if (after !== (inArray ? 0x5d : 0x7d)) return false;",
-      "if (after === 0x20) {\n        i++;\n        continue;\n      }\n      if (after !== (inArray ? 0x5d : 0x7d)) return false;",
+      "if (after !== (inArray ? 0x5d : 0x7d)) return -1;",
+      "if (after === 0x20) {\n        i++;\n        continue;\n      }\n      if (after !== (inArray ? 0x5d : 0x7d)) return -1;",
     ],
-    ["accepts anything after the value", "if (depth === 0) return i === length;", "if (depth === 0) return true;"],
+    [
+      "accepts anything after the value",
+      "if (depth === 0) return i === length ? deepest : -1;",
+      "if (depth === 0) return deepest;",
+    ],
     [
       "keeps a stale closing quote",
       "if (quote < from) quote = next(text, '\"', from);",

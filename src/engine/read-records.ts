@@ -21,7 +21,7 @@
  * silences its problems. Work that serves only a silenced rule is left undone (the comparison with
  * the canonical form, the column of a JSON error or of a bad byte).
  */
-import { analyseCanonical } from "../core/json/canonical.js";
+import { analyseCanonicalFully, canonicalDepth } from "../core/json/canonical.js";
 import { scanJson } from "../core/json/json-scan.js";
 import { type Line, LineReader, type TextLine } from "../core/lines.js";
 import type { RecordSchemaCheck } from "../core/schema/schema-issues.js";
@@ -197,7 +197,10 @@ export function createRecordReader(options: RecordReaderOptions): RecordReader {
       skipped(number);
       return;
     }
-    if (nestingDepth(value, maxDepth) > maxDepth) {
+    // A line shown canonical says its depth as it is scanned (canonicalDepth); any other is walked. The scan reports
+    // nothing: the order of the steps, and of their problems, is as above.
+    const depth = canonical ? canonicalDepth(text, true) : -1; // decoded from valid UTF-8: no lone surrogate
+    if ((depth < 0 ? nestingDepth(value, maxDepth) : depth) > maxDepth) {
       report({ ruleId: "nesting-depth", messageId: "tooDeep", data: { max: maxDepth }, line: number, pointer: "" });
       skipped(number);
       return;
@@ -208,7 +211,7 @@ export function createRecordReader(options: RecordReaderOptions): RecordReader {
       skipped(number);
       return;
     }
-    if (canonical) checkCanonical(text, value, number);
+    if (canonical && depth < 0) checkCanonical(text, value, number);
     const issues = schemaCheck(value);
     if (schemaIssues)
       for (const issue of issues) {
@@ -227,11 +230,11 @@ export function createRecordReader(options: RecordReaderOptions): RecordReader {
   };
 
   /**
-   * The line against the canonical form of its record. JSON.parse keeps the last of duplicate keys silently; a line
-   * with one is never canonical.
+   * The line against the canonical form of its record, once the fast path did not show it canonical. JSON.parse keeps
+   * the last of duplicate keys silently; a line with one is never canonical.
    */
   const checkCanonical = (text: string, value: unknown, number: number) => {
-    const verdict = analyseCanonical(text, value, true); // the text was decoded from valid UTF-8: no lone surrogate
+    const verdict = analyseCanonicalFully(text, value); // the fast path did not show it canonical
     if (verdict.kind === "canonical") return;
     if (verdict.kind === "duplicates") {
       for (const d of verdict.duplicates)

@@ -77,8 +77,19 @@ function next(text: string, char: string, from: number): number {
  * `wellFormed`: the caller knows the text holds no lone surrogate (see analyseCanonical).
  */
 export function isCanonicalText(text: string, wellFormed = false): boolean {
-  if (!wellFormed && !isWellFormed(text)) return false; // a lone surrogate: the canonicaliser refuses it
+  return canonicalDepth(text, wellFormed) >= 0;
+}
+
+/**
+ * The fast path of isCanonicalText, which also says how deep the text nests: the depth of its deepest array or object
+ * (1 for a flat object, 0 for a scalar) when the text is shown canonical, else -1. A canonical text has no duplicate
+ * member, so its depth is that of the value it parses to (the reader's nesting-depth step takes it from here rather
+ * than walk the value again).
+ */
+export function canonicalDepth(text: string, wellFormed = false): number {
+  if (!wellFormed && !isWellFormed(text)) return -1; // a lone surrogate: the canonicaliser refuses it
   const length = text.length;
+  let deepest = 0;
   let quote = -1; // the next `"` at or after where it was last searched for
   let backslash = -1; // the next `\`, likewise
   let depth = 0;
@@ -87,23 +98,24 @@ export function isCanonicalText(text: string, wellFormed = false): boolean {
   for (;;) {
     if (inName) {
       // A member name: its body, without escapes, is its value, compared with the previous name in place.
-      if (text.charCodeAt(i) !== 0x22) return false;
+      if (text.charCodeAt(i) !== 0x22) return -1;
       const start = i + 1;
       if (quote < start) quote = next(text, '"', start);
       if (backslash < start) backslash = next(text, "\\", start);
-      if (backslash < quote || quote === length) return false;
-      if (nameStart[depth]! >= 0 && !precedes(text, nameStart[depth]!, nameEnd[depth]!, start, quote)) return false;
+      if (backslash < quote || quote === length) return -1;
+      if (nameStart[depth]! >= 0 && !precedes(text, nameStart[depth]!, nameEnd[depth]!, start, quote)) return -1;
       nameStart[depth] = start;
       nameEnd[depth] = quote;
       i = quote + 1;
-      if (text.charCodeAt(i) !== 0x3a) return false;
+      if (text.charCodeAt(i) !== 0x3a) return -1;
       i++;
       inName = false;
     }
     const c = text.charCodeAt(i);
     if (c === 0x7b || c === 0x5b) {
-      if (depth === MAX_FAST_DEPTH) return false;
+      if (depth === MAX_FAST_DEPTH) return -1;
       depth++;
+      if (depth > deepest) deepest = depth;
       i++;
       const isObject = c === 0x7b;
       nameStart[depth] = isObject ? -1 : -2;
@@ -121,20 +133,20 @@ export function isCanonicalText(text: string, wellFormed = false): boolean {
         if (backslash < from) backslash = next(text, "\\", from);
         if (quote < backslash) break;
         const escaped = text.charCodeAt(backslash + 1);
-        if (!isCanonicalEscape(text, backslash, escaped)) return false;
+        if (!isCanonicalEscape(text, backslash, escaped)) return -1;
         from = backslash + (escaped === 0x75 ? 6 : 2);
       }
       i = quote + 1;
     } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
       i = numberEnd(text, i);
-      if (i < 0) return false;
+      if (i < 0) return -1;
     } else if (c === 0x74 && text.startsWith("true", i)) i += 4;
     else if (c === 0x66 && text.startsWith("false", i)) i += 5;
     else if (c === 0x6e && text.startsWith("null", i)) i += 4;
-    else return false;
+    else return -1;
     // After a value: a comma, the container's close (perhaps several), or the end of the line.
     for (;;) {
-      if (depth === 0) return i === length;
+      if (depth === 0) return i === length ? deepest : -1;
       const after = text.charCodeAt(i);
       const inArray = nameStart[depth] === -2;
       if (after === 0x2c) {
@@ -142,7 +154,7 @@ export function isCanonicalText(text: string, wellFormed = false): boolean {
         inName = !inArray;
         break;
       }
-      if (after !== (inArray ? 0x5d : 0x7d)) return false;
+      if (after !== (inArray ? 0x5d : 0x7d)) return -1;
       i++;
       depth--;
     }

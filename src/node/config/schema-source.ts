@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import { buildRecordSchema, DEFAULT_LEGISLATION_HOST, isValidLegislationHost } from "../../core/schema/schema.js";
 import { recordCheckFrom, type RecordSchemaCheck } from "../../core/schema/schema-issues.js";
 import { loadPrecompiled } from "./precompiled.js";
+import { precompiledForHost } from "./precompiled-host.js";
 import { OperationalError } from "../errors.js";
 import { readJsonFile } from "../files/json-file.js";
 import { displayPath, foldersUpToRoot } from "../files/files.js";
@@ -57,7 +58,10 @@ export async function loadSchema(options: {
     schema = await readJsonFile(path, "schema");
   } else {
     schema = buildRecordSchema(host);
-    const precompiled = host === DEFAULT_LEGISLATION_HOST ? await loadPrecompiled("record", schema) : undefined;
+    const precompiled =
+      host === DEFAULT_LEGISLATION_HOST
+        ? await loadPrecompiled("record", schema)
+        : await precompiledForHost(host, schema); // the default host's, made that host's (precompiled-host.ts)
     if (precompiled) return fixed(recordCheckFrom(precompiled));
   }
   const { compileRecordSchema, SchemaCompileError } = await import("../../core/schema/schema-validator.js"); // Ajv loads only when a schema must be compiled
@@ -85,9 +89,12 @@ export async function schemaForHost(host: string | undefined, inForce: LoadedSch
   let loaded = manifestHostSchemas.get(host);
   if (loaded === undefined) {
     loaded = (async () => {
-      const { compileRecordSchema } = await import("../../core/schema/schema-validator.js");
       const source: SchemaSource = { kind: "bundled", legislationHost: host, fromManifest: true };
-      return { source, check: withHostFix(compileRecordSchema(buildRecordSchema(host)), source) };
+      const schema = buildRecordSchema(host);
+      const precompiled = await precompiledForHost(host, schema);
+      if (precompiled) return { source, check: withHostFix(recordCheckFrom(precompiled), source) };
+      const { compileRecordSchema } = await import("../../core/schema/schema-validator.js");
+      return { source, check: withHostFix(compileRecordSchema(schema), source) };
     })();
     manifestHostSchemas.set(host, loaded);
   }

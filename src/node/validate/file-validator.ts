@@ -4,7 +4,7 @@
  * builds one for its own thread, and each worker thread builds its own from the same options (the pool's task
  * `validateFiles`, which worker.ts loads from here).
  */
-import { type BigIntStats, closeSync, createReadStream, readFileSync, statSync } from "node:fs";
+import { type BigIntStats, closeSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { errorMessage } from "../../core/errors.js";
 import type { LockContext } from "../../core/lock/lock-context.js";
@@ -22,8 +22,7 @@ import { mapWithLimit } from "../pool/concurrency.js";
 import { encodeFailure, type TaskFailure } from "../pool/task-failure.js";
 import type { CheckedFile, FileToCheck, ValidateOptions } from "./validate-options.js";
 import { openLockContext, provedContexts } from "./validate-lock.js";
-
-const CHUNK_SIZE = 1 << 20;
+import { pushReused, readChunk, readWhole } from "./reused-reads.js";
 
 /** Validators built in this thread, by their options (a run sends the same options with every batch). */
 const validators = new Map<string, Promise<FileValidator>>();
@@ -283,25 +282,27 @@ async function validateFile(
       }
     } else {
       // A small file is read in one synchronous call (a promise per open, stat, read and close cost more than the read
-      // itself: bench/RESULTS.md, "many files"); a larger one is streamed. Opened once without blocking and checked on
-      // the descriptor: only a regular file is read (a device or a FIFO is refused, named).
+      // itself: bench/RESULTS.md, "many files"); a larger one in chunks; both into this thread's one buffer
+      // (reused-reads.ts). Opened once without blocking and checked on the descriptor: only a regular file is read (a
+      // device or a FIFO is refused, named).
       const { fd, info } = openRegularSync(input.absolute);
-      if (info.size < READ_WHOLE_BELOW) {
-        let bytes: Buffer;
-        try {
-          bytes = readFileSync(fd);
-        } finally {
-          closeSync(fd);
+      try {
+        if (info.size < READ_WHOLE_BELOW) {
+          const bytes = readWhole(fd, info.size);
+          pushReused(bytes, check.push);
+          proven?.update(bytes);
+          onRead?.(bytes.length);
+        } else {
+          // In chunks, this thread's event loop taking its turn between two (a worker waiting for its next batch).
+          for (let chunk = readChunk(fd); chunk.length > 0; chunk = readChunk(fd)) {
+            pushReused(chunk, check.push);
+            proven?.update(chunk);
+            onRead?.(chunk.length);
+            await new Promise<void>((resolve) => setImmediate(resolve));
+          }
         }
-        check.push(bytes);
-        proven?.update(bytes);
-        onRead?.(bytes.length);
-      } else {
-        for await (const chunk of createReadStream("", { fd, highWaterMark: CHUNK_SIZE })) {
-          check.push(chunk as Buffer);
-          proven?.update(chunk as Buffer);
-          onRead?.((chunk as Buffer).length);
-        }
+      } finally {
+        closeSync(fd);
       }
     }
   } catch (error) {
