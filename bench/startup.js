@@ -6,7 +6,9 @@
 // used, from the kernel's count of waited-for children (/proc/self/stat, 10 ms ticks; absent elsewhere). The target
 // (bench/RESULTS.md): every command within 100 ms of bare node. With `--against DIR` (another built checkout, e.g. the
 // commit before a change), each round also runs that checkout's bin after this one's, and its rows follow (marked
-// "before"), so that two builds are compared under the same load.
+// "before"), so that two builds are compared under the same load; each row of this checkout then has two more columns:
+// the median of its run's wall time less that of the other checkout's run in the same round, and the ratio of the two
+// paired differences over bare node (this one's over the other's).
 //
 //   npm run bench:startup -- [--pairs N]        (default 20 rounds; after `npm run build`)
 //   node bench/startup.js [--pairs N] [--only NAME] [--against DIR] [--json]
@@ -147,6 +149,14 @@ for (let round = 0; round < pairs; round++) {
     result.outputs.add(command.output);
   }
 }
+// With --against: each command's run here less the other checkout's in the same round (they follow each other).
+const againstOf = new Map();
+if (bins.length === 2)
+  for (let index = 0; index < results.length; index += 2)
+    againstOf.set(results[index], {
+      before: results[index + 1],
+      differences: results[index].wall.map((wall, round) => wall - results[index + 1].wall[round]),
+    });
 const loadAfter = uptime();
 rmSync(data, { recursive: true, force: true });
 
@@ -158,6 +168,12 @@ const rows = results.map((result) => ({
   pairedOverBareMs: Math.round(median(result.paired)),
   cpuMs: result.cpu.length > 0 ? Math.round(median(result.cpu)) : undefined,
   sameOutput: result.outputs.size === 1,
+  ...(againstOf.has(result)
+    ? {
+        againstBeforeMs: Math.round(median(againstOf.get(result).differences)),
+        pairedRatio: Number((median(result.paired) / median(againstOf.get(result).before.paired)).toFixed(2)),
+      }
+    : {}),
 }));
 const summary = {
   node: process.version,
@@ -173,12 +189,19 @@ if (args.includes("--json")) {
   const cpu = (ms) => (ms === undefined ? "—" : String(ms));
   console.log(`Node ${process.version}, ${pairs} rounds; load average before ${loadBefore}, after ${loadAfter}`);
   console.log("");
-  console.log("| command | median wall ms | over bare node ms | paired difference ms | median CPU ms |");
-  console.log("|---|---:|---:|---:|---:|");
-  console.log(`| \`node -e 0\` | ${summary.bare.wallMs} | — | — | ${cpu(summary.bare.cpuMs)} |`);
+  const compared = bins.length === 2;
+  const more = (row) =>
+    compared ? ` ${row.againstBeforeMs === undefined ? "— | —" : `${row.againstBeforeMs} | ${row.pairedRatio}`} |` : "";
+  console.log(
+    `| command | median wall ms | over bare node ms | paired difference ms | median CPU ms |${compared ? " less before, paired ms | paired difference / before's |" : ""}`,
+  );
+  console.log(`|---|---:|---:|---:|---:|${compared ? "---:|---:|" : ""}`);
+  console.log(
+    `| \`node -e 0\` | ${summary.bare.wallMs} | — | — | ${cpu(summary.bare.cpuMs)} |${compared ? " — | — |" : ""}`,
+  );
   for (const row of rows)
     console.log(
-      `| ${row.command} | ${row.wallMs} | ${row.overBareMs} | ${row.pairedOverBareMs} | ${cpu(row.cpuMs)} |${row.sameOutput ? "" : " (outputs differ between runs!)"}`,
+      `| ${row.command} | ${row.wallMs} | ${row.overBareMs} | ${row.pairedOverBareMs} | ${cpu(row.cpuMs)} |${more(row)}${row.sameOutput ? "" : " (outputs differ between runs!)"}`,
     );
 }
 if (rows.some((row) => !row.sameOutput)) process.exitCode = 1;

@@ -62,6 +62,41 @@ function staticClosure(entry) {
 }
 
 /**
+ * The bundle's code is ASCII (`charset: "ascii"`: characters beyond it escaped in strings and patterns, their values the
+ * same; comments left out but the legal and annotation ones): Node decodes an ASCII file on its fast path and V8 scans
+ * one byte a character, which a single `…` in a comment defeats (bench/RESULTS.md, start-up). One text would change
+ * with it: the view page carries the citation reader's source text (src/core/resolve/citation-reader-source.ts), which
+ * escapes and lost comments would alter. So the reader is first built alone as the bundle built it before (UTF-8,
+ * doc comments kept), its function's text taken, and that text put into the bundle as a string in place of the
+ * function's own: the page's bytes stay those of a UTF-8 bundle.
+ */
+const READER = join(root, "dist/core/resolve/citation-reader.js");
+const READER_SOURCE = join(root, "dist/core/resolve/citation-reader-source.js");
+const READER_EXPRESSION = "createCitationReader.toString()";
+async function readerText() {
+  const { output } = await build({
+    input: READER,
+    platform: "node",
+    logLevel: "warn",
+    write: false,
+    output: { format: "esm" },
+  });
+  if (output.length !== 1) throw new Error("bundle-cli: the citation reader built alone should be one chunk");
+  const module = await import(`data:text/javascript;base64,${Buffer.from(output[0].code).toString("base64")}`);
+  return module.createCitationReader.toString();
+}
+const readerSource = await readerText();
+const readerPlugin = {
+  name: "citation-reader-source",
+  transform(code, id) {
+    if (id !== READER_SOURCE) return null;
+    if (code.split(READER_EXPRESSION).length !== 2)
+      throw new Error(`bundle-cli: ${READER_SOURCE} should take the reader's text once, as ${READER_EXPRESSION}`);
+    return code.replace(READER_EXPRESSION, () => JSON.stringify(readerSource));
+  },
+};
+
+/**
  * The modules that most commands use (the core but markdown, records and diff; the node layer's files, writes, caches,
  * errors, datasets, git, config and validate; the rules, the engine, the plain-text formatters), and what they import,
  * in one chunk of their own: without it rolldown makes a chunk for each set of lazily loaded modules that shares them,
@@ -83,14 +118,14 @@ for (const { input, chunks } of builds) {
   await build({
     input,
     platform: "node",
-    plugins: [plugin],
+    plugins: [plugin, readerPlugin],
     // Node's own modules and Piscina stay imports; every other package is bundled.
     external: (id) => id === "piscina" || id.startsWith("node:") || builtinModules.includes(id),
     logLevel: "warn",
-    // Not `charset: "ascii"` (nor doc comments left out): the pages embed functions' source (the citation reader of the
-    // view page's search), whose text would change, for a few ms of start-up (bench/RESULTS.md, start-up).
     output: {
       dir: out,
+      charset: "ascii", // and no comments but legal and annotation ones: above, READER
+      comments: { legal: true, annotation: true, jsdoc: false },
       format: "esm",
       entryFileNames: "[name].js",
       chunkFileNames: `${chunks}-[name]-[hash].js`,
@@ -107,6 +142,12 @@ for (const { input, chunks } of builds) {
     },
   });
 }
+
+for (const name of [...readdirSync(out).filter((name) => /^(?:cli|worker)(?:-.*)?\.js$/.test(name)), "pool/worker.js"])
+  if (!readFileSync(join(out, name)).every((byte) => byte < 0x80)) {
+    console.error(`bundle-cli: dist/node/${name} is not ASCII (above, READER)`);
+    process.exit(1);
+  }
 
 const worker = readFileSync(join(out, "pool/worker.js"), "utf8");
 if (worker.includes("import.meta")) {

@@ -10,7 +10,8 @@
  * texts' words join the keys at the first search.
  */
 import { isPositionalAddress } from "../core/diff/unit-changes.js";
-import { createCitationReader, READER_TABLES } from "../core/resolve/citation-reader.js";
+import { READER_TABLES } from "../core/resolve/citation-reader.js";
+import { CITATION_READER_SOURCE } from "../core/resolve/citation-reader-source.js";
 import { plural } from "../core/text.js";
 import { escapeHtml, renderPagePieces } from "./html-common.js";
 import { MARKDOWN_STYLE, renderMarkdown } from "./markdown-html.js";
@@ -83,11 +84,11 @@ div.text{background:#fafafa;border:1px solid var(--line);border-radius:4px;paddi
 
 /**
  * The search's reading of a citation (`§433`, `§ 433 BGB`, `Art. 3 Abs. 2`, `s 6(1)(a)`): the reader of `resolve`
- * (src/core/resolve/citation-reader.ts), its source text given its tables, and the targets it names among the page's
+ * (src/core/resolve/citation-reader.ts), its source text (citation-reader-source.ts) given its tables, and the targets it names among the page's
  * addresses, found as `resolve` finds them (the provision's heading by the key of its last local segment, the nearest
  * of several, then each unit's address below it). The law a citation names is not looked at: the page is one dataset.
  */
-const CITATION_SCRIPT = `const reader = (${createCitationReader.toString()})(JSON.parse(document.getElementById("reader").textContent));
+const CITATION_SCRIPT = `const reader = (${CITATION_READER_SOURCE})(JSON.parse(document.getElementById("reader").textContent));
   let byAddress;
   function cited(q, addresses) {
     const citation = reader.read(q);

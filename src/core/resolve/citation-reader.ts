@@ -4,7 +4,7 @@
  * `art. L. 121-1 al. 2`) read into the provisions and units it names, the law it names, and whether it names a range.
  *
  * The reader is one function with no closure over this module, given its word tables as data: the view page's script
- * carries the same code (its source text, `createCitationReader.toString()`) with the same tables as JSON
+ * carries the same code (its source text, citation-reader-source.ts) with the same tables as JSON
  * (src/formatters/dataset-html.ts), so the page and the command read a citation alike.
  */
 import { LATIN_SUFFIXES } from "../address/legal-systems.js";
