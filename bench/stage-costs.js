@@ -14,12 +14,17 @@
 // canonical check told the text is well formed, a UTF-8 decode through UTF-16); the sum leaves them out.
 import { isUtf8, transcode } from "node:buffer";
 import { closeSync, openSync, readSync } from "node:fs";
+import { createRequire } from "node:module";
 import { analyseCanonical } from "../dist/core/json/canonical.js";
 import { recordCheckFrom } from "../dist/core/schema/schema-issues.js";
-import { validate as precompiledRecordValidate } from "../dist/generated/record-validator.js";
 import { createFileCheck, deriveCitationTargetId, deriveTextDigest, parseAddress, rules } from "../dist/index.js";
 import { nestingDepth } from "../dist/engine/read-records.js";
 import { addressOf } from "../dist/rules/define.js";
+
+// The precompiled record validator (CommonJS: src/node/config/precompiled-text.ts).
+const { validate: precompiledRecordValidate } = createRequire(import.meta.url)(
+  "../dist/generated/record-validator.cjs",
+);
 
 const args = process.argv.slice(2);
 const repsAt = args.indexOf("--reps");

@@ -31,9 +31,10 @@ if (!Number.isInteger(pairs) || pairs < 1) {
 const only = option("--only", undefined);
 const bin = join(root, "bin/citation-targets.js");
 const against = option("--against", undefined);
+// The bundle is dist/node/cli.cjs (CommonJS), or dist/node/cli.js in a checkout built before it was.
 for (const checkout of against === undefined ? [root] : [root, against])
-  if (!existsSync(join(checkout, "dist/node/cli.js"))) {
-    console.error(`startup: ${join(checkout, "dist/node/cli.js")} is missing: run \`npm run build\` there first`);
+  if (!existsSync(join(checkout, "dist/node/cli.cjs")) && !existsSync(join(checkout, "dist/node/cli.js"))) {
+    console.error(`startup: ${join(checkout, "dist/node/cli.cjs")} is missing: run \`npm run build\` there first`);
     process.exit(2);
   }
 const bins =

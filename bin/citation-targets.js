@@ -2,7 +2,9 @@
 // No heap cap is set here: V8 sizes this thread's heap when Node starts, so a cap set now would never take effect.
 // generate, update and adopt parse the markdown in worker threads whose heaps are capped (src/node/pool/pool.ts,
 // `capped`); generate parses a small dataset here (MAIN_THREAD_PARSE_BYTES, src/node/pool/thread-limits.ts).
-const { main } = await import("../dist/node/cli.js");
+// CommonJS (bin/package.json), as the bundle it requires: a run starts without Node's ES module loader, 10 to 20 ms
+// sooner (scripts/bundle-cli.js, bench/RESULTS.md "Start-up").
+const { main } = require("../dist/node/cli.cjs");
 
 /**
  * A reader that goes away early (`citation-targets validate | head -1`) closes the pipe: like git,
@@ -24,16 +26,19 @@ function quietOnClosedPipe(stream) {
   };
 }
 
-try {
-  process.exitCode = await main({
-    argv: process.argv.slice(2),
-    cwd: process.cwd(),
-    env: process.env,
-    stdout: quietOnClosedPipe(process.stdout),
-    stderr: quietOnClosedPipe(process.stderr),
-    stdin: process.stdin,
-  });
-} catch (error) {
-  process.stderr.write(`citation-targets: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exitCode = 2;
-}
+main({
+  argv: process.argv.slice(2),
+  cwd: process.cwd(),
+  env: process.env,
+  stdout: quietOnClosedPipe(process.stdout),
+  stderr: quietOnClosedPipe(process.stderr),
+  stdin: process.stdin,
+}).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error) => {
+    process.stderr.write(`citation-targets: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 2;
+  },
+);

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-// Bundles the command line (dist/cli/main.js and the modules it imports) into dist/node/cli.js,
+// Bundles the command line (dist/cli/main.js and the modules it imports) into dist/node/cli.cjs (CommonJS: below, builds),
 // with one chunk per group of modules it loads only when needed (generate, lock, diff, ...). Run by
 // `npm run build` after tsc: a start-up loads about 15 files instead of about 100, which is 40 to 50 ms
 // of module loading (bench/RESULTS.md, start-up). The bundle and its chunks sit in dist/node/, beside
 // the worker scripts, so that every path a module takes relative to itself (workers, the precompiled
 // validators in dist/generated/, package.json) is the same bundled or not. The packages the command line imports are
 // bundled too (commander, chalk, yaml, markdown-it, ...: yaml alone is 229 files, commander 7 CommonJS ones), each
-// into the chunk of the modules that import it, so that the ES module loader resolves and reads a few files rather
+// into the chunk of the modules that import it, so that Node resolves and reads a few files rather
 // than hundreds; Piscina stays a package (it starts its workers from a file of its own), and so does everything the
 // library (dist/index.js, not bundled) imports. The worker entry (dist/node/pool/worker.js, which the pool starts) is
 // bundled too, over tsc's output, in a build of its own (chunks `worker-*.js`): a capped worker that parses a
@@ -25,17 +25,32 @@ import { build } from "rolldown";
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const out = join(root, "dist/node");
 for (const name of readdirSync(out))
-  if (name === "cli.js" || name === "prestart.js" || name.startsWith("cli-") || name.startsWith("worker-"))
+  if (/^cli\.c?js$/.test(name) || name === "prestart.js" || name.startsWith("cli-") || name.startsWith("worker-"))
     rmSync(join(out, name)); // an earlier build's
 const identities = join(out, "cache/code-identities.json");
 rmSync(identities, { force: true });
 
+/**
+ * The command line is CommonJS (`dist/node/cli.cjs` and its chunks `cli-*.cjs`, required by bin/citation-targets.js,
+ * CommonJS too: bin/package.json): a run then starts without Node's ES module loader (its own modules, and each file
+ * read, linked and evaluated in turns of the event loop), some 10 to 20 ms of every start-up (bench/RESULTS.md,
+ * start-up). Its code stays strict, as the modules it was made of are. What it loads by a computed path (the
+ * precompiled validators) or as a package (Piscina) is imported as before. The worker is an ES module: it awaits at
+ * its top level.
+ */
 const builds = [
   {
     input: { cli: join(root, "dist/cli/main.js") },
     chunks: "cli",
+    format: "cjs",
+    extension: "cjs",
   },
-  { input: { "pool/worker": join(root, "dist/node/pool/worker.js") }, chunks: "worker" },
+  {
+    input: { "pool/worker": join(root, "dist/node/pool/worker.js") },
+    chunks: "worker",
+    format: "esm",
+    extension: "js",
+  },
 ];
 /**
  * The modules the entry imports statically, directly or through others: every run loads them, whatever its command, so
@@ -112,7 +127,7 @@ const SHARED = new RegExp(
   ].join(""),
 );
 
-for (const { input, chunks } of builds) {
+for (const { input, chunks, format, extension } of builds) {
   const entry = Object.values(input)[0];
   const { closure, plugin } = staticClosure(entry);
   await build({
@@ -126,9 +141,10 @@ for (const { input, chunks } of builds) {
       dir: out,
       charset: "ascii", // and no comments but legal and annotation ones: above, READER
       comments: { legal: true, annotation: true, jsdoc: false },
-      format: "esm",
-      entryFileNames: "[name].js",
-      chunkFileNames: `${chunks}-[name]-[hash].js`,
+      format,
+      ...(format === "cjs" ? { strict: true } : {}),
+      entryFileNames: `[name].${extension}`,
+      chunkFileNames: `${chunks}-[name]-[hash].${extension}`,
       ...(chunks === "cli"
         ? {
             codeSplitting: {
@@ -143,7 +159,10 @@ for (const { input, chunks } of builds) {
   });
 }
 
-for (const name of [...readdirSync(out).filter((name) => /^(?:cli|worker)(?:-.*)?\.js$/.test(name)), "pool/worker.js"])
+for (const name of [
+  ...readdirSync(out).filter((name) => /^(?:cli|worker)(?:-.*)?\.c?js$/.test(name)),
+  "pool/worker.js",
+])
   if (!readFileSync(join(out, name)).every((byte) => byte < 0x80)) {
     console.error(`bundle-cli: dist/node/${name} is not ASCII (above, READER)`);
     process.exit(1);

@@ -1088,8 +1088,10 @@ async function capture(args) {
     );
     process.exit(2);
   }
-  if (!existsSync(join(cli, "bin/citation-targets.js")) || !existsSync(join(cli, "dist/node/cli.js"))) {
-    console.error(`capture-outputs: ${cli} is not a built checkout (bin/citation-targets.js, dist/node/cli.js)`);
+  // The bundle: dist/node/cli.cjs, or dist/node/cli.js as built before it was CommonJS.
+  const bundle = ["dist/node/cli.cjs", "dist/node/cli.js"].some((path) => existsSync(join(cli, path)));
+  if (!existsSync(join(cli, "bin/citation-targets.js")) || !bundle) {
+    console.error(`capture-outputs: ${cli} is not a built checkout (bin/citation-targets.js, dist/node/cli.cjs)`);
     process.exit(2);
   }
   if (existsSync(out) && readdirSync(out).length > 0) {

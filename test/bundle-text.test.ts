@@ -42,7 +42,7 @@ describe("the bundle's code is ASCII", () => {
   test("every chunk of the command line and of the worker, and the precompiled validators", async () => {
     const files = [
       ...(await readdir(join(dist, "node")))
-        .filter((name) => /^(?:cli|worker)(?:-.*)?\.js$/.test(name))
+        .filter((name) => /^(?:cli|worker)(?:-.*)?\.c?js$/.test(name))
         .map((name) => join(dist, "node", name)),
       join(dist, "node/pool/worker.js"),
       ...(await readdir(join(dist, "generated"))).map((name) => join(dist, "generated", name)),

@@ -75,21 +75,29 @@ describe("the built bin", () => {
 
   test("validate of named files loads none of the heavy libraries (start-up: glob, markdown, YAML and schema compilers load only when needed)", async () => {
     const file = join(repoRoot, ".tooling/citation-targets/mvfg.jsonl");
+    const record = join(dir, "requires.txt");
     const traced = await runCommand(
       process.execPath,
       [
         "--import",
         join(repoRoot, "test/helpers/trace-loads.mjs"),
+        "--require",
+        join(repoRoot, "test/helpers/record-requires.cjs"),
         join(repoRoot, "bin/citation-targets.js"),
         "validate",
         "--no-lock",
         file,
       ],
       dir,
+      { RECORD_REQUIRES: record },
     );
     expect(traced.code).toBe(0);
-    const loaded = traced.stderr.split("\n").filter((line) => line.startsWith("LOADED "));
-    expect(loaded.some((line) => line.includes("/dist/node/cli.js"))).toBe(true); // the trace works, on the bundled command line
+    // What the ES module loader loaded, and what was required (the bundle is CommonJS: scripts/bundle-cli.js).
+    const loaded = [
+      ...traced.stderr.split("\n").filter((line) => line.startsWith("LOADED ")),
+      ...(await readFile(record, "utf8")).split("\n").map((line) => `LOADED ${line}`),
+    ];
+    expect(loaded.some((line) => line.includes("/dist/node/cli.cjs"))).toBe(true); // the trace works, on the bundled command line
     for (const heavy of ["fast-glob", "markdown-it", "/yaml/", "/ajv/", "re2js"])
       expect(
         loaded.filter((line) => line.includes(heavy)),

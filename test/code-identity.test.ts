@@ -123,7 +123,7 @@ describe("code identity", () => {
         "rules/index.ts",
         "rules/lock-generated.ts",
         "core/records/generate.ts",
-        "generated/record-validator.js", // not built in src/: named all the same
+        "generated/record-validator.cjs", // not built in src/: named all the same
       ]),
     );
     expect(validate.packages).toEqual(expect.arrayContaining(["ajv", "canonicalize", "fast-glob"]));

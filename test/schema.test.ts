@@ -5,6 +5,10 @@ import { buildManifestSchema } from "../src/core/lock/manifest.js";
 import { buildRecordSchema, formatSchema } from "../src/core/schema/schema.js";
 import { compileRecordSchema } from "../src/core/schema/schema-validator.js";
 import { check, repoRoot, sampleRecord, type Rec } from "./helpers/records.js";
+import { createRequire } from "node:module";
+
+/** The precompiled validators are CommonJS modules: required, as the code loads them. */
+const requireHere = createRequire(import.meta.url);
 
 const md = () => sampleRecord("markdown-artifact", 5);
 const container = () => sampleRecord("structural-container", 1);
@@ -316,7 +320,7 @@ describe("the precompiled validators (npm run build)", () => {
       ["manifest", buildManifestSchema()],
       ["config", buildConfigSchema()],
     ] as const) {
-      const generated = (await import(`../dist/generated/${name}-validator.js`)) as { schemaText: string };
+      const generated = requireHere(`../dist/generated/${name}-validator.cjs`) as { schemaText: string };
       expect(generated.schemaText, name).toBe(JSON.stringify(schema));
     }
     expect(await loadPrecompiled("record", buildRecordSchema())).toBeUndefined(); // from src/: none, so the caller compiles
@@ -324,8 +328,8 @@ describe("the precompiled validators (npm run build)", () => {
 
   test("was built from the current schema and reports exactly what a runtime compile reports", async () => {
     const { recordCheckFrom } = await import("../src/core/schema/schema-issues.js");
-    const modulePath = "../dist/generated/record-validator.js"; // built by `npm run build`; a variable, so that type-checking the tests does not need it
-    const generated = (await import(modulePath)) as {
+    // Built by `npm run build`: CommonJS (src/node/config/precompiled-text.ts).
+    const generated = requireHere("../dist/generated/record-validator.cjs") as {
       schemaText: string;
       validate: Parameters<typeof recordCheckFrom>[0];
     };

@@ -33,6 +33,8 @@ interface Loads {
   run: { code: number; stdout: string; stderr: string };
   /** Our modules the main thread loaded, by path from dist/ (tsc's output), e.g. `node/validate/validate.js`. */
   modules: Set<string>;
+  /** Those of them loaded through the ES module loader (the rest, CommonJS files, through `require`). */
+  imported: Set<string>;
   /** The packages the main thread loaded. */
   packages: Set<string>;
   /** The packages each worker thread loaded, one set per worker. */
@@ -52,6 +54,7 @@ async function loads(args: string[], cwd: string, { bundled = false } = {}): Pro
     { RECORD_IMPORTS: record, RECORD_REQUIRES: record },
   );
   const modules = new Set<string>();
+  const imported = new Set<string>();
   const threads = new Map<string, Set<string>>();
   for (const line of (await readFile(record, "utf8").catch(() => "")).split("\n").filter(Boolean)) {
     const thread = line.slice(0, line.indexOf(" "));
@@ -60,11 +63,15 @@ async function loads(args: string[], cwd: string, { bundled = false } = {}): Pro
     if (!threads.has(thread)) threads.set(thread, new Set());
     const name = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1];
     if (name !== undefined) threads.get(thread)!.add(name);
-    else if (thread === "0" && path.startsWith(dist)) modules.add(path.slice(dist.length));
+    else if (thread === "0" && path.startsWith(dist)) {
+      modules.add(path.slice(dist.length));
+      if (where.startsWith("file://")) imported.add(path.slice(dist.length));
+    }
   }
   return {
     run,
     modules,
+    imported,
     packages: threads.get("0") ?? new Set(),
     workers: [...threads].filter(([thread]) => thread !== "0").map(([, packages]) => packages),
   };
@@ -218,19 +225,22 @@ describe("each command loads its own modules, and no package it does not use", (
   });
 
   // scripts/bundle-cli.js: what the entry imports statically is in its own chunk, and the small modules most commands
-  // share in one chunk, so that a run reads a few files of dist/ rather than dozens (bench/RESULTS.md, "Start-up").
+  // share in one chunk, so that a run reads a few files of dist/ rather than dozens (bench/RESULTS.md, "Start-up"). The
+  // bundle is CommonJS, and so are the precompiled validators: none of it is loaded through the ES module loader.
   test("the built command line: --version reads the entry's chunks only; lock --check a handful of files", async () => {
     const version = await loads(["--version"], repoRoot, { bundled: true });
     expect(version.run.code, version.run.stderr).toBe(0);
     expect([...version.modules].sort()).toEqual([
-      expect.stringMatching(/^node\/cli-main-[\w-]+\.js$/),
-      expect.stringMatching(/^node\/cli-rolldown-runtime-[\w-]+\.js$/),
-      "node/cli.js",
+      expect.stringMatching(/^node\/cli-main-[\w-]+\.cjs$/),
+      expect.stringMatching(/^node\/cli-rolldown-runtime-[\w-]+\.cjs$/),
+      "node/cli.cjs",
     ]);
     const lock = await loads(["lock", "fixtures/datasets/mvfg", "--check"], repoRoot, { bundled: true });
     expect(lock.run.code, lock.run.stderr).toBe(0);
     expect(lock.modules.size).toBeGreaterThan(3);
     expect(lock.modules.size).toBeLessThanOrEqual(12);
+    expect([...lock.modules].filter((module) => !module.endsWith(".cjs"))).toEqual([]);
+    for (const { imported } of [version, lock]) expect([...imported]).toEqual([]);
   });
 
   test("diff of two files: the comparer and the stylish formatter; no page renderer, parser or pool", async () => {

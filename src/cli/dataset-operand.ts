@@ -1,4 +1,6 @@
 /** One dataset named on the command line (generate, view): as the commands show it. */
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
 import { displayPath } from "../node/files/files.js";
 
 /**
@@ -21,8 +23,6 @@ export async function datasetManifestOperand(operand: string, cwd: string): Prom
  * JSONL); otherwise the JSONL of the dataset found, as shown from `cwd`.
  */
 export async function datasetJsonlOperand(operand: string, cwd: string): Promise<string> {
-  const { statSync } = await import("node:fs");
-  const { resolve } = await import("node:path");
   const info = statSync(resolve(cwd, operand), { throwIfNoEntry: false });
   if (info !== undefined && !info.isDirectory() && !/\.(md|markdown|lock\.json)$/i.test(operand)) return operand;
   const { resolveOneDataset } = await import("../node/dataset/dataset-operands.js");

@@ -10,6 +10,7 @@ import { DIFF_FORMAT_NAMES, type DiffFormatName } from "../formatters/diff-names
 import type { DiffReport } from "../core/diff/diff.js";
 import { packageJson } from "./context.js";
 import { parsePositive } from "./options.js";
+import { nowMs } from "./clock.js";
 
 export interface DiffCommandContext {
   cwd: string;
@@ -97,7 +98,7 @@ export function registerDiffCommand(
         `  citation-targets diff --against origin/main --format github --approvals .tooling/citation-targets/approvals.json\n  citation-targets diff --schema old.schema.json schemas/citation-targets.schema.json\n  citation-targets diff --against origin/main --format html --output-file amendment.html`,
     )
     .action(async (operands: string[], options: DiffCliOptions, command: Command) => {
-      const started = performance.now();
+      const started = nowMs();
       // Loaded only when diff runs, so that the other commands start without it.
       const [{ diff }, { diffOperands, passEditorialSetting }, { cwdInRepository }, { writeDiffOutput }] =
         await Promise.all([
@@ -145,7 +146,7 @@ export function registerDiffCommand(
           ? ` against ${report.against.revision} (${report.against.commit.slice(0, 12)})`
           : "";
         context.stderr.write(
-          `citation-targets: compared ${report.pairs.length} ${report.pairs.length === 1 ? "pair" : "pairs"}${against} in ${Math.round(performance.now() - started)} ms\n`,
+          `citation-targets: compared ${report.pairs.length} ${report.pairs.length === 1 ? "pair" : "pairs"}${against} in ${Math.round(nowMs() - started)} ms\n`,
         );
       }
       setExitCode(diffExitCode(report));

@@ -8,6 +8,7 @@ import { OperationalError } from "../node/errors.js";
 import { type CommandIo, type MainContext, noteJobs, OUTSIDE_NOTE, packageJson, writeAndDrain } from "./context.js";
 import { CHECK_FORMATS, isFreshnessFormat } from "./freshness-formats.js";
 import { type ArtifactCapOptions, artifactCaps, addCapOptions, allowOutsideOption, parsePositive } from "./options.js";
+import { nowMs } from "./clock.js";
 
 /** Adds the `generate` command to the program. */
 export function registerGenerateCommand(
@@ -61,7 +62,7 @@ export function registerGenerateCommand(
         if (options.allowOutsideRepository) stderr.write(OUTSIDE_NOTE);
         noteJobs(options.jobs, stderr);
         const caps = artifactCaps(options);
-        const started = performance.now();
+        const started = nowMs();
         if (options.check && options.output) throw new OperationalError("--check and --output exclude each other");
         if (options.format !== "text" && !options.check)
           throw new OperationalError(
@@ -119,7 +120,7 @@ export function registerGenerateCommand(
         const threads = result.threads ?? 1;
         if (options.verbose)
           stderr.write(
-            `generated in ${Math.round(performance.now() - started)} ms, markdown parsed in ${threads === 1 ? "this thread" : `${threads} threads (this one and ${plural(threads - 1, "worker thread")})`}\n`,
+            `generated in ${Math.round(nowMs() - started)} ms, markdown parsed in ${threads === 1 ? "this thread" : `${threads} threads (this one and ${plural(threads - 1, "worker thread")})`}\n`,
           );
       },
     );

@@ -1,5 +1,7 @@
 /** A one-line progress display on stderr for long runs: only on a TTY, never in CI or when piped. */
 
+import { nowMs } from "./clock.js";
+
 export interface Progress {
   files: number;
   filesDone: number;
@@ -28,7 +30,7 @@ export function formatProgress(p: Progress): string {
 }
 
 /** Draws the line after half a second, redraws at most ten times a second, and erases it when done. */
-export function createProgressLine(write: (text: string) => unknown, now: () => number = () => performance.now()) {
+export function createProgressLine(write: (text: string) => unknown, now: () => number = () => nowMs()) {
   const started = now();
   let drawn = false;
   let last = -Infinity;

@@ -40,7 +40,6 @@ async function citationsOf(operands: readonly string[], stdin: MainContext["stdi
   if (!stdin) throw new OperationalError("no standard input to read");
   const chunks: Uint8Array[] = [];
   for await (const chunk of stdin) chunks.push(chunk);
-  const { TextDecoder } = await import("node:util");
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));

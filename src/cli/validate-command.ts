@@ -26,6 +26,7 @@ import {
 import { allowOutsideOption, collectRule, parseCount, parseHost, parsePositive, parseShard } from "./options.js";
 import { createProgressLine, progressEnabled, type Progress } from "./progress.js";
 import { ruleIdsLoaded } from "./rule-ids.js";
+import { nowMs } from "./clock.js";
 
 /** Adds the `validate` command to the program. */
 export function registerValidateCommand(program: Command, context: MainContext, { setExitCode }: CommandIo): void {
@@ -157,7 +158,7 @@ async function runValidate(
   context: MainContext,
   given: (option: string) => boolean,
 ): Promise<number> {
-  const started = performance.now();
+  const started = nowMs();
   // This command's own modules, loaded when it runs (not when the program starts: bench/RESULTS.md, start-up).
   const [
     { colorLevel, createColor },
@@ -404,7 +405,7 @@ async function runValidate(
       report.threads > 1
         ? ` in ${report.threads} threads (this one and ${plural(report.threads - 1, "worker thread")})`
         : "";
-    context.stderr.write(`citation-targets: checked in ${Math.round(performance.now() - started)} ms${threads}\n`);
+    context.stderr.write(`citation-targets: checked in ${Math.round(nowMs() - started)} ms${threads}\n`);
   }
   return exitCodeFor(report);
 }

@@ -14,6 +14,7 @@ import { DEFAULT_LEGISLATION_HOST } from "../../core/schema/schema.js";
 import { escapeRegExp } from "../../core/text.js";
 import { codeFile } from "../code-root.js";
 import { precompiledModule } from "./precompiled.js";
+import { runPrecompiledText } from "./precompiled-text.js";
 
 /** The forms a host is written in by the generated module: as it is and as a pattern escapes it, JSON-escaped 0 to 3 times. */
 function hostForms(host: string): string[] {
@@ -54,10 +55,7 @@ export function precompiledForHost(host: string, schema: unknown): Promise<Valid
     validator = (async () => {
       try {
         const text = moduleTextForHost(await readFile(codeFile(precompiledModule("record")), "utf8"), host);
-        const module = (await import(`data:text/javascript;base64,${Buffer.from(text).toString("base64")}`)) as {
-          schemaText: string;
-          validate: ValidateFunction;
-        };
+        const module = runPrecompiledText(text);
         return module.schemaText === JSON.stringify(schema) ? module.validate : undefined;
       } catch {
         return undefined;

@@ -1,5 +1,10 @@
+import { createRequire } from "node:module";
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
-import { codeFile } from "../code-root.js";
+import { codePath } from "../code-root.js";
+import type { PrecompiledModule } from "./precompiled-text.js";
+
+/** The precompiled modules are CommonJS (precompiled-text.ts): required, not imported. */
+const requireHere = createRequire(import.meta.url);
 
 /** The schemas `npm run build` precompiles to standalone validators (scripts/build-validator.js). */
 export const PRECOMPILED_NAMES = ["record", "manifest", "config"] as const;
@@ -7,7 +12,7 @@ export type PrecompiledName = (typeof PRECOMPILED_NAMES)[number];
 
 /** The module of a precompiled validator, by its path from the code's folder (dist/generated/, as built). */
 export function precompiledModule(name: PrecompiledName): string {
-  return `generated/${name}-validator.js`;
+  return `generated/${name}-validator.cjs`;
 }
 
 /**
@@ -17,10 +22,7 @@ export function precompiledModule(name: PrecompiledName): string {
  */
 export async function loadPrecompiled(name: PrecompiledName, schema: unknown): Promise<ValidateFunction | undefined> {
   try {
-    const module = (await import(codeFile(precompiledModule(name)).href)) as {
-      schemaText: string;
-      validate: ValidateFunction;
-    };
+    const module = requireHere(codePath(precompiledModule(name))) as PrecompiledModule;
     return module.schemaText === JSON.stringify(schema) ? module.validate : undefined;
   } catch {
     return undefined;
