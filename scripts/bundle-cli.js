@@ -113,19 +113,25 @@ const readerPlugin = {
 
 /**
  * The modules that most commands use (the core but markdown, records and diff; the node layer's files, writes, caches,
- * errors, datasets, git, config and validate; the rules, the engine, the plain-text formatters), and what they import,
- * in one chunk of their own: without it rolldown makes a chunk for each set of lazily loaded modules that shares them,
- * and a command read 34 (`lock`) to 48 (`update --check`) files of dist/; with it, 5 to 12, for some 100 KB more of
- * code to compile, which costs less (bench/RESULTS.md, start-up). The markdown parser and YAML stay out: only
- * generation uses them.
+ * errors, datasets, git, config, pool and the record reader; the rules, the engine, the plain-text formatters), and
+ * what they import, in one chunk of their own: without it rolldown makes a chunk for each set of lazily loaded modules
+ * that shares them, and a command read 34 (`lock`) to 48 (`update --check`) files of dist/; with it, 5 to 12, for some
+ * 100 KB more of code to compile, which costs less (bench/RESULTS.md, start-up). The markdown parser and YAML stay out:
+ * only generation uses them. Two sets are kept out of it, so that the commands that do not run them do not compile
+ * them (40 to 80 KB: bench/RESULTS.md, start-up): what only validate runs (VALIDATE, a chunk of its own), and what a
+ * command loads only for an option or a case (OCCASIONAL: a job summary, staged files, aliases; left to rolldown).
  */
 const SHARED = new RegExp(
   [
     String.raw`[\\/]dist[\\/](?:core[\\/][a-z0-9-]+\.js|core[\\/](?:json|lock|report|address)[\\/]`,
-    String.raw`|node[\\/](?:files|writes|errors|cache|dataset|git|validate|config)[\\/]|node[\\/][a-z-]+\.js`,
-    String.raw`|rules[\\/]|engine[\\/]|formatters[\\/](?:stylish|sarif|types|format-names|diff-names|diff-common|diff-stylish)\.js)`,
+    String.raw`|node[\\/](?:files|writes|errors|cache|dataset|git|config|pool)[\\/]|node[\\/]records[\\/]record-stream\.js`,
+    String.raw`|node[\\/][a-z-]+\.js|rules[\\/]|engine[\\/]`,
+    String.raw`|formatters[\\/](?:types|format-names|diff-names|diff-common|diff-stylish)\.js)`,
   ].join(""),
 );
+const VALIDATE = /[\\/]dist[\\/](?:node[\\/]validate[\\/]|formatters[\\/](?:stylish|sarif)\.js)/;
+const OCCASIONAL =
+  /[\\/]dist[\\/]node[\\/](?:writes[\\/]step-summary|git[\\/]staged(?:-index)?|config[\\/](?:library-config|precompiled-text)|dataset[\\/]dataset-aliases)\.js$/;
 
 for (const { input, chunks, format, extension } of builds) {
   const entry = Object.values(input)[0];
@@ -149,8 +155,9 @@ for (const { input, chunks, format, extension } of builds) {
         ? {
             codeSplitting: {
               groups: [
-                { name: "main", test: (id) => closure.has(id), priority: 2 },
-                { name: "shared", test: (id) => SHARED.test(id), priority: 1 },
+                { name: "main", test: (id) => closure.has(id), priority: 3 },
+                { name: "shared", test: (id) => SHARED.test(id) && !OCCASIONAL.test(id), priority: 2 },
+                { name: "validate", test: (id) => VALIDATE.test(id), priority: 1 },
               ],
             },
           }
