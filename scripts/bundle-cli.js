@@ -17,7 +17,7 @@
 // own place, which the build checks. Last, the code identities of the caches (src/node/cache/built-identities.ts) are
 // worked out from tsc's output, the modules just bundled, and written to dist/node/cache/code-identities.json.
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { builtinModules } from "node:module";
+import { builtinModules, createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "rolldown";
@@ -31,6 +31,32 @@ const identities = join(out, "cache/code-identities.json");
 rmSync(identities, { force: true });
 
 /**
+ * YAML (the `yaml` package, some 200 KB) is compiled and run only when a front matter needs it (most are read without
+ * it: src/core/markdown/simple-yaml.ts): the command line's code takes it from a module of getters that requires
+ * `dist/node/cli-yaml.cjs` (the package as an entry of its own) on the first read of one of its exports. That is some
+ * 10 ms of `generate --check` on a small dataset (bench/RESULTS.md, start-up).
+ */
+const LAZY_YAML = "\0lazy-yaml";
+const YAML_ENTRY = "./cli-yaml.cjs";
+const yamlNames = Object.keys(createRequire(import.meta.url)("yaml"));
+const lazyYamlPlugin = {
+  name: "lazy-yaml",
+  resolveId(source, importer) {
+    if (source === YAML_ENTRY) return { id: source, external: true };
+    return source === "yaml" && importer !== undefined && !/[\\/]node_modules[\\/]/.test(importer) ? LAZY_YAML : null;
+  },
+  load(id) {
+    if (id !== LAZY_YAML) return null;
+    const getters = yamlNames.map((name) => `${name}: { enumerable: true, get: () => yaml().${name} }`);
+    return [
+      "let loaded;",
+      `const yaml = () => (loaded ??= require(${JSON.stringify(YAML_ENTRY)}));`,
+      `Object.defineProperties(module.exports, { ${getters.join(", ")} });`,
+    ].join("\n");
+  },
+};
+
+/**
  * The command line is CommonJS (`dist/node/cli.cjs` and its chunks `cli-*.cjs`, required by bin/citation-targets.js,
  * CommonJS too: bin/package.json): a run then starts without Node's ES module loader (its own modules, and each file
  * read, linked and evaluated in turns of the event loop), some 10 to 20 ms of every start-up (bench/RESULTS.md,
@@ -40,10 +66,11 @@ rmSync(identities, { force: true });
  */
 const builds = [
   {
-    input: { cli: join(root, "dist/cli/main.js") },
+    input: { cli: join(root, "dist/cli/main.js"), "cli-yaml": "yaml" },
     chunks: "cli",
     format: "cjs",
     extension: "cjs",
+    plugins: [lazyYamlPlugin],
   },
   {
     input: { "pool/worker": join(root, "dist/node/pool/worker.js") },
@@ -133,13 +160,13 @@ const VALIDATE = /[\\/]dist[\\/](?:node[\\/]validate[\\/]|formatters[\\/](?:styl
 const OCCASIONAL =
   /[\\/]dist[\\/]node[\\/](?:writes[\\/]step-summary|git[\\/]staged(?:-index)?|config[\\/](?:library-config|precompiled-text)|dataset[\\/]dataset-aliases)\.js$/;
 
-for (const { input, chunks, format, extension } of builds) {
+for (const { input, chunks, format, extension, plugins = [] } of builds) {
   const entry = Object.values(input)[0];
   const { closure, plugin } = staticClosure(entry);
   await build({
     input,
     platform: "node",
-    plugins: [plugin, readerPlugin],
+    plugins: [plugin, readerPlugin, ...plugins],
     // Node's own modules and Piscina stay imports; every other package is bundled.
     external: (id) => id === "piscina" || id.startsWith("node:") || builtinModules.includes(id),
     logLevel: "warn",
