@@ -8,7 +8,7 @@
  * node_modules); threads by running either, each thread's loads recorded by test/helpers/record-imports.mjs (the ES
  * module loader) and test/helpers/record-requires.cjs (CommonJS files).
  */
-import { appendFile, cp, readFile, rm, stat } from "node:fs/promises";
+import { appendFile, cp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { MAIN_THREAD_PARSE_BYTES } from "../src/node/pool/thread-limits.js";
@@ -187,8 +187,26 @@ describe("each command loads its own modules, and no package it does not use", (
         expect(modules.has("node/generate/generate.js")).toBe(true);
         expect(modules.has("core/markdown/parser.js")).toBe(true);
         expect(loadedOf(packages, HEAVY)).toEqual(["yaml", "markdown-it", "canonicalize"]);
-      }
+      } else expect(modules.has("node/cli-yaml.cjs")).toBe(false); // its front matter is simple: no YAML parser
     }
+  });
+
+  // scripts/bundle-cli.js: the bundle requires YAML (dist/node/cli-yaml.cjs) when a front matter first needs it.
+  test("generate of a front matter that needs the YAML parser: the bundle loads it then, and says what tsc's output says", async () => {
+    const folder = join(dir, "yaml-front");
+    await cp(join(repoRoot, "fixtures/datasets/example-act"), folder, { recursive: true });
+    const section = join(folder, "part-1/section-1.md");
+    await writeFile(section, `---\nnotes: [ "a: b", { c: d } ]\n---\n\n${await readFile(section, "utf8")}`);
+    const locked = await runCommand(process.execPath, [bin, "lock", "yaml-front"], dir);
+    expect(locked.code, locked.stderr).toBe(0);
+    const [bundled, unbundled] = [
+      await loads(["generate", "yaml-front/citation-targets.lock.json"], dir, { bundled: true }),
+      await loads(["generate", "yaml-front/citation-targets.lock.json"], dir),
+    ];
+    expect(bundled.run.code, bundled.run.stderr).toBe(0);
+    expect(bundled.modules.has("node/cli-yaml.cjs")).toBe(true);
+    expect(bundled.run.stdout).toBe(unbundled.run.stdout);
+    expect(bundled.run.stdout.length).toBeGreaterThan(0);
   });
 
   test("generate of a dataset from MAIN_THREAD_PARSE_BYTES: one capped worker without Piscina, the parsers there only", async () => {
