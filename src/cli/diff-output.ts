@@ -6,7 +6,7 @@
  */
 import { resolve } from "node:path";
 import type { DiffReport } from "../core/diff/diff.js";
-import { colorLevel, createColor } from "../formatters/color.js";
+import { colorAt, colorLevel } from "../formatters/plain-color.js";
 import type { DiffFormatContext } from "../formatters/diff-common.js";
 import type { DiffFormatName } from "../formatters/diff-names.js";
 
@@ -56,14 +56,14 @@ export async function writeDiffOutput(
     refuseOverInputs(output, options.inputs, options.outputFile);
     // The terminal report first, so that a file that cannot be written does not hide it.
     context.stdout.write(
-      await render("stylish", createColor(colorLevel(context.env, context.stdout.isTTY, options.color))),
+      await render("stylish", await colorAt(colorLevel(context.env, context.stdout.isTTY, options.color))),
     );
-    await writeFileAtomic(output, await render(options.format, createColor(0)));
+    await writeFileAtomic(output, await render(options.format, await colorAt(0)));
   } else {
     context.stdout.write(
       await render(
         options.format,
-        createColor(options.format === "stylish" ? colorLevel(context.env, context.stdout.isTTY, options.color) : 0),
+        await colorAt(options.format === "stylish" ? colorLevel(context.env, context.stdout.isTTY, options.color) : 0),
       ),
     );
   }

@@ -161,7 +161,7 @@ async function runValidate(
   const started = nowMs();
   // This command's own modules, loaded when it runs (not when the program starts: bench/RESULTS.md, start-up).
   const [
-    { colorLevel, createColor },
+    { colorAt, colorLevel },
     { publicRepositoryUrl },
     { rules },
     { cwdInRepository, displayPath },
@@ -170,7 +170,7 @@ async function runValidate(
     { writeFileAtomic },
     { skippedArtifactsNote, warnLeftovers, warnTwins },
   ] = await Promise.all([
-    import("../formatters/color.js"),
+    import("../formatters/plain-color.js"),
     import("../formatters/sarif.js"),
     import("../rules/index.js"),
     import("../node/files/files.js"),
@@ -380,15 +380,17 @@ async function runValidate(
     context.stdout.write(
       (await formatterOf("stylish"))(report, {
         ...formatContext,
-        color: createColor(colorLevel(context.env, context.stdout.isTTY, options.color)),
+        color: await colorAt(colorLevel(context.env, context.stdout.isTTY, options.color)),
       }),
     );
     await writeFileAtomic(
       resolve(context.cwd, options.outputFile),
-      (await formatterOf(format))(report, { ...formatContext, color: createColor(0) }),
+      (await formatterOf(format))(report, { ...formatContext, color: await colorAt(0) }),
     );
   } else {
-    const color = createColor(format === "stylish" ? colorLevel(context.env, context.stdout.isTTY, options.color) : 0);
+    const color = await colorAt(
+      format === "stylish" ? colorLevel(context.env, context.stdout.isTTY, options.color) : 0,
+    );
     context.stdout.write((await formatterOf(format))(report, { ...formatContext, color }));
   }
   // In GitHub Actions: a short summary on the job's page (docs/spec.md, section 18).
