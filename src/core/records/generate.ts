@@ -256,10 +256,26 @@ function artifactTargets(
   parsed: ParsedArtifact,
   source?: SourceBytes,
 ): ArtifactTarget[] {
+  const targets: ArtifactTarget[] = [];
+  visitArtifactTargets(common, artifact, parsed, source, (target) => targets.push(target));
+  return targets;
+}
+
+/**
+ * artifactTargets one target at a time, in document order, to `visit` as each is made: a caller that serialises and
+ * writes each at once keeps none of them (garbage that dies young is cheap to collect; an artifact's targets kept
+ * until the last is made survive the young generation's collections: bench/RESULTS.md, "Units").
+ */
+function visitArtifactTargets(
+  common: Common,
+  artifact: ManifestArtifact,
+  parsed: ParsedArtifact,
+  source: SourceBytes | undefined,
+  visit: (target: ArtifactTarget) => void,
+): void {
   const fields = artifactRecordFields(artifact);
   const locals = assignLocalCoordinates(parsed.targets.map((t) => t.heading));
   const headingStack: { depth: number; text: string }[] = [];
-  const targets: ArtifactTarget[] = [];
   for (const [i, target] of parsed.targets.entries()) {
     if (target.heading)
       while (headingStack.length > 0 && headingStack[headingStack.length - 1]!.depth >= target.heading.depth)
@@ -279,7 +295,6 @@ function artifactTargets(
       { local, headingText, ownTrail },
       source,
     );
-    targets.push(heading);
     // The units below the heading (docs/spec.md, "Units below the heading"), in a dataset with units.
     const units =
       parsed.leaves !== undefined && target.heading && fields.sourceIndexKind === "body-block"
@@ -311,6 +326,7 @@ function artifactTargets(
         );
       }
       heading.markdownJson = json;
+      visit(heading);
       const at = new Map(offsets.map((o, k) => [o, moved[k]!]));
       /** The enclosing units' locals and printed designations, by depth. */
       const above: { local: string; text: string }[] = [{ local, text: headingText }];
@@ -339,13 +355,12 @@ function artifactTargets(
         );
         if (source === undefined) made.markdownJson = `"${json.slice(at.get(start)!, at.get(end)!)}"`;
         else made.markdownInner = json.slice(at.get(start)!, at.get(end)!); // written between quotes, never joined
-        targets.push(made);
+        visit(made);
         above.push({ local: unitLocal, text: unit.headingText });
       }
-    }
+    } else visit(heading);
     if (target.heading) headingStack.push(target.heading);
   }
-  return targets;
 }
 
 /** One markdown-artifact target's record as its artifact decides it: a heading's or a unit's. */
@@ -561,14 +576,37 @@ export function artifactByteLines(
   parsed: ParsedArtifact,
   source: SourceBytes,
 ): ArtifactByteLines {
-  const targets = artifactTargets(commonOf(manifest), artifact, parsed, source).map(
-    ({ record, ownTrail, markdownJson, markdownInner }) => ({
-      parts: serializeRecordCut(record, PLACED_AND_MARKDOWN, WELL_FORMED),
-      markdown: markdownInner ?? markdownJson!.slice(1, -1),
-      ownTrail: valueJson(ownTrail, WELL_FORMED),
-    }),
+  const targets: ArtifactByteLines["targets"] = [];
+  writeArtifactByteLines(manifest, artifact, parsed, source, (parts, markdown, ownTrail) =>
+    targets.push({ parts, markdown, ownTrail }),
   );
   return { firstHeading: parsed.firstHeading, targets };
+}
+
+/**
+ * artifactByteLines a target at a time: each target's line, cut as there, to `line` as soon as it is made, so that the
+ * caller can encode it and keep nothing (visitArtifactTargets). Returns the artifact's first heading.
+ */
+export function writeArtifactByteLines(
+  manifest: LockManifest,
+  artifact: ManifestArtifact,
+  parsed: ParsedArtifact,
+  source: SourceBytes,
+  line: (parts: string[], markdown: string, ownTrail: string) => void,
+): string | undefined {
+  visitArtifactTargets(
+    commonOf(manifest),
+    artifact,
+    parsed,
+    source,
+    ({ record, ownTrail, markdownJson, markdownInner }) =>
+      line(
+        serializeRecordCut(record, PLACED_AND_MARKDOWN, WELL_FORMED),
+        markdownInner ?? markdownJson!.slice(1, -1),
+        valueJson(ownTrail, WELL_FORMED),
+      ),
+  );
+  return parsed.firstHeading;
 }
 
 /**

@@ -5,13 +5,13 @@
  * is byte-identical to a one-thread run; memory holds at most the window's artifacts.
  */
 import {
-  artifactByteLines,
   sourceBytesOf,
+  writeArtifactByteLines,
   type EncodedArtifactLines,
   type LineSource,
   type SomeArtifactLines,
 } from "../../core/records/generate.js";
-import { encodeArtifactByteLines } from "./encoded-lines.js";
+import { encodeLinesOf } from "./encoded-lines.js";
 import { DatasetError, errorMessage } from "../../core/errors.js";
 import type { LockManifest, ManifestArtifact } from "../../core/lock/manifest.js";
 import type { ArtifactLimits } from "../../core/markdown/limits.js";
@@ -47,9 +47,8 @@ export async function artifactBatch(task: {
     try {
       const bytes = readRegularFileSync(resolveArtifact(task.root, artifact.path));
       const { text, parsed } = parseArtifactBytes(artifact, bytes, task.limits, false, task.fields.units === true);
-      return {
-        lines: encodeArtifactByteLines(artifactByteLines(manifest, artifact, parsed, sourceBytesOf(text, bytes))),
-      };
+      const source = sourceBytesOf(text, bytes);
+      return { lines: encodeLinesOf((line) => writeArtifactByteLines(manifest, artifact, parsed, source, line)) };
     } catch (error) {
       if (error instanceof DatasetError) return encodeFailure(error);
       return encodeFailure(new OperationalError(`${artifact.path}: ${errorMessage(error)}`));
