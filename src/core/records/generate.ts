@@ -166,6 +166,8 @@ interface ArtifactTarget {
   markdownJson?: string;
   /** A unit's JSON text without its quotes, sliced from its heading's, when made on the source bytes (SourceBytes). */
   markdownInner?: string;
+  /** The JCS text of `ownTrail`, when made already: a unit's, its parent's with one more entry. */
+  ownTrailJson?: string;
 }
 
 /**
@@ -329,7 +331,9 @@ function visitArtifactTargets(
       visit(heading);
       const at = new Map(offsets.map((o, k) => [o, moved[k]!]));
       /** The enclosing units' locals and printed designations, by depth. */
-      const above: { local: string; text: string }[] = [{ local, text: headingText }];
+      // Each entry also has the JCS text of the trail of a unit below it (ownTrailJson): its parent's and one more.
+      const trailJson = valueJson([...ownTrail, headingText], WELL_FORMED);
+      const above: { local: string; text: string; trailJson: string }[] = [{ local, text: headingText, trailJson }];
       for (const unit of units) {
         above.length = unit.depth;
         const parent = above[unit.depth - 1]!;
@@ -353,10 +357,15 @@ function visitArtifactTargets(
           source,
           true,
         );
+        made.ownTrailJson = parent.trailJson;
         if (source === undefined) made.markdownJson = `"${json.slice(at.get(start)!, at.get(end)!)}"`;
         else made.markdownInner = json.slice(at.get(start)!, at.get(end)!); // written between quotes, never joined
         visit(made);
-        above.push({ local: unitLocal, text: unit.headingText });
+        above.push({
+          local: unitLocal,
+          text: unit.headingText,
+          trailJson: `${parent.trailJson.slice(0, -1)},${valueJson(unit.headingText, WELL_FORMED)}]`,
+        });
       }
     } else visit(heading);
     if (target.heading) headingStack.push(target.heading);
@@ -543,15 +552,17 @@ export function artifactLines(
   artifact: ManifestArtifact,
   parsed: ParsedArtifact,
 ): ArtifactLines {
-  const targets = artifactTargets(commonOf(manifest), artifact, parsed).map(({ record, ownTrail, markdownJson }) => ({
-    parts: serializeRecordCut(
-      record,
-      DATASET_PLACED,
-      WELL_FORMED,
-      markdownJson === undefined ? undefined : { markdown: markdownJson },
-    ),
-    ownTrail: valueJson(ownTrail, WELL_FORMED),
-  }));
+  const targets = artifactTargets(commonOf(manifest), artifact, parsed).map(
+    ({ record, ownTrail, markdownJson, ownTrailJson }) => ({
+      parts: serializeRecordCut(
+        record,
+        DATASET_PLACED,
+        WELL_FORMED,
+        markdownJson === undefined ? undefined : { markdown: markdownJson },
+      ),
+      ownTrail: ownTrailJson ?? valueJson(ownTrail, WELL_FORMED),
+    }),
+  );
   return { firstHeading: parsed.firstHeading, targets };
 }
 
@@ -599,11 +610,11 @@ export function writeArtifactByteLines(
     artifact,
     parsed,
     source,
-    ({ record, ownTrail, markdownJson, markdownInner }) =>
+    ({ record, ownTrail, markdownJson, markdownInner, ownTrailJson }) =>
       line(
         serializeRecordCut(record, PLACED_AND_MARKDOWN, WELL_FORMED),
         markdownInner ?? markdownJson!.slice(1, -1),
-        valueJson(ownTrail, WELL_FORMED),
+        ownTrailJson ?? valueJson(ownTrail, WELL_FORMED),
       ),
   );
   return parsed.firstHeading;

@@ -22,9 +22,30 @@ import { readRegularFileSync } from "../files/regular-file.js";
 import { decodeFailure, encodeFailure, isTaskFailure, type TaskFailure } from "../pool/task-failure.js";
 
 /**
- * The dataset-level part of a manifest: what a record needs besides its artifact (artifactLines reads no other field).
+ * The dataset-level fields a worker reads: what a record needs besides its artifact (artifactByteLines reads no other
+ * field), and whether the dataset has units. Only these go with each batch: the rest of the manifest (the artifacts,
+ * a statute book's `documentAliases` of every law) is not read there, and a structured clone of it with every batch
+ * cost as much as the units' records themselves (bench/RESULTS.md, "Units").
  */
-export type ManifestHead = Omit<LockManifest, "artifacts" | "ignore">;
+export type ManifestHead = Pick<
+  LockManifest,
+  "lockVersion" | "slug" | "titleId" | "name" | "versionDate" | "sourceTextUrl" | "datasetDigest" | "units"
+>;
+
+/** The ManifestHead of a manifest. */
+function headOf(manifest: LockManifest): ManifestHead {
+  const { lockVersion, slug, titleId, name, versionDate, sourceTextUrl, datasetDigest, units } = manifest;
+  return {
+    lockVersion,
+    slug,
+    titleId,
+    name,
+    versionDate,
+    sourceTextUrl,
+    datasetDigest,
+    ...(units !== undefined ? { units } : {}),
+  };
+}
 
 /** One artifact's lines, or why it could not be parsed. */
 export type ArtifactResult = { lines: EncodedArtifactLines } | TaskFailure;
@@ -89,8 +110,8 @@ export function poolLineSource(
   inThread: LineSource,
   limits: ArtifactLimits = {},
 ): LineSource {
-  const { artifacts, ignore: _ignore, ...fields } = manifest;
-  const datasetFields: ManifestHead = fields;
+  const { artifacts } = manifest;
+  const datasetFields = headOf(manifest);
   /** An artifact's size; where it is not known, a large one is assumed, so that memory stays bounded. */
   const sizeOf = (position: number) => sizes[position] ?? 256 * 1024;
   const results = new Map<number, Promise<SomeArtifactLines>>();
