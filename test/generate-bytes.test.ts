@@ -15,9 +15,15 @@ import {
   linesInThread,
   sourceBytesOf,
   Utf8Offsets,
+  writeArtifactByteLines,
 } from "../src/core/records/generate.js";
 import { parseArtifactBytes } from "../src/core/records/parse-artifact.js";
-import { encodeArtifactByteLines, encodeArtifactLines, writeSteps } from "../src/node/generate/encoded-lines.js";
+import {
+  encodeArtifactByteLines,
+  encodeArtifactLines,
+  encodeLinesOf,
+  writeSteps,
+} from "../src/node/generate/encoded-lines.js";
 import { lock } from "../src/node/dataset/lock.js";
 import { tempDir, writeTree } from "./helpers/datasets.js";
 import { repoRoot } from "./helpers/records.js";
@@ -69,6 +75,17 @@ async function bothWays(manifest: LockManifest, bytes: Map<string, Uint8Array>) 
   const count = await writeSteps(generateLineStepsFrom(manifest, encoded), async (piece) => {
     pieces.push(Uint8Array.from(piece));
   });
+  // Each line encoded as soon as it is made (encodeLinesOf over writeArtifactByteLines), as the workers do.
+  const streamed: LineSource = async (position) => {
+    const artifact = manifest.artifacts[position]!;
+    const source = sourceBytesOf((await parsed(position)).text, bytes.get(artifact.path)!);
+    const { parsed: cut } = await parsed(position);
+    return encodeLinesOf((line) => writeArtifactByteLines(manifest, artifact, cut, source, line));
+  };
+  const streamedPieces: Uint8Array[] = [];
+  await writeSteps(generateLineStepsFrom(manifest, streamed), async (piece) => {
+    streamedPieces.push(Uint8Array.from(piece));
+  });
   // The text lines themselves, encoded in a worker (encodeArtifactLines), joined the same way.
   const plain: LineSource = async (position) => {
     const lines = await linesInThread(manifest, parsed)(position);
@@ -78,7 +95,13 @@ async function bothWays(manifest: LockManifest, bytes: Map<string, Uint8Array>) 
   await writeSteps(generateLineStepsFrom(manifest, plain), async (piece) => {
     plainPieces.push(Uint8Array.from(piece));
   });
-  return { text, bytes: Buffer.concat(pieces), plain: Buffer.concat(plainPieces), count };
+  return {
+    text,
+    bytes: Buffer.concat(pieces),
+    streamed: Buffer.concat(streamedPieces),
+    plain: Buffer.concat(plainPieces),
+    count,
+  };
 }
 
 /** Markdown that takes every path of the escaping: quotes, backslashes, controls, CR, NUL, a BOM, 2-, 3- and 4-byte UTF-8. */
@@ -104,6 +127,7 @@ describe("generate's lines as bytes are the text lines' UTF-8, byte for byte", (
       const both = await bothWays(manifest, bytes);
       expect(both.count).toBeGreaterThan(manifest.artifacts.length);
       expect(both.bytes.equals(Buffer.from(both.text, "utf8"))).toBe(true);
+      expect(both.streamed.equals(Buffer.from(both.text, "utf8"))).toBe(true);
       expect(both.plain.equals(Buffer.from(both.text, "utf8"))).toBe(true);
     });
 
@@ -130,6 +154,7 @@ describe("generate's lines as bytes are the text lines' UTF-8, byte for byte", (
         const { manifest, bytes } = await dataset({ "law/index.md": `# Gesetz\n\n${pieces.join("")}` }, units);
         const both = await bothWays(manifest, bytes);
         expect(both.bytes.equals(Buffer.from(both.text, "utf8"))).toBe(true);
+        expect(both.streamed.equals(both.bytes)).toBe(true);
       }),
       { numRuns: 25 },
     );

@@ -151,3 +151,55 @@ describe("item 5: a cache, journal or job summary that is a device or a FIFO", (
     expect(later.stderr).toContain("z.md: a FIFO (named pipe), not a regular file");
   });
 });
+
+describe("a dataset root that is something else: named for what it is, never 'not there'", () => {
+  const FOLDER = "fixtures/datasets/mvfg";
+
+  test("a FIFO in the dataset folder's place: validate, update --check and lock say so, and none blocks on it", async () => {
+    execFileSync("rm", ["-r", join(dir, FOLDER)]);
+    execFileSync("mkfifo", [join(dir, FOLDER)]);
+    const validated = await bounded(["validate", JSONL]);
+    expect(validated.code).toBe(1);
+    expect(validated.stdout).toContain(
+      "the dataset folder fixtures/datasets/mvfg (datasetRoot of lock manifest .tooling/citation-targets/mvfg.lock.json) is a FIFO (named pipe), not a folder, so none of its artifacts can be checked",
+    );
+    expect(validated.stdout).not.toContain("is not there");
+    const checked = await bounded(["update", "--check"]);
+    expect(checked.code).toBe(2);
+    expect(checked.stderr).toContain(
+      `${MANIFEST}: its dataset folder fixtures/datasets/mvfg (datasetRoot "../../fixtures/datasets/mvfg") is a FIFO (named pipe), not a folder: a dataset root is a folder of markdown files or one markdown file`,
+    );
+    const locked = await bounded(["lock", FOLDER]);
+    expect(locked.code).toBe(2);
+    expect(locked.stderr).toBe(
+      `citation-targets: dataset directory ${FOLDER} is a FIFO (named pipe), not a folder: a dataset is a folder of markdown files, or one markdown file\n`,
+    );
+  });
+
+  test("a file in the folder's place, and a folder where a one-file dataset's markdown should be", async () => {
+    execFileSync("rm", ["-r", join(dir, FOLDER)]);
+    await writeFile(join(dir, FOLDER), "# Not a folder\n");
+    const validated = await bounded(["validate", JSONL]);
+    expect(validated.code).toBe(1);
+    expect(validated.stdout).toContain(
+      "(datasetRoot of lock manifest .tooling/citation-targets/mvfg.lock.json) is a file, not a folder",
+    );
+    await mkdir(join(dir, "act.md"));
+    const locked = await bounded(["lock", "act.md"]);
+    expect(locked.code).toBe(2);
+    expect(locked.stderr).toBe(
+      "citation-targets: dataset file act.md is a folder, not a markdown file (a dataset root whose name ends in .md names one markdown file)\n",
+    );
+  });
+
+  test("a dataset folder that is not there keeps its own words", async () => {
+    execFileSync("rm", ["-r", join(dir, FOLDER)]);
+    const validated = await bounded(["validate", JSONL]);
+    expect(validated.code).toBe(1);
+    expect(validated.stdout).toContain("is not there (moved or deleted?)");
+    const locked = await bounded(["lock", FOLDER]);
+    expect(locked.stderr).toBe(
+      `citation-targets: dataset directory ${FOLDER} does not exist: a dataset is a folder of markdown files, or one markdown file\n`,
+    );
+  });
+});

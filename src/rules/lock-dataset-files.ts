@@ -13,6 +13,10 @@ export const lockDatasetFiles = defineRule({
       "the dataset folder {{root}} (datasetRoot of lock manifest {{manifest}}) is not there (moved or deleted?), so none of its artifacts can be checked: restore it, or point the manifest at its new place with `citation-targets adopt --move NEW-FOLDER` (or `citation-targets lock NEW-FOLDER -o {{manifest}}`); a checkout without the datasets says so with --no-artifacts",
     fileMissing:
       "the dataset file {{root}} (datasetRoot of lock manifest {{manifest}}) is not there (moved or deleted?), so it cannot be checked: restore it, or point the manifest at its new place with `citation-targets adopt --move NEW-FILE` (or `citation-targets lock NEW-FILE -o {{manifest}}`); a checkout without the datasets says so with --no-artifacts",
+    folderNotFolder:
+      "the dataset folder {{root}} (datasetRoot of lock manifest {{manifest}}) {{absence}}, so none of its artifacts can be checked: a dataset root is a folder of markdown files or one markdown file; put the law there, or point the manifest at where it is with `citation-targets adopt --move NEW-FOLDER`",
+    fileNotFile:
+      "the dataset file {{root}} (datasetRoot of lock manifest {{manifest}}) {{absence}}, so it cannot be checked: put the law's markdown file there, or point the manifest at where it is with `citation-targets adopt --move NEW-FILE`",
     missing:
       'artifact "{{path}}" is in lock manifest {{manifest}} but not in the dataset folder {{root}} (deleted or renamed?): run {{fix}} to refresh the lock and regenerate this file',
     unlisted:
@@ -28,9 +32,18 @@ export const lockDatasetFiles = defineRule({
         const lock = context.lock!;
         if (lock.datasetFolderMissing !== undefined) {
           // A datasetRoot that names one markdown file (docs/spec.md, section 8, "One-file datasets").
+          const file = lock.datasetFolderMissing.endsWith(".md");
+          const absence = lock.datasetRootAbsence;
           context.report({
-            messageId: lock.datasetFolderMissing.endsWith(".md") ? "fileMissing" : "folderMissing",
-            data: { root: lock.datasetFolderMissing, manifest: lock.manifestPath },
+            messageId:
+              absence === undefined
+                ? file
+                  ? "fileMissing"
+                  : "folderMissing"
+                : file
+                  ? "fileNotFile"
+                  : "folderNotFolder",
+            data: { root: lock.datasetFolderMissing, manifest: lock.manifestPath, absence: absence ?? "" },
             line: 0,
             pointer: "",
           });

@@ -36,6 +36,8 @@ export interface LockContext {
   artifactsSkipped?: string;
   /** The dataset folder as shown in messages, when it is not there (moved or deleted): an error of lock-dataset-files. */
   datasetFolderMissing?: string;
+  /** What is at the dataset root's place instead, when something is (`is a FIFO (named pipe), not a folder`). */
+  datasetRootAbsence?: string;
   /**
    * What `generate` writes, citationAddress → the record (as serializeRecord writes it) and its place among the
    * records, when every artifact is there and matches its pin and the manifest's datasetDigest is its own

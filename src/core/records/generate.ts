@@ -166,6 +166,8 @@ interface ArtifactTarget {
   markdownJson?: string;
   /** A unit's JSON text without its quotes, sliced from its heading's, when made on the source bytes (SourceBytes). */
   markdownInner?: string;
+  /** The JCS text of `ownTrail`, when made already: a unit's, its parent's with one more entry. */
+  ownTrailJson?: string;
 }
 
 /**
@@ -256,10 +258,26 @@ function artifactTargets(
   parsed: ParsedArtifact,
   source?: SourceBytes,
 ): ArtifactTarget[] {
+  const targets: ArtifactTarget[] = [];
+  visitArtifactTargets(common, artifact, parsed, source, (target) => targets.push(target));
+  return targets;
+}
+
+/**
+ * artifactTargets one target at a time, in document order, to `visit` as each is made: a caller that serialises and
+ * writes each at once keeps none of them (garbage that dies young is cheap to collect; an artifact's targets kept
+ * until the last is made survive the young generation's collections: bench/RESULTS.md, "Units").
+ */
+function visitArtifactTargets(
+  common: Common,
+  artifact: ManifestArtifact,
+  parsed: ParsedArtifact,
+  source: SourceBytes | undefined,
+  visit: (target: ArtifactTarget) => void,
+): void {
   const fields = artifactRecordFields(artifact);
   const locals = assignLocalCoordinates(parsed.targets.map((t) => t.heading));
   const headingStack: { depth: number; text: string }[] = [];
-  const targets: ArtifactTarget[] = [];
   for (const [i, target] of parsed.targets.entries()) {
     if (target.heading)
       while (headingStack.length > 0 && headingStack[headingStack.length - 1]!.depth >= target.heading.depth)
@@ -279,7 +297,6 @@ function artifactTargets(
       { local, headingText, ownTrail },
       source,
     );
-    targets.push(heading);
     // The units below the heading (docs/spec.md, "Units below the heading"), in a dataset with units.
     const units =
       parsed.leaves !== undefined && target.heading && fields.sourceIndexKind === "body-block"
@@ -311,9 +328,12 @@ function artifactTargets(
         );
       }
       heading.markdownJson = json;
+      visit(heading);
       const at = new Map(offsets.map((o, k) => [o, moved[k]!]));
       /** The enclosing units' locals and printed designations, by depth. */
-      const above: { local: string; text: string }[] = [{ local, text: headingText }];
+      // Each entry also has the JCS text of the trail of a unit below it (ownTrailJson): its parent's and one more.
+      const trailJson = valueJson([...ownTrail, headingText], WELL_FORMED);
+      const above: { local: string; text: string; trailJson: string }[] = [{ local, text: headingText, trailJson }];
       for (const unit of units) {
         above.length = unit.depth;
         const parent = above[unit.depth - 1]!;
@@ -337,15 +357,19 @@ function artifactTargets(
           source,
           true,
         );
+        made.ownTrailJson = parent.trailJson;
         if (source === undefined) made.markdownJson = `"${json.slice(at.get(start)!, at.get(end)!)}"`;
         else made.markdownInner = json.slice(at.get(start)!, at.get(end)!); // written between quotes, never joined
-        targets.push(made);
-        above.push({ local: unitLocal, text: unit.headingText });
+        visit(made);
+        above.push({
+          local: unitLocal,
+          text: unit.headingText,
+          trailJson: `${parent.trailJson.slice(0, -1)},${valueJson(unit.headingText, WELL_FORMED)}]`,
+        });
       }
-    }
+    } else visit(heading);
     if (target.heading) headingStack.push(target.heading);
   }
-  return targets;
 }
 
 /** One markdown-artifact target's record as its artifact decides it: a heading's or a unit's. */
@@ -528,15 +552,17 @@ export function artifactLines(
   artifact: ManifestArtifact,
   parsed: ParsedArtifact,
 ): ArtifactLines {
-  const targets = artifactTargets(commonOf(manifest), artifact, parsed).map(({ record, ownTrail, markdownJson }) => ({
-    parts: serializeRecordCut(
-      record,
-      DATASET_PLACED,
-      WELL_FORMED,
-      markdownJson === undefined ? undefined : { markdown: markdownJson },
-    ),
-    ownTrail: valueJson(ownTrail, WELL_FORMED),
-  }));
+  const targets = artifactTargets(commonOf(manifest), artifact, parsed).map(
+    ({ record, ownTrail, markdownJson, ownTrailJson }) => ({
+      parts: serializeRecordCut(
+        record,
+        DATASET_PLACED,
+        WELL_FORMED,
+        markdownJson === undefined ? undefined : { markdown: markdownJson },
+      ),
+      ownTrail: ownTrailJson ?? valueJson(ownTrail, WELL_FORMED),
+    }),
+  );
   return { firstHeading: parsed.firstHeading, targets };
 }
 
@@ -561,14 +587,37 @@ export function artifactByteLines(
   parsed: ParsedArtifact,
   source: SourceBytes,
 ): ArtifactByteLines {
-  const targets = artifactTargets(commonOf(manifest), artifact, parsed, source).map(
-    ({ record, ownTrail, markdownJson, markdownInner }) => ({
-      parts: serializeRecordCut(record, PLACED_AND_MARKDOWN, WELL_FORMED),
-      markdown: markdownInner ?? markdownJson!.slice(1, -1),
-      ownTrail: valueJson(ownTrail, WELL_FORMED),
-    }),
+  const targets: ArtifactByteLines["targets"] = [];
+  writeArtifactByteLines(manifest, artifact, parsed, source, (parts, markdown, ownTrail) =>
+    targets.push({ parts, markdown, ownTrail }),
   );
   return { firstHeading: parsed.firstHeading, targets };
+}
+
+/**
+ * artifactByteLines a target at a time: each target's line, cut as there, to `line` as soon as it is made, so that the
+ * caller can encode it and keep nothing (visitArtifactTargets). Returns the artifact's first heading.
+ */
+export function writeArtifactByteLines(
+  manifest: LockManifest,
+  artifact: ManifestArtifact,
+  parsed: ParsedArtifact,
+  source: SourceBytes,
+  line: (parts: string[], markdown: string, ownTrail: string) => void,
+): string | undefined {
+  visitArtifactTargets(
+    commonOf(manifest),
+    artifact,
+    parsed,
+    source,
+    ({ record, ownTrail, markdownJson, markdownInner, ownTrailJson }) =>
+      line(
+        serializeRecordCut(record, PLACED_AND_MARKDOWN, WELL_FORMED),
+        markdownInner ?? markdownJson!.slice(1, -1),
+        ownTrailJson ?? valueJson(ownTrail, WELL_FORMED),
+      ),
+  );
+  return parsed.firstHeading;
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import { statSync } from "node:fs";
 import { basename, dirname } from "node:path";
+import { fileKind } from "../files/regular-file.js";
 
 /** True when a dataset root (a path, or a manifest's `datasetRoot`) names one markdown file. */
 export function isFileRoot(root: string): boolean {
@@ -19,8 +20,19 @@ export function rootParts(root: string): { folder: string; file?: string } {
 
 /** True when the dataset root is there: the folder, or the file a file root names. */
 export function rootPresent(root: string): boolean {
+  return rootAbsence(root) === undefined;
+}
+
+/**
+ * Why a dataset root is not a dataset's, in words that follow its name: "is not there", or what it is instead ("is a
+ * FIFO (named pipe), not a folder"); undefined when it is the folder, or the file a file root names.
+ */
+export function rootAbsence(root: string): string | undefined {
   const info = statSync(root, { throwIfNoEntry: false });
-  return (isFileRoot(root) ? info?.isFile() : info?.isDirectory()) ?? false;
+  if (info === undefined) return "is not there";
+  const file = isFileRoot(root);
+  if (file ? info.isFile() : info.isDirectory()) return undefined;
+  return `is ${info.isFile() ? "a file" : fileKind(info)}, not ${file ? "a markdown file" : "a folder"}`;
 }
 
 /** What a dataset root is called in messages: "dataset folder", or "dataset file" for a file root. */

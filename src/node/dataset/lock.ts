@@ -22,7 +22,7 @@ import {
   type ManifestDatasetField,
 } from "../../core/model.js";
 import { digestDatasetFiles } from "./dataset-files.js";
-import { isFileRoot, rootParts } from "./dataset-root.js";
+import { isFileRoot, rootAbsence, rootParts } from "./dataset-root.js";
 import { DEFAULT_LEGISLATION_HOST, isValidLegislationHost } from "../../core/schema/schema.js";
 import { OperationalError } from "../errors.js";
 import { datasetRootOf, displayPath, findRepositoryRoot, MANIFEST_FOLDER } from "../files/files.js";
@@ -148,17 +148,20 @@ async function lockUnder(options: LockOptions, preloaded?: LoadedManifest): Prom
   const { folder: root, file } = rootParts(named);
   // Synchronous calls: update re-locks thousands of small datasets a run, and the promise API's per-call cost would
   // dominate.
+  const absence = rootAbsence(named);
   if (file !== undefined) {
-    if (!statSync(named, { throwIfNoEntry: false })?.isFile())
+    if (absence !== undefined)
       throw new OperationalError(
-        `dataset file ${options.dir} does not exist or is not a file (a dataset root whose name ends in .md names one markdown file)`,
+        `dataset file ${options.dir} ${absence === "is not there" ? "does not exist" : absence} (a dataset root whose name ends in .md names one markdown file)`,
       );
     if ((options.ignore ?? []).length > 0)
       throw new OperationalError(
         `--ignore: the dataset ${options.dir} is one file: there is nothing else to leave out`,
       );
-  } else if (!statSync(root, { throwIfNoEntry: false })?.isDirectory())
-    throw new OperationalError(`dataset directory ${options.dir} does not exist or is not a directory`);
+  } else if (absence !== undefined)
+    throw new OperationalError(
+      `dataset directory ${options.dir} ${absence === "is not there" ? "does not exist" : absence}: a dataset is a folder of markdown files, or one markdown file`,
+    );
   if (options.legislationHost != null && !isValidLegislationHost(options.legislationHost))
     throw new OperationalError(
       `--legislation-host ${JSON.stringify(options.legislationHost)}: expected a lowercase host name such as ${DEFAULT_LEGISLATION_HOST}`,

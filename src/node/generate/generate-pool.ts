@@ -5,13 +5,13 @@
  * is byte-identical to a one-thread run; memory holds at most the window's artifacts.
  */
 import {
-  artifactByteLines,
   sourceBytesOf,
+  writeArtifactByteLines,
   type EncodedArtifactLines,
   type LineSource,
   type SomeArtifactLines,
 } from "../../core/records/generate.js";
-import { encodeArtifactByteLines } from "./encoded-lines.js";
+import { encodeLinesOf } from "./encoded-lines.js";
 import { DatasetError, errorMessage } from "../../core/errors.js";
 import type { LockManifest, ManifestArtifact } from "../../core/lock/manifest.js";
 import type { ArtifactLimits } from "../../core/markdown/limits.js";
@@ -22,9 +22,30 @@ import { readRegularFileSync } from "../files/regular-file.js";
 import { decodeFailure, encodeFailure, isTaskFailure, type TaskFailure } from "../pool/task-failure.js";
 
 /**
- * The dataset-level part of a manifest: what a record needs besides its artifact (artifactLines reads no other field).
+ * The dataset-level fields a worker reads: what a record needs besides its artifact (artifactByteLines reads no other
+ * field), and whether the dataset has units. Only these go with each batch: the rest of the manifest (the artifacts,
+ * a statute book's `documentAliases` of every law) is not read there, and a structured clone of it with every batch
+ * cost as much as the units' records themselves (bench/RESULTS.md, "Units").
  */
-export type ManifestHead = Omit<LockManifest, "artifacts" | "ignore">;
+export type ManifestHead = Pick<
+  LockManifest,
+  "lockVersion" | "slug" | "titleId" | "name" | "versionDate" | "sourceTextUrl" | "datasetDigest" | "units"
+>;
+
+/** The ManifestHead of a manifest. */
+function headOf(manifest: LockManifest): ManifestHead {
+  const { lockVersion, slug, titleId, name, versionDate, sourceTextUrl, datasetDigest, units } = manifest;
+  return {
+    lockVersion,
+    slug,
+    titleId,
+    name,
+    versionDate,
+    sourceTextUrl,
+    datasetDigest,
+    ...(units !== undefined ? { units } : {}),
+  };
+}
 
 /** One artifact's lines, or why it could not be parsed. */
 export type ArtifactResult = { lines: EncodedArtifactLines } | TaskFailure;
@@ -47,9 +68,8 @@ export async function artifactBatch(task: {
     try {
       const bytes = readRegularFileSync(resolveArtifact(task.root, artifact.path));
       const { text, parsed } = parseArtifactBytes(artifact, bytes, task.limits, false, task.fields.units === true);
-      return {
-        lines: encodeArtifactByteLines(artifactByteLines(manifest, artifact, parsed, sourceBytesOf(text, bytes))),
-      };
+      const source = sourceBytesOf(text, bytes);
+      return { lines: encodeLinesOf((line) => writeArtifactByteLines(manifest, artifact, parsed, source, line)) };
     } catch (error) {
       if (error instanceof DatasetError) return encodeFailure(error);
       return encodeFailure(new OperationalError(`${artifact.path}: ${errorMessage(error)}`));
@@ -90,8 +110,8 @@ export function poolLineSource(
   inThread: LineSource,
   limits: ArtifactLimits = {},
 ): LineSource {
-  const { artifacts, ignore: _ignore, ...fields } = manifest;
-  const datasetFields: ManifestHead = fields;
+  const { artifacts } = manifest;
+  const datasetFields = headOf(manifest);
   /** An artifact's size; where it is not known, a large one is assumed, so that memory stays bounded. */
   const sizeOf = (position: number) => sizes[position] ?? 256 * 1024;
   const results = new Map<number, Promise<SomeArtifactLines>>();

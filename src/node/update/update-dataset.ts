@@ -22,7 +22,7 @@ import { type ManifestOptions, manifestOptionsOf } from "../dataset/manifest-opt
 import { FieldsError, lock, type LockResult, type ManifestChanges, slugConflict } from "../dataset/lock.js";
 import { describeIoError, OperationalError } from "../errors.js";
 import { loadManifest, rootOf } from "../dataset/manifest-io.js";
-import { isFileRoot, rootNoun, rootParts, rootPresent } from "../dataset/dataset-root.js";
+import { isFileRoot, rootAbsence, rootNoun, rootParts } from "../dataset/dataset-root.js";
 import { ARTIFACT_TASKS, type ArtifactTasks } from "../generate/generate-pool.js";
 import type { WorkPool } from "../pool/pool.js";
 import { encodeFailure, type TaskFailure } from "../pool/task-failure.js";
@@ -175,10 +175,15 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
   // The dataset root (a folder, or one markdown file), and the folder its artifact paths start from (dataset-root.ts).
   const named = task.move ? task.dir! : loaded !== undefined ? rootOf(loaded) : task.dir!;
   const root = rootParts(named).folder;
-  if (loaded !== undefined && !rootPresent(named))
+  const absence = loaded !== undefined ? rootAbsence(named) : undefined;
+  if (absence !== undefined) {
+    const shownRoot = `${shownManifest}: its ${rootNoun(named)} ${displayPath(named, cwd) || "."} (datasetRoot ${JSON.stringify(loaded!.manifest.datasetRoot ?? ".")}) ${absence}`;
     throw new OperationalError(
-      `${shownManifest}: its ${rootNoun(named)} ${displayPath(named, cwd) || "."} (datasetRoot ${JSON.stringify(loaded.manifest.datasetRoot ?? ".")}) is not there: if the law's ${isFileRoot(named) ? "file" : "folder"} moved or was renamed, set datasetRoot in ${shownManifest} to its new place (relative to the manifest's folder) and run update again; if the law was withdrawn, remove the manifest and its JSONL (git rm)`,
+      absence === "is not there"
+        ? `${shownRoot}: if the law's ${isFileRoot(named) ? "file" : "folder"} moved or was renamed, set datasetRoot in ${shownManifest} to its new place (relative to the manifest's folder) and run update again; if the law was withdrawn, remove the manifest and its JSONL (git rm)`
+        : `${shownRoot}: a dataset root is a folder of markdown files or one markdown file; put the law there, or set datasetRoot in ${shownManifest} to where it is`,
     );
+  }
   let locked: LockResult;
   try {
     const filled = task.templates

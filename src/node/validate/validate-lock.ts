@@ -10,6 +10,7 @@ import { withoutCr } from "../files/crlf.js";
 import { describeIoError, OperationalError } from "../errors.js";
 import { displayPath, openedPath } from "../files/files.js";
 import { loadManifest, type ManifestReadOptions, resolveArtifact, rootOf } from "../dataset/manifest-io.js";
+import { rootAbsence } from "../dataset/dataset-root.js";
 import { openRegularSync, readRegularFileSync } from "../files/regular-file.js";
 import { type DatasetPrints, fingerprintAt, fingerprintOf } from "../files/fingerprints.js";
 import type { GeneratedProof } from "../cache/generated-proof.js";
@@ -112,6 +113,8 @@ async function gatherFacts(
     (file !== undefined && !statSync(join(root, file), { throwIfNoEntry: false })?.isFile())
   ) {
     context.datasetFolderMissing = shownRoot; // an error of lock-dataset-files, never a pass
+    const absence = rootAbsence(file !== undefined ? join(root, file) : root);
+    if (absence !== undefined && absence !== "is not there") context.datasetRootAbsence = absence;
     return;
   }
   if (realRoot !== undefined) realRoots.set(root, realRoot);
