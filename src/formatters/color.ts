@@ -1,6 +1,6 @@
 import { Chalk, type ChalkInstance } from "chalk";
 
-export { colorLevel } from "./plain-color.js";
+export { colorLevel } from "./color-level.js";
 
 /** A chalk instance at a fixed level, never one guessed from the process. */
 export function createColor(level: 0 | 1 | 2 | 3): ChalkInstance {

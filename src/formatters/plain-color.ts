@@ -6,22 +6,7 @@
  */
 import type { ChalkInstance } from "chalk";
 
-/** Colour is on only for a TTY, unless NO_COLOR (off) or FORCE_COLOR (on, or off for "0"/"false") say otherwise. */
-export function colorLevel(
-  env: Record<string, string | undefined>,
-  isTTY: boolean | undefined,
-  flag?: boolean,
-): 0 | 1 | 2 | 3 {
-  if (flag === false) return 0;
-  if (flag === true) return 1;
-  if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return 0;
-  const force = env.FORCE_COLOR;
-  if (force !== undefined) {
-    if (force === "0" || force === "false") return 0;
-    return force === "2" ? 2 : force === "3" ? 3 : 1;
-  }
-  return isTTY ? 1 : 0;
-}
+export { colorLevel } from "./color-level.js";
 
 /** Its text as chalk at level 0 gives it: one argument as a string, several joined by spaces. */
 const plainText = (...texts: unknown[]): string => (texts.length === 1 ? `${texts[0]}` : texts.join(" "));
