@@ -22,85 +22,145 @@ interface Writers {
   latin1Write(text: string, offset: number): number;
 }
 
-/** Where this thread encodes: grown as needed, copied out exactly (what crosses to the other thread is the copy). */
-let scratch = Buffer.allocUnsafeSlow(1 << 20);
+/**
+ * Buffers the thread that writes the file is done with (a batch's bytes, once joined into the output), sent back with
+ * the next batches (acceptSpares): lines are encoded into one of them rather than into new memory. Memory new to a
+ * thread costs far more than encoding into it (its pages are touched for the first time, about 5 ms a MB on the machine
+ * of the benches, and what the main thread lets go of is freed only at its next garbage collection, rare in a thread
+ * that mostly waits): bench/RESULTS.md, "Units". At most SPARE_BYTES are kept.
+ */
+const spares: ArrayBuffer[] = [];
+let spareBytes = 0;
+const SPARE_BYTES = 16 * 2 ** 20;
+/** Buffers are made a power of two in size, at least this, so that one fits the lines of many batches of about its size. */
+const SPARE_STEP = 64 * 1024;
+/** A batch's buffer holds at least this much from the start (a batch of neighbours is up to 256 KB of markdown). */
+const BATCH_START = 2 ** 20;
+
+/** Takes buffers back for the lines of the next batches (from the thread that wrote their bytes out). */
+export function acceptSpares(buffers: readonly ArrayBuffer[]): void {
+  for (const buffer of buffers) keepSpare(buffer);
+}
+
+function keepSpare(buffer: ArrayBuffer): void {
+  if (buffer.byteLength > 0 && spareBytes + buffer.byteLength <= SPARE_BYTES) {
+    spares.push(buffer);
+    spareBytes += buffer.byteLength;
+  }
+}
+
+/**
+ * A buffer of at least `size` bytes: the smallest spare that large (`largest`: the largest), else a new one (a power of
+ * two, at least SPARE_STEP).
+ */
+function takeBuffer(size: number, largest = false): Buffer {
+  let best = -1;
+  for (let i = 0; i < spares.length; i++) {
+    const length = spares[i]!.byteLength;
+    if (length < size) continue;
+    if (best === -1 || (largest ? length > spares[best]!.byteLength : length < spares[best]!.byteLength)) best = i;
+  }
+  if (best === -1) return Buffer.from(new ArrayBuffer(Math.max(SPARE_STEP, 2 ** Math.ceil(Math.log2(size)))));
+  const buffer = spares[best]!;
+  spares[best] = spares[spares.length - 1]!;
+  spares.pop();
+  spareBytes -= buffer.byteLength;
+  return Buffer.from(buffer);
+}
+
+/** Where this thread encodes a batch: grown as needed; its ArrayBuffer crosses to the other thread (batchEncoder). */
+let target: Buffer = Buffer.alloc(0);
 
 function room(at: number, more: number): void {
-  if (scratch.length - at >= more) return;
-  const grown = Buffer.allocUnsafeSlow(Math.max(2 * scratch.length, at + more));
-  scratch.copy(grown, 0, 0, at);
-  scratch = grown;
+  if (target.length - at >= more) return;
+  const grown = takeBuffer(Math.max(2 * target.length, at + more));
+  target.copy(grown, 0, 0, at);
+  if (target.length > 0) keepSpare(target.buffer as ArrayBuffer);
+  target = grown;
 }
 
-/** Writes `text` as UTF-8 at `at` of the scratch buffer, grown first as needed; the offset after it. */
+/** Writes `text` as UTF-8 at `at` of the target buffer, grown first as needed; the offset after it. */
 function put(text: string, at: number): number {
   room(at, 3 * text.length); // a UTF-16 code unit is at most three bytes of UTF-8
-  return at + (scratch as unknown as Writers).utf8Write(text, at);
+  return at + (target as unknown as Writers).utf8Write(text, at);
 }
 
-/**
- * An artifact's lines cut for a writer of bytes (artifactByteLines) as UTF-8 bytes, a worker thread's answer: the
- * markdown's JSON text, Latin-1 for its bytes, is written byte for byte, the rest encoded.
- */
-export function encodeArtifactByteLines(lines: ArtifactByteLines): EncodedArtifactLines {
-  const ends = new Uint32Array(4 * lines.targets.length);
-  let at = 0;
-  let k = 0;
-  for (const { parts, markdown, ownTrail } of lines.targets) {
-    ends[k++] = at = put(parts[0]!, at);
-    ends[k++] = at = put(parts[1]!, at);
-    at = put(parts[2]!, at);
-    room(at, markdown.length + 2);
-    scratch[at++] = 0x22; // "
-    at += (scratch as unknown as Writers).latin1Write(markdown, at);
-    scratch[at++] = 0x22;
-    ends[k++] = at = put(parts[3]!, at);
-    ends[k++] = at = put(ownTrail, at);
-  }
-  return { firstHeading: lines.firstHeading, bytes: copyOut(at), ends };
-}
-
-/** Where this thread writes an artifact's line ends while it encodes them (encodeLinesOf): grown as needed. */
+/** Where this thread writes an artifact's line ends while it encodes them: grown as needed, copied out exactly. */
 let endsScratch = new Uint32Array(4096);
 
+/** Gives an artifact's lines (writeArtifactByteLines) to `line` as each is made; returns its first heading. */
+type LineMaker = (line: (parts: string[], markdown: string, ownTrail: string) => void) => string | undefined;
+
 /**
- * An artifact's lines as UTF-8 bytes, each line encoded as soon as `make` gives it (writeArtifactByteLines): the same
- * bytes as encodeArtifactByteLines of its ArtifactByteLines, with none of the lines' texts kept until the last is made.
- * `make` returns the artifact's first heading.
+ * Encodes the lines of a batch's artifacts one after another into one buffer (`add`: each line as soon as it is made,
+ * none of them kept until the artifact's last), which `done` hands over: each answer's `bytes` a view of it, empty until
+ * then. One buffer per batch, which the main thread sends back once it has written all of it (acceptSpares). One batch
+ * at a time in a thread.
  */
-export function encodeLinesOf(
-  make: (line: (parts: string[], markdown: string, ownTrail: string) => void) => string | undefined,
-): EncodedArtifactLines {
+export function batchEncoder(): { add(make: LineMaker): EncodedArtifactLines; done(): void } {
   let at = 0;
-  let k = 0;
-  const firstHeading = make((parts, markdown, ownTrail) => {
-    if (k + 4 > endsScratch.length) {
-      const grown = new Uint32Array(2 * endsScratch.length);
-      grown.set(endsScratch);
-      endsScratch = grown;
-    }
-    endsScratch[k++] = at = put(parts[0]!, at);
-    endsScratch[k++] = at = put(parts[1]!, at);
-    at = put(parts[2]!, at);
-    room(at, markdown.length + 2);
-    scratch[at++] = 0x22; // "
-    at += (scratch as unknown as Writers).latin1Write(markdown, at);
-    scratch[at++] = 0x22;
-    endsScratch[k++] = at = put(parts[3]!, at);
-    endsScratch[k++] = at = put(ownTrail, at);
-  });
-  return { firstHeading, bytes: copyOut(at), ends: endsScratch.slice(0, k) };
+  target = takeBuffer(BATCH_START, true);
+  const made: { encoded: EncodedArtifactLines; from: number; to: number }[] = [];
+  return {
+    add(make) {
+      const from = at;
+      let k = 0;
+      const firstHeading = make((parts, markdown, ownTrail) => {
+        if (k + 4 > endsScratch.length) {
+          const grown = new Uint32Array(2 * endsScratch.length);
+          grown.set(endsScratch);
+          endsScratch = grown;
+        }
+        at = put(parts[0]!, at);
+        endsScratch[k++] = at - from;
+        at = put(parts[1]!, at);
+        endsScratch[k++] = at - from;
+        at = put(parts[2]!, at);
+        room(at, markdown.length + 2);
+        target[at++] = 0x22; // "
+        at += (target as unknown as Writers).latin1Write(markdown, at);
+        target[at++] = 0x22;
+        at = put(parts[3]!, at);
+        endsScratch[k++] = at - from;
+        at = put(ownTrail, at);
+        endsScratch[k++] = at - from;
+      });
+      const encoded: EncodedArtifactLines = { firstHeading, bytes: EMPTY, ends: endsScratch.slice(0, k) };
+      made.push({ encoded, from, to: at });
+      return encoded;
+    },
+    done() {
+      const buffer = at === 0 ? new ArrayBuffer(0) : (target.buffer as ArrayBuffer);
+      if (at === 0) keepSpare(target.buffer as ArrayBuffer);
+      for (const { encoded, from, to } of made) encoded.bytes = new Uint8Array(buffer, from, to - from);
+      made.length = 0;
+      target = Buffer.alloc(0);
+    },
+  };
+}
+
+const EMPTY = new Uint8Array(0);
+
+/**
+ * An artifact's lines as UTF-8 bytes, each line encoded as soon as `make` gives it (writeArtifactByteLines): a batch
+ * of one (batchEncoder).
+ */
+export function encodeLinesOf(make: LineMaker): EncodedArtifactLines {
+  const encoder = batchEncoder();
+  const encoded = encoder.add(make);
+  encoder.done();
+  return encoded;
 }
 
 /**
- * The first `at` bytes of the scratch buffer, copied into a buffer of their own. Allocated and `set`, not
- * `new Uint8Array(scratch.subarray(…))`, which V8 copies element by element: five times the time (2.6 against 0.5 ms a
- * MB; 270 ms of a 4.1 s worker generating a statute book with units, bench/RESULTS.md).
+ * An artifact's lines cut for a writer of bytes (artifactByteLines) as UTF-8 bytes: the markdown's JSON text, Latin-1
+ * for its bytes, is written byte for byte, the rest encoded.
  */
-function copyOut(at: number): Uint8Array {
-  const bytes = new Uint8Array(at);
-  bytes.set(scratch.subarray(0, at));
-  return bytes;
+export function encodeArtifactByteLines(lines: ArtifactByteLines): EncodedArtifactLines {
+  return encodeLinesOf((line) => {
+    for (const { parts, markdown, ownTrail } of lines.targets) line(parts, markdown, ownTrail);
+    return lines.firstHeading;
+  });
 }
 
 /** An artifact's cut lines as UTF-8 bytes. */
@@ -108,13 +168,16 @@ export function encodeArtifactLines(lines: ArtifactLines): EncodedArtifactLines 
   const ends = new Uint32Array(4 * lines.targets.length);
   let at = 0;
   let k = 0;
+  target = takeBuffer(SPARE_STEP, true);
   for (const { parts, ownTrail } of lines.targets) {
     ends[k++] = at = put(parts[0]!, at);
     ends[k++] = at = put(parts[1]!, at);
     ends[k++] = at = put(parts[2]!, at);
     ends[k++] = at = put(ownTrail, at);
   }
-  return { firstHeading: lines.firstHeading, bytes: copyOut(at), ends };
+  const bytes = new Uint8Array(target.buffer, 0, at);
+  target = Buffer.alloc(0);
+  return { firstHeading: lines.firstHeading, bytes, ends };
 }
 
 const FLUSH_AT = 1 << 20;

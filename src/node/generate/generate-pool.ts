@@ -11,7 +11,7 @@ import {
   type LineSource,
   type SomeArtifactLines,
 } from "../../core/records/generate.js";
-import { encodeLinesOf } from "./encoded-lines.js";
+import { acceptSpares, batchEncoder } from "./encoded-lines.js";
 import { DatasetError, errorMessage } from "../../core/errors.js";
 import type { LockManifest, ManifestArtifact } from "../../core/lock/manifest.js";
 import type { ArtifactLimits } from "../../core/markdown/limits.js";
@@ -59,22 +59,28 @@ export async function artifactBatch(task: {
   fields: ManifestHead;
   artifacts: ManifestArtifact[];
   limits: ArtifactLimits;
+  /** Buffers of earlier answers the main thread is done with, for this batch's lines (encoded-lines.ts, spares). */
+  spares?: ArrayBuffer[];
 }): Promise<ArtifactResult[]> {
+  if (task.spares !== undefined) acceptSpares(task.spares);
   const manifest = { ...task.fields, artifacts: [] } as LockManifest;
   // The markdown and YAML parsers load with the first batch (in a worker, as it starts: worker.ts), not with this module,
   // which the main thread loads to hand out the batches.
   const { parseArtifactBytes } = await import("../../core/records/parse-artifact.js");
-  return task.artifacts.map((artifact) => {
+  const encoder = batchEncoder();
+  const results = task.artifacts.map((artifact): ArtifactResult => {
     try {
       const bytes = readRegularFileSync(resolveArtifact(task.root, artifact.path));
       const { text, parsed } = parseArtifactBytes(artifact, bytes, task.limits, false, task.fields.units === true);
       const source = sourceBytesOf(text, bytes);
-      return { lines: encodeLinesOf((line) => writeArtifactByteLines(manifest, artifact, parsed, source, line)) };
+      return { lines: encoder.add((line) => writeArtifactByteLines(manifest, artifact, parsed, source, line)) };
     } catch (error) {
       if (error instanceof DatasetError) return encodeFailure(error);
       return encodeFailure(new OperationalError(`${artifact.path}: ${errorMessage(error)}`));
     }
   });
+  encoder.done();
+  return results;
 }
 
 /** The kind of task a pool that parses artifacts runs. */
@@ -91,6 +97,8 @@ const AHEAD_ARTIFACTS = 512;
 /** Neighbouring artifacts travel in one task up to this many bytes of markdown, or this many artifacts. */
 const BATCH_BYTES = 256 * 1024;
 const BATCH_ARTIFACTS = 32;
+/** At most this many buffers go back to the workers with one batch. */
+const SPARES_PER_BATCH = 4;
 
 /**
  * The share of the markdown this thread parses itself, next to the pool's workers: it also joins the
@@ -123,6 +131,14 @@ export function poolLineSource(
   let poolLoad = 0;
   let dispatched = 0;
   let aheadBytes = 0;
+  /**
+   * The buffer of the answer handed out last, each batch's buffer with the number of its answers not yet done with, and
+   * the buffers all of whose answers are done: they go back to the workers with the next batches (acceptSpares). The
+   * caller is done with an answer's bytes when it asks for the next position.
+   */
+  let handed: ArrayBuffer | undefined;
+  const uses = new Map<ArrayBuffer, number>();
+  const returned: ArrayBuffer[] = [];
   /** Sends the next batch of neighbours, from the first position not yet sent, to the workers or to this thread. */
   const dispatchBatch = () => {
     const first = dispatched;
@@ -140,16 +156,25 @@ export function poolLineSource(
       return;
     }
     poolLoad += bytes;
-    const batch = pool.run("artifactBatch", {
-      root,
-      fields: datasetFields,
-      artifacts: artifacts.slice(first, dispatched),
-      limits,
-    });
+    const spares = returned.splice(0, SPARES_PER_BATCH);
+    const batch = pool.run(
+      "artifactBatch",
+      { root, fields: datasetFields, artifacts: artifacts.slice(first, dispatched), limits, spares },
+      spares,
+    );
     const answered = batch.finally(() => {
       poolLoad -= bytes;
     });
-    answered.catch(() => undefined); // surfaces when a position of it is awaited
+    answered.then(
+      (answers) => {
+        for (const answer of answers)
+          if (!isTaskFailure(answer) && answer.lines.bytes.byteLength > 0) {
+            const buffer = answer.lines.bytes.buffer as ArrayBuffer;
+            uses.set(buffer, (uses.get(buffer) ?? 0) + 1);
+          }
+      },
+      () => undefined,
+    ); // a failure surfaces when a position of it is awaited
     for (let position = first; position < dispatched; position++) {
       const result = answered.then((answers) => lineOf(answers[position - first]!));
       result.catch(() => undefined);
@@ -159,6 +184,15 @@ export function poolLineSource(
   return async (position, early = false) => {
     while (dispatched <= position) dispatchBatch();
     if (early) return own.has(position) ? inThread(position, true) : results.get(position)!; // a directory-index asked for its folder's heading: kept until its own turn
+    if (handed !== undefined) {
+      const left = uses.get(handed)! - 1;
+      if (left > 0) uses.set(handed, left);
+      else {
+        uses.delete(handed);
+        returned.push(handed);
+      }
+      handed = undefined;
+    }
     while (dispatched < artifacts.length && dispatched - position < AHEAD_ARTIFACTS && aheadBytes < AHEAD_BYTES)
       dispatchBatch();
     let result: SomeArtifactLines;
@@ -168,6 +202,7 @@ export function poolLineSource(
     } else {
       result = await results.get(position)!;
       results.delete(position);
+      if ("bytes" in result && result.bytes.byteLength > 0) handed = result.bytes.buffer as ArrayBuffer;
     }
     aheadBytes -= sizeOf(position);
     return result;

@@ -50,11 +50,12 @@ async function artifactBatch(task: Task<ArtifactTasks["artifactBatch"]>) {
 /** The buffers of a kind of task's result that move to the main thread rather than being copied. */
 const transfers = {
   artifactBatch(results: unknown): ArrayBuffer[] {
-    const buffers: ArrayBuffer[] = [];
+    // A batch's answers share one buffer of bytes (generate-pool.ts, batchEncoder): each buffer once.
+    const buffers = new Set<ArrayBuffer>();
     for (const result of results as { lines?: { bytes: Uint8Array; ends: Uint32Array } }[])
       if (result.lines !== undefined)
-        buffers.push(result.lines.bytes.buffer as ArrayBuffer, result.lines.ends.buffer as ArrayBuffer);
-    return buffers;
+        buffers.add(result.lines.bytes.buffer as ArrayBuffer).add(result.lines.ends.buffer as ArrayBuffer);
+    return [...buffers];
   },
 } as Partial<Record<string, (result: unknown) => ArrayBuffer[]>>;
 
