@@ -1,5 +1,5 @@
 // generate's lines as bytes (src/node/generate/encoded-lines.ts): what the worker threads make from an artifact's source
-// bytes (artifactByteLines, encodeArtifactByteLines) and the main thread joins (writeSteps) is byte for byte the UTF-8
+// bytes (writeArtifactByteLines, batchEncoder) and the main thread joins (writeSteps) is byte for byte the UTF-8
 // of the text lines made in one thread (generateLineBatchesFrom over linesInThread), with and without units.
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -8,7 +8,6 @@ import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import type { LockManifest } from "../src/core/lock/manifest.js";
 import {
-  artifactByteLines,
   generateLineBatchesFrom,
   generateLineStepsFrom,
   type LineSource,
@@ -18,12 +17,7 @@ import {
   writeArtifactByteLines,
 } from "../src/core/records/generate.js";
 import { parseArtifactBytes } from "../src/core/records/parse-artifact.js";
-import {
-  encodeArtifactByteLines,
-  encodeArtifactLines,
-  encodeLinesOf,
-  writeSteps,
-} from "../src/node/generate/encoded-lines.js";
+import { batchEncoder, encodeArtifactLines, writeSteps } from "../src/node/generate/encoded-lines.js";
 import { lock } from "../src/node/dataset/lock.js";
 import { tempDir, writeTree } from "./helpers/datasets.js";
 import { repoRoot } from "./helpers/records.js";
@@ -65,26 +59,24 @@ async function bothWays(manifest: LockManifest, bytes: Map<string, Uint8Array>) 
   };
   let text = "";
   for await (const batch of generateLineBatchesFrom(manifest, linesInThread(manifest, parsed))) text += batch.join("");
-  const encoded: LineSource = async (position) => {
+  // As the workers make them: each line encoded as soon as it is made (writeArtifactByteLines), into a batch's one
+  // buffer (batchEncoder) after the lines of the artifact before it, so that each answer is a view inside the buffer.
+  const encodeInto = async (encoder: ReturnType<typeof batchEncoder>, position: number) => {
     const artifact = manifest.artifacts[position]!;
-    const own = bytes.get(artifact.path)!;
     const { text: decoded, parsed: cut } = await parsed(position);
-    return encodeArtifactByteLines(artifactByteLines(manifest, artifact, cut, sourceBytesOf(decoded, own)));
+    const source = sourceBytesOf(decoded, bytes.get(artifact.path)!);
+    return encoder.add((line) => writeArtifactByteLines(manifest, artifact, cut, source, line));
+  };
+  const encoded: LineSource = async (position) => {
+    const encoder = batchEncoder();
+    if (position > 0) await encodeInto(encoder, position - 1);
+    const lines = await encodeInto(encoder, position);
+    encoder.done();
+    return lines;
   };
   const pieces: Uint8Array[] = [];
   const count = await writeSteps(generateLineStepsFrom(manifest, encoded), async (piece) => {
     pieces.push(Uint8Array.from(piece));
-  });
-  // Each line encoded as soon as it is made (encodeLinesOf over writeArtifactByteLines), as the workers do.
-  const streamed: LineSource = async (position) => {
-    const artifact = manifest.artifacts[position]!;
-    const source = sourceBytesOf((await parsed(position)).text, bytes.get(artifact.path)!);
-    const { parsed: cut } = await parsed(position);
-    return encodeLinesOf((line) => writeArtifactByteLines(manifest, artifact, cut, source, line));
-  };
-  const streamedPieces: Uint8Array[] = [];
-  await writeSteps(generateLineStepsFrom(manifest, streamed), async (piece) => {
-    streamedPieces.push(Uint8Array.from(piece));
   });
   // The text lines themselves, encoded in a worker (encodeArtifactLines), joined the same way.
   const plain: LineSource = async (position) => {
@@ -98,7 +90,6 @@ async function bothWays(manifest: LockManifest, bytes: Map<string, Uint8Array>) 
   return {
     text,
     bytes: Buffer.concat(pieces),
-    streamed: Buffer.concat(streamedPieces),
     plain: Buffer.concat(plainPieces),
     count,
   };
@@ -127,7 +118,6 @@ describe("generate's lines as bytes are the text lines' UTF-8, byte for byte", (
       const both = await bothWays(manifest, bytes);
       expect(both.count).toBeGreaterThan(manifest.artifacts.length);
       expect(both.bytes.equals(Buffer.from(both.text, "utf8"))).toBe(true);
-      expect(both.streamed.equals(Buffer.from(both.text, "utf8"))).toBe(true);
       expect(both.plain.equals(Buffer.from(both.text, "utf8"))).toBe(true);
     });
 
@@ -154,7 +144,6 @@ describe("generate's lines as bytes are the text lines' UTF-8, byte for byte", (
         const { manifest, bytes } = await dataset({ "law/index.md": `# Gesetz\n\n${pieces.join("")}` }, units);
         const both = await bothWays(manifest, bytes);
         expect(both.bytes.equals(Buffer.from(both.text, "utf8"))).toBe(true);
-        expect(both.streamed.equals(both.bytes)).toBe(true);
       }),
       { numRuns: 25 },
     );

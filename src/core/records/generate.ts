@@ -570,33 +570,12 @@ export function artifactLines(
 const PLACED_AND_MARKDOWN = ["documentOrder", "headingTrail", "markdown"];
 
 /**
- * An artifact's targets as their lines cut, for a writer of bytes: `parts[0] + documentOrder + parts[1] + headingTrail
- * + parts[2] + '"' + markdown + '"' + parts[3]`, where `markdown` is the JSON text of the markdown without its quotes,
- * as Latin-1 for its UTF-8 bytes (SourceBytes), and every other part is text. The same bytes as artifactLines
- * encoded.
- */
-export interface ArtifactByteLines {
-  firstHeading: string | undefined;
-  targets: { parts: string[]; markdown: string; ownTrail: string }[];
-}
-
-/** artifactLines for a writer of bytes (ArtifactByteLines), from the artifact's source bytes. */
-export function artifactByteLines(
-  manifest: LockManifest,
-  artifact: ManifestArtifact,
-  parsed: ParsedArtifact,
-  source: SourceBytes,
-): ArtifactByteLines {
-  const targets: ArtifactByteLines["targets"] = [];
-  writeArtifactByteLines(manifest, artifact, parsed, source, (parts, markdown, ownTrail) =>
-    targets.push({ parts, markdown, ownTrail }),
-  );
-  return { firstHeading: parsed.firstHeading, targets };
-}
-
-/**
- * artifactByteLines a target at a time: each target's line, cut as there, to `line` as soon as it is made, so that the
- * caller can encode it and keep nothing (visitArtifactTargets). Returns the artifact's first heading.
+ * An artifact's targets as their lines cut, for a writer of bytes, a target at a time: each line's pieces go to `line`
+ * as soon as the target is made, so that the caller can encode them and keep nothing (visitArtifactTargets). The line is
+ * `parts[0] + documentOrder + parts[1] + headingTrail + parts[2] + '"' + markdown + '"' + parts[3]`, where `markdown`
+ * is the JSON text of the markdown without its quotes, as Latin-1 for its UTF-8 bytes (SourceBytes), every other part
+ * is text, and `ownTrail` is the JSON text of the target's own trail: the same bytes as artifactLines encoded. Returns
+ * the artifact's first heading.
  */
 export function writeArtifactByteLines(
   manifest: LockManifest,

@@ -5,7 +5,6 @@
  * (generateLineBatchesFrom) encoded, byte for byte.
  */
 import {
-  type ArtifactByteLines,
   type ArtifactLines,
   type EncodedArtifactLines,
   joinTrails,
@@ -140,28 +139,6 @@ export function batchEncoder(): { add(make: LineMaker): EncodedArtifactLines; do
 }
 
 const EMPTY = new Uint8Array(0);
-
-/**
- * An artifact's lines as UTF-8 bytes, each line encoded as soon as `make` gives it (writeArtifactByteLines): a batch
- * of one (batchEncoder).
- */
-export function encodeLinesOf(make: LineMaker): EncodedArtifactLines {
-  const encoder = batchEncoder();
-  const encoded = encoder.add(make);
-  encoder.done();
-  return encoded;
-}
-
-/**
- * An artifact's lines cut for a writer of bytes (artifactByteLines) as UTF-8 bytes: the markdown's JSON text, Latin-1
- * for its bytes, is written byte for byte, the rest encoded.
- */
-export function encodeArtifactByteLines(lines: ArtifactByteLines): EncodedArtifactLines {
-  return encodeLinesOf((line) => {
-    for (const { parts, markdown, ownTrail } of lines.targets) line(parts, markdown, ownTrail);
-    return lines.firstHeading;
-  });
-}
 
 /** An artifact's cut lines as UTF-8 bytes. */
 export function encodeArtifactLines(lines: ArtifactLines): EncodedArtifactLines {

@@ -22,7 +22,7 @@ import { readRegularFileSync } from "../files/regular-file.js";
 import { decodeFailure, encodeFailure, isTaskFailure, type TaskFailure } from "../pool/task-failure.js";
 
 /**
- * The dataset-level fields a worker reads: what a record needs besides its artifact (artifactByteLines reads no other
+ * The dataset-level fields a worker reads: what a record needs besides its artifact (writeArtifactByteLines reads no other
  * field), and whether the dataset has units. Only these go with each batch: the rest of the manifest (the artifacts,
  * a statute book's `documentAliases` of every law) is not read there, and a structured clone of it with every batch
  * cost as much as the units' records themselves (bench/RESULTS.md, "Units").
