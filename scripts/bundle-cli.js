@@ -16,6 +16,7 @@
 // file (everything it imports is loaded on demand, so in a chunk of dist/node/): nothing in it takes a path from its
 // own place, which the build checks. Last, the code identities of the caches (src/node/cache/built-identities.ts) are
 // worked out from tsc's output, the modules just bundled, and written to dist/node/cache/code-identities.json.
+import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { builtinModules, createRequire } from "node:module";
 import { dirname, join } from "node:path";
@@ -29,6 +30,8 @@ for (const name of readdirSync(out))
     rmSync(join(out, name)); // an earlier build's
 const identities = join(out, "cache/code-identities.json");
 rmSync(identities, { force: true });
+// The V8 code cache of an earlier build's files (src/node/code-cache.ts): its chunks' names go with this build.
+rmSync(join(root, "dist/.code-cache"), { recursive: true, force: true });
 
 /**
  * YAML (the `yaml` package, some 200 KB) is compiled and run only when a front matter needs it (most are read without
@@ -57,6 +60,26 @@ const lazyYamlPlugin = {
 };
 
 /**
+ * Commander requires `node:child_process` as it loads, for the executable subcommands (`git-style` commands run as
+ * processes of their own), which this command line has none of: some 2.5 ms of every start-up (with `net` and
+ * `dgram`: bench/RESULTS.md, start-up). The bundle's copy of commander takes it on its first use instead; the build
+ * fails if commander's code no longer reads as expected.
+ */
+const COMMANDER_CHILD_PROCESS = "const childProcess = require('node:child_process');";
+const lazyCommanderChildProcessPlugin = {
+  name: "lazy-commander-child-process",
+  transform(code, id) {
+    if (!/[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/.test(id)) return null;
+    if (code.split(COMMANDER_CHILD_PROCESS).length !== 2 || code.split("childProcess.").length !== 4)
+      throw new Error(`bundle-cli: ${id} should require node:child_process once, and use it as childProcess.spawn`);
+    return code.replace(
+      COMMANDER_CHILD_PROCESS,
+      () => "const childProcess = { get spawn() { return require('node:child_process').spawn; } };",
+    );
+  },
+};
+
+/**
  * The command line is CommonJS (`dist/node/cli.cjs` and its chunks `cli-*.cjs`, required by bin/citation-targets.js,
  * CommonJS too: bin/package.json): a run then starts without Node's ES module loader (its own modules, and each file
  * read, linked and evaluated in turns of the event loop), some 10 to 20 ms of every start-up (bench/RESULTS.md,
@@ -66,11 +89,15 @@ const lazyYamlPlugin = {
  */
 const builds = [
   {
-    input: { cli: join(root, "dist/cli/main.js"), "cli-yaml": "yaml" },
+    input: {
+      cli: join(root, "dist/cli/main.js"),
+      "cli-yaml": "yaml",
+      "code-cache": join(root, "dist/node/code-cache.js"),
+    },
     chunks: "cli",
     format: "cjs",
     extension: "cjs",
-    plugins: [lazyYamlPlugin],
+    plugins: [lazyYamlPlugin, lazyCommanderChildProcessPlugin],
   },
   {
     input: { "pool/worker": join(root, "dist/node/pool/worker.js") },
@@ -157,6 +184,8 @@ const SHARED = new RegExp(
   ].join(""),
 );
 const VALIDATE = /[\\/]dist[\\/](?:node[\\/]validate[\\/]|formatters[\\/](?:stylish|sarif)\.js)/;
+// The code cache is required before the bundle, to cache it: a file of its own (dist/node/code-cache.cjs), in no chunk.
+const CODE_CACHE = /[\\/]dist[\\/]node[\\/]code-cache\.js$/;
 const OCCASIONAL =
   /[\\/]dist[\\/]node[\\/](?:writes[\\/]step-summary|git[\\/]staged(?:-index)?|config[\\/](?:library-config|precompiled-text)|dataset[\\/]dataset-aliases)\.js$/;
 
@@ -175,7 +204,9 @@ for (const { input, chunks, format, extension, plugins = [] } of builds) {
       charset: "ascii", // and no comments but legal and annotation ones: above, READER
       comments: { legal: true, annotation: true, jsdoc: false },
       format,
-      ...(format === "cjs" ? { strict: true } : {}),
+      // CommonJS: a package loaded on demand (Piscina) is required, not imported: the code cache compiles the bundle
+      // with vm.Script (src/node/code-cache.ts), whose code cannot call import() without an experimental option.
+      ...(format === "cjs" ? { strict: true, dynamicImportInCjs: false } : {}),
       entryFileNames: `[name].${extension}`,
       chunkFileNames: `${chunks}-[name]-[hash].${extension}`,
       ...(chunks === "cli"
@@ -183,7 +214,11 @@ for (const { input, chunks, format, extension, plugins = [] } of builds) {
             codeSplitting: {
               groups: [
                 { name: "main", test: (id) => closure.has(id), priority: 3 },
-                { name: "shared", test: (id) => SHARED.test(id) && !OCCASIONAL.test(id), priority: 2 },
+                {
+                  name: "shared",
+                  test: (id) => SHARED.test(id) && !OCCASIONAL.test(id) && !CODE_CACHE.test(id),
+                  priority: 2,
+                },
                 { name: "validate", test: (id) => VALIDATE.test(id), priority: 1 },
               ],
             },
@@ -202,11 +237,44 @@ for (const name of [
     process.exit(1);
   }
 
+for (const name of readdirSync(out).filter((name) => /^(?:cli|code-cache)(?:-.*)?\.cjs$/.test(name)))
+  if (/\bimport\(/.test(readFileSync(join(out, name), "utf8"))) {
+    console.error(`bundle-cli: dist/node/${name} calls import(), which code compiled from the code cache cannot`);
+    process.exit(1);
+  }
+
 const worker = readFileSync(join(out, "pool/worker.js"), "utf8");
 if (worker.includes("import.meta")) {
   console.error("bundle-cli: dist/node/pool/worker.js holds code that takes a path from its own place (import.meta)");
   process.exit(1);
 }
+
+// The files the code cache may cache (src/node/code-cache.ts), each with its SHA-256: a cache of another build's file of
+// the same name is then never used for this one's.
+const cached = [
+  ...readdirSync(out)
+    .filter((name) => name.endsWith(".cjs"))
+    .map((name) => `node/${name}`),
+  ...readdirSync(join(root, "dist/generated"))
+    .filter((name) => name.endsWith(".cjs"))
+    .map((name) => `generated/${name}`),
+].sort();
+const { DIGESTS_FILE } = await import(pathToFileURL(join(root, "dist/node/code-cache.js")).href);
+writeFileSync(
+  join(root, "dist", DIGESTS_FILE),
+  `${JSON.stringify(
+    Object.fromEntries(
+      cached.map((path) => [
+        path,
+        createHash("sha256")
+          .update(readFileSync(join(root, "dist", path)))
+          .digest("hex"),
+      ]),
+    ),
+    null,
+    2,
+  )}\n`,
+);
 
 const built = async (path) => import(pathToFileURL(join(root, "dist", path)).href);
 const { computeCodeIdentity } = await built("node/cache/code-identity.js");

@@ -252,6 +252,7 @@ describe("each command loads its own modules, and no package it does not use", (
       expect.stringMatching(/^node\/cli-main-[\w-]+\.cjs$/),
       expect.stringMatching(/^node\/cli-rolldown-runtime-[\w-]+\.cjs$/),
       "node/cli.cjs",
+      "node/code-cache.cjs", // the code cache, required first (src/node/code-cache.ts)
     ]);
     const lock = await loads(["lock", "fixtures/datasets/mvfg", "--check"], repoRoot, { bundled: true });
     expect(lock.run.code, lock.run.stderr).toBe(0);
@@ -272,5 +273,47 @@ describe("each command loads its own modules, and no package it does not use", (
     expect([...modules].filter((module) => /^formatters\/(diff-html|markdown-html|diff\.js)/.test(module))).toEqual([]);
     expect(loadedOf(packages, HEAVY)).toEqual(["canonicalize"]); // colour off (NO_COLOR): no chalk
     expect(workers).toEqual([]);
+  });
+});
+
+describe("Node's own modules that a small run does not need are not loaded", () => {
+  /** Node's modules the built bin's main thread loaded (`process.moduleLoadList`, written as it exits). */
+  async function builtins(args: string[]): Promise<{ code: number; stderr: string; loaded: Set<string> }> {
+    const record = join(dir, `builtins-${runs++}.txt`);
+    const preload = `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(record)}, process.moduleLoadList.join("\\n")));`;
+    const script = join(dir, `builtins-${runs++}.cjs`);
+    await writeFile(script, preload);
+    const run = await runCommand(process.execPath, ["--require", script, bin, ...args], repoRoot);
+    const loaded = new Set(
+      (await readFile(record, "utf8"))
+        .split("\n")
+        .filter((line) => line.startsWith("NativeModule "))
+        .map((line) => line.slice("NativeModule ".length)),
+    );
+    return { code: run.code, stderr: run.stderr, loaded };
+  }
+
+  test("validate and generate --check load neither child_process (git) nor worker_threads; update --check no git", async () => {
+    for (const args of [
+      ["validate", `${tooling}/mvfg.jsonl`],
+      ["generate", `${tooling}/mvfg.lock.json`, "--check", `${tooling}/mvfg.jsonl`],
+      ["update", "--check", "--no-cache"], // parses in a capped worker (the heap cap): worker_threads, but no git
+    ]) {
+      const { code, stderr, loaded } = await builtins(args);
+      expect(code, stderr).toBe(0);
+      expect(loaded.has("crypto"), args.join(" ")).toBe(true); // the recording sees Node's modules
+      // (net is loaded for a standard output that is a pipe, as here; dgram only with child_process)
+      const unused = args[0] === "update" ? /^(?:child_process|dgram)$/ : /^(?:child_process|worker_threads|dgram)$/;
+      expect(
+        [...loaded].filter((name) => unused.test(name)),
+        args.join(" "),
+      ).toEqual([]);
+    }
+  });
+
+  test("diff --against HEAD loads child_process, for git", async () => {
+    const { code, stderr, loaded } = await builtins(["diff", "--against", "HEAD", `${tooling}/mvfg.jsonl`]);
+    expect(code, stderr).toBe(0);
+    expect(loaded.has("child_process")).toBe(true);
   });
 });

@@ -3,11 +3,12 @@
  * streamed from its standard output, so no clone or checkout is made and a shallow CI checkout works
  * as long as the revision is in it. When it is not, the error says so and gives the fetch command.
  */
-import { type ChildProcessByStdio, spawn } from "node:child_process";
+import type { ChildProcessByStdio } from "node:child_process";
 import { createHash } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
 import { errorMessage } from "../../core/errors.js";
 import { shellQuote } from "../../core/text.js";
+import { childProcess } from "../builtins.js";
 import { OperationalError } from "../errors.js";
 
 interface GitResult {
@@ -28,7 +29,7 @@ function gitMissing(error: unknown): OperationalError {
 /** Runs git to the end and collects its (small) output. */
 export function runGit(args: string[], cwd: string): Promise<GitResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn("git", args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    const child = childProcess().spawn("git", args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
@@ -110,7 +111,7 @@ export async function filesAt(root: string, commit: string, dir: string): Promis
 
 /** The bytes of `path` at the commit, streamed from `git cat-file blob`; throws an OperationalError when git fails. */
 export async function* gitBlob(root: string, commit: string, path: string): AsyncGenerator<Uint8Array> {
-  const child = spawn("git", ["cat-file", "blob", `${commit}:${path}`], {
+  const child = childProcess().spawn("git", ["cat-file", "blob", `${commit}:${path}`], {
     cwd: root,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -182,7 +183,7 @@ export class BlobReader {
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(root: string) {
-    this.child = spawn("git", ["cat-file", "--batch"], { cwd: root, stdio: ["pipe", "pipe", "pipe"] });
+    this.child = childProcess().spawn("git", ["cat-file", "--batch"], { cwd: root, stdio: ["pipe", "pipe", "pipe"] });
     this.child.on("error", (error) => {
       this.failure = gitMissing(error);
       this.wake();

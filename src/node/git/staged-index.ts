@@ -7,11 +7,11 @@
  * index into a temporary folder by `git checkout-index`, so that a stale commit fails even when the working tree is
  * fresh; and when the working tree holds it regenerated, the advice is the `git add` that stages it.
  */
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { DatasetError } from "../../core/errors.js";
+import { childProcess } from "../builtins.js";
 import { OperationalError } from "../errors.js";
 import { DatasetOperands } from "../dataset/dataset-operands.js";
 import { CONFIG_FILES } from "../config/config.js";
@@ -67,7 +67,7 @@ export interface StagedCheck {
 /** `git` with `input` on its standard input. */
 function gitWithInput(args: string[], cwd: string, input: string): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn("git", args, { cwd, stdio: ["pipe", "ignore", "pipe"] });
+    const child = childProcess().spawn("git", args, { cwd, stdio: ["pipe", "ignore", "pipe"] });
     const err: Buffer[] = [];
     child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
     child.on("error", reject);

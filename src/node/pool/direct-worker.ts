@@ -6,7 +6,8 @@
  * as in Piscina's workers; one that runs out of memory fails the tasks it held and another takes its place for the
  * rest. The worker's side is `serveDirect` in worker.ts.
  */
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
+import { workerThreads } from "../builtins.js";
 import { codeFile } from "../code-root.js";
 import { WORKER_LIMITS } from "./thread-limits.js";
 import { interruptGate } from "../writes/interrupted-writes.js";
@@ -20,7 +21,7 @@ export type DirectReply = { id: number; value: unknown } | { id: number; thrown:
 const TASKS_AT_ONCE = 2;
 
 function spawn(warm: string): Worker {
-  return new Worker(new URL(codeFile("node/pool/worker.js")), {
+  return new (workerThreads().Worker)(new URL(codeFile("node/pool/worker.js")), {
     resourceLimits: WORKER_LIMITS,
     workerData: { warm, direct: true, interruptGate: interruptGate() },
   });

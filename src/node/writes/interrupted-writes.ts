@@ -6,9 +6,9 @@
  * threads' too: they share its id) in the folders the run writes into, then lets the signal end the
  * process as it would have. `validate` and `update --check` name any left over by an earlier run.
  */
-import { isMainThread } from "node:worker_threads";
 import { lstatSync, readdirSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { workerThreads } from "../builtins.js";
 
 /** A temporary file's name: `.<target>.<pid>.<8 hex>.tmp` (write.ts). */
 const TEMPORARY = /^\.(.+)\.([0-9]+)\.[0-9a-f]{8}\.tmp$/;
@@ -104,7 +104,7 @@ function onSignal(signal: NodeJS.Signals): void {
  * folders of what the workers write.
  */
 export function removeOnInterrupt(paths: Iterable<string>, isFolder = false): void {
-  if (!isMainThread) return;
+  if (!workerThreads().isMainThread) return;
   for (const path of paths) folders.add(isFolder ? path : dirname(path));
   if (installed || folders.size === 0) return;
   installed = true;
