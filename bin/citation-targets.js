@@ -4,7 +4,7 @@
 // `capped`); generate parses a small dataset here (MAIN_THREAD_PARSE_BYTES, src/node/pool/thread-limits.ts).
 // CommonJS (bin/package.json), as the bundle it requires: a run starts without Node's ES module loader, 10 to 20 ms
 // sooner (scripts/bundle-cli.js, bench/RESULTS.md "Start-up").
-// The compiled code of the bundle is cached beside it from the second run on (src/node/code-cache.ts): some 20 ms of
+// The compiled code of the bundle is cached beside it from the second run on (src/node/cache/code-cache.ts): some 20 ms of
 // every start-up on Node 20, which has no compile cache of its own.
 // Each command has a cache of its own, of the functions it runs.
 const COMMANDS = ["validate", "schema", "lock", "generate", "update", "adopt", "diff", "view", "resolve"];

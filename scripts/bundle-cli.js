@@ -30,7 +30,7 @@ for (const name of readdirSync(out))
     rmSync(join(out, name)); // an earlier build's
 const identities = join(out, "cache/code-identities.json");
 rmSync(identities, { force: true });
-// The V8 code cache of an earlier build's files (src/node/code-cache.ts): its chunks' names go with this build.
+// The V8 code cache of an earlier build's files (src/node/cache/code-cache.ts): its chunks' names go with this build.
 rmSync(join(root, "dist/.code-cache"), { recursive: true, force: true });
 
 /**
@@ -92,7 +92,7 @@ const builds = [
     input: {
       cli: join(root, "dist/cli/main.js"),
       "cli-yaml": "yaml",
-      "code-cache": join(root, "dist/node/code-cache.js"),
+      "code-cache": join(root, "dist/node/cache/code-cache.js"),
     },
     chunks: "cli",
     format: "cjs",
@@ -185,7 +185,7 @@ const SHARED = new RegExp(
 );
 const VALIDATE = /[\\/]dist[\\/](?:node[\\/]validate[\\/]|formatters[\\/](?:stylish|sarif)\.js)/;
 // The code cache is required before the bundle, to cache it: a file of its own (dist/node/code-cache.cjs), in no chunk.
-const CODE_CACHE = /[\\/]dist[\\/]node[\\/]code-cache\.js$/;
+const CODE_CACHE = /[\\/]dist[\\/]node[\\/]cache[\\/]code-cache\.js$/;
 const OCCASIONAL =
   /[\\/]dist[\\/]node[\\/](?:writes[\\/]step-summary|git[\\/]staged(?:-index)?|config[\\/](?:library-config|precompiled-text)|dataset[\\/]dataset-aliases)\.js$/;
 
@@ -205,7 +205,7 @@ for (const { input, chunks, format, extension, plugins = [] } of builds) {
       comments: { legal: true, annotation: true, jsdoc: false },
       format,
       // CommonJS: a package loaded on demand (Piscina) is required, not imported: the code cache compiles the bundle
-      // with vm.Script (src/node/code-cache.ts), whose code cannot call import() without an experimental option.
+      // with vm.Script (src/node/cache/code-cache.ts), whose code cannot call import() without an experimental option.
       ...(format === "cjs" ? { strict: true, dynamicImportInCjs: false } : {}),
       entryFileNames: `[name].${extension}`,
       chunkFileNames: `${chunks}-[name]-[hash].${extension}`,
@@ -249,7 +249,7 @@ if (worker.includes("import.meta")) {
   process.exit(1);
 }
 
-// The files the code cache may cache (src/node/code-cache.ts), each with its SHA-256: a cache of another build's file of
+// The files the code cache may cache (src/node/cache/code-cache.ts), each with its SHA-256: a cache of another build's file of
 // the same name is then never used for this one's.
 const cached = [
   ...readdirSync(out)
@@ -259,7 +259,7 @@ const cached = [
     .filter((name) => name.endsWith(".cjs"))
     .map((name) => `generated/${name}`),
 ].sort();
-const { DIGESTS_FILE } = await import(pathToFileURL(join(root, "dist/node/code-cache.js")).href);
+const { DIGESTS_FILE } = await import(pathToFileURL(join(root, "dist/node/cache/code-cache.js")).href);
 writeFileSync(
   join(root, "dist", DIGESTS_FILE),
   `${JSON.stringify(

@@ -1,5 +1,5 @@
 /**
- * Issue 32, item 7 (start-up): the V8 code cache of the command line's own files (src/node/code-cache.ts). Each case
+ * Issue 32, item 7 (start-up): the V8 code cache of the command line's own files (src/node/cache/code-cache.ts). Each case
  * runs in a child process of its own, as the bin does: the cache takes the place of Node's CommonJS compile for the
  * process. What it must show: a second run compiles from the cache; a file changed in place, even to the same length,
  * runs its new code; a damaged cache file is rejected and replaced; an unwritable place costs nothing but the cache;

@@ -79,7 +79,7 @@ const NODE_FOLDERS = [
   "view",
   "writes",
 ];
-const NODE_TOP = ["code-root.ts", "errors.ts"];
+const NODE_TOP = ["builtins.ts", "code-root.ts", "errors.ts"];
 
 /**
  * The modules of the commands themselves: what a command runs, given its options. Shared work (a record reader, the

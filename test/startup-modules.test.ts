@@ -252,7 +252,7 @@ describe("each command loads its own modules, and no package it does not use", (
       expect.stringMatching(/^node\/cli-main-[\w-]+\.cjs$/),
       expect.stringMatching(/^node\/cli-rolldown-runtime-[\w-]+\.cjs$/),
       "node/cli.cjs",
-      "node/code-cache.cjs", // the code cache, required first (src/node/code-cache.ts)
+      "node/code-cache.cjs", // the code cache, required first (src/node/cache/code-cache.ts)
     ]);
     const lock = await loads(["lock", "fixtures/datasets/mvfg", "--check"], repoRoot, { bundled: true });
     expect(lock.run.code, lock.run.stderr).toBe(0);
