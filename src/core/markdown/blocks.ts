@@ -67,7 +67,7 @@ export function scanTopLevelBlocks(
   pieceLength = PIECE_LENGTH,
   leaves?: ContainerCounter,
 ): BlockScan {
-  const parser = containers ? blockParser : flatBlockParser;
+  const parser = containers ? blockParser : flatBlockParser();
   const scan: BlockScan = { references: {}, peakTokens: 0, peakLines: 0, pieces: 0 };
   let from = 0;
   let length = pieceLength;

@@ -116,12 +116,19 @@ function createParser(maxNesting: number): Parser {
 /** The block parser. */
 export const blockParser = createParser(MAX_NESTING.block);
 
+let flat: Parser | undefined;
 /**
  * The block parser without block quotes and lists, for a body after a front matter fence that is
- * never closed (docs/spec.md, "Front matter").
+ * never closed (docs/spec.md, "Front matter"): made on first use, as few bodies need it (a parser
+ * is some 1 ms of every start-up that makes one: bench/RESULTS.md, start-up).
  */
-export const flatBlockParser = createParser(MAX_NESTING.block);
-flatBlockParser.block.ruler.disable(["blockquote", "list"]);
+export function flatBlockParser(): Parser {
+  if (flat === undefined) {
+    flat = createParser(MAX_NESTING.block);
+    flat.block.ruler.disable(["blockquote", "list"]);
+  }
+  return flat;
+}
 
 /** The inline parser of heading content. */
 export const inlineParser = new MarkdownIt("commonmark", { maxNesting: MAX_NESTING.inline });
