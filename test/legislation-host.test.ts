@@ -360,3 +360,43 @@ describe("writing the schema (or approvals) where no folder can be made", () => 
     expect(await readFile(join(dir, "a/b/c/schema.json"), "utf8")).toBe(formatSchema(buildRecordSchema()));
   });
 });
+
+describe("a lock manifest that fails its schema", () => {
+  test("is reported once; its records are still checked against the host it names, not the default one", async () => {
+    await mkdir(join(dir, "laws/mvfg"), { recursive: true });
+    await writeFile(join(dir, "laws/mvfg/mvfg.md"), await readFile(join(repoRoot, "fixtures/datasets/mvfg/mvfg.md")));
+    const manifest = ".tooling/citation-targets/mvfg.lock.json";
+    const locked = await runMain(
+      [
+        "lock",
+        "laws/mvfg",
+        "--slug",
+        "mvfg",
+        "--title-id",
+        "mvfg",
+        "--name",
+        "Musterfeststellungsverfahrensgesetz",
+        "--version-date",
+        "2024-01-01",
+        "--source-text-url",
+        GERMAN,
+        "--legislation-host",
+        "www.gesetze-im-internet.de",
+        "-o",
+        manifest,
+      ],
+      dir,
+    );
+    expect(locked.code, locked.stderr).toBe(0);
+    expect((await runMain(["generate", manifest, "-o", FILE], dir)).code).toBe(0);
+    expect((await runMain(["validate", "--no-cache"], dir)).code).toBe(0);
+    // A hand edit the manifest's schema refuses: the name is no longer a string.
+    const data = JSON.parse(await readFile(join(dir, manifest), "utf8"));
+    await writeFile(join(dir, manifest), `${JSON.stringify({ ...data, name: 5 }, null, 2)}\n`);
+    const result = await runMain(["validate", "--no-cache", "--format", "json"], dir);
+    expect(result.code).toBe(2);
+    const [file] = JSON.parse(result.stdout).files;
+    expect(file.error).toContain("mvfg.lock.json");
+    expect(file.problems.filter((p: { pointer?: string }) => p.pointer === "/sourceTextUrl")).toEqual([]);
+  });
+});

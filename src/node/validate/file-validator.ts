@@ -16,7 +16,8 @@ import { loadSchema, schemaForHost } from "../config/schema-source.js";
 import { describeIoError, OperationalError } from "../errors.js";
 import { confinementRoot, displayPath, type InputFile, STDIN_NAME } from "../files/files.js";
 import { DatasetPrints, type Fingerprint, fingerprintAt, fingerprintOf } from "../files/fingerprints.js";
-import { openRegularSync } from "../files/regular-file.js";
+import { openRegularSync, readRegularFileSync } from "../files/regular-file.js";
+import { isValidLegislationHost } from "../../core/schema/schema.js";
 import { sha256Stream } from "../../core/bytes.js";
 import { mapWithLimit } from "../pool/concurrency.js";
 import { encodeFailure, type TaskFailure } from "../pool/task-failure.js";
@@ -194,7 +195,16 @@ export async function createFileValidator(options: ValidateOptions & { cwd: stri
       // A broken manifest beside one file is that file's I/O error: the file is still checked without it, and so are
       // the others.
       if (!(error instanceof OperationalError)) throw error;
-      return { input, checkOptions, lockError: error.message, ...(cached ? { cached } : {}) };
+      // Its records are checked against the host it names, if it names a valid one: a manifest refused for another
+      // member (a hand-edited name) would otherwise add the default host's error on every record's sourceTextUrl.
+      const host = namedHost(sibling);
+      return {
+        input,
+        checkOptions:
+          host === undefined ? checkOptions : { ...checkOptions, schemaCheck: await schemaForHost(host, schema) },
+        lockError: error.message,
+        ...(cached ? { cached } : {}),
+      };
     }
   };
   const finish = (prepared: PreparedFile, result: FileResult & { error?: string }): CheckedFile => {
@@ -328,4 +338,19 @@ export async function lockFacts(lock: LockContext | undefined): Promise<void> {
     lock.artifactsFailed = `the artifact checks of ${lock.manifestPath} could not run: ${errorMessage(error)}`;
   }
   if (lock.artifactsFailed !== undefined) lock.datasetRoot = undefined;
+}
+
+/**
+ * The legislation host a lock manifest that could not be used names (`legislationHost`, a valid host name), read as every
+ * file is (regular, in the repository); undefined when it names none, or cannot be read or parsed.
+ */
+function namedHost(manifest: string): string | undefined {
+  try {
+    const data: unknown = JSON.parse(readRegularFileSync(manifest).toString("utf8"));
+    const host =
+      typeof data === "object" && data !== null ? (data as { legislationHost?: unknown }).legislationHost : undefined;
+    return typeof host === "string" && isValidLegislationHost(host) ? host : undefined;
+  } catch {
+    return undefined;
+  }
 }
