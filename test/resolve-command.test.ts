@@ -350,6 +350,46 @@ describe("the command", () => {
     expect(run.stdout).toBe("");
   });
 
+  test("a manifest that fails its schema is said, once a run, cache warm or cold; its dataset is resolved as it is", async () => {
+    const made = await tempDir();
+    try {
+      await mkdir(join(made.dir, ".git"));
+      await mkdir(join(made.dir, "node_modules"));
+      const tooling = ".tooling/citation-targets";
+      const manifest = JSON.parse(await readFile(join(dir, tooling, "mvfg.lock.json"), "utf8"));
+      await writeTree(made.dir, {
+        [`${tooling}/mvfg.lock.json`]: JSON.stringify({ ...manifest, aliases: [...(manifest.aliases ?? []), 5] }),
+        [`${tooling}/mvfg.jsonl`]: await readFile(join(dir, tooling, "mvfg.jsonl"), "utf8"),
+      });
+      const expected = await runMain(["resolve", "§ 1 MVfG"], dir);
+      expect(expected.code).toBe(0);
+      // Through the library with no settling time, so that the first run's entry is kept and the second reads it.
+      for (const run of ["cold", "warm"]) {
+        const { warnings, results } = await resolveCitations({
+          citations: ["§ 1 MVfG"],
+          cwd: made.dir,
+          cacheSettleMs: 0,
+        });
+        expect(warnings, run).toEqual([
+          expect.stringMatching(
+            /^\.tooling\/citation-targets\/mvfg\.lock\.json: does not match the lock manifest schema \(\/aliases\/\d+ must be string\)/,
+          ),
+        ]);
+        expect(results[0]?.outcome, run).toBe("match");
+      }
+      for (const run of ["cli cold", "cli warm"]) {
+        const result = await runMain(["resolve", "§ 1 MVfG"], made.dir);
+        expect(result.stderr, run).toMatch(
+          /^citation-targets: \.tooling\/citation-targets\/mvfg\.lock\.json: does not match the lock manifest schema \(\/aliases\/\d+ must be string\); its dataset is resolved as it is \(run citation-targets validate\)\n$/,
+        );
+        expect(result.stdout, run).toBe(expected.stdout);
+        expect(result.code, run).toBe(0);
+      }
+    } finally {
+      await made.cleanup();
+    }
+  });
+
   test("a manifest that is not JSON is named, exit 2; a JSONL that is not there is left out, said", async () => {
     const made = await tempDir();
     try {
@@ -377,7 +417,8 @@ describe("the command", () => {
       });
       const partly = await runMain(["resolve", "§ 1 B"], made.dir);
       expect(partly.stderr).toBe(
-        "citation-targets: .tooling/citation-targets/b.jsonl: 1 line is not a record with a citationAddress and is left out (run citation-targets validate)\n",
+        "citation-targets: .tooling/citation-targets/b.lock.json: does not match the lock manifest schema (/ must have required property 'lockVersion'); its dataset is resolved as it is (run citation-targets validate)\n" +
+          "citation-targets: .tooling/citation-targets/b.jsonl: 1 line is not a record with a citationAddress and is left out (run citation-targets validate)\n",
       );
       expect(partly.stdout).toBe("§ 1 B → b/b.md#§-1 (unit)\n");
       // The id a record carries is the one answered, even when it is not the derived one.

@@ -57,24 +57,9 @@ export async function loadManifest(
 ): Promise<LoadedManifest> {
   const absolute = resolve(cwd, path);
   const { text, data } = await readJsonText(absolute, "lock manifest", shown);
-  if (!validateManifest) {
-    const schema = buildManifestSchema();
-    validateManifest = await jsonFileValidator("manifest", schema);
-  }
-  if (!validateManifest(data)) {
-    // The dataset fields are told in plain words (the patterns are not for people); the rest as the schema says.
-    const record =
-      data !== null && typeof data === "object" && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
-    const fields = checkDatasetFields(
-      Object.fromEntries(MANIFEST_DATASET_FIELDS.filter((key) => key in record).map((key) => [key, record[key]])),
-    );
-    const told = new Set(fields.map((p) => `/${p.field}`));
-    const details = [
-      ...fields.map((p) => `  /${p.field} ${JSON.stringify(p.value)}: ${p.message}`),
-      ...describeAjvErrors((validateManifest.errors ?? []).filter((e) => !told.has(e.instancePath))),
-    ];
+  const details = (await manifestSchemaCheck())(data);
+  if (details.length > 0)
     throw new OperationalError(`lock manifest ${shown} does not match its schema:\n${details.join("\n")}`);
-  }
   const manifest = data as LockManifest;
   const { folder: root, file } = rootParts(resolve(dirname(absolute), manifest.datasetRoot ?? "."));
   const base = { manifest, path: absolute, root, ...(file !== undefined ? { file } : {}), text };
@@ -86,6 +71,29 @@ export async function loadManifest(
       `lock manifest ${shown}: its dataset folder (datasetRoot ${JSON.stringify(manifest.datasetRoot ?? ".")}) is ${real}, outside the repository ${confined}: datasets are confined to the repository (${ALLOW_OUTSIDE_FLAG} allows more)`,
     );
   return { ...base, realRoot: real };
+}
+
+/**
+ * The lock manifest schema's check (its precompiled validator, loaded once): what is wrong with a parsed manifest, a
+ * line each (indented), as loadManifest tells it; none when it matches.
+ */
+export async function manifestSchemaCheck(): Promise<(data: unknown) => string[]> {
+  validateManifest ??= await jsonFileValidator("manifest", buildManifestSchema());
+  const validate = validateManifest;
+  return (data) => {
+    if (validate(data)) return [];
+    // The dataset fields are told in plain words (the patterns are not for people); the rest as the schema says.
+    const record =
+      data !== null && typeof data === "object" && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
+    const fields = checkDatasetFields(
+      Object.fromEntries(MANIFEST_DATASET_FIELDS.filter((key) => key in record).map((key) => [key, record[key]])),
+    );
+    const told = new Set(fields.map((p) => `/${p.field}`));
+    return [
+      ...fields.map((p) => `  /${p.field} ${JSON.stringify(p.value)}: ${p.message}`),
+      ...describeAjvErrors((validate.errors ?? []).filter((e) => !told.has(e.instancePath))),
+    ];
+  };
 }
 
 /** The dataset root a loaded manifest names, absolute: its folder, or its one file. */

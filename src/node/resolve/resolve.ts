@@ -41,7 +41,7 @@ export interface ResolveOptions {
 
 export interface ResolveReport {
   results: ResolveResult[];
-  /** Datasets left out (a JSONL not there) and lines that are no record: for stderr. */
+  /** Datasets left out (a JSONL not there), lines that are no record, manifests not matching their schema: for stderr. */
   warnings: string[];
 }
 
@@ -54,6 +54,8 @@ interface ResolveEntry {
   jsonl: Fingerprint;
   dataset: ResolveColumns;
   unreadable: number;
+  /** The first thing wrong with the manifest by its schema, when something is: its dataset is read as it is. */
+  invalid?: string;
 }
 
 const isEntry = (value: unknown): value is ResolveEntry => {
@@ -64,6 +66,7 @@ const isEntry = (value: unknown): value is ResolveEntry => {
     typeof entry.manifest === "string" &&
     typeof entry.jsonl === "string" &&
     typeof entry.unreadable === "number" &&
+    (entry.invalid === undefined || typeof entry.invalid === "string") &&
     dataset !== undefined &&
     dataset !== null &&
     typeof dataset.slug === "string" &&
@@ -102,6 +105,8 @@ export async function loadResolveIndex(
         );
   const warnings: string[] = [];
   const datasets: ResolveColumns[] = [];
+  /** The manifest schema's check, loaded at the first manifest read (a warm run reads none). */
+  let schemaCheck: ((data: unknown) => string[]) | undefined;
   for (const manifest of manifests) {
     const jsonl = operands.jsonlOf(manifest);
     const name = location === undefined ? manifest : cacheName(dirname(location), manifest);
@@ -110,7 +115,8 @@ export async function loadResolveIndex(
     let entry: ResolveEntry | undefined;
     if (cached !== undefined && cached.manifest === prints.manifest && cached.jsonl === prints.jsonl) entry = cached;
     else {
-      const read = readDataset(manifest, jsonl, prints.jsonl !== undefined, cwd);
+      schemaCheck ??= await (await import("../dataset/manifest-io.js")).manifestSchemaCheck();
+      const read = readDataset(manifest, jsonl, prints.jsonl !== undefined, cwd, schemaCheck);
       if (read === undefined) {
         warnings.push(
           `${displayPath(manifest, cwd)}: its dataset file ${displayPath(jsonl, cwd)} is not there, so its dataset is left out (run citation-targets update)`,
@@ -129,6 +135,10 @@ export async function loadResolveIndex(
         else cache.delete(name);
       }
     }
+    if (entry.invalid !== undefined)
+      warnings.push(
+        `${displayPath(manifest, cwd)}: does not match the lock manifest schema (${entry.invalid}); its dataset is resolved as it is (run citation-targets validate)`,
+      );
     if (entry.unreadable > 0)
       warnings.push(
         `${displayPath(jsonl, cwd)}: ${entry.unreadable} ${entry.unreadable === 1 ? "line is" : "lines are"} not a record with a citationAddress and ${entry.unreadable === 1 ? "is" : "are"} left out (run citation-targets validate)`,
@@ -186,7 +196,8 @@ function readDataset(
   jsonl: string,
   present: boolean,
   cwd: string,
-): { dataset: ResolveColumns; unreadable: number } | undefined {
+  schemaCheck: (data: unknown) => string[],
+): { dataset: ResolveColumns; unreadable: number; invalid?: string } | undefined {
   const shown = displayPath(manifest, cwd);
   let data: Record<string, unknown>;
   try {
@@ -199,6 +210,7 @@ function readDataset(
   if (data === null || typeof data !== "object" || Array.isArray(data))
     throw new OperationalError(`${shown}: not a lock manifest (not a JSON object)`);
   if (!present) return undefined;
+  const invalid = schemaCheck(data)[0]?.trim();
   const slug = text(data.slug) ?? basename(manifest).replace(/\.lock\.json$/, "");
   const aliases = Array.isArray(data.aliases) ? data.aliases.filter((a): a is string => typeof a === "string") : [];
   // A dataset of several laws: each law's aliases by its document (only lists of texts are taken).
@@ -246,5 +258,6 @@ function readDataset(
       records: columnsText(addresses, headings, ids),
     },
     unreadable,
+    ...(invalid !== undefined ? { invalid } : {}),
   };
 }
