@@ -578,7 +578,7 @@ const PLACED_AND_MARKDOWN = ["documentOrder", "headingTrail", "markdown"];
  * the artifact's first heading.
  */
 export function writeArtifactByteLines(
-  manifest: LockManifest,
+  manifest: RecordManifest,
   artifact: ManifestArtifact,
   parsed: ParsedArtifact,
   source: SourceBytes,
@@ -600,9 +600,19 @@ export function writeArtifactByteLines(
 }
 
 /**
+ * The members of a lock manifest a record is made of (commonOf reads no other): what a worker thread is sent of the
+ * manifest with each batch (generate-pool.ts, ManifestHead). Reading another member in commonOf is a type error until
+ * it is named here, and then one in the worker's head until it is sent.
+ */
+export type RecordManifest = Pick<
+  LockManifest,
+  "datasetDigest" | "name" | "slug" | "sourceTextUrl" | "titleId" | "versionDate"
+>;
+
+/**
  * The common fields, for a manifest already checked (datasetCommon; on the workers' side the main thread has run it).
  */
-function commonOf(manifest: LockManifest): Common {
+function commonOf(manifest: RecordManifest): Common {
   return {
     datasetDigest: manifest.datasetDigest,
     name: manifest.name,

@@ -9,6 +9,7 @@ import {
   writeArtifactByteLines,
   type EncodedArtifactLines,
   type LineSource,
+  type RecordManifest,
   type SomeArtifactLines,
 } from "../../core/records/generate.js";
 import { acceptSpares, batchEncoder } from "./encoded-lines.js";
@@ -22,15 +23,12 @@ import { readRegularFileSync } from "../files/regular-file.js";
 import { decodeFailure, encodeFailure, isTaskFailure, type TaskFailure } from "../pool/task-failure.js";
 
 /**
- * The dataset-level fields a worker reads: what a record needs besides its artifact (writeArtifactByteLines reads no other
- * field), and whether the dataset has units. Only these go with each batch: the rest of the manifest (the artifacts,
+ * The dataset-level fields a worker reads: what a record needs besides its artifact (RecordManifest: the compiler holds
+ * writeArtifactByteLines to it, and headOf below to all of it), and whether the dataset has units. Only these go with each batch: the rest of the manifest (the artifacts,
  * a statute book's `documentAliases` of every law) is not read there, and a structured clone of it with every batch
  * cost as much as the units' records themselves (bench/RESULTS.md, "Units").
  */
-export type ManifestHead = Pick<
-  LockManifest,
-  "lockVersion" | "slug" | "titleId" | "name" | "versionDate" | "sourceTextUrl" | "datasetDigest" | "units"
->;
+export type ManifestHead = RecordManifest & Pick<LockManifest, "lockVersion" | "units">;
 
 /** The ManifestHead of a manifest. */
 function headOf(manifest: LockManifest): ManifestHead {
@@ -63,7 +61,6 @@ export async function artifactBatch(task: {
   spares?: ArrayBuffer[];
 }): Promise<ArtifactResult[]> {
   if (task.spares !== undefined) acceptSpares(task.spares);
-  const manifest = { ...task.fields, artifacts: [] } as LockManifest;
   // The markdown and YAML parsers load with the first batch (in a worker, as it starts: worker.ts), not with this module,
   // which the main thread loads to hand out the batches.
   const { parseArtifactBytes } = await import("../../core/records/parse-artifact.js");
@@ -73,7 +70,7 @@ export async function artifactBatch(task: {
       const bytes = readRegularFileSync(resolveArtifact(task.root, artifact.path));
       const { text, parsed } = parseArtifactBytes(artifact, bytes, task.limits, false, task.fields.units === true);
       const source = sourceBytesOf(text, bytes);
-      return { lines: encoder.add((line) => writeArtifactByteLines(manifest, artifact, parsed, source, line)) };
+      return { lines: encoder.add((line) => writeArtifactByteLines(task.fields, artifact, parsed, source, line)) };
     } catch (error) {
       if (error instanceof DatasetError) return encodeFailure(error);
       return encodeFailure(new OperationalError(`${artifact.path}: ${errorMessage(error)}`));
