@@ -17,7 +17,7 @@ import {
   writeArtifactByteLines,
 } from "../src/core/records/generate.js";
 import { parseArtifactBytes } from "../src/core/records/parse-artifact.js";
-import { batchEncoder, encodeArtifactLines, writeSteps } from "../src/node/generate/encoded-lines.js";
+import { batchEncoder, writeSteps } from "../src/node/generate/encoded-lines.js";
 import { lock } from "../src/node/dataset/lock.js";
 import { tempDir, writeTree } from "./helpers/datasets.js";
 import { repoRoot } from "./helpers/records.js";
@@ -78,10 +78,21 @@ async function bothWays(manifest: LockManifest, bytes: Map<string, Uint8Array>) 
   const count = await writeSteps(generateLineStepsFrom(manifest, encoded), async (piece) => {
     pieces.push(Uint8Array.from(piece));
   });
-  // The text lines themselves, encoded in a worker (encodeArtifactLines), joined the same way.
+  // The text lines themselves, each piece encoded by Buffer.from (not the workers' encoder), joined the same way.
   const plain: LineSource = async (position) => {
     const lines = await linesInThread(manifest, parsed)(position);
-    return "targets" in lines ? encodeArtifactLines(lines) : lines;
+    if (!("targets" in lines)) return lines;
+    const pieces: Buffer[] = [];
+    const ends = new Uint32Array(4 * lines.targets.length);
+    let at = 0;
+    let k = 0;
+    for (const { parts, ownTrail } of lines.targets)
+      for (const piece of [parts[0]!, parts[1]!, parts[2]!, ownTrail]) {
+        const encoded = Buffer.from(piece, "utf8");
+        pieces.push(encoded);
+        ends[k++] = at += encoded.length;
+      }
+    return { firstHeading: lines.firstHeading, bytes: Buffer.concat(pieces), ends };
   };
   const plainPieces: Uint8Array[] = [];
   await writeSteps(generateLineStepsFrom(manifest, plain), async (piece) => {

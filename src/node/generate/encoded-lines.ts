@@ -5,7 +5,6 @@
  * (generateLineBatchesFrom) encoded, byte for byte.
  */
 import {
-  type ArtifactLines,
   type EncodedArtifactLines,
   joinTrails,
   type LineStep,
@@ -139,23 +138,6 @@ export function batchEncoder(): { add(make: LineMaker): EncodedArtifactLines; do
 }
 
 const EMPTY = new Uint8Array(0);
-
-/** An artifact's cut lines as UTF-8 bytes. */
-export function encodeArtifactLines(lines: ArtifactLines): EncodedArtifactLines {
-  const ends = new Uint32Array(4 * lines.targets.length);
-  let at = 0;
-  let k = 0;
-  target = takeBuffer(SPARE_STEP, true);
-  for (const { parts, ownTrail } of lines.targets) {
-    ends[k++] = at = put(parts[0]!, at);
-    ends[k++] = at = put(parts[1]!, at);
-    ends[k++] = at = put(parts[2]!, at);
-    ends[k++] = at = put(ownTrail, at);
-  }
-  const bytes = new Uint8Array(target.buffer, 0, at);
-  target = Buffer.alloc(0);
-  return { firstHeading: lines.firstHeading, bytes, ends };
-}
 
 const FLUSH_AT = 1 << 20;
 
