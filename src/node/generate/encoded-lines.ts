@@ -4,11 +4,7 @@
  * documentOrder and the trails of the folders, without encoding or joining text. The bytes are those of the text lines
  * (generateLineBatchesFrom) encoded, byte for byte.
  */
-import {
-  type EncodedArtifactLines,
-  joinTrails,
-  type LineStep,
-} from "../../core/records/generate.js";
+import { type EncodedArtifactLines, joinTrails, type LineStep } from "../../core/records/generate.js";
 import { type AtomicFile, openAtomic } from "../writes/write.js";
 
 /**
