@@ -86,8 +86,10 @@ export function installCodeCache(root: string, kind: string, main?: unknown): Co
       pending.set(cachePath, script);
     }
     const wrapper = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
+    // `require.resolve` made only if called (the bundle never does): a require of its own costs path look-ups, a file.
     const require = Object.assign((id: string) => this.require(id), {
-      resolve: Module.createRequire(filename).resolve,
+      resolve: (request: string, options?: { paths?: string[] }) =>
+        Module.createRequire(filename).resolve(request, options),
       main,
     });
     return wrapper.call(this.exports, this.exports, require, this, filename, dirname(filename));
