@@ -4,8 +4,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { LATIN1_FORMS as ADDRESS_FORMS } from "../src/core/address/address.js";
-import { LATIN1_FORMS as DESIGNATION_FORMS } from "../src/core/address/designation.js";
+import { latin1Forms as addressForms } from "../src/core/address/address.js";
+import { latin1Forms as designationForms } from "../src/core/address/designation.js";
 import { isLatin1, LATIN1_LETTER, LATIN1_NUMBER } from "../src/core/address/latin1.js";
 import {
   ALL_ANNEX_WORDS,
@@ -14,8 +14,8 @@ import {
   ALL_UNIT_WORDS,
   LATIN_SUFFIXES,
 } from "../src/core/address/legal-systems.js";
-import { LATIN1_FORMS as SORT_FORMS } from "../src/core/address/natural-sort.js";
-import { LATIN1_FORMS as YAML_FORMS } from "../src/core/markdown/simple-yaml.js";
+import { latin1Forms as sortForms } from "../src/core/address/natural-sort.js";
+import { latin1Forms as yamlForms } from "../src/core/markdown/simple-yaml.js";
 
 const LATIN1 = Array.from({ length: 256 }, (_, code) => String.fromCharCode(code));
 
@@ -91,10 +91,10 @@ function matchesOf(pattern: RegExp, text: string) {
 
 describe("each Latin-1 form matches what its \\p form matches, on Latin-1 text", () => {
   const forms = [
-    ...ADDRESS_FORMS.map((pair) => ["address", ...pair] as const),
-    ...DESIGNATION_FORMS.map((pair) => ["designation", ...pair] as const),
-    ...SORT_FORMS.map((pair) => ["natural-sort", ...pair] as const),
-    ...YAML_FORMS.map((pair) => ["simple-yaml", ...pair] as const),
+    ...addressForms().map((pair) => ["address", ...pair] as const),
+    ...designationForms().map((pair) => ["designation", ...pair] as const),
+    ...sortForms().map((pair) => ["natural-sort", ...pair] as const),
+    ...yamlForms().map((pair) => ["simple-yaml", ...pair] as const),
   ];
   test("every pattern with a \\p class has its form", () => {
     expect(forms.length).toBe(8);

@@ -311,6 +311,16 @@ describe("Node's own modules that a small run does not need are not loaded", () 
     }
   });
 
+  test("diff of two files hashes nothing: crypto is not loaded (5 to 8 ms); lock --check hashes, and loads it", async () => {
+    const diff = await builtins(["diff", `${tooling}/mvfg.jsonl`, `${tooling}/mvfg.jsonl`]);
+    expect(diff.code, diff.stderr).toBe(0);
+    expect(diff.loaded.has("crypto")).toBe(false);
+    expect(diff.loaded.has("fs"), "the recording sees Node's modules").toBe(true);
+    const lock = await builtins(["lock", "fixtures/datasets/mvfg", "--check"]);
+    expect(lock.code, lock.stderr).toBe(0);
+    expect(lock.loaded.has("crypto")).toBe(true);
+  });
+
   test("diff --against HEAD loads child_process, for git", async () => {
     const { code, stderr, loaded } = await builtins(["diff", "--against", "HEAD", `${tooling}/mvfg.jsonl`]);
     expect(code, stderr).toBe(0);

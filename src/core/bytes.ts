@@ -4,11 +4,21 @@
  * `Uint8Array` and strings (test/layers.test.ts holds it to that).
  */
 import { isUtf8 as nodeIsUtf8, transcode } from "node:buffer";
-import * as crypto from "node:crypto";
+import type * as NodeCrypto from "node:crypto";
+import { createRequire } from "node:module";
+
+const load = createRequire(import.meta.url);
+let nodeCrypto: typeof NodeCrypto | undefined;
+/**
+ * `node:crypto`, loaded on the first call: loading it costs a run 5 to 8 ms (bench/RESULTS.md, "Start-up"), which a
+ * command that hashes nothing need not pay (src/node/builtins.ts has the same for the node layer).
+ */
+function crypto(): typeof NodeCrypto {
+  nodeCrypto ??= load("node:crypto") as typeof NodeCrypto;
+  return nodeCrypto;
+}
 
 // crypto.hash (Node 20.12+) is a one-shot digest, faster than createHash for short inputs (bench/RESULTS.md).
-const oneShot = (crypto as { hash?: OneShot }).hash;
-
 interface OneShot {
   (algorithm: string, data: string | Uint8Array, encoding: "hex"): string;
   (algorithm: string, data: string | Uint8Array, encoding: "buffer"): Uint8Array;
@@ -16,12 +26,16 @@ interface OneShot {
 
 /** SHA-256 of the UTF-8 bytes of `data` (or of the bytes given), as lowercase hex. */
 export function sha256Hex(data: string | Uint8Array): string {
-  return oneShot ? oneShot("sha256", data, "hex") : crypto.createHash("sha256").update(data).digest("hex");
+  const node = crypto();
+  const oneShot = (node as { hash?: OneShot }).hash;
+  return oneShot ? oneShot("sha256", data, "hex") : node.createHash("sha256").update(data).digest("hex");
 }
 
 /** SHA-256 of the UTF-8 bytes of `data` (or of the bytes given), as its 32 bytes. */
 export function sha256Bytes(data: string | Uint8Array): Uint8Array {
-  return oneShot ? oneShot("sha256", data, "buffer") : crypto.createHash("sha256").update(data).digest();
+  const node = crypto();
+  const oneShot = (node as { hash?: OneShot }).hash;
+  return oneShot ? oneShot("sha256", data, "buffer") : node.createHash("sha256").update(data).digest();
 }
 
 /** A SHA-256 fed in pieces (`update`, as often as needed), then read once as lowercase hex (`digest("hex")`). */
@@ -35,7 +49,7 @@ export interface Sha256Stream {
  * pieces; `sha256Hex` for data at hand.
  */
 export function sha256Stream(): Sha256Stream {
-  return crypto.createHash("sha256");
+  return crypto().createHash("sha256");
 }
 
 /** True when the bytes are well-formed UTF-8. */

@@ -1,7 +1,8 @@
 /**
  * Node's modules that only some runs use, loaded on first use rather than at start-up: `node:child_process` (git,
- * some 2.5 ms to load, with `net` and `dgram`) and `node:worker_threads` (the pool, some 1.5 ms). Most commands on a
- * small input use neither (bench/RESULTS.md, start-up). A module is loaded once; later calls return it.
+ * some 2.5 ms to load, with `net` and `dgram`), `node:worker_threads` (the pool, some 1.5 ms) and `node:crypto` (5 to
+ * 8 ms; src/core/bytes.ts hashes short inputs without it). Most commands on a small input use none of them
+ * (bench/RESULTS.md, start-up). A module is loaded once; later calls return it.
  */
 import { createRequire } from "node:module";
 
@@ -12,3 +13,9 @@ export const childProcess = (): typeof import("node:child_process") => load("nod
 
 /** `node:worker_threads`, loaded on the first call. */
 export const workerThreads = (): typeof import("node:worker_threads") => load("node:worker_threads");
+
+/** `node:crypto`, loaded on the first call. */
+export const crypto = (): typeof import("node:crypto") => load("node:crypto");
+
+/** `count` random bytes from Node's cryptographic generator, as lowercase hex (temporary names, lock tokens). */
+export const randomHex = (count: number): string => crypto().randomBytes(count).toString("hex");

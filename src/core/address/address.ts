@@ -8,7 +8,7 @@
  * `#`, `%`, spaces and controls never appear raw; that makes the form injective and parseable.
  */
 import { SLUG_REGEXP } from "../model.js";
-import { isLatin1, LATIN1_LETTER, LATIN1_NUMBER } from "./latin1.js";
+import { isLatin1, LATIN1_LETTER, LATIN1_NUMBER, onFirstUse } from "./latin1.js";
 
 export type TargetKind = "markdown-artifact" | "structural-container";
 
@@ -42,11 +42,11 @@ const localPattern = (segment: string, flags: string) => {
     flags,
   );
 };
-const LOCAL_PATTERN = localPattern(LOCAL_SEGMENT, "u");
+const localPatternU = onFirstUse(() => localPattern(LOCAL_SEGMENT, "u"));
 /** The same for a local coordinate without a character above U+00FF (`latin1.ts`: cheaper to compile). */
 const LATIN1_LOCAL_PATTERN = localPattern(`[${LATIN1_LETTER}${LATIN1_NUMBER}§.*-]+`, "");
 /** Each pattern of this module with a Latin-1 form, and that form (test/latin1-classes.test.ts). */
-export const LATIN1_FORMS: readonly (readonly [RegExp, RegExp])[] = [[LOCAL_PATTERN, LATIN1_LOCAL_PATTERN]];
+export const latin1Forms = (): readonly (readonly [RegExp, RegExp])[] => [[localPatternU(), LATIN1_LOCAL_PATTERN]];
 const SAFE_PATH_CHARACTER = /[\p{L}\p{N}\p{M}\-._~/]/u;
 const ASCII_SAFE_PATH = /^[A-Za-z0-9\-._~/]*$/;
 
@@ -72,7 +72,7 @@ function isSlug(slug: string): boolean {
 export function isLocalCoordinate(local: string): boolean {
   if (local === lastLocal && local !== "") return true;
   if (
-    !(isLatin1(local) ? LATIN1_LOCAL_PATTERN : LOCAL_PATTERN).test(local) ||
+    !(isLatin1(local) ? LATIN1_LOCAL_PATTERN : localPatternU()).test(local) ||
     /(?:^|[/~])\.{1,2}(?:\/|~|$)/.test(local) ||
     /~1(?:\/|$)/.test(local)
   )

@@ -8,7 +8,7 @@
 import { withoutFootnoteMarkup } from "../markdown/heading-markup.js";
 import { escapeRegExp } from "../text.js";
 import { PLACEHOLDER, paragraphRun } from "./german-forms.js";
-import { isLatin1, LATIN1_LETTER, LATIN1_NUMBER } from "./latin1.js";
+import { isLatin1, LATIN1_LETTER, LATIN1_NUMBER, onFirstUse } from "./latin1.js";
 import {
   ALL_ANNEX_WORDS,
   ALL_NAME_WORDS,
@@ -131,16 +131,19 @@ const spellings = (words: string[]) =>
 const NAMES = byLength([...ALL_NAME_WORDS, ...Object.keys(ALL_ORDINALS)]);
 /**
  * Digits (`1`, `5.1`, `2a`), `1er`/`Ier` (French "premier"), a capital letter with digits (`D2a`, `C3`), a roman
- * numeral (`IIIA`), one capital letter, or a name or ordinal word (`unique`, `premier`).
+ * numeral (`IIIA`), one capital letter; or a name or ordinal word (`unique`, `premier`: NAMES, nameNumeral).
  */
-const NUMERAL = `(1(?:er|re|ère)|[IVX]+(?:er|re)|\\d+(?:\\.\\d+)*[A-Za-z]{0,3}|[A-Z]\\d+[a-z]{0,3}|[IVXLCDM]+[A-Z]{0,3}|[A-Z]|${spellings(NAMES)})`;
+const NUMERAL_FORMS =
+  "1(?:er|re|ère)|[IVX]+(?:er|re)|\\d+(?:\\.\\d+)*[A-Za-z]{0,3}|[A-Z]\\d+[a-z]{0,3}|[IVXLCDM]+[A-Z]{0,3}|[A-Z]";
 const AFTER = "(?=$|[\\s.:,;()\\u2013\\u2014-])";
-const WORD_THEN_NUMBER = new RegExp(`^(${spellings([...UNIT_WORDS, ...ANNEX_WORDS])})\\.?\\s*${NUMERAL}${AFTER}`, "u");
-const NUMBER_THEN_WORD = new RegExp(`^(\\d+)\\.\\s*(${spellings(UNIT_WORDS)})${AFTER}`, "u");
-const ORDINAL_THEN_WORD = new RegExp(`^(\\p{L}+)\\s+(${spellings(UNIT_WORDS)})${AFTER}`, "u");
+/** What may follow a designation's word or numeral (AFTER): a character of this class, or the end. */
+const AFTER_CHARACTER = /[\s.:,;()\u2013\u2014-]/u;
+const WORD_NUMERAL = new RegExp(`^(${NUMERAL_FORMS})${AFTER}`, "u");
+/** A name or ordinal word as a numeral: made on first use (only French, Italian and Spanish law have them). */
+const nameNumeral = onFirstUse(() => new RegExp(`^(${spellings(NAMES)})${AFTER}`, "u"));
+const lettersU = onFirstUse(() => /^\p{L}+/u);
 /** The same for text without a character above U+00FF (`latin1.ts`: cheaper to compile). */
-const LATIN1_ORDINAL_THEN_WORD = new RegExp(`^([${LATIN1_LETTER}]+)\\s+(${spellings(UNIT_WORDS)})${AFTER}`);
-const BARE_ANNEX = new RegExp(`^(${spellings(ANNEX_WORDS)})${AFTER}`, "u");
+const LATIN1_LETTERS = new RegExp(`^[${LATIN1_LETTER}]+`);
 const GROUP = new RegExp(
   `^(${spellings(GROUP_WORDS)})\\s+([A-Z]{1,2} ?\\d{1,2}[a-z]?|\\d{1,2}[a-z]?|[IVX]+[a-z]?|[A-Z])${AFTER}`,
   "u",
@@ -160,12 +163,12 @@ const PREFIX = `(?:${ALL_PREFIXES.map(escapeRegExp).join("|")})`;
  * An article number: a letter prefix glued to a hyphenated or decimal number (`L111-1`, `R*123-4`, `16-1-1`, `1.2`,
  * `15e`), `1er`/`Ier`, a roman numeral, or a name or ordinal word (`unique`, `premier`, `único`).
  */
-const ARTICLE_NUMBER = `(${PREFIX}\\.?\\s?\\d+(?:-\\d+)*[a-z]{0,3}|1(?:er|re|ère)|[IVX]+(?:er|re)|\\d+(?:[-.]\\d+)*[a-z]{0,3}|[IVXLCDM]+|${spellings(NAMES)})`;
+const ARTICLE_NUMBER_FORMS = `${PREFIX}\\.?\\s?\\d+(?:-\\d+)*[a-z]{0,3}|1(?:er|re|ère)|[IVX]+(?:er|re)|\\d+(?:[-.]\\d+)*[a-z]{0,3}|[IVXLCDM]+`;
+const ARTICLE_NUMERAL = new RegExp(`^(${ARTICLE_NUMBER_FORMS})${AFTER}`, "u");
 const ARTICLE_RANGE = new RegExp(
   `^${PROVISION_WORD}\\s*(\\d+[a-z]{0,3})(?:\\s*(?:bis|\\u2013)\\s*|\\s+-\\s*)(?:${PROVISION_WORD}\\s*)?(\\d+[a-z]{0,3})${AFTER}`,
   "u",
 );
-const ARTICLE = new RegExp(`^${PROVISION_WORD}\\s*${ARTICLE_NUMBER}${AFTER}`, "u");
 /** `Article Annexe I`: an annex of a French code, headed like an article. */
 const ARTICLE_ANNEX = new RegExp(`^(?:${spellings(["article"])})\\s+(?=(?:${spellings(ANNEX_WORDS)})${AFTER})`, "u");
 const LATIN = byLength(LATIN_SUFFIXES).join("|");
@@ -191,25 +194,143 @@ const BARE_REST = /^(?:[\s.:,;\u2013\u2014-]|\([^()]*\))*$/u;
 export const MAX_SLUG_LENGTH = 48;
 
 /**
- * The characters the word-led patterns can start with, each the first of one of their spellings: a text that starts
- * with none of them cannot match, and the pattern (a long alternation, some milliseconds to compile the first time it
- * runs: bench/RESULTS.md, "Start-up") is not run.
+ * Designations led by a word of a list (`Abschnitt 3`, `Art. 5`, `Anlage`), matched without a regular expression for
+ * the list: a pattern of the form `^(w1|w2|…)…` over these lists (each word in its three spellings) takes V8 some
+ * milliseconds to compile the first time it runs (bench/RESULTS.md, "Start-up"), most of what a command on a small
+ * dataset spends on designations. The matchers below try the spellings that the text starts with, in the order such an
+ * alternation tries them, and match the rest of the pattern after each: the same matches, groups and all
+ * (test/designation-words.test.ts proves it against the patterns written whole, `wordLedPatterns`).
  */
-const initials = (words: string[]) =>
-  new Set(
-    spellings(words)
-      .split("|")
-      .map((word) => word[0]!),
-  );
-const PROVISION_INITIALS = initials(ALL_PROVISIONS.map((p) => p.word));
-const ARTICLE_INITIALS = initials(["article"]);
-const UNIT_OR_ANNEX_INITIALS = initials([...UNIT_WORDS, ...ANNEX_WORDS]);
-const GROUP_INITIALS = initials(GROUP_WORDS);
-const ANNEX_INITIALS = initials(ANNEX_WORDS);
-const DIGITS = new Set("0123456789");
-/** `pattern.exec(text)` when `text` starts with one of `first`; else null, as the pattern would say. */
-const execLed = (first: ReadonlySet<string>, pattern: RegExp, text: string) =>
-  first.has(text.charAt(0)) ? pattern.exec(text) : null;
+class LeadingWords {
+  private readonly byFirst = new Map<string, string[]>();
+
+  constructor(words: string[]) {
+    for (const spelling of spellings(words).split("|")) {
+      const list = this.byFirst.get(spelling[0]!);
+      if (list === undefined) this.byFirst.set(spelling[0]!, [spelling]);
+      else list.push(spelling);
+    }
+  }
+
+  /** The spellings `text` has at `at`, in the alternation's order. */
+  at(text: string, at: number): string[] {
+    const list = this.byFirst.get(text.charAt(at));
+    return list === undefined ? [] : list.filter((spelling) => text.startsWith(spelling, at));
+  }
+
+  /** True when `text` starts with one of the spellings: else `^(w1|w2|…)…` cannot match it. */
+  leads(text: string): boolean {
+    return this.byFirst.get(text.charAt(0))?.some((spelling) => text.startsWith(spelling)) ?? false;
+  }
+}
+
+const PROVISIONS = new LeadingWords(ALL_PROVISIONS.map((p) => p.word));
+const ARTICLE_WORD = new LeadingWords(["article"]);
+const UNITS_OR_ANNEXES = new LeadingWords([...UNIT_WORDS, ...ANNEX_WORDS]);
+const UNITS = new LeadingWords(UNIT_WORDS);
+const ANNEXES = new LeadingWords(ANNEX_WORDS);
+const GROUPS = new LeadingWords(GROUP_WORDS);
+const NAME_WORDS = new LeadingWords(NAMES);
+
+/** A match: the whole text matched, then the groups (a RegExpExecArray, or the same made by a matcher). */
+interface Match {
+  readonly 0: string;
+  readonly [group: number]: string | undefined;
+}
+
+/** `pattern.exec(text)` when `text` starts with one of `words`; else null, as the pattern would say. */
+const execLed = (words: LeadingWords, pattern: RegExp, text: string): Match | null =>
+  words.leads(text) ? pattern.exec(text) : null;
+
+const SPACES = /\s*/y;
+/** Where white space (`\s*`) from `at` ends. */
+function pastSpace(text: string, at: number): number {
+  SPACES.lastIndex = at;
+  SPACES.exec(text);
+  return SPACES.lastIndex;
+}
+
+/** True when a designation may end at `at` (AFTER): the end of the text, or a character of AFTER_CHARACTER. */
+const endsAt = (text: string, at: number) => at === text.length || AFTER_CHARACTER.test(text.charAt(at));
+
+/**
+ * `^(word)\.?\s*(numeral)AFTER`, the word one of `words`, the numeral one of `numeral`'s forms or a name (nameNumeral).
+ * No numeral starts with a dot or white space, so after each word the numeral can start in one place only.
+ */
+function wordThenNumeral(text: string, words: LeadingWords, numeral: RegExp): Match | null {
+  for (const word of words.at(text, 0)) {
+    const start = pastSpace(text, text.charAt(word.length) === "." ? word.length + 1 : word.length);
+    const rest = text.slice(start);
+    const m = numeral.exec(rest) ?? (NAME_WORDS.leads(rest) ? nameNumeral().exec(rest) : null);
+    if (m) return [text.slice(0, start) + m[0], word, m[1]!];
+  }
+  return null;
+}
+
+/** `^(word)AFTER`, the word one of `words`, from `at`: the word, or undefined. */
+const wordAt = (text: string, at: number, words: LeadingWords) =>
+  words.at(text, at).find((word) => endsAt(text, at + word.length));
+
+/** `^(\p{L}+)\s+(unit word)AFTER` (`Zweiter Teil`): letters can only end where white space starts. */
+function ordinalThenWord(text: string): Match | null {
+  const letters = (isLatin1(text) ? LATIN1_LETTERS : lettersU()).exec(text);
+  if (!letters) return null;
+  const start = pastSpace(text, letters[0].length);
+  if (start === letters[0].length) return null;
+  const word = wordAt(text, start, UNITS);
+  return word === undefined ? null : [text.slice(0, start + word.length), letters[0], word];
+}
+
+/** `^(\d+)\.\s*(unit word)AFTER` (`3. Abschnitt`). */
+function numberThenWord(text: string): Match | null {
+  const number = /^(\d+)\./.exec(text);
+  if (!number) return null;
+  const start = pastSpace(text, number[0].length);
+  const word = wordAt(text, start, UNITS);
+  return word === undefined ? null : [text.slice(0, start + word.length), number[1]!, word];
+}
+
+/** `^(annex word)AFTER` (`Anlage`, `Schedule`). */
+function bareAnnex(text: string): Match | null {
+  const word = wordAt(text, 0, ANNEXES);
+  return word === undefined ? null : [word, word];
+}
+
+/**
+ * The word-led patterns written whole, each beside its matcher, for the test that proves them the same
+ * (test/designation-words.test.ts); nothing else makes them.
+ */
+export function wordLedPatterns(): { name: string; pattern: RegExp; match: (text: string) => Match | null }[] {
+  const numeral = `(${NUMERAL_FORMS}|${spellings(NAMES)})`;
+  const articleNumber = `(${ARTICLE_NUMBER_FORMS}|${spellings(NAMES)})`;
+  const unitWords = spellings(UNIT_WORDS);
+  return [
+    {
+      name: "word then number",
+      pattern: new RegExp(`^(${spellings([...UNIT_WORDS, ...ANNEX_WORDS])})\\.?\\s*${numeral}${AFTER}`, "u"),
+      match: (text) => wordThenNumeral(text, UNITS_OR_ANNEXES, WORD_NUMERAL),
+    },
+    {
+      name: "article",
+      pattern: new RegExp(`^${PROVISION_WORD}\\s*${articleNumber}${AFTER}`, "u"),
+      match: (text) => wordThenNumeral(text, PROVISIONS, ARTICLE_NUMERAL),
+    },
+    {
+      name: "ordinal then word",
+      pattern: new RegExp(`^(\\p{L}+)\\s+(${unitWords})${AFTER}`, "u"),
+      match: ordinalThenWord,
+    },
+    {
+      name: "number then word",
+      pattern: new RegExp(`^(\\d+)\\.\\s*(${unitWords})${AFTER}`, "u"),
+      match: numberThenWord,
+    },
+    { name: "bare annex", pattern: new RegExp(`^(${spellings(ANNEX_WORDS)})${AFTER}`, "u"), match: bareAnnex },
+    { name: "article range", pattern: ARTICLE_RANGE, match: (text) => execLed(PROVISIONS, ARTICLE_RANGE, text) },
+    { name: "article annex", pattern: ARTICLE_ANNEX, match: (text) => execLed(ARTICLE_WORD, ARTICLE_ANNEX, text) },
+    { name: "group", pattern: GROUP, match: (text) => execLed(GROUPS, GROUP, text) },
+  ];
+}
 
 /** Normalises heading text for designations: NFC, whitespace collapsed, trimmed. */
 export function normalizeHeading(text: string): string {
@@ -262,8 +383,8 @@ export function isRepealedHeading(text: string): boolean {
 const WORD = /[\p{L}\p{N}]/u;
 const LATIN1_WORD = new RegExp(`[${LATIN1_LETTER}${LATIN1_NUMBER}]`);
 /** Each pattern of this module with a Latin-1 form, and that form (test/latin1-classes.test.ts). */
-export const LATIN1_FORMS: readonly (readonly [RegExp, RegExp])[] = [
-  [ORDINAL_THEN_WORD, LATIN1_ORDINAL_THEN_WORD],
+export const latin1Forms = (): readonly (readonly [RegExp, RegExp])[] => [
+  [lettersU(), LATIN1_LETTERS],
   [NOT_WORD, LATIN1_NOT_WORD],
   [WORD, LATIN1_WORD],
 ];
@@ -300,7 +421,7 @@ function latinSuffixes(text: string, end: number): { parts: string[]; end: numbe
 /** Classifies one heading's plain text and returns its designation (or slug). */
 export function designate(headingText: string): Designation {
   const text = designationText(headingText);
-  const bare = (m: RegExpExecArray, end = m[0].length) => BARE_REST.test(text.slice(end));
+  const bare = (m: Match, end = m[0].length) => BARE_REST.test(text.slice(end));
   const rest = (end: number) => text.slice(end);
   // `(XXXX) §§ 3 bis 6 (weggefallen)`: the place holder is no part of the designation that follows it.
   const placeholder = PLACEHOLDER.exec(text);
@@ -310,7 +431,7 @@ export function designate(headingText: string): Designation {
   }
   const run = paragraphRun(text);
   if (run) return { kind: "paragraph", key: run.key, bare: BARE_REST.test(text.slice(run.end)), rest: rest(run.end) };
-  let m = PARAGRAPH.exec(text);
+  let m: Match | null = PARAGRAPH.exec(text);
   if (m) {
     let key = `§-${m[1]!.toLowerCase()}`;
     let end = m[0].length;
@@ -328,7 +449,7 @@ export function designate(headingText: string): Designation {
       rest: rest(suffix.end),
     };
   }
-  m = execLed(PROVISION_INITIALS, ARTICLE_RANGE, text);
+  m = execLed(PROVISIONS, ARTICLE_RANGE, text);
   if (m)
     return {
       kind: "article",
@@ -336,7 +457,7 @@ export function designate(headingText: string): Designation {
       bare: bare(m),
       rest: rest(m[0].length),
     };
-  m = execLed(PROVISION_INITIALS, ARTICLE, text);
+  m = wordThenNumeral(text, PROVISIONS, ARTICLE_NUMERAL);
   if (m) {
     let key = `${provisionKey(m[1]!)}-${numeralKey(m[2]!).replace(/^([a-z*]+)[.\s]+(?=\d)/u, "$1")}`;
     let end = m[0].length;
@@ -355,9 +476,9 @@ export function designate(headingText: string): Designation {
       rest: rest(suffix.end),
     };
   }
-  const annexArticle = execLed(ARTICLE_INITIALS, ARTICLE_ANNEX, text);
+  const annexArticle = execLed(ARTICLE_WORD, ARTICLE_ANNEX, text);
   if (annexArticle) return { ...designate(text.slice(annexArticle[0].length)) };
-  m = execLed(UNIT_OR_ANNEX_INITIALS, WORD_THEN_NUMBER, text);
+  m = wordThenNumeral(text, UNITS_OR_ANNEXES, WORD_NUMERAL);
   if (m) {
     const d = unitOrAnnex(m[1]!, m[2]!);
     if (d.kind !== "annex") {
@@ -373,7 +494,7 @@ export function designate(headingText: string): Designation {
     const compound = compoundAnnex(text, m[0].length);
     return { ...d, key: [d.key, ...compound.parts].join("-"), bare: bare(m, compound.end), rest: rest(compound.end) };
   }
-  m = execLed(GROUP_INITIALS, GROUP, text);
+  m = execLed(GROUPS, GROUP, text);
   if (m) {
     const word = m[1]!.toLowerCase();
     return {
@@ -384,14 +505,14 @@ export function designate(headingText: string): Designation {
       rest: rest(m[0].length),
     };
   }
-  m = execLed(DIGITS, NUMBER_THEN_WORD, text);
+  m = numberThenWord(text);
   if (m) return { ...unitOrAnnex(m[2]!, m[1]!), bare: bare(m), rest: rest(m[0].length) };
-  m = (isLatin1(text) ? LATIN1_ORDINAL_THEN_WORD : ORDINAL_THEN_WORD).exec(text);
+  m = ordinalThenWord(text);
   if (m) {
     const n = germanOrdinal(m[1]!);
     if (n !== undefined) return { ...unitOrAnnex(m[2]!, String(n)), bare: bare(m), rest: rest(m[0].length) };
   }
-  m = execLed(ANNEX_INITIALS, BARE_ANNEX, text);
+  m = bareAnnex(text);
   if (m)
     return {
       kind: "annex",
@@ -402,19 +523,19 @@ export function designate(headingText: string): Designation {
     };
   m = SECTION.exec(text);
   if (m) return { kind: "section", key: m[1]!.toLowerCase(), bare: bare(m), rest: rest(m[0].length) };
-  m = ITEM.exec(text);
-  if (m) {
-    const rank = m.slice(1).findIndex((g) => g !== undefined);
-    const numeral = m[rank + 1]!.toLowerCase();
+  const item = ITEM.exec(text);
+  if (item) {
+    const rank = item.slice(1).findIndex((g) => g !== undefined);
+    const numeral = item[rank + 1]!.toLowerCase();
     // A single I, V or X with a dot is a roman numeral (other capitals are letters: A., B., C.); aa) and aaa) repeat
     // their letter.
-    const itemRank = rank === 0 && /^[IVX]$/.test(m[1]!) ? 1 : rank;
+    const itemRank = rank === 0 && /^[IVX]$/.test(item[1]!) ? 1 : rank;
     return {
       kind: "item",
       key: rank === 4 ? numeral.repeat(2) : rank === 5 ? numeral.repeat(3) : numeral,
       rank: itemRank,
-      bare: bare(m),
-      rest: rest(m[0].length),
+      bare: bare(item),
+      rest: rest(item[0].length),
     };
   }
   return { kind: "none", key: slugify(text), rest: text };

@@ -14,6 +14,19 @@ export const LATIN1_NUMBER = "0-9\\xb2\\xb3\\xb9\\xbc-\\xbe";
 
 const ABOVE_LATIN1 = /[^\0-\xff]/;
 
+/**
+ * A pattern made on first use: a `\p{…}` class costs V8 a look-up over all of Unicode as the pattern is made (0.2 to 1
+ * ms a class at start-up: bench/RESULTS.md, "Start-up"), which a run on Latin-1 text, using the pattern's Latin-1 form
+ * only, need not pay.
+ */
+export function onFirstUse<T>(make: () => T): () => T {
+  let pattern: T | undefined;
+  return () => {
+    pattern ??= make();
+    return pattern;
+  };
+}
+
 /** True when every character of `text` is at most U+00FF: a pattern written with the classes above then applies. */
 export function isLatin1(text: string): boolean {
   return !ABOVE_LATIN1.test(text);

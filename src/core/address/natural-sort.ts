@@ -4,7 +4,7 @@
  */
 
 import { germanOrdinal } from "./designation.js";
-import { isLatin1, LATIN1_LETTER } from "./latin1.js";
+import { isLatin1, LATIN1_LETTER, onFirstUse } from "./latin1.js";
 import { ALL_ANNEX_WORDS, ALL_ORDINALS, ALL_PROVISIONS, ALL_UNIT_WORDS, LATIN_SUFFIXES } from "./legal-systems.js";
 import { INDEX_FILE_NAMES } from "../model.js";
 
@@ -84,12 +84,11 @@ function sortPatterns(letter: string, flags: string) {
     ),
   };
 }
-const SORT_PATTERNS = sortPatterns("\\p{L}", "giu");
+const sortPatternsU = onFirstUse(() => sortPatterns("\\p{L}", "giu"));
 const LATIN1_SORT_PATTERNS = sortPatterns(LATIN1_LETTER, "gi");
 /** Each pattern of this module with a Latin-1 form, and that form (test/latin1-classes.test.ts). */
-export const LATIN1_FORMS: readonly (readonly [RegExp, RegExp])[] = (
-  ["wordNumeral", "ordinalWord", "latin"] as const
-).map((name) => [SORT_PATTERNS[name], LATIN1_SORT_PATTERNS[name]]);
+export const latin1Forms = (): readonly (readonly [RegExp, RegExp])[] =>
+  (["wordNumeral", "ordinalWord", "latin"] as const).map((name) => [sortPatternsU()[name], LATIN1_SORT_PATTERNS[name]]);
 
 /**
  * A name as a lawyer reads its numbering, for sorting: after a unit, annex or article word, a roman numeral,
@@ -99,7 +98,7 @@ export const LATIN1_FORMS: readonly (readonly [RegExp, RegExp])[] = (
  * and `6` < `6 bis` < `6 ter` < `6 quater` < `7`.
  */
 export function legalSortKey(name: string): string {
-  const patterns = isLatin1(name) ? LATIN1_SORT_PATTERNS : SORT_PATTERNS;
+  const patterns = isLatin1(name) ? LATIN1_SORT_PATTERNS : sortPatternsU();
   return name
     .replace(patterns.wordNumeral, (match, before: string, word: string, separator: string, numeral: string) => {
       const lower = numeral.toLowerCase();

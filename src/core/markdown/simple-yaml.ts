@@ -23,7 +23,7 @@ const PLAIN = /^[\p{L}\p{N}][^:#{}[\],\t\p{Cc}]*$/u;
 /** The same for a value without a character above U+00FF (`\p{Cc}` is U+0000–U+001F and U+007F–U+009F): cheaper to compile. */
 const LATIN1_PLAIN = new RegExp(`^[${LATIN1_LETTER}${LATIN1_NUMBER}][^:#{}[\\],\\t\\x00-\\x1f\\x7f-\\x9f]*$`);
 /** Each pattern of this module with a Latin-1 form, and that form (test/latin1-classes.test.ts). */
-export const LATIN1_FORMS: readonly (readonly [RegExp, RegExp])[] = [[PLAIN, LATIN1_PLAIN]];
+export const latin1Forms = (): readonly (readonly [RegExp, RegExp])[] => [[PLAIN, LATIN1_PLAIN]];
 /** A double-quoted string with only the simplest escapes; a single-quoted string ('' for a quote). */
 const DOUBLE = /^"(?:[^"\\\p{Cc}]|\\["\\/nt])*"$/u;
 const SINGLE = /^'(?:[^'\p{Cc}]|'')*'$/u;

@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto";
 import { closeSync, constants, lstatSync, openSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { sha256Bytes } from "../../core/bytes.js";
 import { errorMessage } from "../../core/errors.js";
 import { compare } from "../../core/report/problem.js";
 import { OperationalError } from "../errors.js";
@@ -274,7 +274,8 @@ export function shardKey(absolute: string, root: string | undefined): string {
  * shard, whatever the order files are found in and wherever the job runs from.
  */
 export function shardOf(key: string, count: number): number {
-  return createHash("sha256").update(key).digest().readUInt32BE(0) % count;
+  const digest = sha256Bytes(key);
+  return new DataView(digest.buffer, digest.byteOffset, 4).getUint32(0) % count;
 }
 
 /** The dataset folder a manifest points to (absolute), or undefined when it cannot be read as one. */

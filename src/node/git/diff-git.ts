@@ -4,11 +4,10 @@
  * as long as the revision is in it. When it is not, the error says so and gives the fetch command.
  */
 import type { ChildProcessByStdio } from "node:child_process";
-import { createHash } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
 import { errorMessage } from "../../core/errors.js";
 import { shellQuote } from "../../core/text.js";
-import { childProcess } from "../builtins.js";
+import { childProcess, crypto } from "../builtins.js";
 import { OperationalError } from "../errors.js";
 
 interface GitResult {
@@ -165,7 +164,7 @@ export async function treeAt(root: string, commit: string, dir: string): Promise
  * The id git gives a file's bytes as a blob (SHA-1 of "blob <size>\0" and the bytes; the repository's object format).
  */
 export function blobId(bytes: Uint8Array, format: "sha1" | "sha256" = "sha1"): string {
-  return createHash(format).update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
+  return crypto().createHash(format).update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
 }
 
 /**

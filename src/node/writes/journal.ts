@@ -11,7 +11,6 @@
  * that completes it, `citation-targets update --recover` (a plain `update` completes it first too),
  * which rolls it forward (the temporaries are complete) or back, as the journal says.
  */
-import { randomBytes } from "node:crypto";
 import {
   closeSync,
   constants,
@@ -33,6 +32,7 @@ import { ioError, OperationalError } from "../errors.js";
 import { displayPath, findRepositoryRoot, isInside } from "../files/files.js";
 import { readRegularFileSync } from "../files/regular-file.js";
 import { releaseWriterLock, trackedByGit } from "./writer-lock.js";
+import { randomHex } from "../builtins.js";
 
 export const JOURNAL_NAME = ".citation-targets-update.journal.json";
 
@@ -113,7 +113,7 @@ function syncFolder(folder: string): void {
 }
 
 function writeJournal(path: string, journal: Journal, exclusive: boolean): void {
-  const temporary = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  const temporary = `${path}.${process.pid}.${randomHex(4)}.tmp`;
   const fd = openSync(temporary, "wx");
   try {
     writeSync(fd, `${JSON.stringify(journal, null, 2)}\n`);
@@ -133,7 +133,7 @@ function writeJournal(path: string, journal: Journal, exclusive: boolean): void 
 
 /** A name beside `target` for its backup: a dot file ending in `.bak`, which no pattern matches. */
 function backupName(target: string): string {
-  return join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString("hex")}.bak`);
+  return join(dirname(target), `.${basename(target)}.${process.pid}.${randomHex(4)}.bak`);
 }
 
 /**

@@ -1,9 +1,9 @@
-import { randomBytes } from "node:crypto";
 import { lstatSync, type Stats, statSync } from "node:fs";
 import { mkdir, open, readdir, rename, rm, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { ioError, OperationalError } from "../errors.js";
 import { creatingTemporary, isRunning, removeOnInterrupt } from "./interrupted-writes.js";
+import { randomHex } from "../builtins.js";
 
 /**
  * A file being written atomically: bytes go to a temporary file in the target's folder
@@ -109,7 +109,7 @@ export async function openAtomic(path: string, options: { sweep?: boolean } = {}
   let temporary = "";
   let handle: FileHandle | undefined;
   for (let attempt = 0; handle === undefined; attempt++) {
-    temporary = join(folder, `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+    temporary = join(folder, `.${basename(path)}.${process.pid}.${randomHex(4)}.tmp`);
     try {
       handle = await creatingTemporary(() => open(temporary, "wx"));
     } catch (error) {

@@ -7,7 +7,6 @@
  * this same host (killed, or the machine restarted) is taken over, and the command says so. A lock file that git
  * tracks is ignored with a warning: a pull request could otherwise block every run.
  */
-import { randomBytes } from "node:crypto";
 import { closeSync, linkSync, lstatSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { join, relative, resolve, sep } from "node:path";
@@ -16,6 +15,7 @@ import { displayPath, findRepositoryRoot } from "../files/files.js";
 import { runGit } from "../git/diff-git.js";
 import { readRegularFileSync } from "../files/regular-file.js";
 import { isRunning } from "./interrupted-writes.js";
+import { randomHex } from "../builtins.js";
 
 export const WRITER_LOCK_NAME = ".citation-targets-writer.lock";
 
@@ -43,7 +43,7 @@ export async function writerLockPath(cwd: string): Promise<string> {
 /** Creates the lock file whole, or throws EEXIST when there is one. */
 function create(path: string, holder: Holder): void {
   const text = `${JSON.stringify(holder)}\n`;
-  const temporary = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  const temporary = `${path}.${process.pid}.${randomHex(4)}.tmp`;
   writeFileSync(temporary, text, { flag: "wx" });
   try {
     linkSync(temporary, path);
@@ -96,7 +96,7 @@ export async function takeWriterLock(cwd: string, command: string, note: (text: 
     pid: process.pid,
     host: hostname(),
     command,
-    token: randomBytes(8).toString("hex"),
+    token: randomHex(8),
   };
   for (let attempt = 0; ; attempt++) {
     try {
