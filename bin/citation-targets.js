@@ -17,21 +17,31 @@ require("../dist/node/code-cache.cjs").installCodeCache(
 const { main } = require("../dist/node/cli.cjs");
 
 /**
+ * Standard output or error, made on the first write: making `process.stdout` or `process.stderr` costs a run some ms (a
+ * pipe's or a terminal's stream, with Node's modules for it), and most runs write to one of them only. Whether it is a
+ * terminal is asked of the file descriptor, which makes no stream.
  * A reader that goes away early (`citation-targets validate | head -1`) closes the pipe: like git,
  * stop writing to it quietly, with no stack trace, and finish with the exit code the run earns.
  */
-function quietOnClosedPipe(stream) {
+function output(fd, make) {
+  let stream;
   let closed = false;
-  stream.on("error", (error) => {
-    if (error.code !== "EPIPE") throw error;
-    closed = true;
-    stream.emit("drain"); // release a writer waiting for the pipe to drain
-  });
+  const opened = () => {
+    if (stream === undefined) {
+      stream = make();
+      stream.on("error", (error) => {
+        if (error.code !== "EPIPE") throw error;
+        closed = true;
+        stream.emit("drain"); // release a writer waiting for the pipe to drain
+      });
+    }
+    return stream;
+  };
   return {
-    write: (text) => (closed ? true : stream.write(text)),
-    once: (event, listener) => stream.once(event, listener),
+    write: (text) => (closed ? true : opened().write(text)),
+    once: (event, listener) => opened().once(event, listener),
     get isTTY() {
-      return stream.isTTY;
+      return stream !== undefined ? stream.isTTY === true : require("node:tty").isatty(fd);
     },
   };
 }
@@ -40,9 +50,12 @@ main({
   argv: process.argv.slice(2),
   cwd: process.cwd(),
   env: process.env,
-  stdout: quietOnClosedPipe(process.stdout),
-  stderr: quietOnClosedPipe(process.stderr),
-  stdin: process.stdin,
+  stdout: output(1, () => process.stdout),
+  stderr: output(2, () => process.stderr),
+  // Made when read (`validate -`, `resolve` of standard input): a run that reads none makes none, as for the outputs.
+  get stdin() {
+    return process.stdin;
+  },
 }).then(
   (code) => {
     process.exitCode = code;

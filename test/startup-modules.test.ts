@@ -8,6 +8,7 @@
  * node_modules); threads by running either, each thread's loads recorded by test/helpers/record-imports.mjs (the ES
  * module loader) and test/helpers/record-requires.cjs (CommonJS files).
  */
+import { spawnSync } from "node:child_process";
 import { appendFile, cp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -319,6 +320,46 @@ describe("Node's own modules that a small run does not need are not loaded", () 
     const lock = await builtins(["lock", "fixtures/datasets/mvfg", "--check"]);
     expect(lock.code, lock.stderr).toBe(0);
     expect(lock.loaded.has("crypto")).toBe(true);
+  });
+
+  test("the bin makes a standard stream only when it is used: not stdin unless read, not stdout for a run that writes to stderr", async () => {
+    // A preload that records which of process.stdin, stdout and stderr the run asked for (each a getter that makes the
+    // stream: a pipe's, here, with Node's net module for it).
+    const record = join(dir, `streams-${runs++}.txt`);
+    const script = join(dir, `streams-${runs++}.cjs`);
+    await writeFile(
+      script,
+      `const made = new Set();
+for (const name of ["stdin", "stdout", "stderr"]) {
+  const { get } = Object.getOwnPropertyDescriptor(process, name);
+  Object.defineProperty(process, name, { configurable: true, enumerable: true, get() { made.add(name); return get.call(process); } });
+}
+process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(record)}, [...made].sort().join(" ")));`,
+    );
+    const made = async (args: string[]) => {
+      const run = await runCommand(process.execPath, ["--require", script, bin, ...args], repoRoot);
+      return { ...run, made: await readFile(record, "utf8") };
+    };
+    const check = await made(["generate", `${tooling}/mvfg.lock.json`, "--check", `${tooling}/mvfg.jsonl`]);
+    expect(check.code, check.stderr).toBe(0);
+    expect(check.stderr).toContain("is up to date");
+    expect(check.made).toBe("stderr");
+    const validate = await made(["validate", `${tooling}/mvfg.jsonl`]);
+    expect(validate.code, validate.stderr).toBe(0);
+    expect(validate.stdout).toContain("no problems");
+    expect(validate.made).toBe("stdout");
+  });
+
+  test("the built bin reads standard input when told to (validate -)", async () => {
+    const jsonl = await readFile(join(repoRoot, tooling, "mvfg.jsonl"));
+    const run = spawnSync(process.execPath, [bin, "validate", "-", "--stdin-filename", `${tooling}/mvfg.jsonl`], {
+      cwd: repoRoot,
+      input: jsonl,
+      encoding: "utf8",
+      env: { ...process.env, NO_COLOR: "1" },
+    });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain("1 file, 21 records: no problems");
   });
 
   test("diff --against HEAD loads child_process, for git", async () => {

@@ -26,7 +26,13 @@ const COMMAND_NAMES = ["validate", "schema", "lock", "generate", "update", "adop
 export async function main(context: MainContext): Promise<number> {
   const { stdout } = context;
   /** Every line the program writes to stderr carries its name. */
-  const stderr = { write: (text: string) => context.stderr.write(prefixLines(text)), isTTY: context.stderr.isTTY };
+  const stderr = {
+    write: (text: string) => context.stderr.write(prefixLines(text)),
+    // Asked when needed only: the bin's answer may cost a module load (bin/citation-targets.js).
+    get isTTY() {
+      return context.stderr.isTTY;
+    },
+  };
   let exitCode = 0;
   const program = new Command()
     .name("citation-targets")
