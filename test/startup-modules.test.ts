@@ -312,6 +312,22 @@ describe("Node's own modules that a small run does not need are not loaded", () 
     }
   });
 
+  test("generate --check of a small dataset loads neither fs/promises nor file streams (their machinery costs ms)", async () => {
+    const { code, stderr, loaded } = await builtins([
+      "generate",
+      `${tooling}/mvfg.lock.json`,
+      "--check",
+      `${tooling}/mvfg.jsonl`,
+    ]);
+    expect(code, stderr).toBe(0);
+    expect(loaded.has("fs"), "the recording sees Node's modules").toBe(true);
+    expect(
+      [...loaded].filter((name) =>
+        /^(?:fs\/promises|internal\/fs\/(?:promises|streams)|internal\/readline\/)/.test(name),
+      ),
+    ).toEqual([]);
+  });
+
   test("diff of two files hashes nothing: crypto is not loaded (5 to 8 ms); lock --check hashes, and loads it", async () => {
     const diff = await builtins(["diff", `${tooling}/mvfg.jsonl`, `${tooling}/mvfg.jsonl`]);
     expect(diff.code, diff.stderr).toBe(0);

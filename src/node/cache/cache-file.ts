@@ -2,8 +2,7 @@
  * A cache file of `update` or `validate` (README, "update" and "validate"; docs/spec.md, "Worker threads and the
  * cache"): where it is, and how it is read and written. What each keeps is in update-cache.ts and validate-cache.ts.
  */
-import { type Stats, statSync } from "node:fs";
-import { stat } from "node:fs/promises";
+import { type Stats, statSync, promises as fs } from "node:fs";
 import { join, resolve } from "node:path";
 import { OperationalError } from "../errors.js";
 import { findRepositoryRoot } from "../files/files.js";
@@ -25,7 +24,7 @@ export async function cacheLocation(
   if (location === false) return undefined;
   if (location !== undefined) return resolve(cwd, location);
   const root = (await findRepositoryRoot(cwd)) ?? cwd;
-  if (!(await stat(join(root, "node_modules")).catch(() => undefined))?.isDirectory()) return undefined;
+  if (!(await fs.stat(join(root, "node_modules")).catch(() => undefined))?.isDirectory()) return undefined;
   return join(root, "node_modules", ".cache", "citation-targets", name);
 }
 

@@ -1,4 +1,4 @@
-import { stat } from "node:fs/promises";
+import { promises as fs } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
 import type { RuleSetting } from "../../core/report/problem.js";
 import { DEFAULT_LEGISLATION_HOST, NON_EMPTY_STRING } from "../../core/schema/schema.js";
@@ -191,7 +191,7 @@ function relativeSections(adopt: AdoptConfig | AdoptConfig[], base: string): Ado
   return Array.isArray(adopt) ? adopt.map(section) : section(adopt);
 }
 
-const isFile = async (path: string) => (await stat(path).catch(() => undefined))?.isFile() ?? false;
+const isFile = async (path: string) => (await fs.stat(path).catch(() => undefined))?.isFile() ?? false;
 
 /** The config found from `cwd` up to the repository root, if any. */
 export async function findConfig(cwd: string): Promise<LoadedConfig | undefined> {

@@ -8,7 +8,7 @@
  * only when the schema it embeds is exactly the one built for that host, as the precompiled module itself is
  * (precompiled.ts); a test holds the module made so to the one Ajv generates for other hosts.
  */
-import { readFile } from "node:fs/promises";
+import { promises as fs } from "node:fs";
 import type { ValidateFunction } from "ajv/dist/2020.js";
 import { DEFAULT_LEGISLATION_HOST } from "../../core/schema/schema.js";
 import { escapeRegExp } from "../../core/text.js";
@@ -54,7 +54,7 @@ export function precompiledForHost(host: string, schema: unknown): Promise<Valid
   if (validator === undefined) {
     validator = (async () => {
       try {
-        const text = moduleTextForHost(await readFile(codeFile(precompiledModule("record")), "utf8"), host);
+        const text = moduleTextForHost(await fs.readFile(codeFile(precompiledModule("record")), "utf8"), host);
         const module = runPrecompiledText(text);
         return module.schemaText === JSON.stringify(schema) ? module.validate : undefined;
       } catch {

@@ -1,4 +1,4 @@
-import { stat } from "node:fs/promises";
+import { promises as fs } from "node:fs";
 import { join, resolve } from "node:path";
 import { buildRecordSchema, DEFAULT_LEGISLATION_HOST, isValidLegislationHost } from "../../core/schema/schema.js";
 import { recordCheckFrom, type RecordSchemaCheck } from "../../core/schema/schema-issues.js";
@@ -19,7 +19,7 @@ export interface LoadedSchema {
   check: RecordSchemaCheck;
 }
 
-const exists = async (path: string) => (await stat(path).catch(() => undefined))?.isFile() ?? false;
+const exists = async (path: string) => (await fs.stat(path).catch(() => undefined))?.isFile() ?? false;
 
 /** The repository's schema file, looked for from `cwd` up to the repository root (the folder holding `.git`). */
 export async function findRepositorySchema(cwd: string): Promise<string | undefined> {

@@ -3,8 +3,7 @@
  * working tree's files against the same paths at a git revision, read with git itself. Pairs whose sides hold the same
  * bytes are marked identical, and not parsed.
  */
-import { statSync } from "node:fs";
-import { readdir } from "node:fs/promises";
+import { statSync, promises as fs } from "node:fs";
 import { basename, join, relative, resolve, sep } from "node:path";
 import { countLines } from "../../core/lines.js";
 import { REPOSITORY_SCHEMA_PATH } from "../config/schema-source.js";
@@ -43,7 +42,7 @@ async function kindOf(path: string): Promise<"file" | "folder" | undefined> {
 
 /** The `*.jsonl` files directly in a folder (names). */
 async function jsonlIn(folder: string): Promise<string[]> {
-  const entries = await readdir(folder, { withFileTypes: true });
+  const entries = await fs.readdir(folder, { withFileTypes: true });
   return entries.filter((entry) => entry.isFile() && entry.name.endsWith(".jsonl")).map((entry) => entry.name);
 }
 

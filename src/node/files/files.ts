@@ -1,5 +1,14 @@
-import { closeSync, constants, lstatSync, openSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
-import { stat } from "node:fs/promises";
+import {
+  closeSync,
+  constants,
+  lstatSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  type Stats,
+  statSync,
+} from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { sha256Bytes } from "../../core/bytes.js";
 import { errorMessage } from "../../core/errors.js";
@@ -92,7 +101,7 @@ export async function expandInputs(
         `pattern "${pattern}" leads outside the repository ${confineTo}: patterns from a config are confined to the repository (${ALLOW_OUTSIDE_FLAG} allows more)`,
       );
     const absolute = resolve(base, pattern);
-    const info = await stat(absolute).catch(() => undefined);
+    const info = statIfThere(absolute);
     if (info?.isFile()) {
       add(absolute);
       continue;
@@ -123,12 +132,24 @@ export async function expandInputs(
  * that holds `.git` (a folder, or a file as in a worktree or submodule); without one, up to the
  * file system's root. Every upward search (config, repository schema, default patterns) uses this.
  */
+/**
+ * A path's stat, or undefined when it cannot be had. A sync call: these are few and on a run's start path, where loading
+ * `fs.promises` costs ms (bench/RESULTS.md, start-up).
+ */
+function statIfThere(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
 export async function foldersUpToRoot(cwd: string): Promise<{ folders: string[]; root: string | undefined }> {
   const folders: string[] = [];
   let folder = resolve(cwd);
   for (;;) {
     folders.push(folder);
-    if (await stat(join(folder, ".git")).catch(() => undefined)) return { folders, root: folder };
+    if (statIfThere(join(folder, ".git"))) return { folders, root: folder };
     const parent = dirname(folder);
     if (parent === folder) return { folders, root: undefined };
     folder = parent;

@@ -4,7 +4,7 @@
  * `update` that rewrites every digest over CR LF. This tells that case apart (docs/spec.md, "Update"):
  * the dataset is what its manifest pins once CR LF is read as LF.
  */
-import { readFile } from "node:fs/promises";
+import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import type { LockManifest } from "../../core/lock/manifest.js";
 import { sha256Hex, sha256Stream } from "../../core/bytes.js";
@@ -22,7 +22,7 @@ export async function onlyLineEndings(manifest: LockManifest, root: string, outp
   if (jsonl === undefined) return false;
   let crlf = jsonl.includes("\r\n");
   const read = async (path: string): Promise<Uint8Array> => {
-    const bytes = await readFile(join(root, ...path.split("/")));
+    const bytes = await fs.readFile(join(root, ...path.split("/")));
     if (!bytes.includes("\r\n")) return bytes;
     crlf = true;
     return withoutCr(bytes);

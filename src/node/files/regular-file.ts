@@ -14,6 +14,7 @@ import {
   fstatSync,
   openSync,
   readFileSync,
+  readSync,
   type ReadStream,
   realpathSync,
   type Stats,
@@ -163,6 +164,26 @@ export function readRegularIfPresent(path: string): Buffer | undefined {
     return readRegularFileSync(path);
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * A regular file's bytes in pieces of `size` bytes, each read when it is asked for, synchronously; the file opened as
+ * every read is (openRegularSync: regular, in the repository) on the first, and closed when the pieces end or the
+ * reader stops. No stream: loading a file stream's machinery costs a run some ms (bench/RESULTS.md, start-up). Each
+ * piece is a buffer of its own, which the reader may keep.
+ */
+export function* regularPiecesSync(path: string, size = 64 * 1024): Generator<Uint8Array, void, undefined> {
+  const { fd } = openRegularSync(path);
+  try {
+    for (;;) {
+      const piece = Buffer.allocUnsafe(size);
+      const read = readSync(fd, piece, 0, size, null);
+      if (read === 0) return;
+      yield read === size ? piece : piece.subarray(0, read);
+    }
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -3,8 +3,7 @@
  * output or a file written atomically, every artifact verified against its pin first; and `generate --check`, which
  * compares a file with what would be generated and says where, why and what regenerating would change.
  */
-import { statSync } from "node:fs";
-import { stat } from "node:fs/promises";
+import { type Stats, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { DatasetError } from "../../core/errors.js";
 import { differingFields, type RecordChanges, RecordComparer } from "../../core/records/record-fingerprint.js";
@@ -13,7 +12,7 @@ import { shellQuote } from "../../core/text.js";
 import { DEFAULT_MAX_ARTIFACT_BYTES } from "../dataset/dataset-files.js";
 import { type LoadedManifest, loadManifest, resolveArtifact, verifyArtifacts } from "../dataset/manifest-io.js";
 import { describeIoError, OperationalError } from "../errors.js";
-import { regularReadStream, withOutsideReads } from "../files/regular-file.js";
+import { regularPiecesSync, withOutsideReads } from "../files/regular-file.js";
 import { checkJobs, chooseJobs, createPool, WorkerMemoryError } from "../pool/pool.js";
 import { MAIN_THREAD_PARSE_BYTES } from "../pool/thread-limits.js";
 import { readOldRecords } from "../records/record-changes.js";
@@ -168,11 +167,14 @@ export async function checkGenerated(options: GenerateOptions & { check: string 
 
 async function checkGeneratedConfined(options: GenerateOptions & { check: string }): Promise<CheckResult> {
   const checkPath = resolve(options.cwd ?? process.cwd(), options.check);
-  const info = await stat(checkPath).catch((error: unknown) => {
+  let info: Stats;
+  try {
+    info = statSync(checkPath); // sync: `fs.promises` would cost the run ms to load (bench/RESULTS.md, start-up)
+  } catch (error) {
     throw new OperationalError(
       `${describeIoError(error, "read", options.check)}${(error as NodeJS.ErrnoException).code === "ENOENT" ? ` (to create it: citation-targets generate ${shellQuote(options.manifest)} -o ${shellQuote(options.check)})` : ""}`,
     );
-  });
+  }
   if (!info.isFile()) throw new OperationalError(`cannot read ${options.check}: it is a folder, not a file`);
   const { loaded, lines: generated } = await prepare(options);
   const first = await firstDifference(generated(), checkPath);
@@ -240,7 +242,7 @@ async function firstDifference(batches: AsyncIterable<string[]>, checkPath: stri
     await iterator.return?.(undefined);
     return { records: count, difference };
   };
-  for await (const line of lenientLines(regularReadStream(checkPath))) {
+  for await (const line of lenientLines(regularPiecesSync(checkPath))) {
     const difference = await compareNext(line);
     if (difference) return stop(difference);
   }

@@ -11,7 +11,7 @@
  * thread, those functions run in this thread, in the same order, so the results are the same. A task
  * that fails returns its error as data (task-failure.ts).
  */
-import { stat } from "node:fs/promises";
+import { promises as fs } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { codeFile } from "../code-root.js";
@@ -129,7 +129,7 @@ export async function createPool<T extends TaskTable<T>>(
   // once Node has started (V8 sizes it at start-up), a worker's can: every task goes to `threads` workers, even one.
   const jobs = capped ? threads : mainWorks ? threads - 1 : threads;
   const built =
-    (threads > 1 || capped) && jobs >= 1 && (await stat(fileURLToPath(script)).catch(() => undefined)) !== undefined;
+    (threads > 1 || capped) && jobs >= 1 && (await fs.stat(fileURLToPath(script)).catch(() => undefined)) !== undefined;
   // One capped worker (generate of a small dataset): without Piscina (direct-worker.ts).
   const direct = built && capped && jobs === 1;
   if (!built) {

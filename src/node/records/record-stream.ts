@@ -84,7 +84,9 @@ export interface LenientLine {
 }
 
 /** The lines of a file's bytes, read leniently, one after another (for a reader that compares them as it goes). */
-export async function* lenientLines(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<LenientLine> {
+export async function* lenientLines(
+  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+): AsyncGenerator<LenientLine> {
   const lines: LenientLine[] = [];
   const splitter = new LineSplitter((line) =>
     lines.push({ text: decodeUtf8Lenient(line.bytes), number: line.number, terminated: line.terminated }),

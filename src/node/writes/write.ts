@@ -1,5 +1,5 @@
-import { lstatSync, type Stats, statSync } from "node:fs";
-import { mkdir, open, readdir, rename, rm, type FileHandle } from "node:fs/promises";
+import { lstatSync, promises as fs, type Stats, statSync } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { ioError, OperationalError } from "../errors.js";
 import { creatingTemporary, isRunning, removeOnInterrupt } from "./interrupted-writes.js";
@@ -48,7 +48,7 @@ async function step<T>(path: string, run: () => Promise<T>, note = ""): Promise<
 
 /**
  * Creates a folder and the folders above it that are missing, one level at a time. Not
- * `mkdir(folder, { recursive: true })`: under /proc (and other file systems that answer ENOENT for a
+ * `fs.mkdir(folder, { recursive: true })`: under /proc (and other file systems that answer ENOENT for a
  * child that cannot exist) Node's recursive mkdir retries the parent and the child for ever
  * (nodejs/node, a spin at 100 % CPU), so `schema -o /proc/x/y.json` would hang instead of failing.
  */
@@ -60,7 +60,7 @@ async function makeFolder(folder: string): Promise<void> {
   }
   for (const level of missing.reverse()) {
     try {
-      await mkdir(level);
+      await fs.mkdir(level);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error; // made meanwhile by another writer: fine
     }
@@ -111,7 +111,7 @@ export async function openAtomic(path: string, options: { sweep?: boolean } = {}
   for (let attempt = 0; handle === undefined; attempt++) {
     temporary = join(folder, `.${basename(path)}.${process.pid}.${randomHex(4)}.tmp`);
     try {
-      handle = await creatingTemporary(() => open(temporary, "wx"));
+      handle = await creatingTemporary(() => fs.open(temporary, "wx"));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST" || attempt >= 8)
         throw ioError(error, "write", path, ` (cannot create a file in ${folder})`);
@@ -134,13 +134,13 @@ export async function openAtomic(path: string, options: { sweep?: boolean } = {}
         await handle!.sync();
         await handle!.close();
         handle = undefined;
-        await rename(temporary, path);
+        await fs.rename(temporary, path);
       });
     },
     async abort() {
       await handle?.close().catch(() => undefined);
       handle = undefined;
-      await rm(temporary, { force: true, recursive: false }).catch(() => undefined); // what is left is removed by the next write to the same path
+      await fs.rm(temporary, { force: true, recursive: false }).catch(() => undefined); // what is left is removed by the next write to the same path
     },
     async detach(options = {}) {
       await step(path, async () => {
@@ -167,7 +167,7 @@ export async function syncFiles(files: readonly { temporary: string; path: strin
     for (let i = next++; i < files.length; i = next++) {
       const { temporary, path } = files[i]!;
       await step(path, async () => {
-        const handle = await open(temporary, "r+");
+        const handle = await fs.open(temporary, "r+");
         try {
           await handle.datasync();
         } finally {
@@ -181,12 +181,12 @@ export async function syncFiles(files: readonly { temporary: string; path: strin
 
 /** Renames a detached temporary file (AtomicFile.detach) over its target. */
 export async function renameInto(temporary: string, path: string): Promise<void> {
-  await step(path, () => rename(temporary, path));
+  await step(path, () => fs.rename(temporary, path));
 }
 
 /** Removes a detached temporary file; the target is untouched. */
 export async function discardTemporary(temporary: string): Promise<void> {
-  await rm(temporary, { force: true });
+  await fs.rm(temporary, { force: true });
 }
 
 /**
@@ -241,11 +241,11 @@ async function removeTemporariesOf(
   const byFolder = new Map<string, Set<string>>();
   for (const path of paths) byFolder.set(dirname(path), (byFolder.get(dirname(path)) ?? new Set()).add(basename(path)));
   for (const [folder, names] of byFolder) {
-    for (const entry of await readdir(folder).catch(() => [] as string[])) {
+    for (const entry of await fs.readdir(folder).catch(() => [] as string[])) {
       const match = TEMPORARY.exec(entry);
       if (!match || !names.has(match[1]!) || !removable(Number(match[2]))) continue;
       if (!lstatSync(join(folder, entry), { throwIfNoEntry: false })?.isFile()) continue; // only a file this tool wrote: never a folder or a link named like one
-      await rm(join(folder, entry), { force: true });
+      await fs.rm(join(folder, entry), { force: true });
       const target = join(folder, match[1]!);
       removed.set(target, [...(removed.get(target) ?? []), entry]);
     }
