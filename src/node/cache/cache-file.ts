@@ -2,10 +2,10 @@
  * A cache file of `update` or `validate` (README, "update" and "validate"; docs/spec.md, "Worker threads and the
  * cache"): where it is, and how it is read and written. What each keeps is in update-cache.ts and validate-cache.ts.
  */
-import { type Stats, statSync, promises as fs } from "node:fs";
+import { type Stats, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { OperationalError } from "../errors.js";
-import { findRepositoryRoot } from "../files/files.js";
+import { findRepositoryRoot, statIfThere } from "../files/files.js";
 import { fileKind, readRegularFileSync } from "../files/regular-file.js";
 import { writeFileAtomic } from "../writes/write.js";
 
@@ -24,7 +24,7 @@ export async function cacheLocation(
   if (location === false) return undefined;
   if (location !== undefined) return resolve(cwd, location);
   const root = (await findRepositoryRoot(cwd)) ?? cwd;
-  if (!(await fs.stat(join(root, "node_modules")).catch(() => undefined))?.isDirectory()) return undefined;
+  if (!statIfThere(join(root, "node_modules"))?.isDirectory()) return undefined; // sync: a run's start path
   return join(root, "node_modules", ".cache", "citation-targets", name);
 }
 

@@ -1,4 +1,3 @@
-import { promises as fs } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
 import type { RuleSetting } from "../../core/report/problem.js";
 import { DEFAULT_LEGISLATION_HOST, NON_EMPTY_STRING } from "../../core/schema/schema.js";
@@ -6,7 +5,7 @@ import { ruleIds } from "../../rules/index.js";
 import { OperationalError } from "../errors.js";
 import { unknownRuleMessage } from "../../core/text.js";
 import { LEGISLATION_HOST_PATTERN } from "../../core/model.js";
-import { displayPath, foldersUpToRoot } from "../files/files.js";
+import { displayPath, foldersUpToRoot, statIfThere } from "../files/files.js";
 import { readJsonFile } from "../files/json-file.js";
 import { describeAjvErrors, jsonFileValidator } from "./precompiled.js";
 
@@ -191,7 +190,7 @@ function relativeSections(adopt: AdoptConfig | AdoptConfig[], base: string): Ado
   return Array.isArray(adopt) ? adopt.map(section) : section(adopt);
 }
 
-const isFile = async (path: string) => (await fs.stat(path).catch(() => undefined))?.isFile() ?? false;
+const isFile = async (path: string) => statIfThere(path)?.isFile() ?? false; // sync: statIfThere
 
 /** The config found from `cwd` up to the repository root, if any. */
 export async function findConfig(cwd: string): Promise<LoadedConfig | undefined> {

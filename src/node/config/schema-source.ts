@@ -1,4 +1,3 @@
-import { promises as fs } from "node:fs";
 import { join, resolve } from "node:path";
 import { buildRecordSchema, DEFAULT_LEGISLATION_HOST, isValidLegislationHost } from "../../core/schema/schema.js";
 import { recordCheckFrom, type RecordSchemaCheck } from "../../core/schema/schema-issues.js";
@@ -6,7 +5,7 @@ import { loadPrecompiled } from "./precompiled.js";
 import { precompiledForHost } from "./precompiled-host.js";
 import { OperationalError } from "../errors.js";
 import { readJsonFile } from "../files/json-file.js";
-import { displayPath, foldersUpToRoot } from "../files/files.js";
+import { displayPath, foldersUpToRoot, statIfThere } from "../files/files.js";
 import { withHostFix } from "../../core/schema/host-hint.js";
 
 /** Where a repository keeps its own copy of the schema (docs/spec.md, rule "schema"). */
@@ -19,7 +18,7 @@ export interface LoadedSchema {
   check: RecordSchemaCheck;
 }
 
-const exists = async (path: string) => (await fs.stat(path).catch(() => undefined))?.isFile() ?? false;
+const exists = async (path: string) => statIfThere(path)?.isFile() ?? false; // sync: statIfThere
 
 /** The repository's schema file, looked for from `cwd` up to the repository root (the folder holding `.git`). */
 export async function findRepositorySchema(cwd: string): Promise<string | undefined> {

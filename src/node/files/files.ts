@@ -136,7 +136,7 @@ export async function expandInputs(
  * A path's stat, or undefined when it cannot be had. A sync call: these are few and on a run's start path, where loading
  * `fs.promises` costs ms (bench/RESULTS.md, start-up).
  */
-function statIfThere(path: string): Stats | undefined {
+export function statIfThere(path: string): Stats | undefined {
   try {
     return statSync(path);
   } catch {

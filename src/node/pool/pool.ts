@@ -11,11 +11,11 @@
  * thread, those functions run in this thread, in the same order, so the results are the same. A task
  * that fails returns its error as data (task-failure.ts).
  */
-import { promises as fs } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { codeFile } from "../code-root.js";
 import { OperationalError } from "../errors.js";
+import { statIfThere } from "../files/files.js";
 import { readsOutsideAllowed } from "../files/regular-file.js";
 import { interruptGate } from "../writes/interrupted-writes.js";
 import { errorMessage } from "../../core/errors.js";
@@ -128,8 +128,7 @@ export async function createPool<T extends TaskTable<T>>(
   // `capped`: the run parses markdown, whose cost a hostile file can make large; this thread's heap cannot be capped
   // once Node has started (V8 sizes it at start-up), a worker's can: every task goes to `threads` workers, even one.
   const jobs = capped ? threads : mainWorks ? threads - 1 : threads;
-  const built =
-    (threads > 1 || capped) && jobs >= 1 && (await fs.stat(fileURLToPath(script)).catch(() => undefined)) !== undefined;
+  const built = (threads > 1 || capped) && jobs >= 1 && statIfThere(fileURLToPath(script)) !== undefined;
   // One capped worker (generate of a small dataset): without Piscina (direct-worker.ts).
   const direct = built && capped && jobs === 1;
   if (!built) {

@@ -1,4 +1,4 @@
-import { lstatSync, promises as fs, type Stats, statSync } from "node:fs";
+import { lstatSync, promises as fs, readdirSync, type Stats, statSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { ioError, OperationalError } from "../errors.js";
@@ -233,6 +233,14 @@ export async function removeOwnTemporariesOf(paths: readonly string[]): Promise<
   return removeTemporariesOf(paths, (pid) => pid === process.pid);
 }
 
+function readdirIfThere(folder: string): string[] {
+  try {
+    return readdirSync(folder);
+  } catch {
+    return [];
+  }
+}
+
 async function removeTemporariesOf(
   paths: readonly string[],
   removable: (pid: number) => boolean,
@@ -241,7 +249,8 @@ async function removeTemporariesOf(
   const byFolder = new Map<string, Set<string>>();
   for (const path of paths) byFolder.set(dirname(path), (byFolder.get(dirname(path)) ?? new Set()).add(basename(path)));
   for (const [folder, names] of byFolder) {
-    for (const entry of await fs.readdir(folder).catch(() => [] as string[])) {
+    // Sync, as the few stats on a run's start path: `fs.promises` costs a run ms to load (bench/RESULTS.md, start-up).
+    for (const entry of readdirIfThere(folder)) {
       const match = TEMPORARY.exec(entry);
       if (!match || !names.has(match[1]!) || !removable(Number(match[2]))) continue;
       if (!lstatSync(join(folder, entry), { throwIfNoEntry: false })?.isFile()) continue; // only a file this tool wrote: never a folder or a link named like one
