@@ -11,7 +11,9 @@ import type { DiffReport } from "../src/core/diff/diff.js";
 import type { Report } from "../src/core/report/report.js";
 import { escapeControls, isolateBidi, unpairedDirectionalControl } from "../src/core/text.js";
 import { createColor } from "../src/formatters/color.js";
+import { formatDiffGithub } from "../src/formatters/diff-github.js";
 import { formatDiffStylish } from "../src/formatters/diff-stylish.js";
+import { formatGithub } from "../src/formatters/github.js";
 import { escapeHtml, jsonForScript } from "../src/formatters/html-common.js";
 import { diffStepSummary, validateStepSummary } from "../src/formatters/step-summary.js";
 import { formatStylish } from "../src/formatters/stylish.js";
@@ -112,6 +114,47 @@ describe("text reports show escape sequences escaped", () => {
     expect(caret.indexOf("^")).toBe(excerpt.indexOf("x"));
     const coloured = formatStylish(report, { color: createColor(1) });
     expect(coloured.replace(/\u001b\[[0-9;]*m/g, "")).not.toMatch(RAW);
+  });
+
+  test("the github annotations (validate's and diff's): a file name and a message, escaped; a line break stays %0A", async () => {
+    const records = fixtureRecords("mvfg").map((r) => ({ ...r }));
+    records[0]!.schemaVersion = `1.0.0${ESC}[2J${RLO}`;
+    const name = `evil${ESC}[31m.jsonl`;
+    await writeFile(join(dir, name), toJsonl(records));
+    const run = await runMain(["validate", "--no-lock", "--no-config", "--format", "github", name], dir);
+    expect(run.code).toBe(1);
+    expect(run.stdout).not.toMatch(RAW);
+    expect(run.stdout).toContain("file=evil\\u001b[31m.jsonl");
+    expect(run.stdout).toContain("\\u001b[2J\\u202e");
+    const report: Report = {
+      files: [
+        {
+          path: name,
+          records: 1,
+          problems: [
+            {
+              file: name,
+              line: 1,
+              severity: "error",
+              ruleId: "json-syntax",
+              message: `two\nlines ${ESC}[8m\r`,
+              pointer: "",
+            } as never,
+          ],
+        },
+      ],
+      summary: { files: 1, records: 1, errors: 1, warnings: 0 },
+      schemaSource: { kind: "bundled" } as never,
+      threads: 1,
+      rules: [],
+    };
+    const annotations = formatGithub(report, {} as never);
+    expect(annotations).not.toMatch(RAW);
+    expect(annotations).toContain("::two%0Alines \\u001b[8m\\u000d");
+    const diff = formatDiffGithub(diffReport(`6 ${RLO}evil`, `fine ${ESC}[2K`, `new${ESC}.jsonl`), {} as never);
+    expect(diff).not.toMatch(RAW);
+    expect(diff).toContain("approved: fine \\u001b[2K");
+    expect(diff).toContain("file=new\\u001b.jsonl");
   });
 
   test("diff's stylish report: an address, a heading, an approval reason, a warning", () => {

@@ -1,8 +1,12 @@
-import { plural } from "../core/text.js";
+import { escapeControlsByLine, plural } from "../core/text.js";
 import { repositoryPath, shownProblems, type Formatter } from "./types.js";
 
-/** A workflow command's message, escaped (GitHub Actions: `%`, CR and LF). */
-export const escapeData = (text: string) => text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+/**
+ * A workflow command's message, escaped: controls and directional characters from data shown as `\u001b` (the job log
+ * is read on a terminal-like viewer that acts on escape sequences: SECURITY.md; CR among them), then GitHub Actions'
+ * own escapes (`%`; a line break stays one, written `%0A`).
+ */
+export const escapeData = (text: string) => escapeControlsByLine(text).replace(/%/g, "%25").replace(/\n/g, "%0A");
 /** A workflow command's property value, escaped (the message's escapes, and `:` and `,`). */
 export const escapeProperty = (text: string) => escapeData(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
 
