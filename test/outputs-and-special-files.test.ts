@@ -4,7 +4,7 @@
  * over inputs", "Only regular files are read").
  */
 import { execFileSync } from "node:child_process";
-import { cp, mkdir, readFile, writeFile } from "node:fs/promises";
+import { cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { bin, runBin, runCommand } from "./helpers/bin.js";
@@ -82,6 +82,51 @@ describe("item 4: the cache and the job summary never go over an input", () => {
     const result = await runBin(["diff", "old.jsonl", JSONL], dir, { GITHUB_STEP_SUMMARY: join(dir, "old.jsonl") });
     expect(result.stderr).toContain(`not appending the job summary to ${join(dir, "old.jsonl")}`);
     expect(await readFile(join(dir, "old.jsonl"))).toEqual(before);
+  });
+});
+
+describe("item 4: every input of validate and diff is one: the artifacts a manifest pins, the files --against finds", () => {
+  test("validate: GITHUB_STEP_SUMMARY naming a law is not appended to; --output-file naming it is refused; the law stays", async () => {
+    const before = await readFile(join(dir, LAW));
+    const summary = await runBin(["validate", JSONL], dir, { GITHUB_STEP_SUMMARY: join(dir, LAW) });
+    expect(summary.code).toBe(0);
+    expect(summary.stderr).toContain(
+      `not appending the job summary to ${join(dir, LAW)} (GITHUB_STEP_SUMMARY): it is the artifact mvfg.md of ${MANIFEST}, an input of this run; the result above stands`,
+    );
+    const output = await runBin(["validate", JSONL, "--format", "json", "--output-file", LAW], dir);
+    expect(output.code).toBe(2);
+    expect(output.stderr).toContain(
+      `refusing to write ${LAW}: it is the artifact mvfg.md of ${MANIFEST}, an input of this run`,
+    );
+    expect(await readFile(join(dir, LAW))).toEqual(before);
+  });
+
+  test("diff --against HEAD: the working JSONL, its manifest and a law are inputs, for the job summary and --output-file", async () => {
+    await rm(join(dir, ".git"), { recursive: true });
+    const git = (...args: string[]) =>
+      execFileSync("git", args, {
+        cwd: dir,
+        env: {
+          ...process.env,
+          GIT_AUTHOR_NAME: "t",
+          GIT_AUTHOR_EMAIL: "t@t",
+          GIT_COMMITTER_NAME: "t",
+          GIT_COMMITTER_EMAIL: "t@t",
+        },
+      });
+    git("init", "-q");
+    git("add", "-A");
+    git("commit", "-qm", "datasets");
+    for (const target of [JSONL, MANIFEST, LAW]) {
+      const before = await readFile(join(dir, target));
+      const summary = await runBin(["diff", "--against", "HEAD"], dir, { GITHUB_STEP_SUMMARY: join(dir, target) });
+      expect(summary.code, target).toBe(0);
+      expect(summary.stderr, target).toContain(`not appending the job summary to ${join(dir, target)}`);
+      const output = await runBin(["diff", "--against", "HEAD", "--format", "json", "--output-file", target], dir);
+      expect(output.code, target).toBe(2);
+      expect(output.stderr, target).toContain(`refusing to write ${target}: it is the `);
+      expect(await readFile(join(dir, target)), target).toEqual(before);
+    }
   });
 });
 

@@ -122,8 +122,19 @@ export function registerDiffCommand(
         ...(options.allowOutsideRepository ? { allowOutsideRepository: true } : {}),
       });
       const where = await cwdInRepository(context.cwd);
+      // Never over an input (--output-file, the job summary): a file compared (named, or found by --against), the lock
+      // manifest beside it and the artifacts that pins, the approvals file.
+      const placed = options.outputFile !== undefined || Boolean(context.env.GITHUB_STEP_SUMMARY);
+      const compared = [...new Set([...paths, ...report.pairs.flatMap((pair) => [pair.old, pair.new])])];
+      const { manifestBeside, manifestInputs } = await import("../node/writes/run-inputs.js");
       const inputs = [
-        ...paths.map((path) => ({ path: resolve(context.cwd, path), what: `the compared ${path}` })),
+        ...compared.map((path) => ({ path: resolve(context.cwd, path), what: `the compared ${path}` })),
+        ...(placed
+          ? compared.flatMap((path) => {
+              const manifest = manifestBeside(resolve(context.cwd, path));
+              return manifest !== undefined ? manifestInputs(manifest, manifestBeside(path)!) : [];
+            })
+          : []),
         ...(options.approvals !== undefined
           ? [{ path: resolve(context.cwd, options.approvals), what: "the approvals file" }]
           : []),

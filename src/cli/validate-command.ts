@@ -362,12 +362,14 @@ async function runValidate(
     ...(maxProblems !== undefined ? { maxProblems } : {}),
     ...dropUndefined(ciPaths),
   };
-  // Never over an input of the run (--output-file, the job summary): a file checked, its lock manifest, the schema or
-  // the config.
+  // Never over an input of the run (--output-file, the job summary): a file checked, its lock manifest and the artifacts
+  // that pins, the schema or the config. The manifests are read for it only when there is an output to place.
+  const placed = options.outputFile !== undefined || Boolean(context.env.GITHUB_STEP_SUMMARY);
+  const { manifestInputs } = placed ? await import("../node/writes/run-inputs.js") : { manifestInputs: undefined };
   const inputs = report.files.flatMap((file) => [
     { path: resolve(context.cwd, file.path), what: `the file checked ${file.path}` },
-    ...(file.lockManifest
-      ? [{ path: resolve(context.cwd, file.lockManifest), what: `the lock manifest ${file.lockManifest}` }]
+    ...(file.lockManifest && manifestInputs
+      ? manifestInputs(resolve(context.cwd, file.lockManifest), file.lockManifest)
       : []),
   ]);
   if (schema) inputs.push({ path: resolve(context.cwd, schema), what: "the schema" });

@@ -1,0 +1,45 @@
+/**
+ * What a run reads of a dataset, for the rule that no output is written over an input (`refuseOverInputs`, and the job
+ * summary: SECURITY.md, "Outputs never over inputs"): a lock manifest and the artifacts it pins, as `generate -o`
+ * refuses them.
+ */
+import { dirname, join, resolve } from "node:path";
+import { rootParts } from "../dataset/dataset-root.js";
+import { readRegularIfPresent } from "../files/regular-file.js";
+
+/** An input of a run: its absolute path, and how a refusal names it. */
+export interface RunInput {
+  path: string;
+  what: string;
+}
+
+/**
+ * A lock manifest and the artifacts it pins (`datasetRoot` and each artifact's path, read from the manifest as it is):
+ * the manifest alone when it cannot be read or parsed as one (its problem is reported where it is checked).
+ */
+export function manifestInputs(manifest: string, shown: string): RunInput[] {
+  const inputs: RunInput[] = [{ path: manifest, what: `the lock manifest ${shown}` }];
+  const bytes = readRegularIfPresent(manifest);
+  if (bytes === undefined) return inputs;
+  let data: unknown;
+  try {
+    data = JSON.parse(bytes.toString("utf8"));
+  } catch {
+    return inputs;
+  }
+  if (typeof data !== "object" || data === null) return inputs;
+  const { datasetRoot, artifacts } = data as { datasetRoot?: unknown; artifacts?: unknown };
+  if (!Array.isArray(artifacts)) return inputs;
+  const { folder } = rootParts(resolve(dirname(manifest), typeof datasetRoot === "string" ? datasetRoot : "."));
+  for (const artifact of artifacts) {
+    const path = (artifact as { path?: unknown } | null)?.path;
+    if (typeof path === "string")
+      inputs.push({ path: join(folder, ...path.split("/")), what: `the artifact ${path} of ${shown}` });
+  }
+  return inputs;
+}
+
+/** The lock manifest beside a JSONL (`<name>.lock.json` beside `<name>.jsonl`), as validate finds it; or undefined. */
+export function manifestBeside(jsonl: string): string | undefined {
+  return jsonl.endsWith(".jsonl") ? `${jsonl.slice(0, -".jsonl".length)}.lock.json` : undefined;
+}
