@@ -4,7 +4,7 @@
  * over inputs", "Only regular files are read").
  */
 import { execFileSync } from "node:child_process";
-import { cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { bin, runBin, runCommand } from "./helpers/bin.js";
@@ -131,6 +131,26 @@ describe("item 4: every input of validate and diff is one: the artifacts a manif
 });
 
 describe("item 5: a cache, journal or job summary that is a device or a FIFO", () => {
+  test("a config found in its place that is a FIFO or a link to /dev/zero is refused by name, not taken for none", async () => {
+    execFileSync("mkfifo", [join(dir, ".citation-targets.json")]);
+    const fifo = await bounded(["validate", JSONL]);
+    expect(fifo.code, fifo.stdout + fifo.stderr).toBe(2);
+    expect(fifo.stderr).toContain(".citation-targets.json");
+    expect(fifo.stderr).toMatch(/FIFO/);
+    await rm(join(dir, ".citation-targets.json"));
+    await symlink("/dev/zero", join(dir, ".citation-targets.json"));
+    const device = await bounded(["validate", JSONL]);
+    expect(device.code).toBe(2);
+    expect(device.stderr).toContain(".citation-targets.json");
+    expect(device.stderr).toMatch(/character device/);
+    // update and lock use a config for its host only: they go on with the default one, and say why.
+    const update = await bounded(["update", "--check"]);
+    expect(update.code).toBe(0);
+    expect(update.stderr).toMatch(
+      /warning: cannot read config .*\.citation-targets\.json: it is a character device.*the config is not used/,
+    );
+  });
+
   test("a cache that is /dev/zero (named, or at the default location through a link) is refused by name, not read", async () => {
     const named = await bounded(["validate", "--cache-location", "/dev/zero"]);
     expect(named.code).toBe(2);

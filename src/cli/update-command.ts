@@ -167,7 +167,16 @@ export function registerUpdateCommand(
         // its dataset's is refused before anything is written (legislation-host.ts).
         const { hostInForce } = await import("../node/config/legislation-host.js");
         const { findConfig } = await import("../node/config/config.js");
-        const inForce = await hostInForce(context.cwd, await findConfig(context.cwd).catch(() => undefined));
+        const inForce = await hostInForce(
+          context.cwd,
+          await findConfig(context.cwd).catch((error: unknown) => {
+            // Said, not taken for no config (a FIFO or a device in its place is refused by name: SECURITY.md).
+            stderr.write(
+              `warning: ${error instanceof Error ? error.message : String(error)}; the config is not used (the default legislation host is in force)\n`,
+            );
+            return undefined;
+          }),
+        );
         const updateOptions = {
           manifests,
           hostInForce: inForce,

@@ -190,15 +190,16 @@ function relativeSections(adopt: AdoptConfig | AdoptConfig[], base: string): Ado
   return Array.isArray(adopt) ? adopt.map(section) : section(adopt);
 }
 
-const isFile = async (path: string) => statIfThere(path)?.isFile() ?? false; // sync: statIfThere
-
 /** The config found from `cwd` up to the repository root, if any. */
 export async function findConfig(cwd: string): Promise<LoadedConfig | undefined> {
   for (const folder of (await foldersUpToRoot(cwd)).folders) {
     for (const entry of CONFIG_FILES) {
       const path = join(folder, entry.name);
-      if (!(await isFile(path))) continue;
-      if (entry.key === undefined) return loadConfig(path);
+      const info = statIfThere(path); // sync: a run's start path
+      if (info === undefined || info.isDirectory()) continue;
+      // A FIFO, a device or a socket in a config's place (or a link to one) is read as every file is: refused by name,
+      // never taken for no config.
+      if (entry.key === undefined || !info.isFile()) return loadConfig(path);
       const data = await readJsonFile(path, "config");
       if (data !== null && typeof data === "object" && entry.key in data)
         return checkConfig(path, (data as Record<string, unknown>)[entry.key]);
