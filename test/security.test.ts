@@ -205,6 +205,18 @@ describe("reads stay in the repository (issue 32, item 3)", () => {
     const diffed = await isolated(["diff", "old/mvfg.jsonl", ".tooling/citation-targets/mvfg.jsonl"], root);
     expect(diffed.code).toBe(2);
     expect(diffed.stderr).toContain("outside the repository");
+    // generate --check and resolve too, each naming the file in plain words (no bare error code first).
+    for (const args of [
+      ["generate", ".tooling/citation-targets/mvfg.lock.json", "--check", ".tooling/citation-targets/mvfg.jsonl"],
+      ["resolve", "§ 1 MVfG"],
+    ]) {
+      const run = await isolated(args, root);
+      expect(run.code, args[0]).toBe(2);
+      expect(run.stderr, args[0]).toMatch(
+        /citation-targets: cannot (?:read|access) \S*\.tooling\/citation-targets\/mvfg\.jsonl: it resolves to /,
+      );
+      expect(leaked(run), args[0]).toBe(false);
+    }
     expect(leaked(diffed)).toBe(false);
     // The flag lets them read it (the refusal is the confinement, nothing else).
     const allowed = await isolated(

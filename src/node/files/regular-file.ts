@@ -87,12 +87,12 @@ function repositoryOf(folder: string): { root: string; real: string } | null {
 }
 
 /** The error for a file that resolves outside its repository: plain words, code EOUTSIDE. */
-function outside(real: string, root: string): Error {
+function outside(real: string, root: string, path: string): Error {
   return Object.assign(
     new Error(
       `it resolves to ${real}, outside the repository ${root} (a symbolic link leads out of it): only files in the repository are read (${ALLOW_OUTSIDE_FLAG} allows more)`,
     ),
-    { code: "EOUTSIDE" },
+    { code: "EOUTSIDE", path }, // the path read, for a message that names it (describeUnexpectedIoError)
   );
 }
 
@@ -110,7 +110,7 @@ function checkConfined(path: string, fd: number): void {
       return; // gone meanwhile: the read says so
     }
   }
-  if (!isInside(repository.real, real)) throw outside(real, repository.root);
+  if (!isInside(repository.real, real)) throw outside(real, repository.root, path);
 }
 
 /**

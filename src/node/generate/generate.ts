@@ -3,7 +3,7 @@
  * output or a file written atomically, every artifact verified against its pin first; and `generate --check`, which
  * compares a file with what would be generated and says where, why and what regenerating would change.
  */
-import { type Stats, statSync } from "node:fs";
+import { closeSync, type Stats, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { DatasetError } from "../../core/errors.js";
 import { differingFields, type RecordChanges, RecordComparer } from "../../core/records/record-fingerprint.js";
@@ -12,7 +12,7 @@ import { shellQuote } from "../../core/text.js";
 import { DEFAULT_MAX_ARTIFACT_BYTES } from "../dataset/dataset-files.js";
 import { type LoadedManifest, loadManifest, resolveArtifact, verifyArtifacts } from "../dataset/manifest-io.js";
 import { describeIoError, OperationalError } from "../errors.js";
-import { regularPiecesSync, withOutsideReads } from "../files/regular-file.js";
+import { openRegularSync, regularPiecesSync, withOutsideReads } from "../files/regular-file.js";
 import { checkJobs, chooseJobs, createPool, WorkerMemoryError } from "../pool/pool.js";
 import { MAIN_THREAD_PARSE_BYTES } from "../pool/thread-limits.js";
 import { readOldRecords } from "../records/record-changes.js";
@@ -176,6 +176,11 @@ async function checkGeneratedConfined(options: GenerateOptions & { check: string
     );
   }
   if (!info.isFile()) throw new OperationalError(`cannot read ${options.check}: it is a folder, not a file`);
+  try {
+    closeSync(openRegularSync(checkPath).fd); // read as every file is (a link out of the repository: refused, named)
+  } catch (error) {
+    throw new OperationalError(describeIoError(error, "read", options.check));
+  }
   const { loaded, lines: generated } = await prepare(options);
   const first = await firstDifference(generated(), checkPath);
   if (!first.difference) return first;
