@@ -80,4 +80,26 @@ describe("library options of the wrong shape name the option", () => {
       new library.OperationalError("generateRecords: read: expected a function of an artifact's path, got string"),
     );
   });
+
+  test("every member the published types declare is taken: onNote and units (lock, update), hostInForce (update)", async () => {
+    const library = await import("../src/index.js");
+    const notes: string[] = [];
+    const onNote = (text: string) => notes.push(text);
+    await expect(
+      library.lock({ dir: "fixtures/datasets/mvfg", cwd: repoRoot, check: true, onNote, units: false } as never),
+    ).resolves.toBeDefined();
+    await expect(
+      library.update({
+        cwd: repoRoot,
+        check: true,
+        cache: false,
+        onNote,
+        units: false,
+        hostInForce: { host: "www.legislation.gov.au", from: "the default" },
+      }),
+    ).resolves.toBeDefined();
+    await expect(library.update({ hostInForce: "x" } as never)).rejects.toThrow(
+      /^update: hostInForce: expected an object with host and from/,
+    );
+  });
 });

@@ -154,6 +154,8 @@ const LOCK: Record<string, Check> = {
   check: boolean,
   maxArtifactBytes: positive,
   keepContents: expect((v) => typeof v === "number" && Number.isInteger(v) && v >= 0, "a whole number, 0 or more"),
+  units: boolean,
+  onNote: func,
 };
 
 const UPDATE: Record<string, Check> = {
@@ -180,6 +182,12 @@ const UPDATE: Record<string, Check> = {
     return problems.length === 0 ? undefined : problems.join("; ");
   }, "datasets to adopt"),
   onProgress: func,
+  units: boolean,
+  onNote: func,
+  hostInForce: expect(
+    (v) => plainObject(v) && typeof v.host === "string" && typeof v.from === "string",
+    "an object with host and from (strings)",
+  ),
 };
 
 /** The library's `config` option: true, false or a config file. */
