@@ -33,6 +33,23 @@ const color = createColor(0);
 /** Any raw C0 control but LF and TAB, DEL, a C1 control, or a directional formatting character. */
 const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
+/** A report of one file with one problem (what the formatters are given). */
+function oneProblem(name: string, problem: Record<string, unknown>): Report {
+  return {
+    files: [
+      {
+        path: name,
+        records: 1,
+        problems: [{ file: name, line: 1, severity: "error", ruleId: "json-syntax", ...problem } as never],
+      },
+    ],
+    summary: { files: 1, records: 1, errors: 1, warnings: 0 },
+    schemaSource: { kind: "bundled" } as never,
+    threads: 1,
+    rules: [],
+  };
+}
+
 function diffReport(headingText: string, reason: string, file: string): DiffReport {
   return {
     pairs: [
@@ -81,30 +98,12 @@ describe("text reports show escape sequences escaped", () => {
     expect(run.stdout).toContain("evil\\u001b[31m.jsonl");
     expect(run.stdout).toContain("\\u001b[2J\\u001b]0;pwned\\u0007");
     // The formatter itself, with colour on: only its own colour codes are raw.
-    const report: Report = {
-      files: [
-        {
-          path: name,
-          records: 1,
-          problems: [
-            {
-              file: name,
-              line: 1,
-              column: 4,
-              severity: "error",
-              ruleId: "json-syntax",
-              message: `bad ${ESC}[8m`,
-              pointer: `/a${ESC}`,
-              excerpt: { text: `${ESC}${ESC}x`, column: 3 },
-            } as never,
-          ],
-        },
-      ],
-      summary: { files: 1, records: 1, errors: 1, warnings: 0 },
-      schemaSource: { kind: "bundled" } as never,
-      threads: 1,
-      rules: [],
-    };
+    const report = oneProblem(name, {
+      column: 4,
+      message: `bad ${ESC}[8m`,
+      pointer: `/a${ESC}`,
+      excerpt: { text: `${ESC}${ESC}x`, column: 3 },
+    });
     const plain = formatStylish(report, { color });
     expect(plain).not.toMatch(RAW);
     // The caret stays under the character it points at, as shown.
@@ -126,29 +125,7 @@ describe("text reports show escape sequences escaped", () => {
     expect(run.stdout).not.toMatch(RAW);
     expect(run.stdout).toContain("file=evil\\u001b[31m.jsonl");
     expect(run.stdout).toContain("\\u001b[2J\\u202e");
-    const report: Report = {
-      files: [
-        {
-          path: name,
-          records: 1,
-          problems: [
-            {
-              file: name,
-              line: 1,
-              severity: "error",
-              ruleId: "json-syntax",
-              message: `two\nlines ${ESC}[8m\r`,
-              pointer: "",
-            } as never,
-          ],
-        },
-      ],
-      summary: { files: 1, records: 1, errors: 1, warnings: 0 },
-      schemaSource: { kind: "bundled" } as never,
-      threads: 1,
-      rules: [],
-    };
-    const annotations = formatGithub(report, {} as never);
+    const annotations = formatGithub(oneProblem(name, { message: `two\nlines ${ESC}[8m\r`, pointer: "" }), {} as never);
     expect(annotations).not.toMatch(RAW);
     expect(annotations).toContain("::two%0Alines \\u001b[8m\\u000d");
     const diff = formatDiffGithub(diffReport(`6 ${RLO}evil`, `fine ${ESC}[2K`, `new${ESC}.jsonl`), {} as never);

@@ -91,18 +91,8 @@ export function registerLockCommand(
         import("../node/files/files.js"),
         import("./dataset-reports.js"),
       ]);
-      const { hostInForce, hostProblems, manifestHost } = await import("../node/config/legislation-host.js");
-      const { findConfig } = await import("../node/config/config.js");
-      const inForce = await hostInForce(
-        context.cwd,
-        await findConfig(context.cwd).catch((error: unknown) => {
-          // Said, not taken for no config (a FIFO or a device in its place is refused by name: SECURITY.md).
-          stderr.write(
-            `warning: ${error instanceof Error ? error.message : String(error)}; the config is not used (the default legislation host is in force)\n`,
-          );
-          return undefined;
-        }),
-      );
+      const { hostProblems, manifestHost } = await import("../node/config/legislation-host.js");
+      const inForce = await (await import("./host-in-force.js")).hostInForceHere(context.cwd, stderr);
       const host = manifestHost(options.legislationHost, inForce);
       const result = await lock({
         // The manifest's optional members, as given (lock writes only those set: manifest-options.ts).

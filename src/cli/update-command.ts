@@ -165,18 +165,7 @@ export function registerUpdateCommand(
           : undefined;
         // The legislation host in force (the config's, else the default): a sourceTextUrl written on another host than
         // its dataset's is refused before anything is written (legislation-host.ts).
-        const { hostInForce } = await import("../node/config/legislation-host.js");
-        const { findConfig } = await import("../node/config/config.js");
-        const inForce = await hostInForce(
-          context.cwd,
-          await findConfig(context.cwd).catch((error: unknown) => {
-            // Said, not taken for no config (a FIFO or a device in its place is refused by name: SECURITY.md).
-            stderr.write(
-              `warning: ${error instanceof Error ? error.message : String(error)}; the config is not used (the default legislation host is in force)\n`,
-            );
-            return undefined;
-          }),
-        );
+        const inForce = await (await import("./host-in-force.js")).hostInForceHere(context.cwd, stderr);
         const updateOptions = {
           manifests,
           hostInForce: inForce,

@@ -168,13 +168,16 @@ export function readRegularIfPresent(path: string): Buffer | undefined {
 }
 
 /**
- * A regular file's bytes in pieces of `size` bytes, each read when it is asked for, synchronously; the file opened as
- * every read is (openRegularSync: regular, in the repository) on the first, and closed when the pieces end or the
- * reader stops. No stream: loading a file stream's machinery costs a run some ms (bench/RESULTS.md, start-up). Each
- * piece is a buffer of its own, which the reader may keep.
+ * A regular file's bytes in pieces of `size` bytes, each read when it is asked for, synchronously. The file is opened
+ * now, as every read is (openRegularSync: regular, in the repository: what is refused throws here), and closed when the
+ * pieces end or the reader stops: read at least the first piece. No stream: loading a file stream's machinery costs a
+ * run some ms (bench/RESULTS.md, start-up). Each piece is a buffer of its own, which the reader may keep.
  */
-export function* regularPiecesSync(path: string, size = 64 * 1024): Generator<Uint8Array, void, undefined> {
-  const { fd } = openRegularSync(path);
+export function regularPiecesSync(path: string, size = 64 * 1024): Generator<Uint8Array, void, undefined> {
+  return piecesOf(openRegularSync(path).fd, size);
+}
+
+function* piecesOf(fd: number, size: number): Generator<Uint8Array, void, undefined> {
   try {
     for (;;) {
       const piece = Buffer.allocUnsafe(size);

@@ -3,7 +3,7 @@
  * output or a file written atomically, every artifact verified against its pin first; and `generate --check`, which
  * compares a file with what would be generated and says where, why and what regenerating would change.
  */
-import { closeSync, type Stats, statSync } from "node:fs";
+import { type Stats, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { DatasetError } from "../../core/errors.js";
 import { differingFields, type RecordChanges, RecordComparer } from "../../core/records/record-fingerprint.js";
@@ -12,7 +12,7 @@ import { shellQuote } from "../../core/text.js";
 import { DEFAULT_MAX_ARTIFACT_BYTES } from "../dataset/dataset-files.js";
 import { type LoadedManifest, loadManifest, resolveArtifact, verifyArtifacts } from "../dataset/manifest-io.js";
 import { describeIoError, OperationalError } from "../errors.js";
-import { openRegularSync, regularPiecesSync, withOutsideReads } from "../files/regular-file.js";
+import { regularPiecesSync, withOutsideReads } from "../files/regular-file.js";
 import { checkJobs, chooseJobs, createPool, WorkerMemoryError } from "../pool/pool.js";
 import { MAIN_THREAD_PARSE_BYTES } from "../pool/thread-limits.js";
 import { readOldRecords } from "../records/record-changes.js";
@@ -176,13 +176,14 @@ async function checkGeneratedConfined(options: GenerateOptions & { check: string
     );
   }
   if (!info.isFile()) throw new OperationalError(`cannot read ${options.check}: it is a folder, not a file`);
+  const { loaded, lines: generated } = await prepare(options);
+  let pieces: Iterable<Uint8Array>;
   try {
-    closeSync(openRegularSync(checkPath).fd); // read as every file is (a link out of the repository: refused, named)
+    pieces = regularPiecesSync(checkPath); // read as every file is (a link out of the repository: refused, named)
   } catch (error) {
     throw new OperationalError(describeIoError(error, "read", options.check));
   }
-  const { loaded, lines: generated } = await prepare(options);
-  const first = await firstDifference(generated(), checkPath);
+  const first = await firstDifference(generated(), pieces);
   if (!first.difference) return first;
   // Second pass: classify every record by address (generation is deterministic, so this sees the same records).
   const old = await readOldRecords(checkPath);
@@ -211,7 +212,8 @@ async function checkGeneratedConfined(options: GenerateOptions & { check: string
   return { ...first, cause, changes: comparer.finish() };
 }
 
-async function firstDifference(batches: AsyncIterable<string[]>, checkPath: string): Promise<CheckResult> {
+/** The first line where the file checked (its `pieces`, iterated here: the file closes as they end or the loop stops) differs from what generate writes. */
+async function firstDifference(batches: AsyncIterable<string[]>, pieces: Iterable<Uint8Array>): Promise<CheckResult> {
   async function* each() {
     for await (const batch of batches) yield* batch;
   }
@@ -247,7 +249,7 @@ async function firstDifference(batches: AsyncIterable<string[]>, checkPath: stri
     await iterator.return?.(undefined);
     return { records: count, difference };
   };
-  for await (const line of lenientLines(regularPiecesSync(checkPath))) {
+  for await (const line of lenientLines(pieces)) {
     const difference = await compareNext(line);
     if (difference) return stop(difference);
   }
