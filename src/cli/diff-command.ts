@@ -122,23 +122,10 @@ export function registerDiffCommand(
         ...(options.allowOutsideRepository ? { allowOutsideRepository: true } : {}),
       });
       const where = await cwdInRepository(context.cwd);
-      // Never over an input (--output-file, the job summary): a file compared (named, or found by --against), the lock
-      // manifest beside it and the artifacts that pins, the approvals file.
+      // Never over an input (--output-file, the job summary; listed only when there is one): a file compared (named,
+      // or found by --against), the lock manifest beside it and the artifacts that pins, the approvals file.
       const placed = options.outputFile !== undefined || Boolean(context.env.GITHUB_STEP_SUMMARY);
-      const compared = [...new Set([...paths, ...report.pairs.flatMap((pair) => [pair.old, pair.new])])];
-      const { manifestBeside, manifestInputs } = await import("../node/writes/run-inputs.js");
-      const inputs = [
-        ...compared.map((path) => ({ path: resolve(context.cwd, path), what: `the compared ${path}` })),
-        ...(placed
-          ? compared.flatMap((path) => {
-              const manifest = manifestBeside(resolve(context.cwd, path));
-              return manifest !== undefined ? manifestInputs(manifest, manifestBeside(path)!) : [];
-            })
-          : []),
-        ...(options.approvals !== undefined
-          ? [{ path: resolve(context.cwd, options.approvals), what: "the approvals file" }]
-          : []),
-      ];
+      const inputs = placed ? await diffInputs(paths, report.pairs, options.approvals, context.cwd) : [];
       await writeDiffOutput(
         report,
         {
@@ -185,4 +172,23 @@ async function writeApprovalsFile(report: DiffReport, file: string, context: Dif
       result.covering.map((entry) => `citation-targets:   ${describeAddedApproval(entry)}\n`).join("") +
       `citation-targets: each new reason is a placeholder ("TODO: …") and approves nothing: replace it with why the change is right (e.g. "repealed by Act No. 12, 2025"), commit the file, and pass it with --approvals ${file}\n`,
   );
+}
+
+/** What diff read: every file compared, the lock manifest beside each and the artifacts it pins, the approvals file. */
+async function diffInputs(
+  paths: readonly string[],
+  pairs: readonly { old: string; new: string }[],
+  approvals: string | undefined,
+  cwd: string,
+): Promise<{ path: string; what: string }[]> {
+  const { manifestBeside, manifestInputs } = await import("../node/writes/run-inputs.js");
+  const compared = [...new Set([...paths, ...pairs.flatMap((pair) => [pair.old, pair.new])])];
+  return [
+    ...compared.map((path) => ({ path: resolve(cwd, path), what: `the compared ${path}` })),
+    ...compared.flatMap((path) => {
+      const manifest = manifestBeside(path);
+      return manifest !== undefined ? manifestInputs(resolve(cwd, manifest), manifest) : [];
+    }),
+    ...(approvals !== undefined ? [{ path: resolve(cwd, approvals), what: "the approvals file" }] : []),
+  ];
 }

@@ -1,7 +1,7 @@
 /**
  * Node's modules that only some runs use, loaded on first use rather than at start-up: `node:child_process` (git,
  * some 2.5 ms to load, with `net` and `dgram`), `node:worker_threads` (the pool, some 1.5 ms) and `node:crypto` (5 to
- * 8 ms; src/core/bytes.ts hashes short inputs without it). Most commands on a small input use none of them
+ * 8 ms; src/core/bytes.ts loads it so too, for the core's hashes). Most commands on a small input use none of them
  * (bench/RESULTS.md, start-up). A module is loaded once; later calls return it.
  */
 import { createRequire } from "node:module";

@@ -128,11 +128,6 @@ export async function expandInputs(
 }
 
 /**
- * The folders from `cwd` up to the repository root, nearest first: the root is the first folder
- * that holds `.git` (a folder, or a file as in a worktree or submodule); without one, up to the
- * file system's root. Every upward search (config, repository schema, default patterns) uses this.
- */
-/**
  * A path's stat, or undefined when it cannot be had. A sync call: these are few and on a run's start path, where loading
  * `fs.promises` costs ms (bench/RESULTS.md, start-up).
  */
@@ -144,6 +139,11 @@ export function statIfThere(path: string): Stats | undefined {
   }
 }
 
+/**
+ * The folders from `cwd` up to the repository root, nearest first: the root is the first folder
+ * that holds `.git` (a folder, or a file as in a worktree or submodule); without one, up to the
+ * file system's root. Every upward search (config, repository schema, default patterns) uses this.
+ */
 export async function foldersUpToRoot(cwd: string): Promise<{ folders: string[]; root: string | undefined }> {
   const folders: string[] = [];
   let folder = resolve(cwd);
