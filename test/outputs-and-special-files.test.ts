@@ -131,6 +131,20 @@ describe("item 4: every input of validate and diff is one: the artifacts a manif
 });
 
 describe("item 5: a cache, journal or job summary that is a device or a FIFO", () => {
+  test("generate --check of a FIFO or /dev/zero says what it is, without waiting on it", async () => {
+    execFileSync("mkfifo", [join(dir, "fifo.jsonl")]);
+    for (const [target, kind] of [
+      ["fifo.jsonl", "a FIFO (named pipe)"],
+      ["/dev/zero", "a character device"],
+    ] as const) {
+      const run = await bounded(["generate", MANIFEST, "--check", target]);
+      expect(run.code, target).toBe(2);
+      expect(run.stderr, target).toBe(
+        `citation-targets: cannot read ${target}: it is ${kind}, not a regular file: only regular files are read\n`,
+      );
+    }
+  });
+
   test("a config found in its place that is a FIFO or a link to /dev/zero is refused by name, not taken for none", async () => {
     execFileSync("mkfifo", [join(dir, ".citation-targets.json")]);
     const fifo = await bounded(["validate", JSONL]);

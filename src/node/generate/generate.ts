@@ -175,7 +175,7 @@ async function checkGeneratedConfined(options: GenerateOptions & { check: string
       `${describeIoError(error, "read", options.check)}${(error as NodeJS.ErrnoException).code === "ENOENT" ? ` (to create it: citation-targets generate ${shellQuote(options.manifest)} -o ${shellQuote(options.check)})` : ""}`,
     );
   }
-  if (!info.isFile()) throw new OperationalError(`cannot read ${options.check}: it is a folder, not a file`);
+  if (info.isDirectory()) throw new OperationalError(`cannot read ${options.check}: it is a folder, not a file`);
   const { loaded, lines: generated } = await prepare(options);
   let pieces: Iterable<Uint8Array>;
   try {
