@@ -20,9 +20,9 @@ export type DirectReply = { id: number; value: unknown } | { id: number; thrown:
 /** Tasks a worker runs at once, as `concurrentTasksPerWorker` of the Piscina pool (pool.ts). */
 const TASKS_AT_ONCE = 2;
 
-function spawn(warm: string): Worker {
+function spawn(warm: string, heapMb: number): Worker {
   return new (workerThreads().Worker)(new URL(codeFile("node/pool/worker.js")), {
-    resourceLimits: WORKER_LIMITS,
+    resourceLimits: { ...WORKER_LIMITS, maxOldGenerationSizeMb: heapMb },
     workerData: { warm, direct: true, interruptGate: interruptGate() },
   });
 }
@@ -47,8 +47,10 @@ export class DirectWorker {
   constructor(
     private readonly warm: string,
     private readonly outsideAllowed: boolean,
+    /** Its old generation in MiB: WORKER_LIMITS', or more for validate of a large dataset (validateHeapMb). */
+    readonly heapMb = WORKER_LIMITS.maxOldGenerationSizeMb,
   ) {
-    this.worker = this.attach(spawn(warm));
+    this.worker = this.attach(spawn(warm, heapMb));
   }
 
   run(task: unknown, options: { name: string; transferList?: ArrayBuffer[] }): Promise<unknown> {
@@ -101,7 +103,7 @@ export class DirectWorker {
 
   private dispatch(): void {
     while (!this.closed && this.queue.length > 0 && this.running.size < TASKS_AT_ONCE) {
-      this.worker ??= this.attach(spawn(this.warm));
+      this.worker ??= this.attach(spawn(this.warm, this.heapMb));
       const pending = this.queue.shift()!;
       this.running.set(pending.id, pending);
       const request: DirectRequest = { id: pending.id, name: pending.name, task: pending.task };

@@ -122,7 +122,12 @@ interface PiscinaLike {
 export async function createPool<T extends TaskTable<T>>(
   threads: number,
   tasks: T,
-  { mainWorks = false, warm, capped = false }: { mainWorks?: boolean; warm?: keyof T & string; capped?: boolean } = {},
+  {
+    mainWorks = false,
+    warm,
+    capped = false,
+    heapMb = WORKER_LIMITS.maxOldGenerationSizeMb,
+  }: { mainWorks?: boolean; warm?: keyof T & string; capped?: boolean; heapMb?: number } = {},
 ): Promise<WorkPool<T>> {
   const script = codeFile("node/pool/worker.js");
   // `capped`: the run parses markdown, whose cost a hostile file can make large; this thread's heap cannot be capped
@@ -143,7 +148,7 @@ export async function createPool<T extends TaskTable<T>>(
   let pool: PiscinaLike | undefined;
   let failure: Error | undefined;
   const start = async (): Promise<PiscinaLike> => {
-    if (direct) return new DirectWorker(warm ?? "", readsOutsideAllowed());
+    if (direct) return new DirectWorker(warm ?? "", readsOutsideAllowed(), heapMb);
     const { Piscina } = await import("piscina");
     return new Piscina({
       filename: script.href,
@@ -180,7 +185,7 @@ export async function createPool<T extends TaskTable<T>>(
       try {
         return (await pool.run(task, { name, ...(transfer?.length ? { transferList: transfer } : {}) })) as never;
       } catch (error) {
-        const stopped = workerFailure(error);
+        const stopped = workerFailure(error, direct ? heapMb : WORKER_LIMITS.maxOldGenerationSizeMb);
         // A worker out of memory fails its own tasks; the pool starts another in its place and the run goes on (the
         // caller names what the task was doing). Any other stop ends the run.
         if (!(stopped instanceof WorkerMemoryError)) failure = stopped;
@@ -194,12 +199,12 @@ export async function createPool<T extends TaskTable<T>>(
   };
 }
 
-/** A task whose worker ran out of memory (its heap capped at WORKER_LIMITS); the caller names what it was doing. */
+/** A task whose worker ran out of memory (its heap capped at `heapMb`); the caller names what it was doing. */
 export class WorkerMemoryError extends OperationalError {
   override name = "WorkerMemoryError";
-  constructor() {
+  constructor(heapMb = WORKER_LIMITS.maxOldGenerationSizeMb) {
     super(
-      `a worker thread ran out of memory (its heap is capped at ${WORKER_LIMITS.maxOldGenerationSizeMb} MiB): lower --max-artifact-bytes or the other caps of docs/spec.md, section 13`,
+      `a worker thread ran out of memory (its heap is capped at ${heapMb} MiB): lower --max-artifact-bytes or the other caps of docs/spec.md, section 13`,
     );
   }
 }
@@ -208,9 +213,9 @@ export class WorkerMemoryError extends OperationalError {
  * A worker that ran out of memory fails its tasks (WorkerMemoryError); one that stopped otherwise ends the run, saying
  * so (its tasks return their own errors as data).
  */
-function workerFailure(error: unknown): Error {
+function workerFailure(error: unknown, heapMb: number): Error {
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === "ERR_WORKER_OUT_OF_MEMORY") return new WorkerMemoryError();
+  if (code === "ERR_WORKER_OUT_OF_MEMORY") return new WorkerMemoryError(heapMb);
   const message = errorMessage(error);
   return new OperationalError(`a worker thread stopped: ${message}`);
 }

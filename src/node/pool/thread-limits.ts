@@ -26,3 +26,20 @@ export const WORKER_LIMITS = { maxYoungGenerationSizeMb: 32, maxOldGenerationSiz
  * would be most of a small run.
  */
 export const MAIN_THREAD_PARSE_BYTES = 128 * 1024;
+
+/**
+ * Heap a validating worker may take per byte of the markdown it derives records from. `validate` holds every record
+ * `generate` writes for a dataset while it compares the file with them (rule `lock-generated`): about 7 bytes of heap
+ * per byte of markdown on the statute book as one dataset with its units (1,040 MB for 150 MB, 620,027 records;
+ * bench/RESULTS.md), twice that for room.
+ */
+const VALIDATE_HEAP_PER_BYTE = 16;
+
+/**
+ * The old generation, in MiB, of the capped worker that checks a file against a dataset of `bytes` of markdown
+ * (validate): WORKER_LIMITS' 1 GiB, or more for a dataset larger than 64 MiB, linear in it, so that a large legitimate
+ * dataset fits while a small hostile one is held to the 1 GiB every other parse has.
+ */
+export function validateHeapMb(bytes: number): number {
+  return Math.max(WORKER_LIMITS.maxOldGenerationSizeMb, Math.ceil((VALIDATE_HEAP_PER_BYTE * bytes) / 2 ** 20));
+}

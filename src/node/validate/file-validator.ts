@@ -22,30 +22,42 @@ import { sha256Stream } from "../../core/bytes.js";
 import { mapWithLimit } from "../pool/concurrency.js";
 import { encodeFailure, type TaskFailure } from "../pool/task-failure.js";
 import type { CheckedFile, FileToCheck, ValidateOptions } from "./validate-options.js";
-import { openLockContext, provedContexts } from "./validate-lock.js";
+import { elsewhereContexts, openLockContext, provedContexts } from "./validate-lock.js";
+import { MAIN_THREAD_PARSE_BYTES } from "../pool/thread-limits.js";
 import { pushReused, readChunk, readWhole } from "./reused-reads.js";
 
 /** Validators built in this thread, by their options (a run sends the same options with every batch). */
 const validators = new Map<string, Promise<FileValidator>>();
+/** Those of the main thread's runs, by the run's way to check a file in a capped worker. */
+const elsewhereValidators = new WeakMap<CheckElsewhere, Map<string, Promise<FileValidator>>>();
 
 /** Files of a batch in flight at once in one thread, so that one's reads overlap another's checks. */
 const FILES_IN_FLIGHT = 4;
 
 /**
  * A task of the pool (worker.ts): checks a batch of whole JSONL files, one after another, each with the lock manifest
- * in force (and the cache's verdict on it, if any).
+ * in force (and the cache's verdict on it, if any). In the main thread, with `elsewhere` (createFileValidator).
  */
-export async function validateFiles(task: {
-  options: ValidateOptions & { cwd: string };
-  items: FileToCheck[];
-}): Promise<CheckedFile[] | TaskFailure> {
+export async function validateFiles(
+  task: {
+    options: ValidateOptions & { cwd: string };
+    items: FileToCheck[];
+  },
+  elsewhere?: CheckElsewhere,
+): Promise<CheckedFile[] | TaskFailure> {
   try {
     const key = JSON.stringify(task.options);
-    let validator = validators.get(key);
+    // The main thread's (`elsewhere`: its run's capped workers) apart from those that parse where they are.
+    let built = elsewhere === undefined ? validators : elsewhereValidators.get(elsewhere);
+    if (built === undefined) {
+      built = new Map();
+      elsewhereValidators.set(elsewhere!, built);
+    }
+    let validator = built.get(key);
     if (validator === undefined) {
-      validator = createFileValidator(task.options);
-      validators.set(key, validator);
-      if (validators.size > 4) validators.delete(validators.keys().next().value!);
+      validator = createFileValidator(task.options, elsewhere);
+      built.set(key, validator);
+      if (built.size > 4) built.delete(built.keys().next().value!);
     }
     const ready = await validator;
     return await mapWithLimit(task.items, FILES_IN_FLIGHT, (input) => ready.check(input));
@@ -62,7 +74,7 @@ export const VALIDATE_TASKS = { validateFiles };
  * beside it could not be read.
  */
 export interface PreparedFile {
-  input: InputFile;
+  input: FileToCheck;
   checkOptions: FileCheckOptions;
   lockError?: string;
   /**
@@ -97,11 +109,22 @@ export interface FileValidator {
 }
 
 /**
+ * Checks a file in a capped worker (validate.ts): its report, or why the worker could not (it ran out of memory).
+ * `bytes`: the markdown the worker will parse, which sizes its heap.
+ */
+export type CheckElsewhere = (input: FileToCheck, bytes: number) => Promise<CheckedFile | { outOfMemory: string }>;
+
+/**
  * Everything needed to check one file after another: the schema (loaded once), the rule
  * settings and the lock manifest in force. Worker threads each build their own from the same
- * options, which is why the options are plain data.
+ * options, which is why the options are plain data. With `elsewhere` (the main thread, whose heap has no cap), a file
+ * whose dataset has MAIN_THREAD_PARSE_BYTES of markdown or more is checked by it, in a capped worker, rather than
+ * parsed here (docs/spec.md, section 13, "heap of the threads that parse markdown").
  */
-export async function createFileValidator(options: ValidateOptions & { cwd: string }): Promise<FileValidator> {
+export async function createFileValidator(
+  options: ValidateOptions & { cwd: string },
+  elsewhere?: CheckElsewhere,
+): Promise<FileValidator> {
   const { cwd } = options;
   const schema = await loadSchema({
     cwd,
@@ -112,6 +135,7 @@ export async function createFileValidator(options: ValidateOptions & { cwd: stri
     allowOutsideRepository: options.allowOutsideRepository ?? false,
     keepBodies: true,
     ...(options.artifacts === false ? { artifacts: false } : {}),
+    ...(elsewhere !== undefined ? { parseHereBelow: MAIN_THREAD_PARSE_BYTES } : {}),
   };
   const explicitLock =
     typeof options.lock === "string"
@@ -226,9 +250,34 @@ export async function createFileValidator(options: ValidateOptions & { cwd: stri
       verdict: cached.pending ? verdictOf(cached.pending, lock, full, options.cacheRun!.settledBefore) : null,
     };
   };
+  /**
+   * The file checked in a capped worker, its dataset's `bytes` of markdown too many for this thread; standard input
+   * is read here and sent whole. A worker that runs out of memory makes the report an error naming the dataset.
+   */
+  const checkElsewhere = async (prepared: PreparedFile, bytes: number): Promise<CheckedFile> => {
+    const { input } = prepared;
+    const stdin = options.stdin?.stream;
+    const sent = input.stdin && stdin !== undefined ? { ...input, bytes: await readAll(stdin) } : input;
+    const outcome = await elsewhere!(sent, bytes);
+    if (!("outOfMemory" in outcome)) return outcome;
+    const lock = prepared.checkOptions.lock!;
+    // Its lock-side rules not run: the records were not compared with anything.
+    const result = createFileCheck({ ...prepared.checkOptions, lock: undefined }).end();
+    const dataset = lock.datasetRoot !== undefined ? ` (dataset folder ${lock.datasetRoot})` : "";
+    return finish(prepared, {
+      ...result,
+      error: `the dataset of ${lock.manifestPath}${dataset}: ${outcome.outOfMemory}`,
+    });
+  };
   const check = async (input: FileToCheck, onRead?: (bytes: number) => void): Promise<CheckedFile> => {
     const prepared = await prepare(input);
-    return finish(prepared, await validateFile(prepared, options.stdin?.stream, onRead));
+    const lock = prepared.checkOptions.lock;
+    const bytes = lock !== undefined ? elsewhereContexts.get(lock) : undefined;
+    if (bytes !== undefined) return checkElsewhere(prepared, bytes);
+    const result = await validateFile(prepared, options.stdin?.stream, onRead);
+    // update's cache did not prove the file after all, and its dataset is too large to be parsed here.
+    if (result === ELSEWHERE) return checkElsewhere(prepared, elsewhereContexts.get(lock!)!);
+    return finish(prepared, result);
   };
   return { schemaSource: schema.source, check, prepare, finish };
 }
@@ -264,6 +313,16 @@ function verdictOf(
   return isSettled(verdict, settledBefore) ? verdict : null;
 }
 
+/** validateFile's answer when the dataset's records are to be made in a capped worker (elsewhereContexts). */
+const ELSEWHERE = Symbol("elsewhere");
+
+/** Every byte of a stream. */
+async function readAll(stream: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
 /** Small files are read in one call, larger ones streamed in chunks. */
 const READ_WHOLE_BELOW = 1 << 20;
 
@@ -271,7 +330,7 @@ async function validateFile(
   prepared: PreparedFile,
   stdin: AsyncIterable<Uint8Array> | undefined,
   onRead?: (bytes: number) => void,
-): Promise<FileResult & { error?: string }> {
+): Promise<(FileResult & { error?: string }) | typeof ELSEWHERE> {
   const { input, checkOptions } = prepared;
   const check = createFileCheck(checkOptions);
   // update's cache proves what generate writes (generated-proof.ts): the bytes read are digested to see that they are it.
@@ -282,10 +341,14 @@ async function validateFile(
   const derived = async () => {
     provedContexts.delete(lock!);
     await proof!.derive();
-    return validateFile(prepared, stdin);
+    return elsewhereContexts.has(lock!) ? ELSEWHERE : validateFile(prepared, stdin);
   };
   try {
-    if (input.stdin && stdin) {
+    if (input.bytes !== undefined) {
+      // Standard input, read whole by the main thread (checkElsewhere).
+      check.push(input.bytes);
+      onRead?.(input.bytes.length);
+    } else if (input.stdin && stdin) {
       for await (const chunk of stdin) {
         check.push(chunk);
         onRead?.(chunk.length);

@@ -42,6 +42,7 @@ export async function openLockContext(
     prints?: DatasetPrints;
     artifacts?: boolean;
     proof?: GeneratedProof;
+    parseHereBelow?: number;
   } = {},
 ): Promise<LockContext> {
   const loaded = await loadManifest(manifestPath, cwd, shownPath, options);
@@ -69,6 +70,7 @@ export async function openLockContext(
     options.prints,
     loaded.file,
     options.proof?.bind(undefined, loaded.path, loaded.text),
+    options.parseHereBelow,
   );
   context.ready = ready;
   await ready.catch(() => undefined); // a failure surfaces where the caller awaits `ready`
@@ -92,7 +94,9 @@ export async function loadLockContext(
  * its body kept (or digested: the bytes after the front matter, no markdown parse); then walks the
  * dataset folder for markdown files the manifest does not list. An artifact that cannot be read
  * (other than missing) or a folder that cannot be walked makes `artifactsFailed` say so, naming each.
- * With `prints` (validate's cache), the fingerprint of each file and folder read is taken before it is read.
+ * With `prints` (validate's cache), the fingerprint of each file and folder read is taken before it is read. With
+ * `parseHereBelow` (validate's main thread, whose heap has no cap), a dataset of that many bytes of markdown or more is
+ * not parsed here: `elsewhereContexts` says so, and the file is checked in a capped worker (file-validator.ts).
  */
 async function gatherFacts(
   context: LockContext,
@@ -103,6 +107,7 @@ async function gatherFacts(
   prints?: DatasetPrints,
   file?: string,
   proof?: () => string | undefined,
+  parseHereBelow = Number.POSITIVE_INFINITY,
 ): Promise<void> {
   if (prints) prints.root = root;
   const realRoot = realFolder(root, prints);
@@ -123,6 +128,8 @@ async function gatherFacts(
   let kept = 0;
   /** The artifacts that match their pins, whole: what generate would read, for lock-generated. */
   const matching = new Map<string, Uint8Array>();
+  /** Their bytes in all: what generate would parse. */
+  let matchingBytes = 0;
   /** Those of them that are not UTF-8 (generate refuses the dataset). */
   const notUtf8 = new Set<string>();
   // Synchronous: the files are small and many, and the promise API's per-call cost would dominate.
@@ -147,7 +154,10 @@ async function gatherFacts(
         context.lineEndingsOnly ??= new Set();
         context.lineEndingsOnly.add(artifact.path);
       }
-    } else matching.set(artifact.path, bytes);
+    } else {
+      matching.set(artifact.path, bytes);
+      matchingBytes += bytes.length;
+    }
     const utf8 = digest === artifact.sha256 && isUtf8(bytes);
     if (digest === artifact.sha256 && !utf8) notUtf8.add(artifact.path);
     if (utf8) {
@@ -182,9 +192,14 @@ async function gatherFacts(
   // Every artifact there and as pinned: the records are compared with what generate writes (lock-generated). A stale
   // dataset (an artifact missing or changed) is said once by lock-dataset-files or lock-artifact-body instead.
   if (context.missingArtifacts.length === 0 && context.changedArtifacts.size === 0) {
-    // Loaded here: generation brings the markdown parser, which a run without a lock manifest never needs.
-    const generate = async () =>
-      (await import("../records/generated-records.js")).fillGenerated(context, manifest, matching, notUtf8);
+    // Loaded here: generation brings the markdown parser, which a run without a lock manifest never needs. Too much
+    // markdown for this thread (when generate would parse it: the manifest's digest right, every artifact UTF-8): the
+    // records are made where the file is checked again, in a capped worker.
+    const generate =
+      matchingBytes >= parseHereBelow && notUtf8.size === 0 && context.computedDigest === manifest.datasetDigest
+        ? async () => void elsewhereContexts.set(context, matchingBytes)
+        : async () =>
+            (await import("../records/generated-records.js")).fillGenerated(context, manifest, matching, notUtf8);
     // update's cache may know what generate writes from these very bytes (generated-proof.ts): then the file checked is
     // compared with that digest, and the dataset generated only when it differs (file-validator.ts).
     const proven = notUtf8.size === 0 && context.computedDigest === manifest.datasetDigest ? proof?.() : undefined;
@@ -199,6 +214,12 @@ async function gatherFacts(
  * bytes (file-validator.ts checks the digest as it reads).
  */
 export const provedContexts = new WeakMap<LockContext, { digest: string; derive: () => Promise<void> }>();
+
+/**
+ * The lock contexts opened in a thread that may not parse their datasets (`parseHereBelow`), with the bytes of
+ * markdown generate would parse: their files are checked in a capped worker instead (file-validator.ts).
+ */
+export const elsewhereContexts = new WeakMap<LockContext, number>();
 
 /** The real path of each dataset root met in this thread (a realpath costs a system call per folder of the path). */
 const realRoots = new Map<string, string>();

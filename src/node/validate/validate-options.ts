@@ -104,7 +104,11 @@ export interface CacheUse {
 }
 
 /** A file to check, with the cache's verdict on its lock-side checks when there is one. */
-export type FileToCheck = InputFile & { verdict?: LockVerdict };
+export type FileToCheck = InputFile & {
+  verdict?: LockVerdict;
+  /** Standard input, read whole by the main thread, for the capped worker that checks it (file-validator.ts). */
+  bytes?: Uint8Array;
+};
 
 /**
  * A file's report, and what the cache learns of it: undefined when nothing (no cache in use, or its

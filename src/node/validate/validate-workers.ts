@@ -7,7 +7,7 @@
  */
 import { statSync } from "node:fs";
 import type { InputFile } from "../files/files.js";
-import { createPool, type ThreadPolicy, type WorkPool } from "../pool/pool.js";
+import { createPool, type ThreadPolicy, type WorkPool, WorkerMemoryError } from "../pool/pool.js";
 import { decodeFailure, type TaskFailure } from "../pool/task-failure.js";
 
 /** The kind of task of validate's pool (validate.ts): a batch of files checked with the options of the run. */
@@ -143,7 +143,18 @@ export async function validateInPool<Options, Item, Checked>(
         } else {
           const share = Math.ceil(left / (pool.threads * SHARE_OF_WHAT_IS_LEFT));
           const indexes = take(FILES_PER_TASK, Math.min(BYTES_PER_TASK, share));
-          settle(indexes, await pool.run("validateFiles", task(indexes)));
+          let reports: Checked[] | TaskFailure;
+          try {
+            reports = await pool.run("validateFiles", task(indexes));
+          } catch (error) {
+            if (!(error instanceof WorkerMemoryError)) throw error;
+            // A worker out of memory fails its batches: each of their files is checked again on its own by this thread,
+            // which hands a large dataset to a capped worker (file-validator.ts, `elsewhere`); one that fills that too
+            // is an error of its own, named, and the others are reported as usual.
+            for (const index of indexes) settle([index], await tasks.validateFiles(task([index])));
+            continue;
+          }
+          settle(indexes, reports);
         }
       }
     } catch (error) {

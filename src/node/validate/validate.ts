@@ -33,7 +33,8 @@ import { withOutsideReads } from "../files/regular-file.js";
 import { mapWithLimit } from "../pool/concurrency.js";
 import { checkJobs, chooseJobs } from "../pool/pool.js";
 import { refuseOverInputs } from "../writes/write.js";
-import { createFileValidator, VALIDATE_TASKS } from "./file-validator.js";
+import { cappedChecks } from "./capped-checks.js";
+import { createFileValidator, VALIDATE_TASKS, validateFiles } from "./file-validator.js";
 import { locateEditedTargets } from "./locate-edits.js";
 import { foldersOf, manifestsWithoutJsonl, orphanReports } from "./orphan-manifests.js";
 import type { CacheUse, CheckedFile, FileToCheck, ValidateOptions } from "./validate-options.js";
@@ -70,7 +71,13 @@ async function validateConfined(options: ValidateOptions = {}): Promise<Report> 
   const cacheRun = cache
     ? { name: `${process.pid}.${startedMs}.${++runs}`, settledBefore, ...(updateCache ? { updateCache } : {}) }
     : undefined;
-  const validator = await createFileValidator({ ...options, cwd, ...(cacheRun ? { cacheRun } : {}) });
+  // A dataset too large to parse in this thread: its file is checked in a capped worker (capped-checks.ts), in the run's
+  // pool when there is one.
+  let runPool:
+    | ReturnType<typeof startValidatePool<ValidateOptions & { cwd: string }, FileToCheck, CheckedFile>>
+    | undefined;
+  const capped = cappedChecks(workerOptionsOf({ ...options, cwd, ...(cacheRun ? { cacheRun } : {}) }), () => runPool);
+  const validator = await createFileValidator({ ...options, cwd, ...(cacheRun ? { cacheRun } : {}) }, capped.elsewhere);
   // A config's patterns stay in the repository that holds the config (outside one, the config's folder); the default
   // pattern in the working directory's.
   const patternsBase = options.patternsCwd ?? cwd;
@@ -127,7 +134,7 @@ async function validateConfined(options: ValidateOptions = {}): Promise<Report> 
       inputs.length < 2 ||
       inputs.length >= (VALIDATE_THREADS.fromItems ?? Number.POSITIVE_INFINITY));
   const early = settledByCount ? chooseJobs(asked, { items: inputs.length, bytes: 0 }, VALIDATE_THREADS) : undefined;
-  const pool = early !== undefined && early > 1 ? startValidatePool(early, VALIDATE_TASKS) : undefined;
+  let pool = early !== undefined && early > 1 ? startValidatePool(early, VALIDATE_TASKS) : undefined;
   pool?.catch(() => undefined); // a pool that cannot start says so where it is awaited
   let inWorkers: { files: CheckedFile[]; threads: number } | undefined;
   let sizes: number[] | undefined;
@@ -143,6 +150,10 @@ async function validateConfined(options: ValidateOptions = {}): Promise<Report> 
         chooseJobs(asked, { items: inputs.length, bytes: (sizes ?? []).reduce((a, b) => a + b, 0) }, VALIDATE_THREADS));
     progress = options.onProgress ? startProgress(inputs, sizes!, options.onProgress) : undefined;
     items = cache ? inputs.map((input) => withVerdict(input, cache.get(input.absolute))) : inputs;
+    if (jobs > 1) {
+      pool ??= startValidatePool(jobs, VALIDATE_TASKS);
+      runPool = pool;
+    }
     handedOver = jobs > 1;
     inWorkers =
       jobs > 1
@@ -151,22 +162,29 @@ async function validateConfined(options: ValidateOptions = {}): Promise<Report> 
             workerOptionsOf({ ...options, cwd, ...(cacheRun ? { cacheRun } : {}) }),
             jobs,
             sizes!,
-            VALIDATE_TASKS,
+            // This thread's share, its large datasets handed to the capped workers.
+            { validateFiles: (task) => validateFiles(task, capped.elsewhere) },
             progress,
             pool,
           )
         : undefined;
   } catch (error) {
     if (pool !== undefined && !handedOver) await (await pool).close();
+    await capped.close();
     throw error;
   }
-  const outcomes =
-    inWorkers?.files ??
-    (await mapWithLimit(items, FILES_AT_ONCE, async (item) => {
-      const outcome = await validator.check(item, progress?.read);
-      progress?.fileDone();
-      return outcome;
-    }));
+  let outcomes: CheckedFile[];
+  try {
+    outcomes =
+      inWorkers?.files ??
+      (await mapWithLimit(items, FILES_AT_ONCE, async (item) => {
+        const outcome = await validator.check(item, progress?.read);
+        progress?.fileDone();
+        return outcome;
+      }));
+  } finally {
+    await capped.close();
+  }
   if (cache) {
     // Written once, at the end.
     const use: CacheUse = { path: cache.path, files: inputs.length, reused: 0, stored: 0 };
