@@ -2,13 +2,17 @@
  * generate of less than MAIN_THREAD_PARSE_BYTES of markdown in one thread parses in the main thread rather than start a
  * capped worker (src/node/pool/thread-limits.ts; docs/spec.md, section 13, "heap of the threads that parse markdown"):
  * the caps bound what such a parse holds. The hostile inputs of issue 32, item 7, cut down to fit under the budget, are
- * still refused, or parse within a small heap, in the main thread; the built bin runs them as a user does.
+ * still refused, or parse within a small heap, in the main thread; the built bin runs them as a user does. validate,
+ * which parses to compare a file with what generate writes (rule lock-generated), checks the file of a dataset over the
+ * budget in a capped worker (src/node/validate/capped-checks.ts).
  */
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { lock } from "../src/node/dataset/lock.js";
 import { MAIN_THREAD_PARSE_BYTES } from "../src/node/pool/thread-limits.js";
-import { runBin } from "./helpers/bin.js";
+import { bin, runBin, runCommand } from "./helpers/bin.js";
+import { validateHeapMb, WORKER_LIMITS } from "../src/node/pool/thread-limits.js";
 import { tempDir, writeTree } from "./helpers/datasets.js";
 import { repoRoot } from "./helpers/records.js";
 
@@ -64,5 +68,106 @@ describe("generate under MAIN_THREAD_PARSE_BYTES parses in the main thread, boun
     const run = await runBin(["generate", "d.lock.json", "--max-front-matter-bytes", "4000000"], dir, smallWorkers);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("d.lock.json: a worker thread ran out of memory (its heap is capped at");
+  });
+});
+
+/** A law of `sections` sections of a paragraph each, about 520 bytes a section. */
+function law(sections: number): string {
+  const parts = ["# Gesetz über die Prüfung\n"];
+  for (let i = 1; i <= sections; i++)
+    parts.push(
+      `## § ${i} Pflichten der Prüfstelle ${i}\n\n(1) Die Prüfstelle hat die Unterlagen nach § ${i} Absatz 2 binnen drei Monaten zu prüfen und das Ergebnis dem Antragsteller schriftlich mitzuteilen. Die Frist kann einmal um einen Monat verlängert werden, wenn die Unterlagen unvollständig sind oder weitere Auskünfte eingeholt werden müssen; die Verlängerung ist zu begründen.\n\n(2) Das Nähere regelt die Rechtsverordnung nach § ${i + 1}.\n`,
+    );
+  return parts.join("\n");
+}
+
+/** The JSONL generate writes for `d.lock.json`, with one record's headingText edited by hand; the edited line. */
+async function generatedThenEdited(): Promise<number> {
+  const generated = await runBin(["generate", "d.lock.json", "-o", "d.jsonl"], dir);
+  expect(generated.code, generated.stderr).toBe(0);
+  const lines = (await readFile(join(dir, "d.jsonl"), "utf8")).split("\n");
+  const at = lines.findIndex((line) => line.includes('"headingText":"§ 200 Pflichten der Prüfstelle 200"'));
+  expect(at).toBeGreaterThan(0);
+  lines[at] = lines[at]!.replace("Prüfstelle 200", "Prüfstelle 2OO");
+  await writeFile(join(dir, "d.jsonl"), lines.join("\n"));
+  return at + 1;
+}
+
+describe("validate of a dataset over MAIN_THREAD_PARSE_BYTES checks its file in a capped worker (issue 32, item 7)", () => {
+  test("the heap of that worker is a worker's 1 GiB, and grows with a dataset over 25 MiB, linearly", () => {
+    expect(validateHeapMb(MAIN_THREAD_PARSE_BYTES)).toBe(WORKER_LIMITS.maxOldGenerationSizeMb);
+    expect(validateHeapMb(20 * 2 ** 20)).toBe(WORKER_LIMITS.maxOldGenerationSizeMb);
+    expect(validateHeapMb(150 * 2 ** 20)).toBe(2 * validateHeapMb(75 * 2 ** 20));
+  });
+
+  test("a record edited by hand is found as before: one thread, several, standard input with --lock, and after update's cache", async () => {
+    await writeTree(dir, { ".git/HEAD": "ref: refs/heads/main\n", "d/index.md": law(400) });
+    await lock({ dir: join(dir, "d"), ...META, slug: "d", output: join(dir, "d.lock.json") });
+    expect(Buffer.byteLength(law(400))).toBeGreaterThan(MAIN_THREAD_PARSE_BYTES);
+    const line = await generatedThenEdited();
+    const found = (run: { code: number; stdout: string; stderr: string }) => {
+      expect(run.code, run.stderr).toBe(1);
+      const problems = JSON.parse(run.stdout).files.flatMap((file: { problems: unknown[] }) => file.problems);
+      expect(problems).toEqual([
+        expect.objectContaining({
+          ruleId: "lock-generated",
+          line,
+          pointer: "/headingText",
+          message: expect.stringContaining(
+            'headingText is "§ 200 Pflichten der Prüfstelle 2OO", generate writes "§ 200 Pflichten der Prüfstelle 200"',
+          ),
+        }),
+      ]);
+    };
+    found(await runBin(["validate", "d.jsonl", "--jobs", "1", "--no-cache", "--format", "json"], dir));
+    found(await runBin(["validate", "d.jsonl", "--jobs", "2", "--no-cache", "--format", "json"], dir));
+    found(
+      await runCommand(
+        "sh",
+        ["-c", `"${process.execPath}" "${bin}" validate - --lock d.lock.json --format json < d.jsonl`],
+        dir,
+      ),
+    );
+    // update's cache proves what generate writes from these bytes; the file has other bytes, so the records are made.
+    await runBin(["generate", "d.lock.json", "-o", "d.jsonl"], dir);
+    const updated = await runBin(["update", "d.lock.json"], dir);
+    expect(updated.code, updated.stderr).toBe(0);
+    await generatedThenEdited();
+    found(await runBin(["validate", "d.jsonl", "--format", "json"], dir));
+  });
+
+  test("front matter that fills the worker's heap: the dataset is named, exit 2, and the other file of the run is reported", async () => {
+    await writeTree(dir, {
+      ".git/HEAD": "ref: refs/heads/main\n",
+      "d/index.md": `---\nk: [${"[a], ".repeat(50_000)}a]\n---\n# d\n`,
+      "e/index.md": law(3),
+    });
+    for (const name of ["d", "e"]) {
+      await lock({ dir: join(dir, name), ...META, slug: name, output: join(dir, `${name}.lock.json`) });
+      const generated = await runBin(["generate", `${name}.lock.json`, "-o", `${name}.jsonl`], dir, {
+        ...smallWorkers,
+        SMALL_WORKER_HEAP_MB: "256",
+      });
+      expect(generated.code, generated.stderr).toBe(0);
+    }
+    for (const jobs of ["1", "2"]) {
+      const run = await runBin(["validate", "d.jsonl", "e.jsonl", "--jobs", jobs, "--no-cache"], dir, smallWorkers);
+      expect(run.code, run.stdout).toBe(2);
+      expect(run.stdout).toContain(
+        "error  the dataset of d.lock.json (dataset folder d): a worker thread ran out of memory (its heap is capped at",
+      );
+      expect(run.stdout).toContain("✖ 1 of 2 files could not be read; no problems in the");
+      expect(run.stdout).not.toContain("e.jsonl");
+    }
+    const stdin = await runCommand(
+      "sh",
+      ["-c", `"${process.execPath}" "${bin}" validate - --lock d.lock.json < d.jsonl`],
+      dir,
+      smallWorkers,
+    );
+    expect(stdin.code, stdin.stdout).toBe(2);
+    expect(stdin.stdout).toContain(
+      "<stdin>\n  error  the dataset of d.lock.json (dataset folder d): a worker thread ran out",
+    );
   });
 });

@@ -33,7 +33,7 @@ export const MAIN_THREAD_PARSE_BYTES = 128 * 1024;
  * per byte of markdown on the statute book as one dataset with its units (1,040 MB for 150 MB, 620,027 records;
  * bench/RESULTS.md), twice that for room.
  */
-const VALIDATE_HEAP_PER_BYTE = 16;
+const VALIDATE_HEAP_PER_BYTE = 40;
 
 /**
  * The old generation, in MiB, of the capped worker that checks a file against a dataset of `bytes` of markdown
