@@ -117,7 +117,8 @@ interface PiscinaLike {
  * will send (`warm`), whose modules each worker then loads as it starts. By default this thread only
  * hands out work and the pool has `threads` workers; with `mainWorks`, this thread does its share
  * too and the pool has `threads - 1`. With one thread, or when the worker script is not built, the
- * `tasks` run in this thread.
+ * `tasks` run in this thread. `heapMb`: the old generation of a single capped worker (WORKER_LIMITS' by default;
+ * validate's for a large dataset: validateHeapMb).
  */
 export async function createPool<T extends TaskTable<T>>(
   threads: number,

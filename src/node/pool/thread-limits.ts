@@ -31,13 +31,14 @@ export const MAIN_THREAD_PARSE_BYTES = 128 * 1024;
  * Heap a validating worker may take per byte of the markdown it derives records from. `validate` holds every record
  * `generate` writes for a dataset while it compares the file with them (rule `lock-generated`): about 7 bytes of heap
  * per byte of markdown on the statute book as one dataset with its units (1,040 MB for 150 MB, 620,027 records;
- * bench/RESULTS.md), twice that for room.
+ * bench/RESULTS.md). Room for several times that: with 16 bytes a byte, the book's validate took 55 s against 43 s in
+ * the main thread, V8 collecting again and again near the cap; with 40, 44 s.
  */
 const VALIDATE_HEAP_PER_BYTE = 40;
 
 /**
  * The old generation, in MiB, of the capped worker that checks a file against a dataset of `bytes` of markdown
- * (validate): WORKER_LIMITS' 1 GiB, or more for a dataset larger than 64 MiB, linear in it, so that a large legitimate
+ * (validate): WORKER_LIMITS' 1 GiB, or more for a dataset larger than 25.6 MiB, linear in it, so that a large legitimate
  * dataset fits while a small hostile one is held to the 1 GiB every other parse has.
  */
 export function validateHeapMb(bytes: number): number {
