@@ -14,7 +14,7 @@ import { rules } from "../../rules/index.js";
 import { isSettled, type LockVerdict, lockSideClean, verdictHolds } from "../cache/validate-cache.js";
 import { loadSchema, schemaForHost } from "../config/schema-source.js";
 import { describeIoError, OperationalError } from "../errors.js";
-import { confinementRoot, displayPath, type InputFile, STDIN_NAME } from "../files/files.js";
+import { confinementRoot, displayPath, STDIN_NAME } from "../files/files.js";
 import { DatasetPrints, type Fingerprint, fingerprintAt, fingerprintOf } from "../files/fingerprints.js";
 import { openRegularSync, readRegularFileSync } from "../files/regular-file.js";
 import { isValidLegislationHost } from "../../core/schema/schema.js";
@@ -251,33 +251,29 @@ export async function createFileValidator(
     };
   };
   /**
-   * The file checked in a capped worker, its dataset's `bytes` of markdown too many for this thread; standard input
-   * is read here and sent whole. A worker that runs out of memory makes the report an error naming the dataset.
+   * The file checked in a capped worker, its dataset's markdown too much for this thread (elsewhereContexts); standard
+   * input is read here and sent whole. A worker that runs out of memory makes the report an error naming the dataset.
    */
-  const checkElsewhere = async (prepared: PreparedFile, bytes: number): Promise<CheckedFile> => {
+  const checkElsewhere = async (prepared: PreparedFile): Promise<CheckedFile> => {
     const { input } = prepared;
+    const lock = prepared.checkOptions.lock!;
+    const dataset = elsewhereContexts.get(lock)!;
     const stdin = options.stdin?.stream;
     const sent = input.stdin && stdin !== undefined ? { ...input, bytes: await readAll(stdin) } : input;
-    const outcome = await elsewhere!(sent, bytes);
+    const outcome = await elsewhere!(sent, dataset.bytes);
     if (!("outOfMemory" in outcome)) return outcome;
-    const lock = prepared.checkOptions.lock!;
     // Its lock-side rules not run: the records were not compared with anything.
     const result = createFileCheck({ ...prepared.checkOptions, lock: undefined }).end();
-    const dataset = lock.datasetRoot !== undefined ? ` (dataset folder ${lock.datasetRoot})` : "";
-    return finish(prepared, {
-      ...result,
-      error: `the dataset of ${lock.manifestPath}${dataset}: ${outcome.outOfMemory}`,
-    });
+    const error = `the dataset of ${lock.manifestPath} (dataset folder ${dataset.root}): ${outcome.outOfMemory}`;
+    return finish(prepared, { ...result, error });
   };
   const check = async (input: FileToCheck, onRead?: (bytes: number) => void): Promise<CheckedFile> => {
     const prepared = await prepare(input);
     const lock = prepared.checkOptions.lock;
-    const bytes = lock !== undefined ? elsewhereContexts.get(lock) : undefined;
-    if (bytes !== undefined) return checkElsewhere(prepared, bytes);
+    if (lock !== undefined && elsewhereContexts.has(lock)) return checkElsewhere(prepared);
     const result = await validateFile(prepared, options.stdin?.stream, onRead);
     // update's cache did not prove the file after all, and its dataset is too large to be parsed here.
-    if (result === ELSEWHERE) return checkElsewhere(prepared, elsewhereContexts.get(lock!)!);
-    return finish(prepared, result);
+    return result === ELSEWHERE ? checkElsewhere(prepared) : finish(prepared, result);
   };
   return { schemaSource: schema.source, check, prepare, finish };
 }

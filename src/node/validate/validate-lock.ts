@@ -124,6 +124,19 @@ async function gatherFacts(
   }
   if (realRoot !== undefined) realRoots.set(root, realRoot);
   else prints?.openedRoot(root, undefined);
+  // Too much markdown for this thread, and update's cache proving nothing that would spare its parse: the file is
+  // checked in a capped worker, which reads the artifacts itself; this thread reads none of them.
+  if (
+    parseHereBelow !== Number.POSITIVE_INFINITY &&
+    context.computedDigest === manifest.datasetDigest &&
+    proof?.() === undefined
+  ) {
+    const bytes = sizesUpTo(root, manifest, parseHereBelow);
+    if (bytes >= parseHereBelow) {
+      elsewhereContexts.set(context, { bytes, root: shownRoot });
+      return;
+    }
+  }
   const causes: string[] = [];
   let kept = 0;
   /** The artifacts that match their pins, whole: what generate would read, for lock-generated. */
@@ -197,7 +210,7 @@ async function gatherFacts(
     // records are made where the file is checked again, in a capped worker.
     const generate =
       matchingBytes >= parseHereBelow && notUtf8.size === 0 && context.computedDigest === manifest.datasetDigest
-        ? async () => void elsewhereContexts.set(context, matchingBytes)
+        ? async () => void elsewhereContexts.set(context, { bytes: matchingBytes, root: shownRoot })
         : async () =>
             (await import("../records/generated-records.js")).fillGenerated(context, manifest, matching, notUtf8);
     // update's cache may know what generate writes from these very bytes (generated-proof.ts): then the file checked is
@@ -215,11 +228,22 @@ async function gatherFacts(
  */
 export const provedContexts = new WeakMap<LockContext, { digest: string; derive: () => Promise<void> }>();
 
+/** The artifacts' sizes added up (those there), until they reach `most`. */
+function sizesUpTo(root: string, manifest: LockManifest, most: number): number {
+  let bytes = 0;
+  for (const artifact of manifest.artifacts) {
+    bytes += statSync(join(root, ...artifact.path.split("/")), { throwIfNoEntry: false })?.size ?? 0;
+    if (bytes >= most) break;
+  }
+  return bytes;
+}
+
 /**
  * The lock contexts opened in a thread that may not parse their datasets (`parseHereBelow`), with the bytes of
- * markdown generate would parse: their files are checked in a capped worker instead (file-validator.ts).
+ * markdown generate would parse and the dataset folder as shown: their files are checked in a capped worker instead
+ * (file-validator.ts).
  */
-export const elsewhereContexts = new WeakMap<LockContext, number>();
+export const elsewhereContexts = new WeakMap<LockContext, { bytes: number; root: string }>();
 
 /** The real path of each dataset root met in this thread (a realpath costs a system call per folder of the path). */
 const realRoots = new Map<string, string>();
