@@ -171,3 +171,59 @@ describe("validate of a dataset over MAIN_THREAD_PARSE_BYTES checks its file in 
     );
   });
 });
+
+describe("a front matter read for templates or aliases over MAIN_THREAD_PARSE_BYTES is parsed in a capped worker (issue 32, item 7)", () => {
+  const ADOPT = ["--slug", "{folder}", "--title-id", "{folder}", "--name", "{folder}", "--version-date", "2024-01-01"];
+  const URL = "https://www.legislation.gov.au/{folder}/text";
+
+  test("adopt, lock --alias and update with a front-matter template: one that fills the worker is refused, named", async () => {
+    const big = `---\nk: [${"[a], ".repeat(50_000)}a]\n---\n# b\n\n## § 1 Eins\n`;
+    expect(Buffer.byteLength(big)).toBeGreaterThan(MAIN_THREAD_PARSE_BYTES);
+    await writeTree(dir, {
+      ".git/HEAD": "ref: refs/heads/main\n",
+      "laws/a/index.md": "# a\n\n## § 1 Eins\n",
+      "laws/big/index.md": big,
+      "new/big2/index.md": big,
+    });
+    // With a worker's heap of 256 MiB, it parses; in one of 16 MiB, it is refused by name.
+    const adopted = await runBin(["adopt", "laws/*", ...ADOPT, "--source-text-url", URL], dir, {
+      ...smallWorkers,
+      SMALL_WORKER_HEAP_MB: "256",
+    });
+    expect(adopted.code, adopted.stderr).toBe(0);
+    const refused = "the front matter of laws/big/index.md could not be read: a worker thread ran out of memory";
+    const templated = ["--source-text-url", "https://www.legislation.gov.au/{front.k|slug}/text"];
+    const again = await runBin(["adopt", "new/big2", ...ADOPT, ...templated, "--check"], dir, smallWorkers);
+    expect(again.code, again.stderr).toBe(1);
+    expect(again.stderr).toContain(`new/big2: ${refused.replace("laws/big/", "new/big2/")}`);
+    const aliased = await runBin(
+      [
+        "lock",
+        "laws/big",
+        "--alias",
+        "k",
+        ...ADOPT.slice(2),
+        "--slug",
+        "big",
+        "--source-text-url",
+        URL,
+        "-o",
+        "x.lock.json",
+      ],
+      dir,
+      smallWorkers,
+    );
+    expect(aliased.code, aliased.stderr).toBe(2);
+    expect(aliased.stderr).toContain(`--alias: ${refused}`);
+    await writeFile(
+      join(dir, ".citation-targets.json"),
+      JSON.stringify({
+        adopt: { datasets: ["laws/*"], sourceTextUrl: "https://www.legislation.gov.au/{front.k|slug}/text" },
+      }),
+    );
+    await writeFile(join(dir, "laws/big/index.md"), `${big}\n## § 2 Zwei\n`);
+    const updated = await runBin(["update", ".tooling/citation-targets/big.lock.json"], dir, smallWorkers);
+    expect(updated.code, updated.stderr).toBe(1);
+    expect(updated.stderr).toContain(`.tooling/citation-targets/big.lock.json: ${refused}`);
+  });
+});

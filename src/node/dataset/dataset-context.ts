@@ -37,7 +37,9 @@ export async function frontDocument(root: string): Promise<string | undefined> {
 /**
  * The front matter of a markdown file as a map, undefined when it has none; throws TemplateError when it is not YAML or
  * not a map. The YAML parser (and the markdown module that checks it) are loaded only when there is one to read, so
- * that a run that fills no template starts without them (bench/RESULTS.md, start-up).
+ * that a run that fills no template starts without them (bench/RESULTS.md, start-up). A front matter of
+ * MAIN_THREAD_PARSE_BYTES or more is parsed in a capped worker, not in this thread, whose heap has no cap (the parser
+ * holds some 650 bytes a byte of flow sequences: docs/spec.md, section 13); one that fills the worker is refused, named.
  */
 export async function readFrontMatter(
   file: string,
@@ -46,35 +48,66 @@ export async function readFrontMatter(
 ): Promise<Record<string, unknown> | undefined> {
   const found = findFrontMatter(headOf(file, shown));
   if (found === undefined) return undefined;
+  const { MAIN_THREAD_PARSE_BYTES } = await import("../pool/thread-limits.js");
+  const task = { text: found.value, shown, ...(maxFrontMatterBytes !== undefined ? { maxFrontMatterBytes } : {}) };
+  const parsed =
+    Buffer.byteLength(found.value) < MAIN_THREAD_PARSE_BYTES
+      ? await frontMatter(task)
+      : await frontMatterInWorker(task);
+  if ("refused" in parsed) throw new TemplateError(parsed.refused);
+  return parsed.map;
+}
+
+/** A front matter's text to parse, for whom it is shown; what it is (plain data: it may come from a worker). */
+export type FrontMatterTask = { text: string; shown: string; maxFrontMatterBytes?: number };
+export type FrontMatterResult = { map: Record<string, unknown> | undefined } | { refused: string };
+
+/** A front matter parsed in a capped worker of its own (pool.ts), closed when it is done. */
+async function frontMatterInWorker(task: FrontMatterTask): Promise<FrontMatterResult> {
+  const { createPool, WorkerMemoryError } = await import("../pool/pool.js");
+  const pool = await createPool(1, FRONT_MATTER_TASKS, { capped: true, warm: "frontMatter" });
+  try {
+    return await pool.run("frontMatter", task);
+  } catch (error) {
+    if (!(error instanceof WorkerMemoryError)) throw error;
+    return { refused: `the front matter of ${task.shown} could not be read: ${error.message}` };
+  } finally {
+    await pool.close();
+  }
+}
+
+/** A front matter as a map (undefined when empty), or why it is refused: the size cap, not YAML, not a map. */
+export async function frontMatter({ text, shown, maxFrontMatterBytes }: FrontMatterTask): Promise<FrontMatterResult> {
   const [{ parseDocument }, { checkFrontMatterSize, duplicateKey }] = await Promise.all([
     import("yaml"),
     import("../../core/markdown/targets.js"),
   ]);
   try {
-    checkFrontMatterSize(found.value, maxFrontMatterBytes);
+    checkFrontMatterSize(text, maxFrontMatterBytes);
   } catch (error) {
-    throw new TemplateError(`${shown}: ${(error as Error).message}`);
+    return { refused: `${shown}: ${(error as Error).message}` };
   }
   let value: unknown;
   try {
     // The failsafe schema: every value as it is written (`172.010` stays `172.010`, a date stays its text), never a
     // number or a date.
     // Keys checked unique in linear time (duplicateKey), not by the parser's check, which compares every pair of keys.
-    const document = parseDocument(found.value, { prettyErrors: false, schema: "failsafe", uniqueKeys: false });
+    const document = parseDocument(text, { prettyErrors: false, schema: "failsafe", uniqueKeys: false });
     if (document.errors.length > 0) throw document.errors[0];
-    const duplicate = duplicateKey(document, found.value);
+    const duplicate = duplicateKey(document, text);
     if (duplicate !== undefined) throw new Error(duplicate.message);
     value = document.toJS({ maxAliasCount: 100 });
   } catch (error) {
-    throw new TemplateError(
-      `the front matter of ${shown} is not valid YAML: ${(error as Error).message.split("\n")[0]}`,
-    );
+    return { refused: `the front matter of ${shown} is not valid YAML: ${(error as Error).message.split("\n")[0]}` };
   }
-  if (value === null || value === undefined) return {};
+  if (value === null || value === undefined) return { map: {} };
   if (typeof value !== "object" || Array.isArray(value))
-    throw new TemplateError(`the front matter of ${shown} is not a map of keys and values`);
-  return value as Record<string, unknown>;
+    return { refused: `the front matter of ${shown} is not a map of keys and values` };
+  return { map: value as Record<string, unknown> };
 }
+
+/** The kind of task of a front matter's worker (worker.ts). */
+export const FRONT_MATTER_TASKS = { frontMatter };
 
 /** The first bytes read of a document for its front matter: enough for any front matter seen in real law. */
 const HEAD_BYTES = 64 * 1024;

@@ -15,6 +15,7 @@ import type { ArtifactTasks } from "../generate/generate-pool.js";
 import { encodeFailure } from "./task-failure.js";
 import type { UpdateTasks } from "../update/update-dataset.js";
 import type { VALIDATE_TASKS } from "../validate/file-validator.js";
+import type { FRONT_MATTER_TASKS } from "../dataset/dataset-context.js";
 
 type Task<F extends (task: never) => unknown> = Parameters<F>[0];
 
@@ -78,11 +79,19 @@ async function diffPairs(task: Task<DiffTasks["diffPairs"]>) {
   return (await import("../diff/diff-pairs.js")).diffPairs(task);
 }
 
+/** Parses a front matter too large for the main thread (dataset-context.ts). */
+async function frontMatter(task: Task<(typeof FRONT_MATTER_TASKS)["frontMatter"]>) {
+  return (await import("../dataset/dataset-context.js")).frontMatter(task);
+}
+
 /** The kinds of task, by name: the same signatures as the commands' own. */
-export const tasks = { validateFiles, artifactBatch, updateDatasets, diffPairs } satisfies typeof VALIDATE_TASKS &
-  ArtifactTasks &
-  UpdateTasks &
-  DiffTasks;
+export const tasks = {
+  validateFiles,
+  artifactBatch,
+  updateDatasets,
+  diffPairs,
+  frontMatter,
+} satisfies typeof VALIDATE_TASKS & ArtifactTasks & UpdateTasks & DiffTasks & typeof FRONT_MATTER_TASKS;
 type TaskName = keyof typeof tasks;
 
 /** The modules of a kind of task that loads its own (the others load little). */
@@ -92,6 +101,7 @@ const MODULES: Partial<Record<TaskName, () => Promise<unknown>>> = {
     Promise.all([import("../generate/generate-pool.js"), import("../../core/records/parse-artifact.js")]),
   updateDatasets: () => import("../update/update-dataset.js"),
   diffPairs: () => import("../diff/diff-pairs.js"),
+  frontMatter: () => Promise.all([import("yaml"), import("../../core/markdown/targets.js")]),
 };
 
 // A pool told which kind of task its run sends (pool.ts, `warm`) has each worker load that kind's modules as it
@@ -141,4 +151,4 @@ function serveDirect(): void {
 }
 if (direct === true) serveDirect();
 
-export { validateFiles, artifactBatch, updateDatasets, diffPairs };
+export { validateFiles, artifactBatch, updateDatasets, diffPairs, frontMatter };
