@@ -93,6 +93,19 @@ async function generatedThenEdited(): Promise<number> {
   return at + 1;
 }
 
+test("generate --verbose says where the markdown was parsed: this thread under the budget, a capped worker over it", async () => {
+  await writeTree(dir, { "d/index.md": law(400), "e/index.md": law(3) });
+  for (const [name, where] of [
+    ["d", "markdown parsed in 1 capped worker thread"],
+    ["e", "markdown parsed in this thread"],
+  ] as const) {
+    await lock({ dir: join(dir, name), ...META, slug: name, output: join(dir, `${name}.lock.json`) });
+    const run = await runBin(["generate", `${name}.lock.json`, "--verbose", "--jobs", "1", "-o", `${name}.jsonl`], dir);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(where);
+  }
+});
+
 describe("validate of a dataset over MAIN_THREAD_PARSE_BYTES checks its file in a capped worker (issue 32, item 7)", () => {
   test("the heap of that worker is a worker's 1 GiB, and grows with a dataset over 25 MiB, linearly", () => {
     expect(validateHeapMb(MAIN_THREAD_PARSE_BYTES)).toBe(WORKER_LIMITS.maxOldGenerationSizeMb);

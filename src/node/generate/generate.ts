@@ -27,6 +27,8 @@ export interface GenerateResult {
   records: number;
   /** Threads the markdown was parsed in. */
   threads?: number;
+  /** True when they were all capped worker threads, this one parsing none (docs/spec.md, section 13). */
+  capped?: boolean;
   /** Absolute path of the file written, if any. */
   output?: string;
 }
@@ -118,6 +120,7 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
     lines: () => checked(linesOf(loaded.manifest, loaded.root, pool, sizes, limits)),
     steps: () => checked(lineStepsOf(loaded.manifest, loaded.root, pool, sizes, limits)),
     threads: pool.threads,
+    capped: pool.capped,
   };
 }
 
@@ -150,11 +153,12 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
 }
 
 async function generateConfined(options: GenerateOptions): Promise<GenerateResult> {
-  const { lines, steps, threads } = await prepare(options, options.output === undefined);
-  if (!options.output) return { records: await pipeLines(lines(), (text) => options.write?.(text)), threads };
+  const { lines, steps, threads, capped } = await prepare(options, options.output === undefined);
+  const parsedIn = { threads, ...(capped ? { capped } : {}) };
+  if (!options.output) return { records: await pipeLines(lines(), (text) => options.write?.(text)), ...parsedIn };
   const output = resolve(options.cwd ?? process.cwd(), options.output);
   // The file is written as bytes, joined from the worker threads' (encoded-lines.ts).
-  return { records: await writeStepsAtomic(steps(), output), output, threads };
+  return { records: await writeStepsAtomic(steps(), output), output, ...parsedIn };
 }
 
 /**
