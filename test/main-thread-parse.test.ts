@@ -149,6 +149,21 @@ describe("validate of a dataset over MAIN_THREAD_PARSE_BYTES checks its file in 
     found(await runBin(["validate", "d.jsonl", "--format", "json"], dir));
   });
 
+  test("1,040,000 bytes of front matter, under its cap, in a machine's heap of 256 MB: named, exit 2 (it aborted with exit 134)", async () => {
+    const text = `---\nk: [${"[a], ".repeat(207_990)}a]\n---\n# d\n\n## § 1 Eins\n\nText.\n`;
+    expect(Buffer.byteLength(text)).toBeGreaterThan(1_039_000);
+    await writeTree(dir, { ".git/HEAD": "ref: refs/heads/main\n", "d/index.md": text });
+    await lock({ dir: join(dir, "d"), ...META, slug: "d", output: join(dir, "d.lock.json") });
+    expect((await runBin(["generate", "d.lock.json", "-o", "d.jsonl"], dir)).code).toBe(0);
+    // The V8 flag holds for every thread: the worker runs out at 256 MiB, and says so.
+    const run = await runBin(["validate", "d.jsonl", "--no-cache"], dir, env);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stdout).toContain(
+      "error  the dataset of d.lock.json (dataset folder d): a worker thread ran out of memory (its heap is capped at 256 MiB)",
+    );
+    expect(run.stderr).toBe("");
+  });
+
   test("front matter that fills the worker's heap: the dataset is named, exit 2, and the other file of the run is reported", async () => {
     await writeTree(dir, {
       ".git/HEAD": "ref: refs/heads/main\n",

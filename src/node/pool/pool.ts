@@ -19,7 +19,7 @@ import { statIfThere } from "../files/files.js";
 import { readsOutsideAllowed } from "../files/regular-file.js";
 import { interruptGate } from "../writes/interrupted-writes.js";
 import { errorMessage } from "../../core/errors.js";
-import { maxJobs, WORKER_LIMITS } from "./thread-limits.js";
+import { heapCapMb, maxJobs, WORKER_LIMITS } from "./thread-limits.js";
 import { DirectWorker } from "./direct-worker.js";
 
 /**
@@ -216,7 +216,7 @@ export class WorkerMemoryError extends OperationalError {
  */
 function workerFailure(error: unknown, heapMb: number): Error {
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === "ERR_WORKER_OUT_OF_MEMORY") return new WorkerMemoryError(heapMb);
+  if (code === "ERR_WORKER_OUT_OF_MEMORY") return new WorkerMemoryError(heapCapMb(heapMb));
   const message = errorMessage(error);
   return new OperationalError(`a worker thread stopped: ${message}`);
 }

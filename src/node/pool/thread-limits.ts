@@ -44,3 +44,15 @@ const VALIDATE_HEAP_PER_BYTE = 40;
 export function validateHeapMb(bytes: number): number {
   return Math.max(WORKER_LIMITS.maxOldGenerationSizeMb, Math.ceil((VALIDATE_HEAP_PER_BYTE * bytes) / 2 ** 20));
 }
+
+/**
+ * A worker's heap cap as it is: `heapMb`, or less when Node was started with a smaller `--max-old-space-size` (on the
+ * command line or in NODE_OPTIONS), which holds for every thread, workers included (measured: a 256 MB flag made a
+ * worker given 1 GiB run out at 256 MB).
+ */
+export function heapCapMb(heapMb: number): number {
+  const flags = `${process.execArgv.join(" ")} ${process.env.NODE_OPTIONS ?? ""}`;
+  let cap = heapMb;
+  for (const match of flags.matchAll(/--max[-_]old[-_]space[-_]size[= ](\d+)/g)) cap = Math.min(cap, Number(match[1]));
+  return cap;
+}
