@@ -229,6 +229,20 @@ describe("item 5: a cache, journal or job summary that is a device or a FIFO", (
     expect(later.code).toBe(1);
     expect(later.stderr).toContain("z.md: a FIFO (named pipe), not a regular file");
   });
+
+  test("adopt of markdown files named by a glob, or by name, names a FIFO among them: it is not left out in silence", async () => {
+    await writeFile(join(dir, "a.md"), "# a\n\n## § 1 Eins\n");
+    execFileSync("mkfifo", [join(dir, "b.md")]);
+    const adopt = (named: string) =>
+      bounded(["adopt", named, "--title-id", "T1", "--name", "Test", "--version-date", "2024-01-01", "--check"]);
+    for (const named of ["*.md", "b.md"]) {
+      const run = await adopt(named);
+      expect(run.code, named).toBe(2);
+      expect(run.stderr, named).toBe(
+        "citation-targets: b.md: a FIFO (named pipe), not a regular file: only regular files are read\n",
+      );
+    }
+  });
 });
 
 describe("a dataset root that is something else: named for what it is, never 'not there'", () => {

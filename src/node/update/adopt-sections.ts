@@ -11,6 +11,8 @@ import { MANIFEST_DATASET_FIELDS } from "../../core/model.js";
 import { type ManifestOptions, manifestOptionsOf } from "../dataset/manifest-options.js";
 import type { AdoptConfig } from "../config/config.js";
 import { OperationalError } from "../errors.js";
+import { displayPath } from "../files/files.js";
+import { fileKind } from "../files/regular-file.js";
 
 /** One group of datasets adopted alike: their roots (or globs), templates, legislation host, units and alias keys. */
 export interface AdoptSection extends Pick<ManifestOptions, "units" | "aliasKeys"> {
@@ -51,20 +53,33 @@ export async function datasetRoots(patterns: readonly string[], cwd: string): Pr
       continue;
     }
     const files = pattern.endsWith(".md");
+    // A FIFO, a device or a socket named as a markdown file is no dataset: said, not read (it would hang the read).
+    if (files && info !== undefined && !info.isFile() && !info.isDirectory())
+      throw new OperationalError(`${pattern}: ${fileKind(info)}, not a regular file: only regular files are read`);
     if (!fg.isDynamicPattern(pattern))
       throw new OperationalError(
         `${pattern}: no such dataset ${files ? "file" : "folder"}${info?.isFile() ? " (a file is a dataset when it is markdown, named *.md)" : ""}`,
       );
-    const matches = await fg(pattern, {
-      cwd,
-      ...(files ? { onlyFiles: true } : { onlyDirectories: true }),
-      absolute: true,
-      dot: false,
-      ignore: ["**/node_modules/**"],
-    });
+    // Markdown files: every entry matched, so that one that is not a regular file (a FIFO) is named, not left out.
+    const matches = (
+      await fg(pattern, {
+        cwd,
+        ...(files ? { onlyFiles: false } : { onlyDirectories: true }),
+        absolute: true,
+        dot: false,
+        ignore: ["**/node_modules/**"],
+      })
+    ).filter((match) => !files || !statSync(match, { throwIfNoEntry: false })?.isDirectory());
     if (matches.length === 0)
       throw new OperationalError(`${pattern}: matches no ${files ? "markdown file" : "folder"}`);
-    for (const match of matches) found.add(resolve(match));
+    for (const match of matches) {
+      const kind = files ? statSync(match, { throwIfNoEntry: false }) : undefined;
+      if (kind !== undefined && !kind.isFile())
+        throw new OperationalError(
+          `${displayPath(match, cwd)}: ${fileKind(kind)}, not a regular file: only regular files are read`,
+        );
+      found.add(resolve(match));
+    }
   }
   return [...found].sort(comparePaths);
 }
