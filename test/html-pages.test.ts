@@ -323,6 +323,29 @@ describe("view: a dataset as a page", () => {
     );
   });
 
+  test("the renderer's caps (issue 32, item 7): a text past one is shown as written, escaped, with the reason; below them it renders", () => {
+    // Their reason, or "rendered" (booleans and short strings: a failure does not print megabytes).
+    const shown = (html: string) =>
+      /^<p class="muted">Shown as written, not rendered: ([^<]*)<\/p>\n<pre>/.exec(html)?.[1] ?? "rendered";
+    // 2,000 nested > (markdown-it nests 100 deep) over 30,000 lines: 3 million lines of nested quotes (over 300,000
+    // lines, a page took 1.8 GB and 22 s).
+    const nested = renderMarkdown(`${">".repeat(2000)} a\n${"b\n".repeat(30_000)}`, "d");
+    expect(shown(nested)).toBe("block quotes nested in one another over more than 2000000 lines in all.");
+    expect(nested.includes("<pre>&gt;&gt;&gt;")).toBe(true);
+    expect(shown(renderMarkdown(`${">".repeat(10)} a\n${"b\n".repeat(30_000)}`, "d"))).toBe("rendered");
+    // A paragraph of more than 2^18 characters (a token per emphasis marker while they are paired).
+    expect(shown(renderMarkdown("*a ".repeat(2 ** 18 / 3 + 1), "d"))).toBe(
+      "a paragraph of more than 262144 characters.",
+    );
+    expect(shown(renderMarkdown("*a ".repeat(2 ** 16), "d"))).toBe("rendered");
+    // A text of more than 2^20 characters; the marks of changed words stay in one shown as written.
+    const long = "Text des Absatzes.\n\n".repeat(2 ** 20 / 20 + 1);
+    expect(shown(renderMarkdown(long, "d"))).toBe("a text of more than 1048576 characters.");
+    const marked = markedTexts(`${long}alt`, `${long}neu`, "d");
+    expect([marked.before.includes("<del>alt</del>"), marked.after.includes("<ins>neu</ins>")]).toEqual([true, true]);
+    expect(shown(marked.after)).toBe("a text of more than 1048576 characters.");
+  });
+
   test("past --max-text-bytes the texts are left out, said on stderr and on the page; tree and search stay", async () => {
     const result = await run(["view", ".tooling/citation-targets/mvfg.jsonl", "--max-text-bytes", "1000"], repoRoot);
     expect(result.code).toBe(0);

@@ -21,9 +21,10 @@
  */
 import { diffArrays } from "diff";
 import MarkdownIt from "markdown-it";
-import type { MarkdownIt as Md, StateCore, Token as Tok } from "markdown-it";
+import type { MarkdownIt as Md, StateBlock, StateCore, Token as Tok } from "markdown-it";
 import footnote from "markdown-it-footnote";
 import { escapeHtml } from "./html-common.js";
+import { MAX_NESTED_QUOTE_LINES } from "../core/markdown/limits.js";
 
 /** The tags a text may hold, as written: `<sup>`, `</sup>`, `<sub>`, `</sub>`, `<br>` (also `<br/>`, `<br />`). */
 const PAIRED = /^<(\/?)(sup|sub)>$/;
@@ -121,6 +122,8 @@ function createRenderer(): Md {
   md.disable(["image"]);
   md.use(footnote);
   md.core.ruler.push("citation_targets_allow_list", allowListedTags);
+  md.core.ruler.before("inline", "citation_targets_inline_cap", capInline);
+  guardQuotes(md);
   const rules = md.renderer.rules;
   rules.text = (tokens, idx) => escapeHtml(tokens[idx]!.content);
   rules.code_inline = (tokens, idx) => `<code>${escapeHtml(tokens[idx]!.content)}</code>`;
@@ -148,15 +151,81 @@ function createRenderer(): Md {
   return md;
 }
 
+/**
+ * The caps of a text's rendering (docs/spec.md, section 17, "Rendered text"): the pages are made in the main thread, whose
+ * heap has no cap, from records anyone may have edited, so what markdown-it holds for a text is bounded as generation
+ * bounds it (section 13): the text's length (about 50 bytes held per character of ordinary legal text), the length of one
+ * paragraph's inline content (a token per emphasis marker while they are paired, up to about 250 bytes per character),
+ * and block quotes nested over many lines (depth times lines, the cap generation has). A text past one is shown as
+ * written, escaped, with the reason: never a crash, never the page's memory.
+ */
+const MAX_RENDERED_CHARS = 2 ** 20;
+const MAX_RENDERED_INLINE = 2 ** 18;
+
+/** A text past a cap of its rendering. */
+class RenderCap extends Error {}
+
+/** markdown-it's block quote rule, its nested quotes' lines added up and capped as the generator's (parser.ts). */
+function guardQuotes(md: Md): void {
+  type BlockRule = (state: StateBlock, startLine: number, endLine: number, silent: boolean) => boolean;
+  const ruler = md.block.ruler as unknown as { __rules__: { name: string; fn: BlockRule; alt: string[] }[] };
+  const rule = ruler.__rules__.find((r) => r.name === "blockquote")!;
+  const quote = rule.fn;
+  md.block.ruler.at(
+    "blockquote",
+    (state, startLine, endLine, silent) => {
+      const env = state.env as { quoteDepth?: number; quoteLines?: number };
+      const depth = env.quoteDepth ?? 0;
+      const span = depth > 0 ? endLine - startLine : 0;
+      const lines = (env.quoteLines ?? 0) + span;
+      if (lines > MAX_NESTED_QUOTE_LINES)
+        throw new RenderCap(`block quotes nested in one another over more than ${MAX_NESTED_QUOTE_LINES} lines in all`);
+      env.quoteDepth = depth + 1;
+      env.quoteLines = lines;
+      try {
+        return quote(state, startLine, endLine, silent);
+      } finally {
+        env.quoteDepth = depth;
+        env.quoteLines = lines - span;
+      }
+    },
+    { alt: [...rule.alt] },
+  );
+}
+
+/** Before the inline parse: a paragraph (or heading, or table cell) whose inline content is longer than the cap. */
+function capInline(state: StateCore): void {
+  for (const token of state.tokens)
+    if (token.type === "inline" && token.content.length > MAX_RENDERED_INLINE)
+      throw new RenderCap(`a paragraph of more than ${MAX_RENDERED_INLINE} characters`);
+}
+
+/** A text past a cap: as written, escaped, with the reason (the marks of changed words stay in it). */
+function asWritten(markdown: string, reason: string): string {
+  return `<p class="muted">Shown as written, not rendered: ${escapeHtml(reason)}.</p>\n<pre>${escapeHtml(markdown)}</pre>\n`;
+}
+
 let renderer: Md | undefined;
+
+/** The markdown as HTML, within the caps of its rendering. */
+function renderBounded(markdown: string, docId: string): string {
+  if (markdown.length > MAX_RENDERED_CHARS)
+    return asWritten(markdown, `a text of more than ${MAX_RENDERED_CHARS} characters`);
+  renderer ??= createRenderer();
+  try {
+    return renderer.render(markdown, { docId });
+  } catch (error) {
+    if (error instanceof RenderCap) return asWritten(markdown, error.message);
+    throw error;
+  }
+}
 
 /**
  * The markdown as HTML. `docId` makes the footnotes' element ids unique on the page (`fn-<docId>-1`), so that it
  * must be unique per text on a page.
  */
 export function renderMarkdown(markdown: string, docId: string): string {
-  renderer ??= createRenderer();
-  return renderer.render(markdown.replace(SENTINELS, "\uFFFD"), { docId });
+  return renderBounded(markdown.replace(SENTINELS, "\uFFFD"), docId);
 }
 
 /** The two characters a marked run is put between (U+E000, U+E001: private use, text to markdown-it). */
@@ -261,9 +330,8 @@ export function markedTexts(before: string, after: string, docId: string): Marke
       if (!part.removed) newRuns.push({ text, marked: part.added });
     }
   }
-  renderer ??= createRenderer();
   const render = (runs: typeof oldRuns, side: string, tag: "del" | "ins") =>
-    sentinelsToTags(renderer!.render(markRuns(runs), { docId: `${docId}-${side}` }), tag);
+    sentinelsToTags(renderBounded(markRuns(runs), `${docId}-${side}`), tag);
   return {
     before: render(oldRuns, "old", "del"),
     after: render(newRuns, "new", "ins"),
