@@ -162,6 +162,14 @@ describe("item 1: a committed journal deletes nothing", () => {
       `citation-targets: ${join(dir, JOURNAL)} is tracked by git: a journal of citation-targets is never committed (a pull request may carry one to delete files), so it is not followed; remove it (git rm ".citation-targets-update.journal.json")\n`,
     );
     expect(existsSync(join(dir, JSONL))).toBe(true);
+    // The other commands say what it is, not that an update was interrupted: nothing runs while it is there.
+    for (const command of [["validate"], ["update", "--check"]]) {
+      const gated = await runBin(command, dir);
+      expect(gated.code, command.join(" ")).toBe(2);
+      expect(gated.stderr, command.join(" ")).toBe(
+        `citation-targets: ${JOURNAL} is tracked by git: a journal of citation-targets is never committed (a pull request may carry one to delete files); nothing runs while it is there, and it is never followed: remove it (git rm ".citation-targets-update.journal.json")\n`,
+      );
+    }
   });
 
   test("a journal that is a FIFO or a symbolic link is refused by name, without waiting on it or following it", async () => {

@@ -92,10 +92,15 @@ export async function journalPath(cwd: string): Promise<string> {
   return join((await findRepositoryRoot(cwd)) ?? resolve(cwd), JOURNAL_NAME);
 }
 
-/** The message for a pending journal, or undefined when there is none. */
+/**
+ * The message for a pending journal, or undefined when there is none. One that git tracks came with a commit, not from
+ * an interrupted run (a pull request may carry one): said so, as recovery refuses it.
+ */
 export async function pendingJournal(cwd: string): Promise<string | undefined> {
   const path = await journalPath(cwd);
   if (!present(path)) return undefined;
+  if (await trackedByGit(path, dirname(path)))
+    return `${displayPath(path, cwd)} is tracked by git: a journal of citation-targets is never committed (a pull request may carry one to delete files); nothing runs while it is there, and it is never followed: remove it (git rm ${JSON.stringify(basename(path))})`;
   return `an interrupted update left its journal ${displayPath(path, cwd)}: the datasets it names are half renamed until \`${RECOVER_COMMAND}\` completes it (nothing else runs until then)`;
 }
 
