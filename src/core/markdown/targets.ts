@@ -8,7 +8,7 @@
  * full parse.
  */
 
-import { type Document, isScalar, parseDocument, visit } from "yaml";
+import { type Document, isScalar, LineCounter, parseDocument, visit, type YAMLError } from "yaml";
 import { isSimpleYamlMap } from "./simple-yaml.js";
 import { findFrontMatter, type FrontMatter } from "./front-matter.js";
 import type { IndexKind } from "../model.js";
@@ -127,6 +127,30 @@ export function duplicateKey(document: Document, source: string): { line: number
   return found;
 }
 
+/**
+ * The first line of the message the YAML parser gives an error when it makes errors pretty: its message, then where it
+ * is (` at line L, column C`), then a colon when the parser would show the line under it. It shows the line (its end
+ * of line left out) cut to about 80 characters, with the line before when only spaces come before the column on a line
+ * after the first; it shows it when what it shows holds a character other than a space: a line longer than 80 (cut,
+ * it holds an ellipsis), one with any other character, or one after the first with only spaces before the column (the
+ * line before ends with its line break). Made for the first error only; `test/front-matter-errors.test.ts` holds it to
+ * the parser's own, on generated YAML.
+ */
+export function firstErrorMessage(
+  error: YAMLError,
+  source: string,
+  lines: LineCounter,
+): { line: number; message: string } {
+  if (error.pos[0] === -1) return { line: 0, message: error.message.split("\n")[0]! };
+  const { line, col } = lines.linePos(error.pos[0]);
+  const start = lines.lineStarts[line - 1] ?? 0;
+  let end = lines.lineStarts[line] ?? source.length;
+  while (end > start && (source[end - 1] === "\n" || source[end - 1] === "\r")) end--;
+  const text = source.slice(start, end);
+  const shown = text.length > 80 || /[^ ]/.test(text) || (line > 1 && /^ *$/.test(text.slice(0, col - 1)));
+  return { line, message: `${error.message.split("\n")[0]!} at line ${line}, column ${col}${shown ? ":" : ""}` };
+}
+
 /** The front matter of `text` (checked to be YAML, else `ArtifactError`), and where its body is parsed from. */
 function readFrontMatter(
   text: string,
@@ -141,13 +165,14 @@ function readFrontMatter(
     // Keys are checked unique here, in linear time (the parser's own check compares each key with every earlier one of
     // its map: 0.5 MB of front matter took five times as long as 0.25 MB).
     const source = frontMatter.value.replace(/\0/g, "\uFFFD");
-    const yaml = parseDocument(source, { uniqueKeys: false });
+    // The errors are not made pretty by the parser: it cuts the line of each error out of the text and trims it with a
+    // regular expression, time linear in the line for every error, so that 128 KB of `]` on one line took 99 s and
+    // 355 MB. Only the first is said, made here (firstErrorMessage).
+    const lines = new LineCounter();
+    const yaml = parseDocument(source, { uniqueKeys: false, prettyErrors: false, lineCounter: lines });
     const duplicate = yaml.errors.length === 0 ? duplicateKey(yaml, source) : undefined;
     if (yaml.errors.length > 0 || duplicate !== undefined) {
-      const error = duplicate ?? {
-        line: yaml.errors[0]!.linePos?.[0]?.line ?? 0,
-        message: yaml.errors[0]!.message.split("\n")[0]!,
-      };
+      const error = duplicate ?? firstErrorMessage(yaml.errors[0]!, source, lines);
       throw new ArtifactError(`front matter is not valid YAML (line ${error.line + 1}): ${error.message}`); // +1 for the opening "---"
     }
     // Aliases are never expanded (the front matter is only checked), so an alias bomb cannot blow up memory; their
