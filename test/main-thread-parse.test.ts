@@ -60,6 +60,15 @@ describe("generate under MAIN_THREAD_PARSE_BYTES parses in the main thread, boun
     expect(run.stdout.trim().split("\n")).toHaveLength(2);
   });
 
+  test("130,000 stray brackets, a front matter of as many errors under the budget, are refused within a main thread's heap of 256 MiB", async () => {
+    await lockOne(`---\nk: [${"]".repeat(130_000)}\n---\n# d\n\n## § 1 Eins\n`);
+    const run = await runBin(["generate", "d.lock.json"], dir, env);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toContain(
+      'index.md: front matter is not valid YAML (line 2): Unexpected flow-seq-end token in YAML stream: "]" at line 1, column 6:',
+    );
+  });
+
   test("over the budget, such front matter goes to a capped worker, which runs out of memory and names the dataset", async () => {
     const text = `---\nk: [${"[a], ".repeat(50_000)}a]\n---\n# d\n`;
     expect(Buffer.byteLength(text)).toBeGreaterThan(MAIN_THREAD_PARSE_BYTES);

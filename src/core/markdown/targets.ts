@@ -169,7 +169,15 @@ function readFrontMatter(
     // regular expression, time linear in the line for every error, so that 128 KB of `]` on one line took 99 s and
     // 355 MB. Only the first is said, made here (firstErrorMessage).
     const lines = new LineCounter();
-    const yaml = parseDocument(source, { uniqueKeys: false, prettyErrors: false, lineCounter: lines });
+    // Each error the parser makes is an Error, which records a stack trace: none, for a front matter of thousands.
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    let yaml: Document.Parsed;
+    try {
+      yaml = parseDocument(source, { uniqueKeys: false, prettyErrors: false, lineCounter: lines });
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit;
+    }
     const duplicate = yaml.errors.length === 0 ? duplicateKey(yaml, source) : undefined;
     if (yaml.errors.length > 0 || duplicate !== undefined) {
       const error = duplicate ?? firstErrorMessage(yaml.errors[0]!, source, lines);

@@ -92,7 +92,15 @@ export async function frontMatter({ text, shown, maxFrontMatterBytes }: FrontMat
     // The failsafe schema: every value as it is written (`172.010` stays `172.010`, a date stays its text), never a
     // number or a date.
     // Keys checked unique in linear time (duplicateKey), not by the parser's check, which compares every pair of keys.
-    const document = parseDocument(text, { prettyErrors: false, schema: "failsafe", uniqueKeys: false });
+    // Each error the parser makes is an Error, which records a stack trace: none, for a front matter of thousands.
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    let document: ReturnType<typeof parseDocument>;
+    try {
+      document = parseDocument(text, { prettyErrors: false, schema: "failsafe", uniqueKeys: false });
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit;
+    }
     if (document.errors.length > 0) throw document.errors[0];
     const duplicate = duplicateKey(document, text);
     if (duplicate !== undefined) throw new Error(duplicate.message);
