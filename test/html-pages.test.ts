@@ -338,6 +338,11 @@ describe("view: a dataset as a page", () => {
       "a paragraph of more than 262144 characters.",
     );
     expect(shown(renderMarkdown("*a ".repeat(2 ** 16), "d"))).toBe("rendered");
+    // A reference link's address written again at every use: 100 KB used 5,000 times (3.5 GB and 84 s for a page).
+    expect(shown(renderMarkdown(`[a]: /${"x".repeat(100_000)}\n\n${"[a] ".repeat(5000)}\n`, "d"))).toBe(
+      "links whose addresses and titles add up to more than 1048576 characters.",
+    );
+    expect(shown(renderMarkdown(`[a]: /${"x".repeat(100)}\n\n${"[a] ".repeat(5000)}\n`, "d"))).toBe("rendered");
     // A text of more than 2^20 characters; the marks of changed words stay in one shown as written.
     const long = "Text des Absatzes.\n\n".repeat(2 ** 20 / 20 + 1);
     expect(shown(renderMarkdown(long, "d"))).toBe("a text of more than 1048576 characters.");

@@ -132,6 +132,14 @@ function createRenderer(): Md {
   rules.heading_close = () => "</p>\n";
   const link = rules.link_open;
   rules.link_open = (tokens, idx, options, env, self) => {
+    // A reference link's address and title are written again at every use: capped in all, or 100 KB of address used
+    // 5,000 times would make 500 MB of page.
+    const held = env as { linkChars?: number };
+    const token = tokens[idx]!;
+    held.linkChars =
+      (held.linkChars ?? 0) + String(token.attrGet("href") ?? "").length + String(token.attrGet("title") ?? "").length;
+    if (held.linkChars > MAX_LINK_CHARS)
+      throw new RenderCap(`links whose addresses and titles add up to more than ${MAX_LINK_CHARS} characters`);
     tokens[idx]!.attrSet("rel", "noopener noreferrer nofollow");
     return link !== undefined ? link(tokens, idx, options, env, self) : self.renderToken(tokens, idx, options);
   };
@@ -156,11 +164,13 @@ function createRenderer(): Md {
  * heap has no cap, from records anyone may have edited, so what markdown-it holds for a text is bounded as generation
  * bounds it (section 13): the text's length (about 50 bytes held per character of ordinary legal text), the length of one
  * paragraph's inline content (a token per emphasis marker while they are paired, up to about 250 bytes per character),
- * and block quotes nested over many lines (depth times lines, the cap generation has). A text past one is shown as
+ * block quotes nested over many lines (depth times lines, the cap generation has), and the links' addresses and titles
+ * in all (a reference link's are written again at every use). A text past one is shown as
  * written, escaped, with the reason: never a crash, never the page's memory.
  */
 const MAX_RENDERED_CHARS = 2 ** 20;
 const MAX_RENDERED_INLINE = 2 ** 18;
+const MAX_LINK_CHARS = 2 ** 20;
 
 /** A text past a cap of its rendering. */
 class RenderCap extends Error {}
