@@ -92,7 +92,7 @@ async function bothWays(manifest: LockManifest, bytes: Map<string, Uint8Array>) 
         pieces.push(encoded);
         ends[k++] = at += encoded.length;
       }
-    return { firstHeading: lines.firstHeading, bytes: Buffer.concat(pieces), ends };
+    return { firstHeading: lines.firstHeading, bytes: Buffer.concat(pieces), ends, trails: lines.trails };
   };
   const plainPieces: Uint8Array[] = [];
   await writeSteps(generateLineStepsFrom(manifest, plain), async (piece) => {

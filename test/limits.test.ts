@@ -2,7 +2,7 @@
  * Documented caps (docs/spec.md, "Limits"): exceeding one is a problem on that line or file, never a crash or unbounded
  * memory.
  */
-import { readdir, writeFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { createFileCheck } from "../src/engine/check-file.js";
@@ -11,6 +11,8 @@ import { rules } from "../src/rules/index.js";
 import { nestingDepth } from "../src/engine/read-records.js";
 import { runBin, runMain } from "./helpers/bin.js";
 import { parseArtifact } from "../src/core/markdown/targets.js";
+import { headingTrailCap } from "../src/core/markdown/limits.js";
+import { sourceBytesOf, writeArtifactByteLines } from "../src/core/records/generate.js";
 import { repoRoot } from "./helpers/records.js";
 import { tempDir, writeTree } from "./helpers/datasets.js";
 import { fixtureRecords, schemaCheck } from "./helpers/records.js";
@@ -315,6 +317,121 @@ describe("block quotes nested over many lines (issue 32, item 7)", () => {
     expect(deep.targets.map((t) => t.heading?.text)).toEqual(["Q", "Next"]);
     const long = parseArtifact(`# Q\n\n${">".repeat(10)} a\n${"b\n".repeat(100_000)}\n## Next\n`);
     expect(long.targets.map((t) => t.heading?.text)).toEqual(["Q", "Next"]);
+  });
+});
+
+describe("heading trails (issue 32, item 7)", () => {
+  // Every record repeats the headings above it: a long heading over many short ones multiplies (docs/spec.md, section
+  // 13). The built bin in a 256 MiB heap, as the helper ran it: 131 KB made 552 MB of JSONL and aborted there.
+  const env = { NODE_OPTIONS: "--max-old-space-size=256" };
+  const refusal = (path: string, characters: number) =>
+    `${path}: its records' heading trails add up to more than ${headingTrailCap(characters)} characters, the cap for a file of ${characters} characters`;
+  const tooling = ".tooling/citation-targets";
+
+  test("a heading of 65,000 characters over 8,388 `## N` (131 KB) is refused, named, by every command that generates", async () => {
+    const text = `# ${"x".repeat(65_000)}\n\n${Array.from({ length: 8388 }, (_, i) => `## ${i}\n\n`).join("")}`;
+    await writeTree(dir, { ".git/HEAD": "ref: refs/heads/main\n", "laws/ht/index.md": text });
+    await lock({ dir: join(dir, "laws/ht"), ...META, slug: "ht", output: join(dir, tooling, "ht.lock.json") });
+    const expected = refusal("index.md", text.length);
+    for (const args of [
+      ["generate", `${tooling}/ht.lock.json`, "-o", "ht.jsonl"],
+      ["generate", `${tooling}/ht.lock.json`, "-o", "ht.jsonl", "--jobs", "2"],
+      ["update"],
+      ["update", "--check"],
+      ["adopt", "laws/ht", "--check", ...ADOPT_FLAGS],
+    ]) {
+      const run = await runBin(args, dir, env);
+      expect(run.code, `${args.join(" ")}: ${run.stderr}`).toBe(1);
+      expect(run.stderr).toContain(expected);
+    }
+    expect((await readdir(dir)).filter((name) => name.startsWith("ht"))).toEqual([]);
+    // validate of a JSONL beside the manifest says why it could not compare it with what generate writes.
+    await writeFile(join(dir, tooling, "ht.jsonl"), "{}\n");
+    const validated = await runBin(["validate", `${tooling}/ht.jsonl`], dir, env);
+    expect(validated.code, validated.stderr).toBe(1);
+    expect(validated.stdout).toContain(`because generate refuses the dataset of ${tooling}/ht.lock.json: ${expected}`);
+  });
+
+  test("the thread that makes a file's lines stops at the record that passes the cap: it never makes them all", () => {
+    const text = `# ${"x".repeat(65_000)}\n\n${Array.from({ length: 8388 }, (_, i) => `## ${i}\n\n`).join("")}`;
+    const bytes = new TextEncoder().encode(text);
+    const head = { ...META, datasetDigest: "0".repeat(64) };
+    let lines = 0;
+    let trail = 0;
+    expect(() =>
+      writeArtifactByteLines(
+        head,
+        { path: "index.md", sha256: "0".repeat(64) },
+        parseArtifact(text),
+        sourceBytesOf(text, bytes),
+        (_parts, _markdown, ownTrail) => {
+          lines++;
+          trail += JSON.parse(ownTrail).join("").length;
+        },
+      ),
+    ).toThrow(refusal("index.md", text.length));
+    // 137 children of the heading fit under 64 × 139,386 + 4,096 characters; the next is refused before it is made.
+    expect(trail).toBeLessThanOrEqual(headingTrailCap(text.length));
+    expect(trail + 65_000).toBeGreaterThan(headingTrailCap(text.length));
+    expect(lines).toBeLessThan(200);
+  });
+
+  test("under the budget of the main thread (87 KB), and for units below a heading, refused the same", async () => {
+    const text = `# ${"x".repeat(30_000)}\n\n${Array.from({ length: 8000 }, (_, i) => `## ${i}\n\n`).join("")}`;
+    const units = `# ${"u".repeat(20_000)}\n\n${Array.from({ length: 500 }, (_, i) => `(${i + 1}) a.\n\n`).join("")}`;
+    await writeTree(dir, { "h/index.md": text, "u/index.md": units });
+    await lock({ dir: join(dir, "h"), ...META, output: join(dir, "h.lock.json") });
+    await lock({ dir: join(dir, "u"), ...META, units: true, output: join(dir, "u.lock.json") });
+    const headings = await runBin(["generate", "h.lock.json", "-o", "h.jsonl"], dir, env);
+    expect(headings.code, headings.stderr).toBe(1);
+    expect(headings.stderr).toContain(refusal("index.md", text.length));
+    const below = await runBin(["generate", "u.lock.json", "-o", "u.jsonl"], dir, env);
+    expect(below.code, below.stderr).toBe(1);
+    expect(below.stderr).toContain(refusal("index.md", units.length));
+    // Without units, the same file is one heading over 500 paragraphs: nothing repeats.
+    await lock({ dir: join(dir, "u"), ...META, output: join(dir, "plain.lock.json") });
+    expect((await cli(["generate", "plain.lock.json", "-o", "plain.jsonl"], dir)).code).toBe(0);
+  });
+
+  test("a folder's heading counts in every record of the files below it: a tiny file under a long one is refused", async () => {
+    const long = "y".repeat(20_000);
+    await writeTree(dir, {
+      "long/a/index.md": `# ${long}\n\nText.\n`,
+      "long/a/s0.md": "# 0\n",
+      "short/a/index.md": `# ${"z".repeat(300)}\n\nText.\n`,
+      "short/a/s0.md": "# 0\n",
+    });
+    await lock({ dir: join(dir, "long"), ...META, output: join(dir, "long.lock.json") });
+    await lock({ dir: join(dir, "short"), ...META, output: join(dir, "short.lock.json") });
+    const refused = await cli(["generate", "long.lock.json", "-o", "long.jsonl"], dir);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(refusal("a/s0.md", 4));
+    // A folder's heading of 300 characters over the same tiny file: well under the floor of 4,096.
+    const passed = await cli(["generate", "short.lock.json", "-o", "short.jsonl"], dir);
+    expect(passed.code, passed.stderr).toBe(0);
+    const records = (await readFile(join(dir, "short.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l));
+    expect(records.find((r) => r.artifactRelativePath === "a/s0.md").headingTrail).toEqual(["z".repeat(300)]);
+  });
+
+  test("the cap is 64 characters a character of the file and 4,096: the longest heading that fits passes, one more is refused", async () => {
+    const children = Array.from({ length: 100 }, (_, i) => `## ${i}\n`).join("");
+    const textOf = (a: number) => `# ${"x".repeat(a)}\n${children}`;
+    // Each of the 100 children repeats the heading of `a` characters; the heading itself has no trail.
+    let a = 1;
+    while (100 * (a + 1) <= headingTrailCap(textOf(a + 1).length)) a++;
+    await writeTree(dir, { "fits/index.md": textOf(a), "over/index.md": textOf(a + 1) });
+    await lock({ dir: join(dir, "fits"), ...META, output: join(dir, "fits.lock.json") });
+    await lock({ dir: join(dir, "over"), ...META, output: join(dir, "over.lock.json") });
+    const fits = await cli(["generate", "fits.lock.json", "-o", "fits.jsonl"], dir);
+    expect(fits.code, fits.stderr).toBe(0);
+    const trails = (await readFile(join(dir, "fits.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l).headingTrail.join("").length);
+    expect(trails.reduce((x, y) => x + y, 0)).toBe(100 * a);
+    const over = await cli(["generate", "over.lock.json", "-o", "over.jsonl"], dir);
+    expect(over.code).toBe(1);
+    expect(over.stderr).toContain(refusal("index.md", textOf(a + 1).length));
   });
 });
 

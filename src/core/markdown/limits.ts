@@ -60,3 +60,27 @@ export const MAX_BLOCK_LINES = 1_000_000;
  * unit); a statute's longest heading is a few hundred.
  */
 export const DEFAULT_MAX_HEADING_LENGTH = 65_536;
+
+/**
+ * The heading trails of a markdown file's records may add up to this many characters (UTF-16 code units) for each
+ * character of the file, and HEADING_TRAIL_FLOOR more: docs/spec.md, section 13. Every record repeats the headings above
+ * it, so 131 KB of markdown (a heading of 65,000 characters over 8,388 short ones) made 552 MB of JSONL. The synthetic
+ * statute book's files reach 0.3 (2.5 with units below the heading).
+ */
+export const HEADING_TRAIL_PER_CHARACTER = 64;
+
+/** What a file's records' heading trails may hold beyond HEADING_TRAIL_PER_CHARACTER times its characters. */
+export const HEADING_TRAIL_FLOOR = 4096;
+
+/** The most characters a file of `characters` characters may have in its records' heading trails, in all. */
+export function headingTrailCap(characters: number): number {
+  return HEADING_TRAIL_FLOOR + HEADING_TRAIL_PER_CHARACTER * characters;
+}
+
+/**
+ * The refusal of a file whose records' heading trails pass its cap (headingTrailCap): the same words wherever it is
+ * found (the worker thread that makes the file's lines, or the walk that adds its folders' trails).
+ */
+export function headingTrailRefusal(path: string, characters: number): string {
+  return `${path}: its records' heading trails add up to more than ${headingTrailCap(characters)} characters, the cap for a file of ${characters} characters (${HEADING_TRAIL_PER_CHARACTER} a character, and ${HEADING_TRAIL_FLOOR}): every record repeats the headings above it, in the file and its folders, so a long heading above many short ones multiplies`;
+}

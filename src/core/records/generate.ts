@@ -10,6 +10,7 @@ import { decodeLatin1, decodeUtf8, utf8ByteLength } from "../bytes.js";
 import { assignLocalCoordinates } from "../address/numbering.js";
 import { deriveCitationTargetId, deriveTextDigest, deriveTextDigestOfUtf8 } from "../digest.js";
 import { computeDatasetDigest, type LockManifest, type ManifestArtifact } from "../lock/manifest.js";
+import { headingTrailCap, headingTrailRefusal } from "../markdown/limits.js";
 import type { ParsedArtifact } from "../markdown/targets.js";
 import { cutUnits } from "../markdown/units.js";
 import { SCHEMA_VERSION } from "../schema/schema.js";
@@ -257,10 +258,20 @@ function artifactTargets(
   artifact: ManifestArtifact,
   parsed: ParsedArtifact,
   source?: SourceBytes,
-): ArtifactTarget[] {
+): { targets: ArtifactTarget[]; trails: TrailSpent } {
   const targets: ArtifactTarget[] = [];
-  visitArtifactTargets(common, artifact, parsed, source, (target) => targets.push(target));
-  return targets;
+  const trails = visitArtifactTargets(common, artifact, parsed, source, (target) => targets.push(target));
+  return { targets, trails };
+}
+
+/**
+ * What an artifact's own trails spent of its cap (docs/spec.md, section 13, "heading trails"): its length, and the
+ * characters of the headings above its targets inside it, added up over its records. The walk over the dataset adds
+ * what its folders' trails repeat in them (TrailCharge).
+ */
+export interface TrailSpent {
+  characters: number;
+  trail: number;
 }
 
 /**
@@ -274,14 +285,26 @@ function visitArtifactTargets(
   parsed: ParsedArtifact,
   source: SourceBytes | undefined,
   visit: (target: ArtifactTarget) => void,
-): void {
+): TrailSpent {
   const fields = artifactRecordFields(artifact);
   const locals = assignLocalCoordinates(parsed.targets.map((t) => t.heading));
   const headingStack: { depth: number; text: string }[] = [];
+  // The cap on the trails is checked as each record is made, before its line: a file over it stops at the record that
+  // passes it, having made lines for at most the cap.
+  const characters = parsed.bodyStart + parsed.body.length;
+  const cap = headingTrailCap(characters);
+  let trail = 0;
+  const spend = (more: number) => {
+    trail += more;
+    if (trail > cap) throw new DatasetError([headingTrailRefusal(artifact.path, characters)]);
+  };
+  /** The characters of the headings on headingStack. */
+  let stackCharacters = 0;
   for (const [i, target] of parsed.targets.entries()) {
     if (target.heading)
       while (headingStack.length > 0 && headingStack[headingStack.length - 1]!.depth >= target.heading.depth)
-        headingStack.pop();
+        stackCharacters -= headingStack.pop()!.text.length;
+    spend(stackCharacters);
     const ownTrail = headingStack.map((h) => h.text);
     const local = locals[i]!;
     const headingText = target.heading?.text ?? "";
@@ -333,10 +356,14 @@ function visitArtifactTargets(
       /** The enclosing units' locals and printed designations, by depth. */
       // Each entry also has the JCS text of the trail of a unit below it (ownTrailJson): its parent's and one more.
       const trailJson = valueJson([...ownTrail, headingText], WELL_FORMED);
-      const above: { local: string; text: string; trailJson: string }[] = [{ local, text: headingText, trailJson }];
+      // `characters`: of the unit's trail (the heading's own trail, the heading, the units above).
+      const above: { local: string; text: string; trailJson: string; characters: number }[] = [
+        { local, text: headingText, trailJson, characters: stackCharacters + headingText.length },
+      ];
       for (const unit of units) {
         above.length = unit.depth;
         const parent = above[unit.depth - 1]!;
+        spend(parent.characters);
         const unitLocal = `${parent.local}/${unit.step}`;
         const start = startOf(unit.first);
         const end = endOf(unit.end);
@@ -365,11 +392,16 @@ function visitArtifactTargets(
           local: unitLocal,
           text: unit.headingText,
           trailJson: `${parent.trailJson.slice(0, -1)},${valueJson(unit.headingText, WELL_FORMED)}]`,
+          characters: parent.characters + unit.headingText.length,
         });
       }
     } else visit(heading);
-    if (target.heading) headingStack.push(target.heading);
+    if (target.heading) {
+      headingStack.push(target.heading);
+      stackCharacters += target.heading.text.length;
+    }
   }
+  return { characters, trail };
 }
 
 /** One markdown-artifact target's record as its artifact decides it: a heading's or a unit's. */
@@ -519,16 +551,43 @@ export async function* generateRecordsFrom(
     const { parsed } = await source(position, early);
     return { parsed, firstHeading: parsed.firstHeading };
   };
+  const charge = new TrailCharge();
   for await (const step of walkDataset(manifest, common, parsedSource)) {
     if ("container" in step) {
+      charge.container(step.container.headingTrail as string[]);
       yield step.container;
       continue;
     }
-    for (const { record, ownTrail } of artifactTargets(common, step.artifact, step.data.parsed)) {
+    const { targets, trails } = artifactTargets(common, step.artifact, step.data.parsed);
+    charge.artifact(step.artifact.path, trails, targets.length, step.folderTrail);
+    for (const { record, ownTrail } of targets) {
       record.documentOrder = documentOrder++;
       record.headingTrail = [...step.folderTrail, ...ownTrail];
       yield record;
     }
+  }
+}
+
+/**
+ * Adds to each artifact's own trails (TrailSpent) what its folders' trails repeat in it: in each of its records, and in
+ * the container records of the folders it opens; refuses the artifact when that passes its cap (docs/spec.md, section
+ * 13). The same in every walk over the dataset, so that every command refuses the same file.
+ */
+class TrailCharge {
+  /** The characters of the trails of the containers yielded since the last artifact (the folders the next one opens). */
+  private containers = 0;
+
+  container(trail: readonly string[]): void {
+    for (const text of trail) this.containers += text.length;
+  }
+
+  artifact(path: string, spent: TrailSpent, records: number, folderTrail: readonly string[]): void {
+    let folder = 0;
+    for (const text of folderTrail) folder += text.length;
+    const total = spent.trail + this.containers + records * folder;
+    this.containers = 0;
+    if (total > headingTrailCap(spent.characters))
+      throw new DatasetError([headingTrailRefusal(path, spent.characters)]);
   }
 }
 
@@ -541,6 +600,7 @@ export async function* generateRecordsFrom(
 export interface ArtifactLines {
   firstHeading: string | undefined;
   targets: { parts: string[]; ownTrail: string }[];
+  trails: TrailSpent;
 }
 
 /**
@@ -552,7 +612,8 @@ export function artifactLines(
   artifact: ManifestArtifact,
   parsed: ParsedArtifact,
 ): ArtifactLines {
-  const targets = artifactTargets(commonOf(manifest), artifact, parsed).map(
+  const { targets: made, trails } = artifactTargets(commonOf(manifest), artifact, parsed);
+  const targets = made.map(
     ({ record, ownTrail, markdownJson, ownTrailJson }) => ({
       parts: serializeRecordCut(
         record,
@@ -563,7 +624,7 @@ export function artifactLines(
       ownTrail: ownTrailJson ?? valueJson(ownTrail, WELL_FORMED),
     }),
   );
-  return { firstHeading: parsed.firstHeading, targets };
+  return { firstHeading: parsed.firstHeading, targets, trails };
 }
 
 /** The members a worker thread's line is cut at: the two the whole dataset decides, and the markdown (SourceBytes). */
@@ -575,7 +636,7 @@ const PLACED_AND_MARKDOWN = ["documentOrder", "headingTrail", "markdown"];
  * `parts[0] + documentOrder + parts[1] + headingTrail + parts[2] + '"' + markdown + '"' + parts[3]`, where `markdown`
  * is the JSON text of the markdown without its quotes, as Latin-1 for its UTF-8 bytes (SourceBytes), every other part
  * is text, and `ownTrail` is the JSON text of the target's own trail: the same bytes as artifactLines encoded. Returns
- * the artifact's first heading.
+ * the artifact's first heading, and what its own trails spent of its cap.
  */
 export function writeArtifactByteLines(
   manifest: RecordManifest,
@@ -583,8 +644,8 @@ export function writeArtifactByteLines(
   parsed: ParsedArtifact,
   source: SourceBytes,
   line: (parts: string[], markdown: string, ownTrail: string) => void,
-): string | undefined {
-  visitArtifactTargets(
+): { firstHeading: string | undefined; trails: TrailSpent } {
+  const trails = visitArtifactTargets(
     commonOf(manifest),
     artifact,
     parsed,
@@ -596,7 +657,7 @@ export function writeArtifactByteLines(
         ownTrailJson ?? valueJson(ownTrail, WELL_FORMED),
       ),
   );
-  return parsed.firstHeading;
+  return { firstHeading: parsed.firstHeading, trails };
 }
 
 /**
@@ -634,6 +695,7 @@ export interface EncodedArtifactLines {
   firstHeading: string | undefined;
   bytes: Uint8Array;
   ends: Uint32Array;
+  trails: TrailSpent;
 }
 
 /** Either form of an artifact's lines. */
@@ -651,8 +713,9 @@ export type LineSource = (position: number, early?: boolean) => Promise<SomeArti
 export function linesInThread(manifest: LockManifest, source: ArtifactSource): LineSource {
   return async (position, early) => {
     const { parsed } = await source(position, early);
+    // Read early, an artifact gives only its first heading (a folder's heading): its lines come at its turn.
     return early
-      ? { firstHeading: parsed.firstHeading, targets: [] }
+      ? { firstHeading: parsed.firstHeading, targets: [], trails: { characters: 0, trail: 0 } }
       : artifactLines(manifest, manifest.artifacts[position]!, parsed);
   };
 }
@@ -683,11 +746,14 @@ export async function* generateLineStepsFrom(
 ): AsyncGenerator<LineStep> {
   const common = datasetCommon(manifest, checked);
   let documentOrder = 0;
+  const charge = new TrailCharge();
   for await (const step of walkDataset(manifest, common, source)) {
     if ("container" in step) {
+      charge.container(step.container.headingTrail as string[]);
       yield { line: serializeRecord(step.container) };
       continue;
     }
+    charge.artifact(step.artifact.path, step.data.trails, targetCount(step.data), step.folderTrail);
     const firstOrder = documentOrder;
     documentOrder += targetCount(step.data);
     yield { lines: step.data, folderTrail: valueJson(step.folderTrail, WELL_FORMED), firstOrder };

@@ -4,7 +4,7 @@
  * documentOrder and the trails of the folders, without encoding or joining text. The bytes are those of the text lines
  * (generateLineBatchesFrom) encoded, byte for byte.
  */
-import { type EncodedArtifactLines, joinTrails, type LineStep } from "../../core/records/generate.js";
+import { type EncodedArtifactLines, joinTrails, type LineStep, type TrailSpent } from "../../core/records/generate.js";
 import { type AtomicFile, openAtomic } from "../writes/write.js";
 
 /**
@@ -82,8 +82,11 @@ function put(text: string, at: number): number {
 /** Where this thread writes an artifact's line ends while it encodes them: grown as needed, copied out exactly. */
 let endsScratch = new Uint32Array(4096);
 
-/** Gives an artifact's lines (writeArtifactByteLines) to `line` as each is made; returns its first heading. */
-type LineMaker = (line: (parts: string[], markdown: string, ownTrail: string) => void) => string | undefined;
+/** Gives an artifact's lines (writeArtifactByteLines) to `line` as each is made; returns its first heading and trails. */
+type LineMaker = (line: (parts: string[], markdown: string, ownTrail: string) => void) => {
+  firstHeading: string | undefined;
+  trails: TrailSpent;
+};
 
 /**
  * Encodes the lines of a batch's artifacts one after another into one buffer (`add`: each line as soon as it is made,
@@ -99,7 +102,7 @@ export function batchEncoder(): { add(make: LineMaker): EncodedArtifactLines; do
     add(make) {
       const from = at;
       let k = 0;
-      const firstHeading = make((parts, markdown, ownTrail) => {
+      const { firstHeading, trails } = make((parts, markdown, ownTrail) => {
         if (k + 4 > endsScratch.length) {
           const grown = new Uint32Array(2 * endsScratch.length);
           grown.set(endsScratch);
@@ -119,7 +122,7 @@ export function batchEncoder(): { add(make: LineMaker): EncodedArtifactLines; do
         at = put(ownTrail, at);
         endsScratch[k++] = at - from;
       });
-      const encoded: EncodedArtifactLines = { firstHeading, bytes: EMPTY, ends: endsScratch.slice(0, k) };
+      const encoded: EncodedArtifactLines = { firstHeading, bytes: EMPTY, ends: endsScratch.slice(0, k), trails };
       made.push({ encoded, from, to: at });
       return encoded;
     },
