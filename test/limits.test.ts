@@ -409,7 +409,10 @@ describe("heading trails (issue 32, item 7)", () => {
     // A folder's heading of 300 characters over the same tiny file: well under the floor of 4,096.
     const passed = await cli(["generate", "short.lock.json", "-o", "short.jsonl"], dir);
     expect(passed.code, passed.stderr).toBe(0);
-    const records = (await readFile(join(dir, "short.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l));
+    const records = (await readFile(join(dir, "short.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(records.find((r) => r.artifactRelativePath === "a/s0.md").headingTrail).toEqual(["z".repeat(300)]);
   });
 

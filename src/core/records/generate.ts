@@ -613,17 +613,15 @@ export function artifactLines(
   parsed: ParsedArtifact,
 ): ArtifactLines {
   const { targets: made, trails } = artifactTargets(commonOf(manifest), artifact, parsed);
-  const targets = made.map(
-    ({ record, ownTrail, markdownJson, ownTrailJson }) => ({
-      parts: serializeRecordCut(
-        record,
-        DATASET_PLACED,
-        WELL_FORMED,
-        markdownJson === undefined ? undefined : { markdown: markdownJson },
-      ),
-      ownTrail: ownTrailJson ?? valueJson(ownTrail, WELL_FORMED),
-    }),
-  );
+  const targets = made.map(({ record, ownTrail, markdownJson, ownTrailJson }) => ({
+    parts: serializeRecordCut(
+      record,
+      DATASET_PLACED,
+      WELL_FORMED,
+      markdownJson === undefined ? undefined : { markdown: markdownJson },
+    ),
+    ownTrail: ownTrailJson ?? valueJson(ownTrail, WELL_FORMED),
+  }));
   return { firstHeading: parsed.firstHeading, targets, trails };
 }
 
