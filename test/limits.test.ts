@@ -318,6 +318,17 @@ describe("block quotes nested over many lines (issue 32, item 7)", () => {
     const long = parseArtifact(`# Q\n\n${">".repeat(10)} a\n${"b\n".repeat(100_000)}\n## Next\n`);
     expect(long.targets.map((t) => t.heading?.text)).toEqual(["Q", "Next"]);
   });
+
+  test("only a line that opens a quote counts: three nested over 800,000 lines (2 × 800,000 in all) pass, four are refused as four", () => {
+    // Each quote nested in another may span its parent's lines: 800,000 each for the second and the third. The lines
+    // inside the third were counted as a fourth level, refused as "4 deep" with three `>`.
+    const lines = "b\n".repeat(799_999);
+    const three = parseArtifact(`# Q\n\n>>> a\n${lines}\n## Next\n`);
+    expect(three.targets.map((t) => t.heading?.text)).toEqual(["Q", "Next"]);
+    expect(() => parseArtifact(`# Q\n\n>>>> a\n${lines}\n## Next\n`)).toThrow(
+      /^block quotes nested 4 deep over 80000\d lines, in a top-level block from line 3 of the body: their depth times lines is more than 2000000, the cap$/,
+    );
+  });
 });
 
 describe("heading trails (issue 32, item 7)", () => {

@@ -67,6 +67,34 @@ test("lock without --units or --alias writes no aliases; --units writes the defa
   await generate({ manifest: output, cwd: dir, output: join(dir, "bgb.jsonl") });
 });
 
+test("--units without --alias names itself and the keys it reads when a front matter is not YAML (it said --alias)", async () => {
+  const { dir: broken, cleanup: done } = await tempDir();
+  onTestFinished(done);
+  await writeTree(broken, { "x/index.md": "---\nk: [a\n---\n# X\n\n(1) a.\n" });
+  const run = await runBin(
+    ["lock", "x", "--units", "--slug", "x", "--title-id", "x", "--name", "x", "--version-date", "2024-01-01"].concat([
+      "--source-text-url",
+      "https://www.legislation.gov.au/x/text",
+    ]),
+    broken,
+  );
+  expect(run.code).toBe(2);
+  expect(run.stderr).toContain(
+    "--units (its aliases, read from the front matter's keys jurabk, amtabk, abbreviation, shortTitle): the front matter of x/index.md is not valid YAML",
+  );
+  const asked = await runBin(
+    ["lock", "x", "--units", "--alias", "jurabk", "--slug", "x", "--title-id", "x", "--name", "x"].concat([
+      "--version-date",
+      "2024-01-01",
+      "--source-text-url",
+      "https://www.legislation.gov.au/x/text",
+    ]),
+    broken,
+  );
+  expect(asked.code).toBe(2);
+  expect(asked.stderr).toContain("--alias: the front matter of x/index.md is not valid YAML");
+});
+
 test("pinpoint citations resolve to their units by the default alias", async () => {
   const { results } = await resolveCitations({
     citations: ["§ 823 Abs. 1 BGB", "§ 823 Abs. 1 S. 2 BGB", "§ 309 Nr. 2 BGB", "§ 823 II BGB"],

@@ -21,10 +21,11 @@
  */
 import { diffArrays } from "diff";
 import MarkdownIt from "markdown-it";
-import type { MarkdownIt as Md, StateBlock, StateCore, Token as Tok } from "markdown-it";
+import type { MarkdownIt as Md, StateCore, Token as Tok } from "markdown-it";
 import footnote from "markdown-it-footnote";
 import { escapeHtml } from "./html-common.js";
 import { MAX_NESTED_QUOTE_LINES } from "../core/markdown/limits.js";
+import { guardNestedQuotes } from "../core/markdown/quote-guard.js";
 
 /** The tags a text may hold, as written: `<sup>`, `</sup>`, `<sub>`, `</sub>`, `<br>` (also `<br/>`, `<br />`). */
 const PAIRED = /^<(\/?)(sup|sub)>$/;
@@ -123,7 +124,10 @@ function createRenderer(): Md {
   md.use(footnote);
   md.core.ruler.push("citation_targets_allow_list", allowListedTags);
   md.core.ruler.before("inline", "citation_targets_inline_cap", capInline);
-  guardQuotes(md);
+  // Nested quotes' lines capped as the generator's parser caps them (quote-guard.ts).
+  guardNestedQuotes(md, () => {
+    throw new RenderCap(`block quotes nested in one another over more than ${MAX_NESTED_QUOTE_LINES} lines in all`);
+  });
   const rules = md.renderer.rules;
   rules.text = (tokens, idx) => escapeHtml(tokens[idx]!.content);
   rules.code_inline = (tokens, idx) => `<code>${escapeHtml(tokens[idx]!.content)}</code>`;
@@ -174,34 +178,6 @@ const MAX_LINK_CHARS = 2 ** 20;
 
 /** A text past a cap of its rendering. */
 class RenderCap extends Error {}
-
-/** markdown-it's block quote rule, its nested quotes' lines added up and capped as the generator's (parser.ts). */
-function guardQuotes(md: Md): void {
-  type BlockRule = (state: StateBlock, startLine: number, endLine: number, silent: boolean) => boolean;
-  const ruler = md.block.ruler as unknown as { __rules__: { name: string; fn: BlockRule; alt: string[] }[] };
-  const rule = ruler.__rules__.find((r) => r.name === "blockquote")!;
-  const quote = rule.fn;
-  md.block.ruler.at(
-    "blockquote",
-    (state, startLine, endLine, silent) => {
-      const env = state.env as { quoteDepth?: number; quoteLines?: number };
-      const depth = env.quoteDepth ?? 0;
-      const span = depth > 0 ? endLine - startLine : 0;
-      const lines = (env.quoteLines ?? 0) + span;
-      if (lines > MAX_NESTED_QUOTE_LINES)
-        throw new RenderCap(`block quotes nested in one another over more than ${MAX_NESTED_QUOTE_LINES} lines in all`);
-      env.quoteDepth = depth + 1;
-      env.quoteLines = lines;
-      try {
-        return quote(state, startLine, endLine, silent);
-      } finally {
-        env.quoteDepth = depth;
-        env.quoteLines = lines - span;
-      }
-    },
-    { alt: [...rule.alt] },
-  );
-}
 
 /** Before the inline parse: a paragraph (or heading, or table cell) whose inline content is longer than the cap. */
 function capInline(state: StateCore): void {

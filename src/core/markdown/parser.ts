@@ -8,6 +8,7 @@
 import MarkdownIt from "markdown-it";
 import type { Env, MarkdownIt as Parser, StateBlock, Token } from "markdown-it";
 import { ArtifactError, MAX_BLOCK_TOKENS, MAX_NESTED_QUOTE_LINES } from "./limits.js";
+import { guardNestedQuotes } from "./quote-guard.js";
 
 /**
  * Deepest nesting that is parsed, in markdown-it's token levels: block containers (a block quote
@@ -71,45 +72,21 @@ export function flushPending(state: StateBlock): void {
   state.tokens.length = 0;
 }
 
-type BlockRule = (state: StateBlock, startLine: number, endLine: number, silent: boolean) => boolean;
-
-/**
- * markdown-it's block quote rule, wrapped (it parses as before): a quote nested in another may span at most the lines
- * of the one around it (its end line is where that one ends), and markdown-it saves four numbers per line of each quote
- * and scans the lines again at each level. Those lines, added up over the quotes being parsed, are capped
- * (MAX_NESTED_QUOTE_LINES) before the nested quote is parsed, so that depth times lines cannot fill memory or time.
- */
-function guardBlockQuotes(parser: Parser): void {
-  const ruler = parser.block.ruler as unknown as { __rules__: { name: string; fn: BlockRule; alt: string[] }[] };
-  const rule = ruler.__rules__.find((r) => r.name === "blockquote")!;
-  const quote = rule.fn;
-  const guarded: BlockRule = (state, startLine, endLine, silent) => {
-    const env = state.env as unknown as VisitedEnv;
-    if (silent || env.visitor === undefined) return quote(state, startLine, endLine, silent);
-    const depth = env.quoteDepth ?? 0;
-    const span = depth > 0 ? endLine - startLine : 0;
-    const lines = (env.quoteLines ?? 0) + span;
-    if (lines > MAX_NESTED_QUOTE_LINES)
-      throw new ArtifactError(
-        `block quotes nested ${depth + 1} deep over ${endLine - startLine} lines, in a top-level block from line ${env.firstLine + (env.pending ?? startLine) + 1} of the body: their depth times lines is more than ${MAX_NESTED_QUOTE_LINES}, the cap`,
-      );
-    env.quoteDepth = depth + 1;
-    env.quoteLines = lines;
-    try {
-      return quote(state, startLine, endLine, silent);
-    } finally {
-      env.quoteDepth = depth;
-      env.quoteLines = lines - span;
-    }
-  };
-  parser.block.ruler.at("blockquote", guarded, { alt: [...rule.alt] });
-}
-
 function createParser(maxNesting: number): Parser {
   const parser = new MarkdownIt("commonmark", { maxNesting });
   // In front of every rule, the `table` rule (off in this preset) included.
   parser.block.ruler.before("table", "citation_targets_hand_off", blockHandOff);
-  guardBlockQuotes(parser);
+  // The cap on nested quotes' lines (quote-guard.ts), on the parses that hand blocks to a visitor.
+  guardNestedQuotes(
+    parser,
+    ({ depth, lines, startLine }, state) => {
+      const env = state.env as unknown as VisitedEnv;
+      throw new ArtifactError(
+        `block quotes nested ${depth} deep over ${lines} lines, in a top-level block from line ${env.firstLine + (env.pending ?? startLine) + 1} of the body: their depth times lines is more than ${MAX_NESTED_QUOTE_LINES}, the cap`,
+      );
+    },
+    (state, silent) => !silent && (state.env as unknown as VisitedEnv).visitor !== undefined,
+  );
   return parser;
 }
 

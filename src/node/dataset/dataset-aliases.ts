@@ -36,13 +36,14 @@ export function aliasesOfFront(front: Record<string, unknown> | undefined, keys:
 /**
  * The aliases of a dataset (absolute `root`: its folder, or its one file) whose artifacts are `paths` (from the root,
  * POSIX, in document order), read from each artifact's front matter with `keys`. A key the front matter lacks gives none. An
- * OperationalError names a front matter that is not YAML.
+ * OperationalError names a front matter that is not YAML, after `asked` (the option that reads them).
  */
 export async function readAliases(
   root: string,
   keys: readonly string[],
   shownRoot: string,
   paths: readonly string[],
+  asked = "--alias",
 ): Promise<LawAliases> {
   const { folder, file } = rootParts(root);
   const byDocument = new Map<string, string[]>();
@@ -54,7 +55,7 @@ export async function readAliases(
         file !== undefined ? shownRoot : `${shownRoot}/${path}`,
       );
     } catch (error) {
-      if (error instanceof TemplateError) throw new OperationalError(`--alias: ${error.message}`);
+      if (error instanceof TemplateError) throw new OperationalError(`${asked}: ${error.message}`);
       throw error;
     }
     const aliases = aliasesOfFront(front, keys);

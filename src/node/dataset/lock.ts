@@ -234,11 +234,15 @@ async function lockUnder(options: LockOptions, preloaded?: LoadedManifest): Prom
   if (missing.length > 0)
     throw new OperationalError(`no manifest to refresh at ${displayPath(output, cwd)}: give ${missing.join(", ")}`);
   const datasetRootFromManifest = relative(dirname(output), named).split(sep).join("/");
-  const optional = await optionalMembers(
-    options,
-    existing,
-    async (keys) =>
-      (await import("./dataset-aliases.js")).readAliases(named, keys, displayPath(root, cwd) || ".", order), // YAML only then
+  const optional = await optionalMembers(options, existing, async (keys, byDefault) =>
+    // The YAML parser loads only then.
+    (await import("./dataset-aliases.js")).readAliases(
+      named,
+      keys,
+      displayPath(root, cwd) || ".",
+      order,
+      byDefault ? `--units (its aliases, read from the front matter's keys ${keys.join(", ")})` : "--alias",
+    ),
   );
   const content: Omit<LockManifest, "datasetDigest"> = {
     lockVersion: LOCK_VERSION,

@@ -49,12 +49,12 @@ export type OptionalMembers = Pick<LockManifest, "legislationHost" | "units" | "
  * The optional members of the manifest a run writes, from its options and the manifest there (`existing`): a given
  * member replaces the manifest's, an absent one keeps it. The aliases (the dataset's, or each document's in a dataset of
  * several laws: dataset-aliases.ts) are read with `readAliases` from the keys given, else, when `units` turns units on
- * for a manifest with no aliases yet, from the default keys.
+ * for a manifest with no aliases yet, from the default keys (`byDefault`: for the words of an error).
  */
 export async function optionalMembers(
   given: ManifestOptions,
   existing: OptionalMembers | undefined,
-  readAliases: (keys: readonly string[]) => Promise<LawAliases>,
+  readAliases: (keys: readonly string[], byDefault: boolean) => Promise<LawAliases>,
 ): Promise<OptionalMembers> {
   const options = manifestOptionsOf(given);
   const legislationHost =
@@ -63,7 +63,7 @@ export async function optionalMembers(
   const keys = options.aliasKeys ?? (options.units === true && unaliased ? DEFAULT_ALIAS_KEYS : undefined);
   const { aliases, documentAliases } =
     keys !== undefined
-      ? await readAliases(keys)
+      ? await readAliases(keys, options.aliasKeys === undefined)
       : { aliases: existing?.aliases ?? [], documentAliases: existing?.documentAliases };
   return {
     ...(legislationHost !== undefined ? { legislationHost } : {}),
