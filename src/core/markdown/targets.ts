@@ -152,6 +152,20 @@ export function firstErrorMessage(
 }
 
 /** The front matter of `text` (checked to be YAML, else `ArtifactError`), and where its body is parsed from. */
+/**
+ * Runs `parse` (the YAML parser) with no stack trace recorded for an Error made meanwhile: the parser makes an Error of
+ * each error it finds, and each would record a stack trace, for a front matter of thousands of errors.
+ */
+export function withoutStackTraces<T>(parse: () => T): T {
+  const stackTraceLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return parse();
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit;
+  }
+}
+
 function readFrontMatter(
   text: string,
   options: ArtifactLimits,
@@ -169,15 +183,9 @@ function readFrontMatter(
     // regular expression, time linear in the line for every error, so that 128 KB of `]` on one line took 99 s and
     // 355 MB. Only the first is said, made here (firstErrorMessage).
     const lines = new LineCounter();
-    // Each error the parser makes is an Error, which records a stack trace: none, for a front matter of thousands.
-    const stackTraceLimit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
-    let yaml: Document.Parsed;
-    try {
-      yaml = parseDocument(source, { uniqueKeys: false, prettyErrors: false, lineCounter: lines });
-    } finally {
-      Error.stackTraceLimit = stackTraceLimit;
-    }
+    const yaml = withoutStackTraces(() =>
+      parseDocument(source, { uniqueKeys: false, prettyErrors: false, lineCounter: lines }),
+    );
     const duplicate = yaml.errors.length === 0 ? duplicateKey(yaml, source) : undefined;
     if (yaml.errors.length > 0 || duplicate !== undefined) {
       const error = duplicate ?? firstErrorMessage(yaml.errors[0]!, source, lines);

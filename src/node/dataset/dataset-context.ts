@@ -78,7 +78,7 @@ async function frontMatterInWorker(task: FrontMatterTask): Promise<FrontMatterRe
 
 /** A front matter as a map (undefined when empty), or why it is refused: the size cap, not YAML, not a map. */
 export async function frontMatter({ text, shown, maxFrontMatterBytes }: FrontMatterTask): Promise<FrontMatterResult> {
-  const [{ parseDocument }, { checkFrontMatterSize, duplicateKey }] = await Promise.all([
+  const [{ parseDocument }, { checkFrontMatterSize, duplicateKey, withoutStackTraces }] = await Promise.all([
     import("yaml"),
     import("../../core/markdown/targets.js"),
   ]);
@@ -92,15 +92,9 @@ export async function frontMatter({ text, shown, maxFrontMatterBytes }: FrontMat
     // The failsafe schema: every value as it is written (`172.010` stays `172.010`, a date stays its text), never a
     // number or a date.
     // Keys checked unique in linear time (duplicateKey), not by the parser's check, which compares every pair of keys.
-    // Each error the parser makes is an Error, which records a stack trace: none, for a front matter of thousands.
-    const stackTraceLimit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
-    let document: ReturnType<typeof parseDocument>;
-    try {
-      document = parseDocument(text, { prettyErrors: false, schema: "failsafe", uniqueKeys: false });
-    } finally {
-      Error.stackTraceLimit = stackTraceLimit;
-    }
+    const document = withoutStackTraces(() =>
+      parseDocument(text, { prettyErrors: false, schema: "failsafe", uniqueKeys: false }),
+    );
     if (document.errors.length > 0) throw document.errors[0];
     const duplicate = duplicateKey(document, text);
     if (duplicate !== undefined) throw new Error(duplicate.message);
