@@ -273,6 +273,12 @@ describe("front matter size (issue 32, item 7)", () => {
     const updated = await cli(["update", "--check", "huge.lock.json"], dir);
     expect(updated.code).toBe(1);
     expect(updated.stderr).toContain(`front matter of ${bytes} bytes, more than 1048576, the cap`);
+    // validate, which has no such flag, says which commands raise the cap.
+    await writeFile(join(dir, "huge.jsonl"), "{}\n");
+    const validated = await cli(["validate", "huge.jsonl"], dir);
+    expect(validated.stdout).toContain(
+      `front matter of ${bytes} bytes, more than 1048576, the cap (generate's default, which validate compares with; generate and update raise it with --max-front-matter-bytes)`,
+    );
     // The flag lowers the cap (and raises it: the small one passes under its size, not under a smaller cap).
     await lock({ dir: join(dir, "laws/small"), ...META, slug: "small", output: join(dir, "small.lock.json") });
     expect((await cli(["generate", "small.lock.json"], dir)).code).toBe(0);
