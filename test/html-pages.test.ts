@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runMain } from "./helpers/in-process.js";
 import { parentsOf, renderDatasetPage, type ViewTarget } from "../src/formatters/dataset-html.js";
 import { jsonForScript } from "../src/formatters/html-common.js";
-import { markedTexts, renderMarkdown } from "../src/formatters/markdown-html.js";
+import { diffArrays } from "diff";
+import { MAX_EDIT_LENGTH, markedTexts, renderMarkdown } from "../src/formatters/markdown-html.js";
 import { HOSTILE_MARKDOWN, unsafeParts } from "./helpers/hostile-markdown.js";
 import { AMENDED_SENTENCE, amendedRepository, MVFG_NEW_WORDS } from "./helpers/amended-repository.js";
 import { tempDir } from "./helpers/datasets.js";
@@ -645,5 +646,45 @@ describe("diff --format html: an amendment as a page", () => {
       after: `<p><ins>${rewritten}</ins></p>\n`,
       wordByWord: false,
     });
+  });
+
+  test("a page's word comparisons are capped (issue 32, item 7): each pair brings 64 a token and spends the comparisons it makes; one that passes what is left is marked whole, saying so", () => {
+    // Under MAX_EDIT_LENGTH alone, jsdiff may compare up to 2,000 pairs of tokens a token.
+    const words = (n: number, changed: number) =>
+      Array.from({ length: n }, (_, i) => (i >= n - changed ? "b" : "a")).join(" ");
+    /** The comparisons jsdiff makes for a pair, counted through its own option (the tokens as markedTexts cuts them). */
+    const comparisons = (before: string, after: string) => {
+      const cut = (text: string) => text.match(/\s+|[^\s]+/g)!;
+      let count = 0;
+      diffArrays(cut(before), cut(after), {
+        maxEditLength: MAX_EDIT_LENGTH,
+        comparator: (a: string, b: string) => ++count > 0 && a === b,
+      });
+      return count;
+    };
+    const budget = { steps: 0 };
+    // 199 tokens a side (100 words, 99 spaces), 3 words changed.
+    const few = comparisons(words(100, 0), words(100, 3));
+    const first = markedTexts(words(100, 0), words(100, 3), "c", budget);
+    expect(first.wordByWord).toBe(true);
+    expect(first.after).toBe(`<p>${words(97, 0)} <ins>b</ins> <ins>b</ins> <ins>b</ins></p>\n`);
+    expect(budget.steps).toBe(398 * 64 - few);
+    // 180 of 200 words changed: more comparisons than 64 a token (798), paid from what the first left.
+    const many = comparisons(words(200, 0), words(200, 180));
+    expect(many).toBeGreaterThan(798 * 64);
+    expect(many).toBeLessThan(798 * 64 + 398 * 64 - few);
+    expect(markedTexts(words(200, 0), words(200, 180), "c", budget).wordByWord).toBe(true);
+    expect(budget.steps).toBe(398 * 64 - few + 798 * 64 - many);
+    // 300 of 400 words: more than is left. Marked whole, as spent, and nothing left.
+    expect(comparisons(words(400, 0), words(400, 300))).toBeGreaterThan(budget.steps + 1598 * 64);
+    const spent = markedTexts(words(400, 0), words(400, 300), "c", budget);
+    expect(spent).toMatchObject({ wordByWord: false, spent: true, after: `<p><ins>${words(400, 300)}</ins></p>\n` });
+    expect(budget.steps).toBe(0);
+    // Without a budget (a caller of its own), only MAX_EDIT_LENGTH holds.
+    expect(markedTexts(words(400, 0), words(400, 300), "c").wordByWord).toBe(true);
+    // A pair that differs in more than MAX_EDIT_LENGTH with room to spare is a rewrite, not spent.
+    const rewrite = markedTexts(words(3000, 0), words(3000, 2500), "c", { steps: 10 ** 9 });
+    expect(rewrite.wordByWord).toBe(false);
+    expect(rewrite.spent).toBeUndefined();
   });
 });

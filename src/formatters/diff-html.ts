@@ -27,7 +27,7 @@ import {
 } from "./diff-common.js";
 import { plural } from "../core/text.js";
 import { escapeHtml, renderPage } from "./html-common.js";
-import { MARKDOWN_STYLE, markedTexts, renderMarkdown } from "./markdown-html.js";
+import { MARKDOWN_STYLE, markedTexts, renderMarkdown, type WordDiffBudget, wordDiffBudget } from "./markdown-html.js";
 
 /** The old and new markdown of one changed target (one side only for a target added or removed). */
 export interface TextPair {
@@ -88,7 +88,7 @@ function gateBadge(change: DiffChange, report: DiffReport): string {
 }
 
 /** The old and new text side by side, the changed words marked; one side for a target added or removed. */
-function synopsis(text: TextPair, pair: DiffPair, docId: string): string {
+function synopsis(text: TextPair, pair: DiffPair, docId: string, words: WordDiffBudget): string {
   const version = (date: string | undefined) => (date !== undefined ? ` (${escapeHtml(date)})` : "");
   const oldLabel = `Old text${version(pair.dataset?.versionDate.before)}`;
   const newLabel = `New text${version(pair.dataset?.versionDate.after)}`;
@@ -96,13 +96,17 @@ function synopsis(text: TextPair, pair: DiffPair, docId: string): string {
     `<div class="side ${which}"><p class="side-label">${label}</p><div class="md">${html}</div></div>`;
   const none = (words: string) => `<p class="muted">${words}</p>`;
   if (text.before !== undefined && text.after !== undefined) {
-    const marked = markedTexts(text.before, text.after, docId);
+    const marked = markedTexts(text.before, text.after, docId, words);
     return (
       `<div class="synopsis" role="group" aria-label="The text, old and new">` +
       side("old", oldLabel, marked.before) +
       side("new", newLabel, marked.after) +
       "</div>" +
-      (marked.wordByWord ? "" : '<p class="muted">Rewritten from end to end: each version is marked whole.</p>')
+      (marked.wordByWord
+        ? ""
+        : marked.spent
+          ? '<p class="muted">Not compared word by word: the word comparisons this page may make (a cap, so that a page of long texts is made in seconds) leave no room for these texts. Each version is marked whole.</p>'
+          : '<p class="muted">Rewritten from end to end: each version is marked whole.</p>')
     );
   }
   if (text.after !== undefined)
@@ -118,6 +122,7 @@ function renderChange(
   report: DiffReport,
   texts: DiffTexts | undefined,
   docId: string,
+  words: WordDiffBudget,
 ): string {
   const level = changeLevel(change, report);
   const subject =
@@ -147,7 +152,7 @@ function renderChange(
   const text = change.address !== undefined ? texts?.get(textKey(pair.new, change.address)) : undefined;
   const body =
     text !== undefined && (text.before !== text.after || change.kind !== "record-changed")
-      ? synopsis(text, pair, docId)
+      ? synopsis(text, pair, docId, words)
       : "";
   return (
     `<div class="change ${level}" id="${docId}" data-kind="${change.kind}" data-class="${change.class}"${change.address !== undefined ? ` data-address="${escapeHtml(change.address)}"` : ""}>` +
@@ -240,6 +245,8 @@ function approvalRows(report: DiffReport, approvals: readonly Approval[]): Appro
 export function renderDiffPage(report: DiffReport, context: HtmlDiffContext): string {
   const { summary } = report;
   const { titles } = context;
+  // The page's word comparisons, spent in the order its changes are shown.
+  const words = wordDiffBudget();
   const changed = report.pairs
     .map((pair, index) => ({ pair, index }))
     .filter(({ pair }) => pair.changes.length > 0 || pair.warnings.length > 0);
@@ -275,7 +282,7 @@ export function renderDiffPage(report: DiffReport, context: HtmlDiffContext): st
       changeId.set(change, `c${index}-${k}`);
     });
   const render = (change: DiffChange, pair: DiffPair) =>
-    renderChange(change, pair, report, context.texts, changeId.get(change)!);
+    renderChange(change, pair, report, context.texts, changeId.get(change)!, words);
 
   if (summary.changes > 0 && context.texts !== undefined)
     main.push(

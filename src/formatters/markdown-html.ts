@@ -235,18 +235,51 @@ const MARKUP_LINE = /^[\s\-=*_|:+`~]*$/;
  */
 export const MAX_EDIT_LENGTH = 2000;
 
+/**
+ * The word comparisons one page may make, counted in comparisons of two tokens (jsdiff's `comparator`): a page may make
+ * WORD_DIFF_STEPS_PER_TOKEN a token of the pairs compared so far, and WORD_DIFF_STEPS more (about 2.5 s on the machine
+ * of the benches, at about 12 ns a comparison). Under MAX_EDIT_LENGTH alone the work is linear in the texts but up to
+ * 2,000 comparisons a token (texts built to make every diagonal of jsdiff's search long); a pair that passes what is
+ * left is marked whole, saying why. Deterministic, unlike a time limit: the comparisons are counted, and the pairs
+ * compared in the page's order. 2.4 MB of text with 1,990 words swapped made 4.4 million; 300 KB with 1,999, 77 million.
+ */
+export const WORD_DIFF_STEPS = 200_000_000;
+
+/** The comparisons each token of a pair compared adds to what the page may make (WORD_DIFF_STEPS). */
+export const WORD_DIFF_STEPS_PER_TOKEN = 64;
+
+/** What is left of a page's word comparisons (WORD_DIFF_STEPS), spent by markedTexts in the page's order. */
+export interface WordDiffBudget {
+  steps: number;
+}
+
+/** Thrown by the comparator of a pair that passes what is left of the page's comparisons. */
+const SPENT = new Error("the page's word comparisons are spent");
+
+export function wordDiffBudget(): WordDiffBudget {
+  return { steps: WORD_DIFF_STEPS };
+}
+
 /** A run of the text, marked or not, joined into markdown with the marked runs between the sentinels. */
 function markRuns(runs: readonly { text: string; marked: boolean }[]): string {
   let out = "";
+  // Whether `out` ends a line (or is empty): kept as it grows, never asked of `out`, a rope V8 would flatten at each
+  // marked run (2.4 MB of text with 1,990 runs marked took 30 s).
+  let atStart = true;
   for (const { text, marked } of runs) {
     if (!marked) {
       out += text;
+      if (text !== "") atStart = text.endsWith("\n");
       continue;
     }
     const lines = text.split("\n");
     lines.forEach((line, k) => {
-      if (k > 0) out += "\n";
-      const atLineStart = k > 0 || out === "" || out.endsWith("\n");
+      if (k > 0) {
+        out += "\n";
+        atStart = true;
+      }
+      const atLineStart = atStart;
+      if (line !== "") atStart = false;
       if (atLineStart && MARKUP_LINE.test(line)) {
         out += line;
         return;
@@ -294,16 +327,41 @@ export interface MarkedTexts {
   before: string;
   /** The new text rendered, added words in `<ins>`. */
   after: string;
-  /** False when the texts differ in more than MAX_EDIT_LENGTH edits: each is marked whole. */
+  /**
+   * False when the texts were not compared word by word, each marked whole: they differ in more than MAX_EDIT_LENGTH
+   * edits, or in more than the page's word comparisons left room for (`spent`).
+   */
   wordByWord: boolean;
+  /** The page's word comparisons (WordDiffBudget) left no room for this pair's. */
+  spent?: true;
 }
 
-/** The old and new markdown of a target, rendered side by side material: the changed words marked on each side. */
-export function markedTexts(before: string, after: string, docId: string): MarkedTexts {
+/**
+ * The old and new markdown of a target, rendered side by side material: the changed words marked on each side. `budget`:
+ * what is left of the page's word comparisons, spent here.
+ */
+export function markedTexts(before: string, after: string, docId: string, budget?: WordDiffBudget): MarkedTexts {
   const clean = (text: string) => text.replace(SENTINELS, "\uFFFD");
   const oldTokens = clean(before).match(TOKEN) ?? [];
   const newTokens = clean(after).match(TOKEN) ?? [];
-  const parts = diffArrays(oldTokens, newTokens, { maxEditLength: MAX_EDIT_LENGTH });
+  let parts: ReturnType<typeof diffArrays<string>> | undefined;
+  let spent = false;
+  if (budget === undefined) parts = diffArrays(oldTokens, newTokens, { maxEditLength: MAX_EDIT_LENGTH });
+  else {
+    budget.steps += WORD_DIFF_STEPS_PER_TOKEN * (oldTokens.length + newTokens.length);
+    let left = budget.steps;
+    const comparator = (a: string, b: string) => {
+      if (--left < 0) throw SPENT;
+      return a === b;
+    };
+    try {
+      parts = diffArrays(oldTokens, newTokens, { maxEditLength: MAX_EDIT_LENGTH, comparator });
+    } catch (error) {
+      if (error !== SPENT) throw error;
+      spent = true;
+    }
+    budget.steps = Math.max(0, left);
+  }
   const oldRuns: { text: string; marked: boolean }[] = [];
   const newRuns: { text: string; marked: boolean }[] = [];
   if (parts === undefined) {
@@ -322,6 +380,7 @@ export function markedTexts(before: string, after: string, docId: string): Marke
     before: render(oldRuns, "old", "del"),
     after: render(newRuns, "new", "ins"),
     wordByWord: parts !== undefined,
+    ...(spent ? { spent: true as const } : {}),
   };
 }
 
