@@ -82,7 +82,7 @@ function createParser(maxNesting: number): Parser {
     ({ depth, lines, startLine }, state) => {
       const env = state.env as unknown as VisitedEnv;
       throw new ArtifactError(
-        `block quotes nested ${depth} deep over ${lines} lines, in a top-level block from line ${env.firstLine + (env.pending ?? startLine) + 1} of the body: their depth times lines is more than ${MAX_NESTED_QUOTE_LINES}, the cap`,
+        `block quotes nested ${depth} deep or more over ${lines} lines, in a top-level block from line ${env.firstLine + (env.pending ?? startLine) + 1} of the body: their depth times lines is more than ${MAX_NESTED_QUOTE_LINES}, the cap`,
       );
     },
     (state, silent) => !silent && (state.env as unknown as VisitedEnv).visitor !== undefined,

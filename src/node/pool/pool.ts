@@ -205,7 +205,7 @@ export class WorkerMemoryError extends OperationalError {
   override name = "WorkerMemoryError";
   constructor(heapMb = WORKER_LIMITS.maxOldGenerationSizeMb) {
     super(
-      `a worker thread ran out of memory (its heap is capped at ${heapMb} MiB): lower --max-artifact-bytes or the other caps of docs/spec.md, section 13`,
+      `a worker thread ran out of memory (its heap is capped at ${heapMb} MiB): lower --max-front-matter-bytes, --max-artifact-bytes or the other caps of docs/spec.md, section 13${heapMb < WORKER_LIMITS.maxOldGenerationSizeMb ? ", or run Node with a larger --max-old-space-size" : ""}`,
     );
   }
 }
