@@ -27,12 +27,13 @@ export interface NestedQuote {
  * are capped before the nested quote is parsed, so that depth times lines cannot fill memory or time; `refuse` throws.
  * Only a line that opens a quote counts: one indented as code, or not starting with `>`, is declined at once, as the rule
  * itself declines it. `guarded`: whether this call is one to guard (the generator's parser leaves its silent probes and
- * parses without a visitor alone).
+ * parses without a visitor alone). `cap`: MAX_NESTED_QUOTE_LINES, smaller in tests.
  */
 export function guardNestedQuotes(
   md: MarkdownIt,
   refuse: (quote: NestedQuote, state: StateBlock) => never,
   guarded: (state: StateBlock, silent: boolean) => boolean = () => true,
+  cap = MAX_NESTED_QUOTE_LINES,
 ): void {
   const ruler = md.block.ruler as unknown as { __rules__: { name: string; fn: BlockRule; alt: string[] }[] };
   const rule = ruler.__rules__.find((r) => r.name === "blockquote")!;
@@ -48,7 +49,7 @@ export function guardNestedQuotes(
     const depth = env.quoteDepth ?? 0;
     const span = depth > 0 ? endLine - startLine : 0;
     const lines = (env.quoteLines ?? 0) + span;
-    if (lines > MAX_NESTED_QUOTE_LINES) refuse({ depth: depth + 1, lines: endLine - startLine, startLine }, state);
+    if (lines > cap) refuse({ depth: depth + 1, lines: endLine - startLine, startLine }, state);
     env.quoteDepth = depth + 1;
     env.quoteLines = lines;
     try {
