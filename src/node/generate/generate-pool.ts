@@ -154,11 +154,17 @@ export function poolLineSource(
     }
     poolLoad += bytes;
     const spares = returned.splice(0, SPARES_PER_BATCH);
-    const batch = pool.run(
-      "artifactBatch",
-      { root, fields: datasetFields, artifacts: artifacts.slice(first, dispatched), limits, spares },
-      spares,
-    );
+    const sent = artifacts.slice(first, dispatched);
+    const batch = pool
+      .run("artifactBatch", { root, fields: datasetFields, artifacts: sent, limits, spares }, spares)
+      .catch((error: unknown) => {
+        // A worker out of memory (pool.ts, WorkerMemoryError: made again by its own constructor, so that the workers,
+        // which load this module, do not load the pool's) names the artifacts it held.
+        if (!(error instanceof Error) || error.name !== "WorkerMemoryError") throw error;
+        const more = sent.length > 1 ? ` (or one of the ${sent.length - 1} after it)` : "";
+        const Made = error.constructor as new (heapMb: number, held: string) => Error;
+        throw new Made((error as Error & { heapMb: number }).heapMb, `while it parsed ${sent[0]!.path}${more}`);
+      });
     const answered = batch.finally(() => {
       poolLoad -= bytes;
     });

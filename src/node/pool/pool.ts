@@ -203,9 +203,13 @@ export async function createPool<T extends TaskTable<T>>(
 /** A task whose worker ran out of memory (its heap capped at `heapMb`); the caller names what it was doing. */
 export class WorkerMemoryError extends OperationalError {
   override name = "WorkerMemoryError";
-  constructor(heapMb = WORKER_LIMITS.maxOldGenerationSizeMb) {
+  /** `held`: what the worker was doing, when its caller knows (`while it parsed index.md`). */
+  constructor(
+    readonly heapMb = WORKER_LIMITS.maxOldGenerationSizeMb,
+    held?: string,
+  ) {
     super(
-      `a worker thread ran out of memory (its heap is capped at ${heapMb} MiB): lower --max-front-matter-bytes, --max-artifact-bytes or the other caps of docs/spec.md, section 13${heapMb < WORKER_LIMITS.maxOldGenerationSizeMb ? ", or run Node with a larger --max-old-space-size" : ""}`,
+      `a worker thread ran out of memory${held !== undefined ? ` ${held}` : ""} (its heap is capped at ${heapMb} MiB): lower --max-front-matter-bytes, --max-artifact-bytes or the other caps of docs/spec.md, section 13${heapMb < WORKER_LIMITS.maxOldGenerationSizeMb ? ", or run Node with a larger --max-old-space-size" : ""}`,
     );
   }
 }
