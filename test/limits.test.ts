@@ -503,6 +503,8 @@ describe("a worker that runs out of memory (issue 32, item 7)", () => {
     await lock({ dir: join(dir, "d"), ...META, output: join(dir, "d.lock.json") });
     const run = await runSmall(["generate", "d.lock.json", "--jobs", "1", "--max-front-matter-bytes", "4000000"]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain("d.lock.json: a worker thread ran out of memory while it parsed index.md (its heap is capped at");
+    expect(run.stderr).toContain(
+      "d.lock.json: a worker thread ran out of memory while it parsed index.md (its heap is capped at",
+    );
   });
 });

@@ -76,7 +76,9 @@ describe("generate under MAIN_THREAD_PARSE_BYTES parses in the main thread, boun
     await lock({ dir: join(dir, "d"), ...META, output: join(dir, "d.lock.json") });
     const run = await runBin(["generate", "d.lock.json", "--max-front-matter-bytes", "4000000"], dir, smallWorkers);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain("d.lock.json: a worker thread ran out of memory while it parsed index.md (its heap is capped at");
+    expect(run.stderr).toContain(
+      "d.lock.json: a worker thread ran out of memory while it parsed index.md (its heap is capped at",
+    );
   });
 });
 
