@@ -445,6 +445,51 @@ describe("heading trails (issue 32, item 7)", () => {
       .split("\n")
       .map((l) => JSON.parse(l));
     expect(records.find((r) => r.artifactRelativePath === "a/s0.md").headingTrail).toEqual(["z".repeat(300)]);
+    // validate, which makes the records in its own walk, refuses the same file.
+    await writeFile(join(dir, "x.jsonl"), "{}\n");
+    const validated = await cli(["validate", "x.jsonl", "--lock", "long.lock.json"], dir);
+    expect(validated.stdout).toContain(
+      `because generate refuses the dataset of long.lock.json: ${refusal("a/s0.md", 4)}`,
+    );
+  });
+
+  test("a sub-folder's container record counts too: its trail is charged to the file that opens the folder", async () => {
+    // a/b/index.md (4 characters, cap 4,352) repeats a's heading of 3,000 in its record, and opens b, whose container
+    // record repeats it again: 6,000 in all.
+    await writeTree(dir, {
+      "d/a/index.md": `# ${"y".repeat(3000)}\n`,
+      "d/a/b/index.md": "# B\n",
+      "d/a/b/c.md": "# C\n",
+    });
+    await lock({ dir: join(dir, "d"), ...META, output: join(dir, "d.lock.json") });
+    const refused = await cli(["generate", "d.lock.json", "-o", "d.jsonl"], dir);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(refusal("a/b/index.md", 4));
+  });
+
+  test("a folder's index that comes after other files of its folder is refused as the same file by one thread, workers and validate", async () => {
+    // The index is read early, for its folder's heading, when the folder opens: a worker makes its lines then and
+    // refuses its own trails; one thread and validate check them there too (helper-33's reproduction, 102 KB).
+    const many = (heading: number, children: number) =>
+      `# ${"x".repeat(heading)}\n\n${Array.from({ length: children }, (_, i) => `## ${i}\n\n`).join("")}`;
+    await writeTree(dir, {
+      "d/a/a.md": "# A\n\ntext\n",
+      "d/a/b.md": many(20_000, 2000),
+      "d/a/index.md": many(30_000, 4000),
+    });
+    const order = ["a/a.md", "a/b.md", "a/index.md"];
+    await lock({ dir: join(dir, "d"), ...META, order, output: join(dir, "d.lock.json") });
+    const index = (await readFile(join(dir, "d/a/index.md"), "utf8")).length;
+    for (const jobs of ["1", "2"]) {
+      const run = await runBin(["generate", "d.lock.json", "-o", "d.jsonl", "--jobs", jobs], dir);
+      expect(run.code, run.stderr).toBe(1);
+      expect(run.stderr).toContain(refusal("a/index.md", index));
+    }
+    await writeFile(join(dir, "x.jsonl"), "{}\n");
+    const validated = await cli(["validate", "x.jsonl", "--lock", "d.lock.json"], dir);
+    expect(validated.stdout).toContain(
+      `because generate refuses the dataset of d.lock.json: ${refusal("a/index.md", index)}`,
+    );
   });
 
   test("the cap is 64 characters a character of the file and 4,096: the longest heading that fits passes, one more is refused", async () => {

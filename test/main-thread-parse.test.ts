@@ -170,7 +170,7 @@ describe("validate of a dataset over MAIN_THREAD_PARSE_BYTES checks its file in 
     const run = await runBin(["validate", "d.jsonl", "--no-cache"], dir, env);
     expect(run.code, run.stderr).toBe(2);
     expect(run.stdout).toContain(
-      "error  the dataset of d.lock.json (dataset folder d): a worker thread ran out of memory (its heap is capped at 256 MiB): lower --max-front-matter-bytes, --max-artifact-bytes or the other caps of docs/spec.md, section 13, or run Node with a larger --max-old-space-size",
+      "error  the dataset of d.lock.json (dataset folder d): a worker thread ran out of memory (its heap is capped at 256 MiB): lower the caps of docs/spec.md, section 13 (generate's and update's --max-front-matter-bytes, --max-artifact-bytes, …), or run Node with a larger --max-old-space-size",
     );
     expect(run.stderr).toBe("");
   });

@@ -549,6 +549,7 @@ export async function* generateRecordsFrom(
   let documentOrder = 0;
   const parsedSource = async (position: number, early?: boolean) => {
     const { parsed } = await source(position, early);
+    if (early) checkOwnTrails(common, manifest.artifacts[position]!, parsed);
     return { parsed, firstHeading: parsed.firstHeading };
   };
   const charge = new TrailCharge();
@@ -711,11 +712,21 @@ export type LineSource = (position: number, early?: boolean) => Promise<SomeArti
 export function linesInThread(manifest: LockManifest, source: ArtifactSource): LineSource {
   return async (position, early) => {
     const { parsed } = await source(position, early);
-    // Read early, an artifact gives only its first heading (a folder's heading): its lines come at its turn.
-    return early
-      ? { firstHeading: parsed.firstHeading, targets: [], trails: { characters: 0, trail: 0 } }
-      : artifactLines(manifest, manifest.artifacts[position]!, parsed);
+    // Read early, an artifact gives only its first heading (a folder's heading): its lines come at its turn. Its own
+    // trails are checked all the same, as a worker that reads it early checks them (checkOwnTrails).
+    if (!early) return artifactLines(manifest, manifest.artifacts[position]!, parsed);
+    checkOwnTrails(commonOf(manifest), manifest.artifacts[position]!, parsed);
+    return { firstHeading: parsed.firstHeading, targets: [], trails: { characters: 0, trail: 0 } };
   };
+}
+
+/**
+ * Refuses an artifact read early (a folder's index that comes after other files of its folder) whose own trails pass its
+ * cap, there and then: a worker thread makes its lines when it reads it, and refuses it then, so that the walk meets the
+ * refusal at the early read on every path (one thread, worker threads, validate's records), naming the same file.
+ */
+function checkOwnTrails(common: Common, artifact: ManifestArtifact, parsed: ParsedArtifact): void {
+  visitArtifactTargets(common, artifact, parsed, undefined, () => undefined);
 }
 
 /**

@@ -209,7 +209,7 @@ export class WorkerMemoryError extends OperationalError {
     held?: string,
   ) {
     super(
-      `a worker thread ran out of memory${held !== undefined ? ` ${held}` : ""} (its heap is capped at ${heapMb} MiB): lower --max-front-matter-bytes, --max-artifact-bytes or the other caps of docs/spec.md, section 13${heapMb < WORKER_LIMITS.maxOldGenerationSizeMb ? ", or run Node with a larger --max-old-space-size" : ""}`,
+      `a worker thread ran out of memory${held !== undefined ? ` ${held}` : ""} (its heap is capped at ${heapMb} MiB): lower the caps of docs/spec.md, section 13 (generate's and update's --max-front-matter-bytes, --max-artifact-bytes, …)${heapMb < WORKER_LIMITS.maxOldGenerationSizeMb ? ", or run Node with a larger --max-old-space-size" : ""}`,
     );
   }
 }
