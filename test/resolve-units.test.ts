@@ -71,26 +71,14 @@ test("--units without --alias names itself and the keys it reads when a front ma
   const { dir: broken, cleanup: done } = await tempDir();
   onTestFinished(done);
   await writeTree(broken, { "x/index.md": "---\nk: [a\n---\n# X\n\n(1) a.\n" });
-  const run = await runBin(
-    ["lock", "x", "--units", "--slug", "x", "--title-id", "x", "--name", "x", "--version-date", "2024-01-01"].concat([
-      "--source-text-url",
-      "https://www.legislation.gov.au/x/text",
-    ]),
-    broken,
-  );
+  const fields = ["--slug", "x", "--title-id", "x", "--name", "x", "--version-date", "2024-01-01"];
+  const url = ["--source-text-url", "https://www.legislation.gov.au/x/text"];
+  const run = await runBin(["lock", "x", "--units", ...fields, ...url], broken);
   expect(run.code).toBe(2);
   expect(run.stderr).toContain(
     "--units (its aliases, read from the front matter's keys jurabk, amtabk, abbreviation, shortTitle): the front matter of x/index.md is not valid YAML",
   );
-  const asked = await runBin(
-    ["lock", "x", "--units", "--alias", "jurabk", "--slug", "x", "--title-id", "x", "--name", "x"].concat([
-      "--version-date",
-      "2024-01-01",
-      "--source-text-url",
-      "https://www.legislation.gov.au/x/text",
-    ]),
-    broken,
-  );
+  const asked = await runBin(["lock", "x", "--units", "--alias", "jurabk", ...fields, ...url], broken);
   expect(asked.code).toBe(2);
   expect(asked.stderr).toContain("--alias: the front matter of x/index.md is not valid YAML");
 });
