@@ -79,12 +79,14 @@ export function startValidatePool<Options, Item, Checked>(
 
 /**
  * Checks the inputs over `jobs` threads, this one among them, and gives the reports in input order, with
- * the number of threads that did the work. The files are taken largest first (by their sizes in bytes), so that
- * what is left at the end is small files, whatever their order: a worker takes a batch of them (up to
- * FILES_PER_TASK files or BYTES_PER_TASK bytes, and no more than a share of what is left, so that messages
- * are few and the batches shrink towards the end; a large file is a batch of its own), and this thread
- * one file at a time, turning to its event loop between two, so that a worker that is done with a batch
- * gets the next at once rather than when this thread is done with a batch of its own (`started`: the pool, started
+ * the number of threads that did the work. The files are sorted by their sizes in bytes. The workers take them
+ * largest first, so that what is left at the end is small files, whatever their order: a worker takes a batch of them
+ * (up to FILES_PER_TASK files or BYTES_PER_TASK bytes, and no more than a share of what is left, so that messages
+ * are few and the batches shrink towards the end; a large file is a batch of its own). This thread takes the smallest
+ * left, one file at a time, and the two meet among small files: a large dataset is one this thread does not parse (its
+ * heap has no cap) but hands to a worker and waits for (capped-checks.ts), which at the head of the order left it idle
+ * for a third of a run of 6,636 laws (bench/RESULTS.md). It turns to its event loop between two files, so that a worker
+ * that is done with a batch gets the next at once rather than when this thread is done with a file (`started`: the pool, started
  * earlier; it is closed here as one started here). `options` are
  * plain data, the same for every batch. A worker holds two batches at once, so that it never waits for
  * this thread to hand it the next.
@@ -107,13 +109,15 @@ export async function validateInPool<Options, Item, Checked>(
   // Largest first; files of one size in input order.
   const order = inputs.map((_, index) => index).sort((a, b) => sizes[b]! - sizes[a]! || a - b);
   let left = sizes.reduce((sum, size) => sum + size, 0);
+  /** The next file a worker takes (from the largest), and one past the next this thread takes (from the smallest). */
   let next = 0;
+  let last = order.length;
   const pool = await (started ?? startValidatePool(jobs, tasks));
   /** The next files, up to `most` of them or `bytes` (at least one file). */
   const take = (most: number, bytes: number): number[] => {
     const indexes: number[] = [];
     let taken = 0;
-    while (next < order.length && indexes.length < most) {
+    while (next < last && indexes.length < most) {
       const size = sizes[order[next]!]!;
       if (indexes.length > 0 && taken + size > bytes) break;
       indexes.push(order[next++]!);
@@ -121,6 +125,12 @@ export async function validateInPool<Options, Item, Checked>(
     }
     left -= taken;
     return indexes;
+  };
+  /** The smallest file left, for this thread. */
+  const takeSmallest = (): number[] => {
+    const index = order[--last]!;
+    left -= sizes[index]!;
+    return [index];
   };
   const settle = (indexes: number[], reports: Checked[] | TaskFailure) => {
     // As validate always reported a failed batch: a dataset failure as an operational error.
@@ -134,9 +144,9 @@ export async function validateInPool<Options, Item, Checked>(
   /** Takes batches one after another until none is left: in a worker, or (`here`) one file at a time in this thread. */
   const runner = async (here: boolean) => {
     try {
-      while (next < order.length) {
+      while (next < last) {
         if (here) {
-          const indexes = take(1, 0);
+          const indexes = takeSmallest();
           settle(indexes, await tasks.validateFiles(task(indexes)));
           // The event loop's turn: a worker's finished batch is settled and its next one sent.
           await new Promise<void>((resolve) => setImmediate(resolve));
@@ -158,7 +168,7 @@ export async function validateInPool<Options, Item, Checked>(
         }
       }
     } catch (error) {
-      next = order.length; // the run fails: no thread takes another batch
+      next = last; // the run fails: no thread takes another batch
       throw error;
     }
   };
