@@ -226,6 +226,16 @@ describe("a repository of many datasets", () => {
     expect((JSON.parse(validated.stdout) as { files: { path: string }[] }).files.map((f) => f.path)).toEqual([
       `.tooling/citation-targets/${slugOf(8)}.jsonl`,
     ]);
+    // From a folder of the repository, with git told to name paths from the folder it runs in: the same datasets.
+    git("config", "diff.relative", "true");
+    try {
+      const below = await runBin(["update", "--check", "--staged"], join(repo, "laws", slugOf(9)));
+      expect(below.code).toBe(1);
+      // Paths are shown from the folder it runs in.
+      expect(below.stdout).toBe(stale.stdout.replaceAll(".tooling/", "../../.tooling/"));
+    } finally {
+      git("config", "--unset", "diff.relative");
+    }
     reset();
     git("rm", "-q", `.tooling/citation-targets/${slugOf(11)}.jsonl`);
     const deleted = await ct(["update", "--check", "--staged"]);

@@ -28,13 +28,20 @@ export interface StagedDatasets {
 
 /** Asks git for the staged paths and maps them to datasets; an OperationalError outside a repository. */
 export async function stagedDatasets(cwd: string): Promise<StagedDatasets> {
-  const top = await runGit(["rev-parse", "--show-toplevel"], cwd);
+  // Both questions at once (git's start-up is most of each): `diff --raw` names paths from the top folder wherever it
+  // runs (diff.relative set false: a user's config cannot make them relative to the folder it runs in).
+  const [top, diff] = await Promise.all([
+    runGit(["rev-parse", "--show-toplevel"], cwd),
+    runGit(
+      ["-c", "core.quotePath=false", "-c", "diff.relative=false", "diff", "--cached", "--raw", "--no-renames", "-z"],
+      cwd,
+    ),
+  ]);
   if (top.code !== 0)
     throw new OperationalError(
       `--staged: not in a git repository (${cwd}): it checks what is staged for the next commit`,
     );
   const root = top.stdout.trim();
-  const diff = await runGit(["-c", "core.quotePath=false", "diff", "--cached", "--raw", "--no-renames", "-z"], root);
   if (diff.code !== 0)
     throw new OperationalError(`--staged: git could not list the staged files: ${diff.stderr.trim()}`);
   // `--raw -z`: ":<old mode> <new mode> <old id> <new id> <status>" NUL "<path>" NUL, for each path.
