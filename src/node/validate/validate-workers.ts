@@ -9,6 +9,7 @@ import { statSync } from "node:fs";
 import type { InputFile } from "../files/files.js";
 import { createPool, type ThreadPolicy, type WorkPool, WorkerMemoryError } from "../pool/pool.js";
 import { decodeFailure, type TaskFailure } from "../pool/task-failure.js";
+import { MAIN_THREAD_PARSE_BYTES } from "../pool/thread-limits.js";
 
 /** The kind of task of validate's pool (validate.ts): a batch of files checked with the options of the run. */
 export type ValidateTasks<Options, Item, Checked> = {
@@ -82,11 +83,12 @@ export function startValidatePool<Options, Item, Checked>(
  * the number of threads that did the work. The files are sorted by their sizes in bytes. The workers take them
  * largest first, so that what is left at the end is small files, whatever their order: a worker takes a batch of them
  * (up to FILES_PER_TASK files or BYTES_PER_TASK bytes, and no more than a share of what is left, so that messages
- * are few and the batches shrink towards the end; a large file is a batch of its own). This thread takes the smallest
- * left, one file at a time, and the two meet among small files: a large dataset is one this thread does not parse (its
- * heap has no cap) but hands to a worker and waits for (capped-checks.ts), which at the head of the order left it idle
- * for a third of a run of 6,636 laws (bench/RESULTS.md). It turns to its event loop between two files, so that a worker
- * that is done with a batch gets the next at once rather than when this thread is done with a file (`started`: the pool, started
+ * are few and the batches shrink towards the end; a large file is a batch of its own). This thread takes, one file at
+ * a time and largest first, the files below MAIN_THREAD_PARSE_BYTES, whose datasets it may parse: a larger dataset is
+ * one it hands to a worker and waits for (capped-checks.ts), which at the head of the order left it idle for a third
+ * of a cold run over 6,636 laws (bench/RESULTS.md). When one side's files are done it takes the other's. It turns to
+ * its event loop between two files, so that a worker that is done with a batch gets the next at once rather than when
+ * this thread is done with a file (`started`: the pool, started
  * earlier; it is closed here as one started here). `options` are
  * plain data, the same for every batch. A worker holds two batches at once, so that it never waits for
  * this thread to hand it the next.
@@ -109,28 +111,32 @@ export async function validateInPool<Options, Item, Checked>(
   // Largest first; files of one size in input order.
   const order = inputs.map((_, index) => index).sort((a, b) => sizes[b]! - sizes[a]! || a - b);
   let left = sizes.reduce((sum, size) => sum + size, 0);
-  /** The next file a worker takes (from the largest), and one past the next this thread takes (from the smallest). */
-  let next = 0;
-  let last = order.length;
+  // Two runs of the order: the files of MAIN_THREAD_PARSE_BYTES or more (`large`, up to `split`), which the workers take
+  // first, and the others, which this thread takes, largest first; each side then takes from the other's run. A file's
+  // JSONL holds its dataset's markdown, so a smaller file's dataset is one this thread may parse.
+  const split = order.findIndex((index) => sizes[index]! < MAIN_THREAD_PARSE_BYTES);
+  const cursors = { large: 0, small: split === -1 ? order.length : split };
+  const ends = { large: cursors.small, small: order.length };
   const pool = await (started ?? startValidatePool(jobs, tasks));
-  /** The next files, up to `most` of them or `bytes` (at least one file). */
-  const take = (most: number, bytes: number): number[] => {
+  const runOf = (first: "large" | "small"): "large" | "small" | undefined => {
+    const other = first === "large" ? "small" : "large";
+    return cursors[first] < ends[first] ? first : cursors[other] < ends[other] ? other : undefined;
+  };
+  const more = () => runOf("large") !== undefined;
+  /** The next files of one run, up to `most` of them or `bytes` (at least one file): a worker's from the large first. */
+  const take = (most: number, bytes: number, first: "large" | "small" = "large"): number[] => {
+    const run = runOf(first);
     const indexes: number[] = [];
+    if (run === undefined) return indexes;
     let taken = 0;
-    while (next < last && indexes.length < most) {
-      const size = sizes[order[next]!]!;
+    while (cursors[run] < ends[run] && indexes.length < most) {
+      const size = sizes[order[cursors[run]]!]!;
       if (indexes.length > 0 && taken + size > bytes) break;
-      indexes.push(order[next++]!);
+      indexes.push(order[cursors[run]++]!);
       taken += size;
     }
     left -= taken;
     return indexes;
-  };
-  /** The smallest file left, for this thread. */
-  const takeSmallest = (): number[] => {
-    const index = order[--last]!;
-    left -= sizes[index]!;
-    return [index];
   };
   const settle = (indexes: number[], reports: Checked[] | TaskFailure) => {
     // As validate always reported a failed batch: a dataset failure as an operational error.
@@ -144,9 +150,9 @@ export async function validateInPool<Options, Item, Checked>(
   /** Takes batches one after another until none is left: in a worker, or (`here`) one file at a time in this thread. */
   const runner = async (here: boolean) => {
     try {
-      while (next < last) {
+      while (more()) {
         if (here) {
-          const indexes = takeSmallest();
+          const indexes = take(1, 0, "small");
           settle(indexes, await tasks.validateFiles(task(indexes)));
           // The event loop's turn: a worker's finished batch is settled and its next one sent.
           await new Promise<void>((resolve) => setImmediate(resolve));
@@ -168,7 +174,8 @@ export async function validateInPool<Options, Item, Checked>(
         }
       }
     } catch (error) {
-      next = last; // the run fails: no thread takes another batch
+      cursors.large = ends.large; // the run fails: no thread takes another batch
+      cursors.small = ends.small;
       throw error;
     }
   };
