@@ -15,9 +15,8 @@ interface Dataset {
   titleId: string;
   versionDate: string;
   name: string;
-  folderGone: boolean;
-  /** Its datasetRoot names one markdown file (a law kept as one file), not a folder. */
-  fileRoot: boolean;
+  /** Its dataset root (absolute). */
+  root: string;
 }
 
 function readDataset(manifest: string, cwd: string): Dataset | undefined {
@@ -26,14 +25,9 @@ function readDataset(manifest: string, cwd: string): Dataset | undefined {
     const { titleId, versionDate, name, datasetRoot } = data;
     if (typeof titleId !== "string" || typeof versionDate !== "string" || typeof name !== "string") return undefined;
     const root = resolve(dirname(manifest), typeof datasetRoot === "string" ? datasetRoot : ".");
-    return {
-      shown: displayPath(manifest, cwd),
-      titleId,
-      versionDate,
-      name,
-      folderGone: !rootPresent(root),
-      fileRoot: isFileRoot(root),
-    };
+    // Whether its root is there is asked only of a dataset that shares titleId and versionDate with another (a stat
+    // each: thousands a run of validate).
+    return { shown: displayPath(manifest, cwd), titleId, versionDate, name, root };
   } catch {
     return undefined; // an unreadable manifest is its own problem, said where it is read
   }
@@ -54,7 +48,7 @@ export function twinDatasetWarnings(manifests: Iterable<string>, cwd: string): s
   for (const group of groups.values()) {
     if (group.length < 2) continue;
     group.sort((a, b) => (a.shown < b.shown ? -1 : a.shown > b.shown ? 1 : 0));
-    const gone = group.filter((d) => d.folderGone);
+    const gone = group.filter((d) => !rootPresent(d.root));
     const byName = new Map<string, Dataset[]>();
     for (const d of group) byName.set(d.name, [...(byName.get(d.name) ?? []), d]);
     const named = [...byName.values()].filter((same) => same.length > 1);
@@ -64,9 +58,9 @@ export function twinDatasetWarnings(manifests: Iterable<string>, cwd: string): s
     const why =
       named.length > 0
         ? `the same titleId "${titleId}", versionDate ${versionDate} and name`
-        : `the same titleId "${titleId}" and versionDate ${versionDate}, and the ${gone.every((d) => d.fileRoot) ? "dataset file" : "dataset folder"} of ${gone.map((d) => d.shown).join(", ")} is not there`;
+        : `the same titleId "${titleId}" and versionDate ${versionDate}, and the ${gone.every((d) => isFileRoot(d.root)) ? "dataset file" : "dataset folder"} of ${gone.map((d) => d.shown).join(", ")} is not there`;
     // Laws kept one file each are moved as files (adopt --move NEW-FILE); else as folders.
-    const [noun, operand] = group.every((d) => d.fileRoot) ? ["file", "NEW-FILE"] : ["folder", "NEW-FOLDER"];
+    const [noun, operand] = group.every((d) => isFileRoot(d.root)) ? ["file", "NEW-FILE"] : ["folder", "NEW-FOLDER"];
     warnings.push(
       `${list} look like one law twice (${why}): was a dataset ${noun} moved and adopted again under a new slug? Repoint the old manifest with \`citation-targets adopt --move ${operand}\` (its slug and addresses kept) and remove the new one`,
     );
