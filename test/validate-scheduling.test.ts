@@ -17,7 +17,7 @@ function fakePool(taken: number[][]): Promise<WorkPool<Tasks>> {
     async run(_name, task) {
       taken.push(task.items);
       for (let i = 0; i < 5; i++) await new Promise<void>((resolve) => setImmediate(resolve));
-      return task.items.map((item) => `worker ${item}`);
+      return task.items.map((item) => `worker ${item}`) as never; // the pool's generic answer type: this kind's reports
     },
     async close() {},
   });
