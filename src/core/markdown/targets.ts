@@ -151,7 +151,6 @@ export function firstErrorMessage(
   return { line, message: `${error.message.split("\n")[0]!} at line ${line}, column ${col}${shown ? ":" : ""}` };
 }
 
-/** The front matter of `text` (checked to be YAML, else `ArtifactError`), and where its body is parsed from. */
 /**
  * Runs `parse` (the YAML parser) with no stack trace recorded for an Error made meanwhile: the parser makes an Error of
  * each error it finds, and each would record a stack trace, for a front matter of thousands of errors.
@@ -166,6 +165,7 @@ export function withoutStackTraces<T>(parse: () => T): T {
   }
 }
 
+/** The front matter of `text` (checked to be YAML, else `ArtifactError`), and where its body is parsed from. */
 function readFrontMatter(
   text: string,
   options: ArtifactLimits,

@@ -122,7 +122,7 @@ export async function validateInPool<Options, Item, Checked>(
     const other = first === "large" ? "small" : "large";
     return cursors[first] < ends[first] ? first : cursors[other] < ends[other] ? other : undefined;
   };
-  const more = () => runOf("large") !== undefined;
+  const more = () => cursors.large < ends.large || cursors.small < ends.small;
   /** The next files of one run, up to `most` of them or `bytes` (at least one file): a worker's from the large first. */
   const take = (most: number, bytes: number, first: "large" | "small" = "large"): number[] => {
     const run = runOf(first);
