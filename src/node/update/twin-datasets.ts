@@ -45,10 +45,22 @@ export function twinDatasetWarnings(manifests: Iterable<string>, cwd: string): s
     else groups.set(key, [dataset]);
   }
   const warnings: string[] = [];
-  for (const group of groups.values()) {
+  for (const read of groups.values()) {
+    if (read.length < 2) continue;
+    // A dataset whose root cannot be asked about (a stat error other than "not there": a file on its path, a name too
+    // long) is left out, as when the stat was made as its manifest was read; its own check says why.
+    const present = new Map<Dataset, boolean>();
+    for (const d of read) {
+      try {
+        present.set(d, rootPresent(d.root));
+      } catch {
+        // left out
+      }
+    }
+    const group = read.filter((d) => present.has(d));
     if (group.length < 2) continue;
     group.sort((a, b) => (a.shown < b.shown ? -1 : a.shown > b.shown ? 1 : 0));
-    const gone = group.filter((d) => !rootPresent(d.root));
+    const gone = group.filter((d) => !present.get(d));
     const byName = new Map<string, Dataset[]>();
     for (const d of group) byName.set(d.name, [...(byName.get(d.name) ?? []), d]);
     const named = [...byName.values()].filter((same) => same.length > 1);
