@@ -1,3 +1,4 @@
+import { generatedWindows } from "../core/records/generated-window.js";
 import type { RuleContext, TargetRecord } from "./define.js";
 
 /**
@@ -7,8 +8,11 @@ import type { RuleContext, TargetRecord } from "./define.js";
  * value made once rather than derive it a second time (docs/spec.md, section 14).
  */
 export function generatedTwin(context: RuleContext, record: TargetRecord): Readonly<TargetRecord> | undefined {
-  const generated = context.lock?.generated;
-  if (generated === undefined) return undefined;
+  const lock = context.lock;
+  if (lock === undefined) return undefined;
   const address = record.citationAddress;
-  return typeof address === "string" ? generated.get(address)?.record : undefined;
+  if (typeof address !== "string") return undefined;
+  if (lock.generated !== undefined) return lock.generated.get(address)?.record;
+  // Made as the file is read: the twin while the window holds it (generated-window.ts).
+  return generatedWindows.get(lock)?.twin(address);
 }

@@ -1,4 +1,5 @@
 import { RECORD_DATASET_FIELDS } from "../core/model.js";
+import { generatedWindows } from "../core/records/generated-window.js";
 import { quote } from "../core/text.js";
 import { defineRule, regenerateCommand, type TargetRecord } from "./define.js";
 
@@ -25,6 +26,11 @@ function sameValue(a: unknown, b: unknown): boolean {
     b !== null &&
     JSON.stringify(a) === JSON.stringify(b)
   );
+}
+
+/** A map of generated records as address and place, in generate's order. */
+function* mapEntries(generated: ReadonlyMap<string, { order: number }>): Generator<[string, number]> {
+  for (const [address, { order }] of generated) yield [address, order];
 }
 
 /** The most of a value's JSON a message shows. */
@@ -138,7 +144,8 @@ export const lockGenerated = defineRule({
     return {
       record({ record, line }) {
         const generated = lock.generated;
-        if (generated === undefined) return;
+        const window = generated === undefined ? generatedWindows.get(lock) : undefined;
+        if (generated === undefined && window === undefined) return;
         const address = record.citationAddress;
         if (typeof address !== "string") return; // the schema says so
         if (record.datasetDigest !== lock.manifest.datasetDigest) {
@@ -148,8 +155,11 @@ export const lockGenerated = defineRule({
           seen.add(address);
           return;
         }
-        const expected = generated.get(address);
+        // Made as the file is read (generated-window.ts): taken from the window, which gives up where it cannot answer
+        // as the map would (the check is then made again with the map).
+        const expected = generated !== undefined ? generated.get(address) : window!.take(address);
         if (expected === undefined) {
+          if (window?.abandoned) return;
           context.report({
             messageId: "unknown",
             data: { address: quote(address), manifest: lock.manifestPath, fix: fix() },
@@ -175,8 +185,10 @@ export const lockGenerated = defineRule({
           });
           return;
         }
-        if (lock.generated === undefined || skipped > 0 || stale) return;
-        for (const [address, { order }] of lock.generated)
+        const window = generatedWindows.get(lock);
+        if ((lock.generated === undefined && window === undefined) || skipped > 0 || stale) return;
+        const made = lock.generated !== undefined ? mapEntries(lock.generated) : window!.untaken();
+        for (const [address, order] of made)
           if (!seen.has(address))
             context.report({
               messageId: "notHere",

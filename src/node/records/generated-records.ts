@@ -9,17 +9,21 @@ import type { LockContext } from "../../core/lock/lock-context.js";
 import { DatasetError } from "../../core/errors.js";
 import { generateRecordsFrom } from "../../core/records/generate.js";
 import { parseArtifactBytes } from "../../core/records/parse-artifact.js";
+import { GeneratedWindow, generatedWindows } from "../../core/records/generated-window.js";
 
 /**
  * Fills `context.generated` (citationAddress → the record generate writes, and its place) from the
  * artifacts' bytes, every one of which matched its pin; or `context.generateFailed` with generate's own reason when it
- * refuses the dataset. Nothing when the manifest's datasetDigest is stale: lock-manifest-digest says so, once.
+ * refuses the dataset. Nothing when the manifest's datasetDigest is stale: lock-manifest-digest says so, once. With
+ * `windowed`, nothing is made yet: a window (generated-window.ts) makes the records as the caller reads the file, and
+ * fills the map this way should it give up.
  */
 export async function fillGenerated(
   context: LockContext,
   manifest: LockManifest,
   bytesOf: Map<string, Uint8Array>,
   notUtf8: ReadonlySet<string>,
+  windowed = false,
 ): Promise<void> {
   // The manifest's digest as openLockContext computed it (computeDatasetDigest), not canonicalised and digested again.
   if (context.computedDigest !== manifest.datasetDigest) return;
@@ -37,6 +41,12 @@ export async function fillGenerated(
     const artifact = manifest.artifacts[position]!;
     return parseArtifactBytes(artifact, bytesOf.get(artifact.path)!, {}, true, manifest.units === true);
   };
+  if (windowed) {
+    const records = generateRecordsFrom(manifest, source);
+    const whole = () => fillGenerated(context, manifest, bytesOf, notUtf8);
+    generatedWindows.set(context, new GeneratedWindow(records, (error) => error instanceof DatasetError, whole));
+    return;
+  }
   try {
     let order = 0;
     // The records as built: serializeRecord writes each member as it is, so comparing members compares the lines.

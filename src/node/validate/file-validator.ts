@@ -23,6 +23,7 @@ import { mapWithLimit } from "../pool/concurrency.js";
 import { encodeFailure, type TaskFailure } from "../pool/task-failure.js";
 import type { CheckedFile, FileToCheck, ValidateOptions } from "./validate-options.js";
 import { elsewhereContexts, openLockContext, provedContexts } from "./validate-lock.js";
+import { generatedWindows } from "../../core/records/generated-window.js";
 import { MAIN_THREAD_PARSE_BYTES } from "../pool/thread-limits.js";
 import { pushReused, readChunk, readWhole } from "./reused-reads.js";
 
@@ -211,6 +212,9 @@ export async function createFileValidator(
         ...confinement,
         ...(prints ? { prints } : {}),
         ...(proof ? { proof } : {}),
+        // What generate writes is made as the file is read (generated-window.ts); standard input, read once, is
+        // compared with all of it made first (the window may give up, and the file is then read again).
+        ...(input.stdin ? {} : { windowFrom: WINDOW_FROM_BYTES }),
       });
       // The dataset's records are checked against the schema of its host (the manifest's legislationHost, if any).
       const schemaCheck = await schemaForHost(lock.manifest.legislationHost, schema);
@@ -322,6 +326,29 @@ async function readAll(stream: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
 /** Small files are read in one call, larger ones streamed in chunks. */
 const READ_WHOLE_BELOW = 1 << 20;
 
+/**
+ * A dataset of this much markdown or more has what generate writes made as its file is read (generated-window.ts);
+ * a smaller one all first (a file of its records is mostly read whole, in one piece).
+ */
+export const WINDOW_FROM_BYTES = 1 << 20;
+/** Records made before the first piece of a file is read in pieces. */
+const WINDOW_FIRST_LINES = 2_048;
+/**
+ * Records of what generate writes made beyond the last line read: a file that lacks a few records still meets each
+ * twin made (generated-window.ts).
+ */
+const WINDOW_AHEAD = 256;
+/** Lines read past a record made before its twin is let go: a file with a few records added still meets each. */
+const WINDOW_BEHIND = 1_024;
+
+/** The LFs in `bytes`: the most records they end. */
+function countLines(bytes: Uint8Array): number {
+  const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  let count = 0;
+  for (let at = buffer.indexOf(0x0a); at !== -1; at = buffer.indexOf(0x0a, at + 1)) count++;
+  return count;
+}
+
 async function validateFile(
   prepared: PreparedFile,
   stdin: AsyncIterable<Uint8Array> | undefined,
@@ -331,6 +358,50 @@ async function validateFile(
   const check = createFileCheck(checkOptions);
   // update's cache proves what generate writes (generated-proof.ts): the bytes read are digested to see that they are it.
   const lock = checkOptions.lock;
+  // What generate writes, made as the file is read (generated-window.ts): before a piece is read into this thread's
+  // buffer, the records it is likely to need; before it is checked, those up to its last line and WINDOW_AHEAD more;
+  // after, those WINDOW_BEHIND lines back that the file has not met are let go.
+  const window = lock !== undefined ? generatedWindows.get(lock) : undefined;
+  let lines = 0;
+  /** The lines of the piece before: twice as many are made before the next is read. */
+  let lastLines = WINDOW_FIRST_LINES;
+  /** Before a piece is read (`whole`: the whole file, every record). No wait comes between a read and its check. */
+  const before = async (whole: boolean) => {
+    if (window !== undefined)
+      await window.fill(whole ? Number.POSITIVE_INFINITY : lines + 2 * lastLines + WINDOW_AHEAD);
+  };
+  /**
+   * Checks a piece read (`reused`: in this thread's buffer). When it needs more records than were made before it was
+   * read, a copy of it waits for them: another file's read may fill the buffer meanwhile.
+   */
+  const push = async (bytes: Uint8Array, reused: boolean) => {
+    if (window !== undefined) {
+      lastLines = countLines(bytes);
+      lines += lastLines;
+      if (!window.covers(lines + WINDOW_AHEAD)) {
+        const held = reused ? new Uint8Array(bytes) : bytes;
+        await window.fill(lines + WINDOW_AHEAD);
+        check.push(held);
+        window.letGoBefore(lines - WINDOW_BEHIND);
+        return;
+      }
+    }
+    if (reused) pushReused(bytes, check.push);
+    else check.push(bytes);
+    window?.letGoBefore(lines - WINDOW_BEHIND);
+  };
+  /**
+   * The file read, or its read failed: the rest of what generate writes made (for "not in this file"). When the window
+   * gave up, the file is checked again with all of it made first.
+   */
+  const settled = async (): Promise<boolean> => {
+    if (window === undefined) return true;
+    if (!window.abandoned) await window.finish();
+    if (!window.abandoned) return true;
+    generatedWindows.delete(lock!);
+    await window.whole();
+    return false;
+  };
   const proof = lock !== undefined ? provedContexts.get(lock) : undefined;
   const proven = proof !== undefined ? sha256Stream() : undefined;
   /** Not proved after all (other bytes, or the read failed): generate's records made, and the file checked again. */
@@ -342,11 +413,11 @@ async function validateFile(
   try {
     if (input.bytes !== undefined) {
       // Standard input, read whole by the main thread (checkElsewhere).
-      check.push(input.bytes);
+      await push(input.bytes, false);
       onRead?.(input.bytes.length);
     } else if (input.stdin && stdin) {
       for await (const chunk of stdin) {
-        check.push(chunk);
+        await push(chunk, false);
         onRead?.(chunk.length);
       }
     } else {
@@ -357,16 +428,22 @@ async function validateFile(
       const { fd, info } = openRegularSync(input.absolute);
       try {
         if (info.size < READ_WHOLE_BELOW) {
+          await before(true);
           const bytes = readWhole(fd, info.size);
-          pushReused(bytes, check.push);
           proven?.update(bytes);
+          await push(bytes, true);
           onRead?.(bytes.length);
         } else {
           // In chunks, this thread's event loop taking its turn between two (a worker waiting for its next batch).
-          for (let chunk = readChunk(fd); chunk.length > 0; chunk = readChunk(fd)) {
-            pushReused(chunk, check.push);
+          for (;;) {
+            await before(false);
+            const chunk = readChunk(fd);
+            if (chunk.length === 0) break;
             proven?.update(chunk);
+            await push(chunk, true);
             onRead?.(chunk.length);
+            // Given up: the file is read again with every record made first.
+            if (window?.abandoned) break;
             await new Promise<void>((resolve) => setImmediate(resolve));
           }
         }
@@ -377,10 +454,13 @@ async function validateFile(
   } catch (error) {
     await lockFacts(checkOptions.lock);
     if (proven !== undefined) return derived();
+    if (!(await settled())) return validateFile(prepared, stdin);
     return { ...check.end(), error: describeIoError(error, "read", input.display) };
   }
   await lockFacts(checkOptions.lock);
   if (proven !== undefined && proven.digest("hex") !== proof!.digest) return derived();
+  // Read again: its bytes were counted once (onRead).
+  if (!(await settled())) return validateFile(prepared, stdin);
   return check.end();
 }
 

@@ -43,6 +43,7 @@ export async function openLockContext(
     artifacts?: boolean;
     proof?: GeneratedProof;
     parseHereBelow?: number;
+    windowFrom?: number;
   } = {},
 ): Promise<LockContext> {
   const loaded = await loadManifest(manifestPath, cwd, shownPath, options);
@@ -71,6 +72,7 @@ export async function openLockContext(
     loaded.file,
     options.proof?.bind(undefined, loaded.path, loaded.text),
     options.parseHereBelow,
+    options.windowFrom,
   );
   context.ready = ready;
   await ready.catch(() => undefined); // a failure surfaces where the caller awaits `ready`
@@ -96,7 +98,9 @@ export async function loadLockContext(
  * (other than missing) or a folder that cannot be walked makes `artifactsFailed` say so, naming each.
  * With `prints` (validate's cache), the fingerprint of each file and folder read is taken before it is read. With
  * `parseHereBelow` (validate's main thread, whose heap has no cap), a dataset of that many bytes of markdown or more is
- * not parsed here: `elsewhereContexts` says so, and the file is checked in a capped worker (file-validator.ts).
+ * not parsed here: `elsewhereContexts` says so, and the file is checked in a capped worker (file-validator.ts). With
+ * `windowFrom`, a dataset of that many bytes of markdown or more has its records made as the file is read (a window,
+ * generated-window.ts), not all first: the caller reads the file with the window (validateFile).
  */
 async function gatherFacts(
   context: LockContext,
@@ -108,6 +112,7 @@ async function gatherFacts(
   file?: string,
   proof?: () => string | undefined,
   parseHereBelow = Number.POSITIVE_INFINITY,
+  windowFrom = Number.POSITIVE_INFINITY,
 ): Promise<void> {
   if (prints) prints.root = root;
   const realRoot = realFolder(root, prints);
@@ -212,7 +217,13 @@ async function gatherFacts(
       matchingBytes >= parseHereBelow && notUtf8.size === 0 && context.computedDigest === manifest.datasetDigest
         ? async () => void elsewhereContexts.set(context, { bytes: matchingBytes, root: shownRoot })
         : async () =>
-            (await import("../records/generated-records.js")).fillGenerated(context, manifest, matching, notUtf8);
+            (await import("../records/generated-records.js")).fillGenerated(
+              context,
+              manifest,
+              matching,
+              notUtf8,
+              matchingBytes >= windowFrom,
+            );
     // update's cache may know what generate writes from these very bytes (generated-proof.ts): then the file checked is
     // compared with that digest, and the dataset generated only when it differs (file-validator.ts).
     const proven = notUtf8.size === 0 && context.computedDigest === manifest.datasetDigest ? proof?.() : undefined;
