@@ -215,6 +215,36 @@ describe("validate with the window reports what it reports with the map", () => 
     ]);
   });
 
+  test("an artifact edited while validate reads the file (its bytes not kept, read again as its records are made): the file's error, never a pass", async () => {
+    await writeFile(join(dir, JSONL), generated.map((line) => `${line}\n`).join(""));
+    const validator = await createFileValidator({ cwd: dir, cache: false });
+    const law = join(dir, "laws/g30/index.md");
+    const before = await readFile(law, "utf8");
+    // The first records are made before the first piece of the file is read: the artifacts were read and matched
+    // their pins just before.
+    const fill = vi.spyOn(GeneratedWindow.prototype, "fill").mockImplementationOnce(async function (
+      this: GeneratedWindow,
+      count,
+    ) {
+      await writeFile(law, `${before}\nEin Absatz, eingefügt während validate liest.\n`);
+      return GeneratedWindow.prototype.fill.call(this, count); // the spy again: this time the real fill
+    });
+    try {
+      const { report } = await validator.check({ absolute: join(dir, JSONL), display: JSONL });
+      expect(report.error).toContain("g30/index.md changed while validate read it");
+      expect(report.error).toContain("run validate again");
+      const own = report.problems.filter((p) => p.ruleId === "lock-generated");
+      expect(own.map((p) => p.message)).toEqual([
+        expect.stringContaining(
+          "generate refuses the dataset of .tooling/citation-targets/big.lock.json: g30/index.md: changed while validate read it",
+        ),
+      ]);
+    } finally {
+      fill.mockRestore();
+      await writeFile(law, before);
+    }
+  });
+
   test("the built CLI (the dataset checked in a capped worker): the same report with the window as with the map", async () => {
     const some = new Set([
       "a field edited",

@@ -14,16 +14,17 @@ import { GeneratedWindow, generatedWindows } from "../../core/records/generated-
 /**
  * Fills `context.generated` (citationAddress → the record generate writes, and its place) from the
  * artifacts' bytes, every one of which matched its pin; or `context.generateFailed` with generate's own reason when it
- * refuses the dataset. Nothing when the manifest's datasetDigest is stale: lock-manifest-digest says so, once. With
- * `windowed`, nothing is made yet: a window (generated-window.ts) makes the records as the caller reads the file, and
- * fills the map this way should it give up.
+ * refuses the dataset. Nothing when the manifest's datasetDigest is stale: lock-manifest-digest says so, once. An
+ * artifact whose bytes `bytesOf` does not keep is read again (`reread`), and then the records are made as the caller reads
+ * the file (`windowed`): a window (generated-window.ts), which fills the map this way should it give up.
  */
 export async function fillGenerated(
   context: LockContext,
   manifest: LockManifest,
-  bytesOf: Map<string, Uint8Array>,
+  bytesOf: Map<string, Uint8Array | undefined>,
   notUtf8: ReadonlySet<string>,
-  windowed = false,
+  reread?: (path: string) => Uint8Array,
+  windowed = reread !== undefined,
 ): Promise<void> {
   // The manifest's digest as openLockContext computed it (computeDatasetDigest), not canonicalised and digested again.
   if (context.computedDigest !== manifest.datasetDigest) return;
@@ -39,11 +40,12 @@ export async function fillGenerated(
   // The bytes are those whose digests were just checked against the manifest (checked: not digested again).
   const source = async (position: number) => {
     const artifact = manifest.artifacts[position]!;
-    return parseArtifactBytes(artifact, bytesOf.get(artifact.path)!, {}, true, manifest.units === true);
+    const bytes = bytesOf.get(artifact.path) ?? reread!(artifact.path);
+    return parseArtifactBytes(artifact, bytes, {}, true, manifest.units === true);
   };
   if (windowed) {
     const records = generateRecordsFrom(manifest, source);
-    const whole = () => fillGenerated(context, manifest, bytesOf, notUtf8);
+    const whole = () => fillGenerated(context, manifest, bytesOf, notUtf8, reread, false);
     generatedWindows.set(context, new GeneratedWindow(records, (error) => error instanceof DatasetError, whole));
     return;
   }

@@ -8,6 +8,7 @@ import { bodyStartOfBytes } from "../../core/markdown/front-matter.js";
 import { listDatasetFiles } from "../dataset/dataset-files.js";
 import { withoutCr } from "../files/crlf.js";
 import { describeIoError, OperationalError } from "../errors.js";
+import { DatasetError } from "../../core/errors.js";
 import { displayPath, openedPath } from "../files/files.js";
 import { loadManifest, type ManifestReadOptions, resolveArtifact, rootOf } from "../dataset/manifest-io.js";
 import { rootAbsence } from "../dataset/dataset-root.js";
@@ -144,8 +145,12 @@ async function gatherFacts(
   }
   const causes: string[] = [];
   let kept = 0;
-  /** The artifacts that match their pins, whole: what generate would read, for lock-generated. */
-  const matching = new Map<string, Uint8Array>();
+  /**
+   * The artifacts that match their pins, whole: what generate would read, for lock-generated. Those of a dataset whose
+   * records are made as its file is read (`windowFrom`) are not kept once their bytes pass it (undefined): each is read
+   * again as its records are made, and must match its pin again (rereadArtifact).
+   */
+  const matching = new Map<string, Uint8Array | undefined>();
   /** Their bytes in all: what generate would parse. */
   let matchingBytes = 0;
   /** Those of them that are not UTF-8 (generate refuses the dataset). */
@@ -173,8 +178,14 @@ async function gatherFacts(
         context.lineEndingsOnly.add(artifact.path);
       }
     } else {
-      matching.set(artifact.path, bytes);
       matchingBytes += bytes.length;
+      if (matchingBytes < windowFrom) matching.set(artifact.path, bytes);
+      else {
+        // Past windowFrom: none is kept (a few bytes in memory while the file is read, not the dataset's markdown).
+        if (matchingBytes - bytes.length < windowFrom)
+          for (const path of matching.keys()) matching.set(path, undefined);
+        matching.set(artifact.path, undefined);
+      }
     }
     const utf8 = digest === artifact.sha256 && isUtf8(bytes);
     if (digest === artifact.sha256 && !utf8) notUtf8.add(artifact.path);
@@ -222,7 +233,9 @@ async function gatherFacts(
               manifest,
               matching,
               notUtf8,
-              matchingBytes >= windowFrom,
+              matchingBytes >= windowFrom
+                ? (path: string) => rereadArtifact(context, root, manifest.artifacts, path)
+                : undefined,
             );
     // update's cache may know what generate writes from these very bytes (generated-proof.ts): then the file checked is
     // compared with that digest, and the dataset generated only when it differs (file-validator.ts).
@@ -230,6 +243,35 @@ async function gatherFacts(
     if (proven !== undefined) provedContexts.set(context, { digest: proven, derive: generate });
     else await generate();
   }
+}
+
+/**
+ * An artifact read again to make its records (a dataset whose records are made as its file is read, gatherFacts): the
+ * bytes when they still match the pin they matched when first read. Changed since (an edit while validate ran): the
+ * artifact checks could not run on one set of bytes, which is the file's error (`artifactsFailed`), and generate's
+ * records are not made (DatasetError: lock-generated says why).
+ */
+function rereadArtifact(
+  context: LockContext,
+  root: string,
+  artifacts: LockManifest["artifacts"],
+  path: string,
+): Uint8Array {
+  let bytes: Buffer;
+  try {
+    bytes = readInside(root, path) ?? readOutsideShortcut(root, path, undefined);
+  } catch (error) {
+    const cause = error instanceof OperationalError ? error.message : describeIoError(error, "read", path);
+    context.artifactsFailed ??= `the artifact checks of ${context.manifestPath} could not run: ${cause}`;
+    throw new DatasetError([`${path}: could not be read again to make its records`]);
+  }
+  const pinned = artifacts.find((artifact) => artifact.path === path)?.sha256;
+  if (sha256Hex(bytes) !== pinned) {
+    const changed = `${path} changed while validate read it (its sha256 is no longer the one pinned): run validate again`;
+    context.artifactsFailed ??= `the artifact checks of ${context.manifestPath} could not run: ${changed}`;
+    throw new DatasetError([`${path}: changed while validate read it`]);
+  }
+  return bytes;
 }
 
 /**
