@@ -139,7 +139,8 @@ async function gatherFacts(
   ) {
     const bytes = sizesUpTo(root, manifest, parseHereBelow);
     if (bytes >= parseHereBelow) {
-      elsewhereContexts.set(context, { bytes, root: shownRoot });
+      // All of it, which sizes the worker's heap (validateHeapMb), not only what decided that it goes there.
+      elsewhereContexts.set(context, { bytes: sizesUpTo(root, manifest, Number.POSITIVE_INFINITY), root: shownRoot });
       return;
     }
   }
