@@ -25,6 +25,8 @@ export class GeneratedWindow {
   private readonly pending = new Map<string, GeneratedEntry>();
   /** Made, never met, and let go (their records dropped): address → place, in generate's order. */
   private readonly passed = new Map<string, number>();
+  /** Made once the file was read to its end (`finish`), let go at once: address → place, after every other. */
+  private readonly tail = new Map<string, number>();
   /** The addresses taken: a second record at one of them is not one generate never writes. */
   private readonly takenAddresses = new Set<string>();
   /** The record last taken, for the rules that look its twin up after lock-generated has taken it. */
@@ -36,13 +38,12 @@ export class GeneratedWindow {
   abandoned = false;
 
   /**
-   * `records`: generate's records in its order. `refusal`: whether an error thrown while making them is generate
-   * refusing the dataset (the window gives up; the check again says it), else the error is thrown on. `whole`: fills
-   * the lock context's map of every record instead (or says generate's refusal), for the check made again.
+   * `records`: generate's records in its order; an error thrown while making them (generate refusing the dataset, or
+   * any other) makes the window give up. `whole`: fills the lock context's map of every record instead (or says
+   * generate's refusal, or throws as making them did), for the check made again.
    */
   constructor(
     private readonly records: AsyncIterator<Readonly<Record<string, unknown>>>,
-    private readonly refusal: (error: unknown) => boolean,
     readonly whole: () => Promise<void>,
   ) {}
 
@@ -62,11 +63,11 @@ export class GeneratedWindow {
   }
 
   /**
-   * Makes the rest, the file read to its end: none can be met any more, so each is let go as it is made (its place kept
-   * for "not in this file").
+   * Makes the rest, the file read to its end: only its last line, if no LF ends it, is still to be checked, and its twin,
+   * if made, is held; the rest can no longer be met, so each is let go as it is made (its place kept for "not in this
+   * file").
    */
   finish(): Promise<void> {
-    this.letGoBefore(Number.POSITIVE_INFINITY);
     return this.make(Number.POSITIVE_INFINITY, true);
   }
 
@@ -80,15 +81,22 @@ export class GeneratedWindow {
         }
         const address = next.value.citationAddress as string;
         // generate writes each address once; were it to write one twice, the map would hold the last: not a window's.
-        if (this.pending.has(address) || this.passed.has(address) || this.takenAddresses.has(address)) {
+        if (
+          this.pending.has(address) ||
+          this.passed.has(address) ||
+          this.tail.has(address) ||
+          this.takenAddresses.has(address)
+        ) {
           this.abandoned = true;
           return;
         }
-        if (letGo) this.passed.set(address, this.made++);
+        if (letGo) this.tail.set(address, this.made++);
         else this.pending.set(address, { record: next.value, order: this.made++ });
       }
-    } catch (error) {
-      if (!this.refusal(error)) throw error;
+    } catch {
+      // generate refusing the dataset, or any other failure: given up. The check made again with the map says a refusal
+      // as lock-generated's problem, and meets any other failure where gatherFacts would (the artifact checks could not
+      // run: file-validator.ts).
       this.abandoned = true;
     }
   }
@@ -129,7 +137,8 @@ export class GeneratedWindow {
       return entry;
     }
     // Met before (a second record at one address), let go, or perhaps still to be made.
-    if (!this.done || this.passed.has(address) || this.takenAddresses.has(address)) this.abandoned = true;
+    if (!this.done || this.passed.has(address) || this.tail.has(address) || this.takenAddresses.has(address))
+      this.abandoned = true;
     return undefined;
   }
 
@@ -137,5 +146,6 @@ export class GeneratedWindow {
   *untaken(): Generator<[string, number]> {
     yield* this.passed;
     for (const [address, { order }] of this.pending) yield [address, order];
+    yield* this.tail;
   }
 }

@@ -46,7 +46,7 @@ export async function fillGenerated(
   if (windowed) {
     const records = generateRecordsFrom(manifest, source);
     const whole = () => fillGenerated(context, manifest, bytesOf, notUtf8, reread, false);
-    generatedWindows.set(context, new GeneratedWindow(records, (error) => error instanceof DatasetError, whole));
+    generatedWindows.set(context, new GeneratedWindow(records, whole));
     return;
   }
   try {

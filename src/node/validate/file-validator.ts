@@ -391,16 +391,27 @@ async function validateFile(
     window?.letGoBefore(lines - WINDOW_BEHIND);
   };
   /**
-   * The file read, or its read failed: the rest of what generate writes made (for "not in this file"). When the window
-   * gave up, the file is checked again with all of it made first.
+   * The file read, or its read failed: the rest of what generate writes made (for "not in this file"), before the check
+   * ends (the last line, if no LF ends it, is checked then: its twin is still held).
    */
-  const settled = async (): Promise<boolean> => {
-    if (window === undefined) return true;
-    if (!window.abandoned) await window.finish();
-    if (!window.abandoned) return true;
+  const settled = async (): Promise<void> => {
+    if (window !== undefined && !window.abandoned) await window.finish();
+  };
+  /**
+   * The check's result; or, when the window gave up (before the end or at its last line), the file checked again with
+   * every record made first. Making them can fail as it does for the map (gatherFacts): the artifact checks could not
+   * run, the file's error.
+   */
+  const ended = async (result: FileResult & { error?: string }) => {
+    if (window === undefined || !window.abandoned) return result;
     generatedWindows.delete(lock!);
-    await window.whole();
-    return false;
+    try {
+      await window.whole();
+    } catch (error) {
+      lock!.artifactsFailed ??= `the artifact checks of ${lock!.manifestPath} could not run: ${errorMessage(error)}`;
+    }
+    // Read again: its bytes were counted once (onRead).
+    return validateFile(prepared, stdin);
   };
   const proof = lock !== undefined ? provedContexts.get(lock) : undefined;
   const proven = proof !== undefined ? sha256Stream() : undefined;
@@ -454,14 +465,13 @@ async function validateFile(
   } catch (error) {
     await lockFacts(checkOptions.lock);
     if (proven !== undefined) return derived();
-    if (!(await settled())) return validateFile(prepared, stdin);
-    return { ...check.end(), error: describeIoError(error, "read", input.display) };
+    await settled();
+    return ended({ ...check.end(), error: describeIoError(error, "read", input.display) });
   }
   await lockFacts(checkOptions.lock);
   if (proven !== undefined && proven.digest("hex") !== proof!.digest) return derived();
-  // Read again: its bytes were counted once (onRead).
-  if (!(await settled())) return validateFile(prepared, stdin);
-  return check.end();
+  await settled();
+  return ended(check.end());
 }
 
 /**
