@@ -227,7 +227,13 @@ export class LineReader {
 
 /** The lines of a file: its line feeds, and one more when the last line has none. */
 export function countLines(bytes: Uint8Array): number {
+  const count = countLineFeeds(bytes);
+  return bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a ? count + 1 : count;
+}
+
+/** The line feeds in `bytes` (a Buffer's own indexOf, memchr, when it is one). */
+export function countLineFeeds(bytes: Uint8Array): number {
   let count = 0;
   for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) count++;
-  return bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a ? count + 1 : count;
+  return count;
 }

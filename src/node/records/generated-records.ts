@@ -23,7 +23,7 @@ export async function fillGenerated(
   manifest: LockManifest,
   bytesOf: Map<string, Uint8Array | undefined>,
   notUtf8: ReadonlySet<string>,
-  reread?: (path: string) => Uint8Array,
+  reread?: (artifact: LockManifest["artifacts"][number]) => Uint8Array,
   windowed = reread !== undefined,
 ): Promise<void> {
   // The manifest's digest as openLockContext computed it (computeDatasetDigest), not canonicalised and digested again.
@@ -40,7 +40,7 @@ export async function fillGenerated(
   // The bytes are those whose digests were just checked against the manifest (checked: not digested again).
   const source = async (position: number) => {
     const artifact = manifest.artifacts[position]!;
-    const bytes = bytesOf.get(artifact.path) ?? reread!(artifact.path);
+    const bytes = bytesOf.get(artifact.path) ?? reread!(artifact);
     return parseArtifactBytes(artifact, bytes, {}, true, manifest.units === true);
   };
   if (windowed) {

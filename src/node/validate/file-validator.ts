@@ -24,6 +24,7 @@ import { encodeFailure, type TaskFailure } from "../pool/task-failure.js";
 import type { CheckedFile, FileToCheck, ValidateOptions } from "./validate-options.js";
 import { elsewhereContexts, openLockContext, provedContexts } from "./validate-lock.js";
 import { generatedWindows } from "../../core/records/generated-window.js";
+import { countLineFeeds } from "../../core/lines.js";
 import { MAIN_THREAD_PARSE_BYTES } from "../pool/thread-limits.js";
 import { pushReused, readChunk, readWhole } from "./reused-reads.js";
 
@@ -341,14 +342,6 @@ const WINDOW_AHEAD = 256;
 /** Lines read past a record made before its twin is let go: a file with a few records added still meets each. */
 const WINDOW_BEHIND = 1_024;
 
-/** The LFs in `bytes`: the most records they end. */
-function countLines(bytes: Uint8Array): number {
-  const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
-  let count = 0;
-  for (let at = buffer.indexOf(0x0a); at !== -1; at = buffer.indexOf(0x0a, at + 1)) count++;
-  return count;
-}
-
 async function validateFile(
   prepared: PreparedFile,
   stdin: AsyncIterable<Uint8Array> | undefined,
@@ -375,19 +368,20 @@ async function validateFile(
    * read, a copy of it waits for them: another file's read may fill the buffer meanwhile.
    */
   const push = async (bytes: Uint8Array, reused: boolean) => {
+    let piece = bytes;
+    let inBuffer = reused;
     if (window !== undefined) {
-      lastLines = countLines(bytes);
+      // The LFs it holds: the most records it ends (a piece read is a Buffer: memchr).
+      lastLines = countLineFeeds(bytes);
       lines += lastLines;
       if (!window.covers(lines + WINDOW_AHEAD)) {
-        const held = reused ? new Uint8Array(bytes) : bytes;
+        if (inBuffer) piece = new Uint8Array(bytes);
+        inBuffer = false;
         await window.fill(lines + WINDOW_AHEAD);
-        check.push(held);
-        window.letGoBefore(lines - WINDOW_BEHIND);
-        return;
       }
     }
-    if (reused) pushReused(bytes, check.push);
-    else check.push(bytes);
+    if (inBuffer) pushReused(piece, check.push);
+    else check.push(piece);
     window?.letGoBefore(lines - WINDOW_BEHIND);
   };
   /**

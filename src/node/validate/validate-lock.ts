@@ -235,7 +235,7 @@ async function gatherFacts(
               matching,
               notUtf8,
               matchingBytes >= windowFrom
-                ? (path: string) => rereadArtifact(context, root, manifest.artifacts, path)
+                ? (artifact: LockManifest["artifacts"][number]) => rereadArtifact(context, root, artifact)
                 : undefined,
             );
     // update's cache may know what generate writes from these very bytes (generated-proof.ts): then the file checked is
@@ -252,12 +252,8 @@ async function gatherFacts(
  * artifact checks could not run on one set of bytes, which is the file's error (`artifactsFailed`), and generate's
  * records are not made (DatasetError: lock-generated says why).
  */
-function rereadArtifact(
-  context: LockContext,
-  root: string,
-  artifacts: LockManifest["artifacts"],
-  path: string,
-): Uint8Array {
+function rereadArtifact(context: LockContext, root: string, artifact: LockManifest["artifacts"][number]): Uint8Array {
+  const { path } = artifact;
   let bytes: Buffer;
   try {
     bytes = readInside(root, path) ?? readOutsideShortcut(root, path, undefined);
@@ -266,8 +262,7 @@ function rereadArtifact(
     context.artifactsFailed ??= `the artifact checks of ${context.manifestPath} could not run: ${cause}`;
     throw new DatasetError([`${path}: could not be read again to make its records`]);
   }
-  const pinned = artifacts.find((artifact) => artifact.path === path)?.sha256;
-  if (sha256Hex(bytes) !== pinned) {
+  if (sha256Hex(bytes) !== artifact.sha256) {
     const changed = `${path} changed while validate read it (its sha256 is no longer the one pinned): run validate again`;
     context.artifactsFailed ??= `the artifact checks of ${context.manifestPath} could not run: ${changed}`;
     throw new DatasetError([`${path}: changed while validate read it`]);
