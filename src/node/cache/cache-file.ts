@@ -31,9 +31,15 @@ export async function cacheLocation(
 /**
  * A cache file of either command: `{ version, <stamp>: value, entries }`, its entries named by the
  * caller. Empty when the file is not there, cannot be read, or was written with another version or
- * stamp (another build of the tool, other settings); an entry that `isEntry` refuses is not there (a
- * cache file is data: nothing else is trusted). Written only when an entry changed, atomically, its
+ * stamp (another build of the tool, other settings); an entry that `isEntry` refuses, or that cannot be read, is not
+ * there (a cache file is data: nothing else is trusted). Written only when an entry changed, atomically, its
  * entries sorted by name; a failure to write is not an error of the run.
+ *
+ * The file is one JSON object written a line an entry (CacheLines): a run reads the text and parses an entry only when
+ * it asks for it, and writes the lines of the entries it did not change as they were read. A pre-commit hook checks
+ * one law of thousands: parsing every entry and writing every entry again cost it more than the law's own checks
+ * (bench/RESULTS.md, "The hooks"). A file of any other layout that is the same JSON (an older build's, one line) is
+ * parsed whole.
  */
 export interface CacheFile<T> {
   get(name: string): T | undefined;
@@ -48,7 +54,6 @@ export function openCacheFile<T>(
   isEntry: (value: unknown) => value is T,
   named = false,
 ): CacheFile<T> {
-  let entries: Record<string, unknown> = {};
   // Only a regular file is read (a device would never end, a FIFO would block); and a file named by --cache-location is
   // replaced only when it is a cache: one naming an input (a JSONL, a law) is refused, never overwritten (SECURITY.md).
   let info: Stats | undefined;
@@ -61,49 +66,143 @@ export function openCacheFile<T>(
     throw new OperationalError(
       `refusing the cache file ${path}: it is ${fileKind(info)}, not a regular file; name another with --cache-location, or run with --no-cache`,
     );
-  let data: Record<string, unknown> | undefined;
+  /** The entries as read: by the JSON text of their name, the JSON text of their value (unparsed). */
+  let stored = new Map<string, string>();
   if (info !== undefined) {
+    let read: CacheLines | undefined;
     try {
-      data = JSON.parse(readRegularFileSync(path).toString("utf8")) as Record<string, unknown>;
+      read = readCacheLines(readRegularFileSync(path).toString("utf8"));
     } catch {
-      data = undefined;
+      read = undefined;
     }
-    const isCache =
-      typeof data === "object" &&
-      data !== null &&
-      typeof data.version === "number" &&
-      (typeof data.generator === "string" || typeof data.key === "string") && // update's or validate's
-      typeof data.entries === "object" &&
-      data.entries !== null &&
-      !Array.isArray(data.entries);
-    if (named && !isCache && info.size > 0)
+    if (named && read === undefined && info.size > 0)
       throw new OperationalError(
         `refusing to write the cache over ${path}: it is not a cache file of citation-targets (an input, or another file, would be replaced); name another with --cache-location, or remove it`,
       );
-    if (isCache && data!.version === CACHE_VERSION && data![stamp.field] === stamp.value)
-      entries = data!.entries as Record<string, unknown>;
+    if (read !== undefined && read.head.version === CACHE_VERSION && read.head[stamp.field] === stamp.value)
+      stored = read.entries;
   }
-  let changed = false;
+  /** Entries parsed (undefined: not readable), and the ones set or deleted in this run, by name. */
+  const parsed = new Map<string, unknown>();
+  const changes = new Map<string, T | undefined>();
   return {
     get(name) {
-      const entry = entries[name];
+      let entry: unknown;
+      if (changes.has(name)) entry = changes.get(name);
+      else if (parsed.has(name)) entry = parsed.get(name);
+      else {
+        const text = stored.get(JSON.stringify(name));
+        try {
+          entry = text === undefined ? undefined : JSON.parse(text);
+        } catch {
+          entry = undefined;
+        }
+        parsed.set(name, entry);
+      }
       return isEntry(entry) ? entry : undefined;
     },
     set(name, entry) {
-      if (JSON.stringify(entries[name]) === JSON.stringify(entry)) return;
-      entries[name] = entry;
-      changed = true;
+      const text = JSON.stringify(entry);
+      const before = changes.has(name) ? JSON.stringify(changes.get(name)) : stored.get(JSON.stringify(name));
+      if (before === text) return;
+      changes.set(name, entry);
     },
     delete(name) {
-      if (!(name in entries)) return;
-      delete entries[name];
-      changed = true;
+      if (changes.has(name) ? changes.get(name) === undefined : !stored.has(JSON.stringify(name))) return;
+      changes.set(name, undefined);
     },
     async save() {
-      if (!changed) return;
-      const sorted = Object.fromEntries(Object.entries(entries).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-      const text = `${JSON.stringify({ version: CACHE_VERSION, [stamp.field]: stamp.value, entries: sorted })}\n`;
+      if (changes.size === 0) return;
+      const entries = new Map(stored);
+      for (const [name, entry] of changes) {
+        if (entry === undefined) entries.delete(JSON.stringify(name));
+        else entries.set(JSON.stringify(name), JSON.stringify(entry));
+      }
+      const text = writeCacheLines({ version: CACHE_VERSION, [stamp.field]: stamp.value }, entries);
       await writeFileAtomic(path, text).catch(() => undefined);
     },
   };
+}
+
+/** A cache file read: its head (`version` and the stamp), and its entries as JSON texts by the JSON text of their name. */
+export interface CacheLines {
+  head: Record<string, unknown>;
+  entries: Map<string, string>;
+}
+
+/** What the line with the head ends with: the entries follow, one a line. */
+const ENTRIES_OPEN = ',"entries":{';
+
+/**
+ * A cache file's text as written (writeCacheLines): the head's JSON text without its closing brace and
+ * `,"entries":{` on the first line, then a line an entry, `<name's JSON text>:<value's JSON text>` and a comma but on
+ * the last, then `}}`. JSON text (JSON.stringify's) holds no line feed, so a line is an entry. Any other text is parsed
+ * whole as JSON (a file an older build wrote on one line). Undefined when the text is not a cache's (not an object with
+ * a numeric version, update's `generator` or validate's `key`, and an object of entries); throws when it is no JSON.
+ */
+export function readCacheLines(text: string): CacheLines | undefined {
+  const lines = text.split("\n");
+  if (lines.length >= 3 && lines[0]!.endsWith(ENTRIES_OPEN) && lines[lines.length - 1] === "") {
+    const head = JSON.parse(`${lines[0]!.slice(0, -ENTRIES_OPEN.length)}}`) as unknown;
+    const last = lines.length - 2;
+    if (lines[last] === "}}" && isCacheHead(head)) {
+      const entries = new Map<string, string>();
+      for (let i = 1; i < last; i++) {
+        const line = lines[i]!;
+        const value = line.endsWith(",") && i < last - 1 ? line.slice(0, -1) : line;
+        const colon = nameEnd(value);
+        if (colon === -1) return parseWhole(text);
+        entries.set(value.slice(0, colon), value.slice(colon + 1));
+      }
+      return { head, entries };
+    }
+  }
+  return parseWhole(text);
+}
+
+/** The end of the JSON string a line starts with (the index of the `:` after it), or -1. */
+function nameEnd(line: string): number {
+  if (line.charCodeAt(0) !== 0x22) return -1;
+  for (let i = 1; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 0x5c) i++;
+    else if (c === 0x22) return line.charCodeAt(i + 1) === 0x3a ? i + 1 : -1;
+  }
+  return -1;
+}
+
+/** A cache file's text parsed as one JSON value (any layout). */
+function parseWhole(text: string): CacheLines | undefined {
+  const data = JSON.parse(text) as unknown;
+  if (!isCacheHead(data)) return undefined;
+  const { entries, ...head } = data as Record<string, unknown>;
+  if (typeof entries !== "object" || entries === null || Array.isArray(entries)) return undefined;
+  const texts = new Map<string, string>();
+  for (const [name, value] of Object.entries(entries)) texts.set(JSON.stringify(name), JSON.stringify(value));
+  return { head, entries: texts };
+}
+
+/** An object with a numeric version and update's `generator` or validate's (or resolve's) `key`. */
+function isCacheHead(data: unknown): data is Record<string, unknown> {
+  if (typeof data !== "object" || data === null || Array.isArray(data)) return false;
+  const head = data as Record<string, unknown>;
+  return typeof head.version === "number" && (typeof head.generator === "string" || typeof head.key === "string");
+}
+
+/** The text of a cache file (readCacheLines): the head, then the entries sorted by name, one a line. */
+export function writeCacheLines(head: Record<string, unknown>, entries: ReadonlyMap<string, string>): string {
+  const names: { text: string; name: string }[] = [];
+  for (const text of entries.keys()) {
+    try {
+      names.push({ text, name: JSON.parse(text) as string });
+    } catch {
+      // a name that is no JSON string (a file edited by hand): its entry is dropped
+    }
+  }
+  names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const lines = [`${JSON.stringify(head).slice(0, -1)}${ENTRIES_OPEN}`];
+  for (const [i, { text }] of names.entries())
+    lines.push(`${text}:${entries.get(text)!}${i < names.length - 1 ? "," : ""}`);
+  lines.push("}}", "");
+  return lines.join("\n");
 }
