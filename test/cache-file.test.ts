@@ -84,6 +84,46 @@ describe("the cache file, a line an entry", () => {
     expect(namesInFile(await readFile(path, "utf8"))).toEqual(["a", "a\n", "a b", "a\\"]);
   });
 
+  test("given other values for entries it holds (a hook's verdict on its law), changes their lines and no other byte", async () => {
+    const path = join(dir, "cache.json");
+    // Out of order and spaced by hand: all of it kept (the whole file written again would be sorted).
+    const text = '{"version":1,"key":"k1","entries":{\n"c":{"n":  3},\n"a":{"n":1},\n"b":{ "n":2 }\n}}\n';
+    await writeFile(path, text);
+    const file = openCacheFile(path, STAMP, isEntry);
+    file.set("c", { n: 30, text: "\u00e4\n" });
+    file.set("a", { n: 10 });
+    await file.save();
+    expect(await readFile(path, "utf8")).toBe(
+      text.replace('"a":{"n":1}', '"a":{"n":10}').replace('"c":{"n":  3}', '"c":{"n":30,"text":"\u00e4\\n"}'),
+    );
+    expect(openCacheFile(path, STAMP, isEntry).get("c")).toEqual({ n: 30, text: "\u00e4\n" });
+  });
+
+  test("gives the same entries looked up one by one and, past a few, from the whole file indexed", async () => {
+    await fc.assert(
+      fc.asyncProperty(names, fc.array(fc.nat(40), { maxLength: 40 }), async (list, asked) => {
+        const path = join(dir, `c-${Math.random().toString(36).slice(2)}.json`);
+        const entries = Object.fromEntries(list.map((name, n) => [name, { n }]));
+        await written(path, entries);
+        const file = openCacheFile(path, STAMP, isEntry);
+        for (const k of asked) {
+          const name = list.length > 0 && k < 2 * list.length ? list[k % list.length]! : `absent ${k}`;
+          expect(file.get(name)).toEqual(entries[name]);
+        }
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  test("takes the last of two lines of one name, as JSON.parse takes the last member, either way", async () => {
+    const path = join(dir, "cache.json");
+    await writeFile(path, '{"version":1,"key":"k1","entries":{\n"a":{"n":1},\n"b":{"n":2},\n"a":{"n":3}\n}}\n');
+    expect(openCacheFile(path, STAMP, isEntry).get("a")).toEqual({ n: 3 });
+    const many = openCacheFile(path, STAMP, isEntry);
+    for (let i = 0; i < 20; i++) many.get(`x${i}`);
+    expect(many.get("a")).toEqual({ n: 3 });
+  });
+
   test("is not written when nothing changed, or an entry is set to what it holds", async () => {
     const path = join(dir, "cache.json");
     await written(path, { a: { n: 1 } });

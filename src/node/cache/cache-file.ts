@@ -66,12 +66,12 @@ export function openCacheFile<T>(
     throw new OperationalError(
       `refusing the cache file ${path}: it is ${fileKind(info)}, not a regular file; name another with --cache-location, or run with --no-cache`,
     );
-  /** The entries as read: by the JSON text of their name, the JSON text of their value (unparsed). */
-  let stored = new Map<string, string>();
+  /** The entries as read, unparsed. */
+  let stored = new StoredEntries(undefined, new Map());
   if (info !== undefined) {
-    let read: CacheLines | undefined;
+    let read: { head: Record<string, unknown>; stored: StoredEntries } | undefined;
     try {
-      read = readCacheLines(readRegularFileSync(path).toString("utf8"));
+      read = readCacheBytes(readRegularFileSync(path));
     } catch {
       read = undefined;
     }
@@ -80,7 +80,7 @@ export function openCacheFile<T>(
         `refusing to write the cache over ${path}: it is not a cache file of citation-targets (an input, or another file, would be replaced); name another with --cache-location, or remove it`,
       );
     if (read !== undefined && read.head.version === CACHE_VERSION && read.head[stamp.field] === stamp.value)
-      stored = read.entries;
+      stored = read.stored;
   }
   /** Entries parsed (undefined: not readable), and the ones set or deleted in this run, by name. */
   const parsed = new Map<string, unknown>();
@@ -108,18 +108,26 @@ export function openCacheFile<T>(
       changes.set(name, entry);
     },
     delete(name) {
-      if (changes.has(name) ? changes.get(name) === undefined : !stored.has(JSON.stringify(name))) return;
+      if (changes.has(name) ? changes.get(name) === undefined : stored.get(JSON.stringify(name)) === undefined) return;
       changes.set(name, undefined);
     },
     async save() {
       if (changes.size === 0) return;
-      const entries = new Map(stored);
-      for (const [name, entry] of changes) {
-        if (entry === undefined) entries.delete(JSON.stringify(name));
-        else entries.set(JSON.stringify(name), JSON.stringify(entry));
+      const values = new Map<string, string | undefined>();
+      for (const [name, entry] of changes)
+        values.set(JSON.stringify(name), entry === undefined ? undefined : JSON.stringify(entry));
+      // Only entries there already, given other values (a hook's verdict on its law): those lines replaced in the bytes
+      // read. Else every entry, sorted, written again.
+      let data: Uint8Array | string | undefined = stored.replaced(values);
+      if (data === undefined) {
+        const entries = stored.all();
+        for (const [name, value] of values) {
+          if (value === undefined) entries.delete(name);
+          else entries.set(name, value);
+        }
+        data = writeCacheLines({ version: CACHE_VERSION, [stamp.field]: stamp.value }, entries);
       }
-      const text = writeCacheLines({ version: CACHE_VERSION, [stamp.field]: stamp.value }, entries);
-      await writeFileAtomic(path, text).catch(() => undefined);
+      await writeFileAtomic(path, data).catch(() => undefined);
     },
   };
 }
@@ -128,6 +136,105 @@ export function openCacheFile<T>(
 export interface CacheLines {
   head: Record<string, unknown>;
   entries: Map<string, string>;
+}
+
+/** After this many entries looked up by search, a file a line an entry is indexed whole (a run that asks for many). */
+const SEARCHED_ENTRIES = 16;
+
+/**
+ * The entries of a cache file as read, unparsed: the JSON text of each value by the JSON text of its name. In a file a
+ * line an entry (`bytes`), an entry asked for is searched for in the bytes, its line alone decoded: a hook asks for one
+ * of thousands. Once more are asked for, the file is decoded and indexed whole (`index`), as a file of another layout
+ * is from the start.
+ */
+class StoredEntries {
+  private found = new Map<string, { start: number; end: number; comma: boolean; value: string } | null>();
+  private searched = 0;
+  constructor(
+    private readonly bytes: Buffer | undefined,
+    private index?: Map<string, string>,
+    /** The offset of the LF that ends the head's line. */
+    private readonly headEnd = 0,
+  ) {}
+
+  get(name: string): string | undefined {
+    if (this.index !== undefined) return this.index.get(name);
+    if (++this.searched > SEARCHED_ENTRIES) {
+      this.index = this.all();
+      return this.index.get(name);
+    }
+    return this.line(name)?.value;
+  }
+
+  /** The entry's line in the bytes, found by its start (the last of lines of the same name, as JSON.parse takes it). */
+  private line(name: string) {
+    const known = this.found.get(name);
+    if (known !== undefined) return known;
+    const bytes = this.bytes!;
+    const key = Buffer.from(`\n${name}:`, "utf8");
+    let at = bytes.indexOf(key, this.headEnd);
+    for (let next = at; next !== -1; next = bytes.indexOf(key, at + 1)) at = next;
+    let line: { start: number; end: number; comma: boolean; value: string } | null = null;
+    if (at !== -1) {
+      const end = bytes.indexOf(0x0a, at + 1);
+      const comma = bytes[end - 1] === 0x2c;
+      line = { start: at + 1, end, comma, value: bytes.toString("utf8", at + key.length, comma ? end - 1 : end) };
+    }
+    this.found.set(name, line);
+    return line;
+  }
+
+  /** Every entry, indexed (a copy the caller may change). */
+  all(): Map<string, string> {
+    if (this.index !== undefined) return new Map(this.index);
+    // The head was read already: the lines are entries (readCacheLines parses a text of another layout whole).
+    try {
+      return readCacheLines(this.bytes!.toString("utf8"))?.entries ?? new Map();
+    } catch {
+      return new Map();
+    }
+  }
+
+  /**
+   * The file's bytes with the lines of these entries holding these values: undefined unless the file is a line an entry
+   * and each of them is there already, and is given a value (not deleted).
+   */
+  replaced(values: ReadonlyMap<string, string | undefined>): Buffer | undefined {
+    if (this.bytes === undefined) return undefined;
+    const lines: { start: number; end: number; comma: boolean; text: string }[] = [];
+    for (const [name, value] of values) {
+      const line = this.line(name);
+      if (line === null || value === undefined) return undefined;
+      lines.push({ ...line, text: `${name}:${value}` });
+    }
+    lines.sort((a, b) => a.start - b.start);
+    const pieces: Uint8Array[] = [];
+    let from = 0;
+    for (const { start, end, comma, text } of lines) {
+      pieces.push(this.bytes.subarray(from, start), Buffer.from(comma ? `${text},` : text, "utf8"));
+      from = end;
+    }
+    pieces.push(this.bytes.subarray(from));
+    return Buffer.concat(pieces);
+  }
+}
+
+/**
+ * A cache file's bytes read: a file a line an entry (writeCacheLines) by its head alone, its entries looked into as they
+ * are asked for; any other parsed whole (parseWhole). Undefined when it is not a cache's; throws when it is no JSON.
+ */
+function readCacheBytes(bytes: Buffer): { head: Record<string, unknown>; stored: StoredEntries } | undefined {
+  const headEnd = bytes.indexOf(0x0a);
+  const n = bytes.length;
+  if (headEnd > 0 && n >= headEnd + 4 && bytes[n - 4] === 0x0a && bytes[n - 3] === 0x7d && bytes[n - 2] === 0x7d) {
+    const headLine = bytes.toString("utf8", 0, headEnd);
+    if (bytes[n - 1] === 0x0a && headLine.endsWith(ENTRIES_OPEN)) {
+      const head = JSON.parse(`${headLine.slice(0, -ENTRIES_OPEN.length)}}`) as unknown;
+      if (isCacheHead(head)) return { head, stored: new StoredEntries(bytes, undefined, headEnd) };
+    }
+  }
+  const read = parseWhole(bytes.toString("utf8"));
+  return read === undefined ? undefined : { head: read.head, stored: new StoredEntries(undefined, read.entries) };
 }
 
 /** What the line with the head ends with: the entries follow, one a line. */
@@ -149,10 +256,9 @@ export function readCacheLines(text: string): CacheLines | undefined {
       const entries = new Map<string, string>();
       for (let i = 1; i < last; i++) {
         const line = lines[i]!;
-        const value = line.endsWith(",") && i < last - 1 ? line.slice(0, -1) : line;
+        const value = line.endsWith(",") ? line.slice(0, -1) : line; // a JSON value never ends with a comma
         const colon = nameEnd(value);
-        if (colon === -1) return parseWhole(text);
-        entries.set(value.slice(0, colon), value.slice(colon + 1));
+        if (colon !== -1) entries.set(value.slice(0, colon), value.slice(colon + 1)); // else no entry (edited by hand)
       }
       return { head, entries };
     }
