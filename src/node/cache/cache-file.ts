@@ -35,11 +35,11 @@ export async function cacheLocation(
  * there (a cache file is data: nothing else is trusted). Written only when an entry changed, atomically, its
  * entries sorted by name; a failure to write is not an error of the run.
  *
- * The file is one JSON object written a line an entry (CacheLines): a run reads the text and parses an entry only when
- * it asks for it, and writes the lines of the entries it did not change as they were read. A pre-commit hook checks
- * one law of thousands: parsing every entry and writing every entry again cost it more than the law's own checks
- * (bench/RESULTS.md, "The hooks"). A file of any other layout that is the same JSON (an older build's, one line) is
- * parsed whole.
+ * The file is one JSON object written a line an entry (writeCacheLines): a run parses an entry only when it asks for
+ * it, found by searching the file's bytes for its line (StoredEntries), and writes back the lines of the entries it did
+ * not change as they were read. A pre-commit hook checks one law of thousands: decoding, parsing and writing every
+ * entry again cost it a quarter of its time (bench/RESULTS.md, "A publisher's repository", the hooks). A file of any
+ * other layout that is the same JSON (an older build's, one line) is parsed whole.
  */
 export interface CacheFile<T> {
   get(name: string): T | undefined;
@@ -132,7 +132,7 @@ export function openCacheFile<T>(
   };
 }
 
-/** A cache file read: its head (`version` and the stamp), and its entries as JSON texts by the JSON text of their name. */
+/** A cache file read: its head (`version` and the stamp), and its entries' JSON texts by their names' JSON texts. */
 export interface CacheLines {
   head: Record<string, unknown>;
   entries: Map<string, string>;
@@ -220,8 +220,9 @@ class StoredEntries {
 }
 
 /**
- * A cache file's bytes read: a file a line an entry (writeCacheLines) by its head alone, its entries looked into as they
- * are asked for; any other parsed whole (parseWhole). Undefined when it is not a cache's; throws when it is no JSON.
+ * A cache file's bytes read: a file a line an entry (writeCacheLines) by its head alone, its entries looked into as
+ * they are asked for; any other parsed whole (parseWhole). Undefined when it is not a cache's; throws when it is no
+ * JSON.
  */
 function readCacheBytes(bytes: Buffer): { head: Record<string, unknown>; stored: StoredEntries } | undefined {
   const headEnd = bytes.indexOf(0x0a);

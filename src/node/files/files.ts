@@ -317,7 +317,8 @@ const SMALL_BYTES = 64 * 1024;
 /**
  * A file's text, as `readFileSync(path, "utf8")` gives it, read into one buffer of this thread when it fits: a
  * manifest of a law is some 500 bytes, and `--staged` reads every manifest of the repository to map a staged file to
- * its datasets, where a new buffer a file cost a third of the time (bench/RESULTS.md, "The hooks").
+ * its datasets, where a new buffer a file cost a third of the time (82 against 122–141 ms for 6,636 manifests, read
+ * and parsed in one process).
  */
 function readSmallText(path: string): string {
   smallBuffer ??= Buffer.allocUnsafeSlow(SMALL_BYTES);
