@@ -24,6 +24,23 @@ describe("the warning about two datasets of one law (twin-datasets.ts)", () => {
     expect(warnings[0]).toContain("a.lock.json, b.lock.json look like one law twice");
   });
 
+  it("takes what the caller read of a manifest (validate's reports) and does not read it again", () => {
+    dir = mkdtempSync(join(tmpdir(), "ct-twins-"));
+    mkdirSync(join(dir, "a"));
+    mkdirSync(join(dir, "b"));
+    const a = manifest("a", "a");
+    const b = manifest("b", "b");
+    const read = twinDatasetWarnings([a, b], dir);
+    // b's file is gone: what the caller read of it stands for it, and the warning is the one reading it gave.
+    rmSync(b);
+    const known = new Map([[b, { titleId: "101", versionDate: "2024-01-01", name: "Verfassung", datasetRoot: "b" }]]);
+    expect(twinDatasetWarnings([a, b], dir, known)).toEqual(read);
+    expect(twinDatasetWarnings([a, b], dir)).toEqual([]);
+    // Told another name, the pair is two editions: no warning.
+    known.set(b, { ...known.get(b)!, name: "Constitution" });
+    expect(twinDatasetWarnings([a, b], dir, known)).toEqual([]);
+  });
+
   it("leaves out a dataset whose root cannot be asked about (a file on its path), without failing", () => {
     dir = mkdtempSync(join(tmpdir(), "ct-twins-"));
     mkdirSync(join(dir, "a"));

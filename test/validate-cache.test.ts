@@ -6,7 +6,7 @@
  * setting) is checked again; an outcome with a problem, or of files changed just before the run, is
  * never kept; a cache that cannot be read or written is no error.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { appendFile, mkdir, readFile, rename, rm, stat, symlink, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
@@ -124,6 +124,26 @@ describe("the cache of validate (the library, in this thread)", () => {
     const written = (await stat(join(dir, CACHE))).mtimeMs;
     await cached();
     expect((await stat(join(dir, CACHE))).mtimeMs).toBe(written);
+  }, 30_000);
+
+  test("a run tells what the warning about twin datasets reads of each manifest, checked in full and from the cache", async () => {
+    ({ dir, cleanup } = await makeRepository());
+    const expected = new Map(
+      [1, 2, 3, 4, 5].map((n) => {
+        const { titleId, versionDate, name, datasetRoot } = JSON.parse(
+          readFileSync(join(dir, manifestOf(n)), "utf8"),
+        ) as Record<string, string>;
+        return [manifestOf(n), { titleId, versionDate, name, datasetRoot }];
+      }),
+    );
+    expect(expected.get(manifestOf(1))).toMatchObject({ titleId: "G1", datasetRoot: "../../laws/law-1" });
+    let told: ReadonlyMap<string, unknown> | undefined;
+    await cached({ onTwinFacts: (facts) => (told = facts) });
+    expect(told).toEqual(expected);
+    told = undefined;
+    const warm = await cached({ onTwinFacts: (facts) => (told = facts) });
+    expect(warm.use).toMatchObject({ reused: DATASETS });
+    expect(told).toEqual(expected); // from the verdicts: the manifests were not read
   }, 30_000);
 
   test("with problems: a file whose lock-side checks are clean is kept and its other problems still reported; one with a lock-side problem is checked every time", async () => {

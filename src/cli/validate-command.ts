@@ -14,6 +14,7 @@ import { OperationalError } from "../node/errors.js";
 import { DEFAULT_PATTERN } from "../node/files/tooling-paths.js";
 import type { SettingSource } from "../node/config/config.js";
 import type { CacheUse } from "../node/validate/validate-options.js";
+import type { TwinFacts } from "../node/update/twin-datasets.js";
 import {
   type CommandIo,
   configOf,
@@ -277,6 +278,8 @@ async function runValidate(
     ? createProgressLine((text) => context.stderr.write(text))
     : undefined;
   let cacheUse: CacheUse | undefined;
+  /** What each lock manifest held for the warning about twin datasets, as the run read it (none read again). */
+  let twinFacts: ReadonlyMap<string, TwinFacts> | undefined;
   const checked = await validate({
     ...(fromStdin
       ? {
@@ -302,6 +305,7 @@ async function runValidate(
         ? { cache: options.cacheLocation }
         : {}),
     ...(options.verbose ? { onCache: (use: CacheUse) => (cacheUse = use) } : {}),
+    onTwinFacts: (facts: ReadonlyMap<string, TwinFacts>) => (twinFacts = facts),
     ...(lock !== undefined ? { lock } : {}),
     ...(artifacts ? {} : { artifacts: false }),
     ...(schema ? { schema } : {}),
@@ -324,6 +328,7 @@ async function runValidate(
     context.stderr,
     checked.files.flatMap((file) => (file.lockManifest ? [file.lockManifest] : [])),
     context.cwd,
+    twinFacts,
   );
   if (options.verbose) {
     if (loaded) context.stderr.write(`citation-targets: config: ${loaded.path}\n`);

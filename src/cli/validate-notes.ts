@@ -8,7 +8,7 @@ import type { Report } from "../core/report/report.js";
 import { plural } from "../core/text.js";
 import { displayPath } from "../node/files/files.js";
 import { leftoverTemporaries } from "../node/writes/interrupted-writes.js";
-import { twinDatasetWarnings } from "../node/update/twin-datasets.js";
+import { type TwinFacts, twinDatasetWarnings } from "../node/update/twin-datasets.js";
 
 /**
  * The line that says the artifact checks were skipped as asked (`--no-artifacts`, or the config's `"artifacts":
@@ -42,8 +42,14 @@ export function warnLeftovers(stream: { write(text: string): unknown }, paths: I
 }
 
 /** Warns of datasets that look like one law twice (twin-datasets.ts), among the lock manifests in force. */
-export function warnTwins(stream: { write(text: string): unknown }, manifests: Iterable<string>, cwd: string): void {
-  for (const warning of twinDatasetWarnings(manifests, cwd)) stream.write(`citation-targets: warning: ${warning}\n`);
+export function warnTwins(
+  stream: { write(text: string): unknown },
+  manifests: Iterable<string>,
+  cwd: string,
+  known?: ReadonlyMap<string, TwinFacts>,
+): void {
+  for (const warning of twinDatasetWarnings(manifests, cwd, known))
+    stream.write(`citation-targets: warning: ${warning}\n`);
 }
 
 /** The lock manifests (`*.lock.json`) of a folder, as absolute paths; none when it cannot be read. */

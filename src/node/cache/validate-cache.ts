@@ -26,6 +26,7 @@ import { PRECOMPILED_NAMES, precompiledModule } from "../config/precompiled.js";
 import { type Fingerprint, fingerprintAt, fingerprintOf } from "../files/fingerprints.js";
 import { cacheLocation, openCacheFile } from "./cache-file.js";
 import { codeIdentity } from "./code-identity.js";
+import type { TwinFacts } from "../update/twin-datasets.js";
 
 /**
  * What a run knows of one JSONL's lock-side checks (with the lock manifest beside it): they found no
@@ -44,6 +45,8 @@ export interface LockVerdict {
   artifacts: Record<string, Fingerprint>;
   /** The manifest's legislationHost, when it has one: the schema its records are checked against. */
   legislationHost?: string;
+  /** What the warning about two datasets of one law reads of the manifest (CheckedFile's `twin`). */
+  twin?: TwinFacts;
 }
 
 /** How long a file must have been left alone before the run for its fingerprint to be trusted. */
@@ -251,7 +254,19 @@ function isVerdict(value: unknown): value is LockVerdict {
     typeof v.root === "string" &&
     map(v.folders) &&
     map(v.artifacts) &&
-    (v.legislationHost === undefined || typeof v.legislationHost === "string")
+    (v.legislationHost === undefined || typeof v.legislationHost === "string") &&
+    (v.twin === undefined || isTwinFacts(v.twin))
+  );
+}
+
+function isTwinFacts(value: unknown): value is TwinFacts {
+  if (value === null || typeof value !== "object") return false;
+  const t = value as Record<string, unknown>;
+  return (
+    typeof t.titleId === "string" &&
+    typeof t.versionDate === "string" &&
+    typeof t.name === "string" &&
+    (t.datasetRoot === undefined || typeof t.datasetRoot === "string")
   );
 }
 

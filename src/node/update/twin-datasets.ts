@@ -10,6 +10,17 @@ import { dirname, resolve } from "node:path";
 import { displayPath } from "../files/files.js";
 import { isFileRoot, rootPresent } from "../dataset/dataset-root.js";
 
+/**
+ * What the warning reads of a lock manifest: its titleId, versionDate and name, and its datasetRoot as written (absent:
+ * its own folder).
+ */
+export interface TwinFacts {
+  titleId: string;
+  versionDate: string;
+  name: string;
+  datasetRoot?: string;
+}
+
 interface Dataset {
   shown: string;
   titleId: string;
@@ -19,9 +30,9 @@ interface Dataset {
   root: string;
 }
 
-function readDataset(manifest: string, cwd: string): Dataset | undefined {
+function readDataset(manifest: string, cwd: string, known?: TwinFacts): Dataset | undefined {
   try {
-    const data = JSON.parse(readFileSync(manifest, "utf8")) as Record<string, unknown>;
+    const data = known ?? (JSON.parse(readFileSync(manifest, "utf8")) as Record<string, unknown>);
     const { titleId, versionDate, name, datasetRoot } = data;
     if (typeof titleId !== "string" || typeof versionDate !== "string" || typeof name !== "string") return undefined;
     const root = resolve(dirname(manifest), typeof datasetRoot === "string" ? datasetRoot : ".");
@@ -33,11 +44,24 @@ function readDataset(manifest: string, cwd: string): Dataset | undefined {
   }
 }
 
-/** The warnings about datasets that look like one law twice, among these lock manifests (absolute or cwd-relative). */
-export function twinDatasetWarnings(manifests: Iterable<string>, cwd: string): string[] {
+/**
+ * The warnings about datasets that look like one law twice, among these lock manifests (absolute or cwd-relative).
+ * `known`: what a manifest holds, by its path as given, when the caller read it already (validate's reports): that
+ * manifest is not read again.
+ */
+export function twinDatasetWarnings(
+  manifests: Iterable<string>,
+  cwd: string,
+  known?: ReadonlyMap<string, TwinFacts>,
+): string[] {
   const groups = new Map<string, Dataset[]>();
-  for (const manifest of new Set([...manifests].map((m) => resolve(cwd, m)))) {
-    const dataset = readDataset(manifest, cwd);
+  const facts = new Map<string, TwinFacts | undefined>();
+  for (const given of manifests) {
+    const manifest = resolve(cwd, given);
+    if (!facts.has(manifest) || facts.get(manifest) === undefined) facts.set(manifest, known?.get(given));
+  }
+  for (const [manifest, read] of facts) {
+    const dataset = readDataset(manifest, cwd, read);
     if (dataset === undefined) continue;
     const key = `${dataset.titleId}\u0000${dataset.versionDate}`;
     const group = groups.get(key);

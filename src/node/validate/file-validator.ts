@@ -9,6 +9,8 @@ import { dirname, resolve } from "node:path";
 import { errorMessage } from "../../core/errors.js";
 import type { LockContext } from "../../core/lock/lock-context.js";
 import type { FileReport, SchemaSource } from "../../core/report/report.js";
+import type { TwinFacts } from "../update/twin-datasets.js";
+import type { LockManifest } from "../../core/lock/manifest.js";
 import { createFileCheck, type FileCheckOptions, type FileResult } from "../../engine/check-file.js";
 import { rules } from "../../rules/index.js";
 import { isSettled, type LockVerdict, lockSideClean, verdictHolds } from "../cache/validate-cache.js";
@@ -84,7 +86,7 @@ export interface PreparedFile {
    * cache's verdict says are clean (they are not run); else what this run's verdict will hold if the
    * file's lock-side checks are clean (none when one cannot be made: the cache forgets the file).
    */
-  cached?: { held: string } | { pending?: PendingVerdict };
+  cached?: { held: { shown: string; twin?: TwinFacts } } | { pending?: PendingVerdict };
 }
 
 /**
@@ -202,7 +204,7 @@ export async function createFileValidator(
               // The manifest is not read: its legislation host is the verdict's (the manifest unchanged since).
               schemaCheck: await schemaForHost(input.verdict.legislationHost, schema),
             },
-            cached: { held: shown },
+            cached: { held: { shown, ...(input.verdict.twin ? { twin: input.verdict.twin } : {}) } },
           };
       }
       cached = jsonl !== undefined ? { pending: { jsonl, manifest, prints: new DatasetPrints() } } : {};
@@ -242,16 +244,22 @@ export async function createFileValidator(
     const error = [result.error, prepared.lockError, failed].filter((e) => e !== undefined).join("; ");
     const report: FileReport = error !== "" ? { ...result, error } : result;
     const cached = prepared.cached;
-    if (cached !== undefined && "held" in cached) return { report: { ...report, lockManifest: cached.held } };
+    if (cached !== undefined && "held" in cached)
+      return {
+        report: { ...report, lockManifest: cached.held.shown },
+        ...(cached.held.twin ? { twin: cached.held.twin } : {}),
+      };
     if (!lock) return cached ? { report, verdict: null } : { report };
     const full: FileReport = {
       ...report,
       lockManifest: lock.manifestPath,
       ...(lock.artifactsSkipped !== undefined ? { artifactChecksSkipped: lock.artifactsSkipped } : {}),
     };
-    if (cached === undefined) return { report: full };
+    const twin = twinFactsOf(lock.manifest);
+    if (cached === undefined) return { report: full, twin };
     return {
       report: full,
+      twin,
       verdict: cached.pending ? verdictOf(cached.pending, lock, full, options.cacheRun!.settledBefore) : null,
     };
   };
@@ -310,8 +318,15 @@ function verdictOf(
     folders: prints.folders,
     artifacts: prints.artifacts,
     ...(lock.manifest.legislationHost !== undefined ? { legislationHost: lock.manifest.legislationHost } : {}),
+    twin: twinFactsOf(lock.manifest),
   };
   return isSettled(verdict, settledBefore) ? verdict : null;
+}
+
+/** What the warning about two datasets of one law reads of a manifest (twin-datasets.ts), from the manifest loaded. */
+function twinFactsOf(manifest: LockManifest): TwinFacts {
+  const { titleId, versionDate, name, datasetRoot } = manifest;
+  return { titleId, versionDate, name, ...(datasetRoot !== undefined ? { datasetRoot } : {}) };
 }
 
 /** validateFile's answer when the dataset's records are to be made in a capped worker (elsewhereContexts). */

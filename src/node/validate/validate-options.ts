@@ -7,6 +7,7 @@ import type { FileReport } from "../../core/report/report.js";
 import type { Limits } from "../../rules/define.js";
 import type { RuleId } from "../../rules/index.js";
 import type { LockVerdict } from "../cache/validate-cache.js";
+import type { TwinFacts } from "../update/twin-datasets.js";
 import type { InputFile } from "../files/files.js";
 
 export interface ValidateOptions {
@@ -82,6 +83,11 @@ export interface ValidateOptions {
   /** Told, at the end of a run that used the cache, what it took from it and stored (--verbose). */
   onCache?: (use: CacheUse) => void;
   /**
+   * Told, at the end of a run, what the warning about two datasets of one law reads of each lock manifest the files were
+   * checked against (by its path as the reports show it), so that the warning reads none of them again.
+   */
+  onTwinFacts?: (facts: ReadonlyMap<string, TwinFacts>) => void;
+  /**
    * Set by validate for the threads that check files when the cache is in use (verdicts come with the
    * files; fingerprints are taken): a name of the run, so that what a thread learns of the file system
    * in one run (the real paths of folders) is never taken for another's, and the moment (ns since the
@@ -118,4 +124,6 @@ export type FileToCheck = InputFile & {
 export interface CheckedFile {
   report: FileReport;
   verdict?: LockVerdict | null;
+  /** What the warning about two datasets of one law reads of the lock manifest the file was checked against. */
+  twin?: TwinFacts;
 }

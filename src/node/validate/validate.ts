@@ -199,6 +199,13 @@ async function validateConfined(options: ValidateOptions = {}): Promise<Report> 
     await cache.save();
     options.onCache?.(use);
   }
+  options.onTwinFacts?.(
+    new Map(
+      outcomes.flatMap(({ report, twin }) =>
+        report.lockManifest !== undefined && twin !== undefined ? [[report.lockManifest, twin]] : [],
+      ),
+    ),
+  );
   const checked = outcomes.map((outcome) => outcome.report);
   const located = await Promise.all(checked.map((file) => locateEditedTargets(file, cwd))); // an edited target: its own line
   const files = located.map(collapseWrongKind); // a markdown file given by mistake: said once, not a problem per line
@@ -237,6 +244,7 @@ function workerOptionsOf(options: ValidateOptions & { cwd: string }): ValidateOp
     cache: _cache,
     cacheSettleMs: _cacheSettleMs,
     onCache: _onCache,
+    onTwinFacts: _onTwinFacts,
     ...rest
   } = options;
   return rest;
