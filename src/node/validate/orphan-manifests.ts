@@ -42,7 +42,11 @@ export function manifestsWithoutJsonl(folders: Iterable<string>, named: Iterable
       continue;
     }
     const listed = new Set(entries.filter((entry) => !entry.isSymbolicLink()).map((entry) => entry.name));
-    for (const entry of entries) if (entry.name.endsWith(SUFFIX)) consider(join(folder, entry.name), listed);
+    for (const { name } of entries) {
+      // A manifest whose JSONL is listed beside it is passed by its name alone (no path made: thousands a run).
+      if (!name.endsWith(SUFFIX) || listed.has(`${name.slice(0, -SUFFIX.length)}.jsonl`)) continue;
+      consider(join(folder, name), listed);
+    }
   }
   for (const manifest of named) consider(manifest);
   return [...found].sort();
