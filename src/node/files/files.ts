@@ -1,6 +1,7 @@
 import {
   closeSync,
   constants,
+  fstatSync,
   lstatSync,
   openSync,
   readFileSync,
@@ -315,21 +316,27 @@ let smallBuffer: Buffer | undefined;
 const SMALL_BYTES = 64 * 1024;
 
 /**
- * A file's text, as `readFileSync(path, "utf8")` gives it, read into one buffer of this thread when it fits: a
- * manifest of a law is some 500 bytes, and `--staged` reads every manifest of the repository to map a staged file to
- * its datasets, where a new buffer a file cost a third of the time (82 against 122–141 ms for 6,636 manifests, read
- * and parsed in one process).
+ * A regular file's text, as `readFileSync(path, "utf8")` gives it (anything else throws), read into one buffer of this
+ * thread when it fits: a manifest of a law is some 500 bytes, and `--staged` reads every manifest of the repository to
+ * map a staged file to its datasets, where a new buffer a file cost a third of the time (82 against 122–141 ms for
+ * 6,636 manifests, read and parsed in one process).
  */
-function readSmallText(path: string): string {
+export function readSmallText(path: string): string {
   smallBuffer ??= Buffer.allocUnsafeSlow(SMALL_BYTES);
-  const fd = openSync(path, "r");
+  // Opened without waiting, and only a regular file read: a FIFO committed under a manifest's name would block the
+  // read for ever (`--staged` read every manifest with readFileSync, and hung on one).
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   let at = 0;
   try {
+    if (!fstatSync(fd).isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: "ENOTREG" });
     for (;;) {
       const read = readSync(fd, smallBuffer, at, SMALL_BYTES - at, null);
       if (read === 0) break;
       at += read;
-      if (at === SMALL_BYTES) return readFileSync(path, "utf8"); // larger: read whole, as it always was
+      if (at === SMALL_BYTES) {
+        // Larger: the rest read whole from here (readFileSync reads a descriptor from where it stands), decoded as one.
+        return Buffer.concat([smallBuffer, readFileSync(fd)]).toString("utf8");
+      }
     }
   } finally {
     closeSync(fd);

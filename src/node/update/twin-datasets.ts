@@ -5,9 +5,8 @@
  * names; so a warning is said when two datasets share titleId, versionDate and name, or share titleId
  * and versionDate while one of them has lost its dataset folder.
  */
-import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { displayPath } from "../files/files.js";
+import { displayPath, readSmallText } from "../files/files.js";
 import { isFileRoot, rootPresent } from "../dataset/dataset-root.js";
 
 /**
@@ -32,7 +31,7 @@ interface Dataset {
 
 function readDataset(manifest: string, cwd: string, known?: TwinFacts): Dataset | undefined {
   try {
-    const data = known ?? (JSON.parse(readFileSync(manifest, "utf8")) as Record<string, unknown>);
+    const data = known ?? (JSON.parse(readSmallText(manifest)) as Record<string, unknown>);
     const { titleId, versionDate, name, datasetRoot } = data;
     if (typeof titleId !== "string" || typeof versionDate !== "string" || typeof name !== "string") return undefined;
     const root = resolve(dirname(manifest), typeof datasetRoot === "string" ? datasetRoot : ".");

@@ -1,0 +1,70 @@
+// `--staged` reads every lock manifest of the default folder to map a staged markdown file to its datasets
+// (src/node/git/staged.ts, datasetRootOf): one that is a FIFO or a link to a device, committed by someone else, is
+// refused, named by update, and never waited on.
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { datasetRootOf, readSmallText } from "../src/node/files/files.js";
+import { runCommand, runMain } from "./helpers/bin.js";
+import { tempDir, writeTree } from "./helpers/datasets.js";
+import { repoRoot } from "./helpers/records.js";
+
+const HOST = "www.gesetze-im-internet.de";
+const git = (args: string[], cwd: string) =>
+  runCommand(
+    "git",
+    ["-c", "user.email=t@example.org", "-c", "user.name=t", "-c", "commit.gpgsign=false", ...args],
+    cwd,
+  );
+
+let dir: string;
+let cleanup: () => Promise<void>;
+beforeEach(async () => ({ dir, cleanup } = await tempDir()));
+afterEach(async () => cleanup());
+
+describe("the manifests --staged reads", () => {
+  test("readSmallText reads a regular file of any size and refuses a FIFO or a device without waiting", async () => {
+    // Past the buffer of the thread, with a two-byte character across its end.
+    const text = `${"a".repeat(64 * 1024 - 1)}\u00e4${"b".repeat(10)}`;
+    writeFileSync(join(dir, "large.json"), text);
+    expect(readSmallText(join(dir, "large.json"))).toBe(text);
+    writeFileSync(join(dir, "small.json"), '{"datasetRoot":"../laws/a"}');
+    expect(datasetRootOf(join(dir, "small.json"))).toBe(join(dir, "..", "laws/a"));
+    execFileSync("mkfifo", [join(dir, "fifo.lock.json")]);
+    await symlink("/dev/zero", join(dir, "zero.lock.json"));
+    for (const name of ["fifo.lock.json", "zero.lock.json"]) {
+      expect(() => readSmallText(join(dir, name))).toThrow(/not a regular file/);
+      expect(datasetRootOf(join(dir, name))).toBeUndefined();
+    }
+  });
+
+  test("update --check --staged with a FIFO among the manifests ends, naming it", async () => {
+    await git(["init", "-q"], dir);
+    await writeTree(dir, { "laws/gg/index.md": "# Grundgesetz\n\n## Art 1\n\nText.\n" });
+    const adopted = await runMain(
+      ["adopt", "laws/*", "--title-id", "{folder|upper}", "--name", "{folder}", "--version-date", "2024-01-01"].concat([
+        "--source-text-url",
+        `https://${HOST}/{folder}/`,
+        "--legislation-host",
+        HOST,
+      ]),
+      dir,
+    );
+    expect(adopted.code, adopted.stderr).toBe(0);
+    await git(["add", "-A"], dir);
+    await git(["commit", "-qm", "adopt"], dir);
+    execFileSync("mkfifo", [join(dir, ".tooling/citation-targets/zz.lock.json")]);
+    await writeFile(join(dir, "laws/gg/index.md"), "# Grundgesetz\n\n## Art 1\n\nText, geändert.\n");
+    await git(["add", "laws/gg/index.md"], dir);
+    // The built CLI in a child process: before, it waited for ever on the FIFO (readFileSync).
+    const checked = await runCommand(
+      process.execPath,
+      [join(repoRoot, "bin/citation-targets.js"), "update", "--check", "--staged"],
+      dir,
+    );
+    expect(checked.code).toBe(2);
+    expect(checked.stderr).toContain("zz.lock.json");
+  }, 30_000);
+});
