@@ -110,6 +110,7 @@ export interface WorkPool<T extends TaskTable<T>> {
 interface PiscinaLike {
   run(task: unknown, options: { name: string; transferList?: ArrayBuffer[] }): Promise<unknown>;
   destroy(): Promise<void>;
+  on?(event: "error", listener: (error: unknown) => void): unknown;
 }
 
 /**
@@ -118,7 +119,8 @@ interface PiscinaLike {
  * hands out work and the pool has `threads` workers; with `mainWorks`, this thread does its share
  * too and the pool has `threads - 1`. With one thread, or when the worker script is not built, the
  * `tasks` run in this thread. `heapMb`: the old generation of a single capped worker (WORKER_LIMITS' by default;
- * validate's for a large dataset: validateHeapMb).
+ * validate's for a large dataset: validateHeapMb). `script`: the worker entry, the built worker.ts (a test
+ * gives its own).
  */
 export async function createPool<T extends TaskTable<T>>(
   threads: number,
@@ -128,9 +130,9 @@ export async function createPool<T extends TaskTable<T>>(
     warm,
     capped = false,
     heapMb = WORKER_LIMITS.maxOldGenerationSizeMb,
-  }: { mainWorks?: boolean; warm?: keyof T & string; capped?: boolean; heapMb?: number } = {},
+    script = codeFile("node/pool/worker.js"),
+  }: { mainWorks?: boolean; warm?: keyof T & string; capped?: boolean; heapMb?: number; script?: URL } = {},
 ): Promise<WorkPool<T>> {
-  const script = codeFile("node/pool/worker.js");
   // `capped`: the run parses markdown, whose cost a hostile file can make large; this thread's heap cannot be capped
   // once Node has started (V8 sizes it at start-up), a worker's can: every task goes to `threads` workers, even one.
   const jobs = capped ? threads : mainWorks ? threads - 1 : threads;
@@ -151,7 +153,7 @@ export async function createPool<T extends TaskTable<T>>(
   const start = async (): Promise<PiscinaLike> => {
     if (direct) return new DirectWorker(warm ?? "", readsOutsideAllowed(), heapMb);
     const { Piscina } = await import("piscina");
-    return new Piscina({
+    const piscina = new Piscina({
       filename: script.href,
       minThreads: jobs,
       maxThreads: jobs,
@@ -170,6 +172,17 @@ export async function createPool<T extends TaskTable<T>>(
         interruptGate: interruptGate(),
       },
     }) as PiscinaLike;
+    // A worker that stops while it runs no task is told on the pool's 'error' event, which, unheard, would end the run
+    // with an uncaught exception: exit 1, as if the gate had failed, and a stack trace. It ends the run as a worker that
+    // stops during a task does (exit 2, said); the pool is destroyed, so that no task queued for it waits for ever.
+    // One out of memory took no task with it: Piscina starts another in its place, and the run goes on.
+    piscina.on?.("error", (error) => {
+      const stopped = workerFailure(error, WORKER_LIMITS.maxOldGenerationSizeMb);
+      if (stopped instanceof WorkerMemoryError || failure !== undefined) return;
+      failure = stopped;
+      void piscina.destroy().catch(() => undefined);
+    });
+    return piscina;
   };
   // `warm`: the run will send this kind of task; the workers start now, and load its modules as they start, while this
   // thread prepares the first tasks (about a quarter of a second of a run's start-up).
@@ -186,6 +199,7 @@ export async function createPool<T extends TaskTable<T>>(
       try {
         return (await pool.run(task, { name, ...(transfer?.length ? { transferList: transfer } : {}) })) as never;
       } catch (error) {
+        if (failure) throw failure; // the pool was destroyed for it: the task's own error says less
         const stopped = workerFailure(error, direct ? heapMb : WORKER_LIMITS.maxOldGenerationSizeMb);
         // A worker out of memory fails its own tasks; the pool starts another in its place and the run goes on (the
         // caller names what the task was doing). Any other stop ends the run.
