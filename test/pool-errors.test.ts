@@ -1,7 +1,9 @@
 /**
- * A worker that stops while it runs no task (one that fails as it starts): Piscina says so on the pool's 'error' event, which, unheard, ends the
- * process with an uncaught exception (exit 1, the code of a failed gate, and a stack trace). The pool hears it and the
- * run's next task fails with a worker's error (exit 2, said).
+ * What Piscina says on the pool's 'error' event, which, unheard, ends the process with an uncaught exception (exit 1,
+ * the code of a failed gate, and a stack trace; vitest fails a test file on one): a worker that stops while it runs no
+ * task (one that fails as it starts), whose error the run's next task fails with (exit 2, said); and the answers of
+ * tasks that arrive after the pool was closed under them, as a run that stops at an error closes it ("Unexpected
+ * message from Worker": `diff --jobs 2` exited 1 now and then where it must exit 2).
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { pathToFileURL } from "node:url";
@@ -24,6 +26,21 @@ test("workers that fail as they start, before any task: the task fails with thei
     await expect(next).rejects.toBeInstanceOf(OperationalError);
     await expect(next).rejects.toThrow(/a worker thread stopped: thrown as the worker starts/);
   } finally {
+    await pool.close();
+  }
+});
+
+test("a pool closed while its workers still answer tasks: nothing is uncaught", async () => {
+  // Closed after the 50th of 400 answers, the pool got an answer after it was closed in about half the rounds here.
+  for (let round = 0; round < 20; round++) {
+    const pool = await createPool(
+      2,
+      { echo: async (task: number) => task },
+      { warm: "echo", script: pathToFileURL(join(repoRoot, "test/helpers/echo-worker.mjs")) },
+    );
+    const answers = Array.from({ length: 400 }, (_, i) => pool.run("echo", i));
+    for (const answer of answers) answer.catch(() => undefined);
+    expect(await answers[50]).toBe(50);
     await pool.close();
   }
 });

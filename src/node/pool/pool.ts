@@ -150,6 +150,7 @@ export async function createPool<T extends TaskTable<T>>(
   }
   let pool: PiscinaLike | undefined;
   let failure: Error | undefined;
+  let closing = false;
   const start = async (): Promise<PiscinaLike> => {
     if (direct) return new DirectWorker(warm ?? "", readsOutsideAllowed(), heapMb);
     const { Piscina } = await import("piscina");
@@ -172,11 +173,14 @@ export async function createPool<T extends TaskTable<T>>(
         interruptGate: interruptGate(),
       },
     }) as PiscinaLike;
-    // A worker that stops while it runs no task is told on the pool's 'error' event, which, unheard, would end the run
-    // with an uncaught exception: exit 1, as if the gate had failed, and a stack trace. It ends the run as a worker that
-    // stops during a task does (exit 2, said); the pool is destroyed, so that no task queued for it waits for ever.
-    // One out of memory took no task with it: Piscina starts another in its place, and the run goes on.
+    // What Piscina tells on the pool's 'error' event would, unheard, end the run with an uncaught exception: exit 1, as
+    // if the gate had failed, and a stack trace. Closing a pool whose workers still run tasks (a run that stops at an
+    // error) makes Piscina say "Unexpected message from Worker" for each answer that arrives after: nothing to do then.
+    // A worker that stops while it holds no task (one that fails as it starts) ends the run as one that stops during a
+    // task does (exit 2, said), and the pool is destroyed, so that no task queued for it waits for ever. One out of
+    // memory took no task with it: Piscina starts another in its place, and the run goes on.
     piscina.on?.("error", (error) => {
+      if (closing) return;
       const stopped = workerFailure(error, WORKER_LIMITS.maxOldGenerationSizeMb);
       if (stopped instanceof WorkerMemoryError || failure !== undefined) return;
       failure = stopped;
@@ -208,6 +212,7 @@ export async function createPool<T extends TaskTable<T>>(
       }
     },
     async close() {
+      closing = true;
       const started = pool ?? (starting ? await starting.catch(() => undefined) : undefined); // one that never started has nothing to close
       await started?.destroy();
     },
