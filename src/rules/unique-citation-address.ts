@@ -10,5 +10,5 @@ export const uniqueCitationAddress = defineRule({
     duplicate:
       "citationAddress {{value}} is already used on line {{firstLine}}: expected each address once in the dataset",
   },
-  create: (context) => checkUnique(context, "citationAddress", quote),
+  create: (context) => checkUnique(context, "citationAddress", { show: quote }),
 });

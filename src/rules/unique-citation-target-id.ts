@@ -8,5 +8,5 @@ export const uniqueCitationTargetId = defineRule({
   messages: {
     duplicate: "citationTargetId {{value}} is already used on line {{firstLine}}: expected each id once in the dataset",
   },
-  create: (context) => checkUnique(context, "citationTargetId"),
+  create: (context) => checkUnique(context, "citationTargetId", { digests: true }),
 });
