@@ -9,6 +9,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { sha256Hex } from "../src/core/bytes.js";
+import type { LineStep } from "../src/core/records/generate.js";
 import { RecordComparer } from "../src/core/records/record-fingerprint.js";
 import { readOldRecords } from "../src/node/records/record-changes.js";
 import { compareStreamed } from "../src/node/update/streamed-compare.js";
@@ -24,9 +25,9 @@ afterAll(async () => cleanup());
 const line = (address: string, text: string) =>
   `${JSON.stringify({ citationAddress: `law/index.md#${address}`, markdown: text })}\n`;
 
-/** The lines as batches of at most three, as the generator gives them. */
-async function* batches(lines: readonly string[]): AsyncGenerator<string[]> {
-  for (let at = 0; at < lines.length; at += 3) yield lines.slice(at, at + 3);
+/** The lines as steps of the generator, a line each (as its containers' lines are given). */
+async function* batches(lines: readonly string[]): AsyncGenerator<LineStep> {
+  for (const line of lines) yield { line };
 }
 
 const readError = (error: unknown) => new Error(`read failed: ${(error as Error).message}`);

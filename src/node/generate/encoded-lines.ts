@@ -141,16 +141,41 @@ const EMPTY = new Uint8Array(0);
 const FLUSH_AT = 1 << 20;
 
 /**
+ * Told of each line as it is encoded: its bytes are `out` from `from` to `to` (`out` may be another buffer at the next
+ * line). A promise returned is awaited before the next line.
+ */
+export type OnLineBytes = (out: Buffer, from: number, to: number) => undefined | Promise<void>;
+
+/**
  * Writes the dataset's lines, step by step, to `write` as bytes (in pieces of about 1 MiB); resolves to the line
- * count.
+ * count. `onLine`: told of each line before its bytes are written (update compares them with the file's).
  */
 export async function writeSteps(
   steps: AsyncIterable<LineStep>,
   write: (bytes: Uint8Array) => Promise<void>,
+  onLine?: OnLineBytes,
 ): Promise<number> {
   let out = Buffer.allocUnsafeSlow(2 * FLUSH_AT);
   let at = 0;
   let count = 0;
+  /** Where the line being encoded starts. */
+  let start = 0;
+  /**
+   * A line ends at `at`: counted, told, and written out with the lines before it once they come to FLUSH_AT (what is
+   * returned is awaited before the next line is encoded; none when there is nothing to wait for, as mostly).
+   */
+  const ended = (): Promise<void> | undefined => {
+    count++;
+    const told = onLine?.(out, start, at);
+    if (at < FLUSH_AT) {
+      start = at;
+      return told;
+    }
+    const bytes = out.subarray(0, at);
+    at = 0;
+    start = 0;
+    return told === undefined ? write(bytes) : told.then(() => write(bytes));
+  };
   const ensure = (more: number) => {
     if (out.length - at >= more) return;
     const grown = Buffer.allocUnsafeSlow(Math.max(2 * out.length, at + more));
@@ -162,9 +187,11 @@ export async function writeSteps(
     at += (out as unknown as Writers).utf8Write(value, at);
   };
   for await (const step of steps) {
+    start = at;
     if ("line" in step) {
       text(step.line);
-      count++;
+      const told = ended();
+      if (told !== undefined) await told;
     } else if ("targets" in step.lines) {
       // Lines made in this thread (a one-thread run): encoded here.
       let order = step.firstOrder;
@@ -174,12 +201,12 @@ export async function writeSteps(
         text(parts[1]!);
         text(joinTrails(step.folderTrail, ownTrail));
         text(parts[2]!);
-        count++;
+        const told = ended();
+        if (told !== undefined) await told;
       }
     } else {
       const { bytes, ends } = step.lines;
       const folder = Buffer.from(step.folderTrail, "utf8");
-      ensure(bytes.length + (ends.length / 4) * (folder.length + 24));
       let order = step.firstOrder;
       let from = 0;
       const copy = (end: number) => {
@@ -188,6 +215,11 @@ export async function writeSteps(
         from = end;
       };
       for (let k = 0; k < ends.length; k += 4) {
+        // Room for this line only (its pieces, the folders' trail, a documentOrder of up to 16 digits and a comma): the
+        // buffer holds about FLUSH_AT and the longest line, not a whole artifact's lines. A buffer grown to an
+        // artifact's tens of MB and let go raised glibc's mmap threshold, and every buffer below it stayed in the
+        // process when freed (bench/RESULTS.md, peak RSS).
+        ensure(ends[k + 3]! - from + folder.length + 24);
         copy(ends[k]!);
         at += out.write(`${order++}`, at, "latin1");
         copy(ends[k + 1]!);
@@ -209,12 +241,9 @@ export async function writeSteps(
         }
         copy(partTwoEnd);
         from = ends[k + 3]!;
-        count++;
+        const told = ended();
+        if (told !== undefined) await told;
       }
-    }
-    if (at >= FLUSH_AT) {
-      await write(out.subarray(0, at));
-      at = 0;
     }
   }
   if (at > 0) await write(out.subarray(0, at));

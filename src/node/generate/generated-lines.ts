@@ -49,15 +49,19 @@ export function linesOf(
   return generateLineBatchesFrom(manifest, sourceOf(manifest, root, pool, sizes, limits, locked), locked !== undefined);
 }
 
-/** The same lines a step at a time, still cut (generateLineStepsFrom): for a writer that joins them as bytes. */
+/**
+ * The same lines a step at a time, still cut (generateLineStepsFrom): for a writer that joins them as bytes (generate's,
+ * and update's of a large dataset).
+ */
 export function lineStepsOf(
   manifest: LockManifest,
   root: string,
   pool: WorkPool<ArtifactTasks> | undefined,
   sizes: readonly number[] = [],
   limits: ArtifactLimits = {},
+  locked?: FromLock,
 ): AsyncGenerator<LineStep> {
-  return generateLineStepsFrom(manifest, sourceOf(manifest, root, pool, sizes, limits));
+  return generateLineStepsFrom(manifest, sourceOf(manifest, root, pool, sizes, limits, locked), locked !== undefined);
 }
 
 function sourceOf(

@@ -1,17 +1,19 @@
 /**
  * `update` of a large dataset (a JSONL too large to compare in memory: update-dataset.ts): the lines generated are
- * encoded, digested, written into the temporary file (unless `--check`) and compared with the file's bytes as they
+ * joined as bytes, digested, written into the temporary file (unless `--check`) and compared with the file's bytes as they
  * stream. While they match, nothing is parsed: a dataset that is up to date costs its generation and one read of its
  * file. From the first line that differs (or a file that goes on past the last line), the file's records are read as
  * address → fingerprint (readOldRecords) and each line from there on is compared by record, as before this shortcut;
  * the lines before it are the file's own, byte for byte, so they are its first records, unchanged.
  */
 import { closeSync, readSync } from "node:fs";
-import { sha256Stream } from "../../core/bytes.js";
+import { decodeUtf8, sha256Stream } from "../../core/bytes.js";
+import type { LineStep } from "../../core/records/generate.js";
 import { type RecordChanges, RecordComparer } from "../../core/records/record-fingerprint.js";
 import { openRegularSync } from "../files/regular-file.js";
 import { type OldRecords, readOldRecords } from "../records/record-changes.js";
 import type { AtomicFile } from "../writes/write.js";
+import { writeSteps } from "../generate/encoded-lines.js";
 
 /** A file's bytes, read in order 1 MiB at a time and compared with what is given. */
 class FileBytes {
@@ -79,15 +81,15 @@ export interface StreamedComparison {
   changes: RecordChanges | undefined;
 }
 
-const FLUSH_AT = 2 ** 20;
-
 /**
  * Generates into `file` (when given) while comparing with the JSONL at `path`. `changes` is undefined only when the
  * file differs and holds one address twice: the lines before the difference cannot then stand for their records (the
  * fingerprint kept of such an address is its last line's), and the caller compares by record from the start.
+ * The lines are joined as bytes (writeSteps: the worker threads' UTF-8, never decoded while the file matches); a line
+ * is decoded and parsed only from the first difference.
  */
 export async function compareStreamed(
-  lines: AsyncIterable<string[]>,
+  steps: AsyncIterable<LineStep>,
   path: string,
   file: AtomicFile | undefined,
   readError: (error: unknown) => Error,
@@ -102,9 +104,6 @@ export async function compareStreamed(
   };
   const old = reading(() => FileBytes.open(path));
   const hash = sha256Stream();
-  let out = Buffer.allocUnsafe(2 * FLUSH_AT);
-  let at = 0;
-  let records = 0;
   /** Lines equal to the file's so far; once one differs, the records compared from there. */
   let same = old !== undefined;
   let kept = 0;
@@ -120,34 +119,30 @@ export async function compareStreamed(
     comparer = new RecordComparer(records);
     comparer.keepFirst(kept);
   };
-  const flush = async () => {
-    hash.update(out.subarray(0, at));
-    await file?.write(out.subarray(0, at));
-    at = 0;
+  const byRecord = (out: Buffer, from: number, to: number) => {
+    if (!duplicated) comparer!.add(JSON.parse(decodeUtf8(out.subarray(from, to))) as Record<string, unknown>);
   };
+  let records: number;
   try {
-    for await (const batch of lines) {
-      for (const line of batch) {
-        records++;
-        if (out.length - at < 3 * line.length) {
-          const grown = Buffer.allocUnsafe(Math.max(2 * out.length, at + 3 * line.length));
-          out.copy(grown, 0, 0, at);
-          out = grown;
+    records = await writeSteps(
+      steps,
+      async (bytes) => {
+        hash.update(bytes);
+        await file?.write(bytes);
+      },
+      (out, from, to) => {
+        if (!same) {
+          byRecord(out, from, to);
+          return undefined;
         }
-        const from = at;
-        at += out.write(line, at, "utf8");
-        if (same && reading(() => old!.matches(out.subarray(from, at)))) kept++;
-        else {
-          if (same) {
-            same = false;
-            await compareFrom();
-          }
-          if (!duplicated) comparer!.add(JSON.parse(line) as Record<string, unknown>);
+        if (reading(() => old!.matches(out.subarray(from, to)))) {
+          kept++;
+          return undefined;
         }
-        if (at >= FLUSH_AT) await flush();
-      }
-    }
-    if (at > 0) await flush();
+        same = false;
+        return compareFrom().then(() => byRecord(out, from, to));
+      },
+    );
     // Every line matched: the same file, unless it goes on (records removed from its end, or lines that are none).
     if (same && !reading(() => old!.atEnd())) {
       same = false;

@@ -17,7 +17,7 @@ import { type DatasetFields, TemplateError } from "../../core/lock/dataset-field
 import { MANIFEST_DATASET_FIELDS, type ManifestDatasetField } from "../../core/model.js";
 import { shellQuote } from "../../core/text.js";
 import { fillFieldTemplates } from "../dataset/dataset-context.js";
-import { defaultJobs, linesOf } from "../generate/generated-lines.js";
+import { defaultJobs, lineStepsOf, linesOf } from "../generate/generated-lines.js";
 import { type ManifestOptions, manifestOptionsOf } from "../dataset/manifest-options.js";
 import { FieldsError, lock, type LockResult, type ManifestChanges, slugConflict } from "../dataset/lock.js";
 import { describeIoError, OperationalError } from "../errors.js";
@@ -341,9 +341,7 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
         (artifact) => statSync(join(root, ...artifact.path.split("/")), { throwIfNoEntry: false })?.size ?? 0,
       )
     : [];
-  const lines = linesOf(locked.manifest, root, threaded, sizes, task.limits, {
-    ...(threaded || locked.contents === undefined ? {} : { contents: locked.contents }),
-  });
+  const fromLock = { ...(threaded || locked.contents === undefined ? {} : { contents: locked.contents }) };
   const wrapped = async (work: () => Promise<void>) => {
     try {
       await work();
@@ -365,7 +363,8 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
     // differ.
     const kept: string[] = [];
     await wrapped(async () => {
-      for await (const batch of lines) for (const line of batch) kept.push(line);
+      for await (const batch of linesOf(locked.manifest, root, threaded, sizes, task.limits, fromLock))
+        for (const line of batch) kept.push(line);
     });
     records = kept.length;
     // Encoded into a buffer kept from dataset to dataset and used before the next await (bench/RESULTS.md: three times
@@ -393,7 +392,12 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
     const file = task.check ? undefined : await openAtomic(output, { sweep: task.swept !== true });
     let compared: StreamedComparison | undefined;
     await wrapped(async () => {
-      compared = await compareStreamed(lines, output, file, readError);
+      compared = await compareStreamed(
+        lineStepsOf(locked.manifest, root, threaded, sizes, task.limits, fromLock),
+        output,
+        file,
+        readError,
+      );
       records = compared.records;
       digest = compared.digest;
       // A file that holds an address twice: its records compared with what is generated again, by record throughout.
