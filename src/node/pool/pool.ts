@@ -120,7 +120,7 @@ interface PiscinaLike {
  * too and the pool has `threads - 1`. With one thread, or when the worker script is not built, the
  * `tasks` run in this thread. `heapMb`: the old generation of a single capped worker (WORKER_LIMITS' by default;
  * validate's for a large dataset: validateHeapMb). `script`: the worker entry, the built worker.ts (a test
- * gives its own).
+ * gives its own). `youngMb`: the workers' young generation, when not WORKER_LIMITS' (ARTIFACT_BATCH_YOUNG_MB).
  */
 export async function createPool<T extends TaskTable<T>>(
   threads: number,
@@ -131,7 +131,15 @@ export async function createPool<T extends TaskTable<T>>(
     capped = false,
     heapMb = WORKER_LIMITS.maxOldGenerationSizeMb,
     script = codeFile("node/pool/worker.js"),
-  }: { mainWorks?: boolean; warm?: keyof T & string; capped?: boolean; heapMb?: number; script?: URL } = {},
+    youngMb,
+  }: {
+    mainWorks?: boolean;
+    warm?: keyof T & string;
+    capped?: boolean;
+    heapMb?: number;
+    script?: URL;
+    youngMb?: number;
+  } = {},
 ): Promise<WorkPool<T>> {
   // `capped`: the run parses markdown, whose cost a hostile file can make large; this thread's heap cannot be capped
   // once Node has started (V8 sizes it at start-up), a worker's can: every task goes to `threads` workers, even one.
@@ -159,7 +167,7 @@ export async function createPool<T extends TaskTable<T>>(
       minThreads: jobs,
       maxThreads: jobs,
       idleTimeout: 60_000,
-      resourceLimits: WORKER_LIMITS,
+      resourceLimits: youngMb === undefined ? WORKER_LIMITS : { ...WORKER_LIMITS, maxYoungGenerationSizeMb: youngMb },
       // Two tasks at once in a worker, so that one's waits for the file system overlap the other's work.
       concurrentTasksPerWorker: 2,
       // Every worker takes the next task when it is done with one; a queue of any length (the run bounds what it

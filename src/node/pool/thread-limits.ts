@@ -18,6 +18,16 @@ export function maxJobs(): number {
 export const WORKER_LIMITS = { maxYoungGenerationSizeMb: 32, maxOldGenerationSizeMb: 1024 };
 
 /**
+ * The young generation of the workers that parse batches of artifacts for `update` of a few datasets (a statute book as
+ * one): a batch's lines leave the worker as bytes, so little survives a scavenge, and half the young generation cost no
+ * time measured there while it keeps some 50 MB less in the process (bench/RESULTS.md, peak RSS: the statute book with
+ * its units, `update --check` 402–418 → 362–374 MB). Not for `generate`, which it made 5 % slower (7 pairs), nor for the
+ * workers that update whole datasets: a dataset's records live through many scavenges there, and 16 MB cost 6,636
+ * small datasets a fifth more time.
+ */
+export const ARTIFACT_BATCH_YOUNG_MB = 16;
+
+/**
  * Below this many bytes of markdown in all, `generate` parses in the main thread, whose heap is not capped, rather than
  * start a capped worker for it (docs/spec.md, section 13, "heap of the threads that parse markdown"): every cost of a
  * parse is bounded by the caps, or grows linearly with its input, so that this much markdown cannot hold more than

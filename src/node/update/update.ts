@@ -17,6 +17,7 @@ import { OperationalError } from "../errors.js";
 import { DEFAULT_MANIFEST_PATTERN, displayPath, findRepositoryRoot } from "../files/files.js";
 import { batchesOf, checkJobs, createPool, WorkerMemoryError } from "../pool/pool.js";
 import { decodeFailure, encodeFailure, isTaskFailure, type TaskFailure } from "../pool/task-failure.js";
+import { ARTIFACT_BATCH_YOUNG_MB } from "../pool/thread-limits.js";
 import { cacheLocation } from "../cache/cache-file.js";
 import { openCache, type UpdateCache } from "../cache/update-cache.js";
 import {
@@ -197,7 +198,7 @@ async function updateLocked(options: UpdateOptions, cwd: string): Promise<Datase
   const pool = await createPool(jobs, UPDATE_TASKS, {
     mainWorks: !wholeDatasets,
     capped: true,
-    ...(wholeDatasets ? { warm: "updateDatasets" as const } : {}),
+    ...(wholeDatasets ? { warm: "updateDatasets" as const } : { youngMb: ARTIFACT_BATCH_YOUNG_MB }),
   });
   let cache: UpdateCache | undefined;
   let taskOf: (manifestPath: string) => DatasetTask;
