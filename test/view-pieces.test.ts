@@ -1,13 +1,13 @@
 /**
  * `view` writes the page a piece at a time (src/node/view/view.ts, renderDatasetPagePieces): a statute book's page of
- * 51 MB is never held whole. Its chunks of about 1 MiB join into the page, and the page written to a file and to
+ * 51 MB is never held whole. Its chunks of PAGE_CHUNK characters join into the page, and the page written to a file and to
  * standard output is the same.
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { pageChunks, viewDataset } from "../src/node/view/view.js";
+import { PAGE_CHUNK, pageChunks, viewDataset } from "../src/node/view/view.js";
 import { runBin } from "./helpers/bin.js";
 import { tempDir } from "./helpers/datasets.js";
 import { repoRoot } from "./helpers/records.js";
@@ -39,12 +39,12 @@ async function largeDataset(): Promise<string> {
   return path;
 }
 
-test("the chunks of a page's pieces are its text, each of at least 1 MiB but the last", () => {
+test("the chunks of a page's pieces are its text, each of at least PAGE_CHUNK characters but the last", () => {
   fc.assert(
     fc.property(fc.array(fc.string({ maxLength: 300_000 }), { maxLength: 30 }), (pieces) => {
       const chunks = [...pageChunks(pieces)];
       expect(chunks.join("")).toBe(pieces.join(""));
-      for (const chunk of chunks.slice(0, -1)) expect(chunk.length).toBeGreaterThanOrEqual(2 ** 20);
+      for (const chunk of chunks.slice(0, -1)) expect(chunk.length).toBeGreaterThanOrEqual(PAGE_CHUNK);
       if (pieces.length > 0) expect(chunks.length).toBeGreaterThan(0);
     }),
     { numRuns: 50 },

@@ -60,7 +60,8 @@ export function registerViewCommand(program: Command, context: ViewCommandContex
       const { refuseOverInputs, openAtomic } = await import("../node/writes/write.js");
       const output = resolve(context.cwd, options.output);
       refuseOverInputs(output, [{ path: resolve(context.cwd, file), what: "the dataset file" }], options.output);
-      // Written a megabyte at a time: a statute book's page (51 MB) is never held whole, as text or as bytes.
+      // Written PAGE_CHUNK characters at a time, each piece made as it is asked for: a statute book's page (51 MB; 234
+      // MB with its units) is never held whole, as text, as pieces or as bytes.
       const page = await openAtomic(output);
       try {
         for (const chunk of pageChunks(result.pieces)) await page.write(chunk);

@@ -79,27 +79,29 @@ export interface PageParts {
 
 /** A whole page: one HTML document, its style and script inline. */
 export function renderPage(parts: PageParts): string {
-  return renderPagePieces(parts).join("");
+  return [...renderPagePieces(parts)].join("");
 }
 
 /**
- * renderPage as the pieces it is made of, in order, `main` given as pieces too: a page of a large dataset (a statute
- * book: a 51 MB page) is written a piece at a time, never held whole (view.ts).
+ * renderPage as the pieces it is made of, in order, `main` given as pieces too, each made when it is asked for: a page
+ * of a large dataset (a statute book with its units: a 234 MB page) is written a piece at a time, never held whole,
+ * as text or as pieces (view.ts).
  */
-export function renderPagePieces(parts: Omit<PageParts, "main"> & { main: string | readonly string[] }): string[] {
+export function* renderPagePieces(
+  parts: Omit<PageParts, "main"> & { main: string | Iterable<string> },
+): Generator<string, void, undefined> {
+  yield `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n` +
+    `<title>${escapeHtml(parts.title)}</title>\n<style>${STYLE}${parts.style ?? ""}</style>\n</head>\n<body>\n` +
+    `<header>\n${parts.header}\n</header>\n<main>\n`;
+  if (typeof parts.main === "string") yield parts.main;
+  else yield* parts.main;
   const data = Object.entries(parts.data ?? {})
     .map(([id, value]) => `<script type="application/json" id="${id}">${jsonForScript(value)}</script>\n`)
     .join("");
   const script = parts.script !== undefined ? `<script>${parts.script}</script>\n` : "";
-  return [
-    `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n` +
-      `<title>${escapeHtml(parts.title)}</title>\n<style>${STYLE}${parts.style ?? ""}</style>\n</head>\n<body>\n` +
-      `<header>\n${parts.header}\n</header>\n<main>\n`,
-    ...(typeof parts.main === "string" ? [parts.main] : parts.main),
-    "\n</main>\n" +
-      (parts.footer !== undefined ? `<footer>\n${parts.footer}\n</footer>\n` : "") +
-      data +
-      script +
-      `</body>\n</html>\n`,
-  ];
+  yield "\n</main>\n" +
+    (parts.footer !== undefined ? `<footer>\n${parts.footer}\n</footer>\n` : "") +
+    data +
+    script +
+    `</body>\n</html>\n`;
 }
