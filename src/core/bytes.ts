@@ -20,7 +20,7 @@ function crypto(): typeof NodeCrypto {
 
 // crypto.hash (Node 20.12+) is a one-shot digest, faster than createHash for short inputs (bench/RESULTS.md).
 interface OneShot {
-  (algorithm: string, data: string | Uint8Array, encoding: "hex"): string;
+  (algorithm: string, data: string | Uint8Array, encoding: "hex" | "latin1"): string;
   (algorithm: string, data: string | Uint8Array, encoding: "buffer"): Uint8Array;
 }
 
@@ -29,6 +29,16 @@ export function sha256Hex(data: string | Uint8Array): string {
   const node = crypto();
   const oneShot = (node as { hash?: OneShot }).hash;
   return oneShot ? oneShot("sha256", data, "hex") : node.createHash("sha256").update(data).digest("hex");
+}
+
+/**
+ * SHA-256 of the UTF-8 bytes of `data` (or of the bytes given), as a string of 32 characters, one a byte (U+0000–U+00FF):
+ * for a digest only compared, held by the hundred thousand (48 bytes of heap where its hex is 80).
+ */
+export function sha256Latin1(data: string | Uint8Array): string {
+  const node = crypto();
+  const oneShot = (node as { hash?: OneShot }).hash;
+  return oneShot ? oneShot("sha256", data, "latin1") : node.createHash("sha256").update(data).digest("binary"); // "binary": Latin-1
 }
 
 /** SHA-256 of the UTF-8 bytes of `data` (or of the bytes given), as its 32 bytes. */

@@ -10,7 +10,7 @@
  *   (`differingFields` over every field: it explains bytes, so the uncompared fields count too).
  */
 import canonicalize from "canonicalize";
-import { sha256Hex } from "../bytes.js";
+import { sha256Latin1 } from "../bytes.js";
 
 /**
  * Fields left out when deciding whether a record changed: the version-scoped ones change with every
@@ -103,9 +103,13 @@ export function differingFields(
   return fields;
 }
 
-/** The SHA-256 of a record's compared fields (`comparedText`): equal exactly when no compared field changed. */
+/**
+ * The SHA-256 of a record's compared fields (`comparedText`), its 32 bytes as a one-byte-a-character string (a large
+ * dataset's old file holds one a record: 620,027 for the statute book with its units): equal exactly when no compared
+ * field changed.
+ */
 export function recordFingerprint(record: Record<string, unknown>): string {
-  return sha256Hex(comparedText(record));
+  return sha256Latin1(comparedText(record));
 }
 
 export interface RecordChanges {
@@ -140,8 +144,12 @@ export class RecordComparer {
   private readonly remaining: Map<string, string>;
   private readonly changes: RecordChanges;
 
+  /**
+   * `old`: its map of fingerprints is taken, not copied (the comparer deletes from it as records come): a large dataset's
+   * old file held it twice. The caller does not use it after.
+   */
   constructor(old: OldFingerprints | undefined) {
-    this.remaining = new Map(old?.fingerprints);
+    this.remaining = old?.fingerprints ?? new Map();
     this.changes = {
       before: old?.fingerprints.size ?? 0,
       after: 0,
