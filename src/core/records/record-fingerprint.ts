@@ -170,6 +170,17 @@ export class RecordComparer {
     this.remaining.delete(address);
   }
 
+  /** How many old records no new record has met yet: none, and every record to come is added. */
+  get oldLeft(): number {
+    return this.remaining.size;
+  }
+
+  /** A record at an address no old record is left at (oldLeft 0): what `add` of it does, without the record. */
+  addAdded(address: string): void {
+    this.changes.after++;
+    this.changes.added.push(address);
+  }
+
   /**
    * The first `count` records of the old file (in its order) come again unchanged, byte for byte: what `add` of each
    * would do, without the records at hand (streamed-compare.ts). Only for an old file without duplicate addresses.

@@ -14,6 +14,7 @@ import { openRegularSync } from "../files/regular-file.js";
 import { type OldRecords, readOldRecords } from "../records/record-changes.js";
 import type { AtomicFile } from "../writes/write.js";
 import { writeSteps } from "../generate/encoded-lines.js";
+import { lineAddress } from "./line-address.js";
 
 /** A file's bytes, read in order 1 MiB at a time and compared with what is given. */
 class FileBytes {
@@ -120,7 +121,18 @@ export async function compareStreamed(
     comparer.keepFirst(kept);
   };
   const byRecord = (out: Buffer, from: number, to: number) => {
-    if (!duplicated) comparer!.add(JSON.parse(decodeUtf8(out.subarray(from, to))) as Record<string, unknown>);
+    if (duplicated) return;
+    const line = out.subarray(from, to);
+    // No old record left to compare with (a new dataset: adopt): the record is added, and its address is all that is
+    // needed, read from the line's bytes (line-address.ts) rather than parsing the record.
+    if (comparer!.oldLeft === 0) {
+      const address = lineAddress(line);
+      if (address !== undefined) {
+        comparer!.addAdded(address);
+        return;
+      }
+    }
+    comparer!.add(JSON.parse(decodeUtf8(line)) as Record<string, unknown>);
   };
   let records: number;
   try {
