@@ -24,11 +24,20 @@ interface OneShot {
   (algorithm: string, data: string | Uint8Array, encoding: "buffer"): Uint8Array;
 }
 
-/** SHA-256 of the UTF-8 bytes of `data` (or of the bytes given), as lowercase hex. */
-export function sha256Hex(data: string | Uint8Array): string {
+/** SHA-256 of `data` as text: `hex`, or `latin1` (a character a byte; "binary" is createHash's name for it). */
+function sha256Text(data: string | Uint8Array, encoding: "hex" | "latin1"): string {
   const node = crypto();
   const oneShot = (node as { hash?: OneShot }).hash;
-  return oneShot ? oneShot("sha256", data, "hex") : node.createHash("sha256").update(data).digest("hex");
+  if (oneShot) return oneShot("sha256", data, encoding);
+  return node
+    .createHash("sha256")
+    .update(data)
+    .digest(encoding === "hex" ? "hex" : "binary");
+}
+
+/** SHA-256 of the UTF-8 bytes of `data` (or of the bytes given), as lowercase hex. */
+export function sha256Hex(data: string | Uint8Array): string {
+  return sha256Text(data, "hex");
 }
 
 /**
@@ -36,9 +45,7 @@ export function sha256Hex(data: string | Uint8Array): string {
  * for a digest only compared, held by the hundred thousand (48 bytes of heap where its hex is 80).
  */
 export function sha256Latin1(data: string | Uint8Array): string {
-  const node = crypto();
-  const oneShot = (node as { hash?: OneShot }).hash;
-  return oneShot ? oneShot("sha256", data, "latin1") : node.createHash("sha256").update(data).digest("binary"); // "binary": Latin-1
+  return sha256Text(data, "latin1");
 }
 
 /** SHA-256 of the UTF-8 bytes of `data` (or of the bytes given), as its 32 bytes. */
