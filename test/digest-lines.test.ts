@@ -50,3 +50,17 @@ test("past a chunk and several growths: every repeat found, with its first line"
   expect(answers).toEqual(mapAnswers(values));
   expect(answers.filter((answer) => answer !== undefined)).toHaveLength(Math.ceil(70_000 / 997));
 });
+
+test("a small file's table takes some KiB, not a full chunk of fresh memory (thousands of datasets a run)", () => {
+  const before = process.memoryUsage().arrayBuffers;
+  const kept: DigestLines[] = [];
+  for (let file = 0; file < 200; file++) {
+    const lines = new DigestLines();
+    for (let line = 0; line < 10; line++) lines.firstLine(sha(file * 10 + line), line);
+    kept.push(lines);
+  }
+  const perFile = (process.memoryUsage().arrayBuffers - before) / kept.length;
+  // A full first chunk was 2 MiB of ids and 256 KiB of lines a file; 256 entries are 9 KiB, the slots 4 KiB.
+  expect(perFile).toBeLessThan(64 * 1024);
+  expect(kept[199]!.firstLine(sha(1999), 0)).toBe(9);
+});

@@ -7,9 +7,15 @@
  * form goes to a Map, as before.
  */
 
-/** Entries a chunk holds (2 MiB of words), so that no chunk is ever copied to grow. */
+/**
+ * Entries a full chunk holds (2 MiB of words). The first chunk starts at `FIRST_ENTRIES` and doubles as it fills, so a
+ * small file (most datasets hold some hundreds of records) takes some KiB, not 2 MiB of fresh memory: over 6,636
+ * datasets a full first chunk each was 15 GB of new pages and doubled `validate`'s time (bench/RESULTS.md). Every later
+ * chunk is made full, so none is ever copied again.
+ */
 const CHUNK_BITS = 16;
 const CHUNK_ENTRIES = 1 << CHUNK_BITS;
+const FIRST_ENTRIES = 1 << 8;
 const WORDS = 8;
 
 /** The slot hash of the 8 words of a value from `at`, mixed with `seed`. */
@@ -87,14 +93,27 @@ export class DigestLines {
   private add(slot: number, line: number): void {
     const entry = this.count++;
     const index = entry & (CHUNK_ENTRIES - 1);
-    if (index === 0) {
+    if (entry === 0) {
+      this.chunks.push(new Uint32Array(FIRST_ENTRIES * WORDS));
+      this.lineChunks.push(new Int32Array(FIRST_ENTRIES));
+    } else if (index === 0) {
       this.chunks.push(new Uint32Array(CHUNK_ENTRIES * WORDS));
       this.lineChunks.push(new Int32Array(CHUNK_ENTRIES));
-    }
+    } else if (entry < CHUNK_ENTRIES && index === this.lineChunks[0]!.length) this.growFirst();
     this.chunks[entry >>> CHUNK_BITS]!.set(this.words, index * WORDS);
     this.lineChunks[entry >>> CHUNK_BITS]![index] = line;
     this.slots[slot] = entry + 1;
     if (this.count * 2 > this.slots.length) this.grow();
+  }
+
+  /** Doubles the first chunk, which is not yet full size. */
+  private growFirst(): void {
+    const lines = new Int32Array(this.lineChunks[0]!.length * 2);
+    lines.set(this.lineChunks[0]!);
+    const words = new Uint32Array(lines.length * WORDS);
+    words.set(this.chunks[0]!);
+    this.lineChunks[0] = lines;
+    this.chunks[0] = words;
   }
 
   /** Doubles the table, placing every entry again. */
