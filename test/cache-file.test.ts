@@ -99,6 +99,23 @@ describe("the cache file, a line an entry", () => {
     expect(openCacheFile(path, STAMP, isEntry).get("c")).toEqual({ n: 30, text: "\u00e4\n" });
   });
 
+  test("finds and replaces the line of a name beyond ASCII by its UTF-8 bytes, every other byte kept", async () => {
+    const path = join(dir, "cache.json");
+    const text =
+      '{"version":1,"key":"k1","entries":{\n"gesetz-\u00e4.lock.json":{"n":1},\n"\u00a7 1":{"n":  2,"t":"\u20ac"},\n"z\ud83d\ude00":{"n":3}\n}}\n';
+    await writeFile(path, text);
+    const file = openCacheFile(path, STAMP, isEntry);
+    expect(file.get("\u00a7 1")).toEqual({ n: 2, t: "\u20ac" });
+    file.set("z\ud83d\ude00", { n: 30, text: "\u00df" });
+    await file.save();
+    expect(await readFile(path, "utf8")).toBe(text.replace('{"n":3}', '{"n":30,"text":"\u00df"}'));
+    const again = openCacheFile(path, STAMP, isEntry);
+    expect([again.get("gesetz-\u00e4.lock.json"), again.get("z\ud83d\ude00")]).toEqual([
+      { n: 1 },
+      { n: 30, text: "\u00df" },
+    ]);
+  });
+
   test("gives the same entries looked up one by one and, past a few, from the whole file indexed", async () => {
     await fc.assert(
       fc.asyncProperty(names, fc.array(fc.nat(40), { maxLength: 40 }), async (list, asked) => {

@@ -118,7 +118,7 @@ export function openCacheFile<T>(
         values.set(JSON.stringify(name), entry === undefined ? undefined : JSON.stringify(entry));
       // Only entries there already, given other values (a hook's verdict on its law): those lines replaced in the bytes
       // read. Else every entry, sorted, written again.
-      let data: Uint8Array | string | undefined = stored.replaced(values);
+      let data: readonly Uint8Array[] | string | undefined = stored.replaced(values);
       if (data === undefined) {
         const entries = stored.all();
         for (const [name, value] of values) {
@@ -143,18 +143,18 @@ const SEARCHED_ENTRIES = 16;
 
 /**
  * The entries of a cache file as read, unparsed: the JSON text of each value by the JSON text of its name. In a file a
- * line an entry, an entry asked for is searched for in the file's bytes (`raw`: read one byte to one character, so that
- * searching and cutting them costs no decoding), its line alone decoded: a hook asks for one of thousands. Once more
- * are asked for, the file is decoded and indexed whole (`index`), as a file of another layout is from the start. The
- * bytes are kept as a string, not in the buffer they were read into: a buffer of megabytes held for the run kept the C
- * library from raising its threshold for memory of its own mapping, and every 128 KB a thread freed after it was given
- * back to the system and touched anew (warm validate over 6,636 files: `transcode` 0.2 → 0.75 s).
+ * line an entry, an entry asked for is searched for in the file's bytes (`raw`, as read: searching them is a `memmem`,
+ * and cutting them costs no decoding), its line alone decoded: a hook asks for one of thousands. Once more are asked
+ * for, the file is decoded and indexed whole (`index`), as a file of another layout is from the start, and the bytes are
+ * let go. An entry given a new value is written back as the bytes read around its new line: a hook's verdict on its law
+ * rewrites one line of a file of megabytes (held as a Latin-1 string, made and written back as bytes again, the file
+ * cost the validate hook 60 of its 400 ms of CPU; bench/RESULTS.md, the hooks).
  */
 class StoredEntries {
   private found = new Map<string, { start: number; end: number; comma: boolean; value: string } | null>();
   private searched = 0;
   constructor(
-    private raw: string | undefined,
+    private raw: Buffer | undefined,
     private index?: Map<string, string>,
     /** The offset of the LF that ends the head's line. */
     private readonly headEnd = 0,
@@ -175,14 +175,14 @@ class StoredEntries {
     const known = this.found.get(name);
     if (known !== undefined) return known;
     const raw = this.raw!;
-    const key = `\n${asLatin1(name)}:`;
+    const key = Buffer.from(`\n${name}:`, "utf8");
     let at = raw.indexOf(key, this.headEnd);
     for (let next = at; next !== -1; next = raw.indexOf(key, at + 1)) at = next;
     let line: { start: number; end: number; comma: boolean; value: string } | null = null;
     if (at !== -1) {
-      const end = raw.indexOf("\n", at + 1);
-      const comma = raw.charCodeAt(end - 1) === 0x2c;
-      line = { start: at + 1, end, comma, value: fromLatin1(raw.slice(at + key.length, comma ? end - 1 : end)) };
+      const end = raw.indexOf(0x0a, at + 1);
+      const comma = raw[end - 1] === 0x2c;
+      line = { start: at + 1, end, comma, value: raw.toString("utf8", at + key.length, comma ? end - 1 : end) };
     }
     this.found.set(name, line);
     return line;
@@ -193,17 +193,18 @@ class StoredEntries {
     if (this.index !== undefined) return new Map(this.index);
     // The head was read already: the lines are entries (readCacheLines parses a text of another layout whole).
     try {
-      return readCacheLines(fromLatin1(this.raw!))?.entries ?? new Map();
+      return readCacheLines(this.raw!.toString("utf8"))?.entries ?? new Map();
     } catch {
       return new Map();
     }
   }
 
   /**
-   * The file's bytes with the lines of these entries holding these values: undefined unless the file is a line an entry
-   * (not indexed whole yet) and each of them is there already, and is given a value (not deleted).
+   * The file's bytes with the lines of these entries holding these values, in pieces to write one after another:
+   * undefined unless the file is a line an entry (not indexed whole yet) and each of them is there already, and is
+   * given a value (not deleted).
    */
-  replaced(values: ReadonlyMap<string, string | undefined>): Buffer | undefined {
+  replaced(values: ReadonlyMap<string, string | undefined>): Uint8Array[] | undefined {
     if (this.raw === undefined) return undefined;
     const lines: { start: number; end: number; comma: boolean; text: string }[] = [];
     for (const [name, value] of values) {
@@ -212,21 +213,16 @@ class StoredEntries {
       lines.push({ ...line, text: `${name}:${value}` });
     }
     lines.sort((a, b) => a.start - b.start);
-    let text = "";
+    const pieces: Uint8Array[] = [];
     let from = 0;
-    for (const { start, end, comma, text: entry } of lines) {
-      text += this.raw.slice(from, start) + asLatin1(comma ? `${entry},` : entry);
+    for (const { start, end, comma, text } of lines) {
+      pieces.push(this.raw.subarray(from, start), Buffer.from(comma ? `${text},` : text, "utf8"));
       from = end;
     }
-    return Buffer.from(text + this.raw.slice(from), "latin1");
+    pieces.push(this.raw.subarray(from));
+    return pieces;
   }
 }
-
-/** A text's UTF-8 bytes, one character a byte (how StoredEntries holds a file). */
-const asLatin1 = (text: string) => Buffer.from(text, "utf8").toString("latin1");
-
-/** The text whose UTF-8 bytes these are, one character a byte. */
-const fromLatin1 = (raw: string) => Buffer.from(raw, "latin1").toString("utf8");
 
 /**
  * A cache file's bytes read: a file a line an entry (writeCacheLines) by its head alone, its entries looked into as
@@ -240,7 +236,7 @@ function readCacheBytes(bytes: Buffer): { head: Record<string, unknown>; stored:
     const headLine = bytes.toString("utf8", 0, headEnd);
     if (bytes[n - 1] === 0x0a && headLine.endsWith(ENTRIES_OPEN)) {
       const head = JSON.parse(`${headLine.slice(0, -ENTRIES_OPEN.length)}}`) as unknown;
-      if (isCacheHead(head)) return { head, stored: new StoredEntries(bytes.toString("latin1"), undefined, headEnd) };
+      if (isCacheHead(head)) return { head, stored: new StoredEntries(bytes, undefined, headEnd) };
     }
   }
   const read = parseWhole(bytes.toString("utf8"));

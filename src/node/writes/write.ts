@@ -191,12 +191,14 @@ export async function discardTemporary(temporary: string): Promise<void> {
 
 /**
  * Writes `data` to `path` (creating its folder) through a temporary file in the same folder and a rename, so no reader
- * ever sees half a file.
+ * ever sees half a file. An array of pieces is written one after another (the parts of a file kept as read, around a
+ * part made anew: never joined into one buffer).
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(path: string, data: string | Uint8Array | readonly Uint8Array[]): Promise<void> {
   const file = await openAtomic(path);
   try {
-    await file.write(data);
+    if (typeof data === "string" || data instanceof Uint8Array) await file.write(data);
+    else for (const piece of data) await file.write(piece);
     await file.commit();
   } catch (error) {
     await file.abort();
