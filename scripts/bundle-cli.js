@@ -22,6 +22,7 @@ import { builtinModules, createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "rolldown";
+import { inlineClassFields } from "./inline-class-fields.js";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const out = join(root, "dist/node");
@@ -76,6 +77,23 @@ const lazyCommanderChildProcessPlugin = {
       COMMANDER_CHILD_PROCESS,
       () => "const childProcess = { get spawn() { return require('node:child_process').spawn; } };",
     );
+  },
+};
+
+/**
+ * markdown-it's classes make their fields through Babel's `_defineProperty` helper (its package is built so): a tenth of
+ * the CPU of `generate` went to the 8 calls of each token. The bundle's copy writes each as the assignment it equals
+ * (scripts/inline-class-fields.js, which says why they are equal; test/inline-class-fields.test.ts); the build fails if
+ * markdown-it's code no longer reads as expected, so that a new version is looked at.
+ */
+const markdownItFieldsPlugin = {
+  name: "markdown-it-fields",
+  transform(code, id) {
+    if (!/[\\/]node_modules[\\/]markdown-it[\\/]dist[\\/]markdown-it\.(mjs|cjs\.js)$/.test(id)) return null;
+    const { code: inlined, replaced } = inlineClassFields(code);
+    if (replaced < 40)
+      throw new Error(`bundle-cli: ${id} should make its class fields with _defineProperty (${replaced})`);
+    return inlined;
   },
 };
 
@@ -195,7 +213,7 @@ for (const { input, chunks, format, extension, plugins = [] } of builds) {
   await build({
     input,
     platform: "node",
-    plugins: [plugin, readerPlugin, ...plugins],
+    plugins: [plugin, readerPlugin, markdownItFieldsPlugin, ...plugins],
     // Node's own modules and Piscina stay imports; every other package is bundled.
     external: (id) => id === "piscina" || id.startsWith("node:") || builtinModules.includes(id),
     logLevel: "warn",
