@@ -130,6 +130,85 @@ describe("item 4: every input of validate and diff is one: the artifacts a manif
   });
 });
 
+describe("view -o and generate -o never write over a dataset's own files, nor over another dataset's JSONL", () => {
+  test("view -o naming the law or its lock manifest is refused by name; both stay", async () => {
+    for (const target of [LAW, MANIFEST]) {
+      const before = await readFile(join(dir, target));
+      const result = await runBin(["view", JSONL, "-o", target], dir);
+      expect(result.code, target).toBe(2);
+      expect(result.stderr, target).toBe(
+        target === LAW
+          ? `citation-targets: refusing to write ${LAW}: it is the artifact mvfg.md of ${MANIFEST}, an input of this run; write the output elsewhere\n`
+          : `citation-targets: refusing to write ${MANIFEST}: it is the lock manifest ${MANIFEST}, an input of this run; write the output elsewhere\n`,
+      );
+      expect(await readFile(join(dir, target)), target).toEqual(before);
+    }
+    const elsewhere = await runBin(["view", JSONL, "-o", "page.html"], dir);
+    expect(elsewhere.code).toBe(0);
+    expect((await readFile(join(dir, "page.html"), "utf8")).startsWith("<!DOCTYPE html>")).toBe(true);
+  });
+
+  test("generate -o naming another dataset's JSONL (its manifest beside it) is refused; its own JSONL and a new file are written", async () => {
+    const other = ".tooling/citation-targets/other.jsonl";
+    await writeFile(join(dir, other), "kept\n");
+    await writeFile(join(dir, ".tooling/citation-targets/other.lock.json"), "{}\n");
+    const refused = await runBin(["generate", MANIFEST, "-o", other], dir);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(
+      `citation-targets: refusing to write ${other}: it is the JSONL of another dataset, whose lock manifest other.lock.json is beside it; the JSONL of this manifest (slug mvfg) is mvfg.jsonl: write the output there, or elsewhere\n`,
+    );
+    expect(await readFile(join(dir, other), "utf8")).toBe("kept\n");
+    const before = await readFile(join(dir, JSONL));
+    expect((await runBin(["generate", MANIFEST, "-o", JSONL], dir)).code).toBe(0);
+    expect(await readFile(join(dir, JSONL))).toEqual(before);
+    // A name without a manifest beside it is the user's to choose.
+    expect((await runBin(["generate", MANIFEST, "-o", "out/other.jsonl"], dir)).code).toBe(0);
+    expect(await readFile(join(dir, "out/other.jsonl"))).toEqual(before);
+  });
+});
+
+describe("generate --check: what a CI format and the first difference say", () => {
+  test("a changed artifact is an issue at the manifest in every CI format (not an empty report), with update as the fix", async () => {
+    await writeFile(join(dir, LAW), `${await readFile(join(dir, LAW), "utf8")}\nNeu.\n`);
+    const fault = "mvfg.md: changed since the lock manifest was written (its sha256 is no longer the one pinned)";
+    const github = await runBin(["generate", MANIFEST, "--check", JSONL, "--format", "github"], dir);
+    expect(github.code).toBe(1);
+    expect(github.stdout).toContain(`::error file=${MANIFEST},title=not up to date%3A mvfg::${fault}`);
+    expect(github.stdout).toContain(`fix: citation-targets update ${MANIFEST}`);
+    expect(github.stderr).toContain(`citation-targets: ${fault}`);
+    const sarif = await runBin(["generate", MANIFEST, "--check", JSONL, "--format", "sarif"], dir);
+    expect(sarif.code).toBe(1);
+    const results = (
+      JSON.parse(sarif.stdout) as { runs: { results: { ruleId: string; message: { text: string } }[] }[] }
+    ).runs[0]!.results;
+    expect(results.map((r) => r.ruleId)).toEqual(["not-up-to-date"]);
+    expect(results[0]!.message.text).toContain(fault);
+    for (const format of ["junit", "gitlab"]) {
+      const report = await runBin(["generate", MANIFEST, "--check", JSONL, "--format", format], dir);
+      expect(report.code, format).toBe(1);
+      expect(report.stdout, format).toContain(fault);
+    }
+    // JSON keeps its documented contract: a dataset at fault is said on stderr, stdout empty.
+    const json = await runBin(["generate", MANIFEST, "--check", JSONL, "--format", "json"], dir);
+    expect(json.code).toBe(1);
+    expect(json.stdout).toBe("");
+  });
+
+  test("a first line without a citationAddress, or not an object, is said in words (never `undefined`)", async () => {
+    await mkdir(join(dir, "a"));
+    for (const [line, words] of [
+      ['{"x":1}', "(the file's record there has no citationAddress): artifactRelativePath differs"],
+      ["[1]", "line 1 is not a JSON object: expected the record for mvfg/"],
+    ] as const) {
+      await writeFile(join(dir, "a/mvfg.jsonl"), `${line}\n`);
+      const result = await runBin(["generate", MANIFEST, "--check", "a/mvfg.jsonl"], dir);
+      expect(result.code, line).toBe(1);
+      expect(result.stderr, line).toContain(words);
+      expect(result.stderr, line).not.toContain("undefined");
+    }
+  });
+});
+
 describe("item 5: a cache, journal or job summary that is a device or a FIFO", () => {
   test("generate --check of a FIFO or /dev/zero says what it is, without waiting on it", async () => {
     execFileSync("mkfifo", [join(dir, "fifo.jsonl")]);

@@ -7,7 +7,7 @@ import type { FreshnessEntry, FreshnessFormat } from "../formatters/freshness.js
 import { cwdInRepository } from "../node/files/files.js";
 import type { CheckResult } from "../node/generate/generate.js";
 import type { DatasetUpdate } from "../node/update/update-dataset.js";
-import { describeUpdates, generateCheckText } from "./dataset-reports.js";
+import { describeDatasetProblems, describeUpdates, generateCheckText } from "./dataset-reports.js";
 
 async function render(
   format: FreshnessFormat,
@@ -52,32 +52,34 @@ export async function updateFreshness(
   return render(format, entries, "update --check", "citation-targets update", cwd, toolVersion);
 }
 
-/** `generate --check FILE --format github|sarif|junit`: one case or annotation, for the dataset of FILE. */
+/**
+ * `generate --check FILE --format github|sarif|junit|gitlab`: one case or annotation, for the dataset of FILE. `result`
+ * is the check's, or the problems of a dataset at fault (an artifact changed since the manifest pinned it, or gone: the
+ * manifest is out of date, and CI is told so at the manifest, as for a stale file, not left with an empty report).
+ */
 export async function generateFreshness(
   format: FreshnessFormat,
-  result: CheckResult,
+  result: CheckResult | { problems: readonly string[] },
   file: string,
   manifest: string,
   cwd: string,
   toolVersion: string,
 ): Promise<string> {
-  const lines = generateCheckText(result, file, manifest)
+  const lines = (
+    "problems" in result ? describeDatasetProblems(result.problems) : generateCheckText(result, file, manifest)
+  )
     .split("\n")
     .filter((line) => line.trim() !== "");
   const entry: FreshnessEntry = {
     slug: basename(file).replace(/\.jsonl$/, ""),
     manifest,
     output: file,
-    upToDate: result.difference === undefined,
+    upToDate: !("problems" in result) && result.difference === undefined,
     message: lines[0] ?? `${file} is not up to date`,
     details: lines.slice(1).map((line) => line.trim()),
   };
-  return render(
-    format,
-    [entry],
-    "generate --check",
-    `citation-targets generate ${manifest} -o ${file}`,
-    cwd,
-    toolVersion,
-  );
+  // A dataset at fault has a stale manifest: update refreshes it and regenerates; a stale file, generate rewrites.
+  const fix =
+    "problems" in result ? `citation-targets update ${manifest}` : `citation-targets generate ${manifest} -o ${file}`;
+  return render(format, [entry], "generate --check", fix, cwd, toolVersion);
 }

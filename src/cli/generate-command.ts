@@ -73,13 +73,37 @@ export function registerGenerateCommand(
         const { checkGenerated, generate } = await import("../node/generate/generate.js");
         if (options.check) {
           const { generateCheckJson, generateCheckText } = await import("./dataset-reports.js");
-          const result = await checkGenerated({
+          const checking = checkGenerated({
             manifest,
             cwd: context.cwd,
             check: options.check,
             ...caps,
             ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
           });
+          if (isFreshnessFormat(options.format)) {
+            // A dataset at fault (an artifact changed since it was pinned, or gone) is reported in the CI format too, at
+            // the manifest, besides the text on stderr: a CI job reads the report, and an empty one hides the failure.
+            const { DatasetError } = await import("../core/errors.js");
+            const faulted = await checking.catch((error: unknown) => {
+              if (error instanceof DatasetError) return error;
+              throw error;
+            });
+            if (faulted instanceof DatasetError) {
+              const { generateFreshness } = await import("./freshness-output.js");
+              stdout.write(
+                await generateFreshness(
+                  options.format,
+                  { problems: faulted.problems },
+                  options.check,
+                  manifest,
+                  context.cwd,
+                  packageJson.version,
+                ),
+              );
+              throw faulted; // said on stderr as ever, exit 1
+            }
+          }
+          const result = await checking;
           if (isFreshnessFormat(options.format)) {
             const { generateFreshness } = await import("./freshness-output.js");
             stdout.write(

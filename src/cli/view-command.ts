@@ -58,8 +58,21 @@ export function registerViewCommand(program: Command, context: ViewCommandContex
         return;
       }
       const { refuseOverInputs, openAtomic } = await import("../node/writes/write.js");
+      const { manifestBeside, manifestInputs } = await import("../node/writes/run-inputs.js");
+      const { displayPath } = await import("../node/files/files.js");
       const output = resolve(context.cwd, options.output);
-      refuseOverInputs(output, [{ path: resolve(context.cwd, file), what: "the dataset file" }], options.output);
+      // Never over the dataset's own files: its JSONL, and the lock manifest beside it with the markdown it pins (as
+      // generate -o and diff -o refuse them).
+      const jsonl = resolve(context.cwd, file);
+      const manifest = manifestBeside(jsonl);
+      refuseOverInputs(
+        output,
+        [
+          { path: jsonl, what: "the dataset file" },
+          ...(manifest === undefined ? [] : manifestInputs(manifest, displayPath(manifest, context.cwd))),
+        ],
+        options.output,
+      );
       // Written PAGE_CHUNK characters at a time, each piece made as it is asked for: a statute book's page (51 MB; 234
       // MB with its units) is never held whole, as text, as pieces or as bytes.
       const page = await openAtomic(output);

@@ -17,6 +17,7 @@ import { checkJobs, chooseJobs, createPool, WorkerMemoryError } from "../pool/po
 import { MAIN_THREAD_PARSE_BYTES } from "../pool/thread-limits.js";
 import { readOldRecords } from "../records/record-changes.js";
 import { type LenientLine, lenientLines } from "../records/record-stream.js";
+import { refuseOverOtherDataset } from "../writes/run-inputs.js";
 import { refuseOverInputs } from "../writes/write.js";
 import { ARTIFACT_TASKS } from "./generate-pool.js";
 import type { GenerateOptions } from "./generate-options.js";
@@ -81,7 +82,9 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
         path: join(loaded.root, ...artifact.path.split("/")),
         what: `the artifact ${artifact.path} of ${shown}`,
       });
-    refuseOverInputs(resolve(options.cwd ?? process.cwd(), options.output), inputs, options.output);
+    const output = resolve(options.cwd ?? process.cwd(), options.output);
+    refuseOverInputs(output, inputs, options.output);
+    refuseOverOtherDataset(output, loaded.path, loaded.manifest.slug, options.output);
   }
   const verifyAll = async () => {
     const verified = await verifyArtifacts(loaded, shown, options.maxArtifactBytes);
@@ -269,13 +272,19 @@ function describeDifference(line: number, expected: OutputRecord, actual: string
   } catch {
     return { line, address, message: `line ${line} is not valid JSON: expected the record for ${address}` };
   }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))
+    return { line, address, message: `line ${line} is not a JSON object: expected the record for ${address}` };
   // Every field counts (the uncompared ones too): the bytes are what differs. The first in code-unit order is named.
-  const [field] = differingFields(expected, parsed ?? {}, [], () => false).sort();
+  const [field] = differingFields(expected, parsed, [], () => false).sort();
   if (field !== undefined) {
+    // The file's citationAddress there, or that it has none (said in words, not as `undefined`).
+    const theirs = parsed.citationAddress;
     const shown =
-      parsed?.citationAddress === address
+      theirs === address
         ? address
-        : `${address} (the file has ${JSON.stringify(parsed?.citationAddress)})`;
+        : theirs === undefined
+          ? `${address} (the file's record there has no citationAddress)`
+          : `${address} (the file has ${JSON.stringify(theirs)})`;
     return {
       line,
       address,

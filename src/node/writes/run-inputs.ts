@@ -3,7 +3,9 @@
  * summary: SECURITY.md, "Outputs never over inputs"): a lock manifest and the artifacts it pins, as `generate -o`
  * refuses them.
  */
-import { dirname, join, resolve } from "node:path";
+import { type Stats, statSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { OperationalError } from "../errors.js";
 import { rootParts } from "../dataset/dataset-root.js";
 import { readRegularIfPresent } from "../files/regular-file.js";
 
@@ -42,4 +44,27 @@ export function manifestInputs(manifest: string, shown: string): RunInput[] {
 /** The lock manifest beside a JSONL (`<name>.lock.json` beside `<name>.jsonl`), as validate finds it; or undefined. */
 export function manifestBeside(jsonl: string): string | undefined {
   return jsonl.endsWith(".jsonl") ? `${jsonl.slice(0, -".jsonl".length)}.lock.json` : undefined;
+}
+
+/**
+ * Refuses to write a dataset's JSONL to `output` when `output` is another dataset's: `<name>.jsonl` beside a lock
+ * manifest `<name>.lock.json` that is not `manifest` (the one generating). `generate A -o B.jsonl` would destroy B's
+ * file, which `generate --check` calls "named after another slug".
+ */
+export function refuseOverOtherDataset(output: string, manifest: string, slug: string, shown = output): void {
+  const beside = manifestBeside(output);
+  if (beside === undefined) return;
+  let other: Stats | undefined;
+  let own: Stats | undefined;
+  try {
+    other = statSync(beside, { throwIfNoEntry: false });
+    own = statSync(manifest, { throwIfNoEntry: false });
+  } catch {
+    return; // a folder of the path is a file: no manifest there (the write says why it fails)
+  }
+  if (other === undefined || !other.isFile()) return;
+  if (own !== undefined && own.dev === other.dev && own.ino === other.ino) return;
+  throw new OperationalError(
+    `refusing to write ${shown}: it is the JSONL of another dataset, whose lock manifest ${basename(beside)} is beside it; the JSONL of this manifest (slug ${slug}) is ${slug}.jsonl: write the output there, or elsewhere`,
+  );
 }
