@@ -150,6 +150,53 @@ describe("view: a dataset as a page", () => {
     expect(await axeViolations(dom)).toEqual([]);
   });
 
+  test("a text's lists keep their numbers and bullets inside the tree (the tree's rules are its own items' only)", () => {
+    const page = renderDatasetPage({
+      file: "gesetz.jsonl",
+      slug: "gesetz",
+      name: "Beispielgesetz",
+      targets: [
+        {
+          address: "gesetz/index.md#§-1",
+          kind: "markdown-artifact",
+          heading: "§ 1 Anwendungsbereich",
+          trail: [],
+          artifact: "index.md",
+          text: "### § 1 Anwendungsbereich\n\n(2) Es gilt nicht für\n\n1. die Gerichte,\n2. den Rechnungshof.\n\n- Behörde: A\n  - Stelle: B\n",
+        },
+        {
+          address: "gesetz/index.md#§-1/abs-2",
+          kind: "markdown-artifact",
+          heading: "(2)",
+          trail: ["§ 1 Anwendungsbereich"],
+          artifact: "index.md",
+          text: "(2) Es gilt nicht für\n\n1. die Gerichte,\n",
+        },
+      ],
+    });
+    const dom = loadPage(page);
+    const document = dom.window.document;
+    document.querySelector<HTMLButtonElement>("button.tx")!.click();
+    const text = document.getElementById("x0")!;
+    const style = (element: Element) => dom.window.getComputedStyle(element);
+    const items = Array.from(text.querySelectorAll("li"));
+    expect(items.map((li) => li.textContent!.split("\n")[0])).toEqual([
+      "die Gerichte,",
+      "den Rechnungshof.",
+      "Behörde: A",
+      "Stelle: B",
+    ]);
+    // No item of a text is contained (which would clip its number or bullet); the lists keep their markers.
+    for (const li of items) expect(style(li).getPropertyValue("content-visibility"), li.textContent!).not.toBe("auto");
+    for (const list of text.querySelectorAll("ol, ul")) expect(style(list).listStyle, list.outerHTML).not.toBe("none");
+    // The tree's own items and lists keep theirs.
+    const tree = Array.from(document.querySelectorAll("li[data-i]"));
+    expect(tree).toHaveLength(2);
+    for (const li of tree) expect(style(li).getPropertyValue("content-visibility")).toBe("auto");
+    for (const list of document.querySelectorAll("ul.tree, li[data-i] > ul"))
+      expect(style(list).listStyle).toBe("none");
+  });
+
   test("the search reads citations as resolve does: §433, § 433 BGB, Art 3, Art. 3 Abs. 2 find their target", async () => {
     const target = (address: string, heading: string, trail: string[] = []): ViewTarget => ({
       address,

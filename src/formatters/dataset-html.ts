@@ -65,14 +65,19 @@ export function parentsOf(targets: readonly ViewTarget[]): number[] {
   return parents;
 }
 
+/**
+ * The tree's rules name its own items (`li[data-i]`) and lists (`li[data-i]>ul`), never `ul.tree li` or `ul.tree ul`: a
+ * rendered text sits inside an item, and its lists would lose their bullets, and its numbered items their numbers
+ * (content-visibility contains paint, which clips a list item's marker), the Nummer a lawyer cites.
+ */
 const STYLE = `
 .search{position:sticky;top:0;background:#fff;padding:.6rem 0;border-bottom:1px solid var(--line);z-index:1}
 .search label{font-weight:600;margin-right:.5rem}
 .search input{font:inherit;width:min(32rem,100%);padding:.3rem .5rem;border:1px solid #767676;border-radius:4px}
 #status{margin-left:.6rem}
-ul.tree,ul.tree ul{list-style:none;margin:0;padding-left:1.3rem}
+ul.tree,li[data-i]>ul{list-style:none;margin:0;padding-left:1.3rem}
 ul.tree{padding-left:0}
-ul.tree li{margin:.15rem 0;content-visibility:auto;contain-intrinsic-size:auto 2.6em}
+li[data-i]{margin:.15rem 0;content-visibility:auto;contain-intrinsic-size:auto 2.6em}
 .row{padding:.15rem .3rem;border-radius:3px}
 .row .heading{font-weight:600;margin-right:.4rem}
 .row .meta{font-size:.85em}
