@@ -324,6 +324,55 @@ describe("item 5: a cache, journal or job summary that is a device or a FIFO", (
   });
 });
 
+describe("a JSONL or lock manifest that is something else is refused by name, never passed over", () => {
+  test("validate's default pattern meets a FIFO, a folder or a dangling link named like the JSONL: each named, exit 2", async () => {
+    await rm(join(dir, JSONL));
+    for (const [make, kind] of [
+      [() => execFileSync("mkfifo", [join(dir, JSONL)]), "it is a FIFO (named pipe), not a regular file"],
+      [() => mkdir(join(dir, JSONL)), "it is a folder, not a regular file"],
+      [() => symlink("../../nowhere.jsonl", join(dir, JSONL)), "no such file or folder"],
+    ] as const) {
+      await make();
+      const run = await bounded(["validate"]);
+      expect(run.code, kind).toBe(2);
+      expect(run.stderr, kind).toBe("");
+      expect(run.stdout, kind).toContain(`error  cannot read ${JSONL}: ${kind}`);
+      await rm(join(dir, JSONL), { recursive: true });
+    }
+  });
+
+  test("a JSONL that cannot be read has that error only: nothing about records generate writes that are 'not in this file'", async () => {
+    await rm(join(dir, JSONL));
+    execFileSync("mkfifo", [join(dir, JSONL)]);
+    const run = await bounded(["validate", JSONL, "--format", "json"]);
+    expect(run.code).toBe(2);
+    const [file] = (JSON.parse(run.stdout) as { files: { error?: string; problems: unknown[] }[] }).files;
+    expect(file!.error).toContain("it is a FIFO (named pipe), not a regular file");
+    expect(file!.problems).toEqual([]);
+  });
+
+  test("a FIFO or a folder in the lock manifest's place: validate, update --check and update name it, exit 2; never checked as if absent", async () => {
+    await rm(join(dir, MANIFEST));
+    for (const [make, kind] of [
+      [() => execFileSync("mkfifo", [join(dir, MANIFEST)]), "it is a FIFO (named pipe), not a regular file"],
+      [() => mkdir(join(dir, MANIFEST)), "it is a folder, not a regular file"],
+    ] as const) {
+      await make();
+      const validated = await bounded(["validate"]);
+      expect(validated.code, kind).toBe(2);
+      expect(validated.stdout, kind).toContain(`error  cannot read lock manifest ${MANIFEST}: ${kind}`);
+      for (const args of [["update", "--check"], ["update"]]) {
+        const updated = await bounded(args);
+        expect(updated.code, `${args.join(" ")}: ${kind}`).toBe(2);
+        expect(updated.stderr, `${args.join(" ")}: ${kind}`).toContain(
+          `citation-targets: cannot read lock manifest ${MANIFEST}: ${kind}`,
+        );
+      }
+      await rm(join(dir, MANIFEST), { recursive: true });
+    }
+  });
+});
+
 describe("a dataset root that is something else: named for what it is, never 'not there'", () => {
   const FOLDER = "fixtures/datasets/mvfg";
 

@@ -49,7 +49,12 @@ export const STORED_PROBLEMS_LIMIT = DEFAULT_LIMITS.maxStoredProblems;
 /** A streaming check of one JSONL file: push its bytes in chunks of any size, then call `end()`. */
 export interface FileCheck {
   push(chunk: Uint8Array): void;
-  end(): FileResult;
+  /**
+   * The result. `unread`: the file could not be read to its end (its read failed, which the caller reports): the lines
+   * read keep their problems, and the rules' checks of the file as a whole (records missing from it, coverage, counts)
+   * are not run, since they would speak of a file that was not read.
+   */
+  end(unread?: boolean): FileResult;
 }
 
 /** Resolves the severity of every rule from its default and the settings; rules set to "off" are left out. */
@@ -160,10 +165,10 @@ export function createFileCheck(options: FileCheckOptions): FileCheck {
   });
   return {
     push: (chunk) => reader.push(chunk),
-    end() {
+    end(unread = false) {
       reader.end();
       sink.startEnd();
-      for (const handle of endHandlers) handle();
+      if (!unread) for (const handle of endHandlers) handle();
       return { path: options.file, records, problems: sortProblems(sink.problems), unstored: sink.unstored };
     },
   };

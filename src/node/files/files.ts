@@ -117,7 +117,20 @@ export async function expandInputs(
     const glob = isDirectory ? `${fg.convertPathToPattern(pattern.replace(/[\\/]+$/, ""))}/**/*.jsonl` : pattern;
     let matches: string[];
     try {
-      matches = await fg(glob, { cwd: base, absolute: true, onlyFiles: true, dot: true, followSymbolicLinks: true });
+      // Files (a symbolic link counts as what it leads to), and anything else named like a dataset file: a FIFO, a
+      // folder, a device or a dangling link named `*.jsonl` is checked, and so refused by name, never passed over in
+      // silence (its dataset would drop out of the check without a word).
+      const entries = await fg(glob, {
+        cwd: base,
+        absolute: true,
+        onlyFiles: false,
+        dot: true,
+        followSymbolicLinks: true,
+        objectMode: true,
+      });
+      matches = entries
+        .filter((entry) => entry.dirent.isFile() || entry.name.endsWith(".jsonl"))
+        .map((entry) => entry.path);
     } catch (error) {
       throw new OperationalError(`bad pattern "${pattern}": ${errorMessage(error)}`);
     }

@@ -3,12 +3,14 @@
  * read with one `readdir` instead of loading the glob library (about a hundred modules) for a pattern that has no other
  * glob in it (bench/RESULTS.md, start-up).
  */
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 
 /**
- * The absolute paths of the regular files (a symbolic link counts as what it leads to) directly in `folder` whose names
- * end in `suffix` (the suffix alone too, as fast-glob's `*` matches nothing), unsorted; none when the folder is not there.
+ * The absolute paths of the entries directly in `folder` whose names end in `suffix` (the suffix alone too, as
+ * fast-glob's `*` matches nothing), unsorted; none when the folder is not there. Regular files and links to them, and
+ * also whatever else bears such a name (a FIFO, a folder, a device, a dangling link): the caller reads each, and so
+ * refuses such a one by name, where passing over it would drop its dataset without a word.
  */
 export function filesEndingIn(folder: string, suffix: string): string[] {
   let entries: import("node:fs").Dirent[];
@@ -19,12 +21,5 @@ export function filesEndingIn(folder: string, suffix: string): string[] {
     if (code === "ENOENT" || code === "ENOTDIR") return [];
     throw error;
   }
-  return entries
-    .filter((entry) => entry.name.endsWith(suffix))
-    .filter((entry) =>
-      entry.isSymbolicLink()
-        ? statSync(join(folder, entry.name), { throwIfNoEntry: false })?.isFile() === true
-        : entry.isFile(),
-    )
-    .map((entry) => join(folder, entry.name));
+  return entries.filter((entry) => entry.name.endsWith(suffix)).map((entry) => join(folder, entry.name));
 }

@@ -183,13 +183,16 @@ export async function createFileValidator(
     // manifest is read.
     const manifestInfo =
       sibling === input.absolute ? undefined : statSync(sibling, { throwIfNoEntry: false, bigint: cacheInUse });
-    if (!manifestInfo?.isFile()) return { input, checkOptions, ...(cacheInUse ? { cached: {} } : {}) };
+    if (manifestInfo === undefined) return { input, checkOptions, ...(cacheInUse ? { cached: {} } : {}) };
+    // A FIFO, a folder or a device in the manifest's place is no absent manifest: it is read as one would be, and
+    // refused by name (the file's I/O error, below), never checked as if it had none.
+    const regular = manifestInfo.isFile();
     // As displayPath shows it: the file's own way with the other name (path.relative costs microseconds a file).
     const shown = input.display.endsWith(".jsonl")
       ? `${input.display.slice(0, -".jsonl".length)}.lock.json`
       : displayPath(sibling, cwd);
     let cached: PreparedFile["cached"];
-    if (cacheInUse) {
+    if (cacheInUse && regular) {
       const jsonl = fingerprintAt(input.absolute);
       const manifest = fingerprintOf(manifestInfo as BigIntStats);
       if (input.verdict !== undefined) {
@@ -474,8 +477,9 @@ async function validateFile(
   } catch (error) {
     await lockFacts(checkOptions.lock);
     if (proven !== undefined) return derived();
-    await settled();
-    return ended({ ...check.end(), error: describeIoError(error, "read", input.display) });
+    // Not read to its end: what it lacks of what generate writes, or of the manifest's artifacts, is not said (it would
+    // name every record of a file that is there, unread); the read error is the file's.
+    return { ...check.end(true), error: describeIoError(error, "read", input.display) };
   }
   await lockFacts(checkOptions.lock);
   if (proven !== undefined && proven.digest("hex") !== proof!.digest) return derived();
