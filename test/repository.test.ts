@@ -219,6 +219,17 @@ describe("a repository of many datasets", () => {
     const nothing = await ct(["update", "--check", "--staged"]);
     expect(nothing.code).toBe(0);
     expect(nothing.stderr).toContain("nothing staged belongs to a dataset");
+    expect(nothing.stdout).toBe("");
+    // A machine format is one document even then: a CI parser, or a report file, reads it.
+    const none = await ct(["update", "--check", "--staged", "--format", "json"]);
+    expect(none.code).toBe(0);
+    expect(JSON.parse(none.stdout)).toMatchObject({ command: "update", check: true, datasets: [] });
+    expect(JSON.parse((await ct(["update", "--check", "--staged", "--format", "gitlab"])).stdout)).toEqual([]);
+    const validatedNone = await ct(["validate", "--staged", "--format", "json"]);
+    expect(validatedNone.code).toBe(0);
+    expect(JSON.parse(validatedNone.stdout)).toMatchObject({ files: [], summary: { files: 0, records: 0 } });
+    expect(JSON.parse((await ct(["validate", "--staged", "--format", "gitlab"])).stdout)).toEqual([]);
+    expect((await ct(["validate", "--staged"])).stdout).toBe("");
     await writeFile(join(repo, "laws", slugOf(8), "index.md"), `${law(8)}\nNeu.\n`);
     git("add", "-A");
     const stale = await ct(["update", "--check", "--staged"]);

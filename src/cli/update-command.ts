@@ -156,6 +156,11 @@ export function registerUpdateCommand(
           manifests = staged.manifests.map((manifest) => displayPath(manifest, context.cwd));
           if (manifests.length === 0) {
             stderr.write("citation-targets: nothing staged belongs to a dataset: nothing to check\n");
+            // A machine format is one document however little is checked: a CI parser, or a report file, reads it.
+            if (isFreshnessFormat(options.format)) {
+              const { updateFreshness } = await import("./freshness-output.js");
+              stdout.write(await updateFreshness(options.format, [], upToDate, context.cwd, packageJson.version));
+            } else if (options.format === "json") stdout.write(updatesJson("update", [], options.check === true));
             return;
           }
         }

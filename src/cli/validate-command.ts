@@ -264,7 +264,9 @@ async function runValidate(
     ({ files: stagedFiles, manifests: stagedManifests } = await staged(context.cwd));
     if (stagedFiles.length === 0 && stagedManifests.length === 0) {
       context.stderr.write("citation-targets: nothing staged belongs to a dataset: nothing to check\n");
-      return 0;
+      // The stylish report has nothing to say; any other format is one document however little is checked (a CI
+      // parser, or --output-file, reads it): the run goes on, over no file.
+      if (format === "stylish") return 0;
     }
   }
   // A dataset named by its manifest, a markdown file or folder of it, or its slug: its JSONL (dataset-operands.ts).
