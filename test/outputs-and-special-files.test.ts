@@ -236,12 +236,32 @@ describe("item 5: a cache, journal or job summary that is a device or a FIFO", (
     expect(device.code).toBe(2);
     expect(device.stderr).toContain(".citation-targets.json");
     expect(device.stderr).toMatch(/character device/);
-    // update and lock use a config for its host only: they go on with the default one, and say why.
-    const update = await bounded(["update", "--check"]);
-    expect(update.code).toBe(0);
-    expect(update.stderr).toMatch(
-      /warning: cannot read config .*\.citation-targets\.json: it is a character device.*the config is not used/,
-    );
+    // update and lock refuse it too (exit 2, named): the default host would check the datasets by another host's rules.
+    for (const args of [
+      ["update", "--check"],
+      ["lock", "fixtures/datasets/mvfg", "--check"],
+    ]) {
+      const run = await bounded(args);
+      expect(run.code, args.join(" ")).toBe(2);
+      expect(run.stderr, args.join(" ")).toMatch(
+        /cannot read config .*\.citation-targets\.json: it is a character device/,
+      );
+    }
+  });
+
+  test("an invalid config stops update and lock as it stops validate: exit 2, the config named", async () => {
+    await writeFile(join(dir, ".citation-targets.json"), '{"maxProblem": 3}\n');
+    for (const args of [
+      ["validate"],
+      ["update", "--check"],
+      ["update"],
+      ["lock", "fixtures/datasets/mvfg", "--check"],
+    ]) {
+      const run = await bounded(args);
+      expect(run.code, args.join(" ")).toBe(2);
+      expect(run.stderr, args.join(" ")).toContain(`config ${join(dir, ".citation-targets.json")} is not valid:`);
+      expect(run.stderr, args.join(" ")).toContain("must NOT have additional properties (maxProblem)");
+    }
   });
 
   test("a cache that is /dev/zero (named, or at the default location through a link) is refused by name, not read", async () => {

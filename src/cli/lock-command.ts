@@ -92,7 +92,7 @@ export function registerLockCommand(
         import("./dataset-reports.js"),
       ]);
       const { hostProblems, manifestHost } = await import("../node/config/legislation-host.js");
-      const inForce = await (await import("./host-in-force.js")).hostInForceHere(context.cwd, stderr);
+      const inForce = await (await import("./host-in-force.js")).hostInForceHere(context.cwd);
       const host = manifestHost(options.legislationHost, inForce);
       const result = await lock({
         // The manifest's optional members, as given (lock writes only those set: manifest-options.ts).

@@ -170,7 +170,7 @@ export function registerUpdateCommand(
           : undefined;
         // The legislation host in force (the config's, else the default): a sourceTextUrl written on another host than
         // its dataset's is refused before anything is written (legislation-host.ts).
-        const inForce = await (await import("./host-in-force.js")).hostInForceHere(context.cwd, stderr);
+        const inForce = await (await import("./host-in-force.js")).hostInForceHere(context.cwd);
         const updateOptions = {
           manifests,
           hostInForce: inForce,
