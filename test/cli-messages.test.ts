@@ -235,6 +235,37 @@ describe("the wrong kind of file", () => {
   });
 });
 
+describe("update --check says why a manifest would be written", () => {
+  test("a manifest that holds what lock writes, in another form (minified, CR LF, a member repeated): said, manifestFormOnly in JSON", async () => {
+    await mkdir(join(dir, ".git"));
+    await cp(join(repoRoot, ".tooling"), join(dir, ".tooling"), { recursive: true });
+    await cp(join(repoRoot, "fixtures/datasets/mvfg"), join(dir, "fixtures/datasets/mvfg"), { recursive: true });
+    const manifest = join(dir, ".tooling/citation-targets/mvfg.lock.json");
+    const written = await readFile(manifest, "utf8");
+    const says =
+      "the lock manifest holds what lock writes, but not in its form (white space, member order, line endings or a repeated member): it would be written again as lock writes it";
+    for (const form of [
+      `${JSON.stringify(JSON.parse(written))}\n`,
+      written.replaceAll("\n", "\r\n"),
+      written.replace('"lockVersion": 1,', '"lockVersion": 1,\n  "lockVersion": 1,'),
+    ]) {
+      await writeFile(manifest, form);
+      const text = await runMain(["update", "--check", "--no-cache", manifest], dir);
+      expect(text.code).toBe(1);
+      expect(text.stdout).toContain(`  ${says}\n`);
+      const json = await runMain(["update", "--check", "--no-cache", manifest, "--format", "json"], dir);
+      expect(JSON.parse(json.stdout).datasets[0]).toMatchObject({ manifestChanged: true, manifestFormOnly: true });
+    }
+    // A change of contents is said as such, not as one of form.
+    await writeFile(manifest, written.replace(/"versionDate": "[^"]*"/, '"versionDate": "2001-01-01"'));
+    const changed = await runMain(["update", "--check", "--no-cache", manifest, "--format", "json"], dir);
+    expect(changed.code).toBe(1);
+    expect(JSON.parse(changed.stdout).datasets[0].manifestFormOnly).toBeUndefined();
+    await writeFile(manifest, written);
+    expect((await runMain(["update", "--check", "--no-cache", manifest], dir)).code).toBe(0);
+  });
+});
+
 describe("paths CI can map", () => {
   /** A repository with a broken dataset file, and a subfolder to run from. */
   async function repositoryWithProblem(): Promise<string> {
