@@ -385,6 +385,23 @@ describe("likely moves", () => {
     );
   });
 
+  test("github and gitlab say where it likely moved once (their text is the message, which names it); stylish, by its address, once too", async () => {
+    const before = await exampleRecords();
+    const after = [...before.slice(0, 2), move(before[2]!, "part-2/section-1.md", "1"), ...before.slice(3)];
+    const lines = (records: Rec[]) => records.map((r) => `${canonicalize(r)}\n`).join("");
+    await writeFile(join(dir, "old.jsonl"), lines(before));
+    await writeFile(join(dir, "new.jsonl"), lines(after));
+    const report = await diff({ cwd: dir, paths: ["old.jsonl", "new.jsonl"] });
+    const moved = "likely moved to example-act/part-2/section-1.md#1 (same textDigest and designation)";
+    const count = (text: string) => text.split(moved).length - 1;
+    expect(count(diffFormatters.github(report, { color: plain }))).toBe(1);
+    const gitlab = JSON.parse(diffFormatters.gitlab(report, { color: plain })) as { description: string }[];
+    expect(gitlab.map((issue) => count(issue.description))).toEqual(
+      gitlab.map((issue) => (issue.description.includes("removed") ? 1 : 0)),
+    );
+    expect(count(diffFormatters.stylish(report, { color: plain }))).toBe(1);
+  });
+
   test("only the designation (renumbered path, amended text), or only the textDigest (renumbered section, same text)", async () => {
     const before = await exampleRecords();
     const s1 = before[2]!;

@@ -113,6 +113,26 @@ export function describeMoves(change: DiffChange): string | undefined {
   return `likely moved to ${listed}${change.otherMoveCandidates ? ` and ${change.otherMoveCandidates} more candidates` : ""}`;
 }
 
+/**
+ * For the formats that show a change's message (which names where it likely moved): only what the message leaves out,
+ * the count of other candidates.
+ */
+export function moreMoveCandidates(change: DiffChange): string | undefined {
+  return change.otherMoveCandidates
+    ? `and ${change.otherMoveCandidates} more candidates for where it moved`
+    : undefined;
+}
+
+/**
+ * For the formats that show a change by its address, not its message: the units below a heading that changed with it
+ * (its message's `; units below it changed: …`).
+ */
+export function describeUnits(change: DiffChange): string | undefined {
+  const marker = "; units below it changed: ";
+  const at = change.units !== undefined ? change.message.lastIndexOf(marker) : -1;
+  return at === -1 ? undefined : change.message.slice(at + 2);
+}
+
 /** The compact summary: counts by class and kind, approvals, and the gate. */
 export function summaryLine(report: DiffReport): string {
   const { summary } = report;

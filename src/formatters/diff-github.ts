@@ -4,7 +4,7 @@ import {
   changeLevel,
   type DiffFormatter,
   describeField,
-  describeMoves,
+  moreMoveCandidates,
   describeTextChange,
   newSidePath,
   summaryLine,
@@ -28,7 +28,7 @@ export const formatDiffGithub: DiffFormatter = (report, { cwdInRepository }) => 
         properties.push(`line=${change.line}`);
       properties.push(`title=${escapeProperty(`${change.kind} (${change.class})`)}`);
       const details = [
-        describeMoves(change),
+        moreMoveCandidates(change), // the message names where it likely moved
         describeTextChange(change),
         ...(change.fields ?? []).map(describeField),
         change.approved ? `approved: ${change.approved.reason}` : undefined,

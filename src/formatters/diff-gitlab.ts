@@ -5,7 +5,7 @@
  */
 import { type CodeQualityEntry, type CodeQualitySeverity, renderCodeQuality } from "./gitlab-common.js";
 import { repositoryPath } from "./types.js";
-import { changeLevel, type DiffFormatter, describeMoves, describeTextChange, newSidePath } from "./diff-common.js";
+import { changeLevel, type DiffFormatter, moreMoveCandidates, describeTextChange, newSidePath } from "./diff-common.js";
 
 const SEVERITY = { error: "major", warning: "minor", note: "info" } as const satisfies Record<
   string,
@@ -18,7 +18,7 @@ export const formatDiffGitlab: DiffFormatter = (report, { cwdInRepository }) => 
     const path = repositoryPath(pair.newMissing ? pair.old : newSidePath(pair, report), cwdInRepository).path;
     for (const change of pair.changes) {
       const details = [
-        describeMoves(change),
+        moreMoveCandidates(change), // the message names where it likely moved
         describeTextChange(change),
         change.approved ? `approved: ${change.approved.reason}` : undefined,
       ].filter((d) => d !== undefined);

@@ -7,6 +7,7 @@ import {
   type DiffFormatter,
   describeField,
   describeMoves,
+  describeUnits,
   describeTextChange,
   summaryLine,
 } from "./diff-common.js";
@@ -62,6 +63,8 @@ export const formatDiffStylish: DiffFormatter = (report, { color }) => {
       const details: string[] = [];
       const moves = describeMoves(change);
       if (moves) details.push(escapeControls(moves));
+      const units = describeUnits(change);
+      if (units) details.push(escapeControls(units));
       const editorial = describeTextChange(change);
       if (editorial !== undefined) details.push(color.cyan(editorial));
       for (const field of change.fields ?? []) details.push(escapeControls(describeField(field)));
