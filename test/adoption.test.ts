@@ -880,13 +880,28 @@ describe("found by trying it as a new user", () => {
       const moved = await runMain(["update"], dir);
       expect(moved.code).toBe(2);
       expect(moved.stderr).toContain(
-        '.tooling/citation-targets/gg.lock.json: its dataset folder laws/gg (datasetRoot "../../laws/gg") is not there: if the law\'s folder moved or was renamed, set datasetRoot',
+        '.tooling/citation-targets/gg.lock.json: its dataset folder laws/gg (datasetRoot "../../laws/gg") is not there: if the law\'s folder moved or was renamed, point the manifest at its new place with `citation-targets adopt --move NEW-FOLDER` (its slug and addresses kept; or `citation-targets lock NEW-FOLDER -o .tooling/citation-targets/gg.lock.json`), then run update again',
       );
       const adopted = await runMain(["adopt", "laws/*", ...flags, "--slug", "gg"], dir);
       expect(adopted.code).toBe(1);
       expect(adopted.stderr).toContain(
-        'laws/grundgesetz: .tooling/citation-targets/gg.lock.json already belongs to laws/gg, which is not there any more: if the law moved here, set "datasetRoot": "../../laws/grundgesetz"',
+        'laws/grundgesetz: .tooling/citation-targets/gg.lock.json already belongs to laws/gg, which is not there any more: if the law moved here, repoint that manifest with `citation-targets adopt --move laws/grundgesetz` (its slug and addresses kept; or set "datasetRoot": "../../laws/grundgesetz" in it)',
       );
+      // The command both messages give does it: the manifest repointed, its slug kept, and update has nothing left;
+      // the folder's .gitattributes line moves with it (the old folder's, which adopt wrote, goes).
+      expect(await readFile(join(dir, ".gitattributes"), "utf8")).toContain("laws/gg/** -text\n");
+      const move = await runMain(["adopt", "--move", "laws/grundgesetz"], dir);
+      expect(move.code).toBe(0);
+      expect(move.stderr).toContain("removed the .gitattributes line of the folder moved from: laws/gg/** -text");
+      const attributes = await readFile(join(dir, ".gitattributes"), "utf8");
+      expect(attributes).toContain("laws/grundgesetz/** -text\n");
+      expect(attributes).not.toContain("laws/gg/**");
+      expect(attributes).toContain(".tooling/citation-targets/** -text\n");
+      expect((await runMain(["update", "--check"], dir)).code).toBe(0);
+      expect(JSON.parse(await readFile(join(dir, ".tooling/citation-targets/gg.lock.json"), "utf8"))).toMatchObject({
+        slug: "gg",
+        datasetRoot: "../../laws/grundgesetz",
+      });
     } finally {
       await cleanup();
     }

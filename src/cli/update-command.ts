@@ -394,6 +394,10 @@ export function registerAdoptCommand(
           stderr.write(
             `${options.check ? "would add" : "added"} ${plural(result.gitattributes.length, "line")} to .gitattributes (\`-text\`: git keeps the line endings of the pinned markdown and of the JSONL as committed, CR LF never)\n`,
           );
+        if (result.gitattributesRemoved !== undefined)
+          stderr.write(
+            `${options.check ? "would remove" : "removed"} the .gitattributes ${result.gitattributesRemoved.length === 1 ? "line" : "lines"} of the folder${result.gitattributesRemoved.length === 1 ? "" : "s"} moved from: ${result.gitattributesRemoved.join(", ")}\n`,
+          );
         if (options.check && changed.length > 0) setExitCode(1);
       },
     );

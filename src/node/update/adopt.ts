@@ -36,7 +36,7 @@ import { JOURNAL_NAME } from "../writes/journal.js";
 import { readRegularFileSync } from "../files/regular-file.js";
 import { writeFileAtomic } from "../writes/write.js";
 import { noteOf, WRITER_LOCK_NAME, withWriterLock } from "../writes/writer-lock.js";
-import { addGitattributes, gitattributesLines } from "./gitattributes.js";
+import { addGitattributes, gitattributesLines, removeGitattributes } from "./gitattributes.js";
 import { orphanedManifests, ownersOf } from "./move-dataset.js";
 
 export interface AdoptOptions extends Omit<UpdateOptions, "manifests" | "datasets" | "set"> {
@@ -73,6 +73,8 @@ export interface AdoptResult {
    * converts the line endings of what the manifests pin (gitattributes.ts).
    */
   gitattributes: string[];
+  /** adopt --move: the lines of the folders the datasets left, removed from `.gitattributes` (with --check: to remove). */
+  gitattributesRemoved?: string[];
 }
 
 /**
@@ -144,13 +146,19 @@ async function moveFolders(
     moved.push({ manifest: owners[0]!, dir, fields: {}, move: true });
   }
   if (problems.length > 0) throw new DatasetError(problems);
+  // The folders the moved manifests leave: their `.gitattributes` lines go, unless an orphan not moved still names one.
+  const rootOf = (manifest: string) => datasetRootOf(manifest);
+  const left = new Set(moved.map(({ manifest }) => rootOf(manifest)).filter((root) => root !== undefined));
+  for (const orphan of orphans) if (!taken.has(orphan.manifest)) left.delete(rootOf(orphan.manifest) ?? "");
   const updates = await update({ ...rest, cwd, datasets: moved, ...(onProgress ? { onProgress } : {}) });
   const gitattributes = await addGitattributes(
     repository,
     gitattributesLines(repository, folders),
     rest.check === true,
   );
-  return { updates, folder, gitattributes };
+  const stale = gitattributesLines(repository, [...left]).slice(1); // not the tooling folder's line
+  const gitattributesRemoved = await removeGitattributes(repository, stale, rest.check === true);
+  return { updates, folder, gitattributes, ...(gitattributesRemoved.length > 0 ? { gitattributesRemoved } : {}) };
 }
 
 /** Writes (or, with `check`, computes) a manifest and a JSONL for every dataset folder named; all or nothing. */
@@ -311,7 +319,7 @@ async function adoptLocked(options: AdoptOptions, cwd: string): Promise<AdoptRes
       problems.push(
         `${shown}: ${displayPath(manifest, cwd)} already belongs to ${root === undefined ? "a manifest that cannot be read" : displayPath(root, cwd) || "."}${
           gone
-            ? `, which is not there any more: if the law moved here, set "datasetRoot": ${JSON.stringify(relative)} in ${displayPath(manifest, cwd)} and run adopt again`
+            ? `, which is not there any more: if the law moved here, repoint that manifest with \`citation-targets adopt --move ${shellQuote(shown)}\` (its slug and addresses kept; or set "datasetRoot": ${JSON.stringify(relative)} in it)`
             : ": a slug names one dataset"
         }`,
       );

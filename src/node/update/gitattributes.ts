@@ -41,3 +41,32 @@ export async function addGitattributes(repository: string, lines: readonly strin
   await writeFileAtomic(file, `${joined}${missing.join("\n")}\n`);
   return missing;
 }
+
+/**
+ * Removes from the repository's `.gitattributes` the lines of `lines` it holds, exactly as written (the rest of the file
+ * kept as it is, written atomically); gives the lines removed. `adopt --move`: the line of a dataset folder that is no
+ * one's any more.
+ */
+export async function removeGitattributes(
+  repository: string,
+  lines: readonly string[],
+  check = false,
+): Promise<string[]> {
+  const file = join(repository, ".gitattributes");
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+  const stale = new Set(lines);
+  const kept: string[] = [];
+  const removed: string[] = [];
+  for (const line of text.split("\n")) {
+    if (stale.has(line.replace(/\r$/, "").trim())) removed.push(line.replace(/\r$/, "").trim());
+    else kept.push(line);
+  }
+  if (removed.length > 0 && !check) await writeFileAtomic(file, kept.join("\n"));
+  return [...new Set(removed)];
+}

@@ -180,7 +180,7 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
     const shownRoot = `${shownManifest}: its ${rootNoun(named)} ${displayPath(named, cwd) || "."} (datasetRoot ${JSON.stringify(loaded!.manifest.datasetRoot ?? ".")}) ${absence}`;
     throw new OperationalError(
       absence === "is not there"
-        ? `${shownRoot}: if the law's ${isFileRoot(named) ? "file" : "folder"} moved or was renamed, set datasetRoot in ${shownManifest} to its new place (relative to the manifest's folder) and run update again; if the law was withdrawn, remove the manifest and its JSONL (git rm)`
+        ? `${shownRoot}: if the law's ${isFileRoot(named) ? "file" : "folder"} moved or was renamed, point the manifest at its new place with \`citation-targets adopt --move ${isFileRoot(named) ? "NEW-FILE" : "NEW-FOLDER"}\` (its slug and addresses kept; or \`citation-targets lock NEW-${isFileRoot(named) ? "FILE" : "FOLDER"} -o ${shownManifest}\`), then run update again; if the law was withdrawn, remove the manifest and its JSONL (git rm)`
         : `${shownRoot}: a dataset root is a folder of markdown files or one markdown file; put the law there, or set datasetRoot in ${shownManifest} to where it is`,
     );
   }
