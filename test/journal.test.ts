@@ -217,6 +217,62 @@ describe("item 1: a committed journal deletes nothing", () => {
   });
 });
 
+describe("a dataset file that is a committed symbolic link", () => {
+  const amend = async () =>
+    writeFile(
+      join(dir, "fixtures/datasets/mvfg/mvfg.md"),
+      `${await readFile(join(dir, "fixtures/datasets/mvfg/mvfg.md"), "utf8")}\nNeu.\n`,
+    );
+  const leftovers = async () =>
+    (await readdir(join(dir, ".tooling/citation-targets"))).filter((name) => /\.(bak|tmp)$/.test(name));
+
+  test("a link to a file in the repository is written through: the link stays, its file is updated, no backup is left", async () => {
+    await repository();
+    await mkdir(join(dir, "data"));
+    for (const path of [JSONL, MANIFEST]) {
+      const name = path.split("/").pop()!;
+      await cp(join(dir, path), join(dir, "data", name));
+      await rm(join(dir, path));
+      await symlink(`../../data/${name}`, join(dir, path));
+    }
+    git(["add", "-A"]);
+    git(["commit", "-q", "-m", "links"]);
+    await amend();
+    const updated = await runBin(["update", "--no-cache"], dir);
+    expect(updated.code).toBe(0);
+    for (const path of [JSONL, MANIFEST]) expect(lstatSync(join(dir, path)).isSymbolicLink(), path).toBe(true);
+    expect(await leftovers()).toEqual([]);
+    expect(git(["status", "--porcelain"]).toString().split("\n").sort().join("\n")).toBe(
+      ["", " M data/mvfg.jsonl", " M data/mvfg.lock.json", " M fixtures/datasets/mvfg/mvfg.md"].join("\n"),
+    );
+    expect((await runBin(["validate", "--no-cache"], dir)).code).toBe(0);
+    expect((await runBin(["update", "--check", "--no-cache"], dir)).code).toBe(0);
+  });
+
+  test("a dangling link in the JSONL's place is replaced by the file; its backup goes on success, and comes back when the renames are undone", async () => {
+    await repository();
+    await rm(join(dir, JSONL));
+    await symlink("../../data/gone.jsonl", join(dir, JSONL));
+    await amend();
+    const failed = await runCommand(
+      process.execPath,
+      ["--import", join(repoRoot, "test/helpers/fail-renames.mjs"), bin, "update", "--no-cache"],
+      dir,
+      { FAIL_RENAME_AT: "2" },
+    );
+    expect(failed.code).toBe(2);
+    // Undone: the link is back as it was, and neither backup nor journal is left.
+    expect(lstatSync(join(dir, JSONL)).isSymbolicLink()).toBe(true);
+    expect(await leftovers()).toEqual([]);
+    expect(existsSync(join(dir, JOURNAL))).toBe(false);
+    const updated = await runBin(["update", "--no-cache"], dir);
+    expect(updated.code).toBe(0);
+    expect(lstatSync(join(dir, JSONL)).isFile()).toBe(true);
+    expect(await leftovers()).toEqual([]);
+    expect((await runBin(["validate", "--no-cache"], dir)).code).toBe(0);
+  });
+});
+
 describe("item 1: adopt keeps the journal and the writer lock out of git", () => {
   test("adopt adds both names to the repository's .gitignore, once, keeping what it holds", async () => {
     git(["init", "-q", "."]);

@@ -419,7 +419,7 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
     changes = compared!.changes!;
     outputChanged = compared!.changed;
     if (file) {
-      if (outputChanged) temporaries.push({ temporary: await file.detach({ sync: false }), path: output });
+      if (outputChanged) temporaries.push({ temporary: await file.detach({ sync: false }), path: file.path }); // a link's file
       else await file.abort();
     }
   }
@@ -487,7 +487,7 @@ async function writeTemporary(
   const file = await openAtomic(path, { sweep: !swept });
   try {
     await file.write(text);
-    return { temporary: await file.detach({ sync: false }), path };
+    return { temporary: await file.detach({ sync: false }), path: file.path }; // a link's file, when it is one
   } catch (error) {
     await file.abort();
     throw error;

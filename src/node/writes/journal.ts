@@ -73,11 +73,15 @@ function identityOf(path: string): Identity {
   return { path, dev: String(info.dev), ino: String(info.ino), size: String(info.size), mtimeNs: String(info.mtimeNs) };
 }
 
-/** True when `path` is a regular file (not followed if a link) that is still the file `identity` recorded. */
-function isRecorded(path: string, identity: Identity): boolean {
+/**
+ * True when `path` is a regular file (not followed if a link) that is still the file `identity` recorded; with `link`,
+ * a symbolic link too (the backup of a target that was one: a link leading out of the repository is replaced, not
+ * written through, and put back as it was should the renames be undone).
+ */
+function isRecorded(path: string, identity: Identity, link = false): boolean {
   const info = lstatSync(path, { bigint: true, throwIfNoEntry: false });
   return (
-    info?.isFile() === true &&
+    (info?.isFile() === true || (link && info?.isSymbolicLink() === true)) &&
     String(info.dev) === identity.dev &&
     String(info.ino) === identity.ino &&
     String(info.size) === identity.size &&
@@ -176,7 +180,7 @@ export async function renameAll(pairs: readonly { temporary: string; path: strin
       for (const { temporary, path } of pairs) {
         const entry: Entry = { target: path, temporary: identityOf(temporary) };
         entries.push(entry);
-        if (!existsSync(path)) continue;
+        if (!present(path)) continue; // a dangling link is there too: it is backed up, and put back if undone
         const backup = backupName(path);
         try {
           linkSync(path, backup);
@@ -231,14 +235,14 @@ function finish(journal: string, entries: readonly Entry[], direction: Journal["
     } else if (pending) {
       rmSync(entry.temporary.path, { force: true }); // never renamed: the target is as it was
     } else if (entry.backup !== undefined) {
-      if (isRecorded(entry.backup.path, entry.backup)) renameSync(entry.backup.path, entry.target); // renamed: put the old file back
+      if (isRecorded(entry.backup.path, entry.backup, true)) renameSync(entry.backup.path, entry.target); // renamed: put the old file back
     } else if (isRecorded(entry.target, entry.temporary)) {
       rmSync(entry.target, { force: true }); // renamed, and there was no file before
     }
   }
   for (const folder of folders) syncFolder(folder);
   for (const entry of entries)
-    if (entry.backup !== undefined && isRecorded(entry.backup.path, entry.backup))
+    if (entry.backup !== undefined && isRecorded(entry.backup.path, entry.backup, true))
       rmSync(entry.backup.path, { force: true });
   rmSync(journal, { force: true });
   syncFolder(dirname(journal));
@@ -288,7 +292,7 @@ function refusal(entry: unknown, root: string, realRoot: string, direction: Jour
     return `${JSON.stringify(backup.path)}: not a backup of ${shown} by this tool's name`;
   if (present(temporary.path) && !isRecorded(temporary.path, temporary))
     return `${JSON.stringify(temporary.path)}: not the file the journal recorded (device, inode, size and modification time)`;
-  if (backup !== undefined && present(backup.path) && !isRecorded(backup.path, backup))
+  if (backup !== undefined && present(backup.path) && !isRecorded(backup.path, backup, true))
     return `${JSON.stringify(backup.path)}: not the file the journal recorded (device, inode, size and modification time)`;
   if (
     direction === "back" &&
