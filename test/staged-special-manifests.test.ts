@@ -67,4 +67,38 @@ describe("the manifests --staged reads", () => {
     expect(checked.code).toBe(2);
     expect(checked.stderr).toContain("zz.lock.json");
   }, 30_000);
+
+  test("a merge stopped at a conflict: validate --staged and update --check --staged say so once (exit 2), never 'no problems'", async () => {
+    await git(["init", "-q", "-b", "main"], dir);
+    await writeTree(dir, { "laws/gg/index.md": "# Grundgesetz\n\n## Art 1\n\nText.\n" });
+    const flags = ["--title-id", "{folder|upper}", "--name", "{folder}", "--version-date", "2024-01-01"].concat([
+      "--source-text-url",
+      `https://${HOST}/{folder}/`,
+      "--legislation-host",
+      HOST,
+    ]);
+    expect((await runMain(["adopt", "laws/*", ...flags], dir)).code).toBe(0);
+    await git(["add", "-A"], dir);
+    await git(["commit", "-qm", "adopt"], dir);
+    await git(["checkout", "-qb", "side"], dir);
+    await writeFile(join(dir, "laws/gg/index.md"), "# Grundgesetz\n\n## Art 1\n\nText, so.\n");
+    expect((await runMain(["update"], dir)).code).toBe(0);
+    await git(["commit", "-qam", "side"], dir);
+    await git(["checkout", "-q", "main"], dir);
+    await writeFile(join(dir, "laws/gg/index.md"), "# Grundgesetz\n\n## Art 1\n\nText, anders.\n");
+    expect((await runMain(["update"], dir)).code).toBe(0);
+    await git(["commit", "-qam", "main"], dir);
+    await git(["merge", "-q", "side"], dir); // stops at the conflicts
+    for (const args of [
+      ["validate", "--staged"],
+      ["update", "--check", "--staged"],
+    ]) {
+      const run = await runMain(args, dir);
+      expect(run.code, args.join(" ")).toBe(2);
+      expect(run.stdout, args.join(" ")).toBe("");
+      expect(run.stderr, args.join(" ")).toBe(
+        "citation-targets: --staged: the index holds unmerged paths (a merge or rebase stopped at a conflict): .tooling/citation-targets/gg.jsonl, .tooling/citation-targets/gg.lock.json, laws/gg/index.md: resolve the conflicts and stage the files (git add), then check again\n",
+      );
+    }
+  }, 30_000);
 });

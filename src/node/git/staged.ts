@@ -48,12 +48,20 @@ export async function stagedDatasets(cwd: string): Promise<StagedDatasets> {
   const fields = diff.stdout.split("\0");
   const staged: string[] = [];
   const gitlinks: string[] = [];
+  const unmerged: string[] = [];
   for (let i = 0; i + 1 < fields.length; i += 2) {
-    const [oldMode, newMode] = fields[i]!.slice(1).split(" ");
+    const [oldMode, newMode, , , status] = fields[i]!.slice(1).split(" ");
     const path = fields[i + 1]!;
     staged.push(path);
+    if (status === "U") unmerged.push(path);
     if (oldMode === GITLINK || newMode === GITLINK) gitlinks.push(path);
   }
+  // A merge or rebase stopped at a conflict: the index holds no one version of these files, so nothing staged can be
+  // checked (git refuses the commit too). Said once, plainly, never passed as "nothing to check".
+  if (unmerged.length > 0)
+    throw new OperationalError(
+      `--staged: the index holds unmerged paths (a merge or rebase stopped at a conflict): ${unmerged.slice(0, 5).join(", ")}${unmerged.length > 5 ? ` and ${unmerged.length - 5} more` : ""}: resolve the conflicts and stage the files (git add), then check again`,
+    );
   return { root, staged, ...datasetsOf(root, staged, gitlinks) };
 }
 
