@@ -101,4 +101,25 @@ describe("the manifests --staged reads", () => {
       );
     }
   }, 30_000);
+
+  test("a staged lock manifest broken by hand (not JSON) is checked with its JSONL and said: validate --staged fails", async () => {
+    await git(["init", "-q"], dir);
+    await writeTree(dir, { "laws/gg/index.md": "# Grundgesetz\n\n## Art 1\n\nText.\n" });
+    const flags = ["--title-id", "{folder|upper}", "--name", "{folder}", "--version-date", "2024-01-01"].concat([
+      "--source-text-url",
+      `https://${HOST}/{folder}/`,
+      "--legislation-host",
+      HOST,
+    ]);
+    expect((await runMain(["adopt", "laws/*", ...flags], dir)).code).toBe(0);
+    await git(["add", "-A"], dir);
+    await git(["commit", "-qm", "adopt"], dir);
+    await writeFile(join(dir, ".tooling/citation-targets/gg.lock.json"), '{"slug": "gg",\n');
+    await git(["add", "-A"], dir);
+    const run = await runMain(["validate", "--staged", "--format", "json"], dir);
+    expect(run.code).toBe(2);
+    const files = (JSON.parse(run.stdout) as { files: { path: string; error?: string }[] }).files;
+    expect(files.map((f) => f.path)).toEqual([".tooling/citation-targets/gg.jsonl"]);
+    expect(files[0]!.error).toContain(".tooling/citation-targets/gg.lock.json");
+  }, 30_000);
 });

@@ -77,11 +77,14 @@ export async function stagedFiles(cwd: string): Promise<{ files: string[]; manif
   const found = await stagedDatasets(cwd);
   const { outputFor } = await import("../update/update-dataset.js");
   const outputs = found.manifests.flatMap((manifest) => {
+    // A manifest that cannot be read or names no slug (broken by hand, say): its JSONL by its own name, which is checked
+    // with it beside, so that its fault is said, never a pass of no file.
+    const beside = `${manifest.slice(0, -".lock.json".length)}.jsonl`;
     try {
       const slug = (JSON.parse(readRegularFileSync(manifest).toString("utf8")) as { slug?: unknown }).slug;
-      return typeof slug === "string" ? [outputFor(manifest, slug)] : [];
+      return typeof slug === "string" ? [outputFor(manifest, slug)] : [beside];
     } catch {
-      return [];
+      return [beside];
     }
   });
   return {
