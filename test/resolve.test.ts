@@ -54,6 +54,10 @@ describe("the citation reader", () => {
     ["Article 6 bis", { steps: ["art:6-bis"] }],
     ["Art. 3bis", { steps: ["art:3bis"] }],
     ["§ 6 quater", { steps: ["§:6-quater"] }],
+    // A bracket no Absatz reads is a unit no address names (a US `§ 101(a)(1)(A)`), never the law's name.
+    ["§ 823(1) BGB", { steps: ["§:823", "abs:1"], law: "BGB" }],
+    ["§ 101(a)(1)(A)", { steps: ["§:101", "other:a", "other:1", "other:a"] }],
+    ["§ 101(a) Title 99", { steps: ["§:101", "other:a"], law: "Title 99" }],
     // Australian
     ["s 6(1)(a)", { steps: ["section:6", "subsec:1", "para:a"] }],
     ["section 6(1)(a)", { steps: ["section:6", "subsec:1", "para:a"] }],
@@ -288,6 +292,7 @@ describe("resolve, with unit targets", () => {
     ["Art. 62b BV", "unit bv/index.md#art-62b"],
     ["Art. 6 Abs. 1 UAbs. 1 lit. a DSGVO", "unit dsgvo/index.md#art-6/abs-1/bst-a"],
     ["Art. 6 Abs. 1 UAbs. 2 DSGVO", "enclosing dsgvo/index.md#art-6/abs-1"],
+    ["§ 823(a)(1) BGB", "enclosing bgb/index.md#§-823"],
     ["s 6(1)(a) Privacy Act 1988", "unit privacy-act-1988/part-i/section-6.md#6/subsec-1/para-a"],
     [
       "section 6(1)(a)(ii) of the Privacy Act 1988",

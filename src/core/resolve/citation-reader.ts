@@ -277,6 +277,12 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
           continue;
         }
       }
+      if (paren && provisionKindOf !== "section") {
+        // A bracket no Absatz reads (a letter, or after a unit: a US `§ 101(a)(1)(A)`): a unit no address names, so that
+        // the citation finds the provision that holds it, rather than take the brackets for the law's name.
+        push("other", (paren[1] as string).toLowerCase(), i, i + paren[0].length);
+        continue;
+      }
       if (romanAbsatz && last === "abs") {
         // A bare number after a Roman Absatz is its Satz: `§ 823 I 2`.
         const n = match(NUMBER, input, i);
