@@ -7,7 +7,7 @@
  * lock manifests of `.tooling/citation-targets/` count, as for `update` with no manifests named.
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
-import { dirname, isAbsolute, join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { runGit } from "./diff-git.js";
 import { OperationalError } from "../errors.js";
 import { readRegularFileSync } from "../files/regular-file.js";
@@ -136,14 +136,9 @@ function manifestsHolding(root: string, files: string[]): string[] {
   } catch {
     // no default folder
   }
-  // Read by a path from the working directory when the folder is below it (a hook runs at the top folder): the system
-  // resolves three names rather than every folder from the root, which for thousands of manifests is a third of the
-  // time (bench/RESULTS.md, "The hooks"). The same files; the datasets' roots come out absolute either way.
-  const near = relative(process.cwd(), folder);
-  const readFrom = near !== "" && !near.startsWith("..") && !isAbsolute(near) ? near : folder;
   for (const name of names) {
     const manifest = join(folder, name);
-    const dataset = datasetRootOf(join(readFrom, name));
+    const dataset = datasetRootOf(manifest);
     if (dataset === undefined) {
       found.add(manifest); // an unreadable manifest: update names its fault
       continue;
