@@ -256,7 +256,15 @@ describe("update --check says why a manifest would be written", () => {
       const json = await runMain(["update", "--check", "--no-cache", manifest, "--format", "json"], dir);
       expect(JSON.parse(json.stdout).datasets[0]).toMatchObject({ manifestChanged: true, manifestFormOnly: true });
     }
-    // A change of contents is said as such, not as one of form.
+    // A change of contents is said as such, not as one of form: aliases taken from the front matter, a field.
+    await writeFile(manifest, written);
+    const aliased = await runMain(
+      ["update", "--check", "--no-cache", manifest, "--alias", "jurabk", "--format", "json"],
+      dir,
+    );
+    expect(aliased.code).toBe(1);
+    expect(JSON.parse(aliased.stdout).datasets[0]).toMatchObject({ manifestChanged: true });
+    expect(JSON.parse(aliased.stdout).datasets[0].manifestFormOnly).toBeUndefined();
     await writeFile(manifest, written.replace(/"versionDate": "[^"]*"/, '"versionDate": "2001-01-01"'));
     const changed = await runMain(["update", "--check", "--no-cache", manifest, "--format", "json"], dir);
     expect(changed.code).toBe(1);

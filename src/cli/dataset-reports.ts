@@ -87,21 +87,6 @@ export function reidentified(result: DatasetUpdate): number {
   return before !== undefined && before !== after ? result.records.after - result.records.added.length : 0;
 }
 
-/**
- * True when the manifest is rewritten with nothing in it changed: no artifact, no field, the same datasetDigest. Its
- * bytes are not the ones lock writes (a hand-minified manifest, CR LF, a member repeated), which is why.
- */
-export function manifestFormOnly(result: DatasetUpdate): boolean {
-  const { created, added, removed, changed, rearranged } = result.artifacts;
-  return (
-    result.manifestChanged &&
-    !created &&
-    added.length + removed.length + changed.length + rearranged.length === 0 &&
-    result.fields.length === 0 &&
-    result.datasetDigest.before === result.datasetDigest.after
-  );
-}
-
 /** True when an update found nothing to change. */
 function isUpToDate(result: DatasetUpdate): boolean {
   return (
@@ -138,7 +123,7 @@ function describeUpdatesRaw(results: readonly DatasetUpdate[], check: boolean): 
       out.push(
         `  datasetDigest ${result.datasetDigest.before!.slice(0, 12)}… → ${result.datasetDigest.after.slice(0, 12)}…: the datasetDigest and citationTargetId of every record changed with it (${plural(again, "record")} kept by address)`,
       );
-    if (manifestFormOnly(result))
+    if (result.manifestFormOnly)
       out.push(
         `  the lock manifest holds what lock writes, but not in its form (white space, member order, line endings or a repeated member): ${check ? "it would be" : "it was"} written again as lock writes it`,
       );
@@ -266,7 +251,7 @@ export function updatesJson(command: "update" | "adopt", results: readonly Datas
     records: { ...recordsJson(result.records), reidentified: reidentified(result) },
     warnings: result.warnings,
     ...(result.lineEndingsOnly ? { lineEndingsOnly: true } : {}),
-    ...(manifestFormOnly(result) ? { manifestFormOnly: true } : {}),
+    ...(result.manifestFormOnly ? { manifestFormOnly: true } : {}),
   }));
   const summary = {
     datasets: results.length,

@@ -5,6 +5,7 @@
  * few. New bytes go to temporary files that the caller renames into place only once every dataset
  * of the run succeeded (update.ts).
  */
+import canonicalize from "canonicalize";
 import { noRecordChanges } from "../../core/records/record-fingerprint.js";
 import { closeSync, existsSync, readSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
@@ -49,6 +50,11 @@ export interface DatasetUpdate {
   records: RecordChanges;
   /** Whether the manifest's bytes or the JSONL's bytes would change (or did). */
   manifestChanged: boolean;
+  /**
+   * The manifest changes (`manifestChanged`) with what it holds the same, as JSON: only its form is not the one lock
+   * writes (white space, member order, CR LF, a member repeated, of which JSON keeps the last).
+   */
+  manifestFormOnly?: true;
   outputChanged: boolean;
   written: boolean;
   /** True when the JSONL was known to be what generate writes from the cache, without generating it. */
@@ -266,6 +272,10 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
     output: displayPath(output, cwd),
     artifacts: locked.changes,
     manifestChanged: locked.changed,
+    // Written again with nothing in it changed: its bytes were not lock's (minified, CR LF, a member repeated).
+    ...(locked.changed && loaded !== undefined && sameContents(loaded.text, locked.text)
+      ? { manifestFormOnly: true as const }
+      : {}),
     fields,
     datasetDigest: { ...(before ? { before: before.datasetDigest } : {}), after: locked.manifest.datasetDigest },
     warnings,
@@ -419,7 +429,8 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
     changes = compared!.changes!;
     outputChanged = compared!.changed;
     if (file) {
-      if (outputChanged) temporaries.push({ temporary: await file.detach({ sync: false }), path: file.path }); // a link's file
+      if (outputChanged)
+        temporaries.push({ temporary: await file.detach({ sync: false }), path: file.path }); // a link's file
       else await file.abort();
     }
   }
@@ -530,4 +541,13 @@ async function fileDigest(path: string): Promise<string | undefined> {
 /** True when an update found nothing to change. */
 export function upToDate(result: DatasetUpdate): boolean {
   return !result.manifestChanged && !result.outputChanged && noRecordChanges(result.records);
+}
+
+/** Two manifest texts that hold the same JSON value (compared in canonical form); false when either is not JSON. */
+function sameContents(a: string, b: string): boolean {
+  try {
+    return canonicalize(JSON.parse(a)) === canonicalize(JSON.parse(b));
+  } catch {
+    return false;
+  }
 }
