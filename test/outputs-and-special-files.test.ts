@@ -350,7 +350,10 @@ describe("a JSONL or lock manifest that is something else is refused by name, ne
     for (const [make, kind] of [
       [() => execFileSync("mkfifo", [join(dir, JSONL)]), "it is a FIFO (named pipe), not a regular file"],
       [() => mkdir(join(dir, JSONL)), "it is a folder, not a regular file"],
-      [() => symlink("../../nowhere.jsonl", join(dir, JSONL)), "no such file or folder"],
+      [
+        () => symlink("../../nowhere.jsonl", join(dir, JSONL)),
+        "it is a symbolic link to ../../nowhere.jsonl, which is not there",
+      ],
     ] as const) {
       await make();
       const run = await bounded(["validate"]);

@@ -1,3 +1,4 @@
+import { lstatSync, readlinkSync } from "node:fs";
 import { errorMessage } from "../core/errors.js";
 
 /** An operational failure the CLI reports with exit code 2: bad usage, configuration, or I/O. */
@@ -24,13 +25,28 @@ const IO_WORDS: Record<string, string> = {
   ERR_FS_EISDIR: "it is a folder, not a file",
 };
 
+/**
+ * "not there" said of a symbolic link that is there, leading nowhere (a committed link to a file not in the checkout):
+ * what it leads to, so that the link is looked at, not the path. Undefined for any other error.
+ */
+function danglingLink(error: unknown): string | undefined {
+  const { code, path } = error as NodeJS.ErrnoException;
+  if (code !== "ENOENT" || typeof path !== "string") return undefined;
+  try {
+    if (!lstatSync(path).isSymbolicLink()) return undefined;
+    return `it is a symbolic link to ${readlinkSync(path)}, which is not there`;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Plain words for a failed file operation: "cannot read <path>: no such file or folder". */
 export function describeIoError(error: unknown, verb: string, path: string): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   // ENOTREG, EOUTSIDE (regular-file.ts): a file that is not regular, or outside the repository, said in the message.
   const words =
     code !== undefined && code !== "ENOTREG" && code !== "EOUTSIDE"
-      ? (IO_WORDS[code] ?? code)
+      ? (danglingLink(error) ?? IO_WORDS[code] ?? code)
       : error instanceof Error
         ? error.message
         : String(error);
