@@ -429,8 +429,7 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
     changes = compared!.changes!;
     outputChanged = compared!.changed;
     if (file) {
-      if (outputChanged)
-        temporaries.push({ temporary: await file.detach({ sync: false }), path: file.path }); // a link's file
+      if (outputChanged) temporaries.push({ temporary: await file.detach({ sync: false }), path: output });
       else await file.abort();
     }
   }
@@ -498,7 +497,7 @@ async function writeTemporary(
   const file = await openAtomic(path, { sweep: !swept });
   try {
     await file.write(text);
-    return { temporary: await file.detach({ sync: false }), path: file.path }; // a link's file, when it is one
+    return { temporary: await file.detach({ sync: false }), path };
   } catch (error) {
     await file.abort();
     throw error;

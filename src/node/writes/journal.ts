@@ -20,9 +20,11 @@ import {
   linkSync,
   lstatSync,
   openSync,
+  readlinkSync,
   realpathSync,
   renameSync,
   rmSync,
+  symlinkSync,
   writeSync,
 } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
@@ -182,10 +184,16 @@ export async function renameAll(pairs: readonly { temporary: string; path: strin
         entries.push(entry);
         if (!present(path)) continue; // a dangling link is there too: it is backed up, and put back if undone
         const backup = backupName(path);
-        try {
-          linkSync(path, backup);
-        } catch {
-          copyFileSync(path, backup, constants.COPYFILE_EXCL); // a file system without hard links
+        if (lstatSync(path).isSymbolicLink()) {
+          // A link (the target is replaced, never written through): backed up as a link of its own, never by a copy,
+          // which would follow it (a dangling one cannot be copied; one leading out would be copied in).
+          symlinkSync(readlinkSync(path), backup);
+        } else {
+          try {
+            linkSync(path, backup);
+          } catch {
+            copyFileSync(path, backup, constants.COPYFILE_EXCL); // a file system without hard links
+          }
         }
         entry.backup = identityOf(backup);
       }

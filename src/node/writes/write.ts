@@ -1,6 +1,6 @@
-import { lstatSync, promises as fs, readdirSync, realpathSync, type Stats, statSync } from "node:fs";
+import { lstatSync, promises as fs, readdirSync, type Stats, statSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
-import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { ioError, OperationalError } from "../errors.js";
 import { creatingTemporary, isRunning, removeOnInterrupt } from "./interrupted-writes.js";
 import { randomHex } from "../builtins.js";
@@ -96,34 +96,7 @@ export function refuseOverInputs(
  * Opens an atomic writer for `path`, creating its folder; first removes what an interrupted earlier write to the same
  * path left behind.
  */
-/**
- * Where a write to `path` goes: `path` itself, or, when it is a symbolic link whose file is in the same repository (a
- * committed `.tooling/citation-targets/x.jsonl -> ../../data/x.jsonl`), that file, so that the link stays a link and
- * the file it names is the one replaced. A link that leads out of its repository, into `.git`, or nowhere is replaced
- * itself, as a file is: a write never goes out of the repository through a link.
- */
-export function writeTargetOf(path: string): string {
-  if (!lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink()) return path;
-  let root = dirname(path);
-  while (statSync(join(root, ".git"), { throwIfNoEntry: false }) === undefined) {
-    const up = dirname(root);
-    if (up === root) return path; // in no repository
-    root = up;
-  }
-  try {
-    const realRoot = realpathSync.native(root);
-    const real = realpathSync.native(path);
-    const inside = relative(realRoot, real);
-    const parts = inside.split(sep);
-    if (inside === "" || isAbsolute(inside) || parts[0] === ".." || parts.includes(".git")) return path;
-    return statSync(real).isFile() ? real : path;
-  } catch {
-    return path; // dangling, or cannot be resolved: the link itself is replaced
-  }
-}
-
-export async function openAtomic(requested: string, options: { sweep?: boolean } = {}): Promise<AtomicFile> {
-  const path = writeTargetOf(requested);
+export async function openAtomic(path: string, options: { sweep?: boolean } = {}): Promise<AtomicFile> {
   const folder = dirname(path);
   await step(path, () => makeFolder(folder), ` (cannot create its folder ${folder})`);
   removeOnInterrupt([folder], true); // Ctrl-C while writing leaves no temporary file behind
