@@ -158,6 +158,18 @@ describe("view -o and generate -o never write over a dataset's own files, nor ov
       `citation-targets: refusing to write ${other}: it is the JSONL of another dataset, whose lock manifest other.lock.json is beside it; the JSONL of this manifest (slug mvfg) is mvfg.jsonl: write the output there, or elsewhere\n`,
     );
     expect(await readFile(join(dir, other), "utf8")).toBe("kept\n");
+    // Nor over another dataset's lock manifest; and view writes over neither.
+    const manifest = ".tooling/citation-targets/other.lock.json";
+    const overManifest = await runBin(["generate", MANIFEST, "-o", manifest], dir);
+    expect(overManifest.code).toBe(2);
+    expect(overManifest.stderr).toContain(`refusing to write ${manifest}: it is a lock manifest`);
+    for (const target of [other, manifest]) {
+      const viewed = await runBin(["view", JSONL, "-o", target], dir);
+      expect(viewed.code, target).toBe(2);
+      expect(viewed.stderr, target).toContain(`refusing to write ${target}: it is `);
+    }
+    expect(await readFile(join(dir, other), "utf8")).toBe("kept\n");
+    expect(await readFile(join(dir, manifest), "utf8")).toBe("{}\n");
     const before = await readFile(join(dir, JSONL));
     expect((await runBin(["generate", MANIFEST, "-o", JSONL], dir)).code).toBe(0);
     expect(await readFile(join(dir, JSONL))).toEqual(before);
@@ -379,6 +391,10 @@ describe("a JSONL or lock manifest that is something else is refused by name, ne
     for (const [make, kind] of [
       [() => execFileSync("mkfifo", [join(dir, MANIFEST)]), "it is a FIFO (named pipe), not a regular file"],
       [() => mkdir(join(dir, MANIFEST)), "it is a folder, not a regular file"],
+      [
+        () => symlink("../../nowhere.lock.json", join(dir, MANIFEST)),
+        "it is a symbolic link to ../../nowhere.lock.json, which is not there",
+      ],
     ] as const) {
       await make();
       const validated = await bounded(["validate"]);

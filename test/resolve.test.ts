@@ -58,6 +58,9 @@ describe("the citation reader", () => {
     ["§ 823(1) BGB", { steps: ["§:823", "abs:1"], law: "BGB" }],
     ["§ 101(a)(1)(A)", { steps: ["§:101", "other:a", "other:1", "other:a"] }],
     ["§ 101(a) Title 99", { steps: ["§:101", "other:a"], law: "Title 99" }],
+    ["§ 823 (BGB)", { steps: ["§:823"], law: "(BGB)" }],
+    [",§1a", { steps: ["§:1a"] }],
+    ["Art. 3 (GG)", { steps: ["art:3"], law: "(GG)" }],
     // Australian
     ["s 6(1)(a)", { steps: ["section:6", "subsec:1", "para:a"] }],
     ["section 6(1)(a)", { steps: ["section:6", "subsec:1", "para:a"] }],

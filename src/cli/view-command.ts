@@ -58,8 +58,8 @@ export function registerViewCommand(program: Command, context: ViewCommandContex
         return;
       }
       const { refuseOverInputs, openAtomic } = await import("../node/writes/write.js");
-      const { manifestBeside, manifestInputs } = await import("../node/writes/run-inputs.js");
       const { displayPath } = await import("../node/files/files.js");
+      const { manifestBeside, manifestInputs, refuseOverOtherDataset } = await import("../node/writes/run-inputs.js");
       const output = resolve(context.cwd, options.output);
       // Never over the dataset's own files: its JSONL, and the lock manifest beside it with the markdown it pins (as
       // generate -o and diff -o refuse them).
@@ -73,6 +73,8 @@ export function registerViewCommand(program: Command, context: ViewCommandContex
         ],
         options.output,
       );
+      // Nor over another dataset's files: a lock manifest, a JSONL with its manifest beside it.
+      refuseOverOtherDataset(output, undefined, undefined, options.output);
       // Written PAGE_CHUNK characters at a time, each piece made as it is asked for: a statute book's page (51 MB; 234
       // MB with its units) is never held whole, as text, as pieces or as bytes.
       const page = await openAtomic(output);

@@ -277,9 +277,10 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
           continue;
         }
       }
-      if (paren && provisionKindOf !== "section") {
-        // A bracket no Absatz reads (a letter, or after a unit: a US `§ 101(a)(1)(A)`): a unit no address names, so that
-        // the citation finds the provision that holds it, rather than take the brackets for the law's name.
+      if (paren && provisionKindOf !== "section" && i === steps[steps.length - 1]!.end) {
+        // A bracket no Absatz reads, written right after the label or the bracket before it (a US `§ 101(a)(1)(A)`): a
+        // unit no address names, so that the citation finds the provision that holds it, rather than take the brackets
+        // for the law's name. One after a space (`§ 823 (BGB)`) stays what it was: the law's name.
         push("other", (paren[1] as string).toLowerCase(), i, i + paren[0].length);
         continue;
       }
@@ -374,6 +375,8 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
         if (citation.law !== undefined) return undefined;
         let end = k;
         while (end > first && /[\s\u00a0,]/.test(input.charAt(end - 1))) end--;
+        // Nothing before it but white space and commas (`,§ 1`): the citation names no law.
+        if (end === first) return citation;
         return { ...citation, law: { text: input.slice(first, end), start: first, end } };
       }
       return undefined;

@@ -4,7 +4,7 @@
  * builds one for its own thread, and each worker thread builds its own from the same options (the pool's task
  * `validateFiles`, which worker.ts loads from here).
  */
-import { type BigIntStats, closeSync, statSync } from "node:fs";
+import { type BigIntStats, closeSync, lstatSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { errorMessage } from "../../core/errors.js";
 import type { LockContext } from "../../core/lock/lock-context.js";
@@ -183,10 +183,14 @@ export async function createFileValidator(
     // manifest is read.
     const manifestInfo =
       sibling === input.absolute ? undefined : statSync(sibling, { throwIfNoEntry: false, bigint: cacheInUse });
-    if (manifestInfo === undefined) return { input, checkOptions, ...(cacheInUse ? { cached: {} } : {}) };
-    // A FIFO, a folder or a device in the manifest's place is no absent manifest: it is read as one would be, and
-    // refused by name (the file's I/O error, below), never checked as if it had none.
-    const regular = manifestInfo.isFile();
+    // A FIFO, a folder, a device or a dangling link in the manifest's place is no absent manifest: it is read as one
+    // would be, and refused by name (the file's I/O error, below), never checked as if it had none.
+    if (
+      manifestInfo === undefined &&
+      (sibling === input.absolute || !lstatSync(sibling, { throwIfNoEntry: false })?.isSymbolicLink())
+    )
+      return { input, checkOptions, ...(cacheInUse ? { cached: {} } : {}) };
+    const regular = manifestInfo?.isFile() === true;
     // As displayPath shows it: the file's own way with the other name (path.relative costs microseconds a file).
     const shown = input.display.endsWith(".jsonl")
       ? `${input.display.slice(0, -".jsonl".length)}.lock.json`

@@ -3,7 +3,7 @@
  * summary: SECURITY.md, "Outputs never over inputs"): a lock manifest and the artifacts it pins, as `generate -o`
  * refuses them.
  */
-import { type Stats, statSync } from "node:fs";
+import { lstatSync, type Stats, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { OperationalError } from "../errors.js";
 import { rootParts } from "../dataset/dataset-root.js";
@@ -47,24 +47,35 @@ export function manifestBeside(jsonl: string): string | undefined {
 }
 
 /**
- * Refuses to write a dataset's JSONL to `output` when `output` is another dataset's: `<name>.jsonl` beside a lock
- * manifest `<name>.lock.json` that is not `manifest` (the one generating). `generate A -o B.jsonl` would destroy B's
- * file, which `generate --check` calls "named after another slug".
+ * Refuses to write `output` over a dataset's own files that are not inputs of this run: a lock manifest
+ * (`*.lock.json`), or another dataset's JSONL (`<name>.jsonl` beside a lock manifest `<name>.lock.json` that is not
+ * `manifest`, the one generating; for `view`, none is). `generate A -o B.jsonl` would destroy B's file, which
+ * `generate --check` calls "named after another slug"; `-o B.lock.json`, B's manifest.
  */
-export function refuseOverOtherDataset(output: string, manifest: string, slug: string, shown = output): void {
+export function refuseOverOtherDataset(
+  output: string,
+  manifest: string | undefined,
+  slug: string | undefined,
+  shown = output,
+): void {
+  const theirs = slug === undefined ? "" : `; the JSONL of this manifest (slug ${slug}) is ${slug}.jsonl`;
+  if (output.endsWith(".lock.json") && lstatSync(output, { throwIfNoEntry: false }) !== undefined)
+    throw new OperationalError(
+      `refusing to write ${shown}: it is a lock manifest${theirs}: write the output elsewhere`,
+    );
   const beside = manifestBeside(output);
   if (beside === undefined) return;
   let other: Stats | undefined;
   let own: Stats | undefined;
   try {
     other = statSync(beside, { throwIfNoEntry: false });
-    own = statSync(manifest, { throwIfNoEntry: false });
+    own = manifest === undefined ? undefined : statSync(manifest, { throwIfNoEntry: false });
   } catch {
     return; // a folder of the path is a file: no manifest there (the write says why it fails)
   }
   if (other === undefined || !other.isFile()) return;
   if (own !== undefined && own.dev === other.dev && own.ino === other.ino) return;
   throw new OperationalError(
-    `refusing to write ${shown}: it is the JSONL of another dataset, whose lock manifest ${basename(beside)} is beside it; the JSONL of this manifest (slug ${slug}) is ${slug}.jsonl: write the output there, or elsewhere`,
+    `refusing to write ${shown}: it is the JSONL of ${manifest === undefined ? "a" : "another"} dataset, whose lock manifest ${basename(beside)} is beside it${theirs}: write the output ${slug === undefined ? "" : "there, or "}elsewhere`,
   );
 }
