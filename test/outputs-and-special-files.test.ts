@@ -266,6 +266,7 @@ describe("item 5: a cache, journal or job summary that is a device or a FIFO", (
     for (const args of [
       ["validate"],
       ["update", "--check"],
+      ["update", "--check", "--staged"],
       ["update"],
       ["lock", "fixtures/datasets/mvfg", "--check"],
     ]) {

@@ -146,6 +146,10 @@ export function registerUpdateCommand(
           const { resolveDatasetOperands } = await import("../node/dataset/dataset-operands.js");
           manifests = await resolveDatasetOperands(named, context.cwd);
         }
+        // The legislation host in force (the config's, else the default): a sourceTextUrl written on another host than
+        // its dataset's is refused before anything is written (legislation-host.ts). An invalid config stops the run
+        // here, before anything else (with --staged and nothing staged too).
+        const inForce = await (await import("./host-in-force.js")).hostInForceHere(context.cwd);
         let stagedRoot: string | undefined;
         if (options.staged) {
           if (named.length > 0)
@@ -168,9 +172,6 @@ export function registerUpdateCommand(
         const progress = progressEnabled(context.env, context.stderr.isTTY)
           ? createProgressLine((text) => context.stderr.write(text))
           : undefined;
-        // The legislation host in force (the config's, else the default): a sourceTextUrl written on another host than
-        // its dataset's is refused before anything is written (legislation-host.ts).
-        const inForce = await (await import("./host-in-force.js")).hostInForceHere(context.cwd);
         const updateOptions = {
           manifests,
           hostInForce: inForce,

@@ -481,9 +481,13 @@ async function validateFile(
   } catch (error) {
     await lockFacts(checkOptions.lock);
     if (proven !== undefined) return derived();
+    const unread = { ...check.end(true), error: describeIoError(error, "read", input.display) };
+    // The window gave up before the read failed: the lines read are checked again with every record made first (the
+    // read fails again, and that check ends here, the window gone).
+    if (window?.abandoned) return ended(unread);
     // Not read to its end: what it lacks of what generate writes, or of the manifest's artifacts, is not said (it would
     // name every record of a file that is there, unread); the read error is the file's.
-    return { ...check.end(true), error: describeIoError(error, "read", input.display) };
+    return unread;
   }
   await lockFacts(checkOptions.lock);
   if (proven !== undefined && proven.digest("hex") !== proof!.digest) return derived();
