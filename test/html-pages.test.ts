@@ -358,6 +358,30 @@ describe("view: a dataset as a page", () => {
     expect(await axeViolations(dom)).toEqual([]);
   });
 
+  test("a note whose reference is in another unit's text is shown (its amendment is seen); a reference without its note shows its label", async () => {
+    // A units dataset: § 1's note follows its last Absatz, while its reference stands in Abs. 1.
+    expect(renderMarkdown("(2) Zweiter Absatz.\n\n[^1]: Geändert durch G v. 1.1.2020.\n", "b")).toBe(
+      '<p>(2) Zweiter Absatz.</p>\n<div class="footnotes"><ol class="footnotes-list">\n<li id="fn-b-1" class="footnote-item"><span class="fn-label">1</span> <p>Geändert durch G v. 1.1.2020.</p>\n</li>\n</ol></div>\n',
+    );
+    expect(renderMarkdown("(1) Erster Absatz.[^1]\n", "a")).toBe(
+      '<p>(1) Erster Absatz.<sup class="footnote-ref">1</sup></p>\n',
+    );
+    // Referenced notes keep their links both ways; one not referenced comes after, in the text's order, with no link back.
+    const both = renderMarkdown("Text[^1] und [^2].\n\n[^1]: Eins.\n\n[^3]: Drei.\n", "c");
+    expect(both).toContain('<a href="#fn-c-1" id="fnref-c-1">1</a>');
+    expect(both).toContain('<sup class="footnote-ref">2</sup>');
+    expect(both).toContain('<span class="fn-label">3</span> <p>Drei.</p>');
+    expect(both.match(/footnote-backref/g)).toHaveLength(1);
+    // On the amendment page, the changed words of such a note are marked.
+    const marked = markedTexts(
+      "(2) Zweiter Absatz.\n\n[^1]: Geändert durch G v. 1.1.2020.\n",
+      "(2) Zweiter Absatz.\n\n[^1]: Geändert durch G v. 1.1.2020 und G v. 1.1.2025.\n",
+      "d",
+    );
+    expect(marked.after).toContain("<ins");
+    expect(marked.after).toContain("2025");
+  });
+
   test("the renderer: sup, sub and br exactly; a sup closed in order; HTML tables balanced; wrappers left out", () => {
     expect(renderMarkdown("<sup>1</sup> a<sub>2</sub><br/>b <SUP>3</SUP>", "d")).toBe(
       "<p><sup>1</sup> a<sub>2</sub><br>b &lt;SUP&gt;3&lt;/SUP&gt;</p>\n",

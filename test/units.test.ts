@@ -492,6 +492,8 @@ describe("diff, view and update with units", () => {
     // The stylish report shows a change by its address: the units are a line below it, as the README says.
     const stylish = await runMain(["diff", "old.jsonl", "new.jsonl", "--fail-on", "none"], dir);
     expect(stylish.stdout).toMatch(/record-changed {2}bgb\/bgb\.md#§-823 .*\n {2,}units below it changed: abs-2\n/);
+    const page = await runMain(["diff", "old.jsonl", "new.jsonl", "--fail-on", "none", "--format", "html"], dir);
+    expect(page.stdout).toContain("units below it changed: abs-2");
     expect(changed.find((c) => c.address === "bgb/bgb.md#§-823/abs-2")).toBeDefined();
     expect(changed.find((c) => c.address === "bgb/bgb.md#§-823/abs-1")).toBeUndefined();
   });

@@ -23,6 +23,7 @@ import {
   type DiffFormatter,
   describeField,
   describeTextChange,
+  describeUnits,
   summaryLine,
 } from "./diff-common.js";
 import { plural } from "../core/text.js";
@@ -144,6 +145,8 @@ function renderChange(
       `likely moved to ${moves}${change.otherMoveCandidates ? ` and ${change.otherMoveCandidates} more candidates` : ""}`,
     );
   }
+  const units = describeUnits(change);
+  if (units !== undefined) details.push(escapeHtml(units));
   const editorial = describeTextChange(change);
   if (editorial !== undefined) details.push(`<span class="editorial">${escapeHtml(editorial)}</span>`);
   for (const field of change.fields ?? []) details.push(escapeHtml(describeField(field)));

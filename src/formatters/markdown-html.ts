@@ -21,7 +21,7 @@
  */
 import { diffArrays } from "diff";
 import MarkdownIt from "markdown-it";
-import type { MarkdownIt as Md, StateCore, Token as Tok } from "markdown-it";
+import type { MarkdownIt as Md, StateCore, StateInline, Token as Tok } from "markdown-it";
 import footnote from "markdown-it-footnote";
 import { escapeHtml } from "./html-common.js";
 import { MAX_NESTED_QUOTE_LINES } from "../core/markdown/limits.js";
@@ -122,6 +122,11 @@ function createRenderer(): Md {
   const md = new MarkdownIt("default", { html: true, linkify: false, typographer: false });
   md.disable(["image"]);
   md.use(footnote);
+  // A note whose reference is in another target's text (a units dataset: the notes of a section follow its last
+  // Absatz), and a reference whose note is in another's: the note is shown all the same (an amendment of it would be
+  // invisible otherwise), the reference as its label (not as `[^1]`).
+  md.core.ruler.before("footnote_tail", "citation_targets_unreferenced_notes", keepUnreferencedNotes);
+  md.inline.ruler.after("footnote_ref", "citation_targets_orphan_reference", orphanReference);
   md.core.ruler.push("citation_targets_allow_list", allowListedTags);
   md.core.ruler.before("inline", "citation_targets_inline_cap", capInline);
   // Nested quotes' lines capped as the generator's parser caps them (quote-guard.ts).
@@ -152,6 +157,16 @@ function createRenderer(): Md {
     const meta = tokens[idx]!.meta as { id: number; label?: string };
     return escapeHtml(meta.label ?? String(meta.id + 1));
   };
+  rules.citation_targets_orphan_reference = (tokens, idx) =>
+    `<sup class="footnote-ref">${escapeHtml(tokens[idx]!.content)}</sup>`;
+  const anchor = rules.footnote_anchor;
+  rules.footnote_anchor = (tokens, idx, options, env, self) => {
+    // No link back to a reference that is not in this text.
+    const notes = (env as { footnotes?: Notes }).footnotes;
+    const id = (tokens[idx]!.meta as { id: number }).id;
+    if (notes?.list?.[id]?.count === 0) return "";
+    return anchor !== undefined ? anchor(tokens, idx, options, env, self) : "";
+  };
   rules.footnote_block_open = () => '<div class="footnotes"><ol class="footnotes-list">\n';
   rules.footnote_block_close = () => "</ol></div>\n";
   rules.footnote_open = (tokens, idx, options, env, self) => {
@@ -161,6 +176,40 @@ function createRenderer(): Md {
     return `<li id="fn${id}" class="footnote-item"><span class="fn-label">${label}</span> `;
   };
   return md;
+}
+
+/** What markdown-it-footnote keeps of a text's notes in its env: each label's place in `list` (-1: no reference yet). */
+interface Notes {
+  refs?: Record<string, number>;
+  list?: { label?: string; count: number }[];
+}
+
+/**
+ * Before the notes are put at the end: each note no reference in the text names is listed too (in the order the text
+ * gives them), with no count of references, so that it is shown rather than dropped.
+ */
+function keepUnreferencedNotes(state: StateCore): void {
+  const notes = (state.env as { footnotes?: Notes }).footnotes;
+  if (notes?.refs === undefined) return;
+  notes.list ??= [];
+  for (const [key, place] of Object.entries(notes.refs)) {
+    if (place >= 0) continue;
+    notes.refs[key] = notes.list.length;
+    notes.list.push({ label: key.slice(1), count: 0 });
+  }
+}
+
+/** A reference `[^label]` whose note is not in the text: its label, as a reference's would show (no link). */
+function orphanReference(state: StateInline, silent: boolean): boolean {
+  const { src, pos, posMax } = state;
+  if (src.charCodeAt(pos) !== 0x5b || src.charCodeAt(pos + 1) !== 0x5e) return false; // [^
+  const end = src.indexOf("]", pos + 2);
+  if (end === -1 || end >= posMax) return false;
+  const label = src.slice(pos + 2, end);
+  if (label === "" || /[\s[\]]/.test(label)) return false;
+  if (!silent) state.push("citation_targets_orphan_reference", "", 0).content = label;
+  state.pos = end + 1;
+  return true;
 }
 
 /**
