@@ -16,6 +16,7 @@ import {
   BREAKING_KINDS,
   CHANGE_KINDS,
   classOf,
+  designationOf,
   type DiffChange,
   type DiffReport,
   parseApprovals,
@@ -383,6 +384,20 @@ describe("likely moves", () => {
     expect(removed.message).toBe(
       "example-act/part-1/section-1.md#1 removed; likely moved to example-act/part-2/section-1.md#1 (same textDigest and designation)",
     );
+  });
+
+  test("a unit's designation is its provision's with its own steps: a repealed § 7 Abs. 1 is no move to a new § 5a Abs. 1", () => {
+    const of = (local: string) => designationOf({ targetKind: "markdown-artifact", path: "index.md", local });
+    expect(of("§-7/abs-1")).toBe("§-7/abs-1");
+    expect(of("§-7/abs-1")).not.toBe(of("§-5a/abs-1"));
+    expect(of("art-6/abs-1/bst-a")).toBe("art-6/abs-1/bst-a");
+    expect(of("6/subsec-1/para-a")).toBe("6/subsec-1/para-a");
+    expect(of("§-7~2/abs-1")).toBe("§-7/abs-1");
+    // Headings as before: the last segment, without qualifiers and tie-break; a positional unit has none.
+    expect(of("anlage-1/§-1")).toBe("§-1");
+    expect(of("art-1~titre-ii")).toBe("art-1");
+    expect(of("§-7")).toBe("§-7");
+    expect(of("§-9/_2")).toBeUndefined();
   });
 
   test("github and gitlab say where it likely moved once (their text is the message, which names it); stylish, by its address, once too", async () => {

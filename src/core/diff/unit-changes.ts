@@ -20,7 +20,7 @@ export function isPositionalAddress(address: string): boolean {
 }
 
 /** Whether the last step of a local is a unit's: positional (`_1`), or a unit kind's prefix and label (`abs-2a`). */
-function isUnitStep(step: string): boolean {
+export function isUnitStep(step: string): boolean {
   if (isPositionalSegment(step)) return true;
   const dash = step.indexOf("-");
   return dash > 0 && PREFIXES.has(step.slice(0, dash));
