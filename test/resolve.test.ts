@@ -60,6 +60,15 @@ describe("the citation reader", () => {
     ["§ 101(a) Title 99", { steps: ["§:101", "other:a"], law: "Title 99" }],
     ["§ 823 (BGB)", { steps: ["§:823"], law: "(BGB)" }],
     [",§1a", { steps: ["§:1a"] }],
+    // A plural word names several: `§§ 3-5` is the range `§§ 3 - 5`; a list is read from its first.
+    ["§§ 3-5 WoFG", { steps: ["§:3"], law: "WoFG", range: true, rangeEnd: "5" }],
+    [
+      "ss 6-10 Residential Tenancies Act 2001",
+      { steps: ["section:6"], law: "Residential Tenancies Act 2001", range: true, rangeEnd: "10" },
+    ],
+    ["§§ 5, 5a WoFG", { steps: ["§:5"], law: "WoFG", range: true }],
+    ["§§ 5 und 6 BGB", { steps: ["§:5"], law: "BGB", range: true }],
+    ["Art. 1-5 WFG", { steps: ["art:1-5"], law: "WFG" }],
     ["Art. 3 (GG)", { steps: ["art:3"], law: "(GG)" }],
     // Australian
     ["s 6(1)(a)", { steps: ["section:6", "subsec:1", "para:a"] }],

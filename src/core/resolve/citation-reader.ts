@@ -219,9 +219,19 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
       const kind = provisionKind(word[1] as string);
       const label = provisionLabel(kind, input, skip(input, i + word[0].length));
       if (!label) break;
-      if (word[1] === "§§") range = true;
-      steps.push({ kind, label: label.label, start: i, end: label.end });
+      // A plural word (`§§`, `ss`, `Arts.`, `sections`) names several provisions: a range, or a list read from its
+      // first; `§§ 3-5` is one written without spaces (no § has a hyphen in its number; a French article's has a prefix).
+      const plural = /^(§§|ss\.?|Artt\.|Arts\.|Articles|articles|Sections|sections)$/.test(word[1] as string);
+      if (plural) range = true;
+      const joined = plural ? /^(\d+[a-z]*)-(\d+[a-z]*)$/.exec(label.label) : null;
+      steps.push({ kind, label: joined ? (joined[1] as string) : label.label, start: i, end: label.end });
+      if (joined) rangeEnd = joined[2] as string;
       i = skip(input, label.end);
+      // A list after a plural word (`§§ 5, 5a`, `§§ 5 und 6`): read from its first; the others are passed over.
+      if (plural && !joined) {
+        const more = /(?:,|und|and|u\.|sowie|or|oder)[\s\u00a0]*\d+[a-z]{0,3}(?![A-Za-z0-9])[\s\u00a0]*/y;
+        for (let next = match(more, input, i); next !== null; next = match(more, input, i)) i = i + next[0].length;
+      }
       if (kind === "section" || steps.length === 2) break;
     }
     const provision = steps[steps.length - 1];
