@@ -61,6 +61,8 @@ describe("view: a dataset as a page", () => {
     const dom = loadPage(await readFile(output, "utf8"));
     const document = dom.window.document;
     expect(document.querySelector("h1")!.textContent).toBe("Musterverfahrensgesetz");
+    // Without JavaScript the page says what does not work (the texts and the search are its script).
+    expect(document.querySelector("noscript")!.textContent).toContain('"Show text" and the search do nothing');
     expect(document.querySelector('[data-count="targets"]')!.textContent).toBe(`${expected.length} targets`);
     expect(document.querySelector('[data-count="containers"]')!.textContent).toBe("0 containers");
     expect(document.querySelector('[data-count="artifacts"]')!.textContent).toBe("1 artifact file");

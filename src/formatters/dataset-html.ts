@@ -304,7 +304,9 @@ export function renderDatasetPagePieces(view: DatasetView): Generator<string, vo
     `<li data-count="markdown"><strong>${markdown}</strong> markdown</li>` +
     `<li data-count="containers"><strong>${containers}</strong> ${containers === 1 ? "container" : "containers"}</li>` +
     `<li data-count="artifacts"><strong>${artifacts}</strong> ${artifacts === 1 ? "artifact file" : "artifact files"}</li>` +
-    `<li data-count="text-bytes"><strong>${textBytes}</strong> bytes of text</li></ul>\n${omitted}`;
+    `<li data-count="text-bytes"><strong>${textBytes}</strong> bytes of text</li></ul>\n${omitted}` +
+    // The texts and the search are the page's script: without it, say so (the tree is there all the same).
+    `<noscript><p role="note" class="verdict fail">This page shows the texts and searches with JavaScript, which is off: the tree of targets below is complete, but "Show text" and the search do nothing.</p></noscript>\n`;
   const total = plural(view.targets.length, "target");
   function* main(): Generator<string, void, undefined> {
     yield `<form class="search" id="search" role="search"><label for="q">Search in addresses, headings and texts</label>` +
