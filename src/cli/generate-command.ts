@@ -42,7 +42,7 @@ export function registerGenerateCommand(
     .addOption(
       new Option(
         "-f, --format <format>",
-        "the --check report: text (default: on stderr), json (on stdout; docs/spec.md, section 15), or for CI github, sarif, junit (on stdout)",
+        "the --check report: text (default: on stderr), json (on stdout; docs/spec.md, section 15), or for CI github, sarif, junit, gitlab (on stdout)",
       )
         .choices(CHECK_FORMATS)
         .default("text"),

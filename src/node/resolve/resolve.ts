@@ -35,7 +35,10 @@ export interface ResolveOptions {
   datasets?: readonly string[];
   /** The cache file (default `node_modules/.cache/citation-targets/resolve.json` when there is a node_modules), or false. */
   cache?: string | false;
-  /** How long a file must have been left alone for its entry to be kept (default 2 s; the tests set 0). */
+  /**
+   * How long a file must have been left alone for its entry to be kept (default 2 s; the tests set 0).
+   * @internal Not of the library's API: for tests.
+   */
   cacheSettleMs?: number;
 }
 

@@ -55,6 +55,7 @@ export interface AdoptOptions extends Omit<UpdateOptions, "manifests" | "dataset
   /**
    * The config's `adopt` sections (adopt-sections.ts): each dataset root takes the templates and host of the section
    * that names it (of the only one, when there is one); with no `datasets`, each section's datasets are adopted.
+   * @internal Not of the library's API: filled from the config (`config: true`).
    */
   sections?: AdoptSection[];
   /**

@@ -57,6 +57,7 @@ export interface ValidateOptions {
   /**
    * The patterns come from a config (or are the default): confine what they match to the repository unless
    * allowOutsideRepository.
+   * @internal Not of the library's API: the command line's and its threads'.
    */
   confinePatterns?: boolean;
   /**
@@ -67,6 +68,7 @@ export interface ValidateOptions {
   /**
    * Lock manifests to hold to their JSONL besides those of the folders checked (--staged: the staged
    * datasets'). Given with no patterns, no file is checked but these manifests.
+   * @internal Not of the library's API: the command line's and its threads'.
    */
   manifests?: string[];
   /**
@@ -78,6 +80,7 @@ export interface ValidateOptions {
   /**
    * How long (ms) a file must have been left alone before the run for its outcome to be cached; default SETTLE_MS (2
    * s). For tests.
+   * @internal Not of the library's API: the command line's and its threads'.
    */
   cacheSettleMs?: number;
   /** Told, at the end of a run that used the cache, what it took from it and stored (--verbose). */
@@ -85,6 +88,7 @@ export interface ValidateOptions {
   /**
    * Told, at the end of a run, what the warning about two datasets of one law reads of each lock manifest the files were
    * checked against (by its path as the reports show it), so that the warning reads none of them again.
+   * @internal Not of the library's API: the command line's and its threads'.
    */
   onTwinFacts?: (facts: ReadonlyMap<string, TwinFacts>) => void;
   /**
@@ -93,6 +97,7 @@ export interface ValidateOptions {
    * in one run (the real paths of folders) is never taken for another's, and the moment (ns since the
    * epoch, in decimal) before which a file must have been left alone for its verdict to be kept; and `update`'s cache
    * file at its default place, when there is one, whose entries prove a JSONL is what generate writes (generated-proof.ts).
+   * @internal Not of the library's API: the command line's and its threads'.
    */
   cacheRun?: { name: string; settledBefore: string; updateCache?: string };
 }
