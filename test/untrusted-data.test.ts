@@ -441,9 +441,18 @@ describe("datasets and patterns are confined to the repository", () => {
       const result = await cli(["validate", "--no-lock"], inner);
       expect(result.code, pattern).toBe(2);
       expect(result.stderr, pattern).toBe(
-        `citation-targets: pattern "${pattern}" leads outside the repository ${inner}: patterns from a config are confined to the repository (--allow-outside-repository allows more)\n`,
+        pattern.includes("..")
+          ? `citation-targets: pattern "${pattern}" has a ".." segment: the patterns of a config are confined to the repository ${inner} and name files from the config's folder down, never up (name such files on the command line; --allow-outside-repository allows more)\n`
+          : `citation-targets: pattern "${pattern}" leads outside the repository ${inner}: patterns from a config are confined to the repository (--allow-outside-repository allows more)\n`,
       );
     }
+    // A ".." that stays in the repository is refused the same way, and said so: never "outside the repository".
+    await mkdir(join(inner, "cfg"));
+    await writeFile(join(inner, "cfg/c.json"), JSON.stringify({ patterns: ["../.tooling/citation-targets/*.jsonl"] }));
+    const within = await cli(["validate", "--no-lock", "--config", "cfg/c.json"], inner);
+    expect(within.code).toBe(2);
+    expect(within.stderr).toContain('has a ".." segment');
+    expect(within.stderr).not.toContain("leads outside");
     await symlink(join(dir, "elsewhere"), join(inner, "data"));
     await writeFile(join(inner, ".citation-targets.json"), JSON.stringify({ patterns: ["**/*.jsonl"] }));
     const linked = await cli(["validate", "--no-lock"], inner);

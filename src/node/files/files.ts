@@ -93,11 +93,13 @@ export async function expandInputs(
   };
   for (const pattern of patterns) {
     checkBraces(pattern);
+    if (confineTo !== undefined && pattern.split(/[\\/]/).includes(".."))
+      throw new OperationalError(
+        `pattern "${pattern}" has a ".." segment: the patterns of a config are confined to the repository ${confineTo} and name files from the config's folder down, never up (name such files on the command line; ${ALLOW_OUTSIDE_FLAG} allows more)`,
+      );
     if (
       confineTo !== undefined &&
-      (isAbsolute(pattern) ||
-        pattern.split(/[\\/]/).includes("..") ||
-        !isInside(confineTo, realPathOf(resolve(base, pattern.split(/[*?[\]{}()!]/)[0]!))))
+      (isAbsolute(pattern) || !isInside(confineTo, realPathOf(resolve(base, pattern.split(/[*?[\]{}()!]/)[0]!))))
     )
       throw new OperationalError(
         `pattern "${pattern}" leads outside the repository ${confineTo}: patterns from a config are confined to the repository (${ALLOW_OUTSIDE_FLAG} allows more)`,
