@@ -72,7 +72,7 @@ export type { RuleId } from "./rules/index.js";
 export { formatters, FORMAT_NAMES } from "./formatters/index.js";
 export { OperationalError } from "./node/errors.js";
 /** What `lock()` throws when the dataset fields given are not what a manifest may hold: `problems`, each a field's. */
-export { FieldsError } from "./node/dataset/lock.js";
+export { FieldsError } from "./node/dataset/fields-error.js";
 /** Writes or refreshes a dataset's lock manifest; throws OperationalError for a bad option. */
 export async function lock(options: LockOptions): Promise<LockResult> {
   checkLockOptions(options);

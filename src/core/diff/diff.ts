@@ -3,7 +3,7 @@
  * ("Versioning and compatibility"), their classes, the report every diff formatter renders, the
  * approvals of breaking changes, and the gate (`--fail-on`). Pure: no I/O.
  */
-import { isUnitStep } from "./unit-changes.js";
+import { isUnitStep } from "./unit-steps.js";
 
 /** Additive changes: a consumer of the old version keeps working. */
 export const ADDITIVE_KINDS = ["enum-value-added", "field-added", "record-added"] as const;

@@ -4,26 +4,16 @@
  * record-changed of its own and of its heading; the heading's change names the units below it that were added, removed
  * or changed. Pure.
  */
-import { isPositionalSegment } from "../address/address.js";
-import { UNIT_KINDS } from "../address/unit-labels.js";
 import type { DiffChange } from "./diff.js";
+import { isUnitStep } from "./unit-steps.js";
 
 /** The most units a heading's message names; the member `units` lists them all. */
 const NAMED = 10;
-
-const PREFIXES = new Set(UNIT_KINDS.map((kind) => kind.prefix));
 
 /** Whether an address is a positional unit's (`bgb/bgb.md#§-9/_2`). */
 export function isPositionalAddress(address: string): boolean {
   const slash = address.lastIndexOf("/");
   return slash > address.lastIndexOf("#") && address.charCodeAt(slash + 1) === 0x5f;
-}
-
-/** Whether the last step of a local is a unit's: positional (`_1`), or a unit kind's prefix and label (`abs-2a`). */
-export function isUnitStep(step: string): boolean {
-  if (isPositionalSegment(step)) return true;
-  const dash = step.indexOf("-");
-  return dash > 0 && PREFIXES.has(step.slice(0, dash));
 }
 
 /**

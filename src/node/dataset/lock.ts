@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { readRegularFileSync } from "../files/regular-file.js";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { checkDatasetFields, type FieldProblem } from "../../core/lock/dataset-fields.js";
+import { checkDatasetFields } from "../../core/lock/dataset-fields.js";
 import { planDataset } from "../../core/records/generate.js";
 import { DatasetError } from "../../core/errors.js";
 import { dirnameOf } from "../../core/paths.js";
@@ -14,17 +14,14 @@ import {
   type ManifestArtifact,
 } from "../../core/lock/manifest.js";
 import { comparePaths } from "../../core/address/natural-sort.js";
-import {
-  type ArtifactKind,
-  INDEX_FILE_NAMES,
-  type IndexKind,
-  MANIFEST_DATASET_FIELDS,
-  type ManifestDatasetField,
-} from "../../core/model.js";
+import { type ArtifactKind, INDEX_FILE_NAMES, type IndexKind, MANIFEST_DATASET_FIELDS } from "../../core/model.js";
 import { digestDatasetFiles } from "./dataset-files.js";
 import { isFileRoot, rootAbsence, rootParts } from "./dataset-root.js";
 import { DEFAULT_LEGISLATION_HOST, isValidLegislationHost } from "../../core/schema/schema.js";
 import { OperationalError } from "../errors.js";
+import { FieldsError, FLAG } from "./fields-error.js";
+
+export { FieldsError, FLAG } from "./fields-error.js";
 import { datasetRootOf, displayPath, findRepositoryRoot, MANIFEST_FOLDER } from "../files/files.js";
 import { type LoadedManifest, loadManifest } from "./manifest-io.js";
 import { type ManifestOptions, optionalMembers } from "./manifest-options.js";
@@ -65,17 +62,6 @@ export interface LockOptions extends ManifestOptions {
   keepContents?: number;
   /** Told of a writer lock taken over from a process that is gone, or of one git tracks; default: a process warning. */
   onNote?: (text: string) => void;
-}
-
-/**
- * The dataset fields given are not what a manifest may hold: each problem names the field (and, from the command line,
- * its flag).
- */
-export class FieldsError extends OperationalError {
-  override name = "FieldsError";
-  constructor(readonly problems: FieldProblem[]) {
-    super(problems.map((p) => `${FLAG[p.field]} ${JSON.stringify(p.value)}: ${p.message}`).join("\n"));
-  }
 }
 
 export interface LockResult {
@@ -123,14 +109,6 @@ export interface ManifestChanges {
 }
 
 const METADATA = MANIFEST_DATASET_FIELDS;
-/** The command-line flag of each dataset field (lock, update and adopt name them so). */
-export const FLAG: Record<ManifestDatasetField, string> = {
-  slug: "--slug",
-  titleId: "--title-id",
-  name: "--name",
-  versionDate: "--version-date",
-  sourceTextUrl: "--source-text-url",
-};
 
 /**
  * Walks a dataset directory and writes (or refreshes) its lock manifest; refuses escaping paths and non-UTF-8 files.
