@@ -494,6 +494,10 @@ describe("diff, view and update with units", () => {
     expect(stylish.stdout).toMatch(/record-changed {2}bgb\/bgb\.md#§-823 .*\n {2,}units below it changed: abs-2\n/);
     const page = await runMain(["diff", "old.jsonl", "new.jsonl", "--fail-on", "none", "--format", "html"], dir);
     expect(page.stdout).toContain("units below it changed: abs-2");
+    // A changed word is announced as well as struck or underlined: hidden text a screen reader reads.
+    expect(page.stdout).toMatch(/<del>[^<]*Verpflichtung/);
+    expect(page.stdout).toContain('del::before{content:" [deleted: "}');
+    expect(page.stdout).toContain('ins::before{content:" [inserted: "}');
     expect(changed.find((c) => c.address === "bgb/bgb.md#§-823/abs-2")).toBeDefined();
     expect(changed.find((c) => c.address === "bgb/bgb.md#§-823/abs-1")).toBeUndefined();
   });

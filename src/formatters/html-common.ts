@@ -58,6 +58,10 @@ pre.text{white-space:pre-wrap;word-break:break-word;background:#f6f6f6;border:1p
 .additive{color:var(--good)}
 del{background:var(--del);color:#000;text-decoration:line-through}
 ins{background:var(--ins);color:#000;text-decoration:underline}
+del::before,del::after,ins::before,ins::after{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+del::before{content:" [deleted: "}
+ins::before{content:" [inserted: "}
+del::after,ins::after{content:"] "}
 .sr-only{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
 `;
 
