@@ -16,13 +16,13 @@ import {
   BREAKING_KINDS,
   CHANGE_KINDS,
   classOf,
-  designationOf,
   type DiffChange,
   type DiffReport,
   parseApprovals,
   summarizeDiff,
 } from "../src/core/diff/diff.js";
 import { RecordDiff } from "../src/core/diff/diff-records.js";
+import { designationOf } from "../src/core/diff/unit-steps.js";
 import { contractDigest, contractOf, diffSchemas, schemaDigest } from "../src/core/diff/diff-schema.js";
 import { buildRecordSchema } from "../src/core/schema/schema.js";
 import { createColor } from "../src/formatters/color.js";

@@ -3,7 +3,6 @@
  * ("Versioning and compatibility"), their classes, the report every diff formatter renders, the
  * approvals of breaking changes, and the gate (`--fail-on`). Pure: no I/O.
  */
-import { isUnitStep } from "./unit-steps.js";
 
 /** Additive changes: a consumer of the old version keeps working. */
 export const ADDITIVE_KINDS = ["enum-value-added", "field-added", "record-added"] as const;
@@ -434,28 +433,4 @@ export function sortChanges(changes: DiffChange[]): DiffChange[] {
         a.index - b.index,
     )
     .map(({ change }) => change);
-}
-
-/**
- * The designation of an address: the last segment of its local coordinate without a `~N` tie-break; for a container,
- * its folder's name. Undefined for `_top`.
- */
-export function designationOf(parts: { targetKind: string; path: string; local?: string }): string | undefined {
-  const source = parts.targetKind === "structural-container" || parts.local === undefined ? parts.path : parts.local;
-  // Without its qualifiers and tie-break (docs/spec.md, section 7, "Ties"): `art-1~titre-ii` and `art-1~2` are
-  // designated `art-1`.
-  const steps = source.split("/");
-  const last = steps[steps.length - 1]!.replace(/~.*$/, "");
-  // A positional unit below the heading (`_1`) has no designation: its number says only where it stands.
-  if (last === "" || last.charCodeAt(0) === 0x5f) return undefined;
-  // A unit's designation is its provision's with its own steps (`§-7/abs-1`): `abs-1` alone names one Absatz of nearly
-  // every section, so that a repealed § 7 Abs. 1 would be said to have moved to a new § 5a Abs. 1.
-  let first = steps.length - 1;
-  while (first > 0 && isUnitStep(steps[first]!.replace(/~.*$/, ""))) first--;
-  return first === steps.length - 1
-    ? last
-    : steps
-        .slice(first)
-        .map((step) => step.replace(/~.*$/, ""))
-        .join("/");
 }

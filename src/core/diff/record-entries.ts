@@ -4,7 +4,6 @@
  */
 import { parseAddress } from "../address/address.js";
 import {
-  designationOf,
   type DiffChange,
   type FieldChange,
   type LikelyMove,
@@ -13,6 +12,7 @@ import {
   VALUE_LIMIT,
 } from "./diff.js";
 import { listUnitChanges } from "./unit-changes.js";
+import { designationOf } from "./unit-steps.js";
 
 export type Row = number;
 
