@@ -813,7 +813,7 @@ describe("found by trying it as a new user", () => {
       const refused = await runMain(args, dir);
       expect(refused.code).toBe(1);
       expect(refused.stderr).toContain(
-        `gg: sourceTextUrl https://${HOST}/gg/ is on ${HOST}, not on the legislation host www.legislation.gov.au (the default; no config sets legislationHost): validate would reject its records`,
+        `gg: sourceTextUrl https://${HOST}/gg/ is on ${HOST}, not on the legislation host www.legislation.gov.au (the default; no config in force sets legislationHost): validate would reject its records`,
       );
       expect(existsSync(join(dir, ".tooling"))).toBe(false);
       await writeTree(dir, { ".citation-targets.json": JSON.stringify({ legislationHost: HOST }) });

@@ -111,7 +111,7 @@ describe("a legislation host per dataset", () => {
     const refused = await runMain(args, repo);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe(
-      'citation-targets: 5 datasets (bgb, gg, hgb, … and 2 more): sourceTextUrl is on www.gesetze-im-internet.de, not on the legislation host www.legislation.gov.au (the default; no config sets legislationHost): validate would reject their records; if they are published on www.gesetze-im-internet.de, give them that host: adopt --legislation-host www.gesetze-im-internet.de, or "legislationHost": "www.gesetze-im-internet.de" in the config\'s adopt section\n',
+      'citation-targets: 5 datasets (bgb, gg, hgb, … and 2 more): sourceTextUrl is on www.gesetze-im-internet.de, not on the legislation host www.legislation.gov.au (the default; no config in force sets legislationHost): validate would reject their records; if they are published on www.gesetze-im-internet.de, give them that host: adopt --legislation-host www.gesetze-im-internet.de, or "legislationHost": "www.gesetze-im-internet.de" in the config\'s adopt section\n',
     );
     expect(existsSync(join(repo, ".tooling"))).toBe(false);
     // The fix as said: the host given, and a plain validate passes.

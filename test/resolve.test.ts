@@ -69,6 +69,8 @@ describe("the citation reader", () => {
     ["§§ 5, 5a WoFG", { steps: ["§:5"], law: "WoFG", range: true }],
     ["§§ 5 und 6 BGB", { steps: ["§:5"], law: "BGB", range: true }],
     ["Art. 1-5 WFG", { steps: ["art:1-5"], law: "WFG" }],
+    ["§ 3 Abs. 2 Nr. 1 und 2 WoFG", { steps: ["§:3", "abs:2", "nr:1"], law: "WoFG" }],
+    ["Art. 5 Abs. 1 lit. a, b DSGVO", { steps: ["art:5", "abs:1", "bst:a"], law: "DSGVO" }],
     ["Art. 3 (GG)", { steps: ["art:3"], law: "(GG)" }],
     // Australian
     ["s 6(1)(a)", { steps: ["section:6", "subsec:1", "para:a"] }],

@@ -112,6 +112,7 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
     /(Abs\.?|Absatz|Absätze|UAbs\.?|Unterabs\.?|Unterabsatz|Satz|S\.|Nr\.?|Nrn\.?|Nummer|Ziff\.?|Ziffer|Z\.?|Buchst\.?|Buchstabe|lit\.?|litera|Bst\.?|Doppelbuchst\.?|Doppelbuchstabe|Dbuchst\.?|Hs\.?|Halbs\.?|Halbsatz|Alt\.?|Alternative|Var\.?|Variante|al\.?|alinéa|alinea)(?![A-Za-zäöüß])/y;
   const UNIT_LABEL = new RegExp(`(\\d+[a-z]{0,3}(?:${latin})?|[a-z]{1,3})(?![A-Za-z0-9])`, "y");
   const RANGE_WORD = /(bis|to|à|au|-|–)(?![A-Za-z])/y;
+  const UNIT_LIST = /(?:,|und|and|u\.|oder|or|sowie)[\s\u00a0]*(?:\d+[a-z]{0,3}|[a-z]{1,2})(?![A-Za-z0-9°.])/y;
   const FOLLOWING = /(ff\.?|f\.|et seq\.?)(?![A-Za-z])/y;
   const FRENCH_ITEM = /,[\s\u00a0]*([IVX]+|\d+°)(?![A-Za-z0-9])/y;
   const CONNECTOR = /(?:(?:of the|of|du|de la|des|de|der|del|della)[\s\u00a0]+|de l'|d'|dell')/iy;
@@ -309,6 +310,9 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
         const word = (unit[1] as string).toLowerCase().replace(/\.$/, "");
         if (label) {
           push(UNIT_KINDS[word] ?? "al", (label[1] as string).toLowerCase(), i, labelAt + label[0].length);
+          // A list of the unit's kind (`Nr. 1 und 2`, `Abs. 2, 3`): read from its first, the others passed over.
+          for (let more = match(UNIT_LIST, input, i); more !== null; more = match(UNIT_LIST, input, i))
+            i = skip(input, i + more[0].length);
           continue;
         }
       }

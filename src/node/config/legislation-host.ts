@@ -41,7 +41,7 @@ export async function hostInForce(
       ? [flag.host, flag.name]
       : configHost !== undefined
         ? [configHost, `the config ${displayPath(loaded!.path, cwd)}`]
-        : [DEFAULT_LEGISLATION_HOST, "the default; no config sets legislationHost"];
+        : [DEFAULT_LEGISLATION_HOST, "the default; no config in force sets legislationHost"];
   return { host, from, ...(schemaFile !== undefined ? { schemaFile: displayPath(schemaFile, cwd) } : {}) };
 }
 
