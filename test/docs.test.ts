@@ -1,4 +1,5 @@
-import { readFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { main } from "../src/cli/main.js";
@@ -22,6 +23,42 @@ async function help(command: string): Promise<string> {
 }
 
 describe("docs", () => {
+  test("the README's library example type-checks against the built package's declarations (tsc --strict)", async () => {
+    const text = await readme();
+    const example = /^## Library\n[\s\S]*?^```ts\n([\s\S]*?)^```/m.exec(text)?.[1];
+    expect(example).toContain('from "citation-targets"');
+    // In the package's folder, so that "citation-targets" is the package itself (its exports, dist/index.d.ts).
+    const folder = await mkdtemp(join(repoRoot, ".readme-example-"));
+    try {
+      await writeFile(join(folder, "example.mts"), example!);
+      await writeFile(
+        join(folder, "tsconfig.json"),
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            module: "nodenext",
+            moduleResolution: "nodenext",
+            target: "es2022",
+            skipLibCheck: true,
+            noEmit: true,
+            types: ["node"],
+          },
+          files: ["example.mts"],
+        }),
+      );
+      const tsc = join(repoRoot, "node_modules/typescript/bin/tsc");
+      let output = "";
+      try {
+        execFileSync(process.execPath, [tsc, "-p", join(folder, "tsconfig.json")], { stdio: "pipe" });
+      } catch (error) {
+        output = String((error as { stdout?: Buffer }).stdout ?? error);
+      }
+      expect(output).toBe("");
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   test("every rule has its section in docs/spec.md, and nothing else claims to be a rule", async () => {
     const text = await spec();
     const anchors = [...text.matchAll(/<a id="rule-([a-z0-9-]+)"><\/a>\n### ([a-z0-9-]+)/g)].map((m) => [m[1], m[2]]);
