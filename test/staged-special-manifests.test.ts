@@ -24,6 +24,24 @@ let cleanup: () => Promise<void>;
 beforeEach(async () => ({ dir, cleanup } = await tempDir()));
 afterEach(async () => cleanup());
 
+/** A git repository (on `main`) with one law, laws/gg, adopted and committed. */
+async function adoptedRepository(): Promise<void> {
+  await git(["init", "-q", "-b", "main"], dir);
+  await writeTree(dir, { "laws/gg/index.md": "# Grundgesetz\n\n## Art 1\n\nText.\n" });
+  const adopted = await runMain(
+    ["adopt", "laws/*", "--title-id", "{folder|upper}", "--name", "{folder}", "--version-date", "2024-01-01"].concat([
+      "--source-text-url",
+      `https://${HOST}/{folder}/`,
+      "--legislation-host",
+      HOST,
+    ]),
+    dir,
+  );
+  expect(adopted.code, adopted.stderr).toBe(0);
+  await git(["add", "-A"], dir);
+  await git(["commit", "-qm", "adopt"], dir);
+}
+
 describe("the manifests --staged reads", () => {
   test("readSmallText reads a regular file of any size and refuses a FIFO or a device without waiting", async () => {
     // Past the buffer of the thread, with a two-byte character across its end.
@@ -41,20 +59,7 @@ describe("the manifests --staged reads", () => {
   });
 
   test("update --check --staged with a FIFO among the manifests ends, naming it", async () => {
-    await git(["init", "-q"], dir);
-    await writeTree(dir, { "laws/gg/index.md": "# Grundgesetz\n\n## Art 1\n\nText.\n" });
-    const adopted = await runMain(
-      ["adopt", "laws/*", "--title-id", "{folder|upper}", "--name", "{folder}", "--version-date", "2024-01-01"].concat([
-        "--source-text-url",
-        `https://${HOST}/{folder}/`,
-        "--legislation-host",
-        HOST,
-      ]),
-      dir,
-    );
-    expect(adopted.code, adopted.stderr).toBe(0);
-    await git(["add", "-A"], dir);
-    await git(["commit", "-qm", "adopt"], dir);
+    await adoptedRepository();
     execFileSync("mkfifo", [join(dir, ".tooling/citation-targets/zz.lock.json")]);
     await writeFile(join(dir, "laws/gg/index.md"), "# Grundgesetz\n\n## Art 1\n\nText, geändert.\n");
     await git(["add", "laws/gg/index.md"], dir);
@@ -69,17 +74,7 @@ describe("the manifests --staged reads", () => {
   }, 30_000);
 
   test("a merge stopped at a conflict: validate --staged and update --check --staged say so once (exit 2), never 'no problems'", async () => {
-    await git(["init", "-q", "-b", "main"], dir);
-    await writeTree(dir, { "laws/gg/index.md": "# Grundgesetz\n\n## Art 1\n\nText.\n" });
-    const flags = ["--title-id", "{folder|upper}", "--name", "{folder}", "--version-date", "2024-01-01"].concat([
-      "--source-text-url",
-      `https://${HOST}/{folder}/`,
-      "--legislation-host",
-      HOST,
-    ]);
-    expect((await runMain(["adopt", "laws/*", ...flags], dir)).code).toBe(0);
-    await git(["add", "-A"], dir);
-    await git(["commit", "-qm", "adopt"], dir);
+    await adoptedRepository();
     await git(["checkout", "-qb", "side"], dir);
     await writeFile(join(dir, "laws/gg/index.md"), "# Grundgesetz\n\n## Art 1\n\nText, so.\n");
     expect((await runMain(["update"], dir)).code).toBe(0);
@@ -103,17 +98,7 @@ describe("the manifests --staged reads", () => {
   }, 30_000);
 
   test("a staged lock manifest broken by hand (not JSON) is checked with its JSONL and said: validate --staged fails", async () => {
-    await git(["init", "-q"], dir);
-    await writeTree(dir, { "laws/gg/index.md": "# Grundgesetz\n\n## Art 1\n\nText.\n" });
-    const flags = ["--title-id", "{folder|upper}", "--name", "{folder}", "--version-date", "2024-01-01"].concat([
-      "--source-text-url",
-      `https://${HOST}/{folder}/`,
-      "--legislation-host",
-      HOST,
-    ]);
-    expect((await runMain(["adopt", "laws/*", ...flags], dir)).code).toBe(0);
-    await git(["add", "-A"], dir);
-    await git(["commit", "-qm", "adopt"], dir);
+    await adoptedRepository();
     await writeFile(join(dir, ".tooling/citation-targets/gg.lock.json"), '{"slug": "gg",\n');
     await git(["add", "-A"], dir);
     const run = await runMain(["validate", "--staged", "--format", "json"], dir);

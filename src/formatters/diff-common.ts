@@ -1,4 +1,5 @@
 /** What the diff formats share: their context, how loud a change is, and how fields, moves and the summary read. */
+import { unitsBelow } from "../core/diff/unit-changes.js";
 import type { ChalkInstance } from "chalk";
 import type { DiffChange, DiffPair, DiffReport, FieldChange } from "../core/diff/diff.js";
 import { failsGate } from "../core/diff/diff.js";
@@ -128,9 +129,9 @@ export function moreMoveCandidates(change: DiffChange): string | undefined {
  * (its message's `; units below it changed: …`).
  */
 export function describeUnits(change: DiffChange): string | undefined {
-  const marker = "; units below it changed: ";
-  const at = change.units !== undefined ? change.message.lastIndexOf(marker) : -1;
-  return at === -1 ? undefined : change.message.slice(at + 2);
+  return change.units !== undefined && change.address !== undefined
+    ? unitsBelow(change.address, change.units)
+    : undefined;
 }
 
 /** The compact summary: counts by class and kind, approvals, and the gate. */

@@ -46,8 +46,13 @@ export function listUnitChanges(changes: DiffChange[]): void {
   }
   for (const [parent, list] of units) {
     parent.units = list;
-    const shown = list.slice(0, NAMED).map((address) => address.slice(parent.address!.length + 1));
-    const more = list.length > NAMED ? ` and ${list.length - NAMED} more` : "";
-    parent.message += `; units below it changed: ${shown.join(", ")}${more}`;
+    parent.message += `; ${unitsBelow(parent.address!, list)}`;
   }
+}
+
+/** `units below it changed: abs-2, abs-2/nr-1` (the first NAMED, then how many more), of a heading's change. */
+export function unitsBelow(address: string, units: readonly string[]): string {
+  const shown = units.slice(0, NAMED).map((unit) => unit.slice(address.length + 1));
+  const more = units.length > NAMED ? ` and ${units.length - NAMED} more` : "";
+  return `units below it changed: ${shown.join(", ")}${more}`;
 }
