@@ -565,6 +565,44 @@ describe("the lines of units", () => {
     expect(records.some((r) => local(r) === "§-12/abs-2")).toBe(true);
   });
 
+  test("escapedByteOffsets and escapedAt: a unit's JSON text is the slice of its heading's, on the bytes read as Latin-1", async () => {
+    const { escapedByteOffsets } = await import("../src/core/records/record-line.js");
+    const { escapedAt } = await import("../src/core/records/generate.js");
+    const fc = (await import("fast-check")).default;
+    const character = fc.constantFrom("a", "ä", "\n", "\r", "\t", "\u0001", '"', "\\", "\u2028", "😀", "§");
+    fc.assert(
+      fc.property(
+        fc.array(character, { maxLength: 30 }),
+        fc.array(character, { maxLength: 5 }),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        (chars, before, picks) => {
+          const text = chars.join("");
+          const prefix = Buffer.from(before.join(""), "utf8");
+          const bytes = new Uint8Array(Buffer.concat([prefix, Buffer.from(text, "utf8")]));
+          const latin1 = Buffer.from(text, "utf8").toString("latin1");
+          const json = JSON.stringify(latin1);
+          // Offsets at character boundaries (never inside a pair), as byte offsets from the text's start.
+          const bounds = [0];
+          for (let i = 0; i < chars.length; i++) bounds.push(bounds[i]! + Buffer.byteLength(chars[i]!, "utf8"));
+          const offsets = picks.map((p) => bounds[p % bounds.length]!);
+          const moved = escapedAt(
+            offsets,
+            (local) => escapedByteOffsets(bytes, prefix.length, local),
+            (o) => o,
+          );
+          offsets.forEach((a, k) =>
+            offsets.forEach((b, m) => {
+              if (a <= b) expect(`"${json.slice(moved[k], moved[m])}"`).toBe(JSON.stringify(latin1.slice(a, b)));
+            }),
+          );
+          const ascending = offsets.every((o, k) => k === 0 || offsets[k - 1]! <= o);
+          expect(escapedByteOffsets(bytes, prefix.length, offsets) === undefined).toBe(!ascending);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
   test("escapedOffsets: JSON.stringify of a slice is the slice of JSON.stringify between the offsets", async () => {
     const { escapedOffsets } = await import("../src/core/records/record-line.js");
     const fc = (await import("fast-check")).default;

@@ -39,11 +39,19 @@ export interface UnitKind {
 /** A label must end at white space, the end of the line or (for `(4)(weggefallen)`) an opening bracket. */
 const END = "(?=[\\s(]|$)";
 
-function reader(pattern: string, label: (match: RegExpExecArray) => string): UnitKind["read"] {
+/**
+ * A label reader of a pattern, compiled once (the readers run on every paragraph and item of a dataset with units):
+ * `printed` is the whole match unless said otherwise (a Swiss Absatz prints its number without the `<sup>` tags).
+ */
+function reader(
+  pattern: string,
+  label: (match: RegExpExecArray) => string,
+  printed: (match: RegExpExecArray) => string = (m) => m[0],
+): UnitKind["read"] {
   const regexp = new RegExp(`^${pattern}${END}`);
   return (text) => {
     const match = regexp.exec(text);
-    return match ? { printed: match[0], label: label(match) } : undefined;
+    return match ? { printed: printed(match), label: label(match) } : undefined;
   };
 }
 
@@ -103,10 +111,11 @@ export const UNIT_KINDS: readonly UnitKind[] = [
     prefix: "abs",
     rank: 1,
     place: "paragraph",
-    read: (text) => {
-      const match = new RegExp(`^<sup>([0-9]+(?:${SWISS_SUFFIX}|[a-z])?)</sup>${END}`).exec(text);
-      return match ? { printed: match[1]!, label: match[1]! } : undefined;
-    },
+    read: reader(
+      `<sup>([0-9]+(?:${SWISS_SUFFIX}|[a-z])?)</sup>`,
+      (m) => m[1]!,
+      (m) => m[1]!,
+    ),
   },
   {
     system: "ch",

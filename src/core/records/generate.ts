@@ -23,7 +23,14 @@ import {
   containerStructuralPath,
   targetStructuralPath,
 } from "../model.js";
-import { escapedOffsets, type OutputRecord, serializeRecord, serializeRecordCut, valueJson } from "./record-line.js";
+import {
+  escapedByteOffsets,
+  escapedOffsets,
+  type OutputRecord,
+  serializeRecord,
+  serializeRecordCut,
+  valueJson,
+} from "./record-line.js";
 
 export type ArtifactReader = (path: string) => Promise<Uint8Array>;
 
@@ -327,32 +334,37 @@ function visitArtifactTargets(
         : [];
     if (units.length > 0) {
       const leaves = parsed.leaves!;
-      const startOf = (first: number) => leaves[first]!.lineStart;
-      const endOf = (end: number) => (end < target.blockEnd ? leaves[end]!.lineStart : target.end);
       // The units' text is their heading's: escaped once, each unit's JCS text a slice of the heading's (on the bytes
-      // read as Latin-1, when the source bytes are given: SourceBytes).
-      const offsets = [...new Set(units.flatMap((u) => [startOf(u.first), endOf(u.end)]))].sort((x, y) => x - y);
+      // read as Latin-1, when the source bytes are given: SourceBytes). A unit starts where a leaf of the heading's body
+      // starts and ends where the next one starts, or at the heading's end: where each of those falls in the JSON text,
+      // by leaf (the last entry the end).
+      const first = target.blockStart + 1;
+      const starts: number[] = new Array(target.blockEnd - first + 1);
+      for (let k = first; k < target.blockEnd; k++) starts[k - first] = leaves[k]!.lineStart;
+      starts[target.blockEnd - first] = target.end;
       let json: string;
       let moved: number[];
       if (source === undefined) {
         const markdown = heading.record.markdown as string;
         json = valueJson(markdown, WELL_FORMED);
-        moved = escapedOffsets(
-          markdown,
-          offsets.map((o) => o - target.start),
+        moved = escapedAt(
+          starts,
+          (offsets) => escapedOffsets(markdown, offsets),
+          (o) => o - target.start,
         );
       } else {
         json = heading.markdownJson!;
         const from = source.offsets.byteOf(target.start);
-        const end = source.offsets.byteOf(target.end);
-        moved = escapedOffsets(
-          source.latin1.slice(from, end),
-          offsets.map((o) => source.offsets.byteOf(o) - from),
+        moved = escapedAt(
+          starts,
+          (offsets) => escapedByteOffsets(source.bytes, from, offsets),
+          (o) => source.offsets.byteOf(o) - from,
         );
       }
       heading.markdownJson = json;
       visit(heading);
-      const at = new Map(offsets.map((o, k) => [o, moved[k]!]));
+      const startOf = (index: number) => starts[index - first]!;
+      const jsonAt = (index: number) => moved[index - first]!;
       /** The enclosing units' locals and printed designations, by depth. */
       // Each entry also has the JCS text of the trail of a unit below it (ownTrailJson): its parent's and one more.
       const trailJson = valueJson([...ownTrail, headingText], WELL_FORMED);
@@ -366,7 +378,7 @@ function visitArtifactTargets(
         spend(parent.characters);
         const unitLocal = `${parent.local}/${unit.step}`;
         const start = startOf(unit.first);
-        const end = endOf(unit.end);
+        const end = startOf(unit.end);
         const made = targetRecord(
           common,
           fields,
@@ -385,8 +397,9 @@ function visitArtifactTargets(
           true,
         );
         made.ownTrailJson = parent.trailJson;
-        if (source === undefined) made.markdownJson = `"${json.slice(at.get(start)!, at.get(end)!)}"`;
-        else made.markdownInner = json.slice(at.get(start)!, at.get(end)!); // written between quotes, never joined
+        const inner = json.slice(jsonAt(unit.first), jsonAt(unit.end));
+        if (source === undefined) made.markdownJson = `"${inner}"`;
+        else made.markdownInner = inner; // written between quotes, never joined
         visit(made);
         above.push({
           local: unitLocal,
@@ -567,6 +580,31 @@ export async function* generateRecordsFrom(
       yield record;
     }
   }
+}
+
+/**
+ * Where offsets of a heading's text fall in its JSON text (escapedOffsets, escapedByteOffsets: `escape`), by position in
+ * `offsets` (text offsets, each mapped by `local` to what `escape` counts from). Offsets that do not ascend (never in
+ * document order; kept for safety) are escaped sorted and without repeats, and put back in their places. Exported for
+ * its test.
+ *
+ * @internal
+ */
+export function escapedAt(
+  offsets: readonly number[],
+  escape: (local: number[]) => number[] | undefined,
+  local: (offset: number) => number,
+): number[] {
+  let ascending = true;
+  for (let k = 1; ascending && k < offsets.length; k++) ascending = offsets[k - 1]! <= offsets[k]!;
+  if (ascending) {
+    const moved = escape(offsets.map(local));
+    if (moved !== undefined) return moved;
+  }
+  const sorted = [...new Set(offsets)].sort((x, y) => x - y);
+  const moved = escape(sorted.map(local))!;
+  const at = new Map(sorted.map((o, k) => [o, moved[k]!]));
+  return offsets.map((o) => at.get(o)!);
 }
 
 /**
