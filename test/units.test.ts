@@ -301,6 +301,56 @@ describe("addresses that follow the citation", () => {
     ]);
   });
 
+  test("a 1a. at the end of a Nummer list holds itself: the wrap-up after it keeps its address and text", async () => {
+    const one =
+      "## § 2 Begriffe\n\n(1) Unternehmer ist, wer\n\n1. Waren herstellt,\n2. Waren vertreibt,\n\nund dabei handelt.\n";
+    const two = one.replace("2. Waren vertreibt,\n", "2. Waren vertreibt,\n\n2a. Waren einführt,\n");
+    const before = unitTexts((await generated({ "x.md": one })).records);
+    const after = unitTexts((await generated({ "x.md": two })).records);
+    expect(before.get("§-2/abs-1/_2")).toBe("und dabei handelt.\n");
+    expect(after.get("§-2/abs-1/_2")).toBe("und dabei handelt.\n");
+    expect(after.get("§-2/abs-1/nr-2a")).toBe("2a. Waren einführt,\n\n");
+    expect([...after.keys()].filter((l) => !before.has(l))).toEqual(["§-2/abs-1/nr-2a"]);
+  });
+
+  test("Buchstaben at the start of the line after a Nummer list item are that Nummer's, as indented ones are", async () => {
+    const flush =
+      "## § 3 A\n\n(1) Gilt nicht für\n\n1. Verträge über\n\na) Grundstücke,\n\nb) Wohnraum,\n\n2. Versicherungen,\n\nsoweit nichts anderes gilt.\n";
+    const indented = flush.replace("\na) Grund", "\n   a) Grund").replace("\nb) Wohn", "\n   b) Wohn");
+    const expected = [
+      "§-3",
+      "§-3/abs-1",
+      "§-3/abs-1/_1",
+      "§-3/abs-1/nr-1",
+      "§-3/abs-1/nr-1/_1",
+      "§-3/abs-1/nr-1/bst-a",
+      "§-3/abs-1/nr-1/bst-b",
+      "§-3/abs-1/nr-2",
+      "§-3/abs-1/_2",
+    ];
+    const flushTexts = unitTexts((await generated({ "x.md": flush })).records);
+    expect(locals((await generated({ "x.md": flush })).records)).toEqual(expected);
+    expect(locals((await generated({ "x.md": indented })).records)).toEqual(expected);
+    expect(flushTexts.get("§-3/abs-1/nr-1")).toBe("1. Verträge über\n\na) Grundstücke,\n\nb) Wohnraum,\n\n");
+    expect(flushTexts.get("§-3/abs-1/_2")).toBe("soweit nichts anderes gilt.\n");
+    // Text between the item and the letter ends the Nummer: the letters are then the Absatz's.
+    const between = flush.replace("\na) Grund", "\nwie folgt:\n\na) Grund");
+    expect(locals((await generated({ "x.md": between })).records)).toContain("§-3/abs-1/bst-a");
+  });
+
+  test("Australian inserted subparagraphs (ia) and (iia) are units by their labels, in their legal order", async () => {
+    const one =
+      "## 5 Exemptions\n\n- (1) This Act does not apply to:\n  - (a) a Minister, in respect of:\n    - (i) an act; or\n    - (ii) a practice; or\n    - (iia) a practice of staff.\n";
+    const two = one.replace("    - (ii) a practice;", "    - (ia) an act as adviser; or\n    - (ii) a practice;");
+    const before = unitTexts((await generated({ "x.md": one })).records);
+    const after = unitTexts((await generated({ "x.md": two })).records);
+    expect(before.get("5/subsec-1/para-a/subpara-iia")).toBe("    - (iia) a practice of staff.\n");
+    expect([...before.keys()].filter((l) => after.get(l) === undefined)).toEqual([]);
+    expect([...after.keys()].filter((l) => !before.has(l))).toEqual(["5/subsec-1/para-a/subpara-ia"]);
+    // In their order, so that none opens a second run (`~r2`).
+    expect([...after.keys()].filter((l) => l.includes("~"))).toEqual([]);
+  });
+
   test("the units of a tie-broken heading extend its local, tie-break and all", async () => {
     const { records } = await generated({ "x.md": "## § 37\n\n(1) Eins.\n\n## § 37\n\n(1) Eins.\n" });
     expect(locals(records)).toEqual(["§-37", "§-37/abs-1", "§-37~2", "§-37~2/abs-1"]);

@@ -85,6 +85,9 @@ export const UNIT_KINDS: readonly UnitKind[] = [
     rank: 2,
     place: "paragraph",
     read: reader("([0-9]+[a-z]+)\\.", (m) => m[1]!),
+    // An inserted Nummer printed as a paragraph holds itself and its Buchstaben, as a list item does: the wrap-up after
+    // the list is the Absatz's, with or without a `1a.` at the list's end.
+    closesAtText: true,
   },
   {
     system: "de",
@@ -133,7 +136,8 @@ export const UNIT_KINDS: readonly UnitKind[] = [
     prefix: "subpara",
     rank: 4,
     place: "bullet-item",
-    read: reader(`\\((${ROMAN})\\)`, (m) => m[1]!),
+    // An inserted subparagraph takes a letter after its numeral: `(ia)` between `(i)` and `(ii)`, `(iia)`.
+    read: reader(`\\((${ROMAN}[a-z]*)\\)`, (m) => m[1]!),
     under: "para",
   },
   {
@@ -166,6 +170,9 @@ function romanValue(text: string): number {
   return total;
 }
 
+/** A subparagraph's label: its roman numeral and the letters of an inserted one. */
+const ROMAN_AND_LETTERS = new RegExp(`^(${ROMAN})([a-z]*)$`);
+
 const SUFFIX_ORDER = new Map(LATIN_SUFFIXES.map((suffix, i) => [suffix, i]));
 
 /**
@@ -173,7 +180,14 @@ const SUFFIX_ORDER = new Map(LATIN_SUFFIXES.map((suffix, i) => [suffix, i]));
  * `1ter`); roman numerals by value; letters in code-unit order (`h` < `ha` < `i`). Negative when `a` comes first.
  */
 export function compareLabels(kind: UnitKind, a: string, b: string): number {
-  if (kind.prefix === "subpara") return romanValue(a) - romanValue(b);
+  if (kind.prefix === "subpara") {
+    // The numeral, then the letters of an inserted one (`i` < `ia` < `ii`).
+    const [, ra = "", sa = ""] = ROMAN_AND_LETTERS.exec(a) ?? [];
+    const [, rb = "", sb = ""] = ROMAN_AND_LETTERS.exec(b) ?? [];
+    const byValue = romanValue(ra) - romanValue(rb);
+    if (byValue !== 0) return byValue;
+    return sa < sb ? -1 : sa > sb ? 1 : 0;
+  }
   const na = /^[0-9]+/.exec(a)?.[0];
   const nb = /^[0-9]+/.exec(b)?.[0];
   if (na !== undefined && nb !== undefined) {

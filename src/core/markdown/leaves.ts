@@ -18,6 +18,8 @@ export interface Leaf {
   chain: readonly number[];
   /** Set when the leaf is its list item's first, on the item's marker line (or stands for an empty item). */
   item?: { id: number; ordered: boolean; marker: string };
+  /** Set for an indented code block: text printed indented below a label (units.ts, `closesAtText`). */
+  indented?: true;
 }
 
 /** Numbers the containers of one artifact. */
@@ -86,6 +88,7 @@ export function leavesOf(tokens: Token[], lineStart: (line: number) => number, c
             ? firstLine(token.content).trimStart()
             : "";
       const leaf: Leaf = { lineStart: lineStart(line), text, chain: chain.slice() };
+      if (type === "code_block") leaf.indented = true;
       const container = open[open.length - 1];
       if (container?.item && container.leaves === leaves.length && container.line === line)
         leaf.item = { id: container.id, ...container.item };

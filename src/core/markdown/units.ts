@@ -37,6 +37,11 @@ interface Node {
   /** Its depth in the chain of the item (for `item`). */
   itemDepth: number;
   hasChildren: boolean;
+  /**
+   * It holds only itself and the units below it: text after it is its parent's (its kind's `closesAtText`, or a list
+   * item's unit taken up again by a paragraph label below it: cutUnits).
+   */
+  closesAtText: boolean;
 }
 
 function startsWith(chain: readonly number[], prefix: readonly number[]): boolean {
@@ -88,13 +93,36 @@ export function cutUnits(leaves: readonly Leaf[], first: number, end: number): U
     chain: [],
     itemDepth: 0,
     hasChildren: false,
+    closesAtText: false,
   };
   const open: Node[] = [];
   for (let i = first; i < end; i++) {
     const leaf = leaves[i]!;
-    while (open.length > 0 && !holds(open[open.length - 1]!, leaf)) open.pop()!.end = i;
+    /** The outermost unit of a list item that ends at this leaf. */
+    let closed: Node | undefined;
+    while (open.length > 0 && !holds(open[open.length - 1]!, leaf)) {
+      closed = open.pop()!;
+      closed.end = i;
+    }
     let top = open[open.length - 1];
     const found = leaf.text === "" && leaf.item === undefined ? undefined : labelOf(leaf, top);
+    if (
+      found !== undefined &&
+      closed?.item !== undefined &&
+      found.kind.place === "paragraph" &&
+      found.kind.system === closed.kind!.system &&
+      found.kind.rank > closed.kind!.rank
+    ) {
+      // A label printed as a paragraph right after a list item's unit, of a smaller unit than the item's (`a)` at the
+      // start of the line after `1. Verträge über`): the item's unit goes on, as it would with the label indented inside
+      // the item, holding the paragraph's units and ending at text (which is its parent's) or at a label of its rank.
+      closed.item = undefined;
+      closed.chain = leaf.chain;
+      closed.end = end;
+      closed.closesAtText = true;
+      open.push(closed);
+      top = closed;
+    }
     if (found !== undefined) {
       // Units that end at a label of their rank or a smaller one end here.
       while (top !== undefined && top.item === undefined && top.kind!.rank >= found.kind.rank) {
@@ -115,6 +143,7 @@ export function cutUnits(leaves: readonly Leaf[], first: number, end: number): U
           chain: leaf.chain,
           itemDepth: leaf.item === undefined ? 0 : leaf.chain.length - 1,
           hasChildren: false,
+          closesAtText: found.kind.closesAtText === true,
         };
         parent.items.push(node);
         parent.hasChildren = true;
@@ -123,7 +152,8 @@ export function cutUnits(leaves: readonly Leaf[], first: number, end: number): U
       }
     }
     // Text after a unit that ends at text (a Buchstabe printed as a paragraph) is its parent's.
-    while (top !== undefined && top.item === undefined && top.kind!.closesAtText === true) {
+    // (Text printed indented below it, an indented code block, is its own: § 308 Nr. 1a BGB.)
+    while (top !== undefined && top.item === undefined && top.closesAtText && leaf.indented !== true) {
       open.pop()!.end = i;
       top = open[open.length - 1];
     }
