@@ -135,11 +135,17 @@ describe("diff --format junit", () => {
   });
 });
 
+/** A file's records as of the law's next version: each record's versionDate 2024-07-01 made 2025-07-01. */
+const newVersion = (text: string) => text.replaceAll('"versionDate":"2024-07-01"', '"versionDate":"2025-07-01"');
+
 describe("diff --write-approvals", () => {
-  /** An old and a new file: section 1 repealed, section 2 amended, section 1A inserted. */
+  /**
+   * An old and a new file: section 1 repealed, section 2 amended, section 1A inserted; the new side is the law's new
+   * version (2025-07-01), as entries by version approve only changes that bring one.
+   */
   async function amended(): Promise<void> {
     const old = await readFile(join(fixtures, "records/record-changed/old.jsonl"), "utf8");
-    const changed = (await readFile(join(fixtures, "records/record-changed/new.jsonl"), "utf8")).split("\n");
+    const changed = newVersion(await readFile(join(fixtures, "records/record-changed/new.jsonl"), "utf8")).split("\n");
     await writeFile(join(dir, "old.jsonl"), old);
     await writeFile(
       join(dir, "new.jsonl"),
@@ -159,7 +165,7 @@ describe("diff --write-approvals", () => {
       [
         "{",
         '  "approvals": [',
-        '    { "dataset": "example-act", "versionDate": "2024-07-01", "kind": "record-changed", "reason": "TODO: say why this change is right (e.g. the amending Act), then remove TODO" },',
+        '    { "dataset": "example-act", "versionDate": "2025-07-01", "kind": "record-changed", "reason": "TODO: say why this change is right (e.g. the amending Act), then remove TODO" },',
         '    { "address": "example-act/part-1/section-1.md#1", "kind": "record-removed", "reason": "TODO: say why this change is right (e.g. the amending Act), then remove TODO" }',
         "  ]",
         "}",
@@ -172,7 +178,7 @@ describe("diff --write-approvals", () => {
     const report = JSON.parse(unedited.stdout);
     expect(report.summary).toMatchObject({ breaking: 2, approved: 0, failing: 2, passed: false });
     expect(report.warnings).toEqual([
-      'approval {"kind":"record-changed","dataset":"example-act","versionDate":"2024-07-01"} has the placeholder reason "TODO: say why this change is right (e.g. the amending Act), then remove TODO": it approves nothing until its reason says why the change is right',
+      'approval {"kind":"record-changed","dataset":"example-act","versionDate":"2025-07-01"} has the placeholder reason "TODO: say why this change is right (e.g. the amending Act), then remove TODO": it approves nothing until its reason says why the change is right',
       'approval {"kind":"record-removed","address":"example-act/part-1/section-1.md#1"} has the placeholder reason "TODO: say why this change is right (e.g. the amending Act), then remove TODO": it approves nothing until its reason says why the change is right',
     ]);
     // One reason edited: that change passes, the other still fails.
@@ -209,7 +215,7 @@ describe("diff --write-approvals", () => {
       '  "approvals": [',
       '    { "address": "example-act/part-1/section-1.md#1", "kind": "record-removed", "reason": "repealed by Act No. 3, 2025" },',
       '    { "address": "example-act/somewhere-else.md#9", "reason": "kept although stale" },',
-      '    { "dataset": "example-act", "versionDate": "2024-07-01", "kind": "record-changed", "reason": "TODO: say why this change is right (e.g. the amending Act), then remove TODO" }',
+      '    { "dataset": "example-act", "versionDate": "2025-07-01", "kind": "record-changed", "reason": "TODO: say why this change is right (e.g. the amending Act), then remove TODO" }',
     ]);
     // Run again: the placeholder entry names the change already, so nothing is added and the bytes stay.
     const again = await runMain([...args, "--approvals", "approvals.json", "--write-approvals", "approvals.json"], dir);
@@ -221,7 +227,10 @@ describe("diff --write-approvals", () => {
 
   test("additive changes only with --fail-on any; a schema change by pointer and kind; nothing to approve writes no file", async () => {
     await cp(join(fixtures, "records/record-added/old.jsonl"), join(dir, "a-old.jsonl"));
-    await cp(join(fixtures, "records/record-added/new.jsonl"), join(dir, "a-new.jsonl"));
+    await writeFile(
+      join(dir, "a-new.jsonl"),
+      newVersion(await readFile(join(fixtures, "records/record-added/new.jsonl"), "utf8")),
+    );
     const none = await runMain(["diff", "a-old.jsonl", "a-new.jsonl", "--write-approvals", "out/approvals.json"], dir);
     expect(none.code).toBe(0);
     expect(none.stderr).toContain(
@@ -233,7 +242,7 @@ describe("diff --write-approvals", () => {
       dir,
     );
     expect(await readFile(join(dir, "out/approvals.json"), "utf8")).toContain(
-      '{ "dataset": "example-act", "versionDate": "2024-07-01", "kind": "record-added", "reason": "TODO:',
+      '{ "dataset": "example-act", "versionDate": "2025-07-01", "kind": "record-added", "reason": "TODO:',
     );
     const schema = await runMain(
       [

@@ -8,7 +8,15 @@ import { join } from "node:path";
 import { diff as libraryDiff } from "../src/index.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { approvalsToAdd } from "../src/core/diff/approvals-file.js";
-import { hasAddressPrefix, parseApprovals, type DiffReport, summarizeDiff } from "../src/core/diff/diff.js";
+import {
+  applyApprovals,
+  approvalWarnings,
+  approves,
+  hasAddressPrefix,
+  parseApprovals,
+  type DiffReport,
+  summarizeDiff,
+} from "../src/core/diff/diff.js";
 import { classifyTextChange, withoutFootnotes } from "../src/core/diff/text-change.js";
 import { tempDir, writeTree } from "./helpers/datasets.js";
 import { runMain } from "./helpers/in-process.js";
@@ -178,6 +186,46 @@ describe("1. approvals by law and version", () => {
         addresses: ["rabattg/index.md#§-1"],
       },
     ]);
+  });
+});
+
+describe("1a. a text change without a new versionDate", () => {
+  test("a version's entry does not approve it: it fails, a warning says why, and --write-approvals names it by address", () => {
+    const change = (address: string) => ({
+      kind: "record-changed" as const,
+      class: "breaking" as const,
+      address,
+      message: address,
+    });
+    // The law's new version was approved when it came (2024-01-01 → 2025-07-01); a later change keeps 2025-07-01.
+    const pairs = [
+      {
+        type: "records" as const,
+        old: "old/bgb.jsonl",
+        new: "new/bgb.jsonl",
+        dataset: { slug: "bgb", versionDate: { before: "2025-07-01", after: "2025-07-01" } },
+        changes: [change("bgb/index.md#§-1")],
+        warnings: [],
+      },
+    ];
+    const entry = { dataset: "bgb", versionDate: "2025-07-01", kind: "record-changed" as const, reason: "Art. 5 G" };
+    expect(approves(entry, pairs[0]!.changes[0]!, pairs[0])).toBe(false);
+    const unmatched = applyApprovals(pairs, [entry]);
+    expect(pairs[0]!.changes[0]!).not.toHaveProperty("approved");
+    expect(approvalWarnings([entry], unmatched, pairs)).toEqual([
+      'approval {"dataset":"bgb","versionDate":"2025-07-01","kind":"record-changed"} is for bgb 2025-07-01, which both sides have: the law\'s text changed without a new versionDate, so the entry approves nothing; give the new version its date (update --version-date) and review its changes',
+    ]);
+    const report: DiffReport = { pairs, summary: summarizeDiff(pairs, "breaking"), warnings: [] };
+    expect(report.summary.passed).toBe(false);
+    expect(approvalsToAdd(report, [entry]).map((a) => a.approval)).toEqual([
+      { address: "bgb/index.md#§-1", kind: "record-changed", reason: expect.any(String) },
+    ]);
+    // The same change bringing the version is approved by the entry.
+    const brought = {
+      ...pairs[0]!,
+      dataset: { slug: "bgb", versionDate: { before: "2024-01-01", after: "2025-07-01" } },
+    };
+    expect(approves(entry, pairs[0]!.changes[0]!, brought)).toBe(true);
   });
 });
 

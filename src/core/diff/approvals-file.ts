@@ -10,6 +10,7 @@ import {
   type DiffPair,
   type DiffReport,
   PLACEHOLDER_REASON,
+  sameVersion,
   versionOf,
 } from "./diff.js";
 
@@ -38,7 +39,7 @@ const BY_VERSION = new Set<string>(["record-changed", "record-added"]);
 /**
  * The entry for a change in its pair: a dataset removed is one entry `{dataset, kind: "record-removed"}`; a text
  * change (record-changed, record-added) of a dataset is one entry per dataset version and kind
- * `{dataset, versionDate, kind}`; any other change has an entry of its own (approvalFor), so that a record removed
+ * `{dataset, versionDate, kind}` (when the new side has a versionDate of its own; else by address); any other change has an entry of its own (approvalFor), so that a record removed
  * from a dataset that remains is reviewed by name.
  */
 export function approvalIn(pair: DiffPair, change: DiffChange, reason: string = PLACEHOLDER_REASON): Approval {
@@ -46,7 +47,8 @@ export function approvalIn(pair: DiffPair, change: DiffChange, reason: string = 
   if (dataset !== undefined && change.address !== undefined) {
     if (pair.newMissing && change.kind === "record-removed") return { dataset, kind: change.kind, reason };
     const versionDate = versionOf(pair);
-    if (BY_VERSION.has(change.kind))
+    // A change with no new version (both sides have one date) is approved by its address: no version entry matches it.
+    if (BY_VERSION.has(change.kind) && !sameVersion(pair))
       return { dataset, ...(versionDate !== undefined ? { versionDate } : {}), kind: change.kind, reason };
   }
   return approvalFor(change, reason);

@@ -286,9 +286,24 @@ export function approves(approval: Approval, change: DiffChange, pair?: DiffPair
   )
     return false;
   if (approval.dataset !== undefined && pair?.dataset?.slug !== approval.dataset) return false;
-  if (approval.versionDate !== undefined && (pair === undefined || versionOf(pair) !== approval.versionDate))
+  if (approval.versionDate !== undefined && (pair === undefined || !bringsVersion(pair, approval.versionDate)))
     return false;
   return true;
+}
+
+/**
+ * True when the pair brings the version of that date: its new side has it and its old side another (or none). A change
+ * made while both sides have the date (the law's text changed, its versionDate not) is not the version that was
+ * reviewed, and no entry for that date approves it.
+ */
+function bringsVersion(pair: DiffPair, versionDate: string): boolean {
+  return versionOf(pair) === versionDate && !sameVersion(pair);
+}
+
+/** True when both sides of a dataset pair have one versionDate (its text changed without a new version). */
+export function sameVersion(pair: DiffPair): boolean {
+  const dates = pair.dataset?.versionDate;
+  return dates !== undefined && dates.before !== undefined && dates.before === dates.after;
 }
 
 /**
@@ -349,6 +364,10 @@ export function approvalWarnings(
         approval.versionDate !== undefined
           ? pairs.find((pair) => pair.dataset?.slug === approval.dataset && versionOf(pair) !== undefined)
           : undefined;
+      if (other !== undefined && versionOf(other) === approval.versionDate && sameVersion(other))
+        return [
+          `approval ${describeApproval(approval)} is for ${approval.dataset} ${approval.versionDate}, which both sides have: the law's text changed without a new versionDate, so the entry approves nothing; give the new version its date (update --version-date) and review its changes`,
+        ];
       if (other !== undefined && versionOf(other) !== approval.versionDate)
         return [
           `approval ${describeApproval(approval)} is for ${approval.dataset} ${approval.versionDate}, not ${versionOf(other)}: stale (it approves nothing; review the new version's changes)`,
