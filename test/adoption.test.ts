@@ -543,9 +543,26 @@ describe("update sets the version fields (new versions)", () => {
         dir,
       );
       expect(adopted.code, adopted.stderr).toBe(0);
+      // Law c is not amended below, and its front matter has no slug: it gets no new version, and the template that
+      // needs one is not filled for it.
+      await writeTree(dir, { "laws/c/index.md": "---\nother: c\n---\n# C\n" });
+      const third = await runMain(
+        ["lock", "laws/c", "--slug", "c", "--title-id", "c", "--name", "C", "--version-date", "2024-01-01"].concat([
+          "--source-text-url",
+          "https://h.example/c/",
+          "--legislation-host",
+          "h.example",
+        ]),
+        dir,
+      );
+      expect(third.code, third.stderr).toBe(0);
+      await runMain(["generate", ".tooling/citation-targets/c.lock.json"], dir);
       const one = await runMain(["update", "--source-text-url", "https://h.example/x/2025"], dir);
       expect(one.code).toBe(2);
-      expect(one.stderr).toContain("would give 2 datasets one address");
+      expect(one.stderr).toContain("would give 3 datasets one address");
+      // Laws a and b amended: the run over every dataset dates those two.
+      await writeFile(join(dir, "laws/a/index.md"), "---\nslug: a_x\n---\n# A\n\nGeändert.\n");
+      await writeFile(join(dir, "laws/b/index.md"), "---\nslug: b_y\n---\n# B\n\nGeändert.\n");
       const each = await runMain(
         [
           "update",
@@ -565,14 +582,22 @@ describe("update sets the version fields (new versions)", () => {
       ).toEqual([
         ["2025-03-01", "https://h.example/a_x/2025-03-01"],
         ["2025-03-01", "https://h.example/b_y/2025-03-01"],
+        [],
       ]);
+      expect(JSON.parse(await readFile(join(dir, ".tooling/citation-targets/c.lock.json"), "utf8"))).toMatchObject({
+        versionDate: "2024-01-01",
+        sourceTextUrl: "https://h.example/c/",
+      });
       expect(
-        report.datasets.every(
-          (d: { records: { reidentified: number; after: number } }) => d.records.reidentified === d.records.after,
-        ),
+        report.datasets
+          .slice(0, 2)
+          .every(
+            (d: { records: { reidentified: number; after: number } }) => d.records.reidentified === d.records.after,
+          ),
       ).toBe(true);
       // The text report says it too.
-      const text = await runMain(["update", "--version-date", "2025-04-01", "--check"], dir);
+      // Named, a dataset takes the new version whether or not its markdown changed.
+      const text = await runMain(["update", "a-x", "--version-date", "2025-04-01", "--check"], dir);
       expect(text.stdout).toContain("versionDate: 2025-03-01 → 2025-04-01");
       expect(text.stdout).toContain("the datasetDigest and citationTargetId of every record changed with it");
       const bad = await runMain(["update", "--version-date", "2025-02-29"], dir);
@@ -819,13 +844,16 @@ describe("found by trying it as a new user", () => {
       await writeTree(dir, { ".citation-targets.json": JSON.stringify({ legislationHost: HOST }) });
       expect((await runMain(args, dir)).code).toBe(0);
       const before = await readFile(join(dir, ".tooling/citation-targets/gg.lock.json"), "utf8");
-      const moved = await runMain(["update", "--source-text-url", "https://www.legifrance.gouv.fr/codes/x/"], dir);
+      const moved = await runMain(
+        ["update", "gg", "--source-text-url", "https://www.legifrance.gouv.fr/codes/x/"],
+        dir,
+      );
       expect(moved.code).toBe(1);
       expect(moved.stderr).toContain(
         `not on the legislation host ${HOST} (the config .citation-targets.json): validate would reject its records`,
       );
       expect(await readFile(join(dir, ".tooling/citation-targets/gg.lock.json"), "utf8")).toBe(before);
-      const fine = await runMain(["update", "--source-text-url", `https://${HOST}/gg/2`], dir);
+      const fine = await runMain(["update", "gg", "--source-text-url", `https://${HOST}/gg/2`], dir);
       expect(fine.code).toBe(0);
       expect(fine.stderr).not.toContain("legislation host");
     } finally {
@@ -851,7 +879,7 @@ describe("found by trying it as a new user", () => {
     try {
       await writeTree(dir, { "laws/gg/index.md": "---\nstand: 2022-12-19\n---\n# GG\n\n## Art 1\n\nText.\n" });
       expect((await runMain(["adopt", "laws/*", ...flags], dir)).code).toBe(0);
-      expect((await runMain(["update", "--version-date", "2024-07-19"], dir)).code).toBe(0);
+      expect((await runMain(["update", "gg", "--version-date", "2024-07-19"], dir)).code).toBe(0);
       await writeTree(dir, { "laws/bgb/index.md": "---\nstand: 2023-01-01\n---\n# BGB\n\n## § 1\n\nText.\n" });
       const again = await runMain(["adopt", "laws/*", ...flags, "--format", "json"], dir);
       expect(again.code, again.stderr).toBe(0);
@@ -873,7 +901,7 @@ describe("found by trying it as a new user", () => {
     try {
       await writeTree(dir, { "laws/gg/index.md": "---\nstand: 2022-12-19\n---\n# GG\n\n## Art 1\n\nText.\n" });
       expect((await runMain(["adopt", "laws/*", ...flags], dir)).code).toBe(0);
-      const back = await runMain(["update", "--version-date", "2021-01-01"], dir);
+      const back = await runMain(["update", "gg", "--version-date", "2021-01-01"], dir);
       expect(back.code).toBe(0);
       expect(back.stderr).toContain("warning: gg: versionDate goes back, from 2022-12-19 to 2021-01-01");
       await rename(join(dir, "laws/gg"), join(dir, "laws/grundgesetz"));

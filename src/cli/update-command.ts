@@ -76,7 +76,7 @@ export function registerUpdateCommand(
     )
     .option(
       "--version-date <date|template>",
-      "a new version: set versionDate in every manifest updated (YYYY-MM-DD, or a template such as '{front.stand}')",
+      "a new version: set versionDate in every dataset named; with none named, in those whose markdown changed (YYYY-MM-DD, or a template such as '{front.stand}')",
     )
     .option(
       "--source-text-url <url|template>",
@@ -86,7 +86,7 @@ export function registerUpdateCommand(
     .addOption(
       new Option(
         "-f, --format <format>",
-        "report format on stdout: text (default) or json (docs/spec.md, section 15); with --check, for CI: github, sarif, junit",
+        "report format on stdout: text (default) or json (docs/spec.md, section 15); with --check, for CI: github, sarif, junit, gitlab",
       )
         .choices(CHECK_FORMATS)
         .default("text"),
@@ -180,6 +180,8 @@ export function registerUpdateCommand(
           units: options.units, // with aliasKeys, as given: update writes only what is set (manifest-options.ts)
           aliasKeys: options.alias,
           ...(Object.keys(set).length > 0 ? { set } : {}),
+          // No dataset named: a new version's date and address go to the datasets whose markdown changed.
+          ...(named.length === 0 ? { versionOnlyIfChanged: true } : {}),
           ...datasetProgress(progress, "updating"),
           ...(options.cache === false
             ? { cache: false as const }

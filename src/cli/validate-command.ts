@@ -115,7 +115,8 @@ export function registerValidateCommand(program: Command, context: MainContext, 
       "after",
       () =>
         `\nSchema: --schema FILE when given, else .tooling/schemas/citation-targets.schema.json found from the\n` +
-        `working directory up to the repository root, else the bundled schema for --legislation-host.\n\n` +
+        `working directory up to the repository root, else the bundled schema for the legislation host: the\n` +
+        `lock manifest's own legislationHost, else --legislation-host or the config's, else www.legislation.gov.au.\n\n` +
         `Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage, configuration or I/O error.\n\n` +
         `Rules: ${ruleIdsLoaded().join(", ")}\n\n` +
         `Examples:\n  citation-targets validate\n  citation-targets validate .tooling/citation-targets/*.jsonl --format json\n  citation-targets validate data/ --rule non-canonical=warning --max-problems 20\n  git show HEAD:.tooling/citation-targets/x.jsonl | citation-targets validate - --stdin-filename .tooling/citation-targets/x.jsonl`,

@@ -172,6 +172,7 @@ const UPDATE: Record<string, Check> = {
   cache: stringOrFalse,
   set: datasetFields,
   configTemplates: boolean,
+  versionOnlyIfChanged: boolean,
   aliasKeys: strings,
   datasets: arrayOf((v) => {
     if (!plainObject(v)) return `expected an object of manifest, dir and fields, got ${got(v)}`;

@@ -117,6 +117,12 @@ export interface DatasetTask extends ManifestOptions {
    * config that covers the dataset's folder (version-templates.ts).
    */
   configTemplates?: boolean;
+  /**
+   * `templates`' versionDate and sourceTextUrl (a new version's) are set only when the markdown changed (or the dataset
+   * is new): a run over every dataset dates the laws amended, not the others. Without it, they are set in any case (the
+   * datasets were named).
+   */
+  versionOnlyIfChanged?: boolean;
 }
 
 export interface DatasetTaskResult {
@@ -192,9 +198,20 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
   }
   let locked: LockResult;
   try {
-    const filled = task.templates
-      ? await fillFieldTemplates(task.templates, named, cwd, undefined, task.limits.maxFrontMatterBytes)
-      : {};
+    const fill = (templates: Partial<DatasetFields> | undefined) =>
+      templates !== undefined && Object.keys(templates).length > 0
+        ? fillFieldTemplates(templates, named, cwd, undefined, task.limits.maxFrontMatterBytes)
+        : Promise.resolve({});
+    // A new version's fields wait for the markdown to have changed, when asked: they are not even filled before (a
+    // template the front matter of a law not amended cannot fill is no fault of this run).
+    const { versionDate, sourceTextUrl, ...others } = task.templates ?? {};
+    const versionTemplates = {
+      ...(versionDate !== undefined ? { versionDate } : {}),
+      ...(sourceTextUrl !== undefined ? { sourceTextUrl } : {}),
+    };
+    const waits =
+      task.versionOnlyIfChanged === true && loaded !== undefined && Object.keys(versionTemplates).length > 0;
+    let filled: Partial<DatasetFields> = await fill(waits ? others : task.templates);
     const lockWith = (fields: Partial<DatasetFields>) =>
       lock(
         {
@@ -211,6 +228,10 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
         loaded,
       );
     locked = await lockWith(filled);
+    if (waits && markdownChanged(locked.changes)) {
+      filled = { ...filled, ...(await fill(versionTemplates)) };
+      locked = await lockWith(filled);
+    }
     // The markdown changed and no flag dated the new version: the config's templates do (version-templates.ts).
     if (task.configTemplates && loaded !== undefined && markdownChanged(locked.changes)) {
       const fromConfig = await configVersionTemplates(named, { ...task.fields, ...filled });

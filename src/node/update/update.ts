@@ -10,7 +10,8 @@ import { existsSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { errorMessage } from "../../core/errors.js";
-import { type DatasetFields, isTemplate } from "../../core/lock/dataset-fields.js";
+import { checkDatasetFields, type DatasetFields, isTemplate } from "../../core/lock/dataset-fields.js";
+import { FieldsError } from "../dataset/fields-error.js";
 import { DEFAULT_MANIFEST_NAME } from "../../core/lock/manifest.js";
 import { DatasetError } from "../../core/errors.js";
 import { OperationalError } from "../errors.js";
@@ -86,6 +87,11 @@ export interface UpdateOptions {
    * templates of the config that covers the dataset's folder (README, "update"). Default false.
    */
   configTemplates?: boolean;
+  /**
+   * `set`'s versionDate and sourceTextUrl go only to the datasets whose markdown changed (and new ones): a run over
+   * every dataset dates the laws amended, not the others (README, "update"). Default false: every manifest updated.
+   */
+  versionOnlyIfChanged?: boolean;
   /**
    * Front matter keys (`jurabk`) whose values become each manifest's `aliases` (README, "resolve"); without them, each
    * manifest keeps its aliases.
@@ -186,6 +192,13 @@ async function updateLocked(options: UpdateOptions, cwd: string): Promise<Datase
   } else await recoverJournal(journal); // an interrupted run is completed before anything else
   const adopted = new Map((options.datasets ?? []).map((d) => [resolve(cwd, d.manifest), d]));
   const manifests = [...(await manifestsToUpdate(options, cwd)), ...adopted.keys()];
+  // A value given (not a template) is checked before any dataset: it is wrong for all of them, and with
+  // versionOnlyIfChanged a dataset not amended never reads it.
+  const given = Object.fromEntries(
+    Object.entries(options.set ?? {}).filter(([, value]) => typeof value !== "string" || !isTemplate(value)),
+  );
+  const wrong = checkDatasetFields(given);
+  if (wrong.length > 0) throw new FieldsError(wrong);
   if (options.set?.sourceTextUrl !== undefined && !isTemplate(options.set.sourceTextUrl) && manifests.length > 1)
     throw new OperationalError(
       `--source-text-url ${options.set.sourceTextUrl} would give ${manifests.length} datasets one address: name one manifest, or use a template such as "https://host/{front.slug}/" (README, "Publishing a new version")`,
@@ -348,6 +361,7 @@ async function prepareTasks(
       // The run's units and alias keys over the adopt section's; the host is the adopted dataset's own.
       ...layerManifestOptions({ units: options.units, aliasKeys: options.aliasKeys }, adopting),
       ...(options.configTemplates && !adopting ? { configTemplates: true } : {}),
+      ...(options.versionOnlyIfChanged && !adopting ? { versionOnlyIfChanged: true } : {}),
       manifestPath,
       cwd,
       check: options.check ?? false,
