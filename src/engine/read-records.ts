@@ -21,6 +21,7 @@
  * silences its problems. Work that serves only a silenced rule is left undone (the comparison with
  * the canonical form, the column of a JSON error or of a bad byte).
  */
+import { CONFLICT_ADVICE, isConflictMarker } from "../core/conflict-markers.js";
 import { analyseCanonicalFully, canonicalDepth } from "../core/json/canonical.js";
 import { scanJson } from "../core/json/json-scan.js";
 import { type Line, LineReader, type TextLine } from "../core/lines.js";
@@ -183,7 +184,9 @@ export function createRecordReader(options: RecordReaderOptions): RecordReader {
     } catch {
       if (jsonErrorAt) {
         // JSON.parse gives no usable position: a position-reporting scan finds the error's column.
-        const error = scanJson(text).syntaxError ?? { index: 0, message: "not a JSON value" };
+        const error = isConflictMarker(text)
+          ? { index: 0, message: `a git merge conflict marker: ${CONFLICT_ADVICE}` }
+          : (scanJson(text).syntaxError ?? { index: 0, message: "not a JSON value" });
         report({
           ruleId: "json-syntax",
           messageId: "invalid",

@@ -1,3 +1,4 @@
+import { CONFLICT_ADVICE, conflictMarkerLines } from "../../core/conflict-markers.js";
 import { errorMessage } from "../../core/errors.js";
 import { looksLike } from "../../core/report/file-kind.js";
 import { describeIoError, OperationalError } from "../errors.js";
@@ -37,6 +38,11 @@ export async function readJsonText(
         `${shown} is not a ${what}: it looks like ${kind}, and a ${what} is one JSON document${sibling}`,
       );
     }
+    const markers = conflictMarkerLines(text);
+    if (markers.length > 0)
+      throw new OperationalError(
+        `${what} ${shown} holds a git merge conflict (markers on lines ${markers.join(", ")}): ${CONFLICT_ADVICE}`,
+      );
     throw new OperationalError(`${what} ${shown} is not valid JSON: ${describeJsonError(text, error)}`);
   }
 }

@@ -515,12 +515,20 @@ export async function lockFacts(lock: LockContext | undefined): Promise<void> {
  * file is (regular, in the repository); undefined when it names none, or cannot be read or parsed.
  */
 function namedHost(manifest: string): string | undefined {
+  let text: string;
   try {
-    const data: unknown = JSON.parse(readRegularFileSync(manifest).toString("utf8"));
-    const host =
-      typeof data === "object" && data !== null ? (data as { legislationHost?: unknown }).legislationHost : undefined;
-    return typeof host === "string" && isValidLegislationHost(host) ? host : undefined;
+    text = readRegularFileSync(manifest).toString("utf8");
   } catch {
     return undefined;
   }
+  let host: unknown;
+  try {
+    const data: unknown = JSON.parse(text);
+    host =
+      typeof data === "object" && data !== null ? (data as { legislationHost?: unknown }).legislationHost : undefined;
+  } catch {
+    // Not JSON (left in a merge conflict, cut short): the host its text names, when it names one.
+    host = /"legislationHost"\s*:\s*"([^"\\]*)"/.exec(text)?.[1];
+  }
+  return typeof host === "string" && isValidLegislationHost(host) ? host : undefined;
 }
