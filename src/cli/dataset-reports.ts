@@ -75,6 +75,10 @@ export function describeRecordChanges(changes: RecordChanges): string[] {
     lines.push(
       `  the old file had ${plural(changes.unreadable, "line")} that ${changes.unreadable === 1 ? "is" : "are"} not a record: dropped`,
     );
+  if (changes.firstDifferentLine !== undefined)
+    lines.push(
+      `  no record changed, but line ${changes.firstDifferentLine} of the old file is not as generate writes it (edited by hand? validate names how, e.g. non-canonical): regenerating rewrites it`,
+    );
   return lines;
 }
 
@@ -115,6 +119,10 @@ function describeUpdatesRaw(results: readonly DatasetUpdate[], check: boolean): 
       continue;
     }
     out.push(`${result.slug}: ${check ? "not up to date" : "updated"}`);
+    if (result.outputMissing)
+      out.push(
+        `  ${result.output} is not there (deleted?): ${check ? "update writes it again" : "written again"}; if the law was withdrawn, remove its lock manifest too (git rm ${shellQuote(result.manifest)})`,
+      );
     for (const line of describeManifestChanges({ ...result.artifacts, fields: [] })) out.push(`  ${line}`);
     for (const change of result.fields) out.push(`  ${change.field}: ${change.before} → ${change.after}`);
     for (const line of describeRecordChanges(result.records)) out.push(`  ${line}`);
@@ -232,6 +240,7 @@ function recordsJson(changes: RecordChanges) {
     changed: changes.changed,
     ...(changes.duplicates ? { duplicates: changes.duplicates } : {}),
     ...(changes.unreadable ? { unreadable: changes.unreadable } : {}),
+    ...(changes.firstDifferentLine !== undefined ? { firstDifferentLine: changes.firstDifferentLine } : {}),
   };
 }
 
@@ -252,6 +261,7 @@ export function updatesJson(command: "update" | "adopt", results: readonly Datas
     warnings: result.warnings,
     ...(result.lineEndingsOnly ? { lineEndingsOnly: true } : {}),
     ...(result.manifestFormOnly ? { manifestFormOnly: true } : {}),
+    ...(result.outputMissing ? { outputMissing: true } : {}),
   }));
   const summary = {
     datasets: results.length,

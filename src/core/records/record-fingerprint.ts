@@ -127,6 +127,20 @@ export interface RecordChanges {
   duplicates?: number;
   /** Lines of the old file that were not a record with a citationAddress, when there were any. */
   unreadable?: number;
+  /**
+   * The first line of the old file whose bytes are not what is generated, when no record changed and no line is
+   * dropped (a line edited by hand into another form of the same record: not canonical, say).
+   */
+  firstDifferentLine?: number;
+}
+
+/** True when no record change and no line dropped explains why a JSONL is written again (firstDifferentLine). */
+export function unexplained(changes: RecordChanges): boolean {
+  return (
+    changes.added.length + changes.removed.length + changes.changed.length === 0 &&
+    !changes.duplicates &&
+    !changes.unreadable
+  );
 }
 
 /** An old file's records as the comparer takes them: citationAddress → fingerprint, and the lines that were not kept. */

@@ -9,7 +9,7 @@
 import { closeSync, readSync } from "node:fs";
 import { decodeUtf8, sha256Stream } from "../../core/bytes.js";
 import type { LineStep } from "../../core/records/generate.js";
-import { type RecordChanges, RecordComparer } from "../../core/records/record-fingerprint.js";
+import { type RecordChanges, RecordComparer, unexplained } from "../../core/records/record-fingerprint.js";
 import { openRegularSync } from "../files/regular-file.js";
 import { type OldRecords, readOldRecords } from "../records/record-changes.js";
 import type { AtomicFile } from "../writes/write.js";
@@ -165,7 +165,11 @@ export async function compareStreamed(
   }
   const digest = hash.digest("hex");
   if (same) return { records, digest, changed: false, changes: noChanges(records) };
-  return { records, digest, changed: true, changes: duplicated ? undefined : comparer!.finish() };
+  if (duplicated) return { records, digest, changed: true, changes: undefined };
+  const changes = comparer!.finish();
+  // Nothing by record: the first line that differs says where (kept lines matched before it).
+  if (old !== undefined && unexplained(changes)) changes.firstDifferentLine = kept + 1;
+  return { records, digest, changed: true, changes };
 }
 
 function noChanges(records: number): RecordChanges {

@@ -27,7 +27,7 @@ import { isFileRoot, rootAbsence, rootNoun, rootParts } from "../dataset/dataset
 import { ARTIFACT_TASKS, type ArtifactTasks } from "../generate/generate-pool.js";
 import type { WorkPool } from "../pool/pool.js";
 import { encodeFailure, type TaskFailure } from "../pool/task-failure.js";
-import { type RecordChanges, RecordComparer } from "../../core/records/record-fingerprint.js";
+import { type RecordChanges, RecordComparer, unexplained } from "../../core/records/record-fingerprint.js";
 import { readOldRecords } from "../records/record-changes.js";
 import { type CacheEntry, cacheKey } from "../cache/update-cache.js";
 import {
@@ -79,6 +79,8 @@ export interface DatasetUpdate {
    * core.autocrlf=true): nothing for update to do; its files need LF (`.gitattributes`, adopt writes it).
    */
   lineEndingsOnly?: boolean;
+  /** The manifest was there and its JSONL was not (deleted, or never generated): it is written again. */
+  outputMissing?: true;
 }
 
 export interface DatasetFieldChange {
@@ -410,6 +412,7 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
       const compare = new RecordComparer(before === undefined ? undefined : await readOldRecords(output));
       for (const line of kept) compare.add(JSON.parse(line) as Record<string, unknown>);
       changes = compare.finish();
+      if (before !== undefined && unexplained(changes)) changes.firstDifferentLine = firstDifferentLine(before, bytes);
       if (!task.check) temporaries.push(await writeTemporary(output, bytes, task.swept));
     }
   } else {
@@ -456,7 +459,13 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
   }
   if (locked.changed && !task.check) temporaries.push(await writeTemporary(manifestPath, locked.text, task.swept));
   return {
-    update: { ...base, records: changes, outputChanged, written: !task.check && (locked.changed || outputChanged) },
+    update: {
+      ...base,
+      records: changes,
+      outputChanged,
+      written: !task.check && (locked.changed || outputChanged),
+      ...(loaded !== undefined && size === undefined ? { outputMissing: true as const } : {}),
+    },
     temporaries,
     ...(key !== undefined && digest !== undefined ? { cacheEntry: { key, output: digest, records } } : {}),
   };
@@ -570,4 +579,12 @@ function sameContents(a: string, b: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The 1-based line of `a` where its bytes first differ from `b`'s (the line after the last one when one is a prefix). */
+function firstDifferentLine(a: Uint8Array, b: Uint8Array): number {
+  let line = 1;
+  const end = Math.min(a.length, b.length);
+  for (let i = 0; i < end && a[i] === b[i]; i++) if (a[i] === 0x0a) line++;
+  return line;
 }
