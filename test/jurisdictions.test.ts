@@ -312,7 +312,7 @@ describe("one-file datasets", () => {
       },
     ]);
     const update = await runMain(["update", "sr-210"], repo);
-    expect(update.code).toBe(2);
+    expect(update.code).toBe(1);
     expect(update.stderr).toContain(
       'its dataset file ch/sr-210.md (datasetRoot "../../ch/sr-210.md") is not there: if the law\'s file moved or was renamed',
     );

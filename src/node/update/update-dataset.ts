@@ -192,11 +192,12 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
   const absence = loaded !== undefined ? rootAbsence(named) : undefined;
   if (absence !== undefined) {
     const shownRoot = `${shownManifest}: its ${rootNoun(named)} ${displayPath(named, cwd) || "."} (datasetRoot ${JSON.stringify(loaded!.manifest.datasetRoot ?? ".")}) ${absence}`;
-    throw new OperationalError(
+    // The dataset's fault (exit 1), as validate's lock-dataset-files says it: a folder moved or deleted is routine.
+    throw new DatasetError([
       absence === "is not there"
         ? `${shownRoot}: if the law's ${isFileRoot(named) ? "file" : "folder"} moved or was renamed, point the manifest at its new place with \`citation-targets adopt --move ${isFileRoot(named) ? "NEW-FILE" : "NEW-FOLDER"}\` (its slug and addresses kept; or \`citation-targets lock NEW-${isFileRoot(named) ? "FILE" : "FOLDER"} -o ${shownManifest}\`), then run update again; if the law was withdrawn, remove the manifest and its JSONL (git rm)`
         : `${shownRoot}: a dataset root is a folder of markdown files or one markdown file; put the law there, or set datasetRoot in ${shownManifest} to where it is`,
-    );
+    ]);
   }
   let locked: LockResult;
   try {
