@@ -4,7 +4,7 @@
  * with Title, jurabk, slug and date; tables, lists, deep hierarchies) in a git repository.
  */
 import { existsSync } from "node:fs";
-import { readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { writeCorpus } from "../bench/corpus.js";
@@ -890,6 +890,32 @@ describe("found by trying it as a new user", () => {
       ]);
       expect(JSON.parse(await readFile(join(dir, ".tooling/citation-targets/gg.lock.json"), "utf8")).versionDate).toBe(
         "2024-07-19",
+      );
+    } finally {
+      await cleanup();
+    }
+  });
+
+  test("a law moved into a folder the pattern matches: adopt says the folder holds a dataset and what to change", async () => {
+    const { dir, cleanup } = await repository();
+    try {
+      await writeTree(dir, { "laws/gg/index.md": "---\nstand: 2022-12-19\n---\n# GG\n\n## Art 1\n\nText.\n" });
+      expect((await runMain(["adopt", "laws/*", ...flags], dir)).code).toBe(0);
+      await mkdir(join(dir, "laws/bund"));
+      await rename(join(dir, "laws/gg"), join(dir, "laws/bund/gg"));
+      expect((await runMain(["adopt", "--move", "laws/bund/gg"], dir)).code).toBe(0);
+      const again = await runMain(["adopt", "laws/*", ...flags, "--check"], dir);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toContain(
+        'laws/bund: it holds the dataset laws/bund/gg (.tooling/citation-targets/gg.lock.json): a folder that holds a dataset is none itself. If the law moved into it, change the pattern that matched laws/bund (the config\'s "adopt" datasets, or the operand) to name laws/bund/gg and not laws/bund; adopt --move does not change the config',
+      );
+      expect((await runMain(["adopt", "laws/bund/*", ...flags, "--check"], dir)).code).toBe(0);
+      // And a folder inside a dataset is none either.
+      await writeTree(dir, { "laws/bund/gg/anlage/index.md": "# Anlage\n" });
+      const inside = await runMain(["adopt", "laws/bund/gg/anlage", ...flags, "--check"], dir);
+      expect(inside.code).toBe(1);
+      expect(inside.stderr).toContain(
+        "laws/bund/gg/anlage: it is inside the dataset laws/bund/gg (.tooling/citation-targets/gg.lock.json): a dataset's folder holds no other dataset",
       );
     } finally {
       await cleanup();

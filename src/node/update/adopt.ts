@@ -111,6 +111,16 @@ function manifestsByRoot(folder: string): Map<string, string> {
   return byRoot;
 }
 
+/**
+ * An adopted dataset (its folder and manifest) that the folder holds or stands in, other than the folder itself (a
+ * dataset root that is there: a moved one is for adopt --move).
+ */
+function nestedDataset(dir: string, known: ReadonlyMap<string, string>): [string, string] | undefined {
+  for (const [root, manifest] of known)
+    if (root !== dir && (isInside(dir, root) || isInside(root, dir)) && rootPresent(root)) return [root, manifest];
+  return undefined;
+}
+
 /** A manifest's datasetRoot for a dataset folder: the folder relative to the manifest's, POSIX. */
 function relativeRoot(manifest: string, dir: string): string {
   return relativePath(dirname(manifest), dir).split(sep).join("/");
@@ -257,6 +267,19 @@ async function adoptLocked(options: AdoptOptions, cwd: string): Promise<AdoptRes
         fields: {},
         ...layerManifestOptions({ legislationHost: host }, { units: section?.units, aliasKeys: section?.aliasKeys }),
       });
+      continue;
+    }
+    // A folder that holds an adopted dataset, or stands in one, is no dataset of its own: its markdown would be
+    // published twice (a law moved into a folder that a pattern matches, `laws/de/*` and `laws/de/wohnen/mietg`).
+    const nested = nestedDataset(dir, known);
+    if (nested !== undefined) {
+      const [root, manifest] = nested;
+      const other = `${displayPath(root, cwd) || "."} (${displayPath(manifest, cwd)})`;
+      problems.push(
+        isInside(dir, root)
+          ? `${shown}: it holds the dataset ${other}: a folder that holds a dataset is none itself. If the law moved into it, change the pattern that matched ${shown} (the config's "adopt" datasets, or the operand) to name ${displayPath(root, cwd)} and not ${shown}; adopt --move does not change the config`
+          : `${shown}: it is inside the dataset ${other}: a dataset's folder holds no other dataset; leave ${shown} out of the folders given (the config's "adopt" datasets, or the operands)`,
+      );
       continue;
     }
     if ((await frontDocument(dir)) === undefined) {
