@@ -160,6 +160,17 @@ describe("generate refuses a manifest that points outside its root", () => {
     );
   });
 
+  test("a hand-edited units, and a member of fixed choices, say the value they must have", async () => {
+    await writeTree(dir, { "a.md": "# A\n" });
+    const { manifest } = await lock({ dir, ...META });
+    await writeFile(join(dir, "units.lock.json"), JSON.stringify({ ...manifest, units: false }));
+    await expect(generate({ manifest: join(dir, "units.lock.json") })).rejects.toThrow(
+      "/units false: only true is written (the dataset has targets for the units below the heading); for a dataset without them, remove the member",
+    );
+    await writeFile(join(dir, "version.lock.json"), JSON.stringify({ ...manifest, lockVersion: 7 }));
+    await expect(generate({ manifest: join(dir, "version.lock.json") })).rejects.toThrow(/\/lockVersion must be \d/);
+  });
+
   test("an artifact that is a symbolic link out of the root is named", async () => {
     const root = join(dir, "dataset");
     await writeTree(root, { "a.md": "# A\n" });

@@ -58,6 +58,13 @@ export function describeAjvErrors(errors: readonly ErrorObject[]): string[] {
         : e.params && "propertyName" in e.params
           ? ` (${String(e.params.propertyName)})`
           : "";
-    return `  ${e.instancePath || "/"} ${e.message}${extra}`;
+    // A constant or a choice says what it must be, not only that it is not it.
+    const allowed =
+      e.keyword === "const" && e.params && "allowedValue" in e.params
+        ? `must be ${JSON.stringify(e.params.allowedValue)}`
+        : e.keyword === "enum" && e.params && Array.isArray((e.params as { allowedValues?: unknown }).allowedValues)
+          ? `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(", ")}`
+          : undefined;
+    return `  ${e.instancePath || "/"} ${allowed ?? e.message}${extra}`;
   });
 }

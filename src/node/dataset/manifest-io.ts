@@ -89,8 +89,17 @@ export async function manifestSchemaCheck(): Promise<(data: unknown) => string[]
       Object.fromEntries(MANIFEST_DATASET_FIELDS.filter((key) => key in record).map((key) => [key, record[key]])),
     );
     const told = new Set(fields.map((p) => `/${p.field}`));
+    // `units` is written only as true (docs/spec.md, section 8): another value is a hand edit, told with its fix.
+    const units =
+      "units" in record && record.units !== true
+        ? [
+            `  /units ${JSON.stringify(record.units)}: only true is written (the dataset has targets for the units below the heading); for a dataset without them, remove the member`,
+          ]
+        : [];
+    if (units.length > 0) told.add("/units");
     return [
       ...fields.map((p) => `  /${p.field} ${JSON.stringify(p.value)}: ${p.message}`),
+      ...units,
       ...describeAjvErrors((validate.errors ?? []).filter((e) => !told.has(e.instancePath))),
     ];
   };
