@@ -69,8 +69,21 @@ describe("the citation reader", () => {
     ["§§ 5, 5a WoFG", { steps: ["§:5"], law: "WoFG", range: true }],
     ["§§ 5 und 6 BGB", { steps: ["§:5"], law: "BGB", range: true }],
     ["Art. 1-5 WFG", { steps: ["art:1-5"], law: "WFG" }],
-    ["§ 3 Abs. 2 Nr. 1 und 2 WoFG", { steps: ["§:3", "abs:2", "nr:1"], law: "WoFG" }],
-    ["Art. 5 Abs. 1 lit. a, b DSGVO", { steps: ["art:5", "abs:1", "bst:a"], law: "DSGVO" }],
+    ["§ 3 Abs. 2 Nr. 1 und 2 WoFG", { steps: ["§:3", "abs:2", "nr:1"], law: "WoFG", range: true }],
+    ["Art. 5 Abs. 1 lit. a, b DSGVO", { steps: ["art:5", "abs:1", "bst:a"], law: "DSGVO", range: true }],
+    // A range of units is read from its first too; so is a list of citations, with the law written after the last.
+    ["§ 823 Abs. 1 bis 3 BGB", { steps: ["§:823", "abs:1"], law: "BGB", range: true }],
+    ["§ 309 Nr. 1–9 BGB", { steps: ["§:309", "nr:1"], law: "BGB", range: true }],
+    ["§ 309 Nr. 9 Buchst. a bis c BGB", { steps: ["§:309", "nr:9", "bst:a"], law: "BGB", range: true }],
+    ["§ 823 Abs. 1, § 825 BGB", { steps: ["§:823", "abs:1"], law: "BGB", range: true }],
+    ["§ 823 Abs. 1 und § 826 BGB", { steps: ["§:823", "abs:1"], law: "BGB", range: true }],
+    [
+      "s 6(1)(a)-(c) Privacy Act 1988",
+      { steps: ["section:6", "subsec:1", "para:a"], law: "Privacy Act 1988", range: true },
+    ],
+    ["s 6(1)(a) and (b)", { steps: ["section:6", "subsec:1", "para:a"], range: true }],
+    // A Swiss letter with a Latin suffix.
+    ["Art. 41 Abs. 1 Bst. bbis BV", { steps: ["art:41", "abs:1", "bst:bbis"], law: "BV" }],
     ["Art. 3 (GG)", { steps: ["art:3"], law: "(GG)" }],
     // Australian
     ["s 6(1)(a)", { steps: ["section:6", "subsec:1", "para:a"] }],
@@ -233,6 +246,9 @@ const BV = dataset({ slug: "bv", titleId: "101", name: "Bundesverfassung", alias
   "bv/index.md#art-15",
   "bv/index.md#art-15/abs-1bis",
   "bv/index.md#art-62b",
+  "bv/index.md#art-41",
+  "bv/index.md#art-41/abs-1",
+  "bv/index.md#art-41/abs-1/bst-bbis",
 ]);
 const DSGVO = dataset(
   { slug: "dsgvo", titleId: "32016R0679", name: "Datenschutz-Grundverordnung", aliases: ["DSGVO"] },
@@ -267,7 +283,18 @@ const CONSO = dataset({ slug: "code-conso", titleId: "LEGITEXT000006069565", nam
   "code-conso/code.md#art-r*123-4",
 ]);
 
-const index = new ResolveIndex([BGB_UNITS, EGBGB, ORDINANCE, BV, DSGVO, PRIVACY_UNITS, CONSO]);
+/** A law whose § 9 Abs. 1 has two Nummer lists (the second after its Satz 2), and whose § 10 Abs. 1 has one. */
+const ABFVERBRG = dataset({ slug: "abfverbrg", titleId: "AbfVerbrG", name: "Abfallverbringungsgesetz" }, [
+  "abfverbrg/index.md#§-9",
+  "abfverbrg/index.md#§-9/abs-1",
+  "abfverbrg/index.md#§-9/abs-1/nr-1",
+  "abfverbrg/index.md#§-9/abs-1/nr-2",
+  "abfverbrg/index.md#§-9/abs-1/nr-1~r2",
+  "abfverbrg/index.md#§-10",
+  "abfverbrg/index.md#§-10/abs-1",
+  "abfverbrg/index.md#§-10/abs-1/nr-1",
+]);
+const index = new ResolveIndex([BGB_UNITS, EGBGB, ORDINANCE, BV, DSGVO, PRIVACY_UNITS, CONSO, ABFVERBRG]);
 const plain = new ResolveIndex([BGB_PLAIN, PRIVACY_PLAIN]);
 
 /** The outcome, precision and address of a citation; the range flag when set. */
@@ -302,6 +329,10 @@ describe("resolve, with unit targets", () => {
     ["§ 37 MVO", "ambiguous mvo/index.md#§-37 mvo/index.md#§-37~2"],
     ["§§ 3 bis 13 MVO", "unit range mvo/index.md#§§-3-bis-13"],
     ["Art. 8 Abs. 2 BV", "unit bv/index.md#art-8/abs-2"],
+    ["Art. 41 Abs. 1 Bst. bbis BV", "unit bv/index.md#art-41/abs-1/bst-bbis"],
+    ["§ 9 Abs. 1 Nr. 1 AbfVerbrG", "unit abfverbrg/index.md#§-9/abs-1/nr-1"],
+    ["§ 9 Abs. 1 S. 2 Nr. 1 AbfVerbrG", "enclosing abfverbrg/index.md#§-9/abs-1"],
+    ["§ 10 Abs. 1 S. 2 Nr. 1 AbfVerbrG", "unit abfverbrg/index.md#§-10/abs-1/nr-1"],
     ["Art. 15 Abs. 1bis BV", "unit bv/index.md#art-15/abs-1bis"],
     ["Art. 62b BV", "unit bv/index.md#art-62b"],
     ["Art. 6 Abs. 1 UAbs. 1 lit. a DSGVO", "unit dsgvo/index.md#art-6/abs-1/bst-a"],
@@ -321,6 +352,29 @@ describe("resolve, with unit targets", () => {
     ["Article R*123-4 Code de la consommation", "unit code-conso/code.md#art-r*123-4"],
   ])("%s → %s", (input, expected) => {
     expect(answer(index, input)).toBe(expected);
+  });
+
+  test("an enclosing match says why: the unit that is not there, a Satz, a Satz before a list that restarts", () => {
+    expect(index.resolve("§ 823 Abs. 3 BGB").reason).toBe("§-823 has no Abs. 3: the target that holds it");
+    expect(index.resolve("§ 823 Abs. 1 S. 2 BGB").reason).toBe(
+      "S. 2 is no target of its own (Sätze are not marked in the text): the target that holds it",
+    );
+    expect(index.resolve("§ 9 Abs. 1 S. 2 Nr. 1 AbfVerbrG").reason).toBe(
+      "S. 2 is not marked in the text, and Nr. 1 stands in more than one list there: the target that holds them",
+    );
+    expect(index.resolve("§ 823 Abs. 1 BGB")).not.toHaveProperty("reason");
+  });
+
+  test("a subsection printed as a paragraph (an Absatz's form) is found by s 6(2)", () => {
+    const paragraphs = new ResolveIndex([
+      dataset({ slug: "pa", titleId: "C2004A03712", name: "Privacy Act 1988" }, [
+        "pa/s6.md#6",
+        "pa/s6.md#6/abs-1",
+        "pa/s6.md#6/abs-2",
+      ]),
+    ]);
+    expect(answer(paragraphs, "s 6(2) Privacy Act 1988")).toBe("unit pa/s6.md#6/abs-2");
+    expect(answer(paragraphs, "s 6(3) Privacy Act 1988")).toBe("enclosing pa/s6.md#6");
   });
 
   test("a match's id is its record's", () => {

@@ -19,7 +19,8 @@ export function resolveText(results: readonly ResolveResult[]): string {
   return results
     .map((r) => {
       const range = r.range ? ", range" : "";
-      if (r.outcome === "match") return `${r.input} → ${r.citationAddress} (${r.precision}${range})\n`;
+      if (r.outcome === "match")
+        return `${r.input} → ${r.citationAddress} (${r.precision}${range})${r.reason !== undefined ? `: ${r.reason}` : ""}\n`;
       if (r.outcome === "ambiguous")
         return `${r.input} → ambiguous${range}: ${r.reason}: ${r.candidates.map((c) => c.label).join(", ")}\n`;
       return `${r.input} → no match${range}: ${r.reason}\n`;

@@ -110,7 +110,15 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
   const NUMBER = /(\d+[a-z]{0,3})(?![A-Za-z0-9])/y;
   const UNIT_WORD =
     /(Abs\.?|Absatz|Absätze|UAbs\.?|Unterabs\.?|Unterabsatz|Satz|S\.|Nr\.?|Nrn\.?|Nummer|Ziff\.?|Ziffer|Z\.?|Buchst\.?|Buchstabe|lit\.?|litera|Bst\.?|Doppelbuchst\.?|Doppelbuchstabe|Dbuchst\.?|Hs\.?|Halbs\.?|Halbsatz|Alt\.?|Alternative|Var\.?|Variante|al\.?|alinéa|alinea)(?![A-Za-zäöüß])/y;
-  const UNIT_LABEL = new RegExp(`(\\d+[a-z]{0,3}(?:${latin})?|[a-z]{1,3})(?![A-Za-z0-9])`, "y");
+  // A unit's label: a number with letters or a Latin suffix (`1a`, `1bis`), letters (`aa`), or a letter with a Latin
+  // suffix (a Swiss `Bst. bbis`).
+  const UNIT_LABEL = new RegExp(`(\\d+[a-z]{0,3}(?:${latin})?|[a-z]{1,2}(?:${latin})|[a-z]{1,3})(?![A-Za-z0-9])`, "y");
+  // The end of a range of units (`Abs. 1 bis 3`, `Nr. 1–9`, `Buchst. a bis c`): read from its first.
+  const UNIT_RANGE = /(?:bis|to|-|–)[\s\u00a0]*(?:\d+[a-z]{0,3}|[a-z]{1,3})(?![A-Za-z0-9])/y;
+  // A list or range of Australian brackets (`(a) and (b)`, `(a)-(c)`): read from its first.
+  const PAREN_MORE = /[\s\u00a0]*(?:-|–|to|and|or|,)[\s\u00a0]*\((?:[0-9]+[A-Za-z]*|[A-Za-z]{1,4})\)/y;
+  // Another citation after this one (`§ 823 Abs. 1, § 825 BGB`): the law is written after the last.
+  const NEXT_CITATION = /(?:,|;|und|and|sowie|oder|or)[\s\u00a0]*/y;
   const RANGE_WORD = /(bis|to|à|au|-|–)(?![A-Za-z])/y;
   const UNIT_LIST = /(?:,|und|and|u\.|oder|or|sowie)[\s\u00a0]*(?:\d+[a-z]{0,3}|[a-z]{1,2})(?![A-Za-z0-9°.])/y;
   const FOLLOWING = /(ff\.?|f\.|et seq\.?)(?![A-Za-z])/y;
@@ -274,6 +282,10 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
                 ? "subpara"
                 : "other";
         push(kind, label.toLowerCase(), i, i + paren[0].length);
+        for (let more = match(PAREN_MORE, input, i); more !== null; more = match(PAREN_MORE, input, i)) {
+          range = true;
+          i = skip(input, i + more[0].length);
+        }
         continue;
       }
       if (provisionKindOf !== "section" && last === provisionKindOf) {
@@ -310,9 +322,16 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
         const word = (unit[1] as string).toLowerCase().replace(/\.$/, "");
         if (label) {
           push(UNIT_KINDS[word] ?? "al", (label[1] as string).toLowerCase(), i, labelAt + label[0].length);
-          // A list of the unit's kind (`Nr. 1 und 2`, `Abs. 2, 3`): read from its first, the others passed over.
-          for (let more = match(UNIT_LIST, input, i); more !== null; more = match(UNIT_LIST, input, i))
+          // A list or range of the unit's kind (`Nr. 1 und 2`, `Abs. 2, 3`, `Abs. 1 bis 3`): read from its first, the
+          // others passed over; the citation names more than one (`range`).
+          for (
+            let more = match(UNIT_LIST, input, i) ?? match(UNIT_RANGE, input, i);
+            more !== null;
+            more = match(UNIT_LIST, input, i) ?? match(UNIT_RANGE, input, i)
+          ) {
+            range = true;
             i = skip(input, i + more[0].length);
+          }
           continue;
         }
       }
@@ -328,6 +347,18 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
     if (following) {
       range = true;
       i = skip(input, i + following[0].length);
+    }
+    // Another citation follows (`§ 823 Abs. 1, § 825 BGB`): this one is read, with the law written after the last.
+    const next = match(NEXT_CITATION, input, i);
+    if (next !== null && match(PROVISION, input, i + next[0].length) !== null) {
+      const after = readFrom(input, i + next[0].length);
+      if (after !== undefined)
+        return {
+          steps,
+          ...(after.law !== undefined ? { law: after.law } : {}),
+          range: true,
+          ...(rangeEnd !== undefined ? { rangeEnd } : {}),
+        };
     }
     const law = lawAfter(input, i);
     return {

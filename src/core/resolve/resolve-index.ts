@@ -7,7 +7,13 @@
  * unit appended (`…#§-823/abs-1`, `…#§-309/nr-9/bst-a`, `…#6/subsec-1/para-a`).
  */
 import { deriveCitationTargetId } from "../digest.js";
-import { type Citation, type CitationKeys, createCitationReader, READER_TABLES } from "./citation-reader.js";
+import {
+  type Citation,
+  type CitationKeys,
+  type CitationStep,
+  createCitationReader,
+  READER_TABLES,
+} from "./citation-reader.js";
 
 /** What the index keeps of a record. */
 export interface ResolveRecord {
@@ -105,7 +111,7 @@ export interface ResolveResult {
   candidates: ResolveCandidate[];
   /** Set (true) when the citation names a range (`§§ 305 bis 310`) or a following (`§ 433 ff.`). */
   range?: true;
-  /** Why it did not match, or what makes it ambiguous. */
+  /** Why it did not match, what makes it ambiguous, or why the match is only the enclosing target of a unit named. */
   reason?: string;
 }
 
@@ -303,7 +309,13 @@ export class ResolveIndex {
     const keys = this.reader.keys(citation);
     const provisions = citation.steps.slice(0, keys.provisions.length);
     const units = citation.steps.slice(provisions.length);
-    const found: { dataset: number; record: number; precision: ResolvePrecision; ranges: [number, number][] }[] = [];
+    const found: {
+      dataset: number;
+      record: number;
+      precision: ResolvePrecision;
+      ranges: [number, number][];
+      reason?: string;
+    }[] = [];
     const lawRange: [number, number][] = citation.law !== undefined ? [[citation.law.start, citation.law.end]] : [];
     for (const { dataset: position, prefix } of places) {
       const indexed = this.datasets[position]!;
@@ -315,15 +327,48 @@ export class ResolveIndex {
         let address = this.recordsOf(indexed).addresses[heading]!;
         let record = heading;
         let exact = true;
+        /** Why the answer is the enclosing target: the first unit that is not there, or that cannot be told. */
+        let reason: string | undefined;
+        /** A step no address names (a Satz) came before: the units after it may stand in another list of its parent. */
+        let unmarked: CitationStep | undefined;
+        const named = (step: CitationStep) => input.slice(step.start, step.end);
         for (const [k, step] of units.entries()) {
           const name = keys.units[k];
           if (name === null || name === undefined) {
-            if (k === units.length - 1) exact = false;
+            unmarked ??= step;
+            if (k === units.length - 1) {
+              // Said only where the walk found each unit before it (a dataset without units stops at the heading).
+              if (exact)
+                reason ??= `${named(step)} is no target of its own${step.kind === "satz" ? " (Sätze are not marked in the text)" : ""}: the target that holds it`;
+              exact = false;
+            }
             continue;
           }
-          address = `${address}/${name}`;
-          const below = this.mapsOf(indexed).byAddress.get(address);
+          // After a Satz, a unit whose list restarts in its parent (`nr-1`, `nr-1~r2`) cannot be told: the Satz is not
+          // marked in the text (docs/spec.md, section 19).
+          if (unmarked !== undefined && this.mapsOf(indexed).byAddress.has(`${address}/${name}~r2`)) {
+            exact = false;
+            reason ??= `${named(unmarked)} is not marked in the text, and ${named(step)} stands in more than one list there: the target that holds them`;
+            break;
+          }
+          let next = `${address}/${name}`;
+          let below = this.mapsOf(indexed).byAddress.get(next);
+          // A subsection printed as a paragraph `(2)`, not a bullet, is read as an Absatz (the same form: docs/spec.md,
+          // section 5): `s 6(2)` finds `6/abs-2` there.
+          if (below === undefined && name.startsWith("subsec-")) {
+            const asAbsatz = `${address}/abs-${name.slice("subsec-".length)}`;
+            const found = this.mapsOf(indexed).byAddress.get(asAbsatz);
+            if (found !== undefined) {
+              below = found;
+              next = asAbsatz;
+            }
+          }
+          address = next;
           if (below === undefined) {
+            // Said of a target with units below it (its records follow it in pre-order); one without has none to miss.
+            const addresses = this.recordsOf(indexed).addresses;
+            if (exact && addresses[record + 1]?.startsWith(`${addresses[record]!}/`))
+              reason ??= `${addresses[record]!.split("#")[1]} has no ${named(step)}: the target that holds it`;
             exact = false;
             continue;
           }
@@ -336,6 +381,7 @@ export class ResolveIndex {
           record,
           precision: exact ? "unit" : "enclosing",
           ranges: [...ranges, ...lawRange],
+          ...(!exact && reason !== undefined ? { reason } : {}),
         });
       }
     }
@@ -363,6 +409,7 @@ export class ResolveIndex {
         citationTargetId: indexed.id(only.record),
         candidates: [],
         ...range,
+        ...(only.reason !== undefined ? { reason: only.reason } : {}),
       };
     }
     const inDatasets = new Set(found.map((f) => f.dataset)).size;
