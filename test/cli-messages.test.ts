@@ -596,6 +596,24 @@ describe("no follow-on errors that send you the wrong way", () => {
     ]);
   });
 
+  test("a record left out is reported at the line where it belongs (the next record's), or at the last line", async () => {
+    await repository();
+    const path = join(dir, ".tooling/citation-targets/mvfg.jsonl");
+    const lines = (await readFile(path, "utf8")).split("\n");
+    const middle = JSON.parse(lines[7]!).citationAddress as string;
+    const lastIndex = lines.length - 2; // the file ends with a newline
+    const last = JSON.parse(lines[lastIndex]!).citationAddress as string;
+    await writeFile(path, lines.filter((_, k) => k !== 7 && k !== lastIndex).join("\n"));
+    const { files } = JSON.parse((await cli(["validate", "--format", "json"], dir)).stdout);
+    const missing = files
+      .flatMap((f: { problems: { ruleId: string; message: string; line: number }[] }) => f.problems)
+      .filter((p: { message: string }) => p.message.includes("which is not in this file"));
+    expect(missing.map((p: { message: string; line: number }) => [p.message.split(" ")[6], p.line])).toEqual([
+      [JSON.stringify(middle), 8],
+      [JSON.stringify(last), lastIndex - 1],
+    ]);
+  });
+
   test("a markdown file whose name is not in NFC is told to be renamed first, not to run update (which refuses it)", async () => {
     await repository();
     const nfd = "Übergang.md".normalize("NFD");

@@ -29,6 +29,41 @@ function sameValue(a: unknown, b: unknown): boolean {
 }
 
 /** A map of generated records as address and place, in generate's order. */
+/**
+ * The file's line of each record met, by its place in what generate writes (4 bytes a record): where a record left out
+ * belongs is the line of the next one the file has.
+ */
+class LinesByOrder {
+  private lines = new Int32Array(1024);
+  private last = 0;
+  /** By order: the line of the next record met at or after it (made on the first question). */
+  private next: Int32Array | undefined;
+
+  set(order: number, line: number): void {
+    if (order >= this.lines.length) {
+      const grown = new Int32Array(Math.max(2 * this.lines.length, order + 1));
+      grown.set(this.lines);
+      this.lines = grown;
+    }
+    this.lines[order] = line;
+    if (line > this.last) this.last = line;
+  }
+
+  /** The line of the first record met after `order`, or the last line met (0 when none was). */
+  after(order: number): number {
+    if (this.next === undefined) {
+      this.next = new Int32Array(this.lines.length + 1);
+      let line = this.last;
+      for (let k = this.lines.length - 1; k >= 0; k--) {
+        this.next[k + 1] = line;
+        if (this.lines[k] !== 0) line = this.lines[k]!;
+      }
+      this.next[0] = line;
+    }
+    return order + 1 < this.next.length ? this.next[order + 1]! : this.last;
+  }
+}
+
 function* mapEntries(generated: ReadonlyMap<string, { order: number }>): Generator<[string, number]> {
   for (const [address, { order }] of generated) yield [address, order];
 }
@@ -91,6 +126,7 @@ export const lockGenerated = defineRule({
   create(context) {
     const lock = context.lock!;
     const seen = new Set<string>();
+    const lines = new LinesByOrder();
     let skipped = 0;
     /** A record of another datasetDigest was met: the file is stale, which lock-dataset-digest says once. */
     let stale = false;
@@ -170,6 +206,7 @@ export const lockGenerated = defineRule({
         // The window's untaken records are those never met: only the map's need `seen` (620,027 addresses of the statute
         // book with its units: 21 MB of heap).
         if (generated !== undefined) seen.add(address);
+        lines.set(expected.order, line);
         compare(record, line, expected.record);
       },
       // A line that is not a record may hold a generated record: while there is one, "not in this file" is not said.
@@ -194,7 +231,8 @@ export const lockGenerated = defineRule({
             context.report({
               messageId: "notHere",
               data: { address: quote(address), order: order + 1, fix: fix() },
-              line: 0,
+              // Where it belongs: the line of the next record generate writes that the file has, else its last.
+              line: lines.after(order),
               pointer: "",
             });
       },
