@@ -570,6 +570,25 @@ describe("diff, view and update with units", () => {
     for (const change of changes) for (const move of change.likelyMoves ?? []) expect(move.by).toContain("textDigest");
   });
 
+  test("diff: a wrap-up taken out of its list item, its indentation gone, likely moved (the same text)", async () => {
+    await amended((t) =>
+      t.replace(
+        "    dies gilt nicht für Verträge über die Lieferung",
+        "dies gilt nicht für Verträge über die Lieferung",
+      ),
+    );
+    const diff = await runMain(["diff", "old.jsonl", "new.jsonl", "--format", "json", "--fail-on", "none"], dir);
+    const report = JSON.parse(diff.stdout) as {
+      pairs: { changes: { kind: string; address?: string; likelyMoves?: { address: string; by: string[] }[] }[] }[];
+    };
+    const removed = report.pairs[0]!.changes.filter((c) => c.kind === "record-removed");
+    expect(removed.map((c) => [c.address, c.likelyMoves])).toEqual([
+      ["bgb/bgb.md#§-309/nr-9/_2", [{ address: "bgb/bgb.md#§-309/_2", by: ["text"] }]],
+    ]);
+    const text = await runMain(["diff", "old.jsonl", "new.jsonl", "--fail-on", "none"], dir);
+    expect(text.stdout).toContain("likely moved to bgb/bgb.md#§-309/_2 (same text)");
+  });
+
   test("view nests the units under their heading", async () => {
     await writeTree(dir, { "laws/bgb/bgb.md": fixture("de/bgb.md") });
     await runMain(["lock", "laws/bgb", "--slug", "bgb", ...fields, "--units", "-o", "bgb.lock.json"], dir);

@@ -16,7 +16,7 @@
  * the address map and the digest rows (about 8 bytes per compared field and record), plus what is
  * reported; never a whole record of the old file.
  */
-import { isPositionalAddress } from "./unit-changes.js";
+import { isPositionalAddress, looseTextKey } from "./unit-changes.js";
 import { classOf, type DiffChange, sortChanges } from "./diff.js";
 import { differingFields } from "../records/record-fingerprint.js";
 import { FieldDigests } from "./field-digests.js";
@@ -90,6 +90,8 @@ export class RecordDiff {
    * kept by address, so that a positional unit whose old text stands elsewhere now is said to have likely moved.
    */
   private newTexts: Map<string, string> | undefined;
+  /** An old positional unit's text with its white space collapsed (looseTextKey), by row: moved and re-indented. */
+  private readonly oldLoose = new Map<Row, string>();
 
   constructor(private readonly options: RecordDiffOptions) {
     this.digests = new FieldDigests(options.uncompared);
@@ -148,7 +150,11 @@ export class RecordDiff {
     } else this.digestOld(record, row);
     this.lines[row] = line;
     this.old.set(address, row);
-    if (this.newTexts === undefined && isPositionalAddress(address)) this.newTexts = new Map();
+    if (isPositionalAddress(address)) {
+      this.newTexts ??= new Map();
+      const key = looseTextKey(record.markdown);
+      if (key !== undefined) this.oldLoose.set(row, key);
+    }
   }
 
   /** A changed positional unit whose old text is another record's new text: a likely move (docs/spec.md, 12.4). */
@@ -206,12 +212,14 @@ export class RecordDiff {
       this.addedSet.add(address);
       const { scratch } = this.digests;
       this.digests.digestField(record, this.digests.textDigestSlot, scratch, 0);
+      const loose = isPositionalAddress(address) ? looseTextKey(record.markdown) : undefined;
       this.added.push({
         address,
         line,
         digest0: scratch[0]!,
         digest1: scratch[1]!,
         ...(typeof record.headingText === "string" ? { headingText: record.headingText } : {}),
+        ...(loose !== undefined ? { loose } : {}),
       });
       return;
     }
@@ -279,10 +287,15 @@ export class RecordDiff {
       return candidate.fields.length > 0;
     });
     if (this.newTexts !== undefined) this.positionalMoves(this.newTexts);
-    findMoves(this.removed, this.added, (row) => {
-      const base = row * this.width + 2 * this.digests.textDigestSlot;
-      return [this.rows[base]!, this.rows[base + 1]!];
-    });
+    findMoves(
+      this.removed,
+      this.added,
+      (row) => {
+        const base = row * this.width + 2 * this.digests.textDigestSlot;
+        return [this.rows[base]!, this.rows[base + 1]!];
+      },
+      (row) => this.oldLoose.get(row),
+    );
     for (const candidate of this.candidates) if (!candidate.before) this.details.set(candidate.address, candidate);
     for (const removed of this.removed) this.details.set(removed.address, removed);
     return this.details.size > 0;

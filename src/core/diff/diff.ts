@@ -69,7 +69,11 @@ export interface FieldChange {
 export const VALUE_LIMIT = 200;
 
 /** Why a removed address is likely the same target as an added one. */
-export type MoveEvidence = "textDigest" | "designation";
+/**
+ * What a likely move rests on: the same textDigest, the same designation, or (for a positional unit below the heading)
+ * the same text with its white space collapsed (`text`).
+ */
+export type MoveEvidence = "textDigest" | "designation" | "text";
 
 export interface LikelyMove {
   /** The added address the removed target likely went to. */

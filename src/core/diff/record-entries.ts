@@ -38,6 +38,8 @@ export interface Added {
   digest0: number;
   digest1: number;
   headingText?: string;
+  /** A positional unit's text with its white space collapsed (looseTextKey). */
+  loose?: string;
 }
 
 export interface Removed {
@@ -100,6 +102,7 @@ export function findMoves(
   removedRecords: Removed[],
   addedRecords: Added[],
   textDigestOf: (row: Row) => [number, number],
+  looseOf: (row: Row) => string | undefined = () => undefined,
 ): void {
   if (removedRecords.length === 0 || addedRecords.length === 0) return;
   const byDigest = new Map<string, number[]>();
@@ -109,8 +112,10 @@ export function findMoves(
     if (list) list.push(index);
     else map.set(key, [index]);
   };
+  const byLoose = new Map<string, number[]>();
   addedRecords.forEach((added, index) => {
     if (added.digest0 !== 0 || added.digest1 !== 0) push(byDigest, `${added.digest0}:${added.digest1}`, index);
+    if (added.loose !== undefined) push(byLoose, added.loose, index);
     const parts = parseAddress(added.address);
     const designation = parts && designationOf(parts);
     if (designation !== undefined) push(byDesignation, designation, index);
@@ -120,6 +125,9 @@ export function findMoves(
     const evidence = new Map<number, MoveEvidence[]>();
     if (d0 !== 0 || d1 !== 0)
       for (const index of byDigest.get(`${d0}:${d1}`) ?? []) evidence.set(index, ["textDigest"]);
+    // A positional unit moved and re-indented (a wrap-up taken out of a list item): the same text, white space aside.
+    const loose = evidence.size === 0 ? looseOf(removed.row) : undefined;
+    if (loose !== undefined) for (const index of byLoose.get(loose) ?? []) evidence.set(index, ["text"]);
     const parts = parseAddress(removed.address);
     const designation = parts && designationOf(parts);
     if (designation !== undefined) {
@@ -132,7 +140,7 @@ export function findMoves(
     if (evidence.size === 0) continue;
     const ranked = [...evidence].sort(
       ([a, byA], [b, byB]) =>
-        byB.length - byA.length || (byA[0] === "textDigest" ? 0 : 1) - (byB[0] === "textDigest" ? 0 : 1) || a - b,
+        byB.length - byA.length || (byA[0] === "designation" ? 1 : 0) - (byB[0] === "designation" ? 1 : 0) || a - b,
     );
     removed.likelyMoves = ranked
       .slice(0, MAX_MOVES)

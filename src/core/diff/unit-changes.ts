@@ -4,6 +4,7 @@
  * record-changed of its own and of its heading; the heading's change names the units below it that were added, removed
  * or changed. Pure.
  */
+import { sha256Hex } from "../bytes.js";
 import type { DiffChange } from "./diff.js";
 import { isUnitStep } from "./unit-steps.js";
 
@@ -55,4 +56,14 @@ export function unitsBelow(address: string, units: readonly string[]): string {
   const shown = units.slice(0, NAMED).map((unit) => unit.slice(address.length + 1));
   const more = units.length > NAMED ? ` and ${units.length - NAMED} more` : "";
   return `units below it changed: ${shown.join(", ")}${more}`;
+}
+
+/**
+ * The digest of a text with every run of white space one space, and none at either end (the test of a `whitespace` text
+ * change): the key by which a positional unit moved and re-indented is found again. Undefined for a value that is no
+ * string.
+ */
+export function looseTextKey(markdown: unknown): string | undefined {
+  // Its SHA-256, not the text: a statute book has many positional units, and only their keys are kept.
+  return typeof markdown === "string" ? sha256Hex(markdown.replace(/\s+/g, " ").trim()) : undefined;
 }
