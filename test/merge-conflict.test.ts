@@ -23,7 +23,9 @@ function conflicted(text: string, ours: string, theirs: string): string {
 }
 
 test("conflict markers: the three kinds, alone or with a label; not a longer run or a setext underline of six", () => {
-  expect(["<<<<<<< HEAD", "=======", ">>>>>>> b", ">>>>>>>", "=======\r"].every(isConflictMarker)).toBe(true);
+  expect(["<<<<<<< HEAD", "=======", ">>>>>>> b", ">>>>>>>", "=======\r", "||||||| base"].every(isConflictMarker)).toBe(
+    true,
+  );
   expect(["========", "======", "<<<<<<<<", ">>>>>>>x", " ======="].some(isConflictMarker)).toBe(false);
   expect(conflictMarkerLines("a\n<<<<<<< HEAD\nb\n=======\nc\n>>>>>>> x\n")).toEqual([2, 4, 6]);
 });
@@ -82,4 +84,16 @@ test("validate and update of a JSONL and manifest in conflict: the advice, and n
   expect(updated.stderr).toMatch(
     /lock manifest \.tooling\/citation-targets\/gg\.lock\.json holds a git merge conflict \(markers on lines \d+, \d+, \d+\): generated files are not merged by hand/,
   );
+});
+
+test("a config in conflict is told to be resolved, not regenerated", async () => {
+  await writeTree(dir, {
+    ".git/HEAD": "ref: refs/heads/main\n",
+    ".citation-targets.json":
+      '<<<<<<< HEAD\n{ "legislationHost": "a.example" }\n=======\n{ "legislationHost": "b.example" }\n>>>>>>> b\n',
+  });
+  const run = await runMain(["validate"], dir);
+  expect(run.code).toBe(2);
+  expect(run.stderr).toContain("holds a git merge conflict (markers on lines 1, 3, 5): resolve the conflict");
+  expect(run.stderr).not.toContain("generated files");
 });

@@ -82,6 +82,8 @@ describe("the citation reader", () => {
       { steps: ["section:6", "subsec:1", "para:a"], law: "Privacy Act 1988", range: true },
     ],
     ["s 6(1)(a) and (b)", { steps: ["section:6", "subsec:1", "para:a"], range: true }],
+    // A bracket after a list of brackets belongs to another member: the units end at the list.
+    ["s 6(1) or (2)(a) Privacy Act 1988", { steps: ["section:6", "subsec:1"], law: "Privacy Act 1988", range: true }],
     // A Swiss letter with a Latin suffix.
     ["Art. 41 Abs. 1 Bst. bbis BV", { steps: ["art:41", "abs:1", "bst:bbis"], law: "BV" }],
     ["Art. 3 (GG)", { steps: ["art:3"], law: "(GG)" }],
@@ -252,7 +254,13 @@ const BV = dataset({ slug: "bv", titleId: "101", name: "Bundesverfassung", alias
 ]);
 const DSGVO = dataset(
   { slug: "dsgvo", titleId: "32016R0679", name: "Datenschutz-Grundverordnung", aliases: ["DSGVO"] },
-  ["dsgvo/index.md#art-6", "dsgvo/index.md#art-6/abs-1", "dsgvo/index.md#art-6/abs-1/bst-a"],
+  [
+    "dsgvo/index.md#art-6",
+    "dsgvo/index.md#art-6/abs-1",
+    "dsgvo/index.md#art-6/abs-1/bst-a",
+    // A second list of Buchstaben in Abs. 1 (its Unterabsatz 2): an Unterabsatz is no Satz, and tells nothing apart here.
+    "dsgvo/index.md#art-6/abs-1/bst-a~r2",
+  ],
 );
 /** An Australian Act, one file per section, with units. */
 const PRIVACY_UNITS = dataset({ slug: "privacy-act-1988", titleId: "C2004A03712", name: "Privacy Act 1988" }, [
@@ -363,6 +371,11 @@ describe("resolve, with unit targets", () => {
       "S. 2 is not marked in the text, and Nr. 1 stands in more than one list there: the target that holds them",
     );
     expect(index.resolve("§ 823 Abs. 1 BGB")).not.toHaveProperty("reason");
+    // An Unterabsatz is no Satz: the first list's unit, as before.
+    expect(answer(index, "Art. 6 Abs. 1 UAbs. 1 lit. a DSGVO")).toBe("unit dsgvo/index.md#art-6/abs-1/bst-a");
+    // A dataset without units stops at the heading: its enclosing answers need no reason.
+    expect(plain.resolve("§ 823 Abs. 1 S. 2 BGB")).not.toHaveProperty("reason");
+    expect(plain.resolve("§ 823 Abs. 3 BGB")).not.toHaveProperty("reason");
   });
 
   test("a subsection printed as a paragraph (an Absatz's form) is found by s 6(2)", () => {

@@ -3,8 +3,11 @@
  * such a file is never merged by hand, so every command says what to do instead of where its JSON breaks.
  */
 
-/** A line that is a conflict marker: `<<<<<<<`, `=======` or `>>>>>>>`, alone or followed by a space and a label. */
-const MARKER = /^(?:<{7}|={7}|>{7})(?:[ \t]|\r?$)/;
+/**
+ * A line that is a conflict marker: `<<<<<<<`, `=======`, `>>>>>>>` or `|||||||` (the base, with merge.conflictStyle
+ * diff3 or zdiff3), alone or followed by a space and a label.
+ */
+const MARKER = /^(?:<{7}|={7}|>{7}|\|{7})(?:[ \t]|\r?$)/;
 
 /** True when the line is a conflict marker. */
 export function isConflictMarker(line: string): boolean {
@@ -25,6 +28,6 @@ export function conflictMarkerLines(text: string, limit = 6): number[] {
   return lines;
 }
 
-/** What to do about a generated file git left in conflict. */
+/** What to do about a generated file (a lock manifest or a JSONL) git left in conflict. */
 export const CONFLICT_ADVICE =
   "generated files are not merged by hand: take one side of the lock manifest and its JSONL (git checkout --ours -- FILES, or --theirs), then run citation-targets update, which locks and generates the merged markdown again";

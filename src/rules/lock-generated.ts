@@ -28,7 +28,6 @@ function sameValue(a: unknown, b: unknown): boolean {
   );
 }
 
-/** A map of generated records as address and place, in generate's order. */
 /**
  * The file's line of each record met, by its place in what generate writes (4 bytes a record): where a record left out
  * belongs is the line of the next one the file has.
@@ -64,6 +63,7 @@ class LinesByOrder {
   }
 }
 
+/** A map of generated records as address and place, in generate's order. */
 function* mapEntries(generated: ReadonlyMap<string, { order: number }>): Generator<[string, number]> {
   for (const [address, { order }] of generated) yield [address, order];
 }

@@ -282,9 +282,17 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
                 ? "subpara"
                 : "other";
         push(kind, label.toLowerCase(), i, i + paren[0].length);
+        // A list or range of brackets (`(a) and (b)`, `(a)-(c)`) is read from its first, and ends the units: a bracket
+        // after it (`(1) or (2)(a)`) belongs to another member of the list, not to the first.
+        let listed = false;
         for (let more = match(PAREN_MORE, input, i); more !== null; more = match(PAREN_MORE, input, i)) {
           range = true;
+          listed = true;
           i = skip(input, i + more[0].length);
+        }
+        if (listed) {
+          while (match(PAREN, input, i) !== null) i = skip(input, i + match(PAREN, input, i)![0].length);
+          break;
         }
         continue;
       }

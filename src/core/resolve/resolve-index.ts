@@ -332,13 +332,18 @@ export class ResolveIndex {
         /** A step no address names (a Satz) came before: the units after it may stand in another list of its parent. */
         let unmarked: CitationStep | undefined;
         const named = (step: CitationStep) => input.slice(step.start, step.end);
+        const addresses = this.recordsOf(indexed).addresses;
+        /** Whether a record has units (or headings) below it: its records follow it in pre-order. */
+        const hasUnitsBelow = (at: number) => addresses[at + 1]?.startsWith(`${addresses[at]!}/`) === true;
         for (const [k, step] of units.entries()) {
           const name = keys.units[k];
           if (name === null || name === undefined) {
-            unmarked ??= step;
+            // A Satz: not marked in the text (an Unterabsatz, a Halbsatz… are other steps no address names).
+            if (step.kind === "satz") unmarked ??= step;
             if (k === units.length - 1) {
-              // Said only where the walk found each unit before it (a dataset without units stops at the heading).
-              if (exact)
+              // Said only where the walk found each unit before it, in a dataset with units there (one without stops
+              // at the heading: nothing to say).
+              if (exact && (record !== heading || hasUnitsBelow(record)))
                 reason ??= `${named(step)} is no target of its own${step.kind === "satz" ? " (Sätze are not marked in the text)" : ""}: the target that holds it`;
               exact = false;
             }
@@ -365,9 +370,8 @@ export class ResolveIndex {
           }
           address = next;
           if (below === undefined) {
-            // Said of a target with units below it (its records follow it in pre-order); one without has none to miss.
-            const addresses = this.recordsOf(indexed).addresses;
-            if (exact && addresses[record + 1]?.startsWith(`${addresses[record]!}/`))
+            // Said of a target with units below it; one without has none to miss.
+            if (exact && hasUnitsBelow(record))
               reason ??= `${addresses[record]!.split("#")[1]} has no ${named(step)}: the target that holds it`;
             exact = false;
             continue;

@@ -41,7 +41,7 @@ export async function readJsonText(
     const markers = conflictMarkerLines(text);
     if (markers.length > 0)
       throw new OperationalError(
-        `${what} ${shown} holds a git merge conflict (markers on lines ${markers.join(", ")}): ${CONFLICT_ADVICE}`,
+        `${what} ${shown} holds a git merge conflict (markers on lines ${markers.join(", ")}): ${what === "lock manifest" ? CONFLICT_ADVICE : "resolve the conflict (keep one side, or join them by hand), then run the command again"}`,
       );
     throw new OperationalError(`${what} ${shown} is not valid JSON: ${describeJsonError(text, error)}`);
   }
