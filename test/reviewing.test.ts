@@ -217,8 +217,26 @@ describe("1a. a text change without a new versionDate", () => {
     ]);
     const report: DiffReport = { pairs, summary: summarizeDiff(pairs, "breaking"), warnings: [] };
     expect(report.summary.passed).toBe(false);
-    expect(approvalsToAdd(report, [entry]).map((a) => a.approval)).toEqual([
-      { address: "bgb/index.md#§-1", kind: "record-changed", reason: expect.any(String) },
+    const written = approvalsToAdd(report, [entry]).map((a) => a.approval);
+    expect(written).toEqual([
+      {
+        dataset: "bgb",
+        versionDate: "2025-07-01",
+        address: "bgb/index.md#§-1",
+        kind: "record-changed",
+        reason: expect.any(String),
+      },
+    ]);
+    // Reviewed, it approves that change while the law has that version; a later version's change there, no more.
+    const byAddress = { ...written[0]!, reason: "a typo fixed" };
+    expect(approves(byAddress, pairs[0]!.changes[0]!, pairs[0])).toBe(true);
+    const later = {
+      ...pairs[0]!,
+      dataset: { slug: "bgb", versionDate: { before: "2025-07-01", after: "2026-01-01" } },
+    };
+    expect(approves(byAddress, pairs[0]!.changes[0]!, later)).toBe(false);
+    expect(approvalWarnings([byAddress], [byAddress], [later])).toEqual([
+      'approval {"dataset":"bgb","versionDate":"2025-07-01","address":"bgb/index.md#§-1","kind":"record-changed"} is for bgb 2025-07-01, not 2026-01-01: stale (it approves nothing; review the new version\'s changes)',
     ]);
     // The same change bringing the version is approved by the entry.
     const brought = {

@@ -47,9 +47,13 @@ export function approvalIn(pair: DiffPair, change: DiffChange, reason: string = 
   if (dataset !== undefined && change.address !== undefined) {
     if (pair.newMissing && change.kind === "record-removed") return { dataset, kind: change.kind, reason };
     const versionDate = versionOf(pair);
-    // A change with no new version (both sides have one date) is approved by its address: no version entry matches it.
-    if (BY_VERSION.has(change.kind) && !sameVersion(pair))
+    if (BY_VERSION.has(change.kind)) {
+      // A change with no new version (both sides have one date) is approved by its address, while the law has that
+      // version: no entry of the version's changes matches it, and a later version makes this one stale.
+      if (sameVersion(pair))
+        return { dataset, versionDate: versionDate!, address: change.address, kind: change.kind, reason };
       return { dataset, ...(versionDate !== undefined ? { versionDate } : {}), kind: change.kind, reason };
+    }
   }
   return approvalFor(change, reason);
 }

@@ -290,8 +290,13 @@ export function approves(approval: Approval, change: DiffChange, pair?: DiffPair
   )
     return false;
   if (approval.dataset !== undefined && pair?.dataset?.slug !== approval.dataset) return false;
-  if (approval.versionDate !== undefined && (pair === undefined || !bringsVersion(pair, approval.versionDate)))
-    return false;
+  if (approval.versionDate !== undefined) {
+    if (pair === undefined) return false;
+    // An entry by address (or prefix) approves its changes while the new side has the version; one of the version's
+    // changes as a whole, only those that bring it.
+    const named = approval.address !== undefined || approval.addressPrefix !== undefined;
+    if (named ? versionOf(pair) !== approval.versionDate : !bringsVersion(pair, approval.versionDate)) return false;
+  }
   return true;
 }
 
@@ -368,7 +373,8 @@ export function approvalWarnings(
         approval.versionDate !== undefined
           ? pairs.find((pair) => pair.dataset?.slug === approval.dataset && versionOf(pair) !== undefined)
           : undefined;
-      if (other !== undefined && versionOf(other) === approval.versionDate && sameVersion(other))
+      const named = approval.address !== undefined || approval.addressPrefix !== undefined;
+      if (other !== undefined && !named && versionOf(other) === approval.versionDate && sameVersion(other))
         return [
           `approval ${describeApproval(approval)} is for ${approval.dataset} ${approval.versionDate}, which both sides have: the law's text changed without a new versionDate, so the entry approves nothing; give the new version its date (update --version-date) and review its changes`,
         ];
