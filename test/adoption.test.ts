@@ -609,6 +609,55 @@ describe("update sets the version fields (new versions)", () => {
   });
 });
 
+describe("update --version-date with no dataset named", () => {
+  test("dates a dataset locked by a plain update since the last commit; says so when it reaches none", async () => {
+    const { dir, cleanup } = await repository();
+    try {
+      await writeTree(dir, {
+        "laws/a/index.md": "---\nslug: a\n---\n# A\n\n## § 1\n\nText.\n",
+        "laws/b/index.md": "---\nslug: b\n---\n# B\n\n## § 1\n\nText.\n",
+      });
+      const adopt = ["adopt", "laws/*", "--title-id", "{folder}", "--name", "{folder}", "--version-date", "2024-01-01"];
+      const adopted = await runMain(
+        [...adopt, "--source-text-url", "https://h.example/{front.slug}/", "--legislation-host", "h.example"],
+        dir,
+      );
+      expect(adopted.code, adopted.stderr).toBe(0);
+      await git(["add", "-A"], dir);
+      await git(["commit", "-qm", "adopt"], dir);
+      // Law a amended; a plain update locks it first (and warns), then the new version is dated.
+      await writeFile(join(dir, "laws/a/index.md"), "---\nslug: a\n---\n# A\n\n## § 1\n\nGeändert.\n");
+      const plain = await runMain(["update"], dir);
+      expect(plain.stderr).toContain("the markdown changed, but versionDate (2024-01-01) and sourceTextUrl did not");
+      const dated = await runMain(["update", "--version-date", "2025-01-01", "--format", "json"], dir);
+      expect(dated.code, dated.stderr).toBe(0);
+      const report = JSON.parse(dated.stdout);
+      expect(
+        report.datasets.map((d: { slug: string; fields: { field: string }[] }) => [
+          d.slug,
+          d.fields.map((f) => f.field),
+        ]),
+      ).toEqual([
+        ["a", ["versionDate"]],
+        ["b", []],
+      ]);
+      expect(dated.stderr).not.toContain("reached no dataset");
+      // Run again: a already has it, and nothing is said.
+      expect((await runMain(["update", "--version-date", "2025-01-01"], dir)).stderr).not.toContain("reached no");
+      // Committed, nothing changed: a new date reaches no dataset, and the run says so.
+      await git(["add", "-A"], dir);
+      await git(["commit", "-qm", "a amended"], dir);
+      const none = await runMain(["update", "--version-date", "2026-01-01"], dir);
+      expect(none.code).toBe(0);
+      expect(none.stderr).toContain(
+        "note: --version-date reached no dataset: with none named, they go to the datasets whose markdown changed since their lock manifest, or whose manifest changed since the last commit, and none did",
+      );
+    } finally {
+      await cleanup();
+    }
+  });
+});
+
 describe("machine-readable reports of lock --check and generate --check", () => {
   test("lock --check --format json and generate --check --format json: the documented shapes, exit 1 when stale", async () => {
     const { dir, cleanup } = await tempDir();

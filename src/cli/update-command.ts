@@ -207,6 +207,21 @@ export function registerUpdateCommand(
           ));
         } else results = await update(updateOptions);
         progress?.done();
+        // A new version's fields that no dataset took (none named, none changed): said, never silently dropped.
+        const versionFlags = (["versionDate", "sourceTextUrl"] as const).filter((field) => set[field] !== undefined);
+        if (
+          named.length === 0 &&
+          versionFlags.length > 0 &&
+          results.length > 0 &&
+          !results.some(
+            (r) =>
+              r.fields.some((f) => (versionFlags as readonly string[]).includes(f.field)) ||
+              versionFlags.some((field) => r[field] === set[field]), // already that version (a value, not a template)
+          )
+        )
+          stderr.write(
+            `note: ${versionFlags.map((f) => (f === "versionDate" ? "--version-date" : "--source-text-url")).join(" and ")} reached no dataset: with none named, they go to the datasets whose markdown changed since their lock manifest, or whose manifest changed since the last commit, and none did; name the datasets of the new version (citation-targets update SLUG … ${versionFlags.map((f) => (f === "versionDate" ? "--version-date …" : "--source-text-url …")).join(" ")})\n`,
+          );
         if (options.check)
           warnLeftovers(
             stderr,

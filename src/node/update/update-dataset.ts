@@ -68,8 +68,9 @@ export interface DatasetUpdate {
   datasetDigest: { before?: string; after: string };
   /** What the user should know but that stops nothing (e.g. the markdown changed and the version date did not). */
   warnings: string[];
-  /** The manifest's sourceTextUrl (after the update). */
+  /** The manifest's sourceTextUrl and versionDate (after the update). */
   sourceTextUrl: string;
+  versionDate: string;
   /** The manifest's legislationHost (after the update), when it has one. */
   legislationHost?: string;
   /** True when this run writes the manifest's sourceTextUrl or legislationHost: a new dataset, or either changed. */
@@ -304,6 +305,7 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
     datasetDigest: { ...(before ? { before: before.datasetDigest } : {}), after: locked.manifest.datasetDigest },
     warnings,
     sourceTextUrl: locked.manifest.sourceTextUrl,
+    versionDate: locked.manifest.versionDate,
     ...(locked.manifest.legislationHost !== undefined ? { legislationHost: locked.manifest.legislationHost } : {}),
     ...(before === undefined ||
     before.sourceTextUrl !== locked.manifest.sourceTextUrl ||

@@ -8,7 +8,7 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { basename, join, resolve } from "node:path";
+import { basename, dirname, join, relative as relativePath, resolve } from "node:path";
 import { errorMessage } from "../../core/errors.js";
 import { checkDatasetFields, type DatasetFields, isTemplate } from "../../core/lock/dataset-fields.js";
 import { FieldsError } from "../dataset/fields-error.js";
@@ -327,6 +327,12 @@ async function prepareTasks(
   manifests: string[],
   adopted: Map<string, AdoptedDataset>,
 ): Promise<{ cache: UpdateCache | undefined; taskOf: (manifestPath: string) => DatasetTask }> {
+  // A new version's fields with no dataset named: the datasets whose markdown changed take them, and so do those whose
+  // manifest changed since the last commit (a plain update locked the new markdown first: the warning "the markdown
+  // changed, but versionDate … did not" asks for this run).
+  const versionSet = options.set?.versionDate !== undefined || options.set?.sourceTextUrl !== undefined;
+  const sinceHead =
+    options.versionOnlyIfChanged && versionSet ? await manifestsChangedSinceHead(manifests, cwd) : new Set<string>();
   const location = await cacheLocation(cwd, options.cache);
   if (location !== undefined && typeof options.cache === "string")
     refuseOverInputs(
@@ -361,7 +367,9 @@ async function prepareTasks(
       // The run's units and alias keys over the adopt section's; the host is the adopted dataset's own.
       ...layerManifestOptions({ units: options.units, aliasKeys: options.aliasKeys }, adopting),
       ...(options.configTemplates && !adopting ? { configTemplates: true } : {}),
-      ...(options.versionOnlyIfChanged && !adopting ? { versionOnlyIfChanged: true } : {}),
+      ...(options.versionOnlyIfChanged && !adopting && !sinceHead.has(manifestPath)
+        ? { versionOnlyIfChanged: true }
+        : {}),
       manifestPath,
       cwd,
       check: options.check ?? false,
@@ -404,3 +412,29 @@ async function discardAll(outcomes: (DatasetTaskResult | TaskFailure | undefined
 }
 
 export { upToDate } from "./update-dataset.js";
+
+/**
+ * The manifests (absolute paths) that git sees changed since HEAD, or new (`git status` of their folders): datasets
+ * updated since the last commit. Empty outside a git repository, or when git cannot say.
+ */
+async function manifestsChangedSinceHead(manifests: readonly string[], cwd: string): Promise<Set<string>> {
+  const changed = new Set<string>();
+  const root = await findRepositoryRoot(cwd);
+  if (root === undefined || manifests.length === 0) return changed;
+  const folders = [...new Set(manifests.map((manifest) => relativePath(root, dirname(manifest)) || "."))];
+  // Many folders (a manifest in each dataset folder): the whole tree, filtered here.
+  const pathspecs = folders.length > 64 ? ["."] : folders;
+  const { runGit } = await import("../git/diff-git.js");
+  const result = await runGit(
+    ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", "--", ...pathspecs],
+    root,
+  ).catch(() => undefined);
+  if (result === undefined || result.code !== 0) return changed;
+  const wanted = new Set(manifests.map((manifest) => resolve(manifest)));
+  for (const entry of result.stdout.split("\0")) {
+    if (entry.length < 4) continue;
+    const path = resolve(root, entry.slice(3));
+    if (wanted.has(path)) changed.add(path);
+  }
+  return changed;
+}
