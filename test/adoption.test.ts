@@ -966,6 +966,13 @@ describe("found by trying it as a new user", () => {
       expect(inside.stderr).toContain(
         "laws/bund/gg/anlage: it is inside the dataset laws/bund/gg (.tooling/citation-targets/gg.lock.json): a dataset's folder holds no other dataset",
       );
+      // Two folders given in one run, one inside the other: the outer one is refused.
+      await writeTree(dir, { "laws/neu/index.md": "# Neu\n", "laws/neu/teil/index.md": "# Teil\n" });
+      const both = await runMain(["adopt", "laws/neu", "laws/neu/teil", ...flags, "--check"], dir);
+      expect(both.code).toBe(1);
+      expect(both.stderr).toContain(
+        "laws/neu: it holds laws/neu/teil, also given: a folder that holds a dataset is none itself",
+      );
     } finally {
       await cleanup();
     }

@@ -91,7 +91,7 @@ export class RecordDiff {
    */
   private newTexts: Map<string, string> | undefined;
   /** An old positional unit's text with its white space collapsed (looseTextKey), by row: moved and re-indented. */
-  private readonly oldLoose = new Map<Row, string>();
+  private readonly oldLoose = new Map<Row, number>();
 
   constructor(private readonly options: RecordDiffOptions) {
     this.digests = new FieldDigests(options.uncompared);

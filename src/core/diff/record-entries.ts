@@ -39,7 +39,7 @@ export interface Added {
   digest1: number;
   headingText?: string;
   /** A positional unit's text with its white space collapsed (looseTextKey). */
-  loose?: string;
+  loose?: number;
 }
 
 export interface Removed {
@@ -102,17 +102,17 @@ export function findMoves(
   removedRecords: Removed[],
   addedRecords: Added[],
   textDigestOf: (row: Row) => [number, number],
-  looseOf: (row: Row) => string | undefined = () => undefined,
+  looseOf: (row: Row) => number | undefined = () => undefined,
 ): void {
   if (removedRecords.length === 0 || addedRecords.length === 0) return;
   const byDigest = new Map<string, number[]>();
   const byDesignation = new Map<string, number[]>();
-  const push = (map: Map<string, number[]>, key: string, index: number) => {
+  const push = <K>(map: Map<K, number[]>, key: K, index: number) => {
     const list = map.get(key);
     if (list) list.push(index);
     else map.set(key, [index]);
   };
-  const byLoose = new Map<string, number[]>();
+  const byLoose = new Map<number, number[]>();
   addedRecords.forEach((added, index) => {
     if (added.digest0 !== 0 || added.digest1 !== 0) push(byDigest, `${added.digest0}:${added.digest1}`, index);
     if (added.loose !== undefined) push(byLoose, added.loose, index);

@@ -63,7 +63,10 @@ export function unitsBelow(address: string, units: readonly string[]): string {
  * change): the key by which a positional unit moved and re-indented is found again. Undefined for a value that is no
  * string.
  */
-export function looseTextKey(markdown: unknown): string | undefined {
-  // Its SHA-256, not the text: a statute book has many positional units, and only their keys are kept.
-  return typeof markdown === "string" ? sha256Hex(markdown.replace(/\s+/g, " ").trim()) : undefined;
+export function looseTextKey(markdown: unknown): number | undefined {
+  // 52 bits of its SHA-256, a number: a statute book has many positional units, and only their keys are kept (a Map of
+  // numbers by row). A collision would name a wrong likely move, a hint, never a verdict.
+  return typeof markdown === "string"
+    ? Number.parseInt(sha256Hex(markdown.replace(/\s+/g, " ").trim()).slice(0, 13), 16)
+    : undefined;
 }

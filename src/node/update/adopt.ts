@@ -247,6 +247,12 @@ async function adoptLocked(options: AdoptOptions, cwd: string): Promise<AdoptRes
   // The manifests there already, by the dataset root they point to: a root adopted before keeps its manifest and its
   // fields.
   const known = manifestsByRoot(folder);
+  // A folder given that holds another folder given is no dataset of its own either (the one inside is).
+  const given = chosen.map((c) => c.root).sort();
+  const holdsGiven = new Map<string, string>();
+  for (let k = 0; k < given.length; k++)
+    for (let j = k + 1; j < given.length && given[j]!.startsWith(`${given[k]!}${sep}`); j++)
+      if (!holdsGiven.has(given[k]!)) holdsGiven.set(given[k]!, given[j]!);
   for (const { root: dir, section } of chosen) {
     const shown = displayPath(dir, cwd) || ".";
     const fileRoot = isFileRoot(dir);
@@ -271,6 +277,13 @@ async function adoptLocked(options: AdoptOptions, cwd: string): Promise<AdoptRes
     }
     // A folder that holds an adopted dataset, or stands in one, is no dataset of its own: its markdown would be
     // published twice (a law moved into a folder that a pattern matches, `laws/de/*` and `laws/de/wohnen/mietg`).
+    const inner = holdsGiven.get(dir);
+    if (inner !== undefined && !isFileRoot(dir)) {
+      problems.push(
+        `${shown}: it holds ${displayPath(inner, cwd)}, also given: a folder that holds a dataset is none itself; leave ${shown} out of the folders given (the config's "adopt" datasets, or the operands)`,
+      );
+      continue;
+    }
     const nested = nestedDataset(dir, known);
     if (nested !== undefined) {
       const [root, manifest] = nested;

@@ -414,8 +414,9 @@ async function discardAll(outcomes: (DatasetTaskResult | TaskFailure | undefined
 export { upToDate } from "./update-dataset.js";
 
 /**
- * The manifests (absolute paths) that git sees changed since HEAD, or new (`git status` of their folders): datasets
- * updated since the last commit. Empty outside a git repository, or when git cannot say.
+ * The manifests (absolute paths) that git sees changed since HEAD, or added to the index (`git status` of their
+ * folders; untracked ones not): datasets updated since the last commit. Empty outside a git repository, or when git
+ * cannot say.
  */
 async function manifestsChangedSinceHead(manifests: readonly string[], cwd: string): Promise<Set<string>> {
   const changed = new Set<string>();
@@ -432,7 +433,8 @@ async function manifestsChangedSinceHead(manifests: readonly string[], cwd: stri
   if (result === undefined || result.code !== 0) return changed;
   const wanted = new Set(manifests.map((manifest) => resolve(manifest)));
   for (const entry of result.stdout.split("\0")) {
-    if (entry.length < 4) continue;
+    // Untracked manifests are not counted: a dataset never committed has no version to follow (adopt made it).
+    if (entry.length < 4 || entry.startsWith("??")) continue;
     const path = resolve(root, entry.slice(3));
     if (wanted.has(path)) changed.add(path);
   }
