@@ -51,9 +51,13 @@ test("a JSONL deleted: said so, with what to do if the law was withdrawn", async
   const text = await runMain(["update", "--check", "gg"], dir);
   expect(text.code).toBe(1);
   expect(text.stdout).toContain(
-    ".tooling/citation-targets/gg.jsonl is not there (deleted?): update writes it again; if the law was withdrawn, remove its lock manifest too (git rm .tooling/citation-targets/gg.lock.json)",
+    ".tooling/citation-targets/gg.jsonl is not there (not generated yet, or deleted?): update writes it; if the law was withdrawn, remove its lock manifest too (git rm .tooling/citation-targets/gg.lock.json)",
   );
   const json = JSON.parse((await runMain(["update", "--check", "gg", "--format", "json"], dir)).stdout);
   expect(json.datasets[0].outputMissing).toBe(true);
   expect(json.datasets[0].records).not.toHaveProperty("firstDifferentLine");
+  // update itself writes it, saying nothing of a deletion (after lock, a JSONL was never there).
+  const written = await runMain(["update", "gg"], dir);
+  expect(written.code).toBe(0);
+  expect(written.stdout).not.toContain("is not there");
 });

@@ -119,9 +119,10 @@ function describeUpdatesRaw(results: readonly DatasetUpdate[], check: boolean): 
       continue;
     }
     out.push(`${result.slug}: ${check ? "not up to date" : "updated"}`);
-    if (result.outputMissing)
+    // Said by the check (a hook sees a JSONL deleted); update itself just writes it (after lock, it was never there).
+    if (result.outputMissing && check)
       out.push(
-        `  ${result.output} is not there (deleted?): ${check ? "update writes it again" : "written again"}; if the law was withdrawn, remove its lock manifest too (git rm ${shellQuote(result.manifest)})`,
+        `  ${result.output} is not there (not generated yet, or deleted?): update writes it; if the law was withdrawn, remove its lock manifest too (git rm ${shellQuote(result.manifest)})`,
       );
     for (const line of describeManifestChanges({ ...result.artifacts, fields: [] })) out.push(`  ${line}`);
     for (const change of result.fields) out.push(`  ${change.field}: ${change.before} → ${change.after}`);
