@@ -658,6 +658,47 @@ describe("update --version-date with no dataset named", () => {
   });
 });
 
+describe("the config's version templates", () => {
+  test("never date a version back: a front matter date older than the manifest's is not applied, and said", async () => {
+    const { dir, cleanup } = await repository();
+    try {
+      await writeTree(dir, {
+        "laws/vwvfg/index.md": "---\nstand: 2023-11-15\nslug: vwvfg\n---\n# VwVfG\n\n## § 2\n\nText.\n",
+        ".citation-targets.json": JSON.stringify({
+          legislationHost: "h.example",
+          adopt: {
+            datasets: ["laws/*"],
+            titleId: "{folder}",
+            name: "{folder}",
+            versionDate: "{front.stand}",
+            sourceTextUrl: "https://h.example/{front.slug}/",
+          },
+        }),
+      });
+      expect((await runMain(["adopt"], dir)).code).toBe(0);
+      const dated = await runMain(
+        ["update", "vwvfg", "--version-date", "2026-01-01", "--source-text-url", "https://h.example/vwvfg/2026/"],
+        dir,
+      );
+      expect(dated.code, dated.stderr).toBe(0);
+      // Amended again, the front matter's date not: the template would date the law back to 2023-11-15.
+      await writeFile(
+        join(dir, "laws/vwvfg/index.md"),
+        "---\nstand: 2023-11-15\nslug: vwvfg\n---\n# VwVfG\n\n## § 2\n\nGeändert.\n",
+      );
+      const again = await runMain(["update"], dir);
+      expect(again.code).toBe(0);
+      expect(again.stderr).toContain(
+        "vwvfg: the config's versionDate template gives 2023-11-15, older than the version 2026-01-01: not applied",
+      );
+      const manifest = JSON.parse(await readFile(join(dir, ".tooling/citation-targets/vwvfg.lock.json"), "utf8"));
+      expect([manifest.versionDate, manifest.sourceTextUrl]).toEqual(["2026-01-01", "https://h.example/vwvfg/2026/"]);
+    } finally {
+      await cleanup();
+    }
+  });
+});
+
 describe("machine-readable reports of lock --check and generate --check", () => {
   test("lock --check --format json and generate --check --format json: the documented shapes, exit 1 when stale", async () => {
     const { dir, cleanup } = await tempDir();

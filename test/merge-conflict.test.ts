@@ -79,6 +79,15 @@ test("validate and update of a JSONL and manifest in conflict: the advice, and n
     /gg\.lock\.json holds a git merge conflict \(markers on lines \d+, \d+, \d+\)/,
   );
 
+  // diff and view refuse the JSONL: compared or shown, it would hold both sides' records.
+  await writeFile(join(dir, "old.jsonl"), lines.join(""));
+  const diffed = await runMain(["diff", "old.jsonl", ".tooling/citation-targets/gg.jsonl"], dir);
+  expect(diffed.code).toBe(2);
+  expect(diffed.stderr).toContain(".tooling/citation-targets/gg.jsonl holds a git merge conflict (3 marker lines)");
+  const viewed = await runMain(["view", ".tooling/citation-targets/gg.jsonl", "-o", "page.html"], dir);
+  expect(viewed.code).toBe(2);
+  expect(viewed.stderr).toContain("holds a git merge conflict (3 marker lines)");
+
   const updated = await runMain(["update", "gg"], dir);
   expect(updated.code).toBe(2);
   expect(updated.stderr).toMatch(

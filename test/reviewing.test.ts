@@ -238,6 +238,13 @@ describe("1a. a text change without a new versionDate", () => {
     expect(approvalWarnings([byAddress], [byAddress], [later])).toEqual([
       'approval {"dataset":"bgb","versionDate":"2025-07-01","address":"bgb/index.md#§-1","kind":"record-changed"} is for bgb 2025-07-01, not 2026-01-01: stale (it approves nothing; review the new version\'s changes)',
     ]);
+    // A law dated back to the entry's version: neither entry approves, and the warning says why.
+    const back = { ...pairs[0]!, dataset: { slug: "bgb", versionDate: { before: "2026-01-01", after: "2025-07-01" } } };
+    expect(approves(byAddress, pairs[0]!.changes[0]!, back)).toBe(false);
+    expect(approves(entry, pairs[0]!.changes[0]!, back)).toBe(false);
+    expect(approvalWarnings([entry], [entry], [back])[0]).toContain(
+      "is for bgb 2025-07-01, to which the law is dated back (from 2026-01-01): no entry approves a version dated back",
+    );
     // The same change bringing the version is approved by the entry.
     const brought = {
       ...pairs[0]!,

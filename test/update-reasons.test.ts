@@ -46,6 +46,13 @@ test("a record edited by hand into another form: no record changed, and the line
   expect(again.datasets[0].records).not.toHaveProperty("firstDifferentLine");
 });
 
+test("a new version rewrites every line for its ids: no line is said to be edited by hand", async () => {
+  const updated = await runMain(["update", "gg", "--version-date", "2025-01-01", "--check"], dir);
+  expect(updated.code).toBe(1);
+  expect(updated.stdout).toContain("versionDate: 2024-01-01 → 2025-01-01");
+  expect(updated.stdout).not.toContain("edited by hand");
+});
+
 test("a JSONL deleted: said so, with what to do if the law was withdrawn", async () => {
   await rm(jsonl());
   const text = await runMain(["update", "--check", "gg"], dir);

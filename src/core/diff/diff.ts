@@ -296,8 +296,16 @@ export function approves(approval: Approval, change: DiffChange, pair?: DiffPair
     // changes as a whole, only those that bring it.
     const named = approval.address !== undefined || approval.addressPrefix !== undefined;
     if (named ? versionOf(pair) !== approval.versionDate : !bringsVersion(pair, approval.versionDate)) return false;
+    // A version dated back (an older date than the old side's) is no version an entry was written for.
+    if (datedBack(pair)) return false;
   }
   return true;
+}
+
+/** True when the new side's versionDate is older than the old side's. */
+export function datedBack(pair: DiffPair): boolean {
+  const dates = pair.dataset?.versionDate;
+  return dates?.before !== undefined && dates.after !== undefined && dates.after < dates.before;
 }
 
 /**
@@ -374,6 +382,10 @@ export function approvalWarnings(
           ? pairs.find((pair) => pair.dataset?.slug === approval.dataset && versionOf(pair) !== undefined)
           : undefined;
       const named = approval.address !== undefined || approval.addressPrefix !== undefined;
+      if (other !== undefined && versionOf(other) === approval.versionDate && datedBack(other))
+        return [
+          `approval ${describeApproval(approval)} is for ${approval.dataset} ${approval.versionDate}, to which the law is dated back (from ${other.dataset!.versionDate.before}): no entry approves a version dated back; give the new version a date after ${other.dataset!.versionDate.before} (update --version-date)`,
+        ];
       if (other !== undefined && !named && versionOf(other) === approval.versionDate && sameVersion(other))
         return [
           `approval ${describeApproval(approval)} is for ${approval.dataset} ${approval.versionDate}, which both sides have: the law's text changed without a new versionDate, so the entry approves nothing; give the new version its date (update --version-date) and review its changes`,

@@ -3,6 +3,7 @@
  * core's RecordDiff, or two record schemas through diffSchemas; and the kind of task of diff's pool (worker.ts) that
  * compares a batch of pairs given as plain data.
  */
+import { CONFLICT_ADVICE } from "../../core/conflict-markers.js";
 import type { DiffPair } from "../../core/diff/diff.js";
 import { RecordDiff } from "../../core/diff/diff-records.js";
 import { diffSchemas } from "../../core/diff/diff-schema.js";
@@ -63,10 +64,15 @@ export async function diffRecordSides(old: DiffSide, now: DiffSide): Promise<Dif
    */
   const read = async (side: DiffSide, add: (record: Record<string, unknown>, line: number, text: string) => void) => {
     let records = 0;
-    const { unreadable: count } = await readRecords(side, (record, line, text) => {
+    const { unreadable: count, conflictMarkers } = await readRecords(side, (record, line, text) => {
       records++;
       add(record, line, text);
     });
+    // A file git left in conflict holds both sides' records: compared, it would pass the gate on half of them.
+    if (conflictMarkers > 0)
+      throw new OperationalError(
+        `${side.label} holds a git merge conflict (${conflictMarkers} marker lines): ${CONFLICT_ADVICE}`,
+      );
     if (records === 0 && count > 0) {
       const kind = looksLike(side.label);
       throw new OperationalError(

@@ -115,6 +115,6 @@ export function readRecords(
   side: DiffSide,
   onRecord: OnRecord,
   only?: ReadonlySet<number>,
-): Promise<{ unreadable: number }> {
+): Promise<{ unreadable: number; conflictMarkers: number }> {
   return readRecordStream(side.open(), onRecord, { decoding: "strict", ...(only !== undefined ? { only } : {}) });
 }

@@ -4,6 +4,7 @@
  * the old file's records, validate the records whose markdown was edited (locate-edits.ts). It reads leniently: each
  * line that parses as a JSON object is a record, and the others are counted, never reported one by one.
  */
+import { isConflictMarker } from "../../core/conflict-markers.js";
 import { decodeUtf8Lenient } from "../../core/bytes.js";
 import { LineReader, LineSplitter } from "../../core/lines.js";
 
@@ -34,16 +35,19 @@ export async function readRecordStream(
   chunks: AsyncIterable<Uint8Array>,
   onRecord: OnRecord,
   options: RecordStreamOptions,
-): Promise<{ unreadable: number }> {
+): Promise<{ unreadable: number; conflictMarkers: number }> {
   const { only } = options;
   const addressed = (options.records ?? "addressed") === "addressed";
   let unreadable = 0;
+  /** Lines that are git's merge conflict markers: a file left in conflict, which no command reads as records. */
+  let conflictMarkers = 0;
   const take = (text: string, line: number) => {
     let record: unknown;
     try {
       record = JSON.parse(text);
     } catch {
       unreadable++;
+      if (isConflictMarker(text)) conflictMarkers++;
       return;
     }
     if (
@@ -72,7 +76,7 @@ export async function readRecordStream(
         });
   for await (const chunk of chunks) reader.push(chunk);
   reader.end();
-  return { unreadable };
+  return { unreadable, conflictMarkers };
 }
 
 /** A line of a file read leniently (as `lenient` above), without its LF. */

@@ -7,6 +7,7 @@
  * address, id and heading), with the stat fingerprint of the manifest and of its JSONL, under the code identity of
  * this module's import graph. A dataset whose two fingerprints are unchanged is not read again.
  */
+import { CONFLICT_ADVICE, conflictMarkerLines } from "../../core/conflict-markers.js";
 import { basename, dirname, relative, sep } from "node:path";
 import { deriveCitationTargetId } from "../../core/digest.js";
 import {
@@ -203,9 +204,16 @@ function readDataset(
 ): { dataset: ResolveColumns; unreadable: number; invalid?: string } | undefined {
   const shown = displayPath(manifest, cwd);
   let data: Record<string, unknown>;
+  let read: string | undefined;
   try {
-    data = JSON.parse(readRegularFileSync(manifest).toString("utf8")) as Record<string, unknown>;
+    read = readRegularFileSync(manifest).toString("utf8");
+    data = JSON.parse(read) as Record<string, unknown>;
   } catch (error) {
+    const markers = read === undefined ? [] : conflictMarkerLines(read);
+    if (markers.length > 0)
+      throw new OperationalError(
+        `lock manifest ${shown} holds a git merge conflict (markers on lines ${markers.join(", ")}): ${CONFLICT_ADVICE}`,
+      );
     throw new OperationalError(
       `${shown}: cannot be read as a lock manifest (${error instanceof SyntaxError ? `not JSON: ${error.message}` : (error as Error).message})`,
     );

@@ -201,6 +201,8 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
     ]);
   }
   let locked: LockResult;
+  /** A config template's versionDate older than the manifest's, not applied. */
+  let keptVersion: { template: string; kept: string } | undefined;
   try {
     const fill = (templates: Partial<DatasetFields> | undefined) =>
       templates !== undefined && Object.keys(templates).length > 0
@@ -247,7 +249,15 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
           undefined,
           task.limits.maxFrontMatterBytes,
         );
-        locked = await lockWith({ ...filled, ...more });
+        // A template never dates a version back (a front matter date not updated with the law, or a merge that took
+        // one side): the manifest keeps its version fields, and the warning below says how to date the new one.
+        const current = loaded.manifest.versionDate;
+        if (more.versionDate !== undefined && more.versionDate < current) {
+          keptVersion = { template: more.versionDate, kept: current };
+          delete more.versionDate;
+          delete more.sourceTextUrl;
+        }
+        if (Object.keys(more).length > 0) locked = await lockWith({ ...filled, ...more });
       }
     }
   } catch (error) {
@@ -281,6 +291,10 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
   if (dated !== undefined && dated.after < dated.before)
     warnings.push(
       `${locked.manifest.slug}: versionDate goes back, from ${dated.before} to ${dated.after}: a new version is dated after the one it replaces (was a template filled from an older front-matter date?)`,
+    );
+  if (keptVersion !== undefined)
+    warnings.push(
+      `${locked.manifest.slug}: the config's versionDate template gives ${keptVersion.template}, older than the version ${keptVersion.kept}: not applied, so that no version is dated back (is the front matter's date the law's new one?); set the new version with citation-targets update ${shellQuote(shownManifest)} --version-date YYYY-MM-DD --source-text-url URL`,
     );
   const { added, removed, changed } = locked.changes;
   if (
@@ -460,6 +474,9 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
       else await file.abort();
     }
   }
+  // A new datasetDigest (a new version) changes every line's ids: that is why, not a line edited by hand.
+  if (changes.firstDifferentLine !== undefined && loaded?.manifest.datasetDigest !== locked.manifest.datasetDigest)
+    delete changes.firstDifferentLine;
   if (locked.changed && !task.check) temporaries.push(await writeTemporary(manifestPath, locked.text, task.swept));
   return {
     update: {

@@ -7,6 +7,7 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { type DatasetView, renderDatasetPagePieces, type ViewTarget } from "../../formatters/dataset-html.js";
 import { fileSide, readRecords } from "../diff/diff-sides.js";
+import { CONFLICT_ADVICE } from "../../core/conflict-markers.js";
 import { OperationalError } from "../errors.js";
 import { displayPath } from "../files/files.js";
 
@@ -66,7 +67,7 @@ export async function viewDataset(options: ViewOptions): Promise<ViewResult> {
   let first: Record<string, unknown> | undefined;
   let bytes = 0;
   let omitted = false;
-  const { unreadable } = await readRecords(await fileSide(absolute, shown), (record) => {
+  const { unreadable, conflictMarkers } = await readRecords(await fileSide(absolute, shown), (record) => {
     first ??= record;
     const markdown = text(record.markdown);
     if (markdown !== undefined) bytes += Buffer.byteLength(markdown);
@@ -87,6 +88,11 @@ export async function viewDataset(options: ViewOptions): Promise<ViewResult> {
       ...(markdown !== undefined && !omitted ? { text: markdown } : {}),
     });
   });
+  // A file git left in conflict holds both sides' records: a page of them would show the law twice.
+  if (conflictMarkers > 0)
+    throw new OperationalError(
+      `${shown} holds a git merge conflict (${conflictMarkers} marker lines): ${CONFLICT_ADVICE}`,
+    );
   if (targets.length === 0) {
     throw new OperationalError(
       unreadable > 0
