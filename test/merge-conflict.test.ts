@@ -6,7 +6,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, test } from "vitest";
-import { conflictMarkerLines, isConflictMarker } from "../src/core/conflict-markers.js";
+import { conflictMarkerLines, isConflictMarker } from "../src/core/lines.js";
 import { tempDir, writeTree } from "./helpers/datasets.js";
 import { runMain } from "./helpers/in-process.js";
 

@@ -659,11 +659,9 @@ describe("the lines of units", () => {
             (local) => escapedByteOffsets(bytes, prefix.length, local),
             (o) => o,
           );
-          offsets.forEach((a, k) =>
-            offsets.forEach((b, m) => {
+          for (const [k, a] of offsets.entries())
+            for (const [m, b] of offsets.entries())
               if (a <= b) expect(`"${json.slice(moved[k], moved[m])}"`).toBe(JSON.stringify(latin1.slice(a, b)));
-            }),
-          );
           const ascending = offsets.every((o, k) => k === 0 || offsets[k - 1]! <= o);
           expect(escapedByteOffsets(bytes, prefix.length, offsets) === undefined).toBe(!ascending);
         },

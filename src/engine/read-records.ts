@@ -21,7 +21,7 @@
  * silences its problems. Work that serves only a silenced rule is left undone (the comparison with
  * the canonical form, the column of a JSON error or of a bad byte).
  */
-import { CONFLICT_ADVICE, isConflictMarker } from "../core/conflict-markers.js";
+import { CONFLICT_ADVICE, isConflictMarker } from "../core/lines.js";
 import { analyseCanonicalFully, canonicalDepth } from "../core/json/canonical.js";
 import { scanJson } from "../core/json/json-scan.js";
 import { type Line, LineReader, type TextLine } from "../core/lines.js";

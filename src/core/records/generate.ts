@@ -583,8 +583,8 @@ export async function* generateRecordsFrom(
 }
 
 /**
- * Where offsets of a heading's text fall in its JSON text (escapedOffsets, escapedByteOffsets: `escape`), by position in
- * `offsets` (text offsets, each mapped by `local` to what `escape` counts from). Offsets that do not ascend (never in
+ * Where offsets of a heading's text fall in its JSON text (escapedOffsets, escapedByteOffsets: `escapeAt`), by position in
+ * `offsets` (text offsets, each mapped by `local` to what `escapeAt` counts from). Offsets that do not ascend (never in
  * document order; kept for safety) are escaped sorted and without repeats, and put back in their places. Exported for
  * its test.
  *
@@ -592,17 +592,17 @@ export async function* generateRecordsFrom(
  */
 export function escapedAt(
   offsets: readonly number[],
-  escape: (local: number[]) => number[] | undefined,
+  escapeAt: (local: number[]) => number[] | undefined,
   local: (offset: number) => number,
 ): number[] {
   let ascending = true;
   for (let k = 1; ascending && k < offsets.length; k++) ascending = offsets[k - 1]! <= offsets[k]!;
   if (ascending) {
-    const moved = escape(offsets.map(local));
+    const moved = escapeAt(offsets.map(local));
     if (moved !== undefined) return moved;
   }
   const sorted = [...new Set(offsets)].sort((x, y) => x - y);
-  const moved = escape(sorted.map(local))!;
+  const moved = escapeAt(sorted.map(local))!;
   const at = new Map(sorted.map((o, k) => [o, moved[k]!]));
   return offsets.map((o) => at.get(o)!);
 }

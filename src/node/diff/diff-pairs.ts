@@ -3,7 +3,7 @@
  * core's RecordDiff, or two record schemas through diffSchemas; and the kind of task of diff's pool (worker.ts) that
  * compares a batch of pairs given as plain data.
  */
-import { CONFLICT_ADVICE } from "../../core/conflict-markers.js";
+import { CONFLICT_ADVICE } from "../../core/lines.js";
 import type { DiffPair } from "../../core/diff/diff.js";
 import { RecordDiff } from "../../core/diff/diff-records.js";
 import { diffSchemas } from "../../core/diff/diff-schema.js";

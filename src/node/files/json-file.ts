@@ -1,4 +1,4 @@
-import { CONFLICT_ADVICE, conflictMarkerLines } from "../../core/conflict-markers.js";
+import { CONFLICT_ADVICE, conflictMarkerLines } from "../../core/lines.js";
 import { errorMessage } from "../../core/errors.js";
 import { looksLike } from "../../core/report/file-kind.js";
 import { describeIoError, OperationalError } from "../errors.js";

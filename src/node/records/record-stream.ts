@@ -4,7 +4,7 @@
  * the old file's records, validate the records whose markdown was edited (locate-edits.ts). It reads leniently: each
  * line that parses as a JSON object is a record, and the others are counted, never reported one by one.
  */
-import { isConflictMarker } from "../../core/conflict-markers.js";
+import { isConflictMarker } from "../../core/lines.js";
 import { decodeUtf8Lenient } from "../../core/bytes.js";
 import { LineReader, LineSplitter } from "../../core/lines.js";
 

@@ -7,7 +7,7 @@
  * address, id and heading), with the stat fingerprint of the manifest and of its JSONL, under the code identity of
  * this module's import graph. A dataset whose two fingerprints are unchanged is not read again.
  */
-import { CONFLICT_ADVICE, conflictMarkerLines } from "../../core/conflict-markers.js";
+import { CONFLICT_ADVICE, conflictMarkerLines } from "../../core/lines.js";
 import { basename, dirname, relative, sep } from "node:path";
 import { deriveCitationTargetId } from "../../core/digest.js";
 import {

@@ -7,7 +7,7 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { type DatasetView, renderDatasetPagePieces, type ViewTarget } from "../../formatters/dataset-html.js";
 import { fileSide, readRecords } from "../diff/diff-sides.js";
-import { CONFLICT_ADVICE } from "../../core/conflict-markers.js";
+import { CONFLICT_ADVICE } from "../../core/lines.js";
 import { OperationalError } from "../errors.js";
 import { displayPath } from "../files/files.js";
 
