@@ -78,8 +78,9 @@ export interface UpdateOptions {
    */
   cache?: string | false;
   /**
-   * Dataset fields to set in every manifest updated (a new version's versionDate and sourceTextUrl, say):
-   * values, or templates filled from each dataset's folder and front matter (docs/spec.md, "Field templates").
+   * Dataset fields to set in every manifest updated (a new version's versionDate and sourceTextUrl, say; with
+   * `versionOnlyIfChanged`, those two only where the dataset changed): values, or templates filled from each dataset's
+   * folder and front matter (docs/spec.md, "Field templates").
    */
   set?: Partial<DatasetFields>;
   /**
@@ -88,8 +89,9 @@ export interface UpdateOptions {
    */
   configTemplates?: boolean;
   /**
-   * `set`'s versionDate and sourceTextUrl go only to the datasets whose markdown changed (and new ones): a run over
-   * every dataset dates the laws amended, not the others (README, "update"). Default false: every manifest updated.
+   * `set`'s versionDate and sourceTextUrl go only to the datasets whose markdown changed, or whose manifest git sees
+   * changed since HEAD (and new ones): a run over every dataset dates the laws amended, not the others (README,
+   * "update"; the command line sets it when no dataset is named). Default false: every manifest updated.
    */
   versionOnlyIfChanged?: boolean;
   /**
