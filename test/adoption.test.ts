@@ -644,13 +644,41 @@ describe("update --version-date with no dataset named", () => {
       expect(dated.stderr).not.toContain("reached no dataset");
       // Run again: a already has it, and nothing is said.
       expect((await runMain(["update", "--version-date", "2025-01-01"], dir)).stderr).not.toContain("reached no");
-      // Committed, nothing changed: a new date reaches no dataset, and the run says so.
+      // Law b amended in the same session and dated: a, dated already, keeps its version.
+      await writeFile(join(dir, "laws/b/index.md"), "---\nslug: b\n---\n# B\n\n## § 1\n\nGeändert.\n");
+      const second = JSON.parse(
+        (await runMain(["update", "--version-date", "2025-02-01", "--format", "json"], dir)).stdout,
+      );
+      expect(
+        second.datasets.map((d: { slug: string; fields: { field: string }[] }) => [
+          d.slug,
+          d.fields.map((f) => f.field),
+        ]),
+      ).toEqual([
+        ["a", []],
+        ["b", ["versionDate"]],
+      ]);
+      // Committed, nothing changed: a new date reaches no dataset, and the run says so; a dataset adopted and staged
+      // since (a new manifest) has no version to follow either.
       await git(["add", "-A"], dir);
       await git(["commit", "-qm", "a amended"], dir);
+      await writeTree(dir, { "laws/c/index.md": "---\nslug: c\n---\n# C\n\n## § 1\n\nText.\n" });
+      expect(
+        (
+          await runMain(
+            [...adopt, "--source-text-url", "https://h.example/{front.slug}/", "--legislation-host", "h.example"],
+            dir,
+          )
+        ).code,
+      ).toBe(0);
+      await git(["add", "-A"], dir);
       const none = await runMain(["update", "--version-date", "2026-01-01"], dir);
       expect(none.code).toBe(0);
+      expect(JSON.parse(await readFile(join(dir, ".tooling/citation-targets/c.lock.json"), "utf8")).versionDate).toBe(
+        "2024-01-01",
+      );
       expect(none.stderr).toContain(
-        "note: --version-date reached no dataset: with none named, they go to the datasets whose markdown changed since their lock manifest, or whose manifest changed since the last commit, and none did",
+        "note: --version-date reached no dataset: with none named, they go to the datasets whose markdown changed since their lock manifest, or (in a git repository) whose manifest was locked since the last commit and not dated yet, and none was",
       );
     } finally {
       await cleanup();
@@ -693,6 +721,16 @@ describe("the config's version templates", () => {
       );
       const manifest = JSON.parse(await readFile(join(dir, ".tooling/citation-targets/vwvfg.lock.json"), "utf8"));
       expect([manifest.versionDate, manifest.sourceTextUrl]).toEqual(["2026-01-01", "https://h.example/vwvfg/2026/"]);
+      expect(again.stderr).not.toContain("the markdown changed, but versionDate"); // one warning, not two
+      // The front matter's date brought to the version's, amended again: the same date is no new version, and the
+      // template's address does not replace the version's.
+      await writeFile(
+        join(dir, "laws/vwvfg/index.md"),
+        "---\nstand: 2026-01-01\nslug: vwvfg\n---\n# VwVfG\n\n## § 2\n\nNochmals geändert.\n",
+      );
+      expect((await runMain(["update"], dir)).code).toBe(0);
+      const same = JSON.parse(await readFile(join(dir, ".tooling/citation-targets/vwvfg.lock.json"), "utf8"));
+      expect([same.versionDate, same.sourceTextUrl]).toEqual(["2026-01-01", "https://h.example/vwvfg/2026/"]);
     } finally {
       await cleanup();
     }
@@ -1009,7 +1047,8 @@ describe("found by trying it as a new user", () => {
       );
       // Two folders given in one run, one inside the other: the outer one is refused.
       await writeTree(dir, { "laws/neu/index.md": "# Neu\n", "laws/neu/teil/index.md": "# Teil\n" });
-      const both = await runMain(["adopt", "laws/neu", "laws/neu/teil", ...flags, "--check"], dir);
+      await writeTree(dir, { "laws/neu-b/index.md": "# Neu B\n" });
+      const both = await runMain(["adopt", "laws/neu", "laws/neu-b", "laws/neu/teil", ...flags, "--check"], dir);
       expect(both.code).toBe(1);
       expect(both.stderr).toContain(
         "laws/neu: it holds laws/neu/teil, also given: a folder that holds a dataset is none itself",

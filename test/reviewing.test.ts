@@ -243,8 +243,16 @@ describe("1a. a text change without a new versionDate", () => {
     expect(approves(byAddress, pairs[0]!.changes[0]!, back)).toBe(false);
     expect(approves(entry, pairs[0]!.changes[0]!, back)).toBe(false);
     expect(approvalWarnings([entry], [entry], [back])[0]).toContain(
-      "is for bgb 2025-07-01, to which the law is dated back (from 2026-01-01): no entry approves a version dated back",
+      "is for bgb 2025-07-01, to which the law is dated back (from 2026-01-01): no entry with a versionDate approves a version dated back",
     );
+    // An addressPrefix may name a whole dataset: with a versionDate, it approves only changes that bring the version.
+    const prefix = { dataset: "bgb", versionDate: "2025-07-01", addressPrefix: "bgb/", reason: "Art. 5 G" };
+    expect(approves(prefix, pairs[0]!.changes[0]!, pairs[0])).toBe(false);
+    // --write-approvals for a law dated back: by address, without a versionDate, and never twice.
+    const backReport: DiffReport = { pairs: [back], summary: summarizeDiff([back], "breaking"), warnings: [] };
+    const forBack = approvalsToAdd(backReport, []).map((a) => a.approval);
+    expect(forBack).toEqual([{ address: "bgb/index.md#§-1", kind: "record-changed", reason: expect.any(String) }]);
+    expect(approvalsToAdd(backReport, [{ ...forBack[0]!, reason: "date corrected" }])).toEqual([]);
     // The same change bringing the version is approved by the entry.
     const brought = {
       ...pairs[0]!,

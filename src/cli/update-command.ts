@@ -220,7 +220,7 @@ export function registerUpdateCommand(
           )
         )
           stderr.write(
-            `note: ${versionFlags.map((f) => (f === "versionDate" ? "--version-date" : "--source-text-url")).join(" and ")} reached no dataset: with none named, they go to the datasets whose markdown changed since their lock manifest, or whose manifest changed since the last commit, and none did; name the datasets of the new version (citation-targets update SLUG … ${versionFlags.map((f) => (f === "versionDate" ? "--version-date …" : "--source-text-url …")).join(" ")})\n`,
+            `note: ${versionFlags.map((f) => (f === "versionDate" ? "--version-date" : "--source-text-url")).join(" and ")} reached no dataset: with none named, they go to the datasets whose markdown changed since their lock manifest, or (in a git repository) whose manifest was locked since the last commit and not dated yet, and none was; name the datasets of the new version (citation-targets update SLUG … ${versionFlags.map((f) => (f === "versionDate" ? "--version-date …" : "--source-text-url …")).join(" ")})\n`,
           );
         if (options.check)
           warnLeftovers(

@@ -10,6 +10,7 @@ import {
   type DiffPair,
   type DiffReport,
   PLACEHOLDER_REASON,
+  datedBack,
   sameVersion,
   versionOf,
 } from "./diff.js";
@@ -47,7 +48,9 @@ export function approvalIn(pair: DiffPair, change: DiffChange, reason: string = 
   if (dataset !== undefined && change.address !== undefined) {
     if (pair.newMissing && change.kind === "record-removed") return { dataset, kind: change.kind, reason };
     const versionDate = versionOf(pair);
-    if (BY_VERSION.has(change.kind)) {
+    // A law dated back: no entry with a versionDate approves it (diff.ts, datedBack), so its changes are named by address
+    // (a date corrected is reviewed change by change).
+    if (BY_VERSION.has(change.kind) && !datedBack(pair)) {
       // A change with no new version (both sides have one date) is approved by its address, while the law has that
       // version: no entry of the version's changes matches it, and a later version makes this one stale.
       if (sameVersion(pair))
@@ -73,17 +76,16 @@ export interface ApprovalToAdd {
  */
 export function approvalsToAdd(report: DiffReport, existing: readonly Approval[]): ApprovalToAdd[] {
   const added = new Map<string, ApprovalToAdd>();
+  const keyOf = (approval: Approval) =>
+    JSON.stringify([approval.dataset, approval.versionDate, approval.address, approval.pointer, approval.kind]);
+  // An entry already there is never written again, whether or not it approves the change (a placeholder does not).
+  const there = new Set(existing.map(keyOf));
   for (const pair of report.pairs) {
     for (const change of pair.changes) {
       if (!needsApproval(change, report) || existing.some((approval) => approves(approval, change, pair))) continue;
       const approval = approvalIn(pair, change);
-      const key = JSON.stringify([
-        approval.dataset,
-        approval.versionDate,
-        approval.address,
-        approval.pointer,
-        approval.kind,
-      ]);
+      const key = keyOf(approval);
+      if (there.has(key)) continue;
       let entry = added.get(key);
       if (entry === undefined) {
         entry = { approval, changes: 0, addresses: [] };

@@ -294,7 +294,10 @@ export function approves(approval: Approval, change: DiffChange, pair?: DiffPair
     if (pair === undefined) return false;
     // An entry by address (or prefix) approves its changes while the new side has the version; one of the version's
     // changes as a whole, only those that bring it.
-    const named = approval.address !== undefined || approval.addressPrefix !== undefined;
+    // An entry by exact address (a change of one target, --write-approvals' for a text changed without a new version)
+    // approves it while the new side has the version; any other, only changes that bring the version (an
+    // addressPrefix may name a whole dataset).
+    const named = approval.address !== undefined;
     if (named ? versionOf(pair) !== approval.versionDate : !bringsVersion(pair, approval.versionDate)) return false;
     // A version dated back (an older date than the old side's) is no version an entry was written for.
     if (datedBack(pair)) return false;
@@ -381,10 +384,10 @@ export function approvalWarnings(
         approval.versionDate !== undefined
           ? pairs.find((pair) => pair.dataset?.slug === approval.dataset && versionOf(pair) !== undefined)
           : undefined;
-      const named = approval.address !== undefined || approval.addressPrefix !== undefined;
+      const named = approval.address !== undefined;
       if (other !== undefined && versionOf(other) === approval.versionDate && datedBack(other))
         return [
-          `approval ${describeApproval(approval)} is for ${approval.dataset} ${approval.versionDate}, to which the law is dated back (from ${other.dataset!.versionDate.before}): no entry approves a version dated back; give the new version a date after ${other.dataset!.versionDate.before} (update --version-date)`,
+          `approval ${describeApproval(approval)} is for ${approval.dataset} ${approval.versionDate}, to which the law is dated back (from ${other.dataset!.versionDate.before}): no entry with a versionDate approves a version dated back; date the new version after ${other.dataset!.versionDate.before} (update --version-date), or, if the date was corrected, approve its changes by address without a versionDate`,
         ];
       if (other !== undefined && !named && versionOf(other) === approval.versionDate && sameVersion(other))
         return [

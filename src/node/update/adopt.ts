@@ -248,11 +248,11 @@ async function adoptLocked(options: AdoptOptions, cwd: string): Promise<AdoptRes
   // fields.
   const known = manifestsByRoot(folder);
   // A folder given that holds another folder given is no dataset of its own either (the one inside is).
-  const given = chosen.map((c) => c.root).sort();
+  const given = new Set(chosen.map((c) => c.root));
   const holdsGiven = new Map<string, string>();
-  for (let k = 0; k < given.length; k++)
-    for (let j = k + 1; j < given.length && given[j]!.startsWith(`${given[k]!}${sep}`); j++)
-      if (!holdsGiven.has(given[k]!)) holdsGiven.set(given[k]!, given[j]!);
+  for (const root of given)
+    for (let up = dirname(root); up !== dirname(up); up = dirname(up))
+      if (given.has(up) && !holdsGiven.has(up)) holdsGiven.set(up, root);
   for (const { root: dir, section } of chosen) {
     const shown = displayPath(dir, cwd) || ".";
     const fileRoot = isFileRoot(dir);

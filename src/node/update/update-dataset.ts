@@ -251,9 +251,10 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
         );
         // A template never dates a version back (a front matter date not updated with the law, or a merge that took
         // one side): the manifest keeps its version fields, and the warning below says how to date the new one.
+        // The same date is no new version either: its address stays as it was.
         const current = loaded.manifest.versionDate;
-        if (more.versionDate !== undefined && more.versionDate < current) {
-          keptVersion = { template: more.versionDate, kept: current };
+        if (more.versionDate !== undefined && more.versionDate <= current) {
+          if (more.versionDate < current) keptVersion = { template: more.versionDate, kept: current };
           delete more.versionDate;
           delete more.sourceTextUrl;
         }
@@ -298,6 +299,7 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
     );
   const { added, removed, changed } = locked.changes;
   if (
+    keptVersion === undefined &&
     before &&
     added.length + removed.length + changed.length > 0 &&
     !fields.some((f) => f.field === "versionDate" || f.field === "sourceTextUrl")

@@ -6,7 +6,7 @@
  * written. The cache (update-cache.ts) spares regenerating a dataset whose JSONL is known to be what
  * its manifest generates.
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, dirname, join, relative as relativePath, resolve } from "node:path";
 import { errorMessage } from "../../core/errors.js";
@@ -416,9 +416,11 @@ async function discardAll(outcomes: (DatasetTaskResult | TaskFailure | undefined
 export { upToDate } from "./update-dataset.js";
 
 /**
- * The manifests (absolute paths) that git sees changed since HEAD, or added to the index (`git status` of their
- * folders; untracked ones not): datasets updated since the last commit. Empty outside a git repository, or when git
- * cannot say.
+ * The manifests (absolute paths) of datasets locked since the last commit but not yet dated: git sees them changed
+ * since HEAD (`git status` of their folders), and HEAD's has the same versionDate and sourceTextUrl as the working
+ * copy's (a plain `update` locked the amendment; a run that dated it already is not undone by the next one). New
+ * manifests (untracked, or only added to the index) have no version to follow. Empty outside a git repository, or when
+ * git cannot say.
  */
 async function manifestsChangedSinceHead(manifests: readonly string[], cwd: string): Promise<Set<string>> {
   const changed = new Set<string>();
@@ -429,16 +431,43 @@ async function manifestsChangedSinceHead(manifests: readonly string[], cwd: stri
   const pathspecs = folders.length > 64 ? ["."] : folders;
   const { runGit } = await import("../git/diff-git.js");
   const result = await runGit(
-    ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", "--", ...pathspecs],
+    [
+      "--literal-pathspecs",
+      "status",
+      "--porcelain=v1",
+      "-z",
+      "--untracked-files=no",
+      "--no-renames",
+      "--",
+      ...pathspecs,
+    ],
     root,
   ).catch(() => undefined);
   if (result === undefined || result.code !== 0) return changed;
   const wanted = new Set(manifests.map((manifest) => resolve(manifest)));
   for (const entry of result.stdout.split("\0")) {
-    // Untracked manifests are not counted: a dataset never committed has no version to follow (adopt made it).
-    if (entry.length < 4 || entry.startsWith("??")) continue;
-    const path = resolve(root, entry.slice(3));
-    if (wanted.has(path)) changed.add(path);
+    // `XY path`: a manifest modified in the index or the working tree; one added (A) is new.
+    if (entry.length < 4 || entry[0] === "A" || entry[0] === "?") continue;
+    const relative = entry.slice(3);
+    const path = resolve(root, relative);
+    if (!wanted.has(path)) continue;
+    const head = await runGit(["show", `HEAD:${relative}`], root).catch(() => undefined);
+    if (head === undefined || head.code !== 0) continue;
+    const versionOf = (text: string) => {
+      try {
+        const data = JSON.parse(text) as { versionDate?: unknown; sourceTextUrl?: unknown };
+        return JSON.stringify([data.versionDate, data.sourceTextUrl]);
+      } catch {
+        return undefined;
+      }
+    };
+    let now: string | undefined;
+    try {
+      now = versionOf(readFileSync(path, "utf8"));
+    } catch {
+      continue;
+    }
+    if (now !== undefined && now === versionOf(head.stdout)) changed.add(path);
   }
   return changed;
 }
