@@ -112,12 +112,37 @@ function manifestsByRoot(folder: string): Map<string, string> {
 }
 
 /**
+ * The adopted datasets whose roots are there, for nestedDataset: each root with its manifest, and each folder above a
+ * root with one root below it. Made once a run: a look-up is then a walk up the folder's own path, never a pass over
+ * the datasets (thousands of them).
+ */
+interface KnownRoots {
+  roots: Map<string, string>;
+  above: Map<string, string>;
+}
+
+function knownRoots(known: ReadonlyMap<string, string>): KnownRoots {
+  const roots = new Map<string, string>();
+  const above = new Map<string, string>();
+  for (const [root, manifest] of known) {
+    if (!rootPresent(root)) continue;
+    roots.set(root, manifest);
+    for (let up = dirname(root); up !== dirname(up) && !above.has(up); up = dirname(up)) above.set(up, root);
+  }
+  return { roots, above };
+}
+
+/**
  * An adopted dataset (its folder and manifest) that the folder holds or stands in, other than the folder itself (a
  * dataset root that is there: a moved one is for adopt --move).
  */
-function nestedDataset(dir: string, known: ReadonlyMap<string, string>): [string, string] | undefined {
-  for (const [root, manifest] of known)
-    if (root !== dir && (isInside(dir, root) || isInside(root, dir)) && rootPresent(root)) return [root, manifest];
+function nestedDataset(dir: string, known: KnownRoots): [string, string] | undefined {
+  const inside = known.above.get(dir);
+  if (inside !== undefined) return [inside, known.roots.get(inside)!];
+  for (let up = dirname(dir); up !== dirname(up); up = dirname(up)) {
+    const manifest = known.roots.get(up);
+    if (manifest !== undefined) return [up, manifest];
+  }
   return undefined;
 }
 
@@ -247,6 +272,8 @@ async function adoptLocked(options: AdoptOptions, cwd: string): Promise<AdoptRes
   // The manifests there already, by the dataset root they point to: a root adopted before keeps its manifest and its
   // fields.
   const known = manifestsByRoot(folder);
+  /** The adopted datasets' roots, for the nesting check: made when a folder without a manifest first asks. */
+  let roots: KnownRoots | undefined;
   // A folder given that holds another folder given is no dataset of its own either (the one inside is).
   const given = new Set(chosen.map((c) => c.root));
   const holdsGiven = new Map<string, string>();
@@ -284,7 +311,7 @@ async function adoptLocked(options: AdoptOptions, cwd: string): Promise<AdoptRes
       );
       continue;
     }
-    const nested = nestedDataset(dir, known);
+    const nested = nestedDataset(dir, (roots ??= knownRoots(known)));
     if (nested !== undefined) {
       const [root, manifest] = nested;
       const other = `${displayPath(root, cwd) || "."} (${displayPath(manifest, cwd)})`;
