@@ -269,3 +269,12 @@ export function conflictMarkerLines(text: string, limit = 6): number[] {
 /** What to do about a generated file (a lock manifest or a JSONL) git left in conflict. */
 export const CONFLICT_ADVICE =
   "generated files are not merged by hand: take one side of the lock manifest and its JSONL (git checkout --ours -- FILES, or --theirs), then run citation-targets update, which locks and generates the merged markdown again";
+
+/**
+ * What every command says of a file git left in conflict: `subject` (the file, named as its kind says it), `where` (its
+ * markers: `markers on lines 13, 18` or `3 marker lines`); a generated file (a lock manifest, a JSONL) with what to do
+ * instead of merging it, any other file (a config, an approvals file) to be resolved.
+ */
+export function conflictMessage(subject: string, where: string, generated: boolean): string {
+  return `${subject} holds a git merge conflict (${where}): ${generated ? CONFLICT_ADVICE : "resolve the conflict (keep one side, or join them by hand), then run the command again"}`;
+}

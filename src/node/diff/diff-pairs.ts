@@ -3,7 +3,7 @@
  * core's RecordDiff, or two record schemas through diffSchemas; and the kind of task of diff's pool (worker.ts) that
  * compares a batch of pairs given as plain data.
  */
-import { CONFLICT_ADVICE } from "../../core/lines.js";
+import { conflictMessage } from "../../core/lines.js";
 import type { DiffPair } from "../../core/diff/diff.js";
 import { RecordDiff } from "../../core/diff/diff-records.js";
 import { diffSchemas } from "../../core/diff/diff-schema.js";
@@ -70,9 +70,7 @@ export async function diffRecordSides(old: DiffSide, now: DiffSide): Promise<Dif
     });
     // A file git left in conflict holds both sides' records: compared, it would pass the gate on half of them.
     if (conflictMarkers > 0)
-      throw new OperationalError(
-        `${side.label} holds a git merge conflict (${conflictMarkers} marker lines): ${CONFLICT_ADVICE}`,
-      );
+      throw new OperationalError(conflictMessage(side.label, `${conflictMarkers} marker lines`, true));
     if (records === 0 && count > 0) {
       const kind = looksLike(side.label);
       throw new OperationalError(

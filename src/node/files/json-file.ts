@@ -1,4 +1,4 @@
-import { CONFLICT_ADVICE, conflictMarkerLines } from "../../core/lines.js";
+import { conflictMarkerLines, conflictMessage } from "../../core/lines.js";
 import { errorMessage } from "../../core/errors.js";
 import { looksLike } from "../../core/report/file-kind.js";
 import { describeIoError, OperationalError } from "../errors.js";
@@ -41,7 +41,7 @@ export async function readJsonText(
     const markers = conflictMarkerLines(text);
     if (markers.length > 0)
       throw new OperationalError(
-        `${what} ${shown} holds a git merge conflict (markers on lines ${markers.join(", ")}): ${what === "lock manifest" ? CONFLICT_ADVICE : "resolve the conflict (keep one side, or join them by hand), then run the command again"}`,
+        conflictMessage(`${what} ${shown}`, `markers on lines ${markers.join(", ")}`, what === "lock manifest"),
       );
     throw new OperationalError(`${what} ${shown} is not valid JSON: ${describeJsonError(text, error)}`);
   }

@@ -7,7 +7,7 @@
  * address, id and heading), with the stat fingerprint of the manifest and of its JSONL, under the code identity of
  * this module's import graph. A dataset whose two fingerprints are unchanged is not read again.
  */
-import { CONFLICT_ADVICE, conflictMarkerLines } from "../../core/lines.js";
+import { conflictMarkerLines, conflictMessage } from "../../core/lines.js";
 import { basename, dirname, relative, sep } from "node:path";
 import { deriveCitationTargetId } from "../../core/digest.js";
 import {
@@ -212,7 +212,7 @@ function readDataset(
     const markers = read === undefined ? [] : conflictMarkerLines(read);
     if (markers.length > 0)
       throw new OperationalError(
-        `lock manifest ${shown} holds a git merge conflict (markers on lines ${markers.join(", ")}): ${CONFLICT_ADVICE}`,
+        conflictMessage(`lock manifest ${shown}`, `markers on lines ${markers.join(", ")}`, true),
       );
     throw new OperationalError(
       `${shown}: cannot be read as a lock manifest (${error instanceof SyntaxError ? `not JSON: ${error.message}` : (error as Error).message})`,

@@ -7,7 +7,7 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { type DatasetView, renderDatasetPagePieces, type ViewTarget } from "../../formatters/dataset-html.js";
 import { fileSide, readRecords } from "../diff/diff-sides.js";
-import { CONFLICT_ADVICE } from "../../core/lines.js";
+import { conflictMessage } from "../../core/lines.js";
 import { OperationalError } from "../errors.js";
 import { displayPath } from "../files/files.js";
 
@@ -89,10 +89,7 @@ export async function viewDataset(options: ViewOptions): Promise<ViewResult> {
     });
   });
   // A file git left in conflict holds both sides' records: a page of them would show the law twice.
-  if (conflictMarkers > 0)
-    throw new OperationalError(
-      `${shown} holds a git merge conflict (${conflictMarkers} marker lines): ${CONFLICT_ADVICE}`,
-    );
+  if (conflictMarkers > 0) throw new OperationalError(conflictMessage(shown, `${conflictMarkers} marker lines`, true));
   if (targets.length === 0) {
     throw new OperationalError(
       unreadable > 0
