@@ -429,7 +429,7 @@ async function manifestsChangedSinceHead(manifests: readonly string[], cwd: stri
   const folders = [...new Set(manifests.map((manifest) => relativePath(root, dirname(manifest)) || "."))];
   // Many folders (a manifest in each dataset folder): the whole tree, filtered here.
   const pathspecs = folders.length > 64 ? ["."] : folders;
-  const { runGit } = await import("../git/diff-git.js");
+  const { runGit, BlobReader } = await import("../git/diff-git.js");
   const result = await runGit(
     [
       "--literal-pathspecs",
@@ -445,29 +445,45 @@ async function manifestsChangedSinceHead(manifests: readonly string[], cwd: stri
   ).catch(() => undefined);
   if (result === undefined || result.code !== 0) return changed;
   const wanted = new Set(manifests.map((manifest) => resolve(manifest)));
+  const candidates: { path: string; relative: string }[] = [];
   for (const entry of result.stdout.split("\0")) {
     // `XY path`: a manifest modified in the index or the working tree; one added (A) is new.
     if (entry.length < 4 || entry[0] === "A" || entry[0] === "?") continue;
     const relative = entry.slice(3);
     const path = resolve(root, relative);
-    if (!wanted.has(path)) continue;
-    const head = await runGit(["show", `HEAD:${relative}`], root).catch(() => undefined);
-    if (head === undefined || head.code !== 0) continue;
-    const versionOf = (text: string) => {
-      try {
-        const data = JSON.parse(text) as { versionDate?: unknown; sourceTextUrl?: unknown };
-        return JSON.stringify([data.versionDate, data.sourceTextUrl]);
-      } catch {
-        return undefined;
-      }
-    };
-    let now: string | undefined;
+    if (wanted.has(path)) candidates.push({ path, relative });
+  }
+  if (candidates.length === 0) return changed;
+  const versionOf = (text: string) => {
     try {
-      now = versionOf(readFileSync(path, "utf8"));
+      const data = JSON.parse(text) as { versionDate?: unknown; sourceTextUrl?: unknown };
+      return JSON.stringify([data.versionDate, data.sourceTextUrl]);
     } catch {
-      continue;
+      return undefined;
     }
-    if (now !== undefined && now === versionOf(head.stdout)) changed.add(path);
+  };
+  // HEAD's of them all through one `git cat-file --batch` (a plain update may have locked thousands).
+  const reader = new BlobReader(root);
+  try {
+    const heads = candidates.map(({ relative }) =>
+      reader.read(`HEAD:${relative}`, relative).then(
+        (bytes) => bytes.toString("utf8"),
+        () => undefined,
+      ),
+    );
+    for (const [k, { path }] of candidates.entries()) {
+      const head = await heads[k];
+      if (head === undefined) continue;
+      let now: string | undefined;
+      try {
+        now = versionOf(readFileSync(path, "utf8"));
+      } catch {
+        continue;
+      }
+      if (now !== undefined && now === versionOf(head)) changed.add(path);
+    }
+  } finally {
+    reader.close();
   }
   return changed;
 }
