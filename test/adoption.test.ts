@@ -4,7 +4,7 @@
  * with Title, jurabk, slug and date; tables, lists, deep hierarchies) in a git repository.
  */
 import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { writeCorpus } from "../bench/corpus.js";
@@ -680,6 +680,35 @@ describe("update --version-date with no dataset named", () => {
       expect(none.stderr).toContain(
         "note: --version-date reached no dataset: with none named, they go to the datasets whose markdown changed since their lock manifest, or (in a git repository) whose manifest was locked since the last commit and not dated yet, and none was",
       );
+    } finally {
+      await cleanup();
+    }
+  });
+});
+
+describe("update --version-date with none named, and a committed link in a manifest's place", () => {
+  test("a link to /dev/zero or out of the repository is refused by name, never read", async () => {
+    const { dir, cleanup } = await repository();
+    try {
+      await writeTree(dir, { "laws/a/index.md": "---\nslug: a\n---\n# A\n\n## § 1\n\nText.\n" });
+      const adopt = ["adopt", "laws/*", "--title-id", "{folder}", "--name", "{folder}", "--version-date", "2024-01-01"];
+      await runMain(
+        [...adopt, "--source-text-url", "https://h.example/{front.slug}/", "--legislation-host", "h.example"],
+        dir,
+      );
+      await git(["add", "-A"], dir);
+      await git(["commit", "-qm", "adopt"], dir);
+      const manifest = join(dir, ".tooling/citation-targets/a.lock.json");
+      for (const [target, said] of [
+        ["/dev/zero", "it is a character device, not a regular file"],
+        ["/etc/passwd", "outside the repository"],
+      ] as const) {
+        await rm(manifest);
+        await symlink(target, manifest);
+        const run = await runMain(["update", "--version-date", "2025-01-01"], dir);
+        expect(run.code).toBe(2);
+        expect(run.stderr).toContain(said);
+      }
     } finally {
       await cleanup();
     }

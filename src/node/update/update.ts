@@ -6,7 +6,7 @@
  * written. The cache (update-cache.ts) spares regenerating a dataset whose JSONL is known to be what
  * its manifest generates.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, dirname, join, relative as relativePath, resolve } from "node:path";
 import { errorMessage } from "../../core/errors.js";
@@ -40,7 +40,7 @@ import {
   syncFiles,
 } from "../writes/write.js";
 import { noteOf, withWriterLock } from "../writes/writer-lock.js";
-import { readRegularIfPresent, withOutsideReads } from "../files/regular-file.js";
+import { readRegularFileSync, readRegularIfPresent, withOutsideReads } from "../files/regular-file.js";
 import { filesEndingIn } from "../files/folder-files.js";
 import { MANIFEST_FOLDER } from "../files/tooling-paths.js";
 import { removeOnInterrupt } from "../writes/interrupted-writes.js";
@@ -476,7 +476,8 @@ async function manifestsChangedSinceHead(manifests: readonly string[], cwd: stri
       if (head === undefined) continue;
       let now: string | undefined;
       try {
-        now = versionOf(readFileSync(path, "utf8"));
+        // A regular file inside the repository only (SECURITY.md): a committed link to /dev/zero or out is skipped.
+        now = versionOf(readRegularFileSync(path).toString("utf8"));
       } catch {
         continue;
       }
