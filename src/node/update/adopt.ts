@@ -311,7 +311,8 @@ async function adoptLocked(options: AdoptOptions, cwd: string): Promise<AdoptRes
       );
       continue;
     }
-    const nested = nestedDataset(dir, (roots ??= knownRoots(known)));
+    roots ??= knownRoots(known);
+    const nested = nestedDataset(dir, roots);
     if (nested !== undefined) {
       const [root, manifest] = nested;
       const other = `${displayPath(root, cwd) || "."} (${displayPath(manifest, cwd)})`;
