@@ -13,6 +13,7 @@ import {
   type LineSource,
   linesInThread,
   sourceBytesOf,
+  targetLineTemplate,
   Utf8Offsets,
   writeArtifactByteLines,
 } from "../src/core/records/generate.js";
@@ -65,7 +66,9 @@ async function bothWays(manifest: LockManifest, bytes: Map<string, Uint8Array>) 
     const artifact = manifest.artifacts[position]!;
     const { text: decoded, parsed: cut } = await parsed(position);
     const source = sourceBytesOf(decoded, bytes.get(artifact.path)!);
-    return encoder.add((line) => writeArtifactByteLines(manifest, artifact, cut, source, line));
+    return encoder.add(targetLineTemplate(manifest, artifact), (line) =>
+      writeArtifactByteLines(manifest, artifact, cut, source, line),
+    );
   };
   const encoded: LineSource = async (position) => {
     const encoder = batchEncoder();
@@ -131,6 +134,39 @@ describe("generate's lines as bytes are the text lines' UTF-8, byte for byte", (
       expect(both.bytes.equals(Buffer.from(both.text, "utf8"))).toBe(true);
       expect(both.plain.equals(Buffer.from(both.text, "utf8"))).toBe(true);
     });
+
+  test("paths and local coordinates of every kind of character; lines past a batch buffer's first MiB", async () => {
+    // Local coordinates of letters of two and three bytes (Greek, CJK: written byte by byte and by utf8Write), paths
+    // with quotes, spaces and non-ASCII letters (the template's texts), and two artifacts of about a MB of lines each in
+    // one batch: the second starts in the first buffer and goes on in another, its lines so far carried over.
+    const big = (n: number) =>
+      `# Gesetz ${n}\n\n${Array.from(
+        { length: 700 },
+        (_, i) =>
+          `## \u00a7 ${i + 1} Titel\n\n(1) Absatz "eins" ${"x".repeat(200)}\n\n1. Nummer\n2. Nummer\n\n(2) Zwei\n\n`,
+      ).join("")}`;
+    for (const units of [false, true]) {
+      const { manifest, bytes } = await dataset(
+        {
+          'd "q"/\u00e4 \u20ac.md':
+            "# \u0386\u03c1\u03b8\u03c1\u03bf 1\n\ntext\n\n## \u7b2c1\u6761 \u76ee\u7684\n\n(1) \u4e00\n\n## \u0421\u0442\u0430\u0442\u044c\u044f 2\n\n1. \u0430\n",
+          'd "q"/README.md': "# Ordner\n\n## \u00a7 1 A\n\n(1) B\n",
+          "e/one.md": big(1),
+          "e/two.md": big(2),
+        },
+        units,
+      );
+      const both = await bothWays(manifest, bytes);
+      expect(both.bytes.length).toBeGreaterThan(1.5 * 2 ** 20);
+      expect(both.bytes.equals(Buffer.from(both.text, "utf8"))).toBe(true);
+      const records = both.text
+        .trimEnd()
+        .split("\n")
+        .map((line) => JSON.parse(line));
+      expect(records.some((r) => /[\u0800-\uffff]/.test(r.citationAddress ?? ""))).toBe(true);
+      expect(records.some((r) => (r.citationAddress ?? "").includes("%22"))).toBe(true);
+    }
+  });
 
   test("any text of headings, units and escapes", async () => {
     const piece = fc.constantFrom(

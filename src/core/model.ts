@@ -78,6 +78,14 @@ let lastArtifactSegments: readonly string[] = [];
  * then the local coordinate's segments.
  */
 export function targetStructuralPath(artifactPath: string, local: string): string[] {
+  const segments = artifactSegments(artifactPath).slice();
+  if (local.includes("/")) segments.push(...local.split("/"));
+  else segments.push(local);
+  return segments;
+}
+
+/** What the structuralPath of each markdown-artifact target of an artifact starts with (targetStructuralPath). */
+export function artifactSegments(artifactPath: string): readonly string[] {
   if (artifactPath !== lastArtifactPath) {
     const segments = artifactPath.split("/");
     const fileName = segments.pop()!;
@@ -85,10 +93,7 @@ export function targetStructuralPath(artifactPath: string, local: string): strin
     lastArtifactPath = artifactPath;
     lastArtifactSegments = segments;
   }
-  const segments = lastArtifactSegments.slice();
-  if (local.includes("/")) segments.push(...local.split("/"));
-  else segments.push(local);
-  return segments;
+  return lastArtifactSegments;
 }
 
 /**

@@ -171,13 +171,33 @@ export function unescapePath(escaped: string): string | undefined {
 
 /** Formats an address from its parts; throws on parts that no address can carry. */
 export function formatAddress(parts: AddressParts): string {
-  if (!isSlug(parts.slug)) throw new Error(`invalid slug ${JSON.stringify(parts.slug)}`);
-  if (parts.path === "" || parts.path.startsWith("/") || parts.path.endsWith("/"))
-    throw new Error(`invalid path ${JSON.stringify(parts.path)}`);
-  if (parts.targetKind === "structural-container") return `${parts.slug}/${escapePath(parts.path)}/`;
-  if (parts.local === undefined || !isLocalCoordinate(parts.local))
-    throw new Error(`invalid local coordinate ${JSON.stringify(parts.local)}`);
-  return `${parts.slug}/${escapePath(parts.path)}#${parts.local}`;
+  if (parts.targetKind === "structural-container") {
+    checkSlugAndPath(parts.slug, parts.path);
+    return `${parts.slug}/${escapePath(parts.path)}/`;
+  }
+  return targetAddress(targetAddressPrefix(parts.slug, parts.path), parts.local);
+}
+
+function checkSlugAndPath(slug: string, path: string): void {
+  if (!isSlug(slug)) throw new Error(`invalid slug ${JSON.stringify(slug)}`);
+  if (path === "" || path.startsWith("/") || path.endsWith("/"))
+    throw new Error(`invalid path ${JSON.stringify(path)}`);
+}
+
+/**
+ * What the addresses of an artifact's markdown-artifact targets start with (`slug/path#`), for targetAddress: the slug
+ * and path checked once for all of them. Throws as formatAddress does.
+ */
+export function targetAddressPrefix(slug: string, path: string): string {
+  checkSlugAndPath(slug, path);
+  return `${slug}/${escapePath(path)}#`;
+}
+
+/** The address of the target at `local` in the artifact of `prefix` (targetAddressPrefix): formatAddress's. */
+export function targetAddress(prefix: string, local: string | undefined): string {
+  if (local === undefined || !isLocalCoordinate(local))
+    throw new Error(`invalid local coordinate ${JSON.stringify(local)}`);
+  return prefix + local;
 }
 
 /**

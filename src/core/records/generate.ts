@@ -5,7 +5,7 @@
  * artifact, not the dataset: records are yielded one artifact at a time.
  */
 
-import { formatAddress } from "../address/address.js";
+import { formatAddress, targetAddress, targetAddressPrefix } from "../address/address.js";
 import { decodeLatin1, decodeUtf8, utf8ByteLength } from "../bytes.js";
 import { assignLocalCoordinates } from "../address/numbering.js";
 import { deriveCitationTargetId, deriveTextDigest, deriveTextDigestOfUtf8 } from "../digest.js";
@@ -18,6 +18,7 @@ import { DatasetError } from "../errors.js";
 import { dirnameOf, folderChain } from "../paths.js";
 import {
   artifactRecordFields,
+  artifactSegments,
   artifactTrailBase,
   canonicalPathOf,
   containerStructuralPath,
@@ -160,13 +161,33 @@ const DATASET_PLACED = ["documentOrder", "headingTrail"];
 const WELL_FORMED = true;
 
 /**
- * A markdown-artifact target's record as its artifact alone decides it: `documentOrder` 0 and `headingTrail` its
- * `ownTrail`, for the walk over the dataset to set.
+ * The members of a markdown-artifact target's record that differ between the targets of one artifact (recordOf makes
+ * the record of them; a writer of bytes writes them into its line template, TargetLineTemplate).
+ */
+interface TargetFields {
+  /** Its local coordinate: the structuralPath and canonicalPath are the artifact's and it (recordOf). */
+  local: string;
+  citationAddress: string;
+  citationTargetId: string;
+  headingText: string;
+  /** The markdown (its JSON text, when made already, is in the ArtifactTarget). */
+  markdown: string;
+  blockEnd: number;
+  blockStart: number;
+  textDigest: string;
+}
+
+/**
+ * A markdown-artifact target as its artifact alone decides it: its record's members with `documentOrder` 0 and
+ * `headingTrail` its `ownTrail`, for the walk over the dataset to set.
  */
 interface ArtifactTarget {
-  record: OutputRecord;
-  /** The headings above the target inside its artifact (the end of its headingTrail). */
-  ownTrail: string[];
+  fields: TargetFields;
+  /**
+   * The headings above the target inside its artifact (the end of its headingTrail); not made for a unit whose
+   * `ownTrailJson` is given, when its record is not made (a writer of bytes).
+   */
+  ownTrail?: string[];
   /**
    * The JCS text of its markdown, when made already: a heading with units below it and its units (a unit's text is a
    * slice of its heading's, escaped once).
@@ -264,11 +285,28 @@ function artifactTargets(
   common: Common,
   artifact: ManifestArtifact,
   parsed: ParsedArtifact,
-  source?: SourceBytes,
-): { targets: ArtifactTarget[]; trails: TrailSpent } {
-  const targets: ArtifactTarget[] = [];
-  const trails = visitArtifactTargets(common, artifact, parsed, source, (target) => targets.push(target));
+): { targets: RecordTarget[]; trails: TrailSpent } {
+  const fields = artifactRecordFields(artifact);
+  const targets: RecordTarget[] = [];
+  const trails = visitArtifactTargets(common, artifact, parsed, undefined, (target) => {
+    // Without source bytes every target has its trail (visitArtifactTargets).
+    const ownTrail = target.ownTrail!;
+    targets.push({
+      record: recordOf(common, fields, artifact.path, target.fields, ownTrail),
+      ownTrail,
+      markdownJson: target.markdownJson,
+      ownTrailJson: target.ownTrailJson,
+    });
+  });
   return { targets, trails };
+}
+
+/** A target's record (recordOf), with what ArtifactTarget knows of its JCS texts. */
+interface RecordTarget {
+  record: OutputRecord;
+  ownTrail: string[];
+  markdownJson: string | undefined;
+  ownTrailJson: string | undefined;
 }
 
 /**
@@ -294,6 +332,7 @@ function visitArtifactTargets(
   visit: (target: ArtifactTarget) => void,
 ): TrailSpent {
   const fields = artifactRecordFields(artifact);
+  const addressPrefix = targetAddressPrefix(common.slug, artifact.path);
   const locals = assignLocalCoordinates(parsed.targets.map((t) => t.heading));
   const headingStack: { depth: number; text: string }[] = [];
   // The cap on the trails is checked as each record is made, before its line: a file over it stops at the record that
@@ -315,18 +354,19 @@ function visitArtifactTargets(
     const ownTrail = headingStack.map((h) => h.text);
     const local = locals[i]!;
     const headingText = target.heading?.text ?? "";
-    const heading = targetRecord(
+    const heading: ArtifactTarget = targetOf(
       common,
-      fields,
-      artifact.path,
+      addressPrefix,
       parsed,
       target.start,
       target.end,
       target.blockStart,
       target.blockEnd,
-      { local, headingText, ownTrail },
+      local,
+      headingText,
       source,
     );
+    heading.ownTrail = ownTrail;
     // The units below the heading (docs/spec.md, "Units below the heading"), in a dataset with units.
     const units =
       parsed.leaves !== undefined && target.heading && fields.sourceIndexKind === "body-block"
@@ -345,7 +385,7 @@ function visitArtifactTargets(
       let json: string;
       let moved: number[];
       if (source === undefined) {
-        const markdown = heading.record.markdown as string;
+        const markdown = heading.fields.markdown;
         json = valueJson(markdown, WELL_FORMED);
         moved = escapedAt(
           starts,
@@ -379,23 +419,21 @@ function visitArtifactTargets(
         const unitLocal = `${parent.local}/${unit.step}`;
         const start = startOf(unit.first);
         const end = startOf(unit.end);
-        const made = targetRecord(
+        const made: ArtifactTarget = targetOf(
           common,
-          fields,
-          artifact.path,
+          addressPrefix,
           parsed,
           start,
           end,
           unit.first,
           unit.end,
-          {
-            local: unitLocal,
-            headingText: unit.headingText,
-            ownTrail: [...ownTrail, ...above.map((a) => a.text)],
-          },
+          unitLocal,
+          unit.headingText,
           source,
           true,
         );
+        // The trail as an array only for a caller that makes records (no source bytes); its JCS text in any case.
+        if (source === undefined) made.ownTrail = [...ownTrail, ...above.map((a) => a.text)];
         made.ownTrailJson = parent.trailJson;
         const inner = json.slice(jsonAt(unit.first), jsonAt(unit.end));
         if (source === undefined) made.markdownJson = `"${inner}"`;
@@ -417,21 +455,20 @@ function visitArtifactTargets(
   return { characters, trail };
 }
 
-/** One markdown-artifact target's record as its artifact decides it: a heading's or a unit's. */
-function targetRecord(
+/** One markdown-artifact target as its artifact decides it: a heading's or a unit's. */
+function targetOf(
   common: Common,
-  fields: ReturnType<typeof artifactRecordFields>,
-  path: string,
+  addressPrefix: string,
   parsed: ParsedArtifact,
   start: number,
   end: number,
   blockStart: number,
   blockEnd: number,
-  own: { local: string; headingText: string; ownTrail: string[] },
+  local: string,
+  headingText: string,
   source?: SourceBytes,
   sliced = false,
-): ArtifactTarget {
-  const { local, headingText, ownTrail } = own;
+): { fields: TargetFields; markdownJson?: string } {
   const markdown = parsed.body.slice(start - parsed.bodyStart, end - parsed.bodyStart);
   // With the source bytes: the digest of the markdown's bytes, and (unless the caller slices it from its heading's) its
   // JSON text made on them.
@@ -444,38 +481,111 @@ function targetRecord(
     textDigest = deriveTextDigestOfUtf8(source.bytes.subarray(from, to));
     if (!sliced) markdownJson = JSON.stringify(source.latin1.slice(from, to));
   }
-  const citationAddress = formatAddress({ slug: common.slug, targetKind: "markdown-artifact", path, local });
-  const structuralPath = targetStructuralPath(path, local);
-  {
-    // Members in canonical (code-unit) order, so that the serialiser need not sort them.
-    const record: OutputRecord = {
-      artifactRelativePath: path,
-      canonicalPath: canonicalPathOf(structuralPath),
-      citationAddress,
-      citationTargetId: deriveCitationTargetId(common.datasetDigest, citationAddress),
-      datasetDigest: common.datasetDigest,
-      documentOrder: 0,
-      headingText,
-      headingTrail: ownTrail,
-      markdown,
-      name: common.name,
-      schemaVersion: common.schemaVersion,
-      slug: common.slug,
-      sourceArtifactBlockEndExclusive: blockEnd,
-      sourceArtifactBlockStartIndex: blockStart,
-      sourceArtifactKind: fields.sourceArtifactKind,
-      sourceDocumentPath: fields.sourceDocumentPath,
-      sourceIndexKind: fields.sourceIndexKind,
-      sourceTextUrl: common.sourceTextUrl,
-      structuralPath,
-      targetKind: "markdown-artifact",
-      textDigest,
-      textDigestAlgorithm: common.textDigestAlgorithm,
-      titleId: common.titleId,
-      versionDate: common.versionDate,
-    };
-    return markdownJson === undefined ? { record, ownTrail } : { record, ownTrail, markdownJson };
-  }
+  const citationAddress = targetAddress(addressPrefix, local);
+  const fields: TargetFields = {
+    local,
+    citationAddress,
+    citationTargetId: deriveCitationTargetId(common.datasetDigest, citationAddress),
+    headingText,
+    markdown,
+    blockEnd,
+    blockStart,
+    textDigest,
+  };
+  return markdownJson === undefined ? { fields } : { fields, markdownJson };
+}
+
+/** The record of a markdown-artifact target (targetOf), `documentOrder` 0 and `headingTrail` its own trail. */
+function recordOf(
+  common: Common,
+  artifactFields: ReturnType<typeof artifactRecordFields>,
+  path: string,
+  fields: TargetFields,
+  ownTrail: string[],
+): OutputRecord {
+  const structuralPath = targetStructuralPath(path, fields.local);
+  // Members in canonical (code-unit) order, so that the serialiser need not sort them.
+  return {
+    artifactRelativePath: path,
+    canonicalPath: canonicalPathOf(structuralPath),
+    citationAddress: fields.citationAddress,
+    citationTargetId: fields.citationTargetId,
+    datasetDigest: common.datasetDigest,
+    documentOrder: 0,
+    headingText: fields.headingText,
+    headingTrail: ownTrail,
+    markdown: fields.markdown,
+    name: common.name,
+    schemaVersion: common.schemaVersion,
+    slug: common.slug,
+    sourceArtifactBlockEndExclusive: fields.blockEnd,
+    sourceArtifactBlockStartIndex: fields.blockStart,
+    sourceArtifactKind: artifactFields.sourceArtifactKind,
+    sourceDocumentPath: artifactFields.sourceDocumentPath,
+    sourceIndexKind: artifactFields.sourceIndexKind,
+    sourceTextUrl: common.sourceTextUrl,
+    structuralPath,
+    targetKind: "markdown-artifact",
+    textDigest: fields.textDigest,
+    textDigestAlgorithm: common.textDigestAlgorithm,
+    titleId: common.titleId,
+    versionDate: common.versionDate,
+  };
+}
+
+/**
+ * The texts of a markdown-artifact target's line that are the same for every target of an artifact, in the order of
+ * the line (the members in code-unit order, as recordOf makes them), for a writer of bytes: the line is `texts[0]` +
+ * local + `texts[1]` + local + `texts[2]` + citationTargetId + `texts[3]` (piece 0 ends: the documentOrder goes here) +
+ * `texts[4]` + headingText + `texts[5]` (piece 1 ends: the headingTrail goes here) + `texts[6]` + markdown + `texts[7]`
+ * + block end + `texts[8]` + block start + `texts[9]` + local with each `/` written `","` + `texts[10]` + textDigest +
+ * `texts[11]` (piece 2 ends), each value as TargetLine has it. The canonicalPath, citationAddress and structuralPath
+ * are the artifact's (in the texts) followed by the local coordinate, whose characters JSON never escapes (its
+ * grammar: docs/spec.md, section 7). This is the text of serializeRecord of recordOf's record
+ * (test/generate-bytes.test.ts proves them equal).
+ */
+export type TargetLineTemplate = readonly string[];
+
+/** The TargetLineTemplate of an artifact's targets. */
+export function targetLineTemplate(manifest: RecordManifest, artifact: ManifestArtifact): TargetLineTemplate {
+  const common = commonOf(manifest);
+  const fields = artifactRecordFields(artifact);
+  const json = (value: string) => valueJson(value, WELL_FORMED);
+  /** A string's JSON text without its closing quote: what the local coordinate continues. */
+  const open = (value: string) => json(value).slice(0, -1);
+  const segments = artifactSegments(artifact.path);
+  const canonical = segments.length === 0 ? "" : `${canonicalPathOf(segments)}/`;
+  let structural = "[";
+  for (const segment of segments) structural += `${json(segment)},`;
+  return [
+    `{"artifactRelativePath":${json(artifact.path)},"canonicalPath":${open(canonical)}`,
+    `","citationAddress":${open(targetAddressPrefix(common.slug, artifact.path))}`,
+    '","citationTargetId":"',
+    `","datasetDigest":${json(common.datasetDigest)},"documentOrder":`,
+    ',"headingText":',
+    ',"headingTrail":',
+    ',"markdown":"',
+    `","name":${json(common.name)},"schemaVersion":${json(common.schemaVersion)},"slug":${json(common.slug)},"sourceArtifactBlockEndExclusive":`,
+    ',"sourceArtifactBlockStartIndex":',
+    `,"sourceArtifactKind":${json(fields.sourceArtifactKind)},"sourceDocumentPath":${json(fields.sourceDocumentPath)},"sourceIndexKind":${json(fields.sourceIndexKind)},"sourceTextUrl":${json(common.sourceTextUrl)},"structuralPath":${structural}"`,
+    '"],"targetKind":"markdown-artifact","textDigest":"',
+    `","textDigestAlgorithm":${json(common.textDigestAlgorithm)},"titleId":${json(common.titleId)},"versionDate":${json(common.versionDate)}}\n`,
+  ];
+}
+
+/**
+ * The texts of a target's line that differ between the targets of an artifact (TargetLineTemplate): JCS texts, the hex
+ * digests and the markdown's JSON text without their quotes (the markdown as Latin-1 for its UTF-8 bytes: SourceBytes).
+ */
+export interface TargetLine {
+  local: string;
+  citationTargetId: string;
+  headingText: string;
+  markdown: string;
+  blockEnd: number;
+  blockStart: number;
+  textDigest: string;
+  ownTrail: string;
 }
 
 /**
@@ -664,36 +774,32 @@ export function artifactLines(
   return { firstHeading: parsed.firstHeading, targets, trails };
 }
 
-/** The members a worker thread's line is cut at: the two the whole dataset decides, and the markdown (SourceBytes). */
-const PLACED_AND_MARKDOWN = ["documentOrder", "headingTrail", "markdown"];
-
 /**
- * An artifact's targets as their lines cut, for a writer of bytes, a target at a time: each line's pieces go to `line`
- * as soon as the target is made, so that the caller can encode them and keep nothing (visitArtifactTargets). The line is
- * `parts[0] + documentOrder + parts[1] + headingTrail + parts[2] + '"' + markdown + '"' + parts[3]`, where `markdown`
- * is the JSON text of the markdown without its quotes, as Latin-1 for its UTF-8 bytes (SourceBytes), every other part
- * is text, and `ownTrail` is the JSON text of the target's own trail: the same bytes as artifactLines encoded. Returns
- * the artifact's first heading, and what its own trails spent of its cap.
+ * An artifact's targets as their lines, for a writer of bytes, a target at a time: each target's values (TargetLine) go
+ * to `line` as soon as it is made, for the caller to write into the artifact's TargetLineTemplate and keep nothing
+ * (visitArtifactTargets): the same bytes as artifactLines encoded. Returns the artifact's first heading, and what its
+ * own trails spent of its cap.
  */
 export function writeArtifactByteLines(
   manifest: RecordManifest,
   artifact: ManifestArtifact,
   parsed: ParsedArtifact,
   source: SourceBytes,
-  line: (parts: string[], markdown: string, ownTrail: string) => void,
+  line: (values: TargetLine) => void,
 ): { firstHeading: string | undefined; trails: TrailSpent } {
-  const trails = visitArtifactTargets(
-    commonOf(manifest),
-    artifact,
-    parsed,
-    source,
-    ({ record, ownTrail, markdownJson, markdownInner, ownTrailJson }) =>
-      line(
-        serializeRecordCut(record, PLACED_AND_MARKDOWN, WELL_FORMED),
-        markdownInner ?? markdownJson!.slice(1, -1),
-        ownTrailJson ?? valueJson(ownTrail, WELL_FORMED),
-      ),
-  );
+  const trails = visitArtifactTargets(commonOf(manifest), artifact, parsed, source, (target) => {
+    const { fields } = target;
+    line({
+      local: fields.local,
+      citationTargetId: fields.citationTargetId,
+      headingText: valueJson(fields.headingText, WELL_FORMED),
+      markdown: target.markdownInner ?? target.markdownJson!.slice(1, -1),
+      blockEnd: fields.blockEnd,
+      blockStart: fields.blockStart,
+      textDigest: fields.textDigest,
+      ownTrail: target.ownTrailJson ?? valueJson(target.ownTrail, WELL_FORMED),
+    });
+  });
   return { firstHeading: parsed.firstHeading, trails };
 }
 

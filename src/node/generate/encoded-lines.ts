@@ -4,7 +4,14 @@
  * documentOrder and the trails of the folders, without encoding or joining text. The bytes are those of the text lines
  * (generateLineBatchesFrom) encoded, byte for byte.
  */
-import { type EncodedArtifactLines, joinTrails, type LineStep, type TrailSpent } from "../../core/records/generate.js";
+import {
+  type EncodedArtifactLines,
+  joinTrails,
+  type LineStep,
+  type TargetLine,
+  type TargetLineTemplate,
+  type TrailSpent,
+} from "../../core/records/generate.js";
 import { type AtomicFile, openAtomic } from "../writes/write.js";
 
 /**
@@ -62,64 +69,152 @@ function takeBuffer(size: number, largest = false): Buffer {
   return Buffer.from(buffer);
 }
 
-/** Where this thread encodes a batch: grown as needed; its ArrayBuffer crosses to the other thread (batchEncoder). */
+/** Where this thread encodes a batch: its ArrayBuffers cross to the other thread (batchEncoder). */
 let target: Buffer = Buffer.alloc(0);
-
-function room(at: number, more: number): void {
-  if (target.length - at >= more) return;
-  const grown = takeBuffer(Math.max(2 * target.length, at + more));
-  target.copy(grown, 0, 0, at);
-  if (target.length > 0) keepSpare(target.buffer as ArrayBuffer);
-  target = grown;
-}
-
-/** Writes `text` as UTF-8 at `at` of the target buffer, grown first as needed; the offset after it. */
-function put(text: string, at: number): number {
-  room(at, 3 * text.length); // a UTF-16 code unit is at most three bytes of UTF-8
-  return at + (target as unknown as Writers).utf8Write(text, at);
-}
 
 /** Where this thread writes an artifact's line ends while it encodes them: grown as needed, copied out exactly. */
 let endsScratch = new Uint32Array(4096);
 
 /** Gives an artifact's lines (writeArtifactByteLines) to `line` as each is made; returns its first heading and trails. */
-type LineMaker = (line: (parts: string[], markdown: string, ownTrail: string) => void) => {
+type LineMaker = (line: (values: TargetLine) => void) => {
   firstHeading: string | undefined;
   trails: TrailSpent;
 };
+
+/** The texts of a TargetLineTemplate as UTF-8. */
+function encodeTemplate(template: TargetLineTemplate): Uint8Array[] {
+  return template.map((text) => Buffer.from(text, "utf8"));
+}
 
 /**
  * Encodes the lines of a batch's artifacts one after another into one buffer (`add`: each line as soon as it is made,
  * none of them kept until the artifact's last), which `done` hands over: each answer's `bytes` a view of it, empty until
  * then. One buffer per batch, which the main thread sends back once it has written all of it (acceptSpares). One batch
- * at a time in a thread.
+ * at a time in a thread. Each line is its artifact's TargetLineTemplate, encoded once for the artifact, with the
+ * target's values written into it: the texts as UTF-8, the digests and the markdown (its JSON text on the source
+ * bytes) as Latin-1, the block indices as digits.
  */
-export function batchEncoder(): { add(make: LineMaker): EncodedArtifactLines; done(): void } {
+export function batchEncoder(): {
+  add(template: TargetLineTemplate, make: LineMaker): EncodedArtifactLines;
+  done(): void;
+} {
   let at = 0;
+  /** Where the artifact being encoded starts in `target`. */
+  let from = 0;
   target = takeBuffer(BATCH_START, true);
-  const made: { encoded: EncodedArtifactLines; from: number; to: number }[] = [];
+  /** The artifacts' lines made: where they are, in `buffer` once another buffer took its place (room), else in `target`. */
+  const made: { encoded: EncodedArtifactLines; buffer?: ArrayBuffer; from: number; to: number }[] = [];
+  /** The first entry of `made` in `target`. */
+  let open = 0;
+  /**
+   * Room for `more` bytes at `at`. When `target` is full, the lines go on in another buffer, the artifact's lines so far
+   * carried over (an artifact's lines are one run of bytes): the artifacts before it stay where they are, never copied.
+   */
+  const room = (more: number) => {
+    if (target.length - at >= more) return;
+    const carried = at - from;
+    const next = takeBuffer(Math.max(BATCH_START, carried + more));
+    if (carried > 0) target.copy(next, 0, from, at);
+    const full = target.buffer as ArrayBuffer;
+    if (open < made.length) for (let i = open; i < made.length; i++) made[i]!.buffer = full;
+    else if (full.byteLength > 0) keepSpare(full);
+    open = made.length;
+    target = next;
+    at = carried;
+    from = 0;
+  };
   return {
-    add(make) {
-      const from = at;
+    add(template, make) {
+      from = at;
       let k = 0;
-      const { firstHeading, trails } = make((parts, markdown, ownTrail) => {
+      const texts = encodeTemplate(template);
+      let fixed = 0;
+      for (const text of texts) fixed += text.length;
+      /** Copies the template's text `i` (short ones byte by byte: a call to `set` costs more). */
+      const constant = (i: number) => {
+        const text = texts[i]!;
+        const length = text.length;
+        if (length < 64) for (let j = 0; j < length; j++) target[at++] = text[j]!;
+        else {
+          target.set(text, at);
+          at += length;
+        }
+      };
+      const utf8 = (text: string) => {
+        at += (target as unknown as Writers).utf8Write(text, at);
+      };
+      /** A string of one-byte characters (hex digits, Latin-1 for bytes). */
+      const ascii = (text: string) => {
+        const length = text.length;
+        if (length < 128) for (let j = 0; j < length; j++) target[at++] = text.charCodeAt(j);
+        else at += (target as unknown as Writers).latin1Write(text, at);
+      };
+      /**
+       * A local coordinate as UTF-8, each `/` as `","` in a structuralPath (`split`): characters below U+0800 byte by
+       * byte, the rest (rare) by utf8Write.
+       */
+      const local = (text: string, split: boolean) => {
+        const length = text.length;
+        for (let j = 0; j < length; j++) {
+          const c = text.charCodeAt(j);
+          if (c < 0x80) {
+            if (c === 0x2f && split) {
+              target[at++] = 0x22; // "
+              target[at++] = 0x2c; // ,
+              target[at++] = 0x22;
+            } else target[at++] = c;
+          } else if (c < 0x800) {
+            target[at++] = 0xc0 | (c >> 6);
+            target[at++] = 0x80 | (c & 0x3f);
+          } else {
+            const rest = text.slice(j);
+            utf8(split ? rest.replaceAll("/", '","') : rest);
+            return;
+          }
+        }
+      };
+      const { firstHeading, trails } = make((values) => {
         if (k + 4 > endsScratch.length) {
           const grown = new Uint32Array(2 * endsScratch.length);
           grown.set(endsScratch);
           endsScratch = grown;
         }
-        at = put(parts[0]!, at);
+        // Room for the whole line: a UTF-16 code unit is at most three bytes of UTF-8 (a local coordinate's `/` five in
+        // the structuralPath), an index at most 16 digits.
+        room(
+          fixed +
+            11 * values.local.length +
+            3 * (values.headingText.length + values.ownTrail.length) +
+            values.citationTargetId.length +
+            values.textDigest.length +
+            values.markdown.length +
+            32,
+        );
+        constant(0);
+        local(values.local, false);
+        constant(1);
+        local(values.local, false);
+        constant(2);
+        ascii(values.citationTargetId);
+        constant(3);
         endsScratch[k++] = at - from;
-        at = put(parts[1]!, at);
+        constant(4);
+        utf8(values.headingText);
+        constant(5);
         endsScratch[k++] = at - from;
-        at = put(parts[2]!, at);
-        room(at, markdown.length + 2);
-        target[at++] = 0x22; // "
-        at += (target as unknown as Writers).latin1Write(markdown, at);
-        target[at++] = 0x22;
-        at = put(parts[3]!, at);
+        constant(6);
+        ascii(values.markdown);
+        constant(7);
+        ascii(`${values.blockEnd}`);
+        constant(8);
+        ascii(`${values.blockStart}`);
+        constant(9);
+        local(values.local, true);
+        constant(10);
+        ascii(values.textDigest);
+        constant(11);
         endsScratch[k++] = at - from;
-        at = put(ownTrail, at);
+        utf8(values.ownTrail);
         endsScratch[k++] = at - from;
       });
       const encoded: EncodedArtifactLines = { firstHeading, bytes: EMPTY, ends: endsScratch.slice(0, k), trails };
@@ -127,9 +222,15 @@ export function batchEncoder(): { add(make: LineMaker): EncodedArtifactLines; do
       return encoded;
     },
     done() {
-      const buffer = at === 0 ? new ArrayBuffer(0) : (target.buffer as ArrayBuffer);
-      if (at === 0) keepSpare(target.buffer as ArrayBuffer);
-      for (const { encoded, from, to } of made) encoded.bytes = new Uint8Array(buffer, from, to - from);
+      const last = target.buffer as ArrayBuffer;
+      let used = false;
+      for (const { encoded, buffer, from, to } of made) {
+        // No lines: an empty view of its own (the buffers of a batch's answers are moved to the other thread, each once).
+        if (to === from) encoded.bytes = new Uint8Array(0);
+        else encoded.bytes = new Uint8Array(buffer ?? last, from, to - from);
+        used ||= buffer === undefined;
+      }
+      if (!used) keepSpare(last);
       made.length = 0;
       target = Buffer.alloc(0);
     },

@@ -6,6 +6,7 @@
  */
 import {
   sourceBytesOf,
+  targetLineTemplate,
   writeArtifactByteLines,
   type EncodedArtifactLines,
   type LineSource,
@@ -70,7 +71,10 @@ export async function artifactBatch(task: {
       const bytes = readRegularFileSync(resolveArtifact(task.root, artifact.path));
       const { text, parsed } = parseArtifactBytes(artifact, bytes, task.limits, false, task.fields.units === true);
       const source = sourceBytesOf(text, bytes);
-      return { lines: encoder.add((line) => writeArtifactByteLines(task.fields, artifact, parsed, source, line)) };
+      const template = targetLineTemplate(task.fields, artifact);
+      return {
+        lines: encoder.add(template, (line) => writeArtifactByteLines(task.fields, artifact, parsed, source, line)),
+      };
     } catch (error) {
       if (error instanceof DatasetError) return encodeFailure(error);
       return encodeFailure(new OperationalError(`${artifact.path}: ${errorMessage(error)}`));
