@@ -634,9 +634,9 @@ describe("the lines of units", () => {
     expect(records.some((r) => local(r) === "§-12/abs-2")).toBe(true);
   });
 
-  test("escapedByteOffsets and escapedAt: a unit's JSON text is the slice of its heading's, on the bytes read as Latin-1", async () => {
-    const { escapedByteOffsets } = await import("../src/core/records/record-line.js");
-    const { escapedAt } = await import("../src/core/records/generate.js");
+  test("byteAndJsonOffsets and bytesAndJsonAt: a unit's bytes, and its JSON text as the slice of its heading's on the bytes read as Latin-1", async () => {
+    const { byteAndJsonOffsets } = await import("../src/core/records/record-line.js");
+    const { bytesAndJsonAt } = await import("../src/core/records/generate.js");
     const fc = (await import("fast-check")).default;
     const character = fc.constantFrom("a", "ä", "\n", "\r", "\t", "\u0001", '"', "\\", "\u2028", "😀", "§");
     fc.assert(
@@ -650,20 +650,21 @@ describe("the lines of units", () => {
           const bytes = new Uint8Array(Buffer.concat([prefix, Buffer.from(text, "utf8")]));
           const latin1 = Buffer.from(text, "utf8").toString("latin1");
           const json = JSON.stringify(latin1);
-          // Offsets at character boundaries (never inside a pair), as byte offsets from the text's start.
+          // Offsets at character boundaries (never inside a pair), as UTF-16 offsets of the text.
           const bounds = [0];
-          for (let i = 0; i < chars.length; i++) bounds.push(bounds[i]! + Buffer.byteLength(chars[i]!, "utf8"));
+          for (let i = 0; i < chars.length; i++) bounds.push(bounds[i]! + chars[i]!.length);
           const offsets = picks.map((p) => bounds[p % bounds.length]!);
-          const moved = escapedAt(
-            offsets,
-            (local) => escapedByteOffsets(bytes, prefix.length, local),
-            (o) => o,
-          );
+          const walked = bytesAndJsonAt(bytes, prefix.length, offsets);
+          for (const [k, o] of offsets.entries())
+            expect(walked.bytes[k]).toBe(Buffer.byteLength(text.slice(0, o), "utf8"));
           for (const [k, a] of offsets.entries())
             for (const [m, b] of offsets.entries())
-              if (a <= b) expect(`"${json.slice(moved[k], moved[m])}"`).toBe(JSON.stringify(latin1.slice(a, b)));
+              if (a <= b)
+                expect(`"${json.slice(walked.json[k], walked.json[m])}"`).toBe(
+                  JSON.stringify(latin1.slice(walked.bytes[k], walked.bytes[m])),
+                );
           const ascending = offsets.every((o, k) => k === 0 || offsets[k - 1]! <= o);
-          expect(escapedByteOffsets(bytes, prefix.length, offsets) === undefined).toBe(!ascending);
+          expect(byteAndJsonOffsets(bytes, prefix.length, offsets) === undefined).toBe(!ascending);
         },
       ),
       { numRuns: 2000 },

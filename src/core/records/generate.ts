@@ -25,7 +25,7 @@ import {
   targetStructuralPath,
 } from "../model.js";
 import {
-  escapedByteOffsets,
+  byteAndJsonOffsets,
   escapedOffsets,
   type OutputRecord,
   serializeRecord,
@@ -170,7 +170,10 @@ interface TargetFields {
   citationAddress: string;
   citationTargetId: string;
   headingText: string;
-  /** The markdown (its JSON text, when made already, is in the ArtifactTarget). */
+  /**
+   * The markdown; "" when the target is made on the source bytes (SourceBytes), whose writer writes its JSON text (in
+   * the ArtifactTarget).
+   */
   markdown: string;
   blockEnd: number;
   blockStart: number;
@@ -197,6 +200,8 @@ interface ArtifactTarget {
   markdownInner?: string;
   /** The JCS text of `ownTrail`, when made already: a unit's, its parent's with one more entry. */
   ownTrailJson?: string;
+  /** Where its markdown starts in the source bytes, when made on them (SourceBytes): a heading's. */
+  byteStart?: number;
 }
 
 /**
@@ -384,6 +389,8 @@ function visitArtifactTargets(
       starts[target.blockEnd - first] = target.end;
       let json: string;
       let moved: number[];
+      /** On the source bytes: where each entry of `starts` falls in them (absolute). */
+      let byteAt: number[] | undefined;
       if (source === undefined) {
         const markdown = heading.fields.markdown;
         json = valueJson(markdown, WELL_FORMED);
@@ -394,12 +401,15 @@ function visitArtifactTargets(
         );
       } else {
         json = heading.markdownJson!;
-        const from = source.offsets.byteOf(target.start);
-        moved = escapedAt(
-          starts,
-          (offsets) => escapedByteOffsets(source.bytes, from, offsets),
-          (o) => source.offsets.byteOf(o) - from,
+        const from = heading.byteStart!;
+        const walked = bytesAndJsonAt(
+          source.bytes,
+          from,
+          starts.map((o) => o - target.start),
         );
+        moved = walked.json;
+        byteAt = walked.bytes;
+        for (let k = 0; k < byteAt.length; k++) byteAt[k]! += from;
       }
       heading.markdownJson = json;
       visit(heading);
@@ -430,7 +440,8 @@ function visitArtifactTargets(
           unitLocal,
           unit.headingText,
           source,
-          true,
+          byteAt?.[unit.first - first],
+          byteAt?.[unit.end - first],
         );
         // The trail as an array only for a caller that makes records (no source bytes); its JCS text in any case.
         if (source === undefined) made.ownTrail = [...ownTrail, ...above.map((a) => a.text)];
@@ -467,19 +478,26 @@ function targetOf(
   local: string,
   headingText: string,
   source?: SourceBytes,
-  sliced = false,
-): { fields: TargetFields; markdownJson?: string } {
-  const markdown = parsed.body.slice(start - parsed.bodyStart, end - parsed.bodyStart);
-  // With the source bytes: the digest of the markdown's bytes, and (unless the caller slices it from its heading's) its
-  // JSON text made on them.
+  byteFrom?: number,
+  byteTo?: number,
+): ArtifactTarget {
+  // With the source bytes: the digest of the markdown's bytes, and (unless the caller slices it from its heading's, and
+  // gives where it falls in the bytes: a unit) its JSON text made on them. The markdown itself is left out then (""):
+  // its JSON text is written.
+  let markdown = "";
   let textDigest: string;
   let markdownJson: string | undefined;
-  if (source === undefined) textDigest = deriveTextDigest(markdown);
-  else {
-    const from = source.offsets.byteOf(start);
+  let byteStart: number | undefined;
+  if (source === undefined) {
+    markdown = parsed.body.slice(start - parsed.bodyStart, end - parsed.bodyStart);
+    textDigest = deriveTextDigest(markdown);
+  } else if (byteFrom !== undefined && byteTo !== undefined) {
+    textDigest = deriveTextDigestOfUtf8(source.bytes.subarray(byteFrom, byteTo));
+  } else {
+    byteStart = source.offsets.byteOf(start);
     const to = source.offsets.byteOf(end);
-    textDigest = deriveTextDigestOfUtf8(source.bytes.subarray(from, to));
-    if (!sliced) markdownJson = JSON.stringify(source.latin1.slice(from, to));
+    textDigest = deriveTextDigestOfUtf8(source.bytes.subarray(byteStart, to));
+    markdownJson = JSON.stringify(source.latin1.slice(byteStart, to));
   }
   const citationAddress = targetAddress(addressPrefix, local);
   const fields: TargetFields = {
@@ -492,7 +510,7 @@ function targetOf(
     blockStart,
     textDigest,
   };
-  return markdownJson === undefined ? { fields } : { fields, markdownJson };
+  return markdownJson === undefined ? { fields } : { fields, markdownJson, byteStart };
 }
 
 /** The record of a markdown-artifact target (targetOf), `documentOrder` 0 and `headingTrail` its own trail. */
@@ -693,7 +711,7 @@ export async function* generateRecordsFrom(
 }
 
 /**
- * Where offsets of a heading's text fall in its JSON text (escapedOffsets, escapedByteOffsets: `escapeAt`), by position in
+ * Where offsets of a heading's text fall in its JSON text (escapedOffsets: `escapeAt`; on bytes, bytesAndJsonAt), by position in
  * `offsets` (text offsets, each mapped by `local` to what `escapeAt` counts from). Offsets that do not ascend (never in
  * document order; kept for safety) are escaped sorted and without repeats, and put back in their places. Exported for
  * its test.
@@ -715,6 +733,28 @@ export function escapedAt(
   const moved = escapeAt(sorted.map(local))!;
   const at = new Map(sorted.map((o, k) => [o, moved[k]!]));
   return offsets.map((o) => at.get(o)!);
+}
+
+/**
+ * byteAndJsonOffsets of `offsets`, by position; offsets that do not ascend (never in document order; kept for safety)
+ * are walked sorted and without repeats, and put back in their places. Exported for its test.
+ *
+ * @internal
+ */
+export function bytesAndJsonAt(
+  bytes: Uint8Array,
+  from: number,
+  offsets: readonly number[],
+): { bytes: number[]; json: number[] } {
+  const walked = byteAndJsonOffsets(bytes, from, offsets);
+  if (walked !== undefined) return walked;
+  const sorted = [...new Set(offsets)].sort((x, y) => x - y);
+  const once = byteAndJsonOffsets(bytes, from, sorted)!;
+  const at = new Map(sorted.map((o, k) => [o, k]));
+  return {
+    bytes: offsets.map((o) => once.bytes[at.get(o)!]!),
+    json: offsets.map((o) => once.json[at.get(o)!]!),
+  };
 }
 
 /**

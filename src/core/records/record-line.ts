@@ -230,26 +230,40 @@ export function escapedOffsets(text: string, offsets: readonly number[]): number
 }
 
 /**
- * escapedOffsets on bytes: where offsets of `bytes[from..]` (ascending, relative to `from`) fall in the JSON text of
- * those bytes read as Latin-1 (SourceBytes), the text whose slices a unit's markdown is written from. A loop over the
- * bytes, not over a string's characters: about a third of the time (bench/RESULTS.md, "Units"). Undefined when the
- * offsets do not ascend, for the caller to sort them.
+ * escapedOffsets on bytes, in one pass: where UTF-16 offsets (ascending) of the text whose UTF-8 bytes start at
+ * `bytes[from]` fall in those bytes (`bytes`, from `from`), and in the JSON text of the bytes read as Latin-1 (`json`:
+ * SourceBytes), the text whose slices a unit's markdown is written from. A loop over the bytes, counting UTF-16 code
+ * units (a four-byte sequence is two) and escapes (`"` and `\` one more each, a control character one or five): no
+ * offset of the text is converted to bytes apart (bench/RESULTS.md, "Units"). An offset is taken to a character's
+ * start. Undefined when the offsets do not ascend, for the caller to sort them.
  */
-export function escapedByteOffsets(bytes: Uint8Array, from: number, offsets: readonly number[]): number[] | undefined {
-  const moved: number[] = new Array(offsets.length);
+export function byteAndJsonOffsets(
+  bytes: Uint8Array,
+  from: number,
+  offsets: readonly number[],
+): { bytes: number[]; json: number[] } | undefined {
+  const byteAt: number[] = new Array(offsets.length);
+  const jsonAt: number[] = new Array(offsets.length);
+  const n = bytes.length;
   let extra = 1;
+  let units = 0;
   let i = from;
   for (let k = 0; k < offsets.length; k++) {
-    const to = from + offsets[k]!;
-    if (to < i) return undefined;
-    for (; i < to; i++) {
-      const c = bytes[i]!;
-      if (c < 0x20) extra += c === 8 || c === 9 || c === 10 || c === 12 || c === 13 ? 1 : 5;
-      else if (c === 0x22 || c === 0x5c) extra++;
+    const want = offsets[k]!;
+    if (want < units) return undefined;
+    while (units < want && i < n) {
+      const c = bytes[i++]!;
+      if (c < 0x80) {
+        units++;
+        if (c < 0x20) extra += c === 8 || c === 9 || c === 10 || c === 12 || c === 13 ? 1 : 5;
+        else if (c === 0x22 || c === 0x5c) extra++;
+      } else if (c >= 0xc0) units += c >= 0xf0 ? 2 : 1;
     }
-    moved[k] = to - from + extra;
+    while (i < n && (bytes[i]! & 0xc0) === 0x80) i++; // the rest of the last character
+    byteAt[k] = i - from;
+    jsonAt[k] = i - from + extra;
   }
-  return moved;
+  return { bytes: byteAt, json: jsonAt };
 }
 
 /** serializeRecordCut for a record whose names do not come in order: sorted, and nothing remembered. */

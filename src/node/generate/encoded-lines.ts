@@ -69,11 +69,75 @@ function takeBuffer(size: number, largest = false): Buffer {
   return Buffer.from(buffer);
 }
 
+/**
+ * The bytes of lines this thread made for each byte of markdown so far (2 to 7 on the statute book, without and with
+ * units), from which batchEncoder foresees an artifact's.
+ */
+let linesBytes = 0;
+let markdownSeen = 0;
+let linesPerByte = 2;
+
 /** Where this thread encodes a batch: its ArrayBuffers cross to the other thread (batchEncoder). */
 let target: Buffer = Buffer.alloc(0);
 
 /** Where this thread writes an artifact's line ends while it encodes them: grown as needed, copied out exactly. */
 let endsScratch = new Uint32Array(4096);
+
+/** Copies `bytes` to `to` at `at`; the offset after them (short ones byte by byte: a call to `set` costs more). */
+function copyBytes(to: Buffer, at: number, bytes: Uint8Array): number {
+  const length = bytes.length;
+  if (length >= 24) to.set(bytes, at);
+  else for (let j = 0; j < length; j++) to[at + j] = bytes[j]!;
+  return at + length;
+}
+
+/** Writes `text` as UTF-8; the offset after it. */
+function writeUtf8(to: Buffer, at: number, text: string): number {
+  return at + (to as unknown as Writers).utf8Write(text, at);
+}
+
+/** Writes a string of one-byte characters (hex digits, Latin-1 for bytes) byte for byte; the offset after it. */
+function writeOneByte(to: Buffer, at: number, text: string): number {
+  const length = text.length;
+  if (length >= 128) return at + (to as unknown as Writers).latin1Write(text, at);
+  for (let j = 0; j < length; j++) to[at + j] = text.charCodeAt(j);
+  return at + length;
+}
+
+/** Writes a non-negative integer's digits; the offset after them. */
+function writeDigits(to: Buffer, at: number, value: number): number {
+  if (value < 10) {
+    to[at] = 0x30 + value;
+    return at + 1;
+  }
+  return writeOneByte(to, at, `${value}`);
+}
+
+/**
+ * Writes a local coordinate as UTF-8, each `/` as `","` in a structuralPath (`split`); the offset after it. Characters
+ * below U+0800 byte by byte, the rest (rare) by utf8Write.
+ */
+function writeLocal(to: Buffer, at: number, text: string, split: boolean): number {
+  const length = text.length;
+  let a = at;
+  for (let j = 0; j < length; j++) {
+    const c = text.charCodeAt(j);
+    if (c < 0x80) {
+      if (c === 0x2f && split) {
+        to[a++] = 0x22; // "
+        to[a++] = 0x2c; // ,
+        to[a++] = 0x22;
+      } else to[a++] = c;
+    } else if (c < 0x800) {
+      to[a++] = 0xc0 | (c >> 6);
+      to[a++] = 0x80 | (c & 0x3f);
+    } else {
+      const rest = text.slice(j);
+      return writeUtf8(to, a, split ? rest.replaceAll("/", '","') : rest);
+    }
+  }
+  return a;
+}
 
 /** Gives an artifact's lines (writeArtifactByteLines) to `line` as each is made; returns its first heading and trails. */
 type LineMaker = (line: (values: TargetLine) => void) => {
@@ -95,7 +159,7 @@ function encodeTemplate(template: TargetLineTemplate): Uint8Array[] {
  * bytes) as Latin-1, the block indices as digits.
  */
 export function batchEncoder(): {
-  add(template: TargetLineTemplate, make: LineMaker): EncodedArtifactLines;
+  add(template: TargetLineTemplate, make: LineMaker, markdownBytes?: number): EncodedArtifactLines;
   done(): void;
 } {
   let at = 0;
@@ -124,55 +188,18 @@ export function batchEncoder(): {
     from = 0;
   };
   return {
-    add(template, make) {
+    add(template, make, markdownBytes = 0) {
+      // Room for the lines the artifact is likely to take, before its first (linesPerByte): a buffer too full for them is
+      // left now, not with the artifact's lines half written and to be carried over.
+      if (markdownBytes > 0) {
+        from = at;
+        room(Math.ceil(1.25 * linesPerByte * markdownBytes));
+      }
       from = at;
       let k = 0;
       const texts = encodeTemplate(template);
       let fixed = 0;
       for (const text of texts) fixed += text.length;
-      /** Copies the template's text `i` (short ones byte by byte: a call to `set` costs more). */
-      const constant = (i: number) => {
-        const text = texts[i]!;
-        const length = text.length;
-        if (length < 64) for (let j = 0; j < length; j++) target[at++] = text[j]!;
-        else {
-          target.set(text, at);
-          at += length;
-        }
-      };
-      const utf8 = (text: string) => {
-        at += (target as unknown as Writers).utf8Write(text, at);
-      };
-      /** A string of one-byte characters (hex digits, Latin-1 for bytes). */
-      const ascii = (text: string) => {
-        const length = text.length;
-        if (length < 128) for (let j = 0; j < length; j++) target[at++] = text.charCodeAt(j);
-        else at += (target as unknown as Writers).latin1Write(text, at);
-      };
-      /**
-       * A local coordinate as UTF-8, each `/` as `","` in a structuralPath (`split`): characters below U+0800 byte by
-       * byte, the rest (rare) by utf8Write.
-       */
-      const local = (text: string, split: boolean) => {
-        const length = text.length;
-        for (let j = 0; j < length; j++) {
-          const c = text.charCodeAt(j);
-          if (c < 0x80) {
-            if (c === 0x2f && split) {
-              target[at++] = 0x22; // "
-              target[at++] = 0x2c; // ,
-              target[at++] = 0x22;
-            } else target[at++] = c;
-          } else if (c < 0x800) {
-            target[at++] = 0xc0 | (c >> 6);
-            target[at++] = 0x80 | (c & 0x3f);
-          } else {
-            const rest = text.slice(j);
-            utf8(split ? rest.replaceAll("/", '","') : rest);
-            return;
-          }
-        }
-      };
       const { firstHeading, trails } = make((values) => {
         if (k + 4 > endsScratch.length) {
           const grown = new Uint32Array(2 * endsScratch.length);
@@ -190,33 +217,42 @@ export function batchEncoder(): {
             values.markdown.length +
             32,
         );
-        constant(0);
-        local(values.local, false);
-        constant(1);
-        local(values.local, false);
-        constant(2);
-        ascii(values.citationTargetId);
-        constant(3);
-        endsScratch[k++] = at - from;
-        constant(4);
-        utf8(values.headingText);
-        constant(5);
-        endsScratch[k++] = at - from;
-        constant(6);
-        ascii(values.markdown);
-        constant(7);
-        ascii(`${values.blockEnd}`);
-        constant(8);
-        ascii(`${values.blockStart}`);
-        constant(9);
-        local(values.local, true);
-        constant(10);
-        ascii(values.textDigest);
-        constant(11);
-        endsScratch[k++] = at - from;
-        utf8(values.ownTrail);
-        endsScratch[k++] = at - from;
+        // The buffer and offset in locals while the line is written (not the closure's, read and written at each byte).
+        const t = target;
+        let a = at;
+        a = copyBytes(t, a, texts[0]!);
+        a = writeLocal(t, a, values.local, false);
+        a = copyBytes(t, a, texts[1]!);
+        a = writeLocal(t, a, values.local, false);
+        a = copyBytes(t, a, texts[2]!);
+        a = writeOneByte(t, a, values.citationTargetId);
+        a = copyBytes(t, a, texts[3]!);
+        endsScratch[k++] = a - from;
+        a = copyBytes(t, a, texts[4]!);
+        a = writeUtf8(t, a, values.headingText);
+        a = copyBytes(t, a, texts[5]!);
+        endsScratch[k++] = a - from;
+        a = copyBytes(t, a, texts[6]!);
+        a = writeOneByte(t, a, values.markdown);
+        a = copyBytes(t, a, texts[7]!);
+        a = writeDigits(t, a, values.blockEnd);
+        a = copyBytes(t, a, texts[8]!);
+        a = writeDigits(t, a, values.blockStart);
+        a = copyBytes(t, a, texts[9]!);
+        a = writeLocal(t, a, values.local, true);
+        a = copyBytes(t, a, texts[10]!);
+        a = writeOneByte(t, a, values.textDigest);
+        a = copyBytes(t, a, texts[11]!);
+        endsScratch[k++] = a - from;
+        a = writeUtf8(t, a, values.ownTrail);
+        endsScratch[k++] = a - from;
+        at = a;
       });
+      if (markdownBytes > 0) {
+        linesBytes += at - from;
+        markdownSeen += markdownBytes;
+        linesPerByte = linesBytes / markdownSeen;
+      }
       const encoded: EncodedArtifactLines = { firstHeading, bytes: EMPTY, ends: endsScratch.slice(0, k), trails };
       made.push({ encoded, from, to: at });
       return encoded;

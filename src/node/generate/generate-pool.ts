@@ -73,7 +73,11 @@ export async function artifactBatch(task: {
       const source = sourceBytesOf(text, bytes);
       const template = targetLineTemplate(task.fields, artifact);
       return {
-        lines: encoder.add(template, (line) => writeArtifactByteLines(task.fields, artifact, parsed, source, line)),
+        lines: encoder.add(
+          template,
+          (line) => writeArtifactByteLines(task.fields, artifact, parsed, source, line),
+          bytes.length,
+        ),
       };
     } catch (error) {
       if (error instanceof DatasetError) return encodeFailure(error);
