@@ -395,7 +395,7 @@ describe("heading trails (issue 32, item 7)", () => {
         { path: "index.md", sha256: "0".repeat(64) },
         parseArtifact(text),
         sourceBytesOf(text, bytes),
-        ({ ownTrail }) => {
+        ({ ownTrailJson: ownTrail }) => {
           lines++;
           trail += JSON.parse(ownTrail).join("").length;
         },

@@ -11,6 +11,24 @@ export function deriveCitationTargetId(datasetDigest: string, citationAddress: s
   return sha256Hex(`${CITATION_TARGET_ID_FRAMING}\u0000${datasetDigest}\u0000${citationAddress}`);
 }
 
+/**
+ * What the citationTargetIds of an artifact's markdown-artifact targets share: the hashed text up to their local
+ * coordinates, and the addresses' start (targetAddressPrefix), for citationTargetIdOf.
+ */
+export interface CitationTargetIdHead {
+  text: string;
+  addressPrefix: string;
+}
+
+export function citationTargetIdHead(datasetDigest: string, addressPrefix: string): CitationTargetIdHead {
+  return { text: `${CITATION_TARGET_ID_FRAMING}\u0000${datasetDigest}\u0000${addressPrefix}`, addressPrefix };
+}
+
+/** deriveCitationTargetId of the address `head.addressPrefix + local`. */
+export function citationTargetIdOf(head: CitationTargetIdHead, local: string): string {
+  return sha256Hex(head.text + local);
+}
+
 /** textDigest: SHA-256 of `markdown` for markdown-artifact records, of `headingText` for containers. */
 export function deriveTextDigest(text: string): string {
   return sha256Hex(text);

@@ -8,7 +8,14 @@
 import { formatAddress, targetAddress, targetAddressPrefix } from "../address/address.js";
 import { decodeLatin1, decodeUtf8, utf8ByteLength } from "../bytes.js";
 import { assignLocalCoordinates } from "../address/numbering.js";
-import { deriveCitationTargetId, deriveTextDigest, deriveTextDigestOfUtf8 } from "../digest.js";
+import {
+  type CitationTargetIdHead,
+  citationTargetIdHead,
+  citationTargetIdOf,
+  deriveCitationTargetId,
+  deriveTextDigest,
+  deriveTextDigestOfUtf8,
+} from "../digest.js";
 import { computeDatasetDigest, type LockManifest, type ManifestArtifact } from "../lock/manifest.js";
 import { headingTrailCap, headingTrailRefusal } from "../markdown/limits.js";
 import type { ParsedArtifact } from "../markdown/targets.js";
@@ -161,47 +168,43 @@ const DATASET_PLACED = ["documentOrder", "headingTrail"];
 const WELL_FORMED = true;
 
 /**
- * The members of a markdown-artifact target's record that differ between the targets of one artifact (recordOf makes
- * the record of them; a writer of bytes writes them into its line template, TargetLineTemplate).
+ * A markdown-artifact target as its artifact alone decides it: the members of its record that differ between the
+ * targets of one artifact (recordOf makes the record of them, with `documentOrder` 0 and `headingTrail` its
+ * `ownTrail`, for the walk over the dataset to set; a writer of bytes writes them into its line template,
+ * TargetLineTemplate), and what is known of their JCS texts. Made with every member set (targetOf), one shape for all.
  */
-interface TargetFields {
+interface ArtifactTarget {
   /** Its local coordinate: the structuralPath and canonicalPath are the artifact's and it (recordOf). */
   local: string;
   citationAddress: string;
   citationTargetId: string;
   headingText: string;
   /**
-   * The markdown; "" when the target is made on the source bytes (SourceBytes), whose writer writes its JSON text (in
-   * the ArtifactTarget).
+   * The markdown; "" when the target is made on the source bytes (SourceBytes), whose writer writes its JSON text
+   * (`markdownJson`, `markdownInner`).
    */
   markdown: string;
   blockEnd: number;
   blockStart: number;
   textDigest: string;
-}
-
-/**
- * A markdown-artifact target as its artifact alone decides it: its record's members with `documentOrder` 0 and
- * `headingTrail` its `ownTrail`, for the walk over the dataset to set.
- */
-interface ArtifactTarget {
-  fields: TargetFields;
   /**
    * The headings above the target inside its artifact (the end of its headingTrail); not made for a unit whose
    * `ownTrailJson` is given, when its record is not made (a writer of bytes).
    */
-  ownTrail?: string[];
+  ownTrail: string[] | undefined;
   /**
    * The JCS text of its markdown, when made already: a heading with units below it and its units (a unit's text is a
    * slice of its heading's, escaped once).
    */
-  markdownJson?: string;
+  markdownJson: string | undefined;
   /** A unit's JSON text without its quotes, sliced from its heading's, when made on the source bytes (SourceBytes). */
-  markdownInner?: string;
+  markdownInner: string | undefined;
   /** The JCS text of `ownTrail`, when made already: a unit's, its parent's with one more entry. */
-  ownTrailJson?: string;
+  ownTrailJson: string | undefined;
+  /** The JCS text of `headingText`, when made already: a unit's. */
+  headingTextJson: string | undefined;
   /** Where its markdown starts in the source bytes, when made on them (SourceBytes): a heading's. */
-  byteStart?: number;
+  byteStart: number | undefined;
 }
 
 /**
@@ -297,7 +300,7 @@ function artifactTargets(
     // Without source bytes every target has its trail (visitArtifactTargets).
     const ownTrail = target.ownTrail!;
     targets.push({
-      record: recordOf(common, fields, artifact.path, target.fields, ownTrail),
+      record: recordOf(common, fields, artifact.path, target, ownTrail),
       ownTrail,
       markdownJson: target.markdownJson,
       ownTrailJson: target.ownTrailJson,
@@ -337,7 +340,7 @@ function visitArtifactTargets(
   visit: (target: ArtifactTarget) => void,
 ): TrailSpent {
   const fields = artifactRecordFields(artifact);
-  const addressPrefix = targetAddressPrefix(common.slug, artifact.path);
+  const idHead = citationTargetIdHead(common.datasetDigest, targetAddressPrefix(common.slug, artifact.path));
   const locals = assignLocalCoordinates(parsed.targets.map((t) => t.heading));
   const headingStack: { depth: number; text: string }[] = [];
   // The cap on the trails is checked as each record is made, before its line: a file over it stops at the record that
@@ -360,8 +363,7 @@ function visitArtifactTargets(
     const local = locals[i]!;
     const headingText = target.heading?.text ?? "";
     const heading: ArtifactTarget = targetOf(
-      common,
-      addressPrefix,
+      idHead,
       parsed,
       target.start,
       target.end,
@@ -392,7 +394,7 @@ function visitArtifactTargets(
       /** On the source bytes: where each entry of `starts` falls in them (absolute). */
       let byteAt: number[] | undefined;
       if (source === undefined) {
-        const markdown = heading.fields.markdown;
+        const markdown = heading.markdown;
         json = valueJson(markdown, WELL_FORMED);
         moved = escapedAt(
           starts,
@@ -422,7 +424,8 @@ function visitArtifactTargets(
       const above: { local: string; text: string; trailJson: string; characters: number }[] = [
         { local, text: headingText, trailJson, characters: stackCharacters + headingText.length },
       ];
-      for (const unit of units) {
+      for (let u = 0; u < units.length; u++) {
+        const unit = units[u]!;
         above.length = unit.depth;
         const parent = above[unit.depth - 1]!;
         spend(parent.characters);
@@ -430,8 +433,7 @@ function visitArtifactTargets(
         const start = startOf(unit.first);
         const end = startOf(unit.end);
         const made: ArtifactTarget = targetOf(
-          common,
-          addressPrefix,
+          idHead,
           parsed,
           start,
           end,
@@ -446,16 +448,20 @@ function visitArtifactTargets(
         // The trail as an array only for a caller that makes records (no source bytes); its JCS text in any case.
         if (source === undefined) made.ownTrail = [...ownTrail, ...above.map((a) => a.text)];
         made.ownTrailJson = parent.trailJson;
+        const headingJson = valueJson(unit.headingText, WELL_FORMED);
+        made.headingTextJson = headingJson;
         const inner = json.slice(jsonAt(unit.first), jsonAt(unit.end));
         if (source === undefined) made.markdownJson = `"${inner}"`;
         else made.markdownInner = inner; // written between quotes, never joined
         visit(made);
-        above.push({
-          local: unitLocal,
-          text: unit.headingText,
-          trailJson: `${parent.trailJson.slice(0, -1)},${valueJson(unit.headingText, WELL_FORMED)}]`,
-          characters: parent.characters + unit.headingText.length,
-        });
+        // Units come in pre-order: a unit is a parent when the next one is deeper (its trail's text made only then).
+        if (u + 1 < units.length && units[u + 1]!.depth > unit.depth)
+          above.push({
+            local: unitLocal,
+            text: unit.headingText,
+            trailJson: `${parent.trailJson.slice(0, -1)},${headingJson}]`,
+            characters: parent.characters + unit.headingText.length,
+          });
       }
     } else visit(heading);
     if (target.heading) {
@@ -466,10 +472,12 @@ function visitArtifactTargets(
   return { characters, trail };
 }
 
-/** One markdown-artifact target as its artifact decides it: a heading's or a unit's. */
+/**
+ * One markdown-artifact target as its artifact decides it: a heading's or a unit's. `idHead`: the head of its artifact's
+ * targets' citationTargetIds (citationTargetIdHead).
+ */
 function targetOf(
-  common: Common,
-  addressPrefix: string,
+  idHead: CitationTargetIdHead,
   parsed: ParsedArtifact,
   start: number,
   end: number,
@@ -499,18 +507,23 @@ function targetOf(
     textDigest = deriveTextDigestOfUtf8(source.bytes.subarray(byteStart, to));
     markdownJson = JSON.stringify(source.latin1.slice(byteStart, to));
   }
-  const citationAddress = targetAddress(addressPrefix, local);
-  const fields: TargetFields = {
+  const citationAddress = targetAddress(idHead.addressPrefix, local);
+  return {
     local,
     citationAddress,
-    citationTargetId: deriveCitationTargetId(common.datasetDigest, citationAddress),
+    citationTargetId: citationTargetIdOf(idHead, local),
     headingText,
     markdown,
     blockEnd,
     blockStart,
     textDigest,
+    ownTrail: undefined,
+    markdownJson,
+    markdownInner: undefined,
+    ownTrailJson: undefined,
+    headingTextJson: undefined,
+    byteStart,
   };
-  return markdownJson === undefined ? { fields } : { fields, markdownJson, byteStart };
 }
 
 /** The record of a markdown-artifact target (targetOf), `documentOrder` 0 and `headingTrail` its own trail. */
@@ -518,7 +531,7 @@ function recordOf(
   common: Common,
   artifactFields: ReturnType<typeof artifactRecordFields>,
   path: string,
-  fields: TargetFields,
+  fields: ArtifactTarget,
   ownTrail: string[],
 ): OutputRecord {
   const structuralPath = targetStructuralPath(path, fields.local);
@@ -598,12 +611,12 @@ export function targetLineTemplate(manifest: RecordManifest, artifact: ManifestA
 export interface TargetLine {
   local: string;
   citationTargetId: string;
-  headingText: string;
-  markdown: string;
+  headingTextJson: string;
+  markdownInner: string;
   blockEnd: number;
   blockStart: number;
   textDigest: string;
-  ownTrail: string;
+  ownTrailJson: string;
 }
 
 /**
@@ -828,17 +841,11 @@ export function writeArtifactByteLines(
   line: (values: TargetLine) => void,
 ): { firstHeading: string | undefined; trails: TrailSpent } {
   const trails = visitArtifactTargets(commonOf(manifest), artifact, parsed, source, (target) => {
-    const { fields } = target;
-    line({
-      local: fields.local,
-      citationTargetId: fields.citationTargetId,
-      headingText: valueJson(fields.headingText, WELL_FORMED),
-      markdown: target.markdownInner ?? target.markdownJson!.slice(1, -1),
-      blockEnd: fields.blockEnd,
-      blockStart: fields.blockStart,
-      textDigest: fields.textDigest,
-      ownTrail: target.ownTrailJson ?? valueJson(target.ownTrail, WELL_FORMED),
-    });
+    // The JCS texts not made yet (a heading's), then the target itself as the line's values: no object more per line.
+    target.headingTextJson ??= valueJson(target.headingText, WELL_FORMED);
+    target.markdownInner ??= target.markdownJson!.slice(1, -1);
+    target.ownTrailJson ??= valueJson(target.ownTrail, WELL_FORMED);
+    line(target as TargetLine);
   });
   return { firstHeading: parsed.firstHeading, trails };
 }

@@ -211,10 +211,10 @@ export function batchEncoder(): {
         room(
           fixed +
             11 * values.local.length +
-            3 * (values.headingText.length + values.ownTrail.length) +
+            3 * (values.headingTextJson.length + values.ownTrailJson.length) +
             values.citationTargetId.length +
             values.textDigest.length +
-            values.markdown.length +
+            values.markdownInner.length +
             32,
         );
         // The buffer and offset in locals while the line is written (not the closure's, read and written at each byte).
@@ -229,11 +229,11 @@ export function batchEncoder(): {
         a = copyBytes(t, a, texts[3]!);
         endsScratch[k++] = a - from;
         a = copyBytes(t, a, texts[4]!);
-        a = writeUtf8(t, a, values.headingText);
+        a = writeUtf8(t, a, values.headingTextJson);
         a = copyBytes(t, a, texts[5]!);
         endsScratch[k++] = a - from;
         a = copyBytes(t, a, texts[6]!);
-        a = writeOneByte(t, a, values.markdown);
+        a = writeOneByte(t, a, values.markdownInner);
         a = copyBytes(t, a, texts[7]!);
         a = writeDigits(t, a, values.blockEnd);
         a = copyBytes(t, a, texts[8]!);
@@ -244,7 +244,7 @@ export function batchEncoder(): {
         a = writeOneByte(t, a, values.textDigest);
         a = copyBytes(t, a, texts[11]!);
         endsScratch[k++] = a - from;
-        a = writeUtf8(t, a, values.ownTrail);
+        a = writeUtf8(t, a, values.ownTrailJson);
         endsScratch[k++] = a - from;
         at = a;
       });
