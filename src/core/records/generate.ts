@@ -197,8 +197,14 @@ interface ArtifactTarget {
    * slice of its heading's, escaped once).
    */
   markdownJson: string | undefined;
-  /** A unit's JSON text without its quotes, sliced from its heading's, when made on the source bytes (SourceBytes). */
+  /** Its markdown's JSON text without its quotes, when made (a heading's, on the source bytes: SourceBytes). */
   markdownInner: string | undefined;
+  /**
+   * A unit's, made on the source bytes: where its markdown's JSON text is in its heading's (which has its opening quote
+   * at 0): the writer copies it from the heading's line, the last line before it with `markdownInner`. Else -1.
+   */
+  jsonFrom: number;
+  jsonTo: number;
   /** The JCS text of `ownTrail`, when made already: a unit's, its parent's with one more entry. */
   ownTrailJson: string | undefined;
   /** The JCS text of `headingText`, when made already: a unit's. */
@@ -450,9 +456,12 @@ function visitArtifactTargets(
         made.ownTrailJson = parent.trailJson;
         const headingJson = valueJson(unit.headingText, WELL_FORMED);
         made.headingTextJson = headingJson;
-        const inner = json.slice(jsonAt(unit.first), jsonAt(unit.end));
-        if (source === undefined) made.markdownJson = `"${inner}"`;
-        else made.markdownInner = inner; // written between quotes, never joined
+        if (source === undefined) made.markdownJson = `"${json.slice(jsonAt(unit.first), jsonAt(unit.end))}"`;
+        else {
+          // Copied by the writer from its heading's line: no text made.
+          made.jsonFrom = jsonAt(unit.first);
+          made.jsonTo = jsonAt(unit.end);
+        }
         visit(made);
         // Units come in pre-order: a unit is a parent when the next one is deeper (its trail's text made only then).
         if (u + 1 < units.length && units[u + 1]!.depth > unit.depth)
@@ -520,6 +529,8 @@ function targetOf(
     ownTrail: undefined,
     markdownJson,
     markdownInner: undefined,
+    jsonFrom: -1,
+    jsonTo: -1,
     ownTrailJson: undefined,
     headingTextJson: undefined,
     byteStart,
@@ -612,7 +623,10 @@ export interface TargetLine {
   local: string;
   citationTargetId: string;
   headingTextJson: string;
-  markdownInner: string;
+  /** The markdown's JSON text without its quotes; undefined for a unit's (`jsonFrom`, `jsonTo`: ArtifactTarget). */
+  markdownInner: string | undefined;
+  jsonFrom: number;
+  jsonTo: number;
   blockEnd: number;
   blockStart: number;
   textDigest: string;
@@ -843,7 +857,7 @@ export function writeArtifactByteLines(
   const trails = visitArtifactTargets(commonOf(manifest), artifact, parsed, source, (target) => {
     // The JCS texts not made yet (a heading's), then the target itself as the line's values: no object more per line.
     target.headingTextJson ??= valueJson(target.headingText, WELL_FORMED);
-    target.markdownInner ??= target.markdownJson!.slice(1, -1);
+    if (target.jsonFrom === -1) target.markdownInner ??= target.markdownJson!.slice(1, -1);
     target.ownTrailJson ??= valueJson(target.ownTrail, WELL_FORMED);
     line(target as TargetLine);
   });

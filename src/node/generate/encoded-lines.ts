@@ -86,7 +86,7 @@ let endsScratch = new Uint32Array(4096);
 /** Copies `bytes` to `to` at `at`; the offset after them (short ones byte by byte: a call to `set` costs more). */
 function copyBytes(to: Buffer, at: number, bytes: Uint8Array): number {
   const length = bytes.length;
-  if (length >= 24) to.set(bytes, at);
+  if (length >= 8) to.set(bytes, at);
   else for (let j = 0; j < length; j++) to[at + j] = bytes[j]!;
   return at + length;
 }
@@ -200,6 +200,12 @@ export function batchEncoder(): {
       const texts = encodeTemplate(template);
       let fixed = 0;
       for (const text of texts) fixed += text.length;
+      /** Where the markdown of the last line written with its own text starts (from `from`): a unit's heading's. */
+      let headingMarkdown = 0;
+      const threeFour = Buffer.concat([texts[3]!, texts[4]!]);
+      const fourLength = texts[4]!.length;
+      const fiveSix = Buffer.concat([texts[5]!, texts[6]!]);
+      const sixLength = texts[6]!.length;
       const { firstHeading, trails } = make((values) => {
         if (k + 4 > endsScratch.length) {
           const grown = new Uint32Array(2 * endsScratch.length);
@@ -214,7 +220,7 @@ export function batchEncoder(): {
             3 * (values.headingTextJson.length + values.ownTrailJson.length) +
             values.citationTargetId.length +
             values.textDigest.length +
-            values.markdownInner.length +
+            (values.markdownInner?.length ?? values.jsonTo - values.jsonFrom) +
             32,
         );
         // The buffer and offset in locals while the line is written (not the closure's, read and written at each byte).
@@ -226,14 +232,21 @@ export function batchEncoder(): {
         a = writeLocal(t, a, values.local, false);
         a = copyBytes(t, a, texts[2]!);
         a = writeOneByte(t, a, values.citationTargetId);
-        a = copyBytes(t, a, texts[3]!);
-        endsScratch[k++] = a - from;
-        a = copyBytes(t, a, texts[4]!);
+        // Texts 3 and 4, 5 and 6 are one run of bytes each: a piece ends between them.
+        a = copyBytes(t, a, threeFour);
+        endsScratch[k++] = a - from - fourLength;
         a = writeUtf8(t, a, values.headingTextJson);
-        a = copyBytes(t, a, texts[5]!);
-        endsScratch[k++] = a - from;
-        a = copyBytes(t, a, texts[6]!);
-        a = writeOneByte(t, a, values.markdownInner);
+        a = copyBytes(t, a, fiveSix);
+        endsScratch[k++] = a - from - sixLength;
+        if (values.markdownInner !== undefined) {
+          headingMarkdown = a - from;
+          a = writeOneByte(t, a, values.markdownInner);
+        } else {
+          // A unit's markdown: a run of its heading's, in the heading's line (the JSON text's opening quote is before it).
+          const at = from + headingMarkdown - 1;
+          t.copyWithin(a, at + values.jsonFrom, at + values.jsonTo);
+          a += values.jsonTo - values.jsonFrom;
+        }
         a = copyBytes(t, a, texts[7]!);
         a = writeDigits(t, a, values.blockEnd);
         a = copyBytes(t, a, texts[8]!);
@@ -344,40 +357,32 @@ export async function writeSteps(
     } else {
       const { bytes, ends } = step.lines;
       const folder = Buffer.from(step.folderTrail, "utf8");
+      /** The folders' trail without its `]`, for a line whose own trail goes on after it. */
+      const folderHead = folder.subarray(0, folder.length - 1);
       let order = step.firstOrder;
       let from = 0;
-      const copy = (end: number) => {
-        out.set(bytes.subarray(from, end), at);
-        at += end - from;
-        from = end;
-      };
       for (let k = 0; k < ends.length; k += 4) {
         // Room for this line only (its pieces, the folders' trail, a documentOrder of up to 16 digits and a comma): the
         // buffer holds about FLUSH_AT and the longest line, not a whole artifact's lines. A buffer grown to an
         // artifact's tens of MB and let go raised glibc's mmap threshold, and every buffer below it stayed in the
         // process when freed (bench/RESULTS.md, peak RSS).
         ensure(ends[k + 3]! - from + folder.length + 24);
-        copy(ends[k]!);
-        at += out.write(`${order++}`, at, "latin1");
-        copy(ends[k + 1]!);
+        const partOneEnd = ends[k + 1]!;
         const partTwoEnd = ends[k + 2]!;
-        const own = bytes.subarray(partTwoEnd, ends[k + 3]!);
+        const ownEnd = ends[k + 3]!;
+        let a = copyRange(out, at, bytes, from, ends[k]!);
+        a = writeOrder(out, a, order++);
+        a = copyRange(out, a, bytes, ends[k]!, partOneEnd);
         // joinTrails, on bytes: `[` `]` are one byte each.
-        if (folder.length === 2) {
-          out.set(own, at);
-          at += own.length;
-        } else if (own.length === 2) {
-          out.set(folder, at);
-          at += folder.length;
-        } else {
-          out.set(folder.subarray(0, folder.length - 1), at);
-          at += folder.length - 1;
-          out[at++] = 0x2c; // ,
-          out.set(own.subarray(1), at);
-          at += own.length - 1;
+        if (folder.length === 2) a = copyRange(out, a, bytes, partTwoEnd, ownEnd);
+        else if (ownEnd - partTwoEnd === 2) a = copyRange(out, a, folder, 0, folder.length);
+        else {
+          a = copyRange(out, a, folderHead, 0, folderHead.length);
+          out[a++] = 0x2c; // ,
+          a = copyRange(out, a, bytes, partTwoEnd + 1, ownEnd);
         }
-        copy(partTwoEnd);
-        from = ends[k + 3]!;
+        at = copyRange(out, a, bytes, partOneEnd, partTwoEnd);
+        from = ownEnd;
         const told = ended();
         if (told !== undefined) await told;
       }
@@ -385,6 +390,28 @@ export async function writeSteps(
   }
   if (at > 0) await write(out.subarray(0, at));
   return count;
+}
+
+/** Copies `bytes[from..end)` to `out` at `at`; the offset after them (short runs byte by byte: no view made for them). */
+function copyRange(out: Buffer, at: number, bytes: Uint8Array, from: number, end: number): number {
+  if (end - from >= 32) {
+    out.set(bytes.subarray(from, end), at);
+    return at + end - from;
+  }
+  let a = at;
+  for (let i = from; i < end; i++) out[a++] = bytes[i]!;
+  return a;
+}
+
+/** Writes a documentOrder's digits; the offset after them. */
+function writeOrder(out: Buffer, at: number, order: number): number {
+  if (order < 10) {
+    out[at] = 0x30 + order;
+    return at + 1;
+  }
+  const digits = `${order}`;
+  for (let i = 0; i < digits.length; i++) out[at + i] = digits.charCodeAt(i);
+  return at + digits.length;
 }
 
 /** Writes the dataset's lines to `output` atomically, as bytes: all of it, or (on any error) nothing. */
