@@ -17,9 +17,9 @@ export interface Leaf {
   /** The list items and block quotes it stands in, outermost first, each by a number unique in the artifact. */
   chain: readonly number[];
   /** Set when the leaf is its list item's first, on the item's marker line (or stands for an empty item). */
-  item?: { id: number; ordered: boolean; marker: string };
+  item: { id: number; ordered: boolean; marker: string } | undefined;
   /** Set for an indented code block: text printed indented below a label (units.ts, `closesAtText`). */
-  indented?: true;
+  indented: true | undefined;
 }
 
 /** Numbers the containers of one artifact. */
@@ -45,6 +45,16 @@ const LEAF_TYPES = new Set([
 export function leavesOf(tokens: Token[], lineStart: (line: number) => number, counter: ContainerCounter): Leaf[] {
   const leaves: Leaf[] = [];
   const chain: number[] = [];
+  /** `chain` as the leaves hold it: one array for the leaves of one chain, made again only when the chain changes. */
+  let held: readonly number[] = [];
+  let heldValid = true;
+  const heldChain = () => {
+    if (!heldValid) {
+      held = chain.slice();
+      heldValid = true;
+    }
+    return held;
+  };
   /** Open containers: their id, first line, the leaf count at their opening, and for an item its marker. */
   const open: { id: number; line: number; leaves: number; item?: { ordered: boolean; marker: string } }[] = [];
   let ordered: boolean[] = [];
@@ -68,16 +78,19 @@ export function leavesOf(tokens: Token[], lineStart: (line: number) => number, c
           : {}),
       });
       chain.push(id);
+      heldValid = false;
     } else if (type === "list_item_close" || type === "blockquote_close") {
       const container = open.pop()!;
       chain.pop();
+      heldValid = false;
       // An empty item or quote counts as one leaf, so that every block has at least one.
       if (leaves.length === container.leaves)
         leaves.push({
           lineStart: lineStart(container.line),
           text: "",
           chain: [...chain, container.id],
-          ...(container.item ? { item: { id: container.id, ...container.item } } : {}),
+          item: container.item ? { id: container.id, ...container.item } : undefined,
+          indented: undefined,
         });
     } else if (LEAF_TYPES.has(type)) {
       const line = token.map![0];
@@ -87,12 +100,18 @@ export function leavesOf(tokens: Token[], lineStart: (line: number) => number, c
           : type === "code_block"
             ? firstLine(token.content).trimStart()
             : "";
-      const leaf: Leaf = { lineStart: lineStart(line), text, chain: chain.slice() };
-      if (type === "code_block") leaf.indented = true;
       const container = open[open.length - 1];
-      if (container?.item && container.leaves === leaves.length && container.line === line)
-        leaf.item = { id: container.id, ...container.item };
-      leaves.push(leaf);
+      // Every leaf of one shape (all members set), for the unit cut's reads of them.
+      leaves.push({
+        lineStart: lineStart(line),
+        text,
+        chain: heldChain(),
+        item:
+          container?.item && container.leaves === leaves.length && container.line === line
+            ? { id: container.id, ...container.item }
+            : undefined,
+        indented: type === "code_block" ? true : undefined,
+      });
     }
   }
   return leaves;
