@@ -7,9 +7,11 @@
  * finite) goes to the general canonicaliser, `canonicalize`, which writes it or throws as JCS says:
  * the line is always `canonicalize(record)` and "\n" (test/record-line.test.ts).
  *
- * The generator builds its records with their members already in order, so that nothing is sorted,
- * and its worker threads cut the line where the parts only the whole dataset knows go
- * (`serializeRecordCut`).
+ * The generator builds its records with their members already in order, so that nothing is sorted, and cuts the line
+ * where the parts only the whole dataset knows go (`serializeRecordCut`). Its worker threads write a markdown-artifact
+ * target's line as bytes without making the record: its artifact's line template (TargetLineTemplate in generate.ts,
+ * made with `valueJson`) with the target's values put in, the same bytes as this serialiser's line of the record
+ * (test/generate-bytes.test.ts proves them equal on every path of the escaping, with and without units).
  */
 import canonicalize from "canonicalize";
 import { isWellFormed } from "../text.js";
