@@ -81,6 +81,9 @@ async function bothWays(manifest: LockManifest, bytes: Map<string, Uint8Array>) 
   const count = await writeSteps(generateLineStepsFrom(manifest, encoded), async (piece) => {
     pieces.push(Uint8Array.from(piece));
   });
+  // The same encoded lines decoded to text (update compares a small dataset's lines as text), runs in other buffers too.
+  let decoded = "";
+  for await (const batch of generateLineBatchesFrom(manifest, encoded)) decoded += batch.join("");
   // The text lines themselves, each piece encoded by Buffer.from (not the workers' encoder), joined the same way.
   const plain: LineSource = async (position) => {
     const lines = await linesInThread(manifest, parsed)(position);
@@ -95,7 +98,13 @@ async function bothWays(manifest: LockManifest, bytes: Map<string, Uint8Array>) 
         pieces.push(encoded);
         ends[k++] = at += encoded.length;
       }
-    return { firstHeading: lines.firstHeading, bytes: Buffer.concat(pieces), ends, trails: lines.trails };
+    return {
+      firstHeading: lines.firstHeading,
+      bytes: Buffer.concat(pieces),
+      more: undefined,
+      ends,
+      trails: lines.trails,
+    };
   };
   const plainPieces: Uint8Array[] = [];
   await writeSteps(generateLineStepsFrom(manifest, plain), async (piece) => {
@@ -103,6 +112,7 @@ async function bothWays(manifest: LockManifest, bytes: Map<string, Uint8Array>) 
   });
   return {
     text,
+    decoded,
     bytes: Buffer.concat(pieces),
     plain: Buffer.concat(plainPieces),
     count,
@@ -133,6 +143,7 @@ describe("generate's lines as bytes are the text lines' UTF-8, byte for byte", (
       expect(both.count).toBeGreaterThan(manifest.artifacts.length);
       expect(both.bytes.equals(Buffer.from(both.text, "utf8"))).toBe(true);
       expect(both.plain.equals(Buffer.from(both.text, "utf8"))).toBe(true);
+      expect(both.decoded).toBe(both.text);
     });
 
   test("paths and local coordinates of every kind of character; lines past a batch buffer's first MiB", async () => {
@@ -159,6 +170,7 @@ describe("generate's lines as bytes are the text lines' UTF-8, byte for byte", (
       const both = await bothWays(manifest, bytes);
       expect(both.bytes.length).toBeGreaterThan(1.5 * 2 ** 20);
       expect(both.bytes.equals(Buffer.from(both.text, "utf8"))).toBe(true);
+      expect(both.decoded).toBe(both.text);
       const records = both.text
         .trimEnd()
         .split("\n")

@@ -893,13 +893,23 @@ function commonOf(manifest: RecordManifest): Common {
 /**
  * An artifact's lines as worker threads send them: the UTF-8 bytes of each target's four pieces one after another
  * (`parts[0]`, `parts[1]`, `parts[2]`, then `ownTrail`, as in ArtifactLines), piece `k` of target `t` ending at
- * `ends[4 * t + k]`. Bytes cross between threads as one copy, and the main thread joins them without encoding text.
+ * `ends[4 * t + k]`, counted from the start of the run of bytes its line is in: `bytes`, or from its `firstLine` on a
+ * run of `more` (lines that went on in another buffer: batchEncoder). Bytes cross between threads as one copy, and the
+ * main thread joins them without encoding text.
  */
 export interface EncodedArtifactLines {
   firstHeading: string | undefined;
   bytes: Uint8Array;
+  more: { bytes: Uint8Array; firstLine: number }[] | undefined;
   ends: Uint32Array;
   trails: TrailSpent;
+}
+
+/** The run of an artifact's encoded lines that its line `line` is in (EncodedArtifactLines). */
+export function runOf(lines: EncodedArtifactLines, line: number): Uint8Array {
+  let bytes = lines.bytes;
+  if (lines.more !== undefined) for (const run of lines.more) if (run.firstLine <= line) bytes = run.bytes;
+  return bytes;
 }
 
 /** Either form of an artifact's lines. */
@@ -1009,12 +1019,16 @@ export async function* generateLineBatchesFrom(
           `${parts[0]}${valueJson(documentOrder++)}${parts[1]}${joinTrails(folderTrail, ownTrail)}${parts[2]}`,
         );
     } else {
-      const { bytes, ends } = lines;
-      const piece = (k: number) => decodeUtf8(bytes.subarray(k === 0 ? 0 : ends[k - 1]!, ends[k]!));
-      for (let k = 0; k < ends.length; k += 4)
+      const { ends } = lines;
+      for (let k = 0; k < ends.length; k += 4) {
+        const bytes = runOf(lines, k / 4);
+        // A line's first piece starts where the line before it ends, or at its run's start.
+        const start = k === 0 || bytes !== runOf(lines, k / 4 - 1) ? 0 : ends[k - 1]!;
+        const piece = (i: number) => decodeUtf8(bytes.subarray(i === k ? start : ends[i - 1]!, ends[i]!));
         batch.push(
           `${piece(k)}${valueJson(documentOrder++)}${piece(k + 1)}${joinTrails(folderTrail, piece(k + 3))}${piece(k + 2)}`,
         );
+      }
     }
     yield batch;
   }

@@ -35,7 +35,10 @@ let spareBytes = 0;
 const SPARE_BYTES = 16 * 2 ** 20;
 /** Buffers are made a power of two in size, at least this, so that one fits the lines of many batches of about its size. */
 const SPARE_STEP = 64 * 1024;
-/** A batch's buffer holds at least this much from the start (a batch of neighbours is up to 256 KB of markdown). */
+/**
+ * The size of the buffers lines are encoded into (batchEncoder): one size, so that any spare fits any batch's lines
+ * (a buffer of a batch of neighbours, up to 256 KB of markdown, holds the lines of one or more of its artifacts).
+ */
 const BATCH_START = 2 ** 20;
 
 /** Takes buffers back for the lines of the next batches (from the thread that wrote their bytes out). */
@@ -68,14 +71,6 @@ function takeBuffer(size: number, largest = false): Buffer {
   spareBytes -= buffer.byteLength;
   return Buffer.from(buffer);
 }
-
-/**
- * The bytes of lines this thread made for each byte of markdown so far (2 to 7 on the statute book, without and with
- * units), from which batchEncoder foresees an artifact's.
- */
-let linesBytes = 0;
-let markdownSeen = 0;
-let linesPerByte = 2;
 
 /** Where this thread encodes a batch: its ArrayBuffers cross to the other thread (batchEncoder). */
 let target: Buffer = Buffer.alloc(0);
@@ -150,57 +145,77 @@ function encodeTemplate(template: TargetLineTemplate): Uint8Array[] {
   return template.map((text) => Buffer.from(text, "utf8"));
 }
 
+/** A run of an artifact's lines in one buffer: in `buffer` once another took its place, else in the current one. */
+interface Run {
+  buffer: ArrayBuffer | undefined;
+  from: number;
+  to: number;
+  /** The index of its first line in the artifact's lines. */
+  firstLine: number;
+}
+
 /**
- * Encodes the lines of a batch's artifacts one after another into one buffer (`add`: each line as soon as it is made,
- * none of them kept until the artifact's last), which `done` hands over: each answer's `bytes` a view of it, empty until
- * then. One buffer per batch, which the main thread sends back once it has written all of it (acceptSpares). One batch
- * at a time in a thread. Each line is its artifact's TargetLineTemplate, encoded once for the artifact, with the
- * target's values written into it: the texts as UTF-8, the digests and the markdown (its JSON text on the source
- * bytes) as Latin-1, the block indices as digits.
+ * Encodes the lines of a batch's artifacts one after another into buffers of BATCH_START bytes (`add`: each line as
+ * soon as it is made, none of them kept until the artifact's last), which `done` hands over: each answer's `bytes` (and
+ * `more`) views of them, empty until then. A line that does not fit in the buffer goes to the next one, and so do the
+ * lines after it: an artifact's lines are one run of bytes or more, never copied, and buffers are of one size (but for a
+ * line longer than one), so that every buffer the main thread sends back once it has written it (acceptSpares) fits
+ * the lines of any batch. One batch at a time in a thread. Each line is its artifact's TargetLineTemplate, encoded once
+ * for the artifact, with the target's values written into it: the texts as UTF-8, the digests and the markdown (its JSON
+ * text on the source bytes) as Latin-1, the block indices as digits.
  */
 export function batchEncoder(): {
-  add(template: TargetLineTemplate, make: LineMaker, markdownBytes?: number): EncodedArtifactLines;
+  add(template: TargetLineTemplate, make: LineMaker): EncodedArtifactLines;
   done(): void;
 } {
   let at = 0;
-  /** Where the artifact being encoded starts in `target`. */
+  /** Where the artifact being encoded starts in `target` (its run there). */
   let from = 0;
   target = takeBuffer(BATCH_START, true);
-  /** The artifacts' lines made: where they are, in `buffer` once another buffer took its place (room), else in `target`. */
-  const made: { encoded: EncodedArtifactLines; buffer?: ArrayBuffer; from: number; to: number }[] = [];
-  /** The first entry of `made` in `target`. */
-  let open = 0;
+  /** The artifacts' lines made, each in its runs. */
+  const made: { encoded: EncodedArtifactLines; runs: Run[] }[] = [];
+  /** The runs in `target`: given their buffer when another takes its place. */
+  let open: Run[] = [];
+  /** The runs of the artifact being encoded, and its line count so far. */
+  let runs: Run[] = [];
+  let lines = 0;
+  /** The index of the first line of the artifact's run in `target`. */
+  let runStart = 0;
   /**
-   * Room for `more` bytes at `at`. When `target` is full, the lines go on in another buffer, the artifact's lines so far
-   * carried over (an artifact's lines are one run of bytes): the artifacts before it stay where they are, never copied.
+   * Room for `more` bytes at `at`. When `target` is full, the artifact's lines so far stay where they are (a run), and
+   * the next line starts another buffer.
    */
   const room = (more: number) => {
     if (target.length - at >= more) return;
-    const carried = at - from;
-    const next = takeBuffer(Math.max(BATCH_START, carried + more));
-    if (carried > 0) target.copy(next, 0, from, at);
+    if (at > from) {
+      const run: Run = { buffer: undefined, from, to: at, firstLine: runStart };
+      runs.push(run);
+      open.push(run);
+      runStart = lines;
+    }
     const full = target.buffer as ArrayBuffer;
-    if (open < made.length) for (let i = open; i < made.length; i++) made[i]!.buffer = full;
+    if (open.length > 0) for (const run of open) run.buffer = full;
     else if (full.byteLength > 0) keepSpare(full);
-    open = made.length;
-    target = next;
-    at = carried;
+    open = [];
+    target = takeBuffer(Math.max(BATCH_START, more));
+    at = 0;
     from = 0;
   };
   return {
-    add(template, make, markdownBytes = 0) {
-      // Room for the lines the artifact is likely to take, before its first (linesPerByte): a buffer too full for them is
-      // left now, not with the artifact's lines half written and to be carried over.
-      if (markdownBytes > 0) {
-        from = at;
-        room(Math.ceil(1.25 * linesPerByte * markdownBytes));
-      }
+    add(template, make) {
       from = at;
+      runs = [];
+      lines = 0;
+      runStart = 0;
       let k = 0;
       const texts = encodeTemplate(template);
       let fixed = 0;
       for (const text of texts) fixed += text.length;
-      /** Where the markdown of the last line written with its own text starts (from `from`): a unit's heading's. */
+      /**
+       * Where the markdown of the last line written with its own text starts, and in which buffer: a unit's heading's
+       * (in the buffer before this one when its units went on in another).
+       */
+      let headingBuffer = target;
       let headingMarkdown = 0;
       const threeFour = Buffer.concat([texts[3]!, texts[4]!]);
       const fourLength = texts[4]!.length;
@@ -224,6 +239,7 @@ export function batchEncoder(): {
             32,
         );
         // The buffer and offset in locals while the line is written (not the closure's, read and written at each byte).
+        // Ends are counted from the start of the line's run (`from`).
         const t = target;
         let a = at;
         a = copyBytes(t, a, texts[0]!);
@@ -239,13 +255,16 @@ export function batchEncoder(): {
         a = copyBytes(t, a, fiveSix);
         endsScratch[k++] = a - from - sixLength;
         if (values.markdownInner !== undefined) {
-          headingMarkdown = a - from;
+          headingBuffer = t;
+          headingMarkdown = a;
           a = writeOneByte(t, a, values.markdownInner);
         } else {
           // A unit's markdown: a run of its heading's, in the heading's line (the JSON text's opening quote is before it).
-          const at = from + headingMarkdown - 1;
-          t.copyWithin(a, at + values.jsonFrom, at + values.jsonTo);
-          a += values.jsonTo - values.jsonFrom;
+          const start = headingMarkdown - 1 + values.jsonFrom;
+          const end = headingMarkdown - 1 + values.jsonTo;
+          if (headingBuffer === t) t.copyWithin(a, start, end);
+          else t.set(headingBuffer.subarray(start, end), a);
+          a += end - start;
         }
         a = copyBytes(t, a, texts[7]!);
         a = writeDigits(t, a, values.blockEnd);
@@ -260,27 +279,40 @@ export function batchEncoder(): {
         a = writeUtf8(t, a, values.ownTrailJson);
         endsScratch[k++] = a - from;
         at = a;
+        lines++;
       });
-      if (markdownBytes > 0) {
-        linesBytes += at - from;
-        markdownSeen += markdownBytes;
-        linesPerByte = linesBytes / markdownSeen;
+      if (at > from || runs.length === 0) {
+        const run: Run = { buffer: undefined, from, to: at, firstLine: runStart };
+        runs.push(run);
+        open.push(run);
       }
-      const encoded: EncodedArtifactLines = { firstHeading, bytes: EMPTY, ends: endsScratch.slice(0, k), trails };
-      made.push({ encoded, from, to: at });
+      const encoded: EncodedArtifactLines = {
+        firstHeading,
+        bytes: EMPTY,
+        more: undefined,
+        ends: endsScratch.slice(0, k),
+        trails,
+      };
+      made.push({ encoded, runs });
       return encoded;
     },
     done() {
       const last = target.buffer as ArrayBuffer;
       let used = false;
-      for (const { encoded, buffer, from, to } of made) {
-        // No lines: an empty view of its own (the buffers of a batch's answers are moved to the other thread, each once).
-        if (to === from) encoded.bytes = new Uint8Array(0);
-        else encoded.bytes = new Uint8Array(buffer ?? last, from, to - from);
-        used ||= buffer === undefined;
+      for (const { encoded, runs } of made) {
+        const views = runs.map(({ buffer, from, to }) => {
+          used ||= buffer === undefined && to > from;
+          // No lines: an empty view of its own (the buffers of a batch's answers are moved to the other thread, each
+          // once).
+          return to === from ? new Uint8Array(0) : new Uint8Array(buffer ?? last, from, to - from);
+        });
+        encoded.bytes = views[0]!;
+        if (runs.length > 1)
+          encoded.more = runs.slice(1).map((run, i) => ({ bytes: views[i + 1]!, firstLine: run.firstLine }));
       }
       if (!used) keepSpare(last);
       made.length = 0;
+      open = [];
       target = Buffer.alloc(0);
     },
   };
@@ -355,13 +387,21 @@ export async function writeSteps(
         if (told !== undefined) await told;
       }
     } else {
-      const { bytes, ends } = step.lines;
+      const { ends, more } = step.lines;
+      let bytes = step.lines.bytes;
+      /** The next run of the artifact's lines in another buffer, by index in `more`. */
+      let next = 0;
       const folder = Buffer.from(step.folderTrail, "utf8");
       /** The folders' trail without its `]`, for a line whose own trail goes on after it. */
       const folderHead = folder.subarray(0, folder.length - 1);
       let order = step.firstOrder;
       let from = 0;
       for (let k = 0; k < ends.length; k += 4) {
+        if (more !== undefined && next < more.length && more[next]!.firstLine === k / 4) {
+          // The lines went on in another buffer: ends count from its start.
+          bytes = more[next++]!.bytes;
+          from = 0;
+        }
         // Room for this line only (its pieces, the folders' trail, a documentOrder of up to 16 digits and a comma): the
         // buffer holds about FLUSH_AT and the longest line, not a whole artifact's lines. A buffer grown to an
         // artifact's tens of MB and let go raised glibc's mmap threshold, and every buffer below it stayed in the

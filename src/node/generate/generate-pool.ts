@@ -73,11 +73,7 @@ export async function artifactBatch(task: {
       const source = sourceBytesOf(text, bytes);
       const template = targetLineTemplate(task.fields, artifact);
       return {
-        lines: encoder.add(
-          template,
-          (line) => writeArtifactByteLines(task.fields, artifact, parsed, source, line),
-          bytes.length,
-        ),
+        lines: encoder.add(template, (line) => writeArtifactByteLines(task.fields, artifact, parsed, source, line)),
       };
     } catch (error) {
       if (error instanceof DatasetError) return encodeFailure(error);
@@ -141,7 +137,7 @@ export function poolLineSource(
    * the buffers all of whose answers are done: they go back to the workers with the next batches (acceptSpares). The
    * caller is done with an answer's bytes when it asks for the next position.
    */
-  let handed: ArrayBuffer | undefined;
+  let handed: ArrayBuffer[] = [];
   const uses = new Map<ArrayBuffer, number>();
   const returned: ArrayBuffer[] = [];
   /** Sends the next batch of neighbours, from the first position not yet sent, to the workers or to this thread. */
@@ -179,10 +175,8 @@ export function poolLineSource(
     answered.then(
       (answers) => {
         for (const answer of answers)
-          if (!isTaskFailure(answer) && answer.lines.bytes.byteLength > 0) {
-            const buffer = answer.lines.bytes.buffer as ArrayBuffer;
-            uses.set(buffer, (uses.get(buffer) ?? 0) + 1);
-          }
+          if (!isTaskFailure(answer))
+            for (const buffer of buffersOf(answer.lines)) uses.set(buffer, (uses.get(buffer) ?? 0) + 1);
       },
       () => undefined,
     ); // a failure surfaces when a position of it is awaited
@@ -195,15 +189,15 @@ export function poolLineSource(
   return async (position, early = false) => {
     while (dispatched <= position) dispatchBatch();
     if (early) return own.has(position) ? inThread(position, true) : results.get(position)!; // a directory-index asked for its folder's heading: kept until its own turn
-    if (handed !== undefined) {
-      const left = uses.get(handed)! - 1;
-      if (left > 0) uses.set(handed, left);
+    for (const buffer of handed) {
+      const left = uses.get(buffer)! - 1;
+      if (left > 0) uses.set(buffer, left);
       else {
-        uses.delete(handed);
-        returned.push(handed);
+        uses.delete(buffer);
+        returned.push(buffer);
       }
-      handed = undefined;
     }
+    handed = [];
     while (dispatched < artifacts.length && dispatched - position < AHEAD_ARTIFACTS && aheadBytes < AHEAD_BYTES)
       dispatchBatch();
     let result: SomeArtifactLines;
@@ -213,11 +207,22 @@ export function poolLineSource(
     } else {
       result = await results.get(position)!;
       results.delete(position);
-      if ("bytes" in result && result.bytes.byteLength > 0) handed = result.bytes.buffer as ArrayBuffer;
+      if ("bytes" in result) handed = buffersOf(result);
     }
     aheadBytes -= sizeOf(position);
     return result;
   };
+}
+
+/** The buffers an answer's lines are in (none for an answer with no lines), each once. */
+function buffersOf(lines: EncodedArtifactLines): ArrayBuffer[] {
+  const buffers: ArrayBuffer[] = [];
+  if (lines.bytes.byteLength > 0) buffers.push(lines.bytes.buffer as ArrayBuffer);
+  for (const run of lines.more ?? []) {
+    const buffer = run.bytes.buffer as ArrayBuffer;
+    if (run.bytes.byteLength > 0 && !buffers.includes(buffer)) buffers.push(buffer);
+  }
+  return buffers;
 }
 
 function lineOf(answer: ArtifactResult): EncodedArtifactLines {

@@ -51,11 +51,15 @@ async function artifactBatch(task: Task<ArtifactTasks["artifactBatch"]>) {
 /** The buffers of a kind of task's result that move to the main thread rather than being copied. */
 const transfers = {
   artifactBatch(results: unknown): ArrayBuffer[] {
-    // A batch's answers share one buffer of bytes (generate-pool.ts, batchEncoder): each buffer once.
+    // A batch's answers share buffers of bytes (generate-pool.ts, batchEncoder): each buffer once.
     const buffers = new Set<ArrayBuffer>();
-    for (const result of results as { lines?: { bytes: Uint8Array; ends: Uint32Array } }[])
-      if (result.lines !== undefined)
+    for (const result of results as {
+      lines?: { bytes: Uint8Array; more?: { bytes: Uint8Array }[]; ends: Uint32Array };
+    }[])
+      if (result.lines !== undefined) {
         buffers.add(result.lines.bytes.buffer as ArrayBuffer).add(result.lines.ends.buffer as ArrayBuffer);
+        for (const run of result.lines.more ?? []) buffers.add(run.bytes.buffer as ArrayBuffer);
+      }
     return [...buffers];
   },
 } as Partial<Record<string, (result: unknown) => ArrayBuffer[]>>;
