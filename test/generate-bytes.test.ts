@@ -48,7 +48,7 @@ async function dataset(files: Record<string, string | Uint8Array>, units: boolea
   const manifest = JSON.parse(await readFile(output, "utf8")) as LockManifest;
   const bytes = new Map<string, Uint8Array>();
   for (const artifact of manifest.artifacts) bytes.set(artifact.path, await readFile(join(root, artifact.path)));
-  return { manifest, bytes };
+  return { manifest, bytes, root };
 }
 
 /** The dataset's lines as text (one thread) and as bytes (as the workers make them, joined as the main thread does). */
@@ -60,8 +60,8 @@ async function bothWays(manifest: LockManifest, bytes: Map<string, Uint8Array>) 
   };
   let text = "";
   for await (const batch of generateLineBatchesFrom(manifest, linesInThread(manifest, parsed))) text += batch.join("");
-  // As the workers make them: each line encoded as soon as it is made (writeArtifactByteLines), into a batch's one
-  // buffer (batchEncoder) after the lines of the artifact before it, so that each answer is a view inside the buffer.
+  // As the workers make them: each line encoded as soon as it is made (writeArtifactByteLines), into a batch's buffers
+  // (batchEncoder) after the lines of the artifact before it, so that each answer is a view of one or more of them.
   const encodeInto = async (encoder: ReturnType<typeof batchEncoder>, position: number) => {
     const artifact = manifest.artifacts[position]!;
     const { text: decoded, parsed: cut } = await parsed(position);
@@ -149,7 +149,7 @@ describe("generate's lines as bytes are the text lines' UTF-8, byte for byte", (
   test("paths and local coordinates of every kind of character; lines past a batch buffer's first MiB", async () => {
     // Local coordinates of letters of two and three bytes (Greek, CJK: written byte by byte and by utf8Write), paths
     // with quotes, spaces and non-ASCII letters (the template's texts), and two artifacts of about a MB of lines each in
-    // one batch: the second starts in the first buffer and goes on in another, its lines so far carried over.
+    // one batch: the second starts in the first buffer and goes on in another (its lines in two runs, `more`).
     const big = (n: number) =>
       `# Gesetz ${n}\n\n${Array.from(
         { length: 700 },
@@ -178,6 +178,68 @@ describe("generate's lines as bytes are the text lines' UTF-8, byte for byte", (
       expect(records.some((r) => /[\u0800-\uffff]/.test(r.citationAddress ?? ""))).toBe(true);
       expect(records.some((r) => (r.citationAddress ?? "").includes("%22"))).toBe(true);
     }
+  });
+
+  test("the pool's buffers: an answer's runs in two buffers, two answers in one, each buffer sent back once all are written", async () => {
+    // A pool that moves buffers as worker threads do (a buffer sent back too early, or still used, is detached here and
+    // fails the run), its batches answered in a shuffled order, their spares taken back for the next batches.
+    const { artifactBatch, poolLineSource } = await import("../src/node/generate/generate-pool.js");
+    const big = (n: number) =>
+      `# Gesetz ${n}\n\n${Array.from(
+        { length: 240 },
+        (_, i) => `## \u00a7 ${i + 1} Titel\n\n(1) Absatz ${"x".repeat(300)}\n\n1. Nummer\n2. Nummer\n\n(2) Zwei\n\n`,
+      ).join("")}`;
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 12; i++) files[`g${String(i).padStart(2, "0")}/index.md`] = big(i);
+    const { manifest, bytes, root } = await dataset(files, true);
+    const parsed = async (position: number) => {
+      const artifact = manifest.artifacts[position]!;
+      return parseArtifactBytes(artifact, bytes.get(artifact.path)!, {}, false, true);
+    };
+    let text = "";
+    for await (const batch of generateLineBatchesFrom(manifest, linesInThread(manifest, parsed)))
+      text += batch.join("");
+    const transfers = (results: unknown[]) => {
+      const buffers = new Set<ArrayBuffer>();
+      for (const result of results as {
+        lines?: { bytes: Uint8Array; ends: Uint32Array; more?: { bytes: Uint8Array }[] };
+      }[])
+        if (result.lines !== undefined) {
+          buffers.add(result.lines.bytes.buffer as ArrayBuffer).add(result.lines.ends.buffer as ArrayBuffer);
+          for (const run of result.lines.more ?? []) buffers.add(run.bytes.buffer as ArrayBuffer);
+        }
+      return [...buffers];
+    };
+    let spanning = 0;
+    let delay = 0;
+    const pool = {
+      threads: 2,
+      workers: 2,
+      capped: true,
+      async run(_name: string, task: unknown, transfer?: ArrayBuffer[]) {
+        const moved = structuredClone(task, { transfer: transfer ?? [] }) as Parameters<typeof artifactBatch>[0];
+        delay = (delay + 7) % 5; // batches answered after 0 to 4 ms: out of order
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        const results = await artifactBatch(moved);
+        for (const result of results) if ("lines" in result && result.lines.more !== undefined) spanning++;
+        return structuredClone(results, { transfer: transfers(results) });
+      },
+      async close() {},
+    };
+    const source = poolLineSource(
+      manifest,
+      root,
+      pool as never,
+      // Sizes that make batches of one and two artifacts, and keep a few batches ahead: buffers go back with later ones.
+      manifest.artifacts.map((_, i) => (i % 3 === 0 ? 3 * 2 ** 20 : 100_000)),
+      linesInThread(manifest, parsed),
+    );
+    const pieces: Uint8Array[] = [];
+    await writeSteps(generateLineStepsFrom(manifest, source), async (piece) => {
+      pieces.push(Uint8Array.from(piece));
+    });
+    expect(spanning).toBeGreaterThan(0);
+    expect(Buffer.concat(pieces).equals(Buffer.from(text, "utf8"))).toBe(true);
   });
 
   test("any text of headings, units and escapes", async () => {

@@ -638,7 +638,7 @@ describe("the lines of units", () => {
     const { byteAndJsonOffsets } = await import("../src/core/records/record-line.js");
     const { bytesAndJsonAt } = await import("../src/core/records/generate.js");
     const fc = (await import("fast-check")).default;
-    // Runs of plain text too: the bytes are read four at a time where a word is printable ASCII with no escape.
+    // Runs of plain text too, between the characters that are escaped or take more than a byte.
     const character = fc.constantFrom(
       "a",
       "ä",

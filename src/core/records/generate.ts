@@ -894,7 +894,7 @@ function commonOf(manifest: RecordManifest): Common {
  * An artifact's lines as worker threads send them: the UTF-8 bytes of each target's four pieces one after another
  * (`parts[0]`, `parts[1]`, `parts[2]`, then `ownTrail`, as in ArtifactLines), piece `k` of target `t` ending at
  * `ends[4 * t + k]`, counted from the start of the run of bytes its line is in: `bytes`, or from its `firstLine` on a
- * run of `more` (lines that went on in another buffer: batchEncoder). Bytes cross between threads as one copy, and the
+ * run of `more` (lines that went on in another buffer: batchEncoder). The buffers are moved between threads, not copied, and the
  * main thread joins them without encoding text.
  */
 export interface EncodedArtifactLines {

@@ -236,8 +236,9 @@ export function escapedOffsets(text: string, offsets: readonly number[]): number
  * `bytes[from]` fall in those bytes (`bytes`, from `from`), and in the JSON text of the bytes read as Latin-1 (`json`:
  * SourceBytes), the text whose slices a unit's markdown is written from. A loop over the bytes, counting UTF-16 code
  * units (a four-byte sequence is two) and escapes (`"` and `\` one more each, a control character one or five): no
- * offset of the text is converted to bytes apart (bench/RESULTS.md, "Units"). An offset is taken to a character's
- * start. Undefined when the offsets do not ascend, for the caller to sort them.
+ * offset of the text is converted to bytes apart (bench/RESULTS.md, "Units"). An offset between the two halves of a
+ * surrogate pair is taken to the character's end (the offsets asked for are line starts). Undefined when the offsets
+ * do not ascend, for the caller to sort them.
  */
 export function byteAndJsonOffsets(
   bytes: Uint8Array,

@@ -33,7 +33,7 @@ interface Writers {
 const spares: ArrayBuffer[] = [];
 let spareBytes = 0;
 const SPARE_BYTES = 16 * 2 ** 20;
-/** Buffers are made a power of two in size, at least this, so that one fits the lines of many batches of about its size. */
+/** Buffers are made a power of two in size, at least this (batchEncoder asks for BATCH_START, or a longer line's size). */
 const SPARE_STEP = 64 * 1024;
 /**
  * The size of the buffers lines are encoded into (batchEncoder): one size, so that any spare fits any batch's lines

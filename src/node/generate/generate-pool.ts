@@ -133,8 +133,9 @@ export function poolLineSource(
   let dispatched = 0;
   let aheadBytes = 0;
   /**
-   * The buffer of the answer handed out last, each batch's buffer with the number of its answers not yet done with, and
-   * the buffers all of whose answers are done: they go back to the workers with the next batches (acceptSpares). The
+   * The buffers of the answer handed out last, each buffer of the batches' answers with the number of its answers not yet
+   * done with (an answer's lines may be in two buffers or more, and a buffer may hold several answers' lines: batchEncoder),
+   * and the buffers all of whose answers are done: they go back to the workers with the next batches (acceptSpares). The
    * caller is done with an answer's bytes when it asks for the next position.
    */
   let handed: ArrayBuffer[] = [];
