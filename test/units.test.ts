@@ -36,6 +36,9 @@ async function generated(files: Record<string, string>, units = true) {
 const local = (r: OutputRecord) => (r.citationAddress as string).split("#")[1]!;
 const locals = (records: OutputRecord[]) => records.filter((r) => r.targetKind === "markdown-artifact").map(local);
 
+/** Characters for the escaping properties below: one and two bytes of UTF-8, and those JSON escapes. */
+const ESCAPES = ["a", "ä", "\n", "\r", "\t", '"', "\\"];
+
 describe("the units of each legal system's fixture", () => {
   test("German law: Absätze, Nummern (1a. read as a paragraph), Buchstaben, Doppelbuchstaben, intro and wrap-up", async () => {
     const { records } = await generated({ "bgb.md": fixture("de/bgb.md") });
@@ -639,22 +642,7 @@ describe("the lines of units", () => {
     const { bytesAndJsonAt } = await import("../src/core/records/generate.js");
     const fc = (await import("fast-check")).default;
     // Runs of plain text too, between the characters that are escaped or take more than a byte.
-    const character = fc.constantFrom(
-      "a",
-      "ä",
-      "\n",
-      "\r",
-      "\t",
-      "\u0001",
-      '"',
-      "\\",
-      "\u2028",
-      "😀",
-      "§",
-      "Text ",
-      "(1) Absatz ",
-      "~}! ",
-    );
+    const character = fc.constantFrom(...ESCAPES, "\u0001", "\u2028", "😀", "§", "Text ", "(1) Absatz ", "~}! ");
     fc.assert(
       fc.property(
         fc.array(character, { maxLength: 30 }),
@@ -690,21 +678,7 @@ describe("the lines of units", () => {
   test("escapedOffsets: JSON.stringify of a slice is the slice of JSON.stringify between the offsets", async () => {
     const { escapedOffsets } = await import("../src/core/records/record-line.js");
     const fc = (await import("fast-check")).default;
-    const character = fc.constantFrom(
-      "a",
-      "ä",
-      "\n",
-      "\r",
-      "\t",
-      "\b",
-      "\f",
-      "\u0001",
-      "\u001f",
-      '"',
-      "\\",
-      "\u2028",
-      "😀",
-    );
+    const character = fc.constantFrom(...ESCAPES, "\b", "\f", "\u0001", "\u001f", "\u2028", "😀");
     fc.assert(
       fc.property(fc.array(character, { maxLength: 40 }), fc.nat(), fc.nat(), (chars, x, y) => {
         const text = chars.join("");

@@ -738,10 +738,27 @@ export async function* generateRecordsFrom(
 }
 
 /**
- * Where offsets of a heading's text fall in its JSON text (escapedOffsets: `escapeAt`; on bytes, bytesAndJsonAt), by position in
- * `offsets` (text offsets, each mapped by `local` to what `escapeAt` counts from). Offsets that do not ascend (never in
- * document order; kept for safety) are escaped sorted and without repeats, and put back in their places. Exported for
- * its test.
+ * What a walk over a heading's text gives for each of `offsets`, by position: `walk` is given them ascending and gives
+ * one or more lists by position (undefined when they do not ascend). Offsets that do not ascend (never in document
+ * order; kept for safety) are walked sorted and without repeats, and each list put back in their places.
+ */
+function walkedAt(offsets: readonly number[], walk: (ascending: number[]) => number[][] | undefined): number[][] {
+  let ascending = true;
+  for (let k = 1; ascending && k < offsets.length; k++) ascending = offsets[k - 1]! <= offsets[k]!;
+  if (ascending) {
+    const walked = walk(offsets as number[]);
+    if (walked !== undefined) return walked;
+  }
+  const sorted = [...new Set(offsets)].sort((x, y) => x - y);
+  const walked = walk(sorted)!;
+  const at = new Map(sorted.map((o, k) => [o, k]));
+  return walked.map((list) => offsets.map((o) => list[at.get(o)!]!));
+}
+
+/**
+ * Where offsets of a heading's text fall in its JSON text (escapedOffsets: `escapeAt`; on bytes, bytesAndJsonAt), by
+ * position in `offsets` (text offsets, each mapped by `local`, ascending with them, to what `escapeAt` counts from):
+ * walkedAt. Exported for its test.
  *
  * @internal
  */
@@ -750,38 +767,23 @@ export function escapedAt(
   escapeAt: (local: number[]) => number[] | undefined,
   local: (offset: number) => number,
 ): number[] {
-  let ascending = true;
-  for (let k = 1; ascending && k < offsets.length; k++) ascending = offsets[k - 1]! <= offsets[k]!;
-  if (ascending) {
-    const moved = escapeAt(offsets.map(local));
-    if (moved !== undefined) return moved;
-  }
-  const sorted = [...new Set(offsets)].sort((x, y) => x - y);
-  const moved = escapeAt(sorted.map(local))!;
-  const at = new Map(sorted.map((o, k) => [o, moved[k]!]));
-  return offsets.map((o) => at.get(o)!);
+  return walkedAt(offsets.map(local), (ascending) => {
+    const moved = escapeAt(ascending);
+    return moved === undefined ? undefined : [moved];
+  })[0]!;
 }
 
-/**
- * byteAndJsonOffsets of `offsets`, by position; offsets that do not ascend (never in document order; kept for safety)
- * are walked sorted and without repeats, and put back in their places. Exported for its test.
- *
- * @internal
- */
+/** byteAndJsonOffsets of `offsets`, by position (walkedAt). Exported for its test. @internal */
 export function bytesAndJsonAt(
   bytes: Uint8Array,
   from: number,
   offsets: readonly number[],
 ): { bytes: number[]; json: number[] } {
-  const walked = byteAndJsonOffsets(bytes, from, offsets);
-  if (walked !== undefined) return walked;
-  const sorted = [...new Set(offsets)].sort((x, y) => x - y);
-  const once = byteAndJsonOffsets(bytes, from, sorted)!;
-  const at = new Map(sorted.map((o, k) => [o, k]));
-  return {
-    bytes: offsets.map((o) => once.bytes[at.get(o)!]!),
-    json: offsets.map((o) => once.json[at.get(o)!]!),
-  };
+  const [byteAt, jsonAt] = walkedAt(offsets, (ascending) => {
+    const walked = byteAndJsonOffsets(bytes, from, ascending);
+    return walked === undefined ? undefined : [walked.bytes, walked.json];
+  });
+  return { bytes: byteAt!, json: jsonAt! };
 }
 
 /**
