@@ -420,6 +420,13 @@ function latinSuffixes(text: string, end: number): { parts: string[]; end: numbe
 
 /** Classifies one heading's plain text and returns its designation (or slug). */
 export function designate(headingText: string): Designation {
+  // Every designation of one shape, all members set, whichever form it was read from: the code that reads them (the
+  // numbering of a whole artifact's headings) meets one object shape, not one per form (bench/RESULTS.md, "Units").
+  const d = designateAnyShape(headingText);
+  return { kind: d.kind, key: d.key, word: d.word, rank: d.rank, bare: d.bare, rest: d.rest };
+}
+
+function designateAnyShape(headingText: string): Designation {
   const text = designationText(headingText);
   const bare = (m: Match, end = m[0].length) => BARE_REST.test(text.slice(end));
   const rest = (end: number) => text.slice(end);

@@ -117,7 +117,7 @@ export function assignLocalCoordinates(headings: (HeadingInput | undefined)[]): 
           !(annex !== undefined && units.length === 1)
         )
           units.pop();
-        local = emit([...units.map((u) => u.key), d.key].join("/"));
+        local = emit(keysThen(units, d.key));
         units.push({ word: d.word!, key: d.key, depth: heading.depth, local });
         article = undefined;
         provision = undefined;
@@ -144,7 +144,7 @@ export function assignLocalCoordinates(headings: (HeadingInput | undefined)[]): 
       }
       case "item": {
         while (items.length > 0 && items[items.length - 1]!.rank >= d.rank!) items.pop();
-        const chain = [...items.map((i) => i.key), d.key].join("/");
+        const chain = keysThen(items, d.key);
         local = emit(under(context(), chain) ?? chain);
         items.push({ rank: d.rank!, key: d.key, depth: heading.depth });
         break;
@@ -161,8 +161,7 @@ export function assignLocalCoordinates(headings: (HeadingInput | undefined)[]): 
         if (raw === undefined && provision !== undefined && provision.depth < heading.depth)
           raw = `${provision.raw}/${slug}`;
         if (raw === undefined && (annex !== undefined || (slugCount.get(slug) ?? 0) > 1)) {
-          const inner = items.filter((i) => i.depth < heading.depth).map((i) => i.key);
-          raw = under(context(), [...inner, slug].join("/"));
+          raw = under(context(), keysThen(items, slug, heading.depth));
         }
         local = emit(raw ?? slug);
         break;
@@ -183,6 +182,21 @@ export function assignLocalCoordinates(headings: (HeadingInput | undefined)[]): 
  * A heading's identity for ties: its plain text (as designations read it) and that of its ancestor headings in the
  * artifact (docs/spec.md, "Ties").
  */
+/**
+ * The keys of `open` (those above `depth`, when given) and `last`, joined by `/`: made without spreading arrays, whose
+ * element kinds vary from heading to heading (each new kind met costs the compiled code a deoptimisation: bench/
+ * RESULTS.md, "Units").
+ */
+function keysThen(
+  open: readonly { key: string; depth: number }[],
+  last: string,
+  depth = Number.POSITIVE_INFINITY,
+): string {
+  let chain = "";
+  for (let i = 0; i < open.length; i++) if (open[i]!.depth < depth) chain += `${open[i]!.key}/`;
+  return chain + last;
+}
+
 function identities(headings: (HeadingInput | undefined)[]): { text: string; ancestors: string[]; key: string }[] {
   const open: { text: string; depth: number }[] = [];
   return headings.map((heading) => {
@@ -191,7 +205,7 @@ function identities(headings: (HeadingInput | undefined)[]): { text: string; anc
     const text = designationText(heading.text);
     const ancestors = open.map((o) => o.text);
     open.push({ text, depth: heading.depth });
-    return { text, ancestors, key: [text, ...ancestors].join("\u0000") };
+    return { text, ancestors, key: ancestors.length === 0 ? text : `${text}\u0000${ancestors.join("\u0000")}` };
   });
 }
 

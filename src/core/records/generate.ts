@@ -5,7 +5,7 @@
  * artifact, not the dataset: records are yielded one artifact at a time.
  */
 
-import { formatAddress, targetAddress, targetAddressPrefix } from "../address/address.js";
+import { formatAddress, isLocalCoordinate, targetAddress, targetAddressPrefix } from "../address/address.js";
 import { decodeLatin1, decodeUtf8, utf8ByteLength } from "../bytes.js";
 import { assignLocalCoordinates } from "../address/numbering.js";
 import {
@@ -19,7 +19,7 @@ import {
 import { computeDatasetDigest, type LockManifest, type ManifestArtifact } from "../lock/manifest.js";
 import { headingTrailCap, headingTrailRefusal } from "../markdown/limits.js";
 import type { ParsedArtifact } from "../markdown/targets.js";
-import { cutUnits } from "../markdown/units.js";
+import { cutUnits, type UnitCut } from "../markdown/units.js";
 import { SCHEMA_VERSION } from "../schema/schema.js";
 import { DatasetError } from "../errors.js";
 import { dirnameOf, folderChain } from "../paths.js";
@@ -209,8 +209,8 @@ interface ArtifactTarget {
   ownTrailJson: string | undefined;
   /** The JCS text of `headingText`, when made already: a unit's. */
   headingTextJson: string | undefined;
-  /** Where its markdown starts in the source bytes, when made on them (SourceBytes): a heading's. */
-  byteStart: number | undefined;
+  /** Where its markdown starts in the source bytes, when made on them (SourceBytes): a heading's. Else -1. */
+  byteStart: number;
 }
 
 /**
@@ -384,101 +384,152 @@ function visitArtifactTargets(
     const units =
       parsed.leaves !== undefined && target.heading && fields.sourceIndexKind === "body-block"
         ? cutUnits(parsed.leaves, target.blockStart + 1, target.blockEnd)
-        : [];
-    if (units.length > 0) {
-      const leaves = parsed.leaves!;
-      // The units' text is their heading's: escaped once, each unit's JCS text a slice of the heading's (on the bytes
-      // read as Latin-1, when the source bytes are given: SourceBytes). A unit starts where a leaf of the heading's body
-      // starts and ends where the next one starts, or at the heading's end: where each of those falls in the JSON text,
-      // by leaf (the last entry the end).
-      const first = target.blockStart + 1;
-      const starts: number[] = new Array(target.blockEnd - first + 1);
-      for (let k = first; k < target.blockEnd; k++) starts[k - first] = leaves[k]!.lineStart;
-      starts[target.blockEnd - first] = target.end;
-      let json: string;
-      let moved: number[];
-      /** On the source bytes: where each entry of `starts` falls in them (absolute). */
-      let byteAt: number[] | undefined;
-      if (source === undefined) {
-        const markdown = heading.markdown;
-        json = valueJson(markdown, WELL_FORMED);
-        moved = escapedAt(
-          starts,
-          (offsets) => escapedOffsets(markdown, offsets),
-          (o) => o - target.start,
-        );
-      } else {
-        json = heading.markdownJson!;
-        const from = heading.byteStart!;
-        const walked = bytesAndJsonAt(
-          source.bytes,
-          from,
-          starts.map((o) => o - target.start),
-        );
-        moved = walked.json;
-        byteAt = walked.bytes;
-        for (let k = 0; k < byteAt.length; k++) byteAt[k]! += from;
-      }
-      heading.markdownJson = json;
-      visit(heading);
-      const startOf = (index: number) => starts[index - first]!;
-      const jsonAt = (index: number) => moved[index - first]!;
-      /** The enclosing units' locals and printed designations, by depth. */
-      // Each entry also has the JCS text of the trail of a unit below it (ownTrailJson): its parent's and one more.
-      const trailJson = valueJson([...ownTrail, headingText], WELL_FORMED);
-      // `characters`: of the unit's trail (the heading's own trail, the heading, the units above).
-      const above: { local: string; text: string; trailJson: string; characters: number }[] = [
-        { local, text: headingText, trailJson, characters: stackCharacters + headingText.length },
-      ];
-      for (let u = 0; u < units.length; u++) {
-        const unit = units[u]!;
-        above.length = unit.depth;
-        const parent = above[unit.depth - 1]!;
-        spend(parent.characters);
-        const unitLocal = `${parent.local}/${unit.step}`;
-        const start = startOf(unit.first);
-        const end = startOf(unit.end);
-        const made: ArtifactTarget = targetOf(
-          idHead,
-          parsed,
-          start,
-          end,
-          unit.first,
-          unit.end,
-          unitLocal,
-          unit.headingText,
-          source,
-          byteAt?.[unit.first - first],
-          byteAt?.[unit.end - first],
-        );
-        // The trail as an array only for a caller that makes records (no source bytes); its JCS text in any case.
-        if (source === undefined) made.ownTrail = [...ownTrail, ...above.map((a) => a.text)];
-        made.ownTrailJson = parent.trailJson;
-        const headingJson = valueJson(unit.headingText, WELL_FORMED);
-        made.headingTextJson = headingJson;
-        if (source === undefined) made.markdownJson = `"${json.slice(jsonAt(unit.first), jsonAt(unit.end))}"`;
-        else {
-          // Copied by the writer from its heading's line: no text made.
-          made.jsonFrom = jsonAt(unit.first);
-          made.jsonTo = jsonAt(unit.end);
-        }
-        visit(made);
-        // Units come in pre-order: a unit is a parent when the next one is deeper (its trail's text made only then).
-        if (u + 1 < units.length && units[u + 1]!.depth > unit.depth)
-          above.push({
-            local: unitLocal,
-            text: unit.headingText,
-            trailJson: `${parent.trailJson.slice(0, -1)},${headingJson}]`,
-            characters: parent.characters + unit.headingText.length,
-          });
-      }
-    } else visit(heading);
+        : undefined;
+    if (units !== undefined && units.length > 0)
+      visitUnits(idHead, parsed, source, target, heading, units, ownTrail, stackCharacters, spend, visit);
+    else visit(heading);
     if (target.heading) {
       headingStack.push(target.heading);
       stackCharacters += target.heading.text.length;
     }
   }
   return { characters, trail };
+}
+
+/**
+ * A heading's target and then its units' (cutUnits), to `visit` (visitArtifactTargets; a function of its own, so that
+ * the JIT compiles the heading's loop and the units' apart: bench/RESULTS.md, "Units"). `stackCharacters`: of the
+ * heading's own trail; `spend`: charges a unit's trail to the artifact's cap.
+ */
+function visitUnits(
+  idHead: CitationTargetIdHead,
+  parsed: ParsedArtifact,
+  source: SourceBytes | undefined,
+  target: ParsedArtifact["targets"][number],
+  heading: ArtifactTarget,
+  units: readonly UnitCut[],
+  ownTrail: readonly string[],
+  stackCharacters: number,
+  spend: (more: number) => void,
+  visit: (target: ArtifactTarget) => void,
+): void {
+  const leaves = parsed.leaves!;
+  const local = heading.local;
+  const headingText = heading.headingText;
+  // The units' text is their heading's: escaped once, each unit's JCS text a slice of the heading's (on the bytes
+  // read as Latin-1, when the source bytes are given: SourceBytes). A unit starts where a leaf of the heading's body
+  // starts and ends where the next one starts, or at the heading's end: where each of those falls in the JSON text,
+  // by leaf (the last entry the end).
+  const first = target.blockStart + 1;
+  const starts: number[] = new Array(target.blockEnd - first + 1);
+  for (let k = first; k < target.blockEnd; k++) starts[k - first] = leaves[k]!.lineStart;
+  starts[target.blockEnd - first] = target.end;
+  let json: string;
+  let moved: number[];
+  /** On the source bytes: where each entry of `starts` falls in them (absolute). */
+  let byteAt: number[] | undefined;
+  if (source === undefined) {
+    const markdown = heading.markdown;
+    json = valueJson(markdown, WELL_FORMED);
+    moved = escapedAt(
+      starts,
+      (offsets) => escapedOffsets(markdown, offsets),
+      (o) => o - target.start,
+    );
+  } else {
+    json = heading.markdownJson!;
+    const from = heading.byteStart;
+    const walked = bytesAndJsonAt(
+      source.bytes,
+      from,
+      starts.map((o) => o - target.start),
+    );
+    moved = walked.json;
+    byteAt = walked.bytes;
+    for (let k = 0; k < byteAt.length; k++) byteAt[k]! += from;
+  }
+  heading.markdownJson = json;
+  visit(heading);
+  /** The enclosing units' locals and printed designations, by depth. */
+  // Each entry also has the JCS text of the trail of a unit below it (ownTrailJson): its parent's and one more.
+  const trailJson = valueJson([...ownTrail, headingText], WELL_FORMED);
+  // `characters`: of the unit's trail (the heading's own trail, the heading, the units above).
+  const above: { local: string; text: string; trailJson: string; characters: number }[] = [
+    { local, text: headingText, trailJson, characters: stackCharacters + headingText.length },
+  ];
+  for (let u = 0; u < units.length; u++) {
+    const unit = units[u]!;
+    above.length = unit.depth;
+    const parent = above[unit.depth - 1]!;
+    spend(parent.characters);
+    const unitLocal = `${parent.local}/${unit.step}`;
+    const start = starts[unit.first - first]!;
+    const end = starts[unit.end - first]!;
+    // On the source bytes, the unit's local is its parent's (checked) and a step checked once (checkUnitStep).
+    if (source !== undefined) checkUnitStep(unit.step);
+    const made: ArtifactTarget = targetOf(
+      idHead,
+      parsed,
+      start,
+      end,
+      unit.first,
+      unit.end,
+      unitLocal,
+      unit.headingText,
+      source,
+      byteAt?.[unit.first - first],
+      byteAt?.[unit.end - first],
+    );
+    // The trail as an array only for a caller that makes records (no source bytes); its JCS text in any case.
+    if (source === undefined) made.ownTrail = [...ownTrail, ...above.map((a) => a.text)];
+    made.ownTrailJson = parent.trailJson;
+    const headingJson = printedJson(unit.headingText);
+    made.headingTextJson = headingJson;
+    if (source === undefined) made.markdownJson = `"${json.slice(moved[unit.first - first], moved[unit.end - first])}"`;
+    else {
+      // Copied by the writer from its heading's line: no text made.
+      made.jsonFrom = moved[unit.first - first]!;
+      made.jsonTo = moved[unit.end - first]!;
+    }
+    visit(made);
+    // Units come in pre-order: a unit is a parent when the next one is deeper (its trail's text made only then).
+    if (u + 1 < units.length && units[u + 1]!.depth > unit.depth)
+      above.push({
+        local: unitLocal,
+        text: unit.headingText,
+        trailJson: `${parent.trailJson.slice(0, -1)},${headingJson}]`,
+        characters: parent.characters + unit.headingText.length,
+      });
+  }
+}
+
+/** The JCS texts of printed designations (`(1)`, `1a.`, `a)`): few, and each made once (at most PRINTED_KEPT kept). */
+const printedTexts = new Map<string, string>();
+const PRINTED_KEPT = 4096;
+
+function printedJson(printed: string): string {
+  let json = printedTexts.get(printed);
+  if (json === undefined) {
+    json = valueJson(printed, WELL_FORMED);
+    if (printedTexts.size >= PRINTED_KEPT) printedTexts.clear();
+    printedTexts.set(printed, json);
+  }
+  return json;
+}
+
+/** Unit steps seen well-formed after a `/` of a local coordinate (`abs-1`, `nr-2~r2`, `_1`): few, checked once each. */
+const checkedSteps = new Set<string>();
+
+/**
+ * Throws when `step` cannot follow a `/` in a local coordinate, as targetAddress throws on a malformed local: a unit's
+ * local is its parent's (checked) and its step, and whether a step may follow a `/` does not depend on what stands
+ * before it (the grammar's segments are separated by `/`, and a local with units above `_top` has none).
+ */
+function checkUnitStep(step: string): void {
+  if (checkedSteps.has(step)) return;
+  if (!isLocalCoordinate(`a/${step}`)) throw new Error(`invalid local coordinate step ${JSON.stringify(step)}`);
+  if (checkedSteps.size >= PRINTED_KEPT) checkedSteps.clear();
+  checkedSteps.add(step);
 }
 
 /**
@@ -504,7 +555,7 @@ function targetOf(
   let markdown = "";
   let textDigest: string;
   let markdownJson: string | undefined;
-  let byteStart: number | undefined;
+  let byteStart = -1;
   if (source === undefined) {
     markdown = parsed.body.slice(start - parsed.bodyStart, end - parsed.bodyStart);
     textDigest = deriveTextDigest(markdown);
@@ -516,7 +567,12 @@ function targetOf(
     textDigest = deriveTextDigestOfUtf8(source.bytes.subarray(byteStart, to));
     markdownJson = JSON.stringify(source.latin1.slice(byteStart, to));
   }
-  const citationAddress = targetAddress(idHead.addressPrefix, local);
+  // On the source bytes no address is made (the writer writes the local into its line template): a heading's local is
+  // checked here, a unit's by its step (checkUnitStep).
+  let citationAddress = "";
+  if (source === undefined) citationAddress = targetAddress(idHead.addressPrefix, local);
+  else if (byteFrom === undefined && !isLocalCoordinate(local))
+    throw new Error(`invalid local coordinate ${JSON.stringify(local)}`);
   return {
     local,
     citationAddress,
