@@ -8,6 +8,7 @@
  */
 import { TOP_LOCAL } from "./address.js";
 import {
+  type Designation,
   designate,
   designationText,
   isEmptyHeading,
@@ -43,7 +44,10 @@ function under(scope: string | undefined, own: string): string | undefined {
 export function assignLocalCoordinates(headings: (HeadingInput | undefined)[]): string[] {
   const units: { word: string; key: string; depth: number; local: string }[] = [];
   let annex: (Scope & { key: string; qualifies: boolean }) | undefined;
-  const designations = headings.map((heading) => (heading === undefined ? undefined : designate(heading.text)));
+  // Built by push from a literal, as the other arrays here: of one elements kind whatever the artifact (an array of
+  // another kind met costs the compiled code a deoptimisation: bench/RESULTS.md, "Units").
+  const designations: (Designation | undefined)[] = [];
+  for (const heading of headings) designations.push(heading === undefined ? undefined : designate(heading.text));
   /**
    * An annex qualifies the articles, §§ and sections in it, so that none can take the address of one
    * of the body deleted outright. Except the artifact's own subject: an annex that is the artifact's
@@ -203,7 +207,8 @@ function identities(headings: (HeadingInput | undefined)[]): { text: string; anc
     if (heading === undefined) return { text: "", ancestors: [], key: "" };
     while (open.length > 0 && open[open.length - 1]!.depth >= heading.depth) open.pop();
     const text = designationText(heading.text);
-    const ancestors = open.map((o) => o.text);
+    const ancestors: string[] = [];
+    for (let i = 0; i < open.length; i++) ancestors.push(open[i]!.text);
     open.push({ text, depth: heading.depth });
     return { text, ancestors, key: ancestors.length === 0 ? text : `${text}\u0000${ancestors.join("\u0000")}` };
   });
@@ -219,7 +224,8 @@ function identities(headings: (HeadingInput | undefined)[]): { text: string; anc
  * nearest member of its group before them. A local that still repeats after all this gets `~N`.
  */
 function resolveTies(headings: (HeadingInput | undefined)[], raws: string[], scopes: (string | undefined)[]): string[] {
-  const out = [...raws];
+  const out: string[] = [];
+  for (let i = 0; i < raws.length; i++) out.push(raws[i]!);
   let ids: ReturnType<typeof identities> | undefined;
   // Its segments: one more than its slashes (counted, not split: this runs for every local at every depth).
   const depthOf = (local: string) => {

@@ -58,8 +58,12 @@ function reader(
 const ROMAN = "(?=[ivxlcdm])m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})";
 const SWISS_SUFFIX = `(?:${LATIN_SUFFIXES.join("|")})`;
 
-/** Every unit kind, in the order they are tried: a kind with `under` first. */
-export const UNIT_KINDS: readonly UnitKind[] = [
+/**
+ * Every unit kind, in the order they are tried: a kind with `under` first. Each of one shape, every member set (the
+ * labels of a dataset's every paragraph and item are read through them: one shape keeps the reads of their members
+ * monomorphic in the compiled code, bench/RESULTS.md, "Units").
+ */
+export const UNIT_KINDS: readonly UnitKind[] = ([] as UnitKind[]).concat([
   // German and Austrian law: Absatz `(1)`, `(2a)`; Nummer `1.` (a list item) or `1a.` (a paragraph: no CommonMark
   // list marker); Buchstabe `a)`; Doppelbuchstabe `aa)`.
   {
@@ -156,7 +160,16 @@ export const UNIT_KINDS: readonly UnitKind[] = [
     place: "bullet-item",
     read: reader("\\(([a-z]+)\\)", (m) => m[1]!),
   },
-];
+]).map((kind) => ({
+  system: kind.system,
+  name: kind.name,
+  prefix: kind.prefix,
+  rank: kind.rank,
+  place: kind.place,
+  read: kind.read,
+  under: kind.under,
+  closesAtText: kind.closesAtText,
+}));
 
 /** The value of a lower-case roman numeral. */
 function romanValue(text: string): number {

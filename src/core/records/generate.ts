@@ -347,7 +347,10 @@ function visitArtifactTargets(
 ): TrailSpent {
   const fields = artifactRecordFields(artifact);
   const idHead = citationTargetIdHead(common.datasetDigest, targetAddressPrefix(common.slug, artifact.path));
-  const locals = assignLocalCoordinates(parsed.targets.map((t) => t.heading));
+  // Arrays that the compiled code reads are built by push from a literal, so that they are of one elements kind
+  // whatever the artifact (an array of another kind met costs a deoptimisation: bench/RESULTS.md, "Units").
+  const locals: string[] = [];
+  for (const local of assignLocalCoordinates(parsed.targets.map((t) => t.heading))) locals.push(local);
   const headingStack: { depth: number; text: string }[] = [];
   // The cap on the trails is checked as each record is made, before its line: a file over it stops at the record that
   // passes it, having made lines for at most the cap.
@@ -365,7 +368,8 @@ function visitArtifactTargets(
       while (headingStack.length > 0 && headingStack[headingStack.length - 1]!.depth >= target.heading.depth)
         stackCharacters -= headingStack.pop()!.text.length;
     spend(stackCharacters);
-    const ownTrail = headingStack.map((h) => h.text);
+    const ownTrail: string[] = [];
+    for (let h = 0; h < headingStack.length; h++) ownTrail.push(headingStack[h]!.text);
     const local = locals[i]!;
     const headingText = target.heading?.text ?? "";
     const heading: ArtifactTarget = targetOf(
@@ -421,9 +425,10 @@ function visitUnits(
   // starts and ends where the next one starts, or at the heading's end: where each of those falls in the JSON text,
   // by leaf (the last entry the end).
   const first = target.blockStart + 1;
-  const starts: number[] = new Array(target.blockEnd - first + 1);
-  for (let k = first; k < target.blockEnd; k++) starts[k - first] = leaves[k]!.lineStart;
-  starts[target.blockEnd - first] = target.end;
+  // Arrays of numbers built by push, all of one elements kind (as `inside` below).
+  const starts: number[] = [];
+  for (let k = first; k < target.blockEnd; k++) starts.push(leaves[k]!.lineStart);
+  starts.push(target.end);
   let json: string;
   let moved: number[];
   /** On the source bytes: where each entry of `starts` falls in them (absolute). */
@@ -439,11 +444,9 @@ function visitUnits(
   } else {
     json = heading.markdownJson!;
     const from = heading.byteStart;
-    const walked = bytesAndJsonAt(
-      source.bytes,
-      from,
-      starts.map((o) => o - target.start),
-    );
+    const inside: number[] = [];
+    for (let k = 0; k < starts.length; k++) inside.push(starts[k]! - target.start);
+    const walked = bytesAndJsonAt(source.bytes, from, inside);
     moved = walked.json;
     byteAt = walked.bytes;
     for (let k = 0; k < byteAt.length; k++) byteAt[k]! += from;
@@ -452,7 +455,10 @@ function visitUnits(
   visit(heading);
   /** The enclosing units' locals and printed designations, by depth. */
   // Each entry also has the JCS text of the trail of a unit below it (ownTrailJson): its parent's and one more.
-  const trailJson = valueJson([...ownTrail, headingText], WELL_FORMED);
+  const trail: string[] = [];
+  for (let h = 0; h < ownTrail.length; h++) trail.push(ownTrail[h]!);
+  trail.push(headingText);
+  const trailJson = valueJson(trail, WELL_FORMED);
   // `characters`: of the unit's trail (the heading's own trail, the heading, the units above).
   const above: { local: string; text: string; trailJson: string; characters: number }[] = [
     { local, text: headingText, trailJson, characters: stackCharacters + headingText.length },
