@@ -675,6 +675,41 @@ describe("the lines of units", () => {
     );
   });
 
+  test("lineStartsInJson: line starts by number, read off the escapes, are where the walk over the bytes puts them", async () => {
+    const { byteAndJsonOffsets } = await import("../src/core/records/record-line.js");
+    const { lineStartsInJson } = await import("../src/core/records/generate.js");
+    const fc = (await import("fast-check")).default;
+    // Line endings of every kind CommonMark has (LF, CR LF, a CR alone), and what else escapes or takes more bytes.
+    const character = fc.constantFrom(...ESCAPES, "\r\n", "\u0001", "\u001f", "\u2028", "😀", "§", "Text ", "(1) ");
+    fc.assert(
+      fc.property(fc.array(character, { maxLength: 40 }), fc.array(fc.nat(), { maxLength: 6 }), (chars, picks) => {
+        const text = chars.join("");
+        const bytes = Buffer.from(text, "utf8");
+        const json = JSON.stringify(bytes.toString("latin1"));
+        // The text's lines as CommonMark reads them: where each starts (UTF-16 offsets).
+        const starts = [0];
+        for (let i = 0; i < text.length; i++) {
+          const c = text.charCodeAt(i);
+          if (c === 0x0a || (c === 0x0d && text.charCodeAt(i + 1) !== 0x0a)) starts.push(i + 1);
+        }
+        const lines = picks.map((p) => p % (starts.length + 1)).sort((a, b) => a - b);
+        const read = lineStartsInJson(json, lines);
+        if (lines.some((line) => line >= starts.length)) {
+          // Asked past the last line: not read (the caller walks the bytes).
+          expect(read).toBeUndefined();
+          return;
+        }
+        const walked = byteAndJsonOffsets(
+          bytes,
+          0,
+          lines.map((line) => starts[line]!),
+        )!;
+        expect(read).toEqual({ json: walked.json, bytes: walked.bytes });
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   test("escapedOffsets: JSON.stringify of a slice is the slice of JSON.stringify between the offsets", async () => {
     const { escapedOffsets } = await import("../src/core/records/record-line.js");
     const fc = (await import("fast-check")).default;

@@ -63,113 +63,115 @@ const SWISS_SUFFIX = `(?:${LATIN_SUFFIXES.join("|")})`;
  * labels of a dataset's every paragraph and item are read through them: one shape keeps the reads of their members
  * monomorphic in the compiled code, bench/RESULTS.md, "Units").
  */
-export const UNIT_KINDS: readonly UnitKind[] = ([] as UnitKind[]).concat([
-  // German and Austrian law: Absatz `(1)`, `(2a)`; Nummer `1.` (a list item) or `1a.` (a paragraph: no CommonMark
-  // list marker); Buchstabe `a)`; Doppelbuchstabe `aa)`.
-  {
-    system: "de",
-    name: "Absatz",
-    prefix: "abs",
-    rank: 1,
-    place: "paragraph",
-    read: reader("\\(([0-9]+[a-z]*)\\)", (m) => m[1]!),
-  },
-  {
-    system: "de",
-    name: "Nummer",
-    prefix: "nr",
-    rank: 2,
-    place: "ordered-item",
-    read: reader("([0-9]+)[.)]", (m) => m[1]!),
-  },
-  {
-    system: "de",
-    name: "Nummer",
-    prefix: "nr",
-    rank: 2,
-    place: "paragraph",
-    read: reader("([0-9]+[a-z]+)\\.", (m) => m[1]!),
-    // An inserted Nummer printed as a paragraph holds itself and its Buchstaben, as a list item does: the wrap-up after
-    // the list is the Absatz's, with or without a `1a.` at the list's end.
-    closesAtText: true,
-  },
-  {
-    system: "de",
-    name: "Buchstabe",
-    prefix: "bst",
-    rank: 3,
-    place: "paragraph",
-    read: reader("([a-z])\\)", (m) => m[1]!),
-    closesAtText: true,
-  },
-  {
-    system: "de",
-    name: "Doppelbuchstabe",
-    prefix: "dbst",
-    rank: 4,
-    place: "paragraph",
-    read: reader("(([a-z])\\2)\\)", (m) => m[1]!),
-    closesAtText: true,
-  },
-  // Swiss acts (German edition): Absatz `<sup>1</sup>`, `<sup>1bis</sup>`; Buchstabe as a bullet `- a.`.
-  {
-    system: "ch",
-    name: "Absatz",
-    prefix: "abs",
-    rank: 1,
-    place: "paragraph",
-    read: reader(
-      `<sup>([0-9]+(?:${SWISS_SUFFIX}|[a-z])?)</sup>`,
-      (m) => m[1]!,
-      (m) => m[1]!,
-    ),
-  },
-  {
-    system: "ch",
-    name: "Buchstabe",
-    prefix: "bst",
-    rank: 3,
-    place: "bullet-item",
-    read: reader(`([a-z](?:${SWISS_SUFFIX})?)\\.`, (m) => m[1]!),
-  },
-  // Australian Acts: everything is a bullet. Subsection `(1)`, `(1A)`; paragraph `(a)`, `(ha)`; subparagraph `(i)`,
-  // which is a subparagraph only inside a paragraph (the Privacy Act has both).
-  {
-    system: "au",
-    name: "subparagraph",
-    prefix: "subpara",
-    rank: 4,
-    place: "bullet-item",
-    // An inserted subparagraph takes a letter after its numeral: `(ia)` between `(i)` and `(ii)`, `(iia)`.
-    read: reader(`\\((${ROMAN}[a-z]*)\\)`, (m) => m[1]!),
-    under: "para",
-  },
-  {
-    system: "au",
-    name: "subsection",
-    prefix: "subsec",
-    rank: 1,
-    place: "bullet-item",
-    read: reader("\\(([0-9]+[A-Z]*)\\)", (m) => m[1]!.toLowerCase()),
-  },
-  {
-    system: "au",
-    name: "paragraph",
-    prefix: "para",
-    rank: 3,
-    place: "bullet-item",
-    read: reader("\\(([a-z]+)\\)", (m) => m[1]!),
-  },
-]).map((kind) => ({
-  system: kind.system,
-  name: kind.name,
-  prefix: kind.prefix,
-  rank: kind.rank,
-  place: kind.place,
-  read: kind.read,
-  under: kind.under,
-  closesAtText: kind.closesAtText,
-}));
+export const UNIT_KINDS: readonly UnitKind[] = ([] as UnitKind[])
+  .concat([
+    // German and Austrian law: Absatz `(1)`, `(2a)`; Nummer `1.` (a list item) or `1a.` (a paragraph: no CommonMark
+    // list marker); Buchstabe `a)`; Doppelbuchstabe `aa)`.
+    {
+      system: "de",
+      name: "Absatz",
+      prefix: "abs",
+      rank: 1,
+      place: "paragraph",
+      read: reader("\\(([0-9]+[a-z]*)\\)", (m) => m[1]!),
+    },
+    {
+      system: "de",
+      name: "Nummer",
+      prefix: "nr",
+      rank: 2,
+      place: "ordered-item",
+      read: reader("([0-9]+)[.)]", (m) => m[1]!),
+    },
+    {
+      system: "de",
+      name: "Nummer",
+      prefix: "nr",
+      rank: 2,
+      place: "paragraph",
+      read: reader("([0-9]+[a-z]+)\\.", (m) => m[1]!),
+      // An inserted Nummer printed as a paragraph holds itself and its Buchstaben, as a list item does: the wrap-up after
+      // the list is the Absatz's, with or without a `1a.` at the list's end.
+      closesAtText: true,
+    },
+    {
+      system: "de",
+      name: "Buchstabe",
+      prefix: "bst",
+      rank: 3,
+      place: "paragraph",
+      read: reader("([a-z])\\)", (m) => m[1]!),
+      closesAtText: true,
+    },
+    {
+      system: "de",
+      name: "Doppelbuchstabe",
+      prefix: "dbst",
+      rank: 4,
+      place: "paragraph",
+      read: reader("(([a-z])\\2)\\)", (m) => m[1]!),
+      closesAtText: true,
+    },
+    // Swiss acts (German edition): Absatz `<sup>1</sup>`, `<sup>1bis</sup>`; Buchstabe as a bullet `- a.`.
+    {
+      system: "ch",
+      name: "Absatz",
+      prefix: "abs",
+      rank: 1,
+      place: "paragraph",
+      read: reader(
+        `<sup>([0-9]+(?:${SWISS_SUFFIX}|[a-z])?)</sup>`,
+        (m) => m[1]!,
+        (m) => m[1]!,
+      ),
+    },
+    {
+      system: "ch",
+      name: "Buchstabe",
+      prefix: "bst",
+      rank: 3,
+      place: "bullet-item",
+      read: reader(`([a-z](?:${SWISS_SUFFIX})?)\\.`, (m) => m[1]!),
+    },
+    // Australian Acts: everything is a bullet. Subsection `(1)`, `(1A)`; paragraph `(a)`, `(ha)`; subparagraph `(i)`,
+    // which is a subparagraph only inside a paragraph (the Privacy Act has both).
+    {
+      system: "au",
+      name: "subparagraph",
+      prefix: "subpara",
+      rank: 4,
+      place: "bullet-item",
+      // An inserted subparagraph takes a letter after its numeral: `(ia)` between `(i)` and `(ii)`, `(iia)`.
+      read: reader(`\\((${ROMAN}[a-z]*)\\)`, (m) => m[1]!),
+      under: "para",
+    },
+    {
+      system: "au",
+      name: "subsection",
+      prefix: "subsec",
+      rank: 1,
+      place: "bullet-item",
+      read: reader("\\(([0-9]+[A-Z]*)\\)", (m) => m[1]!.toLowerCase()),
+    },
+    {
+      system: "au",
+      name: "paragraph",
+      prefix: "para",
+      rank: 3,
+      place: "bullet-item",
+      read: reader("\\(([a-z]+)\\)", (m) => m[1]!),
+    },
+  ])
+  .map((kind) => ({
+    system: kind.system,
+    name: kind.name,
+    prefix: kind.prefix,
+    rank: kind.rank,
+    place: kind.place,
+    read: kind.read,
+    under: kind.under,
+    closesAtText: kind.closesAtText,
+  }));
 
 /** The value of a lower-case roman numeral. */
 function romanValue(text: string): number {

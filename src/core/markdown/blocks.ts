@@ -80,10 +80,11 @@ export function scanTopLevelBlocks(
     const lines: number[] = [];
     const definitions: [string, References[string]][][] = [];
     const pieceFrom = from;
+    const pieceLine = firstLine;
     const visitor: BlockVisitor = {
       block(state, line, tokens) {
         const found: [string, References[string]][] = [];
-        blocks.push(blockOf(state, line, tokens, piece, body, offset, pieceFrom, found, leaves));
+        blocks.push(blockOf(state, line, tokens, piece, body, offset, pieceFrom, found, leaves, pieceLine));
         lines.push(line);
         definitions.push(found);
       },
@@ -208,6 +209,7 @@ function blockOf(
   pieceFrom: number,
   found: [string, References[string]][],
   leaves: ContainerCounter | undefined,
+  pieceLine: number,
 ): TopLevelBlock {
   // An offset into the body, then into the artifact's text.
   const at = (line: number, column: number) =>
@@ -221,7 +223,7 @@ function blockOf(
     if (reference !== undefined) found.push([label, reference]);
   }
   const block = topLevelBlock(state, line, tokens, body, at, position);
-  if (leaves !== undefined) block.leaves = leavesOf(tokens, (line) => position(line, 0), leaves);
+  if (leaves !== undefined) block.leaves = leavesOf(tokens, (line) => position(line, 0), leaves, pieceLine);
   return block;
 }
 

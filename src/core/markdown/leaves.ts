@@ -2,8 +2,8 @@
  * The leaf blocks of a top-level block (docs/spec.md, "Units below the heading"): in a dataset with units, block
  * indices count leaf blocks (paragraphs, headings, code blocks, HTML blocks, thematic breaks, link reference
  * definitions) in document order, with lists, list items and block quotes opened. A list item or block quote with no
- * leaf block in it counts as one. Each leaf carries what the units need: where its first line starts, that line's
- * text, the containers it stands in, and, for the first leaf of a list item on the item's marker line, the marker.
+ * leaf block in it counts as one. Each leaf carries what the units need: where its first line starts (and its number),
+ * that line's text, the containers it stands in, and, for the first leaf of a list item on the item's marker line, the marker.
  */
 
 import type { Token } from "markdown-it";
@@ -12,6 +12,8 @@ import type { Token } from "markdown-it";
 export interface Leaf {
   /** Offset into the artifact's text of the start of the leaf's first line (its marker line for a list item's first). */
   lineStart: number;
+  /** That line's number in the text the body was read from (its line endings as CommonMark's: LF, CR LF, CR). */
+  line: number;
   /** The first line of its text, leading white space removed: a paragraph's or an indented code block's; else "". */
   text: string;
   /** The list items and block quotes it stands in, outermost first, each by a number unique in the artifact. */
@@ -42,7 +44,12 @@ const LEAF_TYPES = new Set([
  * The leaf blocks of one top-level block's tokens, in order; `lineStart(line)` gives the artifact offset of a line of
  * the piece the tokens were read from.
  */
-export function leavesOf(tokens: Token[], lineStart: (line: number) => number, counter: ContainerCounter): Leaf[] {
+export function leavesOf(
+  tokens: Token[],
+  lineStart: (line: number) => number,
+  counter: ContainerCounter,
+  lineBase = 0,
+): Leaf[] {
   const leaves: Leaf[] = [];
   const chain: number[] = [];
   /** `chain` as the leaves hold it: one array for the leaves of one chain, made again only when the chain changes. */
@@ -87,6 +94,7 @@ export function leavesOf(tokens: Token[], lineStart: (line: number) => number, c
       if (leaves.length === container.leaves)
         leaves.push({
           lineStart: lineStart(container.line),
+          line: lineBase + container.line,
           text: "",
           chain: [...chain, container.id],
           item: container.item ? { id: container.id, ...container.item } : undefined,
@@ -104,6 +112,7 @@ export function leavesOf(tokens: Token[], lineStart: (line: number) => number, c
       // Every leaf of one shape (all members set), for the unit cut's reads of them.
       leaves.push({
         lineStart: lineStart(line),
+        line: lineBase + line,
         text,
         chain: heldChain(),
         item:

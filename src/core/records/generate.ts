@@ -209,8 +209,9 @@ interface ArtifactTarget {
   ownTrailJson: string | undefined;
   /** The JCS text of `headingText`, when made already: a unit's. */
   headingTextJson: string | undefined;
-  /** Where its markdown starts in the source bytes, when made on them (SourceBytes): a heading's. Else -1. */
+  /** Where its markdown starts and ends in the source bytes, when made on them (SourceBytes): a heading's. Else -1. */
   byteStart: number;
+  byteEnd: number;
 }
 
 /**
@@ -444,11 +445,24 @@ function visitUnits(
   } else {
     json = heading.markdownJson!;
     const from = heading.byteStart;
-    const inside: number[] = [];
-    for (let k = 0; k < starts.length; k++) inside.push(starts[k]! - target.start);
-    const walked = bytesAndJsonAt(source.bytes, from, inside);
-    moved = walked.json;
-    byteAt = walked.bytes;
+    // The leaves start at line starts: where each falls is read off the heading's JSON text, by its line endings
+    // (lineStartsInJson); else (a heading whose leaf does not start where its target does) by a walk over its bytes.
+    const headingLeaf = leaves[target.blockStart]!;
+    const lines: number[] = [];
+    for (let k = first; k < target.blockEnd; k++) lines.push(leaves[k]!.line - headingLeaf.line);
+    const read = headingLeaf.lineStart === target.start ? lineStartsInJson(json, lines) : undefined;
+    if (read !== undefined) {
+      read.json.push(json.length - 1);
+      read.bytes.push(heading.byteEnd - from);
+      moved = read.json;
+      byteAt = read.bytes;
+    } else {
+      const inside: number[] = [];
+      for (let k = 0; k < starts.length; k++) inside.push(starts[k]! - target.start);
+      const walked = bytesAndJsonAt(source.bytes, from, inside);
+      moved = walked.json;
+      byteAt = walked.bytes;
+    }
     for (let k = 0; k < byteAt.length; k++) byteAt[k]! += from;
   }
   heading.markdownJson = json;
@@ -509,6 +523,51 @@ function visitUnits(
   }
 }
 
+/**
+ * Where lines of a text start, by their number from its first (ascending, repeats allowed), in `json`, the text's
+ * `JSON.stringify` made on its bytes read as Latin-1 (SourceBytes): `json` is the offset in it (after the opening
+ * quote), `bytes` the offset in the text's bytes. Read off the escapes alone (`indexOf`, no pass over every byte): a
+ * line ends at `\n`, at `\r\n` and at a `\r` alone, as CommonMark's lines do, and every character of the JSON text
+ * that is not part of an escape is one byte. Undefined when the text has fewer lines than asked for.
+ */
+export function lineStartsInJson(
+  json: string,
+  lines: readonly number[],
+): { json: number[]; bytes: number[] } | undefined {
+  const jsonAt: number[] = [];
+  const byteAt: number[] = [];
+  /** The characters the JSON text has more than the bytes up to here: the opening quote, and what escapes add. */
+  let extra = 1;
+  let line = 0;
+  let escape = json.indexOf("\\", 1);
+  for (let k = 0; k < lines.length; k++) {
+    const want = lines[k]!;
+    while (line < want) {
+      if (escape === -1) return undefined;
+      const c = json.charCodeAt(escape + 1);
+      const length = c === 0x75 ? 6 : 2; // \u0001, or \n, \r, \", \\, \t …
+      extra += length - 1;
+      const after = escape + length;
+      // A line ends at \n, and at a \r not followed by \n (\r\n ends at its \n).
+      if (c === 0x6e || (c === 0x72 && !(json.charCodeAt(after) === 0x5c && json.charCodeAt(after + 1) === 0x6e)))
+        if (++line === want) {
+          jsonAt.push(after);
+          byteAt.push(after - extra);
+        }
+      escape = json.indexOf("\\", after);
+    }
+    if (want === 0) {
+      jsonAt.push(1);
+      byteAt.push(0);
+    } else if (jsonAt.length === k) {
+      // A repeat of the line before.
+      jsonAt.push(jsonAt[k - 1]!);
+      byteAt.push(byteAt[k - 1]!);
+    }
+  }
+  return { json: jsonAt, bytes: byteAt };
+}
+
 /** The JCS texts of printed designations (`(1)`, `1a.`, `a)`): few, and each made once (at most PRINTED_KEPT kept). */
 const printedTexts = new Map<string, string>();
 const PRINTED_KEPT = 4096;
@@ -562,6 +621,7 @@ function targetOf(
   let textDigest: string;
   let markdownJson: string | undefined;
   let byteStart = -1;
+  let byteEnd = -1;
   if (source === undefined) {
     markdown = parsed.body.slice(start - parsed.bodyStart, end - parsed.bodyStart);
     textDigest = deriveTextDigest(markdown);
@@ -569,9 +629,9 @@ function targetOf(
     textDigest = deriveTextDigestOfUtf8(source.bytes.subarray(byteFrom, byteTo));
   } else {
     byteStart = source.offsets.byteOf(start);
-    const to = source.offsets.byteOf(end);
-    textDigest = deriveTextDigestOfUtf8(source.bytes.subarray(byteStart, to));
-    markdownJson = JSON.stringify(source.latin1.slice(byteStart, to));
+    byteEnd = source.offsets.byteOf(end);
+    textDigest = deriveTextDigestOfUtf8(source.bytes.subarray(byteStart, byteEnd));
+    markdownJson = JSON.stringify(source.latin1.slice(byteStart, byteEnd));
   }
   // On the source bytes no address is made (the writer writes the local into its line template): a heading's local is
   // checked here, a unit's by its step (checkUnitStep).
@@ -596,6 +656,7 @@ function targetOf(
     ownTrailJson: undefined,
     headingTextJson: undefined,
     byteStart,
+    byteEnd,
   };
 }
 
