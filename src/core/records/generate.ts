@@ -539,22 +539,22 @@ export function lineStartsInJson(
   /** The characters the JSON text has more than the bytes up to here: the opening quote, and what escapes add. */
   let extra = 1;
   let line = 0;
-  let escape = json.indexOf("\\", 1);
+  let backslash = json.indexOf("\\", 1);
   for (let k = 0; k < lines.length; k++) {
     const want = lines[k]!;
     while (line < want) {
-      if (escape === -1) return undefined;
-      const c = json.charCodeAt(escape + 1);
+      if (backslash === -1) return undefined;
+      const c = json.charCodeAt(backslash + 1);
       const length = c === 0x75 ? 6 : 2; // \u0001, or \n, \r, \", \\, \t …
       extra += length - 1;
-      const after = escape + length;
+      const after = backslash + length;
       // A line ends at \n, and at a \r not followed by \n (\r\n ends at its \n).
       if (c === 0x6e || (c === 0x72 && !(json.charCodeAt(after) === 0x5c && json.charCodeAt(after + 1) === 0x6e)))
         if (++line === want) {
           jsonAt.push(after);
           byteAt.push(after - extra);
         }
-      escape = json.indexOf("\\", after);
+      backslash = json.indexOf("\\", after);
     }
     if (want === 0) {
       jsonAt.push(1);
