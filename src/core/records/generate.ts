@@ -485,32 +485,32 @@ function visitUnits(
     const unitLocal = `${parent.local}/${unit.step}`;
     const start = starts[unit.first - first]!;
     const end = starts[unit.end - first]!;
-    // On the source bytes, the unit's local is its parent's (checked) and a step checked once (checkUnitStep).
-    if (source !== undefined) checkUnitStep(unit.step);
-    const made: ArtifactTarget = targetOf(
-      idHead,
-      parsed,
-      start,
-      end,
-      unit.first,
-      unit.end,
-      unitLocal,
-      unit.headingText,
-      source,
-      byteAt?.[unit.first - first],
-      byteAt?.[unit.end - first],
-    );
-    // The trail as an array only for a caller that makes records (no source bytes); its JCS text in any case.
-    if (source === undefined) made.ownTrail = [...ownTrail, ...above.map((a) => a.text)];
-    made.ownTrailJson = parent.trailJson;
     const headingJson = printedJson(unit.headingText);
-    made.headingTextJson = headingJson;
-    if (source === undefined) made.markdownJson = `"${json.slice(moved[unit.first - first], moved[unit.end - first])}"`;
-    else {
+    let made: ArtifactTarget;
+    if (source !== undefined) {
+      // On the source bytes: the unit's local is its parent's (checked) and a step checked once (checkUnitStep), and
+      // its values go to the writer in one object made once (unitLine), written before the next unit is made.
+      checkUnitStep(unit.step);
+      made = unitLine;
+      made.local = unitLocal;
+      made.citationTargetId = citationTargetIdOf(idHead, unitLocal);
+      made.headingText = unit.headingText;
+      made.blockEnd = unit.end;
+      made.blockStart = unit.first;
+      made.textDigest = deriveTextDigestOfUtf8(
+        source.bytes.subarray(byteAt![unit.first - first], byteAt![unit.end - first]),
+      );
       // Copied by the writer from its heading's line: no text made.
       made.jsonFrom = moved[unit.first - first]!;
       made.jsonTo = moved[unit.end - first]!;
+    } else {
+      made = targetOf(idHead, parsed, start, end, unit.first, unit.end, unitLocal, unit.headingText, source);
+      // The trail as an array only for a caller that makes records (no source bytes).
+      made.ownTrail = [...ownTrail, ...above.map((a) => a.text)];
+      made.markdownJson = `"${json.slice(moved[unit.first - first], moved[unit.end - first])}"`;
     }
+    made.ownTrailJson = parent.trailJson;
+    made.headingTextJson = headingJson;
     visit(made);
     // Units come in pre-order: a unit is a parent when the next one is deeper (its trail's text made only then).
     if (u + 1 < units.length && units[u + 1]!.depth > unit.depth)
@@ -568,6 +568,31 @@ export function lineStartsInJson(
   return { json: jsonAt, bytes: byteAt };
 }
 
+/**
+ * The values of a unit's line on the source bytes (visitUnits): one object, filled for each unit and read by the
+ * writer before the next (writeArtifactByteLines keeps none of them), so that a statute book's units make no object
+ * each. The members a unit's line does not read stay as made here.
+ */
+const unitLine: ArtifactTarget = {
+  local: "",
+  citationAddress: "",
+  citationTargetId: "",
+  headingText: "",
+  markdown: "",
+  blockEnd: 0,
+  blockStart: 0,
+  textDigest: "",
+  ownTrail: undefined,
+  markdownJson: undefined,
+  markdownInner: undefined,
+  jsonFrom: -1,
+  jsonTo: -1,
+  ownTrailJson: undefined,
+  headingTextJson: undefined,
+  byteStart: -1,
+  byteEnd: -1,
+};
+
 /** The JCS texts of printed designations (`(1)`, `1a.`, `a)`): few, and each made once (at most PRINTED_KEPT kept). */
 const printedTexts = new Map<string, string>();
 const PRINTED_KEPT = 4096;
@@ -598,8 +623,9 @@ function checkUnitStep(step: string): void {
 }
 
 /**
- * One markdown-artifact target as its artifact decides it: a heading's or a unit's. `idHead`: the head of its artifact's
- * targets' citationTargetIds (citationTargetIdHead).
+ * One markdown-artifact target as its artifact decides it: a heading's, or a unit's made without the source bytes (on
+ * them, visitUnits fills `unitLine`). `idHead`: the head of its artifact's targets' citationTargetIds
+ * (citationTargetIdHead).
  */
 function targetOf(
   idHead: CitationTargetIdHead,
@@ -611,12 +637,9 @@ function targetOf(
   local: string,
   headingText: string,
   source?: SourceBytes,
-  byteFrom?: number,
-  byteTo?: number,
 ): ArtifactTarget {
-  // With the source bytes: the digest of the markdown's bytes, and (unless the caller slices it from its heading's, and
-  // gives where it falls in the bytes: a unit) its JSON text made on them. The markdown itself is left out then (""):
-  // its JSON text is written.
+  // With the source bytes: the digest of the markdown's bytes, and its JSON text made on them. The markdown itself is
+  // left out then (""): its JSON text is written.
   let markdown = "";
   let textDigest: string;
   let markdownJson: string | undefined;
@@ -625,20 +648,17 @@ function targetOf(
   if (source === undefined) {
     markdown = parsed.body.slice(start - parsed.bodyStart, end - parsed.bodyStart);
     textDigest = deriveTextDigest(markdown);
-  } else if (byteFrom !== undefined && byteTo !== undefined) {
-    textDigest = deriveTextDigestOfUtf8(source.bytes.subarray(byteFrom, byteTo));
   } else {
     byteStart = source.offsets.byteOf(start);
     byteEnd = source.offsets.byteOf(end);
     textDigest = deriveTextDigestOfUtf8(source.bytes.subarray(byteStart, byteEnd));
     markdownJson = JSON.stringify(source.latin1.slice(byteStart, byteEnd));
   }
-  // On the source bytes no address is made (the writer writes the local into its line template): a heading's local is
-  // checked here, a unit's by its step (checkUnitStep).
+  // On the source bytes no address is made (the writer writes the local into its line template): the local is checked
+  // here (a unit's, by its step: checkUnitStep).
   let citationAddress = "";
   if (source === undefined) citationAddress = targetAddress(idHead.addressPrefix, local);
-  else if (byteFrom === undefined && !isLocalCoordinate(local))
-    throw new Error(`invalid local coordinate ${JSON.stringify(local)}`);
+  else if (!isLocalCoordinate(local)) throw new Error(`invalid local coordinate ${JSON.stringify(local)}`);
   return {
     local,
     citationAddress,
