@@ -14,7 +14,7 @@ import { type LoadedManifest, loadManifest, resolveArtifact, verifyArtifacts } f
 import { describeIoError, OperationalError } from "../errors.js";
 import { regularPiecesSync, withOutsideReads } from "../files/regular-file.js";
 import { checkJobs, chooseJobs, createPool, WorkerMemoryError } from "../pool/pool.js";
-import { MAIN_THREAD_PARSE_BYTES } from "../pool/thread-limits.js";
+import { MAIN_THREAD_PARSE_BYTES, UNITS_GENERATE_YOUNG_MB } from "../pool/thread-limits.js";
 import { readOldRecords } from "../records/record-changes.js";
 import { type LenientLine, lenientLines } from "../records/record-stream.js";
 import { refuseOverOtherDataset } from "../writes/run-inputs.js";
@@ -106,6 +106,7 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
     mainWorks: true,
     capped: threads > 1 || bytes >= MAIN_THREAD_PARSE_BYTES,
     warm: "artifactBatch",
+    ...(loaded.manifest.units === true ? { youngMb: UNITS_GENERATE_YOUNG_MB } : {}),
   });
   async function* checked<T>(lines: AsyncGenerator<T>) {
     try {

@@ -28,6 +28,14 @@ export const WORKER_LIMITS = { maxYoungGenerationSizeMb: 32, maxOldGenerationSiz
 export const ARTIFACT_BATCH_YOUNG_MB = 16;
 
 /**
+ * The young generation of `generate`'s workers for a dataset with units below the heading: a heading's units are made
+ * and written as it is, and what they make survives fewer scavenges in a larger young generation (bench/RESULTS.md,
+ * "Units": user CPU −2.5 % with units, 6 pairs; peak RSS 302–316 MB either way). Without units it changed neither time
+ * nor peak RSS, and stays at WORKER_LIMITS'.
+ */
+export const UNITS_GENERATE_YOUNG_MB = 48;
+
+/**
  * Below this many bytes of markdown in all, `generate` parses in the main thread, whose heap is not capped, rather than
  * start a capped worker for it (docs/spec.md, section 13, "heap of the threads that parse markdown"): every cost of a
  * parse is bounded by the caps, or grows linearly with its input, so that this much markdown cannot hold more than
