@@ -183,10 +183,6 @@ export function assignLocalCoordinates(headings: (HeadingInput | undefined)[]): 
 }
 
 /**
- * A heading's identity for ties: its plain text (as designations read it) and that of its ancestor headings in the
- * artifact (docs/spec.md, "Ties").
- */
-/**
  * The keys of `open` (those above `depth`, when given) and `last`, joined by `/`: made without spreading arrays, whose
  * element kinds vary from heading to heading (each new kind met costs the compiled code a deoptimisation: bench/
  * RESULTS.md, "Units").
@@ -201,6 +197,10 @@ function keysThen(
   return chain + last;
 }
 
+/**
+ * A heading's identity for ties: its plain text (as designations read it) and that of its ancestor headings in the
+ * artifact (docs/spec.md, "Ties").
+ */
 function identities(headings: (HeadingInput | undefined)[]): { text: string; ancestors: string[]; key: string }[] {
   const open: { text: string; depth: number }[] = [];
   return headings.map((heading) => {
