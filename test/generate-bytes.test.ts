@@ -125,6 +125,9 @@ const TRICKY = [
   '# Gesetz \u00fcber die \u201eTests\u201c\n\nVorspann mit "Zitat" und \\Backslash\\ und \u0001\u001f.\r\n\r\n',
   '## \u00a7 1 Anwendungsbereich \ud83d\ude00\n\n(1) Dieses Gesetz gilt f\u00fcr \u00e4\u00f6\u00fc\u00df \u20ac.\n\n(2) Es gilt nicht:\n\n1. f\u00fcr "A",\n2. f\u00fcr B\u0000,\n   a) erstens\n   b) zweitens\n\n(2a) Eingef\u00fcgt.\r',
   "## \u00a7 2 (weggefallen)\n\n## \u00a7 3 Tabs\tund\fFormfeed\b\n\n> Zitat\n> (1) im Zitat\n",
+  // An indented heading: its target starts after its line's start (its units' offsets are found by the walk over its
+  // bytes, not by line numbers).
+  '   ## \u00a7 4 Einger\u00fcckt\n\n(1) eins "a"\n\n(2) zwei\r\n',
 ].join("");
 
 describe("generate's lines as bytes are the text lines' UTF-8, byte for byte", () => {

@@ -426,10 +426,18 @@ function visitUnits(
   // starts and ends where the next one starts, or at the heading's end: where each of those falls in the JSON text,
   // by leaf (the last entry the end).
   const first = target.blockStart + 1;
-  // Arrays of numbers built by push, all of one elements kind (as `inside` below).
-  const starts: number[] = [];
-  for (let k = first; k < target.blockEnd; k++) starts.push(leaves[k]!.lineStart);
-  starts.push(target.end);
+  /**
+   * Where each leaf of the body starts in the artifact's text, the heading's end last: made where the offsets are found
+   * from them (not on the bytes, where the line numbers serve). Built by push, of one elements kind (as `inside`).
+   */
+  const startsOf = (): number[] => {
+    const starts: number[] = [];
+    for (let k = first; k < target.blockEnd; k++) starts.push(leaves[k]!.lineStart);
+    starts.push(target.end);
+    return starts;
+  };
+  /** The text offsets of startsOf, for the record path (its units' markdown is sliced from the text). */
+  let starts: number[] | undefined;
   let json: string;
   let moved: number[];
   /** On the source bytes: where each entry of `starts` falls in them (absolute). */
@@ -437,6 +445,7 @@ function visitUnits(
   if (source === undefined) {
     const markdown = heading.markdown;
     json = valueJson(markdown, WELL_FORMED);
+    starts = startsOf();
     moved = escapedAt(
       starts,
       (offsets) => escapedOffsets(markdown, offsets),
@@ -458,7 +467,7 @@ function visitUnits(
       byteAt = read.bytes;
     } else {
       const inside: number[] = [];
-      for (let k = 0; k < starts.length; k++) inside.push(starts[k]! - target.start);
+      for (const start of startsOf()) inside.push(start - target.start);
       const walked = bytesAndJsonAt(source.bytes, from, inside);
       moved = walked.json;
       byteAt = walked.bytes;
@@ -483,8 +492,6 @@ function visitUnits(
     const parent = above[unit.depth - 1]!;
     spend(parent.characters);
     const unitLocal = `${parent.local}/${unit.step}`;
-    const start = starts[unit.first - first]!;
-    const end = starts[unit.end - first]!;
     const headingJson = printedJson(unit.headingText);
     let made: ArtifactTarget;
     if (source !== undefined) {
@@ -504,6 +511,8 @@ function visitUnits(
       made.jsonFrom = moved[unit.first - first]!;
       made.jsonTo = moved[unit.end - first]!;
     } else {
+      const start = starts![unit.first - first]!;
+      const end = starts![unit.end - first]!;
       made = targetOf(idHead, parsed, start, end, unit.first, unit.end, unitLocal, unit.headingText, source);
       // The trail as an array only for a caller that makes records (no source bytes).
       made.ownTrail = [...ownTrail, ...above.map((a) => a.text)];
@@ -609,6 +618,7 @@ function printedJson(printed: string): string {
 
 /** Unit steps seen well-formed after a `/` of a local coordinate (`abs-1`, `nr-2~r2`, `_1`): few, checked once each. */
 const checkedSteps = new Set<string>();
+const STEPS_KEPT = 4096;
 
 /**
  * Throws when `step` cannot follow a `/` in a local coordinate, as targetAddress throws on a malformed local: a unit's
@@ -618,7 +628,7 @@ const checkedSteps = new Set<string>();
 function checkUnitStep(step: string): void {
   if (checkedSteps.has(step)) return;
   if (!isLocalCoordinate(`a/${step}`)) throw new Error(`invalid local coordinate step ${JSON.stringify(step)}`);
-  if (checkedSteps.size >= PRINTED_KEPT) checkedSteps.clear();
+  if (checkedSteps.size >= STEPS_KEPT) checkedSteps.clear();
   checkedSteps.add(step);
 }
 

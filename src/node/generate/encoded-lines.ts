@@ -86,14 +86,6 @@ function copyBytes(to: Buffer, at: number, bytes: Uint8Array): number {
   return at + length;
 }
 
-/** Copies `to[from..end)` to `at` (before `from`'s range or after it); the offset after them (short ones byte by byte). */
-function copyWithinShort(to: Buffer, at: number, from: number, end: number): number {
-  const length = end - from;
-  if (length >= 16) to.copyWithin(at, from, end);
-  else for (let j = 0; j < length; j++) to[at + j] = to[from + j]!;
-  return at + length;
-}
-
 /** Writes `text` as UTF-8; the offset after it. */
 function writeUtf8(to: Buffer, at: number, text: string): number {
   return at + (to as unknown as Writers).utf8Write(text, at);
@@ -256,7 +248,7 @@ export function batchEncoder(): {
         a = writeLocal(t, a, values.local, false);
         const localEnd = a;
         a = copyBytes(t, a, texts[1]!);
-        a = copyWithinShort(t, a, localAt, localEnd);
+        a = copyRange(t, a, t, localAt, localEnd);
         a = copyBytes(t, a, texts[2]!);
         a = writeOneByte(t, a, values.citationTargetId);
         // Texts 3 and 4, 5 and 6 are one run of bytes each: a piece ends between them.

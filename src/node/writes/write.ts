@@ -106,8 +106,6 @@ class EarlyWriteback {
   private since = 0;
   private running: Promise<void> | undefined;
   private failure: unknown;
-  /** How many were started (for tests). */
-  started = 0;
 
   constructor(private readonly every: number) {}
 
@@ -116,7 +114,6 @@ class EarlyWriteback {
     this.since += bytes;
     if (this.since < this.every || this.running !== undefined) return;
     this.since = 0;
-    this.started++;
     this.running = handle.datasync().then(
       () => {
         this.running = undefined;
