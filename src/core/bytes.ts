@@ -104,6 +104,21 @@ export function decodeLatin1(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("latin1");
 }
 
+/**
+ * Writes `text` as UTF-8 into `bytes` at `at` (which must have room: three bytes a UTF-16 code unit); the offset after
+ * it. The bytes are those `Buffer.from(text, "utf8")` gives.
+ */
+export function writeUtf8Into(bytes: Uint8Array, at: number, text: string): number {
+  const view = bytes instanceof Buffer ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  // Buffer's own UTF-8 writer (under `Buffer#write`, which checks and dispatches its arguments on each call).
+  return at + (view as unknown as { utf8Write(text: string, offset: number): number }).utf8Write(text, at);
+}
+
+/** A Buffer for bytes that writeUtf8Into writes into without making a view of them each time. */
+export function byteScratch(size: number): Uint8Array {
+  return Buffer.allocUnsafeSlow(size);
+}
+
 /** The length of `text` in UTF-8 bytes. */
 export function utf8ByteLength(text: string): number {
   return Buffer.byteLength(text, "utf8");

@@ -83,7 +83,7 @@ export function assignLocalCoordinates(headings: (HeadingInput | undefined)[]): 
     return count === 1 ? local : `${local}~${count}`;
   };
   /** The innermost designated scope in document order: the open provision, else the innermost open unit or annex. */
-  const context = () => provision?.local ?? units[units.length - 1]?.local;
+  const context = () => provision?.local ?? (units.length > 0 ? units[units.length - 1]!.local : undefined);
 
   headings.forEach((heading, index) => {
     if (heading === undefined) {
@@ -91,7 +91,7 @@ export function assignLocalCoordinates(headings: (HeadingInput | undefined)[]): 
       return;
     }
     const d = designations[index]!;
-    const unitScope = units[units.length - 1]?.local;
+    const unitScope = units.length > 0 ? units[units.length - 1]!.local : undefined;
     scopes[raws.length] =
       d.kind === "article" || d.kind === "paragraph" || d.kind === "section" ? unitScope : undefined;
     let local: string;

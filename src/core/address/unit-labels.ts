@@ -190,6 +190,17 @@ const ROMAN_AND_LETTERS = new RegExp(`^(${ROMAN})([a-z]*)$`);
 
 const SUFFIX_ORDER = new Map(LATIN_SUFFIXES.map((suffix, i) => [suffix, i]));
 
+/** Where the leading ASCII digits of `text` end (0: none). */
+function digitsEnd(text: string): number {
+  let i = 0;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) break;
+    i++;
+  }
+  return i;
+}
+
 /**
  * The legal order of two labels of one kind: numbers by value, then their letters (`1` < `1a` < `2`, `1` < `1bis` <
  * `1ter`); roman numerals by value; letters in code-unit order (`h` < `ha` < `i`). Negative when `a` comes first.
@@ -203,9 +214,12 @@ export function compareLabels(kind: UnitKind, a: string, b: string): number {
     if (byValue !== 0) return byValue;
     return sa < sb ? -1 : sa > sb ? 1 : 0;
   }
-  const na = /^[0-9]+/.exec(a)?.[0];
-  const nb = /^[0-9]+/.exec(b)?.[0];
-  if (na !== undefined && nb !== undefined) {
+  // The leading digits of each (read by charCodeAt: this runs on every sibling of a dataset with units).
+  const da = digitsEnd(a);
+  const db = digitsEnd(b);
+  if (da > 0 && db > 0) {
+    const na = a.slice(0, da);
+    const nb = b.slice(0, db);
     if (na !== nb) return Number(na) - Number(nb);
     const ra = a.slice(na.length);
     const rb = b.slice(nb.length);

@@ -29,16 +29,29 @@ export interface ContainerCounter {
   next: number;
 }
 
-/** The kinds of block token that are leaf blocks. */
-const LEAF_TYPES = new Set([
-  "paragraph_open",
-  "heading_open",
-  "code_block",
-  "fence",
-  "html_block",
-  "hr",
-  "reference_definition",
-]);
+/** Whether a block token of this type is a leaf block (a switch: read for every token of a dataset with units). */
+function isLeafType(type: string): boolean {
+  switch (type) {
+    case "paragraph_open":
+    case "heading_open":
+    case "code_block":
+    case "fence":
+    case "html_block":
+    case "hr":
+    case "reference_definition":
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** An open list item or block quote: its id, first line, the leaf count at its opening, and for an item its marker. */
+interface OpenContainer {
+  id: number;
+  line: number;
+  leaves: number;
+  item: { ordered: boolean; marker: string } | undefined;
+}
 
 /**
  * The leaf blocks of one top-level block's tokens, in order; `lineStart(line)` gives the artifact offset of a line of
@@ -63,15 +76,16 @@ export function leavesOf(
     return held;
   };
   /** Open containers: their id, first line, the leaf count at their opening, and for an item its marker. */
-  const open: { id: number; line: number; leaves: number; item?: { ordered: boolean; marker: string } }[] = [];
-  let ordered: boolean[] = [];
+  const open: OpenContainer[] = [];
+  /** Whether each open list is ordered, innermost last. */
+  const ordered: boolean[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
     const type = token.type;
     if (type === "bullet_list_open" || type === "ordered_list_open") {
-      ordered = [...ordered, type === "ordered_list_open"];
+      ordered.push(type === "ordered_list_open");
     } else if (type === "bullet_list_close" || type === "ordered_list_close") {
-      ordered = ordered.slice(0, -1);
+      ordered.pop();
     } else if (type === "list_item_open" || type === "blockquote_open") {
       const id = counter.next++;
       const isItem = type === "list_item_open";
@@ -80,9 +94,7 @@ export function leavesOf(
         id,
         line: token.map![0],
         leaves: leaves.length,
-        ...(isItem
-          ? { item: { ordered: isOrdered, marker: isOrdered ? token.info + token.markup : token.markup } }
-          : {}),
+        item: isItem ? { ordered: isOrdered, marker: isOrdered ? token.info + token.markup : token.markup } : undefined,
       });
       chain.push(id);
       heldValid = false;
@@ -97,10 +109,10 @@ export function leavesOf(
           line: lineBase + container.line,
           text: "",
           chain: [...chain, container.id],
-          item: container.item ? { id: container.id, ...container.item } : undefined,
+          item: itemOf(container),
           indented: undefined,
         });
-    } else if (LEAF_TYPES.has(type)) {
+    } else if (isLeafType(type)) {
       const line = token.map![0];
       const text =
         type === "paragraph_open"
@@ -108,7 +120,7 @@ export function leavesOf(
           : type === "code_block"
             ? firstLine(token.content).trimStart()
             : "";
-      const container = open[open.length - 1];
+      const container = open.length > 0 ? open[open.length - 1] : undefined;
       // Every leaf of one shape (all members set), for the unit cut's reads of them.
       leaves.push({
         lineStart: lineStart(line),
@@ -116,14 +128,20 @@ export function leavesOf(
         text,
         chain: heldChain(),
         item:
-          container?.item && container.leaves === leaves.length && container.line === line
-            ? { id: container.id, ...container.item }
+          container !== undefined && container.leaves === leaves.length && container.line === line
+            ? itemOf(container)
             : undefined,
         indented: type === "code_block" ? true : undefined,
       });
     }
   }
   return leaves;
+}
+
+/** A leaf's `item` for the first leaf of a container: set when the container is a list item. */
+function itemOf(container: OpenContainer): Leaf["item"] {
+  const item = container.item;
+  return item === undefined ? undefined : { id: container.id, ordered: item.ordered, marker: item.marker };
 }
 
 function firstLine(text: string): string {

@@ -294,7 +294,7 @@ export function parseArtifact(
       blockStart: index,
       blockEnd: index + size,
     };
-    const previous = targets[targets.length - 1];
+    const previous = targets.length > 0 ? targets[targets.length - 1] : undefined;
     if (previous) {
       previous.end = target.start;
       previous.blockEnd = index;

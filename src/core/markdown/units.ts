@@ -72,7 +72,7 @@ function labelOf(leaf: Leaf, parent: Node | undefined): { kind: UnitKind; printe
       if (item !== undefined || Number.isNaN(first)) continue;
       read = kind.read(leaf.text);
     }
-    if (read !== undefined) return { kind, ...read };
+    if (read !== undefined) return { kind, printed: read.printed, label: read.label };
   }
   return undefined;
 }
@@ -104,7 +104,9 @@ export function cutUnits(leaves: readonly Leaf[], first: number, end: number): U
       closed = open.pop()!;
       closed.end = i;
     }
-    let top = open[open.length - 1];
+    // Not `open[open.length - 1]` on an empty list: index -1 is a property name, looked up on the array and its
+    // prototypes, and it makes the compiled load generic (bench/RESULTS.md, "Units").
+    let top = open.length > 0 ? open[open.length - 1] : undefined;
     const found = leaf.text === "" && leaf.item === undefined ? undefined : labelOf(leaf, top);
     if (
       found !== undefined &&
@@ -127,7 +129,7 @@ export function cutUnits(leaves: readonly Leaf[], first: number, end: number): U
       // Units that end at a label of their rank or a smaller one end here.
       while (top !== undefined && top.item === undefined && top.kind!.rank >= found.kind.rank) {
         open.pop()!.end = i;
-        top = open[open.length - 1];
+        top = open.length > 0 ? open[open.length - 1] : undefined;
       }
       // A label inside an item of its rank or a greater one is text of that item.
       if (top === undefined || top.kind!.rank < found.kind.rank) {
@@ -155,7 +157,7 @@ export function cutUnits(leaves: readonly Leaf[], first: number, end: number): U
     // (Text printed indented below it, an indented code block, is its own: § 308 Nr. 1a BGB.)
     while (top !== undefined && top.item === undefined && top.closesAtText && leaf.indented !== true) {
       open.pop()!.end = i;
-      top = open[open.length - 1];
+      top = open.length > 0 ? open[open.length - 1] : undefined;
     }
     (top ?? root).items.push(i);
   }

@@ -12,6 +12,7 @@ import {
   type CitationTargetIdHead,
   citationTargetIdHead,
   citationTargetIdOf,
+  UnitIds,
   deriveCitationTargetId,
   deriveTextDigest,
   deriveTextDigestOfUtf8,
@@ -483,8 +484,15 @@ function visitUnits(
   trail.push(headingText);
   const trailJson = valueJson(trail, WELL_FORMED);
   // `characters`: of the unit's trail (the heading's own trail, the heading, the units above).
-  const above: { local: string; text: string; trailJson: string; characters: number }[] = [
-    { local, text: headingText, trailJson, characters: stackCharacters + headingText.length },
+  // `idEnd`: where its local's bytes end in unitIds (on the source bytes).
+  const above: { local: string; text: string; trailJson: string; characters: number; idEnd: number }[] = [
+    {
+      local,
+      text: headingText,
+      trailJson,
+      characters: stackCharacters + headingText.length,
+      idEnd: source === undefined ? 0 : unitIds.heading(idHead, local),
+    },
   ];
   for (let u = 0; u < units.length; u++) {
     const unit = units[u]!;
@@ -500,7 +508,7 @@ function visitUnits(
       checkUnitStep(unit.step);
       made = unitLine;
       made.local = unitLocal;
-      made.citationTargetId = citationTargetIdOf(idHead, unitLocal);
+      made.citationTargetId = unitIds.unit(parent.idEnd, unit.step);
       made.headingText = unit.headingText;
       made.blockEnd = unit.end;
       made.blockStart = unit.first;
@@ -528,9 +536,13 @@ function visitUnits(
         text: unit.headingText,
         trailJson: `${parent.trailJson.slice(0, -1)},${headingJson}]`,
         characters: parent.characters + unit.headingText.length,
+        idEnd: unitIds.end,
       });
   }
 }
+
+/** The citationTargetIds of units on the source bytes (visitUnits), from their locals' bytes. */
+const unitIds = new UnitIds();
 
 /**
  * Where lines of a text start, by their number from its first (ascending, repeats allowed), in `json`, the text's

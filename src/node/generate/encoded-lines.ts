@@ -91,6 +91,28 @@ function writeUtf8(to: Buffer, at: number, text: string): number {
   return at + (to as unknown as Writers).utf8Write(text, at);
 }
 
+/**
+ * Writes a short text as UTF-8 (a printed designation's JCS text, `"(1)"`): characters below U+0800 byte by byte, the
+ * rest (rare) by utf8Write, as a long text is (a call to Node's writer costs more than the loop over a few characters).
+ */
+function writeShort(to: Buffer, at: number, text: string): number {
+  const length = text.length;
+  if (length > SHORT_TEXT) return writeUtf8(to, at, text);
+  let a = at;
+  for (let j = 0; j < length; j++) {
+    const c = text.charCodeAt(j);
+    if (c < 0x80) to[a++] = c;
+    else if (c < 0x800) {
+      to[a++] = 0xc0 | (c >> 6);
+      to[a++] = 0x80 | (c & 0x3f);
+    } else return writeUtf8(to, a, text.slice(j));
+  }
+  return a;
+}
+
+/** Texts up to this long are written by writeShort's loop. */
+const SHORT_TEXT = 24;
+
 /** Writes a string of one-byte characters (hex digits, Latin-1 for bytes) byte for byte; the offset after it. */
 function writeOneByte(to: Buffer, at: number, text: string): number {
   const length = text.length;
@@ -221,6 +243,14 @@ export function batchEncoder(): {
       const fourLength = texts[4]!.length;
       const fiveSix = Buffer.concat([texts[5]!, texts[6]!]);
       const sixLength = texts[6]!.length;
+      /**
+       * The last trail written (a JCS text) and where its bytes are: the units of one parent have one trail, the same
+       * text, copied from the line before rather than encoded again.
+       */
+      let trailJson: string | undefined;
+      let trailBuffer = target;
+      let trailFrom = 0;
+      let trailTo = 0;
       const { firstHeading, trails } = make((values) => {
         if (k + 4 > endsScratch.length) {
           const grown = new Uint32Array(2 * endsScratch.length);
@@ -254,7 +284,7 @@ export function batchEncoder(): {
         // Texts 3 and 4, 5 and 6 are one run of bytes each: a piece ends between them.
         a = copyBytes(t, a, threeFour);
         endsScratch[k++] = a - from - fourLength;
-        a = writeUtf8(t, a, values.headingTextJson);
+        a = writeShort(t, a, values.headingTextJson);
         a = copyBytes(t, a, fiveSix);
         endsScratch[k++] = a - from - sixLength;
         if (values.markdownInner !== undefined) {
@@ -279,7 +309,17 @@ export function batchEncoder(): {
         a = writeOneByte(t, a, values.textDigest);
         a = copyBytes(t, a, texts[11]!);
         endsScratch[k++] = a - from;
-        a = writeUtf8(t, a, values.ownTrailJson);
+        const trail = values.ownTrailJson;
+        if (trail === trailJson && trailBuffer === t) {
+          t.copyWithin(a, trailFrom, trailTo);
+          a += trailTo - trailFrom;
+        } else {
+          trailFrom = a;
+          a = writeUtf8(t, a, trail);
+          trailJson = trail;
+          trailBuffer = t;
+          trailTo = a;
+        }
         endsScratch[k++] = a - from;
         at = a;
         lines++;
