@@ -78,6 +78,14 @@ let target: Buffer = Buffer.alloc(0);
 /** Where this thread writes an artifact's line ends while it encodes them: grown as needed, copied out exactly. */
 let endsScratch = new Uint32Array(4096);
 
+/**
+ * `String.prototype.charCodeAt`, called as `charCodeAt.call(text, j)` in the loops over a line's texts: the texts come in
+ * every representation V8 has (flat, joined, sliced; one or two bytes a character), and `text.charCodeAt` looks the
+ * method up through a generic cache at each character where a call of the known function is compiled inline
+ * (bench/RESULTS.md, "Units").
+ */
+const charCodeAt = String.prototype.charCodeAt;
+
 /** Copies `bytes` to `to` at `at`; the offset after them (short ones byte by byte: a call to `set` costs more). */
 function copyBytes(to: Buffer, at: number, bytes: Uint8Array): number {
   const length = bytes.length;
@@ -100,7 +108,7 @@ function writeShort(to: Buffer, at: number, text: string): number {
   if (length > SHORT_TEXT) return writeUtf8(to, at, text);
   let a = at;
   for (let j = 0; j < length; j++) {
-    const c = text.charCodeAt(j);
+    const c = charCodeAt.call(text, j);
     if (c < 0x80) to[a++] = c;
     else if (c < 0x800) {
       to[a++] = 0xc0 | (c >> 6);
@@ -138,7 +146,7 @@ function writeLocal(to: Buffer, at: number, text: string, split: boolean): numbe
   const length = text.length;
   let a = at;
   for (let j = 0; j < length; j++) {
-    const c = text.charCodeAt(j);
+    const c = charCodeAt.call(text, j);
     if (c < 0x80) {
       if (c === 0x2f && split) {
         to[a++] = 0x22; // "
