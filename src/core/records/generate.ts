@@ -496,7 +496,8 @@ function visitUnits(
   ];
   for (let u = 0; u < units.length; u++) {
     const unit = units[u]!;
-    above.length = unit.depth;
+    // Popped, not cut by setting `length` (a call into the runtime for each unit, even when nothing is cut).
+    while (above.length > unit.depth) above.pop();
     const parent = above[unit.depth - 1]!;
     spend(parent.characters);
     const unitLocal = `${parent.local}/${unit.step}`;
