@@ -54,6 +54,18 @@ export class UnitIds {
   /** Where the bytes of the last unit given to `unit` end: its children's `parentEnd`. */
   end = 0;
 
+  /**
+   * The hashed bytes: the last unit's local is `bytes[localStart, end)`, as UTF-8 (for a writer of its line, until the
+   * next call).
+   */
+  get bytes(): Uint8Array {
+    return this.#bytes;
+  }
+
+  get localStart(): number {
+    return this.#headEnd;
+  }
+
   /** The citationTargetId of the unit whose local is its parent's (whose bytes end at `parentEnd`), `/` and `step`. */
   unit(parentEnd: number, step: string): string {
     this.#room(parentEnd, step.length + 1);

@@ -213,6 +213,13 @@ interface ArtifactTarget {
   /** Where its markdown starts and ends in the source bytes, when made on them (SourceBytes): a heading's. Else -1. */
   byteStart: number;
   byteEnd: number;
+  /**
+   * A unit's, made on the source bytes: its local as UTF-8, `localBytes[localFrom, localTo)` (valid until the next unit
+   * is made), written by the writer as it is (`local` is not made then). Else undefined and -1.
+   */
+  localBytes: Uint8Array | undefined;
+  localFrom: number;
+  localTo: number;
 }
 
 /**
@@ -500,7 +507,8 @@ function visitUnits(
     while (above.length > unit.depth) above.pop();
     const parent = above[unit.depth - 1]!;
     spend(parent.characters);
-    const unitLocal = `${parent.local}/${unit.step}`;
+    // On the source bytes no local is made as text: its bytes are unitIds' (its parent's, `/`, the step).
+    const unitLocal = source === undefined ? `${parent.local}/${unit.step}` : "";
     const headingJson = printedJson(unit.headingText);
     let made: ArtifactTarget;
     if (source !== undefined) {
@@ -508,8 +516,10 @@ function visitUnits(
       // its values go to the writer in one object made once (unitLine), written before the next unit is made.
       checkUnitStep(unit.step);
       made = unitLine;
-      made.local = unitLocal;
       made.citationTargetId = unitIds.unit(parent.idEnd, unit.step);
+      made.localBytes = unitIds.bytes;
+      made.localFrom = unitIds.localStart;
+      made.localTo = unitIds.end;
       made.headingText = unit.headingText;
       made.blockEnd = unit.end;
       made.blockStart = unit.first;
@@ -613,6 +623,9 @@ const unitLine: ArtifactTarget = {
   headingTextJson: undefined,
   byteStart: -1,
   byteEnd: -1,
+  localBytes: undefined,
+  localFrom: -1,
+  localTo: -1,
 };
 
 /** The JCS texts of printed designations (`(1)`, `1a.`, `a)`): few, and each made once (at most PRINTED_KEPT kept). */
@@ -700,6 +713,9 @@ function targetOf(
     headingTextJson: undefined,
     byteStart,
     byteEnd,
+    localBytes: undefined,
+    localFrom: -1,
+    localTo: -1,
   };
 }
 
@@ -786,7 +802,11 @@ export function targetLineTemplate(manifest: RecordManifest, artifact: ManifestA
  * digests and the markdown's JSON text without their quotes (the markdown as Latin-1 for its UTF-8 bytes: SourceBytes).
  */
 export interface TargetLine {
+  /** The local coordinate; "" when `localBytes` holds it (a unit's: ArtifactTarget). */
   local: string;
+  localBytes: Uint8Array | undefined;
+  localFrom: number;
+  localTo: number;
   citationTargetId: string;
   headingTextJson: string;
   /** The markdown's JSON text without its quotes; undefined for a unit's (`jsonFrom`, `jsonTo`: ArtifactTarget). */

@@ -100,8 +100,9 @@ function writeUtf8(to: Buffer, at: number, text: string): number {
 }
 
 /**
- * Writes a short text as UTF-8 (a printed designation's JCS text, `"(1)"`): characters below U+0800 byte by byte, the
- * rest (rare) by utf8Write, as a long text is (a call to Node's writer costs more than the loop over a few characters).
+ * Writes a short text as UTF-8 (a local coordinate, a printed designation's JCS text `"(1)"`): characters below U+0800
+ * byte by byte, the rest (rare) by utf8Write, as a long text is (a call to Node's writer costs more than the loop over a
+ * few characters).
  */
 function writeShort(to: Buffer, at: number, text: string): number {
   const length = text.length;
@@ -139,27 +140,18 @@ function writeDigits(to: Buffer, at: number, value: number): number {
 }
 
 /**
- * Writes a local coordinate as UTF-8, each `/` as `","` in a structuralPath (`split`); the offset after it. Characters
- * below U+0800 byte by byte, the rest (rare) by utf8Write.
+ * Writes the local coordinate whose UTF-8 is `to[from, end)` (before `at`) again at `at`, each `/` as `","` (the
+ * segments of a structuralPath); the offset after it.
  */
-function writeLocal(to: Buffer, at: number, text: string, split: boolean): number {
-  const length = text.length;
+function splitLocal(to: Buffer, at: number, from: number, end: number): number {
   let a = at;
-  for (let j = 0; j < length; j++) {
-    const c = charCodeAt.call(text, j);
-    if (c < 0x80) {
-      if (c === 0x2f && split) {
-        to[a++] = 0x22; // "
-        to[a++] = 0x2c; // ,
-        to[a++] = 0x22;
-      } else to[a++] = c;
-    } else if (c < 0x800) {
-      to[a++] = 0xc0 | (c >> 6);
-      to[a++] = 0x80 | (c & 0x3f);
-    } else {
-      const rest = text.slice(j);
-      return writeUtf8(to, a, split ? rest.replaceAll("/", '","') : rest);
-    }
+  for (let i = from; i < end; i++) {
+    const c = to[i]!;
+    if (c === 0x2f) {
+      to[a++] = 0x22; // "
+      to[a++] = 0x2c; // ,
+      to[a++] = 0x22;
+    } else to[a++] = c;
   }
   return a;
 }
@@ -269,7 +261,7 @@ export function batchEncoder(): {
         // the structuralPath), an index at most 16 digits.
         room(
           fixed +
-            11 * values.local.length +
+            (values.localBytes !== undefined ? 5 * (values.localTo - values.localFrom) : 11 * values.local.length) +
             3 * (values.headingTextJson.length + values.ownTrailJson.length) +
             values.citationTargetId.length +
             values.textDigest.length +
@@ -283,7 +275,10 @@ export function batchEncoder(): {
         a = copyBytes(t, a, texts[0]!);
         // The local's bytes once, then copied (canonicalPath and citationAddress hold it as it is).
         const localAt = a;
-        a = writeLocal(t, a, values.local, false);
+        a =
+          values.localBytes !== undefined
+            ? copyRange(t, a, values.localBytes, values.localFrom, values.localTo)
+            : writeShort(t, a, values.local);
         const localEnd = a;
         a = copyBytes(t, a, texts[1]!);
         a = copyRange(t, a, t, localAt, localEnd);
@@ -312,7 +307,9 @@ export function batchEncoder(): {
         a = copyBytes(t, a, texts[8]!);
         a = writeDigits(t, a, values.blockStart);
         a = copyBytes(t, a, texts[9]!);
-        a = writeLocal(t, a, values.local, true);
+        // The structuralPath's form of the local from its bytes written above (a `/` is never part of another
+        // character's UTF-8).
+        a = splitLocal(t, a, localAt, localEnd);
         a = copyBytes(t, a, texts[10]!);
         a = writeOneByte(t, a, values.textDigest);
         a = copyBytes(t, a, texts[11]!);
