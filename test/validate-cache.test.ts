@@ -287,6 +287,24 @@ describe("the cache of validate (the library, in this thread)", () => {
     }
   }, 30_000);
 
+  test("a verdict that no longer holds, whose file earns no new one, is left in the cache unwritten and never trusted again", async () => {
+    ({ dir, cleanup } = await makeRepository());
+    await cached();
+    const bytes = await readFile(join(dir, CACHE));
+    const file = join(dir, jsonlOf(5));
+    const text = await readFile(file, "utf8");
+    await writeFile(file, text.replace("Für die Zwecke", "Für die Zwicke")); // a lock-side problem: no verdict earned
+    const run = await cached();
+    expect(run.use).toMatchObject({ reused: DATASETS - 1, stored: 0 });
+    // The file is not written again to drop the old verdict (a hook after an amended law paid for that)…
+    expect((await readFile(join(dir, CACHE))).equals(bytes)).toBe(true);
+    // …and the old verdict is not taken for the edited file, this run or the next.
+    expect(run.report.files[4]!.problems.map((p) => p.ruleId)).toContain("lock-artifact-body");
+    const again = await cached();
+    expect(again.use).toMatchObject({ reused: DATASETS - 1 });
+    expect(again.printed).toBe(await uncached());
+  }, 30_000);
+
   test("an outcome of files changed just before the run (racily clean) is not kept", async () => {
     ({ dir, cleanup } = await makeRepository());
     let use: CacheUse | undefined;

@@ -128,6 +128,8 @@ export function registerUpdateCommand(
           throw new OperationalError(
             "--recover only completes an interrupted update: name no manifests, --check or --staged with it",
           );
+        // A check writes nothing into the folders it lists: each is listed once (folder-listing.ts).
+        if (options.check) (await import("../node/files/folder-listing.js")).keepListings();
         if (!options.check) {
           const { journalPath, recoverJournal } = await import("../node/writes/journal.js");
           const { withWriterLock } = await import("../node/writes/writer-lock.js");

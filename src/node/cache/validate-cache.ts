@@ -185,7 +185,6 @@ export interface ValidateCache {
   /** The verdict kept for a JSONL (absolute path), if any. */
   get(jsonl: string): LockVerdict | undefined;
   set(jsonl: string, verdict: LockVerdict): void;
-  delete(jsonl: string): void;
   /** Writes the cache when it changed, atomically; a failure to write is not an error of the run. */
   save(): Promise<void>;
 }
@@ -237,7 +236,6 @@ export function openValidateCache(path: string, key: string, named = false): Val
       return stored ? { ...stored, root: fromName(stored.root) } : undefined;
     },
     set: (jsonl, verdict) => file.set(toName(jsonl), { ...verdict, root: toName(verdict.root) }),
-    delete: (jsonl) => file.delete(toName(jsonl)),
     save: () => file.save(),
   };
 }

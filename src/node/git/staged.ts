@@ -6,12 +6,13 @@
  * markdown file, or a submodule (a gitlink), belongs to every dataset whose folder holds it (each manifest's datasetRoot). Only the
  * lock manifests of `.tooling/citation-targets/` count, as for `update` with no manifests named.
  */
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { runGit } from "./diff-git.js";
 import { OperationalError } from "../errors.js";
 import { readRegularFileSync } from "../files/regular-file.js";
-import { datasetRootOf, DEFAULT_FOLDER } from "../files/files.js";
+import { datasetRootOf, DEFAULT_FOLDER, findRepositoryRoot } from "../files/files.js";
+import { listFolder } from "../files/folder-listing.js";
 
 /** The folder of the default pattern: `.tooling/citation-targets`. */
 
@@ -30,13 +31,20 @@ export interface StagedDatasets {
 export async function stagedDatasets(cwd: string): Promise<StagedDatasets> {
   // Both questions at once (git's start-up is most of each): `diff --raw` names paths from the top folder wherever it
   // runs (diff.relative set false: a user's config cannot make them relative to the folder it runs in).
-  const [top, diff] = await Promise.all([
+  const asked = Promise.all([
     runGit(["rev-parse", "--show-toplevel"], cwd),
     runGit(
       ["-c", "core.quotePath=false", "-c", "diff.relative=false", "diff", "--cached", "--raw", "--no-renames", "-z"],
       cwd,
     ),
   ]);
+  // While git answers, in processes of its own, the manifests of the repository cwd is found in (its folder with .git)
+  // are read: a staged markdown file is mapped by them, and a commit of an amended law stages its markdown. Used when
+  // git names that folder as the top one (bench/RESULTS.md, the hooks: the hook waited for git, then read them).
+  asked.catch(() => undefined); // its failure is met below (git not found: said there, not as an unhandled rejection)
+  const guess = await findRepositoryRoot(cwd);
+  const early = guess === undefined ? undefined : { root: guess, read: manifestFolders(guess) };
+  const [top, diff] = await asked;
   if (top.code !== 0)
     throw new OperationalError(
       `--staged: not in a git repository (${cwd}): it checks what is staged for the next commit`,
@@ -62,7 +70,7 @@ export async function stagedDatasets(cwd: string): Promise<StagedDatasets> {
     throw new OperationalError(
       `--staged: the index holds unmerged paths (a merge or rebase stopped at a conflict): ${unmerged.slice(0, 5).join(", ")}${unmerged.length > 5 ? ` and ${unmerged.length - 5} more` : ""}: resolve the conflicts and stage the files (git add), then check again`,
     );
-  return { root, staged, ...datasetsOf(root, staged, gitlinks) };
+  return { root, staged, ...datasetsOf(root, staged, gitlinks, early?.root === root ? early.read : undefined) };
 }
 
 /** The mode of a gitlink: a submodule's entry in the index. */
@@ -100,6 +108,7 @@ export function datasetsOf(
   root: string,
   paths: string[],
   gitlinks: readonly string[] = [],
+  read?: ManifestFolders,
 ): { manifests: string[]; jsonl: string[] } {
   const manifests = new Set<string>();
   const jsonl = new Set<string>();
@@ -117,22 +126,31 @@ export function datasetsOf(
   // A submodule added, changed or removed under a dataset folder belongs to that dataset, as a markdown file would
   // (lock and validate name it: it is not an artifact).
   for (const path of gitlinks) markdown.push(join(root, ...path.split("/")));
-  if (markdown.length > 0) for (const manifest of manifestsHolding(root, markdown)) manifests.add(manifest);
+  if (markdown.length > 0) for (const manifest of manifestsHolding(root, markdown, read)) manifests.add(manifest);
   return { manifests: [...manifests].sort(), jsonl: [...jsonl].sort() };
 }
 
 /**
- * The manifests of the default folder (the ones `update` refreshes when none are named) whose
- * dataset folder (their datasetRoot) holds one of the files, or whose datasetRoot is one of them (a file root).
+ * The manifests of the default folder (the ones `update` refreshes when none are named) by their dataset folders (their
+ * datasetRoot resolved), and those that cannot be read.
  */
-function manifestsHolding(root: string, files: string[]): string[] {
-  const found = new Set<string>();
-  /** Dataset folder (absolute) → the manifests of the default folder whose datasetRoot it is. */
+interface ManifestFolders {
+  /** Dataset folder (absolute) → the manifests whose datasetRoot it is. */
+  byFolder: Map<string, string[]>;
+  /** Manifests that cannot be read: update names their fault. */
+  unreadable: string[];
+}
+
+/** Reads every manifest of the default folder of the repository at `root` (ManifestFolders). */
+function manifestFolders(root: string): ManifestFolders {
   const byFolder = new Map<string, string[]>();
+  const unreadable: string[] = [];
   const folder = join(root, ...DEFAULT_FOLDER.split("/"));
   let names: string[] = [];
   try {
-    names = readdirSync(folder).filter((name) => name.endsWith(".lock.json"));
+    names = listFolder(folder)
+      .map((entry) => entry.name)
+      .filter((name) => name.endsWith(".lock.json"));
   } catch {
     // no default folder
   }
@@ -140,11 +158,24 @@ function manifestsHolding(root: string, files: string[]): string[] {
     const manifest = join(folder, name);
     const dataset = datasetRootOf(manifest);
     if (dataset === undefined) {
-      found.add(manifest); // an unreadable manifest: update names its fault
+      unreadable.push(manifest);
       continue;
     }
-    byFolder.set(dataset, [...(byFolder.get(dataset) ?? []), manifest]);
+    const held = byFolder.get(dataset);
+    if (held === undefined) byFolder.set(dataset, [manifest]);
+    else held.push(manifest);
   }
+  return { byFolder, unreadable };
+}
+
+/**
+ * The manifests of the default folder whose dataset folder (their datasetRoot) holds one of the files, or whose
+ * datasetRoot is one of them (a file root); and those that cannot be read. `read`: the default folder's manifests read
+ * already (ManifestFolders of this root).
+ */
+function manifestsHolding(root: string, files: string[], read = manifestFolders(root)): string[] {
+  const { byFolder, unreadable } = read;
+  const found = new Set<string>(unreadable);
   // Each folder above each file, up to the top folder, that is a dataset folder of one of those manifests.
   for (const file of files) {
     for (const manifest of byFolder.get(file) ?? []) found.add(manifest); // a dataset that is this one file

@@ -4,7 +4,8 @@
  * folder it checked JSONL files in (and at the manifests --staged names) for a `<name>.lock.json`
  * with no `<name>.jsonl` beside it, and reports each on the manifest.
  */
-import { type Dirent, readdirSync, statSync } from "node:fs";
+import { type Dirent, statSync } from "node:fs";
+import { listFolder } from "../files/folder-listing.js";
 import { basename, dirname, join } from "node:path";
 import type { Problem, Severity } from "../../core/report/problem.js";
 import type { FileReport } from "../../core/report/report.js";
@@ -37,7 +38,7 @@ export function manifestsWithoutJsonl(folders: Iterable<string>, named: Iterable
   for (const folder of folders) {
     let entries: Dirent[];
     try {
-      entries = readdirSync(folder, { withFileTypes: true });
+      entries = listFolder(folder);
     } catch {
       continue;
     }

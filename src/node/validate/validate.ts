@@ -194,7 +194,10 @@ async function validateConfined(options: ValidateOptions = {}): Promise<Report> 
       else if (verdict !== null) {
         cache.set(inputs[i]!.absolute, verdict);
         use.stored++;
-      } else cache.delete(inputs[i]!.absolute);
+      }
+      // A verdict that no longer held is left in the file, not deleted: its JSONL's fingerprint (with its ctime, which
+      // never goes back) can never match again, and deleting it rewrote the whole file, the first hook after an amended
+      // law paying for it (a new verdict replaces it in place: cache-file.ts).
     });
     await cache.save();
     options.onCache?.(use);
