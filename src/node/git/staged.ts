@@ -7,12 +7,12 @@
  * lock manifests of `.tooling/citation-targets/` count, as for `update` with no manifests named.
  */
 import { existsSync, statSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { runGit } from "./diff-git.js";
 import { OperationalError } from "../errors.js";
 import { readRegularFileSync } from "../files/regular-file.js";
-import { datasetRootOf, DEFAULT_FOLDER, findRepositoryRoot } from "../files/files.js";
-import { listFolder } from "../files/folder-listing.js";
+import { DEFAULT_FOLDER, findRepositoryRoot, readSmallText } from "../files/files.js";
+import { listNames } from "../files/folder-listing.js";
 
 /** The folder of the default pattern: `.tooling/citation-targets`. */
 
@@ -148,15 +148,13 @@ function manifestFolders(root: string): ManifestFolders {
   const folder = join(root, ...DEFAULT_FOLDER.split("/"));
   let names: string[] = [];
   try {
-    names = listFolder(folder)
-      .map((entry) => entry.name)
-      .filter((name) => name.endsWith(".lock.json"));
+    names = listNames(folder).filter((name) => name.endsWith(".lock.json"));
   } catch {
     // no default folder
   }
   for (const name of names) {
-    const manifest = join(folder, name);
-    const dataset = datasetRootOf(manifest);
+    const manifest = `${folder}${sep}${name}`;
+    const dataset = datasetRootIn(folder, manifest);
     if (dataset === undefined) {
       unreadable.push(manifest);
       continue;
@@ -166,6 +164,16 @@ function manifestFolders(root: string): ManifestFolders {
     else held.push(manifest);
   }
   return { byFolder, unreadable };
+}
+
+/** datasetRootOf of a manifest of `folder` (its folder given: thousands a hook). */
+function datasetRootIn(folder: string, manifest: string): string | undefined {
+  try {
+    const data = JSON.parse(readSmallText(manifest)) as { datasetRoot?: unknown };
+    return resolve(folder, typeof data.datasetRoot === "string" ? data.datasetRoot : ".");
+  } catch {
+    return undefined;
+  }
 }
 
 /**

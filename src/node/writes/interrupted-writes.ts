@@ -9,7 +9,7 @@
 import { lstatSync, readdirSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { workerThreads } from "../builtins.js";
-import { listFolder } from "../files/folder-listing.js";
+import { listNames } from "../files/folder-listing.js";
 
 /** A temporary file's name: `.<target>.<pid>.<8 hex>.tmp` (write.ts). */
 const TEMPORARY = /^\.(.+)\.([0-9]+)\.[0-9a-f]{8}\.tmp$/;
@@ -131,7 +131,7 @@ export function leftoverTemporaries(inFolders: Iterable<string>): string[] {
   for (const folder of new Set(inFolders)) {
     let entries: string[];
     try {
-      entries = listFolder(folder).map((entry) => entry.name);
+      entries = listNames(folder);
     } catch {
       continue;
     }
