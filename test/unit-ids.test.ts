@@ -71,6 +71,6 @@ test("compareLabels orders numbers by value, then their letters and Latin suffix
   expect(compareLabels(buchstabe, "a", "b")).toBeLessThan(0);
   expect(compareLabels(buchstabe, "h", "ha")).toBeLessThan(0);
   expect(compareLabels(buchstabe, "ha", "i")).toBeLessThan(0);
-  // Leading zeros: the same value, then the rest of each.
+  // Leading zeros: digits that differ as text are compared by value alone (`01` and `1` are one number).
   expect(compareLabels(absatz, "01", "1")).toBe(0);
 });

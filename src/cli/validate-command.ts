@@ -122,9 +122,14 @@ export function registerValidateCommand(program: Command, context: MainContext, 
         `Examples:\n  citation-targets validate\n  citation-targets validate .tooling/citation-targets/*.jsonl --format json\n  citation-targets validate data/ --rule non-canonical=warning --max-problems 20\n  git show HEAD:.tooling/citation-targets/x.jsonl | citation-targets validate - --stdin-filename .tooling/citation-targets/x.jsonl`,
     )
     .action(async (paths: string[], options: ValidateCliOptions, command: Command) => {
-      // validate writes nothing into the folders it lists (its report and cache go elsewhere): each is listed once.
-      (await import("../node/files/folder-listing.js")).keepListings();
-      setExitCode(await runValidate(paths, options, context, (name) => command.getOptionValueSource(name) === "cli"));
+      // validate writes nothing into the folders it lists (its report and cache go elsewhere): each listing is kept for
+      // the run (folder-listing.ts).
+      const stopKeeping = (await import("../node/files/folder-listing.js")).keepListings();
+      try {
+        setExitCode(await runValidate(paths, options, context, (name) => command.getOptionValueSource(name) === "cli"));
+      } finally {
+        stopKeeping();
+      }
     });
 }
 

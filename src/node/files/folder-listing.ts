@@ -2,7 +2,9 @@
  * Listings of folders, kept for the rest of a run that writes nothing into the folders it lists (`validate`,
  * `update --check`): a publisher's tooling folder holds two files a law, thirteen thousand names, and one pre-commit
  * hook listed it two or three times (the manifests a staged file belongs to, the manifests without their JSONL, the
- * temporary files an interrupted write left), 10 ms each (bench/RESULTS.md, the hooks). A run that writes lists afresh.
+ * temporary files an interrupted write left), 10 ms each (bench/RESULTS.md, the hooks). A folder is listed at most
+ * twice a run, by names (listNames) and with types (listFolder), and once when the listing with types comes first. A
+ * run that writes lists afresh.
  */
 import { type Dirent, readdirSync } from "node:fs";
 import { resolve } from "node:path";
@@ -12,9 +14,18 @@ const kept = new Map<string, Dirent[]>();
 const keptNames = new Map<string, string[]>();
 let keeping = false;
 
-/** From now on, this process keeps the listings it makes: for a command that writes into no folder it lists. */
-export function keepListings(): void {
+/**
+ * From now on, the listings made are kept, until the function returned is called (at the end of the run: a later run in
+ * the same process, the library's or the command line's in-process, lists afresh). For a command that writes into no
+ * folder it lists.
+ */
+export function keepListings(): () => void {
   keeping = true;
+  return () => {
+    keeping = false;
+    kept.clear();
+    keptNames.clear();
+  };
 }
 
 /** A folder's entries, with their types (`readdirSync(folder, { withFileTypes: true })`: it throws as that does). */

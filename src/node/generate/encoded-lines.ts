@@ -79,10 +79,11 @@ let target: Buffer = Buffer.alloc(0);
 let endsScratch = new Uint32Array(4096);
 
 /**
- * `String.prototype.charCodeAt`, called as `charCodeAt.call(text, j)` in the loops over a line's texts: the texts come in
- * every representation V8 has (flat, joined, sliced; one or two bytes a character), and `text.charCodeAt` looks the
- * method up through a generic cache at each character where a call of the known function is compiled inline
- * (bench/RESULTS.md, "Units").
+ * `String.prototype.charCodeAt`, called as `charCodeAt.call(text, j)` in writeShort's loop over a line's short texts
+ * (locals, printed designations): they come in every representation V8 has (flat, joined, sliced; one or two bytes a
+ * character), and `text.charCodeAt` looks the method up through a generic cache at each character where a call of the
+ * known function is compiled inline (bench/RESULTS.md, "Units"). (In writeOneByte, whose texts are mostly hex digests
+ * as `crypto.hash` makes them, the same measured no gain.)
  */
 const charCodeAt = String.prototype.charCodeAt;
 

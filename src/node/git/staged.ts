@@ -6,7 +6,7 @@
  * markdown file, or a submodule (a gitlink), belongs to every dataset whose folder holds it (each manifest's datasetRoot). Only the
  * lock manifests of `.tooling/citation-targets/` count, as for `update` with no manifests named.
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync, realpathSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { runGit } from "./diff-git.js";
 import { OperationalError } from "../errors.js";
@@ -38,12 +38,21 @@ export async function stagedDatasets(cwd: string): Promise<StagedDatasets> {
       cwd,
     ),
   ]);
-  // While git answers, in processes of its own, the manifests of the repository cwd is found in (its folder with .git)
-  // are read: a staged markdown file is mapped by them, and a commit of an amended law stages its markdown. Used when
-  // git names that folder as the top one (bench/RESULTS.md, the hooks: the hook waited for git, then read them).
+  // While git answers, in processes of its own, the manifests of the repository cwd is found in (its folder with .git,
+  // by its real path, as git names it) are read: a staged markdown file is mapped by them, and a commit of an amended
+  // law stages its markdown (bench/RESULTS.md, the hooks: the hook waited for git, then read them). Used when git names
+  // that folder as the top one. The cost: a commit that stages no markdown reads them too, while git answers.
   asked.catch(() => undefined); // its failure is met below (git not found: said there, not as an unhandled rejection)
   const guess = await findRepositoryRoot(cwd);
-  const early = guess === undefined ? undefined : { root: guess, read: manifestFolders(guess) };
+  let early: { root: string; read: ManifestFolders } | undefined;
+  if (guess !== undefined) {
+    try {
+      const real = realpathSync.native(guess);
+      early = { root: real, read: manifestFolders(real) };
+    } catch {
+      early = undefined; // read after git answers, as before
+    }
+  }
   const [top, diff] = await asked;
   if (top.code !== 0)
     throw new OperationalError(
@@ -70,7 +79,8 @@ export async function stagedDatasets(cwd: string): Promise<StagedDatasets> {
     throw new OperationalError(
       `--staged: the index holds unmerged paths (a merge or rebase stopped at a conflict): ${unmerged.slice(0, 5).join(", ")}${unmerged.length > 5 ? ` and ${unmerged.length - 5} more` : ""}: resolve the conflicts and stage the files (git add), then check again`,
     );
-  return { root, staged, ...datasetsOf(root, staged, gitlinks, early?.root === root ? early.read : undefined) };
+  const read = early !== undefined && early.root === resolve(root) ? early.read : undefined;
+  return { root, staged, ...datasetsOf(root, staged, gitlinks, read) };
 }
 
 /** The mode of a gitlink: a submodule's entry in the index. */

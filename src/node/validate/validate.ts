@@ -195,9 +195,10 @@ async function validateConfined(options: ValidateOptions = {}): Promise<Report> 
         cache.set(inputs[i]!.absolute, verdict);
         use.stored++;
       }
-      // A verdict that no longer held is left in the file, not deleted: its JSONL's fingerprint (with its ctime, which
-      // never goes back) can never match again, and deleting it rewrote the whole file, the first hook after an amended
-      // law paying for it (a new verdict replaces it in place: cache-file.ts).
+      // A verdict that no longer held is left in the file, not deleted: one of the files it fingerprints changed, and a
+      // file's ctime never goes back, so it cannot match again (one refused only because its dataset folder is outside
+      // the repository holds again once the folder is back, rightly). Deleting it rewrote the whole file, the first hook
+      // after an amended law paying for it; a new verdict replaces it in place (cache-file.ts).
     });
     await cache.save();
     options.onCache?.(use);
