@@ -1,10 +1,10 @@
 // Listings kept for a run that writes nothing into what it lists (src/node/files/folder-listing.ts): before
 // keepListings a folder is listed afresh each time; while kept, once (with types) and by names from that listing, or
-// once by names; after the run's end (the function keepListings returns), afresh again.
+// once by names; after the run's end (endListings, which the command line calls as each command ends), afresh again.
 import { writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterEach, beforeEach, expect, test } from "vitest";
-import { keepListings, listFolder, listNames } from "../src/node/files/folder-listing.js";
+import { endListings, keepListings, listFolder, listNames } from "../src/node/files/folder-listing.js";
 import { tempDir } from "./helpers/datasets.js";
 
 let dir: string;
@@ -23,7 +23,7 @@ test("a folder is listed afresh until listings are kept, then once for the run, 
   writeFileSync(join(dir, "a.jsonl"), "");
   expect(typed()).toEqual(["a.jsonl", "a.lock.json"]); // not kept: listed again
   expect(listNames(dir).sort()).toEqual(["a.jsonl", "a.lock.json"]);
-  const stop = keepListings();
+  keepListings();
   const kept = listFolder(dir);
   writeFileSync(join(dir, "b.lock.json"), "{}");
   expect(listFolder(dir)).toBe(kept); // kept: the run's listing
@@ -31,7 +31,7 @@ test("a folder is listed afresh until listings are kept, then once for the run, 
   // Names from the kept listing with types: the run's view, not the folder's now.
   expect(listNames(dir).sort()).toEqual(["a.jsonl", "a.lock.json"]);
   expect(() => listFolder(join(dir, "missing"))).toThrow(/ENOENT/);
-  stop();
+  endListings();
   // The run over: listed afresh (a later run in the same process sees the folder as it is).
   expect(typed()).toEqual(["a.jsonl", "a.lock.json", "b.lock.json"]);
   expect(listNames(dir).sort()).toEqual(["a.jsonl", "a.lock.json", "b.lock.json"]);
@@ -39,7 +39,7 @@ test("a folder is listed afresh until listings are kept, then once for the run, 
 
 test("names listed first are kept too, and a listing with types is made once after them", () => {
   writeFileSync(join(dir, "a.lock.json"), "{}");
-  const stop = keepListings();
+  keepListings();
   try {
     const names = listNames(dir);
     writeFileSync(join(dir, "b.lock.json"), "{}");
@@ -50,7 +50,7 @@ test("names listed first are kept too, and a listing with types is made once aft
     expect(withTypes.map((entry) => entry.name).sort()).toEqual(["a.lock.json", "b.lock.json"]);
     expect(listFolder(dir)).toBe(withTypes);
   } finally {
-    stop();
+    endListings();
   }
 });
 

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from "commander";
 import { DatasetError, errorMessage } from "../core/errors.js";
 import { describeUnexpectedIoError, OperationalError } from "../node/errors.js";
+import { endListings } from "../node/files/folder-listing.js";
 import { type MainContext, packageJson, prefixLines } from "./context.js";
 import { registerDiffCommand } from "./diff-command.js";
 import { registerGenerateCommand } from "./generate-command.js";
@@ -89,7 +90,11 @@ export async function main(context: MainContext): Promise<number> {
     }
     // validate's --rule and help name the rules: their registry is loaded for validate (and help) only (rule-ids.ts).
     if (argv[0] === "validate" || argv[0] === "help") await loadRuleIds();
-    await program.parseAsync(argv, { from: "user" });
+    try {
+      await program.parseAsync(argv, { from: "user" });
+    } finally {
+      endListings(); // a command's kept listings end with it (folder-listing.ts)
+    }
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {

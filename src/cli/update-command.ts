@@ -96,187 +96,185 @@ export function registerUpdateCommand(
       `\nDatasets: a lock manifest, its JSONL, a markdown file or folder of a dataset (a folder holding datasets, the tooling folder: each of them), or a slug.\n\nA new published version: set --version-date (and --source-text-url); without them, when the markdown changed, the config's adopt.versionDate and adopt.sourceTextUrl templates fill them; update warns when the markdown changed and they did not. Templates: ${TEMPLATE_HELP}.\n\nExit codes: 0 up to date (or updated), 1 --check found changes or a dataset is at fault, 2 usage or I/O error.\n\nExamples:\n  citation-targets update\n  citation-targets update .tooling/citation-targets/privacy-act-1988.lock.json --version-date 2024-06-01 --source-text-url https://www.legislation.gov.au/C2004A03712/2024-06-01/text\n  citation-targets update ch/cc-2006-218\n  citation-targets update --check`,
     )
     .action(
-      withListingsKept(
-        async (
-          named: string[],
-          options: {
-            check?: boolean;
-            staged?: boolean;
-            jobs?: number;
-            cache: boolean;
-            cacheLocation?: string;
-            recover?: boolean;
-            units?: boolean;
-            versionDate?: string;
-            sourceTextUrl?: string;
-            name?: string;
-            alias?: string[];
-            format: (typeof CHECK_FORMATS)[number];
-          } & ArtifactCapOptions,
-        ) => {
-          if (options.allowOutsideRepository) stderr.write(OUTSIDE_NOTE);
-          noteJobs(options.jobs, stderr);
-          if (isFreshnessFormat(options.format) && !options.check)
-            throw new OperationalError(`--format ${options.format} is the report of --check (for CI)`);
-          const [{ upToDate, update }, { displayPath }, { describeUpdates, updatesJson }, { warnLeftovers }] =
-            await Promise.all([
-              import("../node/update/update.js"),
-              import("../node/files/files.js"),
-              import("./dataset-reports.js"),
-              import("./validate-notes.js"),
-            ]);
-          if (options.recover && (options.check || options.staged || named.length > 0))
-            throw new OperationalError(
-              "--recover only completes an interrupted update: name no manifests, --check or --staged with it",
-            );
-          if (!options.check) {
-            const { journalPath, recoverJournal } = await import("../node/writes/journal.js");
-            const { withWriterLock } = await import("../node/writes/writer-lock.js");
-            const journal = await journalPath(context.cwd);
-            // One writer at a time: never beside a running update (writer-lock.ts).
-            const recovered = await withWriterLock(context.cwd, "update --recover", note, () =>
-              recoverJournal(journal),
-            );
-            if (recovered)
-              stderr.write(
-                `completed the interrupted update of ${displayPath(journal, context.cwd)}: ${plural(recovered.files, "file")} ${recovered.direction === "forward" ? "renamed into place (rolled forward)" : "restored as they were (rolled back)"}\n`,
-              );
-            else if (options.recover) stderr.write("no interrupted update to complete\n");
-            if (options.recover) return;
-          }
-          let manifests = named;
-          if (named.length > 0) {
-            const { resolveDatasetOperands } = await import("../node/dataset/dataset-operands.js");
-            manifests = await resolveDatasetOperands(named, context.cwd);
-          }
-          // The legislation host in force (the config's, else the default): a sourceTextUrl written on another host than
-          // its dataset's is refused before anything is written (legislation-host.ts). An invalid config stops the run
-          // here, before anything else (with --staged and nothing staged too).
-          const inForce = await (await import("./host-in-force.js")).hostInForceHere(context.cwd);
-          let stagedRoot: string | undefined;
-          if (options.staged) {
-            if (named.length > 0)
-              throw new OperationalError("--staged chooses the datasets itself: name no manifests with it");
-            const { stagedDatasets } = await import("../node/git/staged.js");
-            const staged = await stagedDatasets(context.cwd);
-            stagedRoot = staged.root;
-            manifests = staged.manifests.map((manifest) => displayPath(manifest, context.cwd));
-            if (manifests.length === 0) {
-              stderr.write("citation-targets: nothing staged belongs to a dataset: nothing to check\n");
-              // A machine format is one document however little is checked: a CI parser, or a report file, reads it.
-              if (isFreshnessFormat(options.format)) {
-                const { updateFreshness } = await import("./freshness-output.js");
-                stdout.write(await updateFreshness(options.format, [], upToDate, context.cwd, packageJson.version));
-              } else if (options.format === "json") stdout.write(updatesJson("update", [], options.check === true));
-              return;
-            }
-          }
-          const set = pick(options, ["versionDate", "sourceTextUrl", "name"]);
-          const progress = progressEnabled(context.env, context.stderr.isTTY)
-            ? createProgressLine((text) => context.stderr.write(text))
-            : undefined;
-          const updateOptions = {
-            manifests,
-            hostInForce: inForce,
-            onNote: note,
-            configTemplates: true,
-            units: options.units, // with aliasKeys, as given: update writes only what is set (manifest-options.ts)
-            aliasKeys: options.alias,
-            ...(Object.keys(set).length > 0 ? { set } : {}),
-            // No dataset named: a new version's date and address go to the datasets whose markdown changed.
-            ...(named.length === 0 ? { versionOnlyIfChanged: true } : {}),
-            ...datasetProgress(progress, "updating"),
-            ...(options.cache === false
-              ? { cache: false as const }
-              : options.cacheLocation !== undefined
-                ? { cache: options.cacheLocation }
-                : {}),
-            cwd: context.cwd,
-            ...(options.check ? { check: true } : {}),
-            ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
-            ...artifactCaps(options),
-          };
-          /** With --check --staged: what the commit holds is checked (staged-index.ts), and what to stage is known. */
-          let stage = new Map<string, string[]>();
-          let results: DatasetUpdate[];
-          if (options.check && stagedRoot !== undefined) {
-            const { checkStaged } = await import("../node/git/staged-index.js");
-            ({ results, stage } = await checkStaged(
-              stagedRoot,
-              manifests.map((manifest) => resolve(context.cwd, manifest)),
-              context.cwd,
-              updateOptions,
-              update,
-            ));
-          } else results = await update(updateOptions);
-          progress?.done();
-          // A new version's fields that no dataset took (none named, none changed): said, never silently dropped.
-          const versionFlags = (["versionDate", "sourceTextUrl"] as const).filter((field) => set[field] !== undefined);
-          if (
-            named.length === 0 &&
-            versionFlags.length > 0 &&
-            results.length > 0 &&
-            !results.some(
-              (r) =>
-                r.fields.some((f) => (versionFlags as readonly string[]).includes(f.field)) ||
-                versionFlags.some((field) => r[field] === set[field]), // already that version (a value, not a template)
-            )
-          )
+      async (
+        named: string[],
+        options: {
+          check?: boolean;
+          staged?: boolean;
+          jobs?: number;
+          cache: boolean;
+          cacheLocation?: string;
+          recover?: boolean;
+          units?: boolean;
+          versionDate?: string;
+          sourceTextUrl?: string;
+          name?: string;
+          alias?: string[];
+          format: (typeof CHECK_FORMATS)[number];
+        } & ArtifactCapOptions,
+      ) => {
+        if (options.allowOutsideRepository) stderr.write(OUTSIDE_NOTE);
+        noteJobs(options.jobs, stderr);
+        if (isFreshnessFormat(options.format) && !options.check)
+          throw new OperationalError(`--format ${options.format} is the report of --check (for CI)`);
+        const [{ upToDate, update }, { displayPath }, { describeUpdates, updatesJson }, { warnLeftovers }] =
+          await Promise.all([
+            import("../node/update/update.js"),
+            import("../node/files/files.js"),
+            import("./dataset-reports.js"),
+            import("./validate-notes.js"),
+          ]);
+        if (options.recover && (options.check || options.staged || named.length > 0))
+          throw new OperationalError(
+            "--recover only completes an interrupted update: name no manifests, --check or --staged with it",
+          );
+        // A check writes nothing into the folders it lists: each listing is kept for the run (folder-listing.ts).
+        if (options.check) (await import("../node/files/folder-listing.js")).keepListings();
+        if (!options.check) {
+          const { journalPath, recoverJournal } = await import("../node/writes/journal.js");
+          const { withWriterLock } = await import("../node/writes/writer-lock.js");
+          const journal = await journalPath(context.cwd);
+          // One writer at a time: never beside a running update (writer-lock.ts).
+          const recovered = await withWriterLock(context.cwd, "update --recover", note, () => recoverJournal(journal));
+          if (recovered)
             stderr.write(
-              `note: ${versionFlags.map((f) => (f === "versionDate" ? "--version-date" : "--source-text-url")).join(" and ")} reached no dataset: with none named, they go to the datasets whose markdown changed since their lock manifest, or (in a git repository) whose manifest was locked since the last commit and not dated yet, and none was; name the datasets of the new version (citation-targets update SLUG … ${versionFlags.map((f) => (f === "versionDate" ? "--version-date …" : "--source-text-url …")).join(" ")})\n`,
+              `completed the interrupted update of ${displayPath(journal, context.cwd)}: ${plural(recovered.files, "file")} ${recovered.direction === "forward" ? "renamed into place (rolled forward)" : "restored as they were (rolled back)"}\n`,
             );
-          if (options.check)
-            warnLeftovers(
-              stderr,
-              results.flatMap((r) => [r.manifest, r.output]),
-              context.cwd,
-            );
-          if (isFreshnessFormat(options.format)) {
-            const { updateFreshness } = await import("./freshness-output.js");
-            stdout.write(await updateFreshness(options.format, results, upToDate, context.cwd, packageJson.version));
-          } else if (options.format === "json") stdout.write(updatesJson("update", results, options.check === true));
-          else {
-            stdout.write(`${describeUpdates(results, options.check === true).join("\n")}\n`);
-            for (const warning of results.flatMap((r) => r.warnings)) stderr.write(`warning: ${warning}\n`);
+          else if (options.recover) stderr.write("no interrupted update to complete\n");
+          if (options.recover) return;
+        }
+        let manifests = named;
+        if (named.length > 0) {
+          const { resolveDatasetOperands } = await import("../node/dataset/dataset-operands.js");
+          manifests = await resolveDatasetOperands(named, context.cwd);
+        }
+        // The legislation host in force (the config's, else the default): a sourceTextUrl written on another host than
+        // its dataset's is refused before anything is written (legislation-host.ts). An invalid config stops the run
+        // here, before anything else (with --staged and nothing staged too).
+        const inForce = await (await import("./host-in-force.js")).hostInForceHere(context.cwd);
+        let stagedRoot: string | undefined;
+        if (options.staged) {
+          if (named.length > 0)
+            throw new OperationalError("--staged chooses the datasets itself: name no manifests with it");
+          const { stagedDatasets } = await import("../node/git/staged.js");
+          const staged = await stagedDatasets(context.cwd);
+          stagedRoot = staged.root;
+          manifests = staged.manifests.map((manifest) => displayPath(manifest, context.cwd));
+          if (manifests.length === 0) {
+            stderr.write("citation-targets: nothing staged belongs to a dataset: nothing to check\n");
+            // A machine format is one document however little is checked: a CI parser, or a report file, reads it.
+            if (isFreshnessFormat(options.format)) {
+              const { updateFreshness } = await import("./freshness-output.js");
+              stdout.write(await updateFreshness(options.format, [], upToDate, context.cwd, packageJson.version));
+            } else if (options.format === "json") stdout.write(updatesJson("update", [], options.check === true));
+            return;
           }
-          if (options.check && results.some((r) => !upToDate(r))) {
-            const staleResults = results.filter((r) => !upToDate(r));
-            // The hint keeps the run's own flags (a new version's fields), so that the command it gives does what was meant.
-            const flags = (
-              [
-                ["--version-date", options.versionDate],
-                ["--source-text-url", options.sourceTextUrl],
-                ["--name", options.name],
-              ] as const
-            )
-              .flatMap(([flag, value]) => (value === undefined ? [] : [` ${flag} ${shellQuote(value)}`]))
-              .concat(
-                options.units ? [" --units"] : [],
-                (options.alias ?? []).map((key) => ` --alias ${shellQuote(key)}`),
-              );
-            if (options.staged) {
-              // What the commit holds is stale: stage what the working tree holds regenerated, else regenerate and stage.
-              const stageable = staleResults.filter((r) => stage.has(r.manifest));
-              const rest = staleResults.filter((r) => !stage.has(r.manifest));
-              const add = (paths: string[]) => `\`git add ${paths.map(shellQuote).join(" ")}\``;
-              if (stageable.length > 0)
-                stderr.write(
-                  `not staged: the working tree holds ${stageable.length === 1 ? "this dataset" : "these datasets"} regenerated, but the commit does not: stage ${stageable.length === 1 ? "it" : "them"}: ${add(stageable.flatMap((r) => stage.get(r.manifest)!))}\n`,
-                );
-              if (rest.length > 0)
-                stderr.write(
-                  `not up to date: run \`citation-targets update${rest.map((r) => ` ${shellQuote(r.manifest)}`).join("")}${flags.join("")}\` to refresh and regenerate, then stage the files: ${add(rest.flatMap((r) => [r.manifest, r.output]))}\n`,
-                );
-            } else {
-              const stale = named.length > 0 ? staleResults.map((r) => ` ${shellQuote(r.manifest)}`) : [];
+        }
+        const set = pick(options, ["versionDate", "sourceTextUrl", "name"]);
+        const progress = progressEnabled(context.env, context.stderr.isTTY)
+          ? createProgressLine((text) => context.stderr.write(text))
+          : undefined;
+        const updateOptions = {
+          manifests,
+          hostInForce: inForce,
+          onNote: note,
+          configTemplates: true,
+          units: options.units, // with aliasKeys, as given: update writes only what is set (manifest-options.ts)
+          aliasKeys: options.alias,
+          ...(Object.keys(set).length > 0 ? { set } : {}),
+          // No dataset named: a new version's date and address go to the datasets whose markdown changed.
+          ...(named.length === 0 ? { versionOnlyIfChanged: true } : {}),
+          ...datasetProgress(progress, "updating"),
+          ...(options.cache === false
+            ? { cache: false as const }
+            : options.cacheLocation !== undefined
+              ? { cache: options.cacheLocation }
+              : {}),
+          cwd: context.cwd,
+          ...(options.check ? { check: true } : {}),
+          ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
+          ...artifactCaps(options),
+        };
+        /** With --check --staged: what the commit holds is checked (staged-index.ts), and what to stage is known. */
+        let stage = new Map<string, string[]>();
+        let results: DatasetUpdate[];
+        if (options.check && stagedRoot !== undefined) {
+          const { checkStaged } = await import("../node/git/staged-index.js");
+          ({ results, stage } = await checkStaged(
+            stagedRoot,
+            manifests.map((manifest) => resolve(context.cwd, manifest)),
+            context.cwd,
+            updateOptions,
+            update,
+          ));
+        } else results = await update(updateOptions);
+        progress?.done();
+        // A new version's fields that no dataset took (none named, none changed): said, never silently dropped.
+        const versionFlags = (["versionDate", "sourceTextUrl"] as const).filter((field) => set[field] !== undefined);
+        if (
+          named.length === 0 &&
+          versionFlags.length > 0 &&
+          results.length > 0 &&
+          !results.some(
+            (r) =>
+              r.fields.some((f) => (versionFlags as readonly string[]).includes(f.field)) ||
+              versionFlags.some((field) => r[field] === set[field]), // already that version (a value, not a template)
+          )
+        )
+          stderr.write(
+            `note: ${versionFlags.map((f) => (f === "versionDate" ? "--version-date" : "--source-text-url")).join(" and ")} reached no dataset: with none named, they go to the datasets whose markdown changed since their lock manifest, or (in a git repository) whose manifest was locked since the last commit and not dated yet, and none was; name the datasets of the new version (citation-targets update SLUG … ${versionFlags.map((f) => (f === "versionDate" ? "--version-date …" : "--source-text-url …")).join(" ")})\n`,
+          );
+        if (options.check)
+          warnLeftovers(
+            stderr,
+            results.flatMap((r) => [r.manifest, r.output]),
+            context.cwd,
+          );
+        if (isFreshnessFormat(options.format)) {
+          const { updateFreshness } = await import("./freshness-output.js");
+          stdout.write(await updateFreshness(options.format, results, upToDate, context.cwd, packageJson.version));
+        } else if (options.format === "json") stdout.write(updatesJson("update", results, options.check === true));
+        else {
+          stdout.write(`${describeUpdates(results, options.check === true).join("\n")}\n`);
+          for (const warning of results.flatMap((r) => r.warnings)) stderr.write(`warning: ${warning}\n`);
+        }
+        if (options.check && results.some((r) => !upToDate(r))) {
+          const staleResults = results.filter((r) => !upToDate(r));
+          // The hint keeps the run's own flags (a new version's fields), so that the command it gives does what was meant.
+          const flags = (
+            [
+              ["--version-date", options.versionDate],
+              ["--source-text-url", options.sourceTextUrl],
+              ["--name", options.name],
+            ] as const
+          )
+            .flatMap(([flag, value]) => (value === undefined ? [] : [` ${flag} ${shellQuote(value)}`]))
+            .concat(
+              options.units ? [" --units"] : [],
+              (options.alias ?? []).map((key) => ` --alias ${shellQuote(key)}`),
+            );
+          if (options.staged) {
+            // What the commit holds is stale: stage what the working tree holds regenerated, else regenerate and stage.
+            const stageable = staleResults.filter((r) => stage.has(r.manifest));
+            const rest = staleResults.filter((r) => !stage.has(r.manifest));
+            const add = (paths: string[]) => `\`git add ${paths.map(shellQuote).join(" ")}\``;
+            if (stageable.length > 0)
               stderr.write(
-                `not up to date: run \`citation-targets update${stale.join("")}${flags.join("")}\` to refresh and regenerate\n`,
+                `not staged: the working tree holds ${stageable.length === 1 ? "this dataset" : "these datasets"} regenerated, but the commit does not: stage ${stageable.length === 1 ? "it" : "them"}: ${add(stageable.flatMap((r) => stage.get(r.manifest)!))}\n`,
               );
-            }
-            setExitCode(1);
+            if (rest.length > 0)
+              stderr.write(
+                `not up to date: run \`citation-targets update${rest.map((r) => ` ${shellQuote(r.manifest)}`).join("")}${flags.join("")}\` to refresh and regenerate, then stage the files: ${add(rest.flatMap((r) => [r.manifest, r.output]))}\n`,
+              );
+          } else {
+            const stale = named.length > 0 ? staleResults.map((r) => ` ${shellQuote(r.manifest)}`) : [];
+            stderr.write(
+              `not up to date: run \`citation-targets update${stale.join("")}${flags.join("")}\` to refresh and regenerate\n`,
+            );
           }
-        },
-      ),
+          setExitCode(1);
+        }
+      },
     );
 }
 
@@ -423,21 +421,4 @@ export function registerAdoptCommand(
         if (options.check && changed.length > 0) setExitCode(1);
       },
     );
-}
-
-/**
- * An update action that keeps the folders' listings for its run when it checks (`--check` writes nothing into the folders
- * it lists: folder-listing.ts), and lets them go when it ends.
- */
-function withListingsKept<O extends { check?: boolean }>(
-  action: (named: string[], options: O) => Promise<void>,
-): (named: string[], options: O) => Promise<void> {
-  return async (named, options) => {
-    const stop = options.check ? (await import("../node/files/folder-listing.js")).keepListings() : undefined;
-    try {
-      await action(named, options);
-    } finally {
-      stop?.();
-    }
-  };
 }

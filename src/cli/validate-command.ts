@@ -124,12 +124,8 @@ export function registerValidateCommand(program: Command, context: MainContext, 
     .action(async (paths: string[], options: ValidateCliOptions, command: Command) => {
       // validate writes nothing into the folders it lists (its report and cache go elsewhere): each listing is kept for
       // the run (folder-listing.ts).
-      const stopKeeping = (await import("../node/files/folder-listing.js")).keepListings();
-      try {
-        setExitCode(await runValidate(paths, options, context, (name) => command.getOptionValueSource(name) === "cli"));
-      } finally {
-        stopKeeping();
-      }
+      (await import("../node/files/folder-listing.js")).keepListings();
+      setExitCode(await runValidate(paths, options, context, (name) => command.getOptionValueSource(name) === "cli"));
     });
 }
 

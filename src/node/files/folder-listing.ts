@@ -14,18 +14,19 @@ const kept = new Map<string, Dirent[]>();
 const keptNames = new Map<string, string[]>();
 let keeping = false;
 
-/**
- * From now on, the listings made are kept, until the function returned is called (at the end of the run: a later run in
- * the same process, the library's or the command line's in-process, lists afresh). For a command that writes into no
- * folder it lists.
- */
-export function keepListings(): () => void {
+/** From now on, the listings made are kept, until endListings: for a command that writes into no folder it lists. */
+export function keepListings(): void {
   keeping = true;
-  return () => {
-    keeping = false;
-    kept.clear();
-    keptNames.clear();
-  };
+}
+
+/**
+ * The run is over: its listings are let go, and a later run in the same process (the command line's in-process, the
+ * library's) lists afresh. The command line calls it when any command ends (main.ts).
+ */
+export function endListings(): void {
+  keeping = false;
+  kept.clear();
+  keptNames.clear();
 }
 
 /** A folder's entries, with their types (`readdirSync(folder, { withFileTypes: true })`: it throws as that does). */

@@ -7,11 +7,11 @@
  * lock manifests of `.tooling/citation-targets/` count, as for `update` with no manifests named.
  */
 import { existsSync, realpathSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { runGit } from "./diff-git.js";
 import { OperationalError } from "../errors.js";
 import { readRegularFileSync } from "../files/regular-file.js";
-import { DEFAULT_FOLDER, findRepositoryRoot, readSmallText } from "../files/files.js";
+import { datasetRootOf, DEFAULT_FOLDER, findRepositoryRoot } from "../files/files.js";
 import { listNames } from "../files/folder-listing.js";
 
 /** The folder of the default pattern: `.tooling/citation-targets`. */
@@ -163,8 +163,8 @@ function manifestFolders(root: string): ManifestFolders {
     // no default folder
   }
   for (const name of names) {
-    const manifest = `${folder}${sep}${name}`;
-    const dataset = datasetRootIn(folder, manifest);
+    const manifest = join(folder, name);
+    const dataset = datasetRootOf(manifest);
     if (dataset === undefined) {
       unreadable.push(manifest);
       continue;
@@ -174,16 +174,6 @@ function manifestFolders(root: string): ManifestFolders {
     else held.push(manifest);
   }
   return { byFolder, unreadable };
-}
-
-/** datasetRootOf of a manifest of `folder` (its folder given: thousands a hook). */
-function datasetRootIn(folder: string, manifest: string): string | undefined {
-  try {
-    const data = JSON.parse(readSmallText(manifest)) as { datasetRoot?: unknown };
-    return resolve(folder, typeof data.datasetRoot === "string" ? data.datasetRoot : ".");
-  } catch {
-    return undefined;
-  }
 }
 
 /**
