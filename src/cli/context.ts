@@ -85,3 +85,19 @@ export interface CommandIo {
   stderr: OutputStream;
   setExitCode(code: number): void;
 }
+
+/** What a command asked to be done when it ends (onRunEnd), whatever its outcome. */
+const atRunEnd: (() => void)[] = [];
+
+/**
+ * Has `done` called when the command running ends (main.ts calls endRun): state a command keeps for its run only, such
+ * as the folders' listings it keeps (folder-listing.ts), so that a later run in the same process starts afresh.
+ */
+export function onRunEnd(done: () => void): void {
+  atRunEnd.push(done);
+}
+
+/** Ends the command's run: what it asked for with onRunEnd, in order. */
+export function endRun(): void {
+  for (const done of atRunEnd.splice(0)) done();
+}

@@ -1,8 +1,7 @@
 import { Command, CommanderError } from "commander";
 import { DatasetError, errorMessage } from "../core/errors.js";
 import { describeUnexpectedIoError, OperationalError } from "../node/errors.js";
-import { endListings } from "../node/files/folder-listing.js";
-import { type MainContext, packageJson, prefixLines } from "./context.js";
+import { endRun, type MainContext, packageJson, prefixLines } from "./context.js";
 import { registerDiffCommand } from "./diff-command.js";
 import { registerGenerateCommand } from "./generate-command.js";
 import { registerLockCommand } from "./lock-command.js";
@@ -93,7 +92,7 @@ export async function main(context: MainContext): Promise<number> {
     try {
       await program.parseAsync(argv, { from: "user" });
     } finally {
-      endListings(); // a command's kept listings end with it (folder-listing.ts)
+      endRun(); // what the command keeps for its run ends with it (context.ts)
     }
     return exitCode;
   } catch (error) {

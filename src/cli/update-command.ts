@@ -11,7 +11,15 @@ import { plural } from "../core/text.js";
 import { OperationalError } from "../node/errors.js";
 import { DEFAULT_MANIFEST_PATTERN, MANIFEST_FOLDER } from "../node/files/tooling-paths.js";
 import { shellQuote } from "../core/text.js";
-import { type CommandIo, datasetProgress, type MainContext, noteJobs, OUTSIDE_NOTE, packageJson } from "./context.js";
+import {
+  type CommandIo,
+  datasetProgress,
+  type MainContext,
+  noteJobs,
+  OUTSIDE_NOTE,
+  onRunEnd,
+  packageJson,
+} from "./context.js";
 import { CHECK_FORMATS, isFreshnessFormat } from "./freshness-formats.js";
 import {
   type ArtifactCapOptions,
@@ -129,7 +137,11 @@ export function registerUpdateCommand(
             "--recover only completes an interrupted update: name no manifests, --check or --staged with it",
           );
         // A check writes nothing into the folders it lists: each listing is kept for the run (folder-listing.ts).
-        if (options.check) (await import("../node/files/folder-listing.js")).keepListings();
+        if (options.check) {
+          const { endListings, keepListings } = await import("../node/files/folder-listing.js");
+          keepListings();
+          onRunEnd(endListings);
+        }
         if (!options.check) {
           const { journalPath, recoverJournal } = await import("../node/writes/journal.js");
           const { withWriterLock } = await import("../node/writes/writer-lock.js");

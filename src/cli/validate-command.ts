@@ -21,6 +21,7 @@ import {
   type MainContext,
   noteJobs,
   OUTSIDE_NOTE,
+  onRunEnd,
   packageJson,
   prefixLines,
 } from "./context.js";
@@ -124,7 +125,9 @@ export function registerValidateCommand(program: Command, context: MainContext, 
     .action(async (paths: string[], options: ValidateCliOptions, command: Command) => {
       // validate writes nothing into the folders it lists (its report and cache go elsewhere): each listing is kept for
       // the run (folder-listing.ts).
-      (await import("../node/files/folder-listing.js")).keepListings();
+      const { endListings, keepListings } = await import("../node/files/folder-listing.js");
+      keepListings();
+      onRunEnd(endListings);
       setExitCode(await runValidate(paths, options, context, (name) => command.getOptionValueSource(name) === "cli"));
     });
 }

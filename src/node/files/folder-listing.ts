@@ -21,7 +21,7 @@ export function keepListings(): void {
 
 /**
  * The run is over: its listings are let go, and a later run in the same process (the command line's in-process, the
- * library's) lists afresh. The command line calls it when any command ends (main.ts).
+ * library's) lists afresh. A command that keeps listings has it called as it ends (context.ts, onRunEnd).
  */
 export function endListings(): void {
   keeping = false;
