@@ -7,6 +7,7 @@
 import type { StateBlock, Token } from "markdown-it";
 import { ArtifactError, MAX_BLOCK_LINES } from "./limits.js";
 import { type ContainerCounter, type Leaf, leavesOf } from "./leaves.js";
+import { blockState } from "./line-marks.js";
 import {
   type BlockVisitor,
   blockParser,
@@ -90,7 +91,7 @@ export function scanTopLevelBlocks(
       },
     };
     const env: VisitedEnv = { visitor, peakTokens: 0, firstLine };
-    const state = new parser.block.State(piece.src, parser, env, []);
+    const state = blockState(parser, piece.src, env);
     // A piece grown for one block: that block's lines are held at once.
     if (length > pieceLength && state.lineMax > MAX_BLOCK_LINES) {
       throw new ArtifactError(
