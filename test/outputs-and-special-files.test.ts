@@ -464,3 +464,54 @@ describe("a dataset root that is something else: named for what it is, never 'no
     );
   });
 });
+
+describe("generate -o: every artifact is compared with the output, and each must be in the dataset root", () => {
+  const lockTwo = async () => {
+    await mkdir(join(dir, "law"), { recursive: true });
+    await writeFile(join(dir, "law/a.md"), "# A\n\nText.\n");
+    await writeFile(join(dir, "law/b.md"), "# B\n\nText.\n");
+    const locked = await runBin(
+      [
+        "lock",
+        "law",
+        "--slug",
+        "two",
+        "--title-id",
+        "TWO",
+        "--name",
+        "Two",
+        "--version-date",
+        "2024-01-01",
+        "--source-text-url",
+        "https://www.legislation.gov.au/two/text",
+        "-o",
+        "two.lock.json",
+      ],
+      dir,
+    );
+    expect(locked.code, locked.stderr).toBe(0);
+  };
+
+  test("naming the second artifact is refused by name, though the first is missing", async () => {
+    await lockTwo();
+    await rm(join(dir, "law/a.md"));
+    const before = await readFile(join(dir, "law/b.md"));
+    const result = await runBin(["generate", "two.lock.json", "-o", "law/b.md"], dir);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      "citation-targets: refusing to write law/b.md: it is the artifact b.md of two.lock.json, an input of this run; write the output elsewhere\n",
+    );
+    expect(await readFile(join(dir, "law/b.md"))).toEqual(before);
+  });
+
+  test("an artifact that is a link out of the dataset root is named by the verification, and nothing is written", async () => {
+    await lockTwo();
+    await writeFile(join(dir, "outside.md"), "# A\n\nText.\n");
+    await rm(join(dir, "law/a.md"));
+    await symlink(join(dir, "outside.md"), join(dir, "law/a.md"));
+    const result = await runBin(["generate", "two.lock.json", "-o", "two.jsonl"], dir);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/a\.md: resolves to .*outside\.md, outside the dataset root/);
+    await expect(readFile(join(dir, "two.jsonl"))).rejects.toThrow(/ENOENT/);
+  });
+});

@@ -18,7 +18,7 @@ import { MAIN_THREAD_PARSE_BYTES, UNITS_GENERATE_YOUNG_MB } from "../pool/thread
 import { readOldRecords } from "../records/record-changes.js";
 import { type LenientLine, lenientLines } from "../records/record-stream.js";
 import { refuseOverOtherDataset } from "../writes/run-inputs.js";
-import { refuseOverInputs } from "../writes/write.js";
+import { outputStats, refuseOverInput } from "../writes/write.js";
 import { ARTIFACT_TASKS } from "./generate-pool.js";
 import type { GenerateOptions } from "./generate-options.js";
 import { writeStepsAtomic } from "./encoded-lines.js";
@@ -75,15 +75,25 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
     throw new DatasetError([
       `${shown}: the lock manifest lists no artifacts: there is nothing to generate (lock refuses an empty dataset too)`,
     ]);
+  // The artifacts' stats, taken once: their sizes and, with an output file, whether one of them is that file
+  // (refuseOverInputs, the lock manifest first). Their confinement to the dataset root is checked below, while the
+  // pool's workers start.
+  let stated: ArtifactSizes | undefined;
   if (options.output !== undefined) {
-    const inputs = [{ path: loaded.path, what: `the lock manifest ${shown}` }];
-    for (const artifact of loaded.manifest.artifacts)
-      inputs.push({
-        path: join(loaded.root, ...artifact.path.split("/")),
-        what: `the artifact ${artifact.path} of ${shown}`,
-      });
     const output = resolve(options.cwd ?? process.cwd(), options.output);
-    refuseOverInputs(output, inputs, options.output);
+    const target = outputStats(output);
+    if (target !== undefined)
+      refuseOverInput(
+        target,
+        statSync(loaded.path, { throwIfNoEntry: false }),
+        `the lock manifest ${shown}`,
+        options.output,
+      );
+    stated = statArtifacts(
+      loaded,
+      options.maxArtifactBytes,
+      target && { target, shown: options.output, manifest: shown },
+    );
     refuseOverOtherDataset(output, loaded.path, loaded.manifest.slug, options.output);
   }
   const verifyAll = async () => {
@@ -91,9 +101,15 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
     if (verified.problems.length > 0) throw new DatasetError(verified.problems);
     return verified;
   };
-  const { bytes, sizes } = verifyFirst
-    ? await verifyAll()
-    : ((await sizesOf(loaded, options.maxArtifactBytes)) ?? (await verifyAll()));
+  // Verified first: verifyArtifacts checks the confinement too. Else the sizes as stated, their files' confinement
+  // checked once the pool starts (undefined: one is missing or over the cap, and verifyArtifacts says which).
+  let unconfined = false;
+  let sized: { bytes: number; sizes: number[] } | undefined;
+  if (!verifyFirst) {
+    sized = stated ?? statArtifacts(loaded, options.maxArtifactBytes);
+    unconfined = sized !== undefined;
+  }
+  const { bytes, sizes } = sized ?? (await verifyAll());
   const limits = limitsOf(options);
   // The markdown is parsed in workers whose heaps are capped (pool.ts, `capped`), even with one thread; in this thread
   // when the worker script is not built, or when one thread parses less than MAIN_THREAD_PARSE_BYTES (thread-limits.ts).
@@ -108,6 +124,12 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
     warm: "artifactBatch",
     ...(loaded.manifest.units === true ? { youngMb: UNITS_GENERATE_YOUNG_MB } : {}),
   });
+  // Every artifact inside the dataset root once its links are resolved, checked while the workers load their modules
+  // (a realpath of each of 6,636 laws is 50 ms): one that is not, and any other fault, named by verifyArtifacts.
+  if (unconfined && !artifactsConfined(loaded)) {
+    await pool.close();
+    await verifyAll();
+  }
   async function* checked<T>(lines: AsyncGenerator<T>) {
     try {
       yield* lines;
@@ -128,27 +150,50 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
   };
 }
 
+interface ArtifactSizes {
+  bytes: number;
+  sizes: number[];
+}
+
 /**
- * The artifacts' sizes from the file system; undefined when one is missing, outside the root or over the cap
- * (verifyArtifacts then says which).
+ * The artifacts' sizes from the file system, each stated once by its path (links followed); undefined when one is
+ * missing or over the cap (verifyArtifacts then says which). With `output`, refuses (refuseOverInput) when one of them
+ * is the output file: every artifact is compared, a missing one before it or not.
  */
-async function sizesOf(
+function statArtifacts(
   loaded: LoadedManifest,
   maxArtifactBytes = DEFAULT_MAX_ARTIFACT_BYTES,
-): Promise<{ bytes: number; sizes: number[] } | undefined> {
+  output?: { target: Stats; shown: string; manifest: string },
+): ArtifactSizes | undefined {
   const sizes: number[] = [];
   let bytes = 0;
-  try {
-    for (const artifact of loaded.manifest.artifacts) {
-      const size = statSync(resolveArtifact(loaded.root, artifact.path)).size;
-      if (size > maxArtifactBytes) return undefined;
-      sizes.push(size);
-      bytes += size;
+  let whole = true;
+  for (const artifact of loaded.manifest.artifacts) {
+    let info: Stats | undefined;
+    try {
+      info = statSync(join(loaded.root, ...artifact.path.split("/")), { throwIfNoEntry: false });
+    } catch {
+      info = undefined; // a part of its path is a file, or cannot be read: verifyArtifacts says so
     }
-  } catch {
-    return undefined;
+    if (output !== undefined)
+      refuseOverInput(output.target, info, `the artifact ${artifact.path} of ${output.manifest}`, output.shown);
+    if (info === undefined || info.size > maxArtifactBytes) whole = false;
+    else {
+      sizes.push(info.size);
+      bytes += info.size;
+    }
   }
-  return { bytes, sizes };
+  return whole ? { bytes, sizes } : undefined;
+}
+
+/** Whether every artifact resolves to a path inside the dataset root (resolveArtifact). */
+function artifactsConfined(loaded: LoadedManifest): boolean {
+  try {
+    for (const artifact of loaded.manifest.artifacts) resolveArtifact(loaded.root, artifact.path);
+  } catch {
+    return false;
+  }
+  return true;
 }
 
 /** Generates the dataset's JSONL; every artifact is verified first, and a file is written atomically or not at all. */

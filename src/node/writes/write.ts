@@ -76,20 +76,30 @@ export function refuseOverInputs(
   inputs: Iterable<{ path: string; what: string }>,
   shown = output,
 ): void {
-  let target: Stats | undefined;
-  try {
-    target = statSync(output, { throwIfNoEntry: false });
-  } catch {
-    return; // a folder of its path is a file: nothing there to write over (the write says why it fails)
-  }
+  const target = outputStats(output);
   if (target === undefined) return;
-  for (const input of inputs) {
-    const info = statSync(input.path, { throwIfNoEntry: false });
-    if (info !== undefined && info.dev === target.dev && info.ino === target.ino)
-      throw new OperationalError(
-        `refusing to write ${shown}: it is ${input.what}, an input of this run; write the output elsewhere`,
-      );
+  for (const input of inputs)
+    refuseOverInput(target, statSync(input.path, { throwIfNoEntry: false }), input.what, shown);
+}
+
+/**
+ * What is at the output's path now, to compare the inputs with (refuseOverInput); undefined when nothing is, or a folder
+ * of its path is a file (nothing there to write over: the write says why it fails).
+ */
+export function outputStats(output: string): Stats | undefined {
+  try {
+    return statSync(output, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
   }
+}
+
+/** Throws when an input's stats (`info`: undefined when it is not there) are those of the output (`target`). */
+export function refuseOverInput(target: Stats, info: Stats | undefined, what: string, shown: string): void {
+  if (info !== undefined && info.dev === target.dev && info.ino === target.ino)
+    throw new OperationalError(
+      `refusing to write ${shown}: it is ${what}, an input of this run; write the output elsewhere`,
+    );
 }
 
 /** Written this many bytes since the last, an atomic file starts writing them to the disk (EarlyWriteback). */
