@@ -18,7 +18,7 @@ import {
   writeArtifactByteLines,
 } from "../src/core/records/generate.js";
 import { parseArtifactBytes } from "../src/core/records/parse-artifact.js";
-import { batchEncoder, writeSteps } from "../src/node/generate/encoded-lines.js";
+import { batchEncoder, jsonBytesRoom, writeJsonBytes, writeSteps } from "../src/node/generate/encoded-lines.js";
 import { lock } from "../src/node/dataset/lock.js";
 import { tempDir, writeTree } from "./helpers/datasets.js";
 import { repoRoot } from "./helpers/records.js";
@@ -149,6 +149,21 @@ describe("generate's lines as bytes are the text lines' UTF-8, byte for byte", (
       expect(both.decoded).toBe(both.text);
     });
 
+  for (const units of [false, true])
+    test(`units ${units}: a heading's text of more than 64 KiB, every escape in it (its JSON text's room counted)`, async () => {
+      const line = 'Satz mit "Zitat", \\Backslash, \tTab, \fFormfeed, \u0001, \u001f, \u007f und \u00e4\u20ac.\n';
+      const { manifest, bytes } = await dataset(
+        {
+          "law/index.md": `# Gesetz\n\n## \u00a7 1 Lang\n\n${line.repeat(1600)}\n(1) Absatz\n\n## \u00a7 2 Kurz\n\nEnde.\n`,
+        },
+        units,
+      );
+      const both = await bothWays(manifest, bytes);
+      expect(both.text.length).toBeGreaterThan(65536);
+      expect(both.bytes.equals(Buffer.from(both.text, "utf8"))).toBe(true);
+      expect(both.decoded).toBe(both.text);
+    });
+
   test("paths and local coordinates of every kind of character; lines past a batch buffer's first MiB", async () => {
     // Local coordinates of letters of two and three bytes (Greek, CJK: written byte by byte and by utf8Write), paths
     // with quotes, spaces and non-ASCII letters (the template's texts), and two artifacts of about a MB of lines each in
@@ -256,6 +271,7 @@ describe("generate's lines as bytes are the text lines' UTF-8, byte for byte", (
       "\\",
       "\u0000",
       "\u0007",
+      "\u007f",
       "\r\n",
       "\r",
       "\ud83d\ude00",
@@ -287,6 +303,38 @@ describe("Utf8Offsets", () => {
         const offsets = new Utf8Offsets(text);
         for (const offset of asked) expect(offsets.byteOf(offset)).toBe(expected(offset));
       }),
+    );
+  });
+});
+
+describe("a heading's JSON text written from its bytes (writeJsonBytes) is JSON.stringify's of them read as Latin-1", () => {
+  const check = (bytes: Uint8Array, from: number, to: number) => {
+    const expected = Buffer.from(
+      JSON.stringify(Buffer.from(bytes.subarray(from, to)).toString("latin1")).slice(1, -1),
+      "latin1",
+    );
+    const room = jsonBytesRoom(bytes, from, to);
+    const out = Buffer.alloc(room + 8, 0xee);
+    const end = writeJsonBytes(out, 3, bytes, from, to);
+    expect(out.subarray(3, end).equals(expected)).toBe(true);
+    expect(end - 3).toBeLessThanOrEqual(room);
+  };
+
+  test("every byte, alone and in runs; short and long texts (the room counted past 64 KiB)", () => {
+    const every = Uint8Array.from({ length: 256 }, (_, b) => b);
+    check(every, 0, 256);
+    check(every, 10, 40);
+    for (const fill of [0x01, 0x0a, 0x22, 0x41, 0xc3]) check(new Uint8Array(70_000).fill(fill), 5, 69_999);
+  });
+
+  test("any bytes", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), fc.nat(), fc.nat(), (bytes, a, b) => {
+        const from = bytes.length === 0 ? 0 : a % bytes.length;
+        const to = from + (bytes.length === 0 ? 0 : b % (bytes.length - from + 1));
+        check(bytes, from, to);
+      }),
+      { numRuns: 500 },
     );
   });
 });

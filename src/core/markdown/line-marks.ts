@@ -31,12 +31,35 @@ export function blockState(parser: Parser, src: string, env: VisitedEnv): StateB
   tShift.length = 0;
   sCount.length = 0;
   bsCount.length = 0;
+  markLines(src, bMarks, eMarks, tShift, sCount, bsCount);
+  state.lineMax = bMarks.length - 1;
+  return state;
+}
+
+/**
+ * Pushes the marks of each line of `src`, then those of the empty line at its end. The end's marks are pushed by the
+ * loop's own statements, and nothing follows the loop: the first call, on a long source, is compiled while it runs
+ * (on-stack replacement) before any statement after its loop has run, and such a statement, which the compiled code
+ * knows nothing of, threw that code away at every call (`--trace-deopt`).
+ */
+function markLines(
+  src: string,
+  bMarks: number[],
+  eMarks: number[],
+  tShift: number[],
+  sCount: number[],
+  bsCount: number[],
+): void {
   const length = src.length;
   let start = 0;
-  while (start < length) {
-    let at = start;
+  let last = false;
+  while (!last) {
+    // The end of the source: its empty line, the last.
+    let begin = length;
+    let end = length;
     let indent = 0;
     let width = 0;
+    let at = start;
     for (; at < length; at++) {
       const c = src.charCodeAt(at);
       if (c === 0x20) width++;
@@ -44,21 +67,21 @@ export function blockState(parser: Parser, src: string, env: VisitedEnv): StateB
       else break;
       indent++;
     }
-    if (at === length) break;
-    const lf = src.indexOf("\n", at);
-    const end = lf === -1 ? length : lf;
-    bMarks.push(start);
+    if (at < length) {
+      const lf = src.indexOf("\n", at);
+      begin = start;
+      end = lf === -1 ? length : lf;
+    } else {
+      // No line left, or only blanks without a line feed (which have no marks): the end.
+      indent = 0;
+      width = 0;
+      last = true;
+    }
+    bMarks.push(begin);
     eMarks.push(end);
     tShift.push(indent);
     sCount.push(width);
     bsCount.push(0);
     start = end + 1;
   }
-  bMarks.push(length);
-  eMarks.push(length);
-  tShift.push(0);
-  sCount.push(0);
-  bsCount.push(0);
-  state.lineMax = bMarks.length - 1;
-  return state;
 }

@@ -214,6 +214,12 @@ interface ArtifactTarget {
   byteStart: number;
   byteEnd: number;
   /**
+   * The source bytes, for a heading without units below it made on them: the writer writes the JSON text of their run
+   * `[byteStart, byteEnd)` itself (what `JSON.stringify` of the run read as Latin-1 gives: SourceBytes), and
+   * `markdownJson` is not made. Else undefined.
+   */
+  markdownBytes: Uint8Array | undefined;
+  /**
    * A unit's, made on the source bytes: its local as UTF-8, `localBytes[localFrom, localTo)` (valid until the next unit
    * is made), written by the writer as it is (`local` is not made then). Else undefined and -1.
    */
@@ -231,14 +237,23 @@ interface ArtifactTarget {
  */
 export interface SourceBytes {
   bytes: Uint8Array;
-  latin1: string;
+  /** The bytes read as Latin-1: made when first asked for (a heading with units below it; the others' JSON texts are written from the bytes by the writer, `markdownBytes`). */
+  readonly latin1: string;
   /** UTF-16 offsets of the artifact's text to byte offsets. */
   offsets: Utf8Offsets;
 }
 
 /** The source bytes of an artifact whose text is `text` (its bytes decoded). */
 export function sourceBytesOf(text: string, bytes: Uint8Array): SourceBytes {
-  return { bytes, latin1: decodeLatin1(bytes), offsets: new Utf8Offsets(text) };
+  let latin1: string | undefined;
+  return {
+    bytes,
+    get latin1() {
+      latin1 ??= decodeLatin1(bytes);
+      return latin1;
+    },
+    offsets: new Utf8Offsets(text),
+  };
 }
 
 /**
@@ -623,6 +638,7 @@ const unitLine: ArtifactTarget = {
   headingTextJson: undefined,
   byteStart: -1,
   byteEnd: -1,
+  markdownBytes: undefined,
   localBytes: undefined,
   localFrom: -1,
   localTo: -1,
@@ -681,6 +697,7 @@ function targetOf(
   let markdownJson: string | undefined;
   let byteStart = -1;
   let byteEnd = -1;
+  let markdownBytes: Uint8Array | undefined;
   if (source === undefined) {
     markdown = parsed.body.slice(start - parsed.bodyStart, end - parsed.bodyStart);
     textDigest = deriveTextDigest(markdown);
@@ -688,7 +705,10 @@ function targetOf(
     byteStart = source.offsets.byteOf(start);
     byteEnd = source.offsets.byteOf(end);
     textDigest = deriveTextDigestOfUtf8(source.bytes.subarray(byteStart, byteEnd));
-    markdownJson = JSON.stringify(source.latin1.slice(byteStart, byteEnd));
+    // In a dataset with units, the JSON text is made here (its units' are slices of it: visitUnits); else the writer
+    // writes it from the bytes.
+    if (parsed.leaves === undefined) markdownBytes = source.bytes;
+    else markdownJson = JSON.stringify(source.latin1.slice(byteStart, byteEnd));
   }
   // On the source bytes no address is made (the writer writes the local into its line template): the local is checked
   // here (a unit's, by its step: checkUnitStep).
@@ -713,6 +733,7 @@ function targetOf(
     headingTextJson: undefined,
     byteStart,
     byteEnd,
+    markdownBytes,
     localBytes: undefined,
     localFrom: -1,
     localTo: -1,
@@ -809,8 +830,14 @@ export interface TargetLine {
   localTo: number;
   citationTargetId: string;
   headingTextJson: string;
-  /** The markdown's JSON text without its quotes; undefined for a unit's (`jsonFrom`, `jsonTo`: ArtifactTarget). */
+  /**
+   * The markdown's JSON text without its quotes; undefined for a unit's (`jsonFrom`, `jsonTo`: ArtifactTarget) and for
+   * one written from the source bytes (`markdownBytes`, `byteStart`, `byteEnd`: ArtifactTarget).
+   */
   markdownInner: string | undefined;
+  markdownBytes: Uint8Array | undefined;
+  byteStart: number;
+  byteEnd: number;
   jsonFrom: number;
   jsonTo: number;
   blockEnd: number;
@@ -1045,7 +1072,8 @@ export function writeArtifactByteLines(
   const trails = visitArtifactTargets(commonOf(manifest), artifact, parsed, source, (target) => {
     // The JCS texts not made yet (a heading's), then the target itself as the line's values: no object more per line.
     target.headingTextJson ??= valueJson(target.headingText, WELL_FORMED);
-    if (target.jsonFrom === -1) target.markdownInner ??= target.markdownJson!.slice(1, -1);
+    if (target.jsonFrom === -1 && target.markdownBytes === undefined)
+      target.markdownInner ??= target.markdownJson!.slice(1, -1);
     target.ownTrailJson ??= valueJson(target.ownTrail, WELL_FORMED);
     line(target as TargetLine);
   });

@@ -120,6 +120,66 @@ function writeShort(to: Buffer, at: number, text: string): number {
   return a;
 }
 
+/**
+ * For each byte, what JSON.stringify writes for it as a character of a string read one byte to one character (Latin-1):
+ * 0 for itself; else the letter of its escape after the backslash (`"`, `\\`, `b`, `t`, `n`, `f`, `r`), or `u` for the
+ * other characters below U+0020, written `\u00` and two lowercase hex digits. A byte of a longer UTF-8 sequence is
+ * never one of them, so the bytes written are the UTF-8 of the markdown's JSON text (SourceBytes).
+ */
+const ESCAPES = (() => {
+  const escapes = new Uint8Array(256);
+  for (let b = 0; b < 0x20; b++) escapes[b] = 0x75;
+  escapes[0x08] = 0x62;
+  escapes[0x09] = 0x74;
+  escapes[0x0a] = 0x6e;
+  escapes[0x0c] = 0x66;
+  escapes[0x0d] = 0x72;
+  escapes[0x22] = 0x22;
+  escapes[0x5c] = 0x5c;
+  return escapes;
+})();
+const HEX_DIGITS = Uint8Array.from("0123456789abcdef", (c) => c.charCodeAt(0));
+
+/**
+ * The JSON text of the bytes `bytes[from, to)` without its quotes, as JSON.stringify writes it for them read as Latin-1
+ * (ESCAPES), written to `to` at `at`; the offset after it. One pass, no string made: JSON.stringify of each heading's
+ * text, then its copy into the line, were a tenth of generate's workers (bench/RESULTS.md).
+ */
+export function writeJsonBytes(out: Buffer, at: number, bytes: Uint8Array, from: number, to: number): number {
+  let a = at;
+  for (let i = from; i < to; i++) {
+    const b = bytes[i]!;
+    const escape = ESCAPES[b]!;
+    if (escape === 0) {
+      out[a++] = b;
+      continue;
+    }
+    out[a++] = 0x5c;
+    out[a++] = escape;
+    if (escape === 0x75) {
+      out[a++] = 0x30;
+      out[a++] = 0x30;
+      out[a++] = HEX_DIGITS[b >> 4]!;
+      out[a++] = HEX_DIGITS[b & 15]!;
+    }
+  }
+  return a;
+}
+
+/**
+ * Room enough for writeJsonBytes of `bytes[from, to)`: six bytes a byte (`\u001f`) for a text of up to 64 KiB, else
+ * counted (a long text's worst case would leave most of a buffer empty).
+ */
+export function jsonBytesRoom(bytes: Uint8Array, from: number, to: number): number {
+  if (to - from <= 65536) return 6 * (to - from);
+  let room = to - from;
+  for (let i = from; i < to; i++) {
+    const escape = ESCAPES[bytes[i]!]!;
+    if (escape !== 0) room += escape === 0x75 ? 5 : 1;
+  }
+  return room;
+}
+
 /** Texts up to this long are written by writeShort's loop. */
 const SHORT_TEXT = 24;
 
@@ -266,7 +326,9 @@ export function batchEncoder(): {
             3 * (values.headingTextJson.length + values.ownTrailJson.length) +
             values.citationTargetId.length +
             values.textDigest.length +
-            (values.markdownInner?.length ?? values.jsonTo - values.jsonFrom) +
+            (values.markdownBytes !== undefined
+              ? jsonBytesRoom(values.markdownBytes, values.byteStart, values.byteEnd)
+              : (values.markdownInner?.length ?? values.jsonTo - values.jsonFrom)) +
             32,
         );
         // The buffer and offset in locals while the line is written (not the closure's, read and written at each byte).
@@ -291,7 +353,11 @@ export function batchEncoder(): {
         a = writeShort(t, a, values.headingTextJson);
         a = copyBytes(t, a, fiveSix);
         endsScratch[k++] = a - from - sixLength;
-        if (values.markdownInner !== undefined) {
+        if (values.markdownBytes !== undefined) {
+          headingBuffer = t;
+          headingMarkdown = a;
+          a = writeJsonBytes(t, a, values.markdownBytes, values.byteStart, values.byteEnd);
+        } else if (values.markdownInner !== undefined) {
           headingBuffer = t;
           headingMarkdown = a;
           a = writeOneByte(t, a, values.markdownInner);
