@@ -149,14 +149,14 @@ export function writeJsonBytes(out: Buffer, at: number, bytes: Uint8Array, from:
   let a = at;
   for (let i = from; i < to; i++) {
     const b = bytes[i]!;
-    const escape = ESCAPES[b]!;
-    if (escape === 0) {
+    const letter = ESCAPES[b]!;
+    if (letter === 0) {
       out[a++] = b;
       continue;
     }
     out[a++] = 0x5c;
-    out[a++] = escape;
-    if (escape === 0x75) {
+    out[a++] = letter;
+    if (letter === 0x75) {
       out[a++] = 0x30;
       out[a++] = 0x30;
       out[a++] = HEX_DIGITS[b >> 4]!;
@@ -174,8 +174,8 @@ export function jsonBytesRoom(bytes: Uint8Array, from: number, to: number): numb
   if (to - from <= 65536) return 6 * (to - from);
   let room = to - from;
   for (let i = from; i < to; i++) {
-    const escape = ESCAPES[bytes[i]!]!;
-    if (escape !== 0) room += escape === 0x75 ? 5 : 1;
+    const letter = ESCAPES[bytes[i]!]!;
+    if (letter !== 0) room += letter === 0x75 ? 5 : 1;
   }
   return room;
 }
