@@ -324,6 +324,14 @@ describe("a heading's JSON text written from its bytes (writeJsonBytes) is JSON.
     const every = Uint8Array.from({ length: 256 }, (_, b) => b);
     check(every, 0, 256);
     check(every, 10, 40);
+    // Each byte at each place of a word of plain bytes (the writer takes four bytes at once where none is escaped).
+    for (let b = 0; b < 256; b++)
+      for (let place = 0; place < 8; place++) {
+        const text = new Uint8Array(12).fill(0x61);
+        text[place] = b;
+        check(text, 0, 12);
+        check(text, 1, 11);
+      }
     for (const fill of [0x01, 0x0a, 0x22, 0x41, 0xc3]) check(new Uint8Array(70_000).fill(fill), 5, 69_999);
   });
 
