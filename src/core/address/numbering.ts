@@ -272,11 +272,14 @@ function resolveTies(headings: (HeadingInput | undefined)[], raws: string[], sco
   }
   // The last resort, for a resolved local that meets another one: document order.
   const seen = new Map<string, number>();
-  return out.map((local) => {
+  // Built by push from a literal: of one elements kind, none or many (`map` gave an artifact without targets another).
+  const locals: string[] = [];
+  for (const local of out) {
     const n = (seen.get(local) ?? 0) + 1;
     seen.set(local, n);
-    return n === 1 ? local : `${local}~${n}`;
-  });
+    locals.push(n === 1 ? local : `${local}~${n}`);
+  }
+  return locals;
 }
 
 /**

@@ -7,7 +7,7 @@
 
 import { formatAddress, isLocalCoordinate, targetAddress, targetAddressPrefix } from "../address/address.js";
 import { decodeLatin1, decodeUtf8, utf8ByteLength } from "../bytes.js";
-import { assignLocalCoordinates } from "../address/numbering.js";
+import { assignLocalCoordinates, type HeadingInput } from "../address/numbering.js";
 import {
   type CitationTargetIdHead,
   citationTargetIdHead,
@@ -374,7 +374,9 @@ function visitArtifactTargets(
   // Arrays that the compiled code reads are built by push from a literal, so that they are of one elements kind
   // whatever the artifact (an array of another kind met costs a deoptimisation: bench/RESULTS.md, "Units").
   const locals: string[] = [];
-  for (const local of assignLocalCoordinates(parsed.targets.map((t) => t.heading))) locals.push(local);
+  const headings: (HeadingInput | undefined)[] = [];
+  for (const target of parsed.targets) headings.push(target.heading);
+  for (const local of assignLocalCoordinates(headings)) locals.push(local);
   const headingStack: { depth: number; text: string }[] = [];
   // The cap on the trails is checked as each record is made, before its line: a file over it stops at the record that
   // passes it, having made lines for at most the cap.

@@ -256,7 +256,10 @@ type LineMaker = (line: (values: TargetLine) => void) => {
 
 /** The texts of a TargetLineTemplate as UTF-8. */
 function encodeTemplate(template: TargetLineTemplate): Uint8Array[] {
-  return template.map((text) => Buffer.from(text, "utf8"));
+  // Built by push from a literal: of one elements kind for every artifact (the compiled `add` deoptimised on another).
+  const texts: Uint8Array[] = [];
+  for (const text of template) texts.push(Buffer.from(text, "utf8"));
+  return texts;
 }
 
 /** A run of an artifact's lines in one buffer: in `buffer` once another took its place, else in the current one. */
