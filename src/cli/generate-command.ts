@@ -142,11 +142,13 @@ export function registerGenerateCommand(
         if (result.output)
           stderr.write(`wrote ${displayPath(result.output, context.cwd)} (${plural(result.records, "record")})\n`);
         const threads = result.threads ?? 1;
-        const parsedIn = result.capped
-          ? plural(threads, "capped worker thread")
-          : threads === 1
-            ? "this thread"
-            : `${threads} threads (this one and ${plural(threads - 1, "worker thread")})`;
+        const parsedIn = result.staged
+          ? `${plural(threads, "capped worker thread")}, its lines made in this one`
+          : result.capped
+            ? plural(threads, "capped worker thread")
+            : threads === 1
+              ? "this thread"
+              : `${threads} threads (this one and ${plural(threads - 1, "worker thread")})`;
         if (options.verbose)
           stderr.write(`generated in ${Math.round(nowMs() - started)} ms, markdown parsed in ${parsedIn}\n`);
       },

@@ -45,6 +45,16 @@ export interface ParsedArtifact {
   /** The text of the first heading of the body (as `headingText` reads it), if any. */
   firstHeading: string | undefined;
   /**
+   * The artifact's text's length, when `body` is not held (an artifact parsed in another thread, its targets made here:
+   * src/node/generate/staged-parse.ts); else `bodyStart` plus the body's length is.
+   */
+  characters?: number;
+  /**
+   * The targets' local coordinates, when made where the artifact was parsed (assignLocalCoordinates, in the worker of
+   * src/node/generate/staged-parse.ts); else made from the targets' headings when the targets are.
+   */
+  locals?: string[];
+  /**
    * Set when parsed for a dataset with units: the body's leaf blocks in order; block indices (`blockStart`,
    * `blockEnd`, `blockCount`) then count them.
    */

@@ -240,11 +240,21 @@ export interface SourceBytes {
   /** The bytes read as Latin-1: made when first asked for (a heading with units below it; the others' JSON texts are written from the bytes by the writer, `markdownBytes`). */
   readonly latin1: string;
   /** UTF-16 offsets of the artifact's text to byte offsets. */
-  offsets: Utf8Offsets;
+  offsets: ByteOffsets;
+}
+
+/** UTF-16 offsets of an artifact's text to the offsets of its bytes (Utf8Offsets; its targets' bounds, known). */
+export interface ByteOffsets {
+  byteOf(offset: number): number;
 }
 
 /** The source bytes of an artifact whose text is `text` (its bytes decoded). */
 export function sourceBytesOf(text: string, bytes: Uint8Array): SourceBytes {
+  return sourceBytesWith(bytes, new Utf8Offsets(text));
+}
+
+/** The source bytes of an artifact whose text's offsets map to byte offsets by `offsets`. */
+export function sourceBytesWith(bytes: Uint8Array, offsets: ByteOffsets): SourceBytes {
   let latin1: string | undefined;
   return {
     bytes,
@@ -252,7 +262,7 @@ export function sourceBytesOf(text: string, bytes: Uint8Array): SourceBytes {
       latin1 ??= decodeLatin1(bytes);
       return latin1;
     },
-    offsets: new Utf8Offsets(text),
+    offsets,
   };
 }
 
@@ -260,7 +270,7 @@ export function sourceBytesOf(text: string, bytes: Uint8Array): SourceBytes {
  * UTF-16 offsets of a text to the offsets of its UTF-8 bytes, for offsets asked mostly in ascending order (each
  * measured from the nearest offset known below it, never from the start again).
  */
-export class Utf8Offsets {
+export class Utf8Offsets implements ByteOffsets {
   /** Offsets known, ascending: text, bytes. */
   private readonly texts: number[] = [0];
   private readonly bytes: number[] = [0];
@@ -374,13 +384,11 @@ function visitArtifactTargets(
   // Arrays that the compiled code reads are built by push from a literal, so that they are of one elements kind
   // whatever the artifact (an array of another kind met costs a deoptimisation: bench/RESULTS.md, "Units").
   const locals: string[] = [];
-  const headings: (HeadingInput | undefined)[] = [];
-  for (const target of parsed.targets) headings.push(target.heading);
-  for (const local of assignLocalCoordinates(headings)) locals.push(local);
+  for (const local of parsed.locals ?? localsOf(parsed)) locals.push(local);
   const headingStack: { depth: number; text: string }[] = [];
   // The cap on the trails is checked as each record is made, before its line: a file over it stops at the record that
   // passes it, having made lines for at most the cap.
-  const characters = parsed.bodyStart + parsed.body.length;
+  const characters = parsed.characters ?? parsed.bodyStart + parsed.body.length;
   const cap = headingTrailCap(characters);
   let trail = 0;
   const spend = (more: number) => {
@@ -424,6 +432,13 @@ function visitArtifactTargets(
     }
   }
   return { characters, trail };
+}
+
+/** The local coordinates of a parsed artifact's targets (assignLocalCoordinates of their headings). */
+export function localsOf(parsed: ParsedArtifact): string[] {
+  const headings: (HeadingInput | undefined)[] = [];
+  for (const target of parsed.targets) headings.push(target.heading);
+  return assignLocalCoordinates(headings);
 }
 
 /**

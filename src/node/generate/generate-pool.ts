@@ -22,6 +22,7 @@ import { resolveArtifact } from "../dataset/manifest-io.js";
 import type { WorkPool } from "../pool/pool.js";
 import { readRegularFileSync } from "../files/regular-file.js";
 import { decodeFailure, encodeFailure, isTaskFailure, type TaskFailure } from "../pool/task-failure.js";
+import { parseBatch } from "./parse-batch.js";
 
 /**
  * The dataset-level fields a worker reads: what a record needs besides its artifact (RecordManifest: the compiler holds
@@ -84,8 +85,8 @@ export async function artifactBatch(task: {
   return results;
 }
 
-/** The kind of task a pool that parses artifacts runs. */
-export const ARTIFACT_TASKS = { artifactBatch };
+/** The kinds of task a pool that parses artifacts runs. */
+export const ARTIFACT_TASKS = { artifactBatch, parseBatch };
 export type ArtifactTasks = typeof ARTIFACT_TASKS;
 
 /**

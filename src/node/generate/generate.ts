@@ -30,6 +30,8 @@ export interface GenerateResult {
   threads?: number;
   /** True when they were all capped worker threads, this one parsing none (docs/spec.md, section 13). */
   capped?: boolean;
+  /** True when one capped worker parsed and this thread made the lines (staged-parse.ts). */
+  staged?: boolean;
   /** Absolute path of the file written, if any. */
   output?: string;
 }
@@ -118,10 +120,13 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
     { items: loaded.manifest.artifacts.length, bytes },
     GENERATE_THREADS,
   );
-  const pool = await createPool(threads, ARTIFACT_TASKS, {
+  // Two threads, a dataset without units: by stage, a capped worker parsing and this thread making the lines
+  // (staged-parse.ts); else the workers do both, this thread joins their lines.
+  const staged = threads === 2 && loaded.manifest.units !== true;
+  const pool = await createPool(staged ? 1 : threads, ARTIFACT_TASKS, {
     mainWorks: true,
     capped: threads > 1 || bytes >= MAIN_THREAD_PARSE_BYTES,
-    warm: "artifactBatch",
+    warm: staged ? "parseBatch" : "artifactBatch",
     ...(loaded.manifest.units === true ? { youngMb: UNITS_GENERATE_YOUNG_MB } : {}),
   });
   // Every artifact inside the dataset root once its links are resolved, checked while the workers load their modules
@@ -143,10 +148,11 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
   }
   return {
     loaded,
-    lines: () => checked(linesOf(loaded.manifest, loaded.root, pool, sizes, limits)),
-    steps: () => checked(lineStepsOf(loaded.manifest, loaded.root, pool, sizes, limits)),
+    lines: () => checked(linesOf(loaded.manifest, loaded.root, pool, sizes, limits, undefined, staged)),
+    steps: () => checked(lineStepsOf(loaded.manifest, loaded.root, pool, sizes, limits, undefined, staged)),
     threads: pool.threads,
     capped: pool.capped,
+    staged,
   };
 }
 
@@ -202,8 +208,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
 }
 
 async function generateConfined(options: GenerateOptions): Promise<GenerateResult> {
-  const { lines, steps, threads, capped } = await prepare(options, options.output === undefined);
-  const parsedIn = { threads, ...(capped ? { capped } : {}) };
+  const { lines, steps, threads, capped, staged } = await prepare(options, options.output === undefined);
+  const parsedIn = { threads, ...(capped ? { capped } : {}), ...(staged ? { staged } : {}) };
   if (!options.output) return { records: await pipeLines(lines(), (text) => options.write?.(text)), ...parsedIn };
   const output = resolve(options.cwd ?? process.cwd(), options.output);
   // The file is written as bytes, joined from the worker threads' (encoded-lines.ts).

@@ -15,6 +15,7 @@ import { resolveArtifact } from "../dataset/manifest-io.js";
 import { readRegularFileSync } from "../files/regular-file.js";
 import { chooseJobs, type ThreadPolicy, type WorkPool } from "../pool/pool.js";
 import { type ArtifactTasks, poolLineSource } from "./generate-pool.js";
+import { stagedLineSource } from "./staged-parse.js";
 import type { LineSource } from "../../core/records/generate.js";
 
 /**
@@ -45,8 +46,13 @@ export function linesOf(
   sizes: readonly number[] = [],
   limits: ArtifactLimits = {},
   locked?: FromLock,
+  staged = false,
 ): AsyncGenerator<string[]> {
-  return generateLineBatchesFrom(manifest, sourceOf(manifest, root, pool, sizes, limits, locked), locked !== undefined);
+  return generateLineBatchesFrom(
+    manifest,
+    sourceOf(manifest, root, pool, sizes, limits, locked, staged),
+    locked !== undefined,
+  );
 }
 
 /**
@@ -60,8 +66,13 @@ export function lineStepsOf(
   sizes: readonly number[] = [],
   limits: ArtifactLimits = {},
   locked?: FromLock,
+  staged = false,
 ): AsyncGenerator<LineStep> {
-  return generateLineStepsFrom(manifest, sourceOf(manifest, root, pool, sizes, limits, locked), locked !== undefined);
+  return generateLineStepsFrom(
+    manifest,
+    sourceOf(manifest, root, pool, sizes, limits, locked, staged),
+    locked !== undefined,
+  );
 }
 
 function sourceOf(
@@ -71,6 +82,7 @@ function sourceOf(
   sizes: readonly number[],
   limits: ArtifactLimits,
   locked?: FromLock,
+  staged = false,
 ): LineSource {
   // Synchronous reads, when an artifact's turn comes: the files are small and many, and this thread would wait for each
   // anyway. Bytes the caller read and digested already (update's lock pass) are not read or checked again.
@@ -88,7 +100,11 @@ function sourceOf(
       manifest.units === true,
     );
   });
-  return pool && pool.workers > 0 ? poolLineSource(manifest, root, pool, sizes, inThread, limits) : inThread;
+  if (pool === undefined || pool.workers === 0) return inThread;
+  // By stage (staged-parse.ts): the pool's worker parses, this thread makes the lines (a dataset without units).
+  if (staged && pool.workers === 1 && manifest.units !== true && locked === undefined)
+    return stagedLineSource(manifest, root, pool, sizes, limits);
+  return poolLineSource(manifest, root, pool, sizes, inThread, limits);
 }
 
 /**

@@ -48,6 +48,21 @@ async function artifactBatch(task: Task<ArtifactTasks["artifactBatch"]>) {
   return move(movable as unknown as Parameters<typeof move>[0]) as unknown as typeof results;
 }
 
+/**
+ * Reads, verifies and parses a batch of artifacts for the main thread to make their lines of (generate-pool.ts,
+ * staged-parse.ts). Their bytes and targets move to the main thread, as artifactBatch's lines do.
+ */
+async function parseBatch(task: Task<ArtifactTasks["parseBatch"]>) {
+  const results = await (await import("../generate/parse-batch.js")).parseBatch(task);
+  if (direct === true) return results;
+  const { move } = await import("piscina");
+  const movable = {
+    [Symbol.for("Piscina.transferable")]: transfers.parseBatch!(results),
+    [Symbol.for("Piscina.valueOf")]: results,
+  };
+  return move(movable as unknown as Parameters<typeof move>[0]) as unknown as typeof results;
+}
+
 /** The buffers of a kind of task's result that move to the main thread rather than being copied. */
 const transfers = {
   artifactBatch(results: unknown): ArrayBuffer[] {
@@ -60,6 +75,15 @@ const transfers = {
         buffers.add(result.lines.bytes.buffer as ArrayBuffer).add(result.lines.ends.buffer as ArrayBuffer);
         for (const run of result.lines.more ?? []) buffers.add(run.bytes.buffer as ArrayBuffer);
       }
+    return [...buffers];
+  },
+  parseBatch(results: unknown): ArrayBuffer[] {
+    // Each artifact's bytes and targets (staged-parse.ts, PackedParse): buffers of their own.
+    const buffers = new Set<ArrayBuffer>();
+    for (const result of results as { packed?: { bytes: Uint8Array; targets: Float64Array } }[])
+      if (result.packed !== undefined)
+        for (const view of [result.packed.bytes, result.packed.targets])
+          if (view.byteLength > 0) buffers.add(view.buffer as ArrayBuffer);
     return [...buffers];
   },
 } as Partial<Record<string, (result: unknown) => ArrayBuffer[]>>;
@@ -92,6 +116,7 @@ async function frontMatter(task: Task<(typeof FRONT_MATTER_TASKS)["frontMatter"]
 export const tasks = {
   validateFiles,
   artifactBatch,
+  parseBatch,
   updateDatasets,
   diffPairs,
   frontMatter,
@@ -103,6 +128,7 @@ const MODULES: Partial<Record<TaskName, () => Promise<unknown>>> = {
   validateFiles: () => import("../validate/file-validator.js"),
   artifactBatch: () =>
     Promise.all([import("../generate/generate-pool.js"), import("../../core/records/parse-artifact.js")]),
+  parseBatch: () => Promise.all([import("../generate/parse-batch.js"), import("../../core/records/parse-artifact.js")]),
   updateDatasets: () => import("../update/update-dataset.js"),
   diffPairs: () => import("../diff/diff-pairs.js"),
   frontMatter: () => Promise.all([import("yaml"), import("../../core/markdown/targets.js")]),
@@ -155,4 +181,4 @@ function serveDirect(): void {
 }
 if (direct === true) serveDirect();
 
-export { validateFiles, artifactBatch, updateDatasets, diffPairs, frontMatter };
+export { validateFiles, artifactBatch, parseBatch, updateDatasets, diffPairs, frontMatter };

@@ -1,0 +1,88 @@
+/**
+ * The worker's stage of generate by stage (staged-parse.ts): a batch of artifacts verified and parsed, and what the main
+ * thread makes their lines of, packed to cross between the threads. Loaded by the main thread for the pool's table of
+ * tasks only: the parsers load with the first batch, in the worker.
+ */
+import { DatasetError, errorMessage } from "../../core/errors.js";
+import type { ManifestArtifact } from "../../core/lock/manifest.js";
+import type { ArtifactLimits } from "../../core/markdown/limits.js";
+import type { ParsedArtifact } from "../../core/markdown/targets.js";
+import { localsOf, Utf8Offsets } from "../../core/records/generate.js";
+import { OperationalError } from "../errors.js";
+import { encodeFailure, type TaskFailure } from "../pool/task-failure.js";
+
+/** An artifact parsed in a worker, for its lines to be made in the main thread. */
+export interface PackedParse {
+  /** The artifact's bytes, as read and verified. */
+  bytes: Uint8Array;
+  /** FIELDS numbers a target, in order: its start and end in the text, its block indices, its heading's depth (0: none), its start and end in the bytes. */
+  targets: Float64Array;
+  /** The texts of the targets' headings, in order (a target without a heading has none here). */
+  headings: string[];
+  firstHeading: string | undefined;
+  bodyStart: number;
+  blockCount: number;
+  /** The text's length. */
+  characters: number;
+  /** The targets' local coordinates (localsOf), made in the worker. */
+  locals: string[];
+}
+
+export const FIELDS = 7;
+
+/** One artifact's answer of a parseBatch task. */
+export type ParseResult = { packed: PackedParse } | TaskFailure;
+
+/** What the main thread needs of a parsed artifact (in a worker: `text` is its bytes decoded). */
+export function packParse(text: string, parsed: ParsedArtifact, bytes: Uint8Array): PackedParse {
+  const offsets = new Utf8Offsets(text);
+  const targets = new Float64Array(parsed.targets.length * FIELDS);
+  const headings: string[] = [];
+  let at = 0;
+  for (const target of parsed.targets) {
+    targets[at++] = target.start;
+    targets[at++] = target.end;
+    targets[at++] = target.blockStart;
+    targets[at++] = target.blockEnd;
+    targets[at++] = target.heading === undefined ? 0 : target.heading.depth;
+    // Asked in the order generation asks them (start, then end, target by target): the same offsets.
+    targets[at++] = offsets.byteOf(target.start);
+    targets[at++] = offsets.byteOf(target.end);
+    if (target.heading !== undefined) headings.push(target.heading.text);
+  }
+  return {
+    // Moves back to the main thread: a buffer of its own (as the main thread sent it).
+    bytes: bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice(),
+    targets,
+    headings,
+    firstHeading: parsed.firstHeading,
+    bodyStart: parsed.bodyStart,
+    blockCount: parsed.blockCount,
+    characters: parsed.bodyStart + parsed.body.length,
+    locals: localsOf(parsed),
+  };
+}
+
+/**
+ * A task of the pool (worker.ts) when generate runs by stage (staged-parse.ts): verifies and parses a batch of artifacts
+ * of a dataset without units (their bytes read by the main thread), and gives what the main thread makes their lines
+ * of. A dataset problem comes back as it is; any other error as an operational one naming the artifact.
+ */
+export async function parseBatch(task: {
+  artifacts: ManifestArtifact[];
+  /** Their bytes, as the main thread read them (staged-parse.ts). */
+  contents: Uint8Array[];
+  limits: ArtifactLimits;
+}): Promise<ParseResult[]> {
+  const { parseArtifactBytes } = await import("../../core/records/parse-artifact.js");
+  return task.artifacts.map((artifact, i): ParseResult => {
+    try {
+      const bytes = task.contents[i]!;
+      const { text, parsed } = parseArtifactBytes(artifact, bytes, task.limits, false, false);
+      return { packed: packParse(text, parsed, bytes) };
+    } catch (error) {
+      if (error instanceof DatasetError) return encodeFailure(error);
+      return encodeFailure(new OperationalError(`${artifact.path}: ${errorMessage(error)}`));
+    }
+  });
+}

@@ -1,0 +1,203 @@
+/**
+ * generate over two threads by stage (docs/spec.md, "Generation"): a capped worker reads, verifies and parses the
+ * artifacts, and this thread makes their lines from what the parse found. Each thread then compiles the code of its own
+ * stage only: with both threads doing every stage, each compiled all of it, some 0.65 s of CPU a thread for the statute
+ * book, which on two cores was a fifth of the run (bench/RESULTS.md, "generate against markdown-it"). Used for a
+ * dataset without units on two threads; the lines are made by the same code as in the workers, byte for byte the same.
+ *
+ * What crosses from the worker is small: the artifact's bytes (moved, not copied), and its targets as numbers in one
+ * typed array with their headings' texts, each target's bounds given both in the text (UTF-16) and in the bytes, so
+ * that this thread never decodes the text.
+ */
+import { DatasetError, errorMessage } from "../../core/errors.js";
+import type { LockManifest, ManifestArtifact } from "../../core/lock/manifest.js";
+import type { ArtifactLimits } from "../../core/markdown/limits.js";
+import type { ParsedArtifact, TargetCut } from "../../core/markdown/targets.js";
+import {
+  type EncodedArtifactLines,
+  type LineSource,
+  sourceBytesWith,
+  targetLineTemplate,
+  writeArtifactByteLines,
+} from "../../core/records/generate.js";
+import { resolveArtifact } from "../dataset/manifest-io.js";
+import { OperationalError } from "../errors.js";
+import { readRegularFileSync } from "../files/regular-file.js";
+import type { WorkPool } from "../pool/pool.js";
+import { decodeFailure, isTaskFailure, type TaskFailure } from "../pool/task-failure.js";
+import { acceptSpares, batchEncoder } from "./encoded-lines.js";
+import { FIELDS, type PackedParse } from "./parse-batch.js";
+import type { ArtifactTasks } from "./generate-pool.js";
+
+/** An artifact's lines from its parse made in a worker: the same bytes as artifactBatch makes there. */
+function linesOfPacked(manifest: LockManifest, artifact: ManifestArtifact, packed: PackedParse): EncodedArtifactLines {
+  const targets: TargetCut[] = [];
+  /** The targets' bounds in the text, to their offsets in the bytes. */
+  const known = new Map<number, number>();
+  const numbers = packed.targets;
+  let h = 0;
+  for (let at = 0; at < numbers.length; at += FIELDS) {
+    const depth = numbers[at + 4]!;
+    targets.push({
+      start: numbers[at]!,
+      end: numbers[at + 1]!,
+      blockStart: numbers[at + 2]!,
+      blockEnd: numbers[at + 3]!,
+      heading: depth === 0 ? undefined : { text: packed.headings[h++]!, depth },
+    });
+    known.set(numbers[at]!, numbers[at + 5]!);
+    known.set(numbers[at + 1]!, numbers[at + 6]!);
+  }
+  const parsed: ParsedArtifact = {
+    bodyStart: packed.bodyStart,
+    body: "",
+    blockCount: packed.blockCount,
+    targets,
+    firstHeading: packed.firstHeading,
+    characters: packed.characters,
+    locals: packed.locals,
+  };
+  const source = sourceBytesWith(packed.bytes, {
+    byteOf(offset) {
+      const byte = known.get(offset);
+      if (byte === undefined) throw new Error(`no byte offset known for the text offset ${offset}`);
+      return byte;
+    },
+  });
+  const encoder = batchEncoder();
+  try {
+    const lines = encoder.add(targetLineTemplate(manifest, artifact), (line) =>
+      writeArtifactByteLines(manifest, artifact, parsed, source, line),
+    );
+    encoder.done();
+    return lines;
+  } catch (error) {
+    // As a worker reports it (generate-pool.ts, artifactBatch).
+    if (error instanceof DatasetError) throw error;
+    throw new OperationalError(`${artifact.path}: ${errorMessage(error)}`);
+  }
+}
+
+/** How far the worker may run ahead of this thread, and the batches it is sent (generate-pool.ts has the same). */
+const AHEAD_BYTES = 16 * 2 ** 20;
+const AHEAD_ARTIFACTS = 2048;
+const BATCH_BYTES = 256 * 1024;
+const BATCH_ARTIFACTS = 32;
+
+/**
+ * The lines of the dataset's artifacts, parsed in the pool's one worker a bounded window ahead and made here in
+ * document order: a LineSource for generateLineStepsFrom. An artifact asked for early (a folder's directory-index, for
+ * the folder's heading) has its lines made then, and kept for its turn.
+ */
+export function stagedLineSource(
+  manifest: LockManifest,
+  root: string,
+  pool: WorkPool<ArtifactTasks>,
+  sizes: readonly number[],
+  limits: ArtifactLimits = {},
+): LineSource {
+  const { artifacts } = manifest;
+  const sizeOf = (position: number) => sizes[position] ?? 256 * 1024;
+  const parses = new Map<number, Promise<PackedParse>>();
+  /** Lines made for an artifact asked for early, until its turn. */
+  const early = new Map<number, EncodedArtifactLines>();
+  let dispatched = 0;
+  let aheadBytes = 0;
+  /** The buffers of the lines handed out last: taken back for the next lines when the caller asks for those. */
+  let handed: ArrayBuffer[] = [];
+  const dispatchBatch = () => {
+    const first = dispatched;
+    let bytes = 0;
+    while (
+      dispatched < artifacts.length &&
+      dispatched - first < BATCH_ARTIFACTS &&
+      (dispatched === first || bytes + sizeOf(dispatched) <= BATCH_BYTES)
+    )
+      bytes += sizeOf(dispatched++);
+    aheadBytes += bytes;
+    // Read here, as a worker reads them (generate-pool.ts, artifactBatch): the worker is the busier of the two threads.
+    // One that cannot be read fails its position, named as a worker names it.
+    const sent: ManifestArtifact[] = [];
+    const contents: Uint8Array[] = [];
+    const unread = new Map<number, Error>();
+    for (let position = first; position < dispatched; position++) {
+      const artifact = artifacts[position]!;
+      try {
+        contents.push(ownBuffer(readRegularFileSync(resolveArtifact(root, artifact.path))));
+        sent.push(artifact);
+      } catch (error) {
+        unread.set(
+          position,
+          error instanceof DatasetError ? error : new OperationalError(`${artifact.path}: ${errorMessage(error)}`),
+        );
+      }
+    }
+    const moved: ArrayBuffer[] = [];
+    for (const bytes of contents) if (bytes.byteLength > 0) moved.push(bytes.buffer as ArrayBuffer);
+    const batch = pool.run("parseBatch", { artifacts: sent, contents, limits }, moved).catch((error: unknown) => {
+      // A worker out of memory names the artifacts it held (as generate-pool.ts does).
+      if (!(error instanceof Error) || error.name !== "WorkerMemoryError") throw error;
+      const more = sent.length > 1 ? ` (or one of the ${sent.length - 1} after it)` : "";
+      const Made = error.constructor as new (heapMb: number, held: string) => Error;
+      throw new Made((error as Error & { heapMb: number }).heapMb, `while it parsed ${sent[0]!.path}${more}`);
+    });
+    let answered = 0;
+    for (let position = first; position < dispatched; position++) {
+      const failed = unread.get(position);
+      const index = failed === undefined ? answered++ : -1;
+      const parse =
+        failed !== undefined
+          ? Promise.reject(failed)
+          : batch.then((answers) => {
+              const answer = answers[index]!;
+              if (isTaskFailure(answer)) throw decodeFailure(answer);
+              return answer.packed;
+            });
+      parse.catch(() => undefined); // a failure surfaces when its position is awaited
+      parses.set(position, parse);
+    }
+  };
+  const made = async (position: number) => {
+    const packed = await parses.get(position)!;
+    parses.delete(position);
+    return linesOfPacked(manifest, artifacts[position]!, packed);
+  };
+  return async (position, isEarly = false) => {
+    while (dispatched <= position) dispatchBatch();
+    if (isEarly) {
+      let lines = early.get(position);
+      if (lines === undefined) {
+        lines = await made(position);
+        early.set(position, lines);
+      }
+      return lines;
+    }
+    // The caller is done with the lines handed out before.
+    acceptSpares(handed);
+    handed = [];
+    while (dispatched < artifacts.length && dispatched - position < AHEAD_ARTIFACTS && aheadBytes < AHEAD_BYTES)
+      dispatchBatch();
+    let lines = early.get(position);
+    if (lines === undefined) lines = await made(position);
+    else early.delete(position);
+    aheadBytes -= sizeOf(position);
+    handed = buffersOf(lines);
+    return lines;
+  };
+}
+
+/** `bytes` in a buffer of their own, which can move to another thread (a file read whole is; a pooled one is copied). */
+function ownBuffer(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+}
+
+/** The buffers an artifact's lines are in, each once. */
+function buffersOf(lines: EncodedArtifactLines): ArrayBuffer[] {
+  const buffers: ArrayBuffer[] = [];
+  if (lines.bytes.byteLength > 0) buffers.push(lines.bytes.buffer as ArrayBuffer);
+  for (const run of lines.more ?? []) {
+    const buffer = run.bytes.buffer as ArrayBuffer;
+    if (run.bytes.byteLength > 0 && !buffers.includes(buffer)) buffers.push(buffer);
+  }
+  return buffers;
+}
