@@ -24,7 +24,7 @@ import { resolveArtifact } from "../dataset/manifest-io.js";
 import { OperationalError } from "../errors.js";
 import { readRegularFileSync } from "../files/regular-file.js";
 import type { WorkPool } from "../pool/pool.js";
-import { decodeFailure, isTaskFailure, type TaskFailure } from "../pool/task-failure.js";
+import { decodeFailure, isTaskFailure } from "../pool/task-failure.js";
 import { acceptSpares, batchEncoder } from "./encoded-lines.js";
 import { FIELDS, type PackedParse } from "./parse-batch.js";
 import type { ArtifactTasks } from "./generate-pool.js";
