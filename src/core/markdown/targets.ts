@@ -14,6 +14,7 @@ import { findFrontMatter, type FrontMatter } from "./front-matter.js";
 import type { IndexKind } from "../model.js";
 import { type BlockScan, scanTopLevelBlocks, type TopLevelBlock } from "./blocks.js";
 import type { ContainerCounter, Leaf } from "./leaves.js";
+import type { UnitCut } from "./units.js";
 import { collapseWhiteSpace, headingText, targetHeadingText } from "./heading-text.js";
 import {
   ArtifactError,
@@ -54,6 +55,11 @@ export interface ParsedArtifact {
    * src/node/generate/staged-parse.ts); else made from the targets' headings when the targets are.
    */
   locals?: string[];
+  /**
+   * The units below each target (cutUnits; undefined for a target that has none to cut), when cut where the artifact
+   * was parsed (the worker of src/node/generate/staged-parse.ts); else cut from `leaves` when the targets are made.
+   */
+  unitCuts?: (UnitCut[] | undefined)[];
   /**
    * Set when parsed for a dataset with units: the body's leaf blocks in order; block indices (`blockStart`,
    * `blockEnd`, `blockCount`) then count them.

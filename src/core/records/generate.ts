@@ -419,10 +419,7 @@ function visitArtifactTargets(
     );
     heading.ownTrail = ownTrail;
     // The units below the heading (docs/spec.md, "Units below the heading"), in a dataset with units.
-    const units =
-      parsed.leaves !== undefined && target.heading && fields.sourceIndexKind === "body-block"
-        ? cutUnits(parsed.leaves, target.blockStart + 1, target.blockEnd)
-        : undefined;
+    const units = parsed.unitCuts !== undefined ? parsed.unitCuts[i] : unitsOf(parsed, fields, target);
     if (units !== undefined && units.length > 0)
       visitUnits(idHead, parsed, source, target, heading, units, ownTrail, stackCharacters, spend, visit);
     else visit(heading);
@@ -432,6 +429,26 @@ function visitArtifactTargets(
     }
   }
   return { characters, trail };
+}
+
+/** The units below a target, in a dataset with units (cutUnits); undefined where none are cut. */
+function unitsOf(
+  parsed: ParsedArtifact,
+  fields: ReturnType<typeof artifactRecordFields>,
+  target: ParsedArtifact["targets"][number],
+): UnitCut[] | undefined {
+  return parsed.leaves !== undefined && target.heading && fields.sourceIndexKind === "body-block"
+    ? cutUnits(parsed.leaves, target.blockStart + 1, target.blockEnd)
+    : undefined;
+}
+
+/** The units below each of a parsed artifact's targets (unitsOf), in a dataset with units; undefined without. */
+export function unitCutsOf(artifact: ManifestArtifact, parsed: ParsedArtifact): (UnitCut[] | undefined)[] | undefined {
+  if (parsed.leaves === undefined) return undefined;
+  const fields = artifactRecordFields(artifact);
+  const cuts: (UnitCut[] | undefined)[] = [];
+  for (const target of parsed.targets) cuts.push(unitsOf(parsed, fields, target));
+  return cuts;
 }
 
 /** The local coordinates of a parsed artifact's targets (assignLocalCoordinates of their headings). */

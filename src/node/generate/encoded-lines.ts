@@ -487,10 +487,23 @@ export async function writeSteps(
   onLine?: OnLineBytes,
 ): Promise<number> {
   let out = Buffer.allocUnsafeSlow(2 * FLUSH_AT);
+  /**
+   * Two buffers in turn: the lines are encoded into one while the other's bytes are written (`writing`), so that this
+   * thread does not wait for each write (a GB of JSONL is a thousand of them: 0.9 s of its time idle with units).
+   */
+  let other = Buffer.allocUnsafeSlow(2 * FLUSH_AT);
+  /** The write under way, of the other buffer's bytes: one at a time, in order. */
+  let writing: Promise<void> | undefined;
   let at = 0;
   let count = 0;
   /** Where the line being encoded starts. */
   let start = 0;
+  /** Writes `bytes` once the write before is done (whose buffer is then free for the next lines). */
+  const flush = async (bytes: Uint8Array) => {
+    if (writing !== undefined) await writing;
+    writing = write(bytes);
+    writing.catch(() => undefined); // its failure is thrown where it is awaited: by the next flush, or at the end
+  };
   /**
    * A line ends at `at`: counted, told, and written out with the lines before it once they come to FLUSH_AT (what is
    * returned is awaited before the next line is encoded; none when there is nothing to wait for, as mostly).
@@ -503,9 +516,13 @@ export async function writeSteps(
       return told;
     }
     const bytes = out.subarray(0, at);
+    // The next lines go into the other buffer: free once the write before this one is done, which `flush` awaits.
+    const written = out;
+    out = other;
+    other = written;
     at = 0;
     start = 0;
-    return told === undefined ? write(bytes) : told.then(() => write(bytes));
+    return told === undefined ? flush(bytes) : told.then(() => flush(bytes));
   };
   const ensure = (more: number) => {
     if (out.length - at >= more) return;
@@ -577,6 +594,7 @@ export async function writeSteps(
       }
     }
   }
+  if (writing !== undefined) await writing;
   if (at > 0) await write(out.subarray(0, at));
   return count;
 }

@@ -120,9 +120,9 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
     { items: loaded.manifest.artifacts.length, bytes },
     GENERATE_THREADS,
   );
-  // Two threads, a dataset without units: by stage, a capped worker parsing and this thread making the lines
-  // (staged-parse.ts); else the workers do both, this thread joins their lines.
-  const staged = threads === 2 && loaded.manifest.units !== true;
+  // Two threads: by stage, a capped worker parsing and this thread making the lines (staged-parse.ts); else the
+  // workers do both, this thread joins their lines.
+  const staged = threads === 2;
   const pool = await createPool(staged ? 1 : threads, ARTIFACT_TASKS, {
     mainWorks: true,
     capped: threads > 1 || bytes >= MAIN_THREAD_PARSE_BYTES,

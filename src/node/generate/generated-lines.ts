@@ -101,8 +101,8 @@ function sourceOf(
     );
   });
   if (pool === undefined || pool.workers === 0) return inThread;
-  // By stage (staged-parse.ts): the pool's worker parses, this thread makes the lines (a dataset without units).
-  if (staged && pool.workers === 1 && manifest.units !== true && locked === undefined)
+  // By stage (staged-parse.ts): the pool's worker parses, this thread makes the lines.
+  if (staged && pool.workers === 1 && locked === undefined)
     return stagedLineSource(manifest, root, pool, sizes, limits);
   return poolLineSource(manifest, root, pool, sizes, inThread, limits);
 }

@@ -7,7 +7,7 @@ import { DatasetError, errorMessage } from "../../core/errors.js";
 import type { ManifestArtifact } from "../../core/lock/manifest.js";
 import type { ArtifactLimits } from "../../core/markdown/limits.js";
 import type { ParsedArtifact } from "../../core/markdown/targets.js";
-import { localsOf, Utf8Offsets } from "../../core/records/generate.js";
+import { localsOf, unitCutsOf, Utf8Offsets } from "../../core/records/generate.js";
 import { OperationalError } from "../errors.js";
 import { encodeFailure, type TaskFailure } from "../pool/task-failure.js";
 
@@ -26,6 +26,21 @@ export interface PackedParse {
   characters: number;
   /** The targets' local coordinates (localsOf), made in the worker. */
   locals: string[];
+  /** In a dataset with units: what the main thread makes the units' lines of (PackedUnits). */
+  units: PackedUnits | undefined;
+}
+
+/** The leaves and the units of an artifact of a dataset with units, cut in the worker (unitCutsOf). */
+export interface PackedUnits {
+  /** Two numbers a leaf: its line's start in the text, and that line's number (what the units' lines are made of). */
+  leaves: Float64Array;
+  /** For each target, how many units are cut below it (0: none). */
+  counts: Float64Array;
+  /** Three numbers a unit, in order: its first leaf, its end, its depth. */
+  cuts: Float64Array;
+  /** Each unit's step and printed designation. */
+  steps: string[];
+  printed: string[];
 }
 
 export const FIELDS = 7;
@@ -34,7 +49,12 @@ export const FIELDS = 7;
 export type ParseResult = { packed: PackedParse } | TaskFailure;
 
 /** What the main thread needs of a parsed artifact (in a worker: `text` is its bytes decoded). */
-export function packParse(text: string, parsed: ParsedArtifact, bytes: Uint8Array): PackedParse {
+export function packParse(
+  artifact: ManifestArtifact,
+  text: string,
+  parsed: ParsedArtifact,
+  bytes: Uint8Array,
+): PackedParse {
   const offsets = new Utf8Offsets(text);
   const targets = new Float64Array(parsed.targets.length * FIELDS);
   const headings: string[] = [];
@@ -60,12 +80,42 @@ export function packParse(text: string, parsed: ParsedArtifact, bytes: Uint8Arra
     blockCount: parsed.blockCount,
     characters: parsed.bodyStart + parsed.body.length,
     locals: localsOf(parsed),
+    units: packUnits(artifact, parsed),
   };
+}
+
+function packUnits(artifact: ManifestArtifact, parsed: ParsedArtifact): PackedUnits | undefined {
+  const perTarget = unitCutsOf(artifact, parsed);
+  if (perTarget === undefined || parsed.leaves === undefined) return undefined;
+  const leaves = new Float64Array(parsed.leaves.length * 2);
+  for (let k = 0; k < parsed.leaves.length; k++) {
+    leaves[2 * k] = parsed.leaves[k]!.lineStart;
+    leaves[2 * k + 1] = parsed.leaves[k]!.line;
+  }
+  const counts = new Float64Array(perTarget.length);
+  let total = 0;
+  for (let i = 0; i < perTarget.length; i++) {
+    counts[i] = perTarget[i]?.length ?? 0;
+    total += counts[i]!;
+  }
+  const cuts = new Float64Array(total * 3);
+  const steps: string[] = [];
+  const printed: string[] = [];
+  let at = 0;
+  for (const units of perTarget)
+    for (const unit of units ?? []) {
+      cuts[at++] = unit.first;
+      cuts[at++] = unit.end;
+      cuts[at++] = unit.depth;
+      steps.push(unit.step);
+      printed.push(unit.headingText);
+    }
+  return { leaves, counts, cuts, steps, printed };
 }
 
 /**
  * A task of the pool (worker.ts) when generate runs by stage (staged-parse.ts): verifies and parses a batch of artifacts
- * of a dataset without units (their bytes read by the main thread), and gives what the main thread makes their lines
+ * of a dataset (their bytes read by the main thread), and gives what the main thread makes their lines
  * of. A dataset problem comes back as it is; any other error as an operational one naming the artifact.
  */
 export async function parseBatch(task: {
@@ -73,13 +123,15 @@ export async function parseBatch(task: {
   /** Their bytes, as the main thread read them (staged-parse.ts). */
   contents: Uint8Array[];
   limits: ArtifactLimits;
+  /** The dataset has units below the heading. */
+  units: boolean;
 }): Promise<ParseResult[]> {
   const { parseArtifactBytes } = await import("../../core/records/parse-artifact.js");
   return task.artifacts.map((artifact, i): ParseResult => {
     try {
       const bytes = task.contents[i]!;
-      const { text, parsed } = parseArtifactBytes(artifact, bytes, task.limits, false, false);
-      return { packed: packParse(text, parsed, bytes) };
+      const { text, parsed } = parseArtifactBytes(artifact, bytes, task.limits, false, task.units);
+      return { packed: packParse(artifact, text, parsed, bytes) };
     } catch (error) {
       if (error instanceof DatasetError) return encodeFailure(error);
       return encodeFailure(new OperationalError(`${artifact.path}: ${errorMessage(error)}`));

@@ -12,7 +12,9 @@
 import { DatasetError, errorMessage } from "../../core/errors.js";
 import type { LockManifest, ManifestArtifact } from "../../core/lock/manifest.js";
 import type { ArtifactLimits } from "../../core/markdown/limits.js";
+import type { Leaf } from "../../core/markdown/leaves.js";
 import type { ParsedArtifact, TargetCut } from "../../core/markdown/targets.js";
+import type { UnitCut } from "../../core/markdown/units.js";
 import {
   type EncodedArtifactLines,
   type LineSource,
@@ -26,7 +28,7 @@ import { readRegularFileSync } from "../files/regular-file.js";
 import type { WorkPool } from "../pool/pool.js";
 import { decodeFailure, isTaskFailure } from "../pool/task-failure.js";
 import { acceptSpares, batchEncoder } from "./encoded-lines.js";
-import { FIELDS, type PackedParse } from "./parse-batch.js";
+import { FIELDS, type PackedParse, type PackedUnits } from "./parse-batch.js";
 import type { ArtifactTasks } from "./generate-pool.js";
 
 /** An artifact's lines from its parse made in a worker: the same bytes as artifactBatch makes there. */
@@ -57,6 +59,7 @@ function linesOfPacked(manifest: LockManifest, artifact: ManifestArtifact, packe
     characters: packed.characters,
     locals: packed.locals,
   };
+  if (packed.units !== undefined) unpackUnits(parsed, packed.units);
   const source = sourceBytesWith(packed.bytes, {
     byteOf(offset) {
       const byte = known.get(offset);
@@ -76,6 +79,44 @@ function linesOfPacked(manifest: LockManifest, artifact: ManifestArtifact, packe
     if (error instanceof DatasetError) throw error;
     throw new OperationalError(`${artifact.path}: ${errorMessage(error)}`);
   }
+}
+
+/** No chain: the units are cut in the worker, and only a leaf's line start and number are read here. */
+const NO_CHAIN: readonly number[] = [];
+
+/** The leaves and units of an artifact of a dataset with units, as the worker cut them (PackedUnits). */
+function unpackUnits(parsed: ParsedArtifact, units: PackedUnits): void {
+  const leaves: Leaf[] = [];
+  for (let k = 0; k < units.leaves.length; k += 2)
+    leaves.push({
+      lineStart: units.leaves[k]!,
+      line: units.leaves[k + 1]!,
+      text: "",
+      chain: NO_CHAIN,
+      item: undefined,
+      indented: undefined,
+    });
+  const perTarget: (UnitCut[] | undefined)[] = [];
+  let u = 0;
+  for (let i = 0; i < units.counts.length; i++) {
+    const count = units.counts[i]!;
+    if (count === 0) {
+      perTarget.push(undefined);
+      continue;
+    }
+    const cut: UnitCut[] = [];
+    for (let j = 0; j < count; j++, u++)
+      cut.push({
+        step: units.steps[u]!,
+        headingText: units.printed[u]!,
+        first: units.cuts[3 * u]!,
+        end: units.cuts[3 * u + 1]!,
+        depth: units.cuts[3 * u + 2]!,
+      });
+    perTarget.push(cut);
+  }
+  parsed.leaves = leaves;
+  parsed.unitCuts = perTarget;
 }
 
 /** How far the worker may run ahead of this thread, and the batches it is sent (generate-pool.ts has the same). */
@@ -134,13 +175,15 @@ export function stagedLineSource(
     }
     const moved: ArrayBuffer[] = [];
     for (const bytes of contents) if (bytes.byteLength > 0) moved.push(bytes.buffer as ArrayBuffer);
-    const batch = pool.run("parseBatch", { artifacts: sent, contents, limits }, moved).catch((error: unknown) => {
-      // A worker out of memory names the artifacts it held (as generate-pool.ts does).
-      if (!(error instanceof Error) || error.name !== "WorkerMemoryError") throw error;
-      const more = sent.length > 1 ? ` (or one of the ${sent.length - 1} after it)` : "";
-      const Made = error.constructor as new (heapMb: number, held: string) => Error;
-      throw new Made((error as Error & { heapMb: number }).heapMb, `while it parsed ${sent[0]!.path}${more}`);
-    });
+    const batch = pool
+      .run("parseBatch", { artifacts: sent, contents, limits, units: manifest.units === true }, moved)
+      .catch((error: unknown) => {
+        // A worker out of memory names the artifacts it held (as generate-pool.ts does).
+        if (!(error instanceof Error) || error.name !== "WorkerMemoryError") throw error;
+        const more = sent.length > 1 ? ` (or one of the ${sent.length - 1} after it)` : "";
+        const Made = error.constructor as new (heapMb: number, held: string) => Error;
+        throw new Made((error as Error & { heapMb: number }).heapMb, `while it parsed ${sent[0]!.path}${more}`);
+      });
     let answered = 0;
     for (let position = first; position < dispatched; position++) {
       const failed = unread.get(position);

@@ -80,10 +80,18 @@ const transfers = {
   parseBatch(results: unknown): ArrayBuffer[] {
     // Each artifact's bytes and targets (staged-parse.ts, PackedParse): buffers of their own.
     const buffers = new Set<ArrayBuffer>();
-    for (const result of results as { packed?: { bytes: Uint8Array; targets: Float64Array } }[])
-      if (result.packed !== undefined)
-        for (const view of [result.packed.bytes, result.packed.targets])
-          if (view.byteLength > 0) buffers.add(view.buffer as ArrayBuffer);
+    for (const result of results as {
+      packed?: {
+        bytes: Uint8Array;
+        targets: Float64Array;
+        units?: { leaves: Float64Array; counts: Float64Array; cuts: Float64Array };
+      };
+    }[])
+      if (result.packed !== undefined) {
+        const { bytes, targets, units } = result.packed;
+        for (const view of [bytes, targets, units?.leaves, units?.counts, units?.cuts])
+          if (view !== undefined && view.byteLength > 0) buffers.add(view.buffer as ArrayBuffer);
+      }
     return [...buffers];
   },
 } as Partial<Record<string, (result: unknown) => ArrayBuffer[]>>;
