@@ -87,6 +87,48 @@ describe("generate in worker threads", () => {
     expect(await ct(["validate", "--no-lock", "sammlung.jsonl"], dir)).toMatchObject({ code: 0 });
   });
 
+  test("units below the heading: identical bytes in 1, 2 (by stage) and 3 threads, directory indexes read early", async () => {
+    const fixture = (path: string) => readFile(join(repoRoot, "test/fixtures-units", path), "utf8");
+    const files: Record<string, string> = {
+      "de/bgb.md": await fixture("de/bgb.md"),
+      "ch/bv.md": await fixture("ch/bv.md"),
+      "au/privacy.md": await fixture("au/privacy.md"),
+    };
+    const order: string[] = ["de/bgb.md", "ch/bv.md", "au/privacy.md"];
+    for (let p = 1; p <= 3; p++) {
+      for (let l = 1; l <= 5; l++) {
+        files[`teil-${p}/gesetz-${l}.md`] = law(p * 100 + l, 4 + ((p * l) % 20));
+        order.push(`teil-${p}/gesetz-${l}.md`);
+      }
+      files[`teil-${p}/index.md`] = `## Teil ${p}\n\n(1) Einleitung.\n\n(2) Mehr.\n`;
+      order.push(`teil-${p}/index.md`);
+    }
+    const root = join(dir, "data");
+    await writeTree(root, files);
+    await lock({
+      dir: root,
+      output: join(dir, "u.lock.json"),
+      order,
+      slug: "einheiten",
+      titleId: "U1",
+      name: "Einheiten",
+      versionDate: "2024-01-01",
+      sourceTextUrl: "https://www.legislation.gov.au/U1/text",
+      units: true,
+    });
+    const runs = [];
+    for (const jobs of ["1", "2", "3"]) {
+      const run = await ct(["generate", "u.lock.json", "--jobs", jobs, "--verbose"], dir);
+      expect(run.code, run.stderr).toBe(0);
+      runs.push(run);
+    }
+    expect(runs[1]!.stderr).toContain("parsed in 1 capped worker thread, its lines made in this one");
+    expect(runs[1]!.stdout).toBe(runs[0]!.stdout);
+    expect(runs[2]!.stdout).toBe(runs[0]!.stdout);
+    // Units were made: addresses below the headings.
+    expect(runs[0]!.stdout).toMatch(/#[^"]*\/abs-2"/);
+  });
+
   test("a changed artifact found by a worker stops the run, naming it, and nothing is written", async () => {
     const root = await copyFixture("privacy-act-1988", dir);
     const manifest = JSON.parse(
