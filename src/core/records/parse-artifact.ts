@@ -4,13 +4,14 @@
  * only plans a dataset or joins lines the worker threads made (lock, generate's main thread) does not load the
  * markdown and YAML parsers as it starts. Pure: the bytes come through `read`.
  */
-import { decodeUtf8, isUtf8, sha256Hex } from "../bytes.js";
+import { decodeUtf8 } from "../bytes.js";
 import { DatasetError } from "../errors.js";
 import type { LockManifest, ManifestArtifact } from "../lock/manifest.js";
 import { type ArtifactLimits, ArtifactError } from "../markdown/limits.js";
 import { parseArtifact } from "../markdown/targets.js";
 import type { OutputRecord } from "./record-line.js";
 import { type ArtifactReader, type ArtifactSource, generateRecordsFrom, type ParsedSource } from "./generate.js";
+import { verifyArtifactBytes } from "./verify-artifact.js";
 
 const READ_AHEAD = 8;
 
@@ -26,14 +27,7 @@ export function parseArtifactBytes(
   units = false,
 ): ParsedSource {
   // `checked`: these are the very bytes whose digest the manifest pins, just digested and found UTF-8 by lock.
-  if (!checked) {
-    const digest = sha256Hex(bytes);
-    if (digest !== artifact.sha256)
-      throw new DatasetError([
-        `${artifact.path}: changed since the lock manifest was written (its sha256 is ${digest}, the manifest pins ${artifact.sha256})`,
-      ]);
-    if (!isUtf8(bytes)) throw new DatasetError([`${artifact.path}: not valid UTF-8`]);
-  }
+  if (!checked) verifyArtifactBytes(artifact, bytes);
   const text = decodeUtf8(bytes);
   try {
     return { text, parsed: parseArtifact(text, artifact.indexKind ?? "body-block", limits, units) };

@@ -114,8 +114,8 @@ function packUnits(artifact: ManifestArtifact, parsed: ParsedArtifact): PackedUn
 }
 
 /**
- * A task of the pool (worker.ts) when generate runs by stage (staged-parse.ts): verifies and parses a batch of artifacts
- * of a dataset (their bytes read by the main thread), and gives what the main thread makes their lines
+ * A task of the pool (worker.ts) when generate runs by stage (staged-parse.ts): parses a batch of artifacts of a
+ * dataset (their bytes read and verified by the main thread), and gives what the main thread makes their lines
  * of. A dataset problem comes back as it is; any other error as an operational one naming the artifact.
  */
 export async function parseBatch(task: {
@@ -130,7 +130,8 @@ export async function parseBatch(task: {
   return task.artifacts.map((artifact, i): ParseResult => {
     try {
       const bytes = task.contents[i]!;
-      const { text, parsed } = parseArtifactBytes(artifact, bytes, task.limits, false, task.units);
+      // Verified by the main thread as it read them (staged-parse.ts).
+      const { text, parsed } = parseArtifactBytes(artifact, bytes, task.limits, true, task.units);
       return { packed: packParse(artifact, text, parsed, bytes) };
     } catch (error) {
       if (error instanceof DatasetError) return encodeFailure(error);

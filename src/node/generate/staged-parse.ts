@@ -27,6 +27,7 @@ import { OperationalError } from "../errors.js";
 import { readRegularFileSync } from "../files/regular-file.js";
 import type { WorkPool } from "../pool/pool.js";
 import { decodeFailure, isTaskFailure } from "../pool/task-failure.js";
+import { verifyArtifactBytes } from "../../core/records/verify-artifact.js";
 import { acceptSpares, batchEncoder } from "./encoded-lines.js";
 import { FIELDS, type PackedParse, type PackedUnits } from "./parse-batch.js";
 import type { ArtifactTasks } from "./generate-pool.js";
@@ -164,7 +165,10 @@ export function stagedLineSource(
     for (let position = first; position < dispatched; position++) {
       const artifact = artifacts[position]!;
       try {
-        contents.push(ownBuffer(readRegularFileSync(resolveArtifact(root, artifact.path))));
+        const bytes = readRegularFileSync(resolveArtifact(root, artifact.path));
+        // Verified here (sha256, UTF-8), as the worker would: of the two threads, the worker is the busier.
+        verifyArtifactBytes(artifact, bytes);
+        contents.push(ownBuffer(bytes));
         sent.push(artifact);
       } catch (error) {
         unread.set(
