@@ -11,6 +11,8 @@ import {
   generateLineBatchesFrom,
   generateLineStepsFrom,
   type LineSource,
+  lineStartsInBytes,
+  lineStartsInJson,
   linesInThread,
   sourceBytesOf,
   targetLineTemplate,
@@ -343,6 +345,35 @@ describe("a heading's JSON text written from its bytes (writeJsonBytes) is JSON.
         check(bytes, from, to);
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe("lineStartsInBytes reads off the bytes what lineStartsInJson reads off their JSON text", () => {
+  test("any text and any lines asked for", () => {
+    const piece = fc.constantFrom("a", "ä", "\n", "\r", "\r\n", '"', "\\", "\t", "\u0001", "\u007f", "€ ", "§ 1\n");
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 40 }),
+        fc.array(fc.nat(12), { maxLength: 6 }),
+        fc.nat(4),
+        (pieces, asked, pad) => {
+          const bytes = Buffer.concat([
+            Buffer.alloc(pad, 0x78),
+            Buffer.from(pieces.join(""), "utf8"),
+            Buffer.from("yz"),
+          ]);
+          const from = pad;
+          const to = bytes.length - 2;
+          const lines = [...asked].sort((a, b) => a - b);
+          const json = JSON.stringify(bytes.subarray(from, to).toString("latin1"));
+          const expected = lineStartsInJson(json, lines);
+          const got = lineStartsInBytes(bytes, from, to, lines);
+          if (expected === undefined) expect(got).toBeUndefined();
+          else expect(got).toEqual({ ...expected, end: json.length - 1 });
+        },
+      ),
+      { numRuns: 2000 },
     );
   });
 });

@@ -68,10 +68,15 @@ export class UnitIds {
 
   /** The citationTargetId of the unit whose local is its parent's (whose bytes end at `parentEnd`), `/` and `step`. */
   unit(parentEnd: number, step: string): string {
+    this.local(parentEnd, step);
+    return sha256Hex(this.#bytes.subarray(0, this.end));
+  }
+
+  /** The bytes of the unit whose local is its parent's, `/` and `step`, as `unit` writes them, not hashed. */
+  local(parentEnd: number, step: string): void {
     this.#room(parentEnd, step.length + 1);
     this.#bytes[parentEnd] = 0x2f; // /
     this.end = writeUtf8Into(this.#bytes, parentEnd + 1, step);
-    return sha256Hex(this.#bytes.subarray(0, this.end));
   }
 
   /** Room for `characters` more UTF-16 code units from `at`, the bytes before it kept. */

@@ -19,6 +19,12 @@ export interface UnitCut {
   end: number;
   /** Its depth below the heading: 1 for the heading's own units. */
   depth: number;
+  /**
+   * Its citationTargetId and textDigest, when made where it was cut (the worker of src/node/generate/staged-parse.ts);
+   * else made with its record.
+   */
+  citationTargetId?: string;
+  textDigest?: string;
 }
 
 /** A unit as it is read: its own leaves and its children, in order. */

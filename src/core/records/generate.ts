@@ -509,16 +509,20 @@ function visitUnits(
       (o) => o - target.start,
     );
   } else {
-    json = heading.markdownJson!;
+    json = "";
     const from = heading.byteStart;
-    // The leaves start at line starts: where each falls is read off the heading's JSON text, by its line endings
-    // (lineStartsInJson); else (a heading whose leaf does not start where its target does) by a walk over its bytes.
+    // The leaves start at line starts: where each falls in the heading's JSON text (which the writer makes from its
+    // bytes) is read off its bytes by their line endings (lineStartsInBytes); else (a heading whose leaf does not start
+    // where its target does) by a walk over its bytes.
     const headingLeaf = leaves[target.blockStart]!;
     const lines: number[] = [];
     for (let k = first; k < target.blockEnd; k++) lines.push(leaves[k]!.line - headingLeaf.line);
-    const read = headingLeaf.lineStart === target.start ? lineStartsInJson(json, lines) : undefined;
+    const read =
+      headingLeaf.lineStart === target.start
+        ? lineStartsInBytes(source.bytes, from, heading.byteEnd, lines)
+        : undefined;
     if (read !== undefined) {
-      read.json.push(json.length - 1);
+      read.json.push(read.end);
       read.bytes.push(heading.byteEnd - from);
       moved = read.json;
       byteAt = read.bytes;
@@ -531,7 +535,7 @@ function visitUnits(
     }
     for (let k = 0; k < byteAt.length; k++) byteAt[k]! += from;
   }
-  heading.markdownJson = json;
+  if (source === undefined) heading.markdownJson = json;
   visit(heading);
   /** The enclosing units' locals and printed designations, by depth. */
   // Each entry also has the JCS text of the trail of a unit below it (ownTrailJson): its parent's and one more.
@@ -565,16 +569,20 @@ function visitUnits(
       // its values go to the writer in one object made once (unitLine), written before the next unit is made.
       checkUnitStep(unit.step);
       made = unitLine;
-      made.citationTargetId = unitIds.unit(parent.idEnd, unit.step);
+      if (unit.citationTargetId === undefined) made.citationTargetId = unitIds.unit(parent.idEnd, unit.step);
+      else {
+        unitIds.local(parent.idEnd, unit.step);
+        made.citationTargetId = unit.citationTargetId;
+      }
       made.localBytes = unitIds.bytes;
       made.localFrom = unitIds.localStart;
       made.localTo = unitIds.end;
       made.headingText = unit.headingText;
       made.blockEnd = unit.end;
       made.blockStart = unit.first;
-      made.textDigest = deriveTextDigestOfUtf8(
-        source.bytes.subarray(byteAt![unit.first - first], byteAt![unit.end - first]),
-      );
+      made.textDigest =
+        unit.textDigest ??
+        deriveTextDigestOfUtf8(source.bytes.subarray(byteAt![unit.first - first], byteAt![unit.end - first]));
       // Copied by the writer from its heading's line: no text made.
       made.jsonFrom = moved[unit.first - first]!;
       made.jsonTo = moved[unit.end - first]!;
@@ -603,6 +611,58 @@ function visitUnits(
 
 /** The citationTargetIds of units on the source bytes (visitUnits), from their locals' bytes. */
 const unitIds = new UnitIds();
+
+/**
+ * What the JSON text of one byte of UTF-8 read as Latin-1 adds to it (JSON.stringify's escapes): 1 for `"`, `\`, `\b`,
+ * `\t`, `\n`, `\f`, `\r`, 5 for the other characters below U+0020 (`\u001f`), else 0.
+ */
+const ESCAPE_EXTRA = (() => {
+  const extra = new Uint8Array(256);
+  for (let b = 0; b < 0x20; b++) extra[b] = 5;
+  for (const b of [0x08, 0x09, 0x0a, 0x0c, 0x0d, 0x22, 0x5c]) extra[b] = 1;
+  return extra;
+})();
+
+/**
+ * lineStartsInJson of the JSON text of `bytes[from, to)` (read as Latin-1, as the writer writes it: SourceBytes), read
+ * off the bytes: where the lines start in that JSON text (its opening quote at 0) and in the bytes (from `from`), and
+ * `end`, where its closing quote is. Undefined when the text has fewer lines than asked for.
+ */
+export function lineStartsInBytes(
+  bytes: Uint8Array,
+  from: number,
+  to: number,
+  lines: readonly number[],
+): { json: number[]; bytes: number[]; end: number } | undefined {
+  const jsonAt: number[] = [];
+  const byteAt: number[] = [];
+  let k = 0;
+  while (k < lines.length && lines[k] === 0) {
+    jsonAt.push(1);
+    byteAt.push(0);
+    k++;
+  }
+  /** What the escapes add before `i`. */
+  let extra = 0;
+  let line = 0;
+  for (let i = from; i < to; i++) {
+    const b = bytes[i]!;
+    const more = ESCAPE_EXTRA[b]!;
+    if (more === 0) continue;
+    extra += more;
+    // A line ends at \n, and at a \r not followed by \n (\r\n ends at its \n).
+    if (b === 0x0a || (b === 0x0d && !(i + 1 < to && bytes[i + 1] === 0x0a))) {
+      line++;
+      while (k < lines.length && lines[k] === line) {
+        jsonAt.push(1 + i + 1 - from + extra);
+        byteAt.push(i + 1 - from);
+        k++;
+      }
+    }
+  }
+  if (k < lines.length) return undefined;
+  return { json: jsonAt, bytes: byteAt, end: 1 + to - from + extra };
+}
 
 /**
  * Where lines of a text start, by their number from its first (ascending, repeats allowed), in `json`, the text's
@@ -739,10 +799,8 @@ function targetOf(
     byteStart = source.offsets.byteOf(start);
     byteEnd = source.offsets.byteOf(end);
     textDigest = deriveTextDigestOfUtf8(source.bytes.subarray(byteStart, byteEnd));
-    // In a dataset with units, the JSON text is made here (its units' are slices of it: visitUnits); else the writer
-    // writes it from the bytes.
-    if (parsed.leaves === undefined) markdownBytes = source.bytes;
-    else markdownJson = JSON.stringify(source.latin1.slice(byteStart, byteEnd));
+    // Its JSON text is written from the bytes by the writer (its units' are runs of it in the line: visitUnits).
+    markdownBytes = source.bytes;
   }
   // On the source bytes no address is made (the writer writes the local into its line template): the local is checked
   // here (a unit's, by its step: checkUnitStep).

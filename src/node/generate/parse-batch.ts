@@ -7,6 +7,8 @@ import { DatasetError, errorMessage } from "../../core/errors.js";
 import type { ManifestArtifact } from "../../core/lock/manifest.js";
 import type { ArtifactLimits } from "../../core/markdown/limits.js";
 import type { ParsedArtifact } from "../../core/markdown/targets.js";
+import { targetAddressPrefix } from "../../core/address/address.js";
+import { citationTargetIdHead, deriveTextDigestOfUtf8, UnitIds } from "../../core/digest.js";
 import { localsOf, unitCutsOf, Utf8Offsets } from "../../core/records/generate.js";
 import { OperationalError } from "../errors.js";
 import { encodeFailure, type TaskFailure } from "../pool/task-failure.js";
@@ -41,9 +43,17 @@ export interface PackedUnits {
   /** Each unit's step and printed designation. */
   steps: string[];
   printed: string[];
+  /** Each unit's citationTargetId and textDigest, made in the worker (two a unit). */
+  digests: string[];
 }
 
 export const FIELDS = 7;
+
+/** What the worker needs of the dataset's fields: the units' citationTargetIds are made there. */
+export interface DatasetHead {
+  datasetDigest: string;
+  slug: string;
+}
 
 /** One artifact's answer of a parseBatch task. */
 export type ParseResult = { packed: PackedParse } | TaskFailure;
@@ -51,11 +61,13 @@ export type ParseResult = { packed: PackedParse } | TaskFailure;
 /** What the main thread needs of a parsed artifact (in a worker: `text` is its bytes decoded). */
 export function packParse(
   artifact: ManifestArtifact,
+  head: DatasetHead,
   text: string,
   parsed: ParsedArtifact,
   bytes: Uint8Array,
 ): PackedParse {
   const offsets = new Utf8Offsets(text);
+  const locals = localsOf(parsed);
   const targets = new Float64Array(parsed.targets.length * FIELDS);
   const headings: string[] = [];
   let at = 0;
@@ -79,14 +91,44 @@ export function packParse(
     bodyStart: parsed.bodyStart,
     blockCount: parsed.blockCount,
     characters: parsed.bodyStart + parsed.body.length,
-    locals: localsOf(parsed),
-    units: packUnits(artifact, parsed),
+    locals,
+    units: packUnits(artifact, head, parsed, locals, offsets, bytes),
   };
 }
 
-function packUnits(artifact: ManifestArtifact, parsed: ParsedArtifact): PackedUnits | undefined {
+/** One UnitIds for the worker's units (their ids made from their locals' bytes, as generation makes them). */
+const unitIds = new UnitIds();
+
+function packUnits(
+  artifact: ManifestArtifact,
+  head: DatasetHead,
+  parsed: ParsedArtifact,
+  locals: readonly string[],
+  offsets: Utf8Offsets,
+  bytes: Uint8Array,
+): PackedUnits | undefined {
   const perTarget = unitCutsOf(artifact, parsed);
   if (perTarget === undefined || parsed.leaves === undefined) return undefined;
+  const leafStarts = parsed.leaves;
+  const idHead = citationTargetIdHead(head.datasetDigest, targetAddressPrefix(head.slug, artifact.path));
+  const digests: string[] = [];
+  // Each unit's citationTargetId and textDigest, as visitUnits makes them (docs/spec.md, "Units below the heading"): its
+  // local is its parent's, `/` and its step (units come in pre-order); its markdown runs from its first leaf's line to
+  // the next unit's, or to its heading's end.
+  for (const [i, units] of perTarget.entries()) {
+    if (units === undefined || units.length === 0) continue;
+    const target = parsed.targets[i]!;
+    const startOf = (leaf: number) => (leaf < target.blockEnd ? leafStarts[leaf]!.lineStart : target.end);
+    const parents = [unitIds.heading(idHead, locals[i]!)];
+    for (const [u, unit] of units.entries()) {
+      while (parents.length > unit.depth) parents.pop();
+      const id = unitIds.unit(parents[unit.depth - 1]!, unit.step);
+      const from = offsets.byteOf(startOf(unit.first));
+      const to = offsets.byteOf(startOf(unit.end));
+      digests.push(id, deriveTextDigestOfUtf8(bytes.subarray(from, to)));
+      if (u + 1 < units.length && units[u + 1]!.depth > unit.depth) parents.push(unitIds.end);
+    }
+  }
   const leaves = new Float64Array(parsed.leaves.length * 2);
   for (let k = 0; k < parsed.leaves.length; k++) {
     leaves[2 * k] = parsed.leaves[k]!.lineStart;
@@ -110,7 +152,7 @@ function packUnits(artifact: ManifestArtifact, parsed: ParsedArtifact): PackedUn
       steps.push(unit.step);
       printed.push(unit.headingText);
     }
-  return { leaves, counts, cuts, steps, printed };
+  return { leaves, counts, cuts, steps, printed, digests };
 }
 
 /**
@@ -125,6 +167,8 @@ export async function parseBatch(task: {
   limits: ArtifactLimits;
   /** The dataset has units below the heading. */
   units: boolean;
+  /** What the units' citationTargetIds are made of. */
+  head: DatasetHead;
 }): Promise<ParseResult[]> {
   const { parseArtifactBytes } = await import("../../core/records/parse-artifact.js");
   return task.artifacts.map((artifact, i): ParseResult => {
@@ -132,7 +176,7 @@ export async function parseBatch(task: {
       const bytes = task.contents[i]!;
       // Verified by the main thread as it read them (staged-parse.ts).
       const { text, parsed } = parseArtifactBytes(artifact, bytes, task.limits, true, task.units);
-      return { packed: packParse(artifact, text, parsed, bytes) };
+      return { packed: packParse(artifact, task.head, text, parsed, bytes) };
     } catch (error) {
       if (error instanceof DatasetError) return encodeFailure(error);
       return encodeFailure(new OperationalError(`${artifact.path}: ${errorMessage(error)}`));

@@ -113,6 +113,8 @@ function unpackUnits(parsed: ParsedArtifact, units: PackedUnits): void {
         first: units.cuts[3 * u]!,
         end: units.cuts[3 * u + 1]!,
         depth: units.cuts[3 * u + 2]!,
+        citationTargetId: units.digests[2 * u]!,
+        textDigest: units.digests[2 * u + 1]!,
       });
     perTarget.push(cut);
   }
@@ -180,7 +182,17 @@ export function stagedLineSource(
     const moved: ArrayBuffer[] = [];
     for (const bytes of contents) if (bytes.byteLength > 0) moved.push(bytes.buffer as ArrayBuffer);
     const batch = pool
-      .run("parseBatch", { artifacts: sent, contents, limits, units: manifest.units === true }, moved)
+      .run(
+        "parseBatch",
+        {
+          artifacts: sent,
+          contents,
+          limits,
+          units: manifest.units === true,
+          head: { datasetDigest: manifest.datasetDigest, slug: manifest.slug },
+        },
+        moved,
+      )
       .catch((error: unknown) => {
         // A worker out of memory names the artifacts it held (as generate-pool.ts does).
         if (!(error instanceof Error) || error.name !== "WorkerMemoryError") throw error;
