@@ -3,7 +3,7 @@
  * order in one thread, so the output must be byte-identical to a one-thread run. Run through the
  * built bin, where the worker script exists.
  */
-import { readFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { lock } from "../src/node/dataset/lock.js";
@@ -127,6 +127,38 @@ describe("generate in worker threads", () => {
     expect(runs[2]!.stdout).toBe(runs[0]!.stdout);
     // Units were made: addresses below the headings.
     expect(runs[0]!.stdout).toMatch(/#[^"]*\/abs-2"/);
+  });
+
+  test("by stage, an artifact that cannot be read stops the run as with three threads, while batches of large files are queued", async () => {
+    // Found in review: a batch of one large file (over 256 KiB) that cannot be read sent nothing to the worker and was
+    // heard by no one; when the pool closed at the first error, its rejection ended the process with a stack trace.
+    const large = (n: number) =>
+      `# Gesetz ${n}\n\n${`## § 1 Regel\n\n${"Text des Gesetzes. ".repeat(60)}\n\n`.repeat(300)}`;
+    const files: Record<string, string> = { "a.md": "# A\n\nText.\n" };
+    for (const name of ["b", "c", "d", "e", "f", "g"]) files[`${name}.md`] = large(name.charCodeAt(0));
+    const root = join(dir, "data");
+    await writeTree(root, files);
+    await lock({
+      dir: root,
+      output: join(dir, "t.lock.json"),
+      order: Object.keys(files),
+      slug: "gross",
+      titleId: "G1",
+      name: "Gross",
+      versionDate: "2024-01-01",
+      sourceTextUrl: "https://www.legislation.gov.au/G1/text",
+    });
+    await rm(join(root, "a.md"));
+    await mkdir(join(root, "a.md"));
+    await writeFile(join(root, "g.md"), `${files["g.md"]}\nGeändert.\n`);
+    const two = await ct(["generate", "t.lock.json", "-o", "o.jsonl", "--jobs", "2"], dir);
+    const three = await ct(["generate", "t.lock.json", "-o", "o.jsonl", "--jobs", "3"], dir);
+    expect(three.code, three.stderr).toBe(2);
+    expect(two.code, two.stderr).toBe(2);
+    expect(two.stderr).toBe(three.stderr);
+    expect(two.stderr).toContain("a.md");
+    expect(two.stderr).not.toMatch(/\n\s+at /);
+    expect((await readdir(dir)).filter((name) => name.includes("o.jsonl"))).toEqual([]);
   });
 
   test("a changed artifact found by a worker stops the run, naming it, and nothing is written", async () => {

@@ -29,7 +29,7 @@ import type { WorkPool } from "../pool/pool.js";
 import { decodeFailure, isTaskFailure } from "../pool/task-failure.js";
 import { verifyArtifactBytes } from "../../core/records/verify-artifact.js";
 import { acceptSpares, batchEncoder } from "./encoded-lines.js";
-import { FIELDS, type PackedParse, type PackedUnits } from "./parse-batch.js";
+import { FIELDS, type PackedParse, type PackedUnits, type ParseResult } from "./parse-batch.js";
 import type { ArtifactTasks } from "./generate-pool.js";
 
 /** An artifact's lines from its parse made in a worker: the same bytes as artifactBatch makes there. */
@@ -123,8 +123,8 @@ function unpackUnits(parsed: ParsedArtifact, units: PackedUnits): void {
 }
 
 /** How far the worker may run ahead of this thread, and the batches it is sent (generate-pool.ts has the same). */
-const AHEAD_BYTES = 16 * 2 ** 20;
-const AHEAD_ARTIFACTS = 2048;
+const AHEAD_BYTES = 4 * 2 ** 20;
+const AHEAD_ARTIFACTS = 512;
 const BATCH_BYTES = 256 * 1024;
 const BATCH_ARTIFACTS = 32;
 
@@ -181,25 +181,32 @@ export function stagedLineSource(
     }
     const moved: ArrayBuffer[] = [];
     for (const bytes of contents) if (bytes.byteLength > 0) moved.push(bytes.buffer as ArrayBuffer);
-    const batch = pool
-      .run(
-        "parseBatch",
-        {
-          artifacts: sent,
-          contents,
-          limits,
-          units: manifest.units === true,
-          head: { datasetDigest: manifest.datasetDigest, slug: manifest.slug },
-        },
-        moved,
-      )
-      .catch((error: unknown) => {
-        // A worker out of memory names the artifacts it held (as generate-pool.ts does).
-        if (!(error instanceof Error) || error.name !== "WorkerMemoryError") throw error;
-        const more = sent.length > 1 ? ` (or one of the ${sent.length - 1} after it)` : "";
-        const Made = error.constructor as new (heapMb: number, held: string) => Error;
-        throw new Made((error as Error & { heapMb: number }).heapMb, `while it parsed ${sent[0]!.path}${more}`);
-      });
+    // None read: nothing to send (a batch of one large file that could not be read, or of several that all failed).
+    const batch: Promise<ParseResult[]> =
+      sent.length === 0
+        ? Promise.resolve([])
+        : pool
+            .run(
+              "parseBatch",
+              {
+                artifacts: sent,
+                contents,
+                limits,
+                units: manifest.units === true,
+                head: { datasetDigest: manifest.datasetDigest, slug: manifest.slug },
+              },
+              moved,
+            )
+            .catch((error: unknown) => {
+              // A worker out of memory names the artifacts it held (as generate-pool.ts does).
+              if (!(error instanceof Error) || error.name !== "WorkerMemoryError") throw error;
+              const more = sent.length > 1 ? ` (or one of the ${sent.length - 1} after it)` : "";
+              const Made = error.constructor as new (heapMb: number, held: string) => Error;
+              throw new Made((error as Error & { heapMb: number }).heapMb, `while it parsed ${sent[0]!.path}${more}`);
+            });
+    // Its failure surfaces at the positions that await it; a batch none of whose positions is awaited any more (the run
+    // stopped at an earlier one, the pool closed) fails unheard, not as an unhandled rejection that ends the process.
+    batch.catch(() => undefined);
     let answered = 0;
     for (let position = first; position < dispatched; position++) {
       const failed = unread.get(position);
