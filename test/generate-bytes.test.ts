@@ -12,7 +12,6 @@ import {
   generateLineStepsFrom,
   type LineSource,
   lineStartsInBytes,
-  lineStartsInJson,
   linesInThread,
   sourceBytesOf,
   targetLineTemplate,
@@ -23,6 +22,7 @@ import { parseArtifactBytes } from "../src/core/records/parse-artifact.js";
 import { batchEncoder, jsonBytesRoom, writeJsonBytes, writeSteps } from "../src/node/generate/encoded-lines.js";
 import { lock } from "../src/node/dataset/lock.js";
 import { tempDir, writeTree } from "./helpers/datasets.js";
+import { lineStartsInJson } from "./helpers/line-starts-in-json.js";
 import { repoRoot } from "./helpers/records.js";
 
 let dir: string;

@@ -31,6 +31,27 @@ function law(n: number, sections: number): string {
   return parts.join("");
 }
 
+/**
+ * Writes `files` into `data/` and locks them in `order` to `manifest` (slug `slug`; `units`: with units below the
+ * heading); the dataset root.
+ */
+async function lockTree(files: Record<string, string>, order: string[], manifest: string, slug: string, units = false) {
+  const root = join(dir, "data");
+  await writeTree(root, files);
+  await lock({
+    dir: root,
+    output: join(dir, manifest),
+    order,
+    slug,
+    titleId: slug.toUpperCase(),
+    name: slug,
+    versionDate: "2024-01-01",
+    sourceTextUrl: `https://www.legislation.gov.au/${slug}/text`,
+    ...(units ? { units: true as const } : {}),
+  });
+  return root;
+}
+
 describe("generate in worker threads", () => {
   test.each([1, 2, 3])("--jobs %i gives the committed bytes of both example datasets", async (jobs) => {
     for (const slug of ["privacy-act-1988", "mvfg"]) {
@@ -65,18 +86,7 @@ describe("generate in worker threads", () => {
       files[`${folder}/index.md`] = `## Teil ${p} - Sammlung ${p}\n\nEinleitung.\n`;
       order.push(`${folder}/index.md`); // after its siblings: the record builder asks for it before its turn
     }
-    const root = join(dir, "data");
-    await writeTree(root, files);
-    await lock({
-      dir: root,
-      output: join(dir, "t.lock.json"),
-      order,
-      slug: "sammlung",
-      titleId: "S1",
-      name: "Sammlung",
-      versionDate: "2024-01-01",
-      sourceTextUrl: "https://www.legislation.gov.au/S1/text",
-    });
+    await lockTree(files, order, "t.lock.json", "sammlung");
     const one = await ct(["generate", "t.lock.json", "--jobs", "1"], dir);
     const two = await ct(["generate", "t.lock.json", "--jobs", "2"], dir);
     expect(one.code).toBe(0);
@@ -103,19 +113,7 @@ describe("generate in worker threads", () => {
       files[`teil-${p}/index.md`] = `## Teil ${p}\n\n(1) Einleitung.\n\n(2) Mehr.\n`;
       order.push(`teil-${p}/index.md`);
     }
-    const root = join(dir, "data");
-    await writeTree(root, files);
-    await lock({
-      dir: root,
-      output: join(dir, "u.lock.json"),
-      order,
-      slug: "einheiten",
-      titleId: "U1",
-      name: "Einheiten",
-      versionDate: "2024-01-01",
-      sourceTextUrl: "https://www.legislation.gov.au/U1/text",
-      units: true,
-    });
+    await lockTree(files, order, "u.lock.json", "einheiten", true);
     const runs = [];
     for (const jobs of ["1", "2", "3"]) {
       const run = await ct(["generate", "u.lock.json", "--jobs", jobs, "--verbose"], dir);
@@ -136,18 +134,7 @@ describe("generate in worker threads", () => {
       `# Gesetz ${n}\n\n${`## § 1 Regel\n\n${"Text des Gesetzes. ".repeat(60)}\n\n`.repeat(300)}`;
     const files: Record<string, string> = { "a.md": "# A\n\nText.\n" };
     for (const name of ["b", "c", "d", "e", "f", "g"]) files[`${name}.md`] = large(name.charCodeAt(0));
-    const root = join(dir, "data");
-    await writeTree(root, files);
-    await lock({
-      dir: root,
-      output: join(dir, "t.lock.json"),
-      order: Object.keys(files),
-      slug: "gross",
-      titleId: "G1",
-      name: "Gross",
-      versionDate: "2024-01-01",
-      sourceTextUrl: "https://www.legislation.gov.au/G1/text",
-    });
+    const root = await lockTree(files, Object.keys(files), "t.lock.json", "gross");
     await rm(join(root, "a.md"));
     await mkdir(join(root, "a.md"));
     await writeFile(join(root, "g.md"), `${files["g.md"]}\nGeändert.\n`);

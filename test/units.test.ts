@@ -677,7 +677,7 @@ describe("the lines of units", () => {
 
   test("lineStartsInJson: line starts by number, read off the escapes, are where the walk over the bytes puts them", async () => {
     const { byteAndJsonOffsets } = await import("../src/core/records/record-line.js");
-    const { lineStartsInJson } = await import("../src/core/records/generate.js");
+    const { lineStartsInJson } = await import("./helpers/line-starts-in-json.js");
     const fc = (await import("fast-check")).default;
     // Line endings of every kind CommonMark has (LF, CR LF, a CR alone), and what else escapes or takes more bytes.
     const character = fc.constantFrom(...ESCAPES, "\r\n", "\u0001", "\u001f", "\u2028", "😀", "§", "Text ", "(1) ");

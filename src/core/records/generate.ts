@@ -6,7 +6,7 @@
  */
 
 import { formatAddress, isLocalCoordinate, targetAddress, targetAddressPrefix } from "../address/address.js";
-import { decodeLatin1, decodeUtf8, utf8ByteLength } from "../bytes.js";
+import { decodeUtf8, utf8ByteLength } from "../bytes.js";
 import { assignLocalCoordinates, type HeadingInput } from "../address/numbering.js";
 import {
   type CitationTargetIdHead,
@@ -181,8 +181,8 @@ interface ArtifactTarget {
   citationTargetId: string;
   headingText: string;
   /**
-   * The markdown; "" when the target is made on the source bytes (SourceBytes), whose writer writes its JSON text
-   * (`markdownJson`, `markdownInner`).
+   * The markdown; "" when the target is made on the source bytes (SourceBytes), whose writer writes its JSON text from
+   * them (`markdownBytes`).
    */
   markdown: string;
   blockEnd: number;
@@ -194,15 +194,13 @@ interface ArtifactTarget {
    */
   ownTrail: string[] | undefined;
   /**
-   * The JCS text of its markdown, when made already: a heading with units below it and its units (a unit's text is a
-   * slice of its heading's, escaped once).
+   * The JCS text of its markdown, when made already without the source bytes: a heading with units below it and its
+   * units (a unit's text is a slice of its heading's, escaped once).
    */
   markdownJson: string | undefined;
-  /** Its markdown's JSON text without its quotes, when made (a heading's, on the source bytes: SourceBytes). */
-  markdownInner: string | undefined;
   /**
    * A unit's, made on the source bytes: where its markdown's JSON text is in its heading's (which has its opening quote
-   * at 0): the writer copies it from the heading's line, the last line before it with `markdownInner`. Else -1.
+   * at 0): the writer copies it from the heading's line, the last line before it with `markdownBytes`. Else -1.
    */
   jsonFrom: number;
   jsonTo: number;
@@ -214,9 +212,9 @@ interface ArtifactTarget {
   byteStart: number;
   byteEnd: number;
   /**
-   * The source bytes, for a heading without units below it made on them: the writer writes the JSON text of their run
-   * `[byteStart, byteEnd)` itself (what `JSON.stringify` of the run read as Latin-1 gives: SourceBytes), and
-   * `markdownJson` is not made. Else undefined.
+   * The source bytes, for a heading made on them: the writer writes the JSON text of their run `[byteStart, byteEnd)`
+   * itself (what `JSON.stringify` of the run read as Latin-1 gives: SourceBytes), and `markdownJson` is not made. Else
+   * undefined.
    */
   markdownBytes: Uint8Array | undefined;
   /**
@@ -231,14 +229,12 @@ interface ArtifactTarget {
 /**
  * An artifact's source bytes, for a generator that writes bytes (worker threads): each target's markdown is a slice of
  * them, so its textDigest is the SHA-256 of that slice (the same as of the text encoded: deriveTextDigestOfUtf8), and
- * its JSON text is made on the bytes read one byte to one character (`latin1`): `JSON.stringify` escapes only `"`,
- * `\` and characters below U+0020, and in UTF-8 those bytes are never part of a longer sequence, so the escaped bytes
- * are the UTF-8 bytes of the escaped text. Such a JSON text is Latin-1 for bytes: written byte for byte, never encoded.
+ * its JSON text is written from the bytes read one byte to one character (Latin-1): `JSON.stringify` escapes only `"`,
+ * `\` and characters below U+0020 (JSON_ESCAPES), and in UTF-8 those bytes are never part of a longer sequence, so the
+ * escaped bytes are the UTF-8 bytes of the escaped text.
  */
 export interface SourceBytes {
   bytes: Uint8Array;
-  /** The bytes read as Latin-1: made when first asked for (a heading with units below it; the others' JSON texts are written from the bytes by the writer, `markdownBytes`). */
-  readonly latin1: string;
   /** UTF-16 offsets of the artifact's text to byte offsets. */
   offsets: ByteOffsets;
 }
@@ -250,21 +246,26 @@ export interface ByteOffsets {
 
 /** The source bytes of an artifact whose text is `text` (its bytes decoded). */
 export function sourceBytesOf(text: string, bytes: Uint8Array): SourceBytes {
-  return sourceBytesWith(bytes, new Utf8Offsets(text));
+  return { bytes, offsets: new Utf8Offsets(text) };
 }
 
-/** The source bytes of an artifact whose text's offsets map to byte offsets by `offsets`. */
-export function sourceBytesWith(bytes: Uint8Array, offsets: ByteOffsets): SourceBytes {
-  let latin1: string | undefined;
-  return {
-    bytes,
-    get latin1() {
-      latin1 ??= decodeLatin1(bytes);
-      return latin1;
-    },
-    offsets,
-  };
-}
+/**
+ * For each byte, what JSON.stringify writes for it as a character of a string read one byte to one character (Latin-1):
+ * 0 for itself; else the letter of its escape after the backslash (`"`, `\\`, `b`, `t`, `n`, `f`, `r`), or `u` for the
+ * other characters below U+0020, written `\u00` and two lowercase hex digits (five characters more than the byte).
+ */
+export const JSON_ESCAPES = (() => {
+  const escapes = new Uint8Array(256);
+  for (let b = 0; b < 0x20; b++) escapes[b] = 0x75;
+  escapes[0x08] = 0x62;
+  escapes[0x09] = 0x74;
+  escapes[0x0a] = 0x6e;
+  escapes[0x0c] = 0x66;
+  escapes[0x0d] = 0x72;
+  escapes[0x22] = 0x22;
+  escapes[0x5c] = 0x5c;
+  return escapes;
+})();
 
 /**
  * UTF-16 offsets of a text to the offsets of its UTF-8 bytes, for offsets asked mostly in ascending order (each
@@ -613,20 +614,10 @@ function visitUnits(
 const unitIds = new UnitIds();
 
 /**
- * What the JSON text of one byte of UTF-8 read as Latin-1 adds to it (JSON.stringify's escapes): 1 for `"`, `\`, `\b`,
- * `\t`, `\n`, `\f`, `\r`, 5 for the other characters below U+0020 (`\u001f`), else 0.
- */
-const ESCAPE_EXTRA = (() => {
-  const extra = new Uint8Array(256);
-  for (let b = 0; b < 0x20; b++) extra[b] = 5;
-  for (const b of [0x08, 0x09, 0x0a, 0x0c, 0x0d, 0x22, 0x5c]) extra[b] = 1;
-  return extra;
-})();
-
-/**
- * lineStartsInJson of the JSON text of `bytes[from, to)` (read as Latin-1, as the writer writes it: SourceBytes), read
- * off the bytes: where the lines start in that JSON text (its opening quote at 0) and in the bytes (from `from`), and
- * `end`, where its closing quote is. Undefined when the text has fewer lines than asked for.
+ * Where lines of the text `bytes[from, to)` start, by their number from its first (ascending, repeats allowed): in its
+ * JSON text as the writer writes it (SourceBytes; its opening quote at 0) and in the bytes (from `from`); and `end`,
+ * where that JSON text's closing quote is. A line ends at `\n`, at `\r\n` and at a `\r` alone, as CommonMark's lines
+ * do. Undefined when the text has fewer lines than asked for.
  */
 export function lineStartsInBytes(
   bytes: Uint8Array,
@@ -647,9 +638,9 @@ export function lineStartsInBytes(
   let line = 0;
   for (let i = from; i < to; i++) {
     const b = bytes[i]!;
-    const more = ESCAPE_EXTRA[b]!;
-    if (more === 0) continue;
-    extra += more;
+    const letter = JSON_ESCAPES[b]!;
+    if (letter === 0) continue;
+    extra += letter === 0x75 ? 5 : 1;
     // A line ends at \n, and at a \r not followed by \n (\r\n ends at its \n).
     if (b === 0x0a || (b === 0x0d && !(i + 1 < to && bytes[i + 1] === 0x0a))) {
       line++;
@@ -662,51 +653,6 @@ export function lineStartsInBytes(
   }
   if (k < lines.length) return undefined;
   return { json: jsonAt, bytes: byteAt, end: 1 + to - from + extra };
-}
-
-/**
- * Where lines of a text start, by their number from its first (ascending, repeats allowed), in `json`, the text's
- * `JSON.stringify` made on its bytes read as Latin-1 (SourceBytes): `json` is the offset in it (after the opening
- * quote), `bytes` the offset in the text's bytes. Read off the escapes alone (`indexOf`, no pass over every byte): a
- * line ends at `\n`, at `\r\n` and at a `\r` alone, as CommonMark's lines do, and every character of the JSON text
- * that is not part of an escape is one byte. Undefined when the text has fewer lines than asked for.
- */
-export function lineStartsInJson(
-  json: string,
-  lines: readonly number[],
-): { json: number[]; bytes: number[] } | undefined {
-  const jsonAt: number[] = [];
-  const byteAt: number[] = [];
-  /** The characters the JSON text has more than the bytes up to here: the opening quote, and what escapes add. */
-  let extra = 1;
-  let line = 0;
-  let backslash = json.indexOf("\\", 1);
-  for (let k = 0; k < lines.length; k++) {
-    const want = lines[k]!;
-    while (line < want) {
-      if (backslash === -1) return undefined;
-      const c = json.charCodeAt(backslash + 1);
-      const length = c === 0x75 ? 6 : 2; // \u0001, or \n, \r, \", \\, \t …
-      extra += length - 1;
-      const after = backslash + length;
-      // A line ends at \n, and at a \r not followed by \n (\r\n ends at its \n).
-      if (c === 0x6e || (c === 0x72 && !(json.charCodeAt(after) === 0x5c && json.charCodeAt(after + 1) === 0x6e)))
-        if (++line === want) {
-          jsonAt.push(after);
-          byteAt.push(after - extra);
-        }
-      backslash = json.indexOf("\\", after);
-    }
-    if (want === 0) {
-      jsonAt.push(1);
-      byteAt.push(0);
-    } else if (jsonAt.length === k) {
-      // A repeat of the line before.
-      jsonAt.push(jsonAt[k - 1]!);
-      byteAt.push(byteAt[k - 1]!);
-    }
-  }
-  return { json: jsonAt, bytes: byteAt };
 }
 
 /**
@@ -725,7 +671,6 @@ const unitLine: ArtifactTarget = {
   textDigest: "",
   ownTrail: undefined,
   markdownJson: undefined,
-  markdownInner: undefined,
   jsonFrom: -1,
   jsonTo: -1,
   ownTrailJson: undefined,
@@ -818,7 +763,6 @@ function targetOf(
     textDigest,
     ownTrail: undefined,
     markdownJson,
-    markdownInner: undefined,
     jsonFrom: -1,
     jsonTo: -1,
     ownTrailJson: undefined,
@@ -923,10 +867,9 @@ export interface TargetLine {
   citationTargetId: string;
   headingTextJson: string;
   /**
-   * The markdown's JSON text without its quotes; undefined for a unit's (`jsonFrom`, `jsonTo`: ArtifactTarget) and for
-   * one written from the source bytes (`markdownBytes`, `byteStart`, `byteEnd`: ArtifactTarget).
+   * A heading's source bytes, its markdown their run `[byteStart, byteEnd)`; undefined for a unit's, which is a run of
+   * its heading's JSON text (`jsonFrom`, `jsonTo`: ArtifactTarget).
    */
-  markdownInner: string | undefined;
   markdownBytes: Uint8Array | undefined;
   byteStart: number;
   byteEnd: number;
@@ -1164,8 +1107,6 @@ export function writeArtifactByteLines(
   const trails = visitArtifactTargets(commonOf(manifest), artifact, parsed, source, (target) => {
     // The JCS texts not made yet (a heading's), then the target itself as the line's values: no object more per line.
     target.headingTextJson ??= valueJson(target.headingText, WELL_FORMED);
-    if (target.jsonFrom === -1 && target.markdownBytes === undefined)
-      target.markdownInner ??= target.markdownJson!.slice(1, -1);
     target.ownTrailJson ??= valueJson(target.ownTrail, WELL_FORMED);
     line(target as TargetLine);
   });

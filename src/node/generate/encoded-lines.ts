@@ -6,6 +6,7 @@
  */
 import {
   type EncodedArtifactLines,
+  JSON_ESCAPES,
   joinTrails,
   type LineStep,
   type TargetLine,
@@ -120,29 +121,11 @@ function writeShort(to: Buffer, at: number, text: string): number {
   return a;
 }
 
-/**
- * For each byte, what JSON.stringify writes for it as a character of a string read one byte to one character (Latin-1):
- * 0 for itself; else the letter of its escape after the backslash (`"`, `\\`, `b`, `t`, `n`, `f`, `r`), or `u` for the
- * other characters below U+0020, written `\u00` and two lowercase hex digits. A byte of a longer UTF-8 sequence is
- * never one of them, so the bytes written are the UTF-8 of the markdown's JSON text (SourceBytes).
- */
-const ESCAPES = (() => {
-  const escapes = new Uint8Array(256);
-  for (let b = 0; b < 0x20; b++) escapes[b] = 0x75;
-  escapes[0x08] = 0x62;
-  escapes[0x09] = 0x74;
-  escapes[0x0a] = 0x6e;
-  escapes[0x0c] = 0x66;
-  escapes[0x0d] = 0x72;
-  escapes[0x22] = 0x22;
-  escapes[0x5c] = 0x5c;
-  return escapes;
-})();
 const HEX_DIGITS = Uint8Array.from("0123456789abcdef", (c) => c.charCodeAt(0));
 
 /**
  * The JSON text of the bytes `bytes[from, to)` without its quotes, as JSON.stringify writes it for them read as Latin-1
- * (ESCAPES), written to `out` at `at`; the offset after it. One pass, no string made: JSON.stringify of each heading's
+ * (JSON_ESCAPES), written to `out` at `at`; the offset after it. One pass, no string made: JSON.stringify of each heading's
  * text, then its copy into the line, were a tenth of generate's workers (bench/RESULTS.md). Four bytes at a time where
  * none of them is escaped (most of a text: `plain`), the others one at a time.
  */
@@ -180,7 +163,7 @@ function writeEscaped(out: Buffer, at: number, bytes: Uint8Array, from: number, 
   let a = at;
   for (let i = from; i < to; i++) {
     const b = bytes[i]!;
-    const letter = ESCAPES[b]!;
+    const letter = JSON_ESCAPES[b]!;
     if (letter === 0) {
       out[a++] = b;
       continue;
@@ -205,7 +188,7 @@ export function jsonBytesRoom(bytes: Uint8Array, from: number, to: number): numb
   if (to - from <= 65536) return 6 * (to - from);
   let room = to - from;
   for (let i = from; i < to; i++) {
-    const letter = ESCAPES[bytes[i]!]!;
+    const letter = JSON_ESCAPES[bytes[i]!]!;
     if (letter !== 0) room += letter === 0x75 ? 5 : 1;
   }
   return room;
@@ -362,7 +345,7 @@ export function batchEncoder(): {
             values.textDigest.length +
             (values.markdownBytes !== undefined
               ? jsonBytesRoom(values.markdownBytes, values.byteStart, values.byteEnd)
-              : (values.markdownInner?.length ?? values.jsonTo - values.jsonFrom)) +
+              : values.jsonTo - values.jsonFrom) +
             32,
         );
         // The buffer and offset in locals while the line is written (not the closure's, read and written at each byte).
@@ -391,10 +374,6 @@ export function batchEncoder(): {
           headingBuffer = t;
           headingMarkdown = a;
           a = writeJsonBytes(t, a, values.markdownBytes, values.byteStart, values.byteEnd);
-        } else if (values.markdownInner !== undefined) {
-          headingBuffer = t;
-          headingMarkdown = a;
-          a = writeOneByte(t, a, values.markdownInner);
         } else {
           // A unit's markdown: a run of its heading's, in the heading's line (the JSON text's opening quote is before it).
           const start = headingMarkdown - 1 + values.jsonFrom;

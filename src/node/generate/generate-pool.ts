@@ -94,11 +94,40 @@ export type ArtifactTasks = typeof ARTIFACT_TASKS;
  * take about twice that), and this many artifacts. Far enough that a long statute in one thread does
  * not leave the others idle; bounded, so that memory does not grow with the corpus.
  */
-const AHEAD_BYTES = 4 * 2 ** 20;
-const AHEAD_ARTIFACTS = 512;
+export const AHEAD_BYTES = 4 * 2 ** 20;
+export const AHEAD_ARTIFACTS = 512;
 /** Neighbouring artifacts travel in one task up to this many bytes of markdown, or this many artifacts. */
 const BATCH_BYTES = 256 * 1024;
 const BATCH_ARTIFACTS = 32;
+
+/**
+ * Where the batch of neighbours from `first` ends (BATCH_BYTES, BATCH_ARTIFACTS; a larger artifact is a batch of its
+ * own), and its bytes of markdown.
+ */
+export function batchFrom(
+  first: number,
+  count: number,
+  sizeOf: (position: number) => number,
+): { end: number; bytes: number } {
+  let end = first;
+  let bytes = 0;
+  while (end < count && end - first < BATCH_ARTIFACTS && (end === first || bytes + sizeOf(end) <= BATCH_BYTES))
+    bytes += sizeOf(end++);
+  return { end, bytes };
+}
+
+/**
+ * A batch's failure, as its positions tell it: a worker out of memory (pool.ts, WorkerMemoryError: made again by its
+ * own constructor, so that the workers, which load this module, do not load the pool's) names the artifacts it held.
+ */
+export function namingHeld(sent: readonly ManifestArtifact[]): (error: unknown) => never {
+  return (error) => {
+    if (!(error instanceof Error) || error.name !== "WorkerMemoryError" || sent.length === 0) throw error;
+    const more = sent.length > 1 ? ` (or one of the ${sent.length - 1} after it)` : "";
+    const Made = error.constructor as new (heapMb: number, held: string) => Error;
+    throw new Made((error as Error & { heapMb: number }).heapMb, `while it parsed ${sent[0]!.path}${more}`);
+  };
+}
 /** At most this many buffers go back to the workers with one batch. */
 const SPARES_PER_BATCH = 4;
 
@@ -145,13 +174,8 @@ export function poolLineSource(
   /** Sends the next batch of neighbours, from the first position not yet sent, to the workers or to this thread. */
   const dispatchBatch = () => {
     const first = dispatched;
-    let bytes = 0;
-    while (
-      dispatched < artifacts.length &&
-      dispatched - first < BATCH_ARTIFACTS &&
-      (dispatched === first || bytes + sizeOf(dispatched) <= BATCH_BYTES)
-    )
-      bytes += sizeOf(dispatched++);
+    const { end, bytes } = batchFrom(first, artifacts.length, sizeOf);
+    dispatched = end;
     aheadBytes += bytes;
     if (mainWorks && ownLoad + bytes <= OWN_SHARE * (poolLoad / pool.workers + bytes)) {
       ownLoad += bytes;
@@ -163,14 +187,7 @@ export function poolLineSource(
     const sent = artifacts.slice(first, dispatched);
     const batch = pool
       .run("artifactBatch", { root, fields: datasetFields, artifacts: sent, limits, spares }, spares)
-      .catch((error: unknown) => {
-        // A worker out of memory (pool.ts, WorkerMemoryError: made again by its own constructor, so that the workers,
-        // which load this module, do not load the pool's) names the artifacts it held.
-        if (!(error instanceof Error) || error.name !== "WorkerMemoryError") throw error;
-        const more = sent.length > 1 ? ` (or one of the ${sent.length - 1} after it)` : "";
-        const Made = error.constructor as new (heapMb: number, held: string) => Error;
-        throw new Made((error as Error & { heapMb: number }).heapMb, `while it parsed ${sent[0]!.path}${more}`);
-      });
+      .catch(namingHeld(sent));
     const answered = batch.finally(() => {
       poolLoad -= bytes;
     });
@@ -217,7 +234,7 @@ export function poolLineSource(
 }
 
 /** The buffers an answer's lines are in (none for an answer with no lines), each once. */
-function buffersOf(lines: EncodedArtifactLines): ArrayBuffer[] {
+export function buffersOf(lines: EncodedArtifactLines): ArrayBuffer[] {
   const buffers: ArrayBuffer[] = [];
   if (lines.bytes.byteLength > 0) buffers.push(lines.bytes.buffer as ArrayBuffer);
   for (const run of lines.more ?? []) {

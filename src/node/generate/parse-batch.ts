@@ -49,6 +49,11 @@ export interface PackedUnits {
 
 export const FIELDS = 7;
 
+/** `bytes` in a buffer of their own, which can move to another thread (a file read whole is; a pooled one is copied). */
+export function ownBuffer(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+}
+
 /** What the worker needs of the dataset's fields: the units' citationTargetIds are made there. */
 export interface DatasetHead {
   datasetDigest: string;
@@ -84,7 +89,7 @@ export function packParse(
   }
   return {
     // Moves back to the main thread: a buffer of its own (as the main thread sent it).
-    bytes: bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice(),
+    bytes: ownBuffer(bytes),
     targets,
     headings,
     firstHeading: parsed.firstHeading,

@@ -18,7 +18,7 @@ import type { UnitCut } from "../../core/markdown/units.js";
 import {
   type EncodedArtifactLines,
   type LineSource,
-  sourceBytesWith,
+  type SourceBytes,
   targetLineTemplate,
   writeArtifactByteLines,
 } from "../../core/records/generate.js";
@@ -29,8 +29,8 @@ import type { WorkPool } from "../pool/pool.js";
 import { decodeFailure, isTaskFailure } from "../pool/task-failure.js";
 import { verifyArtifactBytes } from "../../core/records/verify-artifact.js";
 import { acceptSpares, batchEncoder } from "./encoded-lines.js";
-import { FIELDS, type PackedParse, type PackedUnits, type ParseResult } from "./parse-batch.js";
-import type { ArtifactTasks } from "./generate-pool.js";
+import { FIELDS, ownBuffer, type PackedParse, type PackedUnits, type ParseResult } from "./parse-batch.js";
+import { AHEAD_ARTIFACTS, AHEAD_BYTES, type ArtifactTasks, batchFrom, buffersOf, namingHeld } from "./generate-pool.js";
 
 /** An artifact's lines from its parse made in a worker: the same bytes as artifactBatch makes there. */
 function linesOfPacked(manifest: LockManifest, artifact: ManifestArtifact, packed: PackedParse): EncodedArtifactLines {
@@ -61,13 +61,16 @@ function linesOfPacked(manifest: LockManifest, artifact: ManifestArtifact, packe
     locals: packed.locals,
   };
   if (packed.units !== undefined) unpackUnits(parsed, packed.units);
-  const source = sourceBytesWith(packed.bytes, {
-    byteOf(offset) {
-      const byte = known.get(offset);
-      if (byte === undefined) throw new Error(`no byte offset known for the text offset ${offset}`);
-      return byte;
+  const source: SourceBytes = {
+    bytes: packed.bytes,
+    offsets: {
+      byteOf(offset) {
+        const byte = known.get(offset);
+        if (byte === undefined) throw new Error(`no byte offset known for the text offset ${offset}`);
+        return byte;
+      },
     },
-  });
+  };
   const encoder = batchEncoder();
   try {
     const lines = encoder.add(targetLineTemplate(manifest, artifact), (line) =>
@@ -122,12 +125,6 @@ function unpackUnits(parsed: ParsedArtifact, units: PackedUnits): void {
   parsed.unitCuts = perTarget;
 }
 
-/** How far the worker may run ahead of this thread, and the batches it is sent (generate-pool.ts has the same). */
-const AHEAD_BYTES = 4 * 2 ** 20;
-const AHEAD_ARTIFACTS = 512;
-const BATCH_BYTES = 256 * 1024;
-const BATCH_ARTIFACTS = 32;
-
 /**
  * The lines of the dataset's artifacts, parsed in the pool's one worker a bounded window ahead and made here in
  * document order: a LineSource for generateLineStepsFrom. An artifact asked for early (a folder's directory-index, for
@@ -151,13 +148,8 @@ export function stagedLineSource(
   let handed: ArrayBuffer[] = [];
   const dispatchBatch = () => {
     const first = dispatched;
-    let bytes = 0;
-    while (
-      dispatched < artifacts.length &&
-      dispatched - first < BATCH_ARTIFACTS &&
-      (dispatched === first || bytes + sizeOf(dispatched) <= BATCH_BYTES)
-    )
-      bytes += sizeOf(dispatched++);
+    const { end, bytes } = batchFrom(first, artifacts.length, sizeOf);
+    dispatched = end;
     aheadBytes += bytes;
     // Read here, as a worker reads them (generate-pool.ts, artifactBatch): the worker is the busier of the two threads.
     // One that cannot be read fails its position, named as a worker names it.
@@ -197,13 +189,7 @@ export function stagedLineSource(
               },
               moved,
             )
-            .catch((error: unknown) => {
-              // A worker out of memory names the artifacts it held (as generate-pool.ts does).
-              if (!(error instanceof Error) || error.name !== "WorkerMemoryError") throw error;
-              const more = sent.length > 1 ? ` (or one of the ${sent.length - 1} after it)` : "";
-              const Made = error.constructor as new (heapMb: number, held: string) => Error;
-              throw new Made((error as Error & { heapMb: number }).heapMb, `while it parsed ${sent[0]!.path}${more}`);
-            });
+            .catch(namingHeld(sent));
     // Its failure surfaces at the positions that await it; a batch none of whose positions is awaited any more (the run
     // stopped at an earlier one, the pool closed) fails unheard, not as an unhandled rejection that ends the process.
     batch.catch(() => undefined);
@@ -250,20 +236,4 @@ export function stagedLineSource(
     handed = buffersOf(lines);
     return lines;
   };
-}
-
-/** `bytes` in a buffer of their own, which can move to another thread (a file read whole is; a pooled one is copied). */
-function ownBuffer(bytes: Uint8Array): Uint8Array {
-  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
-}
-
-/** The buffers an artifact's lines are in, each once. */
-function buffersOf(lines: EncodedArtifactLines): ArrayBuffer[] {
-  const buffers: ArrayBuffer[] = [];
-  if (lines.bytes.byteLength > 0) buffers.push(lines.bytes.buffer as ArrayBuffer);
-  for (const run of lines.more ?? []) {
-    const buffer = run.bytes.buffer as ArrayBuffer;
-    if (run.bytes.byteLength > 0 && !buffers.includes(buffer)) buffers.push(buffer);
-  }
-  return buffers;
 }

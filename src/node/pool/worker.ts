@@ -38,29 +38,29 @@ async function validateFiles(task: Task<(typeof VALIDATE_TASKS)["validateFiles"]
  * main thread, not copied (`transfers`): in Piscina's worker by its `move`, in the direct worker by serveDirect.
  */
 async function artifactBatch(task: Task<ArtifactTasks["artifactBatch"]>) {
-  const results = await (await import("../generate/generate-pool.js")).artifactBatch(task);
-  if (direct === true) return results;
-  const { move } = await import("piscina");
-  const movable = {
-    [Symbol.for("Piscina.transferable")]: transfers.artifactBatch!(results),
-    [Symbol.for("Piscina.valueOf")]: results,
-  };
-  return move(movable as unknown as Parameters<typeof move>[0]) as unknown as typeof results;
+  return moving("artifactBatch", await (await import("../generate/generate-pool.js")).artifactBatch(task));
 }
 
 /**
- * Reads, verifies and parses a batch of artifacts for the main thread to make their lines of (generate-pool.ts,
+ * Parses a batch of artifacts the main thread read and verified, for it to make their lines of (parse-batch.ts,
  * staged-parse.ts). Their bytes and targets move to the main thread, as artifactBatch's lines do.
  */
 async function parseBatch(task: Task<ArtifactTasks["parseBatch"]>) {
-  const results = await (await import("../generate/parse-batch.js")).parseBatch(task);
+  return moving("parseBatch", await (await import("../generate/parse-batch.js")).parseBatch(task));
+}
+
+/**
+ * A result whose buffers (`transfers`) move to the main thread rather than being copied: in Piscina's worker by its
+ * `move`; the direct worker moves them itself (serveDirect).
+ */
+async function moving<T>(name: "artifactBatch" | "parseBatch", results: T): Promise<T> {
   if (direct === true) return results;
   const { move } = await import("piscina");
   const movable = {
-    [Symbol.for("Piscina.transferable")]: transfers.parseBatch!(results),
+    [Symbol.for("Piscina.transferable")]: transfers[name]!(results),
     [Symbol.for("Piscina.valueOf")]: results,
   };
-  return move(movable as unknown as Parameters<typeof move>[0]) as unknown as typeof results;
+  return move(movable as unknown as Parameters<typeof move>[0]) as unknown as T;
 }
 
 /** The buffers of a kind of task's result that move to the main thread rather than being copied. */
