@@ -22,7 +22,7 @@ import { createHash } from "node:crypto";
 import { createReadStream, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { ensureCorpus } from "./corpus.js";
 import { CORPUS_DATASET_FLAGS, CORPUS_SLUG } from "./dataset-flags.js";
 
@@ -41,7 +41,7 @@ const sizes = args.includes("--no-half") ? [mb] : [mb, mb / 2];
 const runs = Number(option("--runs") ?? 1);
 const SLUG = CORPUS_SLUG;
 
-const hook = pathToFileURL(join(root, "bench/rss-hook.js")).href;
+const hook = join(root, "bench/rss-hook.cjs");
 mkdirSync(data, { recursive: true });
 
 const failures = [];
@@ -53,7 +53,7 @@ const fail = (text) => {
 };
 
 /**
- * Runs `node [--import hook] script ...args` in a child; wall time from the parent, peak RSS and CPU from the child.
+ * Runs `node [--require hook] script ...args` in a child; wall time from the parent, peak RSS and CPU from the child.
  */
 function run(label, script, scriptArgs, inside = false) {
   const expectStatus = 0;
@@ -61,7 +61,7 @@ function run(label, script, scriptArgs, inside = false) {
   const rssFile = join(data, `.rss-${process.pid}.json`);
   rmSync(rssFile, { force: true });
   const started = process.hrtime.bigint();
-  const child = spawnSync(process.execPath, ["--import", hook, script, ...scriptArgs], {
+  const child = spawnSync(process.execPath, ["--require", hook, script, ...scriptArgs], {
     cwd: root,
     encoding: "utf8",
     maxBuffer: 1 << 28,

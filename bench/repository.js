@@ -46,7 +46,7 @@ if (!Number.isInteger(pairs) || pairs < 0) {
 const validateOnly = args.includes("--validate-only");
 const hooksOnly = args.includes("--hooks-only");
 const cli = join(root, "bin/citation-targets.js");
-const hook = pathToFileURL(join(root, "bench/rss-hook.js")).href;
+const hook = join(root, "bench/rss-hook.cjs");
 const repo = join(root, "bench/data", `repository-${mb}mb`);
 const laws = join(repo, "laws");
 const tooling = join(repo, ".tooling/citation-targets");
@@ -71,7 +71,7 @@ function run(
   for (let i = 0; i < repeat; i++) {
     before?.(); // untimed: puts back what the run starts from (a hook's caches as the commit finds them)
     const started = process.hrtime.bigint();
-    result = spawnSync(process.execPath, ["--import", hook, command, ...commandArgs], {
+    result = spawnSync(process.execPath, ["--require", hook, command, ...commandArgs], {
       cwd,
       encoding: "utf8",
       maxBuffer: 1 << 28,

@@ -23,7 +23,7 @@
 //      `--fast`; the schema is the one `citation-targets schema` prints. If it does not install, the bench
 //      says so and goes on without it.
 // Per run: wall seconds (from this process), MB/s, ratio to the baseline's throughput, peak RSS
-// (/usr/bin/time -f %M when present; else the child's own maxRSS via bench/rss-hook.js for node, VmHWM
+// (/usr/bin/time -f %M when present; else the child's own maxRSS via bench/rss-hook.cjs for node, VmHWM
 // polled from /proc for the native peer), exit code and problems/records found (every contender must find
 // the data clean). Then start-up (validate --no-lock of the tiny file vs `node -e 0`), the identifier sets'
 // memory (for the RSS target) and the targets. Report: stdout, bench/data/validate-last-run.txt and .json
@@ -43,7 +43,7 @@ import {
 } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join, relative } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { ensureCorpus } from "./corpus.js";
 import { CORPUS_DATASET_FLAGS } from "./dataset-flags.js";
 
@@ -111,7 +111,7 @@ const MAX_FILE = 200_000;
 mkdirSync(work, { recursive: true });
 
 const TIME = existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;
-const hook = pathToFileURL(join(root, "bench/rss-hook.js")).href;
+const hook = join(root, "bench/rss-hook.cjs");
 const machine = `${cpus()[0]?.model ?? "unknown CPU"}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}/${process.arch}`;
 const git = (...a) => spawnSync("git", a, { cwd: root, encoding: "utf8" }).stdout?.trim() || "unknown";
 const commit = git("rev-parse", "--short", "HEAD");
@@ -154,7 +154,7 @@ function runOnce(command, commandArgs, { cwd = root } = {}) {
       argv = ["-f", "%M", "-o", rssFile, command, ...commandArgs];
       rssSource = "time";
     } else if (isNode) {
-      argv = ["--import", hook, ...commandArgs];
+      argv = ["--require", hook, ...commandArgs];
       rssSource = "hook";
     } else rssSource = "proc";
     const load = loadavg()[0];
@@ -520,7 +520,7 @@ say(
 say(
   `machine: ${machine}; commit ${commit}${dirty ? " (src/ has uncommitted changes: the figures are of the working tree's dist/)" : ""}; ${new Date().toISOString()}`,
 );
-say(`peak RSS: ${TIME ? "/usr/bin/time -f %M" : "bench/rss-hook.js (node) and /proc VmHWM polling (native)"}`);
+say(`peak RSS: ${TIME ? "/usr/bin/time -f %M" : "bench/rss-hook.cjs (node) and /proc VmHWM polling (native)"}`);
 say("");
 say("data:");
 const schema = join(data, "schema.json");

@@ -13,7 +13,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const args = process.argv.slice(2);
@@ -33,7 +33,7 @@ if (!existsSync(join(repo, ".tooling/citation-targets"))) {
   console.error(`no repository at ${repo}: run node bench/repository.js --mb ${mb} --validate-only first`);
   process.exit(2);
 }
-const hook = pathToFileURL(join(root, "bench/rss-hook.js")).href;
+const hook = join(root, "bench/rss-hook.cjs");
 const caches = join(repo, "node_modules/.cache/validate-cost");
 rmSync(caches, { recursive: true, force: true });
 mkdirSync(caches, { recursive: true });
@@ -54,7 +54,7 @@ for (const [build, checkout] of Object.entries(builds)) {
 function run(subject) {
   const rssFile = join(repo, `.rss-cost-${process.pid}.json`);
   const started = process.hrtime.bigint();
-  const result = spawnSync(process.execPath, ["--import", hook, cli(subject.checkout), ...subject.args], {
+  const result = spawnSync(process.execPath, ["--require", hook, cli(subject.checkout), ...subject.args], {
     cwd: repo,
     encoding: "utf8",
     maxBuffer: 1 << 28,

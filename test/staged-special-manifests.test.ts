@@ -48,6 +48,17 @@ describe("the manifests --staged reads", () => {
     const text = `${"a".repeat(64 * 1024 - 1)}\u00e4${"b".repeat(10)}`;
     writeFileSync(join(dir, "large.json"), text);
     expect(readSmallText(join(dir, "large.json"))).toBe(text);
+    // Read by the size its stat gives: exactly the buffer's size, one byte, none.
+    for (const sized of ["x".repeat(64 * 1024), "y", ""]) {
+      writeFileSync(join(dir, "sized.json"), sized);
+      expect(readSmallText(join(dir, "sized.json"))).toBe(sized);
+    }
+    // A file whose stat says 0 bytes but that holds some, given in pieces of a page (/proc's): read to its end.
+    if (process.platform === "linux") {
+      const maps = readSmallText("/proc/self/maps");
+      expect(maps.length).toBeGreaterThan(4096);
+      expect(maps).toMatch(/\[stack\]\n/);
+    }
     writeFileSync(join(dir, "small.json"), '{"datasetRoot":"../laws/a"}');
     expect(datasetRootOf(join(dir, "small.json"))).toBe(join(dir, "..", "laws/a"));
     execFileSync("mkfifo", [join(dir, "fifo.lock.json")]);

@@ -343,11 +343,16 @@ export function readSmallText(path: string): string {
   const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   let at = 0;
   try {
-    if (!fstatSync(fd).isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: "ENOTREG" });
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: "ENOTREG" });
+    // Read up to the size the file has (no further read to meet its end: a syscall a manifest, thousands a hook), as
+    // readFileSync reads a regular file; one that grows meanwhile is read as it was, one that says 0 (some of /proc's)
+    // to its end.
     for (;;) {
       const read = readSync(fd, smallBuffer, at, SMALL_BYTES - at, null);
       if (read === 0) break;
       at += read;
+      if (stat.size > 0 && at >= stat.size && at < SMALL_BYTES) break;
       if (at === SMALL_BYTES) {
         // Larger: the rest read whole from here (readFileSync reads a descriptor from where it stands), decoded as one.
         return Buffer.concat([smallBuffer, readFileSync(fd)]).toString("utf8");
