@@ -6,7 +6,8 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import type { LockManifest } from "../src/core/lock/manifest.js";
+import type { LockManifest, ManifestArtifact } from "../src/core/lock/manifest.js";
+import { parseArtifact } from "../src/core/markdown/targets.js";
 import {
   generateLineBatchesFrom,
   generateLineStepsFrom,
@@ -374,6 +375,30 @@ describe("lineStartsInBytes reads off the bytes what lineStartsInJson reads off 
         },
       ),
       { numRuns: 2000 },
+    );
+  });
+});
+
+describe("parseArtifactBytes searches the bytes for CR and NUL, not each piece of the text", () => {
+  test("any text with or without them: the parse of the text searched piece by piece", () => {
+    const piece = fc.constantFrom(
+      "# \u00a7 1 Titel\n\n",
+      "## Art. 2\r\n\r\nText\r\n",
+      "\r## \u00a7 3 Nach CR\r",
+      "Absatz\n",
+      "\u00dcberschrift\r===\r",
+      "\u0000",
+      "\u2028",
+      "\n",
+    );
+    const artifact = { path: "law/index.md", sha256: "0".repeat(64), kind: "markdown" } as unknown as ManifestArtifact;
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
+        const text = `# Gesetz\n\n${pieces.join("")}`;
+        const { parsed } = parseArtifactBytes(artifact, Buffer.from(text, "utf8"), {}, true);
+        expect(parsed).toEqual(parseArtifact(text));
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -1,10 +1,12 @@
 /**
  * The young generation a pool's workers are given (pool.ts, `youngMb`): update's pool for the artifacts of a few large
  * datasets gives ARTIFACT_BATCH_YOUNG_MB, every other pool WORKER_LIMITS'; the old generation is the same either way.
+ * And the tasks the single capped worker holds at once (direct-worker.ts, `tasksAtOnce`).
  */
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { expect, test } from "vitest";
+import { DirectWorker } from "../src/node/pool/direct-worker.js";
 import { createPool } from "../src/node/pool/pool.js";
 import { ARTIFACT_BATCH_YOUNG_MB, WORKER_LIMITS } from "../src/node/pool/thread-limits.js";
 import { repoRoot } from "./helpers/records.js";
@@ -25,3 +27,25 @@ test.each([
     await pool.close();
   }
 });
+
+test.each([
+  [undefined, 2],
+  [5, 5],
+])(
+  "tasksAtOnce %s: the single capped worker is sent %s tasks at once, the others wait in this thread",
+  async (tasksAtOnce, held) => {
+    const built = pathToFileURL(join(repoRoot, "dist/node/pool/worker.js")); // npm test builds first
+    const worker = new DirectWorker("parseBatch", false, WORKER_LIMITS.maxOldGenerationSizeMb, tasksAtOnce, built);
+    try {
+      const task = { artifacts: [], contents: [], limits: {}, units: false, head: { datasetDigest: "", slug: "x" } };
+      const runs = Array.from({ length: 7 }, () => worker.run(task, { name: "parseBatch" }));
+      const state = worker as unknown as { running: Map<number, unknown>; queue: unknown[] };
+      expect(state.running.size).toBe(held);
+      expect(state.queue.length).toBe(7 - held);
+      expect(await Promise.all(runs)).toEqual(Array.from({ length: 7 }, () => []));
+      expect(state.running.size + state.queue.length).toBe(0);
+    } finally {
+      await worker.destroy();
+    }
+  },
+);

@@ -199,3 +199,41 @@ export function isolateBidi(text: string): string {
   }
   return `\u2068${kept}\u2069`;
 }
+
+/**
+ * True when `text.replace(/\s+/gu, " ").trim()` is `text` itself: no white space but single spaces between other
+ * characters. With `nfc`, also true only when every character is below U+0300, where no character changes under NFC
+ * (the first that compose or decompose are the combining marks from U+0300): `text.normalize("NFC")` is `text` too.
+ * One pass over the characters, where the pattern's replace and trim took a fifth of a heading's designation
+ * (bench/RESULTS.md, "generate against markdown-it"); test/text.test.ts holds it to the pattern for every character.
+ */
+export function isCollapsed(text: string, nfc = false): boolean {
+  let space = true; // a space first is a leading one
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x20) {
+      if (space) return false;
+      space = true;
+      continue;
+    }
+    if (c < 0x300) {
+      if ((c >= 0x09 && c <= 0x0d) || c === 0xa0) return false;
+    } else if (nfc || isWideSpace(c)) return false;
+    space = false;
+  }
+  return !space || text.length === 0;
+}
+
+/** The characters from U+0300 up that `\s` matches: Unicode's spaces (Zs), the line and paragraph separators, the BOM. */
+function isWideSpace(c: number): boolean {
+  return (
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}

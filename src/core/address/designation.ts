@@ -6,7 +6,7 @@
  */
 
 import { withoutFootnoteMarkup } from "../markdown/heading-markup.js";
-import { escapeRegExp } from "../text.js";
+import { escapeRegExp, isCollapsed } from "../text.js";
 import { PLACEHOLDER, paragraphRun } from "./german-forms.js";
 import { isLatin1, LATIN1_LETTER, LATIN1_NUMBER, onFirstUse } from "./latin1.js";
 import {
@@ -334,7 +334,7 @@ export function wordLedPatterns(): { name: string; pattern: RegExp; match: (text
 
 /** Normalises heading text for designations: NFC, whitespace collapsed, trimmed. */
 export function normalizeHeading(text: string): string {
-  return text.normalize("NFC").replace(/\s+/gu, " ").trim();
+  return isCollapsed(text, true) ? text : text.normalize("NFC").replace(/\s+/gu, " ").trim();
 }
 
 /**

@@ -58,7 +58,9 @@ export const PIECE_LENGTH = 1 << 20;
  * is parsed in pieces: from a start, about PIECE_LENGTH code units to a line end. Every top-level
  * block of the piece but the last is whole and goes to `visit`; the last may go on past the
  * piece, so the next piece starts where it starts. A piece with a single block start is parsed
- * again twice as long; such a grown piece may hold at most MAX_BLOCK_LINES lines.
+ * again twice as long; such a grown piece may hold at most MAX_BLOCK_LINES lines. `plain`: the body is known to hold
+ * no CR and no NUL (its bytes were searched, natively, for them), so its pieces are not searched again as text (two
+ * passes over every character: a twentieth of the parsing thread's time in `generate`, bench/RESULTS.md).
  */
 export function scanTopLevelBlocks(
   body: string,
@@ -67,6 +69,7 @@ export function scanTopLevelBlocks(
   visit: (block: TopLevelBlock) => void,
   pieceLength = PIECE_LENGTH,
   leaves?: ContainerCounter,
+  plain = false,
 ): BlockScan {
   const parser = containers ? blockParser : flatBlockParser();
   const scan: BlockScan = { references: {}, peakTokens: 0, peakLines: 0, pieces: 0 };
@@ -75,7 +78,7 @@ export function scanTopLevelBlocks(
   let firstLine = 0;
   while (from < body.length) {
     const end = pieceEnd(body, from + length);
-    const piece = readPiece(from === 0 && end === body.length ? body : body.slice(from, end));
+    const piece = readPiece(from === 0 && end === body.length ? body : body.slice(from, end), plain);
     const last = end === body.length;
     const blocks: TopLevelBlock[] = [];
     const lines: number[] = [];
@@ -179,7 +182,9 @@ interface Piece {
   lineStarts: number[] | undefined;
 }
 
-function readPiece(text: string): Piece {
+/** `plain`: the text is known to hold no CR and no NUL (its bytes were searched for them: parseArtifactBytes). */
+function readPiece(text: string, plain: boolean): Piece {
+  if (plain) return { src: text, lineStarts: undefined };
   // CommonMark's line endings (CR LF, CR) read as LF, and NUL as U+FFFD, as markdown-it's core does before its block
   // rules.
   const hasCr = text.includes("\r");

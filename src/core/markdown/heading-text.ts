@@ -8,6 +8,7 @@
 import type { Token } from "markdown-it";
 import { withoutFootnoteMarkup } from "./heading-markup.js";
 import { inlineParser, type References } from "./parser.js";
+import { isCollapsed } from "../text.js";
 
 /** The text of a heading whose inline content is `content`, with the body's link reference definitions. */
 export function headingText(content: string, references: References, footnotes = false): string {
@@ -76,5 +77,5 @@ export function textOf(tokens: Token[], footnotes = false): string {
 
 /** A heading's text as the target carries it: white space collapsed, trimmed. */
 export function collapseWhiteSpace(text: string): string {
-  return text.replace(/\s+/gu, " ").trim();
+  return isCollapsed(text) ? text : text.replace(/\s+/gu, " ").trim();
 }

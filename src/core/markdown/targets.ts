@@ -242,6 +242,7 @@ function scanBody(
   visit: (block: TopLevelBlock) => void,
   pieceLength?: number,
   leaves?: ContainerCounter,
+  plain = false,
 ): BlockScan {
   const maxLength = options.maxHeadingLength ?? DEFAULT_MAX_HEADING_LENGTH;
   const checked = (block: TopLevelBlock) => {
@@ -252,7 +253,15 @@ function scanBody(
     }
     visit(block);
   };
-  return scanTopLevelBlocks(text.slice(read.parseFrom), read.parseFrom, read.containers, checked, pieceLength, leaves);
+  return scanTopLevelBlocks(
+    text.slice(read.parseFrom),
+    read.parseFrom,
+    read.containers,
+    checked,
+    pieceLength,
+    leaves,
+    plain,
+  );
 }
 
 /**
@@ -280,13 +289,15 @@ export function readArtifact(text: string, options: ArtifactLimits = {}, pieceLe
 /**
  * Parses `text` as CommonMark with YAML front matter and cuts its body into targets, block by block as the parser finds
  * them. `units`: the dataset has units below the heading, so block indices count leaf blocks and the leaves are kept
- * (docs/spec.md, "Units below the heading").
+ * (docs/spec.md, "Units below the heading"). `plain`: the text is known to hold no CR and no NUL (parseArtifactBytes
+ * searched its bytes).
  */
 export function parseArtifact(
   text: string,
   indexKind: IndexKind = "body-block",
   options: ArtifactLimits = {},
   units = false,
+  plain = false,
 ): ParsedArtifact {
   const read = readFrontMatter(text, options);
   const maxHeadings = options.maxHeadings ?? DEFAULT_MAX_HEADINGS;
@@ -327,7 +338,7 @@ export function parseArtifact(
     indexKind === "body-div"
       ? divBlocks(cut, sizeOf, leaves !== undefined)
       : (block: TopLevelBlock | undefined) => block && cut(block.start, block.heading, sizeOf(block));
-  const { references } = scanBody(text, read, options, visit, undefined, units ? { next: 0 } : undefined);
+  const { references } = scanBody(text, read, options, visit, undefined, units ? { next: 0 } : undefined, plain);
   visit(undefined);
   const last = targets[targets.length - 1];
   if (last) last.blockEnd = blockCount;

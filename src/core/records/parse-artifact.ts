@@ -4,7 +4,7 @@
  * only plans a dataset or joins lines the worker threads made (lock, generate's main thread) does not load the
  * markdown and YAML parsers as it starts. Pure: the bytes come through `read`.
  */
-import { decodeUtf8 } from "../bytes.js";
+import { decodeUtf8, hasCrOrNul } from "../bytes.js";
 import { DatasetError } from "../errors.js";
 import type { LockManifest, ManifestArtifact } from "../lock/manifest.js";
 import { type ArtifactLimits, ArtifactError } from "../markdown/limits.js";
@@ -30,7 +30,10 @@ export function parseArtifactBytes(
   if (!checked) verifyArtifactBytes(artifact, bytes);
   const text = decodeUtf8(bytes);
   try {
-    return { text, parsed: parseArtifact(text, artifact.indexKind ?? "body-block", limits, units) };
+    return {
+      text,
+      parsed: parseArtifact(text, artifact.indexKind ?? "body-block", limits, units, !hasCrOrNul(bytes)),
+    };
   } catch (error) {
     if (error instanceof ArtifactError) throw new DatasetError([`${artifact.path}: ${error.message}`]);
     throw error;

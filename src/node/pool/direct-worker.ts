@@ -17,11 +17,16 @@ export type DirectRequest = { outsideAllowed: boolean } | { id: number; name: st
 /** What the worker answers a task with: its result, or the message of what it threw. */
 export type DirectReply = { id: number; value: unknown } | { id: number; thrown: string };
 
-/** Tasks a worker runs at once, as `concurrentTasksPerWorker` of the Piscina pool (pool.ts). */
+/**
+ * Tasks a worker holds at once by default, as `concurrentTasksPerWorker` of the Piscina pool (pool.ts). A run that
+ * bounds what it sends itself may give it more (`tasksAtOnce`): a task beyond them waits in this thread until the worker
+ * answers one, and this thread hears that answer only when its event loop turns, which a thread busy with the answers
+ * it has (their promises settle as microtasks) puts off (generate by stage: below).
+ */
 const TASKS_AT_ONCE = 2;
 
-function spawn(warm: string, heapMb: number): Worker {
-  return new (workerThreads().Worker)(new URL(codeFile("node/pool/worker.js")), {
+function spawn(warm: string, heapMb: number, script: URL): Worker {
+  return new (workerThreads().Worker)(script, {
     resourceLimits: { ...WORKER_LIMITS, maxOldGenerationSizeMb: heapMb },
     workerData: { warm, direct: true, interruptGate: interruptGate() },
   });
@@ -49,8 +54,12 @@ export class DirectWorker {
     private readonly outsideAllowed: boolean,
     /** Its old generation in MiB: WORKER_LIMITS', or more for validate of a large dataset (validateHeapMb). */
     readonly heapMb = WORKER_LIMITS.maxOldGenerationSizeMb,
+    /** Tasks it holds at once (TASKS_AT_ONCE). */
+    private readonly tasksAtOnce = TASKS_AT_ONCE,
+    /** The worker entry: the built worker.ts (a test names it, as createPool's `script`). */
+    private readonly script = new URL(codeFile("node/pool/worker.js")),
   ) {
-    this.worker = this.attach(spawn(warm, heapMb));
+    this.worker = this.attach(spawn(warm, heapMb, script));
   }
 
   run(task: unknown, options: { name: string; transferList?: ArrayBuffer[] }): Promise<unknown> {
@@ -102,8 +111,8 @@ export class DirectWorker {
   }
 
   private dispatch(): void {
-    while (!this.closed && this.queue.length > 0 && this.running.size < TASKS_AT_ONCE) {
-      this.worker ??= this.attach(spawn(this.warm, this.heapMb));
+    while (!this.closed && this.queue.length > 0 && this.running.size < this.tasksAtOnce) {
+      this.worker ??= this.attach(spawn(this.warm, this.heapMb, this.script));
       const pending = this.queue.shift()!;
       this.running.set(pending.id, pending);
       const request: DirectRequest = { id: pending.id, name: pending.name, task: pending.task };

@@ -121,6 +121,7 @@ interface PiscinaLike {
  * `tasks` run in this thread. `heapMb`: the old generation of a single capped worker (WORKER_LIMITS' by default;
  * validate's for a large dataset: validateHeapMb). `script`: the worker entry, the built worker.ts (a test
  * gives its own). `youngMb`: the workers' young generation, when not WORKER_LIMITS' (ARTIFACT_BATCH_YOUNG_MB).
+ * `tasksAtOnce`: the tasks the single capped worker holds at once, for a run that bounds what it sends (direct-worker.ts).
  */
 export async function createPool<T extends TaskTable<T>>(
   threads: number,
@@ -132,6 +133,7 @@ export async function createPool<T extends TaskTable<T>>(
     heapMb = WORKER_LIMITS.maxOldGenerationSizeMb,
     script = codeFile("node/pool/worker.js"),
     youngMb,
+    tasksAtOnce,
   }: {
     mainWorks?: boolean;
     warm?: keyof T & string;
@@ -139,6 +141,7 @@ export async function createPool<T extends TaskTable<T>>(
     heapMb?: number;
     script?: URL;
     youngMb?: number;
+    tasksAtOnce?: number;
   } = {},
 ): Promise<WorkPool<T>> {
   // `capped`: the run parses markdown, whose cost a hostile file can make large; this thread's heap cannot be capped
@@ -160,7 +163,7 @@ export async function createPool<T extends TaskTable<T>>(
   let failure: Error | undefined;
   let closing = false;
   const start = async (): Promise<PiscinaLike> => {
-    if (direct) return new DirectWorker(warm ?? "", readsOutsideAllowed(), heapMb);
+    if (direct) return new DirectWorker(warm ?? "", readsOutsideAllowed(), heapMb, tasksAtOnce, script);
     const { Piscina } = await import("piscina");
     const piscina = new Piscina({
       filename: script.href,
