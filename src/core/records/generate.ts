@@ -268,6 +268,20 @@ export const JSON_ESCAPES = (() => {
 })();
 
 /**
+ * Whether none of the four bytes of `word` is escaped in JSON: none below 0x20, none `"` (0x22) or `\` (0x5c). The
+ * tests of a byte below a value and of a byte equal to one, on the word's bytes at once (each may say yes for a byte
+ * next to one that is, never no for one that is: such a word goes a byte at a time).
+ */
+export function plainJsonWord(word: number): boolean {
+  const quote = word ^ 0x22222222;
+  const backslash = word ^ 0x5c5c5c5c;
+  const below = (word - 0x20202020) & ~word;
+  const quotes = (quote - 0x01010101) & ~quote;
+  const backslashes = (backslash - 0x01010101) & ~backslash;
+  return ((below | quotes | backslashes) & 0x80808080) === 0;
+}
+
+/**
  * UTF-16 offsets of a text to the offsets of its UTF-8 bytes, for offsets asked mostly in ascending order (each
  * measured from the nearest offset known below it, never from the start again).
  */
@@ -636,7 +650,12 @@ export function lineStartsInBytes(
   /** What the escapes add before `i`. */
   let extra = 0;
   let line = 0;
+  // Four bytes at a time where none is escaped (a line's end is: LF and CR are below 0x20), as writeJsonBytes writes
+  // them: a byte at a time, this was a seventh of the main thread of generate with units (bench/RESULTS.md, "Units").
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   for (let i = from; i < to; i++) {
+    while (i + 4 <= to && plainJsonWord(view.getUint32(i, true))) i += 4;
+    if (i >= to) break;
     const b = bytes[i]!;
     const letter = JSON_ESCAPES[b]!;
     if (letter === 0) continue;

@@ -7,6 +7,7 @@
 import {
   type EncodedArtifactLines,
   JSON_ESCAPES,
+  plainJsonWord,
   joinTrails,
   type LineStep,
   type TargetLine,
@@ -127,7 +128,7 @@ const HEX_DIGITS = Uint8Array.from("0123456789abcdef", (c) => c.charCodeAt(0));
  * The JSON text of the bytes `bytes[from, to)` without its quotes, as JSON.stringify writes it for them read as Latin-1
  * (JSON_ESCAPES), written to `out` at `at`; the offset after it. One pass, no string made: JSON.stringify of each heading's
  * text, then its copy into the line, were a tenth of generate's workers (bench/RESULTS.md). Four bytes at a time where
- * none of them is escaped (most of a text: `plain`), the others one at a time.
+ * none of them is escaped (most of a text: `plainJsonWord`), the others one at a time.
  */
 export function writeJsonBytes(out: Buffer, at: number, bytes: Uint8Array, from: number, to: number): number {
   const source = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -136,26 +137,12 @@ export function writeJsonBytes(out: Buffer, at: number, bytes: Uint8Array, from:
   let i = from;
   for (; i + 4 <= to; i += 4) {
     const word = source.getUint32(i, true);
-    if (plain(word)) {
+    if (plainJsonWord(word)) {
       target.setUint32(a, word, true);
       a += 4;
     } else a = writeEscaped(out, a, bytes, i, i + 4);
   }
   return writeEscaped(out, a, bytes, i, to);
-}
-
-/**
- * Whether none of the four bytes of `word` is escaped in JSON: none below 0x20, none `"` (0x22) or `\` (0x5c). The
- * tests of a byte below a value and of a byte equal to one, on the word's bytes at once (each may say yes for a byte
- * next to one that is, never no for one that is: such a word goes a byte at a time).
- */
-function plain(word: number): boolean {
-  const quote = word ^ 0x22222222;
-  const backslash = word ^ 0x5c5c5c5c;
-  const below = (word - 0x20202020) & ~word;
-  const quotes = (quote - 0x01010101) & ~quote;
-  const backslashes = (backslash - 0x01010101) & ~backslash;
-  return ((below | quotes | backslashes) & 0x80808080) === 0;
 }
 
 /** writeJsonBytes of `bytes[from, to)`, a byte at a time. */
