@@ -3,13 +3,14 @@
 // the main thread writes, last. The measured run starts as a user's does: CommonJS, without Node's ES module loader
 // (`--import` of an ES module started it: 10 to 12 ms a run, a twentieth of a pre-commit hook), and without loading
 // `node:worker_threads` to ask which thread this is (the CLI loads it only when it starts a worker): the main thread,
-// preloaded first, marks the environment, which a worker's copy of it then holds.
+// preloaded first, marks the environment with its process id, which a worker's copy of it then holds (a worker has its
+// process's id; a child process another).
 "use strict";
 const { writeFileSync } = require("node:fs");
 
 const file = process.env.BENCH_RSS_FILE;
-if (file && process.env.BENCH_RSS_MAIN !== "taken") {
-  process.env.BENCH_RSS_MAIN = "taken";
+if (file && process.env.BENCH_RSS_MAIN !== String(process.pid)) {
+  process.env.BENCH_RSS_MAIN = String(process.pid);
   process.on("exit", () => {
     const usage = process.resourceUsage();
     writeFileSync(

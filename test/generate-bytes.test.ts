@@ -374,14 +374,15 @@ describe("lineStartsInBytes reads off the bytes what lineStartsInJson reads off 
         fc.array(piece, { maxLength: 40 }),
         fc.array(fc.nat(12), { maxLength: 6 }),
         fc.nat(4),
-        (pieces, asked, pad) => {
+        fc.boolean(),
+        (pieces, asked, pad, tail) => {
           const bytes = Buffer.concat([
             Buffer.alloc(pad, 0x78),
             Buffer.from(pieces.join(""), "utf8"),
-            Buffer.from('\n"'), // past `to`: never read as the text's
+            Buffer.from(tail ? '\n"' : ""), // past `to`: never read as the text's (or none: `to` at the end)
           ]);
           const from = pad;
-          const to = bytes.length - 2;
+          const to = bytes.length - (tail ? 2 : 0);
           const lines = [...asked].sort((a, b) => a - b);
           const json = JSON.stringify(bytes.subarray(from, to).toString("latin1"));
           const expected = lineStartsInJson(json, lines);
@@ -404,6 +405,8 @@ describe("parseArtifactBytes searches the bytes for CR and NUL, not each piece o
       "Absatz\n",
       "\u00dcberschrift\r===\r",
       "\u0000",
+      "## a\u0000b\n",
+      "T\u0000\n===\n",
       "\u2028",
       "\n",
     );

@@ -35,7 +35,10 @@ test.each([
   "tasksAtOnce %s: the single capped worker is sent %s tasks at once, the others wait in this thread",
   async (tasksAtOnce, held) => {
     const built = pathToFileURL(join(repoRoot, "dist/node/pool/worker.js")); // npm test builds first
-    const worker = new DirectWorker("parseBatch", false, WORKER_LIMITS.maxOldGenerationSizeMb, tasksAtOnce, built);
+    const worker = new DirectWorker("parseBatch", false, {
+      ...(tasksAtOnce !== undefined ? { tasksAtOnce } : {}),
+      script: built,
+    });
     try {
       const task = { artifacts: [], contents: [], limits: {}, units: false, head: { datasetDigest: "", slug: "x" } };
       const runs = Array.from({ length: 7 }, () => worker.run(task, { name: "parseBatch" }));
@@ -49,3 +52,29 @@ test.each([
     }
   },
 );
+
+test("a direct worker that stops fails the task it was running; the ones it held go to the next, or fail as never started when their bytes moved to it", async () => {
+  const script = pathToFileURL(join(repoRoot, "test/helpers/direct-stop-worker.mjs"));
+  const worker = new DirectWorker("", false, { tasksAtOnce: 8, script });
+  try {
+    const moved = new ArrayBuffer(8);
+    const outcomes = await Promise.allSettled([
+      worker.run({ value: 1 }, { name: "t" }),
+      worker.run({ stop: true }, { name: "t" }),
+      worker.run({ value: 3 }, { name: "t" }),
+      worker.run({ value: 4, moved }, { name: "t", transferList: [moved] }),
+      worker.run({ value: 5 }, { name: "t" }),
+    ]);
+    expect(outcomes[0]).toEqual({ status: "fulfilled", value: 1 });
+    expect(outcomes[1]).toMatchObject({
+      status: "rejected",
+      reason: { message: expect.stringMatching(/exited with code 3/) },
+    });
+    // Held, not started, nothing moved: run by the worker that took its place.
+    expect(outcomes[2]).toEqual({ status: "fulfilled", value: 3 });
+    expect(outcomes[3]).toMatchObject({ status: "rejected", reason: { code: "ERR_WORKER_TASK_NOT_STARTED" } });
+    expect(outcomes[4]).toEqual({ status: "fulfilled", value: 5 });
+  } finally {
+    await worker.destroy();
+  }
+});

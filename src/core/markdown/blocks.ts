@@ -60,7 +60,7 @@ export const PIECE_LENGTH = 1 << 20;
  * piece, so the next piece starts where it starts. A piece with a single block start is parsed
  * again twice as long; such a grown piece may hold at most MAX_BLOCK_LINES lines. `plain`: the body is known to hold
  * no CR and no NUL (its bytes were searched, natively, for them), so its pieces are not searched again as text (two
- * passes over every character: a twentieth of the parsing thread's time in `generate`, bench/RESULTS.md).
+ * passes over every character: 45 against 7 ms over the 150 MB corpus, bench/RESULTS.md).
  */
 export function scanTopLevelBlocks(
   body: string,

@@ -289,15 +289,28 @@ export function readArtifact(text: string, options: ArtifactLimits = {}, pieceLe
 /**
  * Parses `text` as CommonMark with YAML front matter and cuts its body into targets, block by block as the parser finds
  * them. `units`: the dataset has units below the heading, so block indices count leaf blocks and the leaves are kept
- * (docs/spec.md, "Units below the heading"). `plain`: the text is known to hold no CR and no NUL (parseArtifactBytes
- * searched its bytes).
+ * (docs/spec.md, "Units below the heading").
  */
 export function parseArtifact(
   text: string,
   indexKind: IndexKind = "body-block",
   options: ArtifactLimits = {},
   units = false,
-  plain = false,
+): ParsedArtifact {
+  return parseArtifactKnown(text, indexKind, options, units, false);
+}
+
+/**
+ * parseArtifact, for a caller that knows the text holds no CR and no NUL (`plain`: parseArtifactBytes searched its
+ * bytes), whose pieces are then not searched for them again. Not in the library's API: `plain` said of a text that holds
+ * one would cut it wrongly.
+ */
+export function parseArtifactKnown(
+  text: string,
+  indexKind: IndexKind,
+  options: ArtifactLimits,
+  units: boolean,
+  plain: boolean,
 ): ParsedArtifact {
   const read = readFrontMatter(text, options);
   const maxHeadings = options.maxHeadings ?? DEFAULT_MAX_HEADINGS;

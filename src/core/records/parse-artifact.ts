@@ -8,7 +8,7 @@ import { decodeUtf8, hasCrOrNul } from "../bytes.js";
 import { DatasetError } from "../errors.js";
 import type { LockManifest, ManifestArtifact } from "../lock/manifest.js";
 import { type ArtifactLimits, ArtifactError } from "../markdown/limits.js";
-import { parseArtifact } from "../markdown/targets.js";
+import { parseArtifactKnown } from "../markdown/targets.js";
 import type { OutputRecord } from "./record-line.js";
 import { type ArtifactReader, type ArtifactSource, generateRecordsFrom, type ParsedSource } from "./generate.js";
 import { verifyArtifactBytes } from "./verify-artifact.js";
@@ -32,7 +32,7 @@ export function parseArtifactBytes(
   try {
     return {
       text,
-      parsed: parseArtifact(text, artifact.indexKind ?? "body-block", limits, units, !hasCrOrNul(bytes)),
+      parsed: parseArtifactKnown(text, artifact.indexKind ?? "body-block", limits, units, !hasCrOrNul(bytes)),
     };
   } catch (error) {
     if (error instanceof ArtifactError) throw new DatasetError([`${artifact.path}: ${error.message}`]);

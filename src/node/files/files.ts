@@ -346,8 +346,8 @@ export function readSmallText(path: string): string {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: "ENOTREG" });
     // Read up to the size the file has (no further read to meet its end: a syscall a manifest, thousands a hook), as
-    // readFileSync reads a regular file; one that grows meanwhile is read as it was, one that says 0 (some of /proc's)
-    // to its end.
+    // readFileSync reads a regular file (one that grows meanwhile may be read with some of what it gained, never to its
+    // new end); one whose stat says 0 (some of /proc's) to its end.
     for (;;) {
       const read = readSync(fd, smallBuffer, at, SMALL_BYTES - at, null);
       if (read === 0) break;

@@ -445,19 +445,24 @@ export type OnLineBytes = (out: Buffer, from: number, to: number) => undefined |
 
 /**
  * Writes the dataset's lines, step by step, to `write` as bytes (in pieces of about 1 MiB); resolves to the line
- * count. `onLine`: told of each line before its bytes are written (update compares them with the file's).
+ * count. `onLine`: told of each line before its bytes are written (update compares them with the file's). `join`: the
+ * lines are joined into this buffer instead (grown as needed: a larger one made), and written once, at the end, as one
+ * view of it (update's small datasets, compared in memory: update-dataset.ts).
  */
 export async function writeSteps(
   steps: AsyncIterable<LineStep>,
   write: (bytes: Uint8Array) => Promise<void>,
   onLine?: OnLineBytes,
+  join?: Buffer,
 ): Promise<number> {
-  let out = Buffer.allocUnsafeSlow(2 * FLUSH_AT);
+  let out = join ?? Buffer.allocUnsafeSlow(2 * FLUSH_AT);
+  const flushAt = join === undefined ? FLUSH_AT : Number.POSITIVE_INFINITY;
   /**
    * Two buffers in turn: the lines are encoded into one while the other's bytes are written (`writing`), so that this
-   * thread does not wait for each write (a GB of JSONL is a thousand of them: 0.9 s of its time idle with units).
+   * thread does not wait for each write (a GB of JSONL is a thousand of them: 0.9 s of its time idle with units). The
+   * other is made at the first write.
    */
-  let other = Buffer.allocUnsafeSlow(2 * FLUSH_AT);
+  let other: Buffer | undefined;
   /** The write under way, of the other buffer's bytes: one at a time, in order. */
   let writing: Promise<void> | undefined;
   let at = 0;
@@ -477,14 +482,14 @@ export async function writeSteps(
   const ended = (): Promise<void> | undefined => {
     count++;
     const told = onLine?.(out, start, at);
-    if (at < FLUSH_AT) {
+    if (at < flushAt) {
       start = at;
       return told;
     }
     const bytes = out.subarray(0, at);
     // The next lines go into the other buffer: free once the write before this one is done, which `flush` awaits.
     const written = out;
-    out = other;
+    out = other ?? Buffer.allocUnsafeSlow(2 * FLUSH_AT);
     other = written;
     at = 0;
     start = 0;

@@ -98,14 +98,6 @@ export const AHEAD_BYTES = 4 * 2 ** 20;
 export const AHEAD_ARTIFACTS = 512;
 /** Neighbouring artifacts travel in one task up to this many bytes of markdown, or this many artifacts. */
 const BATCH_BYTES = 256 * 1024;
-/**
- * The tasks a single capped worker holds at once in generate (createPool's `tasksAtOnce`): every batch of the window
- * (AHEAD_BYTES of BATCH_BYTES each; as many of AHEAD_ARTIFACTS in BATCH_ARTIFACTS each), which bounds what it holds. With
- * the two a worker holds by default, it waited for this thread between batches: this thread sends the next batch when it
- * hears of an answer, and it hears of answers only when its event loop turns, which making the lines of the answers it
- * has puts off. By stage, the statute book: 2.58 → 2.40 s (bench/RESULTS.md, "generate against markdown-it").
- */
-export const WINDOW_TASKS = AHEAD_BYTES / BATCH_BYTES;
 const BATCH_ARTIFACTS = 32;
 
 /**

@@ -19,7 +19,7 @@ import { readOldRecords } from "../records/record-changes.js";
 import { type LenientLine, lenientLines } from "../records/record-stream.js";
 import { refuseOverOtherDataset } from "../writes/run-inputs.js";
 import { outputStats, refuseOverInput } from "../writes/write.js";
-import { ARTIFACT_TASKS, WINDOW_TASKS } from "./generate-pool.js";
+import { ARTIFACT_TASKS } from "./generate-pool.js";
 import type { GenerateOptions } from "./generate-options.js";
 import { writeStepsAtomic } from "./encoded-lines.js";
 import { GENERATE_THREADS, limitsOf, lineStepsOf, linesOf, pipeLines } from "./generated-lines.js";
@@ -128,7 +128,11 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
     capped: threads > 1 || bytes >= MAIN_THREAD_PARSE_BYTES,
     warm: staged ? "parseBatch" : "artifactBatch",
     ...(loaded.manifest.units === true ? { youngMb: UNITS_GENERATE_YOUNG_MB } : {}),
-    tasksAtOnce: WINDOW_TASKS,
+    // A single capped worker is sent every batch of the window (AHEAD_BYTES bounds them), not two: with two it waited
+    // for this thread between batches, as this thread sends the next batch when it hears of an answer, and it hears of
+    // answers only when its event loop turns, which making the lines of the answers it has puts off (by stage, the
+    // statute book: 2.58 → 2.40–2.51 s; bench/RESULTS.md, "generate against markdown-it"). With --jobs 1 too.
+    tasksAtOnce: Number.POSITIVE_INFINITY,
   });
   // Every artifact inside the dataset root once its links are resolved, checked while the workers load their modules
   // (a realpath of each of 6,636 laws is 50 ms): one that is not, and any other fault, named by verifyArtifacts.

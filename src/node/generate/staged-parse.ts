@@ -1,9 +1,10 @@
 /**
- * generate over two threads by stage (docs/spec.md, "Generation"): a capped worker reads, verifies and parses the
- * artifacts, and this thread makes their lines from what the parse found. Each thread then compiles the code of its own
+ * generate over two threads by stage (docs/spec.md, "Generation"): this thread reads and verifies the artifacts, a
+ * capped worker parses them, and this thread makes their lines from what the parse found. Each thread then compiles the code of its own
  * stage only: with both threads doing every stage, each compiled all of it, some 0.65 s of CPU a thread for the statute
  * book, which on two cores was a fifth of the run (bench/RESULTS.md, "generate against markdown-it"). Used for a
- * dataset without units on two threads; the lines are made by the same code as in the workers, byte for byte the same.
+ * dataset with or without units on two threads; the lines are made by the same code as in the workers, byte for byte
+ * the same.
  *
  * What crosses from the worker is small: the artifact's bytes (moved, not copied), and its targets as numbers in one
  * typed array with their headings' texts, each target's bounds given both in the text (UTF-16) and in the bytes, so

@@ -2,9 +2,11 @@
  * One capped worker thread without Piscina: the pool of a run that parses in a single worker (pool.ts, `capped` with
  * one thread: generate of a dataset from MAIN_THREAD_PARSE_BYTES of markdown up to the size that pays for several)
  * talks to it by messages, so that neither thread loads Piscina. It starts as the pool is made (`warm`), and loads its
- * modules while the main thread prepares the first task. Up to two tasks at once in it,
- * as in Piscina's workers; one that runs out of memory fails the tasks it held and another takes its place for the
- * rest. The worker's side is `serveDirect` in worker.ts.
+ * modules while the main thread prepares the first task. Up to two tasks at once in it, as in Piscina's workers, or as
+ * many as the run says (`tasksAtOnce`: generate, which bounds what it sends). One that stops (out of memory) fails the
+ * task it was running, its oldest; the others it held had not started: they go to the worker that takes its place,
+ * unless their buffers moved to the one that stopped, and then they fail saying that they never started (not as if they
+ * had run out of memory: generate names the files of a task that did). The worker's side is `serveDirect` in worker.ts.
  */
 import type { Worker } from "node:worker_threads";
 import { workerThreads } from "../builtins.js";
@@ -21,7 +23,7 @@ export type DirectReply = { id: number; value: unknown } | { id: number; thrown:
  * Tasks a worker holds at once by default, as `concurrentTasksPerWorker` of the Piscina pool (pool.ts). A run that
  * bounds what it sends itself may give it more (`tasksAtOnce`): a task beyond them waits in this thread until the worker
  * answers one, and this thread hears that answer only when its event loop turns, which a thread busy with the answers
- * it has (their promises settle as microtasks) puts off (generate by stage: below).
+ * it has (their promises settle as microtasks) puts off (generate.ts, `tasksAtOnce`).
  */
 const TASKS_AT_ONCE = 2;
 
@@ -49,17 +51,22 @@ export class DirectWorker {
   private nextId = 0;
   private closed = false;
 
+  /** Its old generation in MiB: WORKER_LIMITS', or more for validate of a large dataset (validateHeapMb). */
+  readonly heapMb: number;
+  /** Tasks it holds at once (TASKS_AT_ONCE; at least one). */
+  private readonly tasksAtOnce: number;
+  /** The worker entry: the built worker.ts (a test names it, as createPool's `script`). */
+  private readonly script: URL;
+
   constructor(
     private readonly warm: string,
     private readonly outsideAllowed: boolean,
-    /** Its old generation in MiB: WORKER_LIMITS', or more for validate of a large dataset (validateHeapMb). */
-    readonly heapMb = WORKER_LIMITS.maxOldGenerationSizeMb,
-    /** Tasks it holds at once (TASKS_AT_ONCE). */
-    private readonly tasksAtOnce = TASKS_AT_ONCE,
-    /** The worker entry: the built worker.ts (a test names it, as createPool's `script`). */
-    private readonly script = new URL(codeFile("node/pool/worker.js")),
+    options: { heapMb?: number; tasksAtOnce?: number; script?: URL } = {},
   ) {
-    this.worker = this.attach(spawn(warm, heapMb, script));
+    this.heapMb = options.heapMb ?? WORKER_LIMITS.maxOldGenerationSizeMb;
+    this.tasksAtOnce = Math.max(1, options.tasksAtOnce ?? TASKS_AT_ONCE);
+    this.script = options.script ?? new URL(codeFile("node/pool/worker.js"));
+    this.worker = this.attach(spawn(warm, this.heapMb, this.script));
   }
 
   run(task: unknown, options: { name: string; transferList?: ArrayBuffer[] }): Promise<unknown> {
@@ -95,12 +102,24 @@ export class DirectWorker {
       else pending.resolve(reply.value);
       this.dispatch();
     });
-    // A worker that stops (out of memory, or otherwise) fails the tasks it held; the next task starts another.
+    // A worker that stops (out of memory, or otherwise) fails the task it was running: its oldest (it answers them in
+    // turn). The others had not started: sent again, to the worker the next dispatch starts, unless their buffers moved
+    // to this one (gone with it), and then failed as never started.
     const stopped = (error: Error) => {
       if (this.worker !== worker) return;
       this.worker = undefined;
-      for (const pending of [...this.running.values()]) pending.reject(error);
+      const held = [...this.running.values()];
       this.running.clear();
+      held[0]?.reject(error);
+      for (const pending of held.slice(1).reverse()) {
+        if ((pending.transferList ?? []).length === 0) this.queue.unshift(pending);
+        else
+          pending.reject(
+            Object.assign(new Error("it stopped before it started this task, on an earlier one (said there)"), {
+              code: "ERR_WORKER_TASK_NOT_STARTED",
+            }),
+          );
+      }
       this.dispatch();
     };
     worker.on("error", stopped);

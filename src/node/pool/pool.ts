@@ -163,7 +163,7 @@ export async function createPool<T extends TaskTable<T>>(
   let failure: Error | undefined;
   let closing = false;
   const start = async (): Promise<PiscinaLike> => {
-    if (direct) return new DirectWorker(warm ?? "", readsOutsideAllowed(), heapMb, tasksAtOnce, script);
+    if (direct) return new DirectWorker(warm ?? "", readsOutsideAllowed(), { heapMb, tasksAtOnce, script });
     const { Piscina } = await import("piscina");
     const piscina = new Piscina({
       filename: script.href,

@@ -19,6 +19,7 @@ import { MANIFEST_DATASET_FIELDS, type ManifestDatasetField } from "../../core/m
 import { shellQuote } from "../../core/text.js";
 import { fillFieldTemplates } from "../dataset/dataset-context.js";
 import { defaultJobs, lineStepsOf, linesOf } from "../generate/generated-lines.js";
+import { writeSteps } from "../generate/encoded-lines.js";
 import { type ManifestOptions, manifestOptionsOf } from "../dataset/manifest-options.js";
 import { FieldsError, lock, type LockResult, type ManifestChanges, slugConflict } from "../dataset/lock.js";
 import { describeIoError, OperationalError } from "../errors.js";
@@ -413,23 +414,34 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
     // A small JSONL (a publisher's dataset): the lines generated are kept and compared with the file's bytes, byte for
     // byte (no digest of either, unless the cache needs the new one); its records are parsed only when the bytes
     // differ.
-    const kept: string[] = [];
+    // Joined as bytes (writeSteps: the markdown's JSON text written from the file's bytes, never serialised as text and
+    // encoded again) into a buffer kept from dataset to dataset (bench/RESULTS.md: fresh memory is dear); copied only
+    // when the bytes changed.
+    const join = joinBuffers.pop() ?? Buffer.allocUnsafeSlow(2 ** 20);
+    let joined = join.subarray(0, 0);
     await wrapped(async () => {
-      for await (const batch of linesOf(locked.manifest, root, threaded, sizes, task.limits, fromLock))
-        for (const line of batch) kept.push(line);
+      records = await writeSteps(
+        lineStepsOf(locked.manifest, root, threaded, sizes, task.limits, fromLock),
+        async (all) => {
+          joined = Buffer.from(all.buffer, all.byteOffset, all.byteLength); // `join`, or a larger buffer it grew into
+        },
+        undefined,
+        join,
+      );
     });
-    records = kept.length;
-    // Encoded into a buffer kept from dataset to dataset and used before the next await (bench/RESULTS.md: three times
-    // the speed of joining the lines and encoding the text); copied only when the bytes changed.
-    let bytes: Buffer = encodeLines(kept);
+    let bytes = joined;
     const before = size === undefined ? undefined : (jsonl ?? readOutput(output, displayPath(output, cwd)));
     outputChanged = before === undefined || !before.equals(bytes);
     if (key !== undefined) digest = sha256Hex(bytes);
+    if (outputChanged) bytes = Buffer.from(bytes); // its own copy: the buffer goes back for the next dataset's lines
+    joinBuffers.push(Buffer.from(joined.buffer));
     if (!outputChanged) changes = { before: records, after: records, added: [], removed: [], changed: [] };
     else {
-      bytes = Buffer.from(bytes);
       const compare = new RecordComparer(before === undefined ? undefined : await readOldRecords(output));
-      for (const line of kept) compare.add(JSON.parse(line) as Record<string, unknown>);
+      // The records parsed only now that the bytes differ: the lines decoded from them.
+      const lines = bytes.toString("utf8").split("\n");
+      if (lines[lines.length - 1] === "") lines.pop();
+      for (const line of lines) compare.add(JSON.parse(line) as Record<string, unknown>);
       changes = compare.finish();
       if (before !== undefined && unexplained(changes)) changes.firstDifferentLine = firstDifferentLine(before, bytes);
       if (!task.check) temporaries.push(await writeTemporary(output, bytes, task.swept));
@@ -520,26 +532,12 @@ function holdsCrLf(path: string): boolean {
   }
 }
 
-/** Where encodeLines writes: one per thread, grown as needed (to the largest JSONL compared in memory, at most). */
-let encoded = Buffer.allocUnsafe(2 ** 20);
-
 /**
- * The UTF-8 bytes of `lines` one after another: a view of a buffer that the next call overwrites, to be used (or
- * copied) before anything else can run.
+ * The buffers a small dataset's lines are joined into (writeSteps' `join`), kept from dataset to dataset, each grown to
+ * the largest JSONL compared in memory at most: one taken for a dataset's lines and given back when it is done with
+ * them, so that two datasets a thread works on at once (a worker holds two tasks) never share one.
  */
-function encodeLines(lines: readonly string[]): Buffer {
-  let at = 0;
-  for (const line of lines) {
-    // A UTF-16 code unit is at most three bytes of UTF-8.
-    if (encoded.length - at < 3 * line.length) {
-      const grown = Buffer.allocUnsafe(Math.max(2 * encoded.length, at + 3 * line.length));
-      encoded.copy(grown, 0, 0, at);
-      encoded = grown;
-    }
-    at += encoded.write(line, at, "utf8");
-  }
-  return encoded.subarray(0, at);
-}
+const joinBuffers: Buffer[] = [];
 
 async function writeTemporary(
   path: string,
