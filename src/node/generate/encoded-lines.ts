@@ -125,6 +125,14 @@ function writeShort(to: Buffer, at: number, text: string): number {
 const HEX_DIGITS = Uint8Array.from("0123456789abcdef", (c) => c.charCodeAt(0));
 
 /**
+ * The core's escape table and word test, bound here once: in the command line's CommonJS bundle, a function or table of
+ * another chunk is reached through a getter of that chunk's exports at each use, which in these loops over every byte
+ * of the markdown cost generate's main thread 0.4 s of CPU on the statute book (bench/RESULTS.md).
+ */
+const escapes = JSON_ESCAPES;
+const plainWord = plainJsonWord;
+
+/**
  * The JSON text of the bytes `bytes[from, to)` without its quotes, as JSON.stringify writes it for them read as Latin-1
  * (JSON_ESCAPES), written to `out` at `at`; the offset after it. One pass, no string made: JSON.stringify of each heading's
  * text, then its copy into the line, were a tenth of generate's workers (bench/RESULTS.md). Four bytes at a time where
@@ -137,7 +145,7 @@ export function writeJsonBytes(out: Buffer, at: number, bytes: Uint8Array, from:
   let i = from;
   for (; i + 4 <= to; i += 4) {
     const word = source.getUint32(i, true);
-    if (plainJsonWord(word)) {
+    if (plainWord(word)) {
       target.setUint32(a, word, true);
       a += 4;
     } else a = writeEscaped(out, a, bytes, i, i + 4);
@@ -150,7 +158,7 @@ function writeEscaped(out: Buffer, at: number, bytes: Uint8Array, from: number, 
   let a = at;
   for (let i = from; i < to; i++) {
     const b = bytes[i]!;
-    const letter = JSON_ESCAPES[b]!;
+    const letter = escapes[b]!;
     if (letter === 0) {
       out[a++] = b;
       continue;
@@ -175,7 +183,7 @@ export function jsonBytesRoom(bytes: Uint8Array, from: number, to: number): numb
   if (to - from <= 65536) return 6 * (to - from);
   let room = to - from;
   for (let i = from; i < to; i++) {
-    const letter = JSON_ESCAPES[bytes[i]!]!;
+    const letter = escapes[bytes[i]!]!;
     if (letter !== 0) room += letter === 0x75 ? 5 : 1;
   }
   return room;
