@@ -17,6 +17,7 @@ import { acceptSpares, batchEncoder } from "./encoded-lines.js";
 import { DatasetError, errorMessage } from "../../core/errors.js";
 import type { LockManifest, ManifestArtifact } from "../../core/lock/manifest.js";
 import type { ArtifactLimits } from "../../core/markdown/limits.js";
+import type { ParsedArtifact } from "../../core/markdown/targets.js";
 import { OperationalError } from "../errors.js";
 import { resolveArtifact } from "../dataset/manifest-io.js";
 import type { WorkPool } from "../pool/pool.js";
@@ -71,11 +72,7 @@ export async function artifactBatch(task: {
     try {
       const bytes = readRegularFileSync(resolveArtifact(task.root, artifact.path));
       const { text, parsed } = parseArtifactBytes(artifact, bytes, task.limits, false, task.fields.units === true);
-      const source = sourceBytesOf(text, bytes);
-      const template = targetLineTemplate(task.fields, artifact);
-      return {
-        lines: encoder.add(template, (line) => writeArtifactByteLines(task.fields, artifact, parsed, source, line)),
-      };
+      return { lines: encodeArtifact(encoder, task.fields, artifact, parsed, text, bytes) };
     } catch (error) {
       if (error instanceof DatasetError) return encodeFailure(error);
       return encodeFailure(new OperationalError(`${artifact.path}: ${errorMessage(error)}`));
@@ -83,6 +80,24 @@ export async function artifactBatch(task: {
   });
   encoder.done();
   return results;
+}
+
+/**
+ * An artifact's lines, encoded by `encoder` from its parse: the markdown's JSON text written from its bytes (`text` is
+ * them decoded). As a worker makes them (artifactBatch), and this thread when it parses (generated-lines.ts).
+ */
+export function encodeArtifact(
+  encoder: ReturnType<typeof batchEncoder>,
+  fields: RecordManifest,
+  artifact: ManifestArtifact,
+  parsed: ParsedArtifact,
+  text: string,
+  bytes: Uint8Array,
+): EncodedArtifactLines {
+  const source = sourceBytesOf(text, bytes);
+  return encoder.add(targetLineTemplate(fields, artifact), (line) =>
+    writeArtifactByteLines(fields, artifact, parsed, source, line),
+  );
 }
 
 /** The kinds of task a pool that parses artifacts runs. */

@@ -10,15 +10,13 @@ import {
   generateLineStepsFrom,
   type LineStep,
   linesInThread,
-  sourceBytesOf,
-  targetLineTemplate,
-  writeArtifactByteLines,
+  type ParsedSource,
 } from "../../core/records/generate.js";
 import { resolveArtifact } from "../dataset/manifest-io.js";
 import { readRegularFileSync } from "../files/regular-file.js";
 import { chooseJobs, type ThreadPolicy, type WorkPool } from "../pool/pool.js";
 import { acceptSpares, batchEncoder } from "./encoded-lines.js";
-import { type ArtifactTasks, buffersOf, poolLineSource } from "./generate-pool.js";
+import { type ArtifactTasks, buffersOf, encodeArtifact, poolLineSource } from "./generate-pool.js";
 import { stagedLineSource } from "./staged-parse.js";
 import type { LineSource } from "../../core/records/generate.js";
 
@@ -73,6 +71,9 @@ export function lineStepsOf(
   return releasing(generateLineStepsFrom(manifest, source, locked !== undefined), source);
 }
 
+/** An artifact read (or as the caller's lock read it) and parsed in this thread, with its bytes. */
+type ParsedAt = (position: number) => Promise<ParsedSource & { bytes: Uint8Array }>;
+
 /** A LineSource that holds buffers until the dataset's lines are all taken (encodedInThread). */
 type ReleasingSource = LineSource & { release?: () => void };
 
@@ -96,21 +97,17 @@ function sourceOf(
 ): ReleasingSource {
   // Synchronous reads, when an artifact's turn comes: the files are small and many, and this thread would wait for each
   // anyway. Bytes the caller read and digested already (update's lock pass) are not read or checked again.
-  const inThread = linesInThread(manifest, async (position) => {
+  const parsedAt: ParsedAt = async (position) => {
     const artifact = manifest.artifacts[position]!;
     const kept = locked?.contents?.get(artifact.path);
+    const bytes = kept ?? readRegularFileSync(resolveArtifact(root, artifact.path));
     // The parsers load only when this thread parses (no worker script: the library run from its sources; or generate
     // of less than MAIN_THREAD_PARSE_BYTES of markdown); otherwise a capped worker does (pool.ts, `capped`).
     const { parseArtifactBytes } = await import("../../core/records/parse-artifact.js");
-    return parseArtifactBytes(
-      artifact,
-      kept ?? readRegularFileSync(resolveArtifact(root, artifact.path)),
-      limits,
-      kept !== undefined,
-      manifest.units === true,
-    );
-  });
-  if (pool === undefined || pool.workers === 0) return encodedInThread(manifest, root, limits, inThread, locked);
+    return { bytes, ...parseArtifactBytes(artifact, bytes, limits, kept !== undefined, manifest.units === true) };
+  };
+  const inThread = linesInThread(manifest, parsedAt);
+  if (pool === undefined || pool.workers === 0) return encodedInThread(manifest, parsedAt, inThread);
   // By stage (staged-parse.ts): the pool's worker parses, this thread makes the lines.
   if (staged && pool.workers === 1 && locked === undefined)
     return stagedLineSource(manifest, root, pool, sizes, limits);
@@ -125,28 +122,15 @@ function sourceOf(
  * asks for the next artifact's, as it is done with them then, and the last artifact's when it is done with the dataset
  * (`release`): a buffer a dataset made anew cost `update` of 6,636 small ones 3.9 → 6.2 s.
  */
-function encodedInThread(
-  manifest: LockManifest,
-  root: string,
-  limits: ArtifactLimits,
-  inThread: LineSource,
-  locked?: FromLock,
-): ReleasingSource {
+function encodedInThread(manifest: LockManifest, parsedAt: ParsedAt, inThread: LineSource): ReleasingSource {
   let handed: ArrayBuffer[] = [];
   const source: ReleasingSource = async (position, early = false) => {
     if (early) return inThread(position, true);
     acceptSpares(handed);
     handed = [];
-    const artifact = manifest.artifacts[position]!;
-    const kept = locked?.contents?.get(artifact.path);
-    const bytes = kept ?? readRegularFileSync(resolveArtifact(root, artifact.path));
-    const { parseArtifactBytes } = await import("../../core/records/parse-artifact.js");
-    const { text, parsed } = parseArtifactBytes(artifact, bytes, limits, kept !== undefined, manifest.units === true);
-    const source = sourceBytesOf(text, bytes);
+    const { bytes, text, parsed } = await parsedAt(position);
     const encoder = batchEncoder();
-    const lines = encoder.add(targetLineTemplate(manifest, artifact), (line) =>
-      writeArtifactByteLines(manifest, artifact, parsed, source, line),
-    );
+    const lines = encodeArtifact(encoder, manifest, manifest.artifacts[position]!, parsed, text, bytes);
     encoder.done();
     handed = buffersOf(lines);
     return lines;
