@@ -236,6 +236,22 @@ describe("item 5: a cache, journal or job summary that is a device or a FIFO", (
     }
   });
 
+  test("generate -o of a dataset whose artifact became a FIFO or a link to /dev/zero names the artifact, without waiting", async () => {
+    const law = join(dir, LAW);
+    await rm(law);
+    execFileSync("mkfifo", [law]);
+    const fifo = await bounded(["generate", MANIFEST, "-o", "out.jsonl"]);
+    expect(fifo.code).toBe(2);
+    expect(fifo.stderr).toBe(
+      "citation-targets: cannot read mvfg.md: it is a FIFO (named pipe), not a regular file: only regular files are read\n",
+    );
+    await rm(law);
+    await symlink("/dev/zero", law);
+    const zero = await bounded(["generate", MANIFEST, "-o", "out.jsonl"]);
+    expect(zero.code).toBe(1);
+    expect(zero.stderr).toMatch(/^citation-targets: mvfg\.md: resolves to \/dev\/zero, outside the dataset root /);
+  });
+
   test("a config found in its place that is a FIFO or a link to /dev/zero is refused by name, not taken for none", async () => {
     execFileSync("mkfifo", [join(dir, ".citation-targets.json")]);
     const fifo = await bounded(["validate", JSONL]);

@@ -12,7 +12,9 @@ import {
   linesInThread,
   type ParsedSource,
 } from "../../core/records/generate.js";
+import { DatasetError } from "../../core/errors.js";
 import { resolveArtifact } from "../dataset/manifest-io.js";
+import { ioError, OperationalError } from "../errors.js";
 import { readRegularFileSync } from "../files/regular-file.js";
 import { chooseJobs, type ThreadPolicy, type WorkPool } from "../pool/pool.js";
 import { acceptSpares, batchEncoder } from "./encoded-lines.js";
@@ -100,7 +102,17 @@ function sourceOf(
   const parsedAt: ParsedAt = async (position) => {
     const artifact = manifest.artifacts[position]!;
     const kept = locked?.contents?.get(artifact.path);
-    const bytes = kept ?? readRegularFileSync(resolveArtifact(root, artifact.path));
+    let bytes = kept;
+    if (bytes === undefined) {
+      const path = resolveArtifact(root, artifact.path);
+      try {
+        bytes = readRegularFileSync(path);
+      } catch (error) {
+        // Named, as a worker names it (a FIFO, a link to a device: `generate -o` reads before it verifies).
+        if (error instanceof DatasetError || error instanceof OperationalError) throw error;
+        throw ioError(error, "read", artifact.path);
+      }
+    }
     // The parsers load only when this thread parses (no worker script: the library run from its sources; or generate
     // of less than MAIN_THREAD_PARSE_BYTES of markdown); otherwise a capped worker does (pool.ts, `capped`).
     const { parseArtifactBytes } = await import("../../core/records/parse-artifact.js");
