@@ -148,6 +148,57 @@ describe("one resolver of dataset operands", () => {
       );
     }
   });
+
+  test("a dataset folder with its own manifest: generate takes the folder, validate checks its JSONL with that manifest", async () => {
+    // `lock DIR -o DIR/citation-targets.lock.json`: the manifest inside the folder; update writes <slug>.jsonl beside it.
+    await writeTree(root, { "own/m2/index.md": "# Testgesetz\n\n## § 1 Zweck\n\nText.\n" });
+    const locked = await cli([
+      "lock",
+      "own/m2",
+      "--slug",
+      "m2",
+      "--title-id",
+      "M2",
+      "--name",
+      "Gesetz m2",
+      "--version-date",
+      "2024-01-01",
+      "--source-text-url",
+      `https://${HOST}/m2/2024-01-01/text`,
+      "--legislation-host",
+      HOST,
+      "-o",
+      "own/m2/citation-targets.lock.json",
+    ]);
+    expect(locked.code, locked.stderr).toBe(0);
+    const updated = await cli(["update", "own/m2"]);
+    expect(updated.code, updated.stderr).toBe(0);
+    const jsonl = await readFile(join(root, "own/m2/m2.jsonl"), "utf8");
+    // generate by the folder is generate by its manifest (it said "it is a folder" before).
+    const generated = await cli(["generate", "own/m2"]);
+    expect(generated.code, generated.stderr).toBe(0);
+    expect(generated.stdout).toBe(jsonl);
+    // A record edited by hand: validate of the folder, and of the file, finds it through the folder's manifest.
+    await writeFile(
+      join(root, "own/m2/m2.jsonl"),
+      jsonl.replace('"headingText":"§ 1 Zweck"', '"headingText":"§ 1 Zweck!"'),
+    );
+    for (const operand of ["own/m2", "own/m2/m2.jsonl"]) {
+      const validated = await cli(["validate", operand, "--no-cache", "--format", "json"]);
+      expect(validated.code, operand).toBe(1);
+      const [file] = JSON.parse(validated.stdout).files;
+      expect(file.path).toBe("own/m2/m2.jsonl");
+      expect(file.problems.map((p: { ruleId: string; line: number }) => [p.ruleId, p.line])).toEqual([
+        ["lock-generated", 2],
+      ]);
+    }
+    // Another dataset's folder manifest (its slug names another JSONL) is not this file's: no lock checks, as before.
+    await writeFile(join(root, "own/m2/other.jsonl"), jsonl);
+    const other = await cli(["validate", "own/m2/other.jsonl", "--no-cache", "--verbose"]);
+    expect(other.stderr).toContain(
+      "own/m2/other.jsonl: no lock manifest (looked for own/m2/other.lock.json beside it, and for a citation-targets.lock.json there whose slug names it;",
+    );
+  });
 });
 
 describe("update takes a new version's fields from the config's adopt templates", () => {

@@ -352,7 +352,7 @@ async function runValidate(
         context.stderr.write(`citation-targets: ${file.path}: checked against lock manifest ${file.lockManifest}\n`);
       else if (lock === undefined && file.path.endsWith(".jsonl"))
         context.stderr.write(
-          `citation-targets: ${file.path}: no lock manifest (looked for ${file.path.slice(0, -".jsonl".length)}.lock.json beside it; --lock FILE names one)\n`,
+          `citation-targets: ${file.path}: no lock manifest (looked for ${file.path.slice(0, -".jsonl".length)}.lock.json beside it, and for a citation-targets.lock.json there whose slug names it; --lock FILE names one)\n`,
         );
     }
     for (const skipped of new Set(

@@ -5,12 +5,12 @@
  * `validateFiles`, which worker.ts loads from here).
  */
 import { type BigIntStats, closeSync, lstatSync, statSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { errorMessage } from "../../core/errors.js";
 import type { LockContext } from "../../core/lock/lock-context.js";
 import type { FileReport, SchemaSource } from "../../core/report/report.js";
 import type { TwinFacts } from "../update/twin-datasets.js";
-import type { LockManifest } from "../../core/lock/manifest.js";
+import { DEFAULT_MANIFEST_NAME, type LockManifest } from "../../core/lock/manifest.js";
 import { createFileCheck, type FileCheckOptions, type FileResult } from "../../engine/check-file.js";
 import { rules } from "../../rules/index.js";
 import { isSettled, type LockVerdict, lockSideClean, verdictHolds } from "../cache/validate-cache.js";
@@ -178,11 +178,21 @@ export async function createFileValidator(
             }
           : checkOptions,
       };
-    const sibling = `${input.absolute.replace(/\.jsonl$/, "")}.lock.json`;
+    const beside = `${input.absolute.replace(/\.jsonl$/, "")}.lock.json`;
     // One synchronous call: thousands of files a run. With the cache in use, its fingerprint too, taken before the
     // manifest is read.
-    const manifestInfo =
+    let sibling = beside;
+    let manifestInfo =
       sibling === input.absolute ? undefined : statSync(sibling, { throwIfNoEntry: false, bigint: cacheInUse });
+    // None beside it: a dataset folder's own manifest (citation-targets.lock.json), whose JSONL is named by its slug
+    // beside it (update writes it there), is this file's when its slug names it.
+    if (manifestInfo === undefined && sibling !== input.absolute && !lstatSync(sibling, { throwIfNoEntry: false })) {
+      const own = folderManifestOf(input.absolute);
+      if (own !== undefined) {
+        sibling = own;
+        manifestInfo = statSync(own, { throwIfNoEntry: false, bigint: cacheInUse });
+      }
+    }
     // A FIFO, a folder, a device or a dangling link in the manifest's place is no absent manifest: it is read as one
     // would be, and refused by name (the file's I/O error, below), never checked as if it had none.
     if (
@@ -192,9 +202,10 @@ export async function createFileValidator(
       return { input, checkOptions, ...(cacheInUse ? { cached: {} } : {}) };
     const regular = manifestInfo?.isFile() === true;
     // As displayPath shows it: the file's own way with the other name (path.relative costs microseconds a file).
-    const shown = input.display.endsWith(".jsonl")
-      ? `${input.display.slice(0, -".jsonl".length)}.lock.json`
-      : displayPath(sibling, cwd);
+    const shown =
+      sibling === beside && input.display.endsWith(".jsonl")
+        ? `${input.display.slice(0, -".jsonl".length)}.lock.json`
+        : displayPath(sibling, cwd);
     let cached: PreparedFile["cached"];
     if (cacheInUse && regular) {
       const jsonl = fingerprintAt(input.absolute);
@@ -531,4 +542,22 @@ function namedHost(manifest: string): string | undefined {
     host = /"legislationHost"\s*:\s*"([^"\\]*)"/.exec(text)?.[1];
   }
   return typeof host === "string" && isValidLegislationHost(host) ? host : undefined;
+}
+
+/**
+ * The manifest of a dataset folder (citation-targets.lock.json) in the folder of `jsonl`, when its slug names that
+ * JSONL (`<slug>.jsonl`, where update writes it) or it cannot be read (its fault is then said on the file, as for a
+ * manifest beside it); undefined when there is none, or it is another dataset's.
+ */
+function folderManifestOf(jsonl: string): string | undefined {
+  if (!jsonl.endsWith(".jsonl")) return undefined;
+  const own = join(dirname(jsonl), DEFAULT_MANIFEST_NAME);
+  if (lstatSync(own, { throwIfNoEntry: false }) === undefined) return undefined;
+  let slug: unknown;
+  try {
+    slug = (JSON.parse(readRegularFileSync(own).toString("utf8")) as { slug?: unknown } | null)?.slug;
+  } catch {
+    return own;
+  }
+  return typeof slug !== "string" || `${slug}.jsonl` === basename(jsonl) ? own : undefined;
 }
