@@ -864,7 +864,7 @@ describe("what adopt and update show on the way", () => {
       const result = await runMain(["validate", "--legislation-host", HOST, "--verbose"], dir);
       expect(result.code).toBe(0);
       expect(result.stderr).toContain(
-        ".tooling/citation-targets/gg.jsonl: no lock manifest (looked for .tooling/citation-targets/gg.lock.json beside it; --lock FILE names one)",
+        ".tooling/citation-targets/gg.jsonl: no lock manifest (looked for .tooling/citation-targets/gg.lock.json beside it, and for a citation-targets.lock.json there whose slug names it; --lock FILE names one)",
       );
     } finally {
       await cleanup();

@@ -362,6 +362,25 @@ describe("item 5: a Windows checkout (core.autocrlf=true)", () => {
     expect(changed.stdout).not.toContain("only line endings differ");
   });
 
+  test("update without --check writes nothing when only line endings differ, as --check says (no digest pinned over CR LF)", async () => {
+    const clone = await windowsCheckout();
+    const manifest = join(clone, ".tooling/citation-targets/mvfg.lock.json");
+    const before = { manifest: await readFile(manifest), jsonl: await readFile(join(clone, JSONL)) };
+    const updated = await runMain(["update", "--no-cache"], clone);
+    expect(updated.code, updated.stderr).toBe(0);
+    expect(updated.stdout).toContain("mvfg: only line endings differ (CR LF)");
+    expect(updated.stdout).not.toContain("wrote");
+    expect(await readFile(manifest)).toEqual(before.manifest);
+    expect(await readFile(join(clone, JSONL))).toEqual(before.jsonl);
+    // A real change besides the line endings is written as before.
+    const markdown = join(clone, "fixtures/datasets/mvfg/mvfg.md");
+    await writeFile(markdown, `${await readFile(markdown, "utf8")}Neuer Absatz.\r\n`);
+    const changed = await runMain(["update", "--no-cache"], clone);
+    expect(changed.code, changed.stderr).toBe(0);
+    expect(changed.stdout).toContain("mvfg: updated");
+    expect(await readFile(manifest)).not.toEqual(before.manifest);
+  });
+
   test("adopt writes .gitattributes (-text for the tooling folder and each dataset root): a Windows clone keeps LF and validates", async () => {
     await swissRepository();
     expect(await readFile(join(dir, ".gitattributes"), "utf8")).toBe(

@@ -342,13 +342,13 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
     return bytes?.includes("\r\n");
   };
   if (
-    task.check &&
     before !== undefined &&
     added.length + removed.length + fields.length === 0 &&
     (changed.length > 0 || crlfIn(output)) &&
     (await onlyLineEndings(before, root, output))
   ) {
-    // A Windows checkout: not a change of the law; update would only rewrite every digest over CR LF.
+    // A Windows checkout: not a change of the law. Nothing is written, with or without --check: a write would pin every
+    // digest over CR LF (update used to, while --check said there was nothing to update).
     const count = readRegularIfPresent(output)?.filter((byte) => byte === 0x0a).length ?? 0;
     const records: RecordChanges = { before: count, after: count, added: [], removed: [], changed: [] };
     return {
