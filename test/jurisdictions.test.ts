@@ -190,7 +190,12 @@ describe("a legislation host per dataset", () => {
     // schema says it writes one host's, naming the others; as the repository's schema file it wins for every dataset.
     const written = await runMain(["schema", "-o", ".tooling/schemas/citation-targets.schema.json"], repo);
     expect(written.stderr).toContain(
-      "warning: this schema accepts a sourceTextUrl on www.legislation.gov.au only, and lock manifests of this repository name 2 other legislation hosts (www.fedlex.admin.ch, www.gesetze-im-internet.de)",
+      "warning: this schema accepts a sourceTextUrl on www.legislation.gov.au only, and lock manifests of this repository are on 2 other legislation hosts (www.fedlex.admin.ch, www.gesetze-im-internet.de)",
+    );
+    // A schema for another host warns of the manifests that name none too: they are on the default host here.
+    const fedlex = await runMain(["schema", "--legislation-host", "www.fedlex.admin.ch"], repo);
+    expect(fedlex.stderr).toContain(
+      "warning: this schema accepts a sourceTextUrl on www.fedlex.admin.ch only, and lock manifests of this repository are on 2 other legislation hosts (www.gesetze-im-internet.de, www.legislation.gov.au)",
     );
     const withFile = JSON.parse((await runMain(["validate", "--format", "json"], repo)).stdout);
     expect(

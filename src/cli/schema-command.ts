@@ -10,7 +10,7 @@ export function registerSchemaCommand(program: Command, context: MainContext, { 
     .command("schema")
     .summary("print or write the record JSON Schema")
     .description(
-      "Print the citation-target record JSON Schema (2020-12) with the legislation host filled in, or write it to a file. The host: --legislation-host, else the config's legislationHost (the config validate reads), else www.legislation.gov.au. One host per schema: in a repository whose lock manifests name other hosts (legislationHost), it warns, naming them.",
+      "Print the citation-target record JSON Schema (2020-12) with the legislation host filled in, or write it to a file. The host: --legislation-host, else the config's legislationHost (the config validate reads), else www.legislation.gov.au. One host per schema: in a repository whose lock manifests name other hosts (legislationHost), it warns, naming them (a manifest that names none is on the config's host, else the default).",
     )
     .option(
       "--legislation-host <host>",
@@ -30,10 +30,13 @@ export function registerSchemaCommand(program: Command, context: MainContext, { 
       const text = formatSchema(buildRecordSchema(host));
       // One host per schema: in a repository whose lock manifests name others, say so (docs/spec.md, section 8).
       const { manifestHosts } = await import("../node/config/legislation-host.js");
-      const others = (await manifestHosts(context.cwd)).filter((other) => other !== host);
+      // A manifest that names no host is on the one in force for it: the config's, else the default (not the flag's).
+      const inForce =
+        options.legislationHost === undefined ? host : (await hostSetting(undefined, options.config, context.cwd)).host;
+      const others = (await manifestHosts(context.cwd, inForce)).filter((other) => other !== host);
       if (others.length > 0)
         stderr.write(
-          `warning: this schema accepts a sourceTextUrl on ${host} only, and lock manifests of this repository name ${others.length === 1 ? "another legislation host" : `${others.length} other legislation hosts`} (${others.join(", ")}): as a schema file of the repository (or --schema), it would make validate reject their datasets' records; without one, validate checks each dataset against the schema of its own host\n`,
+          `warning: this schema accepts a sourceTextUrl on ${host} only, and lock manifests of this repository are on ${others.length === 1 ? "another legislation host" : `${others.length} other legislation hosts`} (${others.join(", ")}): as a schema file of the repository (or --schema), it would make validate reject their datasets' records; without one, validate checks each dataset against the schema of its own host\n`,
         );
       if (options.output) {
         await writeFileAtomic(resolve(context.cwd, options.output), text);

@@ -105,9 +105,10 @@ export function manifestHost(host: string | undefined, inForce: HostInForce): st
 
 /**
  * The legislation hosts the lock manifests of the repository's tooling folder name (their `legislationHost`), each
- * once, sorted.
+ * once, sorted; a manifest that names none counts as on `unnamed` when it is given (the host in force for it: the
+ * config's, else the default).
  */
-export async function manifestHosts(cwd: string): Promise<string[]> {
+export async function manifestHosts(cwd: string, unnamed?: string): Promise<string[]> {
   const { findRepositoryRoot, MANIFEST_FOLDER } = await import("../files/files.js");
   const folder = join((await findRepositoryRoot(cwd)) ?? cwd, ...MANIFEST_FOLDER.split("/"));
   let names: string[] = [];
@@ -122,6 +123,7 @@ export async function manifestHosts(cwd: string): Promise<string[]> {
       const host = (JSON.parse(readFileSync(join(folder, name), "utf8")) as { legislationHost?: unknown })
         .legislationHost;
       if (typeof host === "string") hosts.add(host);
+      else if (unnamed !== undefined) hosts.add(unnamed);
     } catch {
       // an unreadable manifest is said where it is read
     }
