@@ -156,6 +156,14 @@ describe("the built bin", () => {
     expect(help.stdout).toContain("Exit codes: 0 no errors");
     expect((await child([])).code).toBe(2);
   });
+
+  test("every command's --help says its exit codes, 2 among them", async () => {
+    for (const command of ["validate", "schema", "lock", "generate", "update", "adopt", "diff", "view", "resolve"]) {
+      const help = await child([command, "--help"]);
+      expect(help.code, command).toBe(0);
+      expect(help.stdout, command).toMatch(/\nExit codes: 0 [^\n]*, 2 usage[^\n]*\n/);
+    }
+  });
 });
 
 describe("validate through main()", () => {

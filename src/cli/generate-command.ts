@@ -48,6 +48,10 @@ export function registerGenerateCommand(
         .default("text"),
     )
     .addOption(allowOutsideOption())
+    .addHelpText(
+      "after",
+      "\nExit codes: 0 generated (or, with --check, FILE is exactly what would be generated), 1 --check found differences or the dataset is at fault (an artifact changed since it was pinned, or gone), 2 usage or I/O error.\n\nExamples:\n  citation-targets generate .tooling/citation-targets/mvfg.lock.json -o .tooling/citation-targets/mvfg.jsonl\n  citation-targets generate mvfg --check .tooling/citation-targets/mvfg.jsonl",
+    )
     .action(
       async (
         operand: string,

@@ -82,7 +82,7 @@ export function registerLockCommand(
     .addOption(capOption("maxArtifactBytes"))
     .addHelpText(
       "after",
-      `\nFields: --slug lowercase a-z0-9 groups joined by hyphens; --version-date a real date YYYY-MM-DD; --source-text-url https://host/path (a path after the host); --title-id and --name not empty.\nFor a whole corpus at once, see \`citation-targets adopt --help\`.\n\nExamples:\n  citation-targets lock laws/privacy-act --slug privacy-act-1988 --title-id C2004A03712 --name "Privacy Act 1988" --version-date 2024-06-01 --source-text-url https://www.legislation.gov.au/C2004A03712/latest/text\n  citation-targets lock laws/privacy-act --check`,
+      `\nFields: --slug lowercase a-z0-9 groups joined by hyphens; --version-date a real date YYYY-MM-DD; --source-text-url https://host/path (a path after the host); --title-id and --name not empty.\nFor a whole corpus at once, see \`citation-targets adopt --help\`.\n\nExit codes: 0 written (or, with --check, up to date), 1 --check found the manifest stale or the dataset is at fault (a non-UTF-8 file, a link out of the folder), 2 usage or I/O error.\n\nExamples:\n  citation-targets lock laws/privacy-act --slug privacy-act-1988 --title-id C2004A03712 --name "Privacy Act 1988" --version-date 2024-06-01 --source-text-url https://www.legislation.gov.au/C2004A03712/latest/text\n  citation-targets lock laws/privacy-act --check`,
     )
     .action(async (dir: string, options: LockCliOptions) => {
       const order = options.order ? await readOrderFile(resolve(context.cwd, options.order), options.order) : undefined;

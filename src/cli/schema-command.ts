@@ -20,6 +20,10 @@ export function registerSchemaCommand(program: Command, context: MainContext, { 
     .option("-o, --output <file>", "write the schema to FILE (atomically) instead of stdout")
     .option("--config <file>", "read legislationHost from this config file instead of the one found (as validate does)")
     .option("--no-config", "read no config file")
+    .addHelpText(
+      "after",
+      "\nExit codes: 0 printed or written (a warning of other hosts changes nothing), 2 usage, configuration or I/O error.\n\nExamples:\n  citation-targets schema -o .tooling/schemas/citation-targets.schema.json\n  citation-targets schema --legislation-host www.fedlex.admin.ch",
+    )
     .action(async (options: { legislationHost?: string; output?: string; config?: string | boolean }) => {
       const [{ hostSetting }, { buildRecordSchema, formatSchema }, { writeFileAtomic }] = await Promise.all([
         import("../node/config/config.js"),
