@@ -1101,6 +1101,14 @@ describe("found by trying it as a new user", () => {
       expect(moved.stderr).toContain(
         '.tooling/citation-targets/gg.lock.json: its dataset folder laws/gg (datasetRoot "../../laws/gg") is not there: if the law\'s folder moved or was renamed, point the manifest at its new place with `citation-targets adopt --move NEW-FOLDER` (its slug and addresses kept; or `citation-targets lock NEW-FOLDER -o .tooling/citation-targets/gg.lock.json`), then run update again',
       );
+      // generate says it the same way (it said each artifact missing, and advised the update that fails on it).
+      const generated = await runMain(["generate", "gg"], dir);
+      expect(generated.code).toBe(1);
+      expect(generated.stderr).toContain(
+        'its dataset folder laws/gg (datasetRoot "../../laws/gg") is not there: if the law\'s folder moved or was renamed, point the manifest at its new place with `citation-targets adopt --move NEW-FOLDER`',
+      );
+      expect(generated.stderr).toContain("then generate again");
+      expect(generated.stderr).not.toContain("citation-targets update");
       const adopted = await runMain(["adopt", "laws/*", ...flags, "--slug", "gg"], dir);
       expect(adopted.code).toBe(1);
       expect(adopted.stderr).toContain(

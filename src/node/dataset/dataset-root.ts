@@ -39,3 +39,20 @@ export function rootAbsence(root: string): string | undefined {
 export function rootNoun(root: string): string {
   return isFileRoot(root) ? "dataset file" : "dataset folder";
 }
+
+/**
+ * The fault of a dataset whose root is not the dataset's (rootAbsence says why), as update and generate say it: named
+ * by the manifest, with the fix (`then`: what to run once it is fixed, "run update again").
+ */
+export function rootProblem(
+  named: string,
+  absence: string,
+  manifest: { shown: string; datasetRoot: string | undefined; shownRoot: string },
+  then: string,
+): string {
+  const said = `${manifest.shown}: its ${rootNoun(named)} ${manifest.shownRoot || "."} (datasetRoot ${JSON.stringify(manifest.datasetRoot ?? ".")}) ${absence}`;
+  const kind = isFileRoot(named) ? "FILE" : "FOLDER";
+  return absence === "is not there"
+    ? `${said}: if the law's ${kind.toLowerCase()} moved or was renamed, point the manifest at its new place with \`citation-targets adopt --move NEW-${kind}\` (its slug and addresses kept; or \`citation-targets lock NEW-${kind} -o ${manifest.shown}\`), then ${then}; if the law was withdrawn, remove the manifest and its JSONL (git rm)`
+    : `${said}: a dataset root is a folder of markdown files or one markdown file; put the law there, or set datasetRoot in ${manifest.shown} to where it is`;
+}

@@ -10,7 +10,9 @@ import { differingFields, type RecordChanges, RecordComparer } from "../../core/
 import type { OutputRecord } from "../../core/records/record-line.js";
 import { shellQuote } from "../../core/text.js";
 import { DEFAULT_MAX_ARTIFACT_BYTES } from "../dataset/dataset-files.js";
-import { type LoadedManifest, loadManifest, resolveArtifact, verifyArtifacts } from "../dataset/manifest-io.js";
+import { type LoadedManifest, loadManifest, resolveArtifact, rootOf, verifyArtifacts } from "../dataset/manifest-io.js";
+import { rootAbsence, rootProblem } from "../dataset/dataset-root.js";
+import { displayPath } from "../files/files.js";
 import { describeIoError, OperationalError } from "../errors.js";
 import { regularPiecesSync, withOutsideReads } from "../files/regular-file.js";
 import { checkJobs, chooseJobs, createPool, WorkerMemoryError } from "../pool/pool.js";
@@ -72,6 +74,23 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
   const loaded = await loadManifest(options.manifest, options.cwd, shown, {
     allowOutsideRepository: options.allowOutsideRepository ?? false,
   });
+  // A dataset root that is not there (moved, renamed): said as update says it, with the fix, not as each artifact
+  // missing with the advice to update (which fails on it too).
+  const named = rootOf(loaded);
+  const absence = rootAbsence(named);
+  if (absence !== undefined)
+    throw new DatasetError([
+      rootProblem(
+        named,
+        absence,
+        {
+          shown,
+          datasetRoot: loaded.manifest.datasetRoot,
+          shownRoot: displayPath(named, options.cwd ?? process.cwd()),
+        },
+        "generate again",
+      ),
+    ]);
   // lock refuses an empty dataset; so does generate, rather than write an empty file.
   if (loaded.manifest.artifacts.length === 0)
     throw new DatasetError([

@@ -24,7 +24,7 @@ import { type ManifestOptions, manifestOptionsOf } from "../dataset/manifest-opt
 import { FieldsError, lock, type LockResult, type ManifestChanges, slugConflict } from "../dataset/lock.js";
 import { describeIoError, OperationalError } from "../errors.js";
 import { loadManifest, rootOf } from "../dataset/manifest-io.js";
-import { isFileRoot, rootAbsence, rootNoun, rootParts } from "../dataset/dataset-root.js";
+import { rootAbsence, rootParts, rootProblem } from "../dataset/dataset-root.js";
 import { ARTIFACT_TASKS, type ArtifactTasks } from "../generate/generate-pool.js";
 import type { WorkPool } from "../pool/pool.js";
 import { encodeFailure, type TaskFailure } from "../pool/task-failure.js";
@@ -193,12 +193,14 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
   const root = rootParts(named).folder;
   const absence = loaded !== undefined ? rootAbsence(named) : undefined;
   if (absence !== undefined) {
-    const shownRoot = `${shownManifest}: its ${rootNoun(named)} ${displayPath(named, cwd) || "."} (datasetRoot ${JSON.stringify(loaded!.manifest.datasetRoot ?? ".")}) ${absence}`;
     // The dataset's fault (exit 1), as validate's lock-dataset-files says it: a folder moved or deleted is routine.
     throw new DatasetError([
-      absence === "is not there"
-        ? `${shownRoot}: if the law's ${isFileRoot(named) ? "file" : "folder"} moved or was renamed, point the manifest at its new place with \`citation-targets adopt --move ${isFileRoot(named) ? "NEW-FILE" : "NEW-FOLDER"}\` (its slug and addresses kept; or \`citation-targets lock NEW-${isFileRoot(named) ? "FILE" : "FOLDER"} -o ${shownManifest}\`), then run update again; if the law was withdrawn, remove the manifest and its JSONL (git rm)`
-        : `${shownRoot}: a dataset root is a folder of markdown files or one markdown file; put the law there, or set datasetRoot in ${shownManifest} to where it is`,
+      rootProblem(
+        named,
+        absence,
+        { shown: shownManifest, datasetRoot: loaded!.manifest.datasetRoot, shownRoot: displayPath(named, cwd) },
+        "run update again",
+      ),
     ]);
   }
   let locked: LockResult;
