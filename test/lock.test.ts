@@ -101,7 +101,7 @@ describe("lock", () => {
     const error = await lock({ dir: root, ...META }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DatasetError);
     expect((error as DatasetError).problems).toEqual([
-      "bad.md: not valid UTF-8",
+      "bad.md: not valid UTF-8: line 1, byte 0xFF at byte 3 of the line (saved as Latin-1 or Windows-1252? save it as UTF-8)",
       expect.stringMatching(/^link\.md: a symbolic link to .*outside\.md, outside the dataset root$/),
     ]);
   });

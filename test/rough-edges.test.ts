@@ -388,7 +388,14 @@ describe("update", () => {
     ]);
     const cli1 = await cli(["update"], root);
     expect(cli1.code).toBe(1);
-    expect(cli1.stderr).toContain("mvfg.lock.json: bad.md: not valid UTF-8");
+    expect(cli1.stderr).toContain(
+      "mvfg.lock.json: bad.md: not valid UTF-8: line 1, byte 0xFF at byte 3 of the line (saved as Latin-1 or Windows-1252? save it as UTF-8)",
+    );
+    // All or nothing, said as the README says it; --check, which writes nothing anyway, does not say it.
+    expect(cli1.stderr).toMatch(/\ncitation-targets: nothing was written\n$/);
+    const checked = await cli(["update", "--check"], root);
+    expect(checked.code).toBe(1);
+    expect(checked.stderr).not.toContain("nothing was written");
   });
 
   test("a named manifest only; with nothing to find it says where it looked", async () => {

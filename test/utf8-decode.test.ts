@@ -3,9 +3,10 @@
  * line reader uses it.
  */
 import fc from "fast-check";
-import { expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { LineReader } from "../src/core/lines.js";
 import { decodeUtf8, decodeUtf8Lenient } from "../src/core/bytes.js";
+import { firstInvalidUtf8, notUtf8Message } from "../src/core/utf8.js";
 
 test("decodeUtf8 of any valid UTF-8 is the string Buffer#toString gives", () => {
   fc.assert(
@@ -74,4 +75,22 @@ test("any valid UTF-8 line reaches the reader's caller as the string Buffer#toSt
     ),
     { numRuns: 300 },
   );
+});
+
+describe("notUtf8Message: where a markdown file stops being UTF-8", () => {
+  test("a law saved in Latin-1: the line of its first umlaut, the byte and its place in the line", () => {
+    const latin1 = Buffer.from("# Gesetz\n\n## § 1 Zweck\n\nDie Länder regeln das.\n", "latin1");
+    // "§" (0xA7) on line 3 is the first byte that breaks UTF-8: the third byte of "## § 1 Zweck".
+    expect(notUtf8Message("anlage.md", latin1)).toBe(
+      "anlage.md: not valid UTF-8: line 3, byte 0xA7 at byte 4 of the line (saved as Latin-1 or Windows-1252? save it as UTF-8)",
+    );
+    expect(firstInvalidUtf8(latin1)).toBe(latin1.indexOf(0xa7));
+  });
+
+  test("a bad byte on the first line, after valid multi-byte text", () => {
+    const bytes = new Uint8Array([...Buffer.from("§ ä "), 0xc3, 0x28]);
+    expect(notUtf8Message("x.md", bytes)).toBe(
+      "x.md: not valid UTF-8: line 1, byte 0xC3 at byte 7 of the line (saved as Latin-1 or Windows-1252? save it as UTF-8)",
+    );
+  });
 });

@@ -5,6 +5,7 @@
  * members are added, never renamed or removed. The text shows every value from the files (paths, addresses) with its
  * controls escaped (`\u001b`).
  */
+import { NOTHING_WRITTEN } from "../core/errors.js";
 import type { LockManifest } from "../core/lock/manifest.js";
 import { MANIFEST_DATASET_FIELDS } from "../core/model.js";
 import { escapeControls, escapeControlsByLine, plural } from "../core/text.js";
@@ -212,8 +213,10 @@ function adoptTextRaw(updates: readonly DatasetUpdate[], folder: string, check: 
  * more" counts as the N faults it stands for.
  */
 export function describeDatasetProblems(problems: readonly string[]): string {
-  const hints = problems.filter((p) => p.startsWith("hint: "));
-  const faults = problems.filter((p) => !p.startsWith("hint: "));
+  // Hints, and update's closing "nothing was written" (all or nothing), follow the faults, uncounted.
+  const closing = (p: string) => p.startsWith("hint: ") || p === NOTHING_WRITTEN;
+  const hints = problems.filter(closing);
+  const faults = problems.filter((p) => !closing(p));
   const count = faults.reduce((sum, p) => sum + Number(/^… and ([0-9]+) more /.exec(p)?.[1] ?? 1), 0);
   const body =
     faults.length === 1 && count === 1

@@ -4,6 +4,9 @@ export function errorMessage(error: unknown): string {
 }
 
 /** A dataset that cannot be generated; `problems` names each file or path at fault. */
+/** The closing line of a run that writes all or nothing and wrote nothing (update, adopt): said after the faults. */
+export const NOTHING_WRITTEN = "nothing was written";
+
 export class DatasetError extends Error {
   override name = "DatasetError";
   constructor(readonly problems: string[]) {

@@ -45,3 +45,20 @@ function leadByte(b: number): { need: number; min: number; max: number } | undef
   if (b === 0xf4) return { need: 3, min: 0x80, max: 0x8f };
   return undefined;
 }
+
+/**
+ * Why the bytes of the markdown file `path` are not UTF-8, where: the line of the first bad byte, the byte and its place
+ * in the line (a file saved in Latin-1 or Windows-1252 says so at its first umlaut).
+ */
+export function notUtf8Message(path: string, bytes: Uint8Array): string {
+  const at = firstInvalidUtf8(bytes);
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < at; i++)
+    if (bytes[i] === 0x0a) {
+      line++;
+      lineStart = i + 1;
+    }
+  const byte = (bytes[at] ?? 0).toString(16).toUpperCase().padStart(2, "0");
+  return `${path}: not valid UTF-8: line ${line}, byte 0x${byte} at byte ${at - lineStart + 1} of the line (saved as Latin-1 or Windows-1252? save it as UTF-8)`;
+}

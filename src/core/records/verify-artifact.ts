@@ -4,6 +4,7 @@
  * src/node/generate/staged-parse.ts) checks them without loading the markdown parser.
  */
 import { isUtf8, sha256Hex } from "../bytes.js";
+import { notUtf8Message } from "../utf8.js";
 import { DatasetError } from "../errors.js";
 import type { ManifestArtifact } from "../lock/manifest.js";
 
@@ -14,5 +15,5 @@ export function verifyArtifactBytes(artifact: ManifestArtifact, bytes: Uint8Arra
     throw new DatasetError([
       `${artifact.path}: changed since the lock manifest was written (its sha256 is ${digest}, the manifest pins ${artifact.sha256})`,
     ]);
-  if (!isUtf8(bytes)) throw new DatasetError([`${artifact.path}: not valid UTF-8`]);
+  if (!isUtf8(bytes)) throw new DatasetError([notUtf8Message(artifact.path, bytes)]);
 }

@@ -15,6 +15,7 @@ import { join, sep } from "node:path";
 import { DatasetError } from "../../core/errors.js";
 import { comparePaths } from "../../core/address/natural-sort.js";
 import { sha256Hex } from "../../core/bytes.js";
+import { notUtf8Message } from "../../core/utf8.js";
 import { describeIoError, OperationalError } from "../errors.js";
 import { openedPath } from "../files/files.js";
 import { checkBraces } from "../files/globs.js";
@@ -224,7 +225,7 @@ export async function digestDatasetFiles(
         if (bytes <= keepUpTo) contents.set(path, content);
         else contents = undefined;
       }
-      return isUtf8(content) ? { digest: sha256Hex(content) } : { problem: `${path}: not valid UTF-8` };
+      return isUtf8(content) ? { digest: sha256Hex(content) } : { problem: notUtf8Message(path, content) };
     } finally {
       closeSync(fd);
     }

@@ -13,7 +13,7 @@ import { errorMessage } from "../../core/errors.js";
 import { checkDatasetFields, type DatasetFields, isTemplate } from "../../core/lock/dataset-fields.js";
 import { FieldsError } from "../dataset/fields-error.js";
 import { DEFAULT_MANIFEST_NAME } from "../../core/lock/manifest.js";
-import { DatasetError } from "../../core/errors.js";
+import { DatasetError, NOTHING_WRITTEN } from "../../core/errors.js";
 import { OperationalError } from "../errors.js";
 import { DEFAULT_MANIFEST_PATTERN, displayPath, findRepositoryRoot } from "../files/files.js";
 import { batchesOf, checkJobs, createPool, WorkerMemoryError } from "../pool/pool.js";
@@ -283,7 +283,8 @@ async function updateLocked(options: UpdateOptions, cwd: string): Promise<Datase
     const problems = failures.flatMap((error) => (error instanceof DatasetError ? error.problems : [error.message]));
     if (failures.some((error) => !(error instanceof DatasetError)))
       throw new OperationalError(`${problems.join("\n")}\nnothing was written`);
-    throw new DatasetError(problems);
+    // All or nothing (README): said, as for an operational fault, when a run that writes wrote nothing.
+    throw new DatasetError(options.check ? problems : [...problems, NOTHING_WRITTEN]);
   }
   const done = outcomes as DatasetTaskResult[];
   // A sourceTextUrl written on another host than its dataset's: validate would reject every record of it. Refused
