@@ -469,6 +469,28 @@ describe("derivation and manifest messages say what is wrong and what was expect
     );
   });
 
+  test("lock-dataset-digest: one record edited by hand, the others carrying the manifest's digest, is said so", () => {
+    const m = manifest();
+    const records = base();
+    const edited = 2;
+    records[edited] = { ...records[edited]!, datasetDigest: "a".repeat(64) };
+    const lock = {
+      manifest: m,
+      manifestPath: "privacy-act-1988.lock.json",
+      computedDigest: computeDatasetDigest(m),
+      bodyDigests: new Map<string, string>(),
+      changedArtifacts: new Map<string, string>(),
+      missingArtifacts: [],
+      unlistedFiles: [],
+    };
+    const digestProblems = run(records, { lock }).problems.filter((p) => p.ruleId === "lock-dataset-digest");
+    expect(digestProblems).toHaveLength(1);
+    expect(digestProblems[0]!.line).toBe(edited + 1);
+    expect(digestProblems[0]!.message).toBe(
+      `datasetDigest is ${"a".repeat(64)} but lock manifest privacy-act-1988.lock.json has ${m.datasetDigest}, as the ${records.length - 1} other records of this file carry: this record was edited by hand; regenerate the file with \`citation-targets generate privacy-act-1988.lock.json -o privacy-act-1988.jsonl\``,
+    );
+  });
+
   test("lock-artifacts names the artifact the manifest does not list", () => {
     const m = manifest();
     m.artifacts = m.artifacts.filter((a) => a.path !== "preamble.md");

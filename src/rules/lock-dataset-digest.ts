@@ -10,19 +10,33 @@ export const lockDatasetDigest = defineRule({
   messages: {
     mismatch:
       "datasetDigest is {{actual}} but lock manifest {{manifest}} has {{expected}}: the manifest changed since this file was generated; regenerate it with {{fix}}",
+    edited:
+      "datasetDigest is {{actual}} but lock manifest {{manifest}} has {{expected}}, as {{others}} of this file carry: this record was edited by hand; regenerate the file with {{fix}}",
   },
   create(context) {
-    let reported = false;
+    /** The first record whose digest is not the manifest's (said once, at the end of the file). */
+    let first: { line: number; actual: string } | undefined;
+    /** Records that carry the manifest's digest: any at all, and the first differs by a hand edit, not a new manifest. */
+    let matching = 0;
     return {
       record({ record, line }) {
         const actual = stringField(record, "datasetDigest");
-        const expected = context.lock!.manifest.datasetDigest;
-        if (reported || actual === undefined || actual === expected) return;
-        reported = true; // dataset-fields already reports records that disagree with each other
+        if (actual === undefined) return;
+        if (actual === context.lock!.manifest.datasetDigest) matching++;
+        else first ??= { line, actual }; // dataset-fields already reports records that disagree with each other
+      },
+      end() {
+        if (first === undefined) return;
         context.report({
-          messageId: "mismatch",
-          data: { actual, expected, manifest: context.lock!.manifestPath, fix: regenerateCommand(context) },
-          line,
+          messageId: matching > 0 ? "edited" : "mismatch",
+          data: {
+            actual: first.actual,
+            expected: context.lock!.manifest.datasetDigest,
+            manifest: context.lock!.manifestPath,
+            fix: regenerateCommand(context),
+            others: matching === 1 ? "the 1 other record" : `the ${matching} other records`,
+          },
+          line: first.line,
           pointer: "/datasetDigest",
         });
       },
