@@ -390,7 +390,7 @@ describe("the command", () => {
     }
   });
 
-  test("a manifest that is not JSON is named, exit 2; a JSONL that is not there is left out, said", async () => {
+  test("a manifest that is not JSON is named (exit 2 when no dataset is left); a JSONL that is not there is left out, said", async () => {
     const made = await tempDir();
     try {
       await mkdir(join(made.dir, ".git"));
@@ -401,7 +401,7 @@ describe("the command", () => {
       const bad = await runMain(["resolve", "§ 1 B"], made.dir);
       expect(bad.code).toBe(2);
       expect(bad.stderr).toMatch(
-        /^citation-targets: \.tooling\/citation-targets\/a\.lock\.json: cannot be read as a lock manifest \(not JSON: /,
+        /^citation-targets: \.tooling\/citation-targets\/a\.lock\.json: cannot be read as a lock manifest \(not valid JSON: line 1, column 15: /,
       );
       await rm(join(made.dir, ".tooling/citation-targets/a.lock.json"));
       const missing = await runMain(["resolve", "§ 1 B"], made.dir);
@@ -424,6 +424,20 @@ describe("the command", () => {
       // The id a record carries is the one answered, even when it is not the derived one.
       const json = await runMain(["resolve", "§ 1 B", "--format", "json"], made.dir);
       expect(JSON.parse(json.stdout).results[0].citationTargetId).toBe("x");
+      // A broken manifest beside a readable dataset: that dataset is left out, said, and the others are resolved.
+      await writeTree(made.dir, { ".tooling/citation-targets/a.lock.json": '{"slug": "a", ' });
+      const beside = await runMain(["resolve", "§ 1 B"], made.dir);
+      expect(beside.stdout).toBe("§ 1 B → b/b.md#§-1 (unit)\n");
+      expect(beside.code).toBe(0);
+      expect(beside.stderr).toContain(
+        "citation-targets: .tooling/citation-targets/a.lock.json: cannot be read as a lock manifest (not valid JSON: line 1, column 15: ",
+      );
+      expect(beside.stderr).toContain("; its dataset is left out (run citation-targets validate)\n");
+      // Named with --dataset, it is the run's error.
+      const asked = await runMain(["resolve", "--dataset", "a", "§ 1"], made.dir);
+      expect(asked.code).toBe(2);
+      expect(asked.stderr).toContain("a.lock.json: cannot be read as a lock manifest");
+      await rm(join(made.dir, ".tooling/citation-targets/a.lock.json"));
       const none = await tempDir();
       try {
         await mkdir(join(none.dir, ".git"));

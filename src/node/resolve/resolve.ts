@@ -22,6 +22,7 @@ import { DatasetOperands } from "../dataset/dataset-operands.js";
 import { OperationalError } from "../errors.js";
 import { displayPath } from "../files/files.js";
 import { type Fingerprint, fingerprintAt } from "../files/fingerprints.js";
+import { describeJsonError } from "../files/json-file.js";
 import { readRegularFileSync } from "../files/regular-file.js";
 
 export interface ResolveOptions {
@@ -109,6 +110,8 @@ export async function loadResolveIndex(
         );
   const warnings: string[] = [];
   const datasets: ResolveColumns[] = [];
+  /** The first manifest that could not be read: the run's error when no dataset could be. */
+  let failed: OperationalError | undefined;
   /** The manifest schema's check, loaded at the first manifest read (a warm run reads none). */
   let schemaCheck: ((data: unknown) => string[]) | undefined;
   for (const manifest of manifests) {
@@ -120,7 +123,18 @@ export async function loadResolveIndex(
     if (cached !== undefined && cached.manifest === prints.manifest && cached.jsonl === prints.jsonl) entry = cached;
     else {
       schemaCheck ??= await (await import("../dataset/manifest-io.js")).manifestSchemaCheck();
-      const read = readDataset(manifest, jsonl, prints.jsonl !== undefined, cwd, schemaCheck);
+      let read: ReturnType<typeof readDataset>;
+      try {
+        read = readDataset(manifest, jsonl, prints.jsonl !== undefined, cwd, schemaCheck);
+      } catch (error) {
+        // A manifest that cannot be read (broken by hand, a merge conflict) among the repository's: its dataset is left
+        // out, said, and the citations of the other laws are resolved. One named with --dataset is the run's error.
+        if (named || !(error instanceof OperationalError)) throw error;
+        warnings.push(`${error.message}; its dataset is left out (run citation-targets validate)`);
+        failed ??= error;
+        cache?.delete(name);
+        continue;
+      }
       if (read === undefined) {
         warnings.push(
           `${displayPath(manifest, cwd)}: its dataset file ${displayPath(jsonl, cwd)} is not there, so its dataset is left out (run citation-targets update)`,
@@ -150,6 +164,7 @@ export async function loadResolveIndex(
     datasets.push(entry.dataset);
   }
   await cache?.save();
+  if (datasets.length === 0 && failed !== undefined) throw failed;
   return { index: new ResolveIndex(datasets), warnings, datasetsNamed: named };
 }
 
@@ -215,7 +230,7 @@ function readDataset(
         conflictMessage(`lock manifest ${shown}`, `markers on lines ${markers.join(", ")}`, true),
       );
     throw new OperationalError(
-      `${shown}: cannot be read as a lock manifest (${error instanceof SyntaxError ? `not JSON: ${error.message}` : (error as Error).message})`,
+      `${shown}: cannot be read as a lock manifest (${error instanceof SyntaxError && read !== undefined ? `not valid JSON: ${describeJsonError(read, error)}` : (error as Error).message})`,
     );
   }
   if (data === null || typeof data !== "object" || Array.isArray(data))
