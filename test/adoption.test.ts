@@ -239,6 +239,32 @@ describe("lock refuses invalid fields at once, in plain words (item 2)", () => {
     }
   });
 
+  test("lock of a new dataset with wrong fields names the missing ones in the same run", async () => {
+    const { dir, cleanup } = await tempDir();
+    try {
+      await writeTree(dir, { "gg/index.md": "# Grundgesetz\n" });
+      const result = await runMain(
+        ["lock", "gg", "--slug", "Bad_Slug", "--title-id", "", "--version-date", "2024-13-01"],
+        dir,
+      );
+      expect(result.code).toBe(2);
+      const lines = result.stderr.trimEnd().split("\n");
+      expect(lines.map((line) => line.split(" ")[1])).toEqual(["--slug", "--title-id", "--version-date", "no"]);
+      expect(lines.at(-1)).toBe(
+        "citation-targets: no manifest to refresh at gg/citation-targets.lock.json: give --name, --source-text-url too",
+      );
+      // A manifest there to refresh gives the fields not given: only the wrong ones are said.
+      expect((await runMain(["lock", "gg", ...good], dir)).code).toBe(0);
+      const refresh = await runMain(["lock", "gg", "--title-id", ""], dir);
+      expect(refresh.code).toBe(2);
+      expect(refresh.stderr).toBe(
+        'citation-targets: --title-id "": empty: it must hold at least one character that is not a space\n',
+      );
+    } finally {
+      await cleanup();
+    }
+  });
+
   test("generate of a hand-edited manifest names the field in plain words, not the pattern", async () => {
     const { dir, cleanup } = await tempDir();
     try {

@@ -22,7 +22,19 @@ export const FLAG: Record<ManifestDatasetField, string> = {
  */
 export class FieldsError extends OperationalError {
   override name = "FieldsError";
-  constructor(readonly problems: FieldProblem[]) {
-    super(problems.map((p) => `${FLAG[p.field]} ${JSON.stringify(p.value)}: ${p.message}`).join("\n"));
+  /**
+   * `missing`: a line more, for fields neither given nor in a manifest to refresh, said with the others (lock of a new
+   * dataset), so that one run names every field to fix.
+   */
+  constructor(
+    readonly problems: FieldProblem[],
+    missing?: string,
+  ) {
+    super(
+      [
+        ...problems.map((p) => `${FLAG[p.field]} ${JSON.stringify(p.value)}: ${p.message}`),
+        ...(missing ? [missing] : []),
+      ].join("\n"),
+    );
   }
 }

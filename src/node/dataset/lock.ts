@@ -150,9 +150,19 @@ async function lockUnder(options: LockOptions, preloaded?: LoadedManifest): Prom
     METADATA.filter((key) => options[key] !== undefined).map((key) => [key, options[key]]),
   );
   const fieldProblems = checkDatasetFields(given);
-  if (fieldProblems.length > 0) throw new FieldsError(fieldProblems);
   const output =
     options.output !== undefined ? resolve(cwd, options.output) : await defaultManifestPath(named, cwd, options.slug);
+  if (fieldProblems.length > 0) {
+    // A new dataset: the fields not given are said too (no manifest to take them from), so that one run names them all.
+    const absent = METADATA.filter((key) => options[key] === undefined);
+    const fresh = preloaded?.path !== output && statSync(output, { throwIfNoEntry: false }) === undefined;
+    throw new FieldsError(
+      fieldProblems,
+      fresh && absent.length > 0
+        ? `no manifest to refresh at ${displayPath(output, cwd)}: give ${absent.map((key) => FLAG[key]).join(", ")} too`
+        : undefined,
+    );
+  }
   // `preloaded`: the manifest at `output`, already read and checked by the caller (update reads each once).
   const existing =
     preloaded?.path === output
