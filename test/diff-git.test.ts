@@ -139,6 +139,14 @@ describe("diff --against in a full repository", () => {
     const outside = join(dir, "not-a-repository");
     await mkdir(outside);
     await expect(diff({ cwd: outside, against: "main" })).rejects.toThrow(/^not in a git repository/);
+    // A repository with no commit yet: said so, with what to do, not as a name that is wrong.
+    const fresh = join(dir, "no-commits");
+    await mkdir(join(fresh, ".tooling/citation-targets"), { recursive: true });
+    execFileSync("git", ["init", "-q"], { cwd: fresh });
+    await writeFile(join(fresh, ".tooling/citation-targets/mvfg.jsonl"), "");
+    await expect(diff({ cwd: fresh, against: "HEAD" })).rejects.toThrow(
+      "revision HEAD is not in this repository: it has no commits yet. Commit the datasets first (git add, git commit), then compare a later change with --against HEAD",
+    );
   });
 
   test("the command: exit 1 for the breaking change, 0 when it is approved", async () => {

@@ -80,6 +80,11 @@ export async function resolveRevision(root: string, revision: string): Promise<s
   if (revision.startsWith("-")) throw new OperationalError(`--against ${revision}: a revision cannot start with "-"`);
   const result = await runGit(["rev-parse", "--verify", "--quiet", "--end-of-options", `${revision}^{commit}`], root);
   if (result.code === 0) return result.stdout.trim();
+  // A repository with no commit yet: no revision is there to compare with.
+  if ((await runGit(["rev-parse", "--verify", "--quiet", "HEAD"], root)).code !== 0)
+    throw new OperationalError(
+      `revision ${revision} is not in this repository: it has no commits yet. Commit the datasets first (git add, git commit), then compare a later change with --against HEAD`,
+    );
   const shallow = (await runGit(["rev-parse", "--is-shallow-repository"], root)).stdout.trim() === "true";
   const remotes = (await runGit(["remote"], root)).stdout.split("\n").filter((line) => line !== "");
   if (remotes.length === 0)
