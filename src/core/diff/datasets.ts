@@ -8,7 +8,8 @@ import type { DiffPair } from "./diff.js";
 export type DatasetEvent =
   | { event: "added"; slug: string; versionDate?: string; records: number }
   | { event: "removed"; slug: string; versionDate?: string; records: number }
-  | { event: "new-version"; slug: string; before: string; after: string; records: { before: number; after: number } };
+  | { event: "new-version"; slug: string; before: string; after: string; records: { before: number; after: number } }
+  | { event: "other-dataset"; slug: string; oldSlug: string; records: { before: number; after: number } };
 
 export function datasetEvent(pair: DiffPair): DatasetEvent | undefined {
   const dataset = pair.type === "records" ? pair.dataset : undefined;
@@ -25,6 +26,8 @@ export function datasetEvent(pair: DiffPair): DatasetEvent | undefined {
     };
   if (pair.oldMissing)
     return { event: "added", slug, ...(after !== undefined ? { versionDate: after } : {}), records: records.after };
+  // Two files of different slugs (two laws, or a slug changed): compared, not a new version of one dataset.
+  if (dataset.oldSlug !== undefined) return { event: "other-dataset", slug, oldSlug: dataset.oldSlug, records };
   if (before !== undefined && after !== undefined && before !== after)
     return { event: "new-version", slug, before, after, records };
   return undefined;
@@ -45,6 +48,8 @@ export function describeDatasetEvent(event: DatasetEvent): string {
       return `dataset ${event.slug} added (${version(event.versionDate)}${count(event.records)})`;
     case "new-version":
       return `dataset ${event.slug}: new version ${event.before} → ${event.after} (${event.records.before} → ${count(event.records.after)})`;
+    case "other-dataset":
+      return `dataset ${event.slug}: compared with dataset ${event.oldSlug}, another slug: no new version of one dataset (${event.records.before} → ${count(event.records.after)})`;
   }
 }
 

@@ -148,10 +148,10 @@ export interface DiffPair {
   oldMissing?: boolean;
   newMissing?: boolean;
   /**
-   * records: the dataset compared, its slug (the records' `slug`, else the file's name) and the versionDate of each
-   * side that has records.
+   * records: the dataset compared, its slug (the records' `slug`, else the file's name), the old side's when it is
+   * another (`oldSlug`: another dataset, or the slug changed) and the versionDate of each side that has records.
    */
-  dataset?: { slug: string; versionDate: { before?: string; after?: string } };
+  dataset?: { slug: string; oldSlug?: string; versionDate: { before?: string; after?: string } };
   /** records: how many records each side holds (lines with a citationAddress). */
   records?: { before: number; after: number };
   /** schema: the digests of docs/spec.md, section 12.3; shown whether or not they changed. */

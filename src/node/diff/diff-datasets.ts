@@ -39,6 +39,10 @@ export class DatasetNotes {
     const slug = this.slugNew ?? this.slug ?? basename(label.replace(/^[^:]*:(?=.)/, "")).replace(/\.jsonl$/, "");
     return {
       slug,
+      // The old side another dataset's (another slug): compared, but no new version of it.
+      ...(this.slug !== undefined && this.slugNew !== undefined && this.slug !== this.slugNew
+        ? { oldSlug: this.slug }
+        : {}),
       versionDate: {
         ...(this.before !== undefined ? { before: this.before } : {}),
         ...(this.after !== undefined ? { after: this.after } : {}),
