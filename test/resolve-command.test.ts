@@ -424,15 +424,22 @@ describe("the command", () => {
       // The id a record carries is the one answered, even when it is not the derived one.
       const json = await runMain(["resolve", "§ 1 B", "--format", "json"], made.dir);
       expect(JSON.parse(json.stdout).results[0].citationTargetId).toBe("x");
-      // A broken manifest beside a readable dataset: that dataset is left out, said, and the others are resolved.
+      // A broken manifest beside a readable dataset: that dataset is left out, said, and the others are resolved; the
+      // run exits 2 (its answers cannot be trusted as the repository's: one of that law may have matched elsewhere).
       await writeTree(made.dir, { ".tooling/citation-targets/a.lock.json": '{"slug": "a", ' });
       const beside = await runMain(["resolve", "§ 1 B"], made.dir);
       expect(beside.stdout).toBe("§ 1 B → b/b.md#§-1 (unit)\n");
-      expect(beside.code).toBe(0);
+      expect(beside.code).toBe(2);
       expect(beside.stderr).toContain(
         "citation-targets: .tooling/citation-targets/a.lock.json: cannot be read as a lock manifest (not valid JSON: line 1, column 15: ",
       );
       expect(beside.stderr).toContain("; its dataset is left out (run citation-targets validate)\n");
+      expect(beside.stderr).toContain(
+        "citation-targets: 1 lock manifest could not be read, so its dataset was left out and the results may be wrong (exit 2)",
+      );
+      const besideJson = JSON.parse((await runMain(["resolve", "§ 1 B", "--format", "json"], made.dir)).stdout);
+      expect(besideJson.unreadable).toEqual([".tooling/citation-targets/a.lock.json"]);
+      expect(besideJson.results[0].outcome).toBe("match");
       // Named with --dataset, it is the run's error.
       const asked = await runMain(["resolve", "--dataset", "a", "§ 1"], made.dir);
       expect(asked.code).toBe(2);

@@ -4,6 +4,7 @@
  */
 import { type Command, Option } from "commander";
 import type { ResolveResult } from "../core/resolve/resolve-index.js";
+import { plural } from "../core/text.js";
 import { OperationalError } from "../node/errors.js";
 import type { CommandIo, MainContext } from "./context.js";
 
@@ -28,9 +29,12 @@ export function resolveText(results: readonly ResolveResult[]): string {
     .join("");
 }
 
-/** The JSON document: `{ "results": [ … ] }`, one entry per input in input order. */
-export function resolveJson(results: readonly ResolveResult[]): string {
-  return `${JSON.stringify({ results }, null, 2)}\n`;
+/**
+ * The JSON document: `{ "results": [ … ] }`, one entry per input in input order; with `"unreadable": [ … ]`, the lock
+ * manifests left out, only when there are any.
+ */
+export function resolveJson(results: readonly ResolveResult[], unreadable?: readonly string[]): string {
+  return `${JSON.stringify({ results, ...(unreadable !== undefined ? { unreadable } : {}) }, null, 2)}\n`;
 }
 
 /** The citations of the operands: each as given, or those on standard input (one per line, blank lines skipped) for `-`. */
@@ -95,7 +99,16 @@ export function registerResolveCommand(
             : {}),
       });
       for (const warning of report.warnings) stderr.write(`${warning}\n`);
-      stdout.write(options.format === "json" ? resolveJson(report.results) : resolveText(report.results));
-      setExitCode(report.results.every((r) => r.outcome === "match") ? 0 : 1);
+      stdout.write(
+        options.format === "json" ? resolveJson(report.results, report.unreadable) : resolveText(report.results),
+      );
+      // A dataset left out because its manifest cannot be read: the answers of the others are given, but none can be
+      // trusted as the whole repository's (a citation of that law matched elsewhere, an ambiguity gone): exit 2.
+      if (report.unreadable !== undefined) {
+        stderr.write(
+          `${plural(report.unreadable.length, "lock manifest")} could not be read, so ${report.unreadable.length === 1 ? "its dataset was" : "their datasets were"} left out and the results may be wrong (exit 2): fix ${report.unreadable.length === 1 ? "it" : "them"} (citation-targets validate says how), or name the datasets with --dataset\n`,
+        );
+        setExitCode(2);
+      } else setExitCode(report.results.every((r) => r.outcome === "match") ? 0 : 1);
     });
 }

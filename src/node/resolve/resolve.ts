@@ -48,6 +48,11 @@ export interface ResolveReport {
   results: ResolveResult[];
   /** Datasets left out (a JSONL not there), lines that are no record, manifests not matching their schema: for stderr. */
   warnings: string[];
+  /**
+   * The lock manifests that could not be read, whose datasets were left out (shown paths): the results may then be
+   * wrong (a citation of that law matched in another dataset, or ambiguous no more). Present only when there is one.
+   */
+  unreadable?: string[];
 }
 
 /** The modules the index cache serves: its entries stand for what this code would read. */
@@ -88,7 +93,7 @@ const isEntry = (value: unknown): value is ResolveEntry => {
 /** Loads the datasets into an index (from the cache where it holds them); the index and the warnings. */
 export async function loadResolveIndex(
   options: Omit<ResolveOptions, "citations">,
-): Promise<{ index: ResolveIndex; warnings: string[]; datasetsNamed: boolean }> {
+): Promise<{ index: ResolveIndex; warnings: string[]; datasetsNamed: boolean; unreadable: string[] }> {
   const cwd = options.cwd ?? process.cwd();
   const started = Date.now();
   const operands = await DatasetOperands.create(cwd);
@@ -112,6 +117,7 @@ export async function loadResolveIndex(
   const datasets: ResolveColumns[] = [];
   /** The first manifest that could not be read: the run's error when no dataset could be. */
   let failed: OperationalError | undefined;
+  const unreadable: string[] = [];
   /** The manifest schema's check, loaded at the first manifest read (a warm run reads none). */
   let schemaCheck: ((data: unknown) => string[]) | undefined;
   for (const manifest of manifests) {
@@ -132,6 +138,7 @@ export async function loadResolveIndex(
         if (named || !(error instanceof OperationalError)) throw error;
         warnings.push(`${error.message}; its dataset is left out (run citation-targets validate)`);
         failed ??= error;
+        unreadable.push(displayPath(manifest, cwd));
         cache?.delete(name);
         continue;
       }
@@ -165,14 +172,14 @@ export async function loadResolveIndex(
   }
   await cache?.save();
   if (datasets.length === 0 && failed !== undefined) throw failed;
-  return { index: new ResolveIndex(datasets), warnings, datasetsNamed: named };
+  return { index: new ResolveIndex(datasets), warnings, datasetsNamed: named, unreadable };
 }
 
 /** Resolves citations (README, "resolve"); throws OperationalError when no dataset can be loaded. */
 export async function resolveCitations(options: ResolveOptions): Promise<ResolveReport> {
-  const { index, warnings, datasetsNamed } = await loadResolveIndex(options);
+  const { index, warnings, datasetsNamed, unreadable } = await loadResolveIndex(options);
   const results = options.citations.map((citation) => index.resolve(citation, { lawOptional: datasetsNamed }));
-  return { results, warnings };
+  return { results, warnings, ...(unreadable.length > 0 ? { unreadable } : {}) };
 }
 
 /** A manifest's name in the cache: its path from the cache's folder (POSIX); the tooling folder's worked out once. */
