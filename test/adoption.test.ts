@@ -253,6 +253,16 @@ describe("lock refuses invalid fields at once, in plain words (item 2)", () => {
       expect(lines.at(-1)).toBe(
         "citation-targets: no manifest to refresh at gg/citation-targets.lock.json: give --name, --source-text-url too",
       );
+      // A wrong slug names no place to look for a manifest (it would be named after it): the fields it lacks are not said.
+      const badSlug = await runMain(
+        ["lock", "gg", "--slug", "../../x", "--title-id", "", "-o", "gg/other.lock.json"],
+        dir,
+      );
+      expect(badSlug.stderr).toContain("no manifest to refresh at gg/other.lock.json: give --name");
+      await writeTree(dir, { ".git/HEAD": "ref: refs/heads/main\n", "sr/index.md": "# SR\n" });
+      const noPlace = await runMain(["lock", "sr", "--slug", "Bad_Slug", "--title-id", ""], dir);
+      expect(noPlace.code).toBe(2);
+      expect(noPlace.stderr).not.toContain("Bad_Slug.lock.json");
       // A manifest there to refresh gives the fields not given: only the wrong ones are said.
       expect((await runMain(["lock", "gg", ...good], dir)).code).toBe(0);
       const refresh = await runMain(["lock", "gg", "--title-id", ""], dir);

@@ -144,25 +144,16 @@ async function lockUnder(options: LockOptions, preloaded?: LoadedManifest): Prom
     throw new OperationalError(
       `--legislation-host ${JSON.stringify(options.legislationHost)}: expected a lowercase host name such as ${DEFAULT_LEGISLATION_HOST}`,
     );
-  // Refused at once, in plain words, before any file is read: a manifest every later command would reject is never
-  // written.
+  // Refused at once, in plain words, before any artifact is read: a manifest every later command would reject is never
+  // written (for a new dataset, the fields it lacks are said with them: absentFields).
   const given = Object.fromEntries(
     METADATA.filter((key) => options[key] !== undefined).map((key) => [key, options[key]]),
   );
   const fieldProblems = checkDatasetFields(given);
+  if (fieldProblems.length > 0)
+    throw new FieldsError(fieldProblems, await absentFields(options, named, cwd, fieldProblems, preloaded));
   const output =
     options.output !== undefined ? resolve(cwd, options.output) : await defaultManifestPath(named, cwd, options.slug);
-  if (fieldProblems.length > 0) {
-    // A new dataset: the fields not given are said too (no manifest to take them from), so that one run names them all.
-    const absent = METADATA.filter((key) => options[key] === undefined);
-    const fresh = preloaded?.path !== output && statSync(output, { throwIfNoEntry: false }) === undefined;
-    throw new FieldsError(
-      fieldProblems,
-      fresh && absent.length > 0
-        ? `no manifest to refresh at ${displayPath(output, cwd)}: give ${absent.map((key) => FLAG[key]).join(", ")} too`
-        : undefined,
-    );
-  }
   // `preloaded`: the manifest at `output`, already read and checked by the caller (update reads each once).
   const existing =
     preloaded?.path === output
@@ -265,6 +256,32 @@ async function lockUnder(options: LockOptions, preloaded?: LoadedManifest): Prom
     ...(existing ? { previous: existing } : {}),
     ...(contents ? { contents } : {}),
   };
+}
+
+/**
+ * For a new dataset given wrong fields, the fields it also lacks (no manifest to take them from), so that one run names
+ * them all: undefined when a manifest is there to refresh, or where it would be cannot be told (a path that cannot be
+ * worked out is said by the run once the fields are right).
+ */
+async function absentFields(
+  options: LockOptions,
+  named: string,
+  cwd: string,
+  problems: readonly { field: string }[],
+  preloaded?: LoadedManifest,
+): Promise<string | undefined> {
+  const absent = METADATA.filter((key) => options[key] === undefined);
+  if (absent.length === 0) return undefined;
+  // A wrong slug names no file: the manifest is looked for as without one (in the folder, or by its datasetRoot).
+  const slug = problems.some((problem) => problem.field === "slug") ? undefined : options.slug;
+  let output: string;
+  try {
+    output = options.output !== undefined ? resolve(cwd, options.output) : await defaultManifestPath(named, cwd, slug);
+  } catch {
+    return undefined;
+  }
+  if (preloaded?.path === output || statSync(output, { throwIfNoEntry: false }) !== undefined) return undefined;
+  return `no manifest to refresh at ${displayPath(output, cwd)}: give ${absent.map((key) => FLAG[key]).join(", ")} too`;
 }
 
 /** What differs between the manifest before and after a refresh. */
