@@ -208,7 +208,7 @@ async function updateLocked(options: UpdateOptions, cwd: string): Promise<Datase
   const jobs = checkJobs(options.jobs) ?? availableParallelism();
   // Many datasets: whole datasets go to `jobs` workers, which start now and load their modules while this thread
   // prepares the tasks; with `--jobs 1` to the one capped worker every parse needs anyway (taking them in turn here,
-  // each one's artifacts parsed there, cost a round trip a dataset: 6,636 laws 10.3 s against 4.3 s, bench/RESULTS.md).
+  // each one's artifacts parsed there, cost a round trip a dataset: 6,636 laws 10.8 s against 4.7 s, bench/RESULTS.md).
   // A few: this thread takes them in turn, and the pool's capped workers parse each one's artifacts.
   const wholeDatasets = manifests.length >= DATASETS_PER_THREAD * jobs;
   const pool = await createPool(jobs, UPDATE_TASKS, {
