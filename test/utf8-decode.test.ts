@@ -80,7 +80,7 @@ test("any valid UTF-8 line reaches the reader's caller as the string Buffer#toSt
 describe("notUtf8Message: where a markdown file stops being UTF-8", () => {
   test("a law saved in Latin-1: the line of its first umlaut, the byte and its place in the line", () => {
     const latin1 = Buffer.from("# Gesetz\n\n## § 1 Zweck\n\nDie Länder regeln das.\n", "latin1");
-    // "§" (0xA7) on line 3 is the first byte that breaks UTF-8: the third byte of "## § 1 Zweck".
+    // "§" (0xA7) on line 3 is the first byte that breaks UTF-8: the fourth byte of "## § 1 Zweck".
     expect(notUtf8Message("anlage.md", latin1)).toBe(
       "anlage.md: not valid UTF-8: line 3, byte 0xA7 at byte 4 of the line (saved as Latin-1 or Windows-1252? save it as UTF-8)",
     );

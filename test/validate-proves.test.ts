@@ -372,6 +372,14 @@ describe("item 5: a Windows checkout (core.autocrlf=true)", () => {
     expect(updated.stdout).not.toContain("wrote");
     expect(await readFile(manifest)).toEqual(before.manifest);
     expect(await readFile(join(clone, JSONL))).toEqual(before.jsonl);
+    // Its JSON report says the dataset as it is read with CR LF as LF: no artifact changed, the manifest's digest.
+    const json = JSON.parse((await runMain(["update", "--no-cache", "--format", "json"], clone)).stdout);
+    const [dataset] = json.datasets;
+    const pinned = JSON.parse(before.manifest.toString("utf8")).datasetDigest;
+    expect(dataset).toMatchObject({ slug: "mvfg", lineEndingsOnly: true, written: false });
+    expect(dataset.artifacts.changed).toEqual([]);
+    expect(dataset.datasetDigest).toEqual({ before: pinned, after: pinned });
+    expect(dataset.records.reidentified ?? 0).toBe(0);
     // A real change besides the line endings is written as before.
     const markdown = join(clone, "fixtures/datasets/mvfg/mvfg.md");
     await writeFile(markdown, `${await readFile(markdown, "utf8")}Neuer Absatz.\r\n`);

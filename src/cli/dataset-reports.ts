@@ -5,7 +5,6 @@
  * members are added, never renamed or removed. The text shows every value from the files (paths, addresses) with its
  * controls escaped (`\u001b`).
  */
-import { NOTHING_WRITTEN } from "../core/errors.js";
 import type { LockManifest } from "../core/lock/manifest.js";
 import { MANIFEST_DATASET_FIELDS } from "../core/model.js";
 import { escapeControls, escapeControlsByLine, plural } from "../core/text.js";
@@ -212,11 +211,10 @@ function adoptTextRaw(updates: readonly DatasetUpdate[], folder: string, check: 
  * A dataset's faults, counted: a hint ("hint: …") is said after them and not counted, and "… and N
  * more" counts as the N faults it stands for.
  */
-export function describeDatasetProblems(problems: readonly string[]): string {
-  // Hints, and update's closing "nothing was written" (all or nothing), follow the faults, uncounted.
-  const closing = (p: string) => p.startsWith("hint: ") || p === NOTHING_WRITTEN;
-  const hints = problems.filter(closing);
-  const faults = problems.filter((p) => !closing(p));
+export function describeDatasetProblems(problems: readonly string[], closing?: string): string {
+  // Hints, and a closing line (update's "nothing was written": all or nothing), follow the faults, uncounted.
+  const hints = [...problems.filter((p) => p.startsWith("hint: ")), ...(closing !== undefined ? [closing] : [])];
+  const faults = problems.filter((p) => !p.startsWith("hint: "));
   const count = faults.reduce((sum, p) => sum + Number(/^… and ([0-9]+) more /.exec(p)?.[1] ?? 1), 0);
   const body =
     faults.length === 1 && count === 1

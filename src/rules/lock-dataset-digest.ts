@@ -11,7 +11,7 @@ export const lockDatasetDigest = defineRule({
     mismatch:
       "datasetDigest is {{actual}} but lock manifest {{manifest}} has {{expected}}: the manifest changed since this file was generated; regenerate it with {{fix}}",
     edited:
-      "datasetDigest is {{actual}} but lock manifest {{manifest}} has {{expected}}, as {{others}} of this file carry: this record was edited by hand; regenerate the file with {{fix}}",
+      "datasetDigest is {{actual}} but lock manifest {{manifest}} has {{expected}}, as {{others}}: this record was edited by hand; regenerate the file with {{fix}}",
   },
   create(context) {
     /** The first record whose digest is not the manifest's (said once, at the end of the file). */
@@ -34,7 +34,10 @@ export const lockDatasetDigest = defineRule({
             expected: context.lock!.manifest.datasetDigest,
             manifest: context.lock!.manifestPath,
             fix: regenerateCommand(context),
-            others: matching === 1 ? "the 1 other record" : `the ${matching} other records`,
+            others:
+              matching === 1
+                ? "the 1 other record of this file carries"
+                : `the ${matching} other records of this file carry`,
           },
           line: first.line,
           pointer: "/datasetDigest",

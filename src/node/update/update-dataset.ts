@@ -353,9 +353,14 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
     // digest over CR LF (update used to, while --check said there was nothing to update).
     const count = readRegularIfPresent(output)?.filter((byte) => byte === 0x0a).length ?? 0;
     const records: RecordChanges = { before: count, after: count, added: [], removed: [], changed: [] };
+    // As the dataset is, read with CR LF as LF: no artifact changed, the digest the manifest has (not the one a lock of
+    // the CR LF bytes made, which is never written).
+    const { manifestFormOnly: _formOnly, ...kept } = base as typeof base & { manifestFormOnly?: true };
     return {
       update: {
-        ...base,
+        ...kept,
+        artifacts: { ...base.artifacts, changed: [] },
+        datasetDigest: { before: before.datasetDigest, after: before.datasetDigest },
         records,
         manifestChanged: false,
         outputChanged: false,

@@ -284,7 +284,7 @@ async function updateLocked(options: UpdateOptions, cwd: string): Promise<Datase
     if (failures.some((error) => !(error instanceof DatasetError)))
       throw new OperationalError(`${problems.join("\n")}\nnothing was written`);
     // All or nothing (README): said, as for an operational fault, when a run that writes wrote nothing.
-    throw new DatasetError(options.check ? problems : [...problems, NOTHING_WRITTEN]);
+    throw new DatasetError(problems, options.check ? undefined : NOTHING_WRITTEN);
   }
   const done = outcomes as DatasetTaskResult[];
   // A sourceTextUrl written on another host than its dataset's: validate would reject every record of it. Refused
@@ -296,7 +296,7 @@ async function updateLocked(options: UpdateOptions, cwd: string): Promise<Datase
   );
   if (wrongHosts.length > 0) {
     await discardAll(done);
-    throw new DatasetError(wrongHosts);
+    throw new DatasetError(wrongHosts, options.check ? undefined : NOTHING_WRITTEN);
   }
   // All or nothing across every dataset, also when interrupted: through the journal (journal.ts).
   try {
