@@ -302,7 +302,14 @@ describe("front matter keys (issue 32, item 7)", () => {
     await writeTree(dir, { ".git/HEAD": "x\n", "laws/x/index.md": "---\nslug: x\nslug: y\n---\n# X\n" });
     const adopted = await cli(["adopt", "laws/x", "--check", ...ADOPT_FLAGS.slice(2)], dir);
     expect(adopted.code).toBe(1);
-    expect(adopted.stderr).toContain("Map keys must be unique at line 2, column 1");
+    expect(adopted.stderr).toContain(
+      "the front matter of laws/x/index.md is not valid YAML (line 3): Map keys must be unique at line 2, column 1",
+    );
+    // Any YAML error of a template's front matter is said with the file's line, as the markdown parser says it.
+    await writeTree(dir, { "laws/x/index.md": "---\nslug: x\nstand: [2021-06-18\n---\n# X\n" });
+    const unclosed = await cli(["adopt", "laws/x", "--check", ...ADOPT_FLAGS.slice(2)], dir);
+    expect(unclosed.code).toBe(1);
+    expect(unclosed.stderr).toMatch(/the front matter of laws\/x\/index\.md is not valid YAML \(line 3\): /);
   });
 });
 

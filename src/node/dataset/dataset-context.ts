@@ -78,10 +78,10 @@ async function frontMatterInWorker(task: FrontMatterTask): Promise<FrontMatterRe
 
 /** A front matter as a map (undefined when empty), or why it is refused: the size cap, not YAML, not a map. */
 export async function frontMatter({ text, shown, maxFrontMatterBytes }: FrontMatterTask): Promise<FrontMatterResult> {
-  const [{ parseDocument }, { checkFrontMatterSize, duplicateKey, withoutStackTraces }] = await Promise.all([
-    import("yaml"),
-    import("../../core/markdown/targets.js"),
-  ]);
+  const [
+    { LineCounter, parseDocument },
+    { checkFrontMatterSize, duplicateKey, firstErrorMessage, withoutStackTraces },
+  ] = await Promise.all([import("yaml"), import("../../core/markdown/targets.js")]);
   try {
     checkFrontMatterSize(text, maxFrontMatterBytes);
   } catch (error) {
@@ -92,12 +92,16 @@ export async function frontMatter({ text, shown, maxFrontMatterBytes }: FrontMat
     // The failsafe schema: every value as it is written (`172.010` stays `172.010`, a date stays its text), never a
     // number or a date.
     // Keys checked unique in linear time (duplicateKey), not by the parser's check, which compares every pair of keys.
+    const lines = new LineCounter();
     const document = withoutStackTraces(() =>
-      parseDocument(text, { prettyErrors: false, schema: "failsafe", uniqueKeys: false }),
+      parseDocument(text, { prettyErrors: false, schema: "failsafe", uniqueKeys: false, lineCounter: lines }),
     );
-    if (document.errors.length > 0) throw document.errors[0];
-    const duplicate = duplicateKey(document, text);
-    if (duplicate !== undefined) throw new Error(duplicate.message);
+    // Said as the markdown parser says it (targets.ts): the file's line (+1 for the opening "---"), then the parser's
+    // words, where it counts lines of the front matter.
+    const error =
+      document.errors.length > 0 ? firstErrorMessage(document.errors[0]!, text, lines) : duplicateKey(document, text);
+    if (error !== undefined)
+      return { refused: `the front matter of ${shown} is not valid YAML (line ${error.line + 1}): ${error.message}` };
     value = document.toJS({ maxAliasCount: 100 });
   } catch (error) {
     return { refused: `the front matter of ${shown} is not valid YAML: ${(error as Error).message.split("\n")[0]}` };
