@@ -404,14 +404,16 @@ describe("the command", () => {
         /^citation-targets: \.tooling\/citation-targets\/a\.lock\.json: cannot be read as a lock manifest \(not valid JSON: line 1, column 15: /,
       );
       await rm(join(made.dir, ".tooling/citation-targets/a.lock.json"));
+      // Its only dataset's JSONL not there: nothing to resolve against (exit 2), as with no manifest at all.
       const missing = await runMain(["resolve", "§ 1 B"], made.dir);
       expect(missing.stderr).toBe(
-        "citation-targets: .tooling/citation-targets/b.lock.json: its dataset file .tooling/citation-targets/b.jsonl is not there, so its dataset is left out (run citation-targets update)\n",
+        "citation-targets: no dataset to resolve against: its one dataset was left out, its JSONL not there (run citation-targets update)\n",
       );
-      expect(missing.stdout).toBe(
-        '§ 1 B → no match: no dataset is the law "B" (by its titleId, name, slug or an alias)\n',
-      );
-      expect(missing.code).toBe(1);
+      expect(missing.stdout).toBe("");
+      expect(missing.code).toBe(2);
+      const named = await runMain(["resolve", "--dataset", "b", "§ 1"], made.dir);
+      expect(named.code).toBe(2);
+      expect(named.stderr).toContain("no dataset to resolve against");
       await writeTree(made.dir, {
         ".tooling/citation-targets/b.jsonl": `${JSON.stringify({ citationAddress: "b/b.md#§-1", citationTargetId: "x", headingText: "§ 1" })}\nnot json\n`,
       });

@@ -172,6 +172,11 @@ export async function loadResolveIndex(
   }
   await cache?.save();
   if (datasets.length === 0 && failed !== undefined) throw failed;
+  // Every dataset left out (no JSONL generated yet): nothing to resolve against, as with no manifest at all.
+  if (datasets.length === 0)
+    throw new OperationalError(
+      `no dataset to resolve against: ${manifests.length === 1 ? "its one dataset was left out, its JSONL" : `all ${manifests.length} datasets were left out, their JSONL`} not there (run citation-targets update)`,
+    );
   return { index: new ResolveIndex(datasets), warnings, datasetsNamed: named, unreadable };
 }
 
