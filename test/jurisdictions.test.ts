@@ -289,8 +289,26 @@ describe("one-file datasets", () => {
     );
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe(
-      `citation-targets: fr: its markdown files carry front matter of 3 different titles (titleId "1" (a.md), "2" (b.md), "3" (c.md)): a folder of one file per act is one dataset per file: adopt 'fr/*.md'\n`,
+      `citation-targets: fr: its markdown files carry front matter of 3 different titles (titleId "1" (a.md), "2" (b.md), "3" (c.md)): a folder of one file per act is one dataset per file: adopt 'fr/*.md' (or, to keep it one dataset of several laws, give it one --title-id)\n`,
     );
+    // Acts in subfolders of their own: one dataset per subfolder, and the hint says so (the pattern it gave matched none).
+    await writeTree(join(repo, "book"), {
+      "eins/index.md": swissAct("11", "Eins"),
+      "zwei/index.md": swissAct("12", "Zwei"),
+    });
+    const nested = await runMain(
+      ["adopt", "book", ...SWISS_TEMPLATES, "--legislation-host", "www.fedlex.admin.ch"],
+      repo,
+    );
+    expect(nested.code).toBe(1);
+    expect(nested.stderr).toContain(
+      "a folder of one subfolder per act is one dataset per subfolder: adopt 'book/*' (or, to keep it one dataset of several laws, give it one --title-id)",
+    );
+    const following = await runMain(
+      ["adopt", "book/*", ...SWISS_TEMPLATES, "--legislation-host", "www.fedlex.admin.ch"],
+      repo,
+    );
+    expect(following.code, following.stderr).toBe(0);
     // A folder of one law in several files, only its index with front matter: one dataset, as before.
     await writeTree(join(repo, "de/hgb"), {
       "index.md": "---\nTitle: HGB\njurabk: HGB\nslug: hgb\nstand: 2024-01-01\n---\n# HGB\n",

@@ -344,8 +344,14 @@ async function adoptLocked(options: AdoptOptions, cwd: string): Promise<AdoptRes
       if (titles.size > 1) {
         const named = [...titles].slice(0, 5).map(([title, file]) => `${JSON.stringify(title)} (${file})`);
         const more = titles.size > 5 ? `, … and ${titles.size - 5} more` : "";
+        // Acts in subfolders of their own (`book/arbschg/index.md`) are datasets by subfolder, not by file.
+        const nested = [...titles.values()].some((file) => file.includes("/"));
         problems.push(
-          `${shown}: its markdown files carry front matter of ${titles.size} different titles (titleId ${named.join(", ")}${more}): a folder of one file per act is one dataset per file: adopt ${shellQuote(`${shown}/*.md`)}`,
+          `${shown}: its markdown files carry front matter of ${titles.size} different titles (titleId ${named.join(", ")}${more}): ${
+            nested
+              ? `a folder of one subfolder per act is one dataset per subfolder: adopt ${shellQuote(`${shown}/*`)}`
+              : `a folder of one file per act is one dataset per file: adopt ${shellQuote(`${shown}/*.md`)}`
+          } (or, to keep it one dataset of several laws, give it one --title-id)`,
         );
         continue;
       }
