@@ -378,6 +378,22 @@ describe("resolve, with unit targets", () => {
     expect(plain.resolve("§ 823 Abs. 3 BGB")).not.toHaveProperty("reason");
   });
 
+  test("in a dataset with units, a section with none of its own still says why the answer encloses the unit named", () => {
+    // AGG § 1 is one sentence (no Absatz); § 3 has Absätze. Both in a dataset whose manifest has `units`.
+    const addresses = ["agg/index.md#§-1", "agg/index.md#§-3", "agg/index.md#§-3/abs-1", "agg/index.md#§-3/abs-2"];
+    const fields = { slug: "agg", titleId: "AGG", name: "Allgemeines Gleichbehandlungsgesetz" };
+    const withUnits = new ResolveIndex([dataset({ ...fields, units: true }, addresses)]);
+    expect(answer(withUnits, "§ 1 Abs. 2 Nr. 3 AGG")).toBe("enclosing agg/index.md#§-1");
+    expect(withUnits.resolve("§ 1 Abs. 2 Nr. 3 AGG").reason).toBe("§-1 has no Abs. 2: the target that holds it");
+    expect(withUnits.resolve("§ 1 Satz 2 AGG").reason).toBe(
+      "Satz 2 is no target of its own (Sätze are not marked in the text): the target that holds it",
+    );
+    expect(withUnits.resolve("§ 3 Abs. 3 AGG").reason).toBe("§-3 has no Abs. 3: the target that holds it");
+    // The same records without `units` (a dataset that stops at the heading): § 1's answer needs no reason.
+    const without = new ResolveIndex([dataset(fields, addresses)]);
+    expect(without.resolve("§ 1 Abs. 2 Nr. 3 AGG")).not.toHaveProperty("reason");
+  });
+
   test("a subsection printed as a paragraph (an Absatz's form) is found by s 6(2)", () => {
     const paragraphs = new ResolveIndex([
       dataset({ slug: "pa", titleId: "C2004A03712", name: "Privacy Act 1988" }, [

@@ -30,6 +30,8 @@ export interface ResolveDataset {
   aliases?: readonly string[];
   /** A dataset of several laws: each law's aliases by the path of its document (the manifest's documentAliases). */
   documentAliases?: Readonly<Record<string, readonly string[]>>;
+  /** The manifest's `units`: an answer that stops above a unit named says why. */
+  units?: true;
   records: readonly ResolveRecord[];
 }
 
@@ -45,6 +47,8 @@ export interface ResolveColumns {
   name: string;
   aliases?: readonly string[];
   documentAliases?: Readonly<Record<string, readonly string[]>>;
+  /** The manifest's `units`: its targets go below the heading, so an answer that stops above a unit named says why. */
+  units?: true;
   datasetDigest: string;
   records: string;
 }
@@ -160,6 +164,8 @@ interface Records {
 
 interface IndexedDataset {
   slug: string;
+  /** Its targets go below the heading (the manifest's `units`). */
+  units?: true;
   /** The records, read when a citation first looks in the dataset: a repository of thousands of laws loads without. */
   load(): Records;
   records?: Records;
@@ -216,6 +222,7 @@ export class ResolveIndex {
         const records = dataset.records;
         return {
           slug: dataset.slug,
+          ...(dataset.units === true ? { units: true as const } : {}),
           load: () => ({
             addresses: records.map((r) => r.citationAddress),
             headings: records.map((r) => r.headingText),
@@ -226,6 +233,7 @@ export class ResolveIndex {
       const { records, datasetDigest } = dataset;
       return {
         slug: dataset.slug,
+        ...(dataset.units === true ? { units: true as const } : {}),
         load: () => {
           const { addresses, headings, ids } = readColumnsText(records);
           return {
@@ -343,7 +351,7 @@ export class ResolveIndex {
             if (k === units.length - 1) {
               // Said only where the walk found each unit before it, in a dataset with units there (one without stops
               // at the heading: nothing to say).
-              if (exact && (record !== heading || hasUnitsBelow(record)))
+              if (exact && (record !== heading || hasUnitsBelow(record) || indexed.units === true))
                 reason ??= `${named(step)} is no target of its own${step.kind === "satz" ? " (Sätze are not marked in the text)" : ""}: the target that holds it`;
               exact = false;
             }
@@ -370,8 +378,9 @@ export class ResolveIndex {
           }
           address = next;
           if (below === undefined) {
-            // Said of a target with units below it; one without has none to miss.
-            if (exact && hasUnitsBelow(record))
+            // Said of a target with units below it, or of any in a dataset with units (a section of one sentence has
+            // none); in a dataset without units the answer stops at the heading: nothing to say.
+            if (exact && (hasUnitsBelow(record) || indexed.units === true))
               reason ??= `${addresses[record]!.split("#")[1]} has no ${named(step)}: the target that holds it`;
             exact = false;
             continue;

@@ -84,6 +84,7 @@ const isEntry = (value: unknown): value is ResolveEntry => {
     typeof dataset.name === "string" &&
     typeof dataset.datasetDigest === "string" &&
     (dataset.aliases === undefined || Array.isArray(dataset.aliases)) &&
+    (dataset.units === undefined || dataset.units === true) &&
     (dataset.documentAliases === undefined ||
       (typeof dataset.documentAliases === "object" && dataset.documentAliases !== null)) &&
     typeof dataset.records === "string"
@@ -292,6 +293,7 @@ function readDataset(
       name: text(data.name) ?? "",
       ...(aliases.length > 0 ? { aliases } : {}),
       ...(Object.keys(documentAliases).length > 0 ? { documentAliases } : {}),
+      ...(data.units === true ? { units: true as const } : {}),
       datasetDigest: datasetDigest ?? "",
       records: columnsText(addresses, headings, ids),
     },
