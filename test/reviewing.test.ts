@@ -431,8 +431,12 @@ describe("5. CI formats for freshness", () => {
       const github = await runMain(["update", "--check", "--format", "github"], repo);
       expect(github.code).toBe(1);
       expect(github.stdout).toMatch(
-        /^::error file=\.tooling\/citation-targets\/bgb\.lock\.json,title=not up to date%3A bgb::bgb: not up to date: its lock manifest would change%0A/,
+        /^::error file=\.tooling\/citation-targets\/bgb\.lock\.json,title=not up to date%3A bgb::not up to date: its lock manifest would change%0Aartifacts: /,
       );
+      // The slug is said once: the annotation's title has it (gitlab's description starts with it).
+      expect(github.stdout).not.toContain("bgb: not up to date");
+      const gitlab = JSON.parse((await runMain(["update", "--check", "--format", "gitlab"], repo)).stdout);
+      expect(gitlab[0].description).toMatch(/^bgb: not up to date: its lock manifest would change\nartifacts: /);
       expect(github.stdout).toContain(
         "✖ 1 of 3 datasets not up to date (update --check): run `citation-targets update`",
       );
@@ -453,7 +457,9 @@ describe("5. CI formats for freshness", () => {
       });
       const notCheck = await runMain(["update", "--format", "github"], repo);
       expect(notCheck.code).toBe(2);
-      expect(notCheck.stderr).toContain("--format github is the report of --check (for CI)");
+      expect(notCheck.stderr).toContain(
+        "--format github is the report of --check (for CI): add --check (citation-targets update --check --format github)",
+      );
     } finally {
       await writeFile(law, before);
     }

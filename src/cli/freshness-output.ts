@@ -43,10 +43,14 @@ export async function updateFreshness(
       manifest: result.manifest,
       output: result.output,
       upToDate: fresh,
+      // The slug is each report's own (a case's name, an annotation's title, gitlab's description starts with it): the
+      // message and the details say it no more (gitlab's said "probeg: probeg: not up to date…").
       message: fresh
-        ? `${result.slug}: up to date`
-        : `${result.slug}: not up to date: ${result.manifestChanged ? "its lock manifest" : "its JSONL"} would change`,
-      details: lines.map((line) => line.trim()).filter((line) => line !== ""),
+        ? "up to date"
+        : `not up to date: ${result.manifestChanged ? "its lock manifest" : "its JSONL"} would change`,
+      details: lines
+        .map((line) => line.trim())
+        .filter((line, i) => line !== "" && !(i === 0 && line === `${result.slug}: not up to date`)),
     };
   });
   return render(format, entries, "update --check", "citation-targets update", cwd, toolVersion);

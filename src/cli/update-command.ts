@@ -124,7 +124,9 @@ export function registerUpdateCommand(
         if (options.allowOutsideRepository) stderr.write(OUTSIDE_NOTE);
         noteJobs(options.jobs, stderr);
         if (isFreshnessFormat(options.format) && !options.check)
-          throw new OperationalError(`--format ${options.format} is the report of --check (for CI)`);
+          throw new OperationalError(
+            `--format ${options.format} is the report of --check (for CI): add --check (citation-targets update --check --format ${options.format})`,
+          );
         const [{ upToDate, update }, { displayPath }, { describeUpdates, updatesJson }, { warnLeftovers }] =
           await Promise.all([
             import("../node/update/update.js"),
