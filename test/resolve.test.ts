@@ -371,6 +371,10 @@ describe("resolve, with unit targets", () => {
       "S. 2 is not marked in the text, and Nr. 1 stands in more than one list there: the target that holds them",
     );
     expect(index.resolve("§ 823 Abs. 1 BGB")).not.toHaveProperty("reason");
+    // A Satz by its number alone (`I 2`: Abs. 1, Satz 2) is said as a Satz.
+    expect(index.resolve("§ 823 I 2 BGB").reason).toBe(
+      "Satz 2 is no target of its own (Sätze are not marked in the text): the target that holds it",
+    );
     // An Unterabsatz is no Satz: the first list's unit, as before.
     expect(answer(index, "Art. 6 Abs. 1 UAbs. 1 lit. a DSGVO")).toBe("unit dsgvo/index.md#art-6/abs-1/bst-a");
     // A dataset without units stops at the heading: its enclosing answers need no reason.

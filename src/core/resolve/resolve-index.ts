@@ -339,7 +339,11 @@ export class ResolveIndex {
         let reason: string | undefined;
         /** A step no address names (a Satz) came before: the units after it may stand in another list of its parent. */
         let unmarked: CitationStep | undefined;
-        const named = (step: CitationStep) => input.slice(step.start, step.end);
+        // A Satz written by its number alone (`§ 823 I 2`: Abs. 1, Satz 2) is said as one.
+        const named = (step: CitationStep) => {
+          const text = input.slice(step.start, step.end);
+          return step.kind === "satz" && /^[0-9]/.test(text) ? `Satz ${text}` : text;
+        };
         const addresses = this.recordsOf(indexed).addresses;
         /** Whether a record has units (or headings) below it: its records follow it in pre-order. */
         const hasUnitsBelow = (at: number) => addresses[at + 1]?.startsWith(`${addresses[at]!}/`) === true;
