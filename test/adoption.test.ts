@@ -1165,6 +1165,12 @@ describe("found by trying it as a new user", () => {
         slug: "gg",
         datasetRoot: "../../laws/grundgesetz",
       });
+      // Moved again: it is that dataset's folder already, said so (it said to adopt it as a new dataset).
+      const again = await runMain(["adopt", "--move", "laws/grundgesetz"], dir);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toContain(
+        "laws/grundgesetz: it is the dataset folder of .tooling/citation-targets/gg.lock.json already: nothing to move (citation-targets update .tooling/citation-targets/gg.lock.json refreshes it)",
+      );
     } finally {
       await cleanup();
     }

@@ -146,6 +146,26 @@ function nestedDataset(dir: string, known: KnownRoots): [string, string] | undef
   return undefined;
 }
 
+/**
+ * adopt --move of a folder that is a dataset's already (a manifest of the tooling folder has it as its datasetRoot):
+ * said so, with update to refresh it; undefined when none has.
+ */
+function alreadyDataset(dir: string, folder: string, cwd: string): string | undefined {
+  let names: string[] = [];
+  try {
+    names = readdirSync(folder).filter((name) => name.endsWith(".lock.json"));
+  } catch {
+    return undefined;
+  }
+  for (const name of names.sort()) {
+    const manifest = join(folder, name);
+    if (datasetRootOf(manifest) !== dir) continue;
+    const shown = displayPath(dir, cwd) || ".";
+    return `${shown}: it is the dataset folder of ${displayPath(manifest, cwd)} already: nothing to move (citation-targets update ${shellQuote(displayPath(manifest, cwd))} refreshes it)`;
+  }
+  return undefined;
+}
+
 /** A manifest's datasetRoot for a dataset folder: the folder relative to the manifest's, POSIX. */
 function relativeRoot(manifest: string, dir: string): string {
   return relativePath(dirname(manifest), dir).split(sep).join("/");
@@ -173,7 +193,8 @@ async function moveFolders(
     if (owners.length !== 1) {
       problems.push(
         owners.length === 0
-          ? `${shown}: no lock manifest in ${displayPath(folder, cwd)} has its dataset folder gone and every artifact in ${shown}: nothing to move (adopt it without --move as a new dataset)`
+          ? (alreadyDataset(dir, folder, cwd) ??
+              `${shown}: no lock manifest in ${displayPath(folder, cwd)} has its dataset folder gone and every artifact in ${shown}: nothing to move (adopt it without --move as a new dataset)`)
           : `${shown}: more than one lock manifest could be its own (${owners.map((m) => displayPath(m, cwd)).join(", ")}): repoint one with \`citation-targets lock ${shown} -o MANIFEST\``,
       );
       continue;
