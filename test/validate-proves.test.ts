@@ -496,11 +496,19 @@ describe("item 6: a renamed dataset folder makes no silent second dataset", () =
     const validated = await runMain(["validate", "--no-cache"], dir);
     expect(validated.code).toBe(0);
     expect(validated.stderr).toBe("");
-    // A folder no orphaned manifest belongs to is refused, named.
+    // A folder no orphaned manifest belongs to is refused, named: one that is a dataset's already as such, another as
+    // one that no manifest lost.
     const none = await runMain(["adopt", "--move", "laws/sr-101-fr", "--no-cache"], dir);
     expect(none.code).toBe(1);
     expect(none.stderr).toContain(
-      "laws/sr-101-fr: no lock manifest in .tooling/citation-targets has its dataset folder gone",
+      "laws/sr-101-fr: it is the dataset folder of .tooling/citation-targets/sr-101-fr.lock.json already: nothing to move",
+    );
+    await mkdir(join(dir, "laws/neu"), { recursive: true });
+    await writeFile(join(dir, "laws/neu/index.md"), "# Neu\n");
+    const stray = await runMain(["adopt", "--move", "laws/neu", "--no-cache"], dir);
+    expect(stray.code).toBe(1);
+    expect(stray.stderr).toContain(
+      "laws/neu: no lock manifest in .tooling/citation-targets has its dataset folder gone",
     );
   });
 });
