@@ -47,6 +47,12 @@ describe("the citation reader", () => {
     ["Artikel 3 Absatz 2 Satz 1 GG", { steps: ["art:3", "abs:2", "satz:1"], law: "GG" }],
     ["§ 1 VVG", { steps: ["§:1"], law: "VVG" }],
     ["BGB § 823 Abs. 1", { steps: ["§:823", "abs:1"], law: "BGB" }],
+    // Read with another provision (i.V.m.): the first is the citation; its law is written before the connector, or
+    // after the other.
+    ["§ 2 Abs. 1 Nr. 1 AGG i.V.m. § 3 AGG", { steps: ["§:2", "abs:1", "nr:1"], law: "AGG" }],
+    ["§ 823 Abs. 1 BGB iVm § 249 BGB", { steps: ["§:823", "abs:1"], law: "BGB" }],
+    ["§ 2 i.V.m. § 3 AGG", { steps: ["§:2"], law: "AGG" }],
+    ["§ 2 Abs. 1 in Verbindung mit § 3 Abs. 2 AGG", { steps: ["§:2", "abs:1"], law: "AGG" }],
     ["§433", { steps: ["§:433"] }],
     ["Art 3", { steps: ["art:3"] }],
     ["Art. 3 Abs. 2", { steps: ["art:3", "abs:2"] }],

@@ -122,6 +122,12 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
   const RANGE_WORD = /(bis|to|à|au|-|–)(?![A-Za-z])/y;
   const UNIT_LIST = /(?:,|und|and|u\.|oder|or|sowie)[\s\u00a0]*(?:\d+[a-z]{0,3}|[a-z]{1,2})(?![A-Za-z0-9°.])/y;
   const FOLLOWING = /(ff\.?|f\.|et seq\.?)(?![A-Za-z])/y;
+  /** `i.V.m.` (in Verbindung mit): the provision read with another, cited after it; the law may be written after that. */
+  const IN_CONNECTION =
+    /(?:i\.?[\s\u00a0]?V\.?[\s\u00a0]?m\.?|in[\s\u00a0]+Verbindung[\s\u00a0]+mit)(?![A-Za-z])[\s\u00a0]*/y;
+  /** The same where the law's name ends: `BGB i.V.m. § 249 BGB` names the law `BGB`. */
+  const LAW_CONNECTION =
+    /[\s\u00a0]+(?:i\.?[\s\u00a0]?V\.?[\s\u00a0]?m\.?|in[\s\u00a0]+Verbindung[\s\u00a0]+mit)(?![A-Za-z])/;
   const FRENCH_ITEM = /,[\s\u00a0]*([IVX]+|\d+°)(?![A-Za-z0-9])/y;
   const CONNECTOR = /(?:(?:of the|of|du|de la|des|de|der|del|della)[\s\u00a0]+|de l'|d'|dell')/iy;
 
@@ -210,7 +216,9 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
     if (input.charAt(from) === ",") from = skip(input, from + 1);
     const connector = match(CONNECTOR, input, from);
     if (connector && from + connector[0].length < input.length) from = skip(input, from + connector[0].length);
-    let to = input.length;
+    // A provision read with another (`… BGB i.V.m. § 249 BGB`): the law's name ends before the connector.
+    const connection = LAW_CONNECTION.exec(input.slice(from));
+    let to = connection === null ? input.length : from + connection.index;
     while (to > from && /[\s\u00a0.,;:]/.test(input.charAt(to - 1))) to--;
     return to > from ? { text: input.slice(from, to), start: from, end: to } : undefined;
   };
@@ -355,6 +363,18 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
     if (following) {
       range = true;
       i = skip(input, i + following[0].length);
+    }
+    // Read with another provision (`§ 2 i.V.m. § 3 AGG`): this one is the citation, of the law written after the other
+    // when none is written before the connector. Not a list: no range.
+    const connected = match(IN_CONNECTION, input, i);
+    if (connected !== null && match(PROVISION, input, i + connected[0].length) !== null) {
+      const other = readFrom(input, i + connected[0].length);
+      return {
+        steps,
+        ...(other?.law !== undefined ? { law: other.law } : {}),
+        range,
+        ...(rangeEnd !== undefined ? { rangeEnd } : {}),
+      };
     }
     // Another citation follows (`§ 823 Abs. 1, § 825 BGB`): this one is read, with the law written after the last.
     const next = match(NEXT_CITATION, input, i);
