@@ -244,19 +244,22 @@ describe("cross-record rules", () => {
   });
 });
 
-describe("lock manifest rules", () => {
-  const manifest = (): LockManifest =>
-    JSON.parse(readFileSync(`${repoRoot}.tooling/citation-targets/privacy-act-1988.lock.json`, "utf8")) as LockManifest;
-  const context = (m: LockManifest, bodyDigests = new Map<string, string>()): LockContext => ({
-    manifest: m,
-    manifestPath: "privacy-act-1988.lock.json",
-    computedDigest: computeDatasetDigest(m),
-    bodyDigests,
-    changedArtifacts: new Map<string, string>(),
-    missingArtifacts: [],
-    unlistedFiles: [],
-  });
+/** The example dataset's lock manifest, read anew for each test that changes it. */
+const manifest = (): LockManifest =>
+  JSON.parse(readFileSync(`${repoRoot}.tooling/citation-targets/privacy-act-1988.lock.json`, "utf8")) as LockManifest;
 
+/** A lock context of manifest `m`, its artifacts all as pinned (none changed, missing or unlisted). */
+const context = (m: LockManifest, bodyDigests = new Map<string, string>()): LockContext => ({
+  manifest: m,
+  manifestPath: "privacy-act-1988.lock.json",
+  computedDigest: computeDatasetDigest(m),
+  bodyDigests,
+  changedArtifacts: new Map<string, string>(),
+  missingArtifacts: [],
+  unlistedFiles: [],
+});
+
+describe("lock manifest rules", () => {
   test("a file generated from the manifest passes", () => {
     expect(run(base(), { lock: context(manifest()) }).problems).toEqual([]);
   });
@@ -415,9 +418,6 @@ describe("rule settings", () => {
 });
 
 describe("derivation and manifest messages say what is wrong and what was expected", () => {
-  const manifest = (): LockManifest =>
-    JSON.parse(readFileSync(`${repoRoot}.tooling/citation-targets/privacy-act-1988.lock.json`, "utf8")) as LockManifest;
-
   test("citation-address gives the address recomputed from the record's coordinates", () => {
     const records = base();
     const at = lineOf(records, "privacy-act-1988/part-i/section-1.md#1");
@@ -451,15 +451,7 @@ describe("derivation and manifest messages say what is wrong and what was expect
     const m = manifest();
     m.titleId = "C2004A99999";
     m.datasetDigest = computeDatasetDigest(m);
-    const lock = {
-      manifest: m,
-      manifestPath: "privacy-act-1988.lock.json",
-      computedDigest: computeDatasetDigest(m),
-      bodyDigests: new Map<string, string>(),
-      changedArtifacts: new Map<string, string>(),
-      missingArtifacts: [],
-      unlistedFiles: [],
-    };
+    const lock = context(m);
     const problems = run(base(), { lock }).problems;
     expect(problems.find((p) => p.ruleId === "lock-dataset-fields")!.message).toBe(
       'titleId is "C2004A03712" but lock manifest privacy-act-1988.lock.json has "C2004A99999"',
@@ -474,15 +466,7 @@ describe("derivation and manifest messages say what is wrong and what was expect
     const records = base();
     const edited = 2;
     records[edited] = { ...records[edited]!, datasetDigest: "a".repeat(64) };
-    const lock = {
-      manifest: m,
-      manifestPath: "privacy-act-1988.lock.json",
-      computedDigest: computeDatasetDigest(m),
-      bodyDigests: new Map<string, string>(),
-      changedArtifacts: new Map<string, string>(),
-      missingArtifacts: [],
-      unlistedFiles: [],
-    };
+    const lock = context(m);
     const digestProblems = run(records, { lock }).problems.filter((p) => p.ruleId === "lock-dataset-digest");
     expect(digestProblems).toHaveLength(1);
     expect(digestProblems[0]!.line).toBe(edited + 1);

@@ -151,19 +151,10 @@ function nestedDataset(dir: string, known: KnownRoots): [string, string] | undef
  * said so, with update to refresh it; undefined when none has.
  */
 function alreadyDataset(dir: string, folder: string, cwd: string): string | undefined {
-  let names: string[] = [];
-  try {
-    names = readdirSync(folder).filter((name) => name.endsWith(".lock.json"));
-  } catch {
-    return undefined;
-  }
-  for (const name of names.sort()) {
-    const manifest = join(folder, name);
-    if (datasetRootOf(manifest) !== dir) continue;
-    const shown = displayPath(dir, cwd) || ".";
-    return `${shown}: it is the dataset folder of ${displayPath(manifest, cwd)} already: nothing to move (citation-targets update ${shellQuote(displayPath(manifest, cwd))} refreshes it)`;
-  }
-  return undefined;
+  const manifest = manifestsByRoot(folder).get(dir);
+  if (manifest === undefined) return undefined;
+  const shown = displayPath(manifest, cwd);
+  return `${displayPath(dir, cwd) || "."}: it is the dataset folder of ${shown} already: nothing to move (citation-targets update ${shellQuote(shown)} refreshes it)`;
 }
 
 /** A manifest's datasetRoot for a dataset folder: the folder relative to the manifest's, POSIX. */
