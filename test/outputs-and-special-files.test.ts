@@ -252,6 +252,26 @@ describe("item 5: a cache, journal or job summary that is a device or a FIFO", (
     expect(zero.stderr).toMatch(/^citation-targets: mvfg\.md: resolves to \/dev\/zero, outside the dataset root /);
   });
 
+  test("schema reads the tooling folder's manifests as inputs: a FIFO is not waited on, a link out is not followed", async () => {
+    execFileSync("mkfifo", [join(dir, ".tooling/citation-targets/evil.lock.json")]);
+    const fifo = await bounded(["schema", "--legislation-host", "www.fedlex.admin.ch"]);
+    expect(fifo.code, fifo.stderr).toBe(0); // it hung, reading the FIFO
+    expect(fifo.stderr).toContain("www.legislation.gov.au"); // the readable manifests' host, still warned of
+    await rm(join(dir, ".tooling/citation-targets/evil.lock.json"));
+    // A manifest outside the repository, linked in: its host is not read (and not named).
+    const outside = join(dir, "..", `outside-${Date.now()}.lock.json`);
+    await writeFile(outside, JSON.stringify({ slug: "evil", legislationHost: "evil.example.org" }));
+    try {
+      await symlink(outside, join(dir, ".tooling/citation-targets/evil.lock.json"));
+      const linked = await bounded(["schema"]);
+      expect(linked.code).toBe(0);
+      expect(linked.stderr).not.toContain("evil.example.org");
+    } finally {
+      await rm(outside);
+      await rm(join(dir, ".tooling/citation-targets/evil.lock.json"), { force: true });
+    }
+  });
+
   test("a config found in its place that is a FIFO or a link to /dev/zero is refused by name, not taken for none", async () => {
     execFileSync("mkfifo", [join(dir, ".citation-targets.json")]);
     const fifo = await bounded(["validate", JSONL]);

@@ -5,11 +5,12 @@
  * validate rejects. update and adopt refuse it before anything is written; lock warns. Identical problems are said once,
  * with the count and the first datasets.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_LEGISLATION_HOST } from "../../core/schema/schema.js";
 import { plural } from "../../core/text.js";
 import { displayPath } from "../files/files.js";
+import { readRegularFileSync } from "../files/regular-file.js";
 import type { LoadedConfig } from "./config.js";
 
 /** The host in force for a dataset whose manifest names none, where it comes from, and a schema file that overrides. */
@@ -120,8 +121,11 @@ export async function manifestHosts(cwd: string, unnamed?: string): Promise<stri
   const hosts = new Set<string>();
   for (const name of names) {
     try {
-      const host = (JSON.parse(readFileSync(join(folder, name), "utf8")) as { legislationHost?: unknown })
-        .legislationHost;
+      // Read as every input is (regular-file.ts): a FIFO in a manifest's place is refused, not waited on for ever, and
+      // a link out of the repository is not followed.
+      const host = (
+        JSON.parse(readRegularFileSync(join(folder, name)).toString("utf8")) as { legislationHost?: unknown }
+      ).legislationHost;
       if (typeof host === "string") hosts.add(host);
       else if (unnamed !== undefined) hosts.add(unnamed);
     } catch {
