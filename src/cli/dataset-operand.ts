@@ -15,10 +15,7 @@ export async function datasetManifestOperand(operand: string, cwd: string): Prom
     const { resolveOneDataset } = await import("../node/dataset/dataset-operands.js");
     await resolveOneDataset(operand, cwd); // names the datasets
   }
-  // A manifest named is shown as given; a dataset folder that holds its own manifest (citation-targets.lock.json) is
-  // also of kind "manifest", and names that file.
-  const manifest = resolved.manifests[0]!;
-  return resolved.kind === "manifest" && manifest === resolve(cwd, operand) ? operand : displayPath(manifest, cwd);
+  return resolved.kind === "manifest" ? operand : displayPath(resolved.manifests[0]!, cwd);
 }
 
 /**

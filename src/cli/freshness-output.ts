@@ -48,9 +48,11 @@ export async function updateFreshness(
       message: fresh
         ? "up to date"
         : `not up to date: ${result.manifestChanged ? "its lock manifest" : "its JSONL"} would change`,
+      // describeUpdates' first line of a stale dataset is `<slug>: not up to date`: the message says it.
       details: lines
+        .slice(fresh ? 0 : 1)
         .map((line) => line.trim())
-        .filter((line, i) => line !== "" && !(i === 0 && line === `${result.slug}: not up to date`)),
+        .filter((line) => line !== ""),
     };
   });
   return render(format, entries, "update --check", "citation-targets update", cwd, toolVersion);

@@ -250,13 +250,7 @@ export function registerUpdateCommand(
         } else if (options.format === "json") stdout.write(updatesJson("update", results, options.check === true));
         else {
           stdout.write(`${describeUpdates(results, options.check === true).join("\n")}\n`);
-          // With --staged, a dataset the working tree holds regenerated (only not staged) is not warned of as the index
-          // has it ("versionDate did not change", of the manifest not staged yet): `update` said what it had to say
-          // when it ran, and what to stage follows.
-          const regenerated = (r: (typeof results)[number]) =>
-            options.staged === true && !upToDate(r) && stage.has(r.manifest);
-          for (const warning of results.filter((r) => !regenerated(r)).flatMap((r) => r.warnings))
-            stderr.write(`warning: ${warning}\n`);
+          for (const warning of results.flatMap((r) => r.warnings)) stderr.write(`warning: ${warning}\n`);
         }
         if (options.check && results.some((r) => !upToDate(r))) {
           const staleResults = results.filter((r) => !upToDate(r));

@@ -123,11 +123,10 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
   const UNIT_LIST = /(?:,|und|and|u\.|oder|or|sowie)[\s\u00a0]*(?:\d+[a-z]{0,3}|[a-z]{1,2})(?![A-Za-z0-9°.])/y;
   const FOLLOWING = /(ff\.?|f\.|et seq\.?)(?![A-Za-z])/y;
   /** `i.V.m.` (in Verbindung mit): the provision read with another, cited after it; the law may be written after that. */
-  const IN_CONNECTION =
-    /(?:i\.?[\s\u00a0]?V\.?[\s\u00a0]?m\.?|in[\s\u00a0]+Verbindung[\s\u00a0]+mit)(?![A-Za-z])[\s\u00a0]*/y;
+  const CONNECTION = /(?:i\.?[\s\u00a0]?V\.?[\s\u00a0]?m\.?|in[\s\u00a0]+Verbindung[\s\u00a0]+mit)(?![A-Za-z])/.source;
+  const IN_CONNECTION = new RegExp(`${CONNECTION}[\\s\\u00a0]*`, "y");
   /** The same where the law's name ends: `BGB i.V.m. § 249 BGB` names the law `BGB`. */
-  const LAW_CONNECTION =
-    /[\s\u00a0]+(?:i\.?[\s\u00a0]?V\.?[\s\u00a0]?m\.?|in[\s\u00a0]+Verbindung[\s\u00a0]+mit)(?![A-Za-z])/;
+  const LAW_CONNECTION = new RegExp(`[\\s\\u00a0]+${CONNECTION}`);
   const FRENCH_ITEM = /,[\s\u00a0]*([IVX]+|\d+°)(?![A-Za-z0-9])/y;
   const CONNECTOR = /(?:(?:of the|of|du|de la|des|de|der|del|della)[\s\u00a0]+|de l'|d'|dell')/iy;
 

@@ -101,7 +101,8 @@ export class DatasetOperands {
       if (resolve(absolute) === resolve(this.toolingFolder)) return found("tooling-folder", this.toolingManifests());
       const manifests = this.holding(absolute, true);
       const own = join(absolute, DEFAULT_MANIFEST_NAME);
-      if (manifests.length === 0 && statSync(own, { throwIfNoEntry: false })?.isFile()) return found("manifest", [own]);
+      // A dataset folder that holds its own manifest: a folder, naming that manifest (generate takes it: dataset-operand.ts).
+      if (manifests.length === 0 && statSync(own, { throwIfNoEntry: false })?.isFile()) return found("folder", [own]);
       if (manifests.length === 0)
         throw new OperationalError(
           `${shown}: a folder, but no dataset's folder holds it or lies in it (${read()}, and no ${DEFAULT_MANIFEST_NAME} in it): name a lock manifest, a dataset's folder or its slug, or adopt the folder first (citation-targets adopt ${shown})`,

@@ -186,6 +186,9 @@ export async function checkStaged(
           if (folder !== undefined) paths.push(displayPath(folder, cwd) || ".");
         }
         stage.set(results[i]!.manifest, paths);
+        // Regenerated already, only not staged: what the index's manifest warns of ("versionDate did not change", of a
+        // manifest not staged yet) is not so of the commit to be; `update` said what it had to when it ran.
+        results[i] = { ...results[i]!, warnings: [] };
       }
     }
   }

@@ -282,7 +282,7 @@ async function updateLocked(options: UpdateOptions, cwd: string): Promise<Datase
     await discardAll(outcomes);
     const problems = failures.flatMap((error) => (error instanceof DatasetError ? error.problems : [error.message]));
     if (failures.some((error) => !(error instanceof DatasetError)))
-      throw new OperationalError(`${problems.join("\n")}\nnothing was written`);
+      throw new OperationalError(`${problems.join("\n")}\n${NOTHING_WRITTEN}`);
     // All or nothing (README): said, as for an operational fault, when a run that writes wrote nothing.
     throw new DatasetError(problems, options.check ? undefined : NOTHING_WRITTEN);
   }
@@ -312,7 +312,7 @@ async function updateLocked(options: UpdateOptions, cwd: string): Promise<Datase
     );
   } catch (error) {
     const message = errorMessage(error);
-    throw new OperationalError(existsSync(journal) ? message : `${message}\nnothing was written`);
+    throw new OperationalError(existsSync(journal) ? message : `${message}\n${NOTHING_WRITTEN}`);
   }
   if (cache) {
     for (const [i, outcome] of done.entries()) if (outcome.cacheEntry) cache.set(manifests[i]!, outcome.cacheEntry);
