@@ -1,6 +1,7 @@
 import {
   closeSync,
   constants,
+  type Dirent,
   fstatSync,
   lstatSync,
   openSync,
@@ -16,6 +17,7 @@ import { sha256Bytes } from "../../core/bytes.js";
 import { errorMessage } from "../../core/errors.js";
 import { compare } from "../../core/report/problem.js";
 import { OperationalError } from "../errors.js";
+import { listFolder } from "./folder-listing.js";
 import { checkBraces } from "./globs.js";
 
 export { DEFAULT_FOLDER, DEFAULT_MANIFEST_PATTERN, DEFAULT_PATTERN, MANIFEST_FOLDER } from "./tooling-paths.js";
@@ -30,6 +32,11 @@ export interface InputFile {
   display: string;
   /** Read from standard input; `display` is the name given with --stdin-filename, or `<stdin>`. */
   stdin?: boolean;
+  /**
+   * Its size in bytes as the listing found it (the stat that told a literal path to be a file, or the lstat of a file
+   * that is no link); absent when the listing did not stat it (sizesOf asks then).
+   */
+  size?: number;
 }
 
 /** How standard input is shown when no name is given for it. */
@@ -65,14 +72,19 @@ export async function expandInputs(
   // The real path of each folder met, for this call: thousands of files of one folder cost one realpath, and an lstat
   // each.
   const realFolders = new Map<string, string>();
-  const realPathOfFile = (absolute: string): string => {
-    let link: boolean;
-    try {
-      link = lstatSync(absolute, { throwIfNoEntry: false })?.isSymbolicLink() ?? false;
-    } catch {
-      return realPathOf(absolute); // cannot tell (a folder that cannot be searched): realPathOf says what it can
+  /** Its real path, and its size when the lstat that tells a link made it known. `link`: known from the listing. */
+  const realPathOfFile = (absolute: string, link?: boolean): { real: string; size?: number } => {
+    let size: number | undefined;
+    if (link === undefined) {
+      try {
+        const info = lstatSync(absolute, { throwIfNoEntry: false });
+        link = info?.isSymbolicLink() ?? false;
+        if (info?.isFile()) size = info.size;
+      } catch {
+        return { real: realPathOf(absolute) }; // cannot tell (a folder that cannot be searched): realPathOf says what it can
+      }
     }
-    if (link) return realPathOf(absolute);
+    if (link) return { real: realPathOf(absolute) };
     // Not a link (or not there): its real path is its folder's, and its name (what realPathOf gives, folder by folder).
     const folder = dirname(absolute);
     let real = realFolders.get(folder);
@@ -80,16 +92,21 @@ export async function expandInputs(
       real = realPathOf(folder);
       realFolders.set(folder, real);
     }
-    return join(real, basename(absolute));
+    return { real: join(real, basename(absolute)), ...(size === undefined ? {} : { size }) };
   };
-  const add = (absolute: string) => {
+  /** `size`: known already (InputFile's); `link`: whether it is a symbolic link, when the listing said. */
+  const add = (absolute: string, size?: number, link?: boolean) => {
     // Patterns from a config or the default: every file found must really be in the repository (a symbolic link
     // included).
-    if (confineTo !== undefined && !isInside(confineTo, realPathOfFile(absolute)))
-      throw new OperationalError(
-        `${displayPath(absolute, cwd)} is outside the repository ${confineTo} (it resolves to ${realPathOf(absolute)}): patterns are confined to the repository (${ALLOW_OUTSIDE_FLAG} allows more)`,
-      );
-    found.set(absolute, { absolute, display: displayPath(absolute, cwd) });
+    if (confineTo !== undefined) {
+      const found = realPathOfFile(absolute, link);
+      if (!isInside(confineTo, found.real))
+        throw new OperationalError(
+          `${displayPath(absolute, cwd)} is outside the repository ${confineTo} (it resolves to ${realPathOf(absolute)}): patterns are confined to the repository (${ALLOW_OUTSIDE_FLAG} allows more)`,
+        );
+      size ??= found.size;
+    }
+    found.set(absolute, { absolute, display: displayPath(absolute, cwd), ...(size === undefined ? {} : { size }) });
   };
   for (const pattern of patterns) {
     checkBraces(pattern);
@@ -107,12 +124,21 @@ export async function expandInputs(
     const absolute = resolve(base, pattern);
     const info = statIfThere(absolute);
     if (info?.isFile()) {
-      add(absolute);
+      add(absolute, info.size);
       continue;
     }
     const isDirectory = info?.isDirectory() ?? false;
     if (!isDirectory && !GLOB_SYNTAX.test(pattern)) {
       add(absolute); // reading it reports the problem with this very file
+      continue;
+    }
+    // A folder's files by the end of their names (the default pattern, `.tooling/citation-targets/*.jsonl`): the
+    // folder's listing, as fast-glob gives it, at a third of its cost (folderByEnding).
+    const listed = isDirectory ? undefined : folderByEnding(base, pattern);
+    if (listed !== undefined) {
+      if (listed.length === 0 && !allowUnmatched)
+        throw new OperationalError(`no files match "${pattern}" (relative to ${base})`);
+      for (const entry of listed) add(entry.absolute, undefined, entry.link);
       continue;
     }
     const { default: fg } = await import("fast-glob"); // tens of ms of start-up: only when a pattern is expanded
@@ -142,6 +168,34 @@ export async function expandInputs(
     for (const match of matches) add(resolve(match));
   }
   return [...found.values()].sort((a, b) => compare(a.display, b.display));
+}
+
+/** A pattern of a plain folder path (or none) and `*` and an ending: `.tooling/citation-targets/*.jsonl`. */
+const FOLDER_AND_ENDING = /^((?:[A-Za-z0-9._-]+\/)*)\*([A-Za-z0-9._-]+)$/;
+
+/**
+ * The entries of a folder whose names end as a pattern `<folder>/*<ending>` says, when `pattern` is one (its folder
+ * plain: no `.` or `..` segment, no glob syntax): what fast-glob gives for it with the options expandInputs gives it
+ * (`onlyFiles: false`, `dot: true`: every kind of entry, names starting with a dot included, `*` matching the empty
+ * name), with whether each is a symbolic link. Undefined for any other pattern, and when the folder cannot be listed
+ * (fast-glob then says why, or finds nothing, as before). A folder of 13,272 entries: 11 ms against fast-glob's 47–54
+ * (bench/RESULTS.md, "A publisher's repository"); test/files.test.ts holds the two to the same answers.
+ */
+export function folderByEnding(base: string, pattern: string): { absolute: string; link: boolean }[] | undefined {
+  const parts = FOLDER_AND_ENDING.exec(pattern);
+  if (parts === null || parts[1]!.split("/").some((segment) => segment === "." || segment === "..")) return undefined;
+  const folder = resolve(base, parts[1]!);
+  const ending = parts[2]!;
+  let entries: Dirent[];
+  try {
+    entries = listFolder(folder); // kept for the run's later looks at the folder (folder-listing.ts)
+  } catch {
+    return undefined;
+  }
+  const found: { absolute: string; link: boolean }[] = [];
+  for (const entry of entries)
+    if (entry.name.endsWith(ending)) found.push({ absolute: join(folder, entry.name), link: entry.isSymbolicLink() });
+  return found;
 }
 
 /**

@@ -25,11 +25,13 @@ export interface ProgressTracker {
 }
 
 /**
- * The sizes of the files in bytes (0 for one that cannot be asked: its read says why). One synchronous stat each: a
- * promise per file cost about ten times as much in this thread, before any worker had its first batch (6,636 files).
+ * The sizes of the files in bytes (0 for one that cannot be asked: its read says why): as the listing found them
+ * (InputFile's `size`), else one synchronous stat each: a promise per file cost about ten times as much in this thread,
+ * before any worker had its first batch (6,636 files), and the stats of a listing that made them known cost 20 ms more.
  */
 export async function sizesOf(inputs: InputFile[]): Promise<number[]> {
   return inputs.map((input) => {
+    if (input.size !== undefined) return input.size;
     try {
       return statSync(input.absolute, { throwIfNoEntry: false })?.size ?? 0;
     } catch {
