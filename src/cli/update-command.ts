@@ -171,7 +171,10 @@ export function registerUpdateCommand(
           if (named.length > 0)
             throw new OperationalError("--staged chooses the datasets itself: name no manifests with it");
           const { stagedDatasets } = await import("../node/git/staged.js");
-          const staged = await stagedDatasets(context.cwd);
+          // The manifests' dataset folders from their cache when update's is at its default place (roots-cache.ts).
+          const staged = await stagedDatasets(context.cwd, {
+            cache: options.cache !== false && options.cacheLocation === undefined,
+          });
           stagedRoot = staged.root;
           manifests = staged.manifests.map((manifest) => displayPath(manifest, context.cwd));
           if (manifests.length === 0) {

@@ -268,7 +268,9 @@ async function runValidate(
     if (fromStdin || paths.length > 0)
       throw new OperationalError("--staged chooses the files itself: name no paths with it");
     const { stagedFiles: staged } = await import("../node/git/staged.js");
-    ({ files: stagedFiles, manifests: stagedManifests } = await staged(context.cwd));
+    ({ files: stagedFiles, manifests: stagedManifests } = await staged(context.cwd, {
+      cache: options.cache !== false && options.cacheLocation === undefined, // roots-cache.ts
+    }));
     if (stagedFiles.length === 0 && stagedManifests.length === 0) {
       context.stderr.write("citation-targets: nothing staged belongs to a dataset: nothing to check\n");
       // The stylish report has nothing to say; any other format is one document however little is checked (a CI

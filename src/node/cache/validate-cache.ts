@@ -49,8 +49,7 @@ export interface LockVerdict {
   twin?: TwinFacts;
 }
 
-/** How long a file must have been left alone before the run for its fingerprint to be trusted. */
-export const SETTLE_MS = 2000;
+export { SETTLE_MS } from "../files/fingerprints.js";
 
 /** The rules whose problems are lock-side: any of them on a file, and its outcome is not kept. */
 export const LOCK_RULE_IDS: ReadonlySet<string> = new Set(

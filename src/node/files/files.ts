@@ -372,9 +372,18 @@ export function shardOf(key: string, count: number): number {
 
 /** The dataset folder a manifest points to (absolute), or undefined when it cannot be read as one. */
 export function datasetRootOf(path: string): string | undefined {
+  const field = datasetRootField(path);
+  return field === undefined ? undefined : resolve(dirname(path), field);
+}
+
+/**
+ * A manifest's datasetRoot as it is written (`.` when it has none: its own folder), or undefined when it cannot be read
+ * as a manifest (not a regular file, not JSON).
+ */
+export function datasetRootField(path: string): string | undefined {
   try {
     const data = JSON.parse(readSmallText(path)) as { datasetRoot?: unknown };
-    return resolve(dirname(path), typeof data.datasetRoot === "string" ? data.datasetRoot : ".");
+    return typeof data.datasetRoot === "string" ? data.datasetRoot : "."; // `null` throws: no manifest
   } catch {
     return undefined;
   }

@@ -6,6 +6,9 @@
  */
 import { type BigIntStats, fstatSync, statSync } from "node:fs";
 
+/** How long a file must have been left alone before a run for its fingerprint to be trusted (the caches'). */
+export const SETTLE_MS = 2000;
+
 /** A file's stat fingerprint: `size:mtimeNs:ctimeNs:ino:dev`. */
 export type Fingerprint = string;
 

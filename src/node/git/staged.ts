@@ -13,6 +13,7 @@ import { OperationalError } from "../errors.js";
 import { readRegularFileSync } from "../files/regular-file.js";
 import { datasetRootOf, DEFAULT_FOLDER, findRepositoryRoot } from "../files/files.js";
 import { listNames } from "../files/folder-listing.js";
+import { openRootsCache } from "../cache/roots-cache.js";
 
 /** The folder of the default pattern: `.tooling/citation-targets`. */
 
@@ -27,8 +28,13 @@ export interface StagedDatasets {
   jsonl: string[];
 }
 
-/** Asks git for the staged paths and maps them to datasets; an OperationalError outside a repository. */
-export async function stagedDatasets(cwd: string): Promise<StagedDatasets> {
+/**
+ * Asks git for the staged paths and maps them to datasets; an OperationalError outside a repository. `cache`: the
+ * manifests' dataset folders may be taken from the repository's cache of them (roots-cache.ts); false reads every
+ * manifest (`--no-cache`, `--cache-location`).
+ */
+export async function stagedDatasets(cwd: string, { cache = true }: { cache?: boolean } = {}): Promise<StagedDatasets> {
+  const startedMs = Date.now();
   // Both questions at once (git's start-up is most of each): `diff --raw` names paths from the top folder wherever it
   // runs (diff.relative set false: a user's config cannot make them relative to the folder it runs in).
   const asked = Promise.all([
@@ -48,7 +54,7 @@ export async function stagedDatasets(cwd: string): Promise<StagedDatasets> {
   if (guess !== undefined) {
     try {
       const real = realpathSync.native(guess);
-      early = { root: real, read: manifestFolders(real) };
+      early = { root: real, read: manifestFolders(real, cache, startedMs) };
     } catch {
       early = undefined; // read after git answers, as before
     }
@@ -80,7 +86,9 @@ export async function stagedDatasets(cwd: string): Promise<StagedDatasets> {
       `--staged: the index holds unmerged paths (a merge or rebase stopped at a conflict): ${unmerged.slice(0, 5).join(", ")}${unmerged.length > 5 ? ` and ${unmerged.length - 5} more` : ""}: resolve the conflicts and stage the files (git add), then check again`,
     );
   const read = early !== undefined && early.root === resolve(root) ? early.read : undefined;
-  return { root, staged, ...datasetsOf(root, staged, gitlinks, read) };
+  const found = datasetsOf(root, staged, gitlinks, read, cache, startedMs);
+  await Promise.all([early?.read.save(), read === undefined ? found.save() : undefined]);
+  return { root, staged, manifests: found.manifests, jsonl: found.jsonl };
 }
 
 /** The mode of a gitlink: a submodule's entry in the index. */
@@ -91,8 +99,11 @@ const GITLINK = "160000";
  * dataset that exists (beside its manifest, named by the manifest's slug; a manifest that cannot be read names none),
  * sorted; and the datasets' lock manifests.
  */
-export async function stagedFiles(cwd: string): Promise<{ files: string[]; manifests: string[] }> {
-  const found = await stagedDatasets(cwd);
+export async function stagedFiles(
+  cwd: string,
+  options: { cache?: boolean } = {},
+): Promise<{ files: string[]; manifests: string[] }> {
+  const found = await stagedDatasets(cwd, options);
   const { outputFor } = await import("../update/update-dataset.js");
   const outputs = found.manifests.flatMap((manifest) => {
     // A manifest that cannot be read or names no slug (broken by hand, say): its JSONL by its own name, which is checked
@@ -119,7 +130,9 @@ export function datasetsOf(
   paths: string[],
   gitlinks: readonly string[] = [],
   read?: ManifestFolders,
-): { manifests: string[]; jsonl: string[] } {
+  cache = true,
+  startedMs = Date.now(),
+): { manifests: string[]; jsonl: string[]; save(): Promise<void> } {
   const manifests = new Set<string>();
   const jsonl = new Set<string>();
   const markdown: string[] = [];
@@ -136,8 +149,14 @@ export function datasetsOf(
   // A submodule added, changed or removed under a dataset folder belongs to that dataset, as a markdown file would
   // (lock and validate name it: it is not an artifact).
   for (const path of gitlinks) markdown.push(join(root, ...path.split("/")));
-  if (markdown.length > 0) for (const manifest of manifestsHolding(root, markdown, read)) manifests.add(manifest);
-  return { manifests: [...manifests].sort(), jsonl: [...jsonl].sort() };
+  // The manifests read here, when none were read before git answered: their cache written after.
+  let folders = read;
+  if (markdown.length > 0) {
+    folders ??= manifestFolders(root, cache, startedMs);
+    for (const manifest of manifestsHolding(root, markdown, folders)) manifests.add(manifest);
+  }
+  const save = folders !== undefined && folders !== read ? folders.save : async () => undefined;
+  return { manifests: [...manifests].sort(), jsonl: [...jsonl].sort(), save };
 }
 
 /**
@@ -149,10 +168,15 @@ interface ManifestFolders {
   byFolder: Map<string, string[]>;
   /** Manifests that cannot be read: update names their fault. */
   unreadable: string[];
+  /** Writes the cache of the dataset folders (roots-cache.ts) when it learnt any. */
+  save(): Promise<void>;
 }
 
-/** Reads every manifest of the default folder of the repository at `root` (ManifestFolders). */
-function manifestFolders(root: string): ManifestFolders {
+/**
+ * Reads every manifest of the default folder of the repository at `root` (ManifestFolders): from the repository's cache
+ * of their dataset folders, when `cache` and it has one (roots-cache.ts), those unchanged since they were read.
+ */
+function manifestFolders(root: string, cache = true, startedMs = Date.now()): ManifestFolders {
   const byFolder = new Map<string, string[]>();
   const unreadable: string[] = [];
   const folder = join(root, ...DEFAULT_FOLDER.split("/"));
@@ -162,9 +186,10 @@ function manifestFolders(root: string): ManifestFolders {
   } catch {
     // no default folder
   }
+  const roots = cache && names.length > 0 ? openRootsCache(root, startedMs) : undefined;
   for (const name of names) {
     const manifest = join(folder, name);
-    const dataset = datasetRootOf(manifest);
+    const dataset = roots !== undefined ? roots.rootOf(folder, name) : datasetRootOf(manifest);
     if (dataset === undefined) {
       unreadable.push(manifest);
       continue;
@@ -173,7 +198,7 @@ function manifestFolders(root: string): ManifestFolders {
     if (held === undefined) byFolder.set(dataset, [manifest]);
     else held.push(manifest);
   }
-  return { byFolder, unreadable };
+  return { byFolder, unreadable, save: async () => roots?.save() };
 }
 
 /**
@@ -181,7 +206,7 @@ function manifestFolders(root: string): ManifestFolders {
  * datasetRoot is one of them (a file root); and those that cannot be read. `read`: the default folder's manifests read
  * already (ManifestFolders of this root).
  */
-function manifestsHolding(root: string, files: string[], read = manifestFolders(root)): string[] {
+function manifestsHolding(root: string, files: string[], read: ManifestFolders): string[] {
   const { byFolder, unreadable } = read;
   const found = new Set<string>(unreadable);
   // Each folder above each file, up to the top folder, that is a dataset folder of one of those manifests.
