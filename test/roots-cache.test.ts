@@ -86,10 +86,26 @@ describe("the roots cache", () => {
     const replaced = await run(names, Date.now() + 180_000);
     expect(replaced.read).toBe(1);
     expect(replaced.roots[1]).toBe(join(dir, "laws", "y"));
+    // One changed too lately to be kept (a hook right after `update`): read, and the file is not written again for it.
+    const cacheFile = join(dir, "node_modules/.cache/citation-targets/roots.json");
+    const before = readFileSync(cacheFile, "utf8");
+    writeFileSync(
+      join(folder, "d.lock.json"),
+      readFileSync(join(folder, "d.lock.json"), "utf8").replace("outside", "out"),
+    );
+    const young = await run(names);
+    expect(young.read).toBe(1);
+    expect(young.roots[3]).toBe(join(dir, "..", "out"));
+    expect(readFileSync(cacheFile, "utf8")).toBe(before);
+    // A manifest gone (its folder lists it no more): its entry is dropped.
+    rmSync(join(folder, "d.lock.json"));
+    const left = names.slice(0, 3);
+    expect((await run(left, Date.now() + 200_000)).read).toBe(0);
+    expect(readFileSync(cacheFile, "utf8")).not.toContain("d.lock.json");
     // One that cannot be read is said so on every run, never kept; the others stay kept.
     writeFileSync(join(folder, "c.lock.json"), "null\n");
     for (const _ of [1, 2]) {
-      const broken = await run(names, Date.now() + 240_000);
+      const broken = await run(left, Date.now() + 240_000);
       expect(broken.roots[2]).toBeUndefined();
       expect(broken.read).toBe(1);
     }

@@ -53,13 +53,13 @@ export interface RootsCache {
 }
 
 /**
- * What a run makes of one folder's entry: the stored manifests by name, those of them found unchanged (`kept`, by their
+ * What a run makes of one folder's entry: the stored manifests by name, those of them asked about (`asked`, by their
  * place in the columns), and those read and kept anew (`fresh`).
  */
 interface FolderRun {
   stored: FolderEntry | undefined;
   byName: Map<string, number>;
-  kept: Uint8Array;
+  asked: Uint8Array;
   fresh: Map<string, { print: number[]; folder: string }>;
 }
 
@@ -94,7 +94,7 @@ export function openRootsCache(root: string, startedMs = Date.now()): RootsCache
       const stored = file.get(nameOf(folder));
       const byName = new Map<string, number>();
       if (stored !== undefined) for (const [i, name] of stored.names.entries()) byName.set(name, i);
-      run = { stored, byName, kept: new Uint8Array(stored?.names.length ?? 0), fresh: new Map() };
+      run = { stored, byName, asked: new Uint8Array(stored?.names.length ?? 0), fresh: new Map() };
       runs.set(folder, run);
     }
     return run;
@@ -114,6 +114,7 @@ export function openRootsCache(root: string, startedMs = Date.now()): RootsCache
       const at = run.byName.get(name);
       const { stored } = run;
       if (at !== undefined && stored !== undefined) {
+        run.asked[at] = 1;
         const p = at * PRINT;
         const prints = stored.prints;
         if (
@@ -122,10 +123,8 @@ export function openRootsCache(root: string, startedMs = Date.now()): RootsCache
           prints[p + 2] === info.ctimeMs &&
           prints[p + 3] === info.ino &&
           prints[p + 4] === info.dev
-        ) {
-          run.kept[at] = 1;
+        )
           return toFolder(stored.folders[at]!);
-        }
       }
       const dataset = datasetRootOf(manifest);
       if (dataset !== undefined && info.mtimeMs < before && info.ctimeMs < before)
@@ -136,13 +135,15 @@ export function openRootsCache(root: string, startedMs = Date.now()): RootsCache
       return dataset;
     },
     async save() {
-      for (const [folder, { stored, kept, fresh }] of runs) {
-        // Rewritten when it learnt a manifest, or lost one (gone, or changed and not settled): else left as it is.
-        if (fresh.size === 0 && !kept.includes(0)) continue;
+      for (const [folder, { stored, asked, fresh }] of runs) {
+        // Rewritten when it learnt a manifest, or one it held is gone (not asked about): else left as it is. One changed
+        // too lately to be kept keeps its old entry, which no longer matches, until a run keeps it anew: a hook after
+        // `update` of one law does not write the file.
+        if (fresh.size === 0 && !asked.includes(0)) continue;
         const entry: FolderEntry = { names: [], prints: [], folders: [] };
         if (stored !== undefined)
           for (const [i, name] of stored.names.entries()) {
-            if (kept[i] !== 1 || fresh.has(name)) continue;
+            if (asked[i] !== 1 || fresh.has(name)) continue;
             entry.names.push(name);
             for (let k = i * PRINT; k < (i + 1) * PRINT; k++) entry.prints.push(stored.prints[k]!);
             entry.folders.push(stored.folders[i]!);
