@@ -342,6 +342,14 @@ describe("resolve, with unit targets", () => {
     ["§ 9 EGBGB", "ambiguous egbgb/index.md#art-231/§-9 egbgb/index.md#art-232/§-9"],
     ["§ 37 MVO", "ambiguous mvo/index.md#§-37 mvo/index.md#§-37~2"],
     ["§§ 3 bis 13 MVO", "unit range mvo/index.md#§§-3-bis-13"],
+    // A section of a range of repealed sections printed as one heading: that heading holds it.
+    ["§ 5 MVO", "enclosing mvo/index.md#§§-3-bis-13"],
+    ["§ 3 MVO", "enclosing mvo/index.md#§§-3-bis-13"],
+    ["§ 13 MVO", "enclosing mvo/index.md#§§-3-bis-13"],
+    ["§ 3a MVO", "enclosing mvo/index.md#§§-3-bis-13"],
+    ["§ 5 Abs. 2 MVO", "enclosing mvo/index.md#§§-3-bis-13"],
+    ["§ 13a MVO", 'no-match: "MVO" (mvo) has no § 13a'],
+    ["§ 14 MVO", 'no-match: "MVO" (mvo) has no § 14'],
     ["Art. 8 Abs. 2 BV", "unit bv/index.md#art-8/abs-2"],
     ["Art. 41 Abs. 1 Bst. bbis BV", "unit bv/index.md#art-41/abs-1/bst-bbis"],
     ["§ 9 Abs. 1 Nr. 1 AbfVerbrG", "unit abfverbrg/index.md#§-9/abs-1/nr-1"],
@@ -377,6 +385,10 @@ describe("resolve, with unit targets", () => {
       "S. 2 is not marked in the text, and Nr. 1 stands in more than one list there: the target that holds them",
     );
     expect(index.resolve("§ 823 Abs. 1 BGB")).not.toHaveProperty("reason");
+    // A section in a range of repealed sections: the range's heading, named.
+    expect(index.resolve("§ 5 Abs. 2 MVO").reason).toBe(
+      "§ 5 has no heading of its own: it is in §§ 3 bis 13 (weggefallen), the target that holds it",
+    );
     // A Satz by its number alone (`I 2`: Abs. 1, Satz 2) is said as a Satz.
     expect(index.resolve("§ 823 I 2 BGB").reason).toBe(
       "Satz 2 is no target of its own (Sätze are not marked in the text): the target that holds it",

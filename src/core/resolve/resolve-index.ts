@@ -174,7 +174,28 @@ interface IndexedDataset {
     byAddress: Map<string, number>;
     /** Record positions by the key of their last local segment, in document order. */
     byKey: Map<string, number[]>;
+    /** The headings of ranges of sections (`§§ 3 bis 13 (weggefallen)`), with their first and last sections. */
+    sectionRanges: SectionRange[];
   };
+}
+
+/** A section's number and its letters (`§ 7a`: 7, "a"). */
+type SectionLabel = [number, string];
+
+interface SectionRange {
+  first: SectionLabel;
+  last: SectionLabel;
+  records: number[];
+}
+
+/** A range heading's key (`§§-3-bis-13`, `§§-4a-bis-6`), and a section's (`§-5`, `§-5a`). */
+const SECTION_RANGE_KEY = /^§§-(\d+)([a-z]*)-bis-(\d+)([a-z]*)$/;
+const SECTION_KEY = /^§-(\d+)([a-z]*)$/;
+
+/** Negative, zero or positive as section `a` comes before, is, or comes after `b` (`§ 7` < `§ 7a` < `§ 8`). */
+function compareSections([an, as]: SectionLabel, [bn, bs]: SectionLabel): number {
+  if (an !== bn) return an - bn;
+  return as === bs ? 0 : as.length !== bs.length ? as.length - bs.length : as < bs ? -1 : 1;
 }
 
 /**
@@ -265,7 +286,12 @@ export class ResolveIndex {
       if (list === undefined) byKey.set(key, [index]);
       else list.push(index);
     });
-    indexed.maps = { byAddress, byKey };
+    const sectionRanges: SectionRange[] = [];
+    for (const [key, records] of byKey) {
+      const m = SECTION_RANGE_KEY.exec(key);
+      if (m !== null) sectionRanges.push({ first: [Number(m[1]), m[2]!], last: [Number(m[3]), m[4]!], records });
+    }
+    indexed.maps = { byAddress, byKey, sectionRanges };
     return indexed.maps;
   }
 
@@ -327,8 +353,26 @@ export class ResolveIndex {
     const lawRange: [number, number][] = citation.law !== undefined ? [[citation.law.start, citation.law.end]] : [];
     for (const { dataset: position, prefix } of places) {
       const indexed = this.datasets[position]!;
-      for (const heading of this.headings(indexed, keys)) {
-        if (prefix !== undefined && !this.recordsOf(indexed).addresses[heading]!.startsWith(prefix)) continue;
+      const inPlace = (record: number) =>
+        prefix === undefined || this.recordsOf(indexed).addresses[record]!.startsWith(prefix);
+      const headings = this.headings(indexed, keys).filter(inPlace);
+      // A section with no heading of its own, in a range printed as one heading (`§§ 3 bis 13 (weggefallen)`): that
+      // heading holds it. Its units are not looked for: the range has none of its own.
+      if (headings.length === 0)
+        for (const range of this.coveringRanges(indexed, keys).filter(inPlace)) {
+          const provision = input.slice(
+            provisions[provisions.length - 1]!.start,
+            provisions[provisions.length - 1]!.end,
+          );
+          found.push({
+            dataset: position,
+            record: range,
+            precision: "enclosing",
+            ranges: [...provisions.map((step): [number, number] => [step.start, step.end]), ...lawRange],
+            reason: `${provision} has no heading of its own: it is in ${this.recordsOf(indexed).headings[range]!}, the target that holds it`,
+          });
+        }
+      for (const heading of headings) {
         const ranges: [number, number][] = provisions.map((step) => [step.start, step.end]);
         // Walk down the units: the address grows by each unit an address names; the deepest record there is the target,
         // the unit itself when it is the whole citation's.
@@ -463,18 +507,44 @@ export class ResolveIndex {
       const whole = this.mapsOf(indexed).byKey.get(keys.range);
       if (whole !== undefined) return whole;
     }
-    const before = keys.provisions.slice(0, -1);
+    const out: number[] = [];
+    for (const key of keys.provisions[keys.provisions.length - 1]!)
+      out.push(...(this.mapsOf(indexed).byKey.get(key) ?? []));
+    return this.nearest(indexed, keys, out);
+  }
+
+  /**
+   * When a citation's section has no heading of its own, the headings of the ranges that hold it (`§ 5` in `§§ 3 bis 13
+   * (weggefallen)`: a range of repealed sections printed as one heading), the nearest of them as `headings` says.
+   */
+  private coveringRanges(indexed: IndexedDataset, keys: CitationKeys): number[] {
+    const { sectionRanges } = this.mapsOf(indexed);
+    if (sectionRanges.length === 0) return [];
     const out: number[] = [];
     for (const key of keys.provisions[keys.provisions.length - 1]!) {
-      for (const index of this.mapsOf(indexed).byKey.get(key) ?? []) {
-        if (before.length > 0) {
-          const segments = segmentKeys(this.recordsOf(indexed).addresses[index]!);
-          const at = segments.length - 1 - before.length;
-          if (!before.every((options, k) => options.includes(segments[at + k] ?? ""))) continue;
-        }
-        out.push(index);
-      }
+      const m = SECTION_KEY.exec(key);
+      if (m === null) continue;
+      const section: SectionLabel = [Number(m[1]), m[2]!];
+      for (const { first, last, records } of sectionRanges)
+        if (compareSections(first, section) <= 0 && compareSections(section, last) <= 0) out.push(...records);
     }
+    return this.nearest(indexed, keys, out);
+  }
+
+  /**
+   * Of the records whose last segment a citation's last provision names, those inside the provisions it names before
+   * (`art-229/§-1` for `Art. 229 § 1`), and of those the nearest (the reader's `distance`).
+   */
+  private nearest(indexed: IndexedDataset, keys: CitationKeys, records: number[]): number[] {
+    const before = keys.provisions.slice(0, -1);
+    const out =
+      before.length === 0
+        ? records
+        : records.filter((index) => {
+            const segments = segmentKeys(this.recordsOf(indexed).addresses[index]!);
+            const at = segments.length - 1 - before.length;
+            return before.every((options, k) => options.includes(segments[at + k] ?? ""));
+          });
     if (out.length <= 1) return out;
     const distances = out.map((index) =>
       this.reader.distance(this.recordsOf(indexed).addresses[index]!, keys.provisions.length),
