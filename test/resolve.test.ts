@@ -244,6 +244,8 @@ const ORDINANCE = dataset({ slug: "mvo", titleId: "BJNR1", name: "Musterverordnu
   ["mvo/index.md#§§-3-bis-13", "§§ 3 bis 13 (weggefallen)"],
   ["mvo/index.md#§-37", "§ 37 Inkrafttreten"],
   ["mvo/index.md#§-37~2", "§ 37 Außerkrafttreten"],
+  ["mvo/index.md#art-2-bis-26", "Art. 2 bis 26 (weggefallen)"],
+  ["mvo/index.md#art-27", "Art. 27 Schlussbestimmung"],
 ]);
 /** Swiss acts with units (Absätze, letters). */
 const BV = dataset({ slug: "bv", titleId: "101", name: "Bundesverfassung", aliases: ["BV"] }, [
@@ -350,6 +352,9 @@ describe("resolve, with unit targets", () => {
     ["§ 5 Abs. 2 MVO", "enclosing mvo/index.md#§§-3-bis-13"],
     ["§ 13a MVO", 'no-match: "MVO" (mvo) has no § 13a'],
     ["§ 14 MVO", 'no-match: "MVO" (mvo) has no § 14'],
+    ["Art. 5 MVO", "enclosing mvo/index.md#art-2-bis-26"],
+    ["Art. 27 MVO", "unit mvo/index.md#art-27"],
+    ["Art. 28 MVO", 'no-match: "MVO" (mvo) has no Art. 28'],
     ["Art. 8 Abs. 2 BV", "unit bv/index.md#art-8/abs-2"],
     ["Art. 41 Abs. 1 Bst. bbis BV", "unit bv/index.md#art-41/abs-1/bst-bbis"],
     ["§ 9 Abs. 1 Nr. 1 AbfVerbrG", "unit abfverbrg/index.md#§-9/abs-1/nr-1"],

@@ -179,18 +179,23 @@ interface IndexedDataset {
   };
 }
 
-/** A section's number and its letters (`§ 7a`: 7, "a"). */
+/** A section's or an article's number and its letters (`§ 7a`: 7, "a"). */
 type SectionLabel = [number, string];
 
 interface SectionRange {
+  /** `§` or `art`. */
+  kind: string;
   first: SectionLabel;
   last: SectionLabel;
   records: number[];
 }
 
-/** A range heading's key (`§§-3-bis-13`, `§§-4a-bis-6`), and a section's (`§-5`, `§-5a`). */
-const SECTION_RANGE_KEY = /^§§-(\d+)([a-z]*)-bis-(\d+)([a-z]*)$/;
-const SECTION_KEY = /^§-(\d+)([a-z]*)$/;
+/**
+ * A range heading's key (`§§-3-bis-13`, `§§-4a-bis-6`, `art-2-bis-26`), and a section's or an article's (`§-5`,
+ * `art-5a`).
+ */
+const SECTION_RANGE_KEY = /^(§§|art)-(\d+)([a-z]*)-bis-(\d+)([a-z]*)$/;
+const SECTION_KEY = /^(§|art)-(\d+)([a-z]*)$/;
 
 /** Negative, zero or positive as section `a` comes before, is, or comes after `b` (`§ 7` < `§ 7a` < `§ 8`). */
 function compareSections([an, as]: SectionLabel, [bn, bs]: SectionLabel): number {
@@ -289,7 +294,13 @@ export class ResolveIndex {
     const sectionRanges: SectionRange[] = [];
     for (const [key, records] of byKey) {
       const m = SECTION_RANGE_KEY.exec(key);
-      if (m !== null) sectionRanges.push({ first: [Number(m[1]), m[2]!], last: [Number(m[3]), m[4]!], records });
+      if (m !== null)
+        sectionRanges.push({
+          kind: m[1] === "§§" ? "§" : "art",
+          first: [Number(m[2]), m[3]!],
+          last: [Number(m[4]), m[5]!],
+          records,
+        });
     }
     indexed.maps = { byAddress, byKey, sectionRanges };
     return indexed.maps;
@@ -514,8 +525,9 @@ export class ResolveIndex {
   }
 
   /**
-   * When a citation's section has no heading of its own, the headings of the ranges that hold it (`§ 5` in `§§ 3 bis 13
-   * (weggefallen)`: a range of repealed sections printed as one heading), the nearest of them as `headings` says.
+   * When a citation's section or article has no heading of its own, the headings of the ranges that hold it (`§ 5` in
+   * `§§ 3 bis 13 (weggefallen)`, `Art. 5` in `Art. 2 bis 26 (weggefallen)`: repealed provisions printed as one
+   * heading), the nearest of them as `headings` says.
    */
   private coveringRanges(indexed: IndexedDataset, keys: CitationKeys): number[] {
     const { sectionRanges } = this.mapsOf(indexed);
@@ -524,9 +536,10 @@ export class ResolveIndex {
     for (const key of keys.provisions[keys.provisions.length - 1]!) {
       const m = SECTION_KEY.exec(key);
       if (m === null) continue;
-      const section: SectionLabel = [Number(m[1]), m[2]!];
-      for (const { first, last, records } of sectionRanges)
-        if (compareSections(first, section) <= 0 && compareSections(section, last) <= 0) out.push(...records);
+      const section: SectionLabel = [Number(m[2]), m[3]!];
+      for (const { kind, first, last, records } of sectionRanges)
+        if (kind === m[1] && compareSections(first, section) <= 0 && compareSections(section, last) <= 0)
+          out.push(...records);
     }
     return this.nearest(indexed, keys, out);
   }
