@@ -306,6 +306,10 @@ const ABFVERBRG = dataset({ slug: "abfverbrg", titleId: "AbfVerbrG", name: "Abfa
   "abfverbrg/index.md#§-9/abs-1/nr-1",
   "abfverbrg/index.md#§-9/abs-1/nr-2",
   "abfverbrg/index.md#§-9/abs-1/nr-1~r2",
+  "abfverbrg/index.md#§-9/abs-1/nr-1a~r2",
+  "abfverbrg/index.md#§-9/abs-1/nr-2~r2",
+  "abfverbrg/index.md#§-9/abs-1/nr-5~r2",
+  "abfverbrg/index.md#§-9/abs-1/nr-5~r3",
   "abfverbrg/index.md#§-10",
   "abfverbrg/index.md#§-10/abs-1",
   "abfverbrg/index.md#§-10/abs-1/nr-1",
@@ -360,6 +364,11 @@ describe("resolve, with unit targets", () => {
     ["§ 9 Abs. 1 Nr. 1 AbfVerbrG", "unit abfverbrg/index.md#§-9/abs-1/nr-1"],
     ["§ 9 Abs. 1 S. 2 Nr. 1 AbfVerbrG", "enclosing abfverbrg/index.md#§-9/abs-1"],
     ["§ 10 Abs. 1 S. 2 Nr. 1 AbfVerbrG", "unit abfverbrg/index.md#§-10/abs-1/nr-1"],
+    // A unit that stands in one later run only is that one, a Satz cited or not; one in several, neither.
+    ["§ 9 Abs. 1 Nr. 1a AbfVerbrG", "unit abfverbrg/index.md#§-9/abs-1/nr-1a~r2"],
+    ["§ 9 Abs. 1 S. 2 Nr. 1a AbfVerbrG", "unit abfverbrg/index.md#§-9/abs-1/nr-1a~r2"],
+    ["§ 9 Abs. 1 S. 2 Nr. 2 AbfVerbrG", "enclosing abfverbrg/index.md#§-9/abs-1"],
+    ["§ 9 Abs. 1 Nr. 5 AbfVerbrG", "enclosing abfverbrg/index.md#§-9/abs-1"],
     ["Art. 15 Abs. 1bis BV", "unit bv/index.md#art-15/abs-1bis"],
     ["Art. 62b BV", "unit bv/index.md#art-62b"],
     ["Art. 6 Abs. 1 UAbs. 1 lit. a DSGVO", "unit dsgvo/index.md#art-6/abs-1/bst-a"],
@@ -390,6 +399,9 @@ describe("resolve, with unit targets", () => {
       "S. 2 is not marked in the text, and Nr. 1 stands in more than one list there: the target that holds them",
     );
     expect(index.resolve("§ 823 Abs. 1 BGB")).not.toHaveProperty("reason");
+    expect(index.resolve("§ 9 Abs. 1 Nr. 5 AbfVerbrG").reason).toBe(
+      "Nr. 5 stands in more than one list there: the target that holds them",
+    );
     // A section in a range of repealed sections: the range's heading, named.
     expect(index.resolve("§ 5 Abs. 2 MVO").reason).toBe(
       "§ 5 has no heading of its own: it is in §§ 3 bis 13 (weggefallen), the target that holds it",

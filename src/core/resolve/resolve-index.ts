@@ -122,6 +122,9 @@ export interface ResolveResult {
 /** The most candidates an ambiguous result lists. */
 export const MAX_CANDIDATES = 3;
 
+/** The runs of a restarting list looked through for a unit (`~r2` … `~r32`: a parent with more is not met in law). */
+const MAX_RUNS = 32;
+
 /** A law's name, title id, slug or alias as compared: NFC, lower case, white space collapsed, no closing dot. */
 export function lawKey(text: string): string {
   return text
@@ -416,20 +419,35 @@ export class ResolveIndex {
             }
             continue;
           }
-          // After a Satz, a unit whose list restarts in its parent (`nr-1`, `nr-1~r2`) cannot be told: the Satz is not
-          // marked in the text (docs/spec.md, section 19).
-          if (unmarked !== undefined && this.mapsOf(indexed).byAddress.has(`${address}/${name}~r2`)) {
-            exact = false;
-            reason ??= `${named(unmarked)} is not marked in the text, and ${named(step)} stands in more than one list there: the target that holds them`;
-            break;
-          }
+          const byAddress = this.mapsOf(indexed).byAddress;
           let next = `${address}/${name}`;
-          let below = this.mapsOf(indexed).byAddress.get(next);
+          let below = byAddress.get(next);
+          // A unit of a list that restarts in its parent stands in the first run (`nr-1`) or a later one (`nr-1~r2`,
+          // docs/spec.md, section 7). Without a Satz cited, the first run's is meant; one in a single later run only
+          // (`nr-1a~r2`) is that one. After a Satz, which is not marked in the text (section 19), one that stands in
+          // more than one run cannot be told apart.
+          if (below === undefined || unmarked !== undefined) {
+            const runs = below === undefined ? [] : [next];
+            for (let k = 2; k <= MAX_RUNS; k++)
+              if (byAddress.has(`${address}/${name}~r${k}`)) runs.push(`${next}~r${k}`);
+            if (runs.length > 1) {
+              exact = false;
+              reason ??=
+                unmarked !== undefined
+                  ? `${named(unmarked)} is not marked in the text, and ${named(step)} stands in more than one list there: the target that holds them`
+                  : `${named(step)} stands in more than one list there: the target that holds them`;
+              break;
+            }
+            if (runs.length === 1) {
+              next = runs[0]!;
+              below = byAddress.get(next);
+            }
+          }
           // A subsection printed as a paragraph `(2)`, not a bullet, is read as an Absatz (the same form: docs/spec.md,
           // section 5): `s 6(2)` finds `6/abs-2` there.
           if (below === undefined && name.startsWith("subsec-")) {
             const asAbsatz = `${address}/abs-${name.slice("subsec-".length)}`;
-            const found = this.mapsOf(indexed).byAddress.get(asAbsatz);
+            const found = byAddress.get(asAbsatz);
             if (found !== undefined) {
               below = found;
               next = asAbsatz;
