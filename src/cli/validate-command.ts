@@ -264,11 +264,16 @@ async function runValidate(
   }
   let stagedFiles: string[] | undefined;
   let stagedManifests: string[] | undefined;
+  let stagedRoot: string | undefined;
   if (options.staged) {
     if (fromStdin || paths.length > 0)
       throw new OperationalError("--staged chooses the files itself: name no paths with it");
     const { stagedFiles: staged } = await import("../node/git/staged.js");
-    ({ files: stagedFiles, manifests: stagedManifests } = await staged(context.cwd, {
+    ({
+      files: stagedFiles,
+      manifests: stagedManifests,
+      root: stagedRoot,
+    } = await staged(context.cwd, {
       cache: options.cache !== false && options.cacheLocation === undefined, // roots-cache.ts
     }));
     if (stagedFiles.length === 0 && stagedManifests.length === 0) {
@@ -341,6 +346,21 @@ async function runValidate(
     context.cwd,
     twinFacts,
   );
+  // --staged reads the working tree: what it found may be in edits the commit does not hold. Said when it found
+  // anything, of the datasets' files git sees unstaged (one more git process, only then).
+  if (
+    stagedRoot !== undefined &&
+    stagedManifests !== undefined &&
+    stagedManifests.length > 0 &&
+    checked.summary.errors + checked.summary.warnings > 0
+  ) {
+    const { unstagedOf } = await import("../node/git/staged.js");
+    const unstaged = await unstagedOf(stagedRoot, stagedManifests);
+    if (unstaged.length > 0)
+      context.stderr.write(
+        `citation-targets: note: ${plural(unstaged.length, "file")} of these datasets ${unstaged.length === 1 ? "has" : "have"} changes that are not staged (${unstaged.slice(0, 3).join(", ")}${unstaged.length > 3 ? `, and ${unstaged.length - 3} more` : ""}): --staged checks the working tree, so what it found may be in them and not in the commit. Stage them, or set them aside (\`git stash --keep-index\`) and check again; the pre-commit framework sets them aside itself\n`,
+      );
+  }
   if (options.verbose) {
     if (loaded) context.stderr.write(`citation-targets: config: ${loaded.path}\n`);
     const source = report.schemaSource;

@@ -7,7 +7,7 @@
  * lock manifests of `.tooling/citation-targets/` count, as for `update` with no manifests named.
  */
 import { existsSync, realpathSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { runGit } from "./diff-git.js";
 import { OperationalError } from "../errors.js";
 import { readRegularFileSync } from "../files/regular-file.js";
@@ -102,7 +102,7 @@ const GITLINK = "160000";
 export async function stagedFiles(
   cwd: string,
   options: { cache?: boolean } = {},
-): Promise<{ files: string[]; manifests: string[] }> {
+): Promise<{ files: string[]; manifests: string[]; root: string }> {
   const found = await stagedDatasets(cwd, options);
   const { outputFor } = await import("../update/update-dataset.js");
   const outputs = found.manifests.flatMap((manifest) => {
@@ -119,7 +119,37 @@ export async function stagedFiles(
   return {
     files: [...new Set([...found.jsonl, ...outputs.filter((path) => existsSync(path))])].sort(),
     manifests: found.manifests,
+    root: found.root,
   };
+}
+
+/**
+ * The files of the datasets of these manifests (each one's manifest, the JSONL beside it and its dataset folder or
+ * file) whose working tree differs from the index: edits not staged, which `validate --staged` reads with the staged
+ * ones (it checks the working tree). Paths from the top folder `root`, sorted; none when git cannot say.
+ */
+export async function unstagedOf(root: string, manifests: readonly string[]): Promise<string[]> {
+  const answer = await runGit(
+    ["-c", "core.quotePath=false", "-c", "diff.relative=false", "diff", "--name-only", "--no-renames", "-z"],
+    root,
+  );
+  if (answer.code !== 0) return [];
+  const datasets = manifests.map((manifest) => ({
+    manifest,
+    jsonl: `${manifest.slice(0, -".lock.json".length)}.jsonl`,
+    folder: datasetRootOf(manifest),
+  }));
+  const belongs = (absolute: string) =>
+    datasets.some(
+      ({ manifest, jsonl, folder }) =>
+        absolute === manifest ||
+        absolute === jsonl ||
+        (folder !== undefined && (absolute === folder || absolute.startsWith(`${folder}${sep}`))),
+    );
+  return answer.stdout
+    .split("\0")
+    .filter((path) => path !== "" && belongs(join(root, ...path.split("/"))))
+    .sort();
 }
 
 const isFile = (path: string) => statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
