@@ -102,6 +102,12 @@ describe("adopting a corpus, amending it, publishing a new version (end to end)"
     expect(again.stdout).toBe(
       `nothing to adopt: the ${laws.length} datasets in .tooling/citation-targets are adopted and up to date\n`,
     );
+    // One law of them: named by its slug and manifest, not as "the dataset in .tooling/citation-targets".
+    const one = await runMain([...ADOPT.map((arg) => (arg === "laws/*" ? `laws/${laws[0]}` : arg)), "--check"], dir);
+    expect(one.code).toBe(0);
+    expect(one.stdout).toMatch(
+      /^nothing to adopt: [a-z0-9-]+ is adopted and up to date \(\.tooling\/citation-targets\/[a-z0-9-]+\.lock\.json\)\n$/,
+    );
     expect((await git(["add", "-A"], dir)).code).toBe(0);
     expect((await git(["commit", "-qm", "adopt"], dir)).code).toBe(0);
   }, 120_000);

@@ -195,8 +195,11 @@ export function adoptText(updates: readonly DatasetUpdate[], folder: string, che
 function adoptTextRaw(updates: readonly DatasetUpdate[], folder: string, check: boolean): string {
   const changed = updates.filter((r) => r.manifestChanged || r.outputChanged);
   const created = updates.filter((r) => r.artifacts.created).length;
+  if (changed.length === 0 && updates.length === 1)
+    // One: named by its slug and its manifest, not as "the dataset in <folder>" (its folder of markdown is elsewhere).
+    return `${check ? "nothing to adopt" : "nothing adopted"}: ${updates[0]!.slug} is adopted and up to date (${updates[0]!.manifest})\n`;
   if (changed.length === 0 && updates.length > 0)
-    return `${check ? "nothing to adopt" : "nothing adopted"}: ${updates.length === 1 ? "the dataset" : `the ${updates.length} datasets`} in ${folder} ${updates.length === 1 ? "is" : "are"} adopted and up to date\n`;
+    return `${check ? "nothing to adopt" : "nothing adopted"}: the ${updates.length} datasets in ${folder} are adopted and up to date\n`;
   let text = `${check ? "would adopt" : "adopted"} ${plural(updates.length, "dataset")} in ${folder}: ${created} new, ${changed.length - created} refreshed, ${updates.length - changed.length} up to date\n`;
   const details = describeUpdates(
     updates.filter((r) => !r.artifacts.created && (r.manifestChanged || r.outputChanged)),
