@@ -555,6 +555,43 @@ describe("diff, view and update with units", () => {
     expect(changed.find((c) => c.address === "bgb/bgb.md#§-823/abs-1")).toBeUndefined();
   });
 
+  test("diff: the heading's change says which units below it were added or removed, not only changed", async () => {
+    // § 823 gains an Absatz 3, and Absatz 2 is amended: abs-3 added, abs-2 changed.
+    await amended((t) =>
+      t
+        .replace("(2) Die gleiche Verpflichtung trifft denjenigen", "(2) Die gleiche Pflicht trifft denjenigen")
+        .replace(
+          "nur im Falle des Verschuldens ein.\n",
+          "nur im Falle des Verschuldens ein.\n\n(3) Ein neuer Absatz.\n",
+        ),
+    );
+    const diff = await runMain(["diff", "old.jsonl", "new.jsonl", "--format", "json", "--fail-on", "none"], dir);
+    const report = JSON.parse(diff.stdout) as {
+      pairs: { changes: { kind: string; address?: string; units?: string[]; message: string }[] }[];
+    };
+    const heading = report.pairs[0]!.changes.find(
+      (c) => c.kind === "record-changed" && c.address === "bgb/bgb.md#§-823",
+    )!;
+    expect(heading.units).toEqual(["bgb/bgb.md#§-823/abs-2", "bgb/bgb.md#§-823/abs-3"]);
+    expect(heading.message).toContain("units below it changed: abs-2; added: abs-3");
+    const stylish = await runMain(["diff", "old.jsonl", "new.jsonl", "--fail-on", "none"], dir);
+    expect(stylish.stdout).toMatch(/\n {2,}units below it changed: abs-2; added: abs-3\n/);
+    const page = await runMain(["diff", "old.jsonl", "new.jsonl", "--fail-on", "none", "--format", "html"], dir);
+    expect(page.stdout).toContain("units below it changed: abs-2; added: abs-3");
+    // Absatz 3 repealed again: removed.
+    await writeTree(dir, { "old.jsonl": await readFile(join(dir, "new.jsonl"), "utf8") });
+    await writeTree(dir, {
+      "laws/bgb/bgb.md": (await readFile(join(dir, "laws/bgb/bgb.md"), "utf8")).replace(
+        "\n(3) Ein neuer Absatz.\n",
+        "",
+      ),
+    });
+    expect((await runMain(["update", ".tooling/citation-targets/bgb.lock.json"], dir)).code).toBe(0);
+    await writeTree(dir, { "new.jsonl": await readFile(join(dir, ".tooling/citation-targets/bgb.jsonl"), "utf8") });
+    const back = await runMain(["diff", "old.jsonl", "new.jsonl", "--fail-on", "none"], dir);
+    expect(back.stdout).toMatch(/\n {2,}units below it removed: abs-3\n/);
+  });
+
   test("diff: a positional unit whose old text sits under another address is a likely move", async () => {
     // An intro sentence inserted before § 9 Abs. 1's second list: the old `_2` text is now `_3`.
     await amended((t) =>

@@ -1,5 +1,5 @@
 /** What the diff formats share: their context, how loud a change is, and how fields, moves and the summary read. */
-import { unitsBelow } from "../core/diff/unit-changes.js";
+import { type UnitChangeKind, unitKinds, unitsBelow } from "../core/diff/unit-changes.js";
 import type { ChalkInstance } from "chalk";
 import type { DiffChange, DiffPair, DiffReport, FieldChange } from "../core/diff/diff.js";
 import { failsGate } from "../core/diff/diff.js";
@@ -124,14 +124,22 @@ export function moreMoveCandidates(change: DiffChange): string | undefined {
     : undefined;
 }
 
+/** The kinds of the units of each pair's changes, made once a pair (unitKinds). */
+const pairKinds = new WeakMap<readonly DiffChange[], (address: string) => UnitChangeKind>();
+
 /**
  * For the formats that show a change by its address, not its message: the units below a heading that changed with it
- * (its message's `; units below it changed: …`).
+ * (its message's `; units below it changed: …`), each added or removed one said so by its own change among `changes`
+ * (the pair's).
  */
-export function describeUnits(change: DiffChange): string | undefined {
-  return change.units !== undefined && change.address !== undefined
-    ? unitsBelow(change.address, change.units)
-    : undefined;
+export function describeUnits(change: DiffChange, changes: readonly DiffChange[]): string | undefined {
+  if (change.units === undefined || change.address === undefined) return undefined;
+  let kindOf = pairKinds.get(changes);
+  if (kindOf === undefined) {
+    kindOf = unitKinds(changes);
+    pairKinds.set(changes, kindOf);
+  }
+  return unitsBelow(change.address, change.units, kindOf);
 }
 
 /** The compact summary: counts by class and kind, approvals, and the gate. */

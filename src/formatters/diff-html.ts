@@ -145,7 +145,7 @@ function renderChange(
       `likely moved to ${moves}${change.otherMoveCandidates ? ` and ${change.otherMoveCandidates} more candidates` : ""}`,
     );
   }
-  const units = describeUnits(change);
+  const units = describeUnits(change, pair.changes);
   if (units !== undefined) details.push(escapeHtml(units));
   const editorial = describeTextChange(change);
   if (editorial !== undefined) details.push(`<span class="editorial">${escapeHtml(editorial)}</span>`);

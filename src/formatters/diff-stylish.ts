@@ -63,7 +63,7 @@ export const formatDiffStylish: DiffFormatter = (report, { color }) => {
       const details: string[] = [];
       const moves = describeMoves(change);
       if (moves) details.push(escapeControls(moves));
-      const units = describeUnits(change);
+      const units = describeUnits(change, pair.changes);
       if (units) details.push(escapeControls(units));
       const editorial = describeTextChange(change);
       if (editorial !== undefined) details.push(color.cyan(editorial));

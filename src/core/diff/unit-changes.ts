@@ -45,17 +45,47 @@ export function listUnitChanges(changes: DiffChange[]): void {
       end = slash;
     }
   }
+  if (units.size === 0) return;
+  const kindOf = unitKinds(changes);
   for (const [parent, list] of units) {
     parent.units = list;
-    parent.message += `; ${unitsBelow(parent.address!, list)}`;
+    parent.message += `; ${unitsBelow(parent.address!, list, kindOf)}`;
   }
 }
 
-/** `units below it changed: abs-2, abs-2/nr-1` (the first NAMED, then how many more), of a heading's change. */
-export function unitsBelow(address: string, units: readonly string[]): string {
-  const shown = units.slice(0, NAMED).map((unit) => unit.slice(address.length + 1));
+/**
+ * How each unit of a list of changes changed, by its address: `added` (record-added), `removed` (record-removed), else
+ * `changed` (a record-changed, or an address both removed and added).
+ */
+export function unitKinds(changes: readonly DiffChange[]): (address: string) => UnitChangeKind {
+  const kinds = new Map<string, UnitChangeKind>();
+  for (const { kind, address } of changes) {
+    if (address === undefined || !kind.startsWith("record-")) continue;
+    const said: UnitChangeKind = kind === "record-added" ? "added" : kind === "record-removed" ? "removed" : "changed";
+    const before = kinds.get(address);
+    kinds.set(address, before === undefined || before === said ? said : "changed");
+  }
+  return (address) => kinds.get(address) ?? "changed";
+}
+
+export type UnitChangeKind = "changed" | "added" | "removed";
+
+/**
+ * `units below it changed: abs-2, abs-2/nr-1` (the first NAMED, then how many more), of a heading's change; a unit added
+ * or removed is said so (`units below it changed: abs-2; added: abs-3; removed: abs-4`), by `kindOf`.
+ */
+export function unitsBelow(
+  address: string,
+  units: readonly string[],
+  kindOf: (unit: string) => UnitChangeKind = () => "changed",
+): string {
+  const groups: Record<UnitChangeKind, string[]> = { changed: [], added: [], removed: [] };
+  for (const unit of units.slice(0, NAMED)) groups[kindOf(unit)].push(unit.slice(address.length + 1));
+  const said = (Object.entries(groups) as [UnitChangeKind, string[]][])
+    .filter(([, shown]) => shown.length > 0)
+    .map(([kind, shown]) => `${kind}: ${shown.join(", ")}`);
   const more = units.length > NAMED ? ` and ${units.length - NAMED} more` : "";
-  return `units below it changed: ${shown.join(", ")}${more}`;
+  return `units below it ${said.join("; ")}${more}`;
 }
 
 /**
