@@ -406,6 +406,22 @@ describe("resolve, with unit targets", () => {
     expect(index.resolve("§ 5 Abs. 2 MVO").reason).toBe(
       "§ 5 has no heading of its own: it is in §§ 3 bis 13 (weggefallen), the target that holds it",
     );
+    // Another edition of the law where the section has a heading of its own: that one, as before (no ambiguity).
+    const editions = new ResolveIndex([
+      ORDINANCE,
+      dataset({ slug: "mvo-2025", titleId: "BJNR1-2025", name: "Musterverordnung 2025", aliases: ["MVO"] }, [
+        ["mvo-2025/index.md#§-5", "§ 5 Neu eingefügt"],
+      ]),
+    ]);
+    expect(answer(editions, "§ 5 MVO")).toBe("unit mvo-2025/index.md#§-5");
+    expect(answer(editions, "§ 6 MVO")).toBe("enclosing mvo/index.md#§§-3-bis-13");
+    // A range cited inside such a range: its first section, named as such.
+    expect(index.resolve("§§ 5 bis 7 MVO").reason).toBe(
+      "§ 5 has no heading of its own: it is in §§ 3 bis 13 (weggefallen), the target that holds it",
+    );
+    expect(index.resolve("Art. 5 MVO").reason).toBe(
+      "Art. 5 has no heading of its own: it is in Art. 2 bis 26 (weggefallen), the target that holds it",
+    );
     // A Satz by its number alone (`I 2`: Abs. 1, Satz 2) is said as a Satz.
     expect(index.resolve("§ 823 I 2 BGB").reason).toBe(
       "Satz 2 is no target of its own (Sätze are not marked in the text): the target that holds it",

@@ -4,7 +4,7 @@
  * nothing of those datasets is unstaged it says nothing more (nor, without asking git, when it finds nothing).
  */
 import { execFileSync } from "node:child_process";
-import { appendFile, cp, mkdir } from "node:fs/promises";
+import { appendFile, cp, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { runBin } from "./helpers/bin.js";
@@ -47,4 +47,15 @@ test("a problem in a dataset with unstaged edits is said with them; without them
   expect(staged.stdout).toContain("lock-artifact-body");
   expect(staged.stderr).not.toContain("not staged");
   git("stash", "drop", "-q");
+  // An untracked file in the dataset folder is read too (an unlisted file): named, and set aside with it.
+  await writeFile(join(dir, "fixtures/datasets/mvfg/notes\u001b[31m.md"), "Entwurf.\n");
+  const untracked = await runBin(["validate", "--staged"], dir);
+  expect(untracked.code).toBe(1);
+  expect(untracked.stderr).toContain("note: 1 file of these datasets has changes that are not staged");
+  expect(untracked.stderr).toContain("notes\\u001b[31m.md"); // its control character shown escaped, never raw
+  expect(untracked.stderr).not.toContain("\u001b");
+  expect(untracked.stderr).toContain("git stash --keep-index --include-untracked");
+  // From a subfolder, the file is named from there, as the report names files.
+  const below = await runBin(["validate", "--staged"], join(dir, "fixtures"));
+  expect(below.stderr).toContain("(datasets/mvfg/notes\\u001b[31m.md)");
 });

@@ -8,7 +8,7 @@ import type { RuleSetting } from "../core/report/problem.js";
 import { DEFAULT_LEGISLATION_HOST } from "../core/schema/schema.js";
 import { FORMAT_NAMES, type FormatName } from "../formatters/format-names.js";
 import type { Formatter } from "../formatters/types.js";
-import { plural } from "../core/text.js";
+import { escapeControls, plural } from "../core/text.js";
 import type { RuleId } from "../rules/index.js";
 import { OperationalError } from "../node/errors.js";
 import { DEFAULT_PATTERN } from "../node/files/tooling-paths.js";
@@ -346,19 +346,20 @@ async function runValidate(
     context.cwd,
     twinFacts,
   );
-  // --staged reads the working tree: what it found may be in edits the commit does not hold. Said when it found
-  // anything, of the datasets' files git sees unstaged (one more git process, only then).
+  // --staged reads the working tree: what it found may be in edits the commit does not hold. Said when the report says
+  // anything, of the datasets' files git sees unstaged or untracked (two more git processes, only then).
   if (
     stagedRoot !== undefined &&
     stagedManifests !== undefined &&
     stagedManifests.length > 0 &&
-    checked.summary.errors + checked.summary.warnings > 0
+    report.summary.errors + report.summary.warnings > 0
   ) {
     const { unstagedOf } = await import("../node/git/staged.js");
     const unstaged = await unstagedOf(stagedRoot, stagedManifests);
-    if (unstaged.length > 0)
+    const shown = unstaged.paths.map((path) => escapeControls(displayPath(path, context.cwd)));
+    if (shown.length > 0)
       context.stderr.write(
-        `citation-targets: note: ${plural(unstaged.length, "file")} of these datasets ${unstaged.length === 1 ? "has" : "have"} changes that are not staged (${unstaged.slice(0, 3).join(", ")}${unstaged.length > 3 ? `, and ${unstaged.length - 3} more` : ""}): --staged checks the working tree, so what it found may be in them and not in the commit. Stage them, or set them aside (\`git stash --keep-index\`) and check again; the pre-commit framework sets them aside itself\n`,
+        `citation-targets: note: ${plural(shown.length, "file")} of these datasets ${shown.length === 1 ? "has" : "have"} changes that are not staged (${shown.slice(0, 3).join(", ")}${shown.length > 3 ? `, and ${shown.length - 3} more` : ""}): --staged checks the working tree, so what it found may be in them and not in the commit. Stage them, or set them aside (\`git stash --keep-index${unstaged.untracked ? " --include-untracked" : ""}\`) and check again; the pre-commit framework sets them aside itself\n`,
       );
   }
   if (options.verbose) {

@@ -84,7 +84,13 @@ export function unitsBelow(
   const said = (Object.entries(groups) as [UnitChangeKind, string[]][])
     .filter(([, shown]) => shown.length > 0)
     .map(([kind, shown]) => `${kind}: ${shown.join(", ")}`);
-  const more = units.length > NAMED ? ` and ${units.length - NAMED} more` : "";
+  // Of several kinds, the count of those not named is its own part: `… and 5 more` would read as more of the last kind.
+  const more =
+    units.length <= NAMED
+      ? ""
+      : said.length > 1
+        ? `; and ${units.length - NAMED} more`
+        : ` and ${units.length - NAMED} more`;
   return `units below it ${said.join("; ")}${more}`;
 }
 

@@ -365,20 +365,22 @@ export class ResolveIndex {
       reason?: string;
     }[] = [];
     const lawRange: [number, number][] = citation.law !== undefined ? [[citation.law.start, citation.law.end]] : [];
+    /** The range headings that hold the provision, in the places that have no heading of its own (coveringRanges). */
+    const inRanges: typeof found = [];
     for (const { dataset: position, prefix } of places) {
       const indexed = this.datasets[position]!;
       const inPlace = (record: number) =>
         prefix === undefined || this.recordsOf(indexed).addresses[record]!.startsWith(prefix);
       const headings = this.headings(indexed, keys).filter(inPlace);
       // A section with no heading of its own, in a range printed as one heading (`§§ 3 bis 13 (weggefallen)`): that
-      // heading holds it. Its units are not looked for: the range has none of its own.
+      // heading holds it. Its units are not looked for: the range has none of its own. Kept aside: only when no place
+      // of the law has a heading of its own for it (another edition where it stands is the answer, as before).
       if (headings.length === 0)
         for (const range of this.coveringRanges(indexed, keys).filter(inPlace)) {
-          const provision = input.slice(
-            provisions[provisions.length - 1]!.start,
-            provisions[provisions.length - 1]!.end,
-          );
-          found.push({
+          // Named by its kind and label (`§ 200` of `§§ 200 bis 202`, written as it may be).
+          const last = provisions[provisions.length - 1]!;
+          const provision = `${last.kind === "art" ? "Art." : last.kind} ${last.label}`;
+          inRanges.push({
             dataset: position,
             record: range,
             precision: "enclosing",
@@ -475,6 +477,7 @@ export class ResolveIndex {
         });
       }
     }
+    if (found.length === 0) found.push(...inRanges);
     if (found.length === 0) {
       const what = input.slice(provisions[0]!.start, provisions[provisions.length - 1]!.end);
       const where =

@@ -125,15 +125,19 @@ export async function stagedFiles(
 
 /**
  * The files of the datasets of these manifests (each one's manifest, the JSONL beside it and its dataset folder or
- * file) whose working tree differs from the index: edits not staged, which `validate --staged` reads with the staged
- * ones (it checks the working tree). Paths from the top folder `root`, sorted; none when git cannot say.
+ * file) whose working tree differs from the index, untracked ones included: what `validate --staged` reads (it checks
+ * the working tree) and the commit does not hold. Absolute paths, sorted, and whether any is untracked; none when git
+ * cannot say.
  */
-export async function unstagedOf(root: string, manifests: readonly string[]): Promise<string[]> {
-  const answer = await runGit(
-    ["-c", "core.quotePath=false", "-c", "diff.relative=false", "diff", "--name-only", "--no-renames", "-z"],
-    root,
-  );
-  if (answer.code !== 0) return [];
+export async function unstagedOf(
+  root: string,
+  manifests: readonly string[],
+): Promise<{ paths: string[]; untracked: boolean }> {
+  const options = ["-c", "core.quotePath=false", "-c", "diff.relative=false"];
+  const [changed, others] = await Promise.all([
+    runGit([...options, "diff", "--name-only", "--no-renames", "-z"], root),
+    runGit([...options, "ls-files", "--others", "--exclude-standard", "--full-name", "-z"], root),
+  ]);
   const datasets = manifests.map((manifest) => ({
     manifest,
     jsonl: `${manifest.slice(0, -".lock.json".length)}.jsonl`,
@@ -146,10 +150,16 @@ export async function unstagedOf(root: string, manifests: readonly string[]): Pr
         absolute === jsonl ||
         (folder !== undefined && (absolute === folder || absolute.startsWith(`${folder}${sep}`))),
     );
-  return answer.stdout
-    .split("\0")
-    .filter((path) => path !== "" && belongs(join(root, ...path.split("/"))))
-    .sort();
+  const of = (answer: { code: number; stdout: string }) =>
+    answer.code !== 0
+      ? []
+      : answer.stdout
+          .split("\0")
+          .filter((path) => path !== "")
+          .map((path) => join(root, ...path.split("/")))
+          .filter(belongs);
+  const untracked = of(others);
+  return { paths: [...new Set([...of(changed), ...untracked])].sort(), untracked: untracked.length > 0 };
 }
 
 const isFile = (path: string) => statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
