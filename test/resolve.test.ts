@@ -415,6 +415,18 @@ describe("resolve, with unit targets", () => {
     ]);
     expect(answer(editions, "§ 5 MVO")).toBe("unit mvo-2025/index.md#§-5");
     expect(answer(editions, "§ 6 MVO")).toBe("enclosing mvo/index.md#§§-3-bis-13");
+    // A law named with its version: `n.F.` (the current one) is the law; `a.F.` (an earlier one) is the dataset named
+    // with --dataset, else none can be told (said so, not "no dataset is the law BGB a.F.").
+    expect(answer(index, "§ 823 BGB n.F.")).toBe("unit bgb/index.md#§-823");
+    expect(answer(index, "§ 823 BGB nF")).toBe("unit bgb/index.md#§-823");
+    expect(index.resolve("§ 823 BGB a.F.").reason).toBe(
+      '"a.F." names an earlier version of BGB (alte Fassung), and its dataset here, bgb, may be another: name the dataset of that version with --dataset',
+    );
+    expect(index.resolve("§ 823 Abs. 1 BGB a. F.").outcome).toBe("no-match");
+    expect(answer(index, "§ 823 BGB a.F.", true)).toBe("unit bgb/index.md#§-823");
+    expect(answer(index, "§ 823 XYZ a.F.")).toBe(
+      'no-match: no dataset is the law "XYZ a.F" (by its titleId, name, slug or an alias)',
+    );
     // A range cited inside such a range: its first section, named as such.
     expect(index.resolve("§§ 5 bis 7 MVO").reason).toBe(
       "§ 5 has no heading of its own: it is in §§ 3 bis 13 (weggefallen), the target that holds it",

@@ -119,6 +119,9 @@ export interface ResolveResult {
   reason?: string;
 }
 
+/** A version written after a law's name: `a.F.` (alte Fassung, an earlier version), `n.F.` (neue Fassung), `aF`, `a. F.`. */
+const VERSION_MARK = /[\s\u00a0]+([an]\.[\s\u00a0]?F\.?|[an]F)$/;
+
 /** The most candidates an ambiguous result lists. */
 export const MAX_CANDIDATES = 3;
 
@@ -345,6 +348,26 @@ export class ResolveIndex {
       places = this.datasets.map((_, position) => ({ dataset: position }));
     } else {
       places = this.lawsOf(citation.law.text);
+      // A law named with its version (`BGB a.F.`, the earlier version; `BGB n.F.`, the current one): the law without it.
+      const version = places.length === 0 ? VERSION_MARK.exec(citation.law.text) : null;
+      if (version !== null) {
+        const law = citation.law.text.slice(0, version.index);
+        const bare = this.lawsOf(law);
+        // An earlier version is a dataset of that version: the one named with --dataset, else none can be told.
+        if (bare.length > 0 && version[1]!.startsWith("a") && !options.lawOptional) {
+          const slugs = [...new Set(bare.map((place) => this.datasets[place.dataset]!.slug))];
+          // As written: the law's closing dot is not in its text (`a.F.`).
+          const mark = /^[an]\.[\s\u00a0]?F$/.test(version[1]!) ? `${version[1]}.` : version[1]!;
+          return {
+            ...noMatch(
+              input,
+              `"${mark}" names an earlier version of ${law} (alte Fassung), and ${slugs.length === 1 ? `its dataset here, ${slugs[0]}, may be another` : `its ${slugs.length} datasets here (${slugs.slice(0, 3).join(", ")}${slugs.length > 3 ? ", …" : ""}) may hold another`}: name the dataset of that version with --dataset`,
+            ),
+            ...range,
+          };
+        }
+        places = bare;
+      }
       if (places.length === 0)
         return {
           ...noMatch(
