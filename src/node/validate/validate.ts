@@ -38,7 +38,14 @@ import { createFileValidator, VALIDATE_TASKS, validateFiles } from "./file-valid
 import { locateEditedTargets } from "./locate-edits.js";
 import { foldersOf, manifestsWithoutJsonl, orphanReports } from "./orphan-manifests.js";
 import type { CacheUse, CheckedFile, FileToCheck, ValidateOptions } from "./validate-options.js";
-import { sizesOf, startProgress, startValidatePool, VALIDATE_THREADS, validateInPool } from "./validate-workers.js";
+import {
+  sizesOf,
+  startProgress,
+  startValidatePool,
+  VALIDATE_NO_LOCK_THREADS,
+  VALIDATE_THREADS,
+  validateInPool,
+} from "./validate-workers.js";
 
 const FILES_AT_ONCE = 8;
 
@@ -125,6 +132,7 @@ async function validateConfined(options: ValidateOptions = {}): Promise<Report> 
       displayPath(cacheFile, cwd),
     );
   const asked = checkJobs(options.jobs);
+  const threads = options.lock === false ? VALIDATE_NO_LOCK_THREADS : VALIDATE_THREADS;
   // When the count of files alone settles the threads (asked for, or many files), the pool starts now: its workers load
   // their modules while this thread reads the sizes and the cache's verdicts (bench/RESULTS.md, "A publisher's
   // repository").
@@ -132,8 +140,8 @@ async function validateConfined(options: ValidateOptions = {}): Promise<Report> 
     !options.stdin &&
     (asked !== undefined ||
       inputs.length < 2 ||
-      inputs.length >= (VALIDATE_THREADS.fromItems ?? Number.POSITIVE_INFINITY));
-  const early = settledByCount ? chooseJobs(asked, { items: inputs.length, bytes: 0 }, VALIDATE_THREADS) : undefined;
+      inputs.length >= (threads.fromItems ?? Number.POSITIVE_INFINITY));
+  const early = settledByCount ? chooseJobs(asked, { items: inputs.length, bytes: 0 }, threads) : undefined;
   let pool = early !== undefined && early > 1 ? startValidatePool(early, VALIDATE_TASKS) : undefined;
   pool?.catch(() => undefined); // a pool that cannot start says so where it is awaited
   let inWorkers: { files: CheckedFile[]; threads: number } | undefined;
@@ -147,7 +155,7 @@ async function validateConfined(options: ValidateOptions = {}): Promise<Report> 
     const jobs = options.stdin
       ? 1
       : (early ??
-        chooseJobs(asked, { items: inputs.length, bytes: (sizes ?? []).reduce((a, b) => a + b, 0) }, VALIDATE_THREADS));
+        chooseJobs(asked, { items: inputs.length, bytes: (sizes ?? []).reduce((a, b) => a + b, 0) }, threads));
     progress = options.onProgress ? startProgress(inputs, sizes!, options.onProgress) : undefined;
     items = cache ? inputs.map((input) => withVerdict(input, cache.get(input.absolute))) : inputs;
     if (jobs > 1) {
