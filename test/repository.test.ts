@@ -9,6 +9,7 @@ import { execFileSync } from "node:child_process";
 import { readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { availableParallelism } from "node:os";
 import { lock } from "../src/node/dataset/lock.js";
 import { runBin } from "./helpers/bin.js";
 import { tempDir, writeTree } from "./helpers/datasets.js";
@@ -148,6 +149,34 @@ describe("a repository of many datasets", () => {
     expect(checked.stdout).toContain(`${slugOf(30)}: not up to date`);
     expect(checked.stdout.split("\n").filter((line) => line.endsWith(": not up to date"))).toHaveLength(3);
   }, 120_000);
+
+  test("the threads of validate: from 200 files with their lock-side checks; one when the cache holds them, or without locks", async () => {
+    reset();
+    const cache = join(repo, "..", `${repo.split("/").pop()}-validate-cache.json`);
+    const threadsOf = (stderr: string) => Number(/ in (\d+) threads/.exec(stderr)?.[1] ?? 1);
+    const two = Math.min(availableParallelism(), 240);
+    try {
+      // Cold: every dataset's artifacts read and digested, 240 files: the workers pay off.
+      const cold = await ct(["validate", "--no-cache", "--verbose", "--format", "json"]);
+      expect(cold.code, cold.stderr).toBe(0);
+      expect(threadsOf(cold.stderr)).toBe(two);
+      // The cache filled (its files left alone past the 2 s a fingerprint must be settled), then taken: each file is
+      // checked with its lock-side verdict, less work, on one thread.
+      await new Promise((settled) => setTimeout(settled, 2_100));
+      const filling = await ct(["validate", "--cache-location", cache, "--verbose", "--format", "json"]);
+      expect(threadsOf(filling.stderr)).toBe(two);
+      expect(filling.stderr).toMatch(/240 clean outcomes stored/);
+      const warm = await ct(["validate", "--cache-location", cache, "--verbose", "--format", "json"]);
+      expect(warm.stderr).toMatch(/the lock-side checks of 240 of 240 files taken from it/);
+      expect(threadsOf(warm.stderr)).toBe(1);
+      expect(warm.stdout).toBe(cold.stdout);
+      // Without lock manifests, likewise: 5,000 files or 64 MiB before threads.
+      expect(threadsOf((await ct(["validate", "--no-lock", "--verbose"])).stderr)).toBe(1);
+      expect(threadsOf((await ct(["validate", "--no-lock", "--verbose", "--jobs", "2"])).stderr)).toBe(2);
+    } finally {
+      await rm(cache, { force: true });
+    }
+  });
 
   test("diff --against HEAD reports what comparing the two folders in full reports", async () => {
     reset();

@@ -82,7 +82,7 @@ export function registerValidateCommand(program: Command, context: MainContext, 
     .option("--rule <rule=severity>", "set a rule's severity: error, warning or off (repeatable)", collectRule)
     .option(
       "--jobs <n>",
-      "threads to spread the files over: this one and n - 1 workers (default: one per core for 200+ files or 32+ MiB in all, else 1: this thread alone; at most 4 per core); the report is the same",
+      "threads to spread the files over: this one and n - 1 workers (default: one per core for 200+ files or 32+ MiB in all, 5,000+ or 64+ MiB with --no-lock or the cache's verdicts, else 1: this thread alone; at most 4 per core); the report is the same",
       parsePositive,
     )
     .option(

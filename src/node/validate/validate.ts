@@ -132,16 +132,20 @@ async function validateConfined(options: ValidateOptions = {}): Promise<Report> 
       displayPath(cacheFile, cwd),
     );
   const asked = checkJobs(options.jobs);
-  const threads = options.lock === false ? VALIDATE_NO_LOCK_THREADS : VALIDATE_THREADS;
+  // A file checked without its lock-side checks is less work: without lock manifests, or with the cache's verdict on
+  // them (nine files in ten or more), the workers pay off later (VALIDATE_NO_LOCK_THREADS). With the cache, the count
+  // settles the threads only past that policy's count, the verdicts not read yet.
+  const light = options.lock === false;
   // When the count of files alone settles the threads (asked for, or many files), the pool starts now: its workers load
   // their modules while this thread reads the sizes and the cache's verdicts (bench/RESULTS.md, "A publisher's
   // repository").
+  const byCount = light || cache !== undefined ? VALIDATE_NO_LOCK_THREADS : VALIDATE_THREADS;
   const settledByCount =
     !options.stdin &&
     (asked !== undefined ||
       inputs.length < 2 ||
-      inputs.length >= (threads.fromItems ?? Number.POSITIVE_INFINITY));
-  const early = settledByCount ? chooseJobs(asked, { items: inputs.length, bytes: 0 }, threads) : undefined;
+      inputs.length >= (byCount.fromItems ?? Number.POSITIVE_INFINITY));
+  const early = settledByCount ? chooseJobs(asked, { items: inputs.length, bytes: 0 }, byCount) : undefined;
   let pool = early !== undefined && early > 1 ? startValidatePool(early, VALIDATE_TASKS) : undefined;
   pool?.catch(() => undefined); // a pool that cannot start says so where it is awaited
   let inWorkers: { files: CheckedFile[]; threads: number } | undefined;
@@ -152,12 +156,15 @@ async function validateConfined(options: ValidateOptions = {}): Promise<Report> 
   try {
     // File sizes, read once, for the choice of threads, the ranges and the progress.
     sizes = options.jobs === 1 && !options.onProgress ? undefined : await sizesOf(inputs);
+    items = cache ? inputs.map((input) => withVerdict(input, cache.get(input.absolute))) : inputs;
+    let held = 0;
+    if (cache) for (const item of items) if (item.verdict !== undefined) held++;
+    const threads = light || (held > 0 && held * 10 >= items.length * 9) ? VALIDATE_NO_LOCK_THREADS : VALIDATE_THREADS;
     const jobs = options.stdin
       ? 1
       : (early ??
         chooseJobs(asked, { items: inputs.length, bytes: (sizes ?? []).reduce((a, b) => a + b, 0) }, threads));
     progress = options.onProgress ? startProgress(inputs, sizes!, options.onProgress) : undefined;
-    items = cache ? inputs.map((input) => withVerdict(input, cache.get(input.absolute))) : inputs;
     if (jobs > 1) {
       pool ??= startValidatePool(jobs, VALIDATE_TASKS);
       runPool = pool;
