@@ -15,11 +15,26 @@ export function gitattributesLines(repository: string, datasetFolders: readonly 
   const lines = [`${MANIFEST_FOLDER}/** -text`];
   for (const folder of datasetFolders) {
     const path = relative(repository, folder).split(sep).join("/");
-    // A space or a glob character in a folder's name is escaped as gitattributes reads patterns.
-    const pattern = path.replace(/([\\ *?[\]#!"])/g, "\\$1");
-    lines.push(path === "" ? "** -text" : isFileRoot(folder) ? `${pattern} -text` : `${pattern}/** -text`);
+    lines.push(path === "" ? "** -text" : `${attributesPattern(isFileRoot(folder) ? path : `${path}/**`)} -text`);
   }
   return [...new Set(lines)];
+}
+
+/**
+ * A path as a `.gitattributes` pattern of that path alone: a glob character (and a `#` or `!`, which would start a
+ * comment or a negation) escaped by a backslash, as fnmatch reads it; a path with white space, a `"` or a control
+ * character is written in double quotes, C-style (git splits a line at white space, which a backslash does not
+ * escape: `laws/my\ law/**` was read as two words, and git said so on every command after). `/**` ends a folder's.
+ */
+export function attributesPattern(path: string): string {
+  const suffix = path.endsWith("/**") ? "/**" : "";
+  const glob = `${path.slice(0, path.length - suffix.length).replace(/([\\*?[\]#!])/g, "\\$1")}${suffix}`;
+  if (!/[\s"\u0000-\u001f\u007f]/.test(path)) return glob;
+  const quoted = glob.replace(/[\\"\u0000-\u001f\u007f]/g, (c) => {
+    const named: Record<string, string> = { "\\": "\\\\", '"': '\\"', "\t": "\\t", "\n": "\\n", "\r": "\\r" };
+    return named[c] ?? `\\${c.charCodeAt(0).toString(8).padStart(3, "0")}`;
+  });
+  return `"${quoted}"`;
 }
 
 /**
