@@ -142,9 +142,7 @@ async function validateConfined(options: ValidateOptions = {}): Promise<Report> 
   const byCount = light || cache !== undefined ? VALIDATE_NO_LOCK_THREADS : VALIDATE_THREADS;
   const settledByCount =
     !options.stdin &&
-    (asked !== undefined ||
-      inputs.length < 2 ||
-      inputs.length >= (byCount.fromItems ?? Number.POSITIVE_INFINITY));
+    (asked !== undefined || inputs.length < 2 || inputs.length >= (byCount.fromItems ?? Number.POSITIVE_INFINITY));
   const early = settledByCount ? chooseJobs(asked, { items: inputs.length, bytes: 0 }, byCount) : undefined;
   let pool = early !== undefined && early > 1 ? startValidatePool(early, VALIDATE_TASKS) : undefined;
   pool?.catch(() => undefined); // a pool that cannot start says so where it is awaited
