@@ -578,6 +578,11 @@ describe("baselines on disk", () => {
   });
 
   test("usage and I/O problems are OperationalErrors", async () => {
+    // One operand that is no file or folder: a revision meant, the command for it said.
+    await expect(diff({ cwd: dir, paths: ["HEAD~1"] })).rejects.toThrow(
+      "diff needs two paths, old then new; HEAD~1 is no file or folder here: to compare with a git revision, run `citation-targets diff --against 'HEAD~1'`",
+    );
+    await writeFile(join(dir, "only-one.jsonl"), "");
     await expect(diff({ cwd: dir, paths: ["only-one.jsonl"] })).rejects.toThrow(
       "diff needs two paths, old then new (got 1); or --against REV to compare with a git revision",
     );

@@ -419,6 +419,8 @@ describe("resolve, with unit targets", () => {
     // with --dataset, else none can be told (said so, not "no dataset is the law BGB a.F.").
     expect(answer(index, "§ 823 BGB n.F.")).toBe("unit bgb/index.md#§-823");
     expect(answer(index, "§ 823 BGB nF")).toBe("unit bgb/index.md#§-823");
+    expect(answer(index, "§ 823 Abs. 1 BGB (n.F.)")).toBe("unit bgb/index.md#§-823/abs-1");
+    expect(index.resolve("§ 823 Abs. 1 BGB (a.F.)").reason).toMatch(/^"a\.F\." names an earlier version of BGB/);
     expect(index.resolve("§ 823 BGB a.F.").reason).toBe(
       '"a.F." names an earlier version of BGB (alte Fassung), and its dataset here, bgb, may be another: name the dataset of that version with --dataset',
     );

@@ -119,8 +119,11 @@ export interface ResolveResult {
   reason?: string;
 }
 
-/** A version written after a law's name: `a.F.` (alte Fassung, an earlier version), `n.F.` (neue Fassung), `aF`, `a. F.`. */
-const VERSION_MARK = /[\s\u00a0]+([an]\.[\s\u00a0]?F\.?|[an]F)$/;
+/**
+ * A version written after a law's name: `a.F.` (alte Fassung, an earlier version), `n.F.` (neue Fassung), `aF`, `a. F.`,
+ * in brackets or not (`BGB (a.F.)`).
+ */
+const VERSION_MARK = /[\s\u00a0]+\(?([an]\.[\s\u00a0]?F\.?|[an]F)\)?$/;
 
 /** The most candidates an ambiguous result lists. */
 export const MAX_CANDIDATES = 3;

@@ -6,6 +6,7 @@
 import { statSync, promises as fs } from "node:fs";
 import { basename, join, relative, resolve, sep } from "node:path";
 import { countLines } from "../../core/lines.js";
+import { escapeControls, shellQuote } from "../../core/text.js";
 import { REPOSITORY_SCHEMA_PATH } from "../config/schema-source.js";
 import { OperationalError } from "../errors.js";
 import { DEFAULT_FOLDER, DEFAULT_PATTERN, displayPath, isInside } from "../files/files.js";
@@ -51,6 +52,11 @@ async function jsonlIn(folder: string): Promise<string[]> {
  * folder).
  */
 export async function localTargets(paths: string[], cwd: string, schema: boolean): Promise<DiffTarget[]> {
+  // One operand that is no file or folder here: a git revision meant (`diff HEAD~1`), said with the command for it.
+  if (paths.length === 1 && (await kindOf(resolve(cwd, paths[0]!))) === undefined)
+    throw new OperationalError(
+      `diff needs two paths, old then new; ${escapeControls(paths[0]!)} is no file or folder here: to compare with a git revision, run \`citation-targets diff --against ${shellQuote(paths[0]!)}\``,
+    );
   if (paths.length !== 2)
     throw new OperationalError(
       `diff needs two paths, old then new (got ${paths.length}); or --against REV to compare with a git revision`,
