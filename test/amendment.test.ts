@@ -81,6 +81,10 @@ describe("the amendment loop through the built CLI", () => {
       }),
     ]);
     expect(state.problems[0]!.message).toContain(`run \`citation-targets update ${MANIFEST}\``);
+    // Or leave it out: the whole command, the folder and the manifest named (lock keeps the manifest's fields).
+    expect(state.problems[0]!.message).toContain(
+      `leave it out with \`citation-targets lock ${DATASET} --ignore part-i/section-7.md -o ${MANIFEST}\``,
+    );
 
     // 2. A renamed section file: the old name is missing, the new one unlisted.
     await rename(join(data, "part-i/section-2a.md"), join(data, "part-i/section-2b.md"));

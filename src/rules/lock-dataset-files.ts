@@ -1,3 +1,4 @@
+import { shellQuote } from "../core/text.js";
 import { defineRule, updateCommand } from "./define.js";
 
 export const lockDatasetFiles = defineRule({
@@ -20,7 +21,7 @@ export const lockDatasetFiles = defineRule({
     missing:
       'artifact "{{path}}" is in lock manifest {{manifest}} but not in the dataset folder {{root}} (deleted or renamed?): run {{fix}} to refresh the lock and regenerate this file',
     unlisted:
-      'markdown file "{{path}}" in the dataset folder {{root}} is not in lock manifest {{manifest}} (new or renamed?): run {{fix}} to add it, or leave it out with `citation-targets lock --ignore GLOB`',
+      'markdown file "{{path}}" in the dataset folder {{root}} is not in lock manifest {{manifest}} (new or renamed?): run {{fix}} to add it, or leave it out with {{ignore}}',
     repository:
       "folder \"{{path}}\" in the dataset folder {{root}} is a git submodule (or another repository), not an artifact: its files are not the dataset's and lock refuses it; move it out of the dataset folder, or leave it out with `citation-targets lock --ignore '{{path}}/**'`",
     unlistedNotNfc:
@@ -60,7 +61,18 @@ export const lockDatasetFiles = defineRule({
           const nfc = path.normalize("NFC");
           if (nfc !== path)
             context.report({ messageId: "unlistedNotNfc", data: { ...data, path, nfc }, line: 0, pointer: "" });
-          else context.report({ messageId: "unlisted", data: { ...data, path }, line: 0, pointer: "" });
+          else
+            context.report({
+              messageId: "unlisted",
+              // The lock that keeps the manifest's fields and adds the ignore (lock's --ignore is a glob from the folder).
+              data: {
+                ...data,
+                path,
+                ignore: `\`citation-targets lock ${shellQuote(lock.datasetRoot)} --ignore ${shellQuote(path.replace(/([\\*?[\]{}()!])/g, "\\$1"))} -o ${shellQuote(lock.manifestPath)}\``,
+              },
+              line: 0,
+              pointer: "",
+            });
         }
       },
     };
