@@ -429,6 +429,16 @@ describe("resolve, with unit targets", () => {
     expect(answer(index, "§ 823 XYZ a.F.")).toBe(
       'no-match: no dataset is the law "XYZ a.F" (by its titleId, name, slug or an alias)',
     );
+    // Lines of the law's JSONL that could not be read: a provision not found may stand on one of them, said so.
+    const partial = new ResolveIndex([
+      dataset({ slug: "gg", titleId: "GG", name: "Grundgesetz", aliases: ["GG"], unreadable: 2 }, [
+        "gg/index.md#art-1",
+      ]),
+    ]);
+    expect(partial.resolve("Art. 2 GG").reason).toBe(
+      '"GG" (gg) has no Art. 2; 2 lines of gg\'s JSONL could not be read, and it may stand there (run citation-targets validate)',
+    );
+    expect(answer(partial, "Art. 1 GG")).toBe("unit gg/index.md#art-1");
     // A range cited inside such a range: its first section, named as such.
     expect(index.resolve("§§ 5 bis 7 MVO").reason).toBe(
       "§ 5 has no heading of its own: it is in §§ 3 bis 13 (weggefallen), the target that holds it",

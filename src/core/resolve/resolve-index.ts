@@ -33,6 +33,8 @@ export interface ResolveDataset {
   /** The manifest's `units`: an answer that stops above a unit named says why. */
   units?: true;
   records: readonly ResolveRecord[];
+  /** Lines of its JSONL left out (no record with a citationAddress): a citation not found there says so. */
+  unreadable?: number;
 }
 
 /**
@@ -51,6 +53,8 @@ export interface ResolveColumns {
   units?: true;
   datasetDigest: string;
   records: string;
+  /** Lines of its JSONL left out (no record with a citationAddress): a citation not found there says so. */
+  unreadable?: number;
 }
 
 /**
@@ -173,6 +177,8 @@ interface Records {
 
 interface IndexedDataset {
   slug: string;
+  /** Lines of its JSONL left out (ResolveColumns'). */
+  unreadable?: number;
   /** Its targets go below the heading (the manifest's `units`). */
   units?: true;
   /** The records, read when a citation first looks in the dataset: a repository of thousands of laws loads without. */
@@ -258,6 +264,7 @@ export class ResolveIndex {
         return {
           slug: dataset.slug,
           ...(dataset.units === true ? { units: true as const } : {}),
+          ...(dataset.unreadable ? { unreadable: dataset.unreadable } : {}),
           load: () => ({
             addresses: records.map((r) => r.citationAddress),
             headings: records.map((r) => r.headingText),
@@ -269,6 +276,7 @@ export class ResolveIndex {
       return {
         slug: dataset.slug,
         ...(dataset.units === true ? { units: true as const } : {}),
+        ...(dataset.unreadable ? { unreadable: dataset.unreadable } : {}),
         load: () => {
           const { addresses, headings, ids } = readColumnsText(records);
           return {
@@ -515,7 +523,15 @@ export class ResolveIndex {
           : places.length === 1
             ? this.datasets[places[0]!.dataset]!.slug
             : `the ${places.length} datasets named`;
-      return { ...noMatch(input, `${where} has no ${what}`), ...range };
+      // Lines of those datasets left out: the provision may stand on one of them.
+      const partial = places
+        .map((place) => this.datasets[place.dataset]!)
+        .filter((dataset, k, all) => (dataset.unreadable ?? 0) > 0 && all.indexOf(dataset) === k);
+      const lost =
+        partial.length === 0
+          ? ""
+          : `; ${partial.map((d) => `${d.unreadable} ${d.unreadable === 1 ? "line" : "lines"} of ${d.slug}'s JSONL`).join(", ")} could not be read, and it may stand there (run citation-targets validate)`;
+      return { ...noMatch(input, `${where} has no ${what}${lost}`), ...range };
     }
     if (found.length === 1) {
       const only = found[0]!;

@@ -169,7 +169,7 @@ export async function loadResolveIndex(
       warnings.push(
         `${displayPath(jsonl, cwd)}: ${entry.unreadable} ${entry.unreadable === 1 ? "line is" : "lines are"} not a record with a citationAddress and ${entry.unreadable === 1 ? "is" : "are"} left out (run citation-targets validate)`,
       );
-    datasets.push(entry.dataset);
+    datasets.push(entry.unreadable > 0 ? { ...entry.dataset, unreadable: entry.unreadable } : entry.dataset);
   }
   await cache?.save();
   if (datasets.length === 0 && failed !== undefined) throw failed;
