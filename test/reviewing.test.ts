@@ -126,6 +126,15 @@ describe("1. approvals by law and version", () => {
     ]);
   });
 
+  test("an entry naming a dataset the diff does not compare says so (a slug mistyped?)", async () => {
+    await write([{ dataset: "bgx", kind: "record-changed", reason: "typo" }]);
+    const { report } = await diffJson(["HEAD~1", "HEAD", "--approvals", approvalsFile()]);
+    expect(report.warnings).toHaveLength(1);
+    expect(report.warnings[0]).toBe(
+      'approval {"kind":"record-changed","dataset":"bgx"} names dataset bgx, which this diff does not compare (it compares bgb, rabattg, stgb, zpo): a slug mistyped? It matches no change',
+    );
+  });
+
   test("the new members are checked", () => {
     expect(
       parseApprovals({

@@ -397,6 +397,17 @@ export function approvalWarnings(
         return [
           `approval ${describeApproval(approval)} is for ${approval.dataset} ${approval.versionDate}, not ${versionOf(other)}: stale (it approves nothing; review the new version's changes)`,
         ];
+      // A dataset no pair compared (a slug mistyped, or a law not in this diff): said so, with the ones compared.
+      if (
+        approval.dataset !== undefined &&
+        pairs.some((pair) => pair.dataset !== undefined) &&
+        !pairs.some((pair) => pair.dataset?.slug === approval.dataset || pair.dataset?.oldSlug === approval.dataset)
+      ) {
+        const slugs = [...new Set(pairs.flatMap((pair) => (pair.dataset ? [pair.dataset.slug] : [])))];
+        return [
+          `approval ${describeApproval(approval)} names dataset ${approval.dataset}, which this diff does not compare (it compares ${slugs.slice(0, 5).join(", ")}${slugs.length > 5 ? `, and ${slugs.length - 5} more` : ""}): a slug mistyped? It matches no change`,
+        ];
+      }
       return [`approval ${describeApproval(approval)} matches no change (is it still needed?)`];
     }
     if (isPlaceholderReason(approval.reason))
