@@ -181,6 +181,10 @@ describe("diff --write-approvals", () => {
       'approval {"kind":"record-changed","dataset":"example-act","versionDate":"2025-07-01"} has the placeholder reason "TODO: say why this change is right (e.g. the amending Act), then remove TODO": it approves nothing until its reason says why the change is right',
       'approval {"kind":"record-removed","address":"example-act/part-1/section-1.md#1"} has the placeholder reason "TODO: say why this change is right (e.g. the amending Act), then remove TODO": it approves nothing until its reason says why the change is right',
     ]);
+    // The text report's hint is the step left: the reasons, not writing the file again.
+    const stylish = await runMain([...args, "--approvals", "approvals.json"], dir);
+    expect(stylish.stdout).toContain('hint: replace each placeholder reason ("TODO: …") in the approvals file');
+    expect(stylish.stdout).not.toContain("--write-approvals FILE writes one");
     // One reason edited: that change passes, the other still fails.
     await writeFile(
       join(dir, "approvals.json"),

@@ -79,10 +79,14 @@ export const formatDiffStylish: DiffFormatter = (report, { color }) => {
   const line = summaryLine(report);
   out.push(report.summary.passed ? color.green(line) : color.red.bold(line));
   if (!report.summary.passed) {
-    // A failing gate says how to let intended changes through.
+    // A failing gate says how to let intended changes through: with entries of the approvals file still placeholders,
+    // that their reasons are the step left (writing the file again is not).
+    const placeholders = report.warnings.some((warning) => warning.includes(" has the placeholder reason "));
     out.push(
       color.dim(
-        'hint: if these changes are intended (a section repealed, a subdivision renumbered), approve each in a reviewed JSON file (--write-approvals FILE writes one for you to fill in) and pass it with --approvals FILE (README, "Approvals"); --fail-on sets which changes fail',
+        placeholders
+          ? 'hint: replace each placeholder reason ("TODO: …") in the approvals file with why the change is right (e.g. the amending Act): an entry approves nothing until then (README, "Approvals"); --fail-on sets which changes fail'
+          : 'hint: if these changes are intended (a section repealed, a subdivision renumbered), approve each in a reviewed JSON file (--write-approvals FILE writes one for you to fill in) and pass it with --approvals FILE (README, "Approvals"); --fail-on sets which changes fail',
       ),
     );
     const editorial = report.pairs.some((pair) =>
