@@ -439,6 +439,11 @@ describe("resolve, with unit targets", () => {
       '"GG" (gg) has no Art. 2; 2 lines of gg\'s JSONL could not be read, and it may stand there (run citation-targets validate)',
     );
     expect(answer(partial, "Art. 1 GG")).toBe("unit gg/index.md#art-1");
+    // The number under the other word: said (the Grundgesetz has articles, the BGB sections).
+    expect(partial.resolve("§ 1 GG").reason).toBe(
+      '"GG" (gg) has no § 1; it has Art. 1; 2 lines of gg\'s JSONL could not be read, and it may stand there (run citation-targets validate)',
+    );
+    expect(index.resolve("Art. 823 BGB").reason).toBe('"BGB" (bgb) has no Art. 823; it has § 823');
     // A range cited inside such a range: its first section, named as such.
     expect(index.resolve("§§ 5 bis 7 MVO").reason).toBe(
       "§ 5 has no heading of its own: it is in §§ 3 bis 13 (weggefallen), the target that holds it",

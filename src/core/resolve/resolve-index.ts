@@ -531,7 +531,22 @@ export class ResolveIndex {
         partial.length === 0
           ? ""
           : `; ${partial.map((d) => `${d.unreadable} ${d.unreadable === 1 ? "line" : "lines"} of ${d.slug}'s JSONL`).join(", ")} could not be read, and it may stand there (run citation-targets validate)`;
-      return { ...noMatch(input, `${where} has no ${what}${lost}`), ...range };
+      // The same number under the other word (`§ 1 GG`: the Grundgesetz has articles): said, as a lawyer would.
+      const last = provisions[provisions.length - 1]!;
+      const otherKey = last.kind === "§" ? `art-${last.label}` : last.kind === "art" ? `§-${last.label}` : undefined;
+      const other =
+        otherKey !== undefined &&
+        keys.provisions.length === 1 &&
+        places.some((place) => {
+          const indexed = this.datasets[place.dataset]!;
+          return (this.mapsOf(indexed).byKey.get(otherKey) ?? []).some(
+            (record) =>
+              place.prefix === undefined || this.recordsOf(indexed).addresses[record]!.startsWith(place.prefix),
+          );
+        })
+          ? `; it has ${last.kind === "§" ? "Art." : "§"} ${last.label}`
+          : "";
+      return { ...noMatch(input, `${where} has no ${what}${other}${lost}`), ...range };
     }
     if (found.length === 1) {
       const only = found[0]!;
