@@ -534,6 +534,8 @@ describe("adopt's templates and refusals", () => {
         "laws/b/index.md": "---\nTitle: B-Gesetz\njurabk: BG\nslug: b\n---\n# B\n",
         "laws/c/index.md": "---\nTitle: C-Gesetz\njurabk: CG\nslug: a\nstand: 2024-05-01\n---\n# C\n",
         "laws/d/index.md": "---\nTitle: D-Gesetz\njurabk: DG\nslug: d\nstand: 2024-02-30\n---\n# D\n",
+        // A folder with a fault of its own whose slug is another's too: both said in the one run.
+        "laws/e/index.md": "---\nTitle: E-Gesetz\njurabk: EG\nslug: d\nstand: 2024-13-01\n---\n# E\n",
       });
       const result = await runMain(["adopt"], dir);
       expect(result.code).toBe(1);
@@ -544,10 +546,13 @@ describe("adopt's templates and refusals", () => {
       expect(result.stderr).toContain(
         'laws/d: versionDate "2024-02-30": not a real calendar date: February 2024 has 29 days',
       );
+      expect(result.stderr).toContain('laws/e: versionDate "2024-13-01"');
+      expect(result.stderr).toContain('laws/e: slug "d" is also the slug of laws/d');
       expect(existsSync(join(dir, ".tooling"))).toBe(false);
       // Fixed, and a flag wins over the config.
       await rm(join(dir, "laws/c"), { recursive: true });
       await rm(join(dir, "laws/d"), { recursive: true });
+      await rm(join(dir, "laws/e"), { recursive: true });
       const fixed = await runMain(["adopt", "--version-date", "2024-06-01"], dir);
       expect(fixed.code, fixed.stderr).toBe(0);
       expect(JSON.parse(await readFile(join(dir, ".tooling/citation-targets/b.lock.json"), "utf8")).versionDate).toBe(

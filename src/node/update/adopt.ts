@@ -384,16 +384,19 @@ async function adoptLocked(options: AdoptOptions, cwd: string): Promise<AdoptRes
     }
     const faults = checkDatasetFields(fields);
     for (const f of faults) problems.push(`${shown}: ${f.field} ${JSON.stringify(f.value)}: ${f.message}`);
-    if (faulty || faults.length > 0) continue;
-    const slug = fields.slug!;
-    const other = bySlug.get(slug);
-    if (other !== undefined) {
-      problems.push(
-        `${shown}: slug ${JSON.stringify(slug)} is also the slug of ${other}: each dataset needs its own (set --slug to a template that tells them apart)`,
-      );
-      continue;
+    // Two folders of one slug: named with the other faults of the folder (its slug is good), not a run later.
+    const slug = fields.slug;
+    if (slug !== undefined && !faults.some((f) => f.field === "slug")) {
+      const other = bySlug.get(slug);
+      if (other !== undefined) {
+        problems.push(
+          `${shown}: slug ${JSON.stringify(slug)} is also the slug of ${other}: each dataset needs its own (set --slug to a template that tells them apart, or change what it reads: ${fieldTemplates.slug !== undefined ? `--slug ${JSON.stringify(fieldTemplates.slug)}` : "the folder's or its front matter's"})`,
+        );
+        continue;
+      }
+      bySlug.set(slug, shown);
     }
-    bySlug.set(slug, shown);
+    if (faulty || faults.length > 0 || slug === undefined) continue;
     const manifest = join(folder, `${slug}.lock.json`);
     if (statSync(manifest, { throwIfNoEntry: false })) {
       const root = datasetRootOf(manifest);
