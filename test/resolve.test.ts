@@ -444,6 +444,14 @@ describe("resolve, with unit targets", () => {
       '"GG" (gg) has no § 1; it has Art. 1; 2 lines of gg\'s JSONL could not be read, and it may stand there (run citation-targets validate)',
     );
     expect(index.resolve("Art. 823 BGB").reason).toBe('"BGB" (bgb) has no Art. 823; it has § 823');
+    // A law's name mistyped: the one law that near, suggested; none when none is, or two are.
+    expect(index.resolve("§ 823 BGBB").reason).toBe(
+      'no dataset is the law "BGBB" (by its titleId, name, slug or an alias); did you mean "bgb"?',
+    );
+    expect(index.resolve("§ 823 Bürgerliches Gesetzbch").reason).toMatch(/did you mean "Bürgerliches Gesetzbuch"\?$/);
+    expect(index.resolve("§ 823 XYZ").reason).toBe(
+      'no dataset is the law "XYZ" (by its titleId, name, slug or an alias)',
+    );
     // A range cited inside such a range: its first section, named as such.
     expect(index.resolve("§§ 5 bis 7 MVO").reason).toBe(
       "§ 5 has no heading of its own: it is in §§ 3 bis 13 (weggefallen), the target that holds it",

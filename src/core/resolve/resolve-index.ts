@@ -232,6 +232,10 @@ export class ResolveIndex {
   private readonly datasets: IndexedDataset[];
   private readonly laws = new Map<string, LawPlace[]>();
   private readonly reader = createCitationReader(READER_TABLES);
+  /** Each law key's name as first given (a titleId, name, slug or alias), for a suggestion. */
+  private readonly lawNames = new Map<string, string>();
+  /** The suggestion for each law text no law has, once worked out. */
+  private readonly suggestions = new Map<string, string | undefined>();
   /** The places of each law text as written, once looked up (a batch names the same laws again and again). */
   private readonly lawTexts = new Map<string, LawPlace[]>();
 
@@ -242,6 +246,7 @@ export class ResolveIndex {
     const list = this.laws.get(key);
     if (list === undefined) {
       this.laws.set(key, [place]);
+      this.lawNames.set(key, name);
       return;
     }
     if (
@@ -338,6 +343,33 @@ export class ResolveIndex {
     return found;
   }
 
+  /**
+   * The one law whose key is nearest a law text no law has, by edits (a letter added, dropped, changed, or two swapped):
+   * at most one edit for a text of up to five letters, two for a longer one; undefined when none is that near, or two
+   * are equally near. Worked out once a text (up to 10,000 texts).
+   */
+  private nearestLaw(text: string): string | undefined {
+    if (this.suggestions.has(text)) return this.suggestions.get(text);
+    const wanted = lawKey(text);
+    const most = wanted.length <= 5 ? 1 : 2;
+    let best: string | undefined;
+    let bestDistance = most;
+    let tie = false;
+    for (const key of this.laws.keys()) {
+      if (Math.abs(key.length - wanted.length) > most || key.length < 2) continue;
+      const distance = editDistance(wanted, key, bestDistance);
+      if (distance > bestDistance) continue;
+      if (best === undefined || distance < bestDistance) {
+        best = key;
+        bestDistance = distance;
+        tie = false;
+      } else if (!samePlaces(this.laws.get(key)!, this.laws.get(best)!)) tie = true;
+    }
+    const found = best !== undefined && !tie ? this.lawNames.get(best) : undefined;
+    if (this.suggestions.size < 10_000) this.suggestions.set(text, found);
+    return found;
+  }
+
   /** Reads and resolves one citation. `lawOptional`: a citation naming no law is looked for in every dataset. */
   resolve(input: string, options: { lawOptional?: boolean } = {}): ResolveResult {
     const citation = this.reader.read(input);
@@ -379,14 +411,16 @@ export class ResolveIndex {
         }
         places = bare;
       }
-      if (places.length === 0)
+      if (places.length === 0) {
+        const near = this.nearestLaw(citation.law.text);
         return {
           ...noMatch(
             input,
-            `no dataset${options.lawOptional ? " of those named" : ""} is the law "${citation.law.text}" (by its titleId, name, slug or an alias)`,
+            `no dataset${options.lawOptional ? " of those named" : ""} is the law "${citation.law.text}" (by its titleId, name, slug or an alias)${near !== undefined ? `; did you mean "${near}"?` : ""}`,
           ),
           ...range,
         };
+      }
     }
     const keys = this.reader.keys(citation);
     const provisions = citation.steps.slice(0, keys.provisions.length);
@@ -643,6 +677,39 @@ export class ResolveIndex {
     const nearest = Math.min(...distances);
     return out.filter((_, k) => distances[k] === nearest);
   }
+}
+
+/**
+ * The edits from `a` to `b` (a letter added, dropped or changed, two neighbours swapped) when they are at most `limit`,
+ * else `limit + 1` (the work stops there).
+ */
+function editDistance(a: string, b: string, limit: number): number {
+  let before = new Array<number>(b.length + 1);
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = new Array<number>(b.length + 1);
+    row[0] = i;
+    let smallest = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      let value = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1))
+        value = Math.min(value, before[j - 2]! + 1);
+      row[j] = value;
+      if (value < smallest) smallest = value;
+    }
+    if (smallest > limit) return limit + 1;
+    before = previous;
+    previous = row;
+  }
+  return Math.min(previous[b.length]!, limit + 1);
+}
+
+/** Whether two keys name the same law: the same places (another of its names, `bgb` and `bürgerliches gesetzbuch`). */
+function samePlaces(a: readonly LawPlace[], b: readonly LawPlace[]): boolean {
+  return (
+    a.length === b.length && a.every((place, k) => place.dataset === b[k]!.dataset && place.prefix === b[k]!.prefix)
+  );
 }
 
 function noMatch(input: string, reason: string): ResolveResult {
