@@ -449,6 +449,9 @@ describe("resolve, with unit targets", () => {
       'no dataset is the law "BGBB" (by its titleId, name, slug or an alias); did you mean "bgb"?',
     );
     expect(index.resolve("§ 823 Bürgerliches Gesetzbch").reason).toMatch(/did you mean "Bürgerliches Gesetzbuch"\?$/);
+    // A shorter name than the law's own: the one law whose name starts with its words, suggested (never matched).
+    expect(index.resolve("§ 823 Bürgerliches").reason).toMatch(/did you mean "Bürgerliches Gesetzbuch"\?$/);
+    expect(index.resolve("§ 823 Bürgerliches").outcome).toBe("no-match");
     expect(index.resolve("§ 823 XYZ").reason).toBe(
       'no dataset is the law "XYZ" (by its titleId, name, slug or an alias)',
     );

@@ -365,7 +365,21 @@ export class ResolveIndex {
         tie = false;
       } else if (!samePlaces(this.laws.get(key)!, this.laws.get(best)!)) tie = true;
     }
-    const found = best !== undefined && !tie ? this.lawNames.get(best) : undefined;
+    let found = best !== undefined && !tie ? this.lawNames.get(best) : undefined;
+    // Else the one law whose name starts with the text's words (`Grundgesetz` of `Grundgesetz für die Bundesrepublik
+    // Deutschland`): a shorter name, suggested, never matched (another law may start so too).
+    if (best === undefined && wanted.length >= 3) {
+      let start: string | undefined;
+      for (const key of this.laws.keys())
+        if (key.startsWith(`${wanted} `)) {
+          if (start !== undefined && !samePlaces(this.laws.get(key)!, this.laws.get(start)!)) {
+            start = undefined;
+            break;
+          }
+          start ??= key;
+        }
+      if (start !== undefined) found = this.lawNames.get(start);
+    }
     if (this.suggestions.size < 10_000) this.suggestions.set(text, found);
     return found;
   }
