@@ -173,6 +173,12 @@ describe("aliases in the lock manifest", () => {
       expect(resolved.stdout).toBe(
         "§ 1 BspG → bspg/bspg.md#§-1 (unit)\nArt. 8 Abs. 1 BV → bv/index.md#art-8 (enclosing)\n",
       );
+      expect(resolved.code).toBe(0);
+      // --exact: an enclosing match counts as not matched (a script checking citations hears of it), the answers alike.
+      const exact = await runMain(["resolve", "--exact", "§ 1 BspG", "Art. 8 Abs. 1 BV"], made.dir);
+      expect(exact.code).toBe(1);
+      expect(exact.stdout).toBe(resolved.stdout);
+      expect((await runMain(["resolve", "--exact", "§ 1 BspG"], made.dir)).code).toBe(0);
     } finally {
       await made.cleanup();
     }

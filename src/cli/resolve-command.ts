@@ -11,6 +11,7 @@ import type { CommandIo, MainContext } from "./context.js";
 interface ResolveCliOptions {
   dataset?: string[];
   format: "text" | "json";
+  exact?: boolean;
   cache: boolean;
   cacheLocation?: string;
 }
@@ -76,6 +77,10 @@ export function registerResolveCommand(
       (value: string, previous: string[] = []) => [...previous, value],
     )
     .addOption(new Option("-f, --format <format>", "output format").choices(["text", "json"]).default("text"))
+    .option(
+      "--exact",
+      "exit 1 unless every citation's target is the one it names (an enclosing match, its unit not there, counts as not matched)",
+    )
     .option("--no-cache", "neither read nor write the index cache")
     .option(
       "--cache-location <file>",
@@ -83,7 +88,7 @@ export function registerResolveCommand(
     )
     .addHelpText(
       "after",
-      '\nExit codes: 0 every citation matched, 1 any did not (ambiguous or no match), 2 usage or I/O error.\n\nExamples:\n  citation-targets resolve "§ 823 Abs. 1 S. 2 BGB" "Art. 8 Abs. 2 BV"\n  citation-targets resolve --dataset privacy-act-1988 "s 6(1)(a)" --format json\n  citation-targets resolve - < citations.txt',
+      '\nExit codes: 0 every citation matched, 1 any did not (ambiguous or no match; with --exact, an enclosing match too), 2 usage or I/O error.\n\nExamples:\n  citation-targets resolve "§ 823 Abs. 1 S. 2 BGB" "Art. 8 Abs. 2 BV"\n  citation-targets resolve --dataset privacy-act-1988 "s 6(1)(a)" --format json\n  citation-targets resolve - < citations.txt',
     )
     .action(async (operands: string[], options: ResolveCliOptions) => {
       const citations = await citationsOf(operands, context.stdin);
@@ -109,6 +114,11 @@ export function registerResolveCommand(
           `${plural(report.unreadable.length, "lock manifest")} could not be read, so ${report.unreadable.length === 1 ? "its dataset was" : "their datasets were"} left out and the results may be wrong (exit 2): fix ${report.unreadable.length === 1 ? "it" : "them"} (citation-targets validate says how), or name the datasets with --dataset\n`,
         );
         setExitCode(2);
-      } else setExitCode(report.results.every((r) => r.outcome === "match") ? 0 : 1);
+      } else
+        setExitCode(
+          report.results.every((r) => r.outcome === "match" && (options.exact !== true || r.precision === "unit"))
+            ? 0
+            : 1,
+        );
     });
 }
