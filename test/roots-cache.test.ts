@@ -10,11 +10,7 @@ vi.mock("../src/node/files/files.js", async (importOriginal) => {
   const original = await importOriginal<typeof import("../src/node/files/files.js")>();
   return {
     ...original,
-    // The reads of a manifest: the cache's (datasetRootField), and staged.ts's without it (datasetRootOf).
-    datasetRootField: (path: string) => {
-      reads.count++;
-      return original.datasetRootField(path);
-    },
+    // The reads of a manifest, with the cache or without it.
     datasetRootOf: (path: string) => {
       reads.count++;
       return original.datasetRootOf(path);

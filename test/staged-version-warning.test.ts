@@ -5,13 +5,12 @@
  * regenerated, the warning stays: the markdown changed, and no new version was set.
  */
 import { execFileSync } from "node:child_process";
-import { appendFile, cp, mkdir } from "node:fs/promises";
+import { appendFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { runBin } from "./helpers/bin.js";
 import { tempDir } from "./helpers/datasets.js";
-import { GIT_IDENTITY } from "./helpers/git.js";
-import { repoRoot } from "./helpers/records.js";
+import { committedMvfg, GIT_IDENTITY } from "./helpers/git.js";
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -21,13 +20,7 @@ const WARNING = "warning: mvfg: the markdown changed, but versionDate";
 
 beforeAll(async () => {
   ({ dir, cleanup } = await tempDir());
-  await cp(join(repoRoot, "fixtures/datasets/mvfg"), join(dir, "fixtures/datasets/mvfg"), { recursive: true });
-  await mkdir(join(dir, ".tooling/citation-targets"), { recursive: true });
-  for (const name of ["mvfg.lock.json", "mvfg.jsonl"])
-    await cp(join(repoRoot, ".tooling/citation-targets", name), join(dir, ".tooling/citation-targets", name));
-  git("init", "-q");
-  git("add", "-A");
-  git("commit", "-qm", "law");
+  await committedMvfg(dir);
 });
 
 afterAll(async () => {

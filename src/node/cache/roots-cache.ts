@@ -20,8 +20,8 @@
  * one process over 6,636 manifests).
  */
 import { type Stats, statSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { datasetRootField, statIfThere } from "../files/files.js";
+import { isAbsolute, join, relative, sep } from "node:path";
+import { datasetRootOf, statIfThere } from "../files/files.js";
 import { SETTLE_MS } from "../files/fingerprints.js";
 import { type CacheFile, openCacheFile } from "./cache-file.js";
 
@@ -40,7 +40,7 @@ interface FolderEntry {
 const PRINT = 5;
 
 /**
- * What the entries mean (a manifest's dataset folder as datasetRootField reads it), before the repository's real path
+ * What the entries mean (a manifest's dataset folder as datasetRootOf reads it), before the repository's real path
  * in the stamp: a change to that reading or to the entries' layout changes this, and every manifest is read again.
  */
 const ROOTS_KEY = "dataset folders 2";
@@ -158,12 +158,6 @@ export function openRootsCache(root: string, startedMs = Date.now()): RootsCache
       await file.save();
     },
   };
-}
-
-/** The dataset folder a manifest points to (absolute), or undefined when it cannot be read as one. */
-function datasetRootOf(manifest: string): string | undefined {
-  const field = datasetRootField(manifest);
-  return field === undefined ? undefined : resolve(dirname(manifest), field);
 }
 
 /** A stored entry of the right shape (a cache file is data: anything else is not trusted). */

@@ -387,7 +387,7 @@ export function datasetRootOf(path: string): string | undefined {
  * A manifest's datasetRoot as it is written (`.` when it has none: its own folder), or undefined when it cannot be read
  * as a manifest (not a regular file, not JSON).
  */
-export function datasetRootField(path: string): string | undefined {
+function datasetRootField(path: string): string | undefined {
   try {
     const data = JSON.parse(readSmallText(path)) as { datasetRoot?: unknown };
     return typeof data.datasetRoot === "string" ? data.datasetRoot : "."; // `null` throws: no manifest
