@@ -138,6 +138,37 @@ describe("local coordinates", () => {
     ).toEqual(["abschnitt-1", "vorbemerkung", "§-3", "§-3/begründung", "schlussformel"]);
   });
 
+  test("an item on a shallower level than the open article or § is no part of it: the Grundgesetz's chapters", () => {
+    const gg = [h("I. Die Grundrechte", 2), h("Art 1", 3), h("Art 19", 3), h("II. Der Bund und die Länder", 2)];
+    expect(assignLocalCoordinates([...gg, h("Art 20", 3), h("1.", 4)])).toEqual([
+      "i",
+      "art-1",
+      "art-19",
+      "ii",
+      "art-20",
+      "art-20/1",
+    ]);
+    // An article inserted before the chapter moves no address (it was `art-19/ii`, then `art-19a/ii`).
+    const amended = [...gg.slice(0, 3), h("Art 19a", 3), gg[3]!];
+    expect(assignLocalCoordinates(amended)).toEqual(["i", "art-1", "art-19", "art-19a", "ii"]);
+    // Items of the provision close with it; a § inside an article closes, the article stays while the item is on its
+    // level (a § after it is still the article's).
+    expect(assignLocalCoordinates([h("§ 2", 3), h("1.", 4), h("II.", 2), h("1.", 3)])).toEqual([
+      "§-2",
+      "§-2/1",
+      "ii",
+      "ii/1",
+    ]);
+    expect(assignLocalCoordinates([h("Art 2", 2), h("§ 1", 3), h("II.", 2), h("§ 2", 3)])).toEqual([
+      "art-2",
+      "art-2/§-1",
+      "ii",
+      "art-2/§-2",
+    ]);
+    // On the provision's own level or below it, an item is the provision's (levels lie there).
+    expect(assignLocalCoordinates([h("§ 2", 2), h("1.", 2), h("2.", 3)])).toEqual(["§-2", "§-2/1", "§-2/2"]);
+  });
+
   test("the text before the first heading is _top; true repeats get ~2, ~3 in document order", () => {
     expect(assignLocalCoordinates([undefined, h("§ 37"), h("§ 37"), h("(XXXX)"), h("(XXXX)"), h("(XXXX)")])).toEqual([
       "_top",

@@ -60,6 +60,7 @@ export function assignLocalCoordinates(headings: (HeadingInput | undefined)[]): 
   const subjectAnnex =
     firstHeading !== -1 && designations[firstHeading]?.kind === "annex" && annexes === 1 ? firstHeading : -1;
   let article: string | undefined;
+  let articleDepth = 0;
   let provision: (Scope & { raw: string; german: boolean }) | undefined;
   const items: { rank: number; key: string; depth: number }[] = [];
   let lastDesignated: string | undefined;
@@ -140,13 +141,26 @@ export function assignLocalCoordinates(headings: (HeadingInput | undefined)[]): 
         let raw = d.key;
         if (d.kind === "paragraph" && article !== undefined) raw = `${article}/${d.key}`;
         else if (annex?.qualifies) raw = `${annex.key}/${d.key}`;
-        if (d.kind === "article") article = raw;
+        if (d.kind === "article") {
+          article = raw;
+          articleDepth = heading.depth;
+        }
         local = emit(raw);
         provision = { local, depth: heading.depth, raw, german: d.kind !== "section" };
         items.length = 0;
         break;
       }
       case "item": {
+        // An item on a shallower heading level than the open provision is no part of it: `## II. Der Bund und die
+        // Länder` after `### Art 19` of the Grundgesetz is a chapter of the law, a sibling of `## I. Die Grundrechte`,
+        // not `art-19/ii` (which an article inserted before it would move). The provision closes with its items, and
+        // its article when the item is shallower than that too. Levels are trusted only this far: an item on the
+        // provision's level or below it nests by its rank, as before.
+        if (provision !== undefined && heading.depth < provision.depth) {
+          if (article !== undefined && heading.depth < articleDepth) article = undefined;
+          provision = undefined;
+          items.length = 0;
+        }
         while (items.length > 0 && items[items.length - 1]!.rank >= d.rank!) items.pop();
         const chain = keysThen(items, d.key);
         local = emit(under(context(), chain) ?? chain);
