@@ -58,6 +58,12 @@ describe("designations of real-law shapes", () => {
     ["Art. 6 bis Verfahren", "article", "art-6-bis", false],
     ["Art. 6 bis 10", "article", "art-6-bis-10", true],
     ["§ 6 bis", "paragraph", "§-6-bis", true],
+    // a range with one sign is keyed as the run of §§ lawyers cite
+    ["§ 2 bis 4 (weggefallen)", "paragraph", "§§-2-bis-4", true],
+    ["§ 5a bis § 5c (weggefallen)", "paragraph", "§§-5a-bis-5c", true],
+    ["§ 3 – 5", "paragraph", "§§-3-bis-5", true],
+    ["§ 3 - 5 Übergangsregelungen", "paragraph", "§§-3-bis-5", false],
+    ["§ 3 - Zweck", "paragraph", "§-3", false],
     ["§ 6 bis Verfahren", "paragraph", "§-6-bis", false],
     ["§§ 6 bis 10", "paragraph", "§§-6-bis-10", true],
     // footnote references and superscripts are never part of a designation
