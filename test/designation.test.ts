@@ -77,6 +77,9 @@ describe("designations of real-law shapes", () => {
     // numbered items
     ["1.", "item", "1", true],
     ["IV.", "item", "iv", true],
+    ["VIIIa. Gemeinschaftsaufgaben", "item", "viiia", false],
+    ["Xa. Verteidigungsfall", "item", "xa", false],
+    ["Ca. 100 Einwohner", "none", "ca-100-einwohner", undefined],
     ["a)", "item", "a", true],
     ["aa)", "item", "aa", true],
     ["a) Selbstfahrende Arbeitsmittel", "item", "a", false],

@@ -186,8 +186,13 @@ const LETTER_SUFFIX = /^\s([A-Za-z])(?=$|\s*[.:,;\u2013\u2014-]|\s+[^\s)])/u;
 const SECTION = /^(\d+[A-Z]{0,4}(?:\.\d+[A-Z]{0,4})*|\d+[A-Z]{0,4}-\d+[A-Z]{0,4})(?=$|\s(?!\s*:))/u;
 /** The second half of a hyphenated unit number (`Part 1-1`, `Division 6-A`), before a space, a dash or the end. */
 const HYPHENATED = /^-(\d+[A-Z]{0,3}|[A-Z])(?=$|\s|[\u2013\u2014]|--)/u;
-/** Numbered items of the German outline: `A.`, `IV.`, `1.`, `2)`, `a)`, `aa)`, `aaa)`. */
-const ITEM = /^(?:([A-Z])\.|([IVXLCDM]{1,7})\.|(\d{1,3})[.)]|([a-z])\)|([a-z])\5\)|([a-z])\6\6\))(?=$|\s)/u;
+/**
+ * Numbered items of the German outline: `A.`, `IV.`, `1.`, `2)`, `a)`, `aa)`, `aaa)`; a roman one inserted later takes a
+ * letter (`VIIIa. Gemeinschaftsaufgaben`, `Xa. Verteidigungsfall` of the Grundgesetz), one of I, V and X only, so that
+ * an abbreviation (`Ca.`, `Di.`, `Lt.`) is no item.
+ */
+const ITEM =
+  /^(?:([A-Z])\.|([IVXLCDM]{1,7}|[IVX]{1,7}[a-z])\.|(\d{1,3})[.)]|([a-z])\)|([a-z])\5\)|([a-z])\6\6\))(?=$|\s)/u;
 /** The rest of a heading that is only its designation: white space, punctuation and remarks in brackets. */
 const BARE_REST = /^(?:[\s.:,;\u2013\u2014-]|\([^()]*\))*$/u;
 
