@@ -614,6 +614,38 @@ describe("no follow-on errors that send you the wrong way", () => {
     ]);
   });
 
+  test("records left out: five named one by one, the rest in one problem; an emptied file in one problem", async () => {
+    await repository();
+    const path = join(dir, ".tooling/citation-targets/mvfg.jsonl");
+    const lines = (await readFile(path, "utf8")).split("\n");
+    const addressAt = (k: number) => JSON.parse(lines[k]!).citationAddress as string;
+    // Lines 3 to 10 (8 records) cut out.
+    await writeFile(path, lines.filter((_, k) => k < 3 || k > 10).join("\n"));
+    const generatedProblems = async () => {
+      const { files } = JSON.parse((await cli(["validate", "--format", "json"], dir)).stdout);
+      return files
+        .flatMap((f: { problems: { ruleId: string; message: string; line: number }[] }) => f.problems)
+        .filter((p: { ruleId: string }) => p.ruleId === "lock-generated");
+    };
+    const cut = await generatedProblems();
+    expect(cut.map((p: { message: string }) => p.message.split(" ").slice(0, 7).join(" "))).toEqual([
+      ...[3, 4, 5, 6, 7].map((k) => `generate writes a record with citationAddress ${JSON.stringify(addressAt(k))}`),
+      "generate writes 3 more records that are",
+    ]);
+    expect(cut[5].message).toContain(`(the first of them citationAddress ${JSON.stringify(addressAt(8))}, record 9 of`);
+    expect(cut[5].message).toContain("regenerate it with `citation-targets generate");
+    expect(cut[5].line).toBe(4); // where they belong: before the record that follows them
+    await writeFile(path, "");
+    expect(await generatedProblems()).toEqual([
+      expect.objectContaining({
+        line: 0,
+        message: expect.stringMatching(
+          /^this file holds none of the 21 records generate writes from .*mvfg\.lock\.json \(the first citationAddress ".*"\): regenerate it with `citation-targets generate/,
+        ),
+      }),
+    ]);
+  });
+
   test("a markdown file whose name is not in NFC is told to be renamed first, not to run update (which refuses it)", async () => {
     await repository();
     const nfd = "Übergang.md".normalize("NFD");

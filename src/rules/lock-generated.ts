@@ -104,6 +104,12 @@ function validatesCause(cause: string): string {
   );
 }
 
+/**
+ * Records generate writes that a file lacks are named one by one up to this many; the rest in one problem, and a file
+ * that holds none of them (emptied, or another law's) gets one problem in all.
+ */
+const MISSING_NAMED = 5;
+
 export const lockGenerated = defineRule({
   id: "lock-generated",
   scope: "manifest",
@@ -120,6 +126,10 @@ export const lockGenerated = defineRule({
       "citationAddress {{address}} is not among the records generate writes from {{manifest}}: regenerate this file with {{fix}}",
     notHere:
       "generate writes a record with citationAddress {{address}} (record {{order}} of what it writes), which is not in this file: regenerate it with {{fix}}",
+    moreNotHere:
+      "generate writes {{count}} more records that are not in this file (the first of them citationAddress {{address}}, record {{order}} of what it writes): regenerate it with {{fix}}",
+    noneHere:
+      "this file holds none of the {{count}} records generate writes from {{manifest}} (the first citationAddress {{address}}): regenerate it with {{fix}}",
     refused:
       "the records could not be compared with what generate writes, because generate refuses the dataset of {{manifest}}: {{cause}}",
   },
@@ -128,6 +138,8 @@ export const lockGenerated = defineRule({
     const seen = new Set<string>();
     const lines = new LinesByOrder();
     let skipped = 0;
+    /** Records of the file found among those generate writes. */
+    let compared = 0;
     /** A record of another datasetDigest was met: the file is stale, which lock-dataset-digest says once. */
     let stale = false;
     const fix = () => regenerateCommand(context);
@@ -206,6 +218,7 @@ export const lockGenerated = defineRule({
         // The window's untaken records are those never met: only the map's need `seen` (620,027 addresses of the statute
         // book with its units: 21 MB of heap).
         if (generated !== undefined) seen.add(address);
+        compared++;
         lines.set(expected.order, line);
         compare(record, line, expected.record);
       },
@@ -226,15 +239,40 @@ export const lockGenerated = defineRule({
         const window = generatedWindows.get(lock);
         if ((lock.generated === undefined && window === undefined) || skipped > 0 || stale) return;
         const made = lock.generated !== undefined ? mapEntries(lock.generated) : window!.untaken();
+        const missing: [string, number][] = [];
         for (const [address, order] of made)
-          if (lock.generated === undefined || !seen.has(address))
+          if (lock.generated === undefined || !seen.has(address)) missing.push([address, order]);
+        if (missing.length === 0) return;
+        // A file emptied or cut short: one problem for what is not there, not one a record (thousands for a law).
+        if (compared === 0 && missing.length > MISSING_NAMED) {
+          context.report({
+            messageId: "noneHere",
+            data: { count: missing.length, manifest: lock.manifestPath, address: quote(missing[0]![0]), fix: fix() },
+            line: 0,
+            pointer: "",
+          });
+          return;
+        }
+        for (const [i, [address, order]] of missing.entries()) {
+          const more = missing.length - i;
+          // Where it belongs: the line of the next record generate writes that the file has, else its last.
+          const line = lines.after(order);
+          if (i === MISSING_NAMED && more > 1) {
             context.report({
-              messageId: "notHere",
-              data: { address: quote(address), order: order + 1, fix: fix() },
-              // Where it belongs: the line of the next record generate writes that the file has, else its last.
-              line: lines.after(order),
+              messageId: "moreNotHere",
+              data: { count: more, address: quote(address), order: order + 1, fix: fix() },
+              line,
               pointer: "",
             });
+            return;
+          }
+          context.report({
+            messageId: "notHere",
+            data: { address: quote(address), order: order + 1, fix: fix() },
+            line,
+            pointer: "",
+          });
+        }
       },
     };
   },
