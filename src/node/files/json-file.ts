@@ -1,5 +1,7 @@
 import { conflictMarkerLines, conflictMessage } from "../../core/lines.js";
 import { errorMessage } from "../../core/errors.js";
+import { scanJson } from "../../core/json/json-scan.js";
+import { plural } from "../../core/text.js";
 import { looksLike } from "../../core/report/file-kind.js";
 import { describeIoError, OperationalError } from "../errors.js";
 import { readRegularFileSync } from "./regular-file.js";
@@ -57,6 +59,19 @@ export function describeJsonError(text: string, error: unknown): string {
       ? `${where(text, text.length)}: the file ends in the middle of a value`
       : message.replace(/ in JSON$/, "");
   return `${where(text, Number(match[2]))}: ${match[1]!.replace(/ in JSON$/, "")}`;
+}
+
+/**
+ * The first key named twice in one object of a JSON text, where it is and where it was first ("line 7, column 3:
+ * duplicate key "versionDate" (first at line 6, column 3) at /versionDate"), and how many more there are; undefined
+ * when every key is named once. JSON.parse keeps the last silently; other parsers keep the first or refuse.
+ */
+export function repeatedKey(text: string): string | undefined {
+  const { duplicates } = scanJson(text);
+  const first = duplicates[0];
+  if (first === undefined) return undefined;
+  const more = duplicates.length > 1 ? ` (and ${plural(duplicates.length - 1, "more repeated key")})` : "";
+  return `${where(text, first.index)}: duplicate key ${JSON.stringify(first.key)} (first at ${where(text, first.firstIndex)}) at ${first.pointer}${more}`;
 }
 
 function where(text: string, position: number): string {
