@@ -596,7 +596,12 @@ describe("baselines on disk", () => {
     );
     await writeFile(join(dir, "bad.schema.json"), "{");
     await expect(diff({ cwd: dir, schema: true, paths: ["bad.schema.json", "bad.schema.json"] })).rejects.toThrow(
-      "schema bad.schema.json is not valid JSON",
+      "schema bad.schema.json is not valid JSON: line 1, column 2: Expected property name or '}'",
+    );
+    // Saved with a byte order mark: said as every JSON file the tool reads says it (json-file.ts).
+    await writeFile(join(dir, "bom.schema.json"), "\uFEFF{}");
+    await expect(diff({ cwd: dir, schema: true, paths: ["bom.schema.json", "bom.schema.json"] })).rejects.toThrow(
+      "schema bom.schema.json is not valid JSON: line 1, column 1: the file starts with a byte order mark (U+FEFF)",
     );
   });
 

@@ -110,6 +110,37 @@ describe("messages in plain words", () => {
     );
   });
 
+  test("a manifest saved with a byte order mark: every command that reads it names the mark, where, and the fix, on one line", async () => {
+    const root = await repository();
+    const manifest = join(root, MANIFEST);
+    await writeFile(manifest, `\uFEFF${await readFile(manifest, "utf8")}`); // as Notepad's "UTF-8 with BOM" saves it
+    const says = `lock manifest ${MANIFEST} is not valid JSON: line 1, column 1: the file starts with a byte order mark (U+FEFF), which JSON does not allow: save it as UTF-8 without a BOM (in Notepad, encoding "UTF-8", not "UTF-8 with BOM")`;
+    const validate = await cli(["validate", JSONL], root);
+    expect(validate.code).toBe(2);
+    expect(validate.stdout).toContain(`\n  error  ${says}\n\n`);
+    for (const argv of [
+      ["update", "--check", MANIFEST],
+      ["lock", "--check", "fixtures/datasets/privacy-act-1988", "-o", MANIFEST],
+      ["generate", MANIFEST],
+    ]) {
+      const result = await cli(argv, root);
+      expect(result.code, argv.join(" ")).toBe(2);
+      expect(result.stderr.split("\n")[0], argv.join(" ")).toBe(`citation-targets: ${says}`);
+    }
+    const resolved = await cli(["resolve", "s 6 Privacy Act 1988"], root);
+    expect(resolved.code).toBe(2);
+    expect(resolved.stderr.split("\n")[0]).toBe(
+      `citation-targets: ${MANIFEST}: cannot be read as a lock manifest (${says.slice(says.indexOf("not valid JSON"))}); its dataset is left out (run citation-targets validate)`,
+    );
+  });
+
+  test("JSON that breaks at an unexpected token: its line and column, not the text around it", async () => {
+    await writeFile(join(dir, "stray.lock.json"), '{\n  "lockVersion": 1,\n  "slug": x\n}\n');
+    expect((await cli(["generate", "stray.lock.json"], dir)).stderr).toBe(
+      'citation-targets: lock manifest stray.lock.json is not valid JSON: line 3, column 11: unexpected "x": expected a JSON value\n',
+    );
+  });
+
   test("lock --check names what changed, appeared and vanished, and prints the refresh command with the user's paths", async () => {
     const root = await repository();
     const data = join(root, "fixtures/datasets/privacy-act-1988");

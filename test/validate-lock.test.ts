@@ -4,7 +4,7 @@
  * as the digests the rule compares with.
  */
 import { execFileSync } from "node:child_process";
-import { mkdir, rename, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, test } from "vitest";
 import { sha256Hex } from "../src/core/bytes.js";
@@ -121,4 +121,26 @@ test("a dataset folder that is a file, a link to nothing or a link to the folder
   [ours, theirs] = await factsBothWays();
   expect(ours).toEqual(theirs);
   expect((ours as { folderMissing: string }).folderMissing).toBe("law");
+});
+
+test("a lock manifest that names a key twice is the file's error, naming both places and the fix; lock's own text passes", async () => {
+  await lockDataset({ "index.md": "# G\n" });
+  const path = join(dir, MANIFEST);
+  const written = await readFile(path, "utf8");
+  await expect(loadLockContext(path, MANIFEST, dir)).resolves.toBeDefined();
+  // A hand edit that left an old value above the real one: JSON.parse keeps the last, other readers the first.
+  await writeFile(path, written.replace('  "versionDate"', '  "versionDate": "2099-01-01",\n  "versionDate"'));
+  const fix = `JSON readers disagree on which one counts (this tool reads the last); delete the one that is wrong, or run \`citation-targets update ${MANIFEST}\`, which writes the manifest again with the last`;
+  await expect(openLockContext(path, MANIFEST, dir, { keepBodies: true })).rejects.toThrow(
+    `lock manifest ${MANIFEST} names a key twice: line 7, column 3: duplicate key "versionDate" (first at line 6, column 3) at /versionDate: ${fix}`,
+  );
+  // Inside an artifact too, minified (one line), each repeat counted.
+  const data = JSON.parse(written) as { artifacts: { sha256: string }[] };
+  const sha = data.artifacts[0]!.sha256;
+  const minified = JSON.stringify(data).replace(`"sha256":"${sha}"`, `"sha256":"${sha}","sha256":"${sha}"`);
+  await writeFile(path, minified.replace('"slug":"test-act"', '"slug":"test-act","slug":"test-act"'));
+  const message = await loadLockContext(path, MANIFEST, dir).catch((error: Error) => error.message);
+  expect(message).toMatch(
+    /names a key twice: line 1, column \d+: duplicate key "slug" \(first at line 1, column \d+\) at \/slug \(and 1 more repeated key\): /,
+  );
 });

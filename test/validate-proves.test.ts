@@ -178,6 +178,40 @@ describe("item 1: validate with a lock manifest finds every record that differs 
     expect(result.problems[1]!.message).toContain('sourceIndexKind is "body-div", generate writes "body-block"');
   });
 
+  test("a value that differs only where nothing shows (a letter decomposed, a zero-width space): the difference named by code point", async () => {
+    await repository();
+    await editRecords(JSONL, (r) => {
+      const trail = r.headingTrail as string[];
+      if (trail.length === 1) r.headingTrail = [trail[0]!.replace("über", "u\u0308ber")]; // as a Mac's file name gives it
+      if (r.headingText === "§ 2 Begriffsbestimmungen") r.headingText = "§ 2 Begriffs\u200bbestimmungen";
+    });
+    const result = await validateJson(["--no-cache"]);
+    const said = result.problems.filter((p) => p.ruleId === "lock-generated").map((p) => [p.pointer, p.message]);
+    const trails = said.filter(([pointer]) => pointer === "/headingTrail");
+    expect(trails.length).toBeGreaterThan(0);
+    for (const [pointer, message] of trails)
+      expect(message, pointer).toContain(
+        '(where they differ, the file has "u" U+0308 (combining mark), generate writes "ü": the same text decomposed, which generate writes composed (Unicode NFC)): regenerate',
+      );
+    expect(said).toContainEqual([
+      "/headingText",
+      expect.stringContaining(
+        'generate writes "§ 2 Begriffsbestimmungen" (where they differ, the file has U+200B (format character), generate writes "b"): regenerate',
+      ),
+    ]);
+    // A difference in sight is shown as before, with nothing added.
+    await repository();
+    await editRecords(JSONL, (r) => {
+      if (r.headingText === "§ 2 Begriffsbestimmungen") r.headingText = "§ 2 Begriffsbestimmung";
+    });
+    const plain = await validateJson(["--no-cache"]);
+    expect(plain.problems.map((p) => p.message)).toEqual([
+      expect.stringMatching(
+        /^headingText is "§ 2 Begriffsbestimmung", generate writes "§ 2 Begriffsbestimmungen": regenerate/,
+      ),
+    ]);
+  });
+
   test("mvfg (German federal law): a block range edited is found; with the cache warm the same edit is found too", async () => {
     await repository();
     expect((await runMain(["validate", "--no-cache"], dir)).code).toBe(0);

@@ -77,20 +77,67 @@ function shown(value: unknown): string {
   return json.length > SHOWN ? `${json.slice(0, SHOWN - 1)}…` : json;
 }
 
+/** A combining mark: drawn on the character before it, never seen on its own. */
+const MARK = /\p{M}/u;
+
+/** Characters that show as nothing, or as a plain space, on a terminal: marks, format characters, other spaces. */
+const UNSEEN = /[\p{M}\p{Cf}\p{Z}]/u;
+
+/** The character at `at` of a text with the combining marks drawn on it: from its base to its last mark. */
+function clusterAt(text: string, at: number): string {
+  let start = at;
+  while (start > 0 && MARK.test(text[start]!)) start--;
+  let end = Math.min(at + 1, text.length);
+  while (end < text.length && MARK.test(text[end]!)) end++;
+  return text.slice(start, end);
+}
+
+/** A cluster as a message names it: each character that cannot be seen by its code point and kind ("u" U+0308 (combining mark)). */
+function spelled(cluster: string): string {
+  if (cluster === "") return "nothing";
+  return [...cluster]
+    .map((c) => {
+      if (c === " " || !UNSEEN.test(c)) return JSON.stringify(c);
+      const kind = MARK.test(c) ? "combining mark" : /\p{Cf}/u.test(c) ? "format character" : "space";
+      return `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")} (${kind})`;
+    })
+    .join(" ");
+}
+
+/**
+ * Where two JSON texts first differ in something a terminal does not show (a combining mark, a format character, a
+ * space other than U+0020), what each has there, by code point; and when they are the same text in another Unicode
+ * normalisation, that the file's is not the composed form (NFC) generate writes. Empty when the difference can be seen.
+ */
+function unseenDifference(a: string, b: string, at: number): string {
+  const ours = clusterAt(a, at);
+  const theirs = clusterAt(b, at);
+  if (!UNSEEN.test(ours.replaceAll(" ", "")) && !UNSEEN.test(theirs.replaceAll(" ", ""))) return "";
+  const normalisation =
+    a.normalize("NFC") !== b.normalize("NFC")
+      ? ""
+      : MARK.test(ours)
+        ? ": the same text decomposed, which generate writes composed (Unicode NFC)"
+        : ": the same text in another Unicode form than generate's (NFC)";
+  return ` (where they differ, the file has ${spelled(ours)}, generate writes ${spelled(theirs)}${normalisation})`;
+}
+
 /**
  * Two differing values as a message shows them: their JSON, and when long, each cut to the same window around
- * where they first differ, so that the difference is in sight.
+ * where they first differ, so that the difference is in sight; and what differs, by code point, when it cannot be seen
+ * (unseenDifference).
  */
-function shownPair(actual: unknown, expected: unknown): [string, string] {
+function shownPair(actual: unknown, expected: unknown): [string, string, string] {
   const a = JSON.stringify(actual);
   const b = JSON.stringify(expected);
-  if (a.length <= SHOWN && b.length <= SHOWN) return [a, b];
   let at = 0;
   while (at < a.length && at < b.length && a.charCodeAt(at) === b.charCodeAt(at)) at++;
+  const unseen = unseenDifference(a, b, at);
+  if (a.length <= SHOWN && b.length <= SHOWN) return [a, b, unseen];
   const start = Math.max(0, at - 20);
   const cut = (json: string) =>
     `${start > 0 ? "…" : ""}${json.slice(start, start + SHOWN)}${start + SHOWN < json.length ? "…" : ""}`;
-  return [cut(a), cut(b)];
+  return [cut(a), cut(b), unseen];
 }
 
 /**
@@ -119,7 +166,7 @@ export const lockGenerated = defineRule({
     defaultSeverity: "error",
   },
   messages: {
-    field: "{{field}} is {{actual}}, generate writes {{expected}}: regenerate this file with {{fix}}",
+    field: "{{field}} is {{actual}}, generate writes {{expected}}{{unseen}}: regenerate this file with {{fix}}",
     absent: "{{field}} is absent, generate writes {{expected}}: regenerate this file with {{fix}}",
     extra: "{{field}} is {{actual}}, generate writes no {{field}}: regenerate this file with {{fix}}",
     unknown:
@@ -167,10 +214,10 @@ export const lockGenerated = defineRule({
         present++;
         if (SAID_ONCE.has(field)) continue;
         if (!sameValue(actual, value)) {
-          const [shownActual, wanted] = shownPair(actual, value);
+          const [shownActual, wanted, unseen] = shownPair(actual, value);
           context.report({
             messageId: "field",
-            data: { field, actual: shownActual, expected: wanted, fix: fix() },
+            data: { field, actual: shownActual, expected: wanted, unseen, fix: fix() },
             line,
             pointer: `/${field}`,
           });

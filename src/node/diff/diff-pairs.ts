@@ -7,11 +7,11 @@ import { conflictMessage } from "../../core/lines.js";
 import type { DiffPair } from "../../core/diff/diff.js";
 import { RecordDiff } from "../../core/diff/diff-records.js";
 import { diffSchemas } from "../../core/diff/diff-schema.js";
-import { errorMessage } from "../../core/errors.js";
 import { UNCOMPARED_FIELDS } from "../../core/records/record-fingerprint.js";
 import { looksLike } from "../../core/report/file-kind.js";
 import { buildRecordSchema } from "../../core/schema/schema.js";
 import { OperationalError } from "../errors.js";
+import { describeJsonError } from "../files/json-file.js";
 import { encodeFailure, type TaskFailure } from "../pool/task-failure.js";
 import { DatasetNotes, markTextChanges } from "./diff-datasets.js";
 import { type DiffSide, readRecords, type SideData, sideOf } from "./diff-sides.js";
@@ -119,7 +119,7 @@ async function readSchema(side: DiffSide): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new OperationalError(`schema ${side.label} is not valid JSON: ${errorMessage(error)}`);
+    throw new OperationalError(`schema ${side.label} is not valid JSON: ${describeJsonError(text, error)}`);
   }
 }
 

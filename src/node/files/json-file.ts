@@ -1,5 +1,7 @@
 import { conflictMarkerLines, conflictMessage } from "../../core/lines.js";
 import { errorMessage } from "../../core/errors.js";
+import { scanJson } from "../../core/json/json-scan.js";
+import { plural } from "../../core/text.js";
 import { looksLike } from "../../core/report/file-kind.js";
 import { describeIoError, OperationalError } from "../errors.js";
 import { readRegularFileSync } from "./regular-file.js";
@@ -47,16 +49,37 @@ export async function readJsonText(
   }
 }
 
-/** JSON.parse's complaint with its "at position N" turned into line:column (1-based). */
+/**
+ * JSON.parse's complaint with its "at position N" turned into line:column (1-based). Every reader of a JSON file (lock
+ * manifest, config, schema, approvals file) says its faults in these words.
+ */
 export function describeJsonError(text: string, error: unknown): string {
   const message = errorMessage(error).replace(/^JSON\.parse: /, "");
   const match = /^(.*?)(?: in JSON)? at position (\d+)(?: \(line \d+ column \d+\))?$/s.exec(message);
   if (text.trim() === "") return "the file is empty";
-  if (!match)
-    return /end of JSON input/.test(message)
-      ? `${where(text, text.length)}: the file ends in the middle of a value`
-      : message.replace(/ in JSON$/, "");
+  // Saved by an editor that marks UTF-8 (Notepad's "UTF-8 with BOM"): invisible, and JSON.parse would quote it unseen.
+  if (text.startsWith("\uFEFF"))
+    return 'line 1, column 1: the file starts with a byte order mark (U+FEFF), which JSON does not allow: save it as UTF-8 without a BOM (in Notepad, encoding "UTF-8", not "UTF-8 with BOM")';
+  if (!match) {
+    if (/end of JSON input/.test(message)) return `${where(text, text.length)}: the file ends in the middle of a value`;
+    // "Unexpected token" says no position and quotes the text around it, lines and all: the scanner says where.
+    const syntax = /^Unexpected token /.test(message) ? scanJson(text).syntaxError : undefined;
+    return syntax !== undefined ? `${where(text, syntax.index)}: ${syntax.message}` : message.replace(/ in JSON$/, "");
+  }
   return `${where(text, Number(match[2]))}: ${match[1]!.replace(/ in JSON$/, "")}`;
+}
+
+/**
+ * The first key named twice in one object of a JSON text, where it is and where it was first ("line 7, column 3:
+ * duplicate key "versionDate" (first at line 6, column 3) at /versionDate"), and how many more there are; undefined
+ * when every key is named once. JSON.parse keeps the last silently; other parsers keep the first or refuse.
+ */
+export function repeatedKey(text: string): string | undefined {
+  const { duplicates } = scanJson(text);
+  const first = duplicates[0];
+  if (first === undefined) return undefined;
+  const more = duplicates.length > 1 ? ` (and ${plural(duplicates.length - 1, "more repeated key")})` : "";
+  return `${where(text, first.index)}: duplicate key ${JSON.stringify(first.key)} (first at ${where(text, first.firstIndex)}) at ${first.pointer}${more}`;
 }
 
 function where(text: string, position: number): string {

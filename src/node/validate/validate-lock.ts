@@ -1,7 +1,7 @@
 import { isUtf8 } from "node:buffer";
 import { type BigIntStats, closeSync, constants, openSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { join, sep } from "node:path";
-import { computeDatasetDigest, type LockManifest } from "../../core/lock/manifest.js";
+import { computeDatasetDigest, formatManifest, type LockManifest } from "../../core/lock/manifest.js";
 import type { LockContext } from "../../core/lock/lock-context.js";
 import { sha256Hex } from "../../core/bytes.js";
 import { bodyStartOfBytes } from "../../core/markdown/front-matter.js";
@@ -10,6 +10,8 @@ import { withoutCr } from "../files/crlf.js";
 import { describeIoError, OperationalError } from "../errors.js";
 import { DatasetError } from "../../core/errors.js";
 import { displayPath, openedPath } from "../files/files.js";
+import { repeatedKey } from "../files/json-file.js";
+import { shellQuote } from "../../core/text.js";
 import { loadManifest, type ManifestReadOptions, resolveArtifact, rootOf } from "../dataset/manifest-io.js";
 import { rootAbsence } from "../dataset/dataset-root.js";
 import { openRegularSync, readRegularFileSync } from "../files/regular-file.js";
@@ -48,6 +50,14 @@ export async function openLockContext(
   } = {},
 ): Promise<LockContext> {
   const loaded = await loadManifest(manifestPath, cwd, shownPath, options);
+  // A key named twice reads one way here (JSON.parse keeps the last) and may read another way to whoever else reads the
+  // manifest: the file's error, as a manifest that is not JSON is (docs/spec.md, rule duplicate-key). The text as lock
+  // writes it (nearly every manifest) names each key once, and is not scanned.
+  const repeated = loaded.text === formatManifest(loaded.manifest) ? undefined : repeatedKey(loaded.text);
+  if (repeated !== undefined)
+    throw new OperationalError(
+      `lock manifest ${shownPath} names a key twice: ${repeated}: JSON readers disagree on which one counts (this tool reads the last); delete the one that is wrong, or run \`citation-targets update ${shellQuote(shownPath)}\`, which writes the manifest again with the last`,
+    );
   const context: LockContext = {
     manifest: loaded.manifest,
     manifestPath: shownPath,
