@@ -206,11 +206,18 @@ describe("a realistic amendment, diffed", () => {
       JSON.stringify({
         approvals: [
           {
+            dataset: "privacy-act-1988",
+            versionDate: "2024-06-10",
             address: "privacy-act-1988/part-iii/division-1/section-13a.md#13a",
             kind: "record-removed",
             reason: "repealed by Act No. 1, 2025",
           },
-          { address: "privacy-act-1988/part-i/section-1.md#1", reason: "amended by Act No. 1, 2025" },
+          {
+            dataset: "privacy-act-1988",
+            versionDate: "2024-06-10",
+            address: "privacy-act-1988/part-i/section-1.md#1",
+            reason: "amended by Act No. 1, 2025",
+          },
           { address: "privacy-act-1988/part-i/section-2.md#2", reason: "left over from an earlier review" },
         ],
       }),

@@ -35,7 +35,12 @@ async function sample(failOn: "breaking" | "any" = "any"): Promise<DiffReport> {
     join(dir, "approvals.json"),
     JSON.stringify({
       approvals: [
-        { address: "example-act/part-1/section-1.md#1", reason: "repealed by Act No. 1, 2025 & <Sch 1>" },
+        {
+          dataset: "example-act",
+          versionDate: "2024-07-01",
+          address: "example-act/part-1/section-1.md#1",
+          reason: "repealed by Act No. 1, 2025 & <Sch 1>",
+        },
         { address: "example-act/gone.md#9", reason: "old" },
       ],
     }),
@@ -154,7 +159,7 @@ describe("diff --write-approvals", () => {
   }
   const args = ["diff", "old.jsonl", "new.jsonl"];
 
-  test("writes an entry per unapproved breaking change, by address and kind, with a placeholder reason that approves nothing", async () => {
+  test("writes an entry per unapproved breaking change, scoped to the law's version, with a placeholder reason that approves nothing", async () => {
     await amended();
     const first = await runMain([...args, "--write-approvals", "approvals.json"], dir);
     expect(first.code).toBe(1); // the gate still fails: nothing is approved yet
@@ -166,7 +171,7 @@ describe("diff --write-approvals", () => {
         "{",
         '  "approvals": [',
         '    { "dataset": "example-act", "versionDate": "2025-07-01", "kind": "record-changed", "reason": "TODO: say why this change is right (e.g. the amending Act), then remove TODO" },',
-        '    { "address": "example-act/part-1/section-1.md#1", "kind": "record-removed", "reason": "TODO: say why this change is right (e.g. the amending Act), then remove TODO" }',
+        '    { "dataset": "example-act", "versionDate": "2025-07-01", "address": "example-act/part-1/section-1.md#1", "kind": "record-removed", "reason": "TODO: say why this change is right (e.g. the amending Act), then remove TODO" }',
         "  ]",
         "}",
         "",
@@ -179,7 +184,7 @@ describe("diff --write-approvals", () => {
     expect(report.summary).toMatchObject({ breaking: 2, approved: 0, failing: 2, passed: false });
     expect(report.warnings).toEqual([
       'approval {"kind":"record-changed","dataset":"example-act","versionDate":"2025-07-01"} has the placeholder reason "TODO: say why this change is right (e.g. the amending Act), then remove TODO": it approves nothing until its reason says why the change is right',
-      'approval {"kind":"record-removed","address":"example-act/part-1/section-1.md#1"} has the placeholder reason "TODO: say why this change is right (e.g. the amending Act), then remove TODO": it approves nothing until its reason says why the change is right',
+      'approval {"kind":"record-removed","address":"example-act/part-1/section-1.md#1","dataset":"example-act","versionDate":"2025-07-01"} has the placeholder reason "TODO: say why this change is right (e.g. the amending Act), then remove TODO": it approves nothing until its reason says why the change is right',
     ]);
     // The text report's hint is the step left: the reasons, not writing the file again.
     const stylish = await runMain([...args, "--approvals", "approvals.json"], dir);

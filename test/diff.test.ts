@@ -671,7 +671,14 @@ describe("the formats", () => {
     await writeFile(
       join(dir, "approvals.json"),
       JSON.stringify({
-        approvals: [{ address: "example-act/part-1/section-1.md#1", reason: "repealed by Act No. 1, 2025" }],
+        approvals: [
+          {
+            dataset: "example-act",
+            versionDate: "2024-07-01",
+            address: "example-act/part-1/section-1.md#1",
+            reason: "repealed by Act No. 1, 2025",
+          },
+        ],
       }),
     );
     return diff({

@@ -14,6 +14,7 @@ import {
   approves,
   hasAddressPrefix,
   parseApprovals,
+  type DiffPair,
   type DiffReport,
   summarizeDiff,
 } from "../src/core/diff/diff.js";
@@ -58,7 +59,7 @@ describe("README: 'Reviewing an amendment', run as written", () => {
     const approvals = JSON.parse(await readFile(join(repo, ".tooling/citation-targets/approvals.json"), "utf8"));
     expect(approvals.approvals.map((a: Record<string, string>) => [a.dataset, a.versionDate, a.kind])).toEqual([
       ["bgb", "2025-07-01", "record-changed"],
-      ["rabattg", undefined, "record-removed"],
+      ["rabattg", "2024-01-01", "record-removed"],
       ["stgb", "2025-07-01", "record-changed"],
       ["zpo", "2025-07-01", "record-changed"],
     ]);
@@ -89,7 +90,7 @@ describe("1. approvals by law and version", () => {
     ]);
   });
 
-  test("dataset without versionDate approves the dataset's changes of that kind; addressPrefix whole segments only", async () => {
+  test("dataset without versionDate approves the dataset's changes of that kind, and says it does in every version; addressPrefix whole segments only", async () => {
     await write([
       { dataset: "rabattg", kind: "record-removed", reason: "repealed" },
       { addressPrefix: "zpo/index.md#§-1", reason: "footnotes renumbered" },
@@ -105,6 +106,11 @@ describe("1. approvals by law and version", () => {
       "zpo/index.md#§-1": "footnotes renumbered",
       "zpo/index.md#§-2": undefined,
     });
+    expect(report.warnings).toEqual([
+      'approval {"kind":"record-removed","dataset":"rabattg"} names no versionDate, so it approves such a change in every version of the law (here rabattg 2024-01-01), not only the one it was reviewed for: name its "dataset" and that "versionDate" (--write-approvals writes its entries so)',
+      'approval {"addressPrefix":"zpo/index.md#§-1"} names no versionDate, so it approves such a change in every version of the law (here zpo 2025-07-01), not only the one it was reviewed for: name its "dataset" and that "versionDate" (--write-approvals writes its entries so)',
+      'approval {"kind":"record-changed","addressPrefix":"stgb/"} names no versionDate, so it approves such a change in every version of the law (here stgb 2025-07-01), not only the one it was reviewed for: name its "dataset" and that "versionDate" (--write-approvals writes its entries so)',
+    ]);
     expect(hasAddressPrefix("mvfg/mvfg.md#art-3/§-82", "mvfg/mvfg.md#art-3/§-82")).toBe(true);
     expect(hasAddressPrefix("mvfg/mvfg.md#art-3/§-82/abs-1", "mvfg/mvfg.md#art-3/§-82")).toBe(true);
     expect(hasAddressPrefix("mvfg/mvfg.md#art-3/§-823", "mvfg/mvfg.md#art-3/§-82")).toBe(false);
@@ -153,7 +159,7 @@ describe("1. approvals by law and version", () => {
     ]);
   });
 
-  test("--write-approvals: a record removed from a dataset that remains gets an entry of its own", () => {
+  test("--write-approvals: a record removed from a dataset that remains gets an entry of its own, in the law's version", () => {
     const pair = (slug: string, changes: DiffReport["pairs"][number]["changes"], newMissing = false) => ({
       type: "records" as const,
       old: `old/${slug}.jsonl`,
@@ -185,12 +191,18 @@ describe("1. approvals by law and version", () => {
         addresses: ["bgb/index.md#§-1", "bgb/index.md#§-2"],
       },
       {
-        approval: { address: "bgb/index.md#§-3", kind: "record-removed", reason: expect.any(String) },
+        approval: {
+          dataset: "bgb",
+          versionDate: "2025-07-01",
+          address: "bgb/index.md#§-3",
+          kind: "record-removed",
+          reason: expect.any(String),
+        },
         changes: 1,
         addresses: ["bgb/index.md#§-3"],
       },
       {
-        approval: { dataset: "rabattg", kind: "record-removed", reason: expect.any(String) },
+        approval: { dataset: "rabattg", versionDate: "2024-01-01", kind: "record-removed", reason: expect.any(String) },
         changes: 1,
         addresses: ["rabattg/index.md#§-1"],
       },
@@ -268,6 +280,64 @@ describe("1a. a text change without a new versionDate", () => {
       dataset: { slug: "bgb", versionDate: { before: "2024-01-01", after: "2025-07-01" } },
     };
     expect(approves(entry, pairs[0]!.changes[0]!, brought)).toBe(true);
+  });
+});
+
+describe("1b. a removal approved in one version", () => {
+  test("does not approve the same address removed in a later version: the entry is stale, and a new one is written", () => {
+    const removal = {
+      kind: "record-removed" as const,
+      class: "breaking" as const,
+      address: "mg/index.md#§-10",
+      message: "mg/index.md#§-10 removed",
+    };
+    const version = (before: string, after: string): DiffPair[] => [
+      {
+        type: "records" as const,
+        old: "old/mg.jsonl",
+        new: "new/mg.jsonl",
+        dataset: { slug: "mg", versionDate: { before, after } },
+        changes: [{ ...removal }],
+        warnings: [],
+      },
+    ];
+    const reportOf = (pairs: DiffPair[]): DiffReport => ({
+      pairs,
+      summary: summarizeDiff(pairs, "breaking"),
+      warnings: [],
+    });
+    // 2025: the old § 10 repealed; the entry written names the version, and reviewed, it approves the removal.
+    const first = version("2024-01-01", "2025-01-01");
+    const written = approvalsToAdd(reportOf(first), []).map((a) => a.approval);
+    expect(written).toEqual([
+      {
+        dataset: "mg",
+        versionDate: "2025-01-01",
+        address: "mg/index.md#§-10",
+        kind: "record-removed",
+        reason: expect.any(String),
+      },
+    ]);
+    const reviewed = { ...written[0]!, reason: "aufgehoben durch G v. 1.12.2024" };
+    expect(applyApprovals(first, [reviewed])).toEqual([]);
+    expect(first[0]!.changes[0]!.approved).toEqual({ reason: "aufgehoben durch G v. 1.12.2024" });
+    // 2026: a § 10 enacted since is repealed at the same address; nobody reviewed that.
+    const later = version("2025-06-01", "2026-01-01");
+    const unmatched = applyApprovals(later, [reviewed]);
+    expect(later[0]!.changes[0]!).not.toHaveProperty("approved");
+    expect(summarizeDiff(later, "breaking").passed).toBe(false);
+    expect(approvalWarnings([reviewed], unmatched, later)).toEqual([
+      'approval {"dataset":"mg","versionDate":"2025-01-01","address":"mg/index.md#§-10","kind":"record-removed"} is for mg 2025-01-01, not 2026-01-01: stale (it approves nothing; review the new version\'s changes)',
+    ]);
+    expect(approvalsToAdd(reportOf(later), [reviewed]).map((a) => a.approval.versionDate)).toEqual(["2026-01-01"]);
+    // An entry by address alone (written by hand, or before entries named the version) still approves, and says so.
+    const unscoped = { address: "mg/index.md#§-10", kind: "record-removed" as const, reason: "aufgehoben" };
+    const again = version("2025-06-01", "2026-01-01");
+    expect(applyApprovals(again, [unscoped])).toEqual([]);
+    expect(again[0]!.changes[0]!.approved).toEqual({ reason: "aufgehoben" });
+    expect(approvalWarnings([unscoped], [], again)).toEqual([
+      'approval {"address":"mg/index.md#§-10","kind":"record-removed"} names no versionDate, so it approves such a change in every version of the law (here mg 2026-01-01), not only the one it was reviewed for: name its "dataset" and that "versionDate" (--write-approvals writes its entries so)',
+    ]);
   });
 });
 

@@ -38,27 +38,31 @@ export function approvalFor(change: DiffChange, reason: string = PLACEHOLDER_REA
 const BY_VERSION = new Set<string>(["record-changed", "record-added"]);
 
 /**
- * The entry for a change in its pair: a dataset removed is one entry `{dataset, kind: "record-removed"}`; a text
- * change (record-changed, record-added) of a dataset is one entry per dataset version and kind
- * `{dataset, versionDate, kind}` (when the new side has a versionDate of its own; else by address); any other change has an entry of its own (approvalFor), so that a record removed
- * from a dataset that remains is reviewed by name.
+ * The entry for a change in its pair, scoped to the law's version it was reviewed for (the new side's versionDate; the
+ * old side's for a dataset removed), so that a later version's change of the same kind at the same address needs a
+ * review of its own: a dataset removed is one entry `{dataset, versionDate, kind: "record-removed"}`; a text change
+ * (record-changed, record-added) of a new version is one entry per dataset version and kind `{dataset, versionDate,
+ * kind}`; any other record change (a record removed from a dataset that remains, a text changed without a new version)
+ * is named `{dataset, versionDate, address, kind}`, which approves it while the law has that version. A law dated back
+ * has no version an entry could name (its changes are named by address), a dataset without a versionDate neither (its
+ * text changes are named by dataset and kind), and a schema, field or framing change is one of the format, not of a law
+ * (by pointer and kind: approvalFor).
  */
 export function approvalIn(pair: DiffPair, change: DiffChange, reason: string = PLACEHOLDER_REASON): Approval {
   const dataset = pair.type === "records" ? pair.dataset?.slug : undefined;
-  if (dataset !== undefined && change.address !== undefined) {
-    if (pair.newMissing && change.kind === "record-removed") return { dataset, kind: change.kind, reason };
-    const versionDate = versionOf(pair);
-    // A law dated back: no entry with a versionDate approves it (diff.ts, datedBack), so its changes are named by address
-    // (a date corrected is reviewed change by change).
-    if (BY_VERSION.has(change.kind) && !datedBack(pair)) {
-      // A change with no new version (both sides have one date) is approved by its address, while the law has that
-      // version: no entry of the version's changes matches it, and a later version makes this one stale.
-      if (sameVersion(pair))
-        return { dataset, versionDate: versionDate!, address: change.address, kind: change.kind, reason };
-      return { dataset, ...(versionDate !== undefined ? { versionDate } : {}), kind: change.kind, reason };
-    }
-  }
-  return approvalFor(change, reason);
+  if (dataset === undefined || change.address === undefined) return approvalFor(change, reason);
+  const versionDate = versionOf(pair);
+  if (pair.newMissing && change.kind === "record-removed")
+    return { dataset, ...(versionDate !== undefined ? { versionDate } : {}), kind: change.kind, reason };
+  // A law dated back: no entry with a versionDate approves it (diff.ts, datedBack), so its changes are named by address
+  // (a date corrected is reviewed change by change).
+  if (datedBack(pair)) return approvalFor(change, reason);
+  if (versionDate === undefined)
+    return BY_VERSION.has(change.kind) ? { dataset, kind: change.kind, reason } : approvalFor(change, reason);
+  if (BY_VERSION.has(change.kind) && !sameVersion(pair)) return { dataset, versionDate, kind: change.kind, reason };
+  // By address while the law has the version: a removal is reviewed by name, and a change with no new version (both
+  // sides have one date) matches no entry of the version's changes; the next version makes the entry stale.
+  return { dataset, versionDate, address: change.address, kind: change.kind, reason };
 }
 
 /** An entry to add, with the changes it covers (their count and addresses, for the report). */

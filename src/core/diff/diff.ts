@@ -418,8 +418,30 @@ export function approvalWarnings(
       return [
         `approval ${describeApproval(approval)} approves every ${approval.kind} change of every dataset, for as long as it is there: name a "dataset" and its "versionDate" to approve one law's version`,
       ];
+    const version = unscopedVersion(approval, pairs);
+    if (version !== undefined)
+      return [
+        `approval ${describeApproval(approval)} names no versionDate, so it approves such a change in every version of the law (here ${version}), not only the one it was reviewed for: name its "dataset" and that "versionDate" (--write-approvals writes its entries so)`,
+      ];
     return [];
   });
+}
+
+/**
+ * An entry of a law's record changes without a versionDate (written by hand, or by --write-approvals before its
+ * entries named the version) goes on approving them in every later version; the version of the first change it
+ * approves (`mg 2026-01-01`), so that a warning says so. Not for a law dated back, which no entry with a versionDate
+ * approves, nor for an entry by pointer (a change of the format, not of a law).
+ */
+function unscopedVersion(approval: Approval, pairs: readonly DiffPair[]): string | undefined {
+  if (approval.versionDate !== undefined || approval.pointer !== undefined) return undefined;
+  for (const pair of pairs) {
+    const version = versionOf(pair);
+    if (version === undefined || datedBack(pair)) continue;
+    if (pair.changes.some((change) => change.address !== undefined && approves(approval, change, pair)))
+      return `${pair.dataset!.slug} ${version}`;
+  }
+  return undefined;
 }
 
 /** An entry that names only a kind: it approves every change of that kind, in every dataset. */
