@@ -439,6 +439,33 @@ describe("resolve, with unit targets", () => {
       '"GG" (gg) has no Art. 2; 2 lines of gg\'s JSONL could not be read, and it may stand there (run citation-targets validate)',
     );
     expect(answer(partial, "Art. 1 GG")).toBe("unit gg/index.md#art-1");
+    expect(partial.resolve("Art. 2 GG").incomplete).toBe(true);
+    expect(partial.resolve("Art. 1 GG")).not.toHaveProperty("incomplete");
+    // A unit not found there, or a section not found but in a range's heading: not said to be absent, and marked
+    // incomplete (its line may be one of those), with units or without.
+    const partialUnits = new ResolveIndex([
+      dataset({ slug: "gg", titleId: "GG", name: "Grundgesetz", aliases: ["GG"], units: true, unreadable: 1 }, [
+        "gg/index.md#art-5",
+        "gg/index.md#art-5/abs-1",
+        ["gg/index.md#art-6-bis-9", "Art. 6 bis 9 (weggefallen)"],
+      ]),
+    ]);
+    const cut = partialUnits.resolve("Art. 5 Abs. 2 GG");
+    expect([cut.outcome, cut.precision, cut.citationAddress, cut.incomplete]).toEqual([
+      "match",
+      "enclosing",
+      "gg/index.md#art-5",
+      true,
+    ]);
+    expect(cut.reason).toBe(
+      "art-5 has no Abs. 2 in the lines read: 1 line of gg's JSONL could not be read, and it may stand there (run citation-targets validate); the target that holds it",
+    );
+    expect(partialUnits.resolve("Art. 7 GG").reason).toBe(
+      "Art. 7 has no heading of its own in the lines read: it is in Art. 6 bis 9 (weggefallen), the target that holds it; 1 line of gg's JSONL could not be read, and it may stand there (run citation-targets validate)",
+    );
+    expect(partialUnits.resolve("Art. 7 GG").incomplete).toBe(true);
+    expect(partialUnits.resolve("Art. 5 Abs. 1 GG")).not.toHaveProperty("incomplete");
+    expect(partialUnits.resolve("Art. 5 Abs. 1 S. 2 GG")).not.toHaveProperty("incomplete");
     // The number under the other word: said (the Grundgesetz has articles, the BGB sections).
     expect(partial.resolve("§ 1 GG").reason).toBe(
       '"GG" (gg) has no § 1; it has Art. 1; 2 lines of gg\'s JSONL could not be read, and it may stand there (run citation-targets validate)',

@@ -121,6 +121,12 @@ export interface ResolveResult {
   range?: true;
   /** Why it did not match, what makes it ambiguous, or why the match is only the enclosing target of a unit named. */
   reason?: string;
+  /**
+   * Set (true) when lines of the JSONL of a dataset looked in could not be read and what was not found may stand on
+   * one of them: the unit of an `enclosing` match, the provision of a `no-match`. The command counts such a match as
+   * not matched.
+   */
+  incomplete?: true;
 }
 
 /**
@@ -445,6 +451,8 @@ export class ResolveIndex {
       precision: ResolvePrecision;
       ranges: [number, number][];
       reason?: string;
+      /** What was not found may stand on a line of the dataset that could not be read. */
+      incomplete?: true;
     }[] = [];
     const lawRange: [number, number][] = citation.law !== undefined ? [[citation.law.start, citation.law.end]] : [];
     /** The range headings that hold the provision, in the places that have no heading of its own (coveringRanges). */
@@ -462,12 +470,15 @@ export class ResolveIndex {
           // Named by its kind and label (`§ 200` of `§§ 200 bis 202`, written as it may be).
           const last = provisions[provisions.length - 1]!;
           const provision = `${last.kind === "art" ? "Art." : last.kind} ${last.label}`;
+          // Its heading may be on a line that could not be read: said, not denied.
+          const lost = linesLost(indexed);
           inRanges.push({
             dataset: position,
             record: range,
             precision: "enclosing",
             ranges: [...provisions.map((step): [number, number] => [step.start, step.end]), ...lawRange],
-            reason: `${provision} has no heading of its own: it is in ${this.recordsOf(indexed).headings[range]!}, the target that holds it`,
+            reason: `${provision} has no heading of its own${lost === "" ? "" : " in the lines read"}: it is in ${this.recordsOf(indexed).headings[range]!}, the target that holds it${lost === "" ? "" : `; ${lost}`}`,
+            ...(lost === "" ? {} : { incomplete: true as const }),
           });
         }
       for (const heading of headings) {
@@ -479,6 +490,8 @@ export class ResolveIndex {
         let exact = true;
         /** Why the answer is the enclosing target: the first unit that is not there, or that cannot be told. */
         let reason: string | undefined;
+        /** A unit not found, in a dataset with lines that could not be read: it may stand on one of them. */
+        let incomplete = false;
         /** A step no address names (a Satz) came before: the units after it may stand in another list of its parent. */
         let unmarked: CitationStep | undefined;
         // A Satz written by its number alone (`§ 823 I 2`: Abs. 1, Satz 2) is said as one.
@@ -539,9 +552,17 @@ export class ResolveIndex {
           }
           address = next;
           if (below === undefined) {
+            const lost = linesLost(indexed);
+            if (lost !== "") {
+              // Lines of the dataset could not be read: the unit may stand on one of them, so it is not said to be
+              // absent, and the answer is not taken for a sure one (whether the dataset has units or not).
+              if (exact)
+                reason ??= `${addresses[record]!.split("#")[1]} has no ${named(step)} in the lines read: ${lost}; the target that holds it`;
+              incomplete = true;
+            }
             // Said of a target with units below it, or of any in a dataset with units (a section of one sentence has
             // none); in a dataset without units the answer stops at the heading: nothing to say.
-            if (exact && (hasUnitsBelow(record) || indexed.units === true))
+            else if (exact && (hasUnitsBelow(record) || indexed.units === true))
               reason ??= `${addresses[record]!.split("#")[1]} has no ${named(step)}: the target that holds it`;
             exact = false;
             continue;
@@ -556,6 +577,7 @@ export class ResolveIndex {
           precision: exact ? "unit" : "enclosing",
           ranges: [...ranges, ...lawRange],
           ...(!exact && reason !== undefined ? { reason } : {}),
+          ...(!exact && incomplete ? { incomplete: true as const } : {}),
         });
       }
     }
@@ -594,7 +616,11 @@ export class ResolveIndex {
         })
           ? `; it has ${last.kind === "§" ? "Art." : "§"} ${last.label}`
           : "";
-      return { ...noMatch(input, `${where} has no ${what}${other}${lost}`), ...range };
+      return {
+        ...noMatch(input, `${where} has no ${what}${other}${lost}`),
+        ...range,
+        ...(partial.length > 0 ? { incomplete: true as const } : {}),
+      };
     }
     if (found.length === 1) {
       const only = found[0]!;
@@ -608,6 +634,7 @@ export class ResolveIndex {
         candidates: [],
         ...range,
         ...(only.reason !== undefined ? { reason: only.reason } : {}),
+        ...(only.incomplete ? { incomplete: true as const } : {}),
       };
     }
     const inDatasets = new Set(found.map((f) => f.dataset)).size;
@@ -724,6 +751,14 @@ function samePlaces(a: readonly LawPlace[], b: readonly LawPlace[]): boolean {
   return (
     a.length === b.length && a.every((place, k) => place.dataset === b[k]!.dataset && place.prefix === b[k]!.prefix)
   );
+}
+
+/** What a dataset's lines that could not be read may hold, said in a reason; "" for a dataset with none. */
+function linesLost(dataset: { slug: string; unreadable?: number }): string {
+  const lines = dataset.unreadable ?? 0;
+  return lines === 0
+    ? ""
+    : `${lines} ${lines === 1 ? "line" : "lines"} of ${dataset.slug}'s JSONL could not be read, and it may stand there (run citation-targets validate)`;
 }
 
 function noMatch(input: string, reason: string): ResolveResult {
