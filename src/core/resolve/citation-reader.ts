@@ -227,6 +227,8 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
     const steps: CitationStep[] = [];
     let range = false;
     let rangeEnd: string | undefined;
+    /** A list of provisions was passed over: the units after it are the last member's, not the first's. */
+    let listed = false;
     let i = start;
     // One provision, or an article and a § in it: `Art. 229 § 1`.
     for (;;) {
@@ -243,10 +245,15 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
       steps.push({ kind, label: joined ? (joined[1] as string) : label.label, start: i, end: label.end });
       if (joined) rangeEnd = joined[2] as string;
       i = skip(input, label.end);
-      // A list after a plural word (`§§ 5, 5a`, `§§ 5 und 6`): read from its first; the others are passed over.
-      if (plural && !joined) {
-        const more = /(?:,|und|and|u\.|sowie|or|oder)[\s\u00a0]*\d+[a-z]{0,3}(?![A-Za-z0-9])[\s\u00a0]*/y;
-        for (let next = match(more, input, i); next !== null; next = match(more, input, i)) i = i + next[0].length;
+      // A list of numbers, after a plural word or not (`§§ 5, 5a`, `§§ 5 und 6`, `Art. 1 und 5`, `Art. 1, 5`): read
+      // from its first, a range; the others are passed over. A French item (`, 2°`) is no member.
+      if (!joined) {
+        const more = /(?:,|und|and|u\.|sowie|or|oder)[\s\u00a0]*\d+[a-z]{0,3}(?![A-Za-z0-9°])[\s\u00a0]*/y;
+        for (let next = match(more, input, i); next !== null; next = match(more, input, i)) {
+          range = true;
+          listed = true;
+          i = i + next[0].length;
+        }
       }
       if (kind === "section" || steps.length === 2) break;
     }
@@ -358,6 +365,8 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
       }
       break;
     }
+    // `Art. 1 und 5 Abs. 2`: Abs. 2 is Art. 5's; the first is cited whole.
+    if (listed) steps.length = steps.indexOf(provision) + 1;
     const following = match(FOLLOWING, input, i);
     if (following) {
       range = true;
