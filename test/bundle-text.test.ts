@@ -36,6 +36,7 @@ const CITATIONS = [
   "Art. 6 Abs. 1 UAbs. 1 lit. a DSGVO",
   "s 6(1)(a)",
   "Artículo 3",
+  "Anlage 1 § 1 MVfG",
 ];
 
 describe("the bundle's code is ASCII", () => {

@@ -113,6 +113,21 @@ describe("the citation reader", () => {
     ["s 13(1A)(ha)", { steps: ["section:13", "subsec:1a", "para:ha"] }],
     ["s 6AA", { steps: ["section:6aa"] }],
     ["section 13 of the Privacy Act 1988", { steps: ["section:13"], law: "Privacy Act 1988" }],
+    // Annexes (an annex word of any legal system, any case, or its abbreviation): the annex's key as its label; a
+    // provision in it, written after it or before it; the remark of its heading (`zu § 4`) passed over.
+    ["Anlage 1 MusterG", { steps: ["annex:anlage-1"], law: "MusterG" }],
+    ["Anl. 1 MusterG", { steps: ["annex:anlage-1"], law: "MusterG" }],
+    ["Anlage 1 zum MusterG", { steps: ["annex:anlage-1"], law: "MusterG" }],
+    ["Anlage 1 zu § 4 MusterG", { steps: ["annex:anlage-1"], law: "MusterG" }],
+    ["Anlage D2a (zu § 3 Abs. 2) BVO", { steps: ["annex:anlage-d2a"], law: "BVO" }],
+    ["Anhang II Teil A", { steps: ["annex:anhang-ii"], law: "Teil A" }],
+    ["§ 1 Anlage 1 MVfG", { steps: ["§:1", "annex:anlage-1"], law: "MVfG" }],
+    ["§ 1 der Anlage 1 MVfG", { steps: ["§:1", "annex:anlage-1"], law: "MVfG" }],
+    ["Anlage 1 § 1 Abs. 2 MVfG", { steps: ["annex:anlage-1", "§:1", "abs:2"], law: "MVfG" }],
+    ["Schedule 1 DPA", { steps: ["annex:schedule-1"], law: "DPA" }],
+    ["Schedule 1, clause 7 DPA", { steps: ["annex:schedule-1", "section:7"], law: "DPA" }],
+    ["clause 7 of Schedule 1 DPA", { steps: ["section:7", "annex:schedule-1"], law: "DPA" }],
+    ["Sch 1 cl 7", { steps: ["annex:schedule-1", "section:7"] }],
     // French codes
     ["art. L. 121-1 al. 2", { steps: ["art:l121-1", "al:2"] }],
     [
@@ -525,6 +540,36 @@ describe("resolve, with unit targets", () => {
     expect(without.resolve("§ 1 Abs. 2 Nr. 3 AGG")).not.toHaveProperty("reason");
   });
 
+  test("an annex, and a provision in it, by its key: the annex holds a provision with no heading of its own", () => {
+    const annexed = new ResolveIndex([
+      dataset({ slug: "musterg", titleId: "MusterG", name: "Gesetz über Musterverfahren", units: true }, [
+        "musterg/index.md#§-1",
+        "musterg/index.md#§-1/abs-1",
+        "musterg/index.md#anlage-1",
+        "musterg/index.md#anlage-1/§-1",
+        "musterg/index.md#anlage-1/§-1/abs-2",
+        "musterg/index.md#anlage-2~gebühren",
+      ]),
+      PRIVACY_PLAIN,
+    ]);
+    for (const [input, expected] of [
+      ["Anlage 1 MusterG", "unit musterg/index.md#anlage-1"],
+      ["Anl. 2 MusterG", "unit musterg/index.md#anlage-2~gebühren"],
+      ["Anlage 1 zu § 4 MusterG", "unit musterg/index.md#anlage-1"],
+      ["§ 1 Anlage 1 MusterG", "unit musterg/index.md#anlage-1/§-1"],
+      ["Anlage 1 § 1 Abs. 2 MusterG", "unit musterg/index.md#anlage-1/§-1/abs-2"],
+      ["§ 1 MusterG", "unit musterg/index.md#§-1"],
+      ["Anlage 1 § 9 MusterG", "enclosing musterg/index.md#anlage-1"],
+      ["Anlage 3 MusterG", 'no-match: "MusterG" (musterg) has no Anlage 3'],
+      ["Schedule 1, clause 6 privacy-act-1988-c97", "unit privacy-act-1988-c97/act.md#schedule-1/6"],
+      ["clause 6 of Schedule 1 privacy-act-1988-c97", "unit privacy-act-1988-c97/act.md#schedule-1/6"],
+      ["s 6 privacy-act-1988-c97", "unit privacy-act-1988-c97/act.md#6"],
+      ["SCHEDULE 1 privacy-act-1988-c97", "unit privacy-act-1988-c97/act.md#schedule-1"],
+    ])
+      expect(answer(annexed, input as string), input).toBe(expected);
+    expect(annexed.resolve("Anlage 1 § 9 MusterG").reason).toBe("anlage-1 has no § 9: the target that holds it");
+  });
+
   test("a subsection printed as a paragraph (an Absatz's form) is found by s 6(2)", () => {
     const paragraphs = new ResolveIndex([
       dataset({ slug: "pa", titleId: "C2004A03712", name: "Privacy Act 1988" }, [
@@ -616,7 +661,11 @@ describe("what does not match", () => {
     ["Art. 99 Abs. 2 BV", '"BV" (bv) has no Art. 99'],
     [
       "Kapitel 1 BGB",
-      "not read as a citation: no provision with its number (§ 823, Art. 6, s 6, section 13, article L. 121-1)",
+      "not read as a citation: no provision with its number (§ 823, Art. 6, s 6, section 13, article L. 121-1, Anlage 1, Schedule 1)",
+    ],
+    [
+      "BGB",
+      "not read as a citation: no provision with its number (§ 823, Art. 6, s 6, section 13, article L. 121-1, Anlage 1, Schedule 1)",
     ],
   ])("%s: %s", (input, reason) => {
     const r = index.resolve(input);

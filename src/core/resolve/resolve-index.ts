@@ -396,7 +396,7 @@ export class ResolveIndex {
     if (citation === undefined)
       return noMatch(
         input,
-        "not read as a citation: no provision with its number (§ 823, Art. 6, s 6, section 13, article L. 121-1)",
+        "not read as a citation: no provision with its number (§ 823, Art. 6, s 6, section 13, article L. 121-1, Anlage 1, Schedule 1)",
       );
     return this.resolveCitation(input, citation, options);
   }
@@ -445,6 +445,8 @@ export class ResolveIndex {
     const keys = this.reader.keys(citation);
     const provisions = citation.steps.slice(0, keys.provisions.length);
     const units = citation.steps.slice(provisions.length);
+    /** The provision cited (in an annex, the one in it; else the annex), named in the reasons. */
+    const innermost = provisions.filter((step) => step.kind !== "annex").pop() ?? provisions[0]!;
     const found: {
       dataset: number;
       record: number;
@@ -468,8 +470,7 @@ export class ResolveIndex {
       if (headings.length === 0)
         for (const range of this.coveringRanges(indexed, keys).filter(inPlace)) {
           // Named by its kind and label (`§ 200` of `§§ 200 bis 202`, written as it may be).
-          const last = provisions[provisions.length - 1]!;
-          const provision = `${last.kind === "art" ? "Art." : last.kind} ${last.label}`;
+          const provision = `${innermost.kind === "art" ? "Art." : innermost.kind} ${innermost.label}`;
           // Its heading may be on a line that could not be read: said, not denied.
           const lost = linesLost(indexed);
           inRanges.push({
@@ -582,6 +583,31 @@ export class ResolveIndex {
       }
     }
     if (found.length === 0) found.push(...inRanges);
+    // A provision of an annex that has no heading of its own (a clause of a schedule, a § of an Anlage printed as
+    // text): the annex holds it.
+    if (found.length === 0 && keys.provisions.length > 1 && provisions.some((step) => step.kind === "annex"))
+      for (const { dataset: position, prefix } of places) {
+        const indexed = this.datasets[position]!;
+        const annexKeys = { provisions: keys.provisions.slice(0, 1), units: [] };
+        for (const annex of this.headings(indexed, annexKeys)) {
+          const address = this.recordsOf(indexed).addresses[annex]!;
+          if (prefix !== undefined && !address.startsWith(prefix)) continue;
+          const lost = linesLost(indexed);
+          found.push({
+            dataset: position,
+            record: annex,
+            precision: "enclosing",
+            ranges: [
+              ...provisions
+                .filter((step) => step.kind === "annex")
+                .map((step): [number, number] => [step.start, step.end]),
+              ...lawRange,
+            ],
+            reason: `${address.split("#")[1]} has no ${input.slice(innermost.start, innermost.end)}${lost === "" ? ":" : ` in the lines read: ${lost};`} the target that holds it`,
+            ...(lost === "" ? {} : { incomplete: true as const }),
+          });
+        }
+      }
     if (found.length === 0) {
       const what = input.slice(provisions[0]!.start, provisions[provisions.length - 1]!.end);
       const where =
@@ -602,7 +628,7 @@ export class ResolveIndex {
           ? ""
           : `; ${partial.map((d) => `${d.unreadable} ${d.unreadable === 1 ? "line" : "lines"} of ${d.slug}'s JSONL`).join(", ")} could not be read, and it may stand there (run citation-targets validate)`;
       // The same number under the other word (`§ 1 GG`: the Grundgesetz has articles): said, as a lawyer would.
-      const last = provisions[provisions.length - 1]!;
+      const last = innermost;
       const otherKey = last.kind === "§" ? `art-${last.label}` : last.kind === "art" ? `§-${last.label}` : undefined;
       const other =
         otherKey !== undefined &&
