@@ -128,6 +128,12 @@ describe("the citation reader", () => {
     ["Schedule 1, clause 7 DPA", { steps: ["annex:schedule-1", "section:7"], law: "DPA" }],
     ["clause 7 of Schedule 1 DPA", { steps: ["section:7", "annex:schedule-1"], law: "DPA" }],
     ["Sch 1 cl 7", { steps: ["annex:schedule-1", "section:7"] }],
+    ["Sch 1 para 7", { steps: ["annex:schedule-1", "section:7"] }],
+    // A German word for a § (`Paragraph`, `Paragraf`); the words written out in any case.
+    ["Paragraph 1 MusterG", { steps: ["section:1"], law: "MusterG" }],
+    ["Paragraf 1 Absatz 2 MusterG", { steps: ["§:1", "abs:2"], law: "MusterG" }],
+    ["SECTION 2 DPA", { steps: ["section:2"], law: "DPA" }],
+    ["ARTIKEL 5 GG", { steps: ["art:5"], law: "GG" }],
     // French codes
     ["art. L. 121-1 al. 2", { steps: ["art:l121-1", "al:2"] }],
     [
@@ -570,6 +576,24 @@ describe("resolve, with unit targets", () => {
     expect(annexed.resolve("Anlage 1 § 9 MusterG").reason).toBe("anlage-1 has no § 9: the target that holds it");
   });
 
+  test("Paragraph, Paragraf and Section name a § in a law of §§; a word for another kind is said", () => {
+    const laws = new ResolveIndex([
+      dataset({ slug: "musterg", titleId: "MusterG", name: "Gesetz über Musterverfahren" }, [
+        "musterg/index.md#§-1",
+        "musterg/index.md#§-2",
+      ]),
+      dataset({ slug: "dpa", titleId: "DPA", name: "Data Protection Act 2024" }, ["dpa/index.md#2"]),
+      dataset({ slug: "gg", titleId: "GG", name: "Grundgesetz" }, ["gg/index.md#art-5"]),
+    ]);
+    expect(answer(laws, "Paragraph 1 MusterG")).toBe("unit musterg/index.md#§-1");
+    expect(answer(laws, "Paragraf 2 MusterG")).toBe("unit musterg/index.md#§-2");
+    expect(answer(laws, "Section 2 MusterG")).toBe("unit musterg/index.md#§-2");
+    expect(answer(laws, "SECTION 2 DPA")).toBe("unit dpa/index.md#2");
+    expect(answer(laws, "paragraph 2 DPA")).toBe("unit dpa/index.md#2");
+    expect(laws.resolve("§ 2 DPA").reason).toBe('"DPA" (dpa) has no § 2; it has section 2');
+    expect(laws.resolve("Section 5 GG").reason).toBe('"GG" (gg) has no Section 5; it has Art. 5');
+  });
+
   test("a subsection printed as a paragraph (an Absatz's form) is found by s 6(2)", () => {
     const paragraphs = new ResolveIndex([
       dataset({ slug: "pa", titleId: "C2004A03712", name: "Privacy Act 1988" }, [
@@ -659,9 +683,10 @@ describe("what does not match", () => {
     ["§ 1 StGB", 'no dataset is the law "StGB" (by its titleId, name, slug or an alias)'],
     ["§ 999 BGB", '"BGB" (bgb) has no § 999'],
     ["Art. 99 Abs. 2 BV", '"BV" (bv) has no Art. 99'],
+    // A word not understood is named, not taken for a provision the law lacks.
     [
       "Kapitel 1 BGB",
-      "not read as a citation: no provision with its number (§ 823, Art. 6, s 6, section 13, article L. 121-1, Anlage 1, Schedule 1)",
+      'not read as a citation: "Kapitel" is no word it reads as a provision or an annex (§ 823, Art. 6, s 6, section 13, article L. 121-1, Anlage 1, Schedule 1)',
     ],
     [
       "BGB",

@@ -80,8 +80,9 @@ export const READER_TABLES: ReaderTables = {
 /** What a citation names in addresses (docs/spec.md, section 19, "Matching"). */
 export interface CitationKeys {
   /**
-   * Per provision, the designation keys its heading can have (`§-823`; an Australian section `6` or `sec-6`; an annex
-   * `anlage-1`), in the order of the address: an annex before the provision in it.
+   * Per provision, the designation keys its heading can have (`§-823`; a section `6`, `sec-6` or, a German law's
+   * `Section 6`/`Paragraph 6`, `§-6`; an annex `anlage-1`), in the order of the address: an annex before the provision
+   * in it.
    */
   provisions: string[][];
   /** Per unit step (the steps after the provisions), its address step (`abs-1`), or null when no address names it. */
@@ -111,9 +112,11 @@ export interface CitationReader {
 export function createCitationReader(tables: ReaderTables): CitationReader {
   const latin = tables.latinSuffixes.join("|");
   const SPACE = /[\s\u00a0\u202f]*/y;
-  // The provision words, longest first; each needs a label after it.
-  const PROVISION =
-    /(§§|§|Artt?\.|Arts?\.|Artikel|Articles?|Articolo|Artículo|Art|art\.?|articles?|Sections?|sections?|Subsections?|subsections?|Paragraphs?|paragraphs?|Subparagraphs?|subparagraphs?|Clauses?|clauses?|Secs?\.|secs?\.|cl\.?|ss?\.?)(?=[\s\u00a0\u202f]*[0-9LRDAIVX])/y;
+  // The provision words, longest first; each needs a label after it. The words written out in any case (`SECTION 2`,
+  // `Paragraf 1`); the short ones as shown (`S. 2` is a Satz, not a section).
+  const PROVISION_WORD =
+    /(subsections?|subparagraphs?|sections?|paragraphs?|paragraf|paras?|articles?|artikel|articolo|artículo|clauses?)(?=[\s\u00a0\u202f]*[0-9LRDAIVX])/iy;
+  const PROVISION = /(§§|§|Artt?\.|Arts?\.|Art|art\.?|Secs?\.|secs?\.|cl\.?|ss?\.?)(?=[\s\u00a0\u202f]*[0-9LRDAIVX])/y;
   // An annex word (any case) or its abbreviation (a dot optional), and its numeral: `Anlage 1`, `Anl. D2a`, `Anhang
   // II`, `Schedule 1`, `Annex A`.
   const ANNEX = new RegExp(
@@ -214,9 +217,14 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
     return SPACE.lastIndex;
   };
   const provisionKind = (word: string): ProvisionKind =>
-    word.charAt(0) === "§" ? "§" : /^(art|articolo|artículo)/i.test(word) ? "art" : "section";
-  /** The provision word at `position`. */
-  const provisionWord = (input: string, position: number): RegExpExecArray | null => match(PROVISION, input, position);
+    word.charAt(0) === "§" || /^paragraf$/i.test(word)
+      ? "§"
+      : /^(art|articolo|artículo)/i.test(word)
+        ? "art"
+        : "section";
+  /** The provision word at `position`, written out or short. */
+  const provisionWord = (input: string, position: number): RegExpExecArray | null =>
+    match(PROVISION_WORD, input, position) ?? match(PROVISION, input, position);
   /** The annex at `position` (its word and numeral), its key as its label (`anlage-1`); undefined when none is there. */
   const annexAt = (input: string, position: number): CitationStep | undefined => {
     const m = match(ANNEX, input, position);
@@ -298,9 +306,9 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
       if (!label) break;
       // A plural word (`§§`, `ss`, `Arts.`, `sections`) names several provisions: a range, or a list read from its
       // first; `§§ 3-5` is one written without spaces (no § has a hyphen in its number; a French article's has a prefix).
-      const plural = /^(§§|ss\.?|Artt\.|Arts\.|Articles|articles|Sections|sections|Clauses|clauses)$/.test(
-        word[1] as string,
-      );
+      const plural =
+        /^(§§|ss\.?|Artt\.|Arts\.)$/.test(word[1] as string) ||
+        /^(articles|sections|clauses)$/i.test(word[1] as string);
       if (plural) range = true;
       const joined = plural ? /^(\d+[a-z]*)-(\d+[a-z]*)$/.exec(label.label) : null;
       steps.push({ kind, label: joined ? (joined[1] as string) : label.label, start: i, end: label.end });
@@ -490,6 +498,8 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
     para: "para",
     subpara: "subpara",
   };
+  // A section's word names a `§` in a German law (`Section 823` of an English translation, `Paragraph 1`): the law's
+  // records tell which, as no law has both.
   const provisionKeys = (kind: string, label: string): string[] =>
     kind === "§"
       ? [`§-${label}`]
@@ -497,7 +507,7 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
         ? [`art-${label}`]
         : kind === "annex"
           ? [label]
-          : [label, `sec-${label}`];
+          : [label, `sec-${label}`, `§-${label}`];
 
   return {
     keys(citation: Citation): CitationKeys {

@@ -393,11 +393,15 @@ export class ResolveIndex {
   /** Reads and resolves one citation. `lawOptional`: a citation naming no law is looked for in every dataset. */
   resolve(input: string, options: { lawOptional?: boolean } = {}): ResolveResult {
     const citation = this.reader.read(input);
-    if (citation === undefined)
+    if (citation === undefined) {
+      // A word before a number that the reader does not know (`Para 1`, `Kapitel 1`): named, so that the user sees
+      // what was not understood.
+      const word = /^[\s\u00a0]*([^\s\u00a0\d§]+)[\s\u00a0]*\d/.exec(input);
       return noMatch(
         input,
-        "not read as a citation: no provision with its number (§ 823, Art. 6, s 6, section 13, article L. 121-1, Anlage 1, Schedule 1)",
+        `not read as a citation: ${word !== null ? `"${word[1]}" is no word it reads as a provision or an annex` : "no provision with its number"} (§ 823, Art. 6, s 6, section 13, article L. 121-1, Anlage 1, Schedule 1)`,
       );
+    }
     return this.resolveCitation(input, citation, options);
   }
 
@@ -627,21 +631,36 @@ export class ResolveIndex {
         partial.length === 0
           ? ""
           : `; ${partial.map((d) => `${d.unreadable} ${d.unreadable === 1 ? "line" : "lines"} of ${d.slug}'s JSONL`).join(", ")} could not be read, and it may stand there (run citation-targets validate)`;
-      // The same number under the other word (`§ 1 GG`: the Grundgesetz has articles): said, as a lawyer would.
-      const last = innermost;
-      const otherKey = last.kind === "§" ? `art-${last.label}` : last.kind === "art" ? `§-${last.label}` : undefined;
-      const other =
-        otherKey !== undefined &&
-        keys.provisions.length === 1 &&
-        places.some((place) => {
-          const indexed = this.datasets[place.dataset]!;
-          return (this.mapsOf(indexed).byKey.get(otherKey) ?? []).some(
-            (record) =>
-              place.prefix === undefined || this.recordsOf(indexed).addresses[record]!.startsWith(place.prefix),
-          );
-        })
-          ? `; it has ${last.kind === "§" ? "Art." : "§"} ${last.label}`
-          : "";
+      // The same number under another word (`§ 1 GG`: the Grundgesetz has articles; `§ 2` of an Act of sections): said,
+      // as a lawyer would. (A section's word finds a `§` already: see the reader's keys.)
+      const label = innermost.label;
+      const otherWords: [string, string][] =
+        innermost.kind === "§"
+          ? [
+              [`art-${label}`, "Art."],
+              [label, "section"],
+            ]
+          : innermost.kind === "art"
+            ? [
+                [`§-${label}`, "§"],
+                [label, "section"],
+              ]
+            : innermost.kind === "section"
+              ? [[`art-${label}`, "Art."]]
+              : [];
+      const otherWord =
+        keys.provisions.length === 1
+          ? otherWords.find(([otherKey]) =>
+              places.some((place) => {
+                const indexed = this.datasets[place.dataset]!;
+                return (this.mapsOf(indexed).byKey.get(otherKey) ?? []).some(
+                  (record) =>
+                    place.prefix === undefined || this.recordsOf(indexed).addresses[record]!.startsWith(place.prefix),
+                );
+              }),
+            )
+          : undefined;
+      const other = otherWord !== undefined ? `; it has ${otherWord[1]} ${label}` : "";
       return {
         ...noMatch(input, `${where} has no ${what}${other}${lost}`),
         ...range,
