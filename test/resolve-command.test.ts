@@ -429,6 +429,16 @@ describe("the command", () => {
           "citation-targets: .tooling/citation-targets/b.jsonl: 1 line is not a record with a citationAddress and is left out (run citation-targets validate)\n",
       );
       expect(partly.stdout).toBe("§ 1 B → b/b.md#§-1 (unit)\n");
+      expect(partly.code).toBe(0);
+      // A unit not found there may stand on the line left out: the enclosing answer says so and is not a sure match.
+      const cut = await runMain(["resolve", "§ 1 Abs. 2 B"], made.dir);
+      expect(cut.stdout).toBe(
+        "§ 1 Abs. 2 B → b/b.md#§-1 (enclosing): §-1 has no Abs. 2 in the lines read: 1 line of b's JSONL could not be read, and it may stand there (run citation-targets validate); the target that holds it\n",
+      );
+      expect(cut.code).toBe(1);
+      expect((await runMain(["resolve", "--exact", "§ 1 Abs. 2 B"], made.dir)).code).toBe(1);
+      const cutJson = JSON.parse((await runMain(["resolve", "§ 1 Abs. 2 B", "--format", "json"], made.dir)).stdout);
+      expect(cutJson.results[0]).toMatchObject({ outcome: "match", precision: "enclosing", incomplete: true });
       // The id a record carries is the one answered, even when it is not the derived one.
       const json = await runMain(["resolve", "§ 1 B", "--format", "json"], made.dir);
       expect(JSON.parse(json.stdout).results[0].citationTargetId).toBe("x");

@@ -74,6 +74,14 @@ describe("the citation reader", () => {
     ],
     ["§§ 5, 5a WoFG", { steps: ["§:5"], law: "WoFG", range: true }],
     ["§§ 5 und 6 BGB", { steps: ["§:5"], law: "BGB", range: true }],
+    // A list after a singular word too; the units after a list are its last member's, so the first is cited whole.
+    ["Art. 1 und 5 GG", { steps: ["art:1"], law: "GG", range: true }],
+    ["Art. 1, 5 GG", { steps: ["art:1"], law: "GG", range: true }],
+    ["Artt. 1 und 5 GG", { steps: ["art:1"], law: "GG", range: true }],
+    ["§ 1 u. 2 BGB", { steps: ["§:1"], law: "BGB", range: true }],
+    ["Art. 1 und 5 Abs. 2 GG", { steps: ["art:1"], law: "GG", range: true }],
+    ["§§ 1 und 2 Abs. 3 BGB", { steps: ["§:1"], law: "BGB", range: true }],
+    ["article 16-1-1, 2° du Code civil", { steps: ["art:16-1-1", "other:2°"], law: "Code civil" }],
     ["Art. 1-5 WFG", { steps: ["art:1-5"], law: "WFG" }],
     ["§ 3 Abs. 2 Nr. 1 und 2 WoFG", { steps: ["§:3", "abs:2", "nr:1"], law: "WoFG", range: true }],
     ["Art. 5 Abs. 1 lit. a, b DSGVO", { steps: ["art:5", "abs:1", "bst:a"], law: "DSGVO", range: true }],
@@ -105,6 +113,27 @@ describe("the citation reader", () => {
     ["s 13(1A)(ha)", { steps: ["section:13", "subsec:1a", "para:ha"] }],
     ["s 6AA", { steps: ["section:6aa"] }],
     ["section 13 of the Privacy Act 1988", { steps: ["section:13"], law: "Privacy Act 1988" }],
+    // Annexes (an annex word of any legal system, any case, or its abbreviation): the annex's key as its label; a
+    // provision in it, written after it or before it; the remark of its heading (`zu § 4`) passed over.
+    ["Anlage 1 MusterG", { steps: ["annex:anlage-1"], law: "MusterG" }],
+    ["Anl. 1 MusterG", { steps: ["annex:anlage-1"], law: "MusterG" }],
+    ["Anlage 1 zum MusterG", { steps: ["annex:anlage-1"], law: "MusterG" }],
+    ["Anlage 1 zu § 4 MusterG", { steps: ["annex:anlage-1"], law: "MusterG" }],
+    ["Anlage D2a (zu § 3 Abs. 2) BVO", { steps: ["annex:anlage-d2a"], law: "BVO" }],
+    ["Anhang II Teil A", { steps: ["annex:anhang-ii"], law: "Teil A" }],
+    ["§ 1 Anlage 1 MVfG", { steps: ["§:1", "annex:anlage-1"], law: "MVfG" }],
+    ["§ 1 der Anlage 1 MVfG", { steps: ["§:1", "annex:anlage-1"], law: "MVfG" }],
+    ["Anlage 1 § 1 Abs. 2 MVfG", { steps: ["annex:anlage-1", "§:1", "abs:2"], law: "MVfG" }],
+    ["Schedule 1 DPA", { steps: ["annex:schedule-1"], law: "DPA" }],
+    ["Schedule 1, clause 7 DPA", { steps: ["annex:schedule-1", "section:7"], law: "DPA" }],
+    ["clause 7 of Schedule 1 DPA", { steps: ["section:7", "annex:schedule-1"], law: "DPA" }],
+    ["Sch 1 cl 7", { steps: ["annex:schedule-1", "section:7"] }],
+    ["Sch 1 para 7", { steps: ["annex:schedule-1", "section:7"] }],
+    // A German word for a § (`Paragraph`, `Paragraf`); the words written out in any case.
+    ["Paragraph 1 MusterG", { steps: ["section:1"], law: "MusterG" }],
+    ["Paragraf 1 Absatz 2 MusterG", { steps: ["§:1", "abs:2"], law: "MusterG" }],
+    ["SECTION 2 DPA", { steps: ["section:2"], law: "DPA" }],
+    ["ARTIKEL 5 GG", { steps: ["art:5"], law: "GG" }],
     // French codes
     ["art. L. 121-1 al. 2", { steps: ["art:l121-1", "al:2"] }],
     [
@@ -338,6 +367,7 @@ describe("resolve, with unit targets", () => {
     ["§ 309 Nr. 8 Buchst. b Doppelbuchst. aa BGB", "unit bgb/index.md#§-309/nr-8/bst-b/dbst-aa"],
     ["§ 309 Nr. 9 lit. a BGB", "unit bgb/index.md#§-309/nr-9/bst-a"],
     ["§§ 305 bis 310 BGB", "unit range bgb/index.md#§-305"],
+    ["§ 823 und 433 BGB", "unit range bgb/index.md#§-823"],
     ["§ 433 ff. BGB", "unit range bgb/index.md#§-433"],
     ["BGB § 823 Abs. 2", "unit bgb/index.md#§-823/abs-2"],
     ["§ 823 Abs. 1 Bürgerliches Gesetzbuch", "unit bgb/index.md#§-823/abs-1"],
@@ -439,6 +469,33 @@ describe("resolve, with unit targets", () => {
       '"GG" (gg) has no Art. 2; 2 lines of gg\'s JSONL could not be read, and it may stand there (run citation-targets validate)',
     );
     expect(answer(partial, "Art. 1 GG")).toBe("unit gg/index.md#art-1");
+    expect(partial.resolve("Art. 2 GG").incomplete).toBe(true);
+    expect(partial.resolve("Art. 1 GG")).not.toHaveProperty("incomplete");
+    // A unit not found there, or a section not found but in a range's heading: not said to be absent, and marked
+    // incomplete (its line may be one of those), with units or without.
+    const partialUnits = new ResolveIndex([
+      dataset({ slug: "gg", titleId: "GG", name: "Grundgesetz", aliases: ["GG"], units: true, unreadable: 1 }, [
+        "gg/index.md#art-5",
+        "gg/index.md#art-5/abs-1",
+        ["gg/index.md#art-6-bis-9", "Art. 6 bis 9 (weggefallen)"],
+      ]),
+    ]);
+    const cut = partialUnits.resolve("Art. 5 Abs. 2 GG");
+    expect([cut.outcome, cut.precision, cut.citationAddress, cut.incomplete]).toEqual([
+      "match",
+      "enclosing",
+      "gg/index.md#art-5",
+      true,
+    ]);
+    expect(cut.reason).toBe(
+      "art-5 has no Abs. 2 in the lines read: 1 line of gg's JSONL could not be read, and it may stand there (run citation-targets validate); the target that holds it",
+    );
+    expect(partialUnits.resolve("Art. 7 GG").reason).toBe(
+      "Art. 7 has no heading of its own in the lines read: it is in Art. 6 bis 9 (weggefallen), the target that holds it; 1 line of gg's JSONL could not be read, and it may stand there (run citation-targets validate)",
+    );
+    expect(partialUnits.resolve("Art. 7 GG").incomplete).toBe(true);
+    expect(partialUnits.resolve("Art. 5 Abs. 1 GG")).not.toHaveProperty("incomplete");
+    expect(partialUnits.resolve("Art. 5 Abs. 1 S. 2 GG")).not.toHaveProperty("incomplete");
     // The number under the other word: said (the Grundgesetz has articles, the BGB sections).
     expect(partial.resolve("§ 1 GG").reason).toBe(
       '"GG" (gg) has no § 1; it has Art. 1; 2 lines of gg\'s JSONL could not be read, and it may stand there (run citation-targets validate)',
@@ -487,6 +544,54 @@ describe("resolve, with unit targets", () => {
     // The same records without `units` (a dataset that stops at the heading): § 1's answer needs no reason.
     const without = new ResolveIndex([dataset(fields, addresses)]);
     expect(without.resolve("§ 1 Abs. 2 Nr. 3 AGG")).not.toHaveProperty("reason");
+  });
+
+  test("an annex, and a provision in it, by its key: the annex holds a provision with no heading of its own", () => {
+    const annexed = new ResolveIndex([
+      dataset({ slug: "musterg", titleId: "MusterG", name: "Gesetz über Musterverfahren", units: true }, [
+        "musterg/index.md#§-1",
+        "musterg/index.md#§-1/abs-1",
+        "musterg/index.md#anlage-1",
+        "musterg/index.md#anlage-1/§-1",
+        "musterg/index.md#anlage-1/§-1/abs-2",
+        "musterg/index.md#anlage-2~gebühren",
+      ]),
+      PRIVACY_PLAIN,
+    ]);
+    for (const [input, expected] of [
+      ["Anlage 1 MusterG", "unit musterg/index.md#anlage-1"],
+      ["Anl. 2 MusterG", "unit musterg/index.md#anlage-2~gebühren"],
+      ["Anlage 1 zu § 4 MusterG", "unit musterg/index.md#anlage-1"],
+      ["§ 1 Anlage 1 MusterG", "unit musterg/index.md#anlage-1/§-1"],
+      ["Anlage 1 § 1 Abs. 2 MusterG", "unit musterg/index.md#anlage-1/§-1/abs-2"],
+      ["§ 1 MusterG", "unit musterg/index.md#§-1"],
+      ["Anlage 1 § 9 MusterG", "enclosing musterg/index.md#anlage-1"],
+      ["Anlage 3 MusterG", 'no-match: "MusterG" (musterg) has no Anlage 3'],
+      ["Schedule 1, clause 6 privacy-act-1988-c97", "unit privacy-act-1988-c97/act.md#schedule-1/6"],
+      ["clause 6 of Schedule 1 privacy-act-1988-c97", "unit privacy-act-1988-c97/act.md#schedule-1/6"],
+      ["s 6 privacy-act-1988-c97", "unit privacy-act-1988-c97/act.md#6"],
+      ["SCHEDULE 1 privacy-act-1988-c97", "unit privacy-act-1988-c97/act.md#schedule-1"],
+    ])
+      expect(answer(annexed, input as string), input).toBe(expected);
+    expect(annexed.resolve("Anlage 1 § 9 MusterG").reason).toBe("anlage-1 has no § 9: the target that holds it");
+  });
+
+  test("Paragraph, Paragraf and Section name a § in a law of §§; a word for another kind is said", () => {
+    const laws = new ResolveIndex([
+      dataset({ slug: "musterg", titleId: "MusterG", name: "Gesetz über Musterverfahren" }, [
+        "musterg/index.md#§-1",
+        "musterg/index.md#§-2",
+      ]),
+      dataset({ slug: "dpa", titleId: "DPA", name: "Data Protection Act 2024" }, ["dpa/index.md#2"]),
+      dataset({ slug: "gg", titleId: "GG", name: "Grundgesetz" }, ["gg/index.md#art-5"]),
+    ]);
+    expect(answer(laws, "Paragraph 1 MusterG")).toBe("unit musterg/index.md#§-1");
+    expect(answer(laws, "Paragraf 2 MusterG")).toBe("unit musterg/index.md#§-2");
+    expect(answer(laws, "Section 2 MusterG")).toBe("unit musterg/index.md#§-2");
+    expect(answer(laws, "SECTION 2 DPA")).toBe("unit dpa/index.md#2");
+    expect(answer(laws, "paragraph 2 DPA")).toBe("unit dpa/index.md#2");
+    expect(laws.resolve("§ 2 DPA").reason).toBe('"DPA" (dpa) has no § 2; it has section 2');
+    expect(laws.resolve("Section 5 GG").reason).toBe('"GG" (gg) has no Section 5; it has Art. 5');
   });
 
   test("a subsection printed as a paragraph (an Absatz's form) is found by s 6(2)", () => {
@@ -578,9 +683,14 @@ describe("what does not match", () => {
     ["§ 1 StGB", 'no dataset is the law "StGB" (by its titleId, name, slug or an alias)'],
     ["§ 999 BGB", '"BGB" (bgb) has no § 999'],
     ["Art. 99 Abs. 2 BV", '"BV" (bv) has no Art. 99'],
+    // A word not understood is named, not taken for a provision the law lacks.
     [
       "Kapitel 1 BGB",
-      "not read as a citation: no provision with its number (§ 823, Art. 6, s 6, section 13, article L. 121-1)",
+      'not read as a citation: "Kapitel" is no word it reads as a provision or an annex (§ 823, Art. 6, s 6, section 13, article L. 121-1, Anlage 1, Schedule 1)',
+    ],
+    [
+      "BGB",
+      "not read as a citation: no provision with its number (§ 823, Art. 6, s 6, section 13, article L. 121-1, Anlage 1, Schedule 1)",
     ],
   ])("%s: %s", (input, reason) => {
     const r = index.resolve(input);

@@ -88,7 +88,7 @@ export function registerResolveCommand(
     )
     .addHelpText(
       "after",
-      '\nExit codes: 0 every citation matched, 1 any did not (ambiguous or no match; with --exact, an enclosing match too), 2 usage or I/O error.\n\nExamples:\n  citation-targets resolve "§ 823 Abs. 1 S. 2 BGB" "Art. 8 Abs. 2 BV"\n  citation-targets resolve --dataset privacy-act-1988 "s 6(1)(a)" --format json\n  citation-targets resolve - < citations.txt',
+      '\nExit codes: 0 every citation matched, 1 any did not (ambiguous or no match, or a match whose unit may stand on a line of its JSONL that could not be read; with --exact, an enclosing match too), 2 usage or I/O error.\n\nExamples:\n  citation-targets resolve "§ 823 Abs. 1 S. 2 BGB" "Art. 8 Abs. 2 BV"\n  citation-targets resolve --dataset privacy-act-1988 "s 6(1)(a)" --format json\n  citation-targets resolve - < citations.txt',
     )
     .action(async (operands: string[], options: ResolveCliOptions) => {
       const citations = await citationsOf(operands, context.stdin);
@@ -114,9 +114,14 @@ export function registerResolveCommand(
           `${plural(report.unreadable.length, "lock manifest")} could not be read, so ${report.unreadable.length === 1 ? "its dataset was" : "their datasets were"} left out and the results may be wrong (exit 2): fix ${report.unreadable.length === 1 ? "it" : "them"} (citation-targets validate says how), or name the datasets with --dataset\n`,
         );
         setExitCode(2);
-      } else
+      }
+      // A match whose unit may stand on a line of its JSONL that could not be read (`incomplete`) is no sure answer:
+      // not matched, as a no-match of that dataset is.
+      else
         setExitCode(
-          report.results.every((r) => r.outcome === "match" && (options.exact !== true || r.precision === "unit"))
+          report.results.every(
+            (r) => r.outcome === "match" && r.incomplete !== true && (options.exact !== true || r.precision === "unit"),
+          )
             ? 0
             : 1,
         );

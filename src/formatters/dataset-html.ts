@@ -113,11 +113,42 @@ const CITATION_SCRIPT = `const reader = (${CITATION_READER_SOURCE})(JSON.parse(d
       const at = segments.length - 1 - before.length;
       if (before.every((options, k) => options.includes(segments[at + k] || ""))) heads.push(i);
     }
+    // No heading of its own, as resolve finds it then: a § or article in a range printed as one heading (§§ 5 bis 7
+    // (weggefallen)) is that heading; else a provision cited in an annex is the annex. Their units are not looked for.
+    const whole = heads.length === 0;
+    let counted = keys.provisions.length;
+    if (whole) {
+      const order = (a, b) => a[0] !== b[0] ? a[0] - b[0] : a[1] === b[1] ? 0 : a[1].length !== b[1].length ? a[1].length - b[1].length : a[1] < b[1] ? -1 : 1;
+      for (const key of last) {
+        const m = /^(§|art)-(\\d+)([a-z]*)$/.exec(key);
+        if (!m) continue;
+        const cited = [Number(m[2]), m[3]];
+        for (let i = 0; i < addresses.length; i++) {
+          const hash = addresses[i].indexOf("#");
+          if (hash < 0) continue;
+          const segments = addresses[i].slice(hash + 1).split("/").map((s) => s.split("~")[0]);
+          const r = /^(§§|art)-(\\d+)([a-z]*)-bis-(\\d+)([a-z]*)$/.exec(segments[segments.length - 1]);
+          if (!r || (r[1] === "§§" ? "§" : "art") !== m[1]) continue;
+          if (order([Number(r[2]), r[3]], cited) > 0 || order(cited, [Number(r[4]), r[5]]) > 0) continue;
+          const at = segments.length - 1 - before.length;
+          if (before.every((options, k) => options.includes(segments[at + k] || ""))) heads.push(i);
+        }
+      }
+      if (heads.length === 0 && before.length > 0 && citation.steps.some((step) => step.kind === "annex")) {
+        counted = 1;
+        for (let i = 0; i < addresses.length; i++) {
+          const hash = addresses[i].indexOf("#");
+          const segments = hash < 0 ? [] : addresses[i].slice(hash + 1).split("/");
+          if (segments.length > 0 && segments[segments.length - 1].split("~")[0] === keys.provisions[0][0]) heads.push(i);
+        }
+      }
+    }
     if (heads.length > 1) {
-      const distances = heads.map((i) => reader.distance(addresses[i], keys.provisions.length));
+      const distances = heads.map((i) => reader.distance(addresses[i], counted));
       const nearest = Math.min.apply(null, distances);
       heads = heads.filter((_, k) => distances[k] === nearest);
     }
+    if (whole) return heads;
     return heads.map((head) => {
       let address = addresses[head];
       let found = head;

@@ -157,6 +157,45 @@ describe("the pages in Chromium", () => {
     await page.close();
   });
 
+  test("view: a citation of a § with no heading of its own finds what resolve finds (the range, the annex)", async () => {
+    const folder = join(dir, "ranges");
+    await mkdir(folder, { recursive: true });
+    const record = (local: string, heading: string) =>
+      JSON.stringify({
+        citationAddress: `m/m.md#${local}`,
+        targetKind: "markdown-artifact",
+        headingText: heading,
+        headingTrail: [],
+        artifactRelativePath: "m.md",
+        markdown: `${heading}\n`,
+        slug: "m",
+        name: "Gesetz über Musterverfahren",
+        titleId: "MusterG",
+      });
+    await writeFile(
+      join(folder, "m.jsonl"),
+      `${[
+        record("§-1", "§ 1 Anwendungsbereich"),
+        record("§§-5-bis-7", "§§ 5 bis 7 (weggefallen)"),
+        record("anlage-1", "Anlage 1 Gebührenverzeichnis"),
+      ].join("\n")}\n`,
+    );
+    expect(await run(["view", "m.jsonl", "-o", "m.html"], folder)).toBe(0);
+    const { page, requests } = await open(join(folder, "m.html"));
+    for (const [q, address] of [
+      ["§ 6", "m/m.md#§§-5-bis-7"],
+      ["§ 6 Abs. 2 MusterG", "m/m.md#§§-5-bis-7"],
+      ["Anlage 1", "m/m.md#anlage-1"],
+      ["Anlage 1 § 9", "m/m.md#anlage-1"],
+    ]) {
+      await page.fill("#q", q!);
+      await expect(page.locator("#status").textContent()).resolves.toBe(`1 target matches “${q}”`);
+      await expect(page.locator("li.hit:visible .addr").first().textContent()).resolves.toBe(address);
+    }
+    expect(requests).toEqual([]);
+    await page.close();
+  });
+
   test("diff --format html: failing changes first, texts side by side, approvals; no request beyond the page; no axe-core violation", async () => {
     const repo = await amendedRepository(dir);
     expect(

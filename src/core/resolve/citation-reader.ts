@@ -7,10 +7,13 @@
  * carries the same code (its source text, citation-reader-source.ts) with the same tables as JSON
  * (src/formatters/dataset-html.ts), so the page and the command read a citation alike.
  */
-import { LATIN_SUFFIXES } from "../address/legal-systems.js";
+import { ALL_ANNEX_WORDS, LATIN_SUFFIXES } from "../address/legal-systems.js";
 
-/** A provision's kind: a German/Swiss/Austrian `§`, an article (`Art.`, `Article`), an Australian section. */
-export type ProvisionKind = "§" | "art" | "section";
+/**
+ * A provision's kind: a German/Swiss/Austrian `§`, an article (`Art.`, `Article`), an Australian section, or an annex
+ * (`Anlage 1`, `Schedule 1`: its label is its address key, `anlage-1`), which may hold a provision.
+ */
+export type ProvisionKind = "§" | "art" | "section" | "annex";
 
 /**
  * A unit's kind. Those of the unit addresses (docs/spec.md, section 7): `abs` (Absatz), `nr` (Nummer), `bst`
@@ -46,7 +49,10 @@ export interface CitationStep {
 
 /** A citation read. */
 export interface Citation {
-  /** The provisions (one, or an article and a `§` in it: `Art. 229 § 1`), then the units, in the input's order. */
+  /**
+   * The provisions (one, an article and a `§` in it: `Art. 229 § 1`, an annex and one in it: `Anlage 1 § 1`, `§ 1
+   * Anlage 1`), then the units, in the input's order.
+   */
   steps: CitationStep[];
   /** The law it names, as written (trimmed), and where; absent when it names none. */
   law?: { text: string; start: number; end: number };
@@ -59,13 +65,25 @@ export interface Citation {
 /** The reader's word tables, as data (so that the page's script is given them as JSON). */
 export interface ReaderTables {
   latinSuffixes: string[];
+  /** The annex words of every legal system (docs/spec.md, section 7), lower case. */
+  annexWords: string[];
+  /** The abbreviations of annex words in citations, lower case, each with the word: `anl` → `anlage`. */
+  annexAbbreviations: Record<string, string>;
 }
 
-export const READER_TABLES: ReaderTables = { latinSuffixes: LATIN_SUFFIXES };
+export const READER_TABLES: ReaderTables = {
+  latinSuffixes: LATIN_SUFFIXES,
+  annexWords: ALL_ANNEX_WORDS,
+  annexAbbreviations: { anl: "anlage", anh: "anhang", sch: "schedule", sched: "schedule" },
+};
 
 /** What a citation names in addresses (docs/spec.md, section 19, "Matching"). */
 export interface CitationKeys {
-  /** Per provision, the designation keys its heading can have (`§-823`; an Australian section `6` or `sec-6`). */
+  /**
+   * Per provision, the designation keys its heading can have (`§-823`; a section `6`, `sec-6` or, a German law's
+   * `Section 6`/`Paragraph 6`, `§-6`; an annex `anlage-1`), in the order of the address: an annex before the provision
+   * in it.
+   */
   provisions: string[][];
   /** Per unit step (the steps after the provisions), its address step (`abs-1`), or null when no address names it. */
   units: (string | null)[];
@@ -94,9 +112,27 @@ export interface CitationReader {
 export function createCitationReader(tables: ReaderTables): CitationReader {
   const latin = tables.latinSuffixes.join("|");
   const SPACE = /[\s\u00a0\u202f]*/y;
-  // The provision words, longest first; each needs a label after it.
-  const PROVISION =
-    /(§§|§|Artt?\.|Arts?\.|Artikel|Articles?|Articolo|Artículo|Art|art\.?|articles?|Sections?|sections?|Subsections?|subsections?|Paragraphs?|paragraphs?|Subparagraphs?|subparagraphs?|Secs?\.|secs?\.|ss?\.?)(?=[\s\u00a0\u202f]*[0-9LRDAIVX])/y;
+  // The provision words, longest first; each needs a label after it. The words written out in any case (`SECTION 2`,
+  // `Paragraf 1`); the short ones as shown (`S. 2` is a Satz, not a section).
+  const PROVISION_WORD =
+    /(subsections?|subparagraphs?|sections?|paragraphs?|paragraf|paras?|articles?|artikel|articolo|artículo|clauses?)(?=[\s\u00a0\u202f]*[0-9LRDAIVX])/iy;
+  const PROVISION = /(§§|§|Artt?\.|Arts?\.|Art|art\.?|Secs?\.|secs?\.|cl\.?|ss?\.?)(?=[\s\u00a0\u202f]*[0-9LRDAIVX])/y;
+  // An annex word (any case) or its abbreviation (a dot optional), and its numeral: `Anlage 1`, `Anl. D2a`, `Anhang
+  // II`, `Schedule 1`, `Annex A`.
+  const ANNEX = new RegExp(
+    `(${tables.annexWords
+      .slice()
+      .sort((a, b) => b.length - a.length)
+      .join("|")}|(?:${Object.keys(tables.annexAbbreviations).join("|")})\\.?)(?![A-Za-zÄÖÜäöüß])[\\s\\u00a0\\u202f]*`,
+    "iy",
+  );
+  const ANNEX_LABEL = /(\d+[A-Za-z]{0,3}|[IVXLC]+[a-z]{0,3}|[A-Z]\d*[a-z]{0,3})(?![A-Za-z0-9])/y;
+  // The remark of an annex's heading after it (`Anlage 1 zu § 4`, `(zu §§ 3 und 4 Abs. 2)`): not the provision cited.
+  const ANNEX_REMARK =
+    /\(?zu[\s\u00a0]+(?:den[\s\u00a0]+)?(?:§§?|Artt?\.|Art|Artikel)[\s\u00a0]*\d+[a-z]{0,3}(?:[\s\u00a0]*(?:,|und|bis)[\s\u00a0]*\d+[a-z]{0,3})*(?:[\s\u00a0]*(?:Abs\.?|Absatz)[\s\u00a0]*\d+[a-z]{0,3})?\)?[\s\u00a0]*/y;
+  // Where an annex that holds the provision cited follows it: `§ 1 Anlage 1`, `§ 1 der Anlage 1`, `clause 7 of
+  // Schedule 1`.
+  const IN_ANNEX = /,?[\s\u00a0]*(?:(?:der|in der|in|of the|of|to the|to)[\s\u00a0]+)?/y;
   // Labels: a § or article number (a French prefix, `-` and `.` parts, up to 3 letters, a Latin suffix), a roman article
   // number, an Australian section number (capital letters, `.` and `-` parts).
   const ART_LABEL = new RegExp(
@@ -128,7 +164,7 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
   /** The same where the law's name ends: `BGB i.V.m. § 249 BGB` names the law `BGB`. */
   const LAW_CONNECTION = new RegExp(`[\\s\\u00a0]+${CONNECTION}`);
   const FRENCH_ITEM = /,[\s\u00a0]*([IVX]+|\d+°)(?![A-Za-z0-9])/y;
-  const CONNECTOR = /(?:(?:of the|of|du|de la|des|de|der|del|della)[\s\u00a0]+|de l'|d'|dell')/iy;
+  const CONNECTOR = /(?:(?:of the|of|du|de la|des|de|der|zum|zur|del|della)[\s\u00a0]+|de l'|d'|dell')/iy;
 
   const UNIT_KINDS: Record<string, string> = {
     abs: "abs",
@@ -181,7 +217,27 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
     return SPACE.lastIndex;
   };
   const provisionKind = (word: string): ProvisionKind =>
-    word.charAt(0) === "§" ? "§" : /^(art|articolo|artículo)/i.test(word) ? "art" : "section";
+    word.charAt(0) === "§" || /^paragraf$/i.test(word)
+      ? "§"
+      : /^(art|articolo|artículo)/i.test(word)
+        ? "art"
+        : "section";
+  /** The provision word at `position`, written out or short. */
+  const provisionWord = (input: string, position: number): RegExpExecArray | null =>
+    match(PROVISION_WORD, input, position) ?? match(PROVISION, input, position);
+  /** The annex at `position` (its word and numeral), its key as its label (`anlage-1`); undefined when none is there. */
+  const annexAt = (input: string, position: number): CitationStep | undefined => {
+    const m = match(ANNEX, input, position);
+    if (m === null) return undefined;
+    const numeral = match(ANNEX_LABEL, input, position + m[0].length);
+    if (numeral === null) return undefined;
+    const word = (m[1] as string).toLowerCase().replace(/\.$/, "");
+    const label = `${tables.annexAbbreviations[word] ?? word}-${(numeral[1] as string).toLowerCase()}`;
+    return { kind: "annex", label, start: position, end: position + m[0].length + numeral[0].length };
+  };
+  /** Whether a citation starts at `position`: a provision word or an annex. */
+  const startsCitation = (input: string, position: number): boolean =>
+    provisionWord(input, position) !== null || annexAt(input, position) !== undefined;
 
   /** A provision's label at `position` (after its word), as the address writes it; undefined when there is none. */
   const provisionLabel = (
@@ -189,6 +245,7 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
     input: string,
     position: number,
   ): { label: string; end: number } | undefined => {
+    if (kind === "annex") return undefined;
     if (kind === "section") {
       const m = match(SECTION_LABEL, input, position);
       return m ? { label: (m[1] as string).toLowerCase(), end: position + m[0].length } : undefined;
@@ -227,37 +284,71 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
     const steps: CitationStep[] = [];
     let range = false;
     let rangeEnd: string | undefined;
+    /** A list of provisions was passed over: the units after it are the last member's, not the first's. */
+    let listed = false;
     let i = start;
+    // An annex first (`Anlage 1`, `Schedule 1, clause 7`, `Anlage 1 § 1`), the remark of its heading passed over
+    // (`Anlage 1 zu § 4`): the provision after it, if any, is in it.
+    let annex = annexAt(input, i);
+    if (annex !== undefined) {
+      steps.push(annex);
+      i = skip(input, annex.end);
+      const remark = match(ANNEX_REMARK, input, i);
+      if (remark !== null) i += remark[0].length;
+      if (input.charAt(i) === "," && provisionWord(input, skip(input, i + 1)) !== null) i = skip(input, i + 1);
+    }
     // One provision, or an article and a § in it: `Art. 229 § 1`.
-    for (;;) {
-      const word = match(PROVISION, input, i);
+    for (let read = 0; ; ) {
+      const word = provisionWord(input, i);
       if (!word) break;
       const kind = provisionKind(word[1] as string);
       const label = provisionLabel(kind, input, skip(input, i + word[0].length));
       if (!label) break;
       // A plural word (`§§`, `ss`, `Arts.`, `sections`) names several provisions: a range, or a list read from its
       // first; `§§ 3-5` is one written without spaces (no § has a hyphen in its number; a French article's has a prefix).
-      const plural = /^(§§|ss\.?|Artt\.|Arts\.|Articles|articles|Sections|sections)$/.test(word[1] as string);
+      const plural =
+        /^(§§|ss\.?|Artt\.|Arts\.)$/.test(word[1] as string) ||
+        /^(articles|sections|clauses)$/i.test(word[1] as string);
       if (plural) range = true;
       const joined = plural ? /^(\d+[a-z]*)-(\d+[a-z]*)$/.exec(label.label) : null;
       steps.push({ kind, label: joined ? (joined[1] as string) : label.label, start: i, end: label.end });
       if (joined) rangeEnd = joined[2] as string;
       i = skip(input, label.end);
-      // A list after a plural word (`§§ 5, 5a`, `§§ 5 und 6`): read from its first; the others are passed over.
-      if (plural && !joined) {
-        const more = /(?:,|und|and|u\.|sowie|or|oder)[\s\u00a0]*\d+[a-z]{0,3}(?![A-Za-z0-9])[\s\u00a0]*/y;
-        for (let next = match(more, input, i); next !== null; next = match(more, input, i)) i = i + next[0].length;
+      // A list of numbers, after a plural word or not (`§§ 5, 5a`, `§§ 5 und 6`, `Art. 1 und 5`, `Art. 1, 5`): read
+      // from its first, a range; the others are passed over. A French item (`, 2°`) is no member.
+      if (!joined) {
+        const more = /(?:,|und|and|u\.|sowie|or|oder)[\s\u00a0]*\d+[a-z]{0,3}(?![A-Za-z0-9°])[\s\u00a0]*/y;
+        for (let next = match(more, input, i); next !== null; next = match(more, input, i)) {
+          range = true;
+          listed = true;
+          i = i + next[0].length;
+        }
       }
-      if (kind === "section" || steps.length === 2) break;
+      // The annex that holds it, written after it: `§ 1 Anlage 1`, `clause 7 of Schedule 1`.
+      if (annex === undefined) {
+        const before = match(IN_ANNEX, input, i);
+        annex = annexAt(input, i + (before === null ? 0 : before[0].length));
+        if (annex !== undefined) {
+          steps.push(annex);
+          i = skip(input, annex.end);
+          const remark = match(ANNEX_REMARK, input, i);
+          if (remark !== null) i += remark[0].length;
+          break;
+        }
+      }
+      read++;
+      if (kind === "section" || read === 2) break;
     }
-    const provision = steps[steps.length - 1];
+    // The provision the units are of: the one cited in the annex, else the annex.
+    const provision = steps.filter((step) => step.kind !== "annex").pop() ?? steps[0];
     if (provision === undefined) return undefined;
+    const provisionCount = steps.length;
     const provisionKindOf = provision.kind as ProvisionKind;
     // A range written out: `bis 310`, `- 310`, `bis § 310`.
     const rangeWord = match(RANGE_WORD, input, i);
     if (rangeWord) {
       const after = skip(input, i + rangeWord[0].length);
-      const word = match(PROVISION, input, after);
+      const word = provisionWord(input, after);
       const end = provisionLabel(provisionKindOf, input, word ? skip(input, after + word[0].length) : after);
       if (end) {
         range = true;
@@ -303,7 +394,7 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
         }
         continue;
       }
-      if (provisionKindOf !== "section" && last === provisionKindOf) {
+      if (provisionKindOf !== "section" && provisionKindOf !== "annex" && last === provisionKindOf) {
         if (paren && /^\d/.test(paren[1] as string)) {
           push("abs", (paren[1] as string).toLowerCase(), i, i + paren[0].length);
           continue;
@@ -315,7 +406,7 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
           continue;
         }
       }
-      if (paren && provisionKindOf !== "section" && i === steps[steps.length - 1]!.end) {
+      if (paren && provisionKindOf !== "section" && provisionKindOf !== "annex" && i === steps[steps.length - 1]!.end) {
         // A bracket no Absatz reads, written right after the label or the bracket before it (a US `§ 101(a)(1)(A)`): a
         // unit no address names, so that the citation finds the provision that holds it, rather than take the brackets
         // for the law's name. One after a space (`§ 823 (BGB)`) stays what it was: the law's name.
@@ -358,6 +449,8 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
       }
       break;
     }
+    // `Art. 1 und 5 Abs. 2`: Abs. 2 is Art. 5's; the first is cited whole.
+    if (listed) steps.length = provisionCount;
     const following = match(FOLLOWING, input, i);
     if (following) {
       range = true;
@@ -366,7 +459,7 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
     // Read with another provision (`§ 2 i.V.m. § 3 AGG`): this one is the citation, of the law written after the other
     // when none is written before the connector. Not a list: no range.
     const connected = match(IN_CONNECTION, input, i);
-    if (connected !== null && match(PROVISION, input, i + connected[0].length) !== null) {
+    if (connected !== null && startsCitation(input, i + connected[0].length)) {
       const other = readFrom(input, i + connected[0].length);
       return {
         steps,
@@ -377,7 +470,7 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
     }
     // Another citation follows (`§ 823 Abs. 1, § 825 BGB`): this one is read, with the law written after the last.
     const next = match(NEXT_CITATION, input, i);
-    if (next !== null && match(PROVISION, input, i + next[0].length) !== null) {
+    if (next !== null && startsCitation(input, i + next[0].length)) {
       const after = readFrom(input, i + next[0].length);
       if (after !== undefined)
         return {
@@ -405,19 +498,29 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
     para: "para",
     subpara: "subpara",
   };
+  // A section's word names a `§` in a German law (`Section 823` of an English translation, `Paragraph 1`): the law's
+  // records tell which, as no law has both.
   const provisionKeys = (kind: string, label: string): string[] =>
-    kind === "§" ? [`§-${label}`] : kind === "art" ? [`art-${label}`] : [label, `sec-${label}`];
+    kind === "§"
+      ? [`§-${label}`]
+      : kind === "art"
+        ? [`art-${label}`]
+        : kind === "annex"
+          ? [label]
+          : [label, `sec-${label}`, `§-${label}`];
 
   return {
     keys(citation: Citation): CitationKeys {
       const provisions: string[][] = [];
       const units: (string | null)[] = [];
+      let last: CitationStep | undefined;
       for (const step of citation.steps) {
-        if (step.kind === "§" || step.kind === "art" || step.kind === "section")
+        if (step.kind === "annex") provisions.unshift([step.label]);
+        else if (step.kind === "§" || step.kind === "art" || step.kind === "section") {
           provisions.push(provisionKeys(step.kind, step.label));
-        else units.push(ADDRESSED[step.kind] === undefined ? null : `${ADDRESSED[step.kind]}-${step.label}`);
+          last = step;
+        } else units.push(ADDRESSED[step.kind] === undefined ? null : `${ADDRESSED[step.kind]}-${step.label}`);
       }
-      const last = citation.steps[provisions.length - 1];
       return {
         provisions,
         units,
@@ -441,7 +544,7 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
       // The law first: `BGB § 823`, `Privacy Act 1988 s 6(1)`; then nothing may follow the citation.
       for (let k = first + 1; k < input.length; k++) {
         if (!/[\s\u00a0]/.test(input.charAt(k - 1)) && input.charAt(k) !== "§") continue;
-        if (match(PROVISION, input, k) === null) continue;
+        if (!startsCitation(input, k)) continue;
         const citation = readFrom(input, k);
         if (citation === undefined) continue;
         if (citation.law !== undefined) return undefined;

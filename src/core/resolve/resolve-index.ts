@@ -121,6 +121,12 @@ export interface ResolveResult {
   range?: true;
   /** Why it did not match, what makes it ambiguous, or why the match is only the enclosing target of a unit named. */
   reason?: string;
+  /**
+   * Set (true) when lines of the JSONL of a dataset looked in could not be read and what was not found may stand on
+   * one of them: the unit of an `enclosing` match, the provision of a `no-match`. The command counts such a match as
+   * not matched.
+   */
+  incomplete?: true;
 }
 
 /**
@@ -387,11 +393,15 @@ export class ResolveIndex {
   /** Reads and resolves one citation. `lawOptional`: a citation naming no law is looked for in every dataset. */
   resolve(input: string, options: { lawOptional?: boolean } = {}): ResolveResult {
     const citation = this.reader.read(input);
-    if (citation === undefined)
+    if (citation === undefined) {
+      // A word before a number that the reader does not know (`Para 1`, `Kapitel 1`): named, so that the user sees
+      // what was not understood.
+      const word = /^[\s\u00a0]*([^\s\u00a0\d§]+)[\s\u00a0]*\d/.exec(input);
       return noMatch(
         input,
-        "not read as a citation: no provision with its number (§ 823, Art. 6, s 6, section 13, article L. 121-1)",
+        `not read as a citation: ${word !== null ? `"${word[1]}" is no word it reads as a provision or an annex` : "no provision with its number"} (§ 823, Art. 6, s 6, section 13, article L. 121-1, Anlage 1, Schedule 1)`,
       );
+    }
     return this.resolveCitation(input, citation, options);
   }
 
@@ -439,12 +449,16 @@ export class ResolveIndex {
     const keys = this.reader.keys(citation);
     const provisions = citation.steps.slice(0, keys.provisions.length);
     const units = citation.steps.slice(provisions.length);
+    /** The provision cited (in an annex, the one in it; else the annex), named in the reasons. */
+    const innermost = provisions.filter((step) => step.kind !== "annex").pop() ?? provisions[0]!;
     const found: {
       dataset: number;
       record: number;
       precision: ResolvePrecision;
       ranges: [number, number][];
       reason?: string;
+      /** What was not found may stand on a line of the dataset that could not be read. */
+      incomplete?: true;
     }[] = [];
     const lawRange: [number, number][] = citation.law !== undefined ? [[citation.law.start, citation.law.end]] : [];
     /** The range headings that hold the provision, in the places that have no heading of its own (coveringRanges). */
@@ -460,14 +474,16 @@ export class ResolveIndex {
       if (headings.length === 0)
         for (const range of this.coveringRanges(indexed, keys).filter(inPlace)) {
           // Named by its kind and label (`§ 200` of `§§ 200 bis 202`, written as it may be).
-          const last = provisions[provisions.length - 1]!;
-          const provision = `${last.kind === "art" ? "Art." : last.kind} ${last.label}`;
+          const provision = `${innermost.kind === "art" ? "Art." : innermost.kind} ${innermost.label}`;
+          // Its heading may be on a line that could not be read: said, not denied.
+          const lost = linesLost(indexed);
           inRanges.push({
             dataset: position,
             record: range,
             precision: "enclosing",
             ranges: [...provisions.map((step): [number, number] => [step.start, step.end]), ...lawRange],
-            reason: `${provision} has no heading of its own: it is in ${this.recordsOf(indexed).headings[range]!}, the target that holds it`,
+            reason: `${provision} has no heading of its own${lost === "" ? "" : " in the lines read"}: it is in ${this.recordsOf(indexed).headings[range]!}, the target that holds it${lost === "" ? "" : `; ${lost}`}`,
+            ...(lost === "" ? {} : { incomplete: true as const }),
           });
         }
       for (const heading of headings) {
@@ -479,6 +495,8 @@ export class ResolveIndex {
         let exact = true;
         /** Why the answer is the enclosing target: the first unit that is not there, or that cannot be told. */
         let reason: string | undefined;
+        /** A unit not found, in a dataset with lines that could not be read: it may stand on one of them. */
+        let incomplete = false;
         /** A step no address names (a Satz) came before: the units after it may stand in another list of its parent. */
         let unmarked: CitationStep | undefined;
         // A Satz written by its number alone (`§ 823 I 2`: Abs. 1, Satz 2) is said as one.
@@ -539,9 +557,17 @@ export class ResolveIndex {
           }
           address = next;
           if (below === undefined) {
+            const lost = linesLost(indexed);
+            if (lost !== "") {
+              // Lines of the dataset could not be read: the unit may stand on one of them, so it is not said to be
+              // absent, and the answer is not taken for a sure one (whether the dataset has units or not).
+              if (exact)
+                reason ??= `${addresses[record]!.split("#")[1]} has no ${named(step)} in the lines read: ${lost}; the target that holds it`;
+              incomplete = true;
+            }
             // Said of a target with units below it, or of any in a dataset with units (a section of one sentence has
             // none); in a dataset without units the answer stops at the heading: nothing to say.
-            if (exact && (hasUnitsBelow(record) || indexed.units === true))
+            else if (exact && (hasUnitsBelow(record) || indexed.units === true))
               reason ??= `${addresses[record]!.split("#")[1]} has no ${named(step)}: the target that holds it`;
             exact = false;
             continue;
@@ -556,10 +582,36 @@ export class ResolveIndex {
           precision: exact ? "unit" : "enclosing",
           ranges: [...ranges, ...lawRange],
           ...(!exact && reason !== undefined ? { reason } : {}),
+          ...(!exact && incomplete ? { incomplete: true as const } : {}),
         });
       }
     }
     if (found.length === 0) found.push(...inRanges);
+    // A provision of an annex that has no heading of its own (a clause of a schedule, a § of an Anlage printed as
+    // text): the annex holds it.
+    if (found.length === 0 && keys.provisions.length > 1 && provisions.some((step) => step.kind === "annex"))
+      for (const { dataset: position, prefix } of places) {
+        const indexed = this.datasets[position]!;
+        const annexKeys = { provisions: keys.provisions.slice(0, 1), units: [] };
+        for (const annex of this.headings(indexed, annexKeys)) {
+          const address = this.recordsOf(indexed).addresses[annex]!;
+          if (prefix !== undefined && !address.startsWith(prefix)) continue;
+          const lost = linesLost(indexed);
+          found.push({
+            dataset: position,
+            record: annex,
+            precision: "enclosing",
+            ranges: [
+              ...provisions
+                .filter((step) => step.kind === "annex")
+                .map((step): [number, number] => [step.start, step.end]),
+              ...lawRange,
+            ],
+            reason: `${address.split("#")[1]} has no ${input.slice(innermost.start, innermost.end)}${lost === "" ? ":" : ` in the lines read: ${lost};`} the target that holds it`,
+            ...(lost === "" ? {} : { incomplete: true as const }),
+          });
+        }
+      }
     if (found.length === 0) {
       const what = input.slice(provisions[0]!.start, provisions[provisions.length - 1]!.end);
       const where =
@@ -579,22 +631,41 @@ export class ResolveIndex {
         partial.length === 0
           ? ""
           : `; ${partial.map((d) => `${d.unreadable} ${d.unreadable === 1 ? "line" : "lines"} of ${d.slug}'s JSONL`).join(", ")} could not be read, and it may stand there (run citation-targets validate)`;
-      // The same number under the other word (`§ 1 GG`: the Grundgesetz has articles): said, as a lawyer would.
-      const last = provisions[provisions.length - 1]!;
-      const otherKey = last.kind === "§" ? `art-${last.label}` : last.kind === "art" ? `§-${last.label}` : undefined;
-      const other =
-        otherKey !== undefined &&
-        keys.provisions.length === 1 &&
-        places.some((place) => {
-          const indexed = this.datasets[place.dataset]!;
-          return (this.mapsOf(indexed).byKey.get(otherKey) ?? []).some(
-            (record) =>
-              place.prefix === undefined || this.recordsOf(indexed).addresses[record]!.startsWith(place.prefix),
-          );
-        })
-          ? `; it has ${last.kind === "§" ? "Art." : "§"} ${last.label}`
-          : "";
-      return { ...noMatch(input, `${where} has no ${what}${other}${lost}`), ...range };
+      // The same number under another word (`§ 1 GG`: the Grundgesetz has articles; `§ 2` of an Act of sections): said,
+      // as a lawyer would. (A section's word finds a `§` already: see the reader's keys.)
+      const label = innermost.label;
+      const otherWords: [string, string][] =
+        innermost.kind === "§"
+          ? [
+              [`art-${label}`, "Art."],
+              [label, "section"],
+            ]
+          : innermost.kind === "art"
+            ? [
+                [`§-${label}`, "§"],
+                [label, "section"],
+              ]
+            : innermost.kind === "section"
+              ? [[`art-${label}`, "Art."]]
+              : [];
+      const otherWord =
+        keys.provisions.length === 1
+          ? otherWords.find(([otherKey]) =>
+              places.some((place) => {
+                const indexed = this.datasets[place.dataset]!;
+                return (this.mapsOf(indexed).byKey.get(otherKey) ?? []).some(
+                  (record) =>
+                    place.prefix === undefined || this.recordsOf(indexed).addresses[record]!.startsWith(place.prefix),
+                );
+              }),
+            )
+          : undefined;
+      const other = otherWord !== undefined ? `; it has ${otherWord[1]} ${label}` : "";
+      return {
+        ...noMatch(input, `${where} has no ${what}${other}${lost}`),
+        ...range,
+        ...(partial.length > 0 ? { incomplete: true as const } : {}),
+      };
     }
     if (found.length === 1) {
       const only = found[0]!;
@@ -608,6 +679,7 @@ export class ResolveIndex {
         candidates: [],
         ...range,
         ...(only.reason !== undefined ? { reason: only.reason } : {}),
+        ...(only.incomplete ? { incomplete: true as const } : {}),
       };
     }
     const inDatasets = new Set(found.map((f) => f.dataset)).size;
@@ -724,6 +796,14 @@ function samePlaces(a: readonly LawPlace[], b: readonly LawPlace[]): boolean {
   return (
     a.length === b.length && a.every((place, k) => place.dataset === b[k]!.dataset && place.prefix === b[k]!.prefix)
   );
+}
+
+/** What a dataset's lines that could not be read may hold, said in a reason; "" for a dataset with none. */
+function linesLost(dataset: { slug: string; unreadable?: number }): string {
+  const lines = dataset.unreadable ?? 0;
+  return lines === 0
+    ? ""
+    : `${lines} ${lines === 1 ? "line" : "lines"} of ${dataset.slug}'s JSONL could not be read, and it may stand there (run citation-targets validate)`;
 }
 
 function noMatch(input: string, reason: string): ResolveResult {
