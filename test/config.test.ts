@@ -53,9 +53,37 @@ describe("config", () => {
     const error = await loadConfig(join(dir, ".citation-targets.json")).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OperationalError);
     expect((error as Error).message).toMatch(/is not valid:\n/);
-    expect((error as Error).message).toContain("(colour)");
+    expect((error as Error).message).toContain('unknown member "colour"');
     expect((error as Error).message).toContain("no-such-rule");
     expect((await cli(["validate"], dir)).code).toBe(2);
+  });
+
+  test("a misspelled member of an adopt section: one line, its place in the file and the member meant; no oneOf noise", async () => {
+    const config = join(dir, ".citation-targets.json");
+    await writeFile(
+      config,
+      '{ "adopt": [ { "datasets": ["laws/*"], "titleID": "{front.jurabk}",\n  "name": "{front.title}" } ] }\n',
+    );
+    const error = await loadConfig(config).catch((e: unknown) => e);
+    expect((error as Error).message).toBe(
+      `config ${config} is not valid:\n  /adopt/0: unknown member "titleID" (line 1, column 40): did you mean "titleId"?`,
+    );
+    // A package.json's section is placed in the package.json; a value of no type the member takes names the types.
+    await writeFile(config, "{}");
+    await writeFile(
+      join(dir, "package.json"),
+      '{\n  "citation-targets": {\n    "adopt": "laws/*", "lock": 1\n  }\n}\n',
+    );
+    const inPackage = await loadConfig(join(dir, "package.json")).catch((e: unknown) => e);
+    expect((inPackage as Error).message.split("\n").slice(1)).toEqual([
+      "  /lock (line 3, column 24) must be a string or false",
+      "  /adopt (line 3, column 5) must be an object or an array",
+    ]);
+    // validate reads no adopt section, but a config at fault stops it too (exit 2), saying so.
+    await writeFile(config, '{ "adopt": { "titleID": "x" } }');
+    const validated = await cli(["validate"], dir);
+    expect(validated.code).toBe(2);
+    expect(validated.stderr).toContain('/adopt: unknown member "titleID" (line 1, column 14): did you mean "titleId"?');
   });
 
   test("validate applies the config; flags win; --no-config ignores it", async () => {

@@ -423,6 +423,79 @@ describe("item 5: a Windows checkout (core.autocrlf=true)", () => {
     expect(await readFile(manifest)).not.toEqual(before.manifest);
   });
 
+  /** The mvfg repository with its markdown saved in CR LF (a Windows editor): the manifest and the JSONL stay LF. */
+  async function markdownInCrLf(): Promise<string> {
+    await repository();
+    const markdown = join(dir, "fixtures/datasets/mvfg/mvfg.md");
+    await writeFile(markdown, (await readFile(markdown, "utf8")).replaceAll("\n", "\r\n"));
+    return markdown;
+  }
+  const TO_LF =
+    "convert it back to LF: `sed -i 's/\\r$//' fixtures/datasets/mvfg/mvfg.md`, or `git checkout -- fixtures/datasets/mvfg/mvfg.md`";
+
+  test("lock and lock --check: only line endings differ (CR LF): nothing pinned, exit 0, the conversion named, neither lock nor update advised", async () => {
+    await markdownInCrLf();
+    const pinned = await readFile(join(dir, MANIFEST));
+    for (const args of [["--check"], []]) {
+      const locked = await runMain(["lock", "fixtures/datasets/mvfg", ...args], dir);
+      expect(locked.code, locked.stderr).toBe(0);
+      expect(locked.stderr).toContain(
+        `${MANIFEST}: only line endings differ (CR LF): mvfg.md is what the manifest pins`,
+      );
+      expect(locked.stderr).toContain(TO_LF);
+      expect(locked.stderr).not.toContain("run `citation-targets");
+    }
+    expect(await readFile(join(dir, MANIFEST))).toEqual(pinned);
+    const json = await runMain(["lock", "fixtures/datasets/mvfg", "--check", "--format", "json"], dir);
+    expect(JSON.parse(json.stdout)).toMatchObject({ status: "up-to-date", written: false, lineEndingsOnly: true });
+  });
+
+  test("lock and update refuse to pin an artifact that differs only in CR LF beside a real change; --check says to convert it first", async () => {
+    await markdownInCrLf();
+    await writeFile(join(dir, "fixtures/datasets/mvfg/anlage.md"), "# Anlage 1\n\nText.\n");
+    const pinned = await readFile(join(dir, MANIFEST));
+    const locked = await runMain(["lock", "fixtures/datasets/mvfg"], dir);
+    expect(locked.code).toBe(1);
+    expect(locked.stderr).toContain(
+      "mvfg.md: differs from its pin only in line endings (CR LF): lock would pin the CR LF bytes",
+    );
+    expect(locked.stderr).toContain(`hint: ${TO_LF}`);
+    const updated = await runMain(["update", "--no-cache"], dir);
+    expect(updated.code).toBe(1);
+    expect(updated.stderr).toContain(
+      "mvfg.md: differs from its pin only in line endings (CR LF): update would pin the CR LF bytes",
+    );
+    expect(await readFile(join(dir, MANIFEST))).toEqual(pinned);
+    const checked = await runMain(["lock", "fixtures/datasets/mvfg", "--check"], dir);
+    expect(checked.code).toBe(1);
+    expect(checked.stderr).toContain(
+      `hint: mvfg.md differs from its pin only in line endings (CR LF), which lock must not pin: ${TO_LF}`,
+    );
+  });
+
+  test("generate: an artifact that differs only in CR LF is said so, with the conversion, and no update advised", async () => {
+    await markdownInCrLf();
+    const generated = await runMain(["generate", MANIFEST], dir);
+    expect(generated.code).toBe(1);
+    expect(generated.stderr).toContain("mvfg.md: differs from its pin only in line endings (CR LF");
+    expect(generated.stderr).toContain(`hint: lock or update would pin the CR LF bytes; instead ${TO_LF}`);
+    expect(generated.stderr).not.toContain("citation-targets update");
+  });
+
+  test("update names the files to convert back to LF: the JSONL alone, or every file of a Windows checkout", async () => {
+    await repository();
+    const jsonl = join(dir, JSONL);
+    await writeFile(jsonl, (await readFile(jsonl, "utf8")).replaceAll("\n", "\r\n"));
+    const updated = await runMain(["update", "--no-cache"], dir);
+    expect(updated.code, updated.stderr).toBe(0);
+    expect(updated.stdout).toContain(`  convert it back to LF: \`sed -i 's/\\r$//' ${JSONL}\``);
+    const clone = await windowsCheckout();
+    const windows = await runMain(["update", "--check", "--no-cache"], clone);
+    expect(windows.stdout).toContain(
+      `  convert them back to LF: \`sed -i 's/\\r$//' fixtures/datasets/mvfg/mvfg.md ${MANIFEST} ${JSONL}\``,
+    );
+  });
+
   test("adopt writes .gitattributes (-text for the tooling folder and each dataset root): a Windows clone keeps LF and validates", async () => {
     await swissRepository();
     expect(await readFile(join(dir, ".gitattributes"), "utf8")).toBe(

@@ -110,8 +110,9 @@ function describeUpdatesRaw(results: readonly DatasetUpdate[], check: boolean): 
   for (const result of results) {
     if (result.lineEndingsOnly) {
       out.push(
-        `${result.slug}: only line endings differ (CR LF): ${result.manifest} and ${result.output} are up to date once CR LF is read as LF; nothing to update (keep the files LF: \`.gitattributes\`, which adopt writes)`,
+        `${result.slug}: only line endings differ (CR LF): ${result.manifest} and ${result.output} are up to date once CR LF is read as LF; nothing to update`,
       );
+      if (result.lineEndingsAdvice !== undefined) out.push(`  ${result.lineEndingsAdvice}`);
       continue;
     }
     if (isUpToDate(result)) {
@@ -160,9 +161,16 @@ function lockTextRaw(result: LockResult, shown: string, check: boolean, refresh:
         .map((line) => `  ${line}\n`)
         .join("")
     : "";
+  const { lineEndings } = result;
+  // Told as update tells it: not a change, and neither lock nor update is the fix (both would pin the CR LF bytes).
+  if (lineEndings?.only)
+    return `${shown}: only line endings differ (CR LF): ${lineEndings.artifacts.join(", ")} ${lineEndings.artifacts.length === 1 ? "is" : "are"} what the manifest pins once CR LF is read as LF; nothing to lock (a write would pin the CR LF bytes): ${lineEndings.advice}\n`;
   if (!check) return `${result.changed ? "wrote" : "unchanged"} ${shown} (${count})\n${changes}`;
   if (!result.changed) return `${shown} is up to date (${count})\n`;
-  return `${shown} is not up to date (${count}):\n${changes}hint: run \`${refresh}\` to refresh it, or \`citation-targets update ${shellQuote(shown)}\` to refresh it and regenerate the JSONL\n`;
+  const first = lineEndings
+    ? `${lineEndings.artifacts.join(", ")} ${lineEndings.artifacts.length === 1 ? "differs from its pin" : "differ from their pins"} only in line endings (CR LF), which lock must not pin: ${lineEndings.advice}; then `
+    : "";
+  return `${shown} is not up to date (${count}):\n${changes}hint: ${first}run \`${refresh}\` to refresh it, or \`citation-targets update ${shellQuote(shown)}\` to refresh it and regenerate the JSONL\n`;
 }
 
 /** The text report of `generate --check FILE` (standard error), `manifest` as given on the command line. */
@@ -298,6 +306,7 @@ export function lockJson(result: LockResult, shown: string, check: boolean, befo
       artifacts: result.manifest.artifacts.length,
       datasetDigest: { ...(before ? { before: before.datasetDigest } : {}), after: result.manifest.datasetDigest },
       changes: { ...artifactsJson(result.changes), fields },
+      ...(result.lineEndings?.only ? { lineEndingsOnly: true } : {}),
     },
     null,
     2,

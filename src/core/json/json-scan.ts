@@ -45,8 +45,11 @@ function escapePointer(key: string): string {
   return key.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
-/** Scans one JSON text and reports the first syntax error, every duplicate key, and the first non-canonical token. */
-export function scanJson(text: string): ScanResult {
+/**
+ * Scans one JSON text and reports the first syntax error, every duplicate key, and the first non-canonical token;
+ * `onKey` is told of each member's pointer and the index of its key.
+ */
+export function scanJson(text: string, onKey?: (pointer: string, index: number) => void): ScanResult {
   const result: ScanResult = { duplicates: [] };
   const stack: Frame[] = [];
   let i = 0;
@@ -177,6 +180,7 @@ export function scanJson(text: string): ScanResult {
       const key = readString();
       if (key === undefined) return result;
       const childPointer = `${frame.pointer}/${escapePointer(key)}`;
+      onKey?.(childPointer, keyIndex);
       const first = frame.keys.get(key);
       if (first !== undefined) {
         result.duplicates.push({ index: keyIndex, pointer: childPointer, key, firstIndex: first });
@@ -210,4 +214,15 @@ export function scanJson(text: string): ScanResult {
   if (i < text.length)
     return fail(`unexpected ${describeAt(i)} after the end of the value: expected one JSON value per line`);
   return result;
+}
+
+/** Line and column (1-based) of the key of the member at `pointer` in a JSON text; undefined when it has none. */
+export function keyPosition(text: string, pointer: string): { line: number; column: number } | undefined {
+  let found: number | undefined;
+  scanJson(text, (at, index) => {
+    if (at === pointer) found ??= index;
+  });
+  if (found === undefined) return undefined;
+  const before = text.slice(0, found);
+  return { line: before.split("\n").length, column: found - before.lastIndexOf("\n") };
 }

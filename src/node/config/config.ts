@@ -3,10 +3,12 @@ import type { RuleSetting } from "../../core/report/problem.js";
 import { DEFAULT_LEGISLATION_HOST, NON_EMPTY_STRING } from "../../core/schema/schema.js";
 import { ruleIds } from "../../rules/index.js";
 import { OperationalError } from "../errors.js";
-import { unknownRuleMessage } from "../../core/text.js";
+import { closest, unknownRuleMessage, valueAtPointer } from "../../core/text.js";
+import { keyPosition } from "../../core/json/json-scan.js";
+import type { ErrorObject } from "ajv/dist/2020.js";
 import { LEGISLATION_HOST_PATTERN } from "../../core/model.js";
 import { displayPath, foldersUpToRoot, statIfThere } from "../files/files.js";
-import { readJsonFile } from "../files/json-file.js";
+import { readJsonText } from "../files/json-file.js";
 import { describeAjvErrors, jsonFileValidator } from "./precompiled.js";
 
 /** What a config file may set for `validate`; every member is optional, and command-line flags win. */
@@ -200,9 +202,9 @@ export async function findConfig(cwd: string): Promise<LoadedConfig | undefined>
       // A FIFO, a device or a socket in a config's place (or a link to one) is read as every file is: refused by name,
       // never taken for no config.
       if (entry.key === undefined || !info.isFile()) return loadConfig(path);
-      const data = await readJsonFile(path, "config");
+      const { text, data } = await readJsonText(path, "config");
       if (data !== null && typeof data === "object" && entry.key in data)
-        return checkConfig(path, (data as Record<string, unknown>)[entry.key]);
+        return checkConfig(path, (data as Record<string, unknown>)[entry.key], { text, within: `/${entry.key}` });
     }
   }
   return undefined;
@@ -211,13 +213,22 @@ export async function findConfig(cwd: string): Promise<LoadedConfig | undefined>
 /** Reads and checks one config file (a `package.json` is read for its "citation-targets" member). */
 export async function loadConfig(path: string): Promise<LoadedConfig> {
   const absolute = resolve(path);
-  const data = await readJsonFile(absolute, "config");
+  const { text, data } = await readJsonText(absolute, "config");
   if (absolute.endsWith("package.json") && data !== null && typeof data === "object")
-    return checkConfig(absolute, (data as Record<string, unknown>)["citation-targets"] ?? {});
-  return checkConfig(absolute, data);
+    return checkConfig(absolute, (data as Record<string, unknown>)["citation-targets"] ?? {}, {
+      text,
+      within: "/citation-targets",
+    });
+  return checkConfig(absolute, data, { text, within: "" });
 }
 
-async function checkConfig(path: string, data: unknown): Promise<LoadedConfig> {
+/** `data`'s file: its text, and the pointer of `data` in it (a package.json's "citation-targets" member). */
+interface ConfigSource {
+  text: string;
+  within: string;
+}
+
+async function checkConfig(path: string, data: unknown, source: ConfigSource): Promise<LoadedConfig> {
   // Misspelled rule ids get a suggestion: Ajv would only say that the property name is not in the enum.
   const rules = (data as { rules?: unknown } | null)?.rules;
   const unknownRules =
@@ -236,7 +247,7 @@ async function checkConfig(path: string, data: unknown): Promise<LoadedConfig> {
           (e.keyword === "propertyNames" || e.propertyName !== undefined)
         ) && !(e.propertyName !== undefined && unknownRules.includes(e.propertyName)),
     );
-    const details = [...ruleLines, ...describeAjvErrors(ajvErrors)];
+    const details = [...ruleLines, ...describeConfigErrors(ajvErrors, schema, data, source)];
     throw new OperationalError(`config ${path} is not valid:\n${details.join("\n")}`);
   }
   const config = data as Config;
@@ -251,6 +262,80 @@ async function checkConfig(path: string, data: unknown): Promise<LoadedConfig> {
       ...(config.adopt !== undefined ? { adopt: relativeSections(config.adopt, base) } : {}),
     },
   };
+}
+
+/**
+ * The schema's errors for a config, a line each, told as its author meant the value: of a `oneOf`, only the errors of
+ * the branch the value's type selects (an array of adopt sections is not told that it must be an object), or one line
+ * naming the types allowed when none is; a member not allowed, with the member meant when one is near ("did you mean";
+ * else the members allowed); each with the line and column of its member in the file.
+ */
+function describeConfigErrors(
+  errors: readonly ErrorObject[],
+  schema: Record<string, unknown>,
+  data: unknown,
+  source: ConfigSource,
+): string[] {
+  const place = (pointer: string) => {
+    const at = keyPosition(source.text, `${source.within}${pointer}`);
+    return at === undefined ? "" : ` (line ${at.line}, column ${at.column})`;
+  };
+  // Of each oneOf, the errors of the branches the value's type does not select are dropped, and the oneOf's own.
+  const dropped = new Set<ErrorObject>();
+  const said = new Map<ErrorObject, string>();
+  for (const one of errors.filter((e) => e.keyword === "oneOf")) {
+    const prefix = `${one.schemaPath}/`;
+    const branches = schemaAt(schema, one.schemaPath) as Record<string, unknown>[];
+    const type = jsonType(valueAtPointer(data, one.instancePath));
+    const selected = branches.flatMap((branch, i) => (branchType(branch) === type ? [i] : []));
+    const kept = selected.length === 1 ? `${prefix}${selected[0]}/` : undefined;
+    for (const e of errors)
+      if (e.schemaPath.startsWith(prefix) && (kept === undefined || !e.schemaPath.startsWith(kept))) dropped.add(e);
+    if (selected.length === 1) dropped.add(one);
+    else said.set(one, `must be ${branches.map(describeBranch).join(" or ")}`);
+  }
+  const lines: string[] = [];
+  for (const e of errors) {
+    if (dropped.has(e)) continue;
+    const head = `  ${e.instancePath || "/"}`;
+    if (e.keyword === "additionalProperties") {
+      const member = String((e.params as { additionalProperty: string }).additionalProperty);
+      const parent = schemaAt(schema, e.schemaPath.slice(0, e.schemaPath.lastIndexOf("/"))) as { properties?: object };
+      const allowed = Object.keys(parent.properties ?? {});
+      const near = closest(member, allowed);
+      const pointer = `${e.instancePath}/${member.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+      lines.push(
+        `${head}: unknown member ${JSON.stringify(member)}${place(pointer)}: ${near !== undefined ? `did you mean ${JSON.stringify(near)}?` : `expected one of ${allowed.join(", ")}`}`,
+      );
+      continue;
+    }
+    const line = said.get(e) ?? describeAjvErrors([e])[0]!.slice(head.length + 1);
+    lines.push(`${head}${place(e.instancePath)} ${line}`);
+  }
+  return lines.slice(0, 10);
+}
+
+/** The part of a schema an Ajv schemaPath (`#/properties/adopt/oneOf`) names. */
+function schemaAt(schema: Record<string, unknown>, path: string): unknown {
+  return valueAtPointer(schema, path.replace(/^#/, ""));
+}
+
+/** The JSON type of a value, as a schema's `type` names it (an integer is a number). */
+function jsonType(value: unknown): string {
+  return value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
+}
+
+/** The JSON type a `oneOf` branch takes: its `type`, or its constant's. */
+function branchType(branch: Record<string, unknown>): string | undefined {
+  if (typeof branch.type === "string") return branch.type === "integer" ? "number" : branch.type;
+  return "const" in branch ? jsonType(branch.const) : undefined;
+}
+
+/** A `oneOf` branch in words: `an object`, `a string`, `false`. */
+function describeBranch(branch: Record<string, unknown>): string {
+  if ("const" in branch) return JSON.stringify(branch.const);
+  const type = String(branch.type);
+  return `${/^[aeiou]/.test(type) ? "an" : "a"} ${type}`;
 }
 
 /**

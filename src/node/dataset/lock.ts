@@ -1,5 +1,8 @@
 import { readdirSync, statSync } from "node:fs";
 import { readRegularFileSync } from "../files/regular-file.js";
+import { withoutCr } from "../files/crlf.js";
+import { backToLf } from "../files/back-to-lf.js";
+import { sha256Hex } from "../../core/bytes.js";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { checkDatasetFields } from "../../core/lock/dataset-fields.js";
 import { planDataset } from "../../core/records/generate.js";
@@ -81,6 +84,12 @@ export interface LockResult {
   previous?: LockManifest;
   /** The bytes of each artifact, as digested (with `keepContents`, when they fit). */
   contents?: Map<string, Buffer>;
+  /**
+   * Set when kept artifacts differ from their pin only in line endings (CR LF: a Windows editor, or a checkout with
+   * core.autocrlf=true), never pinned by a write: their paths, `only` when nothing else changed (the manifest is then
+   * the one there, with their pins, and is not written), and what to do about them.
+   */
+  lineEndings?: { artifacts: string[]; only: boolean; advice: string };
 }
 
 /** The difference between two manifests of one dataset, artifact by artifact. */
@@ -243,6 +252,43 @@ async function lockUnder(options: LockOptions, preloaded?: LoadedManifest): Prom
     } catch {
       old = undefined;
     }
+  // Kept artifacts whose bytes differ from their pin only in CR LF: not a change of the law, and never pinned (every
+  // digest, and the JSONL generated from them, would follow the CR LF bytes), as update writes nothing for them.
+  const crlf = existing === undefined ? [] : onlyLineEndings(artifacts, previous, root, contents);
+  let lineEndings: LockResult["lineEndings"];
+  if (crlf.length > 0) {
+    const pins = new Map(crlf.map((path) => [path, previous.get(path)!.sha256]));
+    const pinned = { ...content, artifacts: artifacts.map((a) => ({ ...a, sha256: pins.get(a.path) ?? a.sha256 })) };
+    const kept: LockManifest = { ...pinned, datasetDigest: computeDatasetDigest(pinned) };
+    const keptText = formatManifest(kept);
+    const shownRoot = displayPath(root, cwd) || ".";
+    const files = crlf.map((path) => displayPath(join(root, ...path.split("/")), cwd));
+    // The manifest of a checkout with core.autocrlf=true has CR LF too: as the artifacts, not a change.
+    if (old?.includes("\r\n")) files.push(displayPath(output, cwd));
+    const advice = backToLf(files, shownRoot);
+    if (keptText === old?.replaceAll("\r\n", "\n"))
+      return {
+        manifest: kept,
+        path: output,
+        text: keptText,
+        changed: false,
+        written: false,
+        changes: compareManifests(existing, kept),
+        bytes,
+        previous: existing!,
+        ...(contents ? { contents } : {}),
+        lineEndings: { artifacts: crlf, only: true, advice },
+      };
+    if (!options.check)
+      throw new DatasetError([
+        ...crlf.map(
+          (path) =>
+            `${path}: differs from its pin only in line endings (CR LF): lock would pin the CR LF bytes, so nothing was written`,
+        ),
+        `hint: ${advice}; then run lock again`,
+      ]);
+    lineEndings = { artifacts: crlf, only: false, advice };
+  }
   const changed = old !== text;
   if (changed && !options.check) await writeFileAtomic(output, text);
   return {
@@ -255,7 +301,28 @@ async function lockUnder(options: LockOptions, preloaded?: LoadedManifest): Prom
     bytes,
     ...(existing ? { previous: existing } : {}),
     ...(contents ? { contents } : {}),
+    ...(lineEndings ? { lineEndings } : {}),
   };
+}
+
+/**
+ * The kept artifacts whose bytes differ from their pin only in CR LF: with CR LF read as LF, they are what the previous
+ * manifest pins. Only the changed ones are read again, when their bytes were not kept.
+ */
+function onlyLineEndings(
+  artifacts: readonly ManifestArtifact[],
+  previous: ReadonlyMap<string, ManifestArtifact>,
+  root: string,
+  contents: ReadonlyMap<string, Buffer> | undefined,
+): string[] {
+  const found: string[] = [];
+  for (const artifact of artifacts) {
+    const pinned = previous.get(artifact.path)?.sha256;
+    if (pinned === undefined || pinned === artifact.sha256) continue;
+    const bytes = contents?.get(artifact.path) ?? readRegularFileSync(join(root, ...artifact.path.split("/")));
+    if (bytes.includes("\r\n") && sha256Hex(withoutCr(bytes)) === pinned) found.push(artifact.path);
+  }
+  return found;
 }
 
 /**

@@ -8,7 +8,9 @@ import { MANIFEST_DATASET_FIELDS } from "../../core/model.js";
 import { describeIoError, OperationalError } from "../errors.js";
 import { DEFAULT_MAX_ARTIFACT_BYTES, tooLarge } from "./dataset-files.js";
 import { shellQuote } from "../../core/text.js";
-import { ALLOW_OUTSIDE_FLAG, confinementRoot, isInside, realPathOf } from "../files/files.js";
+import { ALLOW_OUTSIDE_FLAG, confinementRoot, displayPath, isInside, realPathOf } from "../files/files.js";
+import { withoutCr } from "../files/crlf.js";
+import { backToLf } from "../files/back-to-lf.js";
 import { readJsonText } from "../files/json-file.js";
 import { openRegularSync } from "../files/regular-file.js";
 import { rootParts } from "./dataset-root.js";
@@ -137,15 +139,18 @@ export function resolveArtifact(root: string, path: string): string {
 export async function verifyArtifacts(
   loaded: LoadedManifest,
   shownManifest: string,
+  cwd: string,
   maxArtifactBytes = DEFAULT_MAX_ARTIFACT_BYTES,
 ): Promise<{ problems: string[]; bytes: number; sizes: number[] }> {
   const problems: string[] = [];
   const changed: string[] = [];
+  /** Of the changed, those that match their pin once CR LF is read as LF: to be converted back, not updated. */
+  const crlf: string[] = [];
   let bytes = 0;
   // One pass, synchronously: each file is small, and a sequential read of each beats the promise API's overhead.
   const sizes: number[] = [];
   const outcomes = loaded.manifest.artifacts.map(
-    (artifact, position): { problem?: string; changed?: boolean; missing?: boolean } => {
+    (artifact, position): { problem?: string; changed?: boolean; crlf?: boolean; missing?: boolean } => {
       try {
         const file = resolveArtifact(loaded.root, artifact.path);
         const { fd, info } = openRegularSync(file);
@@ -158,7 +163,8 @@ export async function verifyArtifacts(
         }
         bytes += content.length;
         sizes[position] = content.length;
-        return sha256Hex(content) !== artifact.sha256 ? { changed: true } : {};
+        if (sha256Hex(content) === artifact.sha256) return {};
+        return { changed: true, crlf: content.includes("\r\n") && sha256Hex(withoutCr(content)) === artifact.sha256 };
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === "ENOENT")
@@ -177,18 +183,34 @@ export async function verifyArtifacts(
       // Like the changed ones: the first few named, the rest counted (a manifest may list a million).
       if (++missing <= LISTED_AT_MOST) problems.push(outcome.problem!);
     } else if (outcome.problem !== undefined) problems.push(outcome.problem);
-    if (outcome.changed) changed.push(loaded.manifest.artifacts[i]!.path);
+    if (outcome.crlf) crlf.push(loaded.manifest.artifacts[i]!.path);
+    else if (outcome.changed) changed.push(loaded.manifest.artifacts[i]!.path);
   });
   if (missing > LISTED_AT_MOST) problems.push(`… and ${missing - LISTED_AT_MOST} more artifacts missing`);
+  for (const path of crlf.slice(0, LISTED_AT_MOST))
+    problems.push(
+      `${path}: differs from its pin only in line endings (CR LF: a Windows editor, or core.autocrlf=true?)`,
+    );
+  if (crlf.length > LISTED_AT_MOST)
+    problems.push(`… and ${crlf.length - LISTED_AT_MOST} more artifacts differ from their pins only in line endings`);
   for (const path of changed.slice(0, LISTED_AT_MOST))
     problems.push(`${path}: changed since the lock manifest was written (its sha256 is no longer the one pinned)`);
   if (changed.length > LISTED_AT_MOST)
     problems.push(
       `… and ${changed.length - LISTED_AT_MOST} more artifacts changed since the lock manifest was written`,
     );
+  // Not lock or update for the CR LF ones: either would pin the CR LF bytes.
+  const toLf =
+    crlf.length > 0
+      ? backToLf(
+          crlf.map((path) => displayPath(join(loaded.root, ...path.split("/")), cwd)),
+          displayPath(loaded.root, cwd) || ".",
+        )
+      : undefined;
   if (changed.length > 0 || missing > 0)
     problems.push(
-      `hint: the lock manifest ${shownManifest} is out of date: run \`citation-targets update ${shellQuote(shownManifest)}\` to refresh it and regenerate`,
+      `hint: the lock manifest ${shownManifest} is out of date: ${toLf !== undefined ? `first ${toLf}; then ` : ""}run \`citation-targets update ${shellQuote(shownManifest)}\` to refresh it and regenerate`,
     );
+  else if (toLf !== undefined) problems.push(`hint: lock or update would pin the CR LF bytes; instead ${toLf}`);
   return { problems, bytes, sizes };
 }

@@ -118,7 +118,7 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
     refuseOverOtherDataset(output, loaded.path, loaded.manifest.slug, options.output);
   }
   const verifyAll = async () => {
-    const verified = await verifyArtifacts(loaded, shown, options.maxArtifactBytes);
+    const verified = await verifyArtifacts(loaded, shown, options.cwd ?? process.cwd(), options.maxArtifactBytes);
     if (verified.problems.length > 0) throw new DatasetError(verified.problems);
     return verified;
   };

@@ -39,6 +39,7 @@ import {
 } from "../files/regular-file.js";
 import { openAtomic } from "../writes/write.js";
 import { onlyLineEndings } from "../files/line-endings.js";
+import { backToLf } from "../files/back-to-lf.js";
 import { compareStreamed, type StreamedComparison } from "./streamed-compare.js";
 import { configVersionTemplates, markdownChanged } from "./version-templates.js";
 
@@ -81,6 +82,8 @@ export interface DatasetUpdate {
    * core.autocrlf=true): nothing for update to do; its files need LF (`.gitattributes`, adopt writes it).
    */
   lineEndingsOnly?: boolean;
+  /** With lineEndingsOnly: what to do about the files that hold CR LF (convert them back to LF, with the commands). */
+  lineEndingsAdvice?: string;
   /** The manifest was there and its JSONL was not (deleted, or never generated): it is written again. */
   outputMissing?: true;
 }
@@ -346,7 +349,7 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
   if (
     before !== undefined &&
     added.length + removed.length + fields.length === 0 &&
-    (changed.length > 0 || crlfIn(output)) &&
+    (changed.length > 0 || locked.lineEndings?.only || crlfIn(output)) &&
     (await onlyLineEndings(before, root, output))
   ) {
     // A Windows checkout: not a change of the law. Nothing is written, with or without --check: a write would pin every
@@ -367,10 +370,28 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
         written: false,
         warnings: [],
         lineEndingsOnly: true,
+        lineEndingsAdvice: backToLf(
+          [
+            ...(locked.lineEndings?.artifacts ?? []).map((path) => displayPath(join(root, ...path.split("/")), cwd)),
+            ...(loaded?.text.includes("\r\n") ? [shownManifest] : []),
+            ...(crlfIn(output) ? [base.output] : []),
+          ],
+          displayPath(root, cwd) || ".",
+        ),
       },
       temporaries,
     };
   }
+  // Some artifacts differ from their pin only in CR LF, and something else changed (or the JSONL is not what generate
+  // writes from them): lock keeps their pins, and regenerating would follow their CR LF bytes. They go back to LF first.
+  if (locked.lineEndings !== undefined)
+    throw new DatasetError([
+      ...locked.lineEndings.artifacts.map(
+        (path) =>
+          `${shownManifest}: ${path}: differs from its pin only in line endings (CR LF): update would pin the CR LF bytes`,
+      ),
+      `${shownManifest}: hint: ${locked.lineEndings.advice}; then run update again`,
+    ]);
   const key = task.cache ? cacheKey(task.cache.generator, locked.text, task.limits) : undefined;
 
   // The cache: when the JSONL there is byte for byte what this manifest generated before, it is what it would generate
