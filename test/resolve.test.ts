@@ -421,7 +421,9 @@ describe("resolve, with unit targets", () => {
   });
 
   test("an enclosing match says why: the unit that is not there, a Satz, a Satz before a list that restarts", () => {
-    expect(index.resolve("§ 823 Abs. 3 BGB").reason).toBe("§-823 has no Abs. 3: the target that holds it");
+    expect(index.resolve("§ 823 Abs. 3 BGB").reason).toBe(
+      "§-823 has no Abs. 3 among its targets: the target that holds it",
+    );
     expect(index.resolve("§ 823 Abs. 1 S. 2 BGB").reason).toBe(
       "S. 2 is no target of its own (Sätze are not marked in the text): the target that holds it",
     );
@@ -536,11 +538,15 @@ describe("resolve, with unit targets", () => {
     const fields = { slug: "agg", titleId: "AGG", name: "Allgemeines Gleichbehandlungsgesetz" };
     const withUnits = new ResolveIndex([dataset({ ...fields, units: true }, addresses)]);
     expect(answer(withUnits, "§ 1 Abs. 2 Nr. 3 AGG")).toBe("enclosing agg/index.md#§-1");
-    expect(withUnits.resolve("§ 1 Abs. 2 Nr. 3 AGG").reason).toBe("§-1 has no Abs. 2: the target that holds it");
+    expect(withUnits.resolve("§ 1 Abs. 2 Nr. 3 AGG").reason).toBe(
+      "§-1 has no Abs. 2 among its targets: the target that holds it",
+    );
     expect(withUnits.resolve("§ 1 Satz 2 AGG").reason).toBe(
       "Satz 2 is no target of its own (Sätze are not marked in the text): the target that holds it",
     );
-    expect(withUnits.resolve("§ 3 Abs. 3 AGG").reason).toBe("§-3 has no Abs. 3: the target that holds it");
+    expect(withUnits.resolve("§ 3 Abs. 3 AGG").reason).toBe(
+      "§-3 has no Abs. 3 among its targets: the target that holds it",
+    );
     // The same records without `units` (a dataset that stops at the heading): § 1's answer needs no reason.
     const without = new ResolveIndex([dataset(fields, addresses)]);
     expect(without.resolve("§ 1 Abs. 2 Nr. 3 AGG")).not.toHaveProperty("reason");
@@ -573,7 +579,9 @@ describe("resolve, with unit targets", () => {
       ["SCHEDULE 1 privacy-act-1988-c97", "unit privacy-act-1988-c97/act.md#schedule-1"],
     ])
       expect(answer(annexed, input as string), input).toBe(expected);
-    expect(annexed.resolve("Anlage 1 § 9 MusterG").reason).toBe("anlage-1 has no § 9: the target that holds it");
+    expect(annexed.resolve("Anlage 1 § 9 MusterG").reason).toBe(
+      "anlage-1 has no § 9 among its targets: the target that holds it",
+    );
   });
 
   test("Paragraph, Paragraf and Section name a § in a law of §§; a word for another kind is said", () => {

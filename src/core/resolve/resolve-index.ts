@@ -568,7 +568,9 @@ export class ResolveIndex {
             // Said of a target with units below it, or of any in a dataset with units (a section of one sentence has
             // none); in a dataset without units the answer stops at the heading: nothing to say.
             else if (exact && (hasUnitsBelow(record) || indexed.units === true))
-              reason ??= `${addresses[record]!.split("#")[1]} has no ${named(step)}: the target that holds it`;
+              // "among its targets": a unit written in the text but not marked as one (a label that starts no line of
+              // its own: README, "Citing below the heading") is not said to be missing from the law.
+              reason ??= `${addresses[record]!.split("#")[1]} has no ${named(step)} among its targets: the target that holds it`;
             exact = false;
             continue;
           }
@@ -607,7 +609,7 @@ export class ResolveIndex {
                 .map((step): [number, number] => [step.start, step.end]),
               ...lawRange,
             ],
-            reason: `${address.split("#")[1]} has no ${input.slice(innermost.start, innermost.end)}${lost === "" ? ":" : ` in the lines read: ${lost};`} the target that holds it`,
+            reason: `${address.split("#")[1]} has no ${input.slice(innermost.start, innermost.end)}${lost === "" ? " among its targets:" : ` in the lines read: ${lost};`} the target that holds it`,
             ...(lost === "" ? {} : { incomplete: true as const }),
           });
         }
