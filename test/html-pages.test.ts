@@ -152,6 +152,44 @@ describe("view: a dataset as a page", () => {
     expect(await axeViolations(dom)).toEqual([]);
   });
 
+  test("a link to one target (the page, # and its citationAddress) marks it, opens its text; the head links the official text", async () => {
+    const output = join(dir, "mvfg-links.html");
+    expect((await run(["view", ".tooling/citation-targets/mvfg.jsonl", "-o", output], repoRoot)).code).toBe(0);
+    const html = await readFile(output, "utf8");
+    const expected = await records(join(repoRoot, ".tooling/citation-targets/mvfg.jsonl"));
+    const { JSDOM, VirtualConsole } = await import("jsdom");
+    const at = async (hash: string) => {
+      const page = new JSDOM(html, {
+        runScripts: "dangerously",
+        pretendToBeVisual: true,
+        url: `http://localhost/mvfg.html${hash}`,
+        virtualConsole: new VirtualConsole(),
+      });
+      if (page.window.document.readyState !== "complete")
+        await new Promise((resolve) => page.window.addEventListener("load", resolve));
+      return page;
+    };
+    const marked = (dom: InstanceType<typeof JSDOM>) =>
+      [...dom.window.document.querySelectorAll("li.here")].map((li) => li.querySelector(".addr")!.textContent);
+    // As a browser sends it: the § percent-encoded.
+    const dom = await at("#mvfg/mvfg.md#%C2%A7-1");
+    expect(marked(dom)).toEqual(["mvfg/mvfg.md#§-1"]);
+    const li = dom.window.document.querySelector("li.here")!;
+    expect(li.querySelector("button.tx")!.getAttribute("aria-expanded")).toBe("true");
+    expect((li.querySelector(":scope > div.text") as HTMLElement).hidden).toBe(false);
+    expect(li.querySelector(":scope > div.text")!.textContent).toContain("Anwendungsbereich");
+    // Another target's link: the mark moves.
+    dom.window.location.hash = "#mvfg/mvfg.md#%C2%A7-2";
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(marked(dom)).toEqual(["mvfg/mvfg.md#§-2"]);
+    // An address the page does not hold marks nothing.
+    expect(marked(await at("#mvfg/mvfg.md#%C2%A7-99"))).toEqual([]);
+    const official = dom.window.document.querySelector("header a, h1 + p a")!;
+    expect(official.textContent).toBe("the official text");
+    expect(official.getAttribute("href")).toBe((expected[0] as unknown as { sourceTextUrl: string }).sourceTextUrl);
+    expect(official.getAttribute("href")).toMatch(/^https:\/\//);
+  });
+
   test("a text's lists keep their numbers and bullets inside the tree (the tree's rules are its own items' only)", () => {
     const page = renderDatasetPage({
       file: "gesetz.jsonl",

@@ -35,6 +35,8 @@ export interface DatasetView {
   name?: string;
   titleId?: string;
   versionDate?: string;
+  /** The official text of this version (the records' sourceTextUrl), linked from the page's head. */
+  sourceTextUrl?: string;
   targets: ViewTarget[];
   /** Set when the texts were left out (larger than the limit): the page keeps the tree and the search. */
   textsOmitted?: { bytes: number; limit: number };
@@ -76,6 +78,8 @@ const STYLE = `
 .search input{font:inherit;width:min(32rem,100%);padding:.3rem .5rem;border:1px solid #767676;border-radius:4px}
 #status{margin-left:.6rem}
 ul.tree,li[data-i]>ul{list-style:none;margin:0;padding-left:1.3rem}
+li.here>.row{background:#fff4c2;outline:2px solid #8a6d00}
+li[data-i]{scroll-margin-top:4rem}
 ul.tree{padding-left:0}
 li[data-i]{margin:.15rem 0;content-visibility:auto;contain-intrinsic-size:auto 2.6em}
 .row{padding:.15rem .3rem;border-radius:3px}
@@ -247,6 +251,30 @@ const SCRIPT = `(() => {
   input.addEventListener("input", search);
   document.getElementById("search").addEventListener("submit", (event) => { event.preventDefault(); search(); });
   if (input.value !== "") search();
+  // A link to one target: the page's address, # and the target's citationAddress (view.html#gg/index.md#art-1, as
+  // resolve prints it). The target is shown (a search that hides it is cleared), marked, its text opened, and scrolled
+  // to; an address the page does not hold changes nothing.
+  function goTo() {
+    let wanted;
+    try { wanted = decodeURIComponent(location.hash.slice(1)); } catch (error) { return; }
+    if (wanted === "") return;
+    const li = rows.find((row) => row.querySelector(".addr").textContent === wanted);
+    if (!li) return;
+    if (li.hidden) { input.value = ""; search(); }
+    for (const row of document.querySelectorAll("li.here")) row.classList.remove("here");
+    li.classList.add("here");
+    const button = li.querySelector(":scope > .row button.tx");
+    if (button && button.getAttribute("aria-expanded") === "false") button.click();
+    // Again once the rows below the window have been laid out (content-visibility: their sizes were estimates).
+    const scroll = () => { if (li.scrollIntoView) li.scrollIntoView({ block: "start" }); };
+    scroll();
+    if (window.requestAnimationFrame) requestAnimationFrame(() => requestAnimationFrame(scroll));
+  }
+  window.addEventListener("hashchange", goTo);
+  // Once the page has loaded: the browser's own look for the fragment (no element has it as an id) comes before and
+  // would otherwise leave the page at its top.
+  if (document.readyState === "complete") goTo();
+  else window.addEventListener("load", goTo);
 })();`;
 
 function row(target: ViewTarget): string {
@@ -323,6 +351,12 @@ export function renderDatasetPagePieces(view: DatasetView): Generator<string, vo
     view.slug !== undefined ? `slug <code>${escapeHtml(view.slug)}</code>` : undefined,
     view.titleId !== undefined ? `title <code>${escapeHtml(view.titleId)}</code>` : undefined,
     view.versionDate !== undefined ? `version of ${escapeHtml(view.versionDate)}` : undefined,
+    // The schema holds it to https (rule schema); anything else read from a file not checked is shown, not linked.
+    view.sourceTextUrl !== undefined
+      ? /^https:\/\//.test(view.sourceTextUrl)
+        ? `<a href="${escapeHtml(view.sourceTextUrl)}" rel="noopener noreferrer">the official text</a>`
+        : `official text <code>${escapeHtml(view.sourceTextUrl)}</code>`
+      : undefined,
     `from <code>${escapeHtml(view.file)}</code>`,
   ].filter((f) => f !== undefined);
   const omitted = view.textsOmitted

@@ -196,6 +196,27 @@ describe("the pages in Chromium", () => {
     await page.close();
   });
 
+  test("view: a link to one target scrolls to it, marks it and opens its text; no axe-core violation", async () => {
+    const file = join(dir, "privacy-act-1988-link.html");
+    expect(await run(["view", ".tooling/citation-targets/privacy-act-1988.jsonl", "-o", file], repoRoot)).toBe(0);
+    const page = await browser.newPage({ viewport: { width: 1100, height: 760 }, deviceScaleFactor: 1 });
+    await page.goto(`${pathToFileURL(file).href}#privacy-act-1988/part-iii/division-1/section-13.md#13`, {
+      waitUntil: "load",
+    });
+    const here = page.locator("li.here");
+    await expect(here.count()).resolves.toBe(1);
+    await expect(here.locator(":scope > .row .addr").textContent()).resolves.toBe(
+      "privacy-act-1988/part-iii/division-1/section-13.md#13",
+    );
+    await expect(here.locator(":scope > div.text").isVisible()).resolves.toBe(true);
+    // Scrolled to: its row at the top of the window, below the search bar.
+    const box = await here.locator(":scope > .row").boundingBox();
+    expect(box!.y).toBeGreaterThan(0);
+    expect(box!.y).toBeLessThan(200);
+    expect(await axe(page)).toEqual([]);
+    await page.close();
+  });
+
   test("diff --format html: failing changes first, texts side by side, approvals; no request beyond the page; no axe-core violation", async () => {
     const repo = await amendedRepository(dir);
     expect(

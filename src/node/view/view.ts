@@ -114,6 +114,7 @@ export async function viewDataset(options: ViewOptions): Promise<ViewResult> {
     ...(text(dataset.name) !== undefined ? { name: text(dataset.name)! } : {}),
     ...(text(dataset.titleId) !== undefined ? { titleId: text(dataset.titleId)! } : {}),
     ...(text(dataset.versionDate) !== undefined ? { versionDate: text(dataset.versionDate)! } : {}),
+    ...(text(dataset.sourceTextUrl) !== undefined ? { sourceTextUrl: text(dataset.sourceTextUrl)! } : {}),
     ...(omitted ? { textsOmitted: { bytes, limit } } : {}),
     ...(options.toolVersion !== undefined ? { toolVersion: options.toolVersion } : {}),
   };
