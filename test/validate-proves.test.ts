@@ -431,7 +431,7 @@ describe("item 5: a Windows checkout (core.autocrlf=true)", () => {
     return markdown;
   }
   const TO_LF =
-    "convert it back to LF: `sed -i 's/\\r$//' fixtures/datasets/mvfg/mvfg.md`, or `git checkout -- fixtures/datasets/mvfg/mvfg.md`";
+    "convert it back to LF (the line endings only: edits are kept): `sed -i 's/\\r$//' fixtures/datasets/mvfg/mvfg.md` (on macOS, `sed -i ''`)";
 
   test("lock and lock --check: only line endings differ (CR LF): nothing pinned, exit 0, the conversion named, neither lock nor update advised", async () => {
     await markdownInCrLf();
@@ -473,6 +473,30 @@ describe("item 5: a Windows checkout (core.autocrlf=true)", () => {
     );
   });
 
+  test("many files in CR LF beside a real edit: the advice converts the line endings of the folder's markdown and keeps the edit", async () => {
+    await repository();
+    const folder = join(dir, "fixtures/datasets/mvfg");
+    for (let k = 1; k <= 6; k++) await writeFile(join(folder, `anlage-${k}.md`), `# Anlage ${k}\n\nText ${k}.\n`);
+    expect((await runMain(["lock", "fixtures/datasets/mvfg", "-o", MANIFEST], dir)).code).toBe(0);
+    for (let k = 1; k <= 6; k++) {
+      const file = join(folder, `anlage-${k}.md`);
+      await writeFile(file, (await readFile(file, "utf8")).replaceAll("\n", "\r\n"));
+    }
+    const mvfg = join(folder, "mvfg.md");
+    await writeFile(mvfg, `${await readFile(mvfg, "utf8")}\nEin neuer Satz.\n`);
+    const locked = await runMain(["lock", "fixtures/datasets/mvfg", "-o", MANIFEST], dir);
+    expect(locked.code).toBe(1);
+    expect(locked.stderr).not.toContain("git checkout");
+    const command = /`(find [^`]+)`/.exec(locked.stderr)?.[1];
+    expect(command).toBe(
+      "find fixtures/datasets/mvfg -type f \\( -name '*.md' -o -name '*.markdown' \\) -exec sed -i 's/\\r$//' {} +",
+    );
+    execFileSync("sh", ["-c", command!], { cwd: dir });
+    expect(await readFile(mvfg, "utf8")).toContain("Ein neuer Satz.");
+    expect(await readFile(join(folder, "anlage-1.md"), "utf8")).toBe("# Anlage 1\n\nText 1.\n");
+    expect((await runMain(["lock", "fixtures/datasets/mvfg", "-o", MANIFEST], dir)).code).toBe(0);
+  });
+
   test("generate: an artifact that differs only in CR LF is said so, with the conversion, and no update advised", async () => {
     await markdownInCrLf();
     const generated = await runMain(["generate", MANIFEST], dir);
@@ -488,11 +512,13 @@ describe("item 5: a Windows checkout (core.autocrlf=true)", () => {
     await writeFile(jsonl, (await readFile(jsonl, "utf8")).replaceAll("\n", "\r\n"));
     const updated = await runMain(["update", "--no-cache"], dir);
     expect(updated.code, updated.stderr).toBe(0);
-    expect(updated.stdout).toContain(`  convert it back to LF: \`sed -i 's/\\r$//' ${JSONL}\``);
+    expect(updated.stdout).toContain(
+      `  convert it back to LF (the line endings only: edits are kept): \`sed -i 's/\\r$//' ${JSONL}\``,
+    );
     const clone = await windowsCheckout();
     const windows = await runMain(["update", "--check", "--no-cache"], clone);
     expect(windows.stdout).toContain(
-      `  convert them back to LF: \`sed -i 's/\\r$//' fixtures/datasets/mvfg/mvfg.md ${MANIFEST} ${JSONL}\``,
+      `  convert them back to LF (the line endings only: edits are kept): \`sed -i 's/\\r$//' fixtures/datasets/mvfg/mvfg.md ${MANIFEST} ${JSONL}\``,
     );
   });
 
