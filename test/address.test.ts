@@ -151,19 +151,38 @@ describe("local coordinates", () => {
     // An article inserted before the chapter moves no address (it was `art-19/ii`, then `art-19a/ii`).
     const amended = [...gg.slice(0, 3), h("Art 19a", 3), gg[3]!];
     expect(assignLocalCoordinates(amended)).toEqual(["i", "art-1", "art-19", "art-19a", "ii"]);
-    // Items of the provision close with it; a § inside an article closes, the article stays while the item is on its
-    // level (a § after it is still the article's).
+    // Items of the provision close with it.
     expect(assignLocalCoordinates([h("§ 2", 3), h("1.", 4), h("II.", 2), h("1.", 3)])).toEqual([
       "§-2",
       "§-2/1",
       "ii",
       "ii/1",
     ]);
+    // A § inside an article closes and gives the scope back to the article while the item is on the article's level
+    // or below it: the item is the article's whether or not a deeper § came before it (inserting one moves nothing).
     expect(assignLocalCoordinates([h("Art 2", 2), h("§ 1", 3), h("II.", 2), h("§ 2", 3)])).toEqual([
       "art-2",
       "art-2/§-1",
-      "ii",
+      "art-2/ii",
       "art-2/§-2",
+    ]);
+    expect(assignLocalCoordinates([h("Art 1", 2), h("I. Teil", 3), h("§ 2", 4)])).toEqual([
+      "art-1",
+      "art-1/i",
+      "art-1/§-2",
+    ]);
+    expect(assignLocalCoordinates([h("Art 1", 2), h("§ 1", 4), h("I. Teil", 3), h("§ 2", 4)])).toEqual([
+      "art-1",
+      "art-1/§-1",
+      "art-1/i",
+      "art-1/§-2",
+    ]);
+    // Shallower than the article too: both close.
+    expect(assignLocalCoordinates([h("Art 1", 3), h("§ 1", 4), h("II.", 2), h("§ 2", 4)])).toEqual([
+      "art-1",
+      "art-1/§-1",
+      "ii",
+      "§-2",
     ]);
     // On the provision's own level or below it, an item is the provision's (levels lie there).
     expect(assignLocalCoordinates([h("§ 2", 2), h("1.", 2), h("2.", 3)])).toEqual(["§-2", "§-2/1", "§-2/2"]);

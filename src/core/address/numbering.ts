@@ -60,7 +60,8 @@ export function assignLocalCoordinates(headings: (HeadingInput | undefined)[]): 
   const subjectAnnex =
     firstHeading !== -1 && designations[firstHeading]?.kind === "annex" && annexes === 1 ? firstHeading : -1;
   let article: string | undefined;
-  let articleDepth = 0;
+  /** The open article as the provision it opened: the scope again when a § inside it closes before an item. */
+  let articleProvision: (Scope & { raw: string; german: boolean }) | undefined;
   let provision: (Scope & { raw: string; german: boolean }) | undefined;
   const items: { rank: number; key: string; depth: number }[] = [];
   let lastDesignated: string | undefined;
@@ -141,25 +142,28 @@ export function assignLocalCoordinates(headings: (HeadingInput | undefined)[]): 
         let raw = d.key;
         if (d.kind === "paragraph" && article !== undefined) raw = `${article}/${d.key}`;
         else if (annex?.qualifies) raw = `${annex.key}/${d.key}`;
-        if (d.kind === "article") {
-          article = raw;
-          articleDepth = heading.depth;
-        }
+        if (d.kind === "article") article = raw;
         local = emit(raw);
         provision = { local, depth: heading.depth, raw, german: d.kind !== "section" };
+        if (d.kind === "article") articleProvision = provision;
         items.length = 0;
         break;
       }
       case "item": {
         // An item on a shallower heading level than the open provision is no part of it: `## II. Der Bund und die
         // Länder` after `### Art 19` of the Grundgesetz is a chapter of the law, a sibling of `## I. Die Grundrechte`,
-        // not `art-19/ii` (which an article inserted before it would move). The provision closes with its items, and
-        // its article when the item is shallower than that too. Levels are trusted only this far: an item on the
-        // provision's level or below it nests by its rank, as before.
+        // not `art-19/ii` (which an article inserted before it would move). The provision closes with its items; a §
+        // inside an article gives the scope back to the article, unless the item is shallower than that too, which
+        // closes it (so `I.` after `Art 1` is `art-1/i` whether or not a deeper § came between them). Levels are
+        // trusted only this far: an item on the provision's level or below it nests by its rank, as before.
         if (provision !== undefined && heading.depth < provision.depth) {
-          if (article !== undefined && heading.depth < articleDepth) article = undefined;
-          provision = undefined;
           items.length = 0;
+          const inArticle = article !== undefined && articleProvision !== undefined && provision !== articleProvision;
+          if (inArticle && heading.depth >= articleProvision!.depth) provision = articleProvision;
+          else {
+            provision = undefined;
+            article = undefined;
+          }
         }
         while (items.length > 0 && items[items.length - 1]!.rank >= d.rank!) items.pop();
         const chain = keysThen(items, d.key);
