@@ -79,6 +79,12 @@ describe("config", () => {
       "  /lock (line 3, column 24) must be a string or false",
       "  /adopt (line 3, column 5) must be an object or an array",
     ]);
+    // `true` where a string or false is taken: the branches named, not "must be false" (true is a boolean too).
+    await writeFile(join(dir, "package.json"), '{ "citation-targets": { "lock": true } }\n');
+    const truly = await loadConfig(join(dir, "package.json")).catch((e: unknown) => e);
+    expect((truly as Error).message.split("\n").slice(1)).toEqual([
+      "  /lock (line 1, column 25) must be a string or false",
+    ]);
     // validate reads no adopt section, but a config at fault stops it too (exit 2), saying so.
     await writeFile(config, '{ "adopt": { "titleID": "x" } }');
     const validated = await cli(["validate"], dir);

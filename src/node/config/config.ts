@@ -286,8 +286,8 @@ function describeConfigErrors(
   for (const one of errors.filter((e) => e.keyword === "oneOf")) {
     const prefix = `${one.schemaPath}/`;
     const branches = schemaAt(schema, one.schemaPath) as Record<string, unknown>[];
-    const type = jsonType(valueAtPointer(data, one.instancePath));
-    const selected = branches.flatMap((branch, i) => (branchType(branch) === type ? [i] : []));
+    const value = valueAtPointer(data, one.instancePath);
+    const selected = branches.flatMap((branch, i) => (selects(branch, value) ? [i] : []));
     const kept = selected.length === 1 ? `${prefix}${selected[0]}/` : undefined;
     for (const e of errors)
       if (e.schemaPath.startsWith(prefix) && (kept === undefined || !e.schemaPath.startsWith(kept))) dropped.add(e);
@@ -325,10 +325,14 @@ function jsonType(value: unknown): string {
   return value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
 }
 
-/** The JSON type a `oneOf` branch takes: its `type`, or its constant's. */
-function branchType(branch: Record<string, unknown>): string | undefined {
-  if (typeof branch.type === "string") return branch.type === "integer" ? "number" : branch.type;
-  return "const" in branch ? jsonType(branch.const) : undefined;
+/**
+ * Whether a value is what a `oneOf` branch is about: of the branch's `type`, or its constant itself (`true` is not the
+ * branch `false`, though both are booleans: it is told the branches, not "must be false").
+ */
+function selects(branch: Record<string, unknown>, value: unknown): boolean {
+  if ("const" in branch) return branch.const === value;
+  if (typeof branch.type !== "string") return false;
+  return (branch.type === "integer" ? "number" : branch.type) === jsonType(value);
 }
 
 /** A `oneOf` branch in words: `an object`, `a string`, `false`. */
