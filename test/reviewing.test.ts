@@ -107,9 +107,9 @@ describe("1. approvals by law and version", () => {
       "zpo/index.md#§-2": undefined,
     });
     expect(report.warnings).toEqual([
-      'approval {"kind":"record-removed","dataset":"rabattg"} names no versionDate, so it approves such a change in every version of the law (here rabattg 2024-01-01), not only the one it was reviewed for: name its "dataset" and that "versionDate" (--write-approvals writes its entries so)',
-      'approval {"addressPrefix":"zpo/index.md#§-1"} names no versionDate, so it approves such a change in every version of the law (here zpo 2025-07-01), not only the one it was reviewed for: name its "dataset" and that "versionDate" (--write-approvals writes its entries so)',
-      'approval {"kind":"record-changed","addressPrefix":"stgb/"} names no versionDate, so it approves such a change in every version of the law (here stgb 2025-07-01), not only the one it was reviewed for: name its "dataset" and that "versionDate" (--write-approvals writes its entries so)',
+      'approval {"kind":"record-removed","dataset":"rabattg"} names no versionDate, so it approves such a change in every version of the law (here rabattg 2024-01-01), not only the one it was reviewed for: name its "dataset" and that "versionDate" by hand (--write-approvals writes new entries so, and leaves this one as it is)',
+      'approval {"addressPrefix":"zpo/index.md#§-1"} names no versionDate, so it approves such a change in every version of the law (here zpo 2025-07-01), not only the one it was reviewed for: name its "dataset" and that "versionDate" by hand (--write-approvals writes new entries so, and leaves this one as it is)',
+      'approval {"kind":"record-changed","addressPrefix":"stgb/"} names no versionDate, so it approves such a change in every version of the law (here stgb 2025-07-01), not only the one it was reviewed for: name its "dataset" and that "versionDate" by hand (--write-approvals writes new entries so, and leaves this one as it is)',
     ]);
     expect(hasAddressPrefix("mvfg/mvfg.md#art-3/§-82", "mvfg/mvfg.md#art-3/§-82")).toBe(true);
     expect(hasAddressPrefix("mvfg/mvfg.md#art-3/§-82/abs-1", "mvfg/mvfg.md#art-3/§-82")).toBe(true);
@@ -336,7 +336,7 @@ describe("1b. a removal approved in one version", () => {
     expect(applyApprovals(again, [unscoped])).toEqual([]);
     expect(again[0]!.changes[0]!.approved).toEqual({ reason: "aufgehoben" });
     expect(approvalWarnings([unscoped], [], again)).toEqual([
-      'approval {"address":"mg/index.md#§-10","kind":"record-removed"} names no versionDate, so it approves such a change in every version of the law (here mg 2026-01-01), not only the one it was reviewed for: name its "dataset" and that "versionDate" (--write-approvals writes its entries so)',
+      'approval {"address":"mg/index.md#§-10","kind":"record-removed"} names no versionDate, so it approves such a change in every version of the law (here mg 2026-01-01), not only the one it was reviewed for: name its "dataset" and that "versionDate" by hand (--write-approvals writes new entries so, and leaves this one as it is)',
     ]);
   });
 });

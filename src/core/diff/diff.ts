@@ -421,7 +421,7 @@ export function approvalWarnings(
     const version = unscopedVersion(approval, pairs);
     if (version !== undefined)
       return [
-        `approval ${describeApproval(approval)} names no versionDate, so it approves such a change in every version of the law (here ${version}), not only the one it was reviewed for: name its "dataset" and that "versionDate" (--write-approvals writes its entries so)`,
+        `approval ${describeApproval(approval)} names no versionDate, so it approves such a change in every version of the law (here ${version}), not only the one it was reviewed for: name its "dataset" and that "versionDate" by hand (--write-approvals writes new entries so, and leaves this one as it is)`,
       ];
     return [];
   });
