@@ -173,6 +173,24 @@ describe("the units of each legal system's fixture", () => {
       "14/para-b\t(b)",
     ]);
   });
+
+  test("Australian subsections printed as paragraphs are Absätze: an inserted (1A) is one of its own, abs-1a", async () => {
+    const section =
+      "#### 8  Financial records\n\n(1) A company must keep financial records.\n\n(1A) Subsection (1) does not apply to a small proprietary company.\n\n(2) The records must:\n\n(a) correctly record transactions; and\n\n(b) be retained for 7 years.\n";
+    const { records } = await generated({ "section-8.md": section });
+    expect(records.map((r) => `${local(r)}\t${r.headingText}`)).toEqual([
+      "8\t8 Financial records",
+      "8/abs-1\t(1)",
+      "8/abs-1a\t(1A)",
+      "8/abs-2\t(2)",
+    ]);
+    const byLocal = new Map(records.map((r) => [local(r), r.markdown]));
+    expect(byLocal.get("8/abs-1")).toBe("(1) A company must keep financial records.\n\n");
+    expect(byLocal.get("8/abs-1a")).toBe("(1A) Subsection (1) does not apply to a small proprietary company.\n\n");
+    // Paragraphs `(a)` printed as paragraphs are the Absatz's text: in flat text a `(i)` after `(h)` could be either a
+    // paragraph or a subparagraph (docs/spec.md, section 5, "Limits").
+    expect(byLocal.get("8/abs-2")).toMatch(/^\(2\) The records must:\n\n\(a\) .*\n\n\(b\) .*\n$/);
+  });
 });
 
 const range = (r: OutputRecord) => [

@@ -73,7 +73,10 @@ export const UNIT_KINDS: readonly UnitKind[] = ([] as UnitKind[])
       prefix: "abs",
       rank: 1,
       place: "paragraph",
-      read: reader("\\(([0-9]+[a-z]*)\\)", (m) => m[1]!),
+      // An Australian subsection printed as a paragraph has this form and is read as an Absatz (docs/spec.md, section
+      // 5); its inserted `(1A)` is one too, its step in lower case as a bullet's (`abs-1a`), not text of the one before.
+      // One pattern: a German `(2a)` matches its first branch and is read as before, with no second pass.
+      read: reader("\\((?:([0-9]+[a-z]*)|([0-9]+[A-Z]+))\\)", (m) => m[1] ?? m[2]!.toLowerCase()),
     },
     {
       system: "de",
@@ -133,8 +136,10 @@ export const UNIT_KINDS: readonly UnitKind[] = ([] as UnitKind[])
       place: "bullet-item",
       read: reader(`([a-z](?:${SWISS_SUFFIX})?)\\.`, (m) => m[1]!),
     },
-    // Australian Acts: everything is a bullet. Subsection `(1)`, `(1A)`; paragraph `(a)`, `(ha)`; subparagraph `(i)`,
-    // which is a subparagraph only inside a paragraph (the Privacy Act has both).
+    // Australian Acts: everything is a bullet (a subsection printed as a paragraph is an Absatz, above; a paragraph
+    // `(a)` printed so is text: at the margin nothing tells a subparagraph `(i)` from a paragraph). Subsection `(1)`,
+    // `(1A)`; paragraph `(a)`, `(ha)`; subparagraph `(i)`, which is a subparagraph only inside a paragraph (the Privacy
+    // Act has both).
     {
       system: "au",
       name: "subparagraph",
