@@ -100,7 +100,7 @@ describe("adopting a corpus, amending it, publishing a new version (end to end)"
     const again = await runMain([...ADOPT, "--check"], dir);
     expect(again.code).toBe(0);
     expect(again.stdout).toBe(
-      `nothing to adopt: the ${laws.length} datasets in .tooling/citation-targets are adopted and up to date\n`,
+      `nothing to adopt: the ${laws.length} datasets it was given are adopted and up to date (their manifests in .tooling/citation-targets)\n`,
     );
     // One law of them: named by its slug and manifest, not as "the dataset in .tooling/citation-targets".
     const one = await runMain([...ADOPT.map((arg) => (arg === "laws/*" ? `laws/${laws[0]}` : arg)), "--check"], dir);

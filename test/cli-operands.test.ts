@@ -297,7 +297,7 @@ describe("small things users expect", () => {
     const result = await cli(["adopt", "--check"]);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(
-      "nothing to adopt: the 2 datasets in .tooling/citation-targets are adopted and up to date\n",
+      "nothing to adopt: the 2 datasets it was given are adopted and up to date (their manifests in .tooling/citation-targets)\n",
     );
   });
 

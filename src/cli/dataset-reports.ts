@@ -207,7 +207,8 @@ function adoptTextRaw(updates: readonly DatasetUpdate[], folder: string, check: 
     // One: named by its slug and its manifest, not as "the dataset in <folder>" (its folder of markdown is elsewhere).
     return `${check ? "nothing to adopt" : "nothing adopted"}: ${updates[0]!.slug} is adopted and up to date (${updates[0]!.manifest})\n`;
   if (changed.length === 0 && updates.length > 0)
-    return `${check ? "nothing to adopt" : "nothing adopted"}: the ${updates.length} datasets in ${folder} are adopted and up to date\n`;
+    // The datasets of the folders adopt was given (or its config's), not every manifest of the tooling folder.
+    return `${check ? "nothing to adopt" : "nothing adopted"}: the ${updates.length} datasets it was given are adopted and up to date (their manifests in ${folder})\n`;
   let text = `${check ? "would adopt" : "adopted"} ${plural(updates.length, "dataset")} in ${folder}: ${created} new, ${changed.length - created} refreshed, ${updates.length - changed.length} up to date\n`;
   const details = describeUpdates(
     updates.filter((r) => !r.artifacts.created && (r.manifestChanged || r.outputChanged)),

@@ -337,7 +337,7 @@ export function registerAdoptCommand(
       )
       .option(
         "--alias <key>",
-        "a front matter key (e.g. jurabk) whose value becomes one of each manifest's aliases, the law's other names that resolve finds it by (repeatable; default: adopt.aliases of the config)",
+        "a front matter key (e.g. jurabk) whose value becomes one of each manifest's aliases, the law's other names that resolve finds it by (repeatable; default: adopt.aliases of the config; with --units and neither, the keys jurabk, amtabk, abbreviation and shortTitle)",
         (v: string, p: string[] = []) => [...p, v],
       )
       .option(
