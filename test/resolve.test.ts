@@ -129,6 +129,12 @@ describe("the citation reader", () => {
     ["clause 7 of Schedule 1 DPA", { steps: ["section:7", "annex:schedule-1"], law: "DPA" }],
     ["Sch 1 cl 7", { steps: ["annex:schedule-1", "section:7"] }],
     ["Sch 1 para 7", { steps: ["annex:schedule-1", "section:7"] }],
+    // `to the` joins the law after an annex, as Australian Acts name their schedules.
+    [
+      "clause 2 of Schedule 1 to the Corporations Act 2001",
+      { steps: ["section:2", "annex:schedule-1"], law: "Corporations Act 2001" },
+    ],
+    ["Schedule 1 to Corporations Act 2001", { steps: ["annex:schedule-1"], law: "Corporations Act 2001" }],
     // A German word for a § (`Paragraph`, `Paragraf`); the words written out in any case.
     ["Paragraph 1 MusterG", { steps: ["section:1"], law: "MusterG" }],
     ["Paragraf 1 Absatz 2 MusterG", { steps: ["§:1", "abs:2"], law: "MusterG" }],
@@ -582,6 +588,33 @@ describe("resolve, with unit targets", () => {
     expect(annexed.resolve("Anlage 1 § 9 MusterG").reason).toBe(
       "anlage-1 has no § 9 among its targets: the target that holds it",
     );
+  });
+
+  test("a provision of an annex kept as its own artifact is found flat there (section 7's exception)", () => {
+    const act = new ResolveIndex([
+      dataset({ slug: "ca", titleId: "C2004A00818", name: "Corporations Act 2001", units: true }, [
+        "ca/index.md#2",
+        "ca/schedule-1/",
+        "ca/schedule-1/index.md#_top",
+        "ca/schedule-1/index.md#schedule-1",
+        "ca/schedule-1/index.md#2",
+        "ca/schedule-1/index.md#2/subsec-1",
+        "ca/schedule-1/index.md#3.1",
+        // A file whose first heading is a section, then a schedule: its sections are the body's, not the schedule's.
+        "ca/other.md#4",
+        "ca/other.md#schedule-2",
+      ]),
+    ]);
+    for (const [input, expected] of [
+      ["Schedule 1, clause 2 Corporations Act 2001", "unit ca/schedule-1/index.md#2"],
+      ["clause 2 of Schedule 1 to the Corporations Act 2001", "unit ca/schedule-1/index.md#2"],
+      ["Schedule 1, clause 2(1) Corporations Act 2001", "unit ca/schedule-1/index.md#2/subsec-1"],
+      ["clause 3.1 of Schedule 1 Corporations Act 2001", "unit ca/schedule-1/index.md#3.1"],
+      ["s 2 Corporations Act 2001", "unit ca/index.md#2"],
+      ["Schedule 1, clause 4 Corporations Act 2001", "enclosing ca/schedule-1/index.md#schedule-1"],
+      ["Schedule 2, clause 4 Corporations Act 2001", "enclosing ca/other.md#schedule-2"],
+    ])
+      expect(answer(act, input as string), input).toBe(expected);
   });
 
   test("Paragraph, Paragraf and Section name a § in a law of §§; a word for another kind is said", () => {

@@ -89,6 +89,11 @@ export interface CitationKeys {
   units: (string | null)[];
   /** The key of a heading of the whole range (`§§-305-bis-310`), for a range written out. */
   range?: string;
+  /**
+   * Set (true) when the first provision is an annex: a provision in it may be flat in an artifact that is the annex
+   * (`schedule-1/index.md#7`, docs/spec.md, section 7).
+   */
+  annex?: true;
 }
 
 /** The reader: `read` turns a text into a Citation, or undefined when it names no provision. */
@@ -165,6 +170,9 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
   const LAW_CONNECTION = new RegExp(`[\\s\\u00a0]+${CONNECTION}`);
   const FRENCH_ITEM = /,[\s\u00a0]*([IVX]+|\d+°)(?![A-Za-z0-9])/y;
   const CONNECTOR = /(?:(?:of the|of|du|de la|des|de|der|zum|zur|del|della)[\s\u00a0]+|de l'|d'|dell')/iy;
+  // After an annex, `to` joins the law as `of` does: `Schedule 1 to the Corporations Act 2001`, as Australian Acts name
+  // their schedules.
+  const ANNEX_CONNECTOR = /to(?:[\s\u00a0]+the)?[\s\u00a0]+/iy;
 
   const UNIT_KINDS: Record<string, string> = {
     abs: "abs",
@@ -266,11 +274,18 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
     return undefined;
   };
 
-  /** The law written from `from` to the end: after a connector (`of the`, `du`), without closing punctuation. */
-  const lawAfter = (input: string, position: number): { text: string; start: number; end: number } | undefined => {
+  /**
+   * The law written from `from` to the end: after a connector (`of the`, `du`; after an annex, `to the` too), without
+   * closing punctuation.
+   */
+  const lawAfter = (
+    input: string,
+    position: number,
+    annexed: boolean,
+  ): { text: string; start: number; end: number } | undefined => {
     let from = position;
     if (input.charAt(from) === ",") from = skip(input, from + 1);
-    const connector = match(CONNECTOR, input, from);
+    const connector = match(CONNECTOR, input, from) ?? (annexed ? match(ANNEX_CONNECTOR, input, from) : null);
     if (connector && from + connector[0].length < input.length) from = skip(input, from + connector[0].length);
     // A provision read with another (`… BGB i.V.m. § 249 BGB`): the law's name ends before the connector.
     const connection = LAW_CONNECTION.exec(input.slice(from));
@@ -480,7 +495,11 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
           ...(rangeEnd !== undefined ? { rangeEnd } : {}),
         };
     }
-    const law = lawAfter(input, i);
+    const law = lawAfter(
+      input,
+      i,
+      steps.some((step) => step.kind === "annex"),
+    );
     return {
       steps,
       ...(law !== undefined ? { law } : {}),
@@ -514,9 +533,12 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
       const provisions: string[][] = [];
       const units: (string | null)[] = [];
       let last: CitationStep | undefined;
+      let annex = false;
       for (const step of citation.steps) {
-        if (step.kind === "annex") provisions.unshift([step.label]);
-        else if (step.kind === "§" || step.kind === "art" || step.kind === "section") {
+        if (step.kind === "annex") {
+          provisions.unshift([step.label]);
+          annex = true;
+        } else if (step.kind === "§" || step.kind === "art" || step.kind === "section") {
           provisions.push(provisionKeys(step.kind, step.label));
           last = step;
         } else units.push(ADDRESSED[step.kind] === undefined ? null : `${ADDRESSED[step.kind]}-${step.label}`);
@@ -527,6 +549,7 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
         ...(citation.rangeEnd !== undefined && last !== undefined && last.kind === "§"
           ? { range: `§§-${last.label}-bis-${citation.rangeEnd}` }
           : {}),
+        ...(annex ? { annex: true as const } : {}),
       };
     },
     distance(address: string, provisions: number): number {
