@@ -56,7 +56,18 @@ describe("the citation reader", () => {
     ["§433", { steps: ["§:433"] }],
     ["Art 3", { steps: ["art:3"] }],
     ["Art. 3 Abs. 2", { steps: ["art:3", "abs:2"] }],
-    ["Art. 62 b", { steps: ["art:62"], law: "b" }],
+    // A lower-case letter after a space is part of the number, as in a heading (`§ 2 a` is `§-2a`); not one before a
+    // dot (the version `a.F.`), a bracket or a number (`Art. 1 a 5`).
+    ["Art. 62 b", { steps: ["art:62b"] }],
+    ["§ 2 a BGB", { steps: ["§:2a"], law: "BGB" }],
+    ["§ 2 a Abs. 1 BGB", { steps: ["§:2a", "abs:1"], law: "BGB" }],
+    ["BGB § 2 a", { steps: ["§:2a"], law: "BGB" }],
+    ["§§ 5 a, 5 b BGB", { steps: ["§:5a"], law: "BGB", range: true }],
+    ["§§ 5 a bis 5 c BGB", { steps: ["§:5a"], law: "BGB", range: true, rangeEnd: "5c" }],
+    ["§ 2 a.F. BGB", { steps: ["§:2"], law: "a.F. BGB" }],
+    ["§ 2 BGB a.F.", { steps: ["§:2"], law: "BGB a.F" }],
+    ["§ 5 a)", { steps: ["§:5"], law: "a)" }],
+    ["Art. 1 a 5", { steps: ["art:1"], law: "a 5" }],
     ["Article 6 bis", { steps: ["art:6-bis"] }],
     ["Art. 3bis", { steps: ["art:3bis"] }],
     ["§ 6 quater", { steps: ["§:6-quater"] }],
@@ -464,6 +475,10 @@ describe("resolve, with unit targets", () => {
     );
     expect(index.resolve("§ 823 Abs. 1 BGB a. F.").outcome).toBe("no-match");
     expect(answer(index, "§ 823 BGB a.F.", true)).toBe("unit bgb/index.md#§-823");
+    // Written before the law, after the provision (`a` is no letter of its number there).
+    expect(answer(index, "§ 823 n.F. BGB")).toBe("unit bgb/index.md#§-823");
+    expect(index.resolve("§ 823 a.F. BGB").reason).toMatch(/^"a\.F\." names an earlier version of BGB/);
+    expect(answer(index, "§ 823 a.F. BGB", true)).toBe("unit bgb/index.md#§-823");
     expect(answer(index, "§ 823 XYZ a.F.")).toBe(
       'no-match: no dataset is the law "XYZ a.F" (by its titleId, name, slug or an alias)',
     );
@@ -615,6 +630,19 @@ describe("resolve, with unit targets", () => {
       ["Schedule 2, clause 4 Corporations Act 2001", "enclosing ca/other.md#schedule-2"],
     ])
       expect(answer(act, input as string), input).toBe(expected);
+  });
+
+  test("a § whose letter is written after a space (`§ 2 a`, as its heading may be) is the § its heading is", () => {
+    const laws = new ResolveIndex([
+      dataset({ slug: "bgb", titleId: "BGB", name: "BGB", units: true }, [
+        "bgb/bgb.md#§-2",
+        "bgb/bgb.md#§-2a",
+        "bgb/bgb.md#§-2a/abs-1",
+      ]),
+    ]);
+    expect(answer(laws, "§ 2 a BGB")).toBe("unit bgb/bgb.md#§-2a");
+    expect(answer(laws, "§ 2 a Abs. 1 BGB")).toBe("unit bgb/bgb.md#§-2a/abs-1");
+    expect(answer(laws, "§ 2 BGB")).toBe("unit bgb/bgb.md#§-2");
   });
 
   test("Paragraph, Paragraf and Section name a § in a law of §§; a word for another kind is said", () => {

@@ -138,10 +138,19 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
   // Where an annex that holds the provision cited follows it: `§ 1 Anlage 1`, `§ 1 der Anlage 1`, `clause 7 of
   // Schedule 1`.
   const IN_ANNEX = /,?[\s\u00a0]*(?:(?:der|in der|in|of the|of|to the|to)[\s\u00a0]+)?/y;
-  // Labels: a § or article number (a French prefix, `-` and `.` parts, up to 3 letters, a Latin suffix), a roman article
-  // number, an Australian section number (capital letters, `.` and `-` parts).
+  // A lower-case letter after a space, part of the number before it as in a heading (`§ 2 a` is § 2a, docs/spec.md,
+  // section 7): one letter alone, not one before a dot (`a.F.`, the version; `f.`; `u.`), a bracket (an item, `a)`) or
+  // a number (`Art. 1 a 5`, a range; `y 4`, a list).
+  const SPACED_LETTER = "[\\s\\u00a0][a-z](?=$|[\\s\\u00a0]*[,;]|[\\s\\u00a0]+[^\\s\\u00a0\\d])";
+  // Labels: a § or article number (a French prefix, `-` and `.` parts, up to 3 letters glued or one after a space, a
+  // Latin suffix), a roman article number, an Australian section number (capital letters, `.` and `-` parts).
   const ART_LABEL = new RegExp(
-    `(?:(LO|R\\*|D\\*|[LRDA])\\.?[\\s\\u00a0]?)?(\\d+(?:[.-]\\d+)*)([a-zA-Z]{0,3}(?![a-zA-Z]))(?:([\\s\\u00a0]?-?)(${latin})(?![a-zA-Z]))?`,
+    `(?:(LO|R\\*|D\\*|[LRDA])\\.?[\\s\\u00a0]?)?(\\d+(?:[.-]\\d+)*)(${SPACED_LETTER}|[a-zA-Z]{0,3}(?![a-zA-Z]))(?:([\\s\\u00a0]?-?)(${latin})(?![a-zA-Z]))?`,
+    "y",
+  );
+  // A further number of a list of provisions (`§§ 5, 5a`, `§§ 5 und 6`, `§§ 5, 5 a`).
+  const MORE_PROVISIONS = new RegExp(
+    `(?:,|und|and|u\\.|sowie|or|oder)[\\s\\u00a0]*\\d+(?:${SPACED_LETTER}|[a-z]{0,3})(?![A-Za-z0-9°])[\\s\\u00a0]*`,
     "y",
   );
   const ROMAN_ARTICLE = /([IVXLC]+)(?![A-Za-z0-9])/y;
@@ -260,7 +269,7 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
     }
     const m = match(ART_LABEL, input, position);
     if (m) {
-      const base = `${(m[1] ?? "").toLowerCase()}${m[2]}${(m[3] as string).toLowerCase()}`;
+      const base = `${(m[1] ?? "").toLowerCase()}${m[2]}${(m[3] as string).trim().toLowerCase()}`;
       const suffix = m[5];
       // `bis` before a number opens a range (`§§ 305 bis 310`): no suffix.
       if (suffix === undefined || (suffix === "bis" && /^[\s\u00a0]*\d/.test(input.slice(position + m[0].length))))
@@ -332,8 +341,7 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
       // A list of numbers, after a plural word or not (`§§ 5, 5a`, `§§ 5 und 6`, `Art. 1 und 5`, `Art. 1, 5`): read
       // from its first, a range; the others are passed over. A French item (`, 2°`) is no member.
       if (!joined) {
-        const more = /(?:,|und|and|u\.|sowie|or|oder)[\s\u00a0]*\d+[a-z]{0,3}(?![A-Za-z0-9°])[\s\u00a0]*/y;
-        for (let next = match(more, input, i); next !== null; next = match(more, input, i)) {
+        for (let next = match(MORE_PROVISIONS, input, i); next !== null; next = match(MORE_PROVISIONS, input, i)) {
           range = true;
           listed = true;
           i = i + next[0].length;

@@ -131,9 +131,10 @@ export interface ResolveResult {
 
 /**
  * A version written after a law's name: `a.F.` (alte Fassung, an earlier version), `n.F.` (neue Fassung), `aF`, `a. F.`,
- * in brackets or not (`BGB (a.F.)`).
+ * in brackets or not (`BGB (a.F.)`); or before it, after the provision (`§ 2 a.F. BGB`).
  */
 const VERSION_MARK = /[\s\u00a0]+\(?([an]\.[\s\u00a0]?F\.?|[an]F)\)?$/;
+const VERSION_MARK_BEFORE = /^\(?([an]\.[\s\u00a0]?F\.?|[an]F)\)?[\s\u00a0]+/;
 
 /** The most candidates an ambiguous result lists. */
 export const MAX_CANDIDATES = 3;
@@ -434,9 +435,13 @@ export class ResolveIndex {
     } else {
       places = this.lawsOf(citation.law.text);
       // A law named with its version (`BGB a.F.`, the earlier version; `BGB n.F.`, the current one): the law without it.
-      const version = places.length === 0 ? VERSION_MARK.exec(citation.law.text) : null;
+      const version =
+        places.length === 0
+          ? (VERSION_MARK.exec(citation.law.text) ?? VERSION_MARK_BEFORE.exec(citation.law.text))
+          : null;
       if (version !== null) {
-        const law = citation.law.text.slice(0, version.index);
+        const law =
+          version.index === 0 ? citation.law.text.slice(version[0].length) : citation.law.text.slice(0, version.index);
         const bare = this.lawsOf(law);
         // An earlier version is a dataset of that version: the one named with --dataset, else none can be told.
         if (bare.length > 0 && version[1]!.startsWith("a") && !options.lawOptional) {
