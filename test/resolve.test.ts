@@ -56,7 +56,18 @@ describe("the citation reader", () => {
     ["§433", { steps: ["§:433"] }],
     ["Art 3", { steps: ["art:3"] }],
     ["Art. 3 Abs. 2", { steps: ["art:3", "abs:2"] }],
-    ["Art. 62 b", { steps: ["art:62"], law: "b" }],
+    // A lower-case letter after a space is part of the number, as in a heading (`§ 2 a` is `§-2a`); not one before a
+    // dot (the version `a.F.`), a bracket or a number (`Art. 1 a 5`).
+    ["Art. 62 b", { steps: ["art:62b"] }],
+    ["§ 2 a BGB", { steps: ["§:2a"], law: "BGB" }],
+    ["§ 2 a Abs. 1 BGB", { steps: ["§:2a", "abs:1"], law: "BGB" }],
+    ["BGB § 2 a", { steps: ["§:2a"], law: "BGB" }],
+    ["§§ 5 a, 5 b BGB", { steps: ["§:5a"], law: "BGB", range: true }],
+    ["§§ 5 a bis 5 c BGB", { steps: ["§:5a"], law: "BGB", range: true, rangeEnd: "5c" }],
+    ["§ 2 a.F. BGB", { steps: ["§:2"], law: "a.F. BGB" }],
+    ["§ 2 BGB a.F.", { steps: ["§:2"], law: "BGB a.F" }],
+    ["§ 5 a)", { steps: ["§:5"], law: "a)" }],
+    ["Art. 1 a 5", { steps: ["art:1"], law: "a 5" }],
     ["Article 6 bis", { steps: ["art:6-bis"] }],
     ["Art. 3bis", { steps: ["art:3bis"] }],
     ["§ 6 quater", { steps: ["§:6-quater"] }],
@@ -129,6 +140,12 @@ describe("the citation reader", () => {
     ["clause 7 of Schedule 1 DPA", { steps: ["section:7", "annex:schedule-1"], law: "DPA" }],
     ["Sch 1 cl 7", { steps: ["annex:schedule-1", "section:7"] }],
     ["Sch 1 para 7", { steps: ["annex:schedule-1", "section:7"] }],
+    // `to the` joins the law after an annex, as Australian Acts name their schedules.
+    [
+      "clause 2 of Schedule 1 to the Corporations Act 2001",
+      { steps: ["section:2", "annex:schedule-1"], law: "Corporations Act 2001" },
+    ],
+    ["Schedule 1 to Corporations Act 2001", { steps: ["annex:schedule-1"], law: "Corporations Act 2001" }],
     // A German word for a § (`Paragraph`, `Paragraf`); the words written out in any case.
     ["Paragraph 1 MusterG", { steps: ["section:1"], law: "MusterG" }],
     ["Paragraf 1 Absatz 2 MusterG", { steps: ["§:1", "abs:2"], law: "MusterG" }],
@@ -458,6 +475,10 @@ describe("resolve, with unit targets", () => {
     );
     expect(index.resolve("§ 823 Abs. 1 BGB a. F.").outcome).toBe("no-match");
     expect(answer(index, "§ 823 BGB a.F.", true)).toBe("unit bgb/index.md#§-823");
+    // Written before the law, after the provision (`a` is no letter of its number there).
+    expect(answer(index, "§ 823 n.F. BGB")).toBe("unit bgb/index.md#§-823");
+    expect(index.resolve("§ 823 a.F. BGB").reason).toMatch(/^"a\.F\." names an earlier version of BGB/);
+    expect(answer(index, "§ 823 a.F. BGB", true)).toBe("unit bgb/index.md#§-823");
     expect(answer(index, "§ 823 XYZ a.F.")).toBe(
       'no-match: no dataset is the law "XYZ a.F" (by its titleId, name, slug or an alias)',
     );
@@ -582,6 +603,46 @@ describe("resolve, with unit targets", () => {
     expect(annexed.resolve("Anlage 1 § 9 MusterG").reason).toBe(
       "anlage-1 has no § 9 among its targets: the target that holds it",
     );
+  });
+
+  test("a provision of an annex kept as its own artifact is found flat there (section 7's exception)", () => {
+    const act = new ResolveIndex([
+      dataset({ slug: "ca", titleId: "C2004A00818", name: "Corporations Act 2001", units: true }, [
+        "ca/index.md#2",
+        "ca/schedule-1/",
+        "ca/schedule-1/index.md#_top",
+        "ca/schedule-1/index.md#schedule-1",
+        "ca/schedule-1/index.md#2",
+        "ca/schedule-1/index.md#2/subsec-1",
+        "ca/schedule-1/index.md#3.1",
+        // A file whose first heading is a section, then a schedule: its sections are the body's, not the schedule's.
+        "ca/other.md#4",
+        "ca/other.md#schedule-2",
+      ]),
+    ]);
+    for (const [input, expected] of [
+      ["Schedule 1, clause 2 Corporations Act 2001", "unit ca/schedule-1/index.md#2"],
+      ["clause 2 of Schedule 1 to the Corporations Act 2001", "unit ca/schedule-1/index.md#2"],
+      ["Schedule 1, clause 2(1) Corporations Act 2001", "unit ca/schedule-1/index.md#2/subsec-1"],
+      ["clause 3.1 of Schedule 1 Corporations Act 2001", "unit ca/schedule-1/index.md#3.1"],
+      ["s 2 Corporations Act 2001", "unit ca/index.md#2"],
+      ["Schedule 1, clause 4 Corporations Act 2001", "enclosing ca/schedule-1/index.md#schedule-1"],
+      ["Schedule 2, clause 4 Corporations Act 2001", "enclosing ca/other.md#schedule-2"],
+    ])
+      expect(answer(act, input as string), input).toBe(expected);
+  });
+
+  test("a § whose letter is written after a space (`§ 2 a`, as its heading may be) is the § its heading is", () => {
+    const laws = new ResolveIndex([
+      dataset({ slug: "bgb", titleId: "BGB", name: "BGB", units: true }, [
+        "bgb/bgb.md#§-2",
+        "bgb/bgb.md#§-2a",
+        "bgb/bgb.md#§-2a/abs-1",
+      ]),
+    ]);
+    expect(answer(laws, "§ 2 a BGB")).toBe("unit bgb/bgb.md#§-2a");
+    expect(answer(laws, "§ 2 a Abs. 1 BGB")).toBe("unit bgb/bgb.md#§-2a/abs-1");
+    expect(answer(laws, "§ 2 BGB")).toBe("unit bgb/bgb.md#§-2");
   });
 
   test("Paragraph, Paragraf and Section name a § in a law of §§; a word for another kind is said", () => {

@@ -97,13 +97,35 @@ div.text{background:#fafafa;border:1px solid var(--line);border-radius:4px;paddi
  * addresses, found as `resolve` finds them (the provision's heading by the key of its last local segment, the nearest
  * of several, then each unit's address below it). The law a citation names is not looked at: the page is one dataset.
  */
-const CITATION_SCRIPT = `const reader = (${CITATION_READER_SOURCE})(JSON.parse(document.getElementById("reader").textContent));
-  let byAddress;
+const CITATION_SCRIPT = `const tables = JSON.parse(document.getElementById("reader").textContent);
+  const reader = (${CITATION_READER_SOURCE})(tables);
+  const annexKey = new RegExp("^(?:" + tables.annexWords.join("|") + ")-");
+  let byAddress, annexArtifacts;
+  // The annex an address's artifact is, when its first heading opens one (a file that is Schedule 1 keeps the
+  // provisions in it flat: schedule-1/index.md#2), and whether the address is such a flat one below it.
+  function annexFlat(address) {
+    const segments = address.slice(address.indexOf("#") + 1).split("/").map((s) => s.split("~")[0]);
+    const annex = annexArtifacts.get(address.slice(0, address.indexOf("#") + 1));
+    return annex !== undefined && segments.length === 1 && segments[0] !== annex ? annex : undefined;
+  }
   function cited(q, addresses) {
     const citation = reader.read(q);
     if (!citation) return [];
     const keys = reader.keys(citation);
-    if (!byAddress) { byAddress = new Map(); addresses.forEach((a, i) => byAddress.set(a, i)); }
+    if (!byAddress) {
+      byAddress = new Map();
+      annexArtifacts = new Map();
+      let artifact = "";
+      addresses.forEach((a, i) => {
+        byAddress.set(a, i);
+        const hash = a.indexOf("#");
+        if (hash < 0 || (artifact !== "" && a.startsWith(artifact))) return;
+        artifact = a.slice(0, hash + 1);
+        const first = a.slice(hash + 1) === "_top" ? addresses[i + 1] || "" : a;
+        const local = first.startsWith(artifact) ? first.slice(hash + 1) : "";
+        if (annexKey.test(local) && local.indexOf("/") < 0) annexArtifacts.set(artifact, local.split("~")[0]);
+      });
+    }
     const last = keys.provisions[keys.provisions.length - 1];
     const before = keys.provisions.slice(0, -1);
     let heads = [];
@@ -116,6 +138,7 @@ const CITATION_SCRIPT = `const reader = (${CITATION_READER_SOURCE})(JSON.parse(d
       if (!last.includes(key)) continue;
       const at = segments.length - 1 - before.length;
       if (before.every((options, k) => options.includes(segments[at + k] || ""))) heads.push(i);
+      else if (keys.annex && before.length === 1 && before[0].includes(annexFlat(addresses[i]))) heads.push(i);
     }
     // No heading of its own, as resolve finds it then: a § or article in a range printed as one heading (§§ 5 bis 7
     // (weggefallen)) is that heading; else a provision cited in an annex is the annex. Their units are not looked for.
@@ -148,7 +171,7 @@ const CITATION_SCRIPT = `const reader = (${CITATION_READER_SOURCE})(JSON.parse(d
       }
     }
     if (heads.length > 1) {
-      const distances = heads.map((i) => reader.distance(addresses[i], counted));
+      const distances = heads.map((i) => reader.distance(addresses[i], counted) + (annexFlat(addresses[i]) ? 1 : 0));
       const nearest = Math.min.apply(null, distances);
       heads = heads.filter((_, k) => distances[k] === nearest);
     }

@@ -160,13 +160,13 @@ describe("the pages in Chromium", () => {
   test("view: a citation of a § with no heading of its own finds what resolve finds (the range, the annex)", async () => {
     const folder = join(dir, "ranges");
     await mkdir(folder, { recursive: true });
-    const record = (local: string, heading: string) =>
+    const record = (local: string, heading: string, file = "m.md") =>
       JSON.stringify({
-        citationAddress: `m/m.md#${local}`,
+        citationAddress: `m/${file}#${local}`,
         targetKind: "markdown-artifact",
         headingText: heading,
         headingTrail: [],
-        artifactRelativePath: "m.md",
+        artifactRelativePath: file,
         markdown: `${heading}\n`,
         slug: "m",
         name: "Gesetz über Musterverfahren",
@@ -178,6 +178,9 @@ describe("the pages in Chromium", () => {
         record("§-1", "§ 1 Anwendungsbereich"),
         record("§§-5-bis-7", "§§ 5 bis 7 (weggefallen)"),
         record("anlage-1", "Anlage 1 Gebührenverzeichnis"),
+        // An annex kept as a file of its own: its § 1 is flat there.
+        record("anlage-2", "Anlage 2 Muster", "anlage-2.md"),
+        record("§-1", "§ 1 Form", "anlage-2.md"),
       ].join("\n")}\n`,
     );
     expect(await run(["view", "m.jsonl", "-o", "m.html"], folder)).toBe(0);
@@ -187,6 +190,8 @@ describe("the pages in Chromium", () => {
       ["§ 6 Abs. 2 MusterG", "m/m.md#§§-5-bis-7"],
       ["Anlage 1", "m/m.md#anlage-1"],
       ["Anlage 1 § 9", "m/m.md#anlage-1"],
+      ["§ 1 Anlage 2", "m/anlage-2.md#§-1"],
+      ["§ 1 MusterG", "m/m.md#§-1"],
     ]) {
       await page.fill("#q", q!);
       await expect(page.locator("#status").textContent()).resolves.toBe(`1 target matches “${q}”`);

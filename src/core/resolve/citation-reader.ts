@@ -89,6 +89,11 @@ export interface CitationKeys {
   units: (string | null)[];
   /** The key of a heading of the whole range (`§§-305-bis-310`), for a range written out. */
   range?: string;
+  /**
+   * Set (true) when the first provision is an annex: a provision in it may be flat in an artifact that is the annex
+   * (`schedule-1/index.md#7`, docs/spec.md, section 7).
+   */
+  annex?: true;
 }
 
 /** The reader: `read` turns a text into a Citation, or undefined when it names no provision. */
@@ -133,10 +138,19 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
   // Where an annex that holds the provision cited follows it: `§ 1 Anlage 1`, `§ 1 der Anlage 1`, `clause 7 of
   // Schedule 1`.
   const IN_ANNEX = /,?[\s\u00a0]*(?:(?:der|in der|in|of the|of|to the|to)[\s\u00a0]+)?/y;
-  // Labels: a § or article number (a French prefix, `-` and `.` parts, up to 3 letters, a Latin suffix), a roman article
-  // number, an Australian section number (capital letters, `.` and `-` parts).
+  // A lower-case letter after a space, part of the number before it as in a heading (`§ 2 a` is § 2a, docs/spec.md,
+  // section 7): one letter alone, not one before a dot (`a.F.`, the version; `f.`; `u.`), a bracket (an item, `a)`) or
+  // a number (`Art. 1 a 5`, a range; `y 4`, a list).
+  const SPACED_LETTER = "[\\s\\u00a0][a-z](?=$|[\\s\\u00a0]*[,;]|[\\s\\u00a0]+[^\\s\\u00a0\\d])";
+  // Labels: a § or article number (a French prefix, `-` and `.` parts, up to 3 letters glued or one after a space, a
+  // Latin suffix), a roman article number, an Australian section number (capital letters, `.` and `-` parts).
   const ART_LABEL = new RegExp(
-    `(?:(LO|R\\*|D\\*|[LRDA])\\.?[\\s\\u00a0]?)?(\\d+(?:[.-]\\d+)*)([a-zA-Z]{0,3}(?![a-zA-Z]))(?:([\\s\\u00a0]?-?)(${latin})(?![a-zA-Z]))?`,
+    `(?:(LO|R\\*|D\\*|[LRDA])\\.?[\\s\\u00a0]?)?(\\d+(?:[.-]\\d+)*)(${SPACED_LETTER}|[a-zA-Z]{0,3}(?![a-zA-Z]))(?:([\\s\\u00a0]?-?)(${latin})(?![a-zA-Z]))?`,
+    "y",
+  );
+  // A further number of a list of provisions (`§§ 5, 5a`, `§§ 5 und 6`, `§§ 5, 5 a`).
+  const MORE_PROVISIONS = new RegExp(
+    `(?:,|und|and|u\\.|sowie|or|oder)[\\s\\u00a0]*\\d+(?:${SPACED_LETTER}|[a-z]{0,3})(?![A-Za-z0-9°])[\\s\\u00a0]*`,
     "y",
   );
   const ROMAN_ARTICLE = /([IVXLC]+)(?![A-Za-z0-9])/y;
@@ -165,6 +179,9 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
   const LAW_CONNECTION = new RegExp(`[\\s\\u00a0]+${CONNECTION}`);
   const FRENCH_ITEM = /,[\s\u00a0]*([IVX]+|\d+°)(?![A-Za-z0-9])/y;
   const CONNECTOR = /(?:(?:of the|of|du|de la|des|de|der|zum|zur|del|della)[\s\u00a0]+|de l'|d'|dell')/iy;
+  // After an annex, `to` joins the law as `of` does: `Schedule 1 to the Corporations Act 2001`, as Australian Acts name
+  // their schedules.
+  const ANNEX_CONNECTOR = /to(?:[\s\u00a0]+the)?[\s\u00a0]+/iy;
 
   const UNIT_KINDS: Record<string, string> = {
     abs: "abs",
@@ -252,7 +269,7 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
     }
     const m = match(ART_LABEL, input, position);
     if (m) {
-      const base = `${(m[1] ?? "").toLowerCase()}${m[2]}${(m[3] as string).toLowerCase()}`;
+      const base = `${(m[1] ?? "").toLowerCase()}${m[2]}${(m[3] as string).trim().toLowerCase()}`;
       const suffix = m[5];
       // `bis` before a number opens a range (`§§ 305 bis 310`): no suffix.
       if (suffix === undefined || (suffix === "bis" && /^[\s\u00a0]*\d/.test(input.slice(position + m[0].length))))
@@ -266,11 +283,18 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
     return undefined;
   };
 
-  /** The law written from `from` to the end: after a connector (`of the`, `du`), without closing punctuation. */
-  const lawAfter = (input: string, position: number): { text: string; start: number; end: number } | undefined => {
+  /**
+   * The law written from `from` to the end: after a connector (`of the`, `du`; after an annex, `to the` too), without
+   * closing punctuation.
+   */
+  const lawAfter = (
+    input: string,
+    position: number,
+    annexed: boolean,
+  ): { text: string; start: number; end: number } | undefined => {
     let from = position;
     if (input.charAt(from) === ",") from = skip(input, from + 1);
-    const connector = match(CONNECTOR, input, from);
+    const connector = match(CONNECTOR, input, from) ?? (annexed ? match(ANNEX_CONNECTOR, input, from) : null);
     if (connector && from + connector[0].length < input.length) from = skip(input, from + connector[0].length);
     // A provision read with another (`… BGB i.V.m. § 249 BGB`): the law's name ends before the connector.
     const connection = LAW_CONNECTION.exec(input.slice(from));
@@ -317,8 +341,7 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
       // A list of numbers, after a plural word or not (`§§ 5, 5a`, `§§ 5 und 6`, `Art. 1 und 5`, `Art. 1, 5`): read
       // from its first, a range; the others are passed over. A French item (`, 2°`) is no member.
       if (!joined) {
-        const more = /(?:,|und|and|u\.|sowie|or|oder)[\s\u00a0]*\d+[a-z]{0,3}(?![A-Za-z0-9°])[\s\u00a0]*/y;
-        for (let next = match(more, input, i); next !== null; next = match(more, input, i)) {
+        for (let next = match(MORE_PROVISIONS, input, i); next !== null; next = match(MORE_PROVISIONS, input, i)) {
           range = true;
           listed = true;
           i = i + next[0].length;
@@ -480,7 +503,11 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
           ...(rangeEnd !== undefined ? { rangeEnd } : {}),
         };
     }
-    const law = lawAfter(input, i);
+    const law = lawAfter(
+      input,
+      i,
+      steps.some((step) => step.kind === "annex"),
+    );
     return {
       steps,
       ...(law !== undefined ? { law } : {}),
@@ -514,9 +541,12 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
       const provisions: string[][] = [];
       const units: (string | null)[] = [];
       let last: CitationStep | undefined;
+      let annex = false;
       for (const step of citation.steps) {
-        if (step.kind === "annex") provisions.unshift([step.label]);
-        else if (step.kind === "§" || step.kind === "art" || step.kind === "section") {
+        if (step.kind === "annex") {
+          provisions.unshift([step.label]);
+          annex = true;
+        } else if (step.kind === "§" || step.kind === "art" || step.kind === "section") {
           provisions.push(provisionKeys(step.kind, step.label));
           last = step;
         } else units.push(ADDRESSED[step.kind] === undefined ? null : `${ADDRESSED[step.kind]}-${step.label}`);
@@ -527,6 +557,7 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
         ...(citation.rangeEnd !== undefined && last !== undefined && last.kind === "§"
           ? { range: `§§-${last.label}-bis-${citation.rangeEnd}` }
           : {}),
+        ...(annex ? { annex: true as const } : {}),
       };
     },
     distance(address: string, provisions: number): number {

@@ -131,9 +131,10 @@ export interface ResolveResult {
 
 /**
  * A version written after a law's name: `a.F.` (alte Fassung, an earlier version), `n.F.` (neue Fassung), `aF`, `a. F.`,
- * in brackets or not (`BGB (a.F.)`).
+ * in brackets or not (`BGB (a.F.)`); or before it, after the provision (`§ 2 a.F. BGB`).
  */
 const VERSION_MARK = /[\s\u00a0]+\(?([an]\.[\s\u00a0]?F\.?|[an]F)\)?$/;
+const VERSION_MARK_BEFORE = /^\(?([an]\.[\s\u00a0]?F\.?|[an]F)\)?[\s\u00a0]+/;
 
 /** The most candidates an ambiguous result lists. */
 export const MAX_CANDIDATES = 3;
@@ -197,6 +198,8 @@ interface IndexedDataset {
     byKey: Map<string, number[]>;
     /** The headings of ranges of sections (`§§ 3 bis 13 (weggefallen)`), with their first and last sections. */
     sectionRanges: SectionRange[];
+    /** The artifacts whose first heading opens an annex (`…/schedule-1/index.md#`), with the annex's key. */
+    annexArtifacts: Map<string, string>;
   };
 }
 
@@ -217,6 +220,8 @@ interface SectionRange {
  */
 const SECTION_RANGE_KEY = /^(§§|art)-(\d+)([a-z]*)-bis-(\d+)([a-z]*)$/;
 const SECTION_KEY = /^(§|art)-(\d+)([a-z]*)$/;
+/** An annex's key: its word and numeral (`schedule-1`, `anlage-i-kap-x`: docs/spec.md, section 7). */
+const ANNEX_KEY = new RegExp(`^(?:${READER_TABLES.annexWords.join("|")})-`);
 
 /** Negative, zero or positive as section `a` comes before, is, or comes after `b` (`§ 7` < `§ 7a` < `§ 8`). */
 function compareSections([an, as]: SectionLabel, [bn, bs]: SectionLabel): number {
@@ -311,10 +316,24 @@ export class ResolveIndex {
     if (indexed.maps !== undefined) return indexed.maps;
     const byAddress = new Map<string, number>();
     const byKey = new Map<string, number[]>();
+    const annexArtifacts = new Map<string, string>();
+    /** The artifact of the record before (`<slug>/<path>#`), and whether its first heading came. */
+    let artifact = "";
+    let headed = false;
     this.recordsOf(indexed).addresses.forEach((address, index) => {
       byAddress.set(address, index);
       const key = lastSegmentKey(address);
       if (key === undefined) return;
+      const hash = address.indexOf("#");
+      if (artifact === "" || !address.startsWith(artifact)) {
+        artifact = address.slice(0, hash + 1);
+        headed = false;
+      }
+      // Its first heading (records are in document order, an artifact's together), when it is an annex's.
+      if (!headed && address.slice(hash + 1) !== "_top") {
+        headed = true;
+        if (!address.includes("/", hash) && ANNEX_KEY.test(key)) annexArtifacts.set(artifact, key);
+      }
       const list = byKey.get(key);
       if (list === undefined) byKey.set(key, [index]);
       else list.push(index);
@@ -330,7 +349,7 @@ export class ResolveIndex {
           records,
         });
     }
-    indexed.maps = { byAddress, byKey, sectionRanges };
+    indexed.maps = { byAddress, byKey, sectionRanges, annexArtifacts };
     return indexed.maps;
   }
 
@@ -416,9 +435,13 @@ export class ResolveIndex {
     } else {
       places = this.lawsOf(citation.law.text);
       // A law named with its version (`BGB a.F.`, the earlier version; `BGB n.F.`, the current one): the law without it.
-      const version = places.length === 0 ? VERSION_MARK.exec(citation.law.text) : null;
+      const version =
+        places.length === 0
+          ? (VERSION_MARK.exec(citation.law.text) ?? VERSION_MARK_BEFORE.exec(citation.law.text))
+          : null;
       if (version !== null) {
-        const law = citation.law.text.slice(0, version.index);
+        const law =
+          version.index === 0 ? citation.law.text.slice(version[0].length) : citation.law.text.slice(0, version.index);
         const bare = this.lawsOf(law);
         // An earlier version is a dataset of that version: the one named with --dataset, else none can be told.
         if (bare.length > 0 && version[1]!.startsWith("a") && !options.lawOptional) {
@@ -745,22 +768,50 @@ export class ResolveIndex {
   }
 
   /**
+   * The key of the annex an artifact is, when its first heading opens an annex (`schedule-1` of
+   * `…/schedule-1/index.md#2`): its provisions are flat there when it is the only annex (docs/spec.md, section 7).
+   */
+  private annexOfArtifact(indexed: IndexedDataset, address: string): string | undefined {
+    return this.mapsOf(indexed).annexArtifacts.get(address.slice(0, address.indexOf("#") + 1));
+  }
+
+  /** Whether an address is a flat one in an artifact that is an annex, below its heading (`…/schedule-1/index.md#2`). */
+  private inAnnexArtifact(indexed: IndexedDataset, address: string): boolean {
+    const annex = this.annexOfArtifact(indexed, address);
+    const keys = segmentKeys(address);
+    return annex !== undefined && keys.length === 1 && keys[0] !== annex;
+  }
+
+  /**
    * Of the records whose last segment a citation's last provision names, those inside the provisions it names before
    * (`art-229/§-1` for `Art. 229 § 1`), and of those the nearest (the reader's `distance`).
    */
   private nearest(indexed: IndexedDataset, keys: CitationKeys, records: number[]): number[] {
     const before = keys.provisions.slice(0, -1);
+    const addresses = this.recordsOf(indexed).addresses;
     const out =
       before.length === 0
         ? records
         : records.filter((index) => {
-            const segments = segmentKeys(this.recordsOf(indexed).addresses[index]!);
+            const segments = segmentKeys(addresses[index]!);
             const at = segments.length - 1 - before.length;
-            return before.every((options, k) => options.includes(segments[at + k] ?? ""));
+            if (before.every((options, k) => options.includes(segments[at + k] ?? ""))) return true;
+            // An artifact that is an annex keeps the provisions in it flat: `schedule-1/index.md#2` is clause 2 of
+            // Schedule 1.
+            return (
+              keys.annex === true &&
+              before.length === 1 &&
+              segments.length === 1 &&
+              before[0]!.includes(this.annexOfArtifact(indexed, addresses[index]!) ?? "")
+            );
           });
     if (out.length <= 1) return out;
-    const distances = out.map((index) =>
-      this.reader.distance(this.recordsOf(indexed).addresses[index]!, keys.provisions.length),
+    // The annex an artifact is counts as a segment of its flat provisions (`schedule-1/index.md#2` is as far from `s 2`
+    // as `#schedule-1/2`): a section of the body is nearer.
+    const distances = out.map(
+      (index) =>
+        this.reader.distance(addresses[index]!, keys.provisions.length) +
+        (this.inAnnexArtifact(indexed, addresses[index]!) ? 1 : 0),
     );
     const nearest = Math.min(...distances);
     return out.filter((_, k) => distances[k] === nearest);
