@@ -179,8 +179,10 @@ describe("view: a dataset as a page", () => {
     expect((li.querySelector(":scope > div.text") as HTMLElement).hidden).toBe(false);
     expect(li.querySelector(":scope > div.text")!.textContent).toContain("Anwendungsbereich");
     // Another target's link: the mark moves.
+    // The page's listener was added first: it has run when the test's runs.
+    const changed = new Promise((resolve) => dom.window.addEventListener("hashchange", resolve, { once: true }));
     dom.window.location.hash = "#mvfg/mvfg.md#%C2%A7-2";
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await changed;
     expect(marked(dom)).toEqual(["mvfg/mvfg.md#§-2"]);
     // An address the page does not hold marks nothing.
     expect(marked(await at("#mvfg/mvfg.md#%C2%A7-99"))).toEqual([]);

@@ -8,7 +8,6 @@
  */
 import { lstatSync, readdirSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { workerThreads } from "../builtins.js";
 import { listNames } from "../files/folder-listing.js";
 
 /** A temporary file's name: `.<target>.<pid>.<8 hex>.tmp` (write.ts). */
@@ -39,8 +38,16 @@ export function interruptGate(): SharedArrayBuffer {
   return gate.buffer as SharedArrayBuffer;
 }
 
+/**
+ * A worker of the pool (worker.ts joins the gate as it starts): it registers no folder and no signal handler, the main
+ * thread does. Known without loading `node:worker_threads` to ask (some ms of a pre-commit hook's validate, which
+ * writes its cache: bench/RESULTS.md, the hooks).
+ */
+let inWorker = false;
+
 /** In a worker thread: creates its temporaries through the main thread's gate. */
 export function joinInterruptGate(buffer: unknown): void {
+  inWorker = true;
   if (buffer instanceof SharedArrayBuffer && buffer.byteLength >= 8) gate = new Int32Array(buffer);
 }
 
@@ -105,7 +112,7 @@ function onSignal(signal: NodeJS.Signals): void {
  * folders of what the workers write.
  */
 export function removeOnInterrupt(paths: Iterable<string>, isFolder = false): void {
-  if (!workerThreads().isMainThread) return;
+  if (inWorker) return;
   for (const path of paths) folders.add(isFolder ? path : dirname(path));
   if (installed || folders.size === 0) return;
   installed = true;
