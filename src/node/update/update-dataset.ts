@@ -304,9 +304,18 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
       `${locked.manifest.slug}: the config's versionDate template gives ${keptVersion.template}, older than the version ${keptVersion.kept}: not applied, so that no version is dated back (is the front matter's date the law's new one?); set the new version with citation-targets update ${shellQuote(shownManifest)} --version-date YYYY-MM-DD --source-text-url URL`,
     );
   const { added, removed, changed } = locked.changes;
+  // adopt --move of a one-file law renamed on the way: its file is another, its bytes the same; no new version.
+  const digests = (artifacts: readonly { sha256: string }[]) =>
+    artifacts
+      .map((a) => a.sha256)
+      .sort()
+      .join();
+  const renamedOnly =
+    task.move === true && before !== undefined && digests(before.artifacts) === digests(locked.manifest.artifacts);
   if (
     keptVersion === undefined &&
     before &&
+    !renamedOnly &&
     added.length + removed.length + changed.length > 0 &&
     !fields.some((f) => f.field === "versionDate" || f.field === "sourceTextUrl")
   )
