@@ -21,7 +21,8 @@ import { fillFieldTemplates } from "../dataset/dataset-context.js";
 import { defaultJobs, lineStepsOf, linesOf } from "../generate/generated-lines.js";
 import { writeSteps } from "../generate/encoded-lines.js";
 import { type ManifestOptions, manifestOptionsOf } from "../dataset/manifest-options.js";
-import { FieldsError, lock, type LockResult, type ManifestChanges, slugConflict } from "../dataset/lock.js";
+import { FieldsError, lock, type LockResult, type ManifestChanges } from "../dataset/lock.js";
+import { slugConflict } from "../dataset/hand-edited.js";
 import { describeIoError, OperationalError } from "../errors.js";
 import { loadManifest, rootOf } from "../dataset/manifest-io.js";
 import { rootAbsence, rootParts, rootProblem } from "../dataset/dataset-root.js";
@@ -283,7 +284,11 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
     throw error;
   }
   const conflict = slugConflict(manifestPath, locked.manifest.slug, cwd);
-  if (conflict !== undefined) throw new OperationalError(conflict);
+  // The manifest's own slug, edited by hand, is the dataset's fault (exit 1); one a caller gave is a usage error.
+  if (conflict !== undefined)
+    throw loaded?.manifest.slug === locked.manifest.slug
+      ? new DatasetError([conflict])
+      : new OperationalError(conflict);
   const output = outputFor(manifestPath, locked.manifest.slug);
   const before = loaded?.manifest;
   const fields: DatasetFieldChange[] = before
