@@ -413,7 +413,31 @@ describe("choices that are kept (items 5 and 6)", () => {
     }
   });
 
-  test("a slug edited in the manifest: update refuses, naming the conflict, and writes nothing; validate names it too", async () => {
+  test("another field edited in the manifest: generate names the manifest and the field, against its JSONL, with update", async () => {
+    const { dir, cleanup } = await repository();
+    try {
+      await writeTree(dir, { "laws/gg/index.md": "# Grundgesetz\n" });
+      expect((await runMain(["lock", "laws/gg", ...flags], dir)).code).toBe(0);
+      expect((await runMain(["update"], dir)).code).toBe(0);
+      const path = join(dir, ".tooling/citation-targets/gg.lock.json");
+      const manifest = JSON.parse(await readFile(path, "utf8"));
+      await writeFile(path, JSON.stringify({ ...manifest, name: "Grundgesetz für die Bundesrepublik" }, null, 2));
+      const generated = await runMain(["generate", "gg"], dir);
+      expect(generated.code).toBe(1);
+      expect(generated.stderr).toContain(
+        `.tooling/citation-targets/gg.lock.json: its datasetDigest ${manifest.datasetDigest} is not the digest of its content`,
+      );
+      expect(generated.stderr).toContain(
+        `(its name is "Grundgesetz für die Bundesrepublik" where .tooling/citation-targets/gg.jsonl, generated from it, has ${JSON.stringify(manifest.name)}): if the edit is meant, run \`citation-targets update .tooling/citation-targets/gg.lock.json\``,
+      );
+      expect((await runMain(["update"], dir)).code).toBe(0);
+      expect((await runMain(["generate", "gg"], dir)).code).toBe(0);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  test("a slug edited in the manifest: update refuses, naming the conflict, and writes nothing (exit 1: the manifest's fault); generate and validate name it with the same fix", async () => {
     const { dir, cleanup } = await repository();
     try {
       await writeTree(dir, { "laws/gg/index.md": "# Grundgesetz\n" });
@@ -423,7 +447,8 @@ describe("choices that are kept (items 5 and 6)", () => {
       await writeFile(path, (await readFile(path, "utf8")).replace('"slug": "gg"', '"slug": "grundgesetz"'));
       const jsonl = await readFile(join(dir, ".tooling/citation-targets/gg.jsonl"), "utf8");
       const refused = await runMain(["update"], dir);
-      expect(refused.code).toBe(2);
+      expect(refused.code).toBe(1);
+      expect((await runMain(["update", "--check"], dir)).code).toBe(1);
       expect(refused.stderr).toContain(
         '.tooling/citation-targets/gg.lock.json holds slug "grundgesetz", but its JSONL is named after the manifest (gg.jsonl)',
       );
@@ -433,9 +458,39 @@ describe("choices that are kept (items 5 and 6)", () => {
       expect(refused.stderr).toContain("nothing was written");
       expect(await readFile(join(dir, ".tooling/citation-targets/gg.jsonl"), "utf8")).toBe(jsonl);
       expect(existsSync(join(dir, ".tooling/citation-targets/grundgesetz.jsonl"))).toBe(false);
-      const validated = await runMain(["validate", "--legislation-host", HOST, "--format", "json"], dir);
-      const ids = JSON.parse(validated.stdout).files[0].problems.map((p: { ruleId: string }) => p.ruleId);
-      expect(ids).toContain("lock-pair");
+      // generate names the manifest, the field edited (against the JSONL made from it) and the pair's fix, not `lock`.
+      const generated = await runMain(["generate", "gg"], dir);
+      expect(generated.code).toBe(1);
+      const fix =
+        'set the slug back to "gg" and run `citation-targets update .tooling/citation-targets/gg.lock.json`, or move the pair to grundgesetz.lock.json and grundgesetz.jsonl (git mv) and run `citation-targets update .tooling/citation-targets/grundgesetz.lock.json`';
+      expect(generated.stderr).toContain(
+        `.tooling/citation-targets/gg.lock.json: its datasetDigest ${JSON.parse(await readFile(path, "utf8")).datasetDigest} is not the digest of its content`,
+      );
+      expect(generated.stderr).toContain(
+        'it was edited by hand (its slug is "grundgesetz" where .tooling/citation-targets/gg.jsonl, generated from it, has "gg")',
+      );
+      expect(generated.stderr).toContain(fix);
+      expect(generated.stderr).not.toContain("citation-targets lock");
+      const problems = async () =>
+        JSON.parse((await runMain(["validate", "--legislation-host", HOST, "--format", "json"], dir)).stdout).files[0]
+          .problems as { ruleId: string; message: string }[];
+      const validated = await problems();
+      expect(validated.map((p) => p.ruleId)).toContain("lock-pair");
+      // Every fix validate gives is one its rules accept: never update alone, nor generate -o the misnamed file.
+      const fixes = (found: { ruleId: string; message: string }[]) =>
+        found.filter((p) => p.ruleId !== "lock-dataset-fields").map((p) => [p.ruleId, p.message.includes(fix)]);
+      expect(fixes(validated)).toEqual([
+        ["lock-manifest-digest", true],
+        ["lock-pair", true],
+      ]);
+      // Locked over the edit, the records' digest is the stale one: regenerating gg.jsonl is still no way out.
+      expect((await runMain(["lock", "laws/gg", "-o", ".tooling/citation-targets/gg.lock.json"], dir)).code).toBe(0);
+      const locked = await problems();
+      expect(fixes(locked)).toEqual([
+        ["lock-pair", true],
+        ["lock-dataset-digest", true],
+      ]);
+      expect(locked.map((p) => p.message).join("\n")).not.toContain("citation-targets generate");
     } finally {
       await cleanup();
     }

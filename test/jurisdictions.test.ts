@@ -413,6 +413,63 @@ describe("one-file datasets", () => {
     );
   });
 
+  test("an act moved into a folder as index.md: the command update gives repoints it, says its addresses change, moves its .gitattributes line", async () => {
+    await mkdir(join(repo, "ch/sr-210"));
+    await rename(join(repo, "ch/sr-210.md"), join(repo, "ch/sr-210/index.md"));
+    const stale = await runMain(["update", "--check"], repo);
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain(
+      "point the manifest at its new place with `citation-targets adopt --move NEW-FILE` (its slug kept, and its addresses unless the file's name changed: the name is in each;",
+    );
+    const moved = await runMain(["adopt", "--move", "ch/sr-210/index.md"], repo);
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(moved.stderr).toContain(
+      "sr-210: its file sr-210.md was renamed (now ch/sr-210/index.md): its addresses changed with it, sr-210/sr-210.md#… now sr-210/index.md#…",
+    );
+    expect(moved.stderr).toContain("removed the .gitattributes line of the file moved from: ch/sr-210.md -text");
+    // The same bytes under another name are no new version of the law.
+    expect(moved.stderr).not.toContain("the markdown changed");
+    expect((await manifestOf("sr-210")).datasetRoot).toBe("../../ch/sr-210/index.md");
+    const attributes = await readFile(join(repo, ".gitattributes"), "utf8");
+    expect(attributes).toContain("ch/sr-210/index.md -text\n");
+    expect(attributes).not.toContain("ch/sr-210.md -text");
+    expect((await runMain(["validate"], repo)).code).toBe(0);
+    const records = await readFile(join(repo, ".tooling/citation-targets/sr-210.jsonl"), "utf8");
+    expect(JSON.parse(records.split("\n")[1]!).citationAddress).toBe("sr-210/index.md#art-1");
+    // Renamed anywhere, its bytes tell it; a file of none of the orphans is refused with what it looked for.
+    await mkdir(join(repo, "zivil"));
+    await rename(join(repo, "ch/sr-220.md"), join(repo, "zivil/or.md"));
+    await writeTree(join(repo, "zivil"), { "neu.md": swissAct("999", "Neu") });
+    const both = await runMain(["adopt", "--move", "zivil/or.md", "zivil/neu.md"], repo);
+    expect(both.code).toBe(1);
+    expect(both.stderr).toContain(
+      "zivil/neu.md: no lock manifest in .tooling/citation-targets is of a one-file law whose file is gone and is this one (the same name, the same bytes, or moved into a folder named after it): nothing to move",
+    );
+    expect((await runMain(["adopt", "--move", "zivil/or.md"], repo)).code).toBe(0);
+    expect((await manifestOf("sr-220")).datasetRoot).toBe("../../zivil/or.md");
+  });
+
+  test("an act moved into a folder of its own: adopt's hint, adopt --move FOLDER, makes it a folder dataset", async () => {
+    await mkdir(join(repo, "ch/sr-210"));
+    await rename(join(repo, "ch/sr-210.md"), join(repo, "ch/sr-210/index.md"));
+    const adopted = await runMain(
+      ["adopt", "ch/sr-210", ...SWISS_TEMPLATES, "--legislation-host", "www.fedlex.admin.ch", "--check"],
+      repo,
+    );
+    expect(adopted.code).toBe(1);
+    expect(adopted.stderr).toContain(
+      "repoint that manifest with `citation-targets adopt --move ch/sr-210` (its slug kept; its addresses change, the file's name sr-210.md being in each;",
+    );
+    const moved = await runMain(["adopt", "--move", "ch/sr-210"], repo);
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(moved.stderr).toContain("sr-210: its file sr-210.md was renamed (now ch/sr-210/index.md)");
+    expect((await manifestOf("sr-210")).datasetRoot).toBe("../../ch/sr-210");
+    const attributes = await readFile(join(repo, ".gitattributes"), "utf8");
+    expect(attributes).toContain("ch/sr-210/** -text\n");
+    expect(attributes).not.toContain("ch/sr-210.md -text");
+    expect((await runMain(["update", "--check"], repo)).code).toBe(0);
+  });
+
   test("--staged selects a file-root dataset when its file is staged, and no other act of its folder", async () => {
     await writeFile(
       join(repo, "ch/sr-220.md"),

@@ -431,9 +431,19 @@ export function registerAdoptCommand(
           stderr.write(
             `${options.check ? "would add" : "added"} ${plural(result.gitattributes.length, "line")} to .gitattributes (\`-text\`: git keeps the line endings of the pinned markdown and of the JSONL as committed, CR LF never)\n`,
           );
-        if (result.gitattributesRemoved !== undefined)
+        if (result.gitattributesRemoved !== undefined) {
+          const lines = result.gitattributesRemoved;
+          // A folder's line ends in `/** -text`; a one-file law's names its file.
+          const folders = lines.filter((line) => line.endsWith("/** -text")).length;
+          const places = folders === lines.length ? "folder" : folders === 0 ? "file" : "folder and file";
           stderr.write(
-            `${options.check ? "would remove" : "removed"} the .gitattributes ${result.gitattributesRemoved.length === 1 ? "line" : "lines"} of the folder${result.gitattributesRemoved.length === 1 ? "" : "s"} moved from: ${result.gitattributesRemoved.join(", ")}\n`,
+            `${options.check ? "would remove" : "removed"} the .gitattributes ${lines.length === 1 ? "line" : "lines"} of the ${places}${lines.length === 1 ? "" : "s"} moved from: ${lines.join(", ")}\n`,
+          );
+        }
+        // A one-file law's file renamed on the way: its name is in every address, so they change; say so plainly.
+        for (const { slug, from, to, root } of result.renamed ?? [])
+          stderr.write(
+            `${slug}: its file ${from} was renamed (now ${displayPath(root, context.cwd)}${to !== undefined && !root.endsWith(".md") ? `/${to}` : ""}): its addresses ${options.check ? "would change" : "changed"} with it, ${slug}/${from}#… now ${to !== undefined ? `${slug}/${to}#…` : "under the folder's files"} (the records added and removed above; \`citation-targets diff --against HEAD\` shows them as breaking, each with its likely move)\n`,
           );
         if (options.check && changed.length > 0) setExitCode(1);
       },

@@ -147,6 +147,27 @@ export function regenerateCommand(context: RuleContext): string {
   return `\`citation-targets generate ${manifest} -o ${shellQuote(context.file)}\``;
 }
 
+/**
+ * A manifest beside its JSONL (`<name>.lock.json` for `<name>.jsonl`) that names another slug than the pair's name
+ * (edited by hand, or the pair renamed): the JSONL it generates is `<slug>.jsonl`, so neither `generate -o` this file
+ * nor `update` gives a pair the file-name rule accepts. Undefined when they agree, and for a manifest given with
+ * --lock, which may serve any file.
+ */
+export function pairSlugConflict(context: RuleContext): { name: string; slug: string } | undefined {
+  const lock = context.lock;
+  if (lock === undefined || !context.fileName.endsWith(".jsonl")) return undefined;
+  const name = context.fileName.slice(0, -".jsonl".length);
+  if (!lock.manifestPath.endsWith(`${name}.lock.json`) || lock.manifest.slug === name) return undefined;
+  return { name, slug: lock.manifest.slug };
+}
+
+/** The fix of a pairSlugConflict: the slug set back, or the pair renamed after it; either way updated after. */
+export function pairFix(context: RuleContext, { name, slug }: { name: string; slug: string }): string {
+  const manifest = context.lock!.manifestPath;
+  const renamed = `${manifest.slice(0, -`${name}.lock.json`.length)}${slug}.lock.json`;
+  return `set the slug back to "${name}" and run \`citation-targets update ${shellQuote(manifest)}\`, or move the pair to ${slug}.lock.json and ${slug}.jsonl (git mv) and run \`citation-targets update ${shellQuote(renamed)}\``;
+}
+
 /** The command that refreshes the lock manifest and regenerates the file in one step. */
 export function updateCommand(context: RuleContext): string {
   return `\`citation-targets update ${context.manifestPath !== undefined ? shellQuote(context.manifestPath) : "<manifest>"}\``;

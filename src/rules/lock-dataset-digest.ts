@@ -1,4 +1,4 @@
-import { defineRule, regenerateCommand, stringField } from "./define.js";
+import { defineRule, pairFix, pairSlugConflict, regenerateCommand, stringField } from "./define.js";
 
 export const lockDatasetDigest = defineRule({
   id: "lock-dataset-digest",
@@ -12,6 +12,8 @@ export const lockDatasetDigest = defineRule({
       "datasetDigest is {{actual}} but lock manifest {{manifest}} has {{expected}}: the manifest changed since this file was generated; regenerate it with {{fix}}",
     edited:
       "datasetDigest is {{actual}} but lock manifest {{manifest}} has {{expected}}, as {{others}}: this record was edited by hand; regenerate the file with {{fix}}",
+    slugEdited:
+      'datasetDigest is {{actual}} but lock manifest {{manifest}} has {{expected}}: the manifest was locked with slug "{{slug}}" since this file was generated, but the pair is named {{name}} (a JSONL is named after its slug, so regenerating this file would not do); {{fix}}',
   },
   create(context) {
     /** The first record whose digest is not the manifest's (said once, at the end of the file). */
@@ -27,13 +29,16 @@ export const lockDatasetDigest = defineRule({
       },
       end() {
         if (first === undefined) return;
+        // The manifest's slug is not the pair's name: regenerating this file under its name would not be accepted.
+        const conflict = pairSlugConflict(context);
         context.report({
-          messageId: matching > 0 ? "edited" : "mismatch",
+          messageId: conflict !== undefined ? "slugEdited" : matching > 0 ? "edited" : "mismatch",
           data: {
             actual: first.actual,
             expected: context.lock!.manifest.datasetDigest,
             manifest: context.lock!.manifestPath,
-            fix: regenerateCommand(context),
+            fix: conflict !== undefined ? pairFix(context, conflict) : regenerateCommand(context),
+            ...conflict,
             others:
               matching === 1
                 ? "the 1 other record of this file carries"

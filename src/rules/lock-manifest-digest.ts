@@ -1,4 +1,4 @@
-import { defineRule, updateCommand } from "./define.js";
+import { defineRule, pairFix, pairSlugConflict, updateCommand } from "./define.js";
 
 export const lockManifestDigest = defineRule({
   id: "lock-manifest-digest",
@@ -11,19 +11,25 @@ export const lockManifestDigest = defineRule({
   messages: {
     stale:
       "lock manifest {{manifest}} records datasetDigest {{recorded}} but its content digests to {{computed}} (it was edited by hand): run {{fix}} to refresh it and regenerate",
+    slugEdited:
+      'lock manifest {{manifest}} records datasetDigest {{recorded}} but its content digests to {{computed}}: its slug "{{slug}}" was edited by hand (the pair is named {{name}}, which update would keep: a JSONL is named after its slug); {{fix}}',
   },
   create(context) {
     return {
       end() {
         const lock = context.lock!;
         if (lock.manifest.datasetDigest !== lock.computedDigest) {
+          // A slug edited by hand: update refuses it (the pair would be misnamed), so the fix is the pair's.
+          const conflict = pairSlugConflict(context);
           context.report({
-            messageId: "stale",
+            messageId: conflict !== undefined ? "slugEdited" : "stale",
             data: {
               manifest: lock.manifestPath,
               recorded: lock.manifest.datasetDigest,
               computed: lock.computedDigest,
-              fix: updateCommand(context),
+              ...(conflict !== undefined
+                ? { slug: conflict.slug, name: conflict.name, fix: pairFix(context, conflict) }
+                : { fix: updateCommand(context) }),
             },
             line: 0,
             pointer: "",

@@ -1,4 +1,4 @@
-import { defineRule } from "./define.js";
+import { defineRule, pairFix, pairSlugConflict } from "./define.js";
 
 /**
  * A JSONL and its lock manifest are one pair, named after one slug: `<slug>.jsonl` and
@@ -16,7 +16,7 @@ export const lockPair = defineRule({
   },
   messages: {
     otherSlug:
-      'lock manifest {{manifest}} names slug "{{slug}}", so its JSONL is "{{expected}}", not "{{fileName}}": a manifest and its JSONL share one slug (was the slug edited in the manifest, or the file renamed?)',
+      'lock manifest {{manifest}} names slug "{{slug}}", so its JSONL is "{{expected}}", not "{{fileName}}": a manifest and its JSONL share one slug (was the slug edited in the manifest, or the file renamed?): {{fix}}',
     withoutJsonl:
       'lock manifest {{manifest}} has no JSONL: "{{expected}}" is not there (deleted?): run `citation-targets update {{manifest}}` to generate it again, or remove the manifest too if the dataset is withdrawn',
   },
@@ -24,16 +24,19 @@ export const lockPair = defineRule({
     return {
       end() {
         const lock = context.lock!;
-        const expected = `${lock.manifest.slug}.jsonl`;
         // Only a manifest found beside the file (<name>.lock.json) is held to the file's name; one given with --lock
         // may serve any file.
-        const beside =
-          context.fileName.endsWith(".jsonl") &&
-          lock.manifestPath.endsWith(`${context.fileName.slice(0, -".jsonl".length)}.lock.json`);
-        if (beside && context.fileName !== expected)
+        const conflict = pairSlugConflict(context);
+        if (conflict !== undefined)
           context.report({
             messageId: "otherSlug",
-            data: { manifest: lock.manifestPath, slug: lock.manifest.slug, expected, fileName: context.fileName },
+            data: {
+              manifest: lock.manifestPath,
+              slug: lock.manifest.slug,
+              expected: `${lock.manifest.slug}.jsonl`,
+              fileName: context.fileName,
+              fix: pairFix(context, conflict),
+            },
             line: 0,
             pointer: "",
           });

@@ -148,7 +148,7 @@ function datasetCommon(manifest: LockManifest, checked = false): Common {
   const datasetDigest = computeDatasetDigest(manifest);
   if (manifest.datasetDigest !== datasetDigest) {
     throw new DatasetError([
-      `manifest datasetDigest is ${manifest.datasetDigest} but its content digests to ${datasetDigest}: run \`citation-targets lock\` to refresh it`,
+      `manifest datasetDigest is ${manifest.datasetDigest} but its content digests to ${datasetDigest}: it was edited by hand: run \`citation-targets update <manifest>\` to keep the edit, or set it back`,
     ]);
   }
   return commonOf(manifest);

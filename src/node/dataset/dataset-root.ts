@@ -53,6 +53,6 @@ export function rootProblem(
   const said = `${manifest.shown}: its ${rootNoun(named)} ${manifest.shownRoot || "."} (datasetRoot ${JSON.stringify(manifest.datasetRoot ?? ".")}) ${absence}`;
   const kind = isFileRoot(named) ? "FILE" : "FOLDER";
   return absence === "is not there"
-    ? `${said}: if the law's ${kind.toLowerCase()} moved or was renamed, point the manifest at its new place with \`citation-targets adopt --move NEW-${kind}\` (its slug and addresses kept; or \`citation-targets lock NEW-${kind} -o ${manifest.shown}\`), then ${then}; if the law was withdrawn, remove the manifest and its JSONL (git rm)`
+    ? `${said}: if the law's ${kind.toLowerCase()} moved or was renamed, point the manifest at its new place with \`citation-targets adopt --move NEW-${kind}\` (${kind === "FILE" ? "its slug kept, and its addresses unless the file's name changed: the name is in each" : "its slug and addresses kept"}; or \`citation-targets lock NEW-${kind} -o ${manifest.shown}\`), then ${then}; if the law was withdrawn, remove the manifest and its JSONL (git rm)`
     : `${said}: a dataset root is a folder of markdown files or one markdown file; put the law there, or set datasetRoot in ${manifest.shown} to where it is`;
 }

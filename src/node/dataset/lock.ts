@@ -3,7 +3,7 @@ import { readRegularFileSync } from "../files/regular-file.js";
 import { withoutCr } from "../files/crlf.js";
 import { backToLf } from "../files/back-to-lf.js";
 import { sha256Hex } from "../../core/bytes.js";
-import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { checkDatasetFields } from "../../core/lock/dataset-fields.js";
 import { planDataset } from "../../core/records/generate.js";
 import { DatasetError } from "../../core/errors.js";
@@ -398,27 +398,6 @@ export function compareManifests(before: LockManifest | undefined, after: LockMa
     ...aliases,
     ...documentAliases,
   };
-}
-
-/**
- * Why `update` may not write this manifest with this slug: its JSONL is named after the manifest
- * (`<name>.jsonl` beside `<name>.lock.json`), and a JSONL must be named after its slug (the file-name
- * rule), so a slug edited in the manifest would give a JSONL validate rejects. Undefined when they agree.
- */
-export function slugConflict(output: string, slug: string, cwd: string): string | undefined {
-  const stem = manifestStem(output);
-  if (stem === undefined || stem === slug) return undefined;
-  return `${displayPath(output, cwd)} holds slug ${JSON.stringify(slug)}, but its JSONL is named after the manifest (${stem}.jsonl) and a JSONL must be named after its slug (validate's file-name rule): set the slug back to ${JSON.stringify(stem)}, or move the pair to ${slug}.lock.json and ${slug}.jsonl (git mv), then run the command again`;
-}
-
-/**
- * `<name>` of a manifest named `<name>.lock.json` (whose JSONL is `<name>.jsonl`); undefined for
- * `citation-targets.lock.json`, whose JSONL is named after its slug.
- */
-export function manifestStem(path: string): string | undefined {
-  const name = basename(path);
-  if (name === DEFAULT_MANIFEST_NAME || !name.endsWith(".lock.json")) return undefined;
-  return name.slice(0, -".lock.json".length);
 }
 
 /** Where `lock` writes a manifest when no output is named (LockOptions.output). */

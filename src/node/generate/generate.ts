@@ -12,6 +12,7 @@ import { shellQuote } from "../../core/text.js";
 import { DEFAULT_MAX_ARTIFACT_BYTES } from "../dataset/dataset-files.js";
 import { type LoadedManifest, loadManifest, resolveArtifact, rootOf, verifyArtifacts } from "../dataset/manifest-io.js";
 import { rootAbsence, rootProblem } from "../dataset/dataset-root.js";
+import { handEditProblem } from "../dataset/hand-edited.js";
 import { displayPath } from "../files/files.js";
 import { describeIoError, OperationalError } from "../errors.js";
 import { regularPiecesSync, withOutsideReads } from "../files/regular-file.js";
@@ -91,6 +92,9 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
         "generate again",
       ),
     ]);
+  // A manifest edited by hand: named, with what was edited and the fix (core's check says neither).
+  const edited = handEditProblem(loaded.path, loaded.manifest, shown, options.cwd ?? process.cwd());
+  if (edited !== undefined) throw new DatasetError([edited]);
   // lock refuses an empty dataset; so does generate, rather than write an empty file.
   if (loaded.manifest.artifacts.length === 0)
     throw new DatasetError([

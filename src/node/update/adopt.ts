@@ -6,7 +6,7 @@
  */
 import { layerManifestOptions } from "../dataset/manifest-options.js";
 import { lstatSync, readdirSync, statSync } from "node:fs";
-import { dirname, join, relative as relativePath, sep } from "node:path";
+import { basename, dirname, join, relative as relativePath, sep } from "node:path";
 import {
   checkDatasetFields,
   type DatasetFields,
@@ -60,7 +60,8 @@ export interface AdoptOptions extends Omit<UpdateOptions, "manifests" | "dataset
   sections?: AdoptSection[];
   /**
    * The folders are datasets moved (`git mv`): each repoints the orphaned manifest it belongs to (the one whose dataset
-   * folder is not there and whose every artifact is in it), keeping its slug, fields and addresses. No templates.
+   * folder is not there and whose every artifact is in it; for a one-file law, move-dataset.ts), keeping its slug,
+   * fields and addresses (a one-file law's file renamed on the way: its addresses change). No templates.
    */
   move?: boolean;
 }
@@ -76,6 +77,12 @@ export interface AdoptResult {
   gitattributes: string[];
   /** adopt --move: the lines of the folders the datasets left, removed from `.gitattributes` (with --check: to remove). */
   gitattributesRemoved?: string[];
+  /**
+   * adopt --move: the one-file laws whose file was renamed on the way (`gg.md` to `gg/index.md`), by slug: their
+   * addresses start `<slug>/<to>#` now, no longer `<slug>/<from>#` (`to` unknown when the file was told by the folder's
+   * name alone and the folder holds several).
+   */
+  renamed?: { slug: string; from: string; to?: string; root: string }[];
 }
 
 /**
@@ -157,6 +164,16 @@ function alreadyDataset(dir: string, folder: string, cwd: string): string | unde
   return `${displayPath(dir, cwd) || "."}: it is the dataset folder of ${shown} already: nothing to move (citation-targets update ${shellQuote(shown)} refreshes it)`;
 }
 
+/**
+ * Whether a dataset moved from `root` to `dir` keeps its addresses: a folder's artifact paths are relative to it, but a
+ * one-file law's file name is in each (docs/spec.md, "One-file datasets"): kept while the file has its name there.
+ */
+function addressesKept(root: string, dir: string): boolean {
+  if (!isFileRoot(root)) return true;
+  const name = basename(root);
+  return isFileRoot(dir) ? basename(dir) === name : statSync(join(dir, name), { throwIfNoEntry: false }) !== undefined;
+}
+
 /** A manifest's datasetRoot for a dataset folder: the folder relative to the manifest's, POSIX. */
 function relativeRoot(manifest: string, dir: string): string {
   return relativePath(dirname(manifest), dir).split(sep).join("/");
@@ -177,21 +194,28 @@ async function moveFolders(
   const orphans = orphanedManifests(folder);
   const problems: string[] = [];
   const moved: { manifest: string; dir: string; fields: Partial<DatasetFields>; move: boolean }[] = [];
+  const renamed: { manifest: string; from: string; to?: string; root: string }[] = [];
   const taken = new Set<string>();
   for (const dir of folders) {
     const shown = displayPath(dir, cwd) || ".";
-    const owners = ownersOf(dir, orphans).filter((m) => !taken.has(m));
+    const owners = ownersOf(dir, orphans).filter((o) => !taken.has(o.manifest));
     if (owners.length !== 1) {
       problems.push(
         owners.length === 0
           ? (alreadyDataset(dir, folder, cwd) ??
-              `${shown}: no lock manifest in ${displayPath(folder, cwd)} has its dataset folder gone and every artifact in ${shown}: nothing to move (adopt it without --move as a new dataset)`)
-          : `${shown}: more than one lock manifest could be its own (${owners.map((m) => displayPath(m, cwd)).join(", ")}): repoint one with \`citation-targets lock ${shown} -o MANIFEST\``,
+              `${shown}: no lock manifest in ${displayPath(folder, cwd)} ${
+                isFileRoot(dir)
+                  ? "is of a one-file law whose file is gone and is this one (the same name, the same bytes, or moved into a folder named after it)"
+                  : "has its dataset folder gone and every artifact in it, nor is of a one-file law moved into it"
+              }: nothing to move (adopt it without --move as a new dataset, or repoint a manifest with \`citation-targets lock ${shellQuote(shown)} -o MANIFEST\`)`)
+          : `${shown}: more than one lock manifest could be its own (${owners.map((o) => displayPath(o.manifest, cwd)).join(", ")}): repoint one with \`citation-targets lock ${shown} -o MANIFEST\``,
       );
       continue;
     }
-    taken.add(owners[0]!);
-    moved.push({ manifest: owners[0]!, dir, fields: {}, move: true });
+    const { manifest, renamed: rename } = owners[0]!;
+    taken.add(manifest);
+    moved.push({ manifest, dir, fields: {}, move: true });
+    if (rename !== undefined) renamed.push({ manifest, ...rename, root: dir });
   }
   if (problems.length > 0) throw new DatasetError(problems);
   // The folders the moved manifests leave: their `.gitattributes` lines go, unless an orphan not moved still names one.
@@ -206,7 +230,20 @@ async function moveFolders(
   );
   const stale = gitattributesLines(repository, [...left]).slice(1); // not the tooling folder's line
   const gitattributesRemoved = await removeGitattributes(repository, stale, rest.check === true);
-  return { updates, folder, gitattributes, ...(gitattributesRemoved.length > 0 ? { gitattributesRemoved } : {}) };
+  return {
+    updates,
+    folder,
+    gitattributes,
+    ...(gitattributesRemoved.length > 0 ? { gitattributesRemoved } : {}),
+    ...(renamed.length > 0
+      ? {
+          renamed: renamed.map(({ manifest, ...rename }) => ({
+            slug: updates.find((u) => u.manifest === displayPath(manifest, cwd))!.slug,
+            ...rename,
+          })),
+        }
+      : {}),
+  };
 }
 
 /** Writes (or, with `check`, computes) a manifest and a JSONL for every dataset folder named; all or nothing. */
@@ -405,7 +442,7 @@ async function adoptLocked(options: AdoptOptions, cwd: string): Promise<AdoptRes
       problems.push(
         `${shown}: ${displayPath(manifest, cwd)} already belongs to ${root === undefined ? "a manifest that cannot be read" : displayPath(root, cwd) || "."}${
           gone
-            ? `, which is not there any more: if the law moved here, repoint that manifest with \`citation-targets adopt --move ${shellQuote(shown)}\` (its slug and addresses kept; or set "datasetRoot": ${JSON.stringify(relative)} in it)`
+            ? `, which is not there any more: if the law moved here, repoint that manifest with \`citation-targets adopt --move ${shellQuote(shown)}\` (${addressesKept(root!, dir) ? "its slug and addresses kept" : `its slug kept; its addresses change, the file's name ${basename(root!)} being in each`}; or set "datasetRoot": ${JSON.stringify(relative)} in it)`
             : ": a slug names one dataset"
         }`,
       );

@@ -97,7 +97,7 @@ export function twinDatasetWarnings(
     // Laws kept one file each are moved as files (adopt --move NEW-FILE); else as folders.
     const [noun, operand] = group.every((d) => isFileRoot(d.root)) ? ["file", "NEW-FILE"] : ["folder", "NEW-FOLDER"];
     warnings.push(
-      `${list} look like one law twice (${why}): was a dataset ${noun} moved and adopted again under a new slug? Repoint the old manifest with \`citation-targets adopt --move ${operand}\` (its slug and addresses kept) and remove the new one`,
+      `${list} look like one law twice (${why}): was a dataset ${noun} moved and adopted again under a new slug? Repoint the old manifest with \`citation-targets adopt --move ${operand}\` (${noun === "file" ? "its slug kept, and its addresses unless the file's name changed" : "its slug and addresses kept"}) and remove the new one`,
     );
   }
   return warnings;

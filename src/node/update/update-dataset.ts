@@ -21,7 +21,8 @@ import { fillFieldTemplates } from "../dataset/dataset-context.js";
 import { defaultJobs, lineStepsOf, linesOf } from "../generate/generated-lines.js";
 import { writeSteps } from "../generate/encoded-lines.js";
 import { type ManifestOptions, manifestOptionsOf } from "../dataset/manifest-options.js";
-import { FieldsError, lock, type LockResult, type ManifestChanges, slugConflict } from "../dataset/lock.js";
+import { FieldsError, lock, type LockResult, type ManifestChanges } from "../dataset/lock.js";
+import { slugConflict } from "../dataset/hand-edited.js";
 import { describeIoError, OperationalError } from "../errors.js";
 import { loadManifest, rootOf } from "../dataset/manifest-io.js";
 import { rootAbsence, rootParts, rootProblem } from "../dataset/dataset-root.js";
@@ -283,7 +284,11 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
     throw error;
   }
   const conflict = slugConflict(manifestPath, locked.manifest.slug, cwd);
-  if (conflict !== undefined) throw new OperationalError(conflict);
+  // The manifest's own slug, edited by hand, is the dataset's fault (exit 1); one a caller gave is a usage error.
+  if (conflict !== undefined)
+    throw loaded?.manifest.slug === locked.manifest.slug
+      ? new DatasetError([conflict])
+      : new OperationalError(conflict);
   const output = outputFor(manifestPath, locked.manifest.slug);
   const before = loaded?.manifest;
   const fields: DatasetFieldChange[] = before
@@ -304,9 +309,18 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
       `${locked.manifest.slug}: the config's versionDate template gives ${keptVersion.template}, older than the version ${keptVersion.kept}: not applied, so that no version is dated back (is the front matter's date the law's new one?); set the new version with citation-targets update ${shellQuote(shownManifest)} --version-date YYYY-MM-DD --source-text-url URL`,
     );
   const { added, removed, changed } = locked.changes;
+  // adopt --move of a one-file law renamed on the way: its file is another, its bytes the same; no new version.
+  const digests = (artifacts: readonly { sha256: string }[]) =>
+    artifacts
+      .map((a) => a.sha256)
+      .sort()
+      .join();
+  const renamedOnly =
+    task.move === true && before !== undefined && digests(before.artifacts) === digests(locked.manifest.artifacts);
   if (
     keptVersion === undefined &&
     before &&
+    !renamedOnly &&
     added.length + removed.length + changed.length > 0 &&
     !fields.some((f) => f.field === "versionDate" || f.field === "sourceTextUrl")
   )
