@@ -487,6 +487,13 @@ describe("item 5: a Windows checkout (core.autocrlf=true)", () => {
     const locked = await runMain(["lock", "fixtures/datasets/mvfg", "-o", MANIFEST], dir);
     expect(locked.code).toBe(1);
     expect(locked.stderr).not.toContain("git checkout");
+    // Five named, the rest counted (a Windows checkout of a statute book as one dataset has thousands).
+    expect(locked.stderr.match(/differs from its pin only in line endings/g)).toHaveLength(5);
+    expect(locked.stderr).toContain("… and 1 more artifacts that differ so");
+    const checked = await runMain(["lock", "fixtures/datasets/mvfg", "-o", MANIFEST, "--check"], dir);
+    expect(checked.stderr).toContain(
+      "anlage-1.md, anlage-2.md, anlage-3.md, anlage-4.md, anlage-5.md and 1 more differ from their pins only in line endings",
+    );
     const command = /`(find [^`]+)`/.exec(locked.stderr)?.[1];
     expect(command).toBe(
       "find fixtures/datasets/mvfg -type f \\( -name '*.md' -o -name '*.markdown' \\) -exec sed -i 's/\\r$//' {} +",

@@ -7,7 +7,7 @@
  */
 import type { LockManifest } from "../core/lock/manifest.js";
 import { MANIFEST_DATASET_FIELDS } from "../core/model.js";
-import { escapeControls, escapeControlsByLine, plural } from "../core/text.js";
+import { escapeControls, escapeControlsByLine, namedList, plural } from "../core/text.js";
 import type { CheckResult } from "../node/generate/generate.js";
 import type { LockResult, ManifestChanges } from "../node/dataset/lock.js";
 import { shellQuote } from "../core/text.js";
@@ -164,11 +164,11 @@ function lockTextRaw(result: LockResult, shown: string, check: boolean, refresh:
   const { lineEndings } = result;
   // Told as update tells it: not a change, and neither lock nor update is the fix (both would pin the CR LF bytes).
   if (lineEndings?.only)
-    return `${shown}: only line endings differ (CR LF): ${lineEndings.artifacts.join(", ")} ${lineEndings.artifacts.length === 1 ? "is" : "are"} what the manifest pins once CR LF is read as LF; nothing to lock (a write would pin the CR LF bytes): ${lineEndings.advice}\n`;
+    return `${shown}: only line endings differ (CR LF): ${namedList(lineEndings.artifacts)} ${lineEndings.artifacts.length === 1 ? "is" : "are"} what the manifest pins once CR LF is read as LF; nothing to lock (a write would pin the CR LF bytes): ${lineEndings.advice}\n`;
   if (!check) return `${result.changed ? "wrote" : "unchanged"} ${shown} (${count})\n${changes}`;
   if (!result.changed) return `${shown} is up to date (${count})\n`;
   const first = lineEndings
-    ? `${lineEndings.artifacts.join(", ")} ${lineEndings.artifacts.length === 1 ? "differs from its pin" : "differ from their pins"} only in line endings (CR LF), which lock must not pin: ${lineEndings.advice}; then `
+    ? `${namedList(lineEndings.artifacts)} ${lineEndings.artifacts.length === 1 ? "differs from its pin" : "differ from their pins"} only in line endings (CR LF), which lock must not pin: ${lineEndings.advice}; then `
     : "";
   return `${shown} is not up to date (${count}):\n${changes}hint: ${first}run \`${refresh}\` to refresh it, or \`citation-targets update ${shellQuote(shown)}\` to refresh it and regenerate the JSONL\n`;
 }

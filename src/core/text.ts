@@ -9,6 +9,15 @@ export function plural(count: number, word: string, many = `${word}s`): string {
 }
 
 /** The text with every character that has a meaning in a regular expression escaped, to be matched literally. */
+/**
+ * The first `most` items joined by `, `, and how many more there are (`a.md, b.md, c.md, d.md, e.md and 12 more`): a
+ * list in a message stays one readable line for a dataset of thousands of files.
+ */
+export function namedList(items: readonly string[], most = 5): string {
+  if (items.length <= most) return items.join(", ");
+  return `${items.slice(0, most).join(", ")} and ${items.length - most} more`;
+}
+
 export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

@@ -31,6 +31,9 @@ import { type ManifestOptions, optionalMembers } from "./manifest-options.js";
 import { writeFileAtomic } from "../writes/write.js";
 import { noteOf, withWriterLock } from "../writes/writer-lock.js";
 
+/** How many artifacts that differ from their pins only in CR LF a refusal names one by one. */
+const CRLF_NAMED = 5;
+
 export interface LockOptions extends ManifestOptions {
   /** The dataset directory to walk. */
   dir: string;
@@ -281,10 +284,13 @@ async function lockUnder(options: LockOptions, preloaded?: LoadedManifest): Prom
       };
     if (!options.check)
       throw new DatasetError([
-        ...crlf.map(
-          (path) =>
-            `${path}: differs from its pin only in line endings (CR LF): lock would pin the CR LF bytes, so nothing was written`,
-        ),
+        ...crlf
+          .slice(0, CRLF_NAMED)
+          .map(
+            (path) =>
+              `${path}: differs from its pin only in line endings (CR LF): lock would pin the CR LF bytes, so nothing was written`,
+          ),
+        ...(crlf.length > CRLF_NAMED ? [`… and ${crlf.length - CRLF_NAMED} more artifacts that differ so`] : []),
         `hint: ${advice}; then run lock again`,
       ]);
     lineEndings = { artifacts: crlf, only: false, advice };
