@@ -1,8 +1,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { readRegularFileSync } from "../files/regular-file.js";
-import { withoutCr } from "../files/crlf.js";
+import { pinnedOnceLf } from "../files/crlf.js";
 import { backToLf } from "../files/back-to-lf.js";
-import { sha256Hex } from "../../core/bytes.js";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { checkDatasetFields } from "../../core/lock/dataset-fields.js";
 import { planDataset } from "../../core/records/generate.js";
@@ -257,7 +256,7 @@ async function lockUnder(options: LockOptions, preloaded?: LoadedManifest): Prom
     }
   // Kept artifacts whose bytes differ from their pin only in CR LF: not a change of the law, and never pinned (every
   // digest, and the JSONL generated from them, would follow the CR LF bytes), as update writes nothing for them.
-  const crlf = existing === undefined ? [] : onlyLineEndings(artifacts, previous, root, contents);
+  const crlf = existing === undefined ? [] : crlfOnlyArtifacts(artifacts, previous, root, contents);
   let lineEndings: LockResult["lineEndings"];
   if (crlf.length > 0) {
     const pins = new Map(crlf.map((path) => [path, previous.get(path)!.sha256]));
@@ -315,7 +314,7 @@ async function lockUnder(options: LockOptions, preloaded?: LoadedManifest): Prom
  * The kept artifacts whose bytes differ from their pin only in CR LF: with CR LF read as LF, they are what the previous
  * manifest pins. Only the changed ones are read again, when their bytes were not kept.
  */
-function onlyLineEndings(
+function crlfOnlyArtifacts(
   artifacts: readonly ManifestArtifact[],
   previous: ReadonlyMap<string, ManifestArtifact>,
   root: string,
@@ -326,7 +325,7 @@ function onlyLineEndings(
     const pinned = previous.get(artifact.path)?.sha256;
     if (pinned === undefined || pinned === artifact.sha256) continue;
     const bytes = contents?.get(artifact.path) ?? readRegularFileSync(join(root, ...artifact.path.split("/")));
-    if (bytes.includes("\r\n") && sha256Hex(withoutCr(bytes)) === pinned) found.push(artifact.path);
+    if (pinnedOnceLf(bytes, pinned)) found.push(artifact.path);
   }
   return found;
 }

@@ -9,7 +9,7 @@ import { describeIoError, OperationalError } from "../errors.js";
 import { DEFAULT_MAX_ARTIFACT_BYTES, tooLarge } from "./dataset-files.js";
 import { shellQuote } from "../../core/text.js";
 import { ALLOW_OUTSIDE_FLAG, confinementRoot, displayPath, isInside, realPathOf } from "../files/files.js";
-import { withoutCr } from "../files/crlf.js";
+import { pinnedOnceLf } from "../files/crlf.js";
 import { backToLf } from "../files/back-to-lf.js";
 import { readJsonText } from "../files/json-file.js";
 import { openRegularSync } from "../files/regular-file.js";
@@ -164,7 +164,7 @@ export async function verifyArtifacts(
         bytes += content.length;
         sizes[position] = content.length;
         if (sha256Hex(content) === artifact.sha256) return {};
-        return { changed: true, crlf: content.includes("\r\n") && sha256Hex(withoutCr(content)) === artifact.sha256 };
+        return { changed: true, crlf: pinnedOnceLf(content, artifact.sha256) };
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === "ENOENT")

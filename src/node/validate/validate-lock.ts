@@ -6,7 +6,7 @@ import type { LockContext } from "../../core/lock/lock-context.js";
 import { sha256Hex } from "../../core/bytes.js";
 import { bodyStartOfBytes } from "../../core/markdown/front-matter.js";
 import { listDatasetFiles } from "../dataset/dataset-files.js";
-import { withoutCr } from "../files/crlf.js";
+import { pinnedOnceLf } from "../files/crlf.js";
 import { describeIoError, OperationalError } from "../errors.js";
 import { DatasetError } from "../../core/errors.js";
 import { displayPath, openedPath } from "../files/files.js";
@@ -184,7 +184,7 @@ async function gatherFacts(
     const digest = sha256Hex(bytes);
     if (digest !== artifact.sha256) {
       context.changedArtifacts.set(artifact.path, digest);
-      if (bytes.includes("\r\n") && sha256Hex(withoutCr(bytes)) === artifact.sha256) {
+      if (pinnedOnceLf(bytes, artifact.sha256)) {
         context.lineEndingsOnly ??= new Set();
         context.lineEndingsOnly.add(artifact.path);
       }
