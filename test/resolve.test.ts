@@ -663,6 +663,35 @@ describe("resolve, with unit targets", () => {
     expect(laws.resolve("Section 5 GG").reason).toBe('"GG" (gg) has no Section 5; it has Art. 5');
   });
 
+  test("a section's word names no numbered item: of a § (`§-3/2`), nor, in a law of sections, of a section", () => {
+    const laws = new ResolveIndex([
+      // § 3 with numbered item headings `1.`, `2.`: their keys are bare numbers below it.
+      dataset({ slug: "bg", titleId: "BG", name: "Bundesgesetz" }, [
+        "bg/index.md#§-1",
+        "bg/index.md#§-3",
+        "bg/index.md#§-3/1",
+        "bg/index.md#§-3/2",
+      ]),
+      dataset({ slug: "dpa", titleId: "DPA", name: "Data Protection Act 2024" }, [
+        "dpa/index.md#2",
+        "dpa/index.md#6",
+        "dpa/index.md#6/1",
+        "dpa/index.md#schedule-1",
+        "dpa/index.md#schedule-1/4",
+      ]),
+    ]);
+    expect(answer(laws, "Paragraph 2 BG")).toBe('no-match: "BG" (bg) has no Paragraph 2');
+    expect(answer(laws, "Section 2 BG")).toBe('no-match: "BG" (bg) has no Section 2');
+    expect(answer(laws, "§ 2 BG")).toBe('no-match: "BG" (bg) has no § 2');
+    expect(answer(laws, "Paragraph 1 BG")).toBe("unit bg/index.md#§-1");
+    expect(answer(laws, "§ 3 BG")).toBe("unit bg/index.md#§-3");
+    expect(answer(laws, "s 1 DPA")).toBe('no-match: "DPA" (dpa) has no s 1');
+    expect(answer(laws, "Art. 1 DPA")).toBe('no-match: "DPA" (dpa) has no Art. 1');
+    // A clause of a schedule is a section in it: still found.
+    expect(answer(laws, "Schedule 1, clause 4 DPA")).toBe("unit dpa/index.md#schedule-1/4");
+    expect(answer(laws, "Art. 2 DPA")).toBe('no-match: "DPA" (dpa) has no Art. 2; it has section 2');
+  });
+
   test("a subsection printed as a paragraph (an Absatz's form) is found by s 6(2)", () => {
     const paragraphs = new ResolveIndex([
       dataset({ slug: "pa", titleId: "C2004A03712", name: "Privacy Act 1988" }, [

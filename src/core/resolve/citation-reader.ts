@@ -108,6 +108,13 @@ export interface CitationReader {
    * A positional tie-break (`§-37~2`) is no distance: truly identical siblings stay ambiguous.
    */
   distance(address: string, provisions: number): number;
+  /**
+   * Whether a heading whose local has the keys `segments` (qualifiers and tie-breaks left out, the last `key`) may be
+   * the provision `key` names. A section's keys (`2`, `sec-2`) name a heading at the top of its local or in an annex
+   * (`schedule-1/7`), never an item of a provision or of another item (`§-3/2`, `anhang-1/i/2`); and a bare number
+   * names no provision of a law that has `§` headings (`paragraphs`): its `Paragraph 2` is `§ 2`, not an item 2.
+   */
+  provisionHeading(segments: readonly string[], paragraphs: boolean): boolean;
 }
 
 /**
@@ -131,6 +138,8 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
       .join("|")}|(?:${Object.keys(tables.annexAbbreviations).join("|")})\\.?)(?![A-Za-zÄÖÜäöüß])[\\s\\u00a0\\u202f]*`,
     "iy",
   );
+  // An annex's key (`schedule-1`, `anlage-i-kap-x`).
+  const ANNEX_KEY = new RegExp(`^(?:${tables.annexWords.join("|")})-`);
   const ANNEX_LABEL = /(\d+[A-Za-z]{0,3}|[IVXLC]+[a-z]{0,3}|[A-Z]\d*[a-z]{0,3})(?![A-Za-z0-9])/y;
   // The remark of an annex's heading after it (`Anlage 1 zu § 4`, `(zu §§ 3 und 4 Abs. 2)`): not the provision cited.
   const ANNEX_REMARK =
@@ -526,7 +535,7 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
     subpara: "subpara",
   };
   // A section's word names a `§` in a German law (`Section 823` of an English translation, `Paragraph 1`): the law's
-  // records tell which, as no law has both.
+  // records tell which (provisionHeading: a law of `§`s has no section of a bare number; its items do).
   const provisionKeys = (kind: string, label: string): string[] =>
     kind === "§"
       ? [`§-${label}`]
@@ -567,6 +576,13 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
       let inside = 0;
       for (let k = 0; k < local.length - provisions; k++) if (/^(§|art-)/.test(local[k] as string)) inside++;
       return qualified + inside * 100 + local.length;
+    },
+    provisionHeading(segments: readonly string[], paragraphs: boolean): boolean {
+      const key = segments[segments.length - 1] as string;
+      const bare = /^\d/.test(key);
+      if (!bare && !key.startsWith("sec-")) return true;
+      if (bare && paragraphs) return false;
+      return segments.length === 1 || (segments.length === 2 && ANNEX_KEY.test(segments[0] as string));
     },
     read(input: string): Citation | undefined {
       const first = skip(input, 0);

@@ -200,6 +200,8 @@ interface IndexedDataset {
     sectionRanges: SectionRange[];
     /** The artifacts whose first heading opens an annex (`…/schedule-1/index.md#`), with the annex's key. */
     annexArtifacts: Map<string, string>;
+    /** The artifacts that have a `§` heading (`<slug>/<path>#`): a bare number names no provision of their law. */
+    paragraphArtifacts: Set<string>;
   };
 }
 
@@ -317,6 +319,7 @@ export class ResolveIndex {
     const byAddress = new Map<string, number>();
     const byKey = new Map<string, number[]>();
     const annexArtifacts = new Map<string, string>();
+    const paragraphArtifacts = new Set<string>();
     /** The artifact of the record before (`<slug>/<path>#`), and whether its first heading came. */
     let artifact = "";
     let headed = false;
@@ -334,6 +337,7 @@ export class ResolveIndex {
         headed = true;
         if (!address.includes("/", hash) && ANNEX_KEY.test(key)) annexArtifacts.set(artifact, key);
       }
+      if (key.startsWith("§")) paragraphArtifacts.add(artifact);
       const list = byKey.get(key);
       if (list === undefined) byKey.set(key, [index]);
       else list.push(index);
@@ -349,7 +353,7 @@ export class ResolveIndex {
           records,
         });
     }
-    indexed.maps = { byAddress, byKey, sectionRanges, annexArtifacts };
+    indexed.maps = { byAddress, byKey, sectionRanges, annexArtifacts, paragraphArtifacts };
     return indexed.maps;
   }
 
@@ -490,7 +494,7 @@ export class ResolveIndex {
       const indexed = this.datasets[position]!;
       const inPlace = (record: number) =>
         prefix === undefined || this.recordsOf(indexed).addresses[record]!.startsWith(prefix);
-      const headings = this.headings(indexed, keys).filter(inPlace);
+      const headings = this.headings(indexed, keys, prefix);
       // A section with no heading of its own, in a range printed as one heading (`§§ 3 bis 13 (weggefallen)`): that
       // heading holds it. Its units are not looked for: the range has none of its own. Kept aside: only when no place
       // of the law has a heading of its own for it (another edition where it stands is the answer, as before).
@@ -618,9 +622,8 @@ export class ResolveIndex {
       for (const { dataset: position, prefix } of places) {
         const indexed = this.datasets[position]!;
         const annexKeys = { provisions: keys.provisions.slice(0, 1), units: [] };
-        for (const annex of this.headings(indexed, annexKeys)) {
+        for (const annex of this.headings(indexed, annexKeys, prefix)) {
           const address = this.recordsOf(indexed).addresses[annex]!;
-          if (prefix !== undefined && !address.startsWith(prefix)) continue;
           const lost = linesLost(indexed);
           found.push({
             dataset: position,
@@ -676,13 +679,12 @@ export class ResolveIndex {
       const otherWord =
         keys.provisions.length === 1
           ? otherWords.find(([otherKey]) =>
-              places.some((place) => {
-                const indexed = this.datasets[place.dataset]!;
-                return (this.mapsOf(indexed).byKey.get(otherKey) ?? []).some(
-                  (record) =>
-                    place.prefix === undefined || this.recordsOf(indexed).addresses[record]!.startsWith(place.prefix),
-                );
-              }),
+              // Found as a citation of that word finds it: an item 2 of a § is no section 2.
+              places.some(
+                (place) =>
+                  this.headings(this.datasets[place.dataset]!, { provisions: [[otherKey]], units: [] }, place.prefix)
+                    .length > 0,
+              ),
             )
           : undefined;
       const other = otherWord !== undefined ? `; it has ${otherWord[1]} ${label}` : "";
@@ -732,18 +734,26 @@ export class ResolveIndex {
   }
 
   /**
-   * The heading records a citation's provisions name in one dataset: those whose local coordinate ends with the
-   * provisions' keys (`art-229/§-1`), the nearest of them (the reader's `distance`). A range whose heading is there
-   * (`§§ 3 bis 13 (weggefallen)` → `§§-3-bis-13`) is that heading; else its first provision.
+   * The heading records a citation's provisions name in one dataset, or in the document of it that starts with
+   * `prefix`: those whose local coordinate ends with the provisions' keys (`art-229/§-1`) and that are the provision a
+   * key names (the reader's `provisionHeading`: `Paragraph 2` is no item 2 of a § 3), the nearest of them (the
+   * reader's `distance`). A range whose heading is there (`§§ 3 bis 13 (weggefallen)` → `§§-3-bis-13`) is that
+   * heading; else its first provision.
    */
-  private headings(indexed: IndexedDataset, keys: CitationKeys): number[] {
+  private headings(indexed: IndexedDataset, keys: CitationKeys, prefix: string | undefined): number[] {
+    const { byKey, paragraphArtifacts } = this.mapsOf(indexed);
+    const addresses = this.recordsOf(indexed).addresses;
+    const inPlace = (record: number) => prefix === undefined || addresses[record]!.startsWith(prefix);
     if (keys.range !== undefined) {
-      const whole = this.mapsOf(indexed).byKey.get(keys.range);
-      if (whole !== undefined) return whole;
+      const whole = (byKey.get(keys.range) ?? []).filter(inPlace);
+      if (whole.length > 0) return whole;
     }
+    const paragraphs = prefix === undefined ? paragraphArtifacts.size > 0 : paragraphArtifacts.has(prefix);
     const out: number[] = [];
     for (const key of keys.provisions[keys.provisions.length - 1]!)
-      out.push(...(this.mapsOf(indexed).byKey.get(key) ?? []));
+      for (const record of byKey.get(key) ?? [])
+        if (inPlace(record) && this.reader.provisionHeading(segmentKeys(addresses[record]!), paragraphs))
+          out.push(record);
     return this.nearest(indexed, keys, out);
   }
 
