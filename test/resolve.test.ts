@@ -494,8 +494,8 @@ describe("resolve, with unit targets", () => {
     expect(answer(partial, "Art. 1 GG")).toBe("unit gg/index.md#art-1");
     expect(partial.resolve("Art. 2 GG").incomplete).toBe(true);
     expect(partial.resolve("Art. 1 GG")).not.toHaveProperty("incomplete");
-    // A unit not found there, or a section not found but in a range's heading: not said to be absent, and marked
-    // incomplete (its line may be one of those), with units or without.
+    // A unit not found there (in a dataset with units), or a section not found but in a range's heading: not said to
+    // be absent, and marked incomplete (its line may be one of those).
     const partialUnits = new ResolveIndex([
       dataset({ slug: "gg", titleId: "GG", name: "Grundgesetz", aliases: ["GG"], units: true, unreadable: 1 }, [
         "gg/index.md#art-5",
@@ -519,6 +519,15 @@ describe("resolve, with unit targets", () => {
     expect(partialUnits.resolve("Art. 7 GG").incomplete).toBe(true);
     expect(partialUnits.resolve("Art. 5 Abs. 1 GG")).not.toHaveProperty("incomplete");
     expect(partialUnits.resolve("Art. 5 Abs. 1 S. 2 GG")).not.toHaveProperty("incomplete");
+    // In a dataset without units no line holds a unit: the answer stops at the heading, sure, as with every line read.
+    const plainCut = partial.resolve("Art. 1 Abs. 2 GG");
+    expect([plainCut.outcome, plainCut.precision, plainCut.citationAddress]).toEqual([
+      "match",
+      "enclosing",
+      "gg/index.md#art-1",
+    ]);
+    expect(plainCut).not.toHaveProperty("incomplete");
+    expect(plainCut).not.toHaveProperty("reason");
     // The number under the other word: said (the Grundgesetz has articles, the BGB sections).
     expect(partial.resolve("§ 1 GG").reason).toBe(
       '"GG" (gg) has no § 1; it has Art. 1; 2 lines of gg\'s JSONL could not be read, and it may stand there (run citation-targets validate)',

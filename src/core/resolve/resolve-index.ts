@@ -584,17 +584,18 @@ export class ResolveIndex {
           }
           address = next;
           if (below === undefined) {
+            // A unit is looked for below a target with units below it, or any in a dataset with units (a section of
+            // one sentence has none); in a dataset without units the answer stops at the heading: nothing to say, and
+            // no line that could not be read holds the unit.
+            const unitsHere = hasUnitsBelow(record) || indexed.units === true;
             const lost = linesLost(indexed);
-            if (lost !== "") {
+            if (lost !== "" && unitsHere) {
               // Lines of the dataset could not be read: the unit may stand on one of them, so it is not said to be
-              // absent, and the answer is not taken for a sure one (whether the dataset has units or not).
+              // absent, and the answer is not taken for a sure one.
               if (exact)
                 reason ??= `${addresses[record]!.split("#")[1]} has no ${named(step)} in the lines read: ${lost}; the target that holds it`;
               incomplete = true;
-            }
-            // Said of a target with units below it, or of any in a dataset with units (a section of one sentence has
-            // none); in a dataset without units the answer stops at the heading: nothing to say.
-            else if (exact && (hasUnitsBelow(record) || indexed.units === true))
+            } else if (exact && unitsHere)
               // "among its targets": a unit written in the text but not marked as one (a label that starts no line of
               // its own: README, "Citing below the heading") is not said to be missing from the law.
               reason ??= `${addresses[record]!.split("#")[1]} has no ${named(step)} among its targets: the target that holds it`;
