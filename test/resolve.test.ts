@@ -131,7 +131,20 @@ describe("the citation reader", () => {
     ["Anlage 1 zum MusterG", { steps: ["annex:anlage-1"], law: "MusterG" }],
     ["Anlage 1 zu § 4 MusterG", { steps: ["annex:anlage-1"], law: "MusterG" }],
     ["Anlage D2a (zu § 3 Abs. 2) BVO", { steps: ["annex:anlage-d2a"], law: "BVO" }],
-    ["Anhang II Teil A", { steps: ["annex:anhang-ii"], law: "Teil A" }],
+    // A compound annex: its key has every part, as its heading's (docs/spec.md, section 7); a Nummer after an annex is
+    // its Nummer, a word that is no part (`Teil des`) no part.
+    ["Anhang II Teil A", { steps: ["annex:anhang-ii-teil-a"] }],
+    [
+      "Anlage I Kap. X Sachgebiet D Abschnitt II EinigVtr",
+      { steps: ["annex:anlage-i-kap-x-sachgebiet-d-abschnitt-ii"], law: "EinigVtr" },
+    ],
+    [
+      "Anlage I Kap X D II Abschnitt II Nr. 3 EinigVtr",
+      { steps: ["annex:anlage-i-kap-x-d-ii-abschnitt-ii", "nr:3"], law: "EinigVtr" },
+    ],
+    ["Anlage I Kap X EinigVtr", { steps: ["annex:anlage-i-kap-x"], law: "EinigVtr" }],
+    ["Anlage 1 Nr. 3 BeamtVG", { steps: ["annex:anlage-1", "nr:3"], law: "BeamtVG" }],
+    ["Anlage 1 Teil des BGB", { steps: ["annex:anlage-1"], law: "Teil des BGB" }],
     ["§ 1 Anlage 1 MVfG", { steps: ["§:1", "annex:anlage-1"], law: "MVfG" }],
     ["§ 1 der Anlage 1 MVfG", { steps: ["§:1", "annex:anlage-1"], law: "MVfG" }],
     ["Anlage 1 § 1 Abs. 2 MVfG", { steps: ["annex:anlage-1", "§:1", "abs:2"], law: "MVfG" }],
@@ -611,6 +624,40 @@ describe("resolve, with unit targets", () => {
       expect(answer(annexed, input as string), input).toBe(expected);
     expect(annexed.resolve("Anlage 1 § 9 MusterG").reason).toBe(
       "anlage-1 has no § 9 among its targets: the target that holds it",
+    );
+  });
+
+  test("a compound annex (`Anlage I Kap X Sachgebiet D`) by its key; by its first parts, the heading that holds it", () => {
+    const treaty = new ResolveIndex([
+      dataset({ slug: "einigvtr", titleId: "EinigVtr", name: "Einigungsvertrag", units: true }, [
+        "einigvtr/index.md#art-1",
+        ["einigvtr/index.md#anlage-i-kap-x-sachgebiet-d-abschnitt-ii", "Anlage I Kap. X Sachgebiet D Abschnitt II"],
+        "einigvtr/index.md#anlage-i-kap-x-sachgebiet-d-abschnitt-ii/nr-2",
+        ["einigvtr/index.md#anlage-i-kapitel-x-sachgebiet-e", "Anlage I Kapitel X Sachgebiet E"],
+        ["einigvtr/index.md#anlage-ii-kapitel-iii", "Anlage II Kapitel III"],
+      ]),
+    ]);
+    for (const [input, expected] of [
+      [
+        "Anlage I Kap. X Sachgebiet D Abschnitt II EinigVtr",
+        "unit einigvtr/index.md#anlage-i-kap-x-sachgebiet-d-abschnitt-ii",
+      ],
+      [
+        "Anlage I Kap X Sachgebiet D Abschnitt II Nr. 2 EinigVtr",
+        "unit einigvtr/index.md#anlage-i-kap-x-sachgebiet-d-abschnitt-ii/nr-2",
+      ],
+      // `Kap.` and `Kapitel` name the same part, as headings write either.
+      ["Anlage I Kap. X Sachgebiet E EinigVtr", "unit einigvtr/index.md#anlage-i-kapitel-x-sachgebiet-e"],
+      ["Anlage II Kap III Sachgebiet A EinigVtr", "enclosing einigvtr/index.md#anlage-ii-kapitel-iii"],
+      [
+        "Anlage I Kap X EinigVtr",
+        'no-match: "EinigVtr" (einigvtr) has no Anlage I Kap X; its parts have headings of their own: anlage-i-kap-x-sachgebiet-d-abschnitt-ii, anlage-i-kapitel-x-sachgebiet-e: cite one',
+      ],
+      ["Anlage III EinigVtr", 'no-match: "EinigVtr" (einigvtr) has no Anlage III'],
+    ])
+      expect(answer(treaty, input as string), input).toBe(expected);
+    expect(treaty.resolve("Anlage II Kap III Sachgebiet A EinigVtr").reason).toBe(
+      "Anlage II Kap III Sachgebiet A has no heading of its own: it is in Anlage II Kapitel III, the target that holds it",
     );
   });
 

@@ -7,6 +7,7 @@
  * carries the same code (its source text, citation-reader-source.ts) with the same tables as JSON
  * (src/formatters/dataset-html.ts), so the page and the command read a citation alike.
  */
+import { PART_WORDS } from "../address/designation.js";
 import { ALL_ANNEX_WORDS, LATIN_SUFFIXES } from "../address/legal-systems.js";
 
 /**
@@ -69,12 +70,21 @@ export interface ReaderTables {
   annexWords: string[];
   /** The abbreviations of annex words in citations, lower case, each with the word: `anl` → `anlage`. */
   annexAbbreviations: Record<string, string>;
+  /**
+   * The words of the further parts of a compound annex (`Anlage I Kap X Sachgebiet D`: docs/spec.md, section 7), lower
+   * case, but `nr` and `nummer`: after an annex, a Nummer is its Nummer (`Anlage 1 Nr. 3`).
+   */
+  annexPartWords: string[];
+  /** The part words a heading may write otherwise than a citation: `kap` → `kapitel`. */
+  annexPartSpellings: Record<string, string>;
 }
 
 export const READER_TABLES: ReaderTables = {
   latinSuffixes: LATIN_SUFFIXES,
   annexWords: ALL_ANNEX_WORDS,
   annexAbbreviations: { anl: "anlage", anh: "anhang", sch: "schedule", sched: "schedule" },
+  annexPartWords: PART_WORDS.filter((word) => word !== "nr" && word !== "nummer"),
+  annexPartSpellings: { kap: "kapitel", kapitel: "kap" },
 };
 
 /** What a citation names in addresses (docs/spec.md, section 19, "Matching"). */
@@ -141,6 +151,18 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
   // An annex's key (`schedule-1`, `anlage-i-kap-x`).
   const ANNEX_KEY = new RegExp(`^(?:${tables.annexWords.join("|")})-`);
   const ANNEX_LABEL = /(\d+[A-Za-z]{0,3}|[IVXLC]+[a-z]{0,3}|[A-Z]\d*[a-z]{0,3})(?![A-Za-z0-9])/y;
+  // A further part of a compound annex, as a heading's designation reads it (docs/spec.md, section 7): a part word (as
+  // written in lower case, capitalised or in capitals; a dot optional) and its numeral (`Kap. X`, `Sachgebiet D`), or
+  // after one a bare numeral (`D`, `II`).
+  const ANNEX_PART = new RegExp(
+    `[\\s\\u00a0]+(${tables.annexPartWords
+      .flatMap((word) => [word, word.charAt(0).toUpperCase() + word.slice(1), word.toUpperCase()])
+      .join(
+        "|",
+      )})\\.?[\\s\\u00a0]*(\\d+[a-z]{0,3}|[IVXLCDM]+[a-z]{0,3}|[A-Z]\\d*[a-z]{0,3})(?=$|[\\s\\u00a0,;:()\\u2013\\u2014])`,
+    "y",
+  );
+  const ANNEX_BARE_PART = /[\s\u00a0]+(\d+[a-z]{0,3}|[IVXLCDM]+|[A-Z])(?=$|[\s\u00a0,;:()\u2013\u2014])/y;
   // The remark of an annex's heading after it (`Anlage 1 zu § 4`, `(zu §§ 3 und 4 Abs. 2)`): not the provision cited.
   const ANNEX_REMARK =
     /\(?zu[\s\u00a0]+(?:den[\s\u00a0]+)?(?:§§?|Artt?\.|Art|Artikel)[\s\u00a0]*\d+[a-z]{0,3}(?:[\s\u00a0]*(?:,|und|bis)[\s\u00a0]*\d+[a-z]{0,3})*(?:[\s\u00a0]*(?:Abs\.?|Absatz)[\s\u00a0]*\d+[a-z]{0,3})?\)?[\s\u00a0]*/y;
@@ -258,8 +280,18 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
     const numeral = match(ANNEX_LABEL, input, position + m[0].length);
     if (numeral === null) return undefined;
     const word = (m[1] as string).toLowerCase().replace(/\.$/, "");
-    const label = `${tables.annexAbbreviations[word] ?? word}-${(numeral[1] as string).toLowerCase()}`;
-    return { kind: "annex", label, start: position, end: position + m[0].length + numeral[0].length };
+    let label = `${tables.annexAbbreviations[word] ?? word}-${(numeral[1] as string).toLowerCase()}`;
+    let end = position + m[0].length + numeral[0].length;
+    // A compound annex (`Anlage I Kap X Sachgebiet D Abschnitt II`): its key has every part, as its heading's has.
+    for (let parted = false; ; ) {
+      const part = match(ANNEX_PART, input, end) ?? (parted ? match(ANNEX_BARE_PART, input, end) : null);
+      if (part === null) break;
+      label += part[2] === undefined ? `-${part[1]}` : `-${(part[1] as string).toLowerCase()}-${part[2]}`;
+      label = label.toLowerCase();
+      end += part[0].length;
+      parted = true;
+    }
+    return { kind: "annex", label, start: position, end };
   };
   /** Whether a citation starts at `position`: a provision word or an annex. */
   const startsCitation = (input: string, position: number): boolean =>
@@ -553,7 +585,15 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
       let annex = false;
       for (const step of citation.steps) {
         if (step.kind === "annex") {
-          provisions.unshift([step.label]);
+          // A compound annex's key as its heading may write each part word (`Kap. X` of `Kapitel X`).
+          let spellings = [""];
+          for (const [k, piece] of step.label.split("-").entries()) {
+            const other = k > 1 ? tables.annexPartSpellings[piece] : undefined;
+            spellings = spellings.flatMap((before) =>
+              (other === undefined ? [piece] : [piece, other]).map((word) => (k === 0 ? word : `${before}-${word}`)),
+            );
+          }
+          provisions.unshift(spellings);
           annex = true;
         } else if (step.kind === "§" || step.kind === "art" || step.kind === "section") {
           provisions.push(provisionKeys(step.kind, step.label));

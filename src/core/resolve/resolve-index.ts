@@ -496,12 +496,19 @@ export class ResolveIndex {
         prefix === undefined || this.recordsOf(indexed).addresses[record]!.startsWith(prefix);
       const headings = this.headings(indexed, keys, prefix);
       // A section with no heading of its own, in a range printed as one heading (`§§ 3 bis 13 (weggefallen)`): that
-      // heading holds it. Its units are not looked for: the range has none of its own. Kept aside: only when no place
-      // of the law has a heading of its own for it (another edition where it stands is the answer, as before).
+      // heading holds it; so does an annex's heading hold a part of it cited as a compound annex with no heading of its
+      // own (`Anlage I Kap X` in `Anlage I`). Its units are not looked for: the range has none of its own. Kept aside:
+      // only when no place of the law has a heading of its own for it (another edition where it stands is the answer,
+      // as before).
       if (headings.length === 0)
-        for (const range of this.coveringRanges(indexed, keys).filter(inPlace)) {
-          // Named by its kind and label (`§ 200` of `§§ 200 bis 202`, written as it may be).
-          const provision = `${innermost.kind === "art" ? "Art." : innermost.kind} ${innermost.label}`;
+        for (const range of innermost.kind === "annex" && keys.provisions.length === 1
+          ? this.annexHolders(indexed, keys.provisions[0]!, prefix)
+          : this.coveringRanges(indexed, keys).filter(inPlace)) {
+          // Named by its kind and label (`§ 200` of `§§ 200 bis 202`, written as it may be), an annex as written.
+          const provision =
+            innermost.kind === "annex"
+              ? input.slice(innermost.start, innermost.end)
+              : `${innermost.kind === "art" ? "Art." : innermost.kind} ${innermost.label}`;
           // Its heading may be on a line that could not be read: said, not denied.
           const lost = linesLost(indexed);
           inRanges.push({
@@ -688,7 +695,17 @@ export class ResolveIndex {
               ),
             )
           : undefined;
-      const other = otherWord !== undefined ? `; it has ${otherWord[1]} ${label}` : "";
+      // A compound annex cited by its first parts (`Anlage I Kap X`) whose headings are of longer ones: those named.
+      const parts =
+        innermost.kind === "annex" && keys.provisions.length === 1
+          ? places.flatMap((place) => this.annexParts(this.datasets[place.dataset]!, keys.provisions[0]!, place.prefix))
+          : [];
+      const other =
+        otherWord !== undefined
+          ? `; it has ${otherWord[1]} ${label}`
+          : parts.length > 0
+            ? `; its parts have headings of their own: ${parts.slice(0, 3).join(", ")}${parts.length > 3 ? ", …" : ""}: cite one`
+            : "";
       return {
         ...noMatch(input, `${where} has no ${what}${other}${lost}`),
         ...range,
@@ -776,6 +793,37 @@ export class ResolveIndex {
           out.push(...records);
     }
     return this.nearest(indexed, keys, out);
+  }
+
+  /**
+   * The headings of the annex that holds a compound annex cited (`Anlage I Kap X Sachgebiet D`, keys `spellings`) with
+   * no heading of its own: those of the longest first parts of it that have one (`Anlage I Kap X`, else `Anlage I`).
+   */
+  private annexHolders(indexed: IndexedDataset, spellings: readonly string[], prefix: string | undefined): number[] {
+    const pieces = spellings.map((key) => key.split("-"));
+    for (let length = pieces[0]!.length - 1; length >= 2; length--) {
+      const shorter = [...new Set(pieces.map((key) => key.slice(0, length).join("-")))];
+      const found = this.headings(indexed, { provisions: [shorter], units: [] }, prefix);
+      if (found.length > 0) return found;
+    }
+    return [];
+  }
+
+  /** The keys of the annex headings of a dataset (or document) that are parts of a compound annex cited (`spellings`). */
+  private annexParts(indexed: IndexedDataset, spellings: readonly string[], prefix: string | undefined): string[] {
+    const addresses = this.recordsOf(indexed).addresses;
+    const out: string[] = [];
+    for (const [key, records] of this.mapsOf(indexed).byKey)
+      if (
+        spellings.some((spelling) => key.startsWith(`${spelling}-`)) &&
+        records.some(
+          (record) =>
+            (prefix === undefined || addresses[record]!.startsWith(prefix)) &&
+            segmentKeys(addresses[record]!).length === 1,
+        )
+      )
+        out.push(key);
+    return out;
   }
 
   /**
