@@ -417,7 +417,7 @@ export class ResolveIndex {
   resolve(input: string, options: { lawOptional?: boolean } = {}): ResolveResult {
     const citation = this.reader.read(input);
     if (citation === undefined) {
-      // A word before a number that the reader does not know (`Para 1`, `Kapitel 1`): named, so that the user sees
+      // A word before a number that the reader does not know (`Kapitel 1`, `Rn. 5`): named, so that the user sees
       // what was not understood.
       const word = /^[\s\u00a0]*([^\s\u00a0\d§]+)[\s\u00a0]*\d/.exec(input);
       return noMatch(
