@@ -236,6 +236,20 @@ describe("the citation reader", () => {
     );
   });
 
+  test("a range printed as one heading takes in the provisions of its kind from its first to its last (the page asks alike)", () => {
+    const made = new Function(`return (${createCitationReader.toString()})`)() as typeof createCitationReader;
+    const copy = made(JSON.parse(JSON.stringify(READER_TABLES)));
+    for (const ranges of [reader, copy]) {
+      expect(["§-3", "§-3a", "§-5", "§-13"].filter((key) => ranges.covers("§§-3-bis-13", key))).toHaveLength(4);
+      expect(["§-2", "§-13a", "§-14", "art-5", "5"].some((key) => ranges.covers("§§-3-bis-13", key))).toBe(false);
+      expect(ranges.covers("§§-4a-bis-6", "§-4")).toBe(false);
+      expect(ranges.covers("§§-4a-bis-6", "§-4b")).toBe(true);
+      expect(ranges.covers("art-2-bis-26", "art-26")).toBe(true);
+      expect(ranges.covers("art-2-bis-26", "§-5")).toBe(false);
+      expect(ranges.covers("art-6-bis", "art-6")).toBe(false);
+    }
+  });
+
   test("its source text is a reader by itself (the view page's script carries it)", () => {
     const made = new Function(`return (${createCitationReader.toString()})`)() as typeof createCitationReader;
     const copy = made(JSON.parse(JSON.stringify(READER_TABLES)));

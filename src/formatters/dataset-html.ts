@@ -147,18 +147,12 @@ const CITATION_SCRIPT = `const tables = JSON.parse(document.getElementById("read
     const whole = heads.length === 0;
     let counted = keys.provisions.length;
     if (whole) {
-      const order = (a, b) => a[0] !== b[0] ? a[0] - b[0] : a[1] === b[1] ? 0 : a[1].length !== b[1].length ? a[1].length - b[1].length : a[1] < b[1] ? -1 : 1;
       for (const key of last) {
-        const m = /^(§|art)-(\\d+)([a-z]*)$/.exec(key);
-        if (!m) continue;
-        const cited = [Number(m[2]), m[3]];
         for (let i = 0; i < addresses.length; i++) {
           const hash = addresses[i].indexOf("#");
           if (hash < 0) continue;
           const segments = addresses[i].slice(hash + 1).split("/").map((s) => s.split("~")[0]);
-          const r = /^(§§|art)-(\\d+)([a-z]*)-bis-(\\d+)([a-z]*)$/.exec(segments[segments.length - 1]);
-          if (!r || (r[1] === "§§" ? "§" : "art") !== m[1]) continue;
-          if (order([Number(r[2]), r[3]], cited) > 0 || order(cited, [Number(r[4]), r[5]]) > 0) continue;
+          if (!reader.covers(segments[segments.length - 1], key)) continue;
           const at = segments.length - 1 - before.length;
           if (before.every((options, k) => options.includes(segments[at + k] || ""))) heads.push(i);
         }

@@ -125,6 +125,12 @@ export interface CitationReader {
    * names no provision of a law that has `§` headings (`paragraphs`): its `Paragraph 2` is `§ 2`, not an item 2.
    */
   provisionHeading(segments: readonly string[], paragraphs: boolean): boolean;
+  /**
+   * Whether the key of a range's heading (`§§-3-bis-13` of `§§ 3 bis 13 (weggefallen)`, `art-2-bis-26`) takes in the
+   * provision of a key (`§-5`, `art-5`): one of its kind, first ≤ it ≤ last, a section's letters after its number
+   * (`§ 7` < `§ 7a` < `§ 8`: `§-3a` is in `§§-3-bis-13`, `§-13a` is not).
+   */
+  covers(range: string, key: string): boolean;
 }
 
 /**
@@ -245,6 +251,13 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
     var: "alt",
     variante: "alt",
   };
+  // A range heading's key (`§§-3-bis-13`, `§§-4a-bis-6`, `art-2-bis-26`), and a section's or an article's (`§-5`,
+  // `art-5a`).
+  const SECTION_RANGE_KEY = /^(§§|art)-(\d+)([a-z]*)-bis-(\d+)([a-z]*)$/;
+  const SECTION_KEY = /^(§|art)-(\d+)([a-z]*)$/;
+  /** Negative, zero or positive as section `an as` comes before, is, or comes after `bn bs` (`§ 7` < `§ 7a` < `§ 8`). */
+  const compareSections = (an: number, as: string, bn: number, bs: string): number =>
+    an !== bn ? an - bn : as === bs ? 0 : as.length !== bs.length ? as.length - bs.length : as < bs ? -1 : 1;
   const ROMAN_VALUES: Record<string, number> = { I: 1, V: 5, X: 10, L: 50, C: 100 };
   const romanValue = (text: string): number => {
     let total = 0;
@@ -623,6 +636,17 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
       if (!bare && !key.startsWith("sec-")) return true;
       if (bare && paragraphs) return false;
       return segments.length === 1 || (segments.length === 2 && ANNEX_KEY.test(segments[0] as string));
+    },
+    covers(range: string, key: string): boolean {
+      const r = SECTION_RANGE_KEY.exec(range);
+      const k = SECTION_KEY.exec(key);
+      if (r === null || k === null || (r[1] === "§§" ? "§" : "art") !== k[1]) return false;
+      const n = Number(k[2]);
+      const letters = k[3] as string;
+      return (
+        compareSections(Number(r[2]), r[3] as string, n, letters) <= 0 &&
+        compareSections(n, letters, Number(r[4]), r[5] as string) <= 0
+      );
     },
     read(input: string): Citation | undefined {
       const first = skip(input, 0);

@@ -196,8 +196,8 @@ interface IndexedDataset {
     byAddress: Map<string, number>;
     /** Record positions by the key of their last local segment, in document order. */
     byKey: Map<string, number[]>;
-    /** The headings of ranges of sections (`§§ 3 bis 13 (weggefallen)`), with their first and last sections. */
-    sectionRanges: SectionRange[];
+    /** The keys of the headings of ranges (`§§-3-bis-13` of `§§ 3 bis 13 (weggefallen)`), with their records. */
+    sectionRanges: { key: string; records: number[] }[];
     /** The artifacts whose first heading opens an annex (`…/schedule-1/index.md#`), with the annex's key. */
     annexArtifacts: Map<string, string>;
     /** The artifacts that have a `§` heading (`<slug>/<path>#`): a bare number names no provision of their law. */
@@ -205,31 +205,8 @@ interface IndexedDataset {
   };
 }
 
-/** A section's or an article's number and its letters (`§ 7a`: 7, "a"). */
-type SectionLabel = [number, string];
-
-interface SectionRange {
-  /** `§` or `art`. */
-  kind: string;
-  first: SectionLabel;
-  last: SectionLabel;
-  records: number[];
-}
-
-/**
- * A range heading's key (`§§-3-bis-13`, `§§-4a-bis-6`, `art-2-bis-26`), and a section's or an article's (`§-5`,
- * `art-5a`).
- */
-const SECTION_RANGE_KEY = /^(§§|art)-(\d+)([a-z]*)-bis-(\d+)([a-z]*)$/;
-const SECTION_KEY = /^(§|art)-(\d+)([a-z]*)$/;
 /** An annex's key: its word and numeral (`schedule-1`, `anlage-i-kap-x`: docs/spec.md, section 7). */
 const ANNEX_KEY = new RegExp(`^(?:${READER_TABLES.annexWords.join("|")})-`);
-
-/** Negative, zero or positive as section `a` comes before, is, or comes after `b` (`§ 7` < `§ 7a` < `§ 8`). */
-function compareSections([an, as]: SectionLabel, [bn, bs]: SectionLabel): number {
-  if (an !== bn) return an - bn;
-  return as === bs ? 0 : as.length !== bs.length ? as.length - bs.length : as < bs ? -1 : 1;
-}
 
 /**
  * Where a law is: a dataset, or (a law of a dataset of several laws, named by its document's aliases) the records of
@@ -342,17 +319,9 @@ export class ResolveIndex {
       if (list === undefined) byKey.set(key, [index]);
       else list.push(index);
     });
-    const sectionRanges: SectionRange[] = [];
-    for (const [key, records] of byKey) {
-      const m = SECTION_RANGE_KEY.exec(key);
-      if (m !== null)
-        sectionRanges.push({
-          kind: m[1] === "§§" ? "§" : "art",
-          first: [Number(m[2]), m[3]!],
-          last: [Number(m[4]), m[5]!],
-          records,
-        });
-    }
+    // Which of them a provision is in, the reader says (`covers`): the view page asks it alike.
+    const sectionRanges: { key: string; records: number[] }[] = [];
+    for (const [key, records] of byKey) if (key.includes("-bis-")) sectionRanges.push({ key, records });
     indexed.maps = { byAddress, byKey, sectionRanges, annexArtifacts, paragraphArtifacts };
     return indexed.maps;
   }
@@ -784,14 +753,8 @@ export class ResolveIndex {
     const { sectionRanges } = this.mapsOf(indexed);
     if (sectionRanges.length === 0) return [];
     const out: number[] = [];
-    for (const key of keys.provisions[keys.provisions.length - 1]!) {
-      const m = SECTION_KEY.exec(key);
-      if (m === null) continue;
-      const section: SectionLabel = [Number(m[2]), m[3]!];
-      for (const { kind, first, last, records } of sectionRanges)
-        if (kind === m[1] && compareSections(first, section) <= 0 && compareSections(section, last) <= 0)
-          out.push(...records);
-    }
+    for (const key of keys.provisions[keys.provisions.length - 1]!)
+      for (const range of sectionRanges) if (this.reader.covers(range.key, key)) out.push(...range.records);
     return this.nearest(indexed, keys, out);
   }
 
