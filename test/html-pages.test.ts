@@ -292,6 +292,35 @@ describe("view: a dataset as a page", () => {
     expect(document.getElementById("reader")!.getAttribute("type")).toBe("application/json");
   });
 
+  test("the search takes no numbered item of a § for a section (`Paragraph 2` is no item 2 of § 3), as resolve", () => {
+    const target = (address: string, heading: string): ViewTarget => ({
+      address,
+      kind: "markdown-artifact",
+      heading,
+      trail: [],
+      artifact: "index.md",
+      text: `${heading}\n\nText.\n`,
+    });
+    const dom = loadPage(
+      renderDatasetPage({
+        file: "bg.jsonl",
+        slug: "bg",
+        targets: [
+          target("bg/index.md#§-1", "§ 1 Zweck"),
+          target("bg/index.md#§-3", "§ 3 Begriffe"),
+          target("bg/index.md#§-3/1", "1."),
+          target("bg/index.md#§-3/2", "2."),
+        ],
+      }),
+    );
+    const hits = () =>
+      Array.from(dom.window.document.querySelectorAll("li.hit")).map((li) => li.querySelector(".addr")!.textContent);
+    typeInto(dom, "#q", "Paragraph 2");
+    expect(hits()).toEqual([]);
+    typeInto(dom, "#q", "Paragraph 1");
+    expect(hits()).toEqual(["bg/index.md#§-1"]);
+  });
+
   test("a multi-file act: containers hold the files below their folder", async () => {
     const result = await run(["view", ".tooling/citation-targets/privacy-act-1988.jsonl"], repoRoot);
     expect(result.code).toBe(0);

@@ -402,7 +402,12 @@ describe("the command", () => {
       await mkdir(join(made.dir, ".git"));
       await writeTree(made.dir, {
         ".tooling/citation-targets/a.lock.json": '{"slug": "a", ',
-        ".tooling/citation-targets/b.lock.json": JSON.stringify({ slug: "b", titleId: "B", name: "Gesetz B" }),
+        ".tooling/citation-targets/b.lock.json": JSON.stringify({
+          slug: "b",
+          titleId: "B",
+          name: "Gesetz B",
+          units: true,
+        }),
       });
       const bad = await runMain(["resolve", "§ 1 B"], made.dir);
       expect(bad.code).toBe(2);

@@ -131,7 +131,20 @@ describe("the citation reader", () => {
     ["Anlage 1 zum MusterG", { steps: ["annex:anlage-1"], law: "MusterG" }],
     ["Anlage 1 zu § 4 MusterG", { steps: ["annex:anlage-1"], law: "MusterG" }],
     ["Anlage D2a (zu § 3 Abs. 2) BVO", { steps: ["annex:anlage-d2a"], law: "BVO" }],
-    ["Anhang II Teil A", { steps: ["annex:anhang-ii"], law: "Teil A" }],
+    // A compound annex: its key has every part, as its heading's (docs/spec.md, section 7); a Nummer after an annex is
+    // its Nummer, a word that is no part (`Teil des`) no part.
+    ["Anhang II Teil A", { steps: ["annex:anhang-ii-teil-a"] }],
+    [
+      "Anlage I Kap. X Sachgebiet D Abschnitt II EinigVtr",
+      { steps: ["annex:anlage-i-kap-x-sachgebiet-d-abschnitt-ii"], law: "EinigVtr" },
+    ],
+    [
+      "Anlage I Kap X D II Abschnitt II Nr. 3 EinigVtr",
+      { steps: ["annex:anlage-i-kap-x-d-ii-abschnitt-ii", "nr:3"], law: "EinigVtr" },
+    ],
+    ["Anlage I Kap X EinigVtr", { steps: ["annex:anlage-i-kap-x"], law: "EinigVtr" }],
+    ["Anlage 1 Nr. 3 BeamtVG", { steps: ["annex:anlage-1", "nr:3"], law: "BeamtVG" }],
+    ["Anlage 1 Teil des BGB", { steps: ["annex:anlage-1"], law: "Teil des BGB" }],
     ["§ 1 Anlage 1 MVfG", { steps: ["§:1", "annex:anlage-1"], law: "MVfG" }],
     ["§ 1 der Anlage 1 MVfG", { steps: ["§:1", "annex:anlage-1"], law: "MVfG" }],
     ["Anlage 1 § 1 Abs. 2 MVfG", { steps: ["annex:anlage-1", "§:1", "abs:2"], law: "MVfG" }],
@@ -221,6 +234,20 @@ describe("the citation reader", () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  test("a range printed as one heading takes in the provisions of its kind from its first to its last (the page asks alike)", () => {
+    const made = new Function(`return (${createCitationReader.toString()})`)() as typeof createCitationReader;
+    const copy = made(JSON.parse(JSON.stringify(READER_TABLES)));
+    for (const ranges of [reader, copy]) {
+      expect(["§-3", "§-3a", "§-5", "§-13"].filter((key) => ranges.covers("§§-3-bis-13", key))).toHaveLength(4);
+      expect(["§-2", "§-13a", "§-14", "art-5", "5"].some((key) => ranges.covers("§§-3-bis-13", key))).toBe(false);
+      expect(ranges.covers("§§-4a-bis-6", "§-4")).toBe(false);
+      expect(ranges.covers("§§-4a-bis-6", "§-4b")).toBe(true);
+      expect(ranges.covers("art-2-bis-26", "art-26")).toBe(true);
+      expect(ranges.covers("art-2-bis-26", "§-5")).toBe(false);
+      expect(ranges.covers("art-6-bis", "art-6")).toBe(false);
+    }
   });
 
   test("its source text is a reader by itself (the view page's script carries it)", () => {
@@ -494,8 +521,8 @@ describe("resolve, with unit targets", () => {
     expect(answer(partial, "Art. 1 GG")).toBe("unit gg/index.md#art-1");
     expect(partial.resolve("Art. 2 GG").incomplete).toBe(true);
     expect(partial.resolve("Art. 1 GG")).not.toHaveProperty("incomplete");
-    // A unit not found there, or a section not found but in a range's heading: not said to be absent, and marked
-    // incomplete (its line may be one of those), with units or without.
+    // A unit not found there (in a dataset with units), or a section not found but in a range's heading: not said to
+    // be absent, and marked incomplete (its line may be one of those).
     const partialUnits = new ResolveIndex([
       dataset({ slug: "gg", titleId: "GG", name: "Grundgesetz", aliases: ["GG"], units: true, unreadable: 1 }, [
         "gg/index.md#art-5",
@@ -519,6 +546,15 @@ describe("resolve, with unit targets", () => {
     expect(partialUnits.resolve("Art. 7 GG").incomplete).toBe(true);
     expect(partialUnits.resolve("Art. 5 Abs. 1 GG")).not.toHaveProperty("incomplete");
     expect(partialUnits.resolve("Art. 5 Abs. 1 S. 2 GG")).not.toHaveProperty("incomplete");
+    // In a dataset without units no line holds a unit: the answer stops at the heading, sure, as with every line read.
+    const plainCut = partial.resolve("Art. 1 Abs. 2 GG");
+    expect([plainCut.outcome, plainCut.precision, plainCut.citationAddress]).toEqual([
+      "match",
+      "enclosing",
+      "gg/index.md#art-1",
+    ]);
+    expect(plainCut).not.toHaveProperty("incomplete");
+    expect(plainCut).not.toHaveProperty("reason");
     // The number under the other word: said (the Grundgesetz has articles, the BGB sections).
     expect(partial.resolve("§ 1 GG").reason).toBe(
       '"GG" (gg) has no § 1; it has Art. 1; 2 lines of gg\'s JSONL could not be read, and it may stand there (run citation-targets validate)',
@@ -605,6 +641,40 @@ describe("resolve, with unit targets", () => {
     );
   });
 
+  test("a compound annex (`Anlage I Kap X Sachgebiet D`) by its key; by its first parts, the heading that holds it", () => {
+    const treaty = new ResolveIndex([
+      dataset({ slug: "einigvtr", titleId: "EinigVtr", name: "Einigungsvertrag", units: true }, [
+        "einigvtr/index.md#art-1",
+        ["einigvtr/index.md#anlage-i-kap-x-sachgebiet-d-abschnitt-ii", "Anlage I Kap. X Sachgebiet D Abschnitt II"],
+        "einigvtr/index.md#anlage-i-kap-x-sachgebiet-d-abschnitt-ii/nr-2",
+        ["einigvtr/index.md#anlage-i-kapitel-x-sachgebiet-e", "Anlage I Kapitel X Sachgebiet E"],
+        ["einigvtr/index.md#anlage-ii-kapitel-iii", "Anlage II Kapitel III"],
+      ]),
+    ]);
+    for (const [input, expected] of [
+      [
+        "Anlage I Kap. X Sachgebiet D Abschnitt II EinigVtr",
+        "unit einigvtr/index.md#anlage-i-kap-x-sachgebiet-d-abschnitt-ii",
+      ],
+      [
+        "Anlage I Kap X Sachgebiet D Abschnitt II Nr. 2 EinigVtr",
+        "unit einigvtr/index.md#anlage-i-kap-x-sachgebiet-d-abschnitt-ii/nr-2",
+      ],
+      // `Kap.` and `Kapitel` name the same part, as headings write either.
+      ["Anlage I Kap. X Sachgebiet E EinigVtr", "unit einigvtr/index.md#anlage-i-kapitel-x-sachgebiet-e"],
+      ["Anlage II Kap III Sachgebiet A EinigVtr", "enclosing einigvtr/index.md#anlage-ii-kapitel-iii"],
+      [
+        "Anlage I Kap X EinigVtr",
+        'no-match: "EinigVtr" (einigvtr) has no Anlage I Kap X; its parts have headings of their own: anlage-i-kap-x-sachgebiet-d-abschnitt-ii, anlage-i-kapitel-x-sachgebiet-e: cite one',
+      ],
+      ["Anlage III EinigVtr", 'no-match: "EinigVtr" (einigvtr) has no Anlage III'],
+    ])
+      expect(answer(treaty, input as string), input).toBe(expected);
+    expect(treaty.resolve("Anlage II Kap III Sachgebiet A EinigVtr").reason).toBe(
+      "Anlage II Kap III Sachgebiet A has no heading of its own: it is in Anlage II Kapitel III, the target that holds it",
+    );
+  });
+
   test("a provision of an annex kept as its own artifact is found flat there (section 7's exception)", () => {
     const act = new ResolveIndex([
       dataset({ slug: "ca", titleId: "C2004A00818", name: "Corporations Act 2001", units: true }, [
@@ -661,6 +731,35 @@ describe("resolve, with unit targets", () => {
     expect(answer(laws, "paragraph 2 DPA")).toBe("unit dpa/index.md#2");
     expect(laws.resolve("§ 2 DPA").reason).toBe('"DPA" (dpa) has no § 2; it has section 2');
     expect(laws.resolve("Section 5 GG").reason).toBe('"GG" (gg) has no Section 5; it has Art. 5');
+  });
+
+  test("a section's word names no numbered item: of a § (`§-3/2`), nor, in a law of sections, of a section", () => {
+    const laws = new ResolveIndex([
+      // § 3 with numbered item headings `1.`, `2.`: their keys are bare numbers below it.
+      dataset({ slug: "bg", titleId: "BG", name: "Bundesgesetz" }, [
+        "bg/index.md#§-1",
+        "bg/index.md#§-3",
+        "bg/index.md#§-3/1",
+        "bg/index.md#§-3/2",
+      ]),
+      dataset({ slug: "dpa", titleId: "DPA", name: "Data Protection Act 2024" }, [
+        "dpa/index.md#2",
+        "dpa/index.md#6",
+        "dpa/index.md#6/1",
+        "dpa/index.md#schedule-1",
+        "dpa/index.md#schedule-1/4",
+      ]),
+    ]);
+    expect(answer(laws, "Paragraph 2 BG")).toBe('no-match: "BG" (bg) has no Paragraph 2');
+    expect(answer(laws, "Section 2 BG")).toBe('no-match: "BG" (bg) has no Section 2');
+    expect(answer(laws, "§ 2 BG")).toBe('no-match: "BG" (bg) has no § 2');
+    expect(answer(laws, "Paragraph 1 BG")).toBe("unit bg/index.md#§-1");
+    expect(answer(laws, "§ 3 BG")).toBe("unit bg/index.md#§-3");
+    expect(answer(laws, "s 1 DPA")).toBe('no-match: "DPA" (dpa) has no s 1');
+    expect(answer(laws, "Art. 1 DPA")).toBe('no-match: "DPA" (dpa) has no Art. 1');
+    // A clause of a schedule is a section in it: still found.
+    expect(answer(laws, "Schedule 1, clause 4 DPA")).toBe("unit dpa/index.md#schedule-1/4");
+    expect(answer(laws, "Art. 2 DPA")).toBe('no-match: "DPA" (dpa) has no Art. 2; it has section 2');
   });
 
   test("a subsection printed as a paragraph (an Absatz's form) is found by s 6(2)", () => {

@@ -100,7 +100,7 @@ div.text{background:#fafafa;border:1px solid var(--line);border-radius:4px;paddi
 const CITATION_SCRIPT = `const tables = JSON.parse(document.getElementById("reader").textContent);
   const reader = (${CITATION_READER_SOURCE})(tables);
   const annexKey = new RegExp("^(?:" + tables.annexWords.join("|") + ")-");
-  let byAddress, annexArtifacts;
+  let byAddress, annexArtifacts, paragraphs;
   // The annex an address's artifact is, when its first heading opens one (a file that is Schedule 1 keeps the
   // provisions in it flat: schedule-1/index.md#2), and whether the address is such a flat one below it.
   function annexFlat(address) {
@@ -115,6 +115,8 @@ const CITATION_SCRIPT = `const tables = JSON.parse(document.getElementById("read
     if (!byAddress) {
       byAddress = new Map();
       annexArtifacts = new Map();
+      // A § heading: a bare number names no provision of the law then (Paragraph 2 is no item 2 of a § 3).
+      paragraphs = addresses.some((a) => /#(?:[^#]*\\/)?§/.test(a));
       let artifact = "";
       addresses.forEach((a, i) => {
         byAddress.set(a, i);
@@ -135,7 +137,7 @@ const CITATION_SCRIPT = `const tables = JSON.parse(document.getElementById("read
       const segments = addresses[i].slice(hash + 1).split("/").map((s) => s.split("~")[0]);
       const key = segments[segments.length - 1];
       if (keys.range !== undefined && key === keys.range) { heads = [i]; break; }
-      if (!last.includes(key)) continue;
+      if (!last.includes(key) || !reader.provisionHeading(segments, paragraphs)) continue;
       const at = segments.length - 1 - before.length;
       if (before.every((options, k) => options.includes(segments[at + k] || ""))) heads.push(i);
       else if (keys.annex && before.length === 1 && before[0].includes(annexFlat(addresses[i]))) heads.push(i);
@@ -145,18 +147,12 @@ const CITATION_SCRIPT = `const tables = JSON.parse(document.getElementById("read
     const whole = heads.length === 0;
     let counted = keys.provisions.length;
     if (whole) {
-      const order = (a, b) => a[0] !== b[0] ? a[0] - b[0] : a[1] === b[1] ? 0 : a[1].length !== b[1].length ? a[1].length - b[1].length : a[1] < b[1] ? -1 : 1;
       for (const key of last) {
-        const m = /^(§|art)-(\\d+)([a-z]*)$/.exec(key);
-        if (!m) continue;
-        const cited = [Number(m[2]), m[3]];
         for (let i = 0; i < addresses.length; i++) {
           const hash = addresses[i].indexOf("#");
           if (hash < 0) continue;
           const segments = addresses[i].slice(hash + 1).split("/").map((s) => s.split("~")[0]);
-          const r = /^(§§|art)-(\\d+)([a-z]*)-bis-(\\d+)([a-z]*)$/.exec(segments[segments.length - 1]);
-          if (!r || (r[1] === "§§" ? "§" : "art") !== m[1]) continue;
-          if (order([Number(r[2]), r[3]], cited) > 0 || order(cited, [Number(r[4]), r[5]]) > 0) continue;
+          if (!reader.covers(segments[segments.length - 1], key)) continue;
           const at = segments.length - 1 - before.length;
           if (before.every((options, k) => options.includes(segments[at + k] || ""))) heads.push(i);
         }

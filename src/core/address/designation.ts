@@ -63,7 +63,17 @@ const GROUP_WORDS = [
   "gehaltsgruppe",
 ];
 /** Words that continue a compound annex designation: `Anlage I Kap. X Sachgebiet D Abschnitt II Nr. 3`. */
-const PART_WORDS = ["kap", "kapitel", "sachgebiet", "abschnitt", "unterabschnitt", "teil", "titel", "nr", "nummer"];
+export const PART_WORDS = [
+  "kap",
+  "kapitel",
+  "sachgebiet",
+  "abschnitt",
+  "unterabschnitt",
+  "teil",
+  "titel",
+  "nr",
+  "nummer",
+];
 
 const ORDINAL_UNITS: Record<string, number> = {
   erst: 1,

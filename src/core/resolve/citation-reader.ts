@@ -7,6 +7,7 @@
  * carries the same code (its source text, citation-reader-source.ts) with the same tables as JSON
  * (src/formatters/dataset-html.ts), so the page and the command read a citation alike.
  */
+import { PART_WORDS } from "../address/designation.js";
 import { ALL_ANNEX_WORDS, LATIN_SUFFIXES } from "../address/legal-systems.js";
 
 /**
@@ -69,12 +70,21 @@ export interface ReaderTables {
   annexWords: string[];
   /** The abbreviations of annex words in citations, lower case, each with the word: `anl` → `anlage`. */
   annexAbbreviations: Record<string, string>;
+  /**
+   * The words of the further parts of a compound annex (`Anlage I Kap X Sachgebiet D`: docs/spec.md, section 7), lower
+   * case, but `nr` and `nummer`: after an annex, a Nummer is its Nummer (`Anlage 1 Nr. 3`).
+   */
+  annexPartWords: string[];
+  /** The part words a heading may write otherwise than a citation: `kap` → `kapitel`. */
+  annexPartSpellings: Record<string, string>;
 }
 
 export const READER_TABLES: ReaderTables = {
   latinSuffixes: LATIN_SUFFIXES,
   annexWords: ALL_ANNEX_WORDS,
   annexAbbreviations: { anl: "anlage", anh: "anhang", sch: "schedule", sched: "schedule" },
+  annexPartWords: PART_WORDS.filter((word) => word !== "nr" && word !== "nummer"),
+  annexPartSpellings: { kap: "kapitel", kapitel: "kap" },
 };
 
 /** What a citation names in addresses (docs/spec.md, section 19, "Matching"). */
@@ -108,6 +118,19 @@ export interface CitationReader {
    * A positional tie-break (`§-37~2`) is no distance: truly identical siblings stay ambiguous.
    */
   distance(address: string, provisions: number): number;
+  /**
+   * Whether a heading whose local has the keys `segments` (qualifiers and tie-breaks left out, the last `key`) may be
+   * the provision `key` names. A section's keys (`2`, `sec-2`) name a heading at the top of its local or in an annex
+   * (`schedule-1/7`), never an item of a provision or of another item (`§-3/2`, `anhang-1/i/2`); and a bare number
+   * names no provision of a law that has `§` headings (`paragraphs`): its `Paragraph 2` is `§ 2`, not an item 2.
+   */
+  provisionHeading(segments: readonly string[], paragraphs: boolean): boolean;
+  /**
+   * Whether the key of a range's heading (`§§-3-bis-13` of `§§ 3 bis 13 (weggefallen)`, `art-2-bis-26`) takes in the
+   * provision of a key (`§-5`, `art-5`): one of its kind, first ≤ it ≤ last, a section's letters after its number
+   * (`§ 7` < `§ 7a` < `§ 8`: `§-3a` is in `§§-3-bis-13`, `§-13a` is not).
+   */
+  covers(range: string, key: string): boolean;
 }
 
 /**
@@ -131,7 +154,21 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
       .join("|")}|(?:${Object.keys(tables.annexAbbreviations).join("|")})\\.?)(?![A-Za-zÄÖÜäöüß])[\\s\\u00a0\\u202f]*`,
     "iy",
   );
+  // An annex's key (`schedule-1`, `anlage-i-kap-x`).
+  const ANNEX_KEY = new RegExp(`^(?:${tables.annexWords.join("|")})-`);
   const ANNEX_LABEL = /(\d+[A-Za-z]{0,3}|[IVXLC]+[a-z]{0,3}|[A-Z]\d*[a-z]{0,3})(?![A-Za-z0-9])/y;
+  // A further part of a compound annex, as a heading's designation reads it (docs/spec.md, section 7): a part word (as
+  // written in lower case, capitalised or in capitals; a dot optional) and its numeral (`Kap. X`, `Sachgebiet D`), or
+  // after one a bare numeral (`D`, `II`).
+  const ANNEX_PART = new RegExp(
+    `[\\s\\u00a0]+(${tables.annexPartWords
+      .flatMap((word) => [word, word.charAt(0).toUpperCase() + word.slice(1), word.toUpperCase()])
+      .join(
+        "|",
+      )})\\.?[\\s\\u00a0]*(\\d+[a-z]{0,3}|[IVXLCDM]+[a-z]{0,3}|[A-Z]\\d*[a-z]{0,3})(?=$|[\\s\\u00a0,;:()\\u2013\\u2014])`,
+    "y",
+  );
+  const ANNEX_BARE_PART = /[\s\u00a0]+(\d+[a-z]{0,3}|[IVXLCDM]+|[A-Z])(?=$|[\s\u00a0,;:()\u2013\u2014])/y;
   // The remark of an annex's heading after it (`Anlage 1 zu § 4`, `(zu §§ 3 und 4 Abs. 2)`): not the provision cited.
   const ANNEX_REMARK =
     /\(?zu[\s\u00a0]+(?:den[\s\u00a0]+)?(?:§§?|Artt?\.|Art|Artikel)[\s\u00a0]*\d+[a-z]{0,3}(?:[\s\u00a0]*(?:,|und|bis)[\s\u00a0]*\d+[a-z]{0,3})*(?:[\s\u00a0]*(?:Abs\.?|Absatz)[\s\u00a0]*\d+[a-z]{0,3})?\)?[\s\u00a0]*/y;
@@ -214,6 +251,13 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
     var: "alt",
     variante: "alt",
   };
+  // A range heading's key (`§§-3-bis-13`, `§§-4a-bis-6`, `art-2-bis-26`), and a section's or an article's (`§-5`,
+  // `art-5a`).
+  const SECTION_RANGE_KEY = /^(§§|art)-(\d+)([a-z]*)-bis-(\d+)([a-z]*)$/;
+  const SECTION_KEY = /^(§|art)-(\d+)([a-z]*)$/;
+  /** Negative, zero or positive as section `an as` comes before, is, or comes after `bn bs` (`§ 7` < `§ 7a` < `§ 8`). */
+  const compareSections = (an: number, as: string, bn: number, bs: string): number =>
+    an !== bn ? an - bn : as === bs ? 0 : as.length !== bs.length ? as.length - bs.length : as < bs ? -1 : 1;
   const ROMAN_VALUES: Record<string, number> = { I: 1, V: 5, X: 10, L: 50, C: 100 };
   const romanValue = (text: string): number => {
     let total = 0;
@@ -249,8 +293,18 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
     const numeral = match(ANNEX_LABEL, input, position + m[0].length);
     if (numeral === null) return undefined;
     const word = (m[1] as string).toLowerCase().replace(/\.$/, "");
-    const label = `${tables.annexAbbreviations[word] ?? word}-${(numeral[1] as string).toLowerCase()}`;
-    return { kind: "annex", label, start: position, end: position + m[0].length + numeral[0].length };
+    let label = `${tables.annexAbbreviations[word] ?? word}-${(numeral[1] as string).toLowerCase()}`;
+    let end = position + m[0].length + numeral[0].length;
+    // A compound annex (`Anlage I Kap X Sachgebiet D Abschnitt II`): its key has every part, as its heading's has.
+    for (let parted = false; ; ) {
+      const part = match(ANNEX_PART, input, end) ?? (parted ? match(ANNEX_BARE_PART, input, end) : null);
+      if (part === null) break;
+      label += part[2] === undefined ? `-${part[1]}` : `-${(part[1] as string).toLowerCase()}-${part[2]}`;
+      label = label.toLowerCase();
+      end += part[0].length;
+      parted = true;
+    }
+    return { kind: "annex", label, start: position, end };
   };
   /** Whether a citation starts at `position`: a provision word or an annex. */
   const startsCitation = (input: string, position: number): boolean =>
@@ -526,7 +580,7 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
     subpara: "subpara",
   };
   // A section's word names a `§` in a German law (`Section 823` of an English translation, `Paragraph 1`): the law's
-  // records tell which, as no law has both.
+  // records tell which (provisionHeading: a law of `§`s has no section of a bare number; its items do).
   const provisionKeys = (kind: string, label: string): string[] =>
     kind === "§"
       ? [`§-${label}`]
@@ -544,7 +598,15 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
       let annex = false;
       for (const step of citation.steps) {
         if (step.kind === "annex") {
-          provisions.unshift([step.label]);
+          // A compound annex's key as its heading may write each part word (`Kap. X` of `Kapitel X`).
+          let spellings = [""];
+          for (const [k, piece] of step.label.split("-").entries()) {
+            const other = k > 1 ? tables.annexPartSpellings[piece] : undefined;
+            spellings = spellings.flatMap((before) =>
+              (other === undefined ? [piece] : [piece, other]).map((word) => (k === 0 ? word : `${before}-${word}`)),
+            );
+          }
+          provisions.unshift(spellings);
           annex = true;
         } else if (step.kind === "§" || step.kind === "art" || step.kind === "section") {
           provisions.push(provisionKeys(step.kind, step.label));
@@ -567,6 +629,24 @@ export function createCitationReader(tables: ReaderTables): CitationReader {
       let inside = 0;
       for (let k = 0; k < local.length - provisions; k++) if (/^(§|art-)/.test(local[k] as string)) inside++;
       return qualified + inside * 100 + local.length;
+    },
+    provisionHeading(segments: readonly string[], paragraphs: boolean): boolean {
+      const key = segments[segments.length - 1] as string;
+      const bare = /^\d/.test(key);
+      if (!bare && !key.startsWith("sec-")) return true;
+      if (bare && paragraphs) return false;
+      return segments.length === 1 || (segments.length === 2 && ANNEX_KEY.test(segments[0] as string));
+    },
+    covers(range: string, key: string): boolean {
+      const r = SECTION_RANGE_KEY.exec(range);
+      const k = SECTION_KEY.exec(key);
+      if (r === null || k === null || (r[1] === "§§" ? "§" : "art") !== k[1]) return false;
+      const n = Number(k[2]);
+      const letters = k[3] as string;
+      return (
+        compareSections(Number(r[2]), r[3] as string, n, letters) <= 0 &&
+        compareSections(n, letters, Number(r[4]), r[5] as string) <= 0
+      );
     },
     read(input: string): Citation | undefined {
       const first = skip(input, 0);

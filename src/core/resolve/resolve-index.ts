@@ -196,38 +196,17 @@ interface IndexedDataset {
     byAddress: Map<string, number>;
     /** Record positions by the key of their last local segment, in document order. */
     byKey: Map<string, number[]>;
-    /** The headings of ranges of sections (`§§ 3 bis 13 (weggefallen)`), with their first and last sections. */
-    sectionRanges: SectionRange[];
+    /** The keys of the headings of ranges (`§§-3-bis-13` of `§§ 3 bis 13 (weggefallen)`), with their records. */
+    sectionRanges: { key: string; records: number[] }[];
     /** The artifacts whose first heading opens an annex (`…/schedule-1/index.md#`), with the annex's key. */
     annexArtifacts: Map<string, string>;
+    /** The artifacts that have a `§` heading (`<slug>/<path>#`): a bare number names no provision of their law. */
+    paragraphArtifacts: Set<string>;
   };
 }
 
-/** A section's or an article's number and its letters (`§ 7a`: 7, "a"). */
-type SectionLabel = [number, string];
-
-interface SectionRange {
-  /** `§` or `art`. */
-  kind: string;
-  first: SectionLabel;
-  last: SectionLabel;
-  records: number[];
-}
-
-/**
- * A range heading's key (`§§-3-bis-13`, `§§-4a-bis-6`, `art-2-bis-26`), and a section's or an article's (`§-5`,
- * `art-5a`).
- */
-const SECTION_RANGE_KEY = /^(§§|art)-(\d+)([a-z]*)-bis-(\d+)([a-z]*)$/;
-const SECTION_KEY = /^(§|art)-(\d+)([a-z]*)$/;
 /** An annex's key: its word and numeral (`schedule-1`, `anlage-i-kap-x`: docs/spec.md, section 7). */
 const ANNEX_KEY = new RegExp(`^(?:${READER_TABLES.annexWords.join("|")})-`);
-
-/** Negative, zero or positive as section `a` comes before, is, or comes after `b` (`§ 7` < `§ 7a` < `§ 8`). */
-function compareSections([an, as]: SectionLabel, [bn, bs]: SectionLabel): number {
-  if (an !== bn) return an - bn;
-  return as === bs ? 0 : as.length !== bs.length ? as.length - bs.length : as < bs ? -1 : 1;
-}
 
 /**
  * Where a law is: a dataset, or (a law of a dataset of several laws, named by its document's aliases) the records of
@@ -317,6 +296,7 @@ export class ResolveIndex {
     const byAddress = new Map<string, number>();
     const byKey = new Map<string, number[]>();
     const annexArtifacts = new Map<string, string>();
+    const paragraphArtifacts = new Set<string>();
     /** The artifact of the record before (`<slug>/<path>#`), and whether its first heading came. */
     let artifact = "";
     let headed = false;
@@ -334,22 +314,15 @@ export class ResolveIndex {
         headed = true;
         if (!address.includes("/", hash) && ANNEX_KEY.test(key)) annexArtifacts.set(artifact, key);
       }
+      if (key.startsWith("§")) paragraphArtifacts.add(artifact);
       const list = byKey.get(key);
       if (list === undefined) byKey.set(key, [index]);
       else list.push(index);
     });
-    const sectionRanges: SectionRange[] = [];
-    for (const [key, records] of byKey) {
-      const m = SECTION_RANGE_KEY.exec(key);
-      if (m !== null)
-        sectionRanges.push({
-          kind: m[1] === "§§" ? "§" : "art",
-          first: [Number(m[2]), m[3]!],
-          last: [Number(m[4]), m[5]!],
-          records,
-        });
-    }
-    indexed.maps = { byAddress, byKey, sectionRanges, annexArtifacts };
+    // Which of them a provision is in, the reader says (`covers`): the view page asks it alike.
+    const sectionRanges: { key: string; records: number[] }[] = [];
+    for (const [key, records] of byKey) if (key.includes("-bis-")) sectionRanges.push({ key, records });
+    indexed.maps = { byAddress, byKey, sectionRanges, annexArtifacts, paragraphArtifacts };
     return indexed.maps;
   }
 
@@ -413,7 +386,7 @@ export class ResolveIndex {
   resolve(input: string, options: { lawOptional?: boolean } = {}): ResolveResult {
     const citation = this.reader.read(input);
     if (citation === undefined) {
-      // A word before a number that the reader does not know (`Para 1`, `Kapitel 1`): named, so that the user sees
+      // A word before a number that the reader does not know (`Kapitel 1`, `Rn. 5`): named, so that the user sees
       // what was not understood.
       const word = /^[\s\u00a0]*([^\s\u00a0\d§]+)[\s\u00a0]*\d/.exec(input);
       return noMatch(
@@ -490,14 +463,21 @@ export class ResolveIndex {
       const indexed = this.datasets[position]!;
       const inPlace = (record: number) =>
         prefix === undefined || this.recordsOf(indexed).addresses[record]!.startsWith(prefix);
-      const headings = this.headings(indexed, keys).filter(inPlace);
+      const headings = this.headings(indexed, keys, prefix);
       // A section with no heading of its own, in a range printed as one heading (`§§ 3 bis 13 (weggefallen)`): that
-      // heading holds it. Its units are not looked for: the range has none of its own. Kept aside: only when no place
-      // of the law has a heading of its own for it (another edition where it stands is the answer, as before).
+      // heading holds it; so does an annex's heading hold a part of it cited as a compound annex with no heading of its
+      // own (`Anlage I Kap X` in `Anlage I`). Its units are not looked for: the range has none of its own. Kept aside:
+      // only when no place of the law has a heading of its own for it (another edition where it stands is the answer,
+      // as before).
       if (headings.length === 0)
-        for (const range of this.coveringRanges(indexed, keys).filter(inPlace)) {
-          // Named by its kind and label (`§ 200` of `§§ 200 bis 202`, written as it may be).
-          const provision = `${innermost.kind === "art" ? "Art." : innermost.kind} ${innermost.label}`;
+        for (const range of innermost.kind === "annex" && keys.provisions.length === 1
+          ? this.annexHolders(indexed, keys.provisions[0]!, prefix)
+          : this.coveringRanges(indexed, keys).filter(inPlace)) {
+          // Named by its kind and label (`§ 200` of `§§ 200 bis 202`, written as it may be), an annex as written.
+          const provision =
+            innermost.kind === "annex"
+              ? input.slice(innermost.start, innermost.end)
+              : `${innermost.kind === "art" ? "Art." : innermost.kind} ${innermost.label}`;
           // Its heading may be on a line that could not be read: said, not denied.
           const lost = linesLost(indexed);
           inRanges.push({
@@ -580,17 +560,18 @@ export class ResolveIndex {
           }
           address = next;
           if (below === undefined) {
+            // A unit is looked for below a target with units below it, or any in a dataset with units (a section of
+            // one sentence has none); in a dataset without units the answer stops at the heading: nothing to say, and
+            // no line that could not be read holds the unit.
+            const unitsHere = hasUnitsBelow(record) || indexed.units === true;
             const lost = linesLost(indexed);
-            if (lost !== "") {
+            if (lost !== "" && unitsHere) {
               // Lines of the dataset could not be read: the unit may stand on one of them, so it is not said to be
-              // absent, and the answer is not taken for a sure one (whether the dataset has units or not).
+              // absent, and the answer is not taken for a sure one.
               if (exact)
                 reason ??= `${addresses[record]!.split("#")[1]} has no ${named(step)} in the lines read: ${lost}; the target that holds it`;
               incomplete = true;
-            }
-            // Said of a target with units below it, or of any in a dataset with units (a section of one sentence has
-            // none); in a dataset without units the answer stops at the heading: nothing to say.
-            else if (exact && (hasUnitsBelow(record) || indexed.units === true))
+            } else if (exact && unitsHere)
               // "among its targets": a unit written in the text but not marked as one (a label that starts no line of
               // its own: README, "Citing below the heading") is not said to be missing from the law.
               reason ??= `${addresses[record]!.split("#")[1]} has no ${named(step)} among its targets: the target that holds it`;
@@ -618,9 +599,8 @@ export class ResolveIndex {
       for (const { dataset: position, prefix } of places) {
         const indexed = this.datasets[position]!;
         const annexKeys = { provisions: keys.provisions.slice(0, 1), units: [] };
-        for (const annex of this.headings(indexed, annexKeys)) {
+        for (const annex of this.headings(indexed, annexKeys, prefix)) {
           const address = this.recordsOf(indexed).addresses[annex]!;
-          if (prefix !== undefined && !address.startsWith(prefix)) continue;
           const lost = linesLost(indexed);
           found.push({
             dataset: position,
@@ -676,16 +656,25 @@ export class ResolveIndex {
       const otherWord =
         keys.provisions.length === 1
           ? otherWords.find(([otherKey]) =>
-              places.some((place) => {
-                const indexed = this.datasets[place.dataset]!;
-                return (this.mapsOf(indexed).byKey.get(otherKey) ?? []).some(
-                  (record) =>
-                    place.prefix === undefined || this.recordsOf(indexed).addresses[record]!.startsWith(place.prefix),
-                );
-              }),
+              // Found as a citation of that word finds it: an item 2 of a § is no section 2.
+              places.some(
+                (place) =>
+                  this.headings(this.datasets[place.dataset]!, { provisions: [[otherKey]], units: [] }, place.prefix)
+                    .length > 0,
+              ),
             )
           : undefined;
-      const other = otherWord !== undefined ? `; it has ${otherWord[1]} ${label}` : "";
+      // A compound annex cited by its first parts (`Anlage I Kap X`) whose headings are of longer ones: those named.
+      const parts =
+        innermost.kind === "annex" && keys.provisions.length === 1
+          ? places.flatMap((place) => this.annexParts(this.datasets[place.dataset]!, keys.provisions[0]!, place.prefix))
+          : [];
+      const other =
+        otherWord !== undefined
+          ? `; it has ${otherWord[1]} ${label}`
+          : parts.length > 0
+            ? `; its parts have headings of their own: ${parts.slice(0, 3).join(", ")}${parts.length > 3 ? ", …" : ""}: cite one`
+            : "";
       return {
         ...noMatch(input, `${where} has no ${what}${other}${lost}`),
         ...range,
@@ -732,18 +721,26 @@ export class ResolveIndex {
   }
 
   /**
-   * The heading records a citation's provisions name in one dataset: those whose local coordinate ends with the
-   * provisions' keys (`art-229/§-1`), the nearest of them (the reader's `distance`). A range whose heading is there
-   * (`§§ 3 bis 13 (weggefallen)` → `§§-3-bis-13`) is that heading; else its first provision.
+   * The heading records a citation's provisions name in one dataset, or in the document of it that starts with
+   * `prefix`: those whose local coordinate ends with the provisions' keys (`art-229/§-1`) and that are the provision a
+   * key names (the reader's `provisionHeading`: `Paragraph 2` is no item 2 of a § 3), the nearest of them (the
+   * reader's `distance`). A range whose heading is there (`§§ 3 bis 13 (weggefallen)` → `§§-3-bis-13`) is that
+   * heading; else its first provision.
    */
-  private headings(indexed: IndexedDataset, keys: CitationKeys): number[] {
+  private headings(indexed: IndexedDataset, keys: CitationKeys, prefix: string | undefined): number[] {
+    const { byKey, paragraphArtifacts } = this.mapsOf(indexed);
+    const addresses = this.recordsOf(indexed).addresses;
+    const inPlace = (record: number) => prefix === undefined || addresses[record]!.startsWith(prefix);
     if (keys.range !== undefined) {
-      const whole = this.mapsOf(indexed).byKey.get(keys.range);
-      if (whole !== undefined) return whole;
+      const whole = (byKey.get(keys.range) ?? []).filter(inPlace);
+      if (whole.length > 0) return whole;
     }
+    const paragraphs = prefix === undefined ? paragraphArtifacts.size > 0 : paragraphArtifacts.has(prefix);
     const out: number[] = [];
     for (const key of keys.provisions[keys.provisions.length - 1]!)
-      out.push(...(this.mapsOf(indexed).byKey.get(key) ?? []));
+      for (const record of byKey.get(key) ?? [])
+        if (inPlace(record) && this.reader.provisionHeading(segmentKeys(addresses[record]!), paragraphs))
+          out.push(record);
     return this.nearest(indexed, keys, out);
   }
 
@@ -756,15 +753,40 @@ export class ResolveIndex {
     const { sectionRanges } = this.mapsOf(indexed);
     if (sectionRanges.length === 0) return [];
     const out: number[] = [];
-    for (const key of keys.provisions[keys.provisions.length - 1]!) {
-      const m = SECTION_KEY.exec(key);
-      if (m === null) continue;
-      const section: SectionLabel = [Number(m[2]), m[3]!];
-      for (const { kind, first, last, records } of sectionRanges)
-        if (kind === m[1] && compareSections(first, section) <= 0 && compareSections(section, last) <= 0)
-          out.push(...records);
-    }
+    for (const key of keys.provisions[keys.provisions.length - 1]!)
+      for (const range of sectionRanges) if (this.reader.covers(range.key, key)) out.push(...range.records);
     return this.nearest(indexed, keys, out);
+  }
+
+  /**
+   * The headings of the annex that holds a compound annex cited (`Anlage I Kap X Sachgebiet D`, keys `spellings`) with
+   * no heading of its own: those of the longest first parts of it that have one (`Anlage I Kap X`, else `Anlage I`).
+   */
+  private annexHolders(indexed: IndexedDataset, spellings: readonly string[], prefix: string | undefined): number[] {
+    const pieces = spellings.map((key) => key.split("-"));
+    for (let length = pieces[0]!.length - 1; length >= 2; length--) {
+      const shorter = [...new Set(pieces.map((key) => key.slice(0, length).join("-")))];
+      const found = this.headings(indexed, { provisions: [shorter], units: [] }, prefix);
+      if (found.length > 0) return found;
+    }
+    return [];
+  }
+
+  /** The keys of the annex headings of a dataset (or document) that are parts of a compound annex cited (`spellings`). */
+  private annexParts(indexed: IndexedDataset, spellings: readonly string[], prefix: string | undefined): string[] {
+    const addresses = this.recordsOf(indexed).addresses;
+    const out: string[] = [];
+    for (const [key, records] of this.mapsOf(indexed).byKey)
+      if (
+        spellings.some((spelling) => key.startsWith(`${spelling}-`)) &&
+        records.some(
+          (record) =>
+            (prefix === undefined || addresses[record]!.startsWith(prefix)) &&
+            segmentKeys(addresses[record]!).length === 1,
+        )
+      )
+        out.push(key);
+    return out;
   }
 
   /**
