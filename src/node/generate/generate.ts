@@ -92,9 +92,6 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
         "generate again",
       ),
     ]);
-  // A manifest edited by hand: named, with what was edited and the fix (core's check says neither).
-  const edited = handEditProblem(loaded.path, loaded.manifest, shown, options.cwd ?? process.cwd());
-  if (edited !== undefined) throw new DatasetError([edited]);
   // lock refuses an empty dataset; so does generate, rather than write an empty file.
   if (loaded.manifest.artifacts.length === 0)
     throw new DatasetError([
@@ -135,6 +132,10 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
     unconfined = sized !== undefined;
   }
   const { bytes, sizes } = sized ?? (await verifyAll());
+  // A manifest edited by hand: named, with what was edited and the fix (core's check says neither). After what names
+  // the files (an empty list, artifacts missing), as core's check came after them.
+  const edited = handEditProblem(loaded.path, loaded.manifest, shown, options.cwd ?? process.cwd());
+  if (edited !== undefined) throw new DatasetError([edited]);
   const limits = limitsOf(options);
   // The markdown is parsed in workers whose heaps are capped (pool.ts, `capped`), even with one thread; in this thread
   // when the worker script is not built, or when one thread parses less than MAIN_THREAD_PARSE_BYTES (thread-limits.ts).
