@@ -29,11 +29,16 @@ export interface FreshnessEntry {
   details: string[];
 }
 
+/**
+ * What brings the stale datasets up to date: a command; or, where no command may (`generate --check` of another
+ * dataset's file, which regenerating would replace), what to do instead.
+ */
+export type FreshnessFix = { command: string } | { advice: string };
+
 export interface FreshnessContext {
   /** `update --check` or `generate --check`. */
   command: string;
-  /** The command that brings the stale datasets up to date. */
-  fix: string;
+  fix: FreshnessFix;
   toolVersion?: string;
   cwdInRepository?: string;
 }
@@ -41,12 +46,16 @@ export interface FreshnessContext {
 const escapeData = (text: string) => text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
 const escapeProperty = (text: string) => escapeData(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
 
+/** The fix as the last line of a stale dataset's message: `fix: <command>`, or the advice as the text report's hint. */
+const fixLine = (fix: FreshnessFix) => ("command" in fix ? `fix: ${fix.command}` : `hint: ${fix.advice}`);
+
 /** The last line of each format: how many datasets, how many are stale. */
 function summary(entries: readonly FreshnessEntry[], context: FreshnessContext): string {
   const stale = entries.filter((entry) => !entry.upToDate).length;
+  const { fix } = context;
   return stale === 0
     ? `✔ ${plural(entries.length, "dataset")} up to date (${context.command})`
-    : `✖ ${stale} of ${plural(entries.length, "dataset")} not up to date (${context.command}): run \`${context.fix}\``;
+    : `✖ ${stale} of ${plural(entries.length, "dataset")} not up to date (${context.command}): ${"command" in fix ? `run \`${fix.command}\`` : fix.advice}`;
 }
 
 export function formatFreshness(
@@ -61,7 +70,7 @@ export function formatFreshness(
       .map(
         (entry) =>
           `::error file=${escapeProperty(where(entry.manifest).path)},title=${escapeProperty(`not up to date: ${entry.slug}`)}::${escapeData(
-            [entry.message, ...entry.details, `fix: ${context.fix}`].join("\n"),
+            [entry.message, ...entry.details, fixLine(context.fix)].join("\n"),
           )}`,
       );
     out.push(summary(entries, context));
@@ -72,7 +81,7 @@ export function formatFreshness(
       entries
         .filter((entry) => !entry.upToDate)
         .map((entry) => ({
-          description: [`${entry.slug}: ${entry.message}`, ...entry.details, `fix: ${context.fix}`].join("\n"),
+          description: [`${entry.slug}: ${entry.message}`, ...entry.details, fixLine(context.fix)].join("\n"),
           check: "not-up-to-date",
           severity: "major" as const,
           path: where(entry.manifest).path,
@@ -90,7 +99,7 @@ export function formatFreshness(
             failure: {
               type: "not-up-to-date",
               message: entry.message,
-              body: [...entry.details, `fix: ${context.fix}`].join("\n"),
+              body: [...entry.details, fixLine(context.fix)].join("\n"),
             },
           }),
     }));
@@ -104,7 +113,7 @@ export function formatFreshness(
         ruleId: "not-up-to-date",
         ruleIndex: 0,
         level: "error" as const,
-        message: { text: `${entry.message} (fix: ${context.fix})` },
+        message: { text: `${entry.message} (${fixLine(context.fix)})` },
         locations: [
           {
             physicalLocation: {
