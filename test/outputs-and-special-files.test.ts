@@ -229,6 +229,23 @@ describe("generate --check: what a CI format and the first difference say", () =
     expect(stale.stdout.match(/citation-targets generate /g)).toHaveLength(2); // the annotation's fix and the summary
   });
 
+  test("json's records is the number that would be generated, wherever the first difference is", async () => {
+    const fresh = await runBin(["generate", MANIFEST, "--check", JSONL, "--format", "json"], dir);
+    const { records } = JSON.parse(fresh.stdout) as { records: number };
+    expect(records).toBe((await readFile(join(dir, JSONL), "utf8")).trimEnd().split("\n").length);
+    await mkdir(join(dir, "old"));
+    const lines = (await readFile(join(dir, JSONL), "utf8")).split("\n");
+    await writeFile(join(dir, "old/mvfg.jsonl"), [...lines.slice(0, 14), ...lines.slice(15)].join("\n"));
+    const stale = await runBin(["generate", MANIFEST, "--check", "old/mvfg.jsonl", "--format", "json"], dir);
+    expect(stale.code).toBe(1);
+    expect(JSON.parse(stale.stdout)).toMatchObject({
+      status: "changed",
+      records,
+      firstDifference: { line: 15 },
+      changes: { before: records - 1, after: records },
+    });
+  });
+
   test("a first line without a citationAddress, or not an object, is said in words (never `undefined`)", async () => {
     await mkdir(join(dir, "a"));
     for (const [line, words] of [
