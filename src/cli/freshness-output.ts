@@ -54,6 +54,7 @@ export async function updateFreshness(
         .slice(fresh ? 0 : 1)
         .map((line) => line.trim())
         .filter((line) => line !== ""),
+      warnings: result.warnings.map(escapeControls),
     };
   });
   return render(format, entries, "update --check", { command: "citation-targets update" }, cwd, toolVersion);
@@ -85,6 +86,7 @@ export async function generateFreshness(
     upToDate: !("problems" in result) && result.difference === undefined,
     message: lines[0] ?? `${file} is not up to date`,
     details: lines.slice(1).map((line) => line.trim()),
+    warnings: [],
   };
   // A dataset at fault has a stale manifest: update refreshes it and regenerates; a stale file, generate rewrites, unless
   // it is another dataset's (then no command: regenerating would replace that dataset's records).
