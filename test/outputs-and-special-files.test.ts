@@ -206,6 +206,46 @@ describe("generate --check: what a CI format and the first difference say", () =
     expect(json.stdout).toBe("");
   });
 
+  test("another dataset's file: no CI format gives the command that would regenerate it from this manifest", async () => {
+    const other = ".tooling/citation-targets/gg.jsonl";
+    await writeFile(join(dir, other), (await readFile(join(dir, JSONL), "utf8")).split("\n").slice(1).join("\n"));
+    const advice = "do not regenerate it from this manifest (that would replace another dataset's records)";
+    for (const format of ["github", "gitlab", "junit", "sarif"]) {
+      const report = await runBin(["generate", MANIFEST, "--check", other, "--format", format], dir);
+      expect(report.code, format).toBe(1);
+      expect(report.stdout, format).not.toContain(`-o ${other}`);
+      // Each says what to do instead, as the text report does (junit and gitlab escape the apostrophe).
+      expect(report.stdout, format).toContain("do not regenerate it from this manifest");
+    }
+    const github = await runBin(["generate", MANIFEST, "--check", other, "--format", "github"], dir);
+    expect(github.stdout).toContain(`%0Ahint: ${advice}`);
+    expect(github.stdout).toContain(`✖ 1 of 1 dataset not up to date (generate --check): ${advice}`);
+    // A stale file of this manifest still gets the command (quoted, as the text report's), said once as the fix.
+    await mkdir(join(dir, "a b"));
+    await writeFile(join(dir, "a b/mvfg.jsonl"), "{}\n");
+    const stale = await runBin(["generate", MANIFEST, "--check", "a b/mvfg.jsonl", "--format", "github"], dir);
+    expect(stale.code).toBe(1);
+    expect(stale.stdout).toContain(`%0Afix: citation-targets generate ${MANIFEST} -o 'a b/mvfg.jsonl'\n`);
+    expect(stale.stdout.match(/citation-targets generate /g)).toHaveLength(2); // the annotation's fix and the summary
+  });
+
+  test("json's records is the number that would be generated, wherever the first difference is", async () => {
+    const fresh = await runBin(["generate", MANIFEST, "--check", JSONL, "--format", "json"], dir);
+    const { records } = JSON.parse(fresh.stdout) as { records: number };
+    expect(records).toBe((await readFile(join(dir, JSONL), "utf8")).trimEnd().split("\n").length);
+    await mkdir(join(dir, "old"));
+    const lines = (await readFile(join(dir, JSONL), "utf8")).split("\n");
+    await writeFile(join(dir, "old/mvfg.jsonl"), [...lines.slice(0, 14), ...lines.slice(15)].join("\n"));
+    const stale = await runBin(["generate", MANIFEST, "--check", "old/mvfg.jsonl", "--format", "json"], dir);
+    expect(stale.code).toBe(1);
+    expect(JSON.parse(stale.stdout)).toMatchObject({
+      status: "changed",
+      records,
+      firstDifference: { line: 15 },
+      changes: { before: records - 1, after: records },
+    });
+  });
+
   test("a first line without a citationAddress, or not an object, is said in words (never `undefined`)", async () => {
     await mkdir(join(dir, "a"));
     for (const [line, words] of [

@@ -528,8 +528,15 @@ describe("5. CI formats for freshness", () => {
         '<testcase classname=".tooling/citation-targets/zpo.lock.json" name="zpo"><system-out>',
       );
       const sarif = JSON.parse((await runMain(["update", "--check", "--format", "sarif"], repo)).stdout);
-      expect(sarif.runs[0].tool.driver.rules.map((r: { id: string }) => r.id)).toEqual(["not-up-to-date"]);
-      expect(sarif.runs[0].results).toHaveLength(1);
+      // The markdown changed without a new versionDate: update's warning is a rule of its own (the next test).
+      expect(sarif.runs[0].tool.driver.rules.map((r: { id: string }) => r.id)).toEqual([
+        "not-up-to-date",
+        "update-warning",
+      ]);
+      expect(sarif.runs[0].results.map((r: { ruleId: string }) => r.ruleId)).toEqual([
+        "not-up-to-date",
+        "update-warning",
+      ]);
       expect(sarif.runs[0].results[0].locations[0].physicalLocation.artifactLocation).toEqual({
         uri: ".tooling/citation-targets/bgb.lock.json",
         uriBaseId: "%SRCROOT%",
@@ -579,5 +586,44 @@ describe("5. CI formats for freshness", () => {
     const fresh = await runMain(["update", "--check", "--format", "junit"], repo);
     expect(fresh.code).toBe(0);
     expect(fresh.stdout).toContain('tests="3" failures="0"');
+  });
+
+  test("update --check's warnings are in each CI format, at the dataset's manifest, as warnings", async () => {
+    const law = join(repo, "laws/bgb/index.md");
+    const before = await readFile(law, "utf8");
+    const manifest = ".tooling/citation-targets/bgb.lock.json";
+    try {
+      await writeFile(law, before.replace("Lebensjahres", "Lebensjahrs"));
+      const run = (format: string) => runMain(["update", "--check", "--format", format], repo);
+      // The warning the json report carries (the config's template gives an older versionDate than the one set).
+      const json = JSON.parse((await run("json")).stdout) as { datasets: { slug: string; warnings: string[] }[] };
+      const [warning = ""] = json.datasets.find((dataset) => dataset.slug === "bgb")!.warnings;
+      expect(warning).toMatch(/^bgb: the config's versionDate template gives /);
+      const github = await run("github");
+      expect(github.code).toBe(1);
+      expect(github.stdout).toContain(`\n::warning file=${manifest},title=warning%3A bgb::${warning}`);
+      const sarif = JSON.parse((await run("sarif")).stdout);
+      const rules = sarif.runs[0].tool.driver.rules as { id: string; defaultConfiguration: { level: string } }[];
+      const result = sarif.runs[0].results.find((r: { ruleId: string }) => r.ruleId === "update-warning");
+      expect(result).toMatchObject({ level: "warning", message: { text: expect.stringContaining(warning) } });
+      expect(rules[result.ruleIndex]).toMatchObject({
+        id: "update-warning",
+        defaultConfiguration: { level: "warning" },
+      });
+      expect(result.locations[0].physicalLocation.artifactLocation.uri).toBe(manifest);
+      const gitlab = JSON.parse((await run("gitlab")).stdout) as { check_name: string; severity: string }[];
+      expect(gitlab.find((issue) => issue.check_name === "update-warning")).toMatchObject({
+        severity: "minor",
+        description: expect.stringContaining(warning),
+        location: { path: manifest },
+      });
+      const junit = await run("junit");
+      expect(junit.stdout).toContain(`warning: ${warning.replace(/'/g, "&apos;")}`);
+      // Said in the report, not on stderr a second time; and still one case per dataset.
+      for (const report of [github, junit]) expect(report.stderr).not.toContain("versionDate");
+      expect(junit.stdout).toContain('tests="3" failures="1"');
+    } finally {
+      await writeFile(law, before);
+    }
   });
 });

@@ -179,18 +179,40 @@ export function generateCheckText(result: CheckResult, file: string, manifest: s
 }
 
 function generateCheckTextRaw(result: CheckResult, file: string, manifest: string): string {
-  if (!result.difference) return `${file} is up to date (${plural(result.records, "record")})\n`;
+  const lines = generateCheckLines(result, file);
+  if (result.difference) {
+    const fix = generateCheckFix(result, file, manifest);
+    lines.push("command" in fix ? `hint: run \`${fix.command}\` to regenerate it` : `hint: ${fix.advice}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** The report of `generate --check FILE` but its hint (the CI formats say the fix in their own place), unescaped. */
+export function generateCheckLines(result: CheckResult, file: string): string[] {
+  if (!result.difference) return [`${file} is up to date (${plural(result.records, "record")})`];
   const lines = [
     `${file} is not up to date: ${result.cause ?? "it differs from what would be generated"}`,
     `  first difference: ${result.difference.message}`,
   ];
   if (result.changes) for (const line of describeRecordChanges(result.changes)) lines.push(`  ${line}`);
-  lines.push(
-    result.otherDataset
-      ? "hint: do not regenerate it from this manifest (that would replace another dataset's records); check the manifest that names its slug, or this manifest's own file"
-      : `hint: run \`citation-targets generate ${shellQuote(manifest)} -o ${shellQuote(file)}\` to regenerate it`,
-  );
-  return `${lines.join("\n")}\n`;
+  return lines;
+}
+
+/**
+ * What brings a stale FILE up to date: the command that regenerates it; or, when it is another dataset's file, what to
+ * do instead, and no command, in every report (regenerating it from this manifest would replace that dataset's records).
+ */
+export function generateCheckFix(
+  result: CheckResult,
+  file: string,
+  manifest: string,
+): { command: string } | { advice: string } {
+  return result.otherDataset
+    ? {
+        advice:
+          "do not regenerate it from this manifest (that would replace another dataset's records); check the manifest that names its slug, or this manifest's own file",
+      }
+    : { command: `citation-targets generate ${shellQuote(manifest)} -o ${shellQuote(file)}` };
 }
 
 /**

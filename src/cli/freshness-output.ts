@@ -3,17 +3,18 @@
  * datasets' results made entries for src/formatters/freshness.ts.
  */
 import { basename } from "node:path";
-import type { FreshnessEntry, FreshnessFormat } from "../formatters/freshness.js";
+import { escapeControls, shellQuote } from "../core/text.js";
+import type { FreshnessEntry, FreshnessFix, FreshnessFormat } from "../formatters/freshness.js";
 import { cwdInRepository } from "../node/files/files.js";
 import type { CheckResult } from "../node/generate/generate.js";
 import type { DatasetUpdate } from "../node/update/update-dataset.js";
-import { describeDatasetProblems, describeUpdates, generateCheckText } from "./dataset-reports.js";
+import { describeDatasetProblems, describeUpdates, generateCheckFix, generateCheckLines } from "./dataset-reports.js";
 
 async function render(
   format: FreshnessFormat,
   entries: FreshnessEntry[],
   command: string,
-  fix: string,
+  fix: FreshnessFix,
   cwd: string,
   toolVersion: string,
 ): Promise<string> {
@@ -53,9 +54,10 @@ export async function updateFreshness(
         .slice(fresh ? 0 : 1)
         .map((line) => line.trim())
         .filter((line) => line !== ""),
+      warnings: result.warnings.map(escapeControls),
     };
   });
-  return render(format, entries, "update --check", "citation-targets update", cwd, toolVersion);
+  return render(format, entries, "update --check", { command: "citation-targets update" }, cwd, toolVersion);
 }
 
 /**
@@ -71,11 +73,12 @@ export async function generateFreshness(
   cwd: string,
   toolVersion: string,
 ): Promise<string> {
+  // The check's report without its hint: the fix below is said in each format's own place.
   const lines = (
-    "problems" in result ? describeDatasetProblems(result.problems) : generateCheckText(result, file, manifest)
+    "problems" in result ? describeDatasetProblems(result.problems).split("\n") : generateCheckLines(result, file)
   )
-    .split("\n")
-    .filter((line) => line.trim() !== "");
+    .filter((line) => line.trim() !== "")
+    .map(escapeControls);
   const entry: FreshnessEntry = {
     slug: basename(file).replace(/\.jsonl$/, ""),
     manifest,
@@ -83,9 +86,13 @@ export async function generateFreshness(
     upToDate: !("problems" in result) && result.difference === undefined,
     message: lines[0] ?? `${file} is not up to date`,
     details: lines.slice(1).map((line) => line.trim()),
+    warnings: [],
   };
-  // A dataset at fault has a stale manifest: update refreshes it and regenerates; a stale file, generate rewrites.
-  const fix =
-    "problems" in result ? `citation-targets update ${manifest}` : `citation-targets generate ${manifest} -o ${file}`;
+  // A dataset at fault has a stale manifest: update refreshes it and regenerates; a stale file, generate rewrites, unless
+  // it is another dataset's (then no command: regenerating would replace that dataset's records).
+  const fix: FreshnessFix =
+    "problems" in result
+      ? { command: `citation-targets update ${shellQuote(manifest)}` }
+      : generateCheckFix(result, file, manifest);
   return render(format, [entry], "generate --check", fix, cwd, toolVersion);
 }

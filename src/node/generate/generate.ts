@@ -50,6 +50,7 @@ export interface CheckDifference {
 }
 
 export interface CheckResult {
+  /** The number of records that would be generated. */
   records: number;
   /** The first line that differs, when the file is not up to date. */
   difference?: CheckDifference;
@@ -279,6 +280,9 @@ async function checkGeneratedConfined(options: GenerateOptions & { check: string
   const { lines } = await prepare(options);
   for await (const batch of lines())
     for (const line of batch) comparer.add(JSON.parse(line) as Record<string, unknown>);
+  const changes = comparer.finish();
+  // The first pass stopped counting at the first difference; the second saw every record that would be generated.
+  const counted = { ...first, records: changes.after };
   const manifestDigest = loaded.manifest.datasetDigest;
   // A file named after another slug is another dataset's: regenerating this manifest over it would destroy that one.
   const ownName = `${loaded.manifest.slug}.jsonl`;
@@ -286,9 +290,9 @@ async function checkGeneratedConfined(options: GenerateOptions & { check: string
     basename(checkPath).endsWith(".jsonl") && basename(checkPath) !== ownName ? basename(checkPath) : undefined;
   if (otherName !== undefined)
     return {
-      ...first,
+      ...counted,
       cause: `${options.check} is named after another slug (${otherName.slice(0, -".jsonl".length)}), and this manifest's slug is ${loaded.manifest.slug}: it is another dataset's file, or the wrong manifest; this manifest's JSONL is ${ownName}`,
-      changes: comparer.finish(),
+      changes,
       otherDataset: true,
     };
   const cause =
@@ -297,10 +301,13 @@ async function checkGeneratedConfined(options: GenerateOptions & { check: string
       : old?.datasetDigest === undefined
         ? "the file holds no record generated from this manifest"
         : "the file was edited after it was generated (its datasetDigest is the manifest's, but its records are not what generate writes)";
-  return { ...first, cause, changes: comparer.finish() };
+  return { ...counted, cause, changes };
 }
 
-/** The first line where the file checked (its `pieces`, iterated here: the file closes as they end or the loop stops) differs from what generate writes. */
+/**
+ * The first line where the file checked (its `pieces`, iterated here: the file closes as they end or the loop stops)
+ * differs from what generate writes; `records` counts those generated up to there (all of them when none differs).
+ */
 async function firstDifference(batches: AsyncIterable<string[]>, pieces: Iterable<Uint8Array>): Promise<CheckResult> {
   async function* each() {
     for await (const batch of batches) yield* batch;
