@@ -15,6 +15,7 @@ import type { ArtifactReader } from "./core/records/generate.js";
 import type { OutputRecord } from "./core/records/record-line.js";
 import type { LockManifest } from "./core/lock/manifest.js";
 import { OperationalError } from "./node/errors.js";
+import { OPTION } from "./node/dataset/fields-error.js";
 import type { AdoptOptions, AdoptResult } from "./node/update/adopt.js";
 import type { ConfigChoice } from "./node/config/library-config.js";
 import type { LoadedConfig } from "./node/config/config.js";
@@ -73,10 +74,13 @@ export { formatters, FORMAT_NAMES } from "./formatters/index.js";
 export { OperationalError } from "./node/errors.js";
 /** What `lock()` throws when the dataset fields given are not what a manifest may hold: `problems`, each a field's. */
 export { FieldsError } from "./node/dataset/fields-error.js";
-/** Writes or refreshes a dataset's lock manifest; throws OperationalError for a bad option. */
+/**
+ * Writes or refreshes a dataset's lock manifest; throws FieldsError for a dataset field a manifest may not hold (each
+ * problem as data, the message naming the option: `titleId "": empty: …`), OperationalError for another bad option.
+ */
 export async function lock(options: LockOptions): Promise<LockResult> {
   checkLockOptions(options);
-  return (await import("./node/dataset/lock.js")).lock(options);
+  return (await import("./node/dataset/lock.js")).lock(options, undefined, OPTION);
 }
 export type { LockOptions, LockResult, ManifestChanges } from "./node/dataset/lock.js";
 export type { ManifestOptions } from "./node/dataset/manifest-options.js";

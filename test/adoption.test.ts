@@ -571,6 +571,51 @@ describe("adopt's templates and refusals", () => {
     }
   });
 
+  test("a rerun over datasets adopted already needs no templates; a folder not adopted yet is named, with an example adopt accepts", async () => {
+    const { dir, cleanup } = await repository();
+    try {
+      await writeTree(dir, {
+        "laws/gg/index.md": "---\njurabk: GG\nTitle: Grundgesetz\nstand: 2024-01-01\n---\n# GG\n\n## Art 1\n\nText.\n",
+      });
+      const templates = ["--title-id", "{front.jurabk}", "--name", "{front.Title}", "--version-date", "{front.stand}"];
+      const url = ["--source-text-url", "https://www.legislation.gov.au/{front.jurabk}/"];
+      expect((await runMain(["adopt", "laws/*", ...templates, ...url], dir)).code).toBe(0);
+      const rerun = await runMain(["adopt", "laws/*", "--check"], dir);
+      expect(rerun.code, rerun.stderr).toBe(0);
+      expect(rerun.stdout).toContain("nothing to adopt: gg is adopted and up to date");
+      // Templates given for datasets that keep their fields are said to be unused, not silently dropped.
+      const other = await runMain(["adopt", "laws/*", "--title-id", "X", "--check"], dir);
+      expect(other.code).toBe(0);
+      expect(other.stderr).toContain(
+        "the templates given were not used: the dataset is adopted already and keeps its fields",
+      );
+
+      await writeTree(dir, {
+        "laws/bgb/index.md":
+          "---\njurabk: BGB\nTitle: Bürgerliches Gesetzbuch\nstand: 2023-01-01\n---\n# BGB\n\n## § 1\n\nText.\n",
+      });
+      const lacking = await runMain(["adopt", "laws/*", ...templates], dir);
+      expect(lacking.code).toBe(2);
+      expect(lacking.stderr).toContain(
+        "adopt needs a template (or a value) for each dataset field of a dataset not adopted yet (laws/bgb; the one adopted already keeps its fields and needs none):",
+      );
+      expect(lacking.stderr).toContain("sourceTextUrl: give --source-text-url");
+      expect(lacking.stderr).not.toContain("titleId: give");
+      // The example keeps the templates given, reads keys the front matter has, and is on the legislation host in
+      // force: run as printed, it adopts.
+      const example = /e\.g\. citation-targets (.*)/.exec(lacking.stderr)![1]!;
+      expect(example).toBe(
+        "adopt 'laws/*' --title-id '{front.jurabk}' --name '{front.Title}' --version-date '{front.stand}' --source-text-url 'https://www.legislation.gov.au/{folder}/'",
+      );
+      const words = [...example.matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2]!);
+      const run = await runMain(words, dir);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain("1 new, 0 refreshed, 1 up to date");
+    } finally {
+      await cleanup();
+    }
+  });
+
   test("templates from the config; every faulty folder named, and nothing written", async () => {
     const { dir, cleanup } = await repository();
     try {

@@ -410,7 +410,8 @@ describe("diff shows the change", () => {
     expect(result.stdout).toContain(
       'warning  the files are of different titles (titleId "BJNR012530976" and "C2004A03712")',
     );
-    expect(result.stdout).toMatch(/fail the gate \(--fail-on breaking\)\nhint: .*--approvals FILE/);
+    expect(result.stdout).toMatch(/fail the gate \(--fail-on breaking\)\n$/);
+    expect(result.stderr).toMatch(/^citation-targets: hint: .*--approvals FILE/m);
   });
 });
 

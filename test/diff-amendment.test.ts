@@ -96,7 +96,6 @@ describe("a realistic amendment, diffed", () => {
         '  additive  record-added    privacy-act-1988/part-iiia/division-2/subdivision-b/section-20a.md#20a  "20A Open and transparent management of credit reporting information"',
         "",
         "✖ 12 changes (1 file, 42 → 42 records): 7 breaking (record-changed 2, record-removed 5), 5 additive (record-added 5); 7 fail the gate (--fail-on breaking)",
-        'hint: if these changes are intended (a section repealed, a subdivision renumbered), approve each in a reviewed JSON file (--write-approvals FILE writes one for you to fill in) and pass it with --approvals FILE (README, "Approvals"); --fail-on sets which changes fail',
         "",
       ].join("\n"),
     );
@@ -188,7 +187,6 @@ describe("a realistic amendment, diffed", () => {
         '  additive  record-added    mvfg/mvfg.md#anlage-3/§-1  "§ 1 Antragsformular"',
         "",
         "✖ 10 changes (1 file, 21 → 21 records): 7 breaking (record-changed 4, record-removed 3), 3 additive (record-added 3); 7 fail the gate (--fail-on breaking)",
-        'hint: if these changes are intended (a section repealed, a subdivision renumbered), approve each in a reviewed JSON file (--write-approvals FILE writes one for you to fill in) and pass it with --approvals FILE (README, "Approvals"); --fail-on sets which changes fail',
         "",
       ].join("\n"),
     );

@@ -186,10 +186,15 @@ describe("diff --write-approvals", () => {
       'approval {"kind":"record-changed","dataset":"example-act","versionDate":"2025-07-01"} has the placeholder reason "TODO: say why this change is right (e.g. the amending Act), then remove TODO": it approves nothing until its reason says why the change is right',
       'approval {"kind":"record-removed","address":"example-act/part-1/section-1.md#1","dataset":"example-act","versionDate":"2025-07-01"} has the placeholder reason "TODO: say why this change is right (e.g. the amending Act), then remove TODO": it approves nothing until its reason says why the change is right',
     ]);
-    // The text report's hint is the step left: the reasons, not writing the file again.
+    // The hint is the step left: the reasons, not writing the file again. It goes to standard error with the others
+    // (every line prefixed), never into the report on standard output.
     const stylish = await runMain([...args, "--approvals", "approvals.json"], dir);
-    expect(stylish.stdout).toContain('hint: replace each placeholder reason ("TODO: …") in the approvals file');
-    expect(stylish.stdout).not.toContain("--write-approvals FILE writes one");
+    expect(stylish.stderr).toContain(
+      'citation-targets: hint: replace each placeholder reason ("TODO: …") in the approvals file',
+    );
+    expect(stylish.stderr).not.toContain("--write-approvals FILE writes one");
+    expect(stylish.stdout).not.toContain("hint:");
+    expect(stylish.stdout).toContain("fail the gate");
     // One reason edited: that change passes, the other still fails.
     await writeFile(
       join(dir, "approvals.json"),

@@ -698,7 +698,6 @@ describe("the formats", () => {
         '  additive  record-added    example-act/part-1/section-1a.md#1a  "1A Objects"',
         "",
         "✖ 2 changes (1 file, 6 → 6 records): 1 breaking (record-removed 1), 1 additive (record-added 1); 1 approved; 1 fails the gate (--fail-on any)",
-        'hint: if these changes are intended (a section repealed, a subdivision renumbered), approve each in a reviewed JSON file (--write-approvals FILE writes one for you to fill in) and pass it with --approvals FILE (README, "Approvals"); --fail-on sets which changes fail',
         "",
       ].join("\n"),
     );

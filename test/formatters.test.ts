@@ -165,6 +165,8 @@ describe("formatters", () => {
     const check = ajv.compile(sarifSchema);
     const log = JSON.parse(formatters.sarif(report, { ...plain, toolVersion: "9.9.9" }));
     expect(check(log), JSON.stringify(check.errors, null, 1)).toBe(true);
+    const cut = JSON.parse(formatters.sarif(report, { ...plain, maxProblems: 1 })); // with a notification of what was left out
+    expect(check(cut), JSON.stringify(check.errors, null, 1)).toBe(true);
     // The schema does catch a broken log.
     expect(check({ ...log, runs: [{ ...log.runs[0], results: [{ level: "fatal" }] }] })).toBe(false);
     for (const rule of log.runs[0].tool.driver.rules) expect(rule.helpUri).toBeUndefined(); // no repository: no link to a place that may not exist
@@ -209,6 +211,43 @@ describe("formatters", () => {
       const text = formatters[name](report, { ...plain, maxProblems: 1 });
       expect(text, name).not.toContain("textDigest is 00");
     }
+  });
+
+  test("sarif and junit say what --max-problems left out; junit fails on the errors among it", () => {
+    const three: Report = {
+      ...report,
+      files: [
+        {
+          path: "bad.jsonl",
+          records: 3,
+          problems: [1, 2, 3].map((line) => problem(line, "json-syntax", `bad line ${line}`, { file: "bad.jsonl" })),
+        },
+      ],
+      summary: { files: 1, records: 3, errors: 3, warnings: 0 },
+    };
+    const log = JSON.parse(formatters.sarif(three, { ...plain, maxProblems: 1 }));
+    expect(log.runs[0].results).toHaveLength(1);
+    expect(log.runs[0].invocations[0]).toEqual({
+      executionSuccessful: true, // every file was read: problems left out are no failure of the tool
+      toolExecutionNotifications: [
+        {
+          level: "warning",
+          message: { text: "2 more problems in this file not shown (2 errors, 0 warnings): --max-problems 1" },
+          locations: [{ physicalLocation: { artifactLocation: { uri: "bad.jsonl" } } }],
+          properties: { problemsOmitted: 2, errorsOmitted: 2 },
+        },
+      ],
+    });
+    const xml = formatters.junit(three, { ...plain, maxProblems: 1 });
+    expect(xml).toContain('<testsuite name="bad.jsonl" tests="2" failures="2" errors="0">');
+    expect(xml).toContain(
+      '<testcase classname="bad.jsonl" name="more problems"><failure type="max-problems" message="2 more problems in this file not shown (2 errors, 0 warnings)">',
+    );
+    // Only warnings left out: a passing case that counts them.
+    const warned = formatters.junit(report, { ...plain, maxProblems: 2 });
+    expect(warned).toContain(
+      '<testcase classname="data/a,b:c.jsonl" name="more problems"><system-out>1 more problem in this file not shown (0 errors, 1 warning): --max-problems 2</system-out>',
+    );
   });
 
   test("colour only on a TTY; NO_COLOR and FORCE_COLOR decide first", () => {

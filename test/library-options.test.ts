@@ -2,7 +2,9 @@
  * Issue 32, item 9: the library's options of the wrong shape are refused by name (OperationalError), never a raw
  * TypeError from deep inside.
  */
+import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import { tempDir, writeTree } from "./helpers/datasets.js";
 import { repoRoot } from "./helpers/records.js";
 
 describe("library options of the wrong shape name the option", () => {
@@ -49,6 +51,46 @@ describe("library options of the wrong shape name the option", () => {
     await expect(library.lock({ dir: repoRoot, order: "a.md" } as never)).rejects.toThrow(
       new library.OperationalError('lock: order: expected an array of strings, got "a.md"'),
     );
+  });
+
+  test("lock: every fault of a dataset field is a FieldsError with its problems, its message naming the option", async () => {
+    const library = await import("../src/index.js");
+    const { dir, cleanup } = await tempDir();
+    try {
+      await writeTree(dir, { "index.md": "# A\n" });
+      const base = {
+        dir,
+        output: join(dir, "x.lock.json"),
+        slug: "x",
+        titleId: "T",
+        name: "N",
+        versionDate: "2024-01-01",
+        sourceTextUrl: "https://www.legislation.gov.au/x",
+      };
+      const refusal = async (bad: Record<string, unknown>) => {
+        const error = await library.lock({ ...base, ...bad } as never).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(error, JSON.stringify(bad)).toBeInstanceOf(library.FieldsError);
+        const { problems, message } = error as InstanceType<typeof library.FieldsError>;
+        return { problems: problems.map((p) => [p.field, p.value]), message };
+      };
+      // Empty, blank or not a string: one class, the problem as data, whichever check finds it.
+      expect(await refusal({ titleId: "" })).toEqual({
+        problems: [["titleId", ""]],
+        message: 'titleId "": empty: it must hold at least one character that is not a space',
+      });
+      expect((await refusal({ name: "" })).problems).toEqual([["name", ""]]);
+      expect((await refusal({ titleId: "   " })).problems).toEqual([["titleId", "   "]]);
+      expect((await refusal({ slug: 5 })).problems).toEqual([["slug", "5"]]);
+      // Named as the library's caller gave it, not by the command line's flag.
+      expect((await refusal({ versionDate: "2022-02-30" })).message).toBe(
+        'versionDate "2022-02-30": not a real calendar date: February 2022 has 28 days',
+      );
+    } finally {
+      await cleanup();
+    }
   });
 
   test("an inherited name (toString, constructor) is an unknown option, not a call of Object's own", async () => {

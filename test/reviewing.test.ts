@@ -403,7 +403,7 @@ describe("2. editorial changes told apart", () => {
     expect(stylish.stdout).toContain(
       '  breaking  record-changed  zpo/index.md#§-1  "§ 1 Sachliche Zuständigkeit"\n                            editorial: only footnote references and definitions changed\n',
     );
-    expect(stylish.stdout).toContain("--pass-editorial lets them pass");
+    expect(stylish.stderr).toContain("citation-targets: hint: the changes marked editorial only renumbered");
     const html = await runMain(["diff", "HEAD~1", "HEAD", "--format", "html"], repo);
     expect(html.stdout).toMatch(
       /data-address="zpo\/index.md#§-1">.*<span class="badge editorial">editorial<\/span>.*only footnote references and definitions changed/,

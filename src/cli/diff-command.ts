@@ -100,7 +100,7 @@ export function registerDiffCommand(
     .action(async (operands: string[], options: DiffCliOptions, command: Command) => {
       const started = nowMs();
       // Loaded only when diff runs, so that the other commands start without it.
-      const [{ diff }, { diffOperands, passEditorialSetting }, { cwdInRepository }, { writeDiffOutput }] =
+      const [{ diff }, { diffOperands, passEditorialSetting }, { cwdInRepository }, { diffHints, writeDiffOutput }] =
         await Promise.all([
           import("../node/diff/diff.js"),
           import("./diff-operands.js"),
@@ -138,7 +138,10 @@ export function registerDiffCommand(
         context,
         { toolVersion: packageJson.version, ...(where !== undefined ? { cwdInRepository: where } : {}) },
       );
+      // Hints are no part of the report: standard error, after it, whatever the format. Writing the approvals file
+      // says the step left itself.
       if (options.writeApprovals !== undefined) await writeApprovalsFile(report, options.writeApprovals, context);
+      else for (const hint of diffHints(report)) context.stderr.write(`${hint}\n`);
       if (options.verbose) {
         const against = report.against
           ? ` against ${report.against.revision} (${report.against.commit.slice(0, 12)})`

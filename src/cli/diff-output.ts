@@ -6,6 +6,8 @@
  */
 import { resolve } from "node:path";
 import type { DiffReport } from "../core/diff/diff.js";
+import { isEditorial } from "../core/diff/text-change.js";
+import { changeLevel } from "../formatters/diff-common.js";
 import { colorAt, colorLevel } from "../formatters/plain-color.js";
 import type { DiffFormatContext } from "../formatters/diff-common.js";
 import type { DiffFormatName } from "../formatters/diff-names.js";
@@ -74,4 +76,27 @@ export async function writeDiffOutput(
   ]);
   const warning = await appendStepSummary(context.env, () => diffStepSummary(report), options.inputs);
   if (warning !== undefined) context.stderr.write(`${warning}\n`);
+}
+
+/**
+ * What to do about a failing gate, for standard error (the report is for standard output): how to let intended changes
+ * through, and, with entries of the approvals file still placeholders, that their reasons are the step left (writing
+ * the file again is not); editorial changes that fail, that --pass-editorial lets them pass. None when the gate passes.
+ */
+export function diffHints(report: DiffReport): string[] {
+  if (report.summary.passed) return [];
+  const placeholders = report.warnings.some((warning) => warning.includes(" has the placeholder reason "));
+  const hints = [
+    placeholders
+      ? 'hint: replace each placeholder reason ("TODO: …") in the approvals file with why the change is right (e.g. the amending Act): an entry approves nothing until then (README, "Approvals"); --fail-on sets which changes fail'
+      : 'hint: if these changes are intended (a section repealed, a subdivision renumbered), approve each in a reviewed JSON file (--write-approvals FILE writes one for you to fill in) and pass it with --approvals FILE (README, "Approvals"); --fail-on sets which changes fail',
+  ];
+  const editorial = report.pairs.some((pair) =>
+    pair.changes.some((change) => isEditorial(change) && changeLevel(change, report) === "error"),
+  );
+  if (editorial)
+    hints.push(
+      "hint: the changes marked editorial only renumbered or reworded footnotes or changed white space: --pass-editorial lets them pass",
+    );
+  return hints;
 }

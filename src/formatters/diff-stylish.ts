@@ -1,5 +1,4 @@
 import { datasetLine } from "../core/diff/datasets.js";
-import { isEditorial } from "../core/diff/text-change.js";
 import type { DiffChange, DiffPair } from "../core/diff/diff.js";
 import { escapeControls } from "../core/text.js";
 import {
@@ -26,7 +25,8 @@ function subject(change: DiffChange): string {
 
 /**
  * Human output: each pair with changes, one line per change and indented details, then the summary; coloured when the
- * context's colour is on.
+ * context's colour is on. The hints of a failing gate are not part of it: they go to standard
+ * error (diffHints, cli/diff-output.ts).
  */
 export const formatDiffStylish: DiffFormatter = (report, { color }) => {
   const out: string[] = [];
@@ -78,26 +78,5 @@ export const formatDiffStylish: DiffFormatter = (report, { color }) => {
   if (report.warnings.length > 0) out.push("");
   const line = summaryLine(report);
   out.push(report.summary.passed ? color.green(line) : color.red.bold(line));
-  if (!report.summary.passed) {
-    // A failing gate says how to let intended changes through: with entries of the approvals file still placeholders,
-    // that their reasons are the step left (writing the file again is not).
-    const placeholders = report.warnings.some((warning) => warning.includes(" has the placeholder reason "));
-    out.push(
-      color.dim(
-        placeholders
-          ? 'hint: replace each placeholder reason ("TODO: …") in the approvals file with why the change is right (e.g. the amending Act): an entry approves nothing until then (README, "Approvals"); --fail-on sets which changes fail'
-          : 'hint: if these changes are intended (a section repealed, a subdivision renumbered), approve each in a reviewed JSON file (--write-approvals FILE writes one for you to fill in) and pass it with --approvals FILE (README, "Approvals"); --fail-on sets which changes fail',
-      ),
-    );
-    const editorial = report.pairs.some((pair) =>
-      pair.changes.some((change) => isEditorial(change) && changeLevel(change, report) === "error"),
-    );
-    if (editorial)
-      out.push(
-        color.dim(
-          "hint: the changes marked editorial only renumbered or reworded footnotes or changed white space: --pass-editorial lets them pass",
-        ),
-      );
-  }
   return `${out.join("\n")}\n`;
 };

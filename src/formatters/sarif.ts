@@ -1,5 +1,6 @@
-import type { Log, ReportingDescriptor, Result } from "sarif";
-import { repositoryPath, shownProblems, type Formatter } from "./types.js";
+import type { Log, Notification, ReportingDescriptor, Result } from "sarif";
+import { plural } from "../core/text.js";
+import { omittedReason, repositoryPath, shownProblems, type Formatter } from "./types.js";
 
 /**
  * The base SARIF's uris are relative to: the repository root (a consumer such as GitHub code scanning maps it to its
@@ -23,7 +24,8 @@ export function publicRepositoryUrl(repository: unknown): string | undefined {
 /**
  * SARIF 2.1.0, for code-scanning dashboards: one run, every registered rule as a reporting
  * descriptor (with its default level and documentation), one result per problem with the file,
- * line and column, and the JSON Pointer as a property. Unreadable files are tool notifications.
+ * line and column, and the JSON Pointer as a property. Unreadable files are tool notifications (errors), and so are
+ * the problems --max-problems left out (a warning per file, counting them).
  */
 export const formatSarif: Formatter = (report, { maxProblems, toolVersion, cwdInRepository, repositoryUrl }) => {
   const descriptors: ReportingDescriptor[] = report.rules.map((rule) => ({
@@ -40,8 +42,26 @@ export const formatSarif: Formatter = (report, { maxProblems, toolVersion, cwdIn
   };
   const index = new Map<string, number>(report.rules.map((rule, i) => [rule.id, i]));
   const results: Result[] = [];
+  const notifications: Notification[] = report.files
+    .filter((f) => f.error !== undefined)
+    .map((f) => ({
+      level: "error" as const,
+      message: { text: f.error! },
+      locations: [{ physicalLocation: { artifactLocation: location(f.path) } }],
+    }));
   for (const file of report.files) {
-    for (const p of shownProblems(file, maxProblems).shown) {
+    const { shown, omitted, omittedErrors } = shownProblems(file, maxProblems);
+    // A log without some of the results must say so: a dashboard would show the file as having only those shown.
+    if (omitted > 0)
+      notifications.push({
+        level: "warning",
+        message: {
+          text: `${plural(omitted, "more problem")} in this file not shown (${plural(omittedErrors, "error")}, ${plural(omitted - omittedErrors, "warning")}): ${omittedReason(shown.length, maxProblems)}`,
+        },
+        locations: [{ physicalLocation: { artifactLocation: location(file.path) } }],
+        properties: { problemsOmitted: omitted, errorsOmitted: omittedErrors },
+      });
+    for (const p of shown) {
       const region =
         p.line > 0
           ? { region: { startLine: p.line, ...(p.column !== undefined ? { startColumn: p.column } : {}) } }
@@ -61,7 +81,6 @@ export const formatSarif: Formatter = (report, { maxProblems, toolVersion, cwdIn
       });
     }
   }
-  const unreadable = report.files.filter((f) => f.error !== undefined);
   const log: Log = {
     $schema: "https://json.schemastore.org/sarif-2.1.0.json",
     version: "2.1.0",
@@ -73,12 +92,9 @@ export const formatSarif: Formatter = (report, { maxProblems, toolVersion, cwdIn
         results,
         invocations: [
           {
-            executionSuccessful: unreadable.length === 0,
-            toolExecutionNotifications: unreadable.map((f) => ({
-              level: "error" as const,
-              message: { text: f.error! },
-              locations: [{ physicalLocation: { artifactLocation: location(f.path) } }],
-            })),
+            // The tool did its work unless a file could not be read; problems left out are a notification, no failure.
+            executionSuccessful: report.files.every((f) => f.error === undefined),
+            toolExecutionNotifications: notifications,
           },
         ],
       },

@@ -1,6 +1,6 @@
 import type { Problem } from "../core/report/problem.js";
 import { escapeControls, escapeControlsByLine, plural, shellQuote } from "../core/text.js";
-import { shownProblems, type Formatter } from "./types.js";
+import { omittedReason, shownProblems, type Formatter } from "./types.js";
 
 /**
  * The problems that only say a dataset is not up to date with its markdown (an artifact changed, a markdown file added
@@ -56,10 +56,7 @@ export const formatStylish: Formatter = (report, { color, maxProblems }) => {
       }
     }
     if (omitted > 0) {
-      const why =
-        maxProblems !== undefined && shown.length === maxProblems
-          ? `--max-problems ${maxProblems}`
-          : "the rest were counted, not kept: raise --max-stored-problems to see them";
+      const why = omittedReason(shown.length, maxProblems);
       out.push(color.dim(`  … and ${plural(omitted, "more problem")} in this file (not shown: ${why})`));
     }
     out.push("");

@@ -38,15 +38,30 @@ export function repositoryPath(
 
 export type Formatter = (report: Report, context: FormatContext) => string;
 
-/** The problems of a file that are shown, and how many were left out. */
+/**
+ * The problems of a file that are shown, how many were left out, and how many of those are errors (a format that has
+ * a verdict per problem, such as JUnit's failures, must still fail on an error it does not show).
+ */
 export function shownProblems(
   file: FileReport,
   maxProblems: number | undefined,
-): { shown: Problem[]; omitted: number } {
+): { shown: Problem[]; omitted: number; omittedErrors: number } {
   const unstored = (file.unstored?.errors ?? 0) + (file.unstored?.warnings ?? 0);
   const shown =
     maxProblems === undefined || file.problems.length <= maxProblems
       ? file.problems
       : file.problems.slice(0, maxProblems);
-  return { shown, omitted: file.problems.length - shown.length + unstored };
+  let omittedErrors = file.unstored?.errors ?? 0;
+  for (let i = shown.length; i < file.problems.length; i++) if (file.problems[i]!.severity === "error") omittedErrors++;
+  return { shown, omitted: file.problems.length - shown.length + unstored, omittedErrors };
+}
+
+/**
+ * Why a file's problems were left out: --max-problems cut the list, or the file had more than were kept in memory
+ * (--max-stored-problems) and the rest were only counted.
+ */
+export function omittedReason(shown: number, maxProblems: number | undefined): string {
+  return maxProblems !== undefined && shown === maxProblems
+    ? `--max-problems ${maxProblems}`
+    : "the rest were counted, not kept: raise --max-stored-problems to see them";
 }

@@ -139,11 +139,14 @@ const GENERATE: Record<string, Check> = {
   jobs: positive,
 };
 
+/** A dataset field: lock() checks it itself, so that every fault of one (empty, not a string) is a FieldsError. */
+const datasetField: Check = () => undefined;
+
 const LOCK: Record<string, Check> = {
   dir: string,
   cwd: string,
   output: string,
-  ...Object.fromEntries(MANIFEST_DATASET_FIELDS.map((field) => [field, string])),
+  ...Object.fromEntries(MANIFEST_DATASET_FIELDS.map((field) => [field, datasetField])),
   order: strings,
   kinds: recordOf(oneOf(...MARKDOWN_ARTIFACT_KINDS), "artifact paths to kinds"),
   indexKinds: recordOf(oneOf(...SOURCE_INDEX_KINDS), "artifact paths to index kinds"),

@@ -7,8 +7,11 @@ import type { FieldProblem } from "../../core/lock/dataset-fields.js";
 import type { ManifestDatasetField } from "../../core/model.js";
 import { OperationalError } from "../errors.js";
 
+/** How the caller gave each dataset field, for the messages that name it. */
+export type FieldNames = Record<ManifestDatasetField, string>;
+
 /** The command-line flag of each dataset field (lock, update and adopt name them so). */
-export const FLAG: Record<ManifestDatasetField, string> = {
+export const FLAG: FieldNames = {
   slug: "--slug",
   titleId: "--title-id",
   name: "--name",
@@ -16,9 +19,18 @@ export const FLAG: Record<ManifestDatasetField, string> = {
   sourceTextUrl: "--source-text-url",
 };
 
+/** The library's option of each dataset field (`lock({ titleId })`): the field's own name. */
+export const OPTION: FieldNames = {
+  slug: "slug",
+  titleId: "titleId",
+  name: "name",
+  versionDate: "versionDate",
+  sourceTextUrl: "sourceTextUrl",
+};
+
 /**
- * The dataset fields given are not what a manifest may hold: each problem names the field (and, from the command line,
- * its flag).
+ * The dataset fields given are not what a manifest may hold: each problem names the field as the caller gave it (its
+ * flag from the command line, its option through the library).
  */
 export class FieldsError extends OperationalError {
   override name = "FieldsError";
@@ -29,10 +41,11 @@ export class FieldsError extends OperationalError {
   constructor(
     readonly problems: FieldProblem[],
     missing?: string,
+    names: FieldNames = FLAG,
   ) {
     super(
       [
-        ...problems.map((p) => `${FLAG[p.field]} ${JSON.stringify(p.value)}: ${p.message}`),
+        ...problems.map((p) => `${names[p.field]} ${JSON.stringify(p.value)}: ${p.message}`),
         ...(missing ? [missing] : []),
       ].join("\n"),
     );

@@ -21,7 +21,7 @@ import { digestDatasetFiles } from "./dataset-files.js";
 import { isFileRoot, rootAbsence, rootParts } from "./dataset-root.js";
 import { DEFAULT_LEGISLATION_HOST, isValidLegislationHost } from "../../core/schema/schema.js";
 import { OperationalError } from "../errors.js";
-import { FieldsError, FLAG } from "./fields-error.js";
+import { type FieldNames, FieldsError, FLAG } from "./fields-error.js";
 
 export { FieldsError, FLAG } from "./fields-error.js";
 import { datasetRootOf, displayPath, findRepositoryRoot, MANIFEST_FOLDER } from "../files/files.js";
@@ -123,14 +123,26 @@ const METADATA = MANIFEST_DATASET_FIELDS;
 
 /**
  * Walks a dataset directory and writes (or refreshes) its lock manifest; refuses escaping paths and non-UTF-8 files.
+ * A dataset field that is wrong is a FieldsError naming it by `fieldNames`: the command line's flags, or the library's
+ * options.
  */
-export async function lock(options: LockOptions, preloaded?: LoadedManifest): Promise<LockResult> {
-  if (options.check) return lockUnder(options, preloaded);
+export async function lock(
+  options: LockOptions,
+  preloaded?: LoadedManifest,
+  fieldNames: FieldNames = FLAG,
+): Promise<LockResult> {
+  if (options.check) return lockUnder(options, preloaded, fieldNames);
   // One writer at a time (writer-lock.ts).
-  return withWriterLock(options.cwd ?? process.cwd(), "lock", noteOf(options), () => lockUnder(options, preloaded));
+  return withWriterLock(options.cwd ?? process.cwd(), "lock", noteOf(options), () =>
+    lockUnder(options, preloaded, fieldNames),
+  );
 }
 
-async function lockUnder(options: LockOptions, preloaded?: LoadedManifest): Promise<LockResult> {
+async function lockUnder(
+  options: LockOptions,
+  preloaded: LoadedManifest | undefined,
+  fieldNames: FieldNames,
+): Promise<LockResult> {
   const cwd = options.cwd ?? process.cwd();
   // The dataset root: a folder, or one markdown file (dataset-root.ts), whose folder the artifact paths start from.
   const named = resolve(cwd, options.dir);
@@ -162,7 +174,11 @@ async function lockUnder(options: LockOptions, preloaded?: LoadedManifest): Prom
   );
   const fieldProblems = checkDatasetFields(given);
   if (fieldProblems.length > 0)
-    throw new FieldsError(fieldProblems, await absentFields(options, named, cwd, fieldProblems, preloaded));
+    throw new FieldsError(
+      fieldProblems,
+      await absentFields(options, named, cwd, fieldProblems, fieldNames, preloaded),
+      fieldNames,
+    );
   const output =
     options.output !== undefined ? resolve(cwd, options.output) : await defaultManifestPath(named, cwd, options.slug);
   // `preloaded`: the manifest at `output`, already read and checked by the caller (update reads each once).
@@ -218,7 +234,7 @@ async function lockUnder(options: LockOptions, preloaded?: LoadedManifest): Prom
   const missing: string[] = [];
   for (const key of METADATA) {
     const value = options[key] ?? existing?.[key];
-    if (value === undefined) missing.push(FLAG[key]);
+    if (value === undefined) missing.push(fieldNames[key]);
     else metadata[key] = value;
   }
   if (missing.length > 0)
@@ -340,6 +356,7 @@ async function absentFields(
   named: string,
   cwd: string,
   problems: readonly { field: string }[],
+  fieldNames: FieldNames,
   preloaded?: LoadedManifest,
 ): Promise<string | undefined> {
   const absent = METADATA.filter((key) => options[key] === undefined);
@@ -353,7 +370,7 @@ async function absentFields(
     return undefined;
   }
   if (preloaded?.path === output || statSync(output, { throwIfNoEntry: false }) !== undefined) return undefined;
-  return `no manifest to refresh at ${displayPath(output, cwd)}: give ${absent.map((key) => FLAG[key]).join(", ")} too`;
+  return `no manifest to refresh at ${displayPath(output, cwd)}: give ${absent.map((key) => fieldNames[key]).join(", ")} too`;
 }
 
 /** What differs between the manifest before and after a refresh. */

@@ -23,7 +23,7 @@ import { detached, frontDocument, readFrontMatter, templateContext } from "../da
 import { listDatasetFiles } from "../dataset/dataset-files.js";
 import { isFileRoot, rootPresent } from "../dataset/dataset-root.js";
 import { hostInForce, hostProblems, manifestHost } from "../config/legislation-host.js";
-import { shellQuote } from "../../core/text.js";
+import { namedList, shellQuote } from "../../core/text.js";
 import { type AdoptSection, coveringSection, datasetRoots } from "./adopt-sections.js";
 import { OperationalError } from "../errors.js";
 import { withOutsideReads } from "../files/regular-file.js";
@@ -292,35 +292,39 @@ async function adoptLocked(options: AdoptOptions, cwd: string): Promise<AdoptRes
     ...section?.templates,
     ...templates,
   });
-  const lacking = chosen.find(({ section }) =>
-    MANIFEST_DATASET_FIELDS.some((field) => field !== "slug" && templatesOf(section)[field] === undefined),
-  );
-  if (lacking !== undefined) {
-    const missing = MANIFEST_DATASET_FIELDS.filter(
-      (field) => field !== "slug" && templatesOf(lacking.section)[field] === undefined,
-    );
-    // Say what each law's front matter offers, from the first one, so that the fix can be written at once.
-    const first = await templateContext(lacking.root, repository, options.maxFrontMatterBytes).catch(() => undefined);
-    const keys = first?.front ? Object.keys(first.front) : [];
+  // A dataset adopted before (its manifest in its folder, or one of the tooling folder for it) is refreshed keeping its
+  // fields: the templates fill only the datasets not adopted yet, so only those need them.
+  const known = manifestsByRoot(folder);
+  const manifestOf = (dir: string) => {
+    const inFolder = join(dir, DEFAULT_MANIFEST_NAME);
+    return !isFileRoot(dir) && statSync(inFolder, { throwIfNoEntry: false })?.isFile() ? inFolder : known.get(dir);
+  };
+  const missingOf = (section: AdoptSection | undefined) =>
+    MANIFEST_DATASET_FIELDS.filter((field) => field !== "slug" && templatesOf(section)[field] === undefined);
+  const lacking = chosen.filter(({ root, section }) => missingOf(section).length > 0 && manifestOf(root) === undefined);
+  if (lacking.length > 0)
     throw new OperationalError(
-      [
-        `adopt needs a template (or a value) for each dataset field${chosen.length > 1 ? ` (${displayPath(lacking.root, cwd) || "."} has none for these)` : ""}:`,
-        ...missing.map((f) => `  ${f}: give ${FLAG[f]}, or adopt.${f} in the config`),
-        ...(keys.length > 0
-          ? [`the front matter of ${first!.frontSource} offers ${keys.map((k) => `{front.${k}}`).join(", ")}`]
-          : []),
-        `templates: ${TEMPLATE_HELP}`,
-        `e.g. citation-targets adopt 'laws/*' --title-id '{front.jurabk}' --name '{front.Title}' --version-date 2024-06-01 --source-text-url 'https://example.org/{front.slug}/'`,
-      ].join("\n"),
+      await templatesNeeded(lacking, {
+        chosen: chosen.length,
+        patterns,
+        missing: MANIFEST_DATASET_FIELDS.filter((field) =>
+          lacking.some(({ section }) => missingOf(section).includes(field)),
+        ),
+        given: templatesOf(lacking[0]!.section),
+        host: hostOf(lacking[0]!.section) ?? inForce.host,
+        repository,
+        cwd,
+        maxFrontMatterBytes: options.maxFrontMatterBytes,
+      }),
     );
-  }
+  if (Object.values(templates).some((t) => t !== undefined) && chosen.every(({ root }) => manifestOf(root)))
+    noteOf(options)(
+      `the templates given were not used: ${chosen.length === 1 ? "the dataset is" : `the ${chosen.length} datasets are`} adopted already and keep${chosen.length === 1 ? "s its" : " their"} fields (a new version: citation-targets update <dataset> --version-date …)`,
+    );
 
   const problems: string[] = [];
   const adopted: AdoptedDataset[] = [];
   const bySlug = new Map<string, string>();
-  // The manifests there already, by the dataset root they point to: a root adopted before keeps its manifest and its
-  // fields.
-  const known = manifestsByRoot(folder);
   /** The adopted datasets' roots, for the nesting check: made when a folder without a manifest first asks. */
   let roots: KnownRoots | undefined;
   // A folder given that holds another folder given is no dataset of its own either (the one inside is).
@@ -340,8 +344,7 @@ async function adoptLocked(options: AdoptOptions, cwd: string): Promise<AdoptRes
     // A manifest already in the dataset folder, or one of the tooling folder for it, is refreshed where it is, as
     // update refreshes it: its fields stay as they are (a version set with update --version-date is not undone by the
     // templates). A host given (flag or section) is set: it is not a dataset field, and the records stay.
-    const inFolder = join(dir, DEFAULT_MANIFEST_NAME);
-    const existing = !fileRoot && statSync(inFolder, { throwIfNoEntry: false })?.isFile() ? inFolder : known.get(dir);
+    const existing = manifestOf(dir);
     if (existing !== undefined) {
       adopted.push({
         manifest: existing,
@@ -490,6 +493,73 @@ async function adoptLocked(options: AdoptOptions, cwd: string): Promise<AdoptRes
   });
   if (!options.check && found !== undefined) await ignoreToolFiles(repository, noteOf(options));
   return { updates, folder, gitattributes };
+}
+
+/**
+ * The refusal of datasets not adopted yet that lack a template for a field: the fields, the datasets (among others
+ * adopted already, which need none), what the first one's front matter offers, and a command adopt would accept: the
+ * templates given, keys that front matter has, the folder's name where it has none fitting, the legislation host the
+ * dataset is on (a date without one in the front matter is the placeholder YYYY-MM-DD).
+ */
+async function templatesNeeded(
+  lacking: { root: string; section: AdoptSection | undefined }[],
+  at: {
+    /** How many datasets were given, adopted or not. */
+    chosen: number;
+    patterns: string[];
+    missing: (keyof DatasetFields)[];
+    /** The templates the first dataset lacking some has: the example keeps them. */
+    given: Partial<DatasetFields>;
+    /** The legislation host of the first dataset lacking templates. */
+    host: string;
+    repository: string;
+    cwd: string;
+    maxFrontMatterBytes: number | undefined;
+  },
+): Promise<string> {
+  const { chosen, patterns, missing, host, repository, cwd } = at;
+  const first = lacking[0]!;
+  const context = await templateContext(first.root, repository, at.maxFrontMatterBytes).catch(() => undefined);
+  const front = context?.front ?? {};
+  const keys = Object.keys(front);
+  // Keys a template can name as they are; a key matched case-insensitively against the usual names of a field.
+  const usable = keys.filter((key) => /^[A-Za-z0-9_-]+$/.test(key));
+  const keyOf = (names: string[]) => usable.find((key) => names.includes(key.toLowerCase()));
+  const dated = usable.find((key) => {
+    const value = front[key];
+    return value instanceof Date || (typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value));
+  });
+  const titleKey = keyOf(["jurabk", "amtabk", "abbreviation", "shorttitle"]);
+  const nameKey = keyOf(["title", "name", "longtitle"]);
+  const example: Partial<DatasetFields> = {
+    titleId: titleKey !== undefined ? `{front.${titleKey}}` : "{folder|upper}",
+    name: nameKey !== undefined ? `{front.${nameKey}}` : "{folder}",
+    versionDate: dated !== undefined ? `{front.${dated}}` : "YYYY-MM-DD",
+    sourceTextUrl: `https://${host}/{folder}/`,
+    ...at.given,
+  };
+  const adoptedAlready = chosen - lacking.length;
+  const which =
+    chosen === 1
+      ? ""
+      : ` of a dataset not adopted yet (${namedList(lacking.map(({ root }) => displayPath(root, cwd) || "."))}${
+          adoptedAlready > 0
+            ? `; the ${adoptedAlready === 1 ? "one" : adoptedAlready} adopted already keep${adoptedAlready === 1 ? "s its" : " their"} fields and need${adoptedAlready === 1 ? "s" : ""} none`
+            : ""
+        })`;
+  return [
+    `adopt needs a template (or a value) for each dataset field${which}:`,
+    ...missing.map((f) => `  ${f}: give ${FLAG[f]}, or adopt.${f} in the config`),
+    ...(keys.length > 0
+      ? [`the front matter of ${context!.frontSource} offers ${keys.map((k) => `{front.${k}}`).join(", ")}`]
+      : []),
+    `templates: ${TEMPLATE_HELP}`,
+    `e.g. citation-targets adopt${patterns.map((p) => ` ${shellQuote(p)}`).join("")}${MANIFEST_DATASET_FIELDS.filter(
+      (f) => f !== "slug",
+    )
+      .map((f) => ` ${FLAG[f]} ${shellQuote(example[f]!)}`)
+      .join("")}`,
+  ].join("\n");
 }
 
 /**
