@@ -551,6 +551,51 @@ describe("a manifest without its JSONL is a validate problem (item 7)", () => {
       await cleanup();
     }
   });
+
+  test("a manifest without its JSONL that cannot be read is said as every command says it (exit 2), never with an update that would fail on it", async () => {
+    const { dir, cleanup } = await repository();
+    try {
+      await writeTree(dir, { "laws/gg/index.md": "# Grundgesetz\n\n## Art 1\n\nText.\n" });
+      const adopted = await runMain(
+        [
+          "adopt",
+          "laws/*",
+          "--title-id",
+          "GG",
+          "--name",
+          "gg",
+          "--version-date",
+          "2024-01-01",
+          "--source-text-url",
+          `https://${HOST}/gg/`,
+          "--legislation-host",
+          HOST,
+        ],
+        dir,
+      );
+      expect(adopted.code, adopted.stderr).toBe(0);
+      const manifest = ".tooling/citation-targets/zz.lock.json";
+      for (const [text, said] of [
+        ["{bad\n", `lock manifest ${manifest} is not valid JSON: line 1, column 2: `],
+        ["{}\n", `lock manifest ${manifest} does not match its schema:`],
+      ] as const) {
+        await writeFile(join(dir, manifest), text);
+        const result = await runMain(["validate", "--legislation-host", HOST, "--format", "json"], dir);
+        expect(result.code, text).toBe(2);
+        const report = JSON.parse(result.stdout);
+        const broken = report.files.find((f: { path: string }) => f.path === manifest);
+        expect(broken.problems, text).toEqual([]);
+        expect(broken.error, text).toContain(said);
+        expect(result.stdout, text).not.toContain("citation-targets update");
+        // The update it would have advised fails on it in the same words.
+        const updated = await runMain(["update", manifest], dir);
+        expect(updated.code, text).toBe(2);
+        expect(updated.stderr, text).toContain(said);
+      }
+    } finally {
+      await cleanup();
+    }
+  });
 });
 
 describe("adopt's templates and refusals", () => {

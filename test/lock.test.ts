@@ -102,8 +102,12 @@ describe("lock", () => {
     expect(error).toBeInstanceOf(DatasetError);
     expect((error as DatasetError).problems).toEqual([
       "bad.md: not valid UTF-8: line 1, byte 0xFF at byte 3 of the line (saved as Latin-1 or Windows-1252? save it as UTF-8)",
-      expect.stringMatching(/^link\.md: a symbolic link to .*outside\.md, outside the dataset root$/),
+      expect.stringMatching(
+        /^cannot read .*dataset\/link\.md: it is a symbolic link to .*outside\.md, outside the dataset root$/,
+      ),
     ]);
+    // The link is not read: the checkout is at fault, and the CLI says so by its exit code (2).
+    expect((error as DatasetError).unreadable).toBe(true);
   });
 
   test("a folder whose artifacts are not contiguous in an explicit order is refused", async () => {

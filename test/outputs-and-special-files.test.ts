@@ -283,12 +283,12 @@ describe("item 5: a cache, journal or job summary that is a device or a FIFO", (
     const fifo = await bounded(["generate", MANIFEST, "-o", "out.jsonl"]);
     expect(fifo.code).toBe(2);
     expect(fifo.stderr).toBe(
-      "citation-targets: cannot read mvfg.md: it is a FIFO (named pipe), not a regular file: only regular files are read\n",
+      `citation-targets: cannot read ${LAW}: it is a FIFO (named pipe), not a regular file: only regular files are read\n`,
     );
     await rm(law);
     await symlink("/dev/zero", law);
     const zero = await bounded(["generate", MANIFEST, "-o", "out.jsonl"]);
-    expect(zero.code).toBe(1);
+    expect(zero.code).toBe(2); // a device: not read, as a FIFO is not
     expect(zero.stderr).toMatch(/^citation-targets: mvfg\.md: resolves to \/dev\/zero, outside the dataset root /);
   });
 
@@ -410,14 +410,14 @@ describe("item 5: a cache, journal or job summary that is a device or a FIFO", (
     ];
     execFileSync("mkfifo", [join(dir, "laws/x/a.md")]);
     const first = await bounded(adopt);
-    expect(first.code).toBe(1);
+    expect(first.code).toBe(2);
     expect(first.stderr).toBe(
-      "citation-targets: laws/x: laws/x/a.md: it is a FIFO (named pipe), not a regular file: only regular files are read\n",
+      "citation-targets: laws/x: cannot read laws/x/a.md: it is a FIFO (named pipe), not a regular file: only regular files are read\n",
     );
     execFileSync("mv", [join(dir, "laws/x/a.md"), join(dir, "laws/x/z.md")]);
     const later = await bounded(adopt);
-    expect(later.code).toBe(1);
-    expect(later.stderr).toContain("z.md: a FIFO (named pipe), not a regular file");
+    expect(later.code).toBe(2);
+    expect(later.stderr).toContain("cannot read laws/x/z.md: it is a FIFO (named pipe), not a regular file");
   });
 
   test("adopt of markdown files named by a glob, or by name, names a FIFO among them: it is not left out in silence", async () => {
@@ -488,6 +488,51 @@ describe("a JSONL or lock manifest that is something else is refused by name, ne
       }
       await rm(join(dir, MANIFEST), { recursive: true });
     }
+  });
+});
+
+describe("an artifact that cannot be read: exit 2 in every command, where a stale dataset is exit 1", () => {
+  test("a FIFO or a folder in an artifact's place: validate, generate, generate --check, update --check, update and lock exit 2, naming it from the working directory", async () => {
+    const commands = [
+      ["validate", JSONL],
+      ["generate", MANIFEST],
+      ["generate", MANIFEST, "--check", JSONL],
+      ["generate", MANIFEST, "--check", JSONL, "--format", "sarif"],
+      ["update", "mvfg", "--check"],
+      ["update", "mvfg"],
+      ["lock", "fixtures/datasets/mvfg", "--check", "-o", MANIFEST],
+    ];
+    await rm(join(dir, LAW));
+    execFileSync("mkfifo", [join(dir, LAW)]);
+    const fifo = `cannot read ${LAW}: it is a FIFO (named pipe), not a regular file: only regular files are read`;
+    for (const args of commands) {
+      const result = await bounded(args);
+      expect(result.code, args.join(" ")).toBe(2);
+      expect(`${result.stdout}${result.stderr}`, args.join(" ")).toContain(fifo);
+    }
+    // A folder there (the dataset holds another file, so that lock and update see the folder as a folder, not as
+    // markdown: the artifact is gone for them, as `git rm` would leave it).
+    await rm(join(dir, LAW));
+    await mkdir(join(dir, LAW));
+    const folder = `cannot read ${LAW}: it is a folder, not a regular file: only regular files are read`;
+    for (const args of commands.slice(0, 3)) {
+      const result = await bounded(args);
+      expect(result.code, args.join(" ")).toBe(2);
+      expect(`${result.stdout}${result.stderr}`, args.join(" ")).toContain(folder);
+    }
+  });
+
+  test("an artifact changed since it was pinned stays the dataset's fault: exit 1, with update as the fix", async () => {
+    await writeFile(join(dir, LAW), `${await readFile(join(dir, LAW), "utf8")}\nAmended.\n`);
+    for (const args of [
+      ["generate", MANIFEST],
+      ["generate", MANIFEST, "--check", JSONL],
+    ]) {
+      const result = await bounded(args);
+      expect(result.code, args.join(" ")).toBe(1);
+      expect(result.stderr, args.join(" ")).toContain(`run \`citation-targets update ${MANIFEST}\``);
+    }
+    expect((await bounded(["update", "mvfg", "--check"])).code).toBe(1);
   });
 });
 
@@ -588,7 +633,7 @@ describe("generate -o: every artifact is compared with the output, and each must
     await rm(join(dir, "law/a.md"));
     await symlink(join(dir, "outside.md"), join(dir, "law/a.md"));
     const result = await runBin(["generate", "two.lock.json", "-o", "two.jsonl"], dir);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2); // not read, as validate does not read it
     expect(result.stderr).toMatch(/a\.md: resolves to .*outside\.md, outside the dataset root/);
     await expect(readFile(join(dir, "two.jsonl"))).rejects.toThrow(/ENOENT/);
   });

@@ -16,6 +16,14 @@ describe("task failures", () => {
     const error = decodeFailure(crossed(encodeFailure(new DatasetError(["a.md: one", "b.md: two"]))));
     expect(error).toBeInstanceOf(DatasetError);
     expect((error as DatasetError).problems).toEqual(["a.md: one", "b.md: two"]);
+    expect((error as DatasetError).unreadable).toBe(false);
+  });
+
+  test("a DatasetError of a file that could not be read comes back saying so (update's exit 2 from a worker)", () => {
+    const unreadable = new DatasetError(["cannot read laws/a.md: permission denied"], undefined, true);
+    const error = decodeFailure(crossed(encodeFailure(unreadable)));
+    expect(error).toBeInstanceOf(DatasetError);
+    expect((error as DatasetError).unreadable).toBe(true);
   });
 
   test("an OperationalError comes back an OperationalError; anything else a plain Error with its message", () => {

@@ -59,8 +59,28 @@ describe("validate never passes with a check that could not run", () => {
     await chmod(join(dir, "fixtures/datasets/mvfg/mvfg.md"), 0o000);
     const result = await runUnprivileged(["validate", JSONL], dir);
     expect(result.code).toBe(2);
-    expect(result.stdout).toContain("could not run: mvfg.md: cannot read mvfg.md: permission denied");
+    expect(result.stdout).toContain("could not run: cannot read fixtures/datasets/mvfg/mvfg.md: permission denied");
   });
+
+  test.runIf(canDropRoot)(
+    "an artifact that cannot be read is exit 2 in generate, update and lock too, named from the working directory: the checkout is at fault, not the dataset",
+    async () => {
+      await repository();
+      await chmod(join(dir, "fixtures/datasets/mvfg/mvfg.md"), 0o000);
+      for (const args of [
+        ["generate", MANIFEST],
+        ["generate", MANIFEST, "--check", JSONL],
+        ["update", "--check"],
+        ["lock", "fixtures/datasets/mvfg", "--check", "-o", MANIFEST],
+      ]) {
+        const result = await runUnprivileged(args, dir);
+        expect(result.code, args.join(" ")).toBe(2);
+        expect(result.stderr, args.join(" ")).toContain(
+          "cannot read fixtures/datasets/mvfg/mvfg.md: permission denied",
+        );
+      }
+    },
+  );
 
   test("a dataset folder with many unlisted markdown files is walked without recursion or spread (a small stack stands for a huge folder)", async () => {
     await repository();
@@ -108,16 +128,14 @@ describe("only regular files are read", () => {
     execFileSync("mkfifo", [join(dir, "fixtures/datasets/mvfg/mvfg.md")]);
     const artifact = await cli(["validate", JSONL], dir);
     expect(artifact.code).toBe(2);
-    expect(artifact.stdout).toContain(
-      "could not run: mvfg.md: cannot read mvfg.md: it is a FIFO (named pipe), not a regular file",
-    );
+    const fifo = "cannot read fixtures/datasets/mvfg/mvfg.md: it is a FIFO (named pipe), not a regular file";
+    expect(artifact.stdout).toContain(`could not run: ${fifo}`);
     const generated = await cli(["generate", MANIFEST], dir);
-    expect(generated.code).not.toBe(0);
-    expect(generated.stderr).toContain("mvfg.md");
-    expect(generated.stderr).toContain("not a regular file");
+    expect(generated.code).toBe(2);
+    expect(generated.stderr).toContain(fifo);
     const updated = await cli(["update"], dir);
-    expect(updated.code).toBe(1);
-    expect(updated.stderr).toContain(`${MANIFEST}: mvfg.md: a FIFO (named pipe), not a regular file`);
+    expect(updated.code).toBe(2);
+    expect(updated.stderr).toContain(`${MANIFEST}: ${fifo}`);
   });
 });
 

@@ -87,9 +87,10 @@ export function registerGenerateCommand(
           if (isFreshnessFormat(options.format)) {
             // A dataset at fault (an artifact changed since it was pinned, or gone) is reported in the CI format too, at
             // the manifest, besides the text on stderr: a CI job reads the report, and an empty one hides the failure.
+            // A file that could not be read is no such issue (update is no fix for it): exit 2, as any I/O error.
             const { DatasetError } = await import("../core/errors.js");
             const faulted = await checking.catch((error: unknown) => {
-              if (error instanceof DatasetError) return error;
+              if (error instanceof DatasetError && !error.unreadable) return error;
               throw error;
             });
             if (faulted instanceof DatasetError) {

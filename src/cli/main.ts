@@ -106,7 +106,7 @@ export async function main(context: MainContext): Promise<number> {
     if (error instanceof DatasetError) {
       const { describeDatasetProblems } = await import("./dataset-reports.js");
       stderr.write(describeDatasetProblems(error.problems, error.closing));
-      return 1;
+      return error.unreadable ? 2 : 1;
     }
     if (error instanceof OperationalError) {
       stderr.write(`${error.message}\n`);

@@ -17,7 +17,7 @@ import { INDEX_FILE_NAMES, MANIFEST_DATASET_FIELDS } from "../../core/model.js";
 import { decodeUtf8Lenient } from "../../core/bytes.js";
 import { listDatasetFiles } from "./dataset-files.js";
 import { isFileRoot, rootParts } from "./dataset-root.js";
-import { describeIoError } from "../errors.js";
+import { ioError } from "../errors.js";
 import { findRepositoryRoot } from "../files/files.js";
 import { openRegularSync } from "../files/regular-file.js";
 
@@ -128,10 +128,9 @@ function headOf(file: string, shown: string): string {
   try {
     opened = openRegularSync(file);
   } catch (error) {
-    // A FIFO or device among the markdown files is named as lock names it, not read (it would block or never end).
-    if ((error as NodeJS.ErrnoException).code === "ENOTREG")
-      throw new TemplateError(`${shown}: ${(error as Error).message}`);
-    throw new TemplateError(describeIoError(error, "read", shown));
+    // A FIFO or device among the markdown files is named as lock names it, not read (it would block or never end): a
+    // file that cannot be read, no fault of its text (exit 2, README "Exit codes").
+    throw ioError(error, "read", shown);
   }
   const { fd } = opened;
   try {

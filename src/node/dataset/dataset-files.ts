@@ -17,9 +17,9 @@ import { comparePaths } from "../../core/address/natural-sort.js";
 import { sha256Hex } from "../../core/bytes.js";
 import { notUtf8Message } from "../../core/utf8.js";
 import { describeIoError, OperationalError } from "../errors.js";
-import { openedPath } from "../files/files.js";
+import { displayPath, openedPath } from "../files/files.js";
 import { checkBraces } from "../files/globs.js";
-import { fileKind } from "../files/regular-file.js";
+import { fileKind, notRegular } from "../files/regular-file.js";
 
 /**
  * The largest artifact `lock`, `generate` and `update` read, by default: 64 MiB (the largest real statute is about 2
@@ -155,9 +155,12 @@ function visitFolders(root: string, onFolder: FolderVisit): void {
 
 /**
  * Every markdown file of the dataset with the sha256 of its bytes; each file is read once.
- * Refuses, naming each file, names with NUL, CR, LF or a backslash, links that lead out of the
- * root or to nothing, and files that are not UTF-8. Entries that are neither files nor links to
- * files (a folder named `x.md`) are left out. `realRoot`: the root's real path, when the caller has just resolved it; `only`: the one file of a file root.
+ * Refuses, naming each file, names with NUL, CR, LF or a backslash, links that lead to nothing, and files that are not
+ * UTF-8: the dataset's faults. A file that is there but cannot be read (a FIFO or a device, or a link to one, a link out
+ * of the root, permission denied, an I/O error) is refused too, named by its path from `cwd`, and makes the error
+ * `unreadable`: the checkout is at fault, not the dataset (README, "Exit codes"). Folders (one named `x.md`, or a link
+ * to one) are left out. `realRoot`: the root's real path, when the caller has just resolved it; `only`: the one file of
+ * a file root.
  */
 export async function digestDatasetFiles(
   root: string,
@@ -166,6 +169,7 @@ export async function digestDatasetFiles(
   keepUpTo = 0,
   realRoot = realpathSync.native(root),
   only?: string,
+  cwd = process.cwd(),
 ): Promise<{ digests: Map<string, string>; bytes: number; contents?: Map<string, Buffer> }> {
   const repositories: string[] = [];
   // `only`: the one file of a file root (dataset-root.ts), the folder not walked.
@@ -177,10 +181,26 @@ export async function digestDatasetFiles(
   let bytes = 0;
   // Synchronous: each file is small, and the promise API's per-call cost (a FileHandle, several round trips) would
   // dominate.
-  const inspect = (path: string): { problem?: string; digest?: string } => {
+  const inspect = (path: string): { problem?: string; digest?: string; unreadable?: boolean } => {
     if (/[\u0000\r\n\\]/.test(path))
       return { problem: `${JSON.stringify(path)}: the name has a NUL, CR, LF or backslash` };
     const absolute = join(root, ...path.split("/"));
+    const unreadable = (cause: string) => ({
+      problem: `cannot read ${displayPath(absolute, cwd)}: ${cause}`,
+      unreadable: true,
+    });
+    try {
+      return read(path, absolute, unreadable);
+    } catch (error) {
+      // Permission denied, an I/O error, a file gone since the folder was listed.
+      return { problem: describeIoError(error, "read", displayPath(absolute, cwd)), unreadable: true };
+    }
+  };
+  const read = (
+    path: string,
+    absolute: string,
+    unreadable: (cause: string) => { problem: string; unreadable: boolean },
+  ): { problem?: string; digest?: string; unreadable?: boolean } => {
     const info = lstatSync(absolute);
     // The file read is the file checked: opened without following a link (a link is resolved and checked first, its
     // target opened the same way), and, where the system says which file a descriptor is, that file is inside the root.
@@ -193,14 +213,14 @@ export async function digestDatasetFiles(
         return { problem: `${path}: a symbolic link to nothing` };
       }
       if (!opened.startsWith(realRoot + sep))
-        return { problem: `${path}: a symbolic link to ${opened}, outside the dataset root` };
+        return unreadable(`it is a symbolic link to ${opened}, outside the dataset root`);
       const target = statSync(opened);
       if (!target.isFile())
         return target.isDirectory()
           ? {}
-          : { problem: `${path}: a symbolic link to ${fileKind(target)}, not a regular file` };
+          : unreadable(`it is a symbolic link to ${fileKind(target)}, not a regular file: only regular files are read`);
     } else if (!info.isFile()) {
-      return info.isDirectory() ? {} : { problem: `${path}: ${fileKind(info)}, not a regular file` }; // a FIFO or a device is never read: it would block or never end
+      return info.isDirectory() ? {} : unreadable(notRegular(info).message); // a FIFO or a device is never read: it would block or never end
     } else opened = absolute;
     let fd: number;
     try {
@@ -208,16 +228,15 @@ export async function digestDatasetFiles(
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "ELOOP" || code === "ENOENT")
-        return { problem: `${path}: replaced while lock read it (now a symbolic link or gone): run lock again` };
+        return unreadable("replaced while lock read it (now a symbolic link or gone): run lock again");
       throw error;
     }
     try {
       const opens = fstatSync(fd);
-      if (!opens.isFile())
-        return { problem: `${path}: replaced while lock read it (now not a regular file): run lock again` };
+      if (!opens.isFile()) return unreadable("replaced while lock read it (now not a regular file): run lock again");
       const real = openedPath(fd);
       if (real !== undefined && !real.startsWith(realRoot + sep))
-        return { problem: `${path}: resolves to ${real}, outside the dataset root` };
+        return unreadable(`it resolves to ${real}, outside the dataset root`);
       if (opens.size > maxArtifactBytes) return { problem: tooLarge(path, opens.size, maxArtifactBytes) };
       const content = readFileSync(fd);
       bytes += content.length;
@@ -232,7 +251,12 @@ export async function digestDatasetFiles(
   };
   const results = entries.map(inspect);
   const problems = results.flatMap((r) => (r.problem ? [r.problem] : []));
-  if (problems.length > 0) throw new DatasetError(problems);
+  if (problems.length > 0)
+    throw new DatasetError(
+      problems,
+      undefined,
+      results.some((r) => r.unreadable),
+    );
   const digests = new Map<string, string>();
   entries.forEach((path, i) => {
     const digest = results[i]!.digest;

@@ -198,9 +198,10 @@ async function lockUnder(
     options.keepContents,
     preloaded?.path === output && preloaded.root === root ? preloaded.realRoot : undefined,
     file,
+    cwd,
   );
   const paths = [...digests.keys()];
-  if (paths.length === 0) throw new OperationalError(`no markdown files under ${options.dir}`);
+  if (paths.length === 0) throw new OperationalError(`no markdown files under ${displayPath(named, cwd) || "."}`);
   const order = orderPaths(paths, existing, options.order);
   const previous = new Map(existing?.artifacts.map((a) => [a.path, a]) ?? []);
   const present = new Set(paths);

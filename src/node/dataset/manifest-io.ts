@@ -134,14 +134,16 @@ export function resolveArtifact(root: string, path: string): string {
 
 /**
  * Checks every artifact exists inside the root and matches its sha256; returns
- * one line per fault, each naming the artifact, then the fix, and the artifacts' total size.
+ * one line per fault, each naming the artifact, then the fix, and the artifacts' total size. `unreadable`: an artifact
+ * among them is there but could not be read (not a regular file, a link out of the root, permission denied, an I/O
+ * error): the checkout is at fault, not the dataset (README, "Exit codes").
  */
 export async function verifyArtifacts(
   loaded: LoadedManifest,
   shownManifest: string,
   cwd: string,
   maxArtifactBytes = DEFAULT_MAX_ARTIFACT_BYTES,
-): Promise<{ problems: string[]; bytes: number; sizes: number[] }> {
+): Promise<{ problems: string[]; unreadable: boolean; bytes: number; sizes: number[] }> {
   const problems: string[] = [];
   const changed: string[] = [];
   /** Of the changed, those that match their pin once CR LF is read as LF: to be converted back, not updated. */
@@ -150,7 +152,10 @@ export async function verifyArtifacts(
   // One pass, synchronously: each file is small, and a sequential read of each beats the promise API's overhead.
   const sizes: number[] = [];
   const outcomes = loaded.manifest.artifacts.map(
-    (artifact, position): { problem?: string; changed?: boolean; crlf?: boolean; missing?: boolean } => {
+    (
+      artifact,
+      position,
+    ): { problem?: string; changed?: boolean; crlf?: boolean; missing?: boolean; unreadable?: boolean } => {
       try {
         const file = resolveArtifact(loaded.root, artifact.path);
         const { fd, info } = openRegularSync(file);
@@ -172,13 +177,17 @@ export async function verifyArtifacts(
             problem: `${artifact.path}: missing: the lock manifest lists it, but there is no such file under ${loaded.root}`,
             missing: true,
           };
-        if (error instanceof OperationalError) return { problem: error.message }; // already names the artifact
-        return { problem: `${artifact.path}: ${describeIoError(error, "read", artifact.path)}` };
+        // Outside the root: already names the artifact.
+        if (error instanceof OperationalError) return { problem: error.message, unreadable: true };
+        const shown = displayPath(join(loaded.root, ...artifact.path.split("/")), cwd);
+        return { problem: describeIoError(error, "read", shown), unreadable: true };
       }
     },
   );
   let missing = 0;
+  let unreadable = false;
   outcomes.forEach((outcome, i) => {
+    if (outcome.unreadable) unreadable = true;
     if (outcome.missing) {
       // Like the changed ones: the first few named, the rest counted (a manifest may list a million).
       if (++missing <= LISTED_AT_MOST) problems.push(outcome.problem!);
@@ -212,5 +221,5 @@ export async function verifyArtifacts(
       `hint: the lock manifest ${shownManifest} is out of date: ${toLf !== undefined ? `first ${toLf}; then ` : ""}run \`citation-targets update ${shellQuote(shownManifest)}\` to refresh it and regenerate`,
     );
   else if (toLf !== undefined) problems.push(`hint: lock or update would pin the CR LF bytes; instead ${toLf}`);
-  return { problems, bytes, sizes };
+  return { problems, unreadable, bytes, sizes };
 }

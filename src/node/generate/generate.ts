@@ -121,7 +121,7 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
   }
   const verifyAll = async () => {
     const verified = await verifyArtifacts(loaded, shown, options.cwd ?? process.cwd(), options.maxArtifactBytes);
-    if (verified.problems.length > 0) throw new DatasetError(verified.problems);
+    if (verified.problems.length > 0) throw new DatasetError(verified.problems, undefined, verified.unreadable);
     return verified;
   };
   // Verified first: verifyArtifacts checks the confinement too. Else the sizes as stated, their files' confinement
@@ -169,7 +169,9 @@ async function prepare(options: GenerateOptions, verifyFirst = true) {
     try {
       yield* lines;
     } catch (error) {
-      if (!verifyFirst && error instanceof DatasetError) await verifyAll(); // throws naming every fault, when there are several
+      // Throws naming every fault, when there are several (or a file refused as it was read: each named from the working
+      // directory).
+      if (!verifyFirst && (error instanceof DatasetError || error instanceof OperationalError)) await verifyAll();
       if (error instanceof WorkerMemoryError) throw new OperationalError(`${shown}: ${error.message}`);
       throw error;
     } finally {

@@ -244,7 +244,7 @@ async function inIndexCopy(
       for (const result of results) result.warnings = result.warnings.map(said);
       return results;
     } catch (error) {
-      if (error instanceof DatasetError) throw new DatasetError(error.problems.map(said), error.closing);
+      if (error instanceof DatasetError) throw error.reworded(said);
       if (error instanceof OperationalError) throw new OperationalError(said(error.message));
       throw error;
     }

@@ -10,13 +10,20 @@ import { OperationalError } from "../errors.js";
 
 /** What a task returns when it fails: its error as plain data. */
 export interface TaskFailure {
-  failed: { kind: "dataset" | "operational" | "other"; message: string; problems?: string[] };
+  failed: { kind: "dataset" | "operational" | "other"; message: string; problems?: string[]; unreadable?: true };
 }
 
 /** An error as plain data. */
 export function encodeFailure(error: unknown): TaskFailure {
   if (error instanceof DatasetError)
-    return { failed: { kind: "dataset", message: error.message, problems: error.problems } };
+    return {
+      failed: {
+        kind: "dataset",
+        message: error.message,
+        problems: error.problems,
+        ...(error.unreadable ? { unreadable: true as const } : {}),
+      },
+    };
   if (error instanceof OperationalError) return { failed: { kind: "operational", message: error.message } };
   return { failed: { kind: "other", message: errorMessage(error) } };
 }
@@ -32,9 +39,9 @@ export function isTaskFailure(result: unknown): result is TaskFailure {
  * message), where update and generate give the DatasetError (exit 1, its problems listed).
  */
 export function decodeFailure(failure: TaskFailure, { dataset }: { dataset?: "operational" | "other" } = {}): Error {
-  const { message, problems } = failure.failed;
+  const { message, problems, unreadable } = failure.failed;
   const kind = failure.failed.kind === "dataset" ? (dataset ?? "dataset") : failure.failed.kind;
-  if (kind === "dataset") return new DatasetError(problems ?? [message]);
+  if (kind === "dataset") return new DatasetError(problems ?? [message], undefined, unreadable === true);
   if (kind === "operational") return new OperationalError(message);
   return new Error(message);
 }

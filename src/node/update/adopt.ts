@@ -323,6 +323,8 @@ async function adoptLocked(options: AdoptOptions, cwd: string): Promise<AdoptRes
     );
 
   const problems: string[] = [];
+  /** A file among the problems could not be read (exit 2, as update says it), where the others are the datasets'. */
+  let unreadable = false;
   const adopted: AdoptedDataset[] = [];
   const bySlug = new Map<string, string>();
   /** The adopted datasets' roots, for the nesting check: made when a folder without a manifest first asks. */
@@ -388,6 +390,7 @@ async function adoptLocked(options: AdoptOptions, cwd: string): Promise<AdoptRes
     } catch (error) {
       if (!(error instanceof TemplateError || error instanceof OperationalError)) throw error;
       problems.push(`${shown}: ${error.message}`);
+      if (error instanceof OperationalError) unreadable = true; // its front matter's file: a TemplateError is its text's
       continue;
     }
     // A folder whose files are several acts (one file per act, each with its own title) is not one dataset.
@@ -476,7 +479,7 @@ async function adoptLocked(options: AdoptOptions, cwd: string): Promise<AdoptRes
       inForce,
     ),
   );
-  if (problems.length > 0) throw new DatasetError(problems);
+  if (problems.length > 0) throw new DatasetError(problems, undefined, unreadable);
   const updates = await update({
     ...rest,
     hostInForce: inForce,

@@ -269,7 +269,7 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
       }
     }
   } catch (error) {
-    if (error instanceof DatasetError) throw new DatasetError(error.problems.map((p) => `${shownManifest}: ${p}`));
+    if (error instanceof DatasetError) throw error.reworded((p) => `${shownManifest}: ${p}`);
     // A field a flag set wrong is a usage error (exit 2), as for lock; a template the dataset's front matter cannot
     // fill is the dataset's fault (exit 1).
     if (error instanceof FieldsError)
@@ -441,7 +441,7 @@ export async function updateOneDataset(task: DatasetTask, pool?: WorkPool<Artifa
     try {
       await work();
     } catch (error) {
-      if (error instanceof DatasetError) throw new DatasetError(error.problems.map((p) => `${shownManifest}: ${p}`));
+      if (error instanceof DatasetError) throw error.reworded((p) => `${shownManifest}: ${p}`);
       throw error;
     }
   };

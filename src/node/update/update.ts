@@ -283,8 +283,13 @@ async function updateLocked(options: UpdateOptions, cwd: string): Promise<Datase
     const problems = failures.flatMap((error) => (error instanceof DatasetError ? error.problems : [error.message]));
     if (failures.some((error) => !(error instanceof DatasetError)))
       throw new OperationalError(`${problems.join("\n")}\n${NOTHING_WRITTEN}`);
-    // All or nothing (README): said, as for an operational fault, when a run that writes wrote nothing.
-    throw new DatasetError(problems, options.check ? undefined : NOTHING_WRITTEN);
+    // All or nothing (README): said, as for an operational fault, when a run that writes wrote nothing. A file that
+    // could not be read makes the run's exit code 2, as an operational fault does: the checkout is at fault.
+    throw new DatasetError(
+      problems,
+      options.check ? undefined : NOTHING_WRITTEN,
+      failures.some((error) => (error as DatasetError).unreadable),
+    );
   }
   const done = outcomes as DatasetTaskResult[];
   // A sourceTextUrl written on another host than its dataset's: validate would reject every record of it. Refused

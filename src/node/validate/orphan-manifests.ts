@@ -4,6 +4,7 @@
  * folder it checked JSONL files in (and at the manifests --staged names) for a `<name>.lock.json`
  * with no `<name>.jsonl` beside it, and reports each on the manifest.
  */
+import type { ManifestReadOptions } from "../dataset/manifest-io.js";
 import { type Dirent, statSync } from "node:fs";
 import { listFolder } from "../files/folder-listing.js";
 import { basename, dirname, join } from "node:path";
@@ -12,6 +13,7 @@ import type { FileReport } from "../../core/report/report.js";
 import { interpolate } from "../../core/text.js";
 import { DEFAULT_MANIFEST_NAME } from "../../core/lock/manifest.js";
 import { lockPair } from "../../rules/lock-pair.js";
+import { OperationalError } from "../errors.js";
 import { displayPath } from "../files/files.js";
 
 const SUFFIX = ".lock.json";
@@ -53,11 +55,30 @@ export function manifestsWithoutJsonl(folders: Iterable<string>, named: Iterable
   return [...found].sort();
 }
 
-/** One report per manifest without its JSONL, under the lock-pair rule at its severity (none when the rule is off). */
-export function orphanReports(manifests: readonly string[], cwd: string, severity: Severity | undefined): FileReport[] {
-  if (severity === undefined) return [];
-  return manifests.map((manifest) => {
+/**
+ * One report per manifest without its JSONL, under the lock-pair rule at its severity (none when the rule is off). A
+ * manifest that cannot be read as one (not JSON, not a lock manifest) is the manifest's error instead, in the words
+ * every command says it (a file that could not be read: exit 2, as for a JSONL beside it): the `update` lock-pair
+ * advises reads it first, and would fail on it.
+ */
+export async function orphanReports(
+  manifests: readonly string[],
+  cwd: string,
+  severity: Severity | undefined,
+  options: ManifestReadOptions = {},
+): Promise<FileReport[]> {
+  if (severity === undefined || manifests.length === 0) return [];
+  const { loadManifest } = await import("../dataset/manifest-io.js"); // its schema check loads only then
+  const reports: FileReport[] = [];
+  for (const manifest of manifests) {
     const shown = displayPath(manifest, cwd);
+    try {
+      await loadManifest(manifest, cwd, shown, options);
+    } catch (error) {
+      if (!(error instanceof OperationalError)) throw error;
+      reports.push({ path: shown, records: 0, problems: [], error: error.message });
+      continue;
+    }
     const data = { manifest: shown, expected: `${basename(manifest).slice(0, -SUFFIX.length)}.jsonl` };
     const problem: Problem = {
       ruleId: lockPair.id,
@@ -69,8 +90,9 @@ export function orphanReports(manifests: readonly string[], cwd: string, severit
       line: 0,
       pointer: "",
     };
-    return { path: shown, records: 0, problems: [problem] };
-  });
+    reports.push({ path: shown, records: 0, problems: [problem] });
+  }
+  return reports;
 }
 
 /** The folders of the JSONL files checked. */

@@ -177,7 +177,8 @@ async function gatherFacts(
         causes.push(
           error instanceof OperationalError
             ? error.message
-            : `${artifact.path}: ${describeIoError(error, "read", artifact.path)}`,
+            : // By its path from the working directory, as generate and update name it.
+              describeIoError(error, "read", file !== undefined ? shownRoot : `${shownRoot}/${artifact.path}`),
         );
       continue;
     }

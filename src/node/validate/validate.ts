@@ -236,7 +236,10 @@ async function validateConfined(options: ValidateOptions = {}): Promise<Report> 
         !shard ||
         shardOf(shardKey(`${manifest.slice(0, -".lock.json".length)}.jsonl`, root), shard.count) === shard.index - 1,
     );
-    for (const report of orphanReports(orphans, cwd, resolveSeverities([lockPair], options.rules).get(lockPair.id)))
+    const severity = resolveSeverities([lockPair], options.rules).get(lockPair.id);
+    for (const report of await orphanReports(orphans, cwd, severity, {
+      allowOutsideRepository: options.allowOutsideRepository ?? false,
+    }))
       files.push(report);
   }
   return {
