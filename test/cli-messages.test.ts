@@ -615,6 +615,27 @@ describe("no follow-on errors that send you the wrong way", () => {
     ]);
   });
 
+  test("validate --lock of a file not named after the manifest's slug: the fix writes <slug>.jsonl, never over that file", async () => {
+    await repository();
+    const lines = (await readFile(join(dir, ".tooling/citation-targets/mvfg.jsonl"), "utf8")).split("\n");
+    await writeFile(join(dir, "other.jsonl"), lines.filter((_, k) => k !== 3).join("\n"));
+    const { files } = JSON.parse(
+      (
+        await cli(
+          ["validate", "other.jsonl", "--lock", ".tooling/citation-targets/mvfg.lock.json", "--format", "json"],
+          dir,
+        )
+      ).stdout,
+    );
+    const commands = files
+      .flatMap((f: { problems: { message: string }[] }) => f.problems)
+      .flatMap((p: { message: string }) => p.message.match(/`citation-targets generate [^`]*`/g) ?? []);
+    expect(commands.length).toBeGreaterThan(0);
+    expect(new Set(commands)).toEqual(
+      new Set(["`citation-targets generate .tooling/citation-targets/mvfg.lock.json -o mvfg.jsonl`"]),
+    );
+  });
+
   test("records left out: five named one by one, the rest in one problem; an emptied file in one problem", async () => {
     await repository();
     const path = join(dir, ".tooling/citation-targets/mvfg.jsonl");

@@ -144,7 +144,15 @@ export function isStructuralContainer(record: TargetRecord): boolean {
  */
 export function regenerateCommand(context: RuleContext): string {
   const manifest = context.manifestPath !== undefined ? shellQuote(context.manifestPath) : "<manifest>";
-  return `\`citation-targets generate ${manifest} -o ${shellQuote(context.file)}\``;
+  // A file not named after the manifest's slug (a manifest given with --lock serves any file) is never the target: the
+  // command writes <slug>.jsonl beside it, the name the file-name rule asks for, and replaces no other file (another
+  // dataset's records, when --lock named the wrong manifest).
+  const slug = context.lock?.manifest.slug;
+  const file =
+    slug !== undefined && context.file.endsWith(context.fileName) && context.fileName !== `${slug}.jsonl`
+      ? `${context.file.slice(0, context.file.length - context.fileName.length)}${slug}.jsonl`
+      : context.file;
+  return `\`citation-targets generate ${manifest} -o ${shellQuote(file)}\``;
 }
 
 /**
