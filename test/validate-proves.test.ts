@@ -372,12 +372,18 @@ describe("item 5: a Windows checkout (core.autocrlf=true)", () => {
     const crlf = problems.filter((p) => p.ruleId === "carriage-return");
     expect(crlf.map((p) => p.line)).toEqual([1, 2]);
     expect(crlf[1]!.message).toBe("the same on 20 more records (lines 2 to 21): line ends with CR LF");
-    // The artifact, CR LF too, is said to differ only in its line endings: update is not the fix.
+    // The artifact, CR LF too, is said to differ only in its line endings: update is not the fix, nor a checkout (it
+    // would throw away an edit not committed); the conversion of its line endings alone is.
     expect(problems.filter((p) => p.ruleId !== "carriage-return").map((p) => p.message)).toEqual([
       expect.stringContaining(
         'artifact "mvfg.md" differs from the sha256 the lock manifest pins only in its line endings',
       ),
     ]);
+    const advice = problems.find((p) => p.ruleId === "lock-artifact-body")!.message;
+    expect(advice).toContain(
+      "convert it back to LF (the line endings only: edits are kept): `sed -i 's/\\r$//' fixtures/datasets/mvfg/mvfg.md`",
+    );
+    expect(advice).not.toMatch(/check the file out|git checkout/);
   });
 
   test("update --check: only line endings differ (CR LF); lineEndingsOnly in JSON; no update advised", async () => {

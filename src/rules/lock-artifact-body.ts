@@ -1,3 +1,4 @@
+import { shellQuote } from "../core/text.js";
 import { type Sha256Stream, sha256Hex, sha256Stream } from "../core/bytes.js";
 import {
   addressOf,
@@ -22,7 +23,7 @@ export const lockArtifactBody = defineRule({
     changed:
       'artifact "{{path}}" has changed since the lock manifest was written (its sha256 is now {{actual}}, the manifest pins {{pinned}}): run {{fix}} to refresh the lock and regenerate this file',
     lineEndings:
-      'artifact "{{path}}" differs from the sha256 the lock manifest pins only in its line endings (CR LF: a Windows checkout with core.autocrlf=true?): do not update; keep the markdown\'s bytes as committed with `-text` in .gitattributes (adopt writes it) and check the file out again',
+      'artifact "{{path}}" differs from the sha256 the lock manifest pins only in its line endings (CR LF: a Windows checkout with core.autocrlf=true?): neither lock nor update (they would pin the CR LF bytes); convert it back to LF (the line endings only: edits are kept): {{fix}}; with `-text` in .gitattributes (adopt writes it) Git keeps it LF',
     differs:
       "the markdown of the targets of \"{{path}}\" (lines {{firstLine}}–{{lastLine}}) does not concatenate to the artifact's body: the body's sha256 is {{expected}}, the concatenation's {{actual}}: this file was not generated from the artifact as it is; regenerate it with {{fix}}",
     unitsDiffer:
@@ -64,9 +65,11 @@ export const lockArtifactBody = defineRule({
       for (const run of runs.finished()) {
         const changed = lock.changedArtifacts.get(run.path);
         if (changed !== undefined && lock.lineEndingsOnly?.has(run.path)) {
+          // The file from the working directory when the dataset folder is shown, else its path in the folder.
+          const file = lock.datasetRoot !== undefined ? `${lock.datasetRoot}/${run.path}` : run.path;
           context.report({
             messageId: "lineEndings",
-            data: { path: run.path },
+            data: { path: run.path, fix: `\`sed -i 's/\\r$//' ${shellQuote(file)}\` (on macOS, \`sed -i ''\`)` },
             line: run.firstLine,
             pointer: "/artifactRelativePath",
           });
