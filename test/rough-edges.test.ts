@@ -427,6 +427,13 @@ describe("update", () => {
     const checked = await cli(["update", "--check"], root);
     expect(checked.code).toBe(1);
     expect(checked.stderr).not.toContain("nothing was written");
+    // Nor for an operational fault (a manifest that is not JSON: exit 2).
+    await writeFile(join(root, ".tooling/citation-targets/privacy-act-1988.lock.json"), "{bad");
+    const broken = await cli(["update", "--check"], root);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toContain("is not valid JSON");
+    expect(broken.stderr).not.toContain("nothing was written");
+    expect((await cli(["update"], root)).stderr).toMatch(/\ncitation-targets: nothing was written\n$/);
   });
 
   test("a named manifest only; with nothing to find it says where it looked", async () => {

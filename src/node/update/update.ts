@@ -282,7 +282,7 @@ async function updateLocked(options: UpdateOptions, cwd: string): Promise<Datase
     await discardAll(outcomes);
     const problems = failures.flatMap((error) => (error instanceof DatasetError ? error.problems : [error.message]));
     if (failures.some((error) => !(error instanceof DatasetError)))
-      throw new OperationalError(`${problems.join("\n")}\n${NOTHING_WRITTEN}`);
+      throw new OperationalError(options.check ? problems.join("\n") : `${problems.join("\n")}\n${NOTHING_WRITTEN}`);
     // All or nothing (README): said, as for an operational fault, when a run that writes wrote nothing. A file that
     // could not be read makes the run's exit code 2, as an operational fault does: the checkout is at fault.
     throw new DatasetError(
