@@ -398,6 +398,12 @@ describe("diff shows the change", () => {
     expect(result.stderr).toBe(
       "citation-targets: a.md is not a citation-targets JSONL file: none of its 3 lines is a record (it looks like markdown (*.md)); diff compares JSONL files of records, or two record JSON Schemas with --schema\n",
     );
+    // The same file twice (a lock manifest named for its JSONL): said so, not "no changes" with its lines as records.
+    await writeFile(join(dir, "x.lock.json"), '{\n  "lockVersion": 1,\n  "slug": "x"\n}\n');
+    const same = await cli(["diff", "x.lock.json", "x.lock.json"], dir);
+    expect(same.code).toBe(2);
+    expect(same.stdout).toBe("");
+    expect(same.stderr).toContain("x.lock.json is not a citation-targets JSONL file: none of its 4 lines is a record");
   });
 
   test("two different laws get a warning; a failing gate names --approvals", async () => {

@@ -90,7 +90,7 @@ export async function localTargets(paths: string[], cwd: string, schema: boolean
       statSync(n, { throwIfNoEntry: false })?.size === size
     ) {
       const [before, after] = [readRegularIfPresent(o), readRegularIfPresent(n)];
-      if (before !== undefined && after !== undefined && before.equals(after))
+      if (before !== undefined && after !== undefined && before.equals(after) && startsWithRecord(after))
         target.identical = { records: countLines(after) };
     }
     return target;
@@ -153,7 +153,11 @@ export async function gitTargets(
     // Same size first (a file of another size is not the same blob), so that a large file is never read whole.
     if (at !== undefined && !now.missing && type === "records" && at.size <= WHOLE_BLOB_UP_TO && now.size === at.size) {
       const bytes = readRegularIfPresent(absolute);
-      if (bytes !== undefined && blobId(bytes, at.blob.length === 64 ? "sha256" : "sha1") === at.blob)
+      if (
+        bytes !== undefined &&
+        blobId(bytes, at.blob.length === 64 ? "sha256" : "sha1") === at.blob &&
+        startsWithRecord(bytes)
+      )
         target.identical = { records: countLines(bytes) };
     }
     targets.push(target);
@@ -195,4 +199,23 @@ export async function gitTargets(
       throw new OperationalError(`cannot read ${path}: no such file or folder in the working tree or at ${revision}`);
   }
   return { targets, commit, close };
+}
+
+/**
+ * Whether a file's first line is a record (an object with a citationAddress): two identical files of something else (a
+ * lock manifest named by mistake) are read as any other pair, and said not to be JSONL of records, never passed as
+ * "no changes" with their lines counted as records.
+ */
+function startsWithRecord(bytes: Buffer): boolean {
+  const end = bytes.indexOf(0x0a);
+  try {
+    const first: unknown = JSON.parse(bytes.subarray(0, end === -1 ? bytes.length : end).toString("utf8"));
+    return (
+      first !== null &&
+      typeof first === "object" &&
+      typeof (first as { citationAddress?: unknown }).citationAddress === "string"
+    );
+  } catch {
+    return false;
+  }
 }
