@@ -386,6 +386,36 @@ describe("item 5: a Windows checkout (core.autocrlf=true)", () => {
     expect(advice).not.toMatch(/check the file out|git checkout/);
   });
 
+  test("a one-file dataset in CR LF: validate's conversion names the file itself", async () => {
+    execFileSync("git", ["init", "-q"], { cwd: dir });
+    await mkdir(join(dir, "ch"), { recursive: true });
+    await writeFile(join(dir, "ch/sr-101.md"), SWISS_ACT);
+    const adopted = await runMain(
+      [
+        "adopt",
+        "ch/*.md",
+        "--title-id",
+        "101",
+        "--name",
+        "{front.title}",
+        "--version-date",
+        "2024-01-01",
+        "--source-text-url",
+        "https://www.legislation.gov.au/{folder}/2024-01-01/text",
+        "--no-cache",
+      ],
+      dir,
+    );
+    expect(adopted.code, adopted.stderr).toBe(0);
+    const act = join(dir, "ch/sr-101.md");
+    await writeFile(act, (await readFile(act, "utf8")).replaceAll("\n", "\r\n"));
+    const checked = await runMain(["validate", "--no-cache", "--format", "json"], dir);
+    const messages = (JSON.parse(checked.stdout) as { files: { problems: JsonProblem[] }[] }).files.flatMap((f) =>
+      f.problems.filter((p) => p.ruleId === "lock-artifact-body").map((p) => p.message),
+    );
+    expect(messages).toEqual([expect.stringContaining("`sed -i 's/\\r$//' ch/sr-101.md`")]);
+  });
+
   test("update --check: only line endings differ (CR LF); lineEndingsOnly in JSON; no update advised", async () => {
     const clone = await windowsCheckout();
     const text = await runMain(["update", "--check", "--no-cache"], clone);

@@ -65,8 +65,14 @@ export const lockArtifactBody = defineRule({
       for (const run of runs.finished()) {
         const changed = lock.changedArtifacts.get(run.path);
         if (changed !== undefined && lock.lineEndingsOnly?.has(run.path)) {
-          // The file from the working directory when the dataset folder is shown, else its path in the folder.
-          const file = lock.datasetRoot !== undefined ? `${lock.datasetRoot}/${run.path}` : run.path;
+          // The file from the working directory when the dataset root is shown (the root itself for a one-file dataset),
+          // else its path in the folder.
+          const file =
+            lock.datasetRoot === undefined
+              ? run.path
+              : lock.datasetRootIsFile
+                ? lock.datasetRoot
+                : `${lock.datasetRoot}/${run.path}`;
           context.report({
             messageId: "lineEndings",
             data: { path: run.path, fix: `\`sed -i 's/\\r$//' ${shellQuote(file)}\` (on macOS, \`sed -i ''\`)` },

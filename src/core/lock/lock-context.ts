@@ -32,6 +32,8 @@ export interface LockContext {
   repositories?: string[];
   /** The dataset folder as shown in messages, when it is there. */
   datasetRoot?: string;
+  /** The dataset root is one markdown file (a one-file dataset): datasetRoot then shows that file. */
+  datasetRootIsFile?: boolean;
   /** Why the artifact checks were skipped, when they were: asked to (`--no-artifacts`, config `"artifacts": false`). */
   artifactsSkipped?: string;
   /** The dataset folder as shown in messages, when it is not there (moved or deleted): an error of lock-dataset-files. */

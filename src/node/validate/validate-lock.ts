@@ -230,6 +230,7 @@ async function gatherFacts(
     return;
   }
   context.datasetRoot = shownRoot;
+  if (file !== undefined) context.datasetRootIsFile = true;
   // Every artifact there and as pinned: the records are compared with what generate writes (lock-generated). A stale
   // dataset (an artifact missing or changed) is said once by lock-dataset-files or lock-artifact-body instead.
   if (context.missingArtifacts.length === 0 && context.changedArtifacts.size === 0) {
