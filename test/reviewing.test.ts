@@ -541,6 +541,21 @@ describe("5. CI formats for freshness", () => {
         uri: ".tooling/citation-targets/bgb.lock.json",
         uriBaseId: "%SRCROOT%",
       });
+      // generate --check of the dataset at fault (its markdown changed): the update is its fix, said once.
+      const atFault = await runMain(
+        [
+          "generate",
+          ".tooling/citation-targets/bgb.lock.json",
+          "--check",
+          ".tooling/citation-targets/bgb.jsonl",
+          "--format",
+          "github",
+        ],
+        repo,
+      );
+      const annotation = atFault.stdout.split("\n").find((line) => line.startsWith("::error"))!;
+      expect(annotation.match(/citation-targets update/g)).toHaveLength(1);
+      expect(annotation).toContain("%0Afix: citation-targets update .tooling/citation-targets/bgb.lock.json");
       const notCheck = await runMain(["update", "--format", "github"], repo);
       expect(notCheck.code).toBe(2);
       expect(notCheck.stderr).toContain(

@@ -73,11 +73,12 @@ export async function generateFreshness(
   cwd: string,
   toolVersion: string,
 ): Promise<string> {
-  // The check's report without its hint: the fix below is said in each format's own place.
+  // The check's report without its hint (a dataset's faults carry one too: verifyArtifacts' `run update …`): the fix
+  // below is said in each format's own place, once.
   const lines = (
     "problems" in result ? describeDatasetProblems(result.problems).split("\n") : generateCheckLines(result, file)
   )
-    .filter((line) => line.trim() !== "")
+    .filter((line) => line.trim() !== "" && !("problems" in result && /^\s*hint: /.test(line)))
     .map(escapeControls);
   const entry: FreshnessEntry = {
     slug: basename(file).replace(/\.jsonl$/, ""),
