@@ -656,6 +656,23 @@ describe("adopt's templates and refusals", () => {
       const run = await runMain(words, dir);
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toContain("1 new, 0 refreshed, 1 up to date");
+      // With another legislation host given by flag, the example gives it again: run as printed, it adopts.
+      await writeTree(dir, {
+        "laws/zpo/index.md": "---\njurabk: ZPO\nTitle: Zivilprozessordnung\n---\n# ZPO\n\n## § 1\n\nText.\n",
+      });
+      const hosted = await runMain(
+        ["adopt", "laws/zpo", "--title-id", "{front.jurabk}", "--legislation-host", "www.gesetze-im-internet.de"],
+        dir,
+      );
+      expect(hosted.code).toBe(2);
+      const second = /e\.g\. citation-targets (.*)/.exec(hosted.stderr)![1]!;
+      expect(second).toContain("--source-text-url 'https://www.gesetze-im-internet.de/{folder}/'");
+      expect(second).toMatch(/ --legislation-host www\.gesetze-im-internet\.de$/);
+      const again = await runMain(
+        [...second.matchAll(/'([^']*)'|(\S+)/g)].map((m) => (m[1] ?? m[2]!).replace("YYYY-MM-DD", "2024-01-01")),
+        dir,
+      );
+      expect(again.code, again.stderr).toBe(0);
     } finally {
       await cleanup();
     }

@@ -91,6 +91,19 @@ describe("the library and the config", () => {
       JSON.stringify({ legislationHost: HOST, adopt: { datasets: ["acts/*"], ...templates } }),
     );
     await expect(adopt({ cwd: dir, check: true })).rejects.toBeInstanceOf(OperationalError); // no folders without the config
+    // A template left undefined by a library caller: the example suggests one, never "--title-id undefined".
+    const lacking = await adopt({
+      cwd: dir,
+      check: true,
+      config: false,
+      datasets: ["acts/*"],
+      templates: { name: "{folder}", titleId: undefined },
+    }).catch((error: unknown) => error);
+    expect(lacking).toBeInstanceOf(OperationalError);
+    expect((lacking as Error).message).toContain(
+      "e.g. citation-targets adopt 'acts/*' --title-id '{front.jurabk}' --name '{folder}'",
+    );
+    expect((lacking as Error).message).not.toContain("undefined");
     // The config without a host: the default is in force, and validate would reject the records: refused.
     const refused = await adopt({ cwd: dir, check: true, config: "no-host.json" }).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(DatasetError);

@@ -312,6 +312,7 @@ async function adoptLocked(options: AdoptOptions, cwd: string): Promise<AdoptRes
         ),
         given: templatesOf(lacking[0]!.section),
         host: hostOf(lacking[0]!.section) ?? inForce.host,
+        ...(legislationHost !== undefined ? { hostFlag: legislationHost } : {}),
         repository,
         cwd,
         maxFrontMatterBytes: options.maxFrontMatterBytes,
@@ -515,6 +516,8 @@ async function templatesNeeded(
     given: Partial<DatasetFields>;
     /** The legislation host of the first dataset lacking templates. */
     host: string;
+    /** The host given with --legislation-host: the example gives it again (else adopt checks the URL against another). */
+    hostFlag?: string;
     repository: string;
     cwd: string;
     maxFrontMatterBytes: number | undefined;
@@ -539,7 +542,8 @@ async function templatesNeeded(
     name: nameKey !== undefined ? `{front.${nameKey}}` : "{folder}",
     versionDate: dated !== undefined ? `{front.${dated}}` : "YYYY-MM-DD",
     sourceTextUrl: `https://${host}/{folder}/`,
-    ...at.given,
+    // The templates given, the ones left undefined (a library caller's `titleId: undefined`) not over the suggestions.
+    ...Object.fromEntries(Object.entries(at.given).filter(([, value]) => value !== undefined)),
   };
   const adoptedAlready = chosen - lacking.length;
   const which =
@@ -561,7 +565,7 @@ async function templatesNeeded(
       (f) => f !== "slug",
     )
       .map((f) => ` ${FLAG[f]} ${shellQuote(example[f]!)}`)
-      .join("")}`,
+      .join("")}${at.hostFlag !== undefined ? ` --legislation-host ${shellQuote(at.hostFlag)}` : ""}`,
   ].join("\n");
 }
 
