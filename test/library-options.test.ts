@@ -84,6 +84,9 @@ describe("library options of the wrong shape name the option", () => {
       expect((await refusal({ name: "" })).problems).toEqual([["name", ""]]);
       expect((await refusal({ titleId: "   " })).problems).toEqual([["titleId", "   "]]);
       expect((await refusal({ slug: 5 })).problems).toEqual([["slug", "5"]]);
+      // A value that is not a string is shown as it is, with its kind: not quoted as if it were the string "5".
+      expect((await refusal({ titleId: 5 })).message).toBe("titleId 5: not a string (a number)");
+      expect((await refusal({ name: null })).message).toBe("name null: not a string (null)");
       // Named as the library's caller gave it, not by the command line's flag.
       expect((await refusal({ versionDate: "2022-02-30" })).message).toBe(
         'versionDate "2022-02-30": not a real calendar date: February 2022 has 28 days',

@@ -9,9 +9,17 @@ export type DatasetFields = Record<ManifestDatasetField, string>;
 
 export interface FieldProblem {
   field: ManifestDatasetField;
+  /** The value given: a string as it is; any other value as its JSON text (`json` then true). */
   value: string;
+  /** Set when `value` is the JSON text of a value that is not a string (`5`, `null`): shown as it is, not quoted. */
+  json?: true;
   /** What is wrong and what is expected, in plain words, without the field's name. */
   message: string;
+}
+
+/** A field's value as a message shows it: a string quoted, any other value as its JSON text (`titleId 5`). */
+export function shownFieldValue(problem: FieldProblem): string {
+  return problem.json ? problem.value : JSON.stringify(problem.value);
 }
 
 const MONTHS = [
@@ -65,11 +73,16 @@ export function urlProblem(value: string): string | undefined {
 export function checkDatasetFields(fields: Partial<Record<ManifestDatasetField, unknown>>): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const add = (field: ManifestDatasetField, value: unknown, message: string) =>
-    problems.push({ field, value: typeof value === "string" ? value : JSON.stringify(value), message });
+    problems.push(
+      typeof value === "string"
+        ? { field, value, message }
+        : { field, value: String(JSON.stringify(value)), json: true, message },
+    );
   for (const [field, value] of Object.entries(fields) as [ManifestDatasetField, unknown][]) {
     if (value === undefined) continue;
     if (typeof value !== "string") {
-      add(field, value, "not a string");
+      const kind = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
+      add(field, value, `not a string (${kind === "a object" ? "an object" : kind})`);
       continue;
     }
     switch (field) {

@@ -3,7 +3,7 @@
  * and each field's command-line flag, by which the problems are said. A module of its own: the library exports the
  * class, and importing the library must load none of the commands' modules (bench/RESULTS.md, start-up).
  */
-import type { FieldProblem } from "../../core/lock/dataset-fields.js";
+import { type FieldProblem, shownFieldValue } from "../../core/lock/dataset-fields.js";
 import type { ManifestDatasetField } from "../../core/model.js";
 import { OperationalError } from "../errors.js";
 
@@ -45,7 +45,7 @@ export class FieldsError extends OperationalError {
   ) {
     super(
       [
-        ...problems.map((p) => `${names[p.field]} ${JSON.stringify(p.value)}: ${p.message}`),
+        ...problems.map((p) => `${names[p.field]} ${shownFieldValue(p)}: ${p.message}`),
         ...(missing ? [missing] : []),
       ].join("\n"),
     );

@@ -3,7 +3,7 @@ import { dirname, join, resolve, sep } from "node:path";
 import type { ValidateFunction } from "ajv/dist/2020.js";
 import { buildManifestSchema, type LockManifest } from "../../core/lock/manifest.js";
 import { sha256Hex } from "../../core/bytes.js";
-import { checkDatasetFields } from "../../core/lock/dataset-fields.js";
+import { checkDatasetFields, shownFieldValue } from "../../core/lock/dataset-fields.js";
 import { MANIFEST_DATASET_FIELDS } from "../../core/model.js";
 import { describeIoError, OperationalError } from "../errors.js";
 import { DEFAULT_MAX_ARTIFACT_BYTES, tooLarge } from "./dataset-files.js";
@@ -100,7 +100,7 @@ export async function manifestSchemaCheck(): Promise<(data: unknown) => string[]
         : [];
     if (units.length > 0) told.add("/units");
     return [
-      ...fields.map((p) => `  /${p.field} ${JSON.stringify(p.value)}: ${p.message}`),
+      ...fields.map((p) => `  /${p.field} ${shownFieldValue(p)}: ${p.message}`),
       ...units,
       ...describeAjvErrors((validate.errors ?? []).filter((e) => !told.has(e.instancePath))),
     ];
