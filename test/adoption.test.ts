@@ -50,6 +50,29 @@ async function repository(): Promise<{ dir: string; cleanup: () => Promise<void>
   return made;
 }
 
+/** The Grundgesetz (one article) in `dir`, adopted under the legislation host HOST. */
+async function adoptGg(dir: string): Promise<void> {
+  await writeTree(dir, { "laws/gg/index.md": "# Grundgesetz\n\n## Art 1\n\nText.\n" });
+  const adopted = await runMain(
+    [
+      "adopt",
+      "laws/*",
+      "--title-id",
+      "GG",
+      "--name",
+      "Grundgesetz",
+      "--version-date",
+      "2024-01-01",
+      "--source-text-url",
+      `https://${HOST}/gg/`,
+      "--legislation-host",
+      HOST,
+    ],
+    dir,
+  );
+  expect(adopted.code, adopted.stderr).toBe(0);
+}
+
 /** Inserts a new section before the first level-2 heading of a law. */
 async function amend(file: string, heading: string): Promise<void> {
   const text = await readFile(file, "utf8");
@@ -555,25 +578,7 @@ describe("a manifest without its JSONL is a validate problem (item 7)", () => {
   test("a manifest without its JSONL that cannot be read is said as every command says it (exit 2), never with an update that would fail on it", async () => {
     const { dir, cleanup } = await repository();
     try {
-      await writeTree(dir, { "laws/gg/index.md": "# Grundgesetz\n\n## Art 1\n\nText.\n" });
-      const adopted = await runMain(
-        [
-          "adopt",
-          "laws/*",
-          "--title-id",
-          "GG",
-          "--name",
-          "gg",
-          "--version-date",
-          "2024-01-01",
-          "--source-text-url",
-          `https://${HOST}/gg/`,
-          "--legislation-host",
-          HOST,
-        ],
-        dir,
-      );
-      expect(adopted.code, adopted.stderr).toBe(0);
+      await adoptGg(dir);
       const manifest = ".tooling/citation-targets/zz.lock.json";
       for (const [text, said] of [
         ["{bad\n", `lock manifest ${manifest} is not valid JSON: line 1, column 2: `],
@@ -1050,25 +1055,7 @@ describe("what adopt and update show on the way", () => {
   test("validate --verbose says where it looked for a file's lock manifest when there is none", async () => {
     const { dir, cleanup } = await repository();
     try {
-      await writeTree(dir, { "laws/gg/index.md": "# Grundgesetz\n\n## Art 1\n\nText.\n" });
-      const adopted = await runMain(
-        [
-          "adopt",
-          "laws/*",
-          "--title-id",
-          "GG",
-          "--name",
-          "Grundgesetz",
-          "--version-date",
-          "2024-01-01",
-          "--source-text-url",
-          `https://${HOST}/gg/`,
-          "--legislation-host",
-          HOST,
-        ],
-        dir,
-      );
-      expect(adopted.code, adopted.stderr).toBe(0);
+      await adoptGg(dir);
       await rm(join(dir, ".tooling/citation-targets/gg.lock.json"));
       const result = await runMain(["validate", "--legislation-host", HOST, "--verbose"], dir);
       expect(result.code).toBe(0);

@@ -1,7 +1,7 @@
 /** Issue #31: validate proves what it says. Each reproduction of the issue is a test here. */
 import { execFileSync } from "node:child_process";
 import { cp, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { computeDatasetDigest, type LockManifest } from "../src/core/lock/manifest.js";
 import { bin, runCommand } from "./helpers/bin.js";
@@ -81,14 +81,14 @@ Der Bundesrat bestimmt das Inkrafttreten.
 const SWISS_JSONL = ".tooling/citation-targets/sr-101-de.jsonl";
 
 /** A git repository with the Swiss act adopted: `laws/sr-101-de/index.md`, its manifest and JSONL. */
-async function swissRepository(): Promise<void> {
+async function swissRepository(file = "laws/sr-101-de/index.md", pattern = "laws/*"): Promise<void> {
   execFileSync("git", ["init", "-q"], { cwd: dir });
-  await mkdir(join(dir, "laws/sr-101-de"), { recursive: true });
-  await writeFile(join(dir, "laws/sr-101-de/index.md"), SWISS_ACT);
+  await mkdir(join(dir, dirname(file)), { recursive: true });
+  await writeFile(join(dir, file), SWISS_ACT);
   const adopted = await runMain(
     [
       "adopt",
-      "laws/*",
+      pattern,
       "--title-id",
       "101",
       "--name",
@@ -387,26 +387,7 @@ describe("item 5: a Windows checkout (core.autocrlf=true)", () => {
   });
 
   test("a one-file dataset in CR LF: validate's conversion names the file itself", async () => {
-    execFileSync("git", ["init", "-q"], { cwd: dir });
-    await mkdir(join(dir, "ch"), { recursive: true });
-    await writeFile(join(dir, "ch/sr-101.md"), SWISS_ACT);
-    const adopted = await runMain(
-      [
-        "adopt",
-        "ch/*.md",
-        "--title-id",
-        "101",
-        "--name",
-        "{front.title}",
-        "--version-date",
-        "2024-01-01",
-        "--source-text-url",
-        "https://www.legislation.gov.au/{folder}/2024-01-01/text",
-        "--no-cache",
-      ],
-      dir,
-    );
-    expect(adopted.code, adopted.stderr).toBe(0);
+    await swissRepository("ch/sr-101.md", "ch/*.md"); // a one-file dataset
     const act = join(dir, "ch/sr-101.md");
     await writeFile(act, (await readFile(act, "utf8")).replaceAll("\n", "\r\n"));
     const checked = await runMain(["validate", "--no-cache", "--format", "json"], dir);

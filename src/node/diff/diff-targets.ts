@@ -3,6 +3,7 @@
  * working tree's files against the same paths at a git revision, read with git itself. Pairs whose sides hold the same
  * bytes are marked identical, and not parsed.
  */
+import { isAddressedRecord } from "../records/record-stream.js";
 import { statSync, promises as fs } from "node:fs";
 import { basename, join, relative, resolve, sep } from "node:path";
 import { countLines } from "../../core/lines.js";
@@ -209,12 +210,7 @@ export async function gitTargets(
 function startsWithRecord(bytes: Buffer): boolean {
   const end = bytes.indexOf(0x0a);
   try {
-    const first: unknown = JSON.parse(bytes.subarray(0, end === -1 ? bytes.length : end).toString("utf8"));
-    return (
-      first !== null &&
-      typeof first === "object" &&
-      typeof (first as { citationAddress?: unknown }).citationAddress === "string"
-    );
+    return isAddressedRecord(JSON.parse(bytes.subarray(0, end === -1 ? bytes.length : end).toString("utf8")));
   } catch {
     return false;
   }

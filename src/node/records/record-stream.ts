@@ -30,6 +30,16 @@ export interface RecordStreamOptions {
 /** A record, its line number and the line's text as parsed. */
 export type OnRecord = (record: Record<string, unknown>, line: number, text: string) => void;
 
+/** A JSON value that is a record: an object, not null or an array. */
+function isRecordObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** A record with a string citationAddress: what the commands that read records by their address read. */
+export function isAddressedRecord(value: unknown): value is Record<string, unknown> {
+  return isRecordObject(value) && typeof value.citationAddress === "string";
+}
+
 /** Streams the records of a file's bytes to `onRecord`, in order; resolves to the count of lines that are no record. */
 export async function readRecordStream(
   chunks: AsyncIterable<Uint8Array>,
@@ -50,12 +60,7 @@ export async function readRecordStream(
       if (isConflictMarker(text)) conflictMarkers++;
       return;
     }
-    if (
-      record === null ||
-      typeof record !== "object" ||
-      Array.isArray(record) ||
-      (addressed && typeof (record as { citationAddress?: unknown }).citationAddress !== "string")
-    ) {
+    if (!(addressed ? isAddressedRecord(record) : isRecordObject(record))) {
       unreadable++;
       return;
     }
